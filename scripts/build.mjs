@@ -1,0 +1,35 @@
+// Builds everything a checkout needs: the CLI bundle (esbuild, ~100 ms) and the Electron targets
+// (electron-vite: main, preload, renderer; the renderer also serves browser mode).
+// `node scripts/build.mjs --cli` builds only the CLI (used by bin/fanout on first run).
+import { build } from 'esbuild'
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+export async function buildCli() {
+  await build({
+    entryPoints: [join(root, 'src/main/cli/index.ts')],
+    outfile: join(root, 'out/cli/fanout.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning'
+  })
+}
+
+export function buildApp() {
+  const bin = join(root, 'node_modules/.bin/electron-vite')
+  const r = spawnSync(bin, ['build'], { cwd: root, stdio: 'inherit' })
+  if (r.status !== 0) throw new Error('electron-vite build failed')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const cliOnly = process.argv.includes('--cli')
+  await buildCli()
+  if (!cliOnly) buildApp()
+}

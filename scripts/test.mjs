@@ -1,0 +1,87 @@
+// `npm test`: build, type-check, lint, unit tests (vitest), e2e (Playwright in Debian's Chromium).
+// Every stage runs even when an earlier one fails, so one run shows everything; the last line is the
+// count CI reads: `N passed, N failed, N skipped`.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const results = join(root, 'out/test-results')
+rmSync(results, { recursive: true, force: true })
+mkdirSync(results, { recursive: true })
+const bin = (name) => join(root, 'node_modules/.bin', name)
+const only = process.argv.slice(2) // e.g. `npm test -- unit` runs just that stage
+
+let passed = 0
+let failed = 0
+let skipped = 0
+const failures = []
+
+function stage(name, cmd, args, env = {}) {
+  if (only.length && !only.includes(name)) return null
+  console.log(`\n━━ ${name}: ${[cmd.replace(root + '/', ''), ...args].join(' ')}`)
+  const started = Date.now()
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  const ok = r.status === 0
+  console.log(`━━ ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return ok
+}
+
+function check(name, cmd, args) {
+  const ok = stage(name, cmd, args)
+  if (ok === null) return
+  if (ok) passed++
+  else {
+    failed++
+    failures.push(name)
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+check('build', process.execPath, ['scripts/build.mjs'])
+check('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', '--noEmit', 'tsconfig.json'])
+check('lint', bin('eslint'), ['.', '--max-warnings=0'])
+
+const vitestJson = join(results, 'vitest.json')
+const unitOk = stage('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])
+if (unitOk !== null) {
+  const v = readJson(vitestJson)
+  if (v) {
+    passed += v.numPassedTests
+    failed += v.numFailedTests
+    skipped += v.numPendingTests + (v.numTodoTests ?? 0)
+    if (v.numFailedTests) failures.push(`unit (${v.numFailedTests})`)
+  }
+  if (!v || (!unitOk && !v.numFailedTests)) {
+    failed++
+    failures.push('unit (runner error)')
+  }
+}
+
+const pwJson = join(results, 'playwright.json')
+const e2eOk = stage('e2e', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })
+if (e2eOk !== null) {
+  const p = existsSync(pwJson) ? readJson(pwJson) : null
+  if (p?.stats) {
+    passed += p.stats.expected + (p.stats.flaky ?? 0)
+    failed += p.stats.unexpected
+    skipped += p.stats.skipped
+    if (p.stats.unexpected) failures.push(`e2e (${p.stats.unexpected})`)
+  }
+  if (!p?.stats || (!e2eOk && !p.stats.unexpected)) {
+    failed++
+    failures.push('e2e (runner error)')
+  }
+}
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`)
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exitCode = failed ? 1 : 0

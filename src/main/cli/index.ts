@@ -1,0 +1,25 @@
+// The `fanout` command: headless entry over the runtime.
+const HELP = `fanout — run Claude agents with subagents, headless or in the app
+
+Usage:
+  fanout agents list [--cwd DIR] [--json]     every effective agent definition
+  fanout agents check [PATH...]               diagnostics for agent files (exit 1 if any fails to load)
+  fanout run -p PROMPT [options]              run an agent to completion
+  fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
+  fanout help                                 this text
+`
+
+export async function main(argv: string[]): Promise<number> {
+  const [command] = argv
+  switch (command) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP)
+      return 0
+    default:
+      process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)
+      return 2
+  }
+}

@@ -1,0 +1,96 @@
+// One wrapper for every tool: zod-validated input with an error the model can act on, abort wiring,
+// output truncation, and `{ content, details }` (content for the model, details for the UI).
+import { z } from 'zod'
+
+export interface ToolContext {
+  /** The agent's working directory (its worktree when isolated). */
+  cwd: string
+  signal: AbortSignal
+  agentId: string
+  toolUseId: string
+  /** Streams progress to the UI as `tool_update` events. */
+  onUpdate?: (details: unknown) => void
+}
+
+export interface ToolResult {
+  /** What the model sees. */
+  content: string
+  /** Structured data for the UI and transcripts; never sent to the model. */
+  details?: unknown
+  isError?: boolean
+}
+
+export interface Tool {
+  name: string
+  description: string
+  /** JSON schema of the input, sent to the API as `input_schema`. */
+  inputJsonSchema: Record<string, unknown>
+  /** Never changes files or runs commands: allowed in plan / read-only modes. */
+  readOnly: boolean
+  /** Safe to run at the same time as other safe calls from the same assistant message. */
+  concurrencySafe: boolean
+  /** Validates raw model input, then runs. Never throws: errors come back as `isError` results. */
+  run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>
+  /** Validates without running; returns the parsed input or an error message for the model. */
+  parse(rawInput: unknown): { ok: true; input: unknown } | { ok: false; error: string }
+}
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string
+  description: string
+  schema: S
+  readOnly: boolean
+  concurrencySafe?: boolean
+  /** Output beyond this many characters is cut, with a note saying how much was dropped. */
+  maxOutputChars?: number
+  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
+}
+
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000
+
+export class ToolError extends Error {}
+
+export function truncateOutput(text: string, max: number): string {
+  if (text.length <= max) return text
+  const head = text.slice(0, max)
+  return `${head}\n\n[output truncated: ${text.length - max} more characters not shown]`
+}
+
+export function formatZodError(toolName: string, error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const path = issue.path.length ? issue.path.join('.') : '(input)'
+    return `- ${path}: ${issue.message}`
+  })
+  return `Invalid input for ${toolName}:\n${lines.join('\n')}\nFix the input and call ${toolName} again.`
+}
+
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
+  const max = spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
+  const jsonSchema = z.toJSONSchema(spec.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>
+  delete jsonSchema.$schema
+  const parse = (raw: unknown): { ok: true; input: unknown } | { ok: false; error: string } => {
+    const parsed = spec.schema.safeParse(raw ?? {})
+    return parsed.success ? { ok: true, input: parsed.data } : { ok: false, error: formatZodError(spec.name, parsed.error) }
+  }
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputJsonSchema: jsonSchema,
+    readOnly: spec.readOnly,
+    concurrencySafe: spec.concurrencySafe ?? spec.readOnly,
+    parse,
+    async run(raw, ctx) {
+      const parsed = parse(raw)
+      if (!parsed.ok) return { content: parsed.error, isError: true }
+      if (ctx.signal.aborted) return { content: `${spec.name} was not run: the agent was stopped.`, isError: true }
+      try {
+        const result = await spec.execute(parsed.input as z.infer<S>, ctx)
+        return { ...result, content: truncateOutput(result.content, max) }
+      } catch (err) {
+        if (ctx.signal.aborted) return { content: `${spec.name} was interrupted: the agent was stopped.`, isError: true }
+        const message = err instanceof Error ? err.message : String(err)
+        return { content: `${spec.name} failed: ${message}`, isError: true }
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+// The closed AgentEvent union: the one stream that transcripts, the UI and the CLI consume.
+// Every event names the agent it belongs to, that agent's parent, and the parent's tool_use id that spawned it.
+import type { Usage } from './usage'
+
+export type AgentStatus =
+  | 'queued'
+  | 'running'
+  | 'waiting_permission'
+  | 'completed'
+  | 'failed'
+  | 'stopped'
+  | 'max_turns'
+
+/** Message content as sent to / received from the Messages API (a subset that we persist). */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string | Array<{ type: 'text'; text: string }>; is_error?: boolean }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+
+export interface ChatMessage {
+  role: 'user' | 'assistant'
+  content: string | ContentBlock[]
+}
+
+export interface EventBase {
+  agentId: string
+  parentAgentId: string | null
+  parentToolUseId: string | null
+  sessionId: string
+  /** Milliseconds since the epoch. */
+  ts: number
+}
+
+export interface AgentStartEvent extends EventBase {
+  type: 'agent_start'
+  agentType: string
+  /** Short task label (the Agent tool's `description`), or the prompt's first line for the main agent. */
+  description: string
+  prompt: string
+  model: string
+  cwd: string
+  depth: number
+  maxTurns?: number
+  color?: string
+  background?: boolean
+  name?: string
+  tools: string[]
+  worktree?: { path: string; branch: string }
+}
+
+export interface AgentEndEvent extends EventBase {
+  type: 'agent_end'
+  status: Exclude<AgentStatus, 'queued' | 'running' | 'waiting_permission'>
+  /** The agent's final text (what the parent receives). */
+  result: string
+  error?: string
+  numTurns: number
+  toolUses: number
+  durationMs: number
+  /** This agent's own usage (not including children). */
+  usage: Usage
+  worktree?: { path: string; branch: string; kept: boolean; commit?: string }
+}
+
+export interface StatusEvent extends EventBase {
+  type: 'status'
+  status: AgentStatus
+  detail?: string
+}
+
+export interface TurnStartEvent extends EventBase {
+  type: 'turn_start'
+  turn: number
+}
+
+export interface TurnEndEvent extends EventBase {
+  type: 'turn_end'
+  turn: number
+  stopReason: string | null
+}
+
+export interface TextDeltaEvent extends EventBase {
+  type: 'text_delta'
+  text: string
+}
+
+export interface ThinkingDeltaEvent extends EventBase {
+  type: 'thinking_delta'
+  text: string
+}
+
+/** A complete message appended to the agent's conversation (user prompt, assistant reply, tool results). */
+export interface MessageEvent extends EventBase {
+  type: 'message'
+  message: ChatMessage
+}
+
+export interface ToolStartEvent extends EventBase {
+  type: 'tool_start'
+  toolUseId: string
+  name: string
+}
+
+export interface ToolInputDeltaEvent extends EventBase {
+  type: 'tool_input_delta'
+  toolUseId: string
+  partialJson: string
+}
+
+/** The tool's input is complete and it begins to run. */
+export interface ToolRunEvent extends EventBase {
+  type: 'tool_run'
+  toolUseId: string
+  name: string
+  input: unknown
+}
+
+export interface ToolUpdateEvent extends EventBase {
+  type: 'tool_update'
+  toolUseId: string
+  details: unknown
+}
+
+export interface ToolEndEvent extends EventBase {
+  type: 'tool_end'
+  toolUseId: string
+  name: string
+  isError: boolean
+  /** What the model receives (possibly truncated). */
+  output: string
+  /** Structured details for the UI (e.g. a spawned subagent's id). */
+  details?: unknown
+  durationMs: number
+}
+
+export interface UsageEvent extends EventBase {
+  type: 'usage'
+  /** Usage of the model call that just finished. */
+  usage: Usage
+  model: string
+}
+
+export interface ErrorEvent extends EventBase {
+  type: 'error'
+  message: string
+  /** True when the runtime will retry; false when the error ends the agent. */
+  retrying: boolean
+  attempt?: number
+}
+
+export interface PermissionRequestEvent extends EventBase {
+  type: 'permission_request'
+  requestId: string
+  toolName: string
+  input: unknown
+  reason: string
+  /** The agent whose tool call needs approval (differs from agentId when the request bubbled up). */
+  requestingAgentId: string
+}
+
+export interface PermissionResponseEvent extends EventBase {
+  type: 'permission_response'
+  requestId: string
+  decision: 'allow' | 'allow_always' | 'deny'
+  reason?: string
+}
+
+/** A message delivered to this agent (SendMessage, task notification). */
+export interface MessageReceivedEvent extends EventBase {
+  type: 'message_received'
+  from: string
+  text: string
+  summary?: string
+}
+
+export type AgentEvent =
+  | AgentStartEvent
+  | AgentEndEvent
+  | StatusEvent
+  | TurnStartEvent
+  | TurnEndEvent
+  | TextDeltaEvent
+  | ThinkingDeltaEvent
+  | MessageEvent
+  | ToolStartEvent
+  | ToolInputDeltaEvent
+  | ToolRunEvent
+  | ToolUpdateEvent
+  | ToolEndEvent
+  | UsageEvent
+  | ErrorEvent
+  | PermissionRequestEvent
+  | PermissionResponseEvent
+  | MessageReceivedEvent
+
+export type AgentEventType = AgentEvent['type']
+
+/** Distributes Omit over the union so callers can build an event without the base fields. */
+export type EventPayload<E = AgentEvent> = E extends AgentEvent ? Omit<E, keyof EventBase> : never
