@@ -1,0 +1,129 @@
+// Batches runtime events for a UI sink (an Electron webContents, a WebSocket): about one send per frame,
+// with consecutive deltas of the same agent merged into one event, so 16 agents streaming 50 deltas a
+// second cost the renderer ~16 small events per frame instead of 800. Events that change what an agent
+// *is doing* (start, end, status, permission, tool run/end, error) are sent at once, together with whatever
+// text preceded them, so a status never waits behind text and order is kept.
+// Pure (no Node, no Electron): both adapters share it. Lives in src/shared because src/main/web may not
+// import src/main/ipc.
+import type { AgentEvent, AgentEventType } from './events'
+
+export const IMMEDIATE_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentEventType>([
+  'agent_start',
+  'agent_end',
+  'status',
+  'permission_request',
+  'permission_response',
+  'tool_run',
+  'tool_end',
+  'error'
+])
+
+type Delta = Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_input_delta' }>
+
+function isDelta(e: AgentEvent): e is Delta {
+  return e.type === 'text_delta' || e.type === 'thinking_delta' || e.type === 'tool_input_delta'
+}
+
+function sameStream(a: AgentEvent, b: Delta): a is Delta {
+  if (a.type !== b.type || a.sessionId !== b.sessionId) return false
+  return a.type !== 'tool_input_delta' || a.toolUseId === (b as Extract<Delta, { type: 'tool_input_delta' }>).toolUseId
+}
+
+export interface EventPumpOptions {
+  /** Receives each batch; called once per flush, never with an empty batch. */
+  send(batch: AgentEvent[]): void
+  /** How long a batch may gather; ~one frame. */
+  intervalMs?: number
+  /** Timer injection for tests; returns a cancel function. */
+  schedule?: (fn: () => void, ms: number) => () => void
+  /** A batch this large is sent without waiting (a replay, a burst). */
+  maxBatch?: number
+}
+
+export interface EventPump {
+  push(events: AgentEvent | readonly AgentEvent[]): void
+  /** Sends whatever is queued now. */
+  flush(): void
+  /** Flushes, then ignores further events. */
+  close(): void
+}
+
+const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
+  const t = setTimeout(fn, ms)
+  return () => clearTimeout(t)
+}
+
+export function createEventPump(options: EventPumpOptions): EventPump {
+  const intervalMs = options.intervalMs ?? 16
+  const schedule = options.schedule ?? defaultSchedule
+  const maxBatch = options.maxBatch ?? 5000
+  let queue: AgentEvent[] = []
+  // Index in `queue` of each agent's latest event: only a delta directly after a delta of the same
+  // stream (for that agent) is merged, so an agent's own order is never changed.
+  let tailByAgent = new Map<string, number>()
+  // Merged events are our own copies and may be extended in place; originals are never mutated.
+  let owned = new WeakSet<AgentEvent>()
+  let cancelTimer: (() => void) | null = null
+  let closed = false
+
+  function flush(): void {
+    if (cancelTimer) {
+      cancelTimer()
+      cancelTimer = null
+    }
+    if (!queue.length) return
+    const batch = queue
+    queue = []
+    tailByAgent = new Map()
+    owned = new WeakSet()
+    options.send(batch)
+  }
+
+  function add(e: AgentEvent): void {
+    if (isDelta(e)) {
+      const key = `${e.sessionId}\u0000${e.agentId}`
+      const idx = tailByAgent.get(key)
+      const prev = idx === undefined ? undefined : queue[idx]
+      if (prev && sameStream(prev, e)) {
+        const field = e.type === 'tool_input_delta' ? 'partialJson' : 'text'
+        const addition = (e as any)[field] as string
+        if (owned.has(prev)) (prev as any)[field] += addition
+        else {
+          const merged = { ...prev, [field]: (prev as any)[field] + addition } as AgentEvent
+          owned.add(merged)
+          queue[idx!] = merged
+        }
+        return
+      }
+      queue.push(e)
+      tailByAgent.set(key, queue.length - 1)
+      return
+    }
+    queue.push(e)
+    tailByAgent.set(`${e.sessionId}\u0000${e.agentId}`, queue.length - 1)
+  }
+
+  return {
+    push(events) {
+      if (closed) return
+      const list = Array.isArray(events) ? events : [events as AgentEvent]
+      let urgent = false
+      for (const e of list) {
+        add(e)
+        if (IMMEDIATE_EVENT_TYPES.has(e.type)) urgent = true
+      }
+      if (urgent || queue.length >= maxBatch) flush()
+      else if (queue.length && !cancelTimer) {
+        cancelTimer = schedule(() => {
+          cancelTimer = null
+          flush()
+        }, intervalMs)
+      }
+    },
+    flush,
+    close() {
+      flush()
+      closed = true
+    }
+  }
+}

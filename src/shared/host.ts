@@ -1,0 +1,50 @@
+// The runtime host: what the UI adapters (Electron IPC, browser-mode WebSocket) drive. One method per
+// contract call (named in CALLS), each receiving the already-validated request, plus push subscriptions.
+// Types only: the runtime implements it (src/main/runtime/host), adapters consume it.
+import type { AgentEvent } from './events'
+import type { CallResponse, HostCallName, HostNotice, ParsedRequest } from './ipc-contract'
+
+type Call<K extends HostCallName> = (request: ParsedRequest<K>) => Promise<CallResponse<K>>
+
+export interface RuntimeHost {
+  /** The folder agents work in. */
+  getWorkspace: Call<'workspace.get'>
+  /** Switches the workspace to another folder; rejects with `not_found` when it is not a directory. */
+  openWorkspace: Call<'workspace.open'>
+  /** Sessions of a folder (the current workspace when `cwd` is absent), newest first. */
+  listSessions: Call<'sessions.list'>
+  /** A past or running session: its summary and every event so far, for replay. */
+  openSession: Call<'sessions.open'>
+  /** Starts a new session with a main agent; resolves once it has an id (the run continues in the background). */
+  startSession: Call<'session.start'>
+  /** A follow-up prompt to the main agent of an existing session. */
+  sendPrompt: Call<'session.sendPrompt'>
+  /** Stops one agent (and its children). */
+  stopAgent: Call<'agent.stop'>
+  /** SendMessage from the person to an agent, by id or name. */
+  sendMessage: Call<'agent.sendMessage'>
+  respondPermission: Call<'permission.respond'>
+  /** Settings with `hasApiKey` only: the key itself is never returned. */
+  getSettings: Call<'settings.get'>
+  updateSettings: Call<'settings.update'>
+  /** Stores the key (encrypted where the platform allows); write-only. */
+  setApiKey: Call<'settings.setApiKey'>
+  listAgents: Call<'agents.list'>
+  /** Starts the scripted demo fan-out over `cwd` with real tools and the scripted model server. */
+  startDemo: Call<'demo.start'>
+
+  /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
+  onEvents(listener: (events: AgentEvent[]) => void): () => void
+  onNotice(listener: (notice: HostNotice) => void): () => void
+  /** Stops running agents and releases files; the adapters call it on quit. */
+  close(): Promise<void>
+}
+
+/**
+ * Errors a host throws may carry one of the contract's error codes (`not_found`, `conflict`, ...); the
+ * dispatcher passes the code and message on. Anything else becomes `internal` with its message.
+ */
+export interface HostErrorLike {
+  code?: string
+  message: string
+}

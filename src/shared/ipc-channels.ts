@@ -1,0 +1,50 @@
+// The names of the IPC contract's calls and push channels, without zod, so the sandboxed preload can
+// generate its API from them without bundling the schemas. The schemas live in ipc-contract.ts.
+
+/** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
+export const CALLS = {
+  'workspace.get': 'getWorkspace',
+  'workspace.open': 'openWorkspace',
+  /** Electron only: shows the native folder picker, then opens the chosen folder. */
+  'workspace.pickFolder': 'pickFolder',
+  'sessions.list': 'listSessions',
+  'sessions.open': 'openSession',
+  'session.start': 'startSession',
+  'session.sendPrompt': 'sendPrompt',
+  'agent.stop': 'stopAgent',
+  'agent.sendMessage': 'sendMessage',
+  'permission.respond': 'respondPermission',
+  'settings.get': 'getSettings',
+  'settings.update': 'updateSettings',
+  'settings.setApiKey': 'setApiKey',
+  'agents.list': 'listAgents',
+  'demo.start': 'startDemo'
+} as const
+
+export type CallName = keyof typeof CALLS
+export type CallMethod = (typeof CALLS)[CallName]
+
+export const CALL_NAMES = Object.keys(CALLS) as CallName[]
+
+/** Calls the desktop shell serves itself instead of forwarding to the runtime host. */
+export const SHELL_CALLS = ['workspace.pickFolder'] as const satisfies readonly CallName[]
+export type ShellCallName = (typeof SHELL_CALLS)[number]
+export type HostCallName = Exclude<CallName, ShellCallName>
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CALLS, name)
+}
+
+/** The Electron IPC channel of a call. Prefixed so no other ipcMain user can collide with it. */
+export const channelOf = (name: CallName): string => `fanout:call:${name}`
+
+/** Main → renderer pushes. `events` carries AgentEvent[] batches; `notice` carries one HostNotice. */
+export const PUSH_CHANNELS = {
+  events: 'fanout:push:events',
+  notice: 'fanout:push:notice'
+} as const
+
+/** WebSocket subprotocol of browser mode; the per-launch token travels as a second subprotocol. */
+export const WS_PROTOCOL = 'fanout.v1'
+export const WS_TOKEN_PREFIX = 'fanout.token.'
+export const WS_PATH = '/ws'

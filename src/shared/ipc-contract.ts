@@ -1,0 +1,245 @@
+// The one IPC contract between the UI and the runtime host: each call with its zod request and response
+// schema. Electron main and the browser-mode WebSocket server both validate every payload against this
+// table (see ipc-dispatch.ts); the preload and the renderer's WebSocket client are generated from it.
+import { z } from 'zod'
+import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
+import type { Diagnostic, LoadedAgent } from './agent-definition'
+import type { AgentEvent, AgentEventType, AgentStatus } from './events'
+import type { CallName } from './ipc-channels'
+
+export * from './ipc-channels'
+
+// ── shared pieces ────────────────────────────────────────────────────────────────────────────────
+
+export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns'] as const satisfies readonly AgentStatus[]
+// Fails to compile when events.ts gains a status this list lacks.
+const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
+
+export const AGENT_EVENT_TYPES = [
+  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'text_delta', 'thinking_delta', 'message',
+  'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
+  'permission_request', 'permission_response', 'message_received'
+] as const satisfies readonly AgentEventType[]
+const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
+const eventTypes = new Set<string>(AGENT_EVENT_TYPES)
+
+/** Ids travel into file names and maps: keep them to a safe alphabet. */
+const Id = (what: string) =>
+  z.string({ error: `${what} must be a string` }).regex(/^[A-Za-z0-9._:@-]{1,200}$/, `${what} must be 1-200 letters, digits or . _ : @ -`)
+
+const AbsolutePath = z
+  .string({ error: 'cwd must be a string' })
+  .min(1, 'cwd must not be empty')
+  .max(4096, 'cwd is longer than 4096 characters')
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'cwd must be an absolute path')
+
+const Prompt = z.string({ error: 'prompt must be a string' }).trim().min(1, 'prompt is empty').max(500_000, 'prompt is longer than 500,000 characters')
+
+const HttpUrl = z.string().refine((u) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(u).protocol)
+  } catch {
+    return false
+  }
+}, 'must be an http:// or https:// URL')
+
+const Empty = z.object({}).strict()
+const None = z.object({})
+
+export const WorkspaceSchema = z.object({
+  cwd: z.string(),
+  /** The folder's base name, for titles. */
+  name: z.string(),
+  isGitRepo: z.boolean()
+})
+export type Workspace = z.infer<typeof WorkspaceSchema>
+
+export const SessionSummarySchema = z.object({
+  sessionId: z.string(),
+  /** The first line of the first prompt, shortened. */
+  title: z.string(),
+  cwd: z.string(),
+  /** The main agent's status. */
+  status: z.enum(AGENT_STATUSES),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** Cost of every agent in the session, in US dollars. */
+  costUsd: z.number(),
+  agentCount: z.number().int().nonnegative(),
+  model: z.string().optional(),
+  /** A scripted demo session (no real model). */
+  demo: z.boolean().optional()
+})
+export type SessionSummary = z.infer<typeof SessionSummarySchema>
+
+/**
+ * Events are checked for the fields every consumer relies on, without copying them: a reopened session can
+ * hold 100,000 events and has to arrive in well under a second.
+ */
+export const AgentEventsSchema = z.custom<AgentEvent[]>(
+  (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (e) => e !== null && typeof e === 'object' && eventTypes.has(e.type) && typeof e.agentId === 'string' && typeof e.sessionId === 'string' && typeof e.ts === 'number'
+    ),
+  'events must be AgentEvent objects with type, agentId, sessionId and ts'
+)
+
+export const LimitsSchema = z.object({
+  /** Subagents running at once across the session; more wait as `queued`. */
+  maxConcurrentAgents: z.number().int().min(1).max(256),
+  /** How deep subagents may nest (the main agent is depth 0). */
+  maxDepth: z.number().int().min(1).max(32),
+  /** Stop the session once it has cost this much; null for no limit. */
+  maxBudgetUsd: z.number().positive().max(100_000).nullable(),
+  /** Turns for the main agent (subagents use their definition's maxTurns). */
+  maxTurns: z.number().int().min(1).max(10_000)
+})
+export type Limits = z.infer<typeof LimitsSchema>
+
+export const SettingsSchema = z.object({
+  /** Whether a key is available. The key itself never leaves the main process. */
+  hasApiKey: z.boolean(),
+  apiKeySource: z.enum(['stored', 'environment', 'none']).optional(),
+  baseUrl: z.string().nullable(),
+  defaultModel: z.string(),
+  /** Alias → model id (e.g. `sonnet` → `claude-sonnet-4-5`). */
+  modelAliases: z.record(z.string(), z.string()),
+  limits: LimitsSchema,
+  defaultPermissionMode: z.enum(PERMISSION_MODES)
+})
+export type Settings = z.infer<typeof SettingsSchema>
+
+export const SettingsPatchSchema = z
+  .object({
+    baseUrl: HttpUrl.nullable().optional(),
+    defaultModel: z.string().trim().min(1, 'defaultModel is empty').max(200).optional(),
+    modelAliases: z.record(z.string().regex(/^[a-z0-9._-]{1,64}$/i, 'alias names are 1-64 letters, digits or . _ -'), z.string().trim().min(1).max(200)).optional(),
+    limits: LimitsSchema.partial().strict().optional(),
+    defaultPermissionMode: z.enum(PERMISSION_MODES).optional()
+  })
+  .strict()
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
+
+const DiagnosticSchema = z.object({
+  file: z.string(),
+  line: z.number(),
+  column: z.number(),
+  severity: z.enum(['error', 'warning', 'info']),
+  code: z.string(),
+  message: z.string()
+}) satisfies z.ZodType<Diagnostic>
+
+/** Loaded agents pass through whole (editors round-trip unknown keys); only the fields the UI needs are checked. */
+const LoadedAgentSchema = z.custom<LoadedAgent>(
+  (v: any) =>
+    v !== null && typeof v === 'object' && typeof v.definition?.agentType === 'string' && AGENT_SOURCES.includes(v.definition?.source) && Array.isArray(v.diagnostics),
+  'agents must be loaded agent definitions'
+)
+
+// ── host notices (pushed, not requested) ─────────────────────────────────────────────────────────
+
+export const HostNoticeSchema = z.discriminatedUnion('type', [
+  /** A session was created or its status, cost or title changed. */
+  z.object({ type: z.literal('session_updated'), session: SessionSummarySchema }),
+  z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
+  z.object({ type: z.literal('settings_changed'), settings: SettingsSchema })
+])
+export type HostNotice = z.infer<typeof HostNoticeSchema>
+
+// ── the table ────────────────────────────────────────────────────────────────────────────────────
+
+export const CONTRACT = {
+  'workspace.get': { request: Empty, response: z.object({ workspace: WorkspaceSchema }) },
+  'workspace.open': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ workspace: WorkspaceSchema }) },
+  'workspace.pickFolder': { request: Empty, response: z.object({ workspace: WorkspaceSchema.nullable() }) },
+  'sessions.list': { request: z.object({ cwd: AbsolutePath.optional() }).strict(), response: z.object({ sessions: z.array(SessionSummarySchema) }) },
+  'sessions.open': {
+    request: z.object({ sessionId: Id('sessionId') }).strict(),
+    response: z.object({ session: SessionSummarySchema, events: AgentEventsSchema })
+  },
+  'session.start': {
+    request: z
+      .object({
+        prompt: Prompt,
+        cwd: AbsolutePath,
+        agent: z.string().trim().min(1).max(200).optional(),
+        model: z.string().trim().min(1).max(200).optional(),
+        permissionMode: z.enum(PERMISSION_MODES).optional()
+      })
+      .strict(),
+    response: z.object({ sessionId: z.string() })
+  },
+  'session.sendPrompt': { request: z.object({ sessionId: Id('sessionId'), prompt: Prompt }).strict(), response: None },
+  'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
+  'agent.sendMessage': {
+    request: z
+      .object({
+        sessionId: Id('sessionId'),
+        /** An agent id, or an agent's name. */
+        to: z.string().trim().min(1, 'to is empty').max(200),
+        message: z.string().trim().min(1, 'message is empty').max(100_000)
+      })
+      .strict(),
+    response: None
+  },
+  'permission.respond': {
+    request: z.object({ requestId: Id('requestId'), decision: z.enum(['allow', 'allow_always', 'deny']) }).strict(),
+    response: None
+  },
+  'settings.get': { request: Empty, response: z.object({ settings: SettingsSchema }) },
+  'settings.update': { request: SettingsPatchSchema, response: z.object({ settings: SettingsSchema }) },
+  'settings.setApiKey': {
+    request: z
+      .object({
+        apiKey: z
+          .string({ error: 'apiKey must be a string' })
+          .trim()
+          .min(1, 'apiKey is empty')
+          .max(1000, 'apiKey is longer than 1000 characters')
+          .regex(/^[\x21-\x7e]+$/, 'apiKey must not contain spaces or non-ASCII characters')
+      })
+      .strict(),
+    response: z.object({ settings: SettingsSchema })
+  },
+  'agents.list': {
+    request: z.object({ cwd: AbsolutePath }).strict(),
+    response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })
+  },
+  'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) }
+} as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
+
+export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>
+export type CallResponse<K extends CallName> = z.output<(typeof CONTRACT)[K]['response']>
+/** The request after validation (defaults applied, strings trimmed): what a host receives. */
+export type ParsedRequest<K extends CallName> = z.output<(typeof CONTRACT)[K]['request']>
+
+// ── results and errors ───────────────────────────────────────────────────────────────────────────
+
+export const IPC_ERROR_CODES = ['invalid_request', 'forbidden', 'unknown_call', 'not_found', 'unsupported', 'conflict', 'unavailable', 'internal'] as const
+export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number]
+
+export interface IpcError {
+  code: IpcErrorCode
+  /** A sentence a person understands: what went wrong and where. */
+  message: string
+}
+
+/** Every call answers with this envelope, never a thrown error, so the code survives the process boundary. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError }
+
+export const IpcResultSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(IPC_ERROR_CODES), message: z.string() }) })
+])
+
+export function describeZodError(call: string, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const path = issue.path.length ? issue.path.join('.') : 'request'
+    return `${path}: ${issue.message}`
+  })
+  return `${call}: ${parts.join('; ')}`
+}
+
+void _allStatuses
+void _allEventTypes

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { createRecordingHost } from './testing/recording-host'
+import { CALL_NAMES, CALLS, CONTRACT, channelOf, type CallName } from './ipc-contract'
+import { HostCallError, dispatchCall } from './ipc-dispatch'
+
+describe('IPC contract', () => {
+  it('has a request and response schema and a unique channel for every call', () => {
+    expect(new Set(CALL_NAMES.map(channelOf)).size).toBe(CALL_NAMES.length)
+    for (const name of CALL_NAMES) {
+      expect(CONTRACT[name].request, name).toBeDefined()
+      expect(CONTRACT[name].response, name).toBeDefined()
+    }
+  })
+
+  it('every host call is implemented by a RuntimeHost', () => {
+    const host = createRecordingHost()
+    for (const name of CALL_NAMES.filter((n) => n !== 'workspace.pickFolder')) {
+      expect(typeof (host as any)[CALLS[name]], name).toBe('function')
+    }
+  })
+
+  it('settings responses have no field that could carry the API key', () => {
+    const shape = Object.keys((CONTRACT['settings.get'].response.shape.settings as any).shape)
+    expect(shape).toContain('hasApiKey')
+    expect(shape.filter((k) => /key/i.test(k))).toEqual(['hasApiKey', 'apiKeySource'])
+  })
+})
+
+describe('dispatchCall', () => {
+  it('passes a valid request to the host and returns its response', async () => {
+    const host = createRecordingHost()
+    const r = await dispatchCall(host, 'session.start', { prompt: '  Fix the bug  ', cwd: '/tmp/project', permissionMode: 'acceptEdits' })
+    expect(r).toEqual({ ok: true, value: { sessionId: 'session-1' } })
+    expect(host.calls).toEqual([{ method: 'startSession', request: { prompt: 'Fix the bug', cwd: '/tmp/project', permissionMode: 'acceptEdits' } }])
+  })
+
+  it.each<[CallName, unknown, RegExp]>([
+    ['session.start', { prompt: '', cwd: '/tmp' }, /session\.start: prompt: prompt is empty/],
+    ['session.start', { prompt: 'hi', cwd: 'relative/dir' }, /cwd: cwd must be an absolute path/],
+    ['session.start', { prompt: 'hi', cwd: '/tmp', permissionMode: 'yolo' }, /permissionMode/],
+    ['session.start', { prompt: 'hi', cwd: '/tmp', extra: 1 }, /Unrecognized key/i],
+    ['sessions.open', { sessionId: '../../etc/passwd' }, /sessionId must be 1-200 letters/],
+    ['permission.respond', { requestId: 'r1', decision: 'maybe' }, /decision/],
+    ['settings.setApiKey', { apiKey: 'sk ant' }, /apiKey must not contain spaces/],
+    ['settings.update', { baseUrl: 'file:///etc/passwd' }, /baseUrl: must be an http/],
+    ['settings.update', { limits: { maxConcurrentAgents: 0 } }, /limits\.maxConcurrentAgents/],
+    ['workspace.get', 'not an object', /workspace\.get/]
+  ])('rejects an invalid %s payload with a message naming the field', async (name, payload, message) => {
+    const host = createRecordingHost()
+    const r = await dispatchCall(host, name, payload)
+    expect(r.ok).toBe(false)
+    if (!r.ok) {
+      expect(r.error.code).toBe('invalid_request')
+      expect(r.error.message).toMatch(message)
+    }
+    expect(host.calls).toEqual([])
+  })
+
+  it('rejects unknown calls, including prototype keys', async () => {
+    const host = createRecordingHost()
+    for (const name of ['session.delete', '__proto__', 'constructor', 42]) {
+      const r = await dispatchCall(host, name, {})
+      expect(r).toMatchObject({ ok: false, error: { code: 'unknown_call' } })
+    }
+  })
+
+  it('keeps the code of a HostCallError and wraps other errors as internal', async () => {
+    const host = createRecordingHost()
+    expect(await dispatchCall(host, 'workspace.open', { cwd: '/does/not/exist' })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: '/does/not/exist is not a folder.' }
+    })
+    host.stopAgent = async () => {
+      throw new Error('disk full')
+    }
+    expect(await dispatchCall(host, 'agent.stop', { sessionId: 's', agentId: 'a' })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'agent.stop failed: disk full' }
+    })
+  })
+
+  it('refuses a host answer that breaks the contract instead of passing it on', async () => {
+    const host = createRecordingHost()
+    host.getSettings = async () => ({ settings: { hasApiKey: 'yes' } }) as any
+    const r = await dispatchCall(host, 'settings.get', {})
+    expect(r).toMatchObject({ ok: false, error: { code: 'internal' } })
+    if (!r.ok) expect(r.error.message).toMatch(/settings\.get: settings\.hasApiKey/)
+  })
+
+  it('answers unsupported for the folder picker unless the platform provides it', async () => {
+    const host = createRecordingHost()
+    expect(await dispatchCall(host, 'workspace.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'unsupported' } })
+    const picked = await dispatchCall(host, 'workspace.pickFolder', {}, { 'workspace.pickFolder': async () => ({ workspace: null }) })
+    expect(picked).toEqual({ ok: true, value: { workspace: null } })
+  })
+
+  it('checks replayed events cheaply but refuses malformed ones', async () => {
+    const host = createRecordingHost()
+    const good = { type: 'text_delta', agentId: 'a', sessionId: 's', ts: 1, text: 'x', parentAgentId: null, parentToolUseId: null }
+    const session = { sessionId: 's', title: 't', cwd: '/tmp', status: 'completed', createdAt: 1, updatedAt: 2, costUsd: 0, agentCount: 1 }
+    host.openSession = async () => ({ session, events: [good] }) as any
+    expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: true, value: { events: [good] } })
+    host.openSession = async () => ({ session, events: [{ ...good, type: 'nonsense' }] }) as any
+    expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: false, error: { code: 'internal' } })
+  })
+
+  it('HostCallError is an Error with a code', () => {
+    const e = new HostCallError('conflict', 'already running')
+    expect(e).toBeInstanceOf(Error)
+    expect(e.code).toBe('conflict')
+  })
+})

@@ -1,0 +1,77 @@
+// Serves one contract call against a RuntimeHost: validates the request, calls the host, validates the
+// response, and turns every failure into an IpcResult error a person can read. Used by both adapters
+// (Electron IPC and the browser-mode WebSocket), so both enforce exactly the same contract.
+import type { RuntimeHost } from './host'
+import {
+  CALLS,
+  CONTRACT,
+  IPC_ERROR_CODES,
+  SHELL_CALLS,
+  describeZodError,
+  isCallName,
+  type CallName,
+  type CallResponse,
+  type HostCallName,
+  type IpcErrorCode,
+  type IpcResult,
+  type ParsedRequest
+} from './ipc-contract'
+
+// Fails to compile if RuntimeHost lacks a method named in CALLS.
+const _hostHasEveryMethod: (typeof CALLS)[HostCallName] extends keyof RuntimeHost ? true : false = true
+void _hostHasEveryMethod
+
+/** An error with a contract error code, for hosts and shell handlers to throw. */
+export class HostCallError extends Error {
+  constructor(
+    readonly code: IpcErrorCode,
+    message: string
+  ) {
+    super(message)
+    this.name = 'HostCallError'
+  }
+}
+
+/** Calls a platform serves itself (e.g. Electron's folder picker); absent ones answer `unsupported`. */
+export type ShellHandlers = { [K in CallName]?: (request: ParsedRequest<K>) => Promise<CallResponse<K>> }
+
+const codes = new Set<string>(IPC_ERROR_CODES)
+
+function errorResult(code: IpcErrorCode, message: string): IpcResult<never> {
+  return { ok: false, error: { code, message } }
+}
+
+export function toIpcError(call: string, err: unknown): IpcResult<never> {
+  const e = err as { code?: unknown; message?: unknown } | null
+  const message = typeof e?.message === 'string' && e.message ? e.message : String(err)
+  if (typeof e?.code === 'string' && codes.has(e.code)) return errorResult(e.code as IpcErrorCode, message)
+  return errorResult('internal', `${call} failed: ${message}`)
+}
+
+function resolveHandler(host: RuntimeHost, name: CallName, shell: ShellHandlers): ((req: unknown) => Promise<unknown>) | null {
+  const own = shell[name] as ((req: unknown) => Promise<unknown>) | undefined
+  if (own) return own
+  if ((SHELL_CALLS as readonly string[]).includes(name)) return null
+  const fn = (host as unknown as Record<string, unknown>)[CALLS[name]]
+  return typeof fn === 'function' ? (req) => fn.call(host, req) : null
+}
+
+export async function dispatchCall(host: RuntimeHost, name: unknown, payload: unknown, shell: ShellHandlers = {}): Promise<IpcResult<unknown>> {
+  if (!isCallName(name)) return errorResult('unknown_call', `There is no call named ${JSON.stringify(String(name)).slice(0, 80)}.`)
+  const spec = CONTRACT[name]
+  const parsed = spec.request.safeParse(payload ?? {})
+  if (!parsed.success) return errorResult('invalid_request', describeZodError(name, parsed.error))
+
+  const handler = resolveHandler(host, name, shell)
+  if (!handler) return errorResult('unsupported', `${name} is not available here.`)
+
+  let value: unknown
+  try {
+    value = await handler(parsed.data)
+  } catch (err) {
+    return toIpcError(name, err)
+  }
+  const checked = spec.response.safeParse(value ?? {})
+  if (!checked.success) return errorResult('internal', `The runtime answered ${describeZodError(name, checked.error)}`)
+  return { ok: true, value: checked.data }
+}

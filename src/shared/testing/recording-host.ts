@@ -1,0 +1,112 @@
+// An in-memory RuntimeHost for adapter tests: records every call it receives and lets a test push events
+// and notices. It implements the contract faithfully (valid responses), so tests exercise the adapters,
+// not a mock's shortcuts.
+import type { AgentEvent } from '../events'
+import type { RuntimeHost } from '../host'
+import { HostCallError } from '../ipc-dispatch'
+import type { HostNotice, Settings } from '../ipc-contract'
+
+export interface RecordingHost extends RuntimeHost {
+  calls: Array<{ method: string; request: unknown }>
+  emit(events: AgentEvent[]): void
+  notify(notice: HostNotice): void
+  /** The key as stored; tests assert it never travels back out. */
+  storedKey: string | null
+}
+
+export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
+  const eventListeners = new Set<(e: AgentEvent[]) => void>()
+  const noticeListeners = new Set<(n: HostNotice) => void>()
+  const calls: RecordingHost['calls'] = []
+  let settings: Settings = {
+    hasApiKey: false,
+    apiKeySource: 'none',
+    baseUrl: null,
+    defaultModel: 'sonnet',
+    modelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
+    limits: { maxConcurrentAgents: 8, maxDepth: 3, maxBudgetUsd: null, maxTurns: 100 },
+    defaultPermissionMode: 'default'
+  }
+  const record = (method: string, request: unknown) => calls.push({ method, request })
+  const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
+  const host: RecordingHost = {
+    calls,
+    storedKey: null,
+    async getWorkspace(req) {
+      record('getWorkspace', req)
+      return { workspace }
+    },
+    async openWorkspace(req) {
+      record('openWorkspace', req)
+      if (req.cwd === '/does/not/exist') throw new HostCallError('not_found', `${req.cwd} is not a folder.`)
+      return { workspace: { cwd: req.cwd, name: req.cwd.split('/').pop()!, isGitRepo: false } }
+    },
+    async listSessions(req) {
+      record('listSessions', req)
+      return { sessions: [] }
+    },
+    async openSession(req) {
+      record('openSession', req)
+      throw new HostCallError('not_found', `No session ${req.sessionId}.`)
+    },
+    async startSession(req) {
+      record('startSession', req)
+      return { sessionId: 'session-1' }
+    },
+    async sendPrompt(req) {
+      record('sendPrompt', req)
+      return {}
+    },
+    async stopAgent(req) {
+      record('stopAgent', req)
+      return {}
+    },
+    async sendMessage(req) {
+      record('sendMessage', req)
+      return {}
+    },
+    async respondPermission(req) {
+      record('respondPermission', req)
+      return {}
+    },
+    async getSettings(req) {
+      record('getSettings', req)
+      return { settings }
+    },
+    async updateSettings(req) {
+      record('updateSettings', req)
+      settings = { ...settings, ...req, limits: { ...settings.limits, ...req.limits } } as Settings
+      return { settings }
+    },
+    async setApiKey(req) {
+      record('setApiKey', req)
+      host.storedKey = req.apiKey
+      settings = { ...settings, hasApiKey: true, apiKeySource: 'stored' }
+      return { settings }
+    },
+    async listAgents(req) {
+      record('listAgents', req)
+      return { agents: [], errors: [] }
+    },
+    async startDemo(req) {
+      record('startDemo', req)
+      return { sessionId: 'demo-1' }
+    },
+    onEvents(listener) {
+      eventListeners.add(listener)
+      return () => eventListeners.delete(listener)
+    },
+    onNotice(listener) {
+      noticeListeners.add(listener)
+      return () => noticeListeners.delete(listener)
+    },
+    async close() {},
+    emit(events) {
+      for (const l of eventListeners) l(events)
+    },
+    notify(notice) {
+      for (const l of noticeListeners) l(notice)
+    }
+  }
+  return host
+}
