@@ -1,0 +1,116 @@
+// Model aliases (haiku, sonnet, opus) and the resolution order agents use:
+// per-call override > definition > parent, where `inherit` means the parent's model.
+import { UnknownModelError } from './errors'
+import type { ModelClient, ModelListing } from './types'
+
+export const MODEL_FAMILIES = ['haiku', 'sonnet', 'opus'] as const
+export type ModelFamily = (typeof MODEL_FAMILIES)[number]
+
+export type ModelAliases = Record<ModelFamily, string>
+
+export const DEFAULT_MODEL_ALIASES: Readonly<ModelAliases> = Object.freeze({
+  haiku: 'claude-haiku-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5'
+})
+
+// A bare word (letters only) cannot be a model id, so it must be an alias; anything with a digit,
+// dash, dot, slash, colon or bracket is treated as an id and passed through (gateways name models freely).
+const BARE_WORD = /^[a-z]+$/i
+
+export function isAlias(value: string): value is ModelFamily {
+  return (MODEL_FAMILIES as readonly string[]).includes(value.toLowerCase())
+}
+
+/** The family a model id belongs to, from its name; undefined for ids outside the three families. */
+export function familyOf(modelId: string): ModelFamily | undefined {
+  const id = modelId.toLowerCase()
+  return MODEL_FAMILIES.find((family) => id.includes(family))
+}
+
+export interface ResolveModelInput {
+  /** Per-call choice, e.g. the Agent tool's `model` input. */
+  override?: string | null
+  /** The agent definition's `model` field. */
+  definition?: string | null
+  /** The parent agent's resolved model id (or an alias, resolved the same way). */
+  parent: string
+  aliases?: ModelAliases
+}
+
+function resolveOne(value: string, from: string, aliases: ModelAliases): string {
+  const v = value.trim()
+  if (isAlias(v)) return aliases[v.toLowerCase() as ModelFamily]
+  if (BARE_WORD.test(v)) throw new UnknownModelError(v, from, [...MODEL_FAMILIES])
+  return v
+}
+
+/** Resolves the model an agent runs on. Throws UnknownModelError for a bare word that is not an alias. */
+export function resolveModel(input: ResolveModelInput): string {
+  const aliases = input.aliases ?? DEFAULT_MODEL_ALIASES
+  const parent = resolveOne(input.parent, "the parent agent's model", aliases)
+  const candidates: Array<[string | null | undefined, string]> = [
+    [input.override, 'the model requested for this call'],
+    [input.definition, "the agent definition's model field"]
+  ]
+  for (const [value, from] of candidates) {
+    if (value == null || value.trim() === '') continue
+    if (value.trim().toLowerCase() === 'inherit') return parent
+    return resolveOne(value, from, aliases)
+  }
+  return parent
+}
+
+/**
+ * Picks the newest active model of each family from a /v1/models listing; families the listing
+ * does not offer keep their current id. Uses the listing's `line` when it has one, else the id.
+ */
+export function aliasesFromListing(models: ModelListing[], current: ModelAliases = DEFAULT_MODEL_ALIASES): ModelAliases {
+  const next: ModelAliases = { ...current }
+  for (const family of MODEL_FAMILIES) {
+    const members = models.filter((m) => {
+      if (m.lifecycle && m.lifecycle !== 'active') return false
+      return m.line ? m.line === family : familyOf(m.id) === family
+    })
+    if (!members.length) continue
+    members.sort((a, b) => newer(b, a))
+    next[family] = members[0].id
+  }
+  return next
+}
+
+// Orders by release date when both have one, else by the version numbers in the id
+// (claude-sonnet-5-5 > claude-sonnet-4-6), so gateways that omit created_at still pick sensibly.
+function newer(a: ModelListing, b: ModelListing): number {
+  const ta = a.createdAt ? Date.parse(a.createdAt) : NaN
+  const tb = b.createdAt ? Date.parse(b.createdAt) : NaN
+  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return ta - tb
+  const na = a.id.match(/\d+/g)?.map(Number) ?? []
+  const nb = b.id.match(/\d+/g)?.map(Number) ?? []
+  for (let i = 0; i < Math.max(na.length, nb.length); i++) {
+    const d = (na[i] ?? -1) - (nb[i] ?? -1)
+    if (d) return d
+  }
+  return 0
+}
+
+export interface AliasRefresh {
+  aliases: ModelAliases
+  /** False when the endpoint does not list models; `aliases` is then `current` unchanged. */
+  refreshed: boolean
+  error?: string
+}
+
+/** Refreshes the alias table from the endpoint's GET /v1/models, keeping `current` when it is unavailable. */
+export async function refreshModelAliases(
+  client: Pick<ModelClient, 'listModels'>,
+  current: ModelAliases = DEFAULT_MODEL_ALIASES,
+  signal?: AbortSignal
+): Promise<AliasRefresh> {
+  try {
+    const models = await client.listModels(signal)
+    return { aliases: aliasesFromListing(models, current), refreshed: true }
+  } catch (err) {
+    return { aliases: { ...current }, refreshed: false, error: err instanceof Error ? err.message : String(err) }
+  }
+}

@@ -1,0 +1,118 @@
+// The Anthropic client: streaming Messages API through @anthropic-ai/sdk, with our own retry loop
+// (so a stream that drops half-way is retried whole and its partial text never reaches the
+// conversation), usage and cost per call, and GET /v1/models.
+import Anthropic from '@anthropic-ai/sdk'
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
+import { MessageAccumulator } from './message-accumulator'
+import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
+import { backoffDelay, describeFailure, sleep } from './retry'
+import { buildRequestBody } from './request-body'
+import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
+
+export interface ModelClientConfig {
+  apiKey?: string
+  authToken?: string
+  baseURL?: string
+  /** Retries after the first attempt. Default 8. */
+  maxRetries?: number
+  /** First backoff delay; doubles per attempt. Default 500 ms. */
+  retryBaseMs?: number
+  /** Longest backoff delay. Default 32 s. */
+  retryMaxMs?: number
+  /** Longest server-requested wait (retry-after) honoured. Default 5 min. */
+  maxRetryAfterMs?: number
+  /** Per-request timeout. Default 10 min (the SDK's). */
+  timeoutMs?: number
+  prices?: PriceTable
+  fetch?: typeof fetch
+  /** Read instead of process.env (tests). */
+  env?: Record<string, string | undefined>
+}
+
+const DEFAULT_MAX_RETRIES = 8
+
+export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
+  const env = cfg.env ?? process.env
+  const apiKey = cfg.apiKey || (cfg.authToken ? undefined : env.ANTHROPIC_API_KEY) || undefined
+  const authToken = apiKey ? undefined : cfg.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined
+  if (!apiKey && !authToken) throw new MissingCredentialsError()
+  const baseURL = cfg.baseURL || env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'
+  const prices = cfg.prices ?? DEFAULT_PRICES
+  const maxAttempts = Math.max(0, cfg.maxRetries ?? DEFAULT_MAX_RETRIES) + 1
+  const backoff = { baseMs: cfg.retryBaseMs ?? 500, maxMs: cfg.retryMaxMs ?? 32_000, maxRetryAfterMs: cfg.maxRetryAfterMs }
+
+  // Exactly one credential is passed and the other is null, so the SDK neither reads the environment
+  // again nor falls back to profiles on disk.
+  const sdk = new Anthropic({
+    apiKey: apiKey ?? null,
+    authToken: authToken ?? null,
+    baseURL,
+    maxRetries: 0,
+    timeout: cfg.timeoutMs,
+    fetch: cfg.fetch,
+    openTelemetry: false
+  })
+
+  async function attempt(
+    body: MessageCreateParamsStreaming,
+    acc: MessageAccumulator,
+    signal: AbortSignal | undefined
+  ): Promise<void> {
+    const stream = await sdk.messages.create(body, { signal })
+    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) acc.add(event)
+    // The SDK ends iteration quietly when the signal aborts; the caller checks the signal.
+    if (signal?.aborted) return
+    if (!acc.stopped) throw new StreamIncompleteError(acc.started ? 'no message_stop event' : 'no events at all')
+  }
+
+  async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+    const body = buildRequestBody(request)
+    for (let n = 1; ; n++) {
+      const acc = new MessageAccumulator(handlers)
+      try {
+        if (signal?.aborted) throw new ModelAbortedError([])
+        await attempt(body, acc, signal)
+        if (signal?.aborted) throw new ModelAbortedError(acc.content())
+        return {
+          content: acc.content(),
+          stopReason: acc.stopReason,
+          usage: usageWithCost(request.model, acc.tokens, prices),
+          model: request.model,
+          inputErrors: acc.inputErrors,
+          attempts: n
+        }
+      } catch (err) {
+        if (err instanceof ModelAbortedError) throw err
+        if (signal?.aborted) throw new ModelAbortedError(acc.content())
+        const failure = describeFailure(err)
+        if (!failure.retryable || n >= maxAttempts) {
+          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'})` : ''
+          throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable)
+        }
+        const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
+        handlers.onRetry?.({ attempt: n, maxAttempts, delayMs, message: failure.message, status: failure.status })
+        try {
+          await sleep(delayMs, signal)
+        } catch {
+          throw new ModelAbortedError([])
+        }
+      }
+    }
+  }
+
+  async function listModels(signal?: AbortSignal): Promise<ModelListing[]> {
+    const out: ModelListing[] = []
+    try {
+      for await (const m of sdk.models.list({ limit: 1000 }, { signal })) {
+        const info = m as any
+        out.push({ id: info.id, createdAt: info.created_at, displayName: info.display_name, line: info.line, lifecycle: info.lifecycle })
+      }
+    } catch (err) {
+      throw new ModelCallError(`Could not list models at ${baseURL}: ${describeFailure(err).message}`, (err as any)?.status, 1, false)
+    }
+    return out
+  }
+
+  return { stream, listModels, baseURL }
+}

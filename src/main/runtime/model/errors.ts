@@ -1,0 +1,55 @@
+// Errors the model layer throws, each with a message a person can act on.
+import type { ContentBlock } from '../../../shared/events'
+
+export class MissingCredentialsError extends Error {
+  constructor() {
+    super(
+      'No Anthropic credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway token) in the environment, ' +
+        'or add an API key in settings. Set ANTHROPIC_BASE_URL too when you use a gateway or a local server.'
+    )
+    this.name = 'MissingCredentialsError'
+  }
+}
+
+export class UnknownModelError extends Error {
+  constructor(
+    readonly model: string,
+    readonly from: string,
+    readonly validAliases: string[]
+  ) {
+    super(
+      `Unknown model "${model}" (${from}). Use one of ${[...validAliases, 'inherit'].join(', ')}, ` +
+        'or a full model id such as claude-sonnet-5-5.'
+    )
+    this.name = 'UnknownModelError'
+  }
+}
+
+/** A model call that failed for good: not retryable, or still failing after every retry. */
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly attempts: number,
+    readonly retryable: boolean
+  ) {
+    super(message)
+    this.name = 'ModelCallError'
+  }
+}
+
+/** The caller's signal aborted the call. `partial` holds what had streamed of the current attempt. */
+export class ModelAbortedError extends Error {
+  constructor(readonly partial: ContentBlock[]) {
+    super('The model call was stopped.')
+    this.name = 'ModelAbortedError'
+  }
+}
+
+/** The stream ended (cleanly or not) before message_stop: the message is incomplete and must be retried. */
+export class StreamIncompleteError extends Error {
+  constructor(detail: string) {
+    super(`The response stream ended before the message was complete (${detail}).`)
+    this.name = 'StreamIncompleteError'
+  }
+}

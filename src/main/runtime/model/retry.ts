@@ -1,0 +1,108 @@
+// Which failures are worth retrying, how long to wait, and an abortable sleep.
+// The SDK's own retries are off (maxRetries: 0) because they cannot restart a stream that drops
+// half-way through a message; the client retries whole attempts itself.
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { StreamIncompleteError } from './errors'
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529])
+const RETRYABLE_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'])
+// undici reports a socket that closed mid-body as `TypeError: terminated`; Node networking errors carry these codes.
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
+
+export interface FailureInfo {
+  retryable: boolean
+  status?: number
+  /** For people: "Overloaded (529): Overloaded". */
+  message: string
+  /** What the server asked us to wait (retry-after-ms / retry-after), if it said. */
+  retryAfterMs?: number
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  overloaded_error: 'Overloaded',
+  rate_limit_error: 'Rate limited',
+  api_error: 'API error',
+  authentication_error: 'Authentication failed',
+  permission_error: 'Permission denied',
+  invalid_request_error: 'Invalid request',
+  not_found_error: 'Not found',
+  request_too_large: 'Request too large'
+}
+
+function isNetworkError(err: unknown): boolean {
+  let e: any = err
+  for (let depth = 0; e && depth < 4; depth++, e = e.cause) {
+    if (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) return true
+    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true
+  }
+  return false
+}
+
+export function describeFailure(err: unknown): FailureInfo {
+  if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
+  if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
+  if (err instanceof APIConnectionError) {
+    const cause = (err as any).cause?.message
+    return { retryable: true, message: `Could not reach the API: ${cause ?? err.message}` }
+  }
+  if (err instanceof APIError) {
+    const status = err.status
+    const type = err.type ?? undefined
+    const label = (type && TYPE_LABELS[type]) || (status ? `HTTP ${status}` : 'Stream error')
+    const detail = err.apiMessage ?? err.message
+    const message = `${label}${status ? ` (${status})` : ''}: ${detail}`
+    const shouldRetryHeader = err.headers?.get('x-should-retry')
+    let retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : RETRYABLE_TYPES.has(type ?? '')
+    if (shouldRetryHeader === 'false' && status !== undefined) retryable = false
+    if (shouldRetryHeader === 'true') retryable = true
+    return { retryable, status, message, retryAfterMs: status !== undefined ? retryAfterFrom(err.headers) : undefined }
+  }
+  if (isNetworkError(err)) {
+    const msg = err instanceof Error ? err.message : String(err)
+    return { retryable: true, message: `The connection dropped: ${msg}` }
+  }
+  return { retryable: false, message: err instanceof Error ? err.message : String(err) }
+}
+
+/** retry-after-ms (milliseconds) wins over retry-after (seconds, possibly fractional, or an HTTP date). */
+export function retryAfterFrom(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined
+  const ms = headers.get('retry-after-ms')
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms))
+  const after = headers.get('retry-after')
+  if (after === null || after.trim() === '') return undefined
+  const seconds = Number(after)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(after)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+export interface BackoffOptions {
+  baseMs: number
+  maxMs: number
+  /** Longest server-requested wait we honour; beyond it the wait is capped (a misconfigured gateway must not stall agents for hours). */
+  maxRetryAfterMs?: number
+}
+
+/** Exponential backoff with up to 25% jitter; the server's retry-after wins when it gave one. */
+export function backoffDelay(attempt: number, opts: BackoffOptions, retryAfterMs?: number, random = Math.random): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, opts.maxRetryAfterMs ?? 300_000)
+  const exp = Math.min(opts.maxMs, opts.baseMs * 2 ** Math.max(0, attempt - 1))
+  return Math.round(exp * (1 - 0.25 * random()))
+}
+
+/** Resolves after `ms`, or rejects at once when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal!.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,0 +1,187 @@
+// A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API (SSE streaming and plain JSON,
+// GET /v1/models, error responses, mid-stream errors and drops), answering from a script. Tests use it to
+// drive the real SDK over real HTTP; the app's demo mode runs a scripted fan-out against it.
+// It is built for speed (one write per response unless delays are asked for) because the benchmark
+// measures the runtime's overhead against its latency.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { DEFAULT_MODEL_ALIASES } from '../aliases'
+import { parseRequest, validateMessagesBody } from './parse-request'
+import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
+import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
+
+export interface ScriptedModel {
+  id: string
+  created_at?: string
+  display_name?: string
+  line?: string | null
+  lifecycle?: string
+}
+
+export interface ScriptedServerOptions {
+  respond: Respond
+  /** Wait before each /v1/messages response starts (ms). Default 0. */
+  latencyMs?: number
+  /** GET /v1/models listing; `null` answers 404 like an endpoint without it. Default: the three default aliases. */
+  models?: ScriptedModel[] | null
+  /** Reject bodies the real API would reject (tool_use without tool_result, empty text...). Default true. */
+  validate?: boolean
+}
+
+export interface ScriptedServer {
+  /** Base URL, e.g. http://127.0.0.1:41234 — pass it as ANTHROPIC_BASE_URL / baseURL. */
+  url: string
+  /** Every request in arrival order (messages and models). */
+  requests: RecordedRequest[]
+  /** Only the POST /v1/messages requests. */
+  messageRequests(): RecordedRequest[]
+  close(): Promise<void>
+}
+
+const defaultModels = (): ScriptedModel[] =>
+  Object.entries(DEFAULT_MODEL_ALIASES).map(([line, id]) => ({ id, line, lifecycle: 'active', created_at: '2026-11-01T00:00:00Z', display_name: id }))
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+function sendError(res: ServerResponse, reply: Pick<HttpErrorReply, 'status' | 'errorType' | 'message' | 'retryAfterSeconds' | 'headers'>, requestId: string): void {
+  const headers: Record<string, string> = { 'request-id': requestId, ...reply.headers }
+  if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds)
+  sendJson(res, reply.status, { type: 'error', error: { type: reply.errorType, message: reply.message }, request_id: requestId }, headers)
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = []
+    req.on('data', (c: Buffer) => parts.push(c))
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+export async function startScriptedServer(opts: ScriptedServerOptions): Promise<ScriptedServer> {
+  const requests: RecordedRequest[] = []
+  const bodyCounts = new Map<string, number>()
+  let seq = 0
+  const nextId = (prefix: string) => `${prefix}_scripted_${(++seq).toString(36).padStart(6, '0')}`
+  const ids = (): RenderIds => ({
+    messageId: nextId('msg'),
+    toolUseId: (b: ReplyBlock & { type: 'tool_use' }) => b.id ?? nextId('toolu')
+  })
+
+  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req') })
+    const cut = reply.interrupt
+    let out = frames
+    if (cut) {
+      let deltas = 0
+      const at = frames.findIndex((f) => f.isDelta && ++deltas > cut.afterDeltas)
+      out = at === -1 ? frames.slice(0, -2) : frames.slice(0, at) // never reach message_stop
+      if (cut.how === 'error') out = [...out, errorFrame(cut.errorType ?? 'overloaded_error', cut.errorMessage ?? 'Overloaded')]
+    }
+    const delay = reply.chunkDelayMs ?? 0
+    if (delay > 0) {
+      for (const [i, f] of out.entries()) {
+        if (i > 0) await wait(delay)
+        if (res.destroyed) return
+        res.write(f.text)
+      }
+    } else {
+      res.write(out.map((f) => f.text).join(''))
+    }
+    if (cut?.how === 'drop') {
+      // Flush what was written, then cut the connection without ending the chunked body.
+      res.write('', () => res.socket?.destroy())
+      return
+    }
+    res.end()
+  }
+
+  async function handleMessages(req: IncomingMessage, res: ServerResponse, raw: string, rec: RecordedRequest): Promise<void> {
+    const requestId = nextId('req')
+    const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
+    if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
+    const attempt = bodyCounts.get(raw) ?? 0
+    bodyCounts.set(raw, attempt + 1)
+    let reply
+    try {
+      reply = await opts.respond(rec, { index: rec.index, attempt, requests })
+    } catch (err) {
+      // A script bug must fail the test clearly, not look like a retryable server fault.
+      const message = `scripted server: respond() threw: ${err instanceof Error ? err.message : String(err)}`
+      return sendError(res, { status: 400, errorType: 'invalid_request_error', message }, requestId)
+    }
+    const delay = (opts.latencyMs ?? 0) + (reply.delayMs ?? 0)
+    if (delay > 0) await wait(delay)
+    if (res.destroyed) return
+    if (reply.kind === 'http_error') return sendError(res, reply, requestId)
+    if (!rec.stream) return sendJson(res, 200, renderMessage(reply, rec, ids()), { 'request-id': requestId })
+    await streamFrames(res, renderStream(reply, rec, ids()), reply)
+  }
+
+  function handleModels(res: ServerResponse): void {
+    if (opts.models === null) return sendError(res, { status: 404, errorType: 'not_found_error', message: 'Not found' }, nextId('req'))
+    const data = (opts.models ?? defaultModels()).map((m) => ({
+      type: 'model',
+      id: m.id,
+      display_name: m.display_name ?? m.id,
+      created_at: m.created_at ?? '2026-01-01T00:00:00Z',
+      line: m.line ?? null,
+      lifecycle: m.lifecycle ?? 'active',
+      capabilities: null,
+      deprecated_at: null,
+      retires_at: null,
+      max_input_tokens: 200_000,
+      max_tokens: 64_000
+    }))
+    sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null })
+  }
+
+  const server = createServer(async (req, res) => {
+    const receivedAt = performance.now()
+    const path = (req.url ?? '/').split('?')[0]
+    const raw = req.method === 'POST' ? await readBody(req) : ''
+    let body: any = null
+    if (raw) {
+      try {
+        body = JSON.parse(raw)
+      } catch {
+        return sendError(res, { status: 400, errorType: 'invalid_request_error', message: 'Request body is not valid JSON.' }, nextId('req'))
+      }
+    }
+    const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body)
+    const rec: RecordedRequest = { ...parsed, receivedAt, index: requests.length }
+    requests.push(rec)
+    try {
+      if (req.method === 'POST' && path === '/v1/messages') await handleMessages(req, res, raw, rec)
+      else if (req.method === 'GET' && path === '/v1/models') handleModels(res)
+      else sendError(res, { status: 404, errorType: 'not_found_error', message: `No route for ${req.method} ${path}` }, nextId('req'))
+    } catch (err) {
+      if (!res.headersSent) sendError(res, { status: 500, errorType: 'api_error', message: String(err) }, nextId('req'))
+      else res.destroy()
+    }
+  })
+  server.keepAliveTimeout = 30_000
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    messageRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}

@@ -1,0 +1,112 @@
+// The scripted model server's vocabulary: what a script sees (ParsedRequest) and what it answers (ScriptedReply).
+
+/** A tool result found in the last user message of a request. */
+export interface SeenToolResult {
+  toolUseId: string
+  /** The result text (text blocks joined). */
+  content: string
+  isError: boolean
+}
+
+/** One request as the server received it, with the fields scripts route on already pulled out. */
+export interface ParsedRequest {
+  method: string
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  /** The raw JSON body (null for GET). */
+  body: any
+  model: string
+  /** The system prompt's text, blocks joined with "\n". */
+  system: string
+  messages: Array<{ role: 'user' | 'assistant'; content: any }>
+  tools: Array<{ name: string; description?: string; input_schema?: unknown }>
+  toolNames: string[]
+  stream: boolean
+  maxTokens: number | undefined
+  thinking: unknown
+  /** Text of the first user message (the agent's task, for most agents). */
+  firstUserText: string
+  /** Text blocks of the last user message, joined with "\n" (system-reminders included). */
+  lastUserText: string
+  toolResults: SeenToolResult[]
+  /** Assistant messages already in the conversation: 0 on an agent's first call, 1 on its second... */
+  turn: number
+}
+
+export interface RecordedRequest extends ParsedRequest {
+  /** performance.now() when the request arrived. */
+  receivedAt: number
+  /** Index in arrival order. */
+  index: number
+}
+
+export interface RespondContext {
+  /** This request's index in arrival order. */
+  index: number
+  /**
+   * How many earlier requests had exactly this body: 0 the first time, 1 for its first retry, ...
+   * Retry-safe and concurrency-safe, unlike a counter.
+   */
+  attempt: number
+  /** Every request so far (this one included). */
+  requests: readonly RecordedRequest[]
+}
+
+export type ReplyBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'redacted_thinking'; data: string }
+  /** `rawJson` sends that exact text as the input (e.g. invalid JSON) instead of `input`. */
+  | { type: 'tool_use'; id?: string; name: string; input?: unknown; rawJson?: string }
+
+export interface StreamShape {
+  /** Characters per text/thinking delta. Default 48. */
+  textChunk?: number
+  /** Characters per input_json_delta. Default 7: small enough that JSON tokens are split mid-token. */
+  jsonChunk?: number
+  /** Delay before each SSE event after the first (ms). Default 0: the whole stream goes out in one write. */
+  chunkDelayMs?: number
+}
+
+export interface Interruption {
+  /** content_block_delta events sent before the interruption. */
+  afterDeltas: number
+  /** `error`: an SSE error event; `drop`: the socket is destroyed; `end`: the response ends cleanly without message_stop. */
+  how: 'error' | 'drop' | 'end'
+  errorType?: string
+  errorMessage?: string
+}
+
+export interface MessageReply extends StreamShape {
+  kind: 'message'
+  content: ReplyBlock[]
+  /** Default: `tool_use` when the content has a tool_use block, else `end_turn`. */
+  stopReason?: string
+  usage?: {
+    input_tokens?: number
+    output_tokens?: number
+    cache_read_input_tokens?: number
+    cache_creation_input_tokens?: number
+  }
+  /** Model id reported back. Default: the requested one. */
+  model?: string
+  /** Extra wait before the response starts, on top of the server's latency. */
+  delayMs?: number
+  interrupt?: Interruption
+}
+
+export interface HttpErrorReply {
+  kind: 'http_error'
+  status: number
+  /** Anthropic error type: rate_limit_error, overloaded_error, api_error, invalid_request_error... */
+  errorType: string
+  message: string
+  /** Sent as `retry-after` (seconds; may be fractional here so tests stay fast). */
+  retryAfterSeconds?: number
+  headers?: Record<string, string>
+  delayMs?: number
+}
+
+export type ScriptedReply = MessageReply | HttpErrorReply
+
+export type Respond = (req: ParsedRequest, ctx: RespondContext) => ScriptedReply | Promise<ScriptedReply>

@@ -1,0 +1,94 @@
+// The model layer's contract with the loop. The loop never touches the SDK directly: it hands a
+// ModelRequest to a ModelClient and gets deltas through StreamHandlers and one complete ModelResponse.
+import type { ChatMessage, ContentBlock } from '../../../shared/events'
+import type { Usage } from '../../../shared/usage'
+
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max'
+
+/** Passed through to the API's `thinking` parameter. */
+export type ThinkingConfig =
+  | { type: 'enabled'; budget_tokens: number; display?: 'summarized' | 'omitted' }
+  | { type: 'adaptive'; display?: 'summarized' | 'omitted' }
+  | { type: 'disabled' }
+
+export interface SystemBlock {
+  type: 'text'
+  text: string
+}
+
+/** A tool as the API sees it. */
+export interface ApiToolSpec {
+  name: string
+  description: string
+  input_schema: Record<string, unknown>
+}
+
+export interface ModelRequest {
+  /** A full model id (aliases are resolved before this point, see resolveModel). */
+  model: string
+  system?: string | SystemBlock[]
+  messages: ChatMessage[]
+  tools?: ApiToolSpec[]
+  /** Default 32000. */
+  maxTokens?: number
+  thinking?: ThinkingConfig
+  effort?: Effort
+  temperature?: number
+  /** Marks the system prompt and the last message as cache breakpoints. Default true. */
+  promptCaching?: boolean
+}
+
+/** One retry the client is about to make, reported before it waits. */
+export interface RetryInfo {
+  /** The attempt that just failed, 1-based. */
+  attempt: number
+  maxAttempts: number
+  delayMs: number
+  /** What went wrong, for people: "Overloaded (529)". */
+  message: string
+  status?: number
+}
+
+export interface StreamHandlers {
+  onText?(text: string): void
+  onThinking?(text: string): void
+  /** A tool_use block began; its input follows as JSON fragments. */
+  onToolStart?(toolUseId: string, name: string): void
+  onToolInputDelta?(toolUseId: string, partialJson: string): void
+  /**
+   * The current attempt failed and will be retried. Deltas already reported for this attempt are void:
+   * the next attempt streams the message again from its start.
+   */
+  onRetry?(info: RetryInfo): void
+}
+
+export interface ModelResponse {
+  /** The complete assistant content, in order. */
+  content: ContentBlock[]
+  stopReason: string | null
+  usage: Usage
+  /** The model id that was requested. */
+  model: string
+  /** tool_use ids whose streamed input was not valid JSON, with the parser's complaint. */
+  inputErrors: Record<string, string>
+  /** Attempts it took (1 when nothing was retried). */
+  attempts: number
+}
+
+/** Information about a model the endpoint offers (GET /v1/models). */
+export interface ModelListing {
+  id: string
+  createdAt?: string
+  displayName?: string
+  /** `haiku`, `sonnet`, `opus` when the endpoint says so. */
+  line?: string | null
+  lifecycle?: string
+}
+
+export interface ModelClient {
+  /** Streams one assistant message. Retries transient failures itself. Throws ModelAbortedError or ModelCallError. */
+  stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>
+  /** GET /v1/models (all pages). Throws when the endpoint does not offer it. */
+  listModels(signal?: AbortSignal): Promise<ModelListing[]>
+  readonly baseURL: string
+}
