@@ -59,8 +59,8 @@ export const SessionSummarySchema = z.object({
   /** The first line of the first prompt, shortened. */
   title: z.string(),
   cwd: z.string(),
-  /** The main agent's status. */
-  status: z.enum(AGENT_STATUSES),
+  /** The main agent's status; `interrupted` when the app stopped while agents were still running. */
+  status: z.enum([...AGENT_STATUSES, 'interrupted']),
   createdAt: z.number(),
   updatedAt: z.number(),
   /** Cost of every agent in the session, in US dollars. */
@@ -232,6 +232,22 @@ export const IpcResultSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({ ok: z.literal(false), error: z.object({ code: z.enum(IPC_ERROR_CODES), message: z.string() }) })
 ])
+
+// ── browser mode: the same calls framed over one WebSocket ───────────────────────────────────────
+
+/** Client → server: one call. `id` pairs the answer with the request. */
+export const WsRequestSchema = z
+  .object({ id: z.number().int().nonnegative(), call: z.string().max(100), payload: z.unknown() })
+  .strict()
+export type WsRequest = z.infer<typeof WsRequestSchema>
+
+/** Server → client. */
+export type WsServerMessage =
+  | { kind: 'result'; id: number; result: IpcResult<unknown> }
+  | { kind: 'events'; events: AgentEvent[] }
+  | { kind: 'notice'; notice: HostNotice }
+  /** A frame the server could not read at all (no id to answer). */
+  | { kind: 'error'; message: string }
 
 export function describeZodError(call: string, error: z.ZodError): string {
   const parts = error.issues.map((issue) => {
