@@ -1,0 +1,172 @@
+// `isolation: worktree`: the agent gets its own checkout of the parent's current commit, on its own branch,
+// in a folder outside the user's checkout. The parent's working tree, index and branch are never touched:
+// every command here either reads the parent's repository or writes only the new worktree and its branch.
+import { mkdir } from 'node:fs/promises'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { errorText, isDirectory, runGit, tryGit } from './git'
+import { readMetadata, writeMetadata } from './metadata'
+import { listWorktrees, readRepo, WorktreeError, type RepoInfo } from './repo'
+import { enqueueForRepo } from './repo-queue'
+
+export const BRANCH_PREFIX = 'fanout/'
+/** Folder, next to the repository's main checkout, that holds agent worktrees when no baseDir is given. */
+export const DEFAULT_WORKTREES_FOLDER = '.fanout-worktrees'
+
+export interface CreateWorktreeOptions {
+  /** The parent agent's working directory (anywhere inside its checkout). */
+  repoCwd: string
+  agentId: string
+  /**
+   * Where worktrees go: `<baseDir>/<repoName>/<agentId>`. Defaults to
+   * `<folder containing the main checkout>/.fanout-worktrees/<repoName>/<agentId>`. Must be outside the checkout.
+   */
+  baseDir?: string
+  /** Recorded with the worktree so a crash-orphaned one can still be committed under a meaningful message. */
+  agentType?: string
+  description?: string
+}
+
+export interface AgentWorktree {
+  agentId: string
+  /** The worktree's root folder. */
+  path: string
+  /** `fanout/<agentId>`. */
+  branch: string
+  /** The commit the worktree started from (the parent's HEAD at creation). */
+  baseCommit: string
+  /** The parent's checkout root. */
+  repoRoot: string
+  /** The parent's cwd relative to its checkout root; the agent's cwd is the same place inside the worktree. */
+  relativeCwd: string
+  /** Where the agent's tools run: `path` + `relativeCwd`. */
+  cwd: string
+  /** True when an existing worktree or branch for this agent was picked up again (resume). */
+  reused: boolean
+}
+
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+export function branchFor(agentId: string): string {
+  return `${BRANCH_PREFIX}${agentId}`
+}
+
+function checkAgentId(agentId: string): void {
+  if (!AGENT_ID.test(agentId) || agentId.includes('..') || agentId.endsWith('.lock')) {
+    throw new WorktreeError(
+      `isolation: worktree: agent id ${JSON.stringify(agentId)} cannot name a branch and a folder (use letters, digits, '.', '_' and '-')`
+    )
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+export function worktreePathFor(repo: Pick<RepoInfo, 'mainRoot' | 'repoName'>, agentId: string, baseDir?: string): string {
+  const base = baseDir ? resolve(baseDir) : join(dirname(repo.mainRoot), DEFAULT_WORKTREES_FOLDER)
+  return join(base, repo.repoName, agentId)
+}
+
+/**
+ * Creates (or, for an agent being resumed, reattaches) the agent's worktree. Throws a WorktreeError with a
+ * sentence a person understands when the folder is not in a git repository, the repository has no commits,
+ * or the location is unusable.
+ */
+export async function createAgentWorktree(options: CreateWorktreeOptions): Promise<AgentWorktree> {
+  checkAgentId(options.agentId)
+  const repo = await readRepo(options.repoCwd)
+  return enqueueForRepo(repo.commonDir, () => createLocked(repo, options))
+}
+
+async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Promise<AgentWorktree> {
+  const { agentId } = options
+  const branch = branchFor(agentId)
+  const result = (path: string, baseCommit: string, reused: boolean): Promise<AgentWorktree> =>
+    finishSetup({ agentId, path, branch, baseCommit, repoRoot: repo.repoRoot, relativeCwd: repo.relativeCwd, cwd: '', reused })
+
+  const existing = (await listWorktrees(repo.cwd)).find((w) => w.branch === branch)
+  if (existing && (await isDirectory(existing.path))) {
+    const meta = await readMetadata(existing.path)
+    return result(existing.path, meta?.baseCommit ?? (await baseOf(repo, branch)), true)
+  }
+  if (existing) {
+    // Registered but its folder is gone: drop only that stale registration (the branch and its commits stay).
+    await runGit(repo.cwd, ['worktree', 'remove', '--force', existing.path])
+  }
+
+  const path = worktreePathFor(repo, agentId, options.baseDir)
+  for (const checkout of new Set([repo.repoRoot, repo.mainRoot])) {
+    if (isInside(checkout, path)) {
+      throw new WorktreeError(
+        `isolation: worktree folder ${path} would be inside the checkout ${checkout}; choose a base folder outside it`
+      )
+    }
+  }
+  try {
+    await mkdir(dirname(path), { recursive: true })
+  } catch (err) {
+    throw new WorktreeError(`isolation: worktree cannot create the folder ${dirname(path)}: ${errorText(err)}`)
+  }
+
+  const branchExists = (await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) !== null
+  if (branchExists) {
+    // The agent ran before and its branch was kept: continue on it rather than start over.
+    await addWorktree(repo, ['worktree', 'add', path, branch], path)
+    const baseCommit = await baseOf(repo, branch)
+    await writeMetadata(path, metadataFor(options, repo, baseCommit))
+    return result(path, baseCommit, true)
+  }
+
+  if (!repo.head) {
+    throw new WorktreeError(
+      `isolation: worktree needs at least one commit; the repository at ${repo.repoRoot} has none yet (make an initial commit first)`
+    )
+  }
+  try {
+    await addWorktree(repo, ['worktree', 'add', '--no-track', '-b', branch, path, repo.head], path)
+  } catch (err) {
+    // git may leave the new branch behind when the checkout fails; delete it only if it still points at our start.
+    await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${branch}`, repo.head])
+    throw err
+  }
+  await writeMetadata(path, metadataFor(options, repo, repo.head))
+  return result(path, repo.head, false)
+}
+
+async function addWorktree(repo: RepoInfo, args: string[], path: string): Promise<void> {
+  try {
+    await runGit(repo.cwd, args)
+  } catch (err) {
+    throw new WorktreeError(`isolation: worktree could not be created at ${path}: ${errorText(err)}`)
+  }
+}
+
+/** Where a reattached branch started: its fork point from the parent's current commit. */
+async function baseOf(repo: RepoInfo, branch: string): Promise<string> {
+  if (repo.head) {
+    const base = await tryGit(repo.cwd, ['merge-base', repo.head, `refs/heads/${branch}`])
+    if (base) return base
+  }
+  return runGit(repo.cwd, ['rev-parse', `refs/heads/${branch}`])
+}
+
+function metadataFor(options: CreateWorktreeOptions, repo: RepoInfo, baseCommit: string) {
+  return {
+    version: 1 as const,
+    agentId: options.agentId,
+    baseCommit,
+    repoRoot: repo.repoRoot,
+    relativeCwd: repo.relativeCwd,
+    createdAt: new Date().toISOString(),
+    agentType: options.agentType,
+    description: options.description
+  }
+}
+
+async function finishSetup(worktree: AgentWorktree): Promise<AgentWorktree> {
+  const cwd = join(worktree.path, worktree.relativeCwd)
+  // The parent's cwd may be a folder git does not track (empty or ignored); recreate it so the agent can start there.
+  await mkdir(cwd, { recursive: true })
+  return { ...worktree, cwd }
+}

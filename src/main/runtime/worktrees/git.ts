@@ -1,0 +1,80 @@
+// One way to run git for worktree isolation: simple-git bound to a directory, with retries when another
+// git process (often the user's own, in the parent checkout) holds a lock file for a moment.
+import { stat } from 'node:fs/promises'
+import { simpleGit, type SimpleGit } from 'simple-git'
+
+/**
+ * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
+ * e.g. when Fanout is started from a git hook, cannot point our commands at another repository).
+ * The identity variables are the exception: a user who sets them expects agent commits to carry them.
+ */
+const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']
+
+export interface GitOptions {
+  /** Extra `-c key=value` settings for this command only (never written to any config file). */
+  config?: string[]
+}
+
+export function gitIn(dir: string, options: GitOptions = {}): SimpleGit {
+  return simpleGit({
+    baseDir: dir,
+    config: options.config ?? [],
+    allowEnvironment: IDENTITY_ENV,
+    trimmed: false,
+    maxConcurrentProcesses: 4,
+    // simple-git only fails a command that exits non-zero AND writes to stderr; quiet failures
+    // (`rev-parse --verify -q`, `symbolic-ref -q`) must fail too, or "no HEAD" would read as an empty answer.
+    errors(error, result) {
+      if (error) return error
+      if (result.exitCode === 0) return undefined
+      const stderr = Buffer.concat(result.stdErr).toString('utf8').trim()
+      return Buffer.from(stderr || `git exited with code ${result.exitCode}`)
+    }
+  })
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+export function errorText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err)
+  return message.trim()
+}
+
+// Messages git prints when a lock file is held by another process. Such a failure changes nothing,
+// so the command is safe to repeat once the other process is done.
+const LOCK_ERROR = /\.lock'?: File exists|Unable to create '[^']*\.lock'|could not lock config file|cannot lock ref|Another git process seems to be running/i
+
+/** Runs `op`, repeating it a few times (with growing pauses) while git reports a held lock file. */
+export async function retryOnLock<T>(op: () => Promise<T>, attempts = 6): Promise<T> {
+  let delay = 40
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op()
+    } catch (err) {
+      if (attempt >= attempts || !LOCK_ERROR.test(errorText(err))) throw err
+      await new Promise((resolve) => setTimeout(resolve, delay))
+      delay *= 2
+    }
+  }
+}
+
+/** `git <args>` in `dir`, returning trimmed stdout; lock contention is retried. */
+export async function runGit(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
+  const out = await retryOnLock(() => gitIn(dir, options).raw(args))
+  return out.trim()
+}
+
+/** Like runGit, but a non-zero exit gives `null` instead of an error (for questions such as "is there a HEAD?"). */
+export async function tryGit(dir: string, args: string[]): Promise<string | null> {
+  try {
+    return await runGit(dir, args)
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,11 @@
+// Worktree isolation (`isolation: worktree`): the API the orchestration layer calls when it spawns and ends agents.
+export { createAgentWorktree, branchFor, worktreePathFor, BRANCH_PREFIX, DEFAULT_WORKTREES_FOLDER } from './create-worktree'
+export type { AgentWorktree, CreateWorktreeOptions } from './create-worktree'
+export { finishAgentWorktree, commitMessage } from './finish-worktree'
+export type { FinishWorktreeOptions, FinishedWorktree, WorktreeRef } from './finish-worktree'
+export { findOrphanWorktrees, cleanupOrphanWorktree } from './orphans'
+export type { OrphanWorktree, FindOrphansOptions, CleanupOptions, CleanupResult } from './orphans'
+export { readRepo, WorktreeError } from './repo'
+export type { RepoInfo } from './repo'
+export { probeGit } from './probe'
+export type { GitProbe } from './probe'

@@ -1,0 +1,150 @@
+// Worktrees left behind when Fanout stopped mid-run (a crash, a killed process): found at start so the
+// user can be offered a cleanup. Cleanup never loses work: uncommitted changes block it unless forced,
+// and forcing commits them to the agent's branch before the folder goes.
+import { realpath, rmdir } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { errorText, isDirectory, runGit, tryGit } from './git'
+import { BRANCH_PREFIX } from './create-worktree'
+import { commitAll, commitMessage, uncommittedChanges } from './finish-worktree'
+import { readMetadata } from './metadata'
+import { listWorktrees, readRepo, WorktreeError } from './repo'
+import { enqueueForRepo } from './repo-queue'
+
+export interface OrphanWorktree {
+  agentId: string
+  path: string
+  branch: string
+  /** A checkout of the same repository, used to run the cleanup. */
+  repoRoot: string
+  /** The commit the agent started from; null when the worktree's metadata is missing. */
+  baseCommit: string | null
+  /** The commit checked out in the worktree (null if git cannot tell). */
+  head: string | null
+  /** The folder still exists (false when it was deleted by hand). */
+  exists: boolean
+  locked: boolean
+  /** Modified, deleted or new files not yet committed. */
+  uncommittedChanges: boolean
+  /** Commits on the branch after `baseCommit` (after every other branch when the base is unknown). */
+  commitsAhead: number
+  agentType?: string
+  description?: string
+}
+
+export interface FindOrphansOptions {
+  repoCwd: string
+  /** True for agents running now; their worktrees are in use, not orphaned. */
+  isLive: (agentId: string) => boolean
+}
+
+/** Fanout worktrees of the repository around `repoCwd` whose agent is not running. [] outside a git repository. */
+export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOptions): Promise<OrphanWorktree[]> {
+  let repo
+  try {
+    repo = await readRepo(repoCwd)
+  } catch (err) {
+    if (err instanceof WorktreeError) return []
+    throw err
+  }
+  const orphans: OrphanWorktree[] = []
+  for (const entry of await listWorktrees(repo.cwd)) {
+    if (!entry.branch?.startsWith(BRANCH_PREFIX) || entry.bare) continue
+    const agentId = entry.branch.slice(BRANCH_PREFIX.length)
+    if (isLive(agentId)) continue
+    const exists = await isDirectory(entry.path)
+    const meta = await readMetadata(entry.path, repo.commonDir)
+    const baseCommit = meta?.baseCommit ?? null
+    orphans.push({
+      agentId,
+      path: entry.path,
+      branch: entry.branch,
+      repoRoot: repo.mainRoot === repo.commonDir ? repo.repoRoot : repo.mainRoot,
+      baseCommit,
+      head: entry.head,
+      exists,
+      locked: entry.locked,
+      uncommittedChanges: exists ? (await uncommittedChanges(entry.path)) !== '' : false,
+      commitsAhead: await commitsAhead(repo.cwd, entry.branch, baseCommit),
+      ...(meta?.agentType ? { agentType: meta.agentType } : {}),
+      ...(meta?.description ? { description: meta.description } : {})
+    })
+  }
+  return orphans
+}
+
+async function commitsAhead(dir: string, branch: string, baseCommit: string | null): Promise<number> {
+  const args = baseCommit
+    ? ['rev-list', '--count', `${baseCommit}..refs/heads/${branch}`]
+    : ['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches']
+  return Number((await tryGit(dir, args)) ?? 0) || 0
+}
+
+export interface CleanupOptions {
+  /** Commit uncommitted changes to the agent's branch, then remove the worktree (and override a lock). */
+  force?: boolean
+}
+
+export interface CleanupResult {
+  /** The worktree folder and its registration are gone. */
+  removed: boolean
+  /** The branch was deleted (only when it held no work beyond its base). */
+  branchDeleted: boolean
+  /** The commit made from uncommitted changes when forced. */
+  commit?: string
+  /** Why nothing (or not everything) was removed. */
+  reason?: string
+}
+
+export async function cleanupOrphanWorktree(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
+  const repoRoot = orphan.repoRoot
+  const key = await realpath(resolve(repoRoot, await runGit(repoRoot, ['rev-parse', '--git-common-dir'])))
+  return enqueueForRepo(key, () => cleanupLocked(orphan, repoRoot, options.force === true))
+}
+
+async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: boolean): Promise<CleanupResult> {
+  let commit: string | undefined
+  if (await isDirectory(orphan.path)) {
+    // Look again: the user may have edited files since the orphan list was made.
+    if ((await uncommittedChanges(orphan.path)) !== '') {
+      if (!force) {
+        return {
+          removed: false,
+          branchDeleted: false,
+          reason: `${orphan.path} has uncommitted changes; cleaning up with force commits them to ${orphan.branch} first`
+        }
+      }
+      const message = commitMessage(
+        orphan.agentType ?? orphan.agentId,
+        `${orphan.description ?? 'work'} (saved from an interrupted run)`
+      )
+      try {
+        commit = await commitAll(orphan.path, message)
+      } catch (err) {
+        return { removed: false, branchDeleted: false, reason: `the uncommitted changes could not be committed, so nothing was removed: ${errorText(err)}` }
+      }
+    }
+    if (orphan.locked) {
+      if (!force) return { removed: false, branchDeleted: false, reason: `${orphan.path} is locked; clean up with force to unlock and remove it`, ...(commit ? { commit } : {}) }
+      await tryGit(repoRoot, ['worktree', 'unlock', orphan.path])
+    }
+    try {
+      // No --force: git re-checks that nothing uncommitted is left before deleting the folder.
+      await runGit(repoRoot, ['worktree', 'remove', orphan.path])
+    } catch (err) {
+      return { removed: false, branchDeleted: false, reason: `git refused to remove the worktree: ${errorText(err)}`, ...(commit ? { commit } : {}) }
+    }
+    await rmdir(dirname(orphan.path)).catch(() => undefined)
+  } else {
+    await tryGit(repoRoot, ['worktree', 'remove', orphan.path])
+  }
+  const branchDeleted = await deleteBranchIfEmpty(repoRoot, orphan)
+  return { removed: true, branchDeleted, ...(commit ? { commit } : {}) }
+}
+
+/** Deletes the branch only when it is exactly at its known base: it holds no work at all. */
+async function deleteBranchIfEmpty(repoRoot: string, orphan: OrphanWorktree): Promise<boolean> {
+  if (!orphan.baseCommit) return false
+  const tip = await tryGit(repoRoot, ['rev-parse', '--verify', '--quiet', `refs/heads/${orphan.branch}`])
+  if (tip !== orphan.baseCommit) return false
+  return (await tryGit(repoRoot, ['update-ref', '-d', `refs/heads/${orphan.branch}`, orphan.baseCommit])) !== null
+}
