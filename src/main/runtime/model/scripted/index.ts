@@ -1,6 +1,7 @@
 // The scripted Messages API server and its script helpers (tests, the benchmark and the app's demo mode).
-export { startScriptedServer, type ScriptedModel, type ScriptedServer, type ScriptedServerOptions } from './server'
+export { startScriptedServer, type ScriptedModelInfo, type ScriptedServer, type ScriptedServerOptions } from './server'
 export { block, reply } from './reply'
 export { byAttempt, matches, scriptByAgent, scriptTurns, type AgentScript, type Matcher, type Turn } from './scenario'
+export { startScriptedModel, type ScriptedModel } from './fixture'
 export { parseRequest, validateMessagesBody } from './parse-request'
 export type * from './types'

@@ -10,7 +10,7 @@ import { parseRequest, validateMessagesBody } from './parse-request'
 import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
 import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
 
-export interface ScriptedModel {
+export interface ScriptedModelInfo {
   id: string
   created_at?: string
   display_name?: string
@@ -23,7 +23,7 @@ export interface ScriptedServerOptions {
   /** Wait before each /v1/messages response starts (ms). Default 0. */
   latencyMs?: number
   /** GET /v1/models listing; `null` answers 404 like an endpoint without it. Default: the three default aliases. */
-  models?: ScriptedModel[] | null
+  models?: ScriptedModelInfo[] | null
   /** Reject bodies the real API would reject (tool_use without tool_result, empty text...). Default true. */
   validate?: boolean
 }
@@ -38,7 +38,7 @@ export interface ScriptedServer {
   close(): Promise<void>
 }
 
-const defaultModels = (): ScriptedModel[] =>
+const defaultModels = (): ScriptedModelInfo[] =>
   Object.entries(DEFAULT_MODEL_ALIASES).map(([line, id]) => ({ id, line, lifecycle: 'active', created_at: '2026-11-01T00:00:00Z', display_name: id }))
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))

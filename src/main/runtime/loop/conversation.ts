@@ -1,0 +1,47 @@
+// Small pure helpers over the conversation: building user content, reminders, and the text a parent receives.
+import type { ChatMessage, ContentBlock } from '../../../shared/events'
+
+export function reminderBlock(text: string): ContentBlock {
+  return { type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` }
+}
+
+export function inboxBlocks(items: string[]): ContentBlock[] {
+  return items.filter((t) => t.trim() !== '').map((text) => ({ type: 'text', text }))
+}
+
+export function promptBlocks(prompt: string | ContentBlock[] | undefined): ContentBlock[] {
+  if (prompt === undefined) return []
+  if (typeof prompt === 'string') return prompt.trim() === '' ? [] : [{ type: 'text', text: prompt }]
+  return prompt
+}
+
+export function textOf(content: ChatMessage['content']): string {
+  if (typeof content === 'string') return content
+  return content
+    .filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+}
+
+/** The text of the last assistant message that has any. */
+export function lastAssistantText(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m.role !== 'assistant') continue
+    const text = textOf(m.content).trim()
+    if (text) return text
+  }
+  return ''
+}
+
+/**
+ * What an interrupted assistant message keeps in the conversation: its text (and signed thinking).
+ * Tool calls are dropped because they were never answered, and unsigned thinking would be rejected on resume.
+ */
+export function keepablePartial(content: ContentBlock[]): ContentBlock[] {
+  return content.filter((b) => (b.type === 'text' && b.text !== '') || (b.type === 'thinking' && !!b.signature) || b.type === 'redacted_thinking')
+}
+
+export const MAX_TOKENS_NUDGE =
+  'Your response was cut off because it hit the output token limit. Continue exactly where you stopped, without repeating anything; ' +
+  'if you were in the middle of a tool call, make it again in full.'

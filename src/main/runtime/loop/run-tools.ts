@@ -1,0 +1,150 @@
+// Runs the tool calls of one assistant message. Consecutive concurrency-safe calls run together, the
+// others one at a time, and results come back in the order the model asked. Every call ends in exactly
+// one tool_end event and one result, including refused calls, bad input, denials and interruptions,
+// so the conversation always answers every tool_use.
+import type { EventPayload } from '../../../shared/events'
+import type { Tool, ToolResult } from '../tools/define-tool'
+import type { CanUseTool } from './types'
+
+export interface ToolCall {
+  id: string
+  name: string
+  input: unknown
+  /** Set when the streamed input was not valid JSON. */
+  inputError?: string
+}
+
+export interface ToolCallOutcome {
+  id: string
+  name: string
+  content: string
+  isError: boolean
+  details?: unknown
+}
+
+export interface ToolRunContext {
+  tools: ReadonlyMap<string, Tool>
+  cwd: string
+  agentId: string
+  signal: AbortSignal
+  canUseTool?: CanUseTool
+  emit: (payload: EventPayload) => void
+  maxConcurrency: number
+}
+
+const INTERRUPTED = (name: string) => `${name} was interrupted: the agent was stopped.`
+
+function refusal(call: ToolCall, tools: ReadonlyMap<string, Tool>): string {
+  const names = [...tools.keys()]
+  const available = names.length ? `The tools available to you are: ${names.join(', ')}.` : 'You have no tools; answer in text.'
+  return `No tool named "${call.name}" is available to this agent. ${available}`
+}
+
+/** Everything that happens for one call before and while its tool runs, minus events. */
+async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult> {
+  const tool = ctx.tools.get(call.name)
+  if (!tool) return { content: refusal(call, ctx.tools), isError: true }
+  if (call.inputError)
+    return { content: `The input for ${call.name} was not valid JSON (${call.inputError}). Call ${call.name} again with a JSON object as its input.`, isError: true }
+  const parsed = tool.parse(call.input)
+  if (!parsed.ok) return { content: parsed.error, isError: true }
+  let input = call.input
+  if (ctx.canUseTool) {
+    const decision = await ctx.canUseTool(tool, parsed.input, call.id)
+    if (decision.behavior === 'deny') return { content: decision.message, isError: true }
+    if (decision.updatedInput !== undefined) input = decision.updatedInput
+  }
+  if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
+  return tool.run(input, {
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    agentId: ctx.agentId,
+    toolUseId: call.id,
+    onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details })
+  })
+}
+
+// Resolves with the tool's result, or with an interruption as soon as the signal aborts: a tool that
+// ignores its signal must not hold the agent (or its parent) hostage.
+function raceAbort(work: Promise<ToolResult>, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  if (signal.aborted) return Promise.resolve({ content: INTERRUPTED(call.name), isError: true })
+  return new Promise((resolve) => {
+    const onAbort = () => resolve({ content: INTERRUPTED(call.name), isError: true })
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(r)
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true })
+      }
+    )
+  })
+}
+
+async function runOne(call: ToolCall, ctx: ToolRunContext): Promise<ToolCallOutcome> {
+  const started = performance.now()
+  ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
+  const result = await raceAbort(execute(call, ctx), call, ctx.signal)
+  // The API rejects an empty tool_result, and an empty one tells the model nothing.
+  const content = result.content === '' ? `(${call.name} completed with no output)` : result.content
+  const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: result.details }
+  ctx.emit({
+    type: 'tool_end',
+    toolUseId: call.id,
+    name: call.name,
+    isError: outcome.isError,
+    output: content,
+    details: result.details,
+    durationMs: Math.round(performance.now() - started)
+  })
+  return outcome
+}
+
+function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
+  const content = `${call.name} was not run: the agent was stopped.`
+  ctx.emit({ type: 'tool_end', toolUseId: call.id, name: call.name, isError: true, output: content, durationMs: 0 })
+  return { id: call.id, name: call.name, content, isError: true }
+}
+
+async function runBatch(calls: ToolCall[], ctx: ToolRunContext): Promise<ToolCallOutcome[]> {
+  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx)))
+  const out: ToolCallOutcome[] = new Array(calls.length)
+  let next = 0
+  const worker = async () => {
+    while (next < calls.length) {
+      const i = next++
+      out[i] = await runOne(calls[i], ctx)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, ctx.maxConcurrency) }, worker))
+  return out
+}
+
+function isSafe(call: ToolCall, tools: ReadonlyMap<string, Tool>): boolean {
+  const tool = tools.get(call.name)
+  // A refused or malformed call does nothing, so it may share a batch.
+  return !tool || !!call.inputError || tool.concurrencySafe
+}
+
+/** Runs the calls; the outcomes are in the order of `calls`. */
+export async function runToolCalls(calls: ToolCall[], ctx: ToolRunContext): Promise<ToolCallOutcome[]> {
+  const batches: ToolCall[][] = []
+  for (const call of calls) {
+    const last = batches[batches.length - 1]
+    if (last && isSafe(call, ctx.tools) && isSafe(last[0], ctx.tools)) last.push(call)
+    else batches.push([call])
+  }
+  const outcomes: ToolCallOutcome[] = []
+  for (const batch of batches) {
+    if (ctx.signal.aborted) {
+      // Calls that never started still get a result and a tool_end (but no tool_run: they did not run).
+      for (const call of batch) outcomes.push(notRun(call, ctx))
+      continue
+    }
+    outcomes.push(...(await runBatch(batch, ctx)))
+  }
+  return outcomes
+}

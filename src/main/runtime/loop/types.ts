@@ -1,0 +1,71 @@
+// The agent loop's options and result. The orchestration layer (Agent tool, background tasks, resume,
+// fork) builds these; the loop knows nothing about subagents beyond the ids it stamps on events.
+import type { AgentEndEvent, AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { Usage } from '../../../shared/usage'
+import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
+import type { Tool } from '../tools/define-tool'
+
+export interface AgentIds {
+  agentId: string
+  parentAgentId: string | null
+  /** The parent's tool_use id that spawned this agent (null for the main agent). */
+  parentToolUseId: string | null
+  sessionId: string
+}
+
+export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string }
+
+export type CanUseTool = (tool: Tool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
+
+export interface AgentLoopOptions extends AgentIds {
+  client: ModelClient
+  /** A resolved model id (see resolveModel). */
+  model: string
+  systemPrompt: string | SystemBlock[]
+  /** The conversation so far, for resume and fork. Not re-emitted. */
+  messages?: ChatMessage[]
+  /** The new user message. Content blocks allow a fork's tool_result placeholders. */
+  prompt?: string | ContentBlock[]
+  /** The only tools this agent may call; a call to any other is refused. */
+  tools: Tool[]
+  cwd: string
+  /** Model calls allowed; the run ends with status max_turns when it needs more. */
+  maxTurns?: number
+  signal?: AbortSignal
+  /** Re-injected as a <system-reminder> into the user message that opens every turn. */
+  criticalSystemReminder?: string
+  /** Permission hook; absent means every call is allowed. */
+  canUseTool?: CanUseTool
+  /** Messages to deliver (SendMessage, notifications); drained at the start of every turn, and before the agent would finish. */
+  drainInbox?: () => string[]
+  thinking?: ThinkingConfig
+  effort?: Effort
+  maxTokens?: number
+  /** Default true. */
+  promptCaching?: boolean
+  /** Cap on concurrency-safe tool calls running at once within one assistant message. Default: no cap. */
+  maxToolConcurrency?: number
+}
+
+export type AgentRunStatus = AgentEndEvent['status']
+
+export interface AgentRunResult {
+  status: AgentRunStatus
+  /** What the parent receives: the final text (with an explanation when the turn limit cut it short). */
+  result: string
+  /** Why the agent failed (status failed). */
+  error?: string
+  /** Model calls made. */
+  numTurns: number
+  /** Tool calls the model asked for (refused ones included). */
+  toolUses: number
+  usage: Usage
+  durationMs: number
+  /** The whole conversation: history, the prompt, and everything this run appended. */
+  messages: ChatMessage[]
+  model: string
+  /** The last model call's stop reason. */
+  stopReason: string | null
+}
+
+export type EmitFn = (event: AgentEvent) => void
