@@ -1,20 +1,6 @@
-// Electron entry: a hardened window over the runtime. Kept thin; everything testable lives in the runtime.
-import { app, BrowserWindow } from 'electron'
-import { join } from 'node:path'
+// Electron entry: a hardened window over the runtime. Kept thin; the wiring is in ./ipc, the runtime
+// behind createRuntimeHost.
+import { createRuntimeHost } from './runtime/host'
+import { cwdFromArgv, startApp } from './ipc/start-app'
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1400,
-    height: 900,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false
-    }
-  })
-  win.loadFile(join(__dirname, '../renderer/index.html'))
-}
-
-app.whenReady().then(createWindow)
-app.on('window-all-closed', () => app.quit())
+startApp({ createHost: createRuntimeHost, cwd: cwdFromArgv(process.argv, process.cwd()), outDir: __dirname })

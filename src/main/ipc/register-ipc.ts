@@ -1,0 +1,56 @@
+// Wires the contract onto ipcMain: one handler per call, each refusing any sender but our own window's
+// top frame, then validating and dispatching through the shared dispatcher. Runtime events and notices
+// go to the window through the batching pump.
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
+import { createEventPump } from '../../shared/event-pump'
+import type { RuntimeHost } from '../../shared/host'
+import { CALL_NAMES, PUSH_CHANNELS, channelOf, type IpcResult } from '../../shared/ipc-contract'
+import { dispatchCall, type ShellHandlers } from '../../shared/ipc-dispatch'
+import { isAppUrl } from './app-protocol'
+
+export interface IpcOptions {
+  ipcMain: IpcMain
+  host: RuntimeHost
+  /** The one webContents allowed to call (the main window's). */
+  contents: () => WebContents | null
+  shell?: ShellHandlers
+}
+
+/** Only our window's top frame, showing our own renderer, may call the runtime. */
+export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents | null): boolean {
+  const frame = event.senderFrame
+  if (!contents || event.sender !== contents || !frame) return false
+  if (frame.parent !== null) return false
+  return isAppUrl(frame.url)
+}
+
+const FORBIDDEN: IpcResult<never> = { ok: false, error: { code: 'forbidden', message: 'This page may not call Fanout.' } }
+
+export function registerIpc(options: IpcOptions): () => void {
+  for (const name of CALL_NAMES) {
+    options.ipcMain.handle(channelOf(name), (event, payload: unknown) => {
+      if (!isTrustedSender(event, options.contents())) return FORBIDDEN
+      return dispatchCall(options.host, name, payload, options.shell)
+    })
+  }
+  return () => {
+    for (const name of CALL_NAMES) options.ipcMain.removeHandler(channelOf(name))
+  }
+}
+
+/** Streams the host's events (batched) and notices to a window until it is destroyed. */
+export function connectPushes(host: RuntimeHost, contents: WebContents): () => void {
+  const send = (channel: string, payload: unknown) => {
+    if (!contents.isDestroyed()) contents.send(channel, payload)
+  }
+  const pump = createEventPump({ send: (batch) => send(PUSH_CHANNELS.events, batch) })
+  const offEvents = host.onEvents((events) => pump.push(events))
+  const offNotices = host.onNotice((notice) => send(PUSH_CHANNELS.notice, notice))
+  const dispose = () => {
+    offEvents()
+    offNotices()
+    pump.close()
+  }
+  contents.once('destroyed', dispose)
+  return dispose
+}
