@@ -1,0 +1,68 @@
+// Whole-file writes that a crash can never leave half-written: write a temp file next to the target,
+// fsync it, then rename over the target (atomic on POSIX; on Windows rename replaces too, but can fail
+// briefly with EPERM/EBUSY while another process has the file open, so it is retried).
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
+import { dirname } from 'node:path'
+
+export interface AtomicWriteOptions {
+  /** File mode of the new file, e.g. 0o600 for secrets. */
+  mode?: number
+  /** fsync before rename (default true): without it a power loss can leave an empty file after the rename. */
+  fsync?: boolean
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  const handle = await open(temp, 'w', opts.mode ?? 0o644)
+  try {
+    await handle.writeFile(data)
+    if (opts.fsync !== false) await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  try {
+    await renameWithRetry(temp, file)
+  } catch (err) {
+    await unlink(temp).catch(() => {})
+    throw err
+  }
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await rename(from, to)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (attempt >= 5 || !(code === 'EPERM' || code === 'EACCES' || code === 'EBUSY')) throw err
+      await sleep(10 * 2 ** attempt)
+    }
+  }
+}
+
+export const writeJsonAtomic = (file: string, value: unknown, opts?: AtomicWriteOptions): Promise<void> =>
+  writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n', opts)
+
+/** Reads and parses a JSON file; null when it does not exist; a clear error naming the file otherwise. */
+export async function readJsonFile(file: string): Promise<unknown | null> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+  try {
+    return JSON.parse(text)
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`, { cause: err })
+  }
+}
+
+export function errorCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code
+}

@@ -1,0 +1,87 @@
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { JsonlWriter } from './jsonl-writer'
+import { tempDataDir } from './test-fixtures'
+
+let dir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir, cleanup } = await tempDataDir()))
+afterEach(() => cleanup())
+
+const lines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+
+describe('JsonlWriter', () => {
+  it('writes a header once, then every value in append order, across many batches', async () => {
+    const file = join(dir, 'a', 'b.jsonl')
+    const w = new JsonlWriter<{ n: number }>(file, { header: () => ({ type: 'header' }), flushDelayMs: 1 })
+    for (let n = 0; n < 5000; n++) {
+      w.append({ n })
+      if (n % 97 === 0) await new Promise((r) => setTimeout(r, 0)) // let some batches go out mid-stream
+    }
+    await w.close()
+    const got = await lines(file)
+    expect(got[0]).toEqual({ type: 'header' })
+    expect(got.slice(1).map((v) => v.n)).toEqual(Array.from({ length: 5000 }, (_, i) => i))
+  })
+
+  it('keeps appending to an existing file without a second header, and ends a torn last line first', async () => {
+    const file = join(dir, 't.jsonl')
+    await writeFile(file, '{"type":"header"}\n{"n":1}\n{"n":2, "tor')
+    const w = new JsonlWriter(file, { header: () => ({ type: 'header' }) })
+    w.append({ n: 3 })
+    await w.close()
+    expect(await readFile(file, 'utf8')).toBe('{"type":"header"}\n{"n":1}\n{"n":2, "tor\n{"n":3}\n')
+  })
+
+  it('merges values that the merge hook folds together, and only unwritten ones', async () => {
+    const file = join(dir, 'm.jsonl')
+    const w = new JsonlWriter<{ t: string }>(file, { merge: (a, b) => ({ t: a.t + b.t }), flushDelayMs: 1000 })
+    w.append({ t: 'a' })
+    w.append({ t: 'b' })
+    await w.flush()
+    w.append({ t: 'c' })
+    await w.close()
+    expect(await lines(file)).toEqual([{ t: 'ab' }, { t: 'c' }])
+  })
+
+  it('reports a failed write, keeps the batch, and writes it once the problem is gone', async () => {
+    const blocked = join(dir, 'sub')
+    await writeFile(blocked, 'a file where the folder should be')
+    const errors: string[] = []
+    const file = join(blocked, 'x.jsonl')
+    const w = new JsonlWriter(file, { onError: (e) => errors.push(e.message) })
+    w.append({ n: 1 })
+    await expect(w.flush()).rejects.toThrow(`Could not write ${file}`)
+    expect(errors[0]).toContain(file)
+    await rm(blocked)
+    w.append({ n: 2 })
+    await w.close()
+    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }])
+  })
+
+  it('drops only a value that cannot be serialized, and says so', async () => {
+    const file = join(dir, 'c.jsonl')
+    const errors: string[] = []
+    const w = new JsonlWriter<unknown>(file, { onError: (e) => errors.push(e.message) })
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    w.append({ n: 1 })
+    w.append(cyclic)
+    w.append({ n: 2 })
+    await w.close()
+    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }])
+    expect(errors[0]).toMatch(/Dropped a value that cannot be written/)
+  })
+
+  it('reopens the file after release, and refuses appends after close', async () => {
+    const file = join(dir, 'r.jsonl')
+    const w = new JsonlWriter(file)
+    w.append({ n: 1 })
+    await w.release()
+    w.append({ n: 2 })
+    await w.close()
+    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }])
+    expect(() => w.append({ n: 3 })).toThrow(/closed/)
+  })
+})

@@ -1,0 +1,163 @@
+// A batched, ordered JSONL appender for one file. `append` is synchronous and cheap (the hot path of
+// every agent event): values queue in memory and one fs write per batch carries them all, after a short
+// delay. Writes never overlap, so lines land in append order. The fd stays open between batches and can
+// be released (agents that finished) so a session with hundreds of agents does not hold hundreds of fds.
+import type { FileHandle } from 'node:fs/promises'
+import { mkdir, open } from 'node:fs/promises'
+import { dirname } from 'node:path'
+
+export interface JsonlWriterOptions<T> {
+  /** How long values wait to be written with later ones. Default 16 ms. */
+  flushDelayMs?: number
+  /** Written as the first line when the file is created (or found empty). */
+  header?: () => unknown
+  /** Folds `next` into the still-unwritten `prev` when they can be one line; returns the merged value or null. */
+  merge?: (prev: T, next: T) => T | null
+  /** Awaited before the file is first opened (e.g. the recorder creating its data folder). */
+  beforeOpen?: () => Promise<void>
+  /** A write that failed (the batch is kept and retried on the next append or flush). Default: console.error. */
+  onError?: (err: Error) => void
+}
+
+export const DEFAULT_FLUSH_DELAY_MS = 16
+
+export class JsonlWriter<T = unknown> {
+  private pending: T[] = []
+  /** Serialized text of a batch whose write failed; written before anything newer. */
+  private unwritten = ''
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private writing: Promise<void> | null = null
+  private handle: FileHandle | null = null
+  private closed = false
+  private lastError: Error | null = null
+  private readonly delay: number
+
+  constructor(
+    readonly file: string,
+    private readonly opts: JsonlWriterOptions<T> = {}
+  ) {
+    this.delay = opts.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS
+  }
+
+  get pendingCount(): number {
+    return this.pending.length
+  }
+
+  append(value: T): void {
+    if (this.closed) throw new Error(`Cannot append to ${this.file}: the writer is closed.`)
+    const last = this.pending.length ? this.pending[this.pending.length - 1] : undefined
+    const merged = last !== undefined && this.opts.merge ? this.opts.merge(last, value) : null
+    if (merged !== null) this.pending[this.pending.length - 1] = merged
+    else this.pending.push(value)
+    this.schedule()
+  }
+
+  /** Resolves when everything appended so far is written; rejects with the write error if it could not be. */
+  async flush(): Promise<void> {
+    this.cancelTimer()
+    while (this.writing || this.pending.length || this.unwritten) {
+      if (!this.writing) this.startDrain()
+      await this.writing
+      if (this.lastError) {
+        const err = this.lastError
+        this.lastError = null
+        throw err
+      }
+    }
+  }
+
+  /** Flushes and closes the fd; a later append opens the file again. */
+  async release(): Promise<void> {
+    try {
+      await this.flush()
+    } finally {
+      const h = this.handle
+      this.handle = null
+      await h?.close().catch(() => {})
+    }
+  }
+
+  /** Flushes and closes for good. */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.release()
+  }
+
+  private schedule(): void {
+    if (this.timer || this.writing) return // a running drain picks up new values itself
+    // Kept ref'd on purpose: a process about to exit still writes what it queued.
+    this.timer = setTimeout(() => this.onTimer(), this.delay)
+  }
+
+  private cancelTimer(): void {
+    if (!this.timer) return
+    clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private onTimer(): void {
+    this.timer = null
+    if (!this.writing) this.startDrain()
+  }
+
+  private startDrain(): void {
+    this.writing = this.drain().finally(() => {
+      this.writing = null
+    })
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length || this.unwritten) {
+      const batch = this.pending
+      this.pending = []
+      const text = this.unwritten + this.serialize(batch)
+      this.unwritten = ''
+      try {
+        const handle = this.handle ?? (await this.openFile())
+        if (text) await handle.appendFile(text, 'utf8')
+      } catch (err) {
+        this.unwritten = text
+        this.lastError = new Error(`Could not write ${this.file}: ${(err as Error).message}`)
+        ;(this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
+        return
+      }
+    }
+  }
+
+  private serialize(batch: T[]): string {
+    let out = ''
+    for (const value of batch) {
+      try {
+        out += JSON.stringify(value) + '\n'
+      } catch (err) {
+        // One unserializable value (a cycle, a BigInt) must not cost the rest of the batch.
+        const e = new Error(`Dropped a value that cannot be written to ${this.file} as JSON: ${(err as Error).message}`)
+        ;(this.opts.onError ?? ((x) => console.error(x.message)))(e)
+      }
+    }
+    return out
+  }
+
+  private async openFile(): Promise<FileHandle> {
+    await this.opts.beforeOpen?.()
+    await mkdir(dirname(this.file), { recursive: true })
+    const handle = await open(this.file, 'a+')
+    try {
+      const { size } = await handle.stat()
+      if (size === 0) {
+        if (this.opts.header) await handle.appendFile(JSON.stringify(this.opts.header()) + '\n', 'utf8')
+      } else {
+        // A crash can leave a torn last line; end it so our first line is not glued onto it.
+        // The torn fragment stays (nothing is ever deleted) and readers skip it with a note.
+        const last = Buffer.alloc(1)
+        await handle.read(last, 0, 1, size - 1)
+        if (last[0] !== 0x0a) await handle.appendFile('\n', 'utf8')
+      }
+    } catch (err) {
+      await handle.close().catch(() => {})
+      throw err
+    }
+    this.handle = handle
+    return handle
+  }
+}

@@ -1,0 +1,46 @@
+// Test helpers for the store: temp data folders and AgentEvent builders (used by *.test.ts only).
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AgentEvent, ChatMessage, EventPayload } from '../../../shared/events'
+import type { Usage } from '../../../shared/usage'
+
+export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'fanout-store-'))
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
+
+export interface AgentRef {
+  sessionId: string
+  agentId: string
+  parentAgentId: string | null
+  parentToolUseId: string | null
+}
+
+let clock = 1_700_000_000_000
+
+/** Builds events for one agent with increasing timestamps. */
+export function eventsFor(ref: AgentRef) {
+  const base = () => ({ ...ref, ts: ++clock })
+  const ev = (payload: EventPayload): AgentEvent => ({ ...base(), ...payload }) as AgentEvent
+  return {
+    ev,
+    start: (over: Partial<EventPayload<Extract<AgentEvent, { type: 'agent_start' }>>> = {}) =>
+      ev({ type: 'agent_start', agentType: 'general-purpose', description: 'task', prompt: 'Do the thing\nwith details', model: 'claude-sonnet-5-5', cwd: '/work', depth: ref.parentAgentId ? 1 : 0, tools: ['Read'], ...over }),
+    text: (text: string) => ev({ type: 'text_delta', text }),
+    message: (message: ChatMessage) => ev({ type: 'message', message }),
+    usage: (u: Partial<Usage>) =>
+      ev({ type: 'usage', model: 'claude-sonnet-5-5', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, ...u } }),
+    turn: (turn: number) => ev({ type: 'turn_start', turn }),
+    end: (status: 'completed' | 'failed' | 'stopped' | 'max_turns' = 'completed', usage?: Partial<Usage>) =>
+      ev({
+        type: 'agent_end',
+        status,
+        result: 'done',
+        numTurns: 1,
+        toolUses: 0,
+        durationMs: 5,
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, ...usage }
+      })
+  }
+}

@@ -1,0 +1,52 @@
+// The transcript file format: a versioned header line, then one AgentEvent per line.
+// Consecutive streaming deltas of one agent may be folded into one line when written; a reader sees
+// exactly the same text, in fewer, larger events.
+import type { AgentEvent } from '../../../shared/events'
+
+export const TRANSCRIPT_VERSION = 1
+
+export interface TranscriptHeader {
+  type: 'header'
+  version: number
+  agentId: string
+  sessionId: string
+  parentAgentId: string | null
+  /** Milliseconds since the epoch, like event timestamps. */
+  createdAt: number
+}
+
+export function makeHeader(event: Pick<AgentEvent, 'agentId' | 'sessionId' | 'parentAgentId' | 'ts'>): TranscriptHeader {
+  return {
+    type: 'header',
+    version: TRANSCRIPT_VERSION,
+    agentId: event.agentId,
+    sessionId: event.sessionId,
+    parentAgentId: event.parentAgentId,
+    createdAt: event.ts
+  }
+}
+
+/**
+ * Folds `next` into `prev` when both are deltas of the same stream (text, thinking, or one tool call's
+ * input JSON) of the same agent. The merged event keeps `prev`'s timestamp (when the stream started).
+ * Never mutates its arguments: the same event objects also go to the UI.
+ */
+export function mergeDeltas(prev: AgentEvent, next: AgentEvent): AgentEvent | null {
+  if (prev.type !== next.type || prev.agentId !== next.agentId) return null
+  if (prev.type === 'text_delta' && next.type === 'text_delta') return { ...prev, text: prev.text + next.text }
+  if (prev.type === 'thinking_delta' && next.type === 'thinking_delta') return { ...prev, text: prev.text + next.text }
+  if (prev.type === 'tool_input_delta' && next.type === 'tool_input_delta' && prev.toolUseId === next.toolUseId) {
+    return { ...prev, partialJson: prev.partialJson + next.partialJson }
+  }
+  return null
+}
+
+export function isHeader(value: unknown): value is TranscriptHeader {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'header'
+}
+
+export function isEventLike(value: unknown): value is AgentEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const v = value as { type?: unknown; agentId?: unknown }
+  return typeof v.type === 'string' && v.type !== 'header' && typeof v.agentId === 'string'
+}
