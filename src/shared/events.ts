@@ -159,6 +159,8 @@ export interface PermissionRequestEvent extends EventBase {
   reason: string
   /** The agent whose tool call needs approval (differs from agentId when the request bubbled up). */
   requestingAgentId: string
+  /** The tool call awaiting approval, so the UI can show the request on that call's row. */
+  toolUseId?: string
 }
 
 export interface PermissionResponseEvent extends EventBase {
