@@ -1,0 +1,126 @@
+// An agent's own persistent memory (`memory: user | project | local` in its definition): a folder per agent
+// type whose MEMORY.md index is loaded into the agent's system prompt at start, and which the agent keeps
+// up to date itself with its file tools. Same locations as Claude Code, so memories carry over.
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { MemoryScope } from '../../../shared/agent-definition'
+import { projectRootOf } from './project-root'
+
+export const MEMORY_FILE = 'MEMORY.md'
+export const MEMORY_MAX_LINES = 200
+export const MEMORY_MAX_BYTES = 25 * 1024
+
+export interface AgentMemoryOptions {
+  agentType: string
+  scope: MemoryScope
+  /** The agent's working directory: the project is the repository around it (or the folder itself). */
+  cwd: string
+  home: string
+  /**
+   * Overrides the project folder for project/local scopes. For an agent in a worktree, pass the original
+   * checkout's root so its memory lands in the user's project, not on the agent's branch.
+   */
+  projectRoot?: string
+}
+
+export interface AgentMemory {
+  agentType: string
+  scope: MemoryScope
+  /** The memory folder (created if missing). */
+  dir: string
+  /** `<dir>/MEMORY.md`. */
+  file: string
+  /** What goes into the prompt: the file's start, at most 200 lines and 25 KB. */
+  content: string
+  exists: boolean
+  truncated: boolean
+  totalLines: number
+  totalBytes: number
+}
+
+/** Agent types become folder names: plugin agents (`plugin:name`) and odd characters are made safe. */
+export function memoryFolderName(agentType: string): string {
+  const safe = agentType.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '')
+  return safe || 'agent'
+}
+
+export async function agentMemoryDir(options: AgentMemoryOptions): Promise<string> {
+  const name = memoryFolderName(options.agentType)
+  if (options.scope === 'user') return join(options.home, '.claude', 'agent-memory', name)
+  const root = options.projectRoot ?? (await projectRootOf(options.cwd))
+  return join(root, '.claude', options.scope === 'project' ? 'agent-memory' : 'agent-memory-local', name)
+}
+
+/** Cuts to the first 200 lines, then to 25 KB at a line boundary (or a character boundary for one huge line). */
+export function truncateMemory(text: string): { content: string; truncated: boolean } {
+  const lines = text.split('\n')
+  let content = lines.length > MEMORY_MAX_LINES ? lines.slice(0, MEMORY_MAX_LINES).join('\n') : text
+  if (Buffer.byteLength(content, 'utf8') > MEMORY_MAX_BYTES) {
+    const bytes = Buffer.from(content, 'utf8').subarray(0, MEMORY_MAX_BYTES)
+    // Decoding may end in a broken multi-byte character, shown as U+FFFD: drop it.
+    let cut = bytes.toString('utf8').replace(/\uFFFD$/, '')
+    const lastNewline = cut.lastIndexOf('\n')
+    if (lastNewline > 0) cut = cut.slice(0, lastNewline)
+    content = cut
+  }
+  return { content, truncated: content !== text }
+}
+
+export async function loadAgentMemory(options: AgentMemoryOptions): Promise<AgentMemory> {
+  const dir = await agentMemoryDir(options)
+  // The agent is told to write here; make sure it can, even on its first run.
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, MEMORY_FILE)
+  let text: string | null = null
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read agent memory ${file}: ${(err as Error).message}`, { cause: err })
+  }
+  const base = { agentType: options.agentType, scope: options.scope, dir, file }
+  if (text === null) return { ...base, content: '', exists: false, truncated: false, totalLines: 0, totalBytes: 0 }
+  const { content, truncated } = truncateMemory(text)
+  return {
+    ...base,
+    content,
+    exists: true,
+    truncated,
+    totalLines: text === '' ? 0 : text.replace(/\n$/, '').split('\n').length,
+    totalBytes: Buffer.byteLength(text, 'utf8')
+  }
+}
+
+const SCOPE_GUIDANCE: Record<MemoryScope, string> = {
+  user: 'This memory is yours across every project the user works on, and nobody else reads it: keep notes that hold in general, not facts about one codebase.',
+  project:
+    "This memory lives in the project's .claude folder and is usually checked into version control, so the whole team sees it: keep notes specific to this project, and never write secrets or personal details there.",
+  local:
+    "This memory lives in the project's .claude folder but stays out of version control: notes about this project for this user on this machine."
+}
+
+/** The system-prompt section that shows the agent its memory and how to keep it. */
+export function agentMemoryPrompt(memory: AgentMemory): string {
+  const lines = [
+    `You have a persistent memory folder at ${memory.dir}. It survives between runs of the ${memory.agentType} agent.`,
+    SCOPE_GUIDANCE[memory.scope],
+    '',
+    `How to use it:`,
+    `- ${memory.file} is the index. It is loaded into your instructions at the start of every run, but only its first ${MEMORY_MAX_LINES} lines (and at most ${MEMORY_MAX_BYTES / 1024} KB), so keep it short: key facts and pointers to topic files.`,
+    `- Put longer notes in other files in ${memory.dir} (for example debugging.md or conventions.md) and Read them when a task calls for them.`,
+    '- Create and change these files with your Write and Edit tools as you go. Record what will still be true next time: conventions, decisions and why, pitfalls, where things live. Skip the details of this one task.',
+    '- Check a note against the code before relying on it, and fix or delete notes that turn out wrong or stale.',
+    ''
+  ]
+  if (!memory.exists || memory.content.trim() === '') {
+    lines.push(`${memory.file} does not exist yet or is empty. Create it when you learn something worth keeping.`)
+  } else {
+    lines.push(`Contents of ${memory.file}:`, '', memory.content.trimEnd())
+    if (memory.truncated) {
+      lines.push(
+        '',
+        `[MEMORY.md is longer (${memory.totalLines} lines, ${Math.ceil(memory.totalBytes / 1024)} KB) and was cut here. Read the file for the rest, and move detail into topic files so the index fits.]`
+      )
+    }
+  }
+  return lines.join('\n')
+}
