@@ -1,0 +1,199 @@
+// Bash: runs `bash -c` in the agent's cwd as the leader of a new process group, so a timeout or an abort
+// takes down everything the command started. Output is interleaved stdout+stderr, capped, and streamed to the
+// UI while it runs.
+import { spawn } from 'node:child_process'
+import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { defineTool, type Tool, type ToolContext, type ToolResult } from './define-tool'
+import { OutputCapture } from './output-capture'
+import { killProcessGroup, trackBackgroundGroup } from './process-group'
+import type { ToolOptions } from './tool-options'
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000
+export const BASH_MAX_TIMEOUT_MS = 600_000
+/** After SIGTERM, how long the group gets to clean up before SIGKILL. */
+const KILL_GRACE_MS = 2_000
+/** After bash exits, how long to wait for pipes held open by a backgrounded grandchild. */
+const PIPE_DRAIN_MS = 250
+const UPDATE_INTERVAL_MS = 100
+
+const schema = z.object({
+  command: z.string().min(1).describe('The command to execute'),
+  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
+  description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
+  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read')
+})
+
+export interface BashDetails {
+  command: string
+  exitCode: number | null
+  signal: string | null
+  durationMs: number
+  timedOut: boolean
+  aborted: boolean
+  outputChars: number
+  truncated: boolean
+  pid?: number
+}
+
+function childEnv(): NodeJS.ProcessEnv {
+  // Nothing may wait for a human at a pager or a credential prompt: there is no terminal.
+  return { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }
+}
+
+function human(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`
+}
+
+function runForeground(command: string, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+  const started = Date.now()
+  const capture = new OutputCapture()
+  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+  const pid = child.pid
+  let timedOut = false
+  let aborted = false
+  let exitCode: number | null = null
+  let exitSignal: string | null = null
+  let spawnError: Error | null = null
+  let lastUpdate = 0
+  let updateTimer: NodeJS.Timeout | null = null
+  let killTimer: NodeJS.Timeout | null = null
+  let drainTimer: NodeJS.Timeout | null = null
+
+  const emitUpdate = (): void => {
+    updateTimer = null
+    lastUpdate = Date.now()
+    ctx.onUpdate?.({ kind: 'bash_output', output: capture.recent(4000), outputChars: capture.totalChars, elapsedMs: lastUpdate - started })
+  }
+  const scheduleUpdate = (): void => {
+    if (!ctx.onUpdate || updateTimer) return
+    const wait = UPDATE_INTERVAL_MS - (Date.now() - lastUpdate)
+    if (wait <= 0) emitUpdate()
+    else updateTimer = setTimeout(emitUpdate, wait)
+  }
+  child.stdout.on('data', (chunk: Buffer) => (capture.push('stdout', chunk), scheduleUpdate()))
+  child.stderr.on('data', (chunk: Buffer) => (capture.push('stderr', chunk), scheduleUpdate()))
+
+  const terminate = (): void => {
+    if (pid === undefined || killTimer) return
+    killProcessGroup(pid, 'SIGTERM')
+    killTimer = setTimeout(() => killProcessGroup(pid, 'SIGKILL'), KILL_GRACE_MS)
+  }
+  const timeoutTimer = setTimeout(() => {
+    timedOut = true
+    terminate()
+  }, timeoutMs)
+  const onAbort = (): void => {
+    aborted = true
+    terminate()
+  }
+  if (ctx.signal.aborted) onAbort()
+  else ctx.signal.addEventListener('abort', onAbort, { once: true })
+
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (): void => {
+      if (done) return
+      done = true
+      for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
+      ctx.signal.removeEventListener('abort', onAbort)
+      capture.flush()
+      const durationMs = Date.now() - started
+      const output = capture.text().replace(/\s+$/, '')
+      const parts = output ? [output] : []
+      if (spawnError) parts.push(`Could not start bash: ${spawnError.message}`)
+      else if (timedOut) parts.push(`Command timed out after ${human(timeoutMs)}; it and every process it started were killed.`)
+      else if (aborted) parts.push('Command was stopped because the agent was interrupted; it and every process it started were killed.')
+      else if (exitCode !== 0) parts.push(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
+      else if (!output) parts.push('(Command completed with no output)')
+      const details: BashDetails = {
+        command,
+        exitCode,
+        signal: exitSignal,
+        durationMs,
+        timedOut,
+        aborted,
+        outputChars: capture.totalChars,
+        truncated: capture.truncated,
+        pid
+      }
+      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details })
+    }
+    child.on('error', (err) => {
+      spawnError = err
+      finish()
+    })
+    child.on('exit', (code, signal) => {
+      exitCode = code
+      exitSignal = signal
+      // A stopped command's stragglers (e.g. a child that ignores SIGTERM) get no grace once bash is gone.
+      if ((timedOut || aborted) && pid !== undefined) killProcessGroup(pid, 'SIGKILL')
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+        finish()
+      }, PIPE_DRAIN_MS)
+    })
+    child.on('close', finish)
+  })
+}
+
+function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80) || 'x'
+}
+
+function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResult {
+  const dir = join(tmpdir(), 'fanout-bash')
+  mkdirSync(dir, { recursive: true })
+  const outputFile = join(dir, `${safeName(ctx.agentId)}-${safeName(ctx.toolUseId)}.log`)
+  const fd = openSync(outputFile, 'a')
+  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', fd, fd], env: childEnv() })
+  closeSync(fd)
+  const pid = child.pid
+  if (pid === undefined) return { content: 'Could not start bash in the background.', isError: true }
+  child.unref()
+  const untrack = trackBackgroundGroup(pid)
+  // Stopping the agent stops what it left running.
+  const onAbort = (): void => void killProcessGroup(pid, 'SIGTERM')
+  ctx.signal.addEventListener('abort', onAbort, { once: true })
+  child.on('exit', (code, signal) => {
+    untrack()
+    ctx.signal.removeEventListener('abort', onAbort)
+    try {
+      appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
+    } catch {}
+  })
+  return {
+    content: [
+      `Command is running in the background (process group ${pid}).`,
+      `Its output is being written to: ${outputFile}`,
+      `Read that file to check on it (a final "[fanout: command exited …]" line appears when it ends). To stop it: kill -TERM -- -${pid}`
+    ].join('\n'),
+    details: { command, background: true, pid, outputFile }
+  }
+}
+
+export function createBashTool(opts: ToolOptions): Tool {
+  return defineTool({
+    name: 'Bash',
+    description: [
+      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, then the exit code if non-zero.`,
+      'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
+      `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
+      'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
+      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.'
+    ].join('\n'),
+    schema,
+    readOnly: false,
+    maxOutputChars: 32_000,
+    async execute(input, ctx) {
+      const dir = await stat(opts.cwd).catch(() => null)
+      if (!dir?.isDirectory()) return { content: `The working directory ${opts.cwd} does not exist; the command was not run.`, isError: true }
+      if (input.run_in_background) return runBackground(input.command, opts.cwd, ctx)
+      return runForeground(input.command, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
+    }
+  })
+}

@@ -1,0 +1,65 @@
+// Glob: files matching a pattern, newest first (what was touched recently is usually what matters).
+// Patterns read like .gitignore / ripgrep globs; ignored files (.gitignore) are left out unless the pattern's
+// fixed prefix points into them (e.g. `node_modules/pkg/**`).
+import { stat } from 'node:fs/promises'
+import { isAbsolute, join, resolve } from 'node:path'
+import { z } from 'zod'
+import { defineTool, type Tool } from './define-tool'
+import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
+import { listFiles } from './list-files'
+import { displayPath, resolveToolPath } from './paths'
+import { ripgrepPath } from './ripgrep'
+import type { ToolOptions } from './tool-options'
+
+export const GLOB_MAX_RESULTS = 100
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
+  path: z.string().optional().describe('The directory to search in (default: the working directory). Omit it rather than passing "undefined" or "null"')
+})
+
+/** mtime-desc, then path, for a stable order among files written in the same millisecond. */
+export async function sortByMtime(root: string, rels: string[]): Promise<string[]> {
+  const withTime = await Promise.all(rels.map(async (rel) => ({ rel, mtime: (await stat(join(root, rel)).catch(() => null))?.mtimeMs ?? 0 })))
+  withTime.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+  return withTime.map((x) => x.rel)
+}
+
+export function createGlobTool(opts: ToolOptions): Tool {
+  return defineTool({
+    name: 'Glob',
+    description: [
+      'Fast file pattern matching. Returns matching file paths, most recently modified first.',
+      'Patterns: "**/*.ts" (any depth), "src/**/*.{ts,tsx}", "*.md" (a pattern without "/" matches names at any depth), "src/*.ts" (anchored).',
+      `Files ignored by .gitignore are skipped. At most ${GLOB_MAX_RESULTS} results; narrow the pattern or path if truncated.`
+    ].join('\n'),
+    schema,
+    readOnly: true,
+    async execute(input, ctx) {
+      const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')
+      const info = await stat(searchDir).catch(() => null)
+      if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
+      if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
+      let pattern = input.pattern.trim()
+      if (pattern.startsWith('~/')) pattern = resolveToolPath(opts.cwd, pattern)
+      const { base, rest } = splitGlobBase(pattern)
+      const root = isAbsolute(pattern) ? resolve(base) : resolve(searchDir, base)
+      let glob
+      try {
+        glob = compileGlob(rest)
+      } catch (err) {
+        if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
+        throw err
+      }
+      const rootInfo = await stat(root).catch(() => null)
+      const engine = ripgrepPath(opts.ripgrep)
+      const all = rootInfo?.isDirectory() ? await listFiles(root, engine, ctx.signal) : []
+      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel)))
+      const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
+      const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: engine ? 'rg' : 'js' }
+      if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details }
+      const note = matched.length > GLOB_MAX_RESULTS ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : ''
+      return { content: shown.join('\n') + note, details }
+    }
+  })
+}

@@ -1,0 +1,197 @@
+// The two Grep engines — ripgrep (`rg --json`) and a JS fallback — producing the same structured result, so
+// one formatter serves both and a machine without rg answers exactly as one with it.
+import { readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { compileGlob, matchGlob } from './glob-pattern'
+import { OverrideGlobs } from './ignore-rules'
+import { walkFiles } from './file-walk'
+import { RG_TYPES } from './grep-types'
+import { RG_BASE_ARGS } from './list-files'
+import { runRipgrep } from './ripgrep'
+
+export interface GrepQuery {
+  pattern: string
+  /** Absolute path of the file or directory to search. */
+  root: string
+  globs: string[]
+  type?: string
+  ignoreCase: boolean
+  multiline: boolean
+  before: number
+  after: number
+  /** files_with_matches: only which files match, no lines. */
+  filesOnly: boolean
+  signal?: AbortSignal
+}
+
+export interface GrepLine {
+  n: number
+  text: string
+  match: boolean
+}
+
+export interface GrepFile {
+  /** Absolute path. */
+  path: string
+  lines: GrepLine[]
+  /** Lines that are (part of) a match. */
+  matchLines: number
+}
+
+export interface GrepOutcome {
+  files: GrepFile[]
+  /** Collection stopped at the safety cap. */
+  capped: boolean
+}
+
+/** Bound on collected lines, so a pattern like "." over a large tree cannot exhaust memory. */
+export const GREP_MAX_COLLECTED_LINES = 20_000
+
+export class GrepInputError extends Error {}
+
+function decodeField(field: { text?: string; bytes?: string } | undefined): string {
+  if (!field) return ''
+  return field.text ?? Buffer.from(field.bytes ?? '', 'base64').toString('utf8')
+}
+
+function stripEol(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line
+}
+
+export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
+  const rootIsDir = (await stat(q.root)).isDirectory()
+  const cwd = rootIsDir ? q.root : dirname(q.root)
+  const target = rootIsDir ? '.' : basename(q.root)
+  const args = [...RG_BASE_ARGS, ...q.globs.flatMap((g) => ['--glob', g]), '--glob', '!.git']
+  if (q.type) args.push('--type', q.type)
+  args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive')
+  if (q.multiline) args.push('--multiline', '--multiline-dotall')
+  if (q.filesOnly) args.push('--files-with-matches')
+  else args.push('--json', '--after-context', String(q.after), '--before-context', String(q.before))
+  args.push('--regexp', q.pattern, '--', target)
+
+  const byPath = new Map<string, GrepFile>()
+  let collected = 0
+  let capped = false
+  const abs = (p: string): string => join(cwd, p.startsWith('./') ? p.slice(2) : p)
+  const run = await runRipgrep(rg, args, {
+    cwd,
+    signal: q.signal,
+    onLine: (line) => {
+      if (!line) return
+      if (q.filesOnly) {
+        byPath.set(abs(line), { path: abs(line), lines: [], matchLines: 0 })
+        return ++collected < GREP_MAX_COLLECTED_LINES || ((capped = true), false)
+      }
+      const msg = JSON.parse(line) as { type: string; data: any }
+      if (msg.type !== 'match' && msg.type !== 'context') return
+      const path = abs(decodeField(msg.data.path))
+      let file = byPath.get(path)
+      if (!file) byPath.set(path, (file = { path, lines: [], matchLines: 0 }))
+      const text = decodeField(msg.data.lines)
+      const parts = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n')
+      parts.forEach((part, i) => file.lines.push({ n: msg.data.line_number + i, text: stripEol(part), match: msg.type === 'match' }))
+      if (msg.type === 'match') file.matchLines += parts.length
+      collected += parts.length
+      if (collected >= GREP_MAX_COLLECTED_LINES) {
+        capped = true
+        return false
+      }
+    }
+  })
+  if (run.code === 2 && byPath.size === 0) {
+    const reason = run.stderr.replace(/^rg: /gm, '').trim()
+    throw new GrepInputError(reason.includes('regex') ? `Invalid regex pattern: ${reason}` : reason || 'ripgrep failed')
+  }
+  return { files: [...byPath.values()], capped }
+}
+
+export function compileGrepRegex(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
+  const flags = `${multiline ? 'gms' : 'm'}${ignoreCase ? 'i' : ''}`
+  try {
+    return new RegExp(pattern, `${flags}u`)
+  } catch {
+    try {
+      return new RegExp(pattern, flags)
+    } catch (err) {
+      throw new GrepInputError(`Invalid regex pattern: ${(err as Error).message}`)
+    }
+  }
+}
+
+function typeFilter(type: string | undefined): ((rel: string) => boolean) | undefined {
+  if (!type) return undefined
+  const globs = RG_TYPES[type]
+  if (!globs) throw new GrepInputError(`unrecognized file type: ${type}. Known types include: ${Object.keys(RG_TYPES).join(', ')}.`)
+  const compiled = globs.map((g) => compileGlob(g))
+  return (rel) => compiled.some((g) => matchGlob(g, rel))
+}
+
+/** Match lines plus before/after context, merged where windows overlap (ripgrep's behaviour). */
+function withContext(lines: string[], matched: Set<number>, before: number, after: number): GrepLine[] {
+  const keep = new Set<number>()
+  for (const n of matched) for (let k = Math.max(1, n - before); k <= Math.min(lines.length, n + after); k++) keep.add(k)
+  return [...keep].sort((a, b) => a - b).map((n) => ({ n, text: lines[n - 1], match: matched.has(n) }))
+}
+
+function searchText(text: string, regex: RegExp, q: GrepQuery): { lines: GrepLine[]; matchLines: number } | null {
+  const lines = text.split('\n').map(stripEol)
+  if (lines.length > 0 && text.endsWith('\n')) lines.pop()
+  const matched = new Set<number>()
+  if (!q.multiline) {
+    lines.forEach((line, i) => {
+      if (regex.test(line)) matched.add(i + 1)
+    })
+  } else {
+    const starts = [0]
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+    const lineOf = (offset: number): number => {
+      let lo = 0
+      let hi = starts.length - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1
+        if (starts[mid] <= offset) lo = mid
+        else hi = mid - 1
+      }
+      return lo + 1
+    }
+    regex.lastIndex = 0
+    for (let m = regex.exec(text); m; m = regex.exec(text)) {
+      const first = lineOf(m.index)
+      const last = lineOf(Math.max(m.index, m.index + m[0].length - 1))
+      for (let n = first; n <= Math.min(last, lines.length); n++) matched.add(n)
+      if (m[0].length === 0) regex.lastIndex++
+    }
+  }
+  if (matched.size === 0) return null
+  return { lines: q.filesOnly ? [] : withContext(lines, matched, q.before, q.after), matchLines: matched.size }
+}
+
+export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
+  const regex = compileGrepRegex(q.pattern, q.ignoreCase, q.multiline)
+  const accept = typeFilter(q.type)
+  const rootIsDir = (await stat(q.root)).isDirectory()
+  const paths = rootIsDir
+    ? (await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal })).map((rel) => join(q.root, rel))
+    : [q.root]
+  const files: GrepFile[] = []
+  let collected = 0
+  let capped = false
+  // Bounded concurrency: fast on big trees without opening thousands of files at once.
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < paths.length && !capped) {
+      if (q.signal?.aborted) throw new Error('aborted')
+      const path = paths[next++]
+      const bytes = await readFile(path).catch(() => null)
+      if (!bytes || bytes.includes(0)) continue // unreadable or binary: ripgrep skips these too
+      const found = searchText(bytes.toString('utf8'), regex, q)
+      if (!found) continue
+      files.push({ path, ...found })
+      collected += q.filesOnly ? 1 : found.lines.length
+      if (collected >= GREP_MAX_COLLECTED_LINES) capped = true
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, worker))
+  return { files, capped }
+}

@@ -1,0 +1,136 @@
+// Grep: regex search over file contents with ripgrep's semantics (rg when on PATH, an equivalent JS engine
+// otherwise). Three output modes, like Claude Code's: files_with_matches (default), content, count.
+import { stat } from 'node:fs/promises'
+import { z } from 'zod'
+import { defineTool, type Tool } from './define-tool'
+import { GrepInputError, grepWithJs, grepWithRipgrep, type GrepFile, type GrepQuery } from './grep-search'
+import { displayPath, resolveToolPath } from './paths'
+import { ripgrepPath } from './ripgrep'
+import type { ToolOptions } from './tool-options'
+
+const MAX_LINE_CHARS = 500
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\\\{\\\\}")'),
+  path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
+  glob: z.string().optional().describe('Glob to filter files, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts"; several separated by spaces'),
+  type: z.string().optional().describe('File type to search (rg --type), e.g. js, ts, py, rust, go, java, md'),
+  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches')
+    .describe('"content" shows matching lines, "files_with_matches" shows file paths (default), "count" shows match counts per file'),
+  '-i': z.boolean().optional().describe('Case insensitive search'),
+  '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
+  '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode)'),
+  '-B': z.number().int().min(0).optional().describe('Lines of context before each match (content mode)'),
+  '-C': z.number().int().min(0).optional().describe('Lines of context before and after each match (content mode)'),
+  multiline: z.boolean().optional().describe('Let patterns span lines; "." also matches newlines (rg -U --multiline-dotall)'),
+  head_limit: z.number().int().min(1).optional().describe('Only the first N output lines (content) or entries (files, count)')
+})
+
+type GrepInput = z.infer<typeof schema>
+
+/** Splits "a.ts b.ts" or "*.ts,*.md" into globs, leaving commas inside {…} alone. */
+export function splitGlobs(glob: string | undefined): string[] {
+  if (!glob) return []
+  const out: string[] = []
+  let depth = 0
+  let cur = ''
+  for (const c of glob) {
+    if (c === '{') depth++
+    if (c === '}') depth = Math.max(0, depth - 1)
+    if ((c === ',' && depth === 0) || /\s/.test(c)) {
+      if (cur) out.push(cur)
+      cur = ''
+    } else cur += c
+  }
+  if (cur) out.push(cur)
+  return out
+}
+
+function cut(text: string): string {
+  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [${text.length} chars]` : text
+}
+
+function byPath(a: { shown: string }, b: { shown: string }): number {
+  return a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0
+}
+
+function headLimit(rows: string[], limit: number | undefined, what: string): string {
+  if (limit === undefined || rows.length <= limit) return rows.join('\n')
+  return `${rows.slice(0, limit).join('\n')}\n\n[Showing the first ${limit} of ${rows.length} ${what} (head_limit).]`
+}
+
+/** Formats both engines' results identically: that is what makes them interchangeable. */
+export async function formatGrep(files: GrepFile[], input: GrepInput, cwd: string, withContext: boolean): Promise<string> {
+  const mode = input.output_mode
+  const entries = files.map((f) => ({ ...f, shown: displayPath(cwd, f.path) }))
+  if (entries.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found'
+  if (mode === 'files_with_matches') {
+    const timed = await Promise.all(entries.map(async (e) => ({ ...e, mtime: (await stat(e.path).catch(() => null))?.mtimeMs ?? 0 })))
+    timed.sort((a, b) => b.mtime - a.mtime || byPath(a, b))
+    const rows = timed.map((e) => e.shown)
+    return `Found ${rows.length} file${rows.length === 1 ? '' : 's'}\n${headLimit(rows, input.head_limit, 'files')}`
+  }
+  entries.sort(byPath)
+  if (mode === 'count') {
+    const total = entries.reduce((n, e) => n + e.matchLines, 0)
+    const rows = entries.map((e) => `${e.shown}:${e.matchLines}`)
+    return `${headLimit(rows, input.head_limit, 'files')}\n\nFound ${total} matching line${total === 1 ? '' : 's'} across ${entries.length} file${entries.length === 1 ? '' : 's'}.`
+  }
+  const numbers = input['-n'] ?? true
+  const rows: string[] = []
+  for (const e of entries) {
+    const lines = [...e.lines].sort((a, b) => a.n - b.n)
+    let prev = -1
+    for (const l of lines) {
+      if (withContext && rows.length > 0 && l.n !== prev + 1) rows.push('--')
+      const sep = l.match ? ':' : '-'
+      rows.push(numbers ? `${e.shown}${sep}${l.n}${sep}${cut(l.text)}` : `${e.shown}${sep}${cut(l.text)}`)
+      prev = l.n
+    }
+  }
+  return headLimit(rows, input.head_limit, 'lines')
+}
+
+export function createGrepTool(opts: ToolOptions): Tool {
+  return defineTool({
+    name: 'Grep',
+    description: [
+      'Searches file contents with a regular expression (ripgrep syntax), honouring .gitignore.',
+      'output_mode: "files_with_matches" (default; newest first), "content" (matching lines, with -n line numbers, -A/-B/-C context), "count".',
+      'Filter with glob ("*.ts", "src/**/*.{ts,tsx}") or type ("ts", "py"). Use multiline for patterns that span lines.',
+      'Use this instead of running grep or rg through Bash.'
+    ].join('\n'),
+    schema,
+    readOnly: true,
+    async execute(input, ctx) {
+      const root = resolveToolPath(opts.cwd, input.path ?? '.')
+      if (!(await stat(root).catch(() => null)))
+        return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+      const content = input.output_mode === 'content'
+      const query: GrepQuery = {
+        pattern: input.pattern,
+        root,
+        globs: splitGlobs(input.glob),
+        type: input.type,
+        ignoreCase: input['-i'] ?? false,
+        multiline: input.multiline ?? false,
+        before: content ? (input['-B'] ?? input['-C'] ?? 0) : 0,
+        after: content ? (input['-A'] ?? input['-C'] ?? 0) : 0,
+        filesOnly: input.output_mode === 'files_with_matches',
+        signal: ctx.signal
+      }
+      const rg = ripgrepPath(opts.ripgrep)
+      let outcome
+      try {
+        outcome = rg ? await grepWithRipgrep(rg, query) : await grepWithJs(query)
+      } catch (err) {
+        if (err instanceof GrepInputError) return { content: err.message, isError: true }
+        throw err
+      }
+      let text = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0)
+      if (outcome.capped) text += '\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]'
+      const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)
+      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: rg ? 'rg' : 'js' } }
+    }
+  })
+}

@@ -1,0 +1,65 @@
+// The built-in tool set, built for one agent on its cwd. Names and input schemas follow Claude Code's, because
+// real agent files list them (`tools: Read, Grep, Glob, Bash`).
+import type { Tool } from './define-tool'
+import { createBashTool } from './bash'
+import { createEditTool } from './edit'
+import { FileState } from './file-state'
+import { createGlobTool } from './glob'
+import { createGrepTool } from './grep'
+import { createNotebookEditTool } from './notebook-edit'
+import { createReadTool } from './read'
+import { createTodoWriteTool, TodoList } from './todo-write'
+import type { ToolOptions } from './tool-options'
+import { createWebFetchTool } from './web-fetch'
+import { createWriteTool } from './write'
+
+export const BUILTIN_TOOL_NAMES = ['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TodoWrite'] as const
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]
+
+export interface ToolMeta {
+  readOnly: boolean
+  concurrencySafe: boolean
+}
+
+/** Known without building the tools (the definitions resolver and permissions use it). */
+export const BUILTIN_TOOL_META: Record<BuiltinToolName, ToolMeta> = {
+  Bash: { readOnly: false, concurrencySafe: false },
+  Glob: { readOnly: true, concurrencySafe: true },
+  Grep: { readOnly: true, concurrencySafe: true },
+  Read: { readOnly: true, concurrencySafe: true },
+  Edit: { readOnly: false, concurrencySafe: false },
+  Write: { readOnly: false, concurrencySafe: false },
+  NotebookEdit: { readOnly: false, concurrencySafe: false },
+  WebFetch: { readOnly: true, concurrencySafe: true },
+  TodoWrite: { readOnly: true, concurrencySafe: false }
+}
+
+/** Tools that change files: what acceptEdits auto-approves and Edit(...) rules govern. */
+export const FILE_EDIT_TOOL_NAMES: readonly string[] = ['Edit', 'Write', 'NotebookEdit', 'MultiEdit']
+/** Tools that read files: what Read(...) rules govern. */
+export const FILE_READ_TOOL_NAMES: readonly string[] = ['Read', 'Glob', 'Grep', 'NotebookRead', 'LS']
+
+export interface BuiltinToolOptions extends ToolOptions {
+  todos?: TodoList
+}
+
+export function createBuiltinTools(opts: BuiltinToolOptions): Tool[] {
+  const shared: BuiltinToolOptions = { ...opts, fileState: opts.fileState ?? new FileState(), todos: opts.todos ?? new TodoList() }
+  return [
+    createBashTool(shared),
+    createGlobTool(shared),
+    createGrepTool(shared),
+    createReadTool(shared),
+    createEditTool(shared),
+    createWriteTool(shared),
+    createNotebookEditTool(shared),
+    createWebFetchTool(shared),
+    createTodoWriteTool(shared)
+  ]
+}
+
+export { defineTool, type Tool, type ToolContext, type ToolResult } from './define-tool'
+export { FileState } from './file-state'
+export { TodoList, type Todo } from './todo-write'
+export type { ToolOptions } from './tool-options'
+export { createBashTool, createEditTool, createGlobTool, createGrepTool, createNotebookEditTool, createReadTool, createTodoWriteTool, createWebFetchTool, createWriteTool }

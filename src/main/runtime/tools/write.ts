@@ -1,0 +1,55 @@
+// Write: creates or replaces a whole file. Replacing requires a prior Read by this agent and an unchanged
+// file on disk, so an agent never silently throws away edits it has not seen.
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import { defineTool, type Tool } from './define-tool'
+import { FileState } from './file-state'
+import { displayPath, resolveToolPath } from './paths'
+import { patchFromTexts } from './text-patch'
+import type { ToolOptions } from './tool-options'
+
+const schema = z.object({
+  file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
+  content: z.string().describe('The full content to write to the file')
+})
+
+/** Writes and records the result as seen by this agent (its own write is not a foreign change). */
+export async function writeAndRecord(fileState: FileState, abs: string, content: string): Promise<void> {
+  await mkdir(dirname(abs), { recursive: true })
+  await writeFile(abs, content, 'utf8')
+  const info = await stat(abs)
+  fileState.record(abs, content, info.mtimeMs)
+}
+
+export function createWriteTool(opts: ToolOptions): Tool {
+  const fileState = opts.fileState ?? new FileState()
+  return defineTool({
+    name: 'Write',
+    description: [
+      'Writes a file to the local filesystem, creating parent directories as needed.',
+      'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
+      `Paths may be absolute or relative to the working directory (${opts.cwd}).`
+    ].join('\n'),
+    schema,
+    readOnly: false,
+    async execute(input) {
+      const abs = resolveToolPath(opts.cwd, input.file_path)
+      const shown = displayPath(opts.cwd, abs)
+      const existing = await stat(abs).catch(() => null)
+      if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
+      const refusal = await fileState.checkWritable(abs, shown)
+      if (refusal) return { content: refusal, isError: true }
+      const before = existing ? await readFile(abs, 'utf8') : ''
+      await writeAndRecord(fileState, abs, input.content)
+      const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
+      const patch = patchFromTexts(before, input.content)
+      const kind = existing ? 'update' : 'create'
+      const content =
+        kind === 'create'
+          ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
+          : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
+      return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch } }
+    }
+  })
+}
