@@ -32,6 +32,7 @@ export function eventsFor(ref: AgentRef) {
     usage: (u: Partial<Usage>) =>
       ev({ type: 'usage', model: 'claude-sonnet-5-5', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, ...u } }),
     turn: (turn: number) => ev({ type: 'turn_start', turn }),
+    status: (status: Extract<AgentEvent, { type: 'status' }>['status']) => ev({ type: 'status', status }),
     end: (status: 'completed' | 'failed' | 'stopped' | 'max_turns' = 'completed', usage?: Partial<Usage>) =>
       ev({
         type: 'agent_end',

@@ -1,0 +1,83 @@
+// Per-agent `state.json`: what resuming an agent needs besides its conversation (which comes from the
+// transcript): its definition, model, turn count, status, worktree and whether the user stopped it.
+import { readdir } from 'node:fs/promises'
+import { z } from 'zod'
+import { AGENT_SOURCES } from '../../../shared/agent-definition'
+import { errorCode, readJsonFile, writeJsonAtomic } from './atomic-file'
+import { agentsDir, agentStatePath } from './data-dir'
+import { mapLimit } from './map-limit'
+
+export const AGENT_STATE_VERSION = 1
+
+const agentStateSchema = z.object({
+  version: z.literal(AGENT_STATE_VERSION).default(AGENT_STATE_VERSION),
+  agentId: z.string().min(1),
+  sessionId: z.string().min(1),
+  agentType: z.string(),
+  /** Where the definition came from, so a resume finds the same one (or says it changed). */
+  definition: z.object({ name: z.string(), source: z.enum(AGENT_SOURCES), file: z.string().optional() }),
+  model: z.string(),
+  turnCount: z.number().int().nonnegative(),
+  status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns']),
+  /** The user stopped it: never resumed automatically after a restart. */
+  stoppedByUser: z.boolean(),
+  worktree: z.object({ path: z.string(), branch: z.string() }).optional(),
+  cwd: z.string(),
+  parentAgentId: z.string().nullable(),
+  parentToolUseId: z.string().nullable().optional(),
+  name: z.string().optional(),
+  background: z.boolean().optional(),
+  updatedAt: z.number()
+})
+
+export type AgentState = z.infer<typeof agentStateSchema>
+/** What callers pass: version and updatedAt are filled in. */
+export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { updatedAt?: number }
+
+export async function writeAgentState(dataDir: string, state: AgentStateInput): Promise<AgentState> {
+  const file = agentStatePath(dataDir, state.sessionId, state.agentId)
+  const r = agentStateSchema.safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
+  if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)
+  await writeJsonAtomic(file, r.data)
+  return r.data
+}
+
+/** The agent's state; null when none was written; a clear error when the file is broken. */
+export async function readAgentState(dataDir: string, sessionId: string, agentId: string): Promise<AgentState | null> {
+  const file = agentStatePath(dataDir, sessionId, agentId)
+  const raw = await readJsonFile(file)
+  if (raw === null) return null
+  const r = agentStateSchema.safeParse(raw)
+  if (!r.success) throw new Error(`${file}: ${describe(r.error)}`)
+  return r.data
+}
+
+export interface AgentStateList {
+  states: AgentState[]
+  /** Files that could not be read, one sentence each. */
+  problems: string[]
+}
+
+/** Every agent state of a session (e.g. to find agents to resume after a restart). */
+export async function listAgentStates(dataDir: string, sessionId: string): Promise<AgentStateList> {
+  const dir = agentsDir(dataDir, sessionId)
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.state.json'))
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return { states: [], problems: [] }
+    throw err
+  }
+  const problems: string[] = []
+  const states = await mapLimit(names, 16, (n) =>
+    readAgentState(dataDir, sessionId, n.slice(0, -'.state.json'.length)).catch((err: Error) => {
+      problems.push(err.message)
+      return null
+    })
+  )
+  return { states: states.filter((s): s is AgentState => s !== null), problems }
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
+}

@@ -1,0 +1,90 @@
+// The list of sessions for a "recent sessions" view: one summary per session folder, newest first.
+// A broken folder never hides the others: it is rebuilt from its transcripts when possible, else reported.
+import { readdir } from 'node:fs/promises'
+import type { Usage } from '../../../shared/usage'
+import { errorCode } from './atomic-file'
+import { sessionDir, sessionsDir } from './data-dir'
+import { mapLimit } from './map-limit'
+import { openSession } from './open-session'
+import type { SessionIndex, SessionStatus } from './session-index'
+import { effectiveStatus, readSessionIndex } from './session-index-file'
+
+export interface SessionSummary {
+  sessionId: string
+  title: string
+  status: SessionStatus
+  createdAt: number
+  updatedAt: number
+  cwd: string
+  costUsd: number
+  usage: Usage
+  agentCount: number
+  /** The main agent's type (e.g. general-purpose), '' when none started. */
+  agentType: string
+  dir: string
+}
+
+export interface SessionListProblem {
+  sessionId: string
+  dir: string
+  message: string
+}
+
+export interface SessionList {
+  /** Newest activity first. */
+  sessions: SessionSummary[]
+  /** Folders that could not be read at all, one sentence each. */
+  problems: SessionListProblem[]
+}
+
+export async function listSessions(dataDir: string): Promise<SessionList> {
+  const root = sessionsDir(dataDir)
+  let names: string[]
+  try {
+    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name)
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return { sessions: [], problems: [] }
+    throw new Error(`Cannot list sessions in ${root}: ${(err as Error).message}`, { cause: err })
+  }
+  const problems: SessionListProblem[] = []
+  const found = await mapLimit(names, 32, async (name): Promise<SessionSummary | null> => {
+    let dir = `${root}/${name}`
+    try {
+      dir = sessionDir(dataDir, name)
+      let index: SessionIndex | null = null
+      try {
+        index = await readSessionIndex(dataDir, name)
+      } catch {
+        index = null // broken session.json: fall through to the transcripts
+      }
+      if (index) index.status = effectiveStatus(index)
+      else index = (await openSession(dataDir, name)).index
+      return summarize(index, dir)
+    } catch (err) {
+      problems.push({ sessionId: name, dir, message: `Session ${name} skipped: ${(err as Error).message}` })
+      return null
+    }
+  })
+  const sessions = found.filter((s): s is SessionSummary => s !== null)
+  sessions.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt)
+  problems.sort((a, b) => a.sessionId.localeCompare(b.sessionId))
+  return { sessions, problems }
+}
+
+function summarize(index: SessionIndex, dir: string): SessionSummary {
+  const agents = Object.values(index.agents)
+  const main = agents.filter((a) => a.parentAgentId === null).sort((a, b) => a.startedAt - b.startedAt)[0]
+  return {
+    sessionId: index.sessionId,
+    title: index.title,
+    status: index.status,
+    createdAt: index.createdAt,
+    updatedAt: index.updatedAt,
+    cwd: index.cwd,
+    costUsd: index.costUsd,
+    usage: index.usage,
+    agentCount: agents.length,
+    agentType: main?.agentType ?? '',
+    dir
+  }
+}

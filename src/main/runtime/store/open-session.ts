@@ -1,0 +1,107 @@
+// Reopening a session after a restart: the index plus every agent's events. The transcripts are the
+// source of truth (they are written within milliseconds; session.json is throttled), so the index is
+// always rebuilt by replaying them; session.json only contributes what transcripts cannot say
+// (agents whose transcript is gone, the writer's identity).
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { errorCode } from './atomic-file'
+import { agentsDir, sessionDir } from './data-dir'
+import { emptyIndex, finalizeIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
+import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { mapLimit } from './map-limit'
+import { readTranscript, type Transcript } from './transcript-reader'
+
+export interface OpenedSession {
+  /** The rebuilt index; `status` is `interrupted` when the session's writer went away mid-run. */
+  index: SessionIndex
+  /** Each agent's transcript (header, events, issues), by agent id. */
+  agents: Record<string, Transcript>
+  /** What was wrong or missing, one sentence each (broken session.json, corrupt lines, lost transcripts). */
+  notes: string[]
+  /** session.json was missing, unreadable or behind the transcripts. */
+  rebuilt: boolean
+}
+
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError'
+}
+
+export async function openSession(dataDir: string, sessionId: string): Promise<OpenedSession> {
+  const dir = sessionDir(dataDir, sessionId)
+  const notes: string[] = []
+  let stored: SessionIndex | null = null
+  let storedBroken = false
+  try {
+    stored = await readSessionIndex(dataDir, sessionId)
+  } catch (err) {
+    storedBroken = true
+    notes.push(`session.json could not be read, rebuilt from transcripts: ${(err as Error).message}`)
+  }
+
+  const files = await listTranscripts(agentsDir(dataDir, sessionId))
+  if (!stored && !files.length) {
+    if (storedBroken) throw new Error(`Session ${sessionId} in ${dir} has a broken session.json and no transcripts: ${notes[0]}`)
+    throw new SessionNotFoundError(`No session ${sessionId} in ${join(dataDir, 'sessions')}`)
+  }
+  if (!stored && !storedBroken) notes.push('session.json is missing; the session was rebuilt from its transcripts')
+
+  const read = await mapLimit(files, 16, (f) =>
+    readTranscript(f).catch((err: Error) => {
+      notes.push(`${err.message}; that agent is left out`)
+      return null
+    })
+  )
+  const transcripts = read.filter((t): t is Transcript => t !== null)
+  // Replay agents in the order they were created so the first main agent gives the session its title.
+  transcripts.sort((a, b) => createdAt(a) - createdAt(b))
+  const agents: Record<string, Transcript> = {}
+  const firstTs = transcripts.length ? createdAt(transcripts[0]) : Date.now()
+  const builder = new SessionIndexBuilder(emptyIndex(sessionId, stored?.cwd ?? '', stored?.createdAt ?? firstTs))
+  for (const t of transcripts) {
+    const agentId = t.header?.agentId ?? t.events[0]?.agentId
+    if (!agentId) {
+      notes.push(`${t.file} holds no readable events, skipped`)
+      continue
+    }
+    agents[agentId] = t
+    for (const issue of t.issues) notes.push(issue.message)
+    for (const e of t.events) builder.apply(e)
+  }
+  const index = builder.index
+  if (stored) {
+    for (const [id, rec] of Object.entries(stored.agents)) {
+      if (index.agents[id]) continue
+      index.agents[id] = rec
+      notes.push(`agent ${id} has no transcript; kept its entry from session.json`)
+    }
+    if (!index.title) index.title = stored.title
+    if (stored.updatedAt > index.updatedAt) index.updatedAt = stored.updatedAt
+    index.writer = stored.writer
+  }
+  finalizeIndex(index)
+  const rebuilt = !stored || storedBroken || differs(stored, index)
+  index.status = effectiveStatus(index)
+  return { index, agents, notes, rebuilt }
+}
+
+async function listTranscripts(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(dir)
+    return names.filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, n))
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return []
+    throw new Error(`Cannot list ${dir}: ${(err as Error).message}`, { cause: err })
+  }
+}
+
+const createdAt = (t: Transcript): number => t.header?.createdAt ?? t.events[0]?.ts ?? 0
+
+function differs(stored: SessionIndex, rebuilt: SessionIndex): boolean {
+  const ids = Object.keys(rebuilt.agents)
+  if (ids.length !== Object.keys(stored.agents).length) return true
+  return ids.some((id) => {
+    const a = stored.agents[id]
+    const b = rebuilt.agents[id]
+    return !a || a.status !== b.status || a.turnCount !== b.turnCount || a.usage.costUsd !== b.usage.costUsd || a.usage.outputTokens !== b.usage.outputTokens
+  })
+}

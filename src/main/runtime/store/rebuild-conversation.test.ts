@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { ChatMessage } from '../../../shared/events'
+import { appendUserText, INTERRUPTED_TOOL_RESULT, rebuildConversation, repairConversation } from './rebuild-conversation'
+import { eventsFor } from './test-fixtures'
+
+const f = eventsFor({ sessionId: 's', agentId: 'a', parentAgentId: null, parentToolUseId: null })
+const user = (content: ChatMessage['content']): ChatMessage => ({ role: 'user', content })
+const assistant = (content: ChatMessage['content']): ChatMessage => ({ role: 'assistant', content })
+const toolUse = (id: string) => ({ type: 'tool_use' as const, id, name: 'Read', input: { file_path: '/x' } })
+const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, tool_use_id: id, content })
+const interrupted = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true })
+
+describe('rebuildConversation', () => {
+  it('returns the messages of a finished transcript unchanged and in order, ignoring other events', () => {
+    const msgs = [user('Find it'), assistant([{ type: 'thinking', thinking: 'hm', signature: 'sig' }, toolUse('t1')]), user([result('t1')]), assistant('Found.')]
+    const events = [f.start(), f.turn(1), ...msgs.flatMap((m) => [f.text('x'), f.message(m)]), f.end()]
+    const notes: string[] = []
+    const out = rebuildConversation(events, { onRepair: (n) => notes.push(n) })
+    expect(out).toEqual(msgs)
+    expect(out[1]).toBe(msgs[1])
+    expect(notes).toEqual([])
+  })
+
+  it('answers tool calls left dangling by a transcript that ends mid-turn with error results', () => {
+    const events = [f.message(user('Go')), f.message(assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]))]
+    const notes: string[] = []
+    const out = rebuildConversation(events, { onRepair: (n) => notes.push(n) })
+    expect(out).toEqual([user('Go'), assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]), user([interrupted('t1'), interrupted('t2')])])
+    expect(notes).toEqual(['message 2: added interrupted results for unanswered tool calls t1, t2'])
+    // Resuming adds the new prompt to that same user turn, after the results, as the API requires.
+    expect(appendUserText(out, 'Continue').at(-1)).toEqual(user([interrupted('t1'), interrupted('t2'), { type: 'text', text: 'Continue' }]))
+  })
+
+  it('fills in missing results, drops orphans and duplicates, and puts results before other content', () => {
+    const { messages, repairs } = repairConversation([
+      user('Go'),
+      assistant([toolUse('t1'), toolUse('t2')]),
+      user([{ type: 'text', text: 'note' }, result('t2'), result('t9'), result('t2', 'again')]),
+      assistant([]),
+      assistant([toolUse('t3')]),
+      assistant('after a lost result message')
+    ])
+    expect(messages).toEqual([
+      user('Go'),
+      assistant([toolUse('t1'), toolUse('t2')]),
+      user([interrupted('t1'), result('t2'), { type: 'text', text: 'note' }]),
+      assistant([toolUse('t3')]),
+      user([interrupted('t3')]),
+      assistant('after a lost result message')
+    ])
+    expect(repairs).toHaveLength(5)
+  })
+
+  it('appends a plain user turn after an assistant reply', () => {
+    expect(appendUserText([user('a'), assistant('b')], 'c')).toEqual([user('a'), assistant('b'), user('c')])
+  })
+})

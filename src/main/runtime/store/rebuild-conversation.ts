@@ -1,0 +1,101 @@
+// An agent's conversation rebuilt from its transcript's `message` events, so it can be resumed with its
+// full history — and repaired so the Messages API accepts it.
+//
+// The API rejects a conversation where an assistant `tool_use` is not answered by a `tool_result` in the
+// very next user message. A transcript that ends mid-turn (crash, stop) has exactly that. We ADD a
+// synthetic error result for each unanswered call rather than dropping the tool_use: dropping would
+// rewrite what the model said (and can invalidate a signed thinking block in the same message), while an
+// error result is valid input that tells the model plainly that the call never finished, so it can
+// decide to retry. This is also what Claude Code does for interrupted tool calls.
+import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+
+export const INTERRUPTED_TOOL_RESULT =
+  'This tool call did not finish: the agent was interrupted (stopped or the app exited) before it returned a result. Run it again if it is still needed.'
+
+export interface RebuildOptions {
+  /** Called once per repair, with a sentence saying what was changed and where. */
+  onRepair?: (note: string) => void
+}
+
+/** The agent's messages in order, from `message` events, repaired for the Messages API. */
+export function rebuildConversation(events: readonly AgentEvent[], opts: RebuildOptions = {}): ChatMessage[] {
+  const messages: ChatMessage[] = []
+  for (const e of events) if (e.type === 'message') messages.push(e.message)
+  const { messages: repaired, repairs } = repairConversation(messages)
+  if (opts.onRepair) for (const r of repairs) opts.onRepair(r)
+  return repaired
+}
+
+type Block = ContentBlock
+
+const blocksOf = (m: ChatMessage): Block[] => (typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : m.content)
+
+const syntheticResult = (id: string): Block => ({ type: 'tool_result', tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true })
+
+/**
+ * Makes a message list valid for the Messages API: every tool_use answered in the next user message
+ * (tool_result blocks first, in call order), orphan or duplicate tool_results dropped, empty messages
+ * dropped. Messages that need no change are returned as the same objects.
+ */
+export function repairConversation(input: readonly ChatMessage[]): { messages: ChatMessage[]; repairs: string[] } {
+  const out: ChatMessage[] = []
+  const repairs: string[] = []
+  let pending: string[] = [] // tool_use ids of the last assistant message, awaiting results
+  const answerPending = (at: number) => {
+    if (!pending.length) return
+    repairs.push(`message ${at}: added interrupted results for unanswered tool calls ${pending.join(', ')}`)
+    out.push({ role: 'user', content: pending.map(syntheticResult) })
+    pending = []
+  }
+
+  input.forEach((msg, i) => {
+    const blocks = blocksOf(msg)
+    if (msg.role === 'assistant') {
+      answerPending(i)
+      if (!blocks.length) {
+        repairs.push(`message ${i}: dropped an empty assistant message`)
+        return
+      }
+      out.push(msg)
+      pending = blocks.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use').map((b) => b.id)
+      return
+    }
+    const expected = new Set(pending)
+    const results = new Map<string, Block>()
+    const rest: Block[] = []
+    for (const b of blocks) {
+      if (b.type !== 'tool_result') {
+        rest.push(b)
+        continue
+      }
+      if (!expected.has(b.tool_use_id) || results.has(b.tool_use_id)) {
+        repairs.push(`message ${i}: dropped a tool_result for ${b.tool_use_id}, which no preceding tool call asked for`)
+        continue
+      }
+      results.set(b.tool_use_id, b)
+    }
+    const missing = pending.filter((id) => !results.has(id))
+    if (missing.length) repairs.push(`message ${i}: added interrupted results for unanswered tool calls ${missing.join(', ')}`)
+    // The API wants tool results first, in the order the calls were made, then any other content.
+    const content = [...pending.map((id) => results.get(id) ?? syntheticResult(id)), ...rest]
+    pending = []
+    if (!content.length) {
+      repairs.push(`message ${i}: dropped an empty user message`)
+      return
+    }
+    const changed = content.length !== blocks.length || content.some((b, k) => b !== blocks[k])
+    out.push(changed ? { role: 'user', content } : msg)
+  })
+  answerPending(input.length)
+  return { messages: out, repairs }
+}
+
+/**
+ * Adds a user turn with `text` (a resume prompt, a SendMessage): merged into a trailing user message
+ * (e.g. synthetic tool results) after its blocks, so the conversation keeps alternating roles.
+ */
+export function appendUserText(messages: readonly ChatMessage[], text: string): ChatMessage[] {
+  const last = messages[messages.length - 1]
+  if (last?.role !== 'user') return [...messages, { role: 'user', content: text }]
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocksOf(last), { type: 'text', text }] }]
+}

@@ -1,0 +1,167 @@
+// The session recorder: plugged into the event bus, it writes each AgentEvent to its agent's transcript
+// and keeps session.json current. `record` is synchronous and cheap; disk work is batched behind it.
+import { join } from 'node:path'
+import type { AgentEvent } from '../../../shared/events'
+import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
+import { JsonlWriter } from './jsonl-writer'
+import { openSession, SessionNotFoundError } from './open-session'
+import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
+import { currentWriter, writeSessionIndex } from './session-index-file'
+import { makeHeader, mergeDeltas } from './transcript-format'
+
+export interface SessionRecorderOptions {
+  dataDir: string
+  sessionId: string
+  /** The folder the session works in (shown in listings). */
+  cwd: string
+  /** How long transcript lines wait to be written together. Default 16 ms. */
+  flushDelayMs?: number
+  /** session.json is rewritten at most this often while events arrive. Default 250 ms. */
+  indexIntervalMs?: number
+  /** Disk errors (never thrown from `record`). Default: console.error. */
+  onError?: (err: Error) => void
+}
+
+export interface SessionRecorder {
+  readonly sessionId: string
+  /** `<dataDir>/sessions/<sessionId>` */
+  readonly dir: string
+  /** Resolves once an existing session (resume) has been loaded and the first index written. */
+  readonly ready: Promise<void>
+  record(event: AgentEvent): void
+  /** A copy of the index as it stands. */
+  index(): SessionIndex
+  transcriptFile(agentId: string): string
+  /** Everything recorded so far is on disk (transcripts and session.json). */
+  flush(): Promise<void>
+  /** Flushes, releases every file and marks the session as no longer being written. */
+  close(): Promise<void>
+}
+
+// Events that change what session.json says; deltas only move `updatedAt`, which can wait.
+const INDEX_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['agent_start', 'agent_end', 'status', 'usage', 'turn_start', 'tool_run'])
+
+export function createSessionRecorder(opts: SessionRecorderOptions): SessionRecorder {
+  const { dataDir, sessionId } = opts
+  const dir = sessionDir(dataDir, sessionId) // validates the id before anything touches the disk
+  const onError = opts.onError ?? ((err: Error) => console.error(`fanout: ${err.message}`))
+  const interval = opts.indexIntervalMs ?? 250
+  const writers = new Map<string, JsonlWriter<AgentEvent>>()
+  let builder = new SessionIndexBuilder({ ...emptyIndex(sessionId, opts.cwd, Date.now()), writer: currentWriter() })
+  let loaded = false
+  const early: AgentEvent[] = []
+  let closed = false
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let indexWrite: Promise<void> | null = null
+
+  // Loading an existing session (resume) reads its transcripts; ours must not reach the disk before that
+  // read, or the events recorded meanwhile would be counted twice. Transcripts open after `loading`.
+  const loading = (async () => {
+    await ensureDataDir(dataDir) // before any transcript opens, so a new data folder gets mode 0700
+    try {
+      const existing = await openSession(dataDir, sessionId)
+      const idx = existing.index
+      idx.writer = currentWriter()
+      if (!idx.cwd) idx.cwd = opts.cwd
+      builder = new SessionIndexBuilder(idx)
+    } catch (err) {
+      if (!(err instanceof SessionNotFoundError)) onError(err as Error)
+    }
+  })()
+  const ready = loading
+    .then(async () => {
+      loaded = true
+      for (const e of early.splice(0)) builder.apply(e)
+      await writeIndexNow()
+    })
+    .catch((err: Error) => {
+      loaded = true
+      for (const e of early.splice(0)) builder.apply(e)
+      onError(new Error(`Could not prepare session folder ${dir}: ${err.message}`))
+    })
+
+  function writerFor(e: AgentEvent): JsonlWriter<AgentEvent> {
+    let w = writers.get(e.agentId)
+    if (!w) {
+      w = new JsonlWriter<AgentEvent>(transcriptPath(dataDir, sessionId, e.agentId), {
+        flushDelayMs: opts.flushDelayMs,
+        header: () => makeHeader(e),
+        merge: mergeDeltas,
+        beforeOpen: () => loading,
+        onError
+      })
+      writers.set(e.agentId, w)
+    }
+    return w
+  }
+
+  function scheduleIndex(): void {
+    if (timer || !loaded) return
+    timer = setTimeout(() => {
+      timer = null
+      void writeIndexNow().catch(onError)
+    }, interval)
+  }
+
+  async function writeIndexNow(): Promise<void> {
+    if (timer) clearTimeout(timer)
+    timer = null
+    while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
+    const snap = builder.snapshot()
+    indexWrite = writeSessionIndex(dataDir, snap)
+      .catch((err: Error) => {
+        throw new Error(`Could not write ${join(dir, 'session.json')}: ${err.message}`)
+      })
+      .finally(() => {
+        indexWrite = null
+      })
+    await indexWrite
+  }
+
+  function record(e: AgentEvent): void {
+    if (closed) {
+      onError(new Error(`Session ${sessionId} recorder is closed; dropped a ${e.type} event of agent ${e.agentId}`))
+      return
+    }
+    let w: JsonlWriter<AgentEvent>
+    try {
+      w = writerFor(e)
+    } catch (err) {
+      onError(err as Error) // an unsafe agent id: report, never throw into the event bus
+      return
+    }
+    w.append(e)
+    if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
+    if (loaded) builder.apply(e)
+    else early.push(e)
+    if (INDEX_EVENTS.has(e.type)) scheduleIndex()
+  }
+
+  async function flushAll(): Promise<void> {
+    await ready
+    const results = await Promise.allSettled([...writers.values()].map((w) => w.flush()))
+    await writeIndexNow()
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed) throw failed.reason
+  }
+
+  return {
+    sessionId,
+    dir,
+    ready,
+    record,
+    index: () => builder.snapshot(),
+    transcriptFile: (agentId) => transcriptPath(dataDir, sessionId, agentId),
+    flush: flushAll,
+    async close() {
+      if (closed) return
+      closed = true
+      await ready
+      const results = await Promise.allSettled([...writers.values()].map((w) => w.close()))
+      builder.index.writer = null
+      await writeIndexNow()
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+      if (failed) throw failed.reason
+    }
+  }
+}
