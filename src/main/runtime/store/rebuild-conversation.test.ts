@@ -8,7 +8,7 @@ const user = (content: ChatMessage['content']): ChatMessage => ({ role: 'user', 
 const assistant = (content: ChatMessage['content']): ChatMessage => ({ role: 'assistant', content })
 const toolUse = (id: string) => ({ type: 'tool_use' as const, id, name: 'Read', input: { file_path: '/x' } })
 const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, tool_use_id: id, content })
-const interrupted = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true })
+const interrupted = (id: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true })
 
 describe('rebuildConversation', () => {
   it('returns the messages of a finished transcript unchanged and in order, ignoring other events', () => {
