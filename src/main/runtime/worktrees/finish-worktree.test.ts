@@ -102,6 +102,20 @@ describe('finishAgentWorktree', () => {
     expect(branches(r)).toBe('')
   })
 
+  it('never commits into an enclosing repository when the worktree lost its .git file', async () => {
+    const { r, wt } = await setup()
+    // The folder holding the user's projects is itself a repository (dotfiles-style home, monorepo parent).
+    git(r.sandbox, 'init', '--quiet')
+    unlinkSync(join(wt.path, '.git'))
+    writeFileSync(join(wt.path, 'stray.txt'), 'x\n')
+    const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'orphaned' })
+    expect(done).toMatchObject({ kept: true })
+    expect(done.error).toMatch(/no longer a git worktree/)
+    expect(() => git(r.sandbox, 'rev-parse', '--verify', 'HEAD')).toThrow()
+    expect(git(r.sandbox, 'diff', '--cached', '--name-only')).toBe('')
+    expect(existsSync(join(wt.path, 'stray.txt'))).toBe(true)
+  })
+
   it('puts a multi-line description on one subject line', async () => {
     const { r, wt } = await setup()
     writeFileSync(join(wt.path, 'x.txt'), 'x\n')

@@ -3,7 +3,7 @@
 // nothing is removed unless git confirms it is clean, and a failed commit leaves everything in place.
 import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { errorText, isDirectory, runGit, tryGit } from './git'
+import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
 import { commitIdentityConfig } from './identity'
 import { enqueueForRepo } from './repo-queue'
 
@@ -89,6 +89,9 @@ async function finishLocked(
   commonDir: string,
   base: Pick<FinishedWorktree, 'branch' | 'path'>
 ): Promise<FinishedWorktree> {
+  if (!(await isCheckoutRoot(worktree.path))) {
+    return { ...base, changed: false, kept: true, error: `${worktree.path} is no longer a git worktree; it was left untouched` }
+  }
   const dirty = (await uncommittedChanges(worktree.path)) !== ''
   if (dirty) {
     try {

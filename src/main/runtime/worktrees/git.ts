@@ -1,6 +1,6 @@
 // One way to run git for worktree isolation: simple-git bound to a directory, with retries when another
 // git process (often the user's own, in the parent checkout) holds a lock file for a moment.
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { simpleGit, type SimpleGit } from 'simple-git'
 
 /**
@@ -76,5 +76,19 @@ export async function tryGit(dir: string, args: string[]): Promise<string | null
     return await runGit(dir, args)
   } catch {
     return null
+  }
+}
+
+/**
+ * True when `path` is itself the top of a git checkout. Checked before committing or removing: if a
+ * worktree's `.git` file were gone, git would walk up and act on whatever repository encloses the folder.
+ */
+export async function isCheckoutRoot(path: string): Promise<boolean> {
+  const top = await tryGit(path, ['rev-parse', '--show-toplevel'])
+  if (!top) return false
+  try {
+    return (await realpath(top)) === (await realpath(path))
+  } catch {
+    return false
   }
 }

@@ -3,7 +3,7 @@
 // and forcing commits them to the agent's branch before the folder goes.
 import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { errorText, isDirectory, runGit, tryGit } from './git'
+import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
 import { BRANCH_PREFIX } from './create-worktree'
 import { commitAll, commitMessage, uncommittedChanges } from './finish-worktree'
 import { readMetadata } from './metadata'
@@ -63,7 +63,7 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
       head: entry.head,
       exists,
       locked: entry.locked,
-      uncommittedChanges: exists ? (await uncommittedChanges(entry.path)) !== '' : false,
+      uncommittedChanges: exists && (await isCheckoutRoot(entry.path)) ? (await uncommittedChanges(entry.path)) !== '' : false,
       commitsAhead: await commitsAhead(repo.cwd, entry.branch, baseCommit),
       ...(meta?.agentType ? { agentType: meta.agentType } : {}),
       ...(meta?.description ? { description: meta.description } : {})
@@ -104,6 +104,9 @@ export async function cleanupOrphanWorktree(orphan: OrphanWorktree, options: Cle
 async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: boolean): Promise<CleanupResult> {
   let commit: string | undefined
   if (await isDirectory(orphan.path)) {
+    if (!(await isCheckoutRoot(orphan.path))) {
+      return { removed: false, branchDeleted: false, reason: `${orphan.path} is no longer a git worktree; it was left untouched` }
+    }
     // Look again: the user may have edited files since the orphan list was made.
     if ((await uncommittedChanges(orphan.path)) !== '') {
       if (!force) {
