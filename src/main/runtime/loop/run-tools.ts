@@ -66,28 +66,26 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
 
 // Resolves with the tool's result, or with an interruption as soon as the signal aborts: a tool that
 // ignores its signal must not hold the agent (or its parent) hostage.
-function raceAbort(work: Promise<ToolResult>, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-  if (signal.aborted) return Promise.resolve({ content: INTERRUPTED(call.name), isError: true })
-  return new Promise((resolve) => {
-    const onAbort = () => resolve({ content: INTERRUPTED(call.name), isError: true })
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(
-      (r) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(r)
-      },
-      (err) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true })
-      }
-    )
-  })
+function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<void>): Promise<ToolResult> {
+  const failed = (err: unknown): ToolResult => ({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true })
+  return Promise.race([work.catch(failed), aborted.then((): ToolResult => ({ content: INTERRUPTED(call.name), isError: true }))])
 }
 
-async function runOne(call: ToolCall, ctx: ToolRunContext): Promise<ToolCallOutcome> {
+/** One abort listener per assistant message (not per call), so 64 parallel calls do not trip MaxListeners. */
+function abortedPromise(signal: AbortSignal): { promise: Promise<void>; dispose(): void } {
+  if (signal.aborted) return { promise: Promise.resolve(), dispose: () => {} }
+  let onAbort = () => {}
+  const promise = new Promise<void>((resolve) => {
+    onAbort = () => resolve()
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) }
+}
+
+async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome> {
   const started = performance.now()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
-  const result = await raceAbort(execute(call, ctx), call, ctx.signal)
+  const result = await raceAbort(execute(call, ctx), call, aborted)
   // The API rejects an empty tool_result, and an empty one tells the model nothing.
   const content = result.content === '' ? `(${call.name} completed with no output)` : result.content
   const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: result.details }
@@ -109,14 +107,14 @@ function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
   return { id: call.id, name: call.name, content, isError: true }
 }
 
-async function runBatch(calls: ToolCall[], ctx: ToolRunContext): Promise<ToolCallOutcome[]> {
-  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx)))
+async function runBatch(calls: ToolCall[], ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome[]> {
+  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx, aborted)))
   const out: ToolCallOutcome[] = new Array(calls.length)
   let next = 0
   const worker = async () => {
     while (next < calls.length) {
       const i = next++
-      out[i] = await runOne(calls[i], ctx)
+      out[i] = await runOne(calls[i], ctx, aborted)
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, ctx.maxConcurrency) }, worker))
@@ -138,13 +136,18 @@ export async function runToolCalls(calls: ToolCall[], ctx: ToolRunContext): Prom
     else batches.push([call])
   }
   const outcomes: ToolCallOutcome[] = []
-  for (const batch of batches) {
-    if (ctx.signal.aborted) {
-      // Calls that never started still get a result and a tool_end (but no tool_run: they did not run).
-      for (const call of batch) outcomes.push(notRun(call, ctx))
-      continue
+  const aborted = abortedPromise(ctx.signal)
+  try {
+    for (const batch of batches) {
+      if (ctx.signal.aborted) {
+        // Calls that never started still get a result and a tool_end (but no tool_run: they did not run).
+        for (const call of batch) outcomes.push(notRun(call, ctx))
+        continue
+      }
+      outcomes.push(...(await runBatch(batch, ctx, aborted.promise)))
     }
-    outcomes.push(...(await runBatch(batch, ctx)))
+  } finally {
+    aborted.dispose()
   }
   return outcomes
 }
