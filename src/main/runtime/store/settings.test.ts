@@ -1,0 +1,86 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_SETTINGS, loadSettings, updateSettings } from './settings'
+import { tempDataDir } from './test-fixtures'
+
+let dataDir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
+afterEach(() => cleanup())
+const file = () => join(dataDir, 'settings.json')
+
+describe('settings', () => {
+  it('gives the defaults when there is no file', async () => {
+    const s = await loadSettings(dataDir)
+    expect(s).toMatchObject({ exists: false, problems: [] })
+    expect(s.settings).toEqual({
+      modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
+      limits: { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0 },
+      defaultPermissionMode: 'default',
+      theme: 'system'
+    })
+    expect(s.settings).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it('keeps every good value and replaces each bad or unknown one by its default, saying where', async () => {
+    await writeFile(
+      file(),
+      JSON.stringify({
+        baseURL: 'ftp://nope',
+        modelAliases: { sonnet: 'my-gateway/sonnet', opus: '' },
+        limits: { maxConcurrent: 4, maxDepth: 'deep', maxConcurent: 9 },
+        defaultPermissionMode: 'acceptEdits',
+        theme: 'dark',
+        colour: 'red'
+      })
+    )
+    const before = await readFile(file(), 'utf8')
+    const { settings, problems } = await loadSettings(dataDir)
+    expect(settings).toEqual({
+      modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'my-gateway/sonnet', opus: 'claude-opus-5-5' },
+      limits: { maxConcurrent: 4, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0 },
+      defaultPermissionMode: 'acceptEdits',
+      theme: 'dark'
+    })
+    expect(problems.sort()).toEqual(
+      [
+        `${file()}: baseURL: must be an http(s) URL; using the default`,
+        `${file()}: modelAliases.opus: must be a model id; using the default ("claude-opus-5-5")`,
+        `${file()}: limits.maxDepth: Invalid input: expected number, received string; using the default (3)`,
+        `${file()}: unknown setting "limits.maxConcurent" ignored`,
+        `${file()}: unknown setting "colour" ignored`
+      ].sort()
+    )
+    expect(await readFile(file(), 'utf8')).toBe(before) // loading never rewrites the user's file
+  })
+
+  it('falls back to defaults for a file that is not JSON, naming the file', async () => {
+    await writeFile(file(), '{ "theme": "dark", ')
+    const s = await loadSettings(dataDir)
+    expect(s.settings).toEqual(DEFAULT_SETTINGS)
+    expect(s.problems[0]).toMatch(new RegExp(`^${file()} is not valid JSON: .*; using defaults \\(the file is left untouched\\)$`))
+  })
+
+  it('updates only what the patch names, keeping keys this version does not know', async () => {
+    await writeFile(file(), JSON.stringify({ theme: 'light', futureKey: { a: 1 }, limits: { maxDepth: 2 } }))
+    const s = await updateSettings(dataDir, { limits: { budgetUsd: 5 }, baseURL: 'http://127.0.0.1:8080' })
+    expect(s.limits).toEqual({ maxConcurrent: 20, maxDepth: 2, maxAgentsPerSession: 200, budgetUsd: 5 })
+    expect(JSON.parse(await readFile(file(), 'utf8'))).toEqual({
+      theme: 'light',
+      futureKey: { a: 1 },
+      limits: { maxDepth: 2, budgetUsd: 5 },
+      baseURL: 'http://127.0.0.1:8080'
+    })
+    await updateSettings(dataDir, { baseURL: null })
+    expect((await loadSettings(dataDir)).settings.baseURL).toBeUndefined()
+  })
+
+  it('refuses an invalid patch or a file being edited, changing nothing', async () => {
+    await expect(updateSettings(dataDir, { limits: { maxConcurrent: 0 } })).rejects.toThrow(/^Invalid setting limits\.maxConcurrent: .*nothing was saved$/)
+    await expect(updateSettings(dataDir, { limits: { maxConcurent: 3 } as never })).rejects.toThrow(/Invalid setting limits\.maxConcurent/)
+    await writeFile(file(), '{ broken')
+    await expect(updateSettings(dataDir, { theme: 'dark' })).rejects.toThrow(`${file()} is not valid JSON`)
+    expect(await readFile(file(), 'utf8')).toBe('{ broken')
+  })
+})

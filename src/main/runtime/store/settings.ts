@@ -1,0 +1,156 @@
+// Fanout's own settings (`<dataDir>/settings.json`): endpoint, model aliases, spawn limits, default
+// permission mode, theme. Loading never fails on a bad value: that one field falls back to its default
+// and the problem is reported with its path; the file itself is left as the user wrote it.
+import { z } from 'zod'
+import { PERMISSION_MODES } from '../../../shared/agent-definition'
+import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
+import { DEFAULT_LIMITS } from '../orchestration/limits'
+import { readJsonFile, writeJsonAtomic } from './atomic-file'
+import { ensureDataDir, settingsPath } from './data-dir'
+
+export const THEMES = ['system', 'light', 'dark'] as const
+
+const modelId = z.string().trim().min(1, 'must be a model id')
+
+const baseURL = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+
+// Field rules without defaults (a patch must not fill in defaults), then with them (loading).
+const limitFields = {
+  maxConcurrent: z.int().min(1).max(1000),
+  maxDepth: z.int().min(0).max(50),
+  maxAgentsPerSession: z.int().min(1).max(100_000),
+  /** USD; 0 means no ceiling. */
+  budgetUsd: z.number().min(0)
+}
+
+const aliasesSchema = z.strictObject({
+  haiku: modelId.default(DEFAULT_MODEL_ALIASES.haiku),
+  sonnet: modelId.default(DEFAULT_MODEL_ALIASES.sonnet),
+  opus: modelId.default(DEFAULT_MODEL_ALIASES.opus)
+})
+
+const limitsSchema = z.strictObject({
+  maxConcurrent: limitFields.maxConcurrent.default(DEFAULT_LIMITS.maxConcurrent),
+  maxDepth: limitFields.maxDepth.default(DEFAULT_LIMITS.maxDepth),
+  maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
+  budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd)
+})
+
+const permissionMode = z.enum(PERMISSION_MODES)
+const theme = z.enum(THEMES)
+
+const settingsSchema = z.strictObject({
+  /** Anthropic-compatible endpoint; absent = the SDK default (or ANTHROPIC_BASE_URL). */
+  baseURL: baseURL.optional(),
+  modelAliases: aliasesSchema.prefault({}),
+  limits: limitsSchema.prefault({}),
+  defaultPermissionMode: permissionMode.default('default'),
+  theme: theme.default('system')
+})
+
+const patchSchema = z.strictObject({
+  baseURL: baseURL.nullable().optional(),
+  modelAliases: z.strictObject({ haiku: modelId, sonnet: modelId, opus: modelId }).partial().optional(),
+  limits: z.strictObject(limitFields).partial().optional(),
+  defaultPermissionMode: permissionMode.optional(),
+  theme: theme.optional()
+})
+
+export type Settings = z.infer<typeof settingsSchema>
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(settingsSchema.parse({}))
+
+export interface SettingsPatch {
+  /** null removes it (back to the default endpoint). */
+  baseURL?: string | null
+  modelAliases?: Partial<Settings['modelAliases']>
+  limits?: Partial<Settings['limits']>
+  defaultPermissionMode?: Settings['defaultPermissionMode']
+  theme?: Settings['theme']
+}
+
+export interface LoadedSettings {
+  settings: Settings
+  /** One sentence per ignored value, e.g. `settings.json: limits.maxDepth: …; using the default (3)`. */
+  problems: string[]
+  file: string
+  exists: boolean
+}
+
+type Raw = Record<string, unknown>
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Validates parsed settings, replacing each bad or unknown value by its default, with a note. */
+export function parseSettings(raw: unknown, file = 'settings.json'): { settings: Settings; problems: string[] } {
+  const problems: string[] = []
+  if (!isObject(raw)) {
+    if (raw !== undefined && raw !== null) problems.push(`${file}: expected a JSON object; using defaults`)
+    return { settings: settingsSchema.parse({}), problems }
+  }
+  const work = structuredClone(raw)
+  // Each pass removes the values zod rejected, so the next pass fills in their defaults.
+  for (let pass = 0; pass < 20; pass++) {
+    const r = settingsSchema.safeParse(work)
+    if (r.success) return { settings: r.data, problems }
+    for (const issue of r.error.issues) {
+      const at = issue.path.map(String)
+      const parent = at.slice(0, -1).reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), work)
+      if (issue.code === 'unrecognized_keys') {
+        const container = at.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), work)
+        for (const key of issue.keys) {
+          problems.push(`${file}: unknown setting "${[...at, key].join('.')}" ignored`)
+          if (isObject(container)) delete container[key]
+        }
+        continue
+      }
+      const name = at.join('.') || '(root)'
+      problems.push(`${file}: ${name}: ${issue.message}; using the default${defaultText(at)}`)
+      if (isObject(parent)) delete parent[at[at.length - 1]]
+      else return { settings: settingsSchema.parse({}), problems }
+    }
+  }
+  return { settings: settingsSchema.parse({}), problems }
+}
+
+function defaultText(path: string[]): string {
+  const v = path.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), DEFAULT_SETTINGS as unknown)
+  return v === undefined || isObject(v) ? '' : ` (${JSON.stringify(v)})`
+}
+
+export async function loadSettings(dataDir: string): Promise<LoadedSettings> {
+  const file = settingsPath(dataDir)
+  let raw: unknown
+  try {
+    raw = await readJsonFile(file)
+  } catch (err) {
+    return { settings: settingsSchema.parse({}), problems: [`${(err as Error).message}; using defaults (the file is left untouched)`], file, exists: true }
+  }
+  return { ...parseSettings(raw ?? {}, file), file, exists: raw !== null }
+}
+
+/**
+ * Validates `patch` strictly, applies it to the file as written (keys this version does not know are
+ * kept) and writes it atomically. Throws, changing nothing, when the patch is invalid or the file is not
+ * valid JSON (a file the user is editing is never overwritten).
+ */
+export async function updateSettings(dataDir: string, patch: SettingsPatch): Promise<Settings> {
+  const file = settingsPath(dataDir)
+  const valid = patchSchema.safeParse(patch)
+  if (!valid.success) {
+    const i = valid.error.issues[0]
+    const where = [...i.path.map(String), ...(i.code === 'unrecognized_keys' ? [i.keys.join(', ')] : [])].join('.')
+    throw new Error(`Invalid setting ${where || '(root)'}: ${i.message}; nothing was saved`)
+  }
+  const current = await readJsonFile(file)
+  if (current !== null && !isObject(current)) throw new Error(`${file}: expected a JSON object; fix or delete it before saving settings`)
+  const next: Raw = structuredClone(current ?? {})
+  for (const [key, value] of Object.entries(valid.data)) {
+    if (value === undefined) continue
+    if (value === null) delete next[key]
+    else if (isObject(value)) next[key] = { ...(isObject(next[key]) ? next[key] : {}), ...value }
+    else next[key] = value
+  }
+  await ensureDataDir(dataDir)
+  await writeJsonAtomic(file, next)
+  return parseSettings(next, file).settings
+}
