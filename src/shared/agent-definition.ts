@@ -57,6 +57,11 @@ export interface AgentDefinition {
   plugin?: string
   /** Frontmatter keys this loader does not know, kept verbatim so editors can round-trip them. */
   extra: Record<string, unknown>
+  /**
+   * The whole frontmatter as read (after Claude Code-style repair of invalid YAML), including values of
+   * known keys that were invalid and therefore ignored: an editor can round-trip every byte of meaning.
+   */
+  frontmatter?: Record<string, unknown>
 }
 
 /** A definition that lost to a later source with the same name. */
@@ -82,4 +87,13 @@ export interface ToolResolution {
   hasWildcard: boolean
   /** Why each available tool was removed, by tool name. */
   removed: Record<string, string>
+  /**
+   * Permission patterns from `tools`, by tool: `Bash(git:*)` gives `{ Bash: ['git:*'] }`. The tool itself is
+   * granted; the permission layer narrows what it may do.
+   */
+  toolRules: Record<string, string[]>
+  /** `Agent(worker, researcher)` in `tools`: the agent types this agent may spawn. Absent: any. */
+  allowedAgentTypes?: string[]
+  /** Set when the agent would get no tools at all: the parent sees this instead of a silent spawn. */
+  error?: string
 }
