@@ -228,6 +228,19 @@ describe('runAgentLoop', () => {
     expect(requests[1].lastUserText).toMatch(/cut off because it hit the output token limit/)
   })
 
+  it('passes model, system prompt, thinking, effort and max tokens through to the API', async () => {
+    const { requests } = await run(scriptTurns(reply.text('ok')), {
+      model: 'claude-opus-5-5',
+      systemPrompt: [{ type: 'text', text: 'Block one.' }, { type: 'text', text: 'Block two.' }],
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      effort: 'high',
+      maxTokens: 4096
+    })
+    const body = requests[0].body
+    expect(body).toMatchObject({ model: 'claude-opus-5-5', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, output_config: { effort: 'high' }, stream: true })
+    expect(requests[0].system).toBe('Block one.\nBlock two.')
+  })
+
   it('fails clearly without a prompt', async () => {
     const { result, requests } = await run(scriptTurns(reply.text('x')), { prompt: '  ' })
     expect(result.status).toBe('failed')

@@ -117,6 +117,15 @@ describe('createModelClient', () => {
     }
   })
 
+  it('cuts a stream that stalls and retries it', async () => {
+    server = await startScriptedServer({ respond: scriptTurns(byAttempt(reply.text('stalled stream', { textChunk: 2, chunkDelayMs: 400 }), reply.text('fresh'))) })
+    const client = createModelClient({ apiKey: 'k', baseURL: server.url, retryBaseMs: 1, streamIdleTimeoutMs: 100 })
+    const retries: RetryInfo[] = []
+    const res = await client.stream(ask(), { onRetry: (r) => retries.push(r) })
+    expect(res.content).toEqual([{ type: 'text', text: 'fresh' }])
+    expect(retries[0].message).toMatch(/nothing arrived for 0.1 s/)
+  })
+
   it('gives up after maxRetries with a final error that says so', async () => {
     const { client, server } = await setup(scriptTurns(reply.overloaded()))
     const err = await client.stream(ask()).catch((e) => e)

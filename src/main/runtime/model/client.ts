@@ -22,8 +22,10 @@ export interface ModelClientConfig {
   retryMaxMs?: number
   /** Longest server-requested wait (retry-after) honoured. Default 5 min. */
   maxRetryAfterMs?: number
-  /** Per-request timeout. Default 10 min (the SDK's). */
+  /** Per-request timeout until the response starts. Default 10 min (the SDK's). */
   timeoutMs?: number
+  /** A stream that sends nothing for this long is cut and retried like a dropped one. Default 3 min. */
+  streamIdleTimeoutMs?: number
   prices?: PriceTable
   fetch?: typeof fetch
   /** Read instead of process.env (tests). */
@@ -54,15 +56,31 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     openTelemetry: false
   })
 
+  const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
+
   async function attempt(
     body: MessageCreateParamsStreaming,
     acc: MessageAccumulator,
     signal: AbortSignal | undefined
   ): Promise<void> {
-    const stream = await sdk.messages.create(body, { signal })
-    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) acc.add(event)
+    // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it.
+    const idle = new AbortController()
+    const watchdog = setTimeout(() => idle.abort(), idleMs)
+    try {
+      const both = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
+      const stream = await sdk.messages.create(body, { signal: both })
+      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+        watchdog.refresh()
+        acc.add(event)
+      }
+    } catch (err) {
+      if (!idle.signal.aborted || signal?.aborted) throw err
+    } finally {
+      clearTimeout(watchdog)
+    }
     // The SDK ends iteration quietly when the signal aborts; the caller checks the signal.
     if (signal?.aborted) return
+    if (idle.signal.aborted) throw new StreamIncompleteError(`nothing arrived for ${idleMs / 1000} s`)
     if (!acc.stopped) throw new StreamIncompleteError(acc.started ? 'no message_stop event' : 'no events at all')
   }
 
