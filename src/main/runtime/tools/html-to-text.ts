@@ -31,7 +31,9 @@ export function htmlToText(html: string): { title?: string; text: string } {
     pres.push(decodeEntities(body.replace(/<[^>]+>/g, '')))
     return `\n\u0000PRE${pres.length - 1}\u0000\n`
   })
+  // HTML whitespace: source line breaks are spaces; only markup makes lines.
   s = s
+    .replace(/\s+/g, ' ')
     .replace(/<h([1-6])\b[^>]*>/gi, (_, level: string) => `\n\n${'#'.repeat(Number(level))} `)
     .replace(/<\/h[1-6]\s*>/gi, '\n\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')

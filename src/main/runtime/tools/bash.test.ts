@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createBashTool, type BashDetails } from './bash'
+import { makeTempDir, toolContext } from './test-kit'
+
+let dir: string
+let cleanup: () => void
+beforeEach(() => ({ dir, cleanup } = makeTempDir()))
+afterEach(() => cleanup())
+
+const bash = (input: Record<string, unknown>, ctx = toolContext(dir)) => createBashTool({ cwd: dir }).run(input, ctx)
+
+/** Gone means no such process, or a zombie waiting for its (re)parent to reap it. */
+function processGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z'
+  } catch {
+    return true
+  }
+}
+
+async function waitUntil(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10))
+  if (!cond()) throw new Error(`still waiting for: ${what}`)
+}
+
+async function waitForFile(path: string): Promise<string> {
+  await waitUntil(() => existsSync(path) && readFileSync(path, 'utf8').trim() !== '', `${path} to be written`)
+  return readFileSync(path, 'utf8').trim()
+}
+
+describe('Bash', () => {
+  it('runs in the agent cwd and returns interleaved stdout and stderr', async () => {
+    const r = await bash({ command: 'pwd; echo out; echo err >&2' })
+    expect(r.isError).toBeFalsy()
+    expect(r.content).toBe(`${dir}\nout\nerr`)
+    expect((r.details as BashDetails).exitCode).toBe(0)
+  })
+
+  it('reports a non-zero exit code as an error result', async () => {
+    const r = await bash({ command: 'echo failing; exit 7' })
+    expect(r.isError).toBe(true)
+    expect(r.content).toBe('failing\nExit code 7')
+    expect((r.details as BashDetails).exitCode).toBe(7)
+  })
+
+  it('kills the whole process group on timeout, children included', async () => {
+    const pidFile = join(dir, 'child.pid')
+    const run = bash({ command: `sleep 300 & echo $! > ${pidFile}; echo started; wait`, timeout: 1500 })
+    const childPid = Number(await waitForFile(pidFile))
+    expect(processGone(childPid)).toBe(false)
+    const r = await run
+    const d = r.details as BashDetails
+    expect(r.isError).toBe(true)
+    expect(d.timedOut).toBe(true)
+    expect(r.content).toContain('started')
+    expect(r.content).toContain('timed out after 1.5 s')
+    await waitUntil(() => processGone(childPid), 'the background sleep to die')
+  })
+
+  it('kills the whole process group when the agent is aborted', async () => {
+    const pidFile = join(dir, 'child.pid')
+    const controller = new AbortController()
+    const run = bash({ command: `(sleep 300; echo never) & echo $! > ${pidFile}; wait` }, toolContext(dir, { signal: controller.signal }))
+    const childPid = Number(await waitForFile(pidFile))
+    controller.abort()
+    const r = await run
+    expect(r.isError).toBe(true)
+    expect((r.details as BashDetails).aborted).toBe(true)
+    expect(r.content).toContain('stopped because the agent was interrupted')
+    await waitUntil(() => processGone(childPid), 'the subshell to die')
+  })
+
+  it('streams progress through onUpdate while the command runs', async () => {
+    const updates: Array<{ output: string }> = []
+    const r = await bash({ command: 'echo one; sleep 0.3; echo two' }, toolContext(dir, { onUpdate: (d) => updates.push(d as { output: string }) }))
+    expect(r.content).toBe('one\ntwo')
+    expect(updates.length).toBeGreaterThan(0)
+    expect(updates[0].output).toContain('one')
+  })
+
+  it('caps huge output, keeping the head and the tail', async () => {
+    const r = await bash({ command: 'echo FIRST; seq 1 200000; echo LAST' })
+    const d = r.details as BashDetails
+    expect(d.truncated).toBe(true)
+    expect(r.content.startsWith('FIRST')).toBe(true)
+    expect(r.content).toContain('LAST')
+    expect(r.content).toMatch(/characters of output omitted/)
+    expect(r.content.length).toBeLessThan(32_500)
+  })
+
+  it('validates timeout and refuses empty commands with actionable messages', async () => {
+    const big = await bash({ command: 'true', timeout: 700_000 })
+    expect(big.isError).toBe(true)
+    expect(big.content).toContain('timeout')
+    const empty = await bash({ command: '' })
+    expect(empty.content).toContain('command')
+  })
+
+  it('does not wait for a background grandchild that keeps the output pipe open', async () => {
+    const pidFile = join(dir, 'bg.pid')
+    const r = await bash({ command: `sleep 30 & echo $! > ${pidFile}; echo done` })
+    expect(r.content).toBe('done')
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL')
+  })
+
+  it('runs in the background on request, writing output to a file', async () => {
+    const controller = new AbortController()
+    const r = await bash({ command: 'echo bg-output', run_in_background: true }, toolContext(dir, { signal: controller.signal }))
+    const d = r.details as { outputFile: string; pid: number }
+    expect(r.content).toContain(d.outputFile)
+    await waitUntil(() => existsSync(d.outputFile) && readFileSync(d.outputFile, 'utf8').includes('exited with code 0'), 'the background command to finish')
+    expect(readFileSync(d.outputFile, 'utf8')).toContain('bg-output')
+  })
+
+  it('stops background commands when the agent is aborted', async () => {
+    const controller = new AbortController()
+    const r = await bash({ command: 'sleep 300', run_in_background: true }, toolContext(dir, { signal: controller.signal }))
+    const { pid } = r.details as { pid: number }
+    expect(processGone(pid)).toBe(false)
+    controller.abort()
+    await waitUntil(() => processGone(pid), 'the background command to die')
+  })
+})
