@@ -1,0 +1,104 @@
+// Derived views of the session state. Pure functions of the state (memoized where components call them
+// on every render), so components select narrowly and re-render only when their slice changes.
+import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import { isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from './session-state'
+
+/** An agent's usage with every descendant's. */
+export function subtreeUsage(session: SessionState, agentId: string): Usage {
+  const a = session.agents[agentId]
+  if (!a) return emptyUsage()
+  return a.children.reduce((sum, c) => addUsage(sum, subtreeUsage(session, c)), a.usage)
+}
+
+export interface TreeRow {
+  id: string
+  depth: number
+}
+
+const treeCache = new WeakMap<SessionState['agents'], TreeRow[]>()
+
+/** Agents depth-first from the root (children in start order), then any whose parent is unknown. */
+export function treeOrder(session: SessionState): TreeRow[] {
+  const cached = treeCache.get(session.agents)
+  if (cached) return cached
+  const rows: TreeRow[] = []
+  const seen = new Set<string>()
+  const visit = (id: string, depth: number) => {
+    if (seen.has(id) || !session.agents[id]) return
+    seen.add(id)
+    rows.push({ id, depth })
+    for (const c of session.agents[id].children) visit(c, depth + 1)
+  }
+  for (const id of session.agentOrder) {
+    const a = session.agents[id]
+    if (a.parentId === null || !session.agents[a.parentId]) visit(id, a.parentId === null ? 0 : a.depth)
+  }
+  treeCache.set(session.agents, rows)
+  return rows
+}
+
+/** Every agent but the main one, in start order: the panels grid. */
+export function subagentIds(session: SessionState): string[] {
+  return session.agentOrder.filter((id) => id !== session.rootAgentId)
+}
+
+export function pendingPermissions(state: EventsState): PermissionState[] {
+  const out: PermissionState[] = []
+  for (const s of Object.values(state.sessions)) for (const id of s.permissionQueue) out.push(s.permissions[id])
+  return out.sort((a, b) => a.ts - b.ts)
+}
+
+export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
+  return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
+}
+
+export interface SessionCounts {
+  total: number
+  active: number
+  done: number
+  failed: number
+  waiting: number
+}
+
+export function countAgents(session: SessionState, ids: readonly string[] = subagentIds(session)): SessionCounts {
+  const c: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0 }
+  for (const id of ids) {
+    const a = session.agents[id]
+    c.total++
+    if (isActive(a.status)) c.active++
+    if (a.status === 'waiting_permission') c.waiting++
+    if (a.status === 'completed') c.done++
+    if (a.status === 'failed') c.failed++
+  }
+  return c
+}
+
+export interface TimelineRow {
+  id: string
+  depth: number
+  start: number
+  end: number | null
+  tools: Array<{ id: string; name: string; start: number; end: number | null; status: string }>
+  waits: WaitSpan[]
+}
+
+/** Lifetimes, tool calls and waits of every agent, for the timeline. */
+export function timelineRows(session: SessionState): { rows: TimelineRow[]; start: number; end: number | null } {
+  const rows = treeOrder(session).map(({ id, depth }) => {
+    const a = session.agents[id]
+    return {
+      id,
+      depth,
+      start: a.startedAt,
+      end: a.endedAt,
+      waits: a.waits,
+      tools: a.toolIds
+        .map((tid) => session.tools[tid])
+        .filter(Boolean)
+        .map((t) => ({ id: t.id, name: t.name, start: t.runStartedAt ?? t.startedAt, end: t.endedAt ?? null, status: t.status }))
+    }
+  })
+  const start = rows.length ? Math.min(...rows.map((r) => r.start)) : 0
+  const end = rows.some((r) => r.end === null) ? null : Math.max(0, ...rows.map((r) => r.end ?? 0))
+  return { rows, start, end }
+}

@@ -1,0 +1,160 @@
+// The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
+// permission requests are maps by id; each agent's transcript is a list of small items that refer to
+// tools by id, so a streaming delta touches one agent's last item and nothing else.
+import type { AgentStatus } from '../../../shared/events'
+import { emptyUsage, type Usage } from '../../../shared/usage'
+
+export type TranscriptItem =
+  | { kind: 'user'; key: string; text: string; ts: number }
+  | { kind: 'text'; key: string; text: string; ts: number; streaming: boolean }
+  | { kind: 'thinking'; key: string; text: string; ts: number; streaming: boolean }
+  | { kind: 'tool'; key: string; toolUseId: string; ts: number }
+  | { kind: 'error'; key: string; message: string; retrying: boolean; ts: number }
+  | { kind: 'notice'; key: string; text: string; ts: number }
+
+export type ToolStatus = 'streaming' | 'pending' | 'running' | 'done' | 'error' | 'cancelled'
+
+export interface ToolCall {
+  id: string
+  agentId: string
+  name: string
+  status: ToolStatus
+  /** The input JSON as it streams in (partial until the call runs). */
+  inputJson: string
+  input: unknown
+  output?: string
+  details?: unknown
+  /** The latest tool_update details (progress). */
+  progress?: unknown
+  startedAt: number
+  runStartedAt?: number
+  endedAt?: number
+  durationMs?: number
+  /** For Agent/Task calls: the subagent it started. */
+  childAgentId?: string
+  /** A permission request waiting on this call. */
+  permissionRequestId?: string
+}
+
+export type WaitKind = 'queued' | 'permission'
+export interface WaitSpan {
+  kind: WaitKind
+  start: number
+  end: number | null
+}
+
+export interface AgentState {
+  id: string
+  sessionId: string
+  parentId: string | null
+  parentToolUseId: string | null
+  agentType: string
+  name?: string
+  description: string
+  prompt: string
+  /** As configured (alias or id). */
+  model: string
+  /** As reported by the API for the latest call. */
+  resolvedModel?: string
+  cwd: string
+  depth: number
+  maxTurns?: number
+  color?: string
+  background: boolean
+  tools: string[]
+  worktree?: { path: string; branch: string; kept?: boolean; commit?: string }
+  status: AgentStatus
+  statusDetail?: string
+  startedAt: number
+  endedAt: number | null
+  /** Turns used in the current run. */
+  turn: number
+  toolUses: number
+  /** This agent's own usage (children excluded). */
+  usage: Usage
+  result?: string
+  /** Why the agent failed, in words. */
+  error?: string
+  /** The latest error, retrying or not. */
+  lastError?: { message: string; retrying: boolean; ts: number }
+  children: string[]
+  /** Every tool call, in start order (the timeline's marks). */
+  toolIds: string[]
+  currentToolId: string | null
+  waits: WaitSpan[]
+  /** 1, plus one per resume (follow-up prompt). */
+  runs: number
+  lastActivityTs: number
+  /** Placeholder for an agent seen only through other events (a truncated transcript). */
+  unknown?: boolean
+  /** @internal counter for item keys. */
+  itemSeq: number
+  /** @internal index in this agent's items where the assistant message being streamed begins. */
+  streamFrom: number | null
+  /** @internal own usage when the current run began (agent_end reports the run's usage). */
+  usageAtRunStart: Usage
+}
+
+export type PermissionDecision = 'allow' | 'allow_always' | 'deny'
+
+export interface PermissionState {
+  requestId: string
+  sessionId: string
+  /** The agent whose queue the request reached (differs from requestingAgentId when bubbled). */
+  agentId: string
+  requestingAgentId: string
+  toolName: string
+  toolUseId?: string
+  input: unknown
+  reason: string
+  ts: number
+  decision?: PermissionDecision | 'expired'
+  respondedAt?: number
+}
+
+export interface SessionState {
+  id: string
+  rootAgentId: string | null
+  agents: Record<string, AgentState>
+  /** Agent ids in start order. */
+  agentOrder: string[]
+  items: Record<string, TranscriptItem[]>
+  tools: Record<string, ToolCall>
+  permissions: Record<string, PermissionState>
+  /** Pending request ids, oldest first. */
+  permissionQueue: string[]
+  /** Every agent's usage added up. */
+  usage: Usage
+  startedAt: number | null
+  lastEventTs: number
+  eventCount: number
+}
+
+export interface EventsState {
+  sessions: Record<string, SessionState>
+}
+
+export const emptyEventsState = (): EventsState => ({ sessions: {} })
+
+export function emptySession(id: string): SessionState {
+  return {
+    id,
+    rootAgentId: null,
+    agents: {},
+    agentOrder: [],
+    items: {},
+    tools: {},
+    permissions: {},
+    permissionQueue: [],
+    usage: emptyUsage(),
+    startedAt: null,
+    lastEventTs: 0,
+    eventCount: 0
+  }
+}
+
+export const ACTIVE_STATUSES: ReadonlySet<AgentStatus> = new Set<AgentStatus>(['queued', 'running', 'waiting_permission'])
+export const isActive = (status: AgentStatus): boolean => ACTIVE_STATUSES.has(status)
+
+/** Tools that start a subagent. */
+export const AGENT_TOOL_NAMES: ReadonlySet<string> = new Set(['Agent', 'Task'])
