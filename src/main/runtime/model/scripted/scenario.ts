@@ -29,9 +29,15 @@ export function matches(matcher: Matcher, req: ParsedRequest): boolean {
 
 const preview = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '…' : s)
 
-/** Routes each request to the first script whose matcher accepts it; scripts are tried in order. */
-export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'>>, opts: { fallback?: Respond } = {}): Respond {
-  const list: AgentScript[] = Array.isArray(scripts) ? scripts : Object.entries(scripts).map(([name, s]) => ({ name, ...s }))
+/**
+ * Routes each request to the first script whose matcher accepts it; scripts are tried in order.
+ * Accepts a list of scripts, or an object whose keys are names (values `{ match, turns }`) or,
+ * shorter, substring matchers (values are the turns): `scriptByAgent({ 'You are Explore': [t1, t2] })`.
+ */
+export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'> | Turn[]>, opts: { fallback?: Respond } = {}): Respond {
+  const list: AgentScript[] = Array.isArray(scripts)
+    ? scripts
+    : Object.entries(scripts).map(([key, s]) => (Array.isArray(s) ? { name: key, match: key, turns: s } : { name: key, ...s }))
   return async (req, ctx) => {
     const script = list.find((s) => matches(s.match, req))
     if (!script) {
