@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { writeAgentState, type AgentStateInput } from './agent-state'
+import { INTERRUPTED_TOOL_RESULT } from './rebuild-conversation'
+import { agentsToResume, loadAgentForResume } from './resume'
+import { createSessionRecorder } from './session-recorder'
+import { eventsFor, tempDataDir } from './test-fixtures'
+
+let dataDir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
+afterEach(() => cleanup())
+
+const state = (agentId: string, over: Partial<AgentStateInput>): AgentStateInput => ({
+  agentId,
+  sessionId: 's',
+  agentType: 'general-purpose',
+  definition: { name: 'general-purpose', source: 'built-in' },
+  model: 'claude-sonnet-5-5',
+  turnCount: 1,
+  status: 'running',
+  stoppedByUser: false,
+  cwd: '/repo',
+  parentAgentId: null,
+  ...over
+})
+
+describe('resume', () => {
+  it('gives an interrupted agent its state and its full conversation, dangling tool call answered', async () => {
+    const f = eventsFor({ sessionId: 's', agentId: 'w1', parentAgentId: null, parentToolUseId: null })
+    const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })
+    rec.record(f.start())
+    rec.record(f.message({ role: 'user', content: 'Fix the test' }))
+    rec.record(f.message({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] }))
+    await rec.close() // the app quits while Bash runs
+    await writeAgentState(dataDir, state('w1', { turnCount: 1 }))
+
+    const r = await loadAgentForResume(dataDir, 's', 'w1')
+    expect(r.state).toMatchObject({ agentId: 'w1', turnCount: 1, model: 'claude-sonnet-5-5' })
+    expect(r.messages).toEqual([
+      { role: 'user', content: 'Fix the test' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: INTERRUPTED_TOOL_RESULT, is_error: true }] }
+    ])
+    expect(r.notes).toEqual([expect.stringContaining('added interrupted results for unanswered tool calls t1')])
+  })
+
+  it('resumes after a restart only agents that were cut off, never ones the user stopped or that finished', async () => {
+    await writeAgentState(dataDir, state('cut-off', {}))
+    await writeAgentState(dataDir, state('queued', { status: 'queued' }))
+    await writeAgentState(dataDir, state('user-stopped', { status: 'stopped', stoppedByUser: true }))
+    await writeAgentState(dataDir, state('stopped-running', { status: 'running', stoppedByUser: true }))
+    await writeAgentState(dataDir, state('done', { status: 'completed' }))
+    const { states } = await agentsToResume(dataDir, 's')
+    expect(states.map((s) => s.agentId).sort()).toEqual(['cut-off', 'queued'])
+  })
+
+  it('says what is missing rather than failing when there is no saved state', async () => {
+    const f = eventsFor({ sessionId: 's', agentId: 'x', parentAgentId: null, parentToolUseId: null })
+    const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })
+    rec.record(f.start())
+    await rec.close()
+    const r = await loadAgentForResume(dataDir, 's', 'x')
+    expect(r).toMatchObject({ state: null, messages: [], notes: ['agent x has no saved state; its definition and model must be chosen again'] })
+    await expect(loadAgentForResume(dataDir, 's', 'ghost')).rejects.toThrow(/Transcript not found: .*ghost\.jsonl/)
+  })
+})
