@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest'
+import { parseAgentMarkdown } from './parse'
+
+const F = '/p/.claude/agents/a.md'
+const parse = (text: string, opts = {}) => parseAgentMarkdown(text, F, 'project', opts)
+const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code)
+
+describe('parseAgentMarkdown: what loads', () => {
+  it('reads every documented field', () => {
+    const r = parse(`---
+name: reviewer
+description: Reviews code
+tools: [Read, "Bash(git:*)", mcp__gh__*]
+disallowedTools: Write, Edit
+model: Inherit
+color: blue
+forkContext: "true"
+permissionMode: plan
+background: false
+memory: project
+isolation: worktree
+skills: a, b
+maxTurns: "12"
+effort: high
+mcpServers: [github, {local: {command: x}}]
+hooks: {PreToolUse: []}
+initialPrompt: Start here
+criticalSystemReminder_EXPERIMENTAL: Stay read-only
+omitClaudeMd: true
+---
+You review.
+`)
+    expect(r.diagnostics).toEqual([])
+    expect(r.definition).toMatchObject({
+      agentType: 'reviewer',
+      whenToUse: 'Reviews code',
+      tools: ['Read', 'Bash(git:*)', 'mcp__gh__*'],
+      disallowedTools: ['Write', 'Edit'],
+      model: 'inherit',
+      color: 'blue',
+      forkContext: true,
+      permissionMode: 'plan',
+      background: false,
+      memory: 'project',
+      isolation: 'worktree',
+      skills: ['a', 'b'],
+      maxTurns: 12,
+      effort: 'high',
+      mcpServers: ['github', { local: { command: 'x' } }],
+      hooks: { PreToolUse: [] },
+      initialPrompt: 'Start here',
+      criticalSystemReminder: 'Stay read-only',
+      omitClaudeMd: true,
+      systemPrompt: 'You review.',
+      source: 'project',
+      file: F,
+      extra: {}
+    })
+  })
+
+  it('handles CRLF, a BOM, comments, anchors, block and folded scalars', () => {
+    const text = '\uFEFF---\r\n# a comment\r\nname: x # trailing comment\r\ndefaults: &d\r\n  - Read\r\ntools: *d\r\ndescription: >\r\n  Folded\r\n  text\r\ninitialPrompt: |\r\n  line 1\r\n  line 2\r\n---\r\nPrompt\r\n'
+    const r = parse(text)
+    expect(r.definition).toMatchObject({ agentType: 'x', whenToUse: 'Folded text\n', tools: ['Read'], initialPrompt: 'line 1\nline 2\n', systemPrompt: 'Prompt' })
+    expect(r.definition?.extra).toEqual({ defaults: ['Read'] })
+    expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-key', severity: 'info', line: 4, column: 1 })])
+  })
+
+  it('turns \\n escapes in descriptions into line breaks, as Claude Code does', () => {
+    expect(parse('---\nname: a\ndescription: one\\ntwo\n---\n').definition?.whenToUse).toBe('one\ntwo')
+  })
+
+  it('keeps unknown keys in extra, reports them as info, and suggests what a near miss meant', () => {
+    const r = parse('---\nname: a\ndescription: b\ncategory: qa\nallowed-tools: Read\n---\n')
+    expect(r.definition?.extra).toEqual({ category: 'qa', 'allowed-tools': 'Read' })
+    expect(r.definition?.tools).toBeUndefined()
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'info', code: 'unknown-key', line: 4, column: 1 }),
+      expect.objectContaining({ severity: 'warning', code: 'unknown-key', line: 5, message: expect.stringContaining('did you mean `tools`') })
+    ])
+  })
+
+  it('repairs invalid YAML the way Claude Code does, with a warning at each repaired value', () => {
+    const r = parse('---\nname: a\ndescription: Use it. Examples: Context: x\\nuser: "y"\ntools: Read\n---\nBody')
+    expect(r.definition).toMatchObject({ whenToUse: 'Use it. Examples: Context: x\nuser: "y"', tools: ['Read'] })
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'yaml-repaired', line: 3, column: 14 })])
+  })
+
+  it('repairs CRLF files too (Claude Code does not, because its line regex stops at \\r)', () => {
+    const r = parse('---\r\nname: a\r\ndescription: x: y\r\n---\r\n')
+    expect(r.definition?.whenToUse).toBe('x: y')
+  })
+
+  it('drops an invalid field value with a warning, keeping the raw value in frontmatter', () => {
+    const r = parse('---\nname: a\ndescription: b\ncolor: gold\nmaxTurns: -3\npermissionMode: yolo\nmodel: gpt\n---\n')
+    expect(r.definition?.color).toBeUndefined()
+    expect(r.definition?.maxTurns).toBeUndefined()
+    expect(r.definition?.permissionMode).toBeUndefined()
+    expect(r.definition?.model).toBe('gpt')
+    expect(r.definition?.frontmatter).toMatchObject({ color: 'gold', maxTurns: -3 })
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['invalid-field', 4, 8],
+      ['invalid-field', 5, 11],
+      ['invalid-field', 6, 17],
+      ['unknown-model', 7, 8]
+    ])
+    expect(r.diagnostics[0].message).toBe('`color` should be one of red, blue, green, yellow, purple, orange, pink, cyan, but is "gold"; the field is ignored')
+  })
+
+  it('normalises tools: `*` means all tools, empty means all tools (said), non-text entries dropped (said)', () => {
+    expect(parse('---\nname: a\ndescription: b\ntools: "*"\n---\n').definition?.tools).toEqual(['*'])
+    expect(parse('---\nname: a\ndescription: b\ntools: Read, *\n---\n')).toMatchObject({ definition: { tools: ['*'] } })
+    const empty = parse('---\nname: a\ndescription: b\ntools: ""\n---\n')
+    expect(empty.definition?.tools).toEqual([])
+    expect(codes(empty)).toEqual(['empty-tools'])
+    const mixed = parse('---\nname: a\ndescription: b\ntools: [Read, 42]\n---\n')
+    expect(mixed.definition?.tools).toEqual(['Read'])
+    expect(codes(mixed)).toEqual(['invalid-tool-name'])
+  })
+
+  it('substitutes placeholders in the prompt', () => {
+    const r = parse('---\nname: a\ndescription: b\n---\nDocs in {{FANOUT_DOCS_DIR}}; {{OTHER}} stays.', { placeholders: { FANOUT_DOCS_DIR: '/d' } })
+    expect(r.definition?.systemPrompt).toBe('Docs in /d; {{OTHER}} stays.')
+  })
+})
+
+describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
+  const skipped = (text: string, code: string, line: number, column: number) => {
+    const r = parse(text)
+    expect(r.definition).toBeUndefined()
+    expect(r.diagnostics).toContainEqual(expect.objectContaining({ file: F, severity: 'error', code, line, column }))
+    expect(r.diagnostics.find((d) => d.code === code)?.message).toMatch(/the agent is not loaded$/)
+  }
+
+  it('skips what Claude Code skips', () => {
+    skipped('# Just markdown\n', 'no-frontmatter', 1, 1)
+    skipped('---\nname: a\ndescription: b\n', 'unterminated-frontmatter', 1, 1)
+    skipped('---\ndescription: b\n---\n', 'missing-name', 2, 1)
+    skipped('---\nname: a\n---\n', 'missing-description', 2, 1)
+    skipped('---\nname: plug:a\ndescription: b\n---\n', 'name-has-colon', 2, 7)
+    skipped('---\nname: 42\ndescription: b\n---\n', 'invalid-name', 2, 7)
+    skipped('---\nname: a\ndescription: [x]\n---\n', 'invalid-description', 3, 14)
+    skipped('---\n- a\n- b\n---\n', 'frontmatter-not-mapping', 2, 1)
+    skipped('---\nname: a\ndescription: b\nname: c\n---\n', 'invalid-yaml', 4, 1)
+    skipped('---\nname: a\ndescription: first\n<example>\nmore\n</example>\n---\n', 'invalid-yaml', 4, 1)
+  })
+
+  it('refuses files and frontmatter that are too large', () => {
+    skipped(`---\nname: a\ndescription: b\n---\n${'x'.repeat(1024 * 1024)}`, 'file-too-large', 1, 1)
+    skipped(`---\nname: a\ndescription: ${'x'.repeat(200_000)}\n---\n`, 'frontmatter-too-large', 2, 1)
+  })
+
+  it('warns when the frontmatter is closed by --- in the middle of a line', () => {
+    const r = parse('---\nname: a\ndescription: b --- c\n---\n')
+    expect(r.definition?.whenToUse).toBe('b')
+    expect(r.diagnostics).toContainEqual(expect.objectContaining({ code: 'frontmatter-closed-mid-line', line: 3, column: 16 }))
+  })
+})
+
+describe('parseAgentMarkdown: plugin agents', () => {
+  const plug = (text: string, file = '/plug/agents/sub/rev.md') => parseAgentMarkdown(text, file, 'plugin', { plugin: 'tools', namespace: ['sub'] })
+
+  it('namespaces plugin:sub:name', () => {
+    expect(plug('---\nname: rev\ndescription: d\n---\n').definition?.agentType).toBe('tools:sub:rev')
+  })
+
+  it('falls back to the file name and the first line of prose, as Claude Code does', () => {
+    const r = plug('# Reviewer\n\nReviews pull requests.\n')
+    expect(r.definition).toMatchObject({ agentType: 'tools:sub:rev', whenToUse: 'Reviews pull requests.', plugin: 'tools' })
+  })
+
+  it('ignores permissionMode, hooks and mcpServers from plugins, with a warning', () => {
+    const r = plug('---\nname: rev\ndescription: d\npermissionMode: bypassPermissions\nhooks: {}\n---\n')
+    expect(r.definition?.permissionMode).toBeUndefined()
+    expect(r.definition?.hooks).toBeUndefined()
+    expect(codes(r)).toEqual(['plugin-forbidden', 'plugin-forbidden'])
+  })
+})
