@@ -53,11 +53,14 @@ describe('JsonlWriter', () => {
     const w = new JsonlWriter(file, { onError: (e) => errors.push(e.message) })
     w.append({ n: 1 })
     await expect(w.flush()).rejects.toThrow(`Could not write ${file}`)
+    w.append({ n: 2 })
+    await expect(w.flush()).rejects.toThrow(`Could not write ${file}`)
+    expect(errors).toHaveLength(1) // one report per outage
     expect(errors[0]).toContain(file)
     await rm(blocked)
-    w.append({ n: 2 })
+    w.append({ n: 3 })
     await w.close()
-    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }])
+    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
   })
 
   it('drops only a value that cannot be serialized, and says so', async () => {

@@ -15,7 +15,7 @@ export interface JsonlWriterOptions<T> {
   merge?: (prev: T, next: T) => T | null
   /** Awaited before the file is first opened (e.g. the recorder creating its data folder). */
   beforeOpen?: () => Promise<void>
-  /** A write that failed (the batch is kept and retried on the next append or flush). Default: console.error. */
+  /** A write failed (the batch is kept and retried on the next append or flush); once per outage. Default: console.error. */
   onError?: (err: Error) => void
 }
 
@@ -30,6 +30,8 @@ export class JsonlWriter<T = unknown> {
   private handle: FileHandle | null = null
   private closed = false
   private lastError: Error | null = null
+  /** A failure was reported and no write has succeeded since: repeats are not reported again. */
+  private failing = false
   private readonly delay: number
 
   constructor(
@@ -107,6 +109,7 @@ export class JsonlWriter<T = unknown> {
   }
 
   private async drain(): Promise<void> {
+    this.lastError = null
     while (this.pending.length || this.unwritten) {
       const batch = this.pending
       this.pending = []
@@ -115,10 +118,13 @@ export class JsonlWriter<T = unknown> {
       try {
         const handle = this.handle ?? (await this.openFile())
         if (text) await handle.appendFile(text, 'utf8')
+        this.failing = false
       } catch (err) {
         this.unwritten = text
-        this.lastError = new Error(`Could not write ${this.file}: ${(err as Error).message}`)
-        ;(this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
+        this.lastError = new Error(`Could not write ${this.file}: ${(err as Error).message}`, { cause: err })
+        // Reported once per outage, not once per batch (a full disk would otherwise log 60 times a second).
+        if (!this.failing) (this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
+        this.failing = true
         return
       }
     }
