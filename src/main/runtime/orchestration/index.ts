@@ -1,0 +1,10 @@
+// Orchestration: sessions, the Agent tool, subagent spawning and limits.
+export { AgentSession, type AgentSessionOptions, type RunOptions } from './session'
+export { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
+export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolInput } from './agent-tool'
+export { EventBus, type EventListener } from './event-bus'
+export { DEFAULT_LIMITS, Semaphore, SpawnGate, type SpawnLimits } from './limits'
+export { BudgetExceededError } from './budget'
+export { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from './spawn'
+export { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+export type { AgentReportDetails } from './report'
