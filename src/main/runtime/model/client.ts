@@ -63,24 +63,31 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     acc: MessageAccumulator,
     signal: AbortSignal | undefined
   ): Promise<void> {
-    // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it.
-    const idle = new AbortController()
-    const watchdog = setTimeout(() => idle.abort(), idleMs)
+    // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
+    // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
+    const attemptAbort = new AbortController()
+    let idle = false
+    const onAbort = () => attemptAbort.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const watchdog = setTimeout(() => {
+      idle = true
+      attemptAbort.abort()
+    }, idleMs)
     try {
-      const both = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
-      const stream = await sdk.messages.create(body, { signal: both })
+      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal })
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
       }
     } catch (err) {
-      if (!idle.signal.aborted || signal?.aborted) throw err
+      if (!idle || signal?.aborted) throw err
     } finally {
       clearTimeout(watchdog)
+      signal?.removeEventListener('abort', onAbort)
     }
     // The SDK ends iteration quietly when the signal aborts; the caller checks the signal.
     if (signal?.aborted) return
-    if (idle.signal.aborted) throw new StreamIncompleteError(`nothing arrived for ${idleMs / 1000} s`)
+    if (idle) throw new StreamIncompleteError(`nothing arrived for ${idleMs / 1000} s`)
     if (!acc.stopped) throw new StreamIncompleteError(acc.started ? 'no message_stop event' : 'no events at all')
   }
 
