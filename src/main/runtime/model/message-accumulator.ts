@@ -114,8 +114,8 @@ export class MessageAccumulator {
     block.input = parseToolInput(block.json, (err) => (this.inputErrors[block.id] = err))
   }
 
-  /** The message so far. Incomplete tool_use blocks (no content_block_stop yet) are left out unless `complete`. */
-  content(opts: { includeIncompleteTools?: boolean } = {}): ContentBlock[] {
+  /** The message so far. A tool_use block whose input has not finished streaming (no content_block_stop yet) is left out. */
+  content(): ContentBlock[] {
     const out: ContentBlock[] = []
     for (const b of this.blocks) {
       if (!b) continue
@@ -125,8 +125,8 @@ export class MessageAccumulator {
         out.push(b.signature ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : { type: 'thinking', thinking: b.thinking })
       } else if (b.type === 'redacted_thinking') {
         out.push({ type: 'redacted_thinking', data: b.data })
-      } else if (b.input !== undefined || opts.includeIncompleteTools) {
-        out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} })
+      } else if (b.input !== undefined) {
+        out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input })
       }
     }
     return out
