@@ -34,6 +34,12 @@ describe('scriptByAgent', () => {
     expect(model.server.messageRequests()).toHaveLength(2)
   })
 
+  it('keeps counting attempts when requests are not recorded (demo mode)', async () => {
+    model = await startScriptedModel({ recordRequests: false, respond: scriptByAgent({ x: [byAttempt(reply.serverError(503), reply.text('ok'))] }) })
+    expect(await call('x', [{ role: 'user', content: 'go' }])).toEqual([{ type: 'text', text: 'ok' }])
+    expect(model.server.requests).toHaveLength(0)
+  })
+
   it('names the request no script matched', async () => {
     model = await startScriptedModel({ respond: scriptByAgent({ 'You are Explore': [reply.text('x')] }) })
     await expect(call('You are Plan.', [{ role: 'user', content: 'do it' }])).rejects.toThrow(

@@ -3,6 +3,7 @@
 // drive the real SDK over real HTTP; the app's demo mode runs a scripted fan-out against it.
 // It is built for speed (one write per response unless delays are asked for) because the benchmark
 // measures the runtime's overhead against its latency.
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_MODEL_ALIASES } from '../aliases'
@@ -26,6 +27,8 @@ export interface ScriptedServerOptions {
   models?: ScriptedModelInfo[] | null
   /** Reject bodies the real API would reject (tool_use without tool_result, empty text...). Default true. */
   validate?: boolean
+  /** Keep every request in `requests`. Default true; the long-running demo mode turns it off to bound memory. */
+  recordRequests?: boolean
 }
 
 export interface ScriptedServer {
@@ -67,6 +70,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startScriptedServer(opts: ScriptedServerOptions): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = []
   const bodyCounts = new Map<string, number>()
+  let seenRequests = 0
   let seq = 0
   const nextId = (prefix: string) => `${prefix}_scripted_${(++seq).toString(36).padStart(6, '0')}`
   const ids = (): RenderIds => ({
@@ -74,8 +78,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     toolUseId: (b: ReplyBlock & { type: 'tool_use' }) => b.id ?? nextId('toolu')
   })
 
-  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply): Promise<void> {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req') })
+  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId })
     const cut = reply.interrupt
     let out = frames
     if (cut) {
@@ -102,12 +106,14 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     res.end()
   }
 
-  async function handleMessages(req: IncomingMessage, res: ServerResponse, raw: string, rec: RecordedRequest): Promise<void> {
+  async function handleMessages(res: ServerResponse, raw: string, rec: RecordedRequest): Promise<void> {
     const requestId = nextId('req')
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
-    const attempt = bodyCounts.get(raw) ?? 0
-    bodyCounts.set(raw, attempt + 1)
+    // Keyed by a digest, not the body, so a long session does not keep every conversation in memory.
+    const key = createHash('sha1').update(raw).digest('base64')
+    const attempt = bodyCounts.get(key) ?? 0
+    bodyCounts.set(key, attempt + 1)
     let reply
     try {
       reply = await opts.respond(rec, { index: rec.index, attempt, requests })
@@ -121,7 +127,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (res.destroyed) return
     if (reply.kind === 'http_error') return sendError(res, reply, requestId)
     if (!rec.stream) return sendJson(res, 200, renderMessage(reply, rec, ids()), { 'request-id': requestId })
-    await streamFrames(res, renderStream(reply, rec, ids()), reply)
+    await streamFrames(res, renderStream(reply, rec, ids()), reply, requestId)
   }
 
   function handleModels(res: ServerResponse): void {
@@ -155,10 +161,10 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       }
     }
     const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body)
-    const rec: RecordedRequest = { ...parsed, receivedAt, index: requests.length }
-    requests.push(rec)
+    const rec: RecordedRequest = { ...parsed, receivedAt, index: seenRequests++ }
+    if (opts.recordRequests !== false) requests.push(rec)
     try {
-      if (req.method === 'POST' && path === '/v1/messages') await handleMessages(req, res, raw, rec)
+      if (req.method === 'POST' && path === '/v1/messages') await handleMessages(res, raw, rec)
       else if (req.method === 'GET' && path === '/v1/models') handleModels(res)
       else sendError(res, { status: 404, errorType: 'not_found_error', message: `No route for ${req.method} ${path}` }, nextId('req'))
     } catch (err) {
