@@ -13,31 +13,7 @@ import type { ToolOptions } from './tool-options'
 import { createWebFetchTool } from './web-fetch'
 import { createWriteTool } from './write'
 
-export const BUILTIN_TOOL_NAMES = ['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TodoWrite'] as const
-export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number]
-
-export interface ToolMeta {
-  readOnly: boolean
-  concurrencySafe: boolean
-}
-
-/** Known without building the tools (the definitions resolver and permissions use it). */
-export const BUILTIN_TOOL_META: Record<BuiltinToolName, ToolMeta> = {
-  Bash: { readOnly: false, concurrencySafe: false },
-  Glob: { readOnly: true, concurrencySafe: true },
-  Grep: { readOnly: true, concurrencySafe: true },
-  Read: { readOnly: true, concurrencySafe: true },
-  Edit: { readOnly: false, concurrencySafe: false },
-  Write: { readOnly: false, concurrencySafe: false },
-  NotebookEdit: { readOnly: false, concurrencySafe: false },
-  WebFetch: { readOnly: true, concurrencySafe: true },
-  TodoWrite: { readOnly: true, concurrencySafe: false }
-}
-
-/** Tools that change files: what acceptEdits auto-approves and Edit(...) rules govern. */
-export const FILE_EDIT_TOOL_NAMES: readonly string[] = ['Edit', 'Write', 'NotebookEdit', 'MultiEdit']
-/** Tools that read files: what Read(...) rules govern. */
-export const FILE_READ_TOOL_NAMES: readonly string[] = ['Read', 'Glob', 'Grep', 'NotebookRead', 'LS']
+export { BUILTIN_TOOL_META, BUILTIN_TOOL_NAMES, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES, type BuiltinToolName, type ToolMeta } from './tool-names'
 
 export interface BuiltinToolOptions extends ToolOptions {
   todos?: TodoList

@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createBuiltinTools } from '../tools/index'
+import { makeTempDir, toolContext, writeTree } from '../tools/test-kit'
+import { createPermissionGate, type PermissionRequest } from './gate'
+import { headlessPermissions } from './headless'
+import { effectiveMode } from './mode'
+import { emptyRules, rulesFrom } from './rules'
+
+let cwd: string
+let home: string
+const cleanups: Array<() => void> = []
+beforeEach(() => {
+  const a = makeTempDir('fanout-gate-')
+  const b = makeTempDir('fanout-gate-home-')
+  cleanups.push(a.cleanup, b.cleanup)
+  cwd = a.dir
+  home = b.dir
+})
+afterEach(() => cleanups.splice(0).forEach((c) => c()))
+
+const Bash = { name: 'Bash', readOnly: false }
+const Edit = { name: 'Edit', readOnly: false }
+
+describe('effectiveMode', () => {
+  it.each([
+    ['default', undefined, 'default'],
+    ['default', 'acceptEdits', 'acceptEdits'],
+    ['dontAsk', 'bubble', 'bubble'],
+    ['acceptEdits', 'default', 'acceptEdits'],
+    ['bypassPermissions', 'plan', 'bypassPermissions'],
+    ['plan', 'acceptEdits', 'plan'],
+    ['bubble', undefined, 'bubble']
+  ] as const)('parent %s, definition %s → %s', (parent, own, expected) => {
+    expect(effectiveMode(parent, own)).toBe(expected)
+  })
+})
+
+describe('createPermissionGate', () => {
+  it('headless: a call that needs approval is denied with how to allow it', async () => {
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, headless: true })
+    const d = await gate.canUseTool(Bash, { command: 'npm test' }, 'toolu_1')
+    expect(d).toEqual({
+      behavior: 'deny',
+      message: expect.stringContaining('Bash needs approval and this run is headless')
+    })
+    expect((d as { message: string }).message).toContain('--permission-mode')
+    expect((d as { message: string }).message).toContain('Bash(npm test:*)')
+    expect(await gate.canUseTool({ name: 'Read', readOnly: true }, { file_path: 'x' }, 't')).toEqual({ behavior: 'allow' })
+  })
+
+  it('asks with the reason and suggested rule; honours allow and deny answers', async () => {
+    const asked: PermissionRequest[] = []
+    let answer: 'allow' | 'deny' = 'allow'
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async (req) => (asked.push(req), answer) })
+    expect(await gate.canUseTool(Edit, { file_path: 'a.txt' }, 'toolu_a')).toEqual({ behavior: 'allow' })
+    expect(asked[0]).toMatchObject({ toolName: 'Edit', toolUseId: 'toolu_a', reason: 'Edit wants to change a.txt', suggestedRules: ['Edit(./**)'], mode: 'default' })
+    answer = 'deny'
+    const denied = await gate.canUseTool(Edit, { file_path: 'a.txt' }, 'toolu_b')
+    expect(denied).toMatchObject({ behavior: 'deny', message: expect.stringContaining('The user denied permission to use Edit') })
+    expect(asked).toHaveLength(2)
+  })
+
+  it('"allow always" adds a session rule that this agent and its subagents then use', async () => {
+    let asks = 0
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async () => (asks++, 'allow_always') })
+    await gate.canUseTool(Bash, { command: 'npm run lint -- --fix' }, 't1')
+    expect(gate.rules().allow.map((r) => `${r.source}:${r.raw}`)).toEqual(['session:Bash(npm run lint:*)'])
+    expect(await gate.canUseTool(Bash, { command: 'npm run lint' }, 't2')).toEqual({ behavior: 'allow' })
+    const child = gate.forSubagent({ cwd, ask: async () => (asks++, 'deny') })
+    expect(await child.canUseTool(Bash, { command: 'npm run lint src' }, 't3')).toEqual({ behavior: 'allow' })
+    expect(asks).toBe(1)
+  })
+
+  it('a failing asker denies rather than running the tool', async () => {
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: () => Promise.reject(new Error('window closed')) })
+    expect(await gate.canUseTool(Bash, { command: 'make' }, 't')).toMatchObject({ behavior: 'deny', message: expect.stringContaining('window closed') })
+  })
+
+  it('subagents inherit deny rules and get their effective mode', async () => {
+    const rules = rulesFrom({ deny: ['Bash(git push:*)'] }, 'project')
+    const parent = createPermissionGate({ mode: 'default', rules, cwd, headless: true })
+    const child = parent.forSubagent({ cwd, definitionMode: 'bypassPermissions' })
+    expect(child.mode).toBe('bypassPermissions')
+    expect(await child.canUseTool(Bash, { command: 'npm install' }, 't')).toEqual({ behavior: 'allow' })
+    expect((await child.canUseTool(Bash, { command: 'git push --force' }, 't')).behavior).toBe('deny')
+    const planned = createPermissionGate({ mode: 'plan', rules, cwd, headless: true }).forSubagent({ cwd, definitionMode: 'acceptEdits' })
+    expect((await planned.canUseTool(Edit, { file_path: 'a.txt' }, 't')).behavior).toBe('deny')
+  })
+})
+
+describe('headlessPermissions (what `fanout run` uses) in a real repository', () => {
+  it('applies the project settings to real tool calls and reports denials', async () => {
+    execFileSync('git', ['init', '-q', cwd])
+    writeTree(cwd, {
+      'a.txt': 'hello\n',
+      'secrets/key.pem': 'PRIVATE',
+      '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(git add:*)'], deny: ['Read(./secrets/**)'] } })
+    })
+    const denials: string[] = []
+    const forAgent = await headlessPermissions({ cwd, home, managedFile: null, onDenied: (m) => denials.push(m) })
+    const canUseTool = forAgent({ id: 'main', cwd, permissionMode: 'default' })
+    const tools = Object.fromEntries(createBuiltinTools({ cwd }).map((t) => [t.name, t]))
+    const call = async (name: string, input: Record<string, unknown>) => {
+      const d = await canUseTool(tools[name], input, 'toolu')
+      return d.behavior === 'allow' ? tools[name].run(input, toolContext(cwd)) : d
+    }
+    await call('Bash', { command: 'git add a.txt' })
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd, encoding: 'utf8' })).toContain('A  a.txt')
+    expect(await call('Bash', { command: 'git commit -m "x"' })).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Bash(git commit:*)') })
+    expect(await call('Read', { file_path: 'secrets/key.pem' })).toMatchObject({ behavior: 'deny', message: expect.stringContaining('Read(./secrets/**)') })
+    expect(await call('Read', { file_path: 'a.txt' })).toMatchObject({ content: '     1\thello' })
+    expect(denials).toHaveLength(2)
+    expect(forAgent({ id: 'main', cwd, permissionMode: 'default' })).toBe(canUseTool)
+    const acceptEdits = forAgent({ id: 'child', cwd, permissionMode: 'acceptEdits' })
+    expect(await acceptEdits(tools.Write, { file_path: 'b.txt', content: 'x' }, 't')).toEqual({ behavior: 'allow' })
+  })
+
+  it('surfaces broken settings instead of ignoring them', async () => {
+    writeTree(cwd, { '.claude/settings.json': '{ "permissions": ' })
+    const messages: string[] = []
+    await headlessPermissions({ cwd, home, managedFile: null, onDenied: (m) => messages.push(m) })
+    expect(messages[0]).toMatch(/^settings: .*settings\.json:1:\d+: This settings file is not valid JSON/)
+  })
+})

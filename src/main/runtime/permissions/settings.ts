@@ -1,0 +1,140 @@
+// Permission settings from Claude Code's files, merged: `~/.claude/settings.json` (user),
+// `<project>/.claude/settings.json` (project), `<project>/.claude/settings.local.json` (local) and the managed
+// file. Rules from all files apply (deny wins anyway); for defaultMode the most specific file wins.
+// A broken file never stops a run: every problem becomes a Diagnostic naming the file and line, and the rest
+// of the file still counts. A malformed deny rule is applied to its whole tool rather than dropped.
+import { existsSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { PERMISSION_MODES, type Diagnostic, type PermissionMode } from '../../../shared/agent-definition'
+import { jsonErrorOffset } from './json-position'
+import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleSource } from './rules'
+
+export const MANAGED_SETTINGS_FILE = '/etc/claude-code/managed-settings.json'
+
+export interface PermissionSettings {
+  rules: PermissionRules
+  defaultMode?: PermissionMode
+  additionalDirectories: string[]
+  diagnostics: Diagnostic[]
+  /** Settings files that were found and read, lowest precedence first. */
+  files: string[]
+}
+
+export interface LoadPermissionSettingsOptions {
+  /** The project directory (where `.claude/` lives). */
+  cwd: string
+  /** Home directory for user settings (default: the OS home). */
+  home?: string
+  /** Managed settings file; `null` to skip. Default /etc/claude-code/managed-settings.json. */
+  managedFile?: string | null
+}
+
+function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset))
+  const line = before.split('\n').length
+  return { line, column: offset - before.lastIndexOf('\n') }
+}
+
+function jsonErrorPosition(text: string): { line: number; column: number } {
+  const at = jsonErrorOffset(text)
+  return at === -1 ? { line: 1, column: 1 } : lineColumnAt(text, at)
+}
+
+/** The line of the first occurrence of a JSON value in the file, so diagnostics point at it. */
+function locate(text: string, value: unknown): { line: number; column: number } {
+  const at = text.indexOf(JSON.stringify(value))
+  return at === -1 ? { line: 1, column: 1 } : lineColumnAt(text, at)
+}
+
+function loadFile(file: string, source: RuleSource, root: string, home: string, out: PermissionSettings): void {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    out.diagnostics.push({ file, line: 1, column: 1, severity: 'error', code: 'settings-unreadable', message: `Could not read settings: ${(err as Error).message}` })
+    return
+  }
+  out.files.push(file)
+  if (text.trim() === '') return
+  const diag = (at: { line: number; column: number }, severity: Diagnostic['severity'], code: string, message: string): void => {
+    out.diagnostics.push({ file, ...at, severity, code, message })
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    const message = (err as Error).message
+    diag(jsonErrorPosition(text), 'error', 'settings-invalid-json', `This settings file is not valid JSON (${message}); none of its permission rules apply until it is fixed.`)
+    return
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    diag({ line: 1, column: 1 }, 'error', 'settings-not-object', 'Settings must be a JSON object like {"permissions": {"allow": [...]}}.')
+    return
+  }
+  const permissions = (json as Record<string, unknown>).permissions
+  if (permissions === undefined) return
+  if (typeof permissions !== 'object' || permissions === null || Array.isArray(permissions)) {
+    diag(locate(text, 'permissions'), 'error', 'permissions-not-object', '"permissions" must be an object with "allow", "deny" and "ask" lists.')
+    return
+  }
+  const p = permissions as Record<string, unknown>
+  for (const behavior of RULE_BEHAVIORS) {
+    const list = p[behavior]
+    if (list === undefined) continue
+    if (!Array.isArray(list)) {
+      diag(locate(text, behavior), 'error', 'permission-list-not-array', `"permissions.${behavior}" must be a list of rule strings, e.g. ["Bash(npm test:*)"].`)
+      continue
+    }
+    for (const entry of list) {
+      if (typeof entry !== 'string') {
+        diag(locate(text, entry), 'error', 'permission-rule-not-string', `Each entry of "permissions.${behavior}" must be a string; ${JSON.stringify(entry)} is ignored.`)
+        continue
+      }
+      const parsed = parseRule(entry, source, root)
+      if (parsed.ok) {
+        out.rules[behavior].push(parsed.rule)
+        continue
+      }
+      if (behavior !== 'allow' && parsed.toolName) {
+        // Dropping a deny (or ask) rule because of a typo would silently loosen safety: apply it to the whole tool.
+        out.rules[behavior].push({ toolName: parsed.toolName, source, root, raw: entry })
+        diag(locate(text, entry), 'error', 'permission-rule-malformed', `Malformed rule in "permissions.${behavior}": ${parsed.error}. Until it is fixed it applies to every ${parsed.toolName} call.`)
+      } else {
+        diag(locate(text, entry), 'error', 'permission-rule-malformed', `Malformed rule in "permissions.${behavior}": ${parsed.error}. It is ignored.`)
+      }
+    }
+  }
+  const mode = p.defaultMode
+  if (mode !== undefined) {
+    if (typeof mode === 'string' && (PERMISSION_MODES as readonly string[]).includes(mode)) out.defaultMode = mode as PermissionMode
+    else diag(locate(text, mode), 'warning', 'permission-mode-unknown', `Unknown "defaultMode" ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}. It is ignored.`)
+  }
+  const dirs = p.additionalDirectories
+  if (dirs !== undefined) {
+    if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string'))
+      diag(locate(text, 'additionalDirectories'), 'error', 'additional-directories-invalid', '"permissions.additionalDirectories" must be a list of directory paths.')
+    else
+      for (const d of dirs as string[]) out.additionalDirectories.push(d.startsWith('~/') ? join(home, d.slice(2)) : resolve(root, d))
+  }
+}
+
+export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): PermissionSettings {
+  const home = opts.home ?? homedir()
+  const cwd = resolve(opts.cwd)
+  const out: PermissionSettings = { rules: emptyRules(), additionalDirectories: [], diagnostics: [], files: [] }
+  const managed = opts.managedFile === undefined ? MANAGED_SETTINGS_FILE : opts.managedFile
+  const candidates: Array<{ file: string; source: RuleSource; root: string }> = [
+    { file: join(home, '.claude', 'settings.json'), source: 'user', root: home },
+    { file: join(cwd, '.claude', 'settings.json'), source: 'project', root: cwd },
+    { file: join(cwd, '.claude', 'settings.local.json'), source: 'local', root: cwd }
+  ]
+  if (managed) candidates.push({ file: managed, source: 'managed', root: dirname(managed) })
+  const seen = new Set<string>()
+  for (const c of candidates) {
+    if (seen.has(c.file) || !existsSync(c.file)) continue
+    seen.add(c.file) // running in the home directory: user and project settings are one file
+    loadFile(c.file, c.source, c.root, home, out)
+  }
+  return out
+}

@@ -1,0 +1,61 @@
+// What a tool call touches, in the terms permission rules speak: a command, a path, a URL, a subagent type.
+import { isAbsolute, join } from 'node:path'
+import { splitGlobBase } from '../tools/glob-pattern'
+import { resolveToolPath } from '../tools/paths'
+import { BUILTIN_TOOL_META, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
+
+export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
+
+/** Tools that never need approval (deny rules still apply): they only talk to the runtime itself. */
+export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode']
+
+export interface ToolCall {
+  name: string
+  kind: CallKind
+  readOnly: boolean
+  command?: string
+  /** Absolute path the call reads or writes (for Glob/Grep: the directory searched). */
+  path?: string
+  /** The call searches a whole directory (Glob/Grep), not one file. */
+  searchesDirectory?: boolean
+  url?: string
+  host?: string
+  subagentType?: string
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined
+}
+
+export function describeCall(tool: { name: string; readOnly?: boolean }, input: unknown, cwd: string): ToolCall {
+  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
+  const name = tool.name
+  const meta = (BUILTIN_TOOL_META as Record<string, { readOnly: boolean } | undefined>)[name]
+  const readOnly = tool.readOnly ?? meta?.readOnly ?? false
+  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '' }
+  if (FILE_EDIT_TOOL_NAMES.includes(name)) {
+    const p = str(args.file_path) ?? str(args.notebook_path)
+    return { name, kind: 'edit', readOnly: false, path: p && resolveToolPath(cwd, p) }
+  }
+  if (FILE_READ_TOOL_NAMES.includes(name)) {
+    const file = str(args.file_path) ?? str(args.notebook_path)
+    if (file) return { name, kind: 'read', readOnly: true, path: resolveToolPath(cwd, file) }
+    let dir = resolveToolPath(cwd, str(args.path) ?? '.')
+    const pattern = str(args.pattern)
+    if (name === 'Glob' && pattern && (isAbsolute(pattern) || pattern.startsWith('~/') || pattern.startsWith('../'))) {
+      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern)
+      dir = isAbsolute(base) ? base : join(dir, base)
+    }
+    return { name, kind: 'read', readOnly: true, path: dir, searchesDirectory: true }
+  }
+  if (name === 'WebFetch' || name === 'WebSearch') {
+    const url = str(args.url)
+    let host: string | undefined
+    try {
+      host = url ? new URL(url).hostname.toLowerCase() : undefined
+    } catch {}
+    return { name, kind: 'network', readOnly: true, url, host }
+  }
+  if (NO_APPROVAL_TOOLS.includes(name)) return { name, kind: 'free', readOnly: true, subagentType: str(args.subagent_type) }
+  return { name, kind: 'other', readOnly }
+}
