@@ -22,6 +22,8 @@ export interface FieldReadContext {
 /** Fields a plugin may not set: they would let a plugin raise its own permissions (Claude Code agrees). */
 const PLUGIN_FORBIDDEN = new Set<FrontmatterKey>(['permissionMode', 'hooks', 'mcpServers'])
 const KNOWN = new Set<string>(FRONTMATTER_KEYS)
+/** One note per unknown key is useful; thousands are noise. */
+const MAX_UNKNOWN_KEY_NOTES = 20
 // A bare word that is not an alias cannot be a model id; the model layer refuses it at spawn time.
 const BARE_WORD = /^[a-z]+$/i
 
@@ -35,14 +37,20 @@ export function readAgentFields(raw: Record<string, unknown>, ctx: FieldReadCont
     diagnostics.push(diagnostic(ctx.file, at, 'info', code, message))
   }
 
+  let unknownReported = 0
+  let unknownUnreported = 0
   for (const [key, value] of Object.entries(raw)) {
     if (ctx.handled.has(key)) continue
     if (!KNOWN.has(key)) {
-      fields.extra[key] = value
+      // defineProperty, not assignment: a key named `__proto__` must stay a plain key.
+      Object.defineProperty(fields.extra, key, { value, enumerable: true, writable: true, configurable: true })
       const suggestion = suggestKey(key)
-      if (suggestion) {
+      if (!suggestion && unknownReported >= MAX_UNKNOWN_KEY_NOTES) {
+        unknownUnreported++
+      } else if (suggestion) {
         warn(key, 'unknown-key', `\`${key}\` is not an agent field, so it has no effect; did you mean \`${suggestion}\`?`, ctx.keyAt(key))
       } else {
+        unknownReported++
         info(key, 'unknown-key', `\`${key}\` is not an agent field; it is kept in the file but has no effect`)
       }
       continue
@@ -62,6 +70,9 @@ export function readAgentFields(raw: Record<string, unknown>, ctx: FieldReadCont
       continue
     }
     applyField(field, parsed.data, fields, (code, message) => warn(key, code, message), (code, message) => info(key, code, message))
+  }
+  if (unknownUnreported) {
+    diagnostics.push(diagnostic(ctx.file, ctx.keyAt(''), 'info', 'unknown-key', `${unknownUnreported} more keys are not agent fields; they are kept in the file but have no effect`))
   }
   return { fields, diagnostics }
 }

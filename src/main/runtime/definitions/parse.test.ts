@@ -147,7 +147,7 @@ describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
 
   it('refuses files and frontmatter that are too large', () => {
     skipped(`---\nname: a\ndescription: b\n---\n${'x'.repeat(1024 * 1024)}`, 'file-too-large', 1, 1)
-    skipped(`---\nname: a\ndescription: ${'x'.repeat(200_000)}\n---\n`, 'frontmatter-too-large', 2, 1)
+    skipped(`---\nname: a\ndescription: ${'x'.repeat(100_000)}\n---\n`, 'frontmatter-too-large', 2, 1)
   })
 
   it('warns when the frontmatter is closed by --- in the middle of a line', () => {
@@ -174,5 +174,16 @@ describe('parseAgentMarkdown: plugin agents', () => {
     expect(r.definition?.permissionMode).toBeUndefined()
     expect(r.definition?.hooks).toBeUndefined()
     expect(codes(r)).toEqual(['plugin-forbidden', 'plugin-forbidden'])
+  })
+})
+
+describe('parseAgentMarkdown: hostile keys', () => {
+  it('keeps __proto__ and constructor as ordinary unknown keys and tool names', () => {
+    const r = parse('---\nname: a\ndescription: b\n__proto__: {polluted: true}\nconstructor: x\ntools: constructor, toString\n---\n')
+    expect(Object.getPrototypeOf(r.definition?.extra)).toBe(Object.prototype)
+    expect(Object.keys(r.definition?.extra ?? {})).toEqual(['__proto__', 'constructor'])
+    expect((r.definition?.extra as Record<string, unknown>).polluted).toBeUndefined()
+    expect(r.definition?.tools).toEqual(['constructor', 'toString'])
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['unknown-key', 'unknown-key'])
   })
 })

@@ -10,8 +10,8 @@ import { readYaml, type KeyPosition } from './yaml-read'
 
 /** Bigger files are refused unread: no real system prompt is this long, and parsing stays bounded. */
 export const MAX_AGENT_FILE_CHARS = 1024 * 1024
-/** Bigger frontmatter is refused before YAML parsing, for the same reason. */
-export const MAX_FRONTMATTER_CHARS = 128 * 1024
+/** Bigger frontmatter is refused before YAML parsing (the largest of ~590 real files is 4.4 KB). */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024
 
 export interface ParseAgentOptions {
   /** Plugin agents: the plugin's name and the subfolders under its agents/ folder (`plugin:sub:name`). */
@@ -35,7 +35,7 @@ function baseName(file: string): string {
 
 export function substitutePlaceholders(body: string, placeholders: Record<string, string> | undefined): string {
   if (!placeholders) return body
-  return body.replace(/\{\{([A-Z0-9_]+)\}\}/g, (whole, key: string) => placeholders[key] ?? whole)
+  return body.replace(/\{\{([A-Z0-9_]+)\}\}/g, (whole, key: string) => (Object.hasOwn(placeholders, key) ? placeholders[key] : whole))
 }
 
 /** The first line of prose in a markdown body: a plugin agent's description when it has none. */

@@ -92,9 +92,9 @@ export const KEY_SUGGESTIONS: Readonly<Record<string, FrontmatterKey>> = {
 }
 
 /** The known key a misspelt one most likely means: same letters ignoring case, `-` and `_`. */
+const normalizeKey = (k: string): string => k.toLowerCase().replace(/[-_]/g, '')
+const BY_NORMALIZED = new Map(FRONTMATTER_KEYS.map((k) => [normalizeKey(k), k]))
+
 export function suggestKey(key: string): FrontmatterKey | undefined {
-  const direct = KEY_SUGGESTIONS[key]
-  if (direct) return direct
-  const norm = (k: string): string => k.toLowerCase().replace(/[-_]/g, '')
-  return FRONTMATTER_KEYS.find((k) => norm(k) === norm(key))
+  return Object.hasOwn(KEY_SUGGESTIONS, key) ? KEY_SUGGESTIONS[key] : BY_NORMALIZED.get(normalizeKey(key))
 }

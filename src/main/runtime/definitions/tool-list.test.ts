@@ -27,3 +27,10 @@ describe('tool lists', () => {
     expect(mcpServerWildcard('Read')).toBeUndefined()
   })
 })
+
+describe('tool names that are Object.prototype members', () => {
+  it('are not mistaken for aliases', () => {
+    expect(parseToolSpec('constructor')).toEqual({ toolName: 'constructor' })
+    expect(parseToolSpec('toString')).toEqual({ toolName: 'toString' })
+  })
+})

@@ -64,7 +64,7 @@ export function parseToolSpec(spec: string): ToolSpec {
     const content = s.slice(open + 1, -1).trim()
     if (content !== '' && content !== '*') ruleContent = content
   }
-  return { toolName: TOOL_ALIASES[name] ?? name, ...(ruleContent !== undefined ? { ruleContent } : {}) }
+  return { toolName: Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : name, ...(ruleContent !== undefined ? { ruleContent } : {}) }
 }
 
 export const isMcpToolName = (name: string): boolean => name.startsWith('mcp__')
