@@ -82,7 +82,7 @@ describe('fanout agents list', () => {
     expect(byName.get('helper')).toMatchObject({ source: 'user', tools: '*' })
     expect(byName.get('general-purpose')).toMatchObject({ source: 'built-in', tools: '*' })
     expect(byName.get('Plan')).toMatchObject({ tools: null, disallowedTools: ['Agent', 'Edit', 'Write', 'NotebookEdit', 'ExitPlanMode'], model: 'inherit' })
-    expect(byName.get('reviewer').diagnostics).toEqual([
+    expect(byName.get('reviewer')?.diagnostics).toEqual([
       expect.objectContaining({ severity: 'warning', code: 'yaml-repaired', line: 3, column: 14 }),
       expect.objectContaining({ severity: 'info', code: 'unknown-key', line: 5, column: 1 })
     ])
