@@ -10,6 +10,8 @@ export interface WalkOptions {
   /** Extra per-file filter on the root-relative path (e.g. Grep's `type`). */
   accept?: (relPath: string) => boolean
   signal?: AbortSignal
+  /** Stop after this many files. */
+  maxFiles?: number
 }
 
 /** Root-relative, forward-slash paths of the files found, in no particular order. */
@@ -18,6 +20,7 @@ export async function walkFiles(opts: WalkOptions): Promise<string[]> {
   const overrides = opts.overrides ?? new OverrideGlobs([])
   const visit = async (dir: string, rel: string, ignore: IgnoreStack): Promise<void> => {
     if (opts.signal?.aborted) throw new Error('aborted')
+    if (opts.maxFiles !== undefined && out.length >= opts.maxFiles) return
     let entries
     try {
       entries = await readdir(dir, { withFileTypes: true })

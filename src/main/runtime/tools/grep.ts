@@ -11,7 +11,7 @@ import type { ToolOptions } from './tool-options'
 const MAX_LINE_CHARS = 500
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\\\{\\\\}")'),
+  pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\{\\}")'),
   path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
   glob: z.string().optional().describe('Glob to filter files, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts"; several separated by spaces'),
   type: z.string().optional().describe('File type to search (rg --type), e.g. js, ts, py, rust, go, java, md'),
