@@ -18,14 +18,16 @@ interface Expected {
   claude_code: { name: string; description: string; tools: string } | null
 }
 
-/**
- * Files where Fanout deliberately reads differently from Claude Code, and why. None is in this corpus;
- * the differences below apply to files it does not contain, and are tested in parse.test.ts:
- * - a UTF-8 BOM before the opening `---` is ignored (Claude Code finds no frontmatter and skips the file);
- * - CRLF files get the same YAML repair as LF files (Claude Code's line regex never matches a line ending in \r);
- * - `tools:` empty means all tools when spawning (Claude Code lists "All tools" but spawns with none).
- */
+/** Corpus files where Fanout deliberately reads differently from Claude Code, and why. None so far. */
 const DELIBERATE: Record<string, string> = {}
+
+/** Deliberate differences that no corpus file exercises (each is tested in src/main/runtime/definitions). */
+const DIFFERENCES_OUTSIDE_CORPUS = [
+  'a UTF-8 BOM before the opening --- is ignored (Claude Code finds no frontmatter and skips the file)',
+  'CRLF files get the same YAML repair as LF files (Claude Code\'s line regex never matches a line ending in \\r)',
+  'an empty `tools:` spawns the agent with all tools, as the listing says (Claude Code lists "All tools" but spawns it with none)',
+  'files over 1 MB, frontmatter over 64 KB and YAML nested over 64 levels are refused with a diagnostic instead of being parsed (Claude Code tries to parse them)'
+]
 
 const tmp = mkdtempSync(join(tmpdir(), 'fanout-corpus-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -62,6 +64,7 @@ describe.skipIf(!haveCorpus)('Claude Code corpus', () => {
     console.log(`corpus: ${same}/${rows.length} files (${percent.toFixed(2)}%) read exactly as Claude Code read them; ` +
       `${rows.filter((r) => r.claude_code).length} loaded, ${rows.filter((r) => !r.claude_code).length} skipped by both`)
     for (const [file, why] of Object.entries(DELIBERATE)) console.log(`  deliberate difference: ${file}: ${why}`)
+    for (const why of DIFFERENCES_OUTSIDE_CORPUS) console.log(`  deliberate difference (no corpus file has it): ${why}`)
     for (const m of mismatches) console.log(`  MISMATCH ${m.file}\n    fanout:      ${JSON.stringify(m.got)?.slice(0, 300)}\n    claude code: ${JSON.stringify(m.want)?.slice(0, 300)}`)
 
     expect(loadedDiffers).toEqual([])

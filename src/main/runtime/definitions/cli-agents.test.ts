@@ -26,6 +26,12 @@ describe('parseCliAgentsJson', () => {
     ])
   })
 
+  it("keeps each agent's field diagnostics with it", () => {
+    const r = parseCliAgentsJson('{"a": {"description": "d", "prompt": "p", "color": "gold"}}')
+    expect(r.perAgent.a).toEqual([expect.objectContaining({ code: 'invalid-field', message: expect.stringMatching(/^agent "a": `color` should be/) })])
+    expect(r.diagnostics).toEqual(r.perAgent.a)
+  })
+
   it('refuses JSON that is not an object of agents', () => {
     expect(parseCliAgentsJson('[1]').diagnostics[0].code).toBe('invalid-agents-json')
   })

@@ -13,20 +13,29 @@ function jsonErrorOffset(message: string): number {
   return m ? Number(m[1]) : 0
 }
 
-export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE): { definitions: AgentDefinition[]; diagnostics: Diagnostic[] } {
+export interface CliAgents {
+  definitions: AgentDefinition[]
+  /** Every diagnostic, including those in `perAgent`. */
+  diagnostics: Diagnostic[]
+  /** Diagnostics of each loaded agent, by name, so they travel with it. */
+  perAgent: Record<string, Diagnostic[]>
+}
+
+export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE): CliAgents {
   const diagnostics: Diagnostic[] = []
   const definitions: AgentDefinition[] = []
+  const perAgent: Record<string, Diagnostic[]> = Object.create(null)
   let parsed: unknown
   try {
     parsed = JSON.parse(json)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     diagnostics.push(diagnostic(file, positionAt(json, jsonErrorOffset(message)), 'error', 'invalid-json', `not valid JSON (${message}); no agents were read from it`))
-    return { definitions, diagnostics }
+    return { definitions, diagnostics, perAgent }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     diagnostics.push(diagnostic(file, { line: 1, column: 1 }, 'error', 'invalid-agents-json', 'expected an object mapping agent names to { "description", "prompt", ... }'))
-    return { definitions, diagnostics }
+    return { definitions, diagnostics, perAgent }
   }
   for (const [name, spec] of Object.entries(parsed as Record<string, unknown>)) {
     // JSON has no positions after parsing: point at the first place the agent's name is written.
@@ -59,7 +68,8 @@ export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE)
       valueAt: () => at,
       handled: new Set(['description', 'prompt'])
     })
-    diagnostics.push(...fieldDiagnostics.map((d) => ({ ...d, message: `agent "${name}": ${d.message}` })))
+    perAgent[name] = fieldDiagnostics.map((d) => ({ ...d, message: `agent "${name}": ${d.message}` }))
+    diagnostics.push(...perAgent[name])
     definitions.push({
       ...fields,
       agentType: name,
@@ -69,5 +79,5 @@ export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE)
       frontmatter: raw
     })
   }
-  return { definitions, diagnostics }
+  return { definitions, diagnostics, perAgent }
 }

@@ -6,7 +6,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { AgentDefinition, AgentSource, Diagnostic, LoadedAgent } from '../../../shared/agent-definition'
 import { builtinPlaceholders, defaultBuiltinDir, defaultDocsDir } from './builtins'
-import { parseCliAgentsJson } from './cli-agents'
+import { CLI_AGENTS_FILE, parseCliAgentsJson } from './cli-agents'
 import { diagnostic } from './diagnostics'
 import { MAX_AGENT_FILE_CHARS, parseAgentMarkdown, type ParseAgentOptions } from './parse'
 import { scanAgentDir } from './scan'
@@ -126,8 +126,9 @@ export async function readAllSources(options: LoadAgentsOptions): Promise<{ entr
   }
   if (options.cliAgentsJson !== undefined) {
     const cli = parseCliAgentsJson(options.cliAgentsJson)
-    diagnostics.push(...cli.diagnostics)
-    entries.push(...cli.definitions.map((definition) => ({ source: 'cli' as const, file: '--agents', definition, diagnostics: [] })))
+    const attached = new Set(Object.values(cli.perAgent).flat())
+    diagnostics.push(...cli.diagnostics.filter((d) => !attached.has(d)))
+    entries.push(...cli.definitions.map((definition) => ({ source: 'cli' as const, file: CLI_AGENTS_FILE, definition, diagnostics: cli.perAgent[definition.agentType] ?? [] })))
   }
   if (options.managedDir) add(await readAgentDir(options.managedDir, 'managed', seen))
   return { entries, diagnostics }
