@@ -64,10 +64,22 @@ export function formatZodError(toolName: string, error: z.ZodError): string {
   return `Invalid input for ${toolName}:\n${lines.join('\n')}\nFix the input and call ${toolName} again.`
 }
 
+// Tools are built per agent, but their schemas are module constants: convert each schema once.
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>()
+
+function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let json = jsonSchemas.get(schema)
+  if (!json) {
+    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>
+    delete json.$schema
+    jsonSchemas.set(schema, json)
+  }
+  return json
+}
+
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   const max = spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
-  const jsonSchema = z.toJSONSchema(spec.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>
-  delete jsonSchema.$schema
+  const jsonSchema = inputJsonSchema(spec.schema)
   const parse = (raw: unknown): { ok: true; input: unknown } | { ok: false; error: string } => {
     const parsed = spec.schema.safeParse(raw ?? {})
     return parsed.success ? { ok: true, input: parsed.data } : { ok: false, error: formatZodError(spec.name, parsed.error) }

@@ -1,4 +1,9 @@
 // The little the environment block needs to say about git (is this a repository, which branch), read-only.
+// It runs for every agent's system prompt, so it reads `.git` itself instead of spawning git (tens of ms
+// per spawn): `.git` is a folder, or in a linked worktree a file naming the real git dir; HEAD names the
+// branch. Anything unusual (GIT_DIR set, an unreadable HEAD) falls back to asking git.
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { readRepo, WorktreeError } from './repo'
 
 export interface GitProbe {
@@ -9,12 +14,48 @@ export interface GitProbe {
   repoRoot: string | null
 }
 
+const NOT_A_REPO: GitProbe = { isGitRepo: false, branch: null, repoRoot: null }
+
+async function gitDirOf(top: string): Promise<string | null> {
+  const dotGit = join(top, '.git')
+  const s = await stat(dotGit).catch(() => null)
+  if (!s) return null
+  if (s.isDirectory()) return dotGit
+  const text = await readFile(dotGit, 'utf8').catch(() => '')
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text)
+  if (!m) return null
+  return isAbsolute(m[1]) ? m[1] : resolve(top, m[1])
+}
+
+async function fastProbe(cwd: string): Promise<GitProbe | null> {
+  let dir = resolve(cwd)
+  for (;;) {
+    const s = await stat(join(dir, '.git')).catch(() => null)
+    if (s) {
+      const gitDir = await gitDirOf(dir)
+      if (!gitDir) return null
+      const head = (await readFile(join(gitDir, 'HEAD'), 'utf8').catch(() => null))?.trim()
+      if (!head) return null
+      const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head)
+      if (ref) return { isGitRepo: true, branch: ref[1], repoRoot: dir }
+      return /^[0-9a-f]{40,64}$/.test(head) ? { isGitRepo: true, branch: null, repoRoot: dir } : null
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return NOT_A_REPO
+    dir = parent
+  }
+}
+
 export async function probeGit(cwd: string): Promise<GitProbe> {
+  if (!process.env.GIT_DIR && !process.env.GIT_WORK_TREE) {
+    const fast = await fastProbe(cwd)
+    if (fast) return fast
+  }
   try {
     const repo = await readRepo(cwd)
     return { isGitRepo: true, branch: repo.branch, repoRoot: repo.repoRoot }
   } catch (err) {
-    if (err instanceof WorktreeError) return { isGitRepo: false, branch: null, repoRoot: null }
+    if (err instanceof WorktreeError) return NOT_A_REPO
     throw err
   }
 }

@@ -1,0 +1,58 @@
+// Assembles what every front end (CLI, app, browser mode) needs before it can run agents: the data
+// folder, Fanout's settings, and a model client from the stored key or the environment.
+import type { ModelAliases } from './model/aliases'
+import { createModelClient, type ModelClientConfig } from './model/client'
+import { MissingCredentialsError } from './model/errors'
+import type { ModelClient } from './model/types'
+import type { SpawnLimits } from './orchestration/limits'
+import { loadApiKey, loadSettings, resolveDataDir, type SecretCodec, type Settings } from './store'
+
+export interface RuntimeConfig {
+  dataDir: string
+  settings: Settings
+  /** Problems found in settings.json (each a sentence; the defaults were used for those fields). */
+  settingsProblems: string[]
+  aliases: ModelAliases
+  limits: SpawnLimits
+}
+
+export async function loadRuntimeConfig(opts: { env?: Record<string, string | undefined>; dataDir?: string } = {}): Promise<RuntimeConfig> {
+  const dataDir = opts.dataDir ?? resolveDataDir(opts.env ?? process.env)
+  const loaded = await loadSettings(dataDir)
+  return {
+    dataDir,
+    settings: loaded.settings,
+    settingsProblems: loaded.problems,
+    aliases: { ...loaded.settings.modelAliases },
+    limits: { ...loaded.settings.limits }
+  }
+}
+
+/**
+ * A model client from (in order) the stored key, ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN; the endpoint
+ * from settings, else ANTHROPIC_BASE_URL. Returns the reason instead when there are no credentials.
+ */
+export async function createClientFromConfig(
+  config: RuntimeConfig,
+  opts: { env?: Record<string, string | undefined>; codec?: SecretCodec; client?: Partial<ModelClientConfig> } = {}
+): Promise<{ client: ModelClient } | { error: string }> {
+  const env = opts.env ?? process.env
+  let stored: string | null
+  try {
+    stored = await loadApiKey(config.dataDir, opts.codec)
+  } catch (err) {
+    return { error: `The stored API key could not be read: ${err instanceof Error ? err.message : String(err)}` }
+  }
+  try {
+    const client = createModelClient({
+      ...(stored ? { apiKey: stored } : {}),
+      ...(config.settings.baseURL ? { baseURL: config.settings.baseURL } : {}),
+      env,
+      ...opts.client
+    })
+    return { client }
+  } catch (err) {
+    if (err instanceof MissingCredentialsError) return { error: err.message }
+    throw err
+  }
+}
