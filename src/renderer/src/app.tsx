@@ -1,7 +1,71 @@
-export function App() {
+// The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
+import { useEffect } from 'react'
+import { useApp } from './state/store'
+import { Conversation } from './views/conversation'
+import { FirstRun } from './views/first-run'
+import { NewSession } from './views/new-session'
+import { watchForNotifications } from './views/notifications'
+import { OpenFolderDialog } from './views/open-folder'
+import { PermissionQueue } from './views/permission-queue'
+import { RightPane } from './views/right-pane'
+import { SessionHeader } from './views/session-header'
+import { SettingsDialog } from './views/settings-dialog'
+import { Sidebar } from './views/sidebar'
+import { StatusBar } from './views/status-bar'
+import { Toasts } from './views/toasts'
+
+function ConnectionGate() {
+  const connection = useApp((s) => s.connection)
+  const detail = useApp((s) => s.connectionDetail)
+  if (connection === 'unauthorized') {
+    return (
+      <div className="gate" data-testid="unauthorized">
+        <h1>Fanout cannot connect</h1>
+        <p>{detail}</p>
+      </div>
+    )
+  }
+  return null
+}
+
+function SessionArea() {
+  const sessionId = useApp((s) => s.currentSessionId)
+  const hasSubagents = useApp((s) => (sessionId ? (s.events.sessions[sessionId]?.agentOrder.length ?? 0) > 1 : false))
+  if (!sessionId) return <NewSession />
   return (
-    <main>
-      <h1>Fanout</h1>
-    </main>
+    <div className={`session-body${hasSubagents ? ' split' : ''}`}>
+      <Conversation sessionId={sessionId} />
+      {hasSubagents && <RightPane sessionId={sessionId} />}
+    </div>
+  )
+}
+
+export function App() {
+  const dialog = useApp((s) => s.dialog)
+  const currentSessionId = useApp((s) => s.currentSessionId)
+  const firstRun = useApp((s) => !!s.settings && !s.settings.hasApiKey && !s.firstRunDismissed && s.sessions.length === 0 && s.currentSessionId === null)
+  const connection = useApp((s) => s.connection)
+  useEffect(() => watchForNotifications(), [])
+
+  if (connection === 'unauthorized') return <ConnectionGate />
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main">
+        {firstRun ? (
+          <FirstRun />
+        ) : (
+          <>
+            {currentSessionId && <SessionHeader sessionId={currentSessionId} />}
+            <SessionArea />
+          </>
+        )}
+      </main>
+      <StatusBar />
+      {dialog === 'settings' && <SettingsDialog />}
+      {dialog === 'permissions' && <PermissionQueue />}
+      {dialog === 'open-folder' && <OpenFolderDialog />}
+      <Toasts />
+    </div>
   )
 }

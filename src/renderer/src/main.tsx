@@ -1,6 +1,15 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
+import { boot } from './state/store'
+import { connectTransport } from './transport'
+import './styles/theme.css'
+import './styles/layout.css'
+import './styles/components.css'
+import './styles/panels.css'
+import './styles/markdown.css'
+
+boot(connectTransport())
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,7 +1,7 @@
 // Derived views of the session state. Pure functions of the state (memoized where components call them
 // on every render), so components select narrowly and re-render only when their slice changes.
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import { isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from './session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from './session-state'
 
 /** An agent's usage with every descendant's. */
 export function subtreeUsage(session: SessionState, agentId: string): Usage {
@@ -92,9 +92,10 @@ export function timelineRows(session: SessionState): { rows: TimelineRow[]; star
       start: a.startedAt,
       end: a.endedAt,
       waits: a.waits,
+      // Agent calls are drawn as their children's rows, not as marks on the parent.
       tools: a.toolIds
         .map((tid) => session.tools[tid])
-        .filter(Boolean)
+        .filter((t) => t && !AGENT_TOOL_NAMES.has(t.name))
         .map((t) => ({ id: t.id, name: t.name, start: t.runStartedAt ?? t.startedAt, end: t.endedAt ?? null, status: t.status }))
     }
   })

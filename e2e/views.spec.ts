@@ -1,0 +1,76 @@
+// Screenshots of every main view with realistic data, in light and dark, saved under e2e/artifacts/
+// for a person to look at. Each also asserts the view rendered what it is for.
+import { expect, test, type Page } from '@playwright/test'
+import { startBrowserMode, type BrowserMode } from './support/fixtures'
+
+const shots = 'e2e/artifacts/screens'
+let app: BrowserMode
+
+test.use({ viewport: { width: 1600, height: 960 } })
+
+test.afterEach(async () => {
+  await app?.close()
+})
+
+async function shoot(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.waitForTimeout(250) // let color transitions settle
+    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
+  }
+}
+
+test('first run, live fan-out, permission, timeline, settings, finished', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: false, speed: 1 })
+  await page.goto(app.url)
+  await expect(page.getByTestId('first-run')).toBeVisible()
+  await shoot(page, '01-first-run')
+
+  await page.getByTestId('first-run-demo').click()
+  await expect(page.getByTestId('agent-panel')).toHaveCount(4)
+  await expect(page.getByTestId('panel-permission')).toBeVisible({ timeout: 20_000 })
+  await shoot(page, '02-live-panels')
+
+  await page.getByTestId('tab-timeline').click()
+  await expect(page.getByTestId('timeline-row')).toHaveCount(5)
+  await shoot(page, '03-timeline')
+
+  await page.getByTestId('permissions-button').click()
+  await expect(page.getByTestId('permission-queue').getByTestId('permission-card')).toHaveCount(1)
+  await shoot(page, '04-permission-queue')
+  await page.getByTestId('permission-queue').getByTestId('perm-allow').click()
+  await page.keyboard.press('Escape')
+
+  await page.getByTestId('tab-panels').click()
+  await page.getByTestId('agent-panel').first().getByTestId('panel-maximize').click()
+  await expect(page.getByTestId('maximized-panel')).toBeVisible()
+  await shoot(page, '05-maximized')
+  await page.getByTestId('maximized-panel').getByTestId('panel-maximize').click()
+
+  await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+  await shoot(page, '06-finished')
+
+  await page.getByTestId('open-settings').click()
+  await expect(page.getByTestId('settings-dialog')).toBeVisible()
+  await shoot(page, '07-settings')
+})
+
+test('many agents: 12 and 32 side by side', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true, speed: 0.4 })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Audit every module, fan out to 12')
+  await shoot(page, '08-new-session')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('agent-panel')).toHaveCount(12)
+  await page.waitForTimeout(2500)
+  await shoot(page, '09-twelve-agents')
+  await page.getByTestId('new-session').click()
+  await app.restart({ speed: 2 }) // slower pacing, so all 32 are still running in the picture
+  await page.goto(app.url)
+  await page.getByTestId('new-session').click()
+  await page.getByTestId('new-prompt').fill('Audit everything, fan out to 32')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('agent-panel')).toHaveCount(32, { timeout: 30_000 })
+  await page.waitForTimeout(1200)
+  await shoot(page, '10-thirty-two-agents')
+})

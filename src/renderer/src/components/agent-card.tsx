@@ -1,0 +1,59 @@
+// An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
+import { memo } from 'react'
+import { agentColorVar } from '../lib/agent-colors'
+import { formatClock, formatCost, firstLine, truncate } from '../lib/format'
+import { parsePartialInput } from '../lib/tool-summary'
+import { useNow } from '../lib/use-now'
+import { elapsedMs } from '../state/selectors'
+import { ui, useApp } from '../state/store'
+import { Icon } from './icon'
+import { StatusBadge } from './status'
+
+export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
+  const tool = useApp((s) => s.events.sessions[sessionId]?.tools[toolUseId])
+  const child = useApp((s) => (tool?.childAgentId ? s.events.sessions[sessionId]?.agents[tool.childAgentId] : undefined))
+  const currentTool = useApp((s) => (child?.currentToolId ? s.events.sessions[sessionId]?.tools[child.currentToolId] : undefined))
+  const now = useNow(!!child && child.endedAt === null)
+  if (!tool) return null
+  const input = (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) as Record<string, unknown>
+  const type = child?.agentType ?? (typeof input.subagent_type === 'string' ? input.subagent_type : 'subagent')
+  const description = child?.description || (typeof input.description === 'string' ? input.description : '')
+  const color = agentColorVar(child?.color, child?.id ?? toolUseId)
+  return (
+    <button
+      className={`agent-card${child ? '' : ' pending'}`}
+      style={{ ['--agent-color' as string]: color }}
+      onClick={() => child && ui.focusAgent(child.id)}
+      disabled={!child}
+      data-testid="agent-card"
+      title={child ? 'Show this agent’s panel' : 'The subagent is starting'}
+    >
+      <span className="agent-card-bar" />
+      <span className="agent-card-main">
+        <span className="agent-card-line">
+          <span className="agent-type">{type}</span>
+          <span className="agent-card-desc">{description}</span>
+          {child?.background && <span className="tag">background</span>}
+        </span>
+        <span className="agent-card-line muted small">
+          {child ? (
+            <>
+              <StatusBadge status={child.status} />
+              <span>{formatClock(elapsedMs(child, now))}</span>
+              <span>
+                turn {child.turn}
+                {child.maxTurns ? `/${child.maxTurns}` : ''}
+              </span>
+              <span>{formatCost(child.usage.costUsd)}</span>
+              {currentTool && <span className="agent-card-tool">▸ {currentTool.name}</span>}
+              {!currentTool && child.result && child.endedAt !== null && <span className="agent-card-result">{truncate(firstLine(child.result), 120)}</span>}
+            </>
+          ) : (
+            <span>Starting…</span>
+          )}
+        </span>
+      </span>
+      {child && <Icon name="chevronRight" className="agent-card-go" />}
+    </button>
+  )
+})

@@ -1,0 +1,14 @@
+// Which tool rows are open. Kept outside the components so a virtualized row that scrolls away and
+// back keeps its state.
+import { create } from 'zustand'
+
+export const useOpenRows = create<{ open: Record<string, true>; toggle(id: string): void }>()((set) => ({
+  open: {},
+  toggle: (id) =>
+    set((s) => {
+      const open = { ...s.open }
+      if (open[id]) delete open[id]
+      else open[id] = true
+      return { open }
+    })
+}))

@@ -1,0 +1,94 @@
+// A tool call as a collapsible row: name, what it is about, status and duration; open for input and output.
+import { memo, useState } from 'react'
+import { formatDuration } from '../lib/format'
+import { prettyJson, toolSummary } from '../lib/tool-summary'
+import { useApp } from '../state/store'
+import type { ToolCall } from '../state/session-state'
+import { Icon, Spinner } from './icon'
+import { PermissionActions } from './permission-card'
+import { useOpenRows } from './row-state'
+
+const OUTPUT_PREVIEW = 4000
+
+function ToolStatusIcon({ tool }: { tool: ToolCall }) {
+  switch (tool.status) {
+    case 'running':
+      return <Spinner size={11} />
+    case 'done':
+      return <Icon name="check" size={13} className="tool-ok" />
+    case 'error':
+      return <Icon name="x" size={13} className="tool-err" />
+    case 'cancelled':
+      return <Icon name="stop" size={12} className="muted" />
+    default:
+      return <Icon name="dot" size={13} className="muted" />
+  }
+}
+
+function ToolInput({ tool }: { tool: ToolCall }) {
+  const input = tool.input as Record<string, unknown> | undefined
+  if (tool.name === 'Bash' && typeof input?.command === 'string') return <pre className="tool-pre">$ {input.command}</pre>
+  return <pre className="tool-pre">{tool.input !== undefined ? prettyJson(tool.input) : tool.inputJson || '…'}</pre>
+}
+
+function ToolOutput({ tool }: { tool: ToolCall }) {
+  const [all, setAll] = useState(false)
+  const out = tool.output ?? ''
+  const shown = all ? out : out.slice(0, OUTPUT_PREVIEW)
+  return (
+    <>
+      <pre className={`tool-pre${tool.status === 'error' ? ' tool-pre-error' : ''}`}>{shown || '(no output)'}</pre>
+      {!all && out.length > OUTPUT_PREVIEW && (
+        <button className="btn-link small" onClick={() => setAll(true)}>
+          Show all {out.length.toLocaleString()} characters
+        </button>
+      )}
+    </>
+  )
+}
+
+export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = false }: { sessionId: string; toolUseId: string; compact?: boolean }) {
+  const tool = useApp((s) => s.events.sessions[sessionId]?.tools[toolUseId])
+  const request = useApp((s) => (tool?.permissionRequestId ? s.events.sessions[sessionId]?.permissions[tool.permissionRequestId] : undefined))
+  const open = useOpenRows((s) => !!s.open[toolUseId])
+  const toggle = useOpenRows((s) => s.toggle)
+  if (!tool) return null
+  const summary = toolSummary(tool.name, tool.input, tool.inputJson)
+  const waiting = request && !request.decision
+  return (
+    <div className={`tool-row tool-${tool.status}${waiting ? ' tool-waiting' : ''}${compact ? ' compact' : ''}`} data-testid="tool-row" data-tool={tool.name}>
+      <button className="tool-head" onClick={() => toggle(toolUseId)} aria-expanded={open}>
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} className="chev" />
+        <ToolStatusIcon tool={tool} />
+        <span className="tool-name">{tool.name}</span>
+        <span className="tool-summary" title={summary}>
+          {summary}
+        </span>
+        <span className="tool-meta">
+          {waiting ? <span className="tag tag-warn">needs permission</span> : tool.status === 'cancelled' ? 'cancelled' : formatDuration(tool.durationMs)}
+        </span>
+      </button>
+      {waiting && !compact && (
+        <div className="tool-permission">
+          <span className="small">{request.reason}</span>
+          <PermissionActions request={request} compact />
+        </div>
+      )}
+      {open && (
+        <div className="tool-body">
+          <div className="tool-section-label">Input</div>
+          <ToolInput tool={tool} />
+          {tool.output !== undefined && (
+            <>
+              <div className="tool-section-label">
+                Output {tool.durationMs !== undefined && <span className="muted">· {formatDuration(tool.durationMs)}</span>}
+              </div>
+              <ToolOutput tool={tool} />
+            </>
+          )}
+          {tool.status === 'running' && tool.progress !== undefined && <pre className="tool-pre muted">{prettyJson(tool.progress)}</pre>}
+        </div>
+      )}
+    </div>
+  )
+})

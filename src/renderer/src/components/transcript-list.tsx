@@ -1,0 +1,101 @@
+// An agent's transcript, virtualized: only rows near the viewport are in the DOM, so a 100,000-event
+// session opens and scrolls like a short one. Follows the bottom while the user is at the bottom.
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { AGENT_TOOL_NAMES, type TranscriptItem } from '../state/session-state'
+import { useApp } from '../state/store'
+import { AgentCard } from './agent-card'
+import { Icon } from './icon'
+import { MarkdownView } from './markdown-view'
+import { ToolRow } from './tool-row'
+
+const EMPTY: TranscriptItem[] = []
+
+function Thinking({ text, streaming }: { text: string; streaming: boolean }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <div className="thinking">
+      <button className="thinking-head" onClick={() => setOpen(!open)} aria-expanded={open}>
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} />
+        <span>{streaming ? 'Thinking…' : 'Thought'}</span>
+        {!open && <span className="thinking-preview">{text.slice(-160)}</span>}
+      </button>
+      {open && <div className="thinking-body">{text}</div>}
+    </div>
+  )
+}
+
+const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptItem; sessionId: string; isRoot: boolean }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="msg-user" data-testid="user-message">
+          <div className="msg-user-label">{isRoot ? 'You' : 'Prompt'}</div>
+          <div className="msg-user-text">{item.text}</div>
+        </div>
+      )
+    case 'text':
+      return (
+        <div className="msg-assistant" data-testid="assistant-text">
+          <MarkdownView text={item.text} streaming={item.streaming} />
+        </div>
+      )
+    case 'thinking':
+      return <Thinking text={item.text} streaming={item.streaming} />
+    case 'tool':
+      return <ToolItem sessionId={sessionId} toolUseId={item.toolUseId} />
+    case 'error':
+      return (
+        <div className={`msg-error${item.retrying ? ' retrying' : ''}`} role="alert">
+          <Icon name="alert" size={14} />
+          <span>{item.retrying ? `Retrying — ${item.message}` : item.message}</span>
+        </div>
+      )
+    case 'notice':
+      return <div className="msg-notice">{item.text}</div>
+  }
+})
+
+function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
+  const isAgent = useApp((s) => AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[toolUseId]?.name ?? ''))
+  return isAgent ? <AgentCard sessionId={sessionId} toolUseId={toolUseId} /> : <ToolRow sessionId={sessionId} toolUseId={toolUseId} />
+}
+
+export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionId: string; agentId: string; footer?: ReactNode; empty?: ReactNode }) {
+  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  const isRoot = useApp((s) => s.events.sessions[sessionId]?.rootAgentId === agentId)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const atBottom = useRef(true)
+  const count = items.length + (footer ? 1 : 0)
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 56,
+    overscan: 8,
+    getItemKey: (i) => (i < items.length ? items[i].key : 'footer')
+  })
+  const total = virtualizer.getTotalSize()
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight
+  }, [total, items])
+
+  const onScroll = () => {
+    const el = scrollRef.current
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48
+  }
+
+  return (
+    <div className="transcript-scroll" ref={scrollRef} onScroll={onScroll} data-testid="transcript">
+      {count === 0 && empty}
+      <div className="transcript-inner" style={{ height: total }}>
+        {virtualizer.getVirtualItems().map((v) => (
+          <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
+            {v.index < items.length ? <Row item={items[v.index]} sessionId={sessionId} isRoot={isRoot} /> : footer}
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,2 @@
+// Vite bundles CSS imported for its side effects.
+declare module '*.css'

@@ -1,0 +1,56 @@
+// Numbers as people read them in a dense UI: 0:42, 1.2 s, 12.3k, $0.042, "3 min ago".
+
+export function formatClock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = total % 60
+  const ss = String(s).padStart(2, '0')
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return ''
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
+  return formatClock(ms)
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n)
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`
+  return `${(n / 1_000_000).toFixed(1)}M`
+}
+
+export function formatCost(usd: number): string {
+  if (!usd) return '$0.00'
+  if (usd < 0.01) return `$${usd.toFixed(3)}`
+  if (usd < 100) return `$${usd.toFixed(2)}`
+  return `$${Math.round(usd)}`
+}
+
+export function formatRelative(ts: number, now = Date.now()): string {
+  const d = Math.max(0, now - ts)
+  if (d < 45_000) return 'just now'
+  if (d < 3_600_000) return `${Math.round(d / 60_000)} min ago`
+  if (d < 86_400_000) return `${Math.round(d / 3_600_000)} h ago`
+  const date = new Date(ts)
+  const sameYear = date.getFullYear() === new Date(now).getFullYear()
+  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) })
+}
+
+export function formatTime(ts: number): string {
+  return new Date(ts).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+export function firstLine(text: string): string {
+  return text.trim().split('\n', 1)[0] ?? ''
+}

@@ -1,0 +1,243 @@
+// The app store (zustand): the reduced event state plus what the host told us (workspace, sessions,
+// settings) and UI choices. Event batches are folded in one `set` per batch. Actions call the host
+// and throw CallError, so each view shows a failure next to the control that caused it.
+import { create } from 'zustand'
+import type { LoadedAgent } from '../../../shared/agent-definition'
+import type { AgentEvent } from '../../../shared/events'
+import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
+import type { ConnectionState, FanoutApi } from '../transport/types'
+import { applyEvents } from './reducer'
+import { emptyEventsState, emptySession, type EventsState, type PermissionDecision } from './session-state'
+
+export type RightPane = 'panels' | 'timeline'
+export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
+
+export interface AppState {
+  api: FanoutApi | null
+  mode: 'electron' | 'browser'
+  connection: ConnectionState
+  connectionDetail?: string
+  workspace: Workspace | null
+  sessions: SessionSummary[]
+  sessionsError?: string
+  settings: Settings | null
+  agentDefs: LoadedAgent[]
+  events: EventsState
+  /** Sessions whose full history is in `events` (started here, or replayed). */
+  loaded: Record<string, true>
+  currentSessionId: string | null
+  /** Set while a session's history is being fetched; live events for it are held until then. */
+  opening: { sessionId: string; held: AgentEvent[] } | null
+  openError?: string
+  rightPane: RightPane
+  focusedAgentId: string | null
+  maximizedAgentId: string | null
+  /** Finished panels the user expanded back into the grid. */
+  expanded: Record<string, true>
+  dialog: Dialog
+  firstRunDismissed: boolean
+}
+
+const initial: AppState = {
+  api: null,
+  mode: 'browser',
+  connection: 'connecting',
+  workspace: null,
+  sessions: [],
+  settings: null,
+  agentDefs: [],
+  events: emptyEventsState(),
+  loaded: {},
+  currentSessionId: null,
+  opening: null,
+  rightPane: 'panels',
+  focusedAgentId: null,
+  maximizedAgentId: null,
+  expanded: {},
+  dialog: null,
+  firstRunDismissed: false
+}
+
+export const useApp = create<AppState>()(() => ({ ...initial }))
+
+const get = useApp.getState
+const set = useApp.setState
+
+function api(): FanoutApi {
+  const a = get().api
+  if (!a) throw new Error('Not connected to Fanout yet.')
+  return a
+}
+
+export function call<K extends CallName>(name: K, request: CallRequest<K>): Promise<CallResponse<K>> {
+  return api().call(name, request)
+}
+
+function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummary[] {
+  const rest = list.filter((x) => x.sessionId !== s.sessionId)
+  return [s, ...rest].sort((a, b) => b.updatedAt - a.updatedAt)
+}
+
+export function receiveEvents(batch: AgentEvent[]): void {
+  const { opening } = get()
+  if (opening) {
+    const held = batch.filter((e) => e.sessionId === opening.sessionId)
+    if (held.length) {
+      batch = batch.filter((e) => e.sessionId !== opening.sessionId)
+      set({ opening: { ...opening, held: [...opening.held, ...held] } })
+    }
+  }
+  if (batch.length) set((s) => ({ events: applyEvents(s.events, batch) }))
+}
+
+export function receiveNotice(n: HostNotice): void {
+  if (n.type === 'session_updated') {
+    if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
+    set((s) => ({ sessions: upsertSession(s.sessions, n.session) }))
+  } else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
+  else if (n.type === 'settings_changed') set({ settings: n.settings })
+}
+
+async function adoptWorkspace(workspace: Workspace): Promise<void> {
+  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null })
+  await refreshSessions()
+  void call('agents.list', { cwd: workspace.cwd })
+    .then((r) => set({ agentDefs: r.agents }))
+    .catch(() => set({ agentDefs: [] }))
+}
+
+export async function refreshSessions(): Promise<void> {
+  try {
+    const { sessions } = await call('sessions.list', { cwd: get().workspace?.cwd })
+    set({ sessions: [...sessions].sort((a, b) => b.updatedAt - a.updatedAt), sessionsError: undefined })
+  } catch (err) {
+    set({ sessionsError: (err as Error).message })
+  }
+}
+
+/** Connects the store to a transport and loads the first data. */
+export function boot(a: FanoutApi): () => void {
+  set({ api: a, mode: a.mode })
+  const offs = [
+    a.onEvents(receiveEvents),
+    a.onNotice(receiveNotice),
+    a.onConnection((connection, connectionDetail) => {
+      const was = get().connection
+      set({ connection, connectionDetail })
+      if (connection === 'open' && was !== 'open') void onConnected()
+    })
+  ]
+  return () => offs.forEach((off) => off())
+}
+
+async function onConnected(): Promise<void> {
+  // After a reconnect, events may have been missed: everything not live-started must be replayed.
+  const current = get().currentSessionId
+  set({ loaded: {} })
+  try {
+    const [{ workspace }, { settings }] = await Promise.all([call('workspace.get', {}), call('settings.get', {})])
+    set({ settings })
+    if (get().workspace?.cwd !== workspace.cwd) await adoptWorkspace(workspace)
+    else await refreshSessions()
+    if (current) await openSession(current)
+  } catch (err) {
+    set({ sessionsError: (err as Error).message })
+  }
+}
+
+export async function openSession(sessionId: string): Promise<void> {
+  set({ currentSessionId: sessionId, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
+  if (get().loaded[sessionId]) return
+  set({ opening: { sessionId, held: [] } })
+  try {
+    const { events } = await call('sessions.open', { sessionId })
+    const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
+    const lastTs = events.length ? events[events.length - 1].ts : 0
+    // Live events that arrived while the history was on its way, minus those already in it.
+    const fresh = held.filter((e) => e.ts > lastTs)
+    set((s) => {
+      const base: EventsState = { sessions: { ...s.events.sessions, [sessionId]: emptySession(sessionId) } }
+      return {
+        events: applyEvents(base, [...events, ...fresh]),
+        loaded: { ...s.loaded, [sessionId]: true },
+        opening: null
+      }
+    })
+  } catch (err) {
+    set({ opening: null, openError: (err as Error).message })
+  }
+}
+
+export function newSession(): void {
+  set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
+}
+
+export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
+  const cwd = get().workspace?.cwd
+  if (!cwd) throw new Error('Open a folder first.')
+  const { sessionId } = await call('session.start', { ...request, cwd })
+  markLive(sessionId)
+  void refreshSessions()
+}
+
+export async function startDemo(): Promise<void> {
+  const cwd = get().workspace?.cwd
+  if (!cwd) throw new Error('Open a folder first.')
+  const { sessionId } = await call('demo.start', { cwd })
+  markLive(sessionId)
+  set({ firstRunDismissed: true })
+  void refreshSessions()
+}
+
+/** A session started from this window: every one of its events arrives live, no replay needed. */
+function markLive(sessionId: string): void {
+  set((s) => ({ loaded: { ...s.loaded, [sessionId]: true }, currentSessionId: sessionId, maximizedAgentId: null, focusedAgentId: null, rightPane: 'panels' }))
+}
+
+export const sendPrompt = (sessionId: string, prompt: string) => call('session.sendPrompt', { sessionId, prompt })
+export const stopAgent = (sessionId: string, agentId: string) => call('agent.stop', { sessionId, agentId })
+export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
+export const respondPermission = (requestId: string, decision: PermissionDecision) => call('permission.respond', { requestId, decision })
+
+export async function saveSettings(patch: SettingsPatch): Promise<void> {
+  const { settings } = await call('settings.update', patch)
+  set({ settings })
+}
+
+export async function saveApiKey(apiKey: string): Promise<void> {
+  const { settings } = await call('settings.setApiKey', { apiKey })
+  set({ settings })
+}
+
+export async function openFolder(cwd: string): Promise<void> {
+  const { workspace } = await call('workspace.open', { cwd })
+  await adoptWorkspace(workspace)
+}
+
+/** Electron's native picker; resolves false when the user cancelled. */
+export async function pickFolder(): Promise<boolean> {
+  const { workspace } = await call('workspace.pickFolder', {})
+  if (workspace) await adoptWorkspace(workspace)
+  return workspace !== null
+}
+
+export const ui = {
+  setDialog: (dialog: Dialog) => set({ dialog }),
+  setRightPane: (rightPane: RightPane) => set({ rightPane, maximizedAgentId: null }),
+  /** Brings an agent's panel into view and highlights it. */
+  focusAgent: (agentId: string | null) => set({ focusedAgentId: agentId, rightPane: 'panels', maximizedAgentId: null }),
+  maximize: (agentId: string | null) => set({ maximizedAgentId: agentId }),
+  toggleExpanded: (agentId: string) =>
+    set((s) => {
+      const expanded = { ...s.expanded }
+      if (expanded[agentId]) delete expanded[agentId]
+      else expanded[agentId] = true
+      return { expanded }
+    }),
+  dismissFirstRun: () => set({ firstRunDismissed: true })
+}
+
+/** For tests and the e2e harness. */
+export function resetStore(): void {
+  set({ ...initial })
+}

@@ -1,0 +1,29 @@
+// What the UI talks to: the contract's calls, the event and notice pushes, and the connection state.
+// Two implementations: Electron's preload (`window.fanout`) and browser mode's WebSocket.
+import type { AgentEvent } from '../../../shared/events'
+import type { CallName, CallRequest, CallResponse, HostNotice, IpcErrorCode } from '../../../shared/ipc-contract'
+
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
+
+export interface FanoutApi {
+  readonly mode: 'electron' | 'browser'
+  call<K extends CallName>(name: K, request: CallRequest<K>): Promise<CallResponse<K>>
+  onEvents(listener: (events: AgentEvent[]) => void): () => void
+  onNotice(listener: (notice: HostNotice) => void): () => void
+  onConnection(listener: (state: ConnectionState, detail?: string) => void): () => void
+}
+
+/** A failed call, with the contract's error code and a sentence to show where the action was taken. */
+export class CallError extends Error {
+  constructor(
+    readonly code: IpcErrorCode | 'disconnected',
+    message: string
+  ) {
+    super(message)
+    this.name = 'CallError'
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

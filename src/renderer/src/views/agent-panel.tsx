@@ -1,0 +1,204 @@
+// One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
+// tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
+import { memo, useLayoutEffect, useRef, useState } from 'react'
+import { AgentCard } from '../components/agent-card'
+import { Icon } from '../components/icon'
+import { MarkdownView } from '../components/markdown-view'
+import { PermissionActions } from '../components/permission-card'
+import { STATUS_LABEL, StatusBadge } from '../components/status'
+import { ToolRow } from '../components/tool-row'
+import { agentColorVar } from '../lib/agent-colors'
+import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
+import { toolSummary } from '../lib/tool-summary'
+import { useNow } from '../lib/use-now'
+import { elapsedMs } from '../state/selectors'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../state/session-state'
+import { sendMessage, stopAgent, ui, useApp } from '../state/store'
+import { errorText } from '../transport/types'
+
+const TAIL = 24
+const EMPTY: TranscriptItem[] = []
+
+export function AgentMeta({ agent }: { agent: AgentState }) {
+  const now = useNow(agent.endedAt === null)
+  const tokens = agent.usage.inputTokens + agent.usage.outputTokens + agent.usage.cacheReadTokens + agent.usage.cacheWriteTokens
+  return (
+    <div className="panel-meta">
+      <span title="Model">{agent.resolvedModel ?? agent.model}</span>
+      <span title="Elapsed">{formatClock(elapsedMs(agent, now))}</span>
+      <span title="Turns used / limit" data-testid="panel-turns">
+        turn {agent.turn}
+        {agent.maxTurns ? `/${agent.maxTurns}` : ''}
+      </span>
+      <span title="Tokens">{formatTokens(tokens)} tok</span>
+      <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+    </div>
+  )
+}
+
+export function PanelActions({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
+  const [error, setError] = useState<string | null>(null)
+  const active = isActive(agent.status)
+  return (
+    <div className="panel-actions">
+      {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
+      {active && onMessage && (
+        <button className="icon-button" title="Send this agent a message" onClick={onMessage} data-testid="panel-message">
+          <Icon name="message" size={14} />
+        </button>
+      )}
+      {active && (
+        <button
+          className="icon-button danger"
+          title="Stop this agent"
+          data-testid="panel-stop"
+          onClick={() => stopAgent(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))}
+        >
+          <Icon name="stop" size={14} />
+        </button>
+      )}
+      <button className="icon-button" title={maximized ? 'Back to the grid' : 'Full transcript'} onClick={() => ui.maximize(maximized ? null : agent.id)} data-testid="panel-maximize">
+        <Icon name={maximized ? 'minimize' : 'maximize'} size={14} />
+      </button>
+    </div>
+  )
+}
+
+export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
+  return (
+    <div className="panel-header">
+      <div className="panel-title-row">
+        <StatusBadge status={agent.status} compact />
+        <span className="agent-type">{agent.agentType}</span>
+        <span className="panel-status-word">{STATUS_LABEL[agent.status]}</span>
+        <PanelActions agent={agent} onMessage={onMessage} maximized={maximized} />
+      </div>
+      <div className="panel-desc" title={agent.description}>
+        {agent.description}
+      </div>
+      <AgentMeta agent={agent} />
+      {agent.worktree && (
+        <div className="panel-branch" title={agent.worktree.path}>
+          <Icon name="branch" size={12} /> {agent.worktree.branch}
+          {agent.worktree.kept === false && <span className="muted"> (cleaned up)</span>}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
+  const isAgentTool = useApp((s) => item.kind === 'tool' && AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[item.toolUseId]?.name ?? ''))
+  switch (item.kind) {
+    case 'user':
+      return <div className="tail-user">{truncate(item.text, 600)}</div>
+    case 'text':
+      return <MarkdownView text={item.text.length > 4000 ? `…${item.text.slice(-4000)}` : item.text} streaming={item.streaming} />
+    case 'thinking':
+      return <div className="tail-thinking">{item.text.slice(-300)}</div>
+    case 'tool':
+      return isAgentTool ? <AgentCard sessionId={sessionId} toolUseId={item.toolUseId} /> : <ToolRow sessionId={sessionId} toolUseId={item.toolUseId} compact />
+    case 'error':
+      return <div className={`msg-error small${item.retrying ? ' retrying' : ''}`}>{item.message}</div>
+    case 'notice':
+      return <div className="msg-notice">{item.text}</div>
+  }
+}
+
+export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const send = async () => {
+    if (!text.trim()) return
+    try {
+      await sendMessage(agent.sessionId, agent.id, text.trim())
+      setText('')
+      onDone()
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  return (
+    <div className="panel-message-input">
+      <input
+        autoFocus
+        value={text}
+        placeholder={`Message ${agent.agentType}…`}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void send()
+          if (e.key === 'Escape') onDone()
+        }}
+        data-testid="panel-message-input"
+      />
+      <button className="btn btn-sm btn-primary" onClick={() => void send()}>
+        Send
+      </button>
+      {error && <div className="inline-error small">{error}</div>}
+    </div>
+  )
+}
+
+export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused, dense = false }: { sessionId: string; agentId: string; focused: boolean; dense?: boolean }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  const currentTool = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
+  const request = useApp((s) => {
+    const sess = s.events.sessions[sessionId]
+    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
+    return id ? sess.permissions[id] : undefined
+  })
+  const [messaging, setMessaging] = useState(false)
+  const bodyRef = useRef<HTMLDivElement>(null)
+  const ref = useRef<HTMLDivElement>(null)
+
+  useLayoutEffect(() => {
+    const el = bodyRef.current
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight
+  }, [items])
+  useLayoutEffect(() => {
+    if (focused) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
+  }, [focused])
+
+  if (!agent) return null
+  const tail = items.length > TAIL ? items.slice(-TAIL) : items
+  return (
+    <article
+      ref={ref}
+      className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
+      style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }}
+      data-testid="agent-panel"
+      data-agent-id={agent.id}
+      data-status={agent.status}
+      aria-label={`${agent.agentType}: ${agent.description}`}
+    >
+      <PanelHeader agent={agent} onMessage={() => setMessaging(!messaging)} />
+      {currentTool && (
+        <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
+          <span className="spinner" aria-hidden="true" />
+          <strong>{currentTool.name}</strong> <span className="muted">{toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}</span>
+        </div>
+      )}
+      {request && (
+        <div className="panel-permission" data-testid="panel-permission">
+          <div className="small">
+            <Icon name="shield" size={12} /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
+          </div>
+          <PermissionActions request={request} compact />
+        </div>
+      )}
+      <div className="panel-body" ref={bodyRef}>
+        {items.length > TAIL && (
+          <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
+            {items.length - TAIL} earlier items — open the full transcript
+          </button>
+        )}
+        {tail.map((item) => (
+          <TailItem key={item.key} item={item} sessionId={sessionId} />
+        ))}
+        {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+      </div>
+      {messaging && <MessageInput agent={agent} onDone={() => setMessaging(false)} />}
+    </article>
+  )
+})

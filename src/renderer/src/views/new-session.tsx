@@ -1,0 +1,107 @@
+// The empty state of a workspace: what should the agents do? With the agent, model and permission
+// mode for the main agent, and the scripted demo one click away.
+import { useState } from 'react'
+import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
+import { Icon } from '../components/icon'
+import { startDemo, startSession, useApp } from '../state/store'
+import { errorText } from '../transport/types'
+import { requestNotificationPermission } from './notifications'
+import { PromptBox } from './prompt-box'
+
+const MODE_LABEL: Record<PermissionMode, string> = {
+  default: 'Ask before edits & commands',
+  acceptEdits: 'Accept edits',
+  plan: 'Plan only (read-only)',
+  dontAsk: 'Don’t ask (deny unlisted)',
+  bypassPermissions: 'Bypass permissions',
+  bubble: 'Bubble to parent'
+}
+
+export function NewSession() {
+  const workspace = useApp((s) => s.workspace)
+  const settings = useApp((s) => s.settings)
+  const agentDefs = useApp((s) => s.agentDefs)
+  const [agent, setAgent] = useState('')
+  const [model, setModel] = useState('')
+  const [mode, setMode] = useState<PermissionMode | ''>('')
+  const [demoError, setDemoError] = useState<string | null>(null)
+  const [demoBusy, setDemoBusy] = useState(false)
+  const aliases = Object.keys(settings?.modelAliases ?? {})
+
+  const runDemo = async () => {
+    requestNotificationPermission()
+    setDemoBusy(true)
+    setDemoError(null)
+    try {
+      await startDemo()
+    } catch (err) {
+      setDemoError(errorText(err))
+    } finally {
+      setDemoBusy(false)
+    }
+  }
+
+  return (
+    <div className="new-session">
+      <div className="new-session-inner">
+        <h1 className="new-session-title">What should the agents do?</h1>
+        <p className="new-session-sub muted">
+          In <code>{workspace?.cwd ?? '…'}</code>. The main agent can delegate to subagents that run in parallel — each gets its own live panel.
+        </p>
+        <PromptBox
+          placeholder="Describe the task… e.g. “Review the parser for bugs and add missing tests”"
+          autoFocus
+          submitLabel="Start"
+          testId="new-prompt"
+          onSubmit={async (prompt) => {
+            requestNotificationPermission()
+            await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}) })
+          }}
+        >
+          <label className="select-inline" title="The main agent">
+            <Icon name="agents" size={13} />
+            <select value={agent} onChange={(e) => setAgent(e.target.value)} aria-label="Main agent">
+              <option value="">Default agent</option>
+              {agentDefs.map((a) => (
+                <option key={a.definition.agentType} value={a.definition.agentType}>
+                  {a.definition.agentType}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="select-inline" title="Model">
+            <Icon name="sparkle" size={13} />
+            <select value={model} onChange={(e) => setModel(e.target.value)} aria-label="Model">
+              <option value="">{settings ? `Model: ${settings.defaultModel}` : 'Default model'}</option>
+              {aliases.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="select-inline" title="Permission mode">
+            <Icon name="shield" size={13} />
+            <select value={mode} onChange={(e) => setMode(e.target.value as PermissionMode | '')} aria-label="Permission mode">
+              <option value="">{settings ? MODE_LABEL[settings.defaultPermissionMode] : 'Default permissions'}</option>
+              {PERMISSION_MODES.filter((m) => m !== 'bubble').map((m) => (
+                <option key={m} value={m}>
+                  {MODE_LABEL[m]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </PromptBox>
+        <div className="new-session-demo">
+          <button className="btn btn-ghost btn-sm" onClick={() => void runDemo()} disabled={demoBusy} data-testid="run-demo">
+            <Icon name="play" size={12} /> Run the scripted demo
+          </button>
+          <span className="muted small">A scripted model (no API key, no network) fans out over this folder with real tools.</span>
+        </div>
+        {demoError && <div className="inline-error">{demoError}</div>}
+      </div>
+    </div>
+  )
+}
+
+export { MODE_LABEL }

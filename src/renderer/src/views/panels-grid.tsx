@@ -1,0 +1,123 @@
+// Live subagent panels side by side. The grid sizes itself to the pane and the number of running
+// agents (1 fills the pane; 32+ become a scrolling grid of compact panels). Finished agents collapse
+// into a list below and can be expanded back into the grid or opened in full.
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react'
+import { Icon } from '../components/icon'
+import { StatusBadge } from '../components/status'
+import { TranscriptList } from '../components/transcript-list'
+import { agentColorVar } from '../lib/agent-colors'
+import { formatClock, formatCost, firstLine, truncate } from '../lib/format'
+import { isActive } from '../state/session-state'
+import { ui, useApp } from '../state/store'
+import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
+import { gridLayout } from '../lib/grid-layout'
+
+/** The size of an element, following it across remounts (a callback ref). */
+function useSize(): [(el: HTMLElement | null) => void, { width: number; height: number }] {
+  const [el, setEl] = useState<HTMLElement | null>(null)
+  const [size, setSize] = useState({ width: 0, height: 0 })
+  useLayoutEffect(() => {
+    if (!el) return
+    const ro = new ResizeObserver(([entry]) => setSize({ width: entry.contentRect.width, height: entry.contentRect.height }))
+    ro.observe(el)
+    return () => ro.disconnect()
+  }, [el])
+  return [setEl, size]
+}
+
+function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  if (!agent) return null
+  return (
+    <div className="finished-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="finished-row" data-agent-id={agentId}>
+      <span className="finished-bar" />
+      <StatusBadge status={agent.status} />
+      <span className="agent-type">{agent.agentType}</span>
+      <span className="finished-desc" title={agent.description}>
+        {agent.description}
+      </span>
+      <span className="finished-result muted" title={agent.error ?? agent.result}>
+        {truncate(firstLine(agent.error ?? agent.result ?? ''), 140)}
+      </span>
+      <span className="finished-stats muted">
+        {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}
+      </span>
+      <button className="icon-button" title="Show the panel in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
+        <Icon name="grid" size={13} />
+      </button>
+      <button className="icon-button" title="Full transcript" onClick={() => ui.maximize(agentId)}>
+        <Icon name="transcript" size={13} />
+      </button>
+    </div>
+  )
+}
+
+function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: string }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const [messaging, setMessaging] = useState(false)
+  if (!agent) return null
+  return (
+    <div className="agent-panel maximized" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
+      <PanelHeader agent={agent} maximized onMessage={() => setMessaging(!messaging)} />
+      <TranscriptList sessionId={sessionId} agentId={agentId} />
+      {agent.result && agent.endedAt !== null && (
+        <details className="panel-result">
+          <summary>Result returned to the parent</summary>
+          <pre>{agent.result}</pre>
+        </details>
+      )}
+      {messaging && <MessageInput agent={agent} onDone={() => setMessaging(false)} />}
+    </div>
+  )
+}
+
+export function PanelsGrid({ sessionId }: { sessionId: string }) {
+  const agents = useApp((s) => s.events.sessions[sessionId]?.agents)
+  const order = useApp((s) => s.events.sessions[sessionId]?.agentOrder)
+  const rootId = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
+  const expanded = useApp((s) => s.expanded)
+  const focused = useApp((s) => s.focusedAgentId)
+  const maximized = useApp((s) => s.maximizedAgentId)
+  const [showFinished, setShowFinished] = useState(true)
+  const [gridRef, size] = useSize()
+
+  const { live, finished } = useMemo(() => {
+    const ids = agents && order ? order.filter((id) => id !== rootId) : []
+    const live: string[] = []
+    const finished: string[] = []
+    for (const id of ids) (isActive(agents![id].status) || expanded[id] ? live : finished).push(id)
+    // Once nothing runs, the finished panels are the content: show them all in the grid.
+    if (!live.length) return { live: finished, finished: [] as string[] }
+    return { live, finished }
+  }, [agents, order, rootId, expanded])
+
+  // Jumping to a finished agent brings its panel back into the grid.
+  useEffect(() => {
+    if (focused && finished.includes(focused) && !expanded[focused]) ui.toggleExpanded(focused)
+  }, [focused, finished, expanded])
+
+  if (maximized && agents?.[maximized]) return <MaximizedPanel sessionId={sessionId} agentId={maximized} />
+  if (!live.length && !finished.length) {
+    return <div className="pane-message muted">Subagents appear here, one live panel each, when the main agent delegates.</div>
+  }
+  const { cols, rowHeight } = gridLayout(live.length, size.width, finished.length && showFinished ? size.height * 0.72 : size.height)
+  return (
+    <div className="panels-scroll" ref={gridRef}>
+      {live.length > 0 && (
+        <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }} data-testid="panels-grid">
+          {live.map((id) => (
+            <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < 360} />
+          ))}
+        </div>
+      )}
+      {finished.length > 0 && (
+        <div className="finished-section">
+          <button className="finished-toggle" onClick={() => setShowFinished(!showFinished)} aria-expanded={showFinished}>
+            <Icon name={showFinished ? 'chevronDown' : 'chevronRight'} size={12} /> Finished ({finished.length})
+          </button>
+          {showFinished && finished.map((id) => <FinishedRow key={id} sessionId={sessionId} agentId={id} />)}
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,25 @@
+// Every waiting permission request, from every agent and session, oldest first.
+import { PermissionCard } from '../components/permission-card'
+import { formatTime } from '../lib/format'
+import { pendingPermissions } from '../state/selectors'
+import { ui, useApp } from '../state/store'
+import { Dialog } from './dialog'
+import { useShallow } from 'zustand/react/shallow'
+
+export function PermissionQueue() {
+  const requests = useApp(useShallow((s) => pendingPermissions(s.events)))
+  const titles = useApp((s) => s.sessions)
+  return (
+    <Dialog title={`Permission requests${requests.length ? ` (${requests.length})` : ''}`} onClose={() => ui.setDialog(null)} wide testId="permission-queue">
+      {!requests.length && <div className="empty-state muted">Nothing is waiting for your approval.</div>}
+      {requests.map((r) => (
+        <div key={r.requestId} className="queue-item">
+          <div className="queue-item-meta small muted">
+            {titles.find((t) => t.sessionId === r.sessionId)?.title ?? r.sessionId} · {formatTime(r.ts)}
+          </div>
+          <PermissionCard request={r} />
+        </div>
+      ))}
+    </Dialog>
+  )
+}

@@ -1,0 +1,31 @@
+// The right side of a session: the live panels grid or the tree + timeline.
+import { Icon } from '../components/icon'
+import { countAgents } from '../state/selectors'
+import { ui, useApp } from '../state/store'
+import { PanelsGrid } from './panels-grid'
+import { TreeTimeline } from './tree-timeline'
+
+export function RightPane({ sessionId }: { sessionId: string }) {
+  const pane = useApp((s) => s.rightPane)
+  const session = useApp((s) => s.events.sessions[sessionId])
+  const counts = session ? countAgents(session) : { total: 0, active: 0, waiting: 0, done: 0, failed: 0 }
+  return (
+    <section className="right-pane" aria-label="Agents">
+      <div className="pane-tabs" role="tablist">
+        <button role="tab" aria-selected={pane === 'panels'} className={`pane-tab${pane === 'panels' ? ' active' : ''}`} onClick={() => ui.setRightPane('panels')} data-testid="tab-panels">
+          <Icon name="grid" size={13} /> Agents <span className="count">{counts.total}</span>
+        </button>
+        <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} data-testid="tab-timeline">
+          <Icon name="timeline" size={13} /> Tree &amp; timeline
+        </button>
+        <span className="pane-tabs-summary small muted">
+          {counts.active > 0 && <span>{counts.active} running</span>}
+          {counts.waiting > 0 && <span className="warn-text">{counts.waiting} waiting</span>}
+          {counts.done > 0 && <span>{counts.done} done</span>}
+          {counts.failed > 0 && <span className="err-text">{counts.failed} failed</span>}
+        </span>
+      </div>
+      <div className="pane-content">{pane === 'panels' ? <PanelsGrid sessionId={sessionId} /> : <TreeTimeline sessionId={sessionId} />}</div>
+    </section>
+  )
+}

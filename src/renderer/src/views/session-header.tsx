@@ -1,0 +1,62 @@
+// The bar over a session: its title and status, live totals, and the permission queue button.
+import { Icon } from '../components/icon'
+import { StatusBadge } from '../components/status'
+import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
+import { useNow } from '../lib/use-now'
+import { countAgents, elapsedMs, pendingPermissions } from '../state/selectors'
+import { ui, useApp } from '../state/store'
+
+export function PermissionsButton() {
+  const count = useApp((s) => pendingPermissions(s.events).length)
+  return (
+    <button className={`icon-button permissions-button${count ? ' has-items' : ''}`} onClick={() => ui.setDialog('permissions')} title="Permission requests" data-testid="permissions-button">
+      <Icon name="shield" />
+      <span>Permissions</span>
+      {count > 0 && (
+        <span className="badge" data-testid="permissions-badge">
+          {count}
+        </span>
+      )}
+    </button>
+  )
+}
+
+export function SessionHeader({ sessionId }: { sessionId: string | null }) {
+  const summary = useApp((s) => s.sessions.find((x) => x.sessionId === sessionId))
+  const session = useApp((s) => (sessionId ? s.events.sessions[sessionId] : undefined))
+  const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
+  const now = useNow(!!root && root.endedAt === null)
+  const counts = session ? countAgents(session) : null
+  const title = summary?.title || (root ? truncate(firstLine(root.prompt || root.description), 90) : sessionId ? 'Session' : 'New session')
+  const tokens = session ? session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens + session.usage.cacheWriteTokens : 0
+  return (
+    <header className="session-header">
+      <div className="session-header-title">
+        <span className="session-header-name" title={title} data-testid="session-title">
+          {title}
+        </span>
+        {summary?.demo && <span className="tag tag-accent" title="This session runs a scripted model: no API key, no network">scripted demo</span>}
+        {root && <StatusBadge status={root.status} />}
+      </div>
+      {root && (
+        <div className="session-header-stats">
+          <span title="Elapsed">
+            <Icon name="clock" size={13} /> {formatClock(elapsedMs(root, now))}
+          </span>
+          {counts && counts.total > 0 && (
+            <span title="Subagents: running / total">
+              <Icon name="agents" size={13} /> {counts.active} / {counts.total}
+            </span>
+          )}
+          <span title="Tokens, all agents">{formatTokens(tokens)} tok</span>
+          <span title="Cost, all agents" data-testid="session-cost">
+            {formatCost(session!.usage.costUsd)}
+          </span>
+        </div>
+      )}
+      <div className="session-header-actions">
+        <PermissionsButton />
+      </div>
+    </header>
+  )
+}

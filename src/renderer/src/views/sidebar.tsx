@@ -1,0 +1,75 @@
+// Left column: the workspace folder, New session, and the session list (status, date, cost).
+import { useState } from 'react'
+import { Icon } from '../components/icon'
+import { StatusDot, STATUS_LABEL } from '../components/status'
+import { formatCost, formatRelative, plural } from '../lib/format'
+import { newSession, openSession, pickFolder, ui, useApp } from '../state/store'
+import { errorText } from '../transport/types'
+
+export function Sidebar() {
+  const workspace = useApp((s) => s.workspace)
+  const sessions = useApp((s) => s.sessions)
+  const sessionsError = useApp((s) => s.sessionsError)
+  const current = useApp((s) => s.currentSessionId)
+  const mode = useApp((s) => s.mode)
+  const [folderError, setFolderError] = useState<string | null>(null)
+
+  const changeFolder = async () => {
+    setFolderError(null)
+    if (mode === 'browser') return ui.setDialog('open-folder')
+    try {
+      await pickFolder()
+    } catch (err) {
+      setFolderError(errorText(err))
+    }
+  }
+
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <div className="sidebar-brand">
+        <span className="brand-mark" aria-hidden="true">
+          <Icon name="agents" size={15} />
+        </span>
+        <span className="brand-name">Fanout</span>
+      </div>
+      <button className="workspace-button" onClick={changeFolder} title={workspace?.cwd ?? 'Open a folder'} data-testid="workspace-button">
+        <Icon name="folder" size={14} />
+        <span className="workspace-name">{workspace?.name ?? 'Open a folder…'}</span>
+        {workspace?.isGitRepo && <span className="tag tag-subtle">git</span>}
+      </button>
+      {folderError && <div className="inline-error sidebar-error">{folderError}</div>}
+      <button className="btn btn-block new-session-button" onClick={newSession} data-testid="new-session">
+        <Icon name="plus" size={14} /> New session
+      </button>
+      <div className="sidebar-section-label">Sessions</div>
+      <div className="session-list" role="list">
+        {sessionsError && <div className="inline-error sidebar-error">Could not list sessions: {sessionsError}</div>}
+        {!sessions.length && !sessionsError && <div className="sidebar-empty">No sessions in this folder yet.</div>}
+        {sessions.map((s) => (
+          <button
+            key={s.sessionId}
+            role="listitem"
+            className={`session-item${s.sessionId === current ? ' active' : ''}`}
+            onClick={() => void openSession(s.sessionId)}
+            data-testid="session-item"
+            title={`${s.title}\n${STATUS_LABEL[s.status]} · ${new Date(s.createdAt).toLocaleString()}`}
+          >
+            <StatusDot status={s.status} />
+            <span className="session-item-body">
+              <span className="session-title">
+                {s.title || 'Untitled session'}
+                {s.demo && <span className="tag tag-subtle">scripted</span>}
+              </span>
+              <span className="session-meta">
+                {formatRelative(s.updatedAt)} · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
+              </span>
+            </span>
+          </button>
+        ))}
+      </div>
+      <button className="sidebar-footer-button" onClick={() => ui.setDialog('settings')} data-testid="open-settings">
+        <Icon name="gear" size={14} /> Settings
+      </button>
+    </nav>
+  )
+}

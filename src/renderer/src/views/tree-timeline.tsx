@@ -1,0 +1,95 @@
+// The agent tree beside a timeline: each agent's lifetime as a bar on one time axis, with its tool
+// calls marked on it and its waits (queued, waiting for permission) hatched, so a person sees what ran
+// in parallel and what waited.
+import { memo } from 'react'
+import { StatusDot } from '../components/status'
+import { agentColorVar } from '../lib/agent-colors'
+import { formatClock, formatDuration } from '../lib/format'
+import { useNow } from '../lib/use-now'
+import { axisTicks } from '../lib/time-axis'
+import { timelineRows, type TimelineRow } from '../state/selectors'
+import { ui, useApp } from '../state/store'
+
+const pct = (v: number) => `${Math.max(0, Math.min(100, v * 100)).toFixed(3)}%`
+
+const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: TimelineRow; sessionId: string; t0: number; span: number; now: number }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[row.id])
+  if (!agent) return null
+  const end = row.end ?? now
+  const left = (row.start - t0) / span
+  const width = Math.max((end - row.start) / span, 0.002)
+  return (
+    <div className="tl-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }} data-testid="timeline-row">
+      <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={() => agent.parentId && ui.focusAgent(agent.id)} title={agent.description}>
+        {row.depth > 0 && <span className="tl-elbow" aria-hidden="true" />}
+        <StatusDot status={agent.status} />
+        <span className="agent-type">{agent.agentType}</span>
+        <span className="tl-desc">{agent.description}</span>
+      </button>
+      <div className="tl-track">
+        <div
+          className={`tl-bar status-${agent.status}`}
+          style={{ left: pct(left), width: pct(width) }}
+          title={`${agent.agentType}: ${formatClock(end - row.start)}${row.end === null ? ' so far' : ''}`}
+        >
+          {row.waits.map((w, i) => (
+            <span
+              key={i}
+              className={`tl-wait tl-wait-${w.kind}`}
+              style={{ left: pct((w.start - row.start) / (end - row.start || 1)), width: pct(((w.end ?? now) - w.start) / (end - row.start || 1)) }}
+              title={`${w.kind === 'queued' ? 'Queued' : 'Waiting for permission'}: ${formatDuration((w.end ?? now) - w.start)}`}
+            />
+          ))}
+          {row.tools.map((t) => (
+            <span
+              key={t.id}
+              className={`tl-tool tl-tool-${t.status}`}
+              style={{ left: pct((t.start - row.start) / (end - row.start || 1)), width: pct(((t.end ?? now) - t.start) / (end - row.start || 1)) }}
+              title={`${t.name}: ${formatDuration((t.end ?? now) - t.start)}`}
+            />
+          ))}
+        </div>
+      </div>
+    </div>
+  )
+})
+
+export function TreeTimeline({ sessionId }: { sessionId: string }) {
+  const session = useApp((s) => s.events.sessions[sessionId])
+  const { rows, start, end } = session ? timelineRows(session) : { rows: [], start: 0, end: 0 }
+  const now = useNow(end === null)
+  if (!rows.length) return <div className="pane-message muted">The timeline appears once the session starts.</div>
+  const t1 = end ?? Math.max(now, session!.lastEventTs)
+  const span = Math.max(1000, t1 - start)
+  const ticks = axisTicks(span)
+  return (
+    <div className="timeline" data-testid="timeline">
+      <div className="tl-row tl-axis">
+        <div className="tl-label muted small">Agent</div>
+        <div className="tl-track">
+          {ticks.map((t) => (
+            <span key={t} className="tl-tick" style={{ left: pct(t / span) }}>
+              {formatClock(t)}
+            </span>
+          ))}
+        </div>
+      </div>
+      <div className="tl-rows">
+        <div className="tl-grid" aria-hidden="true">
+          {ticks.map((t) => (
+            <span key={t} className="tl-gridline" style={{ left: pct(t / span) }} />
+          ))}
+        </div>
+        {rows.map((r) => (
+          <Row key={r.id} row={r} sessionId={sessionId} t0={start} span={span} now={end === null ? Math.max(now, t1) : t1} />
+        ))}
+      </div>
+      <div className="tl-legend small muted">
+        <span><i className="lg lg-bar" /> running</span>
+        <span><i className="lg lg-tool" /> tool call</span>
+        <span><i className="lg lg-queued" /> queued</span>
+        <span><i className="lg lg-permission" /> waiting for permission</span>
+      </div>
+    </div>
+  )
+}
