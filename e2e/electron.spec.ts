@@ -1,0 +1,42 @@
+// The real desktop app through Playwright's Electron driver. Runs wherever the Electron binary is
+// installed; here (no binary can be downloaded) it is skipped and says why.
+import { _electron as electron, expect, test } from '@playwright/test'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeProject } from './support/fixtures'
+
+const pkg = join(process.cwd(), 'node_modules/electron')
+const pathFile = join(pkg, 'path.txt')
+const binary = existsSync(pathFile) ? join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim()) : null
+const noDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
+const why = !binary || !existsSync(binary) ? 'the Electron binary is not installed on this machine' : noDisplay ? 'there is no display' : null
+if (why) console.log(`Electron e2e skipped: ${why}.`)
+
+test('the desktop window is hardened and exposes only the contract', async () => {
+  test.skip(why !== null, `Skipped: ${why}.`)
+  const root = mkdtempSync(join(tmpdir(), 'fanout-electron-'))
+  const project = makeProject(root)
+  const app = await electron.launch({ executablePath: binary!, args: [process.cwd(), `--fanout-cwd=${project}`], env: { ...process.env, FANOUT_DATA_DIR: join(root, 'data') } })
+  try {
+    const win = await app.firstWindow()
+    expect(win.url()).toBe('fanout://app/index.html')
+    const exposed = await win.evaluate(() => ({
+      keys: Object.keys((window as any).fanout ?? {}).sort(),
+      node: typeof (window as any).require + typeof (window as any).process
+    }))
+    expect(exposed.node).toBe('undefinedundefined')
+    expect(exposed.keys).toContain('startSession')
+    expect(exposed.keys).toContain('onEvents')
+    expect(exposed.keys).not.toContain('invoke')
+    const prefs = await app.evaluate(({ BrowserWindow }) => {
+      const w = BrowserWindow.getAllWindows()[0]
+      return w.webContents.getLastWebPreferences()
+    })
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false })
+    await expect(win.getByText('Fanout').first()).toBeVisible()
+  } finally {
+    await app.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+})
