@@ -1,24 +1,28 @@
-// Every agent of a session, by id: its place in the tree, its status, and the handle that stops it.
+// Every agent of a session, by id: its place in the tree, its status, its conversation, and the handle
+// that stops it. A handle outlives its runs: a finished agent can be resumed, messaged or inspected.
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
-import type { AgentStatus } from '../../../shared/events'
+import type { AgentStatus, ChatMessage } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import type { AgentRunResult } from '../loop/types'
 
 export interface AgentHandle {
   id: string
   parentId: string | null
-  /** The parent's tool_use id that spawned this agent. */
+  /** The parent's tool_use id that spawned this agent (or, after a resume, the call that resumed it). */
   parentToolUseId: string | null
   depth: number
   agentType: string
   definition: AgentDefinition | null
   name?: string
+  /** The Agent tool's `description` (the main agent: its prompt's first line). */
+  description?: string
   model: string
   cwd: string
   permissionMode: PermissionMode
   /** Agent types this agent may spawn (from `Agent(a, b)` in its tools); undefined = any. */
   allowedAgentTypes?: string[]
   status: AgentStatus
-  /** Aborting it stops this agent and, through linked signals, every descendant. */
+  /** Aborting it stops this agent's current run; a new run gets a new controller. */
   abort: AbortController
   stoppedByUser: boolean
   /** Messages waiting for the agent's next turn. */
@@ -26,6 +30,31 @@ export interface AgentHandle {
   /** Own usage (not including children). */
   usage: Usage
   startedAt: number
+  /** The conversation as it stands: history from earlier runs plus what the current run appended. */
+  messages: ChatMessage[]
+  /** The run in progress (queued or running); null when the agent is idle. Not used for the main agent. */
+  run: Promise<AgentRunResult> | null
+  /** The last finished run. */
+  lastResult?: AgentRunResult
+  /** Turns over every run. */
+  turnCount: number
+  /** When this agent last emitted an event (stall detection). */
+  lastEventAt: number
+  /** The tools it was resolved to, kept so a resume gets the same set. */
+  toolNames?: string[]
+  /** Its system prompt as last built (a fork of this agent inherits it). */
+  systemPrompt?: string
+  background?: boolean
+  /** `subagent_type: "fork"`: a copy of its parent; it cannot spawn agents. */
+  fork?: boolean
+  /** Runs in its own git worktree, created from this checkout (the parent's cwd). */
+  isolation?: { repoCwd: string }
+  /** Its worktree while one exists (kept between runs when it holds work). */
+  worktree?: { path: string; branch: string }
+  /** Readable log of a background agent's output, returned to the parent as `outputFile`. */
+  outputFile?: string
+  /** Set by TaskStop: the parent stopped it itself and gets no notification. */
+  quiet?: boolean
 }
 
 export class AgentRegistry {
@@ -67,17 +96,26 @@ export class AgentRegistry {
     return this.all().reduce((sum, a) => addUsage(sum, a.usage), emptyUsage())
   }
 
-  /** Stops an agent and its descendants. Returns false when it is not running. */
+  /**
+   * Stops an agent and every descendant, background ones included (they are not linked to the parent's
+   * signal, since they outlive the call that started them). Returns false when it was not running.
+   */
   stop(id: string, byUser: boolean): boolean {
     const handle = this.agents.get(id)
     if (!handle) return false
     const running = !isFinished(handle.status)
-    const mark = (h: AgentHandle) => {
-      if (byUser && !isFinished(h.status)) h.stoppedByUser = true
-      for (const child of this.children(h.id)) mark(child)
+    const reason = new Error(byUser ? 'stopped by the user' : 'stopped')
+    const visit = (h: AgentHandle, seen: Set<string>) => {
+      if (seen.has(h.id)) return
+      seen.add(h.id)
+      if (!isFinished(h.status)) {
+        if (byUser) h.stoppedByUser = true
+        h.abort.abort(reason)
+      }
+      for (const child of this.children(h.id)) visit(child, seen)
     }
-    mark(handle)
-    handle.abort.abort(new Error(byUser ? 'stopped by the user' : 'stopped'))
+    visit(handle, new Set())
+    handle.abort.abort(reason)
     return running
   }
 }

@@ -1,10 +1,17 @@
-// Orchestration: sessions, the Agent tool, subagent spawning and limits.
-export { AgentSession, type AgentSessionOptions, type RunOptions } from './session'
+// Orchestration: sessions, the Agent tool, subagent spawning, background agents, resume, SendMessage and
+// mailboxes, forks, permission requests and limits.
+export { AgentSession, DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session'
 export { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
 export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolInput } from './agent-tool'
 export { EventBus, type EventListener } from './event-bus'
 export { DEFAULT_LIMITS, Semaphore, SpawnGate, type SpawnLimits } from './limits'
 export { BudgetExceededError } from './budget'
 export { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from './spawn'
+export { FORK_AGENT_TYPE, forkMessages } from './fork'
+export { SEND_MESSAGE_TOOL_NAME, type SendOutcome } from './send-message'
+export { TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
+export { formatTaskNotification, formatAgentMessage } from './delivery'
+export { RESUME_AFTER_RESTART_NOTE, type ResumeReport } from './resume'
 export { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+export type { Delivery } from './types'
 export type { AgentReportDetails } from './report'

@@ -34,7 +34,9 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
       : result.status === 'stopped'
         ? `The ${handle.agentType} agent was stopped before it finished.${result.result ? `\n\nIts output so far:\n${result.result}` : ''}`
         : result.result || `(The ${handle.agentType} agent finished without a final message.)`
-  const lines = [`agentId: ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} — continue it with SendMessage to: '${handle.name ?? handle.id}'`]
+  const lines = [
+    `agentId: ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} — to continue it, use SendMessage with to: '${handle.name ?? handle.id}', or Agent with resume: '${handle.id}'`
+  ]
   if (result.worktree) {
     const wt = result.worktree
     lines.push(

@@ -1,28 +1,42 @@
-// A session: one conversation with a main agent and every subagent it spawns. It owns the event bus,
-// the agent registry, the spawn limits and the per-session caches, and builds each agent's tools and
-// system prompt. Adapters (CLI, app, browser mode) create one and subscribe to its events.
+// A session: one conversation with a main agent and every subagent it spawns. It owns the event bus, the
+// agent registry, the spawn limits, permission requests and (with a data folder) the transcripts and agent
+// state, and builds each agent's tools and system prompt. Adapters (CLI, app, browser mode) create or reopen
+// one and subscribe to its events.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { homedir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
-import type { AgentEvent, ChatMessage } from '../../../shared/events'
-import { addUsage, emptyUsage } from '../../../shared/usage'
-import { buildSystemPrompt, loadAgentMemory, loadClaudeMd, loadSkills, type ClaudeMdEntry } from '../context'
-import { loadAgents, resolveAgentTools, type LoadAgentsOptions } from '../definitions'
-import { runAgent } from '../loop'
+import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
+import { addUsage } from '../../../shared/usage'
+import { loadClaudeMd, type ClaudeMdEntry } from '../context'
+import { loadAgents, type LoadAgentsOptions } from '../definitions'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
-import { DEFAULT_MODEL_ALIASES, resolveModel, type ModelAliases } from '../model/aliases'
+import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
+import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../permissions'
+import { claimMessages, loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../tools'
 import type { Tool } from '../tools/define-tool'
-import { probeGit } from '../worktrees'
-import { AgentRegistry, type AgentHandle } from './agent-registry'
+import { cleanupOrphanWorktree, findOrphanWorktrees, probeGit, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
+import { startSubagentRun } from './agent-run'
+import { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME, createAgentTool } from './agent-tool'
 import { budgetedClient } from './budget'
+import { agentSystemPrompt } from './agent-prompt'
+import { afterSubagentRun, formatAgentMessage } from './delivery'
 import { EventBus } from './event-bus'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
-import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+import { MainAgent, type MainRunOptions } from './main-agent'
+import { OutputLog } from './output-log'
+import { PermissionBroker } from './permission-broker'
+import { SessionPersistence } from './persistence'
+import { loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
+import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, sendMessage, type SendOutcome } from './send-message'
 import { spawnSubagent } from './spawn'
-import type { SessionContext } from './types'
+import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
+import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
+
+export const DEFAULT_BACKGROUND_STALL_MS = 15 * 60_000
 
 export interface AgentSessionOptions {
   cwd: string
@@ -33,19 +47,35 @@ export interface AgentSessionOptions {
   model?: string
   aliases?: ModelAliases
   limits?: Partial<SpawnLimits>
+  /** The main agent's mode (subagents derive theirs from it). Default: the definition's, else settings' defaultMode, else `default`. */
   permissionMode?: PermissionMode
-  /** Builds the permission hook for one agent; absent means every tool call is allowed. */
+  /** Builds the permission hook for one agent, replacing the session's own gates (and their permission_request events). */
   permissions?: (handle: AgentHandle) => CanUseTool | undefined
+  /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
+  headless?: boolean
+  /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
+  permissionRules?: PermissionRules
+  /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
+  managedSettingsFile?: string | null
+  /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
+  dataDir?: string
+  /** A background agent that emits nothing for this long is stopped and marked failed. Default 15 min; 0 turns it off. */
+  backgroundStallMs?: number
+  /** Problems writing transcripts, state or output files (never thrown). Default: console.error. */
+  onError?: (err: Error) => void
   /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
 }
 
-export interface RunOptions {
-  /** Run the main agent as this definition (like `--agent NAME`). */
-  agentType?: string
-  maxTurns?: number
+export type RunOptions = MainRunOptions
+
+export interface OpenSessionOptions extends Omit<AgentSessionOptions, 'cwd' | 'sessionId' | 'dataDir'> {
+  dataDir: string
+  sessionId: string
+  /** Default: the folder the session worked in. */
+  cwd?: string
 }
 
 export class AgentSession implements SessionContext {
@@ -57,20 +87,37 @@ export class AgentSession implements SessionContext {
   readonly client: ModelClient
   readonly aliases: ModelAliases
   readonly mainAgentId: string
+  readonly dataDir: string | undefined
+  readonly backgroundStallMs: number
+  /** What reopening the session found wrong or repaired (empty for a new session). */
+  openNotes: string[] = []
+  /** The permission settings in force (rules, defaultMode, and problems found in the files). */
+  permissionSettings: PermissionSettings | null = null
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
-  private readonly agentState = new Map<string, { fileState: FileState; todos: TodoList }>()
-  private mainMessages: ChatMessage[] = []
-  private running: Promise<AgentRunResult> | null = null
+  private readonly toolState = new Map<string, { fileState: FileState; todos: TodoList }>()
+  private readonly outputLogs = new Map<string, OutputLog>()
+  private readonly runs = new Set<Promise<unknown>>()
+  private readonly dormantLoads = new Map<string, Promise<AgentHandle | undefined>>()
+  private readonly persistence: SessionPersistence | null
+  private broker: PermissionBroker | null = null
+  private readonly main: MainAgent
+  private readonly mainConfig: { model?: string; permissionMode?: PermissionMode; defaultMode?: PermissionMode }
+  private priorCostUsd = 0
 
   private constructor(readonly options: AgentSessionOptions) {
     this.sessionId = options.sessionId ?? randomUUID()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
-    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => this.registry.totalUsage().costUsd)
+    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => this.priorCostUsd + this.registry.totalUsage().costUsd)
     this.client = budgetedClient(options.client, this.gate)
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
+    this.dataDir = options.dataDir
+    this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
+    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, registry: this.registry, onError: this.onError }) : null
+    this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }
+    this.main = new MainAgent(this, this.mainConfig)
   }
 
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
@@ -79,11 +126,42 @@ export class AgentSession implements SessionContext {
     return session
   }
 
+  /**
+   * Reopens a recorded session after a restart: the main agent's conversation is restored, so `run()`
+   * continues it; earlier subagents can be resumed, messaged and inspected by id or name. Agents that were
+   * cut off are not restarted until `resumeInterrupted()` is called.
+   */
+  static async open(options: OpenSessionOptions): Promise<AgentSession> {
+    const opened = await openSession(options.dataDir, options.sessionId)
+    const cwd = options.cwd ?? opened.index.cwd
+    if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
+    const session = new AgentSession({ ...options, cwd })
+    session.openNotes.push(...opened.notes)
+    session.priorCostUsd = opened.index.costUsd
+    await session.reload()
+    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
+    if (main) {
+      session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
+      const agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
+      session.main.restore(repairConversation(main.messages).messages, agentType)
+    }
+    return session
+  }
+
   get cwd(): string {
     return this.options.cwd
   }
 
-  /** Re-reads agent definitions and CLAUDE.md; what changed on disk applies to the next spawn. */
+  get mainPermissionMode(): PermissionMode {
+    return this.main.modeFor(undefined)
+  }
+
+  /** The main agent's last finished run (after idle(), the answer to the last prompt or report). */
+  get lastResult(): AgentRunResult | null {
+    return this.main.lastResult
+  }
+
+  /** Re-reads agent definitions, CLAUDE.md and permission settings; what changed on disk applies to the next spawn. */
   async reload(): Promise<void> {
     const [agents, claudeMd] = await Promise.all([
       loadAgents({ cwd: this.cwd, home: this.home, ...this.options.agentSources }),
@@ -91,16 +169,43 @@ export class AgentSession implements SessionContext {
     ])
     this.loaded = agents.byType
     this.claudeMd = claudeMd
+    if (this.options.permissions) return
+    const settings = loadPermissionSettings({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) })
+    this.permissionSettings = settings
+    this.mainConfig.defaultMode = settings.defaultMode
+    const rules = this.options.permissionRules ? mergeRules(settings.rules, this.options.permissionRules) : settings.rules
+    if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)
+    else
+      this.broker = new PermissionBroker({
+        sessionId: this.sessionId,
+        cwd: this.cwd,
+        home: this.home,
+        rules,
+        additionalDirectories: settings.additionalDirectories,
+        headless: this.options.headless === true,
+        registry: this.registry,
+        emit: this.emit
+      })
+  }
+
+  readonly onError = (err: Error): void => {
+    if (this.options.onError) this.options.onError(err)
+    else console.error(`fanout: ${err.message}`)
   }
 
   readonly emit = (event: AgentEvent): void => {
     const handle = this.registry.get(event.agentId)
     if (handle) {
+      handle.lastEventAt = Date.now()
       if (event.type === 'usage') handle.usage = addUsage(handle.usage, event.usage)
       else if (event.type === 'agent_start') handle.status = 'running'
       else if (event.type === 'agent_end') handle.status = event.status
       else if (event.type === 'status') handle.status = event.status
+      else if (event.type === 'turn_start') handle.turnCount++
+      else if (event.type === 'message') handle.messages.push(event.message)
     }
+    this.persistence?.record(event)
+    this.outputLogs.get(event.agentId)?.add(event)
     this.bus.emit(event)
   }
 
@@ -113,22 +218,21 @@ export class AgentSession implements SessionContext {
   }
 
   availableToolNames(): string[] {
-    return [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME]
+    return [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME]
   }
 
   buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
-    let state = this.agentState.get(handle.id)
-    if (!state) this.agentState.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
-    const builtins = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.options.ripgrep !== undefined ? { ripgrep: this.options.ripgrep } : {}) })
-    const all = [
-      ...builtins,
-      createAgentTool({
-        agents: () => [...this.loaded.values()].map((l) => l.definition),
-        spawn: (input, ctx) => spawnSubagent(this, handle, input, ctx)
-      })
-    ]
+    let state = this.toolState.get(handle.id)
+    if (!state) this.toolState.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
     const wanted = new Set(names)
-    return all.filter((t) => wanted.has(t.name))
+    const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.options.ripgrep !== undefined ? { ripgrep: this.options.ripgrep } : {}) })
+    if (wanted.has(AGENT_TOOL_NAME))
+      tools.push(createAgentTool({ agents: () => [...this.loaded.values()].map((l) => l.definition), spawn: (input, ctx) => spawnSubagent(this, handle, input, ctx) }))
+    if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(this, handle))
+    const taskHost = { registry: this.registry, outputTail: (h: AgentHandle) => this.outputLogs.get(h.id)?.tail() }
+    if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
+    if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    return tools.filter((t) => wanted.has(t.name))
   }
 
   private git(cwd: string) {
@@ -137,94 +241,90 @@ export class AgentSession implements SessionContext {
     return probe
   }
 
-  async systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    const git = await this.git(handle.cwd)
-    const parts = await Promise.all([
-      def.memory ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: this.cwd, home: this.home }) : undefined,
-      def.skills?.length ? loadSkills({ names: def.skills, cwd: this.cwd, home: this.home, ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
-    ])
-    return buildSystemPrompt({
-      body: def.systemPrompt,
-      environment: { cwd: handle.cwd, isGitRepo: git.isGitRepo, branch: git.branch, platform: process.platform, date: new Date(), model: handle.model, ...(worktree ? { worktree } : {}) },
-      claudeMd: this.claudeMd,
-      omitClaudeMd: def.omitClaudeMd === true,
-      ...(parts[0] ? { agentMemory: parts[0] } : {}),
-      ...(parts[1] ? { skills: parts[1].skills } : {})
-    })
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
+    return agentSystemPrompt({ cwd: this.cwd, home: this.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
-    return this.options.permissions?.(handle)
+    if (this.options.permissions) return this.options.permissions(handle)
+    return this.broker?.canUseTool(handle)
+  }
+
+  outputLog(handle: AgentHandle): OutputLog {
+    let log = this.outputLogs.get(handle.id)
+    if (!log) {
+      const dir = this.dataDir ? join(sessionDir(this.dataDir, this.sessionId), 'outputs') : join(tmpdir(), `fanout-${this.sessionId}`)
+      this.outputLogs.set(handle.id, (log = new OutputLog(join(dir, `${handle.id}.output.txt`), this.onError)))
+    }
+    return log
+  }
+
+  track(run: Promise<unknown>): void {
+    this.runs.add(run)
+    const done = () => this.runs.delete(run)
+    run.then(done, done)
+  }
+
+  mainHandle(): AgentHandle {
+    return this.main.getHandle()
+  }
+
+  deliver(target: AgentHandle, text: string, opts: DeliverOptions): Delivery {
+    this.emit({ agentId: target.id, parentAgentId: target.parentId, parentToolUseId: target.parentToolUseId, sessionId: this.sessionId, ts: Date.now(), type: 'message_received', from: opts.from, text, ...(opts.summary ? { summary: opts.summary } : {}) })
+    target.inbox.push(text)
+    if (target.id === this.mainAgentId) {
+      const busy = this.main.busy
+      if (opts.wake !== false) this.main.wake()
+      return busy ? 'inbox' : this.main.busy ? 'woke' : 'held'
+    }
+    if (target.run) return 'inbox'
+    if (opts.wake === false) return 'held'
+    this.resumeFromInbox(target, opts.reportTo ?? null)
+    return 'resumed'
+  }
+
+  resumeFromInbox(handle: AgentHandle, reportTo: string | null): void {
+    const maxTurns = handle.definition?.maxTurns
+    startSubagentRun(this, handle, { history: repairConversation(handle.messages).messages, reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+  }
+
+  runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void {
+    afterSubagentRun(this, handle, result, request, () => this.mainHandle())
+  }
+
+  async findAgent(idOrName: string): Promise<AgentHandle | undefined> {
+    const live = this.registry.find(idOrName)
+    if (live || !this.dataDir) return live
+    let load = this.dormantLoads.get(idOrName)
+    if (!load) {
+      load = loadDormantAgent(this.dormantContext(), idOrName)
+      this.dormantLoads.set(idOrName, load)
+      load.finally(() => this.dormantLoads.delete(idOrName)).catch(() => undefined)
+    }
+    return load
+  }
+
+  /** This session as the resume helpers see it; only called when it has a data folder. */
+  private dormantContext(): DormantContext {
+    return this as AgentSession & { dataDir: string }
+  }
+
+  async claimMailbox(handle: AgentHandle): Promise<void> {
+    if (!this.dataDir) return
+    const boxes = [handle.id, ...(handle.name && handle.name !== handle.id && /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(handle.name) ? [handle.name] : [])]
+    for (const box of boxes) {
+      try {
+        for (const m of await claimMessages(this.dataDir, this.sessionId, box, { onProblem: (p) => this.onError(new Error(p)) }))
+          this.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false })
+      } catch (err) {
+        this.onError(new Error(`Could not read the mailbox of agent ${handle.id}: ${err instanceof Error ? err.message : String(err)}`))
+      }
+    }
   }
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
-  async run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
-    if (this.running) throw new Error('The main agent is still working on the previous prompt.')
-    const run = this.runMain(prompt, opts)
-    this.running = run
-    try {
-      return await run
-    } finally {
-      this.running = null
-    }
-  }
-
-  private async runMain(prompt: string, opts: RunOptions): Promise<AgentRunResult> {
-    const def = opts.agentType ? this.loaded.get(opts.agentType)?.definition : undefined
-    if (opts.agentType && !def) throw new Error(`There is no agent named '${opts.agentType}'. Run 'fanout agents list' to see the available agents.`)
-    const model = resolveModel({ override: this.options.model, definition: def?.model, parent: this.options.model ?? 'sonnet', aliases: this.aliases })
-    const previous = this.registry.get(this.mainAgentId)
-    const handle: AgentHandle = {
-      id: this.mainAgentId,
-      parentId: null,
-      parentToolUseId: null,
-      depth: 0,
-      agentType: def?.agentType ?? MAIN_AGENT_TYPE,
-      definition: def ?? null,
-      model,
-      cwd: this.cwd,
-      permissionMode: this.options.permissionMode ?? def?.permissionMode ?? 'default',
-      status: 'running',
-      abort: new AbortController(),
-      stoppedByUser: false,
-      inbox: previous?.inbox ?? [],
-      usage: previous?.usage ?? emptyUsage(),
-      startedAt: Date.now()
-    }
-    let toolNames = this.availableToolNames()
-    if (def) {
-      const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
-      if (resolution.error) throw new Error(resolution.error)
-      toolNames = resolution.resolvedTools
-      if (resolution.allowedAgentTypes) handle.allowedAgentTypes = resolution.allowedAgentTypes
-    }
-    this.registry.add(handle)
-    const mainDef: AgentDefinition = def ?? { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
-    const result = await runAgent(
-      {
-        agentId: handle.id,
-        parentAgentId: null,
-        parentToolUseId: null,
-        sessionId: this.sessionId,
-        agentType: handle.agentType,
-        depth: 0,
-        client: this.client,
-        model,
-        systemPrompt: await this.systemPrompt(mainDef, handle),
-        messages: this.mainMessages,
-        prompt,
-        tools: this.buildTools(handle, toolNames),
-        cwd: this.cwd,
-        maxTurns: opts.maxTurns ?? def?.maxTurns,
-        signal: handle.abort.signal,
-        ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
-        canUseTool: this.canUseTool(handle),
-        drainInbox: () => handle.inbox.splice(0)
-      },
-      this.emit
-    )
-    this.mainMessages = result.messages
-    return result
+  run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
+    return this.main.run(prompt, opts)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */
@@ -232,8 +332,63 @@ export class AgentSession implements SessionContext {
     return this.registry.stop(agentId, byUser)
   }
 
-  /** Waits for the main agent's current run, if any. */
+  /**
+   * A message to an agent by id or name (`main` for the main agent), from the person (`user`) or an agent id.
+   * Running: read at its next turn. Finished or stopped: resumed with it. Unknown to this session (not
+   * started yet): kept in its durable mailbox (needs a dataDir). Throws when it cannot be delivered at all.
+   */
+  sendMessage(to: string, message: string, from = 'user', summary?: string): Promise<SendOutcome> {
+    return sendMessage(this, to, message, from, summary)
+  }
+
+  /** Answers a `permission_request` event. Throws when no such request is waiting. */
+  respondPermission(requestId: string, decision: PermissionAnswer): void {
+    if (!this.broker) throw new Error(`No permission request ${requestId} is waiting: this session's permissions are decided by its own hook.`)
+    this.broker.respond(requestId, decision)
+  }
+
+  /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */
+  pendingPermissions(): PermissionRequestEvent[] {
+    return this.broker?.pending() ?? []
+  }
+
+  /** Restarts the agents a crash or quit cut off (never ones the person stopped); needs a dataDir. */
+  async resumeInterrupted(): Promise<ResumeReport> {
+    if (!this.dataDir) return { resumed: [], problems: [] }
+    return resumeInterrupted(this.dormantContext(), (note) => {
+      this.deliver(this.mainHandle(), note, { from: 'fanout' })
+    })
+  }
+
+  /** Fanout worktrees of this folder's repository whose agent is not running here: left behind by a crash, or kept work. */
+  findOrphans(): Promise<OrphanWorktree[]> {
+    return findOrphanWorktrees({ repoCwd: this.cwd, isLive: (id) => this.isLive(id) })
+  }
+
+  /** Removes an orphaned worktree (see cleanupOrphanWorktree: refuses uncommitted work unless forced). */
+  cleanupOrphan(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
+    if (this.isLive(orphan.agentId)) return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
+    return cleanupOrphanWorktree(orphan, options)
+  }
+
+  private isLive(agentId: string): boolean {
+    const h = this.registry.get(agentId)
+    return !!h && (h.run !== null || !isFinished(h.status))
+  }
+
+  /** Resolves once nothing runs: the main agent, every subagent (background ones too), and the runs their reports wake. */
   async idle(): Promise<void> {
-    await this.running?.catch(() => undefined)
+    while (this.runs.size) await Promise.allSettled([...this.runs])
+  }
+
+  /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
+  async flush(): Promise<void> {
+    await Promise.all([this.persistence?.flush(), ...[...this.outputLogs.values()].map((l) => l.flush())])
+  }
+
+  /** Flushes and releases the session's files. Call after stop() and idle() when the session is done. */
+  async close(): Promise<void> {
+    await Promise.all([...[...this.outputLogs.values()].map((l) => l.flush())])
+    await this.persistence?.close()
   }
 }

@@ -1,164 +1,197 @@
-// Spawning a subagent from an Agent tool call: pick its definition, check the limits, resolve its model
-// and tools, give it a cwd (its own worktree when isolated), run it as a child of the calling agent, and
-// hand its final report back as the tool result. Every refusal is a result the parent model can act on.
+// Spawning a subagent from an Agent tool call: pick its definition (or fork the caller), check the limits,
+// resolve its model and tools, give it a cwd (its own worktree when isolated), and run it as a child of the
+// calling agent — in the foreground, where its final report is the tool result, or in the background, where
+// the call returns at once and the report arrives later as a <task-notification>. `resume` continues an
+// earlier agent instead. Every refusal is a result the parent model can act on.
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
-import { resolveAgentTools } from '../definitions'
-import { runAgent } from '../loop'
-import type { AgentRunResult } from '../loop/types'
+import { ALWAYS_BLOCKED_FOR_SUBAGENTS, BACKGROUND_ALLOWED, resolveAgentTools } from '../definitions'
 import { resolveModel } from '../model/aliases'
+import { effectiveMode } from '../permissions'
+import { repairConversation } from '../store'
 import type { ToolContext, ToolResult } from '../tools/define-tool'
-import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
+import { readRepo } from '../worktrees'
+import { startSubagentRun } from './agent-run'
 import type { AgentHandle } from './agent-registry'
-import type { AgentToolInput } from './agent-tool'
+import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
+import { FORK_AGENT_TYPE, forkMessages } from './fork'
 import { formatAgentReport } from './report'
-import type { SessionContext } from './types'
+import type { RunRequest, SessionContext } from './types'
 
 export const DEFAULT_SUBAGENT_TYPE = 'general-purpose'
 
 const refuse = (content: string): ToolResult => ({ content, isError: true })
 
-/** A subagent inherits its parent's permission mode unless its definition sets one; a permissive parent wins. */
+/**
+ * A subagent inherits its parent's permission mode unless its definition sets one; a parent in
+ * bypassPermissions, acceptEdits or plan wins. Same rule as the permission layer's effectiveMode.
+ */
 export function childPermissionMode(parent: PermissionMode, own: PermissionMode | undefined): PermissionMode {
-  if (parent === 'bypassPermissions' || parent === 'acceptEdits') return parent
-  return own ?? parent
+  return effectiveMode(parent, own)
+}
+
+interface Plan {
+  def: AgentDefinition | null
+  agentType: string
+  model: string
+  toolNames: string[]
+  allowedAgentTypes?: string[]
+  permissionMode: PermissionMode
+  fork: boolean
+  forkContext: boolean
+  background: boolean
+  isolated: boolean
+  maxTurns?: number
 }
 
 export async function spawnSubagent(session: SessionContext, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
-  if (input.run_in_background) return refuse('run_in_background is not available in this version of Fanout yet; run the agent in the foreground (omit run_in_background).')
-  if (input.resume) return refuse('resume is not available in this version of Fanout yet; start a new agent with the full context in its prompt.')
-
-  const agentType = input.subagent_type ?? DEFAULT_SUBAGENT_TYPE
-  const loaded = session.agents().get(agentType)
-  if (!loaded) {
-    const known = [...session.agents().keys()].join(', ')
-    return refuse(`There is no agent type '${agentType}'. Available agent types: ${known}.`)
-  }
-  if (parent.allowedAgentTypes && !parent.allowedAgentTypes.includes(agentType))
-    return refuse(`This agent may only start these agent types: ${parent.allowedAgentTypes.join(', ')}; '${agentType}' is not one of them.`)
-  const def = loaded.definition
-
+  if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
+  if (input.resume) return resumeSubagent(session, parent, input, ctx)
   const depth = parent.depth + 1
+  const planned = plan(session, parent, input, depth)
+  if (typeof planned === 'string') return refuse(planned)
   const refusal = session.gate.refusal(depth)
   if (refusal) return refuse(refusal)
-
-  let model: string
-  try {
-    model = resolveModel({ override: input.model, definition: def.model, parent: parent.model, aliases: session.aliases })
-  } catch (err) {
-    return refuse(err instanceof Error ? err.message : String(err))
+  if (planned.isolated && planned.background) {
+    // A background call returns before the worktree exists: say now, not in a later notification, when it cannot.
+    try {
+      await readRepo(parent.cwd)
+    } catch (err) {
+      return refuse(`Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
+    }
   }
 
-  const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: true })
-  if (resolution.error) return refuse(resolution.error)
-  // A subagent at the depth limit cannot spawn further; keep the Agent tool out rather than let every call fail.
-  const toolNames = depth >= session.gate.limits.maxDepth ? resolution.resolvedTools.filter((t) => t !== 'Agent') : resolution.resolvedTools
-
   session.gate.admit()
-  const agentId = session.newAgentId()
-  const abort = new AbortController()
-  const onParentAbort = () => abort.abort(ctx.signal.reason)
-  if (ctx.signal.aborted) abort.abort(ctx.signal.reason)
-  else ctx.signal.addEventListener('abort', onParentAbort, { once: true })
-
   const handle: AgentHandle = {
-    id: agentId,
+    id: session.newAgentId(),
     parentId: parent.id,
     parentToolUseId: ctx.toolUseId,
     depth,
-    agentType: def.agentType,
-    definition: def,
+    agentType: planned.agentType,
+    definition: planned.def,
     ...(input.name ? { name: input.name } : {}),
-    model,
+    description: input.description,
+    model: planned.model,
     cwd: parent.cwd,
-    permissionMode: childPermissionMode(parent.permissionMode, def.permissionMode),
-    ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
+    permissionMode: planned.permissionMode,
+    ...(planned.allowedAgentTypes ? { allowedAgentTypes: planned.allowedAgentTypes } : {}),
     status: 'queued',
-    abort,
+    abort: new AbortController(),
     stoppedByUser: false,
     inbox: [],
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-    startedAt: Date.now()
+    startedAt: Date.now(),
+    messages: [],
+    run: null,
+    turnCount: 0,
+    lastEventAt: Date.now(),
+    toolNames: planned.toolNames,
+    ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
+    ...(planned.background ? { background: true } : {}),
+    ...(planned.fork ? { fork: true } : {}),
+    ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
   }
   session.registry.add(handle)
-  const ids = { agentId, parentAgentId: parent.id, parentToolUseId: ctx.toolUseId, sessionId: session.sessionId }
-  ctx.onUpdate?.({ agentId, agentType: def.agentType, model, status: 'queued' })
+  if (planned.background) handle.outputFile = session.outputLog(handle).file
+  ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', ...(planned.background ? { background: true } : {}) })
 
-  let release: (() => void) | null = null
+  const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
+  const req: RunRequest = {
+    prompt: inherited ? inherited.prompt : input.prompt,
+    history: inherited ? inherited.history : [],
+    ...(planned.maxTurns !== undefined ? { maxTurns: planned.maxTurns } : {}),
+    ...(inherited ? { recordHistory: true } : {}),
+    ...(planned.background ? { reportTo: parent.id } : { linkTo: ctx.signal })
+  }
+  const run = startSubagentRun(session, handle, req)
+  if (planned.background) return launched(handle)
+  const result = await run
+  if (result.notStarted) return refuse(result.error ?? `The ${handle.agentType} agent did not start.`)
+  return formatAgentReport(handle, result)
+}
+
+/** What the agent will be: its definition, model, tools and mode, or a refusal sentence. */
+function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInput, depth: number): Plan | string {
+  const agentType = input.subagent_type ?? DEFAULT_SUBAGENT_TYPE
+  if (parent.allowedAgentTypes && !parent.allowedAgentTypes.includes(agentType))
+    return `This agent may only start these agent types: ${parent.allowedAgentTypes.join(', ')}; '${agentType}' is not one of them.`
+  const isolated = (input.isolation ?? (agentType === FORK_AGENT_TYPE ? undefined : session.agents().get(agentType)?.definition.isolation)) === 'worktree'
+
+  if (agentType === FORK_AGENT_TYPE) {
+    // A fork is the caller itself with its conversation so far: same prompt, model and tools, minus spawning.
+    const background = input.run_in_background === true
+    const toolNames = (parent.toolNames ?? []).filter((t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t) && (!background || BACKGROUND_ALLOWED.has(t)))
+    if (!toolNames.length) return 'A fork of this agent would have no tools left; start a regular agent type instead.'
+    return { def: parent.definition, agentType: FORK_AGENT_TYPE, model: parent.model, toolNames, permissionMode: parent.permissionMode, fork: true, forkContext: true, background, isolated, ...(input.max_turns ? { maxTurns: input.max_turns } : {}) }
+  }
+
+  const loaded = session.agents().get(agentType)
+  if (!loaded) return `There is no agent type '${agentType}'. Available agent types: ${[...session.agents().keys(), FORK_AGENT_TYPE].join(', ')}.`
+  const def = loaded.definition
+  const background = input.run_in_background === true || def.background === true
+  let model: string
   try {
-    if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
-      session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
-    try {
-      release = await session.gate.slots.acquire(abort.signal)
-    } catch {
-      handle.status = 'stopped'
-      return refuse(`The ${def.agentType} agent was stopped before it started.`)
-    }
-
-    let worktree: AgentWorktree | undefined
-    if ((input.isolation ?? def.isolation) === 'worktree') {
-      try {
-        worktree = await createAgentWorktree({ repoCwd: parent.cwd, agentId, agentType: def.agentType, description: input.description })
-      } catch (err) {
-        handle.status = 'failed'
-        return refuse(`Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
-      }
-      handle.cwd = worktree.cwd
-    }
-
-    handle.status = 'running'
-    const result = await runChild(session, handle, def, input, model, toolNames, worktree)
-    return formatAgentReport(handle, result)
-  } finally {
-    release?.()
-    ctx.signal.removeEventListener('abort', onParentAbort)
+    // A forkContext agent continues its parent's conversation, so it runs on the parent's model (inherit).
+    model = def.forkContext ? parent.model : resolveModel({ override: input.model, definition: def.model, parent: parent.model, aliases: session.aliases })
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+  const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
+  if (resolution.error) return resolution.error
+  // A subagent at the depth limit cannot spawn further; keep the Agent tool out rather than let every call fail.
+  const toolNames = depth >= session.gate.limits.maxDepth ? resolution.resolvedTools.filter((t) => t !== AGENT_TOOL_NAME) : resolution.resolvedTools
+  return {
+    def,
+    agentType: def.agentType,
+    model,
+    toolNames,
+    ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
+    permissionMode: childPermissionMode(parent.permissionMode, def.permissionMode),
+    fork: false,
+    forkContext: def.forkContext === true,
+    background,
+    isolated,
+    ...((input.max_turns ?? def.maxTurns) !== undefined ? { maxTurns: input.max_turns ?? def.maxTurns } : {})
   }
 }
 
-async function runChild(
-  session: SessionContext,
-  handle: AgentHandle,
-  def: AgentDefinition,
-  input: AgentToolInput,
-  model: string,
-  toolNames: string[],
-  worktree: AgentWorktree | undefined
-): Promise<AgentRunResult & { worktree?: { path: string; branch: string; kept: boolean; commit?: string; error?: string } }> {
-  const systemPrompt = await session.systemPrompt(def, handle, worktree)
-  const tools = session.buildTools(handle, toolNames)
-  let finished: { path: string; branch: string; kept: boolean; commit?: string; error?: string } | undefined
-  const result = await runAgent(
-    {
-      agentId: handle.id,
-      parentAgentId: handle.parentId,
-      parentToolUseId: handle.parentToolUseId,
-      sessionId: session.sessionId,
-      agentType: def.agentType,
-      description: input.description,
-      depth: handle.depth,
-      ...(def.color ? { color: def.color } : {}),
-      ...(handle.name ? { name: handle.name } : {}),
-      ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
-      client: session.client,
-      model,
-      systemPrompt,
-      prompt: input.prompt,
-      tools,
-      cwd: handle.cwd,
-      maxTurns: input.max_turns ?? def.maxTurns,
-      signal: handle.abort.signal,
-      ...(def.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
-      canUseTool: session.canUseTool(handle),
-      drainInbox: () => handle.inbox.splice(0),
-      finalize: worktree
-        ? async () => {
-            const done = await finishAgentWorktree({ worktree, agentType: def.agentType, description: input.description })
-            finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
-            return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
-          }
-        : undefined
-    },
-    session.emit
-  )
-  handle.status = result.status
-  return { ...result, ...(finished ? { worktree: finished } : {}) }
+/** `resume: <agentId>`: the agent continues with its full history and the prompt as its next message. */
+async function resumeSubagent(session: SessionContext, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const id = input.resume as string
+  let handle: AgentHandle | undefined
+  try {
+    handle = await session.findAgent(id)
+  } catch (err) {
+    return refuse(`Agent ${id} cannot be resumed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (!handle) return refuse(`There is no agent '${id}' in this session to resume. Start a new agent with the whole task in its prompt.`)
+  if (handle.id === session.mainAgentId || handle.id === caller.id) return refuse(`Agent ${handle.id} is ${handle.id === caller.id ? 'you' : 'the main agent'}; only subagents can be resumed.`)
+  if (handle.run) return refuse(`Agent ${handle.id} is still running. Send it more instructions with SendMessage (to: '${handle.name ?? handle.id}'), or wait for its report.`)
+  const background = input.run_in_background === true
+  handle.stoppedByUser = false
+  handle.parentToolUseId = ctx.toolUseId
+  handle.background = background || undefined
+  if (background) handle.outputFile = session.outputLog(handle).file
+  ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', resumed: true })
+  const maxTurns = input.max_turns ?? handle.definition?.maxTurns
+  const req: RunRequest = {
+    prompt: input.prompt,
+    // The conversation of a stopped run can end in an unanswered tool call; answer it so the API accepts it.
+    history: repairConversation(handle.messages).messages,
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(background ? { reportTo: caller.id } : { linkTo: ctx.signal })
+  }
+  const run = startSubagentRun(session, handle, req)
+  if (background) return launched(handle)
+  const result = await run
+  if (result.notStarted) return refuse(result.error ?? `Agent ${handle.id} did not start.`)
+  return formatAgentReport(handle, result)
+}
+
+function launched(handle: AgentHandle): ToolResult {
+  const details = { status: 'async_launched' as const, agentId: handle.id, outputFile: handle.outputFile ?? '' }
+  return {
+    content: `${JSON.stringify(details)}
+The ${handle.agentType} agent ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} is running in the background. Its final report will reach you as a <task-notification> message when it finishes; carry on with other work meanwhile. Its output so far is in ${details.outputFile}. Check on it with TaskOutput, stop it with TaskStop, or send it instructions with SendMessage.`,
+    details
+  }
 }

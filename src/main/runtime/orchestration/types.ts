@@ -1,22 +1,66 @@
-// What the spawn path needs from its session. Kept as an interface so spawn.ts stays a plain function
-// that tests can read top to bottom.
+// What the orchestration helpers (spawn, runs, delivery, resume, task tools) need from their session. Kept
+// as an interface so each helper stays a plain function that tests can read top to bottom, and so the
+// helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
-import type { AgentEvent } from '../../../shared/events'
-import type { CanUseTool } from '../loop/types'
+import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { AgentRunResult, CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { Tool } from '../tools/define-tool'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 import type { SpawnGate } from './limits'
+import type { OutputLog } from './output-log'
+
+/** A subagent run's result, with what happened to its worktree. */
+export interface ChildResult extends AgentRunResult {
+  worktree?: { path: string; branch: string; kept: boolean; commit?: string; error?: string }
+  /** The run ended before the agent started (stopped while queued, worktree could not be made). */
+  notStarted?: boolean
+}
+
+export interface RunRequest {
+  /** The new user message; absent: the messages waiting in the agent's inbox. */
+  prompt?: string | ContentBlock[]
+  /** The conversation before this run. */
+  history: ChatMessage[]
+  maxTurns?: number
+  /** A foreground caller's signal: stopping the caller stops this run. */
+  linkTo?: AbortSignal
+  /** Emit the history as `message` events after agent_start, so the transcript holds it (forks). */
+  recordHistory?: boolean
+  /**
+   * Nobody awaits this run: its final report goes to this agent as a <task-notification> (null: to nobody,
+   * e.g. a person's message; the UI shows the run). Absent: a tool call awaits the result.
+   */
+  reportTo?: string | null
+}
+
+export interface DeliverOptions {
+  /** Agent id, or `user`. */
+  from: string
+  summary?: string
+  /** Start the agent if it is idle: resume a finished subagent, run the main agent. Default true. */
+  wake?: boolean
+  /** For a resumed subagent: who gets its report (see RunRequest.reportTo). */
+  reportTo?: string | null
+}
+
+export type Delivery = 'inbox' | 'resumed' | 'woke' | 'mailbox' | 'held'
 
 export interface SessionContext {
   sessionId: string
   home: string
+  cwd: string
+  mainAgentId: string
+  /** The data folder when the session records transcripts and state; undefined for an in-memory session. */
+  dataDir: string | undefined
   client: ModelClient
   aliases: ModelAliases
   registry: AgentRegistry
   gate: SpawnGate
   emit: (event: AgentEvent) => void
+  /** Background agents with no event for this long are stopped and marked failed. */
+  backgroundStallMs: number
   /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
   agents(): Map<string, LoadedAgent>
   newAgentId(): string
@@ -26,4 +70,19 @@ export interface SessionContext {
   buildTools(handle: AgentHandle, names: readonly string[]): Tool[]
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   canUseTool(handle: AgentHandle): CanUseTool | undefined
+  /** Where a background agent's readable output log goes. */
+  outputLog(handle: AgentHandle): OutputLog
+  /** Counts a run towards idle(). */
+  track(run: Promise<unknown>): void
+  /** Hands text to an agent: its inbox if it runs, else (by default) starts it. */
+  deliver(target: AgentHandle, text: string, opts: DeliverOptions): Delivery
+  /** Starts a run of an idle subagent with the messages in its inbox. */
+  resumeFromInbox(handle: AgentHandle, reportTo: string | null): void
+  /** A subagent run ended (called synchronously as it clears `handle.run`). */
+  runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void
+  /** An agent by id or name: running or finished in this process, or (after a restart) loaded from disk. */
+  findAgent(idOrName: string): Promise<AgentHandle | undefined>
+  /** Moves messages waiting in the agent's durable mailbox into its inbox. */
+  claimMailbox(handle: AgentHandle): Promise<void>
+  onError(err: Error): void
 }

@@ -1,0 +1,185 @@
+// The main agent: the one the person talks to. Its runs are queued one after another: a prompt from the
+// person, or a wake-up when a message or a background agent's report arrives while it is idle. What
+// arrives while it runs waits in its inbox for its next turn; what arrives in its very last moments starts
+// the next run, so no report is left unread.
+import type { AgentDefinition } from '../../../shared/agent-definition'
+import type { ChatMessage } from '../../../shared/events'
+import { emptyUsage } from '../../../shared/usage'
+import { resolveAgentTools } from '../definitions'
+import { runAgent } from '../loop'
+import type { AgentRunResult } from '../loop/types'
+import { resolveModel } from '../model/aliases'
+import type { AgentHandle } from './agent-registry'
+import { inboxPrompt } from './delivery'
+import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+import type { SessionContext } from './types'
+
+export interface MainRunOptions {
+  /** Run the main agent as this definition (like `--agent NAME`); kept for later runs. */
+  agentType?: string
+  maxTurns?: number
+}
+
+export interface MainAgentConfig {
+  /** The main agent's model (alias or id); default `sonnet`. */
+  model?: string
+  /** Set by the person (e.g. --permission-mode): wins over the definition's own mode. */
+  permissionMode?: AgentDefinition['permissionMode']
+  /** From the settings files (`defaultMode`): used when neither the person nor the definition sets one. */
+  defaultMode?: AgentDefinition['permissionMode']
+}
+
+export const MAIN_DEFINITION: AgentDefinition = { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
+
+export class MainAgent {
+  private handle: AgentHandle | null = null
+  private history: ChatMessage[] = []
+  private agentType: string | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+  private pending = 0
+  private userRun = false
+  lastResult: AgentRunResult | null = null
+
+  constructor(
+    private readonly s: SessionContext,
+    private readonly config: MainAgentConfig
+  ) {}
+
+  /** A run is going or queued. */
+  get busy(): boolean {
+    return this.pending > 0
+  }
+
+  /** After a restart: the conversation so far and the definition it ran as. */
+  restore(history: ChatMessage[], agentType: string | undefined): void {
+    this.history = history
+    this.agentType = agentType
+    this.getHandle().messages = [...history]
+  }
+
+  /** The main agent's handle (created idle before its first run, so messages can reach it). */
+  getHandle(): AgentHandle {
+    if (this.handle) return this.handle
+    const def = this.agentType ? this.s.agents().get(this.agentType)?.definition : undefined
+    this.handle = {
+      id: this.s.mainAgentId,
+      parentId: null,
+      parentToolUseId: null,
+      depth: 0,
+      agentType: def?.agentType ?? MAIN_AGENT_TYPE,
+      definition: def ?? null,
+      model: this.config.model ?? 'sonnet',
+      cwd: this.s.cwd,
+      permissionMode: this.modeFor(def),
+      status: 'completed',
+      abort: new AbortController(),
+      stoppedByUser: false,
+      inbox: [],
+      usage: emptyUsage(),
+      startedAt: Date.now(),
+      messages: [...this.history],
+      run: null,
+      turnCount: 0,
+      lastEventAt: Date.now()
+    }
+    this.s.registry.add(this.handle)
+    return this.handle
+  }
+
+  modeFor(def: AgentDefinition | undefined): NonNullable<AgentDefinition['permissionMode']> {
+    return this.config.permissionMode ?? def?.permissionMode ?? this.config.defaultMode ?? 'default'
+  }
+
+  /** A prompt from the person; queued behind a wake-up run, refused while another prompt is being worked on. */
+  async run(prompt: string, opts: MainRunOptions): Promise<AgentRunResult> {
+    if (this.userRun) throw new Error('The main agent is still working on the previous prompt.')
+    this.userRun = true
+    try {
+      const result = await this.enqueue(() => this.runOnce(prompt, opts, true))
+      return result as AgentRunResult
+    } finally {
+      this.userRun = false
+    }
+  }
+
+  /** Runs the main agent on what waits in its inbox, unless it is busy (it will read it) or the person stopped it. */
+  wake(): void {
+    const h = this.handle
+    if (!h || this.pending > 0 || h.stoppedByUser || !h.inbox.length) return
+    this.enqueue(() => this.runOnce(undefined, {}, false)).catch((err: Error) => this.s.onError(new Error(`The main agent could not be woken: ${err.message}`)))
+  }
+
+  private enqueue(fn: () => Promise<AgentRunResult | null>): Promise<AgentRunResult | null> {
+    this.pending++
+    const run = this.queue.then(fn).finally(() => {
+      this.pending--
+      this.wake()
+    })
+    this.queue = run.catch(() => undefined)
+    this.s.track(run)
+    return run
+  }
+
+  private async runOnce(prompt: string | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
+    if (opts.agentType !== undefined) this.agentType = opts.agentType
+    const def = this.agentType ? this.s.agents().get(this.agentType)?.definition : undefined
+    if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
+    const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
+    let toolNames = this.s.availableToolNames()
+    let allowedAgentTypes: string[] | undefined
+    if (def) {
+      const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
+      if (resolution.error) throw new Error(resolution.error)
+      toolNames = resolution.resolvedTools
+      allowedAgentTypes = resolution.allowedAgentTypes
+    }
+    const handle = this.getHandle()
+    if (!byPerson && handle.stoppedByUser) return null
+    Object.assign(handle, {
+      agentType: def?.agentType ?? MAIN_AGENT_TYPE,
+      definition: def ?? null,
+      model,
+      permissionMode: this.modeFor(def),
+      status: 'running',
+      abort: new AbortController(),
+      stoppedByUser: false,
+      startedAt: Date.now(),
+      toolNames,
+      allowedAgentTypes
+    } satisfies Partial<AgentHandle>)
+    await this.s.claimMailbox(handle)
+    const opening = prompt ?? inboxPrompt(handle)
+    if (!opening.length) return null
+    const mainDef = def ?? MAIN_DEFINITION
+    handle.systemPrompt = await this.s.systemPrompt(mainDef, handle)
+    handle.messages = [...this.history]
+    const result = await runAgent(
+      {
+        agentId: handle.id,
+        parentAgentId: null,
+        parentToolUseId: null,
+        sessionId: this.s.sessionId,
+        agentType: handle.agentType,
+        depth: 0,
+        client: this.s.client,
+        model,
+        systemPrompt: handle.systemPrompt,
+        messages: this.history,
+        prompt: opening,
+        tools: this.s.buildTools(handle, toolNames),
+        cwd: this.s.cwd,
+        maxTurns: opts.maxTurns ?? def?.maxTurns,
+        signal: handle.abort.signal,
+        ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
+        canUseTool: this.s.canUseTool(handle),
+        drainInbox: () => handle.inbox.splice(0)
+      },
+      this.s.emit
+    )
+    this.history = result.messages
+    handle.messages = result.messages
+    handle.lastResult = result
+    this.lastResult = result
+    return result
+  }
+}

@@ -1,0 +1,116 @@
+// Permission requests of a session's agents. Each agent run gets a gate (permissions/) built for its
+// effective mode and cwd, all derived from one root so deny rules and "allow always" answers hold for every
+// agent. A call that needs approval becomes a `permission_request` event, answered through
+// `respondPermission`; an agent in `bubble` mode raises its requests on its parent (up to the first agent
+// that is not in bubble mode), which is where a person is watching. Headless sessions and background agents
+// have nobody to ask: the gate denies with a reason that says how to allow the call.
+import { randomBytes } from 'node:crypto'
+import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
+import type { CanUseTool } from '../loop/types'
+import { createPermissionGate, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules } from '../permissions'
+import type { AgentHandle, AgentRegistry } from './agent-registry'
+
+export interface PermissionBrokerOptions {
+  sessionId: string
+  cwd: string
+  home: string
+  rules: PermissionRules
+  additionalDirectories: string[]
+  /** Nobody answers requests: asks become denials. */
+  headless: boolean
+  registry: AgentRegistry
+  emit: (event: AgentEvent) => void
+}
+
+interface Waiting {
+  event: PermissionRequestEvent
+  handle: AgentHandle
+  settle: (answer: PermissionAnswer) => void
+}
+
+export class PermissionBroker {
+  private root: PermissionGate
+  private readonly waiting = new Map<string, Waiting>()
+
+  constructor(private readonly opts: PermissionBrokerOptions) {
+    // The root's mode is neutral: each agent's gate gets the agent's own effective mode (see effectiveMode).
+    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, home: opts.home })
+  }
+
+  /** New rules (settings changed on disk) for gates built from now on; "allow always" answers given so far are dropped. */
+  setRules(rules: PermissionRules, additionalDirectories: string[]): void {
+    this.opts.rules = rules
+    this.opts.additionalDirectories = additionalDirectories
+    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, home: this.opts.home })
+  }
+
+  /** The permission hook for one run of this agent (its mode and cwd as they are now). */
+  canUseTool(handle: AgentHandle): CanUseTool {
+    const gate = this.root.forSubagent({
+      definitionMode: handle.permissionMode,
+      cwd: handle.cwd,
+      ask: (req) => this.ask(handle, req),
+      headless: this.opts.headless || handle.background === true
+    })
+    return (tool, input, toolUseId) => gate.canUseTool(tool, input, toolUseId)
+  }
+
+  /** Requests waiting for an answer, oldest first. */
+  pending(): PermissionRequestEvent[] {
+    return [...this.waiting.values()].map((w) => w.event)
+  }
+
+  has(requestId: string): boolean {
+    return this.waiting.has(requestId)
+  }
+
+  respond(requestId: string, decision: PermissionAnswer): void {
+    const w = this.waiting.get(requestId)
+    if (!w) throw new Error(`No permission request ${requestId} is waiting: it was answered already, or its agent stopped.`)
+    w.settle(decision)
+  }
+
+  private ask(handle: AgentHandle, req: PermissionRequest): Promise<PermissionAnswer> {
+    const signal = handle.abort.signal
+    if (signal.aborted) return Promise.resolve('deny')
+    const target = this.watcherOf(handle)
+    const requestId = `perm-${randomBytes(8).toString('hex')}`
+    const base = (h: AgentHandle) => ({ agentId: h.id, parentAgentId: h.parentId, parentToolUseId: h.parentToolUseId, sessionId: this.opts.sessionId, ts: Date.now() })
+    const event: PermissionRequestEvent = {
+      ...base(target),
+      type: 'permission_request',
+      requestId,
+      toolName: req.toolName,
+      input: req.input,
+      reason: req.reason,
+      requestingAgentId: handle.id,
+      toolUseId: req.toolUseId
+    }
+    return new Promise<PermissionAnswer>((resolve) => {
+      const settle = (answer: PermissionAnswer, why?: string) => {
+        if (!this.waiting.delete(requestId)) return
+        signal.removeEventListener('abort', onAbort)
+        this.opts.emit({ ...base(target), type: 'permission_response', requestId, decision: answer, ...(why ? { reason: why } : {}) })
+        const stillWaiting = [...this.waiting.values()].some((w) => w.handle === handle)
+        if (!stillWaiting && !signal.aborted) this.opts.emit({ ...base(handle), type: 'status', status: 'running' })
+        resolve(answer)
+      }
+      const onAbort = () => settle('deny', 'the agent was stopped')
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.waiting.set(requestId, { event, handle, settle: (a) => settle(a) })
+      this.opts.emit({ ...base(handle), type: 'status', status: 'waiting_permission', detail: req.reason })
+      this.opts.emit(event)
+    })
+  }
+
+  /** Who is shown the request: the agent itself, or for `bubble` the first ancestor not in bubble mode. */
+  private watcherOf(handle: AgentHandle): AgentHandle {
+    let h = handle
+    while (h.permissionMode === 'bubble' && h.parentId) {
+      const parent = this.opts.registry.get(h.parentId)
+      if (!parent) break
+      h = parent
+    }
+    return h
+  }
+}

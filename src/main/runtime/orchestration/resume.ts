@@ -1,0 +1,150 @@
+// Agents from before a restart. Their transcripts and state.json files hold what a resume needs: the
+// conversation, the definition, the model and the worktree. `loadDormantAgent` turns them back into a
+// handle (idle, ready to be resumed or messaged); `resumeInterrupted` restarts the agents a crash cut off —
+// never one the person stopped.
+import type { AgentDefinition } from '../../../shared/agent-definition'
+import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
+import { startSubagentRun } from './agent-run'
+import { isFinished, type AgentHandle } from './agent-registry'
+import { AGENT_TOOL_NAME } from './agent-tool'
+import { FORK_AGENT_TYPE } from './fork'
+import { MAIN_DEFINITION } from './main-agent'
+import { MAIN_AGENT_TYPE } from './main-prompt'
+import { childPermissionMode } from './spawn'
+import type { SessionContext } from './types'
+
+export const RESUME_AFTER_RESTART_NOTE =
+  'Fanout stopped (it was closed or crashed) while you were working, and has now restarted. Your conversation so far is above; a tool call that was running when it stopped is marked as interrupted. Continue the task from where you left off.'
+
+export interface DormantContext extends SessionContext {
+  dataDir: string
+  mainPermissionMode: AgentDefinition['permissionMode']
+}
+
+const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/
+
+/** The state of the agent with this id or (most recent) name, from disk; null when there is none. */
+async function stateOf(ctx: DormantContext, idOrName: string): Promise<AgentState | null> {
+  // A string that cannot be an id (a name with spaces, say) is looked up as a name only.
+  const byId = SAFE_ID.test(idOrName) ? await readAgentState(ctx.dataDir, ctx.sessionId, idOrName) : null
+  if (byId) return byId
+  const { states } = await listAgentStates(ctx.dataDir, ctx.sessionId)
+  const named = states.filter((s) => s.name === idOrName).sort((a, b) => a.updatedAt - b.updatedAt)
+  return named[named.length - 1] ?? null
+}
+
+function definitionOf(ctx: DormantContext, name: string, state: AgentState): AgentDefinition {
+  if (name === MAIN_AGENT_TYPE) return MAIN_DEFINITION
+  const def = ctx.agents().get(name)?.definition
+  if (!def) throw new Error(`it ran as the '${name}' agent${state.definition.file ? ` (${state.definition.file})` : ''}, and no definition with that name is loaded now; restore it to resume the agent`)
+  return def
+}
+
+/** Rebuilds an agent from its transcript and state.json, and adds it to the registry (idle). */
+export async function loadDormantAgent(ctx: DormantContext, idOrName: string): Promise<AgentHandle | undefined> {
+  const state = await stateOf(ctx, idOrName)
+  if (!state || state.agentId === ctx.mainAgentId) return undefined
+  const existing = ctx.registry.get(state.agentId)
+  if (existing) return existing
+  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, state.agentId)
+
+  let depth = 1
+  let parentState: AgentState | null = null
+  for (let p = state.parentAgentId; p && p !== ctx.mainAgentId && depth < 50; depth++) {
+    const s = await readAgentState(ctx.dataDir, ctx.sessionId, p).catch(() => null)
+    if (!s) break
+    parentState ??= s
+    p = s.parentAgentId
+  }
+
+  const fork = state.definition.name === FORK_AGENT_TYPE
+  // A fork runs as its parent did: the parent's definition (its prompt and tools), without the Agent tool.
+  const defName = fork ? (parentState?.definition.name ?? MAIN_AGENT_TYPE) : state.definition.name
+  const def = definitionOf(ctx, defName, state)
+  const isMainLike = def === MAIN_DEFINITION
+  const resolution = isMainLike
+    ? { resolvedTools: ctx.availableToolNames(), error: undefined, allowedAgentTypes: undefined }
+    : resolveAgentTools(def, ctx.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: state.background === true, isSubagent: true })
+  if (resolution.error) throw new Error(resolution.error)
+  let toolNames = resolution.resolvedTools
+  if (fork) toolNames = toolNames.filter((t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t))
+  else if (depth >= ctx.gate.limits.maxDepth) toolNames = toolNames.filter((t) => t !== AGENT_TOOL_NAME)
+
+  const handle: AgentHandle = {
+    id: state.agentId,
+    parentId: state.parentAgentId ?? ctx.mainAgentId,
+    parentToolUseId: state.parentToolUseId ?? null,
+    depth,
+    agentType: state.agentType,
+    definition: def,
+    ...(state.name ? { name: state.name } : {}),
+    model: state.model,
+    cwd: state.cwd,
+    permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),
+    ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
+    // Cut off mid-run: it is not running now; resuming it is a decision for the caller.
+    status: isFinished(state.status) ? state.status : 'stopped',
+    abort: new AbortController(),
+    stoppedByUser: state.stoppedByUser,
+    inbox: [],
+    // Spend before the restart is counted once, from the reopened session's index (see AgentSession.open).
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    startedAt: Date.now(),
+    messages: loaded.messages,
+    run: null,
+    turnCount: state.turnCount,
+    lastEventAt: Date.now(),
+    toolNames,
+    ...(state.background ? { background: true } : {}),
+    ...(fork ? { fork: true } : {}),
+    ...(state.worktree ? { isolation: { repoCwd: state.cwd }, worktree: state.worktree } : {})
+  }
+  ctx.registry.add(handle)
+  return handle
+}
+
+export interface ResumeReport {
+  /** Agents restarted, the main agent included when it was cut off. */
+  resumed: string[]
+  /** Agents that could not be resumed, or state files that could not be read: one sentence each. */
+  problems: string[]
+}
+
+/**
+ * Restarts every agent a crash or quit cut off (state.json still says running or queued), except those the
+ * person stopped. Subagents run in the background and report to their parent when they finish (or to the
+ * nearest ancestor still running, or the main agent); the main agent, if it was cut off, is resumed too and
+ * told which subagents were restarted.
+ */
+export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: string) => void): Promise<ResumeReport> {
+  const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId)
+  const resumed: string[] = []
+  let mainCutOff = false
+  for (const state of states) {
+    if (state.agentId === ctx.mainAgentId) {
+      mainCutOff = true
+      continue
+    }
+    if (ctx.registry.get(state.agentId)?.run) continue
+    try {
+      const handle = await loadDormantAgent(ctx, state.agentId)
+      if (!handle || handle.run) continue
+      startSubagentRun(ctx, handle, {
+        prompt: RESUME_AFTER_RESTART_NOTE,
+        history: repairConversation(handle.messages).messages,
+        reportTo: handle.parentId ?? ctx.mainAgentId,
+        ...(handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {})
+      })
+      resumed.push(handle.id)
+    } catch (err) {
+      problems.push(`Agent ${state.agentId} was not resumed: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  if (mainCutOff) {
+    const list = resumed.length ? ` These subagents were cut off too and are running again in the background; their reports will reach you when they finish: ${resumed.join(', ')}.` : ''
+    wakeMain(`${RESUME_AFTER_RESTART_NOTE}${list}`)
+    resumed.unshift(ctx.mainAgentId)
+  }
+  return { resumed, problems }
+}

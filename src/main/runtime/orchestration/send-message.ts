@@ -1,0 +1,83 @@
+// SendMessage: one agent (or the person) writes to another, by id or name. A running agent reads the
+// message at its next turn; a finished or stopped one is resumed with it; one this process does not know
+// (not started yet, or from before a restart and never loaded) gets it in its durable mailbox, read when it
+// starts or resumes. Every message is delivered exactly once.
+import { z } from 'zod'
+import { assertSafeId, postMessage } from '../store'
+import { defineTool, type Tool } from '../tools/define-tool'
+import type { AgentHandle } from './agent-registry'
+import { formatAgentMessage } from './delivery'
+import type { Delivery, SessionContext } from './types'
+
+export const SEND_MESSAGE_TOOL_NAME = 'SendMessage'
+
+export interface SendOutcome {
+  delivery: Delivery
+  /** The agent it went to; null for a mailbox addressed by a name no agent has yet. */
+  agentId: string | null
+}
+
+export interface MessagingSession extends SessionContext {
+  mainHandle(): AgentHandle
+}
+
+/** Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at all. */
+export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string): Promise<SendOutcome> {
+  if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
+  if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
+  const sender = from === 'user' ? undefined : session.registry.get(from)
+  const label = sender ? (sender.name ?? sender.id) : from
+  const target = to === session.mainAgentId || to === 'main' ? session.mainHandle() : (session.registry.find(to) ?? (await session.findAgent(to)))
+  if (target) {
+    if (target.id === from) throw new Error('An agent cannot send a message to itself.')
+    const text = formatAgentMessage(label, message, summary)
+    // An explicit message may restart an agent the person stopped; only automatic resumes skip those.
+    if (!target.run && target.id !== session.mainAgentId) target.stoppedByUser = false
+    const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null })
+    return { delivery, agentId: target.id }
+  }
+  if (!session.dataDir) throw new Error(`There is no agent '${to}' in this session. Use an agent id or a name given with the Agent tool's name parameter.`)
+  try {
+    assertSafeId(to, 'agent id or name')
+  } catch {
+    throw new Error(`There is no agent '${to}' in this session, and '${to}' cannot name a mailbox (use letters, digits, '.', '_' and '-').`)
+  }
+  await postMessage(session.dataDir, session.sessionId, to, { from: label, text: message, ...(summary ? { summary } : {}) })
+  return { delivery: 'mailbox', agentId: null }
+}
+
+const sendMessageInput = z
+  .object({
+    to: z.string().trim().min(1, 'name the recipient: an agent id or name').describe("The recipient: an agent's id, or the name it was started with"),
+    message: z.string().trim().min(1, 'the message is empty').describe('What to tell the agent'),
+    summary: z.string().trim().min(1).max(200).optional().describe('A few words saying what the message is about (shown in the UI)')
+  })
+  .strict()
+
+const CONFIRMATION: Record<Delivery, (to: string) => string> = {
+  inbox: (to) => `Message sent to ${to}; it will read it at the start of its next turn.`,
+  resumed: (to) => `${to} was not running, so it was resumed with your message. Its report will reach you as a <task-notification>.`,
+  woke: (to) => `Message sent to ${to}, which will now answer it.`,
+  held: (to) => `Message sent to ${to}; it is stopped and will read it when it is resumed.`,
+  mailbox: (to) => `No agent '${to}' is running in this session. The message was saved to its mailbox and will be delivered when it starts or resumes.`
+}
+
+export function createSendMessageTool(session: MessagingSession, caller: AgentHandle): Tool {
+  return defineTool({
+    name: SEND_MESSAGE_TOOL_NAME,
+    description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>; an agent that does not exist yet gets it when it starts.`,
+    schema: sendMessageInput,
+    readOnly: false,
+    // Messages to different agents are independent; several in one turn go out together.
+    concurrencySafe: true,
+    async execute(input) {
+      try {
+        const out = await sendMessage(session, input.to, input.message, caller.id, input.summary)
+        const shown = out.agentId ? (session.registry.get(out.agentId)?.name ?? out.agentId) : input.to
+        return { content: CONFIRMATION[out.delivery](shown), details: { to: input.to, ...out } }
+      } catch (err) {
+        return { content: err instanceof Error ? err.message : String(err), isError: true }
+      }
+    }
+  })
+}
