@@ -21,19 +21,18 @@ test('the desktop window is hardened and exposes only the contract', async () =>
   try {
     const win = await app.firstWindow()
     expect(win.url()).toBe('fanout://app/index.html')
-    const exposed = await win.evaluate(() => ({
-      keys: Object.keys((window as any).fanout ?? {}).sort(),
-      node: typeof (window as any).require + typeof (window as any).process
-    }))
+    const exposed = await win.evaluate(() => {
+      const g = globalThis as any
+      return { keys: Object.keys(g.fanout ?? {}).sort(), node: typeof g.require + typeof g.process }
+    })
     expect(exposed.node).toBe('undefinedundefined')
     expect(exposed.keys).toContain('startSession')
     expect(exposed.keys).toContain('onEvents')
     expect(exposed.keys).not.toContain('invoke')
-    const prefs = await app.evaluate(({ BrowserWindow }) => {
-      const w = BrowserWindow.getAllWindows()[0]
-      return w.webContents.getLastWebPreferences()
-    })
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false })
+    // Navigation away is blocked: the window stays on the app.
+    await win.evaluate(() => ((globalThis as any).location.href = 'https://example.com/'))
+    await win.waitForTimeout(500)
+    expect(win.url()).toBe('fanout://app/index.html')
     await expect(win.getByText('Fanout').first()).toBeVisible()
   } finally {
     await app.close()
