@@ -8,6 +8,7 @@ import { ApiKeyForm } from './settings-dialog'
 
 export function FirstRun() {
   const workspace = useApp((s) => s.workspace)
+  const mode = useApp((s) => s.mode)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const demo = async () => {
@@ -34,7 +35,10 @@ export function FirstRun() {
         <div className="first-run-options">
           <section className="first-run-option">
             <h2>Use your Anthropic API key</h2>
-            <p className="muted small">Stored encrypted on this computer and only used by Fanout’s own process; the page never sees it again.</p>
+            <p className="muted small">
+              {mode === 'electron' ? 'Encrypted with your system keychain' : 'Kept in a file only your user can read'} and used only by Fanout’s own process; this page never
+              sees it again.
+            </p>
             <ApiKeyForm onSaved={() => ui.dismissFirstRun()} />
           </section>
           <div className="first-run-or">

@@ -9,7 +9,7 @@ import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
 
 const MODE_LABEL: Record<PermissionMode, string> = {
-  default: 'Ask before edits & commands',
+  default: 'Ask before changes',
   acceptEdits: 'Accept edits',
   plan: 'Plan only (read-only)',
   dontAsk: 'Don’t ask (deny unlisted)',

@@ -10,6 +10,7 @@ import { MODE_LABEL } from './new-session'
 
 export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
   const settings = useApp((s) => s.settings)
+  const mode = useApp((s) => s.mode)
   const [key, setKey] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
@@ -51,7 +52,7 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
           {settings?.hasApiKey ? 'Replace key' : 'Save key'}
         </button>
       </div>
-      {saved && !error && <div className="ok-text small">Saved. The key stays in this computer’s {useApp.getState().mode === 'electron' ? 'keychain' : 'Fanout data folder'}.</div>}
+      {saved && !error && <div className="ok-text small">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
       {error && <div className="inline-error">{error}</div>}
     </form>
   )
