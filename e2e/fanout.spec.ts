@@ -10,6 +10,9 @@ test.afterEach(async () => app?.close())
 
 test('fan-out: stream, stop one, approve one, finish, reopen after restart', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
+  const problems: string[] = []
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
+  page.on('pageerror', (e) => problems.push(e.message))
   await page.goto(app.url)
   await expect(page.getByTestId('connection')).toHaveText(/Connected/)
 
@@ -58,6 +61,8 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   await expect(page.getByTestId('agent-panel')).toHaveCount(4) // all finished: every panel back in the grid
   await expect(page.locator('[data-testid=agent-panel][data-status=stopped]')).toContainText('code-reviewer')
   await expect(page.locator('[data-testid=agent-panel][data-status=completed]')).toHaveCount(3)
+  // No script errors and no CSP violations along the way.
+  expect(problems).toEqual([])
 })
 
 test('the page refuses to work without this launch’s token', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { applyEvents } from './reducer'
+import { applyEvents, expireWaitingRequests } from './reducer'
 import { countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
 import { emptyEventsState, type EventsState, type SessionState } from './session-state'
 
@@ -304,6 +304,17 @@ describe('applyEvents: permissions', () => {
     const s = t.apply(t.main.start(), a.start(), a.permissionRequest('r1', 'Bash', {}), a.end('stopped'))
     expect(s.permissionQueue).toEqual([])
     expect(s.permissions.r1.decision).toBe('expired')
+  })
+
+  it('expires requests left waiting in a session that is no longer running (replayed after a restart)', () => {
+    const t = setup()
+    const a = t.sub('a', 'tu-a')
+    t.apply(t.main.start(), a.start(), a.permissionRequest('r1', 'Bash', {}))
+    const s = expireWaitingRequests(t.state, S, t.clock.now()).sessions[S]
+    expect(s.permissionQueue).toEqual([])
+    expect(s.permissions.r1.decision).toBe('expired')
+    expect(s.agents.a.status).toBe('running')
+    expect(t.session().permissionQueue).toEqual(['r1']) // the input state is untouched
   })
 
   it('ignores a duplicate request and a response to an unknown request', () => {

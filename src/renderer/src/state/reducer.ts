@@ -451,3 +451,16 @@ function permissionResponse(d: SessionDraft, e: Of<'permission_response'>): void
   if (!stillWaiting && requester.status === 'waiting_permission') setStatus(requester, 'running', e.ts)
   if (e.decision === 'deny') pushItem(d, requester, { kind: 'notice', text: `Denied ${p.toolName}${e.reason ? `: ${e.reason}` : ''}`, ts: e.ts })
 }
+
+/**
+ * A session replayed after its writer went away (restart, crash) can hold requests nobody can answer
+ * any more: mark them expired so the queue shows only what is really waiting.
+ */
+export function expireWaitingRequests(state: EventsState, sessionId: string, ts: number): EventsState {
+  const session = state.sessions[sessionId]
+  if (!session?.permissionQueue.length) return state
+  const d = new SessionDraft(session)
+  for (const id of [...session.permissionQueue]) expirePermission(d, id, ts)
+  for (const id of session.agentOrder) if (session.agents[id].status === 'waiting_permission') setStatus(d.agent(id), 'running', ts)
+  return { ...state, sessions: { ...state.sessions, [sessionId]: d.finish() } }
+}

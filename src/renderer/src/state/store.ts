@@ -6,7 +6,7 @@ import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
 import type { ConnectionState, FanoutApi } from '../transport/types'
-import { applyEvents } from './reducer'
+import { applyEvents, expireWaitingRequests } from './reducer'
 import { emptyEventsState, emptySession, type EventsState, type PermissionDecision } from './session-state'
 
 export type RightPane = 'panels' | 'timeline'
@@ -150,15 +150,17 @@ export async function openSession(sessionId: string): Promise<void> {
   if (get().loaded[sessionId]) return
   set({ opening: { sessionId, held: [] } })
   try {
-    const { events } = await call('sessions.open', { sessionId })
+    const { events, session } = await call('sessions.open', { sessionId })
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
     const lastTs = events.length ? events[events.length - 1].ts : 0
     // Live events that arrived while the history was on its way, minus those already in it.
     const fresh = held.filter((e) => e.ts > lastTs)
     set((s) => {
       const base: EventsState = { sessions: { ...s.events.sessions, [sessionId]: emptySession(sessionId) } }
+      let replayed = applyEvents(base, [...events, ...fresh])
+      if (!['running', 'queued', 'waiting_permission'].includes(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
       return {
-        events: applyEvents(base, [...events, ...fresh]),
+        events: replayed,
         loaded: { ...s.loaded, [sessionId]: true },
         opening: null
       }
