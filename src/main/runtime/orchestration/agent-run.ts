@@ -45,11 +45,32 @@ function notStarted(handle: AgentHandle, status: 'stopped' | 'failed', error: st
   return { status, result: '', error, numTurns: 0, toolUses: 0, usage: emptyUsage(), durationMs: 0, messages: handle.messages, model: handle.model, stopReason: null, notStarted: true }
 }
 
+// One abort listener per caller signal, however many agents it starts at once (a wide fan-out would
+// otherwise trip Node's MaxListeners warning).
+const linked = new WeakMap<AbortSignal, Set<AbortController>>()
+
+function link(signal: AbortSignal | undefined, child: AbortController): () => void {
+  if (!signal) return () => undefined
+  if (signal.aborted) {
+    child.abort(signal.reason)
+    return () => undefined
+  }
+  let children = linked.get(signal)
+  if (!children) {
+    const set = new Set<AbortController>()
+    linked.set(signal, (children = set))
+    signal.addEventListener('abort', () => {
+      for (const c of set) c.abort(signal.reason)
+      set.clear()
+    }, { once: true })
+  }
+  children.add(child)
+  return () => children.delete(child)
+}
+
 async function runOnce(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   const abort = handle.abort
-  const onCallerAbort = () => abort.abort(req.linkTo?.reason)
-  if (req.linkTo?.aborted) abort.abort(req.linkTo.reason)
-  else req.linkTo?.addEventListener('abort', onCallerAbort, { once: true })
+  const unlink = link(req.linkTo, abort)
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const def = handle.definition
   const label = handle.agentType
@@ -128,7 +149,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     return out
   } finally {
     release?.()
-    req.linkTo?.removeEventListener('abort', onCallerAbort)
+    unlink()
   }
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { BACKGROUND_ALLOWED } from '../definitions'
 import { reply, scriptByAgent } from '../model/scripted'
+import { isFinished } from './agent-registry'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from './testing/session-fixture'
 
 afterEach(closeFixtures)
@@ -57,7 +58,7 @@ describe('background agents', () => {
     const details = launchedOf(launch)
     expect(details).toEqual({ status: 'async_launched', agentId: expect.stringMatching(/^a[0-9a-f]{16}$/), outputFile: expect.stringContaining(details.agentId) })
     expect(JSON.parse(launch.output.split('\n')[0])).toEqual(details)
-    expect(s.registry.get(details.agentId)?.status).toBe('running')
+    expect(isFinished(s.registry.get(details.agentId)!.status)).toBe(false)
 
     release.open()
     await s.idle()

@@ -48,7 +48,8 @@ export async function makeFixture(
   for (const [rel, content] of Object.entries(opts.files ?? {})) write(rel, content)
   const model = await startScriptedModel(server)
   const { files: _files, root: _root, ...sessionOpts } = opts
-  const session = await AgentSession.create({ client: model.client, home, ripgrep: false, managedSettingsFile: null, onError: () => undefined, ...sessionOpts, cwd })
+  // Sessions record to the fixture's data folder unless the test passes dataDir: undefined.
+  const session = await AgentSession.create({ client: model.client, home, dataDir, ripgrep: false, managedSettingsFile: null, onError: () => undefined, ...sessionOpts, cwd })
   const events: AgentEvent[] = []
   session.bus.subscribe((e) => events.push(e))
   const sessions = [session]
