@@ -20,16 +20,14 @@ const SIBLING_CALL_RESULT = 'Handled by the parent agent, not by you (another to
  * message and the task.
  */
 export function forkMessages(parent: readonly ChatMessage[], spawningToolUseId: string, prompt: string): { history: ChatMessage[]; prompt: ContentBlock[] } {
-  let end = parent.length
-  for (let i = parent.length - 1; i >= 0; i--) {
+  let spawning = -1
+  for (let i = parent.length - 1; i >= 0 && spawning < 0; i--) {
     const m = parent[i]
-    if (m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use' && b.id === spawningToolUseId)) {
-      end = i + 1
-      break
-    }
+    if (m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use' && b.id === spawningToolUseId)) spawning = i
   }
   // Earlier turns are already valid; repair anyway so a parent restored from a damaged transcript still forks.
-  const history = repairConversation(parent.slice(0, end)).messages
+  // The spawning turn itself is kept as is: its calls are answered below, by the entry message.
+  const history = spawning >= 0 ? [...repairConversation(parent.slice(0, spawning)).messages, parent[spawning]] : repairConversation(parent).messages
   const last = history[history.length - 1]
   const calls = last?.role === 'assistant' && Array.isArray(last.content) ? last.content.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use') : []
   const results: ContentBlock[] = calls.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: c.id === spawningToolUseId ? SPAWNING_CALL_RESULT : SIBLING_CALL_RESULT }))
