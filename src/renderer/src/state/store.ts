@@ -88,6 +88,8 @@ export function receiveEvents(batch: AgentEvent[]): void {
     }
   }
   if (batch.length) set((s) => ({ events: applyEvents(s.events, batch) }))
+  // A main agent that ended changes its session's row (status, cost) even if no notice says so.
+  if (batch.some((e) => e.type === 'agent_end' && e.parentAgentId === null)) void refreshSessions()
 }
 
 export function receiveNotice(n: HostNotice): void {
