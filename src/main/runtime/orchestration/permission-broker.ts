@@ -20,6 +20,8 @@ export interface PermissionBrokerOptions {
   headless: boolean
   registry: AgentRegistry
   emit: (event: AgentEvent) => void
+  /** Told about every denial (e.g. the CLI prints them). */
+  onDenied?: (message: string, toolName: string, agentId: string) => void
 }
 
 interface Waiting {
@@ -52,7 +54,11 @@ export class PermissionBroker {
       ask: (req) => this.ask(handle, req),
       headless: this.opts.headless || handle.background === true
     })
-    return (tool, input, toolUseId) => gate.canUseTool(tool, input, toolUseId)
+    return async (tool, input, toolUseId) => {
+      const decision = await gate.canUseTool(tool, input, toolUseId)
+      if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id)
+      return decision
+    }
   }
 
   /** Requests waiting for an answer, oldest first. */

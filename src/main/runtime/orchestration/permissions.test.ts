@@ -127,8 +127,13 @@ describe('permissions', () => {
     const bgEnd = f.events.find((e) => e.type === 'agent_end' && e.agentId !== f.session.mainAgentId)
     expect(bgEnd && bgEnd.type === 'agent_end' ? bgEnd.result : '').toMatch(/^Bash needs approval and this run is headless, so it was denied/)
 
-    const h = await makeFixture({ respond: scriptByAgent({ 'lead agent in Fanout': [reply.toolUse('Bash', { command: 'touch x.txt' }), reply.text('ok')] }) }, { headless: true })
+    const denied: Array<[string, string]> = []
+    const h = await makeFixture(
+      { respond: scriptByAgent({ 'lead agent in Fanout': [reply.toolUse('Bash', { command: 'touch x.txt' }), reply.text('ok')] }) },
+      { headless: true, onPermissionDenied: (_message, tool, agentId) => denied.push([tool, agentId]) }
+    )
     await h.session.run('go')
+    expect(denied).toEqual([['Bash', h.session.mainAgentId]])
     expect(requests(h.events)).toEqual([])
     expect(toolEnds(h.events, 'Bash')[0].output).toMatch(/headless, so it was denied \(Bash wants to run: touch x\.txt\)\. Allow it with --permission-mode/)
   })

@@ -32,7 +32,7 @@ export async function sendMessage(session: MessagingSession, to: string, message
     if (target.id === from) throw new Error('An agent cannot send a message to itself.')
     const text = formatAgentMessage(label, message, summary)
     // An explicit message may restart an agent the person stopped; only automatic resumes skip those.
-    if (!target.run && target.id !== session.mainAgentId) target.stoppedByUser = false
+    if (!target.run) target.stoppedByUser = false
     const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null })
     return { delivery, agentId: target.id }
   }

@@ -53,6 +53,8 @@ export interface AgentSessionOptions {
   permissions?: (handle: AgentHandle) => CanUseTool | undefined
   /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
   headless?: boolean
+  /** Told about every denied tool call (e.g. the CLI prints them to stderr). */
+  onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
   /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
   permissionRules?: PermissionRules
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
@@ -184,7 +186,8 @@ export class AgentSession implements SessionContext {
         additionalDirectories: settings.additionalDirectories,
         headless: this.options.headless === true,
         registry: this.registry,
-        emit: this.emit
+        emit: this.emit,
+        ...(this.options.onPermissionDenied ? { onDenied: this.options.onPermissionDenied } : {})
       })
   }
 
