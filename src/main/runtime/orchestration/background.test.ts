@@ -234,4 +234,47 @@ describe('background agents', () => {
     expect(notification).toContain('Looked at the folder first.')
     expect(existsSync(f.session.registry.get(workerEnd.agentId)!.outputFile!)).toBe(true)
   })
+
+  it('a report for a subagent that has already finished goes to the nearest agent still running (here the main agent)', async () => {
+    const release = latch()
+    const f = await makeFixture({
+      respond: scriptByAgent([
+        {
+          name: 'grandchild',
+          match: 'Deep background job',
+          turns: [
+            async () => {
+              await release.wait
+              return reply.text('Deep job result: 99.')
+            }
+          ]
+        },
+        {
+          name: 'child',
+          match: 'Delegate the deep job',
+          turns: [reply.toolUse('Agent', { description: 'Deep job', prompt: 'Deep background job', run_in_background: true }), reply.text('Delegated; not waiting.')]
+        },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('Agent', { description: 'Delegate', prompt: 'Delegate the deep job.' }),
+            () => {
+              release.open()
+              return reply.text('child returned')
+            },
+            (req) => reply.text(/meant for agent a[0-9a-f]{16}, which is no longer running[\s\S]*Deep job result: 99\./.test(req.lastUserText) ? 'got the forwarded report' : 'no report')
+          ]
+        }
+      ])
+    })
+    await f.session.run('go')
+    await f.session.idle()
+    expect(f.session.lastResult?.result).toBe('got the forwarded report')
+    const child = starts(f.events).find((e) => e.parentAgentId === f.session.mainAgentId)!
+    const grandchild = starts(f.events).find((e) => e.parentAgentId === child.agentId)!
+    expect(grandchild.background).toBe(true)
+    expect(f.events.some((e) => e.type === 'message_received' && e.agentId === f.session.mainAgentId && e.from === grandchild.agentId)).toBe(true)
+    expect(f.events.some((e) => e.type === 'message_received' && e.agentId === child.agentId)).toBe(false)
+  })
 })

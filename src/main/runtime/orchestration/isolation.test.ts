@@ -35,6 +35,7 @@ description: Writes features and remembers where they are
 tools: Grep
 memory: project
 isolation: worktree
+skills: [release-notes]
 ---
 You are the archivist.`
 
@@ -71,7 +72,7 @@ describe('isolated agents', () => {
           }
         ])
       },
-      { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': ARCHIVIST } }
+      { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': ARCHIVIST, '.claude/skills/release-notes/SKILL.md': '---\nname: release-notes\ndescription: How to write release notes\n---\nSKILL BODY: write release notes in past tense.\n' } }
     )
     const result = await f.session.run('Add a feature, then bump it.')
     const agent = starts(f.events).find((e) => e.agentType === 'archivist')!
@@ -87,6 +88,7 @@ describe('isolated agents', () => {
     expect(first.system).toContain('LOCAL RULE: tabs only.')
     expect(first.system).toContain(`persistent memory folder at ${join(r.root, '.claude', 'agent-memory', 'archivist')}`)
     expect(first.system).toContain(`isolated git worktree at ${worktree}`)
+    expect(first.system).toContain('SKILL BODY: write release notes in past tense.')
     // Memory landed in the user's project, not on the agent's branch; the second run starts with it loaded.
     expect(readFileSync(memoryFile, 'utf8')).toContain('feature lives in src/feature.ts')
     expect(resumed.system).toContain('- remember: feature lives in src/feature.ts')
