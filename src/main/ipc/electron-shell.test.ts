@@ -259,17 +259,17 @@ describe('IPC handlers', () => {
 
 describe('API key at rest', () => {
   it('is encrypted with safeStorage before it is written, and read back decrypted', async () => {
-    const file = join(dir, 'api-key.enc')
-    const store = createSafeStorageKeyStore(file)
+    const store = createSafeStorageKeyStore(dir)
     expect(await store.get()).toBeNull()
     await store.set('sk-ant-secret')
-    expect(readFileSync(file, 'utf8')).not.toContain('sk-ant-secret')
+    expect(readFileSync(join(dir, 'credentials'), 'utf8')).not.toContain('sk-ant-secret')
+    expect(JSON.parse(readFileSync(join(dir, 'credentials'), 'utf8')).scheme).toBe('safeStorage')
     expect(await store.get()).toBe('sk-ant-secret')
   })
 
   it('refuses to store the key in the clear when no keychain is available', async () => {
     fake.encryption.available = false
-    const store = createSafeStorageKeyStore(join(dir, 'api-key.enc'))
+    const store = createSafeStorageKeyStore(dir)
     await expect(store.set('sk-ant-secret')).rejects.toThrow(/no keychain/)
   })
 })

@@ -1,33 +1,24 @@
-// The API key at rest in the desktop app: encrypted with Electron safeStorage (the OS keychain) before
-// it touches the disk, decrypted only in the main process, never sent to the renderer.
+// The API key at rest in the desktop app: the store's credentials file, encrypted with Electron
+// safeStorage (the OS keychain) before it touches the disk, decrypted only in the main process, never
+// sent to the renderer.
 import { safeStorage } from 'electron'
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import type { KeyStore } from '../web/file-key-store'
+import type { SecretCodec } from '../runtime/store'
+import { credentialsKeyStore, type KeyStore } from '../runtime/setup'
 
-export function createSafeStorageKeyStore(file: string): KeyStore {
-  return {
-    async get() {
-      let data: Buffer
-      try {
-        data = await readFile(file)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw err
-      }
-      if (!safeStorage.isEncryptionAvailable()) throw new Error('The system keychain is locked or unavailable, so the stored API key cannot be read.')
-      return safeStorage.decryptString(data) || null
-    },
-    async set(key) {
-      if (!safeStorage.isEncryptionAvailable()) {
-        throw new Error('This system offers no keychain to encrypt the API key; set ANTHROPIC_API_KEY in the environment instead.')
-      }
-      const data = safeStorage.encryptString(key)
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-      const tmp = `${file}.tmp`
-      await writeFile(tmp, data, { mode: 0o600 })
-      await chmod(tmp, 0o600)
-      await rename(tmp, file)
+export const safeStorageCodec: SecretCodec = {
+  scheme: 'safeStorage',
+  encrypt(plain) {
+    if (!safeStorage.isEncryptionAvailable()) {
+      throw new Error('This system offers no keychain to encrypt the API key; set ANTHROPIC_API_KEY in the environment instead.')
     }
+    return safeStorage.encryptString(plain)
+  },
+  decrypt(data) {
+    if (!safeStorage.isEncryptionAvailable()) throw new Error('The system keychain is locked or unavailable, so the stored API key cannot be read.')
+    return safeStorage.decryptString(Buffer.from(data))
   }
+}
+
+export function createSafeStorageKeyStore(dataDir: string): KeyStore {
+  return credentialsKeyStore(dataDir, safeStorageCodec)
 }

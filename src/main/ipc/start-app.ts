@@ -4,7 +4,8 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
 import { join } from 'node:path'
 import type { RuntimeHost } from '../../shared/host'
 import { PUSH_CHANNELS, type Workspace } from '../../shared/ipc-contract'
-import type { KeyStore } from '../web/file-key-store'
+import type { KeyStore } from '../runtime/setup'
+import { resolveDataDir } from '../runtime/store/data-dir'
 import { handleAppProtocol, registerAppScheme } from './app-protocol'
 import { hardenWebContents, installSessionPolicies } from './hardening'
 import { createMainWindow } from './main-window'
@@ -13,7 +14,7 @@ import { connectPushes, registerIpc } from './register-ipc'
 import { createSafeStorageKeyStore } from './safe-key-store'
 
 export interface StartAppOptions {
-  createHost(options: { cwd: string; keyStore: KeyStore }): Promise<RuntimeHost>
+  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore }): Promise<RuntimeHost>
   /** The folder to open (from `--fanout-cwd=`), else the process's cwd. */
   cwd: string
   /** out/main, where the built main bundle lives. */
@@ -45,7 +46,9 @@ export function startApp(options: StartAppOptions): void {
     handleAppProtocol(join(options.outDir, '../renderer'))
     let host: RuntimeHost
     try {
-      host = await options.createHost({ cwd: options.cwd, keyStore: createSafeStorageKeyStore(join(app.getPath('userData'), 'api-key.enc')) })
+      // The same data folder as the CLI and browser mode, so sessions started anywhere show up everywhere.
+      const dataDir = resolveDataDir()
+      host = await options.createHost({ cwd: options.cwd, dataDir, keyStore: createSafeStorageKeyStore(dataDir) })
     } catch (err) {
       dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${(err as Error).message}`)
       app.quit()

@@ -5,7 +5,7 @@ import { createModelClient, type ModelClientConfig } from './model/client'
 import { MissingCredentialsError } from './model/errors'
 import type { ModelClient } from './model/types'
 import type { SpawnLimits } from './orchestration/limits'
-import { loadApiKey, loadSettings, resolveDataDir, type SecretCodec, type Settings } from './store'
+import { loadApiKey, loadSettings, resolveDataDir, saveApiKey, type SecretCodec, type Settings } from './store'
 
 export interface RuntimeConfig {
   dataDir: string
@@ -16,15 +16,27 @@ export interface RuntimeConfig {
   limits: SpawnLimits
 }
 
+/** Where the API key is kept: the credentials file by default, safeStorage in the Electron app. */
+export interface KeyStore {
+  get(): Promise<string | null>
+  set(key: string): Promise<void>
+}
+
+/** The credentials file in the data folder (0600), optionally encrypted by `codec`. */
+export function credentialsKeyStore(dataDir: string, codec?: SecretCodec): KeyStore {
+  return { get: () => loadApiKey(dataDir, codec), set: (key) => saveApiKey(dataDir, key, codec) }
+}
+
 export async function loadRuntimeConfig(opts: { env?: Record<string, string | undefined>; dataDir?: string } = {}): Promise<RuntimeConfig> {
   const dataDir = opts.dataDir ?? resolveDataDir(opts.env ?? process.env)
   const loaded = await loadSettings(dataDir)
+  const { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd } = loaded.settings.limits
   return {
     dataDir,
     settings: loaded.settings,
     settingsProblems: loaded.problems,
     aliases: { ...loaded.settings.modelAliases },
-    limits: { ...loaded.settings.limits }
+    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd }
   }
 }
 
@@ -34,12 +46,12 @@ export async function loadRuntimeConfig(opts: { env?: Record<string, string | un
  */
 export async function createClientFromConfig(
   config: RuntimeConfig,
-  opts: { env?: Record<string, string | undefined>; codec?: SecretCodec; client?: Partial<ModelClientConfig> } = {}
+  opts: { env?: Record<string, string | undefined>; keyStore?: KeyStore; client?: Partial<ModelClientConfig> } = {}
 ): Promise<{ client: ModelClient } | { error: string }> {
   const env = opts.env ?? process.env
   let stored: string | null
   try {
-    stored = await loadApiKey(config.dataDir, opts.codec)
+    stored = await (opts.keyStore ?? credentialsKeyStore(config.dataDir)).get()
   } catch (err) {
     return { error: `The stored API key could not be read: ${err instanceof Error ? err.message : String(err)}` }
   }

@@ -1,11 +1,10 @@
 // `fanout web [--cwd DIR] [--port P]`: browser mode from the command line. Prints the URL (with this
 // launch's token) and serves until interrupted.
 import { stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { RuntimeHost } from '../../shared/host'
 import { createRuntimeHost } from '../runtime/host'
 import { resolveDataDir } from '../runtime/store/data-dir'
-import { createFileKeyStore } from './file-key-store'
 import { startWebServer } from './server'
 
 export interface WebCommandIo {
@@ -59,7 +58,8 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
   let host: RuntimeHost
   try {
     const dataDir = resolveDataDir()
-    host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir, keyStore: createFileKeyStore(join(dataDir, 'api-key')) })
+    // The key lives in the data folder's credentials file (0600), shared with `fanout run`.
+    host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir })
   } catch (err) {
     io.stderr(`fanout web: could not start the runtime: ${(err as Error).message}\n`)
     return 1

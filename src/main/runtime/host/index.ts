@@ -1,13 +1,11 @@
-// Placeholder created by the UI work (issue 5) so the adapters type-check; the lead replaces this file
-// with the real host over the runtime (orchestration, store, permissions, settings).
+// The runtime host behind the app and browser mode (see src/shared/host.ts for the interface).
 import type { RuntimeHost } from '../../../shared/host'
+import { LocalRuntimeHost, type RuntimeHostOptions } from './runtime-host'
 
-export interface RuntimeHostOptions {
-  cwd: string
-  dataDir?: string
-  keyStore?: { get(): Promise<string | null>; set(key: string): Promise<void> }
-}
+export type { RuntimeHostOptions } from './runtime-host'
+export { LocalRuntimeHost } from './runtime-host'
+export { DEMO_PROMPT } from './demo-script'
 
-export async function createRuntimeHost(_options: RuntimeHostOptions): Promise<RuntimeHost> {
-  throw new Error('The runtime host is not integrated yet (src/main/runtime/host is a placeholder).')
+export async function createRuntimeHost(options: RuntimeHostOptions): Promise<RuntimeHost> {
+  return new LocalRuntimeHost(options)
 }

@@ -20,8 +20,13 @@ const limitFields = {
   maxDepth: z.int().min(0).max(50),
   maxAgentsPerSession: z.int().min(1).max(100_000),
   /** USD; 0 means no ceiling. */
-  budgetUsd: z.number().min(0)
+  budgetUsd: z.number().min(0),
+  /** Turns of the main agent per prompt (subagents use their definition's maxTurns). */
+  maxTurns: z.int().min(1).max(10_000)
 }
+
+export const DEFAULT_MAIN_MAX_TURNS = 200
+export const DEFAULT_MODEL = 'sonnet'
 
 const aliasesSchema = z.strictObject({
   haiku: modelId.default(DEFAULT_MODEL_ALIASES.haiku),
@@ -33,7 +38,8 @@ const limitsSchema = z.strictObject({
   maxConcurrent: limitFields.maxConcurrent.default(DEFAULT_LIMITS.maxConcurrent),
   maxDepth: limitFields.maxDepth.default(DEFAULT_LIMITS.maxDepth),
   maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
-  budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd)
+  budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd),
+  maxTurns: limitFields.maxTurns.default(DEFAULT_MAIN_MAX_TURNS)
 })
 
 const permissionMode = z.enum(PERMISSION_MODES)
@@ -42,6 +48,8 @@ const theme = z.enum(THEMES)
 const settingsSchema = z.strictObject({
   /** Anthropic-compatible endpoint; absent = the SDK default (or ANTHROPIC_BASE_URL). */
   baseURL: baseURL.optional(),
+  /** The main agent's model: an alias or a full id. */
+  defaultModel: modelId.default(DEFAULT_MODEL),
   modelAliases: aliasesSchema.prefault({}),
   limits: limitsSchema.prefault({}),
   defaultPermissionMode: permissionMode.default('default'),
@@ -50,6 +58,7 @@ const settingsSchema = z.strictObject({
 
 const patchSchema = z.strictObject({
   baseURL: baseURL.nullable().optional(),
+  defaultModel: modelId.optional(),
   modelAliases: z.strictObject({ haiku: modelId, sonnet: modelId, opus: modelId }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
@@ -63,6 +72,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(settingsSchema
 export interface SettingsPatch {
   /** null removes it (back to the default endpoint). */
   baseURL?: string | null
+  defaultModel?: string
   modelAliases?: Partial<Settings['modelAliases']>
   limits?: Partial<Settings['limits']>
   defaultPermissionMode?: Settings['defaultPermissionMode']

@@ -1,0 +1,174 @@
+// `fanout run -p PROMPT`: runs the main agent (and every subagent it spawns) to completion, headless.
+// Transcripts are recorded like in the app, so a CLI session can be reopened there.
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
+import type { AgentEvent } from '../../shared/events'
+import { AgentSession } from '../runtime/orchestration'
+import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
+import { summarizeRun } from './run-summary'
+
+export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
+  -p, --prompt TEXT          the task (or pass it on stdin)
+  --cwd DIR                  the folder the agents work in (default: the current one)
+  --agent NAME               run the main agent as this agent definition
+  --model M                  haiku, sonnet, opus or a full model id (default: sonnet)
+  --permission-mode MODE     ${PERMISSION_MODES.join(' | ')} (headless: a tool that needs approval is denied)
+  --max-turns N              most model calls of the main agent
+  --output-format FORMAT     text (the final answer), json (one result object) or stream-json (every event as a line)
+  --agents JSON              extra agent definitions, as on Claude Code's command line
+  --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
+                             were cut off by a crash are resumed (never ones the user stopped)
+`
+
+class UsageError extends Error {}
+
+interface RunArgs {
+  prompt: string
+  cwd: string
+  agent?: string
+  model?: string
+  permissionMode?: PermissionMode
+  maxTurns?: number
+  format: 'text' | 'json' | 'stream-json'
+  agentsJson?: string
+  resume?: string
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return ''
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export async function parseRunArgs(argv: string[], stdin: () => Promise<string> = readStdin): Promise<RunArgs> {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        prompt: { type: 'string', short: 'p' },
+        print: { type: 'boolean' },
+        cwd: { type: 'string' },
+        agent: { type: 'string' },
+        model: { type: 'string' },
+        'permission-mode': { type: 'string' },
+        'max-turns': { type: 'string' },
+        'output-format': { type: 'string' },
+        agents: { type: 'string' },
+        resume: { type: 'string' }
+      },
+      allowPositionals: false,
+      strict: true
+    }).values
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err))
+  }
+  const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
+  if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
+  const format = (values['output-format'] ?? 'text') as string
+  if (!['text', 'json', 'stream-json'].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not '${format}'.`)
+  const mode = values['permission-mode'] as string | undefined
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${mode}'.`)
+  let maxTurns: number | undefined
+  if (values['max-turns'] !== undefined) {
+    maxTurns = Number(values['max-turns'])
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not '${values['max-turns']}'.`)
+  }
+  return {
+    prompt,
+    cwd: resolve(typeof values.cwd === 'string' ? values.cwd : process.cwd()),
+    ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
+    ...(typeof values.model === 'string' ? { model: values.model } : {}),
+    ...(mode ? { permissionMode: mode as PermissionMode } : {}),
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    format: format as RunArgs['format'],
+    ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
+    ...(typeof values.resume === 'string' ? { resume: values.resume } : {})
+  }
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  let args: RunArgs
+  try {
+    args = await parseRunArgs(argv)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`fanout run: ${err.message}\n\n${RUN_USAGE}`)
+      return 2
+    }
+    throw err
+  }
+  const config = await loadRuntimeConfig()
+  for (const problem of config.settingsProblems) process.stderr.write(`fanout: settings: ${problem}\n`)
+  const made = await createClientFromConfig(config)
+  if ('error' in made) {
+    process.stderr.write(`fanout run: ${made.error}\n`)
+    return 1
+  }
+  const permissionMode = args.permissionMode ?? config.settings.defaultPermissionMode
+  let session: AgentSession
+  try {
+    const common = {
+      client: made.client,
+      aliases: config.aliases,
+      limits: config.limits,
+      permissionMode,
+      ...(args.model ? { model: args.model } : {}),
+      headless: true,
+      dataDir: config.dataDir,
+      onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
+      ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {})
+    }
+    session = args.resume
+      ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
+      : await AgentSession.create({ ...common, cwd: args.cwd })
+  } catch (err) {
+    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
+
+  for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
+  const events: AgentEvent[] = []
+  session.bus.subscribe((e) => {
+    if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)
+    if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
+  })
+  let interrupted = false
+  const onSigint = () => {
+    if (interrupted) process.exit(130)
+    interrupted = true
+    process.stderr.write('\nfanout: stopping every agent (press Ctrl-C again to quit at once)\n')
+    session.stop()
+  }
+  process.on('SIGINT', onSigint)
+
+  for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
+  const started = Date.now()
+  try {
+    if (args.resume) {
+      const resumed = await session.resumeInterrupted()
+      for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
+    }
+    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), maxTurns: args.maxTurns ?? config.settings.limits.maxTurns })
+    // A background agent's report starts another main-agent run: the answer is the last one.
+    await session.idle()
+    const result = session.lastResult ?? first
+    const summary = summarizeRun(session, result, events, Date.now() - started)
+    if (args.format === 'json') process.stdout.write(`${JSON.stringify(summary)}\n`)
+    else if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify({ type: 'result', ...summary })}\n`)
+    else {
+      if (result.result) process.stdout.write(`${result.result}\n`)
+      if (summary.is_error) process.stderr.write(`fanout run: ${result.status === 'failed' ? `failed: ${result.error}` : result.status === 'max_turns' ? 'stopped at the turn limit' : 'stopped'}\n`)
+    }
+    return interrupted ? 130 : summary.is_error ? 1 : 0
+  } catch (err) {
+    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  } finally {
+    process.off('SIGINT', onSigint)
+    await session.close()
+  }
+}

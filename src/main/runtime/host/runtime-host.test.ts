@@ -1,0 +1,152 @@
+// The host the UI drives, over the real runtime: sessions with subagents, permission requests answered
+// from the UI, settings and the write-only key, reopening after a restart, and the scripted demo.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
+import type { HostNotice } from '../../../shared/ipc-contract'
+import { createModelClient } from '../model/client'
+import { reply, scriptByAgent, startScriptedServer, type Respond, type ScriptedServer } from '../model/scripted'
+import { LocalRuntimeHost } from './runtime-host'
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c()
+})
+
+function folders() {
+  const tmp = mkdtempSync(join(tmpdir(), 'fanout-host-'))
+  const cwd = join(tmp, 'project')
+  mkdirSync(join(cwd, 'src'), { recursive: true })
+  writeFileSync(join(cwd, 'src', 'main.ts'), 'export const answer = 42\n')
+  writeFileSync(join(cwd, 'README.md'), '# Demo project\n')
+  return { tmp, cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
+}
+
+async function host(respond: Respond | null, dirs = folders(), env: Record<string, string> = {}) {
+  let server: ScriptedServer | null = null
+  if (respond) server = await startScriptedServer({ respond })
+  const h = new LocalRuntimeHost({
+    cwd: dirs.cwd,
+    dataDir: dirs.dataDir,
+    home: dirs.home,
+    env,
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    ...(server ? { createClient: () => createModelClient({ apiKey: 'k', baseURL: server!.url, maxRetries: 0, env: {} }) } : {})
+  })
+  const events: AgentEvent[] = []
+  const notices: HostNotice[] = []
+  h.onEvents((batch) => events.push(...batch))
+  h.onNotice((n) => notices.push(n))
+  cleanup.push(async () => {
+    await h.close()
+    await server?.close()
+  })
+  return { h, events, notices, dirs }
+}
+
+const until = async (check: () => boolean, what: string, ms = 15_000) => {
+  const start = Date.now()
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const mainEnded = (events: AgentEvent[], sessionId: string) => events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)
+
+describe('LocalRuntimeHost', () => {
+  it('runs a session with a subagent, streams its events, lists it and replays it in time order', async () => {
+    const { h, events, notices, dirs } = await host(
+      scriptByAgent([
+        { name: 'child', match: 'Read the main file', turns: [reply.toolUse('Read', { file_path: 'src/main.ts' }), reply.text('It exports answer = 42.')] },
+        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Read main', prompt: 'Read the main file', subagent_type: 'Explore' }), reply.text('The answer is 42.')] }
+      ])
+    )
+    const { sessionId } = await h.startSession({ prompt: 'What does main.ts export?', cwd: dirs.cwd })
+    await until(() => mainEnded(events, sessionId), 'the main agent to finish')
+    const child = events.find((e) => e.type === 'agent_start' && e.depth === 1)
+    expect(child).toMatchObject({ agentType: 'Explore', description: 'Read main' })
+    expect(notices.some((n) => n.type === 'session_updated' && n.session.sessionId === sessionId)).toBe(true)
+
+    const { sessions } = await h.listSessions({})
+    expect(sessions[0]).toMatchObject({ sessionId, title: 'What does main.ts export?', agentCount: 2, status: 'completed' })
+    const opened = await h.openSession({ sessionId })
+    const types = opened.events.map((e) => `${e.agentId === child!.agentId ? 'child' : 'main'}:${e.type}`)
+    expect(types.indexOf('child:agent_start')).toBeGreaterThan(types.indexOf('main:agent_start'))
+    expect(types.indexOf('child:agent_end')).toBeLessThan(types.lastIndexOf('main:agent_end'))
+    expect(opened.events.every((e, i, all) => i === 0 || all[i - 1].ts <= e.ts)).toBe(true)
+    await expect(h.openSession({ sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('asks the UI before writing a file, and writes it only once allowed', async () => {
+    const { h, events, dirs } = await host(
+      scriptByAgent([
+        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'hello' }), (req) => reply.text(`Write said: ${req.toolResults[0].content}`)] }
+      ])
+    )
+    const { sessionId } = await h.startSession({ prompt: 'Write notes.txt', cwd: dirs.cwd })
+    await until(() => events.some((e) => e.type === 'permission_request'), 'a permission request')
+    const request = events.find((e): e is PermissionRequestEvent => e.type === 'permission_request')!
+    expect(request).toMatchObject({ toolName: 'Write', sessionId })
+    expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false)
+    await h.respondPermission({ requestId: request.requestId, decision: 'allow' })
+    await until(() => mainEnded(events, sessionId), 'the main agent to finish')
+    expect(readFileSync(join(dirs.cwd, 'notes.txt'), 'utf8')).toBe('hello')
+    await expect(h.respondPermission({ requestId: request.requestId, decision: 'allow' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('keeps the key write-only: settings say whether there is one, never what it is', async () => {
+    const { h } = await host(null)
+    expect((await h.getSettings()).settings).toMatchObject({ hasApiKey: false, apiKeySource: 'none', defaultModel: 'sonnet' })
+    const after = await h.setApiKey({ apiKey: 'sk-ant-secret-123' })
+    expect(after.settings).toMatchObject({ hasApiKey: true, apiKeySource: 'stored' })
+    expect(JSON.stringify(after)).not.toContain('secret')
+    const updated = await h.updateSettings({ limits: { maxConcurrentAgents: 4, maxBudgetUsd: 2.5 }, modelAliases: { sonnet: 'gateway/sonnet' } })
+    expect(updated.settings.limits).toMatchObject({ maxConcurrentAgents: 4, maxBudgetUsd: 2.5 })
+    expect(updated.settings.modelAliases.sonnet).toBe('gateway/sonnet')
+    await expect(h.updateSettings({ modelAliases: { fable: 'x' } })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/haiku, sonnet and opus/) })
+  })
+
+  it('says plainly when there is no key to start a real session', async () => {
+    const { h, dirs } = await host(null)
+    await expect(h.startSession({ prompt: 'hi', cwd: dirs.cwd })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/No Anthropic credentials/) })
+  })
+
+  it('reopens a session after a restart and continues the main agent with its history', async () => {
+    const dirs = folders()
+    const respond: Respond = (req) => reply.text(req.turn === 0 && req.messages.length === 1 ? 'first answer' : `second answer, after ${req.messages.length} messages`)
+    const first = await host(respond, dirs)
+    const { sessionId } = await first.h.startSession({ prompt: 'first question', cwd: dirs.cwd })
+    await until(() => mainEnded(first.events, sessionId), 'the first run')
+    await first.h.close()
+
+    const second = await host(respond, dirs)
+    expect((await second.h.listSessions({})).sessions.map((s) => s.sessionId)).toContain(sessionId)
+    await second.h.sendPrompt({ sessionId, prompt: 'second question' })
+    await until(() => mainEnded(second.events, sessionId), 'the second run')
+    const end = second.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
+    expect(end && 'result' in end ? end.result : '').toBe('second answer, after 3 messages')
+  })
+
+  it('runs the scripted demo over the folder with real tools, four agents side by side', async () => {
+    const { h, events, dirs } = await host(null)
+    const { sessionId } = await h.startDemo({ cwd: dirs.cwd })
+    // The size check asks for approval like any command that is not read-only.
+    await until(() => events.some((e) => e.type === 'permission_request'), 'the demo permission request', 30_000)
+    const request = events.find((e): e is PermissionRequestEvent => e.type === 'permission_request')!
+    expect(request.toolName).toBe('Bash')
+    await h.respondPermission({ requestId: request.requestId, decision: 'allow' })
+    await until(() => mainEnded(events, sessionId), 'the demo to finish', 60_000)
+    const children = events.filter((e) => e.type === 'agent_start' && e.depth === 1)
+    expect(children).toHaveLength(4)
+    const end = events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
+    const summary = end && 'result' in end ? end.result : ''
+    expect(summary).toContain('Here is the tour')
+    expect(summary).toContain('**Survey the source code:** 1 source files. The newest starts with: `export const answer = 42`')
+    expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder takes \S+ on disk; Node v\d+/)
+    const { sessions } = await h.listSessions({})
+    expect(sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true })
+  }, 90_000)
+})

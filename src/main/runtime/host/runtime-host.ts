@@ -1,0 +1,306 @@
+// The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
+// sessions of this process, reopens past ones from their transcripts, and owns settings and the key
+// (which never leaves this process).
+import { existsSync } from 'node:fs'
+import { stat, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
+import type { AgentEvent } from '../../../shared/events'
+import type { RuntimeHost } from '../../../shared/host'
+import { HostCallError } from '../../../shared/ipc-dispatch'
+import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
+import { loadAgents } from '../definitions'
+import type { ModelClient } from '../model/types'
+import { AgentSession, type AgentSessionOptions } from '../orchestration'
+import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
+import { ensureDataDir, listSessions, openSession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
+import { probeGit } from '../worktrees'
+import { startDemoModel, type DemoModel } from './demo'
+import { liveSummaryView, mergedEvents, openedSummaryView, storedSummaryView } from './session-view'
+import { settingsView, storePatch, type KeySource } from './settings-view'
+
+export interface RuntimeHostOptions {
+  cwd: string
+  dataDir?: string
+  keyStore?: KeyStore
+  env?: Record<string, string | undefined>
+  home?: string
+  /** Replaces the real model client (tests and the e2e suite point it at the scripted server). */
+  createClient?: () => ModelClient
+  /** Options passed to every session (tests: ripgrep, stall timeouts). */
+  sessionDefaults?: Partial<AgentSessionOptions>
+}
+
+interface Live {
+  session: AgentSession
+  title: string
+  createdAt: number
+  demo: DemoModel | null
+  priorCostUsd: number
+}
+
+const DEMO_MARKER = 'demo.json'
+
+export class LocalRuntimeHost implements RuntimeHost {
+  private cwd: string
+  private readonly dataDir: string
+  private readonly keyStore: KeyStore
+  private readonly env: Record<string, string | undefined>
+  private readonly live = new Map<string, Live>()
+  private readonly eventListeners = new Set<(events: AgentEvent[]) => void>()
+  private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
+
+  constructor(private readonly options: RuntimeHostOptions) {
+    this.cwd = resolve(options.cwd)
+    this.env = options.env ?? process.env
+    this.dataDir = options.dataDir ?? resolveDataDir(this.env)
+    this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+  }
+
+  // ── workspace ──────────────────────────────────────────────────────────────────────────────────
+
+  private async workspace(cwd: string) {
+    const git = await probeGit(cwd)
+    return { cwd, name: basename(cwd) || cwd, isGitRepo: git.isGitRepo }
+  }
+
+  getWorkspace = async () => ({ workspace: await this.workspace(this.cwd) })
+
+  openWorkspace = async ({ cwd }: { cwd: string }) => {
+    const dir = resolve(cwd)
+    const info = await stat(dir).catch(() => null)
+    if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
+    this.cwd = dir
+    const workspace = await this.workspace(dir)
+    this.notify({ type: 'workspace_changed', workspace })
+    return { workspace }
+  }
+
+  // ── sessions ───────────────────────────────────────────────────────────────────────────────────
+
+  private isDemo(sessionId: string): boolean {
+    return existsSync(join(sessionDir(this.dataDir, sessionId), DEMO_MARKER))
+  }
+
+  listSessions = async ({ cwd }: { cwd?: string }) => {
+    const folder = resolve(cwd ?? this.cwd)
+    const { sessions } = await listSessions(this.dataDir)
+    const stored = sessions.filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId)).map((s) => storedSummaryView(s, this.isDemo(s.sessionId)))
+    const live = [...this.live.values()].filter((l) => resolve(l.session.cwd) === folder).map((l) => this.liveSummary(l))
+    return { sessions: [...live, ...stored].sort((a, b) => b.updatedAt - a.updatedAt) }
+  }
+
+  openSession = async ({ sessionId }: { sessionId: string }) => {
+    const live = this.live.get(sessionId)
+    if (live) await live.session.flush()
+    let opened
+    try {
+      opened = await openSession(this.dataDir, sessionId)
+    } catch (err) {
+      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+      throw err
+    }
+    return { session: live ? this.liveSummary(live) : openedSummaryView(opened, this.isDemo(sessionId)), events: mergedEvents(opened) }
+  }
+
+  startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const client = await this.client(config)
+    const session = await this.create(config, client, { cwd: resolve(req.cwd), ...(req.model ? { model: req.model } : {}), ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}) })
+    const live = this.adopt(session, { title: titleFromPrompt(req.prompt), demo: null, priorCostUsd: 0 })
+    this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
+    return { sessionId: session.sessionId }
+  }
+
+  sendPrompt = async ({ sessionId, prompt }: { sessionId: string; prompt: string }) => {
+    const live = await this.ensureLive(sessionId)
+    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
+      throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    this.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
+    return {}
+  }
+
+  stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
+    const live = this.live.get(sessionId)
+    if (!live) throw new HostCallError('not_found', `Session ${sessionId} is not running in this window.`)
+    if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
+    live.session.stop(agentId, true)
+    return {}
+  }
+
+  sendMessage = async ({ sessionId, to, message }: { sessionId: string; to: string; message: string }) => {
+    const live = await this.ensureLive(sessionId)
+    await live.session.sendMessage(to, message, 'user')
+    return {}
+  }
+
+  respondPermission = async ({ requestId, decision }: { requestId: string; decision: 'allow' | 'allow_always' | 'deny' }) => {
+    for (const live of this.live.values()) {
+      if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
+        live.session.respondPermission(requestId, decision)
+        return {}
+      }
+    }
+    throw new HostCallError('not_found', 'That permission request is no longer waiting (its agent finished or was stopped).')
+  }
+
+  // ── settings and key ───────────────────────────────────────────────────────────────────────────
+
+  private async keySource(): Promise<KeySource> {
+    if (await this.keyStore.get().catch(() => null)) return 'stored'
+    return this.env.ANTHROPIC_API_KEY || this.env.ANTHROPIC_AUTH_TOKEN ? 'environment' : 'none'
+  }
+
+  private async settingsNow() {
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    return settingsView(config.settings, await this.keySource())
+  }
+
+  getSettings = async () => ({ settings: await this.settingsNow() })
+
+  updateSettings = async (patch: Parameters<RuntimeHost['updateSettings']>[0]) => {
+    let storeChange
+    try {
+      storeChange = storePatch(patch)
+      await updateSettings(this.dataDir, storeChange)
+    } catch (err) {
+      throw new HostCallError('invalid_request', err instanceof Error ? err.message : String(err))
+    }
+    const settings = await this.settingsNow()
+    this.notify({ type: 'settings_changed', settings })
+    return { settings }
+  }
+
+  setApiKey = async ({ apiKey }: { apiKey: string }) => {
+    await ensureDataDir(this.dataDir)
+    await this.keyStore.set(apiKey)
+    const settings = await this.settingsNow()
+    this.notify({ type: 'settings_changed', settings })
+    return { settings }
+  }
+
+  listAgents = async ({ cwd }: { cwd: string }) => {
+    const loaded = await loadAgents({ cwd: resolve(cwd), home: this.options.home ?? homedir() })
+    return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
+  }
+
+  // ── demo ───────────────────────────────────────────────────────────────────────────────────────
+
+  startDemo = async ({ cwd }: { cwd: string }) => {
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const demo = await startDemoModel()
+    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default' })
+    await ensureDataDir(this.dataDir)
+    await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
+    const live = this.adopt(session, { title: `Scripted demo: ${demo.prompt}`, demo, priorCostUsd: 0 })
+    this.runInBackground(live, demo.prompt, {})
+    return { sessionId: session.sessionId }
+  }
+
+  // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
+
+  onEvents(listener: (events: AgentEvent[]) => void): () => void {
+    this.eventListeners.add(listener)
+    return () => this.eventListeners.delete(listener)
+  }
+
+  onNotice(listener: (notice: HostNotice) => void): () => void {
+    this.noticeListeners.add(listener)
+    return () => this.noticeListeners.delete(listener)
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.live.values()]
+    for (const live of all) live.session.stop(live.session.mainAgentId, false)
+    await Promise.all(all.map(async (live) => {
+      await live.session.idle().catch(() => undefined)
+      await live.session.close().catch(() => undefined)
+      await live.demo?.close()
+    }))
+    this.live.clear()
+  }
+
+  // ── internals ──────────────────────────────────────────────────────────────────────────────────
+
+  private notify(notice: HostNotice): void {
+    for (const l of this.noticeListeners) l(notice)
+  }
+
+  private liveSummary(live: Live): SessionSummary {
+    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
+  }
+
+  private async client(config: RuntimeConfig): Promise<ModelClient> {
+    if (this.options.createClient) return this.options.createClient()
+    const made = await createClientFromConfig(config, { env: this.env, keyStore: this.keyStore })
+    if ('error' in made) throw new HostCallError('unavailable', made.error)
+    return made.client
+  }
+
+  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
+    return AgentSession.create({
+      client,
+      aliases: config.aliases,
+      limits: config.limits,
+      model: config.settings.defaultModel,
+      permissionMode: config.settings.defaultPermissionMode,
+      dataDir: this.dataDir,
+      ...(this.options.home ? { home: this.options.home } : {}),
+      ...this.options.sessionDefaults,
+      ...opts
+    })
+  }
+
+  private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt'>): Live {
+    const live: Live = { session, createdAt: Date.now(), ...meta }
+    this.live.set(session.sessionId, live)
+    session.bus.subscribe((event) => {
+      for (const l of this.eventListeners) l([event])
+      // The session list shows status, agent count and cost: refresh it when any agent starts or ends.
+      if (event.type === 'agent_start' || event.type === 'agent_end') this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    })
+    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    return live
+  }
+
+  private runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
+    live.session.run(prompt, opts).then(
+      () => this.notify({ type: 'session_updated', session: this.liveSummary(live) }),
+      (err) => {
+        // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
+        const main = live.session.mainAgentId
+        for (const l of this.eventListeners)
+          l([{ type: 'error', message: err instanceof Error ? err.message : String(err), retrying: false, agentId: main, parentAgentId: null, parentToolUseId: null, sessionId: live.session.sessionId, ts: Date.now() }])
+      }
+    )
+  }
+
+  /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
+  private async ensureLive(sessionId: string): Promise<Live> {
+    const existing = this.live.get(sessionId)
+    if (existing) return existing
+    if (this.isDemo(sessionId)) throw new HostCallError('unsupported', 'This is a finished scripted demo; start a new session (or the demo again) to continue.')
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const client = await this.client(config)
+    let session: AgentSession
+    try {
+      session = await AgentSession.open({
+        sessionId,
+        dataDir: this.dataDir,
+        client,
+        aliases: config.aliases,
+        limits: config.limits,
+        model: config.settings.defaultModel,
+        permissionMode: config.settings.defaultPermissionMode,
+        ...(this.options.home ? { home: this.options.home } : {}),
+        ...this.options.sessionDefaults
+      })
+    } catch (err) {
+      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+      throw err
+    }
+    const opened = await openSession(this.dataDir, sessionId).catch(() => null)
+    return this.adopt(session, { title: opened?.index.title ?? sessionId, demo: null, priorCostUsd: opened?.index.costUsd ?? 0 })
+  }
+}

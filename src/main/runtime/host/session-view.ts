@@ -1,0 +1,62 @@
+// Session summaries and replay events for the UI, from the store (past sessions) or a live session.
+import type { AgentEvent } from '../../../shared/events'
+import type { SessionSummary } from '../../../shared/ipc-contract'
+import type { AgentSession } from '../orchestration'
+import { isFinished } from '../orchestration'
+import type { OpenedSession, SessionSummary as StoredSummary } from '../store'
+
+export function storedSummaryView(s: StoredSummary, demo: boolean): SessionSummary {
+  return {
+    sessionId: s.sessionId,
+    title: s.title,
+    cwd: s.cwd,
+    status: s.status,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    costUsd: s.costUsd,
+    agentCount: s.agentCount,
+    ...(demo ? { demo: true } : {})
+  }
+}
+
+export function openedSummaryView(o: OpenedSession, demo: boolean): SessionSummary {
+  const main = Object.values(o.index.agents).find((a) => a.parentAgentId === null)
+  return {
+    sessionId: o.index.sessionId,
+    title: o.index.title,
+    cwd: o.index.cwd,
+    status: o.index.status,
+    createdAt: o.index.createdAt,
+    updatedAt: o.index.updatedAt,
+    costUsd: o.index.costUsd,
+    agentCount: Object.keys(o.index.agents).length,
+    ...(main?.model ? { model: main.model } : {}),
+    ...(demo ? { demo: true } : {})
+  }
+}
+
+export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; demo: boolean; priorCostUsd: number }): SessionSummary {
+  const agents = session.registry.all()
+  const main = session.registry.get(session.mainAgentId)
+  const running = agents.some((a) => !isFinished(a.status))
+  return {
+    sessionId: session.sessionId,
+    title: meta.title,
+    cwd: session.cwd,
+    status: main ? (running && isFinished(main.status) ? 'running' : main.status) : 'queued',
+    createdAt: meta.createdAt,
+    updatedAt: Date.now(),
+    costUsd: meta.priorCostUsd + session.registry.totalUsage().costUsd,
+    agentCount: agents.length,
+    ...(main ? { model: main.model } : {}),
+    ...(meta.demo ? { demo: true } : {})
+  }
+}
+
+/** Every agent's events as one sequence in time order (ties keep each transcript's order). */
+export function mergedEvents(o: OpenedSession): AgentEvent[] {
+  const lists = Object.values(o.agents).map((t) => t.events)
+  const all: AgentEvent[] = []
+  for (const list of lists) for (const e of list) all.push(e)
+  return all.sort((a, b) => a.ts - b.ts)
+}

@@ -1,0 +1,48 @@
+// Fanout's stored settings as the UI sees them (never the key, only whether there is one), and the UI's
+// patches as store patches.
+import type { Settings as UiSettings, SettingsPatch as UiPatch } from '../../../shared/ipc-contract'
+import type { Settings, SettingsPatch } from '../store'
+
+export type KeySource = 'stored' | 'environment' | 'none'
+
+export function settingsView(s: Settings, keySource: KeySource): UiSettings {
+  return {
+    hasApiKey: keySource !== 'none',
+    apiKeySource: keySource,
+    baseUrl: s.baseURL ?? null,
+    defaultModel: s.defaultModel,
+    modelAliases: { ...s.modelAliases },
+    limits: {
+      maxConcurrentAgents: s.limits.maxConcurrent,
+      maxDepth: Math.max(1, s.limits.maxDepth),
+      maxBudgetUsd: s.limits.budgetUsd > 0 ? s.limits.budgetUsd : null,
+      maxTurns: s.limits.maxTurns
+    },
+    defaultPermissionMode: s.defaultPermissionMode
+  }
+}
+
+const KNOWN_ALIASES = new Set(['haiku', 'sonnet', 'opus'])
+
+/** Throws a sentence when the patch names something the store cannot keep. */
+export function storePatch(p: UiPatch): SettingsPatch {
+  const out: SettingsPatch = {}
+  if (p.baseUrl !== undefined) out.baseURL = p.baseUrl
+  if (p.defaultModel !== undefined) out.defaultModel = p.defaultModel
+  if (p.defaultPermissionMode !== undefined) out.defaultPermissionMode = p.defaultPermissionMode
+  if (p.modelAliases) {
+    const unknown = Object.keys(p.modelAliases).filter((k) => !KNOWN_ALIASES.has(k))
+    if (unknown.length) throw new Error(`Only the haiku, sonnet and opus aliases can be set; not ${unknown.join(', ')}.`)
+    out.modelAliases = p.modelAliases
+  }
+  if (p.limits) {
+    const l = p.limits
+    out.limits = {
+      ...(l.maxConcurrentAgents !== undefined ? { maxConcurrent: l.maxConcurrentAgents } : {}),
+      ...(l.maxDepth !== undefined ? { maxDepth: l.maxDepth } : {}),
+      ...(l.maxBudgetUsd !== undefined ? { budgetUsd: l.maxBudgetUsd ?? 0 } : {}),
+      ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {})
+    }
+  }
+  return out
+}
