@@ -2,7 +2,8 @@
 // host-factory.ts, and startWebServer serving the built renderer. Restartable with the same data dir.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
 import type { RuntimeHost } from '../../src/shared/host'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
 import { createE2eHost, type E2eHostOptions } from './host-factory'
@@ -19,15 +20,30 @@ export interface BrowserMode {
   close(): Promise<void>
 }
 
+const AGENTS: Record<string, string> = {
+  'code-reviewer': '---\nname: code-reviewer\ndescription: Reviews code for correctness and error handling. Use after changes.\ntools: Read, Grep, Glob\ncolor: purple\nmodel: sonnet\n---\nYou review code carefully and report concrete findings with file:line.\n',
+  'test-writer': '---\nname: test-writer\ndescription: Runs and writes tests.\ntools: Read, Grep, Glob, Bash\ncolor: green\nisolation: worktree\n---\nYou run the test suite and explain failures.\n',
+  'docs-writer': '---\nname: docs-writer\ndescription: Checks documentation against the code.\ntools: Read, Grep, Glob\ncolor: orange\nmodel: haiku\n---\nYou compare docs with the code and list gaps.\n'
+}
+
+/** A small real project: a git repository with sources, tests, an npm test script and three agent files. */
 export function makeProject(root: string): string {
   const project = join(root, 'tiny-parser')
-  mkdirSync(join(project, 'src'), { recursive: true })
-  mkdirSync(join(project, 'test'), { recursive: true })
-  mkdirSync(join(project, '.git'), { recursive: true })
-  writeFileSync(join(project, 'README.md'), '# tiny-parser\n\n`parse(src)` returns an AST.\n')
-  writeFileSync(join(project, 'src/parser.ts'), 'import { lex } from "./lexer"\nexport function parse(src: string) {\n  const tokens = lex(src)\n  return tokens\n}\n')
-  writeFileSync(join(project, 'src/lexer.ts'), 'export function lex(src: string) {\n  return src.split(/\\s+/)\n}\n')
-  writeFileSync(join(project, 'test/parser.test.ts'), "describe('parse', () => {})\n")
+  const write = (rel: string, text: string) => {
+    mkdirSync(dirname(join(project, rel)), { recursive: true })
+    writeFileSync(join(project, rel), text)
+  }
+  write('README.md', '# tiny-parser\n\n`parse(src)` returns an AST.\n')
+  write('src/parser.ts', 'import { lex } from "./lexer"\nexport function parse(src: string) {\n  const tokens = lex(src)\n  return tokens\n}\n')
+  write('src/lexer.ts', 'export function lex(src: string) {\n  return src.split(/\\s+/)\n}\n')
+  write('test/parser.test.ts', "describe('parse', () => {})\n")
+  write('package.json', JSON.stringify({ name: 'tiny-parser', private: true, scripts: { test: 'node test/run.cjs' } }, null, 2))
+  write('test/run.cjs', "console.log('\u2713 parses numbers\\n\u2713 parses calls\\n\u2717 reports the line of a bad token\\n\\n2 passed, 1 failed')\n")
+  for (const [name, text] of Object.entries(AGENTS)) write(`.claude/agents/${name}.md`, text)
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: project, stdio: 'ignore' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'tiny parser')
   return project
 }
 

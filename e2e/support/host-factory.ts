@@ -1,20 +1,43 @@
-// The one place the e2e suite gets its RuntimeHost. TEMPORARY: a scripted stand-in (fake-host.ts).
-// Integration: replace the body with the real host over the scripted model server, e.g.
-//   const model = await startScriptedModelServer(fanoutScript)
-//   return createRuntimeHost({ cwd, dataDir, env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'test' } })
-// The specs only use what this returns and the UI.
+// The e2e suite's RuntimeHost: the real host and runtime, with the Anthropic API replaced by the
+// scripted Messages server (e2e-model.ts). Everything else — agents, tools, permissions, worktrees,
+// transcripts, settings and the key store — is the product's own.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createModelClient } from '../../src/main/runtime/model/client'
+import { startScriptedServer } from '../../src/main/runtime/model/scripted'
+import { LocalRuntimeHost } from '../../src/main/runtime/host'
+import { saveApiKey } from '../../src/main/runtime/store'
 import type { RuntimeHost } from '../../src/shared/host'
-import { createFakeHost } from './fake-host'
+import { e2eScript } from './e2e-model'
 
 export interface E2eHostOptions {
   cwd: string
   dataDir: string
-  /** Whether an API key is already configured (false shows the first-run screen). */
+  /** Whether an API key is already stored (false shows the first-run screen). */
   hasApiKey?: boolean
   /** Scales scripted delays: <1 runs faster. */
   speed?: number
 }
 
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
-  return createFakeHost(opts)
+  mkdirSync(opts.dataDir, { recursive: true })
+  // Room for 32 agents at once, so the layout test sees them all running.
+  writeFileSync(join(opts.dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
+  if (opts.hasApiKey) await saveApiKey(opts.dataDir, 'sk-ant-e2e-stored-key')
+  const speed = opts.speed ?? 1
+  const server = await startScriptedServer({ respond: e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false })
+  const host = new LocalRuntimeHost({
+    cwd: opts.cwd,
+    dataDir: opts.dataDir,
+    home: join(opts.dataDir, 'home'),
+    env: {},
+    createClient: () => createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} }),
+    sessionDefaults: { managedSettingsFile: null }
+  })
+  const close = host.close.bind(host)
+  host.close = async () => {
+    await close()
+    await server.close()
+  }
+  return host
 }

@@ -1,0 +1,103 @@
+// The scripted model behind the e2e suite. The host, agents, tools, permissions, worktrees and files are
+// all real; only the Anthropic API is replaced by the scripted Messages server. The main agent fans out
+// to the number of agents its prompt names ("fan out to 12"; default 4), cycling through the project's
+// agent types; each subagent streams text and uses real tools on the project's files.
+import { block, reply, scriptByAgent, type ParsedRequest, type Respond, type ScriptedReply } from '../../src/main/runtime/model/scripted'
+
+interface Plan {
+  type: string
+  description: string
+  /** Tool calls, one per turn, each preceded by streamed text. */
+  steps: Array<{ text: string; tool: string; input: Record<string, unknown> }>
+  report: string
+  /** Characters per streamed chunk and delay between chunks: the reviewer is slow enough to stop. */
+  pace?: { textChunk: number; chunkDelayMs: number }
+}
+
+export const PLANS: Plan[] = [
+  {
+    type: 'Explore',
+    description: 'Map the parser and its callers',
+    steps: [
+      { text: 'I will list the TypeScript sources, then look for every call to `parse(`.', tool: 'Glob', input: { pattern: 'src/**/*.ts' } },
+      { text: 'Now the call sites.', tool: 'Grep', input: { pattern: 'parse\\(', path: 'src', output_mode: 'content', '-n': true } }
+    ],
+    report: '`parse()` lives in src/parser.ts and runs over `lex()`; it is called from src/parser.ts only.'
+  },
+  {
+    type: 'code-reviewer',
+    description: 'Review error handling in the lexer',
+    steps: [
+      { text: 'Reading the lexer to see how it reports bad input, line by line, before I judge the error handling.', tool: 'Read', input: { file_path: 'src/lexer.ts' } },
+      { text: '## Findings so far\n\n1. `lex()` never reports a **line and column**.\n2. Splitting on whitespace loses positions entirely.\n\nChecking the parser for the same problem, slowly and carefully.', tool: 'Read', input: { file_path: 'src/parser.ts' } },
+      { text: 'Looking for any error class in the sources.', tool: 'Grep', input: { pattern: 'Error', path: 'src' } }
+    ],
+    report: 'The lexer drops positions; errors cannot say where they happened.',
+    pace: { textChunk: 3, chunkDelayMs: 60 }
+  },
+  {
+    type: 'test-writer',
+    description: 'Run the parser test suite',
+    steps: [
+      { text: 'Let me look at the existing parser tests, then run them.', tool: 'Read', input: { file_path: 'test/parser.test.ts' } },
+      { text: 'Running the suite.', tool: 'Bash', input: { command: 'npm test', description: 'Run the parser tests' } }
+    ],
+    report: 'Ran the parser tests: 2 passed, 1 failed (the bad-token line is not reported).'
+  },
+  {
+    type: 'docs-writer',
+    description: 'Check the README against the API',
+    steps: [{ text: 'Comparing the README with what the sources export.', tool: 'Read', input: { file_path: 'README.md' } }],
+    report: 'The README documents `parse` but not the exported `lex`.'
+  }
+]
+
+const PACE = { textChunk: 6, chunkDelayMs: 25 }
+
+// Wide fan-outs (more than four agents) are paced slower, so a screenshot catches them all running.
+const tagOf = (i: number, slow: boolean) => `[e2e agent ${i}${slow ? ' slow' : ''}]`
+const TAG = /\[e2e agent (\d+)( slow)?\]/
+
+function fanOutCount(req: ParsedRequest): number {
+  const m = /fan out to (\d+)/i.exec(req.firstUserText)
+  return m ? Math.min(64, Number(m[1])) : 4
+}
+
+/** One turn of whichever agent asks: its plan comes from the tag in its task. */
+function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
+  const [, index, slow] = TAG.exec(req.firstUserText)!
+  const plan = PLANS[Number(index) % PLANS.length]
+  const pace = plan.pace ?? PACE
+  const shape = { textChunk: pace.textChunk, chunkDelayMs: Math.round(pace.chunkDelayMs * speed * (slow ? 6 : 1)) }
+  const step = plan.steps[req.turn]
+  return step ? reply.with(shape, block.text(step.text), block.toolUse(step.tool, step.input)) : reply.with(shape, block.text(plan.report))
+}
+
+export function e2eScript(opts: { speed: number }): Respond {
+  const child = { name: 'subagent', match: TAG, turns: Array.from({ length: 8 }, () => (req: ParsedRequest) => childTurn(req, opts.speed)) }
+  const main = {
+    name: 'main',
+    match: 'lead agent in Fanout',
+    turns: [
+      (req: ParsedRequest) =>
+        reply.with(
+          // The Agent calls' JSON arrives in large pieces, so a 32-way fan-out starts in a second.
+          { ...PACE, jsonChunk: 400 },
+          block.text('I will split this across parallel agents.'),
+          ...Array.from({ length: fanOutCount(req) }, (_, i) => {
+            const plan = PLANS[i % PLANS.length]
+            const slow = fanOutCount(req) > 4
+            return block.toolUse('Agent', { description: plan.description, subagent_type: plan.type, prompt: `${tagOf(i, slow)} ${plan.description}. Report what you find in one or two sentences.` })
+          })
+        ),
+      (req: ParsedRequest) => {
+        const lines = req.toolResults.map((r) => {
+          const first = r.content.split('\n')[0]
+          return /was stopped/.test(first) ? `- ${first.replace(/^The (\S+) agent was stopped.*/, '**$1** was stopped before finishing.')}` : `- ${first}`
+        })
+        return reply.with(PACE, block.text(`## Summary\n\n${lines.join('\n')}`))
+      }
+    ]
+  }
+  return scriptByAgent([child, main], { fallback: () => reply.text('Noted.') })
+}
