@@ -19,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(HELP)
       return 0
     case 'agents': return (await import('./agents-command')).agentsCommand(argv.slice(1))
+    case 'run': return (await import('./run-command')).runCommand(argv.slice(1))
     case 'web': return (await import('../web/command')).runWebCommand(argv.slice(1))
     default:
       process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)

@@ -1,0 +1,52 @@
+// Runs ./bin/fanout as a user would, rebuilding the CLI bundle first when a source file is newer.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+export const repoRoot = resolve(__dirname, '../..')
+const bundle = join(repoRoot, 'out/cli/fanout.mjs')
+
+function newestSource(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+/** Builds out/cli/fanout.mjs when it is missing or older than src/main or src/shared. */
+export function ensureCliBundle(): void {
+  const stale = !existsSync(bundle) || statSync(bundle).mtimeMs < Math.max(newestSource(join(repoRoot, 'src/main')), newestSource(join(repoRoot, 'src/shared')))
+  if (!stale) return
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: repoRoot, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
+}
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */
+export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), ...args], {
+      cwd: opts.cwd ?? repoRoot,
+      env: { ...process.env, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolvePromise({ code, stdout, stderr })
+    })
+    child.stdin.end(opts.input ?? '')
+  })
+}
