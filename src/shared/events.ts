@@ -1,5 +1,6 @@
 // The closed AgentEvent union: the one stream that transcripts, the UI and the CLI consume.
 // Every event names the agent it belongs to, that agent's parent, and the parent's tool_use id that spawned it.
+import type { CoordinatorPhase, TeamSnapshot } from './team'
 import type { Usage } from './usage'
 
 export type AgentStatus =
@@ -178,6 +179,20 @@ export interface MessageReceivedEvent extends EventBase {
   summary?: string
 }
 
+/** Coordinator mode: the coordinator entered a phase; agents it starts from now on belong to it. */
+export interface PhaseEvent extends EventBase {
+  type: 'phase'
+  phase: CoordinatorPhase
+  /** What the coordinator said this phase is for. */
+  note?: string
+}
+
+/** An agent team changed (members, tasks, requests): the whole team as it now stands. */
+export interface TeamEvent extends EventBase {
+  type: 'team'
+  team: TeamSnapshot
+}
+
 export type AgentEvent =
   | AgentStartEvent
   | AgentEndEvent
@@ -197,6 +212,8 @@ export type AgentEvent =
   | PermissionRequestEvent
   | PermissionResponseEvent
   | MessageReceivedEvent
+  | PhaseEvent
+  | TeamEvent
 
 export type AgentEventType = AgentEvent['type']
 
