@@ -19,6 +19,10 @@ export type FrontmatterSplit =
       close: Position
       /** The closing `---` shares its line with other text. */
       closeMidLine: boolean
+      /** Character offsets in `text` of the YAML, the closing `---` and the body: editors splice by them. */
+      yamlOffset: number
+      closeOffset: number
+      bodyOffset: number
     }
   | { ok: false; reason: 'no-frontmatter' | 'unterminated'; at: Position }
 
@@ -45,6 +49,9 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
     yamlStart: positionAt(text, start),
     body: text.slice(bodyStart),
     close: positionAt(text, close),
-    closeMidLine: lineStart !== close || restOfLine.trim() !== ''
+    closeMidLine: lineStart !== close || restOfLine.trim() !== '',
+    yamlOffset: start,
+    closeOffset: close,
+    bodyOffset: bodyStart
   }
 }
