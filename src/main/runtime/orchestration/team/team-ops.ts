@@ -1,0 +1,30 @@
+// The operations a team's log records. Every change to a team — created, a member's status, a task created,
+// claimed or updated, a request or its answer — is one of these, appended to the log in one write. The
+// team's state is the fold of the log (team-fold.ts), so every reader, in this process or another, agrees
+// on it, and an operation's outcome (e.g. which of two racing claims won) is decided by its place in the log.
+import type { MemberStatus, TaskStatus, TeamMember, TeamRequestType } from '../../../../shared/team'
+
+/** Who acts: `lead` (the agent that created the team) or a member's name. */
+export const LEAD = 'lead'
+
+interface OpBase {
+  /** Unique per operation: how a writer finds its outcome after the fold. */
+  opId: string
+  actor: string
+  ts: number
+}
+
+export type TeamOp = OpBase &
+  (
+    | { op: 'team_create'; name: string; description: string; leadAgentId: string; members: Array<Omit<TeamMember, 'status'>> }
+    | { op: 'team_delete' }
+    | { op: 'member'; name: string; status: MemberStatus; branch?: string }
+    | { op: 'task_create'; subject: string; description: string; blockedBy: string[] }
+    /** Claims `taskId`, or with no id the first task anyone may take (lowest id, pending, unowned, unblocked). */
+    | { op: 'task_claim'; taskId?: string }
+    | { op: 'task_update'; taskId: string; status?: TaskStatus; subject?: string; description?: string; owner?: string | null; addBlockedBy?: string[]; result?: string }
+    | { op: 'request'; requestId: string; type: TeamRequestType; to: string; content: string }
+    | { op: 'respond'; requestId: string; approve: boolean; response?: string }
+  )
+
+export type TeamOpInput = TeamOp extends infer O ? (O extends TeamOp ? Omit<O, 'opId' | 'ts'> : never) : never
