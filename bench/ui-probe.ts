@@ -1,0 +1,144 @@
+// What the UI benchmark measures inside the page. Each function here is serialized by Playwright and runs
+// in the browser, so it may use only its arguments and the page's globals (typed below, because the
+// bench compiles without DOM types). Nothing here touches the renderer's code: the probe watches the DOM.
+
+interface El {
+  closest(selector: string): El | null
+  getAttribute(name: string): string | null
+  querySelector(selector: string): El | null
+  readonly parentElement: El | null
+  readonly textContent: string | null
+  click(): void
+}
+interface Mutation {
+  readonly target: El
+}
+interface Page {
+  document: { body: El; querySelector(selector: string): El | null }
+  MutationObserver: new (cb: (records: Mutation[]) => void) => { observe(target: El, options: object): void; disconnect(): void }
+  PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number; startTime: number }> }) => void) => {
+    observe(options: object): void
+    disconnect(): void
+  }
+  requestAnimationFrame(cb: (t: number) => void): number
+  setTimeout(cb: () => void, ms: number): number
+  performance: { now(): number; timeOrigin: number }
+  __fanoutBench?: StreamProbe
+}
+
+export interface StreamProbeResult {
+  /** Intervals between consecutive animation frames, ms. */
+  frames: number[]
+  /** Durations of tasks over 50 ms (longtask entries), ms. */
+  longTasks: number[]
+  /** Durations of animation frames over 50 ms (long-animation-frame entries), ms. */
+  longFrames: number[]
+  /** Per agent id: [highest marker on screen, epoch ms when it appeared], in the order seen. */
+  seen: Record<string, Array<[number, number]>>
+}
+
+interface StreamProbe {
+  stop(): StreamProbeResult
+}
+
+/**
+ * Starts measuring: every animation frame, long tasks, and, for each agent panel, when the highest
+ * `‹seq›` marker of its streamed text first appears in the DOM. Markers are appended in order, so the
+ * last one in a panel's text tells which deltas are now visible.
+ */
+export function startStreamProbe(): void {
+  const w = globalThis as unknown as Page
+  const now = () => w.performance.timeOrigin + w.performance.now()
+  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {} }
+  const last: Record<string, number> = {}
+  let running = true
+  let prev = -1
+  const frame = (t: number) => {
+    if (!running) return
+    if (prev >= 0) result.frames.push(t - prev)
+    prev = t
+    w.requestAnimationFrame(frame)
+  }
+  w.requestAnimationFrame(frame)
+
+  const observers = ['longtask', 'long-animation-frame'].map((type) => {
+    const o = new w.PerformanceObserver((list) => {
+      for (const e of list.getEntries()) (type === 'longtask' ? result.longTasks : result.longFrames).push(e.duration)
+    })
+    try {
+      o.observe({ type, buffered: false })
+    } catch {}
+    return o
+  })
+
+  const mo = new w.MutationObserver((records) => {
+    const at = now()
+    const panels = new Set<El>()
+    for (const r of records) {
+      const el = (r.target as El).closest ? r.target : r.target.parentElement
+      const panel = el?.closest('[data-agent-id]')
+      if (panel) panels.add(panel)
+    }
+    for (const panel of panels) {
+      const id = panel.getAttribute('data-agent-id')!
+      const text = panel.textContent ?? ''
+      const open = text.lastIndexOf('‹')
+      if (open < 0) continue
+      const close = text.indexOf('›', open)
+      const seq = close > open ? Number(text.slice(open + 1, close)) : NaN
+      if (!Number.isFinite(seq) || seq <= (last[id] ?? -1)) continue
+      last[id] = seq
+      ;(result.seen[id] ??= []).push([seq, at])
+    }
+  })
+  mo.observe(w.document.body, { childList: true, subtree: true, characterData: true })
+
+  w.__fanoutBench = {
+    stop() {
+      running = false
+      mo.disconnect()
+      for (const o of observers) o.disconnect()
+      return result
+    }
+  }
+}
+
+export function stopStreamProbe(): StreamProbeResult {
+  const w = globalThis as unknown as Page
+  const probe = w.__fanoutBench
+  if (!probe) throw new Error('The stream probe was not started in this page.')
+  return probe.stop()
+}
+
+/**
+ * Clicks the session in the sidebar and resolves with the ms from the click until the conversation shows
+ * the transcript's last text and the finished-session footer, painted (the frame after they appear).
+ */
+export function timeOpenSession(args: { title: string; lastText: string }): Promise<number> {
+  const w = globalThis as unknown as Page
+  const d = w.document
+  const ready = () => {
+    const transcript = d.querySelector('[data-testid="transcript"]')
+    return !!transcript?.querySelector('[data-testid="session-summary"]') && (transcript.textContent ?? '').includes(args.lastText)
+  }
+  return new Promise((resolve, reject) => {
+    const item = [...(d as unknown as { querySelectorAll(s: string): Iterable<El> }).querySelectorAll('[data-testid="session-item"]')].find((el) =>
+      (el.textContent ?? '').includes(args.title)
+    )
+    if (!item) return reject(new Error(`No session titled "${args.title}" in the sidebar.`))
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      mo.disconnect()
+      // The frame after the DOM is complete: by then it has been laid out and painted.
+      w.requestAnimationFrame(() => w.setTimeout(() => resolve(w.performance.now() - t0), 0))
+    }
+    const mo = new w.MutationObserver(() => {
+      if (ready()) finish()
+    })
+    mo.observe(d.body, { childList: true, subtree: true, characterData: true })
+    const t0 = w.performance.now()
+    item.click()
+  })
+}

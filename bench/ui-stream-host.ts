@@ -1,0 +1,172 @@
+// The UI benchmark's event source: a RuntimeHost that is the real host for everything (workspace,
+// settings, sessions, agents) except that `session.start` begins a synthetic fan-out: a main agent that
+// starts N subagents, each of which then streams text deltas at a fixed rate when the bench says go.
+// Every delta ends with a `‹seq›` marker and its send time is kept, so the page can tell when each one
+// reached the screen. A synthetic source is what a measurement needs: a steady, known load.
+import { randomUUID } from 'node:crypto'
+import type { AgentEvent, EventPayload } from '../src/shared/events'
+import type { RuntimeHost } from '../src/shared/host'
+import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
+
+export interface StreamPlan {
+  agents: number
+  deltasPerSecond: number
+}
+
+export interface StreamRun {
+  /** Per agent id, the epoch ms each delta (by seq) was handed to the event pump. */
+  sent: Record<string, number[]>
+  durationMs: number
+}
+
+const COLORS = ['blue', 'green', 'purple', 'orange', 'pink', 'cyan', 'yellow', 'red']
+const WORDS = 'the parser reads each token and the lexer keeps its position so that errors can say where they happened while callers'.split(' ')
+
+const epochNow = () => performance.timeOrigin + performance.now()
+
+/** A delta of realistic shape: a few words, sometimes inline code or bold, a paragraph break now and then. */
+function deltaText(seq: number): string {
+  const n = 2 + (seq % 3)
+  const words = Array.from({ length: n }, (_, i) => WORDS[(seq * 7 + i * 3) % WORDS.length])
+  if (seq % 11 === 5) words[0] = `\`${words[0]}()\``
+  if (seq % 13 === 7) words[1] = `**${words[1]}**`
+  const end = seq % 40 === 39 ? '\n\n' : seq % 97 === 50 ? '\n\n- ' : ' '
+  return ` ${words.join(' ')} ‹${seq}›${end}`
+}
+
+export class StreamHost implements RuntimeHost {
+  private readonly listeners = new Set<(events: AgentEvent[]) => void>()
+  private readonly noticeListeners = new Set<(n: HostNotice) => void>()
+  private session: { id: string; mainId: string; childIds: string[]; cwd: string; title: string; createdAt: number } | null = null
+  private timers: Array<ReturnType<typeof setInterval>> = []
+
+  constructor(
+    private readonly inner: RuntimeHost,
+    private readonly plan: StreamPlan
+  ) {}
+
+  getWorkspace: RuntimeHost['getWorkspace'] = (r) => this.inner.getWorkspace(r)
+  openWorkspace: RuntimeHost['openWorkspace'] = (r) => this.inner.openWorkspace(r)
+  openSession: RuntimeHost['openSession'] = (r) => this.inner.openSession(r)
+  sendPrompt: RuntimeHost['sendPrompt'] = (r) => this.inner.sendPrompt(r)
+  sendMessage: RuntimeHost['sendMessage'] = (r) => this.inner.sendMessage(r)
+  respondPermission: RuntimeHost['respondPermission'] = (r) => this.inner.respondPermission(r)
+  getSettings: RuntimeHost['getSettings'] = (r) => this.inner.getSettings(r)
+  updateSettings: RuntimeHost['updateSettings'] = (r) => this.inner.updateSettings(r)
+  setApiKey: RuntimeHost['setApiKey'] = (r) => this.inner.setApiKey(r)
+  listAgents: RuntimeHost['listAgents'] = (r) => this.inner.listAgents(r)
+  startDemo: RuntimeHost['startDemo'] = (r) => this.inner.startDemo(r)
+  stopAgent: RuntimeHost['stopAgent'] = async () => ({})
+
+  listSessions: RuntimeHost['listSessions'] = async (r) => {
+    const { sessions } = await this.inner.listSessions(r)
+    return { sessions: this.session ? [this.summary(), ...sessions] : sessions }
+  }
+
+  startSession: RuntimeHost['startSession'] = async ({ prompt, cwd }) => {
+    const id = randomUUID()
+    const mainId = `main-${id.slice(0, 8)}`
+    const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
+    this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
+    // After the answer, as the real host does: the renderer marks the session live when it gets the id.
+    setTimeout(() => this.fanOut(prompt), 0)
+    return { sessionId: id }
+  }
+
+  onEvents(listener: (events: AgentEvent[]) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  onNotice(listener: (notice: HostNotice) => void): () => void {
+    this.noticeListeners.add(listener)
+    return () => this.noticeListeners.delete(listener)
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t)
+    await this.inner.close()
+  }
+
+  get childIds(): string[] {
+    return this.session?.childIds ?? []
+  }
+
+  /** Streams for `seconds`: every agent sends `deltasPerSecond` deltas, staggered across the interval. */
+  async stream(seconds: number): Promise<StreamRun> {
+    const s = this.session
+    if (!s) throw new Error('No session was started: submit a prompt first.')
+    const sent: Record<string, number[]> = Object.fromEntries(s.childIds.map((id) => [id, []]))
+    const period = 1000 / this.plan.deltasPerSecond
+    const started = performance.now()
+    const endAt = started + seconds * 1000
+    await Promise.all(
+      s.childIds.map(
+        (id, i) =>
+          new Promise<void>((resolve) => {
+            setTimeout(() => {
+              const t = setInterval(() => {
+                if (performance.now() >= endAt) {
+                  clearInterval(t)
+                  return resolve()
+                }
+                const seq = sent[id].length
+                sent[id].push(epochNow())
+                this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
+              }, period)
+              this.timers.push(t)
+            }, (i * period) / s.childIds.length)
+          })
+      )
+    )
+    return { sent, durationMs: performance.now() - started }
+  }
+
+  /** Ends every agent, so the page settles before the next measurement. */
+  finish(): void {
+    const s = this.session
+    if (!s) return
+    const usage = { inputTokens: 1200, outputTokens: 800, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.012 }
+    s.childIds.forEach((id, i) => {
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'agent_end', status: 'completed', result: 'Streamed for the benchmark.', numTurns: 1, toolUses: 0, durationMs: 1, usage })
+      this.emit(s.mainId, null, null, { type: 'tool_end', toolUseId: `toolu_${i}`, name: 'Agent', isError: false, output: 'Streamed for the benchmark.', durationMs: 1 })
+    })
+    this.emit(s.mainId, null, null, { type: 'agent_end', status: 'completed', result: 'done', numTurns: 2, toolUses: s.childIds.length, durationMs: 1, usage })
+  }
+
+  private fanOut(prompt: string): void {
+    const s = this.session!
+    const main = (p: EventPayload) => this.emit(s.mainId, null, null, p)
+    main({ type: 'agent_start', agentType: 'general-purpose', description: s.title, prompt, model: 'claude-sonnet-4-5', cwd: s.cwd, depth: 0, tools: ['Agent', 'Read', 'Grep', 'Glob'] })
+    main({ type: 'message', message: { role: 'user', content: prompt } })
+    main({ type: 'turn_start', turn: 1 })
+    main({ type: 'text_delta', text: `I will split this across ${s.childIds.length} parallel agents.` })
+    const inputs = s.childIds.map((_, i) => ({ description: `Stream part ${i + 1}`, subagent_type: 'Explore', prompt: `Part ${i + 1} of the benchmark load.` }))
+    inputs.forEach((input, i) => {
+      main({ type: 'tool_start', toolUseId: `toolu_${i}`, name: 'Agent' })
+      main({ type: 'tool_run', toolUseId: `toolu_${i}`, name: 'Agent', input })
+    })
+    s.childIds.forEach((id, i) => {
+      const p = inputs[i]
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'agent_start', agentType: p.subagent_type, description: p.description, prompt: p.prompt, model: 'claude-haiku-4-5', cwd: s.cwd, depth: 1, maxTurns: 30, color: COLORS[i % COLORS.length], tools: ['Read', 'Grep', 'Glob'] })
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
+    })
+    this.notify({ type: 'session_updated', session: this.summary() })
+  }
+
+  private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {
+    const event = { ...payload, agentId, parentAgentId, parentToolUseId, sessionId: this.session!.id, ts: Date.now() } as AgentEvent
+    // One event per call, as the runtime's bus delivers them: the pump does the batching.
+    for (const l of this.listeners) l([event])
+  }
+
+  private notify(notice: HostNotice): void {
+    for (const l of this.noticeListeners) l(notice)
+  }
+
+  private summary(): SessionSummary {
+    const s = this.session!
+    return { sessionId: s.id, title: s.title, cwd: s.cwd, status: 'running', createdAt: s.createdAt, updatedAt: Date.now(), costUsd: 0, agentCount: s.childIds.length + 1 }
+  }
+}

@@ -1,0 +1,180 @@
+// The UI figures, in Debian's Chromium against browser mode (the real web server, WebSocket and event
+// pump; the built renderer):
+//  1. Live streaming: N agents (16) each stream D text deltas a second (50) for S seconds (20) from a
+//     synthetic host. Prints animation-frame intervals, long tasks, event-to-screen latency and JS heap.
+//  2. Opening a recorded 100,000-event session through the real host: click to painted transcript.
+// Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import config, { chromiumPath } from '../playwright.config'
+import { LocalRuntimeHost } from '../src/main/runtime/host'
+import { saveApiKey, transcriptPath } from '../src/main/runtime/store'
+import { startWebServer } from '../src/main/web/server'
+import { startProfile } from './cpu-profile'
+import { writeBigSession } from './ui-big-session'
+import { startStreamProbe, stopStreamProbe, timeOpenSession, type StreamProbeResult } from './ui-probe'
+import { StreamHost, type StreamRun } from './ui-stream-host'
+
+const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20)
+const AGENTS = Number(process.env.BENCH_UI_AGENTS ?? 16)
+const RATE = Number(process.env.BENCH_UI_RATE ?? 50)
+const OPEN_EVENTS = Number(process.env.BENCH_UI_OPEN_EVENTS ?? 100_000)
+const OPEN_RUNS = Number(process.env.BENCH_UI_OPEN_RUNS ?? 3)
+const VIEWPORT = { width: 1600, height: 1000 }
+/** A folder to save CPU profiles of the measured phases in (and print where the time went). */
+const PROFILE_DIR = process.env.BENCH_UI_PROFILE
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+}
+const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b)
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a')
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
+
+/** Latency of every delta: the first time a marker at or past its seq was on screen, minus its send time. */
+export function deliveryLatencies(run: StreamRun, seen: StreamProbeResult['seen']): { latencies: number[]; missing: number } {
+  const latencies: number[] = []
+  let missing = 0
+  for (const [id, sent] of Object.entries(run.sent)) {
+    const shown = seen[id] ?? []
+    let j = 0
+    for (let seq = 0; seq < sent.length; seq++) {
+      while (j < shown.length && shown[j][0] < seq) j++
+      if (j < shown.length) latencies.push(shown[j][1] - sent[seq])
+      else missing++
+    }
+  }
+  return { latencies, missing }
+}
+
+async function tempHost(cwd: string, dataDir: string, home: string): Promise<LocalRuntimeHost> {
+  mkdirSync(dataDir, { recursive: true })
+  await saveApiKey(dataDir, 'sk-ant-bench-not-used') // a stored key: the app opens on its main screen
+  return new LocalRuntimeHost({ cwd, dataDir, home, env: {}, sessionDefaults: { managedSettingsFile: null } })
+}
+
+async function heapUsed(page: Page, collect = false): Promise<number> {
+  const cdp = await page.context().newCDPSession(page)
+  if (collect) await cdp.send('HeapProfiler.collectGarbage')
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage')
+  await cdp.detach()
+  return usedSize
+}
+
+async function benchStreaming(browser: Browser, rendererDir: string, tmp: string): Promise<void> {
+  const project = join(tmp, 'stream-project')
+  mkdirSync(project, { recursive: true })
+  const host = new StreamHost(await tempHost(project, join(tmp, 'stream-data'), join(tmp, 'home')), { agents: AGENTS, deltasPerSecond: RATE })
+  const server = await startWebServer({ host, rendererDir })
+  const page = await browser.newPage({ viewport: VIEWPORT })
+  try {
+    await page.goto(server.url)
+    await page.getByTestId('new-prompt').fill(`Benchmark: ${AGENTS} agents streaming`)
+    await page.getByTestId('new-prompt-send').click()
+    await page.getByTestId('agent-panel').nth(AGENTS - 1).waitFor({ timeout: 15_000 })
+    await page.waitForTimeout(500)
+    const heapStart = await heapUsed(page, true)
+    let heapPeak = heapStart
+    const profiler = await startProfile(page, PROFILE_DIR)
+    await page.evaluate(startStreamProbe)
+    const sampler = setInterval(() => void heapUsed(page).then((h) => (heapPeak = Math.max(heapPeak, h)), () => {}), 1000)
+    const run = await host.stream(SECONDS)
+    await page.waitForTimeout(400) // the last deltas reach the screen
+    clearInterval(sampler)
+    const probe = await page.evaluate(stopStreamProbe)
+    const heapEnd = await heapUsed(page)
+    const heapAfterGc = await heapUsed(page, true)
+    host.finish()
+    await profiler.stop('stream')
+
+    const sent = Object.values(run.sent).reduce((n, s) => n + s.length, 0)
+    const frames = sortNum(probe.frames)
+    const { latencies, missing } = deliveryLatencies(run, probe.seen)
+    const lat = sortNum(latencies)
+    const longest = Math.max(0, ...probe.longTasks)
+    const longestFrame = Math.max(0, ...probe.frames)
+    const droppedFrames = probe.frames.filter((f) => f > 1.5 * pct(frames, 50)).length
+    console.log(`\nUI: ${AGENTS} agents streaming ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode)`)
+    console.log(`  deltas sent         ${sent} (${(sent / (run.durationMs / 1000)).toFixed(0)}/s)`)
+    console.log(`  frames              ${frames.length} (${(frames.length / (run.durationMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median`)
+    console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms: ${verdict(pct(frames, 95) <= 16.7)})`)
+    console.log(
+      `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks, ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
+    )
+    console.log(`  event→screen        p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(pct(lat, 99))}, max ${ms(lat[lat.length - 1])}; ${missing} of ${sent} never seen  (target p95 ≤ 100 ms: ${verdict(pct(lat, 95) <= 100)})`)
+    console.log(`  JS heap             ${mb(heapStart)} before (after GC), peak ${mb(heapPeak)}, ${mb(heapEnd)} at the end, ${mb(heapAfterGc)} after GC`)
+  } finally {
+    await page.close()
+    await server.close()
+    await host.close()
+  }
+}
+
+async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Promise<void> {
+  const project = join(tmp, 'open-project')
+  const dataDir = join(tmp, 'open-data')
+  mkdirSync(project, { recursive: true })
+  const host = await tempHost(project, dataDir, join(tmp, 'home'))
+  const writeStart = performance.now()
+  const big = await writeBigSession({ dataDir, cwd: project, events: OPEN_EVENTS })
+  const writeMs = performance.now() - writeStart
+  const size = statSync(transcriptPath(dataDir, big.sessionId, 'main-bench-open')).size
+  const hostTimes: number[] = []
+  const open = host.openSession
+  host.openSession = async (r) => {
+    const t = performance.now()
+    const res = await open(r)
+    hostTimes.push(performance.now() - t)
+    return res
+  }
+  const server = await startWebServer({ host, rendererDir })
+  const runs: number[] = []
+  try {
+    for (let i = 0; i < OPEN_RUNS; i++) {
+      const page = await browser.newPage({ viewport: VIEWPORT })
+      try {
+        await page.goto(server.url)
+        await page.getByTestId('session-item').first().waitFor()
+        const profiler = await startProfile(page, i === 0 ? PROFILE_DIR : undefined)
+        runs.push(await page.evaluate(timeOpenSession, { title: big.title, lastText: big.lastText }))
+        await profiler.stop('open')
+      } finally {
+        await page.close()
+      }
+    }
+  } finally {
+    await server.close()
+    await host.close()
+  }
+  const sorted = sortNum(runs)
+  const median = pct(sorted, 50)
+  console.log(`\nUI: open a recorded session of ${big.events.toLocaleString('en-US')} events (one transcript, ${mb(size)}; written by the session recorder in ${(writeMs / 1000).toFixed(1)} s)`)
+  console.log(`  click → transcript painted   median ${ms(median)} of ${runs.length} (${runs.map((r) => r.toFixed(0)).join(', ')} ms)  (target < 1000 ms: ${verdict(median < 1000)})`)
+  console.log(`  of which host sessions.open  median ${ms(pct(sortNum(hostTimes), 50))} (reading and checking the transcript, before serialization)`)
+}
+
+export async function benchUi(root: string): Promise<void> {
+  // BENCH_UI_RENDERER points at another build (e.g. an unminified one, for readable profiles).
+  const rendererDir = process.env.BENCH_UI_RENDERER ?? join(root, 'out/renderer')
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    console.log(`\nUI: skipped — no built renderer at ${rendererDir} (run npm run build).`)
+    return
+  }
+  if (!existsSync(chromiumPath)) {
+    console.log(`\nUI: skipped — no Chromium at ${chromiumPath} (apt install chromium, or set FANOUT_CHROMIUM).`)
+    return
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'fanout-bench-ui-'))
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: config.use?.launchOptions?.args })
+  try {
+    await benchStreaming(browser, rendererDir, tmp)
+    await benchOpen(browser, rendererDir, tmp)
+  } finally {
+    await browser.close()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
