@@ -18,11 +18,12 @@ interface Profile {
 }
 
 export interface Profiler {
-  stop(label: string): Promise<void>
+  /** Saves the profile; resolves with lines to print (none when profiling is off). */
+  stop(label: string): Promise<string[]>
 }
 
 export async function startProfile(page: Page, dir: string | undefined): Promise<Profiler> {
-  if (!dir) return { stop: async () => {} }
+  if (!dir) return { stop: async () => [] }
   const cdp: CDPSession = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
@@ -33,8 +34,7 @@ export async function startProfile(page: Page, dir: string | undefined): Promise
       await cdp.detach()
       const file = `${dir}/ui-${label}.cpuprofile`
       writeFileSync(file, JSON.stringify(profile))
-      console.log(`  CPU profile         ${file}; main thread by self time:`)
-      for (const line of summarize(profile, 14)) console.log(`    ${line}`)
+      return [`  CPU profile         ${file}; main thread by self time:`, ...summarize(profile, 14).map((l) => `    ${l}`)]
     }
   }
 }

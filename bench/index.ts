@@ -1,11 +1,15 @@
-// `npm run bench`: prints figures; never passes or fails on time.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli) runs one.
 import { benchCliStart } from './cli-start'
 import { benchFanOut, serveFanOut } from './fan-out'
+import { benchUi } from './ui'
 
 if (process.argv[2] === '--fan-out-server') {
   await serveFanOut(Number(process.argv[3]))
 } else {
   const root = process.cwd()
-  await benchFanOut()
-  await benchCliStart(root)
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
+  const wanted = (name: string) => !only || only.includes(name)
+  if (wanted('fan-out')) await benchFanOut()
+  if (wanted('cli')) await benchCliStart(root)
+  if (wanted('ui')) await benchUi(root)
 }

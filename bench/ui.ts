@@ -89,7 +89,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const heapEnd = await heapUsed(page)
     const heapAfterGc = await heapUsed(page, true)
     host.finish()
-    await profiler.stop('stream')
+    const profile = await profiler.stop('stream')
 
     const sent = Object.values(run.sent).reduce((n, s) => n + s.length, 0)
     const frames = sortNum(probe.frames)
@@ -107,6 +107,7 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     )
     console.log(`  event→screen        p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(pct(lat, 99))}, max ${ms(lat[lat.length - 1])}; ${missing} of ${sent} never seen  (target p95 ≤ 100 ms: ${verdict(pct(lat, 95) <= 100)})`)
     console.log(`  JS heap             ${mb(heapStart)} before (after GC), peak ${mb(heapPeak)}, ${mb(heapEnd)} at the end, ${mb(heapAfterGc)} after GC`)
+    for (const line of profile) console.log(line)
   } finally {
     await page.close()
     await server.close()
@@ -133,6 +134,7 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
   }
   const server = await startWebServer({ host, rendererDir })
   const runs: number[] = []
+  let profile: string[] = []
   try {
     for (let i = 0; i < OPEN_RUNS; i++) {
       const page = await browser.newPage({ viewport: VIEWPORT })
@@ -141,7 +143,7 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
         await page.getByTestId('session-item').first().waitFor()
         const profiler = await startProfile(page, i === 0 ? PROFILE_DIR : undefined)
         runs.push(await page.evaluate(timeOpenSession, { title: big.title, lastText: big.lastText }))
-        await profiler.stop('open')
+        if (i === 0) profile = await profiler.stop('open')
       } finally {
         await page.close()
       }
@@ -155,6 +157,7 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
   console.log(`\nUI: open a recorded session of ${big.events.toLocaleString('en-US')} events (one transcript, ${mb(size)}; written by the session recorder in ${(writeMs / 1000).toFixed(1)} s)`)
   console.log(`  click → transcript painted   median ${ms(median)} of ${runs.length} (${runs.map((r) => r.toFixed(0)).join(', ')} ms)  (target < 1000 ms: ${verdict(median < 1000)})`)
   console.log(`  of which host sessions.open  median ${ms(pct(sortNum(hostTimes), 50))} (reading and checking the transcript, before serialization)`)
+  for (const line of profile) console.log(line)
 }
 
 export async function benchUi(root: string): Promise<void> {
