@@ -1,33 +1,20 @@
 // `fanout agents list|check` end to end: spawns ./bin/fanout (the esbuild bundle, rebuilt here when a
 // source file is newer) against real folders, with HOME pointing at a temporary home.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureCliBundle, repoRoot } from '../../../test/support/cli'
 
-const root = resolve(__dirname, '../../..')
-const bundle = join(root, 'out/cli/fanout.mjs')
-
-function newestSource(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs)
-  }
-  return newest
-}
+const root = repoRoot
 
 let tmp: string
 let home: string
 let project: string
 
 beforeAll(() => {
-  const stale = !existsSync(bundle) || statSync(bundle).mtimeMs < Math.max(newestSource(join(root, 'src/main')), newestSource(join(root, 'src/shared')))
-  if (stale) {
-    const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: root, encoding: 'utf8' })
-    if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
-  }
+  ensureCliBundle()
   tmp = mkdtempSync(join(tmpdir(), 'fanout-cli-agents-'))
   home = join(tmp, 'home')
   project = join(tmp, 'project')
