@@ -6,6 +6,7 @@ Usage:
   fanout agents check [PATH...]               diagnostics for agent files (exit 1 if any fails to load)
   fanout run -p PROMPT [options]              run an agent to completion
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
+  fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
   fanout help                                 this text
 `
 
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     case 'agents': return (await import('./agents-command')).agentsCommand(argv.slice(1))
     case 'run': return (await import('./run-command')).runCommand(argv.slice(1))
+    case 'worktrees': return (await import('./worktrees-command')).worktreesCommand(argv.slice(1))
     case 'web': return (await import('../web/command')).runWebCommand(argv.slice(1))
     default:
       process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)

@@ -146,6 +146,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint)
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
+  // Off the critical path: a note about worktrees a crash left behind, offered for cleanup.
+  void session.findOrphans().then(
+    (orphans) => {
+      if (orphans.length)
+        process.stderr.write(`fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`)
+    },
+    () => undefined
+  )
   const started = Date.now()
   try {
     if (args.resume) {

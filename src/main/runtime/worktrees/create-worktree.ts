@@ -2,6 +2,7 @@
 // in a folder outside the user's checkout. The parent's working tree, index and branch are never touched:
 // every command here either reads the parent's repository or writes only the new worktree and its branch.
 import { mkdir } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { readMetadata, writeMetadata } from './metadata'
@@ -160,7 +161,9 @@ function metadataFor(options: CreateWorktreeOptions, repo: RepoInfo, baseCommit:
     relativeCwd: repo.relativeCwd,
     createdAt: new Date().toISOString(),
     agentType: options.agentType,
-    description: options.description
+    description: options.description,
+    // Which process is using the worktree: another Fanout process's running agent is not an orphan.
+    owner: { pid: process.pid, hostname: hostname() }
   }
 }
 

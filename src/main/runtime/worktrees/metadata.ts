@@ -15,7 +15,8 @@ const metadataSchema = z.object({
   relativeCwd: z.string(),
   createdAt: z.string(),
   agentType: z.string().optional(),
-  description: z.string().optional()
+  description: z.string().optional(),
+  owner: z.object({ pid: z.number(), hostname: z.string() }).optional()
 })
 
 export type WorktreeMetadata = z.infer<typeof metadataSchema>

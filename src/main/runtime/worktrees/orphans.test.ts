@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanupOrphanWorktree, createAgentWorktree, findOrphanWorktrees, type OrphanWorktree } from './index'
@@ -28,7 +29,31 @@ async function crashedRun() {
 
 const byId = (orphans: OrphanWorktree[], id: string) => orphans.find((o) => o.agentId === id)!
 
+/** Rewrites who owns a worktree, as if another process had made it. */
+function setOwner(worktreePath: string, pid: number): void {
+  const file = join(git(worktreePath, 'rev-parse', '--absolute-git-dir'), 'fanout.json')
+  const meta = JSON.parse(readFileSync(file, 'utf8'))
+  writeFileSync(file, JSON.stringify({ ...meta, owner: { pid, hostname: hostname() } }))
+}
+
 describe('findOrphanWorktrees', () => {
+  it("skips worktrees whose owning process (another Fanout window or CLI) is still running, and lists a dead owner's", async () => {
+    const r = makeTempRepo()
+    repos.push(r)
+    const other = spawn('sleep', ['30'])
+    const gone = spawn('true')
+    await new Promise((done) => gone.on('exit', done))
+    try {
+      const inUse = await createAgentWorktree({ repoCwd: r.root, agentId: 'in-use' })
+      const crashed = await createAgentWorktree({ repoCwd: r.root, agentId: 'crashed' })
+      setOwner(inUse.path, other.pid!)
+      setOwner(crashed.path, gone.pid!)
+      expect((await findOrphanWorktrees({ repoCwd: r.root })).map((o) => o.agentId)).toEqual(['crashed'])
+    } finally {
+      other.kill()
+    }
+  })
+
   it('lists fanout worktrees whose agent is not running, with what they hold', async () => {
     const { r, clean, dirty, committed } = await crashedRun()
     const orphans = await findOrphanWorktrees({ repoCwd: r.root, isLive: (id) => id === 'live' })

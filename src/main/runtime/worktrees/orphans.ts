@@ -2,6 +2,7 @@
 // user can be offered a cleanup. Cleanup never loses work: uncommitted changes block it unless forced,
 // and forcing commits them to the agent's branch before the folder goes.
 import { realpath, rmdir } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
 import { BRANCH_PREFIX } from './create-worktree'
@@ -33,8 +34,19 @@ export interface OrphanWorktree {
 
 export interface FindOrphansOptions {
   repoCwd: string
-  /** True for agents running now; their worktrees are in use, not orphaned. */
-  isLive: (agentId: string) => boolean
+  /** True for agents running now in this process; their worktrees are in use, not orphaned. */
+  isLive?: (agentId: string) => boolean
+}
+
+/** The process that made the worktree is still running on this machine (it may be another Fanout window or CLI). */
+function ownerAlive(owner: { pid: number; hostname: string } | undefined): boolean {
+  if (!owner || owner.hostname !== hostname() || owner.pid === process.pid) return false
+  try {
+    process.kill(owner.pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** Fanout worktrees of the repository around `repoCwd` whose agent is not running. [] outside a git repository. */
@@ -50,9 +62,10 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
   for (const entry of await listWorktrees(repo.cwd)) {
     if (!entry.branch?.startsWith(BRANCH_PREFIX) || entry.bare) continue
     const agentId = entry.branch.slice(BRANCH_PREFIX.length)
-    if (isLive(agentId)) continue
+    if (isLive?.(agentId)) continue
     const exists = await isDirectory(entry.path)
     const meta = await readMetadata(entry.path, repo.commonDir)
+    if (ownerAlive(meta?.owner)) continue
     const baseCommit = meta?.baseCommit ?? null
     orphans.push({
       agentId,
