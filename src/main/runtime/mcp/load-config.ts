@@ -1,0 +1,109 @@
+// The MCP servers a session may use, from every place Claude Code reads them, lowest precedence first:
+// Fanout's own settings, `~/.claude.json` (`mcpServers`: user scope), `.mcp.json` in the project folder and
+// the folders above it (the closest wins), and `~/.claude.json` `projects[<folder>].mcpServers` (local scope).
+// A later source replaces an earlier server with the same name. `.mcp.json` servers listed in a settings file's
+// `disabledMcpjsonServers` (or `disabledMcpServers` for the folder in `~/.claude.json`) are kept but disabled,
+// so the UI can say why they do not run. Nothing here throws: problems come back as sentences.
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import type { SettingsFile } from '../hooks/settings-files'
+import { parseServerConfig, type McpTransportConfig } from './server-config'
+
+export type McpScope = 'fanout' | 'user' | 'project' | 'local' | 'agent'
+
+export interface McpServerEntry {
+  name: string
+  scope: McpScope
+  /** The file that defines it (absent for Fanout settings and inline definitions). */
+  file?: string
+  /** Absent when the entry is invalid (see error). */
+  config?: McpTransportConfig
+  /** Why the server cannot be started from this configuration. */
+  error?: string
+  /** Switched off in settings: never started. */
+  disabled?: boolean
+}
+
+export interface LoadMcpConfigOptions {
+  cwd: string
+  home: string
+  /** Servers from Fanout's own settings (`mcpServers` there). */
+  fanoutServers?: Record<string, unknown>
+  /** Claude Code settings files, for `disabledMcpjsonServers`. */
+  settingsFiles?: SettingsFile[]
+  env?: Record<string, string | undefined>
+}
+
+export interface McpConfig {
+  servers: McpServerEntry[]
+  problems: string[]
+}
+
+function readJson(file: string, problems: string[]): Record<string, unknown> | null {
+  if (!existsSync(file)) return null
+  try {
+    const json: unknown = JSON.parse(readFileSync(file, 'utf8'))
+    if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>
+    problems.push(`${file}: must be a JSON object`)
+  } catch (err) {
+    problems.push(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)}); its MCP servers are not loaded`)
+  }
+  return null
+}
+
+function serversOf(json: Record<string, unknown> | null | undefined, file: string, problems: string[]): Record<string, unknown> {
+  const servers = json?.mcpServers
+  if (servers === undefined || servers === null) return {}
+  if (typeof servers !== 'object' || Array.isArray(servers)) {
+    problems.push(`${file}: "mcpServers" must be an object mapping server names to their configuration`)
+    return {}
+  }
+  return servers as Record<string, unknown>
+}
+
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+
+/** `.mcp.json` files from the filesystem root down to `cwd`: the closest is applied last and wins. */
+function projectFiles(cwd: string): string[] {
+  const out: string[] = []
+  let dir = resolve(cwd)
+  for (;;) {
+    out.unshift(join(dir, '.mcp.json'))
+    const parent = dirname(dir)
+    if (parent === dir) return out
+    dir = parent
+  }
+}
+
+export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
+  const env = opts.env ?? process.env
+  const problems: string[] = []
+  const byName = new Map<string, McpServerEntry>()
+  const add = (raw: Record<string, unknown>, scope: McpScope, file: string | undefined, where: string) => {
+    for (const [name, value] of Object.entries(raw)) {
+      const parsed = parseServerConfig(name, value, where, env)
+      const disabled = !!value && typeof value === 'object' && (value as Record<string, unknown>).disabled === true
+      byName.delete(name) // keep the order of the winning source
+      byName.set(name, { name, scope, ...(file ? { file } : {}), ...('config' in parsed ? { config: parsed.config } : { error: parsed.error }), ...(disabled ? { disabled: true } : {}) })
+    }
+  }
+
+  if (opts.fanoutServers) add(opts.fanoutServers, 'fanout', undefined, 'Fanout settings')
+  const claudeJsonFile = join(opts.home, '.claude.json')
+  const claudeJson = readJson(claudeJsonFile, problems)
+  add(serversOf(claudeJson, claudeJsonFile, problems), 'user', claudeJsonFile, claudeJsonFile)
+  for (const file of projectFiles(opts.cwd)) {
+    const json = readJson(file, problems)
+    if (json) add(serversOf(json, file, problems), 'project', file, file)
+  }
+  const projects = claudeJson?.projects
+  const local = projects && typeof projects === 'object' ? ((projects as Record<string, unknown>)[resolve(opts.cwd)] as Record<string, unknown> | undefined) : undefined
+  if (local && typeof local === 'object') add(serversOf(local, `${claudeJsonFile} (projects["${resolve(opts.cwd)}"])`, problems), 'local', claudeJsonFile, `${claudeJsonFile} for ${resolve(opts.cwd)}`)
+
+  const disabledProject = new Set([...(opts.settingsFiles ?? []).flatMap((f) => stringList(f.json.disabledMcpjsonServers)), ...stringList(local?.disabledMcpjsonServers)])
+  const disabledAny = new Set(stringList(local?.disabledMcpServers))
+  for (const entry of byName.values()) {
+    if ((entry.scope === 'project' && disabledProject.has(entry.name)) || disabledAny.has(entry.name)) entry.disabled = true
+  }
+  return { servers: [...byName.values()], problems }
+}

@@ -1,0 +1,203 @@
+// A session's MCP servers. The configured servers (see load-config) are connected once, when the first agent
+// needs its tools, and closed with the session; their tools are every agent's, subject to its `tools` and
+// `disallowedTools`. A definition's own `mcpServers` are connected for each run of that agent and closed when
+// the run ends; their tools are added to the agent's set as Claude Code does (only `disallowedTools` removes
+// them). A server that fails is reported as an error event on the agent that needed it, naming the server
+// and the reason; the agent keeps every other tool.
+import { isMcpToolName, mcpServerWildcard, parseToolSpec } from '../definitions/tool-list'
+import type { Tool } from '../tools/define-tool'
+import { readAgentServers } from './agent-servers'
+import { connectMcpServer, McpStartError, type McpConnection } from './connect'
+import type { McpConfig, McpScope, McpServerEntry } from './load-config'
+import { createMcpTool } from './mcp-tool'
+import { describeTransport, mcpToolName, normalizeMcpName, type McpTransportConfig } from './server-config'
+
+export type McpServerState = 'connected' | 'failed' | 'disabled' | 'pending'
+
+export interface McpServerStatus {
+  name: string
+  scope: McpScope
+  transport: 'stdio' | 'http' | null
+  /** The command line or URL. */
+  target: string
+  status: McpServerState
+  error?: string
+  file?: string
+  tools: Array<{ name: string; server: string; description: string; readOnly: boolean }>
+}
+
+export interface SessionMcpOptions {
+  cwd: string
+  env?: Record<string, string | undefined>
+  startTimeoutMs?: number
+  callTimeoutMs?: number
+  /** An error event for the agent that needed a server that failed. */
+  report: (agentId: string, message: string) => void
+}
+
+/** What an agent run needs from its definition for MCP. */
+export interface McpAgent {
+  id: string
+  agentType: string
+  definition: { mcpServers?: unknown; tools?: string[]; disallowedTools?: string[]; file?: string } | null
+}
+
+/** The MCP tools of one agent run, and how to release them when the run ends. */
+export interface AgentMcpTools {
+  tools: Tool[]
+  close(): Promise<void>
+}
+
+interface Live {
+  entry: McpServerEntry
+  attempt: Promise<void>
+  connection?: McpConnection
+  tools: Tool[]
+  error?: string
+}
+
+const NOTHING: AgentMcpTools = { tools: [], close: async () => undefined }
+
+export class SessionMcp {
+  private entries: McpServerEntry[] = []
+  private readonly live = new Map<string, Live>()
+  private closed = false
+
+  constructor(private readonly opts: SessionMcpOptions) {}
+
+  /** The configured servers (from reload). Servers already connected keep running until the session closes. */
+  configure(config: McpConfig): void {
+    this.entries = config.servers
+  }
+
+  get servers(): readonly McpServerEntry[] {
+    return this.entries
+  }
+
+  /** Connects every enabled configured server not tried yet; resolves when each has connected or failed. */
+  async ready(agentId?: string): Promise<void> {
+    if (this.closed) return
+    await Promise.all(this.entries.filter((e) => !e.disabled).map((e) => this.start(e, agentId).attempt))
+  }
+
+  private start(entry: McpServerEntry, agentId: string | undefined): Live {
+    const existing = this.live.get(entry.name)
+    if (existing) return existing
+    const live: Live = { entry, tools: [], attempt: Promise.resolve() }
+    this.live.set(entry.name, live)
+    live.attempt = (async () => {
+      if (!entry.config) {
+        live.error = entry.error ?? `MCP server "${entry.name}" has no usable configuration.`
+      } else {
+        try {
+          live.connection = await connectMcpServer(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          if (this.closed) {
+            await live.connection.close()
+            return
+          }
+          live.tools = this.toolsOf(live.connection)
+        } catch (err) {
+          live.error = err instanceof McpStartError ? err.message : `MCP server "${entry.name}" failed to start: ${err instanceof Error ? err.message : String(err)}`
+        }
+      }
+      if (live.error && agentId) this.opts.report(agentId, `${live.error} Its tools are not available; the other tools work as usual.`)
+    })()
+    return live
+  }
+
+  private toolsOf(connection: McpConnection): Tool[] {
+    return connection.tools.map((t) => createMcpTool(connection, t, this.opts.callTimeoutMs ? { callTimeoutMs: this.opts.callTimeoutMs } : {}))
+  }
+
+  /** Tool names of the connected configured servers (for tool resolution). */
+  toolNames(): string[] {
+    return this.sessionTools().map((t) => t.name)
+  }
+
+  /** Tools of the connected configured servers. */
+  sessionTools(): Tool[] {
+    return [...this.live.values()].flatMap((l) => (l.connection ? l.tools : []))
+  }
+
+  /**
+   * Connects the agent's own servers for one run and returns their tools (minus `disallowedTools`). Also says,
+   * on this agent, when its `tools` list names a configured server that failed: its other tools still work.
+   */
+  async openForAgent(agent: McpAgent): Promise<AgentMcpTools> {
+    const def = agent.definition
+    if (!def || this.closed) return NOTHING
+    const where = def.file ?? `the definition of ${agent.agentType}`
+    for (const spec of def.tools ?? []) {
+      const prefix = mcpServerWildcard(parseToolSpec(spec).toolName) ?? (isMcpToolName(spec) ? spec : undefined)
+      const failed = prefix && [...this.live.values()].find((l) => l.error && prefix.startsWith(`mcp__${normalizeMcpName(l.entry.name)}__`))
+      if (failed) this.opts.report(agent.id, `Agent ${agent.agentType} lists ${spec} in its tools, but ${failed.error} Its other tools work as usual.`)
+    }
+    const refs = readAgentServers(def.mcpServers, where, this.opts.env ?? process.env)
+    if (!refs.length) return NOTHING
+    const owned: McpConnection[] = []
+    const tools: Tool[] = []
+    await Promise.all(
+      refs.map(async (ref) => {
+        if (ref.kind === 'invalid') return this.opts.report(agent.id, `${ref.error}. The agent runs without it.`)
+        if (ref.kind === 'named') {
+          const entry = this.entries.find((e) => e.name === ref.name)
+          if (!entry) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is not configured (in .mcp.json, ~/.claude.json or Fanout settings). The agent runs without it.`)
+          if (entry.disabled) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is disabled in settings. The agent runs without it.`)
+          const tried = this.live.has(entry.name)
+          const live = this.start(entry, agent.id)
+          await live.attempt
+          // A failure found before this agent asked was reported to whoever asked first: tell this agent too.
+          if (live.error && tried) this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", but ${live.error} The agent runs without it.`)
+          tools.push(...live.tools)
+          return
+        }
+        try {
+          const conn = await connectMcpServer(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          owned.push(conn)
+          tools.push(...this.toolsOf(conn))
+        } catch (err) {
+          const why = err instanceof McpStartError ? err.message : `MCP server "${ref.name}" failed to start: ${err instanceof Error ? err.message : String(err)}`
+          this.opts.report(agent.id, `${why} (declared by agent ${agent.agentType}). Its tools are not available; the other tools work as usual.`)
+        }
+      })
+    )
+    const denied = (name: string) => (def.disallowedTools ?? []).some((spec) => {
+      const t = parseToolSpec(spec).toolName
+      const prefix = mcpServerWildcard(t)
+      return prefix ? name.startsWith(prefix) : t === name
+    })
+    const seen = new Set<string>()
+    const kept = tools.filter((t) => !denied(t.name) && !seen.has(t.name) && seen.add(t.name))
+    return {
+      tools: kept,
+      close: async () => {
+        await Promise.all(owned.map((c) => c.close()))
+      }
+    }
+  }
+
+  /** Every configured server with its state and tools (for the UI's list). */
+  status(): McpServerStatus[] {
+    return this.entries.map((entry) => {
+      const live = this.live.get(entry.name)
+      const transport = entry.config?.type ?? null
+      const base = { name: entry.name, scope: entry.scope, transport, target: entry.config ? describeTransport(entry.config as McpTransportConfig) : '', ...(entry.file ? { file: entry.file } : {}) }
+      if (entry.disabled) return { ...base, status: 'disabled' as const, tools: [] }
+      if (!live || (!live.connection && !live.error)) return { ...base, status: entry.error ? ('failed' as const) : ('pending' as const), ...(entry.error ? { error: entry.error } : {}), tools: [] }
+      if (live.error) return { ...base, status: 'failed' as const, error: live.error, tools: [] }
+      const lost = live.connection?.lostReason()
+      const tools = (live.connection?.tools ?? []).map((t) => ({ name: mcpToolName(entry.name, t.name), server: t.name, description: t.description ?? '', readOnly: t.annotations?.readOnlyHint === true }))
+      return lost ? { ...base, status: 'failed' as const, error: lost, tools } : { ...base, status: 'connected' as const, tools }
+    })
+  }
+
+  /** Closes every server this session started. */
+  async close(): Promise<void> {
+    this.closed = true
+    const lives = [...this.live.values()]
+    await Promise.all(lives.map(async (l) => {
+      await l.attempt.catch(() => undefined)
+      await l.connection?.close()
+    }))
+  }
+}
