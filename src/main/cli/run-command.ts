@@ -146,14 +146,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint)
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
-  // Off the critical path: a note about worktrees a crash left behind, offered for cleanup.
-  void session.findOrphans().then(
-    (orphans) => {
-      if (orphans.length)
-        process.stderr.write(`fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`)
-    },
-    () => undefined
-  )
+  // Off the critical path (after the first model response): a note about worktrees a crash left behind.
+  const offerCleanup = session.bus.subscribe((e) => {
+    if (e.type !== 'usage') return
+    offerCleanup()
+    void session.findOrphans().then(
+      (orphans) => {
+        if (orphans.length)
+          process.stderr.write(`fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`)
+      },
+      () => undefined
+    )
+  })
   const started = Date.now()
   try {
     if (args.resume) {
