@@ -21,7 +21,7 @@ describe('built-in agents', () => {
   it('load cleanly through the same parser, in a stable order', async () => {
     const { agents, diagnostics } = await loadAgents({ cwd: '/nonexistent-project', home: '/nonexistent-home' })
     expect(diagnostics).toEqual([])
-    expect(agents.map((a) => a.definition.agentType)).toEqual(['general-purpose', 'Explore', 'Plan', 'Bash', 'fanout-guide'])
+    expect(agents.map((a) => a.definition.agentType)).toEqual(['general-purpose', 'Explore', 'Plan', 'Bash', 'fanout-guide', 'verifier'])
     expect(agents.every((a) => a.definition.source === 'built-in')).toBe(true)
   })
 
@@ -37,6 +37,8 @@ describe('built-in agents', () => {
     expect(byType.get('Explore')!.definition.whenToUse).toMatch(/quick.*medium.*very thorough/s)
     expect(tools('Bash')).toEqual(['Bash'])
     expect(tools('fanout-guide')).toEqual(['Read', 'Glob', 'Grep'])
+    // Coordinator mode's verifier checks work without changing it: read-only tools plus Bash to run checks.
+    expect(tools('verifier')).toEqual(['Read', 'Glob', 'Grep', 'Bash'])
     expect(formatToolsForListing(byType.get('Explore')!.definition)).toBe('All tools except Agent, Edit, Write, NotebookEdit, ExitPlanMode')
   })
 

@@ -10,6 +10,7 @@ import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
 import type { AgentHandle } from './agent-registry'
+import { COORDINATOR_DEFINITION } from './coordinator-prompt'
 import { inboxPrompt } from './delivery'
 import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
 import type { SessionContext } from './types'
@@ -27,6 +28,8 @@ export interface MainAgentConfig {
   permissionMode?: AgentDefinition['permissionMode']
   /** From the settings files (`defaultMode`): used when neither the person nor the definition sets one. */
   defaultMode?: AgentDefinition['permissionMode']
+  /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
+  coordinator?: boolean
 }
 
 export const MAIN_DEFINITION: AgentDefinition = { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
@@ -60,7 +63,7 @@ export class MainAgent {
   /** The main agent's handle (created idle before its first run, so messages can reach it). */
   getHandle(): AgentHandle {
     if (this.handle) return this.handle
-    const def = this.agentType ? this.s.agents().get(this.agentType)?.definition : undefined
+    const def = this.definition()
     this.handle = {
       id: this.s.mainAgentId,
       parentId: null,
@@ -84,6 +87,12 @@ export class MainAgent {
     }
     this.s.registry.add(this.handle)
     return this.handle
+  }
+
+  /** The definition it runs as: the chosen agent, else the coordinator in coordinator mode, else none (main). */
+  private definition(): AgentDefinition | undefined {
+    if (this.agentType) return this.s.agents().get(this.agentType)?.definition
+    return this.config.coordinator ? COORDINATOR_DEFINITION : undefined
   }
 
   modeFor(def: AgentDefinition | undefined): NonNullable<AgentDefinition['permissionMode']> {
@@ -122,7 +131,7 @@ export class MainAgent {
 
   private async runOnce(prompt: string | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
     if (opts.agentType !== undefined) this.agentType = opts.agentType
-    const def = this.agentType ? this.s.agents().get(this.agentType)?.definition : undefined
+    const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
     const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
     let toolNames = this.s.availableToolNames()

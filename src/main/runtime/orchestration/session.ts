@@ -16,17 +16,19 @@ import type { ModelClient } from '../model/types'
 import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../permissions'
 import { claimMessages, loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../tools'
-import type { Tool } from '../tools/define-tool'
+import type { Tool, ToolContext } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, probeGit, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
-import { AGENT_TOOL_NAME, createAgentTool } from './agent-tool'
+import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
 import { budgetedClient } from './budget'
+import { Coordinator } from './coordinator'
+import { COORDINATOR_AGENT_TYPE, SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import { agentSystemPrompt } from './agent-prompt'
 import { afterSubagentRun, formatAgentMessage } from './delivery'
 import { EventBus } from './event-bus'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
-import { MainAgent, type MainRunOptions } from './main-agent'
+import { MainAgent, type MainAgentConfig, type MainRunOptions } from './main-agent'
 import { OutputLog } from './output-log'
 import { PermissionBroker } from './permission-broker'
 import { SessionPersistence } from './persistence'
@@ -34,6 +36,7 @@ import { loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeRe
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, sendMessage, type SendOutcome } from './send-message'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
+import { memberDefinitionFor, memberToolNames, TEAM_TOOL_NAMES, TeamManager, teamToolsFor } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
 
 export const DEFAULT_BACKGROUND_STALL_MS = 15 * 60_000
@@ -69,6 +72,10 @@ export interface AgentSessionOptions {
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
+  /** Coordinator mode: the main agent directs agents through four phases with orchestration tools only (implies teams). */
+  coordinator?: boolean
+  /** Agent teams: the main agent can create a team of in-process workers with a shared task list. */
+  teams?: boolean
 }
 
 export type RunOptions = MainRunOptions
@@ -105,8 +112,12 @@ export class AgentSession implements SessionContext {
   private readonly persistence: SessionPersistence | null
   private broker: PermissionBroker | null = null
   private readonly main: MainAgent
-  private readonly mainConfig: { model?: string; permissionMode?: PermissionMode; defaultMode?: PermissionMode }
+  private readonly mainConfig: MainAgentConfig
   private priorCostUsd = 0
+  /** Set in coordinator mode: the current phase and the SetPhase tool. */
+  coordinator: Coordinator | null = null
+  /** The session's agent team (one at a time), its durable task list and tools. */
+  readonly team: TeamManager
 
   private constructor(readonly options: AgentSessionOptions) {
     this.sessionId = options.sessionId ?? randomUUID()
@@ -120,6 +131,23 @@ export class AgentSession implements SessionContext {
     this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, registry: this.registry, onError: this.onError }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }
     this.main = new MainAgent(this, this.mainConfig)
+    const teamDir = options.dataDir ? join(sessionDir(options.dataDir, this.sessionId), 'team') : join(tmpdir(), `fanout-${this.sessionId}`, 'team')
+    this.team = new TeamManager(this, join(teamDir, 'log.jsonl'))
+    if (options.coordinator) this.enableCoordinator()
+  }
+
+  /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
+  private enableCoordinator(): void {
+    this.coordinator ??= new Coordinator(this)
+    this.mainConfig.coordinator = true
+  }
+
+  get teamsEnabled(): boolean {
+    return this.options.teams === true || this.coordinator !== null
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    return this.bus.subscribe(listener)
   }
 
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
@@ -144,9 +172,14 @@ export class AgentSession implements SessionContext {
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
-      const agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
+      let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
+      if (agentType === COORDINATOR_AGENT_TYPE) {
+        session.enableCoordinator()
+        agentType = undefined
+      }
       session.main.restore(repairConversation(main.messages).messages, agentType)
     }
+    await session.team.load()
     return session
   }
 
@@ -221,16 +254,29 @@ export class AgentSession implements SessionContext {
   }
 
   availableToolNames(): string[] {
-    return [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME]
+    return [
+      ...BUILTIN_TOOL_NAMES,
+      AGENT_TOOL_NAME,
+      SEND_MESSAGE_TOOL_NAME,
+      TASK_OUTPUT_TOOL_NAME,
+      TASK_STOP_TOOL_NAME,
+      ...(this.coordinator ? [SET_PHASE_TOOL_NAME] : []),
+      ...(this.teamsEnabled ? TEAM_TOOL_NAMES : [])
+    ]
   }
 
   buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
     let state = this.toolState.get(handle.id)
     if (!state) this.toolState.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
-    const wanted = new Set(names)
+    const wanted = new Set([...names, ...memberToolNames(this.team, handle)])
+    const isMain = handle.id === this.mainAgentId
     const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.options.ripgrep !== undefined ? { ripgrep: this.options.ripgrep } : {}) })
-    if (wanted.has(AGENT_TOOL_NAME))
-      tools.push(createAgentTool({ agents: () => [...this.loaded.values()].map((l) => l.definition), spawn: (input, ctx) => spawnSubagent(this, handle, input, ctx) }))
+    if (wanted.has(AGENT_TOOL_NAME)) {
+      const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(this, handle, input, ctx)
+      tools.push(createAgentTool({ agents: () => [...this.loaded.values()].map((l) => l.definition), spawn: this.coordinator && isMain ? this.coordinator.wrapSpawn(spawn) : spawn }))
+    }
+    if (this.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(this.coordinator.setPhaseTool(handle))
+    if (this.teamsEnabled || !isMain) tools.push(...teamToolsFor(this.team, handle, { isMain, wanted }))
     if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(this, handle))
     const taskHost = { registry: this.registry, outputTail: (h: AgentHandle) => this.outputLogs.get(h.id)?.tail() }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
@@ -245,7 +291,9 @@ export class AgentSession implements SessionContext {
   }
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    return agentSystemPrompt({ cwd: this.cwd, home: this.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+    // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
+    const own = memberDefinitionFor(this.team, handle, def)
+    return agentSystemPrompt({ cwd: this.cwd, home: this.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, own, handle, worktree)
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
@@ -386,11 +434,13 @@ export class AgentSession implements SessionContext {
 
   /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
   async flush(): Promise<void> {
+    await this.team.flush()
     await Promise.all([this.persistence?.flush(), ...[...this.outputLogs.values()].map((l) => l.flush())])
   }
 
   /** Flushes and releases the session's files. Call after stop() and idle() when the session is done. */
   async close(): Promise<void> {
+    await this.team.flush()
     await Promise.all([...[...this.outputLogs.values()].map((l) => l.flush())])
     await this.persistence?.close()
   }

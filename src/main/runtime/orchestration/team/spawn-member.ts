@@ -1,0 +1,98 @@
+// Starting a team member: an in-process agent of the session, a child of the lead, defined by an agent
+// definition — its tools and model apply, and its body follows the team prompt. It reports to the lead
+// (a <task-notification>) each time it goes idle, and is woken by messages like any agent.
+import type { AgentDefinition } from '../../../../shared/agent-definition'
+import { resolveAgentTools } from '../../definitions'
+import { resolveModel } from '../../model/aliases'
+import { startSubagentRun } from '../agent-run'
+import type { AgentHandle } from '../agent-registry'
+import { AGENT_TOOL_NAME } from '../agent-tool'
+import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn'
+import type { SessionContext } from '../types'
+import { LEAD_ONLY, MEMBER_TOOL_NAMES } from './names'
+
+export interface MemberInput {
+  name: string
+  agent_type?: string
+  prompt: string
+  model?: string
+  isolation?: 'worktree'
+}
+
+export interface MemberPlan {
+  input: MemberInput
+  def: AgentDefinition
+  model: string
+  toolNames: string[]
+  allowedAgentTypes?: string[]
+  isolated: boolean
+}
+
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
+const RESERVED = new Set(['main', 'lead', 'user', 'fanout'])
+
+/** What the member will be, or a sentence saying why it cannot be. */
+export function planMember(s: SessionContext, lead: AgentHandle, m: MemberInput): MemberPlan | string {
+  if (!NAME.test(m.name)) return `Member name '${m.name}' is not usable: use 1-64 letters, digits, '.', '_' or '-'.`
+  if (RESERVED.has(m.name)) return `Member name '${m.name}' is reserved; choose another.`
+  const agentType = m.agent_type ?? DEFAULT_SUBAGENT_TYPE
+  const loaded = s.agents().get(agentType)
+  if (!loaded) return `Member ${m.name}: there is no agent type '${agentType}'. Available agent types: ${[...s.agents().keys()].join(', ')}.`
+  const def = loaded.definition
+  let model: string
+  try {
+    model = resolveModel({ override: m.model, definition: def.model, parent: lead.model, aliases: s.aliases })
+  } catch (err) {
+    return `Member ${m.name}: ${err instanceof Error ? err.message : String(err)}`
+  }
+  const resolution = resolveAgentTools(def, s.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: true })
+  if (resolution.error) return `Member ${m.name}: ${resolution.error}`
+  const depth = lead.depth + 1
+  const own = resolution.resolvedTools.filter((t) => !LEAD_ONLY.has(t) && !(t === AGENT_TOOL_NAME && depth >= s.gate.limits.maxDepth))
+  return {
+    input: m,
+    def,
+    model,
+    toolNames: [...new Set([...own, ...MEMBER_TOOL_NAMES])],
+    ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
+    isolated: (m.isolation ?? def.isolation) === 'worktree'
+  }
+}
+
+/**
+ * Registers the member's agent and starts its first run. Its definition stays the plain one (what state.json
+ * records); the session adds the team instructions to its prompt for as long as it is a member.
+ */
+export function startMember(s: SessionContext, lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
+  s.gate.admit()
+  const handle: AgentHandle = {
+    id: agentId,
+    parentId: lead.id,
+    parentToolUseId: toolUseId,
+    depth: lead.depth + 1,
+    agentType: plan.def.agentType,
+    definition: plan.def,
+    name: plan.input.name,
+    description: `${plan.input.name} · team ${teamName}`,
+    model: plan.model,
+    cwd: lead.cwd,
+    permissionMode: childPermissionMode(lead.permissionMode, plan.def.permissionMode),
+    ...(plan.allowedAgentTypes ? { allowedAgentTypes: plan.allowedAgentTypes } : {}),
+    status: 'queued',
+    abort: new AbortController(),
+    stoppedByUser: false,
+    inbox: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    startedAt: Date.now(),
+    messages: [],
+    run: null,
+    turnCount: 0,
+    lastEventAt: Date.now(),
+    toolNames: plan.toolNames,
+    ...(plan.isolated ? { isolation: { repoCwd: lead.cwd } } : {})
+  }
+  s.registry.add(handle)
+  const maxTurns = plan.def.maxTurns
+  void startSubagentRun(s, handle, { prompt: plan.input.prompt, history: [], reportTo: lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+  return handle
+}

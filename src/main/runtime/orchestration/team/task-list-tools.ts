@@ -1,0 +1,131 @@
+// The shared task list's tools (Claude Code's names, plus TaskClaim): create, list, read, claim and update
+// tasks of the session's team. Every change goes through the team log, so what one member claimed no other
+// member can claim, whichever of them asked first in wall-clock terms.
+import { z } from 'zod'
+import { TASK_STATUSES, type TeamSnapshot, type TeamTask } from '../../../../shared/team'
+import { defineTool, type Tool, type ToolResult } from '../../tools/define-tool'
+import { TASK_CLAIM, TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE } from './names'
+import type { TeamManager } from './team-manager'
+import { LEAD } from './team-ops'
+
+const taskId = z.string().trim().min(1, 'give the task id, e.g. "3"').max(20).describe('The task id, e.g. "3" (TaskList shows them)')
+const ids = z.array(z.string().trim().min(1).max(20)).max(50)
+
+function line(t: TeamTask, team: TeamSnapshot): string {
+  const open = t.blockedBy.filter((id) => team.tasks.find((x) => x.id === id)?.status !== 'completed')
+  return `#${t.id} [${t.status}] ${t.subject}${t.owner ? ` — ${t.owner}` : ''}${open.length ? ` (blocked by ${open.join(', ')})` : ''}`
+}
+
+export function formatTaskList(team: TeamSnapshot): string {
+  if (!team.tasks.length) return `Team ${team.name} has no tasks yet.`
+  const count = (s: TeamTask['status']) => team.tasks.filter((t) => t.status === s).length
+  return `Team ${team.name}: ${team.tasks.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)\n${team.tasks.map((t) => line(t, team)).join('\n')}`
+}
+
+function formatTask(t: TeamTask, team: TeamSnapshot): string {
+  const blocks = team.tasks.filter((x) => x.blockedBy.includes(t.id)).map((x) => x.id)
+  return [
+    line(t, team),
+    t.description && `Description: ${t.description}`,
+    t.blockedBy.length ? `Waits for: ${t.blockedBy.join(', ')}` : '',
+    blocks.length ? `Blocks: ${blocks.join(', ')}` : '',
+    `Created by ${t.createdBy}`,
+    t.result ? `Result: ${t.result}` : ''
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+/** Runs `fn` for a caller in the active team, or explains why it cannot. */
+async function asActor(m: TeamManager, actorOf: () => string | null, fn: (actor: string, team: TeamSnapshot) => Promise<ToolResult>): Promise<ToolResult> {
+  await m.board.refresh()
+  const team = m.active()
+  if (!team) return { content: 'There is no active team in this session, so there is no task list. The main agent creates a team with TeamCreate.', isError: true }
+  const actor = actorOf()
+  if (!actor) return { content: `You are not a member of team ${team.name}.`, isError: true }
+  return fn(actor, team)
+}
+
+export interface TaskToolsHost {
+  manager: TeamManager
+  /** The caller's team actor: `lead`, a member's name, or null. */
+  actor: () => string | null
+}
+
+export function createTaskListTools(host: TaskToolsHost): Tool[] {
+  const m = host.manager
+  const as = (fn: (actor: string, team: TeamSnapshot) => Promise<ToolResult>) => asActor(m, host.actor, fn)
+  const after = (taskIdOut: string | undefined, verb: string): ToolResult => {
+    const team = m.active()!
+    const t = team.tasks.find((x) => x.id === taskIdOut)!
+    return { content: `${verb} task ${t.id}.\n${formatTask(t, team)}`, details: { task: t } }
+  }
+  return [
+    defineTool({
+      name: TASK_CREATE,
+      description: "Add a task to the team's shared task list. blockedBy lists ids of tasks that must be completed first.",
+      schema: z.object({ subject: z.string().trim().min(1, 'a task needs a subject').max(200).describe('A short imperative title'), description: z.string().max(20_000).optional().describe('What done looks like'), blockedBy: ids.optional().describe('Ids of tasks that must be completed before this one') }).strict(),
+      readOnly: false,
+      concurrencySafe: true,
+      execute: (input) =>
+        as(async (actor) => {
+          const out = await m.run({ op: 'task_create', actor, subject: input.subject, description: input.description ?? '', blockedBy: input.blockedBy ?? [] })
+          return out.ok ? after(out.taskId, 'Created') : { content: out.error, isError: true }
+        })
+    }),
+    defineTool({
+      name: TASK_LIST,
+      description: "The team's shared task list: every task with its status, owner and what blocks it.",
+      schema: z.object({}).strict(),
+      readOnly: true,
+      execute: () => as(async (_actor, team) => ({ content: formatTaskList(team), details: { tasks: team.tasks } }))
+    }),
+    defineTool({
+      name: TASK_GET,
+      description: 'One task in full: description, dependencies, owner and result.',
+      schema: z.object({ taskId }).strict(),
+      readOnly: true,
+      execute: (input) =>
+        as(async (_actor, team) => {
+          const t = team.tasks.find((x) => x.id === input.taskId)
+          return t ? { content: formatTask(t, team), details: { task: t } } : { content: `There is no task ${input.taskId}. TaskList shows the tasks.`, isError: true }
+        })
+    }),
+    defineTool({
+      name: TASK_CLAIM,
+      description: 'Claim a task: it becomes yours and in progress. Without taskId you get the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
+      schema: z.object({ taskId: taskId.optional() }).strict(),
+      readOnly: false,
+      concurrencySafe: true,
+      execute: (input) =>
+        as(async (actor) => {
+          const out = await m.run({ op: 'task_claim', actor, ...(input.taskId ? { taskId: input.taskId } : {}) })
+          return out.ok ? after(out.taskId, 'You claimed') : { content: out.error, isError: true, details: { claimed: false } }
+        })
+    }),
+    defineTool({
+      name: TASK_UPDATE,
+      description: `Update a task: status "completed" (with a short result) when you finish it, "pending" to give it back, "in_progress" to claim it; edit its subject or description; add tasks it waits for. The lead may also assign it (owner: a member name, or null).`,
+      schema: z
+        .object({
+          taskId,
+          status: z.enum(TASK_STATUSES).optional(),
+          result: z.string().max(20_000).optional().describe('What was done (with status completed)'),
+          subject: z.string().trim().min(1).max(200).optional(),
+          description: z.string().max(20_000).optional(),
+          addBlockedBy: ids.optional().describe('Ids of tasks this one must wait for'),
+          owner: z.string().trim().min(1).max(64).nullable().optional().describe('Lead only: assign to a member (null to unassign)')
+        })
+        .strict(),
+      readOnly: false,
+      concurrencySafe: true,
+      execute: (input) =>
+        as(async (actor) => {
+          const { taskId: id, ...patch } = input
+          if (!Object.values(patch).some((v) => v !== undefined)) return { content: 'Nothing to update: give a status, result, subject, description, addBlockedBy or owner.', isError: true }
+          const out = await m.run({ op: 'task_update', actor, taskId: id, ...patch })
+          return out.ok ? after(out.taskId, actor === LEAD ? 'Updated' : 'You updated') : { content: out.error, isError: true }
+        })
+    })
+  ]
+}
