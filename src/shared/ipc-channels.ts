@@ -1,5 +1,6 @@
 // The names of the IPC contract's calls and push channels, without zod, so the sandboxed preload can
 // generate its API from them without bundling the schemas. The schemas live in ipc-contract.ts.
+import { AGENT_EDITOR_CALLS } from './agent-editor-channels'
 
 /** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
 export const CALLS = {
@@ -18,7 +19,8 @@ export const CALLS = {
   'settings.update': 'updateSettings',
   'settings.setApiKey': 'setApiKey',
   'agents.list': 'listAgents',
-  'demo.start': 'startDemo'
+  'demo.start': 'startDemo',
+  ...AGENT_EDITOR_CALLS
 } as const
 
 export type CallName = keyof typeof CALLS

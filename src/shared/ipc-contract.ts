@@ -3,6 +3,7 @@
 // table (see ipc-dispatch.ts); the preload and the renderer's WebSocket client are generated from it.
 import { z } from 'zod'
 import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
+import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import type { CallName } from './ipc-channels'
@@ -143,7 +144,8 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   /** A session was created or its status, cost or title changed. */
   z.object({ type: z.literal('session_updated'), session: SessionSummarySchema }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
-  z.object({ type: z.literal('settings_changed'), settings: SettingsSchema })
+  z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
+  ...AGENT_EDITOR_NOTICES
 ])
 export type HostNotice = z.infer<typeof HostNoticeSchema>
 
@@ -206,7 +208,8 @@ export const CONTRACT = {
     request: z.object({ cwd: AbsolutePath }).strict(),
     response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })
   },
-  'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) }
+  'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
+  ...AGENT_EDITOR_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>

@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../events'
 import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
+import { recordingAgentEditor } from './recording-agent-editor'
 import type { HostNotice, Settings } from '../ipc-contract'
 
 export interface RecordingHost extends RuntimeHost {
@@ -92,6 +93,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('startDemo', req)
       return { sessionId: 'demo-1' }
     },
+    ...recordingAgentEditor(record),
     onEvents(listener) {
       eventListeners.add(listener)
       return () => eventListeners.delete(listener)

@@ -5,10 +5,12 @@ import { existsSync } from 'node:fs'
 import { stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
+import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
+import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
@@ -16,6 +18,7 @@ import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type Ke
 import { ensureDataDir, listSessions, openSession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
+import { startTryRun } from './try-run'
 import { liveSummaryView, mergedEvents, openedSummaryView, storedSummaryView } from './session-view'
 import { settingsView, storePatch, type KeySource } from './settings-view'
 
@@ -41,7 +44,7 @@ interface Live {
 
 const DEMO_MARKER = 'demo.json'
 
-export class LocalRuntimeHost implements RuntimeHost {
+export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private cwd: string
   private readonly dataDir: string
   private readonly keyStore: KeyStore
@@ -49,12 +52,20 @@ export class LocalRuntimeHost implements RuntimeHost {
   private readonly live = new Map<string, Live>()
   private readonly eventListeners = new Set<(events: AgentEvent[]) => void>()
   private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
+  /** The agent editor; its folder watch reloads live sessions' agents when files change. */
+  private readonly editor: AgentEditorService
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? resolveDataDir(this.env)
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+    this.editor = new AgentEditorService({
+      home: options.home ?? homedir(),
+      ...(options.sessionDefaults?.agentSources ? { sources: options.sessionDefaults.agentSources } : {}),
+      onAgentsChanged: (folders) => this.agentsChanged(folders)
+    })
+    this.watchAgentFolders()
   }
 
   // ── workspace ──────────────────────────────────────────────────────────────────────────────────
@@ -71,6 +82,7 @@ export class LocalRuntimeHost implements RuntimeHost {
     const info = await stat(dir).catch(() => null)
     if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
     this.cwd = dir
+    this.watchAgentFolders()
     const workspace = await this.workspace(dir)
     this.notify({ type: 'workspace_changed', workspace })
     return { workspace }
@@ -185,6 +197,48 @@ export class LocalRuntimeHost implements RuntimeHost {
     return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
   }
 
+  // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
+
+  agentLibrary = async (req: { cwd: string }) => ({ library: await this.editor.library(req) })
+  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.editor.open(req) })
+  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.editor.analyze(req) })
+  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.editor.edit(req)
+  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.editor.repair(req)
+  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.editor.save(req) })
+  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.editor.create(req)
+  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.editor.duplicate(req)
+  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.editor.rename(req)
+  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.editor.move(req)
+  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.editor.delete(req)
+
+  /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
+  tryAgent = async (req: { cwd: string; file: string; text: string; prompt: string }) => {
+    const plan = await this.editor.planTry(req)
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const client = await this.client(config)
+    const run = await startTryRun(plan, req.prompt, {
+      create: (opts) => this.create(config, client, opts),
+      adopt: (session, title) => this.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
+      agentSources: this.options.sessionDefaults?.agentSources,
+      defaultMode: config.settings.defaultPermissionMode,
+      maxTurns: config.settings.limits.maxTurns,
+      finish: (p, prompt) => this.editor.finishTry(p, prompt),
+      notify: (notice) => this.notify(notice),
+      onError: (sessionId, agentId, message) => this.emitError(sessionId, agentId, message)
+    })
+    return { run }
+  }
+
+  /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
+  private agentsChanged(folders: string[]): void {
+    for (const live of this.live.values()) live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
+    this.notify({ type: 'agents_changed', folders })
+  }
+
+  private watchAgentFolders(): void {
+    this.editor.watch([this.cwd, ...[...this.live.values()].map((l) => l.session.cwd)])
+  }
+
   // ── demo ───────────────────────────────────────────────────────────────────────────────────────
 
   startDemo = async ({ cwd }: { cwd: string }) => {
@@ -211,6 +265,7 @@ export class LocalRuntimeHost implements RuntimeHost {
   }
 
   async close(): Promise<void> {
+    this.editor.close()
     const all = [...this.live.values()]
     for (const live of all) live.session.stop(live.session.mainAgentId, false)
     await Promise.all(all.map(async (live) => {
@@ -261,19 +316,20 @@ export class LocalRuntimeHost implements RuntimeHost {
       if (event.type === 'agent_start' || event.type === 'agent_end') this.notify({ type: 'session_updated', session: this.liveSummary(live) })
     })
     this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    this.watchAgentFolders()
     return live
   }
 
   private runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
     live.session.run(prompt, opts).then(
       () => this.notify({ type: 'session_updated', session: this.liveSummary(live) }),
-      (err) => {
-        // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-        const main = live.session.mainAgentId
-        for (const l of this.eventListeners)
-          l([{ type: 'error', message: err instanceof Error ? err.message : String(err), retrying: false, agentId: main, parentAgentId: null, parentToolUseId: null, sessionId: live.session.sessionId, ts: Date.now() }])
-      }
+      // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
+      (err) => this.emitError(live.session.sessionId, live.session.mainAgentId, err instanceof Error ? err.message : String(err))
     )
+  }
+
+  private emitError(sessionId: string, agentId: string, message: string): void {
+    for (const l of this.eventListeners) l([{ type: 'error', message, retrying: false, agentId, parentAgentId: null, parentToolUseId: null, sessionId, ts: Date.now() }])
   }
 
   /** A live session, reopening a recorded one from its transcripts when this process does not run it. */

@@ -1,0 +1,50 @@
+// "Try it" in the host: a new session over the editor's plan (its draft as an `--agents` definition, its
+// worktree as the folder), the main agent run as that definition, and — once everything in the session
+// has finished — the worktree committed or removed, with a notice saying which.
+import type { TryAgentResult } from '../../../shared/agent-editor'
+import type { PermissionMode } from '../../../shared/agent-definition'
+import type { HostNotice } from '../../../shared/ipc-contract'
+import type { TryPlan } from '../agent-editor'
+import type { AgentSession, AgentSessionOptions } from '../orchestration'
+import { titleFromPrompt } from '../store'
+import type { FinishedWorktree } from '../worktrees'
+
+export interface TryRunDeps {
+  create(opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession>
+  /** Makes the session one of the host's live sessions (events, notices, stop, permissions). */
+  adopt(session: AgentSession, title: string): AgentSession
+  agentSources?: AgentSessionOptions['agentSources']
+  defaultMode: PermissionMode
+  maxTurns: number
+  finish(plan: TryPlan, prompt: string): Promise<FinishedWorktree | undefined>
+  notify(notice: HostNotice): void
+  onError(sessionId: string, agentId: string, message: string): void
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDeps): Promise<TryAgentResult> {
+  const session = deps.create({
+    cwd: plan.cwd,
+    agentSources: { ...deps.agentSources, cliAgentsJson: plan.cliAgentsJson },
+    // The definition's own mode is what is being tried; without one, the person's default applies.
+    permissionMode: plan.permissionMode ?? deps.defaultMode
+  })
+  const live = deps.adopt(await session, `Try ${plan.agentType}: ${titleFromPrompt(prompt)}`)
+  const { sessionId, mainAgentId } = live
+  void live
+    .run(prompt, { agentType: plan.agentType, maxTurns: plan.maxTurns ?? deps.maxTurns })
+    .catch((err) => deps.onError(sessionId, mainAgentId, message(err)))
+    .then(() => live.idle())
+    .then(() => deps.finish(plan, prompt))
+    .then(
+      (wt) => deps.notify({ type: 'agent_try_finished', sessionId, ...(wt ? { worktree: { path: wt.path, branch: wt.branch, changed: wt.changed, kept: wt.kept, ...(wt.commit ? { commit: wt.commit } : {}), ...(wt.error ? { error: wt.error } : {}) } } : {}) }),
+      (err) => deps.onError(sessionId, mainAgentId, `The try's worktree could not be finished: ${message(err)}`)
+    )
+  return {
+    sessionId,
+    agentId: mainAgentId,
+    ...(plan.worktree ? { worktree: { path: plan.worktree.path, branch: plan.worktree.branch } } : {}),
+    ...(plan.note ? { note: plan.note } : {})
+  }
+}
