@@ -107,7 +107,11 @@ export const SettingsSchema = z.object({
   /** Alias → model id (e.g. `sonnet` → `claude-sonnet-4-5`). */
   modelAliases: z.record(z.string(), z.string()),
   limits: LimitsSchema,
-  defaultPermissionMode: z.enum(PERMISSION_MODES)
+  defaultPermissionMode: z.enum(PERMISSION_MODES),
+  /** New sessions run in coordinator mode (the main agent directs agents in four phases). */
+  coordinator: z.boolean(),
+  /** New sessions may create an agent team (coordinator mode always may). */
+  agentTeams: z.boolean()
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -117,7 +121,9 @@ export const SettingsPatchSchema = z
     defaultModel: z.string().trim().min(1, 'defaultModel is empty').max(200).optional(),
     modelAliases: z.record(z.string().regex(/^[a-z0-9._-]{1,64}$/i, 'alias names are 1-64 letters, digits or . _ -'), z.string().trim().min(1).max(200)).optional(),
     limits: LimitsSchema.partial().strict().optional(),
-    defaultPermissionMode: z.enum(PERMISSION_MODES).optional()
+    defaultPermissionMode: z.enum(PERMISSION_MODES).optional(),
+    coordinator: z.boolean().optional(),
+    agentTeams: z.boolean().optional()
   })
   .strict()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>

@@ -17,6 +17,11 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   --max-turns N              most model calls of the main agent
   --output-format FORMAT     text (the final answer), json (one result object) or stream-json (every event as a line)
   --agents JSON              extra agent definitions, as on Claude Code's command line
+  --coordinator              coordinator mode: the main agent directs agents through research, synthesis,
+                             implementation (each worker in its own git worktree) and verification, with
+                             orchestration tools only (also the 'coordinator' setting)
+  --teams                    let the main agent create an agent team with a shared task list (also the
+                             'agentTeams' setting; always on in coordinator mode)
   --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
 `
@@ -33,6 +38,8 @@ interface RunArgs {
   format: 'text' | 'json' | 'stream-json'
   agentsJson?: string
   resume?: string
+  coordinator?: boolean
+  teams?: boolean
 }
 
 async function readStdin(): Promise<string> {
@@ -57,7 +64,9 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
         'max-turns': { type: 'string' },
         'output-format': { type: 'string' },
         agents: { type: 'string' },
-        resume: { type: 'string' }
+        resume: { type: 'string' },
+        coordinator: { type: 'boolean' },
+        teams: { type: 'boolean' }
       },
       allowPositionals: false,
       strict: true
@@ -86,7 +95,9 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(maxTurns !== undefined ? { maxTurns } : {}),
     format: format as RunArgs['format'],
     ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
-    ...(typeof values.resume === 'string' ? { resume: values.resume } : {})
+    ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
+    ...(values.coordinator === true ? { coordinator: true } : {}),
+    ...(values.teams === true ? { teams: true } : {})
   }
 }
 
@@ -120,7 +131,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       headless: true,
       dataDir: config.dataDir,
       onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
-      ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {})
+      ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
+      ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
+      ...(args.teams || config.settings.agentTeams ? { teams: true } : {})
     }
     session = args.resume
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })

@@ -26,7 +26,9 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     defaultModel: 'sonnet',
     modelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
     limits: { maxConcurrentAgents: 8, maxDepth: 3, maxBudgetUsd: null, maxTurns: 100 },
-    defaultPermissionMode: 'default'
+    defaultPermissionMode: 'default',
+    coordinator: false,
+    agentTeams: false
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }

@@ -118,7 +118,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const client = await this.client(config)
-    const session = await this.create(config, client, { cwd: resolve(req.cwd), ...(req.model ? { model: req.model } : {}), ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}) })
+    const session = await this.create(config, client, {
+      cwd: resolve(req.cwd),
+      ...(req.model ? { model: req.model } : {}),
+      ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
+      coordinator: config.settings.coordinator,
+      teams: config.settings.agentTeams
+    })
     const live = this.adopt(session, { title: titleFromPrompt(req.prompt), demo: null, priorCostUsd: 0 })
     this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
     return { sessionId: session.sessionId }
@@ -349,6 +355,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
         limits: config.limits,
         model: config.settings.defaultModel,
         permissionMode: config.settings.defaultPermissionMode,
+        // Coordinator mode comes back from the session's own record; teams follow the settings.
+        teams: config.settings.agentTeams,
         ...(this.options.home ? { home: this.options.home } : {}),
         ...this.options.sessionDefaults
       })

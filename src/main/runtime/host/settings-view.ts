@@ -18,7 +18,9 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
       maxBudgetUsd: s.limits.budgetUsd > 0 ? s.limits.budgetUsd : null,
       maxTurns: s.limits.maxTurns
     },
-    defaultPermissionMode: s.defaultPermissionMode
+    defaultPermissionMode: s.defaultPermissionMode,
+    coordinator: s.coordinator,
+    agentTeams: s.agentTeams
   }
 }
 
@@ -30,6 +32,8 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.baseUrl !== undefined) out.baseURL = p.baseUrl
   if (p.defaultModel !== undefined) out.defaultModel = p.defaultModel
   if (p.defaultPermissionMode !== undefined) out.defaultPermissionMode = p.defaultPermissionMode
+  if (p.coordinator !== undefined) out.coordinator = p.coordinator
+  if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
   if (p.modelAliases) {
     const unknown = Object.keys(p.modelAliases).filter((k) => !KNOWN_ALIASES.has(k))
     if (unknown.length) throw new Error(`Only the haiku, sonnet and opus aliases can be set; not ${unknown.join(', ')}.`)

@@ -19,7 +19,9 @@ describe('settings', () => {
       limits: { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, maxTurns: 200 },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'default',
-      theme: 'system'
+      theme: 'system',
+      coordinator: false,
+      agentTeams: false
     })
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
   })
@@ -33,7 +35,9 @@ describe('settings', () => {
         limits: { maxConcurrent: 4, maxDepth: 'deep', maxConcurent: 9 },
         defaultPermissionMode: 'acceptEdits',
         theme: 'dark',
-        colour: 'red'
+        colour: 'red',
+        coordinator: 'yes',
+        agentTeams: true
       })
     )
     const before = await readFile(file(), 'utf8')
@@ -43,7 +47,9 @@ describe('settings', () => {
       limits: { maxConcurrent: 4, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, maxTurns: 200 },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'acceptEdits',
-      theme: 'dark'
+      theme: 'dark',
+      coordinator: false,
+      agentTeams: true
     })
     expect(problems.sort()).toEqual(
       [
@@ -51,7 +57,8 @@ describe('settings', () => {
         `${file()}: modelAliases.opus: must be a model id; using the default ("claude-opus-5-5")`,
         `${file()}: limits.maxDepth: Invalid input: expected number, received string; using the default (3)`,
         `${file()}: unknown setting "limits.maxConcurent" ignored`,
-        `${file()}: unknown setting "colour" ignored`
+        `${file()}: unknown setting "colour" ignored`,
+        `${file()}: coordinator: Invalid input: expected boolean, received string; using the default (false)`
       ].sort()
     )
     expect(await readFile(file(), 'utf8')).toBe(before) // loading never rewrites the user's file
@@ -76,6 +83,8 @@ describe('settings', () => {
     })
     await updateSettings(dataDir, { baseURL: null })
     expect((await loadSettings(dataDir)).settings.baseURL).toBeUndefined()
+    await updateSettings(dataDir, { coordinator: true })
+    expect((await loadSettings(dataDir)).settings).toMatchObject({ coordinator: true, agentTeams: false, theme: 'light' })
   })
 
   it('refuses an invalid patch or a file being edited, changing nothing', async () => {

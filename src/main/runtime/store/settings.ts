@@ -53,7 +53,11 @@ const settingsSchema = z.strictObject({
   modelAliases: aliasesSchema.prefault({}),
   limits: limitsSchema.prefault({}),
   defaultPermissionMode: permissionMode.default('default'),
-  theme: theme.default('system')
+  theme: theme.default('system'),
+  /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
+  coordinator: z.boolean().default(false),
+  /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
+  agentTeams: z.boolean().default(false)
 })
 
 const patchSchema = z.strictObject({
@@ -62,7 +66,9 @@ const patchSchema = z.strictObject({
   modelAliases: z.strictObject({ haiku: modelId, sonnet: modelId, opus: modelId }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
-  theme: theme.optional()
+  theme: theme.optional(),
+  coordinator: z.boolean().optional(),
+  agentTeams: z.boolean().optional()
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -77,6 +83,8 @@ export interface SettingsPatch {
   limits?: Partial<Settings['limits']>
   defaultPermissionMode?: Settings['defaultPermissionMode']
   theme?: Settings['theme']
+  coordinator?: boolean
+  agentTeams?: boolean
 }
 
 export interface LoadedSettings {
