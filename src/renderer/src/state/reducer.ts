@@ -3,6 +3,7 @@
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { SessionDraft } from './session-draft'
+import { applyPhase, applyTeam, phaseForStart, teamMessage } from './team-reducer'
 import { AGENT_TOOL_NAMES, emptySession, type AgentState, type EventsState, type TranscriptItem, type WaitKind } from './session-state'
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>
@@ -74,7 +75,12 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return permissionResponse(d, e)
     case 'message_received':
       pushItem(d, a, { kind: 'notice', text: `Message from ${e.from}${e.summary ? `: ${e.summary}` : ''}`, ts: e.ts })
+      teamMessage(d, e)
       return
+    case 'phase':
+      return applyPhase(d, e)
+    case 'team':
+      return applyTeam(d, e)
   }
 }
 
@@ -162,7 +168,8 @@ function agentStart(d: SessionDraft, e: Of<'agent_start'>): void {
     runs: a.runs + 1,
     usageAtRunStart: a.usage,
     lastActivityTs: e.ts,
-    unknown: undefined
+    unknown: undefined,
+    phase: phaseForStart(d, e.parentAgentId)
   })
   if (!existing) {
     d.putAgent(a)

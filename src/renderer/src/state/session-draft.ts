@@ -25,7 +25,7 @@ export class SessionDraft {
     return this.s
   }
 
-  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage'>(key: K, value: SessionState[K]): void {
+  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage' | 'phases' | 'team' | 'teamMessages'>(key: K, value: SessionState[K]): void {
     this.s[key] = value
   }
 

@@ -2,6 +2,7 @@
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
 import type { AgentStatus } from '../../../shared/events'
+import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
 import { emptyUsage, type Usage } from '../../../shared/usage'
 
 export type TranscriptItem =
@@ -87,6 +88,8 @@ export interface AgentState {
   lastActivityTs: number
   /** Placeholder for an agent seen only through other events (a truncated transcript). */
   unknown?: boolean
+  /** Coordinator mode: the phase in force when this agent last started (its group in the panels). */
+  phase?: CoordinatorPhase
   /** @internal counter for item keys. */
   itemSeq: number
   /** @internal index in this agent's items where the assistant message being streamed begins. */
@@ -128,6 +131,29 @@ export interface SessionState {
   startedAt: number | null
   lastEventTs: number
   eventCount: number
+  /** Coordinator mode: the phases entered so far, in order (the last is the current one). */
+  phases: PhaseEntry[]
+  /** The session's agent team as last reported, and the messages among its members. */
+  team: TeamSnapshot | null
+  teamMessages: TeamMessage[]
+}
+
+export interface PhaseEntry {
+  phase: CoordinatorPhase
+  note?: string
+  ts: number
+}
+
+/** A message between team members (or the lead), as the team board lists it. */
+export interface TeamMessage {
+  key: string
+  ts: number
+  /** Member names, or `lead`. */
+  from: string
+  to: string
+  summary?: string
+  /** The message without its envelope, shortened. */
+  text: string
 }
 
 export interface EventsState {
@@ -149,7 +175,10 @@ export function emptySession(id: string): SessionState {
     usage: emptyUsage(),
     startedAt: null,
     lastEventTs: 0,
-    eventCount: 0
+    eventCount: 0,
+    phases: [],
+    team: null,
+    teamMessages: []
   }
 }
 

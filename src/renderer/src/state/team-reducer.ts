@@ -1,0 +1,53 @@
+// The coordinator's phases and the agent team, folded from `phase`, `team` and `message_received` events.
+// Pure, like the rest of the reducer: live batches and the replay of a reopened session agree.
+import type { MessageReceivedEvent, PhaseEvent, TeamEvent } from '../../../shared/events'
+import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
+import type { SessionDraft } from './session-draft'
+import type { SessionState, TeamMessage } from './session-state'
+
+/** How many team messages the board keeps (the newest). */
+export const TEAM_MESSAGE_LIMIT = 300
+
+export function applyPhase(d: SessionDraft, e: PhaseEvent): void {
+  d.set('phases', [...d.state.phases, { phase: e.phase, ...(e.note ? { note: e.note } : {}), ts: e.ts }])
+}
+
+export function currentPhase(s: Pick<SessionState, 'phases'>): CoordinatorPhase | null {
+  return s.phases.length ? s.phases[s.phases.length - 1].phase : null
+}
+
+/** The phase a subagent starting now belongs to (none outside coordinator mode). */
+export function phaseForStart(d: SessionDraft, parentId: string | null): CoordinatorPhase | undefined {
+  if (parentId === null) return undefined
+  return currentPhase(d.state) ?? undefined
+}
+
+export function applyTeam(d: SessionDraft, e: TeamEvent): void {
+  d.set('team', e.team)
+}
+
+function nameOf(team: TeamSnapshot, agentId: string): string | null {
+  if (agentId === team.leadAgentId) return 'lead'
+  return team.members.find((m) => m.agentId === agentId)?.name ?? null
+}
+
+/** A message's words without its envelope: `<agent-message>` wrappers, notification tags. */
+export function messagePreview(text: string): string {
+  const summary = /<summary>([\s\S]*?)<\/summary>/.exec(text)?.[1]
+  const result = /<result>\s*([^\n]*)/.exec(text)?.[1]
+  const body = summary ? `${summary}${result ? ` — ${result}` : ''}` : text.replace(/<[^>]+>/g, ' ')
+  const flat = body.replace(/\s+/g, ' ').trim()
+  return flat.length > 280 ? `${flat.slice(0, 279)}…` : flat
+}
+
+/** A message between members of the team (or the lead) joins the board's list; others are not team talk. */
+export function teamMessage(d: SessionDraft, e: MessageReceivedEvent): void {
+  const team = d.state.team
+  if (!team) return
+  const to = nameOf(team, e.agentId)
+  const from = nameOf(team, e.from)
+  if (!to || !from) return
+  const list = d.state.teamMessages
+  const msg: TeamMessage = { key: `m${d.state.eventCount}`, ts: e.ts, from, to, ...(e.summary ? { summary: e.summary } : {}), text: messagePreview(e.text) }
+  d.set('teamMessages', list.length >= TEAM_MESSAGE_LIMIT ? [...list.slice(list.length - TEAM_MESSAGE_LIMIT + 1), msg] : [...list, msg])
+}
