@@ -2,8 +2,12 @@
 // that does not exist yet (a new project's .claude/agents, a fresh ~/.claude) is watched through its nearest
 // existing parent, so the first agent file created there is noticed too. Watch errors (a folder deleted
 // while watched) re-arm the watch instead of failing.
-import { existsSync, watch, type FSWatcher } from 'node:fs'
-import { dirname } from 'node:path'
+//
+// Subfolders are watched one by one rather than with `recursive: true`: on Linux, Node's recursive watch
+// stops reporting changes to a file once it has been replaced by a rename — which is exactly how editors
+// (and this editor's atomic save) write files.
+import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 export interface WatchedFolder {
   path: string
@@ -13,13 +17,32 @@ export interface WatchedFolder {
 
 interface Armed {
   folder: WatchedFolder
-  watcher: FSWatcher | null
-  /** The folder itself is watched (recursively), not a parent waiting for it. */
+  watchers: FSWatcher[]
+  /** The folder itself is watched (with its subfolders), not a parent waiting for it. */
   direct: boolean
 }
 
 /** Parents watched while waiting for a folder to appear, at most this far up. */
 const MAX_PARENT_LEVELS = 4
+/** Agent folders are small; a huge tree is not searched for subfolders beyond these bounds. */
+const MAX_DEPTH = 8
+const MAX_DIRS = 200
+
+function subfolders(root: string): string[] {
+  const out = [root]
+  for (let i = 0; i < out.length && out.length < MAX_DIRS; i++) {
+    const depth = out[i].slice(root.length).split(/[\\/]/).length - 1
+    if (depth >= MAX_DEPTH) continue
+    try {
+      for (const entry of readdirSync(out[i], { withFileTypes: true })) {
+        if (entry.isDirectory() && !entry.name.startsWith('.') && out.length < MAX_DIRS) out.push(join(out[i], entry.name))
+      }
+    } catch {
+      // Gone or unreadable: nothing below it to watch.
+    }
+  }
+  return out
+}
 
 export class AgentFolderWatcher {
   private armed = new Map<string, Armed>()
@@ -37,14 +60,13 @@ export class AgentFolderWatcher {
     const wanted = new Map(folders.map((f) => [f.path, f]))
     for (const [path, armed] of this.armed) {
       if (!wanted.has(path)) {
-        armed.watcher?.close()
+        this.disarm(armed)
         this.armed.delete(path)
       }
     }
     for (const folder of wanted.values()) {
       const existing = this.armed.get(folder.path)
       if (existing && existing.folder.awaitCreation === folder.awaitCreation && (existing.direct || !existsSync(folder.path))) continue
-      existing?.watcher?.close()
       this.arm(folder)
     }
   }
@@ -56,25 +78,45 @@ export class AgentFolderWatcher {
 
   /** Reports a change now (debounced with the others), e.g. after the editor wrote a file itself. */
   touch(folder: string): void {
-    const armed = this.armed.get(folder)
-    if (armed && !armed.direct && existsSync(folder)) this.arm(armed.folder)
+    for (const armed of this.armed.values()) {
+      const path = armed.folder.path
+      if (folder === path || folder.startsWith(path + '/') || folder.startsWith(path + '\\')) {
+        this.arm(armed.folder) // picks up a folder that was just created, and new subfolders
+        this.schedule(path)
+        return
+      }
+    }
     this.schedule(folder)
   }
 
   close(): void {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
-    for (const armed of this.armed.values()) armed.watcher?.close()
+    for (const armed of this.armed.values()) this.disarm(armed)
     this.armed.clear()
   }
 
+  private disarm(armed: Armed): void {
+    for (const w of armed.watchers.splice(0)) w.close()
+  }
+
   private arm(folder: WatchedFolder): void {
+    const previous = this.armed.get(folder.path)
+    if (previous) this.disarm(previous)
     if (this.closed) return
-    const armed: Armed = { folder, watcher: null, direct: false }
+    const armed: Armed = { folder, watchers: [], direct: false }
     this.armed.set(folder.path, armed)
     if (existsSync(folder.path)) {
       armed.direct = true
-      armed.watcher = this.open(folder.path, true, () => (existsSync(folder.path) ? this.schedule(folder.path) : this.rearm(folder)), () => this.rearm(folder))
+      for (const dir of subfolders(folder.path)) {
+        const w = this.open(dir, (event) => {
+          if (this.armed.get(folder.path) !== armed) return
+          // A folder appeared or disappeared: watch the tree as it is now.
+          if (event === 'rename') this.arm(folder)
+          this.schedule(folder.path)
+        })
+        if (w) armed.watchers.push(w)
+      }
       return
     }
     if (!folder.awaitCreation) return
@@ -84,25 +126,19 @@ export class AgentFolderWatcher {
     // The step from `parent` towards the folder: once it exists, watch one level closer (or the folder).
     let next = folder.path
     while (dirname(next) !== parent) next = dirname(next)
-    armed.watcher = this.open(parent, false, () => {
+    const w = this.open(parent, () => {
       if (this.armed.get(folder.path) !== armed || !existsSync(next)) return
-      armed.watcher?.close()
       this.arm(folder)
       if (existsSync(folder.path)) this.schedule(folder.path)
-    }, () => this.rearm(folder))
+    })
+    if (w) armed.watchers.push(w)
   }
 
-  private rearm(folder: WatchedFolder): void {
-    const armed = this.armed.get(folder.path)
-    armed?.watcher?.close()
-    if (armed) this.arm(folder)
-    this.schedule(folder.path)
-  }
-
-  private open(path: string, recursive: boolean, onEvent: () => void, onError: () => void): FSWatcher | null {
+  private open(path: string, onEvent: (event: string) => void): FSWatcher | null {
     try {
-      const w = watch(path, { recursive, persistent: false }, onEvent)
-      w.on('error', onError)
+      const w = watch(path, { persistent: false }, (event) => onEvent(event))
+      // The folder went away under the watch: treat it as a change (arm() then waits for it again).
+      w.on('error', () => onEvent('rename'))
       return w
     } catch {
       return null

@@ -1,6 +1,7 @@
 // The library: every agent file the runtime reads for a folder, loaded or not, with what it shadows or is
 // shadowed by and its diagnostics — read by the same functions loadAgents uses, so it shows exactly what the
 // next spawn will see.
+import { basename } from 'node:path'
 import type { AgentLibrary, LibraryEntry } from '../../../shared/agent-editor'
 import { LIBRARY_SOURCE_ORDER } from '../../../shared/agent-editor'
 import { CLI_AGENTS_FILE } from '../definitions/cli-agents'
@@ -10,6 +11,7 @@ import { editableScope, scopeDirs, type AgentPathContext } from './agent-paths'
 import { agentTemplates } from './templates'
 
 const rank = (source: string): number => LIBRARY_SOURCE_ORDER.indexOf(source as never)
+const sortName = (e: LibraryEntry): string => e.agentType ?? basename(e.id)
 
 export async function buildLibrary(ctx: AgentPathContext): Promise<AgentLibrary> {
   const { entries, diagnostics } = await readAllSources({ cwd: ctx.cwd, home: ctx.home, ...ctx.sources })
@@ -45,7 +47,7 @@ export async function buildLibrary(ctx: AgentPathContext): Promise<AgentLibrary>
     }
     return result
   })
-  out.sort((a, b) => rank(a.source) - rank(b.source) || (a.agentType ?? a.id).localeCompare(b.agentType ?? b.id))
+  out.sort((a, b) => rank(a.source) - rank(b.source) || sortName(a).localeCompare(sortName(b)) || Number(b.active) - Number(a.active))
   const fileDiagnostics = new Set(out.flatMap((e) => e.diagnostics))
   return {
     cwd: ctx.cwd,

@@ -1,0 +1,160 @@
+// The agent editor through the host the UI drives, over the real runtime and the scripted model server:
+// edits saved from the editor and edits made on disk both reach the next spawn of a running session; a
+// save never overwrites a change made elsewhere; "Try it" runs the unsaved draft in its own worktree.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../../shared/events'
+import type { HostNotice } from '../../../shared/ipc-contract'
+import { createModelClient } from '../model/client'
+import { reply, scriptByAgent, startScriptedServer, type Respond, type ScriptedServer } from '../model/scripted'
+import { LocalRuntimeHost } from './runtime-host'
+
+const cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c()
+})
+
+function project(git: boolean) {
+  const tmp = mkdtempSync(join(tmpdir(), 'fanout-editor-host-'))
+  const cwd = join(tmp, 'project')
+  mkdirSync(cwd, { recursive: true })
+  writeFileSync(join(cwd, 'README.md'), '# Project\n')
+  if (git) {
+    const g = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd, stdio: 'ignore' })
+    g('init', '-q', '-b', 'main')
+    g('add', '-A')
+    g('commit', '-q', '-m', 'init')
+  }
+  cleanup.push(() => rmSync(tmp, { recursive: true, force: true }))
+  return { cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
+}
+
+async function host(respond: Respond, dirs: ReturnType<typeof project>) {
+  const server: ScriptedServer = await startScriptedServer({ respond })
+  const h = new LocalRuntimeHost({
+    ...dirs,
+    env: {},
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+  })
+  const events: AgentEvent[] = []
+  const notices: HostNotice[] = []
+  h.onEvents((batch) => events.push(...batch))
+  h.onNotice((n) => notices.push(n))
+  cleanup.push(async () => {
+    await h.close()
+    await server.close()
+  })
+  return { h, events, notices, server }
+}
+
+const until = async (check: () => boolean, what: string, ms = 15_000) => {
+  const start = Date.now()
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+const mainEnds = (events: AgentEvent[], sessionId: string) => events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length
+
+describe('agent editor through the host', () => {
+  it('a definition saved in the editor, then changed on disk, applies to the next spawn of a running session', async () => {
+    const dirs = project(false)
+    const { h, events, notices, server } = await host(
+      scriptByAgent([
+        { name: 'helper', match: 'You are helper', turns: [reply.text('first report'), reply.text('second report')] },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('Agent', { description: 'First task', prompt: 'first task', subagent_type: 'helper' }),
+            reply.text('done once'),
+            reply.toolUse('Agent', { description: 'Second task', prompt: 'second task', subagent_type: 'helper' }),
+            reply.text('done twice')
+          ]
+        }
+      ]),
+      dirs
+    )
+    const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'helper', template: 'blank' })
+    const { document } = await h.openAgentFile({ cwd: dirs.cwd, file })
+    const edited = await h.editAgent({ cwd: dirs.cwd, file, text: document.text, changes: [{ key: 'description', value: 'Helps: with anything' }], body: 'You are helper, version one.\n' })
+    expect(edited.analysis.effective!.listingLine).toBe('- helper: Helps: with anything (Tools: All tools)')
+    const { result } = await h.saveAgent({ cwd: dirs.cwd, file, text: edited.text, base: document.version })
+    expect(result.saved).toBe(true)
+    const { library } = await h.agentLibrary({ cwd: dirs.cwd })
+    expect(library.listing).toContain('- helper: Helps: with anything (Tools: All tools)')
+
+    const { sessionId } = await h.startSession({ prompt: 'Use the helper', cwd: dirs.cwd })
+    await until(() => mainEnds(events, sessionId) === 1, 'the first run')
+    const helperSystems = () => server.messageRequests().filter((r) => r.system.includes('You are helper')).map((r) => r.system)
+    expect(helperSystems()[0]).toContain('version one')
+
+    notices.length = 0
+    writeFileSync(file, readFileSync(file, 'utf8').replace('version one', 'version two'))
+    await until(() => notices.some((n) => n.type === 'agents_changed'), 'the folder watch to notice the change')
+    await h.sendPrompt({ sessionId, prompt: 'Again' })
+    await until(() => mainEnds(events, sessionId) === 2, 'the second run')
+    expect(helperSystems()[1]).toContain('version two')
+  })
+
+  it('never overwrites a change made on disk while the file was open; keeping mine is explicit', async () => {
+    const dirs = project(false)
+    const { h } = await host(() => reply.text('unused'), dirs)
+    const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'user', name: 'writer', template: 'researcher' })
+    const { document } = await h.openAgentFile({ cwd: dirs.cwd, file })
+    writeFileSync(file, document.text.replace('model: haiku', 'model: opus'))
+    const mine = document.text.replace('color: cyan', 'color: pink')
+    const first = await h.saveAgent({ cwd: dirs.cwd, file, text: mine, base: document.version })
+    expect(first.result).toMatchObject({ saved: false, conflict: { text: expect.stringContaining('model: opus') } })
+    expect(readFileSync(file, 'utf8')).toContain('model: opus')
+    const forced = await h.saveAgent({ cwd: dirs.cwd, file, text: mine, base: document.version, force: true })
+    expect(forced.result.saved).toBe(true)
+    expect(readFileSync(file, 'utf8')).toBe(mine)
+    await expect(h.saveAgent({ cwd: dirs.cwd, file: join(dirs.cwd, 'README.md'), text: 'x', base: null })).rejects.toMatchObject({ code: 'forbidden' })
+  })
+
+  it('Try it runs the unsaved draft in its own worktree, commits what it changed on a branch, and removes an unchanged one', async () => {
+    const dirs = project(true)
+    const { h, events, notices, server } = await host(
+      scriptByAgent([
+        { name: 'draft', match: 'You are the tried draft', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'tried\n' }), reply.text('Wrote notes.txt.')] },
+        { name: 'quiet', match: 'You are the quiet draft', turns: [reply.text('Nothing to change.')] }
+      ]),
+      dirs
+    )
+    const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'trier', template: 'blank' })
+    const saved = readFileSync(file, 'utf8')
+    const draft = (await h.editAgent({ cwd: dirs.cwd, file, text: saved, changes: [{ key: 'tools', value: ['Read', 'Write'] }, { key: 'permissionMode', value: 'acceptEdits' }], body: 'You are the tried draft.\n' })).text
+
+    const { run } = await h.tryAgent({ cwd: dirs.cwd, file, text: draft, prompt: 'Write some notes' })
+    expect(run.worktree).toBeDefined()
+    expect(existsSync(run.worktree!.path)).toBe(true)
+    await until(() => notices.some((n) => n.type === 'agent_try_finished' && n.sessionId === run.sessionId), 'the try to finish')
+    const finished = notices.find((n) => n.type === 'agent_try_finished' && n.sessionId === run.sessionId)
+    expect(finished).toMatchObject({ worktree: { branch: run.worktree!.branch, changed: true, kept: true, commit: expect.any(String) } })
+    const request = server.messageRequests().find((r) => r.system.includes('You are the tried draft'))!
+    expect(request.toolNames.sort()).toEqual(['Read', 'Write'])
+    expect(events.find((e) => e.type === 'agent_start' && e.sessionId === run.sessionId)).toMatchObject({ agentType: 'trier', agentId: run.agentId })
+    // The person's checkout is untouched; the branch holds the work; the saved file is unchanged.
+    expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false)
+    expect(execFileSync('git', ['show', `${run.worktree!.branch}:notes.txt`], { cwd: dirs.cwd, encoding: 'utf8' })).toBe('tried\n')
+    expect(readFileSync(file, 'utf8')).toBe(saved)
+
+    const quiet = saved.replace(/\n\nYou are trier[\s\S]*$/, '\n\nYou are the quiet draft.\n')
+    const second = await h.tryAgent({ cwd: dirs.cwd, file, text: quiet, prompt: 'Look around' })
+    await until(() => notices.some((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId), 'the second try to finish')
+    expect(notices.find((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId)).toMatchObject({ worktree: { changed: false, kept: false } })
+    expect(existsSync(second.run.worktree!.path)).toBe(false)
+  })
+
+  it('refuses to try a draft that does not load, saying why', async () => {
+    const dirs = project(false)
+    const { h } = await host(() => reply.text('unused'), dirs)
+    const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'broken', template: 'blank' })
+    await expect(h.tryAgent({ cwd: dirs.cwd, file, text: '---\nname: broken\n---\n', prompt: 'hi' })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('does not load') })
+  })
+})
