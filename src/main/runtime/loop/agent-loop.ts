@@ -168,6 +168,11 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         pending = late
         continue
       }
+      const more = await opts.beforeFinish?.(lastAssistantText(messages.slice(historyLength)))
+      if (more) {
+        pending = [{ type: 'text', text: more }]
+        continue
+      }
       return finish('completed')
     }
   } catch (err) {

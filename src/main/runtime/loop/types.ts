@@ -38,6 +38,12 @@ export interface AgentLoopOptions extends AgentIds {
   canUseTool?: CanUseTool
   /** Messages to deliver (SendMessage, notifications); drained at the start of every turn, and before the agent would finish. */
   drainInbox?: () => string[]
+  /**
+   * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
+   * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
+   * stops, fails or reaches maxTurns.
+   */
+  beforeFinish?: (finalText: string) => Promise<string | null | undefined>
   thinking?: ThinkingConfig
   effort?: Effort
   maxTokens?: number

@@ -157,7 +157,7 @@ export class SessionMcp {
           tools.push(...this.toolsOf(conn))
         } catch (err) {
           const why = err instanceof McpStartError ? err.message : `MCP server "${ref.name}" failed to start: ${err instanceof Error ? err.message : String(err)}`
-          this.opts.report(agent.id, `${why} (declared by agent ${agent.agentType}). Its tools are not available; the other tools work as usual.`)
+          this.opts.report(agent.id, `${why} Agent ${agent.agentType} declares this server; its tools are not available, the other tools work as usual.`)
         }
       })
     )

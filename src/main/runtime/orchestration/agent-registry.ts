@@ -55,6 +55,8 @@ export interface AgentHandle {
   outputFile?: string
   /** Set by TaskStop: the parent stopped it itself and gets no notification. */
   quiet?: boolean
+  /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
+  effort?: string | number
 }
 
 export class AgentRegistry {

@@ -5,8 +5,10 @@
 // is cleared in the same synchronous step that looks for messages that arrived too late for the loop.
 import type { AgentEvent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
+import { subagentHookRun } from '../hooks/wiring'
 import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
+import { effortRequest } from '../model/effort'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
@@ -75,6 +77,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   const def = handle.definition
   const label = handle.agentType
   let release: (() => void) | null = null
+  let closeRun: (() => Promise<void>) | undefined
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
       session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
@@ -101,9 +104,13 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
       if (!def) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
       handle.systemPrompt = await session.systemPrompt(def, handle, worktree)
     }
+    closeRun = await session.prepareRun?.(handle, def)
     const tools = session.buildTools(handle, handle.toolNames ?? [])
     handle.messages = req.recordHistory ? [] : [...req.history]
     handle.status = 'running'
+    // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
+    const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }))
+    const hookContext = await hooks.start()
 
     let finished: ChildResult['worktree']
     const emit = eventFilter(session, handle, req)
@@ -120,6 +127,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
         client: session.client,
         model: handle.model,
+        ...effortRequest(handle.model, handle.effort),
         systemPrompt: handle.systemPrompt,
         messages: req.history,
         prompt,
@@ -129,14 +137,15 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         signal: abort.signal,
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),
-        drainInbox: () => handle.inbox.splice(0),
-        finalize: worktree
+        drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
+        beforeFinish: hooks.beforeFinish,
+        finalize: hooks.finalize(worktree
           ? async () => {
               const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
               finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
               return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
             }
-          : undefined
+          : undefined)
       },
       emit.emit
     )
@@ -150,6 +159,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   } finally {
     release?.()
     unlink()
+    await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
   }
 }
 

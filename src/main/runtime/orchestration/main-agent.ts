@@ -9,6 +9,7 @@ import { resolveAgentTools } from '../definitions'
 import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
+import { effortRequest } from '../model/effort'
 import type { AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from './coordinator-prompt'
 import { inboxPrompt } from './delivery'
@@ -30,6 +31,8 @@ export interface MainAgentConfig {
   defaultMode?: AgentDefinition['permissionMode']
   /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
   coordinator?: boolean
+  /** The session's effort (low|medium|high|max or a thinking budget); a definition's own `effort` wins. */
+  effort?: string | number
 }
 
 export const MAIN_DEFINITION: AgentDefinition = { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
@@ -134,6 +137,8 @@ export class MainAgent {
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
     const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
+    // MCP servers first: their tools are among the available ones.
+    const closeRun = await this.s.prepareRun?.(this.getHandle(), def ?? null)
     let toolNames = this.s.availableToolNames()
     let allowedAgentTypes: string[] | undefined
     if (def) {
@@ -154,7 +159,8 @@ export class MainAgent {
       stoppedByUser: false,
       startedAt: Date.now(),
       toolNames,
-      allowedAgentTypes
+      allowedAgentTypes,
+      effort: def?.effort ?? this.config.effort
     } satisfies Partial<AgentHandle>)
     await this.s.claimMailbox(handle)
     const opening = prompt ?? inboxPrompt(handle)
@@ -172,6 +178,7 @@ export class MainAgent {
         depth: 0,
         client: this.s.client,
         model,
+        ...effortRequest(model, handle.effort),
         systemPrompt: handle.systemPrompt,
         messages: this.history,
         prompt: opening,
@@ -185,6 +192,7 @@ export class MainAgent {
       },
       this.s.emit
     )
+    await closeRun?.()
     this.history = result.messages
     handle.messages = result.messages
     handle.lastResult = result

@@ -6,8 +6,8 @@
 // have nobody to ask: the gate denies with a reason that says how to allow the call.
 import { randomBytes } from 'node:crypto'
 import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
-import type { CanUseTool } from '../loop/types'
-import { createPermissionGate, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules } from '../permissions'
+import type { CanUseTool, PermissionDecision } from '../loop/types'
+import { createPermissionGate, decidePermission, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules } from '../permissions'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 
 export interface PermissionBrokerOptions {
@@ -59,6 +59,19 @@ export class PermissionBroker {
       if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id)
       return decision
     }
+  }
+
+  /** A deny rule covering this call, even in bypass mode (a PreToolUse hook's "allow" skips the prompt, never a deny rule). */
+  ruleDenial(handle: AgentHandle, tool: { name: string; readOnly?: boolean }, input: unknown): string | null {
+    const d = decidePermission({ mode: 'bypassPermissions', tool, input, rules: this.root.rules(), cwd: handle.cwd, additionalDirectories: this.opts.additionalDirectories, home: this.opts.home })
+    return d.behavior === 'deny' ? d.message : null
+  }
+
+  /** Puts one call to the person whatever the rules say (a PreToolUse hook answered "ask"); denied where nobody can answer. */
+  async askAbout(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision> {
+    if (this.opts.headless || handle.background === true) return { behavior: 'deny', message: `${toolName} was not run: a PreToolUse hook asked for approval (${reason}), and nobody can answer in this run.` }
+    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd })
+    return answer === 'deny' ? { behavior: 'deny', message: `The user denied permission to use ${toolName} for this call. Do not retry it as is; take another approach or ask the user how to proceed.` } : { behavior: 'allow' }
   }
 
   /** Requests waiting for an answer, oldest first. */

@@ -27,6 +27,7 @@ import { COORDINATOR_AGENT_TYPE, SET_PHASE_TOOL_NAME } from './coordinator-promp
 import { agentSystemPrompt } from './agent-prompt'
 import { afterSubagentRun, formatAgentMessage } from './delivery'
 import { EventBus } from './event-bus'
+import { SessionExtensions } from './extensions'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
 import { MainAgent, type MainAgentConfig, type MainRunOptions } from './main-agent'
 import { OutputLog } from './output-log'
@@ -76,6 +77,12 @@ export interface AgentSessionOptions {
   coordinator?: boolean
   /** Agent teams: the main agent can create a team of in-process workers with a shared task list. */
   teams?: boolean
+  /** MCP servers from Fanout's own settings, as in `.mcp.json`'s `mcpServers` (the project's files are read too). */
+  mcpServers?: Record<string, unknown>
+  /** How long an MCP server may take to start. Default 30 s. */
+  mcpStartTimeoutMs?: number
+  /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
+  effort?: string | number
 }
 
 export type RunOptions = MainRunOptions
@@ -114,6 +121,8 @@ export class AgentSession implements SessionContext {
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
   private priorCostUsd = 0
+  /** MCP servers and hooks around the agents' tools. */
+  readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
@@ -129,7 +138,19 @@ export class AgentSession implements SessionContext {
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
     this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, registry: this.registry, onError: this.onError }) : null
-    this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }
+    this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
+    this.extensions = new SessionExtensions({
+      sessionId: this.sessionId,
+      cwd: options.cwd,
+      home: this.home,
+      mainAgentId: this.mainAgentId,
+      dataDir: options.dataDir,
+      registry: this.registry,
+      emit: (e) => this.emit(e),
+      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+      ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
+      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
+    })
     this.main = new MainAgent(this, this.mainConfig)
     const teamDir = options.dataDir ? join(sessionDir(options.dataDir, this.sessionId), 'team') : join(tmpdir(), `fanout-${this.sessionId}`, 'team')
     this.team = new TeamManager(this, join(teamDir, 'log.jsonl'))
@@ -204,6 +225,7 @@ export class AgentSession implements SessionContext {
     ])
     this.loaded = agents.byType
     this.claudeMd = claudeMd
+    this.extensions.reload()
     if (this.options.permissions) return
     const settings = loadPermissionSettings({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) })
     this.permissionSettings = settings
@@ -261,8 +283,17 @@ export class AgentSession implements SessionContext {
       TASK_OUTPUT_TOOL_NAME,
       TASK_STOP_TOOL_NAME,
       ...(this.coordinator ? [SET_PHASE_TOOL_NAME] : []),
-      ...(this.teamsEnabled ? TEAM_TOOL_NAMES : [])
+      ...(this.teamsEnabled ? TEAM_TOOL_NAMES : []),
+      ...this.extensions.toolNames()
     ]
+  }
+
+  get hooks() {
+    return this.extensions.hooks
+  }
+
+  prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
+    return this.extensions.prepareRun(handle, def)
   }
 
   buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
@@ -281,7 +312,7 @@ export class AgentSession implements SessionContext {
     const taskHost = { registry: this.registry, outputTail: (h: AgentHandle) => this.outputLogs.get(h.id)?.tail() }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
-    return tools.filter((t) => wanted.has(t.name))
+    return this.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }
 
   private git(cwd: string) {
@@ -297,8 +328,8 @@ export class AgentSession implements SessionContext {
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
-    if (this.options.permissions) return this.options.permissions(handle)
-    return this.broker?.canUseTool(handle)
+    if (this.options.permissions) return this.extensions.canUseTool(handle, this.options.permissions(handle), null)
+    return this.extensions.canUseTool(handle, this.broker?.canUseTool(handle), this.broker)
   }
 
   outputLog(handle: AgentHandle): OutputLog {
@@ -440,6 +471,7 @@ export class AgentSession implements SessionContext {
 
   /** Flushes and releases the session's files. Call after stop() and idle() when the session is done. */
   async close(): Promise<void> {
+    await this.extensions.close()
     await this.team.flush()
     await Promise.all([...[...this.outputLogs.values()].map((l) => l.flush())])
     await this.persistence?.close()

@@ -41,6 +41,7 @@ interface Plan {
   background: boolean
   isolated: boolean
   maxTurns?: number
+  effort?: string | number
 }
 
 export async function spawnSubagent(session: SessionContext, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
@@ -85,6 +86,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     turnCount: 0,
     lastEventAt: Date.now(),
     toolNames: planned.toolNames,
+    ...(planned.effort !== undefined ? { effort: planned.effort } : {}),
     ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
     ...(planned.background ? { background: true } : {}),
     ...(planned.fork ? { fork: true } : {}),
@@ -121,7 +123,7 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
     const background = input.run_in_background === true
     const toolNames = (parent.toolNames ?? []).filter((t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t) && (!background || BACKGROUND_ALLOWED.has(t)))
     if (!toolNames.length) return 'A fork of this agent would have no tools left; start a regular agent type instead.'
-    return { def: parent.definition, agentType: FORK_AGENT_TYPE, model: parent.model, toolNames, permissionMode: parent.permissionMode, fork: true, forkContext: true, background, isolated, ...(input.max_turns ? { maxTurns: input.max_turns } : {}) }
+    return { def: parent.definition, agentType: FORK_AGENT_TYPE, model: parent.model, toolNames, permissionMode: parent.permissionMode, fork: true, forkContext: true, background, isolated, ...(input.max_turns ? { maxTurns: input.max_turns } : {}), ...((input.effort ?? parent.effort) !== undefined ? { effort: input.effort ?? parent.effort } : {}) }
   }
 
   const loaded = session.agents().get(agentType)
@@ -136,7 +138,8 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
     return err instanceof Error ? err.message : String(err)
   }
   const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
-  if (resolution.error) return resolution.error
+  // An agent whose tools come from its own MCP servers has them only once they connect, when it starts.
+  if (resolution.error && !(def.mcpServers && resolution.invalidTools.every((t) => t.startsWith('mcp__')))) return resolution.error
   // A subagent at the depth limit cannot spawn further; keep the Agent tool out rather than let every call fail.
   const toolNames = depth >= session.gate.limits.maxDepth ? resolution.resolvedTools.filter((t) => t !== AGENT_TOOL_NAME) : resolution.resolvedTools
   return {
@@ -150,7 +153,8 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
     forkContext: def.forkContext === true,
     background,
     isolated,
-    ...((input.max_turns ?? def.maxTurns) !== undefined ? { maxTurns: input.max_turns ?? def.maxTurns } : {})
+    ...((input.max_turns ?? def.maxTurns) !== undefined ? { maxTurns: input.max_turns ?? def.maxTurns } : {}),
+    ...((input.effort ?? def.effort ?? parent.effort) !== undefined ? { effort: input.effort ?? def.effort ?? parent.effort } : {})
   }
 }
 
@@ -170,6 +174,7 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
   handle.stoppedByUser = false
   handle.parentToolUseId = ctx.toolUseId
   handle.background = background || undefined
+  if (input.effort !== undefined) handle.effort = input.effort
   if (background) handle.outputFile = session.outputLog(handle).file
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', resumed: true })
   const maxTurns = input.max_turns ?? handle.definition?.maxTurns

@@ -3,6 +3,7 @@
 // helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { HookRunner } from '../hooks/runner'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
@@ -68,6 +69,13 @@ export interface SessionContext {
   availableToolNames(): string[]
   /** Builds the named tools for an agent on its cwd. */
   buildTools(handle: AgentHandle, names: readonly string[]): Tool[]
+  /**
+   * Before a run builds its tools: connects the MCP servers it needs (the session's, once; its definition's
+   * own, for this run). The returned function closes the run's own servers when the run ends.
+   */
+  prepareRun?(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
+  /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and buildTools). */
+  hooks?: HookRunner
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   canUseTool(handle: AgentHandle): CanUseTool | undefined
   /** Where a background agent's readable output log goes. */

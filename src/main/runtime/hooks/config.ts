@@ -1,0 +1,112 @@
+// Hooks as Claude Code configures them, in settings files and in an agent definition's `hooks` frontmatter:
+//
+//   "hooks": { "PreToolUse": [ { "matcher": "Bash|Write", "hooks": [ { "type": "command", "command": "...", "timeout": 30 } ] } ] }
+//
+// Fanout runs four events: PreToolUse and PostToolUse (matcher on the tool name), SubagentStart and SubagentStop
+// (matcher on the agent type). In a definition, `Stop` means that agent's own SubagentStop, as in Claude Code.
+// Other events are accepted and ignored (Fanout has no such moment); hook types other than `command` are
+// reported. A broken entry costs only that entry, with a sentence saying where and why.
+
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop'] as const
+export type HookEvent = (typeof HOOK_EVENTS)[number]
+
+/** Events Claude Code has that Fanout never fires: accepted in files without complaint. */
+const OTHER_EVENTS = new Set(['PostToolUseFailure', 'Notification', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd', 'PermissionRequest', 'Setup'])
+
+export const DEFAULT_HOOK_TIMEOUT_SEC = 60
+
+export interface HookCommand {
+  command: string
+  timeoutSec: number
+  /** The file or agent it came from, for error messages. */
+  source: string
+}
+
+export interface HookMatcher {
+  /** Undefined, '' or '*': everything. */
+  matcher?: string
+  hooks: HookCommand[]
+}
+
+export type HookTable = Record<HookEvent, HookMatcher[]>
+
+export const emptyHookTable = (): HookTable => ({ PreToolUse: [], PostToolUse: [], SubagentStart: [], SubagentStop: [] })
+
+export function mergeHookTables(...tables: HookTable[]): HookTable {
+  const out = emptyHookTable()
+  for (const t of tables) for (const e of HOOK_EVENTS) out[e].push(...t[e])
+  return out
+}
+
+/**
+ * Claude Code's matcher: empty or `*` matches all; letters, digits, `_` and `|` are exact names (`Edit|Write`);
+ * anything else is a regular expression (`mcp__github__.*`, `Notebook.*`).
+ */
+export function matcherMatches(matcher: string | undefined, value: string): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true
+  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split('|').includes(value)
+  try {
+    return new RegExp(matcher).test(value)
+  } catch {
+    return false
+  }
+}
+
+/** Reads a `hooks` value. `inDefinition`: an agent's frontmatter, where `Stop` is its SubagentStop. */
+export function parseHooks(value: unknown, source: string, inDefinition = false): { table: HookTable; problems: string[] } {
+  const table = emptyHookTable()
+  const problems: string[] = []
+  if (value === undefined || value === null) return { table, problems }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push(`${source}: "hooks" must be a mapping of hook events (PreToolUse, PostToolUse, SubagentStart, SubagentStop) to lists of matchers`)
+    return { table, problems }
+  }
+  for (const [rawEvent, matchers] of Object.entries(value as Record<string, unknown>)) {
+    const event = (inDefinition && rawEvent === 'Stop' ? 'SubagentStop' : rawEvent) as HookEvent
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      if (!OTHER_EVENTS.has(rawEvent)) problems.push(`${source}: unknown hook event "${rawEvent}"; Fanout runs ${HOOK_EVENTS.join(', ')}`)
+      continue
+    }
+    if (!Array.isArray(matchers)) {
+      problems.push(`${source}: hooks.${rawEvent} must be a list like [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]`)
+      continue
+    }
+    matchers.forEach((m, i) => {
+      const where = `${source}: hooks.${rawEvent}[${i}]`
+      if (!m || typeof m !== 'object' || Array.isArray(m)) return problems.push(`${where} must be an object with "matcher" and "hooks"`)
+      const entry = m as Record<string, unknown>
+      if (entry.matcher !== undefined && typeof entry.matcher !== 'string') return problems.push(`${where}.matcher must be a string`)
+      if (typeof entry.matcher === 'string' && !/^[A-Za-z0-9_|*-]*$/.test(entry.matcher)) {
+        try {
+          new RegExp(entry.matcher)
+        } catch (err) {
+          return problems.push(`${where}.matcher is not a valid regular expression (${(err as Error).message}); these hooks never run`)
+        }
+      }
+      if (!Array.isArray(entry.hooks)) return problems.push(`${where}.hooks must be a list of {"type": "command", "command": "..."}`)
+      const hooks: HookCommand[] = []
+      entry.hooks.forEach((h, j) => {
+        const at = `${where}.hooks[${j}]`
+        if (!h || typeof h !== 'object') return problems.push(`${at} must be an object`)
+        const hook = h as Record<string, unknown>
+        if (hook.type !== 'command') return problems.push(`${at}: hook type ${JSON.stringify(hook.type)} is not supported by Fanout; only "command" hooks run`)
+        if (typeof hook.command !== 'string' || !hook.command.trim()) return problems.push(`${at}.command must be a non-empty shell command`)
+        let timeoutSec = DEFAULT_HOOK_TIMEOUT_SEC
+        if (hook.timeout !== undefined) {
+          if (typeof hook.timeout === 'number' && hook.timeout > 0) timeoutSec = hook.timeout
+          else problems.push(`${at}.timeout must be a number of seconds above 0; using ${DEFAULT_HOOK_TIMEOUT_SEC}`)
+        }
+        hooks.push({ command: hook.command, timeoutSec, source })
+      })
+      if (hooks.length) table[event].push({ ...(typeof entry.matcher === 'string' ? { matcher: entry.matcher } : {}), hooks })
+    })
+  }
+  return { table, problems }
+}
+
+/** The hooks of every settings file, lowest precedence first; `"disableAllHooks": true` in any file turns them all off. */
+export function hooksFromSettings(files: ReadonlyArray<{ file: string; json: Record<string, unknown> }>): { table: HookTable; problems: string[] } {
+  if (files.some((f) => f.json.disableAllHooks === true)) return { table: emptyHookTable(), problems: [] }
+  const parsed = files.map((f) => parseHooks(f.json.hooks, f.file))
+  return { table: mergeHookTables(...parsed.map((p) => p.table)), problems: parsed.flatMap((p) => p.problems) }
+}

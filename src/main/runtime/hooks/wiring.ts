@@ -1,0 +1,90 @@
+// Where hooks meet the agent loop, as small wrappers the orchestration layer applies:
+// - PreToolUse runs inside the permission hook, before the usual check: a hook's deny stops the call, its
+//   allow skips the prompt (deny rules still apply), its ask puts the call to the person, and its
+//   updatedInput replaces the input;
+// - PostToolUse wraps each tool: after a successful call its feedback and context are appended to the result;
+// - SubagentStart runs just before a subagent's run and SubagentStop exactly once as it ends, whichever way.
+//   A SubagentStop hook that blocks a finished agent hands it the reason as its next instruction, at most
+//   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever.
+import type { CanUseTool, PermissionDecision } from '../loop/types'
+import type { Tool } from '../tools/define-tool'
+import type { HookAgent, HookRunner } from './runner'
+
+export const MAX_STOP_BLOCKS = 5
+
+export interface HookGate {
+  /** A deny rule that covers the call (checked even when a hook allows it), or null. */
+  ruleDenial(tool: Tool, input: unknown): string | null
+  /** Asks the person about the call even where the rules would allow it (a hook said "ask"). */
+  ask(tool: Tool, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision>
+}
+
+export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: CanUseTool | undefined, gate: HookGate | null): CanUseTool | undefined {
+  const usual: CanUseTool = inner ?? (async () => ({ behavior: 'allow' }))
+  return async (tool, input, toolUseId) => {
+    if (!runner.has('PreToolUse', agent)) return usual(tool, input, toolUseId)
+    const outcome = await runner.preToolUse(agent, tool.name, input, toolUseId)
+    const current = outcome.updatedInput ?? input
+    const updated = outcome.updatedInput ? { updatedInput: outcome.updatedInput } : {}
+    if (outcome.decision === 'deny') return { behavior: 'deny', message: `A PreToolUse hook blocked this ${tool.name} call: ${outcome.reason ?? 'it gave no reason'}` }
+    if (outcome.decision === 'allow') {
+      const denial = gate?.ruleDenial(tool, current)
+      return denial ? { behavior: 'deny', message: denial } : { behavior: 'allow', ...updated }
+    }
+    const decision = outcome.decision === 'ask' && gate ? await gate.ask(tool, current, toolUseId, outcome.reason ?? `A PreToolUse hook asks for approval of this ${tool.name} call.`) : await usual(tool, current, toolUseId)
+    if (decision.behavior === 'deny') return decision
+    return { behavior: 'allow', ...(decision.updatedInput !== undefined ? { updatedInput: decision.updatedInput } : updated) }
+  }
+}
+
+/** Each tool, with PostToolUse hooks run after its successful calls. */
+export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[]): Tool[] {
+  return tools.map((tool) => ({
+    ...tool,
+    async run(raw, ctx) {
+      const result = await tool.run(raw, ctx)
+      if (result.isError || ctx.signal.aborted || !runner.has('PostToolUse', agent)) return result
+      const response = { content: result.content, ...(result.details !== undefined ? { details: result.details } : {}) }
+      const { notes, replaceOutput } = await runner.postToolUse(agent, tool.name, raw, response, ctx.toolUseId)
+      if (!notes.length && replaceOutput === undefined) return result
+      return { ...result, content: [replaceOutput ?? result.content, ...notes].join('\n\n') }
+    }
+  }))
+}
+
+export interface SubagentHookRun {
+  /** SubagentStart: context for the agent's first message. */
+  start(): Promise<string[]>
+  /** For the loop: asked when the agent would finish; a reason keeps it going. */
+  beforeFinish(finalText: string): Promise<string | null>
+  /** Runs SubagentStop if the run ended another way (stopped, failed, turn limit), then `inner`. */
+  finalize<T>(inner?: () => Promise<T>): (result: { status: string; result: string }) => Promise<T | undefined>
+}
+
+export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void): SubagentHookRun {
+  let stopRan = false
+  let blocks = 0
+  return {
+    start: async () => (runner ? runner.subagentStart(agent) : []),
+    async beforeFinish(finalText) {
+      if (!runner) return null
+      const reason = await runner.subagentStop(agent, { stopHookActive: blocks > 0, lastMessage: finalText, status: 'completed' })
+      if (reason && blocks < MAX_STOP_BLOCKS) {
+        blocks++
+        return `A SubagentStop hook did not let you finish yet:\n${reason}`
+      }
+      if (reason) report(`SubagentStop hooks blocked agent ${agent.agentType} from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`)
+      stopRan = true
+      return null
+    },
+    finalize(inner) {
+      return async (result) => {
+        if (runner && !stopRan) {
+          stopRan = true
+          await runner.subagentStop(agent, { stopHookActive: blocks > 0, lastMessage: result.result, status: result.status })
+        }
+        return inner?.()
+      }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// What a session adds around its agents' tools: MCP servers (mcp/) and hooks (hooks/). The session keeps one
+// of these and calls it at four points: reload (read the configuration), prepareRun (connect the servers a run
+// needs), buildTools (add MCP tools, wrap every tool with PostToolUse) and canUseTool (PreToolUse before the
+// permission check). Problems are error events on the agent concerned, never throws.
+import type { AgentDefinition } from '../../../shared/agent-definition'
+import type { AgentEvent } from '../../../shared/events'
+import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles } from '../hooks'
+import type { CanUseTool } from '../loop/types'
+import { loadMcpConfig, SessionMcp, type AgentMcpTools } from '../mcp'
+import { transcriptPath } from '../store'
+import type { Tool } from '../tools/define-tool'
+import type { AgentHandle, AgentRegistry } from './agent-registry'
+import type { PermissionBroker } from './permission-broker'
+
+export interface ExtensionsOptions {
+  sessionId: string
+  cwd: string
+  home: string
+  mainAgentId: string
+  dataDir: string | undefined
+  registry: AgentRegistry
+  emit: (event: AgentEvent) => void
+  /** Servers from Fanout's own settings. */
+  mcpServers?: Record<string, unknown>
+  mcpStartTimeoutMs?: number
+  managedSettingsFile?: string | null
+  env?: Record<string, string | undefined>
+}
+
+export class SessionExtensions {
+  readonly mcp: SessionMcp
+  readonly hooks: HookRunner
+  private readonly own = new Map<string, AgentMcpTools>()
+
+  constructor(private readonly opts: ExtensionsOptions) {
+    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
+    this.hooks = new HookRunner({
+      sessionId: opts.sessionId,
+      projectDir: opts.cwd,
+      mainAgentId: opts.mainAgentId,
+      report: this.report,
+      ...(opts.dataDir ? { transcriptPath: (agentId: string) => transcriptPath(opts.dataDir as string, opts.sessionId, agentId) } : {}),
+      ...(opts.env ? { env: opts.env } : {})
+    })
+  }
+
+  /** An error event on the agent (it keeps running). */
+  readonly report = (agentId: string, message: string): void => {
+    const h = this.opts.registry.get(agentId)
+    this.opts.emit({ agentId, parentAgentId: h?.parentId ?? null, parentToolUseId: h?.parentToolUseId ?? null, sessionId: this.opts.sessionId, ts: Date.now(), type: 'error', message, retrying: false })
+  }
+
+  /** Re-reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers). */
+  reload(): void {
+    const settings = readSettingsFiles({ cwd: this.opts.cwd, home: this.opts.home, ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {}) })
+    const mcp = loadMcpConfig({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}), ...(this.opts.env ? { env: this.opts.env } : {}) })
+    this.mcp.configure(mcp)
+    const hooks = hooksFromSettings(settings.files)
+    this.hooks.configure(hooks.table, [...settings.problems, ...hooks.problems, ...mcp.problems])
+  }
+
+  /** Connects the session's servers (once) and the definition's own (for this run); the result closes the latter. */
+  async prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
+    await this.mcp.ready(handle.id)
+    // Left over from a run that ended before it could close them (the main agent returns early when there is nothing to do).
+    const stale = this.own.get(handle.id)
+    this.own.delete(handle.id)
+    await stale?.close()
+    const own = await this.mcp.openForAgent({ id: handle.id, agentType: def?.agentType ?? handle.agentType, definition: def })
+    this.own.set(handle.id, own)
+    return async () => {
+      if (this.own.get(handle.id) === own) this.own.delete(handle.id)
+      await own.close()
+    }
+  }
+
+  /** Tool names of the session's connected servers (for tool resolution). */
+  toolNames(): string[] {
+    return this.mcp.toolNames()
+  }
+
+  /** The agent's tools plus its MCP tools (the session's it was given, and its own), each with PostToolUse hooks. */
+  tools(handle: AgentHandle, built: Tool[], wanted: ReadonlySet<string>): Tool[] {
+    const names = new Set(built.map((t) => t.name))
+    const add = (t: Tool) => !names.has(t.name) && names.add(t.name)
+    const mcp = [...this.mcp.sessionTools().filter((t) => wanted.has(t.name)), ...(this.own.get(handle.id)?.tools ?? [])].filter(add)
+    return hookedTools(this.hooks, handle, [...built, ...mcp])
+  }
+
+  /** The permission hook with PreToolUse in front. */
+  canUseTool(handle: AgentHandle, inner: CanUseTool | undefined, broker: PermissionBroker | null): CanUseTool | undefined {
+    return hookedCanUseTool(this.hooks, handle, inner, broker && {
+      ruleDenial: (tool, input) => broker.ruleDenial(handle, tool, input),
+      ask: (tool, input, toolUseId, reason) => broker.askAbout(handle, tool.name, input, toolUseId, reason)
+    })
+  }
+
+  /** Closes every MCP server the session started. */
+  async close(): Promise<void> {
+    const own = [...this.own.values()]
+    this.own.clear()
+    await Promise.all([...own.map((o) => o.close()), this.mcp.close()])
+  }
+}
