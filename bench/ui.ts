@@ -5,7 +5,7 @@
 //  2. Opening a recorded 100,000-event session through the real host: click to painted transcript.
 // Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import config, { chromiumPath } from '../playwright.config'
@@ -13,6 +13,7 @@ import { LocalRuntimeHost } from '../src/main/runtime/host'
 import { saveApiKey, transcriptPath } from '../src/main/runtime/store'
 import { startWebServer } from '../src/main/web/server'
 import { startProfile } from './cpu-profile'
+import { startTrace } from './trace-summary'
 import { writeBigSession } from './ui-big-session'
 import { startStreamProbe, stopStreamProbe, timeOpenSession, type StreamProbeResult } from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
@@ -25,6 +26,10 @@ const OPEN_RUNS = Number(process.env.BENCH_UI_OPEN_RUNS ?? 3)
 const VIEWPORT = { width: 1600, height: 1000 }
 /** A folder to save CPU profiles of the measured phases in (and print where the time went). */
 const PROFILE_DIR = process.env.BENCH_UI_PROFILE
+/** A folder to save Chromium traces of the measured phases in (and print time per kind of work). */
+const TRACE_DIR = process.env.BENCH_UI_TRACE
+/** A PNG path: a screenshot of the panels as the stream ends, to see what was measured. */
+const SCREENSHOT = process.env.BENCH_UI_SCREENSHOT
 
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return NaN
@@ -65,6 +70,26 @@ async function heapUsed(page: Page, collect = false): Promise<number> {
   return usedSize
 }
 
+type Metrics = Record<string, number>
+
+/**
+ * The renderer's own counters, read before and after a phase. Durations are thread ticks (CPU time), so
+ * they say what the work cost even when the thread waited for a core meanwhile. Counting runs while
+ * the Performance domain is enabled, so one session stays open across the phase.
+ */
+async function rendererMetrics(page: Page): Promise<() => Promise<Metrics>> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' })
+  return async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]))
+}
+
+/** CPU ms per second of the run, per counter. */
+function cpuPerSecond(before: Metrics, after: Metrics, seconds: number): (name: string) => string {
+  return (name) => `${(((after[name] ?? 0) - (before[name] ?? 0)) * 1000 / seconds).toFixed(0)}`
+}
+
+const load = () => `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`
+
 async function benchStreaming(browser: Browser, rendererDir: string, tmp: string): Promise<void> {
   const project = join(tmp, 'stream-project')
   mkdirSync(project, { recursive: true })
@@ -80,16 +105,23 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const heapStart = await heapUsed(page, true)
     let heapPeak = heapStart
     const profiler = await startProfile(page, PROFILE_DIR)
+    const tracer = await startTrace(browser, page, TRACE_DIR)
+    const loadBefore = load()
+    const metrics = await rendererMetrics(page)
+    const metricsBefore = await metrics()
     await page.evaluate(startStreamProbe)
     const sampler = setInterval(() => void heapUsed(page).then((h) => (heapPeak = Math.max(heapPeak, h)), () => {}), 1000)
     const run = await host.stream(SECONDS)
     await page.waitForTimeout(400) // the last deltas reach the screen
     clearInterval(sampler)
     const probe = await page.evaluate(stopStreamProbe)
+    const metricsAfter = await metrics()
+    const loadAfter = load()
     const heapEnd = await heapUsed(page)
+    if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT })
     const heapAfterGc = await heapUsed(page, true)
     host.finish()
-    const profile = await profiler.stop('stream')
+    const profile = [...(await profiler.stop('stream')), ...(await tracer.stop('stream'))]
 
     const sent = Object.values(run.sent).reduce((n, s) => n + s.length, 0)
     const frames = sortNum(probe.frames)
@@ -106,6 +138,11 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
       `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks, ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
     )
     console.log(`  event→screen        p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(pct(lat, 99))}, max ${ms(lat[lat.length - 1])}; ${missing} of ${sent} never seen  (target p95 ≤ 100 ms: ${verdict(pct(lat, 95) <= 100)})`)
+    const cpu = cpuPerSecond(metricsBefore, metricsAfter, (run.durationMs + 400) / 1000)
+    console.log(
+      `  renderer CPU        main thread ${cpu('ThreadTime')} ms/s (script ${cpu('ScriptDuration')}, style ${cpu('RecalcStyleDuration')}, layout ${cpu('LayoutDuration')}); whole renderer process ${cpu('ProcessTime')} ms/s`
+    )
+    console.log(`  machine             ${loadBefore} before, ${loadAfter.replace('load average ', '')} after (frame and latency figures need a free core; CPU figures do not)`)
     console.log(`  JS heap             ${mb(heapStart)} before (after GC), peak ${mb(heapPeak)}, ${mb(heapEnd)} at the end, ${mb(heapAfterGc)} after GC`)
     for (const line of profile) console.log(line)
   } finally {

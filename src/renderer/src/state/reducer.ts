@@ -262,8 +262,11 @@ function appendDelta(d: SessionDraft, a: AgentState, kind: 'text' | 'thinking', 
 
 /** Marks the current turn's streamed text as final (a turn ended, or a stop cut the stream short). */
 function settleStreaming(d: SessionDraft, a: AgentState): void {
+  // Streaming items exist only from `streamFrom` on (every delta opens the stream first), so only that
+  // tail is scanned: scanning the whole transcript made each turn of a long replay cost O(items).
+  if (a.streamFrom === null) return
   const items = d.peekItems(a.id)
-  for (let i = items.length - 1; i >= 0; i--) {
+  for (let i = items.length - 1; i >= a.streamFrom; i--) {
     const it = items[i]
     if ((it.kind === 'text' || it.kind === 'thinking') && it.streaming) d.replaceItem(a.id, i, { ...it, streaming: false })
     else if (it.kind === 'user') break

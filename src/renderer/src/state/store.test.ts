@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, HostNotice, SessionSummary } from '../../../shared/ipc-contract'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
-import { boot, openSession, receiveEvents, resetStore, startSession, useApp } from './store'
+import { boot, flushEvents, openSession, receiveEvents, resetStore, startSession, useApp } from './store'
 
 const summary = (id: string, status: SessionSummary['status'] = 'completed'): SessionSummary => ({
   sessionId: id,
@@ -113,5 +113,81 @@ describe('app store', () => {
     receiveEvents([agentEvents('x', 'main', manualClock()).end('completed')])
     await settle()
     expect(f.calls.filter(([n]) => n === 'sessions.list').length).toBe(before + 1)
+  })
+})
+
+describe('live events in a page with animation frames', () => {
+  let frames: Array<() => void> = []
+  const runFrame = () => {
+    const due = frames
+    frames = []
+    for (const f of due) f()
+  }
+  const withFrames = () => {
+    frames = []
+    vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frames.push(cb))
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => {
+      frames[id - 1] = () => {}
+    })
+  }
+  afterEach(() => {
+    resetStore()
+    vi.unstubAllGlobals()
+  })
+
+  it('folds every batch that arrived before a frame into one store update, in order', async () => {
+    withFrames()
+    const f = fakeApi()
+    boot(f.api)
+    f.connect()
+    await settle()
+    const clock = manualClock()
+    const a = agentEvents('s', 'main', clock)
+    let updates = 0
+    const off = useApp.subscribe((s, prev) => void (s.events !== prev.events && updates++))
+    receiveEvents([a.start(), a.text('Hel')])
+    receiveEvents([a.text('lo')])
+    receiveEvents([a.status('waiting_permission')])
+    expect(useApp.getState().events.sessions.s).toBeUndefined()
+    runFrame()
+    off()
+    expect(updates).toBe(1)
+    const session = useApp.getState().events.sessions.s
+    expect(session.items.main.map((i) => ('text' in i ? i.text : ''))).toEqual(['Hello'])
+    expect(session.agents.main.status).toBe('waiting_permission')
+  })
+
+  it('keeps up without frames (a hidden window): a timer applies the events', async () => {
+    withFrames()
+    vi.useFakeTimers()
+    try {
+      const a = agentEvents('s', 'main', manualClock())
+      receiveEvents([a.start(), a.text('still counted')])
+      vi.advanceTimersByTime(150)
+      expect(useApp.getState().events.sessions.s.items.main).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a replay that lands before the frame gets the waiting live events once, not twice', async () => {
+    withFrames()
+    const f = fakeApi()
+    boot(f.api)
+    f.connect()
+    await settle()
+    const clock = manualClock()
+    const main = agentEvents('old', 'main', clock)
+    f.history.push(main.start(), main.user('hi'), main.text('Hel'))
+    const opening = openSession('old')
+    await settle()
+    f.push([f.history[2]]) // already in the history
+    clock.advance(10)
+    f.push([main.text('lo')])
+    f.release()
+    await opening
+    runFrame()
+    flushEvents()
+    expect(useApp.getState().events.sessions.old.items.main.map((i) => ('text' in i ? i.text : ''))).toEqual(['hi', 'Hello'])
   })
 })

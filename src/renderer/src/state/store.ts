@@ -9,7 +9,7 @@ import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents, expireWaitingRequests } from './reducer'
 import { emptyEventsState, emptySession, type EventsState, type PermissionDecision } from './session-state'
 
-export type RightPane = 'panels' | 'timeline'
+export type RightPane = 'panels' | 'timeline' | 'team'
 export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
 
 export interface AppState {
@@ -78,7 +78,35 @@ function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummar
   return [s, ...rest].sort((a, b) => b.updatedAt - a.updatedAt)
 }
 
+// Live batches are folded into the store once per animation frame, however many arrived since the last
+// one: when the page falls behind, the batches that queued up cost one render instead of one each, so
+// it catches up rather than falling further behind. Order is kept (one queue), so a status change still
+// lands with the text before it. A timer stands in when frames stop (a hidden window), so the state —
+// and the notifications it drives — keep up. Without frames at all (tests), batches apply at once.
+const HIDDEN_FLUSH_MS = 100
+let pending: AgentEvent[] = []
+let scheduled: { frame: number; timer: ReturnType<typeof setTimeout> } | null = null
+
 export function receiveEvents(batch: AgentEvent[]): void {
+  if (typeof requestAnimationFrame !== 'function') return applyLive(batch)
+  for (const e of batch) pending.push(e)
+  if (!scheduled) scheduled = { frame: requestAnimationFrame(flushEvents), timer: setTimeout(flushEvents, HIDDEN_FLUSH_MS) }
+}
+
+/** Applies every live event received so far (the frame callback; also before a replay is merged). */
+export function flushEvents(): void {
+  if (scheduled) {
+    cancelAnimationFrame(scheduled.frame)
+    clearTimeout(scheduled.timer)
+    scheduled = null
+  }
+  if (!pending.length) return
+  const batch = pending
+  pending = []
+  applyLive(batch)
+}
+
+function applyLive(batch: AgentEvent[]): void {
   const { opening } = get()
   if (opening) {
     const held = batch.filter((e) => e.sessionId === opening.sessionId)
@@ -153,6 +181,7 @@ export async function openSession(sessionId: string): Promise<void> {
   set({ opening: { sessionId, held: [] } })
   try {
     const { events, session } = await call('sessions.open', { sessionId })
+    flushEvents() // live events still waiting for a frame join `held` first, so none is applied twice
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
     const lastTs = events.length ? events[events.length - 1].ts : 0
     // Live events that arrived while the history was on its way, minus those already in it.
@@ -243,5 +272,7 @@ export const ui = {
 
 /** For tests and the e2e harness. */
 export function resetStore(): void {
+  pending = []
+  flushEvents() // cancels a scheduled frame
   set({ ...initial })
 }

@@ -10,6 +10,7 @@ import { ToolRow } from '../components/tool-row'
 import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
+import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../state/session-state'
@@ -17,6 +18,8 @@ import { sendMessage, stopAgent, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 
 const TAIL = 24
+/** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
+const TAIL_CHARS = 2000
 const EMPTY: TranscriptItem[] = []
 
 export function AgentMeta({ agent }: { agent: AgentState }) {
@@ -87,13 +90,14 @@ export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState
   )
 }
 
-function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
+// Memoized: a panel re-renders on each delta, but only its last item changed.
+const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
   const isAgentTool = useApp((s) => item.kind === 'tool' && AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[item.toolUseId]?.name ?? ''))
   switch (item.kind) {
     case 'user':
       return <div className="tail-user">{truncate(item.text, 600)}</div>
     case 'text':
-      return <MarkdownView text={item.text.length > 4000 ? `…${item.text.slice(-4000)}` : item.text} streaming={item.streaming} />
+      return <MarkdownView text={item.text} streaming={item.streaming} tailChars={TAIL_CHARS} />
     case 'thinking':
       return <div className="tail-thinking">{item.text.slice(-300)}</div>
     case 'tool':
@@ -103,7 +107,7 @@ function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
   }
-}
+})
 
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
@@ -149,13 +153,9 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     return id ? sess.permissions[id] : undefined
   })
   const [messaging, setMessaging] = useState(false)
-  const bodyRef = useRef<HTMLDivElement>(null)
+  const follow = useFollowBottom()
   const ref = useRef<HTMLDivElement>(null)
 
-  useLayoutEffect(() => {
-    const el = bodyRef.current
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight
-  }, [items])
   useLayoutEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
   }, [focused])
@@ -187,16 +187,18 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
           <PermissionActions request={request} compact />
         </div>
       )}
-      <div className="panel-body" ref={bodyRef}>
-        {items.length > TAIL && (
-          <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
-            {items.length - TAIL} earlier items — open the full transcript
-          </button>
-        )}
-        {tail.map((item) => (
-          <TailItem key={item.key} item={item} sessionId={sessionId} />
-        ))}
-        {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+      <div className="panel-body" ref={follow.scrollRef}>
+        <div className="panel-body-content" ref={follow.contentRef}>
+          {items.length > TAIL && (
+            <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
+              {items.length - TAIL} earlier items — open the full transcript
+            </button>
+          )}
+          {tail.map((item) => (
+            <TailItem key={item.key} item={item} sessionId={sessionId} />
+          ))}
+          {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+        </div>
       </div>
       {messaging && <MessageInput agent={agent} onDone={() => setMessaging(false)} />}
     </article>

@@ -1,0 +1,55 @@
+// Optional tracing for the UI benchmark (BENCH_UI_TRACE=dir): a Chromium trace of a measured phase (open
+// it in DevTools' Performance panel or ui.perfetto.dev), summarized as the renderer main thread's time per
+// kind of work — script, style, layout, paint, HTML parsing — which a CPU profile alone lumps together.
+import { writeFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+
+interface TraceEvent {
+  name: string
+  ph: string
+  pid: number
+  tid: number
+  dur?: number
+  /** Thread (CPU) time: what the work cost, even when other processes held the CPU meanwhile. */
+  tdur?: number
+  args?: { name?: string }
+}
+
+export interface Tracer {
+  stop(label: string): Promise<string[]>
+}
+
+// Top-level kinds of main-thread work (nested events such as FunctionCall inside RunTask are not summed twice).
+const KINDS = ['RunTask', 'FunctionCall', 'EvaluateScript', 'v8.run', 'ParseHTML', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'MajorGC', 'MinorGC']
+
+export async function startTrace(browser: Browser, page: Page, dir: string | undefined): Promise<Tracer> {
+  if (!dir) return { stop: async () => [] }
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'] })
+  return {
+    async stop(label) {
+      const buffer = await browser.stopTracing()
+      const file = `${dir}/ui-${label}.trace.json`
+      writeFileSync(file, buffer)
+      return [`  trace               ${file}; renderer main thread, total per kind (wall and CPU ms):`, ...summarizeTrace(JSON.parse(buffer.toString('utf8')))]
+    }
+  }
+}
+
+export function summarizeTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent[]): string[] {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  if (!main) return ['    (no renderer main thread in the trace)']
+  const totals = new Map<string, { ms: number; cpu: number; n: number }>()
+  for (const e of events) {
+    if (e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || !KINDS.includes(e.name)) continue
+    const t = totals.get(e.name) ?? { ms: 0, cpu: 0, n: 0 }
+    t.ms += (e.dur ?? 0) / 1000
+    t.cpu += (e.tdur ?? 0) / 1000
+    t.n++
+    totals.set(e.name, t)
+  }
+  return [
+    '      wall    cpu   count',
+    ...[...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([name, t]) => `    ${t.ms.toFixed(0).padStart(6)} ${t.cpu.toFixed(0).padStart(6)} ms ${String(t.n).padStart(6)}×  ${name}`)
+  ]
+}
