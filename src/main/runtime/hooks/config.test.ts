@@ -1,0 +1,53 @@
+// Reading hook configuration as Claude Code writes it, and its matchers.
+import { describe, expect, it } from 'vitest'
+import { hooksFromSettings, matcherMatches, parseHooks } from './config'
+
+describe('matcherMatches', () => {
+  it('empty and * match everything; words and | are exact names; anything else is a regular expression', () => {
+    expect(matcherMatches(undefined, 'Bash')).toBe(true)
+    expect(matcherMatches('*', 'Bash')).toBe(true)
+    expect(matcherMatches('Edit|Write', 'Write')).toBe(true)
+    expect(matcherMatches('Edit|Write', 'NotebookEdit')).toBe(false)
+    expect(matcherMatches('Bash', 'BashOutput')).toBe(false)
+    expect(matcherMatches('mcp__github__.*', 'mcp__github__create_issue')).toBe(true)
+    expect(matcherMatches('Notebook.*', 'Read')).toBe(false)
+    expect(matcherMatches('general-purpose', 'general-purpose')).toBe(true)
+  })
+})
+
+describe('parseHooks', () => {
+  it('reads command hooks with their timeouts; in a definition, Stop is SubagentStop', () => {
+    const { table, problems } = parseHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'done.sh' }] }] }, 'agents/x.md', true)
+    expect(problems).toEqual([])
+    expect(table.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ command: 'check.sh', timeoutSec: 5, source: 'agents/x.md' }] }])
+    expect(table.SubagentStop).toEqual([{ hooks: [{ command: 'done.sh', timeoutSec: 60, source: 'agents/x.md' }] }])
+  })
+
+  it('says what is wrong with each broken entry and keeps the good ones', () => {
+    const { table, problems } = parseHooks(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'is this ok?' }, { type: 'command', command: 'ok.sh', timeout: -1 }] }, { matcher: '(', hooks: [] }, 'nope'],
+        PostToolUse: { matcher: 'x' },
+        SessionStart: [{ hooks: [{ type: 'command', command: 'ignored.sh' }] }],
+        Teleport: []
+      },
+      '.claude/settings.json'
+    )
+    expect(table.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ command: 'ok.sh', timeoutSec: 60, source: '.claude/settings.json' }] }])
+    expect(problems).toEqual([
+      '.claude/settings.json: hooks.PreToolUse[0].hooks[0]: hook type "prompt" is not supported by Fanout; only "command" hooks run',
+      '.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout must be a number of seconds above 0; using 60',
+      expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher is not a valid regular expression \(.+\); these hooks never run$/),
+      '.claude/settings.json: hooks.PreToolUse[2] must be an object with "matcher" and "hooks"',
+      '.claude/settings.json: hooks.PostToolUse must be a list like [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]',
+      '.claude/settings.json: unknown hook event "Teleport"; Fanout runs PreToolUse, PostToolUse, SubagentStart, SubagentStop'
+    ])
+  })
+
+  it('merges settings files in order, and disableAllHooks turns every hook off', () => {
+    const a = { file: 'user.json', json: { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a' }] }] } } }
+    const b = { file: 'project.json', json: { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'b' }] }] } } }
+    expect(hooksFromSettings([a, b]).table.PreToolUse.map((m) => m.hooks[0].command)).toEqual(['a', 'b'])
+    expect(hooksFromSettings([a, b, { file: 'local.json', json: { disableAllHooks: true } }]).table.PreToolUse).toEqual([])
+  })
+})
