@@ -8,6 +8,7 @@ import './styles/layout.css'
 import './styles/components.css'
 import './styles/panels.css'
 import './styles/markdown.css'
+import './styles/team.css'
 
 boot(connectTransport())
 

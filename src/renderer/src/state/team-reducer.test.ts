@@ -131,7 +131,7 @@ describe('team board', () => {
     ])
     expect(s.teamMessages.map((m) => [m.from, m.to, m.summary ?? null, m.text])).toEqual([
       ['ada', 'bo', 'schema ready', 'The schema is in db/schema.sql.'],
-      ['bo', 'lead', 'bo: completed', 'Agent "bo" completed — No tasks left.']
+      ['bo', 'lead', null, 'Finished its turn — No tasks left.']
     ])
     expect(new Set(s.teamMessages.map((m) => m.key)).size).toBe(2)
   })

@@ -31,11 +31,13 @@ function nameOf(team: TeamSnapshot, agentId: string): string | null {
   return team.members.find((m) => m.agentId === agentId)?.name ?? null
 }
 
-/** A message's words without its envelope: `<agent-message>` wrappers, notification tags. */
+const ENDED: Record<string, string> = { completed: 'Finished its turn', failed: 'Failed', stopped: 'Stopped', max_turns: 'Hit its turn limit' }
+
+/** A message's words without its envelope: `<agent-message>` wrappers; for a report, how the run ended and its first line. */
 export function messagePreview(text: string): string {
-  const summary = /<summary>([\s\S]*?)<\/summary>/.exec(text)?.[1]
+  const status = isReport(text) ? /<status>(\w+)<\/status>/.exec(text)?.[1] : undefined
   const result = /<result>\s*([^\n]*)/.exec(text)?.[1]
-  const body = summary ? `${summary}${result ? ` — ${result}` : ''}` : text.replace(/<[^>]+>/g, ' ')
+  const body = status ? `${ENDED[status] ?? status}${result ? ` — ${result}` : ''}` : text.replace(/<[^>]+>/g, ' ')
   const flat = body.replace(/\s+/g, ' ').trim()
   return flat.length > 280 ? `${flat.slice(0, 279)}…` : flat
 }
@@ -48,6 +50,10 @@ export function teamMessage(d: SessionDraft, e: MessageReceivedEvent): void {
   const from = nameOf(team, e.from)
   if (!to || !from) return
   const list = d.state.teamMessages
-  const msg: TeamMessage = { key: `m${d.state.eventCount}`, ts: e.ts, from, to, ...(e.summary ? { summary: e.summary } : {}), text: messagePreview(e.text) }
+  // A report's summary only repeats what the preview says.
+  const summary = e.summary && !isReport(e.text) ? e.summary : undefined
+  const msg: TeamMessage = { key: `m${d.state.eventCount}`, ts: e.ts, from, to, ...(summary ? { summary } : {}), text: messagePreview(e.text) }
   d.set('teamMessages', list.length >= TEAM_MESSAGE_LIMIT ? [...list.slice(list.length - TEAM_MESSAGE_LIMIT + 1), msg] : [...list, msg])
 }
+
+const isReport = (text: string) => text.trimStart().startsWith('<task-notification>')

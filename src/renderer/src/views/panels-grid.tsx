@@ -11,6 +11,7 @@ import { isActive } from '../state/session-state'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
 import { gridLayout } from '../lib/grid-layout'
+import { PhaseSections } from './phase-strip'
 
 /** The size of an element, following it across remounts (a callback ref). */
 function useSize(): [(el: HTMLElement | null) => void, { width: number; height: number }] {
@@ -78,6 +79,7 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
   const expanded = useApp((s) => s.expanded)
   const focused = useApp((s) => s.focusedAgentId)
   const maximized = useApp((s) => s.maximizedAgentId)
+  const phased = useApp((s) => (s.events.sessions[sessionId]?.phases.length ?? 0) > 0)
   const [showFinished, setShowFinished] = useState(true)
   const [gridRef, size] = useSize()
 
@@ -103,7 +105,16 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
   const { cols, rowHeight } = gridLayout(live.length, size.width, finished.length && showFinished ? size.height * 0.72 : size.height)
   return (
     <div className="panels-scroll" ref={gridRef}>
-      {live.length > 0 && (
+      {live.length > 0 && phased && (
+        <PhaseSections
+          sessionId={sessionId}
+          ids={live}
+          width={size.width}
+          height={finished.length && showFinished ? size.height * 0.72 : size.height}
+          panel={(id, dense) => <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={dense} />}
+        />
+      )}
+      {live.length > 0 && !phased && (
         <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }} data-testid="panels-grid">
           {live.map((id) => (
             <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < 360} />

@@ -1,14 +1,18 @@
-// The right side of a session: the live panels grid or the tree + timeline.
+// The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
+// mode the phase strip sits above them.
 import { Icon } from '../components/icon'
 import { countAgents } from '../state/selectors'
 import { ui, useApp } from '../state/store'
 import { PanelsGrid } from './panels-grid'
+import { PhaseStrip } from './phase-strip'
+import { TeamBoard } from './team-board'
 import { TreeTimeline } from './tree-timeline'
 
 export function RightPane({ sessionId }: { sessionId: string }) {
   const pane = useApp((s) => s.rightPane)
   const session = useApp((s) => s.events.sessions[sessionId])
   const counts = session ? countAgents(session) : { total: 0, active: 0, waiting: 0, done: 0, failed: 0 }
+  const team = session?.team ?? null
   return (
     <section className="right-pane" aria-label="Agents">
       <div className="pane-tabs" role="tablist">
@@ -18,6 +22,11 @@ export function RightPane({ sessionId }: { sessionId: string }) {
         <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} data-testid="tab-timeline">
           <Icon name="timeline" size={13} /> Tree &amp; timeline
         </button>
+        {team && (
+          <button role="tab" aria-selected={pane === 'team'} className={`pane-tab${pane === 'team' ? ' active' : ''}`} onClick={() => ui.setRightPane('team')} data-testid="tab-team">
+            <Icon name="agents" size={13} /> Team <span className="count">{team.members.length}</span>
+          </button>
+        )}
         <span className="pane-tabs-summary small muted">
           {counts.active > 0 && <span>{counts.active} running</span>}
           {counts.waiting > 0 && <span className="warn-text">{counts.waiting} waiting</span>}
@@ -25,7 +34,8 @@ export function RightPane({ sessionId }: { sessionId: string }) {
           {counts.failed > 0 && <span className="err-text">{counts.failed} failed</span>}
         </span>
       </div>
-      <div className="pane-content">{pane === 'panels' ? <PanelsGrid sessionId={sessionId} /> : <TreeTimeline sessionId={sessionId} />}</div>
+      <PhaseStrip sessionId={sessionId} />
+      <div className="pane-content">{pane === 'team' && team ? <TeamBoard sessionId={sessionId} /> : pane === 'timeline' ? <TreeTimeline sessionId={sessionId} /> : <PanelsGrid sessionId={sessionId} />}</div>
     </section>
   )
 }

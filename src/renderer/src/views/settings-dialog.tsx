@@ -1,4 +1,5 @@
-// Settings: the API key (write-only), base URL, models and aliases, limits, default permission mode.
+// Settings: the API key (write-only), base URL, models and aliases, limits, default permission mode, and how
+// new sessions orchestrate (coordinator mode, agent teams).
 import { useState } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
@@ -68,6 +69,8 @@ type Draft = {
   maxTurns: string
   defaultPermissionMode: PermissionMode
 }
+  coordinator: boolean
+  agentTeams: boolean
 
 const toDraft = (s: Settings): Draft => ({
   baseUrl: s.baseUrl ?? '',
@@ -77,7 +80,9 @@ const toDraft = (s: Settings): Draft => ({
   maxDepth: String(s.limits.maxDepth),
   maxBudgetUsd: s.limits.maxBudgetUsd === null ? '' : String(s.limits.maxBudgetUsd),
   maxTurns: String(s.limits.maxTurns),
-  defaultPermissionMode: s.defaultPermissionMode
+  defaultPermissionMode: s.defaultPermissionMode,
+  coordinator: s.coordinator,
+  agentTeams: s.agentTeams
 })
 
 function SettingsForm({ settings }: { settings: Settings }) {
@@ -101,7 +106,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
           maxBudgetUsd: d.maxBudgetUsd.trim() ? Number(d.maxBudgetUsd) : null,
           maxTurns: Number(d.maxTurns)
         },
-        defaultPermissionMode: d.defaultPermissionMode
+        defaultPermissionMode: d.defaultPermissionMode,
+        coordinator: d.coordinator,
+        agentTeams: d.agentTeams
       })
       setSaved(true)
     } catch (err) {
@@ -180,6 +187,23 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </label>
       </section>
       {error && (
+      <section className="settings-section">
+        <h3>Orchestration (new sessions)</h3>
+        <label className="check-field">
+          <input type="checkbox" checked={d.coordinator} onChange={(e) => up({ coordinator: e.target.checked })} data-testid="setting-coordinator" />
+          <span>
+            <span className="field-label">Coordinator mode</span>
+            <span className="field-hint">The main agent only directs agents, in four phases: research, a plan, implementation with each worker in its own git worktree, and verification.</span>
+          </span>
+        </label>
+        <label className="check-field">
+          <input type="checkbox" checked={d.agentTeams || d.coordinator} disabled={d.coordinator} onChange={(e) => up({ agentTeams: e.target.checked })} data-testid="setting-agentTeams" />
+          <span>
+            <span className="field-label">Agent teams</span>
+            <span className="field-hint">The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.</span>
+          </span>
+        </label>
+      </section>
         <div className="inline-error" role="alert">
           {error}
         </div>

@@ -100,7 +100,9 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       execute: (input) =>
         as(async (actor) => {
           const out = await m.run({ op: 'task_claim', actor, ...(input.taskId ? { taskId: input.taskId } : {}) })
-          return out.ok ? after(out.taskId, 'You claimed') : { content: out.error, isError: true, details: { claimed: false } }
+          if (out.ok) return after(out.taskId, 'You claimed')
+          // Nothing left to take is an answer (end your turn or wait), not a failed call.
+          return { content: out.error, isError: !('code' in out && out.code === 'none_available'), details: { claimed: false } }
         })
     }),
     defineTool({

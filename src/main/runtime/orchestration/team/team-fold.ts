@@ -10,7 +10,8 @@ export interface TeamState {
   nextTaskId: number
 }
 
-export type OpOutcome = { ok: true; taskId?: string; requestId?: string } | { ok: false; error: string }
+/** `none_available`: a claim of "the next task" found nothing to take — an answer, not a failure. */
+export type OpOutcome = { ok: true; taskId?: string; requestId?: string } | { ok: false; error: string; code?: 'none_available' }
 
 export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1 })
 
@@ -108,8 +109,8 @@ function claimTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_claim' }>
     if (!task) {
       const pending = team.tasks.filter((t) => t.status === 'pending')
       const blocked = pending.filter((t) => openBlockers(team, t.blockedBy).length)
-      if (!pending.length) return refuse('No task is available: every task is claimed or completed.')
-      return refuse(`No task is available to you: ${blocked.length} pending task${blocked.length === 1 ? ' is' : 's are'} blocked by unfinished work, ${pending.length - blocked.length} assigned to others.`)
+      if (!pending.length) return { ok: false, code: 'none_available', error: 'No task is available: every task is claimed or completed.' }
+      return { ok: false, code: 'none_available', error: `No task is available to you: ${blocked.length} pending task${blocked.length === 1 ? ' is' : 's are'} blocked by unfinished work, ${pending.length - blocked.length} assigned to others.` }
     }
   }
   task.owner = op.actor

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, TeamEvent, ToolEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest, type Turn } from '../../model/scripted'
 import { sessionDir } from '../../store'
-import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
+import { closeFixtures, ends, makeFixture, starts } from '../testing/session-fixture'
 import { TeamBoard } from './team-board'
 
 afterEach(closeFixtures)
@@ -38,8 +38,10 @@ describe('agent teams', () => {
     const workerTurn: Turn = (req) => {
       const prev = previousCall(req)
       const out = req.toolResults[0]
-      if (prev === 'TaskClaim' && !out.isError) return reply.toolUse('TaskUpdate', { taskId: /You claimed task (\d+)/.exec(out.content)![1], status: 'completed', result: 'done' })
-      if (prev === 'TaskClaim') return reply.text(`No tasks left: ${out.content}`)
+      const claimed = prev === 'TaskClaim' ? /You claimed task (\d+)/.exec(out.content) : null
+      if (claimed) return reply.toolUse('TaskUpdate', { taskId: claimed[1], status: 'completed', result: 'done' })
+      // Nothing left to take is an answer, not a failed call.
+      if (prev === 'TaskClaim') return out.isError ? reply.text(`claim failed: ${out.content}`) : reply.text(`No tasks left: ${out.content}`)
       return reply.toolUse('TaskClaim', {})
     }
     const f = await makeFixture(
@@ -97,6 +99,10 @@ describe('agent teams', () => {
     await board.refresh()
     expect(board.snapshot()).toEqual(team)
     expect(teamEvents(f.events).length).toBeGreaterThan(24)
+    const memberIds = new Set(team.members.map((m) => m.agentId))
+    const finals = ends(f.events).filter((e) => memberIds.has(e.agentId))
+    expect(finals.length).toBeGreaterThanOrEqual(6)
+    expect(finals.every((e) => e.result.startsWith('No tasks left: No task is available'))).toBe(true)
   })
 
   it('one team per session, and a member cannot create one (no nested teams)', async () => {
