@@ -3,6 +3,7 @@
 // to the number of agents its prompt names ("fan out to 12"; default 4), cycling through the project's
 // agent types; each subagent streams text and uses real tools on the project's files.
 import { block, reply, scriptByAgent, type ParsedRequest, type Respond, type ScriptedReply } from '../../src/main/runtime/model/scripted'
+import { agentEditorScripts } from './agent-editor-script'
 import { coordinatorScripts } from './coordinator-script'
 
 interface Plan {
@@ -100,5 +101,5 @@ export function e2eScript(opts: { speed: number }): Respond {
       }
     ]
   }
-  return scriptByAgent([...coordinatorScripts(opts), child, main], { fallback: () => reply.text('Noted.') })
+  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), child, main], { fallback: () => reply.text('Noted.') })
 }
