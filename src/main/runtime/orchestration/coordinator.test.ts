@@ -164,12 +164,14 @@ describe('coordinator mode', () => {
 
   it('reopens as the coordinator after a restart', async () => {
     const f = await makeFixture(
-      { respond: scriptByAgent([{ name: 'coordinator', match: 'You are the coordinator of a crew', turns: [reply.text('first'), reply.text('second')] }]) },
+      { respond: scriptByAgent([{ name: 'coordinator', match: 'You are the coordinator of a crew', turns: [reply.toolUse('SetPhase', { phase: 'implementation' }), reply.text('first'), reply.text('second')] }]) },
       { coordinator: true }
     )
     await f.session.run('one')
     await f.session.close()
     const reopened = await f.reopen((base) => import('./session').then(({ AgentSession }) => AgentSession.open({ ...base, sessionId: f.session.sessionId, ripgrep: false, managedSettingsFile: null })))
+    // It is still in the phase it was in, so its next workers still get worktrees.
+    expect(reopened.coordinator?.phase).toBe('implementation')
     const result = await reopened.run('two')
     expect(result.result).toBe('second')
     const last = f.model.server.requests[f.model.server.requests.length - 1]

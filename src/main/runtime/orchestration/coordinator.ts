@@ -3,7 +3,7 @@
 // of the prompt: in the implementation phase, agents the coordinator starts work in their own worktree.
 import { z } from 'zod'
 import { COORDINATOR_PHASES, type CoordinatorPhase } from '../../../shared/team'
-import type { AgentEvent } from '../../../shared/events'
+import type { AgentEvent, ChatMessage } from '../../../shared/events'
 import { defineTool, type Tool, type ToolContext, type ToolResult } from '../tools/define-tool'
 import { probeGit } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
@@ -42,6 +42,17 @@ export class Coordinator {
         return { content: `Phase: ${input.phase}${previous && previous !== input.phase ? ` (was ${previous})` : ''}. ${PURPOSE[input.phase]}`, details: { phase: input.phase, previous } }
       }
     })
+  }
+
+  /** After a restart: the phase the coordinator last set, read from its conversation. */
+  restore(messages: readonly ChatMessage[]): void {
+    for (const m of messages) {
+      if (m.role !== 'assistant' || typeof m.content === 'string') continue
+      for (const b of m.content) {
+        const phase = b.type === 'tool_use' && b.name === SET_PHASE_TOOL_NAME ? (b.input as { phase?: unknown } | null)?.phase : undefined
+        if ((COORDINATOR_PHASES as readonly unknown[]).includes(phase)) this.phase = phase as CoordinatorPhase
+      }
+    }
   }
 
   /** The coordinator's Agent tool: in the implementation phase a new agent gets its own worktree, in a git repository. */

@@ -199,6 +199,7 @@ export class AgentSession implements SessionContext {
         agentType = undefined
       }
       session.main.restore(repairConversation(main.messages).messages, agentType)
+      session.coordinator?.restore(main.messages)
     }
     await session.team.load()
     return session
