@@ -37,6 +37,8 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   listAgents: Call<'agents.list'>
   /** Starts the scripted demo fan-out over `cwd` with real tools and the scripted model server. */
   startDemo: Call<'demo.start'>
+  /** MCP servers of a folder with their state and tools (a running session's, else started briefly to list them). Optional: a synthetic host answers `unsupported`. */
+  listMcpServers?: Call<'mcp.list'>
 
   /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
   onEvents(listener: (events: AgentEvent[]) => void): () => void

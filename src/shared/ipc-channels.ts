@@ -20,6 +20,8 @@ export const CALLS = {
   'settings.setApiKey': 'setApiKey',
   'agents.list': 'listAgents',
   'demo.start': 'startDemo',
+  /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */
+  'mcp.list': 'listMcpServers',
   ...AGENT_EDITOR_CALLS
 } as const
 

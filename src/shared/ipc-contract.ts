@@ -144,6 +144,22 @@ const LoadedAgentSchema = z.custom<LoadedAgent>(
   'agents must be loaded agent definitions'
 )
 
+/** One MCP server of a folder: where it is configured, whether it runs, and its tools as agents see them. */
+export const McpServerInfoSchema = z.object({
+  name: z.string(),
+  scope: z.enum(['fanout', 'user', 'project', 'local', 'agent']),
+  transport: z.enum(['stdio', 'http']).nullable(),
+  /** The command line or URL. */
+  target: z.string(),
+  status: z.enum(['connected', 'failed', 'disabled', 'pending']),
+  /** Why it failed: the server, the reason, the tail of its stderr. */
+  error: z.string().optional(),
+  file: z.string().optional(),
+  /** `name` is what agents call (mcp__server__tool); `tool` is the server's own name. */
+  tools: z.array(z.object({ name: z.string(), tool: z.string(), description: z.string(), readOnly: z.boolean() }))
+})
+export type McpServerInfo = z.infer<typeof McpServerInfoSchema>
+
 // ── host notices (pushed, not requested) ─────────────────────────────────────────────────────────
 
 export const HostNoticeSchema = z.discriminatedUnion('type', [
@@ -215,6 +231,7 @@ export const CONTRACT = {
     response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
+  'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
   ...AGENT_EDITOR_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 

@@ -95,6 +95,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('startDemo', req)
       return { sessionId: 'demo-1' }
     },
+    async listMcpServers(req) {
+      record('listMcpServers', req)
+      return { servers: [], problems: [] }
+    },
     ...recordingAgentEditor(record),
     onEvents(listener) {
       eventListeners.add(listener)

@@ -18,6 +18,7 @@ import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type Ke
 import { ensureDataDir, listSessions, openSession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
+import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
 import { liveSummaryView, mergedEvents, openedSummaryView, storedSummaryView } from './session-view'
 import { settingsView, storePatch, type KeySource } from './settings-view'
@@ -203,6 +204,12 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
   }
 
+  listMcpServers = async ({ cwd }: { cwd: string }) => {
+    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === resolve(cwd) && !l.demo)
+    return listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
+  }
+
   // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
 
   agentLibrary = async (req: { cwd: string }) => ({ library: await this.editor.library(req) })
@@ -307,6 +314,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
       dataDir: this.dataDir,
+      ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(this.options.home ? { home: this.options.home } : {}),
       ...this.options.sessionDefaults,
       ...opts
@@ -357,6 +365,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
         permissionMode: config.settings.defaultPermissionMode,
         // Coordinator mode comes back from the session's own record; teams follow the settings.
         teams: config.settings.agentTeams,
+        ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
         ...(this.options.home ? { home: this.options.home } : {}),
         ...this.options.sessionDefaults
       })

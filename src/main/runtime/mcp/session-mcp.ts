@@ -23,7 +23,8 @@ export interface McpServerStatus {
   status: McpServerState
   error?: string
   file?: string
-  tools: Array<{ name: string; server: string; description: string; readOnly: boolean }>
+  /** `name` is what agents call (mcp__server__tool); `tool` is the server's own name for it. */
+  tools: Array<{ name: string; tool: string; description: string; readOnly: boolean }>
 }
 
 export interface SessionMcpOptions {
@@ -186,7 +187,7 @@ export class SessionMcp {
       if (!live || (!live.connection && !live.error)) return { ...base, status: entry.error ? ('failed' as const) : ('pending' as const), ...(entry.error ? { error: entry.error } : {}), tools: [] }
       if (live.error) return { ...base, status: 'failed' as const, error: live.error, tools: [] }
       const lost = live.connection?.lostReason()
-      const tools = (live.connection?.tools ?? []).map((t) => ({ name: mcpToolName(entry.name, t.name), server: t.name, description: t.description ?? '', readOnly: t.annotations?.readOnlyHint === true }))
+      const tools = (live.connection?.tools ?? []).map((t) => ({ name: mcpToolName(entry.name, t.name), tool: t.name, description: t.description ?? '', readOnly: t.annotations?.readOnlyHint === true }))
       return lost ? { ...base, status: 'failed' as const, error: lost, tools } : { ...base, status: 'connected' as const, tools }
     })
   }

@@ -57,7 +57,9 @@ const settingsSchema = z.strictObject({
   /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
   coordinator: z.boolean().default(false),
   /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
-  agentTeams: z.boolean().default(false)
+  agentTeams: z.boolean().default(false),
+  /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
+  mcpServers: z.record(z.string(), z.unknown()).optional()
 })
 
 const patchSchema = z.strictObject({

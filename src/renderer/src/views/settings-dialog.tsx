@@ -7,6 +7,7 @@ import { Icon } from '../components/icon'
 import { saveApiKey, saveSettings, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
+import { McpServersSection } from './mcp-servers'
 import { MODE_LABEL } from './new-session'
 
 export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
@@ -68,9 +69,9 @@ type Draft = {
   maxBudgetUsd: string
   maxTurns: string
   defaultPermissionMode: PermissionMode
-}
   coordinator: boolean
   agentTeams: boolean
+}
 
 const toDraft = (s: Settings): Draft => ({
   baseUrl: s.baseUrl ?? '',
@@ -186,7 +187,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </select>
         </label>
       </section>
-      {error && (
       <section className="settings-section">
         <h3>Orchestration (new sessions)</h3>
         <label className="check-field">
@@ -204,6 +204,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </span>
         </label>
       </section>
+      {error && (
         <div className="inline-error" role="alert">
           {error}
         </div>
@@ -227,6 +228,7 @@ export function SettingsDialog() {
         <ApiKeyForm />
       </section>
       {settings ? <SettingsForm settings={settings} /> : <div className="muted">Loading…</div>}
+      <McpServersSection />
       <p className="muted small settings-foot">The theme follows your system’s light or dark setting.</p>
     </Dialog>
   )

@@ -1,0 +1,75 @@
+// The `mcp.list` call through the host and the contract: real MCP server processes, their states and tools.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CONTRACT } from '../../../shared/ipc-contract'
+import { dispatchCall } from '../../../shared/ipc-dispatch'
+import { stdioServerEntry } from '../mcp/testing/servers'
+import { createModelClient } from '../model/client'
+import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
+import { processGroupAlive } from '../tools/process-group'
+import { LocalRuntimeHost } from './runtime-host'
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c()
+})
+
+function project() {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-mcphost-')))
+  const cwd = join(tmp, 'project')
+  const dataDir = join(tmp, 'data')
+  mkdirSync(join(cwd, '.claude'), { recursive: true })
+  mkdirSync(dataDir, { recursive: true })
+  writeFileSync(
+    join(cwd, '.mcp.json'),
+    JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--pid-file', join(tmp, 'notes.pid')]), broken: stdioServerEntry(['--exit-on-start', '4']), quiet: stdioServerEntry() } })
+  )
+  writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ disabledMcpjsonServers: ['quiet'] }))
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ mcpServers: { fromSettings: stdioServerEntry(['--label', 'fanout']) } }))
+  return { tmp, cwd, dataDir, home: join(tmp, 'home') }
+}
+
+describe('mcp.list', () => {
+  it('lists every server of the folder with its state, the reason a server failed and the tools of the ones that run; listing leaves nothing running', async () => {
+    const p = project()
+    const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {} })
+    cleanup.push(() => host.close())
+    const result = await dispatchCall(host, 'mcp.list', { cwd: p.cwd })
+    expect(result.ok).toBe(true)
+    const value = CONTRACT['mcp.list'].response.parse(result.ok ? result.value : null)
+    expect(value.problems).toEqual([])
+    const byName = Object.fromEntries(value.servers.map((s) => [s.name, s]))
+    expect(Object.keys(byName)).toEqual(['fromSettings', 'notes', 'broken', 'quiet'])
+    expect(byName.fromSettings).toMatchObject({ scope: 'fanout', status: 'connected', transport: 'stdio' })
+    expect(byName.notes).toMatchObject({ scope: 'project', status: 'connected', file: join(p.cwd, '.mcp.json') })
+    expect(byName.notes.tools.find((t) => t.tool === 'echo')).toEqual({ name: 'mcp__notes__echo', tool: 'echo', description: 'Echoes the text back (stdio).', readOnly: true })
+    expect(byName.broken).toMatchObject({ status: 'failed', tools: [], error: expect.stringMatching(/^MCP server "broken" .* exited with code 4 before it was ready\.[\s\S]*db\.sqlite is missing/) })
+    expect(byName.quiet).toMatchObject({ status: 'disabled', tools: [] })
+    expect(processGroupAlive(Number(readFileSync(join(p.tmp, 'notes.pid'), 'utf8')))).toBe(false)
+  })
+
+  it("answers from a running session's own servers, which stay up for its agents", async () => {
+    const p = project()
+    const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
+    const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
+    cleanup.push(async () => {
+      await host.close()
+      await server.close()
+    })
+    await host.startSession({ prompt: 'hello', cwd: p.cwd })
+    const { servers } = await host.listMcpServers({ cwd: p.cwd })
+    expect(servers.find((s) => s.name === 'notes')?.status).toBe('connected')
+    const pid = Number(readFileSync(join(p.tmp, 'notes.pid'), 'utf8'))
+    expect(processGroupAlive(pid)).toBe(true)
+    // The request carried the settings server's tools too.
+    await new Promise<void>((r) => {
+      const poll = () => (server.requests.length ? r() : setTimeout(poll, 10))
+      poll()
+    })
+    expect(server.requests[0].toolNames).toEqual(expect.arrayContaining(['mcp__notes__echo', 'mcp__fromSettings__echo']))
+    await host.close()
+    expect(processGroupAlive(pid)).toBe(false)
+  })
+})
