@@ -2,8 +2,16 @@
 // in the browser, so it may use only its arguments and the page's globals (typed below, because the
 // bench compiles without DOM types). Nothing here touches the renderer's code: the probe watches the DOM.
 
+interface Rect {
+  top: number
+  bottom: number
+}
 interface El {
   closest(selector: string): El | null
+  getBoundingClientRect(): Rect
+  querySelectorAll(selector: string): Iterable<El>
+  scrollTop: number
+  scrollHeight: number
   getAttribute(name: string): string | null
   querySelector(selector: string): El | null
   readonly parentElement: El | null
@@ -14,7 +22,8 @@ interface Mutation {
   readonly target: El
 }
 interface Page {
-  document: { body: El; querySelector(selector: string): El | null }
+  document: { body: El; querySelector(selector: string): El | null; querySelectorAll(selector: string): Iterable<El> }
+  innerHeight: number
   MutationObserver: new (cb: (records: Mutation[]) => void) => { observe(target: El, options: object): void; disconnect(): void }
   PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number; startTime: number }> }) => void) => {
     observe(options: object): void
@@ -26,6 +35,9 @@ interface Page {
   __fanoutBench?: StreamProbe
 }
 
+/** The last `‹seq›` marker in an element's text, or -1. */
+type LastMarker = (el: El) => number
+
 export interface StreamProbeResult {
   /** Intervals between consecutive animation frames, ms. */
   frames: number[]
@@ -35,6 +47,8 @@ export interface StreamProbeResult {
   longFrames: number[]
   /** Per agent id: [highest marker on screen, epoch ms when it appeared], in the order seen. */
   seen: Record<string, Array<[number, number]>>
+  /** Agents whose panel was visible when the probe stopped (the rest were scrolled out of view). */
+  onScreen: string[]
 }
 
 interface StreamProbe {
@@ -48,8 +62,21 @@ interface StreamProbe {
  */
 export function startStreamProbe(): void {
   const w = globalThis as unknown as Page
+  // Agent ids of the panels in the visible part of the panels grid (and the window).
+  const panelsOnScreen = (): string[] => {
+    const scroller = w.document.querySelector('.panels-scroll')
+    const box = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: w.innerHeight }
+    const top = Math.max(0, box.top)
+    const bottom = Math.min(w.innerHeight, box.bottom)
+    return [...w.document.querySelectorAll('[data-testid="agent-panel"]')]
+      .filter((p) => {
+        const r = p.getBoundingClientRect()
+        return r.bottom > top && r.top < bottom
+      })
+      .map((p) => p.getAttribute('data-agent-id')!)
+  }
   const now = () => w.performance.timeOrigin + w.performance.now()
-  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {} }
+  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {}, onScreen: [] }
   const last: Record<string, number> = {}
   let running = true
   let prev = -1
@@ -98,6 +125,7 @@ export function startStreamProbe(): void {
       running = false
       mo.disconnect()
       for (const o of observers) o.disconnect()
+      result.onScreen = panelsOnScreen()
       return result
     }
   }
@@ -108,6 +136,43 @@ export function stopStreamProbe(): StreamProbeResult {
   const probe = w.__fanoutBench
   if (!probe) throw new Error('The stream probe was not started in this page.')
   return probe.stop()
+}
+
+/**
+ * Scrolls the panels grid to its end and resolves with the ms until every panel that came into view shows
+ * its agent's last delta (`finalSeq`), painted: what a panel held while out of view costs when it returns.
+ * Null when no panel was out of view.
+ */
+export function timeCatchUp(finalSeq: Record<string, number>): Promise<{ ms: number; panels: number } | null> {
+  const w = globalThis as unknown as Page
+  const scroller = w.document.querySelector('.panels-scroll')
+  if (!scroller) return Promise.resolve(null)
+  const lastMarker: LastMarker = (el) => {
+    const text = el.textContent ?? ''
+    const open = text.lastIndexOf('‹')
+    const close = text.indexOf('›', open)
+    return open >= 0 && close > open ? Number(text.slice(open + 1, close)) : -1
+  }
+  const panels = () => [...w.document.querySelectorAll('[data-testid="agent-panel"]')]
+  const box = scroller.getBoundingClientRect()
+  const inView = (p: El) => {
+    const r = p.getBoundingClientRect()
+    return r.bottom > box.top && r.top < box.bottom
+  }
+  const before = new Set(panels().filter(inView))
+  return new Promise((resolve) => {
+    const t0 = w.performance.now()
+    scroller.scrollTop = scroller.scrollHeight
+    const check = () => {
+      const arrived = panels().filter((p) => inView(p) && !before.has(p))
+      if (!arrived.length) return resolve(null)
+      const done = arrived.every((p) => lastMarker(p) === finalSeq[p.getAttribute('data-agent-id')!])
+      if (done) resolve({ ms: w.performance.now() - t0, panels: arrived.length })
+      else if (w.performance.now() - t0 > 10_000) resolve({ ms: NaN, panels: arrived.length })
+      else w.requestAnimationFrame(check)
+    }
+    w.requestAnimationFrame(check)
+  })
 }
 
 /**

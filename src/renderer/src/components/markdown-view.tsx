@@ -5,6 +5,7 @@
 import { memo, useState, type MouseEvent } from 'react'
 import { renderMarkdown } from '../lib/markdown'
 import { splitMarkdownBlocks, tailStart, type MarkdownBlocks } from '../lib/markdown-blocks'
+import { renderableTokens, TokenBlock } from './markdown-tokens'
 
 function onLinkClick(e: MouseEvent<HTMLDivElement>) {
   const a = (e.target as HTMLElement).closest('a')
@@ -43,8 +44,11 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
   cache.split = split
   const { blocks } = split
   const start = tailChars === undefined ? 0 : tailStart(blocks, tailChars)
+  // The block being written is drawn from its tokens, so a delta edits text in place.
+  const live = streaming && split.lastTokens && renderableTokens(split.lastTokens) ? split.lastTokens : null
+  const end = live ? blocks.length - 1 : blocks.length
   const shown: string[] = []
-  for (let i = start; i < blocks.length; i++) {
+  for (let i = start; i < end; i++) {
     let entry = cache.html[i]
     if (entry?.source !== blocks[i]) {
       entry = { source: blocks[i], html: renderMarkdown(blocks[i], { cache: false }) }
@@ -63,6 +67,7 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
       {shown.map((html, i) => (
         <Block key={start + i} html={html} />
       ))}
+      {live && <TokenBlock key={`live-${end}`} tokens={live} />}
     </div>
   )
 })

@@ -2,13 +2,15 @@
 // but the last is final: it is rendered once and its DOM is left alone, and each delta re-lexes and
 // re-renders only the last block. Re-rendering the whole text on every delta made 16 streaming panels
 // parse, sanitize and lay out their whole text every frame.
-import { Lexer } from 'marked'
+import { Lexer, type Token } from 'marked'
 
 export interface MarkdownBlocks {
   /** The text the blocks were cut from (line endings normalized). */
   text: string
   /** Top-level blocks in order; joined they are `text`. Blank lines belong to the block before them. */
   blocks: string[]
+  /** The tokens of the last block, when the lexer read it cleanly (a streaming view can draw them). */
+  lastTokens?: Token[]
 }
 
 const normalize = (text: string) => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text)
@@ -32,6 +34,7 @@ export function splitMarkdownBlocks(input: string, previous?: MarkdownBlocks): M
   const blocks = kept
   const fresh = blocks.length
   let pos = 0
+  let lastTokens: Token[] | undefined
   for (const token of Lexer.lex(rest, { gfm: true })) {
     // A token's raw is normally its exact source; where the lexer tidied it (trailing spaces of an
     // unfinished list item), the rest of the text becomes one block, so the blocks still join to the text.
@@ -39,11 +42,19 @@ export function splitMarkdownBlocks(input: string, previous?: MarkdownBlocks): M
     pos += token.raw.length
     // Blank lines stay with the block before them, so a list or quote that continues after a blank
     // line is still the last block, lexed again with what follows.
-    if (token.type === 'space' && blocks.length > fresh) blocks[blocks.length - 1] += token.raw
-    else blocks.push(token.raw)
+    if (token.type === 'space' && blocks.length > fresh) {
+      blocks[blocks.length - 1] += token.raw
+      lastTokens?.push(token)
+    } else {
+      blocks.push(token.raw)
+      lastTokens = [token]
+    }
   }
-  if (pos < rest.length || !blocks.length) blocks.push(rest.slice(pos))
-  return { text, blocks }
+  if (pos < rest.length || !blocks.length) {
+    blocks.push(rest.slice(pos))
+    lastTokens = undefined
+  }
+  return { text, blocks, lastTokens }
 }
 
 /**

@@ -11,6 +11,7 @@ import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useFollowBottom } from '../lib/use-follow-bottom'
+import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../state/session-state'
@@ -160,8 +161,10 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     if (focused) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
   }, [focused])
 
+  const shownItems = useHeldOffscreen(ref, items)
+
   if (!agent) return null
-  const tail = items.length > TAIL ? items.slice(-TAIL) : items
+  const tail = shownItems.length > TAIL ? shownItems.slice(-TAIL) : shownItems
   return (
     <article
       ref={ref}
@@ -189,9 +192,9 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       )}
       <div className="panel-body" ref={follow.scrollRef}>
         <div className="panel-body-content" ref={follow.contentRef}>
-          {items.length > TAIL && (
+          {shownItems.length > TAIL && (
             <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
-              {items.length - TAIL} earlier items — open the full transcript
+              {shownItems.length - TAIL} earlier items — open the full transcript
             </button>
           )}
           {tail.map((item) => (
