@@ -127,7 +127,8 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
         client: session.client,
         model: handle.model,
-        ...effortRequest(handle.model, handle.effort),
+        // A handle reloaded after a restart has no effort of its own: its definition's still applies.
+        ...effortRequest(handle.model, handle.effort ?? def?.effort),
         systemPrompt: handle.systemPrompt,
         messages: req.history,
         prompt,
