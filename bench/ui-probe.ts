@@ -33,6 +33,9 @@ interface Page {
   setTimeout(cb: () => void, ms: number): number
   performance: { now(): number; timeOrigin: number }
   __fanoutBench?: StreamProbe
+  /** performance.now() when the last large WebSocket message arrived (see installMessageClock). */
+  __fanoutBigMessageAt?: number
+  WebSocket: new (...args: unknown[]) => { addEventListener(type: string, cb: (e: { data: unknown }) => void): void }
 }
 
 /** The last `‹seq›` marker in an element's text, or -1. */
@@ -176,10 +179,27 @@ export function timeCatchUp(finalSeq: Record<string, number>): Promise<{ ms: num
 }
 
 /**
+ * An init script: notes when a large WebSocket message (a replayed session) reaches the page, before the
+ * app's own handler parses it, so the open time splits into "host and transfer" and "the page's work".
+ */
+export function installMessageClock(): void {
+  const w = globalThis as unknown as Page
+  const Base = w.WebSocket
+  w.WebSocket = class extends Base {
+    constructor(...args: unknown[]) {
+      super(...args)
+      this.addEventListener('message', (e) => {
+        if (typeof e.data === 'string' && e.data.length > 1_000_000) w.__fanoutBigMessageAt = w.performance.now()
+      })
+    }
+  }
+}
+
+/**
  * Clicks the session in the sidebar and resolves with the ms from the click until the conversation shows
  * the transcript's last text and the finished-session footer, painted (the frame after they appear).
  */
-export function timeOpenSession(args: { title: string; lastText: string }): Promise<number> {
+export function timeOpenSession(args: { title: string; lastText: string }): Promise<{ total: number; arrived: number }> {
   const w = globalThis as unknown as Page
   const d = w.document
   const ready = () => {
@@ -197,12 +217,13 @@ export function timeOpenSession(args: { title: string; lastText: string }): Prom
       done = true
       mo.disconnect()
       // The frame after the DOM is complete: by then it has been laid out and painted.
-      w.requestAnimationFrame(() => w.setTimeout(() => resolve(w.performance.now() - t0), 0))
+      w.requestAnimationFrame(() => w.setTimeout(() => resolve({ total: w.performance.now() - t0, arrived: (w.__fanoutBigMessageAt ?? NaN) - t0 }), 0))
     }
     const mo = new w.MutationObserver(() => {
       if (ready()) finish()
     })
     mo.observe(d.body, { childList: true, subtree: true, characterData: true })
+    w.__fanoutBigMessageAt = undefined
     const t0 = w.performance.now()
     item.click()
   })

@@ -1,7 +1,7 @@
 // An agent's transcript, virtualized: only rows near the viewport are in the DOM, so a 100,000-event
 // session opens and scrolls like a short one. Follows the bottom while the user is at the bottom.
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../state/session-state'
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
@@ -67,12 +67,15 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const count = items.length + (footer ? 1 : 0)
+  // Stable while the items are: the virtualizer recomputes every row's position when this function
+  // changes, and a new one per render made each row measurement cost O(rows) — seconds on a long replay.
+  const getItemKey = useCallback((i: number) => (i < items.length ? items[i].key : 'footer'), [items])
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 56,
     overscan: 8,
-    getItemKey: (i) => (i < items.length ? items[i].key : 'footer')
+    getItemKey
   })
   const total = virtualizer.getTotalSize()
 
