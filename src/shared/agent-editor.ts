@@ -137,6 +137,8 @@ export interface AgentLibrary {
   /** Where new agents of each scope are written. */
   dirs: Record<AgentScope, string>
   templates: AgentTemplate[]
+  /** Every tool the runtime offers a session, then connected MCP servers' tools: the tools picker's choices. */
+  availableTools: string[]
 }
 
 export interface OpenedAgentFile {

@@ -25,7 +25,7 @@ export function recordingAgentEditor(record: (method: string, request: unknown) 
   return {
     async agentLibrary(req) {
       record('agentLibrary', req)
-      return { library: { cwd: req.cwd, entries: [], folderDiagnostics: [], listing: '', dirs: { user: '/home/user/.claude/agents', project: `${req.cwd}/.claude/agents` }, templates: [] } }
+      return { library: { cwd: req.cwd, entries: [], folderDiagnostics: [], listing: '', dirs: { user: '/home/user/.claude/agents', project: `${req.cwd}/.claude/agents` }, templates: [], availableTools: [] } }
     },
     async openAgentFile(req) {
       record('openAgentFile', req)

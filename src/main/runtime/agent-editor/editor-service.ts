@@ -75,11 +75,7 @@ export class AgentEditorService {
 
   private analysis(cwd: string, file: string, text: string): AgentAnalysis {
     const found = requireReadable(file, this.ctx(cwd))
-    return analyzeAgentText(text, file, found.source, {
-      ...this.parseOptions(found),
-      availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(),
-      ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools() } : {})
-    })
+    return analyzeAgentText(text, file, found.source, { ...this.parseOptions(found), ...this.tools() })
   }
 
   /** One write at a time per file, so two saves cannot interleave their check and write. */
@@ -96,7 +92,14 @@ export class AgentEditorService {
     for (const f of files) this.watcher.touch(dirname(f))
   }
 
-  library = ({ cwd }: { cwd: string }): Promise<AgentLibrary> => buildLibrary(this.ctx(cwd))
+  private tools(): { availableTools: readonly string[]; mcpTools?: readonly string[] } {
+    return { availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(), ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools() } : {}) }
+  }
+
+  library = ({ cwd }: { cwd: string }): Promise<AgentLibrary> => {
+    const { availableTools, mcpTools = [] } = this.tools()
+    return buildLibrary(this.ctx(cwd), [...new Set([...availableTools, ...mcpTools])])
+  }
 
   open = async ({ cwd, file }: { cwd: string; file: string }): Promise<OpenedAgentFile> => {
     const ctx = this.ctx(cwd)

@@ -13,7 +13,7 @@ import { agentTemplates } from './templates'
 const rank = (source: string): number => LIBRARY_SOURCE_ORDER.indexOf(source as never)
 const sortName = (e: LibraryEntry): string => e.agentType ?? basename(e.id)
 
-export async function buildLibrary(ctx: AgentPathContext): Promise<AgentLibrary> {
+export async function buildLibrary(ctx: AgentPathContext, availableTools: readonly string[] = []): Promise<AgentLibrary> {
   const { entries, diagnostics } = await readAllSources({ cwd: ctx.cwd, home: ctx.home, ...ctx.sources })
   const folded = resolvePriority(entries)
   const lateDiagnostics = new Map<string, typeof folded.diagnostics>()
@@ -55,6 +55,7 @@ export async function buildLibrary(ctx: AgentPathContext): Promise<AgentLibrary>
     folderDiagnostics: diagnostics.filter((d) => !fileDiagnostics.has(d)),
     listing: formatAgentListing(folded.agents.map((a) => a.definition)),
     dirs: scopeDirs(ctx),
-    templates: agentTemplates()
+    templates: agentTemplates(),
+    availableTools: [...availableTools]
   }
 }

@@ -18,7 +18,8 @@ export interface TryPlan {
   worktree?: AgentWorktree
   /** Why the run is not isolated although the folder is a repository. */
   note?: string
-  /** The definition's own mode and turn limit, which the try must honour. */
+  /** The definition's own model, mode and turn limit, which the try must honour. */
+  model?: string
   permissionMode?: PermissionMode
   maxTurns?: number
 }
@@ -48,7 +49,9 @@ export async function planTryRun(opts: { cwd: string; text: string; file: string
     cliAgentsJson: JSON.stringify({ [agentType]: spec }),
     cwd: opts.cwd,
     ...(def.permissionMode && !(opts.source === 'plugin') ? { permissionMode: def.permissionMode } : {}),
-    ...(def.maxTurns ? { maxTurns: def.maxTurns } : {})
+    ...(def.maxTurns ? { maxTurns: def.maxTurns } : {}),
+    // `inherit` means the caller's model: for a try, the person's default model.
+    ...(def.model && def.model !== 'inherit' ? { model: def.model } : {})
   }
   if (!(await probeGit(opts.cwd)).isGitRepo) return plan
   const slug = agentType.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'agent'

@@ -128,7 +128,7 @@ describe('agent editor through the host', () => {
     )
     const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'trier', template: 'blank' })
     const saved = readFileSync(file, 'utf8')
-    const draft = (await h.editAgent({ cwd: dirs.cwd, file, text: saved, changes: [{ key: 'tools', value: ['Read', 'Write'] }, { key: 'permissionMode', value: 'acceptEdits' }], body: 'You are the tried draft.\n' })).text
+    const draft = (await h.editAgent({ cwd: dirs.cwd, file, text: saved, changes: [{ key: 'tools', value: ['Read', 'Write'] }, { key: 'permissionMode', value: 'acceptEdits' }, { key: 'model', value: 'claude-haiku-4-5' }], body: 'You are the tried draft.\n' })).text
 
     const { run } = await h.tryAgent({ cwd: dirs.cwd, file, text: draft, prompt: 'Write some notes' })
     expect(run.worktree).toBeDefined()
@@ -138,6 +138,7 @@ describe('agent editor through the host', () => {
     expect(finished).toMatchObject({ worktree: { branch: run.worktree!.branch, changed: true, kept: true, commit: expect.any(String) } })
     const request = server.messageRequests().find((r) => r.system.includes('You are the tried draft'))!
     expect(request.toolNames.sort()).toEqual(['Read', 'Write'])
+    expect(request.model).toBe('claude-haiku-4-5') // the draft's own model, not the default
     expect(events.find((e) => e.type === 'agent_start' && e.sessionId === run.sessionId)).toMatchObject({ agentType: 'trier', agentId: run.agentId })
     // The person's checkout is untouched; the branch holds the work; the saved file is unchanged.
     expect(existsSync(join(dirs.cwd, 'notes.txt'))).toBe(false)

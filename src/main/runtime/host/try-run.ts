@@ -27,8 +27,9 @@ export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDep
   const session = deps.create({
     cwd: plan.cwd,
     agentSources: { ...deps.agentSources, cliAgentsJson: plan.cliAgentsJson },
-    // The definition's own mode is what is being tried; without one, the person's default applies.
-    permissionMode: plan.permissionMode ?? deps.defaultMode
+    // The definition's own model and mode are what is being tried; without them, the person's defaults apply.
+    permissionMode: plan.permissionMode ?? deps.defaultMode,
+    ...(plan.model ? { model: plan.model } : {})
   })
   const live = deps.adopt(await session, `Try ${plan.agentType}: ${titleFromPrompt(prompt)}`)
   const { sessionId, mainAgentId } = live
