@@ -1,5 +1,7 @@
 // The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
 import { useEffect } from 'react'
+import { AgentsView } from './agent-editor/agents-view'
+import { useAgentEditor } from './agent-editor/editor-store'
 import { useApp } from './state/store'
 import { Conversation } from './views/conversation'
 import { FirstRun } from './views/first-run'
@@ -45,6 +47,7 @@ export function App() {
   const currentSessionId = useApp((s) => s.currentSessionId)
   const firstRun = useApp((s) => !!s.settings && !s.settings.hasApiKey && !s.firstRunDismissed && s.sessions.length === 0 && s.currentSessionId === null)
   const connection = useApp((s) => s.connection)
+  const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])
 
   if (connection === 'unauthorized') return <ConnectionGate />
@@ -52,7 +55,9 @@ export function App() {
     <div className="app">
       <Sidebar />
       <main className="main">
-        {firstRun ? (
+        {agentsOpen ? (
+          <AgentsView />
+        ) : firstRun ? (
           <FirstRun />
         ) : (
           <>

@@ -1,5 +1,6 @@
 // Left column: the workspace folder, New session, and the session list (status, date, cost).
 import { useState } from 'react'
+import { closeAgents, openAgents, useAgentEditor } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
 import { StatusDot, STATUS_LABEL } from '../components/status'
 import { formatCost, formatRelative, plural } from '../lib/format'
@@ -12,6 +13,7 @@ export function Sidebar() {
   const sessionsError = useApp((s) => s.sessionsError)
   const current = useApp((s) => s.currentSessionId)
   const mode = useApp((s) => s.mode)
+  const agentsOpen = useAgentEditor((s) => s.open)
   const [folderError, setFolderError] = useState<string | null>(null)
 
   const changeFolder = async () => {
@@ -38,8 +40,18 @@ export function Sidebar() {
         {workspace?.isGitRepo && <span className="tag tag-subtle">git</span>}
       </button>
       {folderError && <div className="inline-error sidebar-error">{folderError}</div>}
-      <button className="btn btn-block new-session-button" onClick={newSession} data-testid="new-session">
+      <button
+        className="btn btn-block new-session-button"
+        onClick={() => {
+          closeAgents()
+          newSession()
+        }}
+        data-testid="new-session"
+      >
         <Icon name="plus" size={14} /> New session
+      </button>
+      <button className={`sidebar-nav-button${agentsOpen ? ' active' : ''}`} onClick={() => (agentsOpen ? closeAgents() : openAgents())} data-testid="open-agents">
+        <Icon name="agents" size={14} /> Agents
       </button>
       <div className="sidebar-section-label">Sessions</div>
       <div className="session-list" role="list">
@@ -49,8 +61,11 @@ export function Sidebar() {
           <button
             key={s.sessionId}
             role="listitem"
-            className={`session-item${s.sessionId === current ? ' active' : ''}`}
-            onClick={() => void openSession(s.sessionId)}
+            className={`session-item${s.sessionId === current && !agentsOpen ? ' active' : ''}`}
+            onClick={() => {
+              closeAgents()
+              void openSession(s.sessionId)
+            }}
             data-testid="session-item"
             title={`${s.title}\n${STATUS_LABEL[s.status]} · ${new Date(s.createdAt).toLocaleString()}`}
           >

@@ -1,0 +1,168 @@
+// The editor's dialogs: a new agent (name, user or project, template), renaming (file and name together),
+// deleting (with confirmation), and leaving unsaved changes.
+import { useState } from 'react'
+import type { AgentScope } from '../../../shared/agent-editor'
+import { errorText } from '../transport/types'
+import { Dialog } from '../views/dialog'
+import { createAgent, deleteAgent, editorUi, renameAgent, selectEntry, useAgentEditor } from './editor-store'
+
+const close = () => editorUi.setDialog(null)
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
+
+function useAction(): [string | null, boolean, (fn: () => Promise<void>) => Promise<void>] {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const run = async (fn: () => Promise<void>) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await fn()
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return [error, busy, run]
+}
+
+function NewAgentDialog() {
+  const library = useAgentEditor((s) => s.library)
+  const [name, setName] = useState('')
+  const [scope, setScope] = useState<AgentScope>('project')
+  const [template, setTemplate] = useState('blank')
+  const [error, busy, run] = useAction()
+  const valid = NAME.test(name.trim())
+  return (
+    <Dialog title="New agent" onClose={close} testId="new-agent-dialog">
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (valid) void run(() => createAgent(scope, name.trim(), template))
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Name</span>
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. test-runner" className="mono" spellCheck={false} data-testid="new-agent-name" />
+          <span className="field-hint">Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.</span>
+        </label>
+        <div className="field">
+          <span className="field-label">Where</span>
+          <div className="ae-scope-options">
+            {(['project', 'user'] as const).map((s) => (
+              <label key={s} className={`ae-scope-option${scope === s ? ' active' : ''}`}>
+                <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
+                <span>
+                  <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
+                  <span className="mono faint small">{library?.dirs[s]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </div>
+        <div className="field">
+          <span className="field-label">Start from</span>
+          <div className="ae-templates">
+            {(library?.templates ?? []).map((t) => (
+              <label key={t.id} className={`ae-template${template === t.id ? ' active' : ''}`}>
+                <input type="radio" name="template" checked={template === t.id} onChange={() => setTemplate(t.id)} data-testid={`template-${t.id}`} />
+                <strong>{t.label}</strong>
+                <span className="muted small">{t.description}</span>
+              </label>
+            ))}
+          </div>
+        </div>
+        {error && <div className="inline-error">{error}</div>}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="new-agent-create">
+            Create
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}
+
+function RenameDialog() {
+  const draft = useAgentEditor((s) => s.draft)
+  const current = String(draft?.analysis?.fields.name ?? '')
+  const [name, setName] = useState(current)
+  const [error, busy, run] = useAction()
+  const valid = NAME.test(name.trim()) && name.trim() !== current
+  return (
+    <Dialog title="Rename agent" onClose={close} testId="rename-dialog">
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (valid) void run(() => renameAgent(name.trim()))
+        }}
+      >
+        <label className="field">
+          <span className="field-label">New name</span>
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} className="mono" spellCheck={false} data-testid="rename-name" />
+          <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
+        </label>
+        {error && <div className="inline-error">{error}</div>}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="rename-confirm">
+            Rename
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}
+
+function DeleteDialog() {
+  const draft = useAgentEditor((s) => s.draft)
+  const [error, busy, run] = useAction()
+  return (
+    <Dialog title="Delete agent" onClose={close} testId="delete-dialog">
+      <p>
+        Delete <code>{draft?.file}</code>? The file is removed from disk{draft && draft.text !== draft.savedText ? ', and your unsaved changes with it' : ''}. This cannot be undone here.
+      </p>
+      {error && <div className="inline-error">{error}</div>}
+      <div className="form-actions">
+        <button className="btn" onClick={close}>
+          Keep it
+        </button>
+        <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void run(deleteAgent)} data-testid="delete-confirm">
+          Delete
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+function DiscardDialog({ next }: { next: string | null }) {
+  return (
+    <Dialog title="Unsaved changes" onClose={close} testId="discard-dialog">
+      <p>This agent has changes that are not saved. Leave it and lose them?</p>
+      <div className="form-actions">
+        <button className="btn" onClick={close}>
+          Stay
+        </button>
+        <button className="btn btn-primary ae-danger" onClick={() => selectEntry(next, true)} data-testid="discard-confirm">
+          Discard changes
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+export function AgentDialogs() {
+  const dialog = useAgentEditor((s) => s.dialog)
+  if (!dialog) return null
+  if (dialog.kind === 'new') return <NewAgentDialog />
+  if (dialog.kind === 'rename') return <RenameDialog />
+  if (dialog.kind === 'delete') return <DeleteDialog />
+  return <DiscardDialog next={dialog.next} />
+}

@@ -1,0 +1,200 @@
+// One agent file open: its header and actions, banners (read-only, repair, changed on disk), the form and
+// prompt or the raw file, and on the right its problems, effective result and "Try it".
+import { useState } from 'react'
+import { Icon } from '../components/icon'
+import { useApp } from '../state/store'
+import { errorText } from '../transport/types'
+import { CodeEditor, type LineMark } from './code-editor'
+import { duplicateAgent, editorUi, isDirty, keepMine, moveAgent, repairDraft, revertDraft, saveDraft, setRawText, takeDiskVersion, useAgentEditor, type Draft } from './editor-store'
+import { FieldForm } from './field-form'
+import { SOURCE_LABEL } from './library-list'
+import { PromptEditor } from './prompt-editor'
+import { Prose } from './prose'
+import { EffectivePanel, ProblemsPanel } from './side-panels'
+import { TryPanel } from './try-panel'
+
+const COLORS = new Set(['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'])
+
+function Banners({ draft }: { draft: Draft }) {
+  const a = draft.analysis
+  const conflict = draft.conflict
+  return (
+    <>
+      {conflict && (
+        <div className="ae-banner warn" role="alert" data-testid="conflict-banner">
+          <Icon name="alert" size={14} />
+          <span>{conflict.text === null ? 'This file was deleted or moved on disk while you were editing it.' : 'This file changed on disk while you were editing it. Your version has not been saved.'}</span>
+          <span className="spacer" />
+          <button className="btn btn-sm" onClick={takeDiskVersion} data-testid="conflict-reload">
+            {conflict.text === null ? 'Close it' : 'Reload from disk'}
+          </button>
+          <button className="btn btn-sm btn-primary" onClick={keepMine} data-testid="conflict-keep">
+            Keep mine
+          </button>
+        </div>
+      )}
+      {!draft.scope && (
+        <div className="ae-banner info">
+          <Icon name="shield" size={14} />
+          <span>{SOURCE_LABEL[draft.source]} agents are read-only here. Duplicate it into your project or user folder to change a copy.</span>
+        </div>
+      )}
+      {a?.repair && (
+        <div className="ae-banner error" data-testid="repair-banner">
+          <Icon name="alert" size={14} />
+          <span className="ae-banner-text">
+            <strong>{a.loaded ? 'This file is not valid YAML; it loads only because Claude Code quotes values while reading it.' : 'This file does not load.'}</strong>
+            <span>
+              <Prose text={a.diagnostics.find((d) => d.severity === 'error')?.message ?? a.formBlocked ?? ''} />
+            </span>
+            <span className="muted">
+              The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
+            </span>
+          </span>
+          {draft.scope && (
+            <button className="btn btn-sm btn-primary" onClick={() => void repairDraft()} data-testid="repair-button">
+              Fix it
+            </button>
+          )}
+        </div>
+      )}
+      {draft.repaired && !a?.repair && (
+        <div className="ae-banner ok" data-testid="repaired-banner">
+          <Icon name="check" size={14} />
+          <span>
+            Repaired, every word kept: <Prose text={draft.repaired.join(' ')} /> Save to write it.
+          </span>
+        </div>
+      )}
+      {a && !a.formEditable && !a.repair && a.formBlocked && (
+        <div className="ae-banner info">
+          <Icon name="alert" size={14} />
+          <span>
+            <Prose text={a.formBlocked} /> The raw file can still be edited.
+          </span>
+        </div>
+      )}
+    </>
+  )
+}
+
+function Header({ draft }: { draft: Draft }) {
+  const dirty = isDirty(draft)
+  const name = String(draft.analysis?.fields.name ?? draft.file.split(/[\\/]/).pop())
+  const color = String(draft.analysis?.fields.color ?? '')
+  const [error, setError] = useState<string | null>(null)
+  const act = (fn: () => Promise<void>) => {
+    setError(null)
+    fn().catch((err) => setError(errorText(err)))
+  }
+  const other = draft.scope === 'project' ? 'user' : 'project'
+  const editable = !!draft.analysis?.formEditable
+  const needsFix = editable ? undefined : 'Fix the file first: the name is set through its frontmatter'
+  return (
+    <header className="ae-header">
+      <div className="ae-title">
+        <span className="ae-entry-dot large" style={{ ['--dot' as string]: COLORS.has(color) ? `var(--agent-${color})` : 'var(--border-strong)' }} />
+        <span className="ae-title-name" data-testid="editor-title">
+          {name}
+        </span>
+        <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
+        {dirty && (
+          <span className="tag tag-warn" data-testid="unsaved">
+            unsaved
+          </span>
+        )}
+        <span className="ae-title-file mono" title={draft.file}>
+          <bdi>{draft.file}</bdi>
+        </span>
+      </div>
+      <div className="ae-actions">
+        {error && (
+          <span className="inline-error small ae-action-error" title={error}>
+            {error}
+          </span>
+        )}
+        <button className="btn btn-sm btn-ghost" disabled={!editable} onClick={() => act(() => duplicateAgent(draft.scope ? undefined : 'project'))} title={needsFix ?? (draft.scope ? 'A copy under a new name' : 'A copy in this project, which you can edit')} data-testid="action-duplicate">
+          Duplicate
+        </button>
+        {draft.scope && (
+          <>
+            <button className="btn btn-sm btn-ghost" disabled={!editable} title={needsFix ?? 'Rename the file and the name field together'} onClick={() => editorUi.setDialog({ kind: 'rename' })} data-testid="action-rename">
+              Rename
+            </button>
+            <button className="btn btn-sm btn-ghost" onClick={() => act(() => moveAgent(other))} title={`Move the file to the ${other} folder`} data-testid="action-move">
+              Move to {other}
+            </button>
+            <button className="btn btn-sm btn-ghost btn-danger-ghost" onClick={() => editorUi.setDialog({ kind: 'delete' })} data-testid="action-delete">
+              Delete
+            </button>
+            <span className="ae-actions-sep" />
+            <button className="btn btn-sm" disabled={!dirty || draft.saving} onClick={revertDraft} data-testid="action-revert">
+              Revert
+            </button>
+            <button className="btn btn-sm btn-primary" disabled={!dirty || draft.saving || !!draft.conflict} onClick={() => void saveDraft()} data-testid="action-save">
+              {draft.saving ? 'Saving…' : 'Save'}
+            </button>
+          </>
+        )}
+      </div>
+    </header>
+  )
+}
+
+function RawView({ draft, note }: { draft: Draft; note?: string }) {
+  const reveal = useAgentEditor((s) => s.revealLine)
+  const marks: LineMark[] = (draft.analysis?.diagnostics ?? []).map((d) => ({ line: d.line, severity: d.severity }))
+  return (
+    <div className="ae-raw" data-testid="raw-view">
+      <p className="field-hint">{note ?? 'The whole file as it is saved. Edits here and in the form are the same text: each shows the other’s changes.'}</p>
+      <div className="ae-raw-editor">
+        <CodeEditor language="agent-file" value={draft.text} onChange={setRawText} lineNumbers marks={marks} reveal={reveal} readOnly={!draft.scope} ariaLabel="Raw agent file" testId="raw-editor" />
+      </div>
+    </div>
+  )
+}
+
+export function EditorPane({ draft }: { draft: Draft }) {
+  const tab = useAgentEditor((s) => s.tab)
+  const tools = useAgentEditor((s) => s.library?.availableTools ?? [])
+  const isGitRepo = useApp((s) => !!s.workspace?.isGitRepo)
+  const a = draft.analysis
+  const readOnly = !draft.scope
+  // Nothing for the form to show: the frontmatter is missing or unreadable even with Claude Code's repair.
+  const unreadable = !!a && !a.formEditable && Object.keys(a.fields).length === 0
+  return (
+    <div className="ae-editor" data-testid="agent-editor">
+      <Header draft={draft} />
+      <div className="ae-editor-body">
+        <div className="ae-main">
+          <Banners draft={draft} />
+          {draft.saveError && <div className="ae-banner error">{draft.saveError}</div>}
+          {draft.fieldError && !draft.fieldError.key && <div className="ae-banner error">{draft.fieldError.message}</div>}
+          <div className="ae-tabs" role="tablist">
+            <button role="tab" aria-selected={tab === 'form'} className={`pane-tab${tab === 'form' ? ' active' : ''}`} onClick={() => editorUi.setTab('form')} data-testid="tab-form">
+              Form
+            </button>
+            <button role="tab" aria-selected={tab === 'raw'} className={`pane-tab${tab === 'raw' ? ' active' : ''}`} onClick={() => editorUi.setTab('raw')} data-testid="tab-raw">
+              Raw file
+            </button>
+          </div>
+          <div className="ae-main-scroll">
+            {tab === 'form' && a && unreadable && <RawView draft={draft} note="The form needs frontmatter it can read. Until the file is fixed, here it is as written." />}
+            {tab === 'form' && a && !unreadable && (
+              <>
+                <FieldForm analysis={a} fieldError={draft.fieldError} availableTools={tools} readOnly={readOnly} />
+                <PromptEditor body={a.body} bodyLine={a.bodyLine} readOnly={readOnly || !a.formEditable} />
+              </>
+            )}
+            {tab === 'raw' && <RawView draft={draft} />}
+          </div>
+        </div>
+        <aside className="ae-side" aria-label="Validation and result">
+          {a && <ProblemsPanel analysis={a} />}
+          {a && <EffectivePanel analysis={a} />}
+          <TryPanel file={draft.file} canRun={!!a?.loaded} isGitRepo={isGitRepo} />
+        </aside>
+      </div>
+    </div>
+  )
+}

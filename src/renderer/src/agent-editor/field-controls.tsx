@@ -1,0 +1,248 @@
+// The form's building blocks: a field frame (label, one-line help, problems), and inputs that keep what
+// the person is typing while the host rewrites the file (the value from the file wins only when the input
+// is not being edited).
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import type { Diagnostic } from '../../../shared/agent-definition'
+import type { EditorFieldKey } from '../../../shared/agent-editor'
+import { Icon } from '../components/icon'
+import { FIELD_HELP, FIELD_LABEL, MODEL_ALIASES, STANDARD_COLORS } from './field-help'
+import { Prose } from './prose'
+
+/** Local state that follows `value` except while the input has focus. */
+export function useLocal<T>(value: T): [T, (v: T) => void, { onFocus(): void; onBlur(): void }] {
+  const [local, setLocal] = useState(value)
+  const focused = useRef(false)
+  useEffect(() => {
+    if (!focused.current) setLocal(value)
+  }, [value])
+  return [
+    local,
+    setLocal,
+    {
+      onFocus: () => {
+        focused.current = true
+      },
+      onBlur: () => {
+        focused.current = false
+        setLocal(value)
+      }
+    }
+  ]
+}
+
+export function FieldFrame({ field, problems, error, children, wide = false, aside }: { field: EditorFieldKey; problems: Diagnostic[]; error?: string; children: ReactNode; wide?: boolean; aside?: ReactNode }) {
+  const worst = problems.find((d) => d.severity === 'error') ?? problems.find((d) => d.severity === 'warning') ?? problems[0]
+  return (
+    <div className={`ae-field${wide ? ' wide' : ''}${worst ? ` has-${worst.severity}` : ''}${error ? ' has-error' : ''}`} data-testid={`field-${field}`}>
+      <div className="ae-field-head">
+        <span className="field-label">{FIELD_LABEL[field]}</span>
+        <code className="ae-field-key">{field}</code>
+        {aside && <span className="ae-field-aside">{aside}</span>}
+      </div>
+      {children}
+      <span className="field-hint">{FIELD_HELP[field]}</span>
+      {error && (
+        <span className="ae-field-problem error" role="alert">
+          <Icon name="alert" size={12} />
+          <span>
+            <Prose text={error} />
+          </span>
+        </span>
+      )}
+      {problems.map((d, i) => (
+        <span key={i} className={`ae-field-problem ${d.severity}`} data-testid="field-problem">
+          <Icon name={d.severity === 'info' ? 'dot' : 'alert'} size={12} />
+          <span>
+            line {d.line}: <Prose text={d.message} />
+          </span>
+        </span>
+      ))}
+    </div>
+  )
+}
+
+export function TextInput({ value, onChange, placeholder, disabled, mono = false, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; mono?: boolean; testId?: string }) {
+  const [local, setLocal, focus] = useLocal(value)
+  return (
+    <input
+      type="text"
+      className={mono ? 'mono' : undefined}
+      value={local}
+      placeholder={placeholder}
+      disabled={disabled}
+      spellCheck={false}
+      onChange={(e) => {
+        setLocal(e.target.value)
+        onChange(e.target.value)
+      }}
+      {...focus}
+      data-testid={testId}
+    />
+  )
+}
+
+export function TextArea({ value, onChange, placeholder, disabled, rows = 4, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; rows?: number; testId?: string }) {
+  const [local, setLocal, focus] = useLocal(value)
+  const lines = Math.min(14, Math.max(rows, local.split('\n').length + 1))
+  return (
+    <textarea
+      value={local}
+      rows={lines}
+      placeholder={placeholder}
+      disabled={disabled}
+      onChange={(e) => {
+        setLocal(e.target.value)
+        onChange(e.target.value)
+      }}
+      {...focus}
+      data-testid={testId}
+    />
+  )
+}
+
+/** A yes/no field written only when on (off removes the key: absent means no). */
+export function Toggle({ checked, label, onChange, disabled, testId }: { checked: boolean; label: string; onChange(v: boolean): void; disabled?: boolean; testId?: string }) {
+  return (
+    <label className="ae-toggle">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} data-testid={testId} />
+      <span>{label}</span>
+    </label>
+  )
+}
+
+export function ChoiceRow({ options, value, onChange, disabled, testId }: { options: Array<{ value: string; label: string; title?: string }>; value: string; onChange(v: string): void; disabled?: boolean; testId?: string }) {
+  return (
+    <div className="ae-choices" role="radiogroup" data-testid={testId}>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          role="radio"
+          aria-checked={o.value === value}
+          className={`ae-choice${o.value === value ? ' active' : ''}`}
+          title={o.title}
+          disabled={disabled}
+          onClick={() => onChange(o.value)}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+export function ModelPicker({ value, onChange, disabled, knownIds }: { value: string; onChange(v: string | null): void; disabled?: boolean; knownIds: string[] }) {
+  const isAlias = value === '' || (MODEL_ALIASES as readonly string[]).includes(value.toLowerCase())
+  const [id, setId, focus] = useLocal(isAlias ? '' : value)
+  return (
+    <div className="ae-model">
+      <ChoiceRow
+        options={[{ value: '', label: 'Default' }, ...MODEL_ALIASES.map((a) => ({ value: a, label: a }))]}
+        value={isAlias ? value.toLowerCase() : '__id'}
+        onChange={(v) => onChange(v || null)}
+        disabled={disabled}
+        testId="model-choices"
+      />
+      <input
+        type="text"
+        className="mono"
+        list="ae-model-ids"
+        value={id}
+        placeholder="or a model id, e.g. claude-sonnet-4-5"
+        disabled={disabled}
+        spellCheck={false}
+        onChange={(e) => {
+          setId(e.target.value)
+          onChange(e.target.value.trim() || null)
+        }}
+        {...focus}
+        data-testid="model-id"
+      />
+      <datalist id="ae-model-ids">
+        {knownIds.map((id) => (
+          <option key={id} value={id} />
+        ))}
+      </datalist>
+    </div>
+  )
+}
+
+export function ColorPicker({ value, onChange, disabled }: { value: string; onChange(v: string | null): void; disabled?: boolean }) {
+  const standard = (STANDARD_COLORS as readonly string[]).includes(value)
+  const [custom, setCustom, focus] = useLocal(standard ? '' : value)
+  return (
+    <div className="ae-colors">
+      <button type="button" className={`ae-swatch none${value === '' ? ' active' : ''}`} title="No color" aria-label="No color" disabled={disabled} onClick={() => onChange(null)}>
+        <Icon name="x" size={10} />
+      </button>
+      {STANDARD_COLORS.map((c) => (
+        <button
+          key={c}
+          type="button"
+          className={`ae-swatch${value === c ? ' active' : ''}`}
+          style={{ ['--swatch' as string]: `var(--agent-${c})` }}
+          title={c}
+          aria-label={c}
+          aria-pressed={value === c}
+          disabled={disabled}
+          onClick={() => onChange(c)}
+          data-testid={`color-${c}`}
+        />
+      ))}
+      <input
+        type="text"
+        className="mono ae-custom-color"
+        value={custom}
+        placeholder="custom"
+        disabled={disabled}
+        spellCheck={false}
+        onChange={(e) => {
+          setCustom(e.target.value)
+          onChange(e.target.value.trim() || null)
+        }}
+        {...focus}
+        aria-label="Custom color"
+      />
+    </div>
+  )
+}
+
+/** A list of free-form names (skills), one chip each. */
+export function NameList({ value, onChange, placeholder, disabled, testId }: { value: string[]; onChange(v: string[] | null): void; placeholder: string; disabled?: boolean; testId?: string }) {
+  const [draft, setDraft] = useState('')
+  const add = () => {
+    const names = draft.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean)
+    if (names.length) onChange([...value, ...names.filter((n) => !value.includes(n))])
+    setDraft('')
+  }
+  return (
+    <div className="ae-chips" data-testid={testId}>
+      {value.map((name) => (
+        <span key={name} className="ae-chip">
+          {name}
+          {!disabled && (
+            <button type="button" aria-label={`Remove ${name}`} onClick={() => onChange(value.filter((v) => v !== name).length ? value.filter((v) => v !== name) : null)}>
+              <Icon name="x" size={10} />
+            </button>
+          )}
+        </span>
+      ))}
+      {!disabled && (
+        <input
+          type="text"
+          className="ae-chip-input"
+          value={draft}
+          placeholder={placeholder}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === ',') {
+              e.preventDefault()
+              add()
+            }
+          }}
+          onBlur={add}
+        />
+      )}
+    </div>
+  )
+}

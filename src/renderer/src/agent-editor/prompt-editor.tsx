@@ -1,0 +1,55 @@
+// The system prompt (the markdown body): a CodeMirror markdown editor, its rendered preview, or both.
+import { MarkdownView } from '../components/markdown-view'
+import { CodeEditor } from './code-editor'
+import { editorUi, setBody, useAgentEditor, type PromptMode } from './editor-store'
+import { useLocal } from './field-controls'
+
+const MODES: Array<{ id: PromptMode; label: string }> = [
+  { id: 'write', label: 'Write' },
+  { id: 'preview', label: 'Preview' },
+  { id: 'split', label: 'Split' }
+]
+
+export function PromptEditor({ body, bodyLine, readOnly }: { body: string; bodyLine: number; readOnly: boolean }) {
+  const mode = useAgentEditor((s) => s.promptMode)
+  // While typing, the editor keeps its own text: the host's copy arrives a moment later.
+  const [local, setLocal, focus] = useLocal(body)
+  return (
+    <section className="ae-section ae-prompt" data-testid="prompt-section">
+      <div className="ae-prompt-head">
+        <h3>System prompt</h3>
+        <span className="faint small">the markdown after the frontmatter, from line {bodyLine}</span>
+        <div className="ae-segmented" role="tablist" aria-label="Prompt view">
+          {MODES.map((m) => (
+            <button key={m.id} role="tab" aria-selected={mode === m.id} className={mode === m.id ? 'active' : ''} onClick={() => editorUi.setPromptMode(m.id)} data-testid={`prompt-mode-${m.id}`}>
+              {m.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className={`ae-prompt-body mode-${mode}`}>
+        {mode !== 'preview' && (
+          <div className="ae-prompt-editor" onFocus={focus.onFocus} onBlur={focus.onBlur}>
+            <CodeEditor
+              language="markdown"
+              value={local}
+              onChange={(v) => {
+                setLocal(v)
+                setBody(v)
+              }}
+              readOnly={readOnly}
+              placeholder="You are … Describe the role, how to work, and what the final report contains."
+              ariaLabel="System prompt"
+              testId="prompt-editor"
+            />
+          </div>
+        )}
+        {mode !== 'write' && (
+          <div className="ae-prompt-preview" data-testid="prompt-preview">
+            {local.trim() ? <MarkdownView text={local} /> : <p className="faint">The prompt is empty.</p>}
+          </div>
+        )}
+      </div>
+    </section>
+  )
+}

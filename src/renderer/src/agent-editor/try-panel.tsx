@@ -1,0 +1,87 @@
+// "Try it": run the definition on screen (saved or not) on a prompt and watch it in the same live panel
+// sessions use. In a git repository it works in its own worktree; what it changed stays on a branch.
+import { useState } from 'react'
+import { Icon } from '../components/icon'
+import { openSession } from '../state/store'
+import { errorText } from '../transport/types'
+import { AgentPanel } from '../views/agent-panel'
+import { closeAgents, tryAgent, useAgentEditor } from './editor-store'
+
+export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: boolean; isGitRepo: boolean }) {
+  const trying = useAgentEditor((s) => (s.trying?.file === file ? s.trying : null))
+  const [prompt, setPrompt] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const run = async () => {
+    if (!prompt.trim()) return
+    setBusy(true)
+    setError(null)
+    try {
+      await tryAgent(prompt.trim())
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const finished = trying?.finished
+  return (
+    <section className="ae-card ae-try" data-testid="try-panel">
+      <h3>
+        <Icon name="play" size={12} /> Try it
+      </h3>
+      <p className="field-hint">
+        Runs this definition as it is on screen{isGitRepo ? ', in its own git worktree' : ''}. {isGitRepo ? 'Your checkout is not touched.' : 'The folder is not a git repository: it works in the folder itself.'}
+      </p>
+      <textarea
+        rows={2}
+        value={prompt}
+        placeholder="A task for this agent…"
+        onChange={(e) => setPrompt(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void run()
+        }}
+        data-testid="try-prompt"
+      />
+      <div className="ae-try-actions">
+        <button className="btn btn-sm btn-primary" disabled={!canRun || busy || !prompt.trim()} onClick={() => void run()} data-testid="try-run">
+          <Icon name="play" size={11} /> Run
+        </button>
+        {!canRun && <span className="small warn-text">Fix the errors first: the agent does not load.</span>}
+        {error && <span className="inline-error small">{error}</span>}
+      </div>
+      {trying && (
+        <div className="ae-try-run">
+          {trying.run.worktree && (
+            <div className="small muted ae-try-where" title={trying.run.worktree.path}>
+              <Icon name="branch" size={12} /> {trying.run.worktree.branch}
+            </div>
+          )}
+          {trying.run.note && <div className="small warn-text">{trying.run.note}</div>}
+          <div className="ae-try-panel">
+            <AgentPanel sessionId={trying.run.sessionId} agentId={trying.run.agentId} focused={false} />
+          </div>
+          {finished !== undefined && (
+            <div className="small muted" data-testid="try-finished">
+              {finished === null
+                ? 'Finished.'
+                : finished.changed
+                  ? `Finished. Its changes are committed on ${finished.branch}${finished.commit ? ` (${finished.commit.slice(0, 8)})` : ''}, in ${finished.path}.`
+                  : 'Finished without changing any file; its worktree was removed.'}
+              {finished?.error && <span className="warn-text"> {finished.error}</span>}
+            </div>
+          )}
+          <button
+            className="btn-link small"
+            onClick={() => {
+              closeAgents()
+              void openSession(trying.run.sessionId)
+            }}
+          >
+            Open the whole session
+          </button>
+        </div>
+      )}
+    </section>
+  )
+}
