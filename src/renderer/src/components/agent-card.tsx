@@ -1,7 +1,8 @@
 // An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
 import { memo } from 'react'
 import { agentColorVar } from '../lib/agent-colors'
-import { formatClock, formatCost, firstLine, truncate } from '../lib/format'
+import { formatClock, formatCost } from '../lib/format'
+import { plainPreview } from '../lib/plain-preview'
 import { parsePartialInput } from '../lib/tool-summary'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
@@ -46,7 +47,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               </span>
               <span>{formatCost(child.usage.costUsd)}</span>
               {currentTool && <span className="agent-card-tool">▸ {currentTool.name}</span>}
-              {!currentTool && child.result && child.endedAt !== null && <span className="agent-card-result">{truncate(firstLine(child.result), 120)}</span>}
+              {!currentTool && child.result && child.endedAt !== null && <span className="agent-card-result">{plainPreview(child.result, 120)}</span>}
             </>
           ) : (
             <span>Starting…</span>

@@ -6,7 +6,8 @@ import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
 import { agentColorVar } from '../lib/agent-colors'
-import { formatClock, formatCost, firstLine, truncate } from '../lib/format'
+import { formatClock, formatCost } from '../lib/format'
+import { plainPreview } from '../lib/plain-preview'
 import { isActive } from '../state/session-state'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
@@ -38,7 +39,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {agent.description}
       </span>
       <span className="finished-result muted" title={agent.error ?? agent.result}>
-        {truncate(firstLine(agent.error ?? agent.result ?? ''), 140)}
+        {plainPreview(agent.error ?? agent.result ?? '', 140)}
       </span>
       <span className="finished-stats muted">
         {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}

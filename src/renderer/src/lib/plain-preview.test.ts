@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { plainPreview } from './plain-preview'
+
+describe('plainPreview', () => {
+  it('shows the words of a result without its markdown markers', () => {
+    expect(plainPreview('**Report:** the lexer drops *positions* and ~~columns~~.', 200)).toBe('Report: the lexer drops positions and columns.')
+    expect(plainPreview('`parse()` lives in [src/parser.ts](src/parser.ts) and runs over `lex()`.', 200)).toBe('parse() lives in src/parser.ts and runs over lex().')
+    expect(plainPreview('__Done__ — see <https://example.com/x> and ![diagram](d.png)', 200)).toBe('Done — see https://example.com/x and diagram')
+  })
+
+  it('keeps underscores and stars that are not emphasis', () => {
+    expect(plainPreview('Renamed parse_tokens to lex_all; 2 * 3 = 6', 200)).toBe('Renamed parse_tokens to lex_all; 2 * 3 = 6')
+    expect(plainPreview('Use `**kwargs` and `a_b_c`', 200)).toBe('Use **kwargs and a_b_c')
+    expect(plainPreview('Escaped \\*stars\\* stay', 200)).toBe('Escaped *stars* stay')
+    expect(plainPreview('A regex: `a\\*b` as written', 200)).toBe('A regex: a\\*b as written')
+  })
+
+  it('folds a multi-line report into one line: headings introduce, lists keep their items, code and rules drop out', () => {
+    const report = ['## Findings', '', '1. `lex()` never reports a **line**.', '2. Splitting loses columns.', '', '- [x] checked', '> quoted', '', '```ts', 'const x = 1', '```', '---'].join('\n')
+    expect(plainPreview(report, 300)).toBe('Findings: 1. lex() never reports a line. 2. Splitting loses columns. • checked quoted const x = 1')
+  })
+
+  it('reads a table as its cells', () => {
+    expect(plainPreview('| file | issue |\n|---|:---:|\n| lexer.ts | no positions |', 200)).toBe('file · issue lexer.ts · no positions')
+  })
+
+  it('cuts at the limit with an ellipsis, and drops inline HTML tags', () => {
+    expect(plainPreview('<b>Bold</b> words that go on and on', 16)).toBe('Bold words that…')
+    expect(plainPreview('', 10)).toBe('')
+  })
+})

@@ -1,0 +1,66 @@
+// One-line previews of markdown (an agent's result on its card, a finished row): the words without the
+// markers, so `**Report:** see \`lex()\`` reads "Report: see lex()". Pure and cheap: it runs per render.
+
+const FENCE = /^\s*(```|~~~)/
+const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/
+
+/** Inline markdown of one line as plain text. */
+function plainInline(line: string): string {
+  // Escaped characters (\*) and code spans are text as written, not markup: set aside, put back last.
+  const kept: string[] = []
+  const keep = (text: string) => `\uE000${kept.push(text) - 1}\uE001`
+  return (
+    line
+      .replace(/\\([\\`*_{}[\]()#+\-.!|~>])/g, (_, c: string) => keep(c))
+      // In code, a backslash is just a backslash: undo the escapes set aside inside it.
+      .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_, __, text: string) => keep(text.trim().replace(/\uE000(\d+)\uE001/g, (_m, i: string) => `\\${kept[Number(i)]}`)))
+      // Images and links keep their words: ![alt](src) -> alt, [text](url) -> text, <https://x> -> https://x.
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+      // Emphasis markers: ** __ * _ ~~, the underscore forms only at word edges (snake_case stays).
+      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+      .replace(/\*(?=\S)([^*]*?\S)\*/g, '$1')
+      .replace(/(^|[^\w])_(?=\S)([^_]*?\S)_(?![\w])/g, '$1$2')
+      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+      // Inline HTML tags go; their text stays.
+      .replace(/<\/?[a-z][^>]*>/gi, '')
+      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => kept[Number(i)])
+  )
+}
+
+/** A markdown line's words, or null for a line that is only layout (fence, rule, table separator, blank). */
+function plainLine(raw: string): string | null {
+  if (!raw.trim() || FENCE.test(raw) || RULE.test(raw) || TABLE_SEPARATOR.test(raw)) return null
+  let line = raw.trim()
+  let heading = false
+  line = line.replace(/^(>\s?)+/, '')
+  line = line.replace(/^#{1,6}\s+/, () => {
+    heading = true
+    return ''
+  })
+  line = line.replace(/\s+#+\s*$/, heading ? '' : '$&')
+  line = line.replace(/^[-*+]\s+(\[[ xX]\]\s+)?/, '• ').replace(/^(\d{1,9}[.)])\s+(\[[ xX]\]\s+)?/, '$1 ')
+  if (line.startsWith('|')) line = line.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).join(' · ')
+  line = plainInline(line).trim()
+  if (!line) return null
+  // A heading introduces what follows on the same line.
+  return heading && !/[.:!?]$/.test(line) ? `${line}:` : line
+}
+
+/** `markdown` as one line of plain text, at most `max` characters (an ellipsis marks a cut). */
+export function plainPreview(markdown: string, max: number): string {
+  const words: string[] = []
+  let length = 0
+  for (const raw of markdown.split('\n')) {
+    const line = plainLine(raw)
+    if (line === null) continue
+    words.push(line)
+    length += line.length + 1
+    if (length > max) break // enough for the preview; the rest is never shown
+  }
+  const text = words.join(' ').replace(/\s+/g, ' ').trim()
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text
+}
