@@ -26,8 +26,8 @@ export interface AgentEditorOptions {
   sources?: AgentSourcesConfig
   /** Tools the runtime offers a session; default: the built-in tools plus Agent, SendMessage, TaskOutput, TaskStop. */
   availableTools?: () => readonly string[]
-  /** Tools of connected MCP servers (`mcp__server__tool`), when there are any. */
-  mcpTools?: () => readonly string[]
+  /** Tools of the MCP servers a folder's sessions connect to (`mcp__server__tool`), as far as they are known. */
+  mcpTools?: (cwd: string) => readonly string[]
   /** Agent folders changed, on disk or through the editor (debounced). */
   onAgentsChanged?: (folders: string[]) => void
   /** Debounce of the folder watch. */
@@ -75,7 +75,7 @@ export class AgentEditorService {
 
   private analysis(cwd: string, file: string, text: string): AgentAnalysis {
     const found = requireReadable(file, this.ctx(cwd))
-    return analyzeAgentText(text, file, found.source, { ...this.parseOptions(found), ...this.tools() })
+    return analyzeAgentText(text, file, found.source, { ...this.parseOptions(found), ...this.tools(cwd) })
   }
 
   /** One write at a time per file, so two saves cannot interleave their check and write. */
@@ -92,12 +92,12 @@ export class AgentEditorService {
     for (const f of files) this.watcher.touch(dirname(f))
   }
 
-  private tools(): { availableTools: readonly string[]; mcpTools?: readonly string[] } {
-    return { availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(), ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools() } : {}) }
+  private tools(cwd: string): { availableTools: readonly string[]; mcpTools?: readonly string[] } {
+    return { availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(), ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools(resolve(cwd)) } : {}) }
   }
 
   library = ({ cwd }: { cwd: string }): Promise<AgentLibrary> => {
-    const { availableTools, mcpTools = [] } = this.tools()
+    const { availableTools, mcpTools = [] } = this.tools(cwd)
     return buildLibrary(this.ctx(cwd), [...new Set([...availableTools, ...mcpTools])])
   }
 

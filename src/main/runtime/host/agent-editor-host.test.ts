@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import type { HostNotice } from '../../../shared/ipc-contract'
+import { stdioServerEntry } from '../mcp/testing/servers'
 import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer, type Respond, type ScriptedServer } from '../model/scripted'
 import { LocalRuntimeHost } from './runtime-host'
@@ -150,6 +151,22 @@ describe('agent editor through the host', () => {
     await until(() => notices.some((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId), 'the second try to finish')
     expect(notices.find((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId)).toMatchObject({ worktree: { changed: false, kept: false } })
     expect(existsSync(second.run.worktree!.path)).toBe(false)
+  })
+
+  it("offers the folder's MCP servers' tools once they are known, and resolves `mcp__server__*` to them", async () => {
+    const dirs = project(false)
+    writeFileSync(join(dirs.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry() } }))
+    const { h } = await host(() => reply.text('unused'), dirs)
+    const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'noter', template: 'blank' })
+    const text = readFileSync(file, 'utf8').replace('---\n\n', 'tools: Read, mcp__notes__*\n---\n\n')
+    const before = await h.analyzeAgent({ cwd: dirs.cwd, file, text })
+    expect(before.analysis.effective!.tools.invalidTools).toEqual(['mcp__notes__*'])
+    await h.listMcpServers({ cwd: dirs.cwd })
+    const { library } = await h.agentLibrary({ cwd: dirs.cwd })
+    expect(library.availableTools).toContain('mcp__notes__echo')
+    const after = await h.analyzeAgent({ cwd: dirs.cwd, file, text })
+    expect(after.analysis.effective!.tools.resolvedTools).toEqual(expect.arrayContaining(['Read', 'mcp__notes__echo']))
+    expect(after.analysis.effective!.tools.invalidTools).toEqual([])
   })
 
   it('refuses to try a draft that does not load, saying why', async () => {

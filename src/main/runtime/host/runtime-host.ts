@@ -55,6 +55,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
   /** The agent editor; its folder watch reloads live sessions' agents when files change. */
   private readonly editor: AgentEditorService
+  /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
+  private readonly mcpToolsSeen = new Map<string, string[]>()
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
@@ -64,7 +66,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.editor = new AgentEditorService({
       home: options.home ?? homedir(),
       ...(options.sessionDefaults?.agentSources ? { sources: options.sessionDefaults.agentSources } : {}),
-      onAgentsChanged: (folders) => this.agentsChanged(folders)
+      onAgentsChanged: (folders) => this.agentsChanged(folders),
+      mcpTools: (cwd) => this.mcpToolNames(cwd)
     })
     this.watchAgentFolders()
   }
@@ -207,7 +210,10 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   listMcpServers = async ({ cwd }: { cwd: string }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === resolve(cwd) && !l.demo)
-    return listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
+    const listed = await listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
+    // The agent editor's tools picker and effective tools use what this found.
+    this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
+    return listed
   }
 
   // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
@@ -244,8 +250,18 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
   private agentsChanged(folders: string[]): void {
-    for (const live of this.live.values()) live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
-    this.notify({ type: 'agents_changed', folders })
+    // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
+    const reloads = [...this.live.values()].map((live) =>
+      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
+    )
+    void Promise.all(reloads).then(() => this.notify({ type: 'agents_changed', folders }))
+  }
+
+  /** Connected MCP tools of a session in this folder, else what `mcp.list` last found there. */
+  private mcpToolNames(cwd: string): string[] {
+    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === cwd && !l.demo)
+    const connected = live ? live.session.extensions.mcp.status().flatMap((s) => (s.status === 'connected' ? s.tools.map((t) => t.name) : [])) : []
+    return [...new Set([...connected, ...(this.mcpToolsSeen.get(cwd) ?? [])])]
   }
 
   private watchAgentFolders(): void {

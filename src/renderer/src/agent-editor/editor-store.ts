@@ -60,6 +60,8 @@ interface EditorState {
   revealLine: { line: number; nonce: number } | null
   dialog: EditorDialog
   trying: TryState | null
+  /** MCP servers configured for this folder (names), for `mcp__server__*` suggestions. */
+  mcpServers: string[]
 }
 
 export const useAgentEditor = create<EditorState>()(() => ({
@@ -74,7 +76,8 @@ export const useAgentEditor = create<EditorState>()(() => ({
   promptMode: 'write',
   revealLine: null,
   dialog: null,
-  trying: null
+  trying: null,
+  mcpServers: []
 }))
 
 const get = useAgentEditor.getState
@@ -104,8 +107,8 @@ function subscribe(): void {
   })
   useApp.subscribe((s, prev) => {
     if (s.workspace?.cwd !== prev.workspace?.cwd && get().open) {
-      set({ selected: null, draft: null, trying: null })
-      void refreshLibrary()
+      set({ selected: null, draft: null, trying: null, mcpServers: [] })
+      void refreshLibrary().then(loadMcp)
     }
   })
 }
@@ -141,7 +144,25 @@ async function onAgentsChanged(): Promise<void> {
 export function openAgents(): void {
   subscribe()
   set({ open: true })
-  void refreshLibrary()
+  void refreshLibrary().then(loadMcp)
+}
+
+/**
+ * Asks which MCP servers this folder uses and their tools (this may start them), then refreshes the tools
+ * the picker offers and the open draft's effective tools. Hosts without MCP simply have none.
+ */
+async function loadMcp(): Promise<void> {
+  try {
+    const { servers } = await call('mcp.list', { cwd: cwd() })
+    set({ mcpServers: servers.map((s) => s.name) })
+    if (!servers.some((s) => s.tools.length)) return
+    await refreshLibrary()
+    const d = get().draft
+    if (d) patchDraft({ analysisFor: '' })
+    await analyzeNow()
+  } catch {
+    set({ mcpServers: [] })
+  }
 }
 
 export function closeAgents(): void {

@@ -4,7 +4,7 @@ import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import type { AgentAnalysis, EditorFieldKey, FieldValue } from '../../../shared/agent-editor'
 import { useApp } from '../state/store'
-import { setField } from './editor-store'
+import { setField, useAgentEditor } from './editor-store'
 import { ChoiceRow, ColorPicker, FieldFrame, ModelPicker, NameList, TextArea, TextInput, Toggle } from './field-controls'
 import { CODE_FIELD, EFFORT_LEVELS, MEMORY_SCOPES, PERMISSION_HELP } from './field-help'
 import { ToolsPicker } from './tools-picker'
@@ -40,7 +40,8 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
   const err = (key: EditorFieldKey) => (fieldError?.key === key ? fieldError.message : undefined)
   const disabled = readOnly || !analysis.formEditable
   const text = (key: EditorFieldKey, optional = true) => (v: string) => setField(key, v === '' && optional ? null : v)
-  const servers = serverNames(str(f.mcpServers))
+  const configured = useAgentEditor((s) => s.mcpServers)
+  const servers = [...new Set([...serverNames(str(f.mcpServers)), ...configured])]
   const knownIds = [...new Set(Object.values(aliases ?? {}))]
 
   return (
