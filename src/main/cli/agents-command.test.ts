@@ -89,7 +89,7 @@ describe('fanout agents check', () => {
     const lines = r.stdout.trimEnd().split('\n')
     expect(lines).toContain('.claude/agents/broken.md:1:1: error: the frontmatter opened by `---` on line 1 is never closed by another `---` line; the agent is not loaded')
     expect(lines).toContain('.claude/agents/team/reviewer.md:5:1: info: `category` is not an agent field; it is kept in the file but has no effect')
-    expect(lines.at(-1)).toBe('9 agent files checked: 8 loaded, 1 failed (1 error, 1 warning, 1 info)')
+    expect(lines.at(-1)).toBe('10 agent files checked: 9 loaded, 1 failed (1 error, 1 warning, 1 info)')
   })
 
   it('checks the given paths, folders recursively, and exits 0 when all load', () => {

@@ -86,7 +86,7 @@ function script() {
 
 const phases = (events: AgentEvent[]) => events.filter((e): e is PhaseEvent => e.type === 'phase')
 
-/** Each subagent's phase: the one in force when it (last) started, as the UI groups them. */
+/** Each subagent's phase: the one in force when it (last) started, as the UI groups them (parallel starts sorted). */
 function byPhase(events: AgentEvent[]): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   let phase = 'none'
@@ -94,6 +94,7 @@ function byPhase(events: AgentEvent[]): Record<string, string[]> {
     if (e.type === 'phase') phase = e.phase
     if (e.type === 'agent_start' && e.depth > 0) (out[phase] ??= []).push(e.name ?? e.agentType)
   }
+  for (const list of Object.values(out)) list.sort()
   return out
 }
 
@@ -118,7 +119,7 @@ describe('coordinator mode', () => {
       ['implementation', s.mainAgentId],
       ['verification', s.mainAgentId]
     ])
-    expect(byPhase(f.events)).toEqual({ research: ['Explore', 'Explore'], synthesis: ['Plan'], implementation: ['adder', 'multiplier'], verification: ['verifier', 'multiplier', 'verifier'] })
+    expect(byPhase(f.events)).toEqual({ research: ['Explore', 'Explore'], synthesis: ['Plan'], implementation: ['adder', 'multiplier'], verification: ['multiplier', 'verifier', 'verifier'] })
 
     // The workers were isolated although the coordinator did not ask: separate worktrees and branches.
     const workers = starts(f.events).filter((e): e is AgentStartEvent & { worktree: { path: string; branch: string } } => (e.name === 'adder' || e.name === 'multiplier') && !!e.worktree)
