@@ -137,6 +137,28 @@ describe('agent teams', () => {
     expect(starts(f.events).filter((s) => s.depth > 0).map((s) => s.name)).toEqual(['nester'])
   })
 
+  it('members message each other by name: an idle member wakes with the message and answers', async () => {
+    const f = await makeFixture(
+      {
+        respond: scriptByAgent([
+          { name: 'ping', match: 'You are ping, a member', turns: [reply.toolUse('SendMessage', { to: 'pong', message: 'The schema is ready.', summary: 'schema ready' }), reply.text('Told pong.'), ...many(reply.text('ok'))] },
+          { name: 'pong', match: 'You are pong, a member', turns: many((req) => reply.text(req.lastUserText.includes('The schema is ready.') ? 'Got the schema news from ping.' : 'Waiting for the schema.')) },
+          { name: 'lead', match: 'lead agent in Fanout', turns: [reply.toolUse('TeamCreate', { team_name: 'pair', members: [{ name: 'ping', prompt: 'Tell pong.' }, { name: 'pong', prompt: 'Wait for ping.' }] }), ...many(reply.text('ok'))] }
+        ])
+      },
+      { teams: true }
+    )
+    await f.session.run('go')
+    await f.session.idle()
+    const team = lastTeam(f.events)
+    const [ping, pong] = team.members
+    const received = f.events.find((e) => e.type === 'message_received' && e.agentId === pong.agentId)
+    expect(received).toMatchObject({ from: ping.agentId, summary: 'schema ready' })
+    const pongEnds = ends(f.events).filter((e) => e.agentId === pong.agentId)
+    expect(pongEnds.map((e) => e.result)).toContain('Got the schema news from ping.')
+    expect(toolEnds(f.events, 'SendMessage')[0]).toMatchObject({ agentId: ping.agentId, isError: false })
+  })
+
   it('plan approval and shutdown travel as messages; the member acts only on an approved plan, then the team is deleted', async () => {
     const answered = new Set<string>()
     const lead: Turn = (req) => {
