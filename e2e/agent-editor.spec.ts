@@ -170,3 +170,53 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
 
   expect(problems).toEqual([])
 })
+
+test('duplicate, rename, move to user, delete with confirmation; read-only built-ins; preview; the new-session picker', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true, speed: 0.5 })
+  const problems: string[] = []
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
+  page.on('pageerror', (e) => problems.push(e.message))
+  await page.goto(app.url)
+  await page.getByTestId('open-agents').click()
+  const library = page.getByTestId('agent-library')
+  const entry = (name: string) => library.locator(`[data-testid=library-entry][data-agent="${name}"]`)
+
+  // A built-in agent is read-only; duplicating it makes an editable project copy.
+  await entry('Explore').click()
+  await expect(page.getByTestId('editor-title')).toHaveText('Explore')
+  await expect(page.getByTestId('action-save')).toHaveCount(0)
+  await page.getByTestId('action-duplicate').click()
+  await expect(page.getByTestId('editor-title')).toHaveText('Explore-copy')
+  await expect(entry('Explore-copy')).toContainText('Explore-copy.md')
+  await expect(page.getByTestId('action-save')).toBeVisible()
+
+  // Rename: file and name together.
+  await page.getByTestId('action-rename').click()
+  await page.getByTestId('rename-name').fill('explorer-lite')
+  await page.getByTestId('rename-confirm').click()
+  await expect(page.getByTestId('editor-title')).toHaveText('explorer-lite')
+  await expect(entry('explorer-lite')).toContainText('explorer-lite.md')
+  await expect(entry('Explore-copy')).toHaveCount(0)
+
+  // The prompt preview renders the markdown.
+  await page.getByTestId('prompt-mode-split').click()
+  await expect(page.getByTestId('prompt-preview').locator('li').first()).toBeVisible()
+
+  // Move to the user folder.
+  await page.getByTestId('action-move').click()
+  await expect(library.getByTestId('group-user').locator('[data-agent=explorer-lite]')).toBeVisible()
+
+  // It is offered as the main agent of a new session.
+  await page.getByTestId('new-session').click()
+  await expect(page.getByRole('combobox', { name: 'Main agent' }).locator('option', { hasText: 'explorer-lite' })).toHaveCount(1)
+
+  // Delete asks first.
+  await page.getByTestId('open-agents').click()
+  await entry('explorer-lite').click()
+  await page.getByTestId('action-delete').click()
+  await expect(page.getByTestId('delete-dialog')).toContainText('explorer-lite.md')
+  await page.getByTestId('delete-confirm').click()
+  await expect(entry('explorer-lite')).toHaveCount(0)
+  await expect(page.getByTestId('agents-overview')).toBeVisible()
+  expect(problems).toEqual([])
+})

@@ -79,8 +79,10 @@ export interface AgentAnalysis {
   fields: EditorFields
   /** Lines of every top-level frontmatter key (known or not). */
   keySpans: Record<string, KeySpan>
-  /** Frontmatter keys that are not agent fields: kept in the file untouched. */
+  /** Frontmatter keys that are not agent fields: kept in the file untouched, with no effect. */
   unknownKeys: string[]
+  /** Agent fields the form does not offer (omitClaudeMd, criticalSystemReminder_EXPERIMENTAL): raw file only. */
+  rawOnlyKeys: string[]
   /** The form may edit this text (its frontmatter is valid YAML); otherwise `formBlocked` says why. */
   formEditable: boolean
   formBlocked?: string

@@ -15,6 +15,7 @@ const analysis = (file: string, text: string): AgentAnalysis => ({
   fields: {},
   keySpans: {},
   unknownKeys: [],
+  rawOnlyKeys: [],
   formEditable: false,
   formBlocked: 'The recording host does not read agent files.',
   body: text,

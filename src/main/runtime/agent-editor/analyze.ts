@@ -8,6 +8,7 @@ import type { AgentAnalysis, KeySpan } from '../../../shared/agent-editor'
 import { formatAgentLine } from '../definitions/listing'
 import { parseAgentMarkdown, type ParseAgentOptions } from '../definitions/parse'
 import { resolveAgentTools } from '../definitions/resolve-tools'
+import { FRONTMATTER_KEYS } from '../definitions/schema'
 import { fieldsOf, fieldsOfData, isEditorField } from './field-view'
 import { lineOf, readFrontmatterDoc } from './frontmatter-doc'
 import { repairAgentText } from './repair'
@@ -25,16 +26,19 @@ export function analyzeAgentText(text: string, file: string, source: AgentSource
   const def = parsed.definition
   const keySpans: Record<string, KeySpan> = {}
   let fields = {}
-  let unknownKeys: string[] = []
+  let keys: string[] = []
   if (doc.ok) {
     for (const span of doc.pairs) keySpans[span.key] = { line: lineOf(text, span.keyStart), endLine: lineOf(text, span.lineEnd) }
     fields = fieldsOf(doc)
-    unknownKeys = doc.pairs.map((p) => p.key).filter((k) => !isEditorField(k))
+    keys = doc.pairs.map((p) => p.key)
   } else if (def?.frontmatter) {
     // Loaded only after Claude Code's repair: show the values it read, read-only until the file is fixed.
     fields = fieldsOfData(def.frontmatter)
-    unknownKeys = Object.keys(def.frontmatter).filter((k) => !isEditorField(k))
+    keys = Object.keys(def.frontmatter)
   }
+  const known = new Set<string>(FRONTMATTER_KEYS)
+  const unknownKeys = keys.filter((k) => !known.has(k))
+  const rawOnlyKeys = keys.filter((k) => known.has(k) && !isEditorField(k))
   const formBlocked = doc.ok
     ? doc.block
       ? undefined
@@ -52,6 +56,7 @@ export function analyzeAgentText(text: string, file: string, source: AgentSource
     fields,
     keySpans,
     unknownKeys,
+    rawOnlyKeys,
     formEditable: !formBlocked,
     ...(formBlocked ? { formBlocked } : {}),
     body: text.slice(doc.bodyStart),

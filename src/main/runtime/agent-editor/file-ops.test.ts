@@ -48,6 +48,10 @@ describe('agent file operations', () => {
     expect(copy3).toBe(join(projectDir(), 'reviewer-copy-2.md'))
     expect(load(copy3).definition?.agentType).toBe('reviewer-copy-2')
     expect(readFileSync(copy, 'utf8')).toBe(text.replace('name: reviewer', 'name: reviewer-copy'))
+    // Named after the agent, not the file (built-in files are numbered).
+    const builtin = join(ctx.sources.builtinDir!, '2-Explore.md')
+    const explore = '---\nname: Explore\ndescription: Finds things.\n---\nLook around.\n'
+    expect(await duplicateAgentFile(ctx, builtin, explore, 'project')).toBe(join(projectDir(), 'Explore-copy.md'))
   })
 
   it('renames the file and the name together, saving the draft, and refuses when the file changed meanwhile', async () => {

@@ -6,9 +6,11 @@ import type { AgentScope, FileVersion } from '../../../shared/agent-editor'
 import { checkAgentName, requireEditable, scopeDirs, type AgentPathContext } from './agent-paths'
 import { applyFieldChanges } from './edit-fields'
 import { AgentFileError, readVersioned, removeChecked, saveChecked, writeAtomic } from './file-store'
+import { readFrontmatterDoc } from './frontmatter-doc'
 import { templateText } from './templates'
 
 const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false)
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,90}$/
 
 async function refuseExisting(file: string): Promise<void> {
   if (await exists(file)) throw new AgentFileError('conflict', `${file} already exists; choose another name.`)
@@ -35,7 +37,10 @@ export async function createAgentFile(ctx: AgentPathContext, scope: AgentScope, 
 export async function duplicateAgentFile(ctx: AgentPathContext, file: string, text: string, scope?: AgentScope): Promise<string> {
   const dir = scope ? scopeDirs(ctx)[scope] : dirname(file)
   requireEditable(join(dir, 'x.md'), ctx)
-  const stem = basename(file).replace(/\.md$/i, '')
+  // Named after the agent (built-ins' files are numbered: 2-Explore.md holds Explore), else after the file.
+  const doc = readFrontmatterDoc(text)
+  const own = doc.ok && typeof doc.data.name === 'string' && PLAIN.test(doc.data.name) ? doc.data.name : undefined
+  const stem = own ?? basename(file).replace(/\.md$/i, '')
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? `${stem}-copy` : `${stem}-copy-${n}`
     const target = join(dir, `${name}.md`)

@@ -71,11 +71,12 @@ describe('analyzeAgentText', () => {
   })
 
   it('says where each key is and which keys are not agent fields', () => {
-    const a = analyze('---\nname: a\ndescription: |-\n  two\n  lines\nx-owner: me\n---\nBody\n')
-    expect(a.keySpans).toEqual({ name: { line: 2, endLine: 2 }, description: { line: 3, endLine: 5 }, 'x-owner': { line: 6, endLine: 6 } })
+    const a = analyze('---\nname: a\ndescription: |-\n  two\n  lines\nx-owner: me\nomitClaudeMd: true\n---\nBody\n')
+    expect(a.keySpans).toEqual({ name: { line: 2, endLine: 2 }, description: { line: 3, endLine: 5 }, 'x-owner': { line: 6, endLine: 6 }, omitClaudeMd: { line: 7, endLine: 7 } })
     expect(a.unknownKeys).toEqual(['x-owner'])
+    expect(a.rawOnlyKeys).toEqual(['omitClaudeMd'])
     expect(a.fields).toEqual({ name: 'a', description: 'two\nlines' })
-    expect(a).toMatchObject({ body: 'Body\n', bodyLine: 8, formEditable: true })
+    expect(a).toMatchObject({ body: 'Body\n', bodyLine: 9, formEditable: true })
   })
 
   it('shows a file that loads only after Claude Code repair read-only, with the repair on offer', () => {

@@ -138,14 +138,18 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
         </FieldFrame>
       </section>
 
-      {analysis.unknownKeys.length > 0 && (
+      {(analysis.unknownKeys.length > 0 || analysis.rawOnlyKeys.length > 0) && (
         <section className="ae-section">
           <h3>Other keys</h3>
-          <p className="field-hint">Not agent fields: kept in the file exactly as written, with no effect on the agent.</p>
           <ul className="ae-unknown" data-testid="unknown-keys">
+            {analysis.rawOnlyKeys.map((k) => (
+              <li key={k}>
+                <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · an agent field this form does not edit; change it in the raw file</span>
+              </li>
+            ))}
             {analysis.unknownKeys.map((k) => (
               <li key={k}>
-                <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line}</span>
+                <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · not an agent field: kept exactly as written, with no effect</span>
               </li>
             ))}
           </ul>
