@@ -144,7 +144,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <label className="field">
           <span className="field-label">Default model</span>
           <input value={d.defaultModel} onChange={(e) => up({ defaultModel: e.target.value })} spellCheck={false} />
-          <span className="field-hint">An alias below or a full model id. Agents with `model: inherit` use their parent’s.</span>
+          <span className="field-hint">An alias below or a full model id. Agents with <code>model: inherit</code> use their parent’s.</span>
         </label>
         <div className="field">
           <span className="field-label">Aliases</span>

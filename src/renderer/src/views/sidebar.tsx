@@ -72,7 +72,7 @@ export function Sidebar() {
             <StatusDot status={s.status} />
             <span className="session-item-body">
               <span className="session-title">
-                {s.title || 'Untitled session'}
+                <span className="session-title-text">{s.title || 'Untitled session'}</span>
                 {s.demo && <span className="tag tag-subtle">scripted</span>}
               </span>
               <span className="session-meta">
