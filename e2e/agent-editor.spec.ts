@@ -138,7 +138,7 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
   await page.keyboard.insertText('\nAlways mention breaking changes first.\n')
   await page.getByTestId('tab-form').click()
   await expect(page.getByTestId('prompt-editor')).toContainText('Always mention breaking changes first.')
-  await page.getByTestId('action-save').click()
+  await page.keyboard.press('ControlOrMeta+s')
   await expect(page.getByTestId('unsaved')).toHaveCount(0)
   expect(readFileSync(file, 'utf8')).toContain('disallowedTools: Glob\n')
 

@@ -4,7 +4,7 @@ import { useEffect } from 'react'
 import { Icon } from '../components/icon'
 import '../styles/agent-editor.css'
 import { AgentDialogs } from './agent-dialogs'
-import { editorUi, refreshLibrary, selectEntry, useAgentEditor } from './editor-store'
+import { editorUi, refreshLibrary, saveDraft, selectEntry, useAgentEditor } from './editor-store'
 import { EditorPane } from './editor-pane'
 import { LibraryList } from './library-list'
 
@@ -51,6 +51,16 @@ export function AgentsView() {
   const library = useAgentEditor((s) => s.library)
   useEffect(() => {
     void refreshLibrary()
+    // Ctrl/Cmd+S saves the open agent, from the form or from inside an editor.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() === 's' && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey) {
+        e.preventDefault()
+        const d = useAgentEditor.getState().draft
+        if (d?.scope && !d.conflict) void saveDraft()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
   }, [])
   const total = library?.entries.length ?? 0
   const problems = library?.entries.filter((e) => e.diagnostics.some((d) => d.severity === 'error')).length ?? 0

@@ -131,7 +131,7 @@ function Header({ draft }: { draft: Draft }) {
             <button className="btn btn-sm" disabled={!dirty || draft.saving} onClick={revertDraft} data-testid="action-revert">
               Revert
             </button>
-            <button className="btn btn-sm btn-primary" disabled={!dirty || draft.saving || !!draft.conflict} onClick={() => void saveDraft()} data-testid="action-save">
+            <button className="btn btn-sm btn-primary" disabled={!dirty || draft.saving || !!draft.conflict} onClick={() => void saveDraft()} title="Save (Ctrl+S)" data-testid="action-save">
               {draft.saving ? 'Saving…' : 'Save'}
             </button>
           </>

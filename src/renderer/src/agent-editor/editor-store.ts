@@ -132,9 +132,12 @@ async function onAgentsChanged(): Promise<void> {
   try {
     const { document } = await call('agents.open', { cwd: cwd(), file: d.file })
     const now = get().draft
-    if (!now || now.file !== d.file || (now.base && document.version.hash === now.base.hash)) return
-    if (!isDirty(now)) set({ draft: fromDocument(document) })
-    else if (document.text !== now.text) set({ draft: { ...now, conflict: { text: document.text, version: document.version } } })
+    // A save of our own is on its way: its answer, not this notice, sets the new version.
+    if (!now || now.file !== d.file || now.saving) return
+    if (now.base && document.version.hash === now.base.hash) return
+    if (document.text === now.text) set({ draft: { ...now, base: document.version, savedText: document.text, conflict: undefined } })
+    else if (!isDirty(now)) set({ draft: fromDocument(document) })
+    else set({ draft: { ...now, conflict: { text: document.text, version: document.version } } })
   } catch {
     const now = get().draft
     if (now && now.file === d.file && now.base) set({ draft: { ...now, conflict: { text: null, version: null } } })
