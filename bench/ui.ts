@@ -192,10 +192,11 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
         await page.goto(server.url)
         await page.getByTestId('session-item').first().waitFor()
         const profiler = await startProfile(page, i === 0 ? PROFILE_DIR : undefined)
+        const tracer = await startTrace(browser, page, i === 0 ? TRACE_DIR : undefined)
         const { total, arrived } = await page.evaluate(timeOpenSession, { title: big.title, lastText: big.lastText })
         runs.push(total)
         pageWork.push(total - arrived)
-        if (i === 0) profile = await profiler.stop('open')
+        if (i === 0) profile = [...(await profiler.stop('open')), ...(await tracer.stop('open'))]
       } finally {
         await page.close()
       }
