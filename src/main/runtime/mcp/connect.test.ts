@@ -82,7 +82,8 @@ describe('MCP over stdio', () => {
     const conn = await connect('flaky', stdio(['--exit-after-call']))
     const echo = createMcpTool(conn, conn.tools.find((t) => t.name === 'echo')!)
     expect((await echo.run({ text: 'one' }, ctx())).content).toBe('stdio echo: one')
-    await new Promise((r) => setTimeout(r, 300))
+    // The server exits right after answering; wait until the client has seen it go.
+    while (!conn.lostReason()) await new Promise((r) => setTimeout(r, 10))
     const second = await echo.run({ text: 'two' }, ctx())
     expect(second.isError).toBe(true)
     expect(second.content).toMatch(/MCP server "flaky" stopped running \(exit code 7\)[\s\S]*crashing after a call/)
