@@ -73,4 +73,9 @@ test('many agents: 12 and 32 side by side', async ({ page }) => {
   await expect(page.getByTestId('agent-panel')).toHaveCount(32, { timeout: 30_000 })
   await page.waitForTimeout(1200)
   await shoot(page, '10-thirty-two-agents')
+
+  // A panel out of view draws nothing while away; scrolled to, it shows what its agent streamed meanwhile.
+  const last = page.getByTestId('agent-panel').last()
+  await last.scrollIntoViewIfNeeded()
+  await expect(last.locator('.panel-body .markdown').first()).toBeVisible({ timeout: 20_000 })
 })
