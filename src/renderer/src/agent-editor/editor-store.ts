@@ -154,9 +154,14 @@ export function openAgents(): void {
  * Asks which MCP servers this folder uses and their tools (this may start them), then refreshes the tools
  * the picker offers and the open draft's effective tools. Hosts without MCP simply have none.
  */
+let mcpAskedFor: string | null = null
 async function loadMcp(): Promise<void> {
+  const folder = cwd()
+  // Listing may start the servers: once per folder is enough (sessions keep their own up to date).
+  if (mcpAskedFor === folder) return
+  mcpAskedFor = folder
   try {
-    const { servers } = await call('mcp.list', { cwd: cwd() })
+    const { servers } = await call('mcp.list', { cwd: folder })
     set({ mcpServers: servers.map((s) => s.name) })
     if (!servers.some((s) => s.tools.length)) return
     await refreshLibrary()
@@ -164,6 +169,7 @@ async function loadMcp(): Promise<void> {
     if (d) patchDraft({ analysisFor: '' })
     await analyzeNow()
   } catch {
+    mcpAskedFor = null
     set({ mcpServers: [] })
   }
 }
