@@ -141,7 +141,8 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     console.log(`\nUI: ${AGENTS} agents streaming ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode)`)
     console.log(`  deltas sent         ${sent} (${(sent / (run.durationMs / 1000)).toFixed(0)}/s)`)
     console.log(`  frames              ${frames.length} (${(frames.length / (run.durationMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median`)
-    console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms: ${verdict(pct(frames, 95) <= 16.7)})`)
+    // Frame intervals at 60 Hz read 16.6-16.8 ms: one vsync with its jitter meets the target, two do not.
+    console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms, one vsync: ${verdict(pct(frames, 95) < 17.5)})`)
     console.log(
       `  longest task        ${probe.longTasks.length ? ms(longest) : 'none over 50 ms'}; ${probe.longTasks.length} long tasks, ${probe.longFrames.length} long animation frames (target: none over 50 ms: ${verdict(!probe.longTasks.length)})`
     )
