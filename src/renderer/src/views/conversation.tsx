@@ -5,6 +5,7 @@ import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../state/session-state'
+import { countAgents } from '../state/selectors'
 import { sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
@@ -14,6 +15,14 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
   const session = useApp((s) => s.events.sessions[sessionId])
   const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
   if (!root || root.endedAt === null) return null
+  const stillWorking = countAgents(session).active
+  if (stillWorking)
+    return (
+      <div className="session-summary status-running" data-testid="session-still-working">
+        <Icon name="agents" size={14} />
+        <span>The main agent finished its turn; {plural(stillWorking, 'agent')} still working. It hears from them when they report.</span>
+      </div>
+    )
   const subagents = session.agentOrder.length - 1
   const tools = Object.keys(session.tools).length
   return (

@@ -4,6 +4,7 @@ import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { countAgents, elapsedMs, pendingPermissions } from '../state/selectors'
+import { isActive } from '../state/session-state'
 import { ui, useApp } from '../state/store'
 
 export function PermissionsButton() {
@@ -25,8 +26,10 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
   const summary = useApp((s) => s.sessions.find((x) => x.sessionId === sessionId))
   const session = useApp((s) => (sessionId ? s.events.sessions[sessionId] : undefined))
   const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
-  const now = useNow(!!root && root.endedAt === null)
   const counts = session ? countAgents(session) : null
+  // The main agent may end its turn while background agents or a team still work: the session is running.
+  const othersWorking = !!counts && counts.active > 0
+  const now = useNow(!!root && (root.endedAt === null || othersWorking))
   const title = summary?.title || (root ? truncate(firstLine(root.prompt || root.description), 90) : sessionId ? 'Session' : 'New session')
   const tokens = session ? session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens + session.usage.cacheWriteTokens : 0
   return (
@@ -36,7 +39,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           {title}
         </span>
         {summary?.demo && <span className="tag tag-accent" title="This session runs a scripted model: no API key, no network">scripted demo</span>}
-        {root && <StatusBadge status={root.status} />}
+        {root && <StatusBadge status={othersWorking && !isActive(root.status) ? 'running' : root.status} />}
       </div>
       {root && (
         <div className="session-header-stats">
