@@ -53,10 +53,28 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
   }
 }
 
+const DELTAS = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
+
+/**
+ * An agent's events without the streamed deltas that a later assistant `message` event repeats in full
+ * (the UI rebuilds a finished reply from the message). Deltas after the agent's last assistant message
+ * stay: that reply was still streaming, or was cut off. A long session replays several times smaller.
+ */
+export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[] {
+  let lastMessage = -1
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e.type === 'message' && e.message.role === 'assistant') {
+      lastMessage = i
+      break
+    }
+  }
+  return events.filter((e, i) => i > lastMessage || !DELTAS.has(e.type))
+}
+
 /** Every agent's events as one sequence in time order (ties keep each transcript's order). */
 export function mergedEvents(o: OpenedSession): AgentEvent[] {
-  const lists = Object.values(o.agents).map((t) => t.events)
   const all: AgentEvent[] = []
-  for (const list of lists) for (const e of list) all.push(e)
+  for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
   return all.sort((a, b) => a.ts - b.ts)
 }
