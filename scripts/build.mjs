@@ -10,8 +10,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 export async function buildCli() {
   await build({
-    entryPoints: [join(root, 'src/main/cli/index.ts')],
-    outfile: join(root, 'out/cli/fanout.mjs'),
+    entryPoints: { fanout: join(root, 'src/main/cli/index.ts') },
+    outdir: join(root, 'out/cli'),
+    outExtension: { '.js': '.mjs' },
+    // Each command (and the MCP client) is its own chunk, loaded when used: `fanout run` does not
+    // parse the agent editor, browser mode or the MCP SDK on its way to the first request.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -4,7 +4,8 @@
 import { resolve } from 'node:path'
 import type { CallResponse } from '../../../shared/ipc-contract'
 import { readSettingsFiles } from '../hooks'
-import { loadMcpConfig, SessionMcp } from '../mcp'
+import { loadMcpConfig } from '../mcp/load-config'
+import { SessionMcp } from '../mcp/session-mcp'
 import type { AgentSession } from '../orchestration'
 
 export interface McpListOptions {

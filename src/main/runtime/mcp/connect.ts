@@ -8,21 +8,14 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, type Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js'
 import { describeTransport, type McpTransportConfig } from './server-config'
+import { McpStartError } from './errors'
 import { OwnedStdioTransport } from './stdio-transport'
 
 export const DEFAULT_MCP_START_TIMEOUT_MS = 30_000
 
 export type McpToolInfo = Pick<McpSdkTool, 'name' | 'description' | 'inputSchema' | 'annotations' | 'title'>
 
-export class McpStartError extends Error {
-  constructor(
-    message: string,
-    readonly server: string
-  ) {
-    super(message)
-    this.name = 'McpStartError'
-  }
-}
+export { McpStartError } from './errors'
 
 export interface McpConnection {
   name: string

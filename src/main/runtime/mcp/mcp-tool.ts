@@ -3,7 +3,6 @@
 // the JSON types and enums of its properties) so the model gets a precise error without a round trip; deeper
 // rules are the server's to enforce, and its refusal comes back as a clear error too. A tool is read-only (and
 // so may run alongside others, and in plan mode) only when the server says so with `readOnlyHint`.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { truncateOutput, type Tool, type ToolResult } from '../tools/define-tool'
 import type { McpConnection, McpToolInfo } from './connect'
 import { mcpToolName } from './server-config'
@@ -92,6 +91,8 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
         if (ctx.signal.aborted) return fail(`${name} was interrupted: the agent was stopped.`)
         const gone = conn.lostReason()
         if (gone) return fail(`${name} failed: ${gone}`)
+        // Loaded here: the SDK is already in memory once a server is connected.
+        const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js')
         if (err instanceof McpError) {
           if (err.code === ErrorCode.InvalidParams) return fail(`${label} rejected the input: ${err.message}. Fix the input and call ${name} again.`)
           if (err.code === ErrorCode.MethodNotFound) return fail(`${label} does not offer this tool any more: ${err.message}.`)

@@ -7,10 +7,14 @@
 import { isMcpToolName, mcpServerWildcard, parseToolSpec } from '../definitions/tool-list'
 import type { Tool } from '../tools/define-tool'
 import { readAgentServers } from './agent-servers'
-import { connectMcpServer, McpStartError, type McpConnection } from './connect'
+import type { McpConnection } from './connect'
+import { McpStartError } from './errors'
 import type { McpConfig, McpScope, McpServerEntry } from './load-config'
 import { createMcpTool } from './mcp-tool'
 import { describeTransport, mcpToolName, normalizeMcpName, type McpTransportConfig } from './server-config'
+
+// The MCP SDK costs tens of milliseconds to load; sessions without servers never pay for it.
+const loadConnect = async () => (await import('./connect')).connectMcpServer
 
 export type McpServerState = 'connected' | 'failed' | 'disabled' | 'pending'
 
@@ -91,7 +95,7 @@ export class SessionMcp {
         live.error = entry.error ?? `MCP server "${entry.name}" has no usable configuration.`
       } else {
         try {
-          live.connection = await connectMcpServer(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          live.connection = await (await loadConnect())(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
           if (this.closed) {
             await live.connection.close()
             return
@@ -153,7 +157,7 @@ export class SessionMcp {
           return
         }
         try {
-          const conn = await connectMcpServer(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          const conn = await (await loadConnect())(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
           owned.push(conn)
           tools.push(...this.toolsOf(conn))
         } catch (err) {
