@@ -75,14 +75,44 @@ function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
   return step ? reply.with(shape, block.text(step.text), block.toolUse(step.tool, step.input)) : reply.with(shape, block.text(plan.report))
 }
 
+/**
+ * Holds each subagent's first reply until every agent of the fan-out has asked for one, so the agents
+ * really run side by side however long worktree creation or a loaded machine delays one of them.
+ */
+function startingLine() {
+  let expected = 0
+  const arrived = new Set<string>()
+  const waiting: Array<() => void> = []
+  return {
+    expect(n: number) {
+      expected = n
+      arrived.clear()
+    },
+    async arrive(tag: string): Promise<void> {
+      arrived.add(tag)
+      if (arrived.size >= expected) for (const go of waiting.splice(0)) go()
+      else await Promise.race([new Promise<void>((go) => waiting.push(go)), new Promise((r) => setTimeout(r, 15_000))])
+    }
+  }
+}
+
 export function e2eScript(opts: { speed: number }): Respond {
-  const child = { name: 'subagent', match: TAG, turns: Array.from({ length: 8 }, () => (req: ParsedRequest) => childTurn(req, opts.speed)) }
+  const line = startingLine()
+  const child = {
+    name: 'subagent',
+    match: TAG,
+    turns: Array.from({ length: 8 }, (_, turn) => async (req: ParsedRequest) => {
+      if (turn === 0) await line.arrive(TAG.exec(req.firstUserText)![0])
+      return childTurn(req, opts.speed)
+    })
+  }
   const main = {
     name: 'main',
     match: 'lead agent in Fanout',
     turns: [
-      (req: ParsedRequest) =>
-        reply.with(
+      (req: ParsedRequest) => {
+        line.expect(fanOutCount(req))
+        return reply.with(
           // The Agent calls' JSON arrives in large pieces, so a 32-way fan-out starts in a second.
           { ...PACE, jsonChunk: 400 },
           block.text('I will split this across parallel agents.'),
@@ -91,7 +121,8 @@ export function e2eScript(opts: { speed: number }): Respond {
             const slow = fanOutCount(req) > 4
             return block.toolUse('Agent', { description: plan.description, subagent_type: plan.type, prompt: `${tagOf(i, slow)} ${plan.description}. Report what you find in one or two sentences.` })
           })
-        ),
+        )
+      },
       (req: ParsedRequest) => {
         const lines = req.toolResults.map((r) => {
           const first = r.content.split('\n')[0]

@@ -1,7 +1,7 @@
 // The tools picker: "all tools" or a chosen list — the runtime's tools as toggles, connected MCP servers'
 // tools, whole servers (`mcp__server__*`) named in mcpServers, and free-form entries such as `Bash(git:*)`,
 // kept in the order the file lists them.
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Icon } from '../components/icon'
 
 const toolOf = (spec: string): string => {
@@ -26,9 +26,18 @@ export interface ToolsPickerProps {
   starter?: string[]
 }
 
-export function ToolsPicker({ value, onChange, available, servers, allowAll, disabled, testId, starter = ['Read', 'Grep', 'Glob'] }: ToolsPickerProps) {
+export function ToolsPicker({ value: saved, onChange: save, available, servers, allowAll, disabled, testId, starter = ['Read', 'Grep', 'Glob'] }: ToolsPickerProps) {
   const [entry, setEntry] = useState('')
   const listId = useId()
+  // The file is edited in the main process and the form follows its answer; until it arrives, the picker
+  // shows the choice just made, so a click takes effect at once.
+  const [optimistic, setOptimistic] = useState<{ value: string[] | undefined } | null>(null)
+  useEffect(() => setOptimistic(null), [saved])
+  const value = optimistic ? optimistic.value : saved
+  const onChange = (next: string[] | null) => {
+    setOptimistic({ value: next ?? undefined })
+    save(next)
+  }
   const list = value ?? []
   const all = allowAll && (value === undefined || list.length === 0 || list.includes('*'))
   const builtins = available.filter((t) => !t.startsWith('mcp__'))
