@@ -59,6 +59,27 @@ export interface AgentHandle {
   effort?: string | number
 }
 
+/** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */
+export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
+  Partial<Pick<AgentHandle, 'status' | 'messages'>>
+
+export function newAgentHandle(identity: AgentIdentity): AgentHandle {
+  const now = Date.now()
+  return {
+    status: 'queued',
+    messages: [],
+    ...identity,
+    abort: new AbortController(),
+    stoppedByUser: false,
+    inbox: [],
+    usage: emptyUsage(),
+    startedAt: now,
+    run: null,
+    turnCount: 0,
+    lastEventAt: now
+  }
+}
+
 export class AgentRegistry {
   private readonly agents = new Map<string, AgentHandle>()
 

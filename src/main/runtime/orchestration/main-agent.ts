@@ -4,13 +4,12 @@
 // the next run, so no report is left unread.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage } from '../../../shared/events'
-import { emptyUsage } from '../../../shared/usage'
 import { resolveAgentTools } from '../definitions'
 import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
 import { effortRequest } from '../model/effort'
-import type { AgentHandle } from './agent-registry'
+import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from './coordinator-prompt'
 import { inboxPrompt } from './delivery'
 import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
@@ -67,7 +66,7 @@ export class MainAgent {
   getHandle(): AgentHandle {
     if (this.handle) return this.handle
     const def = this.definition()
-    this.handle = {
+    this.handle = newAgentHandle({
       id: this.s.mainAgentId,
       parentId: null,
       parentToolUseId: null,
@@ -78,16 +77,8 @@ export class MainAgent {
       cwd: this.s.cwd,
       permissionMode: this.modeFor(def),
       status: 'completed',
-      abort: new AbortController(),
-      stoppedByUser: false,
-      inbox: [],
-      usage: emptyUsage(),
-      startedAt: Date.now(),
-      messages: [...this.history],
-      run: null,
-      turnCount: 0,
-      lastEventAt: Date.now()
-    }
+      messages: [...this.history]
+    })
     this.s.registry.add(this.handle)
     return this.handle
   }

@@ -11,7 +11,7 @@ import { repairConversation } from '../store'
 import type { ToolContext, ToolResult } from '../tools/define-tool'
 import { readRepo } from '../worktrees'
 import { startSubagentRun } from './agent-run'
-import type { AgentHandle } from './agent-registry'
+import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
 import { FORK_AGENT_TYPE, forkMessages } from './fork'
 import { formatAgentReport } from './report'
@@ -62,7 +62,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   }
 
   session.gate.admit()
-  const handle: AgentHandle = {
+  const handle = newAgentHandle({
     id: session.newAgentId(),
     parentId: parent.id,
     parentToolUseId: ctx.toolUseId,
@@ -75,23 +75,13 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     cwd: parent.cwd,
     permissionMode: planned.permissionMode,
     ...(planned.allowedAgentTypes ? { allowedAgentTypes: planned.allowedAgentTypes } : {}),
-    status: 'queued',
-    abort: new AbortController(),
-    stoppedByUser: false,
-    inbox: [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-    startedAt: Date.now(),
-    messages: [],
-    run: null,
-    turnCount: 0,
-    lastEventAt: Date.now(),
     toolNames: planned.toolNames,
     ...(planned.effort !== undefined ? { effort: planned.effort } : {}),
     ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
     ...(planned.background ? { background: true } : {}),
     ...(planned.fork ? { fork: true } : {}),
     ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
-  }
+  })
   session.registry.add(handle)
   if (planned.background) handle.outputFile = session.outputLog(handle).file
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', ...(planned.background ? { background: true } : {}) })

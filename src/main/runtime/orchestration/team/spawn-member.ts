@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { resolveAgentTools } from '../../definitions'
 import { resolveModel } from '../../model/aliases'
 import { startSubagentRun } from '../agent-run'
-import type { AgentHandle } from '../agent-registry'
+import { newAgentHandle, type AgentHandle } from '../agent-registry'
 import { AGENT_TOOL_NAME } from '../agent-tool'
 import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn'
 import type { SessionContext } from '../types'
@@ -65,7 +65,7 @@ export function planMember(s: SessionContext, lead: AgentHandle, m: MemberInput)
  */
 export function startMember(s: SessionContext, lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
   s.gate.admit()
-  const handle: AgentHandle = {
+  const handle = newAgentHandle({
     id: agentId,
     parentId: lead.id,
     parentToolUseId: toolUseId,
@@ -78,19 +78,9 @@ export function startMember(s: SessionContext, lead: AgentHandle, plan: MemberPl
     cwd: lead.cwd,
     permissionMode: childPermissionMode(lead.permissionMode, plan.def.permissionMode),
     ...(plan.allowedAgentTypes ? { allowedAgentTypes: plan.allowedAgentTypes } : {}),
-    status: 'queued',
-    abort: new AbortController(),
-    stoppedByUser: false,
-    inbox: [],
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-    startedAt: Date.now(),
-    messages: [],
-    run: null,
-    turnCount: 0,
-    lastEventAt: Date.now(),
     toolNames: plan.toolNames,
     ...(plan.isolated ? { isolation: { repoCwd: lead.cwd } } : {})
-  }
+  })
   s.registry.add(handle)
   const maxTurns = plan.def.maxTurns
   void startSubagentRun(s, handle, { prompt: plan.input.prompt, history: [], reportTo: lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
