@@ -5,21 +5,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-const shots = 'e2e/artifacts/screens'
 let app: BrowserMode
 test.use({ viewport: { width: 1600, height: 960 } })
 test.afterEach(async () => app?.close())
 
-async function shoot(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250) // let color transitions settle
-    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
 
 /** A description that runs over lines with an <example> block at column 0: Claude Code skips this file. */
 const BROKEN = [

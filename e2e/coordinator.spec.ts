@@ -1,22 +1,15 @@
 // Coordinator mode in browser mode over the real host: turned on in Settings, a prompt runs through the four
 // phases — panels grouped under each phase, an agent team working from its task list on its board, a
 // verifier whose `npm test` the person approves — with screenshots of the phase view and the team board.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-const shots = 'e2e/artifacts/screens'
 let app: BrowserMode
 
 test.use({ viewport: { width: 1600, height: 960 } })
 test.afterEach(async () => app?.close())
 
-async function shoot(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250)
-    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
-  }
-}
 
 test('coordinator mode: four phases, the team board, verification', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true, speed: 1 })

@@ -3,11 +3,11 @@
 // person to look at, in light and dark.
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { stdioServerEntry } from '../src/main/runtime/mcp/testing/servers'
+import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-const shots = 'e2e/artifacts/screens'
 let app: BrowserMode
 
 test.use({ viewport: { width: 1400, height: 900 } })
@@ -16,13 +16,6 @@ test.afterEach(async () => {
   await app?.close()
 })
 
-async function shoot(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250)
-    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
-  }
-}
 
 test('Settings lists the MCP servers of the folder: connected with tools, failed with the reason, disabled', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })

@@ -1,9 +1,9 @@
 // Screenshots of every main view with realistic data, in light and dark, saved under e2e/artifacts/
 // for a person to look at. Each also asserts the view rendered what it is for.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-const shots = 'e2e/artifacts/screens'
 let app: BrowserMode
 
 test.use({ viewport: { width: 1600, height: 960 } })
@@ -12,13 +12,6 @@ test.afterEach(async () => {
   await app?.close()
 })
 
-async function shoot(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250) // let color transitions settle
-    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
-  }
-}
 
 test('first run, live fan-out, permission, timeline, settings, finished', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: false, speed: 1 })

@@ -1,0 +1,12 @@
+// Screenshots of a view in light and dark, saved under e2e/artifacts/screens/ for a person to look at.
+import type { Page } from '@playwright/test'
+
+const shots = 'e2e/artifacts/screens'
+
+export async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.waitForTimeout(250) // let color transitions settle
+    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` })
+  }
+}
