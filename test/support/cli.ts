@@ -1,6 +1,7 @@
 // Runs ./bin/fanout as a user would, rebuilding the CLI bundle first when a source file is newer.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const repoRoot = resolve(__dirname, '../..')
@@ -49,4 +50,18 @@ export function runCli(args: string[], opts: { cwd?: string; env?: Record<string
     })
     child.stdin.end(opts.input ?? '')
   })
+}
+
+/**
+ * A temporary project for CLI runs against a scripted model: its folder (with `files` written into it), a
+ * data folder and home of its own, and the environment that points the CLI at a server's URL.
+ */
+export function cliProject(prefix: string, files: Record<string, string>) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix))
+  const project = join(tmp, 'project')
+  mkdirSync(project)
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text)
+  const dataDir = join(tmp, 'data')
+  const env = (url: string) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: tmp })
+  return { project, dataDir, env }
 }

@@ -1,9 +1,8 @@
 // `fanout run` end to end: the real CLI process, the real SDK over HTTP to the scripted server, real files.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureCliBundle, runCli } from '../../../test/support/cli'
+import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
 import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer | null = null
@@ -13,14 +12,7 @@ afterEach(async () => {
   server = null
 })
 
-function setup() {
-  const tmp = mkdtempSync(join(tmpdir(), 'fanout-run-'))
-  const project = join(tmp, 'project')
-  const dataDir = join(tmp, 'data')
-  mkdirSync(project)
-  writeFileSync(join(project, 'readme.txt'), 'Project readme.\n')
-  return { project, env: (url: string) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: tmp }), dataDir }
-}
+const setup = () => cliProject('fanout-run-', { 'readme.txt': 'Project readme.\n' })
 
 const fanOutScript = () =>
   scriptByAgent([

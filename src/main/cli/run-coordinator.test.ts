@@ -1,10 +1,7 @@
 // `fanout run --coordinator`: the real CLI process runs the main agent as the coordinator — its own prompt,
 // orchestration tools only, phase events in the stream — and `--teams` gives a plain main agent TeamCreate.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureCliBundle, runCli } from '../../../test/support/cli'
+import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
 import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer | null = null
@@ -14,13 +11,7 @@ afterEach(async () => {
   server = null
 })
 
-function setup() {
-  const tmp = mkdtempSync(join(tmpdir(), 'fanout-coord-'))
-  const project = join(tmp, 'project')
-  mkdirSync(project)
-  writeFileSync(join(project, 'notes.txt'), 'Notes.\n')
-  return { project, env: (url: string) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: join(tmp, 'data'), HOME: tmp }) }
-}
+const setup = () => cliProject('fanout-coord-', { 'notes.txt': 'Notes.\n' })
 
 describe('fanout run --coordinator', () => {
   it('streams phase events from a coordinator that has orchestration tools only', async () => {
