@@ -389,7 +389,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
-    const opened = await openSession(this.dataDir, sessionId).catch(() => null)
-    return this.adopt(session, { title: opened?.index.title ?? sessionId, demo: null, priorCostUsd: opened?.index.costUsd ?? 0 })
+    // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
+    return this.adopt(session, { title: session.reopened?.title || sessionId, demo: null, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }

@@ -120,7 +120,8 @@ export class AgentSession implements SessionContext {
   private broker: PermissionBroker | null = null
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
-  private priorCostUsd = 0
+  /** The recorded session this one reopened: its title and what it had spent before the restart. */
+  reopened: { title: string; costUsd: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -132,7 +133,7 @@ export class AgentSession implements SessionContext {
     this.sessionId = options.sessionId ?? randomUUID()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
-    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => this.priorCostUsd + this.registry.totalUsage().costUsd)
+    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => (this.reopened?.costUsd ?? 0) + this.registry.totalUsage().costUsd)
     this.client = budgetedClient(options.client, this.gate)
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
@@ -188,7 +189,7 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd })
     session.openNotes.push(...opened.notes)
-    session.priorCostUsd = opened.index.costUsd
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
     if (main) {
