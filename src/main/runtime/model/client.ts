@@ -4,6 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
+import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep } from './retry'
@@ -34,6 +35,10 @@ export interface ModelClientConfig {
 
 const DEFAULT_MAX_RETRIES = 8
 
+// One connection pool for the process: every session's client shares its keep-alive connections.
+let sharedFetch: typeof fetch | undefined
+const defaultFetch = () => (sharedFetch ??= createHttpFetch())
+
 export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const env = cfg.env ?? process.env
   const apiKey = cfg.apiKey || (cfg.authToken ? undefined : env.ANTHROPIC_API_KEY) || undefined
@@ -52,7 +57,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     baseURL,
     maxRetries: 0,
     timeout: cfg.timeoutMs,
-    fetch: cfg.fetch,
+    fetch: cfg.fetch ?? defaultFetch(),
     openTelemetry: false
   })
 

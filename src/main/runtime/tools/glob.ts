@@ -1,6 +1,7 @@
 // Glob: files matching a pattern, newest first (what was touched recently is usually what matters).
 // Patterns read like .gitignore / ripgrep globs; ignored files (.gitignore) are left out unless the pattern's
 // fixed prefix points into them (e.g. `node_modules/pkg/**`).
+import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
@@ -18,9 +19,29 @@ const schema = z.object({
   path: z.string().optional().describe('The directory to search in (default: the working directory). Omit it rather than passing "undefined" or "null"')
 })
 
-/** mtime-desc, then path, for a stable order among files written in the same millisecond. */
+/** Files stat'ed between two turns of the event loop while sorting. */
+const STAT_BATCH = 512
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
+  } catch {
+    return 0 // unreadable: sorts last, as a vanished file does
+  }
+}
+
+/**
+ * mtime-desc, then path, for a stable order among files written in the same millisecond. The stats are
+ * synchronous, in batches with a yield between: a stat is a few microseconds, while a promise per file
+ * queues on libuv's four threads and costs tens — and a fan-out runs many Globs at once.
+ */
 export async function sortByMtime(root: string, rels: string[]): Promise<string[]> {
-  const withTime = await Promise.all(rels.map(async (rel) => ({ rel, mtime: (await stat(join(root, rel)).catch(() => null))?.mtimeMs ?? 0 })))
+  const withTime: { rel: string; mtime: number }[] = []
+  for (let i = 0; i < rels.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) await new Promise<void>((r) => setImmediate(r))
+    const rel = rels[i]
+    withTime.push({ rel, mtime: mtimeOf(join(root, rel)) })
+  }
   withTime.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
   return withTime.map((x) => x.rel)
 }

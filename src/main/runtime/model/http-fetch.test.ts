@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
+import { afterEach, describe, expect, it } from 'vitest'
+import { describeFailure } from './retry'
+import { createHttpFetch } from './http-fetch'
+
+let server: Server | null = null
+const sockets = new Set<string>()
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<string> {
+  server = createServer((req, res) => {
+    sockets.add(`${req.socket.remotePort}`)
+    const parts: Buffer[] = []
+    req.on('data', (c: Buffer) => parts.push(c))
+    req.on('end', () => handler(req, res, Buffer.concat(parts).toString('utf8')))
+  })
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+afterEach(async () => {
+  sockets.clear()
+  server?.closeAllConnections()
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()))
+  server = null
+})
+
+async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  let text = ''
+  for await (const chunk of body as unknown as AsyncIterable<Buffer>) text += chunk.toString('utf8')
+  return text
+}
+
+describe('the SDK fetch over node:http', () => {
+  it('sends method, headers and body, and answers status, headers and a streamed body', async () => {
+    const url = await serve((req, res, body) => {
+      res.writeHead(201, { 'content-type': 'text/event-stream', 'request-id': 'req_1', 'x-echo': `${req.method} ${req.headers['x-api-key']} ${req.headers['content-length']} ${body}` })
+      res.write('event: a\n')
+      setTimeout(() => res.end('data: {}\n\n'), 5)
+    })
+    const fetch = createHttpFetch()
+    const res = await fetch(`${url}/v1/messages`, { method: 'post', headers: new Headers({ 'X-Api-Key': 'k', 'content-type': 'application/json' }), body: '{"é":1}' })
+    expect(res.status).toBe(201)
+    expect(res.ok).toBe(true)
+    expect(res.headers.get('request-id')).toBe('req_1')
+    expect(res.headers.get('x-echo')).toBe('POST k 8 {"é":1}') // bytes, not characters
+    expect(await readAll(res.body)).toBe('event: a\ndata: {}\n\n')
+  })
+
+  it('keeps connections alive: sequential calls reuse one socket', async () => {
+    const url = await serve((_req, res) => res.end('ok'))
+    const fetch = createHttpFetch()
+    for (let i = 0; i < 5; i++) expect(await (await fetch(url, { method: 'POST', body: 'x' })).text()).toBe('ok')
+    expect(sockets.size).toBe(1)
+  })
+
+  it('decodes a compressed body, and json() parses an error answer', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'retry-after': '2' })
+      res.end(gzipSync(JSON.stringify({ type: 'error', error: { type: 'rate_limit_error' } })))
+    })
+    const res = await createHttpFetch()(url)
+    expect(res.ok).toBe(false)
+    expect(res.headers.get('retry-after')).toBe('2')
+    expect(await res.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error' } })
+  })
+
+  it('follows a redirect, keeping the body on 307', async () => {
+    const url = await serve((req, res, body) => {
+      if (req.url === '/old') return res.writeHead(307, { location: '/new' }).end()
+      res.end(`${req.method} ${req.url} ${body}`)
+    })
+    expect(await (await createHttpFetch()(`${url}/old`, { method: 'POST', body: 'b' })).text()).toBe('POST /new b')
+  })
+
+  it('reports a refused connection as fetch does, which the client retries', async () => {
+    const url = await serve((_req, res) => res.end())
+    server!.closeAllConnections()
+    await new Promise<void>((r) => server!.close(() => r()))
+    server = null
+    const err = await createHttpFetch()(url).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TypeError)
+    expect((err as any).cause.code).toBe('ECONNREFUSED')
+    expect(describeFailure(err)).toMatchObject({ retryable: true })
+  })
+
+  it('a body cut off mid-way fails the read with a retryable error instead of ending quietly', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('event: a\n', () => setTimeout(() => res.socket?.destroy(), 5))
+    })
+    const res = await createHttpFetch()(url)
+    const err = await readAll(res.body).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(Error)
+    expect(describeFailure(err)).toMatchObject({ retryable: true })
+  })
+
+  it('aborts before the answer and while the body streams, with an AbortError', async () => {
+    const url = await serve((req, res) => {
+      if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000)
+      res.writeHead(200)
+      res.write('first')
+    })
+    const fetch = createHttpFetch()
+    const early = new AbortController()
+    setTimeout(() => early.abort(), 20)
+    const started = Date.now()
+    const e1 = await fetch(`${url}/slow`, { signal: early.signal }).catch((e: unknown) => e)
+    expect((e1 as Error).name).toBe('AbortError')
+    expect(Date.now() - started).toBeLessThan(1000)
+
+    const late = new AbortController()
+    const res = await fetch(`${url}/stream`, { signal: late.signal })
+    const reading = readAll(res.body).catch((e: unknown) => e)
+    late.abort()
+    expect(((await reading) as Error).name).toBe('AbortError')
+
+    const already = AbortSignal.abort()
+    expect(((await fetch(url, { signal: already }).catch((e: unknown) => e)) as Error).name).toBe('AbortError')
+  })
+})

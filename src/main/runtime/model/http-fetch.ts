@@ -1,0 +1,136 @@
+// The `fetch` the SDK is given: the same HTTP requests over node:http/https with a keep-alive pool,
+// instead of Node's built-in fetch (undici + WHATWG streams). A streamed model call is mostly waiting,
+// but a fan-out makes dozens at once, and per request the built-in fetch spent about twice the CPU
+// (web streams, Request/Response objects, the body copied chunk by chunk into a ReadableStream); that
+// CPU is what every hand-off between agents waits behind. The response is what the SDK reads: status,
+// Headers, `body` as an async-iterable byte stream, text() and json(). Anything this does not handle
+// (a streamed or form request body) goes to the built-in fetch unchanged.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { Readable } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+
+export interface HttpFetchOptions {
+  /** Most open connections per origin. Default 256 (a wide fan-out streams that many calls at once). */
+  maxSockets?: number
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 5
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason
+  if (reason instanceof Error && reason.name === 'AbortError') return reason
+  return new DOMException('This operation was aborted', 'AbortError')
+}
+
+/** As fetch reports a failure to connect or a connection cut before the answer: TypeError with the cause. */
+const fetchFailed = (cause: Error) => new TypeError('fetch failed', { cause })
+
+function requestBody(body: unknown): string | Uint8Array | undefined | null {
+  if (body === undefined || body === null) return undefined
+  if (typeof body === 'string' || body instanceof Uint8Array) return body
+  if (body instanceof ArrayBuffer) return new Uint8Array(body)
+  return null // not ours to send
+}
+
+function plainHeaders(init: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!init) return out
+  if (init instanceof Headers) init.forEach((value, name) => (out[name] = value))
+  else if (Array.isArray(init)) for (const [name, value] of init) out[name.toLowerCase()] = value
+  else for (const [name, value] of Object.entries(init as Record<string, string>)) out[name.toLowerCase()] = value
+  return out
+}
+
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase()
+  const unzip = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null
+  if (!unzip) return res
+  res.on('error', (err) => unzip.destroy(err))
+  return res.pipe(unzip)
+}
+
+class HttpResponse {
+  readonly ok: boolean
+  readonly redirected = false
+  readonly type = 'basic'
+  bodyUsed = false
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+    readonly body: Readable
+  ) {
+    this.ok = status >= 200 && status < 300
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    this.bodyUsed = true
+    const parts: Buffer[] = []
+    for await (const chunk of this.body) parts.push(chunk as Buffer)
+    const all = Buffer.concat(parts)
+    return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.arrayBuffer())
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text())
+  }
+}
+
+export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
+  const maxSockets = opts.maxSockets ?? 256
+  const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets }) }
+
+  function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, redirects: number): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal))
+      const isHttps = url.protocol === 'https:'
+      const outHeaders = body === undefined ? headers : { ...headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }
+      const req = (isHttps ? httpsRequest : httpRequest)(url, { method, headers: outHeaders, agent: agents[isHttps ? 'https:' : 'http:'] })
+      let stream: Readable | null = null
+      const onAbort = () => {
+        const err = abortError(signal!)
+        req.destroy(err)
+        stream?.destroy(err)
+        reject(err)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const done = () => signal?.removeEventListener('abort', onAbort)
+      req.once('error', (err) => {
+        done()
+        reject(signal?.aborted ? abortError(signal) : fetchFailed(err))
+      })
+      req.once('response', (res) => {
+        const status = res.statusCode ?? 0
+        const location = res.headers.location
+        if (REDIRECTS.has(status) && location && redirects < MAX_REDIRECTS) {
+          res.resume()
+          done()
+          const keepBody = status === 307 || status === 308
+          resolve(send(new URL(location, url), keepBody ? method : 'GET', headers, keepBody ? body : undefined, signal, redirects + 1))
+          return
+        }
+        const responseHeaders = new Headers()
+        for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1])
+        stream = decoded(res)
+        // A body cut off before its end reads as an error, as with fetch, not as a quiet end.
+        res.once('aborted', () => stream?.destroy(fetchFailed(Object.assign(new Error('terminated'), { code: 'ECONNRESET' }))))
+        stream.once('close', done)
+        resolve(new HttpResponse(status, res.statusMessage ?? '', responseHeaders, url.href, stream) as unknown as Response)
+      })
+      req.end(body)
+    })
+  }
+
+  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const body = requestBody(init.body)
+    if (body === null || (typeof input === 'object' && !(input instanceof URL))) return fetch(input, init)
+    return send(new URL(String(input)), (init.method ?? 'GET').toUpperCase(), plainHeaders(init.headers), body, init.signal ?? undefined, 0)
+  }) as typeof fetch
+}
