@@ -29,6 +29,13 @@ function expectExactlyOnce(claims: MailboxMessage[][], senders: number, perSende
 }
 
 describe('mailbox', () => {
+  it('an agent that never had mail finds none and leaves nothing on disk', async () => {
+    expect(await claimMessages(dataDir, S, 'newcomer')).toEqual([])
+    expect(await readdir(dataDir, { recursive: true })).not.toContainEqual(expect.stringContaining('newcomer'))
+    await postMessage(dataDir, S, 'newcomer', { from: 'main', text: 'late' })
+    expect((await claimMessages(dataDir, S, 'newcomer')).map((m) => m.text)).toEqual(['late'])
+  })
+
   it('delivers posted messages once, oldest first, and keeps a peek non-destructive', async () => {
     await postMessage(dataDir, S, 'reviewer', { from: 'main', text: 'first', summary: 'hello' })
     await postMessage(dataDir, S, 'reviewer', { from: 'main', text: 'second' })

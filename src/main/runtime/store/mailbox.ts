@@ -10,6 +10,7 @@
 // readers at the same tip exactly one wins; the loser follows the winner's claim and tries again from
 // its end. Nothing is ever deleted, so the full history stays readable (and auditable) on disk.
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { appendFile, link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errorCode, writeJsonAtomic } from './atomic-file'
@@ -62,12 +63,16 @@ export async function postMessage(
 /** Takes every message not yet taken, oldest first. Each message is returned by exactly one call, ever. */
 export async function claimMessages(dataDir: string, sessionId: string, agentId: string, opts: MailboxOptions = {}): Promise<MailboxMessage[]> {
   const p = paths(dataDir, sessionId, agentId)
-  let offset = await readHint(p)
+  // Every agent looks at its mailbox as it starts, and most never had one: answer that with one cheap
+  // check rather than a round of reads (and a hint written) on the way to the agent's first request.
+  if (!existsSync(p.file)) return []
+  const hint = await readHint(p)
+  let offset = hint
   for (;;) {
     offset = await followChain(p, offset)
     const { end, text } = await readCompleteLines(p.file, offset)
     if (end === offset) {
-      await writeHint(p, offset)
+      if (offset !== hint) await writeHint(p, offset)
       return []
     }
     if (!(await tryClaim(p, offset, end))) continue // another reader took [offset, …): follow its claim
