@@ -64,11 +64,24 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
   })
 }
 
-// Resolves with the tool's result, or with an interruption as soon as the signal aborts: a tool that
-// ignores its signal must not hold the agent (or its parent) hostage.
+/** How long a stopped agent waits for a tool to settle before answering its call as interrupted. */
+export const ABORT_GRACE_MS = 500
+
+// Resolves with the tool's result; once the signal aborts, a tool that honours it (a subagent that stops,
+// a command whose process group is killed) still settles with what it has to say, within the grace, so a
+// parent ends after its children and records their last word; a tool that ignores its signal must not
+// hold the agent (or its parent) hostage and is answered as interrupted.
 function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<void>): Promise<ToolResult> {
   const failed = (err: unknown): ToolResult => ({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true })
-  return Promise.race([work.catch(failed), aborted.then((): ToolResult => ({ content: INTERRUPTED(call.name), isError: true }))])
+  const settled = work.catch(failed)
+  const cutOff = aborted.then(
+    () =>
+      new Promise<ToolResult>((resolve) => {
+        const timer = setTimeout(() => resolve({ content: INTERRUPTED(call.name), isError: true }), ABORT_GRACE_MS)
+        void settled.then(() => clearTimeout(timer))
+      })
+  )
+  return Promise.race([settled, cutOff])
 }
 
 /** One abort listener per assistant message (not per call), so 64 parallel calls do not trip MaxListeners. */

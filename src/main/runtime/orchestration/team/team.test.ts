@@ -127,11 +127,13 @@ describe('agent teams', () => {
     await f.session.run('go')
     await f.session.idle()
     const creates = toolEnds(f.events, 'TeamCreate')
+    // The lead's own calls, in order (the member's attempt runs alongside them).
+    const leads = creates.filter((c) => c.agentId === f.session.mainAgentId)
     // A bad member list creates nothing and names every problem.
-    expect(creates[0]).toMatchObject({ isError: true })
-    expect(creates[0].output).toMatch(/Member name 'lead' is reserved[\s\S]*Member y: there is no agent type 'no-such'/)
-    expect(creates[1].isError).toBe(false)
-    expect(creates[2]).toMatchObject({ isError: true, output: expect.stringContaining("already has a team, 'outer'") })
+    expect(leads[0]).toMatchObject({ isError: true })
+    expect(leads[0].output).toMatch(/Member name 'lead' is reserved[\s\S]*Member y: there is no agent type 'no-such'/)
+    expect(leads[1].isError).toBe(false)
+    expect(leads[2]).toMatchObject({ isError: true, output: expect.stringContaining("already has a team, 'outer'") })
     const nested = creates.find((c) => c.agentId !== f.session.mainAgentId)!
     expect(nested).toMatchObject({ isError: true, output: expect.stringContaining('No tool named "TeamCreate"') })
     expect(starts(f.events).filter((s) => s.depth > 0).map((s) => s.name)).toEqual(['nester'])
