@@ -2,7 +2,7 @@
 // fsync it, then rename over the target (atomic on POSIX; on Windows rename replaces too, but can fail
 // briefly with EPERM/EBUSY while another process has the file open, so it is retried).
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
 export interface AtomicWriteOptions {
@@ -15,14 +15,15 @@ export interface AtomicWriteOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  const handle = await open(temp, 'w', opts.mode ?? 0o644)
+  // The folder nearly always exists: create it only when the write says it is missing.
+  const write = () => writeFile(temp, data, { mode: opts.mode ?? 0o644, flush: opts.fsync !== false })
   try {
-    await handle.writeFile(data)
-    if (opts.fsync !== false) await handle.sync()
-  } finally {
-    await handle.close()
+    await write()
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') throw err
+    await mkdir(dirname(file), { recursive: true })
+    await write()
   }
   try {
     await renameWithRetry(temp, file)

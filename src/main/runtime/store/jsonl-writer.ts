@@ -113,10 +113,11 @@ export class JsonlWriter<T = unknown> {
     while (this.pending.length || this.unwritten) {
       const batch = this.pending
       this.pending = []
-      const text = this.unwritten + this.serialize(batch)
+      let text = this.unwritten + this.serialize(batch)
       this.unwritten = ''
       try {
-        const handle = this.handle ?? (await this.openFile())
+        const { handle, prefix } = this.handle ? { handle: this.handle, prefix: '' } : await this.openFile()
+        text = prefix + text // a failed write keeps the header (or line end) for the retry
         if (text) await handle.appendFile(text, 'utf8')
         this.failing = false
       } catch (err) {
@@ -144,26 +145,47 @@ export class JsonlWriter<T = unknown> {
     return out
   }
 
-  private async openFile(): Promise<FileHandle> {
+  /**
+   * Opens the file for appending. A new file (the usual case: one per agent) is created exclusively, and
+   * its header goes out with the first batch, in one write; an existing one is checked for a torn last line.
+   * The folder is created only when the open says it is missing.
+   */
+  private async openFile(): Promise<{ handle: FileHandle; prefix: string }> {
     await this.opts.beforeOpen?.()
-    await mkdir(dirname(this.file), { recursive: true })
-    const handle = await open(this.file, 'a+')
+    const created = await this.tryOpen('ax')
+    if (created) return { handle: (this.handle = created), prefix: this.opts.header ? JSON.stringify(this.opts.header()) + '\n' : '' }
+    const handle = (await this.tryOpen('a+'))!
+    let prefix = ''
     try {
       const { size } = await handle.stat()
       if (size === 0) {
-        if (this.opts.header) await handle.appendFile(JSON.stringify(this.opts.header()) + '\n', 'utf8')
+        if (this.opts.header) prefix = JSON.stringify(this.opts.header()) + '\n'
       } else {
         // A crash can leave a torn last line; end it so our first line is not glued onto it.
         // The torn fragment stays (nothing is ever deleted) and readers skip it with a note.
         const last = Buffer.alloc(1)
         await handle.read(last, 0, 1, size - 1)
-        if (last[0] !== 0x0a) await handle.appendFile('\n', 'utf8')
+        if (last[0] !== 0x0a) prefix = '\n'
       }
     } catch (err) {
       await handle.close().catch(() => {})
       throw err
     }
     this.handle = handle
-    return handle
+    return { handle, prefix }
+  }
+
+  /** Opens with `flags`; null when 'ax' finds the file already there. */
+  private async tryOpen(flags: 'ax' | 'a+'): Promise<FileHandle | null> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await open(this.file, flags)
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code
+        if (code === 'EEXIST' && flags === 'ax') return null
+        if (code !== 'ENOENT' || attempt > 0) throw err
+        await mkdir(dirname(this.file), { recursive: true })
+      }
+    }
   }
 }
