@@ -50,7 +50,7 @@ describe('JsonlWriter', () => {
     await writeFile(blocked, 'a file where the folder should be')
     const errors: string[] = []
     const file = join(blocked, 'x.jsonl')
-    const w = new JsonlWriter(file, { onError: (e) => errors.push(e.message) })
+    const w = new JsonlWriter(file, { header: () => ({ type: 'header' }), onError: (e) => errors.push(e.message) })
     w.append({ n: 1 })
     await expect(w.flush()).rejects.toThrow(`Could not write ${file}`)
     w.append({ n: 2 })
@@ -60,7 +60,7 @@ describe('JsonlWriter', () => {
     await rm(blocked)
     w.append({ n: 3 })
     await w.close()
-    expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
+    expect(await lines(file)).toEqual([{ type: 'header' }, { n: 1 }, { n: 2 }, { n: 3 }])
   })
 
   it('drops only a value that cannot be serialized, and says so', async () => {
