@@ -4,18 +4,26 @@
 //   overhead = (wall time of the run) − 4·L
 // is what the runtime itself adds: spawning, prompt building, tool execution, HTTP and SSE handling, events.
 // The scripted server runs in its own process so that its work is not counted as the runtime's.
+//
+// Two more figures put it in proportion:
+//  - "with transcripts": the same run recording transcripts and agent state, as the app and the CLI do;
+//  - "SDK floor": the very request bodies of the run replayed with the bare SDK in the same order and
+//    parallelism (main, then N first calls, each followed by its second, then main) — what HTTP, the SDK
+//    and the server cost with no runtime at all. Overhead above the floor is the runtime's own work.
+import Anthropic from '@anthropic-ai/sdk'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createModelClient } from '../src/main/runtime/model/client'
+import { createHttpFetch } from '../src/main/runtime/model/http-fetch'
 import { reply, scriptByAgent, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { AgentSession } from '../src/main/runtime/orchestration'
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 50)
 const SIZES = (process.env.BENCH_SIZES ?? '1,4,16,64').split(',').map(Number)
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3)
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
 
 /** Entry for the server process: `node out/bench/index.mjs --fan-out-server N`. */
 export async function serveFanOut(n: number): Promise<void> {
@@ -50,9 +58,23 @@ function project(): string {
   return dir
 }
 
-async function once(url: string, cwd: string): Promise<number> {
-  const client = createModelClient({ apiKey: 'bench', baseURL: url, maxRetries: 0, env: {} })
-  const session = await AgentSession.create({ cwd, home: cwd, client, ripgrep: false, managedSettingsFile: null, limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 } })
+/** One run's overhead; `bodies` collects the request bodies it sent, in order. */
+async function once(url: string, cwd: string, opts: { transcripts: boolean; bodies?: string[] }): Promise<number> {
+  const http = createHttpFetch()
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (typeof init?.body === 'string') opts.bodies?.push(init.body)
+    return http(input, init)
+  }
+  const client = createModelClient({ apiKey: 'bench', baseURL: url, maxRetries: 0, env: {}, fetch })
+  const session = await AgentSession.create({
+    cwd,
+    home: cwd,
+    client,
+    ripgrep: false,
+    managedSettingsFile: null,
+    limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 },
+    ...(opts.transcripts ? { dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')) } : {})
+  })
   const started = performance.now()
   const result = await session.run('Fan out.')
   const wall = performance.now() - started
@@ -61,18 +83,61 @@ async function once(url: string, cwd: string): Promise<number> {
   return wall - 4 * L
 }
 
+/** The run's own request bodies, replayed with the bare SDK in the run's order and parallelism. */
+async function floor(url: string, bodies: string[], n: number): Promise<number> {
+  const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0, fetch: createHttpFetch() })
+  const call = async (body: string) => {
+    const stream = await sdk.messages.create(JSON.parse(body))
+    for await (const event of stream as unknown as AsyncIterable<unknown>) void event
+  }
+  // A worker's conversation opens with its task; the main agent's with the user's prompt.
+  const taskOf = (b: string) => {
+    const content: unknown = JSON.parse(b).messages[0].content
+    const text = typeof content === 'string' ? content : (content as { text?: string }[]).map((c) => c.text ?? '').join('')
+    return /^Worker task \d+/.exec(text)?.[0]
+  }
+  const [main1, main2] = bodies.filter((b) => !taskOf(b))
+  const firsts = new Map<string, string>()
+  const seconds = new Map<string, string>()
+  for (const b of bodies) {
+    const task = taskOf(b)
+    if (task) (firsts.has(task) ? seconds : firsts).set(task, b)
+  }
+  if (!main1 || !main2 || firsts.size !== n || seconds.size !== n) throw new Error('the recorded run does not have the fan-out shape')
+  const started = performance.now()
+  await call(main1)
+  await Promise.all([...firsts].map(async ([task, b]) => {
+    await call(b)
+    await call(seconds.get(task)!)
+  }))
+  await call(main2)
+  return performance.now() - started - 4 * L
+}
+
+const best = (xs: number[]) => Math.min(...xs)
+const fmt = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`
+
 export async function benchFanOut(): Promise<void> {
   const cwd = project()
   console.log(`\nFan-out overhead (scripted latency L = ${L} ms per model call, server in its own process; critical path 4·L = ${4 * L} ms; best of ${REPEATS} after a warm-up)`)
-  console.log('  N    overhead total   per hand-off (÷4 hops on the critical path)')
+  console.log('  N    overhead   per hand-off   with transcripts   SDK floor   above the floor')
   for (const n of SIZES) {
     const { url, child } = await startServerProcess(n)
     try {
-      await once(url, cwd) // warm-up: module loading, JIT, connection pool
-      const runs: number[] = []
-      for (let i = 0; i < REPEATS; i++) runs.push(await once(url, cwd))
-      const best = Math.min(...runs)
-      console.log(`  ${String(n).padEnd(4)} ${best.toFixed(1).padStart(8)} ms      ${(best / 4).toFixed(2).padStart(8)} ms`)
+      const bodies: string[] = []
+      await once(url, cwd, { transcripts: false, bodies }) // warm-up: module loading, JIT, connection pool
+      await once(url, cwd, { transcripts: true })
+      await floor(url, bodies, n)
+      const plain: number[] = []
+      const recorded: number[] = []
+      const floors: number[] = []
+      for (let i = 0; i < REPEATS; i++) {
+        plain.push(await once(url, cwd, { transcripts: false }))
+        recorded.push(await once(url, cwd, { transcripts: true }))
+        floors.push(await floor(url, bodies, n))
+      }
+      const o = best(plain)
+      console.log(`  ${String(n).padEnd(4)} ${fmt(o)} ${fmt(o / 4)}   ${fmt(best(recorded))}     ${fmt(best(floors))} ${fmt(o - best(floors))}`)
     } finally {
       child.kill()
     }
