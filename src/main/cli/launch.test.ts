@@ -1,5 +1,6 @@
 // The launcher end to end: the real bin/fanout with its code cache in a folder of the test's own.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
@@ -40,5 +41,13 @@ describe('fanout with a code cache', () => {
       expect(r.code).toBe(2)
       expect(r.stderr).toMatch(/--max-turns must be a whole number/)
     }
+  })
+
+  it('with --enable-source-maps, the stack of a crash points into the TypeScript sources', async () => {
+    const preload = join(mkdtempSync(join(tmpdir(), 'fanout-launch-')), 'fail-writes.mjs')
+    writeFileSync(preload, "process.stdout.write = () => { throw new Error('cannot write') }\n")
+    const r = await runCli(['help'], { env: { NODE_OPTIONS: `--enable-source-maps --import ${preload}` } })
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/cannot write[\s\S]*src\/main\/cli\/index\.ts:\d+/)
   })
 })

@@ -1,7 +1,8 @@
 // The `fanout` launcher (built to out/cli/launch.cjs and run by bin/fanout): loads the CLI bundle through
 // its code cache, runs the command, then refreshes the cache when this run could not use a complete one.
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { cacheDirs, loadBundle } from './code-cache'
+import { cacheDirs, loadBundle, type LoadedBundle } from './code-cache'
 
 interface Cli {
   main(argv: string[]): Promise<number>
@@ -14,7 +15,11 @@ const CACHED_COMMANDS = ['agents', 'run', 'web', 'worktrees']
 export async function launch(outDir: string, argv: string[]): Promise<number> {
   const bundle = join(outDir, 'fanout.cjs')
   const command = argv[0] ?? ''
-  const cli = loadBundle<Cli>(bundle, { name: CACHED_COMMANDS.includes(command) ? command : 'other', dirs: cacheDirs(bundle) })
+  // Node 20 maps stack traces (--enable-source-maps) only for code its own loader compiled, so then the
+  // bundle is required plainly, without a cache.
+  const cli: LoadedBundle<Cli> = process.sourceMapsEnabled
+    ? { exports: createRequire(bundle)(bundle) as Cli, cache: 'none', save: () => undefined }
+    : loadBundle<Cli>(bundle, { name: CACHED_COMMANDS.includes(command) ? command : 'other', dirs: cacheDirs(bundle) })
   const code = await cli.exports.main(argv)
   cli.save(code === 0)
   return code
