@@ -23,6 +23,14 @@ async function timeToFirstRequest(root: string, dataDir: string, cacheDir: strin
   return firstRequest === undefined ? undefined : firstRequest - started
 }
 
+/** Node's own start, for scale: spawn to exit of `node -e 0` with the same environment. */
+async function nodeAlone(): Promise<number> {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' })
+  await new Promise((r) => child.on('exit', r))
+  return performance.now() - started
+}
+
 function describe(label: string, runs: number[]): string {
   runs.sort((a, b) => a - b)
   return `${label} (${runs.length} runs): median ${runs[Math.floor(runs.length / 2)]?.toFixed(0)} ms, best ${runs[0]?.toFixed(0)} ms`
@@ -44,7 +52,12 @@ export async function benchCliStart(root: string): Promise<void> {
     const t = await timeToFirstRequest(root, dataDir, cacheDir)
     if (t !== undefined) warm.push(t)
   }
+  const node: number[] = []
+  for (let i = 0; i < RUNS; i++) node.push(await nodeAlone())
   console.log(`\nfanout run: process start to first model request (target < 200 ms; load average ${load} -> ${loadavg()[0]!.toFixed(2)})`)
   console.log(`  ${describe('warm, with its code cache', warm)}`)
   console.log(`  ${describe('cold, first run after a build', cold)}`)
+  // NODE_EXTRA_CA_CERTS makes Node 20 parse the certificates at every start, before any of our code runs.
+  const certs = process.env.NODE_EXTRA_CA_CERTS ? ` (NODE_EXTRA_CA_CERTS is set: Node parses it at every start)` : ''
+  console.log(`  ${describe('node -e 0, spawn to exit, for scale', node)}${certs}`)
 }
