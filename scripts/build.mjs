@@ -4,6 +4,7 @@
 import { build } from 'esbuild'
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -37,6 +38,12 @@ export async function buildCli() {
     sourcemap: 'linked',
     logLevel: 'warning'
   })
+  // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.
+  try {
+    createRequire(import.meta.url)(join(outdir, 'launch.cjs')).primeLaunchCaches(outdir)
+  } catch (err) {
+    console.warn(`The CLI's code cache was not prepared (${err.message}); its first run compiles the bundle.`)
+  }
 }
 
 export function buildApp() {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cacheDirs, loadBundle } from './code-cache'
+import { cacheDirs, loadBundle, primeCaches } from './code-cache'
 
 interface Exports {
   value(): string
@@ -105,6 +105,18 @@ describe('loadBundle', () => {
     t.run({ ok: false })
     t.run({ ok: true })
     expect(state()).toEqual(complete)
+  })
+})
+
+describe('primeCaches', () => {
+  it('gives the first run a cache of the compiled bundle, which that run then completes', () => {
+    const t = setup()
+    primeCaches(t.bundle, { names: ['run', 'agents'], dirs: [t.cacheDir] })
+    expect(readdirSync(t.cacheDir).sort()).toEqual(['agents.bin', 'run.bin'])
+    expect(readFileSync(t.cacheFile)[8]).toBe(0)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+    expect(readFileSync(t.cacheFile)[8]).toBe(1)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
   })
 })
 
