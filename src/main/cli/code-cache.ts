@@ -59,9 +59,12 @@ export function cacheDirs(bundleFile: string, env: Record<string, string | undef
   const chosen = env.FANOUT_CODE_CACHE_DIR
   if (chosen === 'off') return []
   if (chosen) return [chosen]
-  const home = () => homedir()
   const userCache =
-    platform === 'win32' ? env.LOCALAPPDATA || join(home(), 'AppData', 'Local') : platform === 'darwin' ? join(home(), 'Library', 'Caches') : env.XDG_CACHE_HOME || join(home(), '.cache')
+    platform === 'win32'
+      ? env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
+      : platform === 'darwin'
+        ? join(homedir(), 'Library', 'Caches')
+        : env.XDG_CACHE_HOME || join(homedir(), '.cache')
   // A read-only install (e.g. a global one) still gets a cache: per user, per bundle location.
   const perBundle = sha256(bundleFile).toString('hex').slice(0, 16)
   return [join(dirname(bundleFile), 'cache'), join(userCache, 'fanout', 'code-cache', perBundle)]
