@@ -1,7 +1,7 @@
 // The code cache may only ever make start-up faster: a stale, damaged or foreign cache must never change
 // what runs. (V8 alone would take a cache made for another bundle of the same length and run the old
 // code, and it does not notice a damaged payload.)
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -87,6 +87,15 @@ describe('loadBundle', () => {
     expect(t.run({ dirs: [readOnly, second] })).toEqual({ cache: 'hit', value: 'old' })
     expect(t.run({ dirs: [readOnly] })).toEqual({ cache: 'none', value: 'old' })
     expect(t.run({ dirs: [] })).toEqual({ cache: 'none', value: 'old' })
+  })
+
+  it('uses a good cache in the next folder when the first holds a bad one it could not replace', () => {
+    const t = setup()
+    const second = join(t.dir, 'user-cache')
+    t.run({ dirs: [second] })
+    mkdirSync(t.cacheDir)
+    writeFileSync(t.cacheFile, 'left behind by an older build')
+    expect(t.load({ dirs: [t.cacheDir, second] }).cache).toBe('hit')
   })
 
   it('replaces a cache from a failed run after a run that ends well, and leaves a complete one alone', () => {

@@ -71,6 +71,9 @@ export function cacheDirs(bundleFile: string, env: Record<string, string | undef
 }
 
 function readCache(dirs: string[], name: string, key: Buffer): { data?: Buffer; complete: boolean; found: boolean } {
+  // A bad file does not end the search: when it could not be replaced (on Windows, say, while another
+  // process read it), the next folder may hold a good one.
+  let found = false
   for (const dir of dirs) {
     let file: Buffer
     try {
@@ -83,10 +86,10 @@ function readCache(dirs: string[], name: string, key: Buffer): { data?: Buffer; 
       file.subarray(0, MAGIC.length).equals(MAGIC) &&
       file.subarray(MAGIC.length + 1, MAGIC.length + 1 + DIGEST).equals(key) &&
       file.subarray(MAGIC.length + 1 + DIGEST, HEADER).equals(sha256(file.subarray(HEADER)))
-    if (!valid) return { found: true, complete: false }
-    return { data: file.subarray(HEADER), complete: (file[MAGIC.length]! & COMPLETE) !== 0, found: true }
+    found = true
+    if (valid) return { data: file.subarray(HEADER), complete: (file[MAGIC.length]! & COMPLETE) !== 0, found }
   }
-  return { found: false, complete: false }
+  return { found, complete: false }
 }
 
 function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer, complete: boolean): void {
