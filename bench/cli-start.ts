@@ -3,7 +3,7 @@
 // build prepared (compiled, not yet run), which that run completes. No cache: nothing read or written.
 // Each gets a cache folder of its own, so the checkout's cache is left alone.
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { primeCaches } from '../src/main/cli/code-cache'
@@ -40,7 +40,11 @@ function describe(label: string, runs: number[]): string {
 
 export async function benchCliStart(root: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
-  const newCacheDir = () => mkdtempSync(join(tmpdir(), 'fanout-bench-cache-'))
+  const made: string[] = [dataDir]
+  const newCacheDir = () => {
+    made.push(mkdtempSync(join(tmpdir(), 'fanout-bench-cache-')))
+    return made.at(-1)!
+  }
   // What the build leaves for `fanout run` (scripts/build.mjs primes the checkout's cache the same way).
   const primedCacheDir = () => {
     const dir = newCacheDir()
@@ -63,6 +67,7 @@ export async function benchCliStart(root: string): Promise<void> {
   const warm = await runs(() => warmDir)
   const node: number[] = []
   for (let i = 0; i < RUNS; i++) node.push(await nodeAlone())
+  for (const dir of made) rmSync(dir, { recursive: true, force: true })
   console.log(`\nfanout run: process start to first model request (target < 200 ms; load average ${load} -> ${loadavg()[0]!.toFixed(2)})`)
   console.log(`  ${describe('warm, with its code cache', warm)}`)
   console.log(`  ${describe('first run after a build', first)}`)
