@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const repoRoot = resolve(__dirname, '../..')
-const bundle = join(repoRoot, 'out/cli/fanout.mjs')
+const bundle = join(repoRoot, 'out/cli/fanout.cjs')
 
 function newestSource(dir: string): number {
   let newest = 0
@@ -16,7 +16,7 @@ function newestSource(dir: string): number {
   return newest
 }
 
-/** Builds out/cli/fanout.mjs when it is missing or older than src/main or src/shared. */
+/** Builds out/cli/fanout.cjs when it is missing or older than src/main or src/shared. */
 export function ensureCliBundle(): void {
   const stale = !existsSync(bundle) || statSync(bundle).mtimeMs < Math.max(newestSource(join(repoRoot, 'src/main')), newestSource(join(repoRoot, 'src/shared')))
   if (!stale) return

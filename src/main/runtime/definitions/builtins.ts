@@ -1,5 +1,5 @@
 // Where Fanout's own files are: the built-in agents (agents/) and the docs the guide agent reads (docs/).
-// The code runs from src/ under vitest, from out/cli/fanout.mjs as the CLI and from out/main/index.js in
+// The code runs from src/ under vitest, from out/cli/fanout.cjs as the CLI and from out/main/index.js in
 // the app, so the repository root is found by walking up to the package.json named "fanout" rather than by
 // a fixed relative path.
 import { existsSync, readFileSync } from 'node:fs'

@@ -7,6 +7,7 @@
 // ourselves with the same rule yaml uses (equal scalar values), keeping the result identical.
 import { LineCounter, isMap, isScalar, parseDocument, visit } from 'yaml'
 import type { Position } from './diagnostics'
+import { readFlatYaml } from './flat-yaml'
 
 /** Deeper frontmatter is refused before parsing; real agent files nest a handful of levels (hooks). */
 export const MAX_YAML_NESTING = 64
@@ -69,6 +70,11 @@ function shift(origin: Position, p: { line: number; col: number }): Position {
 
 /** Parses `src` (which starts at `origin` in the file) as one YAML document. */
 export function readYaml(src: string, origin: Position): YamlRead {
+  return readFlatYaml(src, origin) ?? parseYaml(src, origin)
+}
+
+/** readYaml through the yaml library, whatever the text (exported to check the fast path against it). */
+export function parseYaml(src: string, origin: Position): YamlRead {
   const nesting = nestingDepth(src)
   if (nesting.depth > MAX_YAML_NESTING) {
     return {

@@ -41,7 +41,7 @@ function firstLines(readOutput: string, n: number): string {
   return readOutput
     .split('\n')
     .slice(0, n)
-    .map((l) => l.replace(/^\s*\d+[\t→]/, '').trimEnd())
+    .map((l) => l.replace(/^\s*\d+[\t\u2192]/, '').trimEnd())
     .filter((l) => l.trim())
     .join(' / ')
     .slice(0, 160)

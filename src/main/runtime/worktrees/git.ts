@@ -1,7 +1,7 @@
 // One way to run git for worktree isolation: simple-git bound to a directory, with retries when another
 // git process (often the user's own, in the parent checkout) holds a lock file for a moment.
 import { realpath, stat } from 'node:fs/promises'
-import { simpleGit, type SimpleGit } from 'simple-git'
+import type { SimpleGit } from 'simple-git'
 
 /**
  * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
@@ -15,7 +15,12 @@ export interface GitOptions {
   config?: string[]
 }
 
-export function gitIn(dir: string, options: GitOptions = {}): SimpleGit {
+// simple-git (with the debug and file-exists modules it brings) is loaded when git first runs, not when
+// Fanout starts: `fanout run` reaches its first model request without running git.
+let simpleGitModule: Promise<typeof import('simple-git')> | undefined
+
+async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
+  const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
   return simpleGit({
     baseDir: dir,
     config: options.config ?? [],
@@ -66,7 +71,7 @@ export async function retryOnLock<T>(op: () => Promise<T>, attempts = 6): Promis
 
 /** `git <args>` in `dir`, returning trimmed stdout; lock contention is retried. */
 export async function runGit(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
-  const out = await retryOnLock(() => gitIn(dir, options).raw(args))
+  const out = await retryOnLock(async () => (await gitIn(dir, options)).raw(args))
   return out.trim()
 }
 

@@ -1,0 +1,147 @@
+// The code cache may only ever make start-up faster: a stale, damaged or foreign cache must never change
+// what runs. (V8 alone would take a cache made for another bundle of the same length and run the old
+// code, and it does not notice a damaged payload.)
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cacheDirs, loadBundle, primeCaches } from './code-cache'
+
+interface Exports {
+  value(): string
+}
+
+// Enough code that the cache has a body worth damaging; `value` is what a test checks ran.
+const bundleText = (value: string) =>
+  `exports.value = function () { return ${JSON.stringify(value)} }\n` +
+  Array.from({ length: 50 }, (_, i) => `exports.f${i} = function (x) { return x.map((y) => y * ${i}).filter(Boolean) }`).join('\n')
+
+function setup(value = 'old') {
+  const dir = mkdtempSync(join(tmpdir(), 'fanout-code-cache-'))
+  const bundle = join(dir, 'bundle.cjs')
+  writeFileSync(bundle, bundleText(value))
+  const cacheDir = join(dir, 'cache')
+  const load = (opts: { dirs?: string[]; runtime?: string } = {}) => loadBundle<Exports>(bundle, { name: 'run', dirs: opts.dirs ?? [cacheDir], ...(opts.runtime ? { runtime: opts.runtime } : {}) })
+  /** A load that runs the bundle's code and saves, as the launcher does after a command. */
+  const run = (opts: { dirs?: string[]; runtime?: string; ok?: boolean } = {}) => {
+    const loaded = load(opts)
+    const value = loaded.exports.value()
+    loaded.save(opts.ok ?? true)
+    return { cache: loaded.cache, value }
+  }
+  return { dir, bundle, cacheDir, cacheFile: join(cacheDir, 'run.bin'), load, run }
+}
+
+describe('loadBundle', () => {
+  it('writes a cache after the first run and uses it on the next', () => {
+    const t = setup()
+    expect(t.run()).toEqual({ cache: 'none', value: 'old' })
+    expect(existsSync(t.cacheFile)).toBe(true)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+    expect(readdirSync(t.cacheDir)).toEqual(['run.bin']) // written under a temporary name, then renamed
+  })
+
+  it('runs the new code when the bundle changed, even to text of the same length', () => {
+    const t = setup('old')
+    t.run()
+    writeFileSync(t.bundle, bundleText('new'))
+    expect(t.run()).toEqual({ cache: 'stale', value: 'new' })
+    expect(t.run()).toEqual({ cache: 'hit', value: 'new' })
+  })
+
+  it('ignores a damaged cache and replaces it', () => {
+    const t = setup()
+    t.run()
+    const bytes = readFileSync(t.cacheFile)
+    bytes[Math.floor(bytes.length * 0.6)]! ^= 0xff
+    writeFileSync(t.cacheFile, bytes)
+    expect(t.run()).toEqual({ cache: 'stale', value: 'old' })
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+  })
+
+  it('ignores a truncated, empty or foreign file', () => {
+    const t = setup()
+    t.run()
+    const whole = readFileSync(t.cacheFile)
+    for (const text of [whole.subarray(0, whole.length - 100), Buffer.alloc(0), Buffer.from('not a cache at all')]) {
+      writeFileSync(t.cacheFile, text)
+      expect(t.load().cache).toBe('stale')
+      expect(t.load().exports.value()).toBe('old')
+    }
+  })
+
+  it('ignores a cache made by another Node or V8', () => {
+    const t = setup()
+    t.run({ runtime: 'v18.0.0 10.2 linux x64' })
+    expect(t.run()).toEqual({ cache: 'stale', value: 'old' })
+  })
+
+  it('falls back to the next folder when the first cannot be written, and runs without a cache when none can', () => {
+    const t = setup()
+    const blocker = join(t.dir, 'a-file')
+    writeFileSync(blocker, '')
+    const readOnly = join(blocker, 'cache') // below a file: mkdir fails, even for root
+    const second = join(t.dir, 'user-cache')
+    expect(t.run({ dirs: [readOnly, second] })).toEqual({ cache: 'none', value: 'old' })
+    expect(existsSync(join(second, 'run.bin'))).toBe(true)
+    expect(t.run({ dirs: [readOnly, second] })).toEqual({ cache: 'hit', value: 'old' })
+    expect(t.run({ dirs: [readOnly] })).toEqual({ cache: 'none', value: 'old' })
+    expect(t.run({ dirs: [] })).toEqual({ cache: 'none', value: 'old' })
+  })
+
+  it('uses a good cache in the next folder when the first holds a bad one it could not replace', () => {
+    const t = setup()
+    const second = join(t.dir, 'user-cache')
+    t.run({ dirs: [second] })
+    mkdirSync(t.cacheDir)
+    writeFileSync(t.cacheFile, 'left behind by an older build')
+    expect(t.load({ dirs: [t.cacheDir, second] }).cache).toBe('hit')
+  })
+
+  it('replaces a cache from a failed run after a run that ends well, and leaves a complete one alone', () => {
+    const t = setup()
+    // Each write renames a new file into place, so a new inode means the cache was rewritten.
+    const state = () => ({ ino: statSync(t.cacheFile).ino, complete: readFileSync(t.cacheFile)[8] === 1 })
+    t.run({ ok: false })
+    const partial = state()
+    expect(partial.complete).toBe(false)
+    t.run({ ok: false })
+    expect(state()).toEqual(partial)
+    t.run({ ok: true })
+    const complete = state()
+    expect(complete.complete).toBe(true)
+    expect(complete.ino).not.toBe(partial.ino)
+    t.run({ ok: false })
+    t.run({ ok: true })
+    expect(state()).toEqual(complete)
+  })
+})
+
+describe('primeCaches', () => {
+  it('gives the first run a cache of the compiled bundle, which that run then completes', () => {
+    const t = setup()
+    primeCaches(t.bundle, { names: ['run', 'agents'], dirs: [t.cacheDir] })
+    expect(readdirSync(t.cacheDir).sort()).toEqual(['agents.bin', 'run.bin'])
+    expect(readFileSync(t.cacheFile)[8]).toBe(0)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+    expect(readFileSync(t.cacheFile)[8]).toBe(1)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+  })
+})
+
+describe('cacheDirs', () => {
+  it('keeps the cache beside the bundle, then in the user cache folder of each platform', () => {
+    expect(cacheDirs('/opt/fanout/out/cli/fanout.cjs', { XDG_CACHE_HOME: '/home/u/.cache' }, 'linux')).toEqual([
+      '/opt/fanout/out/cli/cache',
+      expect.stringMatching(/^\/home\/u\/\.cache\/fanout\/code-cache\/[0-9a-f]{16}$/)
+    ])
+    expect(cacheDirs('/x/fanout.cjs', {}, 'darwin')[1]).toMatch(/Library\/Caches\/fanout\/code-cache\//)
+    expect(cacheDirs('/x/fanout.cjs', { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32')[1]).toContain('C:\\Users\\u\\AppData\\Local')
+  })
+
+  it('uses FANOUT_CODE_CACHE_DIR alone when set, and no cache when it is "off"', () => {
+    expect(cacheDirs('/x/fanout.cjs', { FANOUT_CODE_CACHE_DIR: '/tmp/cc' }, 'linux')).toEqual(['/tmp/cc'])
+    expect(cacheDirs('/x/fanout.cjs', { FANOUT_CODE_CACHE_DIR: 'off' }, 'linux')).toEqual([])
+  })
+})
+
