@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents, expireWaitingRequests } from './reducer'
-import { countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
+import { agentCounts, countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
 import { emptyEventsState, type EventsState, type SessionState } from './session-state'
 
 const S = 'sess-1'
@@ -148,6 +148,18 @@ describe('applyEvents: streaming text and messages', () => {
     )
     expect(transcript(s, 'main')).toEqual(['user:Fix the bug', 'thinking:Let me look.', 'text:I will read the file.'])
     expect(s.items.main.map((i) => i.key)).toEqual(keys) // same rows: no remount, no scroll jump
+  })
+
+  it('leaves the agent, its siblings and the counts as they were while a delta extends its text', () => {
+    const t = setup()
+    const a = t.sub('a', 'tu-a')
+    t.apply(t.main.start(), t.main.toolStart('tu-a', 'Agent'), a.start({ depth: 1 }), a.turnStart(1), a.text('The parser '))
+    const before = t.session()
+    const s = t.apply(a.text('reads '), a.text('tokens.'))
+    expect(transcript(s, 'a')).toEqual(['text~:The parser reads tokens.'])
+    // Views of an agent (panel header, card, tree) select the agent object: a delta must not replace it.
+    expect(s.agents).toBe(before.agents)
+    expect(agentCounts(s)).toBe(agentCounts(before))
   })
 
   it('builds the transcript from messages alone (a replay without deltas)', () => {

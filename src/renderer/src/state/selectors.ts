@@ -73,6 +73,25 @@ export function countAgents(session: SessionState, ids: readonly string[] = suba
   return c
 }
 
+const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0 }
+const subagentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+const everyAgentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+
+/**
+ * countAgents for a component's selector: the same object while no agent changed, so a view of the counts
+ * does not render again for each streamed delta (a delta changes the session, never its agents).
+ */
+export function agentCounts(session: SessionState | undefined, { withRoot = false } = {}): SessionCounts {
+  if (!session) return EMPTY_COUNTS
+  const cache = withRoot ? everyAgentCounts : subagentCounts
+  let counts = cache.get(session.agents)
+  if (!counts) {
+    counts = countAgents(session, withRoot ? session.agentOrder : subagentIds(session))
+    cache.set(session.agents, counts)
+  }
+  return counts
+}
+
 export interface TimelineRow {
   id: string
   depth: number

@@ -37,6 +37,11 @@ export class SessionDraft {
     return id in this.s.agents
   }
 
+  /** The agent as it is now, not to be changed (it may be shared with the previous state). */
+  peekAgent(id: string): Readonly<AgentState> {
+    return this.s.agents[id]
+  }
+
   /** A mutable copy of the agent for this batch. */
   agent(id: string): AgentState {
     if (!this.agentsCopied) {

@@ -85,7 +85,6 @@ export interface AgentState {
   waits: WaitSpan[]
   /** 1, plus one per resume (follow-up prompt). */
   runs: number
-  lastActivityTs: number
   /** Placeholder for an agent seen only through other events (a truncated transcript). */
   unknown?: boolean
   /** Coordinator mode: the phase in force when this agent last started (its group in the panels). */

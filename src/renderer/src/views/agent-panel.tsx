@@ -1,6 +1,6 @@
 // One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
-import { memo, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
 import { MarkdownView } from '../components/markdown-view'
@@ -68,7 +68,8 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
   )
 }
 
-export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
+// Memoized: its panel renders again for every delta, the header only when its agent changes.
+export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
   return (
     <div className="panel-header">
       <div className="panel-title-row">
@@ -89,7 +90,7 @@ export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState
       )}
     </div>
   )
-}
+})
 
 // Memoized: a panel re-renders on each delta, but only its last item changed.
 const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
@@ -154,6 +155,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     return id ? sess.permissions[id] : undefined
   })
   const [messaging, setMessaging] = useState(false)
+  const toggleMessaging = useCallback(() => setMessaging((m) => !m), [])
   const follow = useFollowBottom()
   const ref = useRef<HTMLDivElement>(null)
 
@@ -175,7 +177,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       data-status={agent.status}
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
-      <PanelHeader agent={agent} onMessage={() => setMessaging(!messaging)} />
+      <PanelHeader agent={agent} onMessage={toggleMessaging} />
       {currentTool && (
         <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
           <span className="spinner" aria-hidden="true" />
