@@ -8,6 +8,7 @@ import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, S
 import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents, expireWaitingRequests } from './reducer'
 import { emptyEventsState, emptySession, type EventsState, type PermissionDecision } from './session-state'
+import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
 export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
@@ -81,25 +82,42 @@ function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummar
 // Live batches are folded into the store once per animation frame, however many arrived since the last
 // one: when the page falls behind, the batches that queued up cost one render instead of one each, so
 // it catches up rather than falling further behind. Order is kept (one queue), so a status change still
-// lands with the text before it. A timer stands in when frames stop (a hidden window), so the state —
-// and the notifications it drives — keep up. Without frames at all (tests), batches apply at once.
+// lands with the text before it; an agent's streamed text is drawn at most every other frame (see
+// text-cadence.ts). A timer stands in when frames stop (a hidden window), so the state — and the
+// notifications it drives — keep up. Without frames at all (tests), batches apply at once.
 const HIDDEN_FLUSH_MS = 100
 let pending: AgentEvent[] = []
 let scheduled: { frame: number; timer: ReturnType<typeof setTimeout> } | null = null
+let cadence = newTextCadence()
 
 export function receiveEvents(batch: AgentEvent[]): void {
   if (typeof requestAnimationFrame !== 'function') return applyLive(batch)
   for (const e of batch) pending.push(e)
-  if (!scheduled) scheduled = { frame: requestAnimationFrame(flushEvents), timer: setTimeout(flushEvents, HIDDEN_FLUSH_MS) }
+  schedule()
 }
 
-/** Applies every live event received so far (the frame callback; also before a replay is merged). */
+function schedule(): void {
+  if (!scheduled) scheduled = { frame: requestAnimationFrame(onFrame), timer: setTimeout(onFrame, HIDDEN_FLUSH_MS) }
+}
+
+function cancelScheduled(): void {
+  if (!scheduled) return
+  cancelAnimationFrame(scheduled.frame)
+  clearTimeout(scheduled.timer)
+  scheduled = null
+}
+
+function onFrame(): void {
+  cancelScheduled()
+  const { due, later } = takeDueEvents(pending, cadence, performance.now())
+  pending = later
+  if (later.length) schedule()
+  if (due.length) applyLive(due)
+}
+
+/** Applies every live event received so far, text kept for the next frame included (before a replay is merged). */
 export function flushEvents(): void {
-  if (scheduled) {
-    cancelAnimationFrame(scheduled.frame)
-    clearTimeout(scheduled.timer)
-    scheduled = null
-  }
+  cancelScheduled()
   if (!pending.length) return
   const batch = pending
   pending = []
@@ -273,6 +291,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame
   set({ ...initial })
 }

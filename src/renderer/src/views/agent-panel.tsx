@@ -192,17 +192,19 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
           <PermissionActions request={request} compact />
         </div>
       )}
-      <div className="panel-body" ref={follow.scrollRef}>
-        <div className="panel-body-content" ref={follow.contentRef}>
-          {shownItems.length > TAIL && (
-            <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
-              {shownItems.length - TAIL} earlier items — open the full transcript
-            </button>
-          )}
-          {tail.map((item) => (
-            <TailItem key={item.key} item={item} sessionId={sessionId} />
-          ))}
-          {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+      <div className="panel-body">
+        <div className="panel-scroll" ref={follow.scrollRef}>
+          <div className="panel-body-content" ref={follow.contentRef}>
+            {shownItems.length > TAIL && (
+              <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
+                {shownItems.length - TAIL} earlier items — open the full transcript
+              </button>
+            )}
+            {tail.map((item) => (
+              <TailItem key={item.key} item={item} sessionId={sessionId} />
+            ))}
+            {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+          </div>
         </div>
       </div>
       {messaging && <MessageInput agent={agent} onDone={() => setMessaging(false)} />}
