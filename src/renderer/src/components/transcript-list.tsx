@@ -2,7 +2,7 @@
 // session opens and scrolls like a short one. Follows the bottom while the user is at the bottom.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
-import { AGENT_TOOL_NAMES, type TranscriptItem } from '../state/session-state'
+import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
 import { Icon } from './icon'

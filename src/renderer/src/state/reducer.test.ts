@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { applyEvents, expireWaitingRequests } from './reducer'
+import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
 import { agentCounts, countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
-import { emptyEventsState, type EventsState, type SessionState } from './session-state'
+import { emptyEventsState, type EventsState, type SessionState } from '../../../shared/view/session-state'
 
 const S = 'sess-1'
 

@@ -1,7 +1,7 @@
 // Derived views of the session state. Pure functions of the state (memoized where components call them
 // on every render), so components select narrowly and re-render only when their slice changes.
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from './session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from '../../../shared/view/session-state'
 
 /** An agent's usage with every descendant's. */
 export function subtreeUsage(session: SessionState, agentId: string): Usage {

@@ -14,7 +14,7 @@ import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../state/session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../../../shared/view/session-state'
 import { sendMessage, stopAgent, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 

@@ -4,7 +4,7 @@ import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { agentCounts, elapsedMs, pendingPermissions } from '../state/selectors'
-import { isActive } from '../state/session-state'
+import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
 
 export function PermissionsButton() {

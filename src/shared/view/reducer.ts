@@ -1,7 +1,8 @@
 // applyEvents(state, events): the pure fold of AgentEvents into the normalized UI state. The same
-// function serves live batches and the replay of a reopened session, so both always agree.
-import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
-import { emptyUsage } from '../../../shared/usage'
+// function serves the renderer's live batches and the host's replay of a reopened session (which folds
+// the transcripts and sends the state), so both always agree.
+import type { AgentEvent, AgentStatus, ChatMessage } from '../events'
+import { emptyUsage } from '../usage'
 import { SessionDraft } from './session-draft'
 import { applyPhase, applyTeam, phaseForStart, teamMessage } from './team-reducer'
 import { AGENT_TOOL_NAMES, emptySession, type AgentState, type EventsState, type TranscriptItem, type WaitKind } from './session-state'

@@ -1,9 +1,9 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus } from '../../../shared/events'
-import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
-import { emptyUsage, type Usage } from '../../../shared/usage'
+import type { AgentStatus } from '../events'
+import type { CoordinatorPhase, TeamSnapshot } from '../team'
+import { emptyUsage, type Usage } from '../usage'
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; ts: number }

@@ -1,7 +1,7 @@
 // Copy-on-write access to one SessionState for the length of one batch: each agent, tool, permission
 // and transcript list is copied at most once per batch, however many events touch it, and the input
 // state is never mutated. This keeps applyEvents pure and cheap when a frame carries many deltas.
-import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import { addUsage, emptyUsage, type Usage } from '../usage'
 import type { AgentState, PermissionState, SessionState, ToolCall, TranscriptItem } from './session-state'
 
 export class SessionDraft {
