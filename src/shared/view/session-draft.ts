@@ -115,6 +115,7 @@ export class SessionDraft {
       this.s.tools = { ...this.s.tools }
       this.toolsCopied = true
     }
+    if (!(tool.id in this.s.tools)) this.s.toolCount++
     this.s.tools[tool.id] = tool
     this.toolCopies.add(tool.id)
   }
@@ -124,6 +125,7 @@ export class SessionDraft {
       this.s.tools = { ...this.s.tools }
       this.toolsCopied = true
     }
+    if (id in this.s.tools) this.s.toolCount--
     delete this.s.tools[id]
   }
 

@@ -122,6 +122,8 @@ export interface SessionState {
   agentOrder: string[]
   items: Record<string, TranscriptItem[]>
   tools: Record<string, ToolCall>
+  /** How many tools there are: a session's tools may arrive a page at a time (see session-pages.ts). */
+  toolCount: number
   permissions: Record<string, PermissionState>
   /** Pending request ids, oldest first. */
   permissionQueue: string[]
@@ -169,6 +171,7 @@ export function emptySession(id: string): SessionState {
     agentOrder: [],
     items: {},
     tools: {},
+    toolCount: 0,
     permissions: {},
     permissionQueue: [],
     usage: emptyUsage(),

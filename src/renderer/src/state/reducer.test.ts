@@ -190,6 +190,7 @@ describe('applyEvents: streaming text and messages', () => {
     let s = t.apply(t.main.error('Overloaded. Retrying in 2 s (attempt 2 of 5).', true))
     expect(transcript(s, 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 2 s (attempt 2 of 5).'])
     expect(s.tools['tu-x']).toBeUndefined()
+    expect(s.toolCount).toBe(0)
     s = t.apply(t.main.error('Overloaded. Retrying in 4 s (attempt 3 of 5).', true), t.main.text('Full answer'))
     expect(transcript(s, 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 4 s (attempt 3 of 5).', 'text~:Full answer'])
   })
@@ -224,6 +225,7 @@ describe('applyEvents: tools', () => {
     expect(s.tools.tu1).toMatchObject({ status: 'done', output: '3 matches', durationMs: 250, progress: { matches: 3 } })
     expect(s.agents.main.currentToolId).toBeNull()
     expect(transcript(s, 'main')).toEqual(['tool:Grep:done'])
+    expect(s.toolCount).toBe(1) // counted once, however many events touched it
   })
 
   it('marks failing tools as errors and keeps the current tool on the one still running', () => {

@@ -18,7 +18,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
     return session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
   })
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
-  const tools = useApp((s) => s.events.sessions[sessionId]?.tools)
+  const toolCount = useApp((s) => s.events.sessions[sessionId]?.toolCount ?? 0)
   const cost = useApp((s) => s.events.sessions[sessionId]?.usage.costUsd ?? 0)
   if (!root || root.endedAt === null) return null
   if (counts.active)
@@ -28,7 +28,6 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
         <span>The main agent finished its turn; {plural(counts.active, 'agent')} still working. It hears from them when they report.</span>
       </div>
     )
-  const toolCount = tools ? Object.keys(tools).length : 0
   return (
     <div className={`session-summary status-${root.status}`} data-testid="session-summary">
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
