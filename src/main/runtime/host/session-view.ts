@@ -1,6 +1,8 @@
-// Session summaries and replay events for the UI, from the store (past sessions) or a live session.
+// Session summaries and the replayed session state for the UI, from the store (past sessions) or a live session.
 import type { AgentEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
+import { applyEvents } from '../../../shared/view/reducer'
+import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
 import type { OpenedSession, SessionSummary as StoredSummary } from '../store'
@@ -77,4 +79,10 @@ export function mergedEvents(o: OpenedSession): AgentEvent[] {
   const all: AgentEvent[] = []
   for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
   return all.sort((a, b) => a.ts - b.ts)
+}
+
+/** The session as the UI shows it: its events folded by the UI's own reducer, as live batches are. */
+export function foldSession(o: OpenedSession): SessionState {
+  const id = o.index.sessionId
+  return applyEvents(emptyEventsState(), mergedEvents(o)).sessions[id] ?? emptySession(id)
 }

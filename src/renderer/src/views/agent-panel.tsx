@@ -148,6 +148,8 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
 export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused, dense = false }: { sessionId: string; agentId: string; focused: boolean; dense?: boolean }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  // A reopened session's older items may still be on their way: they count as earlier items too.
+  const older = useApp((s) => s.older[sessionId]?.items[agentId] ?? 0)
   const currentTool = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useApp((s) => {
     const sess = s.events.sessions[sessionId]
@@ -195,9 +197,9 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       <div className="panel-body">
         <div className="panel-scroll" ref={follow.scrollRef}>
           <div className="panel-body-content" ref={follow.contentRef}>
-            {shownItems.length > TAIL && (
+            {shownItems.length + older > TAIL && (
               <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
-                {shownItems.length - TAIL} earlier items — open the full transcript
+                {shownItems.length + older - TAIL} earlier items — open the full transcript
               </button>
             )}
             {tail.map((item) => (
