@@ -212,7 +212,7 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
   const median = pct(sorted, 50)
   console.log(`\nUI: open a recorded session of ${big.events.toLocaleString('en-US')} events (one transcript, ${mb(size)}; written by the session recorder in ${(writeMs / 1000).toFixed(1)} s)`)
   console.log(`  click → transcript painted   median ${ms(median)} of ${runs.length} (${runs.map((r) => r.toFixed(0)).join(', ')} ms)  (target < 1000 ms: ${verdict(median < 1000)})`)
-  console.log(`  host sessions.open           median ${ms(pct(sortNum(hostTimes), 50))} (reading the transcripts, folding them into the session state, cutting its newest part; then the answer is checked, serialized and sent)`)
+  console.log(`  host sessions.open           median ${ms(pct(sortNum(hostTimes), 50))} (reading the session's view checkpoint, or replaying its transcripts, and cutting its newest part; then the answer is checked, serialized and sent)`)
   console.log(`  page: answer → painted       median ${ms(pct(sortNum(pageWork), 50))} (parse and render: the renderer's part)`)
   console.log(`  click → whole session in     median ${ms(pct(sortNum(wholeRuns), 50))} (the older items, a page at a time, after the paint; not a target)`)
   for (const line of profile) console.log(line)

@@ -15,12 +15,12 @@ import { loadAgents } from '../definitions'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
-import { ensureDataDir, listSessions, openSession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
+import { ensureDataDir, listSessions, replaySession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
 import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
-import { foldSession, liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
+import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
 import { splitSession } from '../../../shared/view/session-pages'
 import { settingsView, storePatch, type KeySource } from './settings-view'
@@ -113,15 +113,16 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   openSession = async ({ sessionId }: { sessionId: string }) => {
     const live = this.live.get(sessionId)
     if (live) await live.session.flush()
-    let opened
+    let replayed
     try {
-      opened = await openSession(this.dataDir, sessionId, { skipSettledDeltas: true })
+      // A session this process is still writing is replayed from its transcripts; any other may be read from its checkpoint.
+      replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
     } catch (err) {
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
-    const { head, olderItems, pages } = splitSession(foldSession(opened))
-    const session = live ? this.liveSummary(live) : openedSummaryView(opened, this.isDemo(sessionId))
+    const { head, olderItems, pages } = splitSession(replayed.state)
+    const session = live ? this.liveSummary(live) : openedSummaryView(replayed.index, this.isDemo(sessionId))
     return { session, view: head, olderItems, more: this.replayPages.add(sessionId, pages) }
   }
 

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../../../shared/events'
 import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
 import { JsonlWriter } from './jsonl-writer'
 import { openSession, SessionNotFoundError } from './open-session'
+import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { currentWriter, writeSessionIndex } from './session-index-file'
 import { makeHeader, mergeDeltas } from './transcript-format'
@@ -162,6 +163,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       await writeIndexNow()
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
       if (failed) throw failed.reason
+      // The session's view, checkpointed while its transcripts are complete: the next open (after a
+      // restart too) reads it instead of replaying every event. Best effort: without it, a replay.
+      await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
     }
   }
 }
