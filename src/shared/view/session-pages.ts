@@ -29,7 +29,7 @@ export interface SplitOptions {
 
 const UNFINISHED: ReadonlySet<ToolCall['status']> = new Set(['streaming', 'pending', 'running'])
 
-export function splitSession(state: SessionState, { headItems = 200, pageItems = 4000 }: SplitOptions = {}): SplitSession {
+export function splitSession(state: SessionState, { headItems = 200, pageItems = 1500 }: SplitOptions = {}): SplitSession {
   const head: SessionState = { ...state, agents: { ...state.agents }, items: {}, tools: {} }
   const olderItems: Record<string, number> = {}
   const sent = new Set<string>()

@@ -15,14 +15,31 @@ const SAMPLE = [
   'Last paragraph, still streaming ‹12› and more words'
 ].join('')
 
-export function warmUpMarkdown(): void {
+/** The warm-up as small steps, each a piece of the sample as a stream would have it. */
+function* warmUpSteps(): Generator<void> {
   let split: MarkdownBlocks | undefined
-  for (let end = 8; end <= SAMPLE.length; end += 8) split = splitMarkdownBlocks(SAMPLE.slice(0, end), split)
-  for (const block of split?.blocks ?? []) finishedBlockDrawable(Lexer.lex(block, { gfm: true }))
+  for (let end = 8; end <= SAMPLE.length; end += 8) {
+    split = splitMarkdownBlocks(SAMPLE.slice(0, end), split)
+    yield
+  }
+  for (const block of split?.blocks ?? []) {
+    finishedBlockDrawable(Lexer.lex(block, { gfm: true }))
+    yield
+  }
 }
 
-/** Runs the warm-up when the page is idle (soon after start-up). */
+export function warmUpMarkdown(): void {
+  for (const _ of warmUpSteps());
+}
+
+/** Runs the warm-up when the page is idle, a step or a few per idle period, so it is never a long task itself. */
 export function warmUpMarkdownWhenIdle(): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => warmUpMarkdown(), { timeout: 3000 })
-  else setTimeout(warmUpMarkdown, 500)
+  if (typeof requestIdleCallback !== 'function') return void setTimeout(warmUpMarkdown, 500)
+  const steps = warmUpSteps()
+  const run = (deadline: IdleDeadline) => {
+    do if (steps.next().done) return
+    while (deadline.timeRemaining() > 5)
+    requestIdleCallback(run)
+  }
+  requestIdleCallback(run)
 }
