@@ -1,4 +1,6 @@
-// The store's public surface: transcripts, session index, the folded view and its checkpoint, agent state, settings, credentials, mailbox.
+// The store's public surface: transcripts, session index, agent state, settings, credentials, mailbox.
+// The folded view and its checkpoint (session-fold.ts) are imported directly where needed: they bring in
+// the UI's reducer, which a command-line run does not need at start-up.
 export { resolveDataDir, ensureDataDir, assertSafeId, sessionsDir, sessionDir, sessionIndexPath, agentsDir, transcriptPath, agentStatePath, mailboxDir, settingsPath, credentialsPath } from './data-dir'
 export type { DataDirOptions } from './data-dir'
 export { writeFileAtomic, writeJsonAtomic, readJsonFile } from './atomic-file'
@@ -17,9 +19,6 @@ export { createSessionRecorder } from './session-recorder'
 export type { SessionRecorder, SessionRecorderOptions } from './session-recorder'
 export { openSession, SessionNotFoundError } from './open-session'
 export type { OpenedSession } from './open-session'
-export { foldSession, mergedEvents, replaySession, withoutSettledDeltas } from './session-fold'
-export type { ReplayOptions } from './session-fold'
-export { readViewCheckpoint, transcriptSizes, viewCheckpointPath, VIEW_CHECKPOINT_FORMAT } from './view-checkpoint'
 export { listSessions } from './list-sessions'
 export type { SessionList, SessionSummary, SessionListProblem } from './list-sessions'
 export { writeAgentState, readAgentState, listAgentStates, AGENT_STATE_VERSION } from './agent-state'

@@ -5,7 +5,6 @@ import type { AgentEvent } from '../../../shared/events'
 import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
 import { JsonlWriter } from './jsonl-writer'
 import { openSession, SessionNotFoundError } from './open-session'
-import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { currentWriter, writeSessionIndex } from './session-index-file'
 import { makeHeader, mergeDeltas } from './transcript-format'
@@ -165,6 +164,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       if (failed) throw failed.reason
       // The session's view, checkpointed while its transcripts are complete: the next open (after a
       // restart too) reads it instead of replaying every event. Best effort: without it, a replay.
+      // Loaded here, not at start-up: only a closing session needs the UI's reducer.
+      const { replaySession } = await import('./session-fold')
       await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
     }
   }
