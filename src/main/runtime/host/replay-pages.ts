@@ -1,8 +1,10 @@
-// The older pages of sessions being opened (view/session-pages.ts), kept until the page has fetched them.
+// A reopened session cut into its newest part and older pages (view/session-pages.ts); the pages are kept
+// until the page has fetched them.
 // A cursor names one page; each is handed out once and then let go. A session the page stops fetching
 // (closed, reconnected, reopened) is dropped after a while, and only the latest few are kept at all.
 import { randomUUID } from 'node:crypto'
-import type { OlderPage } from '../../../shared/view/session-pages'
+import { splitSession, type OlderPage } from '../../../shared/view/session-pages'
+import type { SessionState } from '../../../shared/view/session-state'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 
 const KEEP = 8
@@ -16,6 +18,12 @@ interface Pending {
 
 export class ReplayPages {
   private readonly pending = new Map<string, Pending>()
+
+  /** A session's state cut for sessions.open: its newest part now, the rest kept for sessions.page. */
+  open(sessionId: string, state: SessionState): { view: SessionState; olderItems: Record<string, number>; more: string | null } {
+    const { head, olderItems, pages } = splitSession(state)
+    return { view: head, olderItems, more: this.add(sessionId, pages) }
+  }
 
   /** Keeps `pages` for `sessionId`; returns the cursor of the first, or null when there are none. */
   add(sessionId: string, pages: OlderPage[]): string | null {

@@ -23,7 +23,6 @@ import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
 import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
-import { splitSession } from '../../../shared/view/session-pages'
 import { settingsView, storePatch, type KeySource } from './settings-view'
 
 export interface RuntimeHostOptions {
@@ -122,9 +121,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
-    const { head, olderItems, pages } = splitSession(replayed.state)
     const session = live ? this.liveSummary(live) : openedSummaryView(replayed.index, this.isDemo(sessionId))
-    return { session, view: head, olderItems, more: this.replayPages.add(sessionId, pages) }
+    return { session, ...this.replayPages.open(sessionId, replayed.state) }
   }
 
   openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
