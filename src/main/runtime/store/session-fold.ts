@@ -63,8 +63,10 @@ export async function replaySession(dataDir: string, sessionId: string, opts: Re
   const opened = await openSession(dataDir, sessionId, { skipSettledDeltas: true })
   const state = foldSession(opened)
   if (checkpoint) {
-    const written = writeViewCheckpoint(dataDir, sessionId, { sizes, index: opened.index, state }).catch(() => undefined)
-    if (opts.refresh) await written
+    const write = () => writeViewCheckpoint(dataDir, sessionId, { sizes, index: opened.index, state }).catch(() => undefined)
+    // Serializing a long session takes ~100 ms: after the caller has answered with the state, not before.
+    if (opts.refresh) await write()
+    else setImmediate(() => void write())
   }
   return { index: opened.index, state }
 }
