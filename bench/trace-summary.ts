@@ -9,6 +9,7 @@ interface TraceEvent {
   ph: string
   pid: number
   tid: number
+  ts?: number
   dur?: number
   /** Thread (CPU) time: what the work cost, even when other processes held the CPU meanwhile. */
   tdur?: number
@@ -19,7 +20,7 @@ export interface Tracer {
   stop(label: string): Promise<string[]>
 }
 
-// Top-level kinds of main-thread work (nested events such as FunctionCall inside RunTask are not summed twice).
+// Kinds of main-thread work, each summed on its own (RunTask holds the others; FunctionCall is inside RunTask).
 const KINDS = ['RunTask', 'FunctionCall', 'EvaluateScript', 'v8.run', 'ParseHTML', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'MajorGC', 'MinorGC']
 
 export async function startTrace(browser: Browser, page: Page, dir: string | undefined): Promise<Tracer> {
@@ -40,8 +41,12 @@ export function summarizeTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
   if (!main) return ['    (no renderer main thread in the trace)']
   const totals = new Map<string, { ms: number; cpu: number; n: number }>()
-  for (const e of events) {
-    if (e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || !KINDS.includes(e.name)) continue
+  // A kind can nest in itself (Paint of the document holds a Paint per scroller): count the outer one only.
+  const endOf = new Map<string, number>()
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && KINDS.includes(e.name)).sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
+  for (const e of mine) {
+    if ((e.ts ?? 0) < (endOf.get(e.name) ?? -1)) continue
+    endOf.set(e.name, (e.ts ?? 0) + (e.dur ?? 0))
     const t = totals.get(e.name) ?? { ms: 0, cpu: 0, n: 0 }
     t.ms += (e.dur ?? 0) / 1000
     t.cpu += (e.tdur ?? 0) / 1000

@@ -7,6 +7,8 @@ import { createSessionRecorder } from '../src/main/runtime/store'
 
 export interface BigSession {
   sessionId: string
+  /** The main agent's id (its transcript's name). */
+  agentId: string
   title: string
   events: number
   /** Text only the last assistant message contains. */
@@ -29,11 +31,15 @@ function toolOutput(name: (typeof TOOLS)[number], turn: number): string {
   return lines.join('\n')
 }
 
-export async function writeBigSession(opts: { dataDir: string; cwd: string; events: number }): Promise<BigSession> {
+/**
+ * `resumable` names the main agent as the runtime names a session's main agent, so a follow-up prompt
+ * continues it; the default keeps the benchmark's files as they have always been.
+ */
+export async function writeBigSession(opts: { dataDir: string; cwd: string; events: number; resumable?: boolean }): Promise<BigSession> {
   const sessionId = `bench-open-${opts.events}`
   const title = `Long session with ${opts.events.toLocaleString('en-US')} events`
   const recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId, cwd: opts.cwd })
-  const agentId = 'main-bench-open'
+  const agentId = opts.resumable ? `main-${sessionId.slice(0, 8)}` : 'main-bench-open'
   const startedAt = Date.now() - 48 * 3600_000
   let ts = startedAt
   let count = 0
@@ -82,5 +88,5 @@ export async function writeBigSession(opts: { dataDir: string; cwd: string; even
   const total = Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, v * calls])) as typeof usage
   emit({ type: 'agent_end', status: 'completed', result: lastText, numTurns: turns + 1, toolUses: turns, durationMs: ts - startedAt, usage: total })
   await recorder.close()
-  return { sessionId, title, events: count, lastText }
+  return { sessionId, agentId, title, events: count, lastText }
 }

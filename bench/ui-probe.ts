@@ -33,8 +33,10 @@ interface Page {
   setTimeout(cb: () => void, ms: number): number
   performance: { now(): number; timeOrigin: number }
   __fanoutBench?: StreamProbe
-  /** performance.now() when the last large WebSocket message arrived (see installMessageClock). */
-  __fanoutBigMessageAt?: number
+  /** performance.now() when the answer to sessions.open arrived (see installMessageClock). */
+  __fanoutOpenAnsweredAt?: number
+  /** performance.now() when the last page of the opened session's older items arrived. */
+  __fanoutOpenWholeAt?: number
   WebSocket: new (...args: unknown[]) => { addEventListener(type: string, cb: (e: { data: unknown }) => void): void }
 }
 
@@ -179,8 +181,9 @@ export function timeCatchUp(finalSeq: Record<string, number>): Promise<{ ms: num
 }
 
 /**
- * An init script: notes when a large WebSocket message (a replayed session) reaches the page, before the
- * app's own handler parses it, so the open time splits into "host and transfer" and "the page's work".
+ * An init script: notes when the answer to sessions.open (the session's state, its newest part) reaches
+ * the page, before the app's own handler parses it, so the open time splits into "host and transfer" and
+ * "the page's work"; and when the last page of its older items arrives (the whole session is in).
  */
 export function installMessageClock(): void {
   const w = globalThis as unknown as Page
@@ -189,7 +192,9 @@ export function installMessageClock(): void {
     constructor(...args: unknown[]) {
       super(...args)
       this.addEventListener('message', (e) => {
-        if (typeof e.data === 'string' && e.data.length > 1_000_000) w.__fanoutBigMessageAt = w.performance.now()
+        if (typeof e.data !== 'string' || !e.data.startsWith('{"kind":"result"')) return
+        if (e.data.includes('"olderItems":')) w.__fanoutOpenAnsweredAt ??= w.performance.now()
+        if (e.data.includes('"olderItems":{}') || (e.data.includes('"page":{') && e.data.endsWith('"more":null}}}'))) w.__fanoutOpenWholeAt ??= w.performance.now()
       })
     }
   }
@@ -197,9 +202,10 @@ export function installMessageClock(): void {
 
 /**
  * Clicks the session in the sidebar and resolves with the ms from the click until the conversation shows
- * the transcript's last text and the finished-session footer, painted (the frame after they appear).
+ * the transcript's last text and the finished-session footer, painted (the frame after they appear); and
+ * when the answer arrived, and the last of the older items (NaN if not in within 10 s of the click).
  */
-export function timeOpenSession(args: { title: string; lastText: string }): Promise<{ total: number; arrived: number }> {
+export function timeOpenSession(args: { title: string; lastText: string }): Promise<{ total: number; arrived: number; whole: number }> {
   const w = globalThis as unknown as Page
   const d = w.document
   const ready = () => {
@@ -217,13 +223,20 @@ export function timeOpenSession(args: { title: string; lastText: string }): Prom
       done = true
       mo.disconnect()
       // The frame after the DOM is complete: by then it has been laid out and painted.
-      w.requestAnimationFrame(() => w.setTimeout(() => resolve({ total: w.performance.now() - t0, arrived: (w.__fanoutBigMessageAt ?? NaN) - t0 }), 0))
+      w.requestAnimationFrame(() =>
+        w.setTimeout(() => {
+          const total = w.performance.now() - t0
+          const whole = () => (w.__fanoutOpenWholeAt === undefined && w.performance.now() - t0 < 10_000 ? w.setTimeout(whole, 20) : resolve({ total, arrived: (w.__fanoutOpenAnsweredAt ?? NaN) - t0, whole: (w.__fanoutOpenWholeAt ?? NaN) - t0 }))
+          whole()
+        }, 0)
+      )
     }
     const mo = new w.MutationObserver(() => {
       if (ready()) finish()
     })
     mo.observe(d.body, { childList: true, subtree: true, characterData: true })
-    w.__fanoutBigMessageAt = undefined
+    w.__fanoutOpenAnsweredAt = undefined
+    w.__fanoutOpenWholeAt = undefined
     const t0 = w.performance.now()
     item.click()
   })

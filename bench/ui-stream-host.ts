@@ -48,6 +48,7 @@ export class StreamHost implements RuntimeHost {
   getWorkspace: RuntimeHost['getWorkspace'] = (r) => this.inner.getWorkspace(r)
   openWorkspace: RuntimeHost['openWorkspace'] = (r) => this.inner.openWorkspace(r)
   openSession: RuntimeHost['openSession'] = (r) => this.inner.openSession(r)
+  openSessionPage: RuntimeHost['openSessionPage'] = (r) => this.inner.openSessionPage(r)
   sendPrompt: RuntimeHost['sendPrompt'] = (r) => this.inner.sendPrompt(r)
   sendMessage: RuntimeHost['sendMessage'] = (r) => this.inner.sendMessage(r)
   respondPermission: RuntimeHost['respondPermission'] = (r) => this.inner.respondPermission(r)

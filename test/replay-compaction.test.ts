@@ -5,12 +5,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { mergedEvents } from '../src/main/runtime/host/session-view'
 import { reply, scriptByAgent, startScriptedModel } from '../src/main/runtime/model/scripted'
 import { AgentSession } from '../src/main/runtime/orchestration'
 import { openSession } from '../src/main/runtime/store'
-import { applyEvents } from '../src/renderer/src/state/reducer'
-import { emptyEventsState } from '../src/renderer/src/state/session-state'
+import { mergedEvents } from '../src/main/runtime/store/session-fold'
+import { applyEvents } from '../src/shared/view/reducer'
+import { emptyEventsState } from '../src/shared/view/session-state'
 
 describe('session replay', () => {
   it('shows the same transcripts without the deltas that finished messages repeat', async () => {

@@ -132,5 +132,12 @@ export function e2eScript(opts: { speed: number }): Respond {
       }
     ]
   }
-  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), child, main], { fallback: () => reply.text('Noted.') })
+  // A follow-up to a long recorded session (bench/ui-big-session.ts, reopened in reopen.spec.ts): whatever
+  // turn its main agent is on, it answers in one message.
+  const longSession = {
+    name: 'long recorded session',
+    match: (req: ParsedRequest) => req.firstUserText.includes('read every module and check its tests'),
+    turns: new Array<Respond>(100_000).fill(() => reply.with(PACE, block.text('Picking up where the long session left off: one more pass done.')))
+  }
+  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), longSession, child, main], { fallback: () => reply.text('Noted.') })
 }

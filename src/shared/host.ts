@@ -18,8 +18,12 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   openWorkspace: Call<'workspace.open'>
   /** Sessions of a folder (the current workspace when `cwd` is absent), newest first. */
   listSessions: Call<'sessions.list'>
-  /** A past or running session: its summary and every event so far, for replay. */
+  /**
+   * A past or running session: its summary and its state folded from every event so far, the newest
+   * part first (see view/session-pages.ts); `more` fetches the rest with openSessionPage.
+   */
   openSession: Call<'sessions.open'>
+  openSessionPage: Call<'sessions.page'>
   /** Starts a new session with a main agent; resolves once it has an id (the run continues in the background). */
   startSession: Call<'session.start'>
   /** A follow-up prompt to the main agent of an existing session. */

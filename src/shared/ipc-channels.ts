@@ -10,6 +10,8 @@ export const CALLS = {
   'workspace.pickFolder': 'pickFolder',
   'sessions.list': 'listSessions',
   'sessions.open': 'openSession',
+  /** The older part of a session opened with sessions.open, a page at a time. */
+  'sessions.page': 'openSessionPage',
   'session.start': 'startSession',
   'session.sendPrompt': 'sendPrompt',
   'agent.stop': 'stopAgent',

@@ -6,6 +6,8 @@ import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
 import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
+import type { OlderPage } from './view/session-pages'
+import type { SessionState } from './view/session-state'
 import type { CallName } from './ipc-channels'
 
 export * from './ipc-channels'
@@ -22,7 +24,6 @@ export const AGENT_EVENT_TYPES = [
   'permission_request', 'permission_response', 'message_received', 'phase', 'team'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
-const eventTypes = new Set<string>(AGENT_EVENT_TYPES)
 
 /** Ids travel into file names and maps: keep them to a safe alphabet. */
 const Id = (what: string) =>
@@ -73,17 +74,21 @@ export const SessionSummarySchema = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /**
- * Events are checked for the fields every consumer relies on, without copying them: a reopened session can
- * hold 100,000 events and has to arrive in well under a second.
+ * A reopened session's state, folded by the host (view/reducer.ts): checked for the parts every view
+ * relies on, without copying it (it can hold tens of thousands of items).
  */
-export const AgentEventsSchema = z.custom<AgentEvent[]>(
-  (v) =>
-    Array.isArray(v) &&
-    v.every(
-      (e) => e !== null && typeof e === 'object' && eventTypes.has(e.type) && typeof e.agentId === 'string' && typeof e.sessionId === 'string' && typeof e.ts === 'number'
-    ),
-  'events must be AgentEvent objects with type, agentId, sessionId and ts'
+export const SessionViewSchema = z.custom<SessionState>(
+  (v) => isRecord(v) && typeof v.id === 'string' && isRecord(v.agents) && Array.isArray(v.agentOrder) && isRecord(v.items) && isRecord(v.tools) && isRecord(v.permissions) && Array.isArray(v.permissionQueue),
+  'view must be a session state with id, agents, agentOrder, items, tools, permissions and permissionQueue'
+)
+
+/** Older items of a reopened session and their tools (view/session-pages.ts). */
+export const OlderPageSchema = z.custom<OlderPage>(
+  (v) => isRecord(v) && isRecord(v.items) && Object.values(v.items).every(Array.isArray) && isRecord(v.tools),
+  'page must hold items (lists by agent id) and tools'
 )
 
 export const LimitsSchema = z.object({
@@ -180,7 +185,19 @@ export const CONTRACT = {
   'sessions.list': { request: z.object({ cwd: AbsolutePath.optional() }).strict(), response: z.object({ sessions: z.array(SessionSummarySchema) }) },
   'sessions.open': {
     request: z.object({ sessionId: Id('sessionId') }).strict(),
-    response: z.object({ session: SessionSummarySchema, events: AgentEventsSchema })
+    response: z.object({
+      session: SessionSummarySchema,
+      /** The state with each transcript cut to its newest items. */
+      view: SessionViewSchema,
+      /** Per agent, how many older items are still to come. */
+      olderItems: z.record(z.string(), z.number().int().nonnegative()),
+      /** A cursor for sessions.page, or null when the view is whole. */
+      more: z.string().nullable()
+    })
+  },
+  'sessions.page': {
+    request: z.object({ sessionId: Id('sessionId'), cursor: z.string().min(1).max(200) }).strict(),
+    response: z.object({ page: OlderPageSchema, more: z.string().nullable() })
   },
   'session.start': {
     request: z

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { emptySession } from './view/session-state'
 import { createRecordingHost } from './testing/recording-host'
 import { CALL_NAMES, CALLS, CONTRACT, channelOf, type CallName } from './ipc-contract'
 import { HostCallError, dispatchCall } from './ipc-dispatch'
@@ -94,14 +95,16 @@ describe('dispatchCall', () => {
     expect(picked).toEqual({ ok: true, value: { workspace: null } })
   })
 
-  it('checks replayed events cheaply but refuses malformed ones', async () => {
+  it('checks a replayed session state cheaply but refuses a malformed one', async () => {
     const host = createRecordingHost()
-    const good = { type: 'text_delta', agentId: 'a', sessionId: 's', ts: 1, text: 'x', parentAgentId: null, parentToolUseId: null }
-    const session = { sessionId: 's', title: 't', cwd: '/tmp', status: 'completed', createdAt: 1, updatedAt: 2, costUsd: 0, agentCount: 1 }
-    host.openSession = async () => ({ session, events: [good] }) as any
-    expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: true, value: { events: [good] } })
-    host.openSession = async () => ({ session, events: [{ ...good, type: 'nonsense' }] }) as any
+    const view = emptySession('s')
+    const session = { sessionId: 's', title: 't', cwd: '/tmp', status: 'completed' as const, createdAt: 1, updatedAt: 2, costUsd: 0, agentCount: 1 }
+    host.openSession = async () => ({ session, view, olderItems: {}, more: null })
+    expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: true, value: { view } })
+    host.openSession = async () => ({ session, view: { ...view, items: [] }, olderItems: {}, more: null }) as any
     expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: false, error: { code: 'internal' } })
+    host.openSessionPage = async () => ({ page: { items: { a: 'not a list' }, tools: {} }, more: null }) as any
+    expect(await dispatchCall(host, 'sessions.page', { sessionId: 's', cursor: 'c' })).toMatchObject({ ok: false, error: { code: 'internal' } })
   })
 
   it('HostCallError is an Error with a code', () => {

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
+import { warmUpMarkdownWhenIdle } from './lib/markdown-warmup'
 import { boot } from './state/store'
 import { connectTransport } from './transport'
 import './styles/theme.css'
@@ -11,6 +12,7 @@ import './styles/markdown.css'
 import './styles/team.css'
 
 boot(connectTransport())
+warmUpMarkdownWhenIdle()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

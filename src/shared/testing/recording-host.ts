@@ -52,6 +52,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('openSession', req)
       throw new HostCallError('not_found', `No session ${req.sessionId}.`)
     },
+    async openSessionPage(req) {
+      record('openSessionPage', req)
+      throw new HostCallError('not_found', `No session ${req.sessionId} is being opened.`)
+    },
     async startSession(req) {
       record('startSession', req)
       return { sessionId: 'session-1' }

@@ -72,11 +72,14 @@ describe('LocalRuntimeHost', () => {
 
     const { sessions } = await h.listSessions({})
     expect(sessions[0]).toMatchObject({ sessionId, title: 'What does main.ts export?', agentCount: 2, status: 'completed' })
-    const opened = await h.openSession({ sessionId })
-    const types = opened.events.map((e) => `${e.agentId === child!.agentId ? 'child' : 'main'}:${e.type}`)
-    expect(types.indexOf('child:agent_start')).toBeGreaterThan(types.indexOf('main:agent_start'))
-    expect(types.indexOf('child:agent_end')).toBeLessThan(types.lastIndexOf('main:agent_end'))
-    expect(opened.events.every((e, i, all) => i === 0 || all[i - 1].ts <= e.ts)).toBe(true)
+    // Replayed as the page shows it: the events of both transcripts folded in time order.
+    const { view, olderItems, more } = await h.openSession({ sessionId })
+    expect(view.agentOrder).toEqual([view.rootAgentId, child!.agentId])
+    expect(view.agents[child!.agentId]).toMatchObject({ parentId: view.rootAgentId, status: 'completed' })
+    const mainTexts = view.items[view.rootAgentId!].flatMap((i) => (i.kind === 'text' ? [i.text] : []))
+    expect(mainTexts.at(-1)).toBe('The answer is 42.')
+    expect(view.tools[child!.parentToolUseId!]).toMatchObject({ name: 'Agent', status: 'done', childAgentId: child!.agentId })
+    expect([olderItems, more]).toEqual([{}, null]) // a short session comes whole
     await expect(h.openSession({ sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'not_found' })
   })
 

@@ -15,12 +15,14 @@ import { loadAgents } from '../definitions'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
-import { ensureDataDir, listSessions, openSession, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
+import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
+import { replaySession } from '../store/session-fold'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
 import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
-import { liveSummaryView, mergedEvents, openedSummaryView, storedSummaryView } from './session-view'
+import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
+import { ReplayPages } from './replay-pages'
 import { settingsView, storePatch, type KeySource } from './settings-view'
 
 export interface RuntimeHostOptions {
@@ -57,6 +59,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly editor: AgentEditorService
   /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
   private readonly mcpToolsSeen = new Map<string, string[]>()
+  /** Older parts of sessions being opened, until the page fetches them. */
+  private readonly replayPages = new ReplayPages()
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
@@ -109,15 +113,19 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   openSession = async ({ sessionId }: { sessionId: string }) => {
     const live = this.live.get(sessionId)
     if (live) await live.session.flush()
-    let opened
+    let replayed
     try {
-      opened = await openSession(this.dataDir, sessionId)
+      // A session this process is still writing is replayed from its transcripts; any other may be read from its checkpoint.
+      replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
     } catch (err) {
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
-    return { session: live ? this.liveSummary(live) : openedSummaryView(opened, this.isDemo(sessionId)), events: mergedEvents(opened) }
+    const session = live ? this.liveSummary(live) : openedSummaryView(replayed.index, this.isDemo(sessionId))
+    return { session, ...this.replayPages.open(sessionId, replayed.state) }
   }
+
+  openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
 
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
@@ -295,6 +303,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   async close(): Promise<void> {
     this.editor.close()
+    this.replayPages.close()
     const all = [...this.live.values()]
     for (const live of all) live.session.stop(live.session.mainAgentId, false)
     await Promise.all(all.map(async (live) => {

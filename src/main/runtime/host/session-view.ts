@@ -1,9 +1,8 @@
-// Session summaries and replay events for the UI, from the store (past sessions) or a live session.
-import type { AgentEvent } from '../../../shared/events'
+// Session summaries for the UI, from the store (past sessions) or a live session.
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
-import type { OpenedSession, SessionSummary as StoredSummary } from '../store'
+import type { SessionIndex, SessionSummary as StoredSummary } from '../store'
 
 export function storedSummaryView(s: StoredSummary, demo: boolean): SessionSummary {
   return {
@@ -19,17 +18,17 @@ export function storedSummaryView(s: StoredSummary, demo: boolean): SessionSumma
   }
 }
 
-export function openedSummaryView(o: OpenedSession, demo: boolean): SessionSummary {
-  const main = Object.values(o.index.agents).find((a) => a.parentAgentId === null)
+export function openedSummaryView(index: SessionIndex, demo: boolean): SessionSummary {
+  const main = Object.values(index.agents).find((a) => a.parentAgentId === null)
   return {
-    sessionId: o.index.sessionId,
-    title: o.index.title,
-    cwd: o.index.cwd,
-    status: o.index.status,
-    createdAt: o.index.createdAt,
-    updatedAt: o.index.updatedAt,
-    costUsd: o.index.costUsd,
-    agentCount: Object.keys(o.index.agents).length,
+    sessionId: index.sessionId,
+    title: index.title,
+    cwd: index.cwd,
+    status: index.status,
+    createdAt: index.createdAt,
+    updatedAt: index.updatedAt,
+    costUsd: index.costUsd,
+    agentCount: Object.keys(index.agents).length,
     ...(main?.model ? { model: main.model } : {}),
     ...(demo ? { demo: true } : {})
   }
@@ -51,30 +50,4 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
     ...(main ? { model: main.model } : {}),
     ...(meta.demo ? { demo: true } : {})
   }
-}
-
-const DELTAS = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
-
-/**
- * An agent's events without the streamed deltas that a later assistant `message` event repeats in full
- * (the UI rebuilds a finished reply from the message). Deltas after the agent's last assistant message
- * stay: that reply was still streaming, or was cut off. A long session replays several times smaller.
- */
-export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[] {
-  let lastMessage = -1
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]
-    if (e.type === 'message' && e.message.role === 'assistant') {
-      lastMessage = i
-      break
-    }
-  }
-  return events.filter((e, i) => i > lastMessage || !DELTAS.has(e.type))
-}
-
-/** Every agent's events as one sequence in time order (ties keep each transcript's order). */
-export function mergedEvents(o: OpenedSession): AgentEvent[] {
-  const all: AgentEvent[] = []
-  for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
-  return all.sort((a, b) => a.ts - b.ts)
 }

@@ -9,7 +9,7 @@ import { agentsDir, sessionDir } from './data-dir'
 import { emptyIndex, finalizeIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex } from './session-index-file'
 import { mapLimit } from './map-limit'
-import { readTranscript, type Transcript } from './transcript-reader'
+import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript-reader'
 
 export interface OpenedSession {
   /** The rebuilt index; `status` is `interrupted` when the session's writer went away mid-run. */
@@ -26,7 +26,7 @@ export class SessionNotFoundError extends Error {
   override name = 'SessionNotFoundError'
 }
 
-export async function openSession(dataDir: string, sessionId: string): Promise<OpenedSession> {
+export async function openSession(dataDir: string, sessionId: string, readOptions: ReadTranscriptOptions = {}): Promise<OpenedSession> {
   const dir = sessionDir(dataDir, sessionId)
   const notes: string[] = []
   let stored: SessionIndex | null = null
@@ -46,7 +46,7 @@ export async function openSession(dataDir: string, sessionId: string): Promise<O
   if (!stored && !storedBroken) notes.push('session.json is missing; the session was rebuilt from its transcripts')
 
   const read = await mapLimit(files, 16, (f) =>
-    readTranscript(f).catch((err: Error) => {
+    readTranscript(f, readOptions).catch((err: Error) => {
       notes.push(`${err.message}; that agent is left out`)
       return null
     })

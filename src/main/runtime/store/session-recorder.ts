@@ -162,6 +162,11 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       await writeIndexNow()
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
       if (failed) throw failed.reason
+      // The session's view, checkpointed while its transcripts are complete: the next open (after a
+      // restart too) reads it instead of replaying every event. Best effort: without it, a replay.
+      // Loaded here, not at start-up: only a closing session needs the UI's reducer.
+      const { replaySession } = await import('./session-fold')
+      await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
     }
   }
 }

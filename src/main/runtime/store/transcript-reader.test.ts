@@ -106,6 +106,31 @@ describe('readTranscript', () => {
     expect(deltas[0]).toMatchObject({ text: 'The' }) // the caller's objects are never mutated
   })
 
+  it('for a replay, leaves out the deltas a later assistant message repeats, keeping the reply still streaming', async () => {
+    const f = eventsFor(ref)
+    const input: AgentEvent[] = [
+      f.start(),
+      f.text('Reading '),
+      f.ev({ type: 'tool_start', toolUseId: 't1', name: 'Read' }),
+      f.ev({ type: 'tool_input_delta', toolUseId: 't1', partialJson: '{}' }),
+      f.message({ role: 'assistant', content: [{ type: 'text', text: 'Reading ' }, { type: 'tool_use', id: 't1', name: 'Read', input: {} }] }),
+      f.ev({ type: 'tool_end', toolUseId: 't1', name: 'Read', isError: false, output: 'x', durationMs: 3 }),
+      f.text('Half a rep'),
+      f.ev({ type: 'usage', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, model: 'm' }),
+      f.text('ly')
+    ]
+    // As the recorder writes them (type first: deltas are dropped unparsed), and in another key order.
+    for (const events of [input.map(({ type, ...rest }) => ({ type, ...rest }) as AgentEvent), input]) {
+      const file = join(dir, `replay-${events[0].type === input[0].type && Object.keys(events[0])[0]}.jsonl`)
+      await writeTranscript(file, events)
+      const all = await readTranscript(file)
+      const replay = await readTranscript(file, { skipSettledDeltas: true })
+      expect(replay.events.map((e) => e.type)).toEqual(['agent_start', 'tool_start', 'message', 'tool_end', 'text_delta', 'usage', 'text_delta'])
+      expect(replay.events).toEqual(all.events.filter((e, i) => i > 4 || !['text_delta', 'tool_input_delta'].includes(e.type)))
+      expect(replay.issues).toEqual([])
+    }
+  })
+
   it('reads 100,000 events back intact', async () => {
     const f = eventsFor(ref)
     const events: AgentEvent[] = [f.start()]

@@ -2,7 +2,7 @@
 // stopped mid-line) is skipped with a note; a corrupt line elsewhere is reported with its line number
 // and skipped. Only a file that cannot be opened at all is an exception.
 import type { AgentEvent } from '../../../shared/events'
-import { readJsonlLines } from './jsonl-reader'
+import { parseLine, readRawLines, type RawLine } from './jsonl-reader'
 import { isEventLike, isHeader, TRANSCRIPT_VERSION, type TranscriptHeader } from './transcript-format'
 
 export type TranscriptIssueKind = 'torn-last-line' | 'corrupt-line' | 'not-an-event' | 'missing-header' | 'unsupported-version'
@@ -22,37 +22,83 @@ export interface Transcript {
   issues: TranscriptIssue[]
 }
 
-export async function readTranscript(file: string): Promise<Transcript> {
+export interface ReadTranscriptOptions {
+  /**
+   * Leave out the streamed deltas that a later assistant `message` repeats in full (what a replay of the
+   * UI needs); they are not even parsed. Deltas after the last assistant message (a reply still
+   * streaming, or cut off) are kept.
+   */
+  skipSettledDeltas?: boolean
+}
+
+const DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'thinking_delta', 'tool_input_delta'])
+// The recorder writes `type` first, so most deltas are known by their first bytes and never parsed. A
+// delta written otherwise is parsed, then dropped all the same: the check only saves work.
+const DELTA_PREFIXES = [...DELTA_TYPES].map((t) => `{"type":"${t}"`)
+const looksLikeDelta = (text: string) => text.startsWith('{"type":"') && DELTA_PREFIXES.some((p) => text.startsWith(p))
+const isAssistantMessage = (e: AgentEvent) => e.type === 'message' && e.message.role === 'assistant'
+
+export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const out: Transcript = { file, header: null, events: [], issues: [] }
   const issue = (line: number, kind: TranscriptIssueKind, message: string) =>
     out.issues.push({ line, kind, message: `${file}:${line}: ${message}` })
   let first = true
-  try {
-    for await (const entry of readJsonlLines(file)) {
-      if (!entry.ok) {
-        if (!entry.terminated) {
-          issue(entry.line, 'torn-last-line', `incomplete last line (${entry.text.length} characters) skipped: the writer stopped mid-line, probably a crash`)
-        } else {
-          issue(entry.line, 'corrupt-line', `line is not valid JSON (${entry.error}), skipped`)
-        }
-        first = false
-        continue
+  // With skipSettledDeltas: what came after the last assistant message so far, deltas still unparsed.
+  let since: Array<AgentEvent | RawLine> = []
+
+  const take = (raw: RawLine) => {
+    const entry = parseLine(raw)
+    if (!entry.ok) {
+      if (!entry.terminated) {
+        issue(entry.line, 'torn-last-line', `incomplete last line (${entry.text.length} characters) skipped: the writer stopped mid-line, probably a crash`)
+      } else {
+        issue(entry.line, 'corrupt-line', `line is not valid JSON (${entry.error}), skipped`)
       }
-      if (first && isHeader(entry.value)) {
-        first = false
-        out.header = entry.value
-        if (entry.value.version !== TRANSCRIPT_VERSION) {
-          issue(entry.line, 'unsupported-version', `transcript format version ${String(entry.value.version)} is not ${TRANSCRIPT_VERSION}; events read as best effort`)
-        }
-        continue
-      }
-      if (first) {
-        first = false
-        issue(entry.line, 'missing-header', 'no header line; reading events without it')
-      }
-      if (isEventLike(entry.value)) out.events.push(entry.value)
-      else issue(entry.line, 'not-an-event', 'line is JSON but not an agent event (no "type" and "agentId"), skipped')
+      first = false
+      return null
     }
+    if (first && isHeader(entry.value)) {
+      first = false
+      out.header = entry.value
+      if (entry.value.version !== TRANSCRIPT_VERSION) {
+        issue(entry.line, 'unsupported-version', `transcript format version ${String(entry.value.version)} is not ${TRANSCRIPT_VERSION}; events read as best effort`)
+      }
+      return null
+    }
+    if (first) {
+      first = false
+      issue(entry.line, 'missing-header', 'no header line; reading events without it')
+    }
+    if (isEventLike(entry.value)) return entry.value
+    issue(entry.line, 'not-an-event', 'line is JSON but not an agent event (no "type" and "agentId"), skipped')
+    return null
+  }
+
+  const settle = (keepDeltas: boolean) => {
+    for (const x of since) {
+      const e = 'type' in x ? x : keepDeltas ? take(x) : null
+      if (e && (keepDeltas || !DELTA_TYPES.has(e.type))) out.events.push(e)
+    }
+    since = []
+  }
+
+  try {
+    for await (const lines of readRawLines(file)) {
+      for (const raw of lines) {
+        if (!options.skipSettledDeltas) {
+          const e = take(raw)
+          if (e) out.events.push(e)
+        } else if (!first && looksLikeDelta(raw.text)) since.push(raw)
+        else {
+          const e = take(raw)
+          if (!e) continue
+          // Deltas before an assistant message are settled by it: dropped unparsed.
+          if (isAssistantMessage(e)) settle(false)
+          since.push(e)
+        }
+      }
+    }
+    settle(true)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`Transcript not found: ${file}`, { cause: err })
     throw new Error(`Cannot read transcript ${file}: ${(err as Error).message}`, { cause: err })

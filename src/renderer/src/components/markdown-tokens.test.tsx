@@ -1,7 +1,7 @@
 import { Lexer, marked } from 'marked'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { renderableTokens, TokenBlock } from './markdown-tokens'
+import { finishedBlockDrawable, renderableTokens, TokenBlock } from './markdown-tokens'
 
 const lex = (md: string) => Lexer.lex(md, { gfm: true })
 const drawn = (md: string) => renderToStaticMarkup(<TokenBlock tokens={lex(md)} />)
@@ -46,6 +46,15 @@ describe('TokenBlock: a streaming block drawn from tokens', () => {
   it('leaves raw HTML, tables, images and entities to the sanitized HTML path', () => {
     for (const md of ['<b>bold</b> text', '| a | b |\n|---|---|\n| 1 | 2 |', '![alt](https://x/y.png)', 'fish &amp; chips', '<div>\nblock html\n</div>']) {
       expect(renderableTokens(lex(md))).toBe(false)
+    }
+  })
+
+  it('keeps a finished block drawn from tokens, unless it holds a code block to highlight', () => {
+    expect(finishedBlockDrawable(lex('A finished paragraph with **bold** and `code`.\n\n'))).toBe(true)
+    expect(finishedBlockDrawable(lex('- item\n- item two\n\n'))).toBe(true)
+    for (const md of ['```ts\nconst a = 1\n```\n', '- item\n\n  ```sh\n  npm test\n  ```\n', '> quoted\n>\n>     indented code\n']) {
+      expect(renderableTokens(lex(md))).toBe(true)
+      expect(finishedBlockDrawable(lex(md))).toBe(false)
     }
   })
 })

@@ -1,10 +1,12 @@
 // The block still streaming, drawn as React elements straight from marked's tokens. Each delta then
 // changes a text node in place, where replacing the block's HTML meant a sanitizer pass, an HTML parse,
-// new elements to style and text to shape again, in every streaming panel on every frame. Output is the
+// new elements to style and text to shape again, in every streaming panel on every frame. A block that
+// is done stays drawn this way (same elements, so its DOM is kept) unless it has a code block to
+// highlight: switching it to HTML cost every panel a sanitizer pass and new DOM at each paragraph end. Output is the
 // same elements the HTML path gives (so it looks the same); React escapes all text, and links keep only
 // the schemes the sanitizer allows. Blocks with anything else (raw HTML, tables, images, entities) go
 // through the sanitized HTML path instead: `renderableTokens` says which.
-import { Fragment, type ReactNode } from 'react'
+import { Fragment, memo, type ReactNode } from 'react'
 import type { Token, Tokens } from 'marked'
 
 const BLOCK = new Set(['paragraph', 'heading', 'hr', 'blockquote', 'list', 'list_item', 'code', 'space', 'text', 'checkbox'])
@@ -28,6 +30,23 @@ function allRenderable(tokens: readonly Token[] | undefined, allowed: ReadonlySe
 /** Whether every token of a block can be drawn here (else: the sanitized HTML path). */
 export function renderableTokens(tokens: readonly Token[]): boolean {
   return allRenderable(tokens, BLOCK)
+}
+
+function hasCode(tokens: readonly Token[] | undefined): boolean {
+  if (!tokens) return false
+  for (const t of tokens) {
+    if (t.type === 'code') return true
+    if (t.type === 'list' ? (t as Tokens.List).items.some((item) => hasCode(item.tokens)) : 'tokens' in t && hasCode(t.tokens as Token[])) return true
+  }
+  return false
+}
+
+/**
+ * Whether a finished block can stay drawn from its tokens: renderable, and with no code block, which
+ * once complete is highlighted (the HTML path does that).
+ */
+export function finishedBlockDrawable(tokens: readonly Token[]): boolean {
+  return renderableTokens(tokens) && !hasCode(tokens)
 }
 
 function inline(tokens: readonly Token[] | undefined): ReactNode[] {
@@ -104,7 +123,7 @@ function block(t: Token, i: number): ReactNode {
   }
 }
 
-/** A block's tokens as elements; call only when `renderableTokens` said yes. */
-export function TokenBlock({ tokens }: { tokens: readonly Token[] }) {
+/** A block's tokens as elements; call only when `renderableTokens` said yes. Memoized: a finished block keeps its tokens. */
+export const TokenBlock = memo(function TokenBlock({ tokens }: { tokens: readonly Token[] }) {
   return <div className="md-block">{tokens.map(block)}</div>
-}
+})

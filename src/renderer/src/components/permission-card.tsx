@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { agentColorVar } from '../lib/agent-colors'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { respondPermission, useApp } from '../state/store'
-import type { PermissionDecision, PermissionState } from '../state/session-state'
+import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorText } from '../transport/types'
 import { Icon } from './icon'
 

@@ -1,6 +1,8 @@
-// Status as a colored dot plus a word: color alone never carries the meaning.
+// Status as a colored dot plus a word: color alone never carries the meaning. A running agent's dot is
+// still: a spinner per running agent (two per agent with its panel and its card) kept the compositor
+// redrawing the whole window every frame and cost the main thread style and layer work per spinner per
+// frame — the largest part of a 16-agent stream's frame. What moves is the agent's own text.
 import type { AgentStatus } from '../../../shared/events'
-import { Spinner } from './icon'
 
 export const STATUS_LABEL: Record<AgentStatus | 'interrupted', string> = {
   queued: 'Queued',
@@ -14,7 +16,6 @@ export const STATUS_LABEL: Record<AgentStatus | 'interrupted', string> = {
 }
 
 export function StatusDot({ status }: { status: AgentStatus | 'interrupted' }) {
-  if (status === 'running') return <Spinner size={10} />
   return <span className={`status-dot status-${status}`} aria-hidden="true" />
 }
 

@@ -1,8 +1,10 @@
 // An agent's transcript, virtualized: only rows near the viewport are in the DOM, so a 100,000-event
-// session opens and scrolls like a short one. Follows the bottom while the user is at the bottom.
+// session opens and scrolls like a short one. Follows the bottom while the user is at the bottom. A
+// reopened session's older items arrive after its newest (view/session-pages.ts): a row at the top says
+// so until they are all in, and when they are put above what the user is reading, it stays in place.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
-import { AGENT_TOOL_NAMES, type TranscriptItem } from '../state/session-state'
+import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
 import { Icon } from './icon'
@@ -61,21 +63,32 @@ function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: stri
   return isAgent ? <AgentCard sessionId={sessionId} toolUseId={toolUseId} /> : <ToolRow sessionId={sessionId} toolUseId={toolUseId} />
 }
 
+function OlderRow({ count, error }: { count: number; error?: string }) {
+  if (error) return <div className="msg-error small" role="alert">Earlier items could not be loaded: {error} Open the session again to retry.</div>
+  return <div className="msg-notice transcript-older" data-testid="transcript-older">Loading {count.toLocaleString()} earlier items…</div>
+}
+
 export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionId: string; agentId: string; footer?: ReactNode; empty?: ReactNode }) {
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
   const isRoot = useApp((s) => s.events.sessions[sessionId]?.rootAgentId === agentId)
+  const older = useApp((s) => s.older[sessionId]?.items[agentId] ?? 0)
+  const olderError = useApp((s) => (s.older[sessionId]?.items[agentId] ? s.older[sessionId].error : undefined))
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
-  const count = items.length + (footer ? 1 : 0)
+  const top = older ? 1 : 0
+  const count = top + items.length + (footer ? 1 : 0)
   // Stable while the items are: the virtualizer recomputes every row's position when this function
   // changes, and a new one per render made each row measurement cost O(rows) — seconds on a long replay.
-  const getItemKey = useCallback((i: number) => (i < items.length ? items[i].key : 'footer'), [items])
+  const getItemKey = useCallback((i: number) => (i < top ? 'older' : i - top < items.length ? items[i - top].key : 'footer'), [items, top])
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 56,
     overscan: 8,
-    getItemKey
+    getItemKey,
+    // When rows change at either end, the row at the top of the view keeps its place: older items put
+    // above it do not move what is being read.
+    anchorTo: 'end'
   })
   const total = virtualizer.getTotalSize()
 
@@ -95,7 +108,7 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
       <div className="transcript-inner" style={{ height: total }}>
         {virtualizer.getVirtualItems().map((v) => (
           <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
-            {v.index < items.length ? <Row item={items[v.index]} sessionId={sessionId} isRoot={isRoot} /> : footer}
+            {v.index < top ? <OlderRow count={older} error={olderError} /> : v.index - top < items.length ? <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} /> : footer}
           </div>
         ))}
       </div>

@@ -46,6 +46,12 @@ describe('splitMarkdownBlocks', () => {
     expect(next.blocks[1]).toBe('Streaming paragraph')
   })
 
+  it('draws a list item still being written, ending in a space, from its tokens', () => {
+    const split = splitMarkdownBlocks('Intro.\n\n- first item ‹5› ')
+    expect(split.blocks).toEqual(['Intro.\n\n', '- first item ‹5› '])
+    expect(split.lastTokens?.map((t) => t.type)).toEqual(['list'])
+  })
+
   it('starts over when the text is not a continuation of the previous one', () => {
     const first = splitMarkdownBlocks('Alpha.\n\nBeta')
     expect(splitMarkdownBlocks('Gamma.\n\nDelta', first).blocks).toEqual(['Gamma.\n\n', 'Delta'])

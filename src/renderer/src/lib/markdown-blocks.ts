@@ -36,9 +36,15 @@ export function splitMarkdownBlocks(input: string, previous?: MarkdownBlocks): M
   let pos = 0
   let lastTokens: Token[] | undefined
   for (const token of Lexer.lex(rest, { gfm: true })) {
-    // A token's raw is normally its exact source; where the lexer tidied it (trailing spaces of an
-    // unfinished list item), the rest of the text becomes one block, so the blocks still join to the text.
-    if (!rest.startsWith(token.raw, pos)) break
+    // A token's raw is normally its exact source. The lexer tidies the end of a list (its trailing
+    // spaces become a newline), which a streamed list item has after nearly every delta: when the
+    // tidied token is all that is left, it is still the last block, drawn from its tokens (a whole
+    // HTML pass per delta otherwise). Anywhere else the rest of the text becomes one block, so the
+    // blocks still join to the text.
+    if (!rest.startsWith(token.raw, pos)) {
+      if (token.raw.trimEnd() !== rest.slice(pos).trimEnd()) break
+      token.raw = rest.slice(pos)
+    }
     pos += token.raw.length
     // Blank lines stay with the block before them, so a list or quote that continues after a blank
     // line is still the last block, lexed again with what follows.

@@ -1,7 +1,7 @@
 // Derived views for coordinator mode and teams: agents grouped by the phase they run in, and a team's
 // tasks by column and by member. Pure functions of the state.
 import { COORDINATOR_PHASES, type CoordinatorPhase, type TaskStatus, type TeamSnapshot, type TeamTask } from '../../../shared/team'
-import type { SessionState } from './session-state'
+import type { SessionState } from '../../../shared/view/session-state'
 
 export interface PhaseGroup {
   /** null: agents started before the coordinator named a phase. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { applyEvents, expireWaitingRequests } from './reducer'
-import { countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
-import { emptyEventsState, type EventsState, type SessionState } from './session-state'
+import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
+import { agentCounts, countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
+import { emptyEventsState, type EventsState, type SessionState } from '../../../shared/view/session-state'
 
 const S = 'sess-1'
 
@@ -150,6 +150,18 @@ describe('applyEvents: streaming text and messages', () => {
     expect(s.items.main.map((i) => i.key)).toEqual(keys) // same rows: no remount, no scroll jump
   })
 
+  it('leaves the agent, its siblings and the counts as they were while a delta extends its text', () => {
+    const t = setup()
+    const a = t.sub('a', 'tu-a')
+    t.apply(t.main.start(), t.main.toolStart('tu-a', 'Agent'), a.start({ depth: 1 }), a.turnStart(1), a.text('The parser '))
+    const before = t.session()
+    const s = t.apply(a.text('reads '), a.text('tokens.'))
+    expect(transcript(s, 'a')).toEqual(['text~:The parser reads tokens.'])
+    // Views of an agent (panel header, card, tree) select the agent object: a delta must not replace it.
+    expect(s.agents).toBe(before.agents)
+    expect(agentCounts(s)).toBe(agentCounts(before))
+  })
+
   it('builds the transcript from messages alone (a replay without deltas)', () => {
     const t = setup()
     const s = t.apply(
@@ -178,6 +190,7 @@ describe('applyEvents: streaming text and messages', () => {
     let s = t.apply(t.main.error('Overloaded. Retrying in 2 s (attempt 2 of 5).', true))
     expect(transcript(s, 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 2 s (attempt 2 of 5).'])
     expect(s.tools['tu-x']).toBeUndefined()
+    expect(s.toolCount).toBe(0)
     s = t.apply(t.main.error('Overloaded. Retrying in 4 s (attempt 3 of 5).', true), t.main.text('Full answer'))
     expect(transcript(s, 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 4 s (attempt 3 of 5).', 'text~:Full answer'])
   })
@@ -212,6 +225,7 @@ describe('applyEvents: tools', () => {
     expect(s.tools.tu1).toMatchObject({ status: 'done', output: '3 matches', durationMs: 250, progress: { matches: 3 } })
     expect(s.agents.main.currentToolId).toBeNull()
     expect(transcript(s, 'main')).toEqual(['tool:Grep:done'])
+    expect(s.toolCount).toBe(1) // counted once, however many events touched it
   })
 
   it('marks failing tools as errors and keeps the current tool on the one still running', () => {

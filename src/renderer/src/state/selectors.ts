@@ -1,7 +1,7 @@
 // Derived views of the session state. Pure functions of the state (memoized where components call them
 // on every render), so components select narrowly and re-render only when their slice changes.
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from './session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from '../../../shared/view/session-state'
 
 /** An agent's usage with every descendant's. */
 export function subtreeUsage(session: SessionState, agentId: string): Usage {
@@ -71,6 +71,25 @@ export function countAgents(session: SessionState, ids: readonly string[] = suba
     if (a.status === 'failed') c.failed++
   }
   return c
+}
+
+const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0 }
+const subagentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+const everyAgentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+
+/**
+ * countAgents for a component's selector: the same object while no agent changed, so a view of the counts
+ * does not render again for each streamed delta (a delta changes the session, never its agents).
+ */
+export function agentCounts(session: SessionState | undefined, { withRoot = false } = {}): SessionCounts {
+  if (!session) return EMPTY_COUNTS
+  const cache = withRoot ? everyAgentCounts : subagentCounts
+  let counts = cache.get(session.agents)
+  if (!counts) {
+    counts = countAgents(session, withRoot ? session.agentOrder : subagentIds(session))
+    cache.set(session.agents, counts)
+  }
+  return counts
 }
 
 export interface TimelineRow {

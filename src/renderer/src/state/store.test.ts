@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, HostNotice, SessionSummary } from '../../../shared/ipc-contract'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
+import { applyEvents } from '../../../shared/view/reducer'
+import { splitSession, type OlderPage } from '../../../shared/view/session-pages'
+import { emptyEventsState, emptySession } from '../../../shared/view/session-state'
 import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
 import { boot, flushEvents, openSession, receiveEvents, resetStore, startSession, useApp } from './store'
 
@@ -23,6 +26,8 @@ function fakeApi() {
   let connection: (s: ConnectionState) => void = () => {}
   let releaseOpen: (() => void) | null = null
   const history: AgentEvent[] = []
+  // As the host answers: the history folded, then cut into a head and older pages (small, to page often).
+  let pages: OlderPage[] = []
   const api: FanoutApi = {
     mode: 'browser',
     async call(name, request) {
@@ -36,9 +41,16 @@ function fakeApi() {
           return { sessions: [summary('old')] } as never
         case 'agents.list':
           return { agents: [], errors: [] } as never
-        case 'sessions.open':
+        case 'sessions.open': {
           await new Promise<void>((r) => (releaseOpen = r))
-          return { session: summary('old'), events: history } as never
+          const split = splitSession(applyEvents(emptyEventsState(), history).sessions.old ?? emptySession('old'), { headItems: 3, pageItems: 4 })
+          pages = split.pages
+          return { session: summary('old'), view: split.head, olderItems: split.olderItems, more: pages.length ? 'p0' : null } as never
+        }
+        case 'sessions.page': {
+          const i = Number((request as { cursor: string }).cursor.slice(1))
+          return { page: pages[i], more: i + 1 < pages.length ? `p${i + 1}` : null } as never
+        }
         case 'session.start':
           return { sessionId: 'new' } as never
         default:
@@ -90,6 +102,31 @@ describe('app store', () => {
     expect(s.currentSessionId).toBe('old')
     expect(s.loaded.old).toBe(true)
     expect(s.events.sessions.old.items.main.map((i) => ('text' in i ? i.text : ''))).toEqual(['hi', 'Hello'])
+  })
+
+  it('reopens a long session newest part first, then joins the older items above it, nothing lost', async () => {
+    const f = fakeApi()
+    boot(f.api)
+    f.connect()
+    await settle()
+    const main = agentEvents('old', 'main', manualClock())
+    f.history.push(main.start(), main.user('Go'))
+    for (let t = 1; t <= 12; t++) f.history.push(main.assistant(`Step ${t}.`))
+    f.history.push(main.end('completed'))
+    const texts = () => useApp.getState().events.sessions.old.items.main.map((i) => ('text' in i ? i.text : ''))
+    const shown: string[][] = []
+    const off = useApp.subscribe((s, prev) => void (s.events.sessions.old !== prev.events.sessions.old && shown.push(texts())))
+    const opening = openSession('old')
+    await settle()
+    f.release()
+    await opening
+    for (let i = 0; i < 10 && useApp.getState().older.old.items.main; i++) await settle()
+    off()
+    expect(shown[0]).toEqual(['Step 10.', 'Step 11.', 'Step 12.']) // what is on screen, first
+    expect(shown[1]).toEqual(['Step 6.', 'Step 7.', 'Step 8.', 'Step 9.', ...shown[0]])
+    expect(texts()).toEqual(['Go', ...Array.from({ length: 12 }, (_, i) => `Step ${i + 1}.`)])
+    expect(useApp.getState().events.sessions.old).toEqual(applyEvents(emptyEventsState(), f.history).sessions.old)
+    expect(useApp.getState().older.old.items).toEqual({})
   })
 
   it('a session started here is live: no replay is requested when it is shown', async () => {

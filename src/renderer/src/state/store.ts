@@ -6,8 +6,10 @@ import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
 import type { ConnectionState, FanoutApi } from '../transport/types'
-import { applyEvents, expireWaitingRequests } from './reducer'
-import { emptyEventsState, emptySession, type EventsState, type PermissionDecision } from './session-state'
+import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
+import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
+import { emptyEventsState, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
+import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
 export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
@@ -25,6 +27,8 @@ export interface AppState {
   events: EventsState
   /** Sessions whose full history is in `events` (started here, or replayed). */
   loaded: Record<string, true>
+  /** Reopened sessions whose older items are still on their way: how many per agent, or why they stopped. */
+  older: Record<string, { items: Record<string, number>; error?: string }>
   currentSessionId: string | null
   /** Set while a session's history is being fetched; live events for it are held until then. */
   opening: { sessionId: string; held: AgentEvent[] } | null
@@ -48,6 +52,7 @@ const initial: AppState = {
   agentDefs: [],
   events: emptyEventsState(),
   loaded: {},
+  older: {},
   currentSessionId: null,
   opening: null,
   rightPane: 'panels',
@@ -81,25 +86,42 @@ function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummar
 // Live batches are folded into the store once per animation frame, however many arrived since the last
 // one: when the page falls behind, the batches that queued up cost one render instead of one each, so
 // it catches up rather than falling further behind. Order is kept (one queue), so a status change still
-// lands with the text before it. A timer stands in when frames stop (a hidden window), so the state —
-// and the notifications it drives — keep up. Without frames at all (tests), batches apply at once.
+// lands with the text before it; an agent's streamed text is drawn at most every other frame (see
+// text-cadence.ts). A timer stands in when frames stop (a hidden window), so the state — and the
+// notifications it drives — keep up. Without frames at all (tests), batches apply at once.
 const HIDDEN_FLUSH_MS = 100
 let pending: AgentEvent[] = []
 let scheduled: { frame: number; timer: ReturnType<typeof setTimeout> } | null = null
+let cadence = newTextCadence()
 
 export function receiveEvents(batch: AgentEvent[]): void {
   if (typeof requestAnimationFrame !== 'function') return applyLive(batch)
   for (const e of batch) pending.push(e)
-  if (!scheduled) scheduled = { frame: requestAnimationFrame(flushEvents), timer: setTimeout(flushEvents, HIDDEN_FLUSH_MS) }
+  schedule()
 }
 
-/** Applies every live event received so far (the frame callback; also before a replay is merged). */
+function schedule(): void {
+  if (!scheduled) scheduled = { frame: requestAnimationFrame(onFrame), timer: setTimeout(onFrame, HIDDEN_FLUSH_MS) }
+}
+
+function cancelScheduled(): void {
+  if (!scheduled) return
+  cancelAnimationFrame(scheduled.frame)
+  clearTimeout(scheduled.timer)
+  scheduled = null
+}
+
+function onFrame(): void {
+  cancelScheduled()
+  const { due, later } = takeDueEvents(pending, cadence, performance.now())
+  pending = later
+  if (later.length) schedule()
+  if (due.length) applyLive(due)
+}
+
+/** Applies every live event received so far, text kept for the next frame included (before a replay is merged). */
 export function flushEvents(): void {
-  if (scheduled) {
-    cancelAnimationFrame(scheduled.frame)
-    clearTimeout(scheduled.timer)
-    scheduled = null
-  }
+  cancelScheduled()
   if (!pending.length) return
   const batch = pending
   pending = []
@@ -163,7 +185,7 @@ export function boot(a: FanoutApi): () => void {
 async function onConnected(): Promise<void> {
   // After a reconnect, events may have been missed: everything not live-started must be replayed.
   const current = get().currentSessionId
-  set({ loaded: {} })
+  set({ loaded: {}, older: {} })
   try {
     const [{ workspace }, { settings }] = await Promise.all([call('workspace.get', {}), call('settings.get', {})])
     set({ settings })
@@ -180,25 +202,60 @@ export async function openSession(sessionId: string): Promise<void> {
   if (get().loaded[sessionId]) return
   set({ opening: { sessionId, held: [] } })
   try {
-    const { events, session } = await call('sessions.open', { sessionId })
+    // The host folded the transcripts: the state comes with each transcript's newest items, the older
+    // ones follow a page at a time (view/session-pages.ts).
+    const { session, view, olderItems, more } = await call('sessions.open', { sessionId })
     flushEvents() // live events still waiting for a frame join `held` first, so none is applied twice
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
-    const lastTs = events.length ? events[events.length - 1].ts : 0
     // Live events that arrived while the history was on its way, minus those already in it.
-    const fresh = held.filter((e) => e.ts > lastTs)
+    const fresh = held.filter((e) => e.ts > view.lastEventTs)
     set((s) => {
-      const base: EventsState = { sessions: { ...s.events.sessions, [sessionId]: emptySession(sessionId) } }
-      let replayed = applyEvents(base, [...events, ...fresh])
+      let replayed = applyEvents({ sessions: { ...s.events.sessions, [sessionId]: view } }, fresh)
       if (!['running', 'queued', 'waiting_permission'].includes(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
       return {
         events: replayed,
         loaded: { ...s.loaded, [sessionId]: true },
+        older: { ...s.older, [sessionId]: { items: olderItems } },
         opening: null
       }
     })
+    if (more) void loadOlder(sessionId, more)
   } catch (err) {
     set({ opening: null, openError: (err as Error).message })
   }
+}
+
+// The latest opening of each session: a page fetch that belongs to an earlier one stops.
+const openings = new Map<string, object>()
+
+/** Joins a reopened session's older items to it, page after page, until it is whole. */
+async function loadOlder(sessionId: string, cursor: string): Promise<void> {
+  const opening = {}
+  openings.set(sessionId, opening)
+  const current = () => openings.get(sessionId) === opening && get().loaded[sessionId]
+  for (let more: string | null = cursor; more; ) {
+    let page: OlderPage
+    try {
+      ;({ page, more } = await call('sessions.page', { sessionId, cursor: more }))
+    } catch (err) {
+      if (current()) set((s) => ({ older: { ...s.older, [sessionId]: { ...s.older[sessionId], error: (err as Error).message } } }))
+      return
+    }
+    if (!current()) return
+    set((s) => ({
+      events: { ...s.events, sessions: { ...s.events.sessions, [sessionId]: mergeOlderPage(s.events.sessions[sessionId], page) } },
+      older: { ...s.older, [sessionId]: { items: fewerOlder(s.older[sessionId]?.items ?? {}, page) } }
+    }))
+  }
+}
+
+function fewerOlder(counts: Record<string, number>, page: OlderPage): Record<string, number> {
+  const left = { ...counts }
+  for (const [agentId, items] of Object.entries(page.items)) {
+    left[agentId] = (left[agentId] ?? 0) - items.length
+    if (left[agentId] <= 0) delete left[agentId]
+  }
+  return left
 }
 
 export function newSession(): void {
@@ -273,6 +330,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame
   set({ ...initial })
 }

@@ -5,9 +5,9 @@ import type { AgentEvent, EventBase } from '../../../shared/events'
 import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { groupByPhase, isBlocked, memberWork, phaseProgress, taskColumns } from './phase-selectors'
-import { applyEvents } from './reducer'
-import { emptyEventsState, type SessionState } from './session-state'
-import { messagePreview, TEAM_MESSAGE_LIMIT } from './team-reducer'
+import { applyEvents } from '../../../shared/view/reducer'
+import { emptyEventsState, type SessionState } from '../../../shared/view/session-state'
+import { messagePreview, TEAM_MESSAGE_LIMIT } from '../../../shared/view/team-reducer'
 
 const S = 'sess-t'
 

@@ -1,6 +1,6 @@
 // One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
-import { memo, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
 import { MarkdownView } from '../components/markdown-view'
@@ -14,7 +14,7 @@ import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../state/session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../../../shared/view/session-state'
 import { sendMessage, stopAgent, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 
@@ -68,7 +68,8 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
   )
 }
 
-export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
+// Memoized: its panel renders again for every delta, the header only when its agent changes.
+export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
   return (
     <div className="panel-header">
       <div className="panel-title-row">
@@ -89,7 +90,7 @@ export function PanelHeader({ agent, onMessage, maximized }: { agent: AgentState
       )}
     </div>
   )
-}
+})
 
 // Memoized: a panel re-renders on each delta, but only its last item changed.
 const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
@@ -147,6 +148,8 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
 export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused, dense = false }: { sessionId: string; agentId: string; focused: boolean; dense?: boolean }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  // A reopened session's older items may still be on their way: they count as earlier items too.
+  const older = useApp((s) => s.older[sessionId]?.items[agentId] ?? 0)
   const currentTool = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useApp((s) => {
     const sess = s.events.sessions[sessionId]
@@ -154,6 +157,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     return id ? sess.permissions[id] : undefined
   })
   const [messaging, setMessaging] = useState(false)
+  const toggleMessaging = useCallback(() => setMessaging((m) => !m), [])
   const follow = useFollowBottom()
   const ref = useRef<HTMLDivElement>(null)
 
@@ -175,7 +179,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       data-status={agent.status}
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
-      <PanelHeader agent={agent} onMessage={() => setMessaging(!messaging)} />
+      <PanelHeader agent={agent} onMessage={toggleMessaging} />
       {currentTool && (
         <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
           <span className="spinner" aria-hidden="true" />
@@ -190,17 +194,19 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
           <PermissionActions request={request} compact />
         </div>
       )}
-      <div className="panel-body" ref={follow.scrollRef}>
-        <div className="panel-body-content" ref={follow.contentRef}>
-          {shownItems.length > TAIL && (
-            <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
-              {shownItems.length - TAIL} earlier items — open the full transcript
-            </button>
-          )}
-          {tail.map((item) => (
-            <TailItem key={item.key} item={item} sessionId={sessionId} />
-          ))}
-          {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+      <div className="panel-body">
+        <div className="panel-scroll" ref={follow.scrollRef}>
+          <div className="panel-body-content" ref={follow.contentRef}>
+            {shownItems.length + older > TAIL && (
+              <button className="btn-link small panel-earlier" onClick={() => ui.maximize(agent.id)}>
+                {shownItems.length + older - TAIL} earlier items — open the full transcript
+              </button>
+            )}
+            {tail.map((item) => (
+              <TailItem key={item.key} item={item} sessionId={sessionId} />
+            ))}
+            {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+          </div>
         </div>
       </div>
       {messaging && <MessageInput agent={agent} onDone={() => setMessaging(false)} />}

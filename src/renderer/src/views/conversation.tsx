@@ -4,33 +4,36 @@ import { Icon } from '../components/icon'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
-import { isActive } from '../state/session-state'
-import { countAgents } from '../state/selectors'
+import { isActive } from '../../../shared/view/session-state'
+import { agentCounts } from '../state/selectors'
 import { sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
 
+// Narrow slices: the session object changes with every streamed delta, these do not.
 function SessionSummary({ sessionId }: { sessionId: string }) {
-  const session = useApp((s) => s.events.sessions[sessionId])
-  const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
+  const root = useApp((s) => {
+    const session = s.events.sessions[sessionId]
+    return session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
+  })
+  const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
+  const toolCount = useApp((s) => s.events.sessions[sessionId]?.toolCount ?? 0)
+  const cost = useApp((s) => s.events.sessions[sessionId]?.usage.costUsd ?? 0)
   if (!root || root.endedAt === null) return null
-  const stillWorking = countAgents(session).active
-  if (stillWorking)
+  if (counts.active)
     return (
       <div className="session-summary status-running" data-testid="session-still-working">
         <Icon name="agents" size={14} />
-        <span>The main agent finished its turn; {plural(stillWorking, 'agent')} still working. It hears from them when they report.</span>
+        <span>The main agent finished its turn; {plural(counts.active, 'agent')} still working. It hears from them when they report.</span>
       </div>
     )
-  const subagents = session.agentOrder.length - 1
-  const tools = Object.keys(session.tools).length
   return (
     <div className={`session-summary status-${root.status}`} data-testid="session-summary">
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
         {root.status === 'completed' ? 'Finished' : root.status === 'stopped' ? 'Stopped' : root.status === 'max_turns' ? 'Stopped at the turn limit' : 'Failed'} in{' '}
-        {formatClock(root.endedAt - root.startedAt)} · {plural(subagents, 'subagent')} · {plural(tools, 'tool call')} · {formatCost(session.usage.costUsd)}
+        {formatClock(root.endedAt - root.startedAt)} · {plural(counts.total, 'subagent')} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
       </span>
     </div>
   )

@@ -1,7 +1,7 @@
 // Desktop notifications and in-app toasts: a permission request waiting, a background agent finished,
 // a session done while the window is in the background. Driven by store changes, outside React.
 import { create } from 'zustand'
-import type { AgentState, SessionState } from '../state/session-state'
+import type { AgentState, SessionState } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
 
 export interface Toast {

@@ -1,7 +1,7 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
 import { Icon } from '../components/icon'
-import { countAgents } from '../state/selectors'
+import { agentCounts } from '../state/selectors'
 import { ui, useApp } from '../state/store'
 import { PanelsGrid } from './panels-grid'
 import { PhaseStrip } from './phase-strip'
@@ -10,9 +10,8 @@ import { TreeTimeline } from './tree-timeline'
 
 export function RightPane({ sessionId }: { sessionId: string }) {
   const pane = useApp((s) => s.rightPane)
-  const session = useApp((s) => s.events.sessions[sessionId])
-  const counts = session ? countAgents(session) : { total: 0, active: 0, waiting: 0, done: 0, failed: 0 }
-  const team = session?.team ?? null
+  const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
+  const team = useApp((s) => s.events.sessions[sessionId]?.team ?? null)
   return (
     <section className="right-pane" aria-label="Agents">
       <div className="pane-tabs" role="tablist">

@@ -3,8 +3,8 @@ import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
-import { countAgents, elapsedMs, pendingPermissions } from '../state/selectors'
-import { isActive } from '../state/session-state'
+import { agentCounts, elapsedMs, pendingPermissions } from '../state/selectors'
+import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
 
 export function PermissionsButton() {
@@ -24,14 +24,18 @@ export function PermissionsButton() {
 
 export function SessionHeader({ sessionId }: { sessionId: string | null }) {
   const summary = useApp((s) => s.sessions.find((x) => x.sessionId === sessionId))
-  const session = useApp((s) => (sessionId ? s.events.sessions[sessionId] : undefined))
-  const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
-  const counts = session ? countAgents(session) : null
+  // Narrow slices: the session object changes with every streamed delta, these do not.
+  const root = useApp((s) => {
+    const session = sessionId ? s.events.sessions[sessionId] : undefined
+    return session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
+  })
+  const counts = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId]) : null))
+  const usage = useApp((s) => (sessionId ? s.events.sessions[sessionId]?.usage : undefined))
   // The main agent may end its turn while background agents or a team still work: the session is running.
   const othersWorking = !!counts && counts.active > 0
   const now = useNow(!!root && (root.endedAt === null || othersWorking))
   const title = summary?.title || (root ? truncate(firstLine(root.prompt || root.description), 90) : sessionId ? 'Session' : 'New session')
-  const tokens = session ? session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens + session.usage.cacheWriteTokens : 0
+  const tokens = usage ? usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens : 0
   return (
     <header className="session-header">
       <div className="session-header-title">
@@ -53,7 +57,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           )}
           <span title="Tokens, all agents">{formatTokens(tokens)} tok</span>
           <span title="Cost, all agents" data-testid="session-cost">
-            {formatCost(session!.usage.costUsd)}
+            {formatCost(usage?.costUsd ?? 0)}
           </span>
         </div>
       )}

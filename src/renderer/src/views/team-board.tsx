@@ -6,7 +6,7 @@ import { Icon } from '../components/icon'
 import { agentColorVar } from '../lib/agent-colors'
 import { formatTime } from '../lib/format'
 import { isBlocked, memberWork, taskColumns } from '../state/phase-selectors'
-import type { TeamMessage } from '../state/session-state'
+import type { TeamMessage } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
 
 const MEMBER_STATUS: Record<MemberStatus, string> = { starting: 'Starting', working: 'Working', idle: 'Idle', shutdown: 'Shut down', failed: 'Failed' }

@@ -1,7 +1,8 @@
 // applyEvents(state, events): the pure fold of AgentEvents into the normalized UI state. The same
-// function serves live batches and the replay of a reopened session, so both always agree.
-import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
-import { emptyUsage } from '../../../shared/usage'
+// function serves the renderer's live batches and the host's replay of a reopened session (which folds
+// the transcripts and sends the state), so both always agree.
+import type { AgentEvent, AgentStatus, ChatMessage } from '../events'
+import { emptyUsage } from '../usage'
 import { SessionDraft } from './session-draft'
 import { applyPhase, applyTeam, phaseForStart, teamMessage } from './team-reducer'
 import { AGENT_TOOL_NAMES, emptySession, type AgentState, type EventsState, type TranscriptItem, type WaitKind } from './session-state'
@@ -29,8 +30,14 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
   d.set('lastEventTs', Math.max(d.state.lastEventTs, e.ts))
   if (d.state.startedAt === null || e.ts < d.state.startedAt) d.set('startedAt', e.ts)
   if (e.type === 'agent_start') return agentStart(d, e)
+  // The events of a stream touch the agent's transcript or a tool, not the agent: leaving the agent
+  // object as it was keeps every view of the agent (header, card, tree) from rendering again per delta.
+  if (d.hasAgent(e.agentId)) {
+    if (e.type === 'text_delta' || e.type === 'thinking_delta') return appendDelta(d, e.agentId, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
+    if (e.type === 'tool_input_delta') return toolInputDelta(d, e)
+    if (e.type === 'tool_update') return toolUpdate(d, e)
+  }
   const a = ensureAgent(d, e)
-  a.lastActivityTs = Math.max(a.lastActivityTs, e.ts)
   switch (e.type) {
     case 'agent_end':
       return agentEnd(d, a, e)
@@ -46,20 +53,18 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return
     case 'text_delta':
     case 'thinking_delta':
-      return appendDelta(d, a, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
+      return appendDelta(d, a.id, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
     case 'message':
       return e.message.role === 'assistant' ? assistantMessage(d, a, e.message, e.ts) : userMessage(d, a, e.message, e.ts)
     case 'tool_start':
       beginStream(d, a)
       return startTool(d, a, e.toolUseId, e.name, e.ts, 'streaming')
     case 'tool_input_delta':
-      if (d.hasTool(e.toolUseId)) d.tool(e.toolUseId).inputJson += e.partialJson
-      return
+      return toolInputDelta(d, e)
     case 'tool_run':
       return toolRun(d, a, e)
     case 'tool_update':
-      if (d.hasTool(e.toolUseId)) d.tool(e.toolUseId).progress = e.details
-      return
+      return toolUpdate(d, e)
     case 'tool_end':
       return toolEnd(d, a, e)
     case 'usage':
@@ -117,7 +122,6 @@ function newAgent(e: AgentEvent): AgentState {
     currentToolId: null,
     waits: [],
     runs: 0,
-    lastActivityTs: e.ts,
     itemSeq: 0,
     streamFrom: null,
     usageAtRunStart: emptyUsage()
@@ -167,7 +171,6 @@ function agentStart(d: SessionDraft, e: Of<'agent_start'>): void {
     turn: 0,
     runs: a.runs + 1,
     usageAtRunStart: a.usage,
-    lastActivityTs: e.ts,
     unknown: undefined,
     phase: phaseForStart(d, e.parentAgentId)
   })
@@ -251,13 +254,24 @@ function beginStream(d: SessionDraft, a: AgentState): void {
   if (a.streamFrom === null) a.streamFrom = d.peekItems(a.id).length
 }
 
-function appendDelta(d: SessionDraft, a: AgentState, kind: 'text' | 'thinking', text: string, ts: number): void {
-  beginStream(d, a)
-  const items = d.peekItems(a.id)
+function appendDelta(d: SessionDraft, agentId: string, kind: 'text' | 'thinking', text: string, ts: number): void {
+  // The agent is written only when a stream or an item begins; a delta that extends the last item
+  // changes that item alone.
+  if (d.peekAgent(agentId).streamFrom === null) beginStream(d, d.agent(agentId))
+  const streamFrom = d.peekAgent(agentId).streamFrom!
+  const items = d.peekItems(agentId)
   const last = items[items.length - 1]
-  if (last && last.kind === kind && last.streaming && items.length - 1 >= a.streamFrom!) {
-    d.replaceItem(a.id, items.length - 1, { ...last, text: last.text + text })
-  } else pushItem(d, a, { kind, text, ts, streaming: true })
+  if (last && last.kind === kind && last.streaming && items.length - 1 >= streamFrom) {
+    d.replaceItem(agentId, items.length - 1, { ...last, text: last.text + text })
+  } else pushItem(d, d.agent(agentId), { kind, text, ts, streaming: true })
+}
+
+function toolInputDelta(d: SessionDraft, e: Of<'tool_input_delta'>): void {
+  if (d.hasTool(e.toolUseId)) d.tool(e.toolUseId).inputJson += e.partialJson
+}
+
+function toolUpdate(d: SessionDraft, e: Of<'tool_update'>): void {
+  if (d.hasTool(e.toolUseId)) d.tool(e.toolUseId).progress = e.details
 }
 
 /** Marks the current turn's streamed text as final (a turn ended, or a stop cut the stream short). */

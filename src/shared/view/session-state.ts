@@ -1,9 +1,9 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus } from '../../../shared/events'
-import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
-import { emptyUsage, type Usage } from '../../../shared/usage'
+import type { AgentStatus } from '../events'
+import type { CoordinatorPhase, TeamSnapshot } from '../team'
+import { emptyUsage, type Usage } from '../usage'
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; ts: number }
@@ -85,7 +85,6 @@ export interface AgentState {
   waits: WaitSpan[]
   /** 1, plus one per resume (follow-up prompt). */
   runs: number
-  lastActivityTs: number
   /** Placeholder for an agent seen only through other events (a truncated transcript). */
   unknown?: boolean
   /** Coordinator mode: the phase in force when this agent last started (its group in the panels). */
@@ -123,6 +122,8 @@ export interface SessionState {
   agentOrder: string[]
   items: Record<string, TranscriptItem[]>
   tools: Record<string, ToolCall>
+  /** How many tools there are: a session's tools may arrive a page at a time (see session-pages.ts). */
+  toolCount: number
   permissions: Record<string, PermissionState>
   /** Pending request ids, oldest first. */
   permissionQueue: string[]
@@ -170,6 +171,7 @@ export function emptySession(id: string): SessionState {
     agentOrder: [],
     items: {},
     tools: {},
+    toolCount: 0,
     permissions: {},
     permissionQueue: [],
     usage: emptyUsage(),

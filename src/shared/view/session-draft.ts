@@ -1,7 +1,7 @@
 // Copy-on-write access to one SessionState for the length of one batch: each agent, tool, permission
 // and transcript list is copied at most once per batch, however many events touch it, and the input
 // state is never mutated. This keeps applyEvents pure and cheap when a frame carries many deltas.
-import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import { addUsage, emptyUsage, type Usage } from '../usage'
 import type { AgentState, PermissionState, SessionState, ToolCall, TranscriptItem } from './session-state'
 
 export class SessionDraft {
@@ -35,6 +35,11 @@ export class SessionDraft {
 
   hasAgent(id: string): boolean {
     return id in this.s.agents
+  }
+
+  /** The agent as it is now, not to be changed (it may be shared with the previous state). */
+  peekAgent(id: string): Readonly<AgentState> {
+    return this.s.agents[id]
   }
 
   /** A mutable copy of the agent for this batch. */
@@ -110,6 +115,7 @@ export class SessionDraft {
       this.s.tools = { ...this.s.tools }
       this.toolsCopied = true
     }
+    if (!(tool.id in this.s.tools)) this.s.toolCount++
     this.s.tools[tool.id] = tool
     this.toolCopies.add(tool.id)
   }
@@ -119,6 +125,7 @@ export class SessionDraft {
       this.s.tools = { ...this.s.tools }
       this.toolsCopied = true
     }
+    if (id in this.s.tools) this.s.toolCount--
     delete this.s.tools[id]
   }
 

@@ -1,7 +1,7 @@
 // The coordinator's phases and the agent team, folded from `phase`, `team` and `message_received` events.
 // Pure, like the rest of the reducer: live batches and the replay of a reopened session agree.
-import type { MessageReceivedEvent, PhaseEvent, TeamEvent } from '../../../shared/events'
-import type { CoordinatorPhase, TeamSnapshot } from '../../../shared/team'
+import type { MessageReceivedEvent, PhaseEvent, TeamEvent } from '../events'
+import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import type { SessionDraft } from './session-draft'
 import type { SessionState, TeamMessage } from './session-state'
 

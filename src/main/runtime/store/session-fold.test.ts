@@ -1,0 +1,84 @@
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../../shared/events'
+import { transcriptPath } from './data-dir'
+import { openSession } from './open-session'
+import { foldSession, replaySession } from './session-fold'
+import { createSessionRecorder } from './session-recorder'
+import { eventsFor, tempDataDir } from './test-fixtures'
+import { readViewCheckpoint, viewCheckpointPath } from './view-checkpoint'
+
+let dataDir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
+afterEach(() => cleanup())
+
+const sessionId = 'sess-cp'
+const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
+const child = eventsFor({ sessionId, agentId: 'child-1', parentAgentId: 'main', parentToolUseId: 't-agent' })
+
+async function record(events: AgentEvent[]): Promise<void> {
+  const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', onError: (err) => { throw err } })
+  for (const e of events) recorder.record(e)
+  await recorder.close()
+}
+
+const finished = (): AgentEvent[] => [
+  main.start({ cwd: '/repo' }),
+  main.message({ role: 'user', content: 'Look around' }),
+  main.text('Asking a '),
+  main.text('helper.'),
+  main.message({ role: 'assistant', content: [{ type: 'text', text: 'Asking a helper.' }, { type: 'tool_use', id: 't-agent', name: 'Agent', input: { description: 'Look' } }] }),
+  main.ev({ type: 'tool_run', toolUseId: 't-agent', name: 'Agent', input: { description: 'Look' } }),
+  child.start({ description: 'Look' }),
+  child.message({ role: 'assistant', content: 'Found it.' }),
+  child.end('completed', { costUsd: 0.01 }),
+  main.ev({ type: 'tool_end', toolUseId: 't-agent', name: 'Agent', isError: false, output: 'Found it.', durationMs: 4 }),
+  main.usage({ inputTokens: 10, outputTokens: 2, costUsd: 0.02 }),
+  main.message({ role: 'assistant', content: 'Done: found it.' }),
+  main.end('completed')
+]
+
+describe('the view checkpoint', () => {
+  it('is written when the recorder closes, and a reopen reads it: the same index and state as a replay', async () => {
+    await record(finished())
+    expect(await readViewCheckpoint(dataDir, sessionId)).not.toBeNull()
+    const replay = await openSession(dataDir, sessionId, { skipSettledDeltas: true })
+    const opened = await replaySession(dataDir, sessionId)
+    expect(opened.state).toEqual(foldSession(replay))
+    expect(opened.index).toEqual(replay.index)
+    expect(opened.index.status).toBe('completed')
+    expect(opened.state.toolCount).toBe(1)
+  })
+
+  it('is not used once a transcript changed, an agent was added or lost, or its format is another', async () => {
+    await record(finished())
+    const mainFile = transcriptPath(dataDir, sessionId, 'main')
+    const extra = main.message({ role: 'user', content: 'A follow-up written after the checkpoint' })
+    await appendFile(mainFile, JSON.stringify(extra) + '\n')
+    expect(await readViewCheckpoint(dataDir, sessionId)).toBeNull()
+    const grown = await replaySession(dataDir, sessionId, { refresh: true })
+    expect(grown.state.items.main.at(-1)).toMatchObject({ kind: 'user', text: 'A follow-up written after the checkpoint' })
+    expect(await readViewCheckpoint(dataDir, sessionId)).not.toBeNull() // rewritten by that replay
+
+    await writeFile(transcriptPath(dataDir, sessionId, 'late-1'), '')
+    expect(await readViewCheckpoint(dataDir, sessionId)).toBeNull()
+    await rm(transcriptPath(dataDir, sessionId, 'late-1'))
+    expect(await readViewCheckpoint(dataDir, sessionId)).not.toBeNull()
+    await rm(transcriptPath(dataDir, sessionId, 'child-1'))
+    expect(await readViewCheckpoint(dataDir, sessionId)).toBeNull()
+
+    await replaySession(dataDir, sessionId, { refresh: true })
+    const cp = JSON.parse(await readFile(viewCheckpointPath(dataDir, sessionId), 'utf8'))
+    await writeFile(viewCheckpointPath(dataDir, sessionId), JSON.stringify({ ...cp, format: cp.format + 1 }))
+    expect(await readViewCheckpoint(dataDir, sessionId)).toBeNull()
+  })
+
+  it('says a session is interrupted when its writer went away, whatever the checkpoint said', async () => {
+    // A main agent that never ended; the recorder closed (the writer is gone).
+    await record(finished().filter((e) => !(e.type === 'agent_end' && e.agentId === 'main')))
+    const opened = await replaySession(dataDir, sessionId)
+    expect(await readViewCheckpoint(dataDir, sessionId)).not.toBeNull()
+    expect(opened.index.status).toBe('interrupted')
+  })
+})

@@ -1,0 +1,81 @@
+// A recorded session as the UI shows it: its transcripts' events folded by the UI's own reducer
+// (src/shared/view), the way live batches are, so a reopened session and a live one always agree. The
+// fold is checkpointed (view-checkpoint.ts): reopening reads the checkpoint while it is current.
+import type { AgentEvent } from '../../../shared/events'
+import { applyEvents } from '../../../shared/view/reducer'
+import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
+import { openSession, type OpenedSession } from './open-session'
+import { finalizeIndex, type SessionIndex } from './session-index'
+import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
+
+const DELTAS = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
+
+/**
+ * An agent's events without the streamed deltas that a later assistant `message` event repeats in full
+ * (the UI rebuilds a finished reply from the message). Deltas after the agent's last assistant message
+ * stay: that reply was still streaming, or was cut off. A long session replays several times smaller.
+ */
+export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[] {
+  let lastMessage = -1
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e.type === 'message' && e.message.role === 'assistant') {
+      lastMessage = i
+      break
+    }
+  }
+  return events.filter((e, i) => i > lastMessage || !DELTAS.has(e.type))
+}
+
+/** Every agent's events as one sequence in time order (ties keep each transcript's order). */
+export function mergedEvents(o: OpenedSession): AgentEvent[] {
+  const all: AgentEvent[] = []
+  for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
+  return all.sort((a, b) => a.ts - b.ts)
+}
+
+/** The session as the UI shows it: its events folded by the UI's own reducer, as live batches are. */
+export function foldSession(o: OpenedSession): SessionState {
+  const id = o.index.sessionId
+  return applyEvents(emptyEventsState(), mergedEvents(o)).sessions[id] ?? emptySession(id)
+}
+
+export interface ReplayOptions {
+  /**
+   * Use a current checkpoint, and checkpoint a replay (default). Off for a session still being written
+   * in this process, whose transcripts are about to grow.
+   */
+  checkpoint?: boolean
+  /** Replay even when the checkpoint is current, and wait for the new one to be written (a recorder closing). */
+  refresh?: boolean
+}
+
+/** A session's index (with its status as of now) and its folded state. Throws SessionNotFoundError. */
+export async function replaySession(dataDir: string, sessionId: string, opts: ReplayOptions = {}): Promise<{ index: SessionIndex; state: SessionState }> {
+  const checkpoint = opts.checkpoint ?? true
+  if (checkpoint && !opts.refresh) {
+    const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
+    if (cp) return { index: await withCurrentStatus(dataDir, cp.index), state: cp.state }
+  }
+  // Sizes before reading: the fold covers at least these bytes, so a checkpoint never claims more.
+  const sizes = checkpoint ? await transcriptSizes(dataDir, sessionId) : {}
+  const opened = await openSession(dataDir, sessionId, { skipSettledDeltas: true })
+  const state = foldSession(opened)
+  if (checkpoint) {
+    const write = () => writeViewCheckpoint(dataDir, sessionId, { sizes, index: opened.index, state }).catch(() => undefined)
+    // Serializing a long session takes ~100 ms: after the caller has answered with the state, not before.
+    if (opts.refresh) await write()
+    else setImmediate(() => void write())
+  }
+  return { index: opened.index, state }
+}
+
+/** Whether the session's writer is still at work is a fact of now, not of when the checkpoint was written. */
+async function withCurrentStatus(dataDir: string, index: SessionIndex): Promise<SessionIndex> {
+  const stored = await readSessionIndex(dataDir, index.sessionId).catch(() => null)
+  const now = { ...index, writer: stored ? stored.writer : index.writer }
+  finalizeIndex(now)
+  now.status = effectiveStatus(now)
+  return now
+}

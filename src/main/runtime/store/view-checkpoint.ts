@@ -1,0 +1,54 @@
+// A checkpoint of a session as the UI shows it: its index and the state folded from its transcripts
+// (src/shared/view), with the size of every transcript it covers. Transcripts are append-only and stay
+// the source of truth: a checkpoint is used only while each transcript is exactly the size it was folded
+// at (no event since, no agent added or lost) and it is in the current format. Anything else replays the
+// transcripts, and a new checkpoint is written. Reopening a long session then parses one file instead of
+// folding every event it ever recorded.
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { errorCode, readJsonFile, writeFileAtomic } from './atomic-file'
+import { agentsDir, sessionDir } from './data-dir'
+import type { SessionIndex } from './session-index'
+
+/** Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored. */
+export const VIEW_CHECKPOINT_FORMAT = 1
+
+export interface ViewCheckpoint<S> {
+  format: number
+  /** Each transcript's file name and size in bytes when it was folded. */
+  sizes: Record<string, number>
+  index: SessionIndex
+  state: S
+}
+
+export const viewCheckpointPath = (dataDir: string, sessionId: string): string => join(sessionDir(dataDir, sessionId), 'view.json')
+
+/** Each transcript's file name and its size now. */
+export async function transcriptSizes(dataDir: string, sessionId: string): Promise<Record<string, number>> {
+  const dir = agentsDir(dataDir, sessionId)
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'))
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return {}
+    throw err
+  }
+  const sizes = await Promise.all(names.map(async (n) => [n, (await stat(join(dir, n))).size] as const))
+  return Object.fromEntries(sizes)
+}
+
+const sameSizes = (a: Record<string, number>, b: Record<string, number>): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, size]) => b[name] === size)
+
+/** The checkpoint, if there is one in this format that covers the transcripts as they are; else null. */
+export async function readViewCheckpoint<S>(dataDir: string, sessionId: string): Promise<ViewCheckpoint<S> | null> {
+  const [raw, sizes] = await Promise.all([readJsonFile(viewCheckpointPath(dataDir, sessionId)).catch(() => null), transcriptSizes(dataDir, sessionId)])
+  const cp = raw as ViewCheckpoint<S> | null
+  if (!cp || cp.format !== VIEW_CHECKPOINT_FORMAT || typeof cp.sizes !== 'object' || !cp.index || !cp.state) return null
+  return sameSizes(cp.sizes, sizes) ? cp : null
+}
+
+export async function writeViewCheckpoint<S>(dataDir: string, sessionId: string, cp: Omit<ViewCheckpoint<S>, 'format'>): Promise<void> {
+  // Compact (it can be tens of megabytes), and no fsync: a lost checkpoint costs one replay.
+  await writeFileAtomic(viewCheckpointPath(dataDir, sessionId), JSON.stringify({ format: VIEW_CHECKPOINT_FORMAT, ...cp }), { fsync: false })
+}
