@@ -1,8 +1,7 @@
 // Glob: files matching a pattern, newest first (what was touched recently is usually what matters).
 // Patterns read like .gitignore / ripgrep globs; ignored files (.gitignore) are left out unless the pattern's
 // fixed prefix points into them (e.g. `node_modules/pkg/**`).
-import { statSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { defineTool, type Tool } from './define-tool'
@@ -22,18 +21,23 @@ const schema = z.object({
 /** Files stat'ed between two turns of the event loop while sorting. */
 const STAT_BATCH = 512
 
-function mtimeOf(path: string): number {
+/** A stat that answers null for a path that is missing or cannot be read, instead of throwing. */
+function statOrNull(path: string): Stats | null {
   try {
-    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0
+    return statSync(path, { throwIfNoEntry: false }) ?? null
   } catch {
-    return 0 // unreadable: sorts last, as a vanished file does
+    return null
   }
 }
 
+/** Unreadable or vanished: sorts last. */
+const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
+
 /**
  * mtime-desc, then path, for a stable order among files written in the same millisecond. The stats are
- * synchronous, in batches with a yield between: a stat is a few microseconds, while a promise per file
- * queues on libuv's four threads and costs tens — and a fan-out runs many Globs at once.
+ * synchronous (here and for the search folder), in batches with a yield between: a stat is a few
+ * microseconds, while a promise per file queues on libuv's four threads and costs tens of main-thread
+ * work — and a fan-out runs many Globs at once.
  */
 export async function sortByMtime(root: string, rels: string[]): Promise<string[]> {
   const withTime: { rel: string; mtime: number }[] = []
@@ -58,7 +62,7 @@ export function createGlobTool(opts: ToolOptions): Tool {
     readOnly: true,
     async execute(input, ctx) {
       const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')
-      const info = await stat(searchDir).catch(() => null)
+      const info = statOrNull(searchDir)
       if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
       if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
       let pattern = input.pattern.trim()
@@ -72,7 +76,7 @@ export function createGlobTool(opts: ToolOptions): Tool {
         if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
         throw err
       }
-      const rootInfo = await stat(root).catch(() => null)
+      const rootInfo = statOrNull(root)
       const engine = ripgrepPath(opts.ripgrep)
       const all = rootInfo?.isDirectory() ? await listFiles(root, engine, ctx.signal) : []
       const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel)))
