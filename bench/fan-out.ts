@@ -59,8 +59,11 @@ function project(): string {
 }
 
 /** One run's overhead; `bodies` collects the request bodies it sent, in order. */
+// One connection pool for every run, as the app and the CLI keep one per process: after the warm-up, runs
+// reuse its connections (a fresh pool would open N new ones per run).
+const http = createHttpFetch()
+
 async function once(url: string, cwd: string, opts: { transcripts: boolean; bodies?: string[] }): Promise<number> {
-  const http = createHttpFetch()
   const fetch: typeof globalThis.fetch = (input, init) => {
     if (typeof init?.body === 'string') opts.bodies?.push(init.body)
     return http(input, init)
@@ -85,7 +88,7 @@ async function once(url: string, cwd: string, opts: { transcripts: boolean; bodi
 
 /** The run's own request bodies, replayed with the bare SDK in the run's order and parallelism. */
 async function floor(url: string, bodies: string[], n: number): Promise<number> {
-  const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0, fetch: createHttpFetch() })
+  const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0, fetch: http })
   const call = async (body: string) => {
     const stream = await sdk.messages.create(JSON.parse(body))
     for await (const event of stream as unknown as AsyncIterable<unknown>) void event
