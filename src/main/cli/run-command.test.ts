@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
-import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { byAttempt, reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer | null = null
 beforeAll(() => ensureCliBundle(), 60_000)
@@ -53,6 +53,15 @@ describe('fanout run', () => {
     const childStart = lines.find((l) => l.type === 'agent_start' && l.depth === 1)
     expect(childStart).toMatchObject({ agentType: 'Explore', description: 'List files' })
     expect(lines.some((l) => l.type === 'tool_end' && l.name === 'Glob' && l.agentId === childStart.agentId && l.output.includes('readme.txt'))).toBe(true)
+  })
+
+  it('says on stderr when it retries, so a slow or unreachable endpoint is not a silent wait', async () => {
+    const { project, env } = setup()
+    server = await startScriptedServer({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }]) })
+    const r = await runCli(['run', '-p', 'Go', '--cwd', project], { env: env(server.url) })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('Done.\n')
+    expect(r.stderr).toMatch(/^fanout: Overloaded \(529\): .*Retrying in .* \(attempt 2 of 9\)\.\n$/)
   })
 
   it('text output prints the answer; a failing model gives a non-zero exit and says why', async () => {

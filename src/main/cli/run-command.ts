@@ -101,6 +101,13 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   }
 }
 
+/** Whose retry it is: nothing for the main agent, the type and id of a subagent. */
+function retryLabel(session: AgentSession, agentId: string): string {
+  if (agentId === session.mainAgentId) return ''
+  const agent = session.registry.get(agentId)
+  return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   let args: RunArgs
   try {
@@ -148,6 +155,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   session.bus.subscribe((e) => {
     if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)
     if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
+    // Without the event stream on stdout a retry would be silent, and a wrong endpoint a long quiet wait.
+    else if (e.type === 'error' && e.retrying) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
   })
   let interrupted = false
   const onSigint = () => {

@@ -135,6 +135,19 @@ describe('createModelClient', () => {
     expect(server.messageRequests()).toHaveLength(4)
   })
 
+  it('names the address it could not reach, retrying as it goes', async () => {
+    server = await startScriptedServer({ respond: scriptTurns(reply.text('never')) })
+    const { url } = server
+    await server.close()
+    server = undefined
+    const client = createModelClient({ apiKey: 'test-key', baseURL: url, retryBaseMs: 1, maxRetries: 1 })
+    const retries: RetryInfo[] = []
+    const err = await client.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
+    const where = `ECONNREFUSED ${new URL(url).host}`
+    expect(retries.map((r) => r.message)).toEqual([`Could not reach the API: connect ${where}`])
+    expect(err.message).toBe(`Could not reach the API: connect ${where} (gave up after 2 attempts)`)
+  })
+
   it('does not retry a request the API rejects', async () => {
     const { client, server } = await setup(scriptTurns(reply.badRequest('messages.0: bad')))
     const err = await client.stream(ask()).catch((e) => e)

@@ -38,13 +38,24 @@ function isNetworkError(err: unknown): boolean {
   return false
 }
 
+/**
+ * The most specific message in an error's cause chain: fetch says only "fetch failed" and the SDK
+ * "Connection error."; what a person can act on ("connect ECONNREFUSED 127.0.0.1:9") is further in.
+ */
+function rootMessage(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err)
+  let e: any = err
+  for (let depth = 0; e?.cause && depth < 4; depth++) {
+    e = e.cause
+    if (typeof e?.message === 'string' && e.message) message = e.message
+  }
+  return message
+}
+
 export function describeFailure(err: unknown): FailureInfo {
   if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
   if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
-  if (err instanceof APIConnectionError) {
-    const cause = (err as any).cause?.message
-    return { retryable: true, message: `Could not reach the API: ${cause ?? err.message}` }
-  }
+  if (err instanceof APIConnectionError) return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}` }
   if (err instanceof APIError) {
     const status = err.status
     const type = err.type ?? undefined
@@ -57,10 +68,7 @@ export function describeFailure(err: unknown): FailureInfo {
     if (shouldRetryHeader === 'true') retryable = true
     return { retryable, status, message, retryAfterMs: status !== undefined ? retryAfterFrom(err.headers) : undefined }
   }
-  if (isNetworkError(err)) {
-    const msg = err instanceof Error ? err.message : String(err)
-    return { retryable: true, message: `The connection dropped: ${msg}` }
-  }
+  if (isNetworkError(err)) return { retryable: true, message: `The connection dropped: ${rootMessage(err)}` }
   return { retryable: false, message: err instanceof Error ? err.message : String(err) }
 }
 
