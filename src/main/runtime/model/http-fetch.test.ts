@@ -198,3 +198,21 @@ describe('the SDK fetch over node:http, against servers that misbehave', () => {
     expect(second).toBe('ok')
   }, 15_000)
 })
+
+describe('the idle timeout of pooled connections', () => {
+  it('closes a connection idle longer than idleSocketMs, yet lets a call in progress stream nothing for longer', async () => {
+    const url = await serve((req, res) => {
+      if (req.url !== '/pause') return res.end('ok')
+      res.writeHead(200)
+      res.write('a')
+      setTimeout(() => res.end('b'), 150)
+    })
+    const fetch = createHttpFetch({ idleSocketMs: 50 })
+    expect(await readAll((await fetch(`${url}/pause`)).body)).toBe('ab') // 150 ms without a byte, in use: not cut
+    expect(await (await fetch(url)).text()).toBe('ok') // right after: the same connection
+    expect(sockets.size).toBe(1)
+    await new Promise((r) => setTimeout(r, 120))
+    expect(await (await fetch(url)).text()).toBe('ok') // after the idle timeout: a new one
+    expect(sockets.size).toBe(2)
+  })
+})
