@@ -46,7 +46,9 @@ describe('readFlatYaml', () => {
       'model: 4.5\n', 'n: .inf\n', 'n: 0x1F\n', 'n: -3\n', 'n: 1e3\n', 'n: ~\n', 'tools:\n', 'tools:\n  - Read\n', 'tools: [Read, Grep]\n',
       'description: a: b\n', 'description: text # comment\n', 'description: "tab\\there"\n', 'description: |\n  block\n', 'name: a\r\n',
       'name: a\tb\n', 'name: a\nname: b\n', 'true: a\nTrue: b\n', '\ufeffname: a\n', 'name: a\n...\n', 'name: a\n  more\n', '# only a comment\n',
-      "description: 'open\n  quote'\n", 'name: &a x\n', 'name: *a\n', 'name: !!str 1\n', '__proto__: x\n', 'a.b: c\n', 'name:a\n'
+      "description: 'open\n  quote'\n", 'name: &a x\n', 'name: *a\n', 'name: !!str 1\n', '__proto__: x\n', 'a.b: c\n', 'name:a\n',
+      // yaml refuses an implicit key longer than 1024 characters (and so does Claude Code's parser)
+      `name: a\n${'k'.repeat(1025)}: v\n`
     ]
     for (const src of others) {
       expect(readFlatYaml(src, origin), src).toBeNull()

@@ -7,7 +7,8 @@
 import type { Position } from './diagnostics'
 import type { KeyPosition, YamlRead } from './yaml-read'
 
-const LINE = /^([A-Za-z_][A-Za-z0-9_-]*):( +)(\S.*)$/
+// yaml refuses an implicit key longer than 1024 characters: such a line is left to it.
+const LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,1023}):( +)(\S.*)$/
 // Plain text: no comment (`#`), no `: ` (a nested key); a colon inside a word, as in `Bash(git diff:*)`, is text.
 const PLAIN = /^[A-Za-z_/(](?:[^#:]|:(?=\S))*$/
 // Tabs, CR and characters yaml may refuse or treat as line breaks.

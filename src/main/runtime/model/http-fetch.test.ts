@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createNetServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -118,5 +119,100 @@ describe('the SDK fetch over node:http', () => {
 
     const already = AbortSignal.abort()
     expect(((await fetch(url, { signal: already }).catch((e: unknown) => e)) as Error).name).toBe('AbortError')
+  })
+})
+
+describe('the SDK fetch over node:http, against servers that misbehave', () => {
+  const extra: Server[] = []
+  const rawSockets = new Set<Socket>()
+  afterEach(async () => {
+    for (const s of rawSockets) s.destroy()
+    rawSockets.clear()
+    for (const s of extra.splice(0)) {
+      ;(s as Partial<Server>).closeAllConnections?.()
+      await new Promise<void>((r) => s.close(() => r()))
+    }
+  })
+  async function another(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+    const s = createServer(handler)
+    extra.push(s)
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`
+  }
+  /** A raw TCP server that answers every request on a connection with `answer(socket)`. */
+  async function rawServer(answer: (socket: Socket) => void): Promise<string> {
+    const s = createNetServer((socket) => {
+      rawSockets.add(socket)
+      socket.on('data', () => answer(socket))
+    })
+    extra.push(s as unknown as Server)
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`
+  }
+
+  it('a redirect to a malformed Location fails the call as fetch does, instead of throwing out of the socket (a process crash)', async () => {
+    const url = await rawServer((socket) => socket.end('HTTP/1.1 302 Found\r\nLocation: http://\r\nContent-Length: 0\r\n\r\n'))
+    const err = await createHttpFetch()(url, { method: 'POST', body: '{}' }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TypeError)
+    expect(describeFailure(err).retryable).toBe(true)
+  }, 5000)
+
+  it('does not send the Authorization header on to another origin a redirect names, as fetch does not', async () => {
+    const other = await another((req, res) => res.end(`auth=${req.headers.authorization ?? 'none'}`))
+    const url = await serve((req, res) => (req.url === '/v1/messages' ? res.writeHead(307, { location: `${other}/v1/messages` }).end() : res.end('same-origin')))
+    const res = await createHttpFetch()(`${url}/v1/messages`, { method: 'POST', headers: { authorization: 'Bearer secret-token' }, body: '{}' })
+    expect(await res.text()).toBe('auth=none')
+  })
+
+  it('an unread compressed body cut off or aborted fails quietly (no error event nobody listens to, which would crash the process)', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' })
+      res.write(gzipSync('a body that will never end').subarray(0, 8))
+    })
+    const fetch = createHttpFetch()
+    const aborted = new AbortController()
+    const first = await fetch(url, { signal: aborted.signal })
+    const second = await fetch(url)
+    aborted.abort() // the first is aborted before anyone reads it
+    server!.closeAllConnections() // the second is cut off before anyone reads it
+    await new Promise((r) => setTimeout(r, 100))
+    expect(((await readAll(first.body).catch((e: unknown) => e)) as Error).name).toBe('AbortError')
+    expect(await readAll(second.body).catch((e: unknown) => e)).toBeInstanceOf(Error)
+  })
+
+  it('does not reuse a connection left idle longer than fetch would keep it (a server closing its idle connection just as a call reuses it)', async () => {
+    // The server forgets a connection once it has been idle for 4.5 s (uvicorn, behind many proxies, waits 5 s),
+    // and here notices only when the next request arrives on it: the race of a real close and a reuse, made certain.
+    // The built-in fetch drops connections idle for 4 s, so it never sends a call into that race.
+    const lastAnswer = new WeakMap<Socket, number>()
+    const url = await rawServer((socket) => {
+      const last = lastAnswer.get(socket)
+      if (last !== undefined && Date.now() - last >= 4500) return socket.destroy()
+      lastAnswer.set(socket, Date.now())
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
+    })
+    const fetch = createHttpFetch()
+    expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
+    await new Promise((r) => setTimeout(r, 4600))
+    const second = await fetch(url, { method: 'POST', body: '{}' }).then((r) => r.text()).catch((e: unknown) => e)
+    expect(second).toBe('ok')
+  }, 15_000)
+})
+
+describe('the idle timeout of pooled connections', () => {
+  it('closes a connection idle longer than idleSocketMs, yet lets a call in progress stream nothing for longer', async () => {
+    const url = await serve((req, res) => {
+      if (req.url !== '/pause') return res.end('ok')
+      res.writeHead(200)
+      res.write('a')
+      setTimeout(() => res.end('b'), 150)
+    })
+    const fetch = createHttpFetch({ idleSocketMs: 50 })
+    expect(await readAll((await fetch(`${url}/pause`)).body)).toBe('ab') // 150 ms without a byte, in use: not cut
+    expect(await (await fetch(url)).text()).toBe('ok') // right after: the same connection
+    expect(sockets.size).toBe(1)
+    await new Promise((r) => setTimeout(r, 120))
+    expect(await (await fetch(url)).text()).toBe('ok') // after the idle timeout: a new one
+    expect(sockets.size).toBe(2)
   })
 })

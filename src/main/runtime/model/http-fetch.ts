@@ -7,16 +7,53 @@
 // (a streamed or form request body) goes to the built-in fetch unchanged.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import type { Readable } from 'node:stream'
+import type { Socket } from 'node:net'
+import { pipeline, type Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 
 export interface HttpFetchOptions {
   /** Most open connections per origin. Default 256 (a wide fan-out streams that many calls at once). */
   maxSockets?: number
+  /** A pooled connection idle this long is closed rather than reused. Default 4 s, as the built-in fetch. */
+  idleSocketMs?: number
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const MAX_REDIRECTS = 5
+// Credentials are not sent on to another origin a redirect names (fetch drops Authorization; the API key
+// is as much a credential).
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'host']
+const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location']
+
+/**
+ * Node's Agent keeps an idle connection until the server closes it, so a call after a pause can be sent
+ * on a connection the server is closing just then ("socket hang up"). Like the built-in fetch, close a
+ * connection idle for `idleMs` (or sooner, when the server's Keep-Alive hint says so). A connection in use
+ * has no timeout: a model call may stream nothing for minutes (the client's watchdog decides).
+ */
+function closeIdleSockets<A extends HttpAgent>(agent: A, idleMs: number): A {
+  const keep = agent.keepSocketAlive.bind(agent)
+  const reuse = agent.reuseSocket.bind(agent)
+  const idle = new WeakSet<Socket>()
+  const watched = new WeakSet<Socket>()
+  agent.keepSocketAlive = (socket: Socket) => {
+    // Typed void, but the Agent destroys the socket instead when it answers false.
+    if (!(keep(socket) as unknown as boolean)) return false
+    idle.add(socket)
+    if (!watched.has(socket)) {
+      watched.add(socket)
+      socket.on('timeout', () => void (idle.has(socket) && socket.destroy()))
+    }
+    socket.setTimeout(socket.timeout ? Math.min(socket.timeout, idleMs) : idleMs)
+    return true
+  }
+  agent.reuseSocket = (socket: Socket, req) => {
+    idle.delete(socket)
+    socket.setTimeout(0)
+    reuse(socket, req)
+  }
+  return agent
+}
 
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason
@@ -47,8 +84,10 @@ function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase()
   const unzip = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null
   if (!unzip) return res
-  res.on('error', (err) => unzip.destroy(err))
-  return res.pipe(unzip)
+  // pipeline, not pipe: an error on either side reaches the other without an 'error' nobody listens to
+  // (an uncaught exception) when the body is cut off or aborted before it is read, and a body left
+  // unread half-way closes its connection rather than holding it.
+  return pipeline(res, unzip, () => {})
 }
 
 class HttpResponse {
@@ -85,7 +124,11 @@ class HttpResponse {
 
 export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
   const maxSockets = opts.maxSockets ?? 256
-  const agents = { 'http:': new HttpAgent({ keepAlive: true, maxSockets }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets }) }
+  const idleMs = opts.idleSocketMs ?? 4000
+  const agents = {
+    'http:': closeIdleSockets(new HttpAgent({ keepAlive: true, maxSockets }), idleMs),
+    'https:': closeIdleSockets(new HttpsAgent({ keepAlive: true, maxSockets }), idleMs)
+  }
 
   function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, redirects: number): Promise<Response> {
     return new Promise((resolve, reject) => {
@@ -112,8 +155,20 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
         if (REDIRECTS.has(status) && location && redirects < MAX_REDIRECTS) {
           res.resume()
           done()
+          // Thrown here, a bad Location would escape the socket's listener and crash the process.
+          let next: URL
+          try {
+            next = new URL(location, url)
+            if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`redirect to ${next.protocol} is not followed`)
+          } catch (err) {
+            reject(fetchFailed(err as Error))
+            return
+          }
           const keepBody = status === 307 || status === 308
-          resolve(send(new URL(location, url), keepBody ? method : 'GET', headers, keepBody ? body : undefined, signal, redirects + 1))
+          const nextHeaders = { ...headers }
+          if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete nextHeaders[name]
+          if (!keepBody) for (const name of BODY_HEADERS) delete nextHeaders[name]
+          resolve(send(next, keepBody ? method : 'GET', nextHeaders, keepBody ? body : undefined, signal, redirects + 1))
           return
         }
         const responseHeaders = new Headers()

@@ -1,6 +1,6 @@
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { open, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { JsonlWriter } from './jsonl-writer'
 import { tempDataDir } from './test-fixtures'
 
@@ -86,5 +86,26 @@ describe('JsonlWriter', () => {
     await w.close()
     expect(await lines(file)).toEqual([{ n: 1 }, { n: 2 }])
     expect(() => w.append({ n: 3 })).toThrow(/closed/)
+  })
+
+  it('a first write that fails (disk full) and an agent that ends meanwhile still leave one header', async () => {
+    // The file is created, its first write (header and first batch) fails, and the agent's end releases
+    // the writer (the recorder does on agent_end); a later event (the agent resumed, the disk freed) opens
+    // the file again and finds it empty.
+    const file = join(dir, 'agent.jsonl')
+    const probe = await open(join(dir, 'probe'), 'w')
+    const fileHandle = Object.getPrototypeOf(probe) as { appendFile: (...args: unknown[]) => Promise<void> }
+    await probe.close()
+    const full = vi.spyOn(fileHandle, 'appendFile').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))
+    try {
+      const w = new JsonlWriter<{ n: number }>(file, { header: () => ({ type: 'header' }), onError: () => {} })
+      w.append({ n: 1 })
+      await expect(w.release()).rejects.toThrow('no space left')
+      w.append({ n: 2 })
+      await w.close()
+    } finally {
+      full.mockRestore()
+    }
+    expect(await lines(file)).toEqual([{ type: 'header' }, { n: 1 }, { n: 2 }])
   })
 })

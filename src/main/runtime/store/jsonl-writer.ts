@@ -25,6 +25,8 @@ export class JsonlWriter<T = unknown> {
   private pending: T[] = []
   /** Serialized text of a batch whose write failed; written before anything newer. */
   private unwritten = ''
+  /** `unwritten` begins with the header: a file opened again (after release) must not get another. */
+  private headerUnwritten = false
   private timer: ReturnType<typeof setTimeout> | null = null
   private writing: Promise<void> | null = null
   private handle: FileHandle | null = null
@@ -115,13 +117,17 @@ export class JsonlWriter<T = unknown> {
       this.pending = []
       let text = this.unwritten + this.serialize(batch)
       this.unwritten = ''
+      let withHeader = this.headerUnwritten
       try {
-        const { handle, prefix } = this.handle ? { handle: this.handle, prefix: '' } : await this.openFile()
+        const { handle, prefix, header } = this.handle ? { handle: this.handle, prefix: '', header: false } : await this.openFile()
         text = prefix + text // a failed write keeps the header (or line end) for the retry
+        withHeader ||= header
         if (text) await handle.appendFile(text, 'utf8')
         this.failing = false
+        this.headerUnwritten = false
       } catch (err) {
         this.unwritten = text
+        this.headerUnwritten = withHeader
         this.lastError = new Error(`Could not write ${this.file}: ${(err as Error).message}`, { cause: err })
         // Reported once per outage, not once per batch (a full disk would otherwise log 60 times a second).
         if (!this.failing) (this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
@@ -150,16 +156,21 @@ export class JsonlWriter<T = unknown> {
    * its header goes out with the first batch, in one write; an existing one is checked for a torn last line.
    * The folder is created only when the open says it is missing.
    */
-  private async openFile(): Promise<{ handle: FileHandle; prefix: string }> {
+  private async openFile(): Promise<{ handle: FileHandle; prefix: string; header: boolean }> {
     await this.opts.beforeOpen?.()
+    // A header still waiting in `unwritten` (its write failed) is the one this file gets.
+    const header = () => (this.opts.header && !this.headerUnwritten ? JSON.stringify(this.opts.header()) + '\n' : '')
     const created = await this.tryOpen('ax')
-    if (created) return { handle: (this.handle = created), prefix: this.opts.header ? JSON.stringify(this.opts.header()) + '\n' : '' }
+    if (created) {
+      const prefix = header()
+      return { handle: (this.handle = created), prefix, header: prefix !== '' }
+    }
     const handle = (await this.tryOpen('a+'))!
     let prefix = ''
     try {
       const { size } = await handle.stat()
       if (size === 0) {
-        if (this.opts.header) prefix = JSON.stringify(this.opts.header()) + '\n'
+        prefix = header()
       } else {
         // A crash can leave a torn last line; end it so our first line is not glued onto it.
         // The torn fragment stays (nothing is ever deleted) and readers skip it with a note.
@@ -172,7 +183,7 @@ export class JsonlWriter<T = unknown> {
       throw err
     }
     this.handle = handle
-    return { handle, prefix }
+    return { handle, prefix, header: prefix !== '' && prefix !== '\n' }
   }
 
   /** Opens with `flags`; null when 'ax' finds the file already there. */

@@ -1,6 +1,8 @@
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
+import { applyEvents } from '../../../shared/view/reducer'
+import { emptyEventsState, type TranscriptItem } from '../../../shared/view/session-state'
 import { transcriptPath } from './data-dir'
 import { openSession } from './open-session'
 import { foldSession, replaySession } from './session-fold'
@@ -80,5 +82,34 @@ describe('the view checkpoint', () => {
     const opened = await replaySession(dataDir, sessionId)
     expect(await readViewCheckpoint(dataDir, sessionId)).not.toBeNull()
     expect(opened.index.status).toBe('interrupted')
+  })
+
+  it('shows the text a reply streamed before it failed, after the agent answered again, as the live view did', async () => {
+    // The model call failed for good half-way (retries used up): its text was streamed but no assistant
+    // message repeats it. The user sent a follow-up and the agent answered. The partial text is what
+    // the live view kept on screen (turn_end settles it), and all there is of that reply.
+    const events: AgentEvent[] = [
+      main.start({ cwd: '/repo' }),
+      main.message({ role: 'user', content: 'Write the report' }),
+      main.turn(1),
+      main.text('The report, part one: '),
+      main.text('everything checked out so far.'),
+      main.ev({ type: 'error', message: 'Overloaded (gave up after 9 attempts)', retrying: false }),
+      main.ev({ type: 'turn_end', turn: 1, stopReason: 'error' }),
+      main.end('failed'),
+      main.start({ cwd: '/repo' }),
+      main.message({ role: 'user', content: 'Go on' }),
+      main.turn(1),
+      main.text('Part two.'),
+      main.message({ role: 'assistant', content: 'Part two.' }),
+      main.ev({ type: 'turn_end', turn: 1, stopReason: 'end_turn' }),
+      main.end('completed')
+    ]
+    const shown = (items: TranscriptItem[]) => items.map((i) => `${i.kind}: ${'text' in i ? i.text : 'message' in i ? i.message : ''}`)
+    const live = shown(applyEvents(emptyEventsState(), events).sessions[sessionId].items.main)
+    expect(live).toContain('text: The report, part one: everything checked out so far.')
+    await record(events)
+    expect(shown((await replaySession(dataDir, sessionId)).state.items.main)).toEqual(live) // the checkpoint
+    expect(shown((await replaySession(dataDir, sessionId, { checkpoint: false })).state.items.main)).toEqual(live) // the transcripts
   })
 })

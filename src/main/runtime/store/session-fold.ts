@@ -7,25 +7,31 @@ import { emptyEventsState, emptySession, type SessionState } from '../../../shar
 import { openSession, type OpenedSession } from './open-session'
 import { finalizeIndex, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { streamEnd } from './transcript-format'
 import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
 
 const DELTAS = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
 
 /**
  * An agent's events without the streamed deltas that a later assistant `message` event repeats in full
- * (the UI rebuilds a finished reply from the message). Deltas after the agent's last assistant message
- * stay: that reply was still streaming, or was cut off. A long session replays several times smaller.
+ * (the UI rebuilds a finished reply from the message) or a retrying error voids. Deltas of a reply that
+ * ended otherwise (failed half-way: its turn ended first) or is still streaming stay: the UI shows them.
+ * A long session replays several times smaller.
  */
 export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[] {
-  let lastMessage = -1
+  const out: AgentEvent[] = []
+  let drop = false // what ends the stream after the deltas being looked at (none: they stay)
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]
-    if (e.type === 'message' && e.message.role === 'assistant') {
-      lastMessage = i
-      break
+    if (DELTAS.has(e.type)) {
+      if (!drop) out.push(e)
+      continue
     }
+    const end = streamEnd(e)
+    if (end) drop = end === 'replaced'
+    out.push(e)
   }
-  return events.filter((e, i) => i > lastMessage || !DELTAS.has(e.type))
+  return out.reverse()
 }
 
 /** Every agent's events as one sequence in time order (ties keep each transcript's order). */

@@ -41,6 +41,26 @@ export function mergeDeltas(prev: AgentEvent, next: AgentEvent): AgentEvent | nu
   return null
 }
 
+/**
+ * What an event does to the streamed deltas of the reply before it (the UI's reducer decides so): an
+ * assistant `message` repeats them in full and a retrying `error` voids them ('replaced'); a user message,
+ * the turn's or the run's end settles them as they are ('kept': a reply that failed half-way has no other
+ * record). null: the reply may still be streaming.
+ */
+export function streamEnd(e: AgentEvent): 'replaced' | 'kept' | null {
+  switch (e.type) {
+    case 'message':
+      return e.message.role === 'assistant' ? 'replaced' : 'kept'
+    case 'error':
+      return e.retrying ? 'replaced' : null
+    case 'turn_end':
+    case 'agent_end':
+      return 'kept'
+    default:
+      return null
+  }
+}
+
 export function isHeader(value: unknown): value is TranscriptHeader {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'header'
 }

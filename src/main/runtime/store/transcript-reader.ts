@@ -3,7 +3,7 @@
 // and skipped. Only a file that cannot be opened at all is an exception.
 import type { AgentEvent } from '../../../shared/events'
 import { parseLine, readRawLines, type RawLine } from './jsonl-reader'
-import { isEventLike, isHeader, TRANSCRIPT_VERSION, type TranscriptHeader } from './transcript-format'
+import { isEventLike, isHeader, streamEnd, TRANSCRIPT_VERSION, type TranscriptHeader } from './transcript-format'
 
 export type TranscriptIssueKind = 'torn-last-line' | 'corrupt-line' | 'not-an-event' | 'missing-header' | 'unsupported-version'
 
@@ -24,9 +24,9 @@ export interface Transcript {
 
 export interface ReadTranscriptOptions {
   /**
-   * Leave out the streamed deltas that a later assistant `message` repeats in full (what a replay of the
-   * UI needs); they are not even parsed. Deltas after the last assistant message (a reply still
-   * streaming, or cut off) are kept.
+   * Leave out the streamed deltas that a later assistant `message` repeats in full or a retrying error
+   * voids (what a replay of the UI needs); they are not even parsed. Deltas of a reply that ended
+   * otherwise (its turn ended first: it failed half-way) or is still streaming are kept (see streamEnd).
    */
   skipSettledDeltas?: boolean
 }
@@ -36,14 +36,13 @@ const DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'thinking_delta'
 // delta written otherwise is parsed, then dropped all the same: the check only saves work.
 const DELTA_PREFIXES = [...DELTA_TYPES].map((t) => `{"type":"${t}"`)
 const looksLikeDelta = (text: string) => text.startsWith('{"type":"') && DELTA_PREFIXES.some((p) => text.startsWith(p))
-const isAssistantMessage = (e: AgentEvent) => e.type === 'message' && e.message.role === 'assistant'
 
 export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const out: Transcript = { file, header: null, events: [], issues: [] }
   const issue = (line: number, kind: TranscriptIssueKind, message: string) =>
     out.issues.push({ line, kind, message: `${file}:${line}: ${message}` })
   let first = true
-  // With skipSettledDeltas: what came after the last assistant message so far, deltas still unparsed.
+  // With skipSettledDeltas: what came after the last event that ended a stream, deltas still unparsed.
   let since: Array<AgentEvent | RawLine> = []
 
   const take = (raw: RawLine) => {
@@ -92,9 +91,12 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
         else {
           const e = take(raw)
           if (!e) continue
-          // Deltas before an assistant message are settled by it: dropped unparsed.
-          if (isAssistantMessage(e)) settle(false)
-          since.push(e)
+          // Deltas that an assistant message repeats (or a retry voids) are dropped unparsed.
+          const end = streamEnd(e)
+          if (end) {
+            settle(end === 'kept')
+            out.events.push(e)
+          } else since.push(e)
         }
       }
     }

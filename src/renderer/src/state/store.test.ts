@@ -129,6 +129,38 @@ describe('app store', () => {
     expect(useApp.getState().older.old.items).toEqual({})
   })
 
+  it('older items that could not be fetched come when the session is opened again, as the page tells the user', async () => {
+    const f = fakeApi()
+    // The host let go of the pages (a cursor dropped, the host restarted in browser mode): the first fetch fails.
+    const call = f.api.call.bind(f.api)
+    let failures = 1
+    f.api.call = (async (name: CallName, request: unknown) => {
+      if (name === 'sessions.page' && failures-- > 0) throw new CallError('not_found', 'Session old has no page p0 waiting: open the session again.')
+      return call(name as never, request as never)
+    }) as FanoutApi['call']
+    boot(f.api)
+    f.connect()
+    await settle()
+    const main = agentEvents('old', 'main', manualClock())
+    f.history.push(main.start(), main.user('Go'))
+    for (let t = 1; t <= 12; t++) f.history.push(main.assistant(`Step ${t}.`))
+    f.history.push(main.end('completed'))
+    const opening = openSession('old')
+    await settle()
+    f.release()
+    await opening
+    for (let i = 0; i < 5; i++) await settle()
+    expect(useApp.getState().older.old.error).toMatch(/open the session again/)
+    // What the row says to do: open it again (a click on it in the list).
+    const again = openSession('old')
+    await settle()
+    f.release()
+    await again
+    for (let i = 0; i < 10 && useApp.getState().older.old?.items.main; i++) await settle()
+    expect(useApp.getState().older.old.error).toBeUndefined()
+    expect(useApp.getState().events.sessions.old).toEqual(applyEvents(emptyEventsState(), f.history).sessions.old)
+  })
+
   it('a session started here is live: no replay is requested when it is shown', async () => {
     const f = fakeApi()
     boot(f.api)

@@ -238,7 +238,13 @@ async function loadOlder(sessionId: string, cursor: string): Promise<void> {
     try {
       ;({ page, more } = await call('sessions.page', { sessionId, cursor: more }))
     } catch (err) {
-      if (current()) set((s) => ({ older: { ...s.older, [sessionId]: { ...s.older[sessionId], error: (err as Error).message } } }))
+      // No longer whole: opening the session again (what the page tells the user) replays it.
+      if (current())
+        set((s) => {
+          const loaded = { ...s.loaded }
+          delete loaded[sessionId]
+          return { loaded, older: { ...s.older, [sessionId]: { ...s.older[sessionId], error: (err as Error).message } } }
+        })
       return
     }
     if (!current()) return
