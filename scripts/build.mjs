@@ -5,8 +5,8 @@ import { build } from 'esbuild'
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -52,7 +52,8 @@ export function buildApp() {
   if (r.status !== 0) throw new Error('electron-vite build failed')
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not imported by bin/fanout): compared as URLs, so a path with spaces or a Windows drive matches.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const cliOnly = process.argv.includes('--cli')
   await buildCli()
   if (!cliOnly) buildApp()

@@ -1,0 +1,23 @@
+// `npm install` and `npm run build` run scripts/build.mjs by path; it must build wherever the checkout lives,
+// including a folder whose path has a space (common on macOS and Windows).
+import { spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = resolve(__dirname, '..')
+const tmp = mkdtempSync(join(tmpdir(), 'fanout build-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+describe('scripts/build.mjs', () => {
+  it('builds the CLI in a checkout whose path has a space', () => {
+    const checkout = join(tmp, 'my projects', 'fanout')
+    for (const part of ['scripts', 'src', 'package.json']) cpSync(join(root, part), join(checkout, part), { recursive: true })
+    symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'dir')
+    const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: checkout, encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(existsSync(join(checkout, 'out/cli/fanout.cjs'))).toBe(true)
+  }, 60_000)
+})
