@@ -19,15 +19,16 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   // The folder nearly always exists: create it only when the write says it is missing.
   const write = () => writeFile(temp, data, { mode: opts.mode ?? 0o644, flush: opts.fsync !== false })
   try {
-    await write()
-  } catch (err) {
-    if (errorCode(err) !== 'ENOENT') throw err
-    await mkdir(dirname(file), { recursive: true })
-    await write()
-  }
-  try {
+    try {
+      await write()
+    } catch (err) {
+      if (errorCode(err) !== 'ENOENT') throw err
+      await mkdir(dirname(file), { recursive: true })
+      await write()
+    }
     await renameWithRetry(temp, file)
   } catch (err) {
+    // A write cut short (a full disk) or a rename refused leaves no temp file behind.
     await unlink(temp).catch(() => {})
     throw err
   }
