@@ -63,6 +63,25 @@ describe('event pump', () => {
     expect((h.batches[0][6] as any).partialJson).toBe('{"b":1}')
   })
 
+  it('gives a merged delta the place in the stream (seq) of its last part', () => {
+    const h = harness()
+    h.pump.push([{ ...text('a', 'He'), seq: 10 }, { ...text('a', 'll'), seq: 11 }, { ...text('a', 'o'), seq: 12 }])
+    h.tick()
+    expect(h.batches[0]).toEqual([{ ...text('a', 'Hello'), seq: 12 }])
+  })
+
+  it('sends what is queued at a barrier (an empty push), so no merged delta spans it', () => {
+    const h = harness()
+    h.pump.push([{ ...text('a', 'Hel'), seq: 1 }])
+    h.pump.push([])
+    h.pump.push([{ ...text('a', 'lo'), seq: 2 }])
+    expect(h.batches).toEqual([[{ ...text('a', 'Hel'), seq: 1 }]])
+    h.tick()
+    expect(h.batches[1]).toEqual([{ ...text('a', 'lo'), seq: 2 }])
+    h.pump.push([])
+    expect(h.batches).toHaveLength(2) // nothing queued: nothing sent
+  })
+
   it('sends a status change at once, with the text queued before it, never behind text', () => {
     const h = harness()
     h.pump.push(text('a', 'working'))

@@ -41,6 +41,10 @@ export interface EventPumpOptions {
 }
 
 export interface EventPump {
+  /**
+   * Queues events. An empty list is a barrier: what is queued is sent now, so no merged delta spans the
+   * moment (a session opened mid-stream is joined to the live events there, see sessions.open).
+   */
   push(events: AgentEvent | readonly AgentEvent[]): void
   /** Sends whatever is queued now. */
   flush(): void
@@ -87,12 +91,14 @@ export function createEventPump(options: EventPumpOptions): EventPump {
       if (prev && sameStream(prev, e)) {
         const field = e.type === 'tool_input_delta' ? 'partialJson' : 'text'
         const addition = (e as any)[field] as string
+        let merged = prev as AgentEvent
         if (owned.has(prev)) (prev as any)[field] += addition
         else {
-          const merged = { ...prev, [field]: (prev as any)[field] + addition } as AgentEvent
+          merged = { ...prev, [field]: (prev as any)[field] + addition } as AgentEvent
           owned.add(merged)
           queue[idx!] = merged
         }
+        if (e.seq !== undefined) merged.seq = e.seq // the last delta's place in the stream (EventBase.seq)
         return
       }
       queue.push(e)
@@ -107,7 +113,7 @@ export function createEventPump(options: EventPumpOptions): EventPump {
     push(events) {
       if (closed) return
       const list = Array.isArray(events) ? events : [events as AgentEvent]
-      let urgent = false
+      let urgent = list.length === 0
       for (const e of list) {
         add(e)
         if (IMMEDIATE_EVENT_TYPES.has(e.type)) urgent = true

@@ -33,6 +33,13 @@ export interface EventBase {
   sessionId: string
   /** Milliseconds since the epoch. */
   ts: number
+  /**
+   * The event's place in its session's stream: strictly increasing, in microseconds since the epoch (or
+   * one more than the last when events come faster), so a reopened session can tell which live events its
+   * transcripts already hold. An event merged from several deltas carries the last one's. Absent in
+   * transcripts written before it existed.
+   */
+  seq?: number
 }
 
 export interface AgentStartEvent extends EventBase {

@@ -192,7 +192,9 @@ export const CONTRACT = {
       /** Per agent, how many older items are still to come. */
       olderItems: z.record(z.string(), z.number().int().nonnegative()),
       /** A cursor for sessions.page, or null when the view is whole. */
-      more: z.string().nullable()
+      more: z.string().nullable(),
+      /** A live session: the view holds every event up to this seq (EventBase.seq), none after it. */
+      upTo: z.number().optional()
     })
   },
   'sessions.page': {

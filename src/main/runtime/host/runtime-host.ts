@@ -16,7 +16,7 @@ import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
 import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
-import { replaySession } from '../store/session-fold'
+import { joinLive, replaySession } from '../store/session-fold'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
 import { listMcpServers } from './mcp-view'
@@ -110,19 +110,28 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return { sessions: [...live, ...stored].sort((a, b) => b.updatedAt - a.updatedAt) }
   }
 
-  openSession = async ({ sessionId }: { sessionId: string }) => {
+  openSession: RuntimeHost['openSession'] = async ({ sessionId }) => {
     const live = this.live.get(sessionId)
-    if (live) await live.session.flush()
+    // A session this process is still writing is replayed from its transcripts (any other may be read
+    // from its checkpoint) and joined to its live events without a gap or a repeat: see joinLive.
+    const during: AgentEvent[] = []
+    const off = live?.session.subscribe((e) => during.push(e))
     let replayed
     try {
-      // A session this process is still writing is replayed from its transcripts; any other may be read from its checkpoint.
+      if (live) await live.session.flush()
       replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
     } catch (err) {
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
+    } finally {
+      off?.()
     }
-    const session = live ? this.liveSummary(live) : openedSummaryView(replayed.index, this.isDemo(sessionId))
-    return { session, ...this.replayPages.open(sessionId, replayed.state) }
+    if (!live) return { session: openedSummaryView(replayed.index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
+    const state = joinLive(replayed.state, during, replayed.seen ?? {})
+    // From here the view holds every event up to `upTo`; the UI applies only live events after it. The
+    // barrier makes each UI pump send what it holds now, so no batched delta straddles that line.
+    for (const l of this.eventListeners) l([])
+    return { session: this.liveSummary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
   }
 
   openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)

@@ -98,6 +98,8 @@ export class AgentSession implements SessionContext {
   readonly sessionId: string
   readonly home: string
   readonly bus = new EventBus()
+  /** The `seq` of the latest event emitted (see EventBase.seq). */
+  lastSeq = 0
   readonly registry = new AgentRegistry()
   readonly gate: SpawnGate
   readonly client: ModelClient
@@ -254,6 +256,8 @@ export class AgentSession implements SessionContext {
   }
 
   readonly emit = (event: AgentEvent): void => {
+    // Time-based, so a session resumed by a later process goes on counting upwards without reading the last one.
+    event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     const handle = this.registry.get(event.agentId)
     if (handle) {
       handle.lastEventAt = Date.now()

@@ -34,17 +34,48 @@ export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[
   return out.reverse()
 }
 
-/** Every agent's events as one sequence in time order (ties keep each transcript's order). */
+// An event's place in time: its seq (microseconds) where it has one, else its millisecond time.
+const place = (e: AgentEvent) => e.seq ?? e.ts * 1000
+
+/** Every agent's events as one sequence in the order they happened (ties keep each transcript's order). */
 export function mergedEvents(o: OpenedSession): AgentEvent[] {
   const all: AgentEvent[] = []
   for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
-  return all.sort((a, b) => a.ts - b.ts)
+  return all.sort((a, b) => place(a) - place(b))
+}
+
+/**
+ * The seq of each agent's last event on disk. Every event of an agent with a seq up to it is in the fold
+ * (deltas left out were repeated by a later event); a live event above it is not yet.
+ */
+export function lastSeqs(o: OpenedSession): Record<string, number> {
+  const seen: Record<string, number> = {}
+  for (const [id, t] of Object.entries(o.agents)) {
+    for (let i = t.events.length - 1; i >= 0; i--) {
+      const seq = t.events[i].seq
+      if (seq !== undefined) {
+        seen[id] = seq
+        break
+      }
+    }
+  }
+  return seen
 }
 
 /** The session as the UI shows it: its events folded by the UI's own reducer, as live batches are. */
 export function foldSession(o: OpenedSession): SessionState {
   const id = o.index.sessionId
   return applyEvents(emptyEventsState(), mergedEvents(o)).sessions[id] ?? emptySession(id)
+}
+
+/**
+ * A live session's fold joined to the events emitted while its transcripts were being read: those whose
+ * agent's transcript did not reach them yet (above `seen`, see lastSeqs) are applied; the rest were read.
+ */
+export function joinLive(state: SessionState, during: readonly AgentEvent[], seen: Readonly<Record<string, number>>): SessionState {
+  const late = during.filter((e) => e.seq === undefined || e.seq > (seen[e.agentId] ?? 0))
+  if (!late.length) return state
+  return applyEvents({ sessions: { [state.id]: state } }, late).sessions[state.id] ?? state
 }
 
 export interface ReplayOptions {
@@ -57,8 +88,15 @@ export interface ReplayOptions {
   refresh?: boolean
 }
 
+export interface Replayed {
+  index: SessionIndex
+  state: SessionState
+  /** Read from the transcripts (not a checkpoint): each agent's last seq in them (see lastSeqs). */
+  seen?: Record<string, number>
+}
+
 /** A session's index (with its status as of now) and its folded state. Throws SessionNotFoundError. */
-export async function replaySession(dataDir: string, sessionId: string, opts: ReplayOptions = {}): Promise<{ index: SessionIndex; state: SessionState }> {
+export async function replaySession(dataDir: string, sessionId: string, opts: ReplayOptions = {}): Promise<Replayed> {
   const checkpoint = opts.checkpoint ?? true
   if (checkpoint && !opts.refresh) {
     const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
@@ -74,7 +112,7 @@ export async function replaySession(dataDir: string, sessionId: string, opts: Re
     if (opts.refresh) await write()
     else setImmediate(() => void write())
   }
-  return { index: opened.index, state }
+  return { index: opened.index, state, seen: lastSeqs(opened) }
 }
 
 /** Whether the session's writer is still at work is a fact of now, not of when the checkpoint was written. */

@@ -33,10 +33,12 @@ export function makeHeader(event: Pick<AgentEvent, 'agentId' | 'sessionId' | 'pa
  */
 export function mergeDeltas(prev: AgentEvent, next: AgentEvent): AgentEvent | null {
   if (prev.type !== next.type || prev.agentId !== next.agentId) return null
-  if (prev.type === 'text_delta' && next.type === 'text_delta') return { ...prev, text: prev.text + next.text }
-  if (prev.type === 'thinking_delta' && next.type === 'thinking_delta') return { ...prev, text: prev.text + next.text }
+  // The merged line keeps its first delta's time and takes its last one's place in the stream (seq).
+  const seq = next.seq === undefined ? {} : { seq: next.seq }
+  if (prev.type === 'text_delta' && next.type === 'text_delta') return { ...prev, text: prev.text + next.text, ...seq }
+  if (prev.type === 'thinking_delta' && next.type === 'thinking_delta') return { ...prev, text: prev.text + next.text, ...seq }
   if (prev.type === 'tool_input_delta' && next.type === 'tool_input_delta' && prev.toolUseId === next.toolUseId) {
-    return { ...prev, partialJson: prev.partialJson + next.partialJson }
+    return { ...prev, partialJson: prev.partialJson + next.partialJson, ...seq }
   }
   return null
 }

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
 import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
+import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
 import { newTextCadence, takeDueEvents } from './text-cadence'
@@ -204,11 +205,11 @@ export async function openSession(sessionId: string): Promise<void> {
   try {
     // The host folded the transcripts: the state comes with each transcript's newest items, the older
     // ones follow a page at a time (view/session-pages.ts).
-    const { session, view, olderItems, more } = await call('sessions.open', { sessionId })
+    const { session, view, olderItems, more, upTo } = await call('sessions.open', { sessionId })
     flushEvents() // live events still waiting for a frame join `held` first, so none is applied twice
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
     // Live events that arrived while the history was on its way, minus those already in it.
-    const fresh = held.filter((e) => e.ts > view.lastEventTs)
+    const fresh = eventsAfter(held, view, upTo)
     set((s) => {
       let replayed = applyEvents({ sessions: { ...s.events.sessions, [sessionId]: view } }, fresh)
       if (!['running', 'queued', 'waiting_permission'].includes(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
