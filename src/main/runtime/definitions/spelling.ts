@@ -32,6 +32,8 @@ function closest(word: string, names: readonly string[]): string | undefined {
   const w = word.toLowerCase()
   let best: { name: string; d: number } | undefined
   for (const name of names) {
+    // Lengths two apart are at least two edits apart: skip the work (tools lists can be long and odd).
+    if (Math.abs(name.length - w.length) > 2) continue
     const d = distance(w, name.toLowerCase())
     if (d <= (word.length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { name, d }
   }
