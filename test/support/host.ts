@@ -24,7 +24,7 @@ export function folders() {
   return { tmp, cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
 }
 
-export async function host(respond: Respond | null, dirs = folders(), env: Record<string, string> = {}, extra: Partial<RuntimeHostOptions> = {}) {
+export async function host(respond: Respond | null, dirs: { cwd: string; dataDir: string; home: string } = folders(), env: Record<string, string> = {}, extra: Partial<RuntimeHostOptions> = {}) {
   let server: ScriptedServer | null = null
   if (respond) server = await startScriptedServer({ respond })
   const h = new LocalRuntimeHost({
