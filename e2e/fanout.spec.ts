@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
@@ -115,6 +116,8 @@ test('settings: each field checks as you type, Save refuses and focuses the fiel
   await page.getByTestId('settings-save').click()
   await expect(parallel).toBeFocused() // the first wrong field, in reading order
   await expect(dialog.getByRole('alert')).toHaveText('Nothing was saved: correct the highlighted field first.')
+  await budget.scrollIntoViewIfNeeded()
+  await shoot(page, 'settings-invalid')
   await expect(dialog).not.toContainText('Saved.')
   expect(settingsFile()).toEqual({ limits: { maxConcurrent: 64 } })
 
@@ -196,6 +199,7 @@ test('settings: Test connection names a refused address and where it is set; a w
     const result = page.getByTestId('connection-result')
     await expect(result).toContainText('Could not connect to http://127.0.0.1:9')
     await expect(result).toContainText('Settings → Base URL')
+    await shoot(page, 'settings-test-connection')
     await page.getByTestId('setting-baseUrl').fill(server.url)
     await page.getByTestId('test-connection').click()
     await expect(result).toHaveText(`Connected: ${server.url} answered and offers 3 models.`)
