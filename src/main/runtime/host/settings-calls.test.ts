@@ -77,6 +77,21 @@ describe('Test connection', () => {
     expect(r.message).toMatch(/^Could not connect to http:\/\/127\.0\.0\.1:9 \(connect ECONNREFUSED 127\.0\.0\.1:9\)\. This address is set in Settings → Base URL/)
   })
 
+  it('says the key was refused, and that an endpoint without a model list still answered', async () => {
+    const dirs = folders()
+    await saveApiKey(dirs.dataDir, 'sk-ant-wrong-key')
+    const strict = await startScriptedServer({ respond: () => reply.text('unused'), apiKey: 'sk-ant-right-key' })
+    const bare = await startScriptedServer({ respond: () => reply.text('unused'), models: null })
+    const { h } = await host(null, dirs)
+    try {
+      expect(await h.testConnection({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401): check the API key above.` })
+      expect(await h.testConnection({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
+    } finally {
+      await strict.close()
+      await bare.close()
+    }
+  })
+
   it('asks for a key first when there is none', async () => {
     const { h } = await host(null)
     expect(await h.testConnection({})).toMatchObject({ ok: false, message: 'There is no API key to test with: save one above first.' })
