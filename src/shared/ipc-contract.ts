@@ -58,6 +58,9 @@ const ModelSetting = (alias: boolean) =>
     if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error })
   })
 
+/** The main agent has no parent, so `bubble` is not a mode it can have. */
+const MainAgentMode = z.enum(PERMISSION_MODES).refine((m) => m !== 'bubble', 'The main agent has no parent to bubble requests to; choose another mode.')
+
 const Empty = z.object({}).strict()
 const None = z.object({})
 
@@ -154,8 +157,7 @@ export const SettingsPatchSchema = z
       .strictObject({ haiku: AliasValue, sonnet: AliasValue, opus: AliasValue }, { error: `Only the ${MODEL_ALIAS_NAMES.join(', ')} aliases exist.` })
       .optional(),
     limits: LimitsSchema.partial().strict().optional(),
-    /** The main agent has no parent, so `bubble` is not a mode it can have. */
-    defaultPermissionMode: z.enum(PERMISSION_MODES).refine((m) => m !== 'bubble', 'The main agent has no parent to bubble requests to; choose another mode.').optional(),
+    defaultPermissionMode: MainAgentMode.optional(),
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
     theme: z.enum(THEME_CHOICES).optional(),
@@ -244,7 +246,7 @@ export const CONTRACT = {
         cwd: AbsolutePath,
         agent: z.string().trim().min(1).max(200).optional(),
         model: z.string().trim().min(1).max(200).optional(),
-        permissionMode: z.enum(PERMISSION_MODES).optional()
+        permissionMode: MainAgentMode.optional()
       })
       .strict(),
     response: z.object({ sessionId: z.string() })
