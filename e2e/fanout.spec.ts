@@ -228,6 +228,7 @@ test('without a key: the key is checked as pasted, Skip is remembered, and a ref
   await page.getByTestId('new-prompt').fill('Explain this repo')
   await page.getByTestId('new-prompt-send').click()
   await expect(page.getByRole('alert')).toContainText('There is no Anthropic API key yet. Add one in Settings')
+  await shoot(page, 'no-key-refused')
   await page.getByTestId('open-settings-for-key').click()
   await expect(page.getByTestId('settings-dialog')).toBeVisible()
   await expect(page.getByTestId('api-key-input')).toBeFocused()
