@@ -1,8 +1,12 @@
 // The user's path through browser mode: a prompt fans out into four subagents side by side, one is
 // stopped mid-run, one asks permission and is approved, all finish, the summary shows, and the
 // session reopens after the server restarts.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
@@ -89,15 +93,143 @@ test('first run: the key is write-only and never comes back to the page', async 
   expect(await page.content()).not.toContain(key)
 })
 
-test('settings: a bad value is refused with a sentence saying which field', async ({ page }) => {
+const settingsFile = () => JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8'))
+
+test('settings: each field checks as you type, Save refuses and focuses the field, nothing bad reaches settings.json', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
   await page.goto(app.url)
   await page.getByTestId('open-settings').click()
+  const dialog = page.getByTestId('settings-dialog')
+  const budget = page.getByTestId('setting-maxBudgetUsd')
+  for (const bad of ['abc', '2,50', '$5']) {
+    await budget.fill(bad)
+    await expect(dialog.getByTestId('error-maxBudgetUsd')).toHaveText('Enter an amount in dollars, like 5 or 2.50.')
+  }
+  await expect(budget).toHaveAttribute('aria-invalid', 'true')
+  const parallel = page.getByTestId('setting-maxConcurrentAgents')
+  await parallel.fill('-3')
+  await expect(dialog.getByTestId('error-maxConcurrentAgents')).toHaveText('Enter a whole number, like 4.')
   await page.getByTestId('setting-baseUrl').fill('ftp://example.com')
+  await expect(dialog.getByTestId('error-baseUrl')).toContainText('starts with http:// or https://')
+  await page.getByTestId('setting-baseUrl').fill('')
+
   await page.getByTestId('settings-save').click()
-  await expect(page.getByTestId('settings-dialog').getByRole('alert')).toContainText('baseUrl: must be an http:// or https:// URL')
-  await page.getByTestId('setting-baseUrl').fill('http://127.0.0.1:8080')
-  await page.getByTestId('setting-maxConcurrentAgents').fill('4')
+  await expect(parallel).toBeFocused() // the first wrong field, in reading order
+  await expect(dialog.getByRole('alert')).toHaveText('Nothing was saved: correct the highlighted field first.')
+  await budget.scrollIntoViewIfNeeded()
+  await shoot(page, 'settings-invalid')
+  await expect(dialog).not.toContainText('Saved.')
+  expect(settingsFile()).toEqual({ limits: { maxConcurrent: 64 } })
+
+  await parallel.fill('4')
+  await budget.fill('2.50')
+  await expect(dialog.getByTestId('error-maxBudgetUsd')).toHaveCount(0)
   await page.getByTestId('settings-save').click()
-  await expect(page.getByTestId('settings-dialog')).toContainText('Saved.')
+  await expect(dialog).toContainText('Saved.')
+  expect(settingsFile().limits).toMatchObject({ maxConcurrent: 4, budgetUsd: 2.5 })
+
+  // The main agent has no parent: "Bubble to parent" is not offered for it.
+  await expect(page.getByTestId('setting-permissionMode').locator('option')).toHaveText(['Ask before changes', 'Accept edits', 'Plan only (read-only)', 'Don’t ask (deny unlisted)', 'Bypass permissions'])
+})
+
+test('settings: exactly the three aliases, each with its model id, a format check and a reset', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('open-settings').click()
+  const dialog = page.getByTestId('settings-dialog')
+  await expect(dialog.locator('.alias-row')).toHaveCount(3)
+  await expect(dialog.locator('.alias-name')).toHaveText(['haiku', 'sonnet', 'opus'])
+  await expect(dialog.getByText('Add alias')).toHaveCount(0)
+  const sonnet = dialog.getByTestId('alias-sonnet')
+  const reset = sonnet.getByRole('button', { name: 'Reset to default' })
+  await expect(reset).toBeDisabled()
+  await sonnet.getByRole('textbox').fill('claude sonnet')
+  await expect(dialog.getByTestId('error-alias.sonnet')).toContainText('A model id has no spaces')
+  await sonnet.getByRole('textbox').fill('gateway/sonnet-4')
+  await page.getByTestId('settings-save').click()
+  await expect(dialog).toContainText('Saved.')
+  expect(settingsFile().modelAliases).toEqual({ sonnet: 'gateway/sonnet-4' })
+  await reset.click()
+  await expect(sonnet.getByRole('textbox')).toHaveValue('claude-sonnet-5-5')
+  await page.getByTestId('settings-save').click()
+  await expect(dialog).toContainText('Saved.')
+  expect(settingsFile().modelAliases).toEqual({})
+})
+
+test('settings: Escape asks before dropping changes, focus goes back to the opener, the theme is kept', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('open-settings').click()
+  await page.getByTestId('setting-maxTurns').fill('50')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('settings-discard-dialog')).toBeVisible()
+  await page.getByTestId('settings-keep-editing').click()
+  await expect(page.getByTestId('settings-discard-dialog')).toHaveCount(0)
+  await expect(page.getByTestId('setting-maxTurns')).toHaveValue('50')
+  await page.keyboard.press('Escape')
+  await page.getByTestId('settings-discard').click()
+  await expect(page.getByTestId('settings-dialog')).toHaveCount(0)
+  await expect(page.getByTestId('open-settings')).toBeFocused()
+  expect(settingsFile().limits.maxTurns).toBeUndefined()
+
+  // Unchanged: Escape just closes.
+  await page.getByTestId('open-settings').click()
+  await page.getByTestId('theme-dark').click()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('settings-dialog')).toHaveCount(0)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.reload()
+  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  expect(settingsFile().theme).toBe('dark')
+  await page.getByTestId('open-settings').click()
+  await page.getByTestId('theme-system').click()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+})
+
+test('settings: Test connection names a refused address and where it is set; a working one answers OK', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  const server = await startScriptedServer({ respond: () => reply.text('unused') })
+  try {
+    await page.goto(app.url)
+    await page.getByTestId('open-settings').click()
+    await page.getByTestId('setting-baseUrl').fill('http://127.0.0.1:9')
+    await page.getByTestId('test-connection').click()
+    const result = page.getByTestId('connection-result')
+    await expect(result).toContainText('Could not connect to http://127.0.0.1:9')
+    await expect(result).toContainText('Settings → Base URL')
+    await shoot(page, 'settings-test-connection')
+    await page.getByTestId('setting-baseUrl').fill(server.url)
+    await page.getByTestId('test-connection').click()
+    await expect(result).toHaveText(`Connected: ${server.url} answered and offers 3 models.`)
+  } finally {
+    await server.close()
+  }
+})
+
+test('without a key: the key is checked as pasted, Skip is remembered, and a refused start offers Settings', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: false })
+  await page.goto(app.url)
+  await page.getByTestId('api-key-input').fill('gw-token-0123456789')
+  await expect(page.getByTestId('api-key-check')).toContainText('does not look like an Anthropic API key')
+  await expect(page.getByTestId('api-key-save')).toBeEnabled() // a gateway token is still accepted
+  await page.getByTestId('api-key-input').fill('sk-ant-api03 abc')
+  await expect(page.getByTestId('api-key-check')).toContainText('has a space')
+  await expect(page.getByTestId('api-key-save')).toBeDisabled()
+  await page.getByTestId('api-key-input').fill('')
+
+  await page.getByTestId('first-run-skip').click()
+  await expect(page.getByTestId('first-run')).toHaveCount(0)
+  await page.reload()
+  await expect(page.getByTestId('new-prompt')).toBeVisible()
+  await expect(page.getByTestId('first-run')).toHaveCount(0)
+
+  await page.getByTestId('new-prompt').fill('Explain this repo')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByRole('alert')).toContainText('There is no Anthropic API key yet. Add one in Settings')
+  await shoot(page, 'no-key-refused')
+  await page.getByTestId('open-settings-for-key').click()
+  await expect(page.getByTestId('settings-dialog')).toBeVisible()
+  await expect(page.getByTestId('api-key-input')).toBeFocused()
 })

@@ -1,12 +1,13 @@
 // The e2e suite's RuntimeHost: the real host and runtime, with the Anthropic API replaced by the
 // scripted Messages server (e2e-model.ts). Everything else — agents, tools, permissions, worktrees,
 // transcripts, settings and the key store — is the product's own.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createModelClient } from '../../src/main/runtime/model/client'
+import { MissingCredentialsError } from '../../src/main/runtime/model/errors'
 import { startScriptedServer } from '../../src/main/runtime/model/scripted'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { saveApiKey } from '../../src/main/runtime/store'
+import { credentialsPath, saveApiKey } from '../../src/main/runtime/store'
 import type { RuntimeHost } from '../../src/shared/host'
 import { e2eScript } from './e2e-model'
 
@@ -31,7 +32,11 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
     dataDir: opts.dataDir,
     home: join(opts.dataDir, 'home'),
     env: {},
-    createClient: () => createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} }),
+    // As without the scripted server: no key saved (first run, "Skip for now"), no session.
+    createClient: () => {
+      if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
+      return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
+    },
     sessionDefaults: { managedSettingsFile: null }
   })
   const close = host.close.bind(host)

@@ -1,7 +1,7 @@
 // Screenshots of a view in light and dark, saved under e2e/artifacts/screens/ for a person to look at.
 import type { Page } from '@playwright/test'
 
-const shots = 'e2e/artifacts/screens'
+const shots = process.env.FANOUT_SHOTS ?? 'e2e/artifacts/screens'
 
 export async function shoot(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {

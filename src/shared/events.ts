@@ -169,6 +169,8 @@ export interface PermissionRequestEvent extends EventBase {
   requestingAgentId: string
   /** The tool call awaiting approval, so the UI can show the request on that call's row. */
   toolUseId?: string
+  /** The rules "Always allow" adds for the rest of the session, e.g. `Bash(npm test:*)`; none when a rule asks. */
+  suggestedRules?: string[]
 }
 
 export interface PermissionResponseEvent extends EventBase {

@@ -24,6 +24,10 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
    */
   openSession: Call<'sessions.open'>
   openSessionPage: Call<'sessions.page'>
+  /** Names a session (its title in the list and header). */
+  renameSession: Call<'sessions.rename'>
+  /** Moves a stopped session's folder to the trash (or deletes it); `conflict` while any of its agents runs. */
+  deleteSession: Call<'sessions.delete'>
   /** Starts a new session with a main agent; resolves once it has an id (the run continues in the background). */
   startSession: Call<'session.start'>
   /** A follow-up prompt to the main agent of an existing session. */
@@ -38,6 +42,8 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   updateSettings: Call<'settings.update'>
   /** Stores the key (encrypted where the platform allows); write-only. */
   setApiKey: Call<'settings.setApiKey'>
+  /** Lists models at a base URL (the saved one when absent) with the stored key; never throws for an endpoint that fails. */
+  testConnection: Call<'settings.testConnection'>
   listAgents: Call<'agents.list'>
   /** Starts the scripted demo fan-out over `cwd` with real tools and the scripted model server. */
   startDemo: Call<'demo.start'>

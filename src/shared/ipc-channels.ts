@@ -12,6 +12,9 @@ export const CALLS = {
   'sessions.open': 'openSession',
   /** The older part of a session opened with sessions.open, a page at a time. */
   'sessions.page': 'openSessionPage',
+  /** A name the person chose instead of the first prompt's line. */
+  'sessions.rename': 'renameSession',
+  'sessions.delete': 'deleteSession',
   'session.start': 'startSession',
   'session.sendPrompt': 'sendPrompt',
   'agent.stop': 'stopAgent',
@@ -20,6 +23,8 @@ export const CALLS = {
   'settings.get': 'getSettings',
   'settings.update': 'updateSettings',
   'settings.setApiKey': 'setApiKey',
+  /** GET /v1/models at a base URL with the stored key: whether the endpoint answers, in a sentence. */
+  'settings.testConnection': 'testConnection',
   'agents.list': 'listAgents',
   'demo.start': 'startDemo',
   /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */

@@ -9,6 +9,7 @@ import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import type { OlderPage } from './view/session-pages'
 import type { SessionState } from './view/session-state'
 import type { CallName } from './ipc-channels'
+import { BASE_URL_TEXT, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 
@@ -43,7 +44,22 @@ const HttpUrl = z.string().refine((u) => {
   } catch {
     return false
   }
-}, 'must be an http:// or https:// URL')
+}, BASE_URL_TEXT)
+
+/** A numeric setting with the sentences the Settings dialog shows next to the field (settings-fields.ts). */
+const wholeSetting = (name: NumberSetting) => {
+  const r = NUMBER_RULES[name]
+  return z.number({ error: wholeNumberText(name) }).int(wholeNumberText(name)).min(r.min, rangeText(name)).max(r.max, rangeText(name))
+}
+
+const ModelSetting = (alias: boolean) =>
+  z.string().superRefine((v, ctx) => {
+    const r = checkModelId(v, { alias })
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error })
+  })
+
+/** The main agent has no parent, so `bubble` is not a mode it can have. */
+const MainAgentMode = z.enum(PERMISSION_MODES).refine((m) => m !== 'bubble', 'The main agent has no parent to bubble requests to; choose another mode.')
 
 const Empty = z.object({}).strict()
 const None = z.object({})
@@ -93,13 +109,17 @@ export const OlderPageSchema = z.custom<OlderPage>(
 
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
-  maxConcurrentAgents: z.number().int().min(1).max(256),
+  maxConcurrentAgents: wholeSetting('maxConcurrentAgents'),
   /** How deep subagents may nest (the main agent is depth 0). */
-  maxDepth: z.number().int().min(1).max(32),
+  maxDepth: wholeSetting('maxDepth'),
   /** Stop the session once it has cost this much; null for no limit. */
-  maxBudgetUsd: z.number().positive().max(100_000).nullable(),
+  maxBudgetUsd: z
+    .number({ error: DOLLARS_TEXT })
+    .min(NUMBER_RULES.maxBudgetUsd.min, rangeText('maxBudgetUsd'))
+    .max(NUMBER_RULES.maxBudgetUsd.max, rangeText('maxBudgetUsd'))
+    .nullable(),
   /** Turns for the main agent (subagents use their definition's maxTurns). */
-  maxTurns: z.number().int().min(1).max(10_000)
+  maxTurns: wholeSetting('maxTurns')
 })
 export type Limits = z.infer<typeof LimitsSchema>
 
@@ -109,26 +129,39 @@ export const SettingsSchema = z.object({
   apiKeySource: z.enum(['stored', 'environment', 'none']).optional(),
   baseUrl: z.string().nullable(),
   defaultModel: z.string(),
-  /** Alias → model id (e.g. `sonnet` → `claude-sonnet-4-5`). */
+  /** Alias → model id (e.g. `sonnet` → `claude-sonnet-4-5`): exactly haiku, sonnet and opus. */
   modelAliases: z.record(z.string(), z.string()),
+  /** What each alias means when the settings do not say, for "reset to default". */
+  defaultModelAliases: z.record(z.string(), z.string()),
   limits: LimitsSchema,
   defaultPermissionMode: z.enum(PERMISSION_MODES),
   /** New sessions run in coordinator mode (the main agent directs agents in four phases). */
   coordinator: z.boolean(),
   /** New sessions may create an agent team (coordinator mode always may). */
-  agentTeams: z.boolean()
+  agentTeams: z.boolean(),
+  /** Light, dark, or as the system says. */
+  theme: z.enum(THEME_CHOICES),
+  /** "Skip for now" was chosen on the first-run screen. */
+  firstRunSkipped: z.boolean()
 })
 export type Settings = z.infer<typeof SettingsSchema>
+
+const AliasValue = ModelSetting(false).nullable().optional()
 
 export const SettingsPatchSchema = z
   .object({
     baseUrl: HttpUrl.nullable().optional(),
-    defaultModel: z.string().trim().min(1, 'defaultModel is empty').max(200).optional(),
-    modelAliases: z.record(z.string().regex(/^[a-z0-9._-]{1,64}$/i, 'alias names are 1-64 letters, digits or . _ -'), z.string().trim().min(1).max(200)).optional(),
+    defaultModel: ModelSetting(true).optional(),
+    /** The three aliases only (the runtime, the Agent tool and agent files know no others); null resets one to its default. */
+    modelAliases: z
+      .strictObject({ haiku: AliasValue, sonnet: AliasValue, opus: AliasValue }, { error: `Only the ${MODEL_ALIAS_NAMES.join(', ')} aliases exist.` })
+      .optional(),
     limits: LimitsSchema.partial().strict().optional(),
-    defaultPermissionMode: z.enum(PERMISSION_MODES).optional(),
+    defaultPermissionMode: MainAgentMode.optional(),
     coordinator: z.boolean().optional(),
-    agentTeams: z.boolean().optional()
+    agentTeams: z.boolean().optional(),
+    theme: z.enum(THEME_CHOICES).optional(),
+    firstRunSkipped: z.boolean().optional()
   })
   .strict()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
@@ -170,6 +203,7 @@ export type McpServerInfo = z.infer<typeof McpServerInfoSchema>
 export const HostNoticeSchema = z.discriminatedUnion('type', [
   /** A session was created or its status, cost or title changed. */
   z.object({ type: z.literal('session_updated'), session: SessionSummarySchema }),
+  z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
   ...AGENT_EDITOR_NOTICES
@@ -201,6 +235,12 @@ export const CONTRACT = {
     request: z.object({ sessionId: Id('sessionId'), cursor: z.string().min(1).max(200) }).strict(),
     response: z.object({ page: OlderPageSchema, more: z.string().nullable() })
   },
+  'sessions.rename': {
+    request: z.object({ sessionId: Id('sessionId'), title: z.string({ error: 'title must be a string' }).trim().min(1, 'Enter a name for the session.').max(120, 'A session name is at most 120 characters.') }).strict(),
+    response: z.object({ session: SessionSummarySchema })
+  },
+  /** Moves a session's folder to the system's trash (deletes it where there is none); refused while it runs. */
+  'sessions.delete': { request: z.object({ sessionId: Id('sessionId') }).strict(), response: z.object({ trashed: z.boolean() }) },
   'session.start': {
     request: z
       .object({
@@ -208,7 +248,7 @@ export const CONTRACT = {
         cwd: AbsolutePath,
         agent: z.string().trim().min(1).max(200).optional(),
         model: z.string().trim().min(1).max(200).optional(),
-        permissionMode: z.enum(PERMISSION_MODES).optional()
+        permissionMode: MainAgentMode.optional()
       })
       .strict(),
     response: z.object({ sessionId: z.string() })
@@ -244,6 +284,11 @@ export const CONTRACT = {
       })
       .strict(),
     response: z.object({ settings: SettingsSchema })
+  },
+  'settings.testConnection': {
+    /** The base URL as typed in Settings (null: the default endpoint); absent: the saved one. */
+    request: z.object({ baseUrl: HttpUrl.nullable().optional() }).strict(),
+    response: z.object({ ok: z.boolean(), url: z.string(), message: z.string() })
   },
   'agents.list': {
     request: z.object({ cwd: AbsolutePath }).strict(),

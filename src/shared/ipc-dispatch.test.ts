@@ -43,8 +43,9 @@ describe('dispatchCall', () => {
     ['sessions.open', { sessionId: '../../etc/passwd' }, /sessionId must be 1-200 letters/],
     ['permission.respond', { requestId: 'r1', decision: 'maybe' }, /decision/],
     ['settings.setApiKey', { apiKey: 'sk ant' }, /apiKey must not contain spaces/],
-    ['settings.update', { baseUrl: 'file:///etc/passwd' }, /baseUrl: must be an http/],
+    ['settings.update', { baseUrl: 'file:///etc/passwd' }, /baseUrl: Enter an address that starts with http:\/\/ or https:\/\//],
     ['settings.update', { limits: { maxConcurrentAgents: 0 } }, /limits\.maxConcurrentAgents/],
+    ['session.start', { prompt: 'hi', cwd: '/tmp/p', permissionMode: 'bubble' }, /permissionMode: The main agent has no parent/],
     ['workspace.get', 'not an object', /workspace\.get/]
   ])('rejects an invalid %s payload with a message naming the field', async (name, payload, message) => {
     const host = createRecordingHost()

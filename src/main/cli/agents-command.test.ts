@@ -98,6 +98,16 @@ describe('fanout agents check', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('2 agent files checked: 2 loaded, 0 failed (0 errors, 1 warning, 1 info)')
   })
 
+  it('warns about a misspelt tool and a model that is no Claude model, and still loads the file', () => {
+    write(join(tmp, 'typos/weird.md'), '---\nname: weird\ndescription: Bad tools and model\ntools: Reed, Grep\nmodel: gpt-4\n---\nHelp.\n')
+    const r = fanout(['agents', 'check', join(tmp, 'typos')])
+    expect(r.code).toBe(0)
+    const file = join(tmp, 'typos/weird.md')
+    expect(r.stdout).toContain(`${file}:4:8: warning: \`tools\` lists "Reed", which is not a tool; did you mean \`Read\`? As written, the agent will not get it`)
+    expect(r.stdout).toContain(`${file}:5:8: warning: \`model\` is "gpt-4", which is not a Claude model id`)
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 agent file checked: 1 loaded, 0 failed (0 errors, 2 warnings, 0 info)')
+  })
+
   it('reports a repaired file with the line and column of the repaired value', () => {
     write(join(tmp, 'repair/a.md'), '---\nname: a\ndescription: Use it. Examples: Context: x\n---\n')
     const r = fanout(['agents', 'check', join(tmp, 'repair')])

@@ -1,6 +1,6 @@
 // The desktop app's lifecycle: one instance, the app scheme, session policies, the runtime host, the
 // window, IPC and the menu. The host factory is passed in so this file does not depend on the runtime.
-import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron'
 import { join } from 'node:path'
 import type { RuntimeHost } from '../../shared/host'
 import { PUSH_CHANNELS, type Workspace } from '../../shared/ipc-contract'
@@ -14,7 +14,7 @@ import { connectPushes, registerIpc } from './register-ipc'
 import { createSafeStorageKeyStore } from './safe-key-store'
 
 export interface StartAppOptions {
-  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore }): Promise<RuntimeHost>
+  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void> }): Promise<RuntimeHost>
   /** The folder to open (from `--fanout-cwd=`), else the process's cwd. */
   cwd: string
   /** out/main, where the built main bundle lives. */
@@ -48,7 +48,8 @@ export function startApp(options: StartAppOptions): void {
     try {
       // The same data folder as the CLI and browser mode, so sessions started anywhere show up everywhere.
       const dataDir = resolveDataDir()
-      host = await options.createHost({ cwd: options.cwd, dataDir, keyStore: createSafeStorageKeyStore(dataDir) })
+      // A deleted session goes to the system's own trash (Recycle Bin, Finder's Trash, the desktop's trash).
+      host = await options.createHost({ cwd: options.cwd, dataDir, keyStore: createSafeStorageKeyStore(dataDir), trashItem: (path) => shell.trashItem(path) })
     } catch (err) {
       dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${(err as Error).message}`)
       app.quit()

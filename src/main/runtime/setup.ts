@@ -47,7 +47,7 @@ export async function loadRuntimeConfig(opts: { env?: Record<string, string | un
 export async function createClientFromConfig(
   config: RuntimeConfig,
   opts: { env?: Record<string, string | undefined>; keyStore?: KeyStore; client?: Partial<ModelClientConfig> } = {}
-): Promise<{ client: ModelClient } | { error: string }> {
+): Promise<{ client: ModelClient } | { error: string; missingKey?: true }> {
   const env = opts.env ?? process.env
   let stored: string | null
   try {
@@ -64,7 +64,7 @@ export async function createClientFromConfig(
     })
     return { client }
   } catch (err) {
-    if (err instanceof MissingCredentialsError) return { error: err.message }
+    if (err instanceof MissingCredentialsError) return { error: err.message, missingKey: true }
     throw err
   }
 }

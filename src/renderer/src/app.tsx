@@ -45,7 +45,7 @@ function SessionArea() {
 export function App() {
   const dialog = useApp((s) => s.dialog)
   const currentSessionId = useApp((s) => s.currentSessionId)
-  const firstRun = useApp((s) => !!s.settings && !s.settings.hasApiKey && !s.firstRunDismissed && s.sessions.length === 0 && s.currentSessionId === null)
+  const firstRun = useApp((s) => !!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && !s.firstRunDismissed && s.sessions.length === 0 && s.currentSessionId === null)
   const connection = useApp((s) => s.connection)
   const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])

@@ -20,7 +20,7 @@ export interface AgentEvents {
   toolEnd(toolUseId: string, name: string, output: string, opts?: { isError?: boolean; durationMs?: number; details?: unknown }): AgentEvent
   usage(usage: Partial<Usage>, model?: string): AgentEvent
   error(message: string, retrying?: boolean): AgentEvent
-  permissionRequest(requestId: string, toolName: string, input: unknown, opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string }): AgentEvent
+  permissionRequest(requestId: string, toolName: string, input: unknown, opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string; suggestedRules?: string[] }): AgentEvent
   permissionResponse(requestId: string, decision: 'allow' | 'allow_always' | 'deny'): AgentEvent
   received(from: string, text: string, summary?: string): AgentEvent
   end(status: Extract<AgentEvent, { type: 'agent_end' }>['status'], opts?: { result?: string; error?: string; numTurns?: number; toolUses?: number; usage?: Partial<Usage>; durationMs?: number }): AgentEvent
@@ -89,7 +89,8 @@ export function agentEvents(
       input,
       reason: opts.reason ?? `${toolName} needs approval`,
       requestingAgentId: opts.requestingAgentId ?? agentId,
-      ...(opts.toolUseId ? { toolUseId: opts.toolUseId } : {})
+      ...(opts.toolUseId ? { toolUseId: opts.toolUseId } : {}),
+      ...(opts.suggestedRules ? { suggestedRules: opts.suggestedRules } : {})
     }),
     permissionResponse: (requestId, decision) => ({ ...base(), type: 'permission_response', requestId, decision }),
     received: (from, text, summary) => ({ ...base(), type: 'message_received', from, text, ...(summary ? { summary } : {}) }),

@@ -25,10 +25,13 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     baseUrl: null,
     defaultModel: 'sonnet',
     modelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
+    defaultModelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
     limits: { maxConcurrentAgents: 8, maxDepth: 3, maxBudgetUsd: null, maxTurns: 100 },
     defaultPermissionMode: 'default',
     coordinator: false,
-    agentTeams: false
+    agentTeams: false,
+    theme: 'system',
+    firstRunSkipped: false
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
@@ -55,6 +58,14 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     async openSessionPage(req) {
       record('openSessionPage', req)
       throw new HostCallError('not_found', `No session ${req.sessionId} is being opened.`)
+    },
+    async renameSession(req) {
+      record('renameSession', req)
+      throw new HostCallError('not_found', `No session ${req.sessionId}.`)
+    },
+    async deleteSession(req) {
+      record('deleteSession', req)
+      throw new HostCallError('not_found', `No session ${req.sessionId}.`)
     },
     async startSession(req) {
       record('startSession', req)
@@ -90,6 +101,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       host.storedKey = req.apiKey
       settings = { ...settings, hasApiKey: true, apiKeySource: 'stored' }
       return { settings }
+    },
+    async testConnection(req) {
+      record('testConnection', req)
+      return { ok: true, url: req.baseUrl ?? 'https://api.anthropic.com', message: 'The endpoint answered.' }
     },
     async listAgents(req) {
       record('listAgents', req)

@@ -446,6 +446,7 @@ function permissionRequest(d: SessionDraft, e: Of<'permission_request'>): void {
     toolUseId: e.toolUseId,
     input: e.input,
     reason: e.reason,
+    suggestedRules: e.suggestedRules ?? [],
     ts: e.ts
   })
   d.queue().push(e.requestId)

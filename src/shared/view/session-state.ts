@@ -109,6 +109,8 @@ export interface PermissionState {
   toolUseId?: string
   input: unknown
   reason: string
+  /** What "Always allow" adds (see PermissionRequestEvent). */
+  suggestedRules: string[]
   ts: number
   decision?: PermissionDecision | 'expired'
   respondedAt?: number

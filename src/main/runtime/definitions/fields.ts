@@ -5,6 +5,7 @@ import type { AgentDefinition, AgentSource, Diagnostic } from '../../../shared/a
 import type { Position } from './diagnostics'
 import { diagnostic, preview } from './diagnostics'
 import { FIELD_EXPECTS, FRONTMATTER_KEYS, MODEL_ALIASES, frontmatterFields, suggestKey, type FrontmatterKey } from './schema'
+import { meantAlias, misspeltTools } from './spelling'
 import { readToolList } from './tool-list'
 
 export type AgentFields = Omit<AgentDefinition, 'agentType' | 'whenToUse' | 'systemPrompt' | 'source' | 'file' | 'plugin' | 'frontmatter'>
@@ -85,6 +86,10 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
     case 'disallowedTools': {
       const { list = [], dropped } = readToolList(value)
       if (dropped.length) warn('invalid-tool-name', `\`${key}\` has entries that are not tool names (${dropped.map((d) => preview(d, 30)).join(', ')}); they are ignored`)
+      for (const { spec, meant } of misspeltTools(list)) {
+        const effect = key === 'tools' ? 'the agent will not get it' : 'nothing is removed by it'
+        warn('unknown-tool', `\`${key}\` lists "${spec}", which is not a tool; did you mean \`${meant}\`? As written, ${effect}`)
+      }
       if (key === 'tools') {
         if (list.includes('*')) {
           if (list.length > 1) info('wildcard-tools', '`tools` contains `*`, which already means all tools; the other names add nothing')
@@ -103,8 +108,13 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
       return
     case 'model': {
       const model = value as string
-      if (!(MODEL_ALIASES as readonly string[]).includes(model.toLowerCase()) && BARE_WORD.test(model)) {
-        warn('unknown-model', `\`model\` is "${model}", which is neither ${MODEL_ALIASES.join(', ')} nor a model id; starting this agent will fail`)
+      const alias = (MODEL_ALIASES as readonly string[]).includes(model.toLowerCase())
+      if (!alias && BARE_WORD.test(model)) {
+        const meant = meantAlias(model)
+        warn('unknown-model', `\`model\` is "${model}", which is neither ${MODEL_ALIASES.join(', ')} nor a model id${meant ? ` (did you mean \`${meant}\`?)` : ''}; starting this agent will fail`)
+      } else if (!alias && !/claude/i.test(model)) {
+        // Gateways may name models freely, so this is a warning, not a refusal.
+        warn('unknown-model', `\`model\` is "${model}", which is not a Claude model id (like claude-sonnet-4-5) nor ${MODEL_ALIASES.join(', ')}; it is sent to the API as written, which refuses it unless your gateway knows that name`)
       }
       fields.model = model
       return

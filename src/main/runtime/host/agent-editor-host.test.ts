@@ -6,12 +6,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { host as sharedHost, until } from '../../../../test/support/host'
 import type { AgentEvent } from '../../../shared/events'
-import type { HostNotice } from '../../../shared/ipc-contract'
 import { stdioServerEntry } from '../mcp/testing/servers'
-import { createModelClient } from '../model/client'
-import { reply, scriptByAgent, startScriptedServer, type Respond, type ScriptedServer } from '../model/scripted'
-import { LocalRuntimeHost } from './runtime-host'
+import { reply, scriptByAgent, type Respond } from '../model/scripted'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -33,31 +31,10 @@ function project(git: boolean) {
   return { cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
 }
 
+// The shared host helper, with the scripted server these tests always start.
 async function host(respond: Respond, dirs: ReturnType<typeof project>) {
-  const server: ScriptedServer = await startScriptedServer({ respond })
-  const h = new LocalRuntimeHost({
-    ...dirs,
-    env: {},
-    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-    createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-  })
-  const events: AgentEvent[] = []
-  const notices: HostNotice[] = []
-  h.onEvents((batch) => events.push(...batch))
-  h.onNotice((n) => notices.push(n))
-  cleanup.push(async () => {
-    await h.close()
-    await server.close()
-  })
-  return { h, events, notices, server }
-}
-
-const until = async (check: () => boolean, what: string, ms = 15_000) => {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
+  const made = await sharedHost(respond, dirs)
+  return { ...made, server: made.server! }
 }
 const mainEnds = (events: AgentEvent[], sessionId: string) => events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length
 

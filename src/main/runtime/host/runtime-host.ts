@@ -12,10 +12,11 @@ import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
+import { MissingCredentialsError } from '../model/errors'
 import type { ModelClient } from '../model/types'
-import { AgentSession, type AgentSessionOptions } from '../orchestration'
+import { AgentSession, isFinished, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
-import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt, updateSettings } from '../store'
+import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt } from '../store'
 import { joinLive, replaySession } from '../store/session-fold'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
@@ -23,7 +24,8 @@ import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
 import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
-import { settingsView, storePatch, type KeySource } from './settings-view'
+import { SettingsCalls } from './settings-calls'
+import { deleteSessionFolder, saveSessionName, sessionName, type TrashItem } from './session-files'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -35,7 +37,11 @@ export interface RuntimeHostOptions {
   createClient?: () => ModelClient
   /** Options passed to every session (tests: ripgrep, stall timeouts). */
   sessionDefaults?: Partial<AgentSessionOptions>
+  /** Moves a deleted session's folder to the system's trash (Electron's shell.trashItem); else the home folder's trash. */
+  trashItem?: TrashItem
 }
+
+const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
 
 interface Live {
   session: AgentSession
@@ -61,12 +67,14 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly mcpToolsSeen = new Map<string, string[]>()
   /** Older parts of sessions being opened, until the page fetches them. */
   private readonly replayPages = new ReplayPages()
+  private readonly settings: SettingsCalls
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? resolveDataDir(this.env)
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+    this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
     this.editor = new AgentEditorService({
       home: options.home ?? homedir(),
       ...(options.sessionDefaults?.agentSources ? { sources: options.sessionDefaults.agentSources } : {}),
@@ -105,7 +113,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   listSessions = async ({ cwd }: { cwd?: string }) => {
     const folder = resolve(cwd ?? this.cwd)
     const { sessions } = await listSessions(this.dataDir)
-    const stored = sessions.filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId)).map((s) => storedSummaryView(s, this.isDemo(s.sessionId)))
+    const stored = sessions
+      .filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId))
+      .map((s) => storedSummaryView({ ...s, title: sessionName(this.dataDir, s.sessionId) ?? s.title }, this.isDemo(s.sessionId)))
     const live = [...this.live.values()].filter((l) => resolve(l.session.cwd) === folder).map((l) => this.liveSummary(l))
     return { sessions: [...live, ...stored].sort((a, b) => b.updatedAt - a.updatedAt) }
   }
@@ -126,7 +136,10 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     } finally {
       off?.()
     }
-    if (!live) return { session: openedSummaryView(replayed.index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
+    if (!live) {
+      const index = { ...replayed.index, title: sessionName(this.dataDir, sessionId) ?? replayed.index.title }
+      return { session: openedSummaryView(index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
+    }
     const state = joinLive(replayed.state, during, replayed.seen ?? {})
     // From here the view holds every event up to `upTo`; the UI applies only live events after it. The
     // barrier makes each UI pump send what it holds now, so no batched delta straddles that line.
@@ -135,6 +148,30 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
+
+  renameSession = async ({ sessionId, title }: { sessionId: string; title: string }) => {
+    const live = this.live.get(sessionId)
+    if (!live && !existsSync(sessionDir(this.dataDir, sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+    await saveSessionName(this.dataDir, sessionId, title)
+    if (live) live.title = title
+    const session = live ? this.liveSummary(live) : (await this.listSessions({})).sessions.find((s) => s.sessionId === sessionId)
+    if (!session) throw new HostCallError('not_found', `Session ${sessionId} is not in this folder.`)
+    this.notify({ type: 'session_updated', session })
+    return { session }
+  }
+
+  deleteSession = async ({ sessionId }: { sessionId: string }) => {
+    const live = this.live.get(sessionId)
+    const busy = live?.session.registry.all().some((a) => !isFinished(a.status)) ?? false
+    const close = live && (async () => {
+      this.live.delete(sessionId)
+      await live.session.close().catch(() => undefined)
+      await live.demo?.close()
+    })
+    const trashed = await deleteSessionFolder(this.dataDir, sessionId, { live: live ? { busy, close: close! } : null, home: this.options.home ?? homedir(), env: this.env, trash: this.options.trashItem })
+    this.notify({ type: 'session_deleted', sessionId })
+    return { trashed }
+  }
 
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
@@ -186,38 +223,10 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   // ── settings and key ───────────────────────────────────────────────────────────────────────────
 
-  private async keySource(): Promise<KeySource> {
-    if (await this.keyStore.get().catch(() => null)) return 'stored'
-    return this.env.ANTHROPIC_API_KEY || this.env.ANTHROPIC_AUTH_TOKEN ? 'environment' : 'none'
-  }
-
-  private async settingsNow() {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    return settingsView(config.settings, await this.keySource())
-  }
-
-  getSettings = async () => ({ settings: await this.settingsNow() })
-
-  updateSettings = async (patch: Parameters<RuntimeHost['updateSettings']>[0]) => {
-    let storeChange
-    try {
-      storeChange = storePatch(patch)
-      await updateSettings(this.dataDir, storeChange)
-    } catch (err) {
-      throw new HostCallError('invalid_request', err instanceof Error ? err.message : String(err))
-    }
-    const settings = await this.settingsNow()
-    this.notify({ type: 'settings_changed', settings })
-    return { settings }
-  }
-
-  setApiKey = async ({ apiKey }: { apiKey: string }) => {
-    await ensureDataDir(this.dataDir)
-    await this.keyStore.set(apiKey)
-    const settings = await this.settingsNow()
-    this.notify({ type: 'settings_changed', settings })
-    return { settings }
-  }
+  getSettings = async (_req: object = {}) => this.settings.get()
+  updateSettings: RuntimeHost['updateSettings'] = (patch) => this.settings.update(patch)
+  setApiKey: RuntimeHost['setApiKey'] = (req) => this.settings.setApiKey(req)
+  testConnection: RuntimeHost['testConnection'] = (req) => this.settings.testConnection(req)
 
   listAgents = async ({ cwd }: { cwd: string }) => {
     const loaded = await loadAgents({ cwd: resolve(cwd), home: this.options.home ?? homedir() })
@@ -334,9 +343,16 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   private async client(config: RuntimeConfig): Promise<ModelClient> {
-    if (this.options.createClient) return this.options.createClient()
+    if (this.options.createClient) {
+      try {
+        return this.options.createClient()
+      } catch (err) {
+        if (err instanceof MissingCredentialsError) throw new HostCallError('unavailable', NO_KEY)
+        throw err
+      }
+    }
     const made = await createClientFromConfig(config, { env: this.env, keyStore: this.keyStore })
-    if ('error' in made) throw new HostCallError('unavailable', made.error)
+    if ('error' in made) throw new HostCallError('unavailable', made.missingKey ? NO_KEY : made.error)
     return made.client
   }
 
@@ -408,6 +424,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.adopt(session, { title: session.reopened?.title || sessionId, demo: null, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    return this.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo: null, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }

@@ -1,6 +1,7 @@
 // Fanout's stored settings as the UI sees them (never the key, only whether there is one), and the UI's
 // patches as store patches.
 import type { Settings as UiSettings, SettingsPatch as UiPatch } from '../../../shared/ipc-contract'
+import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import type { Settings, SettingsPatch } from '../store'
 
 export type KeySource = 'stored' | 'environment' | 'none'
@@ -12,6 +13,7 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
     baseUrl: s.baseURL ?? null,
     defaultModel: s.defaultModel,
     modelAliases: { ...s.modelAliases },
+    defaultModelAliases: { ...DEFAULT_MODEL_ALIASES },
     limits: {
       maxConcurrentAgents: s.limits.maxConcurrent,
       maxDepth: Math.max(1, s.limits.maxDepth),
@@ -20,13 +22,13 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
     },
     defaultPermissionMode: s.defaultPermissionMode,
     coordinator: s.coordinator,
-    agentTeams: s.agentTeams
+    agentTeams: s.agentTeams,
+    theme: s.theme,
+    firstRunSkipped: s.firstRunSkipped
   }
 }
 
-const KNOWN_ALIASES = new Set(['haiku', 'sonnet', 'opus'])
-
-/** Throws a sentence when the patch names something the store cannot keep. */
+/** The UI's patch (already checked against the contract: three aliases, ranges, model ids) as a store patch. */
 export function storePatch(p: UiPatch): SettingsPatch {
   const out: SettingsPatch = {}
   if (p.baseUrl !== undefined) out.baseURL = p.baseUrl
@@ -34,11 +36,9 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.defaultPermissionMode !== undefined) out.defaultPermissionMode = p.defaultPermissionMode
   if (p.coordinator !== undefined) out.coordinator = p.coordinator
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
-  if (p.modelAliases) {
-    const unknown = Object.keys(p.modelAliases).filter((k) => !KNOWN_ALIASES.has(k))
-    if (unknown.length) throw new Error(`Only the haiku, sonnet and opus aliases can be set; not ${unknown.join(', ')}.`)
-    out.modelAliases = p.modelAliases
-  }
+  if (p.theme !== undefined) out.theme = p.theme
+  if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
+  if (p.modelAliases) out.modelAliases = p.modelAliases
   if (p.limits) {
     const l = p.limits
     out.limits = {

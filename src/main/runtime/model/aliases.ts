@@ -1,5 +1,6 @@
 // Model aliases (haiku, sonnet, opus) and the resolution order agents use:
 // per-call override > definition > parent, where `inherit` means the parent's model.
+import { isBareWord } from '../../../shared/settings-fields'
 import { UnknownModelError } from './errors'
 import type { ModelClient, ModelListing } from './types'
 
@@ -13,10 +14,6 @@ export const DEFAULT_MODEL_ALIASES: Readonly<ModelAliases> = Object.freeze({
   sonnet: 'claude-sonnet-5-5',
   opus: 'claude-opus-5-5'
 })
-
-// A bare word (letters only) cannot be a model id, so it must be an alias; anything with a digit,
-// dash, dot, slash, colon or bracket is treated as an id and passed through (gateways name models freely).
-const BARE_WORD = /^[a-z]+$/i
 
 export function isAlias(value: string): value is ModelFamily {
   return (MODEL_FAMILIES as readonly string[]).includes(value.toLowerCase())
@@ -41,7 +38,8 @@ export interface ResolveModelInput {
 function resolveOne(value: string, from: string, aliases: ModelAliases): string {
   const v = value.trim()
   if (isAlias(v)) return aliases[v.toLowerCase() as ModelFamily]
-  if (BARE_WORD.test(v)) throw new UnknownModelError(v, from, [...MODEL_FAMILIES])
+  // A bare word cannot be a model id, so it must be an alias (see settings-fields.ts).
+  if (isBareWord(v)) throw new UnknownModelError(v, from, [...MODEL_FAMILIES])
   return v
 }
 

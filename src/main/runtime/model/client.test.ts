@@ -135,17 +135,21 @@ describe('createModelClient', () => {
     expect(server.messageRequests()).toHaveLength(4)
   })
 
-  it('names the address it could not reach, retrying as it goes', async () => {
+  it('tries a refused address twice, quickly, then names it and where it is set', async () => {
     server = await startScriptedServer({ respond: scriptTurns(reply.text('never')) })
     const { url } = server
     await server.close()
     server = undefined
-    const client = createModelClient({ apiKey: 'test-key', baseURL: url, retryBaseMs: 1, maxRetries: 1 })
-    const retries: RetryInfo[] = []
-    const err = await client.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
     const where = `ECONNREFUSED ${new URL(url).host}`
+    const settings = createModelClient({ apiKey: 'test-key', baseURL: url })
+    const retries: RetryInfo[] = []
+    const started = Date.now()
+    const err = await settings.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
+    expect(Date.now() - started).toBeLessThan(3000) // not nine attempts over a minute and more
     expect(retries.map((r) => r.message)).toEqual([`Could not reach the API: connect ${where}`])
-    expect(err.message).toBe(`Could not reach the API: connect ${where} (gave up after 2 attempts)`)
+    expect(err).toMatchObject({ attempts: 2, message: `Could not connect to ${url} (connect ${where}). This address is set in Settings → Base URL; correct it there, or clear it to use the Anthropic API.` })
+    const fromEnv = await createModelClient({ apiKey: 'test-key', env: { ANTHROPIC_BASE_URL: url }, retryBaseMs: 1 }).stream(ask()).catch((e) => e)
+    expect(fromEnv.message).toMatch(/comes from the ANTHROPIC_BASE_URL environment variable/)
   })
 
   it('does not retry a request the API rejects', async () => {

@@ -7,7 +7,7 @@ import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncom
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
-import { backoffDelay, describeFailure, sleep } from './retry'
+import { backoffDelay, describeFailure, sleep, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody } from './request-body'
 import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
 
@@ -31,9 +31,13 @@ export interface ModelClientConfig {
   fetch?: typeof fetch
   /** Read instead of process.env (tests). */
   env?: Record<string, string | undefined>
+  /** Where `baseURL` was set (Settings), for the sentence when nothing answers there. */
+  baseUrlSource?: BaseUrlSource
 }
 
 const DEFAULT_MAX_RETRIES = 8
+/** Attempts, in all, at an address that refused the connection or does not resolve. */
+const UNREACHABLE_ATTEMPTS = 2
 
 // One connection pool for the process: every session's client shares its keep-alive connections.
 let sharedFetch: typeof fetch | undefined
@@ -45,6 +49,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const authToken = apiKey ? undefined : cfg.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined
   if (!apiKey && !authToken) throw new MissingCredentialsError()
   const baseURL = cfg.baseURL || env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'
+  const baseUrlSource: BaseUrlSource = cfg.baseURL ? (cfg.baseUrlSource ?? 'settings') : env.ANTHROPIC_BASE_URL ? 'environment' : 'default'
   const prices = cfg.prices ?? DEFAULT_PRICES
   const maxAttempts = Math.max(0, cfg.maxRetries ?? DEFAULT_MAX_RETRIES) + 1
   const backoff = { baseMs: cfg.retryBaseMs ?? 500, maxMs: cfg.retryMaxMs ?? 32_000, maxRetryAfterMs: cfg.maxRetryAfterMs }
@@ -116,6 +121,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         if (err instanceof ModelAbortedError) throw err
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         const failure = describeFailure(err)
+        if (failure.unreachable && n >= Math.min(maxAttempts, UNREACHABLE_ATTEMPTS)) {
+          throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true)
+        }
         if (!failure.retryable || n >= maxAttempts) {
           const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'})` : ''
           throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable)
@@ -139,7 +147,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         out.push({ id: info.id, createdAt: info.created_at, displayName: info.display_name, line: info.line, lifecycle: info.lifecycle })
       }
     } catch (err) {
-      throw new ModelCallError(`Could not list models at ${baseURL}: ${describeFailure(err).message}`, (err as any)?.status, 1, false)
+      const failure = describeFailure(err)
+      const message = failure.unreachable ? unreachableMessage(baseURL, baseUrlSource, failure.message) : `Could not list models at ${baseURL}: ${failure.message}`
+      throw new ModelCallError(message, (err as any)?.status, 1, false)
     }
     return out
   }

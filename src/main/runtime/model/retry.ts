@@ -8,6 +8,9 @@ const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529])
 const RETRYABLE_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'])
 // undici reports a socket that closed mid-body as `TypeError: terminated`; Node networking errors carry these codes.
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
+// Nothing listens at the address, or the name does not resolve: waiting rarely fixes these, a corrected
+// base URL does, so they get a quick second try and then a sentence saying where the address is set.
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
 
 export interface FailureInfo {
   retryable: boolean
@@ -16,6 +19,8 @@ export interface FailureInfo {
   message: string
   /** What the server asked us to wait (retry-after-ms / retry-after), if it said. */
   retryAfterMs?: number
+  /** Nothing answered at the address (refused, unknown host): worth one quick retry, not nine slow ones. */
+  unreachable?: boolean
 }
 
 const TYPE_LABELS: Record<string, string> = {
@@ -33,8 +38,14 @@ function isNetworkError(err: unknown): boolean {
   let e: any = err
   for (let depth = 0; e && depth < 4; depth++, e = e.cause) {
     if (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) return true
-    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true
+    if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || UNREACHABLE_CODES.has(e.code))) return true
   }
+  return false
+}
+
+function isUnreachable(err: unknown): boolean {
+  let e: any = err
+  for (let depth = 0; e && depth < 5; depth++, e = e.cause) if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true
   return false
 }
 
@@ -55,7 +66,7 @@ function rootMessage(err: unknown): string {
 export function describeFailure(err: unknown): FailureInfo {
   if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
   if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
-  if (err instanceof APIConnectionError) return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}` }
+  if (err instanceof APIConnectionError) return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}`, ...(isUnreachable(err) ? { unreachable: true } : {}) }
   if (err instanceof APIError) {
     const status = err.status
     const type = err.type ?? undefined
@@ -68,8 +79,24 @@ export function describeFailure(err: unknown): FailureInfo {
     if (shouldRetryHeader === 'true') retryable = true
     return { retryable, status, message, retryAfterMs: status !== undefined ? retryAfterFrom(err.headers) : undefined }
   }
+  if (isUnreachable(err)) return { retryable: true, unreachable: true, message: `Could not reach the API: ${rootMessage(err)}` }
   if (isNetworkError(err)) return { retryable: true, message: `The connection dropped: ${rootMessage(err)}` }
   return { retryable: false, message: err instanceof Error ? err.message : String(err) }
+}
+
+/** Where a base URL was set, so a failure can say where to correct it. */
+export type BaseUrlSource = 'settings' | 'environment' | 'default'
+
+/** The sentence for an address nothing answered at: the URL, the cause, and where the URL comes from. */
+export function unreachableMessage(baseURL: string, source: BaseUrlSource, cause: string): string {
+  const why = cause.replace(/^Could not reach the API: /, '')
+  const where =
+    source === 'settings'
+      ? 'This address is set in Settings → Base URL; correct it there, or clear it to use the Anthropic API.'
+      : source === 'environment'
+        ? 'This address comes from the ANTHROPIC_BASE_URL environment variable; correct or unset it, or set a Base URL in Settings.'
+        : 'Check the network connection, or set a Base URL in Settings if you use a gateway.'
+  return `Could not connect to ${baseURL} (${why}). ${where}`
 }
 
 /** retry-after-ms (milliseconds) wins over retry-after (seconds, possibly fractional, or an HTTP date). */

@@ -27,6 +27,8 @@ export interface PermissionBrokerOptions {
 interface Waiting {
   event: PermissionRequestEvent
   handle: AgentHandle
+  /** The mode the asking gate decided in, to re-check the call once "Always allow" adds rules; null when a hook asked (rules cannot answer it). */
+  mode: PermissionRequest['mode'] | null
   settle: (answer: PermissionAnswer) => void
 }
 
@@ -70,7 +72,7 @@ export class PermissionBroker {
   /** Puts one call to the person whatever the rules say (a PreToolUse hook answered "ask"); denied where nobody can answer. */
   async askAbout(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision> {
     if (this.opts.headless || handle.background === true) return { behavior: 'deny', message: `${toolName} was not run: a PreToolUse hook asked for approval (${reason}), and nobody can answer in this run.` }
-    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd })
+    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd }, { byHook: true })
     return answer === 'deny' ? { behavior: 'deny', message: `The user denied permission to use ${toolName} for this call. Do not retry it as is; take another approach or ask the user how to proceed.` } : { behavior: 'allow' }
   }
 
@@ -86,10 +88,26 @@ export class PermissionBroker {
   respond(requestId: string, decision: PermissionAnswer): void {
     const w = this.waiting.get(requestId)
     if (!w) throw new Error(`No permission request ${requestId} is waiting: it was answered already, or its agent stopped.`)
+    if (decision === 'allow_always') {
+      // The rules go in now (the asking gate adds them again, harmlessly), so the requests they cover,
+      // waiting beside this one, are allowed at once instead of each asking again.
+      for (const rule of w.event.suggestedRules ?? []) this.root.addSessionRule(rule)
+      w.settle(decision)
+      for (const other of [...this.waiting.values()]) if (this.coveredByRules(other)) other.settle('allow')
+      return
+    }
     w.settle(decision)
   }
 
-  private ask(handle: AgentHandle, req: PermissionRequest): Promise<PermissionAnswer> {
+  /** Whether the rules now in force allow a waiting call without asking. */
+  private coveredByRules(w: Waiting): boolean {
+    if (!w.mode) return false
+    const tool = { name: w.event.toolName }
+    const d = decidePermission({ mode: w.mode, tool, input: w.event.input, rules: this.root.rules(), cwd: w.handle.cwd, additionalDirectories: this.opts.additionalDirectories, home: this.opts.home })
+    return d.behavior === 'allow'
+  }
+
+  private ask(handle: AgentHandle, req: PermissionRequest, opts: { byHook?: boolean } = {}): Promise<PermissionAnswer> {
     const signal = handle.abort.signal
     if (signal.aborted) return Promise.resolve('deny')
     const target = this.watcherOf(handle)
@@ -103,7 +121,8 @@ export class PermissionBroker {
       input: req.input,
       reason: req.reason,
       requestingAgentId: handle.id,
-      toolUseId: req.toolUseId
+      toolUseId: req.toolUseId,
+      suggestedRules: req.suggestedRules
     }
     return new Promise<PermissionAnswer>((resolve) => {
       const settle = (answer: PermissionAnswer, why?: string) => {
@@ -116,7 +135,7 @@ export class PermissionBroker {
       }
       const onAbort = () => settle('deny', 'the agent was stopped')
       signal.addEventListener('abort', onAbort, { once: true })
-      this.waiting.set(requestId, { event, handle, settle: (a) => settle(a) })
+      this.waiting.set(requestId, { event, handle, mode: opts.byHook ? null : req.mode, settle: (a) => settle(a) })
       this.opts.emit({ ...base(handle), type: 'status', status: 'waiting_permission', detail: req.reason })
       this.opts.emit(event)
     })

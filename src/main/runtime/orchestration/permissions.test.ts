@@ -52,6 +52,41 @@ describe('permissions', () => {
     expect(() => s.respondPermission('perm-unknown', 'allow')).toThrow('No permission request perm-unknown is waiting')
   })
 
+  it('"Always allow" names its rule and answers the waiting requests the rule covers, not the others', async () => {
+    const worker = (n: number, command: string) => ({ name: `w${n}`, match: `Task ${n}.`, turns: [reply.toolUse('Bash', { command }), reply.text('ran')] })
+    const f = await makeFixture({
+      respond: scriptByAgent([
+        worker(1, 'npm test'),
+        worker(2, 'npm test -- --grep lexer'),
+        worker(3, 'rm -f build.log'),
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task ${n}.`, subagent_type: 'worker' } }))), reply.text('done')]
+        }
+      ])
+    }, { files: { '.claude/agents/worker.md': '---\nname: worker\ndescription: Runs commands\ntools: Bash\n---\nYou run what you are asked.' } })
+    const { session: s, events } = f
+    const run = s.run('Run the three tasks.')
+    while (s.pendingPermissions().length < 3) await new Promise((r) => setTimeout(r, 10))
+    const pending = s.pendingPermissions()
+    const byCommand = (c: string) => pending.find((p) => (p.input as { command: string }).command === c)!
+    expect(byCommand('npm test').suggestedRules).toEqual(['Bash(npm test:*)'])
+    expect(byCommand('rm -f build.log').suggestedRules).toEqual(['Bash(rm -f build.log)']) // rm is never widened to a prefix
+
+    s.respondPermission(byCommand('npm test').requestId, 'allow_always')
+    // The second npm test is allowed by the new rule at once; rm still waits for its own answer.
+    expect(s.pendingPermissions().map((p) => (p.input as { command: string }).command)).toEqual(['rm -f build.log'])
+    const answered = events.filter((e) => e.type === 'permission_response').map((e) => (e.type === 'permission_response' ? [e.requestId, e.decision] : []))
+    expect(answered).toEqual([
+      [byCommand('npm test').requestId, 'allow_always'],
+      [byCommand('npm test -- --grep lexer').requestId, 'allow']
+    ])
+    s.respondPermission(byCommand('rm -f build.log').requestId, 'deny')
+    await run
+    expect(toolEnds(events, 'Bash').filter((e) => /denied/.test(e.output))).toHaveLength(1)
+  })
+
   it('subagents inherit a permissive parent mode, and settings deny rules hold for every agent, even in bypassPermissions', async () => {
     const f = await makeFixture(
       {

@@ -21,7 +21,8 @@ describe('settings', () => {
       defaultPermissionMode: 'default',
       theme: 'system',
       coordinator: false,
-      agentTeams: false
+      agentTeams: false,
+      firstRunSkipped: false
     })
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
   })
@@ -49,7 +50,8 @@ describe('settings', () => {
       defaultPermissionMode: 'acceptEdits',
       theme: 'dark',
       coordinator: false,
-      agentTeams: true
+      agentTeams: true,
+      firstRunSkipped: false
     })
     expect(problems.sort()).toEqual(
       [

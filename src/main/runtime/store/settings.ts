@@ -58,6 +58,8 @@ const settingsSchema = z.strictObject({
   coordinator: z.boolean().default(false),
   /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
   agentTeams: z.boolean().default(false),
+  /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
+  firstRunSkipped: z.boolean().default(false),
   /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
   mcpServers: z.record(z.string(), z.unknown()).optional()
 })
@@ -65,12 +67,14 @@ const settingsSchema = z.strictObject({
 const patchSchema = z.strictObject({
   baseURL: baseURL.nullable().optional(),
   defaultModel: modelId.optional(),
-  modelAliases: z.strictObject({ haiku: modelId, sonnet: modelId, opus: modelId }).partial().optional(),
+  /** null takes an alias back to its default. */
+  modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
   theme: theme.optional(),
   coordinator: z.boolean().optional(),
-  agentTeams: z.boolean().optional()
+  agentTeams: z.boolean().optional(),
+  firstRunSkipped: z.boolean().optional()
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -81,12 +85,14 @@ export interface SettingsPatch {
   /** null removes it (back to the default endpoint). */
   baseURL?: string | null
   defaultModel?: string
-  modelAliases?: Partial<Settings['modelAliases']>
+  /** null takes an alias back to its default (the key leaves the file). */
+  modelAliases?: Partial<Record<keyof Settings['modelAliases'], string | null>>
   limits?: Partial<Settings['limits']>
   defaultPermissionMode?: Settings['defaultPermissionMode']
   theme?: Settings['theme']
   coordinator?: boolean
   agentTeams?: boolean
+  firstRunSkipped?: boolean
 }
 
 export interface LoadedSettings {
@@ -148,6 +154,16 @@ export async function loadSettings(dataDir: string): Promise<LoadedSettings> {
   return { ...parseSettings(raw ?? {}, file), file, exists: raw !== null }
 }
 
+/** A section of the file with a patch applied: null removes a key, so its default applies again. */
+function mergeSection(current: unknown, patch: Raw): Raw {
+  const out: Raw = { ...(isObject(current) ? current : {}) }
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k]
+    else if (v !== undefined) out[k] = v
+  }
+  return out
+}
+
 /**
  * Validates `patch` strictly, applies it to the file as written (keys this version does not know are
  * kept) and writes it atomically. Throws, changing nothing, when the patch is invalid or the file is not
@@ -167,7 +183,7 @@ export async function updateSettings(dataDir: string, patch: SettingsPatch): Pro
   for (const [key, value] of Object.entries(valid.data)) {
     if (value === undefined) continue
     if (value === null) delete next[key]
-    else if (isObject(value)) next[key] = { ...(isObject(next[key]) ? next[key] : {}), ...value }
+    else if (isObject(value)) next[key] = mergeSection(next[key], value)
     else next[key] = value
   }
   await ensureDataDir(dataDir)

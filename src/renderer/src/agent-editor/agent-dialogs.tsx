@@ -1,13 +1,13 @@
 // The editor's dialogs: a new agent (name, user or project, template), renaming (file and name together),
 // deleting (with confirmation), and leaving unsaved changes.
 import { useState } from 'react'
+import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name'
 import type { AgentScope } from '../../../shared/agent-editor'
 import { errorText } from '../transport/types'
 import { Dialog } from '../views/dialog'
 import { createAgent, deleteAgent, editorUi, renameAgent, selectEntry, useAgentEditor } from './editor-store'
 
 const close = () => editorUi.setDialog(null)
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
 
 function useAction(): [string | null, boolean, (fn: () => Promise<void>) => Promise<void>] {
   const [error, setError] = useState<string | null>(null)
@@ -33,6 +33,7 @@ function NewAgentDialog() {
   const [template, setTemplate] = useState('blank')
   const [error, busy, run] = useAction()
   const valid = NAME.test(name.trim())
+  const problem = agentNameProblem(name)
   return (
     <Dialog title="New agent" onClose={close} testId="new-agent-dialog">
       <form
@@ -44,8 +45,26 @@ function NewAgentDialog() {
       >
         <label className="field">
           <span className="field-label">Name</span>
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. test-runner" className="mono" spellCheck={false} data-testid="new-agent-name" />
-          <span className="field-hint">Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.</span>
+          <input
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. test-runner"
+            className={`mono${problem ? ' invalid' : ''}`}
+            spellCheck={false}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby="new-agent-name-note"
+            data-testid="new-agent-name"
+          />
+          {problem ? (
+            <span className="field-error" id="new-agent-name-note" data-testid="new-agent-name-error">
+              {problem}
+            </span>
+          ) : (
+            <span className="field-hint" id="new-agent-name-note">
+              Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.
+            </span>
+          )}
         </label>
         <div className="field">
           <span className="field-label">Where</span>
@@ -93,6 +112,7 @@ function RenameDialog() {
   const [name, setName] = useState(current)
   const [error, busy, run] = useAction()
   const valid = NAME.test(name.trim()) && name.trim() !== current
+  const problem = agentNameProblem(name)
   return (
     <Dialog title="Rename agent" onClose={close} testId="rename-dialog">
       <form
@@ -104,7 +124,8 @@ function RenameDialog() {
       >
         <label className="field">
           <span className="field-label">New name</span>
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} className="mono" spellCheck={false} data-testid="rename-name" />
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
+          {problem && <span className="field-error">{problem}</span>}
           <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
         </label>
         {error && <div className="inline-error">{error}</div>}

@@ -2,36 +2,59 @@
 import { useState } from 'react'
 import { agentColorVar } from '../lib/agent-colors'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
+import { useShallow } from 'zustand/react/shallow'
+import { plural } from '../lib/format'
+import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorText } from '../transport/types'
 import { Icon } from './icon'
 
 export function PermissionActions({ request, compact = false }: { request: PermissionState; compact?: boolean }) {
-  const [busy, setBusy] = useState<PermissionDecision | null>(null)
+  const [busy, setBusy] = useState<PermissionDecision | 'all' | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const answer = async (decision: PermissionDecision) => {
+  const like = useApp(useShallow((s) => pendingLike(s.events, request)))
+  const rules = request.suggestedRules
+  const rule = rules.join(', ')
+  const answer = async (decision: PermissionDecision | 'all') => {
     setBusy(decision)
     setError(null)
     try {
-      await respondPermission(request.requestId, decision)
+      if (decision === 'all') await Promise.all(like.map((p) => respondPermission(p.requestId, 'allow')))
+      else await respondPermission(request.requestId, decision)
     } catch (err) {
       setError(errorText(err))
       setBusy(null)
     }
   }
+  const others = like.length - 1
+  const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
-    <div className="permission-actions">
-      <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => answer('allow')} data-testid="perm-allow">
-        <Icon name="check" size={13} /> Allow once
-      </button>
-      <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('allow_always')} title={`Allow ${request.toolName} for the rest of this session`}>
-        {compact ? 'Always' : 'Always allow'}
-      </button>
-      <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => answer('deny')} data-testid="perm-deny">
-        <Icon name="x" size={13} /> Deny
-      </button>
-      {error && <span className="inline-error" role="alert">{error}</span>}
+    <div className="permission-actions-wrap">
+      <div className="permission-actions">
+        <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => answer('allow')} data-testid="perm-allow">
+          <Icon name="check" size={13} /> Allow once
+        </button>
+        {like.length > 1 && (
+          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('all')} title={`Allows these ${like.length} waiting requests once each, without adding a rule`} data-testid="perm-allow-like">
+            Allow all {like.length} like this
+          </button>
+        )}
+        {rules.length > 0 && (
+          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('allow_always')} title={alwaysTitle} data-testid="perm-always">
+            {compact ? 'Always' : <>Always allow <code className="perm-rule">{rule}</code></>}
+          </button>
+        )}
+        <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => answer('deny')} data-testid="perm-deny">
+          <Icon name="x" size={13} /> Deny
+        </button>
+        {error && <span className="inline-error" role="alert">{error}</span>}
+      </div>
+      {!compact && rules.length > 0 && (
+        <div className="perm-rule-note small muted" data-testid="perm-rule-note">
+          “Always allow” adds the rule <code>{rule}</code> for the rest of this session{others > 0 ? ` and allows the ${plural(others, 'other waiting request')} it covers` : ''}.
+        </div>
+      )}
     </div>
   )
 }

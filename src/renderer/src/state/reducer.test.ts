@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
-import { agentCounts, countAgents, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
+import { agentCounts, countAgents, pendingLike, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
 import { emptyEventsState, type EventsState, type SessionState } from '../../../shared/view/session-state'
 
 const S = 'sess-1'
@@ -282,6 +282,27 @@ describe('applyEvents: usage and cost', () => {
 })
 
 describe('applyEvents: permissions', () => {
+  it('keeps the rule "Always allow" adds, and finds the waiting requests the same rule covers', () => {
+    const t = setup()
+    const a = t.sub('a', 'tu-a')
+    const b = t.sub('b', 'tu-b')
+    const npm = { suggestedRules: ['Bash(npm test:*)'] }
+    t.apply(t.main.start(), a.start(), b.start())
+    const s = t.apply(
+      a.permissionRequest('r1', 'Bash', { command: 'npm test' }, npm),
+      b.permissionRequest('r2', 'Bash', { command: 'npm test -- --watch' }, npm),
+      b.permissionRequest('r3', 'Bash', { command: 'rm -f x' }, { suggestedRules: ['Bash(rm -f x)'] }),
+      t.main.permissionRequest('r4', 'Bash', { command: 'npm test' })
+    )
+    expect(s.permissions.r1.suggestedRules).toEqual(['Bash(npm test:*)'])
+    expect(s.permissions.r4.suggestedRules).toEqual([])
+    expect(pendingLike(t.state, s.permissions.r1).map((p) => p.requestId)).toEqual(['r1', 'r2'])
+    expect(pendingLike(t.state, s.permissions.r3).map((p) => p.requestId)).toEqual(['r3'])
+    expect(pendingLike(t.state, s.permissions.r4)).toEqual([])
+    const after = t.apply(t.main.permissionResponse('r2', 'allow'))
+    expect(pendingLike(t.state, after.permissions.r1).map((p) => p.requestId)).toEqual(['r1'])
+  })
+
   it('queues requests from any agent (bubbled too), marks the requester waiting, and clears on response', () => {
     const t = setup()
     const a = t.sub('a', 'tu-a')

@@ -48,6 +48,18 @@ export function pendingPermissions(state: EventsState): PermissionState[] {
   return out.sort((a, b) => a.ts - b.ts)
 }
 
+/**
+ * The waiting requests "Always allow" on `request` would also answer: same session, same rule to add
+ * (the rule is a prefix or a folder, so an identical suggestion means the same rule covers them). Includes
+ * `request`; empty when it suggests no rule.
+ */
+export function pendingLike(state: EventsState, request: PermissionState): PermissionState[] {
+  const rules = request.suggestedRules.join('\n')
+  const s = state.sessions[request.sessionId]
+  if (!rules || !s) return []
+  return s.permissionQueue.map((id) => s.permissions[id]).filter((p) => p && p.toolName === request.toolName && p.suggestedRules.join('\n') === rules)
+}
+
 export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
   return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
 }

@@ -147,7 +147,8 @@ export function receiveNotice(n: HostNotice): void {
   if (n.type === 'session_updated') {
     if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
     set((s) => ({ sessions: upsertSession(s.sessions, n.session) }))
-  } else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
+  } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
+  else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
 }
 
@@ -295,6 +296,34 @@ export const sendPrompt = (sessionId: string, prompt: string) => call('session.s
 export const stopAgent = (sessionId: string, agentId: string) => call('agent.stop', { sessionId, agentId })
 export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
 export const respondPermission = (requestId: string, decision: PermissionDecision) => call('permission.respond', { requestId, decision })
+
+export async function renameSession(sessionId: string, title: string): Promise<void> {
+  const { session } = await call('sessions.rename', { sessionId, title })
+  set((s) => ({ sessions: s.sessions.map((x) => (x.sessionId === sessionId ? session : x)) }))
+}
+
+/** Deletes a stopped session; resolves whether it went to the system's trash. */
+export async function deleteSession(sessionId: string): Promise<boolean> {
+  const { trashed } = await call('sessions.delete', { sessionId })
+  forgetSession(sessionId)
+  return trashed
+}
+
+function forgetSession(sessionId: string): void {
+  set((s) => {
+    const sessions = { ...s.events.sessions }
+    delete sessions[sessionId]
+    const loaded = { ...s.loaded }
+    delete loaded[sessionId]
+    const current = s.currentSessionId === sessionId
+    return {
+      sessions: s.sessions.filter((x) => x.sessionId !== sessionId),
+      events: { ...s.events, sessions },
+      loaded,
+      ...(current ? { currentSessionId: null, maximizedAgentId: null, focusedAgentId: null } : {})
+    }
+  })
+}
 
 export async function saveSettings(patch: SettingsPatch): Promise<void> {
   const { settings } = await call('settings.update', patch)

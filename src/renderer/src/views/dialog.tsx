@@ -1,15 +1,33 @@
-// A modal dialog frame: Escape or the backdrop closes it; focus moves into it.
-import { useEffect, useRef, type ReactNode } from 'react'
+// A modal dialog frame: Escape or the backdrop closes it (only the topmost one, when dialogs stack); focus
+// moves into it, and back to whatever opened it when it closes.
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react'
 import { Icon } from '../components/icon'
 
 export function Dialog({ title, onClose, children, wide = false, testId }: { title: string; onClose(): void; children: ReactNode; wide?: boolean; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)')?.focus()
-    return () => window.removeEventListener('keydown', onKey)
+  const close = useRef(onClose)
+  // Updated in the commit itself, so an Escape right after a change already sees the new handler.
+  useLayoutEffect(() => {
+    close.current = onClose
   }, [onClose])
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !isTopmost(ref.current)) return
+      e.stopPropagation()
+      close.current()
+    }
+    window.addEventListener('keydown', onKey)
+    ref.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button:not(.dialog-close)')?.focus()
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      // Back to the button that opened it, unless focus already moved somewhere on purpose.
+      requestAnimationFrame(() => {
+        const lost = !document.activeElement || document.activeElement === document.body
+        if (lost && opener?.isConnected) opener.focus()
+      })
+    }
+  }, [])
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} ref={ref} data-testid={testId}>
@@ -23,4 +41,9 @@ export function Dialog({ title, onClose, children, wide = false, testId }: { tit
       </div>
     </div>
   )
+}
+
+function isTopmost(el: HTMLElement | null): boolean {
+  const all = document.querySelectorAll('[role=dialog]')
+  return !!el && all[all.length - 1] === el
 }

@@ -1,7 +1,7 @@
 // Shown when no API key is available and nothing has run yet: enter a key, or watch the scripted demo.
 import { useState } from 'react'
 import { Icon } from '../components/icon'
-import { startDemo, ui, useApp } from '../state/store'
+import { saveSettings, startDemo, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { ApiKeyForm } from './settings-dialog'
@@ -58,7 +58,15 @@ export function FirstRun() {
             {error && <div className="inline-error">{error}</div>}
           </section>
         </div>
-        <button className="btn-link small first-run-skip" onClick={() => ui.dismissFirstRun()}>
+        <button
+          className="btn-link small first-run-skip"
+          onClick={() => {
+            ui.dismissFirstRun()
+            // Remembered in settings, so a reload or the next start does not ask again.
+            void saveSettings({ firstRunSkipped: true }).catch(() => undefined)
+          }}
+          data-testid="first-run-skip"
+        >
           Skip for now
         </button>
       </div>

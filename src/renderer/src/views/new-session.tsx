@@ -3,8 +3,8 @@
 import { useState } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import { Icon } from '../components/icon'
-import { startDemo, startSession, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { startDemo, startSession, ui, useApp } from '../state/store'
+import { CallError, errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
 
@@ -26,6 +26,8 @@ export function NewSession() {
   const [mode, setMode] = useState<PermissionMode | ''>('')
   const [demoError, setDemoError] = useState<string | null>(null)
   const [demoBusy, setDemoBusy] = useState(false)
+  // A start refused for want of a key: the way to add one sits right under the refusal.
+  const [needKey, setNeedKey] = useState(false)
   const aliases = Object.keys(settings?.modelAliases ?? {})
 
   const runDemo = async () => {
@@ -55,7 +57,13 @@ export function NewSession() {
           testId="new-prompt"
           onSubmit={async (prompt) => {
             requestNotificationPermission()
-            await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}) })
+            setNeedKey(false)
+            try {
+              await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}) })
+            } catch (err) {
+              if (err instanceof CallError && err.code === 'unavailable' && settings && !settings.hasApiKey) setNeedKey(true)
+              throw err
+            }
           }}
         >
           <label className="select-inline" title="The main agent">
@@ -92,6 +100,13 @@ export function NewSession() {
             </select>
           </label>
         </PromptBox>
+        {needKey && settings && !settings.hasApiKey && (
+          <div className="new-session-key">
+            <button className="btn btn-primary btn-sm" onClick={() => ui.setDialog('settings')} data-testid="open-settings-for-key">
+              <Icon name="key" size={12} /> Add an API key in Settings
+            </button>
+          </div>
+        )}
         <div className="new-session-demo">
           <button className="btn btn-ghost btn-sm" onClick={() => void runDemo()} disabled={demoBusy} data-testid="run-demo">
             <Icon name="play" size={12} /> Run the scripted demo

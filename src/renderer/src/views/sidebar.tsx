@@ -2,10 +2,9 @@
 import { useState } from 'react'
 import { closeAgents, openAgents, useAgentEditor } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
-import { StatusDot, STATUS_LABEL } from '../components/status'
-import { formatCost, formatRelative, plural } from '../lib/format'
-import { newSession, openSession, pickFolder, ui, useApp } from '../state/store'
+import { newSession, pickFolder, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
+import { SessionRow } from './session-row'
 
 export function Sidebar() {
   const workspace = useApp((s) => s.workspace)
@@ -58,28 +57,7 @@ export function Sidebar() {
         {sessionsError && <div className="inline-error sidebar-error">Could not list sessions: {sessionsError}</div>}
         {!sessions.length && !sessionsError && <div className="sidebar-empty">No sessions in this folder yet.</div>}
         {sessions.map((s) => (
-          <button
-            key={s.sessionId}
-            role="listitem"
-            className={`session-item${s.sessionId === current && !agentsOpen ? ' active' : ''}`}
-            onClick={() => {
-              closeAgents()
-              void openSession(s.sessionId)
-            }}
-            data-testid="session-item"
-            title={`${s.title}\n${STATUS_LABEL[s.status]} · ${new Date(s.createdAt).toLocaleString()}`}
-          >
-            <StatusDot status={s.status} />
-            <span className="session-item-body">
-              <span className="session-title">
-                <span className="session-title-text">{s.title || 'Untitled session'}</span>
-                {s.demo && <span className="tag tag-subtle">scripted</span>}
-              </span>
-              <span className="session-meta">
-                {formatRelative(s.updatedAt)} · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
-              </span>
-            </span>
-          </button>
+          <SessionRow key={s.sessionId} session={s} active={s.sessionId === current && !agentsOpen} />
         ))}
       </div>
       <button className="sidebar-footer-button" onClick={() => ui.setDialog('settings')} data-testid="open-settings">

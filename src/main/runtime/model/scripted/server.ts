@@ -29,6 +29,8 @@ export interface ScriptedServerOptions {
   validate?: boolean
   /** Keep every request in `requests`. Default true; the long-running demo mode turns it off to bound memory. */
   recordRequests?: boolean
+  /** Answer 401 to any request without this key (x-api-key or bearer), as the API does. Default: any key. */
+  apiKey?: string
 }
 
 export interface ScriptedServer {
@@ -163,6 +165,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body)
     const rec: RecordedRequest = { ...parsed, receivedAt, index: seenRequests++ }
     if (opts.recordRequests !== false) requests.push(rec)
+    const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')
+    if (opts.apiKey !== undefined && key !== opts.apiKey) return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }, nextId('req'))
     try {
       if (req.method === 'POST' && path === '/v1/messages') await handleMessages(res, raw, rec)
       else if (req.method === 'GET' && path === '/v1/models') handleModels(res)

@@ -1,0 +1,102 @@
+// A session's folder as the sidebar manages it: the name a person gave it (kept beside the transcripts in
+// name.json, so the recorder, which rewrites session.json as agents run, never overwrites it) and deleting
+// it, to the system's trash where there is one.
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { HostCallError } from '../../../shared/ipc-dispatch'
+import { listSessions, sessionDir, writeJsonAtomic } from '../store'
+
+const NAME_FILE = 'name.json'
+
+/** The name a person gave the session, or null. Read synchronously: the session list asks per row. */
+export function sessionName(dataDir: string, sessionId: string): string | null {
+  try {
+    const v = JSON.parse(readFileSync(join(sessionDir(dataDir, sessionId), NAME_FILE), 'utf8')) as { title?: unknown }
+    return typeof v.title === 'string' && v.title.trim() ? v.title : null
+  } catch {
+    return null
+  }
+}
+
+export async function saveSessionName(dataDir: string, sessionId: string, title: string): Promise<void> {
+  await writeJsonAtomic(join(sessionDir(dataDir, sessionId), NAME_FILE), { title })
+}
+
+/** Moves a path to the trash; Electron's shell.trashItem in the app. Throws when it cannot. */
+export type TrashItem = (path: string) => Promise<void>
+
+const ACTIVE = ['running', 'queued', 'waiting_permission']
+
+/**
+ * Deletes a session that nothing runs: `live` is this process's copy of it, if any (closed first). Refuses
+ * with `conflict` while any of its agents works, here or in another process; resolves whether it went to the trash.
+ */
+export async function deleteSessionFolder(
+  dataDir: string,
+  sessionId: string,
+  opts: { live: { busy: boolean; close(): Promise<void> } | null; home: string; env: Record<string, string | undefined>; trash?: TrashItem }
+): Promise<boolean> {
+  if (!existsSync(sessionDir(dataDir, sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+  if (opts.live?.busy) throw new HostCallError('conflict', 'This session is still running; stop it before deleting it.')
+  if (!opts.live) {
+    const stored = (await listSessions(dataDir)).sessions.find((s) => s.sessionId === sessionId)
+    if (stored && ACTIVE.includes(stored.status)) throw new HostCallError('conflict', 'This session is running in another Fanout window or `fanout run`; stop it there before deleting it.')
+  }
+  await opts.live?.close()
+  return removeSessionFolder(dataDir, sessionId, opts)
+}
+
+/**
+ * Removes a session's folder: to the trash when `trash` works (or, without it, the freedesktop or macOS
+ * trash of `home`), else for good. Resolves whether it went to the trash.
+ */
+export async function removeSessionFolder(
+  dataDir: string,
+  sessionId: string,
+  opts: { trash?: TrashItem | undefined; home: string; env: Record<string, string | undefined>; platform?: NodeJS.Platform }
+): Promise<boolean> {
+  const dir = sessionDir(dataDir, sessionId)
+  const trash = opts.trash ?? homeTrash(opts.home, opts.env, opts.platform ?? process.platform)
+  if (trash) {
+    try {
+      await trash(dir)
+      return true
+    } catch {
+      // another file system, or no trash after all: deleted below, as the person confirmed
+    }
+  }
+  await rm(dir, { recursive: true, force: true })
+  return false
+}
+
+/** The trash of the user's home folder (freedesktop.org on Linux and BSDs, ~/.Trash on macOS); none on Windows. */
+function homeTrash(home: string, env: Record<string, string | undefined>, platform: NodeJS.Platform): TrashItem | null {
+  if (platform === 'win32') return null
+  if (platform === 'darwin') {
+    return async (path) => rename(path, freeName(join(home, '.Trash'), basename(path)))
+  }
+  const root = env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'Trash') : join(home, '.local/share/Trash')
+  return async (path) => {
+    await mkdir(join(root, 'files'), { recursive: true })
+    await mkdir(join(root, 'info'), { recursive: true })
+    const target = freeName(join(root, 'files'), basename(path))
+    const name = basename(target)
+    const info = join(root, 'info', `${name}.trashinfo`)
+    const date = new Date().toISOString().slice(0, 19)
+    await writeFile(info, `[Trash Info]\nPath=${encodeURI(path)}\nDeletionDate=${date}\n`, { flag: 'wx' })
+    try {
+      await rename(path, target)
+    } catch (err) {
+      await rm(info, { force: true })
+      throw err
+    }
+  }
+}
+
+function freeName(dir: string, name: string): string {
+  for (let i = 0; ; i++) {
+    const candidate = join(dir, i ? `${name}.${i}` : name)
+    if (!existsSync(candidate) && !existsSync(join(dir, '..', 'info', `${basename(candidate)}.trashinfo`))) return candidate
+  }
+}

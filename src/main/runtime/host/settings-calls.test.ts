@@ -1,0 +1,136 @@
+// Settings through the contract as the dialog sends them: bad values refused with a sentence about their
+// field and nothing written, aliases reset to their defaults, the theme kept; "Test connection"; and
+// renaming and deleting sessions from the sidebar.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { folders, host, mainEnded, until } from '../../../../test/support/host'
+import { dispatchCall } from '../../../shared/ipc-dispatch'
+import { settingsErrorsByField } from '../../../shared/settings-fields'
+import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
+import { saveApiKey } from '../store'
+
+const settingsFile = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))
+
+describe('settings through the contract', () => {
+  it('refuses a bad number with a sentence for its field, and writes nothing', async () => {
+    const { h, dirs } = await host(null)
+    await dispatchCall(h, 'settings.update', { limits: { maxTurns: 50 } })
+    const r = await dispatchCall(h, 'settings.update', { limits: { maxConcurrentAgents: 0, maxBudgetUsd: -1 }, defaultModel: 'gpt' })
+    expect(r.ok).toBe(false)
+    const message = r.ok ? '' : r.error.message
+    expect(settingsErrorsByField(message).fields).toEqual({
+      maxConcurrentAgents: 'Enter a number from 1 to 256.',
+      maxBudgetUsd: 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
+      defaultModel: '“gpt” is not an alias: use haiku, sonnet or opus, or a full model id like claude-sonnet-4-5.'
+    })
+    expect(settingsFile(dirs.dataDir).limits).toEqual({ maxTurns: 50 })
+    const bubble = await dispatchCall(h, 'settings.update', { defaultPermissionMode: 'bubble' })
+    expect(bubble).toMatchObject({ ok: false, error: { message: expect.stringContaining('no parent') } })
+  })
+
+  it('offers exactly the three aliases, each reset to its default by null', async () => {
+    const { h, dirs } = await host(null)
+    const custom = await dispatchCall(h, 'settings.update', { modelAliases: { fast: 'claude-haiku-4-5' } })
+    expect(custom).toMatchObject({ ok: false, error: { message: expect.stringContaining('Only the haiku, sonnet, opus aliases exist') } })
+    const bare = await dispatchCall(h, 'settings.update', { modelAliases: { sonnet: 'opus' } })
+    expect(bare.ok ? '' : settingsErrorsByField(bare.error.message).fields['alias.sonnet']).toMatch(/full model id/)
+
+    const set = await h.updateSettings({ modelAliases: { sonnet: 'gateway/sonnet-4' } })
+    expect(set.settings.modelAliases.sonnet).toBe('gateway/sonnet-4')
+    const reset = await h.updateSettings({ modelAliases: { sonnet: null } })
+    expect(reset.settings.modelAliases.sonnet).toBe(reset.settings.defaultModelAliases.sonnet)
+    expect(settingsFile(dirs.dataDir).modelAliases).toEqual({})
+  })
+
+  it('keeps the theme', async () => {
+    const { h } = await host(null)
+    expect((await h.getSettings()).settings.theme).toBe('system')
+    await h.updateSettings({ theme: 'dark' })
+    expect((await h.getSettings()).settings.theme).toBe('dark')
+  })
+})
+
+describe('Test connection', () => {
+  it('says OK with the number of models at a working address, using the stored key', async () => {
+    const dirs = folders()
+    await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
+    const server = await startScriptedServer({ respond: () => reply.text('unused') })
+    const { h } = await host(null, dirs)
+    try {
+      const r = await h.testConnection({ baseUrl: server.url })
+      expect(r).toEqual({ ok: true, url: server.url, message: `Connected: ${server.url} answered and offers 3 models.` })
+      expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models', headers: { authorization: 'Bearer sk-ant-test-key' } })
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('names the refused address and where it is set, at once', async () => {
+    const dirs = folders()
+    await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
+    const { h } = await host(null, dirs)
+    const started = Date.now()
+    const r = await h.testConnection({ baseUrl: 'http://127.0.0.1:9' })
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(r.ok).toBe(false)
+    expect(r.message).toMatch(/^Could not connect to http:\/\/127\.0\.0\.1:9 \(connect ECONNREFUSED 127\.0\.0\.1:9\)\. This address is set in Settings → Base URL/)
+  })
+
+  it('says the key was refused, and that an endpoint without a model list still answered', async () => {
+    const dirs = folders()
+    await saveApiKey(dirs.dataDir, 'sk-ant-wrong-key')
+    const strict = await startScriptedServer({ respond: () => reply.text('unused'), apiKey: 'sk-ant-right-key' })
+    const bare = await startScriptedServer({ respond: () => reply.text('unused'), models: null })
+    const { h } = await host(null, dirs)
+    try {
+      expect(await h.testConnection({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401): check the API key above.` })
+      expect(await h.testConnection({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
+    } finally {
+      await strict.close()
+      await bare.close()
+    }
+  })
+
+  it('asks for a key first when there is none', async () => {
+    const { h } = await host(null)
+    expect(await h.testConnection({})).toMatchObject({ ok: false, message: 'There is no API key to test with: save one above first.' })
+  })
+})
+
+describe('renaming and deleting sessions', () => {
+  const script = scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.text('Done.')] }])
+
+  it('renames a session so the list and a restarted host show the new name', async () => {
+    const dirs = folders()
+    const first = await host(script, dirs)
+    const { sessionId } = await first.h.startSession({ prompt: 'Summarize the repo', cwd: dirs.cwd })
+    await until(() => mainEnded(first.events, sessionId), 'the run')
+    const { session } = await first.h.renameSession({ sessionId, title: 'Repo tour' })
+    expect(session.title).toBe('Repo tour')
+    expect(first.notices.some((n) => n.type === 'session_updated' && n.session.title === 'Repo tour')).toBe(true)
+    await first.h.close()
+    const second = await host(null, dirs)
+    expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, title: 'Repo tour' })
+    expect((await second.h.openSession({ sessionId })).session.title).toBe('Repo tour')
+    await expect(second.h.renameSession({ sessionId: 'nope', title: 'x' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('moves a finished session to the trash and refuses one that runs', async () => {
+    const dirs = folders()
+    const slow = scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Bash', { command: 'sleep 30' }), reply.text('Done.')] }])
+    const { h, events, notices } = await host(slow, dirs)
+    const { sessionId } = await h.startSession({ prompt: 'Wait', cwd: dirs.cwd })
+    await until(() => events.some((e) => e.type === 'permission_request'), 'the run to be waiting')
+    await expect(h.deleteSession({ sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/stop it before deleting/) })
+    await h.stopAgent({ sessionId, agentId: events.find((e) => e.type === 'agent_start')!.agentId })
+    await until(() => mainEnded(events, sessionId), 'the stop')
+    expect(await h.deleteSession({ sessionId })).toEqual({ trashed: true })
+    expect(notices.some((n) => n.type === 'session_deleted' && n.sessionId === sessionId)).toBe(true)
+    expect((await h.listSessions({})).sessions).toEqual([])
+    const trash = join(dirs.home, '.local/share/Trash')
+    expect(readdirSync(join(trash, 'files'))).toEqual([sessionId])
+    expect(readFileSync(join(trash, 'info', `${sessionId}.trashinfo`), 'utf8')).toContain(`Path=${join(dirs.dataDir, 'sessions', sessionId)}`)
+    expect(existsSync(join(dirs.dataDir, 'sessions', sessionId))).toBe(false)
+  })
+})

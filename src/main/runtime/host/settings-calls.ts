@@ -1,0 +1,55 @@
+// The host's settings calls: read and change settings.json, store the write-only key, and test the
+// endpoint. The key is only ever read here to make a client; no answer carries it.
+import type { HostNotice, SettingsPatch } from '../../../shared/ipc-contract'
+import { HostCallError } from '../../../shared/ipc-dispatch'
+import { loadRuntimeConfig, type KeyStore } from '../setup'
+import { ensureDataDir, updateSettings } from '../store'
+import { testConnection } from './connection-test'
+import { settingsView, storePatch, type KeySource } from './settings-view'
+
+export interface SettingsCallsOptions {
+  env: Record<string, string | undefined>
+  dataDir: string
+  keyStore: KeyStore
+  notify(notice: HostNotice): void
+}
+
+export class SettingsCalls {
+  constructor(private readonly o: SettingsCallsOptions) {}
+
+  get = async () => ({ settings: await this.now() })
+
+  update = async (patch: SettingsPatch) => {
+    try {
+      await updateSettings(this.o.dataDir, storePatch(patch))
+    } catch (err) {
+      throw new HostCallError('invalid_request', err instanceof Error ? err.message : String(err))
+    }
+    return this.changed()
+  }
+
+  setApiKey = async ({ apiKey }: { apiKey: string }) => {
+    await ensureDataDir(this.o.dataDir)
+    await this.o.keyStore.set(apiKey)
+    return this.changed()
+  }
+
+  testConnection = async ({ baseUrl }: { baseUrl?: string | null }) =>
+    testConnection(await loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir }), baseUrl, { env: this.o.env, keyStore: this.o.keyStore })
+
+  private async changed() {
+    const settings = await this.now()
+    this.o.notify({ type: 'settings_changed', settings })
+    return { settings }
+  }
+
+  private async keySource(): Promise<KeySource> {
+    if (await this.o.keyStore.get().catch(() => null)) return 'stored'
+    return this.o.env.ANTHROPIC_API_KEY || this.o.env.ANTHROPIC_AUTH_TOKEN ? 'environment' : 'none'
+  }
+
+  private async now() {
+    const config = await loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir })
+    return settingsView(config.settings, await this.keySource())
+  }
+}

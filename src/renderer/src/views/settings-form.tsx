@@ -1,0 +1,243 @@
+// The Settings form: endpoint (with Test connection), models and the three aliases, limits, the main agent's
+// permission mode, orchestration. Every field is checked as it is typed with the contract's own rules; Save
+// is refused while one is wrong, and a refusal from the host is put next to the field it is about.
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
+import type { Settings } from '../../../shared/ipc-contract'
+import { checkBaseUrl, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsErrorsByField, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { Icon } from '../components/icon'
+import { call, saveSettings } from '../state/store'
+import { errorText } from '../transport/types'
+import { MODE_LABEL } from './new-session'
+import { changedFields, draftErrors, draftPatch, FIELD_ORDER, sameDraft, toDraft, type Draft, type FieldErrors } from './settings-draft'
+
+const NOT_SAVED = 'Nothing was saved: correct the highlighted field first.'
+
+function FieldMessage({ field, error, hint }: { field: SettingsFieldKey; error?: string; hint?: ReactNode }) {
+  if (error)
+    return (
+      <span className="field-error" id={`err-${field}`} data-testid={`error-${field}`}>
+        <Icon name="x" size={11} /> {error}
+      </span>
+    )
+  return hint ? <span className="field-hint">{hint}</span> : null
+}
+
+/** Props for an input that belongs to a field: highlighted and described by its error. */
+const fieldProps = (field: SettingsFieldKey, error: string | undefined) => ({
+  'data-field': field,
+  'aria-invalid': error ? true : undefined,
+  'aria-describedby': error ? `err-${field}` : undefined,
+  className: error ? 'invalid' : undefined
+})
+
+/** "Test connection": its button, beside the Base URL, and its answer, under it. */
+function useConnectionTest(baseUrl: string): { button: ReactNode; result: ReactNode } {
+  const [state, setState] = useState<{ busy: boolean; ok?: boolean; message?: string }>({ busy: false })
+  const test = async () => {
+    const url = checkBaseUrl(baseUrl)
+    if (!url.ok) return setState({ busy: false, ok: false, message: url.error })
+    setState({ busy: true })
+    try {
+      const r = await call('settings.testConnection', { baseUrl: url.value })
+      setState({ busy: false, ok: r.ok, message: r.message })
+    } catch (err) {
+      setState({ busy: false, ok: false, message: errorText(err) })
+    }
+  }
+  return {
+    button: (
+      <button type="button" className="btn" onClick={() => void test()} disabled={state.busy} data-testid="test-connection">
+        {state.busy ? 'Testing…' : 'Test connection'}
+      </button>
+    ),
+    result: state.message && (
+      <span className={`connection-result ${state.ok ? 'ok-text' : 'inline-error'}`} role="status" data-testid="connection-result">
+        <Icon name={state.ok ? 'check' : 'x'} size={12} /> {state.message}
+      </span>
+    )
+  }
+}
+
+export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirty(dirty: boolean): void }) {
+  const [baseline, setBaseline] = useState<Draft>(() => toDraft(settings))
+  const [d, setD] = useState<Draft>(baseline)
+  const [touched, setTouched] = useState<ReadonlySet<SettingsFieldKey>>(new Set())
+  const [showAll, setShowAll] = useState(false)
+  const [hostErrors, setHostErrors] = useState<FieldErrors>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const [saved, setSaved] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  const local = draftErrors(d)
+  const err = (k: SettingsFieldKey) => hostErrors[k] ?? (showAll || touched.has(k) ? local[k] : undefined)
+  const defaults = settings.defaultModelAliases
+  const connection = useConnectionTest(d.baseUrl)
+
+  // Before the next event: an Escape typed straight after a change must already know it is unsaved.
+  useLayoutEffect(() => onDirty(!sameDraft(d, baseline)), [d, baseline, onDirty])
+
+  const up = (patch: Partial<Draft>) => {
+    const next = { ...d, ...patch }
+    const changed = changedFields(d, next)
+    setTouched((t) => new Set([...t, ...changed]))
+    setHostErrors((h) => Object.fromEntries(Object.entries(h).filter(([k]) => !changed.includes(k as SettingsFieldKey))))
+    setD(next)
+    setSaved(false)
+    setFormError(null)
+  }
+  const focusField = (k: SettingsFieldKey) => formRef.current?.querySelector<HTMLElement>(`[data-field="${k}"]`)?.focus()
+
+  const save = async () => {
+    const first = FIELD_ORDER.find((k) => local[k])
+    if (first) {
+      setShowAll(true)
+      setFormError(NOT_SAVED)
+      return focusField(first)
+    }
+    setBusy(true)
+    try {
+      await saveSettings(draftPatch(d, defaults))
+      setBaseline(d)
+      setSaved(true)
+      setFormError(null)
+    } catch (e) {
+      const { fields, rest } = settingsErrorsByField(errorText(e))
+      setHostErrors(fields)
+      setFormError(rest.length ? `Nothing was saved: ${rest.join(' ')}` : NOT_SAVED)
+      const at = FIELD_ORDER.find((k) => fields[k])
+      if (at) focusField(at)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const num = (key: NumberSetting, label: string, hint: string, placeholder = '') => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        inputMode={NUMBER_RULES[key].whole ? 'numeric' : 'decimal'}
+        value={d[key]}
+        placeholder={placeholder}
+        onChange={(e) => up({ [key]: e.target.value } as Partial<Draft>)}
+        data-testid={`setting-${key}`}
+        {...fieldProps(key, err(key))}
+      />
+      <FieldMessage field={key} error={err(key)} hint={hint} />
+    </label>
+  )
+  const modes = PERMISSION_MODES.filter((m) => m !== 'bubble' || d.defaultPermissionMode === 'bubble')
+
+  return (
+    <form
+      ref={formRef}
+      className="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        void save()
+      }}
+    >
+      <section className="settings-section">
+        <h3>Model endpoint</h3>
+        <div className="field">
+          <label className="field-label" htmlFor="setting-baseUrl">
+            Base URL
+          </label>
+          <span className="inline-fields">
+            <input id="setting-baseUrl" value={d.baseUrl} onChange={(e) => up({ baseUrl: e.target.value })} placeholder="https://api.anthropic.com (default)" spellCheck={false} data-testid="setting-baseUrl" {...fieldProps('baseUrl', err('baseUrl'))} />
+            {connection.button}
+          </span>
+          <FieldMessage field="baseUrl" error={err('baseUrl')} hint="For a gateway or an Anthropic-compatible server. Leave empty for the Anthropic API." />
+          {connection.result}
+        </div>
+      </section>
+      <section className="settings-section">
+        <h3>Models</h3>
+        <label className="field">
+          <span className="field-label">Default model</span>
+          <input value={d.defaultModel} onChange={(e) => up({ defaultModel: e.target.value })} spellCheck={false} data-testid="setting-defaultModel" {...fieldProps('defaultModel', err('defaultModel'))} />
+          <FieldMessage field="defaultModel" error={err('defaultModel')} hint={<>haiku, sonnet, opus or a full model id. Agents with <code>model: inherit</code> use their parent’s.</>} />
+        </label>
+        <div className="field" role="group" aria-labelledby="aliases-label">
+          <span className="field-label" id="aliases-label">
+            Aliases
+          </span>
+          <span className="field-hint">The model each name stands for, wherever it is used: the default model, agent files’ <code>model:</code>, and the Agent tool.</span>
+          <div className="alias-table">
+            {MODEL_ALIAS_NAMES.map((alias) => {
+              const key = `alias.${alias}` as const
+              const value = d.aliases[alias]
+              return (
+                <div className="alias-row" key={alias} data-testid={`alias-${alias}`}>
+                  <span className="alias-name mono">{alias}</span>
+                  <span className="muted" aria-hidden="true">
+                    →
+                  </span>
+                  <input value={value} onChange={(e) => up({ aliases: { ...d.aliases, [alias]: e.target.value } })} aria-label={`Model id for ${alias}`} spellCheck={false} {...fieldProps(key, err(key))} />
+                  <button type="button" className="btn-link small" disabled={value.trim() === defaults[alias]} onClick={() => up({ aliases: { ...d.aliases, [alias]: defaults[alias] } })} title={`Back to ${defaults[alias]}`}>
+                    Reset to default
+                  </button>
+                  <span className="alias-message">
+                    <FieldMessage field={key} error={err(key)} hint={value.trim() === defaults[alias] ? 'Default' : `Default: ${defaults[alias]}`} />
+                  </span>
+                </div>
+              )
+            })}
+          </div>
+        </div>
+      </section>
+      <section className="settings-section">
+        <h3>Limits</h3>
+        <div className="field-grid">
+          {num('maxConcurrentAgents', 'Parallel subagents', 'More wait as queued. 1 to 256.')}
+          {num('maxDepth', 'Nesting depth', 'How deep subagents may nest. 1 to 32.')}
+          {num('maxTurns', 'Main agent turns', 'Per prompt. 1 to 10,000.')}
+          {num('maxBudgetUsd', 'Budget per session (USD)', 'Stops the session at this cost. Empty: no limit.', 'No limit')}
+        </div>
+      </section>
+      <section className="settings-section">
+        <h3>Permissions</h3>
+        <label className="field">
+          <span className="field-label">Main agent’s permission mode</span>
+          <select value={d.defaultPermissionMode} onChange={(e) => up({ defaultPermissionMode: e.target.value as PermissionMode })} data-testid="setting-permissionMode" {...fieldProps('defaultPermissionMode', err('defaultPermissionMode'))}>
+            {modes.map((m) => (
+              <option key={m} value={m}>
+                {m === 'bubble' ? 'Bubble to parent (the main agent has none: it asks you)' : MODE_LABEL[m]}
+              </option>
+            ))}
+          </select>
+          <FieldMessage field="defaultPermissionMode" error={err('defaultPermissionMode')} hint="For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file." />
+        </label>
+      </section>
+      <section className="settings-section">
+        <h3>Orchestration (new sessions)</h3>
+        <label className="check-field">
+          <input type="checkbox" checked={d.coordinator} onChange={(e) => up({ coordinator: e.target.checked })} data-testid="setting-coordinator" />
+          <span>
+            <span className="field-label">Coordinator mode</span>
+            <span className="field-hint">The main agent only directs agents, in four phases: research, a plan, implementation with each worker in its own git worktree, and verification.</span>
+          </span>
+        </label>
+        <label className="check-field">
+          <input type="checkbox" checked={d.agentTeams || d.coordinator} disabled={d.coordinator} onChange={(e) => up({ agentTeams: e.target.checked })} data-testid="setting-agentTeams" />
+          <span>
+            <span className="field-label">Agent teams</span>
+            <span className="field-hint">The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.</span>
+          </span>
+        </label>
+      </section>
+      <div className="form-actions">
+        {formError && (
+          <span className="inline-error form-error" role="alert">
+            {formError}
+          </span>
+        )}
+        {saved && !formError && <span className="ok-text small">Saved.</span>}
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
+          Save settings
+        </button>
+      </div>
+    </form>
+  )
+}

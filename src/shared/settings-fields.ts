@@ -1,0 +1,134 @@
+// The rules of each Settings field and the sentence a person reads when a value breaks one. Shared by the
+// contract (which enforces them on every call) and the Settings dialog (which checks as you type), so the
+// two never disagree and a failure from the host can be put next to the field it is about.
+
+export const MODEL_ALIAS_NAMES = ['haiku', 'sonnet', 'opus'] as const
+export type ModelAliasName = (typeof MODEL_ALIAS_NAMES)[number]
+
+export const THEME_CHOICES = ['system', 'light', 'dark'] as const
+export type ThemeChoice = (typeof THEME_CHOICES)[number]
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
+
+export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd'
+
+interface NumberRule {
+  min: number
+  max: number
+  whole: boolean
+  example: string
+}
+
+export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
+  maxConcurrentAgents: { min: 1, max: 256, whole: true, example: '4' },
+  maxDepth: { min: 1, max: 32, whole: true, example: '3' },
+  maxTurns: { min: 1, max: 10_000, whole: true, example: '200' },
+  /** Dollars; empty means no limit. */
+  maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50' }
+}
+
+const WHOLE = /^\d+$/
+const DOLLARS = /^(\d+(\.\d*)?|\.\d+)$/
+
+export const wholeNumberText = (name: NumberSetting) => `Enter a whole number, like ${NUMBER_RULES[name].example}.`
+export const rangeText = (name: NumberSetting) => {
+  const r = NUMBER_RULES[name]
+  return r.whole ? `Enter a number from ${r.min} to ${r.max.toLocaleString('en-US')}.` : `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
+}
+export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
+
+/** A numeric field as typed: its number (null: the budget left empty, no limit) or why it is not one. */
+export function checkNumberSetting(name: NumberSetting, text: string): Checked<number | null> {
+  const t = text.trim()
+  const rule = NUMBER_RULES[name]
+  if (!rule.whole) {
+    if (!t) return { ok: true, value: null }
+    if (!DOLLARS.test(t)) return { ok: false, error: DOLLARS_TEXT }
+  } else if (!WHOLE.test(t)) return { ok: false, error: wholeNumberText(name) }
+  const n = Number(t)
+  if (!Number.isFinite(n) || n < rule.min || n > rule.max) return { ok: false, error: rangeText(name) }
+  return { ok: true, value: n }
+}
+
+// A bare word (letters only) cannot be a model id, so the runtime reads it as an alias; anything with a
+// digit, dash, dot, slash, colon or bracket is an id and passed through (gateways name models freely).
+const BARE_WORD = /^[a-z]+$/i
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@[\]-]*$/
+const MODEL_EXAMPLE = 'claude-sonnet-4-5'
+
+export const isBareWord = (value: string) => BARE_WORD.test(value)
+export const isModelAlias = (value: string): value is ModelAliasName => (MODEL_ALIAS_NAMES as readonly string[]).includes(value.toLowerCase())
+
+/**
+ * A model as typed. `alias: true` (the default model) also takes haiku, sonnet or opus; an alias's own
+ * model id must be a full id, since aliases are not resolved twice.
+ */
+export function checkModelId(text: string, opts: { alias: boolean }): Checked<string> {
+  const t = text.trim()
+  const what = opts.alias ? 'an alias (haiku, sonnet, opus) or a model id' : `a model id, like ${MODEL_EXAMPLE}`
+  if (!t) return { ok: false, error: `Enter ${what}.` }
+  if (t.length > 200) return { ok: false, error: 'A model id is at most 200 characters.' }
+  if (!MODEL_ID.test(t)) return { ok: false, error: `A model id has no spaces and only letters, digits and - . _ : / @, like ${MODEL_EXAMPLE}.` }
+  if (isBareWord(t)) {
+    if (opts.alias && isModelAlias(t)) return { ok: true, value: t.toLowerCase() }
+    return { ok: false, error: opts.alias ? `“${t}” is not an alias: use haiku, sonnet or opus, or a full model id like ${MODEL_EXAMPLE}.` : `Enter a full model id, like ${MODEL_EXAMPLE}; a single word is not one.` }
+  }
+  return { ok: true, value: t }
+}
+
+export const BASE_URL_TEXT = 'Enter an address that starts with http:// or https://, like https://gateway.example.com.'
+
+/** The base URL as typed: null when empty (the default endpoint). */
+export function checkBaseUrl(text: string): Checked<string | null> {
+  const t = text.trim()
+  if (!t) return { ok: true, value: null }
+  try {
+    const url = new URL(t)
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return { ok: true, value: t }
+  } catch {
+    // falls through to the sentence
+  }
+  return { ok: false, error: BASE_URL_TEXT }
+}
+
+/**
+ * A key as pasted: `error` when it cannot be a key at all (the contract refuses it too), `warning` when it
+ * does not look like an Anthropic key — saved anyway, since a gateway's token can look like anything.
+ */
+export function checkApiKey(text: string): { error?: string; warning?: string } {
+  const t = text.trim()
+  if (!t) return {}
+  if (/\s/.test(t)) return { error: 'The key has a space or line break inside it; keys have none. Paste it again.' }
+  if (!/^[\x21-\x7e]+$/.test(t)) return { error: 'The key has characters a key cannot have (only plain letters, digits and symbols). Paste it again.' }
+  if (!t.startsWith('sk-ant-')) return { warning: 'This does not look like an Anthropic API key (those start with sk-ant-). Save it anyway if it is a token for your gateway.' }
+  if (t.length < 40) return { warning: 'This key looks too short; check that all of it was copied.' }
+  return {}
+}
+
+/** The dialog's name for each field a contract path can point at. */
+export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | `alias.${ModelAliasName}`
+
+/**
+ * Splits a host's error ("settings.update: limits.maxDepth: Enter a number from 1 to 32.; baseUrl: …") into
+ * a sentence per field; what names no field stays in `rest`.
+ */
+export function settingsErrorsByField(message: string): { fields: Partial<Record<SettingsFieldKey, string>>; rest: string[] } {
+  const body = message.replace(/^settings\.update:\s*/, '')
+  const fields: Partial<Record<SettingsFieldKey, string>> = {}
+  const rest: string[] = []
+  for (const part of body.split(/;\s+(?=[A-Za-z.]+:\s)/)) {
+    const m = /^([A-Za-z.]+):\s+(.*)$/s.exec(part.trim())
+    const key = m ? fieldOfPath(m[1]) : null
+    if (key && m) fields[key] ??= m[2]
+    else rest.push(part.trim())
+  }
+  return { fields, rest }
+}
+
+function fieldOfPath(path: string): SettingsFieldKey | null {
+  const [head, tail] = path.split('.')
+  if (head === 'limits' && tail && tail in NUMBER_RULES) return tail as NumberSetting
+  if (head === 'modelAliases' && tail && isModelAlias(tail)) return `alias.${tail.toLowerCase() as ModelAliasName}`
+  if (['baseUrl', 'defaultModel', 'defaultPermissionMode', 'theme'].includes(head) && !tail) return head as SettingsFieldKey
+  return null
+}

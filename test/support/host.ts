@@ -1,0 +1,58 @@
+// A LocalRuntimeHost over temporary folders and (optionally) the scripted Messages server, with every
+// event and notice it sends collected, for the host's unit tests.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
+import type { AgentEvent } from '../../src/shared/events'
+import type { HostNotice } from '../../src/shared/ipc-contract'
+import { createModelClient } from '../../src/main/runtime/model/client'
+import { startScriptedServer, type Respond, type ScriptedServer } from '../../src/main/runtime/model/scripted'
+import { LocalRuntimeHost, type RuntimeHostOptions } from '../../src/main/runtime/host/runtime-host'
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c()
+})
+
+export function folders() {
+  const tmp = mkdtempSync(join(tmpdir(), 'fanout-host-'))
+  const cwd = join(tmp, 'project')
+  mkdirSync(join(cwd, 'src'), { recursive: true })
+  writeFileSync(join(cwd, 'src', 'main.ts'), 'export const answer = 42\n')
+  writeFileSync(join(cwd, 'README.md'), '# Demo project\n')
+  return { tmp, cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
+}
+
+export async function host(respond: Respond | null, dirs: { cwd: string; dataDir: string; home: string } = folders(), env: Record<string, string> = {}, extra: Partial<RuntimeHostOptions> = {}) {
+  let server: ScriptedServer | null = null
+  if (respond) server = await startScriptedServer({ respond })
+  const h = new LocalRuntimeHost({
+    cwd: dirs.cwd,
+    dataDir: dirs.dataDir,
+    home: dirs.home,
+    env,
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    ...(server ? { createClient: () => createModelClient({ apiKey: 'k', baseURL: server!.url, maxRetries: 0, env: {} }) } : {}),
+    ...extra
+  })
+  const events: AgentEvent[] = []
+  const notices: HostNotice[] = []
+  h.onEvents((batch) => events.push(...batch))
+  h.onNotice((n) => notices.push(n))
+  cleanup.push(async () => {
+    await h.close()
+    await server?.close()
+  })
+  return { h, events, notices, dirs, server }
+}
+
+export const until = async (check: () => boolean, what: string, ms = 15_000) => {
+  const start = Date.now()
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+export const mainEnded = (events: AgentEvent[], sessionId: string) => events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)
