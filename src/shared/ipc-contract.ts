@@ -14,7 +14,7 @@ export * from './ipc-channels'
 
 // ── shared pieces ────────────────────────────────────────────────────────────────────────────────
 
-export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns'] as const satisfies readonly AgentStatus[]
+export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const satisfies readonly AgentStatus[]
 // Fails to compile when events.ts gains a status this list lacks.
 const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
 
@@ -62,7 +62,7 @@ export const SessionSummarySchema = z.object({
   title: z.string(),
   cwd: z.string(),
   /** The main agent's status; `interrupted` when the app stopped while agents were still running. */
-  status: z.enum([...AGENT_STATUSES, 'interrupted']),
+  status: z.enum(AGENT_STATUSES),
   createdAt: z.number(),
   updatedAt: z.number(),
   /** Cost of every agent in the session, in US dollars. */

@@ -84,7 +84,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),
     ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
     // Cut off mid-run: it is not running now; resuming it is a decision for the caller.
-    status: isFinished(state.status) ? state.status : 'stopped',
+    status: isFinished(state.status) ? state.status : 'interrupted',
     abort: new AbortController(),
     stoppedByUser: state.stoppedByUser,
     inbox: [],

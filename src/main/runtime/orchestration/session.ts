@@ -120,8 +120,8 @@ export class AgentSession implements SessionContext {
   private broker: PermissionBroker | null = null
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
-  /** The recorded session this one reopened: its title and what it had spent before the restart. */
-  reopened: { title: string; costUsd: number } | null = null
+  /** The recorded session this one reopened: its title, its agents and what it had spent before the restart. */
+  reopened: { title: string; costUsd: number; agentIds: string[] } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -189,7 +189,7 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd })
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd }
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents) }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
     if (main) {
@@ -202,6 +202,8 @@ export class AgentSession implements SessionContext {
       session.main.restore(repairConversation(main.messages).messages, agentType)
       session.coordinator?.restore(main.messages)
     }
+    // A crash cut the main agent off: it is idle now, and says so until it runs again.
+    if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
     await session.team.load()
     return session
   }

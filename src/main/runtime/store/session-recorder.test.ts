@@ -161,12 +161,12 @@ describe('openSession', () => {
     expect(s.notes.some((n) => n.includes('explore-1.jsonl') && n.includes('incomplete last line'))).toBe(true)
     expect(s.index.status).toBe('running') // this process (its writer) is alive
     await rec.close()
-    // Recording again after the crash appends cleanly after the torn fragment.
+    // Recording again after the crash appends cleanly after the torn fragment, once the run it cut off is closed.
     const again = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
     again.record(events[12])
     await again.close()
     const t = await readTranscript(file)
-    expect(t.events.at(-1)).toEqual(events[12])
+    expect(t.events.slice(-2)).toEqual([expect.objectContaining({ type: 'agent_end', status: 'interrupted' }), events[12]])
     expect(t.issues.map((i) => i.kind)).toEqual(['corrupt-line'])
   })
 

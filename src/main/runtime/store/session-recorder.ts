@@ -64,6 +64,12 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       idx.writer = currentWriter()
       if (!idx.cwd) idx.cwd = opts.cwd
       builder = new SessionIndexBuilder(idx)
+      // Taking over from a writer that crashed: the runs it cut off end here, on disk, before anything new.
+      for (const end of existing.interrupted) {
+        const w = writerFor(end)
+        w.append(end)
+        w.release().catch(() => {}) // errors already reported
+      }
     } catch (err) {
       if (!(err instanceof SessionNotFoundError)) onError(err as Error)
     }
@@ -71,12 +77,12 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const ready = loading
     .then(async () => {
       loaded = true
-      for (const e of early.splice(0)) builder.apply(e)
+      for (const e of early.splice(0)) write(e)
       await writeIndexNow()
     })
     .catch((err: Error) => {
       loaded = true
-      for (const e of early.splice(0)) builder.apply(e)
+      for (const e of early.splice(0)) write(e)
       onError(new Error(`Could not prepare session folder ${dir}: ${err.message}`))
     })
 
@@ -123,6 +129,12 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       onError(new Error(`Session ${sessionId} recorder is closed; dropped a ${e.type} event of agent ${e.agentId}`))
       return
     }
+    // Until the session on disk is loaded, events wait: they go after the runs a crash cut off are closed.
+    if (loaded) write(e)
+    else early.push(e)
+  }
+
+  function write(e: AgentEvent): void {
     let w: JsonlWriter<AgentEvent>
     try {
       w = writerFor(e)
@@ -132,8 +144,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     }
     w.append(e)
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
-    if (loaded) builder.apply(e)
-    else early.push(e)
+    builder.apply(e)
     if (INDEX_EVENTS.has(e.type)) scheduleIndex()
   }
 
