@@ -130,14 +130,16 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const client = await this.client(config)
+    const title = titleFromPrompt(req.prompt)
     const session = await this.create(config, client, {
       cwd: resolve(req.cwd),
+      title,
       ...(req.model ? { model: req.model } : {}),
       ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
       coordinator: config.settings.coordinator,
       teams: config.settings.agentTeams
     })
-    const live = this.adopt(session, { title: titleFromPrompt(req.prompt), demo: null, priorCostUsd: 0 })
+    const live = this.adopt(session, { title, demo: null, priorCostUsd: 0 })
     this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
     return { sessionId: session.sessionId }
   }
@@ -281,10 +283,12 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   startDemo = async ({ cwd }: { cwd: string }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const demo = await startDemoModel()
-    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default' })
+    // Recorded, so that the session keeps this title when it is reopened.
+    const title = `Scripted demo: ${demo.prompt}`
+    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
     await ensureDataDir(this.dataDir)
     await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
-    const live = this.adopt(session, { title: `Scripted demo: ${demo.prompt}`, demo, priorCostUsd: 0 })
+    const live = this.adopt(session, { title, demo, priorCostUsd: 0 })
     this.runInBackground(live, demo.prompt, {})
     return { sessionId: session.sessionId }
   }

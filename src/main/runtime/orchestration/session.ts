@@ -65,6 +65,8 @@ export interface AgentSessionOptions {
   managedSettingsFile?: string | null
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
   dataDir?: string
+  /** The title recorded for the session (listings, reopening); default: its first prompt's first line. */
+  title?: string
   /** A background agent that emits nothing for this long is stopped and marked failed. Default 15 min; 0 turns it off. */
   backgroundStallMs?: number
   /** Problems writing transcripts, state or output files (never thrown). Default: console.error. */
@@ -138,7 +140,7 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, registry: this.registry, onError: this.onError }) : null
+    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
     this.extensions = new SessionExtensions({
       sessionId: this.sessionId,

@@ -92,7 +92,8 @@ export async function openSession(dataDir: string, sessionId: string, readOption
       index.agents[id] = gone && !isTerminalStatus(rec.status) ? { ...rec, status: 'interrupted' } : rec
       notes.push(`agent ${id} has no transcript; kept its entry from session.json`)
     }
-    if (!index.title) index.title = stored.title
+    // The title the app gave the session (a demo's, a try's) is kept; the first prompt's is the fallback.
+    if (stored.title) index.title = stored.title
     if (stored.updatedAt > index.updatedAt) index.updatedAt = stored.updatedAt
     index.writer = stored.writer
   }

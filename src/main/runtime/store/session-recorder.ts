@@ -14,6 +14,8 @@ export interface SessionRecorderOptions {
   sessionId: string
   /** The folder the session works in (shown in listings). */
   cwd: string
+  /** The session's title as the app named it; default: the first line of the main agent's first prompt. */
+  title?: string
   /** How long transcript lines wait to be written together. Default 16 ms. */
   flushDelayMs?: number
   /** session.json is rewritten at most this often while events arrive. Default 250 ms. */
@@ -47,7 +49,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const onError = opts.onError ?? ((err: Error) => console.error(`fanout: ${err.message}`))
   const interval = opts.indexIntervalMs ?? 250
   const writers = new Map<string, JsonlWriter<AgentEvent>>()
-  let builder = new SessionIndexBuilder({ ...emptyIndex(sessionId, opts.cwd, Date.now()), writer: currentWriter() })
+  let builder = new SessionIndexBuilder({ ...emptyIndex(sessionId, opts.cwd, Date.now()), title: opts.title ?? '', writer: currentWriter() })
   let loaded = false
   const early: AgentEvent[] = []
   let closed = false
@@ -63,6 +65,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       const idx = existing.index
       idx.writer = currentWriter()
       if (!idx.cwd) idx.cwd = opts.cwd
+      if (!idx.title && opts.title) idx.title = opts.title
       builder = new SessionIndexBuilder(idx)
       // Taking over from a writer that crashed: the runs it cut off end here, on disk, before anything new.
       for (const end of existing.interrupted) {
