@@ -134,7 +134,8 @@ describe('LocalRuntimeHost', () => {
   })
 
   it('runs the scripted demo over the folder with real tools, four agents side by side', async () => {
-    const { h, events, dirs } = await host(null)
+    const dirs = folders()
+    const { h, events } = await host(null, dirs)
     const { sessionId } = await h.startDemo({ cwd: dirs.cwd })
     // The size check asks for approval like any command that is not read-only.
     await until(() => events.some((e) => e.type === 'permission_request'), 'the demo permission request', 30_000)
@@ -147,9 +148,26 @@ describe('LocalRuntimeHost', () => {
     const end = events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
     const summary = end && 'result' in end ? end.result : ''
     expect(summary).toContain('Here is the tour')
-    expect(summary).toContain('**Survey the source code:** 1 source files. The newest starts with: `export const answer = 42`')
+    expect(summary).toContain('**Survey the source code:** 1 source file. The newest source file that is not a test, `src/main.ts`, starts with `export const answer = 42`.')
     expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder takes \S+ on disk; Node v\d+/)
-    const { sessions } = await h.listSessions({})
-    expect(sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true })
+    const title = 'Scripted demo: Give me a tour of this folder: what is in it, how it is organised, and anything notable.'
+    expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
+
+    // A follow-up gets the scripted demo's answer; the session does not fail.
+    const answered = (n: number) => events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length >= n
+    await h.sendPrompt({ sessionId, prompt: 'Now list the biggest files' })
+    await until(() => answered(2), 'the answer to the follow-up')
+    const last = events.filter((e) => e.type === 'agent_end' && e.parentAgentId === null).at(-1)!
+    expect(last).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “Now list the biggest files”.') })
+
+    // After a restart the demo reopens under the same title, and a follow-up still gets the demo's answer.
+    await h.close()
+    const again = await host(null, dirs)
+    expect((await again.h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
+    expect((await again.h.openSession({ sessionId })).session.title).toBe(title)
+    await again.h.sendPrompt({ sessionId, prompt: 'And the tests?' })
+    await until(() => again.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null), 'the answer after the restart')
+    expect(again.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the tests?”.') })
+    expect((await again.h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
   }, 90_000)
 })

@@ -335,8 +335,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return made.client
   }
 
-  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
-    return AgentSession.create({
+  /** What every session of this host gets: the client, the settings in force, the data folder. */
+  private sessionBase(config: RuntimeConfig, client: ModelClient) {
+    return {
       client,
       aliases: config.aliases,
       limits: config.limits,
@@ -345,9 +346,12 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       dataDir: this.dataDir,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(this.options.home ? { home: this.options.home } : {}),
-      ...this.options.sessionDefaults,
-      ...opts
-    })
+      ...this.options.sessionDefaults
+    }
+  }
+
+  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
+    return AgentSession.create({ ...this.sessionBase(config, client), ...opts })
   }
 
   private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt'>): Live {
@@ -379,30 +383,20 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private async ensureLive(sessionId: string): Promise<Live> {
     const existing = this.live.get(sessionId)
     if (existing) return existing
-    if (this.isDemo(sessionId)) throw new HostCallError('unsupported', 'This is a finished scripted demo; start a new session (or the demo again) to continue.')
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
+    // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
+    const demo = this.isDemo(sessionId) ? await startDemoModel() : null
+    const client = demo ? demo.client : await this.client(config)
     let session: AgentSession
     try {
-      session = await AgentSession.open({
-        sessionId,
-        dataDir: this.dataDir,
-        client,
-        aliases: config.aliases,
-        limits: config.limits,
-        model: config.settings.defaultModel,
-        permissionMode: config.settings.defaultPermissionMode,
-        // Coordinator mode comes back from the session's own record; teams follow the settings.
-        teams: config.settings.agentTeams,
-        ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
-        ...(this.options.home ? { home: this.options.home } : {}),
-        ...this.options.sessionDefaults
-      })
+      // Coordinator mode comes back from the session's own record; teams follow the settings.
+      session = await AgentSession.open({ sessionId, teams: config.settings.agentTeams, ...this.sessionBase(config, client), dataDir: this.dataDir })
     } catch (err) {
+      await demo?.close()
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.adopt(session, { title: session.reopened?.title || sessionId, demo: null, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    return this.adopt(session, { title: session.reopened?.title || sessionId, demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }
