@@ -6,10 +6,11 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
-import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
+import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
 import { addUsage } from '../../../shared/usage'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
+import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
@@ -33,7 +34,7 @@ import { MainAgent, type MainAgentConfig, type MainRunOptions } from './main-age
 import { OutputLog } from './output-log'
 import { PermissionBroker } from './permission-broker'
 import { SessionPersistence } from './persistence'
-import { loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
+import { cutOffNote, loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, sendMessage, type SendOutcome } from './send-message'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
@@ -124,6 +125,8 @@ export class AgentSession implements SessionContext {
   private readonly mainConfig: MainAgentConfig
   /** The recorded session this one reopened: its title, its agents and what it had spent before the restart. */
   reopened: { title: string; costUsd: number; agentIds: string[] } | null = null
+  /** Subagents a crash cut off, not run since: the main agent hears of them with the person's next prompt. */
+  private cutOff: Array<{ agentId: string; agentType: string; description: string }> = []
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -206,6 +209,7 @@ export class AgentSession implements SessionContext {
     }
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
     if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
+    session.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
     return session
   }
@@ -412,7 +416,14 @@ export class AgentSession implements SessionContext {
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
   run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
-    return this.main.run(prompt, opts)
+    // Its conversation may say those agents work in the background: it must not wait for their reports.
+    // Not those resumed or messaged since (they left the interrupted state).
+    const cutOff = this.cutOff.filter((a) => (this.registry.get(a.agentId)?.status ?? 'interrupted') === 'interrupted')
+    this.cutOff = []
+    if (!cutOff.length) return this.main.run(prompt, opts)
+    // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
+    const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(cutOffNote(cutOff))]
+    return this.main.run(blocks, opts)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */
