@@ -14,6 +14,8 @@ export const CALLS = {
   'sessions.page': 'openSessionPage',
   'session.start': 'startSession',
   'session.sendPrompt': 'sendPrompt',
+  /** Restarts the agents of a session that Fanout stopping (a crash, a kill) cut off. */
+  'session.resumeInterrupted': 'resumeInterrupted',
   'agent.stop': 'stopAgent',
   'agent.sendMessage': 'sendMessage',
   'permission.respond': 'respondPermission',

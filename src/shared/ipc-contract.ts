@@ -212,6 +212,11 @@ export const CONTRACT = {
     response: z.object({ sessionId: z.string() })
   },
   'session.sendPrompt': { request: z.object({ sessionId: Id('sessionId'), prompt: Prompt }).strict(), response: None },
+  'session.resumeInterrupted': {
+    request: z.object({ sessionId: Id('sessionId') }).strict(),
+    /** The agents running again (the main agent too when it was cut off), and the ones that could not be resumed, one sentence each. */
+    response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
+  },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
   'agent.sendMessage': {
     request: z

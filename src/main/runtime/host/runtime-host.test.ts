@@ -1,13 +1,15 @@
 // The host the UI drives, over the real runtime: sessions with subagents, permission requests answered
 // from the UI, settings and the write-only key, reopening after a restart, and the scripted demo.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer, type Respond, type ScriptedServer } from '../model/scripted'
+import { readSessionIndex, writeSessionIndex } from '../store'
+import { DEAD_PID } from '../store/test-fixtures'
 import { LocalRuntimeHost } from './runtime-host'
 
 const cleanup: Array<() => Promise<void>> = []
@@ -131,6 +133,52 @@ describe('LocalRuntimeHost', () => {
     await until(() => mainEnded(second.events, sessionId), 'the second run')
     const end = second.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
     expect(end && 'result' in end ? end.result : '').toBe('second answer, after 3 messages')
+  })
+
+  it('reopens a session a crash cut off as interrupted, and resumes its agents when asked, once', async () => {
+    const dirs = folders()
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    const respond = scriptByAgent([
+      {
+        name: 'child',
+        match: 'Map the callers',
+        turns: [
+          async () => {
+            await held // the first process never hears back
+            return reply.text('unused')
+          },
+          reply.text('Mapped after the restart.')
+        ]
+      },
+      { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], then: reply.text('Done, with the map.') }
+    ])
+    const first = await host(respond, dirs)
+    const { sessionId } = await first.h.startSession({ prompt: 'Map the parser callers', cwd: dirs.cwd })
+    await until(() => first.events.some((e) => e.type === 'turn_start' && e.parentAgentId !== null), 'the subagent to start')
+    await first.h.openSession({ sessionId }) // flushes what it wrote
+    // The crash: a copy of its data whose writer is gone.
+    const crashed = { ...dirs, dataDir: join(dirs.tmp, 'crashed') }
+    cpSync(dirs.dataDir, crashed.dataDir, { recursive: true })
+    const index = (await readSessionIndex(crashed.dataDir, sessionId))!
+    await writeSessionIndex(crashed.dataDir, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    release()
+
+    const second = await host(respond, crashed)
+    expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, status: 'interrupted', agentCount: 2 })
+    const { view } = await second.h.openSession({ sessionId })
+    expect(Object.values(view.agents).map((a) => a.status)).toEqual(['interrupted', 'interrupted'])
+    const report = await second.h.resumeInterrupted({ sessionId })
+    expect(report.problems).toEqual([])
+    expect(report.resumed).toHaveLength(2)
+    // The subagent finishes and reports; the main agent, woken by the report, finishes last.
+    const ended = () => second.events.filter((e) => e.type === 'agent_end')
+    await until(() => ended().some((e) => e.parentAgentId !== null) && ended().at(-1)!.parentAgentId === null, 'the resumed agents to finish')
+    expect(ended().map((e) => (e.type === 'agent_end' ? e.status : ''))).toEqual(ended().map(() => 'completed'))
+    const after = await second.h.openSession({ sessionId })
+    expect(Object.values(after.view.agents).map((a) => a.status)).toEqual(['completed', 'completed'])
+    expect(after.session).toMatchObject({ status: 'completed', agentCount: 2 }) // as the listing counted them before
+    await expect(second.h.resumeInterrupted({ sessionId })).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('runs the scripted demo over the folder with real tools, four agents side by side', async () => {

@@ -153,6 +153,16 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return {}
   }
 
+  resumeInterrupted = async ({ sessionId }: { sessionId: string }) => {
+    const live = await this.ensureLive(sessionId)
+    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
+      throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
+    const report = await live.session.resumeInterrupted()
+    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
+    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    return report
+  }
+
   stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
     const live = this.live.get(sessionId)
     if (!live) throw new HostCallError('not_found', `Session ${sessionId} is not running in this window.`)
