@@ -9,7 +9,7 @@ export function StatusBar() {
   const cwd = useApp((s) => s.workspace?.cwd)
   const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId], { withRoot: true }) : null))
   const cost = useApp((s) => (s.currentSessionId ? s.events.sessions[s.currentSessionId]?.usage.costUsd : undefined))
-  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized' }[connection]
+  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized', gone: 'Not connected' }[connection]
   return (
     <footer className="status-bar">
       <span className={`conn conn-${connection}`} data-testid="connection">
