@@ -168,6 +168,8 @@ describe('LocalRuntimeHost', () => {
     expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, status: 'interrupted', agentCount: 2 })
     const { view } = await second.h.openSession({ sessionId })
     expect(Object.values(view.agents).map((a) => a.status)).toEqual(['interrupted', 'interrupted'])
+    // Nothing runs, so Stop has nothing to stop, and says so in words.
+    await expect(second.h.stopAgent({ sessionId, agentId: view.rootAgentId! })).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('nothing to stop here') })
     const report = await second.h.resumeInterrupted({ sessionId })
     expect(report.problems).toEqual([])
     expect(report.resumed).toHaveLength(2)
