@@ -214,7 +214,11 @@ describe('LocalRuntimeHost', () => {
     await h.close()
     const again = await host(null, dirs)
     expect((await again.h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
-    expect((await again.h.openSession({ sessionId })).session.title).toBe(title)
+    const reopened = await again.h.openSession({ sessionId })
+    expect(reopened.session.title).toBe(title)
+    // Its panels come back in the order the agents started in live.
+    const liveOrder = [...new Set(events.filter((e) => e.type === 'agent_start' && e.sessionId === sessionId).map((e) => e.agentId))]
+    expect(reopened.view.agentOrder).toEqual(liveOrder)
     await again.h.sendPrompt({ sessionId, prompt: 'And the tests?' })
     await until(() => again.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null), 'the answer after the restart')
     expect(again.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the tests?”.') })
