@@ -116,7 +116,9 @@ function childTurns(area: Area) {
       const read = toolCalls(req).find((c) => c.name === 'Read')?.input?.file_path
       const which = area.prefer && read && area.prefer.test(read) ? ` ${area.prefer.note}` : ''
       const newest = typeof read === 'string' ? `The newest${which}, ${inlineCode(read)},` : 'The newest'
-      const opening = result && !result.isError ? `starts with ${inlineCode(firstLines(result.content, 3))}` : 'could not be read'
+      // Read says a file is empty in a sentence of its own, which is not the file's opening.
+      const lines = result && !result.isError && !/ exists but is empty /.test(result.content) ? firstLines(result.content, 3) : result && !result.isError ? '' : null
+      const opening = lines === null ? 'could not be read' : lines ? `starts with ${inlineCode(lines)}` : 'is empty'
       return say(`**Report:** ${count(total, area.noun)}. ${newest} ${opening}.`)
     }
   ]
