@@ -29,6 +29,7 @@ describe('the scripted demo', () => {
       'README.md': '# Calc\nA tiny calculator.\n',
       'package.json': '{ "name": "calc" }\n',
       'docs/CHANGELOG.md': '',
+      'agents/test-writer.md': '---\nname: test-writer\n---\n', // named like a test, is not one
       'src/tpl.ts': 'const s = `hi ${name}`\nexport default s\n',
       'src/calc.test.ts': "import { add } from './m0'\ntest('adds', () => {})\n"
     }
@@ -39,6 +40,7 @@ describe('the scripted demo', () => {
     for (let i = 0; i < 150; i++) at(`src/m${i}.ts`, 1_000_000 + i)
     at('package.json', 1_500_000)
     at('README.md', 1_600_000)
+    at('agents/test-writer.md', 1_650_000)
     at('docs/CHANGELOG.md', 1_700_000)
     at('src/tpl.ts', 2_000_000)
     at('src/calc.test.ts', 2_000_100)
@@ -49,7 +51,7 @@ describe('the scripted demo', () => {
     // Glob lists at most 100 files; the report counts all of them.
     expect(summary).toContain('**Survey the source code:** 152 source files. The newest source file that is not a test, `src/tpl.ts`, starts with `` const s = `hi ${name}` / export default s ``.')
     expect(summary).toContain('**Find the tests:** 1 test file. The newest, `src/calc.test.ts`, starts with')
-    expect(summary).toContain('**Read the docs and config:** 3 documentation and configuration files. The newest, `docs/CHANGELOG.md`, is empty.')
+    expect(summary).toContain('**Read the docs and config:** 4 documentation and configuration files. The newest, `docs/CHANGELOG.md`, is empty.')
     expect(summary).not.toContain('100 source files')
     // Each file is read and named by one agent only.
     expect(summary.split('src/calc.test.ts')).toHaveLength(2)

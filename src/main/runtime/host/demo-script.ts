@@ -29,7 +29,8 @@ const AREAS: Area[] = [
     noun: ['source file', 'source files'],
     prefer: { test: (path) => !TEST_FILE.test(path), note: 'source file that is not a test' }
   },
-  { key: 'tests', description: 'Find the tests', pattern: '**/*{test,spec}*', focus: 'tests', noun: ['test file', 'test files'] },
+  // Test files by the usual names: `**/*test*` also counted files such as agents/test-writer.md.
+  { key: 'tests', description: 'Find the tests', pattern: '**/{*.test.*,*.spec.*,test_*.py,*_test.py,*_test.go}', focus: 'tests', noun: ['test file', 'test files'] },
   {
     key: 'docs',
     description: 'Read the docs and config',
