@@ -166,7 +166,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
     const live = this.live.get(sessionId)
     if (!live)
-      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or `fanout run` works on it, stop it there.')
+      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
     return {}

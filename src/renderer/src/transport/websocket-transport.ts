@@ -13,7 +13,7 @@ import { CallError, type ConnectionState, type FanoutApi } from './types'
 export const GIVE_UP_AFTER_MS = 30_000
 
 export const RESTARTED_TEXT =
-  'Fanout was restarted, so this page can no longer connect: each launch has its own address. Open the address Fanout printed when it started again (`fanout web` prints it); reloading this page is not enough.'
+  'Fanout was restarted, so this page can no longer connect: each launch has its own address. Open the address Fanout printed when it started again (“fanout web” prints it); reloading this page is not enough.'
 export const GONE_TEXT = `Fanout stopped: nothing has answered at this address for ${GIVE_UP_AFTER_MS / 1000} seconds. Start it again, then open the address it prints.`
 
 export interface WebSocketTransportDeps {
@@ -70,7 +70,7 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
 
   function connect(): void {
     if (!token) {
-      setState('unauthorized', 'This page was opened without its access token. Open the URL that `fanout web` printed.')
+      setState('unauthorized', 'This page was opened without its access token. Open the URL that “fanout web” printed.')
       return
     }
     setState('connecting')
@@ -104,7 +104,7 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
       pending.clear()
       // A refused handshake never opens: after a few tries that is a wrong or stale token, not a restart.
       if (!everOpened && retry >= 3) {
-        setState('unauthorized', 'The server refused this page. Its token is from an earlier launch: open the URL `fanout web` printed this time.')
+        setState('unauthorized', 'The server refused this page. Its token is from an earlier launch: open the URL “fanout web” printed this time.')
         return
       }
       if (opened || lostAt === null) lostAt = deps.now()
