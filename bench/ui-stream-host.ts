@@ -50,6 +50,7 @@ export class StreamHost implements RuntimeHost {
   openSession: RuntimeHost['openSession'] = (r) => this.inner.openSession(r)
   openSessionPage: RuntimeHost['openSessionPage'] = (r) => this.inner.openSessionPage(r)
   sendPrompt: RuntimeHost['sendPrompt'] = (r) => this.inner.sendPrompt(r)
+  resumeInterrupted: RuntimeHost['resumeInterrupted'] = (r) => this.inner.resumeInterrupted(r)
   sendMessage: RuntimeHost['sendMessage'] = (r) => this.inner.sendMessage(r)
   respondPermission: RuntimeHost['respondPermission'] = (r) => this.inner.respondPermission(r)
   getSettings: RuntimeHost['getSettings'] = (r) => this.inner.getSettings(r)

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
+import { startWebServer } from '../src/main/web/server'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
 
@@ -76,6 +77,26 @@ test('the page refuses to work without this launch’s token', async ({ page }) 
   await page.goto('about:blank')
   await page.goto(app.url.replace(/#token=.*/, '#token=' + 'a'.repeat(64)))
   await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 15_000 })
+})
+
+test('a page from before a restart says so and to open the new address, instead of reconnecting forever', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+  const port = Number(new URL(app.url).port)
+  await app.server.close()
+  await expect(page.getByTestId('connection')).toHaveText(/reconnecting/)
+  // What could not be done is said in the person's words.
+  await page.getByTestId('new-prompt').fill('Map the parser')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByText('Could not start the session: not connected to Fanout.')).toBeVisible()
+  // Fanout starts again at the same address, with a new token: the page stops and says what to do.
+  const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
+  try {
+    await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 15_000 })
+  } finally {
+    await restarted.close()
+  }
 })
 
 test('first run: the key is write-only and never comes back to the page', async ({ page }) => {

@@ -43,6 +43,13 @@ test('first run, live fan-out, permission, timeline, settings, finished', async 
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
   await shoot(page, '06-finished')
 
+  // A follow-up gets the scripted demo's own answer; the session does not fail.
+  await page.getByTestId('followup').fill('Now list the biggest files')
+  await page.getByTestId('followup').press('Enter')
+  await expect(page.getByTestId('transcript')).toContainText('You asked: “Now list the biggest files”', { timeout: 20_000 })
+  await expect(page.getByTestId('session-summary')).toContainText('Finished')
+  await shoot(page, '06b-demo-follow-up')
+
   await page.getByTestId('open-settings').click()
   await expect(page.getByTestId('settings-dialog')).toBeVisible()
   await shoot(page, '07-settings')

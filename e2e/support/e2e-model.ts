@@ -130,7 +130,9 @@ export function e2eScript(opts: { speed: number }): Respond {
         })
         return reply.with(PACE, block.text(`## Summary\n\n${lines.join('\n')}`))
       }
-    ]
+    ],
+    // Later turns: a follow-up, or reports of agents resumed after a crash.
+    then: () => reply.with(PACE, block.text('Noted: every agent has reported.'))
   }
   // A follow-up to a long recorded session (bench/ui-big-session.ts, reopened in reopen.spec.ts): whatever
   // turn its main agent is on, it answers in one message.

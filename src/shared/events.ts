@@ -11,6 +11,8 @@ export type AgentStatus =
   | 'failed'
   | 'stopped'
   | 'max_turns'
+  /** Cut off mid-run when Fanout stopped (crash, kill, quit without a clean stop): final until resumed. */
+  | 'interrupted'
 
 /** Message content as sent to / received from the Messages API (a subset that we persist). */
 export type ContentBlock =

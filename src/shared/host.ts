@@ -32,6 +32,8 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   startSession: Call<'session.start'>
   /** A follow-up prompt to the main agent of an existing session. */
   sendPrompt: Call<'session.sendPrompt'>
+  /** Restarts the agents a crash cut off (never ones the person stopped); `not_found` when none waits. */
+  resumeInterrupted: Call<'session.resumeInterrupted'>
   /** Stops one agent (and its children). */
   stopAgent: Call<'agent.stop'>
   /** SendMessage from the person to an agent, by id or name. */

@@ -17,6 +17,8 @@ export const CALLS = {
   'sessions.delete': 'deleteSession',
   'session.start': 'startSession',
   'session.sendPrompt': 'sendPrompt',
+  /** Restarts the agents of a session that Fanout stopping (a crash, a kill) cut off. */
+  'session.resumeInterrupted': 'resumeInterrupted',
   'agent.stop': 'stopAgent',
   'agent.sendMessage': 'sendMessage',
   'permission.respond': 'respondPermission',

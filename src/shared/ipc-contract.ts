@@ -15,7 +15,7 @@ export * from './ipc-channels'
 
 // ── shared pieces ────────────────────────────────────────────────────────────────────────────────
 
-export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns'] as const satisfies readonly AgentStatus[]
+export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const satisfies readonly AgentStatus[]
 // Fails to compile when events.ts gains a status this list lacks.
 const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
 
@@ -78,7 +78,7 @@ export const SessionSummarySchema = z.object({
   title: z.string(),
   cwd: z.string(),
   /** The main agent's status; `interrupted` when the app stopped while agents were still running. */
-  status: z.enum([...AGENT_STATUSES, 'interrupted']),
+  status: z.enum(AGENT_STATUSES),
   createdAt: z.number(),
   updatedAt: z.number(),
   /** Cost of every agent in the session, in US dollars. */
@@ -254,6 +254,11 @@ export const CONTRACT = {
     response: z.object({ sessionId: z.string() })
   },
   'session.sendPrompt': { request: z.object({ sessionId: Id('sessionId'), prompt: Prompt }).strict(), response: None },
+  'session.resumeInterrupted': {
+    request: z.object({ sessionId: Id('sessionId') }).strict(),
+    /** The agents running again (the main agent too when it was cut off), and the ones that could not be resumed, one sentence each. */
+    response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
+  },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
   'agent.sendMessage': {
     request: z

@@ -19,9 +19,9 @@ import { Toasts } from './views/toasts'
 function ConnectionGate() {
   const connection = useApp((s) => s.connection)
   const detail = useApp((s) => s.connectionDetail)
-  if (connection === 'unauthorized') {
+  if (connection === 'unauthorized' || connection === 'gone') {
     return (
-      <div className="gate" data-testid="unauthorized">
+      <div className="gate" data-testid={connection === 'gone' ? 'connection-gone' : 'unauthorized'}>
         <h1>Fanout cannot connect</h1>
         <p>{detail}</p>
       </div>
@@ -50,7 +50,7 @@ export function App() {
   const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])
 
-  if (connection === 'unauthorized') return <ConnectionGate />
+  if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
   return (
     <div className="app">
       <Sidebar />

@@ -75,6 +75,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('sendPrompt', req)
       return {}
     },
+    async resumeInterrupted(req) {
+      record('resumeInterrupted', req)
+      return { resumed: [], problems: [] }
+    },
     async stopAgent(req) {
       record('stopAgent', req)
       return {}

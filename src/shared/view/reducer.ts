@@ -218,6 +218,8 @@ function agentEnd(d: SessionDraft, a: AgentState, e: Of<'agent_end'>): void {
   if (e.error && e.status === 'failed' && !d.peekItems(a.id).some((i) => i.kind === 'error' && i.message === e.error)) {
     pushItem(d, a, { kind: 'error', message: e.error, retrying: false, ts: e.ts })
   }
+  // Cut off by a crash: said where its output stops.
+  if (e.status === 'interrupted') pushItem(d, a, { kind: 'notice', text: e.error ?? 'Interrupted.', ts: e.ts })
 }
 
 const diff = (a: AgentState['usage'], b: AgentState['usage']) => ({

@@ -1,6 +1,7 @@
 // The demo: a scripted fan-out over the opened folder, so a person without an API key sees Fanout work
 // in seconds. The "model" is the scripted server; the agents, tools, files and permission requests are
-// real. Every agent is told it is scripted, and the session is marked as a demo in the UI.
+// real, and so are the numbers the agents report: they come from the tools' results. Every agent is told
+// it is scripted, and the session is marked as a demo in the UI.
 import { block, reply, scriptByAgent, type ParsedRequest, type Respond, type ScriptedReply } from '../model/scripted'
 
 export const DEMO_PROMPT = 'Give me a tour of this folder: what is in it, how it is organised, and anything notable.'
@@ -9,14 +10,35 @@ interface Area {
   key: string
   description: string
   pattern: string
+  /** What the agent looks for, as in "Looking for source files." */
   focus: string
+  /** What it counts, singular and plural. */
+  noun: [string, string]
+  /** The files it would rather read, and what to call such a file (the source survey skips tests: the tests agent reads those). */
+  prefer?: { test: (path: string) => boolean; note: string }
 }
 
+const TEST_FILE = /(^|[/._-])(tests?|specs?|__tests__)([/._-]|$)/i
+
 const AREAS: Area[] = [
-  { key: 'code', description: 'Survey the source code', pattern: '**/*.{ts,tsx,js,jsx,mjs,py,go,rs,java,c,cc,cpp,h,rb,php,swift,kt}', focus: 'source files' },
-  { key: 'tests', description: 'Find the tests', pattern: '**/*{test,spec}*', focus: 'tests' },
-  { key: 'docs', description: 'Read the docs and config', pattern: '**/*.{md,json,yaml,yml,toml}', focus: 'documentation and configuration' },
-  { key: 'shape', description: 'Measure the folder', pattern: '*', focus: 'the top level, its size and the tools installed' }
+  {
+    key: 'code',
+    description: 'Survey the source code',
+    pattern: '**/*.{ts,tsx,js,jsx,mjs,py,go,rs,java,c,cc,cpp,h,rb,php,swift,kt}',
+    focus: 'source files',
+    noun: ['source file', 'source files'],
+    prefer: { test: (path) => !TEST_FILE.test(path), note: 'source file that is not a test' }
+  },
+  // Test files by the usual names: `**/*test*` also counted files such as agents/test-writer.md.
+  { key: 'tests', description: 'Find the tests', pattern: '**/{*.test.*,*.spec.*,test_*.py,*_test.py,*_test.go}', focus: 'tests', noun: ['test file', 'test files'] },
+  {
+    key: 'docs',
+    description: 'Read the docs and config',
+    pattern: '**/*.{md,json,yaml,yml,toml}',
+    focus: 'documentation and configuration',
+    noun: ['documentation or configuration file', 'documentation and configuration files']
+  },
+  { key: 'shape', description: 'Measure the folder', pattern: '*', focus: 'the top level, its size and the tools installed', noun: ['entry', 'entries'] }
 ]
 
 const tag = (key: string) => `[scripted demo: ${key}]`
@@ -29,34 +51,60 @@ const say = (text: string, extra: ScriptedReply | null = null): ScriptedReply =>
   return { kind: 'message', content: blocks, ...SHAPE }
 }
 
-function files(result: string | undefined): string[] {
-  if (!result) return []
-  return result
+/** `1 source file`, `1,204 source files`. */
+export function count(n: number, [one, many]: [string, string]): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+}
+
+/** Markdown inline code that holds any text: a fence longer than any run of backticks inside it. */
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  const fence = '`'.repeat(longest + 1)
+  // Spaces keep a backtick at either end from joining the fence; Markdown drops one on each side.
+  return longest ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`
+}
+
+/** The paths a Glob listed, and how many it found in all (it lists at most 100, and says so). */
+export function globListing(result: string | undefined): { files: string[]; total: number } {
+  if (!result) return { files: [], total: 0 }
+  const files = result
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('No files') && !l.startsWith('(') && !l.startsWith('[') && !/^Found \d+/.test(l))
+  const truncated = /showing \d+ of (\d+)/.exec(result)
+  return { files, total: truncated ? Number(truncated[1]) : files.length }
 }
 
 function firstLines(readOutput: string, n: number): string {
-  return readOutput
+  const text = readOutput
     .split('\n')
     .slice(0, n)
-    .map((l) => l.replace(/^\s*\d+[\t\u2192]/, '').trimEnd())
-    .filter((l) => l.trim())
+    .map((l) => l.replace(/^\s*\d+[\t\u2192]/, '').trim())
+    .filter((l) => l)
     .join(' / ')
-    .slice(0, 160)
+  return text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text
 }
+
+/** The tool results and calls of the conversation so far, oldest first. */
+const toolResults = (req: ParsedRequest) =>
+  req.messages.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_result') : [])) as Array<{ content: unknown }>
+const toolCalls = (req: ParsedRequest) =>
+  req.messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_use') : [])) as Array<{ name: string; input: any }>
+const textOf = (content: unknown) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((c: any) => c.text ?? '').join('\n') : '')
 
 function childTurns(area: Area) {
   return [
     () => say(`Looking for ${area.focus}.`, reply.toolUse('Glob', { pattern: area.pattern })),
     (req: ParsedRequest) => {
-      const found = files(req.toolResults[0]?.content)
+      const { files, total } = globListing(req.toolResults[0]?.content)
       // `node --version` is not on the read-only list, so this asks for approval: the demo shows the permission queue.
       if (area.key === 'shape')
-        return say(`${found.length} entries at the top level. Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
-      if (!found.length) return say(`No ${area.focus} here.\n\n**Report:** this folder has no ${area.focus}.`)
-      return say(`Found ${found.length} ${found.length === 1 ? 'match' : 'matches'}. Reading the most recently changed one.`, reply.toolUse('Read', { file_path: found[0], limit: 40 }))
+        return say(`${count(total, area.noun)} at the top level. Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
+      if (!total) return say(`No ${area.focus} here.\n\n**Report:** this folder has no ${area.noun[1]}.`)
+      const preferred = area.prefer ? files.find(area.prefer.test) : undefined
+      const file = preferred ?? files[0]
+      const which = preferred && area.prefer ? area.prefer.note : 'one'
+      return say(`Found ${count(total, area.noun)}. Reading the most recently changed ${which}.`, reply.toolUse('Read', { file_path: file, limit: 40 }))
     },
     (req: ParsedRequest) => {
       const result = req.toolResults[0]
@@ -65,15 +113,41 @@ function childTurns(area: Area) {
         const [size, , node] = result.content.trim().split(/\s+/)
         return say(`**Report:** the folder takes ${size ?? 'an unknown amount'} on disk; Node ${node ?? '(not found)'} is installed.`)
       }
-      const glob = files(req.messages.find((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((b: any) => b.type === 'tool_result'))?.content?.[0]?.content)
-      const preview = result && !result.isError ? firstLines(result.content, 3) : 'it could not be read'
-      return say(`**Report:** ${glob.length || 'some'} ${area.focus}. The newest starts with: \`${preview}\``)
+      const { total } = globListing(textOf(toolResults(req)[0]?.content))
+      const read = toolCalls(req).find((c) => c.name === 'Read')?.input?.file_path
+      const which = area.prefer && read && area.prefer.test(read) ? ` ${area.prefer.note}` : ''
+      const newest = typeof read === 'string' ? `The newest${which}, ${inlineCode(read)},` : 'The newest'
+      // Read says a file is empty in a sentence of its own, which is not the file's opening.
+      const lines = result && !result.isError && !/ exists but is empty /.test(result.content) ? firstLines(result.content, 3) : result && !result.isError ? '' : null
+      const opening = lines === null ? 'could not be read' : lines ? `starts with ${inlineCode(lines)}` : 'is empty'
+      return say(`**Report:** ${count(total, area.noun)}. ${newest} ${opening}.`)
     }
   ]
 }
 
+/** The first line of what the person asked, or null when the turn is a report or a note rather than a question. */
+function question(req: ParsedRequest): string | null {
+  // A message sent to an agent comes wrapped in <agent-message>; reminders and reports are not questions.
+  const text = req.lastUserText
+    .replace(/<(system-reminder|task-notification)>[\s\S]*?<\/\1>/g, '')
+    .replace(/<agent-message[^>]*>([\s\S]*?)<\/agent-message>/g, '$1')
+  const line = text.split('\n').find((l) => l.trim())?.trim() ?? ''
+  if (!line || line.startsWith('<')) return null
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line
+}
+
+/** Any turn after the tour: a follow-up prompt, or a note after a restart. The demo cannot do real work. */
+function afterTheTour(req: ParsedRequest): ScriptedReply {
+  const asked = question(req)
+  return say(
+    `${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ` +
+      'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
+  )
+}
+
 export function demoScript(): Respond {
-  const children = AREAS.map((area) => ({ name: area.key, match: tag(area.key), turns: childTurns(area) }))
+  // A message to a subagent after its report gets the same honest answer as a follow-up to the main agent.
+  const children = AREAS.map((area) => ({ name: area.key, match: tag(area.key), turns: childTurns(area), then: afterTheTour }))
   const main = {
     name: 'main',
     match: DEMO_PROMPT,
@@ -94,9 +168,8 @@ export function demoScript(): Respond {
         const reports = req.toolResults.map((r, i) => `- **${AREAS[i]?.description ?? 'Agent'}:** ${r.content.split('\n')[0].replace(/^\*\*Report:\*\*\s*/, '')}`)
         return say(`Here is the tour, from four agents that ran side by side:\n\n${reports.join('\n')}\n\nAdd an API key in Settings to run real agents on your own prompts.`)
       }
-    ]
+    ],
+    then: afterTheTour
   }
-  // A follow-up prompt in a demo session gets an honest answer instead of an error.
-  const fallback = () => say('This session is a scripted demo, so it cannot answer new prompts. Add an API key in Settings and start a session to work with a real model.')
-  return scriptByAgent([...children, main], { fallback })
+  return scriptByAgent([...children, main], { fallback: afterTheTour })
 }

@@ -1,11 +1,14 @@
 // The host the UI drives, over the real runtime: sessions with subagents, permission requests answered
 // from the UI, settings and the write-only key, reopening after a restart, and the scripted demo.
-import { existsSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
-import type { PermissionRequestEvent } from '../../../shared/events'
+import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
 import { reply, scriptByAgent, type Respond } from '../model/scripted'
+import { readSessionIndex, writeSessionIndex } from '../store'
+import { DEAD_PID } from '../store/test-fixtures'
 
 describe('LocalRuntimeHost', () => {
   it('runs a session with a subagent, streams its events, lists it and replays it in time order', async () => {
@@ -83,8 +86,57 @@ describe('LocalRuntimeHost', () => {
     expect(end && 'result' in end ? end.result : '').toBe('second answer, after 3 messages')
   })
 
+  it('reopens a session a crash cut off as interrupted, and resumes its agents when asked, once', async () => {
+    const dirs = folders()
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    const respond = scriptByAgent([
+      {
+        name: 'child',
+        match: 'Map the callers',
+        turns: [
+          async () => {
+            await held // the first process never hears back
+            return reply.text('unused')
+          },
+          reply.text('Mapped after the restart.')
+        ]
+      },
+      { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], then: reply.text('Done, with the map.') }
+    ])
+    const first = await host(respond, dirs)
+    const { sessionId } = await first.h.startSession({ prompt: 'Map the parser callers', cwd: dirs.cwd })
+    await until(() => first.events.some((e) => e.type === 'turn_start' && e.parentAgentId !== null), 'the subagent to start')
+    await first.h.openSession({ sessionId }) // flushes what it wrote
+    // The crash: a copy of its data whose writer is gone.
+    const crashed = { ...dirs, dataDir: join(dirs.tmp, 'crashed') }
+    cpSync(dirs.dataDir, crashed.dataDir, { recursive: true })
+    const index = (await readSessionIndex(crashed.dataDir, sessionId))!
+    await writeSessionIndex(crashed.dataDir, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    release()
+
+    const second = await host(respond, crashed)
+    expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, status: 'interrupted', agentCount: 2 })
+    const { view } = await second.h.openSession({ sessionId })
+    expect(Object.values(view.agents).map((a) => a.status)).toEqual(['interrupted', 'interrupted'])
+    // Nothing runs, so Stop has nothing to stop, and says so in words.
+    await expect(second.h.stopAgent({ sessionId, agentId: view.rootAgentId! })).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('nothing to stop here') })
+    const report = await second.h.resumeInterrupted({ sessionId })
+    expect(report.problems).toEqual([])
+    expect(report.resumed).toHaveLength(2)
+    // The subagent finishes and reports; the main agent, woken by the report, finishes last.
+    const ended = () => second.events.filter((e) => e.type === 'agent_end')
+    await until(() => ended().some((e) => e.parentAgentId !== null) && ended().at(-1)!.parentAgentId === null, 'the resumed agents to finish')
+    expect(ended().map((e) => (e.type === 'agent_end' ? e.status : ''))).toEqual(ended().map(() => 'completed'))
+    const after = await second.h.openSession({ sessionId })
+    expect(Object.values(after.view.agents).map((a) => a.status)).toEqual(['completed', 'completed'])
+    expect(after.session).toMatchObject({ status: 'completed', agentCount: 2 }) // as the listing counted them before
+    await expect(second.h.resumeInterrupted({ sessionId })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
   it('runs the scripted demo over the folder with real tools, four agents side by side', async () => {
-    const { h, events, dirs } = await host(null)
+    const dirs = folders()
+    const { h, events } = await host(null, dirs)
     const { sessionId } = await h.startDemo({ cwd: dirs.cwd })
     // The size check asks for approval like any command that is not read-only.
     await until(() => events.some((e) => e.type === 'permission_request'), 'the demo permission request', 30_000)
@@ -97,9 +149,30 @@ describe('LocalRuntimeHost', () => {
     const end = events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
     const summary = end && 'result' in end ? end.result : ''
     expect(summary).toContain('Here is the tour')
-    expect(summary).toContain('**Survey the source code:** 1 source files. The newest starts with: `export const answer = 42`')
+    expect(summary).toContain('**Survey the source code:** 1 source file. The newest source file that is not a test, `src/main.ts`, starts with `export const answer = 42`.')
     expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder takes \S+ on disk; Node v\d+/)
-    const { sessions } = await h.listSessions({})
-    expect(sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true })
+    const title = 'Scripted demo: Give me a tour of this folder: what is in it, how it is organised, and anything notable.'
+    expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
+
+    // A follow-up gets the scripted demo's answer; the session does not fail.
+    const answered = (n: number) => events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length >= n
+    await h.sendPrompt({ sessionId, prompt: 'Now list the biggest files' })
+    await until(() => answered(2), 'the answer to the follow-up')
+    const last = events.filter((e) => e.type === 'agent_end' && e.parentAgentId === null).at(-1)!
+    expect(last).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “Now list the biggest files”.') })
+
+    // After a restart the demo reopens under the same title, and a follow-up still gets the demo's answer.
+    await h.close()
+    const again = await host(null, dirs)
+    expect((await again.h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
+    const reopened = await again.h.openSession({ sessionId })
+    expect(reopened.session.title).toBe(title)
+    // Its panels come back in the order the agents started in live.
+    const liveOrder = [...new Set(events.filter((e) => e.type === 'agent_start' && e.sessionId === sessionId).map((e) => e.agentId))]
+    expect(reopened.view.agentOrder).toEqual(liveOrder)
+    await again.h.sendPrompt({ sessionId, prompt: 'And the tests?' })
+    await until(() => again.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null), 'the answer after the restart')
+    expect(again.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the tests?”.') })
+    expect((await again.h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
   }, 90_000)
 })

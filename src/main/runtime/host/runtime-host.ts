@@ -176,14 +176,16 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const client = await this.client(config)
+    const title = titleFromPrompt(req.prompt)
     const session = await this.create(config, client, {
       cwd: resolve(req.cwd),
+      title,
       ...(req.model ? { model: req.model } : {}),
       ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
       coordinator: config.settings.coordinator,
       teams: config.settings.agentTeams
     })
-    const live = this.adopt(session, { title: titleFromPrompt(req.prompt), demo: null, priorCostUsd: 0 })
+    const live = this.adopt(session, { title, demo: null, priorCostUsd: 0 })
     this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
     return { sessionId: session.sessionId }
   }
@@ -197,9 +199,20 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return {}
   }
 
+  resumeInterrupted = async ({ sessionId }: { sessionId: string }) => {
+    const live = await this.ensureLive(sessionId)
+    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
+      throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
+    const report = await live.session.resumeInterrupted()
+    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
+    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    return report
+  }
+
   stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
     const live = this.live.get(sessionId)
-    if (!live) throw new HostCallError('not_found', `Session ${sessionId} is not running in this window.`)
+    if (!live)
+      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
     return {}
@@ -299,10 +312,12 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   startDemo = async ({ cwd }: { cwd: string }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     const demo = await startDemoModel()
-    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default' })
+    // Recorded, so that the session keeps this title when it is reopened.
+    const title = `Scripted demo: ${demo.prompt}`
+    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
     await ensureDataDir(this.dataDir)
     await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
-    const live = this.adopt(session, { title: `Scripted demo: ${demo.prompt}`, demo, priorCostUsd: 0 })
+    const live = this.adopt(session, { title, demo, priorCostUsd: 0 })
     this.runInBackground(live, demo.prompt, {})
     return { sessionId: session.sessionId }
   }
@@ -356,8 +371,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return made.client
   }
 
-  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
-    return AgentSession.create({
+  /** What every session of this host gets: the client, the settings in force, the data folder. */
+  private sessionBase(config: RuntimeConfig, client: ModelClient) {
+    return {
       client,
       aliases: config.aliases,
       limits: config.limits,
@@ -366,9 +382,12 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       dataDir: this.dataDir,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(this.options.home ? { home: this.options.home } : {}),
-      ...this.options.sessionDefaults,
-      ...opts
-    })
+      ...this.options.sessionDefaults
+    }
+  }
+
+  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
+    return AgentSession.create({ ...this.sessionBase(config, client), ...opts })
   }
 
   private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt'>): Live {
@@ -400,30 +419,20 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private async ensureLive(sessionId: string): Promise<Live> {
     const existing = this.live.get(sessionId)
     if (existing) return existing
-    if (this.isDemo(sessionId)) throw new HostCallError('unsupported', 'This is a finished scripted demo; start a new session (or the demo again) to continue.')
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
+    // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
+    const demo = this.isDemo(sessionId) ? await startDemoModel() : null
+    const client = demo ? demo.client : await this.client(config)
     let session: AgentSession
     try {
-      session = await AgentSession.open({
-        sessionId,
-        dataDir: this.dataDir,
-        client,
-        aliases: config.aliases,
-        limits: config.limits,
-        model: config.settings.defaultModel,
-        permissionMode: config.settings.defaultPermissionMode,
-        // Coordinator mode comes back from the session's own record; teams follow the settings.
-        teams: config.settings.agentTeams,
-        ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
-        ...(this.options.home ? { home: this.options.home } : {}),
-        ...this.options.sessionDefaults
-      })
+      // Coordinator mode comes back from the session's own record; teams follow the settings.
+      session = await AgentSession.open({ sessionId, teams: config.settings.agentTeams, ...this.sessionBase(config, client), dataDir: this.dataDir })
     } catch (err) {
+      await demo?.close()
       if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo: null, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    return this.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }

@@ -46,7 +46,8 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
     createdAt: meta.createdAt,
     updatedAt: Date.now(),
     costUsd: meta.priorCostUsd + session.registry.totalUsage().costUsd,
-    agentCount: agents.length,
+    // A reopened session counts its agents from before the restart too, loaded again or not.
+    agentCount: new Set([...(session.reopened?.agentIds ?? []), ...agents.map((a) => a.id)]).size,
     ...(main ? { model: main.model } : {}),
     ...(meta.demo ? { demo: true } : {})
   }

@@ -24,14 +24,16 @@ export interface TryRunDeps {
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
 export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDeps): Promise<TryAgentResult> {
+  const title = `Try ${plan.agentType}: ${titleFromPrompt(prompt)}`
   const session = deps.create({
     cwd: plan.cwd,
+    title,
     agentSources: { ...deps.agentSources, cliAgentsJson: plan.cliAgentsJson },
     // The definition's own model and mode are what is being tried; without them, the person's defaults apply.
     permissionMode: plan.permissionMode ?? deps.defaultMode,
     ...(plan.model ? { model: plan.model } : {})
   })
-  const live = deps.adopt(await session, `Try ${plan.agentType}: ${titleFromPrompt(prompt)}`)
+  const live = deps.adopt(await session, title)
   const { sessionId, mainAgentId } = live
   void live
     .run(prompt, { agentType: plan.agentType, maxTurns: plan.maxTurns ?? deps.maxTurns })

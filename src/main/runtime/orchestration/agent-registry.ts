@@ -144,5 +144,5 @@ export class AgentRegistry {
 }
 
 export function isFinished(status: AgentStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'stopped' || status === 'max_turns'
+  return status === 'completed' || status === 'failed' || status === 'stopped' || status === 'max_turns' || status === 'interrupted'
 }

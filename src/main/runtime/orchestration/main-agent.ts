@@ -3,7 +3,7 @@
 // arrives while it runs waits in its inbox for its next turn; what arrives in its very last moments starts
 // the next run, so no report is left unread.
 import type { AgentDefinition } from '../../../shared/agent-definition'
-import type { ChatMessage } from '../../../shared/events'
+import type { ChatMessage, ContentBlock } from '../../../shared/events'
 import { resolveAgentTools } from '../definitions'
 import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
@@ -94,7 +94,7 @@ export class MainAgent {
   }
 
   /** A prompt from the person; queued behind a wake-up run, refused while another prompt is being worked on. */
-  async run(prompt: string, opts: MainRunOptions): Promise<AgentRunResult> {
+  async run(prompt: string | ContentBlock[], opts: MainRunOptions): Promise<AgentRunResult> {
     if (this.userRun) throw new Error('The main agent is still working on the previous prompt.')
     this.userRun = true
     try {
@@ -123,7 +123,7 @@ export class MainAgent {
     return run
   }
 
-  private async runOnce(prompt: string | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
+  private async runOnce(prompt: string | ContentBlock[] | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
     if (opts.agentType !== undefined) this.agentType = opts.agentType
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)

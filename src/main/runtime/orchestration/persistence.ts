@@ -10,6 +10,7 @@ export interface SessionPersistenceOptions {
   dataDir: string
   sessionId: string
   cwd: string
+  title?: string
   registry: AgentRegistry
   onError: (err: Error) => void
 }
@@ -19,7 +20,7 @@ export class SessionPersistence {
   private readonly writes = new Map<string, Promise<void>>()
 
   constructor(private readonly opts: SessionPersistenceOptions) {
-    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, onError: opts.onError })
+    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError })
   }
 
   get dataDir(): string {

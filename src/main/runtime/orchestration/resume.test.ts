@@ -1,11 +1,13 @@
 // Resume end to end: in the same process (the Agent tool's `resume`), and after a restart from the
 // transcripts and state.json files a session with a dataDir writes (AgentSession.open, resumeInterrupted).
 import { cpSync, existsSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
-import { INTERRUPTED_TOOL_RESULT, listAgentStates, readAgentState, readSessionIndex, transcriptPath } from '../store'
+import { INTERRUPTED_TOOL_RESULT, listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath, writeSessionIndex } from '../store'
+import { DEAD_PID } from '../store/test-fixtures'
 import { RESUME_AFTER_RESTART_NOTE } from './resume'
 import { AgentSession } from './session'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from './testing/session-fixture'
@@ -202,13 +204,23 @@ describe('resume', () => {
     s1.stop(b.id)
     await waitForEvent(s1, events1, (e) => e.type === 'agent_end' && e.agentId === b.id)
     await s1.flush()
-    // The crash: what is on disk now is all a restart gets.
+    // The crash: what is on disk now is all a restart gets, and the process that wrote it is gone.
     const crashed = join(f.root, 'crashed-data')
     cpSync(f.dataDir, crashed, { recursive: true })
+    const index = (await readSessionIndex(crashed, s1.sessionId))!
+    await writeSessionIndex(crashed, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
 
     const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: crashed, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))
     const events2: AgentEvent[] = []
     s2.bus.subscribe((e) => events2.push(e))
+    // Reopened, nothing claims to run: the agents the crash cut off are interrupted, the one stopped stays stopped.
+    expect(s2.mainHandle().status).toBe('interrupted')
+    expect((await s2.findAgent(a.id))?.status).toBe('interrupted')
+    expect((await s2.findAgent(b.id))?.status).toBe('stopped')
+    await s2.flush()
+    const reopened = await openSession(crashed, s1.sessionId)
+    expect(reopened.index.agents[a.id].status).toBe('interrupted')
+    expect(reopened.index.status).toBe('interrupted')
     const report = await s2.resumeInterrupted()
     expect(report.problems).toEqual([])
     expect(report.resumed.sort()).toEqual([a.id, s1.mainAgentId].sort())

@@ -17,6 +17,18 @@ import type { SessionContext } from './types'
 export const RESUME_AFTER_RESTART_NOTE =
   'Fanout stopped (it was closed or crashed) while you were working, and has now restarted. Your conversation so far is above; a tool call that was running when it stopped is marked as interrupted. Continue the task from where you left off.'
 
+/**
+ * What the main agent is told with the person's next prompt when subagents a crash cut off were not
+ * resumed: they are not working, and no report will come from them. `agents`: id, type and task of each.
+ */
+export function cutOffNote(agents: Array<{ agentId: string; agentType: string; description: string }>): string {
+  const list = agents.map((a) => `- ${a.agentId} (${a.agentType}${a.description ? `: ${a.description}` : ''})`).join('\n')
+  return (
+    'Fanout stopped (it was closed or crashed) and has restarted since these subagents were started. They were cut off and are not running now, ' +
+    `so no report will come from them:\n${list}\nTo have one continue, send it a message with SendMessage; otherwise do the work another way.`
+  )
+}
+
 export interface DormantContext extends SessionContext {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
@@ -84,7 +96,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),
     ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
     // Cut off mid-run: it is not running now; resuming it is a decision for the caller.
-    status: isFinished(state.status) ? state.status : 'stopped',
+    status: isFinished(state.status) ? state.status : 'interrupted',
     abort: new AbortController(),
     stoppedByUser: state.stoppedByUser,
     inbox: [],

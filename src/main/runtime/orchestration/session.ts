@@ -6,10 +6,11 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
-import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
+import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
 import { addUsage } from '../../../shared/usage'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
+import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
@@ -33,7 +34,7 @@ import { MainAgent, type MainAgentConfig, type MainRunOptions } from './main-age
 import { OutputLog } from './output-log'
 import { PermissionBroker } from './permission-broker'
 import { SessionPersistence } from './persistence'
-import { loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
+import { cutOffNote, loadDormantAgent, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, sendMessage, type SendOutcome } from './send-message'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
@@ -65,6 +66,8 @@ export interface AgentSessionOptions {
   managedSettingsFile?: string | null
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
   dataDir?: string
+  /** The title recorded for the session (listings, reopening); default: its first prompt's first line. */
+  title?: string
   /** A background agent that emits nothing for this long is stopped and marked failed. Default 15 min; 0 turns it off. */
   backgroundStallMs?: number
   /** Problems writing transcripts, state or output files (never thrown). Default: console.error. */
@@ -122,8 +125,10 @@ export class AgentSession implements SessionContext {
   private broker: PermissionBroker | null = null
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
-  /** The recorded session this one reopened: its title and what it had spent before the restart. */
-  reopened: { title: string; costUsd: number } | null = null
+  /** The recorded session this one reopened: its title, its agents and what it had spent before the restart. */
+  reopened: { title: string; costUsd: number; agentIds: string[] } | null = null
+  /** Subagents a crash cut off, not run since: the main agent hears of them with the person's next prompt. */
+  private cutOff: Array<{ agentId: string; agentType: string; description: string }> = []
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -140,7 +145,7 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, registry: this.registry, onError: this.onError }) : null
+    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
     this.extensions = new SessionExtensions({
       sessionId: this.sessionId,
@@ -191,7 +196,7 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd })
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd }
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents) }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
     if (main) {
@@ -204,6 +209,9 @@ export class AgentSession implements SessionContext {
       session.main.restore(repairConversation(main.messages).messages, agentType)
       session.coordinator?.restore(main.messages)
     }
+    // A crash cut the main agent off: it is idle now, and says so until it runs again.
+    if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
+    session.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
     return session
   }
@@ -412,7 +420,14 @@ export class AgentSession implements SessionContext {
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
   run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
-    return this.main.run(prompt, opts)
+    // Its conversation may say those agents work in the background: it must not wait for their reports.
+    // Not those resumed or messaged since (they left the interrupted state).
+    const cutOff = this.cutOff.filter((a) => (this.registry.get(a.agentId)?.status ?? 'interrupted') === 'interrupted')
+    this.cutOff = []
+    if (!cutOff.length) return this.main.run(prompt, opts)
+    // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
+    const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(cutOffNote(cutOff))]
+    return this.main.run(blocks, opts)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */

@@ -18,7 +18,7 @@ const agentStateSchema = z.object({
   definition: z.object({ name: z.string(), source: z.enum(AGENT_SOURCES), file: z.string().optional() }),
   model: z.string(),
   turnCount: z.number().int().nonnegative(),
-  status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns']),
+  status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted']),
   /** The user stopped it: never resumed automatically after a restart. */
   stoppedByUser: z.boolean(),
   worktree: z.object({ path: z.string(), branch: z.string() }).optional(),

@@ -4,10 +4,12 @@
 // (agents whose transcript is gone, the writer's identity).
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { AgentEndEvent } from '../../../shared/events'
 import { errorCode } from './atomic-file'
 import { agentsDir, sessionDir } from './data-dir'
-import { emptyIndex, finalizeIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
-import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { interruptedEnd } from './interruption'
+import { emptyIndex, finalizeIndex, isTerminalStatus, SessionIndexBuilder, type SessionIndex } from './session-index'
+import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { mapLimit } from './map-limit'
 import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript-reader'
 
@@ -20,6 +22,11 @@ export interface OpenedSession {
   notes: string[]
   /** session.json was missing, unreadable or behind the transcripts. */
   rebuilt: boolean
+  /**
+   * When the session's writer is gone: the end of each run it cut off (status `interrupted`), already
+   * added to that agent's events and to the index. Not on disk until a new writer records them.
+   */
+  interrupted: AgentEndEvent[]
 }
 
 export class SessionNotFoundError extends Error {
@@ -53,10 +60,16 @@ export async function openSession(dataDir: string, sessionId: string, readOption
   )
   const transcripts = read.filter((t): t is Transcript => t !== null)
   // Replay agents in the order they were created so the first main agent gives the session its title.
-  transcripts.sort((a, b) => createdAt(a) - createdAt(b))
+  // Agents created in the same millisecond keep the order the live session saw them in, which is the
+  // order of session.json's agents (a fan-out starts several at once; their panels keep their places).
+  const seen = new Map(Object.keys(stored?.agents ?? {}).map((id, i) => [id, i]))
+  const place = (t: Transcript) => seen.get(t.header?.agentId ?? t.events[0]?.agentId ?? '') ?? seen.size
+  transcripts.sort((a, b) => createdAt(a) - createdAt(b) || place(a) - place(b))
   const agents: Record<string, Transcript> = {}
   const firstTs = transcripts.length ? createdAt(transcripts[0]) : Date.now()
   const builder = new SessionIndexBuilder(emptyIndex(sessionId, stored?.cwd ?? '', stored?.createdAt ?? firstTs))
+  const gone = writerGone(stored?.writer ?? null)
+  const interrupted: AgentEndEvent[] = []
   for (const t of transcripts) {
     const agentId = t.header?.agentId ?? t.events[0]?.agentId
     if (!agentId) {
@@ -65,23 +78,29 @@ export async function openSession(dataDir: string, sessionId: string, readOption
     }
     agents[agentId] = t
     for (const issue of t.issues) notes.push(issue.message)
+    const end = gone ? interruptedEnd(t.events) : null
+    if (end) {
+      t.events.push(end)
+      interrupted.push(end)
+    }
     for (const e of t.events) builder.apply(e)
   }
   const index = builder.index
   if (stored) {
     for (const [id, rec] of Object.entries(stored.agents)) {
       if (index.agents[id]) continue
-      index.agents[id] = rec
+      index.agents[id] = gone && !isTerminalStatus(rec.status) ? { ...rec, status: 'interrupted' } : rec
       notes.push(`agent ${id} has no transcript; kept its entry from session.json`)
     }
-    if (!index.title) index.title = stored.title
+    // The title the app gave the session (a demo's, a try's) is kept; the first prompt's is the fallback.
+    if (stored.title) index.title = stored.title
     if (stored.updatedAt > index.updatedAt) index.updatedAt = stored.updatedAt
     index.writer = stored.writer
   }
   finalizeIndex(index)
   const rebuilt = !stored || storedBroken || differs(stored, index)
   index.status = effectiveStatus(index)
-  return { index, agents, notes, rebuilt }
+  return { index, agents, notes, rebuilt, interrupted }
 }
 
 async function listTranscripts(dir: string): Promise<string[]> {

@@ -32,5 +32,5 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
  */
 export async function agentsToResume(dataDir: string, sessionId: string): Promise<{ states: AgentState[]; problems: string[] }> {
   const { states, problems } = await listAgentStates(dataDir, sessionId)
-  return { states: states.filter((s) => !s.stoppedByUser && !isTerminalStatus(s.status)), problems }
+  return { states: states.filter((s) => !s.stoppedByUser && (s.status === 'interrupted' || !isTerminalStatus(s.status))), problems }
 }

@@ -5,8 +5,8 @@ import type { AgentEvent } from '../../../shared/events'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
 import { openSession, type OpenedSession } from './open-session'
-import { finalizeIndex, type SessionIndex } from './session-index'
-import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { finalizeIndex, isTerminalStatus, type SessionIndex } from './session-index'
+import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { streamEnd } from './transcript-format'
 import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
 
@@ -100,7 +100,9 @@ export async function replaySession(dataDir: string, sessionId: string, opts: Re
   const checkpoint = opts.checkpoint ?? true
   if (checkpoint && !opts.refresh) {
     const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
-    if (cp) return { index: await withCurrentStatus(dataDir, cp.index), state: cp.state }
+    const index = cp ? await withCurrentStatus(dataDir, cp.index) : null
+    // A checkpoint folded while agents ran is stale once their writer is gone: the replay closes their runs.
+    if (cp && index && !(writerGone(index.writer) && Object.values(cp.index.agents).some((a) => !isTerminalStatus(a.status)))) return { index, state: cp.state }
   }
   // Sizes before reading: the fold covers at least these bytes, so a checkpoint never claims more.
   const sizes = checkpoint ? await transcriptSizes(dataDir, sessionId) : {}

@@ -26,15 +26,21 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /**
+ * Whether the process that recorded the session is gone: it closed the session (no writer), or it ran on
+ * this machine and its pid is gone (crashed, killed). A writer on another machine is taken as alive.
+ */
+export function writerGone(writer: SessionIndex['writer']): boolean {
+  if (!writer) return true
+  return writer.hostname === hostname() && !isProcessAlive(writer.pid)
+}
+
+/**
  * The status to show: an index that says its main agent is still running, but whose writer closed or
  * died (same host, pid gone), belongs to a session that was interrupted.
  */
 export function effectiveStatus(index: SessionIndex): SessionIndex['status'] {
   if (isTerminalStatus(index.status)) return index.status
-  const w = index.writer
-  if (!w) return 'interrupted'
-  if (w.hostname === hostname() && !isProcessAlive(w.pid)) return 'interrupted'
-  return index.status
+  return writerGone(index.writer) ? 'interrupted' : index.status
 }
 
 export const currentWriter = (): { pid: number; hostname: string } => ({ pid: process.pid, hostname: hostname() })

@@ -8,7 +8,7 @@ import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 export const SESSION_INDEX_VERSION = 1
 
 /** A session whose agents were still running when its writer went away (crash, quit) is `interrupted`. */
-export type SessionStatus = AgentStatus | 'interrupted'
+export type SessionStatus = AgentStatus
 
 export interface AgentRecord {
   agentId: string
@@ -172,17 +172,23 @@ export class SessionIndexBuilder {
   }
 }
 
-/** Recomputes totals and the session status (that of the most recently started main agent). */
+/**
+ * Recomputes totals and the session status: that of the most recently started main agent, or
+ * `interrupted` when it had finished its turn but agents still at work after that were cut off.
+ */
 export function finalizeIndex(idx: SessionIndex): void {
   let usage = emptyUsage()
   let root: AgentRecord | undefined
+  let lastInterrupted = -1
   for (const a of Object.values(idx.agents)) {
     usage = addUsage(usage, a.usage)
     if (a.parentAgentId === null && (!root || a.startedAt >= root.startedAt)) root = a
+    if (a.status === 'interrupted') lastInterrupted = Math.max(lastInterrupted, a.endedAt ?? 0)
   }
   idx.usage = usage
   idx.costUsd = usage.costUsd
-  if (root) idx.status = root.status
+  if (!root) return
+  idx.status = isTerminalStatus(root.status) && lastInterrupted > (root.endedAt ?? -1) ? 'interrupted' : root.status
 }
 
 /** An agent's usage plus all its descendants'. */

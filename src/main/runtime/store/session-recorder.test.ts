@@ -124,6 +124,21 @@ describe('session recorder', () => {
 })
 
 describe('openSession', () => {
+  it('keeps the title the app gave the session, live and reopened, also after another process takes it over', async () => {
+    const title = 'Try code-reviewer: Find the bug in the parser'
+    const rec = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', title })
+    for (const e of script()) rec.record(e)
+    await rec.close()
+    expect((await readSessionIndex(dataDir, sessionId))?.title).toBe(title)
+    expect((await openSession(dataDir, sessionId)).index.title).toBe(title)
+    // A follow-up in a later process: its recorder names no title, the recorded one stays.
+    const again = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
+    again.record(main.start({ prompt: 'Now something else' }))
+    again.record(main.end('completed'))
+    await again.close()
+    expect((await openSession(dataDir, sessionId)).index.title).toBe(title)
+  })
+
   it('reopens a session from its transcripts alone, with the same index the recorder kept', async () => {
     const rec = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
     for (const e of script()) rec.record(e)
@@ -161,12 +176,12 @@ describe('openSession', () => {
     expect(s.notes.some((n) => n.includes('explore-1.jsonl') && n.includes('incomplete last line'))).toBe(true)
     expect(s.index.status).toBe('running') // this process (its writer) is alive
     await rec.close()
-    // Recording again after the crash appends cleanly after the torn fragment.
+    // Recording again after the crash appends cleanly after the torn fragment, once the run it cut off is closed.
     const again = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
     again.record(events[12])
     await again.close()
     const t = await readTranscript(file)
-    expect(t.events.at(-1)).toEqual(events[12])
+    expect(t.events.slice(-2)).toEqual([expect.objectContaining({ type: 'agent_end', status: 'interrupted' }), events[12]])
     expect(t.issues.map((i) => i.kind)).toEqual(['corrupt-line'])
   })
 

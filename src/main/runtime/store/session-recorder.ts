@@ -14,6 +14,8 @@ export interface SessionRecorderOptions {
   sessionId: string
   /** The folder the session works in (shown in listings). */
   cwd: string
+  /** The session's title as the app named it; default: the first line of the main agent's first prompt. */
+  title?: string
   /** How long transcript lines wait to be written together. Default 16 ms. */
   flushDelayMs?: number
   /** session.json is rewritten at most this often while events arrive. Default 250 ms. */
@@ -47,7 +49,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const onError = opts.onError ?? ((err: Error) => console.error(`fanout: ${err.message}`))
   const interval = opts.indexIntervalMs ?? 250
   const writers = new Map<string, JsonlWriter<AgentEvent>>()
-  let builder = new SessionIndexBuilder({ ...emptyIndex(sessionId, opts.cwd, Date.now()), writer: currentWriter() })
+  let builder = new SessionIndexBuilder({ ...emptyIndex(sessionId, opts.cwd, Date.now()), title: opts.title ?? '', writer: currentWriter() })
   let loaded = false
   const early: AgentEvent[] = []
   let closed = false
@@ -63,7 +65,14 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       const idx = existing.index
       idx.writer = currentWriter()
       if (!idx.cwd) idx.cwd = opts.cwd
+      if (!idx.title && opts.title) idx.title = opts.title
       builder = new SessionIndexBuilder(idx)
+      // Taking over from a writer that crashed: the runs it cut off end here, on disk, before anything new.
+      for (const end of existing.interrupted) {
+        const w = writerFor(end)
+        w.append(end)
+        w.release().catch(() => {}) // errors already reported
+      }
     } catch (err) {
       if (!(err instanceof SessionNotFoundError)) onError(err as Error)
     }
@@ -71,12 +80,12 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const ready = loading
     .then(async () => {
       loaded = true
-      for (const e of early.splice(0)) builder.apply(e)
+      for (const e of early.splice(0)) write(e)
       await writeIndexNow()
     })
     .catch((err: Error) => {
       loaded = true
-      for (const e of early.splice(0)) builder.apply(e)
+      for (const e of early.splice(0)) write(e)
       onError(new Error(`Could not prepare session folder ${dir}: ${err.message}`))
     })
 
@@ -123,6 +132,12 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       onError(new Error(`Session ${sessionId} recorder is closed; dropped a ${e.type} event of agent ${e.agentId}`))
       return
     }
+    // Until the session on disk is loaded, events wait: they go after the runs a crash cut off are closed.
+    if (loaded) write(e)
+    else early.push(e)
+  }
+
+  function write(e: AgentEvent): void {
     let w: JsonlWriter<AgentEvent>
     try {
       w = writerFor(e)
@@ -132,8 +147,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     }
     w.append(e)
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
-    if (loaded) builder.apply(e)
-    else early.push(e)
+    builder.apply(e)
     if (INDEX_EVENTS.has(e.type)) scheduleIndex()
   }
 

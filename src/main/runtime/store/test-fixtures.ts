@@ -1,9 +1,11 @@
 // Test helpers for the store: temp data folders and AgentEvent builders (used by *.test.ts only).
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentEvent, ChatMessage, EventPayload } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
+import { readSessionIndex, writeSessionIndex } from './session-index-file'
+import { createSessionRecorder } from './session-recorder'
 
 export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fanout-store-'))
@@ -44,4 +46,16 @@ export function eventsFor(ref: AgentRef) {
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, ...usage }
       })
   }
+}
+
+/** A pid no process has (above the largest pid_max Linux allows): the writer of a session that crashed. */
+export const DEAD_PID = 99_999_999
+
+/** Records events as a process would that then crashed: on disk, never closed, its writer gone. */
+export async function recordCrashed(dataDir: string, sessionId: string, events: AgentEvent[], cwd = '/repo'): Promise<void> {
+  const recorder = createSessionRecorder({ dataDir, sessionId, cwd, onError: (err) => { throw err } })
+  for (const e of events) recorder.record(e)
+  await recorder.flush()
+  const index = await readSessionIndex(dataDir, sessionId)
+  await writeSessionIndex(dataDir, { ...index!, writer: { pid: DEAD_PID, hostname: hostname() } })
 }

@@ -10,7 +10,10 @@ import { errorCode, readJsonFile, writeFileAtomic } from './atomic-file'
 import { agentsDir, sessionDir } from './data-dir'
 import type { SessionIndex } from './session-index'
 
-/** Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored. */
+/**
+ * Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored.
+ * 2: runs a crash cut off end as `interrupted`; agents started in one millisecond keep their live order.
+ */
 export const VIEW_CHECKPOINT_FORMAT = 2
 
 export interface ViewCheckpoint<S> {

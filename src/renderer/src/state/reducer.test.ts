@@ -115,13 +115,23 @@ describe('applyEvents: statuses and turns', () => {
     expect(s.agents.a).toMatchObject({ status: 'completed', turn: 3, toolUses: 4, result: 'Found 3 callers', endedAt: s.agents.a.startedAt + 1500 })
   })
 
-  it.each(['completed', 'failed', 'stopped', 'max_turns'] as const)('an agent ending as %s is no longer active and cancels its running tools', (status) => {
+  it.each(['completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const)('an agent ending as %s is no longer active and cancels its running tools', (status) => {
     const t = setup()
     const s = t.apply(t.main.start(), t.main.toolRun('tu1', 'Bash', { command: 'sleep 100' }), t.main.end(status, { error: status === 'failed' ? 'API overloaded' : undefined }))
     expect(s.agents.main.status).toBe(status)
     expect(s.tools.tu1.status).toBe('cancelled')
     expect(s.agents.main.currentToolId).toBeNull()
     expect(countAgents(s, ['main']).active).toBe(0)
+  })
+
+  it('counts the agents a crash cut off apart, as neither running nor done, until they run again', () => {
+    const t = setup()
+    const a = t.sub('a', 'tu-a')
+    t.apply(t.main.start(), t.main.toolRun('tu-a', 'Agent', {}), a.start(), a.end('interrupted'), t.main.end('interrupted'))
+    const counts = countAgents(t.session(), ['main', 'a'])
+    expect(counts).toMatchObject({ total: 2, active: 0, done: 0, failed: 0, interrupted: 2 })
+    const s = t.apply(a.start())
+    expect(countAgents(s, ['main', 'a'])).toMatchObject({ active: 1, interrupted: 1 })
   })
 
   it('a resumed agent (follow-up prompt) runs again and keeps its transcript', () => {

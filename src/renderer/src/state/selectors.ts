@@ -70,10 +70,12 @@ export interface SessionCounts {
   done: number
   failed: number
   waiting: number
+  /** Cut off by a crash or a kill, not run since. */
+  interrupted: number
 }
 
 export function countAgents(session: SessionState, ids: readonly string[] = subagentIds(session)): SessionCounts {
-  const c: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0 }
+  const c: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0, interrupted: 0 }
   for (const id of ids) {
     const a = session.agents[id]
     c.total++
@@ -81,11 +83,12 @@ export function countAgents(session: SessionState, ids: readonly string[] = suba
     if (a.status === 'waiting_permission') c.waiting++
     if (a.status === 'completed') c.done++
     if (a.status === 'failed') c.failed++
+    if (a.status === 'interrupted') c.interrupted++
   }
   return c
 }
 
-const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0 }
+const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0, interrupted: 0 }
 const subagentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
 const everyAgentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
 

@@ -294,6 +294,7 @@ function markLive(sessionId: string): void {
 
 export const sendPrompt = (sessionId: string, prompt: string) => call('session.sendPrompt', { sessionId, prompt })
 export const stopAgent = (sessionId: string, agentId: string) => call('agent.stop', { sessionId, agentId })
+export const resumeInterrupted = (sessionId: string) => call('session.resumeInterrupted', { sessionId })
 export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
 export const respondPermission = (requestId: string, decision: PermissionDecision) => call('permission.respond', { requestId, decision })
 

@@ -3,7 +3,8 @@
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, IpcErrorCode } from '../../../shared/ipc-contract'
 
-export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized'
+/** `closed`: lost, reconnecting. `unauthorized` and `gone` are final: refused (a stale page), or nothing answers any more. */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized' | 'gone'
 
 export interface FanoutApi {
   readonly mode: 'electron' | 'browser'

@@ -1,10 +1,39 @@
 // Browser mode: the contract over one WebSocket, authenticated with the token from the URL fragment.
-// Reconnects with backoff when the server goes away (e.g. restarted); calls made while disconnected
-// fail at once with a sentence saying so, rather than hanging.
+// Reconnects with backoff when the connection drops; calls made while disconnected fail at once with a
+// sentence saying so, rather than hanging. Each launch of Fanout has a new token, so a page from before a
+// restart can never connect again: once the server answers but refuses the page, or nothing has answered
+// for a while, it stops trying and says what to do.
 import type { AgentEvent } from '../../../shared/events'
-import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../../shared/ipc-channels'
+import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
 import type { HostNotice, WsServerMessage } from '../../../shared/ipc-contract'
+import { callWords } from './call-words'
 import { CallError, type ConnectionState, type FanoutApi } from './types'
+
+/** How long a page that lost its connection keeps trying while nothing answers at its address. */
+export const GIVE_UP_AFTER_MS = 30_000
+
+export const RESTARTED_TEXT =
+  'Fanout was restarted, so this page can no longer connect: each launch has its own address. Open the address Fanout printed when it started again (“fanout web” prints it); reloading this page is not enough.'
+export const GONE_TEXT = `Fanout stopped: nothing has answered at this address for ${GIVE_UP_AFTER_MS / 1000} seconds. Start it again, then open the address it prints.`
+
+export interface WebSocketTransportDeps {
+  WebSocket: new (url: string, protocols: string[]) => WebSocket
+  /** Whether the server answers plain HTTP at the page's address (it is up, whatever it thinks of the token). */
+  serverAnswers: () => Promise<boolean>
+  now: () => number
+  setTimeout: (fn: () => void, ms: number) => unknown
+}
+
+const browserDeps = (): WebSocketTransportDeps => ({
+  WebSocket,
+  serverAnswers: () =>
+    fetch(`${location.origin}/`, { method: 'HEAD', cache: 'no-store' }).then(
+      () => true,
+      () => false
+    ),
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms)
+})
 
 /** Reads `#token=...` and removes it from the address bar so it is not copied around by accident. */
 export function takeToken(location: Location, history: History): string | null {
@@ -17,17 +46,21 @@ export function takeToken(location: Location, history: History): string | null {
   return sessionStorage.getItem('fanout-token')
 }
 
-export function createWebSocketTransport(token: string | null, url = `ws://${location.host}${WS_PATH}`): FanoutApi {
+export function createWebSocketTransport(token: string | null, url = `ws://${location.host}${WS_PATH}`, deps: WebSocketTransportDeps = browserDeps()): FanoutApi {
   const eventListeners = new Set<(e: AgentEvent[]) => void>()
   const noticeListeners = new Set<(n: HostNotice) => void>()
   const connectionListeners = new Set<(s: ConnectionState, detail?: string) => void>()
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; name: string }>()
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; name: CallName }>()
   let state: ConnectionState = 'connecting'
   let detail: string | undefined
   let ws: WebSocket | null = null
   let nextId = 1
   let retry = 0
   let everOpened = false
+  /** Since when the page has been without a connection it once had; null while connected. */
+  let lostAt: number | null = null
+  /** Handshakes in a row refused while the server answered. */
+  let refused = 0
 
   const setState = (s: ConnectionState, d?: string) => {
     state = s
@@ -37,14 +70,18 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
 
   function connect(): void {
     if (!token) {
-      setState('unauthorized', 'This page was opened without its access token. Open the URL that `fanout web` printed.')
+      setState('unauthorized', 'This page was opened without its access token. Open the URL that “fanout web” printed.')
       return
     }
     setState('connecting')
-    const socket = new WebSocket(url, [WS_PROTOCOL, WS_TOKEN_PREFIX + token])
+    const socket = new deps.WebSocket(url, [WS_PROTOCOL, WS_TOKEN_PREFIX + token])
+    let opened = false
     ws = socket
     socket.onopen = () => {
       retry = 0
+      refused = 0
+      lostAt = null
+      opened = true
       everOpened = true
       setState('open')
     }
@@ -63,24 +100,36 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
     socket.onclose = () => {
       if (ws !== socket) return
       ws = null
-      for (const [, p] of pending) p.reject(new CallError('disconnected', `${p.name} did not finish: the connection to Fanout was lost.`))
+      for (const [, p] of pending) p.reject(new CallError('disconnected', `Lost the connection to Fanout while trying to ${callWords(p.name)}; once it is back, check whether that happened.`))
       pending.clear()
       // A refused handshake never opens: after a few tries that is a wrong or stale token, not a restart.
       if (!everOpened && retry >= 3) {
-        setState('unauthorized', 'The server refused this page. Its token is from an earlier launch: open the URL `fanout web` printed this time.')
+        setState('unauthorized', 'The server refused this page. Its token is from an earlier launch: open the URL “fanout web” printed this time.')
         return
       }
+      if (opened || lostAt === null) lostAt = deps.now()
       setState('closed', 'Lost the connection to Fanout. Reconnecting…')
-      const delay = Math.min(5000, 250 * 2 ** retry++)
-      setTimeout(connect, delay)
+      if (!everOpened || opened) return retryLater()
+      void deps.serverAnswers().then((answers) => {
+        refused = answers ? refused + 1 : 0
+        // The server is up but refuses this page twice in a row: it is a new launch with a new token.
+        if (refused >= 2) return setState('unauthorized', RESTARTED_TEXT)
+        if (deps.now() - lostAt! >= GIVE_UP_AFTER_MS) return setState('gone', GONE_TEXT)
+        retryLater()
+      })
     }
+  }
+
+  function retryLater(): void {
+    const delay = Math.min(5000, 250 * 2 ** retry++)
+    deps.setTimeout(connect, delay)
   }
   connect()
 
   return {
     mode: 'browser',
     call(name, request) {
-      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', `Cannot ${name}: not connected to Fanout.`))
+      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', notConnected(name, state)))
       const id = nextId++
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject, name })
@@ -101,4 +150,11 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
       return () => connectionListeners.delete(l)
     }
   }
+}
+
+/** Why a call cannot be made now, in the person's words. */
+function notConnected(name: CallName, state: ConnectionState): string {
+  const what = `Could not ${callWords(name)}: not connected to Fanout.`
+  if (state === 'connecting' || state === 'closed') return `${what} It is reconnecting; try again in a moment.`
+  return what
 }

@@ -1,15 +1,23 @@
 // The main agent's conversation: the transcript, waiting permission requests, and the prompt box
 // (a follow-up when the agent is idle; a message to it while it works).
+import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../../../shared/view/session-state'
 import { agentCounts } from '../state/selectors'
-import { sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
+import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
+
+const ENDED: Partial<Record<AgentStatus, string>> = {
+  completed: 'Finished in',
+  stopped: 'Stopped in',
+  max_turns: 'Stopped at the turn limit in',
+  interrupted: 'Interrupted after'
+}
 
 // Narrow slices: the session object changes with every streamed delta, these do not.
 function SessionSummary({ sessionId }: { sessionId: string }) {
@@ -28,13 +36,44 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
         <span>The main agent finished its turn; {plural(counts.active, 'agent')} still working. It hears from them when they report.</span>
       </div>
     )
+  const ended = ENDED[root.status] ?? 'Failed in'
   return (
     <div className={`session-summary status-${root.status}`} data-testid="session-summary">
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
-        {root.status === 'completed' ? 'Finished' : root.status === 'stopped' ? 'Stopped' : root.status === 'max_turns' ? 'Stopped at the turn limit' : 'Failed'} in{' '}
-        {formatClock(root.endedAt - root.startedAt)} · {plural(counts.total, 'subagent')} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
+        {ended} {formatClock(root.endedAt - root.startedAt)} · {plural(counts.total, 'subagent')} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
       </span>
+    </div>
+  )
+}
+
+/** Agents a crash or a kill cut off (the main agent among them or not): say so, and offer to resume them. */
+function InterruptedBar({ sessionId }: { sessionId: string }) {
+  const cutOff = useApp((s) => agentCounts(s.events.sessions[sessionId], { withRoot: true }).interrupted)
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
+  if (!cutOff) return null
+  const resume = () => {
+    setState({ busy: true, error: null })
+    resumeInterrupted(sessionId).then(
+      () => setState({ busy: false, error: null }),
+      (err) => setState({ busy: false, error: errorText(err) })
+    )
+  }
+  return (
+    <div className="bottom-bar-wrap">
+      <div className="running-bar" data-testid="interrupted-bar">
+        <span className="muted small">
+          Fanout stopped while {cutOff === 1 ? '1 agent was' : `${cutOff} agents were`} working. Resume to let {cutOff === 1 ? 'it' : 'them'} carry on where {cutOff === 1 ? 'it' : 'they'} left off.
+        </span>
+        <button className="btn btn-sm" onClick={resume} disabled={state.busy} data-testid="resume-interrupted">
+          <Icon name="play" size={12} /> Resume
+        </button>
+      </div>
+      {state.error && (
+        <p className="inline-error" role="alert">
+          {state.error}
+        </p>
+      )}
     </div>
   )
 }
@@ -66,18 +105,26 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           <PermissionCard key={p.requestId} request={p} />
         ))}
         {running && rootId && (
-          <div className="running-bar">
-            <span className="muted small">The main agent is working…</span>
-            <button
-              className="btn btn-sm"
-              onClick={() => stopAgent(sessionId, rootId).catch((err) => setStopError(errorText(err)))}
-              data-testid="stop-session"
-            >
-              <Icon name="stop" size={12} /> Stop
-            </button>
-            {stopError && <span className="inline-error">{stopError}</span>}
+          <div className="bottom-bar-wrap">
+            <div className="running-bar">
+              <span className="muted small">The main agent is working…</span>
+              <button
+                className="btn btn-sm"
+                onClick={() => stopAgent(sessionId, rootId).catch((err) => setStopError(errorText(err)))}
+                data-testid="stop-session"
+              >
+                <Icon name="stop" size={12} /> Stop
+              </button>
+            </div>
+            {/* Under the bar, full width: beside the button it squeezed the bar into a narrow column. */}
+            {stopError && (
+              <p className="inline-error" role="alert" data-testid="stop-error">
+                {stopError}
+              </p>
+            )}
           </div>
         )}
+        {!running && <InterruptedBar sessionId={sessionId} />}
         <PromptBox
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"

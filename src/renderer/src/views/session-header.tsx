@@ -30,6 +30,8 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
     return session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
   })
   const counts = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId]) : null))
+  // Every agent, the main one included, as the sidebar and the status bar count them.
+  const all = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId], { withRoot: true }) : null))
   const usage = useApp((s) => (sessionId ? s.events.sessions[sessionId]?.usage : undefined))
   // The main agent may end its turn while background agents or a team still work: the session is running.
   const othersWorking = !!counts && counts.active > 0
@@ -50,9 +52,9 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           <span title="Elapsed">
             <Icon name="clock" size={13} /> {formatClock(elapsedMs(root, now))}
           </span>
-          {counts && counts.total > 0 && (
-            <span title="Subagents: running / total">
-              <Icon name="agents" size={13} /> {counts.active} / {counts.total}
+          {all && all.total > 1 && (
+            <span title="Agents, the main one included: running / total" data-testid="header-agent-count">
+              <Icon name="agents" size={13} /> {all.active} / {all.total}
             </span>
           )}
           <span title="Tokens, all agents">{formatTokens(tokens)} tok</span>

@@ -47,7 +47,7 @@ export function StatusBar() {
   const mode = useApp((s) => s.mode)
   const cwd = useApp((s) => s.workspace?.cwd)
   const agentsOpen = useAgentEditor((s) => s.open)
-  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized' }[connection]
+  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized', gone: 'Not connected' }[connection]
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span className={`conn conn-${connection}`} data-testid="connection">

@@ -40,6 +40,17 @@ describe('scriptByAgent', () => {
     expect(model.server.requests).toHaveLength(0)
   })
 
+  it('answers turns past the script with its `then` turn, and without one says which script ran out', async () => {
+    const followUp = [
+      { role: 'user' as const, content: 'go' },
+      { role: 'assistant' as const, content: 'first' },
+      { role: 'user' as const, content: 'and now?' }
+    ]
+    model = await startScriptedModel({ respond: scriptByAgent([{ name: 'x', match: 'x', turns: [reply.text('first')], then: (req) => reply.text(`later: ${req.lastUserText}`) }, { name: 'y', match: 'y', turns: [reply.text('only')] }]) })
+    expect(await call('x', followUp)).toEqual([{ type: 'text', text: 'later: and now?' }])
+    await expect(call('y', followUp)).rejects.toThrow('scripted server: agent y has no reply for turn 2 (its script has 1)')
+  })
+
   it('names the request no script matched', async () => {
     model = await startScriptedModel({ respond: scriptByAgent({ 'You are Explore': [reply.text('x')] }) })
     await expect(call('You are Plan.', [{ role: 'user', content: 'do it' }])).rejects.toThrow(

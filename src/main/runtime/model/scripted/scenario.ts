@@ -19,6 +19,8 @@ export interface AgentScript {
   name?: string
   match: Matcher
   turns: Turn[]
+  /** Answers every turn past `turns` (a follow-up prompt, a report after the script ran out); without it such a turn is a 400. */
+  then?: Turn
 }
 
 export function matches(matcher: Matcher, req: ParsedRequest): boolean {
@@ -44,7 +46,7 @@ export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<Agent
       if (opts.fallback) return opts.fallback(req, ctx)
       return reply.badRequest(`scripted server: no script matches this request (system: ${preview(req.system)}, first user message: ${preview(req.firstUserText)})`)
     }
-    const turn = script.turns[req.turn]
+    const turn = script.turns[req.turn] ?? script.then
     if (turn === undefined)
       return reply.badRequest(`scripted server: agent ${script.name ?? String(script.match)} has no reply for turn ${req.turn + 1} (its script has ${script.turns.length})`)
     return typeof turn === 'function' ? turn(req, ctx) : turn

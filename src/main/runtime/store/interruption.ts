@@ -1,0 +1,53 @@
+// Agents a crash or a kill cut off. Their transcripts stop inside a run: no agent_end follows its last
+// agent_start. Once the process that wrote the session is gone, such a run is over for good; it is closed
+// with an `agent_end` of status `interrupted`, timed at the agent's last recorded event, so that every
+// reader agrees it is not running and when it stopped: the index, the UI's fold, the process that takes
+// the session over (which records these ends, see session-recorder.ts), and a resume.
+import type { AgentEndEvent, AgentEvent } from '../../../shared/events'
+import { addUsage, emptyUsage } from '../../../shared/usage'
+
+export const INTERRUPTED_AGENT_ERROR = 'Fanout stopped (it was closed or crashed) while this agent was working.'
+
+/**
+ * The agent_end an agent's transcript lacks when it stops inside a run; null when its last run ended (or
+ * it has no events). A transcript whose agent_start was lost counts as one run from its first event.
+ */
+export function interruptedEnd(events: readonly AgentEvent[]): AgentEndEvent | null {
+  if (!events.length) return null
+  let start = 0
+  for (let i = events.length - 1; i >= 0; i--) {
+    const type = events[i].type
+    if (type === 'agent_end') return null
+    if (type === 'agent_start') {
+      start = i
+      break
+    }
+  }
+  // As the loop counts a run: its turns, tool runs and usage.
+  let usage = emptyUsage()
+  let numTurns = 0
+  let toolUses = 0
+  for (let i = start; i < events.length; i++) {
+    const e = events[i]
+    if (e.type === 'usage') usage = addUsage(usage, e.usage)
+    else if (e.type === 'turn_start') numTurns = e.turn
+    else if (e.type === 'tool_run') toolUses++
+  }
+  const first = events[start]
+  const last = events[events.length - 1]
+  return {
+    type: 'agent_end',
+    agentId: last.agentId,
+    parentAgentId: first.parentAgentId,
+    parentToolUseId: first.parentToolUseId,
+    sessionId: last.sessionId,
+    ts: last.ts,
+    status: 'interrupted',
+    result: '',
+    error: INTERRUPTED_AGENT_ERROR,
+    numTurns,
+    toolUses,
+    durationMs: Math.max(0, last.ts - first.ts),
+    usage
+  }
+}

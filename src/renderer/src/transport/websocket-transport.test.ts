@@ -1,0 +1,108 @@
+// Browser mode's transport against a fake socket and clock: how it reconnects, when it gives up, and
+// what a call made while disconnected says.
+import { describe, expect, it } from 'vitest'
+import { GIVE_UP_AFTER_MS, GONE_TEXT, RESTARTED_TEXT, createWebSocketTransport, type WebSocketTransportDeps } from './websocket-transport'
+import type { ConnectionState } from './types'
+
+class FakeSocket {
+  static all: FakeSocket[] = []
+  onopen: (() => void) | null = null
+  onclose: (() => void) | null = null
+  onmessage: ((ev: { data: string }) => void) | null = null
+  sent: string[] = []
+  constructor(
+    readonly url: string,
+    readonly protocols: string[]
+  ) {
+    FakeSocket.all.push(this)
+  }
+  send(data: string) {
+    this.sent.push(data)
+  }
+  open() {
+    this.onopen?.()
+  }
+  drop() {
+    this.onclose?.()
+  }
+}
+
+/** A transport on a fake socket and clock; `step()` runs the next retry timer, as time passes. */
+function setUp(serverAnswers: boolean) {
+  FakeSocket.all = []
+  let now = 0
+  const timers: Array<{ at: number; fn: () => void }> = []
+  const deps: WebSocketTransportDeps = {
+    WebSocket: FakeSocket as unknown as WebSocketTransportDeps['WebSocket'],
+    serverAnswers: async () => serverAnswers,
+    now: () => now,
+    setTimeout: (fn, ms) => timers.push({ at: now + ms, fn })
+  }
+  const api = createWebSocketTransport('tok-1234567890abcdef', 'ws://127.0.0.1:1/ws', deps)
+  const states: Array<[ConnectionState, string | undefined]> = []
+  api.onConnection((s, d) => states.push([s, d]))
+  const settle = () => new Promise((r) => setTimeout(r, 0))
+  return {
+    api,
+    states,
+    last: () => FakeSocket.all.at(-1)!,
+    /** Runs the earliest waiting retry; false when none waits (the transport gave up). */
+    async step(): Promise<boolean> {
+      await settle()
+      timers.sort((a, b) => a.at - b.at)
+      const t = timers.shift()
+      if (!t) return false
+      now = Math.max(now, t.at)
+      t.fn()
+      return true
+    },
+    settle
+  }
+}
+
+describe('websocket transport', () => {
+  it('says what could not be done, in plain words, while it reconnects', async () => {
+    const t = setUp(false)
+    t.last().open()
+    t.last().drop()
+    expect(t.states.at(-1)![0]).toBe('closed')
+    await expect(t.api.call('session.sendPrompt', { sessionId: 's', prompt: 'hello?' })).rejects.toThrow(
+      'Could not send your message: not connected to Fanout. It is reconnecting; try again in a moment.'
+    )
+    await expect(t.api.call('agent.stop', { sessionId: 's', agentId: 'a' })).rejects.toThrow(/^Could not stop the agent: not connected/)
+  })
+
+  it('reconnects when the same server comes back', async () => {
+    const t = setUp(false)
+    t.last().open()
+    t.last().drop()
+    await t.step()
+    t.last().open()
+    expect(t.states.at(-1)).toEqual(['open', undefined])
+  })
+
+  it('stops and says Fanout was restarted once the server answers but refuses the page', async () => {
+    const t = setUp(true)
+    t.last().open()
+    t.last().drop() // the restart
+    for (let i = 0; i < 5 && (await t.step()); i++) t.last().drop() // each new handshake is refused
+    await t.settle()
+    expect(t.states.at(-1)).toEqual(['unauthorized', RESTARTED_TEXT])
+    expect(FakeSocket.all.length).toBeLessThanOrEqual(3)
+    expect(await t.step()).toBe(false) // no more tries
+  })
+
+  it('gives up after a bounded time when nothing answers any more', async () => {
+    const t = setUp(false)
+    t.last().open()
+    t.last().drop()
+    let tries = 0
+    while (await t.step()) {
+      t.last().drop()
+      if (++tries > 100) throw new Error('still reconnecting')
+    }
+    expect(t.states.at(-1)).toEqual(['gone', GONE_TEXT])
+    expect(GONE_TEXT).toContain(`${GIVE_UP_AFTER_MS / 1000} seconds`)
+    expect(tries).toBeLessThan(20)
+  })
+})
