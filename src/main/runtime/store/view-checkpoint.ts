@@ -11,7 +11,7 @@ import { agentsDir, sessionDir } from './data-dir'
 import type { SessionIndex } from './session-index'
 
 /** Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored. */
-export const VIEW_CHECKPOINT_FORMAT = 1
+export const VIEW_CHECKPOINT_FORMAT = 2
 
 export interface ViewCheckpoint<S> {
   format: number
