@@ -1,13 +1,13 @@
 // The bottom line: connection, mode and folder on the left; live totals on the right.
-import { formatCost } from '../lib/format'
-import { agentCounts } from '../state/selectors'
+import { formatCost, plural } from '../lib/format'
+import { agentCounts, countParts } from '../state/agent-counts'
 import { useApp } from '../state/store'
 
 export function StatusBar() {
   const connection = useApp((s) => s.connection)
   const mode = useApp((s) => s.mode)
   const cwd = useApp((s) => s.workspace?.cwd)
-  const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId], { withRoot: true }) : null))
+  const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId]) : null))
   const cost = useApp((s) => (s.currentSessionId ? s.events.sessions[s.currentSessionId]?.usage.costUsd : undefined))
   const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized' }[connection]
   return (
@@ -20,9 +20,12 @@ export function StatusBar() {
       <span className="spacer" />
       {counts && (
         <>
-          {counts.waiting > 0 && <span className="warn-text">{counts.waiting} waiting for permission</span>}
-          <span>{counts.active} running</span>
-          <span>{counts.total} agents</span>
+          {countParts(counts).map((p) => (
+            <span key={p.group} className={`count-${p.group}`} data-testid={`status-count-${p.group}`}>
+              {p.text}
+            </span>
+          ))}
+          <span>{plural(counts.total, 'subagent')}</span>
           <span>{formatCost(cost ?? 0)}</span>
         </>
       )}
