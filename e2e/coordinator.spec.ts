@@ -70,6 +70,9 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   // The run ends: every agent is in the grid under its phase, and the board shows the finished team.
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
   await expect(page.getByTestId('transcript')).toContainText('Verification: FAIL: 2 passed, 1 failed')
+  // Nothing runs any more: no phase reads as under way.
+  await expect(strip.locator('[data-progress=current]')).toHaveCount(0)
+  await expect(strip.locator('[data-phase=verification]')).toHaveAttribute('data-progress', 'done')
   const count = (phase: string) => page.locator(`[data-testid=phase-section][data-phase=${phase}]`).getByTestId('agent-panel')
   await expect(count('research')).toHaveCount(2)
   await expect(count('synthesis')).toHaveCount(1)

@@ -76,10 +76,12 @@ describe('coordinator phases', () => {
     ])
     expect(phaseProgress(s)).toEqual([
       { phase: 'research', progress: 'done', note: 'map the code' },
-      { phase: 'synthesis', progress: 'upcoming' },
+      { phase: 'synthesis', progress: 'skipped' },
       { phase: 'implementation', progress: 'done' },
       { phase: 'verification', progress: 'current' }
     ])
+    // Once nothing runs, the last phase is done, not still under way.
+    expect(phaseProgress(s, { over: true }).map((p) => p.progress)).toEqual(['done', 'skipped', 'done', 'done'])
     // One event at a time (live) gives the same state as the whole replay.
     let live = emptyEventsState()
     for (const e of events) live = applyEvents(live, [e])
