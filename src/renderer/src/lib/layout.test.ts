@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gridLayout } from './grid-layout'
+import { panelGroups } from './panel-groups'
 import { axisTicks } from './time-axis'
 
 describe('panels grid layout', () => {
@@ -19,6 +20,29 @@ describe('panels grid layout', () => {
     }
     const wide = gridLayout(32, 1900, 900)
     expect(wide.cols).toBeGreaterThanOrEqual(6)
+  })
+
+  it('uses the width of a 1280 px window’s agents pane: 2 columns for 4 to 16 agents, not 1', () => {
+    // The agents pane of a 1280×800 window with the default split: about 584×690 px.
+    for (const n of [4, 8, 12, 16]) expect(gridLayout(n, 584, 690).cols, `${n} agents`).toBe(2)
+    // 1920×1080: 3 to 4 columns for a dozen.
+    expect(gridLayout(12, 1080, 970).cols).toBeGreaterThanOrEqual(3)
+    expect(gridLayout(12, 1080, 970).cols).toBeLessThanOrEqual(4)
+  })
+})
+
+describe('which panels the grid shows', () => {
+  const status: Record<string, 'running' | 'completed' | 'stopped'> = { a: 'running', b: 'completed', c: 'stopped', d: 'completed' }
+  const of = (id: string) => status[id]
+
+  it('while agents run, finished ones collapse into the list but the one named stays in the grid', () => {
+    expect(panelGroups(['a', 'b', 'c', 'd'], of, {}, null)).toEqual({ grid: ['a'], finished: ['b', 'c', 'd'] })
+    expect(panelGroups(['a', 'b', 'c', 'd'], of, { b: true }, 'd')).toEqual({ grid: ['a', 'b', 'd'], finished: ['c'] })
+  })
+
+  it('once nothing runs, every panel is in the grid, whatever was expanded before', () => {
+    const done = (id: string) => (id === 'c' ? 'stopped' : 'completed')
+    expect(panelGroups(['a', 'b', 'c', 'd'], done, { d: true }, 'b')).toEqual({ grid: ['a', 'b', 'c', 'd'], finished: [] })
   })
 })
 

@@ -164,9 +164,10 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
   const follow = useFollowBottom()
   const ref = useRef<HTMLDivElement>(null)
 
+  const focusSeq = useApp((s) => (focused ? s.focusSeq : 0))
   useLayoutEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
-  }, [focused])
+  }, [focused, focusSeq])
 
   const shownItems = useHeldOffscreen(ref, items)
 

@@ -8,10 +8,10 @@ import { TranscriptList } from '../components/transcript-list'
 import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
-import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
-import { gridLayout } from '../lib/grid-layout'
+import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
+import { panelGroups } from '../lib/panel-groups'
 import { PhaseSections } from './phase-strip'
 
 /** The size of an element, following it across remounts (a callback ref). */
@@ -57,6 +57,17 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
 function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const [messaging, setMessaging] = useState(false)
+  // Escape goes back to the grid, unless it is closing something else first (a dialog, the message box).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || useApp.getState().dialog) return
+      const target = e.target as HTMLElement | null
+      if (target?.closest('input, textarea, [contenteditable=true]')) return
+      ui.maximize(null)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
   if (!agent) return null
   return (
     <div className="agent-panel maximized" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
@@ -84,20 +95,10 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
   const [showFinished, setShowFinished] = useState(true)
   const [gridRef, size] = useSize()
 
-  const { live, finished } = useMemo(() => {
+  const { grid: live, finished } = useMemo(() => {
     const ids = agents && order ? order.filter((id) => id !== rootId) : []
-    const live: string[] = []
-    const finished: string[] = []
-    for (const id of ids) (isActive(agents![id].status) || expanded[id] ? live : finished).push(id)
-    // Once nothing runs, the finished panels are the content: show them all in the grid.
-    if (!live.length) return { live: finished, finished: [] as string[] }
-    return { live, finished }
-  }, [agents, order, rootId, expanded])
-
-  // Jumping to a finished agent brings its panel back into the grid.
-  useEffect(() => {
-    if (focused && finished.includes(focused) && !expanded[focused]) ui.toggleExpanded(focused)
-  }, [focused, finished, expanded])
+    return panelGroups(ids, (id) => agents![id].status, expanded, focused)
+  }, [agents, order, rootId, expanded, focused])
 
   if (maximized && agents?.[maximized]) return <MaximizedPanel sessionId={sessionId} agentId={maximized} />
   if (!live.length && !finished.length) {
@@ -118,7 +119,7 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
       {live.length > 0 && !phased && (
         <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }} data-testid="panels-grid">
           {live.map((id) => (
-            <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < 360} />
+            <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < DENSE_WIDTH} />
           ))}
         </div>
       )}

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react'
 import type { CoordinatorPhase } from '../../../shared/team'
 import { Icon } from '../components/icon'
-import { gridLayout } from '../lib/grid-layout'
+import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
 import { groupByPhase, phaseProgress } from '../state/phase-selectors'
 import { isActive } from '../../../shared/view/session-state'
 import { agentCounts } from '../state/agent-counts'
@@ -59,7 +59,7 @@ export function PhaseSections({ sessionId, ids, width, height, panel }: { sessio
               {label} <span className="count">{g.ids.length}</span>
             </h3>
             <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }}>
-              {g.ids.map((id) => panel(id, width / cols < 360))}
+              {g.ids.map((id) => panel(id, width / cols < DENSE_WIDTH))}
             </div>
           </section>
         )
