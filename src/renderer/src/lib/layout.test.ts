@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { gridLayout } from './grid-layout'
 import { panelGroups } from './panel-groups'
-import { axisTicks } from './time-axis'
+import { axisLabels, axisTicks, TICK_LABEL_PX, timelineLabelWidth } from './time-axis'
 
 describe('panels grid layout', () => {
   it('gives one agent the whole pane and splits a few evenly', () => {
@@ -51,5 +51,23 @@ describe('timeline axis', () => {
     expect(axisTicks(5000)).toEqual([0, 1000, 2000, 3000, 4000, 5000])
     expect(axisTicks(60_000)).toEqual([0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000])
     expect(axisTicks(45 * 60_000).length).toBeLessThanOrEqual(7)
+  })
+
+  it('at a narrow track the labels do not overlap and none is clipped at either end', () => {
+    // 1024 px window: the track beside the labels is about 120 px wide; the run took 1:37.
+    for (const width of [120, 200, 340, 700]) {
+      const ticks = axisLabels(97_000, width)
+      const xs = ticks.map((k) => (k.t / 97_000) * width)
+      for (let i = 1; i < xs.length; i++) expect(xs[i] - xs[i - 1], `gap at ${width} px`).toBeGreaterThanOrEqual(TICK_LABEL_PX - 1)
+      expect(ticks[0].align).toBe('start')
+      // A label whose tick is near the right end is drawn to its left, inside the track.
+      for (const k of ticks) if ((k.t / 97_000) * width > width - TICK_LABEL_PX / 2) expect(k.align).toBe('end')
+    }
+    expect(axisLabels(97_000, 700).length).toBeGreaterThanOrEqual(4)
+  })
+
+  it('gives the track most of a narrow pane', () => {
+    expect(timelineLabelWidth(380)).toBeLessThan(150)
+    expect(timelineLabelWidth(1000)).toBe(270)
   })
 })

@@ -1,7 +1,7 @@
 // Live subagent panels side by side. The grid sizes itself to the pane and the number of running
 // agents (1 fills the pane; 32+ become a scrolling grid of compact panels). Finished agents collapse
 // into a list below and can be expanded back into the grid or opened in full.
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
@@ -12,20 +12,8 @@ import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
 import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
 import { panelGroups } from '../lib/panel-groups'
+import { useSize } from '../lib/use-size'
 import { PhaseSections } from './phase-strip'
-
-/** The size of an element, following it across remounts (a callback ref). */
-function useSize(): [(el: HTMLElement | null) => void, { width: number; height: number }] {
-  const [el, setEl] = useState<HTMLElement | null>(null)
-  const [size, setSize] = useState({ width: 0, height: 0 })
-  useLayoutEffect(() => {
-    if (!el) return
-    const ro = new ResizeObserver(([entry]) => setSize({ width: entry.contentRect.width, height: entry.contentRect.height }))
-    ro.observe(el)
-    return () => ro.disconnect()
-  }, [el])
-  return [setEl, size]
-}
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
