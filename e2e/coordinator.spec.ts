@@ -70,6 +70,10 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   // The run ends: every agent is in the grid under its phase, and the board shows the finished team.
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
   await expect(page.getByTestId('transcript')).toContainText('Verification: FAIL: 2 passed, 1 failed')
+  // The team members' reports reached the coordinator as report rows, never as the person's words in XML.
+  await expect(page.getByTestId('task-report')).not.toHaveCount(0)
+  await expect(page.getByTestId('transcript')).not.toContainText('<task-notification>')
+  await expect(page.getByTestId('transcript')).not.toContainText('agentId:')
   // Nothing runs any more: no phase reads as under way.
   await expect(strip.locator('[data-progress=current]')).toHaveCount(0)
   await expect(strip.locator('[data-phase=verification]')).toHaveAttribute('data-progress', 'done')
