@@ -46,6 +46,11 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(implementation.locator('[data-testid=agent-panel][data-status=running]')).toHaveCount(2)
   await page.waitForTimeout(600)
   await shoot(page, '11-coordinator-phases')
+  // At 1280 the strip's steps shrink instead of running off the pane: Verification stays in view.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(strip.locator('[data-phase=verification]')).toBeInViewport({ ratio: 1 })
+  await page.screenshot({ path: 'e2e/artifacts/screens/fix-1280-coordinator-phases.png' })
+  await page.setViewportSize({ width: 1600, height: 960 })
 
   // The team board: both members, the three tasks moving through the columns, messages as they arrive.
   await page.getByTestId('tab-team').click()
@@ -83,6 +88,9 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(count('implementation')).toHaveCount(2)
   await expect(count('verification')).toHaveCount(1)
   await shoot(page, '13-coordinator-finished')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.screenshot({ path: 'e2e/artifacts/screens/fix-1280-coordinator-finished.png' })
+  await page.setViewportSize({ width: 1600, height: 960 })
 
   await page.getByTestId('tab-team').click()
   await expect(board.getByTestId('task-column-completed').getByTestId('team-task')).toHaveCount(3)
