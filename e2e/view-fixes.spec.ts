@@ -40,6 +40,23 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await page.waitForTimeout(1500)
   await snap(page, '1280-twelve-running')
 
+  // The splitter gives the agents pane more room, stops where the conversation would be too narrow,
+  // and a double-click restores the split.
+  const splitter = page.getByTestId('splitter')
+  const paneWidth = async () => (await page.locator('.right-pane').boundingBox())!.width
+  const before = await paneWidth()
+  const at = (await splitter.boundingBox())!
+  await page.mouse.move(at.x + 1, at.y + 300)
+  await page.mouse.down()
+  await page.mouse.move(at.x - 200, at.y + 300, { steps: 4 })
+  await page.mouse.up()
+  await expect.poll(paneWidth).toBeGreaterThan(before + 40)
+  expect((await page.locator('.conversation').boundingBox())!.width).toBeGreaterThanOrEqual(319)
+  await snap(page, '1280-splitter-wider-agents')
+  const moved = (await splitter.boundingBox())!
+  await page.mouse.dblclick(moved.x, moved.y + 300) // the handle is a hairline with a wider grip
+  await expect.poll(paneWidth).toBe(before)
+
   // A message to the slow reviewer while it streams: an inbox row in its panel, its text left whole.
   const reviewer = panels.filter({ hasText: 'Review error handling' }).first()
   await expect(reviewer.locator('.panel-body')).toContainText('Reading the lexer', { timeout: 20_000 })
@@ -55,6 +72,12 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await reviewer.getByTestId('panel-maximize').click()
   await expect(page.getByTestId('maximized-panel')).toBeVisible()
   await expect(page.getByTestId('maximized-panel').getByTestId('user-message').filter({ hasText: 'Also check the parser.' })).toHaveCount(1)
+  // An expanded tool call labels its output 'Output · 8 ms', in sentence case, not 'OUTPUT · 8 MS'.
+  const read = page.getByTestId('maximized-panel').locator('[data-testid=tool-row][data-tool=Read]').first()
+  await read.locator('.tool-head').click()
+  const label = read.locator('.tool-section-label', { hasText: 'Output' })
+  await expect(label).toHaveText(/^Output · \d+ (ms|s)$/)
+  expect(await label.evaluate((e) => getComputedStyle(e).textTransform)).toBe('none')
   await snap(page, '1280-maximized')
   await page.locator('.session-header').click()
   await page.keyboard.press('Escape')
@@ -64,6 +87,13 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await expect(page.getByTestId('tab-count-waiting')).toContainText('waiting for permission', { timeout: 30_000 })
   const waiting = await countWords(page)
   expect(waiting.tab).toEqual(waiting.bar)
+  // The toast announcing the requests keeps off the prompt box and the panels' Allow buttons.
+  const toast = page.locator('.toast').first()
+  if (await toast.isVisible()) {
+    const t = (await toast.boundingBox())!
+    const session = (await page.locator('.session-body').boundingBox())!
+    expect(t.x + t.width).toBeLessThanOrEqual(session.x)
+  }
   await snap(page, '1280-waiting')
   await page.getByTestId('permissions-button').click()
   const queue = page.getByTestId('permission-queue')
