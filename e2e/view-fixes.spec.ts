@@ -77,7 +77,7 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await read.locator('.tool-head').click()
   const label = read.locator('.tool-section-label', { hasText: 'Output' })
   await expect(label).toHaveText(/^Output · \d+ (ms|s)$/)
-  expect(await label.evaluate((e) => getComputedStyle(e).textTransform)).toBe('none')
+  expect(await label.evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).textTransform)).toBe('none')
   await snap(page, '1280-maximized')
   await page.locator('.session-header').click()
   await page.keyboard.press('Escape')
