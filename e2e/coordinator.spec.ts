@@ -46,6 +46,11 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(implementation.locator('[data-testid=agent-panel][data-status=running]')).toHaveCount(2)
   await page.waitForTimeout(600)
   await shoot(page, '11-coordinator-phases')
+  // At 1280 the strip's steps shrink instead of running off the pane: Verification stays in view.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(strip.locator('[data-phase=verification]')).toBeInViewport({ ratio: 1 })
+  await page.screenshot({ path: 'e2e/artifacts/screens/fix-1280-coordinator-phases.png' })
+  await page.setViewportSize({ width: 1600, height: 960 })
 
   // The team board: both members, the three tasks moving through the columns, messages as they arrive.
   await page.getByTestId('tab-team').click()
@@ -70,12 +75,22 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   // The run ends: every agent is in the grid under its phase, and the board shows the finished team.
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
   await expect(page.getByTestId('transcript')).toContainText('Verification: FAIL: 2 passed, 1 failed')
+  // The team members' reports reached the coordinator as report rows, never as the person's words in XML.
+  await expect(page.getByTestId('task-report')).not.toHaveCount(0)
+  await expect(page.getByTestId('transcript')).not.toContainText('<task-notification>')
+  await expect(page.getByTestId('transcript')).not.toContainText('agentId:')
+  // Nothing runs any more: no phase reads as under way.
+  await expect(strip.locator('[data-progress=current]')).toHaveCount(0)
+  await expect(strip.locator('[data-phase=verification]')).toHaveAttribute('data-progress', 'done')
   const count = (phase: string) => page.locator(`[data-testid=phase-section][data-phase=${phase}]`).getByTestId('agent-panel')
   await expect(count('research')).toHaveCount(2)
   await expect(count('synthesis')).toHaveCount(1)
   await expect(count('implementation')).toHaveCount(2)
   await expect(count('verification')).toHaveCount(1)
   await shoot(page, '13-coordinator-finished')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.screenshot({ path: 'e2e/artifacts/screens/fix-1280-coordinator-finished.png' })
+  await page.setViewportSize({ width: 1600, height: 960 })
 
   await page.getByTestId('tab-team').click()
   await expect(board.getByTestId('task-column-completed').getByTestId('team-task')).toHaveCount(3)

@@ -1,5 +1,5 @@
 // The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { AgentsView } from './agent-editor/agents-view'
 import { useAgentEditor } from './agent-editor/editor-store'
 import { useApp } from './state/store'
@@ -12,6 +12,7 @@ import { PermissionQueue } from './views/permission-queue'
 import { RightPane } from './views/right-pane'
 import { SessionHeader } from './views/session-header'
 import { SettingsDialog } from './views/settings-dialog'
+import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
 import { Toasts } from './views/toasts'
@@ -33,10 +34,13 @@ function ConnectionGate() {
 function SessionArea() {
   const sessionId = useApp((s) => s.currentSessionId)
   const hasSubagents = useApp((s) => (sessionId ? (s.events.sessions[sessionId]?.agentOrder.length ?? 0) > 1 : false))
+  const body = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useConversationWidth()
   if (!sessionId) return <NewSession />
   return (
-    <div className={`session-body${hasSubagents ? ' split' : ''}`}>
+    <div className={`session-body${hasSubagents ? ' split' : ''}`} ref={body} style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}>
       <Conversation sessionId={sessionId} />
+      {hasSubagents && <Splitter container={body} width={width} onChange={setWidth} />}
       {hasSubagents && <RightPane sessionId={sessionId} />}
     </div>
   )

@@ -4,7 +4,10 @@
 import type { AgentEvent, AgentStatus, ChatMessage } from '../events'
 import { emptyUsage } from '../usage'
 import { SessionDraft } from './session-draft'
+import { openedByInbox } from './inbox-message'
+import { endStream, messageReceived, userText } from './inbox-reducer'
 import { applyPhase, applyTeam, phaseForStart, teamMessage } from './team-reducer'
+import { pushItem } from './transcript-items'
 import { AGENT_TOOL_NAMES, emptySession, type AgentState, type EventsState, type TranscriptItem, type WaitKind } from './session-state'
 
 type Of<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>
@@ -79,7 +82,7 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'permission_response':
       return permissionResponse(d, e)
     case 'message_received':
-      pushItem(d, a, { kind: 'notice', text: `Message from ${e.from}${e.summary ? `: ${e.summary}` : ''}`, ts: e.ts })
+      messageReceived(d, a, e)
       teamMessage(d, e)
       return
     case 'phase':
@@ -152,10 +155,12 @@ function ensureAgent(d: SessionDraft, e: AgentEvent): AgentState {
 function agentStart(d: SessionDraft, e: Of<'agent_start'>): void {
   const existing = d.hasAgent(e.agentId)
   const a = existing ? d.agent(e.agentId) : newAgent(e)
+  // A run its inbox opened keeps the task the agent was named by, not the envelope's first line.
+  const keepTask = existing && !!a.description && openedByInbox(e.prompt)
   Object.assign(a, {
     agentType: e.agentType,
-    description: e.description,
-    prompt: e.prompt,
+    description: keepTask ? a.description : e.description,
+    prompt: keepTask ? a.prompt : e.prompt,
     model: e.model,
     cwd: e.cwd,
     depth: e.depth,
@@ -246,12 +251,6 @@ function setStatus(a: AgentState, status: AgentStatus, ts: number): void {
   a.status = status
 }
 
-function pushItem(d: SessionDraft, a: AgentState, item: DistributiveOmit<TranscriptItem, 'key'>): void {
-  a.itemSeq += 1
-  d.items(a.id).push({ ...item, key: `${a.id}:${a.itemSeq}` } as TranscriptItem)
-}
-type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never
-
 function beginStream(d: SessionDraft, a: AgentState): void {
   if (a.streamFrom === null) a.streamFrom = d.peekItems(a.id).length
 }
@@ -287,7 +286,7 @@ function settleStreaming(d: SessionDraft, a: AgentState): void {
     if ((it.kind === 'text' || it.kind === 'thinking') && it.streaming) d.replaceItem(a.id, i, { ...it, streaming: false })
     else if (it.kind === 'user') break
   }
-  a.streamFrom = null
+  endStream(d, a)
 }
 
 function startTool(d: SessionDraft, a: AgentState, id: string, name: string, ts: number, status: 'streaming' | 'pending' | 'running'): void {
@@ -378,7 +377,7 @@ function assistantMessage(d: SessionDraft, a: AgentState, message: ChatMessage, 
   }
   // Tool rows of calls that already ran (their run began before this message arrived) stay in place.
   for (const s of streamed) if (s.kind === 'tool') items.push(s)
-  a.streamFrom = null
+  endStream(d, a)
 }
 
 function hasToolItem(items: readonly TranscriptItem[], toolUseId: string): boolean {
@@ -399,7 +398,7 @@ function userMessage(d: SessionDraft, a: AgentState, message: ChatMessage, ts: n
   for (const b of blocks) {
     if (b.type === 'text') {
       if (!b.text.trim() || isReminder(b.text)) continue
-      pushItem(d, a, { kind: 'user', text: b.text, ts })
+      userText(d, a, b.text, ts)
     } else if (b.type === 'tool_result' && d.hasTool(b.tool_use_id)) {
       // Replays without tool_end still show the result.
       const t = d.peekTool(b.tool_use_id)!
@@ -425,7 +424,7 @@ function error(d: SessionDraft, a: AgentState, e: Of<'error'>): void {
           a.toolIds = a.toolIds.filter((id) => id !== it.toolUseId)
         }
       }
-      a.streamFrom = null
+      endStream(d, a)
     }
     const items = d.peekItems(a.id)
     const last = items[items.length - 1]

@@ -4,6 +4,7 @@
 import type { AgentStatus } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
+import type { InboxMessage } from './inbox-message'
 
 export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; ts: number }
@@ -12,6 +13,18 @@ export type TranscriptItem =
   | { kind: 'tool'; key: string; toolUseId: string; ts: number }
   | { kind: 'error'; key: string; message: string; retrying: boolean; ts: number }
   | { kind: 'notice'; key: string; text: string; ts: number }
+  | InboxItem
+
+/** A message delivered to the agent (inbox-reducer.ts). `from`: the sender's agent id, `user` or `fanout`. */
+export interface InboxItem {
+  kind: 'inbox'
+  key: string
+  ts: number
+  from: string
+  /** The sending agent's name or type, when it is an agent of the session. */
+  fromName?: string
+  message: InboxMessage
+}
 
 export type ToolStatus = 'streaming' | 'pending' | 'running' | 'done' | 'error' | 'cancelled'
 
@@ -95,6 +108,10 @@ export interface AgentState {
   streamFrom: number | null
   /** @internal own usage when the current run began (agent_end reports the run's usage). */
   usageAtRunStart: Usage
+  /** @internal texts delivered and shown, not yet read by the model (the user message that carries one is not shown again). */
+  unread?: string[]
+  /** @internal deliveries that arrived while a reply streamed: shown when it ends. */
+  held?: Array<Omit<InboxItem, 'key'>>
 }
 
 export type PermissionDecision = 'allow' | 'allow_always' | 'deny'

@@ -2,6 +2,7 @@
 // Pure, like the rest of the reducer: live batches and the replay of a reopened session agree.
 import type { MessageReceivedEvent, PhaseEvent, TeamEvent } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
+import { inboxPreview, parseInbox } from './inbox-message'
 import type { SessionDraft } from './session-draft'
 import type { SessionState, TeamMessage } from './session-state'
 
@@ -31,17 +32,6 @@ function nameOf(team: TeamSnapshot, agentId: string): string | null {
   return team.members.find((m) => m.agentId === agentId)?.name ?? null
 }
 
-const ENDED: Record<string, string> = { completed: 'Finished its turn', failed: 'Failed', stopped: 'Stopped', max_turns: 'Hit its turn limit' }
-
-/** A message's words without its envelope: `<agent-message>` wrappers; for a report, how the run ended and its first line. */
-export function messagePreview(text: string): string {
-  const status = isReport(text) ? /<status>(\w+)<\/status>/.exec(text)?.[1] : undefined
-  const result = /<result>\s*([^\n]*)/.exec(text)?.[1]
-  const body = status ? `${ENDED[status] ?? status}${result ? ` — ${result}` : ''}` : text.replace(/<[^>]+>/g, ' ')
-  const flat = body.replace(/\s+/g, ' ').trim()
-  return flat.length > 280 ? `${flat.slice(0, 279)}…` : flat
-}
-
 /** A message between members of the team (or the lead) joins the board's list; others are not team talk. */
 export function teamMessage(d: SessionDraft, e: MessageReceivedEvent): void {
   const team = d.state.team
@@ -50,10 +40,9 @@ export function teamMessage(d: SessionDraft, e: MessageReceivedEvent): void {
   const from = nameOf(team, e.from)
   if (!to || !from) return
   const list = d.state.teamMessages
+  const message = parseInbox(e.text, e.from)
   // A report's summary only repeats what the preview says.
-  const summary = e.summary && !isReport(e.text) ? e.summary : undefined
-  const msg: TeamMessage = { key: `m${d.state.eventCount}`, ts: e.ts, from, to, ...(summary ? { summary } : {}), text: messagePreview(e.text) }
+  const summary = e.summary && message.type !== 'report' ? e.summary : undefined
+  const msg: TeamMessage = { key: `m${d.state.eventCount}`, ts: e.ts, from, to, ...(summary ? { summary } : {}), text: inboxPreview(message) }
   d.set('teamMessages', list.length >= TEAM_MESSAGE_LIMIT ? [...list.slice(list.length - TEAM_MESSAGE_LIMIT + 1), msg] : [...list, msg])
 }
-
-const isReport = (text: string) => text.trimStart().startsWith('<task-notification>')

@@ -13,8 +13,9 @@ import type { SessionIndex } from './session-index'
 /**
  * Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored.
  * 2: runs a crash cut off end as `interrupted`; agents started in one millisecond keep their live order.
+ * 3: deliveries to an agent fold into inbox items (reports, messages), never user messages.
  */
-export const VIEW_CHECKPOINT_FORMAT = 2
+export const VIEW_CHECKPOINT_FORMAT = 3
 
 export interface ViewCheckpoint<S> {
   format: number

@@ -27,6 +27,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
       onClick={() => child && ui.focusAgent(child.id)}
       disabled={!child}
       data-testid="agent-card"
+      data-agent-id={child?.id}
       title={child ? 'Show this agent’s panel' : 'The subagent is starting'}
     >
       <span className="agent-card-bar" />

@@ -8,6 +8,7 @@ import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/sess
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
 import { Icon } from './icon'
+import { InboxRow } from './inbox-row'
 import { MarkdownView } from './markdown-view'
 import { ToolRow } from './tool-row'
 
@@ -55,6 +56,8 @@ const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptIte
       )
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
+    case 'inbox':
+      return <InboxRow item={item} sessionId={sessionId} />
   }
 })
 

@@ -23,6 +23,8 @@ export function useFollowBottom<S extends HTMLElement = HTMLDivElement, C extend
       ours = scroller.scrollTop !== before // only a real move sends a scroll event
     }
     const onScroll = () => {
+      // Scrolled down, the line at the top is cut through: `scrolled` fades it out (panels.css).
+      scroller.classList.toggle('scrolled', scroller.scrollTop > 2)
       if (ours) ours = false
       else atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
     }

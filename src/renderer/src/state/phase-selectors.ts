@@ -21,15 +21,22 @@ export function groupByPhase(session: Pick<SessionState, 'agents'>, ids: readonl
   return [null, ...COORDINATOR_PHASES].filter((p) => by.has(p)).map((phase) => ({ phase, ids: by.get(phase)! }))
 }
 
-export type PhaseProgress = 'done' | 'current' | 'upcoming'
+export type PhaseProgress = 'done' | 'current' | 'upcoming' | 'skipped'
 
-/** Each phase's state for the phase strip: the current one, those entered before, and the rest. */
-export function phaseProgress(session: Pick<SessionState, 'phases'>): Array<{ phase: CoordinatorPhase; progress: PhaseProgress; note?: string }> {
+/**
+ * Each phase's state for the phase strip: the current one, those entered before, those passed over without
+ * being entered, and the rest. `over`: nothing runs any more, so no phase is current and none is to come.
+ */
+export function phaseProgress(session: Pick<SessionState, 'phases'>, { over = false } = {}): Array<{ phase: CoordinatorPhase; progress: PhaseProgress; note?: string }> {
   const current = session.phases.length ? session.phases[session.phases.length - 1] : null
   const entered = new Set(session.phases.map((p) => p.phase))
-  return COORDINATOR_PHASES.map((phase) => {
+  const reached = current ? COORDINATOR_PHASES.indexOf(current.phase) : -1
+  return COORDINATOR_PHASES.map((phase, i) => {
     const note = [...session.phases].reverse().find((p) => p.phase === phase)?.note
-    const progress: PhaseProgress = current?.phase === phase ? 'current' : entered.has(phase) ? 'done' : 'upcoming'
+    let progress: PhaseProgress
+    if (current?.phase === phase && !over) progress = 'current'
+    else if (entered.has(phase)) progress = 'done'
+    else progress = over || i < reached ? 'skipped' : 'upcoming'
     return { phase, progress, ...(note ? { note } : {}) }
   })
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
+import { transcriptLines } from '../../../shared/testing/transcript-lines'
 import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
-import { agentCounts, countAgents, pendingLike, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
+import { agentCounts, countAgents } from './agent-counts'
+import { pendingLike, pendingPermissions, subtreeUsage, timelineRows, treeOrder } from './selectors'
 import { emptyEventsState, type EventsState, type SessionState } from '../../../shared/view/session-state'
 
 const S = 'sess-1'
@@ -20,22 +22,7 @@ function setup() {
   return { clock, main, sub, apply, session, get state() { return state } }
 }
 
-/** The transcript of an agent as short strings, for readable assertions. */
-function transcript(s: SessionState, agentId: string): string[] {
-  return (s.items[agentId] ?? []).map((i) => {
-    switch (i.kind) {
-      case 'tool':
-        return `tool:${s.tools[i.toolUseId].name}:${s.tools[i.toolUseId].status}`
-      case 'error':
-        return `error${i.retrying ? '(retrying)' : ''}:${i.message}`
-      case 'text':
-      case 'thinking':
-        return `${i.kind}${i.streaming ? '~' : ''}:${i.text}`
-      default:
-        return `${i.kind}:${i.text}`
-    }
-  })
-}
+const transcript = transcriptLines
 
 describe('applyEvents: agents and tree', () => {
   it('builds the agent tree from agent_start events, any depth, with the main agent as root', () => {
@@ -370,10 +357,11 @@ describe('applyEvents: permissions', () => {
 })
 
 describe('applyEvents: messages between agents and timeline', () => {
-  it('notes a message received in the agent transcript', () => {
+  it('shows a message received in the agent transcript, under its sender', () => {
     const t = setup()
-    const s = t.apply(t.main.start(), t.main.received('reviewer', 'Please also check tests', 'check tests'))
-    expect(transcript(s, 'main')).toEqual(['notice:Message from reviewer: check tests'])
+    const r = t.sub('reviewer', 'tu-r')
+    const s = t.apply(t.main.start(), r.start({ agentType: 'code-reviewer' }), t.main.received('reviewer', '<agent-message from="reviewer" summary="check tests">\nPlease also check tests\n</agent-message>', 'check tests'))
+    expect(transcript(s, 'main')).toEqual(['message:code-reviewer:Please also check tests'])
   })
 
   it('lays out lifetimes, tool calls and waits on one time axis', () => {

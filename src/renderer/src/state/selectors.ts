@@ -1,7 +1,7 @@
 // Derived views of the session state. Pure functions of the state (memoized where components call them
 // on every render), so components select narrowly and re-render only when their slice changes.
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from '../../../shared/view/session-state'
+import { AGENT_TOOL_NAMES, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from '../../../shared/view/session-state'
 
 /** An agent's usage with every descendant's. */
 export function subtreeUsage(session: SessionState, agentId: string): Usage {
@@ -37,11 +37,6 @@ export function treeOrder(session: SessionState): TreeRow[] {
   return rows
 }
 
-/** Every agent but the main one, in start order: the panels grid. */
-export function subagentIds(session: SessionState): string[] {
-  return session.agentOrder.filter((id) => id !== session.rootAgentId)
-}
-
 export function pendingPermissions(state: EventsState): PermissionState[] {
   const out: PermissionState[] = []
   for (const s of Object.values(state.sessions)) for (const id of s.permissionQueue) out.push(s.permissions[id])
@@ -62,49 +57,6 @@ export function pendingLike(state: EventsState, request: PermissionState): Permi
 
 export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
   return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
-}
-
-export interface SessionCounts {
-  total: number
-  active: number
-  done: number
-  failed: number
-  waiting: number
-  /** Cut off by a crash or a kill, not run since. */
-  interrupted: number
-}
-
-export function countAgents(session: SessionState, ids: readonly string[] = subagentIds(session)): SessionCounts {
-  const c: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0, interrupted: 0 }
-  for (const id of ids) {
-    const a = session.agents[id]
-    c.total++
-    if (isActive(a.status)) c.active++
-    if (a.status === 'waiting_permission') c.waiting++
-    if (a.status === 'completed') c.done++
-    if (a.status === 'failed') c.failed++
-    if (a.status === 'interrupted') c.interrupted++
-  }
-  return c
-}
-
-const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, done: 0, failed: 0, waiting: 0, interrupted: 0 }
-const subagentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
-const everyAgentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
-
-/**
- * countAgents for a component's selector: the same object while no agent changed, so a view of the counts
- * does not render again for each streamed delta (a delta changes the session, never its agents).
- */
-export function agentCounts(session: SessionState | undefined, { withRoot = false } = {}): SessionCounts {
-  if (!session) return EMPTY_COUNTS
-  const cache = withRoot ? everyAgentCounts : subagentCounts
-  let counts = cache.get(session.agents)
-  if (!counts) {
-    counts = countAgents(session, withRoot ? session.agentOrder : subagentIds(session))
-    cache.set(session.agents, counts)
-  }
-  return counts
 }
 
 export interface TimelineRow {

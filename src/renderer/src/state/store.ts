@@ -36,6 +36,8 @@ export interface AppState {
   openError?: string
   rightPane: RightPane
   focusedAgentId: string | null
+  /** Counts focusAgent calls: naming the same agent again scrolls its panel into view again. */
+  focusSeq: number
   maximizedAgentId: string | null
   /** Finished panels the user expanded back into the grid. */
   expanded: Record<string, true>
@@ -58,6 +60,7 @@ const initial: AppState = {
   opening: null,
   rightPane: 'panels',
   focusedAgentId: null,
+  focusSeq: 0,
   maximizedAgentId: null,
   expanded: {},
   dialog: null,
@@ -352,7 +355,7 @@ export const ui = {
   setDialog: (dialog: Dialog) => set({ dialog }),
   setRightPane: (rightPane: RightPane) => set({ rightPane, maximizedAgentId: null }),
   /** Brings an agent's panel into view and highlights it. */
-  focusAgent: (agentId: string | null) => set({ focusedAgentId: agentId, rightPane: 'panels', maximizedAgentId: null }),
+  focusAgent: (agentId: string | null) => set((s) => ({ focusedAgentId: agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: null })),
   maximize: (agentId: string | null) => set({ maximizedAgentId: agentId }),
   toggleExpanded: (agentId: string) =>
     set((s) => {

@@ -7,7 +7,8 @@ import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { groupByPhase, isBlocked, memberWork, phaseProgress, taskColumns } from './phase-selectors'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, type SessionState } from '../../../shared/view/session-state'
-import { messagePreview, TEAM_MESSAGE_LIMIT } from '../../../shared/view/team-reducer'
+import { inboxPreview, parseInbox } from '../../../shared/view/inbox-message'
+import { TEAM_MESSAGE_LIMIT } from '../../../shared/view/team-reducer'
 
 const S = 'sess-t'
 
@@ -75,10 +76,12 @@ describe('coordinator phases', () => {
     ])
     expect(phaseProgress(s)).toEqual([
       { phase: 'research', progress: 'done', note: 'map the code' },
-      { phase: 'synthesis', progress: 'upcoming' },
+      { phase: 'synthesis', progress: 'skipped' },
       { phase: 'implementation', progress: 'done' },
       { phase: 'verification', progress: 'current' }
     ])
+    // Once nothing runs, the last phase is done, not still under way.
+    expect(phaseProgress(s, { over: true }).map((p) => p.progress)).toEqual(['done', 'skipped', 'done', 'done'])
     // One event at a time (live) gives the same state as the whole replay.
     let live = emptyEventsState()
     for (const e of events) live = applyEvents(live, [e])
@@ -131,7 +134,7 @@ describe('team board', () => {
     ])
     expect(s.teamMessages.map((m) => [m.from, m.to, m.summary ?? null, m.text])).toEqual([
       ['ada', 'bo', 'schema ready', 'The schema is in db/schema.sql.'],
-      ['bo', 'lead', null, 'Finished its turn — No tasks left.']
+      ['bo', 'lead', null, 'Finished — No tasks left.']
     ])
     expect(new Set(s.teamMessages.map((m) => m.key)).size).toBe(2)
   })
@@ -148,7 +151,8 @@ describe('team board', () => {
   })
 
   it('shortens long messages and strips tags', () => {
-    expect(messagePreview('<team-request id="plan-1" type="plan_approval" from="ada">\n1. do it\n</team-request>')).toBe('1. do it')
-    expect(messagePreview('x'.repeat(400))).toHaveLength(280)
+    const preview = (text: string) => inboxPreview(parseInbox(text, 'w1'))
+    expect(preview('<agent-message from="ada" summary="plan">\n<team-request id="plan-1" type="plan_approval" from="ada">\n1. do it\n</team-request>\nRead the plan and answer with RespondToRequest.\n</agent-message>')).toBe('Plan for approval: 1. do it')
+    expect(preview('x'.repeat(400))).toHaveLength(280)
   })
 })

@@ -3,6 +3,7 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
+import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
@@ -108,6 +109,8 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
       return <div className={`msg-error small${item.retrying ? ' retrying' : ''}`}>{item.message}</div>
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
+    case 'inbox':
+      return <InboxRow item={item} sessionId={sessionId} compact />
   }
 })
 
@@ -161,9 +164,10 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
   const follow = useFollowBottom()
   const ref = useRef<HTMLDivElement>(null)
 
+  const focusSeq = useApp((s) => (focused ? s.focusSeq : 0))
   useLayoutEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
-  }, [focused])
+  }, [focused, focusSeq])
 
   const shownItems = useHeldOffscreen(ref, items)
 

@@ -1,31 +1,19 @@
 // Live subagent panels side by side. The grid sizes itself to the pane and the number of running
 // agents (1 fills the pane; 32+ become a scrolling grid of compact panels). Finished agents collapse
 // into a list below and can be expanded back into the grid or opened in full.
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
 import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
-import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
-import { gridLayout } from '../lib/grid-layout'
+import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
+import { panelGroups } from '../lib/panel-groups'
+import { useSize } from '../lib/use-size'
 import { PhaseSections } from './phase-strip'
-
-/** The size of an element, following it across remounts (a callback ref). */
-function useSize(): [(el: HTMLElement | null) => void, { width: number; height: number }] {
-  const [el, setEl] = useState<HTMLElement | null>(null)
-  const [size, setSize] = useState({ width: 0, height: 0 })
-  useLayoutEffect(() => {
-    if (!el) return
-    const ro = new ResizeObserver(([entry]) => setSize({ width: entry.contentRect.width, height: entry.contentRect.height }))
-    ro.observe(el)
-    return () => ro.disconnect()
-  }, [el])
-  return [setEl, size]
-}
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
@@ -57,6 +45,17 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
 function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const [messaging, setMessaging] = useState(false)
+  // Escape goes back to the grid, unless it is closing something else first (a dialog, the message box).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || useApp.getState().dialog) return
+      const target = e.target as HTMLElement | null
+      if (target?.closest('input, textarea, [contenteditable=true]')) return
+      ui.maximize(null)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
   if (!agent) return null
   return (
     <div className="agent-panel maximized" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
@@ -84,20 +83,10 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
   const [showFinished, setShowFinished] = useState(true)
   const [gridRef, size] = useSize()
 
-  const { live, finished } = useMemo(() => {
+  const { grid: live, finished } = useMemo(() => {
     const ids = agents && order ? order.filter((id) => id !== rootId) : []
-    const live: string[] = []
-    const finished: string[] = []
-    for (const id of ids) (isActive(agents![id].status) || expanded[id] ? live : finished).push(id)
-    // Once nothing runs, the finished panels are the content: show them all in the grid.
-    if (!live.length) return { live: finished, finished: [] as string[] }
-    return { live, finished }
-  }, [agents, order, rootId, expanded])
-
-  // Jumping to a finished agent brings its panel back into the grid.
-  useEffect(() => {
-    if (focused && finished.includes(focused) && !expanded[focused]) ui.toggleExpanded(focused)
-  }, [focused, finished, expanded])
+    return panelGroups(ids, (id) => agents![id].status, expanded, focused)
+  }, [agents, order, rootId, expanded, focused])
 
   if (maximized && agents?.[maximized]) return <MaximizedPanel sessionId={sessionId} agentId={maximized} />
   if (!live.length && !finished.length) {
@@ -118,7 +107,7 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
       {live.length > 0 && !phased && (
         <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }} data-testid="panels-grid">
           {live.map((id) => (
-            <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < 360} />
+            <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} dense={size.width / cols < DENSE_WIDTH} />
           ))}
         </div>
       )}

@@ -3,8 +3,10 @@
 import type { ReactNode } from 'react'
 import type { CoordinatorPhase } from '../../../shared/team'
 import { Icon } from '../components/icon'
-import { gridLayout } from '../lib/grid-layout'
+import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
 import { groupByPhase, phaseProgress } from '../state/phase-selectors'
+import { isActive } from '../../../shared/view/session-state'
+import { agentCounts } from '../state/agent-counts'
 import { useApp } from '../state/store'
 
 export const PHASE_LABEL: Record<CoordinatorPhase, string> = {
@@ -16,15 +18,23 @@ export const PHASE_LABEL: Record<CoordinatorPhase, string> = {
 
 export function PhaseStrip({ sessionId }: { sessionId: string }) {
   const phases = useApp((s) => s.events.sessions[sessionId]?.phases)
+  const over = useApp((s) => {
+    const session = s.events.sessions[sessionId]
+    const root = session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
+    return !!root && !isActive(root.status) && agentCounts(session).active === 0
+  })
   if (!phases?.length) return null
-  const steps = phaseProgress({ phases })
+  const steps = phaseProgress({ phases }, { over })
   return (
     <ol className="phase-strip" aria-label="Coordinator phases" data-testid="phase-strip">
       {steps.map((step, i) => (
-        <li key={step.phase} className={`phase-step phase-${step.progress}`} data-phase={step.phase} data-progress={step.progress} aria-current={step.progress === 'current' ? 'step' : undefined} title={step.note}>
-          <span className="phase-index">{step.progress === 'done' ? <Icon name="check" size={11} /> : i + 1}</span>
-          <span className="phase-name">{PHASE_LABEL[step.phase]}</span>
-          {step.progress === 'current' && step.note && <span className="phase-note">{step.note}</span>}
+        <li key={step.phase} className={`phase-step phase-${step.progress}`} data-phase={step.phase} data-progress={step.progress} aria-current={step.progress === 'current' ? 'step' : undefined}>
+          {i > 0 && <span className="phase-link" aria-hidden="true" />}
+          <span className="phase-pill" title={step.progress === 'skipped' ? `${PHASE_LABEL[step.phase]}: skipped` : step.note}>
+            <span className="phase-index">{step.progress === 'done' ? <Icon name="check" size={11} /> : i + 1}</span>
+            <span className="phase-name">{PHASE_LABEL[step.phase]}</span>
+            {step.progress === 'current' && step.note && <span className="phase-note">{step.note}</span>}
+          </span>
         </li>
       ))}
     </ol>
@@ -49,7 +59,7 @@ export function PhaseSections({ sessionId, ids, width, height, panel }: { sessio
               {label} <span className="count">{g.ids.length}</span>
             </h3>
             <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }}>
-              {g.ids.map((id) => panel(id, width / cols < 360))}
+              {g.ids.map((id) => panel(id, width / cols < DENSE_WIDTH))}
             </div>
           </section>
         )

@@ -1,7 +1,7 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
 import { Icon } from '../components/icon'
-import { agentCounts } from '../state/selectors'
+import { agentCounts, countParts } from '../state/agent-counts'
 import { ui, useApp } from '../state/store'
 import { PanelsGrid } from './panels-grid'
 import { PhaseStrip } from './phase-strip'
@@ -27,10 +27,11 @@ export function RightPane({ sessionId }: { sessionId: string }) {
           </button>
         )}
         <span className="pane-tabs-summary small muted">
-          {counts.active > 0 && <span>{counts.active} running</span>}
-          {counts.waiting > 0 && <span className="warn-text">{counts.waiting} waiting</span>}
-          {counts.done > 0 && <span>{counts.done} done</span>}
-          {counts.failed > 0 && <span className="err-text">{counts.failed} failed</span>}
+          {countParts(counts).map((p) => (
+            <span key={p.group} className={`count-${p.group}`} data-testid={`tab-count-${p.group}`}>
+              {p.text}
+            </span>
+          ))}
         </span>
       </div>
       <PhaseStrip sessionId={sessionId} />

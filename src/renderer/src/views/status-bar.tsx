@@ -3,18 +3,21 @@
 import { useShallow } from 'zustand/react/shallow'
 import { useAgentEditor } from '../agent-editor/editor-store'
 import { formatCost, plural } from '../lib/format'
-import { agentCounts } from '../state/selectors'
+import { agentCounts, countParts } from '../state/agent-counts'
 import { useApp } from '../state/store'
 
 function SessionTotals() {
-  const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId], { withRoot: true }) : null))
+  const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId]) : null))
   const cost = useApp((s) => (s.currentSessionId ? s.events.sessions[s.currentSessionId]?.usage.costUsd : undefined))
   if (!counts) return null
   return (
     <>
-      {counts.waiting > 0 && <span className="warn-text">{counts.waiting} waiting for permission</span>}
-      <span>{counts.active} running</span>
-      <span>{counts.total} agents</span>
+      {countParts(counts).map((p) => (
+        <span key={p.group} className={`count-${p.group}`} data-testid={`status-count-${p.group}`}>
+          {p.text}
+        </span>
+      ))}
+      <span>{plural(counts.total, 'subagent')}</span>
       <span>{formatCost(cost ?? 0)}</span>
     </>
   )

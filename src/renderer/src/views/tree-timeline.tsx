@@ -6,9 +6,13 @@ import { StatusDot } from '../components/status'
 import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
-import { axisTicks } from '../lib/time-axis'
+import { useSize } from '../lib/use-size'
+import { axisLabels, timelineLabelWidth } from '../lib/time-axis'
 import { timelineRows, type TimelineRow } from '../state/selectors'
 import { ui, useApp } from '../state/store'
+
+/** Room kept right of the track so the longest bar ends clear of the pane's edge. */
+const TRACK_END = 8
 
 const pct = (v: number) => `${Math.max(0, Math.min(100, v * 100)).toFixed(3)}%`
 
@@ -18,15 +22,28 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
   const end = row.end ?? now
   const left = (row.start - t0) / span
   const width = Math.max((end - row.start) / span, 0.002)
+  // A subagent's row (label or bar) opens its panel; the main agent has none: its conversation is beside.
+  const open = agent.parentId ? () => ui.focusAgent(agent.id) : undefined
+  const label = (
+    <>
+      {row.depth > 0 && <span className="tl-elbow" aria-hidden="true" />}
+      <StatusDot status={agent.status} />
+      <span className="agent-type">{agent.agentType}</span>
+      <span className="tl-desc">{agent.description}</span>
+    </>
+  )
   return (
-    <div className="tl-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }} data-testid="timeline-row">
-      <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={() => agent.parentId && ui.focusAgent(agent.id)} title={agent.description}>
-        {row.depth > 0 && <span className="tl-elbow" aria-hidden="true" />}
-        <StatusDot status={agent.status} />
-        <span className="agent-type">{agent.agentType}</span>
-        <span className="tl-desc">{agent.description}</span>
-      </button>
-      <div className="tl-track">
+    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }} data-testid="timeline-row" data-agent-id={agent.id}>
+      {open ? (
+        <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agent.description} — show its panel`}>
+          {label}
+        </button>
+      ) : (
+        <div className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} title={agent.description}>
+          {label}
+        </div>
+      )}
+      <div className="tl-track" onClick={open}>
         <div
           className={`tl-bar status-${agent.status}`}
           style={{ left: pct(left), width: pct(width) }}
@@ -58,17 +75,19 @@ export function TreeTimeline({ sessionId }: { sessionId: string }) {
   const session = useApp((s) => s.events.sessions[sessionId])
   const { rows, start, end } = session ? timelineRows(session) : { rows: [], start: 0, end: 0 }
   const now = useNow(end === null)
+  const [ref, { width }] = useSize()
   if (!rows.length) return <div className="pane-message muted">The timeline appears once the session starts.</div>
   const t1 = end ?? Math.max(now, session!.lastEventTs)
   const span = Math.max(1000, t1 - start)
-  const ticks = axisTicks(span)
+  const labelWidth = timelineLabelWidth(width)
+  const ticks = axisLabels(span, Math.max(0, width - labelWidth - TRACK_END))
   return (
-    <div className="timeline" data-testid="timeline">
+    <div className="timeline" data-testid="timeline" ref={ref} style={{ ['--label-w' as string]: `${labelWidth}px` }}>
       <div className="tl-row tl-axis">
         <div className="tl-label muted small">Agent</div>
         <div className="tl-track">
-          {ticks.map((t) => (
-            <span key={t} className="tl-tick" style={{ left: pct(t / span) }}>
+          {ticks.map(({ t, align }) => (
+            <span key={t} className={`tl-tick tl-tick-${align}`} style={{ left: pct(t / span) }}>
               {formatClock(t)}
             </span>
           ))}
@@ -76,7 +95,7 @@ export function TreeTimeline({ sessionId }: { sessionId: string }) {
       </div>
       <div className="tl-rows">
         <div className="tl-grid" aria-hidden="true">
-          {ticks.map((t) => (
+          {ticks.map(({ t }) => (
             <span key={t} className="tl-gridline" style={{ left: pct(t / span) }} />
           ))}
         </div>

@@ -1,0 +1,69 @@
+// How many subagents are in each state: the one count the session header, the tab strip, the status bar
+// and the conversation's summary all read, so they never disagree. Every agent falls in exactly one group.
+import type { AgentStatus } from '../../../shared/events'
+import type { SessionState } from '../../../shared/view/session-state'
+
+export type CountGroup = 'running' | 'waiting' | 'done' | 'stopped' | 'failed' | 'interrupted'
+
+const GROUP: Record<AgentStatus, CountGroup> = {
+  queued: 'running',
+  running: 'running',
+  waiting_permission: 'waiting',
+  completed: 'done',
+  stopped: 'stopped',
+  max_turns: 'stopped',
+  failed: 'failed',
+  // Cut off by a crash or a kill and not run since: not working, not finished either.
+  interrupted: 'interrupted'
+}
+
+export const countGroup = (status: AgentStatus): CountGroup => GROUP[status]
+
+export interface SessionCounts extends Record<CountGroup, number> {
+  total: number
+  /** Still working: running or waiting for permission. */
+  active: number
+}
+
+/** Every agent but the main one, in start order: the panels grid. */
+export function subagentIds(session: SessionState): string[] {
+  return session.agentOrder.filter((id) => id !== session.rootAgentId)
+}
+
+export function countAgents(session: SessionState, ids: readonly string[] = subagentIds(session)): SessionCounts {
+  const c: SessionCounts = { total: 0, active: 0, running: 0, waiting: 0, done: 0, stopped: 0, failed: 0, interrupted: 0 }
+  for (const id of ids) {
+    const group = GROUP[session.agents[id].status]
+    c.total++
+    c[group]++
+    if (group === 'running' || group === 'waiting') c.active++
+  }
+  return c
+}
+
+const EMPTY_COUNTS: SessionCounts = { total: 0, active: 0, running: 0, waiting: 0, done: 0, stopped: 0, failed: 0, interrupted: 0 }
+const subagentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+const everyAgentCounts = new WeakMap<SessionState['agents'], SessionCounts>()
+
+/**
+ * countAgents for a component's selector: the same object while no agent changed, so a view of the counts
+ * does not render again for each streamed delta (a delta changes the session, never its agents).
+ */
+export function agentCounts(session: SessionState | undefined, { withRoot = false } = {}): SessionCounts {
+  if (!session) return EMPTY_COUNTS
+  const cache = withRoot ? everyAgentCounts : subagentCounts
+  let counts = cache.get(session.agents)
+  if (!counts) {
+    counts = countAgents(session, withRoot ? session.agentOrder : subagentIds(session))
+    cache.set(session.agents, counts)
+  }
+  return counts
+}
+
+const LABEL: Record<CountGroup, string> = { running: 'running', waiting: 'waiting for permission', done: 'done', stopped: 'stopped', failed: 'failed', interrupted: 'interrupted' }
+const ORDER: CountGroup[] = ['running', 'waiting', 'done', 'stopped', 'failed', 'interrupted']
+
+/** The non-empty groups in a fixed order, as "3 running", "2 waiting for permission"…: for every summary line. */
+export function countParts(c: SessionCounts): Array<{ group: CountGroup; text: string }> {
+  return ORDER.filter((g) => c[g] > 0).map((group) => ({ group, text: `${c[group]} ${LABEL[group]}` }))
+}
