@@ -44,10 +44,11 @@ test('a session a crash cut off reopens as interrupted and resumes', async ({ pa
   await expect(page.getByTestId('session-summary')).toContainText('Interrupted after')
   await expect(page.getByTestId('session-still-working')).toHaveCount(0)
   await expect(page.getByTestId('stop-session')).toHaveCount(0)
-  // The sidebar, the header and the status bar count the same agents.
+  // The sidebar and the header count every agent; the status bar, like the tab strip, the subagents by state.
   await expect(item).toContainText('3 agents')
   await expect(page.getByTestId('header-agent-count')).toHaveText('0 / 3')
-  await expect(page.locator('.status-bar')).toContainText('3 agents')
+  await expect(page.locator('.status-bar')).toContainText('2 subagents')
+  await expect(page.getByTestId('status-count-interrupted')).toHaveText('2 interrupted')
   await expect(page.getByTestId('interrupted-bar')).toContainText('Fanout stopped while')
   await shoot(page, 'crash-reopened')
 
