@@ -44,7 +44,7 @@ export function checkNumberSetting(name: NumberSetting, text: string): Checked<n
   if (!rule.whole) {
     if (!t) return { ok: true, value: null }
     if (!DOLLARS.test(t)) return { ok: false, error: DOLLARS_TEXT }
-  } else if (!WHOLE.test(t)) return { ok: false, error: wholeNumberText(name) }
+  } else if (!WHOLE.test(t)) return { ok: false, error: /^-\d+$/.test(t) ? rangeText(name) : wholeNumberText(name) } // -3 is whole, but out of range
   const n = Number(t)
   if (!Number.isFinite(n) || n < rule.min || n > rule.max) return { ok: false, error: rangeText(name) }
   return { ok: true, value: n }

@@ -94,6 +94,16 @@ describe('a run a crash cut off', () => {
     expect(state.items['explore-1'].some((i) => i.kind === 'text' && i.streaming)).toBe(false)
   })
 
+  it('folds as interrupted when its events came many to a millisecond (their seq runs ahead of their time)', async () => {
+    // A live session numbers events in microseconds or, faster than that, one more than the last.
+    let seq = 0
+    const events = fanOut().map((e) => ({ ...e, ts: 1000, seq: (seq = Math.max(1000 * 1000, seq + 1)) }))
+    await recordCrashed(dataDir, sessionId, events)
+    const { state } = await replaySession(dataDir, sessionId)
+    expect(state.agents['explore-1'].status).toBe('interrupted')
+    expect(state.agents.main.status).toBe('interrupted')
+  })
+
   it('does not read a checkpoint folded while its agents ran once their writer is gone', async () => {
     const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
     for (const e of fanOut()) recorder.record(e)

@@ -42,6 +42,8 @@ export function interruptedEnd(events: readonly AgentEvent[]): AgentEndEvent | n
     parentToolUseId: first.parentToolUseId,
     sessionId: last.sessionId,
     ts: last.ts,
+    // Its place is right after the agent's last event (a replay orders events by seq where they have one).
+    ...(last.seq === undefined ? {} : { seq: last.seq }),
     status: 'interrupted',
     result: '',
     error: INTERRUPTED_AGENT_ERROR,

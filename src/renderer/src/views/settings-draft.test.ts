@@ -7,11 +7,12 @@ const settings = async () => (await createRecordingHost().getSettings({})).setti
 
 describe('settings draft', () => {
   it('refuses text in number fields instead of saving it as no limit', async () => {
-    const d = { ...toDraft(await settings()), maxBudgetUsd: 'abc', maxDepth: '2.5', maxTurns: '0' }
+    const d = { ...toDraft(await settings()), maxBudgetUsd: 'abc', maxDepth: '2.5', maxTurns: '0', maxConcurrentAgents: '-3' }
     expect(draftErrors(d)).toEqual({
       maxBudgetUsd: 'Enter an amount in dollars, like 5 or 2.50.',
       maxDepth: 'Enter a whole number, like 3.',
-      maxTurns: 'Enter a number from 1 to 10,000.'
+      maxTurns: 'Enter a number from 1 to 10,000.',
+      maxConcurrentAgents: 'Enter a number from 1 to 256.'
     })
   })
 
