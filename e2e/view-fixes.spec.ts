@@ -97,7 +97,12 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await snap(page, '1280-waiting')
   await page.getByTestId('permissions-button').click()
   const queue = page.getByTestId('permission-queue')
-  while ((await queue.getByTestId('perm-allow').count()) > 0) await queue.getByTestId('perm-allow').first().click()
+  // Allow each until none is left; a request answered a moment ago may still be on its way out.
+  const allow = queue.getByTestId('perm-allow')
+  await expect(async () => {
+    if (await allow.count()) await allow.first().click({ timeout: 1000 })
+    await expect(allow).toHaveCount(0, { timeout: 500 })
+  }).toPass({ timeout: 60_000 })
   await page.keyboard.press('Escape')
 
   // All done: every panel is in the grid (nothing hidden behind one expanded panel), counts agree.
