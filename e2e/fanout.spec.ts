@@ -129,7 +129,7 @@ test('settings: each field checks as you type, Save refuses and focuses the fiel
   await expect(budget).toHaveAttribute('aria-invalid', 'true')
   const parallel = page.getByTestId('setting-maxConcurrentAgents')
   await parallel.fill('-3')
-  await expect(dialog.getByTestId('error-maxConcurrentAgents')).toHaveText('Enter a whole number, like 4.')
+  await expect(dialog.getByTestId('error-maxConcurrentAgents')).toHaveText('Enter a number from 1 to 256.')
   await page.getByTestId('setting-baseUrl').fill('ftp://example.com')
   await expect(dialog.getByTestId('error-baseUrl')).toContainText('starts with http:// or https://')
   await page.getByTestId('setting-baseUrl').fill('')
