@@ -1,7 +1,7 @@
 // Optional profiling for the UI benchmark (BENCH_UI_PROFILE=dir): records the page's CPU profile over a
 // measured phase through CDP, saves it (open it in Chromium DevTools' Performance panel), and prints
 // where the main thread spent its time, by function, so a missed target comes with its reason.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { CDPSession, Page } from 'playwright-core'
 
 interface ProfileNode {
@@ -33,6 +33,7 @@ export async function startProfile(page: Page, dir: string | undefined): Promise
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile }
       await cdp.detach()
       const file = `${dir}/ui-${label}.cpuprofile`
+      mkdirSync(dir, { recursive: true })
       writeFileSync(file, JSON.stringify(profile))
       return [`  CPU profile         ${file}; main thread by self time:`, ...summarize(profile, 14).map((l) => `    ${l}`)]
     }

@@ -1,7 +1,7 @@
 // Optional tracing for the UI benchmark (BENCH_UI_TRACE=dir): a Chromium trace of a measured phase (open
 // it in DevTools' Performance panel or ui.perfetto.dev), summarized as the renderer main thread's time per
 // kind of work — script, style, layout, paint, HTML parsing — which a CPU profile alone lumps together.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 
 interface TraceEvent {
@@ -30,6 +30,7 @@ export async function startTrace(browser: Browser, page: Page, dir: string | und
     async stop(label) {
       const buffer = await browser.stopTracing()
       const file = `${dir}/ui-${label}.trace.json`
+      mkdirSync(dir, { recursive: true })
       writeFileSync(file, buffer)
       return [`  trace               ${file}; renderer main thread, total per kind (wall and CPU ms):`, ...summarizeTrace(JSON.parse(buffer.toString('utf8')))]
     }

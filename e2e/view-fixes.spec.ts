@@ -39,6 +39,14 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await expect(page.getByTestId('status-count-running')).toHaveText('12 running')
   await page.waitForTimeout(1500)
   await snap(page, '1280-twelve-running')
+  // A panel scrolled down fades the line cut at its top; one at its top does not.
+  const fades = () =>
+    page.$$eval('.panel-body', (bodies) =>
+      bodies.map((b) => ({ scrolled: (b.querySelector('.panel-scroll')?.scrollTop ?? 0) > 2, fade: b.ownerDocument.defaultView!.getComputedStyle(b, '::after').opacity }))
+    )
+  await expect.poll(async () => (await fades()).some((f) => f.scrolled), { timeout: 20_000 }).toBe(true)
+  // (Polled: a scroll reaches the page as an event a moment after the scroller moved.)
+  await expect.poll(async () => (await fades()).every((f) => f.fade === (f.scrolled ? '1' : '0'))).toBe(true)
 
   // The splitter gives the agents pane more room, stops where the conversation would be too narrow,
   // and a double-click restores the split.

@@ -32,6 +32,34 @@ describe('takeDueEvents', () => {
     expect(drawn[3]).toEqual(['b:2', 'd:2', 'b:3', 'd:3'])
   })
 
+  it('with more than a dozen agents streaming, draws a third of them each frame, then halves again when fewer stream', () => {
+    const many = Array.from({ length: 16 }, (_, i) => agentEvents('s', `m${i}`, clock))
+    const cadence = newTextCadence()
+    let pending: AgentEvent[] = []
+    const drawnAt: number[][] = Array.from({ length: 16 }, () => [])
+    const run = (streaming: typeof many, from: number, count: number) => {
+      for (let f = from; f < from + count; f++) {
+        pending = [...pending, ...streaming.map((x) => x.text(`${f}`))]
+        const { due, later } = takeDueEvents(pending, cadence, 1000 + f * FRAME)
+        pending = later
+        for (const e of due) drawnAt[Number(e.agentId.slice(1))].push(f)
+      }
+    }
+    run(many, 0, 30)
+    // Each agent is drawn every third frame: ten times in 30 frames (the first frame draws everyone).
+    for (const frames of drawnAt) expect(new Set(frames).size).toBeGreaterThanOrEqual(10)
+    for (const frames of drawnAt) expect(new Set(frames).size).toBeLessThanOrEqual(11)
+    const perFrame = Array.from({ length: 30 }, (_, f) => drawnAt.filter((fs) => fs.includes(f)).length)
+    expect(Math.max(...perFrame.slice(1))).toBeLessThanOrEqual(6)
+    // Four keep streaming; once the others have been quiet a while, the four take turns in halves again.
+    for (const fs of drawnAt) fs.length = 0
+    run(many.slice(0, 4), 30, 80)
+    const lastFrames = Array.from({ length: 10 }, (_, i) => 100 + i)
+    const drawnInLast = lastFrames.map((f) => drawnAt.filter((fs) => fs.includes(f)).length)
+    expect(drawnInLast.every((n) => n === 2)).toBe(true)
+    expect(pending.every((e) => Number(e.agentId.slice(1)) < 4)).toBe(true) // nothing of the others is left behind
+  })
+
   it('keeps nothing back when frames are slow', () => {
     for (const f of frames(5, FULL_RATE_FRAME_MS + 1)) expect(f).toHaveLength(4)
   })

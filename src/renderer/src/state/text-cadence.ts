@@ -1,14 +1,19 @@
 // How often streamed text is drawn. Live events are applied once per animation frame; at full frame
 // rate, agents take turns: half of them have their text drawn in one frame, the other half in the next,
 // so each agent's text is drawn every other frame — 30 times a second at 60 Hz. Laying out and painting
-// a panel's new text is most of a frame's work; with 16 agents streaming, halving it is what keeps the
-// frame within one vsync, for one frame (16.7 ms) of added delay on half the deltas. Only pure text
-// waits: any other event of the agent (a status, a tool, its end) takes its text with it at once, an
-// agent's own order never changes, and when frames are slow (a loaded machine) nothing waits at all.
+// a panel's new text is most of a frame's work; with many agents streaming, sharing it out is what keeps
+// the frame within one vsync. When more than a dozen agents stream at once (a wide grid shows 15 or more
+// panels), they take turns in thirds: each drawn 20 times a second, for at most two frames (33 ms) of
+// added delay. Only pure text waits: any other event of the agent (a status, a tool, its end) takes its
+// text with it at once, an agent's own order never changes, and when frames are slow (a loaded machine)
+// nothing waits at all.
 import type { AgentEvent } from '../../../shared/events'
 
 /** Frames closer than this are "full frame rate" (60 Hz is 16.7 ms; 40 Hz, 25 ms, already waits for nothing). */
 export const FULL_RATE_FRAME_MS = 24
+/** More agents than this streaming within RECENT_FRAMES take turns in thirds instead of halves. */
+export const THIRDS_ABOVE_AGENTS = 12
+const RECENT_FRAMES = 30
 
 const TEXT_TYPES: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'tool_input_delta'])
 
@@ -17,11 +22,19 @@ export interface TextCadence {
   lastFrameAt: number
   /** Counts the frames that came at full rate. */
   frame: number
-  /** Each agent's turn (0 or 1), given in the order agents are first seen, so half take each frame. */
+  /** Each agent's place in the order agents were first seen: its turn is that place modulo the turns. */
   lanes: Map<string, number>
+  /** The frame (count) in which each agent last had something waiting: how many stream now. */
+  lastSeen: Map<string, number>
 }
 
-export const newTextCadence = (): TextCadence => ({ lastFrameAt: -Infinity, frame: 0, lanes: new Map() })
+export const newTextCadence = (): TextCadence => ({ lastFrameAt: -Infinity, frame: 0, lanes: new Map(), lastSeen: new Map() })
+
+/** Agents that had events waiting in the last RECENT_FRAMES frames; forgets the others. */
+function streamingNow(cadence: TextCadence): number {
+  for (const [key, frame] of cadence.lastSeen) if (cadence.frame - frame > RECENT_FRAMES) cadence.lastSeen.delete(key)
+  return cadence.lastSeen.size
+}
 
 const keyOf = (e: AgentEvent) => `${e.sessionId}\u0000${e.agentId}`
 
@@ -32,13 +45,16 @@ const keyOf = (e: AgentEvent) => `${e.sessionId}\u0000${e.agentId}`
 export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCadence, now: number): { due: AgentEvent[]; later: AgentEvent[] } {
   const fullRate = now - cadence.lastFrameAt < FULL_RATE_FRAME_MS
   cadence.lastFrameAt = now
-  const turn = fullRate ? ++cadence.frame % 2 : -1
+  if (fullRate) cadence.frame++
+  for (const e of pending) cadence.lastSeen.set(keyOf(e), cadence.frame)
+  const turns = streamingNow(cadence) > THIRDS_ABOVE_AGENTS ? 3 : 2
+  const turn = fullRate ? cadence.frame % turns : -1
   const wait = new Set<string>()
   for (const e of pending) {
     const key = keyOf(e)
-    let lane = cadence.lanes.get(key)
-    if (lane === undefined) cadence.lanes.set(key, (lane = cadence.lanes.size % 2))
-    if (turn !== -1 && lane !== turn) wait.add(key)
+    let place = cadence.lanes.get(key)
+    if (place === undefined) cadence.lanes.set(key, (place = cadence.lanes.size))
+    if (turn !== -1 && place % turns !== turn) wait.add(key)
   }
   // An agent with anything but text waiting is drawn now, text and all.
   for (const e of pending) if (!TEXT_TYPES.has(e.type)) wait.delete(keyOf(e))
