@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createModelClient } from '../../src/main/runtime/model/client'
 import { MissingCredentialsError } from '../../src/main/runtime/model/errors'
-import { startScriptedServer } from '../../src/main/runtime/model/scripted'
+import { startScriptedServer, type Respond } from '../../src/main/runtime/model/scripted'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
 import { credentialsPath, saveApiKey } from '../../src/main/runtime/store'
 import type { RuntimeHost } from '../../src/shared/host'
@@ -18,6 +18,8 @@ export interface E2eHostOptions {
   hasApiKey?: boolean
   /** Scales scripted delays: <1 runs faster. */
   speed?: number
+  /** Replaces the e2e model's script (a test that needs one particular reply). */
+  respond?: Respond
 }
 
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
@@ -26,7 +28,7 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
   writeFileSync(join(opts.dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
   if (opts.hasApiKey) await saveApiKey(opts.dataDir, 'sk-ant-e2e-stored-key')
   const speed = opts.speed ?? 1
-  const server = await startScriptedServer({ respond: e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false })
+  const server = await startScriptedServer({ respond: opts.respond ?? e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false })
   const host = new LocalRuntimeHost({
     cwd: opts.cwd,
     dataDir: opts.dataDir,
