@@ -37,7 +37,7 @@ describe('session replay', () => {
 
     const opened = await openSession(dataDir, session.sessionId)
     const full = Object.values(opened.agents).flatMap((t) => t.events).sort((a, b) => a.ts - b.ts)
-    const compact = mergedEvents(opened)
+    const compact = mergedEvents(await openSession(dataDir, session.sessionId, { skipSettledDeltas: true }))
     expect(compact.length).toBeLessThan(full.length)
     expect(compact.some((e) => e.type === 'text_delta')).toBe(false)
 

@@ -9,7 +9,7 @@ import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import type { OlderPage } from './view/session-pages'
 import type { SessionState } from './view/session-state'
 import type { CallName } from './ipc-channels'
-import { BASE_URL_TEXT, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 
@@ -38,13 +38,8 @@ const AbsolutePath = z
 
 const Prompt = z.string({ error: 'prompt must be a string' }).trim().min(1, 'prompt is empty').max(500_000, 'prompt is longer than 500,000 characters')
 
-const HttpUrl = z.string().refine((u) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(u).protocol)
-  } catch {
-    return false
-  }
-}, BASE_URL_TEXT)
+// The Settings dialog's own rule (an empty address is the dialog's "use the default", sent as null).
+const HttpUrl = z.string().refine((u) => u.trim() !== '' && checkBaseUrl(u).ok, BASE_URL_TEXT)
 
 /** A numeric setting with the sentences the Settings dialog shows next to the field (settings-fields.ts). */
 const wholeSetting = (name: NumberSetting) => {

@@ -2,7 +2,7 @@
 // function serves the renderer's live batches and the host's replay of a reopened session (which folds
 // the transcripts and sends the state), so both always agree.
 import type { AgentEvent, AgentStatus, ChatMessage } from '../events'
-import { emptyUsage } from '../usage'
+import { addUsage, emptyUsage } from '../usage'
 import { SessionDraft } from './session-draft'
 import { openedByInbox } from './inbox-message'
 import { endStream, messageReceived, userText } from './inbox-reducer'
@@ -71,7 +71,7 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'tool_end':
       return toolEnd(d, a, e)
     case 'usage':
-      a.usage = addTo(a.usage, e.usage)
+      a.usage = addUsage(a.usage, e.usage)
       a.resolvedModel = e.model
       d.addUsage(e.usage)
       return
@@ -92,13 +92,6 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
   }
 }
 
-const addTo = (a: AgentState['usage'], b: AgentState['usage']) => ({
-  inputTokens: a.inputTokens + b.inputTokens,
-  outputTokens: a.outputTokens + b.outputTokens,
-  cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-  cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-  costUsd: a.costUsd + b.costUsd
-})
 
 function newAgent(e: AgentEvent): AgentState {
   return {
@@ -201,7 +194,7 @@ function agentEnd(d: SessionDraft, a: AgentState, e: Of<'agent_end'>): void {
   // agent_end carries the run's own usage: trust it over the sum of usage events (which may have
   // missed a call), and keep the session total consistent with it.
   if (e.usage) {
-    const target = addTo(a.usageAtRunStart, e.usage)
+    const target = addUsage(a.usageAtRunStart, e.usage)
     d.addUsage(diff(target, a.usage))
     a.usage = target
   }

@@ -2,6 +2,7 @@
 // costs that field (with a warning saying what was expected), never the whole agent. Shared by markdown
 // files and `--agents` JSON so both read fields identically.
 import type { AgentDefinition, AgentSource, Diagnostic } from '../../../shared/agent-definition'
+import { isBareWord } from '../../../shared/settings-fields'
 import type { Position } from './diagnostics'
 import { diagnostic, preview } from './diagnostics'
 import { FIELD_EXPECTS, FRONTMATTER_KEYS, MODEL_ALIASES, frontmatterFields, suggestKey, type FrontmatterKey } from './schema'
@@ -25,8 +26,6 @@ const PLUGIN_FORBIDDEN = new Set<FrontmatterKey>(['permissionMode', 'hooks', 'mc
 const KNOWN = new Set<string>(FRONTMATTER_KEYS)
 /** One note per unknown key is useful; thousands are noise. */
 const MAX_UNKNOWN_KEY_NOTES = 20
-// A bare word that is not an alias cannot be a model id; the model layer refuses it at spawn time.
-const BARE_WORD = /^[a-z]+$/i
 
 export function readAgentFields(raw: Record<string, unknown>, ctx: FieldReadContext): { fields: AgentFields; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = []
@@ -109,7 +108,8 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
     case 'model': {
       const model = value as string
       const alias = (MODEL_ALIASES as readonly string[]).includes(model.toLowerCase())
-      if (!alias && BARE_WORD.test(model)) {
+      // A bare word that is not an alias cannot be a model id; the model layer refuses it at spawn time.
+      if (!alias && isBareWord(model)) {
         const meant = meantAlias(model)
         warn('unknown-model', `\`model\` is "${model}", which is neither ${MODEL_ALIASES.join(', ')} nor a model id${meant ? ` (did you mean \`${meant}\`?)` : ''}; starting this agent will fail`)
       } else if (!alias && !/claude/i.test(model)) {

@@ -34,20 +34,18 @@ const TYPE_LABELS: Record<string, string> = {
   request_too_large: 'Request too large'
 }
 
-function isNetworkError(err: unknown): boolean {
-  let e: any = err
-  for (let depth = 0; e && depth < 4; depth++, e = e.cause) {
-    if (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) return true
-    if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || UNREACHABLE_CODES.has(e.code))) return true
-  }
-  return false
+/** An error and the causes under it (fetch and the SDK wrap what went wrong; a few levels is plenty). */
+function causes(err: unknown): any[] {
+  const chain: any[] = []
+  for (let e: any = err; e && chain.length < 5; e = e.cause) chain.push(e)
+  return chain
 }
 
-function isUnreachable(err: unknown): boolean {
-  let e: any = err
-  for (let depth = 0; e && depth < 5; depth++, e = e.cause) if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true
-  return false
-}
+// Checked after isUnreachable: an address nothing answers at is not a dropped connection.
+const isNetworkError = (err: unknown) =>
+  causes(err).some((e) => (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) || (typeof e.code === 'string' && NETWORK_CODES.has(e.code)))
+
+const isUnreachable = (err: unknown) => causes(err).some((e) => typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code))
 
 /**
  * The most specific message in an error's cause chain: fetch says only "fetch failed" and the SDK
@@ -55,11 +53,7 @@ function isUnreachable(err: unknown): boolean {
  */
 function rootMessage(err: unknown): string {
   let message = err instanceof Error ? err.message : String(err)
-  let e: any = err
-  for (let depth = 0; e?.cause && depth < 4; depth++) {
-    e = e.cause
-    if (typeof e?.message === 'string' && e.message) message = e.message
-  }
+  for (const e of causes(err).slice(1)) if (typeof e.message === 'string' && e.message) message = e.message
   return message
 }
 

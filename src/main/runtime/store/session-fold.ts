@@ -7,40 +7,18 @@ import { emptyEventsState, emptySession, type SessionState } from '../../../shar
 import { openSession, type OpenedSession } from './open-session'
 import { finalizeIndex, isTerminalStatus, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
-import { streamEnd } from './transcript-format'
 import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
-
-const DELTAS = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_input_delta'])
-
-/**
- * An agent's events without the streamed deltas that a later assistant `message` event repeats in full
- * (the UI rebuilds a finished reply from the message) or a retrying error voids. Deltas of a reply that
- * ended otherwise (failed half-way: its turn ended first) or is still streaming stay: the UI shows them.
- * A long session replays several times smaller.
- */
-export function withoutSettledDeltas(events: readonly AgentEvent[]): AgentEvent[] {
-  const out: AgentEvent[] = []
-  let drop = false // what ends the stream after the deltas being looked at (none: they stay)
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]
-    if (DELTAS.has(e.type)) {
-      if (!drop) out.push(e)
-      continue
-    }
-    const end = streamEnd(e)
-    if (end) drop = end === 'replaced'
-    out.push(e)
-  }
-  return out.reverse()
-}
 
 // An event's place in time: its seq (microseconds) where it has one, else its millisecond time.
 const place = (e: AgentEvent) => e.seq ?? e.ts * 1000
 
-/** Every agent's events as one sequence in the order they happened (ties keep each transcript's order). */
+/**
+ * Every agent's events as one sequence in the order they happened (ties keep each transcript's order).
+ * A replay reads them with `skipSettledDeltas`, so the deltas a finished message repeats are already out.
+ */
 export function mergedEvents(o: OpenedSession): AgentEvent[] {
   const all: AgentEvent[] = []
-  for (const t of Object.values(o.agents)) for (const e of withoutSettledDeltas(t.events)) all.push(e)
+  for (const t of Object.values(o.agents)) for (const e of t.events) all.push(e)
   return all.sort((a, b) => place(a) - place(b))
 }
 

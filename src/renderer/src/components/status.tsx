@@ -4,7 +4,7 @@
 // frame — the largest part of a 16-agent stream's frame. What moves is the agent's own text.
 import type { AgentStatus } from '../../../shared/events'
 
-export const STATUS_LABEL: Record<AgentStatus | 'interrupted', string> = {
+export const STATUS_LABEL: Record<AgentStatus, string> = {
   queued: 'Queued',
   running: 'Running',
   waiting_permission: 'Needs permission',
@@ -15,11 +15,11 @@ export const STATUS_LABEL: Record<AgentStatus | 'interrupted', string> = {
   interrupted: 'Interrupted'
 }
 
-export function StatusDot({ status }: { status: AgentStatus | 'interrupted' }) {
+export function StatusDot({ status }: { status: AgentStatus }) {
   return <span className={`status-dot status-${status}`} aria-hidden="true" />
 }
 
-export function StatusBadge({ status, compact = false }: { status: AgentStatus | 'interrupted'; compact?: boolean }) {
+export function StatusBadge({ status, compact = false }: { status: AgentStatus; compact?: boolean }) {
   return (
     <span className={`status-badge status-${status}`} title={STATUS_LABEL[status]} data-status={status}>
       <StatusDot status={status} />

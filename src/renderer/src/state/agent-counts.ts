@@ -17,8 +17,6 @@ const GROUP: Record<AgentStatus, CountGroup> = {
   interrupted: 'interrupted'
 }
 
-export const countGroup = (status: AgentStatus): CountGroup => GROUP[status]
-
 export interface SessionCounts extends Record<CountGroup, number> {
   total: number
   /** Still working: running or waiting for permission. */

@@ -65,6 +65,14 @@ function fakeApi() {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
+
+/** A finished session 'old' whose main agent answered 'Go' in twelve steps: longer than the first part sent. */
+function recordTwelveSteps(history: AgentEvent[]): void {
+  const main = agentEvents('old', 'main', manualClock())
+  history.push(main.start(), main.user('Go'))
+  for (let t = 1; t <= 12; t++) history.push(main.assistant(`Step ${t}.`))
+  history.push(main.end('completed'))
+}
 afterEach(() => resetStore())
 
 describe('app store', () => {
@@ -109,10 +117,7 @@ describe('app store', () => {
     boot(f.api)
     f.connect()
     await settle()
-    const main = agentEvents('old', 'main', manualClock())
-    f.history.push(main.start(), main.user('Go'))
-    for (let t = 1; t <= 12; t++) f.history.push(main.assistant(`Step ${t}.`))
-    f.history.push(main.end('completed'))
+    recordTwelveSteps(f.history)
     const texts = () => useApp.getState().events.sessions.old.items.main.map((i) => ('text' in i ? i.text : ''))
     const shown: string[][] = []
     const off = useApp.subscribe((s, prev) => void (s.events.sessions.old !== prev.events.sessions.old && shown.push(texts())))
@@ -141,10 +146,7 @@ describe('app store', () => {
     boot(f.api)
     f.connect()
     await settle()
-    const main = agentEvents('old', 'main', manualClock())
-    f.history.push(main.start(), main.user('Go'))
-    for (let t = 1; t <= 12; t++) f.history.push(main.assistant(`Step ${t}.`))
-    f.history.push(main.end('completed'))
+    recordTwelveSteps(f.history)
     const opening = openSession('old')
     await settle()
     f.release()

@@ -9,7 +9,7 @@ import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents, expireWaitingRequests } from '../../../shared/view/reducer'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
-import { emptyEventsState, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
+import { emptyEventsState, isActive, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
@@ -216,7 +216,7 @@ export async function openSession(sessionId: string): Promise<void> {
     const fresh = eventsAfter(held, view, upTo)
     set((s) => {
       let replayed = applyEvents({ sessions: { ...s.events.sessions, [sessionId]: view } }, fresh)
-      if (!['running', 'queued', 'waiting_permission'].includes(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
+      if (!isActive(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
       return {
         events: replayed,
         loaded: { ...s.loaded, [sessionId]: true },

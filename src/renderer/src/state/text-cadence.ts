@@ -46,21 +46,21 @@ export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCaden
   const fullRate = now - cadence.lastFrameAt < FULL_RATE_FRAME_MS
   cadence.lastFrameAt = now
   if (fullRate) cadence.frame++
-  for (const e of pending) cadence.lastSeen.set(keyOf(e), cadence.frame)
-  const turns = streamingNow(cadence) > THIRDS_ABOVE_AGENTS ? 3 : 2
-  const turn = fullRate ? cadence.frame % turns : -1
-  const wait = new Set<string>()
-  for (const e of pending) {
-    const key = keyOf(e)
-    let place = cadence.lanes.get(key)
-    if (place === undefined) cadence.lanes.set(key, (place = cadence.lanes.size))
-    if (turn !== -1 && place % turns !== turn) wait.add(key)
+  // One look at each event: its agent, and whether that agent has only text waiting (anything else of
+  // an agent, a status, a tool, its end, has it drawn now, text and all).
+  const keys = pending.map(keyOf)
+  const textOnly = new Map<string, boolean>()
+  pending.forEach((e, i) => textOnly.set(keys[i], (textOnly.get(keys[i]) ?? true) && TEXT_TYPES.has(e.type)))
+  for (const key of textOnly.keys()) {
+    cadence.lastSeen.set(key, cadence.frame)
+    if (!cadence.lanes.has(key)) cadence.lanes.set(key, cadence.lanes.size)
   }
-  // An agent with anything but text waiting is drawn now, text and all.
-  for (const e of pending) if (!TEXT_TYPES.has(e.type)) wait.delete(keyOf(e))
+  const turns = streamingNow(cadence) > THIRDS_ABOVE_AGENTS ? 3 : 2
+  const wait = new Set<string>()
+  if (fullRate) for (const [key, onlyText] of textOnly) if (onlyText && cadence.lanes.get(key)! % turns !== cadence.frame % turns) wait.add(key)
   if (!wait.size) return { due: [...pending], later: [] }
   const due: AgentEvent[] = []
   const later: AgentEvent[] = []
-  for (const e of pending) (wait.has(keyOf(e)) ? later : due).push(e)
+  pending.forEach((e, i) => (wait.has(keys[i]) ? later : due).push(e))
   return { due, later }
 }

@@ -12,15 +12,17 @@ export function Dialog({ title, onClose, children, wide = false, testId }: { tit
   }, [onClose])
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    // In the capture phase, before any other window listener: the Escape is marked as used
+    // (defaultPrevented), so what lies beneath (a maximized panel) does not close as well.
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || !isTopmost(ref.current)) return
-      e.stopPropagation()
+      e.preventDefault()
       close.current()
     }
-    window.addEventListener('keydown', onKey)
+    window.addEventListener('keydown', onKey, true)
     ref.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button:not(.dialog-close)')?.focus()
     return () => {
-      window.removeEventListener('keydown', onKey)
+      window.removeEventListener('keydown', onKey, true)
       // Back to the button that opened it, unless focus already moved somewhere on purpose.
       requestAnimationFrame(() => {
         const lost = !document.activeElement || document.activeElement === document.body

@@ -63,7 +63,8 @@ export function FirstRun() {
           onClick={() => {
             ui.dismissFirstRun()
             // Remembered in settings, so a reload or the next start does not ask again.
-            void saveSettings({ firstRunSkipped: true }).catch(() => undefined)
+            // Not saved (the host went away): this screen comes back next start, nothing else is lost.
+            void saveSettings({ firstRunSkipped: true }).catch((err: Error) => console.warn(`Fanout could not remember 'Skip for now': ${err.message}`))
           }}
           data-testid="first-run-skip"
         >

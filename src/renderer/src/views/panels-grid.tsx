@@ -48,7 +48,7 @@ function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: st
   // Escape goes back to the grid, unless it is closing something else first (a dialog, the message box).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented || useApp.getState().dialog) return
+      if (e.key !== 'Escape' || e.defaultPrevented) return
       const target = e.target as HTMLElement | null
       if (target?.closest('input, textarea, [contenteditable=true]')) return
       ui.maximize(null)

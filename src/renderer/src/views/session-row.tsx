@@ -1,6 +1,7 @@
 // One session in the sidebar: open it; rename it in place; delete it (after asking; never while it runs).
 import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc-contract'
+import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
 import { StatusDot, STATUS_LABEL } from '../components/status'
@@ -10,7 +11,6 @@ import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
 
-const ACTIVE = new Set(['running', 'queued', 'waiting_permission'])
 
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
@@ -64,7 +64,7 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
 function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; onClose(): void }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const running = ACTIVE.has(session.status)
+  const running = isActive(session.status)
   const remove = async () => {
     setBusy(true)
     setError(null)
@@ -112,7 +112,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
     window.addEventListener('mousedown', away)
     return () => window.removeEventListener('mousedown', away)
   }, [menu])
-  const running = ACTIVE.has(s.status)
+  const running = isActive(s.status)
   return (
     <div role="listitem" className={`session-row${active ? ' active' : ''}${menu ? ' menu-open' : ''}`} data-testid="session-row">
       {renaming ? (
