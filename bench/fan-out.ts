@@ -97,7 +97,8 @@ async function once(url: string, cwd: string, opts: { transcripts: boolean; bodi
 
 /** The run's own request bodies, replayed with the bare SDK in the run's order and parallelism. */
 async function floor(url: string, bodies: string[], n: number): Promise<number> {
-  const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0, fetch: http })
+  // Configured as the runtime's client configures it (src/main/runtime/model/client.ts), tracing off.
+  const sdk = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0, fetch: http, openTelemetry: false })
   const call = async (body: string) => {
     const stream = await sdk.messages.create(JSON.parse(body))
     for await (const event of stream as unknown as AsyncIterable<unknown>) void event
