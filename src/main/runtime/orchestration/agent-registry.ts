@@ -1,7 +1,7 @@
 // Every agent of a session, by id: its place in the tree, its status, its conversation, and the handle
 // that stops it. A handle outlives its runs: a finished agent can be resumed, messaged or inspected.
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
-import type { AgentStatus, ChatMessage } from '../../../shared/events'
+import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import type { AgentRunResult } from '../loop/types'
 
@@ -97,6 +97,25 @@ export class AgentRegistry {
     if (byId) return byId
     const named = [...this.agents.values()].filter((a) => a.name === idOrName)
     return named[named.length - 1]
+  }
+
+  /** Keeps the handle of the event's agent up to date: when it was last heard from, its status, usage, turns and conversation. */
+  note(event: AgentEvent): void {
+    const handle = this.agents.get(event.agentId)
+    if (!handle) return
+    handle.lastEventAt = Date.now()
+    if (event.type === 'usage') handle.usage = addUsage(handle.usage, event.usage)
+    else if (event.type === 'agent_start') handle.status = 'running'
+    else if (event.type === 'agent_end') handle.status = event.status
+    else if (event.type === 'status') handle.status = event.status
+    else if (event.type === 'turn_start') handle.turnCount++
+    else if (event.type === 'message') handle.messages.push(event.message)
+  }
+
+  /** Whether the agent is at work in this process: a run in progress, or a status that is not final. */
+  isLive(id: string): boolean {
+    const h = this.agents.get(id)
+    return !!h && (h.run !== null || !isFinished(h.status))
   }
 
   all(): AgentHandle[] {

@@ -5,7 +5,7 @@
 import type { ContentBlock } from '../../../shared/events'
 import type { AgentHandle } from './agent-registry'
 import { formatAgentReport } from './report'
-import type { ChildResult, RunRequest, SessionContext } from './types'
+import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\n/g, ' ')
 
@@ -39,6 +39,24 @@ export function formatTaskNotification(handle: AgentHandle, result: ChildResult,
     '</task-notification>'
   ]
   return lines.join('\n')
+}
+
+/**
+ * Hands text to an agent (SessionContext.deliver): into its inbox, and, unless told not to, starts it when it
+ * is idle. The main agent runs its own queue (`main`): woken, it runs once it is free.
+ */
+export function deliverTo(session: SessionContext, main: { readonly busy: boolean; wake(): void }, target: AgentHandle, text: string, opts: DeliverOptions): Delivery {
+  session.emit({ agentId: target.id, parentAgentId: target.parentId, parentToolUseId: target.parentToolUseId, sessionId: session.sessionId, ts: Date.now(), type: 'message_received', from: opts.from, text, ...(opts.summary ? { summary: opts.summary } : {}) })
+  target.inbox.push(text)
+  if (target.id === session.mainAgentId) {
+    const busy = main.busy
+    if (opts.wake !== false) main.wake()
+    return busy ? 'inbox' : main.busy ? 'woke' : 'held'
+  }
+  if (target.run) return 'inbox'
+  if (opts.wake === false) return 'held'
+  session.resumeFromInbox(target, opts.reportTo ?? null)
+  return 'resumed'
 }
 
 /** The messages waiting in the inbox, as the opening user message of a run. */

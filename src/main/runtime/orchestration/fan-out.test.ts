@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../shared/events'
 import { reply, scriptByAgent, startScriptedModel, type ScriptedModel } from '../model/scripted'
-import { AgentSession, type AgentSessionOptions } from './session'
+import { AgentSession } from './session'
+import type { AgentSessionOptions } from './session-options'
 
 let model: ScriptedModel | null = null
 afterEach(async () => {

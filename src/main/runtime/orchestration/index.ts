@@ -1,6 +1,7 @@
 // Orchestration: sessions, the Agent tool, subagent spawning, background agents, resume, SendMessage and
 // mailboxes, forks, permission requests and limits.
-export { AgentSession, DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session'
+export { AgentSession } from './session'
+export { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 export { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
 export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolInput } from './agent-tool'
 export { EventBus, type EventListener } from './event-bus'

@@ -2,7 +2,7 @@
 // so the parent (or a person) can read its progress with Read or `tail` while it works. The last part is
 // also kept in memory for TaskOutput.
 import { appendFile, mkdir } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 
 const TAIL_CHARS = 20_000
@@ -64,6 +64,31 @@ export class OutputLog {
     if (this.problem) return
     this.problem = err.message
     this.onError(new Error(`Could not write the output file ${this.file}: ${err.message}`))
+  }
+}
+
+/** The output logs of a session's agents, one file each in `dir`, made when an agent first needs one. */
+export class OutputLogs {
+  private readonly logs = new Map<string, OutputLog>()
+
+  constructor(
+    private readonly dir: string,
+    private readonly onError: (err: Error) => void
+  ) {}
+
+  for(agentId: string): OutputLog {
+    let log = this.logs.get(agentId)
+    if (!log) this.logs.set(agentId, (log = new OutputLog(join(this.dir, `${agentId}.output.txt`), this.onError)))
+    return log
+  }
+
+  /** The agent's log if it has one. */
+  get(agentId: string): OutputLog | undefined {
+    return this.logs.get(agentId)
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.logs.values()].map((l) => l.flush()))
   }
 }
 

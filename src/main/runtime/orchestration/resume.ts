@@ -1,10 +1,11 @@
 // Agents from before a restart. Their transcripts and state.json files hold what a resume needs: the
 // conversation, the definition, the model and the worktree. `loadDormantAgent` turns them back into a
-// handle (idle, ready to be resumed or messaged); `resumeInterrupted` restarts the agents a crash cut off —
-// never one the person stopped.
+// handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
+// `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
+import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
 import { isFinished, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME } from './agent-tool'
@@ -34,12 +35,10 @@ export interface DormantContext extends SessionContext {
   mainPermissionMode: AgentDefinition['permissionMode']
 }
 
-const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/
-
 /** The state of the agent with this id or (most recent) name, from disk; null when there is none. */
 async function stateOf(ctx: DormantContext, idOrName: string): Promise<AgentState | null> {
   // A string that cannot be an id (a name with spaces, say) is looked up as a name only.
-  const byId = SAFE_ID.test(idOrName) ? await readAgentState(ctx.dataDir, ctx.sessionId, idOrName) : null
+  const byId = isSafeId(idOrName) ? await readAgentState(ctx.dataDir, ctx.sessionId, idOrName) : null
   if (byId) return byId
   const { states } = await listAgentStates(ctx.dataDir, ctx.sessionId)
   const named = states.filter((s) => s.name === idOrName).sort((a, b) => a.updatedAt - b.updatedAt)
@@ -114,6 +113,37 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   }
   ctx.registry.add(handle)
   return handle
+}
+
+/**
+ * A session's agents from before a restart: each loaded on demand (once, however many ask for it at the
+ * same moment), and the ones a crash cut off, which the main agent hears about with the person's next prompt.
+ */
+export class DormantAgents {
+  /** Subagents a crash cut off, not run since. */
+  cutOff: Array<{ agentId: string; agentType: string; description: string }> = []
+  private readonly loads = new Map<string, Promise<AgentHandle | undefined>>()
+
+  constructor(private readonly ctx: DormantContext) {}
+
+  /** The agent with this id or name, from disk (see loadDormantAgent). */
+  find(idOrName: string): Promise<AgentHandle | undefined> {
+    let load = this.loads.get(idOrName)
+    if (!load) {
+      load = loadDormantAgent(this.ctx, idOrName)
+      this.loads.set(idOrName, load)
+      load.finally(() => this.loads.delete(idOrName)).catch(() => undefined)
+    }
+    return load
+  }
+
+  /** The cut-off note for the main agent's next prompt, said once; null when every cut-off agent was resumed or messaged since. */
+  takeCutOffNote(): string | null {
+    // Not those resumed or messaged since (they left the interrupted state).
+    const cutOff = this.cutOff.filter((a) => (this.ctx.registry.get(a.agentId)?.status ?? 'interrupted') === 'interrupted')
+    this.cutOff = []
+    return cutOff.length ? cutOffNote(cutOff) : null
+  }
 }
 
 export interface ResumeReport {

@@ -3,7 +3,8 @@
 // (not started yet, or from before a restart and never loaded) gets it in its durable mailbox, read when it
 // starts or resumes. Every message is delivered exactly once.
 import { z } from 'zod'
-import { assertSafeId, postMessage } from '../store'
+import { assertSafeId, claimMessages, postMessage } from '../store'
+import { isSafeId } from '../store/data-dir'
 import { defineTool, type Tool } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
 import { formatAgentMessage } from './delivery'
@@ -44,6 +45,20 @@ export async function sendMessage(session: MessagingSession, to: string, message
   }
   await postMessage(session.dataDir, session.sessionId, to, { from: label, text: message, ...(summary ? { summary } : {}) })
   return { delivery: 'mailbox', agentId: null }
+}
+
+/** Moves the messages waiting in the agent's durable mailboxes (its id's, and its name's when it has one) into its inbox. */
+export async function claimMailbox(session: SessionContext, handle: AgentHandle): Promise<void> {
+  if (!session.dataDir) return
+  const boxes = [handle.id, ...(handle.name && handle.name !== handle.id && isSafeId(handle.name) ? [handle.name] : [])]
+  for (const box of boxes) {
+    try {
+      for (const m of await claimMessages(session.dataDir, session.sessionId, box, { onProblem: (p) => session.onError(new Error(p)) }))
+        session.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false })
+    } catch (err) {
+      session.onError(new Error(`Could not read the mailbox of agent ${handle.id}: ${err instanceof Error ? err.message : String(err)}`))
+    }
+  }
 }
 
 const sendMessageInput = z

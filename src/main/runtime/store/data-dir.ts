@@ -34,9 +34,12 @@ export function resolveDataDir(env: Record<string, string | undefined> = process
 
 const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/
 
+/** Whether `id` is safe to use as a file name (letters, digits, `.`, `_`, `-`). */
+export const isSafeId = (id: string): boolean => SAFE_ID.test(id)
+
 /** Throws a clear error unless `id` is safe to use as a file name (letters, digits, `.`, `_`, `-`). */
 export function assertSafeId(id: string, what: string): void {
-  if (typeof id !== 'string' || !SAFE_ID.test(id)) {
+  if (typeof id !== 'string' || !isSafeId(id)) {
     throw new Error(
       `Invalid ${what} ${JSON.stringify(id)}: use 1-128 letters, digits, '.', '_' or '-', not starting with '.' or '-'.`
     )

@@ -5,7 +5,9 @@ import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name
 import type { AgentScope } from '../../../shared/agent-editor'
 import { errorText } from '../transport/types'
 import { Dialog } from '../views/dialog'
-import { createAgent, deleteAgent, editorUi, renameAgent, selectEntry, useAgentEditor } from './editor-store'
+import { selectEntry } from './editor-library'
+import { editorUi, useAgentEditor } from './editor-store'
+import { createAgent, deleteAgent, renameAgent } from './file-actions'
 
 const close = () => editorUi.setDialog(null)
 

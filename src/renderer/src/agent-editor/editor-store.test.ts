@@ -3,7 +3,10 @@ import type { AgentAnalysis, AgentLibrary, FieldChange, LibraryEntry } from '../
 import type { CallName } from '../../../shared/ipc-contract'
 import { resetStore, useApp } from '../state/store'
 import { CallError, type FanoutApi } from '../transport/types'
-import { isDirty, keepMine, saveDraft, selectEntry, setField, setRawText, useAgentEditor, visibleEntries } from './editor-store'
+import { setField, setRawText } from './draft-edits'
+import { selectEntry, visibleEntries } from './editor-library'
+import { isDirty, useAgentEditor } from './editor-store'
+import { keepMine, saveDraft } from './file-actions'
 
 const FILE = '/work/project/.claude/agents/a.md'
 const VERSION = { mtimeMs: 1, size: 1, hash: 'a'.repeat(64) }

@@ -4,7 +4,8 @@ import type { AgentSource } from '../../../shared/agent-definition'
 import type { LibraryEntry } from '../../../shared/agent-editor'
 import { LIBRARY_SOURCE_ORDER } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
-import { editorUi, selectEntry, useAgentEditor, visibleEntries, type LibraryFilter } from './editor-store'
+import { selectEntry, visibleEntries } from './editor-library'
+import { editorUi, useAgentEditor, type LibraryFilter } from './editor-store'
 
 export const SOURCE_LABEL: Record<AgentSource, string> = {
   managed: 'Managed',

@@ -1,7 +1,8 @@
 // The system prompt (the markdown body): a CodeMirror markdown editor, its rendered preview, or both.
 import { MarkdownView } from '../components/markdown-view'
 import { CodeEditor } from './code-editor'
-import { editorUi, setBody, useAgentEditor, type PromptMode } from './editor-store'
+import { setBody } from './draft-edits'
+import { editorUi, useAgentEditor, type PromptMode } from './editor-store'
 import { useLocal } from './field-controls'
 
 const MODES: Array<{ id: PromptMode; label: string }> = [

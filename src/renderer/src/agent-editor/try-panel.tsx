@@ -5,7 +5,9 @@ import { Icon } from '../components/icon'
 import { openSession } from '../state/store'
 import { errorText } from '../transport/types'
 import { AgentPanel } from '../views/agent-panel'
-import { closeAgents, tryAgent, useAgentEditor } from './editor-store'
+import { closeAgents } from './editor-library'
+import { useAgentEditor } from './editor-store'
+import { tryAgent } from './file-actions'
 
 export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: boolean; isGitRepo: boolean }) {
   const trying = useAgentEditor((s) => (s.trying?.file === file ? s.trying : null))

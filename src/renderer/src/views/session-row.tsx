@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
-import { closeAgents } from '../agent-editor/editor-store'
+import { closeAgents } from '../agent-editor/editor-library'
 import { Icon } from '../components/icon'
 import { StatusDot, STATUS_LABEL } from '../components/status'
 import { formatCost, formatRelative, plural } from '../lib/format'

@@ -1,6 +1,7 @@
 // Left column: the workspace folder, New session, and the session list (status, date, cost).
 import { useState } from 'react'
-import { closeAgents, openAgents, useAgentEditor } from '../agent-editor/editor-store'
+import { closeAgents, openAgents } from '../agent-editor/editor-library'
+import { useAgentEditor } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
 import { newSession, pickFolder, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'

@@ -1,0 +1,46 @@
+// What a session reads from disk for its agents' prompts: the agent definitions and the CLAUDE.md files
+// (both re-read on reload, so a change applies to the next spawn), and each folder's git status, probed
+// once, for the environment part of the system prompts built from them (agent-prompt.ts).
+import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
+import { loadClaudeMd, type ClaudeMdEntry } from '../context'
+import { loadAgents, type LoadAgentsOptions } from '../definitions'
+import { probeGit } from '../worktrees'
+import { agentSystemPrompt } from './agent-prompt'
+import type { AgentHandle } from './agent-registry'
+
+export interface SessionDefinitionsOptions {
+  cwd: string
+  home: string
+  /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
+  agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+}
+
+export class SessionDefinitions {
+  private loaded = new Map<string, LoadedAgent>()
+  private claudeMd: ClaudeMdEntry[] = []
+  private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
+
+  constructor(private readonly opts: SessionDefinitionsOptions) {}
+
+  async reload(): Promise<void> {
+    const { cwd, home } = this.opts
+    const [agents, claudeMd] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home })])
+    this.loaded = agents.byType
+    this.claudeMd = claudeMd
+  }
+
+  /** The effective definitions by agent type, as last loaded. */
+  agents(): Map<string, LoadedAgent> {
+    return this.loaded
+  }
+
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
+    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+  }
+
+  private git(cwd: string) {
+    let probe = this.gitInfo.get(cwd)
+    if (!probe) this.gitInfo.set(cwd, (probe = probeGit(cwd)))
+    return probe
+  }
+}

@@ -1,0 +1,67 @@
+// How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
+// reopened after a restart (AgentSession.open).
+import type { PermissionMode } from '../../../shared/agent-definition'
+import type { LoadAgentsOptions } from '../definitions'
+import type { CanUseTool } from '../loop/types'
+import type { ModelAliases } from '../model/aliases'
+import type { ModelClient } from '../model/types'
+import type { PermissionRules } from '../permissions'
+import type { AgentHandle } from './agent-registry'
+import type { SpawnLimits } from './limits'
+import type { MainRunOptions } from './main-agent'
+
+export const DEFAULT_BACKGROUND_STALL_MS = 15 * 60_000
+
+export interface AgentSessionOptions {
+  cwd: string
+  client: ModelClient
+  sessionId?: string
+  home?: string
+  /** The main agent's model: an alias or a full id. Default `sonnet`. */
+  model?: string
+  aliases?: ModelAliases
+  limits?: Partial<SpawnLimits>
+  /** The main agent's mode (subagents derive theirs from it). Default: the definition's, else settings' defaultMode, else `default`. */
+  permissionMode?: PermissionMode
+  /** Builds the permission hook for one agent, replacing the session's own gates (and their permission_request events). */
+  permissions?: (handle: AgentHandle) => CanUseTool | undefined
+  /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
+  headless?: boolean
+  /** Told about every denied tool call (e.g. the CLI prints them to stderr). */
+  onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
+  /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
+  permissionRules?: PermissionRules
+  /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
+  managedSettingsFile?: string | null
+  /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
+  dataDir?: string
+  /** The title recorded for the session (listings, reopening); default: its first prompt's first line. */
+  title?: string
+  /** A background agent that emits nothing for this long is stopped and marked failed. Default 15 min; 0 turns it off. */
+  backgroundStallMs?: number
+  /** Problems writing transcripts, state or output files (never thrown). Default: console.error. */
+  onError?: (err: Error) => void
+  /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
+  agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+  /** Path of `rg`, or false to use the JS search fallback. */
+  ripgrep?: string | false
+  /** Coordinator mode: the main agent directs agents through four phases with orchestration tools only (implies teams). */
+  coordinator?: boolean
+  /** Agent teams: the main agent can create a team of in-process workers with a shared task list. */
+  teams?: boolean
+  /** MCP servers from Fanout's own settings, as in `.mcp.json`'s `mcpServers` (the project's files are read too). */
+  mcpServers?: Record<string, unknown>
+  /** How long an MCP server may take to start. Default 30 s. */
+  mcpStartTimeoutMs?: number
+  /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
+  effort?: string | number
+}
+
+export type RunOptions = MainRunOptions
+
+export interface OpenSessionOptions extends Omit<AgentSessionOptions, 'cwd' | 'sessionId' | 'dataDir'> {
+  dataDir: string
+  sessionId: string
+  /** Default: the folder the session worked in. */
+  cwd?: string
+}

@@ -1,0 +1,63 @@
+// Who answers a session's permission questions: a PermissionBroker built from the Claude Code settings files
+// (re-read on reload) and the session's own rules, or the `permissions` hook the session was given instead.
+// Either way the extensions' PreToolUse hooks decide first.
+import type { PermissionRequestEvent } from '../../../shared/events'
+import type { CanUseTool } from '../loop/types'
+import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionSettings } from '../permissions'
+import type { AgentHandle } from './agent-registry'
+import type { SessionExtensions } from './extensions'
+import { PermissionBroker } from './permission-broker'
+import type { AgentSessionOptions } from './session-options'
+import type { SessionContext } from './types'
+
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit'> & { readonly extensions: SessionExtensions }
+
+export class SessionPermissions {
+  /** The permission settings in force (rules, defaultMode, and problems found in the files). */
+  settings: PermissionSettings | null = null
+  private broker: PermissionBroker | null = null
+
+  constructor(
+    private readonly s: PermissionsHost,
+    private readonly options: AgentSessionOptions
+  ) {}
+
+  /** Re-reads the settings files and applies their rules to gates built from now on; null when the session's own hook decides. */
+  reload(): PermissionSettings | null {
+    const { options, s } = this
+    if (options.permissions) return null
+    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) })
+    this.settings = settings
+    const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules
+    if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)
+    else
+      this.broker = new PermissionBroker({
+        sessionId: s.sessionId,
+        cwd: s.cwd,
+        home: s.home,
+        rules,
+        additionalDirectories: settings.additionalDirectories,
+        headless: options.headless === true,
+        registry: s.registry,
+        emit: s.emit,
+        ...(options.onPermissionDenied ? { onDenied: options.onPermissionDenied } : {})
+      })
+    return settings
+  }
+
+  canUseTool(handle: AgentHandle): CanUseTool | undefined {
+    if (this.options.permissions) return this.s.extensions.canUseTool(handle, this.options.permissions(handle), null)
+    return this.s.extensions.canUseTool(handle, this.broker?.canUseTool(handle), this.broker)
+  }
+
+  /** Answers a `permission_request` event. Throws when no such request is waiting. */
+  respond(requestId: string, decision: PermissionAnswer): void {
+    if (!this.broker) throw new Error(`No permission request ${requestId} is waiting: this session's permissions are decided by its own hook.`)
+    this.broker.respond(requestId, decision)
+  }
+
+  /** Permission requests waiting for an answer. */
+  pending(): PermissionRequestEvent[] {
+    return this.broker?.pending() ?? []
+  }
+}

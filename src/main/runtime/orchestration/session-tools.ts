@@ -1,0 +1,73 @@
+// The tools a session gives its agents: the built-in ones on the agent's cwd (each agent keeps its file
+// state and todo list across its runs), the orchestration tools (Agent, SendMessage, TaskOutput, TaskStop,
+// SetPhase in coordinator mode, the team tools), and around them the MCP tools and hooks of its extensions.
+import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../tools'
+import type { Tool, ToolContext } from '../tools/define-tool'
+import type { AgentHandle } from './agent-registry'
+import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
+import type { Coordinator } from './coordinator'
+import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
+import type { SessionExtensions } from './extensions'
+import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { spawnSubagent } from './spawn'
+import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
+import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from './team'
+
+/** What the tools need from their session (read when tools are built, so a later coordinator or team counts). */
+export interface ToolsHost extends MessagingSession {
+  readonly coordinator: Coordinator | null
+  readonly teamsEnabled: boolean
+  readonly team: TeamManager
+  readonly extensions: SessionExtensions
+}
+
+export interface SessionToolsOptions {
+  /** Path of `rg`, or false to use the JS search fallback. */
+  ripgrep?: string | false
+  /** The last part of an agent's output log, if it has one (for TaskOutput). */
+  outputTail(handle: AgentHandle): string | undefined
+}
+
+export class SessionTools {
+  private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
+
+  constructor(
+    private readonly s: ToolsHost,
+    private readonly opts: SessionToolsOptions
+  ) {}
+
+  /** Every tool name an agent could be given, for tool resolution. */
+  names(): string[] {
+    return [
+      ...BUILTIN_TOOL_NAMES,
+      AGENT_TOOL_NAME,
+      SEND_MESSAGE_TOOL_NAME,
+      TASK_OUTPUT_TOOL_NAME,
+      TASK_STOP_TOOL_NAME,
+      ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
+      ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
+      ...this.s.extensions.toolNames()
+    ]
+  }
+
+  /** The named tools for one agent, built on its cwd (a member of the active team gets the member tools too). */
+  build(handle: AgentHandle, names: readonly string[]): Tool[] {
+    const s = this.s
+    let state = this.state.get(handle.id)
+    if (!state) this.state.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
+    const wanted = new Set([...names, ...memberToolNames(s.team, handle)])
+    const isMain = handle.id === s.mainAgentId
+    const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}) })
+    if (wanted.has(AGENT_TOOL_NAME)) {
+      const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
+      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+    }
+    if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
+    if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
+    if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(s, handle))
+    const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
+    if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
+    if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
+  }
+}

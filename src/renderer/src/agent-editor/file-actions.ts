@@ -1,0 +1,112 @@
+// What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
+// the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
+import type { AgentScope } from '../../../shared/agent-editor'
+import { call } from '../state/store'
+import { errorText } from '../transport/types'
+import { loadFile, refreshLibrary, selectEntry } from './editor-library'
+import { editorCwd, patchDraft, useAgentEditor, type Draft } from './editor-store'
+
+const get = useAgentEditor.getState
+const set = useAgentEditor.setState
+
+export async function saveDraft(force = false): Promise<void> {
+  const d = get().draft
+  if (!d || d.saving) return
+  patchDraft({ saving: true, saveError: undefined })
+  const text = d.text
+  try {
+    const { result } = await call('agents.save', { cwd: editorCwd(), file: d.file, text, base: d.base, ...(force ? { force } : {}) })
+    const now = get().draft
+    if (!now || now.file !== d.file) return
+    if (result.saved) {
+      patchDraft({ saving: false, base: result.version, savedText: text, conflict: undefined, repaired: undefined, ...(now.text === text ? { analysis: result.analysis, analysisFor: text } : {}) })
+      void refreshLibrary()
+    } else {
+      patchDraft({ saving: false, conflict: result.conflict })
+    }
+  } catch (err) {
+    patchDraft({ saving: false, saveError: errorText(err) })
+  }
+}
+
+/** The file changed on disk: take its version, dropping the draft's changes. */
+export function takeDiskVersion(): void {
+  const d = get().draft
+  if (!d) return
+  if (!d.conflict?.text || !d.conflict.version) {
+    set({ draft: null, selected: null })
+    void refreshLibrary()
+    return
+  }
+  void loadFile(d.file)
+}
+
+/** The file changed on disk: keep the draft; the next save replaces the disk version knowingly. */
+export function keepMine(): void {
+  const d = get().draft
+  if (!d?.conflict) return
+  patchDraft({ base: d.conflict.version, conflict: undefined })
+}
+
+export function revertDraft(): void {
+  const d = get().draft
+  if (d) void loadFile(d.file)
+}
+
+async function afterFileChange(file: string | null): Promise<void> {
+  await refreshLibrary()
+  const entry = file ? get().library?.entries.find((e) => e.file === file) : undefined
+  selectEntry(entry?.id ?? file, true)
+}
+
+/** File operations reject with a sentence saying why; the control that started one shows it. */
+async function guarded(fn: () => Promise<void>): Promise<void> {
+  set({ actionError: undefined })
+  await fn()
+}
+
+/** An operation on the open draft's file (with none open, nothing happens). */
+const onDraft = (fn: (d: Draft) => Promise<void>) =>
+  guarded(async () => {
+    const d = get().draft
+    if (d) await fn(d)
+  })
+
+export const createAgent = (scope: AgentScope, name: string, template: string) =>
+  guarded(async () => {
+    const { file } = await call('agents.create', { cwd: editorCwd(), scope, name, template })
+    set({ dialog: null, tab: 'form' })
+    await afterFileChange(file)
+  })
+
+export const duplicateAgent = (scope?: AgentScope) =>
+  onDraft(async (d) => {
+    const { file } = await call('agents.duplicate', { cwd: editorCwd(), file: d.file, text: d.text, ...(scope ? { scope } : {}) })
+    await afterFileChange(file)
+  })
+
+export const renameAgent = (name: string) =>
+  onDraft(async (d) => {
+    const { file } = await call('agents.rename', { cwd: editorCwd(), file: d.file, name, text: d.text, base: d.base })
+    set({ dialog: null })
+    await afterFileChange(file)
+  })
+
+export const moveAgent = (scope: AgentScope) =>
+  onDraft(async (d) => {
+    const { file } = await call('agents.move', { cwd: editorCwd(), file: d.file, scope, base: d.base })
+    await afterFileChange(file)
+  })
+
+export const deleteAgent = () =>
+  onDraft(async (d) => {
+    await call('agents.delete', { cwd: editorCwd(), file: d.file, base: d.base })
+    set({ dialog: null, draft: null, selected: null })
+    await refreshLibrary()
+  })
+
+export const tryAgent = (prompt: string) =>
+  onDraft(async (d) => {
+    const { run } = await call('agents.try', { cwd: editorCwd(), file: d.file, text: d.text, prompt })
+    set({ trying: { file: d.file, run } })
+  })
