@@ -1,14 +1,15 @@
 // Settings through the contract as the dialog sends them: bad values refused with a sentence about their
 // field and nothing written, aliases reset to their defaults, the theme kept; "Test connection"; and
 // renaming and deleting sessions from the sidebar.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
 import { settingsErrorsByField } from '../../../shared/settings-fields'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
-import { saveApiKey } from '../store'
+import { createSessionRecorder, saveApiKey } from '../store'
+import { eventsFor } from '../store/test-fixtures'
 
 const settingsFile = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))
 
@@ -114,6 +115,28 @@ describe('renaming and deleting sessions', () => {
     expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, title: 'Repo tour' })
     expect((await second.h.openSession({ sessionId })).session.title).toBe('Repo tour')
     await expect(second.h.renameSession({ sessionId: 'nope', title: 'x' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('checks the session before saving a name: none is left for an unknown one, and one of another folder is renamed', async () => {
+    const dirs = folders()
+    const { h } = await host(null, dirs)
+    // A folder that holds nothing of a session, and ids that no session has or could have.
+    mkdirSync(join(dirs.dataDir, 'sessions', 'stray'), { recursive: true })
+    for (const sessionId of ['stray', 'missing', 'not:a-folder-name']) {
+      const r = await dispatchCall(h, 'sessions.rename', { sessionId, title: 'Kept nowhere' })
+      expect(r).toEqual({ ok: false, error: { code: 'not_found', message: `There is no session ${sessionId}.` } })
+    }
+    expect(readdirSync(join(dirs.dataDir, 'sessions'))).toEqual(['stray'])
+    expect(readdirSync(join(dirs.dataDir, 'sessions', 'stray'))).toEqual([])
+
+    // A session recorded in another folder (a list asked for that folder shows it) takes its new name.
+    const f = eventsFor({ sessionId: 'elsewhere-1', agentId: 'main', parentAgentId: null, parentToolUseId: null })
+    const rec = createSessionRecorder({ dataDir: dirs.dataDir, sessionId: 'elsewhere-1', cwd: dirs.tmp })
+    rec.record(f.start({ prompt: 'Old name', cwd: dirs.tmp }))
+    rec.record(f.end('completed'))
+    await rec.close()
+    expect((await h.renameSession({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({ sessionId: 'elsewhere-1', title: 'New name', cwd: dirs.tmp, status: 'completed' })
+    expect((await h.listSessions({ cwd: dirs.tmp })).sessions).toMatchObject([{ sessionId: 'elsewhere-1', title: 'New name' }])
   })
 
   it('moves a finished session to the trash and refuses one that runs', async () => {
