@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
-import { settingsErrorsByField } from '../../../shared/settings-fields'
+import { settingsFieldErrors } from '../../../shared/settings-fields'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
 import { createSessionRecorder, saveApiKey } from '../store'
 import { eventsFor } from '../store/test-fixtures'
@@ -18,12 +18,17 @@ describe('settings through the contract', () => {
     const { h, dirs } = await host(null)
     await dispatchCall(h, 'settings.update', { limits: { maxTurns: 50 } })
     const r = await dispatchCall(h, 'settings.update', { limits: { maxConcurrentAgents: 0, maxBudgetUsd: -1 }, defaultModel: 'gpt' })
-    expect(r.ok).toBe(false)
-    const message = r.ok ? '' : r.error.message
-    expect(settingsErrorsByField(message).fields).toEqual({
-      maxConcurrentAgents: 'Enter a number from 1 to 256.',
-      maxBudgetUsd: 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
+    if (r.ok) throw new Error('accepted')
+    // Each field's sentence by its place in the request, and all of them in one line for the CLI and logs.
+    expect(r.error.fields).toEqual({
+      'limits.maxConcurrentAgents': 'Enter a number from 1 to 256.',
+      'limits.maxBudgetUsd': 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
       defaultModel: '“gpt” is not an alias: use haiku, sonnet or opus, or a full model id like claude-sonnet-4-5.'
+    })
+    expect(r.error.message).toBe(`settings.update: ${Object.entries(r.error.fields!).map(([k, v]) => `${k}: ${v}`).join('; ')}`)
+    expect(settingsFieldErrors(r.error)).toEqual({
+      fields: { maxConcurrentAgents: 'Enter a number from 1 to 256.', maxBudgetUsd: r.error.fields!['limits.maxBudgetUsd'], defaultModel: r.error.fields!.defaultModel },
+      rest: []
     })
     expect(settingsFile(dirs.dataDir).limits).toEqual({ maxTurns: 50 })
     const bubble = await dispatchCall(h, 'settings.update', { defaultPermissionMode: 'bubble' })
@@ -35,7 +40,7 @@ describe('settings through the contract', () => {
     const custom = await dispatchCall(h, 'settings.update', { modelAliases: { fast: 'claude-haiku-4-5' } })
     expect(custom).toMatchObject({ ok: false, error: { message: expect.stringContaining('Only the haiku, sonnet, opus aliases exist') } })
     const bare = await dispatchCall(h, 'settings.update', { modelAliases: { sonnet: 'opus' } })
-    expect(bare.ok ? '' : settingsErrorsByField(bare.error.message).fields['alias.sonnet']).toMatch(/full model id/)
+    expect(bare.ok ? '' : settingsFieldErrors(bare.error).fields['alias.sonnet']).toMatch(/full model id/)
 
     const set = await h.updateSettings({ modelAliases: { sonnet: 'gateway/sonnet-4' } })
     expect(set.settings.modelAliases.sonnet).toBe('gateway/sonnet-4')
