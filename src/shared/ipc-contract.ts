@@ -309,19 +309,26 @@ export type ParsedRequest<K extends CallName> = z.output<(typeof CONTRACT)[K]['r
 export const IPC_ERROR_CODES = ['invalid_request', 'forbidden', 'unknown_call', 'not_found', 'unsupported', 'conflict', 'unavailable', 'internal'] as const
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number]
 
+/** Each field of a refused request, by its path in the request (`limits.maxDepth`), with the sentence for it. */
+export type FieldErrors = Record<string, string>
+
 export interface IpcError {
   code: IpcErrorCode
-  /** A sentence a person understands: what went wrong and where. */
+  /** A sentence a person understands: what went wrong and where (all of it, for places that show one string). */
   message: string
+  /**
+   * A request refused for what some of its fields hold: each one's sentence, so a form can put it next to
+   * that field. The same sentences are in `message`.
+   */
+  fields?: FieldErrors
 }
 
 /** Every call answers with this envelope, never a thrown error, so the code survives the process boundary. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError }
 
-export const IpcResultSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(IPC_ERROR_CODES), message: z.string() }) })
-])
+export const IpcErrorSchema = z.object({ code: z.enum(IPC_ERROR_CODES), message: z.string(), fields: z.record(z.string(), z.string()).optional() }).strict()
+
+export const IpcResultSchema = z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), error: IpcErrorSchema })])
 
 // ── browser mode: the same calls framed over one WebSocket ───────────────────────────────────────
 
@@ -345,6 +352,17 @@ export function describeZodError(call: string, error: z.ZodError): string {
     return `${path}: ${issue.message}`
   })
   return `${call}: ${parts.join('; ')}`
+}
+
+/** The fields a zod error is about, each with its first sentence; what is about the request as a whole is left to describeZodError. */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {}
+  for (const issue of error.issues) {
+    if (!issue.path.length) continue
+    const path = issue.path.join('.')
+    fields[path] ??= issue.message
+  }
+  return fields
 }
 
 void _allStatuses

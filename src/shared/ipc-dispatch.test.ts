@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { emptySession } from './view/session-state'
 import { createRecordingHost } from './testing/recording-host'
-import { CALL_NAMES, CALLS, CONTRACT, channelOf, type CallName } from './ipc-contract'
+import { CALL_NAMES, CALLS, CONTRACT, IpcResultSchema, channelOf, type CallName } from './ipc-contract'
 import { HostCallError, dispatchCall } from './ipc-dispatch'
 
 describe('IPC contract', () => {
@@ -55,7 +55,32 @@ describe('dispatchCall', () => {
       expect(r.error.code).toBe('invalid_request')
       expect(r.error.message).toMatch(message)
     }
+    expect(IpcResultSchema.safeParse(r).success).toBe(true)
     expect(host.calls).toEqual([])
+  })
+
+  it('sends the sentence for each refused field by its path, besides the message that says it all', async () => {
+    const r = await dispatchCall(createRecordingHost(), 'settings.update', { limits: { maxDepth: 0, maxTurns: 'many' }, modelAliases: { sonnet: 'opus' }, extra: true })
+    if (r.ok) throw new Error('accepted')
+    expect(r.error.fields).toEqual({
+      'limits.maxDepth': 'Enter a number from 1 to 32.',
+      'limits.maxTurns': 'Enter a whole number, like 200.',
+      'modelAliases.sonnet': 'Enter a full model id, like claude-sonnet-4-5; a single word is not one.'
+    })
+    // The key no field stands for is in the message only, as is everything else.
+    expect(r.error.message).toMatch(/^settings\.update: .*request: Unrecognized key: "extra"/)
+    for (const [path, sentence] of Object.entries(r.error.fields!)) expect(r.error.message).toContain(`${path}: ${sentence}`)
+    expect(IpcResultSchema.safeParse(r).success).toBe(true)
+    // An error about no field in particular has none.
+    expect(await dispatchCall(createRecordingHost(), 'workspace.get', 'not an object')).toEqual({ ok: false, error: { code: 'invalid_request', message: expect.any(String) } })
+  })
+
+  it('passes on the field errors a host refuses with, and only sentences', async () => {
+    const host = createRecordingHost()
+    host.updateSettings = async () => {
+      throw new HostCallError('invalid_request', 'theme: not today', { theme: 'not today', bogus: 42 as unknown as string })
+    }
+    expect(await dispatchCall(host, 'settings.update', { theme: 'dark' })).toEqual({ ok: false, error: { code: 'invalid_request', message: 'theme: not today', fields: { theme: 'not today' } } })
   })
 
   it('rejects unknown calls, including prototype keys', async () => {

@@ -9,8 +9,10 @@ import {
   SHELL_CALLS,
   describeZodError,
   isCallName,
+  zodFieldErrors,
   type CallName,
   type CallResponse,
+  type FieldErrors,
   type HostCallName,
   type IpcErrorCode,
   type IpcResult,
@@ -21,11 +23,12 @@ import {
 const _hostHasEveryMethod: (typeof CALLS)[HostCallName] extends keyof RuntimeHost ? true : false = true
 void _hostHasEveryMethod
 
-/** An error with a contract error code, for hosts and shell handlers to throw. */
+/** An error with a contract error code, for hosts and shell handlers to throw; `fields`: see IpcError. */
 export class HostCallError extends Error {
   constructor(
     readonly code: IpcErrorCode,
-    message: string
+    message: string,
+    readonly fields?: FieldErrors
   ) {
     super(message)
     this.name = 'HostCallError'
@@ -37,14 +40,21 @@ export type ShellHandlers = { [K in CallName]?: (request: ParsedRequest<K>) => P
 
 const codes = new Set<string>(IPC_ERROR_CODES)
 
-function errorResult(code: IpcErrorCode, message: string): IpcResult<never> {
-  return { ok: false, error: { code, message } }
+function errorResult(code: IpcErrorCode, message: string, fields?: FieldErrors): IpcResult<never> {
+  return { ok: false, error: { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) } }
+}
+
+/** Only a plain record of sentences travels as `fields`. */
+function fieldsOf(value: unknown): FieldErrors | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const entries = Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')
+  return entries.length ? Object.fromEntries(entries) : undefined
 }
 
 export function toIpcError(call: string, err: unknown): IpcResult<never> {
-  const e = err as { code?: unknown; message?: unknown } | null
+  const e = err as { code?: unknown; message?: unknown; fields?: unknown } | null
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err)
-  if (typeof e?.code === 'string' && codes.has(e.code)) return errorResult(e.code as IpcErrorCode, message)
+  if (typeof e?.code === 'string' && codes.has(e.code)) return errorResult(e.code as IpcErrorCode, message, fieldsOf(e.fields))
   return errorResult('internal', `${call} failed: ${message}`)
 }
 
@@ -60,7 +70,7 @@ export async function dispatchCall(host: RuntimeHost, name: unknown, payload: un
   if (!isCallName(name)) return errorResult('unknown_call', `There is no call named ${JSON.stringify(String(name)).slice(0, 80)}.`)
   const spec = CONTRACT[name]
   const parsed = spec.request.safeParse(payload ?? {})
-  if (!parsed.success) return errorResult('invalid_request', describeZodError(name, parsed.error))
+  if (!parsed.success) return errorResult('invalid_request', describeZodError(name, parsed.error), zodFieldErrors(parsed.error))
 
   const handler = resolveHandler(host, name, shell)
   if (!handler) return errorResult('unsupported', `${name} is not available here.`)

@@ -109,25 +109,26 @@ export function checkApiKey(text: string): { error?: string; warning?: string } 
 export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | `alias.${ModelAliasName}`
 
 /**
- * Splits a host's error ("settings.update: limits.maxDepth: Enter a number from 1 to 32.; baseUrl: …") into
- * a sentence per field; what names no field stays in `rest`.
+ * A refusal from the host, put to the dialog's fields: each field error the host sent (by its path in the
+ * request, see IpcError) goes next to its field; one no field shows, or an error that names no field at
+ * all, stays in `rest`, as a sentence for the whole form.
  */
-export function settingsErrorsByField(message: string): { fields: Partial<Record<SettingsFieldKey, string>>; rest: string[] } {
-  const body = message.replace(/^settings\.update:\s*/, '')
+export function settingsFieldErrors(error: { message: string; fields?: Readonly<Record<string, string>> }): { fields: Partial<Record<SettingsFieldKey, string>>; rest: string[] } {
   const fields: Partial<Record<SettingsFieldKey, string>> = {}
   const rest: string[] = []
-  for (const part of body.split(/;\s+(?=[A-Za-z.]+:\s)/)) {
-    const m = /^([A-Za-z.]+):\s+(.*)$/s.exec(part.trim())
-    const key = m ? fieldOfPath(m[1]) : null
-    if (key && m) fields[key] ??= m[2]
-    else rest.push(part.trim())
+  const sent = Object.entries(error.fields ?? {})
+  for (const [path, sentence] of sent) {
+    const key = fieldOfPath(path)
+    if (key) fields[key] ??= sentence
+    else rest.push(`${path}: ${sentence}`)
   }
+  if (!sent.length) rest.push(error.message)
   return { fields, rest }
 }
 
 function fieldOfPath(path: string): SettingsFieldKey | null {
   const [head, tail] = path.split('.')
-  if (head === 'limits' && tail && tail in NUMBER_RULES) return tail as NumberSetting
+  if (head === 'limits' && tail && Object.hasOwn(NUMBER_RULES, tail)) return tail as NumberSetting
   if (head === 'modelAliases' && tail && isModelAlias(tail)) return `alias.${tail.toLowerCase() as ModelAliasName}`
   if (['baseUrl', 'defaultModel', 'defaultPermissionMode', 'theme'].includes(head) && !tail) return head as SettingsFieldKey
   return null

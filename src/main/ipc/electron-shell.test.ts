@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../shared/events'
-import { CALL_NAMES, PUSH_CHANNELS, channelOf } from '../../shared/ipc-contract'
+import { CALL_NAMES, IpcResultSchema, PUSH_CHANNELS, channelOf } from '../../shared/ipc-contract'
 import { createRecordingHost } from '../../shared/testing/recording-host'
 
 const fake = vi.hoisted(() => {
@@ -224,6 +224,14 @@ describe('IPC handlers', () => {
     const wrongType = await handlers.get(channelOf('permission.respond'))!(trusted, { requestId: 'r', decision: 'always' })
     expect(wrongType).toMatchObject({ ok: false, error: { code: 'invalid_request' } })
     expect(host.calls).toEqual([{ method: 'stopAgent', request: { sessionId: 's1', agentId: 'a2' } }])
+  })
+
+  it('answers a refused settings change with the sentence for each field by its path, and the whole message', async () => {
+    const { handlers, trusted } = setup()
+    const r = await handlers.get(channelOf('settings.update'))!(trusted, { limits: { maxDepth: 0 }, defaultModel: 'gpt' })
+    expect(IpcResultSchema.parse(r)).toEqual(r) // crosses to the renderer as the contract says
+    expect(r.error.fields).toEqual({ 'limits.maxDepth': 'Enter a number from 1 to 32.', defaultModel: expect.stringContaining('is not an alias') })
+    expect(r.error.message).toBe(`settings.update: defaultModel: ${r.error.fields.defaultModel}; limits.maxDepth: Enter a number from 1 to 32.`)
   })
 
   it('refuses unknown senders: another webContents, a subframe, a foreign page', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { AgentEvent } from '../../shared/events'
-import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type WsServerMessage } from '../../shared/ipc-contract'
+import { IpcResultSchema, WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type WsServerMessage } from '../../shared/ipc-contract'
 import { createRecordingHost, type RecordingHost } from '../../shared/testing/recording-host'
 import { startWebServer, type WebServer } from './server'
 
@@ -152,6 +152,16 @@ describe('browser-mode WebSocket', () => {
     expect(await c.call('no.such.call', {})).toMatchObject({ ok: false, error: { code: 'unknown_call' } })
     c.ws.send('not json')
     expect(await c.next((m) => m.kind === 'error')).toMatchObject({ message: expect.stringContaining('not valid JSON') })
+    c.ws.close()
+  })
+
+  it('answers a refused settings change with the sentence for each field by its path, and the whole message', async () => {
+    const c = await connect()
+    const r = await c.call('settings.update', { limits: { maxDepth: 0 }, defaultModel: 'gpt' })
+    expect(IpcResultSchema.parse(r)).toEqual(r) // crosses to the page as the contract says
+    expect(r.error.fields).toEqual({ 'limits.maxDepth': 'Enter a number from 1 to 32.', defaultModel: expect.stringContaining('is not an alias') })
+    expect(r.error.message).toBe(`settings.update: defaultModel: ${r.error.fields.defaultModel}; limits.maxDepth: Enter a number from 1 to 32.`)
+    expect(host.calls).toEqual([])
     c.ws.close()
   })
 

@@ -25,7 +25,7 @@ import { startTryRun } from './try-run'
 import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
 import { SettingsCalls } from './settings-calls'
-import { deleteSessionFolder, saveSessionName, sessionName, type TrashItem } from './session-files'
+import { deleteSessionFolder, saveSessionName, sessionName, storedSession, type TrashItem } from './session-files'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -151,11 +151,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   renameSession = async ({ sessionId, title }: { sessionId: string; title: string }) => {
     const live = this.live.get(sessionId)
-    if (!live && !existsSync(sessionDir(this.dataDir, sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+    // Known to exist before its name is saved: an unknown id leaves nothing behind.
+    const stored = live ? null : await storedSession(this.dataDir, sessionId)
     await saveSessionName(this.dataDir, sessionId, title)
     if (live) live.title = title
-    const session = live ? this.liveSummary(live) : (await this.listSessions({})).sessions.find((s) => s.sessionId === sessionId)
-    if (!session) throw new HostCallError('not_found', `Session ${sessionId} is not in this folder.`)
+    const session = stored ? storedSummaryView({ ...stored, title }, this.isDemo(sessionId)) : this.liveSummary(live!)
     this.notify({ type: 'session_updated', session })
     return { session }
   }

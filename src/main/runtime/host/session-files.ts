@@ -1,11 +1,11 @@
 // A session's folder as the sidebar manages it: the name a person gave it (kept beside the transcripts in
 // name.json, so the recorder, which rewrites session.json as agents run, never overwrites it) and deleting
-// it, to the system's trash where there is one.
+// it, to the system's trash where there is one. Each looks at that one session's folder, never the list.
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { HostCallError } from '../../../shared/ipc-dispatch'
-import { listSessions, sessionDir, writeJsonAtomic } from '../store'
+import { readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
 
 const NAME_FILE = 'name.json'
 
@@ -23,6 +23,28 @@ export async function saveSessionName(dataDir: string, sessionId: string, title:
   await writeJsonAtomic(join(sessionDir(dataDir, sessionId), NAME_FILE), { title })
 }
 
+const noSession = (sessionId: string) => new HostCallError('not_found', `There is no session ${sessionId}.`)
+
+/** The session's folder; `not_found` for an id no session folder can have. */
+function folderOf(dataDir: string, sessionId: string): string {
+  try {
+    return sessionDir(dataDir, sessionId)
+  } catch {
+    throw noSession(sessionId)
+  }
+}
+
+/** A stored session's summary, read from its folder alone; `not_found` when there is no such session. */
+export async function storedSession(dataDir: string, sessionId: string): Promise<SessionSummary> {
+  folderOf(dataDir, sessionId)
+  try {
+    return await readSessionSummary(dataDir, sessionId)
+  } catch (err) {
+    if (err instanceof SessionNotFoundError) throw noSession(sessionId)
+    throw err
+  }
+}
+
 /** Moves a path to the trash; Electron's shell.trashItem in the app. Throws when it cannot. */
 export type TrashItem = (path: string) => Promise<void>
 
@@ -37,10 +59,11 @@ export async function deleteSessionFolder(
   sessionId: string,
   opts: { live: { busy: boolean; close(): Promise<void> } | null; home: string; env: Record<string, string | undefined>; trash?: TrashItem }
 ): Promise<boolean> {
-  if (!existsSync(sessionDir(dataDir, sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
+  if (!existsSync(folderOf(dataDir, sessionId))) throw noSession(sessionId)
   if (opts.live?.busy) throw new HostCallError('conflict', 'This session is still running; stop it before deleting it.')
   if (!opts.live) {
-    const stored = (await listSessions(dataDir)).sessions.find((s) => s.sessionId === sessionId)
+    // A folder that holds no readable session is not running either: it goes like any other.
+    const stored = await readSessionSummary(dataDir, sessionId).catch(() => null)
     if (stored && ACTIVE.includes(stored.status)) throw new HostCallError('conflict', 'This session is running in another Fanout window or `fanout run`; stop it there before deleting it.')
   }
   await opts.live?.close()

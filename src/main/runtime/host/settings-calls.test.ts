@@ -1,14 +1,15 @@
 // Settings through the contract as the dialog sends them: bad values refused with a sentence about their
 // field and nothing written, aliases reset to their defaults, the theme kept; "Test connection"; and
 // renaming and deleting sessions from the sidebar.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
-import { settingsErrorsByField } from '../../../shared/settings-fields'
+import { settingsFieldErrors } from '../../../shared/settings-fields'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
-import { saveApiKey } from '../store'
+import { createSessionRecorder, saveApiKey } from '../store'
+import { eventsFor } from '../store/test-fixtures'
 
 const settingsFile = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))
 
@@ -17,12 +18,17 @@ describe('settings through the contract', () => {
     const { h, dirs } = await host(null)
     await dispatchCall(h, 'settings.update', { limits: { maxTurns: 50 } })
     const r = await dispatchCall(h, 'settings.update', { limits: { maxConcurrentAgents: 0, maxBudgetUsd: -1 }, defaultModel: 'gpt' })
-    expect(r.ok).toBe(false)
-    const message = r.ok ? '' : r.error.message
-    expect(settingsErrorsByField(message).fields).toEqual({
-      maxConcurrentAgents: 'Enter a number from 1 to 256.',
-      maxBudgetUsd: 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
+    if (r.ok) throw new Error('accepted')
+    // Each field's sentence by its place in the request, and all of them in one line for the CLI and logs.
+    expect(r.error.fields).toEqual({
+      'limits.maxConcurrentAgents': 'Enter a number from 1 to 256.',
+      'limits.maxBudgetUsd': 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
       defaultModel: '“gpt” is not an alias: use haiku, sonnet or opus, or a full model id like claude-sonnet-4-5.'
+    })
+    expect(r.error.message).toBe(`settings.update: ${Object.entries(r.error.fields!).map(([k, v]) => `${k}: ${v}`).join('; ')}`)
+    expect(settingsFieldErrors(r.error)).toEqual({
+      fields: { maxConcurrentAgents: 'Enter a number from 1 to 256.', maxBudgetUsd: r.error.fields!['limits.maxBudgetUsd'], defaultModel: r.error.fields!.defaultModel },
+      rest: []
     })
     expect(settingsFile(dirs.dataDir).limits).toEqual({ maxTurns: 50 })
     const bubble = await dispatchCall(h, 'settings.update', { defaultPermissionMode: 'bubble' })
@@ -34,7 +40,7 @@ describe('settings through the contract', () => {
     const custom = await dispatchCall(h, 'settings.update', { modelAliases: { fast: 'claude-haiku-4-5' } })
     expect(custom).toMatchObject({ ok: false, error: { message: expect.stringContaining('Only the haiku, sonnet, opus aliases exist') } })
     const bare = await dispatchCall(h, 'settings.update', { modelAliases: { sonnet: 'opus' } })
-    expect(bare.ok ? '' : settingsErrorsByField(bare.error.message).fields['alias.sonnet']).toMatch(/full model id/)
+    expect(bare.ok ? '' : settingsFieldErrors(bare.error).fields['alias.sonnet']).toMatch(/full model id/)
 
     const set = await h.updateSettings({ modelAliases: { sonnet: 'gateway/sonnet-4' } })
     expect(set.settings.modelAliases.sonnet).toBe('gateway/sonnet-4')
@@ -114,6 +120,28 @@ describe('renaming and deleting sessions', () => {
     expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, title: 'Repo tour' })
     expect((await second.h.openSession({ sessionId })).session.title).toBe('Repo tour')
     await expect(second.h.renameSession({ sessionId: 'nope', title: 'x' })).rejects.toMatchObject({ code: 'not_found' })
+  })
+
+  it('checks the session before saving a name: none is left for an unknown one, and one of another folder is renamed', async () => {
+    const dirs = folders()
+    const { h } = await host(null, dirs)
+    // A folder that holds nothing of a session, and ids that no session has or could have.
+    mkdirSync(join(dirs.dataDir, 'sessions', 'stray'), { recursive: true })
+    for (const sessionId of ['stray', 'missing', 'not:a-folder-name']) {
+      const r = await dispatchCall(h, 'sessions.rename', { sessionId, title: 'Kept nowhere' })
+      expect(r).toEqual({ ok: false, error: { code: 'not_found', message: `There is no session ${sessionId}.` } })
+    }
+    expect(readdirSync(join(dirs.dataDir, 'sessions'))).toEqual(['stray'])
+    expect(readdirSync(join(dirs.dataDir, 'sessions', 'stray'))).toEqual([])
+
+    // A session recorded in another folder (a list asked for that folder shows it) takes its new name.
+    const f = eventsFor({ sessionId: 'elsewhere-1', agentId: 'main', parentAgentId: null, parentToolUseId: null })
+    const rec = createSessionRecorder({ dataDir: dirs.dataDir, sessionId: 'elsewhere-1', cwd: dirs.tmp })
+    rec.record(f.start({ prompt: 'Old name', cwd: dirs.tmp }))
+    rec.record(f.end('completed'))
+    await rec.close()
+    expect((await h.renameSession({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({ sessionId: 'elsewhere-1', title: 'New name', cwd: dirs.tmp, status: 'completed' })
+    expect((await h.listSessions({ cwd: dirs.tmp })).sessions).toMatchObject([{ sessionId: 'elsewhere-1', title: 'New name' }])
   })
 
   it('moves a finished session to the trash and refuses one that runs', async () => {

@@ -1,6 +1,6 @@
 // The store's public surface: transcripts, session index, agent state, settings, credentials, mailbox.
-// The folded view and its checkpoint (session-fold.ts) are imported directly where needed: they bring in
-// the UI's reducer, which a command-line run does not need at start-up.
+// The folded view and its checkpoint (session-fold.ts, view-checkpoint.ts) are imported directly where
+// needed; the recorder keeps a session's view folded as it writes (view-fold.ts).
 export { resolveDataDir, ensureDataDir, assertSafeId, sessionsDir, sessionDir, sessionIndexPath, agentsDir, transcriptPath, agentStatePath, mailboxDir, settingsPath, credentialsPath } from './data-dir'
 export type { DataDirOptions } from './data-dir'
 export { writeFileAtomic, writeJsonAtomic, readJsonFile } from './atomic-file'
@@ -19,7 +19,7 @@ export { createSessionRecorder } from './session-recorder'
 export type { SessionRecorder, SessionRecorderOptions } from './session-recorder'
 export { openSession, SessionNotFoundError } from './open-session'
 export type { OpenedSession } from './open-session'
-export { listSessions } from './list-sessions'
+export { listSessions, readSessionSummary } from './list-sessions'
 export type { SessionList, SessionSummary, SessionListProblem } from './list-sessions'
 export { writeAgentState, readAgentState, listAgentStates, AGENT_STATE_VERSION } from './agent-state'
 export type { AgentState, AgentStateInput, AgentStateList } from './agent-state'

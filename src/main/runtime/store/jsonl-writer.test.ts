@@ -37,10 +37,12 @@ describe('JsonlWriter', () => {
   it('merges values that the merge hook folds together, and only unwritten ones', async () => {
     const file = join(dir, 'm.jsonl')
     const w = new JsonlWriter<{ t: string }>(file, { merge: (a, b) => ({ t: a.t + b.t }), flushDelayMs: 1000 })
-    w.append({ t: 'a' })
-    w.append({ t: 'b' })
+    const a = { t: 'a' }
+    expect(w.append(a)).toBe(a) // the line each value is written as
+    expect(w.append({ t: 'b' })).toEqual({ t: 'ab' })
     await w.flush()
-    w.append({ t: 'c' })
+    const c = { t: 'c' }
+    expect(w.append(c)).toBe(c)
     await w.close()
     expect(await lines(file)).toEqual([{ t: 'ab' }, { t: 'c' }])
   })

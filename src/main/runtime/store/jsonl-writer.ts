@@ -47,13 +47,18 @@ export class JsonlWriter<T = unknown> {
     return this.pending.length
   }
 
-  append(value: T): void {
+  /**
+   * Queues `value`; returns the line it will be written as: `value` itself, or the merged value that now
+   * stands in for the previous unwritten line (see `merge`).
+   */
+  append(value: T): T {
     if (this.closed) throw new Error(`Cannot append to ${this.file}: the writer is closed.`)
     const last = this.pending.length ? this.pending[this.pending.length - 1] : undefined
     const merged = last !== undefined && this.opts.merge ? this.opts.merge(last, value) : null
     if (merged !== null) this.pending[this.pending.length - 1] = merged
     else this.pending.push(value)
     this.schedule()
+    return merged ?? value
   }
 
   /** Resolves when everything appended so far is written; rejects with the write error if it could not be. */

@@ -1,6 +1,7 @@
 // The list of sessions for a "recent sessions" view: one summary per session folder, newest first.
 // A broken folder never hides the others: it is rebuilt from its transcripts when possible, else reported.
 import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Usage } from '../../../shared/usage'
 import { errorCode } from './atomic-file'
 import { sessionDir, sessionsDir } from './data-dir'
@@ -48,20 +49,10 @@ export async function listSessions(dataDir: string): Promise<SessionList> {
   }
   const problems: SessionListProblem[] = []
   const found = await mapLimit(names, 32, async (name): Promise<SessionSummary | null> => {
-    let dir = `${root}/${name}`
     try {
-      dir = sessionDir(dataDir, name)
-      let index: SessionIndex | null = null
-      try {
-        index = await readSessionIndex(dataDir, name)
-      } catch {
-        index = null // broken session.json: fall through to the transcripts
-      }
-      if (index) index.status = effectiveStatus(index)
-      else index = (await openSession(dataDir, name)).index
-      return summarize(index, dir)
+      return await readSessionSummary(dataDir, name)
     } catch (err) {
-      problems.push({ sessionId: name, dir, message: `Session ${name} skipped: ${(err as Error).message}` })
+      problems.push({ sessionId: name, dir: join(root, name), message: `Session ${name} skipped: ${(err as Error).message}` })
       return null
     }
   })
@@ -69,6 +60,20 @@ export async function listSessions(dataDir: string): Promise<SessionList> {
   sessions.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt)
   problems.sort((a, b) => a.sessionId.localeCompare(b.sessionId))
   return { sessions, problems }
+}
+
+/**
+ * One session's summary, read from its own folder alone: its session.json, else (missing or broken) rebuilt
+ * from its transcripts. Throws SessionNotFoundError when the folder holds no session, and an error naming
+ * the id when it cannot be a session's (see assertSafeId).
+ */
+export async function readSessionSummary(dataDir: string, sessionId: string): Promise<SessionSummary> {
+  const dir = sessionDir(dataDir, sessionId)
+  // A broken session.json counts as none: the transcripts are read instead.
+  let index: SessionIndex | null = await readSessionIndex(dataDir, sessionId).catch(() => null)
+  if (index) index.status = effectiveStatus(index)
+  else index = (await openSession(dataDir, sessionId)).index
+  return summarize(index, dir)
 }
 
 function summarize(index: SessionIndex, dir: string): SessionSummary {

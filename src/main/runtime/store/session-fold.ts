@@ -9,8 +9,8 @@ import { finalizeIndex, isTerminalStatus, type SessionIndex } from './session-in
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
 
-// An event's place in time: its seq (microseconds) where it has one, else its millisecond time.
-const place = (e: AgentEvent) => e.seq ?? e.ts * 1000
+/** An event's place in time: its seq (microseconds) where it has one, else its millisecond time. */
+export const eventPlace = (e: AgentEvent): number => e.seq ?? e.ts * 1000
 
 /**
  * Every agent's events as one sequence in the order they happened (ties keep each transcript's order).
@@ -19,7 +19,7 @@ const place = (e: AgentEvent) => e.seq ?? e.ts * 1000
 export function mergedEvents(o: OpenedSession): AgentEvent[] {
   const all: AgentEvent[] = []
   for (const t of Object.values(o.agents)) for (const e of t.events) all.push(e)
-  return all.sort((a, b) => place(a) - place(b))
+  return all.sort((a, b) => eventPlace(a) - eventPlace(b))
 }
 
 /**

@@ -1,13 +1,18 @@
 // The session recorder: plugged into the event bus, it writes each AgentEvent to its agent's transcript
 // and keeps session.json current. `record` is synchronous and cheap; disk work is batched behind it.
+// It also keeps the session's view folded as its lines are written (view-fold.ts), so that closing
+// writes the view checkpoint without reading the transcripts back.
 import { join } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
 import { JsonlWriter } from './jsonl-writer'
 import { openSession, SessionNotFoundError } from './open-session'
+import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
-import { currentWriter, writeSessionIndex } from './session-index-file'
+import { currentWriter, effectiveStatus, writeSessionIndex } from './session-index-file'
 import { makeHeader, mergeDeltas } from './transcript-format'
+import { transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
+import { ViewFold } from './view-fold'
 
 export interface SessionRecorderOptions {
   dataDir: string
@@ -40,6 +45,9 @@ export interface SessionRecorder {
   close(): Promise<void>
 }
 
+// Folded lines held back at most this many before they are folded without waiting for the next index write.
+const FOLD_BACKLOG = 2048
+
 // Events that change what session.json says; deltas only move `updatedAt`, which can wait.
 const INDEX_EVENTS: ReadonlySet<AgentEvent['type']> = new Set(['agent_start', 'agent_end', 'status', 'usage', 'turn_start', 'tool_run'])
 
@@ -55,6 +63,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   let closed = false
   let timer: ReturnType<typeof setTimeout> | null = null
   let indexWrite: Promise<void> | null = null
+  const fold = new ViewFold(sessionId)
+  // The session on disk could not be read: only a replay knows what its transcripts hold.
+  let foldable = true
 
   // Loading an existing session (resume) reads its transcripts; ours must not reach the disk before that
   // read, or the events recorded meanwhile would be counted twice. Transcripts open after `loading`.
@@ -67,6 +78,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       if (!idx.cwd) idx.cwd = opts.cwd
       if (!idx.title && opts.title) idx.title = opts.title
       builder = new SessionIndexBuilder(idx)
+      // What is on disk goes first in the fold, with the ends of the runs a crash cut off (already among
+      // the events read): written just below, they are not folded a second time.
+      for (const t of Object.values(existing.agents)) for (const e of t.events) fold.line(e)
       // Taking over from a writer that crashed: the runs it cut off end here, on disk, before anything new.
       for (const end of existing.interrupted) {
         const w = writerFor(end)
@@ -74,7 +88,10 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         w.release().catch(() => {}) // errors already reported
       }
     } catch (err) {
-      if (!(err instanceof SessionNotFoundError)) onError(err as Error)
+      if (!(err instanceof SessionNotFoundError)) {
+        foldable = false
+        onError(err as Error)
+      }
     }
   })()
   const ready = loading
@@ -85,6 +102,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     })
     .catch((err: Error) => {
       loaded = true
+      foldable = false
       for (const e of early.splice(0)) write(e)
       onError(new Error(`Could not prepare session folder ${dir}: ${err.message}`))
     })
@@ -108,6 +126,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     if (timer || !loaded) return
     timer = setTimeout(() => {
       timer = null
+      fold.fold()
       void writeIndexNow().catch(onError)
     }, interval)
   }
@@ -145,7 +164,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       onError(err as Error) // an unsafe agent id: report, never throw into the event bus
       return
     }
-    w.append(e)
+    const line = w.append(e)
+    fold.line(line, line !== e)
+    if (fold.pending >= FOLD_BACKLOG) fold.fold()
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported
     builder.apply(e)
     if (INDEX_EVENTS.has(e.type)) scheduleIndex()
@@ -157,6 +178,21 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     await writeIndexNow()
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed) throw failed.reason
+  }
+
+  async function writeCheckpoint(): Promise<void> {
+    // A run left without its end (the session closed mid-run) ends, in a replay, at its own place among
+    // events already folded here: only a replay can put it there. Front ends stop their runs first, so
+    // this is the rare path.
+    if (!foldable || fold.runsOpen) {
+      await replaySession(dataDir, sessionId, { refresh: true })
+      return
+    }
+    const state = fold.finish()
+    const index = builder.snapshot()
+    index.status = effectiveStatus(index)
+    // The writers are closed: these sizes are exactly the lines folded.
+    await writeViewCheckpoint(dataDir, sessionId, { sizes: await transcriptSizes(dataDir, sessionId), index, state })
   }
 
   return {
@@ -178,9 +214,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       if (failed) throw failed.reason
       // The session's view, checkpointed while its transcripts are complete: the next open (after a
       // restart too) reads it instead of replaying every event. Best effort: without it, a replay.
-      // Loaded here, not at start-up: only a closing session needs the UI's reducer.
-      const { replaySession } = await import('./session-fold')
-      await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
+      await writeCheckpoint().catch(() => undefined)
     }
   }
 }

@@ -2,7 +2,7 @@
 import type { AgentEvent } from '../../../shared/events'
 import { CALLS } from '../../../shared/ipc-channels'
 import type { HostNotice, IpcResult } from '../../../shared/ipc-contract'
-import { CallError, type FanoutApi } from './types'
+import { CallError, callError, type FanoutApi } from './types'
 
 interface PreloadApi {
   onEvents(listener: (events: AgentEvent[]) => void): () => void
@@ -23,7 +23,7 @@ export function createElectronTransport(preload: PreloadApi): FanoutApi {
       const fn = preload[CALLS[name]] as ((req: unknown) => Promise<IpcResult<unknown>>) | undefined
       if (typeof fn !== 'function') throw new CallError('unknown_call', `This app build has no ${name} call.`)
       const result = await fn(request ?? {})
-      if (!result.ok) throw new CallError(result.error.code, result.error.message)
+      if (!result.ok) throw callError(result.error)
       return result.value as never
     },
     onEvents: (listener) => preload.onEvents(listener),

@@ -2,7 +2,8 @@
 // what a call made while disconnected says.
 import { describe, expect, it } from 'vitest'
 import { GIVE_UP_AFTER_MS, GONE_TEXT, RESTARTED_TEXT, createWebSocketTransport, type WebSocketTransportDeps } from './websocket-transport'
-import type { ConnectionState } from './types'
+import { settingsFieldErrors } from '../../../shared/settings-fields'
+import { CallError, type ConnectionState } from './types'
 
 class FakeSocket {
   static all: FakeSocket[] = []
@@ -70,6 +71,19 @@ describe('websocket transport', () => {
       'Could not send your message: not connected to Fanout. It is reconnecting; try again in a moment.'
     )
     await expect(t.api.call('agent.stop', { sessionId: 's', agentId: 'a' })).rejects.toThrow(/^Could not stop the agent: not connected/)
+  })
+
+  it('rejects a refused call with the sentence for each field, besides its message', async () => {
+    const t = setUp(false)
+    t.last().open()
+    const call = t.api.call('settings.update', { limits: { maxDepth: 0 } })
+    const { id } = JSON.parse(t.last().sent[0]) as { id: number }
+    const error = { code: 'invalid_request', message: 'settings.update: limits.maxDepth: Enter a number from 1 to 32.', fields: { 'limits.maxDepth': 'Enter a number from 1 to 32.' } }
+    t.last().onmessage?.({ data: JSON.stringify({ kind: 'result', id, result: { ok: false, error } }) })
+    const err = await call.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(CallError)
+    expect(err).toMatchObject({ code: 'invalid_request', message: error.message, fields: error.fields })
+    expect(settingsFieldErrors(err as CallError)).toEqual({ fields: { maxDepth: 'Enter a number from 1 to 32.' }, rest: [] })
   })
 
   it('reconnects when the same server comes back', async () => {

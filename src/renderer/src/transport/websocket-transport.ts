@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../../shared/events'
 import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
 import type { HostNotice, WsServerMessage } from '../../../shared/ipc-contract'
 import { callWords } from './call-words'
-import { CallError, type ConnectionState, type FanoutApi } from './types'
+import { CallError, callError, type ConnectionState, type FanoutApi } from './types'
 
 /** How long a page that lost its connection keeps trying while nothing answers at its address. */
 export const GIVE_UP_AFTER_MS = 30_000
@@ -94,7 +94,7 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
         if (!p) return
         pending.delete(m.id)
         if (m.result.ok) p.resolve(m.result.value)
-        else p.reject(new CallError(m.result.error.code, m.result.error.message))
+        else p.reject(callError(m.result.error))
       } else if (m.kind === 'error') console.warn(`Fanout server: ${m.message}`)
     }
     socket.onclose = () => {

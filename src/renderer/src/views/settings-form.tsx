@@ -4,10 +4,10 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
-import { checkBaseUrl, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsErrorsByField, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { checkBaseUrl, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
 import { call, saveSettings } from '../state/store'
-import { errorText } from '../transport/types'
+import { CallError, errorText } from '../transport/types'
 import { MODE_LABEL } from './new-session'
 import { changedFields, draftErrors, draftPatch, FIELD_ORDER, sameDraft, toDraft, type Draft, type FieldErrors } from './settings-draft'
 
@@ -102,7 +102,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
       setSaved(true)
       setFormError(null)
     } catch (e) {
-      const { fields, rest } = settingsErrorsByField(errorText(e))
+      const { fields, rest } = settingsFieldErrors(e instanceof CallError ? e : { message: errorText(e) })
       setHostErrors(fields)
       setFormError(rest.length ? `Nothing was saved: ${rest.join(' ')}` : NOT_SAVED)
       const at = FIELD_ORDER.find((k) => fields[k])
