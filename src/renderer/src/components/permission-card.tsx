@@ -1,8 +1,9 @@
 // One permission request: who asks, for which tool, with what input, and the three answers.
-import { useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { agentColorVar } from '../lib/agent-colors'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
+import { answerHandOff, nextAfterAnswer, refocusWhenLost, type AnswerHandOff } from '../lib/focus'
 import { plural } from '../lib/format'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
@@ -16,7 +17,19 @@ export function PermissionActions({ request, compact = false }: { request: Permi
   const like = useApp(useShallow((s) => pendingLike(s.events, request)))
   const rules = request.suggestedRules
   const rule = rules.join(', ')
+  const wrap = useRef<HTMLDivElement>(null)
+  // Answered, the request goes away with the button that had focus: focus moves on to the next request
+  // waiting in the same place (or the scope's fallback: the dialog's Close, the prompt box).
+  const handOff = useRef<AnswerHandOff | null>(null)
+  useLayoutEffect(
+    () => () => {
+      const to = handOff.current
+      if (to) refocusWhenLost(() => nextAfterAnswer(to))
+    },
+    []
+  )
   const answer = async (decision: PermissionDecision | 'all') => {
+    if (wrap.current) handOff.current = answerHandOff(wrap.current)
     setBusy(decision)
     setError(null)
     try {
@@ -25,12 +38,13 @@ export function PermissionActions({ request, compact = false }: { request: Permi
     } catch (err) {
       setError(errorText(err))
       setBusy(null)
+      handOff.current = null
     }
   }
   const others = like.length - 1
   const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
-    <div className="permission-actions-wrap">
+    <div className="permission-actions-wrap" ref={wrap}>
       <div className="permission-actions">
         <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => answer('allow')} data-testid="perm-allow">
           <Icon name="check" size={13} /> Allow once

@@ -71,7 +71,7 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
       {waiting && !compact && (
         <div className="tool-permission">
           <span className="small">{request.reason}</span>
-          <PermissionActions request={request} compact />
+          <PermissionActions key={request.requestId} request={request} compact />
         </div>
       )}
       {open && (
