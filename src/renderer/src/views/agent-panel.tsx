@@ -62,7 +62,13 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
           <Icon name="stop" size={14} />
         </button>
       )}
-      <button className="icon-button" title={maximized ? 'Back to the grid' : 'Full transcript'} onClick={() => ui.maximize(maximized ? null : agent.id)} data-testid="panel-maximize">
+      <button
+        className="icon-button"
+        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane'}
+        aria-label={maximized ? 'Back to the grid' : 'Maximize this panel'}
+        onClick={() => ui.maximize(maximized ? null : agent.id)}
+        data-testid="panel-maximize"
+      >
         <Icon name={maximized ? 'minimize' : 'maximize'} size={14} />
       </button>
     </div>
@@ -195,7 +201,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
           <div className="small">
             <Icon name="shield" size={12} /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
           </div>
-          <PermissionActions request={request} compact />
+          <PermissionActions key={request.requestId} request={request} compact />
         </div>
       )}
       <div className="panel-body">
