@@ -45,6 +45,15 @@ test('maximize and restore a panel with Enter and Escape: focus stays on its max
   await page.keyboard.press('Enter')
   await expect(maximized).toHaveCount(0)
   await expect(gridButton).toBeFocused()
+
+  // The message box, dismissed with Escape, gives focus back to the button that opened it.
+  const message = panel.getByTestId('panel-message')
+  await message.focus()
+  await page.keyboard.press('Enter')
+  await expect(panel.getByTestId('panel-message-input')).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(panel.getByTestId('panel-message-input')).toHaveCount(0)
+  await expect(message).toBeFocused()
 })
 
 test('Allow once in the permission dialog moves on to the next request, then to Close', async ({ page }) => {

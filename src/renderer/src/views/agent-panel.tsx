@@ -9,6 +9,7 @@ import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { agentColorVar } from '../lib/agent-colors'
+import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useFollowBottom } from '../lib/use-follow-bottom'
@@ -123,6 +124,12 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
+  const box = useRef<HTMLDivElement>(null)
+  // Sent or dismissed, the box goes away with the focus: back to the button that opened it.
+  useLayoutEffect(() => {
+    const panel = box.current?.closest('.agent-panel')
+    return () => refocusWhenLost(() => panel?.querySelector('[data-testid=panel-message]') ?? panel?.querySelector('[data-testid=panel-maximize]'))
+  }, [])
   const send = async () => {
     if (!text.trim()) return
     try {
@@ -134,7 +141,7 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
     }
   }
   return (
-    <div className="panel-message-input">
+    <div className="panel-message-input" ref={box}>
       <input
         autoFocus
         value={text}
