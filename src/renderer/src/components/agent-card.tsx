@@ -1,9 +1,9 @@
 // An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
 import { memo } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { parsePartialInput } from '../lib/tool-summary'
+import { useAgentColor } from '../lib/use-agent-color'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
@@ -15,11 +15,12 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const child = useApp((s) => (tool?.childAgentId ? s.events.sessions[sessionId]?.agents[tool.childAgentId] : undefined))
   const currentTool = useApp((s) => (child?.currentToolId ? s.events.sessions[sessionId]?.tools[child.currentToolId] : undefined))
   const now = useNow(!!child && child.endedAt === null)
-  if (!tool) return null
-  const input = (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) as Record<string, unknown>
+  const input = (tool ? (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) : {}) as Record<string, unknown>
   const type = child?.agentType ?? (typeof input.subagent_type === 'string' ? input.subagent_type : 'subagent')
   const description = child?.description || (typeof input.description === 'string' ? input.description : '')
-  const color = agentColorVar(child?.color, child?.id ?? toolUseId)
+  // The type's color from the start: the card does not change color when its agent appears.
+  const color = useAgentColor(child?.color, type)
+  if (!tool) return null
   return (
     <button
       className={`agent-card${child ? '' : ' pending'}`}

@@ -1,10 +1,10 @@
 // One permission request: who asks, for which tool, with what input, and the three answers.
 import { useLayoutEffect, useRef, useState } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
 import { answerHandOff, nextAfterAnswer, refocusWhenLost, type AnswerHandOff } from '../lib/focus'
 import { plural } from '../lib/format'
+import { useAgentColor } from '../lib/use-agent-color'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
@@ -77,11 +77,12 @@ export function PermissionCard({ request }: { request: PermissionState }) {
   const agent = useApp((s) => s.events.sessions[request.sessionId]?.agents[request.requestingAgentId])
   const via = useApp((s) => (request.agentId !== request.requestingAgentId ? s.events.sessions[request.sessionId]?.agents[request.agentId] : undefined))
   const summary = toolSummary(request.toolName, request.input)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? 'agent', agent?.parentId === null)
   return (
     <div className="permission-card" data-testid="permission-card">
       <div className="permission-head">
         <Icon name="shield" className="permission-icon" />
-        <span className="agent-chip" style={{ ['--agent-color' as string]: agentColorVar(agent?.color, request.requestingAgentId, agent?.parentId === null) }}>
+        <span className="agent-chip" style={{ ['--agent-color' as string]: color }}>
           {agent?.agentType ?? 'agent'}
         </span>
         <span className="permission-title">

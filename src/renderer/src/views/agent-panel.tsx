@@ -8,10 +8,10 @@ import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
-import { agentColorVar } from '../lib/agent-colors'
 import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
+import { useAgentColor } from '../lib/use-agent-color'
 import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
@@ -183,6 +183,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
   }, [focused, focusSeq])
 
   const shownItems = useHeldOffscreen(ref, items)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '', agent?.parentId === null)
 
   if (!agent) return null
   const tail = shownItems.length > TAIL ? shownItems.slice(-TAIL) : shownItems
@@ -190,7 +191,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     <article
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
-      style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }}
+      style={{ ['--agent-color' as string]: color }}
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}

@@ -5,10 +5,10 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
-import { agentColorVar } from '../lib/agent-colors'
 import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
+import { useAgentColor } from '../lib/use-agent-color'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
 import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
@@ -18,9 +18,10 @@ import { PhaseSections } from './phase-strip'
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   if (!agent) return null
   return (
-    <div className="finished-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="finished-row" data-agent-id={agentId}>
+    <div className="finished-row" style={{ ['--agent-color' as string]: color }} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
       <StatusBadge status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
@@ -46,6 +47,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
 function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const [messaging, setMessaging] = useState(false)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   const ref = useRef<HTMLDivElement>(null)
   // The button that maximized it went away with the grid: its counterpart here takes the focus.
   useLayoutEffect(() => refocusWhenLost(() => ref.current?.querySelector('[data-testid=panel-maximize]')), [agentId])
@@ -62,7 +64,7 @@ function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: st
   }, [])
   if (!agent) return null
   return (
-    <div className="agent-panel maximized" ref={ref} style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
+    <div className="agent-panel maximized" ref={ref} style={{ ['--agent-color' as string]: color }} data-testid="maximized-panel">
       <PanelHeader agent={agent} maximized onMessage={() => setMessaging(!messaging)} />
       <TranscriptList sessionId={sessionId} agentId={agentId} />
       {agent.result && agent.endedAt !== null && (
