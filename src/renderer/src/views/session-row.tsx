@@ -6,7 +6,8 @@ import { closeAgents } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
 import { StatusDot, STATUS_LABEL } from '../components/status'
 import { refocusWhenLost } from '../lib/focus'
-import { formatCost, formatRelative, plural } from '../lib/format'
+import { formatCost, formatRelative } from '../lib/format'
+import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { deleteSession, openSession, renameSession } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
@@ -165,7 +166,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
               {s.demo && <span className="tag tag-subtle">scripted</span>}
             </span>
             <span className="session-meta">
-              {formatRelative(s.updatedAt)} · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
+              {formatRelative(s.updatedAt)} · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
             </span>
           </span>
         </button>
