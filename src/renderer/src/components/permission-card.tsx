@@ -4,6 +4,7 @@ import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
 import { answerHandOff, nextAfterAnswer, refocusWhenLost, type AnswerHandOff } from '../lib/focus'
 import { plural } from '../lib/format'
+import { reasonBeyondInput } from '../lib/permission-reason'
 import { useAgentColor } from '../lib/use-agent-color'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
@@ -77,6 +78,8 @@ export function PermissionCard({ request }: { request: PermissionState }) {
   const agent = useApp((s) => s.events.sessions[request.sessionId]?.agents[request.requestingAgentId])
   const via = useApp((s) => (request.agentId !== request.requestingAgentId ? s.events.sessions[request.sessionId]?.agents[request.agentId] : undefined))
   const summary = toolSummary(request.toolName, request.input)
+  // The command (or path) shows once, in its box; the reason adds only what it says beyond it.
+  const reason = reasonBeyondInput(request.reason, request.input)
   const color = useAgentColor(agent?.color, agent?.agentType ?? 'agent', agent?.parentId === null)
   return (
     <div className="permission-card" data-testid="permission-card">
@@ -96,7 +99,11 @@ export function PermissionCard({ request }: { request: PermissionState }) {
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>
       </details>
-      {request.reason && <div className="permission-reason small">{request.reason}</div>}
+      {reason && (
+        <div className="permission-reason small" data-testid="permission-reason">
+          {reason}
+        </div>
+      )}
       <PermissionActions request={request} />
     </div>
   )

@@ -1,6 +1,7 @@
 // A tool call as a collapsible row: name, what it is about, status and duration; open for input and output.
 import { memo, useState } from 'react'
 import { formatDuration } from '../lib/format'
+import { reasonBeyondInput } from '../lib/permission-reason'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
@@ -70,7 +71,8 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
       </button>
       {waiting && !compact && (
         <div className="tool-permission">
-          <span className="small">{request.reason}</span>
+          {/* The row's head already shows the command: only what the reason adds to it. */}
+          <span className="small">{reasonBeyondInput(request.reason, request.input)}</span>
           <PermissionActions key={request.requestId} request={request} compact />
         </div>
       )}
