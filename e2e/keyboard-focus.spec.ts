@@ -10,7 +10,8 @@ test.use({ viewport: { width: 1280, height: 800 } })
 test.afterEach(async () => app?.close())
 
 /** What has focus, for a readable failure: its test id, or its tag. */
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null)
+const focusedId = (page: Page) =>
+  page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null")
 
 test('maximize and restore a panel with Enter and Escape: focus stays on its maximize button', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
