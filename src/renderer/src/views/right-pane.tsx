@@ -13,10 +13,10 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
   const team = useApp((s) => s.events.sessions[sessionId]?.team ?? null)
   return (
-    <section className="right-pane" aria-label="Agents">
+    <section className="right-pane" aria-label="Subagents">
       <div className="pane-tabs" role="tablist">
         <button role="tab" aria-selected={pane === 'panels'} className={`pane-tab${pane === 'panels' ? ' active' : ''}`} onClick={() => ui.setRightPane('panels')} data-testid="tab-panels">
-          <Icon name="grid" size={13} /> Agents <span className="count">{counts.total}</span>
+          <Icon name="grid" size={13} /> Subagents <span className="count">{counts.total}</span>
         </button>
         <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} data-testid="tab-timeline">
           <Icon name="timeline" size={13} /> Tree &amp; timeline
