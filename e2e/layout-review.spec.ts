@@ -1,0 +1,120 @@
+// The new-user layout review at 1024×700, 1280×800 and 1920×1080, light and dark: the agents pane header
+// during a run, the sidebar's session names, the permission toast, the agent editor's header, library and
+// side panels, and the New agent dialog. Screenshots go to e2e/artifacts/screens/review-*.png.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { shoot } from './support/screens'
+
+let app: BrowserMode
+test.afterEach(async () => app?.close())
+
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 }
+]
+
+async function at(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size)
+  await page.waitForTimeout(300)
+}
+
+/**
+ * The agents pane's tab strip on one line: each tab's icon and label side by side, the summary neither
+ * wrapped nor cut, nothing past the strip's edge; the summary's whole text in its tooltip.
+ */
+async function expectOneLineStrip(page: Page) {
+  const strip = page.locator('.right-pane .pane-tabs')
+  const m = await strip.evaluate((el) => {
+    const box = el.getBoundingClientRect()
+    const summary = el.querySelector<HTMLElement>('.pane-tabs-summary')!
+    const tabs = [...el.querySelectorAll<HTMLElement>('[role=tab]')].map((t) => {
+      // The line boxes of the tab's visible text and its icon: a wrapped label adds a second line.
+      const visible: DOMRect[] = [t.querySelector('svg')!.getBoundingClientRect()]
+      const walker = document.createTreeWalker(t, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent?.trim() || n.parentElement!.getBoundingClientRect().width <= 1) continue // visually hidden
+        const range = document.createRange()
+        range.selectNodeContents(n)
+        visible.push(...range.getClientRects())
+      }
+      return { height: t.getBoundingClientRect().height, tops: visible.map((r) => Math.round(r.top + r.height / 2)), right: t.getBoundingClientRect().right }
+    })
+    return {
+      stripHeight: box.height,
+      stripRight: box.right,
+      overflow: el.scrollWidth - el.clientWidth,
+      tabs,
+      summary: { height: summary.getBoundingClientRect().height, left: summary.getBoundingClientRect().left, right: summary.getBoundingClientRect().right, cut: summary.scrollWidth - summary.clientWidth, title: summary.title }
+    }
+  })
+  expect(m.stripHeight).toBeLessThanOrEqual(37)
+  expect(m.overflow).toBeLessThanOrEqual(0)
+  for (const t of m.tabs) {
+    expect(t.height).toBeLessThanOrEqual(28)
+    // Icon, label and count on one line (their middles within a couple of pixels).
+    expect(Math.max(...t.tops) - Math.min(...t.tops)).toBeLessThanOrEqual(2)
+  }
+  expect(m.summary.height).toBeLessThanOrEqual(20)
+  expect(m.summary.cut).toBeLessThanOrEqual(0)
+  expect(m.summary.left).toBeGreaterThanOrEqual(Math.max(...m.tabs.map((t) => t.right)))
+  expect(m.summary.right).toBeLessThanOrEqual(m.stripRight)
+  expect(m.summary.title).toMatch(/running, 1 waiting for permission, \d+ done/)
+}
+
+test('a run: pane header, sidebar names, permission toast', async ({ page }) => {
+  test.setTimeout(180_000)
+  app = await startBrowserMode({ hasApiKey: true, speed: 2 })
+  await page.goto(app.url)
+  await page.getByTestId('run-demo').click()
+  await expect(page.getByTestId('agent-panel')).toHaveCount(4)
+  await page.getByTestId('new-session').click()
+  await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 6')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('agent-panel')).toHaveCount(6, { timeout: 30_000 })
+  await expect(page.getByTestId('tab-count-waiting')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('tab-count-done')).toBeVisible({ timeout: 30_000 })
+  for (const size of SIZES) {
+    await at(page, size)
+    await expectOneLineStrip(page)
+    await shoot(page, `review-run-${size.width}`)
+  }
+
+  // The pane at its narrowest (the splitter dragged right, at 1024): the tabs show their icons, named still.
+  await at(page, SIZES[0])
+  const splitter = page.getByTestId('splitter')
+  const grip = (await splitter.boundingBox())!
+  await page.mouse.move(grip.x + 1, grip.y + 300)
+  await page.mouse.down()
+  await page.mouse.move(grip.x + 300, grip.y + 300, { steps: 4 })
+  await page.mouse.up()
+  await expect.poll(async () => (await page.locator('.right-pane').boundingBox())!.width).toBeLessThan(400)
+  await expectOneLineStrip(page)
+  await expect(page.getByRole('tab', { name: 'Tree & timeline' })).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Tree & timeline' })).toHaveAttribute('title', 'Tree & timeline')
+  await expect(page.getByTestId('tab-count-waiting')).toHaveText('1 waiting for permission')
+  await shoot(page, 'review-run-1024-narrow-pane')
+  await page.mouse.dblclick(grip.x + 300 - 1, grip.y + 300)
+})
+
+test('the agent editor: header, library, side panels, new agent', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  writeFileSync(join(app.project, '.claude/agents/security-code-reviewer.md'), '---\nname: security-code-reviewer\ndescription: Reviews code for security problems.\ntools: Read, Grep, Glob\ncolor: red\n---\nYou review code for security problems.\n')
+  await page.goto(app.url)
+  await page.getByTestId('open-agents').click()
+  await page.locator('[data-testid=library-entry][data-agent=security-code-reviewer]').click()
+  await expect(page.getByTestId('editor-title')).toHaveText('security-code-reviewer')
+  await page.getByTestId('color-green').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  for (const size of SIZES) {
+    await at(page, size)
+    await shoot(page, `review-editor-${size.width}`)
+  }
+  await page.getByTestId('new-agent').click()
+  for (const size of SIZES) {
+    await at(page, size)
+    await shoot(page, `review-new-agent-${size.width}`)
+  }
+})
