@@ -64,6 +64,34 @@ async function expectOneLineStrip(page: Page) {
   expect(m.summary.title).toMatch(/running, 1 waiting for permission, \d+ done/)
 }
 
+/** Each sidebar session name has its row's whole first line (no tag or ⋯ button beside it when not hovered). */
+async function expectSessionNamesHaveTheRow(page: Page) {
+  await page.mouse.move(600, 5) // off the sidebar: no row is hovered
+  const rows = await page.locator('.session-item-body').evaluateAll((bodies) =>
+    bodies.map((b) => {
+      const name = b.querySelector('.session-title-text')!.getBoundingClientRect()
+      const body = b.getBoundingClientRect()
+      const more = b.closest('.session-row')!.querySelector('.session-more')!
+      const moreShown = Number(getComputedStyle(more.parentElement!).opacity) * Number(getComputedStyle(more).opacity) > 0
+      return { nameWidth: name.width, bodyWidth: body.width, moreShown }
+    })
+  )
+  expect(rows.length).toBeGreaterThanOrEqual(2)
+  for (const r of rows) {
+    expect(r.nameWidth).toBeGreaterThanOrEqual(r.bodyWidth - 1)
+    expect(r.moreShown).toBe(false)
+  }
+  const demo = page.getByTestId('session-row').filter({ hasText: 'Scripted demo' })
+  await expect(demo.locator('.session-meta')).toContainText('scripted')
+  // Hovered, the ⋯ button shows over the end of the name.
+  await demo.hover()
+  await expect(demo.getByTestId('session-more')).toBeInViewport()
+  const more = (await demo.getByTestId('session-more').boundingBox())!
+  const row = (await demo.boundingBox())!
+  expect(more.x + more.width).toBeLessThanOrEqual(row.x + row.width)
+  await page.mouse.move(600, 5)
+}
+
 test('a run: pane header, sidebar names, permission toast', async ({ page }) => {
   test.setTimeout(180_000)
   app = await startBrowserMode({ hasApiKey: true, speed: 2 })
@@ -79,6 +107,7 @@ test('a run: pane header, sidebar names, permission toast', async ({ page }) => 
   for (const size of SIZES) {
     await at(page, size)
     await expectOneLineStrip(page)
+    await expectSessionNamesHaveTheRow(page)
     await shoot(page, `review-run-${size.width}`)
   }
 
