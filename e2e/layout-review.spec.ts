@@ -92,9 +92,26 @@ async function expectSessionNamesHaveTheRow(page: Page) {
   await page.mouse.move(600, 5)
 }
 
+/**
+ * The permission toast (at 1024×700) covers no session row, nor the session list at all, nor Settings or the
+ * session area; its title and text are whole, not cut with an ellipsis.
+ */
+async function expectToastClear(page: Page) {
+  const toast = page.locator('.toast').filter({ hasText: 'Permission needed' })
+  await expect(toast).toBeVisible()
+  const box = async (sel: string) => (await page.locator(sel).first().boundingBox())!
+  const t = (await toast.boundingBox())!
+  const overlaps = (a: typeof t, b: typeof t) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+  for (const sel of ['.session-list', '[data-testid=open-settings]', '.session-body']) expect(overlaps(t, await box(sel)), sel).toBe(false)
+  const cut = await toast.locator('.toast-body > *').evaluateAll((els) => els.map((e) => ({ text: e.textContent, w: e.scrollWidth - e.clientWidth, h: e.scrollHeight - e.clientHeight })))
+  for (const c of cut) expect(c, c.text ?? '').toMatchObject({ w: 0, h: 0 })
+  await expect(toast).toContainText('test-writer — Run the parser test suite')
+}
+
 test('a run: pane header, sidebar names, permission toast', async ({ page }) => {
   test.setTimeout(180_000)
   app = await startBrowserMode({ hasApiKey: true, speed: 2 })
+  await page.setViewportSize(SIZES[0])
   await page.goto(app.url)
   await page.getByTestId('run-demo').click()
   await expect(page.getByTestId('agent-panel')).toHaveCount(4)
@@ -103,6 +120,7 @@ test('a run: pane header, sidebar names, permission toast', async ({ page }) => 
   await page.getByTestId('new-prompt-send').click()
   await expect(page.getByTestId('agent-panel')).toHaveCount(6, { timeout: 30_000 })
   await expect(page.getByTestId('tab-count-waiting')).toBeVisible({ timeout: 30_000 })
+  await expectToastClear(page)
   await expect(page.getByTestId('tab-count-done')).toBeVisible({ timeout: 30_000 })
   for (const size of SIZES) {
     await at(page, size)
