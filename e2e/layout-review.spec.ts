@@ -146,6 +146,34 @@ test('a run: pane header, sidebar names, permission toast', async ({ page }) => 
   await page.mouse.dblclick(grip.x + 300 - 1, grip.y + 300)
 })
 
+/**
+ * The editor header with the "unsaved" badge: the agent's name and its file name whole, nothing in the
+ * header drawn over anything else, the full path in the file's tooltip.
+ */
+async function expectEditorHeader(page: Page, file: string) {
+  const m = await page.locator('.ae-header').evaluate((header) => {
+    const r = (e: Element) => e.getBoundingClientRect()
+    const file = header.querySelector<HTMLElement>('.ae-title-file')!
+    const base = file.lastElementChild as HTMLElement | null
+    const name = header.querySelector<HTMLElement>('[data-testid=editor-title]')!
+    const parts = [name, ...header.querySelectorAll('.tag, button, .ae-title-file')].map((e) => ({ what: (e.textContent ?? '').trim() || e.className, ...r(e).toJSON() }))
+    return {
+      nameCut: name.scrollWidth - name.clientWidth,
+      fileCut: file.scrollWidth - file.clientWidth,
+      base: base && base !== file.firstElementChild ? { text: base.textContent, cut: base.scrollWidth - base.clientWidth } : null,
+      title: file.title,
+      parts
+    }
+  })
+  expect(m.nameCut).toBeLessThanOrEqual(0)
+  expect(m.fileCut).toBeLessThanOrEqual(0)
+  expect(m.base).toEqual({ text: file.split('/').pop(), cut: 0 })
+  expect(m.title).toBe(file)
+  type Box = (typeof m.parts)[number]
+  const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5
+  for (const [i, a] of m.parts.entries()) for (const b of m.parts.slice(i + 1)) expect(overlap(a, b), `${a.what} / ${b.what}`).toBe(false)
+}
+
 test('the agent editor: header, library, side panels, new agent', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
   writeFileSync(join(app.project, '.claude/agents/security-code-reviewer.md'), '---\nname: security-code-reviewer\ndescription: Reviews code for security problems.\ntools: Read, Grep, Glob\ncolor: red\n---\nYou review code for security problems.\n')
@@ -155,8 +183,10 @@ test('the agent editor: header, library, side panels, new agent', async ({ page 
   await expect(page.getByTestId('editor-title')).toHaveText('security-code-reviewer')
   await page.getByTestId('color-green').click()
   await expect(page.getByTestId('unsaved')).toBeVisible()
+  const file = join(app.project, '.claude/agents/security-code-reviewer.md')
   for (const size of SIZES) {
     await at(page, size)
+    await expectEditorHeader(page, file)
     await shoot(page, `review-editor-${size.width}`)
   }
   await page.getByTestId('new-agent').click()

@@ -2,6 +2,7 @@
 // prompt or the raw file, and on the right its problems, effective result and "Try it".
 import { useState } from 'react'
 import { Icon } from '../components/icon'
+import { PathText } from '../components/path-text'
 import { useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { CodeEditor, type LineMark } from './code-editor'
@@ -92,20 +93,24 @@ function Header({ draft }: { draft: Draft }) {
   const needsFix = editable ? undefined : 'Fix the file first: the name is set through its frontmatter'
   return (
     <header className="ae-header">
+      {/* The name and its badges, and under them the file: a badge never takes the file's room, and the file
+          name stays whole while its directory gives way. */}
       <div className="ae-title">
         <span className="ae-entry-dot large" style={{ ['--dot' as string]: COLORS.has(color) ? `var(--agent-${color})` : 'var(--border-strong)' }} />
-        <span className="ae-title-name" data-testid="editor-title">
-          {name}
-        </span>
-        <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
-        {dirty && (
-          <span className="tag tag-warn" data-testid="unsaved">
-            unsaved
-          </span>
-        )}
-        <span className="ae-title-file mono" title={draft.file}>
-          <bdi>{draft.file}</bdi>
-        </span>
+        <div className="ae-title-text">
+          <div className="ae-title-line">
+            <span className="ae-title-name" title={name} data-testid="editor-title">
+              {name}
+            </span>
+            <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
+            {dirty && (
+              <span className="tag tag-warn" data-testid="unsaved">
+                unsaved
+              </span>
+            )}
+          </div>
+          <PathText path={draft.file} className="ae-title-file mono" testId="editor-file" />
+        </div>
       </div>
       <div className="ae-actions">
         {error && (
