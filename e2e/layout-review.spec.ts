@@ -174,6 +174,29 @@ async function expectEditorHeader(page: Page, file: string) {
   for (const [i, a] of m.parts.entries()) for (const b of m.parts.slice(i + 1)) expect(overlap(a, b), `${a.what} / ${b.what}`).toBe(false)
 }
 
+/** The library's search placeholder fits its box, and each filter's label keeps clear of its edges. */
+async function expectLibraryTools(page: Page) {
+  const placeholder = await page.getByTestId('library-search').evaluate((input: HTMLInputElement) => {
+    const ctx = document.createElement('canvas').getContext('2d')!
+    const cs = getComputedStyle(input)
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`
+    return { text: ctx.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) }
+  })
+  expect(placeholder.text).toBeLessThanOrEqual(placeholder.room)
+  const search = (await page.locator('.ae-search').boundingBox())!
+  const filters = await page.locator('.ae-filter').evaluateAll((els) =>
+    els.map((e) => {
+      const range = document.createRange()
+      range.selectNodeContents(e)
+      const text = range.getBoundingClientRect()
+      const box = e.getBoundingClientRect()
+      return { label: e.textContent, inset: Math.min(text.left - box.left, box.right - text.right), right: box.right }
+    })
+  )
+  for (const f of filters) expect(f.inset, f.label ?? '').toBeGreaterThanOrEqual(5.5)
+  expect(Math.max(...filters.map((f) => f.right))).toBeLessThanOrEqual(search.x + search.width + 0.5)
+}
+
 test('the agent editor: header, library, side panels, new agent', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
   writeFileSync(join(app.project, '.claude/agents/security-code-reviewer.md'), '---\nname: security-code-reviewer\ndescription: Reviews code for security problems.\ntools: Read, Grep, Glob\ncolor: red\n---\nYou review code for security problems.\n')
@@ -187,11 +210,43 @@ test('the agent editor: header, library, side panels, new agent', async ({ page 
   for (const size of SIZES) {
     await at(page, size)
     await expectEditorHeader(page, file)
+    await expectLibraryTools(page)
     await shoot(page, `review-editor-${size.width}`)
   }
+
+  // At 1024 the problems, effective tools and Try it are tabs beside Form, each in view when chosen.
+  await at(page, SIZES[0])
+  for (const [tab, panel] of [
+    ['problems', 'problems-panel'],
+    ['effective', 'effective-panel'],
+    ['try', 'try-panel']
+  ]) {
+    await page.getByTestId(`tab-side-${tab}`).click()
+    await expect(page.getByTestId(`tab-side-${tab}`)).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByTestId(panel)).toBeInViewport({ ratio: 0.9 })
+    await shoot(page, `review-editor-1024-${tab}`)
+  }
+  await page.getByTestId('tab-form').click()
+  await expect(page.getByTestId('field-color')).toBeInViewport()
+
+  // New agent: each folder shows its meaningful end, ".claude/agents", the whole path in its tooltip.
   await page.getByTestId('new-agent').click()
   for (const size of SIZES) {
     await at(page, size)
+    for (const scope of ['project', 'user']) {
+      const path = page.locator('.ae-scope-option').nth(scope === 'project' ? 0 : 1).locator('.mono')
+      const m = await path.evaluate((e) => {
+        const end = e.lastElementChild ?? e
+        const before = end.previousElementSibling
+        const shown = before ? before.getBoundingClientRect().width : 0
+        return { cut: e.scrollWidth - e.clientWidth, end: end.textContent, endCut: end.scrollWidth - end.clientWidth, shownDir: shown, title: (e as HTMLElement).title || e.textContent }
+      })
+      expect(m.cut).toBeLessThanOrEqual(0)
+      expect(m).toMatchObject({ end: 'agents', endCut: 0 })
+      expect(m.title).toMatch(/[/\\]\.claude[/\\]agents$/)
+      // Enough of the directory shows to read ".claude/" before "agents".
+      expect(m.shownDir).toBeGreaterThan(60)
+    }
     await shoot(page, `review-new-agent-${size.width}`)
   }
 })
