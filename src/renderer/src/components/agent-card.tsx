@@ -1,6 +1,6 @@
 // An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
 import { memo } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { parsePartialInput } from '../lib/tool-summary'
@@ -19,11 +19,11 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const input = (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) as Record<string, unknown>
   const type = child?.agentType ?? (typeof input.subagent_type === 'string' ? input.subagent_type : 'subagent')
   const description = child?.description || (typeof input.description === 'string' ? input.description : '')
-  const color = agentColorVar(child?.color, child?.id ?? toolUseId)
+  const colors = agentColorStyle(child?.color, child?.id ?? toolUseId)
   return (
     <button
       className={`agent-card${child ? '' : ' pending'}`}
-      style={{ ['--agent-color' as string]: color }}
+      style={colors}
       onClick={() => child && ui.focusAgent(child.id)}
       disabled={!child}
       data-testid="agent-card"

@@ -4,7 +4,7 @@
 import { memo } from 'react'
 import { reportVerb } from '../../../shared/view/inbox-message'
 import type { InboxItem } from '../../../shared/view/session-state'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { truncate } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { ui, useApp } from '../state/store'
@@ -34,7 +34,7 @@ export const InboxRow = memo(function InboxRow({ item, sessionId, compact = fals
 function AgentMessage({ sessionId, from, fromName, summary, text, compact }: { sessionId: string; from: string; fromName: string; summary?: string; text: string; compact: boolean }) {
   const color = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.color)
   return (
-    <div className="msg-inbox" style={{ ['--agent-color' as string]: agentColorVar(color, from) }} data-testid="agent-message">
+    <div className="msg-inbox" style={agentColorStyle(color, from)} data-testid="agent-message">
       <div className="msg-inbox-head">
         <Icon name="message" size={12} />
         <span>
@@ -56,7 +56,7 @@ function ReportRow({ sessionId, item }: { sessionId: string; item: InboxItem }) 
   return (
     <button
       className="msg-report"
-      style={{ ['--agent-color' as string]: agentColorVar(agent?.color, m.agentId) }}
+      style={agentColorStyle(agent?.color, m.agentId)}
       onClick={() => agent && ui.focusAgent(agent.id)}
       disabled={!agent}
       title={agent ? 'Show this agent’s panel' : undefined}

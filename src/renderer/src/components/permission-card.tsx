@@ -1,6 +1,6 @@
 // One permission request: who asks, for which tool, with what input, and the three answers.
 import { useState } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
 import { plural } from '../lib/format'
@@ -67,7 +67,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
     <div className="permission-card" data-testid="permission-card">
       <div className="permission-head">
         <Icon name="shield" className="permission-icon" />
-        <span className="agent-chip" style={{ ['--agent-color' as string]: agentColorVar(agent?.color, request.requestingAgentId, agent?.parentId === null) }}>
+        <span className="agent-chip" style={agentColorStyle(agent?.color, request.requestingAgentId, agent?.parentId === null)}>
           {agent?.agentType ?? 'agent'}
         </span>
         <span className="permission-title">

@@ -8,7 +8,7 @@ import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useFollowBottom } from '../lib/use-follow-bottom'
@@ -177,7 +177,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     <article
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
-      style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }}
+      style={agentColorStyle(agent.color, agent.id, agent.parentId === null)}
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { ui, useApp } from '../state/store'
@@ -19,7 +19,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   if (!agent) return null
   return (
-    <div className="finished-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="finished-row" data-agent-id={agentId}>
+    <div className="finished-row" style={agentColorStyle(agent.color, agent.id)} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
       <StatusBadge status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
@@ -58,7 +58,7 @@ function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: st
   }, [])
   if (!agent) return null
   return (
-    <div className="agent-panel maximized" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
+    <div className="agent-panel maximized" style={agentColorStyle(agent.color, agent.id)} data-testid="maximized-panel">
       <PanelHeader agent={agent} maximized onMessage={() => setMessaging(!messaging)} />
       <TranscriptList sessionId={sessionId} agentId={agentId} />
       {agent.result && agent.endedAt !== null && (

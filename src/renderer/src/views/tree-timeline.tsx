@@ -3,7 +3,7 @@
 // in parallel and what waited.
 import { memo } from 'react'
 import { StatusDot } from '../components/status'
-import { agentColorVar } from '../lib/agent-colors'
+import { agentColorStyle } from '../lib/agent-colors'
 import { formatClock, formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { useSize } from '../lib/use-size'
@@ -33,7 +33,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
     </>
   )
   return (
-    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }} data-testid="timeline-row" data-agent-id={agent.id}>
+    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={agentColorStyle(agent.color, agent.id, agent.parentId === null)} data-testid="timeline-row" data-agent-id={agent.id}>
       {open ? (
         <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agent.description} — show its panel`}>
           {label}
