@@ -29,14 +29,14 @@ async function expectOneLineStrip(page: Page) {
   const strip = page.locator('.right-pane .pane-tabs')
   const m = await strip.evaluate((el) => {
     const box = el.getBoundingClientRect()
-    const summary = el.querySelector<HTMLElement>('.pane-tabs-summary')!
-    const tabs = [...el.querySelectorAll<HTMLElement>('[role=tab]')].map((t) => {
+    const summary = el.querySelector('.pane-tabs-summary')!
+    const tabs = [...el.querySelectorAll('[role=tab]')].map((t) => {
       // The line boxes of the tab's visible text and its icon: a wrapped label adds a second line.
-      const visible: DOMRect[] = [t.querySelector('svg')!.getBoundingClientRect()]
-      const walker = document.createTreeWalker(t, NodeFilter.SHOW_TEXT)
+      const visible = [t.querySelector('svg')!.getBoundingClientRect()]
+      const walker = t.ownerDocument.createTreeWalker(t, 4 /* NodeFilter.SHOW_TEXT */)
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         if (!n.textContent?.trim() || n.parentElement!.getBoundingClientRect().width <= 1) continue // visually hidden
-        const range = document.createRange()
+        const range = t.ownerDocument.createRange()
         range.selectNodeContents(n)
         visible.push(...range.getClientRects())
       }
@@ -47,7 +47,7 @@ async function expectOneLineStrip(page: Page) {
       stripRight: box.right,
       overflow: el.scrollWidth - el.clientWidth,
       tabs,
-      summary: { height: summary.getBoundingClientRect().height, left: summary.getBoundingClientRect().left, right: summary.getBoundingClientRect().right, cut: summary.scrollWidth - summary.clientWidth, title: summary.title }
+      summary: { height: summary.getBoundingClientRect().height, left: summary.getBoundingClientRect().left, right: summary.getBoundingClientRect().right, cut: summary.scrollWidth - summary.clientWidth, title: summary.getAttribute('title') }
     }
   })
   expect(m.stripHeight).toBeLessThanOrEqual(37)
@@ -72,7 +72,8 @@ async function expectSessionNamesHaveTheRow(page: Page) {
       const name = b.querySelector('.session-title-text')!.getBoundingClientRect()
       const body = b.getBoundingClientRect()
       const more = b.closest('.session-row')!.querySelector('.session-more')!
-      const moreShown = Number(getComputedStyle(more.parentElement!).opacity) * Number(getComputedStyle(more).opacity) > 0
+      const style = b.ownerDocument.defaultView!.getComputedStyle
+      const moreShown = Number(style(more.parentElement!).opacity) * Number(style(more).opacity) > 0
       return { nameWidth: name.width, bodyWidth: body.width, moreShown }
     })
   )
@@ -152,16 +153,15 @@ test('a run: pane header, sidebar names, permission toast', async ({ page }) => 
  */
 async function expectEditorHeader(page: Page, file: string) {
   const m = await page.locator('.ae-header').evaluate((header) => {
-    const r = (e: Element) => e.getBoundingClientRect()
-    const file = header.querySelector<HTMLElement>('.ae-title-file')!
-    const base = file.lastElementChild as HTMLElement | null
-    const name = header.querySelector<HTMLElement>('[data-testid=editor-title]')!
-    const parts = [name, ...header.querySelectorAll('.tag, button, .ae-title-file')].map((e) => ({ what: (e.textContent ?? '').trim() || e.className, ...r(e).toJSON() }))
+    const file = header.querySelector('.ae-title-file')!
+    const base = file.lastElementChild
+    const name = header.querySelector('[data-testid=editor-title]')!
+    const parts = [name, ...header.querySelectorAll('.tag, button, .ae-title-file')].map((e) => ({ what: (e.textContent ?? '').trim() || e.className, ...e.getBoundingClientRect().toJSON() }))
     return {
       nameCut: name.scrollWidth - name.clientWidth,
       fileCut: file.scrollWidth - file.clientWidth,
       base: base && base !== file.firstElementChild ? { text: base.textContent, cut: base.scrollWidth - base.clientWidth } : null,
-      title: file.title,
+      title: file.getAttribute('title'),
       parts
     }
   })
@@ -176,17 +176,17 @@ async function expectEditorHeader(page: Page, file: string) {
 
 /** The library's search placeholder fits its box, and each filter's label keeps clear of its edges. */
 async function expectLibraryTools(page: Page) {
-  const placeholder = await page.getByTestId('library-search').evaluate((input: HTMLInputElement) => {
-    const ctx = document.createElement('canvas').getContext('2d')!
-    const cs = getComputedStyle(input)
+  const placeholder = await page.getByTestId('library-search').evaluate((input) => {
+    const ctx = input.ownerDocument.createElement('canvas').getContext('2d')!
+    const cs = input.ownerDocument.defaultView!.getComputedStyle(input)
     ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`
-    return { text: ctx.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) }
+    return { text: ctx.measureText(input.getAttribute('placeholder') ?? '').width, room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) }
   })
   expect(placeholder.text).toBeLessThanOrEqual(placeholder.room)
   const search = (await page.locator('.ae-search').boundingBox())!
   const filters = await page.locator('.ae-filter').evaluateAll((els) =>
     els.map((e) => {
-      const range = document.createRange()
+      const range = e.ownerDocument.createRange()
       range.selectNodeContents(e)
       const text = range.getBoundingClientRect()
       const box = e.getBoundingClientRect()
@@ -239,7 +239,7 @@ test('the agent editor: header, library, side panels, new agent', async ({ page 
         const end = e.lastElementChild ?? e
         const before = end.previousElementSibling
         const shown = before ? before.getBoundingClientRect().width : 0
-        return { cut: e.scrollWidth - e.clientWidth, end: end.textContent, endCut: end.scrollWidth - end.clientWidth, shownDir: shown, title: (e as HTMLElement).title || e.textContent }
+        return { cut: e.scrollWidth - e.clientWidth, end: end.textContent, endCut: end.scrollWidth - end.clientWidth, shownDir: shown, title: e.getAttribute('title') ?? e.textContent }
       })
       expect(m.cut).toBeLessThanOrEqual(0)
       expect(m).toMatchObject({ end: 'agents', endCut: 0 })
