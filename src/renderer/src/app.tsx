@@ -15,7 +15,6 @@ import { SettingsDialog } from './views/settings-dialog'
 import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
-import { Toasts } from './views/toasts'
 
 function ConnectionGate() {
   const connection = useApp((s) => s.connection)
@@ -81,7 +80,6 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
-      <Toasts />
     </div>
   )
 }

@@ -27,7 +27,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   return (
     <button
       className={`agent-card${child ? '' : ' pending'}`}
-      style={{ ['--agent-color' as string]: color }}
+      style={color}
       onClick={() => child && ui.focusAgent(child.id)}
       disabled={!child}
       data-testid="agent-card"

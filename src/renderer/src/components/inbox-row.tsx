@@ -36,7 +36,7 @@ function AgentMessage({ sessionId, from, fromName, summary, text, compact }: { s
   const type = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.agentType ?? fromName)
   const color = useAgentColor(own, type)
   return (
-    <div className="msg-inbox" style={{ ['--agent-color' as string]: color }} data-testid="agent-message">
+    <div className="msg-inbox" style={color} data-testid="agent-message">
       <div className="msg-inbox-head">
         <Icon name="message" size={12} />
         <span>
@@ -59,7 +59,7 @@ function ReportRow({ sessionId, item }: { sessionId: string; item: InboxItem }) 
   return (
     <button
       className="msg-report"
-      style={{ ['--agent-color' as string]: color }}
+      style={color}
       onClick={() => agent && ui.focusAgent(agent.id)}
       disabled={!agent}
       title={agent ? 'Show this agent’s panel' : undefined}

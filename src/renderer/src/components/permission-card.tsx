@@ -85,7 +85,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
     <div className="permission-card" data-testid="permission-card">
       <div className="permission-head">
         <Icon name="shield" className="permission-icon" />
-        <span className="agent-chip" style={{ ['--agent-color' as string]: color }}>
+        <span className="agent-chip" style={color}>
           {agent?.agentType ?? 'agent'}
         </span>
         <span className="permission-title">

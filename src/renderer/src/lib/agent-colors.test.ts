@@ -2,14 +2,14 @@
 // the folder's agent files declare — the review saw Explore in orange, green and blue beside an orange
 // docs-writer and a green test-writer.
 import { describe, expect, it } from 'vitest'
-import { agentColorName, agentColorVar, declaredColors } from './agent-colors'
+import { agentColorName, agentColorStyle, declaredColors } from './agent-colors'
 
 const TYPES = ['Explore', 'Plan', 'general-purpose', 'Bash', 'fanout-guide', 'worker', 'researcher', 'a', 'zz-top']
 
 describe('agent colors', () => {
   it('a color of its own wins, whatever its case', () => {
     expect(agentColorName('Orange', 'docs-writer')).toBe('orange')
-    expect(agentColorVar('green', 'test-writer')).toBe('var(--agent-green)')
+    expect(agentColorStyle('green', 'test-writer')).toEqual({ '--agent-color': 'var(--agent-green)', '--agent-text': 'var(--agent-green-text)' })
   })
 
   it('an uncolored type gets one color from its type alone: every instance, every session', () => {
@@ -40,9 +40,10 @@ describe('agent colors', () => {
   })
 
   it('the main agent without a color is neutral; an invalid color counts as none', () => {
-    expect(agentColorVar(undefined, 'main', { isRoot: true })).toBe('var(--agent-main)')
-    expect(agentColorVar('chartreuse', 'main', { isRoot: true })).toBe('var(--agent-main)')
-    expect(agentColorVar('blue', 'main', { isRoot: true })).toBe('var(--agent-blue)')
-    expect(agentColorVar('chartreuse', 'Explore')).toBe(agentColorVar(undefined, 'Explore'))
+    const bar = (style: object) => (style as Record<string, string>)['--agent-color']
+    expect(bar(agentColorStyle(undefined, 'main', { isRoot: true }))).toBe('var(--agent-main)')
+    expect(bar(agentColorStyle('chartreuse', 'main', { isRoot: true }))).toBe('var(--agent-main)')
+    expect(bar(agentColorStyle('blue', 'main', { isRoot: true }))).toBe('var(--agent-blue)')
+    expect(agentColorStyle('chartreuse', 'Explore')).toEqual(agentColorStyle(undefined, 'Explore'))
   })
 })

@@ -2,6 +2,10 @@
 // type without a color of its own gets one picked from its type's name — so every Explore agent, in every
 // panel and every session, is the same color — and, where the palette allows, not a color that one of the
 // folder's agent files declares for itself (an uncolored Explore must not look like the orange docs-writer).
+// Each color has a text variant (--agent-green-text): bars and dots use the bright one, an agent's name
+// written in its color the readable one.
+import type { CSSProperties } from 'react'
+
 const NAMED = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'] as const
 /** For agents without a color: red is left out, as it reads as "failed" next to the status colors. */
 const PICKED = ['blue', 'green', 'purple', 'orange', 'cyan', 'pink', 'yellow'] as const
@@ -45,8 +49,14 @@ export function agentColorName(color: string | undefined, agentType: string, res
   return NAMED[start % NAMED.length]
 }
 
-/** The main agent (no parent) without its own color stays neutral, so subagents stand out. */
-export function agentColorVar(color: string | undefined, agentType: string, { isRoot = false, reserved = EMPTY }: { isRoot?: boolean; reserved?: ReadonlySet<string> } = {}): string {
-  if (isRoot && !namedColor(color)) return 'var(--agent-main)'
-  return `var(--agent-${agentColorName(color, agentType, reserved)})`
+type ColorOptions = { isRoot?: boolean; reserved?: ReadonlySet<string> }
+
+/**
+ * An agent's colors as an element's style: --agent-color for bars, dots and borders, and --agent-text for
+ * its name written in that color (the same hue, with 4.5:1 contrast on the theme's surfaces). The main
+ * agent (no parent) without its own color stays neutral, so subagents stand out.
+ */
+export function agentColorStyle(color: string | undefined, agentType: string, { isRoot = false, reserved = EMPTY }: ColorOptions = {}): CSSProperties {
+  const name = isRoot && !namedColor(color) ? 'main' : agentColorName(color, agentType, reserved)
+  return { ['--agent-color' as string]: `var(--agent-${name})`, ['--agent-text' as string]: `var(--agent-${name}-text)` }
 }

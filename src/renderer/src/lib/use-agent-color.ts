@@ -1,8 +1,9 @@
 // An agent's color for a view: its own, or its type's, kept clear of the colors the folder's agent files
 // declare (see agent-colors.ts). What the definitions declare is worked out once per list of definitions.
+import type { CSSProperties } from 'react'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import { useApp } from '../state/store'
-import { agentColorVar, declaredColors, namedColor } from './agent-colors'
+import { agentColorStyle, declaredColors, namedColor } from './agent-colors'
 
 interface Declared {
   reserved: ReadonlySet<string>
@@ -26,8 +27,8 @@ function declared(defs: LoadedAgent[]): Declared {
   return d
 }
 
-/** The CSS color (a theme variable) of an agent of `agentType`; the main agent without a color is neutral. */
-export function useAgentColor(color: string | undefined, agentType: string, isRoot = false): string {
+/** The color style (theme variables, see agentColorStyle) of an agent of `agentType`; the main agent without a color is neutral. */
+export function useAgentColor(color: string | undefined, agentType: string, isRoot = false): CSSProperties {
   const { reserved, byType } = useApp((s) => declared(s.agentDefs))
-  return agentColorVar(color ?? (isRoot ? undefined : byType.get(agentType)), agentType, { isRoot, reserved })
+  return agentColorStyle(color ?? (isRoot ? undefined : byType.get(agentType)), agentType, { isRoot, reserved })
 }

@@ -32,6 +32,9 @@ describe('agent counts by status', () => {
     expect(c).toMatchObject({ total: 6, running: 1, waiting: 1, done: 1, stopped: 2, failed: 1, active: 2 })
     expect(c.running + c.waiting + c.done + c.stopped + c.failed).toBe(c.total)
     expect(countParts(c).map((p) => p.text)).toEqual(['1 running', '1 waiting for permission', '1 done', '2 stopped', '1 failed'])
+    // A narrow tab strip shows the start of each part; the rest stays for screen readers and the tooltip.
+    expect(countParts(c).map((p) => p.short)).toEqual(['1 running', '1 waiting', '1 done', '2 stopped', '1 failed'])
+    for (const p of countParts(c)) expect(p.text.startsWith(p.short)).toBe(true)
   })
 
   it('the main agent is never counted: twelve subagents read as twelve', () => {

@@ -63,9 +63,12 @@ export function agentCounts(session: SessionState | undefined, { withRoot = fals
 const LABEL: Record<CountGroup, string> = { running: 'running', waiting: 'waiting for permission', done: 'done', stopped: 'stopped', failed: 'failed', interrupted: 'interrupted' }
 const ORDER: CountGroup[] = ['running', 'waiting', 'done', 'stopped', 'failed', 'interrupted']
 
-/** The non-empty groups in a fixed order, as "3 running", "2 waiting for permission"…: for every summary line. */
-export function countParts(c: SessionCounts): Array<{ group: CountGroup; text: string }> {
-  return ORDER.filter((g) => c[g] > 0).map((group) => ({ group, text: `${c[group]} ${LABEL[group]}` }))
+/**
+ * The non-empty groups in a fixed order, as "3 running", "2 waiting for permission"…: for every summary line.
+ * `short` is the start of `text` a narrow line can stop at ("2 waiting") and still be read.
+ */
+export function countParts(c: SessionCounts): Array<{ group: CountGroup; text: string; short: string }> {
+  return ORDER.filter((g) => c[g] > 0).map((group) => ({ group, text: `${c[group]} ${LABEL[group]}`, short: `${c[group]} ${LABEL[group].split(' ')[0]}` }))
 }
 
 /** The count of subagents in words, the same in every view: "no subagents", "1 subagent", "4 subagents". */

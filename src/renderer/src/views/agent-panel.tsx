@@ -191,7 +191,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     <article
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
-      style={{ ['--agent-color' as string]: color }}
+      style={color}
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}

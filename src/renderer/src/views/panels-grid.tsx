@@ -21,7 +21,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
   const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   if (!agent) return null
   return (
-    <div className="finished-row" style={{ ['--agent-color' as string]: color }} data-testid="finished-row" data-agent-id={agentId}>
+    <div className="finished-row" style={color} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
       <StatusBadge status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
@@ -64,7 +64,7 @@ function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: st
   }, [])
   if (!agent) return null
   return (
-    <div className="agent-panel maximized" ref={ref} style={{ ['--agent-color' as string]: color }} data-testid="maximized-panel">
+    <div className="agent-panel maximized" ref={ref} style={color} data-testid="maximized-panel">
       <PanelHeader agent={agent} maximized onMessage={() => setMessaging(!messaging)} />
       <TranscriptList sessionId={sessionId} agentId={agentId} />
       {agent.result && agent.endedAt !== null && (

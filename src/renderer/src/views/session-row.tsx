@@ -13,7 +13,6 @@ import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
 
-
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
   const [error, setError] = useState<string | null>(null)
@@ -161,11 +160,12 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
         >
           <StatusDot status={s.status} />
           <span className="session-item-body">
+            {/* The name has the whole first line; the "scripted" mark goes with the details below it. */}
             <span className="session-title">
               <span className="session-title-text">{s.title || 'Untitled session'}</span>
-              {s.demo && <span className="tag tag-subtle">scripted</span>}
             </span>
             <span className="session-meta">
+              {s.demo && <span className="session-tag">scripted</span>}
               {formatRelative(s.updatedAt)} · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
             </span>
           </span>

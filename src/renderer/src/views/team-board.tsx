@@ -20,7 +20,7 @@ function MemberCard({ team, member }: { team: TeamSnapshot; member: TeamMember }
   const { current, completed } = memberWork(team, member.name)
   const color = useAgentColor(member.color, member.agentType)
   return (
-    <button className="member-card" style={{ ['--agent-color' as string]: color }} onClick={() => ui.focusAgent(member.agentId)} title="Show its panel" data-testid="team-member" data-status={member.status}>
+    <button className="member-card" style={color} onClick={() => ui.focusAgent(member.agentId)} title="Show its panel" data-testid="team-member" data-status={member.status}>
       <span className="member-bar" />
       <span className="member-head">
         <span className="member-name">{member.name}</span>

@@ -34,7 +34,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
     </>
   )
   return (
-    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={{ ['--agent-color' as string]: color }} data-testid="timeline-row" data-agent-id={agent.id}>
+    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={color} data-testid="timeline-row" data-agent-id={agent.id}>
       {open ? (
         <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agent.description} — show its panel`}>
           {label}
