@@ -8,6 +8,7 @@ import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, S
 import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
+import { newestFirst } from '../../../shared/session-order'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, isActive, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
@@ -85,7 +86,7 @@ export function call<K extends CallName>(name: K, request: CallRequest<K>): Prom
 
 function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummary[] {
   const rest = list.filter((x) => x.sessionId !== s.sessionId)
-  return [s, ...rest].sort((a, b) => b.updatedAt - a.updatedAt)
+  return [s, ...rest].sort(newestFirst)
 }
 
 // Live batches are folded into the store once per animation frame, however many arrived since the last
@@ -167,7 +168,7 @@ async function adoptWorkspace(workspace: Workspace): Promise<void> {
 export async function refreshSessions(): Promise<void> {
   try {
     const { sessions } = await call('sessions.list', { cwd: get().workspace?.cwd })
-    set({ sessions: [...sessions].sort((a, b) => b.updatedAt - a.updatedAt), sessionsError: undefined })
+    set({ sessions: [...sessions].sort(newestFirst), sessionsError: undefined })
   } catch (err) {
     set({ sessionsError: (err as Error).message })
   }
