@@ -4,8 +4,9 @@ import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-library'
 import { Icon } from '../components/icon'
+import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
-import { formatCost, formatRelative, plural } from '../lib/format'
+import { formatCost, plural } from '../lib/format'
 import { deleteSession, openSession, renameSession } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
@@ -134,7 +135,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
               {s.demo && <span className="tag tag-subtle">scripted</span>}
             </span>
             <span className="session-meta">
-              {formatRelative(s.updatedAt)} · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
+              <RelativeTime ts={s.updatedAt} /> · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
             </span>
           </span>
         </button>
