@@ -219,7 +219,7 @@ test('settings: Test connection names a refused address and where it is set; a w
     await page.getByTestId('test-connection').click()
     const result = page.getByTestId('connection-result')
     await expect(result).toContainText('Could not connect to http://127.0.0.1:9')
-    await expect(result).toContainText('Settings → Base URL')
+    await expect(result).toContainText('Check the Base URL')
     await shoot(page, 'settings-test-connection')
     await page.getByTestId('setting-baseUrl').fill(server.url)
     await page.getByTestId('test-connection').click()

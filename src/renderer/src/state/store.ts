@@ -45,6 +45,8 @@ export interface AppState {
   expanded: Record<string, true>
   dialog: Dialog
   firstRunDismissed: boolean
+  /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
+  keySaves: number
 }
 
 const initial: AppState = {
@@ -66,7 +68,8 @@ const initial: AppState = {
   maximizedAgentId: null,
   expanded: {},
   dialog: null,
-  firstRunDismissed: false
+  firstRunDismissed: false,
+  keySaves: 0
 }
 
 export const useApp = create<AppState>()(() => ({ ...initial }))
@@ -338,7 +341,7 @@ export async function saveSettings(patch: SettingsPatch): Promise<void> {
 
 export async function saveApiKey(apiKey: string): Promise<void> {
   const { settings } = await call('settings.setApiKey', { apiKey })
-  set({ settings })
+  set((s) => ({ settings, keySaves: s.keySaves + 1 }))
 }
 
 export async function openFolder(cwd: string): Promise<void> {
