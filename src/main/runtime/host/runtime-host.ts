@@ -320,7 +320,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   startDemo = async ({ cwd }: { cwd: string }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const demo = await startDemoModel()
+    const demo = await startDemoModel({ keyStored: this.settings.hasKey })
     // Recorded, so that the session keeps this title when it is reopened.
     const title = `Scripted demo: ${demo.prompt}`
     const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
@@ -439,7 +439,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     if (existing) return existing
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
-    const demo = this.isDemo(sessionId) ? await startDemoModel() : null
+    const demo = this.isDemo(sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
     const client = demo ? demo.client : await this.client(config)
     let session: AgentSession
     try {
