@@ -104,9 +104,11 @@ test('first run: the key is write-only and never comes back to the page', async 
   await page.goto(app.url)
   await expect(page.getByTestId('first-run')).toBeVisible()
   await expect(page.getByTestId('first-run')).toContainText('scripted')
-  const key = 'sk-ant-api03-e2e-secret-key-0123456789'
+  const key = 'sk-ant-api03-e2e-secret-key-0123456789abcdef'
   await page.getByTestId('api-key-input').fill(key)
   await page.getByTestId('api-key-save').click()
+  await expect(page.getByTestId('first-run-key-saved')).toContainText('Key saved')
+  await page.getByTestId('first-run-continue').click()
   await expect(page.getByTestId('first-run')).toHaveCount(0)
   await page.getByTestId('open-settings').click()
   await expect(page.getByTestId('settings-dialog')).toContainText('A key is stored')

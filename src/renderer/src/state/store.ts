@@ -45,6 +45,8 @@ export interface AppState {
   expanded: Record<string, true>
   dialog: Dialog
   firstRunDismissed: boolean
+  /** A key was saved on the first-run page: it stays (saying so, offering a test) until Continue. */
+  firstRunKeySaved: boolean
   /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
   keySaves: number
 }
@@ -69,6 +71,7 @@ const initial: AppState = {
   expanded: {},
   dialog: null,
   firstRunDismissed: false,
+  firstRunKeySaved: false,
   keySaves: 0
 }
 
@@ -369,7 +372,8 @@ export const ui = {
       else expanded[agentId] = true
       return { expanded }
     }),
-  dismissFirstRun: () => set({ firstRunDismissed: true })
+  dismissFirstRun: () => set({ firstRunDismissed: true }),
+  firstRunKeySaved: () => set({ firstRunKeySaved: true })
 }
 
 /** For tests and the e2e harness. */
