@@ -104,9 +104,11 @@ test('first run: the key is write-only and never comes back to the page', async 
   await page.goto(app.url)
   await expect(page.getByTestId('first-run')).toBeVisible()
   await expect(page.getByTestId('first-run')).toContainText('scripted')
-  const key = 'sk-ant-api03-e2e-secret-key-0123456789'
+  const key = 'sk-ant-api03-e2e-secret-key-0123456789abcdef'
   await page.getByTestId('api-key-input').fill(key)
   await page.getByTestId('api-key-save').click()
+  await expect(page.getByTestId('first-run-key-saved')).toContainText('Key saved')
+  await page.getByTestId('first-run-continue').click()
   await expect(page.getByTestId('first-run')).toHaveCount(0)
   await page.getByTestId('open-settings').click()
   await expect(page.getByTestId('settings-dialog')).toContainText('A key is stored')
@@ -219,7 +221,7 @@ test('settings: Test connection names a refused address and where it is set; a w
     await page.getByTestId('test-connection').click()
     const result = page.getByTestId('connection-result')
     await expect(result).toContainText('Could not connect to http://127.0.0.1:9')
-    await expect(result).toContainText('Settings → Base URL')
+    await expect(result).toContainText('Check the Base URL')
     await shoot(page, 'settings-test-connection')
     await page.getByTestId('setting-baseUrl').fill(server.url)
     await page.getByTestId('test-connection').click()

@@ -39,6 +39,13 @@ const AbsolutePath = z
 const Prompt = z.string({ error: 'prompt must be a string' }).trim().min(1, 'prompt is empty').max(500_000, 'prompt is longer than 500,000 characters')
 
 // The Settings dialog's own rule (an empty address is the dialog's "use the default", sent as null).
+/**
+ * What a failed Test connection asks the person to change. The host says what happened; the window says
+ * where to change it (Settings and the first-run page have the fields in different places).
+ */
+export const ConnectionFixSchema = z.enum(['base_url', 'environment', 'network', 'key', 'no_key'])
+export type ConnectionFix = z.infer<typeof ConnectionFixSchema>
+
 const HttpUrl = z.string().refine((u) => u.trim() !== '' && checkBaseUrl(u).ok, BASE_URL_TEXT)
 
 /** A numeric setting with the sentences the Settings dialog shows next to the field (settings-fields.ts). */
@@ -288,7 +295,7 @@ export const CONTRACT = {
   'settings.testConnection': {
     /** The base URL as typed in Settings (null: the default endpoint); absent: the saved one. */
     request: z.object({ baseUrl: HttpUrl.nullable().optional() }).strict(),
-    response: z.object({ ok: z.boolean(), url: z.string(), message: z.string() })
+    response: z.object({ ok: z.boolean(), url: z.string(), message: z.string(), fix: ConnectionFixSchema.optional() })
   },
   'agents.list': {
     request: z.object({ cwd: AbsolutePath }).strict(),

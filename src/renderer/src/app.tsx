@@ -55,7 +55,13 @@ function SessionArea() {
 export function App() {
   const dialog = useApp((s) => s.dialog)
   const currentSessionId = useApp((s) => s.currentSessionId)
-  const firstRun = useApp((s) => !!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && !s.firstRunDismissed && s.sessions.length === 0 && s.currentSessionId === null)
+  // A key saved on the first-run page keeps it up (saying so, offering a test) until Continue.
+  const firstRun = useApp(
+    (s) =>
+      !s.firstRunDismissed &&
+      s.currentSessionId === null &&
+      (s.firstRunKeySaved || (!!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && s.sessions.length === 0))
+  )
   const connection = useApp((s) => s.connection)
   const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])

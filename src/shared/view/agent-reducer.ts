@@ -8,7 +8,7 @@ import { openedByInbox } from './inbox-message'
 import { expirePermission } from './permission-reducer'
 import type { SessionDraft } from './session-draft'
 import type { AgentState } from './session-state'
-import { settleStreaming } from './stream-reducer'
+import { resolveRetry, settleStreaming } from './stream-reducer'
 import { phaseForStart } from './team-reducer'
 import { pushItem } from './transcript-items'
 
@@ -132,6 +132,7 @@ export function agentEnd(d: SessionDraft, a: AgentState, e: AgentEndEvent): void
     const p = d.state.permissions[id]
     if (p.requestingAgentId === a.id) expirePermission(d, id, e.ts)
   }
+  resolveRetry(d, a) // no call is waiting to be tried again
   if (e.error && e.status === 'failed' && !d.peekItems(a.id).some((i) => i.kind === 'error' && i.message === e.error)) {
     pushItem(d, a, { kind: 'error', message: e.error, retrying: false, ts: e.ts })
   }

@@ -11,7 +11,7 @@ import { assistantMessage, userMessage } from './message-reducer'
 import { permissionRequest, permissionResponse } from './permission-reducer'
 import { SessionDraft } from './session-draft'
 import { emptySession, type EventsState } from './session-state'
-import { agentError, appendDelta, beginStream, settleStreaming } from './stream-reducer'
+import { agentError, appendDelta, beginStream, resolveRetry, settleStreaming } from './stream-reducer'
 import { applyPhase, applyTeam, teamMessage } from './team-reducer'
 import { startTool, toolEnd, toolInputDelta, toolRun, toolUpdate } from './tool-reducer'
 
@@ -74,6 +74,7 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'tool_end':
       return toolEnd(d, a, e)
     case 'usage':
+      resolveRetry(d, a) // the call answered
       a.usage = addUsage(a.usage, e.usage)
       a.resolvedModel = e.model
       d.addUsage(e.usage)

@@ -104,6 +104,8 @@ export interface AgentState {
   phase?: CoordinatorPhase
   /** @internal counter for item keys. */
   itemSeq: number
+  /** @internal the key of the "Retrying…" item of a model call not yet over (see resolveRetry). */
+  retryKey?: string
   /** @internal index in this agent's items where the assistant message being streamed begins. */
   streamFrom: number | null
   /** @internal own usage when the current run began (agent_end reports the run's usage). */

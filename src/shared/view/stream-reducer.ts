@@ -53,9 +53,33 @@ export function agentError(d: SessionDraft, a: AgentState, e: ErrorEvent): void 
     const items = d.peekItems(a.id)
     const last = items[items.length - 1]
     if (last?.kind === 'error' && last.retrying) d.replaceItem(a.id, items.length - 1, { ...last, message: e.message, ts: e.ts })
-    else pushItem(d, a, { kind: 'error', message: e.message, retrying: true, ts: e.ts })
+    else {
+      resolveRetry(d, a)
+      pushItem(d, a, { kind: 'error', message: e.message, retrying: true, ts: e.ts })
+      a.retryKey = d.peekItems(a.id).at(-1)!.key
+    }
     return
   }
+  // The final failure takes the place of "Retrying…": one message, the one that is true now.
+  resolveRetry(d, a)
   a.error = e.message
   pushItem(d, a, { kind: 'error', message: e.message, retrying: false, ts: e.ts })
+}
+
+/**
+ * The call a retry notice was about is over — it answered (a `usage` event), failed for good, or its
+ * agent ended — so "Retrying in 4 s (attempt 2 of 9)" is no longer true: the notice goes.
+ */
+export function resolveRetry(d: SessionDraft, a: AgentState): void {
+  if (a.retryKey === undefined) return
+  const items = d.peekItems(a.id)
+  // Near the end: only the retried call's own output (and deliveries) follow it.
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (items[i].key !== a.retryKey) continue
+    d.items(a.id).splice(i, 1)
+    if (a.streamFrom !== null && a.streamFrom > i) a.streamFrom--
+    break
+  }
+  a.retryKey = undefined
+  if (a.lastError?.retrying) a.lastError = undefined
 }

@@ -53,6 +53,8 @@ describe('the scripted demo', () => {
     expect(summary).toContain('**Find the tests:** 1 test file. The newest, `src/calc.test.ts`, starts with')
     expect(summary).toContain('**Read the docs and config:** 4 documentation and configuration files. The newest, `docs/CHANGELOG.md`, is empty.')
     expect(summary).not.toContain('100 source files')
+    // No key is stored (no keyStored given): the way to real agents is to add one.
+    expect(summary).toMatch(/Add an API key in Settings to run real agents on your own prompts\.$/)
     // Each file is read and named by one agent only.
     expect(summary.split('src/calc.test.ts')).toHaveLength(2)
     // Every report is a sentence that ends, with its code spans closed.
@@ -74,5 +76,19 @@ describe('the scripted demo', () => {
     const again = ends(f.events).filter((e) => e.agentId === tests.agentId).at(-1)!
     expect(again).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the fixtures?”.') })
     expect(ends(f.events).filter((e) => e.status === 'failed')).toEqual([])
+  }, 60_000)
+
+  it('speaks of adding a key only when none is stored', async () => {
+    let stored = true
+    const f = await makeFixture({ respond: demoScript({ keyStored: async () => stored }), latencyMs: 0 }, { files: { 'src/a.ts': 'export const a = 1\n' }, permissionMode: 'bypassPermissions' })
+    const tour = await f.session.run(DEMO_PROMPT)
+    expect(tour.result).not.toContain('API key')
+    expect(tour.result).toMatch(/Start a new session to run real agents on your own prompts\.$/)
+    const followUp = await f.session.run('And now?')
+    expect(followUp.result).not.toContain('API key')
+    expect(followUp.result).toContain('start a new session')
+    // Asked at the time of each answer: a key removed since is missed again.
+    stored = false
+    expect((await f.session.run('And now?')).result).toContain('add an Anthropic API key in **Settings**')
   }, 60_000)
 })

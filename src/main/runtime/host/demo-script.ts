@@ -136,18 +136,22 @@ function question(req: ParsedRequest): string | null {
   return line.length > 120 ? `${line.slice(0, 119)}…` : line
 }
 
+/** Whether a key is stored, asked when the demo says what to do next (one may have been added meanwhile). */
+export type KeyStored = () => Promise<boolean>
+
 /** Any turn after the tour: a follow-up prompt, or a note after a restart. The demo cannot do real work. */
-function afterTheTour(req: ParsedRequest): ScriptedReply {
+async function afterTheTour(req: ParsedRequest, keyStored: KeyStored): Promise<ScriptedReply> {
   const asked = question(req)
-  return say(
-    `${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ` +
-      'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
-  )
+  const next = (await keyStored()) ? 'To run real agents on this folder, start a new session.' : 'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
+  return say(`${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ${next}`)
 }
 
-export function demoScript(): Respond {
+/** `keyStored`: without it, the demo assumes there is no key (it is what people without one run). */
+export function demoScript(opts: { keyStored?: KeyStored } = {}): Respond {
+  const keyStored = opts.keyStored ?? (async () => false)
+  const after = (req: ParsedRequest) => afterTheTour(req, keyStored)
   // A message to a subagent after its report gets the same honest answer as a follow-up to the main agent.
-  const children = AREAS.map((area) => ({ name: area.key, match: tag(area.key), turns: childTurns(area), then: afterTheTour }))
+  const children = AREAS.map((area) => ({ name: area.key, match: tag(area.key), turns: childTurns(area), then: after }))
   const main = {
     name: 'main',
     match: DEMO_PROMPT,
@@ -164,12 +168,14 @@ export function demoScript(): Respond {
             })
           )
         ),
-      (req: ParsedRequest) => {
+      async (req: ParsedRequest) => {
         const reports = req.toolResults.map((r, i) => `- **${AREAS[i]?.description ?? 'Agent'}:** ${r.content.split('\n')[0].replace(/^\*\*Report:\*\*\s*/, '')}`)
-        return say(`Here is the tour, from four agents that ran side by side:\n\n${reports.join('\n')}\n\nAdd an API key in Settings to run real agents on your own prompts.`)
+        // Only someone without a key is sent to add one.
+        const next = (await keyStored()) ? 'Start a new session to run real agents on your own prompts.' : 'Add an API key in Settings to run real agents on your own prompts.'
+        return say(`Here is the tour, from four agents that ran side by side:\n\n${reports.join('\n')}\n\n${next}`)
       }
     ],
-    then: afterTheTour
+    then: after
   }
-  return scriptByAgent([...children, main], { fallback: afterTheTour })
+  return scriptByAgent([...children, main], { fallback: after })
 }

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
+import { newestFirst } from '../../../shared/session-order'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
 import { MissingCredentialsError } from '../model/errors'
@@ -39,6 +40,8 @@ export interface RuntimeHostOptions {
   sessionDefaults?: Partial<AgentSessionOptions>
   /** Moves a deleted session's folder to the system's trash (Electron's shell.trashItem); else the home folder's trash. */
   trashItem?: TrashItem
+  /** How often, at most, a working session's row is sent again for its time (default 30 s; tests shorten it). */
+  activityNoticeMs?: number
 }
 
 const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
@@ -47,11 +50,17 @@ interface Live {
   session: AgentSession
   title: string
   createdAt: number
+  /** When something last happened in the session (its newest event): the list's time and order. */
+  updatedAt: number
+  /** The `updatedAt` the last session_updated notice carried. */
+  noticedAt: number
   demo: DemoModel | null
   priorCostUsd: number
 }
 
 const DEMO_MARKER = 'demo.json'
+/** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
+const ACTIVITY_NOTICE_MS = 30_000
 
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private cwd: string
@@ -117,7 +126,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       .filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId))
       .map((s) => storedSummaryView({ ...s, title: sessionName(this.dataDir, s.sessionId) ?? s.title }, this.isDemo(s.sessionId)))
     const live = [...this.live.values()].filter((l) => resolve(l.session.cwd) === folder).map((l) => this.liveSummary(l))
-    return { sessions: [...live, ...stored].sort((a, b) => b.updatedAt - a.updatedAt) }
+    return { sessions: [...live, ...stored].sort(newestFirst) }
   }
 
   openSession: RuntimeHost['openSession'] = async ({ sessionId }) => {
@@ -311,7 +320,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   startDemo = async ({ cwd }: { cwd: string }) => {
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const demo = await startDemoModel()
+    const demo = await startDemoModel({ keyStored: this.settings.hasKey })
     // Recorded, so that the session keeps this title when it is reopened.
     const title = `Scripted demo: ${demo.prompt}`
     const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
@@ -354,7 +363,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   private liveSummary(live: Live): SessionSummary {
-    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
+    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
   }
 
   private async client(config: RuntimeConfig): Promise<ModelClient> {
@@ -390,13 +399,22 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return AgentSession.create({ ...this.sessionBase(config, client), ...opts })
   }
 
-  private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt'>): Live {
-    const live: Live = { session, createdAt: Date.now(), ...meta }
+  private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
+    // A reopened session keeps its recorded times until something new happens in it.
+    const now = Date.now()
+    const updatedAt = session.reopened?.updatedAt ?? now
+    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, ...meta }
     this.live.set(session.sessionId, live)
+    const every = this.options.activityNoticeMs ?? ACTIVITY_NOTICE_MS
     session.bus.subscribe((event) => {
+      if (event.ts > live.updatedAt) live.updatedAt = event.ts
       for (const l of this.eventListeners) l([event])
-      // The session list shows status, agent count and cost: refresh it when any agent starts or ends.
-      if (event.type === 'agent_start' || event.type === 'agent_end') this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+      // The session list shows status, agent count, cost and the time of the last activity: refresh it
+      // when any agent starts or ends, and now and then while agents work, so its time keeps up.
+      if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
+        live.noticedAt = live.updatedAt
+        this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+      }
     })
     this.notify({ type: 'session_updated', session: this.liveSummary(live) })
     this.watchAgentFolders()
@@ -421,7 +439,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     if (existing) return existing
     const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
     // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
-    const demo = this.isDemo(sessionId) ? await startDemoModel() : null
+    const demo = this.isDemo(sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
     const client = demo ? demo.client : await this.client(config)
     let session: AgentSession
     try {

@@ -34,7 +34,7 @@ export function openedSummaryView(index: SessionIndex, demo: boolean): SessionSu
   }
 }
 
-export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; demo: boolean; priorCostUsd: number }): SessionSummary {
+export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; updatedAt: number; demo: boolean; priorCostUsd: number }): SessionSummary {
   const agents = session.registry.all()
   const main = session.registry.get(session.mainAgentId)
   const running = agents.some((a) => !isFinished(a.status))
@@ -44,7 +44,7 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
     cwd: session.cwd,
     status: main ? (running && isFinished(main.status) ? 'running' : main.status) : 'queued',
     createdAt: meta.createdAt,
-    updatedAt: Date.now(),
+    updatedAt: meta.updatedAt,
     costUsd: meta.priorCostUsd + session.registry.totalUsage().costUsd,
     // A reopened session counts its agents from before the restart too, loaded again or not.
     agentCount: new Set([...(session.reopened?.agentIds ?? []), ...agents.map((a) => a.id)]).size,

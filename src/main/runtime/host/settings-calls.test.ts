@@ -72,15 +72,26 @@ describe('Test connection', () => {
     }
   })
 
-  it('names the refused address and where it is set, at once', async () => {
+  it('names the refused address at once, and says what to change without naming the place (the window does)', async () => {
     const dirs = folders()
     await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
     const { h } = await host(null, dirs)
     const started = Date.now()
     const r = await h.testConnection({ baseUrl: 'http://127.0.0.1:9' })
     expect(Date.now() - started).toBeLessThan(5000)
-    expect(r.ok).toBe(false)
-    expect(r.message).toMatch(/^Could not connect to http:\/\/127\.0\.0\.1:9 \(connect ECONNREFUSED 127\.0\.0\.1:9\)\. This address is set in Settings → Base URL/)
+    // Shown inside Settings (and on the first-run page): "in Settings" would send the person where they are.
+    expect(r).toEqual({ ok: false, url: 'http://127.0.0.1:9', message: 'Could not connect to http://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).', fix: 'base_url' })
+  })
+
+  it('tells an address from the environment, and the default endpoint, from one typed in', async () => {
+    const dirs = folders()
+    await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
+    const fromEnv = await host(null, dirs, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
+    expect(await fromEnv.h.testConnection({ baseUrl: null })).toMatchObject({ ok: false, url: 'http://127.0.0.1:9', fix: 'environment' })
+    // The saved address (none here, so the environment's) when none is passed.
+    expect(await fromEnv.h.testConnection({})).toMatchObject({ ok: false, fix: 'environment' })
+    await fromEnv.h.updateSettings({ baseUrl: 'http://127.0.0.1:9' })
+    expect(await fromEnv.h.testConnection({})).toMatchObject({ ok: false, fix: 'base_url' })
   })
 
   it('says the key was refused, and that an endpoint without a model list still answered', async () => {
@@ -90,7 +101,7 @@ describe('Test connection', () => {
     const bare = await startScriptedServer({ respond: () => reply.text('unused'), models: null })
     const { h } = await host(null, dirs)
     try {
-      expect(await h.testConnection({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401): check the API key above.` })
+      expect(await h.testConnection({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401).`, fix: 'key' })
       expect(await h.testConnection({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
     } finally {
       await strict.close()
@@ -100,7 +111,7 @@ describe('Test connection', () => {
 
   it('asks for a key first when there is none', async () => {
     const { h } = await host(null)
-    expect(await h.testConnection({})).toMatchObject({ ok: false, message: 'There is no API key to test with: save one above first.' })
+    expect(await h.testConnection({})).toEqual({ ok: false, url: 'https://api.anthropic.com', message: 'There is no API key to test with.', fix: 'no_key' })
   })
 })
 

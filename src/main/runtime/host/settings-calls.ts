@@ -34,6 +34,9 @@ export class SettingsCalls {
     return this.changed()
   }
 
+  /** Whether Fanout has a key to run real agents with (stored, or from the environment). */
+  hasKey = async (): Promise<boolean> => (await this.keySource()) !== 'none'
+
   testConnection = async ({ baseUrl }: { baseUrl?: string | null }) =>
     testConnection(await loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir }), baseUrl, { env: this.o.env, keyStore: this.o.keyStore })
 

@@ -7,7 +7,7 @@ import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncom
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
-import { backoffDelay, describeFailure, sleep, unreachableMessage, type BaseUrlSource } from './retry'
+import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody } from './request-body'
 import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
 
@@ -122,7 +122,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         const failure = describeFailure(err)
         if (failure.unreachable && n >= Math.min(maxAttempts, UNREACHABLE_ATTEMPTS)) {
-          throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true)
+          throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true, unreachableCause(failure.message))
         }
         if (!failure.retryable || n >= maxAttempts) {
           const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'})` : ''
@@ -149,7 +149,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     } catch (err) {
       const failure = describeFailure(err)
       const message = failure.unreachable ? unreachableMessage(baseURL, baseUrlSource, failure.message) : `Could not list models at ${baseURL}: ${failure.message}`
-      throw new ModelCallError(message, (err as any)?.status, 1, false)
+      throw new ModelCallError(message, (err as any)?.status, 1, false, failure.unreachable ? unreachableCause(failure.message) : undefined)
     }
     return out
   }

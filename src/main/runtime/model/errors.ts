@@ -31,7 +31,9 @@ export class ModelCallError extends Error {
     message: string,
     readonly status: number | undefined,
     readonly attempts: number,
-    readonly retryable: boolean
+    readonly retryable: boolean,
+    /** Set when nothing answered at the address: why, in the system's words (`connect ECONNREFUSED …`). */
+    readonly unreachable?: string
   ) {
     super(message)
     this.name = 'ModelCallError'

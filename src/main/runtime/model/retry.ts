@@ -81,9 +81,12 @@ export function describeFailure(err: unknown): FailureInfo {
 /** Where a base URL was set, so a failure can say where to correct it. */
 export type BaseUrlSource = 'settings' | 'environment' | 'default'
 
+/** Why nothing answered, without the lead-in of describeFailure's message. */
+export const unreachableCause = (message: string): string => message.replace(/^Could not reach the API: /, '')
+
 /** The sentence for an address nothing answered at: the URL, the cause, and where the URL comes from. */
 export function unreachableMessage(baseURL: string, source: BaseUrlSource, cause: string): string {
-  const why = cause.replace(/^Could not reach the API: /, '')
+  const why = unreachableCause(cause)
   const where =
     source === 'settings'
       ? 'This address is set in Settings → Base URL; correct it there, or clear it to use the Anthropic API.'

@@ -61,8 +61,8 @@ export class AgentSession implements SessionContext {
   private readonly tools: SessionTools
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
-  /** The recorded session this one reopened: its title, its agents and what it had spent before the restart. */
-  reopened: { title: string; costUsd: number; agentIds: string[] } | null = null
+  /** The recorded session this one reopened: its title, its agents, what it had spent before the restart, and when it began and last did something. */
+  reopened: { title: string; costUsd: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -136,7 +136,7 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd })
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents) }
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
     if (main) {

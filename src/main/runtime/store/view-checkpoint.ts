@@ -14,8 +14,9 @@ import type { SessionIndex } from './session-index'
  * Bump when the folded state changes shape or meaning (src/shared/view): older checkpoints are then ignored.
  * 2: runs a crash cut off end as `interrupted`; agents started in one millisecond keep their live order.
  * 3: deliveries to an agent fold into inbox items (reports, messages), never user messages.
+ * 4: a "Retrying…" item goes once its model call is over (answered, failed for good, or its agent ended).
  */
-export const VIEW_CHECKPOINT_FORMAT = 3
+export const VIEW_CHECKPOINT_FORMAT = 4
 
 export interface ViewCheckpoint<S> {
   format: number

@@ -1,32 +1,61 @@
-// One shared clock for every elapsed-time label: a single interval, however many panels show time,
-// and none at all while nothing is running.
+// Shared clocks for time labels: one interval per cadence, however many labels show time, and none at
+// all while no label is shown.
 import { useSyncExternalStore } from 'react'
+import { formatRelative } from './format'
 
-const listeners = new Set<() => void>()
-let now = Date.now()
-let timer: ReturnType<typeof setInterval> | null = null
+export interface Clock {
+  subscribe(listener: () => void): () => void
+  now(): number
+}
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener)
-  if (!timer) {
-    now = Date.now()
-    timer = setInterval(() => {
-      now = Date.now()
-      for (const l of listeners) l()
-    }, 1000)
-  }
-  return () => {
-    listeners.delete(listener)
-    if (!listeners.size && timer) {
-      clearInterval(timer)
-      timer = null
-    }
+export function createClock(periodMs: number): Clock {
+  const listeners = new Set<() => void>()
+  let now = Date.now()
+  let timer: ReturnType<typeof setInterval> | null = null
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      if (!timer) {
+        now = Date.now()
+        timer = setInterval(() => {
+          now = Date.now()
+          for (const l of listeners) l()
+        }, periodMs)
+      }
+      return () => {
+        listeners.delete(listener)
+        if (!listeners.size && timer) {
+          clearInterval(timer)
+          timer = null
+        }
+      }
+    },
+    now: () => now
   }
 }
 
+// Elapsed times of running agents count seconds.
+const seconds = createClock(1000)
 const noop = () => () => {}
 
 /** The current time, updated every second while `live`; a fixed value otherwise. */
 export function useNow(live: boolean): number {
-  return useSyncExternalStore(live ? subscribe : noop, () => (live ? now : 0))
+  return useSyncExternalStore(live ? seconds.subscribe : noop, () => (live ? seconds.now() : 0))
+}
+
+// "just now", "2 min ago": a label changes at most once a minute, so a few seconds late is on time.
+export const relativeClock = createClock(5000)
+
+/**
+ * `ts` as "just now", "2 min ago"…, kept current as time passes. The snapshot is the label itself, so a
+ * label is drawn again only when its words change, not at every tick.
+ */
+export function relativeLabel(ts: number, clock: Clock = relativeClock): { subscribe: Clock['subscribe']; label(): string } {
+  // The clock only says when to look again: the label is read from the time now.
+  return { subscribe: clock.subscribe, label: () => formatRelative(ts, Date.now()) }
+}
+
+export function useRelativeTime(ts: number): string {
+  const { subscribe, label } = relativeLabel(ts)
+  return useSyncExternalStore(subscribe, label)
 }

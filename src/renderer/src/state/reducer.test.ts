@@ -193,6 +193,40 @@ describe('applyEvents: streaming text and messages', () => {
     expect(transcript(s, 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 4 s (attempt 3 of 5).', 'text~:Full answer'])
   })
 
+  it('drops the retry notice once the call it was about succeeds', () => {
+    const t = setup()
+    t.apply(t.main.start(), t.main.user('Go'), t.main.error('Overloaded. Retrying in 2 s (attempt 2 of 9).', true), t.main.text('Full '))
+    // Still streaming: the call may yet fail again.
+    expect(transcript(t.session(), 'main')).toEqual(['user:Go', 'error(retrying):Overloaded. Retrying in 2 s (attempt 2 of 9).', 'text~:Full '])
+    const s = t.apply(t.main.text('answer'), t.main.usage({ outputTokens: 5 }), t.main.end('completed', { result: 'Full answer' }))
+    expect(transcript(s, 'main')).toEqual(['user:Go', 'text:Full answer'])
+    // The agent streams on normally afterwards (its stream start moved with the removed notice).
+    const next = t.apply(t.main.start(), t.main.user('More'), t.main.text('Again'))
+    expect(transcript(next, 'main')).toEqual(['user:Go', 'text:Full answer', 'user:More', 'text~:Again'])
+  })
+
+  it('replaces the retry notice by the final failure, once', () => {
+    const t = setup()
+    const s = t.apply(
+      t.main.start(),
+      t.main.user('Go'),
+      t.main.error('Overloaded. Retrying in 2 s (attempt 2 of 9).', true),
+      t.main.error('Overloaded. Retrying in 4 s (attempt 3 of 9).', true),
+      t.main.error('Overloaded (gave up after 9 attempts)'),
+      t.main.end('failed', { error: 'Overloaded (gave up after 9 attempts)' })
+    )
+    expect(transcript(s, 'main')).toEqual(['user:Go', 'error:Overloaded (gave up after 9 attempts)'])
+  })
+
+  it('drops a retry notice when the agent ends while waiting to retry', () => {
+    const t = setup()
+    const stopped = t.apply(t.main.start(), t.main.user('Go'), t.main.error('Overloaded. Retrying in 8 s (attempt 4 of 9).', true), t.main.end('stopped'))
+    expect(transcript(stopped, 'main')).toEqual(['user:Go'])
+    const u = setup()
+    const failed = u.apply(u.main.start(), u.main.user('Go'), u.main.error('Overloaded. Retrying in 8 s (attempt 4 of 9).', true), u.main.end('failed', { error: 'Budget reached' }))
+    expect(transcript(failed, 'main')).toEqual(['user:Go', 'error:Budget reached'])
+  })
+
   it('shows a fatal error where it happened and keeps it on the agent', () => {
     const t = setup()
     const s = t.apply(t.main.start(), t.main.error('Invalid API key'), t.main.end('failed', { error: 'Invalid API key' }))

@@ -8,6 +8,7 @@ import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, S
 import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
+import { newestFirst } from '../../../shared/session-order'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, isActive, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
@@ -44,6 +45,10 @@ export interface AppState {
   expanded: Record<string, true>
   dialog: Dialog
   firstRunDismissed: boolean
+  /** A key was saved on the first-run page: it stays (saying so, offering a test) until Continue. */
+  firstRunKeySaved: boolean
+  /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
+  keySaves: number
 }
 
 const initial: AppState = {
@@ -65,7 +70,9 @@ const initial: AppState = {
   maximizedAgentId: null,
   expanded: {},
   dialog: null,
-  firstRunDismissed: false
+  firstRunDismissed: false,
+  firstRunKeySaved: false,
+  keySaves: 0
 }
 
 export const useApp = create<AppState>()(() => ({ ...initial }))
@@ -85,7 +92,7 @@ export function call<K extends CallName>(name: K, request: CallRequest<K>): Prom
 
 function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummary[] {
   const rest = list.filter((x) => x.sessionId !== s.sessionId)
-  return [s, ...rest].sort((a, b) => b.updatedAt - a.updatedAt)
+  return [s, ...rest].sort(newestFirst)
 }
 
 // Live batches are folded into the store once per animation frame, however many arrived since the last
@@ -167,7 +174,7 @@ async function adoptWorkspace(workspace: Workspace): Promise<void> {
 export async function refreshSessions(): Promise<void> {
   try {
     const { sessions } = await call('sessions.list', { cwd: get().workspace?.cwd })
-    set({ sessions: [...sessions].sort((a, b) => b.updatedAt - a.updatedAt), sessionsError: undefined })
+    set({ sessions: [...sessions].sort(newestFirst), sessionsError: undefined })
   } catch (err) {
     set({ sessionsError: (err as Error).message })
   }
@@ -337,7 +344,7 @@ export async function saveSettings(patch: SettingsPatch): Promise<void> {
 
 export async function saveApiKey(apiKey: string): Promise<void> {
   const { settings } = await call('settings.setApiKey', { apiKey })
-  set({ settings })
+  set((s) => ({ settings, keySaves: s.keySaves + 1 }))
 }
 
 export async function openFolder(cwd: string): Promise<void> {
@@ -365,7 +372,8 @@ export const ui = {
       else expanded[agentId] = true
       return { expanded }
     }),
-  dismissFirstRun: () => set({ firstRunDismissed: true })
+  dismissFirstRun: () => set({ firstRunDismissed: true }),
+  firstRunKeySaved: () => set({ firstRunKeySaved: true })
 }
 
 /** For tests and the e2e harness. */

@@ -4,11 +4,47 @@ import { Icon } from '../components/icon'
 import { saveSettings, startDemo, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
+import { useConnectionTest, type FixHints } from './connection-test'
 import { ApiKeyForm } from './settings-dialog'
+
+// Shown on this page, where there is no Base URL field: the endpoint is changed in Settings, after Continue.
+const FIRST_RUN_HINTS: FixHints = {
+  base_url: 'Check the Base URL in Settings after you continue, or clear it there to use the Anthropic API.',
+  environment: 'This address comes from the ANTHROPIC_BASE_URL environment variable; you can set another Base URL in Settings after you continue.',
+  network: 'Check the network connection. If you use a gateway, set its address as the Base URL in Settings after you continue.',
+  key: 'Check that the key is right, or use a different one.',
+  no_key: 'Save a key first.'
+}
+
+/** After the key is saved: say so, and offer a test of it before going on. */
+function KeySaved({ onReplace }: { onReplace(): void }) {
+  const mode = useApp((s) => s.mode)
+  const connection = useConnectionTest({ hints: FIRST_RUN_HINTS })
+  return (
+    <div className="first-run-saved" data-testid="first-run-key-saved">
+      <div className="ok-text" role="status">
+        <Icon name="check" size={13} /> Key saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.
+      </div>
+      <p className="muted small">Check that it works before you start, if you like: Fanout asks the API for its list of models.</p>
+      <div className="first-run-saved-actions">
+        {connection.button}
+        <button className="btn btn-primary" onClick={() => ui.dismissFirstRun()} data-testid="first-run-continue">
+          Continue <Icon name="chevronRight" size={13} />
+        </button>
+      </div>
+      {connection.result}
+      <button className="btn-link small first-run-other-key" onClick={onReplace} data-testid="first-run-other-key">
+        Use a different key
+      </button>
+    </div>
+  )
+}
 
 export function FirstRun() {
   const workspace = useApp((s) => s.workspace)
   const mode = useApp((s) => s.mode)
+  const keySaved = useApp((s) => s.firstRunKeySaved)
+  const [replacing, setReplacing] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const demo = async () => {
@@ -39,7 +75,18 @@ export function FirstRun() {
               {mode === 'electron' ? 'Encrypted with your system keychain' : 'Kept in a file only your user can read'} and used only by Fanout’s own process; this page never
               sees it again.
             </p>
-            <ApiKeyForm onSaved={() => ui.dismissFirstRun()} />
+            {keySaved && !replacing ? (
+              <KeySaved onReplace={() => setReplacing(true)} />
+            ) : (
+              <>
+                <ApiKeyForm onSaved={() => (setReplacing(false), ui.firstRunKeySaved())} />
+                {replacing && (
+                  <button className="btn-link small first-run-other-key" onClick={() => setReplacing(false)}>
+                    Keep the saved key
+                  </button>
+                )}
+              </>
+            )}
           </section>
           <div className="first-run-or">
             <span>or</span>
@@ -58,18 +105,21 @@ export function FirstRun() {
             {error && <div className="inline-error">{error}</div>}
           </section>
         </div>
-        <button
-          className="btn-link small first-run-skip"
-          onClick={() => {
-            ui.dismissFirstRun()
-            // Remembered in settings, so a reload or the next start does not ask again.
-            // Not saved (the host went away): this screen comes back next start, nothing else is lost.
-            void saveSettings({ firstRunSkipped: true }).catch((err: Error) => console.warn(`Fanout could not remember 'Skip for now': ${err.message}`))
-          }}
-          data-testid="first-run-skip"
-        >
-          Skip for now
-        </button>
+        {/* With a key saved there is nothing to skip: Continue goes on. */}
+        {!keySaved && (
+          <button
+            className="btn-link small first-run-skip"
+            onClick={() => {
+              ui.dismissFirstRun()
+              // Remembered in settings, so a reload or the next start does not ask again.
+              // Not saved (the host went away): this screen comes back next start, nothing else is lost.
+              void saveSettings({ firstRunSkipped: true }).catch((err: Error) => console.warn(`Fanout could not remember 'Skip for now': ${err.message}`))
+            }}
+            data-testid="first-run-skip"
+          >
+            Skip for now
+          </button>
+        )}
       </div>
     </div>
   )

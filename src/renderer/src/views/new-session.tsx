@@ -55,6 +55,7 @@ export function NewSession() {
           autoFocus
           submitLabel="Start"
           testId="new-prompt"
+          errorScope={settings?.hasApiKey}
           onSubmit={async (prompt) => {
             requestNotificationPermission()
             setNeedKey(false)

@@ -13,24 +13,30 @@ export interface PromptBoxProps {
   children?: ReactNode
   submitLabel?: string
   testId?: string
+  /**
+   * A failed send's message is shown while this stays what it was when the send failed: the refusal of a
+   * start for want of a key goes the moment a key is stored, rather than sitting there until the next try.
+   */
+  errorScope?: unknown
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt' }: PromptBoxProps) {
+export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope }: PromptBoxProps) {
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const [failure, setFailure] = useState<{ message: string; scope: unknown } | null>(null)
+  const error = failure && Object.is(failure.scope, errorScope) ? failure.message : null
   const ref = useRef<HTMLTextAreaElement>(null)
 
   const submit = async () => {
     const value = text.trim()
     if (!value || busy || disabled) return
     setBusy(true)
-    setError(null)
+    setFailure(null)
     try {
       await onSubmit(value)
       setText('')
     } catch (err) {
-      setError(errorText(err))
+      setFailure({ message: errorText(err), scope: errorScope })
     } finally {
       setBusy(false)
       ref.current?.focus()

@@ -4,9 +4,10 @@ import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-library'
 import { Icon } from '../components/icon'
+import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
 import { refocusWhenLost } from '../lib/focus'
-import { formatCost, formatRelative } from '../lib/format'
+import { formatCost } from '../lib/format'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { deleteSession, openSession, renameSession } from '../state/store'
 import { errorText } from '../transport/types'
@@ -166,7 +167,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
             </span>
             <span className="session-meta">
               {s.demo && <span className="session-tag">scripted</span>}
-              {formatRelative(s.updatedAt)} · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
+              <RelativeTime ts={s.updatedAt} /> · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
             </span>
           </span>
         </button>

@@ -17,9 +17,13 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
   const [busy, setBusy] = useState(false)
+  // A key that does not look like an Anthropic one (a gateway's token may not) is saved once confirmed.
+  const [confirmed, setConfirmed] = useState<string | null>(null)
   const check = checkApiKey(key)
+  const asking = !!check.warning && confirmed === key
   const save = async () => {
     if (check.error) return
+    if (check.warning && !asking) return setConfirmed(key)
     setBusy(true)
     setError(null)
     try {
@@ -59,6 +63,7 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
           onChange={(e) => {
             setKey(e.target.value)
             setSaved(false)
+            setConfirmed(null)
           }}
           placeholder="sk-ant-…"
           aria-label="Anthropic API key"
@@ -68,7 +73,7 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
           data-testid="api-key-input"
         />
         <button className="btn btn-primary" type="submit" disabled={busy || !key.trim() || !!check.error} data-testid="api-key-save">
-          {settings?.hasApiKey ? 'Replace key' : 'Save key'}
+          {asking ? 'Save anyway' : settings?.hasApiKey ? 'Replace key' : 'Save key'}
         </button>
       </div>
       {check.error && (
@@ -77,7 +82,8 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
         </span>
       )}
       {check.warning && (
-        <span className="warn-text small" id="api-key-check" data-testid="api-key-check">
+        <span className="warn-text small" id="api-key-check" data-testid="api-key-check" role={asking ? 'alert' : undefined}>
+          {asking && <strong>Not saved yet: </strong>}
           {check.warning}
         </span>
       )}

@@ -4,10 +4,11 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
-import { checkBaseUrl, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
-import { call, saveSettings } from '../state/store'
+import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
+import { useConnectionTest, type FixHints } from './connection-test'
 import { MODE_LABEL } from './new-session'
 import { changedFields, draftErrors, draftPatch, FIELD_ORDER, sameDraft, toDraft, type Draft, type FieldErrors } from './settings-draft'
 
@@ -31,32 +32,13 @@ const fieldProps = (field: SettingsFieldKey, error: string | undefined) => ({
   className: error ? 'invalid' : undefined
 })
 
-/** "Test connection": its button, beside the Base URL, and its answer, under it. */
-function useConnectionTest(baseUrl: string): { button: ReactNode; result: ReactNode } {
-  const [state, setState] = useState<{ busy: boolean; ok?: boolean; message?: string }>({ busy: false })
-  const test = async () => {
-    const url = checkBaseUrl(baseUrl)
-    if (!url.ok) return setState({ busy: false, ok: false, message: url.error })
-    setState({ busy: true })
-    try {
-      const r = await call('settings.testConnection', { baseUrl: url.value })
-      setState({ busy: false, ok: r.ok, message: r.message })
-    } catch (err) {
-      setState({ busy: false, ok: false, message: errorText(err) })
-    }
-  }
-  return {
-    button: (
-      <button type="button" className="btn" onClick={() => void test()} disabled={state.busy} data-testid="test-connection">
-        {state.busy ? 'Testing…' : 'Test connection'}
-      </button>
-    ),
-    result: state.message && (
-      <span className={`connection-result ${state.ok ? 'ok-text' : 'inline-error'}`} role="status" data-testid="connection-result">
-        <Icon name={state.ok ? 'check' : 'x'} size={12} /> {state.message}
-      </span>
-    )
-  }
+// Shown under the Base URL, in Settings: the key is at the top of this dialog, the address right above.
+const SETTINGS_HINTS: FixHints = {
+  base_url: 'Check the Base URL, or leave it empty to use the Anthropic API.',
+  environment: 'This address comes from the ANTHROPIC_BASE_URL environment variable; enter a Base URL to use another.',
+  network: 'Check the network connection; if you use a gateway, enter its address as the Base URL.',
+  key: 'Check the key under “Anthropic API key” above, or replace it.',
+  no_key: 'Save one under “Anthropic API key” above first.'
 }
 
 export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirty(dirty: boolean): void }) {
@@ -72,7 +54,8 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
   const local = draftErrors(d)
   const err = (k: SettingsFieldKey) => hostErrors[k] ?? (showAll || touched.has(k) ? local[k] : undefined)
   const defaults = settings.defaultModelAliases
-  const connection = useConnectionTest(d.baseUrl)
+  // A typed address that cannot be one: its field says so (once), however it was typed.
+  const connection = useConnectionTest({ baseUrl: d.baseUrl, hints: SETTINGS_HINTS, onInvalidUrl: () => (setTouched((t) => new Set([...t, 'baseUrl'])), focusField('baseUrl')) })
 
   // Before the next event: an Escape typed straight after a change must already know it is unsaved.
   useLayoutEffect(() => onDirty(!sameDraft(d, baseline)), [d, baseline, onDirty])
@@ -100,6 +83,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
       await saveSettings(draftPatch(d, defaults))
       setBaseline(d)
       setSaved(true)
+      connection.clear() // it tested the settings as they were
       setFormError(null)
     } catch (e) {
       const { fields, rest } = settingsFieldErrors(e instanceof CallError ? e : { message: errorText(e) })

@@ -1,0 +1,72 @@
+// The session list: newest activity first, and a session's time is when something last happened in it —
+// not when the list was asked for (every session this process ran used to read "just now" for ever).
+import { describe, expect, it } from 'vitest'
+import { folders, host, mainEnded, until } from '../../../../test/support/host'
+import type { AgentEvent } from '../../../shared/events'
+import { reply } from '../model/scripted'
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const lastEventTs = (events: AgentEvent[], sessionId: string) => Math.max(...events.filter((e) => e.sessionId === sessionId).map((e) => e.ts))
+
+describe('listing sessions', () => {
+  it('lists the sessions this process ran newest activity first, each at its last event', async () => {
+    const { h, events, dirs } = await host(() => reply.text('Done.'))
+    const first = await h.startSession({ prompt: 'first', cwd: dirs.cwd })
+    await until(() => mainEnded(events, first.sessionId), 'the first session')
+    await pause(30)
+    const second = await h.startSession({ prompt: 'second', cwd: dirs.cwd })
+    await until(() => mainEnded(events, second.sessionId), 'the second session')
+    await pause(30)
+
+    const { sessions } = await h.listSessions({})
+    expect(sessions.map((s) => s.title)).toEqual(['second', 'first'])
+    expect(sessions[0].updatedAt).toBe(lastEventTs(events, second.sessionId))
+    expect(sessions[1].updatedAt).toBe(lastEventTs(events, first.sessionId))
+    // Asking again later does not make them newer.
+    await pause(30)
+    expect((await h.listSessions({})).sessions.map((s) => s.updatedAt)).toEqual(sessions.map((s) => s.updatedAt))
+
+    // A follow-up to the older session is new activity: it moves to the top.
+    await h.sendPrompt({ sessionId: first.sessionId, prompt: 'again' })
+    await until(() => events.filter((e) => e.type === 'agent_end' && e.sessionId === first.sessionId && e.parentAgentId === null).length === 2, 'the follow-up')
+    const after = (await h.listSessions({})).sessions
+    expect(after.map((s) => s.title)).toEqual(['first', 'second'])
+    expect(after[0].updatedAt).toBe(lastEventTs(events, first.sessionId))
+  })
+
+  it('sends a working session’s row again now and then, so its time in the list keeps up', async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ')
+    const { h, events, notices, dirs } = await host(() => reply.shaped({ textChunk: 4, chunkDelayMs: 5 }, reply.text(words)), folders(), {}, { activityNoticeMs: 40 })
+    const { sessionId } = await h.startSession({ prompt: 'stream a while', cwd: dirs.cwd })
+    await until(() => mainEnded(events, sessionId), 'the session')
+    const rows = notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
+    const mid = rows.filter((r) => r.status === 'running' && r.updatedAt > rows[0].updatedAt)
+    expect(mid.length).toBeGreaterThan(0)
+    // Not one per event: at most one per 40 ms of activity (plus the start and end of the agent).
+    const deltas = events.filter((e) => e.sessionId === sessionId && e.type === 'text_delta').length
+    expect(rows.length).toBeLessThan(deltas)
+    expect(rows.at(-1)!.updatedAt).toBe(lastEventTs(events, sessionId))
+  })
+
+  it('keeps a reopened session’s own times until something happens in it', async () => {
+    const dirs = folders()
+    const before = await host(() => reply.text('Done.'), dirs)
+    const older = await before.h.startSession({ prompt: 'older', cwd: dirs.cwd })
+    await until(() => mainEnded(before.events, older.sessionId), 'the older session')
+    await pause(30)
+    const newer = await before.h.startSession({ prompt: 'newer', cwd: dirs.cwd })
+    await until(() => mainEnded(before.events, newer.sessionId), 'the newer session')
+    const stored = (await before.h.listSessions({})).sessions
+    await before.h.close()
+
+    const after = await host(() => reply.text('Done again.'), dirs)
+    const reread = (await after.h.listSessions({})).sessions
+    expect(reread.map((s) => [s.title, s.updatedAt])).toEqual(stored.map((s) => [s.title, s.updatedAt]))
+    // Reopened to resume it: created when it was created, and newer only from its new events on.
+    await after.h.sendPrompt({ sessionId: older.sessionId, prompt: 'more' })
+    await until(() => mainEnded(after.events, older.sessionId), 'the follow-up')
+    const [top, next] = (await after.h.listSessions({})).sessions
+    expect(top).toMatchObject({ title: 'older', createdAt: reread[1].createdAt, updatedAt: lastEventTs(after.events, older.sessionId) })
+    expect(next).toMatchObject({ title: 'newer', updatedAt: stored[0].updatedAt })
+  })
+})
