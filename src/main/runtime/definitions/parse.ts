@@ -165,7 +165,7 @@ function readFrontmatter(yaml: string, origin: Position, file: string, diagnosti
     const repair = quoteProblematicValues(yaml)
     const retried = repair.quoted.length ? readYaml(repair.text, origin) : undefined
     if (!retried?.ok) {
-      const message = firstError.hint ? `the frontmatter is not valid YAML: ${firstError.hint} (${firstError.message})` : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
+      const message = firstError.hint ? `the frontmatter is not valid YAML: ${firstError.hint}` : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
       return { ok: false, at: firstError.at, code: 'invalid-yaml', message }
     }
     for (const q of repair.quoted) {

@@ -19,7 +19,7 @@ describe('hard YAML errors point at the line that is wrong', () => {
   it('a key indented under a one-line value: the indented line, not the line above', () => {
     const at = reported('---', 'name: code-reviewer', 'description: Reviews code', 'tools: Read', '  model: sonnet', 'color: blue', '---', 'Body', '')
     expect(at).toMatchObject({ line: 5, column: 3 })
-    expect(at.message).toMatch(/indented/)
+    expect(at.message).toContain('line 5 is indented, so YAML reads it as part of the value on line 4')
   })
 
   it('the second key indented by one space', () => {
@@ -41,7 +41,7 @@ describe('hard YAML errors point at the line that is wrong', () => {
   it('an unclosed [ list: the line that opens it, not the key after it', () => {
     const at = reported('---', 'name: x', 'description: y', 'tools: [Read, Grep,', '  Glob', 'model: sonnet', '---', '')
     expect(at).toMatchObject({ line: 4, column: 8 })
-    expect(at.message).toContain('never closed by a `]`')
+    expect(at.message).toContain('the `[` on line 4 is never closed by a `]`')
     expect(reported('---', 'name: x', 'description: y', 'hooks:', '  PreToolUse: [a, b', '  PostToolUse: []', '---', '')).toMatchObject({ line: 5, column: 15 })
   })
 
@@ -62,7 +62,7 @@ describe('hard YAML errors point at the line that is wrong', () => {
   it('a missing colon: the line without it, in the middle or at the end', () => {
     const at = reported('---', 'name: x', 'description: y', 'model sonnet', 'color: blue', '---', '')
     expect(at).toMatchObject({ line: 4, column: 1 })
-    expect(at.message).toContain('no `:`')
+    expect(at.message).toContain('line 4 has no `:`')
     expect(reported('---', 'name: x', 'description: y', 'model sonnet', '---', '')).toMatchObject({ line: 4, column: 1 })
   })
 
