@@ -2,7 +2,7 @@
 // only thanks to Claude Code's quoting gets a warning (as its problems are warnings), said once, with each
 // line to look at, and a form that looks as locked as it is and says why; every save says "Saved <file>";
 // saving a file that will not load asks first, from the keyboard too. Screenshots in light and dark.
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { shoot } from './support/screens'
@@ -104,5 +104,28 @@ test('a file that does not load: an error banner at the line that is wrong', asy
   // Its location shows the line in the raw file.
   await banner.getByRole('button', { name: 'code-reviewer.md:5:3' }).click()
   await expect(page.getByTestId('tab-raw')).toHaveAttribute('aria-selected', 'true')
+  expect(problems).toEqual([])
+})
+
+test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page }) => {
+  const problems = await start(page)
+  await entry(page, 'code-reviewer').click()
+  await page.getByTestId('color-green').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  await page.getByTestId('action-save').click()
+  const saved = page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })
+  await expect(saved).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  await expect(page.locator('[aria-live=polite]').filter({ has: saved })).toHaveCount(1)
+  await shoot(page, '32-agent-saved')
+  await saved.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(saved).toHaveCount(0)
+
+  await page.getByTestId('color-blue').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(saved).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  expect(readFileSync(join(app.project, '.claude/agents/code-reviewer.md'), 'utf8')).toContain('color: blue')
   expect(problems).toEqual([])
 })

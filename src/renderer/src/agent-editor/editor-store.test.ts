@@ -7,6 +7,7 @@ import { setField, setRawText } from './draft-edits'
 import { selectEntry, visibleEntries } from './editor-library'
 import { isDirty, useAgentEditor } from './editor-store'
 import { keepMine, saveDraft } from './file-actions'
+import { useToasts } from '../views/notifications'
 
 const FILE = '/work/project/.claude/agents/a.md'
 const VERSION = { mtimeMs: 1, size: 1, hash: 'a'.repeat(64) }
@@ -56,6 +57,7 @@ const until = async (check: () => boolean) => {
 
 beforeEach(() => {
   resetStore()
+  useToasts.setState({ toasts: [] })
   useAgentEditor.setState({ draft: null, selected: null, library: null, dialog: null })
 })
 afterEach(() => resetStore())
@@ -107,6 +109,17 @@ describe('agent editor store', () => {
     keepMine()
     expect(useAgentEditor.getState().draft!.base).toMatchObject({ hash: 'c'.repeat(64) })
     expect(host.saves).toHaveLength(1)
+  })
+
+  it('confirms a save with a "Saved <file>" toast that says whether it loads', async () => {
+    await openDraft({ text: 'start\n' })
+    setRawText('mine\n')
+    await saveDraft()
+    expect(isDirty(useAgentEditor.getState().draft)).toBe(false)
+    expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ title: 'Saved a.md', body: 'Loads cleanly.', kind: 'success' })])
+    setRawText('again\n')
+    await saveDraft()
+    expect(useToasts.getState().toasts).toHaveLength(1) // a new save replaces the last one's toast
   })
 
   it('asks before leaving unsaved changes', async () => {

@@ -1,10 +1,12 @@
 // What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
 // the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
-import type { AgentScope } from '../../../shared/agent-editor'
+import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
 import { call } from '../state/store'
 import { errorText } from '../transport/types'
+import { confirmToast } from '../views/notifications'
 import { loadFile, refreshLibrary, selectEntry } from './editor-library'
 import { editorCwd, patchDraft, useAgentEditor, type Draft } from './editor-store'
+import { fileName } from './load-problem'
 
 const get = useAgentEditor.getState
 const set = useAgentEditor.setState
@@ -20,6 +22,7 @@ export async function saveDraft(force = false): Promise<void> {
     if (!now || now.file !== d.file) return
     if (result.saved) {
       patchDraft({ saving: false, base: result.version, savedText: text, conflict: undefined, repaired: undefined, ...(now.text === text ? { analysis: result.analysis, analysisFor: text } : {}) })
+      confirmSaved(d.file, result.analysis)
       void refreshLibrary()
     } else {
       patchDraft({ saving: false, conflict: result.conflict })
@@ -27,6 +30,13 @@ export async function saveDraft(force = false): Promise<void> {
   } catch (err) {
     patchDraft({ saving: false, saveError: errorText(err) })
   }
+}
+
+/** Saving only makes the "unsaved" badge go: say so, and whether what was written loads. */
+function confirmSaved(file: string, analysis: AgentAnalysis): void {
+  const warnings = analysis.diagnostics.filter((x) => x.severity === 'warning').length
+  const body = !analysis.loaded ? 'It does not load until its errors are fixed.' : warnings ? `Loads, with ${warnings} warning${warnings > 1 ? 's' : ''}.` : 'Loads cleanly.'
+  confirmToast({ title: `Saved ${fileName(file)}`, body, kind: analysis.loaded ? 'success' : 'warn', key: 'agent-saved' })
 }
 
 /** The file changed on disk: take its version, dropping the draft's changes. */

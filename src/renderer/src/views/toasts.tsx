@@ -12,7 +12,7 @@ export function Toasts() {
           <button
             className="toast-body"
             onClick={() => {
-              void openSession(t.sessionId).then(() => t.agentId && ui.focusAgent(t.agentId))
+              if (t.sessionId) void openSession(t.sessionId).then(() => t.agentId && ui.focusAgent(t.agentId))
               dismissToast(t.id)
             }}
           >
