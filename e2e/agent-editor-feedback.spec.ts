@@ -30,6 +30,16 @@ async function start(page: Page) {
 
 const entry = (page: Page, name: string) => page.getByTestId('agent-library').locator(`[data-testid=library-entry][data-agent="${name}"]`)
 
+async function replaceRaw(page: Page, text: string) {
+  await page.getByTestId('tab-raw').click()
+  await page.getByTestId('raw-editor').click()
+  await page.keyboard.press('ControlOrMeta+a')
+  // Emptied by CodeMirror's own Backspace first: typing over a highlighted selection lets Chromium's editing
+  // try to keep the old spans' colors as style attributes, which the app's CSP (rightly) refuses and logs.
+  await page.keyboard.press('Backspace')
+  await page.keyboard.insertText(text)
+}
+
 const look = (page: Page, testId: string) =>
   page.getByTestId(testId).evaluate((el) => {
     const s = getComputedStyle(el)
@@ -127,5 +137,54 @@ test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page }) =
   await expect(saved).toBeVisible()
   await expect(page.getByTestId('unsaved')).toHaveCount(0)
   expect(readFileSync(join(app.project, '.claude/agents/code-reviewer.md'), 'utf8')).toContain('color: blue')
+  expect(problems).toEqual([])
+})
+
+test('saving a file that will not load asks first; keyboard only; warnings alone do not ask', async ({ page }) => {
+  const problems = await start(page)
+  const file = join(app.project, '.claude/agents/code-reviewer.md')
+  const before = readFileSync(file, 'utf8')
+  await entry(page, 'code-reviewer').click()
+  await replaceRaw(page, INDENTED)
+  await expect(page.getByTestId('problems-panel')).toContainText('code-reviewer.md:5:3')
+
+  // Save asks, naming the reason and the place; Escape keeps editing and writes nothing.
+  await page.getByTestId('action-save').click()
+  const dialog = page.getByTestId('save-anyway-dialog')
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('This agent will not load:')
+  await expect(dialog).toContainText('code-reviewer.md:5:3')
+  await expect(dialog).toContainText('Save anyway?')
+  await expect(page.getByRole('dialog', { name: /will not load/ })).toHaveAccessibleDescription(/This agent will not load/)
+  await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused()
+  await shoot(page, '33-agent-save-anyway')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+
+  // Ctrl+S asks too; Enter on the focused Keep editing closes it; Tab then Enter saves anyway.
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Save anyway' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(INDENTED)
+
+  // Only warnings: it loads, so it saves without asking.
+  await replaceRaw(page, QUOTED)
+  await expect(page.getByTestId('problems-panel')).toContainText('3 warnings')
+  await page.getByTestId('action-save').click()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(QUOTED)
   expect(problems).toEqual([])
 })

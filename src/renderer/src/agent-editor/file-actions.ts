@@ -4,16 +4,37 @@ import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
 import { call } from '../state/store'
 import { errorText } from '../transport/types'
 import { confirmToast } from '../views/notifications'
+import { analyzeNow } from './draft-edits'
 import { loadFile, refreshLibrary, selectEntry } from './editor-library'
 import { editorCwd, patchDraft, useAgentEditor, type Draft } from './editor-store'
-import { fileName } from './load-problem'
+import { fileName, loadProblem } from './load-problem'
 
 const get = useAgentEditor.getState
 const set = useAgentEditor.setState
 
-export async function saveDraft(force = false): Promise<void> {
-  const d = get().draft
+/**
+ * Writes the draft. A draft that would not load (Claude Code and Fanout would skip the file) is only
+ * written once the person says so (`anyway`); warnings alone never ask.
+ */
+export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}): Promise<void> {
+  let d = get().draft
   if (!d || d.saving) return
+  if (opts.anyway) {
+    if (get().dialog?.kind === 'save-anyway') set({ dialog: null })
+  } else {
+    // Judge the text being saved, not an analysis of what it was before the last keystrokes.
+    if (d.analysisFor !== d.text) {
+      await analyzeNow()
+      d = get().draft
+      if (!d || d.saving) return
+    }
+    const problem = d.analysisFor === d.text ? loadProblem(d.analysis) : null
+    if (problem) {
+      set({ dialog: { kind: 'save-anyway', problem } })
+      return
+    }
+  }
+  const force = opts.force ?? false
   patchDraft({ saving: true, saveError: undefined })
   const text = d.text
   try {
