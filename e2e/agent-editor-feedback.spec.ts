@@ -42,7 +42,7 @@ async function replaceRaw(page: Page, text: string) {
 
 const look = (page: Page, testId: string) =>
   page.getByTestId(testId).evaluate((el) => {
-    const s = getComputedStyle(el)
+    const s = el.ownerDocument.defaultView!.getComputedStyle(el)
     return { background: s.backgroundColor, color: s.color, border: `${s.borderStyle} ${s.borderColor}`, cursor: s.cursor }
   })
 
