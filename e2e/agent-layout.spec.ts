@@ -1,4 +1,4 @@
-// The agent editor at 1024 and 1280 px: the form keeps a usable width (side panels move under it when
+// The agent editor at 1024 and 1280 px: the form keeps a usable width (the side panels become tabs when
 // there is no room beside it), misspelt tools and models are in Problems, the status bar is about the
 // agent files, and a refused new-agent name says why.
 import { writeFileSync } from 'node:fs'
@@ -30,11 +30,28 @@ for (const width of [1024, 1280]) {
     await expect(bar).not.toContainText('running')
 
     const form = (await page.locator('.ae-main').boundingBox())!
-    const side = (await page.locator('.ae-side').boundingBox())!
     expect(form.width).toBeGreaterThanOrEqual(460)
-    if (width === 1024) expect(side.y).toBeGreaterThan(form.y + 100) // under the form, not squeezed beside it
-    else expect(side.x).toBeGreaterThanOrEqual(form.x + form.width - 1)
-    await shoot(page, `agent-editor-${width}`)
+    if (width === 1024) {
+      // No room beside the form: the side panels are tabs of their own, the problems counted on theirs.
+      await expect(page.locator('.ae-side')).toBeHidden()
+      await expect(page.getByTestId('tab-side-problems')).toHaveText('Problems3')
+      await shoot(page, `agent-editor-${width}`)
+      await page.getByTestId('tab-side-problems').click()
+      await expect(problems).toBeInViewport()
+      await expect(page.getByTestId('field-model')).toBeHidden()
+      await shoot(page, `agent-editor-${width}-problems`)
+      // A problem clicked shows its line in the raw file.
+      await problems.getByTestId('problem').first().click()
+      await expect(page.getByTestId('raw-view')).toBeVisible()
+      await expect(page.getByTestId('tab-raw')).toHaveAttribute('aria-selected', 'true')
+      await page.getByTestId('tab-form').click()
+      await expect(page.getByTestId('field-model')).toBeVisible()
+    } else {
+      const side = (await page.locator('.ae-side').boundingBox())!
+      expect(side.x).toBeGreaterThanOrEqual(form.x + form.width - 1)
+      await expect(page.getByTestId('tab-side-problems')).toBeHidden()
+      await shoot(page, `agent-editor-${width}`)
+    }
 
     await page.getByTestId('new-agent').click()
     await page.getByTestId('new-agent-name').fill('Changelog Writer')

@@ -59,7 +59,7 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(board.getByTestId('team-task')).toHaveCount(3)
   await expect(board.getByTestId('task-column-in_progress').getByTestId('team-task')).not.toHaveCount(0, { timeout: 20_000 })
   // The coordinator ended its turn while the team works: the session still reads as running, not done.
-  await expect(page.getByTestId('session-still-working')).toContainText('2 agents still working')
+  await expect(page.getByTestId('session-still-working')).toContainText('2 subagents still working')
   await expect(page.locator('.session-header-title')).toContainText('Running')
   await expect(page.getByTestId('session-summary')).toHaveCount(0)
   await shoot(page, '12-team-board')

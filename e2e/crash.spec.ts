@@ -44,9 +44,9 @@ test('a session a crash cut off reopens as interrupted and resumes', async ({ pa
   await expect(page.getByTestId('session-summary')).toContainText('Interrupted after')
   await expect(page.getByTestId('session-still-working')).toHaveCount(0)
   await expect(page.getByTestId('stop-session')).toHaveCount(0)
-  // The sidebar and the header count every agent; the status bar, like the tab strip, the subagents by state.
-  await expect(item).toContainText('3 agents')
-  await expect(page.getByTestId('header-agent-count')).toHaveText('0 / 3')
+  // Every view counts the subagents (the main agent is not among them), in the same words.
+  await expect(item).toContainText('2 subagents')
+  await expect(page.getByTestId('header-agent-count')).toHaveText('2 subagents')
   await expect(page.locator('.status-bar')).toContainText('2 subagents')
   await expect(page.getByTestId('status-count-interrupted')).toHaveText('2 interrupted')
   await expect(page.getByTestId('interrupted-bar')).toContainText('Fanout stopped while')
@@ -56,7 +56,7 @@ test('a session a crash cut off reopens as interrupted and resumes', async ({ pa
   await expect(page.getByTestId('interrupted-bar')).toHaveCount(0, { timeout: 15_000 })
   await expect(page.getByTestId('session-summary')).toContainText('Finished', { timeout: 40_000 })
   await expect(page.locator('[data-testid=agent-panel][data-status=interrupted]')).toHaveCount(0)
-  await expect(page.getByTestId('header-agent-count')).toHaveText('0 / 3')
+  await expect(page.getByTestId('header-agent-count')).toHaveText('2 subagents')
   expect(problems).toEqual([])
 })
 

@@ -55,7 +55,7 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   await expect(summary).toContainText('4 subagents')
   await expect(page.getByTestId('transcript')).toContainText('Summary')
   await expect(page.getByTestId('transcript')).toContainText('stopped before finishing')
-  await expect(page.getByTestId('session-item').first()).toContainText('5 agents')
+  await expect(page.getByTestId('session-item').first()).toContainText('4 subagents')
 
   // Restart the server (new process state, new token): the session reopens from its transcripts.
   await app.restart()

@@ -28,6 +28,10 @@ export interface ChatMessage {
   content: string | ContentBlock[]
 }
 
+/** A message's content as blocks: a plain-string content is one text block. */
+export const contentBlocks = (message: ChatMessage): ContentBlock[] =>
+  typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+
 export interface EventBase {
   agentId: string
   parentAgentId: string | null

@@ -15,7 +15,6 @@ import { SettingsDialog } from './views/settings-dialog'
 import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
-import { Toasts } from './views/toasts'
 
 function ConnectionGate() {
   const connection = useApp((s) => s.connection)
@@ -38,7 +37,14 @@ function SessionArea() {
   const [width, setWidth] = useConversationWidth()
   if (!sessionId) return <NewSession />
   return (
-    <div className={`session-body${hasSubagents ? ' split' : ''}`} ref={body} style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}>
+    <div
+      className={`session-body${hasSubagents ? ' split' : ''}`}
+      ref={body}
+      style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}
+      // An answered permission request's focus goes to the next request in the session, else to the prompt box.
+      data-permission-scope
+      data-permission-fallback="[data-testid=followup]"
+    >
       <Conversation sessionId={sessionId} />
       {hasSubagents && <Splitter container={body} width={width} onChange={setWidth} />}
       {hasSubagents && <RightPane sessionId={sessionId} />}
@@ -74,7 +80,6 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
-      <Toasts />
     </div>
   )
 }

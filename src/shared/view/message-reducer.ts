@@ -1,7 +1,7 @@
 // Whole messages: an assistant message replaces what was streamed for it (or adds it, on a replay without
 // deltas); a user message shows its text (not reminders, not deliveries shown already) and fills in tool
 // results a replay without tool_end lacks.
-import type { ChatMessage } from '../events'
+import { contentBlocks, type ChatMessage } from '../events'
 import { endStream, userText } from './inbox-reducer'
 import type { SessionDraft } from './session-draft'
 import type { AgentState, TranscriptItem } from './session-state'
@@ -9,7 +9,6 @@ import { settleStreaming } from './stream-reducer'
 import { safeJson, startTool } from './tool-reducer'
 import { pushItem } from './transcript-items'
 
-const blocksOf = (message: ChatMessage) => (typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content)
 
 /** The final assistant message replaces what was streamed for it (or adds it, on a replay without deltas). */
 export function assistantMessage(d: SessionDraft, a: AgentState, message: ChatMessage, ts: number): void {
@@ -20,7 +19,7 @@ export function assistantMessage(d: SessionDraft, a: AgentState, message: ChatMe
     const i = streamed.findIndex((s) => s.kind === kind)
     return i === -1 ? null : streamed.splice(i, 1)[0]
   }
-  for (const b of blocksOf(message)) {
+  for (const b of contentBlocks(message)) {
     if (b.type === 'text' || b.type === 'thinking') {
       const kind = b.type
       const text = b.type === 'text' ? b.text : b.thinking
@@ -61,7 +60,7 @@ function isReminder(text: string): boolean {
 
 export function userMessage(d: SessionDraft, a: AgentState, message: ChatMessage, ts: number): void {
   settleStreaming(d, a)
-  for (const b of blocksOf(message)) {
+  for (const b of contentBlocks(message)) {
     if (b.type === 'text') {
       if (!b.text.trim() || isReminder(b.text)) continue
       userText(d, a, b.text, ts)

@@ -2,7 +2,7 @@
 // the tools before it) and on the last message, so each turn re-reads the previous turn's prefix from cache.
 // The breakpoints are added to copies: the conversation itself never carries cache_control.
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'
-import type { ChatMessage } from '../../../shared/events'
+import { contentBlocks, type ChatMessage } from '../../../shared/events'
 import type { ModelRequest } from './types'
 
 export const DEFAULT_MAX_TOKENS = 32_000
@@ -19,7 +19,7 @@ function systemBlocks(system: ModelRequest['system'], cache: boolean): MessageCr
 function withLastBlockCached(messages: ChatMessage[]): unknown[] {
   return messages.map((m, i) => {
     if (i !== messages.length - 1) return m
-    const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
+    const content = contentBlocks(m)
     if (!content.length) return m
     const last = content[content.length - 1]
     // Thinking blocks cannot carry cache_control; leave such a message as it is.

@@ -2,7 +2,7 @@
 // every message up to the assistant turn that spawned it; that turn's tool calls are answered (the API
 // rejects an unanswered tool_use), and an entry message tells it where the parent's thread ends and what
 // its own task is.
-import type { ChatMessage, ContentBlock } from '../../../shared/events'
+import { contentBlocks, type ChatMessage, type ContentBlock } from '../../../shared/events'
 import { repairConversation } from '../store'
 
 /** The reserved `subagent_type` that forks the calling agent itself. */
@@ -36,7 +36,7 @@ export function forkMessages(parent: readonly ChatMessage[], spawningToolUseId: 
   let lead: ContentBlock[] = []
   if (!calls.length && last?.role === 'user') {
     history.pop()
-    lead = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content
+    lead = contentBlocks(last)
   }
   const n = history.length
   const entry = `Context: The ${n} message${n === 1 ? '' : 's'} above ${n === 1 ? 'is' : 'are'} from the parent thread: the conversation of the agent that started you, up to the moment it handed this task to you. Use what they tell you; do not continue the parent's own work or repeat its tool calls.

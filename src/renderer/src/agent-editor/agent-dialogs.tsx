@@ -3,6 +3,7 @@
 import { useState } from 'react'
 import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name'
 import type { AgentScope } from '../../../shared/agent-editor'
+import { PathText } from '../components/path-text'
 import { errorText } from '../transport/types'
 import { Dialog } from '../views/dialog'
 import { selectEntry } from './editor-library'
@@ -78,7 +79,7 @@ function NewAgentDialog() {
                 <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
                 <span>
                   <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
-                  <span className="mono faint small">{library?.dirs[s]}</span>
+                  {library && <PathText path={library.dirs[s]} className="mono faint small" testId={`new-agent-dir-${s}`} />}
                 </span>
               </label>
             ))}

@@ -1,8 +1,11 @@
 // One agent file open: its header and actions, banners (read-only, repair, changed on disk), the form and
-// prompt or the raw file, and on the right its problems, effective result and "Try it".
-import { useState } from 'react'
+// prompt or the raw file, and on the right its problems, effective result and "Try it" (tabs of their own
+// when the pane is too narrow for a side column).
+import { useEffect, useState, type ReactNode } from 'react'
 import type { AgentAnalysis } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
+import { PathText } from '../components/path-text'
+import { useSize } from '../lib/use-size'
 import { useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { CodeEditor, type LineMark } from './code-editor'
@@ -143,20 +146,24 @@ function Header({ draft }: { draft: Draft }) {
   const needsFix = editable ? undefined : 'Fix the file first: the name is set through its frontmatter'
   return (
     <header className="ae-header">
+      {/* The name and its badges, and under them the file: a badge never takes the file's room, and the file
+          name stays whole while its directory gives way. */}
       <div className="ae-title">
         <span className="ae-entry-dot large" style={{ ['--dot' as string]: COLORS.has(color) ? `var(--agent-${color})` : 'var(--border-strong)' }} />
-        <span className="ae-title-name" data-testid="editor-title">
-          {name}
-        </span>
-        <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
-        {dirty && (
-          <span className="tag tag-warn" data-testid="unsaved">
-            unsaved
-          </span>
-        )}
-        <span className="ae-title-file mono" title={draft.file}>
-          <bdi>{draft.file}</bdi>
-        </span>
+        <div className="ae-title-text">
+          <div className="ae-title-line">
+            <span className="ae-title-name" title={name} data-testid="editor-title">
+              {name}
+            </span>
+            <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
+            {dirty && (
+              <span className="tag tag-warn" data-testid="unsaved">
+                unsaved
+              </span>
+            )}
+          </div>
+          <PathText path={draft.file} className="ae-title-file mono" testId="editor-file" />
+        </div>
       </div>
       <div className="ae-actions">
         {error && (
@@ -205,29 +212,58 @@ function RawView({ draft, note }: { draft: Draft; note?: string }) {
   )
 }
 
+type SidePanel = 'problems' | 'effective' | 'try'
+
+/** Wider than this, the side panels have their own column beside the form (agent-editor.css, same figure). */
+const NARROW = 720
+
 export function EditorPane({ draft }: { draft: Draft }) {
   const tab = useAgentEditor((s) => s.tab)
+  const reveal = useAgentEditor((s) => s.revealLine)
   const tools = useAgentEditor((s) => s.library?.availableTools ?? [])
   const isGitRepo = useApp((s) => !!s.workspace?.isGitRepo)
   const a = draft.analysis
   const readOnly = !draft.scope
   // Nothing for the form to show: the frontmatter is missing or unreadable even with Claude Code's repair.
   const unreadable = !!a && !a.formEditable && Object.keys(a.fields).length === 0
+  // Too narrow for a side column (a 1024 px window), the side panels are tabs of their own beside Form and
+  // Raw file, rather than a long scroll below the form. They stay mounted (hidden), so a Try it run goes on.
+  const [side, setSide] = useState<SidePanel | null>(null)
+  const [sizeRef, size] = useSize()
+  const wide = size.width > NARROW
+  useEffect(() => {
+    if (wide) setSide(null)
+  }, [wide])
+  // A problem clicked opens its line in the raw file.
+  useEffect(() => setSide(null), [reveal])
+  const problems = a?.diagnostics.filter((d) => d.severity !== 'info') ?? []
+  const mainTab = (id: 'form' | 'raw', label: string) => (
+    <button role="tab" aria-selected={tab === id && !side} className={`pane-tab${tab === id && !side ? ' active' : ''}`} onClick={() => (editorUi.setTab(id), setSide(null))} data-testid={`tab-${id}`}>
+      {label}
+    </button>
+  )
+  const sideTab = (id: SidePanel, label: string, count?: ReactNode) => (
+    <button role="tab" aria-selected={side === id} className={`pane-tab ae-side-tab${side === id ? ' active' : ''}`} onClick={() => setSide(id)} data-testid={`tab-side-${id}`}>
+      {label}
+      {count}
+    </button>
+  )
   return (
-    <div className="ae-editor" data-testid="agent-editor">
+    <div className="ae-editor" data-testid="agent-editor" ref={sizeRef}>
       <Header draft={draft} />
-      <div className="ae-editor-body">
+      <div className="ae-editor-body" data-side={side ?? 'none'}>
         <div className="ae-main">
           <Banners draft={draft} />
           {draft.saveError && <div className="ae-banner error">{draft.saveError}</div>}
           {draft.fieldError && !draft.fieldError.key && <div className="ae-banner error">{draft.fieldError.message}</div>}
           <div className="ae-tabs" role="tablist">
-            <button role="tab" aria-selected={tab === 'form'} className={`pane-tab${tab === 'form' ? ' active' : ''}`} onClick={() => editorUi.setTab('form')} data-testid="tab-form">
-              Form
-            </button>
-            <button role="tab" aria-selected={tab === 'raw'} className={`pane-tab${tab === 'raw' ? ' active' : ''}`} onClick={() => editorUi.setTab('raw')} data-testid="tab-raw">
-              Raw file
-            </button>
+            {mainTab('form', 'Form')}
+            {mainTab('raw', 'Raw file')}
+            <span className="ae-side-tabs">
+              {sideTab('problems', 'Problems', problems.length > 0 && <span className={`count ${problems.some((d) => d.severity === 'error') ? 'count-failed' : 'count-waiting'}`}>{problems.length}</span>)}
+              {sideTab('effective', 'Effective tools', a?.effective && !a.effective.tools.error && <span className="count">{a.effective.tools.resolvedTools.length}</span>)}
+              {sideTab('try', 'Try it')}
+            </span>
           </div>
           <div className="ae-main-scroll">
             {tab === 'form' && a && unreadable && <RawView draft={draft} note="The form needs frontmatter it can read. Until the file is fixed, here it is as written." />}
@@ -241,9 +277,19 @@ export function EditorPane({ draft }: { draft: Draft }) {
           </div>
         </div>
         <aside className="ae-side" aria-label="Validation and result">
-          {a && <ProblemsPanel analysis={a} />}
-          {a && <EffectivePanel analysis={a} />}
-          <TryPanel file={draft.file} canRun={!!a?.loaded} isGitRepo={isGitRepo} />
+          {a && (
+            <div className="ae-side-slot" data-panel="problems">
+              <ProblemsPanel analysis={a} />
+            </div>
+          )}
+          {a && (
+            <div className="ae-side-slot" data-panel="effective">
+              <EffectivePanel analysis={a} />
+            </div>
+          )}
+          <div className="ae-side-slot" data-panel="try">
+            <TryPanel file={draft.file} canRun={!!a?.loaded} isGitRepo={isGitRepo} />
+          </div>
         </aside>
       </div>
     </div>

@@ -1,7 +1,8 @@
 // The form's building blocks: a field frame (label, one-line help, problems), and inputs that keep what
 // the person is typing while the host rewrites the file (the value from the file wins only when the input
-// is not being edited).
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+// is not being edited). Each control takes its accessible name from its field's label (a <label for>, or
+// aria-labelledby for a group), and its description from the field's one-line help.
+import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import type { EditorFieldKey } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
@@ -30,17 +31,55 @@ export function useLocal<T>(value: T): [T, (v: T) => void, { onFocus(): void; on
   ]
 }
 
-export function FieldFrame({ field, problems, error, children, wide = false, aside }: { field: EditorFieldKey; problems: Diagnostic[]; error?: string; children: ReactNode; wide?: boolean; aside?: ReactNode }) {
+/** The ids a field's frame gives its control: what names it (label), what describes it (hint). */
+export interface FieldIds {
+  /** The id of the one control a <label for> names (text inputs, selects, a checkbox). */
+  inputId: string
+  /** The label's id, for aria-labelledby on a group of controls (radio groups, the tools grid). */
+  labelId: string
+  hintId: string
+  label: string
+}
+
+const FieldContext = createContext<FieldIds | null>(null)
+
+/** Inside a FieldFrame: the ids to name and describe its control by; null elsewhere. */
+export function useField(): FieldIds | null {
+  return useContext(FieldContext)
+}
+
+/** The props that make a single control the field's own: named by its label, described by its help. */
+function ownControl(f: FieldIds | null): { id?: string; 'aria-describedby'?: string } {
+  return f ? { id: f.inputId, 'aria-describedby': f.hintId } : {}
+}
+
+/**
+ * `group`: the field's control is several (radios, toggles, swatches) named together through aria-labelledby,
+ * so the label is text, not a <label> pointing at one of them.
+ */
+export function FieldFrame({ field, problems, error, children, wide = false, aside, group = false }: { field: EditorFieldKey; problems: Diagnostic[]; error?: string; children: ReactNode; wide?: boolean; aside?: ReactNode; group?: boolean }) {
   const worst = problems.find((d) => d.severity === 'error') ?? problems.find((d) => d.severity === 'warning') ?? problems[0]
+  const id = useId()
+  const ids: FieldIds = { inputId: `${id}input`, labelId: `${id}label`, hintId: `${id}hint`, label: FIELD_LABEL[field] }
   return (
     <div className={`ae-field${wide ? ' wide' : ''}${worst ? ` has-${worst.severity}` : ''}${error ? ' has-error' : ''}`} data-testid={`field-${field}`}>
       <div className="ae-field-head">
-        <span className="field-label">{FIELD_LABEL[field]}</span>
+        {group ? (
+          <span className="field-label" id={ids.labelId}>
+            {ids.label}
+          </span>
+        ) : (
+          <label className="field-label" id={ids.labelId} htmlFor={ids.inputId}>
+            {ids.label}
+          </label>
+        )}
         <code className="ae-field-key">{field}</code>
         {aside && <span className="ae-field-aside">{aside}</span>}
       </div>
-      {children}
-      <span className="field-hint">{FIELD_HELP[field]}</span>
+      <FieldContext.Provider value={ids}>{children}</FieldContext.Provider>
+      <span className="field-hint" id={ids.hintId}>
+        {FIELD_HELP[field]}
+      </span>
       {error && (
         <span className="ae-field-problem error" role="alert">
           <Icon name="alert" size={12} />
@@ -63,8 +102,10 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
 
 export function TextInput({ value, onChange, placeholder, disabled, mono = false, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; mono?: boolean; testId?: string }) {
   const [local, setLocal, focus] = useLocal(value)
+  const field = useField()
   return (
     <input
+      {...ownControl(field)}
       type="text"
       className={mono ? 'mono' : undefined}
       value={local}
@@ -84,8 +125,10 @@ export function TextInput({ value, onChange, placeholder, disabled, mono = false
 export function TextArea({ value, onChange, placeholder, disabled, rows = 4, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; rows?: number; testId?: string }) {
   const [local, setLocal, focus] = useLocal(value)
   const lines = Math.min(14, Math.max(rows, local.split('\n').length + 1))
+  const field = useField()
   return (
     <textarea
+      {...ownControl(field)}
       value={local}
       rows={lines}
       placeholder={placeholder}
@@ -102,17 +145,31 @@ export function TextArea({ value, onChange, placeholder, disabled, rows = 4, tes
 
 /** A yes/no field written only when on (off removes the key: absent means no). */
 export function Toggle({ checked, label, onChange, disabled, testId }: { checked: boolean; label: string; onChange(v: boolean): void; disabled?: boolean; testId?: string }) {
+  // Two labels name it: the field's ("Background") and its own sentence beside the box.
+  const field = useField()
   return (
     <label className="ae-toggle">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} data-testid={testId} />
+      <input {...ownControl(field)} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} data-testid={testId} />
       <span>{label}</span>
     </label>
   )
 }
 
-export function ChoiceRow({ options, value, onChange, disabled, testId }: { options: Array<{ value: string; label: string; title?: string }>; value: string; onChange(v: string): void; disabled?: boolean; testId?: string }) {
+/** A select that is its field's control. */
+export function Select({ value, onChange, disabled, testId, children }: { value: string; onChange(v: string): void; disabled?: boolean; testId?: string; children: ReactNode }) {
+  const field = useField()
   return (
-    <div className="ae-choices" role="radiogroup" data-testid={testId}>
+    <select {...ownControl(field)} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+      {children}
+    </select>
+  )
+}
+
+/** Radio buttons named by the field's label (Model, Effort, Memory). */
+export function ChoiceRow({ options, value, onChange, disabled, testId }: { options: Array<{ value: string; label: string; title?: string }>; value: string; onChange(v: string): void; disabled?: boolean; testId?: string }) {
+  const field = useField()
+  return (
+    <div className="ae-choices" role="radiogroup" aria-labelledby={field?.labelId} aria-describedby={field?.hintId} data-testid={testId}>
       {options.map((o) => (
         <button
           key={o.value}
@@ -134,6 +191,7 @@ export function ChoiceRow({ options, value, onChange, disabled, testId }: { opti
 export function ModelPicker({ value, onChange, disabled, knownIds }: { value: string; onChange(v: string | null): void; disabled?: boolean; knownIds: string[] }) {
   const isAlias = value === '' || (MODEL_ALIASES as readonly string[]).includes(value.toLowerCase())
   const [id, setId, focus] = useLocal(isAlias ? '' : value)
+  const field = useField()
   return (
     <div className="ae-model">
       <ChoiceRow
@@ -149,6 +207,8 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
         list="ae-model-ids"
         value={id}
         placeholder="or a model id, e.g. claude-sonnet-4-5"
+        aria-label="Model id"
+        aria-describedby={field?.hintId}
         disabled={disabled}
         spellCheck={false}
         onChange={(e) => {
@@ -170,8 +230,9 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
 export function ColorPicker({ value, onChange, disabled }: { value: string; onChange(v: string | null): void; disabled?: boolean }) {
   const standard = (STANDARD_COLORS as readonly string[]).includes(value)
   const [custom, setCustom, focus] = useLocal(standard ? '' : value)
+  const field = useField()
   return (
-    <div className="ae-colors">
+    <div className="ae-colors" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId}>
       <button type="button" className={`ae-swatch none${value === '' ? ' active' : ''}`} title="No color" aria-label="No color" disabled={disabled} onClick={() => onChange(null)}>
         <Icon name="x" size={10} />
       </button>
@@ -210,6 +271,7 @@ export function ColorPicker({ value, onChange, disabled }: { value: string; onCh
 /** A list of free-form names (skills), one chip each. */
 export function NameList({ value, onChange, placeholder, disabled, testId }: { value: string[]; onChange(v: string[] | null): void; placeholder: string; disabled?: boolean; testId?: string }) {
   const [draft, setDraft] = useState('')
+  const field = useField()
   const add = () => {
     const names = draft.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean)
     if (names.length) onChange([...value, ...names.filter((n) => !value.includes(n))])
@@ -229,6 +291,7 @@ export function NameList({ value, onChange, placeholder, disabled, testId }: { v
       ))}
       {!disabled && (
         <input
+          {...ownControl(field)}
           type="text"
           className="ae-chip-input"
           value={draft}

@@ -7,7 +7,7 @@ import { Icon } from '../components/icon'
 import { useApp } from '../state/store'
 import { setField } from './draft-edits'
 import { editorUi, useAgentEditor } from './editor-store'
-import { ChoiceRow, ColorPicker, FieldFrame, ModelPicker, NameList, TextArea, TextInput, Toggle } from './field-controls'
+import { ChoiceRow, ColorPicker, FieldFrame, ModelPicker, NameList, Select, TextArea, TextInput, Toggle } from './field-controls'
 import { CODE_FIELD, EFFORT_LEVELS, MEMORY_SCOPES, PERMISSION_HELP } from './field-help'
 import { Prose } from './prose'
 import { ToolsPicker } from './tools-picker'
@@ -75,7 +75,7 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
     <div className="ae-form" data-testid="agent-form">
       {disabled && <LockedNote analysis={analysis} readOnly={readOnly} />}
       {/* Disabled as one: every control inside is locked, and the note above says why to whoever enters it. */}
-      <fieldset className="ae-form-fields" disabled={disabled} aria-describedby={disabled ? LOCKED_NOTE_ID : undefined} data-testid="agent-form-fields">
+      <fieldset className="ae-form-fields" aria-label="Frontmatter fields" disabled={disabled} aria-describedby={disabled ? LOCKED_NOTE_ID : undefined} data-testid="agent-form-fields">
         <section className="ae-section">
           <h3>Identity</h3>
           <FieldFrame field="name" problems={p('name')} error={err('name')} aside={<span className="faint small">renaming the file: use Rename</span>}>
@@ -88,25 +88,25 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
 
         <section className="ae-section">
           <h3>Tools</h3>
-          <FieldFrame field="tools" problems={p('tools')} error={err('tools')} wide>
+          <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
             <ToolsPicker value={list(f.tools)} onChange={(v) => setField('tools', v)} available={availableTools} servers={servers} allowAll disabled={disabled} testId="tools-picker" />
           </FieldFrame>
-          <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} wide>
+          <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
             <ToolsPicker value={list(f.disallowedTools)} onChange={(v) => setField('disallowedTools', v)} available={availableTools} servers={servers} allowAll={false} disabled={disabled} testId="disallowed-picker" />
           </FieldFrame>
         </section>
 
         <section className="ae-section">
           <h3>Model and behavior</h3>
-          <FieldFrame field="model" problems={p('model')} error={err('model')} wide>
+          <FieldFrame field="model" problems={p('model')} error={err('model')} group wide>
             <ModelPicker value={str(f.model)} onChange={(v) => setField('model', v)} disabled={disabled} knownIds={knownIds} />
           </FieldFrame>
-          <FieldFrame field="color" problems={p('color')} error={err('color')} wide>
+          <FieldFrame field="color" problems={p('color')} error={err('color')} group wide>
             <ColorPicker value={str(f.color)} onChange={(v) => setField('color', v)} disabled={disabled} />
           </FieldFrame>
           <div className="ae-grid">
             <FieldFrame field="permissionMode" problems={p('permissionMode')} error={err('permissionMode')}>
-              <select value={str(f.permissionMode)} disabled={disabled} onChange={(e) => setField('permissionMode', e.target.value || null)} data-testid="field-input-permissionMode">
+              <Select value={str(f.permissionMode)} disabled={disabled} onChange={(v) => setField('permissionMode', v || null)} testId="field-input-permissionMode">
                 <option value="">Inherit from the caller</option>
                 {PERMISSION_MODES.map((m) => (
                   <option key={m} value={m}>
@@ -114,7 +114,7 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
                   </option>
                 ))}
                 {f.permissionMode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(str(f.permissionMode)) && <option value={str(f.permissionMode)}>{str(f.permissionMode)} (not a mode)</option>}
-              </select>
+              </Select>
             </FieldFrame>
             <FieldFrame field="maxTurns" problems={p('maxTurns')} error={err('maxTurns')}>
               <TextInput
@@ -125,7 +125,7 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
                 testId="field-input-maxTurns"
               />
             </FieldFrame>
-            <FieldFrame field="effort" problems={p('effort')} error={err('effort')}>
+            <FieldFrame field="effort" problems={p('effort')} error={err('effort')} group>
               <ChoiceRow
                 options={[{ value: '', label: 'Default' }, ...EFFORT_LEVELS.map((l) => ({ value: l, label: l })), ...(f.effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(str(f.effort)) ? [{ value: str(f.effort), label: str(f.effort) }] : [])]}
                 value={str(f.effort)}
@@ -133,7 +133,7 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
                 disabled={disabled}
               />
             </FieldFrame>
-            <FieldFrame field="memory" problems={p('memory')} error={err('memory')}>
+            <FieldFrame field="memory" problems={p('memory')} error={err('memory')} group>
               <ChoiceRow options={[{ value: '', label: 'None' }, ...MEMORY_SCOPES.map((m) => ({ value: m, label: m }))]} value={str(f.memory)} onChange={(v) => setField('memory', v || null)} disabled={disabled} />
             </FieldFrame>
             <FieldFrame field="background" problems={p('background')} error={err('background')}>
@@ -160,10 +160,10 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
 
         <section className="ae-section">
           <h3>Integrations</h3>
-          <FieldFrame field="mcpServers" problems={p('mcpServers')} error={err('mcpServers')} wide>
+          <FieldFrame field="mcpServers" problems={p('mcpServers')} error={err('mcpServers')} group wide>
             <YamlField field="mcpServers" value={str(f.mcpServers)} onChange={(v) => setField('mcpServers', v)} disabled={disabled} />
           </FieldFrame>
-          <FieldFrame field="hooks" problems={p('hooks')} error={err('hooks')} wide>
+          <FieldFrame field="hooks" problems={p('hooks')} error={err('hooks')} group wide>
             <YamlField field="hooks" value={str(f.hooks)} onChange={(v) => setField('hooks', v)} disabled={disabled} />
           </FieldFrame>
         </section>

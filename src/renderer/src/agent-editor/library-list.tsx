@@ -96,7 +96,7 @@ export function LibraryList() {
       <div className="ae-library-tools">
         <div className="ae-search">
           <Icon name="search" size={13} />
-          <input type="text" value={query} placeholder="Search name, description, file, tools…" onChange={(e) => editorUi.setQuery(e.target.value)} aria-label="Search agents" data-testid="library-search" />
+          <input type="text" value={query} placeholder="Search agents…" title="Matches names, descriptions, file names and tools" onChange={(e) => editorUi.setQuery(e.target.value)} aria-label="Search agents by name, description, file or tools" data-testid="library-search" />
         </div>
         <div className="ae-filters" role="tablist" aria-label="Filter">
           {FILTERS.map((f) => (

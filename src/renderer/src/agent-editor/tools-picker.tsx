@@ -3,6 +3,7 @@
 // kept in the order the file lists them.
 import { useEffect, useId, useState } from 'react'
 import { Icon } from '../components/icon'
+import { useField } from './field-controls'
 
 const toolOf = (spec: string): string => {
   const open = spec.indexOf('(')
@@ -29,6 +30,8 @@ export interface ToolsPickerProps {
 export function ToolsPicker({ value: saved, onChange: save, available, servers, allowAll, disabled, testId, starter = ['Read', 'Grep', 'Glob'] }: ToolsPickerProps) {
   const [entry, setEntry] = useState('')
   const listId = useId()
+  // Named by its field's label ("Tools", "Disallowed tools"): the toggles as a group, the entry box after it.
+  const field = useField()
   // The file is edited in the main process and the form follows its answer; until it arrives, the picker
   // shows the choice just made, so a click takes effect at once.
   const [optimistic, setOptimistic] = useState<{ value: string[] | undefined } | null>(null)
@@ -57,7 +60,7 @@ export function ToolsPicker({ value: saved, onChange: save, available, servers, 
   const suggestions = [...mcp, ...servers.map((s) => `mcp__${s}__*`), 'Bash(git:*)', 'Bash(npm test:*)', 'Agent(worker)'].filter((s) => !list.includes(s))
 
   return (
-    <div className="ae-tools" data-testid={testId}>
+    <div className="ae-tools" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId} data-testid={testId}>
       {allowAll && (
         <label className="ae-toggle">
           <input type="checkbox" checked={all} disabled={disabled} onChange={(e) => onChange(e.target.checked ? null : starter)} data-testid={`${testId}-all`} />
@@ -101,6 +104,7 @@ export function ToolsPicker({ value: saved, onChange: save, available, servers, 
                 list={listId}
                 value={entry}
                 placeholder="Add: Bash(git:*), mcp__server__tool…"
+                aria-label={`Add to ${field?.label ?? 'the list'}`}
                 onChange={(e) => setEntry(e.target.value)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') {

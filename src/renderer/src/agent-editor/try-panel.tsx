@@ -39,6 +39,7 @@ export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: bo
         rows={2}
         value={prompt}
         placeholder="A task for this agent…"
+        aria-label="A task for this agent to try"
         onChange={(e) => setPrompt(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void run()

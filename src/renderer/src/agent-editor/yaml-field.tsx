@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { EditorFieldKey } from '../../../shared/agent-editor'
 import { CodeEditor } from './code-editor'
+import { FIELD_LABEL } from './field-help'
 
 const EXAMPLES: Partial<Record<EditorFieldKey, string>> = {
   mcpServers: '# none. For example:\n# - github\n# - docs:\n#     command: npx\n#     args: [docs-mcp]',
@@ -27,7 +28,7 @@ export function YamlField({ field, value, onChange, disabled }: { field: EditorF
         value={text}
         readOnly={disabled}
         placeholder={EXAMPLES[field]}
-        ariaLabel={`${field} (YAML)`}
+        ariaLabel={FIELD_LABEL[field]}
         onChange={(v) => {
           setText(v)
           typing.current = true

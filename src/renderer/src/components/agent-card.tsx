@@ -1,9 +1,10 @@
 // An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
 import { memo } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
+import { pendingAgentType } from '../lib/agent-call'
 import { parsePartialInput } from '../lib/tool-summary'
+import { useAgentColor } from '../lib/use-agent-color'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
@@ -15,26 +16,29 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const child = useApp((s) => (tool?.childAgentId ? s.events.sessions[sessionId]?.agents[tool.childAgentId] : undefined))
   const currentTool = useApp((s) => (child?.currentToolId ? s.events.sessions[sessionId]?.tools[child.currentToolId] : undefined))
   const now = useNow(!!child && child.endedAt === null)
-  if (!tool) return null
-  const input = (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) as Record<string, unknown>
-  const type = child?.agentType ?? (typeof input.subagent_type === 'string' ? input.subagent_type : 'subagent')
+  const input = (tool ? (tool.input ?? parsePartialInput(tool.inputJson) ?? {}) : {}) as Record<string, unknown>
+  const type = pendingAgentType(child?.agentType, input, tool?.input !== undefined)
   const description = child?.description || (typeof input.description === 'string' ? input.description : '')
-  const color = agentColorVar(child?.color, child?.id ?? toolUseId)
+  // The type's color from the start: the card does not change color when its agent appears. Until the type
+  // has streamed in, it is neutral (a guess would change color a moment later).
+  const color = useAgentColor(child?.color, type ?? '', !type)
+  if (!tool) return null
+  const starting = type ? `Starting the ${type} agent…` : 'Starting a subagent…'
   return (
     <button
       className={`agent-card${child ? '' : ' pending'}`}
-      style={{ ['--agent-color' as string]: color }}
+      style={color}
       onClick={() => child && ui.focusAgent(child.id)}
       disabled={!child}
       data-testid="agent-card"
       data-agent-id={child?.id}
-      title={child ? 'Show this agent’s panel' : 'The subagent is starting'}
+      title={child ? 'Show this agent’s panel' : starting}
     >
       <span className="agent-card-bar" />
       <span className="agent-card-main">
         <span className="agent-card-line">
-          <span className="agent-type">{type}</span>
-          <span className="agent-card-desc">{description}</span>
+          {type && <span className="agent-type">{type}</span>}
+          {description ? <span className="agent-card-desc">{description}</span> : !type && <span className="agent-card-desc muted">A new subagent</span>}
           {child?.background && <span className="tag">background</span>}
         </span>
         <span className="agent-card-line muted small">
@@ -51,7 +55,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               {!currentTool && child.result && child.endedAt !== null && <span className="agent-card-result">{plainPreview(child.result, 120)}</span>}
             </>
           ) : (
-            <span>Starting…</span>
+            <span data-testid="agent-card-starting">{starting}</span>
           )}
         </span>
       </span>
@@ -59,3 +63,4 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
     </button>
   )
 })
+

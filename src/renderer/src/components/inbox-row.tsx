@@ -4,8 +4,8 @@
 import { memo } from 'react'
 import { reportVerb } from '../../../shared/view/inbox-message'
 import type { InboxItem } from '../../../shared/view/session-state'
-import { agentColorVar } from '../lib/agent-colors'
 import { truncate } from '../lib/format'
+import { useAgentColor } from '../lib/use-agent-color'
 import { plainPreview } from '../lib/plain-preview'
 import { ui, useApp } from '../state/store'
 import { Icon } from './icon'
@@ -32,9 +32,11 @@ export const InboxRow = memo(function InboxRow({ item, sessionId, compact = fals
 })
 
 function AgentMessage({ sessionId, from, fromName, summary, text, compact }: { sessionId: string; from: string; fromName: string; summary?: string; text: string; compact: boolean }) {
-  const color = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.color)
+  const own = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.color)
+  const type = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.agentType ?? fromName)
+  const color = useAgentColor(own, type)
   return (
-    <div className="msg-inbox" style={{ ['--agent-color' as string]: agentColorVar(color, from) }} data-testid="agent-message">
+    <div className="msg-inbox" style={color} data-testid="agent-message">
       <div className="msg-inbox-head">
         <Icon name="message" size={12} />
         <span>
@@ -53,10 +55,11 @@ function ReportRow({ sessionId, item }: { sessionId: string; item: InboxItem }) 
   const name = agent?.name ?? m.name
   const type = agent?.agentType ?? m.agentType
   const preview = plainPreview(m.text, 200)
+  const color = useAgentColor(agent?.color, type)
   return (
     <button
       className="msg-report"
-      style={{ ['--agent-color' as string]: agentColorVar(agent?.color, m.agentId) }}
+      style={color}
       onClick={() => agent && ui.focusAgent(agent.id)}
       disabled={!agent}
       title={agent ? 'Show this agent’s panel' : undefined}

@@ -1,9 +1,11 @@
 // One permission request: who asks, for which tool, with what input, and the three answers.
-import { useState } from 'react'
-import { agentColorVar } from '../lib/agent-colors'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
+import { answerHandOff, nextAfterAnswer, refocusWhenLost, type AnswerHandOff } from '../lib/focus'
 import { plural } from '../lib/format'
+import { reasonBeyondInput } from '../lib/permission-reason'
+import { useAgentColor } from '../lib/use-agent-color'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
@@ -16,7 +18,19 @@ export function PermissionActions({ request, compact = false }: { request: Permi
   const like = useApp(useShallow((s) => pendingLike(s.events, request)))
   const rules = request.suggestedRules
   const rule = rules.join(', ')
+  const wrap = useRef<HTMLDivElement>(null)
+  // Answered, the request goes away with the button that had focus: focus moves on to the next request
+  // waiting in the same place (or the scope's fallback: the dialog's Close, the prompt box).
+  const handOff = useRef<AnswerHandOff | null>(null)
+  useLayoutEffect(
+    () => () => {
+      const to = handOff.current
+      if (to) refocusWhenLost(() => nextAfterAnswer(to))
+    },
+    []
+  )
   const answer = async (decision: PermissionDecision | 'all') => {
+    if (wrap.current) handOff.current = answerHandOff(wrap.current)
     setBusy(decision)
     setError(null)
     try {
@@ -25,12 +39,13 @@ export function PermissionActions({ request, compact = false }: { request: Permi
     } catch (err) {
       setError(errorText(err))
       setBusy(null)
+      handOff.current = null
     }
   }
   const others = like.length - 1
   const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
-    <div className="permission-actions-wrap">
+    <div className="permission-actions-wrap" ref={wrap}>
       <div className="permission-actions">
         <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => answer('allow')} data-testid="perm-allow">
           <Icon name="check" size={13} /> Allow once
@@ -63,11 +78,14 @@ export function PermissionCard({ request }: { request: PermissionState }) {
   const agent = useApp((s) => s.events.sessions[request.sessionId]?.agents[request.requestingAgentId])
   const via = useApp((s) => (request.agentId !== request.requestingAgentId ? s.events.sessions[request.sessionId]?.agents[request.agentId] : undefined))
   const summary = toolSummary(request.toolName, request.input)
+  // The command (or path) shows once, in its box; the reason adds only what it says beyond it.
+  const reason = reasonBeyondInput(request.reason, request.input)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? 'agent', agent?.parentId === null)
   return (
     <div className="permission-card" data-testid="permission-card">
       <div className="permission-head">
         <Icon name="shield" className="permission-icon" />
-        <span className="agent-chip" style={{ ['--agent-color' as string]: agentColorVar(agent?.color, request.requestingAgentId, agent?.parentId === null) }}>
+        <span className="agent-chip" style={color}>
           {agent?.agentType ?? 'agent'}
         </span>
         <span className="permission-title">
@@ -81,7 +99,11 @@ export function PermissionCard({ request }: { request: PermissionState }) {
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>
       </details>
-      {request.reason && <div className="permission-reason small">{request.reason}</div>}
+      {reason && (
+        <div className="permission-reason small" data-testid="permission-reason">
+          {reason}
+        </div>
+      )}
       <PermissionActions request={request} />
     </div>
   )

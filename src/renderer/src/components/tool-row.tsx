@@ -1,6 +1,8 @@
 // A tool call as a collapsible row: name, what it is about, status and duration; open for input and output.
 import { memo, useState } from 'react'
 import { formatDuration } from '../lib/format'
+import { permissionWaits, timingText, toolTiming } from '../lib/tool-timing'
+import { reasonBeyondInput } from '../lib/permission-reason'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
@@ -50,11 +52,17 @@ function ToolOutput({ tool }: { tool: ToolCall }) {
 export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = false }: { sessionId: string; toolUseId: string; compact?: boolean }) {
   const tool = useApp((s) => s.events.sessions[sessionId]?.tools[toolUseId])
   const request = useApp((s) => (tool?.permissionRequestId ? s.events.sessions[sessionId]?.permissions[tool.permissionRequestId] : undefined))
+  // The time it waited for permission is not its run time (the runtime's duration includes it).
+  const waitMs = useApp((s) => {
+    const permissions = s.events.sessions[sessionId]?.permissions
+    return permissions ? (permissionWaits(permissions).get(toolUseId) ?? 0) : 0
+  })
   const open = useOpenRows((s) => !!s.open[toolUseId])
   const toggle = useOpenRows((s) => s.toggle)
   if (!tool) return null
   const summary = toolSummary(tool.name, tool.input, tool.inputJson)
   const waiting = request && !request.decision
+  const timing = toolTiming(tool, waitMs)
   return (
     <div className={`tool-row tool-${tool.status}${waiting ? ' tool-waiting' : ''}${compact ? ' compact' : ''}`} data-testid="tool-row" data-tool={tool.name}>
       <button className="tool-head" onClick={() => toggle(toolUseId)} aria-expanded={open}>
@@ -64,14 +72,15 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
         <span className="tool-summary" title={summary}>
           {summary}
         </span>
-        <span className="tool-meta">
-          {waiting ? <span className="tag tag-warn">needs permission</span> : tool.status === 'cancelled' ? 'cancelled' : formatDuration(tool.durationMs)}
+        <span className="tool-meta" title={waiting || tool.status === 'cancelled' ? undefined : timingText(timing) || undefined}>
+          {waiting ? <span className="tag tag-warn">needs permission</span> : tool.status === 'cancelled' ? 'cancelled' : formatDuration(timing.runMs)}
         </span>
       </button>
       {waiting && !compact && (
         <div className="tool-permission">
-          <span className="small">{request.reason}</span>
-          <PermissionActions request={request} compact />
+          {/* The row's head already shows the command: only what the reason adds to it. */}
+          <span className="small">{reasonBeyondInput(request.reason, request.input)}</span>
+          <PermissionActions key={request.requestId} request={request} compact />
         </div>
       )}
       {open && (
@@ -81,7 +90,7 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
           {tool.output !== undefined && (
             <>
               <div className="tool-section-label">
-                Output {tool.durationMs !== undefined && <span className="muted">· {formatDuration(tool.durationMs)}</span>}
+                Output {timing.runMs !== undefined && <span className="muted">· {timingText(timing)}</span>}
               </div>
               <ToolOutput tool={tool} />
             </>

@@ -1,7 +1,16 @@
-// Agent colors: the names Claude Code agent files use (`color: blue`), mapped to theme variables,
-// with a stable fallback per agent so panels stay distinguishable.
+// Agent colors: the names Claude Code agent files use (`color: blue`), mapped to theme variables. An agent
+// type without a color of its own gets one picked from its type's name — so every Explore agent, in every
+// panel and every session, is the same color — and, where the palette allows, not a color that one of the
+// folder's agent files declares for itself (an uncolored Explore must not look like the orange docs-writer).
+// Each color has a text variant (--agent-green-text): bars and dots use the bright one, an agent's name
+// written in its color the readable one.
+import type { CSSProperties } from 'react'
+
 const NAMED = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'] as const
-const FALLBACK = ['blue', 'green', 'purple', 'orange', 'cyan', 'pink', 'yellow', 'red'] as const
+/** For agents without a color: red is left out, as it reads as "failed" next to the status colors. */
+const PICKED = ['blue', 'green', 'purple', 'orange', 'cyan', 'pink', 'yellow'] as const
+
+const EMPTY: ReadonlySet<string> = new Set()
 
 function hash(s: string): number {
   let h = 0
@@ -9,14 +18,45 @@ function hash(s: string): number {
   return Math.abs(h)
 }
 
-export function agentColorName(color: string | undefined, agentId: string): string {
-  const c = color?.toLowerCase()
-  if (c && (NAMED as readonly string[]).includes(c)) return c
-  return FALLBACK[hash(agentId) % FALLBACK.length]
+/** A color as an agent file writes it, when it is one of the eight names; otherwise nothing. */
+export function namedColor(color: string | undefined): string | undefined {
+  const c = color?.trim().toLowerCase()
+  return c && (NAMED as readonly string[]).includes(c) ? c : undefined
 }
 
-/** The main agent (no parent) without its own color stays neutral, so subagents stand out. */
-export function agentColorVar(color: string | undefined, agentId: string, isRoot = false): string {
-  if (isRoot && !color) return 'var(--agent-main)'
-  return `var(--agent-${agentColorName(color, agentId)})`
+/** The colors agent definitions declare for themselves: an agent type without one keeps clear of them. */
+export function declaredColors(definitions: ReadonlyArray<{ color?: string }>): ReadonlySet<string> {
+  const out = new Set<string>()
+  for (const d of definitions) {
+    const c = namedColor(d.color)
+    if (c) out.add(c)
+  }
+  return out
+}
+
+/**
+ * The color name of an agent: its own, else a function of its type alone, skipping `reserved` colors
+ * (those other agent types declare) while any is left. Same type and same reserved set, same color.
+ */
+export function agentColorName(color: string | undefined, agentType: string, reserved: ReadonlySet<string> = EMPTY): string {
+  const own = namedColor(color)
+  if (own) return own
+  const start = hash(agentType)
+  for (let i = 0; i < PICKED.length; i++) {
+    const c = PICKED[(start + i) % PICKED.length]
+    if (!reserved.has(c)) return c
+  }
+  return NAMED[start % NAMED.length]
+}
+
+type ColorOptions = { isRoot?: boolean; reserved?: ReadonlySet<string> }
+
+/**
+ * An agent's colors as an element's style: --agent-color for bars, dots and borders, and --agent-text for
+ * its name written in that color (the same hue, with 4.5:1 contrast on the theme's surfaces). The main
+ * agent (no parent) without its own color stays neutral, so subagents stand out.
+ */
+export function agentColorStyle(color: string | undefined, agentType: string, { isRoot = false, reserved = EMPTY }: ColorOptions = {}): CSSProperties {
+  const name = isRoot && !namedColor(color) ? 'main' : agentColorName(color, agentType, reserved)
+  return { ['--agent-color' as string]: `var(--agent-${name})`, ['--agent-text' as string]: `var(--agent-${name}-text)` }
 }

@@ -1,6 +1,8 @@
-// How many subagents are in each state: the one count the session header, the tab strip, the status bar
-// and the conversation's summary all read, so they never disagree. Every agent falls in exactly one group.
+// How many subagents are in each state: the one count the session header, the tab strip, the status bar,
+// the sidebar and the conversation's summary all read, so they never disagree. Every agent falls in exactly
+// one group. The main agent is never counted, and the words say so: "4 subagents", "2 of 4 subagents working".
 import type { AgentStatus } from '../../../shared/events'
+import { plural } from '../lib/format'
 import type { SessionState } from '../../../shared/view/session-state'
 
 export type CountGroup = 'running' | 'waiting' | 'done' | 'stopped' | 'failed' | 'interrupted'
@@ -61,7 +63,25 @@ export function agentCounts(session: SessionState | undefined, { withRoot = fals
 const LABEL: Record<CountGroup, string> = { running: 'running', waiting: 'waiting for permission', done: 'done', stopped: 'stopped', failed: 'failed', interrupted: 'interrupted' }
 const ORDER: CountGroup[] = ['running', 'waiting', 'done', 'stopped', 'failed', 'interrupted']
 
-/** The non-empty groups in a fixed order, as "3 running", "2 waiting for permission"…: for every summary line. */
-export function countParts(c: SessionCounts): Array<{ group: CountGroup; text: string }> {
-  return ORDER.filter((g) => c[g] > 0).map((group) => ({ group, text: `${c[group]} ${LABEL[group]}` }))
+/**
+ * The non-empty groups in a fixed order, as "3 running", "2 waiting for permission"…: for every summary line.
+ * `short` is the start of `text` a narrow line can stop at ("2 waiting") and still be read.
+ */
+export function countParts(c: SessionCounts): Array<{ group: CountGroup; text: string; short: string }> {
+  return ORDER.filter((g) => c[g] > 0).map((group) => ({ group, text: `${c[group]} ${LABEL[group]}`, short: `${c[group]} ${LABEL[group].split(' ')[0]}` }))
+}
+
+/** The count of subagents in words, the same in every view: "no subagents", "1 subagent", "4 subagents". */
+export function subagentsText(n: number): string {
+  return n === 0 ? 'no subagents' : plural(n, 'subagent')
+}
+
+/** The header's line: "2 of 4 subagents working" (running or waiting for permission) while any is, else "4 subagents". */
+export function progressText(c: SessionCounts): string {
+  return c.active > 0 ? `${c.active} of ${subagentsText(c.total)} working` : subagentsText(c.total)
+}
+
+/** A session listing counts every agent, the main one among them: the subagents are the others. */
+export function listedSubagents(agentCount: number): number {
+  return Math.max(0, agentCount - 1)
 }

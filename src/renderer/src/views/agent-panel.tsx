@@ -8,9 +8,10 @@ import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
-import { agentColorVar } from '../lib/agent-colors'
+import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
+import { useAgentColor } from '../lib/use-agent-color'
 import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
@@ -62,7 +63,13 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
           <Icon name="stop" size={14} />
         </button>
       )}
-      <button className="icon-button" title={maximized ? 'Back to the grid' : 'Full transcript'} onClick={() => ui.maximize(maximized ? null : agent.id)} data-testid="panel-maximize">
+      <button
+        className="icon-button"
+        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane'}
+        aria-label={maximized ? 'Back to the grid' : 'Maximize this panel'}
+        onClick={() => ui.maximize(maximized ? null : agent.id)}
+        data-testid="panel-maximize"
+      >
         <Icon name={maximized ? 'minimize' : 'maximize'} size={14} />
       </button>
     </div>
@@ -117,6 +124,12 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
+  const box = useRef<HTMLDivElement>(null)
+  // Sent or dismissed, the box goes away with the focus: back to the button that opened it.
+  useLayoutEffect(() => {
+    const panel = box.current?.closest('.agent-panel')
+    return () => refocusWhenLost(() => panel?.querySelector('[data-testid=panel-message]') ?? panel?.querySelector('[data-testid=panel-maximize]'))
+  }, [])
   const send = async () => {
     if (!text.trim()) return
     try {
@@ -128,7 +141,7 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
     }
   }
   return (
-    <div className="panel-message-input">
+    <div className="panel-message-input" ref={box}>
       <input
         autoFocus
         value={text}
@@ -170,6 +183,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
   }, [focused, focusSeq])
 
   const shownItems = useHeldOffscreen(ref, items)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '', agent?.parentId === null)
 
   if (!agent) return null
   const tail = shownItems.length > TAIL ? shownItems.slice(-TAIL) : shownItems
@@ -177,7 +191,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
     <article
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
-      style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }}
+      style={color}
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}
@@ -195,7 +209,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
           <div className="small">
             <Icon name="shield" size={12} /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
           </div>
-          <PermissionActions request={request} compact />
+          <PermissionActions key={request.requestId} request={request} compact />
         </div>
       )}
       <div className="panel-body">

@@ -6,7 +6,7 @@ import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../../../shared/view/session-state'
-import { agentCounts } from '../state/agent-counts'
+import { agentCounts, subagentsText } from '../state/agent-counts'
 import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
@@ -33,7 +33,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
     return (
       <div className="session-summary status-running" data-testid="session-still-working">
         <Icon name="agents" size={14} />
-        <span>The main agent finished its turn; {plural(counts.active, 'agent')} still working. It hears from them when they report.</span>
+        <span>The main agent finished its turn; {subagentsText(counts.active)} still working. It hears from them when they report.</span>
       </div>
     )
   const ended = ENDED[root.status] ?? 'Failed in'
@@ -41,7 +41,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
     <div className={`session-summary status-${root.status}`} data-testid="session-summary">
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
-        {ended} {formatClock(root.endedAt - root.startedAt)} · {plural(counts.total, 'subagent')} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
+        {ended} {formatClock(root.endedAt - root.startedAt)} · {subagentsText(counts.total)} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
       </span>
     </div>
   )

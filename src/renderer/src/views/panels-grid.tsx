@@ -1,13 +1,14 @@
 // Live subagent panels side by side. The grid sizes itself to the pane and the number of running
 // agents (1 fills the pane; 32+ become a scrolling grid of compact panels). Finished agents collapse
 // into a list below and can be expanded back into the grid or opened in full.
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { TranscriptList } from '../components/transcript-list'
-import { agentColorVar } from '../lib/agent-colors'
+import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
+import { useAgentColor } from '../lib/use-agent-color'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
 import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
@@ -17,9 +18,10 @@ import { PhaseSections } from './phase-strip'
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   if (!agent) return null
   return (
-    <div className="finished-row" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="finished-row" data-agent-id={agentId}>
+    <div className="finished-row" style={color} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
       <StatusBadge status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
@@ -35,7 +37,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
       <button className="icon-button" title="Show the panel in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
         <Icon name="grid" size={13} />
       </button>
-      <button className="icon-button" title="Full transcript" onClick={() => ui.maximize(agentId)}>
+      <button className="icon-button" title="Open its whole transcript, the full width of the pane" aria-label="Open its transcript" onClick={() => ui.maximize(agentId)} data-testid="finished-open">
         <Icon name="transcript" size={13} />
       </button>
     </div>
@@ -45,6 +47,10 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
 function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const [messaging, setMessaging] = useState(false)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
+  const ref = useRef<HTMLDivElement>(null)
+  // The button that maximized it went away with the grid: its counterpart here takes the focus.
+  useLayoutEffect(() => refocusWhenLost(() => ref.current?.querySelector('[data-testid=panel-maximize]')), [agentId])
   // Escape goes back to the grid, unless it is closing something else first (a dialog, the message box).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -58,7 +64,7 @@ function MaximizedPanel({ sessionId, agentId }: { sessionId: string; agentId: st
   }, [])
   if (!agent) return null
   return (
-    <div className="agent-panel maximized" style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id) }} data-testid="maximized-panel">
+    <div className="agent-panel maximized" ref={ref} style={color} data-testid="maximized-panel">
       <PanelHeader agent={agent} maximized onMessage={() => setMessaging(!messaging)} />
       <TranscriptList sessionId={sessionId} agentId={agentId} />
       {agent.result && agent.endedAt !== null && (
@@ -82,6 +88,16 @@ export function PanelsGrid({ sessionId }: { sessionId: string }) {
   const phased = useApp((s) => (s.events.sessions[sessionId]?.phases.length ?? 0) > 0)
   const [showFinished, setShowFinished] = useState(true)
   const [gridRef, size] = useSize()
+  // Back from a maximized panel, focus returns to the control that opens it again: the panel's maximize
+  // button, or its finished row's, else the tab. (The maximized panel's buttons, which had it, are gone.)
+  const wasMaximized = useRef(maximized)
+  useLayoutEffect(() => {
+    const before = wasMaximized.current
+    wasMaximized.current = maximized
+    if (!before || maximized) return
+    const at = (sel: string) => document.querySelector(`[data-agent-id="${CSS.escape(before)}"] ${sel}`)
+    refocusWhenLost(() => at('[data-testid=panel-maximize]') ?? at('[data-testid=finished-open]') ?? document.querySelector('[data-testid=tab-panels]'))
+  }, [maximized])
 
   const { grid: live, finished } = useMemo(() => {
     const ids = agents && order ? order.filter((id) => id !== rootId) : []

@@ -11,15 +11,18 @@ export function PermissionQueue() {
   const titles = useApp((s) => s.sessions)
   return (
     <Dialog title={`Permission requests${requests.length ? ` (${requests.length})` : ''}`} onClose={() => ui.setDialog(null)} wide testId="permission-queue">
-      {!requests.length && <div className="empty-state muted">Nothing is waiting for your approval.</div>}
-      {requests.map((r) => (
-        <div key={r.requestId} className="queue-item">
-          <div className="queue-item-meta small muted">
-            {titles.find((t) => t.sessionId === r.sessionId)?.title ?? r.sessionId} · {formatTime(r.ts)}
+      {/* An answered request's focus goes to the next one, and to Close when none is left. */}
+      <div data-permission-scope data-permission-fallback="[data-testid=permission-queue] .dialog-close">
+        {!requests.length && <div className="empty-state muted">Nothing is waiting for your approval.</div>}
+        {requests.map((r) => (
+          <div key={r.requestId} className="queue-item">
+            <div className="queue-item-meta small muted">
+              {titles.find((t) => t.sessionId === r.sessionId)?.title ?? r.sessionId} · {formatTime(r.ts)}
+            </div>
+            <PermissionCard request={r} />
           </div>
-          <PermissionCard request={r} />
-        </div>
-      ))}
+        ))}
+      </div>
     </Dialog>
   )
 }

@@ -1,6 +1,8 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
+import { useRef } from 'react'
 import { Icon } from '../components/icon'
+import { useFitLevel } from '../lib/use-fit-level'
 import { agentCounts, countParts } from '../state/agent-counts'
 import { ui, useApp } from '../state/store'
 import { PanelsGrid } from './panels-grid'
@@ -12,24 +14,31 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   const pane = useApp((s) => s.rightPane)
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
   const team = useApp((s) => s.events.sessions[sessionId]?.team ?? null)
+  const parts = countParts(counts)
+  const summary = parts.map((p) => p.text).join(', ')
+  // The strip stays one line: first the summary shortens ("2 waiting"), then the tabs show only their
+  // icons; what is hidden stays in the accessible names and tooltips.
+  const strip = useRef<HTMLDivElement>(null)
+  const fit = useFitLevel(strip, 2, `${summary}|${team ? team.members.length : '-'}`)
   return (
-    <section className="right-pane" aria-label="Agents">
-      <div className="pane-tabs" role="tablist">
-        <button role="tab" aria-selected={pane === 'panels'} className={`pane-tab${pane === 'panels' ? ' active' : ''}`} onClick={() => ui.setRightPane('panels')} data-testid="tab-panels">
-          <Icon name="grid" size={13} /> Agents <span className="count">{counts.total}</span>
+    <section className="right-pane" aria-label="Subagents">
+      <div className={`pane-tabs fit-${fit}`} role="tablist" ref={strip} data-testid="pane-tabs">
+        <button role="tab" aria-selected={pane === 'panels'} className={`pane-tab${pane === 'panels' ? ' active' : ''}`} onClick={() => ui.setRightPane('panels')} title={fit >= 2 ? 'Subagents' : undefined} data-testid="tab-panels">
+          <Icon name="grid" size={13} /> <span className="pane-tab-label">Subagents</span> <span className="count">{counts.total}</span>
         </button>
-        <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} data-testid="tab-timeline">
-          <Icon name="timeline" size={13} /> Tree &amp; timeline
+        <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} title={fit >= 2 ? 'Tree & timeline' : undefined} data-testid="tab-timeline">
+          <Icon name="timeline" size={13} /> <span className="pane-tab-label">Tree &amp; timeline</span>
         </button>
         {team && (
-          <button role="tab" aria-selected={pane === 'team'} className={`pane-tab${pane === 'team' ? ' active' : ''}`} onClick={() => ui.setRightPane('team')} data-testid="tab-team">
-            <Icon name="agents" size={13} /> Team <span className="count">{team.members.length}</span>
+          <button role="tab" aria-selected={pane === 'team'} className={`pane-tab${pane === 'team' ? ' active' : ''}`} onClick={() => ui.setRightPane('team')} title={fit >= 2 ? 'Team' : undefined} data-testid="tab-team">
+            <Icon name="agents" size={13} /> <span className="pane-tab-label">Team</span> <span className="count">{team.members.length}</span>
           </button>
         )}
-        <span className="pane-tabs-summary small muted">
-          {countParts(counts).map((p) => (
+        <span className="pane-tabs-summary small muted" title={summary} data-fit data-testid="pane-summary">
+          {parts.map((p) => (
             <span key={p.group} className={`count-${p.group}`} data-testid={`tab-count-${p.group}`}>
-              {p.text}
+              {p.short}
+              <span className="count-rest">{p.text.slice(p.short.length)}</span>
             </span>
           ))}
         </span>

@@ -3,7 +3,7 @@ import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
-import { agentCounts } from '../state/agent-counts'
+import { agentCounts, countParts, progressText } from '../state/agent-counts'
 import { elapsedMs, pendingPermissions } from '../state/selectors'
 import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
@@ -31,8 +31,6 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
     return session?.rootAgentId ? session.agents[session.rootAgentId] : undefined
   })
   const counts = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId]) : null))
-  // Every agent, the main one included, as the sidebar and the status bar count them.
-  const all = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId], { withRoot: true }) : null))
   const usage = useApp((s) => (sessionId ? s.events.sessions[sessionId]?.usage : undefined))
   // The main agent may end its turn while background agents or a team still work: the session is running.
   const othersWorking = !!counts && counts.active > 0
@@ -53,9 +51,9 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           <span title="Elapsed">
             <Icon name="clock" size={13} /> {formatClock(elapsedMs(root, now))}
           </span>
-          {all && all.total > 1 && (
-            <span title="Agents, the main one included: running / total" data-testid="header-agent-count">
-              <Icon name="agents" size={13} /> {all.active} / {all.total}
+          {counts && counts.total > 0 && (
+            <span title={`Subagents: ${countParts(counts).map((p) => p.text).join(', ')}`} data-testid="header-agent-count">
+              <Icon name="agents" size={13} /> {progressText(counts)}
             </span>
           )}
           <span title="Tokens, all agents">{formatTokens(tokens)} tok</span>

@@ -1,16 +1,17 @@
 // One session in the sidebar: open it; rename it in place; delete it (after asking; never while it runs).
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-library'
 import { Icon } from '../components/icon'
 import { StatusDot, STATUS_LABEL } from '../components/status'
-import { formatCost, formatRelative, plural } from '../lib/format'
+import { refocusWhenLost } from '../lib/focus'
+import { formatCost, formatRelative } from '../lib/format'
+import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { deleteSession, openSession, renameSession } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
-
 
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
@@ -101,17 +102,46 @@ function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; on
   )
 }
 
+/** Up/Down (wrapping), Home and End move between a menu's items (the WAI-ARIA menu pattern). */
+function moveInMenu(menu: HTMLElement, key: string): boolean {
+  const items = [...menu.querySelectorAll<HTMLElement>('[role=menuitem]:not(:disabled)')]
+  if (!items.length) return false
+  const at = items.indexOf(document.activeElement as HTMLElement)
+  const next = { ArrowDown: (at + 1) % items.length, ArrowUp: (at - 1 + items.length) % items.length, Home: 0, End: items.length - 1 }[key]
+  if (next === undefined) return false
+  items[next].focus()
+  return true
+}
+
 export function SessionRow({ session: s, active }: { session: SessionSummary; active: boolean }) {
   const [renaming, setRenaming] = useState(false)
   const [deleting, setDeleting] = useState(false)
-  const [menu, setMenu] = useState(false)
+  // Which item takes focus when the menu opens: the first (Enter, Space, Down, a click) or the last (Up).
+  const [menu, setMenu] = useState<false | 'first' | 'last'>(false)
   const menuRef = useRef<HTMLDivElement>(null)
+  const moreRef = useRef<HTMLButtonElement>(null)
+  const itemRef = useRef<HTMLButtonElement>(null)
   useEffect(() => {
     if (!menu) return
     const away = (e: MouseEvent) => !menuRef.current?.contains(e.target as Node) && setMenu(false)
     window.addEventListener('mousedown', away)
     return () => window.removeEventListener('mousedown', away)
   }, [menu])
+  useLayoutEffect(() => {
+    const items = menu ? menuRef.current?.querySelectorAll<HTMLElement>('[role=menuitem]') : undefined
+    if (items?.length) items[menu === 'first' ? 0 : items.length - 1].focus()
+  }, [menu])
+  // The rename field had focus and went away: the session it renamed takes it back.
+  const wasRenaming = useRef(false)
+  useLayoutEffect(() => {
+    if (wasRenaming.current && !renaming) refocusWhenLost(() => itemRef.current)
+    wasRenaming.current = renaming
+  }, [renaming])
+  /** Closes the menu with focus back on ⋯ (before the item that had it goes away). */
+  const closeMenu = () => {
+    moreRef.current?.focus()
+    setMenu(false)
+  }
   const running = isActive(s.status)
   return (
     <div role="listitem" className={`session-row${active ? ' active' : ''}${menu ? ' menu-open' : ''}`} data-testid="session-row">
@@ -119,6 +149,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
         <RenameField session={s} onDone={() => setRenaming(false)} />
       ) : (
         <button
+          ref={itemRef}
           className={`session-item${active ? ' active' : ''}`}
           onClick={() => {
             closeAgents()
@@ -129,27 +160,65 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
         >
           <StatusDot status={s.status} />
           <span className="session-item-body">
+            {/* The name has the whole first line; the "scripted" mark goes with the details below it. */}
             <span className="session-title">
               <span className="session-title-text">{s.title || 'Untitled session'}</span>
-              {s.demo && <span className="tag tag-subtle">scripted</span>}
             </span>
             <span className="session-meta">
-              {formatRelative(s.updatedAt)} · {plural(s.agentCount, 'agent')} · {formatCost(s.costUsd)}
+              {s.demo && <span className="session-tag">scripted</span>}
+              {formatRelative(s.updatedAt)} · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
             </span>
           </span>
         </button>
       )}
       {!renaming && (
         <div className="session-actions" ref={menuRef}>
-          <button className="icon-button session-more" aria-label={`Actions for ${s.title || 'this session'}`} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)} data-testid="session-more">
+          <button
+            ref={moreRef}
+            className="icon-button session-more"
+            aria-label={`Actions for ${s.title || 'this session'}`}
+            aria-haspopup="menu"
+            aria-expanded={!!menu}
+            onClick={() => setMenu(menu ? false : 'first')}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
+              e.preventDefault()
+              setMenu(e.key === 'ArrowUp' ? 'last' : 'first')
+            }}
+            data-testid="session-more"
+          >
             <Icon name="more" size={14} strokeWidth={2.6} />
           </button>
           {menu && (
-            <div className="session-menu" role="menu" onKeyDown={(e) => e.key === 'Escape' && setMenu(false)}>
-              <button role="menuitem" autoFocus onClick={() => (setMenu(false), setRenaming(true))} data-testid="session-rename">
+            <div
+              className="session-menu"
+              role="menu"
+              aria-label={`Actions for ${s.title || 'this session'}`}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') {
+                  // Only the menu closes (not a maximized panel behind it, nor a dialog).
+                  e.preventDefault()
+                  e.stopPropagation()
+                  closeMenu()
+                } else if (e.key === 'Tab') {
+                  // Focus goes on from ⋯ (the browser moves it after this handler), and the menu closes.
+                  closeMenu()
+                } else if (moveInMenu(e.currentTarget, e.key)) {
+                  e.preventDefault()
+                }
+              }}
+            >
+              <button role="menuitem" tabIndex={-1} onClick={() => (setMenu(false), setRenaming(true))} data-testid="session-rename">
                 <Icon name="pencil" size={13} /> Rename
               </button>
-              <button role="menuitem" onClick={() => (setMenu(false), setDeleting(true))} title={running ? 'Stop the session before deleting it' : undefined} data-testid="session-delete">
+              <button
+                role="menuitem"
+                tabIndex={-1}
+                // ⋯ holds focus while the dialog is open, so closing it returns there (this item is gone by then).
+                onClick={() => (closeMenu(), setDeleting(true))}
+                title={running ? 'Stop the session before deleting it' : undefined}
+                data-testid="session-delete"
+              >
                 <Icon name="trash" size={13} /> Delete…
               </button>
             </div>

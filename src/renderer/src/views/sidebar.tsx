@@ -6,6 +6,7 @@ import { Icon } from '../components/icon'
 import { newSession, pickFolder, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { SessionRow } from './session-row'
+import { Toasts } from './toasts'
 
 export function Sidebar() {
   const workspace = useApp((s) => s.workspace)
@@ -61,6 +62,7 @@ export function Sidebar() {
           <SessionRow key={s.sessionId} session={s} active={s.sessionId === current && !agentsOpen} />
         ))}
       </div>
+      <Toasts />
       <button className="sidebar-footer-button" onClick={() => ui.setDialog('settings')} data-testid="open-settings">
         <Icon name="gear" size={14} /> Settings
       </button>

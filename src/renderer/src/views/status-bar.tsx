@@ -3,7 +3,7 @@
 import { useShallow } from 'zustand/react/shallow'
 import { useAgentEditor } from '../agent-editor/editor-store'
 import { formatCost, plural } from '../lib/format'
-import { agentCounts, countParts } from '../state/agent-counts'
+import { agentCounts, countParts, subagentsText } from '../state/agent-counts'
 import { useApp } from '../state/store'
 
 function SessionTotals() {
@@ -17,7 +17,7 @@ function SessionTotals() {
           {p.text}
         </span>
       ))}
-      <span>{plural(counts.total, 'subagent')}</span>
+      <span data-testid="status-subagents">{subagentsText(counts.total)}</span>
       <span>{formatCost(cost ?? 0)}</span>
     </>
   )

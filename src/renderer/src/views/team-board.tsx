@@ -3,7 +3,7 @@
 import { memo } from 'react'
 import type { MemberStatus, TeamMember, TeamSnapshot, TeamTask } from '../../../shared/team'
 import { Icon } from '../components/icon'
-import { agentColorVar } from '../lib/agent-colors'
+import { useAgentColor } from '../lib/use-agent-color'
 import { formatTime } from '../lib/format'
 import { isBlocked, memberWork, taskColumns } from '../state/phase-selectors'
 import type { TeamMessage } from '../../../shared/view/session-state'
@@ -18,8 +18,9 @@ const COLUMNS: Array<[keyof ReturnType<typeof taskColumns>, string]> = [
 
 function MemberCard({ team, member }: { team: TeamSnapshot; member: TeamMember }) {
   const { current, completed } = memberWork(team, member.name)
+  const color = useAgentColor(member.color, member.agentType)
   return (
-    <button className="member-card" style={{ ['--agent-color' as string]: agentColorVar(member.color, member.agentId) }} onClick={() => ui.focusAgent(member.agentId)} title="Show its panel" data-testid="team-member" data-status={member.status}>
+    <button className="member-card" style={color} onClick={() => ui.focusAgent(member.agentId)} title="Show its panel" data-testid="team-member" data-status={member.status}>
       <span className="member-bar" />
       <span className="member-head">
         <span className="member-name">{member.name}</span>

@@ -1,4 +1,4 @@
-// In-app notifications (bottom right): click one to jump to its agent.
+// In-app notifications, at the foot of the sidebar (above Settings): click one to jump to its agent.
 import { Icon } from '../components/icon'
 import { openSession, ui } from '../state/store'
 import { dismissToast, useToasts } from './notifications'
@@ -8,9 +8,10 @@ export function Toasts() {
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} role="status">
+        <div key={t.id} className={`toast toast-${t.kind}`} role="status" data-testid="toast">
           <button
             className="toast-body"
+            title={`${t.title}\n${t.body}`}
             onClick={() => {
               if (t.sessionId) void openSession(t.sessionId).then(() => t.agentId && ui.focusAgent(t.agentId))
               dismissToast(t.id)

@@ -3,7 +3,7 @@
 // in parallel and what waited.
 import { memo } from 'react'
 import { StatusDot } from '../components/status'
-import { agentColorVar } from '../lib/agent-colors'
+import { useAgentColor } from '../lib/use-agent-color'
 import { formatClock, formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { useSize } from '../lib/use-size'
@@ -18,6 +18,7 @@ const pct = (v: number) => `${Math.max(0, Math.min(100, v * 100)).toFixed(3)}%`
 
 const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: TimelineRow; sessionId: string; t0: number; span: number; now: number }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[row.id])
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '', agent?.parentId === null)
   if (!agent) return null
   const end = row.end ?? now
   const left = (row.start - t0) / span
@@ -33,7 +34,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
     </>
   )
   return (
-    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={{ ['--agent-color' as string]: agentColorVar(agent.color, agent.id, agent.parentId === null) }} data-testid="timeline-row" data-agent-id={agent.id}>
+    <div className={`tl-row${open ? ' tl-openable' : ''}`} style={color} data-testid="timeline-row" data-agent-id={agent.id}>
       {open ? (
         <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agent.description} — show its panel`}>
           {label}

@@ -1,0 +1,177 @@
+// Keyboard focus never falls to <body> when what held it goes away: maximizing and restoring a panel,
+// answering a permission request (in the queue dialog and on a panel), confirming or abandoning a session
+// rename, and closing the session ⋯ menu. The ⋯ menu follows the menu pattern: arrows, Home/End, Escape, Tab.
+import { expect, test, type Page } from '@playwright/test'
+import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { shoot } from './support/screens'
+
+let app: BrowserMode
+test.use({ viewport: { width: 1280, height: 800 } })
+test.afterEach(async () => app?.close())
+
+/** What has focus, for a readable failure: its test id, or its tag. */
+const focusedId = (page: Page) =>
+  page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null")
+
+test('maximize and restore a panel with Enter and Escape: focus stays on its maximize button', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Check the parser, fan out to 4')
+  await page.getByTestId('new-prompt-send').click()
+  // The test-writer waits for permission to run `npm test`, so its panel stays in the grid.
+  const panel = page.getByTestId('agent-panel').filter({ hasText: 'Run the parser test suite' })
+  await expect(panel.getByTestId('panel-permission')).toBeVisible({ timeout: 30_000 })
+  const agentId = await panel.getAttribute('data-agent-id')
+  const gridButton = page.locator(`[data-testid=agent-panel][data-agent-id="${agentId}"] [data-testid=panel-maximize]`)
+  await expect(gridButton).toHaveAttribute('aria-label', 'Maximize this panel')
+
+  await gridButton.focus()
+  await page.keyboard.press('Enter')
+  const maximized = page.getByTestId('maximized-panel')
+  await expect(maximized).toBeVisible()
+  const restore = maximized.getByTestId('panel-maximize')
+  await expect(restore).toBeFocused()
+  await expect(restore).toHaveAttribute('aria-label', 'Back to the grid')
+  await shoot(page, 'focus-maximized-restore-button')
+
+  // Escape goes back to the grid, onto the button that maximized it.
+  await page.keyboard.press('Escape')
+  await expect(maximized).toHaveCount(0)
+  await expect.poll(() => focusedId(page)).toBe('panel-maximize')
+  await expect(gridButton).toBeFocused()
+
+  // And Enter on the restore button does the same.
+  await page.keyboard.press('Enter')
+  await expect(restore).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(maximized).toHaveCount(0)
+  await expect(gridButton).toBeFocused()
+
+  // The message box, dismissed with Escape, gives focus back to the button that opened it.
+  const message = panel.getByTestId('panel-message')
+  await message.focus()
+  await page.keyboard.press('Enter')
+  await expect(panel.getByTestId('panel-message-input')).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(panel.getByTestId('panel-message-input')).toHaveCount(0)
+  await expect(message).toBeFocused()
+})
+
+test('Allow once in the permission dialog moves on to the next request, then to Close', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+  await page.getByTestId('permissions-button').focus()
+  await page.keyboard.press('Enter')
+  const queue = page.getByTestId('permission-queue')
+  const cards = queue.getByTestId('permission-card')
+  await expect(cards).toHaveCount(2)
+  await expect(cards.first().getByTestId('perm-allow')).toBeFocused()
+
+  await page.keyboard.press('Enter')
+  await expect(cards).toHaveCount(1)
+  await expect.poll(() => focusedId(page)).toBe('perm-allow')
+  await expect(cards.first().getByTestId('perm-allow')).toBeFocused()
+
+  await page.keyboard.press('Enter')
+  await expect(queue).toContainText('Nothing is waiting for your approval.')
+  await expect(queue.getByRole('button', { name: 'Close' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(queue).toHaveCount(0)
+  await expect(page.getByTestId('permissions-button')).toBeFocused()
+})
+
+test('Allow once on a panel moves on to the next panel that asks, then to the prompt box', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+  const asking = page.getByTestId('panel-permission')
+  await expect(asking).toHaveCount(2)
+  await asking.first().getByTestId('perm-allow').focus()
+  await page.keyboard.press('Enter')
+  await expect(asking).toHaveCount(1)
+  await expect(asking.first().getByTestId('perm-allow')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(asking).toHaveCount(0)
+  await expect(page.getByTestId('followup')).toBeFocused()
+})
+
+test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus to the session', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
+  await page.getByTestId('new-prompt-send').click()
+  const row = page.getByTestId('session-row').first()
+  await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+
+  const more = row.getByTestId('session-more')
+  const menu = row.getByRole('menu')
+  const rename = row.getByRole('menuitem', { name: 'Rename' })
+  const remove = row.getByRole('menuitem', { name: 'Delete…' })
+  await more.focus()
+  await page.keyboard.press('Enter')
+  await expect(menu).toBeVisible()
+  await expect(more).toHaveAttribute('aria-expanded', 'true')
+  await expect(rename).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(remove).toBeFocused()
+  await shoot(page, 'focus-session-menu-arrow')
+  await page.keyboard.press('ArrowDown') // wraps around
+  await expect(rename).toBeFocused()
+  await page.keyboard.press('ArrowUp') // and back
+  await expect(remove).toBeFocused()
+  await page.keyboard.press('Home')
+  await expect(rename).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(remove).toBeFocused()
+
+  // Escape closes it and gives focus back to ⋯.
+  await page.keyboard.press('Escape')
+  await expect(menu).toHaveCount(0)
+  await expect(more).toBeFocused()
+  await expect(more).toHaveAttribute('aria-expanded', 'false')
+
+  // ArrowDown on ⋯ opens the menu too; Tab closes it and moves on from ⋯.
+  await page.keyboard.press('ArrowDown')
+  await expect(rename).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(menu).toHaveCount(0)
+  await expect.poll(() => focusedId(page)).not.toBe('body')
+  await expect(more).not.toBeFocused()
+
+  // Rename, confirmed with Enter: focus goes back to the session.
+  await more.focus()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Enter') // Rename
+  const input = row.getByTestId('session-rename-input')
+  await expect(input).toBeFocused()
+  await input.fill('Greeting check')
+  await page.keyboard.press('Enter')
+  await expect(row.getByTestId('session-item')).toContainText('Greeting check')
+  await expect(row.getByTestId('session-item')).toBeFocused()
+
+  // Rename abandoned with Escape: the same.
+  await more.focus()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Enter')
+  await expect(input).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(input).toHaveCount(0)
+  await expect(row.getByTestId('session-item')).toBeFocused()
+  await expect(row.getByTestId('session-item')).toContainText('Greeting check')
+
+  // Delete… then Keep it: focus goes back to ⋯, not to the menu item that went away.
+  await more.focus()
+  await page.keyboard.press('ArrowUp') // opens the menu on its last item
+  await expect(remove).toBeFocused()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByTestId('delete-session-dialog')
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(more).toBeFocused()
+})
