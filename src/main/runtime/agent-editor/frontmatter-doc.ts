@@ -120,7 +120,7 @@ export function readFrontmatterDoc(text: string): FrontmatterDoc {
   if (yaml.length > MAX_FRONTMATTER_CHARS) return { ok: false, text, eol, reason: 'too-large', message: `the frontmatter is longer than ${MAX_FRONTMATTER_CHARS} characters`, bodyStart }
   // The loader's reader first: nesting and alias limits, duplicate keys, the same error messages.
   const checked = readYaml(yaml.replace(/\r\n/g, '\n'), { line: 1, column: 1 })
-  if (!checked.ok) return { ok: false, text, eol, reason: 'invalid-yaml', message: `the frontmatter is not valid YAML: ${checked.message} (line ${lineOf(text, yamlStart) + checked.at.line - 1})`, bodyStart }
+  if (!checked.ok) return { ok: false, text, eol, reason: 'invalid-yaml', message: `the frontmatter is not valid YAML at line ${lineOf(text, yamlStart) + checked.at.line - 1}: ${checked.hint ?? checked.message}`, bodyStart }
   const data = checked.data ?? {}
   if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, text, eol, reason: 'not-mapping', message: 'the frontmatter is not a list of `key: value` lines', bodyStart }
   const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false })

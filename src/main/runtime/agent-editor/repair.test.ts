@@ -17,6 +17,16 @@ describe('repairAgentText', () => {
     expect(fixed.text.split('\n').filter((l, i) => l !== text.split('\n')[i])).toHaveLength(1)
   })
 
+  it('says once what quoting several lines does, naming each line and key', () => {
+    const text = '---\nname: helper\ndescription: Use when: the build fails\ncolor: [purple\ntools: Read\nmodel: *fast\n---\nBody\n'
+    const fixed = repairAgentText(text, 'helper.md')!
+    expect(fixed.changes).toHaveLength(1)
+    const [note] = fixed.changes
+    expect(note).toMatch(/^Lines 3, 4 and 6: the values of `description`, `color` and `model` contain/)
+    expect(note.match(/double quotes/g)).toHaveLength(1)
+    expect(load(fixed.text).diagnostics.filter((d) => d.code === 'yaml-repaired')).toEqual([])
+  })
+
   it('turns a description that runs over lines with <example> blocks at column 0 into a block scalar, every line kept', () => {
     const text = [
       '---',

@@ -80,25 +80,46 @@ function repairYaml(yaml: string, firstLine: number): { yaml: string; changes: s
   const changes: string[] = []
   const quoted = quoteProblematicValues(yaml)
   if (quoted.quoted.length && yamlOk(quoted.text)) {
-    for (const q of quoted.quoted) changes.push(quoteNote(firstLine + q.index, q.key, q.trigger))
+    changes.push(quoteNote(quoted.quoted.map((q) => ({ line: firstLine + q.index, key: q.key, trigger: q.trigger }))))
     return { yaml: quoted.text, changes }
   }
   const { lines, folded } = foldProseValues(yaml.split('\n'), changes, firstLine)
   if (!changes.length) return null
   // Then Claude Code's quoting for the other one-line values (never for the block headers just written).
+  const alsoQuoted: QuotedValue[] = []
   const quotedLines = lines.map((line, i) => {
     if (folded.has(i)) return line
     const q = quoteProblematicValues(line)
-    for (const one of q.quoted) changes.push(`The value of \`${one.key}\` ${why(one.trigger)}; it is now in double quotes, with the same text.`)
+    for (const one of q.quoted) alsoQuoted.push({ key: one.key, trigger: one.trigger })
     return q.text
   })
+  if (alsoQuoted.length) changes.push(quoteNote(alsoQuoted))
   const result = quotedLines.join('\n')
   if (!yamlOk(result)) return null
   return { yaml: result, changes }
 }
 
+interface QuotedValue {
+  /** Line in the original text, when it is known. */
+  line?: number
+  key: string
+  trigger: string
+}
+
 const why = (trigger: string): string => (trigger === ': ' ? 'contains ": ", which YAML reads as a nested key' : `contains "${trigger}", which has a meaning of its own in YAML`)
-const quoteNote = (line: number, key: string, trigger: string): string => `Line ${line}: the value of \`${key}\` ${why(trigger)}; it is now in double quotes, with the same text (Claude Code reads it this way too).`
+const andList = (items: string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`)
+
+/** One sentence for all the values quoted: the same words repeated per line read as noise. */
+function quoteNote(values: QuotedValue[]): string {
+  const lines = values.flatMap((v) => (v.line === undefined ? [] : [String(v.line)]))
+  const where = lines.length ? `${lines.length === 1 ? 'Line' : 'Lines'} ${andList(lines)}: the` : 'The'
+  if (values.length === 1) {
+    const [v] = values
+    return `${where} value of \`${v.key}\` ${why(v.trigger)}; it is now in double quotes, with the same text (Claude Code reads it this way too).`
+  }
+  const triggers = [...new Set(values.map((v) => `"${v.trigger}"`))]
+  return `${where} values of ${andList(values.map((v) => `\`${v.key}\``))} contain ${andList(triggers)}, which ${triggers.length === 1 ? 'has a meaning' : 'have meanings'} of ${triggers.length === 1 ? 'its' : 'their'} own in YAML; each is now in double quotes, with the same text (Claude Code reads them this way too).`
+}
 
 /** Where the frontmatter that was never closed most likely ends: before the first line that is not a field. */
 function closeFrontmatter(lines: string[]): number {

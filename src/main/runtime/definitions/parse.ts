@@ -165,7 +165,8 @@ function readFrontmatter(yaml: string, origin: Position, file: string, diagnosti
     const repair = quoteProblematicValues(yaml)
     const retried = repair.quoted.length ? readYaml(repair.text, origin) : undefined
     if (!retried?.ok) {
-      return { ok: false, at: firstError.at, code: 'invalid-yaml', message: `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired` }
+      const message = firstError.hint ? `the frontmatter is not valid YAML: ${firstError.hint}` : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
+      return { ok: false, at: firstError.at, code: 'invalid-yaml', message }
     }
     for (const q of repair.quoted) {
       const why = q.trigger === ': ' ? 'contains ": ", which YAML reads as the start of a nested key' : `contains "${q.trigger}", which has a special meaning in YAML`

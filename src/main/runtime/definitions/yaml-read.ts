@@ -8,6 +8,7 @@
 import { LineCounter, isMap, isScalar, parseDocument, visit } from 'yaml'
 import type { Position } from './diagnostics'
 import { readFlatYaml } from './flat-yaml'
+import { locateYamlError } from './yaml-error-at'
 
 /** Deeper frontmatter is refused before parsing; real agent files nest a handful of levels (hooks). */
 export const MAX_YAML_NESTING = 64
@@ -21,7 +22,7 @@ export interface KeyPosition {
 
 export type YamlRead =
   | { ok: true; data: unknown; keys: Map<string, KeyPosition> }
-  | { ok: false; message: string; at: Position }
+  | { ok: false; message: string; at: Position; /** What is wrong at `at`, in a person's words, when known. */ hint?: string }
 
 /**
  * An upper bound on how deeply `src` nests: open indentation levels + compact `- ` / `? ` entries on a
@@ -88,7 +89,11 @@ export function parseYaml(src: string, origin: Position): YamlRead {
   try {
     const doc = parseDocument(src, { lineCounter, prettyErrors: false, uniqueKeys: false })
     const first = doc.errors[0]
-    if (first) return { ok: false, message: first.message, at: at(first.pos[0]) }
+    if (first) {
+      // Reported at the line to change (the library's own position is often a line or more away).
+      const located = locateYamlError(src, doc.errors, origin.line - 1)
+      return { ok: false, message: first.message, at: at(located.offset), ...(located.hint ? { hint: located.hint } : {}) }
+    }
     let duplicate: { key: string; offset: number } | undefined
     visit(doc, {
       Map(_, map) {

@@ -1,5 +1,5 @@
 // The editor's dialogs: a new agent (name, user or project, template), renaming (file and name together),
-// deleting (with confirmation), and leaving unsaved changes.
+// deleting (with confirmation), leaving unsaved changes, and saving a draft that will not load.
 import { useState } from 'react'
 import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name'
 import type { AgentScope } from '../../../shared/agent-editor'
@@ -8,7 +8,9 @@ import { errorText } from '../transport/types'
 import { Dialog } from '../views/dialog'
 import { selectEntry } from './editor-library'
 import { editorUi, useAgentEditor } from './editor-store'
-import { createAgent, deleteAgent, renameAgent } from './file-actions'
+import { createAgent, deleteAgent, renameAgent, saveDraft } from './file-actions'
+import { fileName, type LoadProblem } from './load-problem'
+import { Prose } from './prose'
 
 const close = () => editorUi.setDialog(null)
 
@@ -182,11 +184,38 @@ function DiscardDialog({ next }: { next: string | null }) {
   )
 }
 
+/** Saving a draft Claude Code and Fanout would skip: say why and where, and let the person choose. */
+function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
+  const file = useAgentEditor((s) => (s.draft ? fileName(s.draft.file) : ''))
+  return (
+    <Dialog title="Save an agent that will not load?" onClose={close} testId="save-anyway-dialog" describedBy="save-anyway-reason">
+      <p id="save-anyway-reason" className="ae-dialog-reason">
+        This agent will not load: <Prose text={problem.message} /> (at <code>{problem.at}</code>). Save anyway?
+      </p>
+      <p className="muted small">Claude Code and Fanout skip {file || 'this file'} until it is fixed: the main agent will not be offered it.</p>
+      <div className="form-actions">
+        {/* First, so it has the focus: Enter or Escape keeps the draft unsaved. */}
+        <button className="btn" onClick={close} data-autofocus data-testid="save-anyway-cancel">
+          Keep editing
+        </button>
+        <button
+          className="btn btn-primary ae-danger"
+          onClick={() => void saveDraft({ anyway: true })}
+          data-testid="save-anyway-confirm"
+        >
+          Save anyway
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
 export function AgentDialogs() {
   const dialog = useAgentEditor((s) => s.dialog)
   if (!dialog) return null
   if (dialog.kind === 'new') return <NewAgentDialog />
   if (dialog.kind === 'rename') return <RenameDialog />
   if (dialog.kind === 'delete') return <DeleteDialog />
+  if (dialog.kind === 'save-anyway') return <SaveAnywayDialog problem={dialog.problem} />
   return <DiscardDialog next={dialog.next} />
 }

@@ -2,6 +2,7 @@
 // prompt or the raw file, and on the right its problems, effective result and "Try it" (tabs of their own
 // when the pane is too narrow for a side column).
 import { useEffect, useState, type ReactNode } from 'react'
+import type { AgentAnalysis } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
 import { PathText } from '../components/path-text'
 import { useSize } from '../lib/use-size'
@@ -12,6 +13,7 @@ import { repairDraft, setRawText } from './draft-edits'
 import { editorUi, isDirty, useAgentEditor, type Draft } from './editor-store'
 import { duplicateAgent, keepMine, moveAgent, revertDraft, saveDraft, takeDiskVersion } from './file-actions'
 import { FieldForm } from './field-form'
+import { loadProblem } from './load-problem'
 import { SOURCE_LABEL } from './library-list'
 import { PromptEditor } from './prompt-editor'
 import { Prose } from './prose'
@@ -19,6 +21,71 @@ import { EffectivePanel, ProblemsPanel } from './side-panels'
 import { TryPanel } from './try-panel'
 
 const COLORS = new Set(['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'])
+
+/** A link that shows a line of the raw file. */
+function LineLink({ line, label, mono = false }: { line: number; label?: string; mono?: boolean }) {
+  return (
+    <button type="button" className={`btn-link ae-line-link${mono ? ' mono' : ''}`} onClick={() => editorUi.reveal(line)} title="Show this line in the raw file">
+      {label ?? `line ${line}`}
+    </button>
+  )
+}
+
+/**
+ * Why the file does not load, or loads only thanks to Claude Code's quoting: said once, as severe as the
+ * problems it sums up (an error when it does not load, a warning when it does), with each line to look at.
+ */
+function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnalysis }) {
+  const problem = loadProblem(a)
+  const fix = a.repair && draft.scope && (
+    <button className="btn btn-sm btn-primary" onClick={() => void repairDraft()} data-testid="repair-button">
+      Fix it
+    </button>
+  )
+  if (problem) {
+    return (
+      <div className="ae-banner error" data-severity="error" data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
+        <Icon name="alert" size={14} />
+        <span className="ae-banner-text">
+          <span>
+            <strong>This file does not load.</strong> <Prose text={problem.message} /> — <LineLink line={problem.line} label={problem.at} mono />
+          </span>
+          {a.repair ? (
+            <span className="muted">
+              The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
+            </span>
+          ) : (
+            draft.scope && <span className="muted">Until it is fixed, Claude Code and Fanout skip it. Edit it in the raw file.</span>
+          )}
+        </span>
+        {fix}
+      </div>
+    )
+  }
+  if (!a.repair) return null
+  // It loads: only because Claude Code quotes values it cannot read otherwise. Its problems are warnings.
+  const quoted = [...new Set(a.diagnostics.filter((d) => d.code === 'yaml-repaired').map((d) => d.line))]
+  const worst = a.diagnostics.some((d) => d.severity === 'warning') ? 'warning' : 'info'
+  return (
+    <div className={`ae-banner ${worst === 'warning' ? 'warn' : 'info'}`} data-severity={worst} data-testid="repair-banner">
+      <Icon name="alert" size={14} />
+      <span className="ae-banner-text">
+        <span>
+          <strong>Not valid YAML as written.</strong> Claude Code still loads it, reading {quoted.length === 0 ? 'some values' : quoted.length === 1 ? 'the value on' : 'the values on'}{' '}
+          {quoted.map((line, i) => (
+            <span key={line}>
+              {i > 0 && (i === quoted.length - 1 ? ' and ' : ', ')}
+              <LineLink line={line} />
+            </span>
+          ))}{' '}
+          as quoted text.
+        </span>
+        <span className="muted">{draft.scope ? 'Fix it adds the quotes, keeping every word.' : 'Duplicate it to fix a copy.'}</span>
+      </span>
+      {fix}
+    </div>
+  )
+}
 
 function Banners({ draft }: { draft: Draft }) {
   const a = draft.analysis
@@ -44,25 +111,7 @@ function Banners({ draft }: { draft: Draft }) {
           <span>{SOURCE_LABEL[draft.source]} agents are read-only here. Duplicate it into your project or user folder to change a copy.</span>
         </div>
       )}
-      {a?.repair && (
-        <div className="ae-banner error" data-testid="repair-banner">
-          <Icon name="alert" size={14} />
-          <span className="ae-banner-text">
-            <strong>{a.loaded ? 'This file is not valid YAML; it loads only because Claude Code quotes values while reading it.' : 'This file does not load.'}</strong>
-            <span>
-              <Prose text={a.diagnostics.find((d) => d.severity === 'error')?.message ?? a.formBlocked ?? ''} />
-            </span>
-            <span className="muted">
-              The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
-            </span>
-          </span>
-          {draft.scope && (
-            <button className="btn btn-sm btn-primary" onClick={() => void repairDraft()} data-testid="repair-button">
-              Fix it
-            </button>
-          )}
-        </div>
-      )}
+      {a && <LoadBanner draft={draft} analysis={a} />}
       {draft.repaired && !a?.repair && (
         <div className="ae-banner ok" data-testid="repaired-banner">
           <Icon name="check" size={14} />
@@ -71,7 +120,7 @@ function Banners({ draft }: { draft: Draft }) {
           </span>
         </div>
       )}
-      {a && !a.formEditable && !a.repair && a.formBlocked && (
+      {a && a.loaded && !a.formEditable && !a.repair && a.formBlocked && (
         <div className="ae-banner info">
           <Icon name="alert" size={14} />
           <span>

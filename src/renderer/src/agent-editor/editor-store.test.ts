@@ -7,10 +7,27 @@ import { setField, setRawText } from './draft-edits'
 import { selectEntry, visibleEntries } from './editor-library'
 import { isDirty, useAgentEditor } from './editor-store'
 import { keepMine, saveDraft } from './file-actions'
+import { useToasts } from '../views/notifications'
 
 const FILE = '/work/project/.claude/agents/a.md'
 const VERSION = { mtimeMs: 1, size: 1, hash: 'a'.repeat(64) }
-const analysis = (text: string): AgentAnalysis => ({ file: FILE, source: 'project', loaded: true, diagnostics: [], fields: {}, keySpans: {}, unknownKeys: [], rawOnlyKeys: [], formEditable: true, body: text, bodyLine: 1 })
+/** Text with BROKEN in it does not load (an error on line 5); WARN loads with a warning. */
+const analysis = (text: string): AgentAnalysis => ({
+  file: FILE,
+  source: 'project',
+  loaded: !text.includes('BROKEN'),
+  diagnostics: [
+    ...(text.includes('BROKEN') ? [{ file: FILE, line: 5, column: 3, severity: 'error' as const, code: 'invalid-yaml', message: 'the frontmatter is not valid YAML: line 5 is indented; the agent is not loaded' }] : []),
+    ...(text.includes('WARN') ? [{ file: FILE, line: 4, column: 8, severity: 'warning' as const, code: 'yaml-repaired', message: 'quoted' }] : [])
+  ],
+  fields: {},
+  keySpans: {},
+  unknownKeys: [],
+  rawOnlyKeys: [],
+  formEditable: true,
+  body: text,
+  bodyLine: 1
+})
 
 /** A host whose `agents.edit` answers only when the test releases it, appending `key=value` lines. */
 function fakeHost(disk: { text: string }) {
@@ -56,6 +73,7 @@ const until = async (check: () => boolean) => {
 
 beforeEach(() => {
   resetStore()
+  useToasts.setState({ toasts: [] })
   useAgentEditor.setState({ draft: null, selected: null, library: null, dialog: null })
 })
 afterEach(() => resetStore())
@@ -107,6 +125,41 @@ describe('agent editor store', () => {
     keepMine()
     expect(useAgentEditor.getState().draft!.base).toMatchObject({ hash: 'c'.repeat(64) })
     expect(host.saves).toHaveLength(1)
+  })
+
+  it('confirms a save with a "Saved <file>" toast that says whether it loads', async () => {
+    await openDraft({ text: 'start\n' })
+    setRawText('mine\n')
+    await saveDraft()
+    expect(isDirty(useAgentEditor.getState().draft)).toBe(false)
+    expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ title: 'Saved a.md', body: 'Loads cleanly.', kind: 'success' })])
+    setRawText('again\n')
+    await saveDraft()
+    expect(useToasts.getState().toasts).toHaveLength(1) // a new save replaces the last one's toast
+  })
+
+  it('asks before saving a draft that will not load, checking the text as it is now; Save anyway writes it', async () => {
+    const disk = { text: 'start\n' }
+    const host = await openDraft(disk)
+    setRawText('BROKEN\n') // saved before its analysis is due: the save checks this very text first
+    await saveDraft()
+    expect(useAgentEditor.getState().dialog).toEqual({ kind: 'save-anyway', problem: { message: 'The frontmatter is not valid YAML: line 5 is indented', at: 'a.md:5:3', line: 5 } })
+    expect(host.saves).toHaveLength(0)
+    expect(disk.text).toBe('start\n')
+    await saveDraft({ anyway: true })
+    expect(useAgentEditor.getState().dialog).toBeNull()
+    expect(disk.text).toBe('BROKEN\n')
+    expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ title: 'Saved a.md', body: 'It does not load until its errors are fixed.', kind: 'warn' })])
+  })
+
+  it('saves a draft with warnings only without asking', async () => {
+    const disk = { text: 'start\n' }
+    await openDraft(disk)
+    setRawText('WARN\n')
+    await saveDraft()
+    expect(useAgentEditor.getState().dialog).toBeNull()
+    expect(disk.text).toBe('WARN\n')
+    expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ body: 'Loads, with 1 warning.', kind: 'success' })])
   })
 
   it('asks before leaving unsaved changes', async () => {

@@ -7,11 +7,19 @@ import type { AgentSource } from '../../../shared/agent-definition'
 import type { AgentAnalysis, AgentLibrary, AgentScope, FileVersion, TryAgentResult } from '../../../shared/agent-editor'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import { useApp } from '../state/store'
+import type { LoadProblem } from './load-problem'
 
 export type LibraryFilter = 'all' | 'problems' | 'editable' | 'shadowed'
 export type EditorTab = 'form' | 'raw'
 export type PromptMode = 'write' | 'preview' | 'split'
-export type EditorDialog = null | { kind: 'new' } | { kind: 'rename' } | { kind: 'delete' } | { kind: 'discard'; next: string | null }
+export type EditorDialog =
+  | null
+  | { kind: 'new' }
+  | { kind: 'rename' }
+  | { kind: 'delete' }
+  | { kind: 'discard'; next: string | null }
+  /** Saving a draft that will not load: asked first, with the reason. */
+  | { kind: 'save-anyway'; problem: LoadProblem }
 
 export interface Draft {
   file: string

@@ -3,11 +3,13 @@
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import type { AgentAnalysis, EditorFieldKey, FieldValue } from '../../../shared/agent-editor'
+import { Icon } from '../components/icon'
 import { useApp } from '../state/store'
 import { setField } from './draft-edits'
-import { useAgentEditor } from './editor-store'
+import { editorUi, useAgentEditor } from './editor-store'
 import { ChoiceRow, ColorPicker, FieldFrame, ModelPicker, NameList, Select, TextArea, TextInput, Toggle } from './field-controls'
 import { CODE_FIELD, EFFORT_LEVELS, MEMORY_SCOPES, PERMISSION_HELP } from './field-help'
+import { Prose } from './prose'
 import { ToolsPicker } from './tools-picker'
 import { YamlField } from './yaml-field'
 
@@ -33,6 +35,30 @@ function serverNames(yaml: string): string[] {
   return [...yaml.matchAll(/^-\s*([A-Za-z0-9_.-]+)\s*:?\s*$/gm), ...yaml.matchAll(/^([A-Za-z0-9_.-]+):\s*$/gm)].map((m) => m[1])
 }
 
+const LOCKED_NOTE_ID = 'ae-form-locked-note'
+
+/** Why the form cannot be edited, at its top (and kept in view while scrolling through the fields). */
+function LockedNote({ analysis, readOnly }: { analysis: AgentAnalysis; readOnly: boolean }) {
+  const [title, detail] = readOnly
+    ? ['Read-only here.', 'Duplicate this agent to edit a copy.']
+    : analysis.repair
+      ? ['Fix the YAML to edit in the form.', 'The values below are what Claude Code reads. Use Fix it above, or edit the raw file.']
+      : ['The form cannot edit this file.', analysis.formBlocked ?? '']
+  return (
+    <p className="ae-form-locked" id={LOCKED_NOTE_ID} data-testid="form-locked">
+      <Icon name="lock" size={13} />
+      <span>
+        <strong>{title}</strong> <Prose text={detail} />
+      </span>
+      {!readOnly && (
+        <button type="button" className="btn btn-sm" onClick={() => editorUi.setTab('raw')}>
+          Open the raw file
+        </button>
+      )}
+    </p>
+  )
+}
+
 export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { analysis: AgentAnalysis; fieldError?: { key?: string; message: string }; availableTools: string[]; readOnly: boolean }) {
   const aliases = useApp((s) => s.settings?.modelAliases)
   const f = analysis.fields
@@ -47,115 +73,119 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
 
   return (
     <div className="ae-form" data-testid="agent-form">
-      <section className="ae-section">
-        <h3>Identity</h3>
-        <FieldFrame field="name" problems={p('name')} error={err('name')} aside={<span className="faint small">renaming the file: use Rename</span>}>
-          <TextInput value={str(f.name)} onChange={text('name', false)} disabled={disabled} mono testId="field-input-name" />
-        </FieldFrame>
-        <FieldFrame field="description" problems={p('description')} error={err('description')} wide>
-          <TextArea value={str(f.description)} onChange={text('description', false)} disabled={disabled} rows={4} testId="field-input-description" placeholder="Use this agent when …" />
-        </FieldFrame>
-      </section>
-
-      <section className="ae-section">
-        <h3>Tools</h3>
-        <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
-          <ToolsPicker value={list(f.tools)} onChange={(v) => setField('tools', v)} available={availableTools} servers={servers} allowAll disabled={disabled} testId="tools-picker" />
-        </FieldFrame>
-        <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
-          <ToolsPicker value={list(f.disallowedTools)} onChange={(v) => setField('disallowedTools', v)} available={availableTools} servers={servers} allowAll={false} disabled={disabled} testId="disallowed-picker" />
-        </FieldFrame>
-      </section>
-
-      <section className="ae-section">
-        <h3>Model and behavior</h3>
-        <FieldFrame field="model" problems={p('model')} error={err('model')} group wide>
-          <ModelPicker value={str(f.model)} onChange={(v) => setField('model', v)} disabled={disabled} knownIds={knownIds} />
-        </FieldFrame>
-        <FieldFrame field="color" problems={p('color')} error={err('color')} group wide>
-          <ColorPicker value={str(f.color)} onChange={(v) => setField('color', v)} disabled={disabled} />
-        </FieldFrame>
-        <div className="ae-grid">
-          <FieldFrame field="permissionMode" problems={p('permissionMode')} error={err('permissionMode')}>
-            <Select value={str(f.permissionMode)} disabled={disabled} onChange={(v) => setField('permissionMode', v || null)} testId="field-input-permissionMode">
-              <option value="">Inherit from the caller</option>
-              {PERMISSION_MODES.map((m) => (
-                <option key={m} value={m}>
-                  {m} — {PERMISSION_HELP[m]}
-                </option>
-              ))}
-              {f.permissionMode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(str(f.permissionMode)) && <option value={str(f.permissionMode)}>{str(f.permissionMode)} (not a mode)</option>}
-            </Select>
-          </FieldFrame>
-          <FieldFrame field="maxTurns" problems={p('maxTurns')} error={err('maxTurns')}>
-            <TextInput
-              value={str(f.maxTurns)}
-              onChange={(v) => setField('maxTurns', v.trim() === '' ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : v)}
-              placeholder="no limit of its own"
-              disabled={disabled}
-              testId="field-input-maxTurns"
-            />
-          </FieldFrame>
-          <FieldFrame field="effort" problems={p('effort')} error={err('effort')} group>
-            <ChoiceRow
-              options={[{ value: '', label: 'Default' }, ...EFFORT_LEVELS.map((l) => ({ value: l, label: l })), ...(f.effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(str(f.effort)) ? [{ value: str(f.effort), label: str(f.effort) }] : [])]}
-              value={str(f.effort)}
-              onChange={(v) => setField('effort', v || null)}
-              disabled={disabled}
-            />
-          </FieldFrame>
-          <FieldFrame field="memory" problems={p('memory')} error={err('memory')} group>
-            <ChoiceRow options={[{ value: '', label: 'None' }, ...MEMORY_SCOPES.map((m) => ({ value: m, label: m }))]} value={str(f.memory)} onChange={(v) => setField('memory', v || null)} disabled={disabled} />
-          </FieldFrame>
-          <FieldFrame field="background" problems={p('background')} error={err('background')}>
-            <Toggle checked={flag(f.background)} label="Always run in the background" onChange={(v) => setField('background', v ? true : null)} disabled={disabled} testId="field-input-background" />
-          </FieldFrame>
-          <FieldFrame field="isolation" problems={p('isolation')} error={err('isolation')}>
-            <Toggle checked={f.isolation === 'worktree'} label="Own git worktree" onChange={(v) => setField('isolation', v ? 'worktree' : null)} disabled={disabled} testId="field-input-isolation" />
-          </FieldFrame>
-          <FieldFrame field="forkContext" problems={p('forkContext')} error={err('forkContext')}>
-            <Toggle checked={flag(f.forkContext)} label="See the caller’s conversation" onChange={(v) => setField('forkContext', v ? true : null)} disabled={disabled} />
-          </FieldFrame>
-        </div>
-      </section>
-
-      <section className="ae-section">
-        <h3>Context</h3>
-        <FieldFrame field="skills" problems={p('skills')} error={err('skills')} wide>
-          <NameList value={list(f.skills) ?? []} onChange={(v) => setField('skills', v)} placeholder="Add a skill name, then Enter" disabled={disabled} />
-        </FieldFrame>
-        <FieldFrame field="initialPrompt" problems={p('initialPrompt')} error={err('initialPrompt')} wide>
-          <TextArea value={str(f.initialPrompt)} onChange={text('initialPrompt')} disabled={disabled} rows={2} />
-        </FieldFrame>
-      </section>
-
-      <section className="ae-section">
-        <h3>Integrations</h3>
-        <FieldFrame field="mcpServers" problems={p('mcpServers')} error={err('mcpServers')} group wide>
-          <YamlField field="mcpServers" value={str(f.mcpServers)} onChange={(v) => setField('mcpServers', v)} disabled={disabled} />
-        </FieldFrame>
-        <FieldFrame field="hooks" problems={p('hooks')} error={err('hooks')} group wide>
-          <YamlField field="hooks" value={str(f.hooks)} onChange={(v) => setField('hooks', v)} disabled={disabled} />
-        </FieldFrame>
-      </section>
-
-      {(analysis.unknownKeys.length > 0 || analysis.rawOnlyKeys.length > 0) && (
+      {disabled && <LockedNote analysis={analysis} readOnly={readOnly} />}
+      {/* Disabled as one: every control inside is locked, and the note above says why to whoever enters it. */}
+      <fieldset className="ae-form-fields" aria-label="Frontmatter fields" disabled={disabled} aria-describedby={disabled ? LOCKED_NOTE_ID : undefined} data-testid="agent-form-fields">
         <section className="ae-section">
-          <h3>Other keys</h3>
-          <ul className="ae-unknown" data-testid="unknown-keys">
-            {analysis.rawOnlyKeys.map((k) => (
-              <li key={k}>
-                <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · an agent field this form does not edit; change it in the raw file</span>
-              </li>
-            ))}
-            {analysis.unknownKeys.map((k) => (
-              <li key={k}>
-                <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · not an agent field: kept exactly as written, with no effect</span>
-              </li>
-            ))}
-          </ul>
+          <h3>Identity</h3>
+          <FieldFrame field="name" problems={p('name')} error={err('name')} aside={<span className="faint small">renaming the file: use Rename</span>}>
+            <TextInput value={str(f.name)} onChange={text('name', false)} disabled={disabled} mono testId="field-input-name" />
+          </FieldFrame>
+          <FieldFrame field="description" problems={p('description')} error={err('description')} wide>
+            <TextArea value={str(f.description)} onChange={text('description', false)} disabled={disabled} rows={4} testId="field-input-description" placeholder="Use this agent when …" />
+          </FieldFrame>
         </section>
-      )}
+
+        <section className="ae-section">
+          <h3>Tools</h3>
+          <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
+            <ToolsPicker value={list(f.tools)} onChange={(v) => setField('tools', v)} available={availableTools} servers={servers} allowAll disabled={disabled} testId="tools-picker" />
+          </FieldFrame>
+          <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
+            <ToolsPicker value={list(f.disallowedTools)} onChange={(v) => setField('disallowedTools', v)} available={availableTools} servers={servers} allowAll={false} disabled={disabled} testId="disallowed-picker" />
+          </FieldFrame>
+        </section>
+
+        <section className="ae-section">
+          <h3>Model and behavior</h3>
+          <FieldFrame field="model" problems={p('model')} error={err('model')} group wide>
+            <ModelPicker value={str(f.model)} onChange={(v) => setField('model', v)} disabled={disabled} knownIds={knownIds} />
+          </FieldFrame>
+          <FieldFrame field="color" problems={p('color')} error={err('color')} group wide>
+            <ColorPicker value={str(f.color)} onChange={(v) => setField('color', v)} disabled={disabled} />
+          </FieldFrame>
+          <div className="ae-grid">
+            <FieldFrame field="permissionMode" problems={p('permissionMode')} error={err('permissionMode')}>
+              <Select value={str(f.permissionMode)} disabled={disabled} onChange={(v) => setField('permissionMode', v || null)} testId="field-input-permissionMode">
+                <option value="">Inherit from the caller</option>
+                {PERMISSION_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {m} — {PERMISSION_HELP[m]}
+                  </option>
+                ))}
+                {f.permissionMode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(str(f.permissionMode)) && <option value={str(f.permissionMode)}>{str(f.permissionMode)} (not a mode)</option>}
+              </Select>
+            </FieldFrame>
+            <FieldFrame field="maxTurns" problems={p('maxTurns')} error={err('maxTurns')}>
+              <TextInput
+                value={str(f.maxTurns)}
+                onChange={(v) => setField('maxTurns', v.trim() === '' ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : v)}
+                placeholder="no limit of its own"
+                disabled={disabled}
+                testId="field-input-maxTurns"
+              />
+            </FieldFrame>
+            <FieldFrame field="effort" problems={p('effort')} error={err('effort')} group>
+              <ChoiceRow
+                options={[{ value: '', label: 'Default' }, ...EFFORT_LEVELS.map((l) => ({ value: l, label: l })), ...(f.effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(str(f.effort)) ? [{ value: str(f.effort), label: str(f.effort) }] : [])]}
+                value={str(f.effort)}
+                onChange={(v) => setField('effort', v || null)}
+                disabled={disabled}
+              />
+            </FieldFrame>
+            <FieldFrame field="memory" problems={p('memory')} error={err('memory')} group>
+              <ChoiceRow options={[{ value: '', label: 'None' }, ...MEMORY_SCOPES.map((m) => ({ value: m, label: m }))]} value={str(f.memory)} onChange={(v) => setField('memory', v || null)} disabled={disabled} />
+            </FieldFrame>
+            <FieldFrame field="background" problems={p('background')} error={err('background')}>
+              <Toggle checked={flag(f.background)} label="Always run in the background" onChange={(v) => setField('background', v ? true : null)} disabled={disabled} testId="field-input-background" />
+            </FieldFrame>
+            <FieldFrame field="isolation" problems={p('isolation')} error={err('isolation')}>
+              <Toggle checked={f.isolation === 'worktree'} label="Own git worktree" onChange={(v) => setField('isolation', v ? 'worktree' : null)} disabled={disabled} testId="field-input-isolation" />
+            </FieldFrame>
+            <FieldFrame field="forkContext" problems={p('forkContext')} error={err('forkContext')}>
+              <Toggle checked={flag(f.forkContext)} label="See the caller’s conversation" onChange={(v) => setField('forkContext', v ? true : null)} disabled={disabled} />
+            </FieldFrame>
+          </div>
+        </section>
+
+        <section className="ae-section">
+          <h3>Context</h3>
+          <FieldFrame field="skills" problems={p('skills')} error={err('skills')} wide>
+            <NameList value={list(f.skills) ?? []} onChange={(v) => setField('skills', v)} placeholder="Add a skill name, then Enter" disabled={disabled} />
+          </FieldFrame>
+          <FieldFrame field="initialPrompt" problems={p('initialPrompt')} error={err('initialPrompt')} wide>
+            <TextArea value={str(f.initialPrompt)} onChange={text('initialPrompt')} disabled={disabled} rows={2} />
+          </FieldFrame>
+        </section>
+
+        <section className="ae-section">
+          <h3>Integrations</h3>
+          <FieldFrame field="mcpServers" problems={p('mcpServers')} error={err('mcpServers')} group wide>
+            <YamlField field="mcpServers" value={str(f.mcpServers)} onChange={(v) => setField('mcpServers', v)} disabled={disabled} />
+          </FieldFrame>
+          <FieldFrame field="hooks" problems={p('hooks')} error={err('hooks')} group wide>
+            <YamlField field="hooks" value={str(f.hooks)} onChange={(v) => setField('hooks', v)} disabled={disabled} />
+          </FieldFrame>
+        </section>
+
+        {(analysis.unknownKeys.length > 0 || analysis.rawOnlyKeys.length > 0) && (
+          <section className="ae-section">
+            <h3>Other keys</h3>
+            <ul className="ae-unknown" data-testid="unknown-keys">
+              {analysis.rawOnlyKeys.map((k) => (
+                <li key={k}>
+                  <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · an agent field this form does not edit; change it in the raw file</span>
+                </li>
+              ))}
+              {analysis.unknownKeys.map((k) => (
+                <li key={k}>
+                  <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · not an agent field: kept exactly as written, with no effect</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </fieldset>
     </div>
   )
 }

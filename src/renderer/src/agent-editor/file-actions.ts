@@ -1,17 +1,40 @@
 // What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
 // the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
-import type { AgentScope } from '../../../shared/agent-editor'
+import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
 import { call } from '../state/store'
 import { errorText } from '../transport/types'
+import { confirmToast } from '../views/notifications'
+import { analyzeNow } from './draft-edits'
 import { loadFile, refreshLibrary, selectEntry } from './editor-library'
 import { editorCwd, patchDraft, useAgentEditor, type Draft } from './editor-store'
+import { fileName, loadProblem } from './load-problem'
 
 const get = useAgentEditor.getState
 const set = useAgentEditor.setState
 
-export async function saveDraft(force = false): Promise<void> {
-  const d = get().draft
+/**
+ * Writes the draft. A draft that would not load (Claude Code and Fanout would skip the file) is only
+ * written once the person says so (`anyway`); warnings alone never ask.
+ */
+export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}): Promise<void> {
+  let d = get().draft
   if (!d || d.saving) return
+  if (opts.anyway) {
+    if (get().dialog?.kind === 'save-anyway') set({ dialog: null })
+  } else {
+    // Judge the text being saved, not an analysis of what it was before the last keystrokes.
+    if (d.analysisFor !== d.text) {
+      await analyzeNow()
+      d = get().draft
+      if (!d || d.saving) return
+    }
+    const problem = d.analysisFor === d.text ? loadProblem(d.analysis) : null
+    if (problem) {
+      set({ dialog: { kind: 'save-anyway', problem } })
+      return
+    }
+  }
+  const force = opts.force ?? false
   patchDraft({ saving: true, saveError: undefined })
   const text = d.text
   try {
@@ -20,6 +43,7 @@ export async function saveDraft(force = false): Promise<void> {
     if (!now || now.file !== d.file) return
     if (result.saved) {
       patchDraft({ saving: false, base: result.version, savedText: text, conflict: undefined, repaired: undefined, ...(now.text === text ? { analysis: result.analysis, analysisFor: text } : {}) })
+      confirmSaved(d.file, result.analysis)
       void refreshLibrary()
     } else {
       patchDraft({ saving: false, conflict: result.conflict })
@@ -27,6 +51,13 @@ export async function saveDraft(force = false): Promise<void> {
   } catch (err) {
     patchDraft({ saving: false, saveError: errorText(err) })
   }
+}
+
+/** Saving only makes the "unsaved" badge go: say so, and whether what was written loads. */
+function confirmSaved(file: string, analysis: AgentAnalysis): void {
+  const warnings = analysis.diagnostics.filter((x) => x.severity === 'warning').length
+  const body = !analysis.loaded ? 'It does not load until its errors are fixed.' : warnings ? `Loads, with ${warnings} warning${warnings > 1 ? 's' : ''}.` : 'Loads cleanly.'
+  confirmToast({ title: `Saved ${fileName(file)}`, body, kind: analysis.loaded ? 'success' : 'warn', key: 'agent-saved' })
 }
 
 /** The file changed on disk: take its version, dropping the draft's changes. */

@@ -16,9 +16,10 @@ export function PromptEditor({ body, bodyLine, readOnly }: { body: string; bodyL
   // While typing, the editor keeps its own text: the host's copy arrives a moment later.
   const [local, setLocal, focus] = useLocal(body)
   return (
-    <section className="ae-section ae-prompt" data-testid="prompt-section">
+    <section className={`ae-section ae-prompt${readOnly ? ' readonly' : ''}`} data-testid="prompt-section">
       <div className="ae-prompt-head">
         <h3>System prompt</h3>
+        {readOnly && <span className="tag tag-subtle">read-only</span>}
         <span className="faint small">the markdown after the frontmatter, from line {bodyLine}</span>
         <div className="ae-segmented" role="tablist" aria-label="Prompt view">
           {MODES.map((m) => (

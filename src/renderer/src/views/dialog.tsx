@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react'
 import { Icon } from '../components/icon'
 
-export function Dialog({ title, onClose, children, wide = false, testId }: { title: string; onClose(): void; children: ReactNode; wide?: boolean; testId?: string }) {
+export function Dialog({ title, onClose, children, wide = false, testId, describedBy }: { title: string; onClose(): void; children: ReactNode; wide?: boolean; testId?: string; /** The id of the text a screen reader reads with the title when the dialog opens. */ describedBy?: string }) {
   const ref = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
   // Updated in the commit itself, so an Escape right after a change already sees the new handler.
@@ -32,7 +32,7 @@ export function Dialog({ title, onClose, children, wide = false, testId }: { tit
   }, [])
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} ref={ref} data-testid={testId}>
+      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} aria-describedby={describedBy} ref={ref} data-testid={testId}>
         <div className="dialog-head">
           <h2>{title}</h2>
           <button className="icon-button dialog-close" onClick={onClose} aria-label="Close">

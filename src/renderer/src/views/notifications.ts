@@ -1,5 +1,6 @@
 // Desktop notifications and in-app toasts: a permission request waiting, a background agent finished,
-// a session done while the window is in the background. Driven by store changes, outside React.
+// a session done while the window is in the background (driven by store changes, outside React); and
+// short confirmations of what the person just did (an agent file saved), which belong to no session.
 import { create } from 'zustand'
 import type { AgentState, SessionState } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
@@ -9,7 +10,8 @@ export interface Toast {
   title: string
   body: string
   kind: 'info' | 'warn' | 'error' | 'success'
-  sessionId: string
+  /** The session a click opens; none for a confirmation, which a click only dismisses. */
+  sessionId?: string
   agentId?: string
   /** Lets a toast be withdrawn when what it announced is over (a request answered). */
   key?: string
@@ -22,11 +24,16 @@ export function dismissToast(id: number): void {
   useToasts.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
 }
 
-function toast(t: Omit<Toast, 'id'>): void {
+function toast(t: Omit<Toast, 'id'>, ttlMs = 8000): void {
   const id = nextToast++
   // A toast with the same key replaces the earlier one instead of stacking up.
   useToasts.setState((s) => ({ toasts: [...s.toasts.filter((x) => !t.key || x.key !== t.key).slice(-3), { ...t, id }] }))
-  setTimeout(() => dismissToast(id), 8000)
+  setTimeout(() => dismissToast(id), ttlMs)
+}
+
+/** A brief confirmation of something the person did, announced politely to screen readers too. */
+export function confirmToast(t: Omit<Toast, 'id' | 'sessionId' | 'agentId'>, ttlMs = 4000): void {
+  toast(t, ttlMs)
 }
 
 /** Asked from a click (browsers only allow the prompt after a user gesture). */

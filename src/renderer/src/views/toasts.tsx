@@ -13,7 +13,7 @@ export function Toasts() {
             className="toast-body"
             title={`${t.title}\n${t.body}`}
             onClick={() => {
-              void openSession(t.sessionId).then(() => t.agentId && ui.focusAgent(t.agentId))
+              if (t.sessionId) void openSession(t.sessionId).then(() => t.agentId && ui.focusAgent(t.agentId))
               dismissToast(t.id)
             }}
           >

@@ -1,0 +1,190 @@
+// What the agent editor tells a person about a file that is broken and about saving it: a file that loads
+// only thanks to Claude Code's quoting gets a warning (as its problems are warnings), said once, with each
+// line to look at, and a form that looks as locked as it is and says why; every save says "Saved <file>";
+// saving a file that will not load asks first, from the keyboard too. Screenshots in light and dark.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { shoot } from './support/screens'
+import { startBrowserMode, type BrowserMode } from './support/fixtures'
+
+let app: BrowserMode
+test.use({ viewport: { width: 1400, height: 900 } })
+test.afterEach(async () => app?.close())
+
+/** Two values Claude Code has to quote to read (`: ` and `[`): not valid YAML, but the agent loads. */
+const QUOTED = ['---', 'name: code-reviewer', 'description: Reviews code. Use when: a change is ready', 'color: [purple', 'model: sonnet', '---', 'You review code.', ''].join('\n')
+/** Line 5 indented by mistake: hard YAML error, the agent does not load. */
+const INDENTED = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
+
+async function start(page: Page) {
+  app = await startBrowserMode({ hasApiKey: true, speed: 0.5 })
+  const problems: string[] = []
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
+  page.on('pageerror', (e) => problems.push(e.message))
+  await page.goto(app.url)
+  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+  await page.getByTestId('open-agents').click()
+  return problems
+}
+
+const entry = (page: Page, name: string) => page.getByTestId('agent-library').locator(`[data-testid=library-entry][data-agent="${name}"]`)
+
+async function replaceRaw(page: Page, text: string) {
+  await page.getByTestId('tab-raw').click()
+  await page.getByTestId('raw-editor').click()
+  await page.keyboard.press('ControlOrMeta+a')
+  // Emptied by CodeMirror's own Backspace first: typing over a highlighted selection lets Chromium's editing
+  // try to keep the old spans' colors as style attributes, which the app's CSP (rightly) refuses and logs.
+  await page.keyboard.press('Backspace')
+  await page.keyboard.insertText(text)
+}
+
+const look = (page: Page, testId: string) =>
+  page.getByTestId(testId).evaluate((el) => {
+    const s = el.ownerDocument.defaultView!.getComputedStyle(el)
+    return { background: s.backgroundColor, color: s.color, border: `${s.borderStyle} ${s.borderColor}`, cursor: s.cursor }
+  })
+
+test('a file that loads only because values are quoted: a warning said once, and a form that looks locked and says why', async ({ page }) => {
+  const problems = await start(page)
+  // How an editable field looks, to compare the locked one with.
+  await entry(page, 'docs-writer').click()
+  await expect(page.getByTestId('field-input-name')).toBeEnabled()
+  const editable = await look(page, 'field-input-name')
+
+  writeFileSync(join(app.project, '.claude/agents/code-reviewer.md'), QUOTED)
+  await entry(page, 'code-reviewer').click()
+  const banner = page.getByTestId('repair-banner')
+  await expect(banner).toBeVisible()
+
+  // Its severity is the problems' severity: warnings, not errors.
+  await expect(page.getByTestId('problems-panel')).toContainText('3 warnings')
+  await expect(page.getByTestId('problems-panel')).not.toContainText(/error/i)
+  await expect(banner).toHaveAttribute('data-severity', 'warning')
+  await expect(banner).toHaveClass(/\bwarn\b/)
+
+  // Said once, pointing at each line (the line links show it in the raw file).
+  const said = await banner.innerText()
+  expect(said.match(/not valid YAML/gi) ?? []).toHaveLength(1)
+  expect(said.match(/quot/gi)?.length ?? 0).toBeLessThanOrEqual(2)
+  const sentences = said.split(/(?<=[.;:])\s+/).map((s) => s.trim()).filter((s) => s.length > 12)
+  expect(new Set(sentences).size).toBe(sentences.length)
+  await expect(banner.getByRole('button', { name: 'line 3' })).toBeVisible()
+  await expect(banner.getByRole('button', { name: 'line 4' })).toBeVisible()
+
+  // The form: locked, looking locked, and saying why.
+  const name = page.getByTestId('field-input-name')
+  await expect(name).toBeDisabled()
+  const locked = await look(page, 'field-input-name')
+  expect(locked.background).not.toBe(editable.background)
+  expect(locked.cursor).toBe('not-allowed')
+  await expect(page.getByTestId('form-locked')).toContainText('Fix the YAML to edit in the form')
+  await expect(page.getByTestId('agent-form-fields')).toHaveAccessibleDescription(/Fix the YAML to edit in the form/)
+  await shoot(page, '30-agent-quoted-banner')
+  await page.getByTestId('field-model').evaluate((el) => el.scrollIntoView({ block: 'center' }))
+  await shoot(page, '31-agent-form-locked')
+
+  // A line link shows that line in the raw file.
+  await banner.getByRole('button', { name: 'line 4' }).click()
+  await expect(page.getByTestId('tab-raw')).toHaveAttribute('aria-selected', 'true')
+  await page.getByTestId('tab-form').click()
+
+  // Fixed: the banner goes, and the form is editable and looks it.
+  await page.getByTestId('repair-button').click()
+  await expect(page.getByTestId('repair-banner')).toHaveCount(0)
+  await expect(name).toBeEnabled()
+  await expect(page.getByTestId('form-locked')).toHaveCount(0)
+  await page.emulateMedia({ colorScheme: 'light' }) // as it was measured, before the screenshots
+  expect(await look(page, 'field-input-name')).toEqual(editable)
+  expect(problems).toEqual([])
+})
+
+test('a file that does not load: an error banner at the line that is wrong', async ({ page }) => {
+  const problems = await start(page)
+  writeFileSync(join(app.project, '.claude/agents/code-reviewer.md'), INDENTED)
+  // A file that does not load has no agent name: it is listed by its file.
+  await page.getByTestId('agent-library').locator('[data-testid=library-entry]', { hasText: 'code-reviewer.md' }).click()
+  const banner = page.getByTestId('load-error-banner')
+  await expect(banner).toHaveAttribute('data-severity', 'error')
+  await expect(banner).toContainText('does not load')
+  await expect(banner).toContainText('code-reviewer.md:5:3')
+  await expect(page.getByTestId('problems-panel').getByTestId('problem')).toContainText('code-reviewer.md:5:3')
+  await shoot(page, '34-agent-load-error')
+  // Its location shows the line in the raw file.
+  await banner.getByRole('button', { name: 'code-reviewer.md:5:3' }).click()
+  await expect(page.getByTestId('tab-raw')).toHaveAttribute('aria-selected', 'true')
+  expect(problems).toEqual([])
+})
+
+test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page }) => {
+  const problems = await start(page)
+  await entry(page, 'code-reviewer').click()
+  await page.getByTestId('color-green').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  await page.getByTestId('action-save').click()
+  const saved = page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })
+  await expect(saved).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  await expect(page.locator('[aria-live=polite]').filter({ has: saved })).toHaveCount(1)
+  await shoot(page, '32-agent-saved')
+  await saved.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(saved).toHaveCount(0)
+
+  await page.getByTestId('color-blue').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(saved).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  expect(readFileSync(join(app.project, '.claude/agents/code-reviewer.md'), 'utf8')).toContain('color: blue')
+  expect(problems).toEqual([])
+})
+
+test('saving a file that will not load asks first; keyboard only; warnings alone do not ask', async ({ page }) => {
+  const problems = await start(page)
+  const file = join(app.project, '.claude/agents/code-reviewer.md')
+  const before = readFileSync(file, 'utf8')
+  await entry(page, 'code-reviewer').click()
+  await replaceRaw(page, INDENTED)
+  await expect(page.getByTestId('problems-panel')).toContainText('code-reviewer.md:5:3')
+
+  // Save asks, naming the reason and the place; Escape keeps editing and writes nothing.
+  await page.getByTestId('action-save').click()
+  const dialog = page.getByTestId('save-anyway-dialog')
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('This agent will not load:')
+  await expect(dialog).toContainText('code-reviewer.md:5:3')
+  await expect(dialog).toContainText('Save anyway?')
+  await expect(page.getByRole('dialog', { name: /will not load/ })).toHaveAccessibleDescription(/This agent will not load/)
+  await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused()
+  await shoot(page, '33-agent-save-anyway')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+
+  // Ctrl+S asks too; Enter on the focused Keep editing closes it; Tab then Enter saves anyway.
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  await page.keyboard.press('ControlOrMeta+s')
+  await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Save anyway' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toBeVisible()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(INDENTED)
+
+  // Only warnings: it loads, so it saves without asking.
+  await replaceRaw(page, QUOTED)
+  await expect(page.getByTestId('problems-panel')).toContainText('3 warnings')
+  await page.getByTestId('action-save').click()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  await expect(dialog).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(QUOTED)
+  expect(problems).toEqual([])
+})
