@@ -4,6 +4,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import type { AgentAnalysis } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
+import { useAgentColor } from '../lib/use-agent-color'
 import { PathText } from '../components/path-text'
 import { useSize } from '../lib/use-size'
 import { useApp } from '../state/store'
@@ -20,7 +21,6 @@ import { Prose } from './prose'
 import { EffectivePanel, ProblemsPanel } from './side-panels'
 import { TryPanel } from './try-panel'
 
-const COLORS = new Set(['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'])
 
 /** A link that shows a line of the raw file. */
 function LineLink({ line, label, mono = false }: { line: number; label?: string; mono?: boolean }) {
@@ -136,6 +136,8 @@ function Header({ draft }: { draft: Draft }) {
   const dirty = isDirty(draft)
   const name = String(draft.analysis?.fields.name ?? draft.file.split(/[\\/]/).pop())
   const color = String(draft.analysis?.fields.color ?? '')
+  // The color its agents will have: the one being edited, else the type's pick (as in panels and the tree).
+  const colors = useAgentColor(color, name)
   const [error, setError] = useState<string | null>(null)
   const act = (fn: () => Promise<void>) => {
     setError(null)
@@ -149,7 +151,7 @@ function Header({ draft }: { draft: Draft }) {
       {/* The name and its badges, and under them the file: a badge never takes the file's room, and the file
           name stays whole while its directory gives way. */}
       <div className="ae-title">
-        <span className="ae-entry-dot large" style={{ ['--dot' as string]: COLORS.has(color) ? `var(--agent-${color})` : 'var(--border-strong)' }} />
+        <span className="ae-entry-dot large" style={draft.analysis?.loaded === false ? undefined : colors} />
         <div className="ae-title-text">
           <div className="ae-title-line">
             <span className="ae-title-name" title={name} data-testid="editor-title">

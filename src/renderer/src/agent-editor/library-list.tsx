@@ -4,6 +4,7 @@ import type { AgentSource } from '../../../shared/agent-definition'
 import type { LibraryEntry } from '../../../shared/agent-editor'
 import { LIBRARY_SOURCE_ORDER } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
+import { useAgentColor } from '../lib/use-agent-color'
 import { selectEntry, visibleEntries } from './editor-library'
 import { editorUi, useAgentEditor, type LibraryFilter } from './editor-store'
 
@@ -33,12 +34,12 @@ const FILTERS: Array<{ id: LibraryFilter; label: string }> = [
 ]
 
 const base = (file?: string): string => (file ? (file.split(/[\\/]/).pop() ?? file) : '')
-const COLORS = new Set(['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'])
 
 function Entry({ entry, active }: { entry: LibraryEntry; active: boolean }) {
   const errors = entry.diagnostics.filter((d) => d.severity === 'error').length
   const warnings = entry.diagnostics.filter((d) => d.severity === 'warning').length
-  const color = entry.color && COLORS.has(entry.color) ? `var(--agent-${entry.color})` : 'var(--border-strong)'
+  // The color its agents have in panels and the tree; a file that does not load has none.
+  const colors = useAgentColor(entry.color, entry.agentType ?? '')
   return (
     <button
       className={`ae-entry${active ? ' active' : ''}${entry.loaded ? '' : ' failed'}${entry.shadowedBy ? ' shadowed' : ''}`}
@@ -47,7 +48,7 @@ function Entry({ entry, active }: { entry: LibraryEntry; active: boolean }) {
       data-agent={entry.agentType ?? ''}
       title={entry.file ?? entry.id}
     >
-      <span className="ae-entry-dot" style={{ ['--dot' as string]: color }} />
+      <span className="ae-entry-dot" style={entry.loaded ? colors : undefined} />
       <span className="ae-entry-body">
         <span className="ae-entry-title">
           <span className="ae-entry-name">{entry.agentType ?? base(entry.file)}</span>

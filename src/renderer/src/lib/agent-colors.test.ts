@@ -2,7 +2,7 @@
 // the folder's agent files declare — the review saw Explore in orange, green and blue beside an orange
 // docs-writer and a green test-writer.
 import { describe, expect, it } from 'vitest'
-import { agentColorName, agentColorStyle, declaredColors } from './agent-colors'
+import { agentColorName, agentColorStyle, declaredColors, typeColors } from './agent-colors'
 
 const TYPES = ['Explore', 'Plan', 'general-purpose', 'Bash', 'fanout-guide', 'worker', 'researcher', 'a', 'zz-top']
 
@@ -45,5 +45,24 @@ describe('agent colors', () => {
     expect(bar(agentColorStyle('chartreuse', 'main', { isRoot: true }))).toBe('var(--agent-main)')
     expect(bar(agentColorStyle('blue', 'main', { isRoot: true }))).toBe('var(--agent-blue)')
     expect(agentColorStyle('chartreuse', 'Explore')).toEqual(agentColorStyle(undefined, 'Explore'))
+  })
+})
+
+describe('the colors of a folder\'s types', () => {
+  const builtIns = ['general-purpose', 'Explore', 'Plan', 'Bash', 'fanout-guide'].map((agentType) => ({ agentType }))
+
+  it('gives the uncolored types of one folder different colors while free ones last (the review saw all built-ins pink)', () => {
+    for (const own of [[], [{ agentType: 'verifier', color: 'cyan' }], [{ agentType: 'verifier', color: 'cyan' }, { agentType: 'docs-writer', color: 'orange' }, { agentType: 'test-writer', color: 'green' }]]) {
+      const { reserved, byType } = typeColors([...builtIns, ...own])
+      const picked = builtIns.map((d) => byType.get(d.agentType)!)
+      expect(new Set(picked).size, picked.join(', ')).toBe(Math.min(builtIns.length, 7 - reserved.size))
+      for (const c of picked) expect(reserved.has(c)).toBe(false)
+      for (const d of own) expect(byType.get(d.agentType)).toBe(d.color)
+    }
+  })
+
+  it('is the same for the same definitions, in any order', () => {
+    const defs = [...builtIns, { agentType: 'verifier', color: 'cyan' }]
+    expect([...typeColors(defs).byType].sort()).toEqual([...typeColors([...defs].reverse()).byType].sort())
   })
 })

@@ -35,18 +35,58 @@ export function declaredColors(definitions: ReadonlyArray<{ color?: string }>): 
 }
 
 /**
- * The color name of an agent: its own, else a function of its type alone, skipping `reserved` colors
- * (those other agent types declare) while any is left. Same type and same reserved set, same color.
+ * The color name of an agent: its own, else a function of its type alone, chosen among the colors that no
+ * agent file declares (`reserved`) while any is free. The pick is spread over the free colors by the type's
+ * hash, so different types seldom share one (stepping past reserved colors instead piled most types onto
+ * the first free color after a run of reserved ones). Same type and same reserved set, same color.
  */
 export function agentColorName(color: string | undefined, agentType: string, reserved: ReadonlySet<string> = EMPTY): string {
   const own = namedColor(color)
   if (own) return own
-  const start = hash(agentType)
-  for (let i = 0; i < PICKED.length; i++) {
-    const c = PICKED[(start + i) % PICKED.length]
-    if (!reserved.has(c)) return c
+  const free = PICKED.filter((c) => !reserved.has(c))
+  const palette = free.length ? free : PICKED
+  return palette[hash(agentType) % palette.length]
+}
+
+export interface TypeColors {
+  /** Colors the definitions declare for themselves. */
+  reserved: ReadonlySet<string>
+  /** A color for every defined type: its own, else one picked for it (see below). */
+  byType: ReadonlyMap<string, string>
+}
+
+/**
+ * Colors for a folder's agent types. A type with a color of its own keeps it; the others take their
+ * agentColorName pick unless a type before them (by name) already has it, then the next free color not yet
+ * taken — so the few types of one folder (Explore, Plan, general-purpose...) look different from each other.
+ * Types the definitions do not know (an agent whose file was removed) fall back to agentColorName.
+ */
+export function typeColors(definitions: ReadonlyArray<{ agentType: string; color?: string }>): TypeColors {
+  const reserved = declaredColors(definitions)
+  const byType = new Map<string, string>()
+  const uncolored: string[] = []
+  for (const d of definitions) {
+    const own = namedColor(d.color)
+    if (own) byType.set(d.agentType, own)
+    else uncolored.push(d.agentType)
   }
-  return NAMED[start % NAMED.length]
+  const free = PICKED.filter((c) => !reserved.has(c))
+  const palette = free.length ? free : [...PICKED]
+  const taken = new Set<string>()
+  for (const type of [...new Set(uncolored)].sort()) {
+    const start = palette.indexOf(agentColorName(undefined, type, reserved) as (typeof PICKED)[number])
+    let pick = palette[start]
+    for (let i = 0; i < palette.length; i++) {
+      const c = palette[(start + i) % palette.length]
+      if (!taken.has(c)) {
+        pick = c
+        break
+      }
+    }
+    taken.add(pick)
+    byType.set(type, pick)
+  }
+  return { reserved, byType }
 }
 
 type ColorOptions = { isRoot?: boolean; reserved?: ReadonlySet<string> }

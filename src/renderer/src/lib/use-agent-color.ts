@@ -3,32 +3,23 @@
 import type { CSSProperties } from 'react'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import { useApp } from '../state/store'
-import { agentColorStyle, declaredColors, namedColor } from './agent-colors'
+import { agentColorStyle, namedColor, typeColors, type TypeColors } from './agent-colors'
 
-interface Declared {
-  reserved: ReadonlySet<string>
-  /** Each type's own color, for an agent not started yet (an Agent call still streaming). */
-  byType: ReadonlyMap<string, string>
-}
+const colorsByDefs = new WeakMap<LoadedAgent[], TypeColors>()
 
-const declaredByDefs = new WeakMap<LoadedAgent[], Declared>()
-
-function declared(defs: LoadedAgent[]): Declared {
-  let d = declaredByDefs.get(defs)
-  if (!d) {
-    const byType = new Map<string, string>()
-    for (const { definition } of defs) {
-      const c = namedColor(definition.color)
-      if (c) byType.set(definition.agentType, c)
-    }
-    d = { reserved: declaredColors(defs.map((x) => x.definition)), byType }
-    declaredByDefs.set(defs, d)
+/** The folder's type colors, worked out once per list of definitions. */
+export function colorsOf(defs: LoadedAgent[]): TypeColors {
+  let c = colorsByDefs.get(defs)
+  if (!c) {
+    c = typeColors(defs.map((x) => x.definition))
+    colorsByDefs.set(defs, c)
   }
-  return d
+  return c
 }
 
 /** The color style (theme variables, see agentColorStyle) of an agent of `agentType`; the main agent without a color is neutral. */
 export function useAgentColor(color: string | undefined, agentType: string, isRoot = false): CSSProperties {
-  const { reserved, byType } = useApp((s) => declared(s.agentDefs))
-  return agentColorStyle(color ?? (isRoot ? undefined : byType.get(agentType)), agentType, { isRoot, reserved })
+  const { reserved, byType } = useApp((s) => colorsOf(s.agentDefs))
+  // An invalid color of its own counts as none, so the type's pick applies.
+  return agentColorStyle(namedColor(color) ?? (isRoot ? undefined : byType.get(agentType)), agentType, { isRoot, reserved })
 }
