@@ -26,6 +26,7 @@ import { startTryRun } from './try-run'
 import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
 import { SettingsCalls } from './settings-calls'
+import { HostListeners } from './host-listeners'
 import { deleteSessionFolder, saveSessionName, sessionName, storedSession, type TrashItem } from './session-files'
 
 export interface RuntimeHostOptions {
@@ -68,8 +69,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly keyStore: KeyStore
   private readonly env: Record<string, string | undefined>
   private readonly live = new Map<string, Live>()
-  private readonly eventListeners = new Set<(events: AgentEvent[]) => void>()
-  private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
+  private readonly listeners = new HostListeners()
   /** The agent editor; its folder watch reloads live sessions' agents when files change. */
   private readonly editor: AgentEditorService
   /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
@@ -150,9 +150,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       return { session: openedSummaryView(index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
     }
     const state = joinLive(replayed.state, during, replayed.seen ?? {})
-    // From here the view holds every event up to `upTo`; the UI applies only live events after it. The
-    // barrier makes each UI pump send what it holds now, so no batched delta straddles that line.
-    for (const l of this.eventListeners) l([])
+    // From here the view holds every event up to `upTo`; the UI applies only live events after it.
+    this.listeners.barrier()
     return { session: this.liveSummary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
   }
 
@@ -334,13 +333,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
 
   onEvents(listener: (events: AgentEvent[]) => void): () => void {
-    this.eventListeners.add(listener)
-    return () => this.eventListeners.delete(listener)
+    return this.listeners.onEvents(listener)
   }
 
   onNotice(listener: (notice: HostNotice) => void): () => void {
-    this.noticeListeners.add(listener)
-    return () => this.noticeListeners.delete(listener)
+    return this.listeners.onNotice(listener)
   }
 
   async close(): Promise<void> {
@@ -359,7 +356,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
 
   private notify(notice: HostNotice): void {
-    for (const l of this.noticeListeners) l(notice)
+    this.listeners.notify(notice)
   }
 
   private liveSummary(live: Live): SessionSummary {
@@ -408,7 +405,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const every = this.options.activityNoticeMs ?? ACTIVITY_NOTICE_MS
     session.bus.subscribe((event) => {
       if (event.ts > live.updatedAt) live.updatedAt = event.ts
-      for (const l of this.eventListeners) l([event])
+      this.listeners.events([event])
       // The session list shows status, agent count, cost and the time of the last activity: refresh it
       // when any agent starts or ends, and now and then while agents work, so its time keeps up.
       if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
@@ -430,7 +427,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   private emitError(sessionId: string, agentId: string, message: string): void {
-    for (const l of this.eventListeners) l([{ type: 'error', message, retrying: false, agentId, parentAgentId: null, parentToolUseId: null, sessionId, ts: Date.now() }])
+    this.listeners.error(sessionId, agentId, message)
   }
 
   /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
