@@ -13,11 +13,10 @@ import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
 import { newestFirst } from '../../../shared/session-order'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
-import { MissingCredentialsError } from '../model/errors'
 import type { ModelClient } from '../model/types'
 import { AgentSession, isFinished, type AgentSessionOptions } from '../orchestration'
-import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
-import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt } from '../store'
+import { credentialsKeyStore, type KeyStore } from '../setup'
+import { ensureDataDir, listSessions, resolveDataDir, sessionDir, titleFromPrompt } from '../store'
 import { joinLive, replaySession } from '../store/session-fold'
 import { probeGit } from '../worktrees'
 import { startDemoModel, type DemoModel } from './demo'
@@ -27,7 +26,8 @@ import { liveSummaryView, openedSummaryView, storedSummaryView } from './session
 import { ReplayPages } from './replay-pages'
 import { SettingsCalls } from './settings-calls'
 import { HostListeners } from './host-listeners'
-import { deleteSessionFolder, saveSessionName, sessionName, storedSession, type TrashItem } from './session-files'
+import { deleteSessionFolder, saveSessionName, sessionCallError, sessionName, storedSession, type TrashItem } from './session-files'
+import { SessionFactory } from './session-factory'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -44,8 +44,6 @@ export interface RuntimeHostOptions {
   /** How often, at most, a working session's row is sent again for its time (default 30 s; tests shorten it). */
   activityNoticeMs?: number
 }
-
-const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
 
 interface Live {
   session: AgentSession
@@ -77,12 +75,14 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   /** Older parts of sessions being opened, until the page fetches them. */
   private readonly replayPages = new ReplayPages()
   private readonly settings: SettingsCalls
+  private readonly factory: SessionFactory
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? resolveDataDir(this.env)
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+    this.factory = new SessionFactory({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
     this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
     this.editor = new AgentEditorService({
       home: options.home ?? homedir(),
@@ -140,8 +140,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       if (live) await live.session.flush()
       replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
     } catch (err) {
-      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
-      throw err
+      throw sessionCallError(err, sessionId)
     } finally {
       off?.()
     }
@@ -182,10 +181,10 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
+    const config = await this.factory.config()
+    const client = await this.factory.client(config)
     const title = titleFromPrompt(req.prompt)
-    const session = await this.create(config, client, {
+    const session = await this.factory.create(config, client, {
       cwd: resolve(req.cwd),
       title,
       ...(req.model ? { model: req.model } : {}),
@@ -202,7 +201,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const live = await this.ensureLive(sessionId)
     if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
       throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const config = await this.factory.config()
     this.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
     return {}
   }
@@ -255,7 +254,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   listMcpServers = async ({ cwd }: { cwd: string }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const config = await this.factory.config()
     const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === resolve(cwd) && !l.demo)
     const listed = await listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
     // The agent editor's tools picker and effective tools use what this found.
@@ -280,10 +279,10 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
   tryAgent = async (req: { cwd: string; file: string; text: string; prompt: string }) => {
     const plan = await this.editor.planTry(req)
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
+    const config = await this.factory.config()
+    const client = await this.factory.client(config)
     const run = await startTryRun(plan, req.prompt, {
-      create: (opts) => this.create(config, client, opts),
+      create: (opts) => this.factory.create(config, client, opts),
       adopt: (session, title) => this.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.options.sessionDefaults?.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
@@ -318,11 +317,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   // ── demo ───────────────────────────────────────────────────────────────────────────────────────
 
   startDemo = async ({ cwd }: { cwd: string }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const config = await this.factory.config()
     const demo = await startDemoModel({ keyStored: this.settings.hasKey })
     // Recorded, so that the session keeps this title when it is reopened.
     const title = `Scripted demo: ${demo.prompt}`
-    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
+    const session = await this.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
     await ensureDataDir(this.dataDir)
     await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
     const live = this.adopt(session, { title, demo, priorCostUsd: 0 })
@@ -363,39 +362,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
   }
 
-  private async client(config: RuntimeConfig): Promise<ModelClient> {
-    if (this.options.createClient) {
-      try {
-        return this.options.createClient()
-      } catch (err) {
-        if (err instanceof MissingCredentialsError) throw new HostCallError('unavailable', NO_KEY)
-        throw err
-      }
-    }
-    const made = await createClientFromConfig(config, { env: this.env, keyStore: this.keyStore })
-    if ('error' in made) throw new HostCallError('unavailable', made.missingKey ? NO_KEY : made.error)
-    return made.client
-  }
-
-  /** What every session of this host gets: the client, the settings in force, the data folder. */
-  private sessionBase(config: RuntimeConfig, client: ModelClient) {
-    return {
-      client,
-      aliases: config.aliases,
-      limits: config.limits,
-      model: config.settings.defaultModel,
-      permissionMode: config.settings.defaultPermissionMode,
-      dataDir: this.dataDir,
-      ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
-      ...(this.options.home ? { home: this.options.home } : {}),
-      ...this.options.sessionDefaults
-    }
-  }
-
-  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
-    return AgentSession.create({ ...this.sessionBase(config, client), ...opts })
-  }
-
   private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
     // A reopened session keeps its recorded times until something new happens in it.
     const now = Date.now()
@@ -434,17 +400,15 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private async ensureLive(sessionId: string): Promise<Live> {
     const existing = this.live.get(sessionId)
     if (existing) return existing
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
+    const config = await this.factory.config()
     // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
     const demo = this.isDemo(sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
-    const client = demo ? demo.client : await this.client(config)
+    const client = demo ? demo.client : await this.factory.client(config)
     let session: AgentSession
     try {
-      // Coordinator mode comes back from the session's own record; teams follow the settings.
-      session = await AgentSession.open({ sessionId, teams: config.settings.agentTeams, ...this.sessionBase(config, client), dataDir: this.dataDir })
+      session = await this.factory.open(sessionId, config, client)
     } catch (err) {
       await demo?.close()
-      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.

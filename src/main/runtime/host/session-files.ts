@@ -25,6 +25,11 @@ export async function saveSessionName(dataDir: string, sessionId: string, title:
 
 const noSession = (sessionId: string) => new HostCallError('not_found', `There is no session ${sessionId}.`)
 
+/** The store's "no such session" as the call's `not_found`; any other failure as it is. */
+export function sessionCallError(err: unknown, sessionId: string): unknown {
+  return err instanceof SessionNotFoundError ? noSession(sessionId) : err
+}
+
 /** The session's folder; `not_found` for an id no session folder can have. */
 function folderOf(dataDir: string, sessionId: string): string {
   try {
@@ -40,8 +45,7 @@ export async function storedSession(dataDir: string, sessionId: string): Promise
   try {
     return await readSessionSummary(dataDir, sessionId)
   } catch (err) {
-    if (err instanceof SessionNotFoundError) throw noSession(sessionId)
-    throw err
+    throw sessionCallError(err, sessionId)
   }
 }
 
