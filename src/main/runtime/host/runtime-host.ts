@@ -9,7 +9,7 @@ import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
-import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
+import type { HostNotice } from '../../../shared/ipc-contract'
 import { newestFirst } from '../../../shared/session-order'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
@@ -19,15 +19,16 @@ import { credentialsKeyStore, type KeyStore } from '../setup'
 import { ensureDataDir, listSessions, resolveDataDir, sessionDir, titleFromPrompt } from '../store'
 import { joinLive, replaySession } from '../store/session-fold'
 import { probeGit } from '../worktrees'
-import { startDemoModel, type DemoModel } from './demo'
+import { startDemoModel } from './demo'
 import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
-import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
+import { openedSummaryView, storedSummaryView } from './session-view'
 import { ReplayPages } from './replay-pages'
 import { SettingsCalls } from './settings-calls'
 import { HostListeners } from './host-listeners'
 import { deleteSessionFolder, saveSessionName, sessionCallError, sessionName, storedSession, type TrashItem } from './session-files'
 import { SessionFactory } from './session-factory'
+import { LiveSessions, type Live } from './live-sessions'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -45,28 +46,14 @@ export interface RuntimeHostOptions {
   activityNoticeMs?: number
 }
 
-interface Live {
-  session: AgentSession
-  title: string
-  createdAt: number
-  /** When something last happened in the session (its newest event): the list's time and order. */
-  updatedAt: number
-  /** The `updatedAt` the last session_updated notice carried. */
-  noticedAt: number
-  demo: DemoModel | null
-  priorCostUsd: number
-}
-
 const DEMO_MARKER = 'demo.json'
-/** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
-const ACTIVITY_NOTICE_MS = 30_000
 
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private cwd: string
   private readonly dataDir: string
   private readonly keyStore: KeyStore
   private readonly env: Record<string, string | undefined>
-  private readonly live = new Map<string, Live>()
+  private readonly live: LiveSessions
   private readonly listeners = new HostListeners()
   /** The agent editor; its folder watch reloads live sessions' agents when files change. */
   private readonly editor: AgentEditorService
@@ -83,6 +70,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.dataDir = options.dataDir ?? resolveDataDir(this.env)
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
     this.factory = new SessionFactory({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
+    this.live = new LiveSessions({ listeners: this.listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.watchAgentFolders() })
     this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
     this.editor = new AgentEditorService({
       home: options.home ?? homedir(),
@@ -123,9 +111,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const folder = resolve(cwd ?? this.cwd)
     const { sessions } = await listSessions(this.dataDir)
     const stored = sessions
-      .filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId))
+      .filter((s) => resolve(s.cwd) === folder && !this.live.get(s.sessionId))
       .map((s) => storedSummaryView({ ...s, title: sessionName(this.dataDir, s.sessionId) ?? s.title }, this.isDemo(s.sessionId)))
-    const live = [...this.live.values()].filter((l) => resolve(l.session.cwd) === folder).map((l) => this.liveSummary(l))
+    const live = this.live.inFolder(folder).map((l) => this.live.summary(l))
     return { sessions: [...live, ...stored].sort(newestFirst) }
   }
 
@@ -151,7 +139,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const state = joinLive(replayed.state, during, replayed.seen ?? {})
     // From here the view holds every event up to `upTo`; the UI applies only live events after it.
     this.listeners.barrier()
-    return { session: this.liveSummary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
+    return { session: this.live.summary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
   }
 
   openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
@@ -162,7 +150,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const stored = live ? null : await storedSession(this.dataDir, sessionId)
     await saveSessionName(this.dataDir, sessionId, title)
     if (live) live.title = title
-    const session = stored ? storedSummaryView({ ...stored, title }, this.isDemo(sessionId)) : this.liveSummary(live!)
+    const session = stored ? storedSummaryView({ ...stored, title }, this.isDemo(sessionId)) : this.live.summary(live!)
     this.notify({ type: 'session_updated', session })
     return { session }
   }
@@ -170,12 +158,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   deleteSession = async ({ sessionId }: { sessionId: string }) => {
     const live = this.live.get(sessionId)
     const busy = live?.session.registry.all().some((a) => !isFinished(a.status)) ?? false
-    const close = live && (async () => {
-      this.live.delete(sessionId)
-      await live.session.close().catch(() => undefined)
-      await live.demo?.close()
-    })
-    const trashed = await deleteSessionFolder(this.dataDir, sessionId, { live: live ? { busy, close: close! } : null, home: this.options.home ?? homedir(), env: this.env, trash: this.options.trashItem })
+    const trashed = await deleteSessionFolder(this.dataDir, sessionId, { live: live ? { busy, close: () => this.live.remove(live) } : null, home: this.options.home ?? homedir(), env: this.env, trash: this.options.trashItem })
     this.notify({ type: 'session_deleted', sessionId })
     return { trashed }
   }
@@ -192,8 +175,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       coordinator: config.settings.coordinator,
       teams: config.settings.agentTeams
     })
-    const live = this.adopt(session, { title, demo: null, priorCostUsd: 0 })
-    this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
+    const live = this.live.adopt(session, { title, demo: null, priorCostUsd: 0 })
+    this.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
     return { sessionId: session.sessionId }
   }
 
@@ -202,7 +185,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
       throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
     const config = await this.factory.config()
-    this.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
+    this.live.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
     return {}
   }
 
@@ -212,7 +195,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
     const report = await live.session.resumeInterrupted()
     if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
-    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
+    this.live.updated(live)
     return report
   }
 
@@ -232,7 +215,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   respondPermission = async ({ requestId, decision }: { requestId: string; decision: 'allow' | 'allow_always' | 'deny' }) => {
-    for (const live of this.live.values()) {
+    for (const live of this.live.all()) {
       if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
         live.session.respondPermission(requestId, decision)
         return {}
@@ -255,7 +238,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   listMcpServers = async ({ cwd }: { cwd: string }) => {
     const config = await this.factory.config()
-    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === resolve(cwd) && !l.demo)
+    const live = this.live.realIn(cwd)
     const listed = await listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
     // The agent editor's tools picker and effective tools use what this found.
     this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
@@ -283,7 +266,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const client = await this.factory.client(config)
     const run = await startTryRun(plan, req.prompt, {
       create: (opts) => this.factory.create(config, client, opts),
-      adopt: (session, title) => this.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
+      adopt: (session, title) => this.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.options.sessionDefaults?.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
       maxTurns: config.settings.limits.maxTurns,
@@ -297,7 +280,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
   private agentsChanged(folders: string[]): void {
     // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
-    const reloads = [...this.live.values()].map((live) =>
+    const reloads = this.live.all().map((live) =>
       live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
     )
     void Promise.all(reloads).then(() => this.notify({ type: 'agents_changed', folders }))
@@ -305,13 +288,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   /** Connected MCP tools of a session in this folder, else what `mcp.list` last found there. */
   private mcpToolNames(cwd: string): string[] {
-    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === cwd && !l.demo)
+    const live = this.live.realIn(cwd)
     const connected = live ? live.session.extensions.mcp.status().flatMap((s) => (s.status === 'connected' ? s.tools.map((t) => t.name) : [])) : []
     return [...new Set([...connected, ...(this.mcpToolsSeen.get(cwd) ?? [])])]
   }
 
   private watchAgentFolders(): void {
-    this.editor.watch([this.cwd, ...[...this.live.values()].map((l) => l.session.cwd)])
+    this.editor.watch([this.cwd, ...this.live.all().map((l) => l.session.cwd)])
   }
 
   // ── demo ───────────────────────────────────────────────────────────────────────────────────────
@@ -324,8 +307,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const session = await this.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
     await ensureDataDir(this.dataDir)
     await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
-    const live = this.adopt(session, { title, demo, priorCostUsd: 0 })
-    this.runInBackground(live, demo.prompt, {})
+    const live = this.live.adopt(session, { title, demo, priorCostUsd: 0 })
+    this.live.runInBackground(live, demo.prompt, {})
     return { sessionId: session.sessionId }
   }
 
@@ -342,54 +325,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   async close(): Promise<void> {
     this.editor.close()
     this.replayPages.close()
-    const all = [...this.live.values()]
-    for (const live of all) live.session.stop(live.session.mainAgentId, false)
-    await Promise.all(all.map(async (live) => {
-      await live.session.idle().catch(() => undefined)
-      await live.session.close().catch(() => undefined)
-      await live.demo?.close()
-    }))
-    this.live.clear()
+    await this.live.closeAll()
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────────────
 
   private notify(notice: HostNotice): void {
     this.listeners.notify(notice)
-  }
-
-  private liveSummary(live: Live): SessionSummary {
-    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
-  }
-
-  private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
-    // A reopened session keeps its recorded times until something new happens in it.
-    const now = Date.now()
-    const updatedAt = session.reopened?.updatedAt ?? now
-    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, ...meta }
-    this.live.set(session.sessionId, live)
-    const every = this.options.activityNoticeMs ?? ACTIVITY_NOTICE_MS
-    session.bus.subscribe((event) => {
-      if (event.ts > live.updatedAt) live.updatedAt = event.ts
-      this.listeners.events([event])
-      // The session list shows status, agent count, cost and the time of the last activity: refresh it
-      // when any agent starts or ends, and now and then while agents work, so its time keeps up.
-      if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
-        live.noticedAt = live.updatedAt
-        this.notify({ type: 'session_updated', session: this.liveSummary(live) })
-      }
-    })
-    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
-    this.watchAgentFolders()
-    return live
-  }
-
-  private runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
-    live.session.run(prompt, opts).then(
-      () => this.notify({ type: 'session_updated', session: this.liveSummary(live) }),
-      // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-      (err) => this.emitError(live.session.sessionId, live.session.mainAgentId, err instanceof Error ? err.message : String(err))
-    )
   }
 
   private emitError(sessionId: string, agentId: string, message: string): void {
@@ -412,6 +354,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    return this.live.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }
