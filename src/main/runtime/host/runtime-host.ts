@@ -1,32 +1,28 @@
 // The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
 // sessions of this process, reopens past ones from their transcripts, and owns settings and the key
 // (which never leaves this process).
-import { existsSync } from 'node:fs'
-import { stat, writeFile } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice } from '../../../shared/ipc-contract'
-import { newestFirst } from '../../../shared/session-order'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
 import type { ModelClient } from '../model/types'
-import { AgentSession, isFinished, type AgentSessionOptions } from '../orchestration'
+import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { credentialsKeyStore, type KeyStore } from '../setup'
-import { ensureDataDir, listSessions, resolveDataDir, sessionDir, titleFromPrompt } from '../store'
-import { joinLive, replaySession } from '../store/session-fold'
+import { resolveDataDir, titleFromPrompt } from '../store'
 import { probeGit } from '../worktrees'
 import { startDemoModel } from './demo'
 import { listMcpServers } from './mcp-view'
 import { startTryRun } from './try-run'
-import { openedSummaryView, storedSummaryView } from './session-view'
-import { ReplayPages } from './replay-pages'
 import { SettingsCalls } from './settings-calls'
 import { HostListeners } from './host-listeners'
-import { deleteSessionFolder, saveSessionName, sessionCallError, sessionName, storedSession, type TrashItem } from './session-files'
+import { isDemoSession, markDemoSession, sessionName, type TrashItem } from './session-files'
+import { SessionCalls } from './session-calls'
 import { SessionFactory } from './session-factory'
 import { LiveSessions, type Live } from './live-sessions'
 
@@ -46,8 +42,6 @@ export interface RuntimeHostOptions {
   activityNoticeMs?: number
 }
 
-const DEMO_MARKER = 'demo.json'
-
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private cwd: string
   private readonly dataDir: string
@@ -59,8 +53,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly editor: AgentEditorService
   /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
   private readonly mcpToolsSeen = new Map<string, string[]>()
-  /** Older parts of sessions being opened, until the page fetches them. */
-  private readonly replayPages = new ReplayPages()
+  private readonly sessions: SessionCalls
   private readonly settings: SettingsCalls
   private readonly factory: SessionFactory
 
@@ -71,6 +64,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
     this.factory = new SessionFactory({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
     this.live = new LiveSessions({ listeners: this.listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.watchAgentFolders() })
+    this.sessions = new SessionCalls({ dataDir: this.dataDir, live: this.live, listeners: this.listeners, cwd: () => this.cwd, home: options.home, env: this.env, trashItem: options.trashItem })
     this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
     this.editor = new AgentEditorService({
       home: options.home ?? homedir(),
@@ -103,65 +97,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   // ── sessions ───────────────────────────────────────────────────────────────────────────────────
 
-  private isDemo(sessionId: string): boolean {
-    return existsSync(join(sessionDir(this.dataDir, sessionId), DEMO_MARKER))
-  }
-
-  listSessions = async ({ cwd }: { cwd?: string }) => {
-    const folder = resolve(cwd ?? this.cwd)
-    const { sessions } = await listSessions(this.dataDir)
-    const stored = sessions
-      .filter((s) => resolve(s.cwd) === folder && !this.live.get(s.sessionId))
-      .map((s) => storedSummaryView({ ...s, title: sessionName(this.dataDir, s.sessionId) ?? s.title }, this.isDemo(s.sessionId)))
-    const live = this.live.inFolder(folder).map((l) => this.live.summary(l))
-    return { sessions: [...live, ...stored].sort(newestFirst) }
-  }
-
-  openSession: RuntimeHost['openSession'] = async ({ sessionId }) => {
-    const live = this.live.get(sessionId)
-    // A session this process is still writing is replayed from its transcripts (any other may be read
-    // from its checkpoint) and joined to its live events without a gap or a repeat: see joinLive.
-    const during: AgentEvent[] = []
-    const off = live?.session.subscribe((e) => during.push(e))
-    let replayed
-    try {
-      if (live) await live.session.flush()
-      replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
-    } catch (err) {
-      throw sessionCallError(err, sessionId)
-    } finally {
-      off?.()
-    }
-    if (!live) {
-      const index = { ...replayed.index, title: sessionName(this.dataDir, sessionId) ?? replayed.index.title }
-      return { session: openedSummaryView(index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
-    }
-    const state = joinLive(replayed.state, during, replayed.seen ?? {})
-    // From here the view holds every event up to `upTo`; the UI applies only live events after it.
-    this.listeners.barrier()
-    return { session: this.live.summary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
-  }
-
-  openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
-
-  renameSession = async ({ sessionId, title }: { sessionId: string; title: string }) => {
-    const live = this.live.get(sessionId)
-    // Known to exist before its name is saved: an unknown id leaves nothing behind.
-    const stored = live ? null : await storedSession(this.dataDir, sessionId)
-    await saveSessionName(this.dataDir, sessionId, title)
-    if (live) live.title = title
-    const session = stored ? storedSummaryView({ ...stored, title }, this.isDemo(sessionId)) : this.live.summary(live!)
-    this.notify({ type: 'session_updated', session })
-    return { session }
-  }
-
-  deleteSession = async ({ sessionId }: { sessionId: string }) => {
-    const live = this.live.get(sessionId)
-    const busy = live?.session.registry.all().some((a) => !isFinished(a.status)) ?? false
-    const trashed = await deleteSessionFolder(this.dataDir, sessionId, { live: live ? { busy, close: () => this.live.remove(live) } : null, home: this.options.home ?? homedir(), env: this.env, trash: this.options.trashItem })
-    this.notify({ type: 'session_deleted', sessionId })
-    return { trashed }
-  }
+  listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
+  openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
+  openSessionPage: RuntimeHost['openSessionPage'] = (req) => this.sessions.page(req)
+  renameSession: RuntimeHost['renameSession'] = (req) => this.sessions.rename(req)
+  deleteSession: RuntimeHost['deleteSession'] = (req) => this.sessions.delete(req)
 
   startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
     const config = await this.factory.config()
@@ -305,8 +245,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     // Recorded, so that the session keeps this title when it is reopened.
     const title = `Scripted demo: ${demo.prompt}`
     const session = await this.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
-    await ensureDataDir(this.dataDir)
-    await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
+    await markDemoSession(this.dataDir, session.sessionId)
     const live = this.live.adopt(session, { title, demo, priorCostUsd: 0 })
     this.live.runInBackground(live, demo.prompt, {})
     return { sessionId: session.sessionId }
@@ -324,7 +263,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   async close(): Promise<void> {
     this.editor.close()
-    this.replayPages.close()
+    this.sessions.close()
     await this.live.closeAll()
   }
 
@@ -344,7 +283,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     if (existing) return existing
     const config = await this.factory.config()
     // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
-    const demo = this.isDemo(sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
+    const demo = isDemoSession(this.dataDir, sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
     const client = demo ? demo.client : await this.factory.client(config)
     let session: AgentSession
     try {
