@@ -10,14 +10,13 @@ import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import { AgentEditorService } from '../agent-editor'
-import { loadAgents } from '../definitions'
 import type { ModelClient } from '../model/types'
 import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { credentialsKeyStore, type KeyStore } from '../setup'
 import { resolveDataDir, titleFromPrompt } from '../store'
 import { probeGit } from '../worktrees'
 import { startDemoModel } from './demo'
-import { listMcpServers } from './mcp-view'
+import { AgentFolders } from './agent-folders'
 import { startTryRun } from './try-run'
 import { SettingsCalls } from './settings-calls'
 import { HostListeners } from './host-listeners'
@@ -49,10 +48,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly env: Record<string, string | undefined>
   private readonly live: LiveSessions
   private readonly listeners = new HostListeners()
-  /** The agent editor; its folder watch reloads live sessions' agents when files change. */
-  private readonly editor: AgentEditorService
-  /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
-  private readonly mcpToolsSeen = new Map<string, string[]>()
+  private readonly folders: AgentFolders
   private readonly sessions: SessionCalls
   private readonly settings: SettingsCalls
   private readonly factory: SessionFactory
@@ -62,17 +58,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? resolveDataDir(this.env)
     this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+    const home = options.home ?? homedir()
     this.factory = new SessionFactory({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
-    this.live = new LiveSessions({ listeners: this.listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.watchAgentFolders() })
-    this.sessions = new SessionCalls({ dataDir: this.dataDir, live: this.live, listeners: this.listeners, cwd: () => this.cwd, home: options.home, env: this.env, trashItem: options.trashItem })
+    this.live = new LiveSessions({ listeners: this.listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
+    this.sessions = new SessionCalls({ dataDir: this.dataDir, live: this.live, listeners: this.listeners, cwd: () => this.cwd, home, env: this.env, trashItem: options.trashItem })
     this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
-    this.editor = new AgentEditorService({
-      home: options.home ?? homedir(),
-      ...(options.sessionDefaults?.agentSources ? { sources: options.sessionDefaults.agentSources } : {}),
-      onAgentsChanged: (folders) => this.agentsChanged(folders),
-      mcpTools: (cwd) => this.mcpToolNames(cwd)
-    })
-    this.watchAgentFolders()
+    this.folders = new AgentFolders({ live: this.live, listeners: this.listeners, factory: this.factory, home, env: this.env, agentSources: options.sessionDefaults?.agentSources })
+    this.folders.watch(this.cwd)
   }
 
   // ── workspace ──────────────────────────────────────────────────────────────────────────────────
@@ -89,7 +81,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const info = await stat(dir).catch(() => null)
     if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
     this.cwd = dir
-    this.watchAgentFolders()
+    this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
     this.notify({ type: 'workspace_changed', workspace })
     return { workspace }
@@ -171,37 +163,26 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   setApiKey: RuntimeHost['setApiKey'] = (req) => this.settings.setApiKey(req)
   testConnection: RuntimeHost['testConnection'] = (req) => this.settings.testConnection(req)
 
-  listAgents = async ({ cwd }: { cwd: string }) => {
-    const loaded = await loadAgents({ cwd: resolve(cwd), home: this.options.home ?? homedir() })
-    return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
-  }
-
-  listMcpServers = async ({ cwd }: { cwd: string }) => {
-    const config = await this.factory.config()
-    const live = this.live.realIn(cwd)
-    const listed = await listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
-    // The agent editor's tools picker and effective tools use what this found.
-    this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
-    return listed
-  }
+  listAgents: RuntimeHost['listAgents'] = (req) => this.folders.listAgents(req)
+  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = (req) => this.folders.listMcpServers(req)
 
   // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
 
-  agentLibrary = async (req: { cwd: string }) => ({ library: await this.editor.library(req) })
-  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.editor.open(req) })
-  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.editor.analyze(req) })
-  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.editor.edit(req)
-  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.editor.repair(req)
-  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.editor.save(req) })
-  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.editor.create(req)
-  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.editor.duplicate(req)
-  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.editor.rename(req)
-  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.editor.move(req)
-  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.editor.delete(req)
+  agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
+  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })
+  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.folders.editor.analyze(req) })
+  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.folders.editor.edit(req)
+  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.folders.editor.repair(req)
+  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.folders.editor.save(req) })
+  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.folders.editor.create(req)
+  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.folders.editor.duplicate(req)
+  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.folders.editor.rename(req)
+  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.folders.editor.move(req)
+  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.folders.editor.delete(req)
 
   /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
   tryAgent = async (req: { cwd: string; file: string; text: string; prompt: string }) => {
-    const plan = await this.editor.planTry(req)
+    const plan = await this.folders.editor.planTry(req)
     const config = await this.factory.config()
     const client = await this.factory.client(config)
     const run = await startTryRun(plan, req.prompt, {
@@ -210,31 +191,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
       agentSources: this.options.sessionDefaults?.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
       maxTurns: config.settings.limits.maxTurns,
-      finish: (p, prompt) => this.editor.finishTry(p, prompt),
+      finish: (p, prompt) => this.folders.editor.finishTry(p, prompt),
       notify: (notice) => this.notify(notice),
       onError: (sessionId, agentId, message) => this.emitError(sessionId, agentId, message)
     })
     return { run }
-  }
-
-  /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
-  private agentsChanged(folders: string[]): void {
-    // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
-    const reloads = this.live.all().map((live) =>
-      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
-    )
-    void Promise.all(reloads).then(() => this.notify({ type: 'agents_changed', folders }))
-  }
-
-  /** Connected MCP tools of a session in this folder, else what `mcp.list` last found there. */
-  private mcpToolNames(cwd: string): string[] {
-    const live = this.live.realIn(cwd)
-    const connected = live ? live.session.extensions.mcp.status().flatMap((s) => (s.status === 'connected' ? s.tools.map((t) => t.name) : [])) : []
-    return [...new Set([...connected, ...(this.mcpToolsSeen.get(cwd) ?? [])])]
-  }
-
-  private watchAgentFolders(): void {
-    this.editor.watch([this.cwd, ...this.live.all().map((l) => l.session.cwd)])
   }
 
   // ── demo ───────────────────────────────────────────────────────────────────────────────────────
@@ -262,7 +223,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   }
 
   async close(): Promise<void> {
-    this.editor.close()
+    this.folders.close()
     this.sessions.close()
     await this.live.closeAll()
   }

@@ -1,6 +1,5 @@
 // The session list and what the sidebar does to a session: list a folder's sessions, open one (a live one
 // joined to its events without a gap or a repeat) and page through its older items, rename and delete it.
-import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
@@ -21,7 +20,7 @@ export interface SessionCallsOptions {
   listeners: HostListeners
   /** The workspace folder: the list's folder when a call names none. */
   cwd(): string
-  home?: string
+  home: string
   env: Record<string, string | undefined>
   trashItem?: TrashItem
 }
@@ -83,7 +82,7 @@ export class SessionCalls {
     const busy = live?.session.registry.all().some((a) => !isFinished(a.status)) ?? false
     const trashed = await deleteSessionFolder(this.o.dataDir, sessionId, {
       live: live ? { busy, close: () => this.o.live.remove(live) } : null,
-      home: this.o.home ?? homedir(),
+      home: this.o.home,
       env: this.o.env,
       trash: this.o.trashItem
     })
