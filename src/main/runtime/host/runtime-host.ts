@@ -1,6 +1,6 @@
 // The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
 // sessions of this process, reopens past ones from their transcripts, and owns settings and the key
-// (which never leaves this process).
+// (which never leaves this process). This file wires the parts together and answers for the workspace.
 import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
@@ -9,21 +9,20 @@ import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { HostNotice } from '../../../shared/ipc-contract'
-import { AgentEditorService } from '../agent-editor'
+import type { AgentEditorService } from '../agent-editor'
 import type { ModelClient } from '../model/types'
-import type { AgentSession, AgentSessionOptions } from '../orchestration'
+import type { AgentSessionOptions } from '../orchestration'
 import { credentialsKeyStore, type KeyStore } from '../setup'
-import { resolveDataDir, titleFromPrompt } from '../store'
+import { resolveDataDir } from '../store'
 import { probeGit } from '../worktrees'
-import { startDemoModel } from './demo'
 import { AgentFolders } from './agent-folders'
-import { startTryRun } from './try-run'
-import { SettingsCalls } from './settings-calls'
 import { HostListeners } from './host-listeners'
-import { isDemoSession, markDemoSession, sessionName, type TrashItem } from './session-files'
+import { LiveSessions } from './live-sessions'
 import { SessionCalls } from './session-calls'
 import { SessionFactory } from './session-factory'
-import { LiveSessions, type Live } from './live-sessions'
+import type { TrashItem } from './session-files'
+import { SessionRuns } from './session-runs'
+import { SettingsCalls } from './settings-calls'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -42,28 +41,29 @@ export interface RuntimeHostOptions {
 }
 
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
+  /** The workspace folder: the session list's folder when a call names none; its agent files are watched. */
   private cwd: string
-  private readonly dataDir: string
-  private readonly keyStore: KeyStore
-  private readonly env: Record<string, string | undefined>
-  private readonly live: LiveSessions
   private readonly listeners = new HostListeners()
-  private readonly folders: AgentFolders
+  private readonly live: LiveSessions
   private readonly sessions: SessionCalls
+  private readonly runs: SessionRuns
   private readonly settings: SettingsCalls
-  private readonly factory: SessionFactory
+  private readonly folders: AgentFolders
 
-  constructor(private readonly options: RuntimeHostOptions) {
+  constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
-    this.env = options.env ?? process.env
-    this.dataDir = options.dataDir ?? resolveDataDir(this.env)
-    this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
+    const env = options.env ?? process.env
+    const dataDir = options.dataDir ?? resolveDataDir(env)
+    const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
-    this.factory = new SessionFactory({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
-    this.live = new LiveSessions({ listeners: this.listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
-    this.sessions = new SessionCalls({ dataDir: this.dataDir, live: this.live, listeners: this.listeners, cwd: () => this.cwd, home, env: this.env, trashItem: options.trashItem })
-    this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
-    this.folders = new AgentFolders({ live: this.live, listeners: this.listeners, factory: this.factory, home, env: this.env, agentSources: options.sessionDefaults?.agentSources })
+    const { listeners } = this
+    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
+    // Every session that joins is watched for agent file changes along with the workspace.
+    this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
+    this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })
+    this.settings = new SettingsCalls({ env, dataDir, keyStore, notify: (n) => listeners.notify(n) })
+    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
+    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
     this.folders.watch(this.cwd)
   }
 
@@ -83,11 +83,11 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.cwd = dir
     this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
-    this.notify({ type: 'workspace_changed', workspace })
+    this.listeners.notify({ type: 'workspace_changed', workspace })
     return { workspace }
   }
 
-  // ── sessions ───────────────────────────────────────────────────────────────────────────────────
+  // ── the session list (session-calls.ts) ────────────────────────────────────────────────────────
 
   listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
   openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
@@ -95,78 +95,27 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   renameSession: RuntimeHost['renameSession'] = (req) => this.sessions.rename(req)
   deleteSession: RuntimeHost['deleteSession'] = (req) => this.sessions.delete(req)
 
-  startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
-    const config = await this.factory.config()
-    const client = await this.factory.client(config)
-    const title = titleFromPrompt(req.prompt)
-    const session = await this.factory.create(config, client, {
-      cwd: resolve(req.cwd),
-      title,
-      ...(req.model ? { model: req.model } : {}),
-      ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
-      coordinator: config.settings.coordinator,
-      teams: config.settings.agentTeams
-    })
-    const live = this.live.adopt(session, { title, demo: null, priorCostUsd: 0 })
-    this.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
-    return { sessionId: session.sessionId }
-  }
+  // ── running sessions (session-runs.ts) ─────────────────────────────────────────────────────────
 
-  sendPrompt = async ({ sessionId, prompt }: { sessionId: string; prompt: string }) => {
-    const live = await this.ensureLive(sessionId)
-    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
-      throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
-    const config = await this.factory.config()
-    this.live.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
-    return {}
-  }
+  startSession: RuntimeHost['startSession'] = (req) => this.runs.start(req)
+  startDemo: RuntimeHost['startDemo'] = (req) => this.runs.startDemo(req)
+  sendPrompt: RuntimeHost['sendPrompt'] = (req) => this.runs.sendPrompt(req)
+  resumeInterrupted: RuntimeHost['resumeInterrupted'] = (req) => this.runs.resumeInterrupted(req)
+  stopAgent: RuntimeHost['stopAgent'] = (req) => this.runs.stopAgent(req)
+  sendMessage: RuntimeHost['sendMessage'] = (req) => this.runs.sendMessage(req)
+  respondPermission: RuntimeHost['respondPermission'] = (req) => this.runs.respondPermission(req)
 
-  resumeInterrupted = async ({ sessionId }: { sessionId: string }) => {
-    const live = await this.ensureLive(sessionId)
-    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
-      throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
-    const report = await live.session.resumeInterrupted()
-    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
-    this.live.updated(live)
-    return report
-  }
-
-  stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
-    const live = this.live.get(sessionId)
-    if (!live)
-      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
-    if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
-    live.session.stop(agentId, true)
-    return {}
-  }
-
-  sendMessage = async ({ sessionId, to, message }: { sessionId: string; to: string; message: string }) => {
-    const live = await this.ensureLive(sessionId)
-    await live.session.sendMessage(to, message, 'user')
-    return {}
-  }
-
-  respondPermission = async ({ requestId, decision }: { requestId: string; decision: 'allow' | 'allow_always' | 'deny' }) => {
-    for (const live of this.live.all()) {
-      if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
-        live.session.respondPermission(requestId, decision)
-        return {}
-      }
-    }
-    throw new HostCallError('not_found', 'That permission request is no longer waiting (its agent finished or was stopped).')
-  }
-
-  // ── settings and key ───────────────────────────────────────────────────────────────────────────
+  // ── settings and key (settings-calls.ts) ───────────────────────────────────────────────────────
 
   getSettings = async (_req: object = {}) => this.settings.get()
   updateSettings: RuntimeHost['updateSettings'] = (patch) => this.settings.update(patch)
   setApiKey: RuntimeHost['setApiKey'] = (req) => this.settings.setApiKey(req)
   testConnection: RuntimeHost['testConnection'] = (req) => this.settings.testConnection(req)
 
+  // ── agent files and MCP servers (agent-folders.ts, src/main/runtime/agent-editor) ──────────────
+
   listAgents: RuntimeHost['listAgents'] = (req) => this.folders.listAgents(req)
   listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = (req) => this.folders.listMcpServers(req)
-
-  // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
 
   agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
   openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })
@@ -179,38 +128,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.folders.editor.rename(req)
   moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.folders.editor.move(req)
   deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.folders.editor.delete(req)
-
-  /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
-  tryAgent = async (req: { cwd: string; file: string; text: string; prompt: string }) => {
-    const plan = await this.folders.editor.planTry(req)
-    const config = await this.factory.config()
-    const client = await this.factory.client(config)
-    const run = await startTryRun(plan, req.prompt, {
-      create: (opts) => this.factory.create(config, client, opts),
-      adopt: (session, title) => this.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
-      agentSources: this.options.sessionDefaults?.agentSources,
-      defaultMode: config.settings.defaultPermissionMode,
-      maxTurns: config.settings.limits.maxTurns,
-      finish: (p, prompt) => this.folders.editor.finishTry(p, prompt),
-      notify: (notice) => this.notify(notice),
-      onError: (sessionId, agentId, message) => this.emitError(sessionId, agentId, message)
-    })
-    return { run }
-  }
-
-  // ── demo ───────────────────────────────────────────────────────────────────────────────────────
-
-  startDemo = async ({ cwd }: { cwd: string }) => {
-    const config = await this.factory.config()
-    const demo = await startDemoModel({ keyStored: this.settings.hasKey })
-    // Recorded, so that the session keeps this title when it is reopened.
-    const title = `Scripted demo: ${demo.prompt}`
-    const session = await this.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
-    await markDemoSession(this.dataDir, session.sessionId)
-    const live = this.live.adopt(session, { title, demo, priorCostUsd: 0 })
-    this.live.runInBackground(live, demo.prompt, {})
-    return { sessionId: session.sessionId }
-  }
+  /** Try it: the editor's draft run as the main agent of a new session (session-runs.ts, try-run.ts). */
+  tryAgent: AgentEditorHost['tryAgent'] = (req) => this.runs.tryAgent(req)
 
   // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
 
@@ -226,34 +145,5 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.folders.close()
     this.sessions.close()
     await this.live.closeAll()
-  }
-
-  // ── internals ──────────────────────────────────────────────────────────────────────────────────
-
-  private notify(notice: HostNotice): void {
-    this.listeners.notify(notice)
-  }
-
-  private emitError(sessionId: string, agentId: string, message: string): void {
-    this.listeners.error(sessionId, agentId, message)
-  }
-
-  /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
-  private async ensureLive(sessionId: string): Promise<Live> {
-    const existing = this.live.get(sessionId)
-    if (existing) return existing
-    const config = await this.factory.config()
-    // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
-    const demo = isDemoSession(this.dataDir, sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
-    const client = demo ? demo.client : await this.factory.client(config)
-    let session: AgentSession
-    try {
-      session = await this.factory.open(sessionId, config, client)
-    } catch (err) {
-      await demo?.close()
-      throw err
-    }
-    // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.live.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
   }
 }
