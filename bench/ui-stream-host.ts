@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { AgentEvent, EventPayload } from '../src/shared/events'
 import type { RuntimeHost } from '../src/shared/host'
 import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
+import { HostListeners } from '../src/main/runtime/host/host-listeners'
 
 export interface StreamPlan {
   agents: number
@@ -35,8 +36,7 @@ function deltaText(seq: number): string {
 }
 
 export class StreamHost implements RuntimeHost {
-  private readonly listeners = new Set<(events: AgentEvent[]) => void>()
-  private readonly noticeListeners = new Set<(n: HostNotice) => void>()
+  private readonly listeners = new HostListeners()
   private session: { id: string; mainId: string; childIds: string[]; cwd: string; title: string; createdAt: number } | null = null
   private timers: Array<ReturnType<typeof setInterval>> = []
 
@@ -79,13 +79,11 @@ export class StreamHost implements RuntimeHost {
   }
 
   onEvents(listener: (events: AgentEvent[]) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.listeners.onEvents(listener)
   }
 
   onNotice(listener: (notice: HostNotice) => void): () => void {
-    this.noticeListeners.add(listener)
-    return () => this.noticeListeners.delete(listener)
+    return this.listeners.onNotice(listener)
   }
 
   async close(): Promise<void> {
@@ -163,11 +161,11 @@ export class StreamHost implements RuntimeHost {
   private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {
     const event = { ...payload, agentId, parentAgentId, parentToolUseId, sessionId: this.session!.id, ts: Date.now() } as AgentEvent
     // One event per call, as the runtime's bus delivers them: the pump does the batching.
-    for (const l of this.listeners) l([event])
+    this.listeners.events([event])
   }
 
   private notify(notice: HostNotice): void {
-    for (const l of this.noticeListeners) l(notice)
+    this.listeners.notify(notice)
   }
 
   private summary(): SessionSummary {

@@ -1,32 +1,28 @@
 // The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
 // sessions of this process, reopens past ones from their transcripts, and owns settings and the key
-// (which never leaves this process).
-import { existsSync } from 'node:fs'
-import { stat, writeFile } from 'node:fs/promises'
+// (which never leaves this process). This file wires the parts together and answers for the workspace.
+import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
-import type { HostNotice, SessionSummary } from '../../../shared/ipc-contract'
-import { newestFirst } from '../../../shared/session-order'
-import { AgentEditorService } from '../agent-editor'
-import { loadAgents } from '../definitions'
-import { MissingCredentialsError } from '../model/errors'
+import type { HostNotice } from '../../../shared/ipc-contract'
+import type { AgentEditorService } from '../agent-editor'
 import type { ModelClient } from '../model/types'
-import { AgentSession, isFinished, type AgentSessionOptions } from '../orchestration'
-import { createClientFromConfig, credentialsKeyStore, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
-import { ensureDataDir, listSessions, resolveDataDir, sessionDir, SessionNotFoundError, titleFromPrompt } from '../store'
-import { joinLive, replaySession } from '../store/session-fold'
+import type { AgentSessionOptions } from '../orchestration'
+import { credentialsKeyStore, type KeyStore } from '../setup'
+import { resolveDataDir } from '../store'
 import { probeGit } from '../worktrees'
-import { startDemoModel, type DemoModel } from './demo'
-import { listMcpServers } from './mcp-view'
-import { startTryRun } from './try-run'
-import { liveSummaryView, openedSummaryView, storedSummaryView } from './session-view'
-import { ReplayPages } from './replay-pages'
+import { AgentFolders } from './agent-folders'
+import { HostListeners } from './host-listeners'
+import { LiveSessions } from './live-sessions'
+import { SessionCalls } from './session-calls'
+import { SessionFactory } from './session-factory'
+import type { TrashItem } from './session-files'
+import { SessionRuns } from './session-runs'
 import { SettingsCalls } from './settings-calls'
-import { deleteSessionFolder, saveSessionName, sessionName, storedSession, type TrashItem } from './session-files'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -44,53 +40,31 @@ export interface RuntimeHostOptions {
   activityNoticeMs?: number
 }
 
-const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
-
-interface Live {
-  session: AgentSession
-  title: string
-  createdAt: number
-  /** When something last happened in the session (its newest event): the list's time and order. */
-  updatedAt: number
-  /** The `updatedAt` the last session_updated notice carried. */
-  noticedAt: number
-  demo: DemoModel | null
-  priorCostUsd: number
-}
-
-const DEMO_MARKER = 'demo.json'
-/** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
-const ACTIVITY_NOTICE_MS = 30_000
-
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
+  /** The workspace folder: the session list's folder when a call names none; its agent files are watched. */
   private cwd: string
-  private readonly dataDir: string
-  private readonly keyStore: KeyStore
-  private readonly env: Record<string, string | undefined>
-  private readonly live = new Map<string, Live>()
-  private readonly eventListeners = new Set<(events: AgentEvent[]) => void>()
-  private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
-  /** The agent editor; its folder watch reloads live sessions' agents when files change. */
-  private readonly editor: AgentEditorService
-  /** MCP tools per folder, from the last `mcp.list` (servers are only started by sessions or that call). */
-  private readonly mcpToolsSeen = new Map<string, string[]>()
-  /** Older parts of sessions being opened, until the page fetches them. */
-  private readonly replayPages = new ReplayPages()
+  private readonly listeners = new HostListeners()
+  private readonly live: LiveSessions
+  private readonly sessions: SessionCalls
+  private readonly runs: SessionRuns
   private readonly settings: SettingsCalls
+  private readonly folders: AgentFolders
 
-  constructor(private readonly options: RuntimeHostOptions) {
+  constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
-    this.env = options.env ?? process.env
-    this.dataDir = options.dataDir ?? resolveDataDir(this.env)
-    this.keyStore = options.keyStore ?? credentialsKeyStore(this.dataDir)
-    this.settings = new SettingsCalls({ env: this.env, dataDir: this.dataDir, keyStore: this.keyStore, notify: (n) => this.notify(n) })
-    this.editor = new AgentEditorService({
-      home: options.home ?? homedir(),
-      ...(options.sessionDefaults?.agentSources ? { sources: options.sessionDefaults.agentSources } : {}),
-      onAgentsChanged: (folders) => this.agentsChanged(folders),
-      mcpTools: (cwd) => this.mcpToolNames(cwd)
-    })
-    this.watchAgentFolders()
+    const env = options.env ?? process.env
+    const dataDir = options.dataDir ?? resolveDataDir(env)
+    const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
+    const home = options.home ?? homedir()
+    const { listeners } = this
+    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
+    // Every session that joins is watched for agent file changes along with the workspace.
+    this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
+    this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })
+    this.settings = new SettingsCalls({ env, dataDir, keyStore, notify: (n) => listeners.notify(n) })
+    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
+    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
+    this.folders.watch(this.cwd)
   }
 
   // ── workspace ──────────────────────────────────────────────────────────────────────────────────
@@ -107,350 +81,69 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const info = await stat(dir).catch(() => null)
     if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
     this.cwd = dir
-    this.watchAgentFolders()
+    this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
-    this.notify({ type: 'workspace_changed', workspace })
+    this.listeners.notify({ type: 'workspace_changed', workspace })
     return { workspace }
   }
 
-  // ── sessions ───────────────────────────────────────────────────────────────────────────────────
+  // ── the session list (session-calls.ts) ────────────────────────────────────────────────────────
 
-  private isDemo(sessionId: string): boolean {
-    return existsSync(join(sessionDir(this.dataDir, sessionId), DEMO_MARKER))
-  }
+  listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
+  openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
+  openSessionPage: RuntimeHost['openSessionPage'] = (req) => this.sessions.page(req)
+  renameSession: RuntimeHost['renameSession'] = (req) => this.sessions.rename(req)
+  deleteSession: RuntimeHost['deleteSession'] = (req) => this.sessions.delete(req)
 
-  listSessions = async ({ cwd }: { cwd?: string }) => {
-    const folder = resolve(cwd ?? this.cwd)
-    const { sessions } = await listSessions(this.dataDir)
-    const stored = sessions
-      .filter((s) => resolve(s.cwd) === folder && !this.live.has(s.sessionId))
-      .map((s) => storedSummaryView({ ...s, title: sessionName(this.dataDir, s.sessionId) ?? s.title }, this.isDemo(s.sessionId)))
-    const live = [...this.live.values()].filter((l) => resolve(l.session.cwd) === folder).map((l) => this.liveSummary(l))
-    return { sessions: [...live, ...stored].sort(newestFirst) }
-  }
+  // ── running sessions (session-runs.ts) ─────────────────────────────────────────────────────────
 
-  openSession: RuntimeHost['openSession'] = async ({ sessionId }) => {
-    const live = this.live.get(sessionId)
-    // A session this process is still writing is replayed from its transcripts (any other may be read
-    // from its checkpoint) and joined to its live events without a gap or a repeat: see joinLive.
-    const during: AgentEvent[] = []
-    const off = live?.session.subscribe((e) => during.push(e))
-    let replayed
-    try {
-      if (live) await live.session.flush()
-      replayed = await replaySession(this.dataDir, sessionId, { checkpoint: !live })
-    } catch (err) {
-      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
-      throw err
-    } finally {
-      off?.()
-    }
-    if (!live) {
-      const index = { ...replayed.index, title: sessionName(this.dataDir, sessionId) ?? replayed.index.title }
-      return { session: openedSummaryView(index, this.isDemo(sessionId)), ...this.replayPages.open(sessionId, replayed.state) }
-    }
-    const state = joinLive(replayed.state, during, replayed.seen ?? {})
-    // From here the view holds every event up to `upTo`; the UI applies only live events after it. The
-    // barrier makes each UI pump send what it holds now, so no batched delta straddles that line.
-    for (const l of this.eventListeners) l([])
-    return { session: this.liveSummary(live), ...this.replayPages.open(sessionId, state), upTo: live.session.lastSeq }
-  }
+  startSession: RuntimeHost['startSession'] = (req) => this.runs.start(req)
+  startDemo: RuntimeHost['startDemo'] = (req) => this.runs.startDemo(req)
+  sendPrompt: RuntimeHost['sendPrompt'] = (req) => this.runs.sendPrompt(req)
+  resumeInterrupted: RuntimeHost['resumeInterrupted'] = (req) => this.runs.resumeInterrupted(req)
+  stopAgent: RuntimeHost['stopAgent'] = (req) => this.runs.stopAgent(req)
+  sendMessage: RuntimeHost['sendMessage'] = (req) => this.runs.sendMessage(req)
+  respondPermission: RuntimeHost['respondPermission'] = (req) => this.runs.respondPermission(req)
 
-  openSessionPage = async ({ sessionId, cursor }: { sessionId: string; cursor: string }) => this.replayPages.take(sessionId, cursor)
-
-  renameSession = async ({ sessionId, title }: { sessionId: string; title: string }) => {
-    const live = this.live.get(sessionId)
-    // Known to exist before its name is saved: an unknown id leaves nothing behind.
-    const stored = live ? null : await storedSession(this.dataDir, sessionId)
-    await saveSessionName(this.dataDir, sessionId, title)
-    if (live) live.title = title
-    const session = stored ? storedSummaryView({ ...stored, title }, this.isDemo(sessionId)) : this.liveSummary(live!)
-    this.notify({ type: 'session_updated', session })
-    return { session }
-  }
-
-  deleteSession = async ({ sessionId }: { sessionId: string }) => {
-    const live = this.live.get(sessionId)
-    const busy = live?.session.registry.all().some((a) => !isFinished(a.status)) ?? false
-    const close = live && (async () => {
-      this.live.delete(sessionId)
-      await live.session.close().catch(() => undefined)
-      await live.demo?.close()
-    })
-    const trashed = await deleteSessionFolder(this.dataDir, sessionId, { live: live ? { busy, close: close! } : null, home: this.options.home ?? homedir(), env: this.env, trash: this.options.trashItem })
-    this.notify({ type: 'session_deleted', sessionId })
-    return { trashed }
-  }
-
-  startSession = async (req: { prompt: string; cwd: string; agent?: string; model?: string; permissionMode?: AgentSessionOptions['permissionMode'] }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
-    const title = titleFromPrompt(req.prompt)
-    const session = await this.create(config, client, {
-      cwd: resolve(req.cwd),
-      title,
-      ...(req.model ? { model: req.model } : {}),
-      ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
-      coordinator: config.settings.coordinator,
-      teams: config.settings.agentTeams
-    })
-    const live = this.adopt(session, { title, demo: null, priorCostUsd: 0 })
-    this.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
-    return { sessionId: session.sessionId }
-  }
-
-  sendPrompt = async ({ sessionId, prompt }: { sessionId: string; prompt: string }) => {
-    const live = await this.ensureLive(sessionId)
-    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
-      throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    this.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
-    return {}
-  }
-
-  resumeInterrupted = async ({ sessionId }: { sessionId: string }) => {
-    const live = await this.ensureLive(sessionId)
-    if (live.session.registry.get(live.session.mainAgentId)?.status === 'running')
-      throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
-    const report = await live.session.resumeInterrupted()
-    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
-    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
-    return report
-  }
-
-  stopAgent = async ({ sessionId, agentId }: { sessionId: string; agentId: string }) => {
-    const live = this.live.get(sessionId)
-    if (!live)
-      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
-    if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
-    live.session.stop(agentId, true)
-    return {}
-  }
-
-  sendMessage = async ({ sessionId, to, message }: { sessionId: string; to: string; message: string }) => {
-    const live = await this.ensureLive(sessionId)
-    await live.session.sendMessage(to, message, 'user')
-    return {}
-  }
-
-  respondPermission = async ({ requestId, decision }: { requestId: string; decision: 'allow' | 'allow_always' | 'deny' }) => {
-    for (const live of this.live.values()) {
-      if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
-        live.session.respondPermission(requestId, decision)
-        return {}
-      }
-    }
-    throw new HostCallError('not_found', 'That permission request is no longer waiting (its agent finished or was stopped).')
-  }
-
-  // ── settings and key ───────────────────────────────────────────────────────────────────────────
+  // ── settings and key (settings-calls.ts) ───────────────────────────────────────────────────────
 
   getSettings = async (_req: object = {}) => this.settings.get()
   updateSettings: RuntimeHost['updateSettings'] = (patch) => this.settings.update(patch)
   setApiKey: RuntimeHost['setApiKey'] = (req) => this.settings.setApiKey(req)
   testConnection: RuntimeHost['testConnection'] = (req) => this.settings.testConnection(req)
 
-  listAgents = async ({ cwd }: { cwd: string }) => {
-    const loaded = await loadAgents({ cwd: resolve(cwd), home: this.options.home ?? homedir() })
-    return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
-  }
+  // ── agent files and MCP servers (agent-folders.ts, src/main/runtime/agent-editor) ──────────────
 
-  listMcpServers = async ({ cwd }: { cwd: string }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === resolve(cwd) && !l.demo)
-    const listed = await listMcpServers({ cwd, home: this.options.home ?? homedir(), env: this.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
-    // The agent editor's tools picker and effective tools use what this found.
-    this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
-    return listed
-  }
+  listAgents: RuntimeHost['listAgents'] = (req) => this.folders.listAgents(req)
+  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = (req) => this.folders.listMcpServers(req)
 
-  // ── agent editor (src/main/runtime/agent-editor) ────────────────────────────────────────────────
-
-  agentLibrary = async (req: { cwd: string }) => ({ library: await this.editor.library(req) })
-  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.editor.open(req) })
-  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.editor.analyze(req) })
-  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.editor.edit(req)
-  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.editor.repair(req)
-  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.editor.save(req) })
-  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.editor.create(req)
-  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.editor.duplicate(req)
-  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.editor.rename(req)
-  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.editor.move(req)
-  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.editor.delete(req)
-
-  /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
-  tryAgent = async (req: { cwd: string; file: string; text: string; prompt: string }) => {
-    const plan = await this.editor.planTry(req)
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const client = await this.client(config)
-    const run = await startTryRun(plan, req.prompt, {
-      create: (opts) => this.create(config, client, opts),
-      adopt: (session, title) => this.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
-      agentSources: this.options.sessionDefaults?.agentSources,
-      defaultMode: config.settings.defaultPermissionMode,
-      maxTurns: config.settings.limits.maxTurns,
-      finish: (p, prompt) => this.editor.finishTry(p, prompt),
-      notify: (notice) => this.notify(notice),
-      onError: (sessionId, agentId, message) => this.emitError(sessionId, agentId, message)
-    })
-    return { run }
-  }
-
-  /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
-  private agentsChanged(folders: string[]): void {
-    // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
-    const reloads = [...this.live.values()].map((live) =>
-      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
-    )
-    void Promise.all(reloads).then(() => this.notify({ type: 'agents_changed', folders }))
-  }
-
-  /** Connected MCP tools of a session in this folder, else what `mcp.list` last found there. */
-  private mcpToolNames(cwd: string): string[] {
-    const live = [...this.live.values()].find((l) => resolve(l.session.cwd) === cwd && !l.demo)
-    const connected = live ? live.session.extensions.mcp.status().flatMap((s) => (s.status === 'connected' ? s.tools.map((t) => t.name) : [])) : []
-    return [...new Set([...connected, ...(this.mcpToolsSeen.get(cwd) ?? [])])]
-  }
-
-  private watchAgentFolders(): void {
-    this.editor.watch([this.cwd, ...[...this.live.values()].map((l) => l.session.cwd)])
-  }
-
-  // ── demo ───────────────────────────────────────────────────────────────────────────────────────
-
-  startDemo = async ({ cwd }: { cwd: string }) => {
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    const demo = await startDemoModel({ keyStored: this.settings.hasKey })
-    // Recorded, so that the session keeps this title when it is reopened.
-    const title = `Scripted demo: ${demo.prompt}`
-    const session = await this.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
-    await ensureDataDir(this.dataDir)
-    await writeFile(join(sessionDir(this.dataDir, session.sessionId), DEMO_MARKER), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
-    const live = this.adopt(session, { title, demo, priorCostUsd: 0 })
-    this.runInBackground(live, demo.prompt, {})
-    return { sessionId: session.sessionId }
-  }
+  agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
+  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })
+  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.folders.editor.analyze(req) })
+  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.folders.editor.edit(req)
+  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.folders.editor.repair(req)
+  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.folders.editor.save(req) })
+  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.folders.editor.create(req)
+  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.folders.editor.duplicate(req)
+  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.folders.editor.rename(req)
+  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.folders.editor.move(req)
+  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.folders.editor.delete(req)
+  /** Try it: the editor's draft run as the main agent of a new session (session-runs.ts, try-run.ts). */
+  tryAgent: AgentEditorHost['tryAgent'] = (req) => this.runs.tryAgent(req)
 
   // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
 
   onEvents(listener: (events: AgentEvent[]) => void): () => void {
-    this.eventListeners.add(listener)
-    return () => this.eventListeners.delete(listener)
+    return this.listeners.onEvents(listener)
   }
 
   onNotice(listener: (notice: HostNotice) => void): () => void {
-    this.noticeListeners.add(listener)
-    return () => this.noticeListeners.delete(listener)
+    return this.listeners.onNotice(listener)
   }
 
   async close(): Promise<void> {
-    this.editor.close()
-    this.replayPages.close()
-    const all = [...this.live.values()]
-    for (const live of all) live.session.stop(live.session.mainAgentId, false)
-    await Promise.all(all.map(async (live) => {
-      await live.session.idle().catch(() => undefined)
-      await live.session.close().catch(() => undefined)
-      await live.demo?.close()
-    }))
-    this.live.clear()
-  }
-
-  // ── internals ──────────────────────────────────────────────────────────────────────────────────
-
-  private notify(notice: HostNotice): void {
-    for (const l of this.noticeListeners) l(notice)
-  }
-
-  private liveSummary(live: Live): SessionSummary {
-    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
-  }
-
-  private async client(config: RuntimeConfig): Promise<ModelClient> {
-    if (this.options.createClient) {
-      try {
-        return this.options.createClient()
-      } catch (err) {
-        if (err instanceof MissingCredentialsError) throw new HostCallError('unavailable', NO_KEY)
-        throw err
-      }
-    }
-    const made = await createClientFromConfig(config, { env: this.env, keyStore: this.keyStore })
-    if ('error' in made) throw new HostCallError('unavailable', made.missingKey ? NO_KEY : made.error)
-    return made.client
-  }
-
-  /** What every session of this host gets: the client, the settings in force, the data folder. */
-  private sessionBase(config: RuntimeConfig, client: ModelClient) {
-    return {
-      client,
-      aliases: config.aliases,
-      limits: config.limits,
-      model: config.settings.defaultModel,
-      permissionMode: config.settings.defaultPermissionMode,
-      dataDir: this.dataDir,
-      ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
-      ...(this.options.home ? { home: this.options.home } : {}),
-      ...this.options.sessionDefaults
-    }
-  }
-
-  private create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
-    return AgentSession.create({ ...this.sessionBase(config, client), ...opts })
-  }
-
-  private adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
-    // A reopened session keeps its recorded times until something new happens in it.
-    const now = Date.now()
-    const updatedAt = session.reopened?.updatedAt ?? now
-    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, ...meta }
-    this.live.set(session.sessionId, live)
-    const every = this.options.activityNoticeMs ?? ACTIVITY_NOTICE_MS
-    session.bus.subscribe((event) => {
-      if (event.ts > live.updatedAt) live.updatedAt = event.ts
-      for (const l of this.eventListeners) l([event])
-      // The session list shows status, agent count, cost and the time of the last activity: refresh it
-      // when any agent starts or ends, and now and then while agents work, so its time keeps up.
-      if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
-        live.noticedAt = live.updatedAt
-        this.notify({ type: 'session_updated', session: this.liveSummary(live) })
-      }
-    })
-    this.notify({ type: 'session_updated', session: this.liveSummary(live) })
-    this.watchAgentFolders()
-    return live
-  }
-
-  private runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
-    live.session.run(prompt, opts).then(
-      () => this.notify({ type: 'session_updated', session: this.liveSummary(live) }),
-      // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-      (err) => this.emitError(live.session.sessionId, live.session.mainAgentId, err instanceof Error ? err.message : String(err))
-    )
-  }
-
-  private emitError(sessionId: string, agentId: string, message: string): void {
-    for (const l of this.eventListeners) l([{ type: 'error', message, retrying: false, agentId, parentAgentId: null, parentToolUseId: null, sessionId, ts: Date.now() }])
-  }
-
-  /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
-  private async ensureLive(sessionId: string): Promise<Live> {
-    const existing = this.live.get(sessionId)
-    if (existing) return existing
-    const config = await loadRuntimeConfig({ env: this.env, dataDir: this.dataDir })
-    // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
-    const demo = this.isDemo(sessionId) ? await startDemoModel({ keyStored: this.settings.hasKey }) : null
-    const client = demo ? demo.client : await this.client(config)
-    let session: AgentSession
-    try {
-      // Coordinator mode comes back from the session's own record; teams follow the settings.
-      session = await AgentSession.open({ sessionId, teams: config.settings.agentTeams, ...this.sessionBase(config, client), dataDir: this.dataDir })
-    } catch (err) {
-      await demo?.close()
-      if (err instanceof SessionNotFoundError) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
-      throw err
-    }
-    // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.adopt(session, { title: sessionName(this.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    this.folders.close()
+    this.sessions.close()
+    await this.live.closeAll()
   }
 }

@@ -1,13 +1,15 @@
 // A session's folder as the sidebar manages it: the name a person gave it (kept beside the transcripts in
-// name.json, so the recorder, which rewrites session.json as agents run, never overwrites it) and deleting
-// it, to the system's trash where there is one. Each looks at that one session's folder, never the list.
+// name.json, so the recorder, which rewrites session.json as agents run, never overwrites it), the demo's
+// marker, and deleting it, to the system's trash where there is one. Each looks at that one session's
+// folder, never the list.
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { HostCallError } from '../../../shared/ipc-dispatch'
-import { readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
+import { ensureDataDir, readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
 
 const NAME_FILE = 'name.json'
+const DEMO_FILE = 'demo.json'
 
 /** The name a person gave the session, or null. Read synchronously: the session list asks per row. */
 export function sessionName(dataDir: string, sessionId: string): string | null {
@@ -23,7 +25,22 @@ export async function saveSessionName(dataDir: string, sessionId: string, title:
   await writeJsonAtomic(join(sessionDir(dataDir, sessionId), NAME_FILE), { title })
 }
 
+/** Whether the session is the scripted demo: reopened, it goes on with the demo's model, not a key. */
+export function isDemoSession(dataDir: string, sessionId: string): boolean {
+  return existsSync(join(sessionDir(dataDir, sessionId), DEMO_FILE))
+}
+
+export async function markDemoSession(dataDir: string, sessionId: string): Promise<void> {
+  await ensureDataDir(dataDir)
+  await writeFile(join(sessionDir(dataDir, sessionId), DEMO_FILE), JSON.stringify({ demo: true, scripted: true }) + '\n').catch(() => undefined)
+}
+
 const noSession = (sessionId: string) => new HostCallError('not_found', `There is no session ${sessionId}.`)
+
+/** The store's "no such session" as the call's `not_found`; any other failure as it is. */
+export function sessionCallError(err: unknown, sessionId: string): unknown {
+  return err instanceof SessionNotFoundError ? noSession(sessionId) : err
+}
 
 /** The session's folder; `not_found` for an id no session folder can have. */
 function folderOf(dataDir: string, sessionId: string): string {
@@ -40,8 +57,7 @@ export async function storedSession(dataDir: string, sessionId: string): Promise
   try {
     return await readSessionSummary(dataDir, sessionId)
   } catch (err) {
-    if (err instanceof SessionNotFoundError) throw noSession(sessionId)
-    throw err
+    throw sessionCallError(err, sessionId)
   }
 }
 

@@ -1,0 +1,118 @@
+// The sessions this process runs, each with what its row in the session list shows (title, times, cost
+// before a restart, the demo's model): their events go on to the listeners, their row again as they change.
+import { resolve } from 'node:path'
+import type { SessionSummary } from '../../../shared/ipc-contract'
+import type { AgentSession } from '../orchestration'
+import type { DemoModel } from './demo'
+import type { HostListeners } from './host-listeners'
+import { liveSummaryView } from './session-view'
+
+export interface Live {
+  session: AgentSession
+  title: string
+  createdAt: number
+  /** When something last happened in the session (its newest event): the list's time and order. */
+  updatedAt: number
+  /** The `updatedAt` the last session_updated notice carried. */
+  noticedAt: number
+  demo: DemoModel | null
+  priorCostUsd: number
+}
+
+/** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
+const ACTIVITY_NOTICE_MS = 30_000
+
+export interface LiveSessionsOptions {
+  listeners: HostListeners
+  /** How often, at most, a working session's row is sent again for its time. */
+  activityNoticeMs?: number
+  /** A session joined the live ones (its folder's agent files are watched from now on). */
+  onAdopted(): void
+}
+
+export class LiveSessions {
+  private readonly live = new Map<string, Live>()
+
+  constructor(private readonly o: LiveSessionsOptions) {}
+
+  get(sessionId: string): Live | undefined {
+    return this.live.get(sessionId)
+  }
+
+  all(): Live[] {
+    return [...this.live.values()]
+  }
+
+  inFolder(cwd: string): Live[] {
+    const folder = resolve(cwd)
+    return this.all().filter((l) => resolve(l.session.cwd) === folder)
+  }
+
+  /** A session of the folder on a real model: its MCP servers are the folder's, connected. */
+  realIn(cwd: string): Live | undefined {
+    return this.inFolder(cwd).find((l) => !l.demo)
+  }
+
+  summary(live: Live): SessionSummary {
+    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
+  }
+
+  /** Sends the session's row again: its status, agent count, cost or time changed. */
+  updated(live: Live): SessionSummary {
+    const session = this.summary(live)
+    this.o.listeners.notify({ type: 'session_updated', session })
+    return session
+  }
+
+  adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
+    // A reopened session keeps its recorded times until something new happens in it.
+    const now = Date.now()
+    const updatedAt = session.reopened?.updatedAt ?? now
+    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, ...meta }
+    this.live.set(session.sessionId, live)
+    const every = this.o.activityNoticeMs ?? ACTIVITY_NOTICE_MS
+    session.bus.subscribe((event) => {
+      if (event.ts > live.updatedAt) live.updatedAt = event.ts
+      this.o.listeners.events([event])
+      // The session list shows status, agent count, cost and the time of the last activity: refresh it
+      // when any agent starts or ends, and now and then while agents work, so its time keeps up.
+      if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
+        live.noticedAt = live.updatedAt
+        this.updated(live)
+      }
+    })
+    this.updated(live)
+    this.o.onAdopted()
+    return live
+  }
+
+  runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
+    live.session.run(prompt, opts).then(
+      () => this.updated(live),
+      // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
+      (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, err instanceof Error ? err.message : String(err))
+    )
+  }
+
+  /** Lets a session go (it is being deleted): no longer live, its files and demo model released. */
+  async remove(live: Live): Promise<void> {
+    this.live.delete(live.session.sessionId)
+    await this.release(live)
+  }
+
+  /** Stops every session, waits for its agents to settle and releases it. */
+  async closeAll(): Promise<void> {
+    const all = this.all()
+    for (const live of all) live.session.stop(live.session.mainAgentId, false)
+    await Promise.all(all.map(async (live) => {
+      await live.session.idle().catch(() => undefined)
+      await this.release(live)
+    }))
+    this.live.clear()
+  }
+
+  private async release(live: Live): Promise<void> {
+    await live.session.close().catch(() => undefined)
+    await live.demo?.close()
+  }
+}

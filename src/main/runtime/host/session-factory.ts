@@ -1,0 +1,71 @@
+// How the host makes its sessions: the settings in force, a model client (a missing key as a message the
+// person can act on), and the options every session of this host shares, for new and reopened ones alike.
+import { HostCallError } from '../../../shared/ipc-dispatch'
+import { MissingCredentialsError } from '../model/errors'
+import type { ModelClient } from '../model/types'
+import { AgentSession, type AgentSessionOptions } from '../orchestration'
+import { createClientFromConfig, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
+import { sessionCallError } from './session-files'
+
+export interface SessionFactoryOptions {
+  env: Record<string, string | undefined>
+  dataDir: string
+  keyStore: KeyStore
+  home?: string
+  /** Replaces the real model client (tests and the e2e suite). */
+  createClient?: () => ModelClient
+  /** Options passed to every session (tests: ripgrep, stall timeouts). */
+  sessionDefaults?: Partial<AgentSessionOptions>
+}
+
+const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
+
+export class SessionFactory {
+  constructor(private readonly o: SessionFactoryOptions) {}
+
+  /** Settings are read afresh for each call, so a change in Settings applies to the next run. */
+  config = (): Promise<RuntimeConfig> => loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir })
+
+  async client(config: RuntimeConfig): Promise<ModelClient> {
+    if (this.o.createClient) {
+      try {
+        return this.o.createClient()
+      } catch (err) {
+        if (err instanceof MissingCredentialsError) throw new HostCallError('unavailable', NO_KEY)
+        throw err
+      }
+    }
+    const made = await createClientFromConfig(config, { env: this.o.env, keyStore: this.o.keyStore })
+    if ('error' in made) throw new HostCallError('unavailable', made.missingKey ? NO_KEY : made.error)
+    return made.client
+  }
+
+  create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
+    return AgentSession.create({ ...this.base(config, client), ...opts })
+  }
+
+  /** A recorded session opened again from its transcripts; `not_found` when there is none. */
+  async open(sessionId: string, config: RuntimeConfig, client: ModelClient): Promise<AgentSession> {
+    try {
+      // Coordinator mode comes back from the session's own record; teams follow the settings.
+      return await AgentSession.open({ sessionId, teams: config.settings.agentTeams, ...this.base(config, client), dataDir: this.o.dataDir })
+    } catch (err) {
+      throw sessionCallError(err, sessionId)
+    }
+  }
+
+  /** What every session of this host gets: the client, the settings in force, the data folder. */
+  private base(config: RuntimeConfig, client: ModelClient) {
+    return {
+      client,
+      aliases: config.aliases,
+      limits: config.limits,
+      model: config.settings.defaultModel,
+      permissionMode: config.settings.defaultPermissionMode,
+      dataDir: this.o.dataDir,
+      ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
+      ...(this.o.home ? { home: this.o.home } : {}),
+      ...this.o.sessionDefaults
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// Running sessions: start one (from a prompt, as the scripted demo, or as the editor's Try it), send it
+// prompts and messages, answer its permission requests, stop and resume its agents. A recorded session
+// this process does not run is reopened for whichever of these needs it.
+import { resolve } from 'node:path'
+import type { AgentEditorHost } from '../../../shared/agent-editor-host'
+import type { RuntimeHost } from '../../../shared/host'
+import { HostCallError } from '../../../shared/ipc-dispatch'
+import type { AgentEditorService } from '../agent-editor'
+import type { AgentSession, AgentSessionOptions } from '../orchestration'
+import { titleFromPrompt } from '../store'
+import { startDemoModel } from './demo'
+import type { KeyStored } from './demo-script'
+import type { HostListeners } from './host-listeners'
+import type { Live, LiveSessions } from './live-sessions'
+import type { SessionFactory } from './session-factory'
+import { isDemoSession, markDemoSession, sessionName } from './session-files'
+import { startTryRun } from './try-run'
+
+export interface SessionRunsOptions {
+  dataDir: string
+  factory: SessionFactory
+  live: LiveSessions
+  listeners: HostListeners
+  editor: AgentEditorService
+  /** Whether Fanout has a key: the demo's script says what to do next by it. */
+  keyStored: KeyStored
+  agentSources?: AgentSessionOptions['agentSources']
+}
+
+export class SessionRuns {
+  constructor(private readonly o: SessionRunsOptions) {}
+
+  start: RuntimeHost['startSession'] = async (req) => {
+    const config = await this.o.factory.config()
+    const client = await this.o.factory.client(config)
+    const title = titleFromPrompt(req.prompt)
+    const session = await this.o.factory.create(config, client, {
+      cwd: resolve(req.cwd),
+      title,
+      ...(req.model ? { model: req.model } : {}),
+      ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
+      coordinator: config.settings.coordinator,
+      teams: config.settings.agentTeams
+    })
+    const live = this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 })
+    this.o.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
+    return { sessionId: session.sessionId }
+  }
+
+  startDemo: RuntimeHost['startDemo'] = async ({ cwd }) => {
+    const config = await this.o.factory.config()
+    const demo = await startDemoModel({ keyStored: this.o.keyStored })
+    // Recorded, so that the session keeps this title when it is reopened.
+    const title = `Scripted demo: ${demo.prompt}`
+    const session = await this.o.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
+    await markDemoSession(this.o.dataDir, session.sessionId)
+    const live = this.o.live.adopt(session, { title, demo, priorCostUsd: 0 })
+    this.o.live.runInBackground(live, demo.prompt, {})
+    return { sessionId: session.sessionId }
+  }
+
+  /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
+  tryAgent: AgentEditorHost['tryAgent'] = async (req) => {
+    const plan = await this.o.editor.planTry(req)
+    const config = await this.o.factory.config()
+    const client = await this.o.factory.client(config)
+    const run = await startTryRun(plan, req.prompt, {
+      create: (opts) => this.o.factory.create(config, client, opts),
+      adopt: (session, title) => this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
+      agentSources: this.o.agentSources,
+      defaultMode: config.settings.defaultPermissionMode,
+      maxTurns: config.settings.limits.maxTurns,
+      finish: (p, prompt) => this.o.editor.finishTry(p, prompt),
+      notify: (notice) => this.o.listeners.notify(notice),
+      onError: (sessionId, agentId, message) => this.o.listeners.error(sessionId, agentId, message)
+    })
+    return { run }
+  }
+
+  sendPrompt: RuntimeHost['sendPrompt'] = async ({ sessionId, prompt }) => {
+    const live = await this.ensureLive(sessionId)
+    if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
+    const config = await this.o.factory.config()
+    this.o.live.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
+    return {}
+  }
+
+  resumeInterrupted: RuntimeHost['resumeInterrupted'] = async ({ sessionId }) => {
+    const live = await this.ensureLive(sessionId)
+    if (mainRunning(live))
+      throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
+    const report = await live.session.resumeInterrupted()
+    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
+    this.o.live.updated(live)
+    return report
+  }
+
+  stopAgent: RuntimeHost['stopAgent'] = async ({ sessionId, agentId }) => {
+    const live = this.o.live.get(sessionId)
+    if (!live)
+      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
+    if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
+    live.session.stop(agentId, true)
+    return {}
+  }
+
+  sendMessage: RuntimeHost['sendMessage'] = async ({ sessionId, to, message }) => {
+    const live = await this.ensureLive(sessionId)
+    await live.session.sendMessage(to, message, 'user')
+    return {}
+  }
+
+  /** Answers a waiting permission request in whichever live session asked it. */
+  respondPermission: RuntimeHost['respondPermission'] = async ({ requestId, decision }) => {
+    for (const live of this.o.live.all()) {
+      if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
+        live.session.respondPermission(requestId, decision)
+        return {}
+      }
+    }
+    throw new HostCallError('not_found', 'That permission request is no longer waiting (its agent finished or was stopped).')
+  }
+
+  /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
+  private async ensureLive(sessionId: string): Promise<Live> {
+    const existing = this.o.live.get(sessionId)
+    if (existing) return existing
+    const config = await this.o.factory.config()
+    // A demo goes on with the demo's scripted model (no key needed), which answers follow-ups.
+    const demo = isDemoSession(this.o.dataDir, sessionId) ? await startDemoModel({ keyStored: this.o.keyStored }) : null
+    const client = demo ? demo.client : await this.o.factory.client(config)
+    let session: AgentSession
+    try {
+      session = await this.o.factory.open(sessionId, config, client)
+    } catch (err) {
+      await demo?.close()
+      throw err
+    }
+    // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
+    return this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+  }
+}
+
+const mainRunning = (live: Live): boolean => live.session.registry.get(live.session.mainAgentId)?.status === 'running'
