@@ -86,6 +86,8 @@ export const SessionSummarySchema = z.object({
   /** Cost of every agent in the session, in US dollars. */
   costUsd: z.number(),
   agentCount: z.number().int().nonnegative(),
+  /** Permission requests of a live session waiting for the person (its status is then `waiting_permission`). */
+  waitingPermissions: z.number().int().nonnegative().optional(),
   model: z.string().optional(),
   /** A scripted demo session (no real model). */
   demo: z.boolean().optional()

@@ -22,6 +22,9 @@ export interface Live {
 /** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
 const ACTIVITY_NOTICE_MS = 30_000
 
+/** Events that change what a session's row says, sent again at once. */
+const ROW_EVENTS = new Set<string>(['agent_start', 'agent_end', 'permission_request', 'permission_response'])
+
 export interface LiveSessionsOptions {
   listeners: HostListeners
   /** How often, at most, a working session's row is sent again for its time. */
@@ -74,9 +77,10 @@ export class LiveSessions {
     session.bus.subscribe((event) => {
       if (event.ts > live.updatedAt) live.updatedAt = event.ts
       this.o.listeners.events([event])
-      // The session list shows status, agent count, cost and the time of the last activity: refresh it
-      // when any agent starts or ends, and now and then while agents work, so its time keeps up.
-      if (event.type === 'agent_start' || event.type === 'agent_end' || live.updatedAt - live.noticedAt >= every) {
+      // The session list shows status, agent count, cost, waiting requests and the time of the last
+      // activity: refresh it when any agent starts or ends, a request waits or is answered, and now and
+      // then while agents work, so its time keeps up.
+      if (ROW_EVENTS.has(event.type) || live.updatedAt - live.noticedAt >= every) {
         live.noticedAt = live.updatedAt
         this.updated(live)
       }

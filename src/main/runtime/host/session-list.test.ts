@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
 import type { AgentEvent } from '../../../shared/events'
-import { reply } from '../model/scripted'
+import { reply, scriptByAgent } from '../model/scripted'
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const lastEventTs = (events: AgentEvent[], sessionId: string) => Math.max(...events.filter((e) => e.sessionId === sessionId).map((e) => e.ts))
@@ -68,5 +68,30 @@ describe('listing sessions', () => {
     const [top, next] = (await after.h.listSessions({})).sessions
     expect(top).toMatchObject({ title: 'older', createdAt: reread[1].createdAt, updatedAt: lastEventTs(after.events, older.sessionId) })
     expect(next).toMatchObject({ title: 'newer', updatedAt: stored[0].updatedAt })
+  })
+
+  it('says in a session’s row how many permission requests wait, and sends the row again as that changes', async () => {
+    // A subagent asks to write a file while the main agent waits for it: the main agent is "running",
+    // yet the session waits for the person, and a page that has not opened it must still learn so.
+    const { h, events, notices, dirs } = await host(
+      scriptByAgent([
+        { name: 'child', match: 'Write the notes', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'hello' }), reply.text('Written.')] },
+        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes', subagent_type: 'general-purpose' }), reply.text('Done.')] }
+      ])
+    )
+    const { sessionId } = await h.startSession({ prompt: 'Write notes.txt', cwd: dirs.cwd })
+    const rows = () => notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
+    await until(() => rows().some((r) => r.waitingPermissions === 1), 'a row saying one request waits')
+    expect(rows().find((r) => r.waitingPermissions === 1)).toMatchObject({ status: 'waiting_permission' })
+    expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ status: 'waiting_permission', waitingPermissions: 1 })
+
+    const request = events.find((e) => e.type === 'permission_request' && e.sessionId === sessionId)!
+    await h.respondPermission({ requestId: (request as { requestId: string }).requestId, decision: 'allow' })
+    await until(() => mainEnded(events, sessionId), 'the session')
+    await until(() => rows().at(-1)?.status === 'completed', 'the final row')
+    expect(rows().at(-1)).toMatchObject({ waitingPermissions: 0 })
+    // The row went back to plain work as soon as the answer came, before the session ended.
+    const answeredAt = rows().findIndex((r) => r.waitingPermissions === 1)
+    expect(rows().slice(answeredAt + 1).some((r) => r.status === 'running' && r.waitingPermissions === 0)).toBe(true)
   })
 })

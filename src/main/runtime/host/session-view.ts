@@ -38,11 +38,15 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
   const agents = session.registry.all()
   const main = session.registry.get(session.mainAgentId)
   const running = agents.some((a) => !isFinished(a.status))
+  const status = main ? (running && isFinished(main.status) ? 'running' : main.status) : 'queued'
+  // A subagent blocked on a request leaves the main agent "running": the row says the session waits.
+  const waitingPermissions = session.pendingPermissions().length
   return {
     sessionId: session.sessionId,
     title: meta.title,
     cwd: session.cwd,
-    status: main ? (running && isFinished(main.status) ? 'running' : main.status) : 'queued',
+    status: waitingPermissions > 0 && !isFinished(status) ? 'waiting_permission' : status,
+    waitingPermissions,
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
     costUsd: meta.priorCostUsd + session.registry.totalUsage().costUsd,
