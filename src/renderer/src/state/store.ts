@@ -149,6 +149,15 @@ function applyLive(batch: AgentEvent[]): void {
       set({ opening: { ...opening, held: [...opening.held, ...held] } })
     }
   }
+  if (loadingWaiting.size) {
+    // Once opened for showing, a session's events are applied as they come (that opening's view has the rest).
+    const { loaded } = get()
+    batch = batch.filter((e) => {
+      const held = loaded[e.sessionId] ? undefined : loadingWaiting.get(e.sessionId)
+      held?.push(e)
+      return !held
+    })
+  }
   if (batch.length) set((s) => ({ events: applyEvents(s.events, batch) }))
   // A main agent that ended changes its session's row (status, cost) even if no notice says so.
   if (batch.some((e) => e.type === 'agent_end' && e.parentAgentId === null)) void refreshSessions()
@@ -158,6 +167,7 @@ export function receiveNotice(n: HostNotice): void {
   if (n.type === 'session_updated') {
     if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
     set((s) => ({ sessions: upsertSession(s.sessions, n.session) }))
+    loadWaitingSessions()
   } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
@@ -175,6 +185,7 @@ export async function refreshSessions(): Promise<void> {
   try {
     const { sessions } = await call('sessions.list', { cwd: get().workspace?.cwd })
     set({ sessions: [...sessions].sort(newestFirst), sessionsError: undefined })
+    loadWaitingSessions()
   } catch (err) {
     set({ sessionsError: (err as Error).message })
   }
@@ -217,24 +228,56 @@ export async function openSession(sessionId: string): Promise<void> {
   try {
     // The host folded the transcripts: the state comes with each transcript's newest items, the older
     // ones follow a page at a time (view/session-pages.ts).
-    const { session, view, olderItems, more, upTo } = await call('sessions.open', { sessionId })
+    const opened = await call('sessions.open', { sessionId })
     flushEvents() // live events still waiting for a frame join `held` first, so none is applied twice
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
-    // Live events that arrived while the history was on its way, minus those already in it.
-    const fresh = eventsAfter(held, view, upTo)
-    set((s) => {
-      let replayed = applyEvents({ sessions: { ...s.events.sessions, [sessionId]: view } }, fresh)
-      if (!isActive(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
-      return {
-        events: replayed,
-        loaded: { ...s.loaded, [sessionId]: true },
-        older: { ...s.older, [sessionId]: { items: olderItems } },
-        opening: null
-      }
-    })
-    if (more) void loadOlder(sessionId, more)
+    adoptOpened(sessionId, opened, held, { opening: null })
   } catch (err) {
     set({ opening: null, openError: (err as Error).message })
+  }
+}
+
+/** Puts a session's history, with the live events that arrived while it was on its way, into the store. */
+function adoptOpened(sessionId: string, { session, view, olderItems, more, upTo }: CallResponse<'sessions.open'>, held: AgentEvent[], also: Partial<AppState> = {}): void {
+  // Live events that arrived while the history was on its way, minus those already in it.
+  const fresh = eventsAfter(held, view, upTo)
+  set((s) => {
+    let replayed = applyEvents({ sessions: { ...s.events.sessions, [sessionId]: view } }, fresh)
+    if (!isActive(session.status)) replayed = expireWaitingRequests(replayed, sessionId, session.updatedAt)
+    return {
+      events: replayed,
+      loaded: { ...s.loaded, [sessionId]: true },
+      older: { ...s.older, [sessionId]: { items: olderItems } },
+      ...also
+    }
+  })
+  if (more) void loadOlder(sessionId, more)
+}
+
+// Sessions loaded without being shown because requests of theirs wait for the person (a page reloaded,
+// a second window): the permission queue reads requests from the store, so it needs their sessions
+// there. Their live events are held here until the history arrives, as `opening` holds the shown one's.
+const loadingWaiting = new Map<string, AgentEvent[]>()
+
+function loadWaitingSessions(): void {
+  const { sessions, loaded, opening } = get()
+  for (const s of sessions)
+    if (s.waitingPermissions && !loaded[s.sessionId] && opening?.sessionId !== s.sessionId && !loadingWaiting.has(s.sessionId)) void loadWaiting(s.sessionId)
+}
+
+async function loadWaiting(sessionId: string): Promise<void> {
+  loadingWaiting.set(sessionId, [])
+  try {
+    const opened = await call('sessions.open', { sessionId })
+    flushEvents()
+    const held = loadingWaiting.get(sessionId) ?? []
+    // Opened for showing meanwhile: that opening holds its own live events and wins.
+    if (get().loaded[sessionId] || get().opening?.sessionId === sessionId) return
+    adoptOpened(sessionId, opened, held)
+  } catch {
+    // Nothing to show for it here: the row still says it waits, and opening it says why it cannot.
+  } finally {
+    loadingWaiting.delete(sessionId)
   }
 }
 
@@ -379,6 +422,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  loadingWaiting.clear()
   cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame
   set({ ...initial })

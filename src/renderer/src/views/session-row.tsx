@@ -167,6 +167,12 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
             </span>
             <span className="session-meta">
               {s.demo && <span className="session-tag">scripted</span>}
+              {/* The dot's color is not the only sign that the session waits for the person. */}
+              {!!s.waitingPermissions && (
+                <span className="session-tag session-waiting" data-testid="session-waiting">
+                  {s.waitingPermissions} waiting
+                </span>
+              )}
               <RelativeTime ts={s.updatedAt} /> · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
             </span>
           </span>
