@@ -58,3 +58,25 @@ test('after a reload, requests of sessions not opened are counted, listed, answe
   await expect(rows.filter({ hasText: 'First check' }).getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 30_000 })
   expect(problems).toEqual([])
 })
+
+test('after a reload, the new-session page says requests are waiting and opens the queue', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('First check, fan out to 3')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('permissions-badge')).toHaveText('1', { timeout: 30_000 })
+
+  await page.reload()
+  // No session is open: the page has no session bar, so no Permissions button — the notice stands in.
+  await expect(page.getByTestId('new-prompt')).toBeVisible()
+  await expect(page.getByTestId('permissions-button')).toHaveCount(0)
+  const notice = page.getByTestId('waiting-notice')
+  await expect(notice).toHaveText(/An agent is waiting for your permission/)
+  await notice.getByTestId('waiting-notice-open').click()
+  const queue = page.getByTestId('permission-queue')
+  await expect(queue.locator('.queue-item')).toHaveCount(1)
+  await queue.getByTestId('permission-card').getByTestId('perm-allow').click()
+  await expect(queue.locator('.queue-item')).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await expect(notice).toHaveCount(0)
+})

@@ -7,6 +7,7 @@ import { startDemo, startSession, ui, useApp } from '../state/store'
 import { CallError, errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
+import { WaitingNotice } from './waiting-notice'
 
 const MODE_LABEL: Record<PermissionMode, string> = {
   default: 'Ask before changes',
@@ -46,6 +47,7 @@ export function NewSession() {
   return (
     <div className="new-session">
       <div className="new-session-inner">
+        <WaitingNotice />
         <h1 className="new-session-title">What should the agents do?</h1>
         <p className="new-session-sub muted">
           In <code>{workspace?.cwd ?? '…'}</code>. The main agent can delegate to subagents that run in parallel — each gets its own live panel.
