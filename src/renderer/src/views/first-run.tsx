@@ -97,7 +97,8 @@ export function FirstRun() {
             </h2>
             <p className="muted small">
               A <strong>scripted</strong> model — no key, no network — fans out into parallel subagents over <code>{workspace?.name ?? 'this folder'}</code>, using real
-              tools (read, search, list). Nothing is changed.
+              tools: they list, search and read files, and one asks your permission to run <code>du -sh . &amp;&amp; node --version</code> to measure the
+              folder. The tour ends once you answer. Nothing in the folder is changed.
             </p>
             <button className="btn btn-primary" onClick={() => void demo()} disabled={busy || !workspace} data-testid="first-run-demo">
               <Icon name="play" size={13} /> Run the scripted demo
