@@ -1,9 +1,10 @@
 // One agent file open: its header and actions, banners (read-only, repair, changed on disk), the form and
 // prompt or the raw file, and on the right its problems, effective result and "Try it" (tabs of their own
 // when the pane is too narrow for a side column).
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { AgentAnalysis } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
+import { refocusWhenLost } from '../lib/focus'
 import { useAgentColor } from '../lib/use-agent-color'
 import { PathText } from '../components/path-text'
 import { useSize } from '../lib/use-size'
@@ -145,6 +146,14 @@ function Header({ draft }: { draft: Draft }) {
   }
   const other = draft.scope === 'project' ? 'user' : 'project'
   const editable = !!draft.analysis?.formEditable
+  // Save and Revert are disabled once there is nothing to save (or while saving), and a disabled button
+  // drops the keyboard focus it had: the agent's name takes it, where the "unsaved" tag was, and the
+  // "Saved …" toast speaks for itself (a polite live region).
+  const title = useRef<HTMLSpanElement>(null)
+  const idle = !dirty || draft.saving
+  useEffect(() => {
+    if (idle) refocusWhenLost(() => title.current)
+  }, [idle])
   const needsFix = editable ? undefined : 'Fix the file first: the name is set through its frontmatter'
   return (
     <header className="ae-header">
@@ -154,7 +163,7 @@ function Header({ draft }: { draft: Draft }) {
         <span className="ae-entry-dot large" style={draft.analysis?.loaded === false ? undefined : colors} />
         <div className="ae-title-text">
           <div className="ae-title-line">
-            <span className="ae-title-name" title={name} data-testid="editor-title">
+            <span className="ae-title-name" title={name} tabIndex={-1} ref={title} data-testid="editor-title">
               {name}
             </span>
             <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>
