@@ -18,7 +18,7 @@ const focused = (page: Page) =>
 /** Focus is somewhere, and not on <body>: what the review found after each of these. */
 async function notOnBody(page: Page) {
   await expect.poll(() => focused(page)).not.toBe('body')
-  expect(await page.evaluate(() => document.activeElement !== document.body && !!document.activeElement?.isConnected)).toBe(true)
+  expect(await page.evaluate<boolean>('document.activeElement !== document.body && !!document.activeElement?.isConnected')).toBe(true)
 }
 
 test('agent editor: Save, Revert and Save anyway from the keyboard leave focus on the agent’s name', async ({ page }) => {
