@@ -41,7 +41,10 @@ export function Dialog({
       close.current()
     }
     window.addEventListener('keydown', onKey, true)
-    ref.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button:not(.dialog-close)')?.focus()
+    // The marked control first, wherever it is (a selector list would take whichever comes first in the page,
+    // such as a link inside the dialog's text), else the first field or button.
+    const first = (selector: string) => ref.current?.querySelector<HTMLElement>(selector)
+    ;(first('[data-autofocus]') ?? first('input, select, textarea, button:not(.dialog-close)'))?.focus()
     return () => {
       window.removeEventListener('keydown', onKey, true)
       // Back to the button that opened it, unless focus already moved somewhere on purpose; when that
