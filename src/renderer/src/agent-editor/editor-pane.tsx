@@ -15,7 +15,8 @@ import { repairDraft, setRawText } from './draft-edits'
 import { editorUi, isDirty, useAgentEditor, type Draft } from './editor-store'
 import { duplicateAgent, keepMine, moveAgent, revertDraft, saveDraft, takeDiskVersion } from './file-actions'
 import { FieldForm } from './field-form'
-import { loadProblem } from './load-problem'
+import { bannerLead, bannerNote, loadProblem } from './load-problem'
+import { ProblemReason } from './problem-reason'
 import { SOURCE_LABEL } from './library-list'
 import { PromptEditor } from './prompt-editor'
 import { Prose } from './prose'
@@ -33,11 +34,15 @@ function LineLink({ line, label, mono = false }: { line: number; label?: string;
 }
 
 /**
- * Why the file does not load, or loads only thanks to Claude Code's quoting: said once, as severe as the
- * problems it sums up (an error when it does not load, a warning when it does), with each line to look at.
+ * Why the draft would not load (or the file does not, with nothing changed), or loads only thanks to Claude
+ * Code's quoting: said once, as severe as the problems it sums up (an error when it does not load, a warning
+ * when it does), with each line to look at, and the form field to change when a field's value is the cause.
  */
 function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnalysis }) {
-  const problem = loadProblem(a)
+  const problem = loadProblem(a, { editable: !!draft.scope })
+  const dirty = isDirty(draft)
+  // Whether the file as saved loads: the library lists what is on disk.
+  const diskLoads = useAgentEditor((s) => s.library?.entries.find((e) => e.file === draft.file)?.loaded)
   const fix = a.repair && draft.scope && (
     <button className="btn btn-sm btn-primary" onClick={() => void repairDraft()} data-testid="repair-button">
       Fix it
@@ -45,18 +50,18 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
   )
   if (problem) {
     return (
-      <div className="ae-banner error" data-severity="error" data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
+      <div className="ae-banner error" data-severity="error" data-draft={dirty ? 'unsaved' : 'saved'} data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
         <Icon name="alert" size={14} />
         <span className="ae-banner-text">
-          <span>
-            <strong>This file does not load.</strong> <Prose text={problem.message} /> — <LineLink line={problem.line} label={problem.at} mono />
+          <span data-testid="load-problem">
+            <strong>{bannerLead(dirty)}</strong> <ProblemReason problem={problem} /> (at <LineLink line={problem.line} label={problem.at} mono />)
           </span>
           {a.repair ? (
             <span className="muted">
               The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
             </span>
           ) : (
-            draft.scope && <span className="muted">Until it is fixed, Claude Code and Fanout skip it. Edit it in the raw file.</span>
+            draft.scope && <span className="muted" data-testid="load-problem-note">{bannerNote(problem, { dirty, diskLoads })}</span>
           )}
         </span>
         {fix}
