@@ -4,6 +4,7 @@
 // Settings after "Add an API key in Settings", which goes away once a key is saved.
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
@@ -41,6 +42,7 @@ test('agent editor: Save, Revert and Save anyway from the keyboard leave focus o
   await expect(save).toBeDisabled()
   await notOnBody(page)
   await expect(title).toBeFocused()
+  await shoot(page, 'focus-editor-saved-title')
 
   // Revert with Enter: the same.
   await page.getByTestId('color-blue').click()
@@ -85,6 +87,7 @@ test('first run: saving the key moves focus to Continue; another key, to its fie
   const next = page.getByTestId('first-run-continue')
   await expect(next).toBeFocused()
   await expect(next).toHaveAccessibleDescription(/Key saved/)
+  await shoot(page, 'focus-first-run-continue')
 
   // "Use a different key" goes as the form comes: its field takes the focus.
   await page.getByTestId('first-run-other-key').focus()
