@@ -1,7 +1,8 @@
 // What the agent editor tells a person about a file that is broken and about saving it: a file that loads
 // only thanks to Claude Code's quoting gets a warning (as its problems are warnings), said once, with each
 // line to look at, and a form that looks as locked as it is and says why; every save says "Saved <file>";
-// saving a file that will not load asks first, from the keyboard too. Screenshots in light and dark.
+// saving a file that will not load asks first, from the keyboard too; a form field emptied speaks of the
+// unsaved draft and points at that field, never at quotes or the raw file. Screenshots in light and dark.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
@@ -152,10 +153,10 @@ test('saving a file that will not load asks first; keyboard only; warnings alone
   await page.getByTestId('action-save').click()
   const dialog = page.getByTestId('save-anyway-dialog')
   await expect(dialog).toBeVisible()
-  await expect(dialog).toContainText('This agent will not load:')
+  await expect(dialog).toContainText('Saved like this, the agent will not load: the frontmatter is not valid YAML: line 5 is indented')
   await expect(dialog).toContainText('code-reviewer.md:5:3')
   await expect(dialog).toContainText('Save anyway?')
-  await expect(page.getByRole('dialog', { name: /will not load/ })).toHaveAccessibleDescription(/This agent will not load/)
+  await expect(page.getByRole('dialog', { name: /will not load/ })).toHaveAccessibleDescription(/Saved like this, the agent will not load/)
   await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused()
   await shoot(page, '33-agent-save-anyway')
   await page.keyboard.press('Escape')
@@ -186,5 +187,58 @@ test('saving a file that will not load asks first; keyboard only; warnings alone
   await expect(page.getByTestId('unsaved')).toHaveCount(0)
   await expect(dialog).toHaveCount(0)
   expect(readFileSync(file, 'utf8')).toBe(QUOTED)
+  expect(problems).toEqual([])
+})
+
+test('a description cleared in the form: the draft would not load, fill in Description — not the file, not quotes', async ({ page }) => {
+  const problems = await start(page)
+  const file = join(app.project, '.claude/agents/code-reviewer.md')
+  const before = readFileSync(file, 'utf8')
+  await entry(page, 'code-reviewer').click()
+  const description = page.getByTestId('field-input-description')
+  await description.fill('')
+
+  // The banner speaks of the change, names the field, and says the file on disk is fine.
+  const banner = page.getByTestId('load-error-banner')
+  await expect(banner).toHaveAttribute('data-draft', 'unsaved')
+  await expect(page.getByTestId('load-problem')).toHaveText('With this change the agent would not load: description is required — fill in Description (at code-reviewer.md:3:14)')
+  await expect(page.getByTestId('load-problem-note')).toHaveText('The file on disk still loads. Saved like this, Claude Code and Fanout would skip it.')
+  await expect(banner).not.toContainText(/This file does not load|raw file|quote/)
+  // Under the field: plainly required.
+  await expect(page.getByTestId('field-description').getByTestId('field-problem')).toContainText('Required: without it the agent does not load.')
+  await expect(page.getByTestId('field-description')).not.toContainText(/quote/)
+  await shoot(page, '35-agent-draft-description-cleared')
+
+  // "Description" in the banner goes to the field (from the raw file too).
+  await page.getByTestId('tab-raw').click()
+  await banner.getByRole('button', { name: 'Description' }).click()
+  await expect(page.getByTestId('tab-form')).toHaveAttribute('aria-selected', 'true')
+  await expect(description).toBeFocused()
+
+  // Save asks, in the same words; its "Description" closes the dialog and goes to the field.
+  await page.getByTestId('action-save').click()
+  const dialog = page.getByTestId('save-anyway-dialog')
+  await expect(dialog.locator('#save-anyway-reason')).toHaveText('Saved like this, the agent will not load: description is required — fill in Description first (at code-reviewer.md:3:14). Save anyway?')
+  await expect(dialog).toContainText('code-reviewer.md loads as it is on disk now; after this save, Claude Code and Fanout skip it')
+  // Keep editing has the focus, though the Description link comes first.
+  await expect(dialog.getByTestId('save-anyway-cancel')).toBeFocused()
+  await expect(dialog).not.toContainText(/quote/)
+  await shoot(page, '36-agent-save-anyway-description')
+  await dialog.getByRole('button', { name: 'Description' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(description).toBeFocused()
+  expect(readFileSync(file, 'utf8')).toBe(before)
+
+  // Saved anyway: now it is the file that does not load, and the library says so.
+  await page.getByTestId('action-save').click()
+  await dialog.getByTestId('save-anyway-confirm').click()
+  await expect(page.getByTestId('unsaved')).toHaveCount(0)
+  await expect(banner).toHaveAttribute('data-draft', 'saved')
+  await expect(page.getByTestId('load-problem')).toHaveText('This file does not load: description is required — fill in Description (at code-reviewer.md:3:14)')
+  await expect(page.getByTestId('load-problem-note')).toHaveText('Until it is fixed, Claude Code and Fanout skip it.')
+
+  // Filled in again: it loads, and the banner goes.
+  await description.fill('Reviews code.')
+  await expect(banner).toHaveCount(0)
   expect(problems).toEqual([])
 })

@@ -145,6 +145,31 @@ describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
     skipped('---\nname: a\ndescription: first\n<example>\nmore\n</example>\n---\n', 'invalid-yaml', 4, 1)
   })
 
+  it('gives the fix that fits why a name or description is not text: quotes only where quoting fixes it', () => {
+    const message = (text: string, code: string) => {
+      const r = parse(text)
+      expect(r.definition).toBeUndefined()
+      const d = r.diagnostics.find((x) => x.code === code)
+      expect(d, `${code} for ${JSON.stringify(text)}`).toBeDefined()
+      return d!.message
+    }
+    // Empty, however it is written: nothing to quote; say what to write.
+    for (const empty of ['description:', 'description: ""', "description: ''", 'description: ~', 'description: |\n']) {
+      const m = message(`---\nname: a\n${empty}\n---\n`, 'empty-description')
+      expect(m).toBe('`description` is empty: it tells the parent agent when to use this one; write that after `description:`; the agent is not loaded')
+      expect(m).not.toMatch(/quote/)
+    }
+    expect(message('---\nname: ""\ndescription: b\n---\n', 'empty-name')).toBe('`name` is empty: it is the agent type the main agent asks for; write it after `name:`, e.g. `name: code-reviewer`; the agent is not loaded')
+    skipped('---\nname: a\ndescription:\n---\n', 'empty-description', 3, 13) // where the text goes
+    // A number or true/false: quoting gives the text that was meant.
+    expect(message('---\nname: a\ndescription: 42\n---\n', 'invalid-description')).toMatch(/^`description` should be text, but YAML reads 42 as a number; put it in quotes to keep it as text;/)
+    expect(message('---\nname: true\ndescription: b\n---\n', 'invalid-name')).toMatch(/^`name` should be text, but YAML reads true as a true\/false value; put it in quotes/)
+    // A list or nested lines: say what it is; quotes only for the brackets, a block for the lines.
+    expect(message('---\nname: a\ndescription: [x, y]\n---\n', 'invalid-description')).toMatch(/^`description` should be text, but is a list \(\["x","y"\]\); write it as one text, in quotes if it starts with `\[` or `-`;/)
+    expect(message('---\nname: a\ndescription:\n  Use when: ready\n---\n', 'invalid-description')).toMatch(/is a set of `key: value` lines .*write it as a block \(`description: \|`\)/)
+    expect(message('---\nname:\n  a: b\ndescription: b\n---\n', 'invalid-name')).toMatch(/write the name on the line of `name:`/)
+  })
+
   it('refuses files and frontmatter that are too large', () => {
     skipped(`---\nname: a\ndescription: b\n---\n${'x'.repeat(1024 * 1024)}`, 'file-too-large', 1, 1)
     skipped(`---\nname: a\ndescription: ${'x'.repeat(100_000)}\n---\n`, 'frontmatter-too-large', 2, 1)

@@ -111,7 +111,8 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
   } else if (rawName === undefined) {
     return fail(fmStart, 'missing-name', 'the frontmatter has no `name:`; add `name: some-agent`')
   } else {
-    return fail(valueAt('name'), 'invalid-name', `\`name\` should be a non-empty text, but is ${preview(rawName)}; put it in quotes`)
+    const wrong = notText('name', rawName)
+    return fail(valueAt('name'), wrong.code, wrong.message)
   }
   const agentType = isPlugin ? [opts.plugin, ...(opts.namespace ?? []), name].join(':') : name
 
@@ -126,7 +127,8 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
   } else if (rawDescription === undefined) {
     return fail(fmStart, 'missing-description', 'the frontmatter has no `description:`, which tells the parent agent when to use this one')
   } else {
-    return fail(valueAt('description'), 'invalid-description', `\`description\` should be a non-empty text, but is ${preview(rawDescription)}; put it in quotes`)
+    const wrong = notText('description', rawDescription)
+    return fail(valueAt('description'), wrong.code, wrong.message)
   }
   // Claude Code turns the two characters `\n` into a line break in every description: many files rely on it.
   whenToUse = whenToUse.replace(/\\n/g, '\n')
@@ -151,6 +153,33 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
     frontmatter: raw
   }
   return { definition, diagnostics }
+}
+
+/** What each required text says, for the message about an empty one. */
+const REQUIRED_TEXT = {
+  name: 'it is the agent type the main agent asks for; write it after `name:`, e.g. `name: code-reviewer`',
+  description: 'it tells the parent agent when to use this one; write that after `description:`'
+} as const
+
+/**
+ * Why a `name` or `description` that is there is not a text Claude Code accepts, and the fix for that cause:
+ * quotes only where quoting gives the text that was meant (a number or true/false), never for an empty value.
+ */
+export function notText(key: keyof typeof REQUIRED_TEXT, value: unknown): { code: string; message: string } {
+  if (value === null || value === '') return { code: `empty-${key}`, message: `\`${key}\` is empty: ${REQUIRED_TEXT[key]}` }
+  const shown = preview(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    const what = typeof value === 'boolean' ? 'a true/false value' : 'a number'
+    return { code: `invalid-${key}`, message: `\`${key}\` should be text, but YAML reads ${shown} as ${what}; put it in quotes to keep it as text` }
+  }
+  if (Array.isArray(value)) {
+    return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is a list (${shown}); write it as one text, in quotes if it starts with \`[\` or \`-\`` }
+  }
+  if (typeof value === 'object') {
+    const fix = key === 'description' ? 'if those lines belong to it, write it as a block (`description: |`) or put it all in quotes' : 'write the name on the line of `name:`'
+    return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is a set of \`key: value\` lines (${shown}); ${fix}` }
+  }
+  return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is ${shown}` }
 }
 
 type FrontmatterRead =

@@ -10,7 +10,7 @@ import { selectEntry } from './editor-library'
 import { editorUi, useAgentEditor } from './editor-store'
 import { createAgent, deleteAgent, renameAgent, saveDraft } from './file-actions'
 import { fileName, type LoadProblem } from './load-problem'
-import { Prose } from './prose'
+import { ProblemReason } from './problem-reason'
 
 const close = () => editorUi.setDialog(null)
 
@@ -184,15 +184,24 @@ function DiscardDialog({ next }: { next: string | null }) {
   )
 }
 
-/** Saving a draft Claude Code and Fanout would skip: say why and where, and let the person choose. */
+/**
+ * Saving a draft Claude Code and Fanout would skip: say why and where (and the form field to change, when a
+ * field's value is the cause), and let the person choose.
+ */
 function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
   const file = useAgentEditor((s) => (s.draft ? fileName(s.draft.file) : ''))
+  const diskLoads = useAgentEditor((s) => s.library?.entries.find((e) => e.file === s.draft?.file)?.loaded)
+  const name = file || 'this file'
   return (
     <Dialog title="Save an agent that will not load?" onClose={close} testId="save-anyway-dialog" describedBy="save-anyway-reason">
       <p id="save-anyway-reason" className="ae-dialog-reason">
-        This agent will not load: <Prose text={problem.message} /> (at <code>{problem.at}</code>). Save anyway?
+        Saved like this, the agent will not load: <ProblemReason problem={problem} onShow={close} fixSuffix=" first" /> (at <code>{problem.at}</code>). Save anyway?
       </p>
-      <p className="muted small">Claude Code and Fanout skip {file || 'this file'} until it is fixed: the main agent will not be offered it.</p>
+      <p className="muted small">
+        {diskLoads
+          ? `${name} loads as it is on disk now; after this save, Claude Code and Fanout skip it until it is fixed, and the main agent will not be offered it.`
+          : `Claude Code and Fanout skip ${name} until it is fixed: the main agent will not be offered it.`}
+      </p>
       <div className="form-actions">
         {/* First, so it has the focus: Enter or Escape keeps the draft unsaved. */}
         <button className="btn" onClick={close} data-autofocus data-testid="save-anyway-cancel">

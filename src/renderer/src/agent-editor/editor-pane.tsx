@@ -1,9 +1,10 @@
 // One agent file open: its header and actions, banners (read-only, repair, changed on disk), the form and
 // prompt or the raw file, and on the right its problems, effective result and "Try it" (tabs of their own
 // when the pane is too narrow for a side column).
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { AgentAnalysis } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
+import { refocusWhenLost } from '../lib/focus'
 import { useAgentColor } from '../lib/use-agent-color'
 import { PathText } from '../components/path-text'
 import { useSize } from '../lib/use-size'
@@ -14,7 +15,8 @@ import { repairDraft, setRawText } from './draft-edits'
 import { editorUi, isDirty, useAgentEditor, type Draft } from './editor-store'
 import { duplicateAgent, keepMine, moveAgent, revertDraft, saveDraft, takeDiskVersion } from './file-actions'
 import { FieldForm } from './field-form'
-import { loadProblem } from './load-problem'
+import { bannerLead, bannerNote, loadProblem } from './load-problem'
+import { ProblemReason } from './problem-reason'
 import { SOURCE_LABEL } from './library-list'
 import { PromptEditor } from './prompt-editor'
 import { Prose } from './prose'
@@ -32,11 +34,15 @@ function LineLink({ line, label, mono = false }: { line: number; label?: string;
 }
 
 /**
- * Why the file does not load, or loads only thanks to Claude Code's quoting: said once, as severe as the
- * problems it sums up (an error when it does not load, a warning when it does), with each line to look at.
+ * Why the draft would not load (or the file does not, with nothing changed), or loads only thanks to Claude
+ * Code's quoting: said once, as severe as the problems it sums up (an error when it does not load, a warning
+ * when it does), with each line to look at, and the form field to change when a field's value is the cause.
  */
 function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnalysis }) {
-  const problem = loadProblem(a)
+  const problem = loadProblem(a, { editable: !!draft.scope })
+  const dirty = isDirty(draft)
+  // Whether the file as saved loads: the library lists what is on disk.
+  const diskLoads = useAgentEditor((s) => s.library?.entries.find((e) => e.file === draft.file)?.loaded)
   const fix = a.repair && draft.scope && (
     <button className="btn btn-sm btn-primary" onClick={() => void repairDraft()} data-testid="repair-button">
       Fix it
@@ -44,18 +50,18 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
   )
   if (problem) {
     return (
-      <div className="ae-banner error" data-severity="error" data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
+      <div className="ae-banner error" data-severity="error" data-draft={dirty ? 'unsaved' : 'saved'} data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
         <Icon name="alert" size={14} />
         <span className="ae-banner-text">
-          <span>
-            <strong>This file does not load.</strong> <Prose text={problem.message} /> — <LineLink line={problem.line} label={problem.at} mono />
+          <span data-testid="load-problem">
+            <strong>{bannerLead(dirty)}</strong> <ProblemReason problem={problem} /> (at <LineLink line={problem.line} label={problem.at} mono />)
           </span>
           {a.repair ? (
             <span className="muted">
               The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
             </span>
           ) : (
-            draft.scope && <span className="muted">Until it is fixed, Claude Code and Fanout skip it. Edit it in the raw file.</span>
+            draft.scope && <span className="muted" data-testid="load-problem-note">{bannerNote(problem, { dirty, diskLoads })}</span>
           )}
         </span>
         {fix}
@@ -145,6 +151,14 @@ function Header({ draft }: { draft: Draft }) {
   }
   const other = draft.scope === 'project' ? 'user' : 'project'
   const editable = !!draft.analysis?.formEditable
+  // Save and Revert are disabled once there is nothing to save (or while saving), and a disabled button
+  // drops the keyboard focus it had: the agent's name takes it, where the "unsaved" tag was, and the
+  // "Saved …" toast speaks for itself (a polite live region).
+  const title = useRef<HTMLSpanElement>(null)
+  const idle = !dirty || draft.saving
+  useEffect(() => {
+    if (idle) refocusWhenLost(() => title.current)
+  }, [idle])
   const needsFix = editable ? undefined : 'Fix the file first: the name is set through its frontmatter'
   return (
     <header className="ae-header">
@@ -154,7 +168,7 @@ function Header({ draft }: { draft: Draft }) {
         <span className="ae-entry-dot large" style={draft.analysis?.loaded === false ? undefined : colors} />
         <div className="ae-title-text">
           <div className="ae-title-line">
-            <span className="ae-title-name" title={name} data-testid="editor-title">
+            <span className="ae-title-name" title={name} tabIndex={-1} ref={title} data-testid="editor-title">
               {name}
             </span>
             <span className="tag tag-subtle">{SOURCE_LABEL[draft.source]}</span>

@@ -143,7 +143,7 @@ describe('agent editor store', () => {
     const host = await openDraft(disk)
     setRawText('BROKEN\n') // saved before its analysis is due: the save checks this very text first
     await saveDraft()
-    expect(useAgentEditor.getState().dialog).toEqual({ kind: 'save-anyway', problem: { message: 'The frontmatter is not valid YAML: line 5 is indented', at: 'a.md:5:3', line: 5 } })
+    expect(useAgentEditor.getState().dialog).toEqual({ kind: 'save-anyway', problem: { message: 'the frontmatter is not valid YAML: line 5 is indented', at: 'a.md:5:3', line: 5 } })
     expect(host.saves).toHaveLength(0)
     expect(disk.text).toBe('start\n')
     await saveDraft({ anyway: true })

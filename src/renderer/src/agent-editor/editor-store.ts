@@ -109,5 +109,16 @@ export const editorUi = {
   setTab: (tab: EditorTab) => set({ tab }),
   setPromptMode: (promptMode: PromptMode) => set({ promptMode }),
   setDialog: (dialog: EditorDialog) => set({ dialog }),
-  reveal: (line: number) => set({ tab: 'raw', revealLine: { line, nonce: Date.now() } })
+  reveal: (line: number) => set({ tab: 'raw', revealLine: { line, nonce: Date.now() } }),
+  /** A form field named in a problem: the form, scrolled to that field, with its control focused. */
+  showField: (field: string) => {
+    set({ tab: 'form' })
+    // After the form has rendered (it may have been the raw file a moment ago).
+    requestAnimationFrame(() => {
+      const frame = document.querySelector(`[data-testid="field-${field}"]`)
+      const control = frame?.querySelector<HTMLElement>('input:not(:disabled), textarea:not(:disabled), select:not(:disabled), button:not(:disabled)')
+      frame?.scrollIntoView({ block: 'center' })
+      control?.focus()
+    })
+  }
 }

@@ -9,6 +9,7 @@ import { setField } from './draft-edits'
 import { editorUi, useAgentEditor } from './editor-store'
 import { ChoiceRow, ColorPicker, FieldFrame, ModelPicker, NameList, Select, TextArea, TextInput, Toggle } from './field-controls'
 import { CODE_FIELD, EFFORT_LEVELS, MEMORY_SCOPES, PERMISSION_HELP } from './field-help'
+import { fieldProblemText } from './load-problem'
 import { Prose } from './prose'
 import { ToolsPicker } from './tools-picker'
 import { YamlField } from './yaml-field'
@@ -21,7 +22,8 @@ function problemsByField(a: AgentAnalysis): Partial<Record<EditorFieldKey, Diagn
       const hit = Object.entries(a.keySpans).find(([, s]) => d.line >= s.line && d.line <= s.endLine)
       key = hit?.[0] as EditorFieldKey | undefined
     }
-    if (key) (out[key] ??= []).push(d)
+    // Under its field, in the form's words: an empty required field says "Required", not where to type in YAML.
+    if (key) (out[key] ??= []).push({ ...d, message: fieldProblemText(d) })
   }
   return out
 }

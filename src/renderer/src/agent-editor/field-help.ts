@@ -59,8 +59,10 @@ export const PERMISSION_HELP: Record<string, string> = {
 /** Which field a loader diagnostic belongs to, by its code, when its line does not say. */
 export const CODE_FIELD: Record<string, EditorFieldKey> = {
   'missing-name': 'name',
+  'empty-name': 'name',
   'invalid-name': 'name',
   'name-has-colon': 'name',
   'missing-description': 'description',
+  'empty-description': 'description',
   'invalid-description': 'description'
 }

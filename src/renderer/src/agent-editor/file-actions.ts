@@ -28,7 +28,7 @@ export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}
       d = get().draft
       if (!d || d.saving) return
     }
-    const problem = d.analysisFor === d.text ? loadProblem(d.analysis) : null
+    const problem = d.analysisFor === d.text ? loadProblem(d.analysis, { editable: !!d.scope }) : null
     if (problem) {
       set({ dialog: { kind: 'save-anyway', problem } })
       return

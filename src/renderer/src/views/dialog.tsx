@@ -2,14 +2,35 @@
 // moves into it, and back to whatever opened it when it closes.
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react'
 import { Icon } from '../components/icon'
+import { refocusWhenLost } from '../lib/focus'
 
-export function Dialog({ title, onClose, children, wide = false, testId, describedBy }: { title: string; onClose(): void; children: ReactNode; wide?: boolean; testId?: string; /** The id of the text a screen reader reads with the title when the dialog opens. */ describedBy?: string }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide = false,
+  testId,
+  describedBy,
+  returnFocus
+}: {
+  title: string
+  onClose(): void
+  children: ReactNode
+  wide?: boolean
+  testId?: string
+  /** The id of the text a screen reader reads with the title when the dialog opens. */
+  describedBy?: string
+  /** Where focus goes on close when what opened the dialog is gone or disabled (a button the dialog made unnecessary). */
+  returnFocus?: () => Element | null | undefined
+}) {
   const ref = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
+  const fallback = useRef(returnFocus)
   // Updated in the commit itself, so an Escape right after a change already sees the new handler.
   useLayoutEffect(() => {
     close.current = onClose
-  }, [onClose])
+    fallback.current = returnFocus
+  }, [onClose, returnFocus])
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
     // In the capture phase, before any other window listener: the Escape is marked as used
@@ -20,14 +41,16 @@ export function Dialog({ title, onClose, children, wide = false, testId, describ
       close.current()
     }
     window.addEventListener('keydown', onKey, true)
-    ref.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button:not(.dialog-close)')?.focus()
+    // The marked control first, wherever it is (a selector list would take whichever comes first in the page,
+    // such as a link inside the dialog's text), else the first field or button.
+    const first = (selector: string) => ref.current?.querySelector<HTMLElement>(selector)
+    ;(first('[data-autofocus]') ?? first('input, select, textarea, button:not(.dialog-close)'))?.focus()
     return () => {
       window.removeEventListener('keydown', onKey, true)
-      // Back to the button that opened it, unless focus already moved somewhere on purpose.
-      requestAnimationFrame(() => {
-        const lost = !document.activeElement || document.activeElement === document.body
-        if (lost && opener?.isConnected) opener.focus()
-      })
+      // Back to the button that opened it, unless focus already moved somewhere on purpose; when that
+      // button is gone or disabled (focus() would do nothing), to the dialog's fallback.
+      const back = fallback.current
+      refocusWhenLost(() => (opener?.isConnected && !opener.matches(':disabled') ? opener : back?.()))
     }
   }, [])
   return (

@@ -1,6 +1,7 @@
 // Shown when no API key is available and nothing has run yet: enter a key, or watch the scripted demo.
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
+import { refocusWhenLost } from '../lib/focus'
 import { saveSettings, startDemo, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
@@ -20,15 +21,19 @@ const FIRST_RUN_HINTS: FixHints = {
 function KeySaved({ onReplace }: { onReplace(): void }) {
   const mode = useApp((s) => s.mode)
   const connection = useConnectionTest({ hints: FIRST_RUN_HINTS })
+  const next = useRef<HTMLButtonElement>(null)
+  // This replaces the key form, whose Save button had the focus (or "Keep the saved key" did): Continue
+  // takes it, described by the "Key saved" line, so the keyboard goes on from where the page did.
+  useEffect(() => refocusWhenLost(() => next.current), [])
   return (
     <div className="first-run-saved" data-testid="first-run-key-saved">
-      <div className="ok-text" role="status">
+      <div className="ok-text" role="status" id="first-run-key-saved-note">
         <Icon name="check" size={13} /> Key saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.
       </div>
       <p className="muted small">Check that it works before you start, if you like: Fanout asks the API for its list of models.</p>
       <div className="first-run-saved-actions">
         {connection.button}
-        <button className="btn btn-primary" onClick={() => ui.dismissFirstRun()} data-testid="first-run-continue">
+        <button className="btn btn-primary" onClick={() => ui.dismissFirstRun()} ref={next} aria-describedby="first-run-key-saved-note" data-testid="first-run-continue">
           Continue <Icon name="chevronRight" size={13} />
         </button>
       </div>
@@ -79,7 +84,8 @@ export function FirstRun() {
               <KeySaved onReplace={() => setReplacing(true)} />
             ) : (
               <>
-                <ApiKeyForm onSaved={() => (setReplacing(false), ui.firstRunKeySaved())} />
+                {/* "Use a different key" went away as the form came: its key field takes the focus. */}
+                <ApiKeyForm onSaved={() => (setReplacing(false), ui.firstRunKeySaved())} autoFocus={replacing} />
                 {replacing && (
                   <button className="btn-link small first-run-other-key" onClick={() => setReplacing(false)}>
                     Keep the saved key
@@ -97,7 +103,8 @@ export function FirstRun() {
             </h2>
             <p className="muted small">
               A <strong>scripted</strong> model — no key, no network — fans out into parallel subagents over <code>{workspace?.name ?? 'this folder'}</code>, using real
-              tools (read, search, list). Nothing is changed.
+              tools: they list, search and read files, and one asks your permission to run <code>du -sh . &amp;&amp; node --version</code> to measure the
+              folder. The tour ends once you answer. Nothing in the folder is changed.
             </p>
             <button className="btn btn-primary" onClick={() => void demo()} disabled={busy || !workspace} data-testid="first-run-demo">
               <Icon name="play" size={13} /> Run the scripted demo

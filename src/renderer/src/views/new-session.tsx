@@ -114,7 +114,7 @@ export function NewSession() {
           <button className="btn btn-ghost btn-sm" onClick={() => void runDemo()} disabled={demoBusy} data-testid="run-demo">
             <Icon name="play" size={12} /> Run the scripted demo
           </button>
-          <span className="muted small">A scripted model (no API key, no network) fans out over this folder with real tools.</span>
+          <span className="muted small">A scripted model (no API key, no network) fans out over this folder with real tools, and asks before it runs a command.</span>
         </div>
         {demoError && <div className="inline-error">{demoError}</div>}
       </div>

@@ -1,8 +1,9 @@
 // Settings: the API key (write-only), appearance, and the settings form (settings-form.tsx). Closing with
 // unsaved changes asks first, as the agent editor does.
-import { useCallback, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { checkApiKey, THEME_CHOICES, type ThemeChoice } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
+import { refocusWhenLost } from '../lib/focus'
 import { applyTheme } from '../lib/theme'
 import { saveApiKey, saveSettings, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
@@ -10,9 +11,11 @@ import { Dialog } from './dialog'
 import { McpServersSection } from './mcp-servers'
 import { SettingsForm } from './settings-form'
 
-export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
+/** `onSaved`: where the form goes away once a key is saved (the first-run page), the page puts focus next. */
+export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => void; autoFocus?: boolean }) {
   const settings = useApp((s) => s.settings)
   const mode = useApp((s) => s.mode)
+  const input = useRef<HTMLInputElement>(null)
   const [key, setKey] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
@@ -31,6 +34,9 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
       setKey('')
       setSaved(true)
       onSaved?.()
+      // Emptied, Save is disabled and drops the focus it had: back to the (empty) key field, which the
+      // "Saved" line now describes. Where the form itself went away, `onSaved` said where focus goes.
+      refocusWhenLost(() => (input.current?.isConnected ? input.current : null))
     } catch (err) {
       setError(errorText(err))
     } finally {
@@ -68,9 +74,11 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
           placeholder="sk-ant-…"
           aria-label="Anthropic API key"
           aria-invalid={check.error ? true : undefined}
-          aria-describedby={check.error || check.warning ? 'api-key-check' : undefined}
+          aria-describedby={[check.error || check.warning ? 'api-key-check' : '', saved && !error ? 'api-key-saved' : ''].filter(Boolean).join(' ') || undefined}
           className={check.error ? 'invalid' : undefined}
           data-testid="api-key-input"
+          ref={input}
+          autoFocus={autoFocus}
         />
         <button className="btn btn-primary" type="submit" disabled={busy || !key.trim() || !!check.error} data-testid="api-key-save">
           {asking ? 'Save anyway' : settings?.hasApiKey ? 'Replace key' : 'Save key'}
@@ -87,7 +95,7 @@ export function ApiKeyForm({ onSaved }: { onSaved?: () => void }) {
           {check.warning}
         </span>
       )}
-      {saved && !error && <div className="ok-text small">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
+      {saved && !error && <div className="ok-text small" id="api-key-saved" role="status">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
       {error && <div className="inline-error">{error}</div>}
     </form>
   )
@@ -125,6 +133,12 @@ function ThemePicker() {
   )
 }
 
+/**
+ * Settings closed, and what opened it is gone ("Add an API key in Settings" goes once a key is saved): the
+ * prompt box, where the person was about to start, else the Settings button.
+ */
+const settingsFallback = () => document.querySelector('[data-testid=new-prompt], [data-testid=followup]') ?? document.querySelector('[data-testid=open-settings]')
+
 export function SettingsDialog() {
   const settings = useApp((s) => s.settings)
   const [dirty, setDirty] = useState(false)
@@ -132,7 +146,7 @@ export function SettingsDialog() {
   const close = () => ui.setDialog(null)
   const onDirty = useCallback((d: boolean) => setDirty(d), [])
   return (
-    <Dialog title="Settings" onClose={() => (dirty ? setAsking(true) : close())} wide testId="settings-dialog">
+    <Dialog title="Settings" onClose={() => (dirty ? setAsking(true) : close())} returnFocus={settingsFallback} wide testId="settings-dialog">
       <section className="settings-section">
         <h3>Anthropic API key</h3>
         <ApiKeyForm />
