@@ -61,8 +61,11 @@ test('settings: Test connection says each problem once, in words for Settings, a
     await expect(result).toHaveCount(0)
 
     await field.fill(server.url)
-    await page.getByTestId('test-connection').click()
+    // From the keyboard: focus stays on the button while it tests and after (a disabled button dropped it to <body>).
+    await page.getByTestId('test-connection').focus()
+    await page.keyboard.press('Enter')
     await expect(result).toHaveText(`Connected: ${server.url} answered and offers 3 models.`)
+    await expect(page.getByTestId('test-connection')).toBeFocused()
     await shoot(page, 'settings-test-connection-ok')
   } finally {
     await server.close()

@@ -59,7 +59,8 @@ export function useConnectionTest({ baseUrl, hints, onInvalidUrl }: { baseUrl?: 
   const shown = answer && answer.tested === now ? answer : null
   return {
     button: (
-      <button type="button" className="btn" onClick={() => void test()} disabled={busy} data-testid="test-connection">
+      // aria-disabled, not disabled: a disabled button drops keyboard focus to <body> while the test runs.
+      <button type="button" className="btn" onClick={() => void (busy || test())} aria-disabled={busy} data-testid="test-connection">
         {busy ? 'Testing…' : 'Test connection'}
       </button>
     ),
