@@ -207,7 +207,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       {request && (
         <div className="panel-permission" data-testid="panel-permission">
           <div className="small">
-            <Icon name="shield" size={12} /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
+            <Icon name="shield" size={12} className="panel-permission-icon" /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
           </div>
           <PermissionActions key={request.requestId} request={request} compact />
         </div>
