@@ -63,8 +63,8 @@ async function expectCardsFit(page: Page) {
     })
   )
   expect(cards.length).toBeGreaterThan(0)
-  // The waiting test-writer's card keeps its status, cost and current tool, however narrow.
-  const waiting = page.getByTestId('agent-card').filter({ hasText: 'Run the parser test suite' }).first()
+  // A waiting agent's card keeps its status, cost and current tool, however narrow.
+  const waiting = page.getByTestId('agent-card').filter({ hasText: 'Needs permission' }).first()
   await expect(waiting.locator('.agent-card-stats')).toContainText(/^Needs permission.*\$0\.\d+▸ Bash$/)
   for (const c of cards) {
     for (const p of c.parts) {
@@ -166,4 +166,24 @@ test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280
   await expect.poll(async () => (await page.locator('.conversation').boundingBox())!.width).toBeLessThan(340)
   await expectCardsFit(page)
   await shoot(page, 'fit-narrow-conversation-1024')
+})
+
+test('the scripted demo: the compound command a waiting agent asks about shows once, and its card fits', async ({ page }) => {
+  test.setTimeout(120_000)
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.setViewportSize(SIZES[0])
+  await page.goto(app.url)
+  await page.getByTestId('run-demo').click()
+  const block = page.getByTestId('panel-permission')
+  await expect(block).toContainText('du -sh . && node --version', { timeout: 60_000 })
+  const panel = page.getByTestId('agent-panel').filter({ has: block })
+  expect(await occurrences(panel, 'du -sh')).toBe(1)
+  await expectCardsFit(page)
+  for (const size of SIZES) {
+    await page.setViewportSize(size)
+    await page.waitForTimeout(300)
+    expect(await occurrences(panel, 'du -sh')).toBe(1)
+    await expectCardsFit(page)
+    await shoot(page, `fit-demo-waiting-${size.width}`)
+  }
 })
