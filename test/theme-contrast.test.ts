@@ -56,7 +56,9 @@ const syntax = ['--hl-keyword', '--hl-string', '--hl-number', '--hl-comment', '-
 
 const PAIRS: Array<{ what: string; text: string[]; on: string[] }> = [
   { what: 'body, secondary and faint text (hints, durations, file names, labels)', text: ['--text', '--text-muted', '--text-faint'], on: ROWS },
-  { what: 'status words (Running, Needs permission, Done, Failed)', text: ['--st-running', '--st-waiting', '--st-done', '--st-failed'], on: SURFACES },
+  // Also on hovered and selected rows: a library entry that failed to load, or is shadowed, keeps its red or
+  // amber line when it is the one open.
+  { what: 'status words (Running, Needs permission, Done, Failed)', text: ['--st-running', '--st-waiting', '--st-done', '--st-failed'], on: ROWS },
   { what: 'a status word on its own tint (banners, the unsaved tag)', text: ['--st-waiting'], on: ['--st-waiting-soft'] },
   { what: 'a status word on its own tint (banners, the unsaved tag)', text: ['--st-failed'], on: ['--st-failed-soft'] },
   { what: 'text on a status fill (the permissions badge, a Delete button)', text: ['--st-fg'], on: ['--st-waiting', '--st-done', '--st-failed'] },

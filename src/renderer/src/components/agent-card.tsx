@@ -1,10 +1,11 @@
 // An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
-import { memo } from 'react'
+import { memo, useRef } from 'react'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { pendingAgentType } from '../lib/agent-call'
 import { parsePartialInput } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
+import { useFitLevel } from '../lib/use-fit-level'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
@@ -22,6 +23,13 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   // The type's color from the start: the card does not change color when its agent appears. Until the type
   // has streamed in, it is neutral (a guess would change color a moment later).
   const color = useAgentColor(child?.color, type ?? '', !type)
+  const clock = child ? formatClock(elapsedMs(child, now)) : ''
+  const turn = child ? `turn ${child.turn}${child.maxTurns ? `/${child.maxTurns}` : ''}` : ''
+  const cost = child ? formatCost(child.usage.costUsd) : ''
+  // A narrow card drops the turn, then the elapsed time, before its status, cost or current tool would be
+  // cut. (The clock's length, not its text: a card measures again when its stats could be wider, not every second.)
+  const stats = useRef<HTMLSpanElement>(null)
+  const fit = useFitLevel(stats, 2, `${child?.status}|${clock.length}|${turn}|${cost}|${currentTool?.name ?? ''}`)
   if (!tool) return null
   const starting = type ? `Starting the ${type} agent…` : 'Starting a subagent…'
   return (
@@ -41,17 +49,18 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
           {description ? <span className="agent-card-desc">{description}</span> : !type && <span className="agent-card-desc muted">A new subagent</span>}
           {child?.background && <span className="tag">background</span>}
         </span>
-        <span className="agent-card-line muted small">
+        <span className="agent-card-line agent-card-stats muted small" ref={stats}>
           {child ? (
             <>
               <StatusBadge status={child.status} />
-              <span>{formatClock(elapsedMs(child, now))}</span>
-              <span>
-                turn {child.turn}
-                {child.maxTurns ? `/${child.maxTurns}` : ''}
-              </span>
-              <span>{formatCost(child.usage.costUsd)}</span>
-              {currentTool && <span className="agent-card-tool">▸ {currentTool.name}</span>}
+              {fit < 2 && <span>{clock}</span>}
+              {fit < 1 && <span>{turn}</span>}
+              <span className="agent-card-cost">{cost}</span>
+              {currentTool && (
+                <span className="agent-card-tool" title={currentTool.name}>
+                  ▸ {currentTool.name}
+                </span>
+              )}
               {!currentTool && child.result && child.endedAt !== null && <span className="agent-card-result">{plainPreview(child.result, 120)}</span>}
             </>
           ) : (

@@ -17,6 +17,16 @@ describe('format', () => {
     expect(formatCost(1.5)).toBe('$1.50')
   })
 
+  it('rounds a cost once: just under a boundary it reads like the boundary', () => {
+    expect(formatCost(0.0094)).toBe('$0.009')
+    expect(formatCost(0.00996)).toBe('$0.01')
+    expect(formatCost(0.0100)).toBe('$0.01')
+    expect(formatCost(0.0104)).toBe('$0.01')
+    expect(formatCost(0.0999)).toBe('$0.10')
+    expect(formatCost(99.996)).toBe('$100')
+    expect(formatCost(123.4)).toBe('$123')
+  })
+
   it('says how long ago', () => {
     const now = Date.UTC(2025, 5, 10, 12)
     expect(formatRelative(now - 10_000, now)).toBe('just now')

@@ -22,10 +22,16 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`
 }
 
+/**
+ * Under a cent to the tenth of a cent, else to the cent, from $100 in dollars. The precision is chosen after
+ * rounding, so a cost just under a boundary reads like the boundary itself: $0.00996 is "$0.01", not "$0.010".
+ */
 export function formatCost(usd: number): string {
   if (!usd) return '$0.00'
-  if (usd < 0.01) return `$${usd.toFixed(3)}`
-  if (usd < 100) return `$${usd.toFixed(2)}`
+  const mills = Math.round(usd * 1000) / 1000
+  if (mills < 0.01) return `$${mills.toFixed(3)}`
+  const cents = Math.round(usd * 100) / 100
+  if (cents < 100) return `$${cents.toFixed(2)}`
   return `$${Math.round(usd)}`
 }
 

@@ -55,6 +55,16 @@ export function pendingLike(state: EventsState, request: PermissionState): Permi
   return s.permissionQueue.map((id) => s.permissions[id]).filter((p) => p && p.toolName === request.toolName && p.suggestedRules.join('\n') === rules)
 }
 
+/**
+ * A session's cost as every view shows it. Once its whole history is in the store (started in this window,
+ * or opened), the fold of its events: the figure the header and status bar show, current to the last event.
+ * Otherwise the session list's, which the host refreshes only now and then while the session runs.
+ */
+export function sessionCostUsd(events: EventsState, loaded: Record<string, true>, summary: { sessionId: string; costUsd: number }): number {
+  const view = loaded[summary.sessionId] ? events.sessions[summary.sessionId] : undefined
+  return view ? view.usage.costUsd : summary.costUsd
+}
+
 export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
   return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
 }

@@ -9,6 +9,7 @@ import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { refocusWhenLost } from '../lib/focus'
+import { reasonBeyondInput } from '../lib/permission-reason'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
@@ -16,7 +17,7 @@ import { useFollowBottom } from '../lib/use-follow-bottom'
 import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
-import { AGENT_TOOL_NAMES, isActive, type AgentState, type TranscriptItem } from '../../../shared/view/session-state'
+import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
 import { sendMessage, stopAgent, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 
@@ -121,6 +122,33 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
   }
 })
 
+/**
+ * The request an agent waits on: the tool and its command (or path) once, what the reason says beyond it,
+ * and the answers.
+ */
+function PanelPermission({ request }: { request: PermissionState }) {
+  const summary = toolSummary(request.toolName, request.input)
+  const news = summary ? reasonBeyondInput(request.reason, request.input) : request.reason
+  return (
+    <div className="panel-permission" data-testid="panel-permission">
+      <div className="small" title={summary || undefined}>
+        <Icon name="shield" size={12} className="panel-permission-icon" /> Wants to use <strong>{request.toolName}</strong>
+        {summary && (
+          <>
+            : <code>{truncate(summary, 140)}</code>
+          </>
+        )}
+      </div>
+      {news && (
+        <div className="panel-permission-reason small" data-testid="panel-permission-reason">
+          {news}
+        </div>
+      )}
+      <PermissionActions key={request.requestId} request={request} compact />
+    </div>
+  )
+}
+
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -187,6 +215,9 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
 
   if (!agent) return null
   const tail = shownItems.length > TAIL ? shownItems.slice(-TAIL) : shownItems
+  // The call waiting for an answer shows in the permission block, with the answers: not again as the
+  // current tool, nor as a row of the tail (it comes back there once answered).
+  const waitingToolId = request?.toolUseId
   return (
     <article
       ref={ref}
@@ -198,20 +229,13 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />
-      {currentTool && (
+      {currentTool && currentTool.id !== waitingToolId && (
         <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
           <span className="spinner" aria-hidden="true" />
           <strong>{currentTool.name}</strong> <span className="muted">{toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}</span>
         </div>
       )}
-      {request && (
-        <div className="panel-permission" data-testid="panel-permission">
-          <div className="small">
-            <Icon name="shield" size={12} /> Wants to use <strong>{request.toolName}</strong>: <code>{truncate(toolSummary(request.toolName, request.input) || request.reason, 140)}</code>
-          </div>
-          <PermissionActions key={request.requestId} request={request} compact />
-        </div>
-      )}
+      {request && <PanelPermission request={request} />}
       <div className="panel-body">
         <div className="panel-scroll" ref={follow.scrollRef}>
           <div className="panel-body-content" ref={follow.contentRef}>
@@ -220,9 +244,7 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
                 {shownItems.length + older - TAIL} earlier items — open the full transcript
               </button>
             )}
-            {tail.map((item) => (
-              <TailItem key={item.key} item={item} sessionId={sessionId} />
-            ))}
+            {tail.map((item) => (item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} />))}
             {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
           </div>
         </div>

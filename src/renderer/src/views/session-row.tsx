@@ -9,7 +9,8 @@ import { StatusDot, STATUS_LABEL } from '../components/status'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
-import { deleteSession, openSession, renameSession } from '../state/store'
+import { sessionCostUsd } from '../state/selectors'
+import { deleteSession, openSession, renameSession, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
@@ -116,6 +117,8 @@ function moveInMenu(menu: HTMLElement, key: string): boolean {
 
 export function SessionRow({ session: s, active }: { session: SessionSummary; active: boolean }) {
   const [renaming, setRenaming] = useState(false)
+  // The header's figure for the same session, not an older one from the last session-list refresh.
+  const cost = useApp((st) => sessionCostUsd(st.events, st.loaded, s))
   const [deleting, setDeleting] = useState(false)
   // Which item takes focus when the menu opens: the first (Enter, Space, Down, a click) or the last (Up).
   const [menu, setMenu] = useState<false | 'first' | 'last'>(false)
@@ -173,7 +176,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
                   {s.waitingPermissions} waiting
                 </span>
               )}
-              <RelativeTime ts={s.updatedAt} /> · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(s.costUsd)}
+              <RelativeTime ts={s.updatedAt} /> · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(cost)}
             </span>
           </span>
         </button>
