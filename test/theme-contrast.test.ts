@@ -62,7 +62,7 @@ const PAIRS: Array<{ what: string; text: string[]; on: string[] }> = [
   { what: 'a status word on its own tint (banners, the unsaved tag)', text: ['--st-waiting'], on: ['--st-waiting-soft'] },
   { what: 'a status word on its own tint (banners, the unsaved tag)', text: ['--st-failed'], on: ['--st-failed-soft'] },
   { what: 'text on a status fill (the permissions badge, a Delete button)', text: ['--st-fg'], on: ['--st-waiting', '--st-done', '--st-failed'] },
-  { what: 'agent type names in their colour', text: agentText, on: SURFACES },
+  { what: 'agent type names in their colour, also on hovered and selected rows', text: agentText, on: ROWS },
   { what: 'links, ghost buttons and chosen options', text: ['--accent'], on: [...SURFACES, '--accent-soft'] },
   { what: 'primary buttons, resting and hovered', text: ['--accent-fg'], on: ['--accent-bg', '--accent-hover'] },
   { what: 'syntax colours in code blocks', text: syntax, on: ['--bg-code'] },
