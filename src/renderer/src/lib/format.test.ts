@@ -14,6 +14,9 @@ describe('format', () => {
     expect(formatTokens(2_500_000)).toBe('2.5M')
     expect(formatCost(0)).toBe('$0.00')
     expect(formatCost(0.0042)).toBe('$0.004')
+    // Something was spent: never shown as $0.000.
+    expect(formatCost(0.0003)).toBe('<$0.001')
+    expect(formatCost(0.0005)).toBe('$0.001')
     expect(formatCost(1.5)).toBe('$1.50')
   })
 

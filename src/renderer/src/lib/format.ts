@@ -28,6 +28,8 @@ export function formatTokens(n: number): string {
  */
 export function formatCost(usd: number): string {
   if (!usd) return '$0.00'
+  // Spent, but under a tenth of a cent: "$0.000" would read as nothing spent.
+  if (usd > 0 && usd < 0.0005) return '<$0.001'
   const mills = Math.round(usd * 1000) / 1000
   if (mills < 0.01) return `$${mills.toFixed(3)}`
   const cents = Math.round(usd * 100) / 100
