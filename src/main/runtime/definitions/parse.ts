@@ -165,7 +165,7 @@ const REQUIRED_TEXT = {
  * Why a `name` or `description` that is there is not a text Claude Code accepts, and the fix for that cause:
  * quotes only where quoting gives the text that was meant (a number or true/false), never for an empty value.
  */
-export function notText(key: keyof typeof REQUIRED_TEXT, value: unknown): { code: string; message: string } {
+function notText(key: keyof typeof REQUIRED_TEXT, value: unknown): { code: string; message: string } {
   if (value === null || value === '') return { code: `empty-${key}`, message: `\`${key}\` is empty: ${REQUIRED_TEXT[key]}` }
   const shown = preview(value)
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {

@@ -3,7 +3,7 @@
 // These helpers put it somewhere that continues what the person was doing.
 
 /** Focus is on <body> or on an element that is no longer in the page: nobody put it anywhere. */
-export function focusLost(): boolean {
+function focusLost(): boolean {
   const active = document.activeElement
   return !active || active === document.body || !active.isConnected
 }

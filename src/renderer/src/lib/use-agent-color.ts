@@ -8,7 +8,7 @@ import { agentColorStyle, namedColor, typeColors, type TypeColors } from './agen
 const colorsByDefs = new WeakMap<LoadedAgent[], TypeColors>()
 
 /** The folder's type colors, worked out once per list of definitions. */
-export function colorsOf(defs: LoadedAgent[]): TypeColors {
+function colorsOf(defs: LoadedAgent[]): TypeColors {
   let c = colorsByDefs.get(defs)
   if (!c) {
     c = typeColors(defs.map((x) => x.definition))

@@ -44,7 +44,7 @@ export function useNow(live: boolean): number {
 }
 
 // "just now", "2 min ago": a label changes at most once a minute, so a few seconds late is on time.
-export const relativeClock = createClock(5000)
+const relativeClock = createClock(5000)
 
 /**
  * `ts` as "just now", "2 min ago"…, kept current as time passes. The snapshot is the label itself, so a

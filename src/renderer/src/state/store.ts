@@ -274,8 +274,9 @@ async function loadWaiting(sessionId: string): Promise<void> {
     // Opened for showing meanwhile: that opening holds its own live events and wins.
     if (get().loaded[sessionId] || get().opening?.sessionId === sessionId) return
     adoptOpened(sessionId, opened, held)
-  } catch {
-    // Nothing to show for it here: the row still says it waits, and opening it says why it cannot.
+  } catch (err) {
+    // The row still says it waits, and opening it says why it cannot; the console says why loading failed.
+    console.warn(`Could not load session ${sessionId}, whose requests wait for you: ${(err as Error).message}`)
   } finally {
     loadingWaiting.delete(sessionId)
   }
