@@ -41,11 +41,10 @@ export async function refreshLibrary(): Promise<void> {
   }
 }
 
-/** Files changed on disk: refresh the library and the new-session agent picker; check the open draft. */
+/** Files changed on disk: refresh the library and check the open draft (the app store refreshes the picker). */
 async function onAgentsChanged(): Promise<void> {
   if (!get().open) return
   await refreshLibrary()
-  void call('agents.list', { cwd: editorCwd() }).then((r) => useApp.setState({ agentDefs: r.agents }), () => undefined)
   const d = get().draft
   if (!d) return
   try {

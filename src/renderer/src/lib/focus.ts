@@ -2,10 +2,18 @@
 // closed): the browser drops it on <body>, and a keyboard user has to start over from the top of the page.
 // These helpers put it somewhere that continues what the person was doing.
 
-/** Focus is on <body> or on an element that is no longer in the page: nobody put it anywhere. */
+/**
+ * Focus is on <body>, on an element that is no longer in the page, or on one that can no longer hold it (a
+ * button just disabled, an element hidden or made inert): nobody put it anywhere. The last case matters
+ * because when the browser moves focus off a disabled element differs between versions — Chromium 156 does
+ * it in its next rendering update, after this frame's callbacks — so "still on the disabled button" now
+ * means "on <body> a moment later".
+ */
 function focusLost(): boolean {
   const active = document.activeElement
-  return !active || active === document.body || !active.isConnected
+  if (!active || active === document.body || !active.isConnected) return true
+  if (active.matches(':disabled') || active.closest('[inert]')) return true
+  return active instanceof HTMLElement && typeof active.checkVisibility === 'function' && !active.checkVisibility()
 }
 
 /**

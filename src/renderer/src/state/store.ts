@@ -171,14 +171,27 @@ export function receiveNotice(n: HostNotice): void {
   } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
+  // Agent files changed on disk (the editor saved, moved or deleted one, or another program did): the
+  // new-session picker and agent colours follow, whichever view is open when the notice comes.
+  else if (n.type === 'agents_changed') void refreshAgentDefs()
+}
+
+/** The effective agents of the workspace, for the new-session picker and agent colours. */
+export async function refreshAgentDefs(): Promise<void> {
+  const cwd = get().workspace?.cwd
+  if (!cwd) return
+  try {
+    const r = await call('agents.list', { cwd })
+    if (get().workspace?.cwd === cwd) set({ agentDefs: r.agents })
+  } catch {
+    if (get().workspace?.cwd === cwd) set({ agentDefs: [] })
+  }
 }
 
 async function adoptWorkspace(workspace: Workspace): Promise<void> {
   set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null })
   await refreshSessions()
-  void call('agents.list', { cwd: workspace.cwd })
-    .then((r) => set({ agentDefs: r.agents }))
-    .catch(() => set({ agentDefs: [] }))
+  void refreshAgentDefs()
 }
 
 export async function refreshSessions(): Promise<void> {
