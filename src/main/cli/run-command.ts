@@ -4,9 +4,9 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import type { AgentEvent } from '../../shared/events'
-import { AgentSession } from '../runtime/orchestration'
+import { AgentSession, type AgentHandle } from '../runtime/orchestration'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
-import { summarizeRun } from './run-summary'
+import { summarizeRun, type RunSummary } from './run-summary'
 
 export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   -p, --prompt TEXT          the task (or pass it on stdin)
@@ -108,6 +108,34 @@ function retryLabel(session: AgentSession, agentId: string): string {
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
 }
 
+/**
+ * stdout as a Unix tool treats it: once the reader has gone (`| head -2` closed the pipe), writing stops
+ * quietly, and `onClosed` is told once, so the run can stop instead of spending on output nobody reads.
+ */
+function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): void } {
+  let closed = false
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (closed) return
+    closed = true
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') onClosed()
+    else process.stderr.write(`fanout run: cannot write the output: ${err.message}\n`)
+  }
+  const ignore = () => undefined
+  process.stdout.on('error', onError)
+  // A closed stderr (`2>&1 | head`) is not worth a crash either.
+  process.stderr.on('error', ignore)
+  return {
+    write: (text) => void (closed || process.stdout.write(text)),
+    dispose: () => {
+      process.stdout.off('error', onError)
+      process.stderr.off('error', ignore)
+    }
+  }
+}
+
+/** Exit status of a run cut short because its output pipe was closed, as a shell reports SIGPIPE. */
+const EXIT_PIPE_CLOSED = 141
+
 export async function runCommand(argv: string[]): Promise<number> {
   let args: RunArgs
   try {
@@ -136,6 +164,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,
+      owner: 'fanout run',
       dataDir: config.dataDir,
       onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
@@ -150,11 +179,16 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1
   }
 
+  let pipeClosed = false
+  const out = pipeOut(() => {
+    pipeClosed = true
+    session.stop(session.mainAgentId, false)
+  })
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   const events: AgentEvent[] = []
   session.bus.subscribe((e) => {
     if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)
-    if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
+    if (args.format === 'stream-json') out.write(`${JSON.stringify(e)}\n`)
     // Without the event stream on stdout a retry would be silent, and a wrong endpoint a long quiet wait.
     else if (e.type === 'error' && e.retrying) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
   })
@@ -166,6 +200,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
+  const stuck = watchForStuckRun(session)
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
   // Off the critical path (after the first model response): a note about worktrees a crash left behind.
@@ -181,6 +216,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     )
   })
   const started = Date.now()
+  let code: number
   try {
     if (args.resume) {
       const resumed = await session.resumeInterrupted()
@@ -190,19 +226,62 @@ export async function runCommand(argv: string[]): Promise<number> {
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
     const result = session.lastResult ?? first
+    // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
+    const left = session.unfinished()
     const summary = summarizeRun(session, result, events, Date.now() - started)
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(summary)}\n`)
-    else if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify({ type: 'result', ...summary })}\n`)
+    if (left.length && !summary.is_error) Object.assign(summary, { is_error: true, status: 'failed', error: unfinishedMessage(left) })
+    if (pipeClosed) code = EXIT_PIPE_CLOSED
     else {
-      if (result.result) process.stdout.write(`${result.result}\n`)
-      if (summary.is_error) process.stderr.write(`fanout run: ${result.status === 'failed' ? `failed: ${result.error}` : result.status === 'max_turns' ? 'stopped at the turn limit' : 'stopped'}\n`)
+      if (args.format === 'json') out.write(`${JSON.stringify(summary)}\n`)
+      else if (args.format === 'stream-json') out.write(`${JSON.stringify({ type: 'result', ...summary })}\n`)
+      else {
+        if (result.result) out.write(`${result.result}\n`)
+        if (summary.is_error) process.stderr.write(`fanout run: ${failureLine(summary)}\n`)
+      }
+      code = interrupted ? 130 : summary.is_error ? 1 : 0
     }
-    return interrupted ? 130 : summary.is_error ? 1 : 0
   } catch (err) {
     process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
-    return 1
+    code = 1
   } finally {
     process.off('SIGINT', onSigint)
-    await session.close()
+    stuck.dispose()
+    out.dispose()
   }
+  try {
+    await session.close()
+  } catch (err) {
+    // The answer is out; what could not be saved is said in one line, never a stack trace.
+    process.stderr.write(`fanout run: the session could not be saved completely: ${err instanceof Error ? err.message : String(err)}\n`)
+    if (code === 0) code = 1
+  }
+  return code
+}
+
+function failureLine(summary: RunSummary): string {
+  if (summary.status === 'failed') return `failed: ${summary.error}`
+  if (summary.status === 'max_turns') return summary.error ? `stopped at the turn limit: ${summary.error}` : 'stopped at the turn limit'
+  return summary.error ? `stopped: ${summary.error}` : 'stopped'
+}
+
+function unfinishedMessage(left: AgentHandle[]): string {
+  const list = left.slice(0, 8).map((h) => `${h.id} (${h.agentType}, ${h.status})`).join(', ')
+  return `the run ended with ${left.length} agent${left.length === 1 ? '' : 's'} not finished: ${list}${left.length > 8 ? ', …' : ''}. Nothing is left that could make them progress; resume the session to try again.`
+}
+
+/**
+ * Node exits when nothing is left to wait for, even with promises pending: a run whose agents all wait on
+ * each other would end with status 0 and no output. This says so instead and makes the exit status 1.
+ */
+function watchForStuckRun(session: AgentSession): { dispose(): void } {
+  let said = false
+  const onBeforeExit = () => {
+    if (said) return
+    said = true
+    process.stderr.write(`fanout run: the run cannot make progress: ${unfinishedMessage(session.unfinished())}\n`)
+    process.exitCode = 1
+    void session.close().catch(() => undefined)
+  }
+  process.on('beforeExit', onBeforeExit)
+  return { dispose: () => process.off('beforeExit', onBeforeExit) }
 }

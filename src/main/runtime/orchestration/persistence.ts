@@ -13,6 +13,8 @@ export interface SessionPersistenceOptions {
   title?: string
   registry: AgentRegistry
   onError: (err: Error) => void
+  /** The session's lock is held: whoever wrote it before is gone (see SessionRecorderOptions.owned). */
+  owned?: boolean
 }
 
 export class SessionPersistence {
@@ -20,7 +22,7 @@ export class SessionPersistence {
   private readonly writes = new Map<string, Promise<void>>()
 
   constructor(private readonly opts: SessionPersistenceOptions) {
-    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError })
+    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError, ...(opts.owned ? { owned: true } : {}) })
   }
 
   get dataDir(): string {

@@ -1,13 +1,12 @@
 // Resume end to end: in the same process (the Agent tool's `resume`), and after a restart from the
 // transcripts and state.json files a session with a dataDir writes (AgentSession.open, resumeInterrupted).
 import { cpSync, existsSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
-import { INTERRUPTED_TOOL_RESULT, listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath, writeSessionIndex } from '../store'
-import { DEAD_PID } from '../store/test-fixtures'
+import { INTERRUPTED_TOOL_RESULT, listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath } from '../store'
+import { markWriterDead } from '../store/test-fixtures'
 import { RESUME_AFTER_RESTART_NOTE } from './resume'
 import { AgentSession } from './session'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from './testing/session-fixture'
@@ -207,8 +206,7 @@ describe('resume', () => {
     // The crash: what is on disk now is all a restart gets, and the process that wrote it is gone.
     const crashed = join(f.root, 'crashed-data')
     cpSync(f.dataDir, crashed, { recursive: true })
-    const index = (await readSessionIndex(crashed, s1.sessionId))!
-    await writeSessionIndex(crashed, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    await markWriterDead(crashed, s1.sessionId)
 
     const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: crashed, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))
     const events2: AgentEvent[] = []

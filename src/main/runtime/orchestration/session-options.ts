@@ -53,6 +53,11 @@ export interface AgentSessionOptions {
   mcpServers?: Record<string, unknown>
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
+  /**
+   * The program that runs the session, as a person would name it (`fanout run`, `the Fanout app`): written in
+   * the session's lock, so another process asked to run it can say who does. Default `Fanout`.
+   */
+  owner?: string
   /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
   effort?: string | number
 }

@@ -4,6 +4,7 @@
 // permission requests (session-permissions.ts). Adapters (CLI, app, browser mode) create or reopen one and
 // subscribe to its events.
 import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
@@ -13,11 +14,12 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
+import { checkDataDirWritable, loadAgentForResume, openSession, repairConversation, SessionNotFoundError, sessionDir } from '../store'
+import { acquireSessionLock, type SessionLock } from '../store/session-lock'
 import type { Tool } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
 import { startSubagentRun } from './agent-run'
-import { AgentRegistry, type AgentHandle } from './agent-registry'
+import { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
 import { Coordinator } from './coordinator'
 import { COORDINATOR_AGENT_TYPE } from './coordinator-prompt'
@@ -70,7 +72,11 @@ export class AgentSession implements SessionContext {
   /** The session's agent team (one at a time), its durable task list and tools. */
   readonly team: TeamManager
 
-  private constructor(readonly options: AgentSessionOptions) {
+  private constructor(
+    readonly options: AgentSessionOptions,
+    /** This process's hold on the session (see store/session-lock.ts); null for an in-memory session. */
+    private readonly lock: SessionLock | null = null
+  ) {
     this.sessionId = options.sessionId ?? randomUUID()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
@@ -82,7 +88,7 @@ export class AgentSession implements SessionContext {
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
+    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError, owned: lock !== null }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
     this.extensions = new SessionExtensions({
       sessionId: this.sessionId,
@@ -119,10 +125,20 @@ export class AgentSession implements SessionContext {
     return this.bus.subscribe(listener)
   }
 
+  /** A new session. With a data folder it is this process's from the start: it takes the session's lock. */
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
-    const session = new AgentSession(options)
-    await session.reload()
-    return session
+    const sessionId = options.sessionId ?? randomUUID()
+    // Before any work: a data folder that cannot hold the session is one clear error, not a run that loses its record.
+    if (options.dataDir) await checkDataDirWritable(options.dataDir)
+    const lock = options.dataDir ? await acquireSessionLock(options.dataDir, sessionId, { app: options.owner ?? 'Fanout' }) : null
+    try {
+      const session = new AgentSession({ ...options, sessionId }, lock)
+      await session.reload()
+      return session
+    } catch (err) {
+      await lock?.release()
+      throw err
+    }
   }
 
   /**
@@ -131,10 +147,25 @@ export class AgentSession implements SessionContext {
    * cut off are not restarted until `resumeInterrupted()` is called.
    */
   static async open(options: OpenSessionOptions): Promise<AgentSession> {
-    const opened = await openSession(options.dataDir, options.sessionId)
+    // One process runs a session: the lock first (SessionLockedError names the owner), then the files, which
+    // from here on nobody else writes. An unknown id leaves no folder behind.
+    if (!existsSync(sessionDir(options.dataDir, options.sessionId))) throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
+    await checkDataDirWritable(options.dataDir)
+    const lock = await acquireSessionLock(options.dataDir, options.sessionId, { app: options.owner ?? 'Fanout' })
+    try {
+      return await AgentSession.reopen(options, lock)
+    } catch (err) {
+      await lock.release()
+      throw err
+    }
+  }
+
+  private static async reopen(options: OpenSessionOptions, lock: SessionLock): Promise<AgentSession> {
+    // The lock is ours: whoever wrote the session before is gone, and every run it left open was cut off.
+    const opened = await openSession(options.dataDir, options.sessionId, { writerGone: true })
     const cwd = options.cwd ?? opened.index.cwd
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
-    const session = new AgentSession({ ...options, cwd })
+    const session = new AgentSession({ ...options, cwd }, lock)
     session.openNotes.push(...opened.notes)
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
@@ -324,6 +355,11 @@ export class AgentSession implements SessionContext {
     return cleanupOrphanWorktree(orphan, options)
   }
 
+  /** Agents not finished: queued, running or waiting, or with a run in progress. None once idle() resolved, unless something is stuck. */
+  unfinished(): AgentHandle[] {
+    return this.registry.all().filter((h) => h.run !== null || !isFinished(h.status))
+  }
+
   /** Resolves once nothing runs: the main agent, every subagent (background ones too), and the runs their reports wake. */
   async idle(): Promise<void> {
     while (this.runs.size) await Promise.allSettled([...this.runs])
@@ -335,11 +371,15 @@ export class AgentSession implements SessionContext {
     await Promise.all([this.persistence?.flush(), this.outputLogs.flush()])
   }
 
-  /** Flushes and releases the session's files. Call after stop() and idle() when the session is done. */
+  /** Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done. */
   async close(): Promise<void> {
-    await this.extensions.close()
-    await this.team.flush()
-    await this.outputLogs.flush()
-    await this.persistence?.close()
+    try {
+      await this.extensions.close()
+      await this.team.flush()
+      await this.outputLogs.flush()
+      await this.persistence?.close()
+    } finally {
+      await this.lock?.release()
+    }
   }
 }

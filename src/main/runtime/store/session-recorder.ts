@@ -27,6 +27,11 @@ export interface SessionRecorderOptions {
   indexIntervalMs?: number
   /** Disk errors (never thrown from `record`). Default: console.error. */
   onError?: (err: Error) => void
+  /**
+   * This process holds the session's lock: a session found on disk was left by a writer that is gone, so
+   * every run it left open is closed as interrupted (without the lock, only when its pid is gone).
+   */
+  owned?: boolean
 }
 
 export interface SessionRecorder {
@@ -72,7 +77,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const loading = (async () => {
     await ensureDataDir(dataDir) // before any transcript opens, so a new data folder gets mode 0700
     try {
-      const existing = await openSession(dataDir, sessionId)
+      const existing = await openSession(dataDir, sessionId, opts.owned ? { writerGone: true } : {})
       const idx = existing.index
       idx.writer = currentWriter()
       if (!idx.cwd) idx.cwd = opts.cwd
