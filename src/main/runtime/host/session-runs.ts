@@ -137,7 +137,10 @@ export class SessionRuns {
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    const live = this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    // What reopening repaired that the person should know (a state file that could not be used) is said where they look.
+    for (const warning of session.openWarnings) this.o.listeners.error(sessionId, session.mainAgentId, warning)
+    return live
   }
 }
 

@@ -4,7 +4,8 @@
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
-import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
+import { existsSync } from 'node:fs'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
 import { isFinished, type AgentHandle } from './agent-registry'
@@ -35,14 +36,14 @@ export interface DormantContext extends SessionContext {
   mainPermissionMode: AgentDefinition['permissionMode']
 }
 
-/** The state of the agent with this id or (most recent) name, from disk; null when there is none. */
-async function stateOf(ctx: DormantContext, idOrName: string): Promise<AgentState | null> {
-  // A string that cannot be an id (a name with spaces, say) is looked up as a name only.
-  const byId = isSafeId(idOrName) ? await readAgentState(ctx.dataDir, ctx.sessionId, idOrName) : null
-  if (byId) return byId
+/** The id of the agent with this id or (most recent) name on disk; null when there is none. */
+async function idOf(ctx: DormantContext, idOrName: string): Promise<string | null> {
+  // A string that cannot be an id (a name with spaces, say) is looked up as a name only. An id with a
+  // transcript is an agent even when its state.json is missing or broken (rebuilt when it loads).
+  if (isSafeId(idOrName) && (existsSync(transcriptPath(ctx.dataDir, ctx.sessionId, idOrName)) || (await readAgentState(ctx.dataDir, ctx.sessionId, idOrName).catch(() => null)))) return idOrName
   const { states } = await listAgentStates(ctx.dataDir, ctx.sessionId)
   const named = states.filter((s) => s.name === idOrName).sort((a, b) => a.updatedAt - b.updatedAt)
-  return named[named.length - 1] ?? null
+  return named[named.length - 1]?.agentId ?? null
 }
 
 function definitionOf(ctx: DormantContext, name: string, state: AgentState): AgentDefinition {
@@ -54,11 +55,14 @@ function definitionOf(ctx: DormantContext, name: string, state: AgentState): Age
 
 /** Rebuilds an agent from its transcript and state.json, and adds it to the registry (idle). */
 export async function loadDormantAgent(ctx: DormantContext, idOrName: string): Promise<AgentHandle | undefined> {
-  const state = await stateOf(ctx, idOrName)
-  if (!state || state.agentId === ctx.mainAgentId) return undefined
-  const existing = ctx.registry.get(state.agentId)
+  const agentId = await idOf(ctx, idOrName)
+  if (!agentId || agentId === ctx.mainAgentId) return undefined
+  const existing = ctx.registry.get(agentId)
   if (existing) return existing
-  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, state.agentId)
+  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, { sessionCwd: ctx.cwd })
+  const state = loaded.state
+  if (!state) return undefined
+  for (const note of loaded.notes) if (note.includes('could not be used')) ctx.onError(new Error(note))
 
   let depth = 1
   let parentState: AgentState | null = null
@@ -160,7 +164,7 @@ export interface ResumeReport {
  * told which subagents were restarted.
  */
 export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: string) => void): Promise<ResumeReport> {
-  const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId)
+  const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId, { sessionCwd: ctx.cwd })
   const resumed: string[] = []
   let mainCutOff = false
   for (const state of states) {

@@ -54,6 +54,8 @@ export class AgentSession implements SessionContext {
   readonly backgroundStallMs: number
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
+  /** Of those, what the person must be told wherever they look (a state file that could not be used). */
+  openWarnings: string[] = []
   private readonly definitions: SessionDefinitions
   private readonly outputLogs: OutputLogs
   private readonly runs = new Set<Promise<unknown>>()
@@ -169,9 +171,11 @@ export class AgentSession implements SessionContext {
     session.openNotes.push(...opened.notes)
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
-    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
+    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd }).catch(() => null)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
+      // A broken state file costs nothing (the history comes from the transcript), but the person is told.
+      session.openWarnings.push(...main.notes.filter((n) => n.includes('could not be used')))
       let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
       if (agentType === COORDINATOR_AGENT_TYPE) {
         session.enableCoordinator()
