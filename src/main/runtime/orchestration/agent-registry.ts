@@ -4,6 +4,7 @@ import type { AgentDefinition, PermissionMode } from '../../../shared/agent-defi
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import type { AgentRunResult } from '../loop/types'
+import type { SlotLease } from './limits'
 
 export interface AgentHandle {
   id: string
@@ -34,6 +35,8 @@ export interface AgentHandle {
   messages: ChatMessage[]
   /** The run in progress (queued or running); null when the agent is idle. Not used for the main agent. */
   run: Promise<AgentRunResult> | null
+  /** The concurrency slot its run holds (see SlotLease); absent while queued or idle, and for the main agent. */
+  slot?: SlotLease | null
   /** The last finished run. */
   lastResult?: AgentRunResult
   /** Turns over every run. */

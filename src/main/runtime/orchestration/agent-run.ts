@@ -76,13 +76,12 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const def = handle.definition
   const label = handle.agentType
-  let release: (() => void) | null = null
   let closeRun: (() => Promise<void>) | undefined
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
       session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
     try {
-      release = await session.gate.slots.acquire(abort.signal)
+      handle.slot = await session.gate.slots.lease(abort.signal)
     } catch {
       return notStarted(handle, 'stopped', `The ${label} agent was stopped before it started.`)
     }
@@ -158,7 +157,8 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     }
     return out
   } finally {
-    release?.()
+    handle.slot?.release()
+    handle.slot = null
     unlink()
     await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
   }

@@ -14,10 +14,28 @@ export interface SpawnLimits {
 
 export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0 }
 
-/** A FIFO counting semaphore whose waiters can be cancelled by an AbortSignal. */
+/**
+ * A slot held by one agent run. `aside(work)` gives the slot back while the run only waits on other agents
+ * (its foreground subagents, TaskOutput on a background one) and takes it again, ahead of new spawns, when
+ * the wait is over. A parent therefore never holds the slot its children need: nested spawns cannot
+ * deadlock, whatever the cap.
+ */
+export interface SlotLease {
+  aside<T>(work: Promise<T>): Promise<T>
+  release(): void
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (e: Error) => void
+  /** A run taking its slot back after a wait: served before new runs, so work in progress finishes first. */
+  returning: boolean
+}
+
+/** A counting semaphore (FIFO, runs coming back from a wait first) whose waiters can be cancelled by an AbortSignal. */
 export class Semaphore {
   private active = 0
-  private readonly waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = []
+  private readonly waiters: Waiter[] = []
 
   constructor(private readonly capacity: number) {}
 
@@ -31,14 +49,33 @@ export class Semaphore {
 
   /** Resolves with a release function once a slot is free. */
   async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) throw new Error('stopped before it started')
+    await this.take(false, signal)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.give()
+    }
+  }
+
+  /** Resolves with a lease on a slot once one is free (see SlotLease). */
+  async lease(signal?: AbortSignal): Promise<SlotLease> {
+    await this.take(false, signal)
+    return new Lease(this)
+  }
+
+  take(returning: boolean, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new Error('stopped before it started'))
     if (this.active < this.capacity) {
       this.active++
-      return this.releaser()
+      return Promise.resolve()
     }
-    await new Promise<void>((resolve, reject) => {
-      const waiter = { resolve, reject }
-      this.waiters.push(waiter)
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, returning }
+      // Returning runs go after the other returning ones and before every new one.
+      const at = returning ? this.waiters.findIndex((w) => !w.returning) : -1
+      if (at === -1) this.waiters.push(waiter)
+      else this.waiters.splice(at, 0, waiter)
       signal?.addEventListener(
         'abort',
         () => {
@@ -51,17 +88,54 @@ export class Semaphore {
         { once: true }
       )
     })
-    return this.releaser()
   }
 
-  private releaser(): () => void {
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      const next = this.waiters.shift()
-      if (next) next.resolve()
-      else this.active--
+  /** Hands a slot to the next waiter, or frees it. */
+  give(): void {
+    const next = this.waiters.shift()
+    if (next) next.resolve()
+    else this.active--
+  }
+}
+
+class Lease implements SlotLease {
+  private held = true
+  private released = false
+  private waits = 0
+  private taking: Promise<void> | null = null
+
+  constructor(private readonly slots: Semaphore) {}
+
+  async aside<T>(work: Promise<T>): Promise<T> {
+    if (this.released) return work
+    if (this.waits++ === 0 && this.held) {
+      this.held = false
+      this.slots.give()
+    }
+    try {
+      return await work
+    } finally {
+      if (--this.waits === 0 && !this.released) await this.takeBack()
+    }
+  }
+
+  private takeBack(): Promise<void> {
+    if (this.held) return Promise.resolve()
+    this.taking ??= this.slots.take(true).then(() => {
+      this.taking = null
+      // Released meanwhile, or waiting again already: the slot is not this run's to keep.
+      if (this.released || this.waits > 0) this.slots.give()
+      else this.held = true
+    })
+    return this.taking
+  }
+
+  release(): void {
+    if (this.released) return
+    this.released = true
+    if (this.held) {
+      this.held = false
+      this.slots.give()
     }
   }
 }
@@ -101,5 +175,10 @@ export class SpawnGate {
   /** Counts a spawn that passed `refusal`. */
   admit(): void {
     this.spawned++
+  }
+
+  /** `work` that `waiter` only waits on (its subagents' runs): its slot is free for them meanwhile. */
+  aside<T>(waiter: { slot?: SlotLease | null }, work: Promise<T>): Promise<T> {
+    return waiter.slot ? waiter.slot.aside(work) : work
   }
 }

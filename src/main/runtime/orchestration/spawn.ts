@@ -96,7 +96,8 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   }
   const run = startSubagentRun(session, handle, req)
   if (planned.background) return launched(handle)
-  const result = await run
+  // Waiting on its child, the parent gives its slot to it (see SlotLease): nesting cannot deadlock.
+  const result = await session.gate.aside(parent, run)
   if (result.notStarted) return refuse(result.error ?? `The ${handle.agentType} agent did not start.`)
   return formatAgentReport(handle, result)
 }
@@ -177,7 +178,7 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
   }
   const run = startSubagentRun(session, handle, req)
   if (background) return launched(handle)
-  const result = await run
+  const result = await session.gate.aside(caller, run)
   if (result.notStarted) return refuse(result.error ?? `Agent ${handle.id} did not start.`)
   return formatAgentReport(handle, result)
 }
