@@ -65,12 +65,22 @@ export interface AgentStartEvent extends EventBase {
   worktree?: { path: string; branch: string }
 }
 
+/**
+ * Which runaway guard ended a run: the turn ceiling (its own maxTurns or the setting every agent gets), the
+ * same failing call repeated without progress, the session's budget (tokens or dollars), or a model call whose
+ * retries took longer than allowed. The status says how it ended; `error` says why, in words.
+ */
+export type AgentLimit = 'max_turns' | 'no_progress' | 'budget' | 'retry_time'
+
 export interface AgentEndEvent extends EventBase {
   type: 'agent_end'
   status: Exclude<AgentStatus, 'queued' | 'running' | 'waiting_permission'>
   /** The agent's final text (what the parent receives). */
   result: string
+  /** Why it failed or stopped short (a limit's reason too), for people. */
   error?: string
+  /** Set when a runaway guard ended the run (see AgentLimit). */
+  limit?: AgentLimit
   numTurns: number
   toolUses: number
   durationMs: number

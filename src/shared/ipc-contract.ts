@@ -122,7 +122,9 @@ export const LimitsSchema = z.object({
     .min(NUMBER_RULES.maxBudgetUsd.min, rangeText('maxBudgetUsd'))
     .max(NUMBER_RULES.maxBudgetUsd.max, rangeText('maxBudgetUsd'))
     .nullable(),
-  /** Turns for the main agent (subagents use their definition's maxTurns). */
+  /** Stop the session once its agents together have used this many tokens; null for no limit. */
+  maxBudgetTokens: wholeSetting('maxBudgetTokens').nullable(),
+  /** Turns per run for every agent (main or subagent) without a maxTurns of its own. */
   maxTurns: wholeSetting('maxTurns')
 })
 export type Limits = z.infer<typeof LimitsSchema>

@@ -10,13 +10,15 @@ export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
-export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd'
+export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens'
 
 interface NumberRule {
   min: number
   max: number
   whole: boolean
   example: string
+  /** Empty means no limit. */
+  optional?: boolean
 }
 
 export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
@@ -24,7 +26,9 @@ export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
   maxDepth: { min: 1, max: 32, whole: true, example: '3' },
   maxTurns: { min: 1, max: 10_000, whole: true, example: '200' },
   /** Dollars; empty means no limit. */
-  maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50' }
+  maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50', optional: true },
+  /** Tokens of every agent together; empty means no limit. */
+  maxBudgetTokens: { min: 1000, max: 1_000_000_000_000, whole: true, example: '2000000', optional: true }
 }
 
 const WHOLE = /^\d+$/
@@ -33,7 +37,8 @@ const DOLLARS = /^(\d+(\.\d*)?|\.\d+)$/
 export const wholeNumberText = (name: NumberSetting) => `Enter a whole number, like ${NUMBER_RULES[name].example}.`
 export const rangeText = (name: NumberSetting) => {
   const r = NUMBER_RULES[name]
-  return r.whole ? `Enter a number from ${r.min} to ${r.max.toLocaleString('en-US')}.` : `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
+  const empty = r.optional ? ', or leave it empty for no limit' : ''
+  return r.whole ? `Enter a number from ${r.min.toLocaleString('en-US')} to ${r.max.toLocaleString('en-US')}${empty}.` : `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}${empty}.`
 }
 export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 
@@ -41,8 +46,8 @@ export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 export function checkNumberSetting(name: NumberSetting, text: string): Checked<number | null> {
   const t = text.trim()
   const rule = NUMBER_RULES[name]
+  if (!t && rule.optional) return { ok: true, value: null }
   if (!rule.whole) {
-    if (!t) return { ok: true, value: null }
     if (!DOLLARS.test(t)) return { ok: false, error: DOLLARS_TEXT }
   } else if (!WHOLE.test(t)) return { ok: false, error: /^-\d+$/.test(t) ? rangeText(name) : wholeNumberText(name) } // -3 is whole, but out of range
   const n = Number(t)

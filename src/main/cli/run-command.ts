@@ -222,7 +222,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), maxTurns: args.maxTurns ?? config.settings.limits.maxTurns })
+    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) })
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
     const result = session.lastResult ?? first

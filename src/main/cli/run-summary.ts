@@ -1,5 +1,5 @@
 // The `--output-format json` result of a run: the answer, its cost, and what the subagents did.
-import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../shared/events'
+import type { AgentEndEvent, AgentEvent, AgentLimit, AgentStartEvent } from '../../shared/events'
 import type { Usage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
 import type { AgentSession } from '../runtime/orchestration'
@@ -9,17 +9,28 @@ export interface RunSummary {
   is_error: boolean
   status: AgentRunResult['status']
   error?: string
+  /** The runaway guard that ended the main agent's run, if one did (see AgentLimit). */
+  limit?: AgentLimit
   num_turns: number
   duration_ms: number
   session_id: string
   usage: Usage
   total_cost_usd: number
-  subagents: { spawned: number; completed: number; failed: number; max_depth: number; by_type: Record<string, number> }
+  subagents: {
+    spawned: number
+    completed: number
+    failed: number
+    max_depth: number
+    by_type: Record<string, number>
+    /** Subagent runs a runaway guard ended: which agent, how it ended, which limit and why. */
+    limited: Array<{ agent_id: string; agent_type: string; status: AgentEndEvent['status']; limit: AgentLimit; reason: string }>
+  }
 }
 
 export function summarizeRun(session: AgentSession, result: AgentRunResult, events: AgentEvent[], durationMs: number): RunSummary {
   const starts = events.filter((e): e is AgentStartEvent => e.type === 'agent_start' && e.depth > 0)
   const ends = events.filter((e): e is AgentEndEvent => e.type === 'agent_end' && e.agentId !== session.mainAgentId)
+  const types = new Map(starts.map((s) => [s.agentId, s.agentType]))
   const byType: Record<string, number> = {}
   for (const s of starts) byType[s.agentType] = (byType[s.agentType] ?? 0) + 1
   const usage = session.registry.totalUsage()
@@ -28,6 +39,7 @@ export function summarizeRun(session: AgentSession, result: AgentRunResult, even
     is_error: result.status !== 'completed',
     status: result.status,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.limit ? { limit: result.limit } : {}),
     num_turns: result.numTurns,
     duration_ms: durationMs,
     session_id: session.sessionId,
@@ -38,7 +50,10 @@ export function summarizeRun(session: AgentSession, result: AgentRunResult, even
       completed: ends.filter((e) => e.status === 'completed').length,
       failed: ends.filter((e) => e.status === 'failed').length,
       max_depth: starts.reduce((m, s) => Math.max(m, s.depth), 0),
-      by_type: byType
+      by_type: byType,
+      limited: ends
+        .filter((e) => e.limit)
+        .map((e) => ({ agent_id: e.agentId, agent_type: types.get(e.agentId) ?? '', status: e.status, limit: e.limit!, reason: e.error ?? '' }))
     }
   }
 }

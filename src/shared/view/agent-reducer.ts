@@ -84,6 +84,7 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     worktree: e.worktree ?? a.worktree,
     status: 'running' as AgentStatus,
     statusDetail: undefined,
+    limit: undefined,
     endedAt: null,
     turn: 0,
     runs: a.runs + 1,
@@ -107,6 +108,7 @@ export function agentEnd(d: SessionDraft, a: AgentState, e: AgentEndEvent): void
   a.endedAt = e.ts
   a.result = e.result
   a.error = e.error
+  a.limit = e.limit
   a.turn = e.numTurns
   a.toolUses = e.toolUses
   a.currentToolId = null

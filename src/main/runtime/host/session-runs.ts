@@ -43,7 +43,7 @@ export class SessionRuns {
       teams: config.settings.agentTeams
     })
     const live = this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 })
-    this.o.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
+    this.o.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}) })
     return { sessionId: session.sessionId }
   }
 
@@ -69,7 +69,6 @@ export class SessionRuns {
       adopt: (session, title) => this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.o.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
-      maxTurns: config.settings.limits.maxTurns,
       finish: (p, prompt) => this.o.editor.finishTry(p, prompt),
       notify: (notice) => this.o.listeners.notify(notice),
       onError: (sessionId, agentId, message) => this.o.listeners.error(sessionId, agentId, message)
@@ -80,8 +79,9 @@ export class SessionRuns {
   sendPrompt: RuntimeHost['sendPrompt'] = async ({ sessionId, prompt }) => {
     const live = await this.ensureLive(sessionId)
     if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
-    const config = await this.o.factory.config()
-    this.o.live.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
+    // Settings changed since the session started apply from this prompt on (turn ceiling, budgets).
+    live.session.applyLimits((await this.o.factory.config()).limits)
+    this.o.live.runInBackground(live, prompt, {})
     return {}
   }
 

@@ -2,11 +2,12 @@
 // One turn = one model call: the user message that opens it (prompt, tool results, inbox, reminder),
 // the streamed assistant reply, then its tool calls. It never throws: a failure that survives the
 // model client's retries ends the run with status `failed`, so a parent agent always gets an answer.
-import type { AgentEvent, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
+import type { AgentEvent, AgentLimit, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
 import { addUsage, emptyUsage } from '../../../shared/usage'
 import { ModelAbortedError } from '../model/errors'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
 import { inboxBlocks, keepablePartial, lastAssistantText, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock } from './conversation'
+import { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak } from './progress'
 import { runToolCalls, type ToolCall } from './run-tools'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
 
@@ -30,6 +31,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   let toolUses = 0
   let stopReason: string | null = null
   let recoveries = 0
+  const streak = new FailureStreak(opts.maxRepeatedFailures ?? DEFAULT_MAX_REPEATED_FAILURES)
 
   const append = (message: ChatMessage) => {
     messages.push(message)
@@ -41,16 +43,19 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     if (pending?.length) append({ role: 'user', content: pending })
     pending = null
   }
-  const finish = (status: AgentRunStatus, error?: string): AgentRunResult => {
+  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit): AgentRunResult => {
     let result = lastAssistantText(messages.slice(historyLength))
     if (status === 'max_turns') {
       const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
       result = result ? `${result}\n\n${note}` : note
+      limit = 'max_turns'
+      error ??= `Stopped at the limit of ${opts.maxTurns} turns${opts.maxTurnsFrom ? ` (${opts.maxTurnsFrom})` : ''} before finishing.`
     }
     return {
       status,
       result,
       ...(error !== undefined ? { error } : {}),
+      ...(limit ? { limit } : {}),
       numTurns,
       toolUses,
       usage,
@@ -91,7 +96,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       }
       if (opts.maxTurns !== undefined && numTurns >= opts.maxTurns) {
         flushPending()
-        return finish('max_turns')
+        const ended = finish('max_turns')
+        // Said where the agent's work is shown, not only in its status.
+        send({ type: 'error', message: ended.error!, retrying: false })
+        return ended
       }
       const turn = ++numTurns
       send({ type: 'turn_start', turn })
@@ -128,7 +136,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         const message = err instanceof Error ? err.message : String(err)
         send({ type: 'error', message, retrying: false })
         send({ type: 'turn_end', turn, stopReason: 'error' })
-        return finish('failed', message)
+        // A guard that refused the call (the session's budget, the time its retries may take) names itself.
+        return finish('failed', message, (err as { limit?: AgentLimit } | null)?.limit)
       }
 
       usage = addUsage(usage, response.usage)
@@ -153,6 +162,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
         send({ type: 'turn_end', turn, stopReason })
+        const stuck = streak.record(outcomes)
+        if (stuck) {
+          flushPending()
+          send({ type: 'error', message: stuck, retrying: false })
+          return finish('failed', stuck, 'no_progress')
+        }
         continue
       }
       send({ type: 'turn_end', turn, stopReason })

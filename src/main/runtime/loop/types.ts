@@ -1,6 +1,6 @@
 // The agent loop's options and result. The orchestration layer (Agent tool, background tasks, resume,
 // fork) builds these; the loop knows nothing about subagents beyond the ids it stamps on events.
-import type { AgentEndEvent, AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { AgentEndEvent, AgentEvent, AgentLimit, ChatMessage, ContentBlock } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
 import type { Tool } from '../tools/define-tool'
@@ -31,6 +31,13 @@ export interface AgentLoopOptions extends AgentIds {
   cwd: string
   /** Model calls allowed; the run ends with status max_turns when it needs more. */
   maxTurns?: number
+  /** Where maxTurns comes from when it is not the agent's own (e.g. the setting every agent gets), said when it ends the run. */
+  maxTurnsFrom?: string
+  /**
+   * Turns in a row whose calls all failed the same way (the same tools, the same errors) before the run
+   * ends as failed for making no progress. Default 5; 0 turns the guard off.
+   */
+  maxRepeatedFailures?: number
   signal?: AbortSignal
   /** Re-injected as a <system-reminder> into the user message that opens every turn. */
   criticalSystemReminder?: string
@@ -59,8 +66,10 @@ export interface AgentRunResult {
   status: AgentRunStatus
   /** What the parent receives: the final text (with an explanation when the turn limit cut it short). */
   result: string
-  /** Why the agent failed (status failed). */
+  /** Why the agent failed (status failed), or why a limit ended it. */
   error?: string
+  /** The runaway guard that ended the run, if one did. */
+  limit?: AgentLimit
   /** Model calls made. */
   numTurns: number
   /** Tool calls the model asked for (refused ones included). */

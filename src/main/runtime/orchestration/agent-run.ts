@@ -11,6 +11,7 @@ import type { AgentRunResult } from '../loop/types'
 import { effortRequest } from '../model/effort'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
+import { DEFAULT_TURNS_FROM } from './limits'
 import { inboxPrompt } from './delivery'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
@@ -133,7 +134,9 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         prompt,
         tools,
         cwd: handle.cwd,
-        maxTurns: req.maxTurns,
+        // No maxTurns of its own (definition, Agent call): the ceiling every agent gets.
+        maxTurns: req.maxTurns ?? session.gate.limits.maxTurns,
+        ...(req.maxTurns === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
         signal: abort.signal,
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),

@@ -115,14 +115,19 @@ describe('Semaphore', () => {
 describe('SpawnGate', () => {
   it('refuses spawns past the depth, count and budget limits with a reason', () => {
     let spent = 0
-    const gate = new SpawnGate({ ...DEFAULT_LIMITS, maxDepth: 2, maxAgentsPerSession: 2, budgetUsd: 1 }, () => spent)
+    let tokens = 0
+    const gate = new SpawnGate({ ...DEFAULT_LIMITS, maxDepth: 2, maxAgentsPerSession: 2, budgetUsd: 1 }, () => ({ costUsd: spent, tokens }))
     expect(gate.refusal(1)).toBeNull()
     expect(gate.refusal(3)).toMatch(/depth 3 would exceed the limit of 2/)
     gate.admit()
     gate.admit()
     expect(gate.refusal(1)).toMatch(/already created 2 subagents, the limit is 2/)
-    const gate2 = new SpawnGate({ ...DEFAULT_LIMITS, budgetUsd: 1 }, () => spent)
+    const gate2 = new SpawnGate({ ...DEFAULT_LIMITS, budgetUsd: 1, budgetTokens: 50_000 }, () => ({ costUsd: spent, tokens }))
     spent = 1.5
     expect(gate2.refusal(1)).toMatch(/spent \$1\.5000 of its \$1\.00 budget/)
+    spent = 0.5
+    expect(gate2.refusal(1)).toBeNull()
+    tokens = 50_000
+    expect(gate2.refusal(1)).toBe('Subagent not started: the session has used 50,000 tokens of its budget of 50,000. Finish with the results you have.')
   })
 })

@@ -10,9 +10,22 @@ export interface SpawnLimits {
   maxAgentsPerSession: number
   /** Session spend ceiling in USD; 0 or Infinity means no ceiling. */
   budgetUsd: number
+  /** Session ceiling in tokens (input, output and cache, every agent together); 0 means no ceiling. */
+  budgetTokens: number
+  /** Turns of any agent's run (the main agent's and every subagent's) that has no maxTurns of its own. */
+  maxTurns: number
 }
 
-export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0 }
+export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 }
+
+/** What the session has spent so far (before a restart too). */
+export interface Spent {
+  costUsd: number
+  tokens: number
+}
+
+/** Where the default turn ceiling comes from, as the reason that ends a run says it. */
+export const DEFAULT_TURNS_FROM = 'the limit every agent gets, set in Settings → Limits'
 
 /**
  * A slot held by one agent run. `aside(work)` gives the slot back while the run only waits on other agents
@@ -146,7 +159,7 @@ export class SpawnGate {
 
   constructor(
     readonly limits: SpawnLimits,
-    private readonly spentUsd: () => number
+    private readonly spent: () => Spent
   ) {
     this.slots = new Semaphore(Math.max(1, limits.maxConcurrent))
   }
@@ -157,19 +170,25 @@ export class SpawnGate {
 
   /** Checks depth, count and budget for a new subagent at `depth`; returns a refusal sentence or null. */
   refusal(depth: number): string | null {
-    const { maxDepth, maxAgentsPerSession, budgetUsd } = this.limits
+    const { maxDepth, maxAgentsPerSession } = this.limits
     if (depth > maxDepth)
       return `Subagent not started: nesting depth ${depth} would exceed the limit of ${maxDepth}. Do this work yourself instead of delegating it further.`
     if (this.spawned >= maxAgentsPerSession)
       return `Subagent not started: this session already created ${this.spawned} subagents, the limit is ${maxAgentsPerSession}. Finish with the results you have.`
-    if (this.overBudget())
-      return `Subagent not started: the session has spent $${this.spentUsd().toFixed(4)} of its $${budgetUsd.toFixed(2)} budget. Finish with the results you have.`
+    const over = this.overBudget()
+    if (over) return `Subagent not started: ${over} Finish with the results you have.`
     return null
   }
 
-  overBudget(): boolean {
-    const { budgetUsd } = this.limits
-    return budgetUsd > 0 && Number.isFinite(budgetUsd) && this.spentUsd() >= budgetUsd
+  /** Which budget the session has used up, as a sentence; null while it is within both. */
+  overBudget(): string | null {
+    const { budgetUsd, budgetTokens } = this.limits
+    const spent = this.spent()
+    if (budgetUsd > 0 && Number.isFinite(budgetUsd) && spent.costUsd >= budgetUsd)
+      return `the session has spent $${spent.costUsd.toFixed(4)} of its $${budgetUsd.toFixed(2)} budget.`
+    if (budgetTokens > 0 && Number.isFinite(budgetTokens) && spent.tokens >= budgetTokens)
+      return `the session has used ${spent.tokens.toLocaleString('en-US')} tokens of its budget of ${budgetTokens.toLocaleString('en-US')}.`
+    return null
   }
 
   /** Counts a spawn that passed `refusal`. */

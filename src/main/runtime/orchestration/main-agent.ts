@@ -10,6 +10,7 @@ import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
 import { effortRequest } from '../model/effort'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
+import { DEFAULT_TURNS_FROM } from './limits'
 import { COORDINATOR_DEFINITION } from './coordinator-prompt'
 import { inboxPrompt } from './delivery'
 import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
@@ -175,7 +176,8 @@ export class MainAgent {
         prompt: opening,
         tools: this.s.buildTools(handle, toolNames),
         cwd: this.s.cwd,
-        maxTurns: opts.maxTurns ?? def?.maxTurns,
+        maxTurns: opts.maxTurns ?? def?.maxTurns ?? this.s.gate.limits.maxTurns,
+        ...((opts.maxTurns ?? def?.maxTurns) === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
         signal: handle.abort.signal,
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: this.s.canUseTool(handle),

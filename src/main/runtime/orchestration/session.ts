@@ -9,6 +9,7 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
+import type { Usage } from '../../../shared/usage'
 import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
@@ -26,7 +27,7 @@ import { COORDINATOR_AGENT_TYPE } from './coordinator-prompt'
 import { afterSubagentRun, deliverTo } from './delivery'
 import { EventBus } from './event-bus'
 import { SessionExtensions } from './extensions'
-import { DEFAULT_LIMITS, SpawnGate } from './limits'
+import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
@@ -38,6 +39,8 @@ import { SessionPermissions } from './session-permissions'
 import { SessionTools } from './session-tools'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
+
+const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
 
 export class AgentSession implements SessionContext {
   readonly sessionId: string
@@ -66,7 +69,7 @@ export class AgentSession implements SessionContext {
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
   /** The recorded session this one reopened: its title, its agents, what it had spent before the restart, and when it began and last did something. */
-  reopened: { title: string; costUsd: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
+  reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -82,7 +85,10 @@ export class AgentSession implements SessionContext {
     this.sessionId = options.sessionId ?? randomUUID()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
-    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => (this.reopened?.costUsd ?? 0) + this.registry.totalUsage().costUsd)
+    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => {
+      const now = this.registry.totalUsage()
+      return { costUsd: (this.reopened?.costUsd ?? 0) + now.costUsd, tokens: (this.reopened?.tokens ?? 0) + tokensOf(now) }
+    })
     this.client = budgetedClient(options.client, this.gate)
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
@@ -169,7 +175,7 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd }, lock)
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd }).catch(() => null)
     if (main) {
@@ -357,6 +363,16 @@ export class AgentSession implements SessionContext {
   cleanupOrphan(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
     if (this.registry.isLive(orphan.agentId)) return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
     return cleanupOrphanWorktree(orphan, options)
+  }
+
+  /** New limits from Settings: the turn ceiling and budgets apply from the next run or model call (concurrency and depth stay as the session began). */
+  applyLimits(limits: Partial<SpawnLimits>): void {
+    const { maxTurns, budgetUsd, budgetTokens } = limits
+    Object.assign(this.gate.limits, {
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      ...(budgetTokens !== undefined ? { budgetTokens } : {})
+    })
   }
 
   /** Agents not finished: queued, running or waiting, or with a run in progress. None once idle() resolved, unless something is stuck. */

@@ -6,7 +6,7 @@ import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
-import { STATUS_LABEL, StatusBadge } from '../components/status'
+import { StatusBadge, statusWord } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
@@ -82,9 +82,11 @@ export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximiz
   return (
     <div className="panel-header">
       <div className="panel-title-row">
-        <StatusBadge status={agent.status} compact />
+        <StatusBadge status={agent.status} limit={agent.limit} compact />
         <span className="agent-type">{agent.agentType}</span>
-        <span className="panel-status-word">{STATUS_LABEL[agent.status]}</span>
+        <span className="panel-status-word" title={agent.limit ? agent.error : undefined}>
+          {statusWord(agent)}
+        </span>
         <PanelActions agent={agent} onMessage={onMessage} maximized={maximized} />
       </div>
       <div className="panel-desc" title={agent.description}>

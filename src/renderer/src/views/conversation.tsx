@@ -2,6 +2,7 @@
 // (a follow-up when the agent is idle; a message to it while it works).
 import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
+import { LIMIT_LABEL } from '../components/status'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
@@ -36,9 +37,10 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
         <span>The main agent finished its turn; {subagentsText(counts.active)} still working. It hears from them when they report.</span>
       </div>
     )
-  const ended = ENDED[root.status] ?? 'Failed in'
+  // A runaway guard that ended the run names itself ("Budget reached after 3:02"), not a bare "Failed".
+  const ended = root.limit ? `${LIMIT_LABEL[root.limit]} after` : (ENDED[root.status] ?? 'Failed in')
   return (
-    <div className={`session-summary status-${root.status}`} data-testid="session-summary">
+    <div className={`session-summary status-${root.status}`} data-testid="session-summary" title={root.limit ? root.error : undefined}>
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
         {ended} {formatClock(root.endedAt - root.startedAt)} · {subagentsText(counts.total)} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
