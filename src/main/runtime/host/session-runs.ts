@@ -114,7 +114,7 @@ export class SessionRuns {
   respondPermission: RuntimeHost['respondPermission'] = async ({ requestId, decision }) => {
     for (const live of this.o.live.all()) {
       if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
-        live.session.respondPermission(requestId, decision)
+        await live.session.respondPermission(requestId, decision)
         return {}
       }
     }

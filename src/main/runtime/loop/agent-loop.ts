@@ -26,6 +26,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
+  // The deliveries `pending` carries: consumed once the message holding them is written.
+  let pendingIds: string[] = [...(opts.promptDeliveries ?? [])]
+  const takeInbox = () => {
+    const items = (opts.drainInbox?.() ?? []).map((i) => (typeof i === 'string' ? { text: i } : i))
+    return { blocks: inboxBlocks(items.map((i) => i.text)), ids: items.flatMap((i) => (i.deliveryId ? [i.deliveryId] : [])) }
+  }
   let usage = emptyUsage()
   let numTurns = 0
   let toolUses = 0
@@ -33,15 +39,16 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   let recoveries = 0
   const streak = new FailureStreak(opts.maxRepeatedFailures ?? DEFAULT_MAX_REPEATED_FAILURES)
 
-  const append = (message: ChatMessage) => {
+  const append = (message: ChatMessage, deliveries: string[] = []) => {
     messages.push(message)
-    send({ type: 'message', message })
+    send({ type: 'message', message, ...(deliveries.length ? { deliveries } : {}) })
   }
   // Tool results (or an undelivered prompt) must reach the conversation even when the run stops,
   // so that a resumed agent's history answers every tool_use.
   const flushPending = () => {
-    if (pending?.length) append({ role: 'user', content: pending })
+    if (pending?.length) append({ role: 'user', content: pending }, pendingIds)
     pending = null
+    pendingIds = []
   }
   const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit): AgentRunResult => {
     let result = lastAssistantText(messages.slice(historyLength))
@@ -103,11 +110,14 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       }
       const turn = ++numTurns
       send({ type: 'turn_start', turn })
-      const opening = [...(pending ?? []), ...inboxBlocks(opts.drainInbox?.() ?? [])]
+      const inbox = takeInbox()
+      const opening = [...(pending ?? []), ...inbox.blocks]
+      const delivered = [...pendingIds, ...inbox.ids]
       pending = null
+      pendingIds = []
       if (opening.length) {
         if (opts.criticalSystemReminder) opening.push(reminderBlock(opts.criticalSystemReminder))
-        append({ role: 'user', content: opening })
+        append({ role: 'user', content: opening }, delivered)
       }
 
       let response: ModelResponse
@@ -158,7 +168,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           signal,
           canUseTool: opts.canUseTool,
           emit: send,
-          maxConcurrency: opts.maxToolConcurrency ?? Infinity
+          maxConcurrency: opts.maxToolConcurrency ?? Infinity,
+          ...(opts.writeAhead ? { writeAhead: opts.writeAhead } : {})
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
         send({ type: 'turn_end', turn, stopReason })
@@ -178,9 +189,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         continue
       }
       // Messages that arrived while the agent worked are delivered before it is allowed to finish.
-      const late = inboxBlocks(opts.drainInbox?.() ?? [])
-      if (late.length) {
-        pending = late
+      const late = takeInbox()
+      if (late.blocks.length) {
+        pending = late.blocks
+        pendingIds = late.ids
         continue
       }
       const more = await opts.beforeFinish?.(lastAssistantText(messages.slice(historyLength)))

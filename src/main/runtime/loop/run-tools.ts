@@ -30,6 +30,8 @@ export interface ToolRunContext {
   canUseTool?: CanUseTool
   emit: (payload: EventPayload) => void
   maxConcurrency: number
+  /** Awaited before a tool that is not read-only runs (see AgentLoopOptions.writeAhead). */
+  writeAhead?: () => Promise<void>
 }
 
 const INTERRUPTED = (name: string) => `${name} was interrupted: the agent was stopped.`
@@ -54,6 +56,7 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     if (decision.behavior === 'deny') return { content: decision.message, isError: true }
     if (decision.updatedInput !== undefined) input = decision.updatedInput
   }
+  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
   if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
   return tool.run(input, {
     cwd: ctx.cwd,

@@ -13,6 +13,12 @@ export interface AgentIds {
   sessionId: string
 }
 
+/** A delivery waiting for the agent's next turn; its id is recorded as consumed with the message that carries it. */
+export interface InboxItem {
+  text: string
+  deliveryId?: string
+}
+
 export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string }
 
 export type CanUseTool = (tool: Tool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
@@ -44,7 +50,14 @@ export interface AgentLoopOptions extends AgentIds {
   /** Permission hook; absent means every call is allowed. */
   canUseTool?: CanUseTool
   /** Messages to deliver (SendMessage, notifications); drained at the start of every turn, and before the agent would finish. */
-  drainInbox?: () => string[]
+  drainInbox?: () => Array<string | InboxItem>
+  /** The deliveries the prompt is made of (a run opened by its inbox): recorded as consumed with the message that carries them. */
+  promptDeliveries?: string[]
+  /**
+   * Awaited before a tool that changes anything runs (after its permission): everything the agent has
+   * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started.
+   */
+  writeAhead?: () => Promise<void>
   /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run

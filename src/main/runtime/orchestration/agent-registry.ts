@@ -3,7 +3,7 @@
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import type { AgentRunResult } from '../loop/types'
+import type { AgentRunResult, InboxItem } from '../loop/types'
 import type { SlotLease } from './limits'
 
 export interface AgentHandle {
@@ -26,8 +26,10 @@ export interface AgentHandle {
   /** Aborting it stops this agent's current run; a new run gets a new controller. */
   abort: AbortController
   stoppedByUser: boolean
-  /** Messages waiting for the agent's next turn. */
-  inbox: string[]
+  /** Deliveries waiting for the agent's next turn (consumed when the turn that carries them is written). */
+  inbox: InboxItem[]
+  /** Every delivery id this agent has received (from its transcript too): the same item arriving again is not delivered twice. */
+  received: Set<string>
   /** Own usage (not including children). */
   usage: Usage
   startedAt: number
@@ -63,7 +65,7 @@ export interface AgentHandle {
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */
-export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
+export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'received' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
   Partial<Pick<AgentHandle, 'status' | 'messages'>>
 
 export function newAgentHandle(identity: AgentIdentity): AgentHandle {
@@ -75,6 +77,7 @@ export function newAgentHandle(identity: AgentIdentity): AgentHandle {
     abort: new AbortController(),
     stoppedByUser: false,
     inbox: [],
+    received: new Set(),
     usage: emptyUsage(),
     startedAt: now,
     run: null,

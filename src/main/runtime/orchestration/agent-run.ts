@@ -3,7 +3,7 @@
 // the result back. Every kind of run goes through here: a new spawn, a foreground or background resume, a
 // resume triggered by a message or a restart. `handle.run` is set for exactly as long as the run lasts, and
 // is cleared in the same synchronous step that looks for messages that arrived too late for the loop.
-import type { AgentEvent } from '../../../shared/events'
+import type { AgentEvent, ReportIntent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { subagentHookRun } from '../hooks/wiring'
 import { runAgent } from '../loop'
@@ -12,7 +12,7 @@ import { effortRequest } from '../model/effort'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { DEFAULT_TURNS_FROM } from './limits'
-import { inboxPrompt } from './delivery'
+import { inboxPrompt, reportIntent } from './delivery'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -31,6 +31,8 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
     let result: ChildResult
     try {
       result = await runOnce(session, handle, req)
+      // The report this run owes is in its agent_end: that line is on disk before the report is handed over.
+      if (result.report) await session.durable(handle.id)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)
     }
@@ -99,7 +101,6 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     }
 
     await session.claimMailbox(handle)
-    const prompt = req.prompt ?? inboxPrompt(handle)
     if (!handle.fork || !handle.systemPrompt) {
       if (!def) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
       handle.systemPrompt = await session.systemPrompt(def, handle, worktree)
@@ -113,8 +114,10 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     const hookContext = await hooks.start()
 
     let finished: ChildResult['worktree']
-    const emit = eventFilter(session, handle, req)
+    const emit = eventFilter(session, handle, req, () => finished)
     const stall = handle.background ? watchStall(session, handle, emit.markStalled) : null
+    // Taken from the inbox only now, as the loop records it: an early return above leaves it there.
+    const opening = req.prompt !== undefined ? { blocks: req.prompt, ids: [] } : inboxPrompt(handle)
     const result: AgentRunResult = await runAgent(
       {
         ...ids,
@@ -131,7 +134,8 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         ...effortRequest(handle.model, handle.effort ?? def?.effort),
         systemPrompt: handle.systemPrompt,
         messages: req.history,
-        prompt,
+        prompt: opening.blocks,
+        promptDeliveries: opening.ids,
         tools,
         cwd: handle.cwd,
         // No maxTurns of its own (definition, Agent call): the ceiling every agent gets.
@@ -141,6 +145,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),
         drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
+        writeAhead: () => session.durable(handle.id),
         beforeFinish: hooks.beforeFinish,
         finalize: hooks.finalize(worktree
           ? async () => {
@@ -153,7 +158,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
       emit.emit
     )
     stall?.()
-    const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}) }
+    const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}), ...(emit.report ? { report: emit.report } : {}) }
     if (emit.stalledAfter !== null) {
       out.status = 'failed'
       out.error = stallMessage(emit.stalledAfter)
@@ -171,17 +176,23 @@ const stallMessage = (ms: number) => `The background agent showed no activity fo
 
 /**
  * The run's events on their way to the session: a fork's inherited history is recorded right after its
- * agent_start, and a stalled background agent ends as `failed` (with its last output) rather than `stopped`.
+ * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
+ * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
  */
-function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest) {
+function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree']) {
   const state = {
     stalledAfter: null as number | null,
+    report: null as ReportIntent | null,
     markStalled: (ms: number) => {
       state.stalledAfter = ms
     },
     emit: (event: AgentEvent) => {
-      if (event.type === 'agent_end' && state.stalledAfter !== null) {
-        session.emit({ ...event, status: 'failed', error: stallMessage(state.stalledAfter) })
+      if (event.type === 'agent_end') {
+        const end = state.stalledAfter !== null ? { ...event, status: 'failed' as const, error: stallMessage(state.stalledAfter) } : event
+        const wt = worktree()
+        const result: ChildResult = { ...end, messages: handle.messages, model: handle.model, stopReason: null, ...(wt ? { worktree: wt } : {}) }
+        state.report = reportIntent(session, handle, result, req, () => session.mainHandle())
+        session.emit(state.report ? { ...end, report: state.report } : end)
         return
       }
       session.emit(event)

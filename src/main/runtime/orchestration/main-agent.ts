@@ -155,11 +155,12 @@ export class MainAgent {
       effort: def?.effort ?? this.config.effort
     } satisfies Partial<AgentHandle>)
     await this.s.claimMailbox(handle)
-    const opening = prompt ?? inboxPrompt(handle)
-    if (!opening.length) return null
+    if (prompt === undefined && !handle.inbox.length) return null
     const mainDef = def ?? MAIN_DEFINITION
     handle.systemPrompt = await this.s.systemPrompt(mainDef, handle)
     handle.messages = [...this.history]
+    // Taken from the inbox only now, as the loop records it (see agent-run.ts).
+    const opening = prompt !== undefined ? { blocks: prompt, ids: [] } : inboxPrompt(handle)
     const result = await runAgent(
       {
         agentId: handle.id,
@@ -173,7 +174,8 @@ export class MainAgent {
         ...effortRequest(model, handle.effort),
         systemPrompt: handle.systemPrompt,
         messages: this.history,
-        prompt: opening,
+        prompt: opening.blocks,
+        promptDeliveries: opening.ids,
         tools: this.s.buildTools(handle, toolNames),
         cwd: this.s.cwd,
         maxTurns: opts.maxTurns ?? def?.maxTurns ?? this.s.gate.limits.maxTurns,
@@ -181,7 +183,8 @@ export class MainAgent {
         signal: handle.abort.signal,
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: this.s.canUseTool(handle),
-        drainInbox: () => handle.inbox.splice(0)
+        drainInbox: () => handle.inbox.splice(0),
+        writeAhead: () => this.s.durable(handle.id)
       },
       this.s.emit
     )

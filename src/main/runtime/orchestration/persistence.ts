@@ -56,6 +56,11 @@ export class SessionPersistence {
     })
   }
 
+  /** Everything recorded for this agent so far is written (its transcript; write errors were reported already). */
+  flushAgent(agentId: string): Promise<void> {
+    return this.recorder.flushAgent(agentId).catch(() => undefined)
+  }
+
   async flush(): Promise<void> {
     await Promise.all([...this.writes.values()])
     await this.recorder.flush()

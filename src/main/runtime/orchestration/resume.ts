@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
+import { pendingDeliveries, type DeliveryLedger } from './delivery-ledger'
 import { isFinished, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME } from './agent-tool'
 import { FORK_AGENT_TYPE } from './fork'
@@ -34,6 +35,8 @@ export function cutOffNote(agents: Array<{ agentId: string; agentType: string; d
 export interface DormantContext extends SessionContext {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
+  /** What the transcripts said was owed when the session was reopened (see DeliveryLedger). */
+  ledger: DeliveryLedger
 }
 
 /** The id of the agent with this id or (most recent) name on disk; null when there is none. */
@@ -59,7 +62,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   if (!agentId || agentId === ctx.mainAgentId) return undefined
   const existing = ctx.registry.get(agentId)
   if (existing) return existing
-  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, { sessionCwd: ctx.cwd })
+  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, { sessionCwd: ctx.cwd, interruptedResult: (events) => ctx.ledger.interruptedResult(events) })
   const state = loaded.state
   if (!state) return undefined
   for (const note of loaded.notes) if (note.includes('could not be used')) ctx.onError(new Error(note))
@@ -102,7 +105,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     status: isFinished(state.status) ? state.status : 'interrupted',
     abort: new AbortController(),
     stoppedByUser: state.stoppedByUser,
-    inbox: [],
+    // Deliveries it received that no written turn consumed: read at its next turn, once, in order.
+    ...pendingDeliveries(loaded.events),
     // Spend before the restart is counted once, from the reopened session's index (see AgentSession.open).
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     startedAt: Date.now(),
@@ -185,6 +189,19 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       resumed.push(handle.id)
     } catch (err) {
       problems.push(`Agent ${state.agentId} was not resumed: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  // Agents that were not cut off but had deliveries waiting (a message that was to resume them, a report):
+  // they run on them now, as they would have before the crash. Never one the person stopped.
+  for (const agentId of ctx.ledger.waiting) {
+    if (agentId === ctx.mainAgentId || resumed.includes(agentId) || states.some((s) => s.agentId === agentId)) continue
+    try {
+      const handle = await loadDormantAgent(ctx, agentId)
+      if (!handle || handle.run || handle.stoppedByUser || handle.status === 'stopped' || !handle.inbox.length) continue
+      ctx.resumeFromInbox(handle, handle.parentId ?? ctx.mainAgentId)
+      resumed.push(handle.id)
+    } catch (err) {
+      problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
   if (mainCutOff) {

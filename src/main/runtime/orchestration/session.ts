@@ -15,7 +15,7 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { checkDataDirWritable, loadAgentForResume, openSession, repairConversation, SessionNotFoundError, sessionDir } from '../store'
+import { checkDataDirWritable, loadAgentForResume, openSession, repairConversation, SessionNotFoundError, sessionDir, type SessionIndex } from '../store'
 import { acquireSessionLock, type SessionLock } from '../store/session-lock'
 import type { Tool } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
@@ -25,6 +25,7 @@ import { budgetedClient } from './budget'
 import { Coordinator } from './coordinator'
 import { COORDINATOR_AGENT_TYPE } from './coordinator-prompt'
 import { afterSubagentRun, deliverTo } from './delivery'
+import { DeliveryLedger, pendingDeliveries } from './delivery-ledger'
 import { EventBus } from './event-bus'
 import { SessionExtensions } from './extensions'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
@@ -72,6 +73,8 @@ export class AgentSession implements SessionContext {
   reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
+  /** What the transcripts said was still owed when the session was reopened (empty for a new one). */
+  ledger: DeliveryLedger = DeliveryLedger.empty()
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
@@ -177,7 +180,10 @@ export class AgentSession implements SessionContext {
     session.openNotes.push(...opened.notes)
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
-    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd }).catch(() => null)
+    // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
+    const ledger = DeliveryLedger.fromTranscripts(opened.agents)
+    session.ledger = ledger
+    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
       // A broken state file costs nothing (the history comes from the transcript), but the person is told.
@@ -189,12 +195,36 @@ export class AgentSession implements SessionContext {
       }
       session.main.restore(repairConversation(main.messages).messages, agentType)
       session.coordinator?.restore(main.messages)
+      // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
+      const { inbox, received } = pendingDeliveries(main.events)
+      const handle = session.mainHandle()
+      handle.inbox.push(...inbox)
+      for (const id of received) handle.received.add(id)
     }
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
     if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
+    await session.deliverOwedReports(opened.index)
     return session
+  }
+
+  /**
+   * Reports a run recorded before the crash and nobody received: each goes, once, to an agent that will read
+   * it: its recipient if that one was cut off too (it is resumed with it), else the nearest such ancestor,
+   * else the main agent.
+   */
+  private async deliverOwedReports(index: SessionIndex): Promise<void> {
+    for (const { from, report } of this.ledger.owedReports) {
+      let to = report.to
+      for (let hops = 0; to !== this.mainAgentId && hops < 64; hops++) {
+        const rec = index.agents[to]
+        if (rec?.status === 'interrupted') break
+        to = rec?.parentAgentId ?? this.mainAgentId
+      }
+      const target = to === this.mainAgentId ? this.mainHandle() : ((await this.findAgent(to).catch(() => undefined)) ?? this.mainHandle())
+      this.deliver(target, report.text, { from, summary: report.summary, wake: false, deliveryId: report.deliveryId })
+    }
   }
 
   get cwd(): string {
@@ -312,6 +342,10 @@ export class AgentSession implements SessionContext {
     return claimMailbox(this, handle)
   }
 
+  durable(agentId: string): Promise<void> {
+    return this.persistence ? this.persistence.flushAgent(agentId) : Promise.resolve()
+  }
+
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
   run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
     // Its conversation may say those agents work in the background: it must not wait for their reports.
@@ -336,9 +370,14 @@ export class AgentSession implements SessionContext {
     return sendMessage(this, to, message, from, summary)
   }
 
-  /** Answers a `permission_request` event. Throws when no such request is waiting. */
-  respondPermission(requestId: string, decision: PermissionAnswer): void {
+  /**
+   * Answers a `permission_request` event. Throws when no such request is waiting. Resolves once the answer
+   * is on disk: an answer acknowledged to the person is never lost to a crash.
+   */
+  respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
+    const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
     this.permissions.respond(requestId, decision)
+    return watcher ? this.durable(watcher) : Promise.resolve()
   }
 
   /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */
@@ -346,12 +385,21 @@ export class AgentSession implements SessionContext {
     return this.permissions.pending()
   }
 
-  /** Restarts the agents a crash or quit cut off (never ones the person stopped); needs a dataDir. */
+  /**
+   * Restarts the agents a crash or quit cut off (never ones the person stopped), and those with deliveries
+   * waiting that they were about to read; needs a dataDir.
+   */
   async resumeInterrupted(): Promise<ResumeReport> {
     if (!this.dataDir) return { resumed: [], problems: [] }
-    return resumeInterrupted(this.dormantContext(), (note) => {
+    const report = await resumeInterrupted(this.dormantContext(), (note) => {
       this.deliver(this.mainHandle(), note, { from: 'fanout' })
     })
+    // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
+    if (!report.resumed.includes(this.mainAgentId) && this.mainHandle().inbox.length) {
+      this.main.wake()
+      report.resumed.unshift(this.mainAgentId)
+    }
+    return report
   }
 
   /** Fanout worktrees of this folder's repository whose agent is not running here: left behind by a crash, or kept work. */

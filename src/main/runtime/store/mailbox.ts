@@ -32,6 +32,14 @@ export interface MailboxOptions {
   onProblem?: (message: string) => void
 }
 
+export interface ClaimOptions extends MailboxOptions {
+  /**
+   * Hands the messages over before they are marked taken: a crash between the two leaves them in the
+   * mailbox, to be handed over again (the receiver drops what it has by message id), never lost.
+   */
+  beforeClaim?: (messages: MailboxMessage[]) => Promise<void>
+}
+
 interface Paths {
   file: string
   claims: string
@@ -61,7 +69,7 @@ export async function postMessage(
 }
 
 /** Takes every message not yet taken, oldest first. Each message is returned by exactly one call, ever. */
-export async function claimMessages(dataDir: string, sessionId: string, agentId: string, opts: MailboxOptions = {}): Promise<MailboxMessage[]> {
+export async function claimMessages(dataDir: string, sessionId: string, agentId: string, opts: ClaimOptions = {}): Promise<MailboxMessage[]> {
   const p = paths(dataDir, sessionId, agentId)
   // Every agent looks at its mailbox as it starts, and most never had one: answer that with one cheap
   // check rather than a round of reads (and a hint written) on the way to the agent's first request.
@@ -75,9 +83,11 @@ export async function claimMessages(dataDir: string, sessionId: string, agentId:
       if (offset !== hint) await writeHint(p, offset)
       return []
     }
+    const messages = parseMessages(text, p.file, opts)
+    if (opts.beforeClaim && messages.length) await opts.beforeClaim(messages)
     if (!(await tryClaim(p, offset, end))) continue // another reader took [offset, …): follow its claim
     await writeHint(p, end)
-    return parseMessages(text, p.file, opts)
+    return messages
   }
 }
 

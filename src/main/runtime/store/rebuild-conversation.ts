@@ -19,7 +19,7 @@ export interface RebuildOptions {
    * The result for a call that was cut off (what is known about it: it never ran, it may have partly run,
    * its message was delivered...); undefined for the generic INTERRUPTED_TOOL_RESULT.
    */
-  interruptedResult?: (call: { id: string; name: string }) => string | undefined
+  interruptedResult?: (call: { id: string; name: string }) => { content: string; isError: boolean } | undefined
 }
 
 /** The agent's messages in order, from `message` events, repaired for the Messages API. */
@@ -46,12 +46,10 @@ export function repairConversation(input: readonly ChatMessage[], opts: Pick<Reb
   const repairs: string[] = []
   let pending: string[] = [] // tool_use ids of the last assistant message, awaiting results
   const names = new Map<string, string>()
-  const syntheticResult = (id: string): Block => ({
-    type: 'tool_result',
-    tool_use_id: id,
-    content: opts.interruptedResult?.({ id, name: names.get(id) ?? '' }) ?? INTERRUPTED_TOOL_RESULT,
-    is_error: true
-  })
+  const syntheticResult = (id: string): Block => {
+    const known = opts.interruptedResult?.({ id, name: names.get(id) ?? '' })
+    return { type: 'tool_result', tool_use_id: id, content: known?.content ?? INTERRUPTED_TOOL_RESULT, ...(known && !known.isError ? {} : { is_error: true }) }
+  }
   const answerPending = (at: number) => {
     if (!pending.length) return
     repairs.push(`message ${at}: added interrupted results for unanswered tool calls ${pending.join(', ')}`)

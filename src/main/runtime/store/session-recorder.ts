@@ -46,6 +46,8 @@ export interface SessionRecorder {
   transcriptFile(agentId: string): string
   /** Everything recorded so far is on disk (transcripts and session.json). */
   flush(): Promise<void>
+  /** Everything recorded so far for one agent is in its transcript (cheaper than flush: one file). */
+  flushAgent(agentId: string): Promise<void>
   /** Flushes, releases every file and marks the session as no longer being written. */
   close(): Promise<void>
 }
@@ -208,6 +210,10 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     index: () => builder.snapshot(),
     transcriptFile: (agentId) => transcriptPath(dataDir, sessionId, agentId),
     flush: flushAll,
+    async flushAgent(agentId) {
+      await ready
+      await writers.get(agentId)?.flush()
+    },
     async close() {
       if (closed) return
       closed = true
