@@ -63,6 +63,15 @@ export class DeliveryLedger {
   private readonly childRuns = new Map<string, ChildRun>()
   /** Agents with deliveries waiting (received, not consumed). */
   readonly waiting = new Set<string>()
+  /** Background agents launched and not started (their state says queued), by the launching call's id. */
+  private readonly launched = new Map<string, { agentId: string; agentType: string; restartable: boolean }>()
+
+  /** Notes the background agents a crash caught before they started (from their state files). */
+  addLaunched(states: ReadonlyArray<{ agentId: string; agentType: string; status: string; parentToolUseId?: string | null; prompt?: string }>): void {
+    for (const st of states)
+      if (st.status === 'queued' && st.parentToolUseId && !this.childRuns.has(st.parentToolUseId))
+        this.launched.set(st.parentToolUseId, { agentId: st.agentId, agentType: st.agentType, restartable: st.prompt !== undefined })
+  }
 
   static empty(): DeliveryLedger {
     return new DeliveryLedger()
@@ -77,7 +86,9 @@ export class DeliveryLedger {
         if (e.type === 'message_received' && e.deliveryId) ledger.received.add(e.deliveryId)
         else if (e.type === 'agent_start') {
           run = { start: e, end: null }
-          if (e.parentToolUseId) ledger.childRuns.set(e.parentToolUseId, run)
+          // The run the call itself started: a later run under the same call (a resume after a crash)
+          // reports by notification, so the call's answer stays what that first run came to.
+          if (e.parentToolUseId && !ledger.childRuns.has(e.parentToolUseId)) ledger.childRuns.set(e.parentToolUseId, run)
         } else if (e.type === 'agent_end') {
           if (run) run.end = e
           if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq ?? e.ts * 1000 })
@@ -109,9 +120,19 @@ export class DeliveryLedger {
       const done = ended.get(id)
       // It finished: only the turn that would have carried its result was not written.
       if (done) return { content: done.output, isError: done.isError }
-      if (name === AGENT_TOOL_NAME) {
+      if (name === AGENT_TOOL_NAME && ran.has(id)) {
         const child = this.childRuns.get(id)
         if (child) return this.childResult(child)
+        const queued = this.launched.get(id)
+        if (queued)
+          return {
+            content: queued.restartable
+              ? `The ${queued.agentType} agent ${queued.agentId} was launched in the background and had not started when Fanout stopped (it was closed or crashed). It starts when the interrupted agents are resumed, and its report reaches you as a <task-notification>. Do not start it again.`
+              : `The ${queued.agentType} agent ${queued.agentId} was launched in the background and had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Start it again if the work is still needed.`,
+            isError: !queued.restartable
+          }
+        // It was still waiting for a slot: no agent_start was written, so nothing of it ran.
+        return { content: `The subagent this call was to start had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Call ${AGENT_TOOL_NAME} again if the work is still needed.`, isError: true }
       }
       if (name === SEND_MESSAGE_TOOL_NAME && this.received.has(sendDeliveryId(id)))
         return { content: 'The message was delivered before Fanout stopped (it was closed or crashed); it was not sent again.', isError: false }

@@ -37,12 +37,12 @@ export class SessionPersistence {
     this.recorder.record(event)
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
-    if (handle) this.writeState(handle, event.type === 'agent_end' ? event.status : 'running')
+    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running')
   }
 
-  /** Queues a state.json write for this agent; writes of one agent land in order. */
-  writeState(handle: AgentHandle, status: AgentStateInput['status']): void {
-    const state = stateOf(handle, this.opts.sessionId, status)
+  /** Queues a state.json write for this agent; writes of one agent land in order. Resolves once it is written (errors reported). */
+  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string): Promise<void> {
+    const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
     const next = previous
       .then(() => writeAgentState(this.opts.dataDir, state))
@@ -54,6 +54,7 @@ export class SessionPersistence {
     void next.then(() => {
       if (this.writes.get(handle.id) === next) this.writes.delete(handle.id)
     })
+    return next
   }
 
   /** Everything recorded for this agent so far is written (its transcript; write errors were reported already). */

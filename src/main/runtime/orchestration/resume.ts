@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
+import { formatTaskNotification } from './delivery'
 import { pendingDeliveries, type DeliveryLedger } from './delivery-ledger'
 import { isFinished, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME } from './agent-tool'
@@ -180,12 +181,18 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     try {
       const handle = await loadDormantAgent(ctx, state.agentId)
       if (!handle || handle.run) continue
-      startSubagentRun(ctx, handle, {
-        prompt: RESUME_AFTER_RESTART_NOTE,
-        history: repairConversation(handle.messages).messages,
-        reportTo: handle.parentId ?? ctx.mainAgentId,
-        ...(handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {})
-      })
+      const maxTurns = handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {}
+      const reportTo = handle.parentId ?? ctx.mainAgentId
+      if (state.status === 'queued' && !handle.messages.length) {
+        // Launched in the background, cut off before it started: it starts now, on its task.
+        if (state.prompt === undefined) {
+          notStartedReport(ctx, handle, states.some((s) => s.agentId === reportTo) ? reportTo : ctx.mainAgentId)
+          continue
+        }
+        startSubagentRun(ctx, handle, { prompt: state.prompt, history: [], reportTo, ...maxTurns })
+      } else {
+        startSubagentRun(ctx, handle, { prompt: RESUME_AFTER_RESTART_NOTE, history: repairConversation(handle.messages).messages, reportTo, ...maxTurns })
+      }
       resumed.push(handle.id)
     } catch (err) {
       problems.push(`Agent ${state.agentId} was not resumed: ${err instanceof Error ? err.message : String(err)}`)
@@ -210,4 +217,17 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     resumed.unshift(ctx.mainAgentId)
   }
   return { resumed, problems }
+}
+
+/**
+ * A background agent cut off before it started whose task cannot be restored (a fork: its inherited
+ * conversation is not kept): it ends as failed, and the agent that launched it is told, so it does not wait.
+ */
+function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string): void {
+  const error = 'It had not started when Fanout stopped (it was closed or crashed), so nothing of it ran; start it again if the work is still needed.'
+  const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: ctx.sessionId }
+  const result = { status: 'failed' as const, result: '', error, numTurns: 0, toolUses: 0, usage: handle.usage, durationMs: 0, messages: [], model: handle.model, stopReason: null }
+  ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
+  const target = ctx.registry.get(to) ?? ctx.mainHandle()
+  ctx.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
 }

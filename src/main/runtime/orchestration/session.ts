@@ -15,7 +15,7 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { checkDataDirWritable, loadAgentForResume, openSession, repairConversation, SessionNotFoundError, sessionDir, type SessionIndex } from '../store'
+import { checkDataDirWritable, listAgentStates, loadAgentForResume, openSession, repairConversation, SessionNotFoundError, sessionDir, type SessionIndex } from '../store'
 import { acquireSessionLock, type SessionLock } from '../store/session-lock'
 import type { Tool } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
@@ -182,6 +182,7 @@ export class AgentSession implements SessionContext {
     await session.reload()
     // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
     const ledger = DeliveryLedger.fromTranscripts(opened.agents)
+    ledger.addLaunched((await listAgentStates(options.dataDir, options.sessionId)).states)
     session.ledger = ledger
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
     if (main) {
@@ -344,6 +345,10 @@ export class AgentSession implements SessionContext {
 
   durable(agentId: string): Promise<void> {
     return this.persistence ? this.persistence.flushAgent(agentId) : Promise.resolve()
+  }
+
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
+    return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
   }
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */

@@ -87,6 +87,9 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', ...(planned.background ? { background: true } : {}) })
 
   const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
+  // A background agent is on disk with its task before the caller hears it was launched (a fork's inherited
+  // conversation is not: one cut off before it starts is reported as not started instead).
+  if (planned.background) await session.recordLaunch(handle, inherited ? null : input.prompt)
   const req: RunRequest = {
     prompt: inherited ? inherited.prompt : input.prompt,
     history: inherited ? inherited.history : [],

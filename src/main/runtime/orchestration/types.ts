@@ -98,6 +98,11 @@ export interface SessionContext {
   claimMailbox(handle: AgentHandle): Promise<void>
   /** Resolves once everything the agent has recorded so far is on disk (a no-op without a data folder). */
   durable(agentId: string): Promise<void>
+  /**
+   * Records a background agent as launched (its state, queued, with its task) before its caller is told so:
+   * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
+   */
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
   /** The main agent's handle (made idle before its first run, so reports and messages can reach it). */
   mainHandle(): AgentHandle
   onError(err: Error): void

@@ -27,6 +27,11 @@ const agentStateSchema = z.object({
   parentToolUseId: z.string().nullable().optional(),
   name: z.string().optional(),
   background: z.boolean().optional(),
+  /**
+   * The task of a background agent that was launched and has not started yet (waiting for a slot): what a
+   * restart starts it with. Gone once it runs (its transcript holds its conversation then).
+   */
+  prompt: z.string().optional(),
   updatedAt: z.number()
 })
 

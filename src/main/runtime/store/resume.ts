@@ -37,7 +37,11 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
   const file = transcriptPath(dataDir, sessionId, agentId)
   const notes: string[] = []
   const [transcript, saved] = await Promise.all([
-    readTranscript(file),
+    // No transcript yet: a background agent launched and cut off before it started (its state says what it is).
+    readTranscript(file).catch(async (err: Error) => {
+      if (existsSync(file) || !(await readAgentState(dataDir, sessionId, agentId).catch(() => null))) throw err
+      return { file, header: null, events: [], issues: [] }
+    }),
     readAgentState(dataDir, sessionId, agentId).then(
       (s) => ({ state: s, broken: null as string | null }),
       (err: Error) => ({ state: null, broken: err.message })
@@ -49,6 +53,9 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
     ...(opts.interruptedResult ? { interruptedResult: opts.interruptedResult(transcript.events) } : {})
   })
   let state = saved.state
+  // Written after the transcript, state.json can lag it by a crash: a run the transcript says ended, ended.
+  const recorded = stateFromTranscript(transcript.events, { sessionId, agentId, sessionCwd: opts.sessionCwd ?? '' })
+  if (state && recorded && isTerminalStatus(recorded.status) && !isTerminalStatus(state.status)) state = { ...state, status: recorded.status }
   if (!state) {
     state = stateFromTranscript(transcript.events, { sessionId, agentId, sessionCwd: opts.sessionCwd ?? '' })
     if (saved.broken) notes.push(`The saved state of agent ${agentId} could not be used (${saved.broken}); it was rebuilt from its transcript, whose history is complete.`)
@@ -63,7 +70,15 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
  * agent whose state.json is missing or broken is judged by its transcript.
  */
 export async function agentsToResume(dataDir: string, sessionId: string, opts: { sessionCwd?: string } = {}): Promise<{ states: AgentState[]; problems: string[] }> {
-  const { states, problems } = await listAgentStates(dataDir, sessionId)
+  const listed = await listAgentStates(dataDir, sessionId)
+  const problems = listed.problems
+  // state.json is written after the transcript: one a crash caught in between says running for a run whose
+  // transcript already ended. The transcript is the record: its last run's end wins.
+  const states = await mapLimit(listed.states, 16, async (state) => {
+    const t = await readTranscript(transcriptPath(dataDir, sessionId, state.agentId)).catch(() => null)
+    const fromTranscript = t && stateFromTranscript(t.events, { sessionId, agentId: state.agentId, sessionCwd: opts.sessionCwd ?? '' })
+    return fromTranscript && isTerminalStatus(fromTranscript.status) && !isTerminalStatus(state.status) ? { ...state, status: fromTranscript.status } : state
+  })
   const known = new Set(states.map((s) => s.agentId))
   const rebuilt: AgentState[] = []
   const notes: string[] = []

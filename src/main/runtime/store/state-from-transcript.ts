@@ -17,27 +17,29 @@ export function stateFromTranscript(events: readonly AgentEvent[], ids: { sessio
     } else if (e.type === 'agent_end') end = e
     else if (e.type === 'turn_start') turns++
   }
+  // Without an agent_start the transcript cannot say what the agent is (it never ran: only `queued` notes).
+  if (!start) return null
   const first = events[0]
   const last = events[events.length - 1]
-  const agentType = start?.agentType ?? 'general-purpose'
+  const agentType = start.agentType
   // A worktree agent's transcript names its worktree; the checkout it was made from is the session's folder.
-  const worktree = end?.worktree ? (end.worktree.kept ? { path: end.worktree.path, branch: end.worktree.branch } : undefined) : start?.worktree
+  const worktree = end?.worktree ? (end.worktree.kept ? { path: end.worktree.path, branch: end.worktree.branch } : undefined) : start.worktree
   return {
     version: 1,
     agentId: ids.agentId,
     sessionId: ids.sessionId,
     agentType,
     definition: { name: agentType, source: first.parentAgentId === null ? 'built-in' : 'project' },
-    model: start?.model ?? '',
+    model: start.model,
     turnCount: turns,
     status: end ? end.status : 'running',
     stoppedByUser: false,
     ...(worktree ? { worktree } : {}),
-    cwd: worktree ? ids.sessionCwd : (start?.cwd ?? ids.sessionCwd),
-    parentAgentId: (start ?? first).parentAgentId,
-    parentToolUseId: (start ?? first).parentToolUseId,
-    ...(start?.name ? { name: start.name } : {}),
-    ...(start?.background ? { background: true } : {}),
+    cwd: worktree ? ids.sessionCwd : start.cwd,
+    parentAgentId: start.parentAgentId,
+    parentToolUseId: start.parentToolUseId,
+    ...(start.name ? { name: start.name } : {}),
+    ...(start.background ? { background: true } : {}),
     updatedAt: last.ts
   }
 }
