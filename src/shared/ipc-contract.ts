@@ -90,7 +90,22 @@ export const SessionSummarySchema = z.object({
   waitingPermissions: z.number().int().nonnegative().optional(),
   model: z.string().optional(),
   /** A scripted demo session (no real model). */
-  demo: z.boolean().optional()
+  demo: z.boolean().optional(),
+  /**
+   * Another process runs this session (`fanout run`, another window): it is shown read-only here and
+   * followed as it runs, until that process lets it go.
+   */
+  runningElsewhere: z
+    .object({
+      /** The program, as a person names it: `fanout run`, `the Fanout app`, `fanout web`. */
+      app: z.string(),
+      pid: z.number(),
+      /** Set when it runs on another computer (a shared data folder). */
+      host: z.string().optional(),
+      /** When it took the session (ms since the epoch). */
+      since: z.number()
+    })
+    .optional()
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 

@@ -38,6 +38,8 @@ export interface RuntimeHostOptions {
   trashItem?: TrashItem
   /** How often, at most, a working session's row is sent again for its time (default 30 s; tests shorten it). */
   activityNoticeMs?: number
+  /** This program as a person names it (`the Fanout app`, `fanout web`): another process asked to run one of its sessions names it. */
+  owner?: string
 }
 
 export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
@@ -57,7 +59,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
     const { listeners } = this
-    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
+    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults, ...(options.owner ? { owner: options.owner } : {}) })
     // Every session that joins is watched for agent file changes along with the workspace.
     this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
     this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })

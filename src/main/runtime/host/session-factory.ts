@@ -16,6 +16,8 @@ export interface SessionFactoryOptions {
   createClient?: () => ModelClient
   /** Options passed to every session (tests: ripgrep, stall timeouts). */
   sessionDefaults?: Partial<AgentSessionOptions>
+  /** This program as a person names it, written in the lock of every session it runs (see AgentSessionOptions.owner). */
+  owner?: string
 }
 
 const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
@@ -63,6 +65,7 @@ export class SessionFactory {
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
       dataDir: this.o.dataDir,
+      owner: this.o.owner ?? 'Fanout',
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(this.o.home ? { home: this.o.home } : {}),
       ...this.o.sessionDefaults

@@ -8,6 +8,7 @@ import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
 import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
+import { describeOwner, SessionLockedError, sessionOwner } from '../store/session-lock'
 import { startDemoModel } from './demo'
 import type { KeyStored } from './demo-script'
 import type { HostListeners } from './host-listeners'
@@ -97,8 +98,11 @@ export class SessionRuns {
 
   stopAgent: RuntimeHost['stopAgent'] = async ({ sessionId, agentId }) => {
     const live = this.o.live.get(sessionId)
-    if (!live)
+    if (!live) {
+      const owner = await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
+      if (owner) throw new HostCallError('conflict', `This session is being run by ${describeOwner(owner)}, not here; stop it there.`)
       throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
+    }
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
     return {}
@@ -134,6 +138,8 @@ export class SessionRuns {
       session = await this.o.factory.open(sessionId, config, client)
     } catch (err) {
       await demo?.close()
+      // Another process runs it: it is shown read-only here, following that process.
+      if (err instanceof SessionLockedError) throw new HostCallError('conflict', `${err.message} Here it is read-only and followed as it runs.`)
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.

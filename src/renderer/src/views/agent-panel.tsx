@@ -20,6 +20,7 @@ import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
 import { sendMessage, stopAgent, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
+import { useRunningElsewhere } from './running-elsewhere'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -45,7 +46,9 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
 
 export function PanelActions({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
   const [error, setError] = useState<string | null>(null)
-  const active = isActive(agent.status)
+  // Another process runs the session: nothing to stop or tell from here.
+  const elsewhere = useRunningElsewhere(agent.sessionId)
+  const active = isActive(agent.status) && !elsewhere
   return (
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}

@@ -6,10 +6,11 @@ import { LIMIT_LABEL } from '../components/status'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { formatClock, formatCost, plural } from '../lib/format'
-import { isActive } from '../../../shared/view/session-state'
+import { isActive, type PermissionState } from '../../../shared/view/session-state'
 import { agentCounts, subagentsText } from '../state/agent-counts'
 import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
+import { RunningElsewhereBar, useRunningElsewhere } from './running-elsewhere'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
 
@@ -88,6 +89,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const opening = useApp((s) => s.opening?.sessionId === sessionId)
   const openError = useApp((s) => s.openError)
   const [stopError, setStopError] = useState<string | null>(null)
+  const elsewhere = useRunningElsewhere(sessionId)
   const running = !!root && isActive(root.status)
   // Requests of the main agent itself show here; subagents' show on their panels and in the queue.
   const mine = (queue ?? []).map((id) => permissions![id]).filter((p) => p.requestingAgentId === rootId || p.agentId === rootId)
@@ -103,6 +105,34 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         <div className="pane-message muted">Starting…</div>
       )}
       <div className="conversation-bottom">
+        {elsewhere ? (
+          <RunningElsewhereBar owner={elsewhere} />
+        ) : (
+          <ConversationControls sessionId={sessionId} rootId={rootId} running={running} mine={mine} stopError={stopError} setStopError={setStopError} />
+        )}
+      </div>
+    </section>
+  )
+}
+
+/** What a person does with a session this window runs: answer its requests, stop it, resume it, prompt it. */
+function ConversationControls({
+  sessionId,
+  rootId,
+  running,
+  mine,
+  stopError,
+  setStopError
+}: {
+  sessionId: string
+  rootId: string | null
+  running: boolean
+  mine: PermissionState[]
+  stopError: string | null
+  setStopError: (e: string | null) => void
+}) {
+  return (
+    <>
         {mine.map((p) => (
           <PermissionCard key={p.requestId} request={p} />
         ))}
@@ -135,7 +165,6 @@ export function Conversation({ sessionId }: { sessionId: string }) {
             else await sendPrompt(sessionId, text)
           }}
         />
-      </div>
-    </section>
+    </>
   )
 }
