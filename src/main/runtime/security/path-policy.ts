@@ -30,12 +30,14 @@ export interface PathPolicyOptions {
 }
 
 export class PathPolicy {
+  readonly ctx: { cwd: string; home: string }
   readonly cwd: string
   readonly home: string
 
   constructor(private readonly opts: PathPolicyOptions) {
     this.cwd = resolve(opts.cwd)
     this.home = opts.home ?? homedir()
+    this.ctx = { cwd: this.cwd, home: this.home }
   }
 
   /** A model-supplied path, absolute (`~` expanded, relative to cwd). */
@@ -59,7 +61,8 @@ export class PathPolicy {
     return insideWorkingDirs(abs, this.roots())
   }
 
-  private rulesFor(access: Access, toolName?: string): PermissionRule[] {
+  /** The path deny rules binding this access (and this tool). */
+  rulesFor(access: Access, toolName?: string): PermissionRule[] {
     const deny = this.opts.rules?.().deny ?? []
     return deny.filter((r) => {
       if (r.content === undefined) return false

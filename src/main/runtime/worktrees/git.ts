@@ -2,6 +2,7 @@
 // git process (often the user's own, in the parent checkout) holds a lock file for a moment.
 import { realpath, stat } from 'node:fs/promises'
 import type { SimpleGit } from 'simple-git'
+import { childEnv } from '../security/child-env'
 
 /**
  * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
@@ -21,7 +22,10 @@ let simpleGitModule: Promise<typeof import('simple-git')> | undefined
 
 async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
   const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
-  return simpleGit({
+  // No credentials in git's environment (see security/child-env.ts); GIT_* variables other than the identity
+  // ones are left for simple-git's own guard to drop (passing one explicitly would make it refuse to run).
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toUpperCase().startsWith('GIT_') || IDENTITY_ENV.includes(k)))
+  const git = simpleGit({
     baseDir: dir,
     config: options.config ?? [],
     allowEnvironment: IDENTITY_ENV,
@@ -36,6 +40,7 @@ async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> 
       return Buffer.from(stderr || `git exited with code ${result.exitCode}`)
     }
   })
+  return git.env(childEnv({ base }))
 }
 
 export async function isDirectory(path: string): Promise<boolean> {
