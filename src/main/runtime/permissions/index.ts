@@ -7,3 +7,4 @@ export { emptyRules, formatRule, mergeRules, parseRule, rulesFrom, RULE_BEHAVIOR
 export { loadPermissionSettings, MANAGED_SETTINGS_FILE, type LoadPermissionSettingsOptions, type PermissionSettings } from './settings'
 export { matchBashPattern, parseBashCommand, type ParsedCommand } from './bash-command'
 export { bashReadOnlyVerdict, isReadOnlyBashCommand, type ReadOnlyVerdict } from './bash-read-only'
+export { isReadOnlyAgent } from './read-only-agent'

@@ -11,6 +11,8 @@ import { childEnv } from '../security/child-env'
  */
 const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']
 
+const SIMPLE_GIT_GUARDED = /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i
+
 export interface GitOptions {
   /** Extra `-c key=value` settings for this command only (never written to any config file). */
   config?: string[]
@@ -22,9 +24,10 @@ let simpleGitModule: Promise<typeof import('simple-git')> | undefined
 
 async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
   const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
-  // No credentials in git's environment (see security/child-env.ts); GIT_* variables other than the identity
-  // ones are left for simple-git's own guard to drop (passing one explicitly would make it refuse to run).
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toUpperCase().startsWith('GIT_') || IDENTITY_ENV.includes(k)))
+  // No credentials in git's environment (see security/child-env.ts). The variables simple-git guards (GIT_*
+  // but the identity, EDITOR, PAGER…) are left out: it drops them from the ambient environment, and refuses to
+  // run when one is passed explicitly.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SIMPLE_GIT_GUARDED.test(k) || IDENTITY_ENV.includes(k)))
   const git = simpleGit({
     baseDir: dir,
     config: options.config ?? [],
