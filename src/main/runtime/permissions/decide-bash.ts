@@ -1,6 +1,7 @@
 // The Bash half of decidePermission: which rules a command hits (deny and ask rules find it however it is
 // dressed up; allow rules must cover every part), whether it is read-only, and which sandbox it runs in.
-import { join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import type { PathPolicy } from '../security/path-policy'
 import type { SandboxLevel } from '../tools/define-tool'
 import { commandVariants, matchBashPattern, parseBashCommand, shellWords, type ParsedCommand } from './bash-command'
@@ -49,6 +50,35 @@ export function bashReadsDeniedPath(parsed: ParsedCommand, policy: PathPolicy): 
     }
   }
   return undefined
+}
+
+/** git subcommands that print file contents from the repository (its history included, which no sandbox hides). */
+const GIT_CONTENT = new Set(['show', 'diff', 'grep', 'blame', 'annotate', 'cat-file', 'whatchanged', 'format-patch', 'archive', 'bundle', 'difftool', 'log', 'reflog', 'stash', 'range-diff', 'notes', 'fast-export'])
+
+/**
+ * A git command that can print protected files from the repository's objects (git show, log -p, grep HEAD…)
+ * while a Read deny rule protects something in it: the sandbox hides the working tree's copy, not history.
+ */
+export function gitRevealsProtected(parsed: ParsedCommand, policy: PathPolicy): PermissionRule | undefined {
+  for (const seg of [...parsed.segments, ...parsed.nested]) {
+    const words = shellWords(seg) ?? seg.split(/\s+/)
+    const at = words.findIndex((w) => w === 'git' || w.endsWith('/git'))
+    if (at === -1) continue
+    let i = at + 1
+    let cwd = policy.cwd
+    for (; i < words.length && words[i].startsWith('-'); i++) if (words[i] === '-C' && words[i + 1]) cwd = resolve(cwd, words[++i])
+    if (words[i] === undefined || !GIT_CONTENT.has(words[i])) continue
+    const rule = policy.protectedUnder(repoRoot(cwd), 'Bash')
+    if (rule) return rule
+  }
+  return undefined
+}
+
+function repoRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d
+    if (dirname(d) === d) return dir
+  }
 }
 
 /** An allow rule that covers the whole command: every part allowed by a rule or read-only. */

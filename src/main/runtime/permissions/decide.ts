@@ -9,7 +9,7 @@ import { PathPolicy } from '../security/path-policy'
 import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
 import { bashReadOnlyVerdict } from './bash-read-only'
-import { bashAllowed, bashReadsDeniedPath, bashRuleHits, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
+import { bashAllowed, bashReadsDeniedPath, bashRuleHits, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
 import { pathRuleMatches, type PathContext } from './path-rules'
 import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
@@ -81,13 +81,15 @@ function shown(path: string, cwd: string): string {
   return isInside(cwd, path) ? relative(cwd, path) || '.' : path
 }
 
-function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: ParsedCommand): string {
+function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: ParsedCommand, policy?: PathPolicy): string {
   if (call.kind === 'bash') {
     const unsure = parsed?.unsure ?? []
     const outside = call.unsandboxed ? ' outside the sandbox (it asked to leave it)' : ''
-    return `Bash wants to run${outside}: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}`
+    const history = policy && parsed ? gitRevealsProtected(parsed, policy) : undefined
+    const why = history ? ` (git can show files the rule "${history.raw}" protects from the repository's history)` : ''
+    return `Bash wants to run${outside}: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}${why}`
   }
-  if (call.kind === 'edit') return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}`
+  if (call.kind === 'edit') return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${call.path && policy?.runsLater(call.path) ? ' (a file other programs run or obey: git hooks and config, settings, MCP servers, editor tasks)' : ''}`
   if (call.kind === 'read') return `${call.name} wants to read ${call.path}, outside the working directory`
   if (call.kind === 'network') return `${call.name} wants to fetch ${call.url ?? 'a URL'}`
   return `${call.name} needs approval`
@@ -112,11 +114,17 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   if (denied) return { behavior: 'deny', message: denyMessage(call, denied), rule: denied.raw }
   if (call.kind === 'bash' && call.unsandboxed && floor === 'read-only')
     return { behavior: 'deny', message: `Bash may not leave the sandbox here: ${mode === 'plan' ? 'plan mode' : 'this agent is read-only, and'} its commands run without write access. Run the command without dangerouslyDisableSandbox.` }
+  const history = parsed ? gitRevealsProtected(parsed, policy) : undefined
 
   // 2. The mode.
   if (mode === 'bypassPermissions') {
     if (call.kind !== 'bash') return { behavior: 'allow' }
-    return { behavior: 'allow', sandbox: call.unsandboxed || !sandbox.available ? 'off' : floor }
+    if (history)
+      return { behavior: 'deny', message: `${denyMessage(call, history)} (git can print protected files from the repository's history, which no sandbox hides; a person must approve such a command, and bypass mode asks no one).`, rule: history.raw }
+    // Bypass skips the questions, not the OS boundary: leaving the sandbox needs a person.
+    if (call.unsandboxed && sandbox.available)
+      return { behavior: 'deny', message: 'Bash may not leave the sandbox in bypassPermissions mode: that needs a person to approve it. Run the command in the sandbox, or ask the user to run it (or to allow its domains in sandbox.network.allowedDomains).' }
+    return { behavior: 'allow', sandbox: sandbox.available ? floor : 'off' }
   }
   const verdict = call.kind === 'bash' && !call.unsandboxed ? bashReadOnlyVerdict(call.command ?? '', policy) : undefined
   const readOnlyCall = call.kind === 'bash' ? verdict?.readOnly === true : call.readOnly
@@ -131,9 +139,9 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
-  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
+  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
   else if (parsed) {
-    const allowed = call.unsandboxed ? undefined : bashAllowed(rules.allow, call.command ?? '', parsed, policy)
+    const allowed = call.unsandboxed || history ? undefined : bashAllowed(rules.allow, call.command ?? '', parsed, policy)
     const auto = allowed && bashAuto(readOnlyCall ? 'read-only' : floor, allowed.raw)
     if (auto) return auto
   } else {
@@ -149,9 +157,9 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
       const auto = bashAuto('read-only')
       if (auto) return auto
     }
-    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
+    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside && !policy.runsLater(call.path)) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
-    const reason = askReason(call, cwd, inside, parsed) + (call.kind === 'bash' ? noSandbox : '')
+    const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
     decision = { behavior: 'ask', reason, suggestedRules: call.unsandboxed ? [] : suggestRules(call, cwd, policy) }
   }
 

@@ -11,7 +11,7 @@
 // walks a tree: Glob and Grep hand it each file they found.
 import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
 import type { PermissionRule, PermissionRules } from '../permissions/rules'
 import { compileGlob } from '../tools/glob-pattern'
@@ -19,6 +19,13 @@ import { isInside, resolveToolPath } from '../tools/paths'
 import { FILE_EDIT_TOOL_NAMES } from '../tools/tool-names'
 
 export type Access = 'read' | 'write'
+
+/**
+ * Files whose content other programs run or obey later, outside Fanout's control: git hooks and config, the
+ * project's Claude settings (hooks) and MCP servers, editor task files, shell start-up files. acceptEdits
+ * never changes them without asking; the sandbox never lets a command write them.
+ */
+const RUNS_LATER = /(^|\/)(\.git(\/|$)|\.claude\/settings(\.local)?\.json$|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.gitmodules$|\.(bashrc|bash_profile|zshrc|zprofile|profile)$)/
 
 export interface PathPolicyOptions {
   cwd: string
@@ -109,6 +116,11 @@ export class PathPolicy {
         return dirs.some((d) => isInside(d, area) || isInside(area, d) || matchesOne(r.content as string, r.root, ctx, d))
       })
     })
+  }
+
+  /** A file other programs will run or obey later (see RUNS_LATER): never written without asking. */
+  runsLater(abs: string): boolean {
+    return this.candidates(abs).some((c) => c === UNKNOWABLE || this.roots().some((r) => isInside(r, c) && RUNS_LATER.test(relative(r, c))))
   }
 
   /** For a tool about to touch a file: null when it may, else the message the model sees. */

@@ -17,6 +17,8 @@ import type { CommandPolicy } from './sandbox-runtime'
 
 /** Credential stores no sandboxed command reads, relative to the home directory. */
 const CREDENTIAL_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.claude/.credentials.json', '.anthropic']
+/** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
+const RUNS_LATER_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.mcp.json', '.gitmodules']
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
 const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
 
@@ -68,7 +70,10 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     return { cwd: paths.cwd, allowWrite: [], denyWrite: LIBRARY_SCRATCH(home).filter((p) => existsSync(p)), denyRead, allowedDomains: [] }
   }
   const allowWrite = [paths.cwd, opts.tmpDir]
-  const denyWrite = paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths))
+  const denyWrite = [
+    ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
+    ...RUNS_LATER_FILES.map((f) => join(paths.cwd, f)).filter((f) => existsSync(f))
+  ]
   const gitDir = outsideGitDir(paths.cwd)
   if (gitDir) {
     allowWrite.push(gitDir)
