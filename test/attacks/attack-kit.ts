@@ -68,6 +68,8 @@ export async function makeWorld(settings: Record<string, unknown> = {}): Promise
   symlinkSync(outside, join(project, 'link'))
   symlinkSync(join(project, 'secrets/a.txt'), join(project, 'leak.txt'))
   symlinkSync('secrets', join(project, 'sdir'))
+  write(join(outside, 'nb.ipynb'), JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', source: [OUTSIDE], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }))
+  symlinkSync(join(outside, 'nb.ipynb'), join(project, 'nblink.ipynb'))
   symlinkSync(join(project, 'loop-b'), join(project, 'loop-a'))
   symlinkSync(join(project, 'loop-a'), join(project, 'loop-b'))
   git(project, 'init', '-q')

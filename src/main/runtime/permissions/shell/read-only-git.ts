@@ -66,6 +66,11 @@ interface GitSub {
   extra?: (p: ParsedOptions, operands: Arg[]) => string | null
 }
 
+/** diff/show print contents unless asked only for names or statistics (and not for a patch as well). */
+const NAMES_ONLY = ['--stat', '--name-only', '--name-status', '--numstat', '--shortstat', '--summary', '--compact-summary', '--dirstat', '--quiet', '--exit-code', '--raw', '-s', '--no-patch']
+const PATCH = ['-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--word-diff', '--color-words', '--cc', '-W', '--function-context']
+const printsContents = (p: ParsedOptions): boolean => !has(p, ...NAMES_ONLY) || has(p, ...PATCH)
+
 const listOnly =
   (flags: string[]) =>
   (p: ParsedOptions, operands: Arg[]): string | null =>
@@ -75,8 +80,8 @@ const SUBCOMMANDS: Record<string, GitSub> = {
   status: { spec: { short: 'sbvz', shortOptArg: 'u', long: ['--short', '--branch', '--long', '--verbose', '--no-ahead-behind', '--ahead-behind', '--renames', '--no-renames', '--show-stash', '--no-column'], longOptArg: ['--porcelain', '--untracked-files', '--ignored', '--ignore-submodules', '--column', '--find-renames'] }, operands: 'paths', content: false },
   log: { spec: LOG, operands: 'revs-paths', content: (p) => has(p, '-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--word-diff', '--color-words', '--cc', '-c', '-m', '--function-context', '-S', '-G') },
   whatchanged: { spec: LOG, operands: 'revs-paths', content: (p) => has(p, '-p', '-u', '--patch', '--word-diff', '--color-words', '-S', '-G') },
-  show: { spec: LOG, operands: 'revs-paths', content: true },
-  diff: { spec: DIFF, operands: 'revs-paths', content: true },
+  show: { spec: LOG, operands: 'revs-paths', content: printsContents },
+  diff: { spec: DIFF, operands: 'revs-paths', content: printsContents },
   blame: { spec: { short: 'bcflnsetwp', shortArg: 'LSM', shortOptArg: 'C', long: ['--root', '--show-stats', '--porcelain', '--line-porcelain', '--incremental', '--show-name', '--show-number', '--show-email', '--minimal', '--reverse', '--first-parent', '--progress', '--no-progress'], longArg: ['--date', '--since', '--abbrev', '--encoding', '--ignore-rev', '--contents'] }, operands: 'revs-paths', content: true },
   grep: { spec: GREP, operands: 'pattern-revs-paths', content: true },
   'cat-file': { spec: { short: 'ptse', long: [] }, operands: 'object', content: true },
