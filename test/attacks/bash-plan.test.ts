@@ -41,10 +41,14 @@ describe('attacks on plan mode (real session, real bash, real sandbox)', () => {
     expect(escapes(verdicts)).toEqual([])
   })
 
-  it('refuses every one of them: none passes as read-only', () => {
-    const allowed = verdicts.filter((v) => !v.isError).map((v) => `${v.id}: ${v.result.slice(0, 120)}`)
+  it('refuses every attempt to run, write or name a protected file: none passes as read-only', () => {
+    // Recursive searches that merely pass protected files (grep -r, rg, find) are read-only: they run in the
+    // read-only sandbox, where those files cannot be read (the escapes check above holds them to it).
+    const searches = new Set(['grep-r-protected', 'grep-r-default', 'rg-protected', 'find-protected'])
+    const refused = (v: Verdict) => /plan mode|denied|not available|may not leave the sandbox/.test(v.result)
+    const allowed = verdicts.filter((v) => !searches.has(v.id) && !refused(v)).map((v) => `${v.id}: ${v.result.slice(0, 120)}`)
     expect(allowed).toEqual([])
-    for (const v of verdicts) expect(v.result, v.id).toMatch(/plan mode|denied|not available|may not leave the sandbox/)
+    for (const v of verdicts.filter((v) => searches.has(v.id))) expect(v.result, v.id).not.toContain('TOPSECRET')
   })
 
   it('says why, naming what is not read-only', () => {

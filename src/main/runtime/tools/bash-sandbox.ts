@@ -68,7 +68,7 @@ export async function prepareCommand(command: string, ctx: ToolContext, paths: P
   mkdirSync(tmpDir, { recursive: true })
   const policy = sandboxPolicy(level, { paths, tmpDir, allowedDomains: opts?.allowedDomains?.() ?? [], secretFiles: opts?.secretFiles })
   const wrapped = await runtime.wrap(command, policy, ctx.signal)
-  const env = baseEnv(level === 'read-only' ? READ_ONLY_GIT : { TMPDIR: tmpDir })
+  const env = baseEnv(level === 'read-only' ? READ_ONLY_GIT : {})
   return { line: wrapped.command, env, sandbox: level, release: wrapped.release }
 }
 

@@ -52,13 +52,13 @@ class Classifier {
   env(cwd: string): CommandEnv {
     return {
       cwd,
-      readPath: (arg, how) => this.readPath(arg, how?.cwd ?? cwd, how?.recursive ?? false),
+      readPath: (arg, how) => this.readPath(arg, how?.cwd ?? cwd),
       repoRoot: (at) => repoRootOf(at ?? cwd),
       protectedUnder: (dir) => this.ctx.protectedUnder(dir)
     }
   }
 
-  readPath(arg: Arg, cwd: string, recursive: boolean): string | null {
+  readPath(arg: Arg, cwd: string): string | null {
     if (arg.value === '-' && !arg.glob) return null
     let paths: string[]
     if (arg.glob) {
@@ -66,13 +66,12 @@ class Classifier {
       if (expanded === null) return `the glob ${arg.value} names too many files to check`
       paths = expanded.length ? expanded : [resolve(cwd, arg.value)]
     } else paths = [isAbsolute(arg.value) ? resolve(arg.value) : resolve(cwd, arg.value)]
+    // A recursive read (grep -r, rg, find) may walk past protected files: it runs in the read-only sandbox,
+    // where they are unreadable, so only the paths it is given are checked here. git is different: it reads
+    // history, which no sandbox hides (see read-only-git.ts).
     for (const p of paths) {
       const why = this.ctx.checkRead(p)
       if (why) return why
-      if (recursive && statSync(p, { throwIfNoEntry: false })?.isDirectory()) {
-        const under = this.ctx.protectedUnder(p)
-        if (under) return under
-      }
     }
     return null
   }
@@ -83,7 +82,7 @@ class Classifier {
     if (op === '<>') return 'a read-write redirection'
     const w = wordValue(r.Word, this.ctx.home)
     if (!w.ok) return `a redirection using ${w.why}`
-    if (op === '<') return this.readPath(w, state.cwd, false)
+    if (op === '<') return this.readPath(w, state.cwd)
     if ((op === '>&' || op === '<&') && !w.glob && /^(\d+|-)$/.test(w.value)) return null
     if (op === '<&') return 'an unusual input redirection'
     if (w.value === '/dev/null' && !w.glob) return null
@@ -114,7 +113,7 @@ class Classifier {
     if (operands.length > 1 || operands.some((a) => a.glob || a.value === '-')) return 'an unusual cd'
     const target = operands.length ? resolve(state.cwd, operands[0].value) : this.ctx.home
     if (!statSync(target, { throwIfNoEntry: false })?.isDirectory()) return `cd to ${target}, which is not a directory`
-    const why = this.readPath({ value: target }, state.cwd, false)
+    const why = this.readPath({ value: target }, state.cwd)
     if (why) return why
     state.cwd = target
     return null

@@ -79,5 +79,5 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     allowWrite.push(gitDir)
     denyWrite.push(join(gitDir, 'hooks'), join(gitDir, 'config'))
   }
-  return { cwd: paths.cwd, allowWrite, denyWrite: denyWrite.filter((p) => isAbsolute(p)), denyRead, allowedDomains: [...opts.allowedDomains] }
+  return { cwd: paths.cwd, tmpDir: opts.tmpDir, allowWrite, denyWrite: denyWrite.filter((p) => isAbsolute(p)), denyRead, allowedDomains: [...opts.allowedDomains] }
 }

@@ -24,6 +24,8 @@ export type SandboxStatus = { available: true; startMs: number } | { available: 
 export interface CommandPolicy {
   /** The command's directory: its tree's dangerous files are protected from writes. */
   cwd: string
+  /** The command's $TMPDIR (sandbox-runtime sets it inside the sandbox, from CLAUDE_CODE_TMPDIR at wrap time). */
+  tmpDir?: string
   allowWrite: string[]
   denyWrite: string[]
   denyRead: string[]
@@ -97,14 +99,18 @@ let wrapping: Promise<unknown> = Promise.resolve()
  * the directory at a time; Fanout's own code never relies on process.cwd() (every tool resolves against its
  * agent's cwd), so nothing else minds the moment it is moved.
  */
-function inDirectory<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+function inDirectory<T>(dir: string, tmpDir: string | undefined, fn: () => Promise<T>): Promise<T> {
   const run = wrapping.then(async () => {
     const before = process.cwd()
+    const tmpBefore = process.env.CLAUDE_CODE_TMPDIR
     process.chdir(dir)
+    if (tmpDir) process.env.CLAUDE_CODE_TMPDIR = tmpDir
     try {
       return await fn()
     } finally {
       process.chdir(before)
+      if (tmpBefore === undefined) delete process.env.CLAUDE_CODE_TMPDIR
+      else process.env.CLAUDE_CODE_TMPDIR = tmpBefore
     }
   })
   wrapping = run.catch(() => undefined)
@@ -153,7 +159,7 @@ export class SandboxRuntime {
     const manager = srt.SandboxManager
     // 128 random bits: the id is all that ties a connection to this command's network allow list.
     const commandId = randomBytes(16).toString('base64url')
-    const wrapped = await inDirectory(policy.cwd, () =>
+    const wrapped = await inDirectory(policy.cwd, policy.tmpDir, () =>
       manager.wrapWithSandbox(
         command,
         'bash',
