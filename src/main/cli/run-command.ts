@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import type { AgentEvent } from '../../shared/events'
 import { AgentSession } from '../runtime/orchestration'
+import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { summarizeRun } from './run-summary'
 
@@ -217,5 +218,6 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint)
     await session.close()
+    await shutdownSandbox()
   }
 }

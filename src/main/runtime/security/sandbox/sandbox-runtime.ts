@@ -6,12 +6,14 @@
 // filesystem and network policy (sandbox-policy.ts), under a random id so that its network allow list, if
 // any, is its own.
 //
-// The library is loaded with import() (it is an ES module that finds its seccomp helper next to itself, so
-// it stays outside the CLI bundle) and only when a command is sandboxed: `fanout run` does not pay for it
-// until Bash runs.
+// The library is loaded from node_modules (it is an ES module that finds its seccomp helper next to itself,
+// so it stays outside the CLI bundle) with require(), which Node 20.19+ allows for ES modules: an import()
+// would not survive the CLI's code-cached bundle. It is loaded when a command is first sandboxed: `fanout
+// run` does not pay for it (~100 ms) until Bash runs.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { childEnv } from '../child-env'
@@ -87,7 +89,8 @@ function runProbe(command: string): Promise<{ code: number | null; output: strin
   })
 }
 
-let library: Promise<Srt> | undefined
+let library: Srt | undefined
+const loadLibrary = (): Srt => (library ??= createRequire(import.meta.url)('@anthropic-ai/sandbox-runtime') as Srt)
 let initialized: Promise<void> | undefined
 let wrapping: Promise<unknown> = Promise.resolve()
 
@@ -133,7 +136,7 @@ export class SandboxRuntime {
     const missing = missingDependencies(this.opts)
     if (missing.length) return { available: false, reason: `${missing.join('; ')} (${INSTALL_HINT})` }
     try {
-      const srt = await (library ??= import('@anthropic-ai/sandbox-runtime'))
+      const srt = loadLibrary()
       const deps = srt.SandboxManager.checkDependencies()
       if (deps.errors.length) return { available: false, reason: deps.errors.join('; ') }
       await (initialized ??= srt.SandboxManager.initialize({
@@ -155,7 +158,7 @@ export class SandboxRuntime {
 
   /** The command wrapped in its sandbox. Call only after ready() said available. */
   async wrap(command: string, policy: CommandPolicy, signal?: AbortSignal): Promise<WrappedCommand> {
-    const srt = await (library ??= import('@anthropic-ai/sandbox-runtime'))
+    const srt = loadLibrary()
     const manager = srt.SandboxManager
     // 128 random bits: the id is all that ties a connection to this command's network allow list.
     const commandId = randomBytes(16).toString('base64url')
@@ -183,6 +186,19 @@ export class SandboxRuntime {
       }
     }
   }
+}
+
+/**
+ * Stops the sandbox's proxies and relays (they would keep a CLI process alive after its work is done). A
+ * later command starts them again.
+ */
+export async function shutdownSandbox(): Promise<void> {
+  if (!initialized) return
+  const started = initialized
+  initialized = undefined
+  shared = undefined
+  await started.catch(() => undefined)
+  await loadLibrary().SandboxManager.reset()
 }
 
 let shared: SandboxRuntime | undefined
