@@ -15,7 +15,7 @@ import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
 import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
 import type { Tool } from '../tools/define-tool'
-import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
+import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
@@ -69,6 +69,8 @@ export class AgentSession implements SessionContext {
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
   readonly team: TeamManager
+  /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
+  private baseRef: WorktreeBaseRef = 'head'
 
   private constructor(readonly options: AgentSessionOptions) {
     this.sessionId = options.sessionId ?? randomUUID()
@@ -178,8 +180,13 @@ export class AgentSession implements SessionContext {
   async reload(): Promise<void> {
     await this.definitions.reload()
     this.extensions.reload()
+    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+  }
+
+  worktreeBaseRef(): WorktreeBaseRef {
+    return this.baseRef
   }
 
   readonly onError = (err: Error): void => {
