@@ -15,6 +15,7 @@ import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
 import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
 import type { Tool } from '../tools/define-tool'
+import { AgentWorkReview } from '../review'
 import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
@@ -34,6 +35,7 @@ import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
 import { SessionTools } from './session-tools'
+import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
 
@@ -187,6 +189,19 @@ export class AgentSession implements SessionContext {
 
   worktreeBaseRef(): WorktreeBaseRef {
     return this.baseRef
+  }
+
+  /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost {
+    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
+    return {
+      cwd: this.cwd,
+      review,
+      mode: () => handle.permissionMode,
+      agentId: async (name) => (await this.findAgent(name))?.id,
+      consent: (ctx, input, reason) => this.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
+      strategy: async () => (await this.options.mergeStrategy?.()) ?? 'merge'
+    }
   }
 
   readonly onError = (err: Error): void => {
