@@ -20,6 +20,8 @@ export interface E2eHostOptions {
   speed?: number
   /** Replaces the e2e model's script (a test that needs one particular reply). */
   respond?: Respond
+  /** Stands in for the desktop's file manager, which this machine has none of (Open folder in the Changes view). */
+  openPath?: (path: string) => Promise<string | null>
 }
 
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
@@ -39,7 +41,8 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
       if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
       return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
     },
-    sessionDefaults: { managedSettingsFile: null }
+    sessionDefaults: { managedSettingsFile: null },
+    ...(opts.openPath ? { openPath: opts.openPath } : {})
   })
   const close = host.close.bind(host)
   host.close = async () => {

@@ -41,10 +41,12 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
     const wt = result.worktree
     lines.push(
       wt.kept
-        ? `worktree: its changes are on branch ${wt.branch}${wt.commit ? ` (commit ${wt.commit.slice(0, 12)})` : ''}, checked out at ${wt.path}; the person reviews and merges them in Fanout's Changes view${handle.depth === 1 ? ', and RequestMerge asks them to merge it when the work is ready' : ''}`
+        ? `worktree: its changes are on branch ${wt.branch}${wt.commit ? ` (commit ${wt.commit.slice(0, 12)})` : ''}, checked out at ${wt.path}`
         : `worktree: it changed nothing; the worktree was removed`
     )
     if (wt.error) lines.push(`worktree problem: ${wt.error}`)
+    // Only the main agent has RequestMerge; every parent learns that the person lands the work.
+    if (wt.kept) lines.push(`The person reviews and merges it in Fanout's Changes view${handle.depth === 1 ? '; RequestMerge asks them to merge it once the work is ready' : ''}.`)
   }
   const u = result.usage
   lines.push(
