@@ -63,8 +63,17 @@ test('Changes view: diff of an agent’s edit, conflict preview, merge, discard,
   await expect(matrix).toBeVisible({ timeout: 20_000 })
   await expect(matrix.getByTestId('matrix-head')).toHaveCount(3)
   await expect(matrix.locator('[data-verdict=conflict]')).toHaveCount(2)
-  await expect(dialog.getByTestId('preview-notes')).toContainText('1 and 3 conflict in src/lexer.ts')
-  await expect(dialog.getByTestId('merge-all-plan')).toHaveText('“Merge all” merges 1 implementer, 2 implementer, then stops at 3 implementer: it conflicts with 1 implementer in src/lexer.ts.')
+  // Agents are numbered in the order they started (which of them got its worktree first varies).
+  const number = async (task: string) => {
+    const id = await dialog.locator('[data-testid=review-agent-row]', { hasText: task }).getAttribute('data-agent-id')
+    return Number((await matrix.locator(`tr[data-agent-id="${id}"] .matrix-num`).innerText()).trim())
+  }
+  const [errors, docs, trim] = [await number('Report where lexer errors happen'), await number('Document lex() in the README'), await number('Trim the input before lexing')]
+  await expect(dialog.getByTestId('preview-notes')).toHaveText(`${Math.min(errors, trim)} and ${Math.max(errors, trim)} conflict in src/lexer.ts`)
+  const [first, stop] = errors < trim ? [errors, trim] : [trim, errors]
+  const task = (n: number) => (n === errors ? 'Report where lexer errors happen' : n === trim ? 'Trim the input before lexing' : 'Document lex() in the README')
+  const merged = [docs, first].sort().map((n) => `${n} (${task(n)})`).join(', ')
+  await expect(dialog.getByTestId('merge-all-plan')).toHaveText(`“Merge all” merges ${merged}, then stops at ${stop} (${task(stop)}): it conflicts with ${first} (${task(first)}) in src/lexer.ts.`)
   await shootSizes(page, 'review-overview')
 
   // One agent's changes: its files with counts, commits, branch and worktree, and a real diff.
@@ -109,13 +118,16 @@ test('Changes view: diff of an agent’s edit, conflict preview, merge, discard,
 
   // The trimming agent now conflicts with main: its own panel opens its changes; discard it.
   await dialog.locator('.dialog-close').click()
-  const trimRow = page.locator('[data-testid=finished-row]', { hasText: 'Trim the input before lexing' })
-  await trimRow.getByTestId('panel-changes').click()
+  // Its panel (or its finished row, when the pane is crowded) has a Changes button, shown on hover in dense panels.
+  const trimPanel = page.locator('[data-testid=agent-panel], [data-testid=finished-row]').filter({ hasText: 'Trim the input before lexing' })
+  await trimPanel.hover()
+  await trimPanel.getByTestId('panel-changes').click()
   await expect(dialog.getByTestId('review-agent')).toBeVisible()
   const trimBranch = (await dialog.getByTestId('review-branch').innerText()).trim()
   await dialog.getByTestId('review-merge').click()
   await expect(merge.getByTestId('merge-verdict')).toContainText('✕ conflicts with main in src/lexer.ts')
   await expect(merge.getByTestId('merge-confirm')).toBeDisabled()
+  await expect(merge.getByTestId('merge-blocked-help')).toContainText('Ask the agent to redo its change on top of main')
   await shoot(page, 'review-merge-conflict-1280')
   await page.keyboard.press('Escape')
   await dialog.getByTestId('review-discard').click()
@@ -131,7 +143,7 @@ test('Changes view: diff of an agent’s edit, conflict preview, merge, discard,
 
   // Merge all: only the README agent is left, and it merges cleanly (merge commit this time).
   await dialog.getByTestId('review-nav-overview').click()
-  await expect(dialog.getByTestId('merge-all-plan')).toHaveText('“Merge all” merges 1 implementer, in that order, with no conflict.')
+  await expect(dialog.getByTestId('merge-all-plan')).toHaveText('“Merge all” merges 1 (Document lex() in the README), in that order, with no conflict.')
   await dialog.getByTestId('merge-all').click()
   await expect(merge.getByTestId('merge-strategy-squash')).toBeChecked() // remembered
   await merge.getByTestId('merge-strategy-merge').check()
@@ -158,6 +170,7 @@ test('a dirty checkout is refused before anything changes, and the merge says wh
   await dialog.locator('[data-testid=review-agent-row]', { hasText: 'Document lex() in the README' }).getByTestId('review-row-merge').click()
   const merge = page.getByTestId('merge-dialog')
   await expect(merge.getByTestId('merge-refused-early')).toContainText('commit or stash them before merging')
+  await expect(merge.getByTestId('merge-verdict')).toHaveText('✓ merges cleanly')
   await expect(merge.getByTestId('merge-confirm')).toBeDisabled()
   await shoot(page, 'review-merge-dirty-1280')
   expect(git('rev-parse', 'HEAD')).toBe(head)

@@ -93,6 +93,8 @@ describe('merging', () => {
     expect(r.git('rev-parse', 'ORIG_HEAD')).toBe(out.merged[0].commit)
     expect(agentBranches(r)).toEqual([])
     expect(existsSync(w1.path) || existsSync(w2.path)).toBe(false)
+    // "All" of a session's agents skips the ones already gone.
+    expect(await review.merge(r.root, { all: true, agents: ['a1', 'a2'], strategy: 'merge' })).toMatchObject({ merged: [], stopped: null })
     const after = await review.list(r.root, ['a1', 'a2'])
     expect(after.agents).toEqual([])
     expect(after.gone.map((g) => [g.agentId, g.outcome?.action, g.outcome?.commit])).toEqual([

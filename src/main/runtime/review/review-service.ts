@@ -50,7 +50,7 @@ export class AgentWorkReview {
     const repo = await this.repo(cwd)
     const checkout = await checkoutState(repo)
     const all = await this.branches(repo)
-    const wanted = agentIds ? all.filter((b) => agentIds.includes(b.agentId)) : all
+    const wanted = agentIds ? inOrder(all, agentIds) : all
     const agents: AgentChanges[] = []
     for (const b of wanted) agents.push(await agentChanges(repo.cwd, checkout.head, b))
     const missing = agentIds ? agentIds.filter((id) => !all.some((b) => b.agentId === id)) : []
@@ -84,7 +84,7 @@ export class AgentWorkReview {
     await this.requireGit(repo)
     const checkout = await checkoutState(repo)
     const all = await this.branches(repo)
-    const wanted = agentIds ? all.filter((b) => agentIds.includes(b.agentId)) : all
+    const wanted = agentIds ? inOrder(all, agentIds) : all
     const changes = new Map<string, AgentChanges>()
     for (const b of wanted) changes.set(b.agentId, await agentChanges(repo.cwd, checkout.head, b))
     return previewMerges(repo.cwd, checkout, wanted, changes)
@@ -100,7 +100,8 @@ export class AgentWorkReview {
     return enqueueForRepo(repo.commonDir, async () => {
       const fresh = await readRepo(repo.cwd)
       const all = await this.branches(fresh)
-      const named = req.agents?.length ? resolveNames(all, req.agents) : all
+      // "All" of a session's agents: the ones whose branch is gone (merged, discarded) are simply not there any more.
+      const named = req.all ? (req.agents?.length ? inOrder(all, req.agents) : all) : req.agents?.length ? resolveNames(all, req.agents) : all
       const skipped: string[] = []
       let chosen = named
       if (req.all) {
@@ -153,6 +154,11 @@ export class AgentWorkReview {
       throw err
     }
   }
+}
+
+/** The branches of `agentIds`, in that order (the session's start order, as the app lists its agents). */
+function inOrder(branches: AgentBranch[], agentIds: string[]): AgentBranch[] {
+  return agentIds.map((id) => branches.find((b) => b.agentId === id)).filter((b): b is AgentBranch => b !== undefined)
 }
 
 export function resolveNames(branches: AgentBranch[], names: string[]): AgentBranch[] {

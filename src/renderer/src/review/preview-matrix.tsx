@@ -61,8 +61,10 @@ export function PreviewMatrix({ preview, sessionId }: { preview: MergePreview; s
             <tr key={a.agentId} data-agent-id={a.agentId}>
               <th scope="row" className="matrix-agent">
                 <span className="matrix-num">{i + 1}</span>
-                <AgentLabel sessionId={sessionId} agentId={a.agentId} fallbackType={a.agentType} showDescription={false} />
-                <span className="muted small">{a.files.length} file{a.files.length === 1 ? '' : 's'}</span>
+                <AgentLabel sessionId={sessionId} agentId={a.agentId} fallbackType={a.agentType} />
+                <span className="matrix-files muted small">
+                  {a.files.length} file{a.files.length === 1 ? '' : 's'}
+                </span>
               </th>
               {a.againstHead.clean ? (
                 <td className="matrix-clean" title={`Merges cleanly into ${into}`} data-testid="matrix-head" data-verdict="clean">

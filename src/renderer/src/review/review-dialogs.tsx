@@ -47,6 +47,10 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
   const order = preview ? [...preview.order, ...(preview.blocked ? [preview.blocked.agentId] : [])] : ids
   const cleanOnly = list?.agents.filter((a) => ids.includes(a.agentId) && a.state === 'merged').length === ids.length
   const count = all ? (preview?.order.length ?? 0) : ids.length
+  const agents = useApp((s) => s.events.sessions[view.sessionId]?.agents)
+  // A single agent that conflicts: there is nothing to choose, only what to do instead.
+  const blockedAlone = !all && !!preview && order.length > 0 && order.every((id) => preview.blocked?.agentId === id || preview.agents.some((a) => a.agentId === id && !a.againstHead.clean))
+  const agentName = (id: string) => agents?.[id]?.name ?? agents?.[id]?.description ?? id
   return (
     <Dialog title={all ? `Merge all into ${into}` : `Merge into ${into}`} onClose={closeDialog} wide testId="merge-dialog">
       {checkout && (
@@ -65,17 +69,18 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           const c = list?.agents.find((a) => a.agentId === id)
           const p = preview?.agents.find((a) => a.agentId === id)
           const stop = preview?.blocked?.agentId === id
+          const verdictClass = !preview ? 'pending' : stop || (p && !p.againstHead.clean) ? 'bad' : 'good'
           return (
-            <li key={id} className={stop ? 'stop' : ''}>
+            <li key={id}>
               <AgentLabel sessionId={view.sessionId} agentId={id} fallbackType={c?.agentType} />
               <span className="merge-list-meta small">
                 <code>{c?.branch ?? `fanout/${id}`}</code> · {c ? filesText(c) : ''}
               </span>
-              <span className="merge-list-verdict small" data-testid="merge-verdict">
+              <span className={`merge-list-verdict small ${verdictClass}`} data-testid="merge-verdict">
                 {!preview && !previewError
                   ? 'checking…'
                   : stop
-                    ? `✕ stops here: conflicts with ${preview!.blocked!.with.length ? 'an agent merged before it' : into} in ${preview!.blocked!.files.join(', ')}`
+                    ? `✕ ${order.length > 1 ? 'stops here: ' : ''}conflicts with ${preview!.blocked!.with.length ? `what is merged before it (${preview!.blocked!.with.map((w) => agentName(w)).join(', ')})` : into} in ${preview!.blocked!.files.join(', ')}`
                     : p && !p.againstHead.clean
                       ? `✕ conflicts with ${into} in ${p.againstHead.conflicts.join(', ')}`
                       : c?.state === 'merged'
@@ -88,7 +93,12 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
         })}
       </ol>
       {previewError && <div className="inline-error small">{previewError}</div>}
-      {!cleanOnly && (
+      {blockedAlone && (
+        <p className="review-note small" data-testid="merge-blocked-help">
+          Merging it would need the conflict resolved by hand, so Fanout will not start it. Ask the agent to redo its change on top of <code>{into}</code> (send it a message), resolve it yourself with git, or discard its work.
+        </p>
+      )}
+      {!cleanOnly && !blockedAlone && (
         <fieldset className="merge-strategy" disabled={busy || done}>
           <legend className="field-label">How</legend>
           {STRATEGIES.map((s) => (

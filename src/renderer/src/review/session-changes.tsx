@@ -97,8 +97,8 @@ export function SessionChangesView() {
         <div className="review-preview-head">
           <h3 id="preview-title">Conflict preview</h3>
           <span className="small muted">git merge-tree dry runs: nothing is touched</span>
-          <button className="icon-button" onClick={() => void loadPreview()} title="Check again" aria-label="Check the conflict preview again" disabled={previewLoading} data-testid="preview-refresh">
-            <Icon name="clock" size={13} />
+          <button className="btn btn-sm btn-ghost" onClick={() => void loadPreview()} title="Run the dry runs again against the current branch as it is now" disabled={previewLoading} data-testid="preview-refresh">
+            {previewLoading ? 'Checking…' : 'Check again'}
           </button>
         </div>
         {previewError ? (
@@ -128,7 +128,12 @@ function MergeAllBar() {
   const preview = useReview((s) => s.preview)!
   const busy = useReview((s) => s.busy)
   const agents = useApp((s) => s.events.sessions[view.sessionId]?.agents)
-  const label = (id: string) => `${preview.agents.findIndex((a) => a.agentId === id) + 1} ${agents?.[id]?.agentType ?? preview.agents.find((a) => a.agentId === id)?.agentType ?? ''}`.trim()
+  // Agents of one type differ by their task: the matrix number, then its name or task.
+  const label = (id: string) => {
+    const a = agents?.[id]
+    const what = a?.name ?? a?.description ?? preview.agents.find((x) => x.agentId === id)?.description ?? a?.agentType ?? id
+    return `${preview.agents.findIndex((x) => x.agentId === id) + 1} (${what})`
+  }
   return (
     <div className="review-merge-all" data-testid="merge-all-bar">
       <p className="small" data-testid="merge-all-plan">
