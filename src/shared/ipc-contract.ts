@@ -154,7 +154,7 @@ export const SettingsSchema = z.object({
    * Claude Code's `worktree.baseRef` in force for the workspace: where new agent worktrees start, and the
    * settings file that says so (null: Fanout's default, `head`).
    */
-  worktreeBaseRef: z.object({ value: z.enum(['head', 'fresh']), file: z.string().nullable() })
+  worktreeBaseRef: z.object({ value: z.enum(['head', 'fresh']), file: z.string().nullable(), scope: z.enum(['user', 'project', 'local', 'managed']).nullable() })
 })
 export type Settings = z.infer<typeof SettingsSchema>
 

@@ -34,7 +34,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     theme: 'system',
     firstRunSkipped: false,
     mergeStrategy: 'merge',
-    worktreeBaseRef: { value: 'head', file: null }
+    worktreeBaseRef: { value: 'head', file: null, scope: null }
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }

@@ -19,6 +19,8 @@ export interface BaseRefSetting {
   value: WorktreeBaseRef
   /** The settings file it came from; null for the default. */
   file: string | null
+  /** Which of Claude Code's settings files that is. */
+  scope: 'user' | 'project' | 'local' | 'managed' | null
   /** A value that is not `head` or `fresh` (ignored), with the file. */
   problems: string[]
 }
@@ -40,8 +42,12 @@ export function settingsFiles(o: BaseRefFiles): string[] {
 
 /** Reads `worktree.baseRef` from Claude Code's settings files; a file that cannot be read or parsed is skipped (the permission settings report it). */
 export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
-  const out: BaseRefSetting = { value: DEFAULT_WORKTREE_BASE_REF, file: null, problems: [] }
-  for (const file of new Set(settingsFiles(o))) {
+  const out: BaseRefSetting = { value: DEFAULT_WORKTREE_BASE_REF, file: null, scope: null, problems: [] }
+  const scopes = ['user', 'project', 'local', 'managed'] as const
+  const files = settingsFiles(o)
+  for (const [i, file] of files.entries()) {
+    // Run in the home folder, user and project settings are one file: it counts as the user's.
+    if (files.indexOf(file) !== i) continue
     let json: unknown
     try {
       json = JSON.parse(readFileSync(file, 'utf8'))
@@ -54,6 +60,7 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
     if (typeof value === 'string' && (WORKTREE_BASE_REFS as readonly string[]).includes(value)) {
       out.value = value as WorktreeBaseRef
       out.file = file
+      out.scope = scopes[i]
     } else {
       out.problems.push(`${file}: "worktree.baseRef" is ${JSON.stringify(value)}; it must be "head" or "fresh", so it is ignored.`)
     }
