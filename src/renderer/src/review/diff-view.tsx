@@ -11,15 +11,14 @@ import { EditorState, type Extension } from '@codemirror/state'
 import { EditorView, lineNumbers } from '@codemirror/view'
 import { tags } from '@lezer/highlight'
 import { useEffect, useRef } from 'react'
+import { EDITOR_BASE_THEME } from '../lib/editor-theme'
 import type { DiffLayout } from './review-store'
 
 const theme = EditorView.theme({
-  '&': { fontSize: 'var(--fs-sm)', backgroundColor: 'var(--bg-input)', color: 'var(--text)', fontFamily: 'var(--font-mono)' },
-  '&.cm-focused': { outline: 'none' },
+  ...EDITOR_BASE_THEME,
   '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.5' },
   '.cm-content': { padding: '4px 0', caretColor: 'transparent' },
   '.cm-line': { padding: '0 10px 0 6px' },
-  '.cm-gutters': { backgroundColor: 'var(--bg-subtle)', color: 'var(--text-faint)', border: 'none', borderRight: '1px solid var(--border)' },
   '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': { backgroundColor: 'color-mix(in srgb, var(--accent) 24%, transparent) !important' },
   // Changes: the theme's diff colors (the same as the transcript's), stronger where the text itself changed.
   '&.cm-merge-a .cm-changedLine, .cm-deletedChunk, .cm-deletedLine': { backgroundColor: 'var(--hl-del-bg)' },
