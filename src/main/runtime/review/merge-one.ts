@@ -68,6 +68,10 @@ export async function mergeOne(repo: RepoInfo, b: AgentBranch, strategy: MergeSt
     return stop(b, 'conflict', `The ${agentLabel(b)} conflicts with ${whom} in ${dry.conflicts.join(', ') || 'its files'}; nothing was merged and its branch is kept.`, dry.conflicts, withAgents)
   }
 
+  // Everything it would bring is there already (squashed earlier, its cleanup refused): only tidy it away.
+  if (dry.tree === (await runGit(root, ['rev-parse', `${head}^{tree}`]))) {
+    return { ok: true, merged: { agentId: b.agentId, branch: b.branch, commit: head, strategy, files: 0, cleanup: await cleanUp(repo, b, tip) } }
+  }
   const base = (await tryGit(root, ['merge-base', head, tip])) ?? b.baseCommit
   const subjects = (await runGit(root, ['log', '--reverse', '--format=%s', `${base}..${tip}`])).split('\n').filter(Boolean)
   const identity = await commitIdentityConfig(root)

@@ -206,6 +206,18 @@ describe('merging', () => {
     expect(r.git('log', '-1', '--format=%s', 'HEAD^2')).toBe('Agent coder: work of a1 (saved from an interrupted run)')
   })
 
+  it('an agent whose changes are all on the branch already (squashed by hand) makes no empty commit: it is only cleaned up', async () => {
+    const r = repo()
+    await agentWorked(r, 'a1', { files: { 'notes.md': 'x\n' } })
+    r.git('merge', '--quiet', '--squash', 'fanout/a1')
+    r.git('commit', '--quiet', '-m', 'squashed by hand')
+    const head = r.git('rev-parse', 'HEAD')
+    const out = await review.merge(r.root, { agents: ['a1'], strategy: 'squash' })
+    expect(out.merged).toMatchObject([{ agentId: 'a1', commit: head, files: 0 }])
+    expect(r.git('rev-parse', 'HEAD')).toBe(head)
+    expect(agentBranches(r)).toEqual([])
+  })
+
   it('an agent whose work is already on the branch (merged by hand) is only cleaned up', async () => {
     const r = repo()
     await agentWorked(r, 'a1', { files: { 'notes.md': 'x\n' } })

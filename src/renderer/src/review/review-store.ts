@@ -128,7 +128,8 @@ export async function refreshReview(): Promise<void> {
     return
   }
   const now = get()
-  if (now.view?.selected === null) void loadPreview()
+  // The dry runs are asked for again only when what they depend on moved: a branch tip, the checkout.
+  if (now.view?.selected === null && (previewKey() !== lastPreviewKey || !now.preview)) void loadPreview()
   if (now.file && stillChanged(now.file)) void loadDiff(now.file)
   else openFirstFile()
 }
@@ -166,9 +167,19 @@ async function loadDiff(file: OpenFile): Promise<void> {
   }
 }
 
+/** What the preview's answer depends on: the agents' tips and states, and the checkout's head and edits. */
+function previewKey(): string {
+  const list = get().list
+  if (!list) return ''
+  const c = list.checkout
+  return [c.head, c.branch, c.dirtyFiles.join(','), c.operation, ...list.agents.map((a) => `${a.agentId}:${a.tip}:${a.state}:${a.uncommitted.length}`)].join('|')
+}
+let lastPreviewKey = ''
+
 export async function loadPreview(): Promise<void> {
   const view = get().view
   if (!view) return
+  lastPreviewKey = previewKey()
   const n = ++seq.preview
   set({ previewLoading: true })
   try {
