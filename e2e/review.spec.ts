@@ -4,7 +4,7 @@
 // itself confirms each step. A dirty checkout is refused before anything changes. Screenshots at 1024, 1280
 // and 1920, light and dark.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
@@ -176,4 +176,25 @@ test('a dirty checkout is refused before anything changes, and the merge says wh
   expect(git('rev-parse', 'HEAD')).toBe(head)
   expect(existsSync(join(app.project, '.git', 'MERGE_HEAD'))).toBe(false)
   expect(branches()).toHaveLength(3)
+})
+
+test('Settings: where new agent worktrees start (Claude Code’s worktree.baseRef) and the merge strategy', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('open-settings').click()
+  const dialog = page.getByTestId('settings-dialog')
+  const baseRef = dialog.getByTestId('setting-worktreeBaseRef')
+  await baseRef.scrollIntoViewIfNeeded()
+  await expect(baseRef).toHaveValue('head')
+  await baseRef.selectOption('fresh')
+  await dialog.getByTestId('setting-mergeStrategy').selectOption('squash')
+  await shoot(page, 'review-settings-1280')
+  await dialog.getByTestId('settings-save').click()
+  await expect(dialog.getByText('Saved.')).toBeVisible()
+  // Written where Claude Code keeps it (the e2e host's home), and Fanout's own choice in its settings.
+  const home = join(app.dataDir, 'home')
+  await expect.poll(() => existsSync(join(home, '.claude', 'settings.json'))).toBe(true)
+  expect(JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8'))).toEqual({ worktree: { baseRef: 'fresh' } })
+  expect(JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).mergeStrategy).toBe('squash')
+  await expect(dialog.getByTestId('worktreeBaseRef-hint')).toContainText('~/.claude/settings.json')
 })
