@@ -46,7 +46,9 @@ export function crashProject(): CrashProject {
   git(project, 'init', '-q', '-b', 'main')
   git(project, 'add', '-A')
   git(project, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'init')
-  const marker = (name: string) => join(root, `${name}.marker`)
+  // Markers a sandboxed Bash command touches are in the working tree (the only place it may write); the
+  // others (the git hook's, the test's own) beside it.
+  const marker = (name: string) => (name === 'tool' ? join(project, '.tool.marker') : join(root, `${name}.marker`))
   const release = join(root, 'release')
   // prepare-commit-msg runs even under --no-verify: the commit of editor-0's worktree waits here the first time.
   const hook = join(project, '.git', 'hooks', 'prepare-commit-msg')

@@ -173,7 +173,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
         send({ type: 'turn_end', turn, stopReason })
-        const stuck = streak.record(outcomes)
+        const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
         if (stuck) {
           flushPending()
           send({ type: 'error', message: stuck, retrying: false })

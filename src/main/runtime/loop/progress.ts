@@ -1,13 +1,16 @@
 // The no-progress guard: an agent that makes the same failing calls turn after turn (a tool that does not
 // exist, a command that fails the same way) is not going to get anywhere, and each turn costs a model call
-// over an ever longer conversation. A turn "fails the same way" when every call in it failed and the calls,
-// by tool and error text, are the ones the previous turn made (the input may vary: a model that keeps
-// guessing at a missing tool's arguments makes no more progress than one that repeats itself).
+// over an ever longer conversation. A turn "fails the same way" when every call in it failed and the calls
+// (tool, input and error) are the ones the previous turn made. A call to a tool the agent does not have is
+// the same call whatever its input: guessing at a missing tool's arguments makes no more progress than
+// repeating them. Different calls that fail alike (trying one command after another) are not a loop.
 
 export const DEFAULT_MAX_REPEATED_FAILURES = 5
 
 export interface CallOutcome {
   name: string
+  /** The call's input; undefined when it does not count (a tool that does not exist). */
+  input?: unknown
   content: string
   isError: boolean
 }
@@ -26,7 +29,7 @@ export class FailureStreak {
       return null
     }
     const signature = outcomes
-      .map((o) => `${o.name}\u0000${o.content}`)
+      .map((o) => `${o.name}\u0000${o.input === undefined ? '' : JSON.stringify(o.input)}\u0000${o.content}`)
       .sort()
       .join('\u0001')
     this.count = signature === this.last ? this.count + 1 : 1
