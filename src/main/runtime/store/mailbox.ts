@@ -11,9 +11,9 @@
 // its end. Nothing is ever deleted, so the full history stays readable (and auditable) on disk.
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { appendFile, link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { errorCode, writeJsonAtomic } from './atomic-file'
+import { createExclusive, errorCode, writeJsonAtomic } from './atomic-file'
 import { assertSafeId, mailboxDir } from './data-dir'
 
 export interface MailboxMessage {
@@ -118,17 +118,7 @@ async function followChain(p: Paths, from: number): Promise<number> {
 
 async function tryClaim(p: Paths, start: number, end: number): Promise<boolean> {
   await mkdir(p.claims, { recursive: true })
-  const temp = join(p.claims, `.${randomUUID()}.tmp`)
-  await writeFile(temp, JSON.stringify({ start, end, pid: process.pid, claimedAt: Date.now() }))
-  try {
-    await link(temp, join(p.claims, claimName(start)))
-    return true
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') return false
-    throw err
-  } finally {
-    await unlink(temp).catch(() => {})
-  }
+  return createExclusive(join(p.claims, claimName(start)), JSON.stringify({ start, end, pid: process.pid, claimedAt: Date.now() }))
 }
 
 /** The bytes after `offset` up to the last newline: a line still being written is left for later. */

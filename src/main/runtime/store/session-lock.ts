@@ -8,9 +8,9 @@
 // racing for a free session exactly one links. Breaking a stale lock is itself guarded by `owner.lock.breaking`
 // (taken the same way), so two processes that both find the same stale lock cannot both replace it.
 import { randomUUID } from 'node:crypto'
-import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { errorCode } from './atomic-file'
+import { createExclusive, errorCode } from './atomic-file'
 import { ensureDataDir, sessionDir } from './data-dir'
 import { currentProcess, processState, type ProcessIdentity } from './process-identity'
 
@@ -73,19 +73,7 @@ async function readOwner(file: string): Promise<LockOwner | null> {
 }
 
 /** Publishes `content` at `file` in one step; false when the name is taken. */
-async function publish(file: string, content: string): Promise<boolean> {
-  const temp = `${file}.${randomUUID()}.tmp`
-  await writeFile(temp, content, { mode: 0o600 })
-  try {
-    await link(temp, file)
-    return true
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') return false
-    throw err
-  } finally {
-    await unlink(temp).catch(() => {})
-  }
-}
+const publish = (file: string, content: string): Promise<boolean> => createExclusive(file, content, { mode: 0o600 })
 
 const live = (owner: LockOwner | null): owner is LockOwner => owner !== null && processState(owner) !== 'gone'
 
