@@ -93,19 +93,27 @@ describe('session lock', () => {
     // The lock module bundled for plain node, as each racer is its own process.
     const bundle = join(data.dir, 'lock.cjs')
     await build({ entryPoints: [join(__dirname, 'session-lock.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' })
+    // Each racer says how it did, then holds on (a winner keeps its lock) until the test has every answer.
     const script = `
+      process.stdin.resume();
+      process.stdin.on('end', () => process.exit(0));
       require(${JSON.stringify(bundle)}).acquireSessionLock(process.argv[1], 'race', { app: 'racer' }).then(
-        () => { process.stdout.write('won'); setTimeout(() => {}, 1500) },
+        () => process.stdout.write('won'),
         (e) => process.stdout.write(e.name))`
-    const runs = Array.from({ length: 12 }, () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['-e', script, data.dir], { stdio: ['ignore', 'pipe', 'inherit'] })
-        let out = ''
-        child.stdout.on('data', (d) => (out += d))
-        child.on('close', () => resolve(out))
-      })
+    const children = Array.from({ length: 12 }, () => spawn(process.execPath, ['-e', script, data.dir], { stdio: ['pipe', 'pipe', 'inherit'] }))
+    const runs = children.map(
+      (child) =>
+        new Promise<string>((resolve) => {
+          let out = ''
+          child.stdout.on('data', (d) => {
+            out += d
+            resolve(out)
+          })
+          child.on('close', () => resolve(out))
+        })
     )
     const outcomes = await Promise.all(runs)
+    for (const child of children) child.stdin.end()
     expect(outcomes.filter((o) => o === 'won')).toHaveLength(1)
     expect(outcomes.filter((o) => o === 'SessionLockedError')).toHaveLength(11)
   })

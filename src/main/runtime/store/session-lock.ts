@@ -5,11 +5,12 @@
 // session for good.
 //
 // Every lock file is published whole with link(2), which fails when the name exists: of two processes
-// racing for a free session exactly one links. Breaking a stale lock is itself guarded by `owner.lock.breaking`
-// (taken the same way), so two processes that both find the same stale lock cannot both replace it.
+// racing for a free session exactly one links. A stale lock is replaced in one rename, never removed first,
+// under `owner.lock.breaking` (taken the same way), so two processes that both find the same stale lock
+// cannot both take the session.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, stat, unlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { createExclusive, errorCode } from './atomic-file'
 import { ensureDataDir, sessionDir } from './data-dir'
 import { currentProcess, processState, type ProcessIdentity } from './process-identity'
@@ -55,22 +56,27 @@ export class SessionLockedError extends Error {
   }
 }
 
-/** The lock's owner as written; null when there is no lock or it cannot be read (treated as stale). */
-async function readOwner(file: string): Promise<LockOwner | null> {
+/** A lock file as found: missing, unreadable (treated as stale), or naming its owner. */
+type Found = { kind: 'missing' } | { kind: 'garbage'; text: string } | { kind: 'owner'; owner: LockOwner }
+
+async function readLock(file: string): Promise<Found> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
-    if (errorCode(err) === 'ENOENT') return null
+    if (errorCode(err) === 'ENOENT') return { kind: 'missing' }
     throw err
   }
   try {
     const v = JSON.parse(text) as LockOwner
-    return typeof v?.pid === 'number' && typeof v.hostname === 'string' && typeof v.token === 'string' ? v : null
+    if (typeof v?.pid === 'number' && typeof v.hostname === 'string' && typeof v.token === 'string') return { kind: 'owner', owner: v }
   } catch {
-    return null
+    // falls through: not a lock this program wrote
   }
+  return { kind: 'garbage', text }
 }
+
+const ownerOf = (found: Found): LockOwner | null => (found.kind === 'owner' ? found.owner : null)
 
 /** Publishes `content` at `file` in one step; false when the name is taken. */
 const publish = (file: string, content: string): Promise<boolean> => createExclusive(file, content, { mode: 0o600 })
@@ -79,7 +85,7 @@ const live = (owner: LockOwner | null): owner is LockOwner => owner !== null && 
 
 /** The process that runs the session now, if any (a stale lock counts as none). */
 export async function sessionOwner(dataDir: string, sessionId: string): Promise<LockOwner | null> {
-  const owner = await readOwner(lockPath(dataDir, sessionId)).catch(() => null)
+  const owner = ownerOf(await readLock(lockPath(dataDir, sessionId)).catch(() => ({ kind: 'missing' }) as const))
   return live(owner) ? owner : null
 }
 
@@ -97,28 +103,39 @@ export async function acquireSessionLock(dataDir: string, sessionId: string, opt
   const content = JSON.stringify(owner) + '\n'
   for (let attempt = 0; attempt < 200; attempt++) {
     if (await publish(file, content)) return held(file, owner)
-    const existing = await readOwner(file)
-    if (live(existing)) throw new SessionLockedError(sessionId, existing, file)
-    await breakStale(file, existing, owner)
-    if (attempt > 2) await sleep(5 + Math.random() * 20) // another process is breaking it just now
+    const found = await readLock(file)
+    if (found.kind === 'missing') continue // let go meanwhile: try again
+    if (found.kind === 'owner' && live(found.owner)) throw new SessionLockedError(sessionId, found.owner, file)
+    if (await replaceStale(file, found, content)) return held(file, owner)
+    if (attempt > 2) await sleep(5 + Math.random() * 20) // another process is replacing it just now
   }
   throw new Error(`Could not take ${file}: it kept changing (another process is racing for the session).`)
 }
 
-/** Removes a stale lock once, whoever else found it stale at the same moment. */
-async function breakStale(file: string, stale: LockOwner | null, me: LockOwner): Promise<void> {
+/**
+ * Replaces a stale lock by this process's, in one rename, under `owner.lock.breaking`: the lock is never
+ * absent meanwhile (so nobody can publish a fresh one that this would then remove), and of the processes
+ * that found the same stale lock only the first to hold the breaker replaces it; the others find a live
+ * lock after it. Returns whether this process now holds the lock.
+ */
+async function replaceStale(file: string, stale: Found, content: string): Promise<boolean> {
   const breaker = `${file}.breaking`
-  if (!(await publish(breaker, JSON.stringify(me) + '\n'))) {
-    // Someone is breaking it; only a breaker that died (a crash within these few milliseconds) is removed.
-    const other = await readOwner(breaker)
+  if (!(await publish(breaker, content))) {
+    // Someone is replacing it; only a breaker whose process died (a crash within these milliseconds) is removed.
+    const other = ownerOf(await readLock(breaker))
     const old = await stat(breaker).then((s) => Date.now() - s.mtimeMs > 10_000, () => false)
     if (!live(other) || old) await unlink(breaker).catch(() => {})
-    return
+    return false
   }
   try {
-    const now = await readOwner(file)
-    // Still the stale lock that was read (not one a faster process put there since): it goes.
-    if (now?.token === stale?.token && !live(now)) await unlink(file).catch(() => {})
+    const now = await readLock(file)
+    // Still the stale lock that was read, not one another process put there since.
+    const same = stale.kind === 'garbage' ? now.kind === 'garbage' && now.text === stale.text : stale.kind === 'owner' && now.kind === 'owner' && now.owner.token === stale.owner.token && !live(now.owner)
+    if (!same) return false
+    const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`)
+    await writeFile(temp, content, { mode: 0o600 })
+    await rename(temp, file)
+    return true
   } finally {
     await unlink(breaker).catch(() => {})
   }
@@ -132,7 +149,7 @@ function held(file: string, owner: LockOwner): SessionLock {
     async release() {
       if (released) return
       released = true
-      const now = await readOwner(file).catch(() => null)
+      const now = ownerOf(await readLock(file).catch(() => ({ kind: 'missing' }) as const))
       if (now?.token === owner.token) await unlink(file).catch(() => {})
     }
   }
