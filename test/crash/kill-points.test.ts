@@ -144,7 +144,7 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean 
     script.killed = true
     p.release()
     await server.close()
-    rmSync(p.root, { recursive: true, force: true })
+    if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
   }
 }
 

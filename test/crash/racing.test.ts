@@ -42,7 +42,7 @@ describe('two processes, one session', () => {
       script.killed = true
       p.release()
       await server.close()
-      rmSync(p.root, { recursive: true, force: true })
+      if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
     }
   })
 })

@@ -180,6 +180,8 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
     const all = texts(req)
     const seen = ALL_AGENTS.filter((n) => all.includes(reportMarker(n)))
     const twice = ALL_AGENTS.filter((n) => all.split(reportMarker(n)).length > 2)
+    // A report read twice is the one thing this suite exists to catch: keep what the main agent saw.
+    if (twice.length) writeFileSync(join(p.root, '..', `fanout-crash-dup-${Date.now()}.json`), JSON.stringify(req.messages, null, 1))
     return reply.text(`reports=${seen.length} dups=${twice.length} ack=${all.split('build-number-ack').length - 1}`)
   }
 

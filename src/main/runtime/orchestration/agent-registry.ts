@@ -62,6 +62,11 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /**
+   * After a restart, for an agent cut off before its first turn was written (so it has no conversation):
+   * the task its run was started with, to start it again from (its agent_start, or its launch record).
+   */
+  task?: string
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */

@@ -149,6 +149,94 @@ describe('delivery across a crash', () => {
     expect(result.result).not.toMatch(/Fanout stopped/)
   })
 
+  it('an agent cut off before its first turn was written starts again on its own task, not on the restart note alone', async () => {
+    const hold = latch()
+    let restarted = false
+    const f = await makeFixture({
+      respond: scriptByAgent([
+        {
+          name: 'counter',
+          match: 'Count the markdown files',
+          turns: [
+            async () => {
+              if (!restarted) await hold.wait // before the crash: never answers
+              return reply.text('There are 0 markdown files.')
+            }
+          ]
+        },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Count', prompt: 'Count the markdown files', run_in_background: true }), reply.text('Counting.')],
+          then: (req) => reply.text(`main heard ${count(allText(req), 'There are 0 markdown files.')} report(s)`)
+        }
+      ])
+    })
+    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
+    const events1: AgentEvent[] = []
+    s1.bus.subscribe((e) => events1.push(e))
+    await s1.run('Start a counter.')
+    const child = s1.registry.all().find((h) => h.description === 'Count')!
+    await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === child.id)
+    const crashed = await crashCopy(f, s1)
+    // What a kill right after its agent_start leaves: no message of its conversation on disk.
+    const { readFileSync, writeFileSync } = await import('node:fs')
+    const file = join(crashed, 'sessions', s1.sessionId, 'agents', `${child.id}.jsonl`)
+    writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((l) => !l.includes('"type":"message"')).join('\n'))
+    restarted = true
+    const s2 = await reopen(f, crashed, s1.sessionId)
+    const report = await s2.resumeInterrupted()
+    expect(report.resumed).toContain(child.id)
+    await s2.idle()
+    const again = f.model.server.messageRequests().filter((r) => r.firstUserText === 'Count the markdown files')
+    expect(again.length).toBeGreaterThanOrEqual(2) // before the crash, and once more after it
+    expect(s2.lastResult?.result).toBe('main heard 1 report(s)')
+    hold.open()
+  })
+
+  it('a message to a cut-off agent while the resume starts it loads it once: it never runs twice at once', async () => {
+    const hold = latch()
+    let restarted = false
+    const f = await makeFixture({
+      respond: scriptByAgent([
+        {
+          name: 'bg',
+          match: 'Watch the build',
+          turns: [
+            async () => {
+              if (!restarted) await hold.wait
+              return reply.toolUse('Glob', { pattern: '*' })
+            }
+          ],
+          then: reply.text('watched')
+        },
+        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Watch', prompt: 'Watch the build', run_in_background: true, name: 'watcher' }), reply.text('Watching.')], then: reply.text('ok') }
+      ])
+    })
+    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
+    const events1: AgentEvent[] = []
+    s1.bus.subscribe((e) => events1.push(e))
+    await s1.run('Start a watcher.')
+    const bg = s1.registry.find('watcher')!
+    await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === bg.id)
+    const crashed = await crashCopy(f, s1)
+    restarted = true
+    const s2 = await reopen(f, crashed, s1.sessionId)
+    const events2: AgentEvent[] = []
+    s2.bus.subscribe((e) => events2.push(e))
+    // The resume loop and a message race to load the same dormant agent.
+    await Promise.all([s2.resumeInterrupted(), s2.sendMessage('watcher', 'are you there?')])
+    await s2.idle()
+    let open = 0
+    let overlapping = 0
+    for (const e of events2.filter((x) => x.agentId === bg.id)) {
+      if (e.type === 'agent_start' && open++) overlapping++
+      if (e.type === 'agent_end') open = Math.max(0, open - 1)
+    }
+    expect(overlapping).toBe(0)
+    hold.open()
+  })
+
   it('pendingDeliveries: received and not consumed, in order; the same id once; old records judged by their text', () => {
     const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
     const events: AgentEvent[] = [

@@ -3,6 +3,8 @@
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
+import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
+import { openedByInbox } from '../../../shared/view/inbox-message'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
 import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
@@ -108,6 +110,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     stoppedByUser: state.stoppedByUser,
     // Deliveries it received that no written turn consumed: read at its next turn, once, in order.
     ...pendingDeliveries(loaded.events),
+    ...(loaded.messages.length ? {} : taskOf(state, loaded.events)),
     // Spend before the restart is counted once, from the reopened session's index (see AgentSession.open).
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     startedAt: Date.now(),
@@ -120,6 +123,10 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     ...(fork ? { fork: true } : {}),
     ...(state.worktree ? { isolation: { repoCwd: state.cwd }, worktree: state.worktree } : {})
   }
+  // Loaded by someone else while this read the disk (a message to it, the resume loop): one handle per
+  // agent, or the same agent could run twice at once.
+  const raced = ctx.registry.get(state.agentId)
+  if (raced) return raced
   ctx.registry.add(handle)
   return handle
 }
@@ -179,17 +186,19 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     }
     if (ctx.registry.get(state.agentId)?.run) continue
     try {
-      const handle = await loadDormantAgent(ctx, state.agentId)
+      const handle = await ctx.findAgent(state.agentId)
       if (!handle || handle.run) continue
       const maxTurns = handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {}
       const reportTo = handle.parentId ?? ctx.mainAgentId
-      if (state.status === 'queued' && !handle.messages.length) {
-        // Launched in the background, cut off before it started: it starts now, on its task.
-        if (state.prompt === undefined) {
+      if (!handle.messages.length) {
+        // Cut off before its first turn was written (or launched and never started): it starts again on its
+        // task; one opened by deliveries has them in its inbox again; one whose task is not known is reported.
+        if (handle.task !== undefined) startSubagentRun(ctx, handle, { prompt: handle.task, history: [], reportTo, ...maxTurns })
+        else if (handle.inbox.length) ctx.resumeFromInbox(handle, reportTo)
+        else {
           notStartedReport(ctx, handle, states.some((s) => s.agentId === reportTo) ? reportTo : ctx.mainAgentId)
           continue
         }
-        startSubagentRun(ctx, handle, { prompt: state.prompt, history: [], reportTo, ...maxTurns })
       } else {
         startSubagentRun(ctx, handle, { prompt: RESUME_AFTER_RESTART_NOTE, history: repairConversation(handle.messages).messages, reportTo, ...maxTurns })
       }
@@ -203,7 +212,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
   for (const agentId of ctx.ledger.waiting) {
     if (agentId === ctx.mainAgentId || resumed.includes(agentId) || states.some((s) => s.agentId === agentId)) continue
     try {
-      const handle = await loadDormantAgent(ctx, agentId)
+      const handle = await ctx.findAgent(agentId)
       if (!handle || handle.run || handle.stoppedByUser || handle.status === 'stopped' || !handle.inbox.length) continue
       ctx.resumeFromInbox(handle, handle.parentId ?? ctx.mainAgentId)
       resumed.push(handle.id)
@@ -230,4 +239,11 @@ function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string):
   ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
   const target = ctx.registry.get(to) ?? ctx.mainHandle()
   ctx.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
+}
+
+/** The task of an agent that has no conversation yet: its launch record's, else its last run's prompt (not one made of deliveries, which come again from its inbox). */
+export function taskOf(state: Pick<AgentState, 'prompt'> | null, events: readonly AgentEvent[]): { task?: string } {
+  if (state?.prompt !== undefined) return { task: state.prompt }
+  const start = [...events].reverse().find((e): e is AgentStartEvent => e.type === 'agent_start')
+  return start && start.prompt.trim() && !openedByInbox(start.prompt) ? { task: start.prompt } : {}
 }

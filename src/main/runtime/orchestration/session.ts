@@ -36,7 +36,7 @@ import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
-import { DormantAgents, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
+import { DormantAgents, resumeInterrupted, taskOf, type DormantContext, type ResumeReport } from './resume'
 import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -217,6 +217,8 @@ export class AgentSession implements SessionContext {
       const handle = session.mainHandle()
       handle.inbox.push(...inbox)
       for (const id of received) handle.received.add(id)
+      // Cut off before its first turn was written: the person's prompt is what it starts again from.
+      if (!main.messages.length) Object.assign(handle, taskOf(main.state, main.events))
     }
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
     if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
@@ -447,7 +449,10 @@ export class AgentSession implements SessionContext {
   async resumeInterrupted(): Promise<ResumeReport> {
     if (!this.dataDir) return { resumed: [], problems: [] }
     const report = await resumeInterrupted(this.dormantContext(), (note) => {
-      this.deliver(this.mainHandle(), note, { from: 'fanout' })
+      const main = this.mainHandle()
+      if (main.task !== undefined && !main.messages.length) this.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
+      main.task = undefined
+      this.deliver(main, note, { from: 'fanout' })
     })
     // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
     if (!report.resumed.includes(this.mainAgentId) && this.mainHandle().inbox.length) {
