@@ -65,8 +65,9 @@ export function sessionCostUsd(events: EventsState, loaded: Record<string, true>
   return view ? view.usage.costUsd : summary.costUsd
 }
 
-export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
-  return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
+/** The time the agent has worked: its runs added up (not the hours between a crash and its resume), the current one to `now`. */
+export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt' | 'runStartedAt' | 'priorRunsMs'>, now: number): number {
+  return (agent.priorRunsMs ?? 0) + Math.max(0, (agent.endedAt ?? now) - (agent.runStartedAt ?? agent.startedAt))
 }
 
 export interface TimelineRow {
