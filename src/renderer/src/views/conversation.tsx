@@ -133,6 +133,8 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         )}
         {!running && <InterruptedBar sessionId={sessionId} />}
         <PromptBox
+          key={sessionId}
+          draftKey={`followup:${sessionId}`}
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"
           onSubmit={async (text) => {
