@@ -7,9 +7,14 @@
 // journal makes each batch all-or-nothing across a kill -9; a file that is damaged anyway, from another
 // format, or unreadable is deleted and built again from the transcripts (openSearchDb's `fresh`).
 import { rmSync } from 'node:fs'
-import { Database } from 'node-sqlite3-wasm'
+import { createRequire } from 'node:module'
+import type { Database as SqliteDatabase } from 'node-sqlite3-wasm'
 
-export type Db = Database
+// A CommonJS package: required, so its exports are found the same way under Node's ESM loader, the CLI
+// bundle and Electron.
+const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm')
+
+export type Db = SqliteDatabase
 
 /** Bump when the schema or what goes into documents changes: an index of another format is rebuilt. */
 export const SEARCH_FORMAT = 1
