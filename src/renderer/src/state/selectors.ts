@@ -37,9 +37,10 @@ export function treeOrder(session: SessionState): TreeRow[] {
   return rows
 }
 
-export function pendingPermissions(state: EventsState): PermissionState[] {
+/** Requests waiting for the person, oldest first; `replaying`: a session shown as a replay frame (its requests are the past). */
+export function pendingPermissions(state: EventsState, replaying: string | null = null): PermissionState[] {
   const out: PermissionState[] = []
-  for (const s of Object.values(state.sessions)) for (const id of s.permissionQueue) out.push(s.permissions[id])
+  for (const s of Object.values(state.sessions)) if (s.id !== replaying) for (const id of s.permissionQueue) out.push(s.permissions[id])
   return out.sort((a, b) => a.ts - b.ts)
 }
 

@@ -52,6 +52,8 @@ export interface AppState {
   keySaves: number
   /** A place in an agent's transcript to scroll to and highlight (a search result), once its item is there. */
   reveal: Reveal | null
+  /** The session shown as a replay frame (replay-store.ts), if any. */
+  replayingSessionId: string | null
 }
 
 export interface Reveal {
@@ -89,7 +91,8 @@ const initial: AppState = {
   firstRunDismissed: false,
   firstRunKeySaved: false,
   keySaves: 0,
-  reveal: null
+  reveal: null,
+  replayingSessionId: null
 }
 
 export const useApp = create<AppState>()(() => ({ ...initial }))
@@ -164,6 +167,7 @@ let replaying: string | null = null
 /** The session now shown as a replay frame, or null. */
 export function setReplaying(sessionId: string | null): void {
   replaying = sessionId
+  set({ replayingSessionId: sessionId })
 }
 
 /** Shows a replay frame (sent like a reopened view, its older items to follow) as the session's state. */

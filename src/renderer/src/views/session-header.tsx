@@ -11,7 +11,7 @@ import { openSearch } from '../state/search-store'
 import { ui, useApp } from '../state/store'
 
 export function PermissionsButton() {
-  const count = useApp((s) => pendingPermissions(s.events).length)
+  const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
   return (
     <button className={`icon-button permissions-button${count ? ' has-items' : ''}`} onClick={() => ui.setDialog('permissions')} title="Permission requests" data-testid="permissions-button">
       <Icon name="shield" />
@@ -27,7 +27,7 @@ export function PermissionsButton() {
 
 function SearchButton() {
   return (
-    <button className="icon-button" onClick={() => openSearch('session')} title="Search this session: every agent's transcript, tool inputs and outputs" data-testid="search-session-button">
+    <button className="icon-button" onClick={() => openSearch('session')} title="Search this session: every agent's transcript, tool inputs and outputs" aria-label="Search this session" data-testid="search-session-button">
       <Icon name="search" />
       <span>Search</span>
     </button>
@@ -43,6 +43,7 @@ function ReplayButton({ sessionId, working }: { sessionId: string; working: bool
       onClick={() => (replaying ? closeReplay() : void startReplay(sessionId))}
       disabled={working && !replaying}
       aria-pressed={replaying}
+      aria-label="Replay"
       title={replaying ? 'Leave the replay: the session as it is now' : working ? 'Replay is for a session whose agents have finished' : 'Replay this session: scrub its timeline, play it at 1×–20×'}
       data-testid="replay-button"
     >
