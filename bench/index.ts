@@ -1,6 +1,7 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, search) runs one.
 import { benchCliStart } from './cli-start'
 import { benchFanOut, serveFanOut } from './fan-out'
+import { benchSearch } from './search'
 import { benchUi } from './ui'
 
 if (process.argv[2] === '--fan-out-server') {
@@ -12,4 +13,5 @@ if (process.argv[2] === '--fan-out-server') {
   if (wanted('fan-out')) await benchFanOut()
   if (wanted('cli')) await benchCliStart(root)
   if (wanted('ui')) await benchUi(root)
+  if (wanted('search')) await benchSearch()
 }

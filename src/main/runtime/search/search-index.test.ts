@@ -137,6 +137,30 @@ describe('SessionSearch', () => {
 })
 
 describe('SearchService', () => {
+  it('rebuilds an index whose pages were damaged behind its back and answers as before (a disk fault, a torn copy)', async () => {
+    const clock = manualClock()
+    const main = agentEvents(SID, 'main', clock)
+    const events: AgentEvent[] = [main.start({ prompt: 'many tools' })]
+    for (let i = 0; i < 1500; i++) events.push(main.toolRun(`t${i}`, 'Read', { file_path: `f${i}.ts` }), main.toolEnd(`t${i}`, 'Read', `line ${i} of a longish output ${'x'.repeat(200)} token${i}`))
+    events.push(main.toolEnd('tz', 'Bash', 'the unique ocelot line'))
+    await record(events)
+    const describe = async () => ({ title: 't', cwd: '/work/project', updatedAt: 1 })
+    const first = new SearchService({ dataDir, describe, waitMs: 60_000 })
+    expect((await first.inSession(SID, 'ocelot', 10)).hits).toHaveLength(1)
+    await first.close()
+    const db = searchDbPath(dataDir, SID)
+    const bytes = readFileSync(db)
+    expect(bytes.length).toBeGreaterThan(200_000)
+    bytes.fill(0xa5, Math.floor(bytes.length * 0.3), Math.floor(bytes.length * 0.9))
+    writeFileSync(db, bytes)
+    const errors: string[] = []
+    const second = new SearchService({ dataDir, describe, waitMs: 60_000, onError: (e) => errors.push(e.message) })
+    expect((await second.inSession(SID, 'ocelot', 10)).hits).toHaveLength(1)
+    expect((await second.inSession(SID, 'token1499', 10)).hits).toHaveLength(1)
+    expect(errors.join('\n')).toMatch(/rebuilt/)
+    await second.close()
+  })
+
   it('searches across sessions by title, prompt and report, and a question catches a session up first', async () => {
     const clock = manualClock()
     const a = agentEvents('s-a', 'main-a', clock)

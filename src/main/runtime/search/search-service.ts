@@ -35,6 +35,7 @@ export class SearchService {
   private readonly progress = new Map<string, CatchUpProgress>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
   private across: AllSessionsSearch | null = null
+  private sweep: { key: string; run: Promise<void> } | null = null
   private closed = false
 
   constructor(private readonly o: SearchServiceOptions) {}
@@ -139,10 +140,21 @@ export class SearchService {
     run.catch((err: Error) => this.o.onError?.(err))
     const finished = await this.settle(run).catch(() => true)
     const p = this.progress.get(sessionId)
-    return this.guard(sessionId, () => {
+    const answer = () => {
       const index = this.index(sessionId)
       return { hits: index.search(text, limit), agents: index.agents(), ...(!finished && p ? { indexing: { done: p.done, total: p.total } } : {}) }
-    })
+    }
+    try {
+      return answer()
+    } catch (err) {
+      if (!isCorruption(err) || this.closed) throw err
+      // A damaged page the catch-up did not read: rebuilt from the transcripts, then asked again.
+      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is rebuilt: ${(err as Error).message}`))
+      this.drop(sessionId)
+      deleteSearchDb(searchDbPath(this.o.dataDir, sessionId))
+      await this.catchUp(sessionId)
+      return answer()
+    }
   }
 
   /** Titles, prompts and reports of the sessions given (a folder's), newest first. */
@@ -153,14 +165,23 @@ export class SearchService {
     for (const id of sessionIds) {
       if (this.running.has(id) || this.timers.has(id) || all.copiedUpTo(id) < 0) lagging.push(id)
     }
-    // A session written by another process (the CLI) since: caught up in the same queue.
-    const queue = (async () => {
-      for (const id of sessionIds) {
-        if (this.closed) return
-        await this.catchUp(id).catch((err: Error) => this.o.onError?.(err))
-      }
-    })()
-    const finished = await this.settle(queue)
+    // Sessions written by another process (the CLI) since are caught up too, one sweep at a time however
+    // fast the person types: a question asked during a sweep waits on the same one.
+    const key = sessionIds.join(',')
+    if (!this.sweep || this.sweep.key !== key) {
+      const run = (async () => {
+        for (const id of sessionIds) {
+          if (this.closed) return
+          await this.catchUp(id).catch((err: Error) => this.o.onError?.(err))
+        }
+      })()
+      const sweep = { key, run }
+      this.sweep = sweep
+      void run.finally(() => {
+        if (this.sweep === sweep) this.sweep = null
+      })
+    }
+    const finished = await this.settle(this.sweep.run)
     const hits = this.guard('(all)', () => this.allSessions().search(text, cwd, limit))
     const stillLagging = lagging.filter((id) => this.running.has(id) || this.allSessions().copiedUpTo(id) < 0).length
     return { hits: await hits, ...(!finished && stillLagging ? { indexing: { done: sessionIds.length - stillLagging, total: sessionIds.length } } : {}) }
