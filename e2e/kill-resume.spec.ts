@@ -44,8 +44,11 @@ function startFanoutWeb(project: string, env: Record<string, string>): Promise<s
   })
 }
 
+/** Each agent's task as its panel (or finished row) names it, by agent id. */
 const descriptions = (page: Page) =>
-  page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=agent-panel]')].map((p) => [p.getAttribute('data-agent-id'), p.querySelector('.panel-desc')?.textContent ?? ''])))
+  page.evaluate<Record<string, string>>(
+    `Object.fromEntries([...document.querySelectorAll('[data-testid=agent-panel], [data-testid=finished-row]')].map((p) => [p.getAttribute('data-agent-id'), (p.querySelector('.panel-desc, .finished-desc')?.textContent ?? '').trim()]))`
+  )
 
 test('after kill -9 and Resume, every agent keeps its name; the stale page keeps the draft and continues at the new launch', async ({ page, context }) => {
   test.setTimeout(150_000)
@@ -107,10 +110,7 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
     await expect(page.getByTestId('session-summary')).toContainText('Finished', { timeout: 1000 })
   }).toPass({ timeout: 90_000 })
   // Every agent, its panel, its row in the tree and the timeline, under its own name and task.
-  const after = await page.evaluate(() =>
-    Object.fromEntries([...document.querySelectorAll('[data-testid=agent-panel], [data-testid=finished-row]')].map((p) => [p.getAttribute('data-agent-id'), (p.querySelector('.panel-desc, .finished-desc')?.textContent ?? '').trim()]))
-  )
-  expect(after).toEqual(named)
+  expect(await descriptions(page)).toEqual(named)
   // (Their transcripts say where Fanout stopped them, as they should: the names do not.)
   await page.getByTestId('tab-timeline').click()
   const labels = await page.locator('.tl-desc').allInnerTexts()

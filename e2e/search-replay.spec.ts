@@ -13,16 +13,17 @@ test.afterEach(async () => app?.close())
 
 /** What a person reads in the session: every panel, row and transcript, without controls or clocks. */
 async function whatIsShown(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const pick = (sel: string) => [...document.querySelectorAll(sel)]
-    const clean = (el: Element) => {
-      const c = el.cloneNode(true) as Element
+  // A string, run in the page (the e2e code is type-checked without the DOM's types).
+  return page.evaluate<string>(`(() => {
+    const pick = (sel) => [...document.querySelectorAll(sel)]
+    const clean = (el) => {
+      const c = el.cloneNode(true)
       for (const x of c.querySelectorAll('button, select, input, textarea, .panel-actions, .conversation-bottom, .permission-actions, [title="Elapsed"], .tl-axis')) x.remove()
-      return (c.textContent ?? '').replace(/\d+:\d\d(:\d\d)?/g, '#:##').replace(/\s+/g, ' ').trim()
+      return (c.textContent ?? '').replace(/\\d+:\\d\\d(:\\d\\d)?/g, '#:##').replace(/\\s+/g, ' ').trim()
     }
-    const panels = pick('[data-testid=agent-panel], [data-testid=finished-row]').map((p) => `${p.getAttribute('data-agent-id')}|${p.getAttribute('data-status') ?? ''}|${clean(p)}`)
-    return [...panels.sort(), `conversation|${pick('.conversation [data-testid=transcript]').map(clean).join('')}`, `tabs|${pick('[data-testid=pane-tabs]').map(clean).join('')}`].join('\n')
-  })
+    const panels = pick('[data-testid=agent-panel], [data-testid=finished-row]').map((p) => p.getAttribute('data-agent-id') + '|' + (p.getAttribute('data-status') ?? '') + '|' + clean(p))
+    return [...panels.sort(), 'conversation|' + pick('.conversation [data-testid=transcript]').map(clean).join(''), 'tabs|' + pick('[data-testid=pane-tabs]').map(clean).join('')].join('\\n')
+  })()`)
 }
 
 async function startFanOut(page: Page, prompt: string): Promise<string> {
@@ -148,6 +149,6 @@ test('a reload returns to the session and the agent that were open, with the uns
   await expect(page.getByTestId('session-title')).toHaveText(title)
   await expect(page.getByTestId('maximized-panel')).toContainText('docs-writer')
   await expect(page.locator(`[data-testid=maximized-panel]`)).toBeVisible()
-  expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('fanout-view') ?? '{}').maximizedAgentId)).toBe(agentId)
+  expect(await page.evaluate<string>("JSON.parse(sessionStorage.getItem('fanout-view') ?? '{}').maximizedAgentId")).toBe(agentId)
   await expect(page.getByTestId('followup')).toHaveValue('a follow-up I have not sent yet')
 })
