@@ -118,5 +118,12 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   for (const d of Object.values(named)) expect(labels).toContain(d)
   expect(labels.filter((l) => l.includes('Fanout stopped'))).toEqual([])
   await expect(page.getByTestId('header-agent-count')).toHaveText('6 subagents')
+  // The search index, begun by the process that was killed and caught up by the new one, finds what the
+  // resumed test-writer's `npm test` printed, and every agent's task from before the crash.
+  await page.getByTestId('search-session-button').click()
+  await page.getByTestId('search-input').fill('parses numbers')
+  await expect(page.locator('[data-testid=search-hit][data-kind=tool_output]')).toHaveCount(1)
+  await page.getByTestId('search-input').fill('"Review error handling in the lexer"')
+  await expect(page.locator('[data-testid=search-hit][data-kind=prompt]')).toHaveCount(2)
   await fresh.close()
 })

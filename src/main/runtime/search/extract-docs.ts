@@ -7,7 +7,7 @@
 // deltas, so they are held until the stream's end says which (transcript-format.ts streamEnd). Lines of
 // unknown types (a newer Fanout's) make no document and are otherwise harmless.
 import { contentBlocks, type AgentEvent } from '../../../shared/events'
-import { openedByInbox } from '../../../shared/view/inbox-message'
+import { continuesTask } from '../../../shared/run-opening'
 import { streamEnd } from '../store/transcript-format'
 
 export type DocKind = 'prompt' | 'text' | 'thinking' | 'tool_input' | 'tool_output' | 'message' | 'error' | 'report'
@@ -85,15 +85,16 @@ export class DocExtractor {
     }
     switch (e.type) {
       case 'agent_start':
-        // A run a delivery opened (a report, a message) is found through that message, not as a prompt.
-        this.runPrompt = openedByInbox(e.prompt) ? null : e.prompt.trim()
+        // A run a delivery opened (a report, a message) is found through that message, and one Fanout's note
+        // after a restart opened is the same task going on: neither is a prompt of its own.
+        this.runPrompt = continuesTask(e.prompt) ? null : e.prompt.trim()
         if (this.runPrompt) doc('prompt', `${e.description}\n${e.prompt}`)
         break
       case 'message':
         for (const b of contentBlocks(e.message)) {
           if (b.type === 'text') {
             if (e.message.role === 'assistant') doc('text', b.text)
-            else if (!REMINDER.test(b.text) && b.text.trim() !== this.runPrompt && !openedByInbox(b.text)) doc('prompt', b.text)
+            else if (!REMINDER.test(b.text) && b.text.trim() !== this.runPrompt && !continuesTask(b.text)) doc('prompt', b.text)
           } else if (b.type === 'thinking' && e.message.role === 'assistant') doc('thinking', b.thinking)
         }
         if (e.message.role === 'user') this.runPrompt = null

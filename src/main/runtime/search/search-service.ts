@@ -142,7 +142,8 @@ export class SearchService {
     const p = this.progress.get(sessionId)
     const answer = () => {
       const index = this.index(sessionId)
-      return { hits: index.search(text, limit), agents: index.agents(), ...(!finished && p ? { indexing: { done: p.done, total: p.total } } : {}) }
+      // Still catching up (even before its first batch): the page asks again until it is done.
+      return { hits: index.search(text, limit), agents: index.agents(), ...(!finished ? { indexing: p ? { done: p.done, total: p.total } : { done: 0, total: 1 } } : {}) }
     }
     try {
       return answer()
