@@ -31,7 +31,7 @@ export interface SessionCallsOptions {
 
 export class SessionCalls {
   /** Older parts of sessions being opened, until the page fetches them. */
-  private readonly replayPages = new ReplayPages()
+  readonly replayPages = new ReplayPages()
   /** Sessions another process runs, followed since they were opened here. */
   private readonly followers = new Map<string, SessionFollower>()
 

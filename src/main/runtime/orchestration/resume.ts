@@ -4,7 +4,7 @@
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
-import { openedByInbox } from '../../../shared/view/inbox-message'
+import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
 import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
@@ -20,8 +20,7 @@ import { MAIN_AGENT_TYPE } from './main-prompt'
 import { childPermissionMode } from './spawn'
 import type { SessionContext } from './types'
 
-export const RESUME_AFTER_RESTART_NOTE =
-  'Fanout stopped (it was closed or crashed) while you were working, and has now restarted. Your conversation so far is above; a tool call that was running when it stopped is marked as interrupted. Continue the task from where you left off.'
+export { RESUME_AFTER_RESTART_NOTE }
 
 /**
  * What the main agent is told with the person's next prompt when subagents a crash cut off were not
@@ -100,6 +99,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     agentType: state.agentType,
     definition: def,
     ...(state.name ? { name: state.name } : {}),
+    // Its task, as it was named when started: a resumed run is the same agent doing the same task.
+    ...(loaded.description ? { description: loaded.description } : {}),
     model: state.model,
     cwd: state.cwd,
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),
@@ -245,5 +246,5 @@ function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string):
 export function taskOf(state: Pick<AgentState, 'prompt'> | null, events: readonly AgentEvent[]): { task?: string } {
   if (state?.prompt !== undefined) return { task: state.prompt }
   const start = [...events].reverse().find((e): e is AgentStartEvent => e.type === 'agent_start')
-  return start && start.prompt.trim() && !openedByInbox(start.prompt) ? { task: start.prompt } : {}
+  return start && start.prompt.trim() && !continuesTask(start.prompt) ? { task: start.prompt } : {}
 }

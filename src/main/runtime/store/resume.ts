@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import type { AgentEvent, ChatMessage } from '../../../shared/events'
+import { continuesTask } from '../../../shared/run-opening'
 import { listAgentStates, readAgentState, type AgentState } from './agent-state'
 import { errorCode } from './atomic-file'
 import { agentsDir, agentStatePath, transcriptPath } from './data-dir'
@@ -24,6 +25,8 @@ export interface AgentResumeData {
   /** Corrupt lines skipped, repairs made, a state rebuilt: one sentence each. */
   notes: string[]
   transcriptFile: string
+  /** The task the agent was started with (its first agent_start's description), for the runs that continue it. */
+  description?: string
 }
 
 export interface LoadForResumeOptions {
@@ -61,7 +64,9 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
     if (saved.broken) notes.push(`The saved state of agent ${agentId} could not be used (${saved.broken}); it was rebuilt from its transcript, whose history is complete.`)
     else if (state) notes.push(`agent ${agentId} has no saved state; it was rebuilt from its transcript`)
   }
-  return { state, messages, events: transcript.events, notes, transcriptFile: file }
+  const first = transcript.events.find((e) => e.type === 'agent_start' && !continuesTask(e.prompt))
+  const description = state?.description ?? (first?.type === 'agent_start' ? first.description : undefined)
+  return { state, messages, events: transcript.events, notes, transcriptFile: file, ...(description ? { description } : {}) }
 }
 
 /**
