@@ -49,8 +49,8 @@ export interface AgentHandle {
   fork?: boolean
   /** Runs in its own git worktree, created from this checkout (the parent's cwd). */
   isolation?: { repoCwd: string }
-  /** Its worktree while one exists (kept between runs when it holds work). */
-  worktree?: { path: string; branch: string }
+  /** Its worktree while one exists (kept between runs when it holds work); `hookBased`: a WorktreeCreate hook made it. */
+  worktree?: { path: string; branch: string; hookBased?: boolean }
   /** Readable log of a background agent's output, returned to the parent as `outputFile`. */
   outputFile?: string
   /** Set by TaskStop: the parent stopped it itself and gets no notification. */

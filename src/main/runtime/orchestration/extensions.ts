@@ -5,6 +5,7 @@
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles } from '../hooks'
+import { notifyHooks } from '../hooks/notifications'
 import type { CanUseTool } from '../loop/types'
 import { loadMcpConfig } from '../mcp/load-config'
 import { SessionMcp, type AgentMcpTools } from '../mcp/session-mcp'
@@ -26,6 +27,8 @@ export interface ExtensionsOptions {
   mcpStartTimeoutMs?: number
   managedSettingsFile?: string | null
   env?: Record<string, string | undefined>
+  /** Counts background work (Notification hooks) towards the session's idle(). */
+  track?: (work: Promise<unknown>) => void
 }
 
 export class SessionExtensions {
@@ -41,8 +44,18 @@ export class SessionExtensions {
       mainAgentId: opts.mainAgentId,
       report: this.report,
       ...(opts.dataDir ? { transcriptPath: (agentId: string) => transcriptPath(opts.dataDir as string, opts.sessionId, agentId) } : {}),
-      ...(opts.env ? { env: opts.env } : {})
+      ...(opts.env ? { env: opts.env } : {}),
+      backgroundTasks: () =>
+        opts.registry
+          .all()
+          .filter((h) => h.background && h.run)
+          .map((h) => ({ id: h.id, type: 'subagent' as const, status: 'running', description: h.description ?? h.agentType, agent_type: h.agentType }))
     })
+  }
+
+  /** Every session event: Notification hooks for approvals that wait and subagents that end. */
+  onEvent(event: AgentEvent): void {
+    notifyHooks(this.hooks, event, this.opts.mainAgentId, (id) => this.opts.registry.get(id), this.opts.track ?? (() => undefined))
   }
 
   /** An error event on the agent (it keeps running). */

@@ -53,8 +53,10 @@ export interface AgentSessionOptions {
   mcpServers?: Record<string, unknown>
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
-  /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */
   effort?: string | number
+  /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */
+  thinking?: boolean
 }
 
 export type RunOptions = MainRunOptions

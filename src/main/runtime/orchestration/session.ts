@@ -50,6 +50,7 @@ export class AgentSession implements SessionContext {
   readonly mainAgentId: string
   readonly dataDir: string | undefined
   readonly backgroundStallMs: number
+  readonly thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   private readonly definitions: SessionDefinitions
@@ -79,6 +80,7 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
+    this.thinking = options.thinking
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
@@ -92,6 +94,7 @@ export class AgentSession implements SessionContext {
       dataDir: options.dataDir,
       registry: this.registry,
       emit: (e) => this.emit(e),
+      track: (work) => this.track(work),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
       ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
@@ -194,6 +197,7 @@ export class AgentSession implements SessionContext {
     this.persistence?.record(event)
     this.outputLogs.get(event.agentId)?.add(event)
     this.bus.emit(event)
+    this.extensions.onEvent(event)
   }
 
   agents(): Map<string, LoadedAgent> {
@@ -210,6 +214,12 @@ export class AgentSession implements SessionContext {
 
   get hooks() {
     return this.extensions.hooks
+  }
+
+  teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
+    const team = this.team.active()
+    const member = team?.members.find((m) => m.agentId === handle.id)
+    return team && member ? { teammateName: member.name, teamName: team.name } : null
   }
 
   prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {

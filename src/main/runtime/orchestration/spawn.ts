@@ -52,7 +52,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   if (typeof planned === 'string') return refuse(planned)
   const refusal = session.gate.refusal(depth)
   if (refusal) return refuse(refusal)
-  if (planned.isolated && planned.background) {
+  if (planned.isolated && planned.background && !session.hooks?.has('WorktreeCreate', parent)) {
     // A background call returns before the worktree exists: say now, not in a later notification, when it cannot.
     try {
       await readRepo(parent.cwd)
@@ -95,10 +95,10 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     ...(planned.background ? { reportTo: parent.id } : { linkTo: ctx.signal })
   }
   const run = startSubagentRun(session, handle, req)
-  if (planned.background) return launched(handle)
+  if (planned.background) return launched(handle, input)
   const result = await run
   if (result.notStarted) return refuse(result.error ?? `The ${handle.agentType} agent did not start.`)
-  return formatAgentReport(handle, result)
+  return formatAgentReport(handle, result, input.prompt)
 }
 
 /** What the agent will be: its definition, model, tools and mode, or a refusal sentence. */
@@ -176,17 +176,19 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
     ...(background ? { reportTo: caller.id } : { linkTo: ctx.signal })
   }
   const run = startSubagentRun(session, handle, req)
-  if (background) return launched(handle)
+  if (background) return launched(handle, input)
   const result = await run
   if (result.notStarted) return refuse(result.error ?? `Agent ${handle.id} did not start.`)
-  return formatAgentReport(handle, result)
+  return formatAgentReport(handle, result, input.prompt)
 }
 
-function launched(handle: AgentHandle): ToolResult {
+function launched(handle: AgentHandle, input: AgentToolInput): ToolResult {
   const details = { status: 'async_launched' as const, agentId: handle.id, outputFile: handle.outputFile ?? '' }
+  const response = { ...details, agentType: handle.agentType, description: input.description, prompt: input.prompt }
   return {
     content: `${JSON.stringify(details)}
 The ${handle.agentType} agent ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} is running in the background. Its final report will reach you as a <task-notification> message when it finishes; carry on with other work meanwhile. Its output so far is in ${details.outputFile}. Check on it with TaskOutput, stop it with TaskStop, or send it instructions with SendMessage.`,
-    details
+    details,
+    response
   }
 }

@@ -51,6 +51,8 @@ function human(ms: number): string {
 function runForeground(command: string, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
   const capture = new OutputCapture()
+  // Kept apart as well, for hooks: Claude Code's tool_response has stdout and stderr separately.
+  const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
   const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
   const pid = child.pid
   let timedOut = false
@@ -74,8 +76,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
     if (wait <= 0) emitUpdate()
     else updateTimer = setTimeout(emitUpdate, wait)
   }
-  child.stdout.on('data', (chunk: Buffer) => (capture.push('stdout', chunk), scheduleUpdate()))
-  child.stderr.on('data', (chunk: Buffer) => (capture.push('stderr', chunk), scheduleUpdate()))
+  child.stdout.on('data', (chunk: Buffer) => (capture.push('stdout', chunk), apart.stdout.push('stdout', chunk), scheduleUpdate()))
+  child.stderr.on('data', (chunk: Buffer) => (capture.push('stderr', chunk), apart.stderr.push('stderr', chunk), scheduleUpdate()))
 
   const terminate = (): void => {
     if (pid === undefined || killTimer) return
@@ -101,6 +103,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
       for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
       ctx.signal.removeEventListener('abort', onAbort)
       capture.flush()
+      apart.stdout.flush()
+      apart.stderr.flush()
       const durationMs = Date.now() - started
       const output = capture.text().replace(/\s+$/, '')
       const parts = output ? [output] : []
@@ -120,7 +124,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
         truncated: capture.truncated,
         pid
       }
-      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details })
+      const response = { stdout: apart.stdout.text().replace(/\s+$/, ''), stderr: apart.stderr.text().replace(/\s+$/, ''), interrupted: timedOut || aborted, isImage: false, noOutputExpected: false }
+      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response })
     }
     child.on('error', (err) => {
       spawnError = err
@@ -172,7 +177,8 @@ function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResu
       `Its output is being written to: ${outputFile}`,
       `Read that file to check on it (a final "[fanout: command exited …]" line appears when it ends). To stop it: kill -TERM -- -${pid}`
     ].join('\n'),
-    details: { command, background: true, pid, outputFile }
+    details: { command, background: true, pid, outputFile },
+    response: { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: String(pid) }
   }
 }
 
