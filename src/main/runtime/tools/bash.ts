@@ -111,7 +111,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
       if (spawnError) parts.push(`Could not start bash: ${spawnError.message}`)
       else if (timedOut) parts.push(`Command timed out after ${human(timeoutMs)}; it and every process it started were killed.`)
       else if (aborted) parts.push('Command was stopped because the agent was interrupted; it and every process it started were killed.')
-      else if (exitCode !== 0) parts.push(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
+      // The exit code first, then the output, as Claude Code words it (hooks read it as PostToolUseFailure's `error`).
+      else if (exitCode !== 0) parts.unshift(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
       else if (!output) parts.push('(Command completed with no output)')
       const details: BashDetails = {
         command,
@@ -186,7 +187,7 @@ export function createBashTool(opts: ToolOptions): Tool {
   return defineTool({
     name: 'Bash',
     description: [
-      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, then the exit code if non-zero.`,
+      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
       'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
       `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
       'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
