@@ -40,13 +40,14 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
 }
 
 /** Each tool, with PostToolUse hooks run after its successful calls and PostToolUseFailure after its failed ones. */
-export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[]): Tool[] {
+export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[], onResponse?: (toolUseId: string, response: Record<string, unknown>) => void): Tool[] {
   return tools.map((tool) => ({
     ...tool,
     async run(raw, ctx) {
       const started = Date.now()
       const result = await tool.run(raw, ctx)
       const durationMs = Date.now() - started
+      if (onResponse && !result.isError) onResponse(ctx.toolUseId, result.response ?? { content: result.content })
       if (result.isError) {
         if (!runner.has('PostToolUseFailure', agent)) return result
         const notes = await runner.postToolUseFailure(agent, tool.name, raw, ctx.toolUseId, { error: result.content, isInterrupt: ctx.signal.aborted, durationMs })

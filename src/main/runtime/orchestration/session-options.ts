@@ -55,6 +55,8 @@ export interface AgentSessionOptions {
   mcpStartTimeoutMs?: number
   /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */
   effort?: string | number
+  /** Fanout's own default effort (its `defaultEffort` setting): used when neither `effort` nor a Claude Code settings file sets one. */
+  defaultEffort?: string | number
   /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */
   thinking?: boolean
 }

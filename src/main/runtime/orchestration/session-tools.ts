@@ -9,12 +9,15 @@ import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { createSkillTool, SKILL_TOOL_NAME } from './skill-tool'
+import type { SkillEntry } from '../context/skill-index'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
 import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from './team'
 
 /** What the tools need from their session (read when tools are built, so a later coordinator or team counts). */
 export interface ToolsHost extends MessagingSession {
+  skills(): readonly SkillEntry[]
   readonly coordinator: Coordinator | null
   readonly teamsEnabled: boolean
   readonly team: TeamManager
@@ -44,6 +47,7 @@ export class SessionTools {
       SEND_MESSAGE_TOOL_NAME,
       TASK_OUTPUT_TOOL_NAME,
       TASK_STOP_TOOL_NAME,
+      SKILL_TOOL_NAME,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
       ...this.s.extensions.toolNames()
@@ -68,6 +72,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))
     return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }
 }

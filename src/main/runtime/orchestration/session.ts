@@ -28,6 +28,8 @@ import { DEFAULT_LIMITS, SpawnGate } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
+import type { SkillEntry } from '../context/skill-index'
+import { effortFromSettingsFiles } from '../model/effort-settings'
 import { DormantAgents, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
 import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
@@ -50,7 +52,8 @@ export class AgentSession implements SessionContext {
   readonly mainAgentId: string
   readonly dataDir: string | undefined
   readonly backgroundStallMs: number
-  readonly thinking: boolean | undefined
+  /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
+  thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   private readonly definitions: SessionDefinitions
@@ -183,6 +186,21 @@ export class AgentSession implements SessionContext {
     this.extensions.reload()
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+    // Effort and thinking: the session's own choice, else the Claude Code settings files, else Fanout's default.
+    const fromFiles = effortFromSettingsFiles(this.extensions.settingsFiles)
+    this.settingsNotes = fromFiles.problems
+    const effort = this.options.effort ?? fromFiles.effort ?? this.options.defaultEffort
+    if (effort !== undefined) this.mainConfig.effort = effort
+    else delete this.mainConfig.effort
+    this.thinking = this.options.thinking ?? fromFiles.thinking
+  }
+
+  /** Problems with the effort settings of the Claude Code settings files (read by the last reload). */
+  settingsNotes: string[] = []
+
+  /** The effort the main agent runs with when its definition sets none (undefined: each model's default). */
+  get effort(): string | number | undefined {
+    return this.mainConfig.effort
   }
 
   readonly onError = (err: Error): void => {
@@ -202,6 +220,17 @@ export class AgentSession implements SessionContext {
 
   agents(): Map<string, LoadedAgent> {
     return this.definitions.agents()
+  }
+
+  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
+  skills(): SkillEntry[] {
+    return this.definitions.skills()
+  }
+
+  skillNames(): string[] {
+    return this.skills()
+      .filter((s) => s.modelInvocable)
+      .map((s) => s.name)
   }
 
   newAgentId(): string {
@@ -232,7 +261,7 @@ export class AgentSession implements SessionContext {
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree)
+    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
