@@ -3,51 +3,11 @@
 // answers). Which hook entries fire for which tool and agent must be the same, and every field Claude Code
 // sends must reach Fanout's hooks with the same type (and, where deterministic, the same value).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { reply, type ParsedRequest } from '../../src/main/runtime/model/scripted'
 import { claudeCode } from './claude-code'
-import { cleanupRuns, conversation, runSide, type RecordedHook, type Scenario, type SideResult } from './harness'
+import { cleanupRuns, runSide, type RecordedHook, type SideResult } from './harness'
+import { HOOKS_SCENARIO } from './scenarios'
 
 const cc = claudeCode()
-
-const HELPER = `---
-name: helper
-description: Helps with small shell tasks.
-tools: Bash, Read
----
-You are the helper agent.
-`
-
-function respond(req: ParsedRequest) {
-  const text = conversation(req)
-  if (text.includes('MAIN TASK')) {
-    if (req.turn === 0) return reply.toolUse('Bash', { command: 'echo hi', description: 'say hi' })
-    if (req.turn === 1) return reply.toolUse('Agent', { description: 'help out', prompt: 'HELPER TASK', subagent_type: 'helper', run_in_background: false })
-    return reply.text('all done')
-  }
-  if (text.includes('HELPER TASK')) {
-    if (req.turn === 0) return reply.toolUse('Bash', { command: 'echo sub', description: 'say sub' })
-    if (req.turn === 1) return reply.toolUse('Bash', { command: 'ls nonexistent-fanout-kit', description: 'fail' })
-    return reply.text('helper done')
-  }
-  return reply.text('ok')
-}
-
-export const HOOKS_SCENARIO: Scenario = {
-  files: { '.claude/agents/helper.md': HELPER },
-  hooks: [
-    { event: 'PreToolUse', matcher: 'Task' },
-    { event: 'PreToolUse', matcher: 'Agent' },
-    { event: 'PreToolUse', matcher: 'Bash' },
-    { event: 'PostToolUse', matcher: '*' },
-    { event: 'PostToolUseFailure', matcher: '*' },
-    { event: 'SubagentStart' },
-    { event: 'SubagentStop', matcher: 'helper' },
-    { event: 'Stop' }
-  ],
-  respond,
-  prompt: 'MAIN TASK',
-  args: ['--model', 'opus', '--output-format', 'json']
-}
 
 /**
  * Fields Claude Code sends that Fanout's hooks do not get, each with the reason (docs/claude-code-differences.md).

@@ -1,8 +1,8 @@
 // `--output-format stream-json`: the session's events as Claude Code's stream messages, one JSON object a line:
 //   system/init            once, as the main agent starts (tools, model, permission mode, agents, MCP servers)
-//   assistant              each model reply, whole (subagents' too, with parent_tool_use_id, agent_id, subagent_type)
+//   assistant              each model reply (a subagent's tool calls only, with parent_tool_use_id, agent_id, subagent_type)
 //   user                   tool results, and a subagent's prompt (the main agent's prompt is not echoed)
-//   system/task_started    a subagent starts (resumed or new), task_progress as it calls tools,
+//   system/task_started    a subagent starts (resumed or new), task_progress before each of its tool calls,
 //   system/task_updated    then task_notification as it ends
 //   system/api_retry       a model call failed and will be retried
 //   result                 last (result-message.ts)
@@ -61,15 +61,6 @@ export class StreamJsonWriter {
         return
       case 'message':
         return this.message(e.agentId, e.message, e.ts)
-      case 'tool_run': {
-        if (e.agentId === this.s.mainAgentId) return
-        const start = this.starts.get(e.agentId)
-        const uses = (this.toolUses.get(e.agentId) ?? 0) + 1
-        this.toolUses.set(e.agentId, uses)
-        const what = (e.input as { description?: unknown } | null)?.description
-        this.write({ type: 'system', subtype: 'task_progress', task_id: e.agentId, tool_use_id: start?.parentToolUseId ?? null, description: typeof what === 'string' && what ? `Running ${what}` : `Running ${e.name}`, subagent_type: start?.agentType, usage: { total_tokens: 0, tool_uses: uses, duration_ms: start ? e.ts - start.ts : 0 }, last_tool_name: e.name, ...this.base() })
-        return
-      }
       case 'agent_end':
         if (e.agentId === this.s.mainAgentId) return
         return this.taskEnd(e)
@@ -105,11 +96,25 @@ export class StreamJsonWriter {
     })
   }
 
+  /** A subagent is about to run a tool (Claude Code says so before the assistant message that asks for it). */
+  private progress(agentId: string, name: string, input: unknown, ts: number): void {
+    const start = this.starts.get(agentId)
+    const uses = (this.toolUses.get(agentId) ?? 0) + 1
+    this.toolUses.set(agentId, uses)
+    const what = (input as { description?: unknown } | null)?.description
+    this.write({ type: 'system', subtype: 'task_progress', task_id: agentId, tool_use_id: start?.parentToolUseId ?? null, description: typeof what === 'string' && what ? `Running ${what}` : `Running ${name}`, subagent_type: start?.agentType, usage: { total_tokens: 0, tool_uses: uses, duration_ms: start ? ts - start.ts : 0 }, last_tool_name: name, ...this.base() })
+  }
+
   private message(agentId: string, m: ChatMessage, ts: number): void {
     const timestamp = new Date(ts).toISOString()
     if (m.role === 'assistant') {
-      const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
-      this.write({ type: 'assistant', message: { type: 'message', role: 'assistant', model: this.starts.get(agentId)?.model, content, stop_reason: null, stop_sequence: null }, ...this.agentFields(agentId), ...this.base(), timestamp })
+      const content = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content
+      const isSub = agentId !== this.s.mainAgentId
+      if (isSub) for (const b of content) if (b.type === 'tool_use') this.progress(agentId, b.name, b.input, ts)
+      // A subagent's text and thinking stay out of the stream, as in Claude Code (its report arrives as the Agent tool's result).
+      const shown = isSub ? content.filter((b) => b.type === 'tool_use') : content
+      if (!shown.length) return
+      this.write({ type: 'assistant', message: { type: 'message', role: 'assistant', model: this.starts.get(agentId)?.model, content: shown, stop_reason: null, stop_sequence: null }, ...this.agentFields(agentId), ...this.base(), timestamp })
       return
     }
     const blocks = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content
