@@ -45,3 +45,24 @@ export const HOOKS_SCENARIO: Scenario = {
   args: ['--model', 'opus', '--output-format', 'json']
 }
 
+
+const agentFile = (name: string, fields: string) => `---\nname: ${name}\ndescription: The ${name} agent.\n${fields}---\nYou are the ${name} agent.\n`
+
+/** The main agent starts two project agents, one with its own effort and model; each answers at once. */
+export const REQUEST_SCENARIO: Scenario = {
+  files: {
+    '.claude/agents/plain.md': agentFile('plain', 'tools: Read\n'),
+    '.claude/agents/careful.md': agentFile('careful', 'tools: Read\neffort: low\nmodel: sonnet\n')
+  },
+  respond(req) {
+    const text = conversation(req)
+    if (text.includes('MAIN TASK')) {
+      if (req.turn === 0) return reply.toolUse('Agent', { description: 'plain work', prompt: 'PLAIN TASK', subagent_type: 'plain', run_in_background: false })
+      if (req.turn === 1) return reply.toolUse('Agent', { description: 'careful work', prompt: 'CAREFUL TASK', subagent_type: 'careful', run_in_background: false })
+      return reply.text('both done')
+    }
+    return reply.text('done')
+  },
+  prompt: 'MAIN TASK',
+  args: ['--model', 'opus', '--output-format', 'json']
+}

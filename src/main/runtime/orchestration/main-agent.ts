@@ -31,7 +31,7 @@ export interface MainAgentConfig {
   defaultMode?: AgentDefinition['permissionMode']
   /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
   coordinator?: boolean
-  /** The session's effort (low|medium|high|max or a thinking budget); a definition's own `effort` wins. */
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget); a definition's own `effort` wins. */
   effort?: string | number
 }
 
