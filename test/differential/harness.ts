@@ -79,6 +79,8 @@ function makeProject(root: string, scenario: Scenario): { project: string; home:
     mkdirSync(join(project, '.claude'), { recursive: true })
     writeFileSync(join(project, '.claude/settings.json'), JSON.stringify({ ...scenario.settings, ...(scenario.hooks?.length ? { hooks } : {}) }, null, 2))
   }
+  // The folder is trusted, as a user's own project is (Claude Code ignores a project's permission rules otherwise).
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }))
   const git = (...args: string[]) => execFileSync('git', args, { cwd: project, stdio: 'ignore' })
   git('init', '-q', '-b', 'main')
   git('-c', 'user.email=kit@fanout.invalid', '-c', 'user.name=kit', 'add', '-A')
@@ -137,18 +139,19 @@ export function requestText(req: RecordedRequest): string {
   return parts.join('\n')
 }
 
-/** The `- name: description (Tools: ...)` lines of the "Available agent types" block a request carries. */
+/** The `- name: description (Tools: ...)` lines of the "Available agent types …:" block a request carries (the last one, if several). */
 export function agentListingLines(req: RecordedRequest): string[] {
   const text = requestText(req)
-  const at = text.indexOf('Available agent types')
-  if (at < 0) return []
-  const lines = text.slice(at).split('\n').slice(1)
-  const out: string[] = []
-  for (const line of lines) {
-    if (line.startsWith('- ')) out.push(line)
-    else if (out.length) break
+  let found: string[] = []
+  for (const m of text.matchAll(/^Available agent types[^\n]*:\n/gm)) {
+    const out: string[] = []
+    for (const line of text.slice(m.index + m[0].length).split('\n')) {
+      if (!line.startsWith('- ')) break
+      out.push(line)
+    }
+    if (out.length) found = out
   }
-  return out
+  return found
 }
 
 /** Every text a request carries joined: `conversation(req).includes('MARKER')` routes a scripted reply. */

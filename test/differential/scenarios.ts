@@ -66,3 +66,24 @@ export const REQUEST_SCENARIO: Scenario = {
   prompt: 'MAIN TASK',
   args: ['--model', 'opus', '--output-format', 'json']
 }
+
+/** Project agents of several shapes; the main agent starts `lead`, whose tools allow only Explore agents. */
+export const LISTING_SCENARIO: Scenario = {
+  files: {
+    '.claude/agents/lead.md': agentFile('lead', 'tools: Agent(Explore), Read\n'),
+    '.claude/agents/reader.md': agentFile('reader', 'tools: Read, Grep, Glob\n'),
+    '.claude/agents/no-web.md': agentFile('no-web', 'disallowedTools: WebFetch, WebSearch\n'),
+    '.claude/agents/anything.md': agentFile('anything', ''),
+    '.claude/agents/quoted.md': '---\nname: quoted\ndescription: "Use for: quoting, with a colon"\ntools: ["Read", "Bash"]\n---\nYou quote.\n'
+  },
+  respond(req) {
+    const text = conversation(req)
+    if (text.includes('MAIN TASK')) {
+      if (req.turn === 0) return reply.toolUse('Agent', { description: 'lead work', prompt: 'LEAD TASK', subagent_type: 'lead', run_in_background: false })
+      return reply.text('done')
+    }
+    return reply.text('lead done')
+  },
+  prompt: 'MAIN TASK',
+  args: ['--model', 'opus', '--output-format', 'json']
+}

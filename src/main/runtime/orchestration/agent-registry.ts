@@ -57,6 +57,8 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
+  startNotes?: string[]
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */

@@ -15,6 +15,7 @@ import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
+const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
@@ -122,7 +123,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     handle.status = 'running'
     // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
     const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
-    const hookContext = await hooks.start()
+    const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
 
     let finished: ChildResult['worktree']
     const emit = eventFilter(session, handle, req)

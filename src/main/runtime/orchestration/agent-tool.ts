@@ -28,12 +28,18 @@ export const agentToolInput = z
 
 export type AgentToolInput = z.infer<typeof agentToolInput>
 
-export function agentToolDescription(agents: readonly AgentDefinition[]): string {
+/**
+ * The tool's description with the agent types the caller may start: every one, or (`tools: Agent(a, b)` in
+ * its definition) only those, and `fork` only when it may fork.
+ */
+export function agentToolDescription(agents: readonly AgentDefinition[], allowed?: readonly string[]): string {
+  const listed = allowed ? agents.filter((a) => allowed.includes(a.agentType)) : agents
+  const fork = !allowed || allowed.includes(FORK_AGENT_TYPE) ? `\n- ${FORK_AGENT_TYPE}: ${FORK_DESCRIPTION}` : ''
+  const only = allowed ? `\nYour definition lets you start only ${allowed.length === 1 ? 'this agent type' : 'these agent types'}: ${allowed.join(', ')}.` : ''
   return `Start a subagent: a separate agent with its own context, tools and model that works on one task and returns its final report to you.
 
 Available agent types and the tools they have:
-${formatAgentListing(agents)}
-- ${FORK_AGENT_TYPE}: ${FORK_DESCRIPTION}
+${formatAgentListing(listed)}${fork}${only}
 
 Give each subagent a complete, self-contained prompt: it sees nothing of your conversation, only what you write. Say what to do, what you already know, and what to report back. When you start several agents for independent work, put all the Agent calls in one message so they run at the same time.
 
@@ -47,11 +53,13 @@ Give each subagent a complete, self-contained prompt: it sees nothing of your co
 
 export function createAgentTool(opts: {
   agents: () => readonly AgentDefinition[]
+  /** The agent types the caller may start (`tools: Agent(a, b)`); undefined: any. */
+  allowed?: readonly string[]
   spawn: (input: AgentToolInput, ctx: ToolContext) => Promise<ToolResult>
 }): Tool {
   const tool = defineTool({
     name: AGENT_TOOL_NAME,
-    description: agentToolDescription(opts.agents()),
+    description: agentToolDescription(opts.agents(), opts.allowed),
     schema: agentToolInput,
     readOnly: false,
     // Several Agent calls in one assistant message run in parallel: that is the point of fan-out.

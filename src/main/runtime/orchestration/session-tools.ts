@@ -64,7 +64,7 @@ export class SessionTools {
     const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}) })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), ...(handle.allowedAgentTypes ? { allowed: handle.allowedAgentTypes } : {}), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
