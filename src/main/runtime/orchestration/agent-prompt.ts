@@ -31,6 +31,7 @@ export async function agentSystemPrompt(
     def.memory ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: src.cwd, home: src.home }) : undefined,
     def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(src.skills ? { index: src.skills } : {}), ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
   ])
+  handle.memoryDir = memory?.dir
   for (const d of skills?.diagnostics ?? []) src.warn?.(`${d.file}:${d.line}:${d.column}: ${d.message}`)
   return buildSystemPrompt({
     body: def.systemPrompt,

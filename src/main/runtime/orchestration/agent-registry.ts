@@ -57,6 +57,8 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** Its own memory folder (`memory:` in its definition), found when its prompt is built: writable in every mode. */
+  memoryDir?: string
   /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
   startNotes?: string[]
 }

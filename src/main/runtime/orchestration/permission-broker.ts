@@ -21,7 +21,7 @@ export interface PermissionBrokerOptions {
   registry: AgentRegistry
   emit: (event: AgentEvent) => void
   /** Told about every denial (e.g. the CLI prints them). */
-  onDenied?: (message: string, toolName: string, agentId: string) => void
+  onDenied?: (message: string, toolName: string, agentId: string, call: { input: unknown; toolUseId: string }) => void
 }
 
 interface Waiting {
@@ -54,11 +54,12 @@ export class PermissionBroker {
       definitionMode: handle.permissionMode,
       cwd: handle.cwd,
       ask: (req) => this.ask(handle, req),
-      headless: this.opts.headless || handle.background === true
+      headless: this.opts.headless || handle.background === true,
+      writableDirs: () => (handle.memoryDir ? [handle.memoryDir] : undefined)
     })
     return async (tool, input, toolUseId) => {
       const decision = await gate.canUseTool(tool, input, toolUseId)
-      if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id)
+      if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id, { input, toolUseId })
       return decision
     }
   }

@@ -28,7 +28,7 @@ export interface AgentSessionOptions {
   /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
   headless?: boolean
   /** Told about every denied tool call (e.g. the CLI prints them to stderr). */
-  onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
+  onPermissionDenied?: (message: string, toolName: string, agentId: string, call: { input: unknown; toolUseId: string }) => void
   /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
   permissionRules?: PermissionRules
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */

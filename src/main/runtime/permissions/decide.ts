@@ -11,6 +11,7 @@ import { isReadOnlyBashCommand, isReadOnlySegment } from './bash-read-only'
 import { insideWorkingDirs, pathRuleMatches, type PathContext } from './path-rules'
 import { type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
+import { insideRealDirs } from './writable-dirs'
 
 export interface PermissionCheck {
   mode: PermissionMode
@@ -21,12 +22,18 @@ export interface PermissionCheck {
   /** More directories the agent may read (and, in acceptEdits, edit) without asking. */
   additionalDirectories?: string[]
   home?: string
+  /**
+   * Folders the agent may write in every mode without asking (deny rules still apply): its own memory folder
+   * (`memory:` in its definition), as Claude Code allows an agent's memory writes.
+   */
+  writableDirs?: string[]
 }
 
 export type PermissionDecision =
   | { behavior: 'allow'; rule?: string }
   | { behavior: 'deny'; message: string; rule?: string }
-  | { behavior: 'ask'; reason: string; suggestedRules: string[] }
+  /** `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either). */
+  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean }
 
 const canonical = (name: string): string => (name === 'Task' ? 'Agent' : name)
 
@@ -163,7 +170,8 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     : rules.deny.find((r) => ruleCovers(r, call, ctx, 'deny'))
   if (denied) return { behavior: 'deny', message: denyMessage(call, denied), rule: denied.raw }
 
-  // 2. The mode.
+  // 2. An agent's own memory files, in every mode; then the mode.
+  if (call.kind === 'edit' && call.path && check.writableDirs?.length && insideRealDirs(call.path, check.writableDirs)) return { behavior: 'allow' }
   if (mode === 'bypassPermissions') return { behavior: 'allow' }
   const readOnlyCall = call.kind === 'bash' ? isReadOnlyBashCommand(call.command ?? '') : call.readOnly
   if (mode === 'plan' && !readOnlyCall && call.kind !== 'free')
@@ -178,7 +186,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
-  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
+  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside)} (the rule "${asked.raw}" asks first)`, suggestedRules: [], outside: !inside }
   else {
     const allowed = parsed ? bashAllowed(rules.allow, call.command ?? '', parsed) : rules.allow.find((r) => ruleCovers(r, call, ctx, 'allow'))
     if (allowed) return { behavior: 'allow', rule: allowed.raw }
@@ -191,7 +199,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     if (call.kind === 'bash' && readOnlyCall) return { behavior: 'allow' }
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
-    decision = { behavior: 'ask', reason: askReason(call, cwd, inside), suggestedRules: suggestRules(call, cwd) }
+    decision = { behavior: 'ask', reason: askReason(call, cwd, inside), suggestedRules: suggestRules(call, cwd), outside: !inside }
   }
 
   if (mode === 'dontAsk') {
