@@ -126,6 +126,10 @@ export async function agentsCommand(argv: string[], io: CommandIO = processIO): 
     io.stderr(`fanout agents: unknown subcommand '${sub}'\n${AGENTS_USAGE}`)
     return 2
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(AGENTS_USAGE)
+    return 0
+  }
   let parsed: Parsed
   try {
     parsed = parseArgs(sub, rest, io)

@@ -8,6 +8,7 @@ Usage:
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
   fanout help                                 this text
+Each command takes --help for its own options.
 `
 
 export async function main(argv: string[]): Promise<number> {

@@ -19,6 +19,10 @@ export function describeOrphan(o: OrphanWorktree): string {
 
 export async function worktreesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
+  if (sub === 'help' || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(WORKTREES_USAGE)
+    return 0
+  }
   if (sub !== 'list' && sub !== 'clean') {
     process.stderr.write(WORKTREES_USAGE)
     return 2
