@@ -220,7 +220,6 @@ export async function runCommand(argv: string[]): Promise<number> {
       () => undefined
     )
   })
-  const started = Date.now()
   try {
     if (args.resume) {
       const resumed = await session.resumeInterrupted()

@@ -5,6 +5,7 @@
 // and loads from this index; `agents check` and the run use it to warn about `skills:` that name nothing.
 import { readdir, readFile, realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { meantName } from '../definitions/spelling'
 import { projectFolders } from './project-root'
 import { parseFrontmatter } from './skills'
 
@@ -83,7 +84,7 @@ export function unknownSkills(wanted: readonly string[], skills: readonly SkillE
     .filter((n) => !known.includes(n))
     .map((name) => {
       const lower = name.toLowerCase()
-      const suggestion = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`:${lower}`))
+      const suggestion = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`:${lower}`)) ?? meantName(name, known)
       return suggestion ? { name, suggestion } : { name }
     })
 }

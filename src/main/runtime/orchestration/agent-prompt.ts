@@ -32,7 +32,7 @@ export async function agentSystemPrompt(
     def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(src.skills ? { index: src.skills } : {}), ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
   ])
   handle.memoryDir = memory?.dir
-  for (const d of skills?.diagnostics ?? []) src.warn?.(`${d.file}:${d.line}:${d.column}: ${d.message}`)
+  for (const d of skills?.diagnostics ?? []) src.warn?.(`${d.file}: ${d.message}`)
   return buildSystemPrompt({
     body: def.systemPrompt,
     environment: { cwd: handle.cwd, isGitRepo: git.isGitRepo, branch: git.branch, platform: process.platform, date: new Date(), model: handle.model, ...(worktree ? { worktree } : {}) },
