@@ -62,6 +62,7 @@ export class SessionFactory {
       limits: config.limits,
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
+      ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: this.o.dataDir,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(this.o.home ? { home: this.o.home } : {}),
