@@ -3,6 +3,8 @@
 import { useState } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared/settings-fields'
+
+const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
 import { startDemo, startSession, ui, useApp } from '../state/store'
 import { CallError, errorText } from '../transport/types'
@@ -96,7 +98,7 @@ export function NewSession() {
           <label className="select-inline" title="Effort: how hard the agents think">
             <Icon name="gauge" size={13} />
             <select value={effort} onChange={(e) => setEffort(e.target.value as EffortChoice | '')} aria-label="Effort" data-testid="new-effort">
-              <option value="">{settings?.defaultEffort ? EFFORT_LABEL[settings.defaultEffort] : 'Model’s default effort'}</option>
+              <option value="">{settings?.defaultEffort ? `Effort: ${EFFORT_SHORT[settings.defaultEffort]}` : 'Effort: default'}</option>
               {EFFORT_CHOICES.map((level) => (
                 <option key={level} value={level}>
                   {EFFORT_LABEL[level]}
