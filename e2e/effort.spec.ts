@@ -27,7 +27,7 @@ test('the new-session form offers effort levels; Settings keeps a default effort
     await page.goto(app.url)
     const effort = page.getByTestId('new-effort')
     await expect(effort).toBeVisible()
-    expect(await effort.evaluate((el: HTMLSelectElement) => [...el.options].map((o) => o.text))).toEqual(['Effort: default', 'Low effort', 'Medium effort', 'High effort', 'Extra high effort', 'Max effort'])
+    expect(await effort.evaluate((el) => Array.from((el as unknown as { options: ArrayLike<{ text: string }> }).options, (o) => o.text))).toEqual(['Effort: default', 'Low effort', 'Medium effort', 'High effort', 'Extra high effort', 'Max effort'])
     // The pickers stay inside the prompt box.
     const box = await page.locator('.new-session-inner').boundingBox()
     for (const select of await page.locator('.new-session .select-inline').all()) {
@@ -52,9 +52,9 @@ test('the new-session form offers effort levels; Settings keeps a default effort
   await page.getByTestId('settings-save').click()
   await expect(page.getByText('Saved.')).toBeVisible()
   await shoot(page, 'effort-settings-1280')
-  expect((await app.host.getSettings()).settings.defaultEffort).toBe('high')
+  expect((await app.host.getSettings({})).settings.defaultEffort).toBe('high')
   await page.keyboard.press('Escape')
   // A new session starts at the saved default.
   await page.getByRole('button', { name: 'New session' }).click()
-  await expect.poll(() => page.getByTestId('new-effort').evaluate((el: HTMLSelectElement) => el.options[0].text)).toBe('Effort: high')
+  await expect.poll(() => page.getByTestId('new-effort').evaluate((el) => (el as unknown as { options: ArrayLike<{ text: string }> }).options[0].text)).toBe('Effort: high')
 })

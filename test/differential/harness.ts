@@ -139,17 +139,19 @@ export function requestText(req: RecordedRequest): string {
   return parts.join('\n')
 }
 
-/** The `- name: description (Tools: ...)` lines of the "Available agent types …:" block a request carries (the last one, if several). */
+/**
+ * The entries of the "Available agent types …:" block a request carries (the last such block), one string per
+ * agent: `- name: description (Tools: …)`, a description over several lines kept whole. The block ends at
+ * the first blank line.
+ */
 export function agentListingLines(req: RecordedRequest): string[] {
   const text = requestText(req)
   let found: string[] = []
   for (const m of text.matchAll(/^Available agent types[^\n]*:\n/gm)) {
-    const out: string[] = []
-    for (const line of text.slice(m.index + m[0].length).split('\n')) {
-      if (!line.startsWith('- ')) break
-      out.push(line)
-    }
-    if (out.length) found = out
+    const rest = text.slice(m.index + m[0].length)
+    const block = rest.slice(0, rest.search(/\n\s*\n|$/))
+    if (!block.startsWith('- ')) continue
+    found = block.split(/\n(?=- [^\s:][^:\n]*: )/)
   }
   return found
 }
