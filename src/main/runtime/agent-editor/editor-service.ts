@@ -117,7 +117,7 @@ export class AgentEditorService {
     let next = text
     let error: { key?: string; message: string } | undefined
     if (changes.length) {
-      const edited = applyFieldChanges(text, changes)
+      const edited = applyFieldChanges(text, changes, file)
       if (edited.ok) next = edited.text
       else error = { ...(edited.key ? { key: edited.key } : {}), message: edited.message }
     }
