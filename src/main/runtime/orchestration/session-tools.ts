@@ -31,6 +31,9 @@ export interface SessionToolsOptions {
   outputTail(handle: AgentHandle): string | undefined
 }
 
+/** The tools every session offers, before coordinator, team and MCP tools (the agent editor shows them too). */
+export const BASE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME, SKILL_TOOL_NAME]
+
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
 
@@ -42,12 +45,7 @@ export class SessionTools {
   /** Every tool name an agent could be given, for tool resolution. */
   names(): string[] {
     return [
-      ...BUILTIN_TOOL_NAMES,
-      AGENT_TOOL_NAME,
-      SEND_MESSAGE_TOOL_NAME,
-      TASK_OUTPUT_TOOL_NAME,
-      TASK_STOP_TOOL_NAME,
-      SKILL_TOOL_NAME,
+      ...BASE_TOOL_NAMES,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
       ...this.s.extensions.toolNames()
