@@ -2,7 +2,8 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
+import { spawn } from 'node:child_process'
+import { cliProject, ensureCliBundle, repoRoot, runCli } from '../../../test/support/cli'
 import { byAttempt, reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer | null = null
@@ -85,6 +86,44 @@ describe('fanout run', () => {
     expect(all.at(-1)).toMatchObject({ type: 'result', subtype: 'success' })
     const childStart = all.find((l) => l.type === 'agent_start' && l.depth === 1)
     expect(all.some((l) => l.type === 'tool_end' && l.name === 'Glob' && l.agentId === childStart.agentId && l.output.includes('readme.txt'))).toBe(true)
+  })
+
+  it('num_turns counts the main agent\'s turns over every run (a background report wakes it), and a resume is not a new spawn', async () => {
+    const { project, env } = setup()
+    server = await startScriptedServer({
+      respond: scriptByAgent([
+        { name: 'bg', match: 'Background job', turns: [reply.text('bg report')] },
+        { name: 'fg', match: 'Foreground job', turns: [reply.text('first pass')], then: reply.text('second pass') },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('Agent', { description: 'fg', prompt: 'Foreground job' }),
+            (req) => reply.toolUse('Agent', { description: 'fg again', prompt: 'Go on.', resume: /agentId: (\w+)/.exec(req.toolResults[0].content)![1] }),
+            reply.toolUse('Agent', { description: 'bg', prompt: 'Background job', run_in_background: true }),
+            reply.text('waiting for the report'),
+            reply.text('final answer')
+          ]
+        }
+      ])
+    })
+    const r = await runCli(['run', '-p', 'Go.', '--cwd', project, '--output-format', 'json'], { env: env(server.url) })
+    expect(r.code, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ result: 'final answer', num_turns: 5, subagent_stats: { spawned: 2, resumed: 1, started_in_background: 1, completed: 3, by_type: { 'general-purpose': 2 } } })
+  })
+
+  it('Ctrl-C: every agent stops, the result says stopped (error_during_execution) and the exit status is 130', async () => {
+    const { project, env } = setup()
+    server = await startScriptedServer({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }]) })
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'Take your time.', '--cwd', project, '--output-format', 'json'], { env: { ...process.env, ...env(server.url) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    await expect.poll(() => server!.messageRequests().length, { timeout: 20_000 }).toBeGreaterThan(0)
+    child.kill('SIGINT')
+    expect(await closed).toBe(130)
+    expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, status: 'stopped', terminal_reason: 'aborted_streaming' })
   })
 
   it('says on stderr when it retries, so a slow or unreachable endpoint is not a silent wait', async () => {
