@@ -2,10 +2,11 @@
 // (`-p`) against a scripted model server with a temporary HOME, exactly as a user's script would run it.
 // Where it cannot run (not installed, e.g. `npm ci --omit=optional`, or a platform it ships no binary for),
 // `claudeCode()` says why and the tests skip with that reason.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { runProcess, type CliResult } from '../support/cli'
 
 /** The version the kit was written against (package.json pins it). */
 export const CLAUDE_CODE_VERSION = '2.1.328'
@@ -53,11 +54,7 @@ export function claudeCode(): ClaudeCodeBinary {
   return (cached = { path: found })
 }
 
-export interface ProcessResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
+export type ProcessResult = CliResult
 
 export interface RunClaudeCodeOptions {
   cwd: string
@@ -83,20 +80,7 @@ export function runClaudeCode(opts: RunClaudeCodeOptions): Promise<ProcessResult
     TMPDIR: join(opts.home, 'tmp'),
     ...opts.env
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin.path, opts.args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-    child.stdin.end('')
-  })
+  return runProcess(bin.path, opts.args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 90_000 })
 }
 
 /** Parses JSON lines, naming the line that does not parse. */

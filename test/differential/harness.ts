@@ -2,7 +2,7 @@
 // command-line options) run through Claude Code and through Fanout, each in its own copy of the project, its
 // own HOME and its own scripted server, so what each one did (stdout, hook payloads, API requests) can be
 // compared side by side.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -103,7 +103,7 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
       const env = { ...scenario.env, HOME: home, FANOUT_DATA_DIR: join(root, 'data'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_AUTH_TOKEN: '', TMPDIR: join(home, 'tmp') }
       // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
       const other = process.env.FANOUT_KIT_REPO
-      if (other) out = await runBin(join(other, 'bin/fanout'), ['run', ...args], project, env)
+      if (other) out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000, bin: join(other, 'bin/fanout') })
       else {
         ensureCliBundle()
         out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000 })
@@ -113,19 +113,6 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
   } finally {
     await server.close()
   }
-}
-
-function runBin(bin: string, args: string[], cwd: string, env: Record<string, string>): Promise<ProcessResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
-    child.stdin.end('')
-  })
 }
 
 /** The text of everything a request carries (system prompt, tool descriptions, every message). */
