@@ -76,6 +76,21 @@ describe('effort in requests', () => {
     expect(bad.session.settingsNotes).toEqual([expect.stringMatching(/settings\.json: effortLevel must be low, medium, high, xhigh or max, not "extreme"; it was ignored$/)])
   })
 
+  it('a reopened session keeps the effort it began with; reopening with another one changes it', async () => {
+    const f = await makeFixture({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text('one')], then: reply.text('more') }]) }, { effort: 'xhigh' })
+    await f.session.run('first')
+    await f.session.idle()
+    await f.session.close()
+    const { AgentSession } = await import('../orchestration/session')
+    const reopened = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined }))
+    await reopened.run('second')
+    expect(f.model.server.messageRequests().at(-1)!.body.output_config).toEqual({ effort: 'xhigh' })
+    await reopened.close()
+    const changed = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined, effort: 'low' }))
+    await changed.run('third')
+    expect(f.model.server.messageRequests().at(-1)!.body.output_config).toEqual({ effort: 'low' })
+  })
+
   it('the Agent tool refuses an effort it does not know, with an error the model can act on', async () => {
     const f = await makeFixture({
       respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Agent', { description: 'x', prompt: 'x', effort: 'extreme' }), (req) => reply.text(req.toolResults[0].content)] }])

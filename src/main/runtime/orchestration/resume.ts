@@ -90,6 +90,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     agentType: state.agentType,
     definition: def,
     ...(state.name ? { name: state.name } : {}),
+    ...(state.effort !== undefined ? { effort: state.effort } : {}),
     model: state.model,
     cwd: state.cwd,
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),

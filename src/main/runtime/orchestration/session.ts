@@ -153,6 +153,11 @@ export class AgentSession implements SessionContext {
         agentType = undefined
       }
       session.main.restore(repairConversation(main.messages).messages, agentType)
+      // The effort chosen when the session began (not its definition's own, which applies anyway).
+      if (main.state?.effort !== undefined && !main.state.definition.file) {
+        session.restoredEffort = main.state.effort
+        session.applyEffortSettings()
+      }
       session.coordinator?.restore(main.messages)
     }
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
@@ -186,10 +191,17 @@ export class AgentSession implements SessionContext {
     this.extensions.reload()
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
-    // Effort and thinking: the session's own choice, else the Claude Code settings files, else Fanout's default.
+    this.applyEffortSettings()
+  }
+
+  /** The effort a reopened session ran with (its main agent's state): kept unless this opening chooses another. */
+  private restoredEffort: string | number | undefined
+
+  /** Effort and thinking: the session's own choice (or the one it ran with), else the Claude Code settings files, else Fanout's default. */
+  private applyEffortSettings(): void {
     const fromFiles = effortFromSettingsFiles(this.extensions.settingsFiles)
     this.settingsNotes = fromFiles.problems
-    const effort = this.options.effort ?? fromFiles.effort ?? this.options.defaultEffort
+    const effort = this.options.effort ?? this.restoredEffort ?? fromFiles.effort ?? this.options.defaultEffort
     if (effort !== undefined) this.mainConfig.effort = effort
     else delete this.mainConfig.effort
     this.thinking = this.options.thinking ?? fromFiles.thinking
