@@ -46,6 +46,8 @@ export interface HookRunnerOptions {
   env?: Record<string, string | undefined>
   /** The session's background agents still at work, for Stop and SubagentStop. */
   backgroundTasks?: () => BackgroundTask[]
+  /** Credential-looking variables the user's settings pass to hook commands anyway. */
+  passEnv?: readonly string[]
 }
 
 export type PreToolUseOutcome = { decision?: 'allow' | 'deny' | 'ask'; reason?: string; updatedInput?: Record<string, unknown> }
@@ -137,7 +139,7 @@ export class HookRunner {
     const input = { ...this.base(event, agent), ...fields }
     return Promise.all(
       [...commands.values()].map(async (hook) => {
-        const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}) })
+        const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}) })
         return this.read(event, agent, hook, run)
       })
     )

@@ -29,6 +29,8 @@ export interface ExtensionsOptions {
   env?: Record<string, string | undefined>
   /** Counts background work (Notification hooks) towards the session's idle(). */
   track?: (work: Promise<unknown>) => void
+  /** Credential-looking variables the user's settings pass to hooks and MCP servers anyway. */
+  passEnv?: readonly string[]
 }
 
 export class SessionExtensions {
@@ -41,7 +43,7 @@ export class SessionExtensions {
   private readonly own = new Map<string, AgentMcpTools>()
 
   constructor(private readonly opts: ExtensionsOptions) {
-    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
+    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.passEnv ? { passEnv: opts.passEnv } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
     this.hooks = new HookRunner({
       sessionId: opts.sessionId,
       projectDir: opts.cwd,
@@ -49,6 +51,7 @@ export class SessionExtensions {
       report: this.report,
       ...(opts.dataDir ? { transcriptPath: (agentId: string) => transcriptPath(opts.dataDir as string, opts.sessionId, agentId) } : {}),
       ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.passEnv ? { passEnv: opts.passEnv } : {}),
       backgroundTasks: () =>
         opts.registry
           .all()

@@ -1,16 +1,18 @@
 // Bash: runs `bash -c` in the agent's cwd as the leader of a new process group, so a timeout or an abort
 // takes down everything the command started. Output is interleaved stdout+stderr, capped, and streamed to the
-// UI while it runs.
+// UI while it runs. Every command runs in the OS sandbox the permission layer granted it (bash-sandbox.ts),
+// with an environment that carries no credentials.
 import { spawn } from 'node:child_process'
 import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type Tool, type ToolContext, type ToolResult } from './define-tool'
+import { defineTool, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
 import { killProcessGroup, trackBackgroundGroup } from './process-group'
-import type { ToolOptions } from './tool-options'
+import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 export const BASH_MAX_TIMEOUT_MS = 600_000
@@ -24,7 +26,11 @@ const schema = z.object({
   command: z.string().min(1).describe('The command to execute'),
   timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
   description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
-  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read')
+  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user\'s approval')
 })
 
 export interface BashDetails {
@@ -37,23 +43,20 @@ export interface BashDetails {
   outputChars: number
   truncated: boolean
   pid?: number
-}
-
-function childEnv(): NodeJS.ProcessEnv {
-  // Nothing may wait for a human at a pager or a credential prompt: there is no terminal.
-  return { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }
+  /** What it ran in: the read-only or workspace sandbox, or none. */
+  sandbox: SandboxLevel
 }
 
 function human(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`
 }
 
-function runForeground(command: string, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+function runForeground(command: string, prepared: PreparedCommand, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
   const capture = new OutputCapture()
   // Kept apart as well, for hooks: Claude Code's tool_response has stdout and stderr separately.
   const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
-  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })
   const pid = child.pid
   let timedOut = false
   let aborted = false
@@ -100,6 +103,7 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
     const finish = (): void => {
       if (done) return
       done = true
+      prepared.release()
       for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
       ctx.signal.removeEventListener('abort', onAbort)
       capture.flush()
@@ -114,6 +118,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
       // The exit code first, then the output, as Claude Code words it (hooks read it as PostToolUseFailure's `error`).
       else if (exitCode !== 0) parts.unshift(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
       else if (!output) parts.push('(Command completed with no output)')
+      const hint = sandboxHint(prepared.sandbox, output, exitCode !== 0)
+      if (hint) parts.push(hint)
       const details: BashDetails = {
         command,
         exitCode,
@@ -123,7 +129,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
         aborted,
         outputChars: capture.totalChars,
         truncated: capture.truncated,
-        pid
+        pid,
+        sandbox: prepared.sandbox
       }
       const response = { stdout: apart.stdout.text().replace(/\s+$/, ''), stderr: apart.stderr.text().replace(/\s+$/, ''), interrupted: timedOut || aborted, isImage: false, noOutputExpected: false }
       resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response })
@@ -151,15 +158,18 @@ function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80) || 'x'
 }
 
-function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResult {
+function runBackground(command: string, prepared: PreparedCommand, cwd: string, ctx: ToolContext): ToolResult {
   const dir = join(tmpdir(), 'fanout-bash')
   mkdirSync(dir, { recursive: true })
   const outputFile = join(dir, `${safeName(ctx.agentId)}-${safeName(ctx.toolUseId)}.log`)
   const fd = openSync(outputFile, 'a')
-  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', fd, fd], env: childEnv() })
+  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', fd, fd], env: prepared.env })
   closeSync(fd)
   const pid = child.pid
-  if (pid === undefined) return { content: 'Could not start bash in the background.', isError: true }
+  if (pid === undefined) {
+    prepared.release()
+    return { content: 'Could not start bash in the background.', isError: true }
+  }
   child.unref()
   const untrack = trackBackgroundGroup(pid)
   // Stopping the agent stops what it left running.
@@ -167,6 +177,7 @@ function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResu
   ctx.signal.addEventListener('abort', onAbort, { once: true })
   child.on('exit', (code, signal) => {
     untrack()
+    prepared.release()
     ctx.signal.removeEventListener('abort', onAbort)
     try {
       appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
@@ -178,12 +189,13 @@ function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResu
       `Its output is being written to: ${outputFile}`,
       `Read that file to check on it (a final "[fanout: command exited …]" line appears when it ends). To stop it: kill -TERM -- -${pid}`
     ].join('\n'),
-    details: { command, background: true, pid, outputFile },
+    details: { command, background: true, pid, outputFile, sandbox: prepared.sandbox },
     response: { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: String(pid) }
   }
 }
 
 export function createBashTool(opts: ToolOptions): Tool {
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Bash',
     description: [
@@ -191,7 +203,8 @@ export function createBashTool(opts: ToolOptions): Tool {
       'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
       `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
       'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
-      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.'
+      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
+      'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
     ].join('\n'),
     schema,
     readOnly: false,
@@ -199,8 +212,10 @@ export function createBashTool(opts: ToolOptions): Tool {
     async execute(input, ctx) {
       const dir = await stat(opts.cwd).catch(() => null)
       if (!dir?.isDirectory()) return { content: `The working directory ${opts.cwd} does not exist; the command was not run.`, isError: true }
-      if (input.run_in_background) return runBackground(input.command, opts.cwd, ctx)
-      return runForeground(input.command, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
+      const prepared = await prepareCommand(input.command, ctx, paths, opts.sandbox)
+      if ('refused' in prepared) return { content: prepared.refused, isError: true }
+      if (input.run_in_background) return runBackground(input.command, prepared, opts.cwd, ctx)
+      return runForeground(input.command, prepared, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
     }
   })
 }

@@ -17,6 +17,9 @@ export interface Draft {
   defaultEffort: EffortChoice | ''
   coordinator: boolean
   agentTeams: boolean
+  /** Claude Code's worktree.baseRef (saved to the user's Claude Code settings only when changed). */
+  worktreeBaseRef: Settings['worktreeBaseRef']['value']
+  mergeStrategy: Settings['mergeStrategy']
 }
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
@@ -37,7 +40,9 @@ export const toDraft = (s: Settings): Draft => ({
   defaultPermissionMode: s.defaultPermissionMode,
   defaultEffort: s.defaultEffort ?? '',
   coordinator: s.coordinator,
-  agentTeams: s.agentTeams
+  agentTeams: s.agentTeams,
+  worktreeBaseRef: s.worktreeBaseRef.value,
+  mergeStrategy: s.mergeStrategy
 })
 
 export function sameDraft(a: Draft, b: Draft): boolean {
