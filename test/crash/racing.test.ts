@@ -70,7 +70,7 @@ describe('a 5x5x5 spawn tree through fanout run', () => {
         expect(r.stderr).toBe('')
         expect(r.code).toBe(0)
         const out = JSON.parse(r.stdout)
-        expect(out).toMatchObject({ result: '5 of 5 answered', is_error: false, subagents: { spawned: 155, completed: 155, failed: 0, max_depth: 3 } })
+        expect(out).toMatchObject({ result: '5 of 5 answered', is_error: false, subagent_stats: { spawned: 155, completed: 155, failed: 0, max_depth: 3 } })
       } finally {
         await server.close()
       }

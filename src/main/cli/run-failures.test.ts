@@ -1,11 +1,12 @@
-// `fanout run` where the surroundings fail: a data folder it cannot write, a reader that closes the pipe.
+// `fanout run` where the surroundings fail: a data folder it cannot write, a reader that closes the pipe, a
+// runaway agent, a session another process runs.
 // Each ends with one clear line (or quietly, for the pipe) and a non-zero status, never a stack trace.
 import { spawn } from 'node:child_process'
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cliProject, ensureCliBundle, repoRoot, runCli } from '../../../test/support/cli'
-import { reply, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer | null = null
 beforeAll(() => ensureCliBundle(), 60_000)
@@ -29,11 +30,16 @@ describe('fanout run when its surroundings fail', () => {
     expect(server.messageRequests()).toHaveLength(0)
   })
 
-  it('a reader that closes the pipe early (| head -2) ends the run quietly, its agents stopped', async () => {
+  it.each([
+    ['stream-json', ['system', 'assistant']],
+    ['events', ['agent_start', 'turn_start']]
+  ])('a reader that closes the pipe early (%s | head -2) ends the run quietly, its agents stopped', async (format, firstTwo) => {
     const { project, env } = cliProject('fanout-pipe-', {})
-    // A long streamed answer: events keep coming after the reader has gone.
-    server = await startScriptedServer({ respond: () => ({ ...reply.text('word '.repeat(400)), textChunk: 5, chunkDelayMs: 2 }) })
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'talk', '--cwd', project, '--output-format', 'stream-json'], {
+    // A long run: lines keep coming after the reader has gone (a tool call, then a long streamed answer).
+    server = await startScriptedServer({
+      respond: (req) => (req.messages.length === 1 ? reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking.' }) : { ...reply.text('word '.repeat(400)), textChunk: 5, chunkDelayMs: 2 })
+    })
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'talk', '--cwd', project, '--output-format', format], {
       env: { ...process.env, ...env(server.url) },
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -51,9 +57,26 @@ describe('fanout run when its surroundings fail', () => {
       })
     })
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-    expect(lines.map((l) => JSON.parse(l).type)).toEqual(['agent_start', 'turn_start'])
+    expect(lines.map((l) => JSON.parse(l).type)).toEqual(firstTwo)
     expect(stderr).toBe('')
     expect(code).toBe(141)
+  })
+
+  it('a runaway guard is named in the JSON result: the main agent\'s as `limit`, each subagent\'s in subagent_stats.limited', async () => {
+    const { project, env } = cliProject('fanout-guard-', {})
+    server = await startScriptedServer({
+      respond: scriptByAgent([
+        { name: 'stuck', match: 'Use the frobnicator', turns: [], then: (req) => reply.toolUse('Frobnicate', { attempt: req.turn }) },
+        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })], then: reply.toolUse('Glob', { pattern: '*' }) }
+      ])
+    })
+    const r = await runCli(['run', '-p', 'Go.', '--cwd', project, '--output-format', 'json', '--max-turns', '3'], { env: env(server.url) })
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ subtype: 'error_max_turns', is_error: true, status: 'max_turns', limit: 'max_turns' })
+    expect(out.subagent_stats.limited).toEqual([
+      { agent_id: expect.any(String), agent_type: 'general-purpose', status: 'failed', limit: 'no_progress', reason: expect.stringMatching(/^Stopped for making no progress: the same failing Frobnicate call 5 turns in a row/) }
+    ])
   })
 
   it('--resume of a session another process runs is refused, naming that process', async () => {

@@ -65,6 +65,7 @@ export class SessionFactory {
       limits: config.limits,
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
+      ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: this.o.dataDir,
       owner: this.o.owner ?? 'Fanout',
       // Read when the main agent asks to merge, so a choice made in the Changes view meanwhile counts.
