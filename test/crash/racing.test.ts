@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { reply, scriptByAgent, startScriptedServer, type ParsedRequest } from '../../src/main/runtime/model/scripted'
+import { startScriptedServer } from '../../src/main/runtime/model/scripted'
+import { spawnTreeScript } from '../../src/main/runtime/orchestration/testing/spawn-tree-script'
 import { cliProject, ensureCliBundle, runCli } from '../support/cli'
 import { crashProject, crashScript, inspect, killGroup, sessionIds, startCrashServer, startRun, until } from '../support/crash-kit'
 
@@ -48,24 +49,14 @@ describe('two processes, one session', () => {
 })
 
 describe('a 5x5x5 spawn tree through fanout run', () => {
-  const tree = () => {
-    const spawnAll = (prefix: string) =>
-      reply.toolUses(Array.from({ length: 5 }, (_, i) => ({ name: 'Agent', input: { description: `${prefix}${i}`, prompt: `Task ${prefix}${i}`, subagent_type: 'general-purpose' } })))
-    const report = (req: ParsedRequest) => reply.text(`${req.toolResults.filter((r) => !r.isError).length} of ${req.toolResults.length} answered`)
-    // A leaf at the depth limit is told so after its task (a system reminder on the same message).
-    const level = (req: ParsedRequest) => /^Task (\d*)(?:\n|$)/.exec(req.firstUserText)?.[1] ?? null
-    return scriptByAgent([
-      { name: 'subagent', match: (req) => level(req) !== null, turns: [(req) => (level(req)!.length < 3 ? spawnAll(level(req)!) : reply.text('leaf done')), report] },
-      { name: 'main', match: 'lead agent in Fanout', turns: [() => spawnAll(''), report] }
-    ])
-  }
+
 
   for (const cap of [1, 2, 20]) {
     it(`finishes with exit 0 and 155 subagents under a cap of ${cap}`, { timeout: 180_000 }, async () => {
       const { project, dataDir, env } = cliProject('fanout-tree-', {})
       mkdirSync(dataDir, { recursive: true })
       writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: cap } }))
-      const server = await startScriptedServer({ respond: tree() })
+      const server = await startScriptedServer({ respond: spawnTreeScript() })
       try {
         const r = await runCli(['run', '-p', 'Split the work three levels deep.', '--cwd', project, '--output-format', 'json'], { env: env(server.url), timeoutMs: 150_000 })
         expect(r.stderr).toBe('')
