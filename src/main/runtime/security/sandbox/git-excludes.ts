@@ -11,7 +11,7 @@ import { dirname, join, relative, sep } from 'node:path'
 /** The top of the work tree that holds `cwd` (where a `.git` folder or file is), or null outside git. */
 export function workTreeTop(cwd: string): string | null {
   for (let d = cwd; ; d = dirname(d)) {
-    if (statSync(join(d, '.git'), { throwIfNoEntry: false })) return d
+    if (statOrNull(join(d, '.git'))) return d
     if (dirname(d) === d) return null
   }
 }
@@ -35,8 +35,16 @@ export function withGitConfig(env: Record<string, string>, key: string, value: s
 
 const configured = new Map<string, { key: string; file: string | null }>()
 
+function statOrNull(path: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null
+  } catch {
+    return null // ENOTDIR: a worktree's .git is a file
+  }
+}
+
 function mtimes(paths: string[]): string {
-  return paths.map((p) => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? 0).join(',')
+  return paths.map((p) => statOrNull(p)?.mtimeMs ?? 0).join(',')
 }
 
 /** The person's own excludes file for this work tree (`core.excludesFile`, else git's default), if any. */
@@ -52,7 +60,7 @@ async function userExcludesFile(top: string, env: Record<string, string | undefi
     execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: top, env: clean, timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout.trim() || null))
   })
   const file = fromConfig ?? join(xdg, 'git/ignore')
-  const found = statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null
+  const found = statOrNull(file)?.isFile() ? file : null
   configured.set(top, { key, file: found })
   return found
 }

@@ -24,7 +24,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 /** A pid that was running a moment ago and is not now. */
 const deadPid = (): number => spawnSync('true').pid as number
 
-function placeholder(name: string, kind: MountKind = 'file'): { path: string; made: JournalLine } {
+function placeholder(name: string, kind: MountKind = 'file'): { path: string; made: Extract<JournalLine, { id: unknown }> } {
   const path = join(project, name)
   if (kind === 'dir') mkdirSync(path, 0o755)
   else closeSync(openSync(path, 'wx', 0o444))
@@ -81,7 +81,7 @@ describe('sweeping what a crashed Fanout process left', () => {
     const held = placeholder('.bashrc')
     const orphaned = placeholder('.vscode')
     // A live process (this test's parent) that uses the first one.
-    journalOf(process.ppid, processStart(process.ppid) ?? '0', [{ t: 'use', path: held.path, kind: 'file', id: (held.made as { id: never }).id }])
+    journalOf(process.ppid, processStart(process.ppid) ?? '0', [{ t: 'use', path: held.path, kind: 'file', id: held.made.id }])
     const dead = journalOf(deadPid(), '1', [held.made])
     // A dead process whose sandboxed command (this very process, standing in for it) still runs.
     const orphan = journalOf(deadPid(), '1', [orphaned.made, { t: 'run', pid: process.pid, start: processStart(process.pid) }])

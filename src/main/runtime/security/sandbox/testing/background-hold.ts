@@ -1,10 +1,12 @@
 // Tests: a sandboxed command left running in the background in a folder (a real Bash tool call, in the
 // workspace sandbox), so that its placeholders are there while a test looks; stop() ends it and waits until
 // the Bash tool has released its sandbox.
+import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createBashTool, type BashDetails } from '../../../tools/bash'
 import type { BashSandboxOptions } from '../../../tools/bash-sandbox'
 import { toolContext } from '../../../tools/test-kit'
+import { sharedSandboxRuntime } from '../sandbox-runtime'
 
 export interface BackgroundCommand {
   pid: number
@@ -41,6 +43,30 @@ export async function runInBackground(cwd: string, command = 'sleep 60', sandbox
         process.kill(-pid, 'SIGKILL')
       } catch {}
       await ended()
+    }
+  }
+}
+
+/**
+ * A sandboxed `sleep` under a policy of the test's own (sandbox-runtime's defaults on top): placeholders a
+ * Fanout policy would not make, such as one at `.claude/agents` or at a path an Edit deny rule names.
+ */
+export async function holdWithPolicy(cwd: string, denyWrite: string[] = []): Promise<{ placeholders: readonly string[]; stop(): Promise<void> }> {
+  const runtime = sharedSandboxRuntime()
+  const status = await runtime.ready()
+  if (!status.available) throw new Error(`the sandbox is unavailable: ${status.reason}`)
+  const wrapped = await runtime.wrap('sleep 60', { cwd, allowWrite: [cwd], denyWrite, denyRead: [], allowedDomains: [] })
+  const child = spawn('/bin/bash', ['-c', wrapped.command], { cwd, detached: true, stdio: 'ignore' })
+  if (child.pid) wrapped.started(child.pid)
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  return {
+    placeholders: wrapped.placeholders,
+    async stop() {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL')
+      } catch {}
+      await exited
+      wrapped.release()
     }
   }
 }
