@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { mountPoints } from '../../src/main/runtime/security/sandbox/mount-points'
-import { runInBackground } from '../../src/main/runtime/security/sandbox/testing/background-hold'
+import { runInBackground, waitUntil } from '../../src/main/runtime/security/sandbox/testing/background-hold'
 import { diff, PLACEHOLDER, snapshot } from './attack-kit'
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-judge-')))
@@ -16,7 +16,9 @@ describe('the attack judge and the sandbox placeholders', () => {
   it('sees no change in placeholders coming and going, and every change a command could make of them', async () => {
     writeFileSync(join(dir, 'README.md'), 'x\n')
     const before = snapshot(dir)
-    const bg = await runInBackground(dir)
+    // Tamper only once the command runs inside its sandbox: before, bubblewrap would make a missing mount point itself.
+    const bg = await runInBackground(dir, 'echo started; exec sleep 60')
+    await waitUntil(() => bg.output().includes('started'), 'the sandboxed command to start')
     const held = snapshot(dir)
     expect(held.get('.bashrc')).toBe(PLACEHOLDER)
     expect(diff(before, held)).toEqual([])
