@@ -37,14 +37,20 @@ export class SessionPersistence {
     this.recorder.record(event)
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
-    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running')
+    // The state follows the transcript: a state saying the agent runs, written before its agent_start line
+    // (which the recorder batches), would leave a crash in between an agent no restart can start again.
+    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running', undefined, this.flushAgent(event.agentId))
   }
 
-  /** Queues a state.json write for this agent; writes of one agent land in order. Resolves once it is written (errors reported). */
-  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string): Promise<void> {
+  /**
+   * Queues a state.json write for this agent; writes of one agent land in order, each after `after` (if
+   * given). Resolves once it is written (errors reported).
+   */
+  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>): Promise<void> {
     const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
     const next = previous
+      .then(() => after)
       .then(() => writeAgentState(this.opts.dataDir, state))
       .then(
         () => undefined,
