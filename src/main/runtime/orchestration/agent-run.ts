@@ -33,8 +33,10 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
     let result: ChildResult
     try {
       result = await runOnce(session, handle, req)
-      // The report this run owes is in its agent_end: that line is on disk before the report is handed over.
-      if (result.report) await session.durable(handle.id)
+      // Its agent_end is on disk before anyone hears how it ended: the report it owes (recorded there), or its
+      // parent's Agent call answered with it (else a crash could keep the parent's answer and lose the end,
+      // and the restart would run a finished agent again and report it twice).
+      await session.durable(handle.id)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)
     }
