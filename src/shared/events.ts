@@ -96,6 +96,17 @@ export interface TurnEndEvent extends EventBase {
   stopReason: string | null
 }
 
+/**
+ * A request to the model went out (the turn's first attempt, or a retry after its wait). Until the reply's
+ * first delta (or its end, or an error) the agent is waiting on the model: nothing streams, but it is not stuck.
+ */
+export interface ModelRequestEvent extends EventBase {
+  type: 'model_request'
+  model: string
+  /** 1 for the first attempt; more for retries of the same call. */
+  attempt: number
+}
+
 export interface TextDeltaEvent extends EventBase {
   type: 'text_delta'
   text: string
@@ -214,6 +225,7 @@ export type AgentEvent =
   | StatusEvent
   | TurnStartEvent
   | TurnEndEvent
+  | ModelRequestEvent
   | TextDeltaEvent
   | ThinkingDeltaEvent
   | MessageEvent

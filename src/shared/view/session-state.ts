@@ -50,7 +50,8 @@ export interface ToolCall {
   permissionRequestId?: string
 }
 
-export type WaitKind = 'queued' | 'permission'
+/** Queued for a slot, waiting on a permission answer, or waiting on the model (a request out, nothing streamed yet). */
+export type WaitKind = 'queued' | 'permission' | 'model'
 export interface WaitSpan {
   kind: WaitKind
   start: number
@@ -86,6 +87,11 @@ export interface AgentState {
   toolUses: number
   /** This agent's own usage (children excluded). */
   usage: Usage
+  /**
+   * Tokens of the conversation as of the latest model call (its prompt, cached or not, plus its reply):
+   * what the next request sends, against the model's context window (see view/context-use.ts).
+   */
+  contextTokens?: number
   result?: string
   /** Why the agent failed, in words. */
   error?: string
@@ -95,6 +101,7 @@ export interface AgentState {
   /** Every tool call, in start order (the timeline's marks). */
   toolIds: string[]
   currentToolId: string | null
+  /** Spans spent waiting, oldest first; only the last may be open (end null): what the agent waits on now. */
   waits: WaitSpan[]
   /** 1, plus one per resume (follow-up prompt). */
   runs: number
