@@ -81,11 +81,11 @@ describe('waiting for the model', () => {
 
   it('a permission wait and a model wait never overlap', () => {
     const t = setup()
-    let a = t.apply(t.main.start(), t.main.request())
+    t.apply(t.main.start(), t.main.request())
     t.clock.advance(100)
-    a = t.apply(t.main.toolStart('tu', 'Bash'), t.main.toolRun('tu', 'Bash', { command: 'ls' }), t.main.status('waiting_permission'))
+    t.apply(t.main.toolStart('tu', 'Bash'), t.main.toolRun('tu', 'Bash', { command: 'ls' }), t.main.status('waiting_permission'))
     t.clock.advance(100)
-    a = t.apply(t.main.status('running'), t.main.request())
+    const a = t.apply(t.main.status('running'), t.main.request())
     expect(a.waits.map((w) => w.kind)).toEqual(['model', 'permission', 'model'])
     expect(a.waits.filter((w) => w.end === null)).toHaveLength(1)
   })
