@@ -176,6 +176,18 @@ export interface ErrorEvent extends EventBase {
   attempt?: number
 }
 
+/**
+ * One part of a compound Bash command (`du -sh . && node --version`) and what lets it run: read-only (runs
+ * without asking), an allow rule already in force, the rule "Always allow" would add, or nothing (it is asked
+ * about every time: a construct allow rules never cover).
+ */
+export interface CommandPart {
+  command: string
+  covered: 'read-only' | 'allowed' | 'rule' | 'asks'
+  /** The allow rule in force ('allowed') or the one "Always" adds ('rule'). */
+  rule?: string
+}
+
 export interface PermissionRequestEvent extends EventBase {
   type: 'permission_request'
   requestId: string
@@ -188,6 +200,8 @@ export interface PermissionRequestEvent extends EventBase {
   toolUseId?: string
   /** The rules "Always allow" adds for the rest of the session, e.g. `Bash(npm test:*)`; none when a rule asks. */
   suggestedRules?: string[]
+  /** A compound Bash command, part by part: which parts the suggested rules cover, and why the others may run. */
+  commandParts?: CommandPart[]
 }
 
 export interface PermissionResponseEvent extends EventBase {

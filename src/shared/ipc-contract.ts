@@ -210,6 +210,8 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
+  /** Desktop only: the person chose one of APP_COMMANDS (app-commands.ts) in the application menu. */
+  z.object({ type: z.literal('command'), id: z.string() }),
   ...AGENT_EDITOR_NOTICES
 ])
 export type HostNotice = z.infer<typeof HostNoticeSchema>

@@ -1,6 +1,10 @@
 // The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
 import { useEffect, useRef } from 'react'
 import { AgentsView } from './agent-editor/agents-view'
+import { AppActions } from './commands/app-actions'
+import { CommandPalette } from './commands/palette'
+import { installShortcuts } from './commands/registry'
+import { ShortcutsSheet } from './commands/shortcuts-sheet'
 import { useAgentEditor } from './agent-editor/editor-store'
 import { useApp } from './state/store'
 import { Conversation } from './views/conversation'
@@ -65,10 +69,12 @@ export function App() {
   const connection = useApp((s) => s.connection)
   const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])
+  useEffect(() => installShortcuts(), [])
 
   if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
   return (
     <div className="app">
+      <AppActions />
       <Sidebar />
       <main className="main">
         {agentsOpen ? (
@@ -86,6 +92,8 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
+      {dialog === 'shortcuts' && <ShortcutsSheet />}
+      {dialog === 'palette' && <CommandPalette />}
     </div>
   )
 }

@@ -1,7 +1,7 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus } from '../events'
+import type { AgentStatus, CommandPart } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
 import type { InboxMessage } from './inbox-message'
@@ -137,6 +137,8 @@ export interface PermissionState {
   reason: string
   /** What "Always allow" adds (see PermissionRequestEvent). */
   suggestedRules: string[]
+  /** A compound command part by part: which parts the rules cover (see PermissionRequestEvent). */
+  commandParts?: CommandPart[]
   ts: number
   decision?: PermissionDecision | 'expired'
   respondedAt?: number

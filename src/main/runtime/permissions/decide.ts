@@ -4,6 +4,7 @@
 import { homedir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { CommandPart } from '../../../shared/events'
 import { isInside } from '../tools/paths'
 import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
 import { commandVariants, matchBashPattern, parseBashCommand, shellWords, type ParsedCommand } from './bash-command'
@@ -26,7 +27,7 @@ export interface PermissionCheck {
 export type PermissionDecision =
   | { behavior: 'allow'; rule?: string }
   | { behavior: 'deny'; message: string; rule?: string }
-  | { behavior: 'ask'; reason: string; suggestedRules: string[] }
+  | { behavior: 'ask'; reason: string; suggestedRules: string[]; commandParts?: CommandPart[] }
 
 const canonical = (name: string): string => (name === 'Task' ? 'Agent' : name)
 
@@ -131,6 +132,29 @@ export function suggestRules(call: ToolCall, cwd: string): string[] {
   return [call.name]
 }
 
+/**
+ * A compound command part by part (only when it has more than one part, or a part allow rules cannot vouch
+ * for): what lets each run, so the person sees which parts "Always allow" covers and which run anyway.
+ */
+export function commandParts(command: string, allow: PermissionRule[], suggested: string[]): CommandPart[] | undefined {
+  const parsed = parseBashCommand(command)
+  if (parsed.segments.length < 2 && !parsed.unsure.length) return undefined
+  const bashRules = allow.filter((r) => ruleAppliesToTool(r.toolName, 'Bash'))
+  const parts: CommandPart[] = parsed.segments.map((seg) => {
+    if (parsed.unsure.length) {
+      // Allow rules step aside for the whole command; only the exact text, if suggested, covers it.
+      const exact = suggested.find((r) => r === `Bash(${command.trim()})`)
+      return exact ? { command: seg, covered: 'rule', rule: exact } : { command: seg, covered: 'asks' }
+    }
+    if (isReadOnlySegment(seg)) return { command: seg, covered: 'read-only' }
+    const inForce = bashRules.find((r) => r.content !== undefined && matchBashPattern(r.content, seg))
+    if (inForce) return { command: seg, covered: 'allowed', rule: inForce.raw }
+    const rule = suggested.find((r) => /^Bash\((.*)\)$/.test(r) && matchBashPattern(r.slice(5, -1), seg))
+    return rule ? { command: seg, covered: 'rule', rule } : { command: seg, covered: 'asks' }
+  })
+  return parts
+}
+
 function denyMessage(call: ToolCall, rule: PermissionRule): string {
   const where = rule.source === 'session' ? 'for this session' : `in ${rule.source} settings`
   return `Permission to use ${call.name} was denied by the rule "${rule.raw}" ${where}. Do not retry this call; find another way or tell the user it is blocked.`
@@ -191,7 +215,9 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     if (call.kind === 'bash' && readOnlyCall) return { behavior: 'allow' }
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
-    decision = { behavior: 'ask', reason: askReason(call, cwd, inside), suggestedRules: suggestRules(call, cwd) }
+    const suggestedRules = suggestRules(call, cwd)
+    const parts = call.kind === 'bash' ? commandParts(call.command ?? '', rules.allow, suggestedRules) : undefined
+    decision = { behavior: 'ask', reason: askReason(call, cwd, inside), suggestedRules, ...(parts ? { commandParts: parts } : {}) }
   }
 
   if (mode === 'dontAsk') {

@@ -5,7 +5,7 @@ import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
-import { PermissionActions } from '../components/permission-card'
+import { CommandParts, PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { refocusWhenLost } from '../lib/focus'
@@ -18,8 +18,11 @@ import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
-import { sendMessage, stopAgent, ui, useApp } from '../state/store'
+import { sendMessage, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
+import { ModelWait } from '../components/model-wait'
+import { contextUse } from '../../../shared/view/context-use'
+import { stopWithToast } from './stop-agent'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -39,7 +42,19 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
       </span>
       <span title="Tokens">{formatTokens(tokens)} tok</span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      <ContextFigure agent={agent} />
     </div>
+  )
+}
+
+/** "34% ctx": how full the agent's context window is, with the figures in its tooltip; amber from 80%. */
+export function ContextFigure({ agent }: { agent: AgentState }) {
+  const ctx = contextUse(agent)
+  if (!ctx) return null
+  return (
+    <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${ctx.tokens.toLocaleString('en-US')} of ${ctx.window.toLocaleString('en-US')} tokens`} data-testid="panel-context">
+      {Math.round(ctx.fraction * 100)}% ctx
+    </span>
   )
 }
 
@@ -50,26 +65,31 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
       {active && onMessage && (
-        <button className="icon-button" title="Send this agent a message" onClick={onMessage} data-testid="panel-message">
+        <button className="icon-button" title="Steer: send this agent a message (M)" onClick={onMessage} data-testid="panel-message" data-action="message">
           <Icon name="message" size={14} />
         </button>
       )}
       {active && (
         <button
           className="icon-button danger"
-          title="Stop this agent"
+          title="Stop this agent (S)"
           data-testid="panel-stop"
-          onClick={() => stopAgent(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))}
+          data-action="stop"
+          onClick={() => {
+            setError(null)
+            stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))
+          }}
         >
           <Icon name="stop" size={14} />
         </button>
       )}
       <button
         className="icon-button"
-        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane'}
+        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane (Enter)'}
         aria-label={maximized ? 'Back to the grid' : 'Maximize this panel'}
         onClick={() => ui.maximize(maximized ? null : agent.id)}
         data-testid="panel-maximize"
+        data-action={maximized ? undefined : 'maximize'}
       >
         <Icon name={maximized ? 'minimize' : 'maximize'} size={14} />
       </button>
@@ -144,7 +164,8 @@ function PanelPermission({ request }: { request: PermissionState }) {
           {news}
         </div>
       )}
-      <PermissionActions key={request.requestId} request={request} compact />
+      <CommandParts parts={request.commandParts} />
+      <PermissionActions key={request.requestId} request={request} size="panel" />
     </div>
   )
 }
@@ -189,7 +210,20 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
   )
 }
 
-export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused, dense = false }: { sessionId: string; agentId: string; focused: boolean; dense?: boolean }) {
+export const AgentPanel = memo(function AgentPanel({
+  sessionId,
+  agentId,
+  focused,
+  tabbable = false,
+  dense = false
+}: {
+  sessionId: string
+  agentId: string
+  focused: boolean
+  /** The one panel of the grid that Tab reaches (the others by arrow keys). */
+  tabbable?: boolean
+  dense?: boolean
+}) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
   // A reopened session's older items may still be on their way: they count as earlier items too.
@@ -226,9 +260,15 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}
+      data-tile
+      tabIndex={tabbable ? 0 : -1}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget && !focused) ui.selectTile(agent.id)
+      }}
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />
+      <ModelWait agent={agent} className="panel-model-wait" />
       {currentTool && currentTool.id !== waitingToolId && (
         <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
           <span className="spinner" aria-hidden="true" />
