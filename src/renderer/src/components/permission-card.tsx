@@ -147,8 +147,8 @@ export function PermissionCard({ request }: { request: PermissionState }) {
         {via && <span className="muted small">(asked via {via.agentType})</span>}
       </div>
       {agent?.description && <div className="permission-desc muted small">{agent.description}</div>}
-      {summary && <code className="permission-summary">{summary}</code>}
-      <CommandParts parts={request.commandParts} />
+      {/* A compound command shows once: part by part with what covers each, else whole in its box. */}
+      {request.commandParts?.length ? <CommandParts parts={request.commandParts} /> : summary && <code className="permission-summary">{summary}</code>}
       <details className="permission-input">
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>

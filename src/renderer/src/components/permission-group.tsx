@@ -56,12 +56,7 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
           {summaries.size === 1 && <span className="muted">, all for the same</span>}
         </span>
       </div>
-      {summaries.size === 1 && (
-        <>
-          <code className="permission-summary">{[...summaries][0]}</code>
-          <CommandParts parts={first.commandParts} />
-        </>
-      )}
+      {summaries.size === 1 && (first.commandParts?.length ? <CommandParts parts={first.commandParts} /> : <code className="permission-summary">{[...summaries][0]}</code>)}
       <ul className="permission-group-items">
         {requests.map((r) => (
           <GroupItem key={r.requestId} request={r} />

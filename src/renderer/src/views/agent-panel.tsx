@@ -153,7 +153,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
     <div className="panel-permission" data-testid="panel-permission">
       <div className="small" title={summary || undefined}>
         <Icon name="shield" size={12} className="panel-permission-icon" /> Wants to use <strong>{request.toolName}</strong>
-        {summary && (
+        {summary && !request.commandParts?.length && (
           <>
             : <code>{truncate(summary, 140)}</code>
           </>

@@ -61,13 +61,15 @@ export function PhaseSections({
   const current = useApp((s) => s.events.sessions[sessionId]?.phases.at(-1)?.phase)
   if (!agents) return null
   const groups = groupByPhase({ agents }, ids)
+  // One density for every section (chosen as for one grid of them all), so the phases read alike.
+  const { density } = overviewLayout(ids.length, width, Math.max(0, height - 34 * groups.length), choice)
   return (
     <>
       {groups.map((g) => {
         // Sections share the height in proportion to their agents; each keeps its agents readable, and the
         // pane scrolls beyond.
         const share = Math.max(120, ((height - 34 * groups.length) * g.ids.length) / ids.length)
-        const layout = overviewLayout(g.ids.length, width, share, choice)
+        const layout = overviewLayout(g.ids.length, width, share, density)
         const tileWidth = (width - layout.gap * (layout.cols - 1)) / layout.cols
         const label = g.phase ? PHASE_LABEL[g.phase] : 'Before the first phase'
         return (

@@ -107,7 +107,8 @@ export function Overview({ sessionId }: { sessionId: string }) {
     wasMaximized.current = maximized
     if (!prev || maximized) return
     const at = (sel: string) => document.querySelector(`[data-agent-id="${CSS.escape(prev)}"]${sel}`)
-    refocusWhenLost(() => at('[data-tile]') ?? at(' [data-testid=finished-open]') ?? document.querySelector('[data-testid=tab-panels]'))
+    // A panel's own maximize button (always shown), else the tile itself, else its finished row's button.
+    refocusWhenLost(() => at('[data-tile] [data-testid=panel-maximize]') ?? at('[data-tile]') ?? at(' [data-testid=finished-open]') ?? document.querySelector('[data-testid=tab-panels]'))
   }, [maximized])
 
   // Tidy changes something when the settled placement or layout differs from what is held on screen.
