@@ -22,8 +22,9 @@ const SIZES = [
 const occurrences = (el: Locator, needle: string) =>
   el.evaluate((e, n) => {
     const count = (t: string) => t.split(n).length - 1
-    const rules = [...e.querySelectorAll<HTMLElement>('.perm-rule')].reduce((sum, r) => sum + count(r.innerText), 0)
-    return count('innerText' in e ? (e as HTMLElement).innerText : '') - rules
+    const text = (x: unknown) => (x as { innerText?: string }).innerText ?? ''
+    const rules = [...e.querySelectorAll('.perm-rule')].reduce((sum, r) => sum + count(text(r)), 0)
+    return count(text(e)) - rules
   }, needle)
 
 /** The waiting panel: the command once, in the block with the answers, the icons in their buttons' colour. */
@@ -135,7 +136,7 @@ test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280
   test.setTimeout(180_000)
   app = await startBrowserMode({ hasApiKey: true, speed: 1 })
   // Full panels whatever their number (the person's choice of density): this test is about the panels.
-  await page.addInitScript(() => localStorage.setItem('fanout.overviewDensity', 'panels'))
+  await page.addInitScript("localStorage.setItem('fanout.overviewDensity', 'panels')")
   await page.setViewportSize(SIZES[0])
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 6')

@@ -18,9 +18,14 @@ interface Entry {
   run(): void
 }
 
-/** Every word of the query in the entry's words, in any order; ranked by where the first one starts. */
+/**
+ * Every word of the query in the entry's words, in any order. Ranked: the title itself, then titles that
+ * start with the query, then where its first word starts (a word's start before inside a word), shorter
+ * titles first among equals.
+ */
 export function matchEntries<T extends { title: string; words: string }>(entries: readonly T[], query: string): T[] {
-  const terms = query.toLowerCase().split(/\s+/).filter(Boolean)
+  const q = query.trim().toLowerCase()
+  const terms = q.split(/\s+/).filter(Boolean)
   if (!terms.length) return [...entries]
   const scored: Array<{ e: T; score: number; i: number }> = []
   entries.forEach((e, i) => {
@@ -28,10 +33,10 @@ export function matchEntries<T extends { title: string; words: string }>(entries
     if (!terms.every((t) => hay.includes(t))) return
     const title = e.title.toLowerCase()
     const at = title.indexOf(terms[0])
-    const score = at === 0 ? 0 : at > 0 && /\W/.test(title[at - 1]) ? 1 : at > 0 ? 2 : 3
+    const score = title === q ? 0 : title.startsWith(q) ? 1 : at === 0 ? 2 : at > 0 && /\W/.test(title[at - 1]) ? 3 : at > 0 ? 4 : 5
     scored.push({ e, score, i })
   })
-  return scored.sort((a, b) => a.score - b.score || a.i - b.i).map((s) => s.e)
+  return scored.sort((a, b) => a.score - b.score || a.e.title.length - b.e.title.length || a.i - b.i).map((s) => s.e)
 }
 
 function useEntries(): Entry[] {

@@ -6,9 +6,10 @@ import type { AgentState } from '../../../shared/view/session-state'
 import { formatDuration } from '../lib/format'
 import { useNow } from '../lib/use-now'
 
-/** Whole seconds waited: "0 s" at first, so the label's width settles at once. */
+/** Whole seconds waited, from the first; nothing before (a "0 s" says nothing). */
 export function waitedText(since: number, now: number): string {
   const ms = Math.max(0, now - since)
+  if (ms < 1000) return ''
   return ms < 60_000 ? `${Math.floor(ms / 1000)} s` : formatDuration(ms)
 }
 
@@ -18,9 +19,17 @@ export function ModelWait({ agent, short = false, className = '' }: { agent: Pic
   if (since === null) return null
   const waited = waitedText(since, Math.max(now, since))
   return (
-    <span className={`model-wait ${className}`} data-testid="model-wait" title={`A request to the model is out; nothing of its reply has arrived for ${waited}.`}>
+    <span className={`model-wait ${className}`} data-testid="model-wait" title={`A request to the model is out; nothing of its reply has arrived${waited ? ` for ${waited}` : ' yet'}.`}>
       <span className="model-wait-hatch" aria-hidden="true" />
-      {short ? 'Model' : 'Waiting for the model'} · <span className="model-wait-time">{waited}</span>
+      {short ? 'Model' : 'Waiting for the model'}
+      {waited ? (
+        <>
+          {' · '}
+          <span className="model-wait-time">{waited}</span>
+        </>
+      ) : (
+        '…'
+      )}
     </span>
   )
 }

@@ -74,7 +74,7 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
         </button>
         {like.length > 1 && size !== 'tile' && (
           <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('all', like.map((p) => ({ requestId: p.requestId, decision: 'allow' })))} title={`Allows these ${like.length} waiting requests once each, without adding a rule`} data-testid="perm-allow-like">
-            Allow all {like.length} like this
+            {size === 'panel' ? `Allow all ${like.length}` : `Allow all ${like.length} like this`}
           </button>
         )}
         {rules.length > 0 && size !== 'tile' && (

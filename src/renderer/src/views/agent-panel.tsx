@@ -23,6 +23,7 @@ import { errorText } from '../transport/types'
 import { ModelWait } from '../components/model-wait'
 import { contextUse } from '../../../shared/view/context-use'
 import { stopWithToast } from './stop-agent'
+import { attentionOf } from '../state/attention'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -53,7 +54,7 @@ export function ContextFigure({ agent }: { agent: AgentState }) {
   if (!ctx) return null
   return (
     <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${ctx.tokens.toLocaleString('en-US')} of ${ctx.window.toLocaleString('en-US')} tokens`} data-testid="panel-context">
-      {Math.round(ctx.fraction * 100)}% ctx
+      {ctx.fraction > 0 && ctx.fraction < 0.005 ? '<1%' : `${Math.round(ctx.fraction * 100)}%`} ctx
     </span>
   )
 }
@@ -234,6 +235,11 @@ export const AgentPanel = memo(function AgentPanel({
     const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
     return id ? sess.permissions[id] : undefined
   })
+  const attention = useApp((s) => {
+    const sess = s.events.sessions[sessionId]
+    const a = sess?.agents[agentId]
+    return sess && a ? attentionOf(sess, a, s.acknowledged) : null
+  })
   const [messaging, setMessaging] = useState(false)
   const toggleMessaging = useCallback(() => setMessaging((m) => !m), [])
   const follow = useFollowBottom()
@@ -255,7 +261,7 @@ export const AgentPanel = memo(function AgentPanel({
   return (
     <article
       ref={ref}
-      className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
+      className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
       style={color}
       data-testid="agent-panel"
       data-agent-id={agent.id}

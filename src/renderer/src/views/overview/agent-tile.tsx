@@ -23,6 +23,9 @@ import type { Density } from '../../lib/overview-layout'
 
 const EMPTY: TranscriptItem[] = []
 
+/** "34%", and "<1%" for a little (not "0%", which reads as none). */
+export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
+
 function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const live = !!agent && agent.endedAt === null
@@ -44,7 +47,7 @@ function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
       {ctx && (
         <span className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined} title={`Context: ${ctx.tokens.toLocaleString('en-US')} of ${ctx.window.toLocaleString('en-US')} tokens`} data-testid="tile-context">
-          {Math.round(ctx.fraction * 100)}%<span className="tile-unit"> ctx</span>
+          {percent(ctx.fraction)}<span className="tile-unit"> ctx</span>
         </span>
       )}
       {waited >= 1000 && (
@@ -124,8 +127,9 @@ export const AgentTile = memo(function AgentTile({
           {agent.description}
         </span>
         {attention ? (
-          <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention">
-            {attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}
+          <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
+            <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
+            <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
           </span>
         ) : (
           !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{STATUS_LABEL[agent.status]}</span> : null
@@ -137,7 +141,7 @@ export const AgentTile = memo(function AgentTile({
             <span className="tile-tool">{activity.tool}</span> <code className="tile-arg">{activity.summary}</code>
           </>
         )}
-        {activity.kind === 'model' && <ModelWait agent={agent} />}
+        {activity.kind === 'model' && <ModelWait agent={agent} short={density === 'compact'} />}
         {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
         {activity.kind === 'tool' && (
           <>
