@@ -10,7 +10,7 @@ import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
-import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
+import { formatClock, formatCost, formatCount, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
 import { useFollowBottom } from '../lib/use-follow-bottom'
@@ -53,7 +53,7 @@ export function ContextFigure({ agent }: { agent: AgentState }) {
   const ctx = contextUse(agent)
   if (!ctx) return null
   return (
-    <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${ctx.tokens.toLocaleString('en-US')} of ${ctx.window.toLocaleString('en-US')} tokens`} data-testid="panel-context">
+    <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="panel-context">
       {ctx.fraction > 0 && ctx.fraction < 0.005 ? '<1%' : `${Math.round(ctx.fraction * 100)}%`} ctx
     </span>
   )

@@ -11,7 +11,7 @@ import { Icon } from '../../components/icon'
 import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
 import { STATUS_LABEL, StatusDot } from '../../components/status'
-import { formatClock, formatCost, formatTokens } from '../../lib/format'
+import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL, attentionOf } from '../../state/attention'
@@ -26,7 +26,8 @@ const EMPTY: TranscriptItem[] = []
 /** "34%", and "<1%" for a little (not "0%", which reads as none). */
 export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
 
-function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
+// Memoized, like TileNow: each renders on its own clock (the figures each second, the text per delta).
+const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const live = !!agent && agent.endedAt === null
   const now = useNow(live)
@@ -40,13 +41,13 @@ function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
         t{agent.turn}
         {agent.maxTurns ? <span className="tile-dim">/{agent.maxTurns}</span> : null}
       </span>
-      <span title={`${tokens.toLocaleString('en-US')} tokens`}>
+      <span title={`${formatCount(tokens)} tokens`}>
         {formatTokens(tokens)}
         <span className="tile-unit"> tok</span>
       </span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
       {ctx && (
-        <span className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined} title={`Context: ${ctx.tokens.toLocaleString('en-US')} of ${ctx.window.toLocaleString('en-US')} tokens`} data-testid="tile-context">
+        <span className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="tile-context">
           {percent(ctx.fraction)}<span className="tile-unit"> ctx</span>
         </span>
       )}
@@ -61,7 +62,46 @@ function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
       </span>
     </div>
   )
-}
+})
+
+/** What the agent does now: the only part of a tile that renders per streamed delta. */
+const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { sessionId: string; agentId: string; compact: boolean }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  const last = items[items.length - 1]
+  const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
+  const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
+  const request = useApp((s) => {
+    const sess = s.events.sessions[sessionId]
+    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
+    return id ? sess.permissions[id] : undefined
+  })
+  if (!agent) return null
+  const activity = tileActivity(agent, last, lastTool, current, request)
+  return (
+    <div className={`tile-now tile-now-${activity.kind}`} data-testid="tile-now">
+      {activity.kind === 'permission' && (
+        <>
+          <span className="tile-tool">{activity.tool}</span> <code className="tile-arg">{activity.summary}</code>
+        </>
+      )}
+      {activity.kind === 'model' && <ModelWait agent={agent} short={compact} />}
+      {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
+      {activity.kind === 'tool' && (
+        <>
+          <span className="tile-tool">
+            {activity.running ? '▸ ' : ''}
+            {activity.tool}
+          </span>{' '}
+          <span className="tile-arg">{activity.summary}</span>
+        </>
+      )}
+      {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
+      {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || STATUS_LABEL[agent.status]}</span>}
+      {activity.kind === 'idle' && <span className="muted">Starting…</span>}
+    </div>
+  )
+})
 
 export const AgentTile = memo(function AgentTile({
   sessionId,
@@ -78,10 +118,6 @@ export const AgentTile = memo(function AgentTile({
   density: Exclude<Density, 'panels'>
 }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
-  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
-  const last = items[items.length - 1]
-  const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
-  const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useApp((s) => {
     const sess = s.events.sessions[sessionId]
     const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
@@ -95,7 +131,6 @@ export const AgentTile = memo(function AgentTile({
   const [messaging, setMessaging] = useState(false)
   const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   if (!agent) return null
-  const activity = tileActivity(agent, last, lastTool, current, request)
   const ctx = contextUse(agent)
   const active = isActive(agent.status)
   const name = agent.name ?? agent.agentType
@@ -135,23 +170,7 @@ export const AgentTile = memo(function AgentTile({
           !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{STATUS_LABEL[agent.status]}</span> : null
         )}
       </div>
-      <div className={`tile-now tile-now-${activity.kind}`} data-testid="tile-now">
-        {activity.kind === 'permission' && (
-          <>
-            <span className="tile-tool">{activity.tool}</span> <code className="tile-arg">{activity.summary}</code>
-          </>
-        )}
-        {activity.kind === 'model' && <ModelWait agent={agent} short={density === 'compact'} />}
-        {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
-        {activity.kind === 'tool' && (
-          <>
-            <span className="tile-tool">{activity.running ? '▸ ' : ''}{activity.tool}</span> <span className="tile-arg">{activity.summary}</span>
-          </>
-        )}
-        {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
-        {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || STATUS_LABEL[agent.status]}</span>}
-        {activity.kind === 'idle' && <span className="muted">Starting…</span>}
-      </div>
+      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
       {request ? (
         <div className="tile-permission">
           <PermissionActions key={request.requestId} request={request} size="tile" />
