@@ -1,11 +1,13 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { MergeStrategy } from '../../../shared/review'
 import type { LoadAgentsOptions } from '../definitions'
 import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionRules } from '../permissions'
+import type { SandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import type { AgentHandle } from './agent-registry'
 import type { SpawnLimits } from './limits'
 import type { MainRunOptions } from './main-agent'
@@ -31,6 +33,8 @@ export interface AgentSessionOptions {
   onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
   /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
   permissionRules?: PermissionRules
+  /** How RequestMerge merges when the main agent does not say: the person's remembered choice (default: merge commits). */
+  mergeStrategy?: () => Promise<MergeStrategy>
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
   managedSettingsFile?: string | null
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
@@ -53,6 +57,10 @@ export interface AgentSessionOptions {
   mcpServers?: Record<string, unknown>
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
+  /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
+  passEnvironment?: string[]
+  /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
+  sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
   effort?: string | number
 }

@@ -2,6 +2,8 @@
 // state and todo list across its runs), the orchestration tools (Agent, SendMessage, TaskOutput, TaskStop,
 // SetPhase in coordinator mode, the team tools), and around them the MCP tools and hooks of its extensions.
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../tools'
+import type { PathPolicy } from '../security/path-policy'
+import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool, ToolContext } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
@@ -9,6 +11,7 @@ import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
 import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from './team'
@@ -19,6 +22,12 @@ export interface ToolsHost extends MessagingSession {
   readonly teamsEnabled: boolean
   readonly team: TeamManager
   readonly extensions: SessionExtensions
+  /** The one path check for an agent's tools. */
+  pathPolicy(handle: AgentHandle): PathPolicy
+  /** How its Bash commands are sandboxed. */
+  bashSandbox(handle: AgentHandle): BashSandboxOptions
+  /** What the main agent's RequestMerge needs (the session's folder, its review, the person's consent). */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost
 }
 
 export interface SessionToolsOptions {
@@ -44,6 +53,7 @@ export class SessionTools {
       SEND_MESSAGE_TOOL_NAME,
       TASK_OUTPUT_TOOL_NAME,
       TASK_STOP_TOOL_NAME,
+      REQUEST_MERGE_TOOL_NAME,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
       ...this.s.extensions.toolNames()
@@ -57,7 +67,14 @@ export class SessionTools {
     if (!state) this.state.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
     const wanted = new Set([...names, ...memberToolNames(s.team, handle)])
     const isMain = handle.id === s.mainAgentId
-    const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}) })
+    const tools = createBuiltinTools({
+      cwd: handle.cwd,
+      fileState: state.fileState,
+      todos: state.todos,
+      paths: s.pathPolicy(handle),
+      sandbox: s.bashSandbox(handle),
+      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {})
+    })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
       tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
@@ -68,6 +85,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }
 }

@@ -13,9 +13,13 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
+import { credentialsPath, loadAgentForResume, openSession, repairConversation, resolveDataDir, sessionDir } from '../store'
+import { isReadOnlyAgent } from '../permissions'
+import type { PathPolicy } from '../security/path-policy'
+import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool } from '../tools/define-tool'
-import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
+import { AgentWorkReview } from '../review'
+import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
@@ -33,7 +37,9 @@ import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
+import { SessionSandbox } from './session-sandbox'
 import { SessionTools } from './session-tools'
+import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
 
@@ -58,6 +64,8 @@ export class AgentSession implements SessionContext {
   private readonly dormant: DormantAgents
   private readonly persistence: SessionPersistence | null
   private readonly permissions: SessionPermissions
+  /** The Bash sandbox as this session uses it. */
+  readonly sandbox: SessionSandbox
   private readonly tools: SessionTools
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
@@ -69,6 +77,8 @@ export class AgentSession implements SessionContext {
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
   readonly team: TeamManager
+  /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
+  private baseRef: WorktreeBaseRef = 'head'
 
   private constructor(readonly options: AgentSessionOptions) {
     this.sessionId = options.sessionId ?? randomUUID()
@@ -94,9 +104,15 @@ export class AgentSession implements SessionContext {
       emit: (e) => this.emit(e),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
-      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
+      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
+      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
     })
     this.definitions = new SessionDefinitions({ cwd: options.cwd, home: this.home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
+    this.sandbox = new SessionSandbox(
+      { sessionId: this.sessionId, mainAgentId: this.mainAgentId, emit: (e) => this.emit(e), ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}) },
+      () => this.permissions.settings?.sandbox.disabledBy,
+      () => options.headless === true
+    )
     this.permissions = new SessionPermissions(this, options)
     this.tools = new SessionTools(this, { ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}), outputTail: (h) => this.outputLogs.get(h.id)?.tail() })
     this.main = new MainAgent(this, this.mainConfig)
@@ -178,8 +194,26 @@ export class AgentSession implements SessionContext {
   async reload(): Promise<void> {
     await this.definitions.reload()
     this.extensions.reload()
+    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+  }
+
+  worktreeBaseRef(): WorktreeBaseRef {
+    return this.baseRef
+  }
+
+  /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost {
+    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
+    return {
+      cwd: this.cwd,
+      review,
+      mode: () => handle.permissionMode,
+      agentId: async (name) => (await this.findAgent(name))?.id,
+      consent: (ctx, input, reason) => this.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
+      strategy: async () => (await this.options.mergeStrategy?.()) ?? 'merge'
+    }
   }
 
   readonly onError = (err: Error): void => {
@@ -227,6 +261,22 @@ export class AgentSession implements SessionContext {
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
     return this.permissions.canUseTool(handle)
+  }
+
+  /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
+  bashSandbox(handle: AgentHandle): BashSandboxOptions {
+    return {
+      runtime: this.sandbox.runtime(),
+      floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
+      allowedDomains: () => this.permissions.settings?.sandbox.allowedDomains ?? [],
+      secretFiles: [credentialsPath(this.options.dataDir ?? resolveDataDir())],
+      ...(this.options.passEnvironment ? { passEnv: this.options.passEnvironment } : {})
+    }
+  }
+
+  /** The one path check for this agent's tools and permission decisions. */
+  pathPolicy(handle: AgentHandle): PathPolicy {
+    return this.permissions.pathPolicy(handle)
   }
 
   outputLog(handle: AgentHandle): OutputLog {

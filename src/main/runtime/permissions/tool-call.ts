@@ -6,14 +6,19 @@ import { BUILTIN_TOOL_META, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '.
 
 export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
 
-/** Tools that never need approval (deny rules still apply): they only talk to the runtime itself (coordinator and team tools too). */
-export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'SetPhase', 'TeamCreate', 'TeamDelete', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'TaskClaim', 'RequestShutdown', 'RequestPlanApproval', 'RespondToRequest']
+/**
+ * Tools that never need approval (deny rules still apply): they only talk to the runtime itself (coordinator and team tools too).
+ * RequestMerge is the exception that proves it: it asks the person itself, every time (request-merge-tool.ts).
+ */
+export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'SetPhase', 'TeamCreate', 'TeamDelete', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'TaskClaim', 'RequestShutdown', 'RequestPlanApproval', 'RespondToRequest', 'RequestMerge']
 
 export interface ToolCall {
   name: string
   kind: CallKind
   readOnly: boolean
   command?: string
+  /** Bash: the call asks to run outside the sandbox (dangerouslyDisableSandbox). */
+  unsandboxed?: boolean
   /** Absolute path the call reads or writes (for Glob/Grep: the directory searched). */
   path?: string
   /** The call searches a whole directory (Glob/Grep), not one file. */
@@ -32,7 +37,7 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
   const name = tool.name
   const meta = (BUILTIN_TOOL_META as Record<string, { readOnly: boolean } | undefined>)[name]
   const readOnly = tool.readOnly ?? meta?.readOnly ?? false
-  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '' }
+  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
   if (FILE_EDIT_TOOL_NAMES.includes(name)) {
     const p = str(args.file_path) ?? str(args.notebook_path)
     return { name, kind: 'edit', readOnly: false, path: p && resolveToolPath(cwd, p) }
@@ -42,9 +47,10 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
     if (file) return { name, kind: 'read', readOnly: true, path: resolveToolPath(cwd, file) }
     let dir = resolveToolPath(cwd, str(args.path) ?? '.')
     const pattern = str(args.pattern)
-    if (name === 'Glob' && pattern && (isAbsolute(pattern) || pattern.startsWith('~/') || pattern.startsWith('../'))) {
-      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern)
-      dir = isAbsolute(base) ? base : join(dir, base)
+    // Glob searches from its pattern's fixed part (`link/*` searches link/, `../x/*.ts` searches ../x).
+    if (name === 'Glob' && pattern) {
+      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern.trim())
+      if (base) dir = isAbsolute(base) ? base : join(dir, base)
     }
     return { name, kind: 'read', readOnly: true, path: dir, searchesDirectory: true }
   }

@@ -4,6 +4,7 @@ import { Icon } from '../../components/icon'
 import { StatusBadge } from '../../components/status'
 import { formatClock, formatCost } from '../../lib/format'
 import { plainPreview } from '../../lib/plain-preview'
+import { ChangesButton } from '../../review/changes-button'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { ui, useApp } from '../../state/store'
 
@@ -25,6 +26,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
       <span className="finished-stats muted">
         {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}
       </span>
+      <ChangesButton agent={agent} />
       <button className="icon-button" title="Show it in the grid" aria-label="Show it in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
         <Icon name="grid" size={13} />
       </button>

@@ -9,6 +9,7 @@ import { refocusWhenLost } from '../../lib/focus'
 import { truncate } from '../../lib/format'
 import { sendMessage, ui } from '../../state/store'
 import { errorText } from '../../transport/types'
+import { ChangesButton } from '../../review/changes-button'
 import { stopWithToast } from '../stop-agent'
 
 export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage: () => void }) {
@@ -42,6 +43,7 @@ export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage
           <Icon name="stop" size={13} />
         </button>
       )}
+      <ChangesButton agent={agent} />
       <button className="icon-button" title="Open its full panel (Enter)" aria-label={`Open ${name}’s full panel`} onClick={() => ui.maximize(agent.id)} data-testid="tile-maximize" data-action="maximize">
         <Icon name="maximize" size={13} />
       </button>
