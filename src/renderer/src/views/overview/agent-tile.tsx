@@ -98,6 +98,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
       )}
       {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
       {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || STATUS_LABEL[agent.status]}</span>}
+      {activity.kind === 'note' && <span className={`tile-text${activity.warn ? ' warn-text' : ' muted'}`}>{activity.text}</span>}
       {activity.kind === 'idle' && <span className="muted">Starting…</span>}
     </div>
   )

@@ -13,6 +13,7 @@ export type Activity =
   | { kind: 'tool'; tool: string; summary: string; running: boolean }
   | { kind: 'text'; text: string; thinking: boolean }
   | { kind: 'result'; text: string; error: boolean }
+  | { kind: 'note'; text: string; warn: boolean }
   | { kind: 'idle' }
 
 /** How much of the newest text a tile keeps: about four lines of its widest form. */
@@ -32,5 +33,9 @@ export function tileActivity(a: AgentState, last: TranscriptItem | undefined, la
     return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: lastTool.status === 'running' }
   if (last?.kind === 'text' || last?.kind === 'thinking') return { kind: 'text', text: plainTail(last.text, TEXT_TAIL), thinking: last.kind === 'thinking' }
   if (last?.kind === 'tool' && lastTool) return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: false }
+  // A retry under way, a notice (the sandbox is unavailable), a message it received: said as they are.
+  if (last?.kind === 'error') return { kind: 'note', text: last.message, warn: true }
+  if (last?.kind === 'notice') return { kind: 'note', text: last.text, warn: false }
+  if (last?.kind === 'inbox') return { kind: 'note', text: `Message from ${last.fromName ?? last.from}`, warn: false }
   return { kind: 'idle' }
 }
