@@ -1,5 +1,6 @@
 // One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
+import { useAttention, useWaitingRequest } from '../state/agent-hooks'
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
@@ -24,7 +25,6 @@ import { errorText } from '../transport/types'
 import { ModelWait } from '../components/model-wait'
 import { contextUse } from '../../../shared/view/context-use'
 import { stopWithToast } from './stop-agent'
-import { attentionOf } from '../state/attention'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -232,16 +232,8 @@ export const AgentPanel = memo(function AgentPanel({
   // A reopened session's older items may still be on their way: they count as earlier items too.
   const older = useApp((s) => s.older[sessionId]?.items[agentId] ?? 0)
   const currentTool = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
-  const request = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
-    return id ? sess.permissions[id] : undefined
-  })
-  const attention = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const a = sess?.agents[agentId]
-    return sess && a ? attentionOf(sess, a, s.acknowledged) : null
-  })
+  const request = useWaitingRequest(sessionId, agentId)
+  const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
   const toggleMessaging = useCallback(() => setMessaging((m) => !m), [])
   const follow = useFollowBottom()

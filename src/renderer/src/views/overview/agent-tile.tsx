@@ -2,6 +2,7 @@
 // writing, the model it waits on, the permission it needs), and its figures — turn, tokens, cost, context
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
+import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
 import { memo, useState } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
@@ -14,7 +15,7 @@ import { STATUS_LABEL, StatusDot } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
-import { ATTENTION_LABEL, attentionOf } from '../../state/attention'
+import { ATTENTION_LABEL } from '../../state/attention'
 import { elapsedMs } from '../../state/selectors'
 import { ui, useApp } from '../../state/store'
 import { TileActions, TileMessage } from './tile-actions'
@@ -71,11 +72,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
   const last = items[items.length - 1]
   const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
   const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
-  const request = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
-    return id ? sess.permissions[id] : undefined
-  })
+  const request = useWaitingRequest(sessionId, agentId)
   if (!agent) return null
   const activity = tileActivity(agent, last, lastTool, current, request)
   return (
@@ -119,16 +116,8 @@ export const AgentTile = memo(function AgentTile({
   density: Exclude<Density, 'panels'>
 }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
-  const request = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
-    return id ? sess.permissions[id] : undefined
-  })
-  const attention = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const a = sess?.agents[agentId]
-    return sess && a ? attentionOf(sess, a, s.acknowledged) : null
-  })
+  const request = useWaitingRequest(sessionId, agentId)
+  const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
   const color = useAgentColor(agent?.color, agent?.agentType ?? '')
   if (!agent) return null
