@@ -38,13 +38,17 @@ const AREAS: Area[] = [
     focus: 'documentation and configuration',
     noun: ['documentation or configuration file', 'documentation and configuration files']
   },
-  // Counted with `ls -A | wc -l`, not Glob: Glob lists files at any depth (`*` matches every file, as ripgrep's
-  // and Claude Code's Glob do), while this counts what is at the top level, folders included.
+  // Counted with `ls | wc -l`, not Glob: Glob lists files at any depth (`*` matches every file, as ripgrep's and
+  // Claude Code's Glob do), while this counts what is at the top level, folders included.
   { key: 'shape', description: 'Measure the folder', pattern: '', focus: 'the top level, its size and the tools installed', noun: ['entry', 'entries'] }
 ]
 
-/** Counts the folder's top-level entries (hidden ones and folders included); read-only, so it asks no one. */
-export const TOP_LEVEL_COUNT = 'ls -A | wc -l'
+/**
+ * Counts the folder's top-level entries, folders included, hidden ones aside: inside the Bash sandbox the
+ * folder also shows the sandbox's own stand-ins for protected dotfiles (.bashrc, .gitconfig…), which are not
+ * the person's. Read-only, so it asks no one.
+ */
+export const TOP_LEVEL_COUNT = 'ls | wc -l'
 
 const tag = (key: string) => `[scripted demo: ${key}]`
 
@@ -132,7 +136,7 @@ function childTurns(area: Area, index: number, pace: DemoPace) {
       () => say(0)(`Looking at ${area.focus}.`, reply.toolUse('Bash', { command: TOP_LEVEL_COUNT, description: 'Count the top-level entries' })),
       (req: ParsedRequest) => {
         const n = countFromWc(req.toolResults[0])
-        const counted = n === null ? 'I could not count the top-level entries.' : `${count(n, area.noun)} at the top level.`
+        const counted = n === null ? 'I could not count the top-level entries.' : `${count(n, area.noun)} at the top level, hidden ones aside.`
         // `node --version` is not on the read-only list, so this asks for approval: the demo shows the permission queue.
         return say(1)(`${counted} Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
       },
@@ -140,8 +144,8 @@ function childTurns(area: Area, index: number, pace: DemoPace) {
         const result = req.toolResults[0]
         const counted = toolResults(req)[0] as { content: unknown; is_error?: boolean } | undefined
         const n = countFromWc(counted && { content: textOf(counted.content), isError: counted.is_error })
-        const entries = n === null ? 'the folder' : `the folder has ${count(n, area.noun)} at the top level and`
-        if (!result || result.isError) return say(2)(`**Report:** ${n === null ? 'I was not allowed to measure the folder, so its size is unknown.' : `${count(n, area.noun)} at the top level; I was not allowed to measure the folder, so its size is unknown.`}`)
+        const entries = n === null ? 'the folder' : `the folder has ${count(n, area.noun)} at the top level (hidden ones aside) and`
+        if (!result || result.isError) return say(2)(`**Report:** ${n === null ? 'I was not allowed to measure the folder, so its size is unknown.' : `${count(n, area.noun)} at the top level (hidden ones aside); I was not allowed to measure the folder, so its size is unknown.`}`)
         const [size, , node] = result.content.trim().split(/\s+/)
         return say(2)(`**Report:** ${entries} takes ${size ?? 'an unknown amount'} on disk; Node ${node ?? '(not found)'} is installed.`)
       }
