@@ -7,13 +7,13 @@ export interface Choice {
   label: string
 }
 
-/** The default entry, labelled with what it resolves to, then every other value once. */
+/** The default entry, labelled with what it resolves to (as `asDefault` words it), then every other value once. */
 export function choicesWithDefault(
   values: readonly string[],
   current: string | undefined,
   label: (value: string) => string,
   fallback: string,
-  asDefault: (label: string) => string = (l) => `${l} (default)`
+  asDefault: (label: string) => string = (l) => l
 ): Choice[] {
   const first: Choice = { value: '', label: current === undefined ? fallback : asDefault(label(current)) }
   const rest = [...new Set(values)].filter((v) => v !== current && label(v) !== (current === undefined ? undefined : label(current)))

@@ -77,7 +77,7 @@ export function NewSession() {
           <label className="select-inline" title="Model">
             <Icon name="sparkle" size={13} />
             <select value={model} onChange={(e) => setModel(e.target.value)} aria-label="Model">
-              {choicesWithDefault(aliases, settings?.defaultModel, (m) => m, 'Default model', (m) => `Model: ${m} (default)`).map((c) => (
+              {choicesWithDefault(aliases, settings?.defaultModel, (m) => m, 'Default model', (m) => `Model: ${m}`).map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
                 </option>
