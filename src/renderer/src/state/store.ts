@@ -375,17 +375,26 @@ export function newSession(): void {
   set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
 }
 
+/**
+ * The open folder, asked of the host when the page has not heard it yet (a start pressed the moment the page
+ * connected): the answer, or the transport's own error ("not connected to Fanout") when it cannot answer.
+ */
+async function workspaceCwd(): Promise<string> {
+  const known = get().workspace?.cwd
+  if (known) return known
+  const { workspace } = await call('workspace.get', {})
+  return workspace.cwd
+}
+
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd()
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
 }
 
 export async function startDemo(): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd()
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
