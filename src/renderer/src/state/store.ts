@@ -5,7 +5,8 @@ import { create } from 'zustand'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
-import type { ConnectionState, FanoutApi } from '../transport/types'
+import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
+import { notConnectedText } from '../transport/call-words'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
 import { newestFirst } from '../../../shared/session-order'
@@ -379,22 +380,24 @@ export function newSession(): void {
  * The open folder, asked of the host when the page has not heard it yet (a start pressed the moment the page
  * connected): the answer, or the transport's own error ("not connected to Fanout") when it cannot answer.
  */
-async function workspaceCwd(): Promise<string> {
+async function workspaceCwd(purpose: CallName): Promise<string> {
   const known = get().workspace?.cwd
   if (known) return known
+  const { connection } = get()
+  if (connection !== 'open') throw new CallError('disconnected', notConnectedText(purpose, connection))
   const { workspace } = await call('workspace.get', {})
   return workspace.cwd
 }
 
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
-  const cwd = await workspaceCwd()
+  const cwd = await workspaceCwd('session.start')
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
 }
 
 export async function startDemo(): Promise<void> {
-  const cwd = await workspaceCwd()
+  const cwd = await workspaceCwd('demo.start')
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
