@@ -111,14 +111,35 @@ const EFFECTS: Record<string, (page: Page, ctx: { sessionTitle: string; agentId:
     await expect(page.locator(`[data-tile][data-agent-id="${ctx.agentId}"], [data-testid=finished-row][data-agent-id="${ctx.agentId}"]`)).toHaveAttribute('data-status', 'stopped')
     await expect(page.getByTestId('toast').filter({ hasText: 'Stopped' }).first()).toBeVisible()
   },
+  search: async (page) => {
+    await expect(page.getByTestId('search-dialog')).toBeVisible()
+    await expect(page.getByTestId('search-scope-all')).toHaveAttribute('aria-checked', 'true')
+    await closeDialog(page)
+  },
+  'search.session': async (page) => {
+    await expect(page.getByTestId('search-dialog')).toBeVisible()
+    await expect(page.getByTestId('search-scope-session')).toHaveAttribute('aria-checked', 'true')
+    await closeDialog(page)
+  },
+  'session.replay': async (page) => {
+    await expect(page.getByTestId('replay-bar')).toBeVisible()
+    await expect(page.getByTestId('replay-play')).toBeVisible({ timeout: 20_000 })
+  },
+  'replay.play': async (page) => {
+    await expect(page.getByTestId('replay-play')).toHaveAttribute('aria-label', 'Pause')
+    await page.getByTestId('replay-play').click()
+    // Leave the replay by its key, from the palette again.
+    await run(page, 'session.replay')
+    await expect(page.getByTestId('replay-bar')).toHaveCount(0)
+  },
   'session.stop': async (page) => {
     await expect(page.getByTestId('stop-session')).toHaveCount(0, { timeout: 20_000 })
     await expect(page.getByTestId('toast').filter({ hasText: 'Stopped the main agent' })).toBeVisible()
   }
 }
 
-// What comes last: what ends the run (the rest needs it running).
-const LAST = ['agent.stop', 'session.stop']
+// What comes last: what ends the run (the rest needs it running), then what needs it ended.
+const LAST = ['agent.stop', 'session.stop', 'session.replay', 'replay.play']
 
 test('the palette lists every action and runs each one; app keys work from anywhere', async ({ page }) => {
   test.setTimeout(240_000)
@@ -169,7 +190,7 @@ test('the palette lists every action and runs each one; app keys work from anywh
     ran.push(next)
   }
   expect(ran.length).toBeGreaterThan(15)
-  for (const id of ['new-session', 'settings', 'agents-editor', 'next-attention', 'permissions', 'shortcuts', 'palette', 'overview.density', 'view.timeline', 'view.overview', 'session.followup', 'agent.maximize', 'agent.message', 'agent.stop', 'session.stop']) expect(ran).toContain(id)
+  for (const id of ['new-session', 'settings', 'agents-editor', 'next-attention', 'permissions', 'shortcuts', 'palette', 'overview.density', 'view.timeline', 'view.overview', 'session.followup', 'agent.maximize', 'agent.message', 'agent.stop', 'session.stop', 'search', 'search.session', 'session.replay', 'replay.play']) expect(ran).toContain(id)
 })
 
 test('the palette goes to an agent or a session by name; ? shows every shortcut; keys in a text field', async ({ page }) => {

@@ -4,6 +4,7 @@ import { closeAgents, openAgents } from '../agent-editor/editor-library'
 import { useAgentEditor } from '../agent-editor/editor-store'
 import { THEME_CHOICES, type ThemeChoice } from '../../../shared/settings-fields'
 import { newSession, pickFolder, saveSettings, ui, useApp } from '../state/store'
+import { openSearch } from '../state/search-store'
 import { goToNextAttention } from './attention-jump'
 import { useAction, useActionList } from './registry'
 
@@ -32,6 +33,7 @@ export function AppActions() {
   })
   useAction({ id: 'settings', keywords: 'preferences api key model base url limits', run: () => ui.setDialog('settings') })
   useAction({ id: 'agents-editor', title: agentsOpen ? 'Close the agents editor' : 'Agents editor', keywords: 'definitions files edit', run: () => (useAgentEditor.getState().open ? closeAgents() : openAgents()) })
+  useAction({ id: 'search', title: 'Search every session', keywords: 'find titles prompts reports', run: () => openSearch('all') })
   useAction({ id: 'next-attention', keywords: 'attention permission failed question waiting', run: goToNextAttention })
   useAction({ id: 'permissions', keywords: 'approve allow deny queue requests', run: () => ui.setDialog('permissions') })
   useAction({ id: 'shortcuts', keywords: 'help keys keyboard', run: () => ui.setDialog('shortcuts') })

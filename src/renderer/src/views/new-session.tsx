@@ -51,6 +51,7 @@ export function NewSession() {
           autoFocus
           submitLabel="Start"
           testId="new-prompt"
+          draftKey="new-session"
           errorScope={settings?.hasApiKey}
           onSubmit={async (prompt) => {
             requestNotificationPermission()

@@ -9,7 +9,7 @@ import { Dialog } from './dialog'
 import { useShallow } from 'zustand/react/shallow'
 
 export function PermissionQueue() {
-  const requests = useApp(useShallow((s) => pendingPermissions(s.events)))
+  const requests = useApp(useShallow((s) => pendingPermissions(s.events, s.replayingSessionId)))
   const titles = useApp((s) => s.sessions)
   const answered = useRef(false)
   useEffect(() => {

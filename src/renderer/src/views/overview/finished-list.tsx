@@ -6,6 +6,7 @@ import { formatClock, formatCost } from '../../lib/format'
 import { plainPreview } from '../../lib/plain-preview'
 import { ChangesButton } from '../../review/changes-button'
 import { useAgentColor } from '../../lib/use-agent-color'
+import { elapsedMs } from '../../state/selectors'
 import { ui, useApp } from '../../state/store'
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
@@ -24,7 +25,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {plainPreview(agent.error ?? agent.result ?? '', 140)}
       </span>
       <span className="finished-stats muted">
-        {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}
+        {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
       <ChangesButton agent={agent} />
       <button className="icon-button" title="Show it in the grid" aria-label="Show it in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
