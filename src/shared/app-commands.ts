@@ -23,7 +23,7 @@ export const APP_COMMANDS = [
   { id: 'agents-editor', label: 'Agents Editor', keys: 'Alt+A', menu: 'view' },
   { id: 'overview.tidy', label: 'Tidy the Overview', keys: 'Alt+T', menu: 'view' },
   { id: 'overview.density', label: 'Next Overview Density', keys: 'Alt+D', menu: 'view' },
-  // The search view registers what this does (see renderer/src/commands/registry.ts).
+  // Search opens the search view (renderer/src/commands/app-actions.tsx registers it, as any view may).
   { id: 'search', label: 'Search…', keys: 'Mod+Shift+F', menu: 'go' },
   { id: 'next-attention', label: 'Next Agent Needing You', keys: 'Alt+J', menu: 'go' },
   { id: 'permissions', label: 'Permission Requests', keys: 'Alt+P', menu: 'go' },
