@@ -135,6 +135,8 @@ const EFFECTS: Record<string, (page: Page, ctx: { sessionTitle: string; agentId:
   'session.stop': async (page) => {
     await expect(page.getByTestId('stop-session')).toHaveCount(0, { timeout: 20_000 })
     await expect(page.getByTestId('toast').filter({ hasText: 'Stopped the main agent' })).toBeVisible()
+    // Every agent ended: what needs the run over (replay) is offered from now on.
+    await expect(page.getByTestId('replay-button')).toBeEnabled({ timeout: 20_000 })
   }
 }
 
