@@ -28,7 +28,30 @@ async function expectAllOnScreen(page: Page, n: number) {
   expect(m.outside).toEqual([])
   // Each tile says what its agent is doing now, legibly: not empty, not cut to nothing.
   await expect.poll(async () => (await page.locator('[data-testid=tile-now]').allInnerTexts()).filter((t) => t.trim().length >= 3).length, { timeout: 30_000 }).toBe(n)
+  expect(await cutLines(page), 'a tile shows a line of its text cut in half').toEqual([])
 }
+
+/** Tiles whose text shows part of a line, or runs under the figures or buttons below it. */
+async function cutLines(page: Page): Promise<string[]> {
+  return page.locator('[data-testid=tile-now]').evaluateAll((els) =>
+    els
+      .filter((el) => {
+        const box = el.getBoundingClientRect()
+        // What is drawn below it (the figures are hidden on the shortest tiles).
+        const next = el.nextElementSibling?.getBoundingClientRect()
+        const below = next && next.height > 0 ? next : undefined
+        const style = el.ownerDocument.defaultView!.getComputedStyle(el)
+        const line = parseFloat(style.lineHeight)
+        const wraps = style.whiteSpace !== 'nowrap'
+        return (below && box.bottom > below.top + 0.5) || (wraps && Math.abs(box.height / line - Math.round(box.height / line)) > 0.05)
+      })
+      .map((el) => `${el.closest('[data-tile]')?.getAttribute('data-agent-id') ?? '?'} ${el.className}: ${el.getBoundingClientRect().height}px over ${el.nextElementSibling?.className}`)
+  )
+}
+
+/** Two frames: a layout after a resize has been drawn. */
+const drawn = (page: Page) =>
+  page.locator('body').evaluate((body) => new Promise((done) => body.ownerDocument.defaultView!.requestAnimationFrame(() => body.ownerDocument.defaultView!.requestAnimationFrame(done))))
 
 async function boxes(list: Locator): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
   return Object.fromEntries(
@@ -91,6 +114,8 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
   ]) {
     await page.setViewportSize(size)
     await expect(page.getByTestId('overview')).toHaveAttribute('data-density', 'compact')
+    await drawn(page)
+    expect(await cutLines(page), `a tile cut a line in half at ${size.width}`).toEqual([])
     await shoot(page, `overview-64-${size.width}`)
   }
   // The person's choice of density holds: full panels (scrolling), then back to auto.
@@ -207,7 +232,8 @@ test('the overview at 1024, 1280 and 1920, light and dark, with the run under wa
     { width: 1920, height: 1080 }
   ]) {
     await page.setViewportSize(size)
-    await page.waitForTimeout(300)
+    await drawn(page)
+    expect(await cutLines(page), `a tile cut a line in half at ${size.width}`).toEqual([])
     await shoot(page, `overview-16-${size.width}`)
   }
 })

@@ -13,7 +13,11 @@ export function waitedText(since: number, now: number): string {
   return ms < 60_000 ? `${Math.floor(ms / 1000)} s` : formatDuration(ms)
 }
 
-export function ModelWait({ agent, short = false, className = '' }: { agent: Pick<AgentState, 'waits'>; short?: boolean; className?: string }) {
+// The words for the room there is: a panel says it all, a compact tile a little less, a timeline label (beside
+// its legend of hatches) the least.
+const WORDS = { full: 'Waiting for the model', tile: 'Waiting on model', label: 'Model' } as const
+
+export function ModelWait({ agent, form = 'full', className = '' }: { agent: Pick<AgentState, 'waits'>; form?: keyof typeof WORDS; className?: string }) {
   const since = waitingForModelSince(agent)
   const now = useNow(since !== null)
   if (since === null) return null
@@ -21,15 +25,12 @@ export function ModelWait({ agent, short = false, className = '' }: { agent: Pic
   return (
     <span className={`model-wait ${className}`} data-testid="model-wait" title={`A request to the model is out; nothing of its reply has arrived${waited ? ` for ${waited}` : ' yet'}.`}>
       <span className="model-wait-hatch" aria-hidden="true" />
-      {short ? 'Model' : 'Waiting for the model'}
-      {waited ? (
-        <>
-          {' · '}
-          <span className="model-wait-time">{waited}</span>
-        </>
-      ) : (
-        '…'
-      )}
+      {/* The words give way before the time does, on the narrowest tile. */}
+      <span className="model-wait-words">
+        {WORDS[form]}
+        {waited ? '' : '…'}
+      </span>
+      {waited && <span className="model-wait-time">{` · ${waited}`}</span>}
     </span>
   )
 }

@@ -39,4 +39,11 @@ describe('plainTail', () => {
     expect(tail.endsWith('the newest words ‹41›')).toBe(true)
     expect(tail.length).toBeLessThanOrEqual(60)
   })
+
+  it('drops the backtick of a code span still streaming, not one that is closed or in a fence', () => {
+    expect(plainTail('Now the call sites.\n\n`parse', 200)).toBe('Now the call sites. parse')
+    expect(plainTail('`parse()` lives in `src/par', 200)).toBe('parse() lives in src/par')
+    expect(plainTail('`parse()` lives in src/parser.ts', 200)).toBe('parse() lives in src/parser.ts')
+    expect(plainTail('See:\n```ts', 200)).toBe('See:')
+  })
 })

@@ -73,7 +73,11 @@ export function plainTail(markdown: string, max: number): string {
   const from = Math.max(0, markdown.length - max * 3)
   const start = from ? markdown.indexOf('\n', from) + 1 || from : 0
   const lines: string[] = []
-  for (const raw of markdown.slice(start).split('\n')) {
+  const raws = markdown.slice(start).split('\n')
+  // Text still streaming may end inside a code span: its opening backtick is markup whose close is yet to come.
+  const lastRaw = raws[raws.length - 1]
+  if (!FENCE.test(lastRaw) && (lastRaw.match(/`/g)?.length ?? 0) % 2 === 1) raws[raws.length - 1] = lastRaw.replace(/`(?=[^`]*$)/, '')
+  for (const raw of raws) {
     const line = plainLine(raw)
     if (line !== null) lines.push(line)
   }

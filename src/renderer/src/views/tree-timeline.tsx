@@ -34,7 +34,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
       <StatusDot status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
       <span className="tl-desc">{agent.description}</span>
-      <ModelWait agent={agent} short className="tl-model-wait" />
+      <ModelWait agent={agent} form="label" className="tl-model-wait" />
     </>
   )
   return (

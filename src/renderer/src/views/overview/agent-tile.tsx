@@ -82,7 +82,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
           <span className="tile-tool">{activity.tool}</span> <code className="tile-arg">{activity.summary}</code>
         </>
       )}
-      {activity.kind === 'model' && <ModelWait agent={agent} short={compact} />}
+      {activity.kind === 'model' && <ModelWait agent={agent} form={compact ? 'tile' : 'full'} />}
       {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
       {activity.kind === 'tool' && (
         <>
