@@ -35,9 +35,15 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   const before = (await reviewer.locator('.panel-body').innerText()).length
   await expect.poll(async () => (await reviewer.locator('.panel-body').innerText()).length).toBeGreaterThan(before)
 
-  // Stop the reviewer mid-run.
+  // Stop the reviewer mid-run: it keeps its place (the pointer is there), and a toast says what stopped.
   await expect(reviewer).toHaveAttribute('data-status', 'running')
+  const place = await reviewer.boundingBox()
   await reviewer.getByTestId('panel-stop').click()
+  await expect(reviewer).toHaveAttribute('data-status', 'stopped')
+  expect(await reviewer.boundingBox()).toEqual(place)
+  await expect(page.getByTestId('toast').filter({ hasText: 'Stopped code-reviewer' })).toContainText('Review error handling in the lexer')
+  // Moved away, the overview settles: the stopped agent goes to the Finished list.
+  await page.mouse.move(5, 400)
   const stoppedRow = page.locator('[data-testid=finished-row]', { hasText: 'code-reviewer' })
   await expect(stoppedRow).toContainText('Stopped')
 

@@ -22,7 +22,7 @@ export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'compl
 const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
 
 export const AGENT_EVENT_TYPES = [
-  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'text_delta', 'thinking_delta', 'message',
+  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'model_request', 'text_delta', 'thinking_delta', 'message',
   'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
   'permission_request', 'permission_response', 'message_received', 'phase', 'team'
 ] as const satisfies readonly AgentEventType[]
@@ -209,6 +209,8 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
+  /** Desktop only: the person chose one of APP_COMMANDS (app-commands.ts) in the application menu. */
+  z.object({ type: z.literal('command'), id: z.string() }),
   ...AGENT_EDITOR_NOTICES,
   ...REVIEW_NOTICES
 ])

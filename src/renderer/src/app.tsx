@@ -1,6 +1,10 @@
 // The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
 import { useEffect, useRef } from 'react'
 import { AgentsView } from './agent-editor/agents-view'
+import { AppActions } from './commands/app-actions'
+import { CommandPalette } from './commands/palette'
+import { installShortcuts } from './commands/registry'
+import { ShortcutsSheet } from './commands/shortcuts-sheet'
 import { useAgentEditor } from './agent-editor/editor-store'
 import { useReplaying } from './state/replay-store'
 import { useSearch } from './state/search-store'
@@ -62,10 +66,12 @@ export function App() {
   const agentsOpen = useAgentEditor((s) => s.open)
   const searchOpen = useSearch((s) => s.open)
   useEffect(() => watchForNotifications(), [])
+  useEffect(() => installShortcuts(), [])
 
   if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
   return (
     <div className="app">
+      <AppActions />
       <Sidebar />
       <main className="main">
         {agentsOpen ? (
@@ -85,6 +91,8 @@ export function App() {
       {dialog === 'open-folder' && <OpenFolderDialog />}
       <ChangesDialog />
       {searchOpen && <SearchView />}
+      {dialog === 'shortcuts' && <ShortcutsSheet />}
+      {dialog === 'palette' && <CommandPalette />}
     </div>
   )
 }

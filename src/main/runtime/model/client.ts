@@ -107,6 +107,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
+        handlers.onRequest?.(n)
         await attempt(body, acc, signal)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {

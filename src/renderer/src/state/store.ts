@@ -5,7 +5,8 @@ import { create } from 'zustand'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
-import type { ConnectionState, FanoutApi } from '../transport/types'
+import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
+import { notConnectedText } from '../transport/call-words'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
 import { newestFirst } from '../../../shared/session-order'
@@ -16,7 +17,16 @@ import { savedView, saveView } from '../lib/tab-memory'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
-export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
+export type Dialog = null | 'settings' | 'permissions' | 'open-folder' | 'palette' | 'shortcuts'
+/** How the overview draws agents: chosen from their number and the room (auto), or as the person set it. */
+export type DensityChoice = 'auto' | 'panels' | 'tiles' | 'compact'
+export const DENSITY_CHOICES: readonly DensityChoice[] = ['auto', 'panels', 'tiles', 'compact']
+const DENSITY_KEY = 'fanout.overviewDensity'
+
+function storedDensity(): DensityChoice {
+  const v = globalThis.localStorage?.getItem(DENSITY_KEY)
+  return (DENSITY_CHOICES as readonly string[]).includes(v ?? '') ? (v as DensityChoice) : 'auto'
+}
 
 export interface AppState {
   api: FanoutApi | null
@@ -44,6 +54,13 @@ export interface AppState {
   maximizedAgentId: string | null
   /** Finished panels the user expanded back into the grid. */
   expanded: Record<string, true>
+  /** When the person last looked at each agent (its panel opened, jumped to): a failure seen needs them no more. */
+  acknowledged: Record<string, number>
+  /** The agent "Next agent needing you" went to last, so the next press goes on from there. */
+  lastAttention: { sessionId: string; agentId: string } | null
+  density: DensityChoice
+  /** Counts "Tidy" presses: the overview settles (finished agents to their list) at once, pointer or not. */
+  tidySeq: number
   dialog: Dialog
   firstRunDismissed: boolean
   /** A key was saved on the first-run page: it stays (saying so, offering a test) until Continue. */
@@ -87,6 +104,10 @@ const initial: AppState = {
   focusSeq: 0,
   maximizedAgentId: null,
   expanded: {},
+  acknowledged: {},
+  lastAttention: null,
+  density: storedDensity(),
+  tidySeq: 0,
   dialog: null,
   firstRunDismissed: false,
   firstRunKeySaved: false,
@@ -241,6 +262,14 @@ export function receiveNotice(n: HostNotice): void {
   // Agent files changed on disk (the editor saved, moved or deleted one, or another program did): the
   // new-session picker and agent colours follow, whichever view is open when the notice comes.
   else if (n.type === 'agents_changed') void refreshAgentDefs()
+  // The desktop menu chose a command: the page runs it as its shortcut would.
+  else if (n.type === 'command') onMenuCommand?.(n.id)
+}
+
+let onMenuCommand: ((id: string) => void) | null = null
+/** What runs a command the desktop menu chose (the action registry, set up by the app). */
+export function setMenuCommandHandler(run: (id: string) => void): void {
+  onMenuCommand = run
 }
 
 /** The effective agents of the workspace, for the new-session picker and agent colours. */
@@ -416,17 +445,28 @@ export function newSession(): void {
   set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
 }
 
+/**
+ * The open folder, asked of the host when the page has not heard it yet (a start pressed the moment the page
+ * connected): the answer, or the transport's own error ("not connected to Fanout") when it cannot answer.
+ */
+async function workspaceCwd(purpose: CallName): Promise<string> {
+  const known = get().workspace?.cwd
+  if (known) return known
+  const { connection } = get()
+  if (connection !== 'open') throw new CallError('disconnected', notConnectedText(purpose, connection))
+  const { workspace } = await call('workspace.get', {})
+  return workspace.cwd
+}
+
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd('session.start')
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
 }
 
 export async function startDemo(): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd('demo.start')
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
@@ -497,9 +537,18 @@ export async function pickFolder(): Promise<boolean> {
 export const ui = {
   setDialog: (dialog: Dialog) => set({ dialog }),
   setRightPane: (rightPane: RightPane) => set({ rightPane, maximizedAgentId: null }),
-  /** Brings an agent's panel into view and highlights it. */
-  focusAgent: (agentId: string | null) => set((s) => ({ focusedAgentId: agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: null })),
-  maximize: (agentId: string | null) => set({ maximizedAgentId: agentId }),
+  /** Brings an agent's panel into view and highlights it (the person looked at it). */
+  focusAgent: (agentId: string | null) =>
+    set((s) => ({ focusedAgentId: agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: null, ...(agentId ? { acknowledged: { ...s.acknowledged, [agentId]: Date.now() } } : {}) })),
+  /** Moves the overview's selection (arrow keys): highlights the tile without scrolling the page about. */
+  selectTile: (agentId: string) => set({ focusedAgentId: agentId }),
+  maximize: (agentId: string | null) => set((s) => ({ maximizedAgentId: agentId, ...(agentId ? { acknowledged: { ...s.acknowledged, [agentId]: Date.now() } } : {}) })),
+  setDensity: (density: DensityChoice) => {
+    globalThis.localStorage?.setItem(DENSITY_KEY, density)
+    set({ density })
+  },
+  tidy: () => set((s) => ({ tidySeq: s.tidySeq + 1 })),
+  wentToAttention: (at: { sessionId: string; agentId: string }) => set((s) => ({ lastAttention: at, acknowledged: { ...s.acknowledged, [at.agentId]: Date.now() } })),
   toggleExpanded: (agentId: string) =>
     set((s) => {
       const expanded = { ...s.expanded }

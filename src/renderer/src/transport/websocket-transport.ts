@@ -6,7 +6,7 @@
 import type { AgentEvent } from '../../../shared/events'
 import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
 import type { HostNotice, WsServerMessage } from '../../../shared/ipc-contract'
-import { callWords } from './call-words'
+import { callWords, notConnectedText } from './call-words'
 import { CallError, callError, type ConnectionState, type FanoutApi } from './types'
 
 /** How long a page that lost its connection keeps trying while nothing answers at its address. */
@@ -129,7 +129,7 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
   return {
     mode: 'browser',
     call(name, request) {
-      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', notConnected(name, state)))
+      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', notConnectedText(name, state)))
       const id = nextId++
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject, name })
@@ -152,9 +152,3 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
   }
 }
 
-/** Why a call cannot be made now, in the person's words. */
-function notConnected(name: CallName, state: ConnectionState): string {
-  const what = `Could not ${callWords(name)}: not connected to Fanout.`
-  if (state === 'connecting' || state === 'closed') return `${what} It is reconnecting; try again in a moment.`
-  return what
-}
