@@ -1,4 +1,6 @@
 // The `fanout` command: headless entry over the runtime.
+import { redactProcessOutput } from './redacted-output'
+
 const HELP = `fanout — run Claude agents with subagents, headless or in the app
 
 Usage:
@@ -7,10 +9,13 @@ Usage:
   fanout run -p PROMPT [options]              run an agent to completion
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
+  fanout trust [show|allow|deny|forget]       what a folder runs by itself (.mcp.json servers, hooks),
+               [--cwd DIR]                    and your approval of it
   fanout help                                 this text
 `
 
 export async function main(argv: string[]): Promise<number> {
+  redactProcessOutput()
   const [command] = argv
   switch (command) {
     case undefined:
@@ -23,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'run': return (await import('./run-command')).runCommand(argv.slice(1))
     case 'worktrees': return (await import('./worktrees-command')).worktreesCommand(argv.slice(1))
     case 'web': return (await import('../web/command')).runWebCommand(argv.slice(1))
+    case 'trust': return (await import('./trust-command')).trustCommand(argv.slice(1))
     default:
       process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)
       return 2
