@@ -4,6 +4,7 @@
 import type { PermissionRequestEvent } from '../../../shared/events'
 import type { CanUseTool } from '../loop/types'
 import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionSettings } from '../permissions'
+import type { PermissionPreapproval } from '../permissions/settings'
 import type { AgentHandle } from './agent-registry'
 import type { SessionExtensions } from './extensions'
 import { PermissionBroker } from './permission-broker'
@@ -23,10 +24,10 @@ export class SessionPermissions {
   ) {}
 
   /** Re-reads the settings files and applies their rules to gates built from now on; null when the session's own hook decides. */
-  reload(): PermissionSettings | null {
+  reload(withhold?: (grant: PermissionPreapproval) => boolean): PermissionSettings | null {
     const { options, s } = this
     if (options.permissions) return null
-    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) })
+    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}), ...(withhold ? { withhold } : {}) })
     this.settings = settings
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules
     if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)

@@ -8,6 +8,8 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
+import { EventRedactor } from '../../../shared/redact-events'
+import type { FolderTrust } from '../../../shared/trust'
 import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
@@ -15,6 +17,7 @@ import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
 import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
 import type { Tool } from '../tools/define-tool'
+import { trustFor } from '../trust'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
@@ -33,6 +36,7 @@ import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
+import { applyFolderTrust } from './session-trust'
 import { SessionTools } from './session-tools'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
@@ -174,11 +178,31 @@ export class AgentSession implements SessionContext {
     return this.permissions.settings
   }
 
-  /** Re-reads agent definitions, CLAUDE.md and permission settings; what changed on disk applies to the next spawn. */
+  /** What the folder brings that runs or grants by itself, and whether each is approved (as of the last reload). */
+  folderTrust: FolderTrust | null = null
+
+  /**
+   * Re-reads agent definitions, CLAUDE.md, MCP servers, hooks and permission settings; what changed on disk
+   * applies to the next spawn. What the folder brings and the person has not approved is kept out (trust/).
+   */
   async reload(): Promise<void> {
-    await this.definitions.reload()
-    this.extensions.reload()
-    const settings = this.permissions.reload()
+    const { agents, claudeMd } = await this.definitions.reload()
+    const read = this.extensions.read()
+    const { options } = this
+    this.folderTrust = trustFor({
+      cwd: this.cwd,
+      home: this.home,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.trustFolder ? { trustFolder: options.trustFolder } : {}),
+      ...(options.trustProject ? { trustAll: true } : {}),
+      settingsFiles: read.settingsFiles,
+      mcp: read.mcp,
+      agents,
+      claudeMd,
+      problems: read.problems
+    })
+    const { withhold } = applyFolderTrust(this.folderTrust, read, { cwd: this.cwd, headless: options.headless === true, definitions: this.definitions, extensions: this.extensions })
+    const settings = this.permissions.reload(withhold)
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
   }
 
@@ -187,7 +211,14 @@ export class AgentSession implements SessionContext {
     else console.error(`fanout: ${err.message}`)
   }
 
+  /** Credentials never reach transcripts, the UI or the CLI: every event is redacted here, on its way out. */
+  private readonly redactor = new EventRedactor()
+
   readonly emit = (event: AgentEvent): void => {
+    for (const e of this.redactor.take(event)) this.emitRedacted(e)
+  }
+
+  private emitRedacted(event: AgentEvent): void {
     // Time-based, so a session resumed by a later process goes on counting upwards without reading the last one.
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)
