@@ -51,6 +51,10 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   startDemo: Call<'demo.start'>
   /** MCP servers of a folder with their state and tools (a running session's, else started briefly to list them). Optional: a synthetic host answers `unsupported`. */
   listMcpServers?: Call<'mcp.list'>
+  /** What a folder brings that would run or grant by itself, with the person's answers. Optional: a synthetic host answers `unsupported`. */
+  getFolderTrust?: Call<'trust.get'>
+  /** Records the person's answer for the list they saw (`conflict` when it changed since). */
+  answerFolderTrust?: Call<'trust.answer'>
 
   /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
   onEvents(listener: (events: AgentEvent[]) => void): () => void

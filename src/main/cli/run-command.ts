@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../shared/events'
 import { AgentSession } from '../runtime/orchestration'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { summarizeRun } from './run-summary'
+import { skippedText } from './trust-text'
 
 export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   -p, --prompt TEXT          the task (or pass it on stdin)
@@ -24,6 +25,10 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              'agentTeams' setting; always on in coordinator mode)
   --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
+  --trust-project            let this run use what the folder brings that runs by itself (.mcp.json servers,
+                             hooks and permissions in .claude/settings*.json, agent files' hooks and servers)
+                             without approving it first; otherwise only what you approved for the folder
+                             ('fanout trust allow', or the app) or Claude Code's enabledMcpjsonServers runs
 `
 
 class UsageError extends Error {}
@@ -40,6 +45,7 @@ interface RunArgs {
   resume?: string
   coordinator?: boolean
   teams?: boolean
+  trustProject?: boolean
 }
 
 async function readStdin(): Promise<string> {
@@ -66,7 +72,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
         agents: { type: 'string' },
         resume: { type: 'string' },
         coordinator: { type: 'boolean' },
-        teams: { type: 'boolean' }
+        teams: { type: 'boolean' },
+        'trust-project': { type: 'boolean' }
       },
       allowPositionals: false,
       strict: true
@@ -97,7 +104,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
     ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
     ...(values.coordinator === true ? { coordinator: true } : {}),
-    ...(values.teams === true ? { teams: true } : {})
+    ...(values.teams === true ? { teams: true } : {}),
+    ...(values['trust-project'] === true ? { trustProject: true } : {})
   }
 }
 
@@ -140,7 +148,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
-      ...(args.teams || config.settings.agentTeams ? { teams: true } : {})
+      ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
+      ...(args.trustProject ? { trustProject: true } : {})
     }
     session = args.resume
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
@@ -151,6 +160,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
+  if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   const events: AgentEvent[] = []
   session.bus.subscribe((e) => {
     if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)

@@ -8,6 +8,7 @@ import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
+import { registerEnvironmentSecrets } from '../../../shared/redact'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import type { AgentEditorService } from '../agent-editor'
 import type { ModelClient } from '../model/types'
@@ -23,6 +24,8 @@ import { SessionFactory } from './session-factory'
 import type { TrashItem } from './session-files'
 import { SessionRuns } from './session-runs'
 import { SettingsCalls } from './settings-calls'
+import { requireFolder } from './folder-check'
+import { TrustCalls } from './trust-calls'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -49,10 +52,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly runs: SessionRuns
   private readonly settings: SettingsCalls
   private readonly folders: AgentFolders
+  private readonly trust: TrustCalls
 
   constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
     const env = options.env ?? process.env
+    // Credentials in the environment never reach the page, whichever session or call came across them.
+    registerEnvironmentSecrets(env)
     const dataDir = options.dataDir ?? resolveDataDir(env)
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
@@ -62,8 +68,18 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
     this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })
     this.settings = new SettingsCalls({ env, dataDir, keyStore, notify: (n) => listeners.notify(n) })
-    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
-    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
+    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, dataDir, agentSources: options.sessionDefaults?.agentSources })
+    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, home, agentSources: options.sessionDefaults?.agentSources })
+    this.trust = new TrustCalls({
+      dataDir,
+      home,
+      env,
+      factory,
+      live: this.live,
+      listeners,
+      agentSources: options.sessionDefaults?.agentSources,
+      ...(options.sessionDefaults?.managedSettingsFile !== undefined ? { managedSettingsFile: options.sessionDefaults.managedSettingsFile } : {})
+    })
     this.folders.watch(this.cwd)
   }
 
@@ -77,9 +93,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   getWorkspace = async () => ({ workspace: await this.workspace(this.cwd) })
 
   openWorkspace = async ({ cwd }: { cwd: string }) => {
-    const dir = resolve(cwd)
-    const info = await stat(dir).catch(() => null)
-    if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
+    const dir = await requireFolder(cwd)
     this.cwd = dir
     this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
@@ -114,8 +128,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
 
   // ── agent files and MCP servers (agent-folders.ts, src/main/runtime/agent-editor) ──────────────
 
-  listAgents: RuntimeHost['listAgents'] = (req) => this.folders.listAgents(req)
-  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = (req) => this.folders.listMcpServers(req)
+  listAgents: RuntimeHost['listAgents'] = async (req) => this.folders.listAgents({ cwd: await requireFolder(req.cwd) })
+  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = async (req) => this.folders.listMcpServers({ cwd: await requireFolder(req.cwd) })
+
+  // ── trusted folders (trust-calls.ts, src/main/runtime/trust) ──────────────────────────────────
+
+  getFolderTrust: NonNullable<RuntimeHost['getFolderTrust']> = (req) => this.trust.get(req)
+  answerFolderTrust: NonNullable<RuntimeHost['answerFolderTrust']> = (req) => this.trust.answer(req)
 
   agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
   openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })
