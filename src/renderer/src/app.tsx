@@ -15,6 +15,7 @@ import { SettingsDialog } from './views/settings-dialog'
 import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
+import { TrustDialog } from './views/trust-dialog'
 
 function ConnectionGate() {
   const connection = useApp((s) => s.connection)
@@ -63,6 +64,7 @@ export function App() {
       (s.firstRunKeySaved || (!!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && s.sessions.length === 0))
   )
   const connection = useApp((s) => s.connection)
+  const trustOpen = useApp((s) => s.trustOpen)
   const agentsOpen = useAgentEditor((s) => s.open)
   useEffect(() => watchForNotifications(), [])
 
@@ -86,6 +88,7 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
+      {trustOpen && <TrustDialog />}
     </div>
   )
 }

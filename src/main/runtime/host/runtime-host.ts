@@ -1,13 +1,11 @@
 // The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
 // sessions of this process, reopens past ones from their transcripts, and owns settings and the key
 // (which never leaves this process). This file wires the parts together and answers for the workspace.
-import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
-import { HostCallError } from '../../../shared/ipc-dispatch'
 import { registerEnvironmentSecrets } from '../../../shared/redact'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import type { AgentEditorService } from '../agent-editor'

@@ -201,7 +201,7 @@ export class SessionMcp {
     return this.entries.map((entry) => {
       const live = this.live.get(entry.name)
       const transport = entry.config?.type ?? null
-      const base = { name: entry.name, scope: entry.scope, transport, target: entry.config ? describeTransport(entry.config as McpTransportConfig) : '', ...(entry.file ? { file: entry.file } : {}) }
+      const base = { name: entry.name, scope: entry.scope, transport: transport ?? rawTransport(entry.raw), target: entry.config ? describeTransport(entry.config as McpTransportConfig) : rawTarget(entry.raw), ...(entry.file ? { file: entry.file } : {}) }
       if (entry.disabled) return { ...base, status: 'disabled' as const, tools: [] }
       // Never started: its command is shown, nothing more is known until the person approves it.
       if (entry.untrusted) return { ...base, status: 'untrusted' as const, tools: [] }
@@ -222,4 +222,19 @@ export class SessionMcp {
       await l.connection?.close()
     }))
   }
+}
+
+const rawEntry = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {})
+
+/** For an entry that did not parse (a missing variable): its transport as written. */
+function rawTransport(raw: unknown): 'stdio' | 'http' | null {
+  const e = rawEntry(raw)
+  return typeof e.command === 'string' ? 'stdio' : typeof e.url === 'string' ? 'http' : null
+}
+
+/** For an entry that did not parse: its command line or URL as written. */
+function rawTarget(raw: unknown): string {
+  const e = rawEntry(raw)
+  if (typeof e.command === 'string') return [e.command, ...(Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === 'string') : [])].join(' ')
+  return typeof e.url === 'string' ? e.url : ''
 }

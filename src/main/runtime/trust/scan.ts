@@ -84,11 +84,11 @@ export function permissionItems(folder: string, f: SettingsFile): ProjectCommand
 }
 
 export const permissionRuleItem = (folder: string, file: string, rule: string) =>
-  makeItem({ kind: 'permission-rule', folder, file, name: rule, command: `${rule} runs without asking`, content: rule })
+  makeItem({ kind: 'permission-rule', folder, file, name: rule, command: 'the calls this rule covers run without asking you', content: rule })
 export const permissionModeItem = (folder: string, file: string, mode: string) =>
-  makeItem({ kind: 'permission-mode', folder, file, name: 'defaultMode', command: `sessions here start in ${mode} mode`, content: mode })
+  makeItem({ kind: 'permission-mode', folder, file, name: `defaultMode: ${mode}`, command: `sessions here start in ${mode} mode${mode === 'bypassPermissions' ? ', which runs every tool call without asking' : ', which makes file edits without asking'}`, content: mode })
 export const permissionDirectoryItem = (folder: string, file: string, dir: string) =>
-  makeItem({ kind: 'permission-directory', folder, file, name: dir, command: `tools may read and edit ${dir}`, content: dir })
+  makeItem({ kind: 'permission-directory', folder, file, name: dir, command: 'tools may read and edit the files in this folder too', content: dir })
 
 export function agentItems(folder: string, def: AgentDefinition, inlineServers: (def: AgentDefinition) => McpServerEntry[]): ProjectCommand[] {
   const file = def.file ?? folder
@@ -96,7 +96,7 @@ export function agentItems(folder: string, def: AgentDefinition, inlineServers: 
   eachHook(def.hooks, (event, matcher, hook) => items.push(hookItem(folder, file, event, matcher, hook, 'agent-hook')))
   for (const entry of inlineServers(def)) items.push(mcpServerItem(folder, { ...entry, file }, 'agent-mcp-server'))
   if (def.permissionMode && LOOSER_MODES.has(def.permissionMode))
-    items.push(makeItem({ kind: 'agent-mode', folder, file, name: def.agentType, command: `agent ${def.agentType} runs in ${def.permissionMode} mode`, content: def.permissionMode }))
+    items.push(makeItem({ kind: 'agent-mode', folder, file, name: `${def.agentType}: ${def.permissionMode}`, command: `agent ${def.agentType} runs in ${def.permissionMode} mode, asking you less`, content: def.permissionMode }))
   return items
 }
 

@@ -6,8 +6,7 @@ const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, 
 
 /** `MCP server "notes" (.mcp.json): node server.js` */
 export function itemLine(item: ProjectCommand): string {
-  const name = item.kind === 'permission-rule' || item.kind === 'permission-directory' ? '' : ` "${item.name}"`
-  return `${KIND_TEXT[item.kind]}${name} (${item.file}): ${clip(item.command.replace(/\s+/g, ' '))}`
+  return `${KIND_TEXT[item.kind]} "${item.name}" (${item.file}): ${clip(item.command.replace(/\s+/g, ' '))}`
 }
 
 /** "the MCP server "notes" and 2 hooks" */

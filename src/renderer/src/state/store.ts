@@ -5,6 +5,7 @@ import { create } from 'zustand'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
+import type { FolderTrust } from '../../../shared/trust'
 import type { ConnectionState, FanoutApi } from '../transport/types'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
@@ -49,6 +50,12 @@ export interface AppState {
   firstRunKeySaved: boolean
   /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
   keySaves: number
+  /** What the workspace folder brings that runs by itself, and the person's answers (null: not known yet). */
+  trust: FolderTrust | null
+  /** Why the folder's trust could not be checked. */
+  trustError?: string
+  /** The folder's consent dialog is open (over any other dialog: Settings › MCP servers opens it too). */
+  trustOpen: boolean
 }
 
 const initial: AppState = {
@@ -72,7 +79,9 @@ const initial: AppState = {
   dialog: null,
   firstRunDismissed: false,
   firstRunKeySaved: false,
-  keySaves: 0
+  keySaves: 0,
+  trust: null,
+  trustOpen: false
 }
 
 export const useApp = create<AppState>()(() => ({ ...initial }))
@@ -171,6 +180,9 @@ export function receiveNotice(n: HostNotice): void {
   } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
+  else if (n.type === 'trust_changed') {
+    if (n.trust.folder === get().trust?.folder) set({ trust: n.trust })
+  }
   // Agent files changed on disk (the editor saved, moved or deleted one, or another program did): the
   // new-session picker and agent colours follow, whichever view is open when the notice comes.
   else if (n.type === 'agents_changed') void refreshAgentDefs()
@@ -189,9 +201,72 @@ export async function refreshAgentDefs(): Promise<void> {
 }
 
 async function adoptWorkspace(workspace: Workspace): Promise<void> {
-  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null })
+  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, trust: null, trustError: undefined })
   await refreshSessions()
   void refreshAgentDefs()
+  // Asked once per folder, as it opens: what it brings waits until the person answers.
+  void refreshTrust().then((trust) => {
+    if (trust?.state === 'waiting') set({ trustOpen: true })
+  })
+}
+
+/** What the workspace folder brings that runs by itself, asked of the host afresh. */
+export async function refreshTrust(): Promise<FolderTrust | null> {
+  const cwd = get().workspace?.cwd
+  if (!cwd) return null
+  try {
+    const { trust } = await call('trust.get', { cwd })
+    if (get().workspace?.cwd === cwd) set({ trust, trustError: undefined })
+    return trust
+  } catch (err) {
+    if (get().workspace?.cwd === cwd) set({ trustError: (err as Error).message })
+    return null
+  }
+}
+
+// A start waiting for the folder's answer: resolved when the person answers, or false when they close the
+// dialog without answering (then nothing starts).
+let trustWaiter: ((answered: boolean) => void) | null = null
+
+/** Opens the folder's consent dialog (to review or change the answer). */
+export function reviewTrust(): void {
+  set({ trustOpen: true })
+}
+
+/** The person's answer about the workspace folder, for the list they saw. */
+export async function answerTrust(decision: 'trust' | 'decline', hash: string): Promise<void> {
+  const cwd = get().workspace?.cwd
+  if (!cwd) throw new Error('Open a folder first.')
+  try {
+    const { trust } = await call('trust.answer', { cwd, decision, hash })
+    set({ trust })
+  } catch (err) {
+    // The files changed while the dialog was open: show the new list rather than answer for the old one.
+    void refreshTrust()
+    throw err
+  }
+  const waiter = trustWaiter
+  trustWaiter = null
+  waiter?.(true)
+}
+
+/** Resolves once nothing of the folder waits for an answer; false when the person closed the dialog instead. */
+export async function trustAnswered(): Promise<boolean> {
+  const trust = (await refreshTrust()) ?? get().trust
+  if (trust?.state !== 'waiting') return true
+  trustWaiter?.(false)
+  return new Promise<boolean>((resolve) => {
+    trustWaiter = resolve
+    set({ trustOpen: true })
+  })
+}
+
+/** The trust dialog closed without an answer. */
+export function trustDialogClosed(): void {
+  set({ trustOpen: false })
+  const waiter = trustWaiter
+  trustWaiter = null
+  waiter?.(false)
 }
 
 export async function refreshSessions(): Promise<void> {
@@ -338,9 +413,13 @@ export function newSession(): void {
   set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
 }
 
+/** Nothing of a folder starts before the person has answered about what it brings. */
+export const NOT_ANSWERED = 'Nothing was started: first say whether to trust what this folder runs by itself.'
+
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
   const cwd = get().workspace?.cwd
   if (!cwd) throw new Error('Open a folder first.')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
@@ -349,6 +428,7 @@ export async function startSession(request: Omit<CallRequest<'session.start'>, '
 export async function startDemo(): Promise<void> {
   const cwd = get().workspace?.cwd
   if (!cwd) throw new Error('Open a folder first.')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
@@ -436,6 +516,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  trustWaiter = null
   loadingWaiting.clear()
   cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame

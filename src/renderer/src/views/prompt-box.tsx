@@ -1,7 +1,9 @@
 // The prompt box: Enter sends, Shift+Enter adds a line; grows with its text; shows the failure of a
-// send right under it.
+// send right under it, and, before any send, when the text is longer than Fanout accepts.
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
+import { lengthVerdict } from '../lib/length-limit'
 import { errorText } from '../transport/types'
 
 export interface PromptBoxProps {
@@ -18,18 +20,21 @@ export interface PromptBoxProps {
    * start for want of a key goes the moment a key is stored, rather than sitting there until the next try.
    */
   errorScope?: unknown
+  /** The most characters a send takes (default: a prompt's). */
+  maxChars?: number
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope }: PromptBoxProps) {
+export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, maxChars = PROMPT_MAX_CHARS }: PromptBoxProps) {
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<{ message: string; scope: unknown } | null>(null)
   const error = failure && Object.is(failure.scope, errorScope) ? failure.message : null
   const ref = useRef<HTMLTextAreaElement>(null)
+  const length = lengthVerdict(text.length, maxChars, 'This prompt')
 
   const submit = async () => {
     const value = text.trim()
-    if (!value || busy || disabled) return
+    if (!value || busy || disabled || length.over) return
     setBusy(true)
     setFailure(null)
     try {
@@ -59,7 +64,9 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
           placeholder={placeholder}
-          rows={Math.min(10, Math.max(2, text.split('\n').length))}
+          rows={Math.min(10, Math.max(2, countLines(text)))}
+          aria-invalid={length.over || undefined}
+          aria-describedby={length.text ? `${testId}-length` : undefined}
           disabled={disabled}
           autoFocus={autoFocus}
           data-testid={testId}
@@ -67,12 +74,23 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
         />
         <div className="prompt-toolbar">
           <div className="prompt-options">{children}</div>
-          <span className="prompt-hint">⏎ to send · ⇧⏎ new line</span>
-          <button className="btn btn-primary btn-sm" onClick={() => void submit()} disabled={busy || disabled || !text.trim()} data-testid={`${testId}-send`}>
+          {length.text && !length.over ? (
+            <span className="prompt-hint" id={`${testId}-length`} data-testid={`${testId}-length`}>
+              {length.text}
+            </span>
+          ) : (
+            <span className="prompt-hint">⏎ to send · ⇧⏎ new line</span>
+          )}
+          <button className="btn btn-primary btn-sm" onClick={() => void submit()} disabled={busy || disabled || !text.trim() || length.over} data-testid={`${testId}-send`}>
             <Icon name="arrowUp" size={13} /> {submitLabel}
           </button>
         </div>
       </div>
+      {length.over && (
+        <div className="inline-error" role="alert" id={`${testId}-length`} data-testid={`${testId}-too-long`}>
+          {length.text}
+        </div>
+      )}
       {error && (
         <div className="inline-error" role="alert">
           {error}
@@ -80,4 +98,11 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
       )}
     </div>
   )
+}
+
+/** Lines in the box, counted only as far as the box can grow (a 500,000-character paste is not split on every keystroke). */
+function countLines(text: string): number {
+  let lines = 1
+  for (let i = text.indexOf('\n'); i !== -1 && lines < 10; i = text.indexOf('\n', i + 1)) lines++
+  return lines
 }
