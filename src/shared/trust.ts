@@ -105,3 +105,16 @@ export const KIND_TEXT: Record<ProjectCommandKind, string> = {
   'agent-mode': 'Agent permission mode',
   'outside-file': 'File sent to the model'
 }
+
+/**
+ * A command or name as shown for consent: every character visible. Control codes (terminal escapes that
+ * could repaint a terminal), bidirectional overrides and zero-width characters (which make text read other
+ * than it runs) become escapes; line breaks become ⏎; long runs of spaces are counted, so nothing can be
+ * pushed out of sight.
+ */
+export function displayCommand(text: string): string {
+  return text
+    .replace(/\r?\n/g, ' ⏎ ')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
+    .replace(/[ \t]{4,}/g, (run) => ` [${run.length} spaces] `)
+}

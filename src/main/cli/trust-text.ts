@@ -9,11 +9,11 @@ export function skippedText(trust: FolderTrust, cwd: string): string {
   const out: string[] = []
   if (waiting.length) {
     out.push(`fanout: skipped what this folder brings that runs by itself, because you have not approved it for ${cwd}:`)
-    for (const i of waiting) out.push(`  ${itemLine(i)}${i.changed ? ' (changed since you last answered)' : ''}`)
+    for (const i of waiting) out.push(`  ${itemLine(i, 300)}${i.changed ? ' (changed since you last answered)' : ''}`)
   }
   if (declined.length) {
     out.push(`fanout: skipped what you declined for this folder:`)
-    for (const i of declined) out.push(`  ${itemLine(i)}`)
+    for (const i of declined) out.push(`  ${itemLine(i, 300)}`)
   }
   if (!out.length) return ''
   const servers = [...waiting, ...declined].filter((i) => i.kind === 'mcp-server').map((i) => i.name)

@@ -82,6 +82,7 @@ export class SessionExtensions {
 
   /** Connects the session's servers (once) and the definition's own (for this run); the result closes the latter. */
   async prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
+    this.hooks.reportProblems(handle.id)
     if (this.waitingNote) {
       this.report(handle.id, this.waitingNote)
       this.waitingNote = null

@@ -23,13 +23,13 @@ export function applyFolderTrust(trust: FolderTrust, read: ExtensionsConfig, tar
   const how = howToApprove(target.headless ? 'cli' : 'app', target.cwd)
   const folderWaiting = trust.items.filter((i) => i.state === 'waiting' && i.kind !== 'agent-hook' && i.kind !== 'agent-mcp-server' && i.kind !== 'agent-mode')
   const waiting = folderWaiting.length
-    ? `This folder's ${describeWaiting(folderWaiting)} ${folderWaiting.length === 1 ? 'waits' : 'wait'} for your approval, so ${folderWaiting.length === 1 ? 'it is' : 'they are'} not used in this session:\n${folderWaiting.map((i) => `- ${itemLine(i)}`).join('\n')}\n${how}`
+    ? `This folder's ${describeWaiting(folderWaiting)} ${folderWaiting.length === 1 ? 'waits' : 'wait'} for your approval, so ${folderWaiting.length === 1 ? 'it is' : 'they are'} not used in this session:\n${folderWaiting.map((i) => `- ${itemLine(i, 300)}`).join('\n')}\n${how}`
     : null
   const withheld = new Map<string, string>()
   for (const [agentType, items] of withheldByAgent) {
     const still = items.filter((i: ProjectCommand) => waitingHashes.has(i.hash))
     if (still.length)
-      withheld.set(agentType, `Agent ${agentType}'s file brings ${describeWaiting(still)}, which ${still.length === 1 ? 'waits' : 'wait'} for your approval, so it runs without ${still.length === 1 ? 'it' : 'them'}:\n${still.map((i) => `- ${itemLine(i)}`).join('\n')}\n${how}`)
+      withheld.set(agentType, `Agent ${agentType}'s file brings ${describeWaiting(still)}, which ${still.length === 1 ? 'waits' : 'wait'} for your approval, so it runs without ${still.length === 1 ? 'it' : 'them'}:\n${still.map((i) => `- ${itemLine(i, 300)}`).join('\n')}\n${how}`)
   }
   target.extensions.configure(
     { ...read, settingsFiles: gateSettingsFiles(read.settingsFiles, target.cwd, approved), mcp: gateMcpConfig(read.mcp, target.cwd, approved) },

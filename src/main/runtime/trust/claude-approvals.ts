@@ -2,9 +2,11 @@
 // `enableAllProjectMcpServers: true` or the server's name in `enabledMcpjsonServers`, in the user's
 // settings (~/.claude/settings.json), the managed settings, `~/.claude.json` for this folder, or the
 // folder's `.claude/settings.local.json` (where Claude Code writes the answer of its own dialog) — but that
-// last file only when it is the person's: a regular file that git does not track. A repository cannot
-// approve its own servers: its committed `.claude/settings.json` never counts, nor a committed or linked
-// settings.local.json. (Switching a server off, `disabledMcpjsonServers`, counts from any file: see
+// last file only when it is the person's: a regular file that git does not track, in a folder whose Claude
+// Code trust dialog the person accepted (`hasTrustDialogAccepted` in ~/.claude.json, which no repository
+// can write; an archive that carries its own .git could otherwise plant an "untracked" file). A repository
+// cannot approve its own servers: its committed `.claude/settings.json` never counts, nor a committed or
+// linked settings.local.json. (Switching a server off, `disabledMcpjsonServers`, counts from any file: see
 // mcp/load-config.ts.)
 import { lstatSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
@@ -26,7 +28,7 @@ export function claudeMcpApprovals(opts: ClaudeApprovalOptions): (name: string) 
   const sources: Array<{ file: string; json: Record<string, unknown> }> = []
   for (const f of opts.settingsFiles) {
     if (f.source === 'user' || f.source === 'managed') sources.push(f)
-    else if (f.source === 'local' && isPersonalLocalFile(f.file, opts.cwd)) sources.push(f)
+    else if (f.source === 'local' && opts.claudeProject?.hasTrustDialogAccepted === true && isPersonalLocalFile(f.file, opts.cwd)) sources.push(f)
   }
   if (opts.claudeProject) sources.push({ file: join(opts.home, '.claude.json'), json: opts.claudeProject })
   return (name) => {

@@ -5,7 +5,7 @@
 // git worktree of an approved folder (where "Try it" runs) carries the same approvals.
 import { createHash } from 'node:crypto'
 import { relative, sep } from 'node:path'
-import type { ProjectCommand, ProjectCommandKind } from '../../../shared/trust'
+import { displayCommand, type ProjectCommand, type ProjectCommandKind } from '../../../shared/trust'
 
 /** A stable JSON text: object keys sorted, so the same content always hashes the same. */
 export function canonicalJson(value: unknown): string {
@@ -41,7 +41,8 @@ export function makeItem(input: ItemInput): ProjectCommand {
   const file = folderRelative(input.folder, input.file)
   const id = `${input.kind}:${file}:${input.name}`
   const hash = createHash('sha256').update(canonicalJson([input.kind, file, input.name, input.content])).digest('hex')
-  return { id, kind: input.kind, file, name: input.name, command: input.command, ...(input.detail ? { detail: input.detail } : {}), hash }
+  // Shown to a person deciding whether to run it: every character visible (see displayCommand).
+  return { id, kind: input.kind, file: displayCommand(file), name: displayCommand(input.name), command: displayCommand(input.command), ...(input.detail ? { detail: displayCommand(input.detail) } : {}), hash }
 }
 
 /** A command line as a person reads it: arguments with spaces or quotes are quoted. */

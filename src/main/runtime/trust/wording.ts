@@ -2,11 +2,11 @@
 // and how to approve them, where the person is.
 import { KIND_TEXT, type ProjectCommand } from '../../../shared/trust'
 
-const clip = (text: string, max = 160) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** `MCP server "notes" (.mcp.json): node server.js` */
-export function itemLine(item: ProjectCommand): string {
-  return `${KIND_TEXT[item.kind]} "${item.name}" (${item.file}): ${clip(item.command.replace(/\s+/g, ' '))}`
+export function itemLine(item: ProjectCommand, max = Infinity): string {
+  return `${KIND_TEXT[item.kind]} "${item.name}" (${item.file}): ${clip(item.command, max)}`
 }
 
 /** "the MCP server "notes" and 2 hooks" */
@@ -18,7 +18,7 @@ export function describeWaiting(items: readonly ProjectCommand[]): string {
   const parts = [
     files.length === 1 ? `a file from outside it (${files[0].name})` : files.length ? `${files.length} files from outside it` : '',
     servers.length === 1 ? `the MCP server "${servers[0].name}"` : servers.length ? `${servers.length} MCP servers (${servers.map((s) => `"${s.name}"`).join(', ')})` : '',
-    hooks.length === 1 ? `a hook (${hooks[0].name}: ${clip(hooks[0].command, 60)})` : hooks.length ? `${hooks.length} hooks` : '',
+    hooks.length === 1 ? `a hook (${hooks[0].name})` : hooks.length ? `${hooks.length} hooks` : '',
     grants === 1 ? 'a permission its settings grant' : grants ? `${grants} permissions its settings grant` : ''
   ].filter(Boolean)
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? 'nothing')
