@@ -5,64 +5,31 @@
 // requests that are not what the page sends. After every probe: the process lives (an unhandled 'error'
 // would end this test run), the running session is still running, and a page with the token is served.
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect as tcp, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { createModelClient } from '../../src/main/runtime/model/client'
-import { reply, startScriptedServer, type ScriptedServer } from '../../src/main/runtime/model/scripted'
-import { startWebServer, type WebServer } from '../../src/main/web/server'
+import type { WebServer } from '../../src/main/web/server'
 import { WS_MAX_FRAME_BYTES, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
+import { startRunningHost, type RunningHost } from './consent-kit'
 
-let model: ScriptedServer
-let host: LocalRuntimeHost
+let running: RunningHost
 let web: WebServer
-let project: string
-let sessionId: string
-let release: () => void = () => undefined
 const refused: string[] = []
 
 beforeAll(async () => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-web-')))
-  project = join(root, 'project')
-  mkdirSync(project)
-  mkdirSync(join(root, 'renderer'))
-  writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html><title>Fanout</title>')
-  writeFileSync(join(root, 'secret.txt'), 'do not serve')
-  const held = new Promise<void>((r) => (release = r))
-  // The session's model call is held open for the whole file: the session is running throughout.
-  model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
-  host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} }) })
-  web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: (m) => refused.push(m) })
-  ;({ sessionId } = await host.startSession({ prompt: 'Keep working.', cwd: project }))
-  await until(async () => (await host.listSessions({ cwd: project })).sessions[0]?.status === 'running')
+  running = await startRunningHost({ onRefused: (m) => refused.push(m) })
+  web = running.web
 }, 60_000)
 
-afterAll(async () => {
-  release()
-  await web.close()
-  await host.close()
-  await model.close()
-})
+afterAll(() => running.close())
 
-async function until(cond: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const origin = () => `http://127.0.0.1:${web.port}`
 
 /** The session still runs, and a page holding the token gets answers. */
 async function stillServing(): Promise<void> {
-  const row = (await host.listSessions({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)
-  expect(row?.status).toBe('running')
+  expect(await running.stillRunning()).toBe(true)
   const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws`, [WS_PROTOCOL, WS_TOKEN_PREFIX + web.token], { origin: origin() })
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)))
   const answer = new Promise<string>((r) => ws.once('message', (d) => r(d.toString())))

@@ -3,9 +3,13 @@
 // scripted model that tries everything a session does: a read-only call (hooks), a Bash call (allow rules,
 // modes), a write outside the project (extra folders), a subagent (agent files' hooks, servers and modes).
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { reply, scriptByAgent, type Respond } from '../../src/main/runtime/model/scripted'
+import { LocalRuntimeHost } from '../../src/main/runtime/host'
+import { createModelClient } from '../../src/main/runtime/model/client'
+import { reply, scriptByAgent, startScriptedServer, type Respond } from '../../src/main/runtime/model/scripted'
+import { startWebServer, type WebServer } from '../../src/main/web/server'
 
 export const MAIN = 'lead agent in Fanout'
 
@@ -54,3 +58,52 @@ export function everythingScript(opts: { bash: string; outsideFile: string }): R
 }
 
 export const HELPER_AGENT = '---\nname: helper\ndescription: Helps.\n---\nYou are the helper.\n'
+
+export interface RunningHost {
+  host: LocalRuntimeHost
+  web: WebServer
+  root: string
+  project: string
+  sessionId: string
+  /** Whether the session started at boot is still running. */
+  stillRunning(): Promise<boolean>
+  close(): Promise<void>
+}
+
+/**
+ * A real host in browser mode with one session whose model call is held open until close(): probes run
+ * while a session is at work, and must leave it so.
+ */
+export async function startRunningHost(opts: { onRefused?: (message: string) => void } = {}): Promise<RunningHost> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-host-')))
+  const project = join(root, 'project')
+  mkdirSync(project)
+  mkdirSync(join(root, 'renderer'))
+  writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html><title>Fanout</title>')
+  writeFileSync(join(root, 'secret.txt'), 'do not serve')
+  let release = () => undefined as void
+  const held = new Promise<void>((r) => (release = r))
+  const model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
+  const host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} }) })
+  const web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: opts.onRefused ?? (() => undefined) })
+  const { sessionId } = await host.startSession({ prompt: 'Keep working.', cwd: project })
+  const stillRunning = async () => (await host.listSessions({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)?.status === 'running'
+  for (const end = Date.now() + 15_000; !(await stillRunning()); ) {
+    if (Date.now() > end) throw new Error('the session did not start running')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return {
+    host,
+    web,
+    root,
+    project,
+    sessionId,
+    stillRunning,
+    async close() {
+      release()
+      await web.close()
+      await host.close()
+      await model.close()
+    }
+  }
+}

@@ -3,45 +3,26 @@
 // and a session running: frames of every shape the WebSocket can carry, every call with payloads of every
 // wrong shape, unknown and prototype-named calls. Each is answered (a result or an error frame that says
 // what is wrong), never thrown; afterwards the session still runs and good calls still work.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { createModelClient } from '../../src/main/runtime/model/client'
-import { reply, startScriptedServer, type ScriptedServer } from '../../src/main/runtime/model/scripted'
-import { startWebServer, type WebServer } from '../../src/main/web/server'
+import type { LocalRuntimeHost } from '../../src/main/runtime/host'
+import type { WebServer } from '../../src/main/web/server'
 import { CALL_NAMES, IpcResultSchema, channelOf, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
+import { startRunningHost, type RunningHost } from './consent-kit'
 
 vi.mock('electron', () => ({ protocol: { registerSchemesAsPrivileged: () => undefined, handle: () => undefined } }))
 
-let model: ScriptedServer
+let running: RunningHost
 let host: LocalRuntimeHost
 let web: WebServer
 let project: string
-let sessionId: string
-let release: () => void = () => undefined
 
 beforeAll(async () => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-ipc-')))
-  project = join(root, 'project')
-  mkdirSync(project)
-  mkdirSync(join(root, 'renderer'))
-  writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html>')
-  const held = new Promise<void>((r) => (release = r))
-  model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
-  host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} }) })
-  web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: () => undefined })
-  ;({ sessionId } = await host.startSession({ prompt: 'Keep working.', cwd: project }))
+  running = await startRunningHost()
+  ;({ host, web, project } = running)
 }, 60_000)
 
-afterAll(async () => {
-  release()
-  await web.close()
-  await host.close()
-  await model.close()
-})
+afterAll(() => running.close())
 
 const deepJson = (n: number): string => `${'{"a":'.repeat(n)}"bottom"${'}'.repeat(n)}`
 const deep = (n: number): unknown => {
@@ -95,8 +76,7 @@ function checkAnswer(answer: unknown, what: string): Answer {
 }
 
 async function sessionStillRuns(): Promise<void> {
-  const row = (await host.listSessions({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)
-  expect(row?.status).toBe('running')
+  expect(await running.stillRunning()).toBe(true)
 }
 
 describe('attack suite: the IPC contract fuzzed over the browser-mode WebSocket', () => {
