@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from './events'
 import { EventRedactor, safeCut } from './redact-events'
-import { clearSecrets, holdsSecret, REDACTED, redactText, redactValue, registerEnvironmentSecrets, registerSecret } from './redact'
+import { clearSecrets, holdsSecret, REDACTED, redactedJson, redactText, redactValue, registerEnvironmentSecrets, registerSecret } from './redact'
 
 afterEach(() => clearSecrets())
 
@@ -129,5 +129,12 @@ describe('encoded forms', () => {
       const b64 = btoa(around[0] + key + around[1])
       expect(holdsSecret(`output: ${b64}`)).toBe(true)
     }
+  })
+})
+
+describe('redactedJson', () => {
+  it('serializes with every string value redacted', () => {
+    registerSecret('s3cr3t-value-xyz')
+    expect(redactedJson({ a: ['s3cr3t-value-xyz', 1], b: { c: 'x-api-key: abcdefgh1234' } })).toBe(`{"a":["${REDACTED}",1],"b":{"c":"x-api-key: ${REDACTED}"}}`)
   })
 })

@@ -65,17 +65,17 @@ const HEADER_VALUE =
 const ASSIGNMENT =
   /(\b[A-Za-z][A-Za-z0-9_]*?(?:API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|_TOKEN|_SECRET|SECRET_?KEY|CLIENT_SECRET|PASSWORD)["']?\s*[:=]\s*["']?)([^\s"',;`]{8,})/g
 
-/** A cheap test first: most text holds nothing to redact. */
-const MAYBE = /sk-ant-|api-?key|_key|auth|token|secret|password/i
+// Cheap tests first: most text holds nothing to redact, and each full pattern runs only where its hint is.
+const HEADER_HINT = /(?:api-key|auth-token|authorization)["']?\s*[:=]/i
+const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
 
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
   let out = text
   for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED)
-  if (!MAYBE.test(out)) return out
-  out = out.replace(KEY_SHAPE, REDACTED)
-  out = out.replace(HEADER_VALUE, (all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)
-  out = out.replace(ASSIGNMENT, (all, name: string, value: string) => (value === REDACTED || value.startsWith('${') || value.startsWith('$') ? all : `${name}${REDACTED}`))
+  if (out.includes('sk-ant-')) out = out.replace(KEY_SHAPE, REDACTED)
+  if (HEADER_HINT.test(out)) out = out.replace(HEADER_VALUE, (_all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)
+  if (ASSIGNMENT_HINT.test(out)) out = out.replace(ASSIGNMENT, (all, name: string, value: string) => (value === REDACTED || value.startsWith('$') ? all : `${name}${REDACTED}`))
   return out
 }
 
@@ -108,6 +108,11 @@ export function redactValue<T>(value: T, depth = 0): T {
     }
   }
   return (copy ?? value) as T
+}
+
+/** JSON of `value` with every string value redacted, in the one pass that serializes it (the WebSocket's frames). */
+export function redactedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redactText(v) : v))
 }
 
 /** True when the text still holds something redactText would remove (tests and assertions). */

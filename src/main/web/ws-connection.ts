@@ -8,7 +8,7 @@ import { createEventPump } from '../../shared/event-pump'
 import type { RuntimeHost } from '../../shared/host'
 import { WS_MAX_FRAME_BYTES, WsRequestSchema, describeZodError, type WsServerMessage } from '../../shared/ipc-contract'
 import { dispatchCall } from '../../shared/ipc-dispatch'
-import { redactValue } from '../../shared/redact'
+import { redactedJson } from '../../shared/redact'
 
 /** Calls one page may have waiting at once: a page that sends faster than they finish is told to slow down. */
 export const MAX_CALLS_IN_FLIGHT = 256
@@ -35,7 +35,7 @@ export interface ServeOptions {
 export function serveConnection(ws: WebSocket, host: RuntimeHost, opts: ServeOptions = {}): () => void {
   // Every frame to the page passes here: no credential leaves in a result, an event or a notice.
   const send = (message: WsServerMessage) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(redactValue(message)))
+    if (ws.readyState === ws.OPEN) ws.send(redactedJson(message))
   }
   const pump = createEventPump({ send: (events) => send({ kind: 'events', events }) })
   const unsubscribeEvents = host.onEvents((events) => pump.push(events))
