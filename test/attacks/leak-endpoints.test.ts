@@ -151,6 +151,29 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     expectCleanFiles(f.dataDir)
   })
 
+  it('an Edit the model writes from what it read ([REDACTED]) is refused with the reason, and the file keeps its key', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-edit-')))
+    const env = `ANTHROPIC_API_KEY=${KEY}\nDEBUG=1\n`
+    const f = await makeFixture(
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Read', { file_path: '.env' }),
+              reply.toolUse('Edit', { file_path: '.env', old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1', new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0' }),
+              (req) => reply.text(req.toolResults[0].content)
+            ]
+          }
+        ])
+      },
+      { root, permissionMode: 'acceptEdits', headless: true, files: { '.env': env } }
+    )
+    const result = await f.session.run('Turn debugging off.')
+    expect(result.result).toMatch(/old_string was not found in .*\[REDACTED\] in what you read stands for a credential Fanout hides from you/)
+    expect(readFileSync(join(f.cwd, '.env'), 'utf8')).toBe(env)
+  })
+
   it("a failing hook and a failing MCP server that print the credential on stderr: the error events don't carry it", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-stderr-')))
     const f = await makeFixture(
