@@ -218,6 +218,32 @@ describe('attack suite: answers and changes', () => {
     expect((await host.listMcpServers({ cwd: t.project })).servers[0].status).toBe('untrusted')
   })
 
+  it("\"Try it\" works in a worktree of the folder, where the folder's answers apply: nothing before, the approved hook after", async () => {
+    const t = tree()
+    t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('try-hook') }] }] } }))
+    const file = t.write('.claude/agents/trier.md', '---\nname: trier\ndescription: Tries.\n---\nYou are the trier.\n')
+    t.write('README.md', 'hi')
+    git(t.project, 'init', '-q')
+    git(t.project, 'add', '-A')
+    git(t.project, 'commit', '-q', '-m', 'x')
+    const server = await startScriptedServer({ respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }]) })
+    const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
+    cleanup.push(() => server.close(), () => host.close())
+    const finished = () => new Promise<void>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r())) })
+    const text = readFileSync(file, 'utf8')
+    let done = finished()
+    const first = await host.tryAgent({ cwd: t.project, file, text, prompt: 'Try.' })
+    await done
+    expect(first.run.worktree).toBeDefined()
+    expect(t.markers.ran()).toEqual([])
+    const { trust } = await host.getFolderTrust({ cwd: t.project })
+    await host.answerFolderTrust({ cwd: t.project, decision: 'trust', hash: trust.hash })
+    done = finished()
+    await host.tryAgent({ cwd: t.project, file, text, prompt: 'Try again.' })
+    await done
+    expect(t.markers.ran()).toEqual(['try-hook'])
+  })
+
   it('the scripted demo and mcp.list in a hostile folder run nothing of it', async () => {
     const t = tree()
     t.write('.mcp.json', JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `${t.markers.touch('evil')}; exec cat`] } } }))

@@ -71,7 +71,8 @@ export class SessionRuns {
     const config = await this.o.factory.config()
     const client = await this.o.factory.client(config)
     const run = await startTryRun(plan, req.prompt, {
-      create: (opts) => this.o.factory.create(config, client, opts),
+      // The try works in a worktree of the folder: the folder's approvals are the ones that apply.
+      create: (opts) => this.o.factory.create(config, client, { ...opts, trustFolder: req.cwd }),
       adopt: (session, title) => this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.o.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
