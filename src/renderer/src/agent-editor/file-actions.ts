@@ -1,7 +1,8 @@
 // What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
 // the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
 import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
-import { call, NOT_ANSWERED, trustAnswered } from '../state/store'
+import { NOT_ANSWERED, trustAnswered } from '../state/folder-trust'
+import { call } from '../state/store'
 import { errorText } from '../transport/types'
 import { confirmToast } from '../views/notifications'
 import { analyzeNow } from './draft-edits'

@@ -13,6 +13,7 @@ import { newestFirst } from '../../../shared/session-order'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, isActive, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
+import { forgetTrustWaiter, NOT_ANSWERED, refreshTrust, trustAnswered } from './folder-trust'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
@@ -210,65 +211,6 @@ async function adoptWorkspace(workspace: Workspace): Promise<void> {
   })
 }
 
-/** What the workspace folder brings that runs by itself, asked of the host afresh. */
-export async function refreshTrust(): Promise<FolderTrust | null> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) return null
-  try {
-    const { trust } = await call('trust.get', { cwd })
-    if (get().workspace?.cwd === cwd) set({ trust, trustError: undefined })
-    return trust
-  } catch (err) {
-    if (get().workspace?.cwd === cwd) set({ trustError: (err as Error).message })
-    return null
-  }
-}
-
-// A start waiting for the folder's answer: resolved when the person answers, or false when they close the
-// dialog without answering (then nothing starts).
-let trustWaiter: ((answered: boolean) => void) | null = null
-
-/** Opens the folder's consent dialog (to review or change the answer). */
-export function reviewTrust(): void {
-  set({ trustOpen: true })
-}
-
-/** The person's answer about the workspace folder, for the list they saw. */
-export async function answerTrust(decision: 'trust' | 'decline', hash: string): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
-  try {
-    const { trust } = await call('trust.answer', { cwd, decision, hash })
-    set({ trust })
-  } catch (err) {
-    // The files changed while the dialog was open: show the new list rather than answer for the old one.
-    void refreshTrust()
-    throw err
-  }
-  const waiter = trustWaiter
-  trustWaiter = null
-  waiter?.(true)
-}
-
-/** Resolves once nothing of the folder waits for an answer; false when the person closed the dialog instead. */
-export async function trustAnswered(): Promise<boolean> {
-  const trust = (await refreshTrust()) ?? get().trust
-  if (trust?.state !== 'waiting') return true
-  trustWaiter?.(false)
-  return new Promise<boolean>((resolve) => {
-    trustWaiter = resolve
-    set({ trustOpen: true })
-  })
-}
-
-/** The trust dialog closed without an answer. */
-export function trustDialogClosed(): void {
-  set({ trustOpen: false })
-  const waiter = trustWaiter
-  trustWaiter = null
-  waiter?.(false)
-}
-
 export async function refreshSessions(): Promise<void> {
   try {
     const { sessions } = await call('sessions.list', { cwd: get().workspace?.cwd })
@@ -413,9 +355,6 @@ export function newSession(): void {
   set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
 }
 
-/** Nothing of a folder starts before the person has answered about what it brings. */
-export const NOT_ANSWERED = 'Nothing was started: first say whether to trust what this folder runs by itself.'
-
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
   const cwd = get().workspace?.cwd
   if (!cwd) throw new Error('Open a folder first.')
@@ -516,7 +455,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
-  trustWaiter = null
+  forgetTrustWaiter()
   loadingWaiting.clear()
   cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame

@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { McpServerInfo } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
-import { call, refreshTrust, reviewTrust, trustAnswered, useApp } from '../state/store'
+import { refreshTrust, reviewTrust, trustAnswered } from '../state/folder-trust'
+import { call, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import '../styles/mcp.css'
 
