@@ -244,6 +244,28 @@ describe('attack suite: answers and changes', () => {
     expect(t.markers.ran()).toEqual(['try-hook'])
   })
 
+  it("a folder that arrives with its own .git (an archive) cannot run its git hooks or fsmonitor through Fanout's git", async () => {
+    const t = tree()
+    const file = t.write('.claude/agents/trier.md', '---\nname: trier\ndescription: Tries.\n---\nYou are the trier.\n')
+    git(t.project, 'init', '-q')
+    git(t.project, 'add', '-A')
+    git(t.project, 'commit', '-q', '-m', 'x')
+    for (const hook of ['post-checkout', 'pre-commit', 'post-commit', 'reference-transaction']) {
+      writeFileSync(join(t.project, '.git', 'hooks', hook), `#!/bin/sh\n${t.markers.touch(`git-${hook}`)}\n`, { mode: 0o755 })
+    }
+    git(t.project, 'config', 'core.fsmonitor', t.markers.touch('git-fsmonitor'))
+    const server = await startScriptedServer({ respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }]) })
+    const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
+    cleanup.push(() => server.close(), () => host.close())
+    const done = new Promise<unknown>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r(n))) })
+    const { run } = await host.tryAgent({ cwd: t.project, file, text: readFileSync(file, 'utf8'), prompt: 'Try.' })
+    expect(run.note).toBeUndefined()
+    // The worktree was made (post-checkout would run) and looked at for changes (fsmonitor would run).
+    expect(await done).toMatchObject({ worktree: { changed: false, kept: false } })
+    expect(run.worktree).toBeDefined()
+    expect(t.markers.ran()).toEqual([])
+  })
+
   it('the scripted demo and mcp.list in a hostile folder run nothing of it', async () => {
     const t = tree()
     t.write('.mcp.json', JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `${t.markers.touch('evil')}; exec cat`] } } }))
