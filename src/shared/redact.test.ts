@@ -49,7 +49,8 @@ describe('redactText', () => {
   })
 
   it('registers credential-named environment values only, and ignores values too short to be secrets', () => {
-    registerEnvironmentSecrets({ MY_SERVICE_TOKEN: 'tok_5f1e2d3c4b5a', HOME: '/home/someone-long-name', DEBUG_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'verysecretvalue99' })
+    const isSecret = (name: string) => /TOKEN|SECRET/.test(name)
+    registerEnvironmentSecrets({ MY_SERVICE_TOKEN: 'tok_5f1e2d3c4b5a', HOME: '/home/someone-long-name', DEBUG_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'verysecretvalue99' }, isSecret)
     expect(redactText('a tok_5f1e2d3c4b5a b verysecretvalue99 c /home/someone-long-name')).toBe(`a ${REDACTED} b ${REDACTED} c /home/someone-long-name`)
     registerSecret('short')
     expect(redactText('a short word')).toBe('a short word')

@@ -40,12 +40,12 @@ function base64Forms(v: string): string[] {
   return out
 }
 
-/** Environment variables whose values are credentials (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY…). */
-export const CREDENTIAL_NAME = /(?:^|_)(?:API_?KEY|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|TOKEN|SECRET|SECRET_?KEY|SECRET_ACCESS_KEY|CLIENT_SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)$/i
-
-/** Registers every credential-named value of an environment (see CREDENTIAL_NAME). */
-export function registerEnvironmentSecrets(env: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(env)) if (value && CREDENTIAL_NAME.test(name)) registerSecret(value)
+/**
+ * Registers every value of an environment that `isSecret` calls a credential (the runtime passes the one
+ * rule child processes are scrubbed by, security/child-env.ts: what children never get, nothing shows).
+ */
+export function registerEnvironmentSecrets(env: Record<string, string | undefined>, isSecret: (name: string, value: string) => boolean): void {
+  for (const [name, value] of Object.entries(env)) if (value && isSecret(name, value)) registerSecret(value)
 }
 
 /** For tests: forget every registered secret. */

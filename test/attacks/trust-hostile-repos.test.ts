@@ -4,7 +4,7 @@
 // approval, and asserts: no process of the folder's ran (its commands touch markers), nothing in the
 // folder changed, the model was given no tool of theirs, and the session said what waits for approval.
 // The same folder approved (--trust-project) shows each attack would have worked: the gate, not luck.
-import { mkdirSync, realpathSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, realpathSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -93,7 +93,8 @@ async function runCase(c: Case, trusted: boolean) {
   const before = snapshot(project)
   leaks = []
   const f = await makeFixture(
-    { respond: everythingScript({ bash: markers.touch('bash'), outsideFile: join(root, 'outside.txt') }) },
+    // Bash writes its marker inside the folder: the OS sandbox lets an allowed command write there, nowhere else.
+    { respond: everythingScript({ bash: `touch ${JSON.stringify(join(project, 'marker-bash'))}`, outsideFile: join(root, 'outside.txt') }) },
     { root, cwd: project, headless: true, ...(c.mode ? { permissionMode: c.mode } : {}), ...(trusted ? { trustProject: true } : {}), mcpStartTimeoutMs: 5000 }
   )
   const result = await f.session.run('Do everything.')
@@ -116,8 +117,9 @@ describe(`attack suite: hostile repositories (${CASES.length} cases, each also r
   })
 
   it.each(CASES.filter((c) => c.approvedRuns?.length || c.approvedWrites || c.approvedLeaks))('$name: approved, it does run (the attack is real)', async (c) => {
-    const { markers, root } = await runCase(c, true)
-    expect(markers.ran().sort()).toEqual(expect.arrayContaining(c.approvedRuns ?? []))
+    const { markers, root, project } = await runCase(c, true)
+    const ran = [...markers.ran(), ...['bash', 'bash-helper'].filter((n) => existsSync(join(project, `marker-${n}`)))]
+    expect(ran.sort()).toEqual(expect.arrayContaining(c.approvedRuns ?? []))
     if (c.approvedWrites) expect(snapshot(root)['outside.txt']).toBeDefined()
     if (c.approvedLeaks) expect(leaks.length).toBeGreaterThan(0)
   })

@@ -7,6 +7,7 @@ import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { registerEnvironmentSecrets } from '../../../shared/redact'
+import { isSecretEnvEntry } from '../security/child-env'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import type { AgentEditorService } from '../agent-editor'
 import type { ModelClient } from '../model/types'
@@ -56,7 +57,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.cwd = resolve(options.cwd)
     const env = options.env ?? process.env
     // Credentials in the environment never reach the page, whichever session or call came across them.
-    registerEnvironmentSecrets(env)
+    registerEnvironmentSecrets(env, isSecretEnvEntry)
     const dataDir = options.dataDir ?? resolveDataDir(env)
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()

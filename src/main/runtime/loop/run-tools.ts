@@ -4,7 +4,7 @@
 // so the conversation always answers every tool_use.
 import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
-import type { Tool, ToolResult } from '../tools/define-tool'
+import type { SandboxLevel, Tool, ToolResult } from '../tools/define-tool'
 import type { CanUseTool } from './types'
 
 export interface ToolCall {
@@ -50,10 +50,12 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
   const parsed = tool.parse(call.input)
   if (!parsed.ok) return { content: parsed.error, isError: true }
   let input = call.input
+  let sandbox: SandboxLevel | undefined
   if (ctx.canUseTool) {
     const decision = await ctx.canUseTool(tool, parsed.input, call.id)
     if (decision.behavior === 'deny') return { content: decision.message, isError: true }
     if (decision.updatedInput !== undefined) input = decision.updatedInput
+    sandbox = decision.sandbox
   }
   if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
   return tool.run(input, {
@@ -61,7 +63,8 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     signal: ctx.signal,
     agentId: ctx.agentId,
     toolUseId: call.id,
-    onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details })
+    onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
+    ...(sandbox ? { sandbox } : {})
   })
 }
 

@@ -4,7 +4,8 @@
 // from the environment in the command, arguments, env values, URL and headers. A bad entry becomes an error
 // sentence naming the server and the field, never a throw.
 import { z } from 'zod'
-import { CREDENTIAL_NAME, registerSecret } from '../../../shared/redact'
+import { registerSecret } from '../../../shared/redact'
+import { isSecretEnvEntry } from '../security/child-env'
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -83,7 +84,7 @@ const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|x-api-key|api-k
 function registerServerSecrets(config: McpTransportConfig): void {
   if (config.type === 'http') {
     for (const [name, value] of Object.entries(config.headers)) if (CREDENTIAL_HEADER.test(name)) registerSecret(value.replace(/^(?:bearer|basic|token)\s+/i, ''))
-  } else for (const [name, value] of Object.entries(config.env)) if (CREDENTIAL_NAME.test(name)) registerSecret(value)
+  } else for (const [name, value] of Object.entries(config.env)) if (isSecretEnvEntry(name, value)) registerSecret(value)
 }
 
 /** What the API accepts in a tool name: Claude Code replaces anything else with `_`. */

@@ -6,6 +6,7 @@ import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionRules } from '../permissions'
+import type { SandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import type { AgentHandle } from './agent-registry'
 import type { SpawnLimits } from './limits'
 import type { MainRunOptions } from './main-agent'
@@ -62,6 +63,10 @@ export interface AgentSessionOptions {
   trustProject?: boolean
   /** The folder whose approvals apply; default cwd ("Try it" runs in a worktree of the project). */
   trustFolder?: string
+  /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
+  passEnvironment?: string[]
+  /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
+  sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
   effort?: string | number
 }

@@ -3,15 +3,17 @@
 // Either way the extensions' PreToolUse hooks decide first.
 import type { PermissionRequestEvent } from '../../../shared/events'
 import type { CanUseTool } from '../loop/types'
-import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionSettings } from '../permissions'
+import { emptyRules, loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../permissions'
 import type { PermissionPreapproval } from '../permissions/settings'
+import { PathPolicy } from '../security/path-policy'
 import type { AgentHandle } from './agent-registry'
 import type { SessionExtensions } from './extensions'
 import { PermissionBroker } from './permission-broker'
 import type { AgentSessionOptions } from './session-options'
+import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from './types'
 
-export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit'> & { readonly extensions: SessionExtensions }
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit'> & { readonly extensions: SessionExtensions; readonly sandbox: SessionSandbox }
 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -26,9 +28,11 @@ export class SessionPermissions {
   /** Re-reads the settings files and applies their rules to gates built from now on; null when the session's own hook decides. */
   reload(withhold?: (grant: PermissionPreapproval) => boolean): PermissionSettings | null {
     const { options, s } = this
-    if (options.permissions) return null
+    // Read even when the session's own hook decides: deny rules bind the tools themselves (the path check).
+    // The folder's own grants wait for the person's approval of the folder (trust/).
     const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}), ...(withhold ? { withhold } : {}) })
     this.settings = settings
+    if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules
     if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)
     else
@@ -39,11 +43,24 @@ export class SessionPermissions {
         rules,
         additionalDirectories: settings.additionalDirectories,
         headless: options.headless === true,
+        sandbox: s.sandbox.state,
         registry: s.registry,
         emit: s.emit,
         ...(options.onPermissionDenied ? { onDenied: options.onPermissionDenied } : {})
       })
     return settings
+  }
+
+  /** The rules in force: the settings files', the session's own, and "allow always" answers. */
+  rules(): PermissionRules {
+    if (this.broker) return this.broker.rules()
+    const base = this.settings?.rules ?? emptyRules()
+    return this.options.permissionRules ? mergeRules(base, this.options.permissionRules) : base
+  }
+
+  /** The one path check for an agent: its cwd, the additional directories, the deny rules in force. */
+  pathPolicy(handle: AgentHandle): PathPolicy {
+    return new PathPolicy({ cwd: handle.cwd, roots: () => this.settings?.additionalDirectories ?? [], rules: () => this.rules(), home: this.s.home })
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
