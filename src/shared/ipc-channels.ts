@@ -1,6 +1,7 @@
 // The names of the IPC contract's calls and push channels, without zod, so the sandboxed preload can
 // generate its API from them without bundling the schemas. The schemas live in ipc-contract.ts.
 import { AGENT_EDITOR_CALLS } from './agent-editor-channels'
+import { REVIEW_CALLS } from './review-channels'
 
 /** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
 export const CALLS = {
@@ -35,7 +36,8 @@ export const CALLS = {
   'trust.get': 'getFolderTrust',
   /** The person's answer about a folder: trust what it brings (as listed), or not. */
   'trust.answer': 'answerFolderTrust',
-  ...AGENT_EDITOR_CALLS
+  ...AGENT_EDITOR_CALLS,
+  ...REVIEW_CALLS
 } as const
 
 export type CallName = keyof typeof CALLS

@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../events'
 import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
+import { recordingReview } from './recording-review'
 import { recordingAgentEditor } from './recording-agent-editor'
 import type { HostNotice, Settings } from '../ipc-contract'
 
@@ -31,7 +32,9 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     coordinator: false,
     agentTeams: false,
     theme: 'system',
-    firstRunSkipped: false
+    firstRunSkipped: false,
+    mergeStrategy: 'merge',
+    worktreeBaseRef: { value: 'head', file: null, scope: null }
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
@@ -131,6 +134,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       throw new HostCallError('conflict', 'This folder brings nothing that runs by itself any more, so there is nothing to answer.')
     },
     ...recordingAgentEditor(record),
+    ...recordingReview(record),
     onEvents(listener) {
       eventListeners.add(listener)
       return () => eventListeners.delete(listener)
