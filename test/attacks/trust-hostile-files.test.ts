@@ -62,6 +62,45 @@ describe('attack suite: configuration files that are links to pipes and devices'
     if (problem.source !== '^$') expect(said).toMatch(problem)
   })
 
+  // Files the tools and the worktree code read on their own, each as a link to a device or a pipe, with a
+  // session that makes them read: a search (ignore files), a Bash command (the sandbox looks for the git dir),
+  // a subagent with project memory, skills, the worktree base-ref setting.
+  const deeper: Array<[string, (t: ReturnType<typeof tree>) => void]> = [
+    ['.gitignore linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, '.gitignore'))],
+    ['.ignore that is a named pipe', (t) => mkfifo(join(t.project, '.ignore'))],
+    ['.git/info/exclude that is a named pipe', (t) => (git(t.project, 'init', '-q'), rmSync(join(t.project, '.git', 'info', 'exclude'), { force: true }), mkfifo(join(t.project, '.git', 'info', 'exclude')))],
+    ['a .git file whose gitdir has a commondir that is a pipe', (t) => (mkdirSync(join(t.root, 'gd')), mkfifo(join(t.root, 'gd', 'commondir')), t.write('.git', `gitdir: ${join(t.root, 'gd')}\n`))],
+    ['a skill whose SKILL.md is a link to /dev/zero', (t) => (mkdirSync(join(t.project, '.claude', 'skills', 'x'), { recursive: true }), symlinkSync('/dev/zero', join(t.project, '.claude', 'skills', 'x', 'SKILL.md')))],
+    ["an agent's project memory that is a named pipe", (t) => (mkdirSync(join(t.project, '.claude', 'agent-memory', 'helper'), { recursive: true }), mkfifo(join(t.project, '.claude', 'agent-memory', 'helper', 'MEMORY.md')))]
+  ]
+  it.each(deeper)('%s: the session searches, runs Bash and a subagent, and answers', async (_name, plant) => {
+    const t = tree()
+    t.write('README.md', 'hi')
+    t.write('.claude/agents/helper.md', '---\nname: helper\ndescription: Helps.\nmemory: project\n---\nYou are the helper.\n')
+    plant(t)
+    const f = await makeFixture(
+      {
+        respond: scriptByAgent([
+          { match: 'You are the helper', turns: [reply.text('helped')] },
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUses([
+                { name: 'Glob', input: { pattern: '**/*.md' } },
+                { name: 'Grep', input: { pattern: 'hi', path: '.' } },
+                { name: 'Bash', input: { command: 'ls' } },
+                { name: 'Agent', input: { description: 'Help', prompt: 'Help.', subagent_type: 'helper' } }
+              ]),
+              reply.text('still here')
+            ]
+          }
+        ])
+      },
+      { root: t.root, cwd: t.project, home: t.home, headless: true }
+    )
+    expect((await f.session.run('hi')).result).toBe('still here')
+  })
+
   it('a .mcp.json larger than 4 MiB is refused with its size, not parsed', async () => {
     const t = tree()
     t.write('.mcp.json', `{"mcpServers": {}, "pad": "${'x'.repeat(5 * 1024 * 1024)}"}`)

@@ -1,7 +1,8 @@
 // An agent's own persistent memory (`memory: user | project | local` in its definition): a folder per agent
 // type whose MEMORY.md index is loaded into the agent's system prompt at start, and which the agent keeps
 // up to date itself with its file tools. Same locations as Claude Code, so memories carry over.
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
+import { readConfigFile } from '../store/read-config'
 import { join } from 'node:path'
 import type { MemoryScope } from '../../../shared/agent-definition'
 import { projectRootOf } from './project-root'
@@ -66,17 +67,19 @@ export function truncateMemory(text: string): { content: string; truncated: bool
   return { content, truncated: content !== text }
 }
 
+/** Far beyond what is shown (truncateMemory keeps the head). */
+const MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
+
 export async function loadAgentMemory(options: AgentMemoryOptions): Promise<AgentMemory> {
   const dir = await agentMemoryDir(options)
   // The agent is told to write here; make sure it can, even on its first run.
   await mkdir(dir, { recursive: true })
   const file = join(dir, MEMORY_FILE)
-  let text: string | null = null
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read agent memory ${file}: ${(err as Error).message}`, { cause: err })
-  }
+  // A project's memory file may be one the repository planted (a link to a pipe or /dev/zero): only a regular,
+  // bounded file is read.
+  const read = readConfigFile(file, MAX_MEMORY_FILE_BYTES)
+  if ('error' in read) throw new Error(`cannot read agent memory ${file}: it ${read.error}`)
+  const text: string | null = 'text' in read ? read.text : null
   const base = { agentType: options.agentType, scope: options.scope, dir, file }
   if (text === null) return { ...base, content: '', exists: false, truncated: false, totalLines: 0, totalBytes: 0 }
   const { content, truncated } = truncateMemory(text)

@@ -1,7 +1,8 @@
 // Skills named in a definition's `skills: [...]` are preloaded into the agent's context: each is a folder
 // `.claude/skills/<name>/` whose SKILL.md holds YAML frontmatter (name, description) and instructions.
 // The project's skills (nearest folder first) win over the user's `~/.claude/skills`.
-import { readFile, realpath } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
+import { readConfigFile } from '../store/read-config'
 import { dirname, join } from 'node:path'
 import { isMap, parseDocument } from 'yaml'
 import type { Diagnostic } from '../../../shared/agent-definition'
@@ -67,7 +68,9 @@ export function parseFrontmatter(text: string): Frontmatter {
 async function readSkill(path: string): Promise<{ real: string; text: string } | null> {
   try {
     const real = await realpath(path)
-    return { real, text: await readFile(real, 'utf8') }
+    // A skill file a repository planted may be a link to a pipe or a device: only a regular, bounded file is read.
+    const read = readConfigFile(real)
+    return 'text' in read ? { real, text: read.text } : null
   } catch {
     return null
   }

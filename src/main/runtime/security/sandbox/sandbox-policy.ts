@@ -8,7 +8,8 @@
 // (SSH and cloud keys, token files, Fanout's own stored API key). sandbox-runtime itself adds the dangerous
 // files of the working tree (.git/hooks, .git/config, shell rc files, .vscode, .claude/agents) to the write
 // denies in every level.
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { readConfigFile } from '../../store/read-config'
+import { existsSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
@@ -48,11 +49,13 @@ export function outsideGitDir(cwd: string): string | null {
     const info = statSync(dotGit, { throwIfNoEntry: false })
     if (info?.isDirectory()) return d === cwd ? null : dotGit
     if (info?.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+      // Both files are the repository's: read only as small regular files (a link to a pipe would hang).
+      const dotGitFile = readConfigFile(dotGit, 64 * 1024)
+      const m = 'text' in dotGitFile ? /^gitdir:\s*(.+)$/m.exec(dotGitFile.text) : null
       if (!m) return null
       const gitDir = resolve(d, m[1].trim())
-      const common = join(gitDir, 'commondir')
-      return existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir
+      const common = readConfigFile(join(gitDir, 'commondir'), 64 * 1024)
+      return 'text' in common ? resolve(gitDir, common.text.trim()) : gitDir
     }
     if (dirname(d) === d) return null
   }
