@@ -1,7 +1,8 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox, search) runs one.
 import { benchCliStart } from './cli-start'
 import { benchFanOut, serveFanOut } from './fan-out'
 import { benchSandbox } from './sandbox'
+import { benchSearch } from './search'
 import { benchUi } from './ui'
 
 if (process.argv[2] === '--fan-out-server') {
@@ -14,4 +15,5 @@ if (process.argv[2] === '--fan-out-server') {
   if (wanted('cli')) await benchCliStart(root)
   if (wanted('sandbox')) await benchSandbox()
   if (wanted('ui')) await benchUi(root)
+  if (wanted('search')) await benchSearch()
 }

@@ -56,6 +56,12 @@ export interface RuntimeHost extends Partial<AgentEditorHost>, Partial<ReviewHos
   getFolderTrust?: Call<'trust.get'>
   /** Records the person's answer for the list they saw (`conflict` when it changed since). */
   answerFolderTrust?: Call<'trust.answer'>
+  /** Full-text search in a session or across a folder's sessions (src/main/runtime/search). Optional: a synthetic host answers `unsupported`. */
+  searchSessions?: Call<'search.query'>
+  /** A finished or reopened session's recorded timeline, and the session as it was at any moment of it. */
+  openReplay?: Call<'replay.open'>
+  replayFrame?: Call<'replay.frame'>
+  replaySteps?: Call<'replay.steps'>
 
   /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
   onEvents(listener: (events: AgentEvent[]) => void): () => void

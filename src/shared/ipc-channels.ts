@@ -2,6 +2,7 @@
 // generate its API from them without bundling the schemas. The schemas live in ipc-contract.ts.
 import { AGENT_EDITOR_CALLS } from './agent-editor-channels'
 import { REVIEW_CALLS } from './review-channels'
+import { SEARCH_REPLAY_CALLS } from './search-replay-channels'
 
 /** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
 export const CALLS = {
@@ -37,7 +38,8 @@ export const CALLS = {
   /** The person's answer about a folder: trust what it brings (as listed), or not. */
   'trust.answer': 'answerFolderTrust',
   ...AGENT_EDITOR_CALLS,
-  ...REVIEW_CALLS
+  ...REVIEW_CALLS,
+  ...SEARCH_REPLAY_CALLS
 } as const
 
 export type CallName = keyof typeof CALLS

@@ -7,13 +7,14 @@ import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-cont
 import { MergeStrategySchema, REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
-import type { OlderPage } from './view/session-pages'
-import type { SessionState } from './view/session-state'
+import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { FolderTrustSchema } from './trust'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
+export { OlderPageSchema, SessionViewSchema } from './view-schemas'
+import { SEARCH_REPLAY_CONTRACT } from './search-replay-contract'
 
 // ── shared pieces ────────────────────────────────────────────────────────────────────────────────
 
@@ -110,23 +111,6 @@ export const SessionSummarySchema = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/**
- * A reopened session's state, folded by the host (view/reducer.ts): checked for the parts every view
- * relies on, without copying it (it can hold tens of thousands of items).
- */
-export const SessionViewSchema = z.custom<SessionState>(
-  (v) => isRecord(v) && typeof v.id === 'string' && isRecord(v.agents) && Array.isArray(v.agentOrder) && isRecord(v.items) && isRecord(v.tools) && isRecord(v.permissions) && Array.isArray(v.permissionQueue),
-  'view must be a session state with id, agents, agentOrder, items, tools, permissions and permissionQueue'
-)
-
-/** Older items of a reopened session and their tools (view/session-pages.ts). */
-export const OlderPageSchema = z.custom<OlderPage>(
-  (v) => isRecord(v) && isRecord(v.items) && Object.values(v.items).every(Array.isArray) && isRecord(v.tools),
-  'page must hold items (lists by agent id) and tools'
-)
-
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
   maxConcurrentAgents: wholeSetting('maxConcurrentAgents'),
@@ -155,6 +139,8 @@ export const SettingsSchema = z.object({
   defaultModelAliases: z.record(z.string(), z.string()),
   limits: LimitsSchema,
   defaultPermissionMode: z.enum(PERMISSION_MODES),
+  /** New sessions' effort; null: each model's own default (medium on the 5.x models). */
+  defaultEffort: z.enum(EFFORT_CHOICES).nullable(),
   /** New sessions run in coordinator mode (the main agent directs agents in four phases). */
   coordinator: z.boolean(),
   /** New sessions may create an agent team (coordinator mode always may). */
@@ -185,6 +171,8 @@ export const SettingsPatchSchema = z
       .optional(),
     limits: LimitsSchema.partial().strict().optional(),
     defaultPermissionMode: MainAgentMode.optional(),
+    /** null: back to each model's own default. */
+    defaultEffort: z.enum(EFFORT_CHOICES).nullable().optional(),
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
     theme: z.enum(THEME_CHOICES).optional(),
@@ -282,7 +270,9 @@ export const CONTRACT = {
         cwd: AbsolutePath,
         agent: z.string().trim().min(1).max(200).optional(),
         model: z.string().trim().min(1).max(200).optional(),
-        permissionMode: MainAgentMode.optional()
+        permissionMode: MainAgentMode.optional(),
+        /** This session's effort (else the settings', else each model's default). */
+        effort: z.enum(EFFORT_CHOICES).optional()
       })
       .strict(),
     response: z.object({ sessionId: z.string() })
@@ -348,7 +338,8 @@ export const CONTRACT = {
     response: z.object({ trust: FolderTrustSchema })
   },
   ...AGENT_EDITOR_CONTRACT,
-  ...REVIEW_CONTRACT
+  ...REVIEW_CONTRACT,
+  ...SEARCH_REPLAY_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>

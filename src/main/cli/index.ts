@@ -13,6 +13,7 @@ Usage:
   fanout trust [show|allow|deny|forget]       what a folder runs by itself (.mcp.json servers, hooks),
                [--cwd DIR]                    and your approval of it
   fanout help                                 this text
+Each command takes --help for its own options.
 `
 
 export async function main(argv: string[]): Promise<number> {

@@ -14,6 +14,7 @@ import './styles/panels.css'
 import './styles/markdown.css'
 import './styles/team.css'
 import './styles/review.css'
+import './styles/search-replay.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

@@ -6,6 +6,7 @@ import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
 import { recordingReview } from './recording-review'
 import { recordingAgentEditor } from './recording-agent-editor'
+import { emptySession } from '../view/session-state'
 import type { HostNotice, Settings } from '../ipc-contract'
 
 export interface RecordingHost extends RuntimeHost {
@@ -29,6 +30,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     defaultModelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
     limits: { maxConcurrentAgents: 8, maxDepth: 3, maxBudgetUsd: null, maxTurns: 100 },
     defaultPermissionMode: 'default',
+    defaultEffort: null,
     coordinator: false,
     agentTeams: false,
     theme: 'system',
@@ -132,6 +134,22 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     async answerFolderTrust(req) {
       record('answerFolderTrust', req)
       throw new HostCallError('conflict', 'This folder brings nothing that runs by itself any more, so there is nothing to answer.')
+    },
+    async searchSessions(req) {
+      record('searchSessions', req)
+      return { hits: [] }
+    },
+    async openReplay(req) {
+      record('openReplay', req)
+      return { timeline: { sessionId: req.sessionId, events: 0, firstSeq: 0, lastSeq: 0, startTs: 0, endTs: 0, marks: [], activity: [] } }
+    },
+    async replayFrame(req) {
+      record('replayFrame', req)
+      return { seq: 0, ts: 0, view: emptySession(req.sessionId), olderItems: {}, more: null }
+    },
+    async replaySteps(req) {
+      record('replaySteps', req)
+      return { steps: [], done: true }
     },
     ...recordingAgentEditor(record),
     ...recordingReview(record),

@@ -86,6 +86,8 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     parentAgentId: handle.parentId,
     parentToolUseId: handle.parentToolUseId,
     ...(handle.name ? { name: handle.name } : {}),
-    ...(handle.background ? { background: true } : {})
+    ...(handle.description ? { description: handle.description } : {}),
+    ...(handle.background ? { background: true } : {}),
+    ...(handle.effort !== undefined ? { effort: handle.effort } : {})
   }
 }

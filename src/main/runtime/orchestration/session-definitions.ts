@@ -5,6 +5,7 @@ import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definit
 import type { ProjectCommand } from '../../../shared/trust'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
 import { projectRootOf } from '../context/project-root'
+import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
 import { gateAgents, gateClaudeMd, type Approved } from '../trust'
 import { probeGit } from '../worktrees'
@@ -21,6 +22,7 @@ export interface SessionDefinitionsOptions {
 export class SessionDefinitions {
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
+  private skillIndex: SkillEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
 
   constructor(private readonly opts: SessionDefinitionsOptions) {}
@@ -28,11 +30,23 @@ export class SessionDefinitions {
   /** The definitions and CLAUDE.md files as read from disk; apply the folder's approvals with gate() before anything uses them. */
   async reload(): Promise<{ agents: LoadedAgent[]; claudeMd: { entries: ClaudeMdEntry[]; root: string } }> {
     const { cwd, home } = this.opts
-    const [agents, claudeMd, root] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home }), projectRootOf(cwd)])
+    const pluginDirs = this.opts.agentSources?.pluginDirs
+    const [agents, claudeMd, root, skills] = await Promise.all([
+      loadAgents({ cwd, home, ...this.opts.agentSources }),
+      loadClaudeMd({ cwd, home }),
+      projectRootOf(cwd),
+      discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })
+    ])
     this.read = { agents: agents.byType, claudeMd, root }
     this.loaded = new Map()
     this.claudeMd = []
+    this.skillIndex = skills
     return { agents: agents.agents, claudeMd: { entries: claudeMd, root } }
+  }
+
+  /** The project's, the user's and the plugins' skills, as last found. */
+  skills(): SkillEntry[] {
+    return this.skillIndex
   }
 
   /** Takes out of the folder's own files what the person has not approved; says, per agent type, what. */
@@ -50,8 +64,9 @@ export class SessionDefinitions {
     return this.loaded
   }
 
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+  /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
+    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
   }
 
   private git(cwd: string) {

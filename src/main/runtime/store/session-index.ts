@@ -3,6 +3,7 @@
 // transcripts), so the two can never disagree about what an event means.
 import { redactText } from '../../../shared/redact'
 import { z } from 'zod'
+import { continuesTask } from '../../../shared/run-opening'
 import type { AgentEvent, AgentStatus } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 
@@ -100,7 +101,8 @@ export class SessionIndexBuilder {
           a.startedAt = e.ts
         }
         a.agentType = e.agentType
-        a.description = e.description
+        // A run a message opened (a delivery, the note after a restart) keeps the agent's task.
+        if (!(a.runs > 1 && a.description && continuesTask(e.prompt))) a.description = e.description
         a.model = e.model
         a.depth = e.depth
         a.cwd = e.cwd

@@ -36,7 +36,10 @@ const PATHS = {
   more: 'M3.5 8h.01M8 8h.01M12.5 8h.01',
   pencil: 'M10.5 2.5l3 3-8 8h-3v-3zM9 4l3 3',
   trash: 'M2.5 4.5h11M6 4.5V3h4v1.5M4 4.5l.7 9h6.6l.7-9M6.8 7v4.5M9.2 7v4.5',
-  search: 'M7 11.5a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM10.3 10.3L13.5 13.5'
+  search: 'M7 11.5a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM10.3 10.3L13.5 13.5',
+  gauge: 'M2.5 11.5a5.5 5.5 0 1 1 11 0M8 11.5l2.5-3.5M4.6 8.2l.9.6M8 5.5v1M11.4 8.2l-.9.6',
+  pause: 'M5.5 3.5v9M10.5 3.5v9',
+  replay: 'M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5M7 6v4l3-2z'
 } as const
 
 export type IconName = keyof typeof PATHS

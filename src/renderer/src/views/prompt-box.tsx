@@ -4,6 +4,7 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
 import { lengthVerdict } from '../lib/length-limit'
+import { savedDraft, saveDraft } from '../lib/tab-memory'
 import { errorText } from '../transport/types'
 
 export interface PromptBoxProps {
@@ -22,10 +23,16 @@ export interface PromptBoxProps {
   errorScope?: unknown
   /** The most characters a send takes (default: a prompt's). */
   maxChars?: number
+  /** Keeps the unsent text in this tab's memory under this name: it survives a reload or a restart. */
+  draftKey?: string
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, maxChars = PROMPT_MAX_CHARS }: PromptBoxProps) {
-  const [text, setText] = useState('')
+export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, maxChars = PROMPT_MAX_CHARS, draftKey }: PromptBoxProps) {
+  const [text, setTextState] = useState(() => (draftKey ? savedDraft(draftKey) : ''))
+  const setText = (value: string) => {
+    setTextState(value)
+    if (draftKey) saveDraft(draftKey, value)
+  }
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<{ message: string; scope: unknown } | null>(null)
   const error = failure && Object.is(failure.scope, errorScope) ? failure.message : null
