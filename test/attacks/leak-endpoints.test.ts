@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { ensureCliBundle, runCli } from '../support/cli'
+import { hookCommand, hooksSettings, readHookLog } from '../../src/main/runtime/hooks/testing/fixture'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
 import { createModelClient } from '../../src/main/runtime/model/client'
 import { reply, scriptByAgent } from '../../src/main/runtime/model/scripted'
@@ -149,6 +150,19 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     expect(toModel).toContain('PLAIN=hello')
     expectClean('the events', JSON.stringify(f.events))
     expectCleanFiles(f.dataDir)
+  })
+
+  it("a hook sees the tool's output redacted: a PostToolUse hook's stdin never carries the key", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-hook-in-')))
+    const log = join(root, 'hooks.log')
+    const f = await makeFixture(
+      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: '.env' }), reply.text('read it')] }]) },
+      { root, headless: true, trustProject: true, files: { '.env': `ANTHROPIC_API_KEY=${KEY}\n`, '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }])) } }
+    )
+    await f.session.run('Read the env file.')
+    const seen = readHookLog(log)
+    expect(seen.map((l) => l.input.tool_name)).toEqual(['Read'])
+    expectClean('the hook input', JSON.stringify(seen))
   })
 
   it('an Edit the model writes from what it read ([REDACTED]) is refused with the reason, and the file keeps its key', async () => {
