@@ -3,28 +3,18 @@
 // agree: `enabledMcpjsonServers` / `enableAllProjectMcpServers` in ~/.claude/settings.json start a server,
 // `disabledMcpjsonServers` keeps it off in both. Where nothing is said they differ on purpose: Claude Code's
 // headless mode starts an unmentioned project server without asking; Fanout skips it and says so.
-// Claude Code is looked for as the pinned npm package (or FANOUT_CLAUDE_CODE=/path/to/claude); the test
+// Claude Code is the differential kit's (test/differential/claude-code.ts): the pinned npm package; the test
 // skips with the reason where it is not installed.
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { claudeCode, runClaudeCode } from '../differential/claude-code'
 import { ensureCliBundle, runCli } from '../support/cli'
 import { STDIO_SERVER_SCRIPT } from '../../src/main/runtime/mcp/testing/servers'
 import { reply, startScriptedServer, type ScriptedServer } from '../../src/main/runtime/model/scripted'
 
-function findClaudeCode(): { path: string } | { skip: string } {
-  if (process.env.FANOUT_CLAUDE_CODE) return existsSync(process.env.FANOUT_CLAUDE_CODE) ? { path: process.env.FANOUT_CLAUDE_CODE } : { skip: `FANOUT_CLAUDE_CODE=${process.env.FANOUT_CLAUDE_CODE} does not exist` }
-  try {
-    const dir = dirname(createRequire(import.meta.url).resolve(`@anthropic-ai/claude-code-${process.platform}-${process.arch}/package.json`))
-    return { path: join(dir, 'claude') }
-  } catch {
-    return { skip: 'Claude Code 2.1.328 is not installed (npm install @anthropic-ai/claude-code@2.1.328, or set FANOUT_CLAUDE_CODE)' }
-  }
-}
-const claude = findClaudeCode()
+const claude = claudeCode()
 
 let model: ScriptedServer | null = null
 afterEach(async () => {
@@ -41,6 +31,7 @@ function folder(userSettings: Record<string, unknown>, localSettings?: Record<st
   const setUp = (pids: string, home: string) => {
     mkdirSync(pids, { recursive: true })
     mkdirSync(join(home, '.claude'), { recursive: true })
+    mkdirSync(join(home, 'tmp'), { recursive: true })
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify(userSettings))
   }
   return {
@@ -60,22 +51,11 @@ function folder(userSettings: Record<string, unknown>, localSettings?: Record<st
   }
 }
 
-function runClaude(cwd: string, home: string, url: string): Promise<number | null> {
-  if (!('path' in claude)) throw new Error(claude.skip)
-  return new Promise((resolve) => {
-    const child = spawn(claude.path, ['-p', 'hi', '--output-format', 'json'], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }
-    })
-    child.stdout.resume()
-    child.stderr.resume()
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
-    child.on('close', (code) => (clearTimeout(timer), resolve(code)))
-  })
+async function runClaude(cwd: string, home: string, url: string): Promise<number | null> {
+  return (await runClaudeCode({ cwd, home, baseUrl: url, args: ['-p', 'hi', '--output-format', 'json'] })).code
 }
 
-describe.skipIf(!('path' in claude))(`differential: which .mcp.json servers start, Claude Code -p against fanout run${'skip' in claude ? ` (skipped: ${claude.skip})` : ''}`, () => {
+describe.skipIf(!claude.path)(`differential: which .mcp.json servers start, Claude Code -p against fanout run${claude.skip ? ` (skipped: ${claude.skip})` : ''}`, () => {
   it.each([
     ['enabledMcpjsonServers in the user settings, disabledMcpjsonServers in the local settings', { enabledMcpjsonServers: ['alpha'] }, { disabledMcpjsonServers: ['beta'] }, ['alpha']],
     ['enableAllProjectMcpServers in the user settings, one server disabled there', { enableAllProjectMcpServers: true, disabledMcpjsonServers: ['gamma'] }, undefined, ['alpha', 'beta']]
