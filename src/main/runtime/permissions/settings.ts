@@ -178,6 +178,8 @@ export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): Per
   if (managed) candidates.push({ file: managed, source: 'managed', root: dirname(managed) })
   const seen = new Set<string>()
   for (const c of candidates) {
+    // A missing file, and a placeholder of the Bash sandbox (an Edit deny rule on an absent settings file), are
+    // no settings file: readConfigFile says so (store/read-config.ts).
     if (seen.has(c.file)) continue
     seen.add(c.file) // running in the home directory: user and project settings are one file
     loadFile(c.file, c.source, c.root, home, out, opts.withhold)

@@ -5,6 +5,7 @@
 // so every reader of a file sees the same text: what the trust check lists is exactly what the loaders run.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { jsonErrorOffset } from '../permissions/json-position'
+import { isPlaceholder } from '../security/placeholders'
 
 /** Settings and .mcp.json files: far larger than any real one. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024
@@ -17,6 +18,9 @@ export type BytesRead = { bytes: Buffer } | { missing: true } | { error: string 
 
 /** The file's bytes, if it is a regular file no larger than `maxBytes`. */
 export function readConfigBytes(file: string, maxBytes = MAX_CONFIG_BYTES): BytesRead {
+  // A placeholder of the Bash sandbox (an empty file standing in for an absent one while a command runs, or
+  // one a crash left) is no file: every reader of a project's files treats it as missing.
+  if (isPlaceholder(file)) return { missing: true }
   let fd: number
   try {
     // Non-blocking: opening a named pipe nobody writes to returns at once instead of waiting for a writer.
