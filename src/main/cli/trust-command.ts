@@ -38,6 +38,10 @@ function show(trust: FolderTrust): string {
 }
 
 export async function trustCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(TRUST_USAGE)
+    return 0
+  }
   const [first, ...rest] = argv
   const sub = first && !first.startsWith('-') ? first : 'show'
   const args = first && !first.startsWith('-') ? rest : argv
