@@ -25,6 +25,7 @@ import { SettingsDialog } from './views/settings-dialog'
 import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
+import { TrustDialog } from './views/trust-dialog'
 
 function SessionArea() {
   const sessionId = useApp((s) => s.currentSessionId)
@@ -63,6 +64,7 @@ export function App() {
       (s.firstRunKeySaved || (!!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && s.sessions.length === 0))
   )
   const connection = useApp((s) => s.connection)
+  const trustOpen = useApp((s) => s.trustOpen)
   const agentsOpen = useAgentEditor((s) => s.open)
   const searchOpen = useSearch((s) => s.open)
   useEffect(() => watchForNotifications(), [])
@@ -90,6 +92,7 @@ export function App() {
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
       <ChangesDialog />
+      {trustOpen && <TrustDialog />}
       {searchOpen && <SearchView />}
       {dialog === 'shortcuts' && <ShortcutsSheet />}
       {dialog === 'palette' && <CommandPalette />}

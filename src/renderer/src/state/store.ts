@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
 import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
 import { notConnectedText } from '../transport/call-words'
+import type { FolderTrust } from '../../../shared/trust'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
 import { newestFirst } from '../../../shared/session-order'
@@ -14,6 +15,7 @@ import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, isActive, type EventsState, type PermissionDecision, type SessionState } from '../../../shared/view/session-state'
 import { savedView, saveView } from '../lib/tab-memory'
+import { forgetTrustWaiter, NOT_ANSWERED, refreshTrust, trustAnswered } from './folder-trust'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
@@ -67,6 +69,12 @@ export interface AppState {
   firstRunKeySaved: boolean
   /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
   keySaves: number
+  /** What the workspace folder brings that runs by itself, and the person's answers (null: not known yet). */
+  trust: FolderTrust | null
+  /** Why the folder's trust could not be checked. */
+  trustError?: string
+  /** The folder's consent dialog is open (over any other dialog: Settings › MCP servers opens it too). */
+  trustOpen: boolean
   /** A place in an agent's transcript to scroll to and highlight (a search result), once its item is there. */
   reveal: Reveal | null
   /** The session shown as a replay frame (replay-store.ts), if any. */
@@ -112,6 +120,8 @@ const initial: AppState = {
   firstRunDismissed: false,
   firstRunKeySaved: false,
   keySaves: 0,
+  trust: null,
+  trustOpen: false,
   reveal: null,
   replayingSessionId: null
 }
@@ -259,6 +269,9 @@ export function receiveNotice(n: HostNotice): void {
   } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
+  else if (n.type === 'trust_changed') {
+    if (n.trust.folder === get().trust?.folder) set({ trust: n.trust })
+  }
   // Agent files changed on disk (the editor saved, moved or deleted one, or another program did): the
   // new-session picker and agent colours follow, whichever view is open when the notice comes.
   else if (n.type === 'agents_changed') void refreshAgentDefs()
@@ -285,9 +298,13 @@ export async function refreshAgentDefs(): Promise<void> {
 }
 
 async function adoptWorkspace(workspace: Workspace): Promise<void> {
-  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null })
+  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, trust: null, trustError: undefined })
   await refreshSessions()
   void refreshAgentDefs()
+  // Asked once per folder, as it opens: what it brings waits until the person answers.
+  void refreshTrust().then((trust) => {
+    if (trust?.state === 'waiting') set({ trustOpen: true })
+  })
 }
 
 export async function refreshSessions(): Promise<void> {
@@ -460,6 +477,7 @@ async function workspaceCwd(purpose: CallName): Promise<string> {
 
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
   const cwd = await workspaceCwd('session.start')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
@@ -467,6 +485,7 @@ export async function startSession(request: Omit<CallRequest<'session.start'>, '
 
 export async function startDemo(): Promise<void> {
   const cwd = await workspaceCwd('demo.start')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
@@ -569,6 +588,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  forgetTrustWaiter()
   loadingWaiting.clear()
   cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame

@@ -21,7 +21,9 @@ const WORDS: Partial<Record<CallName, string>> = {
   'settings.setApiKey': 'save the API key',
   'agents.list': 'list the agents',
   'demo.start': 'start the demo',
-  'mcp.list': 'list the MCP servers'
+  'mcp.list': 'list the MCP servers',
+  'trust.get': 'check what this folder runs',
+  'trust.answer': 'save your answer about this folder'
 }
 
 /** "send your message", "stop the agent"; "do that" for a call without words of its own. */

@@ -1,6 +1,8 @@
 // One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
 import { useAttention, useWaitingRequest } from '../state/agent-hooks'
+import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
+import { lengthVerdict } from '../lib/length-limit'
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
@@ -182,8 +184,9 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
     const panel = box.current?.closest('.agent-panel')
     return () => refocusWhenLost(() => panel?.querySelector('[data-testid=panel-message]') ?? panel?.querySelector('[data-testid=panel-maximize]'))
   }, [])
+  const length = lengthVerdict(text.length, MESSAGE_MAX_CHARS)
   const send = async () => {
-    if (!text.trim()) return
+    if (!text.trim() || length.over) return
     try {
       await sendMessage(agent.sessionId, agent.id, text.trim())
       setText('')
@@ -205,9 +208,14 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
         }}
         data-testid="panel-message-input"
       />
-      <button className="btn btn-sm btn-primary" onClick={() => void send()}>
+      <button className="btn btn-sm btn-primary" onClick={() => void send()} disabled={length.over}>
         Send
       </button>
+      {length.text && (
+        <div className={length.over ? 'inline-error small' : 'muted small'} role={length.over ? 'alert' : undefined}>
+          {length.text}
+        </div>
+      )}
       {error && <div className="inline-error small">{error}</div>}
     </div>
   )

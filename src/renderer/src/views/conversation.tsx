@@ -1,5 +1,6 @@
 // The main agent's conversation: the transcript, waiting permission requests, and the prompt box
 // (a follow-up when the agent is idle; a message to it while it works).
+import { MESSAGE_MAX_CHARS, PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
 import { PermissionCard } from '../components/permission-card'
@@ -151,6 +152,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           draftKey={`followup:${sessionId}`}
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"
+          maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
           onSubmit={async (text) => {
             if (running && rootId) await sendMessage(sessionId, rootId, text)
             else await sendPrompt(sessionId, text)
