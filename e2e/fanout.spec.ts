@@ -82,7 +82,7 @@ test('the page refuses to work without this launch’s token', async ({ page }) 
   await expect(page.getByTestId('unauthorized')).toContainText('without its access token')
   await page.goto('about:blank')
   await page.goto(app.url.replace(/#token=.*/, '#token=' + 'a'.repeat(64)))
-  await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 15_000 })
+  await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 45_000 })
 })
 
 test('a page from before a restart says so and to open the new address, instead of reconnecting forever', async ({ page }) => {
@@ -101,7 +101,7 @@ test('a page from before a restart says so and to open the new address, instead 
   // Fanout starts again at the same address, with a new token: the page stops and says what to do.
   const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
   try {
-    await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 15_000 })
+    await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 45_000 })
   } finally {
     await restarted.close()
   }

@@ -105,7 +105,7 @@ test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus t
   await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
   await page.getByTestId('new-prompt-send').click()
   const row = page.getByTestId('session-row').first()
-  await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+  await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
 
   const more = row.getByTestId('session-more')
   const menu = row.getByRole('menu')
