@@ -1,5 +1,6 @@
 // The main agent's conversation: the transcript, waiting permission requests, and the prompt box
 // (a follow-up when the agent is idle; a message to it while it works).
+import { MESSAGE_MAX_CHARS, PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
 import { LIMIT_LABEL } from '../components/status'
@@ -7,13 +8,16 @@ import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { elapsedMs } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
-import { isActive, type PermissionState } from '../../../shared/view/session-state'
+import { isActive, type AgentState, type PermissionState } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
-import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
+import { resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { RunningElsewhereBar, useRunningElsewhere } from './running-elsewhere'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
+import { useAction } from '../commands/registry'
+import { ModelWait } from '../components/model-wait'
+import { stopWithToast } from './stop-agent'
 
 const ENDED: Partial<Record<AgentStatus, string>> = {
   completed: 'Finished in',
@@ -61,7 +65,6 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
   })
   const cutOff = subagents + (main ? 1 : 0)
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
-  if (!cutOff) return null
   const resume = () => {
     setState({ busy: true, error: null })
     resumeInterrupted(sessionId).then(
@@ -69,6 +72,8 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
       (err) => setState({ busy: false, error: errorText(err) })
     )
   }
+  useAction({ id: 'session.resume', title: 'Resume the agents Fanout’s stop cut off', group: 'Session', keywords: 'interrupted crash continue', enabled: cutOff > 0 && !state.busy, run: resume })
+  if (!cutOff) return null
   return (
     <div className="bottom-bar-wrap">
       <div className="running-bar" data-testid="interrupted-bar">
@@ -98,6 +103,17 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const [stopError, setStopError] = useState<string | null>(null)
   const elsewhere = useRunningElsewhere(sessionId)
   const running = !!root && isActive(root.status)
+  const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorText(err)))
+  // A session another process runs is read-only here: nothing to stop or write to.
+  useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running && !elsewhere, run: stop })
+  useAction({
+    id: 'session.followup',
+    title: running ? 'Write to the main agent while it works' : 'Follow up with the main agent',
+    group: 'Session',
+    keywords: 'prompt message reply answer',
+    enabled: !!rootId && !elsewhere,
+    run: () => document.querySelector<HTMLElement>('[data-testid=followup]')?.focus()
+  })
   // Requests of the main agent itself show here; subagents' show on their panels and in the queue.
   const mine = (queue ?? []).map((id) => permissions![id]).filter((p) => p.requestingAgentId === rootId || p.agentId === rootId)
 
@@ -115,7 +131,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         {elsewhere ? (
           <RunningElsewhereBar owner={elsewhere} />
         ) : (
-          <ConversationControls sessionId={sessionId} rootId={rootId} running={running} mine={mine} stopError={stopError} setStopError={setStopError} />
+          <ConversationControls sessionId={sessionId} rootId={rootId} root={root} running={running} mine={mine} stopError={stopError} onStop={stop} />
         )}
       </div>
     </section>
@@ -126,17 +142,19 @@ export function Conversation({ sessionId }: { sessionId: string }) {
 function ConversationControls({
   sessionId,
   rootId,
+  root,
   running,
   mine,
   stopError,
-  setStopError
+  onStop
 }: {
   sessionId: string
   rootId: string | null
+  root: Pick<AgentState, 'waits'> | undefined
   running: boolean
   mine: PermissionState[]
   stopError: string | null
-  setStopError: (e: string | null) => void
+  onStop: () => unknown
 }) {
   return (
     <>
@@ -146,12 +164,12 @@ function ConversationControls({
         {running && rootId && (
           <div className="bottom-bar-wrap">
             <div className="running-bar">
-              <span className="muted small">The main agent is working…</span>
-              <button
-                className="btn btn-sm"
-                onClick={() => stopAgent(sessionId, rootId).catch((err) => setStopError(errorText(err)))}
-                data-testid="stop-session"
-              >
+              {root && root.waits.at(-1)?.kind === 'model' && root.waits.at(-1)?.end === null ? (
+                <ModelWait agent={root} className="small" />
+              ) : (
+                <span className="muted small">The main agent is working…</span>
+              )}
+              <button className="btn btn-sm" onClick={() => void onStop()} data-testid="stop-session">
                 <Icon name="stop" size={12} /> Stop
               </button>
             </div>
@@ -169,6 +187,7 @@ function ConversationControls({
           draftKey={`followup:${sessionId}`}
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"
+          maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
           onSubmit={async (text) => {
             if (running && rootId) await sendMessage(sessionId, rootId, text)
             else await sendPrompt(sessionId, text)
