@@ -49,7 +49,7 @@ export interface CrashProject {
   agents: Roster
 }
 
-/** A git repository with a hook that holds the first worktree commit (the mid-commit kill point) until released. */
+/** A git repository, and a `git` on the run's PATH that holds the first worktree commit (the mid-commit kill point) until released. */
 export function crashProject(size = 16): CrashProject {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-crash-')))
   const project = join(root, 'project')
@@ -60,20 +60,26 @@ export function crashProject(size = 16): CrashProject {
   git(project, 'add', '-A')
   git(project, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'init')
   // Markers a sandboxed Bash command touches are in the working tree (the only place it may write); the
-  // others (the git hook's, the test's own) beside it.
+  // others (the held git's, the test's own) beside it.
   const marker = (name: string) => (name === 'tool' ? join(project, '.tool.marker') : join(root, `${name}.marker`))
   const release = join(root, 'release')
-  // prepare-commit-msg runs even under --no-verify: the commit of editor-0's worktree waits here the first time.
-  const hook = join(project, '.git', 'hooks', 'prepare-commit-msg')
-  // Armed by the scenario that kills mid-commit (crashScript with holdCommit); the others commit straight away.
-  writeFileSync(hook, `#!/bin/sh\nif [ -e "${marker('arm-commit')}" ] && [ ! -e "${marker('commit')}" ]; then\n  touch "${marker('commit')}"\n  while [ ! -e "${release}" ]; do sleep 0.05; done\nfi\nexit 0\n`)
-  chmodSync(hook, 0o755)
+  // Fanout's git runs no repository hook (core.hooksPath=/dev/null), so the mid-commit point holds in a `git`
+  // ahead of the real one on the run's PATH: the first commit waits there, armed by the scenario that kills
+  // mid-commit (crashScript with holdCommit), until the release; every other git command goes straight through.
+  const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim()
+  const bin = join(root, 'bin')
+  mkdirSync(bin)
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/sh\ncase " $* " in\n  *" commit "*)\n    if [ -e "${marker('arm-commit')}" ] && [ ! -e "${marker('commit')}" ]; then\n      touch "${marker('commit')}"\n      while [ ! -e "${release}" ]; do sleep 0.05; done\n    fi ;;\nesac\nexec "${realGit}" "$@"\n`
+  )
+  chmodSync(join(bin, 'git'), 0o755)
   return {
     root,
     project,
     dataDir,
     release: () => writeFileSync(release, ''),
-    env: (url) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: root }),
+    env: (url) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: root, PATH: `${bin}:${process.env.PATH ?? ''}` }),
     effects: () => (existsSync(join(project, 'effects.log')) ? readFileSync(join(project, 'effects.log'), 'utf8').split('\n').filter(Boolean) : []),
     marker,
     agents: roster(size)
@@ -86,7 +92,7 @@ export interface Holds {
   slowStream?: boolean
   /** worker-5's Bash call waits for the release (the mid-tool point). */
   blockTool?: boolean
-  /** The first worktree commit waits in a git hook for the release (the mid-commit point). */
+  /** The first worktree commit waits in the run's git for the release (the mid-commit point). */
   holdCommit?: boolean
 }
 
