@@ -139,6 +139,8 @@ export class AgentSession implements SessionContext {
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
+    // A crash cut the main agent off: it is idle now, and says so until it runs again.
+    const cutOff = opened.interrupted.some((e) => e.agentId === session.mainAgentId)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
       let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
@@ -146,11 +148,9 @@ export class AgentSession implements SessionContext {
         session.enableCoordinator()
         agentType = undefined
       }
-      session.main.restore(repairConversation(main.messages).messages, agentType)
+      session.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
       session.coordinator?.restore(main.messages)
-    }
-    // A crash cut the main agent off: it is idle now, and says so until it runs again.
-    if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
+    } else if (cutOff) session.main.restore([], undefined, 'interrupted')
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
     return session
