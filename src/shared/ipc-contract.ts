@@ -22,7 +22,7 @@ const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extend
 export const AGENT_EVENT_TYPES = [
   'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'text_delta', 'thinking_delta', 'message',
   'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
-  'permission_request', 'permission_response', 'message_received', 'phase', 'team'
+  'permission_request', 'permission_response', 'message_received', 'phase', 'team', 'compaction_start', 'compaction'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
 

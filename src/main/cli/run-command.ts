@@ -133,6 +133,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       client: made.client,
       aliases: config.aliases,
       limits: config.limits,
+      context: config.context,
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,

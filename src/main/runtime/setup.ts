@@ -1,5 +1,6 @@
 // Assembles what every front end (CLI, app, browser mode) needs before it can run agents: the data
 // folder, Fanout's settings, and a model client from the stored key or the environment.
+import type { ContextSettings } from './compaction/context-settings'
 import type { ModelAliases } from './model/aliases'
 import { createModelClient, type ModelClientConfig } from './model/client'
 import { MissingCredentialsError } from './model/errors'
@@ -14,6 +15,8 @@ export interface RuntimeConfig {
   settingsProblems: string[]
   aliases: ModelAliases
   limits: SpawnLimits
+  /** Context management for every session (settings.json `context`). */
+  context: ContextSettings
 }
 
 /** Where the API key is kept: the credentials file by default, safeStorage in the Electron app. */
@@ -36,7 +39,8 @@ export async function loadRuntimeConfig(opts: { env?: Record<string, string | un
     settings: loaded.settings,
     settingsProblems: loaded.problems,
     aliases: { ...loaded.settings.modelAliases },
-    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd }
+    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd },
+    context: { ...loaded.settings.context }
   }
 }
 

@@ -4,6 +4,7 @@
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, AgentStatus } from '../events'
 import { addUsage, emptyUsage, type Usage } from '../usage'
 import { closeWaits } from './agent-status'
+import { contextAtStart } from './context-reducer'
 import { openedByInbox } from './inbox-message'
 import { expirePermission } from './permission-reducer'
 import type { SessionDraft } from './session-draft'
@@ -91,6 +92,7 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     unknown: undefined,
     phase: phaseForStart(d, e.parentAgentId)
   })
+  contextAtStart(a, e)
   if (!existing) {
     d.putAgent(a)
     linkToParent(d, a)

@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../events'
 import { addUsage } from '../usage'
 import { agentEnd, agentStart, ensureAgent } from './agent-reducer'
+import { compactionEnd, compactionStart, contextUsage } from './context-reducer'
 import { setStatus } from './agent-status'
 import { messageReceived } from './inbox-reducer'
 import { assistantMessage, userMessage } from './message-reducer'
@@ -76,8 +77,9 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'usage':
       resolveRetry(d, a) // the call answered
       a.usage = addUsage(a.usage, e.usage)
-      a.resolvedModel = e.model
+      if (e.purpose !== 'compaction') a.resolvedModel = e.model
       d.addUsage(e.usage)
+      contextUsage(a, e)
       return
     case 'error':
       return agentError(d, a, e)
@@ -93,5 +95,9 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return applyPhase(d, e)
     case 'team':
       return applyTeam(d, e)
+    case 'compaction_start':
+      return compactionStart(d, a, e)
+    case 'compaction':
+      return compactionEnd(d, a, e)
   }
 }

@@ -60,6 +60,7 @@ export class SessionFactory {
       client,
       aliases: config.aliases,
       limits: config.limits,
+      context: config.context,
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
       dataDir: this.o.dataDir,

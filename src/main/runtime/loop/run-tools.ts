@@ -3,7 +3,8 @@
 // one tool_end event and one result, including refused calls, bad input, denials and interruptions,
 // so the conversation always answers every tool_use.
 import type { EventPayload } from '../../../shared/events'
-import type { Tool, ToolResult } from '../tools/define-tool'
+import { DEFAULT_MAX_OUTPUT_CHARS, type Tool, type ToolResult } from '../tools/define-tool'
+import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
 
 export interface ToolCall {
@@ -30,6 +31,8 @@ export interface ToolRunContext {
   canUseTool?: CanUseTool
   emit: (payload: EventPayload) => void
   maxConcurrency: number
+  /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
+  outputDir?: string
 }
 
 const INTERRUPTED = (name: string) => `${name} was interrupted: the agent was stopped.`
@@ -60,7 +63,8 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     signal: ctx.signal,
     agentId: ctx.agentId,
     toolUseId: call.id,
-    onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details })
+    onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
+    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {})
   })
 }
 
@@ -100,7 +104,8 @@ async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
   const result = await raceAbort(execute(call, ctx), call, aborted)
   // The API rejects an empty tool_result, and an empty one tells the model nothing.
-  const content = result.content === '' ? `(${call.name} completed with no output)` : result.content
+  const cap = ctx.tools.get(call.name)?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
+  const content = result.content === '' ? `(${call.name} completed with no output)` : await limitOutput(result.content, cap, ctx.outputDir, call.id)
   const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: result.details }
   ctx.emit({
     type: 'tool_end',

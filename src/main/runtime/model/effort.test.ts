@@ -39,6 +39,13 @@ describe('effortRequest', () => {
     expect(readEffort('High')).toBe('high')
     expect(readEffort(' 8000 ')).toBe(8000)
     expect(readEffort(0)).toBeUndefined()
-    expect(modelCapabilities('claude-opus-4-20250514')).toEqual({ effort: false, maxEffort: false, adaptive: false, manualThinking: true })
+    expect(modelCapabilities('claude-opus-4-20250514')).toEqual({ effort: false, maxEffort: false, adaptive: false, manualThinking: true, contextManagement: true })
+  })
+
+  it('knows which models clear old tool results on the API side (context_management)', () => {
+    for (const model of ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5-20251001', 'claude-sonnet-5-5', 'claude-opus-5-5'])
+      expect(modelCapabilities(model).contextManagement, model).toBe(true)
+    for (const model of ['claude-3-7-sonnet-20250219', 'claude-3-5-haiku-latest', 'claude-haiku-4-0', 'gpt-4o', 'my-gateway-model'])
+      expect(modelCapabilities(model).contextManagement, model).toBe(false)
   })
 })

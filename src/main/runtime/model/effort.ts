@@ -26,9 +26,11 @@ export interface ModelCapabilities {
   adaptive: boolean
   /** thinking {type: "enabled", budget_tokens}. */
   manualThinking: boolean
+  /** context_management (clearing old tool results on the API's side): Claude 4 models and later, Haiku from 4.5. */
+  contextManagement: boolean
 }
 
-const NONE: ModelCapabilities = { effort: false, maxEffort: false, adaptive: false, manualThinking: false }
+const NONE: ModelCapabilities = { effort: false, maxEffort: false, adaptive: false, manualThinking: false, contextManagement: false }
 
 /** What a Claude model id supports, from its family and version; nothing for ids it cannot read. */
 export function modelCapabilities(modelId: string): ModelCapabilities {
@@ -37,22 +39,22 @@ export function modelCapabilities(modelId: string): ModelCapabilities {
   const modern = /claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2})(?!\d))?/.exec(id)
   // claude-3-7-sonnet-20250219, claude-3-5-haiku-latest
   const legacy = /claude-(\d+)-(\d+)-(opus|sonnet|haiku)/.exec(id)
-  if (!modern && !legacy) return /claude-mythos/.test(id) ? { effort: true, maxEffort: true, adaptive: true, manualThinking: false } : NONE
+  if (!modern && !legacy) return /claude-mythos/.test(id) ? { effort: true, maxEffort: true, adaptive: true, manualThinking: false, contextManagement: true } : NONE
   const family = modern ? modern[1] : legacy![3]
   const version = modern ? Number(modern[2]) + Number(modern[3] ?? 0) / 10 : Number(legacy![1]) + Number(legacy![2]) / 10
-  if (family === 'fable' || family === 'mythos' || version >= 5) return { effort: true, maxEffort: true, adaptive: true, manualThinking: false }
+  if (family === 'fable' || family === 'mythos' || version >= 5) return { effort: true, maxEffort: true, adaptive: true, manualThinking: false, contextManagement: true }
   if (family === 'opus') {
-    if (version >= 4.7) return { effort: true, maxEffort: true, adaptive: true, manualThinking: false }
-    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true }
-    if (version >= 4.5) return { effort: true, maxEffort: false, adaptive: false, manualThinking: true }
-    return { ...NONE, manualThinking: version >= 4 }
+    if (version >= 4.7) return { effort: true, maxEffort: true, adaptive: true, manualThinking: false, contextManagement: true }
+    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, contextManagement: true }
+    if (version >= 4.5) return { effort: true, maxEffort: false, adaptive: false, manualThinking: true, contextManagement: true }
+    return { ...NONE, manualThinking: version >= 4, contextManagement: version >= 4 }
   }
   if (family === 'sonnet') {
-    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true }
-    return { ...NONE, manualThinking: version >= 3.7 }
+    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, contextManagement: true }
+    return { ...NONE, manualThinking: version >= 3.7, contextManagement: version >= 4 }
   }
   // haiku below 5
-  return { ...NONE, manualThinking: version >= 4.5 }
+  return { ...NONE, manualThinking: version >= 4.5, contextManagement: version >= 4.5 }
 }
 
 const LEVEL_BUDGETS: Record<'low' | 'medium' | 'high' | 'max', number | null> = { low: null, medium: 4_096, high: 16_384, max: 31_999 }

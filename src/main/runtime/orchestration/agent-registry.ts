@@ -58,6 +58,10 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** A compaction the person asked for while the agent runs: taken before its next model request. */
+  compactRequest?: { instructions?: string }
+  /** A compaction of the idle agent in progress: a run that starts meanwhile waits for it. */
+  compacting?: Promise<unknown>
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */
@@ -115,6 +119,7 @@ export class AgentRegistry {
     else if (event.type === 'status') handle.status = event.status
     else if (event.type === 'turn_start') handle.turnCount++
     else if (event.type === 'message') handle.messages.push(event.message)
+    else if (event.type === 'compaction' && event.messages) handle.messages = [...event.messages]
   }
 
   /** Whether the agent is at work in this process: a run in progress, or a status that is not final. */

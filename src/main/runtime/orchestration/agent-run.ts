@@ -27,6 +27,8 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
   void (async () => {
     let result: ChildResult
     try {
+      // A compaction the person asked for while the agent was idle finishes before the run reads the conversation.
+      await handle.compacting?.catch(() => undefined)
       result = await runOnce(session, handle, req)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)

@@ -10,7 +10,7 @@ import { resolveModel } from '../model/aliases'
 import { repairConversation } from '../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from './coordinator-prompt'
-import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+import { MAIN_AGENT_TYPE, MAIN_DEFINITION } from './main-prompt'
 import { runAgentOnce } from './run-agent-once'
 import type { SessionContext } from './types'
 
@@ -33,7 +33,7 @@ export interface MainAgentConfig {
   effort?: string | number
 }
 
-export const MAIN_DEFINITION: AgentDefinition = { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
+export { MAIN_DEFINITION }
 
 export class MainAgent {
   private handle: AgentHandle | null = null
@@ -116,7 +116,12 @@ export class MainAgent {
     this.enqueue(() => this.runOnce(undefined, {}, false)).catch((err: Error) => this.s.onError(new Error(`The main agent could not be woken: ${err.message}`)))
   }
 
-  private enqueue(fn: () => Promise<AgentRunResult | null>): Promise<AgentRunResult | null> {
+  /** Runs `work` when no run of the main agent is going, holding later runs until it ends (a compaction). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.enqueue(work)
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
     this.pending++
     const run = this.queue.then(fn).finally(() => {
       this.pending--

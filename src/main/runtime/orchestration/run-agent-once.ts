@@ -6,9 +6,11 @@
 // here, only folded from the events the run emits (AgentRegistry.note).
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
+import { contextOptionsFor } from '../compaction/context-settings'
 import { runAgent, type RunAgentOptions } from '../loop'
 import type { AgentRunResult, EmitFn } from '../loop/types'
 import { effortRequest } from '../model/effort'
+import { compactIdle } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
 import type { SessionContext } from './types'
@@ -45,7 +47,7 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
     handle.systemPrompt = await spec.systemPrompt()
     const tools = session.buildTools(handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
-    return await runAgent(
+    const result = await runAgent(
       {
         agentId: handle.id,
         parentAgentId: handle.parentId,
@@ -67,11 +69,24 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
+        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle) }),
+        toolOutputDir: session.toolOutputDir,
         ...extras
       },
       spec.emit ?? session.emit
     )
+    // Asked for while the run was in its last request: done now, before another run can start.
+    const leftover = takeCompactRequest(handle)
+    if (leftover && result.status !== 'stopped') await compactIdle(session, handle, leftover.instructions).catch(() => undefined)
+    return result
   } finally {
     await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
   }
+}
+
+/** The compaction the person asked for, once. */
+export function takeCompactRequest(handle: AgentHandle): { instructions?: string } | null {
+  const asked = handle.compactRequest ?? null
+  handle.compactRequest = undefined
+  return asked
 }

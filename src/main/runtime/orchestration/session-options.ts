@@ -1,6 +1,7 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { ContextSettings } from '../compaction/context-settings'
 import type { LoadAgentsOptions } from '../definitions'
 import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
@@ -55,6 +56,8 @@ export interface AgentSessionOptions {
   mcpStartTimeoutMs?: number
   /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
   effort?: string | number
+  /** Context management (settings.json `context`): auto-compaction and its threshold, clearing of old tool results, windows by model. */
+  context?: Partial<ContextSettings>
 }
 
 export type RunOptions = MainRunOptions

@@ -10,7 +10,7 @@ import { PermissionBroker } from './permission-broker'
 import type { AgentSessionOptions } from './session-options'
 import type { SessionContext } from './types'
 
-export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit'> & { readonly extensions: SessionExtensions }
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & { readonly extensions: SessionExtensions }
 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -37,6 +37,8 @@ export class SessionPermissions {
         home: s.home,
         rules,
         additionalDirectories: settings.additionalDirectories,
+        // The session saves large tool outputs there and tells the agent to read them.
+        readableDirectories: [s.toolOutputDir],
         headless: options.headless === true,
         registry: s.registry,
         emit: s.emit,

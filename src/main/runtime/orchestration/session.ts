@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
+import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from '../compaction/context-settings'
 import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
@@ -17,6 +18,7 @@ import { loadAgentForResume, openSession, repairConversation, sessionDir } from 
 import type { Tool } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
 import { startSubagentRun } from './agent-run'
+import { compactAgent, type CompactOutcome } from './compact-agent'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
 import { Coordinator } from './coordinator'
@@ -50,6 +52,8 @@ export class AgentSession implements SessionContext {
   readonly mainAgentId: string
   readonly dataDir: string | undefined
   readonly backgroundStallMs: number
+  readonly contextSettings: ContextSettings
+  readonly toolOutputDir: string
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   private readonly definitions: SessionDefinitions
@@ -81,6 +85,8 @@ export class AgentSession implements SessionContext {
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
+    this.toolOutputDir = join(files, 'tool-outputs')
+    this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
     this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
@@ -279,6 +285,33 @@ export class AgentSession implements SessionContext {
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
     const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(note)]
     return this.main.run(blocks, opts)
+  }
+
+  /**
+   * Compacts an agent's conversation (by id or name; default the main agent), keeping what `instructions` asks
+   * for: now when it is idle, else before its next model request ('scheduled'). Throws with the reason when an
+   * idle agent's compaction fails (its conversation is then unchanged).
+   */
+  async compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
+    const isMain = agentId === this.mainAgentId || agentId === 'main'
+    const handle = isMain ? this.mainHandle() : await this.findAgent(agentId)
+    if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
+    const opts = instructions ? { instructions } : {}
+    if (isMain) return compactAgent(this, handle, { ...opts, busy: this.main.busy, exclusive: (work) => this.main.exclusive(work) })
+    return compactAgent(this, handle, {
+      ...opts,
+      busy: handle.run !== null || handle.compacting !== undefined,
+      exclusive: (work) => {
+        const done = work()
+        handle.compacting = done
+        const clear = () => {
+          if (handle.compacting === done) handle.compacting = undefined
+        }
+        done.then(clear, clear)
+        this.track(done)
+        return done
+      }
+    })
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */

@@ -3,6 +3,7 @@
 // helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
@@ -62,6 +63,10 @@ export interface SessionContext {
   emit: (event: AgentEvent) => void
   /** Background agents with no event for this long are stopped and marked failed. */
   backgroundStallMs: number
+  /** How agents manage their context windows: compaction, clearing of old tool results, windows by model. */
+  contextSettings: ContextSettings
+  /** Where tool outputs too large for the conversation are saved (the session's folder). */
+  toolOutputDir: string
   /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
   agents(): Map<string, LoadedAgent>
   newAgentId(): string

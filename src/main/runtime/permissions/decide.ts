@@ -20,6 +20,8 @@ export interface PermissionCheck {
   cwd: string
   /** More directories the agent may read (and, in acceptEdits, edit) without asking. */
   additionalDirectories?: string[]
+  /** Directories the agent may read without asking, never edit (the session's saved tool outputs). */
+  readableDirectories?: string[]
   home?: string
 }
 
@@ -187,7 +189,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   // 5. Defaults by kind of call.
   if (!decision) {
     if (call.kind === 'free') return { behavior: 'allow' }
-    if (call.kind === 'read' && inside) return { behavior: 'allow' }
+    if (call.kind === 'read' && (inside || (call.path !== undefined && insideWorkingDirs(call.path, check.readableDirectories ?? [])))) return { behavior: 'allow' }
     if (call.kind === 'bash' && readOnlyCall) return { behavior: 'allow' }
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }

@@ -32,6 +32,8 @@ export interface PermissionGateOptions {
   ask?: AskFn
   headless?: boolean
   additionalDirectories?: string[]
+  /** Directories whose files may be read without asking (never edited). */
+  readableDirectories?: string[]
   home?: string
   /** Told about every denial (e.g. the CLI prints them to stderr). */
   onDenied?: (message: string, toolName: string) => void
@@ -70,7 +72,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
     rules,
     addSessionRule,
     async canUseTool(tool, input, toolUseId) {
-      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: opts.additionalDirectories, home: opts.home })
+      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home })
       if (decision.behavior === 'allow') return { behavior: 'allow' }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
       if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules), tool.name)

@@ -50,7 +50,7 @@ function human(ms: number): string {
 
 function runForeground(command: string, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
-  const capture = new OutputCapture()
+  const capture = new OutputCapture(undefined, undefined, ctx.outputFile)
   const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
   const pid = child.pid
   let timedOut = false

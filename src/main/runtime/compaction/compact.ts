@@ -1,0 +1,41 @@
+// One compaction: cut the conversation, have the model summarise the older part, and put the summary in its
+// place. It is announced (compaction_start) and recorded (compaction, with the summary and the whole new
+// conversation: the transcript's boundary, from which a resume or a reopen rebuilds the conversation). A
+// compaction that fails says why and changes nothing. Until the compaction event is written, nothing has
+// changed: a crash half-way leaves the transcript whole, and the next run compacts again.
+import type { ChatMessage, CompactionTrigger, EventPayload } from '../../../shared/events'
+import { compactedConversation, cutForCompaction } from './compacted-conversation'
+import { estimateMessagesTokens } from './estimate-tokens'
+import { writeSummary, type SummarizerOptions } from './summarize'
+
+export interface CompactOptions {
+  trigger: CompactionTrigger
+  /** The conversation's size now (tokens), as the meter shows it. */
+  tokensBefore: number
+  /** Recent turns kept as they are, up to this many tokens. */
+  keepTokens: number
+  summarizer: SummarizerOptions
+  /** Sends an event for the agent (the loop's or the session's emitter). */
+  emit(payload: EventPayload): void
+  /** Tokens the request outside the conversation takes (system prompt, tools): part of the size after. */
+  fixedTokens: number
+}
+
+export async function compactConversation(messages: ChatMessage[], o: CompactOptions): Promise<ChatMessage[] | null> {
+  const started = Date.now()
+  o.emit({ type: 'compaction_start', trigger: o.trigger, tokensBefore: o.tokensBefore })
+  try {
+    const cut = cutForCompaction(messages, o.keepTokens)
+    if (!cut.summarize.length) throw new Error('there is nothing to summarise yet')
+    const summary = await writeSummary(cut.summarize, o.summarizer)
+    if (o.summarizer.signal?.aborted) throw new Error('stopped')
+    const next = compactedConversation(summary, cut)
+    const tokensAfter = Math.ceil((o.fixedTokens + estimateMessagesTokens(next)) * o.summarizer.calibration.scale)
+    o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, summary, messages: next, summarized: cut.summarize.length, tokensAfter, durationMs: Date.now() - started })
+    return next
+  } catch (err) {
+    const why = o.summarizer.signal?.aborted ? 'the agent was stopped while its conversation was being summarised' : err instanceof Error ? err.message : String(err)
+    o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, error: `Compaction failed: ${why}. The conversation was kept whole.`, durationMs: Date.now() - started })
+    return null
+  }
+}
