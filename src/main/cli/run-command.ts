@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import type { AgentEvent } from '../../shared/events'
 import { AgentSession } from '../runtime/orchestration'
+import { parseCompactCommand } from '../runtime/orchestration/compact-agent'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { summarizeRun } from './run-summary'
 
@@ -24,6 +25,11 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              'agentTeams' setting; always on in coordinator mode)
   --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
+
+Long sessions compact themselves: past a threshold of the model's context window (settings.json
+"context": {"autoCompactPercent": N}; default like Claude Code's, 83.5% of a 200k window) the older part
+of an agent's conversation is summarised and it carries on from the summary and its latest turns.
+-p "/compact [what to keep]" with --resume compacts the session's main agent now.
 `
 
 class UsageError extends Error {}
@@ -108,6 +114,14 @@ function retryLabel(session: AgentSession, agentId: string): string {
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
 }
 
+/** A compaction's end, in one line for stderr. */
+function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string {
+  if (e.error) return e.error
+  const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US')
+  const why = e.trigger === 'overflow' ? 'the API said the prompt is too long' : e.trigger === 'manual' ? 'as asked' : 'its context passed the threshold'
+  return `compacted the conversation (${why}): ${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   let args: RunArgs
   try {
@@ -153,11 +167,14 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   const events: AgentEvent[] = []
+  const compact = parseCompactCommand(args.prompt)
   session.bus.subscribe((e) => {
-    if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)
+    if (e.type === 'agent_start' || e.type === 'agent_end' || e.type === 'compaction') events.push(e)
     if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
     // Without the event stream on stdout a retry would be silent, and a wrong endpoint a long quiet wait.
     else if (e.type === 'error' && e.retrying) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
+    // A compaction takes a model call and changes what the agent remembers: say so.
+    else if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
   })
   let interrupted = false
   const onSigint = () => {
@@ -182,6 +199,23 @@ export async function runCommand(argv: string[]): Promise<number> {
     )
   })
   const started = Date.now()
+  // `/compact`: its own result says what happened (a failure too, on stderr).
+  if (compact) {
+    try {
+      if (!args.resume) throw new Error('/compact works on a recorded session: pass --resume SESSION_ID.')
+      const done = await session.compact(undefined, compact.instructions)
+      const line = done.status === 'compacted' ? `Compacted the conversation: ${done.tokensBefore.toLocaleString('en-US')} → ${done.tokensAfter.toLocaleString('en-US')} tokens.` : 'The main agent is working; it compacts before its next request.'
+      if (args.format === 'text') process.stdout.write(`${line}\n`)
+      else process.stdout.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+      return 0
+    } catch (err) {
+      process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+      return 1
+    } finally {
+      process.off('SIGINT', onSigint)
+      await session.close()
+    }
+  }
   try {
     if (args.resume) {
       const resumed = await session.resumeInterrupted()

@@ -15,10 +15,13 @@ export interface RunSummary {
   usage: Usage
   total_cost_usd: number
   subagents: { spawned: number; completed: number; failed: number; max_depth: number; by_type: Record<string, number> }
+  /** Conversations compacted during the run (any agent's), and compactions that failed. */
+  compactions: { done: number; failed: number }
 }
 
 export function summarizeRun(session: AgentSession, result: AgentRunResult, events: AgentEvent[], durationMs: number): RunSummary {
   const starts = events.filter((e): e is AgentStartEvent => e.type === 'agent_start' && e.depth > 0)
+  const compactions = events.filter((e) => e.type === 'compaction')
   const ends = events.filter((e): e is AgentEndEvent => e.type === 'agent_end' && e.agentId !== session.mainAgentId)
   const byType: Record<string, number> = {}
   for (const s of starts) byType[s.agentType] = (byType[s.agentType] ?? 0) + 1
@@ -39,6 +42,7 @@ export function summarizeRun(session: AgentSession, result: AgentRunResult, even
       failed: ends.filter((e) => e.status === 'failed').length,
       max_depth: starts.reduce((m, s) => Math.max(m, s.depth), 0),
       by_type: byType
-    }
+    },
+    compactions: { done: compactions.filter((e) => !e.error).length, failed: compactions.filter((e) => e.error).length }
   }
 }

@@ -12,7 +12,7 @@ export interface CompactOptions {
   trigger: CompactionTrigger
   /** The conversation's size now (tokens), as the meter shows it. */
   tokensBefore: number
-  /** Recent turns kept as they are, up to this many tokens. */
+  /** Recent turns kept as they are, up to this many tokens (and a quarter of the conversation). */
   keepTokens: number
   summarizer: SummarizerOptions
   /** Sends an event for the agent (the loop's or the session's emitter). */
@@ -25,7 +25,8 @@ export async function compactConversation(messages: ChatMessage[], o: CompactOpt
   const started = Date.now()
   o.emit({ type: 'compaction_start', trigger: o.trigger, tokensBefore: o.tokensBefore })
   try {
-    const cut = cutForCompaction(messages, o.keepTokens)
+    // At most a quarter of what there is: a compaction must shrink the conversation, however early it is asked for.
+    const cut = cutForCompaction(messages, Math.min(o.keepTokens, Math.floor(o.tokensBefore / 4)))
     if (!cut.summarize.length) throw new Error('there is nothing to summarise yet')
     const summary = await writeSummary(cut.summarize, o.summarizer)
     if (o.summarizer.signal?.aborted) throw new Error('stopped')

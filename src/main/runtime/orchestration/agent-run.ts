@@ -8,6 +8,7 @@ import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { subagentHookRun } from '../hooks/wiring'
+import { repairConversation } from '../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { runAgentOnce } from './run-agent-once'
@@ -108,7 +109,8 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     const result = await runAgentOnce(session, handle, {
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
-      history: req.history,
+      // Read now, not when the run was asked for: a compaction may have ended in between.
+      history: req.history ?? repairConversation(handle.messages).messages,
       maxTurns: req.maxTurns,
       toolNames: () => handle.toolNames ?? [],
       // A fork keeps the system prompt it inherited from its parent.
@@ -171,7 +173,7 @@ function eventFilter(session: SessionContext, handle: AgentHandle, req: RunReque
       }
       session.emit(event)
       if (event.type === 'agent_start' && req.recordHistory) {
-        for (const message of req.history) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
+        for (const message of req.history ?? []) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
       }
     }
   }

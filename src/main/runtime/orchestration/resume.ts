@@ -4,7 +4,7 @@
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
-import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
 import { isFinished, type AgentHandle } from './agent-registry'
@@ -174,7 +174,6 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       if (!handle || handle.run) continue
       startSubagentRun(ctx, handle, {
         prompt: RESUME_AFTER_RESTART_NOTE,
-        history: repairConversation(handle.messages).messages,
         reportTo: handle.parentId ?? ctx.mainAgentId,
         ...(handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {})
       })

@@ -255,7 +255,7 @@ export class AgentSession implements SessionContext {
 
   resumeFromInbox(handle: AgentHandle, reportTo: string | null): void {
     const maxTurns = handle.definition?.maxTurns
-    startSubagentRun(this, handle, { history: repairConversation(handle.messages).messages, reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+    startSubagentRun(this, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
   }
 
   runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void {
@@ -294,7 +294,8 @@ export class AgentSession implements SessionContext {
    */
   async compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
     const isMain = agentId === this.mainAgentId || agentId === 'main'
-    const handle = isMain ? this.mainHandle() : await this.findAgent(agentId)
+    // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
+    const handle = isMain ? this.mainHandle() : (this.registry.find(agentId) ?? (await this.findAgent(agentId)))
     if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
     const opts = instructions ? { instructions } : {}
     if (isMain) return compactAgent(this, handle, { ...opts, busy: this.main.busy, exclusive: (work) => this.main.exclusive(work) })

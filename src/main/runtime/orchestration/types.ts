@@ -23,8 +23,8 @@ export interface ChildResult extends AgentRunResult {
 export interface RunRequest {
   /** The new user message; absent: the messages waiting in the agent's inbox. */
   prompt?: string | ContentBlock[]
-  /** The conversation before this run. */
-  history: ChatMessage[]
+  /** The conversation before this run; absent: the agent's own as it stands when the run starts (repaired for the API). */
+  history?: ChatMessage[]
   maxTurns?: number
   /** A foreground caller's signal: stopping the caller stops this run. */
   linkTo?: AbortSignal
