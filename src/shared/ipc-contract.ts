@@ -9,7 +9,7 @@ import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import type { OlderPage } from './view/session-pages'
 import type { SessionState } from './view/session-state'
 import type { CallName } from './ipc-channels'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 
@@ -127,6 +127,13 @@ export const LimitsSchema = z.object({
 })
 export type Limits = z.infer<typeof LimitsSchema>
 
+/** Long sessions: automatic compaction, its threshold (null: Claude Code's default), and old tool results. */
+const ContextSettingsSchema = z.object({
+  autoCompact: z.boolean(),
+  autoCompactPercent: wholeSetting('autoCompactPercent').nullable(),
+  toolResultClearing: z.enum(CLEARING_CHOICES)
+})
+
 export const SettingsSchema = z.object({
   /** Whether a key is available. The key itself never leaves the main process. */
   hasApiKey: z.boolean(),
@@ -146,7 +153,8 @@ export const SettingsSchema = z.object({
   /** Light, dark, or as the system says. */
   theme: z.enum(THEME_CHOICES),
   /** "Skip for now" was chosen on the first-run screen. */
-  firstRunSkipped: z.boolean()
+  firstRunSkipped: z.boolean(),
+  context: ContextSettingsSchema
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -165,7 +173,8 @@ export const SettingsPatchSchema = z
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
     theme: z.enum(THEME_CHOICES).optional(),
-    firstRunSkipped: z.boolean().optional()
+    firstRunSkipped: z.boolean().optional(),
+    context: ContextSettingsSchema.partial().strict().optional()
   })
   .strict()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
@@ -264,6 +273,19 @@ export const CONTRACT = {
     response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
   },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
+  'agent.compact': {
+    request: z
+      .object({
+        sessionId: Id('sessionId'),
+        /** An agent id, or an agent's name (`main` for the main agent). */
+        agentId: z.string().trim().min(1, 'agentId is empty').max(200),
+        /** What the summary should keep in particular (`/compact keep the API notes`). */
+        instructions: z.string().trim().max(10_000, 'instructions are longer than 10,000 characters').optional()
+      })
+      .strict(),
+    /** Compacted now (an idle agent), or scheduled before its next model request (a running one). */
+    response: z.object({ status: z.enum(['compacted', 'scheduled']), tokensBefore: z.number().optional(), tokensAfter: z.number().optional() })
+  },
   'agent.sendMessage': {
     request: z
       .object({

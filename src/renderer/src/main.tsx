@@ -13,6 +13,7 @@ import './styles/inbox.css'
 import './styles/panels.css'
 import './styles/markdown.css'
 import './styles/team.css'
+import './styles/context.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

@@ -31,7 +31,8 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     coordinator: false,
     agentTeams: false,
     theme: 'system',
-    firstRunSkipped: false
+    firstRunSkipped: false,
+    context: { autoCompact: true, autoCompactPercent: null, toolResultClearing: 'auto' }
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
@@ -86,6 +87,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     async sendMessage(req) {
       record('sendMessage', req)
       return {}
+    },
+    async compactAgent(req) {
+      record('compactAgent', req)
+      return { status: 'compacted', tokensBefore: 1000, tokensAfter: 200 }
     },
     async respondPermission(req) {
       record('respondPermission', req)

@@ -24,7 +24,7 @@ export function contextMeter(c: AgentContext | undefined): ContextMeter | null {
   if (!c || c.tokens === null) return null
   const percent = Math.min(100, Math.floor((c.tokens / c.window) * 100))
   const fmt = (n: number) => n.toLocaleString('en-US')
-  const at = `${fmt(c.threshold)} (${Math.round((c.threshold / c.window) * 100)}%)`
+  const at = `${fmt(c.threshold)} (${+((c.threshold / c.window) * 100).toFixed(1)}%)`
   const rule = c.autoCompact ? `compacts automatically at ${at}` : `automatic compaction is off (threshold ${at})`
   const done = c.compactions ? ` · compacted ${c.compactions} time${c.compactions === 1 ? '' : 's'}` : ''
   return {

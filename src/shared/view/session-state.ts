@@ -44,6 +44,8 @@ export interface AgentContext {
   compacting: boolean
   /** Compactions done so far. */
   compactions: number
+  /** When each compaction happened (the timeline's marks). */
+  compactedAt: number[]
 }
 
 /** A message delivered to the agent (inbox-reducer.ts). `from`: the sender's agent id, `user` or `fanout`. */

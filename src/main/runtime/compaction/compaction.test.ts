@@ -200,7 +200,7 @@ describe('compaction in the loop', () => {
   it('with auto-compaction off, a refused request fails the run with the reason and what to do', async () => {
     const { result } = await loop(fetcher(20), { contextWindow: 12_000 }, { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompact: false } })
     expect(result.status).toBe('failed')
-    expect(result.error).toMatch(/^Invalid request \(400\): prompt is too long: \d+ tokens > 12000 maximum Automatic compaction is off/)
+    expect(result.error).toMatch(/^Invalid request \(400\): prompt is too long: \d+ tokens > 12000 maximum\. Automatic compaction is off \(Settings → Long sessions\)/)
   })
 
   it('a compaction that fails says why and keeps the conversation whole; the agent goes on', async () => {

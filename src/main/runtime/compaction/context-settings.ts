@@ -1,14 +1,14 @@
 // The person's context settings (settings.json `context`) turned into what one agent's run uses, for its model
 // and endpoint: its window, the compaction threshold, and how old tool results are cleared.
 import type { ContextLimits } from '../../../shared/events'
+import type { ClearingChoice } from '../../../shared/settings-fields'
 import { compactThreshold, contextWindowFor } from '../model/context-window'
 import { modelCapabilities } from '../model/effort'
 import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ContextOptions } from './context-control'
 import type { ClearingMode } from './tool-result-clearing'
 
-export const CLEARING_CHOICES = ['auto', 'api', 'local', 'off'] as const
-export type ClearingChoice = (typeof CLEARING_CHOICES)[number]
+export { CLEARING_CHOICES, type ClearingChoice } from '../../../shared/settings-fields'
 
 export interface ContextSettings {
   /** Compact automatically at the threshold (and when the API says the prompt is too long). */

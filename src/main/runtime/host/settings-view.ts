@@ -24,7 +24,8 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
     coordinator: s.coordinator,
     agentTeams: s.agentTeams,
     theme: s.theme,
-    firstRunSkipped: s.firstRunSkipped
+    firstRunSkipped: s.firstRunSkipped,
+    context: { autoCompact: s.context.autoCompact, autoCompactPercent: s.context.autoCompactPercent ?? null, toolResultClearing: s.context.toolResultClearing }
   }
 }
 
@@ -39,6 +40,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.theme !== undefined) out.theme = p.theme
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
   if (p.modelAliases) out.modelAliases = p.modelAliases
+  if (p.context) out.context = { ...p.context }
   if (p.limits) {
     const l = p.limits
     out.limits = {

@@ -169,7 +169,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
             return finish('stopped')
           }
           const message = err instanceof Error ? err.message : String(err)
-          const advice = tooLong && context ? ` ${overflowAdvice(context.limits.autoCompact)}` : ''
+          const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
           send({ type: 'error', message: message + advice, retrying: false })
           send({ type: 'turn_end', turn, stopReason: 'error' })
           return finish('failed', message + advice)
@@ -235,5 +235,5 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
 function overflowAdvice(autoCompact: boolean): string {
   return autoCompact
     ? 'Compacting the conversation did not bring it under the limit; the conversation is kept whole, and a smaller task or a fresh session may help.'
-    : 'Automatic compaction is off (Settings → Context): compact this agent (the Compact action, or /compact) and send the message again.'
+    : 'Automatic compaction is off (Settings → Long sessions): compact this agent (its Compact button, or /compact) and send the message again.'
 }

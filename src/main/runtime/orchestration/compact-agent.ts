@@ -15,12 +15,7 @@ export type CompactOutcome =
   | { status: 'scheduled' }
   | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
 
-/** What a person types to compact the main agent: `/compact`, optionally followed by what the summary should keep. */
-export function parseCompactCommand(text: string): { instructions?: string } | null {
-  const m = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim())
-  if (!m) return null
-  return m[1]?.trim() ? { instructions: m[1].trim() } : {}
-}
+export { parseCompactCommand } from '../../../shared/compact-command'
 
 /**
  * Compacts `handle` (see the file comment). `busy`: whether a run of it is going; `exclusive` runs the

@@ -2,6 +2,9 @@
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
+import { CompactButton } from '../components/compact-button'
+import { CompactionRow } from '../components/compaction-row'
+import { ContextMeter } from '../components/context-meter'
 import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
@@ -39,6 +42,7 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
       </span>
       <span title="Tokens">{formatTokens(tokens)} tok</span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      <ContextMeter context={agent.context} />
     </div>
   )
 }
@@ -49,6 +53,7 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
   return (
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
+      {agent.context && agent.context.tokens !== null && <CompactButton sessionId={agent.sessionId} agentId={agent.id} compacting={agent.context.compacting} />}
       {active && onMessage && (
         <button className="icon-button" title="Send this agent a message" onClick={onMessage} data-testid="panel-message">
           <Icon name="message" size={14} />
@@ -119,6 +124,8 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
       return <div className="msg-notice">{item.text}</div>
     case 'inbox':
       return <InboxRow item={item} sessionId={sessionId} compact />
+    case 'compaction':
+      return <CompactionRow item={item} compact />
   }
 })
 

@@ -2,7 +2,7 @@
 // (shared/settings-fields.ts), and turned into a patch only when every field holds.
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { Settings, SettingsPatch } from '../../../shared/ipc-contract'
-import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type ClearingChoice, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 
 export interface Draft {
   baseUrl: string
@@ -15,14 +15,17 @@ export interface Draft {
   defaultPermissionMode: PermissionMode
   coordinator: boolean
   agentTeams: boolean
+  autoCompact: boolean
+  autoCompactPercent: string
+  toolResultClearing: ClearingChoice
 }
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
 
-export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd']
+export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'autoCompactPercent']
 
 /** Fields in the order they appear, so the first invalid one is the one focused. */
-export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), ...NUMBER_FIELDS, 'defaultPermissionMode']
+export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), 'maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'defaultPermissionMode', 'autoCompactPercent', 'toolResultClearing']
 
 export const toDraft = (s: Settings): Draft => ({
   baseUrl: s.baseUrl ?? '',
@@ -34,7 +37,10 @@ export const toDraft = (s: Settings): Draft => ({
   maxTurns: String(s.limits.maxTurns),
   defaultPermissionMode: s.defaultPermissionMode,
   coordinator: s.coordinator,
-  agentTeams: s.agentTeams
+  agentTeams: s.agentTeams,
+  autoCompact: s.context.autoCompact,
+  autoCompactPercent: s.context.autoCompactPercent === null ? '' : String(s.context.autoCompactPercent),
+  toolResultClearing: s.context.toolResultClearing
 })
 
 export function sameDraft(a: Draft, b: Draft): boolean {
@@ -78,7 +84,8 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
     },
     defaultPermissionMode: d.defaultPermissionMode === 'bubble' ? undefined : d.defaultPermissionMode,
     coordinator: d.coordinator,
-    agentTeams: d.agentTeams
+    agentTeams: d.agentTeams,
+    context: { autoCompact: d.autoCompact, autoCompactPercent: num('autoCompactPercent'), toolResultClearing: d.toolResultClearing }
   }
 }
 

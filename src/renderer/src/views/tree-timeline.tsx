@@ -67,6 +67,10 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
             />
           ))}
         </div>
+        {/* On the track, not in the bar (which clips): a mark taller than the bar, in the text's color. */}
+        {row.compactions.map((ts) => (
+          <span key={ts} className="tl-compaction" style={{ left: pct((ts - t0) / span) }} title={`Conversation compacted at ${formatClock(ts - row.start)}`} data-testid="timeline-compaction" />
+        ))}
       </div>
     </div>
   )
@@ -109,6 +113,7 @@ export function TreeTimeline({ sessionId }: { sessionId: string }) {
         <span><i className="lg lg-tool" /> tool call</span>
         <span><i className="lg lg-queued" /> queued</span>
         <span><i className="lg lg-permission" /> waiting for permission</span>
+        <span><i className="lg lg-compaction" /> compaction</span>
       </div>
     </div>
   )
