@@ -165,3 +165,34 @@ test('Settings → Long sessions: the threshold is checked as typed and saved to
   await expect(dialog).toContainText('Saved.')
   expect(JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).context).toEqual({ autoCompact: true, toolResultClearing: 'local' })
 })
+
+test("the main agent's own long session: it compacts, its header meter and transcript markers say so, and the sum is right", async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true, respond: ledgerModel(PARTS), contextWindow: WINDOW, settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, toolResultClearing: 'off' } } })
+  const ledger = makeLedger(PARTS, 8_000)
+  for (const [rel, text] of Object.entries(ledger.files)) {
+    mkdirSync(dirname(join(app.project, rel)), { recursive: true })
+    writeFileSync(join(app.project, rel), text)
+  }
+  await page.setViewportSize(SIZES[2])
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill(`Read ledger/part-01.txt through ledger/part-60.txt with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`)
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 90_000 })
+  const transcript = page.getByTestId('transcript')
+  await expect(transcript).toContainText(`The sum of their values is ${ledger.sum}.`)
+  // Its markers are in its transcript (above what is on screen): scroll through and count them.
+  const markers = await transcript.evaluate(async (el) => {
+    const seen = new Set<string>()
+    for (let y = 0; y <= el.scrollHeight; y += el.clientHeight / 2) {
+      el.scrollTop = y
+      // Two frames: the virtualizer renders the rows now in view, then measures them.
+      const frame = () => new Promise((r) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => r(null)))
+      await frame()
+      await frame()
+      for (const m of el.querySelectorAll('[data-testid=compaction-marker][data-state=done]')) seen.add(m.closest('[data-index]')?.getAttribute('data-index') ?? '')
+    }
+    return seen.size
+  })
+  expect(markers).toBeGreaterThanOrEqual(2)
+  await expect(page.getByTestId('header-context').getByTestId('context-meter')).toHaveText(/^\d+% of 40k$/)
+})

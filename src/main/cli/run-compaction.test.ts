@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cliProject, ensureCliBundle, repoRoot, runCli } from '../../../test/support/cli'
 import { reply, startScriptedServer, type Respond, type ScriptedServer } from '../runtime/model/scripted'
-import { LEDGER_TASK, ledgerModel, makeLedger, partPath } from '../runtime/orchestration/testing/long-session'
+import { LEDGER_READER_FILE, LEDGER_TASK, ledgerModel, makeLedger, partPath } from '../runtime/orchestration/testing/long-session'
 
 let server: ScriptedServer | null = null
 beforeAll(() => ensureCliBundle(), 120_000)
@@ -52,6 +52,24 @@ describe('fanout run, a long session', () => {
     const reads = server.messageRequests().flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
     expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
     expect(Math.max(...server.messageRequests().map((q) => q.inputTokens))).toBeLessThanOrEqual(WINDOW)
+  }, 150_000)
+
+  it('a subagent compacts on its own too, and the main agent reports its right answer', async () => {
+    const { project: cwd, env } = project({})
+    mkdirSync(join(cwd, '.claude/agents'), { recursive: true })
+    writeFileSync(join(cwd, LEDGER_READER_FILE.path), LEDGER_READER_FILE.content)
+    const ledger = makeLedger(PARTS, 8_000)
+    server = await startScriptedServer({ respond: ledgerModel(PARTS, 'subagent'), contextWindow: WINDOW })
+    const r = await runCli(['run', '-p', 'Have the ledger summed up for me.', '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env(server.url), timeoutMs: 120_000 })
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.result).toContain(`The sum of their values is ${ledger.sum}.`)
+    expect(out.subagents).toMatchObject({ spawned: 1, completed: 1 })
+    expect(out.compactions.done).toBeGreaterThanOrEqual(2)
+    // Lines about the subagent's compactions name it.
+    expect(r.stderr.trim().split('\n').every((l) => /^fanout: ledger-reader a[0-9a-f]+: compacted the conversation/.test(l))).toBe(true)
+    const reads = server.messageRequests().flatMap((q) => (q.isSummaryRequest || !q.system.includes('ledger reader') ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
+    expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
   }, 150_000)
 
   it('killed (-9) during a compaction, resumes with --resume and finishes; nothing written before is lost', async () => {

@@ -57,8 +57,8 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               <StatusBadge status={child.status} />
               {fit < 2 && <span>{clock}</span>}
               {fit < 1 && <span>{turn}</span>}
-              <span className="agent-card-cost">{cost}</span>
               {fit < 3 && <ContextMeter context={child.context} short />}
+              <span className="agent-card-cost">{cost}</span>
               {currentTool && (
                 <span className="agent-card-tool" title={currentTool.name}>
                   ▸ {currentTool.name}
