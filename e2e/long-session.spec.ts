@@ -42,6 +42,14 @@ function gatedLedger(): { respond: Respond; close(): void; open(): void } {
   }
 }
 
+/** Writes the ledger (and any more files) into the project. */
+function writeProject(files: Record<string, string>) {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(app.project, rel)), { recursive: true })
+    writeFileSync(join(app.project, rel), text)
+  }
+}
+
 async function shootAll(page: Page, name: string) {
   for (const size of SIZES) {
     await page.setViewportSize(size)
@@ -59,10 +67,7 @@ test('a long session: the context meter, compaction markers, Compact and /compac
     settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW } } }
   })
   const ledger = makeLedger(PARTS, 8_000)
-  for (const [rel, text] of Object.entries({ ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content })) {
-    mkdirSync(dirname(join(app.project, rel)), { recursive: true })
-    writeFileSync(join(app.project, rel), text)
-  }
+  writeProject({ ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content })
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(e.message))
   await page.setViewportSize(SIZES[1])
@@ -122,10 +127,7 @@ test('with auto-compaction off: the meter turns amber past the threshold, a refu
     settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, autoCompact: false, toolResultClearing: 'off' } }
   })
   const ledger = makeLedger(PARTS, 8_000)
-  for (const [rel, text] of Object.entries(ledger.files)) {
-    mkdirSync(dirname(join(app.project, rel)), { recursive: true })
-    writeFileSync(join(app.project, rel), text)
-  }
+  writeProject(ledger.files)
   await page.setViewportSize(SIZES[1])
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill(`Read ${PARTS} ledger parts: ledger/part-01.txt to ledger/part-60.txt, one per turn, and sum their values.`)
@@ -169,10 +171,7 @@ test('Settings → Long sessions: the threshold is checked as typed and saved to
 test("the main agent's own long session: it compacts, its header meter and transcript markers say so, and the sum is right", async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true, respond: ledgerModel(PARTS), contextWindow: WINDOW, settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, toolResultClearing: 'off' } } })
   const ledger = makeLedger(PARTS, 8_000)
-  for (const [rel, text] of Object.entries(ledger.files)) {
-    mkdirSync(dirname(join(app.project, rel)), { recursive: true })
-    writeFileSync(join(app.project, rel), text)
-  }
+  writeProject(ledger.files)
   await page.setViewportSize(SIZES[2])
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill(`Read ledger/part-01.txt through ledger/part-60.txt with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`)

@@ -82,6 +82,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   }
   const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
   if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
+  if (parseCompactCommand(prompt) && typeof values.resume !== 'string') throw new UsageError('/compact works on a recorded session: pass --resume SESSION_ID.')
   const format = (values['output-format'] ?? 'text') as string
   if (!['text', 'json', 'stream-json'].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not '${format}'.`)
   const mode = values['permission-mode'] as string | undefined
@@ -112,6 +113,16 @@ function retryLabel(session: AgentSession, agentId: string): string {
   if (agentId === session.mainAgentId) return ''
   const agent = session.registry.get(agentId)
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
+}
+
+/** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
+async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format']): Promise<number> {
+  const done = await session.compact(undefined, instructions)
+  const n = (x: number) => x.toLocaleString('en-US')
+  const line = done.status === 'compacted' ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.` : 'The main agent is working; it compacts before its next request.'
+  if (format === 'text') process.stdout.write(`${line}\n`)
+  else process.stdout.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+  return 0
 }
 
 /** A compaction's end, in one line for stderr. */
@@ -199,24 +210,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     )
   })
   const started = Date.now()
-  // `/compact`: its own result says what happened (a failure too, on stderr).
-  if (compact) {
-    try {
-      if (!args.resume) throw new Error('/compact works on a recorded session: pass --resume SESSION_ID.')
-      const done = await session.compact(undefined, compact.instructions)
-      const line = done.status === 'compacted' ? `Compacted the conversation: ${done.tokensBefore.toLocaleString('en-US')} → ${done.tokensAfter.toLocaleString('en-US')} tokens.` : 'The main agent is working; it compacts before its next request.'
-      if (args.format === 'text') process.stdout.write(`${line}\n`)
-      else process.stdout.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
-      return 0
-    } catch (err) {
-      process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
-      return 1
-    } finally {
-      process.off('SIGINT', onSigint)
-      await session.close()
-    }
-  }
   try {
+    if (compact) return await compactNow(session, compact.instructions, args.format)
     if (args.resume) {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
