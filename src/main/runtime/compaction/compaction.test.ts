@@ -271,6 +271,34 @@ describe('the scripted server', () => {
     expect(body.request_id).toMatch(/^req_/)
   })
 
+  it("accepts Claude Code's clear_thinking edit and drops old turns' thinking as the API does; refuses the field without its beta header", async () => {
+    model = await startScriptedModel({ respond: () => reply.text('ok') })
+    const post = (headers: Record<string, string>, keep: unknown) =>
+      fetch(`${model!.server.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', ...headers },
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 10,
+          context_management: { edits: [{ type: 'clear_thinking_20251015', keep }] },
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'assistant', content: [{ type: 'thinking', thinking: 'old', signature: 's' }, { type: 'text', text: 'b' }] },
+            { role: 'user', content: 'c' },
+            { role: 'assistant', content: [{ type: 'thinking', thinking: 'new', signature: 's' }, { type: 'text', text: 'd' }] },
+            { role: 'user', content: 'e' }
+          ]
+        })
+      })
+    expect((await post({ 'anthropic-beta': 'context-management-2025-06-27' }, { type: 'thinking_turns', value: 1 })).status).toBe(200)
+    const seen = model.server.messageRequests().at(-1)!
+    expect(seen.messages[1].content.map((b: any) => b.type)).toEqual(['text'])
+    expect(seen.messages[3].content.map((b: any) => b.type)).toEqual(['thinking', 'text'])
+    const refused = await post({}, 'all')
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('context_management: Extra inputs are not permitted')
+  })
+
   it('reports input_tokens as it counts them (system, tools and messages), so a response says how large the context is', async () => {
     model = await startScriptedModel({ respond: () => reply.text('ok') })
     const small = await model.client.stream({ model: MODEL, system: 'x', messages: [{ role: 'user', content: 'hi' }] })

@@ -42,6 +42,10 @@ export function applyContextManagement(body: any, headers: ParsedRequest['header
   const edits: any[] = Array.isArray(cm?.edits) ? cm.edits : []
   let applied = null as AppliedEdits | null
   for (const edit of edits) {
+    if (edit?.type === 'clear_thinking_20251015') {
+      clearThinking(body, edit.keep)
+      continue
+    }
     if (edit?.type !== 'clear_tool_uses_20250919') return { error: `context_management.edits: unknown edit type '${String(edit?.type)}'` }
     const trigger = edit.trigger?.value ?? 100_000
     const keep = edit.keep?.value ?? 3
@@ -57,6 +61,14 @@ export function applyContextManagement(body: any, headers: ParsedRequest['header
     applied = { clearedToolUses: (applied?.clearedToolUses ?? 0) + clear.length, clearedInputTokens: (applied?.clearedInputTokens ?? 0) + freed }
   }
   return { edits: applied }
+}
+
+/** clear_thinking_20251015: thinking blocks of all but the last `keep` assistant turns go (default: all but the last; "all" keeps every one). */
+function clearThinking(body: any, keep: unknown): void {
+  if (keep === 'all') return
+  const n = typeof (keep as { value?: unknown })?.value === 'number' ? (keep as { value: number }).value : 1
+  const turns: any[] = (Array.isArray(body.messages) ? body.messages : []).filter((m: any) => m.role === 'assistant' && Array.isArray(m.content))
+  for (const m of turns.slice(0, Math.max(0, turns.length - n))) m.content = m.content.filter((b: any) => b?.type !== 'thinking' && b?.type !== 'redacted_thinking')
 }
 
 /** The `usage` block of a response to `req`: its input as counted (unless the reply says), its output by size. */
