@@ -1,7 +1,8 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, long-session) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox, long-session) runs one.
 import { benchCliStart } from './cli-start'
 import { benchFanOut, serveFanOut } from './fan-out'
 import { benchLongSession } from './long-session'
+import { benchSandbox } from './sandbox'
 import { benchUi } from './ui'
 
 if (process.argv[2] === '--fan-out-server') {
@@ -12,6 +13,7 @@ if (process.argv[2] === '--fan-out-server') {
   const wanted = (name: string) => !only || only.includes(name)
   if (wanted('fan-out')) await benchFanOut()
   if (wanted('cli')) await benchCliStart(root)
+  if (wanted('sandbox')) await benchSandbox()
   if (wanted('long-session')) await benchLongSession()
   if (wanted('ui')) await benchUi(root)
 }

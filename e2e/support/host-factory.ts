@@ -7,6 +7,7 @@ import { createModelClient } from '../../src/main/runtime/model/client'
 import { MissingCredentialsError } from '../../src/main/runtime/model/errors'
 import { startScriptedServer, type Respond } from '../../src/main/runtime/model/scripted'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
+import { SandboxRuntime } from '../../src/main/runtime/security/sandbox/sandbox-runtime'
 import { credentialsPath, saveApiKey } from '../../src/main/runtime/store'
 import type { RuntimeHost } from '../../src/shared/host'
 import { e2eScript } from './e2e-model'
@@ -24,6 +25,8 @@ export interface E2eHostOptions {
   settings?: Record<string, unknown>
   /** The scripted server's context window (default the API's 200k). */
   contextWindow?: number
+  /** Sessions find no bubblewrap, so the Bash sandbox cannot start (its notice, and asking instead). */
+  sandboxUnavailable?: boolean
 }
 
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
@@ -43,7 +46,7 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
       if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
       return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
     },
-    sessionDefaults: { managedSettingsFile: null }
+    sessionDefaults: { managedSettingsFile: null, ...(opts.sandboxUnavailable ? { sandboxRuntime: new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' }) } : {}) }
   })
   const close = host.close.bind(host)
   host.close = async () => {

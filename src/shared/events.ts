@@ -212,6 +212,8 @@ export interface ErrorEvent extends EventBase {
   /** True when the runtime will retry; false when the error ends the agent. */
   retrying: boolean
   attempt?: number
+  /** Something the person should know that stops nothing (e.g. the Bash sandbox is unavailable): said once. */
+  notice?: boolean
 }
 
 export interface PermissionRequestEvent extends EventBase {

@@ -6,6 +6,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-defini
 import type { AgentEvent } from '../../shared/events'
 import { AgentSession } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/compact-agent'
+import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { summarizeRun } from './run-summary'
 
@@ -23,6 +24,9 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              orchestration tools only (also the 'coordinator' setting)
   --teams                    let the main agent create an agent team with a shared task list (also the
                              'agentTeams' setting; always on in coordinator mode)
+  --pass-env NAME            give Bash, hooks and MCP servers this credential-looking environment variable
+                             (repeatable; NAME or PREFIX_*; also the 'passEnvironment' setting). Others
+                             that carry credentials (API keys, tokens, passwords) are kept from them
   --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
 
@@ -46,6 +50,7 @@ interface RunArgs {
   resume?: string
   coordinator?: boolean
   teams?: boolean
+  passEnv: string[]
 }
 
 async function readStdin(): Promise<string> {
@@ -56,7 +61,7 @@ async function readStdin(): Promise<string> {
 }
 
 export async function parseRunArgs(argv: string[], stdin: () => Promise<string> = readStdin): Promise<RunArgs> {
-  let values: Record<string, string | boolean | undefined>
+  let values: Record<string, string | boolean | string[] | undefined>
   try {
     values = parseArgs({
       args: argv,
@@ -72,7 +77,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
         agents: { type: 'string' },
         resume: { type: 'string' },
         coordinator: { type: 'boolean' },
-        teams: { type: 'boolean' }
+        teams: { type: 'boolean' },
+        'pass-env': { type: 'string', multiple: true }
       },
       allowPositionals: false,
       strict: true
@@ -104,8 +110,15 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
     ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
     ...(values.coordinator === true ? { coordinator: true } : {}),
-    ...(values.teams === true ? { teams: true } : {})
+    ...(values.teams === true ? { teams: true } : {}),
+    passEnv: parsePassEnv(values['pass-env'])
   }
+}
+
+function parsePassEnv(v: string | boolean | string[] | undefined): string[] {
+  const names = Array.isArray(v) ? v : typeof v === 'string' ? [v] : []
+  for (const n of names) if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n)) throw new UsageError(`--pass-env takes a variable name (or a prefix ending in *), not '${n}'.`)
+  return names
 }
 
 /** Whose retry it is: nothing for the main agent, the type and id of a subagent. */
@@ -166,7 +179,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
-      ...(args.teams || config.settings.agentTeams ? { teams: true } : {})
+      ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
+      passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv]
     }
     session = args.resume
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
@@ -183,7 +197,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (e.type === 'agent_start' || e.type === 'agent_end' || e.type === 'compaction') events.push(e)
     if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
     // Without the event stream on stdout a retry would be silent, and a wrong endpoint a long quiet wait.
-    else if (e.type === 'error' && e.retrying) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
+    else if (e.type === 'error' && (e.retrying || e.notice)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
     // A compaction takes a model call and changes what the agent remembers: say so.
     else if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
   })
@@ -234,5 +248,6 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint)
     await session.close()
+    await shutdownSandbox()
   }
 }

@@ -37,6 +37,8 @@ export function settleStreaming(d: SessionDraft, a: AgentState): void {
 }
 
 export function agentError(d: SessionDraft, a: AgentState, e: ErrorEvent): void {
+  // A notice (the Bash sandbox is unavailable, …) stops nothing: the agent has not failed, only been told.
+  if (e.notice) return pushItem(d, a, { kind: 'notice', text: e.message, ts: e.ts })
   a.lastError = { message: e.message, retrying: e.retrying, ts: e.ts }
   if (e.retrying) {
     // The failed attempt's deltas are void: drop what was streamed for it.

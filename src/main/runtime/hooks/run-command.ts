@@ -2,6 +2,7 @@
 // CLAUDE_PROJECT_DIR set and the event as JSON on stdin. A command that outlives its timeout is killed with
 // everything it started (it leads its own process group). Never throws: what happened is in the result.
 import { spawn } from 'node:child_process'
+import { childEnv } from '../security/child-env'
 import { killProcessGroup } from '../tools/process-group'
 
 const MAX_OUTPUT_CHARS = 1_000_000
@@ -23,6 +24,8 @@ export interface RunHookOptions {
   projectDir: string
   timeoutMs: number
   env?: Record<string, string | undefined>
+  /** Credential-looking variables the user's settings pass to child processes anyway. */
+  passEnv?: readonly string[]
 }
 
 export function runHookCommand(opts: RunHookOptions): Promise<HookRun> {
@@ -40,7 +43,7 @@ export function runHookCommand(opts: RunHookOptions): Promise<HookRun> {
     }
     const child = spawn(shell.cmd, shell.args, {
       cwd: opts.projectDir,
-      env: { ...(opts.env ?? process.env), CLAUDE_PROJECT_DIR: opts.projectDir },
+      env: childEnv({ base: opts.env ?? process.env, pass: opts.passEnv, set: { CLAUDE_PROJECT_DIR: opts.projectDir } }),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32'
     })

@@ -26,6 +26,8 @@ export interface HookRunnerOptions {
   transcriptPath?: (agentId: string) => string | undefined
   mainAgentId?: string
   env?: Record<string, string | undefined>
+  /** Credential-looking variables the user's settings pass to hook commands anyway. */
+  passEnv?: readonly string[]
 }
 
 export type PreToolUseOutcome = { decision?: 'allow' | 'deny' | 'ask'; reason?: string; updatedInput?: Record<string, unknown> }
@@ -97,7 +99,7 @@ export class HookRunner {
     }
     return Promise.all(
       [...commands.values()].map(async (hook) => {
-        const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}) })
+        const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}) })
         return this.read(event, agent, hook, run)
       })
     )

@@ -33,7 +33,8 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
     }
     const decision = outcome.decision === 'ask' && gate ? await gate.ask(tool, current, toolUseId, outcome.reason ?? `A PreToolUse hook asks for approval of this ${tool.name} call.`) : await usual(tool, current, toolUseId)
     if (decision.behavior === 'deny') return decision
-    return { behavior: 'allow', ...(decision.updatedInput !== undefined ? { updatedInput: decision.updatedInput } : updated) }
+    const sandbox = decision.sandbox ? { sandbox: decision.sandbox } : {}
+    return { behavior: 'allow', ...sandbox, ...(decision.updatedInput !== undefined ? { updatedInput: decision.updatedInput } : updated) }
   }
 }
 

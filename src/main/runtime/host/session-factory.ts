@@ -65,6 +65,7 @@ export class SessionFactory {
       permissionMode: config.settings.defaultPermissionMode,
       dataDir: this.o.dataDir,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
+      ...(config.settings.passEnvironment ? { passEnvironment: config.settings.passEnvironment } : {}),
       ...(this.o.home ? { home: this.o.home } : {}),
       ...this.o.sessionDefaults
     }

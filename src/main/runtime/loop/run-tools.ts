@@ -3,7 +3,7 @@
 // one tool_end event and one result, including refused calls, bad input, denials and interruptions,
 // so the conversation always answers every tool_use.
 import type { EventPayload } from '../../../shared/events'
-import { DEFAULT_MAX_OUTPUT_CHARS, type Tool, type ToolResult } from '../tools/define-tool'
+import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
 
@@ -52,10 +52,12 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
   const parsed = tool.parse(call.input)
   if (!parsed.ok) return { content: parsed.error, isError: true }
   let input = call.input
+  let sandbox: SandboxLevel | undefined
   if (ctx.canUseTool) {
     const decision = await ctx.canUseTool(tool, parsed.input, call.id)
     if (decision.behavior === 'deny') return { content: decision.message, isError: true }
     if (decision.updatedInput !== undefined) input = decision.updatedInput
+    sandbox = decision.sandbox
   }
   if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
   return tool.run(input, {
@@ -64,6 +66,7 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     agentId: ctx.agentId,
     toolUseId: call.id,
     onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
+    ...(sandbox ? { sandbox } : {}),
     ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {})
   })
 }

@@ -4,7 +4,7 @@ import type { AgentEndEvent, AgentEvent, ChatMessage, ContentBlock } from '../..
 import type { Usage } from '../../../shared/usage'
 import type { ContextOptions } from '../compaction/context-control'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
-import type { Tool } from '../tools/define-tool'
+import type { SandboxLevel, Tool } from '../tools/define-tool'
 
 export interface AgentIds {
   agentId: string
@@ -14,7 +14,7 @@ export interface AgentIds {
   sessionId: string
 }
 
-export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string }
+export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown; sandbox?: SandboxLevel } | { behavior: 'deny'; message: string }
 
 export type CanUseTool = (tool: Tool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
 

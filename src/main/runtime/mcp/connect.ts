@@ -31,6 +31,8 @@ export interface ConnectOptions {
   /** The project folder: a stdio server's working directory (its own `cwd` is resolved against it). */
   cwd: string
   timeoutMs?: number
+  /** Credential-looking variables the user's settings pass to a stdio server anyway. */
+  passEnv?: readonly string[]
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -87,7 +89,7 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolI
 
 export async function connectMcpServer(name: string, config: McpTransportConfig, opts: ConnectOptions): Promise<McpConnection> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS
-  const stdio = config.type === 'stdio' ? new OwnedStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd ? resolve(opts.cwd, config.cwd) : opts.cwd }) : null
+  const stdio = config.type === 'stdio' ? new OwnedStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd ? resolve(opts.cwd, config.cwd) : opts.cwd, ...(opts.passEnv ? { passEnv: opts.passEnv } : {}) }) : null
   const transport: Transport = stdio ?? new StreamableHTTPClientTransport(new URL((config as { url: string }).url), { requestInit: { headers: (config as { headers: Record<string, string> }).headers } })
   const client = new Client({ name: 'fanout', version: '0.1.0' }, { capabilities: {} })
   // The SDK reports transport hiccups here; a failed start is reported by connect() itself.

@@ -34,6 +34,8 @@ export interface McpServerStatus {
 export interface SessionMcpOptions {
   cwd: string
   env?: Record<string, string | undefined>
+  /** Credential-looking variables the user's settings pass to stdio servers anyway. */
+  passEnv?: readonly string[]
   startTimeoutMs?: number
   callTimeoutMs?: number
   /** An error event for the agent that needed a server that failed. */
@@ -95,7 +97,7 @@ export class SessionMcp {
         live.error = entry.error ?? `MCP server "${entry.name}" has no usable configuration.`
       } else {
         try {
-          live.connection = await (await loadConnect())(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          live.connection = await (await loadConnect())(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}), ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
           if (this.closed) {
             await live.connection.close()
             return
@@ -157,7 +159,7 @@ export class SessionMcp {
           return
         }
         try {
-          const conn = await (await loadConnect())(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          const conn = await (await loadConnect())(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}), ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
           owned.push(conn)
           tools.push(...this.toolsOf(conn))
         } catch (err) {

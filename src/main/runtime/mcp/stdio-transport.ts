@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { childEnv } from '../security/child-env'
 import { killProcessGroup } from '../tools/process-group'
 
 const STDERR_TAIL_CHARS = 4000
@@ -15,6 +16,8 @@ export interface StdioParams {
   args: string[]
   env: Record<string, string>
   cwd: string
+  /** Credential-looking variables the user's settings pass to child processes anyway. */
+  passEnv?: readonly string[]
 }
 
 export interface ExitInfo {
@@ -58,7 +61,8 @@ export class OwnedStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
         cwd: this.params.cwd,
-        env: { ...process.env, ...this.params.env },
+        // The server's own `env` from its configuration is passed as written; nothing else that carries a credential.
+        env: childEnv({ pass: this.params.passEnv, set: this.params.env }),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true

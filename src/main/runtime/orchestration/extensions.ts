@@ -26,6 +26,8 @@ export interface ExtensionsOptions {
   mcpStartTimeoutMs?: number
   managedSettingsFile?: string | null
   env?: Record<string, string | undefined>
+  /** Credential-looking variables the user's settings pass to hooks and MCP servers anyway. */
+  passEnv?: readonly string[]
 }
 
 export class SessionExtensions {
@@ -34,14 +36,15 @@ export class SessionExtensions {
   private readonly own = new Map<string, AgentMcpTools>()
 
   constructor(private readonly opts: ExtensionsOptions) {
-    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
+    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.passEnv ? { passEnv: opts.passEnv } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
     this.hooks = new HookRunner({
       sessionId: opts.sessionId,
       projectDir: opts.cwd,
       mainAgentId: opts.mainAgentId,
       report: this.report,
       ...(opts.dataDir ? { transcriptPath: (agentId: string) => transcriptPath(opts.dataDir as string, opts.sessionId, agentId) } : {}),
-      ...(opts.env ? { env: opts.env } : {})
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.passEnv ? { passEnv: opts.passEnv } : {})
     })
   }
 

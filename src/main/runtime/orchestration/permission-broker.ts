@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentEvent, PermissionRequestEvent } from '../../../shared/events'
 import type { CanUseTool, PermissionDecision } from '../loop/types'
-import { createPermissionGate, decidePermission, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules } from '../permissions'
+import { createPermissionGate, decidePermission, isReadOnlyAgent, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules, type SandboxState } from '../permissions'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 
 export interface PermissionBrokerOptions {
@@ -24,6 +24,8 @@ export interface PermissionBrokerOptions {
   emit: (event: AgentEvent) => void
   /** Told about every denial (e.g. the CLI prints them). */
   onDenied?: (message: string, toolName: string, agentId: string) => void
+  /** Whether Bash can be sandboxed (absent: it can). */
+  sandbox?: () => Promise<SandboxState>
 }
 
 interface Waiting {
@@ -40,14 +42,19 @@ export class PermissionBroker {
 
   constructor(private readonly opts: PermissionBrokerOptions) {
     // The root's mode is neutral: each agent's gate gets the agent's own effective mode (see effectiveMode).
-    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home })
+    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) })
+  }
+
+  /** The rules in force, session rules included. */
+  rules(): PermissionRules {
+    return this.root.rules()
   }
 
   /** New rules (settings changed on disk) for gates built from now on; "allow always" answers given so far are dropped. */
   setRules(rules: PermissionRules, additionalDirectories: string[]): void {
     this.opts.rules = rules
     this.opts.additionalDirectories = additionalDirectories
-    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home })
+    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home, ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}) })
   }
 
   /** The permission hook for one run of this agent (its mode and cwd as they are now). */
@@ -56,7 +63,8 @@ export class PermissionBroker {
       definitionMode: handle.permissionMode,
       cwd: handle.cwd,
       ask: (req) => this.ask(handle, req),
-      headless: this.opts.headless || handle.background === true
+      headless: this.opts.headless || handle.background === true,
+      readOnlyAgent: isReadOnlyAgent(handle.definition)
     })
     return async (tool, input, toolUseId) => {
       const decision = await gate.canUseTool(tool, input, toolUseId)

@@ -7,6 +7,7 @@ import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionRules } from '../permissions'
+import type { SandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import type { AgentHandle } from './agent-registry'
 import type { SpawnLimits } from './limits'
 import type { MainRunOptions } from './main-agent'
@@ -54,6 +55,10 @@ export interface AgentSessionOptions {
   mcpServers?: Record<string, unknown>
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
+  /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
+  passEnvironment?: string[]
+  /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
+  sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
   effort?: string | number
   /** Context management (settings.json `context`): auto-compaction and its threshold, clearing of old tool results, windows by model. */

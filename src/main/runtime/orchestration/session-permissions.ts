@@ -3,14 +3,16 @@
 // Either way the extensions' PreToolUse hooks decide first.
 import type { PermissionRequestEvent } from '../../../shared/events'
 import type { CanUseTool } from '../loop/types'
-import { loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionSettings } from '../permissions'
+import { emptyRules, loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../permissions'
+import { PathPolicy } from '../security/path-policy'
 import type { AgentHandle } from './agent-registry'
 import type { SessionExtensions } from './extensions'
 import { PermissionBroker } from './permission-broker'
 import type { AgentSessionOptions } from './session-options'
+import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from './types'
 
-export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & { readonly extensions: SessionExtensions }
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & { readonly extensions: SessionExtensions; readonly sandbox: SessionSandbox }
 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -25,9 +27,10 @@ export class SessionPermissions {
   /** Re-reads the settings files and applies their rules to gates built from now on; null when the session's own hook decides. */
   reload(): PermissionSettings | null {
     const { options, s } = this
-    if (options.permissions) return null
+    // Read even when the session's own hook decides: deny rules bind the tools themselves (the path check).
     const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) })
     this.settings = settings
+    if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules
     if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)
     else
@@ -40,11 +43,24 @@ export class SessionPermissions {
         // The session saves large tool outputs there and tells the agent to read them.
         readableDirectories: [s.toolOutputDir],
         headless: options.headless === true,
+        sandbox: s.sandbox.state,
         registry: s.registry,
         emit: s.emit,
         ...(options.onPermissionDenied ? { onDenied: options.onPermissionDenied } : {})
       })
     return settings
+  }
+
+  /** The rules in force: the settings files', the session's own, and "allow always" answers. */
+  rules(): PermissionRules {
+    if (this.broker) return this.broker.rules()
+    const base = this.settings?.rules ?? emptyRules()
+    return this.options.permissionRules ? mergeRules(base, this.options.permissionRules) : base
+  }
+
+  /** The one path check for an agent: its cwd, the additional directories, the deny rules in force. */
+  pathPolicy(handle: AgentHandle): PathPolicy {
+    return new PathPolicy({ cwd: handle.cwd, roots: () => this.settings?.additionalDirectories ?? [], rules: () => this.rules(), home: this.s.home })
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {

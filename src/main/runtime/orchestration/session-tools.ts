@@ -2,6 +2,8 @@
 // state and todo list across its runs), the orchestration tools (Agent, SendMessage, TaskOutput, TaskStop,
 // SetPhase in coordinator mode, the team tools), and around them the MCP tools and hooks of its extensions.
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../tools'
+import type { PathPolicy } from '../security/path-policy'
+import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool, ToolContext } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
@@ -19,6 +21,10 @@ export interface ToolsHost extends MessagingSession {
   readonly teamsEnabled: boolean
   readonly team: TeamManager
   readonly extensions: SessionExtensions
+  /** The one path check for an agent's tools. */
+  pathPolicy(handle: AgentHandle): PathPolicy
+  /** How its Bash commands are sandboxed. */
+  bashSandbox(handle: AgentHandle): BashSandboxOptions
 }
 
 export interface SessionToolsOptions {
@@ -57,7 +63,14 @@ export class SessionTools {
     if (!state) this.state.set(handle.id, (state = { fileState: new FileState(), todos: new TodoList() }))
     const wanted = new Set([...names, ...memberToolNames(s.team, handle)])
     const isMain = handle.id === s.mainAgentId
-    const tools = createBuiltinTools({ cwd: handle.cwd, fileState: state.fileState, todos: state.todos, ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}) })
+    const tools = createBuiltinTools({
+      cwd: handle.cwd,
+      fileState: state.fileState,
+      todos: state.todos,
+      paths: s.pathPolicy(handle),
+      sandbox: s.bashSandbox(handle),
+      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {})
+    })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
       tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))

@@ -14,7 +14,10 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { loadAgentForResume, openSession, repairConversation, sessionDir } from '../store'
+import { credentialsPath, loadAgentForResume, openSession, repairConversation, resolveDataDir, sessionDir } from '../store'
+import { isReadOnlyAgent } from '../permissions'
+import type { PathPolicy } from '../security/path-policy'
+import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool } from '../tools/define-tool'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
 import { startSubagentRun } from './agent-run'
@@ -35,6 +38,7 @@ import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
+import { SessionSandbox } from './session-sandbox'
 import { SessionTools } from './session-tools'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
@@ -62,6 +66,8 @@ export class AgentSession implements SessionContext {
   private readonly dormant: DormantAgents
   private readonly persistence: SessionPersistence | null
   private readonly permissions: SessionPermissions
+  /** The Bash sandbox as this session uses it. */
+  readonly sandbox: SessionSandbox
   private readonly tools: SessionTools
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
@@ -100,9 +106,15 @@ export class AgentSession implements SessionContext {
       emit: (e) => this.emit(e),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
-      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
+      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
+      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
     })
     this.definitions = new SessionDefinitions({ cwd: options.cwd, home: this.home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
+    this.sandbox = new SessionSandbox(
+      { sessionId: this.sessionId, mainAgentId: this.mainAgentId, emit: (e) => this.emit(e), ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}) },
+      () => this.permissions.settings?.sandbox.disabledBy,
+      () => options.headless === true
+    )
     this.permissions = new SessionPermissions(this, options)
     this.tools = new SessionTools(this, { ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}), outputTail: (h) => this.outputLogs.get(h.id)?.tail() })
     this.main = new MainAgent(this, this.mainConfig)
@@ -233,6 +245,22 @@ export class AgentSession implements SessionContext {
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {
     return this.permissions.canUseTool(handle)
+  }
+
+  /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
+  bashSandbox(handle: AgentHandle): BashSandboxOptions {
+    return {
+      runtime: this.sandbox.runtime(),
+      floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
+      allowedDomains: () => this.permissions.settings?.sandbox.allowedDomains ?? [],
+      secretFiles: [credentialsPath(this.options.dataDir ?? resolveDataDir())],
+      ...(this.options.passEnvironment ? { passEnv: this.options.passEnvironment } : {})
+    }
+  }
+
+  /** The one path check for this agent's tools and permission decisions. */
+  pathPolicy(handle: AgentHandle): PathPolicy {
+    return this.permissions.pathPolicy(handle)
   }
 
   outputLog(handle: AgentHandle): OutputLog {

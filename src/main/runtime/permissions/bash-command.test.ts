@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PathPolicy } from '../security/path-policy'
+import { makeTempDir, writeTree } from '../tools/test-kit'
 import { commandVariants, matchBashPattern, parseBashCommand, shellWords } from './bash-command'
 import { isReadOnlyBashCommand } from './bash-read-only'
 
@@ -63,6 +65,15 @@ describe('matchBashPattern', () => {
 })
 
 describe('isReadOnlyBashCommand', () => {
+  let dir: { dir: string; cleanup: () => void }
+  let policy: PathPolicy
+  beforeAll(() => {
+    dir = makeTempDir('fanout-ro-')
+    writeTree(dir.dir, { 'src/a.ts': '', 'in.txt': 'x' })
+    policy = new PathPolicy({ cwd: dir.dir, home: '/nonexistent-home' })
+  })
+  afterAll(() => dir.cleanup())
+
   it.each([
     ['ls -la src', true],
     ['git status && git diff HEAD~1 -- src', true],
@@ -83,6 +94,6 @@ describe('isReadOnlyBashCommand', () => {
     ['npm test', false],
     ['rg --pre ./script foo', false]
   ])('%s → %s', (command, expected) => {
-    expect(isReadOnlyBashCommand(command)).toBe(expected)
+    expect(isReadOnlyBashCommand(command, policy)).toBe(expected)
   })
 })

@@ -1,10 +1,13 @@
-// Enough shell parsing to apply permission rules safely. An allow rule like Bash(git:*) must not approve
-// `git status && rm -rf ~`, so compound commands are split and every part must be allowed; anything we do not
-// fully understand (substitutions, redirection into files, subshells, heredocs) makes allow rules step aside
-// (the user is asked), while deny rules are still checked against every command we can find inside.
+// Shell parsing for permission rules, on the real parser (shell/parse-shell.ts). An allow rule like
+// Bash(git:*) must not approve `git status && rm -rf ~`, so compound commands are split and every part must
+// be allowed; anything allow rules cannot vouch for (substitutions, redirection into files, subshells,
+// here-documents, loops, a command the parser refuses) makes them step aside (the user is asked), while deny
+// rules are still checked against every command found inside, substitutions and `bash -c '…'` strings too.
+import { nodeType, parseShell, redirOp, sourceOf, walkNodes, type ShNode } from './shell/parse-shell'
+import { wordValue } from './shell/word-value'
 
 export interface ParsedCommand {
-  /** Top-level simple commands, harmless redirections (2>&1, >/dev/null) removed. */
+  /** Top-level simple commands, words separated by single spaces, redirections left out. */
   segments: string[]
   /** Commands found inside $(…), `…`, <(…) or `bash -c '…'`/`eval` strings: checked against deny rules. */
   nested: string[]
@@ -12,137 +15,114 @@ export interface ParsedCommand {
   unsure: string[]
 }
 
-const SAFE_REDIRECT_TARGET = /^(&\d+|&-|\/dev\/null)$/
+const SAFE_REDIRECT_TARGET = /^(\d+|-|\/dev\/null)$/
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh'])
 
-/** Reads a `$(`…`)` body starting after the opening paren; returns the body and the index after `)`. */
-function readParenBody(s: string, start: number): { body: string; end: number } {
-  let depth = 1
-  let quote: string | null = null
-  for (let i = start; i < s.length; i++) {
-    const c = s[i]
-    if (quote) {
-      if (c === '\\' && quote === '"') i++
-      else if (c === quote) quote = null
-      continue
-    }
-    if (c === '\\') i++
-    else if (c === "'" || c === '"') quote = c
-    else if (c === '(') depth++
-    else if (c === ')' && --depth === 0) return { body: s.slice(start, i), end: i + 1 }
-  }
-  return { body: s.slice(start), end: s.length }
+const COMPOUND: Record<string, string> = {
+  Subshell: 'subshell or command group',
+  Block: 'subshell or command group',
+  IfClause: 'an if statement',
+  WhileClause: 'a loop',
+  ForClause: 'a loop',
+  CaseClause: 'a case statement',
+  FuncDecl: 'a function definition',
+  DeclClause: 'declare/export/local',
+  TestClause: 'a [[ … ]] test',
+  ArithmCmd: 'arithmetic',
+  LetClause: 'let',
+  TimeClause: 'time',
+  CoprocClause: 'a coprocess'
 }
 
-function unquote(word: string): string {
-  if (word.length >= 2 && (word[0] === "'" || word[0] === '"') && word[word.length - 1] === word[0]) return word.slice(1, -1)
-  return word
+class CommandSplitter {
+  readonly segments: string[] = []
+  readonly nested: string[] = []
+  readonly unsure = new Set<string>()
+
+  constructor(private readonly source: string) {}
+
+  /** Substitutions anywhere in a node: their commands are nested, and allow rules step aside. */
+  private substitutions(node: ShNode): void {
+    walkNodes(node, (n) => {
+      const t = nodeType(n)
+      if (t !== 'CmdSubst' && t !== 'ProcSubst') return true
+      this.unsure.add(t === 'CmdSubst' ? 'command substitution' : 'process substitution')
+      const inner = new CommandSplitter(this.source)
+      for (const st of n.Stmts as ShNode[]) inner.stmt(st)
+      this.nested.push(...inner.segments, ...inner.nested)
+      return false
+    })
+  }
+
+  private redirect(r: ShNode): void {
+    const op = redirOp(r)
+    if (op === '<<' || op === '<<-' || op === '<<<') {
+      this.unsure.add('heredoc or here-string')
+      if (r.Hdoc) this.substitutions(r.Hdoc)
+      this.substitutions(r.Word)
+      return
+    }
+    this.substitutions(r.Word)
+    const target = sourceOf(this.source, r.Word)
+    if (SAFE_REDIRECT_TARGET.test(target) && op !== '<>') return
+    this.unsure.add(op.includes('<') && op !== '<>' ? `input redirection from ${target}` : `output redirection to ${target}`)
+  }
+
+  private call(cmd: ShNode): void {
+    const words = [...(cmd.Assigns as ShNode[]), ...(cmd.Args as ShNode[])]
+    for (const w of words) this.substitutions(w)
+    if (!(cmd.Args as ShNode[]).length) {
+      if ((cmd.Assigns as ShNode[]).length) this.segments.push(words.map((w) => sourceOf(this.source, w)).join(' '))
+      return
+    }
+    const text = words.map((w) => sourceOf(this.source, w)).join(' ')
+    this.segments.push(text)
+    // A shell running a string, or eval: what it runs is a command too.
+    const args = (cmd.Args as ShNode[]).map((w) => wordValue(w, '~'))
+    const name = args[0].ok ? args[0].value.split('/').pop() : undefined
+    let inner: string | undefined
+    if (name && SHELLS.has(name)) {
+      const c = args.findIndex((a, i) => i > 0 && a.ok && /^-[a-z]*c[a-z]*$/i.test(a.value))
+      const body = c === -1 ? undefined : args[c + 1]
+      if (c !== -1) inner = body?.ok ? body.value : ''
+    } else if (name === 'eval') inner = args.slice(1).map((a) => (a.ok ? a.value : '')).join(' ')
+    if (inner === undefined) return
+    this.unsure.add('a command string run by a shell')
+    const nested = parseBashCommand(inner)
+    this.nested.push(...nested.segments, ...nested.nested)
+  }
+
+  stmt(s: ShNode): void {
+    for (const r of s.Redirs as ShNode[]) this.redirect(r)
+    const cmd = s.Cmd as ShNode | null
+    if (!cmd) return
+    const type = nodeType(cmd)
+    if (type === 'CallExpr') return this.call(cmd)
+    if (type === 'BinaryCmd') {
+      this.stmt(cmd.X)
+      this.stmt(cmd.Y)
+      return
+    }
+    this.unsure.add(COMPOUND[type] ?? `shell syntax (${type})`)
+    // Commands inside compound syntax still count for deny rules.
+    walkNodes(cmd, (n) => {
+      if (nodeType(n) !== 'Stmt') return true
+      const inner = new CommandSplitter(this.source)
+      inner.stmt(n)
+      for (const u of inner.unsure) this.unsure.add(u)
+      this.segments.push(...inner.segments)
+      this.nested.push(...inner.nested)
+      return false
+    })
+  }
 }
 
 export function parseBashCommand(command: string): ParsedCommand {
-  const segments: string[] = []
-  const nested: string[] = []
-  const unsure = new Set<string>()
-  let cur = ''
-  let quote: "'" | '"' | null = null
-  const endSegment = (): void => {
-    const s = cur.trim()
-    if (s) segments.push(s)
-    cur = ''
-  }
-  const addNested = (body: string): void => {
-    const inner = parseBashCommand(body)
-    nested.push(...inner.segments, ...inner.nested)
-  }
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]
-    const next = command[i + 1]
-    if (quote === "'") {
-      cur += c
-      if (c === "'") quote = null
-      continue
-    }
-    if (c === '\\') {
-      cur += c + (next ?? '')
-      i++
-      continue
-    }
-    if ((c === '$' && next === '(') || c === '`') {
-      unsure.add('command substitution')
-      if (c === '`') {
-        const close = command.indexOf('`', i + 1)
-        const end = close === -1 ? command.length : close
-        addNested(command.slice(i + 1, end))
-        cur += command.slice(i, end + 1)
-        i = end
-      } else {
-        const { body, end } = readParenBody(command, i + 2)
-        addNested(body)
-        cur += command.slice(i, end)
-        i = end - 1
-      }
-      continue
-    }
-    if (quote === '"') {
-      cur += c
-      if (c === '"') quote = null
-      continue
-    }
-    if (c === "'" || c === '"') {
-      quote = c
-      cur += c
-      continue
-    }
-    if ((c === '<' || c === '>') && next === '(') {
-      unsure.add('process substitution')
-      const { body, end } = readParenBody(command, i + 2)
-      addNested(body)
-      cur += command.slice(i, end)
-      i = end - 1
-      continue
-    }
-    if (c === '(' || c === ')' || (c === '{' && /^\s*$/.test(cur) && /\s/.test(next ?? ''))) {
-      unsure.add('subshell or command group')
-      if (c === '(' || c === '{') endSegment()
-      continue
-    }
-    if (c === '>' || c === '<' || (c === '&' && next === '>')) {
-      // Redirection: [n]>file, >>file, &>file, n>&m, <file, <<heredoc, <<<string.
-      let j = i
-      let op = ''
-      while (j < command.length && /[<>&|]/.test(command[j]) && op.length < 3) op += command[j++]
-      if (op.startsWith('<<')) unsure.add('heredoc or here-string')
-      while (command[j] === ' ' || command[j] === '\t') j++
-      let k = j
-      while (k < command.length && !/[\s;&|<>()]/.test(command[k])) k++
-      if (op.endsWith('&') && /\d|-/.test(command[k] ?? '')) k++ // n>&m, >&-
-      const target = op.endsWith('&') && !op.startsWith('&') ? `&${command.slice(j, k)}` : command.slice(j, k)
-      const fdPrefix = /\d+$/.exec(cur)?.[0] ?? ''
-      if (SAFE_REDIRECT_TARGET.test(target) || target === '&') {
-        cur = cur.slice(0, cur.length - fdPrefix.length)
-      } else {
-        if (!op.startsWith('<<')) unsure.add(op.includes('<') ? `input redirection from ${target || 'a file'}` : `output redirection to ${target || 'a file'}`)
-        cur += command.slice(i, k)
-      }
-      i = k - 1
-      continue
-    }
-    if (c === ';' || c === '\n' || c === '|' || c === '&') {
-      endSegment()
-      if ((c === '&' && next === '&') || (c === '|' && (next === '|' || next === '&'))) i++
-      continue
-    }
-    cur += c
-  }
-  if (quote) unsure.add('unterminated quote')
-  endSegment()
-  for (const seg of segments) {
-    const inner = /^(?:\S*\/)?(?:bash|sh|zsh|dash)\s+(?:-\w*c\w*)\s+(.+)$/s.exec(seg) ?? /^eval\s+(.+)$/s.exec(seg)
-    if (inner) {
-      unsure.add('a command string run by a shell')
-      addNested(unquote(inner[1].trim()))
-    }
-  }
-  return { segments, nested, unsure: [...unsure] }
+  const parsed = parseShell(command)
+  if (!parsed.ok) return { segments: command.trim() ? [command.trim()] : [], nested: [], unsure: [`a command the shell parser could not read (${parsed.error})`] }
+  const splitter = new CommandSplitter(command)
+  for (const s of parsed.file.Stmts as ShNode[]) splitter.stmt(s)
+  return { segments: splitter.segments, nested: splitter.nested, unsure: [...splitter.unsure] }
 }
 
 const WRAPPERS = /^(?:sudo(?:\s+-\S+)*|command|builtin|exec|nohup|time|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|timeout(?:\s+-\S+)*\s+\S+|env(?:\s+-\S+)*|xargs(?:\s+-\S+)*)\s+/
@@ -182,22 +162,18 @@ export function matchBashPattern(pattern: string, command: string): boolean {
   return new RegExp(`^${body}$`, 's').test(cmd)
 }
 
-/** Shell-style words of a simple command (quotes removed); null if it uses expansions we will not guess at. */
+/** The words of a simple command as it receives them (quotes removed); null if it uses expansions we will not guess at. */
 export function shellWords(segment: string): string[] | null {
-  if (/[$`]/.test(segment.replace(/'[^']*'/g, ''))) return null
-  const words: string[] = []
-  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|((?:[^\s'"\\]|\\.)+)/g
-  let word = ''
-  let last = -1
-  for (let m = re.exec(segment); m; m = re.exec(segment)) {
-    const piece = m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3].replace(/\\(.)/g, '$1'))
-    if (m.index === last) word += piece
-    else {
-      if (last !== -1) words.push(word)
-      word = piece
-    }
-    last = re.lastIndex
+  const parsed = parseShell(segment)
+  if (!parsed.ok || (parsed.file.Stmts as ShNode[]).length !== 1) return null
+  const cmd = parsed.file.Stmts[0].Cmd as ShNode | null
+  if (!cmd || nodeType(cmd) !== 'CallExpr') return null
+  const out: string[] = []
+  for (const w of [...(cmd.Assigns as ShNode[]).map(() => null), ...(cmd.Args as ShNode[])]) {
+    if (!w) return null
+    const v = wordValue(w, '~')
+    if (!v.ok) return null
+    out.push(v.value)
   }
-  if (last !== -1) words.push(word)
-  return words
+  return out
 }

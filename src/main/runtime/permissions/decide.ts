@@ -1,16 +1,21 @@
 // decidePermission: one tool call, one mode, the rules in force → allow, deny (with a message the model can act
 // on) or ask (with a reason a person can judge). Order, as in Claude Code: deny rules always win; then the
-// mode; then ask rules; then allow rules; then the defaults for the kind of call.
-import { homedir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+// mode; then ask rules; then allow rules; then the defaults for the kind of call. Paths are judged by the one
+// path check (security/path-policy.ts): where they really lead, symlinks resolved. An allowed Bash call also
+// says which sandbox it runs in; where the sandbox cannot run, what it would have auto-approved is asked.
+import { join, relative } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
+import { PathPolicy } from '../security/path-policy'
 import { isInside } from '../tools/paths'
-import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
-import { commandVariants, matchBashPattern, parseBashCommand, shellWords, type ParsedCommand } from './bash-command'
-import { isReadOnlyBashCommand, isReadOnlySegment } from './bash-read-only'
+import { parseBashCommand, type ParsedCommand } from './bash-command'
+import { bashReadOnlyVerdict } from './bash-read-only'
+import { bashAllowed, bashReadsDeniedPath, bashRuleHits, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
 import { insideWorkingDirs, pathRuleMatches, type PathContext } from './path-rules'
-import { type PermissionRule, type PermissionRules } from './rules'
+import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
+
+export { ruleAppliesToTool }
+export type { SandboxLevel, SandboxState }
 
 export interface PermissionCheck {
   mode: PermissionMode
@@ -23,23 +28,18 @@ export interface PermissionCheck {
   /** Directories the agent may read without asking, never edit (the session's saved tool outputs). */
   readableDirectories?: string[]
   home?: string
+  /** The path check to use (built from cwd, additionalDirectories and the rules when absent). */
+  policy?: PathPolicy
+  /** Whether Bash can run sandboxed here. Default: available. */
+  sandbox?: SandboxState
+  /** The agent is read-only by its definition (Explore, Plan): its commands never write. */
+  readOnlyAgent?: boolean
 }
 
 export type PermissionDecision =
-  | { behavior: 'allow'; rule?: string }
+  | { behavior: 'allow'; rule?: string; sandbox?: SandboxLevel }
   | { behavior: 'deny'; message: string; rule?: string }
   | { behavior: 'ask'; reason: string; suggestedRules: string[] }
-
-const canonical = (name: string): string => (name === 'Task' ? 'Agent' : name)
-
-export function ruleAppliesToTool(ruleTool: string, toolName: string): boolean {
-  if (canonical(ruleTool) === canonical(toolName)) return true
-  if (ruleTool === 'Edit' && FILE_EDIT_TOOL_NAMES.includes(toolName)) return true
-  if (ruleTool === 'Read' && FILE_READ_TOOL_NAMES.includes(toolName)) return true
-  if (ruleTool.startsWith('mcp__') && !ruleTool.includes('*') && ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`)
-  if (ruleTool.includes('*')) return new RegExp(`^${ruleTool.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(toolName)
-  return false
-}
 
 function hostMatches(content: string, host: string | undefined, broad: boolean): boolean {
   if (!host || !content.startsWith('domain:')) return false
@@ -56,77 +56,18 @@ function ruleCovers(rule: PermissionRule, call: ToolCall, ctx: PathContext, beha
   if (call.kind === 'edit' || call.kind === 'read') {
     if (!call.path) return false
     if (pathRuleMatches(rule.content, rule.root, ctx, call.path, mode)) return true
-    // A search rooted in a covered folder reaches its files.
+    // A search rooted in a covered folder reaches its files (searches from above skip them instead).
     return Boolean(call.searchesDirectory) && mode === 'deny' && pathRuleMatches(rule.content, rule.root, ctx, join(call.path, 'x'), mode)
   }
   if (call.kind === 'network') return hostMatches(rule.content, call.host, mode === 'deny')
-  if (canonical(call.name) === 'Agent') return rule.content === call.subagentType
+  if (call.name === 'Agent' || call.name === 'Task') return rule.content === call.subagentType
   // A specifier we cannot interpret: never grants, always restricts.
   return behavior !== 'allow'
 }
 
-function bashCandidates(command: string, parsed: ParsedCommand): string[] {
-  return [...new Set([command.trim(), ...parsed.segments, ...parsed.nested].flatMap(commandVariants))]
-}
-
-function bashRuleHits(rules: PermissionRule[], command: string, parsed: ParsedCommand): PermissionRule | undefined {
-  const candidates = bashCandidates(command, parsed)
-  return rules.find((r) => ruleAppliesToTool(r.toolName, 'Bash') && (r.content === undefined || candidates.some((c) => matchBashPattern(r.content as string, c))))
-}
-
-/** A Bash command that names a path a Read(...) deny rule protects (`cat .env`) is denied like Read would be. */
-function bashReadsDeniedPath(deny: PermissionRule[], parsed: ParsedCommand, ctx: PathContext): PermissionRule | undefined {
-  const readRules = deny.filter((r) => r.content !== undefined && (r.toolName === 'Read' || r.toolName === 'Edit'))
-  if (!readRules.length) return undefined
-  for (const seg of [...parsed.segments, ...parsed.nested]) {
-    const words = shellWords(seg) ?? seg.split(/\s+/)
-    for (const w of words.slice(1)) {
-      if (!w || w.startsWith('-')) continue
-      const abs = w.startsWith('~/') ? join(ctx.home ?? homedir(), w.slice(2)) : resolve(ctx.cwd, w)
-      const hit = readRules.find((r) => pathRuleMatches(r.content as string, r.root, ctx, abs, 'deny'))
-      if (hit) return hit
-    }
-  }
-  return undefined
-}
-
-function bashAllowed(allow: PermissionRule[], command: string, parsed: ParsedCommand): PermissionRule | undefined {
-  const bashRules = allow.filter((r) => ruleAppliesToTool(r.toolName, 'Bash'))
-  const bare = bashRules.find((r) => r.content === undefined)
-  if (bare) return bare
-  // The user approved exactly this text: safe whatever it contains.
-  const exact = bashRules.find((r) => r.content === command.trim())
-  if (exact) return exact
-  if (parsed.unsure.length || parsed.segments.length === 0) return undefined
-  let first: PermissionRule | undefined
-  for (const seg of parsed.segments) {
-    const hit = bashRules.find((r) => matchBashPattern(r.content as string, seg))
-    if (!hit && !isReadOnlySegment(seg)) return undefined
-    first ??= hit
-  }
-  return first
-}
-
-const MULTI_COMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'pip3', 'poetry', 'uv', 'gh', 'dotnet', 'mvn', 'gradle', './gradlew', 'make'])
-const EXACT_ONLY = new Set(['rm', 'sudo', 'curl', 'wget', 'chmod', 'chown', 'dd', 'mv', 'kill', 'pkill', 'killall', 'ssh', 'scp', 'eval', 'bash', 'sh', 'zsh', 'python', 'python3', 'node', 'exec'])
-
 /** The rules "allow always" would add: as narrow as is still useful. */
-export function suggestRules(call: ToolCall, cwd: string): string[] {
-  if (call.kind === 'bash') {
-    const command = call.command ?? ''
-    const parsed = parseBashCommand(command)
-    if (parsed.unsure.length) return [`Bash(${command.trim()})`]
-    const out = parsed.segments.filter((s) => !isReadOnlySegment(s)).map((seg) => {
-      const w = shellWords(seg)
-      if (!w || !w.length || EXACT_ONLY.has(w[0])) return `Bash(${seg})`
-      if (MULTI_COMMAND_TOOLS.has(w[0]) && w[1] && !w[1].startsWith('-')) {
-        if (w[1] === 'run' && w[2]) return `Bash(${w[0]} run ${w[2]}:*)`
-        return `Bash(${w[0]} ${w[1]}:*)`
-      }
-      return `Bash(${w[0]}:*)`
-    })
-    return [...new Set(out)]
-  }
+export function suggestRules(call: ToolCall, cwd: string, policy?: PathPolicy): string[] {
+  if (call.kind === 'bash') return suggestBashRules(call.command ?? '', policy ?? new PathPolicy({ cwd }))
   if (call.kind === 'edit' && call.path) return [isInside(cwd, call.path) ? 'Edit(./**)' : `Edit(/${join(call.path, '..')}/**)`]
   if (call.kind === 'read' && call.path) return [`Read(/${call.searchesDirectory ? call.path : join(call.path, '..')}/**)`]
   if (call.kind === 'network' && call.host) return [`${call.name}(domain:${call.host})`]
@@ -142,47 +83,71 @@ function shown(path: string, cwd: string): string {
   return isInside(cwd, path) ? relative(cwd, path) || '.' : path
 }
 
-function askReason(call: ToolCall, cwd: string, inside: boolean): string {
+function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: ParsedCommand, policy?: PathPolicy): string {
   if (call.kind === 'bash') {
-    const unsure = parseBashCommand(call.command ?? '').unsure
-    return `Bash wants to run: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}`
+    const unsure = parsed?.unsure ?? []
+    const outside = call.unsandboxed ? ' outside the sandbox (it asked to leave it)' : ''
+    const history = policy && parsed ? gitRevealsProtected(parsed, policy) : undefined
+    const why = history ? ` (git can show files the rule "${history.raw}" protects from the repository's history)` : ''
+    return `Bash wants to run${outside}: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}${why}`
   }
-  if (call.kind === 'edit') return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}`
+  if (call.kind === 'edit') return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${call.path && policy?.runsLater(call.path) ? ' (a file other programs run or obey: git hooks and config, settings, MCP servers, editor tasks)' : ''}`
   if (call.kind === 'read') return `${call.name} wants to read ${call.path}, outside the working directory`
   if (call.kind === 'network') return `${call.name} wants to fetch ${call.url ?? 'a URL'}`
   return `${call.name} needs approval`
 }
 
+const PLAN_MESSAGE = (name: string, why?: string) =>
+  `${name} is not available in plan mode, which allows only read-only tools (Read, Glob, Grep, read-only Bash such as ls or git status)${why ? `; this command is not read-only: ${why}` : ''}. Describe the change you would make instead of making it.`
+
 export function decidePermission(check: PermissionCheck): PermissionDecision {
   const { mode, rules, cwd } = check
   const ctx: PathContext = { cwd, home: check.home }
+  const policy = check.policy ?? new PathPolicy({ cwd, roots: check.additionalDirectories ?? [], rules: () => rules, home: check.home })
   const call = describeCall(check.tool, check.input, cwd)
   const parsed = call.kind === 'bash' ? parseBashCommand(call.command ?? '') : undefined
+  const sandbox = check.sandbox ?? { available: true }
+  const floor: SandboxLevel = mode === 'plan' || check.readOnlyAgent ? 'read-only' : 'workspace'
 
   // 1. Deny rules, in every mode.
   const denied = parsed
-    ? (bashRuleHits(rules.deny, call.command ?? '', parsed) ?? bashReadsDeniedPath(rules.deny, parsed, ctx))
+    ? (bashRuleHits(rules.deny, call.command ?? '', parsed) ?? bashReadsDeniedPath(parsed, policy))
     : rules.deny.find((r) => ruleCovers(r, call, ctx, 'deny'))
   if (denied) return { behavior: 'deny', message: denyMessage(call, denied), rule: denied.raw }
+  if (call.kind === 'bash' && call.unsandboxed && floor === 'read-only')
+    return { behavior: 'deny', message: `Bash may not leave the sandbox here: ${mode === 'plan' ? 'plan mode' : 'this agent is read-only, and'} its commands run without write access. Run the command without dangerouslyDisableSandbox.` }
+  const history = parsed ? gitRevealsProtected(parsed, policy) : undefined
 
   // 2. The mode.
-  if (mode === 'bypassPermissions') return { behavior: 'allow' }
-  const readOnlyCall = call.kind === 'bash' ? isReadOnlyBashCommand(call.command ?? '') : call.readOnly
-  if (mode === 'plan' && !readOnlyCall && call.kind !== 'free')
-    return {
-      behavior: 'deny',
-      message: `${call.name} is not available in plan mode, which allows only read-only tools (Read, Glob, Grep, read-only Bash such as ls or git status). Describe the change you would make instead of making it.`
-    }
+  if (mode === 'bypassPermissions') {
+    if (call.kind !== 'bash') return { behavior: 'allow' }
+    if (history)
+      return { behavior: 'deny', message: `${denyMessage(call, history)} (git can print protected files from the repository's history, which no sandbox hides; a person must approve such a command, and bypass mode asks no one).`, rule: history.raw }
+    // Bypass skips the questions, not the OS boundary: leaving the sandbox needs a person.
+    if (call.unsandboxed && sandbox.available)
+      return { behavior: 'deny', message: 'Bash may not leave the sandbox in bypassPermissions mode: that needs a person to approve it. Run the command in the sandbox, or ask the user to run it (or to allow its domains in sandbox.network.allowedDomains).' }
+    return { behavior: 'allow', sandbox: sandbox.available ? floor : 'off' }
+  }
+  const verdict = call.kind === 'bash' && !call.unsandboxed ? bashReadOnlyVerdict(call.command ?? '', policy) : undefined
+  const readOnlyCall = call.kind === 'bash' ? verdict?.readOnly === true : call.readOnly
+  if (mode === 'plan' && !readOnlyCall && call.kind !== 'free') return { behavior: 'deny', message: PLAN_MESSAGE(call.name, verdict && !verdict.readOnly ? verdict.reason : undefined) }
 
-  const dirs = [cwd, ...(check.additionalDirectories ?? [])]
-  const inside = call.path ? insideWorkingDirs(call.path, dirs) : true
+  const inside = call.path ? policy.inBounds(call.path) : true
   let decision: Extract<PermissionDecision, { behavior: 'ask' }> | undefined
+  // Without a sandbox, what it would have auto-approved is asked instead.
+  const bashAuto = (level: SandboxLevel, rule?: string): PermissionDecision | undefined =>
+    sandbox.available ? { behavior: 'allow', sandbox: level, ...(rule ? { rule } : {}) } : undefined
+  const noSandbox = sandbox.available ? '' : ` (the Bash sandbox is unavailable: ${sandbox.reason}; commands that would run without asking inside it need approval)`
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
-  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
-  else {
-    const allowed = parsed ? bashAllowed(rules.allow, call.command ?? '', parsed) : rules.allow.find((r) => ruleCovers(r, call, ctx, 'allow'))
+  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
+  else if (parsed) {
+    const allowed = call.unsandboxed || history ? undefined : bashAllowed(rules.allow, call.command ?? '', parsed, policy)
+    const auto = allowed && bashAuto(readOnlyCall ? 'read-only' : floor, allowed.raw)
+    if (auto) return auto
+  } else {
+    const allowed = rules.allow.find((r) => ruleCovers(r, call, ctx, 'allow'))
     if (allowed) return { behavior: 'allow', rule: allowed.raw }
   }
 
@@ -190,18 +155,31 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   if (!decision) {
     if (call.kind === 'free') return { behavior: 'allow' }
     if (call.kind === 'read' && (inside || (call.path !== undefined && insideWorkingDirs(call.path, check.readableDirectories ?? [])))) return { behavior: 'allow' }
-    if (call.kind === 'bash' && readOnlyCall) return { behavior: 'allow' }
-    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
+    if (call.kind === 'bash' && readOnlyCall) {
+      const auto = bashAuto('read-only')
+      if (auto) return auto
+    }
+    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside && !policy.runsLater(call.path)) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
-    decision = { behavior: 'ask', reason: askReason(call, cwd, inside), suggestedRules: suggestRules(call, cwd) }
+    const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
+    decision = { behavior: 'ask', reason, suggestedRules: call.unsandboxed ? [] : suggestRules(call, cwd, policy) }
   }
 
   if (mode === 'dontAsk') {
-    const example = decision.suggestedRules[0] ?? suggestRules(call, cwd)[0]
+    const example = decision.suggestedRules[0] ?? suggestRules(call, cwd, policy)[0]
     return {
       behavior: 'deny',
       message: `${call.name} needs approval, and this agent runs in dontAsk mode, which denies whatever is not allowed in advance (${decision.reason}). A permissions.allow rule such as ${example} would allow it.`
     }
   }
   return decision
+}
+
+/** The sandbox a Bash call runs in once a person (or a hook) approved it. */
+export function approvedSandbox(input: unknown, mode: PermissionMode, readOnlyAgent: boolean, sandbox: SandboxState): SandboxLevel {
+  const unsandboxed = typeof input === 'object' && input !== null && (input as Record<string, unknown>).dangerouslyDisableSandbox === true
+  // The person was told the sandbox is unavailable when they approved: it runs as they saw it.
+  if (!sandbox.available) return 'off'
+  if (mode === 'plan' || readOnlyAgent) return 'read-only'
+  return unsandboxed ? 'off' : 'workspace'
 }

@@ -2,7 +2,9 @@
 // headless, denies with a reason that says how to allow it next time), and remembers "allow always" answers as
 // session rules shared with every agent of the session.
 import type { PermissionMode } from '../../../shared/agent-definition'
-import { decidePermission } from './decide'
+import { PathPolicy } from '../security/path-policy'
+import type { SandboxLevel } from '../tools/define-tool'
+import { approvedSandbox, decidePermission, type SandboxState } from './decide'
 import { effectiveMode } from './mode'
 import { mergeRules, parseRule, type PermissionRules, type RuleBehavior } from './rules'
 
@@ -22,7 +24,7 @@ export interface PermissionRequest {
 
 export type AskFn = (req: PermissionRequest) => Promise<PermissionAnswer>
 
-export type GateDecision = { behavior: 'allow' } | { behavior: 'deny'; message: string }
+export type GateDecision = { behavior: 'allow'; sandbox?: SandboxLevel } | { behavior: 'deny'; message: string }
 
 export interface PermissionGateOptions {
   mode: PermissionMode
@@ -37,6 +39,12 @@ export interface PermissionGateOptions {
   home?: string
   /** Told about every denial (e.g. the CLI prints them to stderr). */
   onDenied?: (message: string, toolName: string) => void
+  /** Whether Bash can run in the OS sandbox (asked before deciding a Bash call). Absent: available. */
+  sandbox?: () => Promise<SandboxState>
+  /** The agent is read-only by its definition: its commands run without write access. */
+  readOnlyAgent?: boolean
+  /** More working directories for the path check (e.g. the agent's memory folder). */
+  extraRoots?: string[]
 }
 
 export interface PermissionGate {
@@ -47,7 +55,7 @@ export interface PermissionGate {
   /** Adds a rule for the rest of the session (shared with subagents' gates). */
   addSessionRule(rule: string, behavior?: RuleBehavior): void
   /** A gate for a subagent: effective mode, same rules (deny rules always inherited), its own cwd and asker. */
-  forSubagent(opts: { definitionMode?: PermissionMode; cwd: string; ask?: AskFn; headless?: boolean }): PermissionGate
+  forSubagent(opts: { definitionMode?: PermissionMode; cwd: string; ask?: AskFn; headless?: boolean; readOnlyAgent?: boolean; extraRoots?: string[] }): PermissionGate
 }
 
 function headlessMessage(toolName: string, reason: string, suggested: string[]): string {
@@ -72,8 +80,11 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
     rules,
     addSessionRule,
     async canUseTool(tool, input, toolUseId) {
-      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home })
-      if (decision.behavior === 'allow') return { behavior: 'allow' }
+      const sandbox: SandboxState = tool.name === 'Bash' && opts.sandbox ? await opts.sandbox() : { available: true }
+      const roots = [...(opts.additionalDirectories ?? []), ...(opts.extraRoots ?? [])]
+      const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
+      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, readableDirectories: opts.readableDirectories, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent })
+      if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
       if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules), tool.name)
       let answer: PermissionAnswer
@@ -82,11 +93,13 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       } catch (err) {
         return deny(`${tool.name} was not run: the approval request failed (${err instanceof Error ? err.message : String(err)}).`, tool.name)
       }
+      const approved = (): GateDecision =>
+        tool.name === 'Bash' ? { behavior: 'allow', sandbox: approvedSandbox(input, opts.mode, opts.readOnlyAgent === true, sandbox) } : { behavior: 'allow' }
       if (answer === 'allow_always') {
         for (const rule of decision.suggestedRules) addSessionRule(rule)
-        return { behavior: 'allow' }
+        return approved()
       }
-      if (answer === 'allow') return { behavior: 'allow' }
+      if (answer === 'allow') return approved()
       return deny(`The user denied permission to use ${tool.name} for this call. Do not retry it as is; take another approach or ask the user how to proceed.`, tool.name)
     },
     forSubagent(child) {
@@ -96,7 +109,9 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
           mode: effectiveMode(opts.mode, child.definitionMode),
           cwd: child.cwd,
           ask: child.ask ?? opts.ask,
-          headless: child.headless ?? opts.headless
+          headless: child.headless ?? opts.headless,
+          readOnlyAgent: child.readOnlyAgent ?? false,
+          extraRoots: child.extraRoots ?? []
         },
         session
       )

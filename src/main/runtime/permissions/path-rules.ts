@@ -3,9 +3,9 @@
 //   /path        from the settings file's project root (the rule's root)
 //   ./path, path from the working directory (a pattern without "/" matches a name at any depth)
 // A pattern that matches a directory covers everything inside it.
-import { existsSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, dirname, join, relative, resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
+import { realTarget } from '../security/real-target'
 import { compileGlob, matchGlob } from '../tools/glob-pattern'
 import { isInside, resolveToolPath, toPosix } from '../tools/paths'
 
@@ -14,7 +14,7 @@ export interface PathContext {
   home?: string
 }
 
-function resolvePattern(content: string, root: string | undefined, ctx: PathContext): { base: string; pattern: string } {
+export function resolvePattern(content: string, root: string | undefined, ctx: PathContext): { base: string; pattern: string } {
   const home = ctx.home ?? homedir()
   if (content.startsWith('//')) return { base: '/', pattern: content.slice(1) }
   if (content.startsWith('~/')) return { base: home, pattern: content.slice(1) }
@@ -23,26 +23,24 @@ function resolvePattern(content: string, root: string | undefined, ctx: PathCont
   return { base: ctx.cwd, pattern: content }
 }
 
-/** The path as written and, when it differs, with symlinks resolved (for its deepest existing ancestor). */
+/**
+ * The path as written and, when it differs, where it really leads (every symlink resolved, a dangling one
+ * included). An unknowable target (a symlink loop) yields a candidate no rule or boundary accepts.
+ */
 export function pathCandidates(p: string): string[] {
-  let existing = p
-  const tail: string[] = []
-  while (!existsSync(existing)) {
-    const up = dirname(existing)
-    if (up === existing) return [p]
-    tail.unshift(basename(existing))
-    existing = up
-  }
-  try {
-    const real = join(realpathSync(existing), ...tail)
-    return real === p ? [p] : [p, real]
-  } catch {
-    return [p]
-  }
+  const real = realTarget(p)
+  if (real === null) return [p, UNKNOWABLE]
+  return real === p ? [p] : [p, real]
 }
 
-function matchesOne(content: string, root: string | undefined, ctx: PathContext, path: string): boolean {
-  const { base, pattern } = resolvePattern(content, root, ctx)
+/** Stands for a path whose target cannot be known: outside every directory, matched by every deny check. */
+export const UNKNOWABLE = '\u0000unknowable'
+
+export function matchesOne(content: string, root: string | undefined, ctx: PathContext, path: string): boolean {
+  if (path === UNKNOWABLE) return false
+  const { base: written, pattern } = resolvePattern(content, root, ctx)
+  // The rule's own folder may be spelt through a symlink too: a real path is compared with its real folder.
+  const base = isInside(written, path) ? written : (realTarget(written) ?? written)
   if (!isInside(base, path)) return false
   const rel = toPosix(relative(base, path))
   let glob
@@ -64,12 +62,13 @@ function matchesOne(content: string, root: string | undefined, ctx: PathContext,
  */
 export function pathRuleMatches(content: string, root: string | undefined, ctx: PathContext, filePath: string, mode: 'allow' | 'deny'): boolean {
   const candidates = pathCandidates(resolve(filePath))
+  if (candidates.includes(UNKNOWABLE)) return mode === 'deny'
   return mode === 'deny' ? candidates.some((p) => matchesOne(content, root, ctx, p)) : candidates.every((p) => matchesOne(content, root, ctx, p))
 }
 
 /** True when the path (and its real path) lies inside one of the working directories. */
 export function insideWorkingDirs(filePath: string, dirs: string[]): boolean {
-  const realDirs = dirs.flatMap((d) => pathCandidates(resolve(d)))
+  const realDirs = dirs.flatMap((d) => pathCandidates(resolve(d))).filter((d) => d !== UNKNOWABLE)
   return pathCandidates(resolve(filePath)).every((p) => realDirs.some((d) => isInside(d, p)))
 }
 

@@ -1,5 +1,6 @@
 // Permission rules as Claude Code writes them in settings: `Bash`, `Bash(npm run test:*)`, `Read(./secrets/**)`,
 // `Edit(src/**)`, `WebFetch(domain:example.com)`, `Agent(Explore)`, `mcp__github`, `mcp__github__*`.
+import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
 
 export const RULE_BEHAVIORS = ['allow', 'deny', 'ask'] as const
 export type RuleBehavior = (typeof RULE_BEHAVIORS)[number]
@@ -66,4 +67,16 @@ export function rulesFrom(spec: Partial<Record<RuleBehavior, string[]>>, source:
     }
   }
   return out
+}
+
+const canonical = (name: string): string => (name === 'Task' ? 'Agent' : name)
+
+/** Does a rule written for `ruleTool` apply to a call of `toolName`? (Edit covers every editing tool, Read every reading one.) */
+export function ruleAppliesToTool(ruleTool: string, toolName: string): boolean {
+  if (canonical(ruleTool) === canonical(toolName)) return true
+  if (ruleTool === 'Edit' && FILE_EDIT_TOOL_NAMES.includes(toolName)) return true
+  if (ruleTool === 'Read' && FILE_READ_TOOL_NAMES.includes(toolName)) return true
+  if (ruleTool.startsWith('mcp__') && !ruleTool.includes('*') && ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`)
+  if (ruleTool.includes('*')) return new RegExp(`^${ruleTool.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(toolName)
+  return false
 }

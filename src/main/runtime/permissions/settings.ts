@@ -12,7 +12,16 @@ import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleS
 
 export const MANAGED_SETTINGS_FILE = '/etc/claude-code/managed-settings.json'
 
+/** The `sandbox` section, as far as a user's own files say it (a project cannot widen its own sandbox). */
+export interface SandboxSettings {
+  /** Set when user or managed settings turned the sandbox off (`sandbox.enabled: false`). */
+  disabledBy?: string
+  /** Domains sandboxed commands may reach (`sandbox.network.allowedDomains`). */
+  allowedDomains: string[]
+}
+
 export interface PermissionSettings {
+  sandbox: SandboxSettings
   rules: PermissionRules
   defaultMode?: PermissionMode
   additionalDirectories: string[]
@@ -72,6 +81,7 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
     diag({ line: 1, column: 1 }, 'error', 'settings-not-object', 'Settings must be a JSON object like {"permissions": {"allow": [...]}}.')
     return
   }
+  readSandbox(json as Record<string, unknown>, text, source, file, diag, out)
   const permissions = (json as Record<string, unknown>).permissions
   if (permissions === undefined) return
   if (typeof permissions !== 'object' || permissions === null || Array.isArray(permissions)) {
@@ -119,10 +129,29 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
   }
 }
 
+/** Only the person's own settings (user, managed) may turn the sandbox off or open it to the network. */
+function readSandbox(json: Record<string, unknown>, text: string, source: RuleSource, file: string, diag: (at: { line: number; column: number }, severity: Diagnostic['severity'], code: string, message: string) => void, out: PermissionSettings): void {
+  const sandbox = json.sandbox
+  if (sandbox === undefined) return
+  if (typeof sandbox !== 'object' || sandbox === null || Array.isArray(sandbox)) return diag(locate(text, 'sandbox'), 'error', 'sandbox-not-object', '"sandbox" must be an object like {"network": {"allowedDomains": ["registry.npmjs.org"]}}.')
+  const s = sandbox as Record<string, unknown>
+  const own = source === 'user' || source === 'managed'
+  if (s.enabled === false) {
+    if (own) out.sandbox.disabledBy = `"sandbox": {"enabled": false} in ${file}`
+    else diag(locate(text, 'enabled'), 'warning', 'sandbox-widen-ignored', `"sandbox.enabled": false is ignored here: only your user settings (~/.claude/settings.json) can turn the Bash sandbox off, never a project's own files.`)
+  }
+  const network = s.network as Record<string, unknown> | undefined
+  const domains = network && typeof network === 'object' ? network.allowedDomains : undefined
+  if (domains === undefined) return
+  if (!Array.isArray(domains) || domains.some((d) => typeof d !== 'string')) return diag(locate(text, 'allowedDomains'), 'error', 'sandbox-domains-invalid', '"sandbox.network.allowedDomains" must be a list of domain names.')
+  if (own) out.sandbox.allowedDomains.push(...(domains as string[]))
+  else if (domains.length) diag(locate(text, 'allowedDomains'), 'warning', 'sandbox-widen-ignored', `"sandbox.network.allowedDomains" is ignored here: a project cannot open the network for its own commands. Put the domains in your user settings (~/.claude/settings.json) if you trust them.`)
+}
+
 export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): PermissionSettings {
   const home = opts.home ?? homedir()
   const cwd = resolve(opts.cwd)
-  const out: PermissionSettings = { rules: emptyRules(), additionalDirectories: [], diagnostics: [], files: [] }
+  const out: PermissionSettings = { sandbox: { allowedDomains: [] }, rules: emptyRules(), additionalDirectories: [], diagnostics: [], files: [] }
   const managed = opts.managedFile === undefined ? MANAGED_SETTINGS_FILE : opts.managedFile
   const candidates: Array<{ file: string; source: RuleSource; root: string }> = [
     { file: join(home, '.claude', 'settings.json'), source: 'user', root: home },

@@ -14,6 +14,8 @@ export interface ToolCall {
   kind: CallKind
   readOnly: boolean
   command?: string
+  /** Bash: the call asks to run outside the sandbox (dangerouslyDisableSandbox). */
+  unsandboxed?: boolean
   /** Absolute path the call reads or writes (for Glob/Grep: the directory searched). */
   path?: string
   /** The call searches a whole directory (Glob/Grep), not one file. */
@@ -32,7 +34,7 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
   const name = tool.name
   const meta = (BUILTIN_TOOL_META as Record<string, { readOnly: boolean } | undefined>)[name]
   const readOnly = tool.readOnly ?? meta?.readOnly ?? false
-  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '' }
+  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
   if (FILE_EDIT_TOOL_NAMES.includes(name)) {
     const p = str(args.file_path) ?? str(args.notebook_path)
     return { name, kind: 'edit', readOnly: false, path: p && resolveToolPath(cwd, p) }
@@ -42,9 +44,10 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
     if (file) return { name, kind: 'read', readOnly: true, path: resolveToolPath(cwd, file) }
     let dir = resolveToolPath(cwd, str(args.path) ?? '.')
     const pattern = str(args.pattern)
-    if (name === 'Glob' && pattern && (isAbsolute(pattern) || pattern.startsWith('~/') || pattern.startsWith('../'))) {
-      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern)
-      dir = isAbsolute(base) ? base : join(dir, base)
+    // Glob searches from its pattern's fixed part (`link/*` searches link/, `../x/*.ts` searches ../x).
+    if (name === 'Glob' && pattern) {
+      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern.trim())
+      if (base) dir = isAbsolute(base) ? base : join(dir, base)
     }
     return { name, kind: 'read', readOnly: true, path: dir, searchesDirectory: true }
   }

@@ -82,7 +82,12 @@ const settingsSchema = z.strictObject({
   /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
   firstRunSkipped: z.boolean().default(false),
   /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
-  mcpServers: z.record(z.string(), z.unknown()).optional()
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Environment variables that look like credentials but that Bash commands, hooks and MCP servers should get
+   * anyway (names, or `PREFIX_*`). Everything else that carries a credential is kept from them.
+   */
+  passEnvironment: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional()
 })
 
 const patchSchema = z.strictObject({

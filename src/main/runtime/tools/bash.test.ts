@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool, type BashDetails } from './bash'
@@ -19,6 +19,16 @@ function processGone(pid: number): boolean {
   } catch {
     return true
   }
+}
+
+/** A process whose command line holds the marker is still running (pids inside the sandbox are its own). */
+function markerRunning(marker: string): boolean {
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && !processGone(Number(pid))) return true
+    } catch {}
+  }
+  return false
 }
 
 async function waitUntil(cond: () => boolean, what: string): Promise<void> {
@@ -46,31 +56,34 @@ describe('Bash', () => {
     expect((r.details as BashDetails).exitCode).toBe(7)
   })
 
-  it('kills the whole process group on timeout, children included', async () => {
+  it('kills the whole process group on timeout, children included (also inside the sandbox)', async () => {
     const pidFile = join(dir, 'child.pid')
-    const run = bash({ command: `sleep 300 & echo $! > ${pidFile}; echo started; wait`, timeout: 1500 })
-    const childPid = Number(await waitForFile(pidFile))
-    expect(processGone(childPid)).toBe(false)
+    const marker = `300.${process.pid}1`
+    const run = bash({ command: `sleep ${marker} & echo $! > ${pidFile}; echo started; wait`, timeout: 1500 })
+    await waitForFile(pidFile)
+    expect(markerRunning(marker)).toBe(true)
     const r = await run
     const d = r.details as BashDetails
     expect(r.isError).toBe(true)
     expect(d.timedOut).toBe(true)
     expect(r.content).toContain('started')
     expect(r.content).toContain('timed out after 1.5 s')
-    await waitUntil(() => processGone(childPid), 'the background sleep to die')
+    await waitUntil(() => !markerRunning(marker), 'the background sleep to die')
   })
 
-  it('kills the whole process group when the agent is aborted', async () => {
+  it('kills the whole process group when the agent is aborted (also inside the sandbox)', async () => {
     const pidFile = join(dir, 'child.pid')
+    const marker = `300.${process.pid}2`
     const controller = new AbortController()
-    const run = bash({ command: `(sleep 300; echo never) & echo $! > ${pidFile}; wait` }, toolContext(dir, { signal: controller.signal }))
-    const childPid = Number(await waitForFile(pidFile))
+    const run = bash({ command: `(sleep ${marker}; echo never) & echo $! > ${pidFile}; wait` }, toolContext(dir, { signal: controller.signal }))
+    await waitForFile(pidFile)
+    expect(markerRunning(marker)).toBe(true)
     controller.abort()
     const r = await run
     expect(r.isError).toBe(true)
     expect((r.details as BashDetails).aborted).toBe(true)
     expect(r.content).toContain('stopped because the agent was interrupted')
-    await waitUntil(() => processGone(childPid), 'the subshell to die')
+    await waitUntil(() => !markerRunning(marker), 'the subshell to die')
   })
 
   it('streams progress through onUpdate while the command runs', async () => {

@@ -1,16 +1,18 @@
 // Bash: runs `bash -c` in the agent's cwd as the leader of a new process group, so a timeout or an abort
 // takes down everything the command started. Output is interleaved stdout+stderr, capped, and streamed to the
-// UI while it runs.
+// UI while it runs. Every command runs in the OS sandbox the permission layer granted it (bash-sandbox.ts),
+// with an environment that carries no credentials.
 import { spawn } from 'node:child_process'
 import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type Tool, type ToolContext, type ToolResult } from './define-tool'
+import { defineTool, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
 import { killProcessGroup, trackBackgroundGroup } from './process-group'
-import type { ToolOptions } from './tool-options'
+import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 export const BASH_MAX_TIMEOUT_MS = 600_000
@@ -24,7 +26,11 @@ const schema = z.object({
   command: z.string().min(1).describe('The command to execute'),
   timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
   description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
-  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read')
+  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user\'s approval')
 })
 
 export interface BashDetails {
@@ -37,21 +43,18 @@ export interface BashDetails {
   outputChars: number
   truncated: boolean
   pid?: number
-}
-
-function childEnv(): NodeJS.ProcessEnv {
-  // Nothing may wait for a human at a pager or a credential prompt: there is no terminal.
-  return { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }
+  /** What it ran in: the read-only or workspace sandbox, or none. */
+  sandbox: SandboxLevel
 }
 
 function human(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`
 }
 
-function runForeground(command: string, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+function runForeground(command: string, prepared: PreparedCommand, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
   const capture = new OutputCapture(undefined, undefined, ctx.outputFile)
-  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })
   const pid = child.pid
   let timedOut = false
   let aborted = false
@@ -98,6 +101,7 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
     const finish = (): void => {
       if (done) return
       done = true
+      prepared.release()
       for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
       ctx.signal.removeEventListener('abort', onAbort)
       capture.flush()
@@ -109,6 +113,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
       else if (aborted) parts.push('Command was stopped because the agent was interrupted; it and every process it started were killed.')
       else if (exitCode !== 0) parts.push(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
       else if (!output) parts.push('(Command completed with no output)')
+      const hint = sandboxHint(prepared.sandbox, output, exitCode !== 0)
+      if (hint) parts.push(hint)
       const details: BashDetails = {
         command,
         exitCode,
@@ -118,7 +124,8 @@ function runForeground(command: string, cwd: string, timeoutMs: number, ctx: Too
         aborted,
         outputChars: capture.totalChars,
         truncated: capture.truncated,
-        pid
+        pid,
+        sandbox: prepared.sandbox
       }
       resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details })
     }
@@ -145,15 +152,18 @@ function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80) || 'x'
 }
 
-function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResult {
+function runBackground(command: string, prepared: PreparedCommand, cwd: string, ctx: ToolContext): ToolResult {
   const dir = join(tmpdir(), 'fanout-bash')
   mkdirSync(dir, { recursive: true })
   const outputFile = join(dir, `${safeName(ctx.agentId)}-${safeName(ctx.toolUseId)}.log`)
   const fd = openSync(outputFile, 'a')
-  const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', fd, fd], env: childEnv() })
+  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', fd, fd], env: prepared.env })
   closeSync(fd)
   const pid = child.pid
-  if (pid === undefined) return { content: 'Could not start bash in the background.', isError: true }
+  if (pid === undefined) {
+    prepared.release()
+    return { content: 'Could not start bash in the background.', isError: true }
+  }
   child.unref()
   const untrack = trackBackgroundGroup(pid)
   // Stopping the agent stops what it left running.
@@ -161,6 +171,7 @@ function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResu
   ctx.signal.addEventListener('abort', onAbort, { once: true })
   child.on('exit', (code, signal) => {
     untrack()
+    prepared.release()
     ctx.signal.removeEventListener('abort', onAbort)
     try {
       appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
@@ -172,11 +183,12 @@ function runBackground(command: string, cwd: string, ctx: ToolContext): ToolResu
       `Its output is being written to: ${outputFile}`,
       `Read that file to check on it (a final "[fanout: command exited …]" line appears when it ends). To stop it: kill -TERM -- -${pid}`
     ].join('\n'),
-    details: { command, background: true, pid, outputFile }
+    details: { command, background: true, pid, outputFile, sandbox: prepared.sandbox }
   }
 }
 
 export function createBashTool(opts: ToolOptions): Tool {
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Bash',
     description: [
@@ -184,7 +196,8 @@ export function createBashTool(opts: ToolOptions): Tool {
       'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
       `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
       'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
-      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.'
+      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
+      'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
     ].join('\n'),
     schema,
     readOnly: false,
@@ -192,8 +205,10 @@ export function createBashTool(opts: ToolOptions): Tool {
     async execute(input, ctx) {
       const dir = await stat(opts.cwd).catch(() => null)
       if (!dir?.isDirectory()) return { content: `The working directory ${opts.cwd} does not exist; the command was not run.`, isError: true }
-      if (input.run_in_background) return runBackground(input.command, opts.cwd, ctx)
-      return runForeground(input.command, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
+      const prepared = await prepareCommand(input.command, ctx, paths, opts.sandbox)
+      if ('refused' in prepared) return { content: prepared.refused, isError: true }
+      if (input.run_in_background) return runBackground(input.command, prepared, opts.cwd, ctx)
+      return runForeground(input.command, prepared, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
     }
   })
 }

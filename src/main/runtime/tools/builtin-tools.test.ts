@@ -27,7 +27,7 @@ describe('createBuiltinTools', () => {
     expect(props('Read')).toEqual(['file_path', 'offset', 'limit'])
     expect(props('Edit')).toEqual(['file_path', 'old_string', 'new_string', 'replace_all'])
     expect(props('Grep')).toEqual(['pattern', 'path', 'glob', 'type', 'output_mode', '-i', '-n', '-A', '-B', '-C', 'multiline', 'head_limit'])
-    expect(props('Bash')).toEqual(['command', 'timeout', 'description', 'run_in_background'])
+    expect(props('Bash')).toEqual(['command', 'timeout', 'description', 'run_in_background', 'dangerouslyDisableSandbox'])
     expect((t.Read.inputJsonSchema as { required: string[] }).required).toEqual(['file_path'])
   })
 

@@ -2,6 +2,9 @@
 // its output cap (applied by the runner), and `{ content, details }` (content for the model, details for the UI).
 import { z } from 'zod'
 
+/** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
+export type SandboxLevel = 'read-only' | 'workspace' | 'off'
+
 export interface ToolContext {
   /** The agent's working directory (its worktree when isolated). */
   cwd: string
@@ -10,6 +13,8 @@ export interface ToolContext {
   toolUseId: string
   /** Streams progress to the UI as `tool_update` events. */
   onUpdate?: (details: unknown) => void
+  /** What the permission layer granted this call (Bash: which sandbox). Absent: the tool's own default. */
+  sandbox?: SandboxLevel
   /** Where this call may save an output too large to return whole (a tool that streams a lot writes it itself). */
   outputFile?: string
 }

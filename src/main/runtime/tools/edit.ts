@@ -7,7 +7,7 @@ import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
 import { numberLine } from './read'
 import { patchFromReplacements, type PatchHunk, type Replacement } from './text-patch'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
 
 const schema = z.object({
@@ -58,6 +58,7 @@ function snippet(after: string, hunk: PatchHunk | undefined): string {
 
 export function createEditTool(opts: ToolOptions): Tool {
   const fileState = opts.fileState ?? new FileState()
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Edit',
     description: [
@@ -71,6 +72,8 @@ export function createEditTool(opts: ToolOptions): Tool {
     async execute(input) {
       const abs = resolveToolPath(opts.cwd, input.file_path)
       const shown = displayPath(opts.cwd, abs)
+      const refused = paths.check('Edit', abs, 'write') ?? paths.check('Edit', abs, 'read')
+      if (refused) return { content: refused, isError: true }
       if (input.old_string === input.new_string)
         return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
       const info = await stat(abs).catch(() => null)

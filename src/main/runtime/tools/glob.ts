@@ -9,7 +9,7 @@ import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-p
 import { listFiles } from './list-files'
 import { displayPath, resolveToolPath } from './paths'
 import { ripgrepPath } from './ripgrep'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 export const GLOB_MAX_RESULTS = 100
 
@@ -51,6 +51,7 @@ export async function sortByMtime(root: string, rels: string[]): Promise<string[
 }
 
 export function createGlobTool(opts: ToolOptions): Tool {
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Glob',
     description: [
@@ -76,10 +77,14 @@ export function createGlobTool(opts: ToolOptions): Tool {
         if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
         throw err
       }
+      const refused = paths.check('Glob', root, 'read')
+      if (refused) return { content: refused, isError: true }
       const rootInfo = statOrNull(root)
       const engine = ripgrepPath(opts.ripgrep)
       const all = rootInfo?.isDirectory() ? await listFiles(root, engine, ctx.signal) : []
-      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel)))
+      // Protected files, and files an in-tree symlink leads to outside, are not listed.
+      const visible = paths.searchFilter(root, 'Glob')
+      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && visible(join(root, rel))))
       const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
       const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: engine ? 'rg' : 'js' }
       if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details }

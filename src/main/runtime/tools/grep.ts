@@ -6,7 +6,7 @@ import { defineTool, type Tool } from './define-tool'
 import { GrepInputError, grepWithJs, grepWithRipgrep, type GrepFile, type GrepQuery } from './grep-search'
 import { displayPath, resolveToolPath } from './paths'
 import { ripgrepPath } from './ripgrep'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 const MAX_LINE_CHARS = 500
 
@@ -92,6 +92,7 @@ export async function formatGrep(files: GrepFile[], input: GrepInput, cwd: strin
 }
 
 export function createGrepTool(opts: ToolOptions): Tool {
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Grep',
     description: [
@@ -104,6 +105,8 @@ export function createGrepTool(opts: ToolOptions): Tool {
     readOnly: true,
     async execute(input, ctx) {
       const root = resolveToolPath(opts.cwd, input.path ?? '.')
+      const refused = paths.check('Grep', root, 'read')
+      if (refused) return { content: refused, isError: true }
       if (!(await stat(root).catch(() => null)))
         return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
       const content = input.output_mode === 'content'
@@ -127,6 +130,9 @@ export function createGrepTool(opts: ToolOptions): Tool {
         if (err instanceof GrepInputError) return { content: err.message, isError: true }
         throw err
       }
+      // Protected files, and files an in-tree symlink leads to outside, are never shown.
+      const visible = paths.searchFilter(root, 'Grep')
+      outcome = { ...outcome, files: outcome.files.filter((f) => visible(f.path)) }
       let text = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0)
       if (outcome.capped) text += '\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]'
       const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
 
 const schema = z.object({
@@ -40,6 +40,7 @@ function findCell(cells: Cell[], cellId: string): number {
 
 export function createNotebookEditTool(opts: ToolOptions): Tool {
   const fileState = opts.fileState ?? new FileState()
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'NotebookEdit',
     description: 'Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb). Read the notebook first. Cells are addressed by cell_id.',
@@ -48,6 +49,8 @@ export function createNotebookEditTool(opts: ToolOptions): Tool {
     async execute(input) {
       const abs = resolveToolPath(opts.cwd, input.notebook_path)
       const shown = displayPath(opts.cwd, abs)
+      const refused = paths.check('NotebookEdit', abs, 'write') ?? paths.check('NotebookEdit', abs, 'read')
+      if (refused) return { content: refused, isError: true }
       if (extname(abs) !== '.ipynb') return { content: `${shown} is not a .ipynb notebook; use Edit for other files.`, isError: true }
       if (!(await stat(abs).catch(() => null))) return { content: `Notebook does not exist: ${shown}.`, isError: true }
       const refusal = await fileState.checkWritable(abs, shown)

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 export const READ_DEFAULT_LIMIT = 2000
 export const READ_MAX_LINE_CHARS = 2000
@@ -77,6 +77,7 @@ function numberLines(lines: string[], first: number, budget: number): { text: st
 
 export function createReadTool(opts: ToolOptions): Tool {
   const fileState = opts.fileState ?? new FileState()
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Read',
     description: [
@@ -92,6 +93,8 @@ export function createReadTool(opts: ToolOptions): Tool {
     async execute(input) {
       const abs = resolveToolPath(opts.cwd, input.file_path)
       const shown = displayPath(opts.cwd, abs)
+      const refused = paths.check('Read', abs, 'read')
+      if (refused) return { content: refused, isError: true }
       let info
       try {
         info = await stat(abs)

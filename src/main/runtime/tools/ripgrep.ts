@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { childEnv } from '../security/child-env'
 
 let cached: string | null | undefined
 
@@ -40,7 +41,7 @@ export function runRipgrep(
   opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | void }
 ): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(rg, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
     let stderr = ''
     let pending = ''
     let stopped = false

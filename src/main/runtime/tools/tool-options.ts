@@ -1,4 +1,6 @@
 // Options every tool factory takes. Tools are built per agent, on that agent's cwd (its worktree when isolated).
+import { PathPolicy } from '../security/path-policy'
+import type { BashSandboxOptions } from './bash-sandbox'
 import type { FileState } from './file-state'
 
 export interface ToolOptions {
@@ -7,4 +9,15 @@ export interface ToolOptions {
   fileState?: FileState
   /** Path of `rg`, `false` to force the JS fallback, absent to use `rg` from PATH when there is one. */
   ripgrep?: string | false
+  /**
+   * The one path check (symlinks resolved, deny rules, working directories). Absent: one on cwd with no
+   * rules, so paths are still resolved the same way.
+   */
+  paths?: PathPolicy
+  /** How Bash sandboxes its commands (absent: the shared sandbox, workspace floor); false: never (tests of Bash itself). */
+  sandbox?: BashSandboxOptions | false
+}
+
+export function pathPolicyOf(opts: ToolOptions): PathPolicy {
+  return opts.paths ?? new PathPolicy({ cwd: opts.cwd })
 }

@@ -7,7 +7,7 @@ import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
 import { patchFromTexts } from './text-patch'
-import type { ToolOptions } from './tool-options'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 const schema = z.object({
   file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
@@ -24,6 +24,7 @@ export async function writeAndRecord(fileState: FileState, abs: string, content:
 
 export function createWriteTool(opts: ToolOptions): Tool {
   const fileState = opts.fileState ?? new FileState()
+  const paths = pathPolicyOf(opts)
   return defineTool({
     name: 'Write',
     description: [
@@ -36,6 +37,8 @@ export function createWriteTool(opts: ToolOptions): Tool {
     async execute(input) {
       const abs = resolveToolPath(opts.cwd, input.file_path)
       const shown = displayPath(opts.cwd, abs)
+      const refused = paths.check('Write', abs, 'write')
+      if (refused) return { content: refused, isError: true }
       const existing = await stat(abs).catch(() => null)
       if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
       const refusal = await fileState.checkWritable(abs, shown)

@@ -2,6 +2,7 @@
 // git process (often the user's own, in the parent checkout) holds a lock file for a moment.
 import { realpath, stat } from 'node:fs/promises'
 import type { SimpleGit } from 'simple-git'
+import { childEnv } from '../security/child-env'
 
 /**
  * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
@@ -9,6 +10,8 @@ import type { SimpleGit } from 'simple-git'
  * The identity variables are the exception: a user who sets them expects agent commits to carry them.
  */
 const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']
+
+const SIMPLE_GIT_GUARDED = /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i
 
 export interface GitOptions {
   /** Extra `-c key=value` settings for this command only (never written to any config file). */
@@ -21,7 +24,11 @@ let simpleGitModule: Promise<typeof import('simple-git')> | undefined
 
 async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
   const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
-  return simpleGit({
+  // No credentials in git's environment (see security/child-env.ts). The variables simple-git guards (GIT_*
+  // but the identity, EDITOR, PAGER…) are left out: it drops them from the ambient environment, and refuses to
+  // run when one is passed explicitly.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SIMPLE_GIT_GUARDED.test(k) || IDENTITY_ENV.includes(k)))
+  const git = simpleGit({
     baseDir: dir,
     config: options.config ?? [],
     allowEnvironment: IDENTITY_ENV,
@@ -36,6 +43,7 @@ async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> 
       return Buffer.from(stderr || `git exited with code ${result.exitCode}`)
     }
   })
+  return git.env(childEnv({ base }))
 }
 
 export async function isDirectory(path: string): Promise<boolean> {

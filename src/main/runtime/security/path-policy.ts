@@ -1,0 +1,163 @@
+// The one path check every tool goes through. A path is judged by where it really leads (symlinks resolved,
+// a dangling link's target included: see real-target.ts) as well as by how it is written, before the deny
+// rules and the boundary of the working directories apply:
+// - Read(...) deny rules bind every tool that reads (Read, Grep, Glob, NotebookEdit's read, Bash's read-only
+//   arguments): a protected file is refused, and searches skip it;
+// - Edit(...) deny rules bind every tool that writes;
+// - the working directories (cwd, additionalDirectories, and extra roots a caller adds, such as an agent's
+//   own memory folder) are where reading needs no approval and where acceptEdits may write.
+// The same object answers the permission layer (decide.ts), the tools at run time, and the read-only Bash
+// classifier, so no tool can have its own idea of where a path leads. It knows nothing about how a search
+// walks a tree: Glob and Grep hand it each file they found.
+import { statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, relative, resolve } from 'node:path'
+import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
+import type { PermissionRule, PermissionRules } from '../permissions/rules'
+import { compileGlob } from '../tools/glob-pattern'
+import { isInside, resolveToolPath } from '../tools/paths'
+import { FILE_EDIT_TOOL_NAMES } from '../tools/tool-names'
+
+export type Access = 'read' | 'write'
+
+/**
+ * Files whose content other programs run or obey later, outside Fanout's control: git hooks and config, the
+ * project's Claude settings (hooks) and MCP servers, editor task files, shell start-up files. acceptEdits
+ * never changes them without asking; the sandbox never lets a command write them.
+ */
+const RUNS_LATER = /(^|\/)(\.git(\/|$)|\.claude\/settings(\.local)?\.json$|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.gitmodules$|\.(bashrc|bash_profile|zshrc|zprofile|profile)$)/
+
+export interface PathPolicyOptions {
+  cwd: string
+  /** More working directories besides cwd (additionalDirectories, an agent's memory folder…). */
+  roots?: readonly string[] | (() => readonly string[])
+  /** The rules in force, read at each check (settings reloads and session rules change them). */
+  rules?: () => PermissionRules
+  home?: string
+}
+
+export class PathPolicy {
+  readonly ctx: { cwd: string; home: string }
+  readonly cwd: string
+  readonly home: string
+
+  constructor(private readonly opts: PathPolicyOptions) {
+    this.cwd = resolve(opts.cwd)
+    this.home = opts.home ?? homedir()
+    this.ctx = { cwd: this.cwd, home: this.home }
+  }
+
+  /** A model-supplied path, absolute (`~` expanded, relative to cwd). */
+  absolute(p: string): string {
+    return p.startsWith('~/') || p === '~' ? join(this.home, p.slice(2)) : resolveToolPath(this.cwd, p)
+  }
+
+  /** The working directories: cwd first. */
+  roots(): string[] {
+    const extra = typeof this.opts.roots === 'function' ? this.opts.roots() : (this.opts.roots ?? [])
+    return [this.cwd, ...extra.map((r) => resolve(r))]
+  }
+
+  /** The path as written and where it really leads. */
+  candidates(abs: string): string[] {
+    return pathCandidates(resolve(abs))
+  }
+
+  /** Inside the working directories, both as written and where it really leads. */
+  inBounds(abs: string): boolean {
+    return insideWorkingDirs(abs, this.roots())
+  }
+
+  /** The path deny rules binding this access (and this tool). */
+  rulesFor(access: Access, toolName?: string): PermissionRule[] {
+    const deny = this.opts.rules?.().deny ?? []
+    return deny.filter((r) => {
+      if (r.content === undefined) return false
+      if (access === 'read') return r.toolName === 'Read' || (toolName !== undefined && toolName !== 'Bash' && r.toolName === toolName)
+      return r.toolName === 'Edit' || (toolName !== undefined && r.toolName === toolName && FILE_EDIT_TOOL_NAMES.includes(toolName))
+    })
+  }
+
+  /** The deny rule protecting this path from this access, if any (written or real path matching). */
+  deniedBy(abs: string, access: Access, toolName?: string): PermissionRule | undefined {
+    const ctx = { cwd: this.cwd, home: this.home }
+    return this.rulesFor(access, toolName).find((r) => pathRuleMatches(r.content as string, r.root, ctx, abs, 'deny'))
+  }
+
+  /**
+   * A deny rule that could protect something below this directory: a search from here could reach it.
+   * Errs on the side of "could": a name pattern (`.env`, `*.pem`) reaches every folder under its base.
+   */
+  protectedUnder(dir: string, toolName?: string): PermissionRule | undefined {
+    const ctx = { cwd: this.cwd, home: this.home }
+    const dirs = this.candidates(dir)
+    if (dirs.includes(UNKNOWABLE)) return this.rulesFor('read', toolName)[0]
+    return this.rulesFor('read', toolName).find((r) => {
+      const { base, pattern } = resolvePattern(r.content as string, r.root, ctx)
+      const bases = [...new Set([base, ...this.candidates(base).filter((b) => b !== UNKNOWABLE)])]
+      const body = pattern.replace(/^\//, '').replace(/\/$/, '')
+      const anchored = pattern.replace(/\/$/, '').slice(1).includes('/') || pattern.startsWith('/')
+      let prefix = ''
+      if (anchored) {
+        try {
+          compileGlob(pattern)
+        } catch {
+          return false
+        }
+        const literal: string[] = []
+        for (const seg of body.split('/')) {
+          if (/[*?[\]{}\\]/.test(seg)) break
+          literal.push(seg)
+        }
+        prefix = literal.join('/')
+      }
+      return bases.some((b) => {
+        const area = prefix ? join(b, prefix) : b
+        return dirs.some((d) => isInside(d, area) || isInside(area, d) || matchesOne(r.content as string, r.root, ctx, d))
+      })
+    })
+  }
+
+  /** A file other programs will run or obey later (see RUNS_LATER): never written without asking. */
+  runsLater(abs: string): boolean {
+    return this.candidates(abs).some((c) => c === UNKNOWABLE || this.roots().some((r) => isInside(r, c) && RUNS_LATER.test(relative(r, c))))
+  }
+
+  /** For a tool about to touch a file: null when it may, else the message the model sees. */
+  check(toolName: string, abs: string, access: Access): string | null {
+    const rule = this.deniedBy(abs, access, toolName)
+    if (!rule) return null
+    const verb = access === 'read' ? 'read' : 'change'
+    return `${toolName} may not ${verb} ${abs}: it is protected by the permission rule "${rule.raw}" (${rule.source} settings). Do not try to reach it another way.`
+  }
+
+  /**
+   * For searches (Glob, Grep): whether a file found under `root` may be shown. Protected files are skipped,
+   * and so is a file whose real location is outside both the searched folder and the working directories
+   * (an in-repo symlink pointing out).
+   */
+  searchFilter(root: string, toolName: string): (absFile: string) => boolean {
+    const rootReal = this.candidates(root).filter((c) => c !== UNKNOWABLE)
+    return (file) => {
+      if (this.deniedBy(file, 'read', toolName)) return false
+      const real = this.candidates(file)
+      if (real.includes(UNKNOWABLE)) return false
+      return real.every((c) => rootReal.some((r) => isInside(r, c))) || this.inBounds(file)
+    }
+  }
+
+  /** Why Bash may not read this path without asking (the classifier's check), or null. */
+  bashReadRefusal(abs: string): string | null {
+    const rule = this.deniedBy(abs, 'read', 'Bash')
+    if (rule) return `it reads ${abs}, protected by the rule "${rule.raw}"`
+    if (!this.inBounds(abs)) return `it reads ${abs}, outside the working directories`
+    return null
+  }
+
+  /** Why a recursive Bash read from this directory is not read-only, or null. */
+  bashRecursiveRefusal(dir: string): string | null {
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return null
+    const rule = this.protectedUnder(dir, 'Bash')
+    return rule ? `it searches ${dir}, which can hold files protected by the rule "${rule.raw}"` : null
+  }
+}

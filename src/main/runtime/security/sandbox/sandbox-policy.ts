@@ -1,0 +1,83 @@
+// What a sandboxed command may touch, by level:
+// - read-only (plan mode, read-only agents, commands auto-approved as read-only): no writes anywhere (the
+//   sandbox's own writable scratch paths are denied too), no network;
+// - workspace (every other sandboxed command): writes in the agent's working tree (the worktree when
+//   isolated, with the repository's git folder so commits work, its hooks and config excepted) and a
+//   per-session temporary folder; network only to the domains the user allowed.
+// Both: reads everywhere except files a Read(...) deny rule protects and well-known credential stores
+// (SSH and cloud keys, token files, Fanout's own stored API key). sandbox-runtime itself adds the dangerous
+// files of the working tree (.git/hooks, .git/config, shell rc files, .vscode, .claude/agents) to the write
+// denies in every level.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { resolvePattern } from '../../permissions/path-rules'
+import type { SandboxLevel } from '../../tools/define-tool'
+import type { PathPolicy } from '../path-policy'
+import type { CommandPolicy } from './sandbox-runtime'
+
+/** Credential stores no sandboxed command reads, relative to the home directory. */
+const CREDENTIAL_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.claude/.credentials.json', '.anthropic']
+/** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
+const RUNS_LATER_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.mcp.json', '.gitmodules']
+/** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
+const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
+
+export interface SandboxPolicyOptions {
+  /** The path check of the agent (cwd, deny rules). */
+  paths: PathPolicy
+  /** A folder the command may use as TMPDIR (workspace level). */
+  tmpDir: string
+  /** Domains sandboxed commands may reach (the user's sandbox.network.allowedDomains). */
+  allowedDomains: readonly string[]
+  /** Files that must stay unreadable (e.g. Fanout's stored API key). */
+  secretFiles?: readonly string[]
+}
+
+/** A gitignore-style rule as the sandbox's path list reads it (absolute; globs expanded by the sandbox). */
+function ruleToSandboxPath(content: string, root: string | undefined, paths: PathPolicy): string {
+  const { base, pattern } = resolvePattern(content, root, paths.ctx)
+  const body = pattern.replace(/^\//, '').replace(/\/\*\*$/, '')
+  const anywhere = !pattern.slice(1).replace(/\/$/, '').includes('/') && !pattern.startsWith('/')
+  return anywhere ? join(base, '**', body.replace(/\/$/, '')) : join(base, body)
+}
+
+/** The repository's git folder when it lies outside cwd (a worktree's, or cwd below the top). */
+export function outsideGitDir(cwd: string): string | null {
+  for (let d = cwd; ; d = dirname(d)) {
+    const dotGit = join(d, '.git')
+    const info = statSync(dotGit, { throwIfNoEntry: false })
+    if (info?.isDirectory()) return d === cwd ? null : dotGit
+    if (info?.isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+      if (!m) return null
+      const gitDir = resolve(d, m[1].trim())
+      const common = join(gitDir, 'commondir')
+      return existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir
+    }
+    if (dirname(d) === d) return null
+  }
+}
+
+export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: SandboxPolicyOptions): CommandPolicy {
+  const { paths } = opts
+  const home = paths.home
+  const denyRead = [
+    ...paths.rulesFor('read', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
+    ...CREDENTIAL_STORES.map((p) => join(home, p)),
+    ...(opts.secretFiles ?? [])
+  ].filter((p) => isAbsolute(p))
+  if (level === 'read-only') {
+    return { cwd: paths.cwd, allowWrite: [], denyWrite: LIBRARY_SCRATCH(home).filter((p) => existsSync(p)), denyRead, allowedDomains: [] }
+  }
+  const allowWrite = [paths.cwd, opts.tmpDir]
+  const denyWrite = [
+    ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
+    ...RUNS_LATER_FILES.map((f) => join(paths.cwd, f)).filter((f) => existsSync(f))
+  ]
+  const gitDir = outsideGitDir(paths.cwd)
+  if (gitDir) {
+    allowWrite.push(gitDir)
+    denyWrite.push(join(gitDir, 'hooks'), join(gitDir, 'config'))
+  }
+  return { cwd: paths.cwd, tmpDir: opts.tmpDir, allowWrite, denyWrite: denyWrite.filter((p) => isAbsolute(p)), denyRead, allowedDomains: [...opts.allowedDomains] }
+}
