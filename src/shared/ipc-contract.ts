@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
 import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
+import { MergeStrategySchema, REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import type { OlderPage } from './view/session-pages'
@@ -154,7 +155,14 @@ export const SettingsSchema = z.object({
   theme: z.enum(THEME_CHOICES),
   /** "Skip for now" was chosen on the first-run screen. */
   firstRunSkipped: z.boolean(),
-  context: ContextSettingsSchema
+  context: ContextSettingsSchema,
+  /** How the Changes view merges an agent's branch (the person's last choice). */
+  mergeStrategy: MergeStrategySchema,
+  /**
+   * Claude Code's `worktree.baseRef` in force for the workspace: where new agent worktrees start, and the
+   * settings file that says so (null: Fanout's default, `head`).
+   */
+  worktreeBaseRef: z.object({ value: z.enum(['head', 'fresh']), file: z.string().nullable(), scope: z.enum(['user', 'project', 'local', 'managed']).nullable() })
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -174,7 +182,10 @@ export const SettingsPatchSchema = z
     agentTeams: z.boolean().optional(),
     theme: z.enum(THEME_CHOICES).optional(),
     firstRunSkipped: z.boolean().optional(),
-    context: ContextSettingsSchema.partial().strict().optional()
+    context: ContextSettingsSchema.partial().strict().optional(),
+    mergeStrategy: MergeStrategySchema.optional(),
+    /** Written to the user's Claude Code settings (`~/.claude/settings.json`), as Claude Code's /config does. */
+    worktreeBaseRef: z.enum(['head', 'fresh']).optional()
   })
   .strict()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
@@ -219,7 +230,8 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
-  ...AGENT_EDITOR_NOTICES
+  ...AGENT_EDITOR_NOTICES,
+  ...REVIEW_NOTICES
 ])
 export type HostNotice = z.infer<typeof HostNoticeSchema>
 
@@ -327,7 +339,8 @@ export const CONTRACT = {
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
   'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
-  ...AGENT_EDITOR_CONTRACT
+  ...AGENT_EDITOR_CONTRACT,
+  ...REVIEW_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>

@@ -9,6 +9,7 @@ import { NewSession } from './views/new-session'
 import { watchForNotifications } from './views/notifications'
 import { OpenFolderDialog } from './views/open-folder'
 import { PermissionQueue } from './views/permission-queue'
+import { ChangesDialog } from './review/changes-dialog'
 import { RightPane } from './views/right-pane'
 import { SessionHeader } from './views/session-header'
 import { SettingsDialog } from './views/settings-dialog'
@@ -86,6 +87,7 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
+      <ChangesDialog />
     </div>
   )
 }

@@ -14,6 +14,7 @@ import './styles/panels.css'
 import './styles/markdown.css'
 import './styles/team.css'
 import './styles/context.css'
+import './styles/review.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../events'
 import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
+import { recordingReview } from './recording-review'
 import { recordingAgentEditor } from './recording-agent-editor'
 import type { HostNotice, Settings } from '../ipc-contract'
 
@@ -32,7 +33,9 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     agentTeams: false,
     theme: 'system',
     firstRunSkipped: false,
-    context: { autoCompact: true, autoCompactPercent: null, toolResultClearing: 'auto' }
+    context: { autoCompact: true, autoCompactPercent: null, toolResultClearing: 'auto' },
+    mergeStrategy: 'merge',
+    worktreeBaseRef: { value: 'head', file: null, scope: null }
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
@@ -128,6 +131,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       return { servers: [], problems: [] }
     },
     ...recordingAgentEditor(record),
+    ...recordingReview(record),
     onEvents(listener) {
       eventListeners.add(listener)
       return () => eventListeners.delete(listener)

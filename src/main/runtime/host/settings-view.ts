@@ -6,7 +6,7 @@ import type { Settings, SettingsPatch } from '../store'
 
 export type KeySource = 'stored' | 'environment' | 'none'
 
-export function settingsView(s: Settings, keySource: KeySource): UiSettings {
+export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSettings['worktreeBaseRef']): UiSettings {
   return {
     hasApiKey: keySource !== 'none',
     apiKeySource: keySource,
@@ -25,7 +25,9 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
     agentTeams: s.agentTeams,
     theme: s.theme,
     firstRunSkipped: s.firstRunSkipped,
-    context: { autoCompact: s.context.autoCompact, autoCompactPercent: s.context.autoCompactPercent ?? null, toolResultClearing: s.context.toolResultClearing }
+    context: { autoCompact: s.context.autoCompact, autoCompactPercent: s.context.autoCompactPercent ?? null, toolResultClearing: s.context.toolResultClearing },
+    mergeStrategy: s.mergeStrategy,
+    worktreeBaseRef: baseRef
   }
 }
 
@@ -39,6 +41,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
   if (p.theme !== undefined) out.theme = p.theme
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
+  if (p.mergeStrategy !== undefined) out.mergeStrategy = p.mergeStrategy
   if (p.modelAliases) out.modelAliases = p.modelAliases
   if (p.context) out.context = { ...p.context }
   if (p.limits) {

@@ -70,7 +70,7 @@ describe('fork', () => {
     const forkReq = requests.find((r) => r.lastUserText.includes('Entered sub-agent context'))!
     expect(forkReq.system).toBe(mainReq.system)
     expect(forkReq.model).toBe(mainReq.model)
-    expect(forkReq.toolNames).toEqual(mainReq.toolNames.filter((t) => !['Agent', 'TaskOutput', 'TaskStop'].includes(t)))
+    expect(forkReq.toolNames).toEqual(mainReq.toolNames.filter((t) => !['Agent', 'TaskOutput', 'TaskStop', 'RequestMerge'].includes(t)))
     // The fork sees what the parent read, then its entry message.
     expect(forkReq.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
     expect(JSON.stringify(forkReq.messages[2])).toContain('Step one: ship it.')

@@ -23,7 +23,8 @@ describe('settings', () => {
       theme: 'system',
       coordinator: false,
       agentTeams: false,
-      firstRunSkipped: false
+      firstRunSkipped: false,
+      mergeStrategy: 'merge'
     })
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
   })
@@ -54,7 +55,8 @@ describe('settings', () => {
       theme: 'dark',
       coordinator: false,
       agentTeams: true,
-      firstRunSkipped: false
+      firstRunSkipped: false,
+      mergeStrategy: 'merge'
     })
     expect(problems.sort()).toEqual(
       [

@@ -163,7 +163,16 @@ function applyLive(batch: AgentEvent[]): void {
   if (batch.some((e) => e.type === 'agent_end' && e.parentAgentId === null)) void refreshSessions()
 }
 
+const noticeListeners = new Set<(n: HostNotice) => void>()
+
+/** Notices for views with stores of their own (the Changes view re-reads a folder its work changed in). */
+export function subscribeNotices(listener: (n: HostNotice) => void): () => void {
+  noticeListeners.add(listener)
+  return () => noticeListeners.delete(listener)
+}
+
 export function receiveNotice(n: HostNotice): void {
+  for (const l of noticeListeners) l(n)
   if (n.type === 'session_updated') {
     if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
     set((s) => ({ sessions: upsertSession(s.sessions, n.session) }))

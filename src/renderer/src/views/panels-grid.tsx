@@ -8,6 +8,7 @@ import { TranscriptList } from '../components/transcript-list'
 import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
+import { ChangesButton } from '../review/changes-button'
 import { useAgentColor } from '../lib/use-agent-color'
 import { ui, useApp } from '../state/store'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
@@ -34,6 +35,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
       <span className="finished-stats muted">
         {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}
       </span>
+      <ChangesButton agent={agent} />
       <button className="icon-button" title="Show the panel in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
         <Icon name="grid" size={13} />
       </button>

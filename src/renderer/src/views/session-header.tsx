@@ -9,6 +9,7 @@ import { agentCounts, countParts, progressText } from '../state/agent-counts'
 import { elapsedMs, pendingPermissions } from '../state/selectors'
 import { isActive } from '../../../shared/view/session-state'
 import { ui, useApp } from '../state/store'
+import { SessionChangesButton } from '../review/changes-button'
 
 export function PermissionsButton() {
   const count = useApp((s) => pendingPermissions(s.events).length)
@@ -74,6 +75,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       <div className="session-header-actions">
+        {sessionId && <SessionChangesButton sessionId={sessionId} />}
         <PermissionsButton />
       </div>
     </header>

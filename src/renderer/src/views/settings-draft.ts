@@ -18,6 +18,9 @@ export interface Draft {
   autoCompact: boolean
   autoCompactPercent: string
   toolResultClearing: ClearingChoice
+  /** Claude Code's worktree.baseRef (saved to the user's Claude Code settings only when changed). */
+  worktreeBaseRef: Settings['worktreeBaseRef']['value']
+  mergeStrategy: Settings['mergeStrategy']
 }
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
@@ -40,7 +43,9 @@ export const toDraft = (s: Settings): Draft => ({
   agentTeams: s.agentTeams,
   autoCompact: s.context.autoCompact,
   autoCompactPercent: s.context.autoCompactPercent === null ? '' : String(s.context.autoCompactPercent),
-  toolResultClearing: s.context.toolResultClearing
+  toolResultClearing: s.context.toolResultClearing,
+  worktreeBaseRef: s.worktreeBaseRef.value,
+  mergeStrategy: s.mergeStrategy
 })
 
 export function sameDraft(a: Draft, b: Draft): boolean {
