@@ -1,8 +1,9 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox, long-session) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox, search, long-session) runs one.
 import { benchCliStart } from './cli-start'
 import { benchFanOut, serveFanOut } from './fan-out'
 import { benchLongSession } from './long-session'
 import { benchSandbox } from './sandbox'
+import { benchSearch } from './search'
 import { benchUi } from './ui'
 
 if (process.argv[2] === '--fan-out-server') {
@@ -16,4 +17,5 @@ if (process.argv[2] === '--fan-out-server') {
   if (wanted('sandbox')) await benchSandbox()
   if (wanted('long-session')) await benchLongSession()
   if (wanted('ui')) await benchUi(root)
+  if (wanted('search')) await benchSearch()
 }

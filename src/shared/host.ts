@@ -54,6 +54,12 @@ export interface RuntimeHost extends Partial<AgentEditorHost>, Partial<ReviewHos
   startDemo: Call<'demo.start'>
   /** MCP servers of a folder with their state and tools (a running session's, else started briefly to list them). Optional: a synthetic host answers `unsupported`. */
   listMcpServers?: Call<'mcp.list'>
+  /** Full-text search in a session or across a folder's sessions (src/main/runtime/search). Optional: a synthetic host answers `unsupported`. */
+  searchSessions?: Call<'search.query'>
+  /** A finished or reopened session's recorded timeline, and the session as it was at any moment of it. */
+  openReplay?: Call<'replay.open'>
+  replayFrame?: Call<'replay.frame'>
+  replaySteps?: Call<'replay.steps'>
 
   /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
   onEvents(listener: (events: AgentEvent[]) => void): () => void

@@ -7,12 +7,13 @@ import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-cont
 import { MergeStrategySchema, REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
-import type { OlderPage } from './view/session-pages'
-import type { SessionState } from './view/session-state'
+import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
+export { OlderPageSchema, SessionViewSchema } from './view-schemas'
+import { SEARCH_REPLAY_CONTRACT } from './search-replay-contract'
 
 // ── shared pieces ────────────────────────────────────────────────────────────────────────────────
 
@@ -94,23 +95,6 @@ export const SessionSummarySchema = z.object({
   demo: z.boolean().optional()
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/**
- * A reopened session's state, folded by the host (view/reducer.ts): checked for the parts every view
- * relies on, without copying it (it can hold tens of thousands of items).
- */
-export const SessionViewSchema = z.custom<SessionState>(
-  (v) => isRecord(v) && typeof v.id === 'string' && isRecord(v.agents) && Array.isArray(v.agentOrder) && isRecord(v.items) && isRecord(v.tools) && isRecord(v.permissions) && Array.isArray(v.permissionQueue),
-  'view must be a session state with id, agents, agentOrder, items, tools, permissions and permissionQueue'
-)
-
-/** Older items of a reopened session and their tools (view/session-pages.ts). */
-export const OlderPageSchema = z.custom<OlderPage>(
-  (v) => isRecord(v) && isRecord(v.items) && Object.values(v.items).every(Array.isArray) && isRecord(v.tools),
-  'page must hold items (lists by agent id) and tools'
-)
 
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
@@ -340,7 +324,8 @@ export const CONTRACT = {
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
   'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
   ...AGENT_EDITOR_CONTRACT,
-  ...REVIEW_CONTRACT
+  ...REVIEW_CONTRACT,
+  ...SEARCH_REPLAY_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>

@@ -15,6 +15,7 @@ import './styles/markdown.css'
 import './styles/team.css'
 import './styles/context.css'
 import './styles/review.css'
+import './styles/search-replay.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

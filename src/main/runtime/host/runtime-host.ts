@@ -24,6 +24,8 @@ import { ReviewCalls } from './review-calls'
 import { SessionCalls } from './session-calls'
 import { SessionFactory } from './session-factory'
 import type { TrashItem } from './session-files'
+import { ReplayCalls } from './replay-calls'
+import { SearchCalls } from './search-calls'
 import { SessionRuns } from './session-runs'
 import { SettingsCalls } from './settings-calls'
 
@@ -55,6 +57,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   private readonly settings: SettingsCalls
   private readonly folders: AgentFolders
   private readonly review: ReviewCalls
+  private readonly search: SearchCalls
+  private readonly replay: ReplayCalls
 
   constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
@@ -79,6 +83,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
     this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
     this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
     this.review = new ReviewCalls({ live: this.live, listeners, ...(options.openPath ? { openPath: options.openPath } : {}) })
+    this.search = new SearchCalls({ dataDir, live: this.live, cwd: () => this.cwd, listSessions: (req) => this.sessions.list(req) })
+    this.replay = new ReplayCalls({ dataDir, live: this.live, pages: this.sessions.replayPages })
+    // Each session's search index catches up shortly after its events are recorded.
+    listeners.onEvents((batch) => {
+      this.search.service.noteEvents(batch)
+      for (const id of new Set(batch.map((e) => e.sessionId))) this.replay.forget(id)
+    })
     this.folders.watch(this.cwd)
   }
 
@@ -109,8 +120,25 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
   openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
   openSessionPage: RuntimeHost['openSessionPage'] = (req) => this.sessions.page(req)
-  renameSession: RuntimeHost['renameSession'] = (req) => this.sessions.rename(req)
-  deleteSession: RuntimeHost['deleteSession'] = (req) => this.sessions.delete(req)
+  renameSession: RuntimeHost['renameSession'] = async (req) => {
+    const renamed = await this.sessions.rename(req)
+    await this.search.service.retitle(req.sessionId).catch(() => undefined)
+    return renamed
+  }
+  deleteSession: RuntimeHost['deleteSession'] = async (req) => {
+    // Its index files are closed before its folder goes (a folder with an open file cannot move on Windows);
+    // if the delete is refused, the index catches up again when next asked.
+    this.search.service.forget(req.sessionId)
+    this.replay.forget(req.sessionId)
+    return this.sessions.delete(req)
+  }
+
+  // ── search and replay (search-calls.ts, replay-calls.ts) ───────────────────────────────────────
+
+  searchSessions: NonNullable<RuntimeHost['searchSessions']> = (req) => this.search.query(req)
+  openReplay: NonNullable<RuntimeHost['openReplay']> = (req) => this.replay.open(req)
+  replayFrame: NonNullable<RuntimeHost['replayFrame']> = (req) => this.replay.frame(req)
+  replaySteps: NonNullable<RuntimeHost['replaySteps']> = (req) => this.replay.steps(req)
 
   // ── running sessions (session-runs.ts) ─────────────────────────────────────────────────────────
 
@@ -171,6 +199,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   async close(): Promise<void> {
     this.folders.close()
     this.sessions.close()
+    this.replay.close()
     await this.live.closeAll()
+    await this.search.close()
   }
 }

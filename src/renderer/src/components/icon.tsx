@@ -37,7 +37,9 @@ const PATHS = {
   pencil: 'M10.5 2.5l3 3-8 8h-3v-3zM9 4l3 3',
   trash: 'M2.5 4.5h11M6 4.5V3h4v1.5M4 4.5l.7 9h6.6l.7-9M6.8 7v4.5M9.2 7v4.5',
   search: 'M7 11.5a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM10.3 10.3L13.5 13.5',
-  compact: 'M4.5 2.5L8 6l3.5-3.5M4.5 13.5L8 10l3.5 3.5M2.5 8h11'
+  compact: 'M4.5 2.5L8 6l3.5-3.5M4.5 13.5L8 10l3.5 3.5M2.5 8h11',
+  pause: 'M5.5 3.5v9M10.5 3.5v9',
+  replay: 'M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5M7 6v4l3-2z'
 } as const
 
 export type IconName = keyof typeof PATHS
