@@ -18,3 +18,15 @@ export function addUsage(a: Usage, b: Usage): Usage {
     costUsd: a.costUsd + b.costUsd
   }
 }
+
+/** Usage as the Messages API and Claude Code's outputs spell it (snake_case). */
+export interface ApiUsage {
+  input_tokens: number
+  cache_creation_input_tokens: number
+  cache_read_input_tokens: number
+  output_tokens: number
+}
+
+export function apiUsage(u: Usage): ApiUsage {
+  return { input_tokens: u.inputTokens, cache_creation_input_tokens: u.cacheWriteTokens, cache_read_input_tokens: u.cacheReadTokens, output_tokens: u.outputTokens }
+}

@@ -5,6 +5,7 @@
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
 import { resolveAgentTools } from '../definitions'
+import { mainStopHook } from '../hooks/wiring'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
 import { repairConversation } from '../store/rebuild-conversation'
@@ -29,7 +30,7 @@ export interface MainAgentConfig {
   defaultMode?: AgentDefinition['permissionMode']
   /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
   coordinator?: boolean
-  /** The session's effort (low|medium|high|max or a thinking budget); a definition's own `effort` wins. */
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget); a definition's own `effort` wins. */
   effort?: string | number
 }
 
@@ -168,7 +169,12 @@ export class MainAgent {
         handle.allowedAgentTypes = allowedAgentTypes
         return toolNames
       },
-      systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle)
+      systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle),
+      // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
+      extras: async () => {
+        if (byPerson) this.s.hooks?.newPrompt()
+        return { beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false })) }
+      }
     })
     if (!result) return null
     handle.lastResult = result

@@ -58,7 +58,7 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
         client: session.client,
         model: handle.model,
         // A handle reloaded after a restart has no effort of its own: its definition's still applies.
-        ...effortRequest(handle.model, handle.effort ?? spec.def?.effort),
+        ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.thinking }),
         systemPrompt: handle.systemPrompt,
         messages: spec.history,
         prompt,

@@ -3,6 +3,7 @@
 // once, for the environment part of the system prompts built from them (agent-prompt.ts).
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
+import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
 import { probeGit } from '../worktrees'
 import { agentSystemPrompt } from './agent-prompt'
@@ -18,15 +19,23 @@ export interface SessionDefinitionsOptions {
 export class SessionDefinitions {
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
+  private skillIndex: SkillEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
 
   constructor(private readonly opts: SessionDefinitionsOptions) {}
 
   async reload(): Promise<void> {
     const { cwd, home } = this.opts
-    const [agents, claudeMd] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home })])
+    const pluginDirs = this.opts.agentSources?.pluginDirs
+    const [agents, claudeMd, skills] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home }), discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })])
     this.loaded = agents.byType
     this.claudeMd = claudeMd
+    this.skillIndex = skills
+  }
+
+  /** The project's, the user's and the plugins' skills, as last found. */
+  skills(): SkillEntry[] {
+    return this.skillIndex
   }
 
   /** The effective definitions by agent type, as last loaded. */
@@ -34,8 +43,9 @@ export class SessionDefinitions {
     return this.loaded
   }
 
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+  /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
+    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
   }
 
   private git(cwd: string) {

@@ -11,6 +11,8 @@ import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { createSkillTool, SKILL_TOOL_NAME } from './skill-tool'
+import type { SkillEntry } from '../context/skill-index'
 import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
@@ -18,6 +20,7 @@ import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from
 
 /** What the tools need from their session (read when tools are built, so a later coordinator or team counts). */
 export interface ToolsHost extends MessagingSession {
+  skills(): readonly SkillEntry[]
   readonly coordinator: Coordinator | null
   readonly teamsEnabled: boolean
   readonly team: TeamManager
@@ -37,6 +40,9 @@ export interface SessionToolsOptions {
   outputTail(handle: AgentHandle): string | undefined
 }
 
+/** The tools every session offers, before coordinator, team and MCP tools (the agent editor shows them too). */
+export const BASE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME, SKILL_TOOL_NAME]
+
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
 
@@ -48,11 +54,7 @@ export class SessionTools {
   /** Every tool name an agent could be given, for tool resolution. */
   names(): string[] {
     return [
-      ...BUILTIN_TOOL_NAMES,
-      AGENT_TOOL_NAME,
-      SEND_MESSAGE_TOOL_NAME,
-      TASK_OUTPUT_TOOL_NAME,
-      TASK_STOP_TOOL_NAME,
+      ...BASE_TOOL_NAMES,
       REQUEST_MERGE_TOOL_NAME,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
@@ -77,7 +79,7 @@ export class SessionTools {
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), ...(handle.allowedAgentTypes ? { allowed: handle.allowedAgentTypes } : {}), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
@@ -85,6 +87,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }

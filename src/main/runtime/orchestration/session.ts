@@ -34,6 +34,8 @@ import { DEFAULT_LIMITS, SpawnGate } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
+import type { SkillEntry } from '../context/skill-index'
+import { effortFromSettingsFiles } from '../model/effort-settings'
 import { DormantAgents, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
 import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
@@ -60,6 +62,8 @@ export class AgentSession implements SessionContext {
   readonly backgroundStallMs: number
   readonly contextSettings: ContextSettings
   readonly toolOutputDir: string
+  /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
+  thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   private readonly definitions: SessionDefinitions
@@ -93,6 +97,7 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
+    this.thinking = options.thinking
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
     this.toolOutputDir = join(files, 'tool-outputs')
@@ -108,6 +113,7 @@ export class AgentSession implements SessionContext {
       dataDir: options.dataDir,
       registry: this.registry,
       emit: (e) => this.emit(e),
+      track: (work) => this.track(work),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
       ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
@@ -171,6 +177,11 @@ export class AgentSession implements SessionContext {
         agentType = undefined
       }
       session.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
+      // The effort chosen when the session began (not its definition's own, which applies anyway).
+      if (main.state?.effort !== undefined && !main.state.definition.file) {
+        session.restoredEffort = main.state.effort
+        session.applyEffortSettings()
+      }
       session.coordinator?.restore(main.messages)
     } else if (cutOff) session.main.restore([], undefined, 'interrupted')
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
@@ -203,6 +214,28 @@ export class AgentSession implements SessionContext {
     this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+    this.applyEffortSettings()
+  }
+
+  /** The effort a reopened session ran with (its main agent's state): kept unless this opening chooses another. */
+  private restoredEffort: string | number | undefined
+
+  /** Effort and thinking: the session's own choice (or the one it ran with), else the Claude Code settings files, else Fanout's default. */
+  private applyEffortSettings(): void {
+    const fromFiles = effortFromSettingsFiles(this.extensions.settingsFiles)
+    this.settingsNotes = fromFiles.problems
+    const effort = this.options.effort ?? this.restoredEffort ?? fromFiles.effort ?? this.options.defaultEffort
+    if (effort !== undefined) this.mainConfig.effort = effort
+    else delete this.mainConfig.effort
+    this.thinking = this.options.thinking ?? fromFiles.thinking
+  }
+
+  /** Problems with the effort settings of the Claude Code settings files (read by the last reload). */
+  settingsNotes: string[] = []
+
+  /** The effort the main agent runs with when its definition sets none (undefined: each model's default). */
+  get effort(): string | number | undefined {
+    return this.mainConfig.effort
   }
 
   worktreeBaseRef(): WorktreeBaseRef {
@@ -234,10 +267,22 @@ export class AgentSession implements SessionContext {
     this.persistence?.record(event)
     this.outputLogs.get(event.agentId)?.add(event)
     this.bus.emit(event)
+    this.extensions.onEvent(event)
   }
 
   agents(): Map<string, LoadedAgent> {
     return this.definitions.agents()
+  }
+
+  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
+  skills(): SkillEntry[] {
+    return this.definitions.skills()
+  }
+
+  skillNames(): string[] {
+    return this.skills()
+      .filter((s) => s.modelInvocable)
+      .map((s) => s.name)
   }
 
   newAgentId(): string {
@@ -252,6 +297,12 @@ export class AgentSession implements SessionContext {
     return this.extensions.hooks
   }
 
+  teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
+    const team = this.team.active()
+    const member = team?.members.find((m) => m.agentId === handle.id)
+    return team && member ? { teammateName: member.name, teamName: team.name } : null
+  }
+
   prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
     return this.extensions.prepareRun(handle, def)
   }
@@ -262,7 +313,7 @@ export class AgentSession implements SessionContext {
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree)
+    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {

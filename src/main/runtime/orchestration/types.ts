@@ -68,6 +68,8 @@ export interface SessionContext {
   contextSettings: ContextSettings
   /** Where tool outputs too large for the conversation are saved (the session's folder). */
   toolOutputDir: string
+  /** false: thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). */
+  thinking?: boolean
   /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
   agents(): Map<string, LoadedAgent>
   newAgentId(): string
@@ -82,6 +84,8 @@ export interface SessionContext {
   prepareRun?(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
   /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and buildTools). */
   hooks?: HookRunner
+  /** The agent's name and team when it is a member of the session's active team (TeammateIdle hooks). */
+  teammateOf?(handle: AgentHandle): { teammateName: string; teamName: string } | null
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   canUseTool(handle: AgentHandle): CanUseTool | undefined
   /** Where new agent worktrees start (Claude Code's `worktree.baseRef`, read with the other settings). */

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
+import { EFFORT_LEVELS } from '../model/effort'
 import { DEFAULT_LIMITS } from '../orchestration/limits'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
 import { ensureDataDir, settingsPath } from './data-dir'
@@ -62,6 +63,8 @@ const contextSchema = z.strictObject({
 })
 
 const permissionMode = z.enum(PERMISSION_MODES)
+/** A session's effort when nothing else sets one (see model/effort-settings.ts); absent: each model's default. */
+const effortLevel = z.enum(EFFORT_LEVELS as unknown as ['low', 'medium', 'high', 'xhigh', 'max'])
 const theme = z.enum(THEMES)
 
 const settingsSchema = z.strictObject({
@@ -74,6 +77,7 @@ const settingsSchema = z.strictObject({
   /** Long sessions: auto-compaction and its threshold, clearing of old tool results, context windows by model. */
   context: contextSchema.prefault({}),
   defaultPermissionMode: permissionMode.default('default'),
+  defaultEffort: effortLevel.optional(),
   theme: theme.default('system'),
   /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
   coordinator: z.boolean().default(false),
@@ -101,6 +105,8 @@ const patchSchema = z.strictObject({
   /** null takes autoCompactPercent back to Claude Code's threshold. */
   context: z.strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() }).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
+  /** null: back to each model's default. */
+  defaultEffort: effortLevel.nullable().optional(),
   theme: theme.optional(),
   coordinator: z.boolean().optional(),
   agentTeams: z.boolean().optional(),
@@ -121,6 +127,8 @@ export interface SettingsPatch {
   limits?: Partial<Settings['limits']>
   context?: Partial<Omit<Settings['context'], 'autoCompactPercent'>> & { autoCompactPercent?: number | null }
   defaultPermissionMode?: Settings['defaultPermissionMode']
+  /** null: back to each model's default effort. */
+  defaultEffort?: Settings['defaultEffort'] | null
   theme?: Settings['theme']
   coordinator?: boolean
   agentTeams?: boolean
