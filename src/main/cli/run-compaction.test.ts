@@ -42,12 +42,20 @@ describe('fanout run, a long session', () => {
   it('compacts on its own, says so on stderr, and answers right with every part read once', async () => {
     const { project: cwd, env, ledger } = project({ toolResultClearing: 'off', autoCompactPercent: 80 })
     server = await startScriptedServer({ respond: ledgerModel(PARTS), contextWindow: WINDOW })
-    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env(server.url), timeoutMs: 120_000 })
+    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'], { env: env(server.url), timeoutMs: 120_000 })
     expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
+    const stream = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const out = stream.at(-1)
     expect(out.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)
     expect(out.compactions.done).toBeGreaterThanOrEqual(2)
     expect(out.compactions.failed).toBe(0)
+    // Claude Code's boundary line for each one, in its place among the messages.
+    const boundaries = stream.filter((l) => l.type === 'system' && l.subtype === 'compact_boundary')
+    expect(boundaries).toHaveLength(out.compactions.done)
+    for (const b of boundaries) {
+      expect(b).toMatchObject({ session_id: out.session_id, uuid: expect.any(String), compact_metadata: { trigger: 'auto', pre_tokens: expect.any(Number), post_tokens: expect.any(Number) } })
+      expect(b.compact_metadata.post_tokens).toBeLessThan(b.compact_metadata.pre_tokens)
+    }
     expect(r.stderr.trim().split('\n').every((l) => /^fanout: compacted the conversation \(its context passed the threshold\): [\d,]+ → [\d,]+ tokens$/.test(l))).toBe(true)
     const reads = server.messageRequests().flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
     expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
@@ -64,7 +72,7 @@ describe('fanout run, a long session', () => {
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out.result).toContain(`The sum of their values is ${ledger.sum}.`)
-    expect(out.subagents).toMatchObject({ spawned: 1, completed: 1 })
+    expect(out.subagent_stats).toMatchObject({ spawned: 1, completed: 1 })
     expect(out.compactions.done).toBeGreaterThanOrEqual(2)
     // Lines about the subagent's compactions name it.
     expect(r.stderr.trim().split('\n').every((l) => /^fanout: ledger-reader a[0-9a-f]+: compacted the conversation/.test(l))).toBe(true)
@@ -95,7 +103,7 @@ describe('fanout run, a long session', () => {
     child.stdout.on('data', (d) => (stdout += d))
     const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal === 'SIGKILL' ? -9 : code)))
     await heardSummary
-    const sessionId: string = JSON.parse(stdout.split('\n')[0]).sessionId
+    const sessionId: string = JSON.parse(stdout.split('\n')[0]).session_id
     const file = transcriptOf(dataDir, sessionId)
     // Killed once the compaction's start is on disk (so is everything before it).
     while (!readFileSync(file, 'utf8').includes('"type":"compaction_start"')) await new Promise((r) => setTimeout(r, 20))

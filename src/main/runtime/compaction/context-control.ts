@@ -5,7 +5,7 @@
 import type { ChatMessage, ContextLimits, EventPayload } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import type { ApiToolSpec, ContextManagement, ModelClient, SystemBlock } from '../model/types'
-import { compactConversation } from './compact'
+import { compactConversation, type CompactionHooks } from './compact'
 import { estimateFixedTokens, estimateMessagesTokens } from './estimate-tokens'
 import { apiContextManagement, LocalToolResultClearing, type ClearingPolicy } from './tool-result-clearing'
 
@@ -19,6 +19,8 @@ export interface ContextOptions {
   summaryMaxTokens: number
   /** A compaction the person asked for (Compact, /compact), taken before the next request. */
   takeRequest?: () => { instructions?: string } | null
+  /** PreCompact/PostCompact hooks. */
+  hooks?: CompactionHooks
 }
 
 /** What a compaction needs from the run it happens in. */
@@ -94,6 +96,7 @@ export class ContextControl {
       keepTokens: this.o.keepTokens,
       fixedTokens: this.fixed,
       emit: io.emit,
+      ...(this.o.hooks ? { hooks: this.o.hooks } : {}),
       summarizer: {
         client: this.o.client,
         model: this.o.model,

@@ -55,7 +55,7 @@ export function contextLimitsFor(model: string, s: ContextSettings, maxOutputTok
   return { window, threshold: compactThreshold(window, { ...(s.autoCompactPercent !== undefined ? { percent: s.autoCompactPercent } : {}), maxOutputTokens }), autoCompact: s.autoCompact }
 }
 
-export function contextOptionsFor(model: string, s: ContextSettings, o: { baseURL: string; maxOutputTokens?: number; takeRequest?: ContextOptions['takeRequest'] }): ContextOptions {
+export function contextOptionsFor(model: string, s: ContextSettings, o: { baseURL: string; maxOutputTokens?: number; takeRequest?: ContextOptions['takeRequest']; hooks?: ContextOptions['hooks'] }): ContextOptions {
   const limits = contextLimitsFor(model, s, o.maxOutputTokens)
   return {
     limits,
@@ -68,6 +68,7 @@ export function contextOptionsFor(model: string, s: ContextSettings, o: { baseUR
     },
     keepTokens: keepTokensFor(limits.window),
     summaryMaxTokens: summaryTokensFor(limits.window),
-    ...(o.takeRequest ? { takeRequest: o.takeRequest } : {})
+    ...(o.takeRequest ? { takeRequest: o.takeRequest } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {})
   }
 }

@@ -253,6 +253,25 @@ export class HookRunner {
     return failed.length ? { error: `WorktreeRemove hook failed: ${failed.join('; ')}` } : { removed: true }
   }
 
+  /**
+   * PreCompact, before a conversation is summarised (`trigger` is what matchers match): what the hooks printed
+   * on success is added to the summary's instructions, as Claude Code does for its own conversation (a
+   * subagent's hooks may only block); exit 2 or `decision: "block"` blocks the compaction, with the reasons.
+   */
+  async preCompact(agent: HookAgent, trigger: 'manual' | 'auto', customInstructions: string | undefined): Promise<{ instructions?: string; blockedBy?: string }> {
+    const said = await this.run('PreCompact', agent, trigger, { trigger, custom_instructions: customInstructions ?? null })
+    const isMain = agent.id === this.opts.mainAgentId
+    const printed = isMain ? said.flatMap((s) => (s.kind === 'none' && !s.failed && s.stdout?.trim() ? [s.stdout.trim()] : [])) : []
+    const blockedBy = continueReasons(said, 'a PreCompact hook blocked it')
+    return { ...(printed.length ? { instructions: printed.join('\n\n') } : {}), ...(blockedBy ? { blockedBy } : {}) }
+  }
+
+  /** PostCompact, after a compaction of the main agent's conversation (Claude Code runs none for a subagent's): told the summary; what it prints is not read. */
+  async postCompact(agent: HookAgent, trigger: 'manual' | 'auto', summary: string): Promise<void> {
+    if (agent.id !== this.opts.mainAgentId) return
+    await this.run('PostCompact', agent, trigger, { trigger, compact_summary: summary })
+  }
+
   /** PreToolUse: deny wins over ask over allow; the last updatedInput given is used. */
   async preToolUse(agent: HookAgent, toolName: string, input: unknown, toolUseId: string): Promise<PreToolUseOutcome> {
     const said = await this.run('PreToolUse', agent, toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId })

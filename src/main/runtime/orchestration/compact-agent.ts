@@ -5,6 +5,7 @@ import type { EventPayload } from '../../../shared/events'
 import { compactConversation } from '../compaction/compact'
 import { contextOptionsFor } from '../compaction/context-settings'
 import { estimateFixedTokens, estimateMessagesTokens } from '../compaction/estimate-tokens'
+import { compactionHooks } from '../hooks/wiring'
 import { apiToolSpecs } from '../loop'
 import { repairConversation } from '../store/rebuild-conversation'
 import type { AgentHandle } from './agent-registry'
@@ -41,6 +42,7 @@ export async function compactIdle(session: SessionContext, handle: AgentHandle, 
   const system = handle.systemPrompt ?? (await session.systemPrompt(def, handle))
   const tools = apiToolSpecs(session.buildTools(handle, handle.toolNames ?? []))
   const options = contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL })
+  const hooks = compactionHooks(session.hooks, handle)
   const fixed = estimateFixedTokens(system, tools)
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const emit = (payload: EventPayload) => session.emit({ ...ids, ts: Date.now(), ...payload } as Parameters<SessionContext['emit']>[0])
@@ -57,6 +59,7 @@ export async function compactIdle(session: SessionContext, handle: AgentHandle, 
       tokensBefore,
       keepTokens: options.keepTokens,
       fixedTokens: fixed,
+      ...(hooks ? { hooks } : {}),
       emit: (payload) => {
         if (payload.type === 'compaction' && payload.error) failure = payload.error
         emit(payload)

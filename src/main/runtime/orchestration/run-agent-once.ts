@@ -7,6 +7,7 @@
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
 import { contextOptionsFor } from '../compaction/context-settings'
+import { compactionHooks } from '../hooks/wiring'
 import { runAgent, type RunAgentOptions } from '../loop'
 import type { AgentRunResult, EmitFn } from '../loop/types'
 import { effortRequest } from '../model/effort'
@@ -69,7 +70,7 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
-        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle) }),
+        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle), hooks: compactionHooks(session.hooks, handle) }),
         toolOutputDir: session.toolOutputDir,
         ...extras
       },
