@@ -23,7 +23,7 @@ export interface E2eHostOptions {
   respond?: Respond
   /** More of settings.json (e.g. `context` for long sessions). */
   settings?: Record<string, unknown>
-  /** The scripted server's context window (default the API's 200k). */
+  /** The scripted server's context window (default each model's own, as the API has it). */
   contextWindow?: number
   /** Sessions find no bubblewrap, so the Bash sandbox cannot start (its notice, and asking instead). */
   sandboxUnavailable?: boolean

@@ -43,8 +43,9 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              were cut off by a crash are resumed (never ones the user stopped)
 
 Long sessions compact themselves: past a threshold of the model's context window (settings.json
-"context": {"autoCompactPercent": N}; default like Claude Code's, 83.5% of a 200k window) the older part
-of an agent's conversation is summarised and it carries on from the summary and its latest turns.
+"context": {"autoCompactPercent": N}; default like Claude Code's: 167k of a 200k window, 967k of 1M),
+the older part of an agent's conversation is summarised and it carries on from the summary and its
+latest turns.
 -p "/compact [what to keep]" with --resume compacts the session's main agent now.
 `
 

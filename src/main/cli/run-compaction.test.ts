@@ -62,6 +62,39 @@ describe('fanout run, a long session', () => {
     expect(Math.max(...server.messageRequests().map((q) => q.inputTokens))).toBeLessThanOrEqual(WINDOW)
   }, 150_000)
 
+  // The issue's own case: with every default (old results cleared here keep it under the threshold), and with
+  // clearing off (compaction alone, at Claude Code's threshold of the model's real 200k window).
+  it.each([
+    { name: 'every default', settings: null, compacts: false },
+    { name: 'clearing off', settings: { context: { toolResultClearing: 'off' } }, compacts: true }
+  ])("60 turns each reading a 20 KB file on a 200k-window model end with exit 0 and the right sum ($name)", async ({ settings, compacts }) => {
+    const ledger = makeLedger(PARTS, 20_000)
+    const p = cliProject('fanout-compact-', {})
+    for (const [rel, text] of Object.entries(ledger.files)) {
+      mkdirSync(join(p.project, rel, '..'), { recursive: true })
+      writeFileSync(join(p.project, rel), text)
+    }
+    if (settings) {
+      mkdirSync(p.dataDir, { recursive: true })
+      writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify(settings))
+    }
+    // The server enforces the model's own window (200k), as the API does.
+    server = await startScriptedServer({ respond: ledgerModel(PARTS) })
+    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', p.project, '--model', 'claude-sonnet-4-6', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: p.env(server.url), timeoutMs: 120_000 })
+    expect(r.stderr).not.toMatch(/prompt is too long|failed/)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)
+    expect(out.modelUsage['claude-sonnet-4-6'].contextWindow).toBe(200_000)
+    expect(out.compactions.failed).toBe(0)
+    expect(out.compactions.done > 0).toBe(compacts)
+    const requests = server.messageRequests()
+    const reads = requests.flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
+    // Each part read exactly once, in order: no turn was redone.
+    expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
+    expect(Math.max(...requests.map((q) => q.inputTokens))).toBeLessThanOrEqual(200_000)
+  }, 150_000)
+
   it('a subagent compacts on its own too, and the main agent reports its right answer', async () => {
     const { project: cwd, env } = project({})
     mkdirSync(join(cwd, '.claude/agents'), { recursive: true })

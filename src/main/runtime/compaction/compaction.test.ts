@@ -90,7 +90,11 @@ describe('context windows and thresholds', () => {
   })
 
   it('knows windows by model, with the settings first', () => {
-    expect(contextWindowFor('claude-sonnet-5-5')).toBe(200_000)
+    // As Claude Code 2.1.328's table: native 1M for the 5.x models, Mythos, Opus 4.7 and 4.8; 200k for the rest.
+    for (const model of ['claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5', 'claude-fable-5-2', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-mythos-preview'])
+      expect(contextWindowFor(model), model).toBe(1_000_000)
+    for (const model of ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-opus-4-5-20251101', 'claude-opus-4-20250514', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001', 'claude-3-7-sonnet-20250219', 'my-gateway-model'])
+      expect(contextWindowFor(model), model).toBe(200_000)
     expect(contextWindowFor('claude-opus-4-6[1m]')).toBe(1_000_000)
     expect(contextWindowFor('my-gateway-model', { 'My-Gateway-Model': 64_000 })).toBe(64_000)
   })

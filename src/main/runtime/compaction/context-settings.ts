@@ -13,7 +13,7 @@ export { CLEARING_CHOICES, type ClearingChoice } from '../../../shared/settings-
 export interface ContextSettings {
   /** Compact automatically at the threshold (and when the API says the prompt is too long). */
   autoCompact: boolean
-  /** The threshold as a share of the window (1-100); absent: Claude Code's (83.5% of a 200k window). */
+  /** The threshold as a share of the window (1-100); absent: Claude Code's (the window less 33k: 83.5% of 200k, 96.7% of 1M). */
   autoCompactPercent?: number
   /**
    * Old tool results: `auto` has the API clear them where the model and endpoint support it (Anthropic's API,

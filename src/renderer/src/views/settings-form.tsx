@@ -223,7 +223,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           </span>
         </label>
         <div className="field-grid">
-          {num('autoCompactPercent', 'Compact at (% of the window)', 'Empty: like Claude Code, 83.5% of a 200k window. 10 to 100.', 'Default (83.5%)')}
+          {num('autoCompactPercent', 'Compact at (% of the window)', 'Empty: like Claude Code, the window less 33k (83.5% of 200k, 96.7% of 1M). 10 to 100.', 'Default')}
           <label className="field">
             <span className="field-label">Old tool results</span>
             <select value={d.toolResultClearing} onChange={(e) => up({ toolResultClearing: e.target.value as ClearingChoice })} data-testid="setting-toolResultClearing" {...fieldProps('toolResultClearing', err('toolResultClearing'))}>

@@ -2,7 +2,7 @@
 export { startScriptedServer, type ScriptedModelInfo, type ScriptedServer, type ScriptedServerOptions } from './server'
 export { block, reply } from './reply'
 export { byAttempt, matches, scriptByAgent, scriptedSummary, scriptTurns, type AgentScript, type Matcher, type Turn } from './scenario'
-export { estimateTokens, requestTokens, SCRIPTED_CONTEXT_WINDOW, CLEARED_RESULT_TEXT } from './usage'
+export { estimateTokens, requestTokens, CLEARED_RESULT_TEXT } from './usage'
 export { startScriptedModel, type ScriptedModel } from './fixture'
 export { parseRequest, validateMessagesBody } from './parse-request'
 export type * from './types'

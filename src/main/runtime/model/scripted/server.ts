@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { DEFAULT_MODEL_ALIASES } from '../aliases'
 import { parseRequest, validateMessagesBody } from './parse-request'
 import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
-import { applyContextManagement, promptTooLongMessage, SCRIPTED_CONTEXT_WINDOW } from './usage'
+import { contextWindowFor } from '../context-window'
+import { applyContextManagement, promptTooLongMessage } from './usage'
 import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
 
 export interface ScriptedModelInfo {
@@ -35,7 +36,7 @@ export interface ScriptedServerOptions {
   /**
    * The context window (tokens, counted as usage.ts counts them), per model or for all: a larger request is
    * answered with the API's 400 "prompt is too long: N tokens > M maximum" and never reaches the script.
-   * Default 200,000 for every model.
+   * Default: each model's own (context-window.ts: 1M for the 5.x models, 200,000 for most others).
    */
   contextWindow?: number | ((model: string) => number)
 }
@@ -119,7 +120,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const requestId = nextId('req')
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
-    const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? SCRIPTED_CONTEXT_WINDOW)
+    const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? contextWindowFor(rec.model))
     if (rec.inputTokens > window) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: promptTooLongMessage(rec.inputTokens, window) }, requestId)
     // Keyed by a digest, not the body, so a long session does not keep every conversation in memory.
     const key = createHash('sha1').update(raw).digest('base64')
@@ -153,7 +154,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       capabilities: null,
       deprecated_at: null,
       retires_at: null,
-      max_input_tokens: 200_000,
+      max_input_tokens: contextWindowFor(m.id),
       max_tokens: 64_000
     }))
     sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null })

@@ -9,8 +9,6 @@ import type { MessageReply, ParsedRequest } from './types'
 /** A rough token count (4 characters a token), so usage, limits and cost have plausible magnitudes. */
 export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4))
 
-/** The API's window for every model unless the server is told otherwise. */
-export const SCRIPTED_CONTEXT_WINDOW = 200_000
 
 /** What the model reads of a request, in tokens. */
 export function requestTokens(body: { system?: unknown; tools?: unknown; messages?: unknown }): number {
