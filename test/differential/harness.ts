@@ -32,6 +32,8 @@ export interface Scenario {
   /** Options for one side only. */
   sideArgs?: Partial<Record<Side, string[]>>
   env?: Record<string, string>
+  /** Fanout's own settings.json (its data folder), for what Claude Code reads from the environment. */
+  fanoutSettings?: Record<string, unknown>
 }
 
 export interface SideResult extends ProcessResult {
@@ -100,6 +102,10 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
     if (side === 'claude-code') {
       out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}) })
     } else {
+      if (scenario.fanoutSettings) {
+        mkdirSync(join(root, 'data'), { recursive: true })
+        writeFileSync(join(root, 'data', 'settings.json'), JSON.stringify(scenario.fanoutSettings))
+      }
       const env = { ...scenario.env, HOME: home, FANOUT_DATA_DIR: join(root, 'data'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_AUTH_TOKEN: '', TMPDIR: join(home, 'tmp') }
       // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
       const other = process.env.FANOUT_KIT_REPO

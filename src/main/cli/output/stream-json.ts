@@ -35,6 +35,8 @@ export class StreamJsonWriter {
   private initSent = false
   private readonly starts = new Map<string, AgentStartEvent>()
   private readonly toolUses = new Map<string, number>()
+  /** Tokens the main agent's compactions have removed so far (Claude Code's cumulative_dropped_tokens). */
+  private dropped = 0
 
   constructor(
     private readonly s: StreamSession,
@@ -72,7 +74,13 @@ export class StreamJsonWriter {
       case 'compaction':
         // Claude Code marks only its own conversation's boundary, and has no trigger for "the API refused it": that is an auto one.
         if (e.agentId !== this.s.mainAgentId || e.error) return
-        this.write({ type: 'system', subtype: 'compact_boundary', ...this.base(), compact_metadata: { trigger: e.trigger === 'manual' ? 'manual' : 'auto', pre_tokens: e.tokensBefore, ...(e.tokensAfter !== undefined ? { post_tokens: e.tokensAfter } : {}), duration_ms: e.durationMs } })
+        this.dropped += Math.max(0, e.tokensBefore - (e.tokensAfter ?? e.tokensBefore))
+        this.write({
+          type: 'system',
+          subtype: 'compact_boundary',
+          ...this.base(),
+          compact_metadata: { trigger: e.trigger === 'manual' ? 'manual' : 'auto', pre_tokens: e.tokensBefore, ...(e.tokensAfter !== undefined ? { post_tokens: e.tokensAfter } : {}), cumulative_dropped_tokens: this.dropped, duration_ms: e.durationMs }
+        })
         return
       default:
     }

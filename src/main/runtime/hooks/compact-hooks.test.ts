@@ -55,8 +55,9 @@ describe('PreCompact and PostCompact', () => {
 
     const pre = h.events('PreCompact')
     expect(pre).toHaveLength(1)
-    expect(pre[0]).toMatchObject({ session_id: f.session.sessionId, cwd: f.cwd, permission_mode: 'bypassPermissions', hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'Keep the file names.' })
-    expect('agent_id' in pre[0]).toBe(false)
+    expect(pre[0]).toMatchObject({ session_id: f.session.sessionId, cwd: f.cwd, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'Keep the file names.' })
+    // As Claude Code sends it: no agent fields for the main agent, and no permission_mode on this event.
+    for (const k of ['agent_id', 'agent_type', 'permission_mode']) expect(k in pre[0], k).toBe(false)
     const summaryAsk = f.model.server.messageRequests().find((r) => r.isSummaryRequest)!.lastUserText
     expect(summaryAsk).toContain('Keep the file names.')
     expect(summaryAsk).toContain('Keep every number you saw.')

@@ -63,6 +63,9 @@ interface HookOutput {
 /** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer; `stdout` as printed on exit 0. */
 type Said = { kind: 'json'; out: HookOutput; stdout: string } | { kind: 'block'; reason: string } | { kind: 'none'; stdout?: string; failed?: string }
 
+/** Events whose input has no `permission_mode` in Claude Code 2.1.328 (seen in the differential kit). */
+const NO_MODE_EVENTS: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact'])
+
 /** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
 const TURN_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted'])
 
@@ -124,7 +127,7 @@ export class HookRunner {
       ...(transcript ? { transcript_path: transcript } : {}),
       cwd: agent.cwd,
       ...(this.promptId ? { prompt_id: this.promptId } : {}),
-      permission_mode: agent.permissionMode,
+      ...(NO_MODE_EVENTS.has(event) ? {} : { permission_mode: agent.permissionMode }),
       ...(isMain ? (agent.definition ? { agent_type: agent.definition.agentType } : {}) : { agent_id: agent.id, agent_type: agent.agentType }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event
