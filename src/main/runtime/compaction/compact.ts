@@ -43,7 +43,7 @@ export async function compactConversation(messages: ChatMessage[], o: CompactOpt
     const hooked = (await o.hooks?.before(hookTrigger, o.summarizer.instructions)) ?? {}
     if (hooked.blockedBy && o.trigger !== 'overflow') throw new Blocked(hooked.blockedBy)
     // The API refused the request as too long: it cannot go out uncompacted, whatever a hook says.
-    if (hooked.blockedBy) o.emit({ type: 'error', message: `A PreCompact hook blocked the compaction (${hooked.blockedBy}); it ran anyway, since the API refuses the conversation as too long.`, retrying: false })
+    if (hooked.blockedBy) o.emit({ type: 'error', message: `A PreCompact hook blocked the compaction (${hooked.blockedBy}); it ran anyway, since the API refuses the conversation as too long.`, retrying: false, notice: true })
     const instructions = [o.summarizer.instructions, hooked.instructions].filter(Boolean).join('\n\n')
     const summary = await writeSummary(cut.summarize, { ...o.summarizer, ...(instructions ? { instructions } : {}) })
     if (o.summarizer.signal?.aborted) throw new Error('stopped')
