@@ -4,6 +4,7 @@
 import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
+import { placeholdersUnder } from '../security/placeholders'
 import { defineTool, type Tool } from './define-tool'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
@@ -83,9 +84,11 @@ export function createGlobTool(opts: ToolOptions): Tool {
       const rootInfo = statOrNull(root)
       const engine = ripgrepPath(opts.ripgrep)
       const all = rootInfo?.isDirectory() ? await listFiles(root, engine, ctx.signal) : []
-      // Protected files, and files an in-tree symlink leads to outside, are not listed.
+      // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
+      // files that exist only while a command runs, always the newest) are not listed.
       const visible = paths.searchFilter(root, 'Glob')
-      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && visible(join(root, rel))))
+      const placeholders = new Set(placeholdersUnder(root))
+      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
       const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
       const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: engine ? 'rg' : 'js' }
       // Claude Code's tool_response for Glob (PostToolUse hooks).
