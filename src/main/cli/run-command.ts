@@ -275,7 +275,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     await session.idle()
     const result = session.lastResult ?? first
     counted.refusals(session.gate.refused)
-    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() })
+    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget(), windows: session.contextSettings.windows })
     if (args.format === 'json' || args.format === 'events') process.stdout.write(`${JSON.stringify(summary)}\n`)
     else if (stream) stream.result(summary)
     else {

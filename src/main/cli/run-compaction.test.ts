@@ -106,6 +106,8 @@ describe('fanout run, a long session', () => {
     const out = JSON.parse(r.stdout)
     expect(out.result).toContain(`The sum of their values is ${ledger.sum}.`)
     expect(out.subagent_stats).toMatchObject({ spawned: 1, completed: 1 })
+    // The window the agents ran with (the settings' 40k), not the model's own 1M.
+    expect(out.modelUsage['claude-sonnet-5-5'].contextWindow).toBe(WINDOW)
     expect(out.compactions.done).toBeGreaterThanOrEqual(2)
     // Lines about the subagent's compactions name it.
     expect(r.stderr.trim().split('\n').every((l) => /^fanout: ledger-reader a[0-9a-f]+: compacted the conversation/.test(l))).toBe(true)

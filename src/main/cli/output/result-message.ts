@@ -60,14 +60,16 @@ export interface ResultInput {
   interrupted: boolean
   /** The session's spend ceiling stopped it. */
   overBudget: boolean
+  /** Windows the settings give models (`context.windows`): the window each model was run with. */
+  windows?: Readonly<Record<string, number>>
 }
 
-export function resultMessage({ sessionId, result, tally, interrupted, overBudget }: ResultInput): ResultMessage {
+export function resultMessage({ sessionId, result, tally, interrupted, overBudget, windows }: ResultInput): ResultMessage {
   const modelUsage: Record<string, ModelUsageEntry> = {}
   let cost = 0
   for (const [model, u] of tally.byModel) {
     cost += u.costUsd
-    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindowFor(model), maxOutputTokens: modelMaxTokens(model) }
+    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindowFor(model, windows), maxOutputTokens: modelMaxTokens(model) }
   }
   const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
   const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
