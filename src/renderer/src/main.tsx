@@ -16,6 +16,7 @@ import './styles/team.css'
 import './styles/context.css'
 import './styles/review.css'
 import './styles/search-replay.css'
+import './styles/overview.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

@@ -1,7 +1,8 @@
 // .gitignore-style ignore files and ripgrep-style override globs for the JS fallback walker, written to give
 // the same answers ripgrep gives (`rg --hidden --no-require-git -g ...`), so results do not depend on whether
 // `rg` happens to be installed.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { readConfigFile } from '../store/read-config'
 import { dirname, join, relative } from 'node:path'
 import { compileGlob, matchGlob, type CompiledGlob } from './glob-pattern'
 import { toPosix } from './paths'
@@ -32,17 +33,12 @@ function loadDir(dir: string): IgnoreFile | null {
   const rules: CompiledGlob[] = []
   for (const name of IGNORE_FILES) {
     const file = join(dir, name)
-    if (!existsSync(file)) continue
-    try {
-      rules.push(...parseIgnoreFile(readFileSync(file, 'utf8')))
-    } catch {}
+    // The repository's own files: a .gitignore linked to /dev/zero or a pipe must not hang or fill the process.
+    const read = readConfigFile(file)
+    if ('text' in read) rules.push(...parseIgnoreFile(read.text))
   }
-  const exclude = join(dir, '.git', 'info', 'exclude')
-  if (existsSync(exclude)) {
-    try {
-      rules.unshift(...parseIgnoreFile(readFileSync(exclude, 'utf8')))
-    } catch {}
-  }
+  const exclude = readConfigFile(join(dir, '.git', 'info', 'exclude'))
+  if ('text' in exclude) rules.unshift(...parseIgnoreFile(exclude.text))
   return rules.length ? { dir, rules } : null
 }
 
