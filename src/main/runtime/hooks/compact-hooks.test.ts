@@ -47,7 +47,7 @@ describe('PreCompact and PostCompact', () => {
       { event: 'PreCompact', matcher: 'auto', command: h.cmd({ stdout: 'never asked' }) },
       { event: 'PostCompact', command: h.cmd() }
     ])
-    const f = await makeFixture({ respond: reader() }, { permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', '.claude/settings.json': JSON.stringify(settings) } })
+    const f = await makeFixture({ respond: reader() }, { trustProject: true, permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', '.claude/settings.json': JSON.stringify(settings) } })
     await f.session.run('Please read a.txt')
     await f.session.run('Please read b.txt')
     const outcome = await f.session.compact(undefined, 'Keep the file names.')
@@ -70,7 +70,7 @@ describe('PreCompact and PostCompact', () => {
   it('a PreCompact hook that exits 2 blocks a compaction asked for: it says why, nothing is summarised, the conversation stays whole', async () => {
     const h = hookDir()
     const settings = hooksSettings([{ event: 'PreCompact', command: h.cmd({ stderr: 'not while the release is open', exit: 2 }) }, { event: 'PostCompact', command: h.cmd() }])
-    const f = await makeFixture({ respond: reader() }, { permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', '.claude/settings.json': JSON.stringify(settings) } })
+    const f = await makeFixture({ respond: reader() }, { trustProject: true, permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', '.claude/settings.json': JSON.stringify(settings) } })
     await f.session.run('Please read a.txt')
     const before = [...f.session.mainHandle().messages]
     await expect(f.session.compact()).rejects.toThrow(/^Compaction blocked by a PreCompact hook: not while the release is open\. The conversation was kept whole\.$/)
@@ -89,7 +89,7 @@ describe('PreCompact and PostCompact', () => {
     const settings = hooksSettings([{ event: 'PreCompact', matcher: 'auto', command: h.cmd({ stderr: 'keep it all', exit: 2 }) }])
     const f = await makeFixture(
       { respond: ledgerModel(PARTS), contextWindow: WINDOW },
-      { permissionMode: 'bypassPermissions', files: { ...ledger.files, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 60, toolResultClearing: 'off' } }
+      { trustProject: true, permissionMode: 'bypassPermissions', files: { ...ledger.files, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 60, toolResultClearing: 'off' } }
     )
     const result = await f.session.run(LEDGER_TASK(PARTS))
     expect(result.status).toBe('completed')
@@ -110,7 +110,7 @@ describe('PreCompact and PostCompact', () => {
     const settings = hooksSettings([{ event: 'PreCompact', command: h.cmd({ stdout: 'ignored for subagents' }) }, { event: 'PostCompact', command: h.cmd() }])
     const f = await makeFixture(
       { respond: ledgerModel(12, 'subagent'), contextWindow: WINDOW },
-      { permissionMode: 'bypassPermissions', files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, toolResultClearing: 'off' } }
+      { trustProject: true, permissionMode: 'bypassPermissions', files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, toolResultClearing: 'off' } }
     )
     const result = await f.session.run('Have the ledger summed up for me.')
     expect(result.result).toContain(`The sum of their values is ${ledger.sum}.`)

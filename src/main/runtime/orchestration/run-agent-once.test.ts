@@ -22,7 +22,7 @@ describe('one run path', () => {
   it('the main agent running as a definition with its own MCP server closes it after the run, like a subagent does', async () => {
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: 'You are the archivist', turns: [reply.toolUse('mcp__vault__whereami', {}), reply.text('found it')] }]) },
-      { permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('main.pid') } }
+      { trustProject: true, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('main.pid') } }
     )
     await f.session.reload()
     const result = await f.session.run('Where is the vault?', { agentType: 'archivist' })
@@ -33,7 +33,7 @@ describe('one run path', () => {
 
   it('a main-agent run that fails before the loop starts still closes the servers it opened', async () => {
     // `tools: NoSuchTool` resolves to nothing: the run throws after its MCP server started.
-    const f = await makeFixture({ respond: scriptByAgent([]) }, { permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('broken.pid', 'NoSuchTool') } })
+    const f = await makeFixture({ respond: scriptByAgent([]) }, { trustProject: true, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('broken.pid', 'NoSuchTool') } })
     await f.session.reload()
     await expect(f.session.run('go', { agentType: 'archivist' })).rejects.toThrow(/NoSuchTool/)
     const file = join(f.cwd, 'broken.pid')
