@@ -10,7 +10,7 @@ import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody } from './request-body'
-import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
+import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -74,6 +74,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function attempt(
     body: MessageCreateParamsStreaming,
+    betas: string[],
     acc: MessageAccumulator,
     signal: AbortSignal | undefined
   ): Promise<void> {
@@ -88,7 +89,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     try {
-      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal })
+      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) })
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
@@ -107,12 +108,13 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     const body = buildRequestBody(request)
+    const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
         handlers.onRequest?.(n)
-        await attempt(body, acc, signal)
+        await attempt(body, betas, acc, signal)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -120,7 +122,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           usage: usageWithCost(request.model, acc.tokens, prices),
           model: request.model,
           inputErrors: acc.inputErrors,
-          attempts: n
+          attempts: n,
+          ...(acc.clearedToolUses ? { clearedToolUses: acc.clearedToolUses } : {})
         }
       } catch (err) {
         if (err instanceof ModelAbortedError) throw err
