@@ -15,14 +15,14 @@ export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
-export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens'
+export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens' | 'autoCompactPercent'
 
 interface NumberRule {
   min: number
   max: number
   whole: boolean
   example: string
-  /** Empty means no limit. */
+  /** Empty is allowed: no limit for a limit, the default (null) for autoCompactPercent. */
   optional?: boolean
 }
 
@@ -33,7 +33,9 @@ export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
   /** Dollars; empty means no limit. */
   maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50', optional: true },
   /** Tokens of every agent together; empty means no limit. */
-  maxBudgetTokens: { min: 1000, max: 1_000_000_000_000, whole: true, example: '2000000', optional: true }
+  maxBudgetTokens: { min: 1000, max: 1_000_000_000_000, whole: true, example: '2000000', optional: true },
+  /** Percent of the model's context window; empty means Claude Code's default threshold. */
+  autoCompactPercent: { min: 10, max: 100, whole: true, example: '80', optional: true }
 }
 
 const WHOLE = /^\d+$/
@@ -42,8 +44,9 @@ const DOLLARS = /^(\d+(\.\d*)?|\.\d+)$/
 export const wholeNumberText = (name: NumberSetting) => `Enter a whole number, like ${NUMBER_RULES[name].example}.`
 export const rangeText = (name: NumberSetting) => {
   const r = NUMBER_RULES[name]
-  const empty = r.optional ? ', or leave it empty for no limit' : ''
-  return r.whole ? `Enter a number from ${r.min.toLocaleString('en-US')} to ${r.max.toLocaleString('en-US')}${empty}.` : `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}${empty}.`
+  if (!r.whole) return `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
+  const empty = !r.optional ? '' : name === 'autoCompactPercent' ? ', or leave it empty for the default' : ', or leave it empty for no limit'
+  return `Enter a number from ${r.min.toLocaleString('en-US')} to ${r.max.toLocaleString('en-US')}${empty}.`
 }
 export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 
@@ -116,7 +119,7 @@ export function checkApiKey(text: string): { error?: string; warning?: string } 
 }
 
 /** The dialog's name for each field a contract path can point at. */
-export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | `alias.${ModelAliasName}`
+export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | 'toolResultClearing' | `alias.${ModelAliasName}`
 
 /**
  * A refusal from the host, put to the dialog's fields: each field error the host sent (by its path in the
@@ -138,8 +141,19 @@ export function settingsFieldErrors(error: { message: string; fields?: Readonly<
 
 function fieldOfPath(path: string): SettingsFieldKey | null {
   const [head, tail] = path.split('.')
-  if (head === 'limits' && tail && Object.hasOwn(NUMBER_RULES, tail)) return tail as NumberSetting
+  if ((head === 'limits' || head === 'context') && tail && Object.hasOwn(NUMBER_RULES, tail)) return tail as NumberSetting
+  if (head === 'context' && tail === 'toolResultClearing') return 'toolResultClearing'
   if (head === 'modelAliases' && tail && isModelAlias(tail)) return `alias.${tail.toLowerCase() as ModelAliasName}`
   if (['baseUrl', 'defaultModel', 'defaultPermissionMode', 'theme'].includes(head) && !tail) return head as SettingsFieldKey
   return null
+}
+
+/** How old tool results are cleared (settings.json `context.toolResultClearing`), with what each choice says. */
+export const CLEARING_CHOICES = ['auto', 'api', 'local', 'off'] as const
+export type ClearingChoice = (typeof CLEARING_CHOICES)[number]
+export const CLEARING_LABEL: Record<ClearingChoice, string> = {
+  auto: 'Cleared (by the API where it can)',
+  api: 'Cleared by the API',
+  local: 'Cleared by Fanout',
+  off: 'Kept whole'
 }

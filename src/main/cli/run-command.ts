@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../shared/events'
 import { EFFORT_LEVELS, readEffort } from '../runtime/model/effort'
 import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
+import { parseCompactCommand } from '../runtime/orchestration/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
@@ -45,6 +46,12 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              hooks and permissions in .claude/settings*.json, agent files' hooks and servers)
                              without approving it first; otherwise only what you approved for the folder
                              ('fanout trust allow', or the app) or Claude Code's enabledMcpjsonServers runs
+
+Long sessions compact themselves: past a threshold of the model's context window (settings.json
+"context": {"autoCompactPercent": N}; default like Claude Code's: 167k of a 200k window, 967k of 1M),
+the older part of an agent's conversation is summarised and it carries on from the summary and its
+latest turns.
+-p "/compact [what to keep]" with --resume compacts the session's main agent now.
 `
 
 class UsageError extends Error {}
@@ -112,6 +119,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   if (effort !== undefined && typeof readEffort(effort) !== 'string') throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
   const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
   if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
+  if (parseCompactCommand(prompt) && typeof values.resume !== 'string') throw new UsageError('/compact works on a recorded session: pass --resume SESSION_ID.')
   const mode = values['permission-mode'] as string | undefined
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode))
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${mode}'.`)
@@ -179,6 +187,24 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
 /** Exit status of a run cut short because its output pipe was closed, as a shell reports SIGPIPE. */
 const EXIT_PIPE_CLOSED = 141
 
+/** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
+async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: { write(text: string): void }): Promise<number> {
+  const done = await session.compact(undefined, instructions)
+  const n = (x: number) => x.toLocaleString('en-US')
+  const line = done.status === 'compacted' ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.` : 'The main agent is working; it compacts before its next request.'
+  if (format === 'text') out.write(`${line}\n`)
+  else out.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+  return 0
+}
+
+/** A compaction's end, in one line for stderr. */
+function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string {
+  if (e.error) return e.error
+  const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US')
+  const why = e.trigger === 'overflow' ? 'the API said the prompt is too long' : e.trigger === 'manual' ? 'as asked' : 'its context passed the threshold'
+  return `compacted the conversation (${why}): ${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   let args: RunArgs
   try {
@@ -212,6 +238,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       client: made.client,
       aliases: config.aliases,
       limits: config.limits,
+      context: config.context,
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,
@@ -242,6 +269,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   })
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
+  const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   tally = new RunTally(session.mainAgentId)
   const counted = tally
@@ -255,6 +283,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
     // stderr in every format: stdout stays the answer or the machine-readable stream.
     problems(e)
+    // A compaction takes a model call and changes what the agent remembers: say so (a /compact run says it on stdout).
+    if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
   })
   let interrupted = false
   const onSigint = () => {
@@ -281,30 +311,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   })
   let code: number
   try {
-    if (args.resume) {
-      const resumed = await session.resumeInterrupted()
-      for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
-    }
-    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) })
-    // A background agent's report starts another main-agent run: the answer is the last one.
-    await session.idle()
-    const result = session.lastResult ?? first
-    counted.refusals(session.gate.refused)
-    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() !== null || result.limit === 'budget' })
-    // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
-    const left = session.unfinished()
-    if (left.length && !summary.is_error)
-      Object.assign(summary, { subtype: 'error_during_execution', terminal_reason: 'unfinished_agents', is_error: true, status: 'failed', error: unfinishedMessage(left), errors: [unfinishedMessage(left)] })
-    if (pipeClosed) code = EXIT_PIPE_CLOSED
-    else {
-      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
-      else if (stream) stream.result(summary)
-      else {
-        if (result.result) out.write(`${result.result}\n`)
-        if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
-      }
-      code = interrupted ? 130 : summary.is_error ? 1 : 0
-    }
+    // Through the same close below: the session's lock is let go and what it wrote is saved.
+    if (compact) code = await compactNow(session, compact.instructions, args.format, out)
+    else code = await runToTheEnd()
   } catch (err) {
     process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
     code = 1
@@ -322,6 +331,33 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   await shutdownSandbox()
   return code
+
+  async function runToTheEnd(): Promise<number> {
+    if (args.resume) {
+      const resumed = await session.resumeInterrupted()
+      for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
+    }
+    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) })
+    // A background agent's report starts another main-agent run: the answer is the last one.
+    await session.idle()
+    const result = session.lastResult ?? first
+    counted.refusals(session.gate.refused)
+    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() !== null || result.limit === 'budget', windows: session.contextSettings.windows })
+    // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
+    const left = session.unfinished()
+    if (left.length && !summary.is_error)
+      Object.assign(summary, { subtype: 'error_during_execution', terminal_reason: 'unfinished_agents', is_error: true, status: 'failed', error: unfinishedMessage(left), errors: [unfinishedMessage(left)] })
+    if (!pipeClosed) {
+      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+      else if (stream) stream.result(summary)
+      else {
+        if (result.result) out.write(`${result.result}\n`)
+        if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+      }
+      return interrupted ? 130 : summary.is_error ? 1 : 0
+    }
+    return EXIT_PIPE_CLOSED
+  }
 }
 
 function failureLine(summary: ResultMessage): string {

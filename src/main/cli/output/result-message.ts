@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { apiUsage } from '../../../shared/usage'
 import type { AgentRunResult } from '../../runtime/loop/types'
+import { contextWindowFor } from '../../runtime/model/context-window'
 import { modelMaxTokens } from '../../runtime/model/effort'
 import type { PermissionDenial, RunTally, SubagentStats } from './run-tally'
 
@@ -48,12 +49,10 @@ export interface ResultMessage {
   error?: string
   /** Fanout: the runaway guard that ended the main agent's run, if one did (see AgentLimit). */
   limit?: AgentRunResult['limit']
+  /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
+  compactions: { done: number; failed: number }
 }
 
-/** The context window Claude models have (1M tokens from the 5.x models on, else 200k). */
-function contextWindow(model: string): number {
-  return /claude-(opus|sonnet|haiku|fable|mythos)-([5-9]|\d\d)/.test(model) || /claude-mythos/.test(model) ? 1_000_000 : 200_000
-}
 
 export interface ResultInput {
   sessionId: string
@@ -63,14 +62,16 @@ export interface ResultInput {
   interrupted: boolean
   /** The session's spend ceiling stopped it. */
   overBudget: boolean
+  /** Windows the settings give models (`context.windows`): the window each model was run with. */
+  windows?: Readonly<Record<string, number>>
 }
 
-export function resultMessage({ sessionId, result, tally, interrupted, overBudget }: ResultInput): ResultMessage {
+export function resultMessage({ sessionId, result, tally, interrupted, overBudget, windows }: ResultInput): ResultMessage {
   const modelUsage: Record<string, ModelUsageEntry> = {}
   let cost = 0
   for (const [model, u] of tally.byModel) {
     cost += u.costUsd
-    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindow(model), maxOutputTokens: modelMaxTokens(model) }
+    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindowFor(model, windows), maxOutputTokens: modelMaxTokens(model) }
   }
   const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
   const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
@@ -112,6 +113,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     ...(isError ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] } : {}),
     status,
     ...(error ? { error } : {}),
-    ...(result.limit && !interrupted ? { limit: result.limit } : {})
+    ...(result.limit && !interrupted ? { limit: result.limit } : {}),
+    compactions: { ...tally.compactions }
   }
 }

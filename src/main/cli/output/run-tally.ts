@@ -39,6 +39,8 @@ export class RunTally {
   apiMs = 0
   lastStopReason: string | null = null
   readonly denials: PermissionDenial[] = []
+  /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
+  readonly compactions = { done: 0, failed: 0 }
   readonly stats: SubagentStats = {
     spawned: 0,
     requested: { background: 0, foreground: 0, unset: 0 },
@@ -93,6 +95,9 @@ export class RunTally {
         if (e.agentId === this.mainAgentId) this.lastStopReason = e.stopReason
         return
       }
+      case 'compaction':
+        this.compactions[e.error ? 'failed' : 'done']++
+        return
       case 'usage':
         this.byModel.set(e.model, addUsage(this.byModel.get(e.model) ?? emptyUsage(), e.usage))
         if (e.agentId === this.mainAgentId) this.mainUsage = addUsage(this.mainUsage, e.usage)

@@ -10,7 +10,7 @@ import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody } from './request-body'
-import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
+import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -84,6 +84,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function attempt(
     body: MessageCreateParamsStreaming,
+    betas: string[],
     acc: MessageAccumulator,
     signal: AbortSignal | undefined,
     /** How long this attempt may go without an event: the idle timeout, or less when the call's retry time is nearly spent. */
@@ -100,7 +101,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     try {
-      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal })
+      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) })
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
@@ -120,6 +121,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     const body = buildRequestBody(request)
     const started = Date.now()
+    const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
@@ -127,7 +129,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         handlers.onRequest?.(n)
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
         const left = maxRetryTimeMs - (Date.now() - started)
-        await attempt(body, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)))
+        await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)))
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -135,7 +137,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           usage: usageWithCost(request.model, acc.tokens, prices),
           model: request.model,
           inputErrors: acc.inputErrors,
-          attempts: n
+          attempts: n,
+          ...(acc.clearedToolUses ? { clearedToolUses: acc.clearedToolUses } : {})
         }
       } catch (err) {
         if (err instanceof ModelAbortedError) throw err

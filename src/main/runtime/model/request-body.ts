@@ -1,5 +1,5 @@
 // ModelRequest -> the Messages API body. Prompt-cache breakpoints go on the system prompt (which covers
-// the tools before it) and on the last message, so each turn re-reads the previous turn's prefix from cache.
+// the tools before it) and on the last message (or the one the request names), so each turn re-reads the previous turn's prefix from cache.
 // The breakpoints are added to copies: the conversation itself never carries cache_control.
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'
 import { contentBlocks, type ChatMessage } from '../../../shared/events'
@@ -16,9 +16,9 @@ function systemBlocks(system: ModelRequest['system'], cache: boolean): MessageCr
   return blocks.map((b, i) => (cache && i === blocks.length - 1 ? { ...b, cache_control: EPHEMERAL } : { ...b }))
 }
 
-function withLastBlockCached(messages: ChatMessage[]): unknown[] {
+function withBlockCached(messages: ChatMessage[], at: number): unknown[] {
   return messages.map((m, i) => {
-    if (i !== messages.length - 1) return m
+    if (i !== at) return m
     const content = contentBlocks(m)
     if (!content.length) return m
     const last = content[content.length - 1]
@@ -33,7 +33,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: cache ? withLastBlockCached(request.messages) : request.messages,
+    messages: cache ? withBlockCached(request.messages, Math.min(request.cacheBreakpointAt ?? Infinity, request.messages.length - 1)) : request.messages,
     stream: true
   }
   const system = systemBlocks(request.system, cache)
@@ -42,5 +42,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
   if (request.thinking) body.thinking = request.thinking
   if (request.effort) body.output_config = { effort: request.effort }
   if (request.temperature !== undefined) body.temperature = request.temperature
+  if (request.toolChoice && request.tools?.length) body.tool_choice = { type: request.toolChoice }
+  if (request.contextManagement) body.context_management = request.contextManagement
   return body as unknown as MessageCreateParamsStreaming
 }

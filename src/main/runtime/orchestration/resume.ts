@@ -7,7 +7,7 @@ import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
 import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
 import { existsSync } from 'node:fs'
-import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, transcriptPath, type AgentState } from '../store'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, transcriptPath, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
 import { formatTaskNotification } from './delivery'
@@ -202,7 +202,8 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
           continue
         }
       } else {
-        startSubagentRun(ctx, handle, { prompt: RESUME_AFTER_RESTART_NOTE, history: repairConversation(handle.messages).messages, reportTo, ...maxTurns })
+        // Its history is read when the run starts (a compaction may come first).
+        startSubagentRun(ctx, handle, { prompt: RESUME_AFTER_RESTART_NOTE, reportTo, ...maxTurns })
       }
       resumed.push(handle.id)
     } catch (err) {
