@@ -2,7 +2,7 @@
 // editors, 4 background watchers, a message to one of them) killed with SIGKILL at scripted points, then
 // `--resume`d. After each kill every transcript reads back to its last complete line; after the resume the
 // run finishes with every report once, the message read once, every side effect once, every worktree change
-// in a commit, and no agent run twice. The same over a 64-agent fan-out, most of it queued past the
+// in a commit, and no agent run twice (a worker killed while its conversation is being compacted included). The same over a 64-agent fan-out, most of it queued past the
 // concurrency cap when the kill lands. The counts are printed for the issue's closing note.
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import { ensureCliBundle } from '../support/cli'
 import {
   agentIdOf,
   agentsDir,
+  COMPACTING,
   crashProject,
   crashScript,
   inspect,
@@ -68,7 +69,8 @@ const KILL_POINTS: KillPoint[] = [
   { name: 'mid-tool (a Bash command running)', holds: { blockTool: true }, when: (p) => () => existsSync(p.marker('tool')) },
   { name: 'mid-worktree-commit (git committing an editor\u2019s worktree)', holds: { holdCommit: true }, when: (p) => () => existsSync(p.marker('commit')) },
   { name: 'mid-SendMessage (received, not yet read)', holds: {}, when: (p) => transcriptHas(p, 'watcher-0', '"type":"message_received"') },
-  { name: 'at a report (a watcher\u2019s run just ended)', holds: {}, when: (p) => transcriptHas(p, 'watcher-1', '"type":"agent_end"') }
+  { name: 'at a report (a watcher\u2019s run just ended)', holds: {}, when: (p) => transcriptHas(p, 'watcher-1', '"type":"agent_end"') },
+  { name: 'mid-compaction (a worker\u2019s conversation being summarised)', holds: { holdCompaction: true }, when: (p) => () => existsSync(p.marker('compaction')) && transcriptHas(p, COMPACTING, '"type":"compaction_start"')() }
 ]
 
 /** Runs, kills at the point, checks what the kill left, resumes (killing the resume too when asked), and checks the outcome. */
@@ -113,7 +115,7 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
       killGroup(resumed)
       throw new Error(`the resumed run did not finish (${point.name})`)
     }
-    expect(out.stderr.split('\n').filter((l) => l && !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run)|resume: )/.test(l)), 'stderr').toEqual([])
+    expect(out.stderr.split('\n').filter((l) => l && !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run|compacted the conversation)|resume: )/.test(l)), 'stderr').toEqual([])
     expect(out.code, out.stderr).toBe(0)
     const summary = JSON.parse(out.stdout)
     tally.deliveredTwice += Number(/dups=(\d+)/.exec(summary.result)?.[1] ?? 0)
@@ -139,6 +141,12 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
     const notDone = Object.values(index.agents as Record<string, { agentId: string; status: string }>).filter((a) => a.status !== 'completed' && a.status !== 'stopped')
     expect(notDone).toEqual([])
     expect(p.agents.all.every((n) => agentIdOf(p, sessionId, n))).toBe(true)
+    if (point.holds.holdCompaction) {
+      // The compaction the kill cut off was started again and finished, then the worker went on from its summary.
+      const text = transcriptTexts(p, sessionId)[agentIdOf(p, sessionId, COMPACTING)!]
+      expect(text.split('"type":"compaction_start"').length - 1, 'a compaction started before the kill and again after').toBe(2)
+      expect(text.split('"type":"compaction"').length - 1, 'one compaction finished').toBe(1)
+    }
   } finally {
     script.killed = true
     p.release()

@@ -94,7 +94,18 @@ export interface Holds {
   blockTool?: boolean
   /** The first worktree commit waits in the run's git for the release (the mid-commit point). */
   holdCommit?: boolean
+  /**
+   * The compacting agent's summary request waits for the release (the mid-compaction point): that agent runs
+   * on haiku, whose window the data folder's settings make 100k tokens with compaction at half of it, and its
+   * task is padded past that, so it compacts before its first request.
+   */
+  holdCompaction?: boolean
 }
+
+/** The agent that compacts (mid-compaction point), its model's window, and the padding that fills half of it. */
+export const COMPACTING = 'worker-7'
+const COMPACT_MODEL = 'claude-haiku-5-5'
+const PADDING = `\n\nBackground you may skim:\n${'Ledger line: nothing to do here. '.repeat(9_000)}`
 
 /** Whether watcher-0's transcript has the main agent's message (its second model call waits for it, always). */
 function heardNote(p: CrashProject): boolean {
@@ -148,7 +159,8 @@ const mustRun = (req: ParsedRequest, tool: string, done: () => boolean = () => f
   const made = calls(req, tool)
   return !made.length || made.every((c) => c.result !== undefined && (NOT_RUN.test(c.result) || (MAYBE_RAN.test(c.result) && !done())))
 }
-const agentOf = (req: ParsedRequest): string | null => /^Task (\S+)$/.exec(req.firstUserText)?.[1] ?? null
+/** Whose request it is: its task, or (compacted) the summary that names it; null for the main agent. */
+const agentOf = (req: ParsedRequest): string | null => /^Task (\S+)$/m.exec(req.firstUserText)?.[1] ?? /\bTask ((?:worker|editor|watcher)-\d+)\b/.exec(req.firstUserText)?.[1] ?? null
 
 /** Each report's marker, as the main agent counts them. */
 export const reportMarker = (name: string) => `REPORT ${name} DONE`
@@ -161,10 +173,22 @@ export interface CrashScript {
 
 export function crashScript(p: CrashProject, holds: Holds): CrashScript {
   if (holds.holdCommit) writeFileSync(p.marker('arm-commit'), '')
+  if (holds.holdCompaction) {
+    mkdirSync(p.dataDir, { recursive: true })
+    writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify({ context: { windows: { [COMPACT_MODEL]: 100_000 }, autoCompactPercent: 50 } }))
+  }
   const state: CrashScript = {
     killed: false,
     respond: async (req) => {
       const agent = agentOf(req)
+      if (req.isSummaryRequest) {
+        if (holds.holdCompaction && agent === COMPACTING && !state.killed) {
+          writeFileSync(p.marker('compaction'), '')
+          await waitFor(() => state.killed)
+        }
+        // The summary names the task (as a model's would), so the compacted agent still knows who it is.
+        return reply.text(`Task ${agent ?? 'main'}: the conversation so far was its task and background notes; nothing of it has been done yet.`)
+      }
       if (!agent) return mainTurn(req)
       return agentTurn(agent, req)
     }
@@ -188,8 +212,9 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
           name: 'Agent',
           input: {
             description: name,
-            prompt: `Task ${name}`,
+            prompt: `Task ${name}${holds.holdCompaction && name === COMPACTING ? PADDING : ''}`,
             subagent_type: 'general-purpose',
+            ...(holds.holdCompaction && name === COMPACTING ? { model: 'haiku' } : {}),
             ...(name.startsWith('watcher') ? { run_in_background: true, name } : {}),
             ...(name.startsWith('editor') ? { isolation: 'worktree' } : {})
           }
@@ -294,7 +319,7 @@ export function transcriptTexts(p: CrashProject, sessionId: string): Record<stri
 }
 
 /** Whether a transcript is the one of the subagent started for `name` (its agent_start says so; its parent's Agent call says it too). */
-const startedAs = (text: string, name: string) => text.split('\n').some((l) => l.includes('"type":"agent_start"') && l.includes(`"prompt":"Task ${name}"`))
+const startedAs = (text: string, name: string) => text.split('\n').some((l) => l.includes('"type":"agent_start"') && (l.includes(`"prompt":"Task ${name}"`) || l.includes(`"prompt":"Task ${name}\\n`)))
 
 /** The agent id of the subagent started for `name`, from the transcripts. */
 export function agentIdOf(p: CrashProject, sessionId: string, name: string): string | null {
