@@ -155,9 +155,20 @@ test('settings: each field checks as you type, Save refuses and focuses the fiel
   await parallel.fill('4')
   await budget.fill('2.50')
   await expect(dialog.getByTestId('error-maxBudgetUsd')).toHaveCount(0)
+  // The token budget: a whole number of at least 1,000, or empty for none.
+  const tokens = page.getByTestId('setting-maxBudgetTokens')
+  await expect(tokens).toHaveValue('')
+  await tokens.fill('2.5k')
+  await expect(dialog.getByTestId('error-maxBudgetTokens')).toHaveText('Enter a whole number, like 2000000.')
+  await tokens.fill('500')
+  await expect(dialog.getByTestId('error-maxBudgetTokens')).toHaveText('Enter a number from 1,000 to 1,000,000,000,000, or leave it empty for no limit.')
+  await tokens.fill('2000000')
+  await expect(dialog.getByTestId('error-maxBudgetTokens')).toHaveCount(0)
   await page.getByTestId('settings-save').click()
   await expect(dialog).toContainText('Saved.')
-  expect(settingsFile().limits).toMatchObject({ maxConcurrent: 4, budgetUsd: 2.5 })
+  expect(settingsFile().limits).toMatchObject({ maxConcurrent: 4, budgetUsd: 2.5, budgetTokens: 2_000_000 })
+  await tokens.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+  await shoot(page, 'settings-limits')
 
   // The main agent has no parent: "Bubble to parent" is not offered for it.
   await expect(page.getByTestId('setting-permissionMode').locator('option')).toHaveText(['Ask before changes', 'Accept edits', 'Plan only (read-only)', 'Don’t ask (deny unlisted)', 'Bypass permissions'])

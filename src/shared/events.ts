@@ -81,18 +81,44 @@ export interface ContextLimits {
   autoCompact: boolean
 }
 
+/**
+ * Which runaway guard ended a run: the turn ceiling (its own maxTurns or the setting every agent gets), the
+ * same failing call repeated without progress, the session's budget (tokens or dollars), or a model call whose
+ * retries took longer than allowed. The status says how it ended; `error` says why, in words.
+ */
+export type AgentLimit = 'max_turns' | 'no_progress' | 'budget' | 'retry_time'
+
 export interface AgentEndEvent extends EventBase {
   type: 'agent_end'
   status: Exclude<AgentStatus, 'queued' | 'running' | 'waiting_permission'>
   /** The agent's final text (what the parent receives). */
   result: string
+  /** Why it failed or stopped short (a limit's reason too), for people. */
   error?: string
+  /** Set when a runaway guard ended the run (see AgentLimit). */
+  limit?: AgentLimit
+  /**
+   * The report this run owes an agent that did not await it (a background run's <task-notification>),
+   * recorded before it is handed over: after a crash, a report whose delivery id reached nobody is delivered
+   * then, once (see DeliveryLedger).
+   */
+  report?: ReportIntent
   numTurns: number
   toolUses: number
   durationMs: number
   /** This agent's own usage (not including children). */
   usage: Usage
   worktree?: { path: string; branch: string; kept: boolean; commit?: string }
+}
+
+export interface ReportIntent {
+  /** The agent it goes to (after forwarding to a running ancestor). */
+  to: string
+  deliveryId: string
+  text: string
+  summary: string
+  /** Whether delivering it may start the recipient (not when the person stopped the run). */
+  wake: boolean
 }
 
 export interface StatusEvent extends EventBase {
@@ -137,6 +163,11 @@ export interface ThinkingDeltaEvent extends EventBase {
 export interface MessageEvent extends EventBase {
   type: 'message'
   message: ChatMessage
+  /**
+   * The deliveries (message_received deliveryIds) this user message hands the agent: once it is written
+   * they are consumed, never delivered again; one received and not consumed is delivered after a restart.
+   */
+  deliveries?: string[]
 }
 
 export interface ToolStartEvent extends EventBase {
@@ -273,6 +304,8 @@ export interface MessageReceivedEvent extends EventBase {
   from: string
   text: string
   summary?: string
+  /** Names the delivery: the same item received again (a retry, a restart) is recognised and not delivered twice. */
+  deliveryId?: string
 }
 
 /** Coordinator mode: the coordinator entered a phase; agents it starts from now on belong to it. */

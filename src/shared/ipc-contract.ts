@@ -107,7 +107,22 @@ export const SessionSummarySchema = z.object({
   waitingPermissions: z.number().int().nonnegative().optional(),
   model: z.string().optional(),
   /** A scripted demo session (no real model). */
-  demo: z.boolean().optional()
+  demo: z.boolean().optional(),
+  /**
+   * Another process runs this session (`fanout run`, another window): it is shown read-only here and
+   * followed as it runs, until that process lets it go.
+   */
+  runningElsewhere: z
+    .object({
+      /** The program, as a person names it: `fanout run`, `the Fanout app`, `fanout web`. */
+      app: z.string(),
+      pid: z.number(),
+      /** Set when it runs on another computer (a shared data folder). */
+      host: z.string().optional(),
+      /** When it took the session (ms since the epoch). */
+      since: z.number()
+    })
+    .optional()
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 
@@ -122,7 +137,9 @@ export const LimitsSchema = z.object({
     .min(NUMBER_RULES.maxBudgetUsd.min, rangeText('maxBudgetUsd'))
     .max(NUMBER_RULES.maxBudgetUsd.max, rangeText('maxBudgetUsd'))
     .nullable(),
-  /** Turns for the main agent (subagents use their definition's maxTurns). */
+  /** Stop the session once its agents together have used this many tokens; null for no limit. */
+  maxBudgetTokens: wholeSetting('maxBudgetTokens').nullable(),
+  /** Turns per run for every agent (main or subagent) without a maxTurns of its own. */
   maxTurns: wholeSetting('maxTurns')
 })
 export type Limits = z.infer<typeof LimitsSchema>

@@ -15,14 +15,14 @@ export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
-export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'autoCompactPercent'
+export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens' | 'autoCompactPercent'
 
 interface NumberRule {
   min: number
   max: number
   whole: boolean
   example: string
-  /** Empty is allowed and means "the default" (null). */
+  /** Empty is allowed: no limit for a limit, the default (null) for autoCompactPercent. */
   optional?: boolean
 }
 
@@ -32,6 +32,8 @@ export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
   maxTurns: { min: 1, max: 10_000, whole: true, example: '200' },
   /** Dollars; empty means no limit. */
   maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50', optional: true },
+  /** Tokens of every agent together; empty means no limit. */
+  maxBudgetTokens: { min: 1000, max: 1_000_000_000_000, whole: true, example: '2000000', optional: true },
   /** Percent of the model's context window; empty means Claude Code's default threshold. */
   autoCompactPercent: { min: 10, max: 100, whole: true, example: '80', optional: true }
 }
@@ -43,7 +45,8 @@ export const wholeNumberText = (name: NumberSetting) => `Enter a whole number, l
 export const rangeText = (name: NumberSetting) => {
   const r = NUMBER_RULES[name]
   if (!r.whole) return `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
-  return `Enter a number from ${r.min} to ${r.max.toLocaleString('en-US')}${r.optional ? ', or leave it empty for the default' : ''}.`
+  const empty = !r.optional ? '' : name === 'autoCompactPercent' ? ', or leave it empty for the default' : ', or leave it empty for no limit'
+  return `Enter a number from ${r.min.toLocaleString('en-US')} to ${r.max.toLocaleString('en-US')}${empty}.`
 }
 export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 

@@ -6,11 +6,11 @@ import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-defini
 import type { AgentEvent } from '../../shared/events'
 import { EFFORT_LEVELS, readEffort } from '../runtime/model/effort'
 import { effortFromEnv } from '../runtime/model/effort-settings'
-import { AgentSession } from '../runtime/orchestration'
+import { AgentSession, type AgentHandle } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
-import { resultMessage } from './output/result-message'
+import { resultMessage, type ResultMessage } from './output/result-message'
 import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
@@ -159,13 +159,41 @@ function retryLabel(session: AgentSession, agentId: string): string {
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
 }
 
+/**
+ * stdout as a Unix tool treats it: once the reader has gone (`| head -2` closed the pipe), writing stops
+ * quietly, and `onClosed` is told once, so the run can stop instead of spending on output nobody reads.
+ */
+function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): void } {
+  let closed = false
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (closed) return
+    closed = true
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') onClosed()
+    else process.stderr.write(`fanout run: cannot write the output: ${err.message}\n`)
+  }
+  const ignore = () => undefined
+  process.stdout.on('error', onError)
+  // A closed stderr (`2>&1 | head`) is not worth a crash either.
+  process.stderr.on('error', ignore)
+  return {
+    write: (text) => void (closed || process.stdout.write(text)),
+    dispose: () => {
+      process.stdout.off('error', onError)
+      process.stderr.off('error', ignore)
+    }
+  }
+}
+
+/** Exit status of a run cut short because its output pipe was closed, as a shell reports SIGPIPE. */
+const EXIT_PIPE_CLOSED = 141
+
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
-async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format']): Promise<number> {
+async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: { write(text: string): void }): Promise<number> {
   const done = await session.compact(undefined, instructions)
   const n = (x: number) => x.toLocaleString('en-US')
   const line = done.status === 'compacted' ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.` : 'The main agent is working; it compacts before its next request.'
-  if (format === 'text') process.stdout.write(`${line}\n`)
-  else process.stdout.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+  if (format === 'text') out.write(`${line}\n`)
+  else out.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
   return 0
 }
 
@@ -214,6 +242,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,
+      owner: 'fanout run',
       onPermissionDenied: (_message: string, toolName: string, _agentId: string, call?: { input: unknown; toolUseId: string }) => tally?.denied(toolName, call?.toolUseId, call?.input),
       ...(effort !== undefined ? { effort } : {}),
       ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
@@ -233,19 +262,24 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1
   }
 
+  let pipeClosed = false
+  const out = pipeOut(() => {
+    pipeClosed = true
+    session.stop(session.mainAgentId, false)
+  })
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   tally = new RunTally(session.mainAgentId)
   const counted = tally
-  const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => process.stdout.write(`${JSON.stringify(line)}\n`)) : null
+  const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => out.write(`${JSON.stringify(line)}\n`)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
     counted.note(e)
     if (stream) stream.note(e)
-    else if (args.format === 'events') process.stdout.write(`${JSON.stringify(e)}\n`)
+    else if (args.format === 'events') out.write(`${JSON.stringify(e)}\n`)
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
     // stderr in every format: stdout stays the answer or the machine-readable stream.
     problems(e)
@@ -260,6 +294,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
+  const stuck = watchForStuckRun(session)
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
   // Off the critical path (after the first model response): a note about worktrees a crash left behind.
@@ -274,33 +309,83 @@ export async function runCommand(argv: string[]): Promise<number> {
       () => undefined
     )
   })
+  let code: number
   try {
-    if (compact) return await compactNow(session, compact.instructions, args.format)
+    // Through the same close below: the session's lock is let go and what it wrote is saved.
+    if (compact) code = await compactNow(session, compact.instructions, args.format, out)
+    else code = await runToTheEnd()
+  } catch (err) {
+    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+    code = 1
+  } finally {
+    process.off('SIGINT', onSigint)
+    stuck.dispose()
+    out.dispose()
+  }
+  try {
+    await session.close()
+  } catch (err) {
+    // The answer is out; what could not be saved is said in one line, never a stack trace.
+    process.stderr.write(`fanout run: the session could not be saved completely: ${err instanceof Error ? err.message : String(err)}\n`)
+    if (code === 0) code = 1
+  }
+  await shutdownSandbox()
+  return code
+
+  async function runToTheEnd(): Promise<number> {
     if (args.resume) {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), maxTurns: args.maxTurns ?? config.settings.limits.maxTurns })
+    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) })
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
     const result = session.lastResult ?? first
     counted.refusals(session.gate.refused)
-    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget(), windows: session.contextSettings.windows })
-    if (args.format === 'json' || args.format === 'events') process.stdout.write(`${JSON.stringify(summary)}\n`)
-    else if (stream) stream.result(summary)
-    else {
-      if (result.result) process.stdout.write(`${result.result}\n`)
-      if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : result.status === 'failed' ? `failed: ${result.error}` : result.status === 'max_turns' ? 'stopped at the turn limit' : 'stopped'}\n`)
+    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() !== null || result.limit === 'budget', windows: session.contextSettings.windows })
+    // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
+    const left = session.unfinished()
+    if (left.length && !summary.is_error)
+      Object.assign(summary, { subtype: 'error_during_execution', terminal_reason: 'unfinished_agents', is_error: true, status: 'failed', error: unfinishedMessage(left), errors: [unfinishedMessage(left)] })
+    if (!pipeClosed) {
+      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+      else if (stream) stream.result(summary)
+      else {
+        if (result.result) out.write(`${result.result}\n`)
+        if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+      }
+      return interrupted ? 130 : summary.is_error ? 1 : 0
     }
-    return interrupted ? 130 : summary.is_error ? 1 : 0
-  } catch (err) {
-    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
-    return 1
-  } finally {
-    process.off('SIGINT', onSigint)
-    await session.close()
-    await shutdownSandbox()
+    return EXIT_PIPE_CLOSED
   }
+}
+
+function failureLine(summary: ResultMessage): string {
+  if (summary.status === 'failed') return `failed: ${summary.error}`
+  if (summary.status === 'max_turns') return summary.error ? `stopped at the turn limit: ${summary.error}` : 'stopped at the turn limit'
+  return summary.error ? `stopped: ${summary.error}` : 'stopped'
+}
+
+function unfinishedMessage(left: AgentHandle[]): string {
+  const list = left.slice(0, 8).map((h) => `${h.id} (${h.agentType}, ${h.status})`).join(', ')
+  return `the run ended with ${left.length} agent${left.length === 1 ? '' : 's'} not finished: ${list}${left.length > 8 ? ', …' : ''}. Nothing is left that could make them progress; resume the session to try again.`
+}
+
+/**
+ * Node exits when nothing is left to wait for, even with promises pending: a run whose agents all wait on
+ * each other would end with status 0 and no output. This says so instead and makes the exit status 1.
+ */
+function watchForStuckRun(session: AgentSession): { dispose(): void } {
+  let said = false
+  const onBeforeExit = () => {
+    if (said) return
+    said = true
+    process.stderr.write(`fanout run: the run cannot make progress: ${unfinishedMessage(session.unfinished())}\n`)
+    process.exitCode = 1
+    void session.close().catch(() => undefined)
+  }
+  process.on('beforeExit', onBeforeExit)
+  return { dispose: () => process.off('beforeExit', onBeforeExit) }
 }
 
 /** What the stream-json writer needs from the session. */

@@ -14,7 +14,7 @@ import { connectPushes, registerIpc } from './register-ipc'
 import { createSafeStorageKeyStore } from './safe-key-store'
 
 export interface StartAppOptions {
-  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void>; openPath: (path: string) => Promise<string | null> }): Promise<RuntimeHost>
+  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void>; openPath: (path: string) => Promise<string | null>; owner: string }): Promise<RuntimeHost>
   /** The folder to open (from `--fanout-cwd=`), else the process's cwd. */
   cwd: string
   /** out/main, where the built main bundle lives. */
@@ -55,7 +55,8 @@ export function startApp(options: StartAppOptions): void {
         keyStore: createSafeStorageKeyStore(dataDir),
         trashItem: (path) => shell.trashItem(path),
         // An agent's worktree folder in the system's file manager; shell.openPath answers '' or why it failed.
-        openPath: async (path) => (await shell.openPath(path)) || null
+        openPath: async (path) => (await shell.openPath(path)) || null,
+        owner: 'the Fanout app'
       })
     } catch (err) {
       dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${(err as Error).message}`)

@@ -64,7 +64,7 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
   const dataDir = resolveDataDir()
   try {
     // The key lives in the data folder's credentials file (0600), shared with `fanout run`.
-    host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir })
+    host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir, owner: 'fanout web' })
   } catch (err) {
     io.stderr(`fanout web: could not start the runtime: ${(err as Error).message}\n`)
     return 1

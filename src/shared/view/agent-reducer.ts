@@ -90,6 +90,7 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     worktree: e.worktree ?? a.worktree,
     status: 'running' as AgentStatus,
     statusDetail: undefined,
+    limit: undefined,
     endedAt: null,
     runStartedAt: e.ts,
     priorRunsMs,
@@ -116,6 +117,7 @@ export function agentEnd(d: SessionDraft, a: AgentState, e: AgentEndEvent): void
   a.endedAt = e.ts
   a.result = e.result
   a.error = e.error
+  a.limit = e.limit
   a.turn = e.numTurns
   a.toolUses = e.toolUses
   a.currentToolId = null

@@ -1,7 +1,7 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus, CommandPart, CompactionTrigger } from '../events'
+import type { AgentLimit, AgentStatus, CommandPart, CompactionTrigger } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
 import type { InboxMessage } from './inbox-message'
@@ -132,6 +132,8 @@ export interface AgentState {
   result?: string
   /** Why the agent failed, in words. */
   error?: string
+  /** The runaway guard that ended its last run, if one did (shown instead of the bare status). */
+  limit?: AgentLimit
   /** The latest error, retrying or not. */
   lastError?: { message: string; retrying: boolean; ts: number }
   children: string[]

@@ -47,6 +47,8 @@ export interface ResultMessage {
   status: AgentRunResult['status']
   /** Fanout: why it failed or stopped. */
   error?: string
+  /** Fanout: the runaway guard that ended the main agent's run, if one did (see AgentLimit). */
+  limit?: AgentRunResult['limit']
   /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
   compactions: { done: number; failed: number }
 }
@@ -111,6 +113,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     ...(isError ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] } : {}),
     status,
     ...(error ? { error } : {}),
+    ...(result.limit && !interrupted ? { limit: result.limit } : {}),
     compactions: { ...tally.compactions }
   }
 }

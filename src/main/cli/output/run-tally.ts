@@ -2,7 +2,7 @@
 // every run of this invocation (a coordinator woken by eleven reports made eleven runs, not one), usage per
 // model, time spent waiting on the API, the subagents started (a resume is not a new agent), how they ended,
 // which spawns the limits refused, and the tool calls that were denied. The result messages are built from it.
-import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
+import type { AgentEndEvent, AgentEvent, AgentLimit, AgentStartEvent } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 
 export interface PermissionDenial {
@@ -24,6 +24,8 @@ export interface SubagentStats {
   by_type: Record<string, number>
   /** Fanout: runs of agents that already existed (SendMessage to a finished agent, Agent with resume). */
   resumed: number
+  /** Fanout: subagent runs a runaway guard ended (sessions-and-crashes.md): which agent, how, which limit, why. */
+  limited: Array<{ agent_id: string; agent_type: string; status: AgentEndEvent['status']; limit: AgentLimit; reason: string }>
 }
 
 export class RunTally {
@@ -50,7 +52,8 @@ export class RunTally {
     killed: { parent: 0, user: 0, system: 0 },
     refused: { depth_limit: 0, concurrency_limit: 0, budget: 0, session_limit: 0 },
     by_type: {},
-    resumed: 0
+    resumed: 0,
+    limited: []
   }
   private readonly seen = new Set<string>()
   private readonly starts = new Map<string, AgentStartEvent>()
@@ -80,6 +83,7 @@ export class RunTally {
         if (e.status === 'completed') this.stats.completed++
         else if (e.status === 'failed' || e.status === 'max_turns') this.stats.failed++
         else if (e.status === 'stopped') this.stats.killed[this.starts.get(e.agentId)?.background ? 'parent' : 'user']++
+        if (e.limit) this.stats.limited.push({ agent_id: e.agentId, agent_type: this.starts.get(e.agentId)?.agentType ?? '', status: e.status, limit: e.limit, reason: e.error ?? '' })
         return
       case 'turn_start':
         this.turnStarted.set(e.agentId, e.ts)

@@ -1,14 +1,12 @@
 // The host the UI drives, over the real runtime: sessions with subagents, permission requests answered
 // from the UI, settings and the write-only key, reopening after a restart, and the scripted demo.
 import { cpSync, existsSync, readFileSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
 import type { PermissionRequestEvent } from '../../../shared/events'
 import { reply, scriptByAgent, type Respond } from '../model/scripted'
-import { readSessionIndex, writeSessionIndex } from '../store'
-import { DEAD_PID } from '../store/test-fixtures'
+import { markWriterDead } from '../store/test-fixtures'
 
 describe('LocalRuntimeHost', () => {
   it('runs a session with a subagent, streams its events, lists it and replays it in time order', async () => {
@@ -128,8 +126,7 @@ describe('LocalRuntimeHost', () => {
     // The crash: a copy of its data whose writer is gone.
     const crashed = { ...dirs, dataDir: join(dirs.tmp, 'crashed') }
     cpSync(dirs.dataDir, crashed.dataDir, { recursive: true })
-    const index = (await readSessionIndex(crashed.dataDir, sessionId))!
-    await writeSessionIndex(crashed.dataDir, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    await markWriterDead(crashed.dataDir, sessionId)
     release()
 
     const second = await host(respond, crashed)

@@ -45,6 +45,8 @@ export interface RuntimeHostOptions {
   trashItem?: TrashItem
   /** How often, at most, a working session's row is sent again for its time (default 30 s; tests shorten it). */
   activityNoticeMs?: number
+  /** This program as a person names it (`the Fanout app`, `fanout web`): another process asked to run one of its sessions names it. */
+  owner?: string
   /** Opens a folder in the system's file manager (Electron's shell.openPath); default: the platform's opener. */
   openPath?: OpenPath
 }
@@ -72,7 +74,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
     const { listeners } = this
-    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults })
+    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults, ...(options.owner ? { owner: options.owner } : {}) })
     // Every session that joins is watched for agent file changes along with the workspace.
     this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
     this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })

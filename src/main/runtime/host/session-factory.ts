@@ -17,6 +17,8 @@ export interface SessionFactoryOptions {
   createClient?: () => ModelClient
   /** Options passed to every session (tests: ripgrep, stall timeouts). */
   sessionDefaults?: Partial<AgentSessionOptions>
+  /** This program as a person names it, written in the lock of every session it runs (see AgentSessionOptions.owner). */
+  owner?: string
 }
 
 const NO_KEY = 'There is no Anthropic API key yet. Add one in Settings (or start Fanout with ANTHROPIC_API_KEY set) to run agents.'
@@ -66,6 +68,7 @@ export class SessionFactory {
       permissionMode: config.settings.defaultPermissionMode,
       ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: this.o.dataDir,
+      owner: this.o.owner ?? 'Fanout',
       // Read when the main agent asks to merge, so a choice made in the Changes view meanwhile counts.
       mergeStrategy: async () => (await loadSettings(this.o.dataDir)).settings.mergeStrategy,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),

@@ -8,6 +8,7 @@ import type { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
 import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
+import { describeOwner, SessionLockedError, sessionOwner } from '../store/session-lock'
 import { startDemoModel } from './demo'
 import type { KeyStored } from './demo-script'
 import type { HostListeners } from './host-listeners'
@@ -49,7 +50,7 @@ export class SessionRuns {
       teams: config.settings.agentTeams
     })
     const live = this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 })
-    this.o.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}), maxTurns: config.settings.limits.maxTurns })
+    this.o.live.runInBackground(live, req.prompt, { ...(req.agent ? { agentType: req.agent } : {}) })
     return { sessionId: session.sessionId }
   }
 
@@ -77,7 +78,6 @@ export class SessionRuns {
       adopt: (session, title) => this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.o.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
-      maxTurns: config.settings.limits.maxTurns,
       finish: (p, prompt) => this.o.editor.finishTry(p, prompt),
       notify: (notice) => this.o.listeners.notify(notice),
       onError: (sessionId, agentId, message) => this.o.listeners.error(sessionId, agentId, message)
@@ -88,8 +88,9 @@ export class SessionRuns {
   sendPrompt: RuntimeHost['sendPrompt'] = async ({ sessionId, prompt }) => {
     const live = await this.ensureLive(sessionId)
     if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
-    const config = await this.o.factory.config()
-    this.o.live.runInBackground(live, prompt, { maxTurns: config.settings.limits.maxTurns })
+    // Settings changed since the session started apply from this prompt on (turn ceiling, budgets).
+    live.session.applyLimits((await this.o.factory.config()).limits)
+    this.o.live.runInBackground(live, prompt, {})
     return {}
   }
 
@@ -105,8 +106,11 @@ export class SessionRuns {
 
   stopAgent: RuntimeHost['stopAgent'] = async ({ sessionId, agentId }) => {
     const live = this.o.live.get(sessionId)
-    if (!live)
+    if (!live) {
+      const owner = await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
+      if (owner) throw new HostCallError('conflict', `This session is being run by ${describeOwner(owner)}, not here; stop it there.`)
       throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
+    }
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
     return {}
@@ -134,7 +138,7 @@ export class SessionRuns {
   respondPermission: RuntimeHost['respondPermission'] = async ({ requestId, decision }) => {
     for (const live of this.o.live.all()) {
       if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
-        live.session.respondPermission(requestId, decision)
+        await live.session.respondPermission(requestId, decision)
         return {}
       }
     }
@@ -165,10 +169,15 @@ export class SessionRuns {
       session = await this.o.factory.open(sessionId, config, client)
     } catch (err) {
       await demo?.close()
+      // Another process runs it: it is shown read-only here, following that process.
+      if (err instanceof SessionLockedError) throw new HostCallError('conflict', `${err.message} Here it is read-only and followed as it runs.`)
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    return this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    const live = this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    // What reopening repaired that the person should know (a state file that could not be used) is said where they look.
+    for (const warning of session.openWarnings) this.o.listeners.error(sessionId, session.mainAgentId, warning)
+    return live
   }
 }
 

@@ -3,6 +3,13 @@ import type { SessionSummary } from '../../../shared/ipc-contract'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
 import type { SessionIndex, SessionSummary as StoredSummary } from '../store'
+import { currentProcess } from '../store/process-identity'
+import type { LockOwner } from '../store/session-lock'
+
+/** The process running a session elsewhere, as the UI shows it. */
+export function runningElsewhereView(owner: LockOwner): NonNullable<SessionSummary['runningElsewhere']> {
+  return { app: owner.app, pid: owner.pid, ...(owner.hostname !== currentProcess().hostname ? { host: owner.hostname } : {}), since: owner.acquiredAt }
+}
 
 export function storedSummaryView(s: StoredSummary, demo: boolean): SessionSummary {
   return {

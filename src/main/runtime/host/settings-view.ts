@@ -18,6 +18,7 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
       maxConcurrentAgents: s.limits.maxConcurrent,
       maxDepth: Math.max(1, s.limits.maxDepth),
       maxBudgetUsd: s.limits.budgetUsd > 0 ? s.limits.budgetUsd : null,
+      maxBudgetTokens: s.limits.budgetTokens > 0 ? s.limits.budgetTokens : null,
       maxTurns: s.limits.maxTurns
     },
     defaultPermissionMode: s.defaultPermissionMode,
@@ -52,6 +53,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
       ...(l.maxConcurrentAgents !== undefined ? { maxConcurrent: l.maxConcurrentAgents } : {}),
       ...(l.maxDepth !== undefined ? { maxDepth: l.maxDepth } : {}),
       ...(l.maxBudgetUsd !== undefined ? { budgetUsd: l.maxBudgetUsd ?? 0 } : {}),
+      ...(l.maxBudgetTokens !== undefined ? { budgetTokens: l.maxBudgetTokens ?? 0 } : {}),
       ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {})
     }
   }

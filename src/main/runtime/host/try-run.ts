@@ -15,7 +15,6 @@ export interface TryRunDeps {
   adopt(session: AgentSession, title: string): AgentSession
   agentSources?: AgentSessionOptions['agentSources']
   defaultMode: PermissionMode
-  maxTurns: number
   finish(plan: TryPlan, prompt: string): Promise<FinishedWorktree | undefined>
   notify(notice: HostNotice): void
   onError(sessionId: string, agentId: string, message: string): void
@@ -36,7 +35,7 @@ export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDep
   const live = deps.adopt(await session, title)
   const { sessionId, mainAgentId } = live
   void live
-    .run(prompt, { agentType: plan.agentType, maxTurns: plan.maxTurns ?? deps.maxTurns })
+    .run(prompt, { agentType: plan.agentType, ...(plan.maxTurns !== undefined ? { maxTurns: plan.maxTurns } : {}) })
     .catch((err) => deps.onError(sessionId, mainAgentId, message(err)))
     .then(() => live.idle())
     .then(() => deps.finish(plan, prompt))

@@ -2,12 +2,13 @@
 // One turn = one model call: the user message that opens it (prompt, tool results, inbox, reminder),
 // the streamed assistant reply, then its tool calls. It never throws: a failure that survives the
 // model client's retries ends the run with status `failed`, so a parent agent always gets an answer.
-import type { AgentEvent, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
+import type { AgentEvent, AgentLimit, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import { ContextControl, type RunIo } from '../compaction/context-control'
 import { ModelAbortedError, promptTooLong } from '../model/errors'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
 import { inboxBlocks, keepablePartial, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock, textOf } from './conversation'
+import { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak } from './progress'
 import { runToolCalls, type ToolCall } from './run-tools'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
 
@@ -32,6 +33,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const historyLength = messages.length
   const context = opts.context ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools }) : null
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
+  // The deliveries `pending` carries: consumed once the message holding them is written.
+  let pendingIds: string[] = [...(opts.promptDeliveries ?? [])]
+  const takeInbox = () => {
+    const items = (opts.drainInbox?.() ?? []).map((i) => (typeof i === 'string' ? { text: i } : i))
+    return { blocks: inboxBlocks(items.map((i) => i.text)), ids: items.flatMap((i) => (i.deliveryId ? [i.deliveryId] : [])) }
+  }
   // This run's last words: the text of its latest assistant message that had any (a compaction may summarise the message itself).
   let runText = ''
   let usage = emptyUsage()
@@ -39,11 +46,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   let toolUses = 0
   let stopReason: string | null = null
   let recoveries = 0
+  const streak = new FailureStreak(opts.maxRepeatedFailures ?? DEFAULT_MAX_REPEATED_FAILURES)
 
-  const append = (message: ChatMessage) => {
+  const append = (message: ChatMessage, deliveries: string[] = []) => {
     messages.push(message)
     if (message.role === 'assistant') runText = textOf(message.content).trim() || runText
-    send({ type: 'message', message })
+    send({ type: 'message', message, ...(deliveries.length ? { deliveries } : {}) })
   }
   const io: RunIo = {
     emit: send,
@@ -58,19 +66,23 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   // Tool results (or an undelivered prompt) must reach the conversation even when the run stops,
   // so that a resumed agent's history answers every tool_use.
   const flushPending = () => {
-    if (pending?.length) append({ role: 'user', content: pending })
+    if (pending?.length) append({ role: 'user', content: pending }, pendingIds)
     pending = null
+    pendingIds = []
   }
-  const finish = (status: AgentRunStatus, error?: string): AgentRunResult => {
+  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit): AgentRunResult => {
     let result = runText
     if (status === 'max_turns') {
       const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
       result = result ? `${result}\n\n${note}` : note
+      limit = 'max_turns'
+      error ??= `Stopped at the limit of ${opts.maxTurns} turns${opts.maxTurnsFrom ? ` (${opts.maxTurnsFrom})` : ''} before finishing.`
     }
     return {
       status,
       result,
       ...(error !== undefined ? { error } : {}),
+      ...(limit ? { limit } : {}),
       numTurns,
       toolUses,
       usage,
@@ -112,15 +124,21 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       }
       if (opts.maxTurns !== undefined && numTurns >= opts.maxTurns) {
         flushPending()
-        return finish('max_turns')
+        const ended = finish('max_turns')
+        // Said where the agent's work is shown, not only in its status.
+        send({ type: 'error', message: ended.error!, retrying: false })
+        return ended
       }
       const turn = ++numTurns
       send({ type: 'turn_start', turn })
-      const opening = [...(pending ?? []), ...inboxBlocks(opts.drainInbox?.() ?? [])]
+      const inbox = takeInbox()
+      const opening = [...(pending ?? []), ...inbox.blocks]
+      const delivered = [...pendingIds, ...inbox.ids]
       pending = null
+      pendingIds = []
       if (opening.length) {
         if (opts.criticalSystemReminder) opening.push(reminderBlock(opts.criticalSystemReminder))
-        append({ role: 'user', content: opening })
+        append({ role: 'user', content: opening }, delivered)
       }
 
       if (context) {
@@ -173,7 +191,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
           send({ type: 'error', message: message + advice, retrying: false })
           send({ type: 'turn_end', turn, stopReason: 'error' })
-          return finish('failed', message + advice)
+          // A guard that refused the call (the session's budget, the time its retries may take) names itself.
+          return finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit)
         }
       }
 
@@ -197,10 +216,17 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           canUseTool: opts.canUseTool,
           emit: send,
           maxConcurrency: opts.maxToolConcurrency ?? Infinity,
-          ...(opts.toolOutputDir ? { outputDir: opts.toolOutputDir } : {})
+          ...(opts.toolOutputDir ? { outputDir: opts.toolOutputDir } : {}),
+          ...(opts.writeAhead ? { writeAhead: opts.writeAhead } : {})
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
         send({ type: 'turn_end', turn, stopReason })
+        const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
+        if (stuck) {
+          flushPending()
+          send({ type: 'error', message: stuck, retrying: false })
+          return finish('failed', stuck, 'no_progress')
+        }
         continue
       }
       send({ type: 'turn_end', turn, stopReason })
@@ -211,9 +237,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         continue
       }
       // Messages that arrived while the agent worked are delivered before it is allowed to finish.
-      const late = inboxBlocks(opts.drainInbox?.() ?? [])
-      if (late.length) {
-        pending = late
+      const late = takeInbox()
+      if (late.blocks.length) {
+        pending = late.blocks
+        pendingIds = late.ids
         continue
       }
       const more = await opts.beforeFinish?.(runText)

@@ -65,6 +65,7 @@ export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<Age
     status: result.status,
     result: result.result,
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.limit ? { limit: result.limit } : {}),
     numTurns: result.numTurns,
     toolUses: result.toolUses,
     durationMs: result.durationMs,

@@ -32,6 +32,8 @@ export interface ToolRunContext {
   canUseTool?: CanUseTool
   emit: (payload: EventPayload) => void
   maxConcurrency: number
+  /** Awaited before a tool that is not read-only runs (see AgentLoopOptions.writeAhead). */
+  writeAhead?: () => Promise<void>
   /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
   outputDir?: string
 }
@@ -60,6 +62,7 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     if (decision.updatedInput !== undefined) input = decision.updatedInput
     sandbox = decision.sandbox
   }
+  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
   if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
   return tool.run(input, {
     cwd: ctx.cwd,

@@ -1,6 +1,6 @@
 // The agent loop's options and result. The orchestration layer (Agent tool, background tasks, resume,
 // fork) builds these; the loop knows nothing about subagents beyond the ids it stamps on events.
-import type { AgentEndEvent, AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { AgentEndEvent, AgentEvent, AgentLimit, ChatMessage, ContentBlock } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import type { ContextOptions } from '../compaction/context-control'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
@@ -12,6 +12,12 @@ export interface AgentIds {
   /** The parent's tool_use id that spawned this agent (null for the main agent). */
   parentToolUseId: string | null
   sessionId: string
+}
+
+/** A delivery waiting for the agent's next turn; its id is recorded as consumed with the message that carries it. */
+export interface InboxItem {
+  text: string
+  deliveryId?: string
 }
 
 export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown; sandbox?: SandboxLevel } | { behavior: 'deny'; message: string }
@@ -32,13 +38,27 @@ export interface AgentLoopOptions extends AgentIds {
   cwd: string
   /** Model calls allowed; the run ends with status max_turns when it needs more. */
   maxTurns?: number
+  /** Where maxTurns comes from when it is not the agent's own (e.g. the setting every agent gets), said when it ends the run. */
+  maxTurnsFrom?: string
+  /**
+   * Turns in a row whose calls all failed the same way (the same tools, the same errors) before the run
+   * ends as failed for making no progress. Default 5; 0 turns the guard off.
+   */
+  maxRepeatedFailures?: number
   signal?: AbortSignal
   /** Re-injected as a <system-reminder> into the user message that opens every turn. */
   criticalSystemReminder?: string
   /** Permission hook; absent means every call is allowed. */
   canUseTool?: CanUseTool
   /** Messages to deliver (SendMessage, notifications); drained at the start of every turn, and before the agent would finish. */
-  drainInbox?: () => string[]
+  drainInbox?: () => Array<string | InboxItem>
+  /** The deliveries the prompt is made of (a run opened by its inbox): recorded as consumed with the message that carries them. */
+  promptDeliveries?: string[]
+  /**
+   * Awaited before a tool that changes anything runs (after its permission): everything the agent has
+   * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started.
+   */
+  writeAhead?: () => Promise<void>
   /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
@@ -64,8 +84,10 @@ export interface AgentRunResult {
   status: AgentRunStatus
   /** What the parent receives: the final text (with an explanation when the turn limit cut it short). */
   result: string
-  /** Why the agent failed (status failed). */
+  /** Why the agent failed (status failed), or why a limit ended it. */
   error?: string
+  /** The runaway guard that ended the run, if one did. */
+  limit?: AgentLimit
   /** Model calls made. */
   numTurns: number
   /** Tool calls the model asked for (refused ones included). */

@@ -133,6 +133,26 @@ describe('createModelClient', () => {
     expect(retries[0].message).toMatch(/nothing arrived for 0.1 s/)
   })
 
+  it('an endpoint that always stalls gives up once the call has spent its retry time, saying so', async () => {
+    server = await startScriptedServer({ respond: () => reply.text('never ends', { textChunk: 2, chunkDelayMs: 10_000 }) })
+    const client = createModelClient({ apiKey: 'k', baseURL: server.url, retryBaseMs: 1, streamIdleTimeoutMs: 150, maxRetryTimeMs: 400 })
+    const err = await client.stream(ask()).catch((e) => e)
+    expect(err).toBeInstanceOf(ModelCallError)
+    expect(err.limit).toBe('retry_time')
+    expect(err.message).toMatch(/^The response stream ended before the message was complete \(nothing arrived for .*\)\. \(gave up after \d attempts in \d+ ms: a call may spend at most 400 ms retrying\)$/)
+    // Bounded by the retry time, not by 9 attempts of the idle timeout.
+    expect(err.attempts).toBeLessThan(9)
+  })
+
+  it('a server that keeps asking to wait long gives up at once when the wait would pass the retry time', async () => {
+    const { server } = await setup(scriptTurns(reply.rateLimited({ retryAfterSeconds: 300 })))
+    const client = createModelClient({ apiKey: 'k', baseURL: server.url, retryBaseMs: 1, maxRetryTimeMs: 60_000 })
+    const err = await client.stream(ask()).catch((e) => e)
+    expect(err.limit).toBe('retry_time')
+    expect(err.message).toMatch(/Rate limited \(429\).*gave up after 1 attempt in .*: a call may spend at most 60 s retrying, and the server asked to wait 5 min more\)$/)
+    expect(server.messageRequests()).toHaveLength(1)
+  })
+
   it('gives up after maxRetries with a final error that says so', async () => {
     const { client, server } = await setup(scriptTurns(reply.overloaded()))
     const err = await client.stream(ask()).catch((e) => e)

@@ -28,6 +28,12 @@ export interface ModelClientConfig {
   timeoutMs?: number
   /** A stream that sends nothing for this long is cut and retried like a dropped one. Default 3 min. */
   streamIdleTimeoutMs?: number
+  /**
+   * The most one call may spend failing and retrying (stalled attempts, backoff, the server's retry-after)
+   * before it gives up, its reason saying so. Default 10 min: without it, an endpoint that always stalls
+   * took 9 × 3 min to fail, and one that always asks to wait 5 min, 40 min.
+   */
+  maxRetryTimeMs?: number
   prices?: PriceTable
   fetch?: typeof fetch
   /** Read instead of process.env (tests). */
@@ -37,6 +43,9 @@ export interface ModelClientConfig {
 }
 
 const DEFAULT_MAX_RETRIES = 8
+const DEFAULT_MAX_RETRY_TIME_MS = 10 * 60_000
+
+const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`)
 /** Attempts, in all, at an address that refused the connection or does not resolve. */
 const UNREACHABLE_ATTEMPTS = 2
 
@@ -71,12 +80,15 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   })
 
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
+  const maxRetryTimeMs = cfg.maxRetryTimeMs ?? DEFAULT_MAX_RETRY_TIME_MS
 
   async function attempt(
     body: MessageCreateParamsStreaming,
     betas: string[],
     acc: MessageAccumulator,
-    signal: AbortSignal | undefined
+    signal: AbortSignal | undefined,
+    /** How long this attempt may go without an event: the idle timeout, or less when the call's retry time is nearly spent. */
+    idleMs: number
   ): Promise<void> {
     // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
@@ -108,13 +120,16 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     const body = buildRequestBody(request)
+    const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
         handlers.onRequest?.(n)
-        await attempt(body, betas, acc, signal)
+        // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
+        const left = maxRetryTimeMs - (Date.now() - started)
+        await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)))
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -137,6 +152,16 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable)
         }
         const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
+        const spent = Date.now() - started
+        if (spent + delayMs >= maxRetryTimeMs)
+          throw new ModelCallError(
+            `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${duration(spent)}: a call may spend at most ${duration(maxRetryTimeMs)} retrying${failure.retryAfterMs !== undefined ? `, and the server asked to wait ${duration(delayMs)} more` : ''})`,
+            failure.status,
+            n,
+            true,
+            undefined,
+            'retry_time'
+          )
         handlers.onRetry?.({ attempt: n, maxAttempts, delayMs, message: failure.message, status: failure.status })
         try {
           await sleep(delayMs, signal)

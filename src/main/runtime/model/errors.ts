@@ -1,5 +1,5 @@
 // Errors the model layer throws, each with a message a person can act on.
-import type { ContentBlock } from '../../../shared/events'
+import type { AgentLimit, ContentBlock } from '../../../shared/events'
 
 export class MissingCredentialsError extends Error {
   constructor() {
@@ -33,7 +33,9 @@ export class ModelCallError extends Error {
     readonly attempts: number,
     readonly retryable: boolean,
     /** Set when nothing answered at the address: why, in the system's words (`connect ECONNREFUSED …`). */
-    readonly unreachable?: string
+    readonly unreachable?: string,
+    /** Set when the call gave up because its retries took longer than allowed. */
+    readonly limit?: AgentLimit
   ) {
     super(message)
     this.name = 'ModelCallError'
@@ -53,6 +55,17 @@ export class StreamIncompleteError extends Error {
   constructor(detail: string) {
     super(`The response stream ended before the message was complete (${detail}).`)
     this.name = 'StreamIncompleteError'
+  }
+}
+
+/** A runaway guard refused the call (the session's budget): the run ends with this reason and `limit`. */
+export class LimitReachedError extends Error {
+  constructor(
+    message: string,
+    readonly limit: AgentLimit
+  ) {
+    super(message)
+    this.name = 'LimitReachedError'
   }
 }
 

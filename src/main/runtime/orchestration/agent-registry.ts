@@ -3,7 +3,8 @@
 import type { AgentDefinition, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
-import type { AgentRunResult } from '../loop/types'
+import type { AgentRunResult, InboxItem } from '../loop/types'
+import type { SlotLease } from './limits'
 
 export interface AgentHandle {
   id: string
@@ -26,8 +27,10 @@ export interface AgentHandle {
   /** Aborting it stops this agent's current run; a new run gets a new controller. */
   abort: AbortController
   stoppedByUser: boolean
-  /** Messages waiting for the agent's next turn. */
-  inbox: string[]
+  /** Deliveries waiting for the agent's next turn (consumed when the turn that carries them is written). */
+  inbox: InboxItem[]
+  /** Every delivery id this agent has received (from its transcript too): the same item arriving again is not delivered twice. */
+  received: Set<string>
   /** Own usage (not including children). */
   usage: Usage
   startedAt: number
@@ -35,6 +38,8 @@ export interface AgentHandle {
   messages: ChatMessage[]
   /** The run in progress (queued or running); null when the agent is idle. Not used for the main agent. */
   run: Promise<AgentRunResult> | null
+  /** The concurrency slot its run holds (see SlotLease); absent while queued or idle, and for the main agent. */
+  slot?: SlotLease | null
   /** The last finished run. */
   lastResult?: AgentRunResult
   /** Turns over every run. */
@@ -58,6 +63,11 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /**
+   * After a restart, for an agent cut off before its first turn was written (so it has no conversation):
+   * the task its run was started with, to start it again from (its agent_start, or its launch record).
+   */
+  task?: string
   /** A compaction the person asked for while the agent runs: taken before its next model request. */
   compactRequest?: { instructions?: string }
   /** A compaction of the idle agent in progress: a run that starts meanwhile waits for it. */
@@ -69,7 +79,7 @@ export interface AgentHandle {
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */
-export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
+export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'received' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
   Partial<Pick<AgentHandle, 'status' | 'messages'>>
 
 export function newAgentHandle(identity: AgentIdentity): AgentHandle {
@@ -81,6 +91,7 @@ export function newAgentHandle(identity: AgentIdentity): AgentHandle {
     abort: new AbortController(),
     stoppedByUser: false,
     inbox: [],
+    received: new Set(),
     usage: emptyUsage(),
     startedAt: now,
     run: null,

@@ -6,12 +6,13 @@
 // cleared in the same synchronous step that looks for messages that arrived too late for the loop.
 import { stat } from 'node:fs/promises'
 import type { AgentDefinition } from '../../../shared/agent-definition'
-import type { AgentEvent } from '../../../shared/events'
+import type { AgentEvent, ReportIntent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { subagentHookRun } from '../hooks/wiring'
 import { repairConversation } from '../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
+import { reportIntent } from './delivery'
 import { runAgentOnce } from './run-agent-once'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
@@ -33,6 +34,10 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
       // A compaction the person asked for while the agent was idle finishes before the run reads the conversation.
       await handle.compacting?.catch(() => undefined)
       result = await runOnce(session, handle, req)
+      // Its agent_end is on disk before anyone hears how it ended: the report it owes (recorded there), or its
+      // parent's Agent call answered with it (else a crash could keep the parent's answer and lose the end,
+      // and the restart would run a finished agent again and report it twice).
+      await session.durable(handle.id)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)
     }
@@ -83,12 +88,12 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const def = handle.definition
   const label = handle.agentType
-  let release: (() => void) | null = null
+
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
       session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
     try {
-      release = await session.gate.slots.acquire(abort.signal)
+      handle.slot = await session.gate.slots.lease(abort.signal)
     } catch {
       return notStarted(handle, 'stopped', `The ${label} agent was stopped before it started.`)
     }
@@ -118,7 +123,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
 
     let finished: ChildResult['worktree']
     let stall: (() => void) | null = null
-    const emit = eventFilter(session, handle, req)
+    const emit = eventFilter(session, handle, req, () => finished)
     const result = await runAgentOnce(session, handle, {
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
@@ -165,14 +170,15 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
       }
     }).finally(() => (stall as (() => void) | null)?.())
     if (!result) return notStarted(handle, 'failed', `Agent ${handle.id} was given nothing to do.`)
-    const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}) }
+    const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}), ...(emit.report ? { report: emit.report } : {}) }
     if (emit.stalledAfter !== null) {
       out.status = 'failed'
       out.error = stallMessage(emit.stalledAfter)
     }
     return out
   } finally {
-    release?.()
+    handle.slot?.release()
+    handle.slot = null
     unlink()
   }
 }
@@ -181,17 +187,23 @@ const stallMessage = (ms: number) => `The background agent showed no activity fo
 
 /**
  * The run's events on their way to the session: a fork's inherited history is recorded right after its
- * agent_start, and a stalled background agent ends as `failed` (with its last output) rather than `stopped`.
+ * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
+ * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
  */
-function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest) {
+function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree']) {
   const state = {
     stalledAfter: null as number | null,
+    report: null as ReportIntent | null,
     markStalled: (ms: number) => {
       state.stalledAfter = ms
     },
     emit: (event: AgentEvent) => {
-      if (event.type === 'agent_end' && state.stalledAfter !== null) {
-        session.emit({ ...event, status: 'failed', error: stallMessage(state.stalledAfter) })
+      if (event.type === 'agent_end') {
+        const end = state.stalledAfter !== null ? { ...event, status: 'failed' as const, error: stallMessage(state.stalledAfter) } : event
+        const wt = worktree()
+        const result: ChildResult = { ...end, messages: handle.messages, model: handle.model, stopReason: null, ...(wt ? { worktree: wt } : {}) }
+        state.report = reportIntent(session, handle, result, req, () => session.mainHandle())
+        session.emit(state.report ? { ...end, report: state.report } : end)
         return
       }
       session.emit(event)

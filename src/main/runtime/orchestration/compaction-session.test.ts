@@ -63,6 +63,8 @@ describe('compaction asked for', () => {
     const earlier = events.slice(0, boundary).flatMap((e) => (e.type === 'message' ? [e.message] : []))
     expect(earlier).toEqual(before)
 
+    // One owner per session: this one lets it go before it is opened again.
+    await f.session.close()
     const again = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId }))
     expect(again.mainHandle().messages).toEqual(f.session.mainHandle().messages)
   })

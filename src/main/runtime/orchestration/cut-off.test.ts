@@ -1,15 +1,13 @@
 // After a crash, a follow-up prompt to a reopened session: the main agent learns which of its subagents
 // were cut off (they will never report), once, and the person does not see that note as their words.
 import { cpSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState } from '../../../shared/view/session-state'
 import { reply, scriptByAgent } from '../model/scripted'
-import { readSessionIndex, writeSessionIndex } from '../store'
-import { DEAD_PID } from '../store/test-fixtures'
+import { markWriterDead } from '../store/test-fixtures'
 import { AgentSession } from './session'
 import { closeFixtures, latch, makeFixture, waitForEvent } from './testing/session-fixture'
 
@@ -48,8 +46,7 @@ describe('subagents a crash cut off', () => {
     // The crash: a copy of what is on disk, whose writer is gone.
     const crashed = join(f.root, 'crashed-data')
     cpSync(f.dataDir, crashed, { recursive: true })
-    const index = (await readSessionIndex(crashed, s1.sessionId))!
-    await writeSessionIndex(crashed, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    await markWriterDead(crashed, s1.sessionId)
     hold.open()
 
     const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: crashed, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))

@@ -10,14 +10,45 @@ export interface SpawnLimits {
   maxAgentsPerSession: number
   /** Session spend ceiling in USD; 0 or Infinity means no ceiling. */
   budgetUsd: number
+  /** Session ceiling in tokens (input, output and cache, every agent together); 0 means no ceiling. */
+  budgetTokens: number
+  /** Turns of any agent's run (the main agent's and every subagent's) that has no maxTurns of its own. */
+  maxTurns: number
 }
 
-export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0 }
+export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 }
 
-/** A FIFO counting semaphore whose waiters can be cancelled by an AbortSignal. */
+/** What the session has spent so far (before a restart too). */
+export interface Spent {
+  costUsd: number
+  tokens: number
+}
+
+/** Where the default turn ceiling comes from, as the reason that ends a run says it. */
+export const DEFAULT_TURNS_FROM = 'the limit every agent gets, set in Settings → Limits'
+
+/**
+ * A slot held by one agent run. `aside(work)` gives the slot back while the run only waits on other agents
+ * (its foreground subagents, TaskOutput on a background one) and takes it again, ahead of new spawns, when
+ * the wait is over. A parent therefore never holds the slot its children need: nested spawns cannot
+ * deadlock, whatever the cap.
+ */
+export interface SlotLease {
+  aside<T>(work: Promise<T>): Promise<T>
+  release(): void
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (e: Error) => void
+  /** A run taking its slot back after a wait: served before new runs, so work in progress finishes first. */
+  returning: boolean
+}
+
+/** A counting semaphore (FIFO, runs coming back from a wait first) whose waiters can be cancelled by an AbortSignal. */
 export class Semaphore {
   private active = 0
-  private readonly waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = []
+  private readonly waiters: Waiter[] = []
 
   constructor(private readonly capacity: number) {}
 
@@ -31,14 +62,33 @@ export class Semaphore {
 
   /** Resolves with a release function once a slot is free. */
   async acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) throw new Error('stopped before it started')
+    await this.take(false, signal)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.give()
+    }
+  }
+
+  /** Resolves with a lease on a slot once one is free (see SlotLease). */
+  async lease(signal?: AbortSignal): Promise<SlotLease> {
+    await this.take(false, signal)
+    return new Lease(this)
+  }
+
+  take(returning: boolean, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new Error('stopped before it started'))
     if (this.active < this.capacity) {
       this.active++
-      return this.releaser()
+      return Promise.resolve()
     }
-    await new Promise<void>((resolve, reject) => {
-      const waiter = { resolve, reject }
-      this.waiters.push(waiter)
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, returning }
+      // Returning runs go after the other returning ones and before every new one.
+      const at = returning ? this.waiters.findIndex((w) => !w.returning) : -1
+      if (at === -1) this.waiters.push(waiter)
+      else this.waiters.splice(at, 0, waiter)
       signal?.addEventListener(
         'abort',
         () => {
@@ -51,17 +101,54 @@ export class Semaphore {
         { once: true }
       )
     })
-    return this.releaser()
   }
 
-  private releaser(): () => void {
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      const next = this.waiters.shift()
-      if (next) next.resolve()
-      else this.active--
+  /** Hands a slot to the next waiter, or frees it. */
+  give(): void {
+    const next = this.waiters.shift()
+    if (next) next.resolve()
+    else this.active--
+  }
+}
+
+class Lease implements SlotLease {
+  private held = true
+  private released = false
+  private waits = 0
+  private taking: Promise<void> | null = null
+
+  constructor(private readonly slots: Semaphore) {}
+
+  async aside<T>(work: Promise<T>): Promise<T> {
+    if (this.released) return work
+    if (this.waits++ === 0 && this.held) {
+      this.held = false
+      this.slots.give()
+    }
+    try {
+      return await work
+    } finally {
+      if (--this.waits === 0 && !this.released) await this.takeBack()
+    }
+  }
+
+  private takeBack(): Promise<void> {
+    if (this.held) return Promise.resolve()
+    this.taking ??= this.slots.take(true).then(() => {
+      this.taking = null
+      // Released meanwhile, or waiting again already: the slot is not this run's to keep.
+      if (this.released || this.waits > 0) this.slots.give()
+      else this.held = true
+    })
+    return this.taking
+  }
+
+  release(): void {
+    if (this.released) return
+    this.released = true
+    if (this.held) {
+      this.held = false
+      this.slots.give()
     }
   }
 }
@@ -74,7 +161,7 @@ export class SpawnGate {
 
   constructor(
     readonly limits: SpawnLimits,
-    private readonly spentUsd: () => number
+    private readonly spent: () => Spent
   ) {
     this.slots = new Semaphore(Math.max(1, limits.maxConcurrent))
   }
@@ -85,7 +172,7 @@ export class SpawnGate {
 
   /** Checks depth, count and budget for a new subagent at `depth`; returns a refusal sentence or null. */
   refusal(depth: number): string | null {
-    const { maxDepth, maxAgentsPerSession, budgetUsd } = this.limits
+    const { maxDepth, maxAgentsPerSession } = this.limits
     if (depth > maxDepth) {
       this.refused.depth_limit++
       return `Subagent not started: nesting depth ${depth} would exceed the limit of ${maxDepth}. Do this work yourself instead of delegating it further.`
@@ -94,20 +181,32 @@ export class SpawnGate {
       this.refused.session_limit++
       return `Subagent not started: this session already created ${this.spawned} subagents, the limit is ${maxAgentsPerSession}. Finish with the results you have.`
     }
-    if (this.overBudget()) {
+    const over = this.overBudget()
+    if (over) {
       this.refused.budget++
-      return `Subagent not started: the session has spent $${this.spentUsd().toFixed(4)} of its $${budgetUsd.toFixed(2)} budget. Finish with the results you have.`
+      return `Subagent not started: ${over} Finish with the results you have.`
     }
     return null
   }
 
-  overBudget(): boolean {
-    const { budgetUsd } = this.limits
-    return budgetUsd > 0 && Number.isFinite(budgetUsd) && this.spentUsd() >= budgetUsd
+  /** Which budget the session has used up, as a sentence; null while it is within both. */
+  overBudget(): string | null {
+    const { budgetUsd, budgetTokens } = this.limits
+    const spent = this.spent()
+    if (budgetUsd > 0 && Number.isFinite(budgetUsd) && spent.costUsd >= budgetUsd)
+      return `the session has spent $${spent.costUsd.toFixed(4)} of its $${budgetUsd.toFixed(2)} budget.`
+    if (budgetTokens > 0 && Number.isFinite(budgetTokens) && spent.tokens >= budgetTokens)
+      return `the session has used ${spent.tokens.toLocaleString('en-US')} tokens of its budget of ${budgetTokens.toLocaleString('en-US')}.`
+    return null
   }
 
   /** Counts a spawn that passed `refusal`. */
   admit(): void {
     this.spawned++
+  }
+
+  /** `work` that `waiter` only waits on (its subagents' runs): its slot is free for them meanwhile. */
+  aside<T>(waiter: { slot?: SlotLease | null }, work: Promise<T>): Promise<T> {
+    return waiter.slot ? waiter.slot.aside(work) : work
   }
 }

@@ -13,6 +13,8 @@ export interface SessionPersistenceOptions {
   title?: string
   registry: AgentRegistry
   onError: (err: Error) => void
+  /** The session's lock is held: whoever wrote it before is gone (see SessionRecorderOptions.owned). */
+  owned?: boolean
 }
 
 export class SessionPersistence {
@@ -20,7 +22,7 @@ export class SessionPersistence {
   private readonly writes = new Map<string, Promise<void>>()
 
   constructor(private readonly opts: SessionPersistenceOptions) {
-    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError })
+    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError, ...(opts.owned ? { owned: true } : {}) })
   }
 
   get dataDir(): string {
@@ -35,14 +37,20 @@ export class SessionPersistence {
     this.recorder.record(event)
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
-    if (handle) this.writeState(handle, event.type === 'agent_end' ? event.status : 'running')
+    // The state follows the transcript: a state saying the agent runs, written before its agent_start line
+    // (which the recorder batches), would leave a crash in between an agent no restart can start again.
+    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running', undefined, this.flushAgent(event.agentId))
   }
 
-  /** Queues a state.json write for this agent; writes of one agent land in order. */
-  writeState(handle: AgentHandle, status: AgentStateInput['status']): void {
-    const state = stateOf(handle, this.opts.sessionId, status)
+  /**
+   * Queues a state.json write for this agent; writes of one agent land in order, each after `after` (if
+   * given). Resolves once it is written (errors reported).
+   */
+  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>): Promise<void> {
+    const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
     const next = previous
+      .then(() => after)
       .then(() => writeAgentState(this.opts.dataDir, state))
       .then(
         () => undefined,
@@ -52,6 +60,12 @@ export class SessionPersistence {
     void next.then(() => {
       if (this.writes.get(handle.id) === next) this.writes.delete(handle.id)
     })
+    return next
+  }
+
+  /** Everything recorded for this agent so far is written (its transcript; write errors were reported already). */
+  flushAgent(agentId: string): Promise<void> {
+    return this.recorder.flushAgent(agentId).catch(() => undefined)
   }
 
   async flush(): Promise<void> {

@@ -1,13 +1,12 @@
 // Resume end to end: in the same process (the Agent tool's `resume`), and after a restart from the
 // transcripts and state.json files a session with a dataDir writes (AgentSession.open, resumeInterrupted).
 import { cpSync, existsSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
-import { INTERRUPTED_TOOL_RESULT, listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath, writeSessionIndex } from '../store'
-import { DEAD_PID } from '../store/test-fixtures'
+import { listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath } from '../store'
+import { markWriterDead } from '../store/test-fixtures'
 import { foldSession } from '../store/session-fold'
 import { RESUME_AFTER_RESTART_NOTE } from './resume'
 import { AgentSession } from './session'
@@ -208,8 +207,7 @@ describe('resume', () => {
     // The crash: what is on disk now is all a restart gets, and the process that wrote it is gone.
     const crashed = join(f.root, 'crashed-data')
     cpSync(f.dataDir, crashed, { recursive: true })
-    const index = (await readSessionIndex(crashed, s1.sessionId))!
-    await writeSessionIndex(crashed, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+    await markWriterDead(crashed, s1.sessionId)
 
     const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: crashed, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))
     const events2: AgentEvent[] = []
@@ -232,9 +230,14 @@ describe('resume', () => {
     const aResumed = f.model.server.messageRequests().filter((r) => r.firstUserText.includes('Build step A') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))
     expect(aResumed).toHaveLength(1)
     expect(JSON.stringify(aResumed[0].messages)).toContain('Starting A.')
-    // The main agent's unanswered Agent calls were marked interrupted.
+    // The main agent's unanswered Agent calls are answered with what is known: A was cut off and goes on in
+    // the background (its report follows), B ended before the crash (its report is the answer).
     const mainResumed = f.model.server.messageRequests().find((r) => r.system.includes('lead agent in Fanout') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))!
-    expect(JSON.stringify(mainResumed.messages)).toContain(INTERRUPTED_TOOL_RESULT)
+    const results = mainResumed.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type: string }) => b.type === 'tool_result')
+    expect(results.map((r: { content: string }) => r.content)).toEqual([
+      expect.stringMatching(new RegExp(`^The general-purpose agent ${a.id} that this call started was cut off when Fanout stopped .*its report reaches you as a <task-notification>`)),
+      expect.stringMatching(new RegExp(`^The general-purpose agent was stopped before it finished\\.\n\nagentId: ${b.id}`))
+    ])
     expect(mainResumed.lastUserText).toContain(a.id)
     await s2.flush()
     expect(await readAgentState(crashed, s1.sessionId, b.id)).toMatchObject({ status: 'stopped', stoppedByUser: true })

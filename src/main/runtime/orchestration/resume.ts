@@ -3,11 +3,15 @@
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
-import { RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
+import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
+import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
-import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, type AgentState } from '../store'
+import { existsSync } from 'node:fs'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, transcriptPath, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
+import { formatTaskNotification } from './delivery'
+import { pendingDeliveries, type DeliveryLedger } from './delivery-ledger'
 import { isFinished, type AgentHandle } from './agent-registry'
 import { AGENT_TOOL_NAME } from './agent-tool'
 import { FORK_AGENT_TYPE } from './fork'
@@ -33,16 +37,18 @@ export function cutOffNote(agents: Array<{ agentId: string; agentType: string; d
 export interface DormantContext extends SessionContext {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
+  /** What the transcripts said was owed when the session was reopened (see DeliveryLedger). */
+  ledger: DeliveryLedger
 }
 
-/** The state of the agent with this id or (most recent) name, from disk; null when there is none. */
-async function stateOf(ctx: DormantContext, idOrName: string): Promise<AgentState | null> {
-  // A string that cannot be an id (a name with spaces, say) is looked up as a name only.
-  const byId = isSafeId(idOrName) ? await readAgentState(ctx.dataDir, ctx.sessionId, idOrName) : null
-  if (byId) return byId
+/** The id of the agent with this id or (most recent) name on disk; null when there is none. */
+async function idOf(ctx: DormantContext, idOrName: string): Promise<string | null> {
+  // A string that cannot be an id (a name with spaces, say) is looked up as a name only. An id with a
+  // transcript is an agent even when its state.json is missing or broken (rebuilt when it loads).
+  if (isSafeId(idOrName) && (existsSync(transcriptPath(ctx.dataDir, ctx.sessionId, idOrName)) || (await readAgentState(ctx.dataDir, ctx.sessionId, idOrName).catch(() => null)))) return idOrName
   const { states } = await listAgentStates(ctx.dataDir, ctx.sessionId)
   const named = states.filter((s) => s.name === idOrName).sort((a, b) => a.updatedAt - b.updatedAt)
-  return named[named.length - 1] ?? null
+  return named[named.length - 1]?.agentId ?? null
 }
 
 function definitionOf(ctx: DormantContext, name: string, state: AgentState): AgentDefinition {
@@ -54,11 +60,14 @@ function definitionOf(ctx: DormantContext, name: string, state: AgentState): Age
 
 /** Rebuilds an agent from its transcript and state.json, and adds it to the registry (idle). */
 export async function loadDormantAgent(ctx: DormantContext, idOrName: string): Promise<AgentHandle | undefined> {
-  const state = await stateOf(ctx, idOrName)
-  if (!state || state.agentId === ctx.mainAgentId) return undefined
-  const existing = ctx.registry.get(state.agentId)
+  const agentId = await idOf(ctx, idOrName)
+  if (!agentId || agentId === ctx.mainAgentId) return undefined
+  const existing = ctx.registry.get(agentId)
   if (existing) return existing
-  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, state.agentId)
+  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, { sessionCwd: ctx.cwd, interruptedResult: (events) => ctx.ledger.interruptedResult(events) })
+  const state = loaded.state
+  if (!state) return undefined
+  for (const note of loaded.notes) if (note.includes('could not be used')) ctx.onError(new Error(note))
 
   let depth = 1
   let parentState: AgentState | null = null
@@ -101,7 +110,9 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     status: isFinished(state.status) ? state.status : 'interrupted',
     abort: new AbortController(),
     stoppedByUser: state.stoppedByUser,
-    inbox: [],
+    // Deliveries it received that no written turn consumed: read at its next turn, once, in order.
+    ...pendingDeliveries(loaded.events),
+    ...(loaded.messages.length ? {} : taskOf(state, loaded.events)),
     // Spend before the restart is counted once, from the reopened session's index (see AgentSession.open).
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     startedAt: Date.now(),
@@ -114,6 +125,10 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     ...(fork ? { fork: true } : {}),
     ...(state.worktree ? { isolation: { repoCwd: state.cwd }, worktree: state.worktree } : {})
   }
+  // Loaded by someone else while this read the disk (a message to it, the resume loop): one handle per
+  // agent, or the same agent could run twice at once.
+  const raced = ctx.registry.get(state.agentId)
+  if (raced) return raced
   ctx.registry.add(handle)
   return handle
 }
@@ -163,7 +178,7 @@ export interface ResumeReport {
  * told which subagents were restarted.
  */
 export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: string) => void): Promise<ResumeReport> {
-  const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId)
+  const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId, { sessionCwd: ctx.cwd })
   const resumed: string[] = []
   let mainCutOff = false
   for (const state of states) {
@@ -173,16 +188,39 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     }
     if (ctx.registry.get(state.agentId)?.run) continue
     try {
-      const handle = await loadDormantAgent(ctx, state.agentId)
+      const handle = await ctx.findAgent(state.agentId)
       if (!handle || handle.run) continue
-      startSubagentRun(ctx, handle, {
-        prompt: RESUME_AFTER_RESTART_NOTE,
-        reportTo: handle.parentId ?? ctx.mainAgentId,
-        ...(handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {})
-      })
+      const maxTurns = handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {}
+      const reportTo = handle.parentId ?? ctx.mainAgentId
+      if (!handle.messages.length) {
+        // Cut off before its first turn was written (or launched and never started): it starts again on its
+        // task; one opened by deliveries has them in its inbox again; one whose task is not known is reported.
+        if (handle.task !== undefined) startSubagentRun(ctx, handle, { prompt: handle.task, history: [], reportTo, ...maxTurns })
+        else if (handle.inbox.length) ctx.resumeFromInbox(handle, reportTo)
+        else {
+          notStartedReport(ctx, handle, states.some((s) => s.agentId === reportTo) ? reportTo : ctx.mainAgentId)
+          continue
+        }
+      } else {
+        // Its history is read when the run starts (a compaction may come first).
+        startSubagentRun(ctx, handle, { prompt: RESUME_AFTER_RESTART_NOTE, reportTo, ...maxTurns })
+      }
       resumed.push(handle.id)
     } catch (err) {
       problems.push(`Agent ${state.agentId} was not resumed: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  // Agents that were not cut off but had deliveries waiting (a message that was to resume them, a report):
+  // they run on them now, as they would have before the crash. Never one the person stopped.
+  for (const agentId of ctx.ledger.waiting) {
+    if (agentId === ctx.mainAgentId || resumed.includes(agentId) || states.some((s) => s.agentId === agentId)) continue
+    try {
+      const handle = await ctx.findAgent(agentId)
+      if (!handle || handle.run || handle.stoppedByUser || handle.status === 'stopped' || !handle.inbox.length) continue
+      ctx.resumeFromInbox(handle, handle.parentId ?? ctx.mainAgentId)
+      resumed.push(handle.id)
+    } catch (err) {
+      problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
   if (mainCutOff) {
@@ -191,4 +229,24 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     resumed.unshift(ctx.mainAgentId)
   }
   return { resumed, problems }
+}
+
+/**
+ * A background agent cut off before it started whose task cannot be restored (a fork: its inherited
+ * conversation is not kept): it ends as failed, and the agent that launched it is told, so it does not wait.
+ */
+function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string): void {
+  const error = 'It had not started when Fanout stopped (it was closed or crashed), so nothing of it ran; start it again if the work is still needed.'
+  const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: ctx.sessionId }
+  const result = { status: 'failed' as const, result: '', error, numTurns: 0, toolUses: 0, usage: handle.usage, durationMs: 0, messages: [], model: handle.model, stopReason: null }
+  ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
+  const target = ctx.registry.get(to) ?? ctx.mainHandle()
+  ctx.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
+}
+
+/** The task of an agent that has no conversation yet: its launch record's, else its last run's prompt (not one made of deliveries, which come again from its inbox). */
+export function taskOf(state: Pick<AgentState, 'prompt'> | null, events: readonly AgentEvent[]): { task?: string } {
+  if (state?.prompt !== undefined) return { task: state.prompt }
+  const start = [...events].reverse().find((e): e is AgentStartEvent => e.type === 'agent_start')
+  return start && start.prompt.trim() && !continuesTask(start.prompt) ? { task: start.prompt } : {}
 }

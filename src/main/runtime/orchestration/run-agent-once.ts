@@ -14,6 +14,7 @@ import { effortRequest } from '../model/effort'
 import { compactIdle } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
+import { DEFAULT_TURNS_FROM } from './limits'
 import type { SessionContext } from './types'
 
 /** What to run: everything that is not already on the agent's handle. */
@@ -43,11 +44,13 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
     closeRun = await session.prepareRun?.(handle, spec.def)
     const toolNames = spec.toolNames()
     await session.claimMailbox(handle)
-    const prompt = spec.prompt ?? inboxPrompt(handle)
-    if (spec.skipWhenNothingToSay && !prompt.length) return null
+    if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
     handle.systemPrompt = await spec.systemPrompt()
     const tools = session.buildTools(handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
+    // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
+    // throws leaves the messages in the inbox (and unconsumed in the mailbox) for the next run.
+    const opening = spec.prompt !== undefined ? { blocks: spec.prompt, ids: [] } : inboxPrompt(handle)
     const result = await runAgent(
       {
         agentId: handle.id,
@@ -62,14 +65,19 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
         ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.thinking }),
         systemPrompt: handle.systemPrompt,
         messages: spec.history,
-        prompt,
+        prompt: opening.blocks,
+        promptDeliveries: opening.ids,
         tools,
         cwd: handle.cwd,
-        maxTurns: spec.maxTurns,
+        // No maxTurns of its own (definition, Agent call, --max-turns): the ceiling every agent gets.
+        maxTurns: spec.maxTurns ?? session.gate.limits.maxTurns,
+        ...(spec.maxTurns === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
         signal: handle.abort.signal,
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
         canUseTool: session.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
+        // Written ahead: the transcript holds the call before a tool that changes anything runs.
+        writeAhead: () => session.durable(handle.id),
         context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle), hooks: compactionHooks(session.hooks, handle) }),
         toolOutputDir: session.toolOutputDir,
         ...extras

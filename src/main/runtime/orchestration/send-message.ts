@@ -13,6 +13,9 @@ import type { Delivery, SessionContext } from './types'
 
 export const SEND_MESSAGE_TOOL_NAME = 'SendMessage'
 
+/** The delivery id of a SendMessage call's message. */
+export const sendDeliveryId = (toolUseId: string): string => `msg-${toolUseId}`
+
 export interface SendOutcome {
   delivery: Delivery
   /** The agent it went to; null for a mailbox addressed by a name no agent has yet. */
@@ -24,11 +27,14 @@ export interface MessagingSession extends SessionContext {
 }
 
 /**
- * Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at all.
+ * Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at
+ * all. Resolves once the delivery is on disk (a crash after that delivers it after the restart, once);
+ * `deliveryId` names it (the SendMessage call's id), so the same message is never delivered twice.
  * `mailbox: false` (the SendMessage tool) refuses a name no agent has, naming those it could write to, instead of
  * keeping the message for an agent of that name that may never start.
  */
-export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean } = {}): Promise<SendOutcome> {
+export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
+  const { deliveryId } = opts
   if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
   const sender = from === 'user' ? undefined : session.registry.get(from)
@@ -39,7 +45,8 @@ export async function sendMessage(session: MessagingSession, to: string, message
     const text = formatAgentMessage(label, message, summary)
     // An explicit message may restart an agent the person stopped; only automatic resumes skip those.
     if (!target.run) target.stoppedByUser = false
-    const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null })
+    const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null, ...(deliveryId ? { deliveryId } : {}) })
+    await session.durable(target.id)
     return { delivery, agentId: target.id }
   }
   if (opts.mailbox === false) throw new Error(`There is no agent '${to}' in this session, so the message was not sent. ${knownAgents(session, from)}`)
@@ -67,8 +74,15 @@ export async function claimMailbox(session: SessionContext, handle: AgentHandle)
   const boxes = [handle.id, ...(handle.name && handle.name !== handle.id && isSafeId(handle.name) ? [handle.name] : [])]
   for (const box of boxes) {
     try {
-      for (const m of await claimMessages(session.dataDir, session.sessionId, box, { onProblem: (p) => session.onError(new Error(p)) }))
-        session.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false })
+      await claimMessages(session.dataDir, session.sessionId, box, {
+        onProblem: (p) => session.onError(new Error(p)),
+        // Delivered and on disk first, claimed after: a crash in between delivers them again, by the same ids.
+        beforeClaim: async (messages) => {
+          for (const m of messages)
+            session.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false, deliveryId: `mail-${m.id}` })
+          await session.durable(handle.id)
+        }
+      })
     } catch (err) {
       session.onError(new Error(`Could not read the mailbox of agent ${handle.id}: ${err instanceof Error ? err.message : String(err)}`))
     }
@@ -99,9 +113,10 @@ export function createSendMessageTool(session: MessagingSession, caller: AgentHa
     readOnly: false,
     // Messages to different agents are independent; several in one turn go out together.
     concurrencySafe: true,
-    async execute(input) {
+    async execute(input, ctx) {
       try {
-        const out = await sendMessage(session, input.to, input.message, caller.id, input.summary, { mailbox: false })
+        // Named by this call: after a crash, its delivery is known to have happened (or not) by that name.
+        const out = await sendMessage(session, input.to, input.message, caller.id, input.summary, { mailbox: false, deliveryId: sendDeliveryId(ctx.toolUseId) })
         const shown = out.agentId ? (session.registry.get(out.agentId)?.name ?? out.agentId) : input.to
         return { content: CONFIRMATION[out.delivery](shown), details: { to: input.to, ...out } }
       } catch (err) {

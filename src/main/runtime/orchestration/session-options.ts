@@ -59,6 +59,11 @@ export interface AgentSessionOptions {
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
   /**
+   * The program that runs the session, as a person would name it (`fanout run`, `the Fanout app`): written in
+   * the session's lock, so another process asked to run it can say who does. Default `Fanout`.
+   */
+  owner?: string
+  /**
    * Everything the folder brings that runs or grants by itself (.mcp.json servers, hooks and pre-approvals in
    * its .claude settings, its agent files' hooks and servers) is approved for this session, as with
    * `fanout run --trust-project`. Default: only what the person approved for the folder (kept in dataDir's

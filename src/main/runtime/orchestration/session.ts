@@ -4,6 +4,7 @@
 // permission requests (session-permissions.ts). Adapters (CLI, app, browser mode) create or reopen one and
 // subscribe to its events.
 import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
@@ -11,12 +12,14 @@ import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from '../compaction/context-settings'
 import { EventRedactor } from '../../../shared/redact-events'
 import type { FolderTrust } from '../../../shared/trust'
+import type { Usage } from '../../../shared/usage'
 import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../permissions'
-import { credentialsPath, loadAgentForResume, openSession, repairConversation, resolveDataDir, sessionDir } from '../store'
+import { checkDataDirWritable, credentialsPath, listAgentStates, loadAgentForResume, openSession, repairConversation, resolveDataDir, SessionNotFoundError, sessionDir, type SessionIndex } from '../store'
+import { acquireSessionLock, type SessionLock } from '../store/session-lock'
 import { isReadOnlyAgent } from '../permissions'
 import type { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from '../tools/bash-sandbox'
@@ -26,20 +29,21 @@ import { trustFor } from '../trust'
 import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { compactAgent, type CompactOutcome } from './compact-agent'
-import { AgentRegistry, type AgentHandle } from './agent-registry'
+import { AgentRegistry, isFinished, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
 import { Coordinator } from './coordinator'
 import { COORDINATOR_AGENT_TYPE } from './coordinator-prompt'
 import { afterSubagentRun, deliverTo } from './delivery'
+import { DeliveryLedger, pendingDeliveries } from './delivery-ledger'
 import { EventBus } from './event-bus'
 import { SessionExtensions } from './extensions'
-import { DEFAULT_LIMITS, SpawnGate } from './limits'
+import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
 import type { SkillEntry } from '../context/skill-index'
 import { effortFromSettingsFiles } from '../model/effort-settings'
-import { DormantAgents, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
+import { DormantAgents, resumeInterrupted, taskOf, type DormantContext, type ResumeReport } from './resume'
 import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -50,6 +54,8 @@ import { SessionTools } from './session-tools'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
+
+const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
 
 export class AgentSession implements SessionContext {
   readonly sessionId: string
@@ -70,6 +76,8 @@ export class AgentSession implements SessionContext {
   thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
+  /** Of those, what the person must be told wherever they look (a state file that could not be used). */
+  openWarnings: string[] = []
   private readonly definitions: SessionDefinitions
   private readonly outputLogs: OutputLogs
   private readonly runs = new Set<Promise<unknown>>()
@@ -82,9 +90,11 @@ export class AgentSession implements SessionContext {
   private readonly main: MainAgent
   private readonly mainConfig: MainAgentConfig
   /** The recorded session this one reopened: its title, its agents, what it had spent before the restart, and when it began and last did something. */
-  reopened: { title: string; costUsd: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
+  reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
+  /** What the transcripts said was still owed when the session was reopened (empty for a new one). */
+  ledger: DeliveryLedger = DeliveryLedger.empty()
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
@@ -92,11 +102,18 @@ export class AgentSession implements SessionContext {
   /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
   private baseRef: WorktreeBaseRef = 'head'
 
-  private constructor(readonly options: AgentSessionOptions) {
+  private constructor(
+    readonly options: AgentSessionOptions,
+    /** This process's hold on the session (see store/session-lock.ts); null for an in-memory session. */
+    private readonly lock: SessionLock | null = null
+  ) {
     this.sessionId = options.sessionId ?? randomUUID()
     this.home = options.home ?? homedir()
     this.aliases = options.aliases ?? { ...DEFAULT_MODEL_ALIASES }
-    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => (this.reopened?.costUsd ?? 0) + this.registry.totalUsage().costUsd)
+    this.gate = new SpawnGate({ ...DEFAULT_LIMITS, ...options.limits }, () => {
+      const now = this.registry.totalUsage()
+      return { costUsd: (this.reopened?.costUsd ?? 0) + now.costUsd, tokens: (this.reopened?.tokens ?? 0) + tokensOf(now) }
+    })
     this.client = budgetedClient(options.client, this.gate)
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
@@ -107,7 +124,7 @@ export class AgentSession implements SessionContext {
     this.toolOutputDir = join(files, 'tool-outputs')
     this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
+    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError, owned: lock !== null }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
     this.extensions = new SessionExtensions({
       sessionId: this.sessionId,
@@ -151,10 +168,20 @@ export class AgentSession implements SessionContext {
     return this.bus.subscribe(listener)
   }
 
+  /** A new session. With a data folder it is this process's from the start: it takes the session's lock. */
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
-    const session = new AgentSession(options)
-    await session.reload()
-    return session
+    const sessionId = options.sessionId ?? randomUUID()
+    // Before any work: a data folder that cannot hold the session is one clear error, not a run that loses its record.
+    if (options.dataDir) await checkDataDirWritable(options.dataDir)
+    const lock = options.dataDir ? await acquireSessionLock(options.dataDir, sessionId, { app: options.owner ?? 'Fanout' }) : null
+    try {
+      const session = new AgentSession({ ...options, sessionId }, lock)
+      await session.reload()
+      return session
+    } catch (err) {
+      await lock?.release()
+      throw err
+    }
   }
 
   /**
@@ -163,18 +190,39 @@ export class AgentSession implements SessionContext {
    * cut off are not restarted until `resumeInterrupted()` is called.
    */
   static async open(options: OpenSessionOptions): Promise<AgentSession> {
-    const opened = await openSession(options.dataDir, options.sessionId)
+    // One process runs a session: the lock first (SessionLockedError names the owner), then the files, which
+    // from here on nobody else writes. An unknown id leaves no folder behind.
+    if (!existsSync(sessionDir(options.dataDir, options.sessionId))) throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
+    await checkDataDirWritable(options.dataDir)
+    const lock = await acquireSessionLock(options.dataDir, options.sessionId, { app: options.owner ?? 'Fanout' })
+    try {
+      return await AgentSession.reopen(options, lock)
+    } catch (err) {
+      await lock.release()
+      throw err
+    }
+  }
+
+  private static async reopen(options: OpenSessionOptions, lock: SessionLock): Promise<AgentSession> {
+    // The lock is ours: whoever wrote the session before is gone, and every run it left open was cut off.
+    const opened = await openSession(options.dataDir, options.sessionId, { writerGone: true })
     const cwd = options.cwd ?? opened.index.cwd
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
-    const session = new AgentSession({ ...options, cwd })
+    const session = new AgentSession({ ...options, cwd }, lock)
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
+    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
-    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
+    // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
+    const ledger = DeliveryLedger.fromTranscripts(opened.agents)
+    ledger.addLaunched((await listAgentStates(options.dataDir, options.sessionId)).states)
+    session.ledger = ledger
+    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
     const cutOff = opened.interrupted.some((e) => e.agentId === session.mainAgentId)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
+      // A broken state file costs nothing (the history comes from the transcript), but the person is told.
+      session.openWarnings.push(...main.notes.filter((n) => n.includes('could not be used')))
       let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
       if (agentType === COORDINATOR_AGENT_TYPE) {
         session.enableCoordinator()
@@ -187,10 +235,36 @@ export class AgentSession implements SessionContext {
         session.applyEffortSettings()
       }
       session.coordinator?.restore(main.messages)
+      // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
+      const { inbox, received } = pendingDeliveries(main.events)
+      const handle = session.mainHandle()
+      handle.inbox.push(...inbox)
+      for (const id of received) handle.received.add(id)
+      // Cut off before its first turn was written: the person's prompt is what it starts again from.
+      if (!main.messages.length) Object.assign(handle, taskOf(main.state, main.events))
     } else if (cutOff) session.main.restore([], undefined, 'interrupted')
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
+    await session.deliverOwedReports(opened.index)
     return session
+  }
+
+  /**
+   * Reports a run recorded before the crash and nobody received: each goes, once, to an agent that will read
+   * it: its recipient if that one was cut off too (it is resumed with it), else the nearest such ancestor,
+   * else the main agent.
+   */
+  private async deliverOwedReports(index: SessionIndex): Promise<void> {
+    for (const { from, report } of this.ledger.owedReports) {
+      let to = report.to
+      for (let hops = 0; to !== this.mainAgentId && hops < 64; hops++) {
+        const rec = index.agents[to]
+        if (rec?.status === 'interrupted') break
+        to = rec?.parentAgentId ?? this.mainAgentId
+      }
+      const target = to === this.mainAgentId ? this.mainHandle() : ((await this.findAgent(to).catch(() => undefined)) ?? this.mainHandle())
+      this.deliver(target, report.text, { from, summary: report.summary, wake: false, deliveryId: report.deliveryId })
+    }
   }
 
   get cwd(): string {
@@ -409,6 +483,14 @@ export class AgentSession implements SessionContext {
     return claimMailbox(this, handle)
   }
 
+  durable(agentId: string): Promise<void> {
+    return this.persistence ? this.persistence.flushAgent(agentId) : Promise.resolve()
+  }
+
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
+    return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
+  }
+
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
   run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
     // Its conversation may say those agents work in the background: it must not wait for their reports.
@@ -461,9 +543,14 @@ export class AgentSession implements SessionContext {
     return sendMessage(this, to, message, from, summary)
   }
 
-  /** Answers a `permission_request` event. Throws when no such request is waiting. */
-  respondPermission(requestId: string, decision: PermissionAnswer): void {
+  /**
+   * Answers a `permission_request` event. Throws when no such request is waiting. Resolves once the answer
+   * is on disk: an answer acknowledged to the person is never lost to a crash.
+   */
+  respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
+    const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
     this.permissions.respond(requestId, decision)
+    return watcher ? this.durable(watcher) : Promise.resolve()
   }
 
   /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */
@@ -471,12 +558,24 @@ export class AgentSession implements SessionContext {
     return this.permissions.pending()
   }
 
-  /** Restarts the agents a crash or quit cut off (never ones the person stopped); needs a dataDir. */
+  /**
+   * Restarts the agents a crash or quit cut off (never ones the person stopped), and those with deliveries
+   * waiting that they were about to read; needs a dataDir.
+   */
   async resumeInterrupted(): Promise<ResumeReport> {
     if (!this.dataDir) return { resumed: [], problems: [] }
-    return resumeInterrupted(this.dormantContext(), (note) => {
-      this.deliver(this.mainHandle(), note, { from: 'fanout' })
+    const report = await resumeInterrupted(this.dormantContext(), (note) => {
+      const main = this.mainHandle()
+      if (main.task !== undefined && !main.messages.length) this.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
+      main.task = undefined
+      this.deliver(main, note, { from: 'fanout' })
     })
+    // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
+    if (!report.resumed.includes(this.mainAgentId) && this.mainHandle().inbox.length) {
+      this.main.wake()
+      report.resumed.unshift(this.mainAgentId)
+    }
+    return report
   }
 
   /** Fanout worktrees of this folder's repository whose agent is not running here: left behind by a crash, or kept work. */
@@ -490,6 +589,21 @@ export class AgentSession implements SessionContext {
     return cleanupOrphanWorktree(orphan, options)
   }
 
+  /** New limits from Settings: the turn ceiling and budgets apply from the next run or model call (concurrency and depth stay as the session began). */
+  applyLimits(limits: Partial<SpawnLimits>): void {
+    const { maxTurns, budgetUsd, budgetTokens } = limits
+    Object.assign(this.gate.limits, {
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      ...(budgetTokens !== undefined ? { budgetTokens } : {})
+    })
+  }
+
+  /** Agents not finished: queued, running or waiting, or with a run in progress. None once idle() resolved, unless something is stuck. */
+  unfinished(): AgentHandle[] {
+    return this.registry.all().filter((h) => h.run !== null || !isFinished(h.status))
+  }
+
   /** Resolves once nothing runs: the main agent, every subagent (background ones too), and the runs their reports wake. */
   async idle(): Promise<void> {
     while (this.runs.size) await Promise.allSettled([...this.runs])
@@ -501,11 +615,15 @@ export class AgentSession implements SessionContext {
     await Promise.all([this.persistence?.flush(), this.outputLogs.flush()])
   }
 
-  /** Flushes and releases the session's files. Call after stop() and idle() when the session is done. */
+  /** Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done. */
   async close(): Promise<void> {
-    await this.extensions.close()
-    await this.team.flush()
-    await this.outputLogs.flush()
-    await this.persistence?.close()
+    try {
+      await this.extensions.close()
+      await this.team.flush()
+      await this.outputLogs.flush()
+      await this.persistence?.close()
+    } finally {
+      await this.lock?.release()
+    }
   }
 }

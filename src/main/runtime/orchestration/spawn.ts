@@ -94,6 +94,9 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', ...(planned.background ? { background: true } : {}) })
 
   const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
+  // A background agent is on disk with its task before the caller hears it was launched (a fork's inherited
+  // conversation is not: one cut off before it starts is reported as not started instead).
+  if (planned.background) await session.recordLaunch(handle, inherited ? null : input.prompt)
   const req: RunRequest = {
     prompt: inherited ? inherited.prompt : input.prompt,
     history: inherited ? inherited.history : [],
@@ -103,7 +106,8 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   }
   const run = startSubagentRun(session, handle, req)
   if (planned.background) return launched(handle, input)
-  const result = await run
+  // Waiting on its child, the parent gives its slot to it (see SlotLease): nesting cannot deadlock.
+  const result = await session.gate.aside(parent, run)
   if (result.notStarted) return refuse(result.error ?? `The ${handle.agentType} agent did not start.`)
   return formatAgentReport(handle, result, input.prompt)
 }
@@ -186,7 +190,7 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
   }
   const run = startSubagentRun(session, handle, req)
   if (background) return launched(handle, input)
-  const result = await run
+  const result = await session.gate.aside(caller, run)
   if (result.notStarted) return refuse(result.error ?? `Agent ${handle.id} did not start.`)
   return formatAgentReport(handle, result, input.prompt)
 }

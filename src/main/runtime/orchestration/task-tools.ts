@@ -16,6 +16,8 @@ export interface TaskToolsHost {
   registry: AgentRegistry
   /** The last part of a background agent's output log, if it has one. */
   outputTail(handle: AgentHandle): string | undefined
+  /** A wait on other agents: the calling agent's slot is theirs meanwhile (see SlotLease). */
+  aside<T>(wait: Promise<T>): Promise<T>
 }
 
 const target = {
@@ -63,14 +65,14 @@ export function createTaskOutputTool(host: TaskToolsHost): Tool {
       if (handle.run && input.block !== false) {
         let timer: ReturnType<typeof setTimeout> | undefined
         let onAbort: (() => void) | undefined
-        await Promise.race([
+        await host.aside(Promise.race([
           handle.run,
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, input.timeout ?? DEFAULT_WAIT_MS)
             onAbort = resolve
             ctx.signal.addEventListener('abort', onAbort, { once: true })
           })
-        ])
+        ]))
         clearTimeout(timer)
         if (onAbort) ctx.signal.removeEventListener('abort', onAbort)
       }
@@ -100,7 +102,7 @@ export function createTaskStopTool(host: TaskToolsHost): Tool {
       handle.quiet = true
       const run = handle.run
       host.registry.stop(handle.id, false)
-      await run
+      await host.aside(run)
       return { content: `Stopped agent ${handle.id}. ${progress(host, handle)}`, details: { agentId: handle.id, status: handle.status } }
     }
   })

@@ -2,7 +2,7 @@
 // as an interface so each helper stays a plain function that tests can read top to bottom, and so the
 // helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
-import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { AgentEvent, ChatMessage, ContentBlock, ReportIntent } from '../../../shared/events'
 import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
@@ -19,6 +19,8 @@ export interface ChildResult extends AgentRunResult {
   worktree?: { path: string; branch: string; kept: boolean; commit?: string; error?: string }
   /** The run ended before the agent started (stopped while queued, worktree could not be made). */
   notStarted?: boolean
+  /** The report the run owes, as recorded in its agent_end (see ReportIntent): delivered once that is on disk. */
+  report?: ReportIntent
 }
 
 export interface RunRequest {
@@ -46,6 +48,8 @@ export interface DeliverOptions {
   wake?: boolean
   /** For a resumed subagent: who gets its report (see RunRequest.reportTo). */
   reportTo?: string | null
+  /** Names the delivery (default: a new id). The same id delivered again to the same agent is dropped. */
+  deliveryId?: string
 }
 
 export type Delivery = 'inbox' | 'resumed' | 'woke' | 'mailbox' | 'held'
@@ -104,5 +108,14 @@ export interface SessionContext {
   findAgent(idOrName: string): Promise<AgentHandle | undefined>
   /** Moves messages waiting in the agent's durable mailbox into its inbox. */
   claimMailbox(handle: AgentHandle): Promise<void>
+  /** Resolves once everything the agent has recorded so far is on disk (a no-op without a data folder). */
+  durable(agentId: string): Promise<void>
+  /**
+   * Records a background agent as launched (its state, queued, with its task) before its caller is told so:
+   * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
+   */
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
+  /** The main agent's handle (made idle before its first run, so reports and messages can reach it). */
+  mainHandle(): AgentHandle
   onError(err: Error): void
 }

@@ -29,6 +29,11 @@ const agentStateSchema = z.object({
   /** The task it was started with (the Agent tool's description): a resumed run keeps it. */
   description: z.string().optional(),
   background: z.boolean().optional(),
+  /**
+   * The task of a background agent that was launched and has not started yet (waiting for a slot): what a
+   * restart starts it with. Gone once it runs (its transcript holds its conversation then).
+   */
+  prompt: z.string().optional(),
   /** How hard it thinks (the session's for the main agent; an Agent call's `effort` for a subagent). */
   effort: z.union([z.string(), z.number()]).optional(),
   updatedAt: z.number()

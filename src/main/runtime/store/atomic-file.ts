@@ -2,8 +2,8 @@
 // fsync it, then rename over the target (atomic on POSIX; on Windows rename replaces too, but can fail
 // briefly with EPERM/EBUSY while another process has the file open, so it is retried).
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, e.g. 0o600 for secrets. */
@@ -67,4 +67,23 @@ export async function readJsonFile(file: string): Promise<unknown | null> {
 
 export function errorCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code
+}
+
+/**
+ * Creates `file` with `content` whole, in one step, only if no file has that name: written to a temp file
+ * beside it, then link(2)ed, which fails when the name exists. Of processes racing for one name exactly one
+ * wins (true); the others get false. Readers never see it half-written.
+ */
+export async function createExclusive(file: string, content: string, opts: { mode?: number } = {}): Promise<boolean> {
+  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`)
+  await writeFile(temp, content, { mode: opts.mode ?? 0o644 })
+  try {
+    await link(temp, file)
+    return true
+  } catch (err) {
+    if (errorCode(err) === 'EEXIST') return false
+    throw err
+  } finally {
+    await unlink(temp).catch(() => {})
+  }
 }

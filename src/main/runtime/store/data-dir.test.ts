@@ -30,3 +30,30 @@ describe('ids in paths', () => {
     expect(() => transcriptPath('/d', '../etc', 'a')).toThrow(/Invalid session id "..\/etc"/)
   })
 })
+
+describe('checkDataDirWritable', () => {
+  it('passes for a folder it can make, and says in one line which path is in the way and why', async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync, chmodSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { checkDataDirWritable } = await import('./data-dir')
+    const root = mkdtempSync(join(tmpdir(), 'fanout-dd-'))
+    await checkDataDirWritable(join(root, 'fresh'))
+    const blocked = join(root, 'blocked')
+    mkdirSync(blocked)
+    writeFileSync(join(blocked, 'sessions'), 'not a folder')
+    await expect(checkDataDirWritable(blocked)).rejects.toThrow(
+      `Cannot record sessions in the data folder ${blocked}: ${join(blocked, 'sessions')} is a file, not a folder. Fix that, or set FANOUT_DATA_DIR to a folder you can write to.`
+    )
+    const parentIsFile = join(root, 'file')
+    writeFileSync(parentIsFile, '')
+    await expect(checkDataDirWritable(join(parentIsFile, 'data'))).rejects.toThrow(`${parentIsFile} is a file, not a folder`)
+    if (process.getuid?.() !== 0) {
+      const locked = join(root, 'locked')
+      mkdirSync(join(locked, 'sessions'), { recursive: true })
+      chmodSync(join(locked, 'sessions'), 0o500)
+      await expect(checkDataDirWritable(locked)).rejects.toThrow(`no permission to write in ${join(locked, 'sessions')}`)
+      chmodSync(join(locked, 'sessions'), 0o700)
+    }
+  })
+})

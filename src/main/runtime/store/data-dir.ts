@@ -1,8 +1,8 @@
 // Where Fanout keeps its data (sessions, settings, credentials), and the path of every file inside it.
 // Ids become path components, so each one is checked before it is joined: an id can never escape its folder.
-import { mkdir } from 'node:fs/promises'
+import { mkdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { isAbsolute, join, posix, resolve, win32 } from 'node:path'
+import { dirname, isAbsolute, join, posix, resolve, win32 } from 'node:path'
 
 export interface DataDirOptions {
   platform?: NodeJS.Platform
@@ -76,4 +76,46 @@ export const credentialsPath = (dataDir: string): string => join(dataDir, 'crede
 /** Creates the data folder private to the user (0700) when it does not exist yet. */
 export async function ensureDataDir(dataDir: string): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 })
+}
+
+/** The data folder cannot hold sessions: its message is one line that says which path and why. */
+export class DataDirError extends Error {
+  override name = 'DataDirError'
+}
+
+/** The nearest path at or above `path` that exists and is not a folder, if any (what ENOTDIR is about). */
+async function fileInTheWay(path: string): Promise<string | null> {
+  for (let p = path; ; p = dirname(p)) {
+    const s = await stat(p).catch(() => null)
+    if (s && !s.isDirectory()) return p
+    if (dirname(p) === p) return null
+  }
+}
+
+/**
+ * Checks, before any work starts, that sessions can be recorded under `dataDir`: the folders exist or can be
+ * made, and a file can be written there. Throws DataDirError with one line a person can act on.
+ */
+export async function checkDataDirWritable(dataDir: string): Promise<void> {
+  const dir = sessionsDir(dataDir)
+  const probe = join(dir, `.write-check-${process.pid}`)
+  try {
+    await ensureDataDir(dataDir)
+    await mkdir(dir, { recursive: true })
+    await writeFile(probe, '')
+    await unlink(probe)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const blocker = code === 'ENOTDIR' || code === 'EEXIST' ? await fileInTheWay(dir) : null
+    const why = blocker
+      ? `${blocker} is a file, not a folder`
+      : code === 'EACCES' || code === 'EPERM'
+        ? `no permission to write in ${dir}`
+        : code === 'EROFS'
+          ? `${dir} is on a read-only file system`
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? `the disk holding ${dir} is full`
+            : `${dir} cannot be written (${(err as Error).message})`
+    throw new DataDirError(`Cannot record sessions in the data folder ${dataDir}: ${why}. Fix that, or set FANOUT_DATA_DIR to a folder you can write to.`, { cause: err })
+  }
 }

@@ -1,7 +1,7 @@
 // The store's public surface: transcripts, session index, agent state, settings, credentials, mailbox.
 // The folded view and its checkpoint (session-fold.ts, view-checkpoint.ts) are imported directly where
 // needed; the recorder keeps a session's view folded as it writes (view-fold.ts).
-export { resolveDataDir, ensureDataDir, assertSafeId, sessionsDir, sessionDir, sessionIndexPath, agentsDir, transcriptPath, agentStatePath, mailboxDir, settingsPath, credentialsPath } from './data-dir'
+export { resolveDataDir, ensureDataDir, checkDataDirWritable, DataDirError, assertSafeId, sessionsDir, sessionDir, sessionIndexPath, agentsDir, transcriptPath, agentStatePath, mailboxDir, settingsPath, credentialsPath } from './data-dir'
 export type { DataDirOptions } from './data-dir'
 export { writeFileAtomic, writeJsonAtomic, readJsonFile } from './atomic-file'
 export { JsonlWriter, DEFAULT_FLUSH_DELAY_MS } from './jsonl-writer'

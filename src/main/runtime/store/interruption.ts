@@ -7,6 +7,7 @@ import type { AgentEndEvent, AgentEvent } from '../../../shared/events'
 import { addUsage, emptyUsage } from '../../../shared/usage'
 
 export const INTERRUPTED_AGENT_ERROR = 'Fanout stopped (it was closed or crashed) while this agent was working.'
+export const NEVER_STARTED_ERROR = 'It was still waiting to start when Fanout stopped (it was closed or crashed); nothing of it ran.'
 
 /**
  * The agent_end an agent's transcript lacks when it stops inside a run; null when its last run ended (or
@@ -35,6 +36,10 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
   }
   const first = events[start]
   const last = events[events.length - 1]
+  // Only `queued` notes, never an agent_start: the agent never ran. It is over (stopped), not cut off mid-work.
+  const neverStarted = first.type !== 'agent_start' && events.every((e) => e.type === 'status')
+  if (neverStarted)
+    return { type: 'agent_end', agentId: last.agentId, parentAgentId: first.parentAgentId, parentToolUseId: first.parentToolUseId, sessionId: last.sessionId, ts: last.ts, ...(last.seq === undefined ? {} : { seq: last.seq }), status: 'stopped', result: '', error: NEVER_STARTED_ERROR, numTurns: 0, toolUses: 0, durationMs: 0, usage }
   return {
     type: 'agent_end',
     agentId: last.agentId,

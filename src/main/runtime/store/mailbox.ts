@@ -11,9 +11,9 @@
 // its end. Nothing is ever deleted, so the full history stays readable (and auditable) on disk.
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { appendFile, link, mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { errorCode, writeJsonAtomic } from './atomic-file'
+import { createExclusive, errorCode, writeJsonAtomic } from './atomic-file'
 import { assertSafeId, mailboxDir } from './data-dir'
 
 export interface MailboxMessage {
@@ -30,6 +30,14 @@ export interface MailboxMessage {
 export interface MailboxOptions {
   /** A line that is not a message (e.g. written by hand): reported, consumed, never thrown. */
   onProblem?: (message: string) => void
+}
+
+export interface ClaimOptions extends MailboxOptions {
+  /**
+   * Hands the messages over before they are marked taken: a crash between the two leaves them in the
+   * mailbox, to be handed over again (the receiver drops what it has by message id), never lost.
+   */
+  beforeClaim?: (messages: MailboxMessage[]) => Promise<void>
 }
 
 interface Paths {
@@ -61,7 +69,7 @@ export async function postMessage(
 }
 
 /** Takes every message not yet taken, oldest first. Each message is returned by exactly one call, ever. */
-export async function claimMessages(dataDir: string, sessionId: string, agentId: string, opts: MailboxOptions = {}): Promise<MailboxMessage[]> {
+export async function claimMessages(dataDir: string, sessionId: string, agentId: string, opts: ClaimOptions = {}): Promise<MailboxMessage[]> {
   const p = paths(dataDir, sessionId, agentId)
   // Every agent looks at its mailbox as it starts, and most never had one: answer that with one cheap
   // check rather than a round of reads (and a hint written) on the way to the agent's first request.
@@ -75,9 +83,11 @@ export async function claimMessages(dataDir: string, sessionId: string, agentId:
       if (offset !== hint) await writeHint(p, offset)
       return []
     }
+    const messages = parseMessages(text, p.file, opts)
+    if (opts.beforeClaim && messages.length) await opts.beforeClaim(messages)
     if (!(await tryClaim(p, offset, end))) continue // another reader took [offset, …): follow its claim
     await writeHint(p, end)
-    return parseMessages(text, p.file, opts)
+    return messages
   }
 }
 
@@ -108,17 +118,7 @@ async function followChain(p: Paths, from: number): Promise<number> {
 
 async function tryClaim(p: Paths, start: number, end: number): Promise<boolean> {
   await mkdir(p.claims, { recursive: true })
-  const temp = join(p.claims, `.${randomUUID()}.tmp`)
-  await writeFile(temp, JSON.stringify({ start, end, pid: process.pid, claimedAt: Date.now() }))
-  try {
-    await link(temp, join(p.claims, claimName(start)))
-    return true
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') return false
-    throw err
-  } finally {
-    await unlink(temp).catch(() => {})
-  }
+  return createExclusive(join(p.claims, claimName(start)), JSON.stringify({ start, end, pid: process.pid, claimedAt: Date.now() }))
 }
 
 /** The bytes after `offset` up to the last newline: a line still being written is left for later. */

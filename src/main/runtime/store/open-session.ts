@@ -33,7 +33,12 @@ export class SessionNotFoundError extends Error {
   override name = 'SessionNotFoundError'
 }
 
-export async function openSession(dataDir: string, sessionId: string, readOptions: ReadTranscriptOptions = {}): Promise<OpenedSession> {
+export interface OpenSessionOptions extends ReadTranscriptOptions {
+  /** The caller holds the session's lock, so the process that wrote it is gone whatever its pid says now. */
+  writerGone?: boolean
+}
+
+export async function openSession(dataDir: string, sessionId: string, readOptions: OpenSessionOptions = {}): Promise<OpenedSession> {
   const dir = sessionDir(dataDir, sessionId)
   const notes: string[] = []
   let stored: SessionIndex | null = null
@@ -68,7 +73,7 @@ export async function openSession(dataDir: string, sessionId: string, readOption
   const agents: Record<string, Transcript> = {}
   const firstTs = transcripts.length ? createdAt(transcripts[0]) : Date.now()
   const builder = new SessionIndexBuilder(emptyIndex(sessionId, stored?.cwd ?? '', stored?.createdAt ?? firstTs))
-  const gone = writerGone(stored?.writer ?? null)
+  const gone = readOptions.writerGone === true || writerGone(stored?.writer ?? null)
   const interrupted: AgentEndEvent[] = []
   // Fanout stopped no earlier than the session's last recorded event: every run it cut off ran until then.
   const stoppedAt = gone ? lastMoment(transcripts) : undefined

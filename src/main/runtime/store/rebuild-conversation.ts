@@ -15,6 +15,11 @@ export const INTERRUPTED_TOOL_RESULT =
 export interface RebuildOptions {
   /** Called once per repair, with a sentence saying what was changed and where. */
   onRepair?: (note: string) => void
+  /**
+   * The result for a call that was cut off (what is known about it: it never ran, it may have partly run,
+   * its message was delivered...); undefined for the generic INTERRUPTED_TOOL_RESULT.
+   */
+  interruptedResult?: (call: { id: string; name: string }) => { content: string; isError: boolean } | undefined
 }
 
 /** The agent's conversation folded from its events: `message` appends, a compaction starts over from its result. */
@@ -33,7 +38,7 @@ export function foldConversation(events: readonly AgentEvent[]): ChatMessage[] {
  */
 export function rebuildConversation(events: readonly AgentEvent[], opts: RebuildOptions = {}): ChatMessage[] {
   const messages = foldConversation(events)
-  const { messages: repaired, repairs } = repairConversation(messages)
+  const { messages: repaired, repairs } = repairConversation(messages, opts.interruptedResult ? { interruptedResult: opts.interruptedResult } : {})
   if (opts.onRepair) for (const r of repairs) opts.onRepair(r)
   return repaired
 }
@@ -42,17 +47,21 @@ type Block = ContentBlock
 
 const blocksOf = (m: ChatMessage): Block[] => (typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : m.content)
 
-const syntheticResult = (id: string): Block => ({ type: 'tool_result', tool_use_id: id, content: INTERRUPTED_TOOL_RESULT, is_error: true })
 
 /**
  * Makes a message list valid for the Messages API: every tool_use answered in the next user message
  * (tool_result blocks first, in call order), orphan or duplicate tool_results dropped, empty messages
  * dropped. Messages that need no change are returned as the same objects.
  */
-export function repairConversation(input: readonly ChatMessage[]): { messages: ChatMessage[]; repairs: string[] } {
+export function repairConversation(input: readonly ChatMessage[], opts: Pick<RebuildOptions, 'interruptedResult'> = {}): { messages: ChatMessage[]; repairs: string[] } {
   const out: ChatMessage[] = []
   const repairs: string[] = []
   let pending: string[] = [] // tool_use ids of the last assistant message, awaiting results
+  const names = new Map<string, string>()
+  const syntheticResult = (id: string): Block => {
+    const known = opts.interruptedResult?.({ id, name: names.get(id) ?? '' })
+    return { type: 'tool_result', tool_use_id: id, content: known?.content ?? INTERRUPTED_TOOL_RESULT, ...(known && !known.isError ? {} : { is_error: true }) }
+  }
   const answerPending = (at: number) => {
     if (!pending.length) return
     repairs.push(`message ${at}: added interrupted results for unanswered tool calls ${pending.join(', ')}`)
@@ -69,7 +78,9 @@ export function repairConversation(input: readonly ChatMessage[]): { messages: C
         return
       }
       out.push(msg)
-      pending = blocks.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use').map((b) => b.id)
+      const calls = blocks.filter((b): b is Extract<Block, { type: 'tool_use' }> => b.type === 'tool_use')
+      for (const c of calls) names.set(c.id, c.name)
+      pending = calls.map((b) => b.id)
       return
     }
     const expected = new Set(pending)

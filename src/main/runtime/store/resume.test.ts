@@ -54,13 +54,38 @@ describe('resume', () => {
     expect(states.map((s) => s.agentId).sort()).toEqual(['cut-off', 'queued'])
   })
 
-  it('says what is missing rather than failing when there is no saved state', async () => {
-    const f = eventsFor({ sessionId: 's', agentId: 'x', parentAgentId: null, parentToolUseId: null })
+  it('rebuilds a missing state from the transcript, and says so', async () => {
+    const f = eventsFor({ sessionId: 's', agentId: 'x', parentAgentId: 'main-s', parentToolUseId: 'tu1' })
+    const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })
+    rec.record(f.start({ agentType: 'Explore', name: 'scout', background: true }))
+    rec.record(f.turn(1))
+    await rec.close()
+    const r = await loadAgentForResume(dataDir, 's', 'x', { sessionCwd: '/repo' })
+    expect(r.state).toMatchObject({ agentId: 'x', agentType: 'Explore', definition: { name: 'Explore' }, status: 'running', turnCount: 1, parentAgentId: 'main-s', parentToolUseId: 'tu1', name: 'scout', background: true, stoppedByUser: false })
+    expect(r.notes).toEqual(['agent x has no saved state; it was rebuilt from its transcript'])
+    await expect(loadAgentForResume(dataDir, 's', 'ghost')).rejects.toThrow(/Transcript not found: .*ghost\.jsonl/)
+  })
+
+  it('a state file that does not parse or validate is ignored for the transcript, which keeps the whole history', async () => {
+    const f = eventsFor({ sessionId: 's', agentId: 'w', parentAgentId: null, parentToolUseId: null })
     const rec = createSessionRecorder({ dataDir, sessionId: 's', cwd: '/repo' })
     rec.record(f.start())
+    for (let i = 0; i < 6; i++) {
+      rec.record(f.message({ role: 'user', content: `question ${i}` }))
+      rec.record(f.message({ role: 'assistant', content: `answer ${i}` }))
+    }
     await rec.close()
-    const r = await loadAgentForResume(dataDir, 's', 'x')
-    expect(r).toMatchObject({ state: null, messages: [], notes: ['agent x has no saved state; its definition and model must be chosen again'] })
-    await expect(loadAgentForResume(dataDir, 's', 'ghost')).rejects.toThrow(/Transcript not found: .*ghost\.jsonl/)
+    const { writeFileSync } = await import('node:fs')
+    const { agentStatePath } = await import('./data-dir')
+    for (const broken of ['{garbage', JSON.stringify({ ...state('w', {}), turnCount: -1, version: 1, updatedAt: 1 })]) {
+      writeFileSync(agentStatePath(dataDir, 's', 'w'), broken)
+      const r = await loadAgentForResume(dataDir, 's', 'w')
+      expect(r.messages).toHaveLength(12)
+      expect(r.state).toMatchObject({ agentId: 'w', status: 'running' })
+      expect(r.notes).toEqual([expect.stringMatching(/^The saved state of agent w could not be used \(.*w\.state\.json.*\); it was rebuilt from its transcript, whose history is complete\.$/)])
+      const { states, problems } = await agentsToResume(dataDir, 's')
+      expect(states.map((s) => s.agentId)).toEqual(['w'])
+      expect(problems).toEqual([expect.stringContaining('(the agent was judged by its transcript instead)')])
+    }
   })
 })

@@ -1,6 +1,6 @@
 // Reading and writing session.json, and telling a live session from one whose writer went away.
-import { hostname } from 'node:os'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
+import { currentProcess, processState } from './process-identity'
 import { sessionIndexPath } from './data-dir'
 import { isTerminalStatus, parseSessionIndex, type SessionIndex } from './session-index'
 
@@ -16,22 +16,14 @@ export async function writeSessionIndex(dataDir: string, index: SessionIndex): P
   await writeJsonAtomic(sessionIndexPath(dataDir, index.sessionId), index, { fsync: false })
 }
 
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' // exists, owned by someone else
-  }
-}
-
 /**
  * Whether the process that recorded the session is gone: it closed the session (no writer), or it ran on
- * this machine and its pid is gone (crashed, killed). A writer on another machine is taken as alive.
+ * this machine and is not running any more (crashed, killed; its pid free or given to a later process).
+ * A writer on another machine is taken as alive.
  */
 export function writerGone(writer: SessionIndex['writer']): boolean {
   if (!writer) return true
-  return writer.hostname === hostname() && !isProcessAlive(writer.pid)
+  return processState(writer) === 'gone'
 }
 
 /**
@@ -43,4 +35,4 @@ export function effectiveStatus(index: SessionIndex): SessionIndex['status'] {
   return writerGone(index.writer) ? 'interrupted' : index.status
 }
 
-export const currentWriter = (): { pid: number; hostname: string } => ({ pid: process.pid, hostname: hostname() })
+export const currentWriter = (): NonNullable<SessionIndex['writer']> => currentProcess()

@@ -51,7 +51,8 @@ export interface SessionIndex {
   usage: Usage
   costUsd: number
   /** The process recording this session right now; null once it closed. Used to spot interrupted sessions. */
-  writer: { pid: number; hostname: string } | null
+  /** The process recording the session (processStart tells it from a later process given the same pid). */
+  writer: { pid: number; hostname: string; processStart?: string | null } | null
 }
 
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'stopped', 'max_turns', 'interrupted'])
@@ -263,7 +264,7 @@ const sessionIndexSchema = z.looseObject({
   agents: z.record(z.string(), agentRecordSchema),
   usage: usageSchema,
   costUsd: z.number(),
-  writer: z.object({ pid: z.number(), hostname: z.string() }).nullable().default(null)
+  writer: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).nullable().default(null)
 })
 
 /** Validates a parsed session.json; throws an error naming the file and the first bad field. */

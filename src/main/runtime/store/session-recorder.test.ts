@@ -84,7 +84,7 @@ describe('session recorder', () => {
     expect(Object.keys((await readSessionIndex(dataDir, sessionId))!.agents)).toEqual([])
     rec.record(main.start())
     for (let i = 1; i <= 500; i++) rec.record(main.turn(i))
-    await new Promise((r) => setTimeout(r, 50)) // transcripts go out, the index waits for its interval
+    await rec.flushAgent('main') // the transcript goes out; the index waits for its interval
     expect(Object.keys((await readSessionIndex(dataDir, sessionId))!.agents)).toEqual([])
     expect((await readTranscript(rec.transcriptFile('main'))).events).toHaveLength(501)
     await rec.flush()
@@ -162,7 +162,7 @@ describe('openSession', () => {
     await rec.flush()
     rec.record(events[9]) // deep-1 ends: transcript only, the index waits
     for (const e of events.slice(10, 13)) rec.record(e) // explore-1 fails
-    await new Promise((r) => setTimeout(r, 50))
+    await Promise.all(['deep-1', 'explore-1'].map((id) => rec.flushAgent(id))) // in the transcripts; the index waits
     // The crash: the process dies in the middle of writing explore-1's last line.
     const file = rec.transcriptFile('explore-1')
     const size = Buffer.byteLength(await readFile(file, 'utf8'))

@@ -27,6 +27,11 @@ export interface SessionRecorderOptions {
   indexIntervalMs?: number
   /** Disk errors (never thrown from `record`). Default: console.error. */
   onError?: (err: Error) => void
+  /**
+   * This process holds the session's lock: a session found on disk was left by a writer that is gone, so
+   * every run it left open is closed as interrupted (without the lock, only when its pid is gone).
+   */
+  owned?: boolean
 }
 
 export interface SessionRecorder {
@@ -41,6 +46,8 @@ export interface SessionRecorder {
   transcriptFile(agentId: string): string
   /** Everything recorded so far is on disk (transcripts and session.json). */
   flush(): Promise<void>
+  /** Everything recorded so far for one agent is in its transcript (cheaper than flush: one file). */
+  flushAgent(agentId: string): Promise<void>
   /** Flushes, releases every file and marks the session as no longer being written. */
   close(): Promise<void>
 }
@@ -72,7 +79,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const loading = (async () => {
     await ensureDataDir(dataDir) // before any transcript opens, so a new data folder gets mode 0700
     try {
-      const existing = await openSession(dataDir, sessionId)
+      const existing = await openSession(dataDir, sessionId, opts.owned ? { writerGone: true } : {})
       const idx = existing.index
       idx.writer = currentWriter()
       if (!idx.cwd) idx.cwd = opts.cwd
@@ -203,6 +210,10 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     index: () => builder.snapshot(),
     transcriptFile: (agentId) => transcriptPath(dataDir, sessionId, agentId),
     flush: flushAll,
+    async flushAgent(agentId) {
+      await ready
+      await writers.get(agentId)?.flush()
+    },
     async close() {
       if (closed) return
       closed = true

@@ -23,11 +23,12 @@ const limitFields = {
   maxAgentsPerSession: z.int().min(1).max(100_000),
   /** USD; 0 means no ceiling. */
   budgetUsd: z.number().min(0),
-  /** Turns of the main agent per prompt (subagents use their definition's maxTurns). */
+  /** Tokens (input, output and cache) the whole session may use; 0 means no ceiling. */
+  budgetTokens: z.int().min(0).max(1e12),
+  /** Turns of any agent's run (main agent or subagent) that has no maxTurns of its own. */
   maxTurns: z.int().min(1).max(10_000)
 }
 
-export const DEFAULT_MAIN_MAX_TURNS = 200
 export const DEFAULT_MODEL = 'sonnet'
 
 const aliasesSchema = z.strictObject({
@@ -41,7 +42,8 @@ const limitsSchema = z.strictObject({
   maxDepth: limitFields.maxDepth.default(DEFAULT_LIMITS.maxDepth),
   maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
   budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd),
-  maxTurns: limitFields.maxTurns.default(DEFAULT_MAIN_MAX_TURNS)
+  budgetTokens: limitFields.budgetTokens.default(DEFAULT_LIMITS.budgetTokens),
+  maxTurns: limitFields.maxTurns.default(DEFAULT_LIMITS.maxTurns)
 })
 
 const contextFields = {

@@ -1,11 +1,13 @@
 // Test helpers for the store: temp data folders and AgentEvent builders (used by *.test.ts only).
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentEvent, ChatMessage, EventPayload } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import { readSessionIndex, writeSessionIndex } from './session-index-file'
 import { createSessionRecorder } from './session-recorder'
+import { lockPath } from './session-lock'
 
 export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fanout-store-'))
@@ -50,6 +52,17 @@ export function eventsFor(ref: AgentRef) {
 
 /** A pid no process has (above the largest pid_max Linux allows): the writer of a session that crashed. */
 export const DEAD_PID = 99_999_999
+
+/**
+ * Makes a copy of a live session's folder look like what a crash leaves: session.json and the session's
+ * lock name a writer whose process is gone.
+ */
+export async function markWriterDead(dataDir: string, sessionId: string): Promise<void> {
+  const index = await readSessionIndex(dataDir, sessionId)
+  if (index) await writeSessionIndex(dataDir, { ...index, writer: { pid: DEAD_PID, hostname: hostname() } })
+  const lock = lockPath(dataDir, sessionId)
+  if (existsSync(lock)) await writeFile(lock, JSON.stringify({ ...JSON.parse(await readFile(lock, 'utf8')), pid: DEAD_PID, hostname: hostname() }))
+}
 
 /** Records events as a process would that then crashed: on disk, never closed, its writer gone. */
 export async function recordCrashed(dataDir: string, sessionId: string, events: AgentEvent[], cwd = '/repo'): Promise<void> {

@@ -54,7 +54,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
         <span className="agent-card-line agent-card-stats muted small" ref={stats}>
           {child ? (
             <>
-              <StatusBadge status={child.status} />
+              <StatusBadge status={child.status} limit={child.limit} />
               {fit < 2 && <span>{clock}</span>}
               {fit < 1 && <span>{turn}</span>}
               {fit < 3 && <ContextMeter context={child.context} short />}

@@ -2,7 +2,7 @@
 // still: a spinner per running agent (two per agent with its panel and its card) kept the compositor
 // redrawing the whole window every frame and cost the main thread style and layer work per spinner per
 // frame — the largest part of a 16-agent stream's frame. What moves is the agent's own text.
-import type { AgentStatus } from '../../../shared/events'
+import type { AgentLimit, AgentStatus } from '../../../shared/events'
 
 export const STATUS_LABEL: Record<AgentStatus, string> = {
   queued: 'Queued',
@@ -15,15 +15,27 @@ export const STATUS_LABEL: Record<AgentStatus, string> = {
   interrupted: 'Interrupted'
 }
 
+/** What a runaway guard that ended a run is called, in place of the bare status ("Failed" says too little). */
+export const LIMIT_LABEL: Record<AgentLimit, string> = {
+  max_turns: 'Turn limit',
+  no_progress: 'No progress',
+  budget: 'Budget reached',
+  retry_time: 'API gave up'
+}
+
+/** The word for an agent's state: its limit when one ended it, else its status. */
+export const statusWord = (a: { status: AgentStatus; limit?: AgentLimit }): string => (a.limit && !['running', 'queued', 'waiting_permission'].includes(a.status) ? LIMIT_LABEL[a.limit] : STATUS_LABEL[a.status])
+
 export function StatusDot({ status }: { status: AgentStatus }) {
   return <span className={`status-dot status-${status}`} aria-hidden="true" />
 }
 
-export function StatusBadge({ status, compact = false }: { status: AgentStatus; compact?: boolean }) {
+export function StatusBadge({ status, limit, compact = false }: { status: AgentStatus; limit?: AgentLimit; compact?: boolean }) {
+  const word = statusWord({ status, limit })
   return (
-    <span className={`status-badge status-${status}`} title={STATUS_LABEL[status]} data-status={status}>
+    <span className={`status-badge status-${status}`} title={word} data-status={status} {...(limit ? { 'data-limit': limit } : {})}>
       <StatusDot status={status} />
-      {!compact && <span>{STATUS_LABEL[status]}</span>}
+      {!compact && <span>{word}</span>}
     </span>
   )
 }

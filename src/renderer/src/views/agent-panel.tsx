@@ -12,7 +12,7 @@ import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { CommandParts, PermissionActions } from '../components/permission-card'
-import { STATUS_LABEL, StatusBadge } from '../components/status'
+import { StatusBadge, statusWord } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
 import { refocusWhenLost } from '../lib/focus'
@@ -27,6 +27,7 @@ import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
 import { sendMessage, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
+import { useRunningElsewhere } from './running-elsewhere'
 import { ModelWait } from '../components/model-wait'
 import { stopWithToast } from './stop-agent'
 
@@ -55,7 +56,9 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
 
 export function PanelActions({ agent, onMessage, maximized }: { agent: AgentState; onMessage?: () => void; maximized?: boolean }) {
   const [error, setError] = useState<string | null>(null)
-  const active = isActive(agent.status)
+  // Another process runs the session: nothing to stop or tell from here.
+  const elsewhere = useRunningElsewhere(agent.sessionId)
+  const active = isActive(agent.status) && !elsewhere
   return (
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
@@ -99,9 +102,11 @@ export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximiz
   return (
     <div className="panel-header">
       <div className="panel-title-row">
-        <StatusBadge status={agent.status} compact />
+        <StatusBadge status={agent.status} limit={agent.limit} compact />
         <span className="agent-type">{agent.agentType}</span>
-        <span className="panel-status-word">{STATUS_LABEL[agent.status]}</span>
+        <span className="panel-status-word" title={agent.limit ? agent.error : undefined}>
+          {statusWord(agent)}
+        </span>
         <PanelActions agent={agent} onMessage={onMessage} maximized={maximized} />
       </div>
       <div className="panel-desc" title={agent.description}>

@@ -3,15 +3,17 @@
 import { MESSAGE_MAX_CHARS, PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
+import { LIMIT_LABEL } from '../components/status'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
 import { elapsedMs } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
-import { isActive } from '../../../shared/view/session-state'
+import { isActive, type AgentState, type PermissionState } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
 import { compactAgent, resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
 import { parseCompactCommand } from '../../../shared/compact-command'
 import { PromptBox } from './prompt-box'
+import { RunningElsewhereBar, useRunningElsewhere } from './running-elsewhere'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
 import { useAction } from '../commands/registry'
@@ -42,9 +44,10 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
         <span>The main agent finished its turn; {subagentsText(counts.active)} still working. It hears from them when they report.</span>
       </div>
     )
-  const ended = ENDED[root.status] ?? 'Failed in'
+  // A runaway guard that ended the run names itself ("Budget reached after 3:02"), not a bare "Failed".
+  const ended = root.limit ? `${LIMIT_LABEL[root.limit]} after` : (ENDED[root.status] ?? 'Failed in')
   return (
-    <div className={`session-summary status-${root.status}`} data-testid="session-summary">
+    <div className={`session-summary status-${root.status}`} data-testid="session-summary" title={root.limit ? root.error : undefined}>
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
         {ended} {formatClock(elapsedMs(root, root.endedAt))} · {subagentsText(counts.total)} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
@@ -99,15 +102,17 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const opening = useApp((s) => s.opening?.sessionId === sessionId)
   const openError = useApp((s) => s.openError)
   const [stopError, setStopError] = useState<string | null>(null)
+  const elsewhere = useRunningElsewhere(sessionId)
   const running = !!root && isActive(root.status)
   const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorText(err)))
-  useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running, run: stop })
+  // A session another process runs is read-only here: nothing to stop or write to.
+  useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running && !elsewhere, run: stop })
   useAction({
     id: 'session.followup',
     title: running ? 'Write to the main agent while it works' : 'Follow up with the main agent',
     group: 'Session',
     keywords: 'prompt message reply answer',
-    enabled: !!rootId,
+    enabled: !!rootId && !elsewhere,
     run: () => document.querySelector<HTMLElement>('[data-testid=followup]')?.focus()
   })
   // Requests of the main agent itself show here; subagents' show on their panels and in the queue.
@@ -124,6 +129,36 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         <div className="pane-message muted">Starting…</div>
       )}
       <div className="conversation-bottom">
+        {elsewhere ? (
+          <RunningElsewhereBar owner={elsewhere} />
+        ) : (
+          <ConversationControls sessionId={sessionId} rootId={rootId} root={root} running={running} mine={mine} stopError={stopError} onStop={stop} />
+        )}
+      </div>
+    </section>
+  )
+}
+
+/** What a person does with a session this window runs: answer its requests, stop it, resume it, prompt it. */
+function ConversationControls({
+  sessionId,
+  rootId,
+  root,
+  running,
+  mine,
+  stopError,
+  onStop
+}: {
+  sessionId: string
+  rootId: string | null
+  root: Pick<AgentState, 'waits'> | undefined
+  running: boolean
+  mine: PermissionState[]
+  stopError: string | null
+  onStop: () => unknown
+}) {
+  return (
+    <>
         {mine.map((p) => (
           <PermissionCard key={p.requestId} request={p} />
         ))}
@@ -135,7 +170,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
               ) : (
                 <span className="muted small">The main agent is working…</span>
               )}
-              <button className="btn btn-sm" onClick={() => void stop()} data-testid="stop-session">
+              <button className="btn btn-sm" onClick={() => void onStop()} data-testid="stop-session">
                 <Icon name="stop" size={12} /> Stop
               </button>
             </div>
@@ -162,7 +197,6 @@ export function Conversation({ sessionId }: { sessionId: string }) {
             else await sendPrompt(sessionId, text)
           }}
         />
-      </div>
-    </section>
+    </>
   )
 }

@@ -87,7 +87,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           {title}
         </span>
         {summary?.demo && <span className="tag tag-accent" title="This session runs a scripted model: no API key, no network">scripted demo</span>}
-        {root && <StatusBadge status={othersWorking && !isActive(root.status) ? 'running' : root.status} />}
+        {root && (othersWorking && !isActive(root.status) ? <StatusBadge status="running" /> : <StatusBadge status={root.status} limit={root.limit} />)}
       </div>
       {root && (
         <div className="session-header-stats">

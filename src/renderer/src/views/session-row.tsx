@@ -6,6 +6,7 @@ import { closeAgents } from '../agent-editor/editor-library'
 import { Icon } from '../components/icon'
 import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
+import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
@@ -170,6 +171,11 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
             </span>
             <span className="session-meta">
               {s.demo && <span className="session-tag">scripted</span>}
+              {s.runningElsewhere && (
+                <span className="session-tag" title={`Being run by ${ownerText(s.runningElsewhere)}: read-only here`} data-testid="session-elsewhere">
+                  {s.runningElsewhere.app}
+                </span>
+              )}
               {/* The dot's color is not the only sign that the session waits for the person. */}
               {!!s.waitingPermissions && (
                 <span className="session-tag session-waiting" data-testid="session-waiting">

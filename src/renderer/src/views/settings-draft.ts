@@ -11,6 +11,7 @@ export interface Draft {
   maxConcurrentAgents: string
   maxDepth: string
   maxBudgetUsd: string
+  maxBudgetTokens: string
   maxTurns: string
   defaultPermissionMode: PermissionMode
   /** '': each model's own default. */
@@ -27,7 +28,7 @@ export interface Draft {
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
 
-export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'autoCompactPercent']
+export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'maxBudgetTokens', 'autoCompactPercent']
 
 /** Fields in the order they appear, so the first invalid one is the one focused. */
 export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), 'maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'defaultPermissionMode', 'autoCompactPercent', 'toolResultClearing']
@@ -39,6 +40,7 @@ export const toDraft = (s: Settings): Draft => ({
   maxConcurrentAgents: String(s.limits.maxConcurrentAgents),
   maxDepth: String(s.limits.maxDepth),
   maxBudgetUsd: s.limits.maxBudgetUsd === null ? '' : String(s.limits.maxBudgetUsd),
+  maxBudgetTokens: s.limits.maxBudgetTokens === null || s.limits.maxBudgetTokens === undefined ? '' : String(s.limits.maxBudgetTokens),
   maxTurns: String(s.limits.maxTurns),
   defaultPermissionMode: s.defaultPermissionMode,
   defaultEffort: s.defaultEffort ?? '',
@@ -88,6 +90,7 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
       maxConcurrentAgents: num('maxConcurrentAgents')!,
       maxDepth: num('maxDepth')!,
       maxBudgetUsd: num('maxBudgetUsd'),
+      maxBudgetTokens: num('maxBudgetTokens'),
       maxTurns: num('maxTurns')!
     },
     defaultPermissionMode: d.defaultPermissionMode === 'bubble' ? undefined : d.defaultPermissionMode,

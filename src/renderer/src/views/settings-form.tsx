@@ -195,8 +195,9 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
         <div className="field-grid">
           {num('maxConcurrentAgents', 'Parallel subagents', 'More wait as queued. 1 to 256.')}
           {num('maxDepth', 'Nesting depth', 'How deep subagents may nest. 1 to 32.')}
-          {num('maxTurns', 'Main agent turns', 'Per prompt. 1 to 10,000.')}
+          {num('maxTurns', 'Turns per agent', 'Each run of any agent without its own max turns. 1 to 10,000.')}
           {num('maxBudgetUsd', 'Budget per session (USD)', 'Stops the session at this cost. Empty: no limit.', 'No limit')}
+          {num('maxBudgetTokens', 'Token budget per session', 'All agents together: input, output and cache. Empty: no limit.', 'No limit')}
         </div>
       </section>
       <section className="settings-section">

@@ -11,7 +11,7 @@ import { isActive } from '../../../../shared/view/session-state'
 import { Icon } from '../../components/icon'
 import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
-import { STATUS_LABEL, StatusDot } from '../../components/status'
+import { StatusDot, statusWord } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
@@ -94,7 +94,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
         </>
       )}
       {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
-      {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || STATUS_LABEL[agent.status]}</span>}
+      {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || statusWord(agent)}</span>}
       {activity.kind === 'note' && <span className={`tile-text${activity.warn ? ' warn-text' : ' muted'}`}>{activity.text}</span>}
       {activity.kind === 'idle' && <span className="muted">Starting…</span>}
     </div>
@@ -133,7 +133,7 @@ export const AgentTile = memo(function AgentTile({
       data-status={agent.status}
       data-tile
       tabIndex={tabbable ? 0 : -1}
-      aria-label={`${name}: ${agent.description}. ${attention ? ATTENTION_LABEL[attention] : STATUS_LABEL[agent.status]}.`}
+      aria-label={`${name}: ${agent.description}. ${attention ? ATTENTION_LABEL[attention] : statusWord(agent)}.`}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest('button, input, a, details')) return
         ui.maximize(agent.id)
@@ -157,7 +157,7 @@ export const AgentTile = memo(function AgentTile({
             <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
           </span>
         ) : (
-          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{STATUS_LABEL[agent.status]}</span> : null
+          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{statusWord(agent)}</span> : null
         )}
       </div>
       <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />

@@ -16,7 +16,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
   return (
     <div className="finished-row" style={color} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
-      <StatusBadge status={agent.status} />
+      <StatusBadge status={agent.status} limit={agent.limit} />
       <span className="agent-type">{agent.name ?? agent.agentType}</span>
       <span className="finished-desc" title={agent.description}>
         {agent.description}

@@ -15,6 +15,7 @@ import { useSize } from '../../lib/use-size'
 import { DENSITY_CHOICES, ui, useApp, type DensityChoice } from '../../state/store'
 import { AgentPanel } from '../agent-panel'
 import { PhaseSections } from '../phase-strip'
+import { useRunningElsewhere } from '../running-elsewhere'
 import { stopWithToast } from '../stop-agent'
 import { AgentTile } from './agent-tile'
 import { FinishedList } from './finished-list'
@@ -40,7 +41,8 @@ function AgentActions({ sessionId }: { sessionId: string }) {
   const root = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
   const f = agent && agent.id !== root ? agent : undefined
   const name = f ? `${f.name ?? f.agentType}${f.description ? ` (${f.description})` : ''}` : 'the selected agent'
-  const active = !!f && isActive(f.status)
+  const elsewhere = useRunningElsewhere(sessionId)
+  const active = !!f && isActive(f.status) && !elsewhere
   useAction({ id: 'agent.stop', title: `Stop ${name}`, group: 'Agent', enabled: active, keywords: 'halt cancel', run: () => f && stopWithToast(sessionId, f.id) })
   useAction({ id: 'agent.message', title: `Send a message to ${name}`, group: 'Agent', enabled: active, keywords: 'steer tell', run: () => f && clickAgentAction(f.id, 'message') })
   useAction({ id: 'agent.maximize', title: `Open the full panel of ${name}`, group: 'Agent', enabled: !!f, keywords: 'maximize transcript', run: () => f && ui.maximize(f.id) })

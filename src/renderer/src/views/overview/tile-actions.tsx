@@ -10,11 +10,14 @@ import { truncate } from '../../lib/format'
 import { sendMessage, ui } from '../../state/store'
 import { errorText } from '../../transport/types'
 import { ChangesButton } from '../../review/changes-button'
+import { useRunningElsewhere } from '../running-elsewhere'
 import { stopWithToast } from '../stop-agent'
 
 export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage: () => void }) {
   const [error, setError] = useState<string | null>(null)
-  const active = isActive(agent.status)
+  // Another process runs the session: it is followed here, read-only (no steering, no stopping).
+  const elsewhere = useRunningElsewhere(agent.sessionId)
+  const active = isActive(agent.status) && !elsewhere
   const name = agent.name ?? agent.agentType
   return (
     <div className="tile-actions" data-testid="tile-actions">

@@ -1,0 +1,47 @@
+// The no-progress guard: an agent that makes the same failing calls turn after turn (a tool that does not
+// exist, a command that fails the same way) is not going to get anywhere, and each turn costs a model call
+// over an ever longer conversation. A turn "fails the same way" when every call in it failed and the calls
+// (tool, input and error) are the ones the previous turn made. A call to a tool the agent does not have is
+// the same call whatever its input: guessing at a missing tool's arguments makes no more progress than
+// repeating them. Different calls that fail alike (trying one command after another) are not a loop.
+
+export const DEFAULT_MAX_REPEATED_FAILURES = 5
+
+export interface CallOutcome {
+  name: string
+  /** The call's input; undefined when it does not count (a tool that does not exist). */
+  input?: unknown
+  content: string
+  isError: boolean
+}
+
+export class FailureStreak {
+  private last: string | null = null
+  private count = 0
+
+  constructor(private readonly limit: number) {}
+
+  /** Records one turn's tool calls; returns the sentence ending the run when the streak reached the limit. */
+  record(outcomes: readonly CallOutcome[]): string | null {
+    if (!outcomes.length || outcomes.some((o) => !o.isError)) {
+      this.last = null
+      this.count = 0
+      return null
+    }
+    const signature = outcomes
+      .map((o) => `${o.name}\u0000${o.input === undefined ? '' : JSON.stringify(o.input)}\u0000${o.content}`)
+      .sort()
+      .join('\u0001')
+    this.count = signature === this.last ? this.count + 1 : 1
+    this.last = signature
+    if (this.limit <= 0 || this.count < this.limit) return null
+    const first = outcomes[0]
+    const what = outcomes.length === 1 ? `the same failing ${first.name} call` : `the same ${outcomes.length} failing calls`
+    return `Stopped for making no progress: ${what} ${this.count} turns in a row (${first.name}: ${oneLine(first.content)}).`
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line
+}

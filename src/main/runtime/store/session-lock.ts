@@ -1,0 +1,156 @@
+// A session has one owner: the process that runs it (the app, browser mode or `fanout run`) holds
+// `<session>/owner.lock`, naming itself (pid, host, start time, which program). Another process asked to run
+// the session refuses, or (the app) shows it read-only and follows it. A lock whose owner is gone (crashed,
+// killed, its pid since given to another program) is stale and is taken over, so a crash never blocks a
+// session for good.
+//
+// Every lock file is published whole with link(2), which fails when the name exists: of two processes
+// racing for a free session exactly one links. A stale lock is replaced in one rename, never removed first,
+// under `owner.lock.breaking` (taken the same way), so two processes that both find the same stale lock
+// cannot both take the session.
+import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { createExclusive, errorCode } from './atomic-file'
+import { ensureDataDir, sessionDir } from './data-dir'
+import { currentProcess, processState, type ProcessIdentity } from './process-identity'
+
+export interface LockOwner extends ProcessIdentity {
+  /** The program holding it, as a person would name it: `fanout run`, `fanout web`, `the Fanout app`. */
+  app: string
+  /** Milliseconds since the epoch. */
+  acquiredAt: number
+  /** Tells this holder's lock from a later one of the same process. */
+  token: string
+}
+
+export interface SessionLock {
+  readonly owner: LockOwner
+  readonly file: string
+  /** Gives the session up (only if the lock is still this holder's). */
+  release(): Promise<void>
+}
+
+export const lockPath = (dataDir: string, sessionId: string): string => join(sessionDir(dataDir, sessionId), 'owner.lock')
+
+/** "fanout run (pid 4242) since 14:03:10", with the host when it is another one. */
+export function describeOwner(owner: LockOwner): string {
+  const since = new Date(owner.acquiredAt).toLocaleTimeString('en-GB', { hour12: false })
+  const here = currentProcess()
+  const where = owner.hostname !== here.hostname ? ` on ${owner.hostname}` : owner.pid === here.pid ? ' in this process' : ''
+  return `${owner.app} (pid ${owner.pid}${where}) since ${since}`
+}
+
+export class SessionLockedError extends Error {
+  override name = 'SessionLockedError'
+  constructor(
+    readonly sessionId: string,
+    readonly owner: LockOwner,
+    readonly file: string
+  ) {
+    const other = owner.hostname !== currentProcess().hostname
+    super(
+      `Session ${sessionId} is being run by ${describeOwner(owner)}. Wait for it to finish or stop it there` +
+        (other ? `; if that process is gone, delete ${file}.` : '.')
+    )
+  }
+}
+
+/** A lock file as found: missing, unreadable (treated as stale), or naming its owner. */
+type Found = { kind: 'missing' } | { kind: 'garbage'; text: string } | { kind: 'owner'; owner: LockOwner }
+
+async function readLock(file: string): Promise<Found> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return { kind: 'missing' }
+    throw err
+  }
+  try {
+    const v = JSON.parse(text) as LockOwner
+    if (typeof v?.pid === 'number' && typeof v.hostname === 'string' && typeof v.token === 'string') return { kind: 'owner', owner: v }
+  } catch {
+    // falls through: not a lock this program wrote
+  }
+  return { kind: 'garbage', text }
+}
+
+const ownerOf = (found: Found): LockOwner | null => (found.kind === 'owner' ? found.owner : null)
+
+/** Publishes `content` at `file` in one step; false when the name is taken. */
+const publish = (file: string, content: string): Promise<boolean> => createExclusive(file, content, { mode: 0o600 })
+
+const live = (owner: LockOwner | null): owner is LockOwner => owner !== null && processState(owner) !== 'gone'
+
+/** The process that runs the session now, if any (a stale lock counts as none). */
+export async function sessionOwner(dataDir: string, sessionId: string): Promise<LockOwner | null> {
+  const owner = ownerOf(await readLock(lockPath(dataDir, sessionId)).catch(() => ({ kind: 'missing' }) as const))
+  return live(owner) ? owner : null
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Takes the session for this process, or throws SessionLockedError naming its owner. Creates the session's
+ * folder (a new session's too), so the lock is taken before anything else is written there.
+ */
+export async function acquireSessionLock(dataDir: string, sessionId: string, opts: { app: string }): Promise<SessionLock> {
+  const file = lockPath(dataDir, sessionId)
+  await ensureDataDir(dataDir)
+  await mkdir(sessionDir(dataDir, sessionId), { recursive: true })
+  const owner: LockOwner = { ...currentProcess(), app: opts.app, acquiredAt: Date.now(), token: randomUUID() }
+  const content = JSON.stringify(owner) + '\n'
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await publish(file, content)) return held(file, owner)
+    const found = await readLock(file)
+    if (found.kind === 'missing') continue // let go meanwhile: try again
+    if (found.kind === 'owner' && live(found.owner)) throw new SessionLockedError(sessionId, found.owner, file)
+    if (await replaceStale(file, found, content)) return held(file, owner)
+    if (attempt > 2) await sleep(5 + Math.random() * 20) // another process is replacing it just now
+  }
+  throw new Error(`Could not take ${file}: it kept changing (another process is racing for the session).`)
+}
+
+/**
+ * Replaces a stale lock by this process's, in one rename, under `owner.lock.breaking`: the lock is never
+ * absent meanwhile (so nobody can publish a fresh one that this would then remove), and of the processes
+ * that found the same stale lock only the first to hold the breaker replaces it; the others find a live
+ * lock after it. Returns whether this process now holds the lock.
+ */
+async function replaceStale(file: string, stale: Found, content: string): Promise<boolean> {
+  const breaker = `${file}.breaking`
+  if (!(await publish(breaker, content))) {
+    // Someone is replacing it; only a breaker whose process died (a crash within these milliseconds) is removed.
+    const other = ownerOf(await readLock(breaker))
+    const old = await stat(breaker).then((s) => Date.now() - s.mtimeMs > 10_000, () => false)
+    if (!live(other) || old) await unlink(breaker).catch(() => {})
+    return false
+  }
+  try {
+    const now = await readLock(file)
+    // Still the stale lock that was read, not one another process put there since.
+    const same = stale.kind === 'garbage' ? now.kind === 'garbage' && now.text === stale.text : stale.kind === 'owner' && now.kind === 'owner' && now.owner.token === stale.owner.token && !live(now.owner)
+    if (!same) return false
+    const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`)
+    await writeFile(temp, content, { mode: 0o600 })
+    await rename(temp, file)
+    return true
+  } finally {
+    await unlink(breaker).catch(() => {})
+  }
+}
+
+function held(file: string, owner: LockOwner): SessionLock {
+  let released = false
+  return {
+    owner,
+    file,
+    async release() {
+      if (released) return
+      released = true
+      const now = ownerOf(await readLock(file).catch(() => ({ kind: 'missing' }) as const))
+      if (now?.token === owner.token) await unlink(file).catch(() => {})
+    }
+  }
+}
