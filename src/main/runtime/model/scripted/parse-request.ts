@@ -49,7 +49,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/
 export function validateMessagesBody(body: any): string | null {
   if (!body || typeof body !== 'object') return 'Request body must be a JSON object.'
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required'
-  if (typeof body.max_tokens !== 'number' || body.max_tokens < 1) return 'max_tokens: Field required (a positive integer)'
+  if (typeof body.max_tokens !== 'number' || body.max_tokens < 0 || !Number.isInteger(body.max_tokens)) return 'max_tokens: Field required (a whole number, 0 to pre-warm the cache)'
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required'
   let breakpoints = 0
   const countCache = (b: any) => {

@@ -29,13 +29,18 @@ export function defaultStopReason(reply: MessageReply): string {
   return reply.stopReason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn')
 }
 
+/** The response's usage: the simulated cache's split of the input when there is one, a reply's overrides first. */
 function usageOf(reply: MessageReply, req: ParsedRequest) {
   const outputChars = reply.content.reduce((n, b) => n + JSON.stringify(b).length, 0)
+  const cache = req.cache
+  const written = cache ? cache.write5m + cache.write1h : 0
   return {
-    input_tokens: reply.usage?.input_tokens ?? estimateTokens(JSON.stringify(req.messages ?? []) + req.system),
-    output_tokens: reply.usage?.output_tokens ?? estimateTokens('x'.repeat(outputChars)),
-    cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
-    cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0
+    input_tokens: reply.usage?.input_tokens ?? cache?.uncached ?? estimateTokens(JSON.stringify(req.messages ?? []) + req.system),
+    output_tokens: reply.usage?.output_tokens ?? (outputChars ? estimateTokens('x'.repeat(outputChars)) : 0),
+    cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? cache?.read ?? 0,
+    cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? written,
+    // The split of the writes by lifetime, as the API reports it.
+    cache_creation: reply.usage?.cache_creation_input_tokens !== undefined ? { ephemeral_5m_input_tokens: reply.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 } : { ephemeral_5m_input_tokens: cache?.write5m ?? 0, ephemeral_1h_input_tokens: cache?.write1h ?? 0 }
   }
 }
 

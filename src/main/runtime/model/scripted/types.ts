@@ -31,6 +31,8 @@ export interface ParsedRequest {
   toolResults: SeenToolResult[]
   /** Assistant messages already in the conversation: 0 on an agent's first call, 1 on its second... */
   turn: number
+  /** What the simulated prompt cache made of it (set when the request arrives; absent when the cache is off). */
+  cache?: { uncached: number; read: number; write5m: number; write1h: number }
 }
 
 export interface RecordedRequest extends ParsedRequest {
@@ -82,6 +84,7 @@ export interface MessageReply extends StreamShape {
   content: ReplyBlock[]
   /** Default: `tool_use` when the content has a tool_use block, else `end_turn`. */
   stopReason?: string
+  /** Overrides of the reported usage; the rest comes from the request's size and the simulated cache. */
   usage?: {
     input_tokens?: number
     output_tokens?: number
