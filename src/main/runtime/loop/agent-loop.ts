@@ -22,6 +22,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const signal = opts.signal ?? new AbortController().signal
   const tools = new Map(opts.tools.map((t) => [t.name, t]))
   const apiTools: ApiToolSpec[] = opts.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
+  const sharedTools = opts.tools.findIndex((t) => !t.sameForEveryAgent)
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
@@ -113,7 +114,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
             maxTokens: opts.maxTokens,
             thinking: opts.thinking,
             effort: opts.effort,
-            promptCaching: opts.promptCaching
+            promptCaching: opts.promptCaching,
+            sharedTools: sharedTools === -1 ? apiTools.length : sharedTools
           },
           handlers,
           signal

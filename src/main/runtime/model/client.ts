@@ -2,7 +2,9 @@
 // (so a stream that drops half-way is retried whole and its partial text never reaches the
 // conversation), usage and cost per call, and GET /v1/models.
 import Anthropic from '@anthropic-ai/sdk'
-import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { createHash } from 'node:crypto'
+import { CacheSharingGate, DEFAULT_CACHE_SHARING, stablePrefixKey, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
@@ -33,6 +35,8 @@ export interface ModelClientConfig {
   env?: Record<string, string | undefined>
   /** Where `baseURL` was set (Settings), for the sentence when nothing answers there. */
   baseUrlSource?: BaseUrlSource
+  /** How requests that share a prompt prefix start (cache-sharing.ts). Default `first`. */
+  cacheSharing?: CacheSharing
 }
 
 const DEFAULT_MAX_RETRIES = 8
@@ -42,6 +46,23 @@ const UNREACHABLE_ATTEMPTS = 2
 // One connection pool for the process: every session's client shares its keep-alive connections.
 let sharedFetch: typeof fetch | undefined
 const defaultFetch = () => (sharedFetch ??= createHttpFetch())
+
+// One gate per endpoint and credential, as the cache is per workspace: sessions of one process share it.
+const gates = new Map<string, CacheSharingGate>()
+function gateFor(baseURL: string, credential: string): CacheSharingGate {
+  const id = `${baseURL}\u0000${createHash('sha1').update(credential).digest('base64')}`
+  let gate = gates.get(id)
+  if (!gate) gates.set(id, (gate = new CacheSharingGate()))
+  return gate
+}
+
+/** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
+function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNonStreaming | null {
+  // The API refuses max_tokens 0 with extended thinking; adaptive thinking is fine.
+  if (body.thinking?.type === 'enabled') return null
+  const { messages: _m, stream: _s, max_tokens: _t, ...prefix } = body
+  return { ...prefix, max_tokens: 0, messages: [{ role: 'user', content: 'warmup' }] } as MessageCreateParamsNonStreaming
+}
 
 export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const env = cfg.env ?? process.env
@@ -67,11 +88,25 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   })
 
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
+  const sharing = cfg.cacheSharing ?? DEFAULT_CACHE_SHARING
+  const gate = gateFor(baseURL, apiKey ?? authToken ?? '')
+
+  /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
+  async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, signal: AbortSignal | undefined): Promise<CacheTicket> {
+    const key = sharing === 'off' || request.promptCaching === false ? null : stablePrefixKey(request)
+    const warm = sharing === 'prewarm' ? prewarmBody(body) : null
+    try {
+      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal })) : undefined)
+    } catch {
+      throw new ModelAbortedError([])
+    }
+  }
 
   async function attempt(
     body: MessageCreateParamsStreaming,
     acc: MessageAccumulator,
-    signal: AbortSignal | undefined
+    signal: AbortSignal | undefined,
+    ticket: CacheTicket
   ): Promise<void> {
     // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
@@ -88,6 +123,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
+        if (event.type === 'message_start') ticket.begun()
       }
     } catch (err) {
       if (!idle || signal?.aborted) throw err
@@ -103,11 +139,13 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     const body = buildRequestBody(request)
+    if (signal?.aborted) throw new ModelAbortedError([])
+    const ticket = await enterGate(request, body, signal)
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
-        await attempt(body, acc, signal)
+        await attempt(body, acc, signal, ticket)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -118,6 +156,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           attempts: n
         }
       } catch (err) {
+        ticket.failed()
         if (err instanceof ModelAbortedError) throw err
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         const failure = describeFailure(err)

@@ -34,8 +34,10 @@ export interface ModelRequest {
   thinking?: ThinkingConfig
   effort?: Effort
   temperature?: number
-  /** Marks the system prompt and the last message as cache breakpoints. Default true. */
+  /** Places prompt-cache breakpoints (see request-body.ts). Default true. */
   promptCaching?: boolean
+  /** How many leading tools every agent of the session gets alike: the tools' breakpoint goes after them. */
+  sharedTools?: number
 }
 
 /** One retry the client is about to make, reported before it waits. */

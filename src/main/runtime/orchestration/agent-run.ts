@@ -12,6 +12,7 @@ import { effortRequest } from '../model/effort'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
+import { forkToolList } from './fork'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -105,7 +106,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
       handle.systemPrompt = await session.systemPrompt(def, handle, worktree)
     }
     closeRun = await session.prepareRun?.(handle, def)
-    const tools = session.buildTools(handle, handle.toolNames ?? [])
+    const tools = buildRunTools(session, handle)
     handle.messages = req.recordHistory ? [] : [...req.history]
     handle.status = 'running'
     // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
@@ -162,6 +163,13 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     unlink()
     await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
   }
+}
+
+/** The agent's tools; a fork's follow its parent's list (see forkToolList). */
+function buildRunTools(session: SessionContext, handle: AgentHandle) {
+  const own = session.buildTools(handle, handle.toolNames ?? [])
+  const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
+  return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
 }
 
 const stallMessage = (ms: number) => `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`

@@ -78,6 +78,9 @@ export class SessionTools {
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
     if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(s, handle))
+    // The built-in tools, Agent and SendMessage read the same for every agent and lead the list; the tools
+    // only some agents get (the main agent's task tools, a coordinator's, a team's, MCP tools) follow them.
+    for (const t of tools) if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) || t.name === AGENT_TOOL_NAME || t.name === SEND_MESSAGE_TOOL_NAME) t.sameForEveryAgent = true
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))

@@ -34,6 +34,13 @@ export interface Tool {
   readOnly: boolean
   /** Safe to run at the same time as other safe calls from the same assistant message. */
   concurrencySafe: boolean
+  /**
+   * Defined identically for every agent of the session (built-in and orchestration tools): the prompt cache's
+   * tools breakpoint goes after the leading run of these, so agents with different prompts share that entry.
+   */
+  sameForEveryAgent?: boolean
+  /** Sent to the model but refused when called (a fork keeps its parent's tool list): why, for the model. */
+  withheld?: string
   /** Validates raw model input, then runs. Never throws: errors come back as `isError` results. */
   run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>
   /** Validates without running; returns the parsed input or an error message for the model. */

@@ -28,7 +28,7 @@ describe('the scripted server’s prompt cache over HTTP', () => {
         if (req.firstUserText === 'first') await held
         return reply.text('ok')
       }
-    })
+    }, { cacheSharing: 'off' }) // the client would hold the sibling back until the first response began
     const first = model.client.stream(request('first'))
     await until(() => model!.server.messageRequests().length === 1)
     const early = await model.client.stream(request('second'))
