@@ -154,6 +154,11 @@ export class PromptCache {
     this.minTokens = opts.minTokens ?? minCacheableTokens
   }
 
+  /** Forgets every entry (a benchmark's next run starts cold). */
+  clear(): void {
+    this.entries.clear()
+  }
+
   /** Live entries (tests). */
   size(): number {
     const t = this.now()

@@ -22,8 +22,8 @@ export interface ScriptedModelInfo {
 
 export interface ScriptedServerOptions {
   respond: Respond
-  /** Wait before each /v1/messages response starts (ms). Default 0. */
-  latencyMs?: number
+  /** Wait before each /v1/messages response starts (ms), or a function read per request. Default 0. */
+  latencyMs?: number | (() => number)
   /** GET /v1/models listing; `null` answers 404 like an endpoint without it. Default: the three default aliases. */
   models?: ScriptedModelInfo[] | null
   /** Reject bodies the real API would reject (tool_use without tool_result, empty text...). Default true. */
@@ -96,6 +96,7 @@ function prewarmRefusal(body: any): string | null {
 
 export async function startScriptedServer(opts: ScriptedServerOptions): Promise<ScriptedServer> {
   const cache = opts.promptCache === false ? null : (opts.promptCache ?? new PromptCache())
+  const latencyOf = () => (typeof opts.latencyMs === 'function' ? opts.latencyMs() : (opts.latencyMs ?? 0))
   const requests: RecordedRequest[] = []
   const bodyCounts = new Map<string, number>()
   let seenRequests = 0
@@ -149,7 +150,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (rec.maxTokens === 0) {
       const refused = prewarmRefusal(rec.body)
       if (refused) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: refused }, requestId)
-      if (opts.latencyMs) await wait(opts.latencyMs)
+      const latency = latencyOf()
+      if (latency) await wait(latency)
       if (res.destroyed) return
       if (plan) cache!.commit(plan)
       return sendJson(res, 200, renderMessage({ kind: 'message', content: [], stopReason: 'max_tokens', usage: { output_tokens: 0 } }, rec, ids()), { 'request-id': requestId })
@@ -166,7 +168,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       const message = `scripted server: respond() threw: ${err instanceof Error ? err.message : String(err)}`
       return sendError(res, { status: 400, errorType: 'invalid_request_error', message }, requestId)
     }
-    const delay = (opts.latencyMs ?? 0) + (reply.delayMs ?? 0)
+    const delay = latencyOf() + (reply.delayMs ?? 0)
     if (delay > 0) await wait(delay)
     if (res.destroyed) return
     if (reply.kind === 'http_error') return sendError(res, reply, requestId)
