@@ -7462,7 +7462,7 @@ var HookRunner = class {
     const said = await this.run("PreToolUse", agent, toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId });
     const outcome = {};
     const rank = { allow: 1, ask: 2, deny: 3 };
-    const decide = (d, reason) => {
+    const decide2 = (d, reason) => {
       if (!outcome.decision || rank[d] > rank[outcome.decision]) {
         outcome.decision = d;
         if (reason) outcome.reason = reason;
@@ -7470,12 +7470,12 @@ var HookRunner = class {
       }
     };
     for (const s of said) {
-      if (s.kind === "block") decide("deny", s.reason);
+      if (s.kind === "block") decide2("deny", s.reason);
       if (s.kind !== "json") continue;
       const h = s.out.hookSpecificOutput;
       const d = h?.permissionDecision ?? (s.out.decision === "approve" ? "allow" : s.out.decision === "block" ? "deny" : void 0);
       const reason = typeof h?.permissionDecisionReason === "string" ? h.permissionDecisionReason : typeof s.out.reason === "string" ? s.out.reason : void 0;
-      if (d === "allow" || d === "ask" || d === "deny") decide(d, reason);
+      if (d === "allow" || d === "ask" || d === "deny") decide2(d, reason);
       else if (d !== void 0) this.opts.report(agent.id, `A PreToolUse hook answered permissionDecision ${JSON.stringify(d)}; expected "allow", "deny" or "ask". It was ignored.`);
       if (isObject(h?.updatedInput)) outcome.updatedInput = h.updatedInput;
     }
@@ -11454,73 +11454,83 @@ import { z as z15 } from "zod";
 // src/main/runtime/tools/ignore-rules.ts
 import { existsSync as existsSync10, readFileSync as readFileSync6 } from "node:fs";
 import { dirname as dirname22, join as join34, relative as relative7 } from "node:path";
-var IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"];
 function parseIgnoreFile(text2) {
   const rules = [];
   for (const raw of text2.split(/\r?\n/)) {
     const line2 = raw.replace(/(?<!\\)\s+$/, "");
     if (!line2 || line2.startsWith("#")) continue;
     try {
-      rules.push(compileGlob(line2.startsWith("\\#") || line2.startsWith("\\!") ? line2.slice(1) : line2));
+      rules.push(compileGlob(line2));
     } catch {
     }
   }
   return rules;
 }
+function readRules(file) {
+  if (!existsSync10(file)) return [];
+  try {
+    return parseIgnoreFile(readFileSync6(file, "utf8"));
+  } catch {
+    return [];
+  }
+}
 function loadDir(dir) {
-  const rules = [];
-  for (const name of IGNORE_FILES) {
-    const file = join34(dir, name);
-    if (!existsSync10(file)) continue;
-    try {
-      rules.push(...parseIgnoreFile(readFileSync6(file, "utf8")));
-    } catch {
-    }
-  }
-  const exclude = join34(dir, ".git", "info", "exclude");
-  if (existsSync10(exclude)) {
-    try {
-      rules.unshift(...parseIgnoreFile(readFileSync6(exclude, "utf8")));
-    } catch {
-    }
-  }
-  return rules.length ? { dir, rules } : null;
+  const hasGit = existsSync10(join34(dir, ".git"));
+  const frame = {
+    dir,
+    hasGit,
+    rgignore: readRules(join34(dir, ".rgignore")),
+    ignore: readRules(join34(dir, ".ignore")),
+    gitignore: readRules(join34(dir, ".gitignore")),
+    exclude: hasGit ? readRules(join34(dir, ".git", "info", "exclude")) : []
+  };
+  return hasGit || frame.rgignore.length || frame.ignore.length || frame.gitignore.length ? frame : null;
+}
+function decide(rules, rel, isDir) {
+  for (let i = rules.length - 1; i >= 0; i--) if (matchGlob(rules[i], rel, isDir)) return !rules[i].negated;
+  return void 0;
 }
 var IgnoreStack = class _IgnoreStack {
-  constructor(files) {
-    this.files = files;
+  /** Deepest first. */
+  constructor(frames) {
+    this.frames = frames;
   }
-  files;
-  /** Starts at `root`, also loading ancestors' ignore files when `root` is inside a git repository. */
+  frames;
+  /** Starts at `root`, with the ignore files of every directory above it (as rg reads its parents'). */
   static forRoot(root2) {
-    const chain = [];
-    let dir = root2;
-    for (; ; ) {
-      chain.unshift(dir);
-      if (existsSync10(join34(dir, ".git"))) break;
+    const frames = [];
+    for (let dir = root2; ; ) {
+      const f = loadDir(dir);
+      if (f) frames.push(f);
       const up = dirname22(dir);
-      if (up === dir) {
-        chain.splice(0, chain.length - 1);
-        break;
-      }
+      if (up === dir) break;
       dir = up;
     }
-    return new _IgnoreStack(chain.map(loadDir).filter((f) => f !== null));
+    return new _IgnoreStack(frames);
   }
   /** The stack for a subdirectory: this one plus the subdirectory's own ignore files. */
   descend(dir) {
     const own = loadDir(dir);
-    return own ? new _IgnoreStack([...this.files, own]) : this;
+    return own ? new _IgnoreStack([own, ...this.frames]) : this;
   }
-  /** Last matching rule wins, deeper files after shallower ones, exactly as git orders them. */
   ignores(absPath, isDir) {
-    let ignored = false;
-    for (const file of this.files) {
-      const rel = toPosix(relative7(file.dir, absPath));
+    let rg3;
+    let ig;
+    let gi;
+    let ex;
+    let sawGit = false;
+    for (const f of this.frames) {
+      const rel = toPosix(relative7(f.dir, absPath));
       if (rel === "" || rel.startsWith("..")) continue;
-      for (const rule of file.rules) if (matchGlob(rule, rel, isDir)) ignored = !rule.negated;
+      rg3 ??= decide(f.rgignore, rel, isDir);
+      ig ??= decide(f.ignore, rel, isDir);
+      if (!sawGit) {
+        gi ??= decide(f.gitignore, rel, isDir);
+        ex ??= decide(f.exclude, rel, isDir);
+      }
+      sawGit ||= f.hasGit;
     }
-    return ignored;
+    return rg3 ?? ig ?? gi ?? ex ?? false;
   }
 };
 var OverrideGlobs = class {
@@ -11545,16 +11555,23 @@ var OverrideGlobs = class {
 // src/main/runtime/tools/file-walk.ts
 import { readdir as readdir7 } from "node:fs/promises";
 import { join as join35 } from "node:path";
-async function walkFiles(opts) {
+async function walkTree(opts) {
   const out = [];
   const overrides = opts.overrides ?? new OverrideGlobs([]);
+  let seen = 0;
+  let complete = true;
   const visit2 = async (dir, rel, ignore) => {
     if (opts.signal?.aborted) throw new Error("aborted");
-    if (opts.maxFiles !== void 0 && out.length >= opts.maxFiles) return;
+    if (!complete || opts.maxFiles !== void 0 && out.length >= opts.maxFiles) return;
     let entries;
     try {
       entries = await readdir7(dir, { withFileTypes: true });
     } catch {
+      return;
+    }
+    seen += entries.length;
+    if (opts.maxEntries !== void 0 && seen > opts.maxEntries) {
+      complete = false;
       return;
     }
     const subdirs = [];
@@ -11573,7 +11590,10 @@ async function walkFiles(opts) {
     await Promise.all(subdirs);
   };
   await visit2(opts.root, "", IgnoreStack.forRoot(opts.root));
-  return out;
+  return { files: out, complete };
+}
+async function walkFiles(opts) {
+  return (await walkTree(opts)).files;
 }
 
 // src/main/runtime/tools/ripgrep.ts
@@ -11602,6 +11622,7 @@ function ripgrepPath(option) {
   return option ?? findRipgrep();
 }
 function runRipgrep(rg3, args, opts) {
+  const sep2 = opts.separator ?? "\n";
   return new Promise((resolve24, reject) => {
     const child2 = spawn5(rg3, args, { cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
     let stderr = "";
@@ -11618,7 +11639,7 @@ function runRipgrep(rg3, args, opts) {
       if (stopped) return;
       pending += chunk;
       let nl;
-      while ((nl = pending.indexOf("\n")) >= 0) {
+      while ((nl = pending.indexOf(sep2)) >= 0) {
         const line2 = pending.slice(0, nl);
         pending = pending.slice(nl + 1);
         if (opts.onLine(line2) === false) {
@@ -11644,22 +11665,46 @@ function runRipgrep(rg3, args, opts) {
   });
 }
 
+// src/main/runtime/tools/search-engine.ts
+var IN_PROCESS_SEARCH_UP_TO = 1500;
+var LARGE_FOR_MS = 6e4;
+var large = /* @__PURE__ */ new Map();
+function knownLarge(root2) {
+  const at = large.get(root2);
+  if (at === void 0) return false;
+  if (Date.now() - at < LARGE_FOR_MS) return true;
+  large.delete(root2);
+  return false;
+}
+async function smallTreeFiles(opts) {
+  if (opts.upTo <= 0 || knownLarge(opts.root)) return null;
+  const walk = await walkTree({ ...opts, maxEntries: opts.upTo });
+  if (walk.complete) return walk.files;
+  if (large.size > 1e3) large.clear();
+  large.set(opts.root, Date.now());
+  return null;
+}
+
 // src/main/runtime/tools/list-files.ts
 var RG_BASE_ARGS = ["--no-config", "--hidden", "--no-require-git"];
 var LIST_FILES_CAP = 25e4;
-async function listFiles(root2, rg3, signal) {
-  if (!rg3) return walkFiles({ root: root2, overrides: new OverrideGlobs(["!.git"]), signal, maxFiles: LIST_FILES_CAP });
+async function listFiles(root2, rg3, signal, upTo = IN_PROCESS_SEARCH_UP_TO) {
+  const overrides = new OverrideGlobs(["!.git"]);
+  if (!rg3) return { files: await walkFiles({ root: root2, overrides, signal, maxFiles: LIST_FILES_CAP }), engine: "js" };
+  const small = await smallTreeFiles({ root: root2, overrides, signal, upTo });
+  if (small) return { files: small, engine: "js" };
   const files = [];
-  const run = await runRipgrep(rg3, ["--files", ...RG_BASE_ARGS, "--glob", "!.git", "--", "."], {
+  const run = await runRipgrep(rg3, ["--files", "--null", ...RG_BASE_ARGS, "--glob", "!.git", "--", "."], {
     cwd: root2,
     signal,
+    separator: "\0",
     onLine: (line2) => {
       if (line2) files.push(line2.startsWith("./") ? line2.slice(2) : line2);
       return files.length < LIST_FILES_CAP;
     }
   });
   if (run.code === 2 && files.length === 0) throw new Error(`ripgrep failed: ${run.stderr || "unknown error"}`);
-  return files;
+  return { files, engine: "rg" };
 }
 
 // src/main/runtime/tools/glob.ts
@@ -11717,12 +11762,13 @@ function createGlobTool(opts) {
       const refused = paths2.check("Glob", root2, "read");
       if (refused) return { content: refused, isError: true };
       const rootInfo = statOrNull(root2);
-      const engine = ripgrepPath(opts.ripgrep);
-      const all2 = rootInfo?.isDirectory() ? await listFiles(root2, engine, ctx.signal) : [];
+      const rg3 = ripgrepPath(opts.ripgrep);
+      const listed = rootInfo?.isDirectory() ? await listFiles(root2, rg3, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg3 && opts.inProcessSearchUpTo === 0 ? "rg" : "js" };
+      const all2 = listed.files;
       const visible = paths2.searchFilter(root2, "Glob");
       const matched = await sortByMtime(root2, all2.filter((rel) => matchGlob(glob, rel) && visible(join37(root2, rel))));
       const shown2 = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join37(root2, rel)));
-      const details = { pattern: input.pattern, root: root2, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: engine ? "rg" : "js" };
+      const details = { pattern: input.pattern, root: root2, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine };
       if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root2)}.`, details };
       const note = matched.length > GLOB_MAX_RESULTS ? `
 (Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : "";
@@ -11801,6 +11847,124 @@ var RG_TYPES = {
   zig: ["*.zig"]
 };
 
+// src/main/runtime/tools/rust-regex.ts
+var WORD = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
+var BOUNDARY = `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`;
+var NOT_BOUNDARY = `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`;
+var hex = (c) => `\\u{${c.codePointAt(0).toString(16)}}`;
+var isAlnum = (c) => /^[A-Za-z0-9]$/.test(c);
+function escape(p, i, inClass) {
+  const c = p[i + 1];
+  if (c === void 0) return null;
+  switch (c) {
+    case "d":
+      return ["\\p{Nd}", i + 2];
+    case "D":
+      return ["\\P{Nd}", i + 2];
+    case "s":
+      return ["\\p{White_Space}", i + 2];
+    case "S":
+      return ["\\P{White_Space}", i + 2];
+    case "w":
+      return [inClass ? WORD : `[${WORD}]`, i + 2];
+    case "W":
+      return inClass ? null : [`[^${WORD}]`, i + 2];
+    case "b":
+      return inClass ? null : [BOUNDARY, i + 2];
+    case "B":
+      return inClass ? null : [NOT_BOUNDARY, i + 2];
+    case "A":
+      return inClass ? null : ["(?<![\\s\\S])", i + 2];
+    case "z":
+      return inClass ? null : ["(?![\\s\\S])", i + 2];
+    case "n":
+    case "t":
+    case "r":
+    case "f":
+    case "v":
+      return [`\\${c}`, i + 2];
+    case "x": {
+      const braced = /^\{([0-9A-Fa-f]{1,8})\}/.exec(p.slice(i + 2));
+      if (braced) return [`\\u{${braced[1]}}`, i + 2 + braced[0].length];
+      const two = /^[0-9A-Fa-f]{2}/.exec(p.slice(i + 2));
+      return two ? [`\\x${two[0]}`, i + 4] : null;
+    }
+    case "p":
+    case "P": {
+      const braced = /^\{([A-Za-z_=]+)\}/.exec(p.slice(i + 2));
+      if (braced) return [`\\${c}{${braced[1]}}`, i + 2 + braced[0].length];
+      const one = p[i + 2];
+      return one && /[A-Za-z]/.test(one) ? [`\\${c}{${one}}`, i + 3] : null;
+    }
+    default:
+      if (isAlnum(c)) return null;
+      return [hex(c), i + 2];
+  }
+}
+function rustRegexSource(p, opts) {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < p.length; ) {
+    const c = p[i];
+    if (c === "\\") {
+      const e = escape(p, i, inClass);
+      if (!e) return null;
+      out += e[0];
+      i = e[1];
+      continue;
+    }
+    if (inClass) {
+      if (c === "[") return null;
+      if ((c === "&" || c === "-" || c === "~") && p[i + 1] === c) return null;
+      if (c === "]") inClass = false;
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      out += "[";
+      i++;
+      if (p[i] === "^") {
+        out += "^";
+        i++;
+      }
+      if (p[i] === "]") {
+        out += "\\]";
+        i++;
+      }
+      continue;
+    }
+    if (c === "(" && p[i + 1] === "?") {
+      const rest = p.slice(i + 2);
+      if (rest.startsWith(":")) {
+        out += "(?:";
+        i += 3;
+      } else if (/^P?<[A-Za-z_][A-Za-z0-9_]*>/.test(rest)) {
+        const named = /^P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
+        out += `(?<${named[1]}>`;
+        i += 2 + named[0].length;
+      } else return null;
+      continue;
+    }
+    if (c === ".") out += opts.dotAll ? "[^]" : "[^\\n]";
+    else if (c === "^") out += opts.multiLine ? "(?<![^\\n])" : "^";
+    else if (c === "$") out += opts.multiLine ? "(?![^\\n])" : "$";
+    else out += c;
+    i++;
+  }
+  return inClass ? null : out;
+}
+function rustRegex(pattern, opts) {
+  const source = rustRegexSource(pattern, { dotAll: opts.multiline, multiLine: opts.multiline });
+  if (source === null) return null;
+  try {
+    return new RegExp(source, `u${opts.multiline ? "g" : ""}${opts.ignoreCase ? "i" : ""}`);
+  } catch {
+    return null;
+  }
+}
+
 // src/main/runtime/tools/grep-search.ts
 var GREP_MAX_COLLECTED_LINES = 2e4;
 var GrepInputError = class extends Error {
@@ -11820,7 +11984,7 @@ async function grepWithRipgrep(rg3, q) {
   if (q.type) args.push("--type", q.type);
   args.push(q.ignoreCase ? "--ignore-case" : "--case-sensitive");
   if (q.multiline) args.push("--multiline", "--multiline-dotall");
-  if (q.filesOnly) args.push("--files-with-matches");
+  if (q.filesOnly) args.push("--files-with-matches", "--null");
   else args.push("--json", "--after-context", String(q.after), "--before-context", String(q.before));
   args.push("--regexp", q.pattern, "--", target2);
   const byPath2 = /* @__PURE__ */ new Map();
@@ -11830,6 +11994,7 @@ async function grepWithRipgrep(rg3, q) {
   const run = await runRipgrep(rg3, args, {
     cwd: cwd2,
     signal: q.signal,
+    ...q.filesOnly ? { separator: "\0" } : {},
     onLine: (line2) => {
       if (!line2) return;
       if (q.filesOnly) {
@@ -11859,7 +12024,9 @@ async function grepWithRipgrep(rg3, q) {
   return { files: [...byPath2.values()], capped };
 }
 function compileGrepRegex(pattern, ignoreCase, multiline) {
-  const flags = `${multiline ? "gms" : "m"}${ignoreCase ? "i" : ""}`;
+  const faithful = rustRegex(pattern, { ignoreCase, multiline });
+  if (faithful) return faithful;
+  const flags = `${multiline ? "gms" : ""}${ignoreCase ? "i" : ""}`;
   try {
     return new RegExp(pattern, `${flags}u`);
   } catch {
@@ -11883,11 +12050,12 @@ function withContext(lines2, matched, before, after) {
   return [...keep].sort((a, b) => a - b).map((n) => ({ n, text: lines2[n - 1], match: matched.has(n) }));
 }
 function searchText(text2, regex, q) {
-  const lines2 = text2.split("\n").map(stripEol);
-  if (lines2.length > 0 && text2.endsWith("\n")) lines2.pop();
+  const raw = text2.split("\n");
+  if (raw.length > 0 && text2.endsWith("\n")) raw.pop();
+  const lines2 = raw.map(stripEol);
   const matched = /* @__PURE__ */ new Set();
   if (!q.multiline) {
-    lines2.forEach((line2, i) => {
+    raw.forEach((line2, i) => {
       if (regex.test(line2)) matched.add(i + 1);
     });
   } else {
@@ -11919,17 +12087,47 @@ async function grepWithJs(q) {
   const accept = typeFilter(q.type);
   const rootIsDir = (await stat13(q.root)).isDirectory();
   const paths2 = rootIsDir ? (await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, "!.git"]), accept, signal: q.signal })).map((rel) => join38(q.root, rel)) : [q.root];
+  return await searchFiles(q, regex, paths2, Infinity);
+}
+var IN_PROCESS_GREP_BYTES = 2 * 1024 * 1024;
+async function grepSearch(q, rg3, upTo = IN_PROCESS_SEARCH_UP_TO) {
+  if (!rg3) return { ...await grepWithJs(q), engine: "js" };
+  const regex = upTo > 0 ? inProcessRegex(q) : null;
+  if (regex) {
+    const rootIsDir = (await stat13(q.root)).isDirectory();
+    const rels = rootIsDir ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, "!.git"]), accept: typeFilter(q.type), signal: q.signal, upTo }) : [""];
+    const found = rels && await searchFiles(q, regex, rels.map((rel) => join38(q.root, rel)), IN_PROCESS_GREP_BYTES);
+    if (found) return { ...found, engine: "js" };
+  }
+  return { ...await grepWithRipgrep(rg3, q), engine: "rg" };
+}
+function inProcessRegex(q) {
+  return rustRegex(q.pattern, { ignoreCase: q.ignoreCase, multiline: q.multiline });
+}
+function decodeText(bytes) {
+  let text2;
+  if (bytes[0] === 255 && bytes[1] === 254) text2 = new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  else if (bytes[0] === 254 && bytes[1] === 255) text2 = new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  else if (bytes.includes(0)) return null;
+  else text2 = bytes.toString("utf8", bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191 ? 3 : 0);
+  return text2.includes("\0") ? null : text2;
+}
+async function searchFiles(q, regex, paths2, maxBytes) {
   const files = [];
   let collected = 0;
   let capped = false;
+  let bytesRead = 0;
+  let tooBig = false;
   let next = 0;
   const worker = async () => {
-    while (next < paths2.length && !capped) {
+    while (next < paths2.length && !capped && !tooBig) {
       if (q.signal?.aborted) throw new Error("aborted");
       const path = paths2[next++];
       const bytes = await readFile13(path).catch(() => null);
-      if (!bytes || bytes.includes(0)) continue;
-      const found = searchText(bytes.toString("utf8"), regex, q);
+      if (bytes && (bytesRead += bytes.length) > maxBytes) tooBig = true;
+      const text2 = bytes && !tooBig ? decodeText(bytes) : null;
+      if (text2 === null) continue;
+      const found = searchText(text2, regex, q);
       if (!found) continue;
       files.push({ path, ...found });
       collected += q.filesOnly ? 1 : found.lines.length;
@@ -11937,7 +12135,7 @@ async function grepWithJs(q) {
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
-  return { files, capped };
+  return tooBig ? null : { files, capped };
 }
 
 // src/main/runtime/tools/grep.ts
@@ -12048,10 +12246,9 @@ function createGrepTool(opts) {
         filesOnly: input.output_mode === "files_with_matches",
         signal: ctx.signal
       };
-      const rg3 = ripgrepPath(opts.ripgrep);
       let outcome;
       try {
-        outcome = rg3 ? await grepWithRipgrep(rg3, query) : await grepWithJs(query);
+        outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo);
       } catch (err) {
         if (err instanceof GrepInputError) return { content: err.message, isError: true };
         throw err;
@@ -12061,7 +12258,7 @@ function createGrepTool(opts) {
       let text2 = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0);
       if (outcome.capped) text2 += "\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]";
       const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0);
-      return { content: text2, details: { pattern: input.pattern, root: root2, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: rg3 ? "rg" : "js" } };
+      return { content: text2, details: { pattern: input.pattern, root: root2, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine } };
     }
   });
 }

@@ -1,6 +1,8 @@
 // Cache-aware starts. Requests that share a stable prefix (tools, system prompt, thinking and effort) read it
 // from the prompt cache only if an earlier request wrote it and that request's response has begun: sixteen
 // siblings sent at the same instant would each write it (1.25× the input price) and none read it (0.1×).
+// Forks started by one turn share more: their parent's conversation up to that very reply (the same message
+// object in each of their requests), so the reply is part of their key.
 // The gate keeps, per prefix, whether a request carrying it is in flight (sent, no response yet) or warm
 // (a response began recently), and holds a request back only while its prefix is in flight:
 //  - `first`: the first request goes at once; the others go when its response begins (cost: one
@@ -11,6 +13,7 @@
 // Waiting never blocks for long: a leader that fails lets the others go, and no wait outlasts `maxWaitMs`.
 import { createHash } from 'node:crypto'
 import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
+import { latestReply } from './request-body'
 import type { ModelRequest } from './types'
 
 export const CACHE_SHARING_MODES = ['first', 'prewarm', 'off'] as const
@@ -133,6 +136,25 @@ export class CacheSharingGate {
 // The prefix key of a request: what the tools and system breakpoints cover, plus what renders ahead of the
 // messages. Memoized on the tools array, which a run reuses for every turn.
 const memo = new WeakMap<object, { system: unknown; rest: string; key: string | null }>()
+
+const replyIds = new WeakMap<object, number>()
+let nextReplyId = 0
+
+/**
+ * The key requests wait on each other by: the stable prefix, and the latest reply of the conversation they
+ * carry (by identity: only forks of one turn hold the same reply object). Null when the prefix is too short
+ * to be cached at all.
+ */
+export function sharingKey(request: ModelRequest): string | null {
+  const stable = stablePrefixKey(request)
+  if (stable === null) return null
+  const at = latestReply(request.messages)
+  if (at === -1) return stable
+  const reply = request.messages[at]
+  let id = replyIds.get(reply)
+  if (id === undefined) replyIds.set(reply, (id = ++nextReplyId))
+  return `${stable}#${id}`
+}
 
 /** The key of a request's stable prefix, or null when it is too short for the model to cache. */
 export function stablePrefixKey(request: ModelRequest): string | null {

@@ -4,13 +4,13 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { createHash } from 'node:crypto'
-import { CacheSharingGate, DEFAULT_CACHE_SHARING, stablePrefixKey, type CacheSharing, type CacheTicket } from './cache-sharing'
+import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
-import { buildRequestBody } from './request-body'
+import { buildRequestBody, latestReply } from './request-body'
 import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
 
 export interface ModelClientConfig {
@@ -93,8 +93,10 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
   async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, signal: AbortSignal | undefined): Promise<CacheTicket> {
-    const key = sharing === 'off' || request.promptCaching === false ? null : stablePrefixKey(request)
-    const warm = sharing === 'prewarm' ? prewarmBody(body) : null
+    const key = sharing === 'off' || request.promptCaching === false ? null : sharingKey(request)
+    // A pre-warm carries the stable prefix alone: it serves agents' first requests (forks of one turn wait
+    // for the first of them instead).
+    const warm = sharing === 'prewarm' && latestReply(request.messages) === -1 ? prewarmBody(body) : null
     try {
       return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal })) : undefined)
     } catch {

@@ -29,11 +29,13 @@ describe('prompt-cache breakpoints in the request body', () => {
     expect(markedMessages(body.messages)).toEqual(['0.0'])
   })
 
-  it('marks the previous request’s last message and the new one, however many blocks the turn added', () => {
+  it('marks the previous request’s last message, the latest reply and the new message, however many blocks the turn added', () => {
     const messages = conversation(3, 16) // the last turn added 16 tool_use and 16 tool_result blocks
     const body: any = buildRequestBody({ model: 'm', system: 'sys', tools, sharedTools: 3, messages })
     expect(previousTail(messages)).toBe(messages.length - 3)
-    expect(markedMessages(body.messages)).toEqual([`${messages.length - 3}.15`, `${messages.length - 1}.15`])
+    expect(markedMessages(body.messages)).toEqual([`${messages.length - 3}.15`, `${messages.length - 2}.16`, `${messages.length - 1}.15`])
+    // The tools' breakpoint serves other agents' first requests only: here it gives way.
+    expect(marked(body.tools)).toEqual([])
     expect(count(body)).toBe(4)
   })
 
@@ -44,6 +46,7 @@ describe('prompt-cache breakpoints in the request body', () => {
       const body: any = buildRequestBody({ model: 'm', system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], tools, sharedTools: tools.length, messages })
       expect(count(body)).toBeLessThanOrEqual(4)
       expect(marked(body.system)).toEqual([1])
+      expect(marked(body.tools)).toEqual(turns === 0 ? [tools.length - 1] : [])
       expect(count(buildRequestBody({ model: 'm', system: 'a', tools, sharedTools: 2, messages, promptCaching: false }))).toBe(0)
       expect(JSON.stringify(messages)).toBe(before)
     }
@@ -57,6 +60,7 @@ describe('prompt-cache breakpoints in the request body', () => {
     const body: any = buildRequestBody({ model: 'm', tools, messages: [...messages, { role: 'user', content: 'more' }] })
     expect(marked(body.tools)).toEqual([])
     expect(body.messages[0].content).toEqual([{ type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }])
+    expect(body.messages[1].content.map((b: any) => !!b.cache_control)).toEqual([true, false]) // the reply, before its thinking
     expect(body.messages[2].content[0].cache_control).toEqual({ type: 'ephemeral' })
     // A conversation that ends on the assistant's turn: the breakpoint goes on the block before its thinking.
     const ending: any = buildRequestBody({ model: 'm', messages })

@@ -1,11 +1,14 @@
 // ModelRequest -> the Messages API body, with prompt-cache breakpoints placed so that what stays the same is
-// cached apart from what moves (at most the API's four; see prompt-cache-rules.ts):
-//  1. the last tool every agent of the session gets alike (`sharedTools`): agents with different system
-//     prompts, such as the main agent and its subagents, read one entry for the tools;
-//  2. the end of the system prompt (instructions, CLAUDE.md, environment): siblings of one type share it;
-//  3. the end of the previous request's conversation: its entry is found however many blocks the last turn
-//     added (a turn of 16 parallel tool calls adds 32, past the API's 20-block lookback);
-//  4. the last message: the entry the next turn reads.
+// cached apart from what moves (at most the API's four; see prompt-cache-rules.ts). An agent's first request:
+//  - the last tool every agent of the session gets alike (`sharedTools`): agents with different system
+//    prompts, such as the main agent and its subagents, read one entry for the tools;
+//  - the end of the system prompt (instructions, CLAUDE.md, environment): siblings of one type share it;
+//  - the last message: the entry its next turn reads.
+// Once the conversation has a reply, the tools' breakpoint (which only other agents' first requests read) gives
+// way to two in the conversation:
+//  - the end of the previous request: its entry is found however many blocks the last turn added (a turn of
+//    16 parallel tool calls adds 32, past the API's 20-block lookback);
+//  - the latest reply: forks started by that turn carry the same conversation up to it, and read it there.
 // The breakpoints are added to copies: the conversation itself never carries cache_control.
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'
 import { contentBlocks, type ChatMessage } from '../../../shared/events'
@@ -22,10 +25,16 @@ function systemBlocks(system: ModelRequest['system'], cache: boolean): MessageCr
   return blocks.map((b, i) => (cache && i === blocks.length - 1 ? { ...b, cache_control: EPHEMERAL } : { ...b }))
 }
 
+/** The latest assistant reply before the last message, -1 for none. */
+export function latestReply(messages: readonly ChatMessage[]): number {
+  for (let i = messages.length - 2; i >= 0; i--) if (messages[i].role === 'assistant') return i
+  return -1
+}
+
 /** The message the previous request ended with: the one before the latest assistant reply. */
 export function previousTail(messages: readonly ChatMessage[]): number {
-  for (let i = messages.length - 2; i > 0; i--) if (messages[i].role === 'assistant') return i - 1
-  return -1
+  const reply = latestReply(messages)
+  return reply > 0 ? reply - 1 : -1
 }
 
 function withBlocksCached(messages: ChatMessage[], at: ReadonlySet<number>): unknown[] {
@@ -42,7 +51,8 @@ function withBlocksCached(messages: ChatMessage[], at: ReadonlySet<number>): unk
 
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
   const cache = request.promptCaching !== false
-  const tail = new Set([previousTail(request.messages), request.messages.length - 1].filter((i) => i >= 0))
+  const reply = latestReply(request.messages)
+  const tail = new Set([previousTail(request.messages), reply, request.messages.length - 1].filter((i) => i >= 0))
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -52,7 +62,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
   const system = systemBlocks(request.system, cache)
   if (system) body.system = system
   if (request.tools?.length) {
-    const shared = Math.min(request.sharedTools ?? 0, request.tools.length)
+    const shared = reply === -1 ? Math.min(request.sharedTools ?? 0, request.tools.length) : 0
     body.tools = cache && shared > 0 ? request.tools.map((t, i) => (i === shared - 1 ? { ...t, cache_control: EPHEMERAL } : t)) : request.tools
   }
   if (request.thinking) body.thinking = request.thinking
