@@ -46,12 +46,13 @@ Give each subagent a complete, self-contained prompt: it sees nothing of your co
 }
 
 export function createAgentTool(opts: {
-  agents: () => readonly AgentDefinition[]
+  /** agentToolDescription of the session's agent types (built once per set of definitions, not per agent). */
+  description: string
   spawn: (input: AgentToolInput, ctx: ToolContext) => Promise<ToolResult>
 }): Tool {
   const tool = defineTool({
     name: AGENT_TOOL_NAME,
-    description: agentToolDescription(opts.agents()),
+    description: opts.description,
     schema: agentToolInput,
     readOnly: false,
     // Several Agent calls in one assistant message run in parallel: that is the point of fan-out.

@@ -1,6 +1,8 @@
 // What a session reads from disk for its agents' prompts: the agent definitions and the CLAUDE.md files
 // (both re-read on reload, so a change applies to the next spawn), and each folder's git status, probed
-// once, for the environment part of the system prompts built from them (agent-prompt.ts).
+// once, for the environment part of the system prompts built from them (agent-prompt.ts). A prompt that
+// depends on nothing but these (no memory or skills of its own, no worktree) is built once for all the agents
+// of its type, folder and model: sixteen siblings get the very same text.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
@@ -19,6 +21,7 @@ export class SessionDefinitions {
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
+  private prompts = new WeakMap<AgentDefinition, Map<string, Promise<string>>>()
 
   constructor(private readonly opts: SessionDefinitionsOptions) {}
 
@@ -27,6 +30,7 @@ export class SessionDefinitions {
     const [agents, claudeMd] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home })])
     this.loaded = agents.byType
     this.claudeMd = claudeMd
+    this.prompts = new WeakMap()
   }
 
   /** The effective definitions by agent type, as last loaded. */
@@ -35,7 +39,18 @@ export class SessionDefinitions {
   }
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+    if (worktree || def.memory || def.skills?.length) return build()
+    // The environment names the day: a prompt built yesterday is not reused today.
+    const key = `${handle.cwd}\u0000${handle.model}\u0000${new Date().toDateString()}`
+    let byKey = this.prompts.get(def)
+    if (!byKey) this.prompts.set(def, (byKey = new Map()))
+    let prompt = byKey.get(key)
+    if (!prompt) {
+      byKey.set(key, (prompt = build()))
+      prompt.catch(() => byKey.delete(key))
+    }
+    return prompt
   }
 
   private git(cwd: string) {

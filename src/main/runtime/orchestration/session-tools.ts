@@ -6,7 +6,7 @@ import type { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool, ToolContext } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
-import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
+import { AGENT_TOOL_NAME, agentToolDescription, createAgentTool, type AgentToolInput } from './agent-tool'
 import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
@@ -36,11 +36,19 @@ export interface SessionToolsOptions {
 
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
+  /** The Agent tool's description, built once per loaded set of definitions rather than once per agent. */
+  private listing: { agents: ReturnType<ToolsHost['agents']>; description: string } | null = null
 
   constructor(
     private readonly s: ToolsHost,
     private readonly opts: SessionToolsOptions
   ) {}
+
+  private agentDescription(): string {
+    const agents = this.s.agents()
+    if (this.listing?.agents !== agents) this.listing = { agents, description: agentToolDescription([...agents.values()].map((l) => l.definition)) }
+    return this.listing.description
+  }
 
   /** Every tool name an agent could be given, for tool resolution. */
   names(): string[] {
@@ -73,7 +81,7 @@ export class SessionTools {
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(createAgentTool({ description: this.agentDescription(), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
