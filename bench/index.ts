@@ -1,8 +1,9 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or fan-out, cli, sandbox, cost) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or cost, fan-out, cli, sandbox, search) runs one.
 import { benchCliStart } from './cli-start'
 import { serveCost } from './cost-server'
 import { benchFanOut, serveFanOut } from './fan-out'
 import { benchSandbox } from './sandbox'
+import { benchSearch } from './search'
 import { benchUi } from './ui'
 import { benchVsClaudeCode, type VsClaudeCode } from './vs-claude-code'
 
@@ -20,6 +21,7 @@ if (process.argv[2] === '--fan-out-server') {
   if (wanted('cli')) await benchCliStart(root)
   if (wanted('sandbox')) await benchSandbox()
   if (wanted('ui')) await benchUi(root)
+  if (wanted('search')) await benchSearch()
   if (vs) closingNote(vs)
 }
 

@@ -66,6 +66,8 @@ test('after a reload, the new-session page says requests are waiting and opens t
   await page.getByTestId('new-prompt-send').click()
   await expect(page.getByTestId('permissions-badge')).toHaveText('1', { timeout: 30_000 })
 
+  // On the new-session page when it reloads (a reload returns to whatever was open: here, no session).
+  await page.getByTestId('new-session').click()
   await page.reload()
   // No session is open: the page has no session bar, so no Permissions button — the notice stands in.
   await expect(page.getByTestId('new-prompt')).toBeVisible()

@@ -28,8 +28,9 @@ export async function buildCli() {
     target: 'node20',
     // Dependencies are bundled in: loading one file is several times faster than resolving and reading
     // hundreds of files from node_modules, and process start to first request is a product figure.
-    // sandbox-runtime finds its seccomp helper next to its own files, so it is loaded from node_modules.
-    external: ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime'],
+    // sandbox-runtime finds its seccomp helper next to its own files, and node-sqlite3-wasm its .wasm file
+    // next to its script: both are loaded from node_modules.
+    external: ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm'],
     // Code that finds Fanout's files from import.meta.url gets the bundle's own URL.
     define: { 'import.meta.url': '__fanoutModuleUrl' },
     banner: { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -5,6 +5,7 @@
 import { block, reply, scriptByAgent, type ParsedRequest, type Respond, type ScriptedReply } from '../../src/main/runtime/model/scripted'
 import { agentEditorScripts } from './agent-editor-script'
 import { coordinatorScripts } from './coordinator-script'
+import { reviewScripts } from './review-script'
 
 interface Plan {
   type: string
@@ -141,5 +142,5 @@ export function e2eScript(opts: { speed: number }): Respond {
     match: (req: ParsedRequest) => req.firstUserText.includes('read every module and check its tests'),
     turns: new Array<Respond>(100_000).fill(() => reply.with(PACE, block.text('Picking up where the long session left off: one more pass done.')))
   }
-  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), longSession, child, main], { fallback: () => reply.text('Noted.') })
+  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), ...reviewScripts(opts), longSession, child, main], { fallback: () => reply.text('Noted.') })
 }

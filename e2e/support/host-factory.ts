@@ -23,6 +23,8 @@ export interface E2eHostOptions {
   respond?: Respond
   /** Sessions find no bubblewrap, so the Bash sandbox cannot start (its notice, and asking instead). */
   sandboxUnavailable?: boolean
+  /** Stands in for the desktop's file manager, which this machine has none of (Open folder in the Changes view). */
+  openPath?: (path: string) => Promise<string | null>
 }
 
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
@@ -42,7 +44,8 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
       if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
       return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
     },
-    sessionDefaults: { managedSettingsFile: null, ...(opts.sandboxUnavailable ? { sandboxRuntime: new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' }) } : {}) }
+    sessionDefaults: { managedSettingsFile: null, ...(opts.sandboxUnavailable ? { sandboxRuntime: new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' }) } : {}) },
+    ...(opts.openPath ? { openPath: opts.openPath } : {})
   })
   const close = host.close.bind(host)
   host.close = async () => {

@@ -46,6 +46,11 @@ export interface EventBase {
    * transcripts written before it existed.
    */
   seq?: number
+  /**
+   * On a transcript line that merged several deltas (store/transcript-format.ts): the seq of the first.
+   * Between it and `seq` other agents' events happened while this line's text was only partly shown.
+   */
+  firstSeq?: number
 }
 
 export interface AgentStartEvent extends EventBase {

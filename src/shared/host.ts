@@ -2,16 +2,17 @@
 // contract call (named in CALLS), each receiving the already-validated request, plus push subscriptions.
 // Types only: the runtime implements it (src/main/runtime/host), adapters consume it.
 import type { AgentEditorHost } from './agent-editor-host'
+import type { ReviewHost } from './review-host'
 import type { AgentEvent } from './events'
 import type { CallResponse, HostCallName, HostNotice, ParsedRequest } from './ipc-contract'
 
 type Call<K extends HostCallName> = (request: ParsedRequest<K>) => Promise<CallResponse<K>>
 
 /**
- * The agent editor's calls are optional: a host without them (a benchmark's synthetic host) answers them
- * `unsupported`. LocalRuntimeHost implements AgentEditorHost in full.
+ * The agent editor's and the review calls are optional: a host without them (a benchmark's synthetic host)
+ * answers them `unsupported`. LocalRuntimeHost implements AgentEditorHost and ReviewHost in full.
  */
-export interface RuntimeHost extends Partial<AgentEditorHost> {
+export interface RuntimeHost extends Partial<AgentEditorHost>, Partial<ReviewHost> {
   /** The folder agents work in. */
   getWorkspace: Call<'workspace.get'>
   /** Switches the workspace to another folder; rejects with `not_found` when it is not a directory. */
@@ -51,6 +52,12 @@ export interface RuntimeHost extends Partial<AgentEditorHost> {
   startDemo: Call<'demo.start'>
   /** MCP servers of a folder with their state and tools (a running session's, else started briefly to list them). Optional: a synthetic host answers `unsupported`. */
   listMcpServers?: Call<'mcp.list'>
+  /** Full-text search in a session or across a folder's sessions (src/main/runtime/search). Optional: a synthetic host answers `unsupported`. */
+  searchSessions?: Call<'search.query'>
+  /** A finished or reopened session's recorded timeline, and the session as it was at any moment of it. */
+  openReplay?: Call<'replay.open'>
+  replayFrame?: Call<'replay.frame'>
+  replaySteps?: Call<'replay.steps'>
 
   /** Subscribes to runtime events of every session. Returns the unsubscribe function. */
   onEvents(listener: (events: AgentEvent[]) => void): () => void

@@ -1,6 +1,8 @@
 // The names of the IPC contract's calls and push channels, without zod, so the sandboxed preload can
 // generate its API from them without bundling the schemas. The schemas live in ipc-contract.ts.
 import { AGENT_EDITOR_CALLS } from './agent-editor-channels'
+import { REVIEW_CALLS } from './review-channels'
+import { SEARCH_REPLAY_CALLS } from './search-replay-channels'
 
 /** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
 export const CALLS = {
@@ -31,7 +33,9 @@ export const CALLS = {
   'demo.start': 'startDemo',
   /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */
   'mcp.list': 'listMcpServers',
-  ...AGENT_EDITOR_CALLS
+  ...AGENT_EDITOR_CALLS,
+  ...REVIEW_CALLS,
+  ...SEARCH_REPLAY_CALLS
 } as const
 
 export type CallName = keyof typeof CALLS

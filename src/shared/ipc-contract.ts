@@ -4,14 +4,16 @@
 import { z } from 'zod'
 import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
 import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
+import { MergeStrategySchema, REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
-import type { OlderPage } from './view/session-pages'
-import type { SessionState } from './view/session-state'
+import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { BASE_URL_TEXT, checkBaseUrl, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
+export { OlderPageSchema, SessionViewSchema } from './view-schemas'
+import { SEARCH_REPLAY_CONTRACT } from './search-replay-contract'
 
 // ── shared pieces ────────────────────────────────────────────────────────────────────────────────
 
@@ -94,23 +96,6 @@ export const SessionSummarySchema = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/**
- * A reopened session's state, folded by the host (view/reducer.ts): checked for the parts every view
- * relies on, without copying it (it can hold tens of thousands of items).
- */
-export const SessionViewSchema = z.custom<SessionState>(
-  (v) => isRecord(v) && typeof v.id === 'string' && isRecord(v.agents) && Array.isArray(v.agentOrder) && isRecord(v.items) && isRecord(v.tools) && isRecord(v.permissions) && Array.isArray(v.permissionQueue),
-  'view must be a session state with id, agents, agentOrder, items, tools, permissions and permissionQueue'
-)
-
-/** Older items of a reopened session and their tools (view/session-pages.ts). */
-export const OlderPageSchema = z.custom<OlderPage>(
-  (v) => isRecord(v) && isRecord(v.items) && Object.values(v.items).every(Array.isArray) && isRecord(v.tools),
-  'page must hold items (lists by agent id) and tools'
-)
-
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
   maxConcurrentAgents: wholeSetting('maxConcurrentAgents'),
@@ -146,7 +131,14 @@ export const SettingsSchema = z.object({
   /** Light, dark, or as the system says. */
   theme: z.enum(THEME_CHOICES),
   /** "Skip for now" was chosen on the first-run screen. */
-  firstRunSkipped: z.boolean()
+  firstRunSkipped: z.boolean(),
+  /** How the Changes view merges an agent's branch (the person's last choice). */
+  mergeStrategy: MergeStrategySchema,
+  /**
+   * Claude Code's `worktree.baseRef` in force for the workspace: where new agent worktrees start, and the
+   * settings file that says so (null: Fanout's default, `head`).
+   */
+  worktreeBaseRef: z.object({ value: z.enum(['head', 'fresh']), file: z.string().nullable(), scope: z.enum(['user', 'project', 'local', 'managed']).nullable() })
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -165,7 +157,10 @@ export const SettingsPatchSchema = z
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
     theme: z.enum(THEME_CHOICES).optional(),
-    firstRunSkipped: z.boolean().optional()
+    firstRunSkipped: z.boolean().optional(),
+    mergeStrategy: MergeStrategySchema.optional(),
+    /** Written to the user's Claude Code settings (`~/.claude/settings.json`), as Claude Code's /config does. */
+    worktreeBaseRef: z.enum(['head', 'fresh']).optional()
   })
   .strict()
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>
@@ -210,7 +205,8 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
-  ...AGENT_EDITOR_NOTICES
+  ...AGENT_EDITOR_NOTICES,
+  ...REVIEW_NOTICES
 ])
 export type HostNotice = z.infer<typeof HostNoticeSchema>
 
@@ -305,7 +301,9 @@ export const CONTRACT = {
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
   'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
-  ...AGENT_EDITOR_CONTRACT
+  ...AGENT_EDITOR_CONTRACT,
+  ...REVIEW_CONTRACT,
+  ...SEARCH_REPLAY_CONTRACT
 } as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>

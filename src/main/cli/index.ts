@@ -7,6 +7,7 @@ Usage:
   fanout run -p PROMPT [options]              run an agent to completion
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
+  fanout worktrees diff|preview|merge|discard agents' changes: review, conflict preview, land or drop
   fanout help                                 this text
 `
 

@@ -9,6 +9,13 @@ export const WORKTREES_USAGE = `Usage:
   fanout worktrees list [--cwd DIR]             agent worktrees whose agent is no longer running
   fanout worktrees clean [--cwd DIR] [--force]  remove them; --force also removes ones with uncommitted
                                                 changes, after committing those to the agent's branch
+  fanout worktrees diff [AGENT|BRANCH...]       what agents changed on their branches
+  fanout worktrees preview                      which agents' branches merge cleanly, with HEAD and each other
+  fanout worktrees merge [AGENT|BRANCH...] [--all] [--squash]
+                                                merge into the current branch, stopping at a conflict
+  fanout worktrees discard AGENT|BRANCH... [--yes]
+                                                delete agents' worktrees and branches, after a yes
+  Each takes --cwd DIR and --help.
 `
 
 export function describeOrphan(o: OrphanWorktree): string {
@@ -19,9 +26,18 @@ export function describeOrphan(o: OrphanWorktree): string {
 
 export async function worktreesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
+  if (sub === 'diff' || sub === 'merge' || sub === 'discard' || sub === 'preview') return (await import('./worktrees-review-command')).worktreesReviewCommand(sub, rest)
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    process.stdout.write(WORKTREES_USAGE)
+    return 0
+  }
   if (sub !== 'list' && sub !== 'clean') {
     process.stderr.write(WORKTREES_USAGE)
     return 2
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(WORKTREES_USAGE)
+    return 0
   }
   let values: { cwd?: string; force?: boolean }
   try {

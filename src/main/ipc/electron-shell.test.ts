@@ -226,6 +226,15 @@ describe('IPC handlers', () => {
     expect(host.calls).toEqual([{ method: 'stopAgent', request: { sessionId: 's1', agentId: 'a2' } }])
   })
 
+  it('checks review calls against the contract like every other call', async () => {
+    const { handlers, host, trusted } = setup()
+    const bad = await handlers.get(channelOf('review.discard'))!(trusted, { cwd: '/tmp/p', agentId: 'a1' })
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('expectTip') } })
+    const ok = await handlers.get(channelOf('review.openFolder'))!(trusted, { cwd: '/tmp/p', agentId: 'a1' })
+    expect(ok).toEqual({ ok: true, value: { path: '/tmp/a1', opened: true } })
+    expect(host.calls).toEqual([{ method: 'openAgentFolder', request: { cwd: '/tmp/p', agentId: 'a1' } }])
+  })
+
   it('answers a refused settings change with the sentence for each field by its path, and the whole message', async () => {
     const { handlers, trusted } = setup()
     const r = await handlers.get(channelOf('settings.update'))!(trusted, { limits: { maxDepth: 0 }, defaultModel: 'gpt' })

@@ -14,7 +14,7 @@ import { connectPushes, registerIpc } from './register-ipc'
 import { createSafeStorageKeyStore } from './safe-key-store'
 
 export interface StartAppOptions {
-  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void> }): Promise<RuntimeHost>
+  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void>; openPath: (path: string) => Promise<string | null> }): Promise<RuntimeHost>
   /** The folder to open (from `--fanout-cwd=`), else the process's cwd. */
   cwd: string
   /** out/main, where the built main bundle lives. */
@@ -49,7 +49,14 @@ export function startApp(options: StartAppOptions): void {
       // The same data folder as the CLI and browser mode, so sessions started anywhere show up everywhere.
       const dataDir = resolveDataDir()
       // A deleted session goes to the system's own trash (Recycle Bin, Finder's Trash, the desktop's trash).
-      host = await options.createHost({ cwd: options.cwd, dataDir, keyStore: createSafeStorageKeyStore(dataDir), trashItem: (path) => shell.trashItem(path) })
+      host = await options.createHost({
+        cwd: options.cwd,
+        dataDir,
+        keyStore: createSafeStorageKeyStore(dataDir),
+        trashItem: (path) => shell.trashItem(path),
+        // An agent's worktree folder in the system's file manager; shell.openPath answers '' or why it failed.
+        openPath: async (path) => (await shell.openPath(path)) || null
+      })
     } catch (err) {
       dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${(err as Error).message}`)
       app.quit()

@@ -1,7 +1,8 @@
 // `fanout web [--cwd DIR] [--port P]`: browser mode from the command line. Prints the URL (with this
 // launch's token) and serves until interrupted.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { RuntimeHost } from '../../shared/host'
 import { createRuntimeHost } from '../runtime/host'
 import { resolveDataDir } from '../runtime/store/data-dir'
@@ -56,8 +57,8 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
     return 2
   }
   let host: RuntimeHost
+  const dataDir = resolveDataDir()
   try {
-    const dataDir = resolveDataDir()
     // The key lives in the data folder's credentials file (0600), shared with `fanout run`.
     host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir })
   } catch (err) {
@@ -66,7 +67,12 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
   }
   let server
   try {
-    server = await startWebServer({ host, port: args.port })
+    // Without --port, the last launch's port when it is free: a restarted Fanout keeps its address (only the
+    // token changes), so a page from before can hear of it from a page of the new launch and carry on.
+    const remembered = args.port ? null : lastPort(dataDir)
+    server = remembered ? await startWebServer({ host, port: remembered }).catch(() => null) : null
+    server ??= await startWebServer({ host, port: args.port })
+    rememberPort(dataDir, Number(new URL(server.url).port))
   } catch (err) {
     await host.close()
     io.stderr(`fanout web: ${(err as Error).message}\n`)
@@ -77,4 +83,23 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
   await server.close()
   await host.close()
   return 0
+}
+
+const portFile = (dataDir: string) => join(dataDir, 'web.json')
+
+function lastPort(dataDir: string): number | null {
+  try {
+    const port = (JSON.parse(readFileSync(portFile(dataDir), 'utf8')) as { port?: unknown }).port
+    return typeof port === 'number' && Number.isInteger(port) && port > 1023 && port < 65536 ? port : null
+  } catch {
+    return null
+  }
+}
+
+function rememberPort(dataDir: string, port: number): void {
+  try {
+    writeFileSync(portFile(dataDir), JSON.stringify({ port }) + '\n', { mode: 0o600 })
+  } catch {
+    // Best effort: the next launch picks a port of its own.
+  }
 }

@@ -126,6 +126,14 @@ describe('browser-mode HTTP', () => {
 })
 
 describe('browser-mode WebSocket', () => {
+  it('checks review calls against the contract like every other call', async () => {
+    const c = await connect()
+    expect(await c.call('review.file', { cwd: dir, agentId: 'a1', path: '../outside' })).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('path') } })
+    expect(await c.call('review.merge', { cwd: dir, agentIds: ['a1'], strategy: 'squash' })).toMatchObject({ ok: true, value: { outcome: { merged: [] } } })
+    expect(host.calls).toEqual([{ method: 'mergeAgents', request: { cwd: dir, agentIds: ['a1'], strategy: 'squash' } }])
+    c.ws.close()
+  })
+
   it('refuses a connection without the token, or with a wrong one', async () => {
     await expect(connect({ token: null })).rejects.toMatchObject({ status: 401 })
     await expect(connect({ token: 'f'.repeat(64) })).rejects.toMatchObject({ status: 401 })

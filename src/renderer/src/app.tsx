@@ -2,13 +2,19 @@
 import { useEffect, useRef } from 'react'
 import { AgentsView } from './agent-editor/agents-view'
 import { useAgentEditor } from './agent-editor/editor-store'
+import { useReplaying } from './state/replay-store'
+import { useSearch } from './state/search-store'
 import { useApp } from './state/store'
 import { Conversation } from './views/conversation'
+import { ConnectionGate } from './views/connection-gate'
 import { FirstRun } from './views/first-run'
 import { NewSession } from './views/new-session'
 import { watchForNotifications } from './views/notifications'
 import { OpenFolderDialog } from './views/open-folder'
 import { PermissionQueue } from './views/permission-queue'
+import { ChangesDialog } from './review/changes-dialog'
+import { ReplayBar } from './views/replay-bar'
+import { SearchView } from './views/search-view'
 import { RightPane } from './views/right-pane'
 import { SessionHeader } from './views/session-header'
 import { SettingsDialog } from './views/settings-dialog'
@@ -16,29 +22,18 @@ import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
 
-function ConnectionGate() {
-  const connection = useApp((s) => s.connection)
-  const detail = useApp((s) => s.connectionDetail)
-  if (connection === 'unauthorized' || connection === 'gone') {
-    return (
-      <div className="gate" data-testid={connection === 'gone' ? 'connection-gone' : 'unauthorized'}>
-        <h1>Fanout cannot connect</h1>
-        <p>{detail}</p>
-      </div>
-    )
-  }
-  return null
-}
-
 function SessionArea() {
   const sessionId = useApp((s) => s.currentSessionId)
   const hasSubagents = useApp((s) => (sessionId ? (s.events.sessions[sessionId]?.agentOrder.length ?? 0) > 1 : false))
   const body = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useConversationWidth()
+  const replaying = useReplaying(sessionId)
   if (!sessionId) return <NewSession />
   return (
+    <>
+    {replaying && <ReplayBar />}
     <div
-      className={`session-body${hasSubagents ? ' split' : ''}`}
+      className={`session-body${hasSubagents ? ' split' : ''}${replaying ? ' replaying' : ''}`}
       ref={body}
       style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}
       // An answered permission request's focus goes to the next request in the session, else to the prompt box.
@@ -49,6 +44,7 @@ function SessionArea() {
       {hasSubagents && <Splitter container={body} width={width} onChange={setWidth} />}
       {hasSubagents && <RightPane sessionId={sessionId} />}
     </div>
+    </>
   )
 }
 
@@ -64,6 +60,7 @@ export function App() {
   )
   const connection = useApp((s) => s.connection)
   const agentsOpen = useAgentEditor((s) => s.open)
+  const searchOpen = useSearch((s) => s.open)
   useEffect(() => watchForNotifications(), [])
 
   if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
@@ -86,6 +83,8 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
+      <ChangesDialog />
+      {searchOpen && <SearchView />}
     </div>
   )
 }

@@ -13,6 +13,8 @@ import './styles/inbox.css'
 import './styles/panels.css'
 import './styles/markdown.css'
 import './styles/team.css'
+import './styles/review.css'
+import './styles/search-replay.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

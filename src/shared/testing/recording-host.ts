@@ -4,7 +4,9 @@
 import type { AgentEvent } from '../events'
 import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
+import { recordingReview } from './recording-review'
 import { recordingAgentEditor } from './recording-agent-editor'
+import { emptySession } from '../view/session-state'
 import type { HostNotice, Settings } from '../ipc-contract'
 
 export interface RecordingHost extends RuntimeHost {
@@ -31,7 +33,9 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     coordinator: false,
     agentTeams: false,
     theme: 'system',
-    firstRunSkipped: false
+    firstRunSkipped: false,
+    mergeStrategy: 'merge',
+    worktreeBaseRef: { value: 'head', file: null, scope: null }
   }
   const record = (method: string, request: unknown) => calls.push({ method, request })
   const workspace = { cwd, name: cwd.split('/').pop() || cwd, isGitRepo: true }
@@ -122,7 +126,24 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('listMcpServers', req)
       return { servers: [], problems: [] }
     },
+    async searchSessions(req) {
+      record('searchSessions', req)
+      return { hits: [] }
+    },
+    async openReplay(req) {
+      record('openReplay', req)
+      return { timeline: { sessionId: req.sessionId, events: 0, firstSeq: 0, lastSeq: 0, startTs: 0, endTs: 0, marks: [], activity: [] } }
+    },
+    async replayFrame(req) {
+      record('replayFrame', req)
+      return { seq: 0, ts: 0, view: emptySession(req.sessionId), olderItems: {}, more: null }
+    },
+    async replaySteps(req) {
+      record('replaySteps', req)
+      return { steps: [], done: true }
+    },
     ...recordingAgentEditor(record),
+    ...recordingReview(record),
     onEvents(listener) {
       eventListeners.add(listener)
       return () => eventListeners.delete(listener)

@@ -4,7 +4,7 @@
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, AgentStatus } from '../events'
 import { addUsage, emptyUsage, type Usage } from '../usage'
 import { closeWaits } from './agent-status'
-import { openedByInbox } from './inbox-message'
+import { continuesTask } from '../run-opening'
 import { expirePermission } from './permission-reducer'
 import type { SessionDraft } from './session-draft'
 import type { AgentState } from './session-state'
@@ -67,8 +67,11 @@ export function ensureAgent(d: SessionDraft, e: AgentEvent): AgentState {
 export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
   const existing = d.hasAgent(e.agentId)
   const a = existing ? d.agent(e.agentId) : newAgent(e)
-  // A run its inbox opened keeps the task the agent was named by, not the envelope's first line.
-  const keepTask = existing && !!a.description && openedByInbox(e.prompt)
+  // A run a message opened (its inbox, Fanout's note after a restart) keeps the task the agent was named
+  // by, not the message's first line.
+  const keepTask = existing && !!a.description && continuesTask(e.prompt)
+  // A new run adds the last one's time to the agent's work time.
+  const priorRunsMs = existing && a.endedAt !== null ? (a.priorRunsMs ?? 0) + Math.max(0, a.endedAt - (a.runStartedAt ?? a.startedAt)) : (a.priorRunsMs ?? 0)
   Object.assign(a, {
     agentType: e.agentType,
     description: keepTask ? a.description : e.description,
@@ -85,6 +88,8 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     status: 'running' as AgentStatus,
     statusDetail: undefined,
     endedAt: null,
+    runStartedAt: e.ts,
+    priorRunsMs,
     turn: 0,
     runs: a.runs + 1,
     usageAtRunStart: a.usage,

@@ -81,6 +81,10 @@ export interface AgentState {
   statusDetail?: string
   startedAt: number
   endedAt: number | null
+  /** When the latest run began (a resume, a follow-up, a delivery). */
+  runStartedAt?: number
+  /** Time spent in the runs before the latest: elapsed time is work time, not the hours between a crash and its resume. */
+  priorRunsMs?: number
   /** Turns used in the current run. */
   turn: number
   toolUses: number

@@ -18,7 +18,9 @@ export const ALWAYS_BLOCKED_FOR_SUBAGENTS: ReadonlySet<string> = new Set([
   'EnterPlanMode',
   'AskUserQuestion',
   'TaskOutput',
-  'TaskStop'
+  'TaskStop',
+  // Landing agents' work on the person's branch is asked for by the main agent only.
+  'RequestMerge'
 ])
 
 /**

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
+import type { ReviewHost } from '../../../shared/review-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
@@ -15,12 +16,16 @@ import type { AgentSessionOptions } from '../orchestration'
 import { credentialsKeyStore, type KeyStore } from '../setup'
 import { resolveDataDir } from '../store'
 import { probeGit } from '../worktrees'
+import type { OpenPath } from '../review/open-folder'
 import { AgentFolders } from './agent-folders'
 import { HostListeners } from './host-listeners'
 import { LiveSessions } from './live-sessions'
+import { ReviewCalls } from './review-calls'
 import { SessionCalls } from './session-calls'
 import { SessionFactory } from './session-factory'
 import type { TrashItem } from './session-files'
+import { ReplayCalls } from './replay-calls'
+import { SearchCalls } from './search-calls'
 import { SessionRuns } from './session-runs'
 import { SettingsCalls } from './settings-calls'
 
@@ -38,9 +43,11 @@ export interface RuntimeHostOptions {
   trashItem?: TrashItem
   /** How often, at most, a working session's row is sent again for its time (default 30 s; tests shorten it). */
   activityNoticeMs?: number
+  /** Opens a folder in the system's file manager (Electron's shell.openPath); default: the platform's opener. */
+  openPath?: OpenPath
 }
 
-export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
+export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHost {
   /** The workspace folder: the session list's folder when a call names none; its agent files are watched. */
   private cwd: string
   private readonly listeners = new HostListeners()
@@ -49,6 +56,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   private readonly runs: SessionRuns
   private readonly settings: SettingsCalls
   private readonly folders: AgentFolders
+  private readonly review: ReviewCalls
+  private readonly search: SearchCalls
+  private readonly replay: ReplayCalls
 
   constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
@@ -61,9 +71,25 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     // Every session that joins is watched for agent file changes along with the workspace.
     this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
     this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })
-    this.settings = new SettingsCalls({ env, dataDir, keyStore, notify: (n) => listeners.notify(n) })
+    this.settings = new SettingsCalls({
+      env,
+      dataDir,
+      keyStore,
+      notify: (n) => listeners.notify(n),
+      cwd: () => this.cwd,
+      home,
+      ...(options.sessionDefaults?.managedSettingsFile !== undefined ? { managedSettingsFile: options.sessionDefaults.managedSettingsFile } : {})
+    })
     this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
     this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
+    this.review = new ReviewCalls({ live: this.live, listeners, ...(options.openPath ? { openPath: options.openPath } : {}) })
+    this.search = new SearchCalls({ dataDir, live: this.live, cwd: () => this.cwd, listSessions: (req) => this.sessions.list(req) })
+    this.replay = new ReplayCalls({ dataDir, live: this.live, pages: this.sessions.replayPages })
+    // Each session's search index catches up shortly after its events are recorded.
+    listeners.onEvents((batch) => {
+      this.search.service.noteEvents(batch)
+      for (const id of new Set(batch.map((e) => e.sessionId))) this.replay.forget(id)
+    })
     this.folders.watch(this.cwd)
   }
 
@@ -84,6 +110,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
     this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
     this.listeners.notify({ type: 'workspace_changed', workspace })
+    // Where agent worktrees start depends on the folder's Claude Code settings.
+    this.listeners.notify({ type: 'settings_changed', settings: (await this.settings.get()).settings })
     return { workspace }
   }
 
@@ -92,8 +120,25 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
   openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
   openSessionPage: RuntimeHost['openSessionPage'] = (req) => this.sessions.page(req)
-  renameSession: RuntimeHost['renameSession'] = (req) => this.sessions.rename(req)
-  deleteSession: RuntimeHost['deleteSession'] = (req) => this.sessions.delete(req)
+  renameSession: RuntimeHost['renameSession'] = async (req) => {
+    const renamed = await this.sessions.rename(req)
+    await this.search.service.retitle(req.sessionId).catch(() => undefined)
+    return renamed
+  }
+  deleteSession: RuntimeHost['deleteSession'] = async (req) => {
+    // Its index files are closed before its folder goes (a folder with an open file cannot move on Windows);
+    // if the delete is refused, the index catches up again when next asked.
+    this.search.service.forget(req.sessionId)
+    this.replay.forget(req.sessionId)
+    return this.sessions.delete(req)
+  }
+
+  // ── search and replay (search-calls.ts, replay-calls.ts) ───────────────────────────────────────
+
+  searchSessions: NonNullable<RuntimeHost['searchSessions']> = (req) => this.search.query(req)
+  openReplay: NonNullable<RuntimeHost['openReplay']> = (req) => this.replay.open(req)
+  replayFrame: NonNullable<RuntimeHost['replayFrame']> = (req) => this.replay.frame(req)
+  replaySteps: NonNullable<RuntimeHost['replaySteps']> = (req) => this.replay.steps(req)
 
   // ── running sessions (session-runs.ts) ─────────────────────────────────────────────────────────
 
@@ -131,6 +176,15 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   /** Try it: the editor's draft run as the main agent of a new session (session-runs.ts, try-run.ts). */
   tryAgent: AgentEditorHost['tryAgent'] = (req) => this.runs.tryAgent(req)
 
+  // ── agents' work: changes, diffs, preview, merge, discard (review-calls.ts, src/main/runtime/review) ──
+
+  listChanges: ReviewHost['listChanges'] = (req) => this.review.listChanges(req)
+  changedFile: ReviewHost['changedFile'] = (req) => this.review.changedFile(req)
+  previewMerges: ReviewHost['previewMerges'] = (req) => this.review.previewMerges(req)
+  mergeAgents: ReviewHost['mergeAgents'] = (req) => this.review.mergeAgents(req)
+  discardAgent: ReviewHost['discardAgent'] = (req) => this.review.discardAgent(req)
+  openAgentFolder: ReviewHost['openAgentFolder'] = (req) => this.review.openAgentFolder(req)
+
   // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
 
   onEvents(listener: (events: AgentEvent[]) => void): () => void {
@@ -144,6 +198,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost {
   async close(): Promise<void> {
     this.folders.close()
     this.sessions.close()
+    this.replay.close()
     await this.live.closeAll()
+    await this.search.close()
   }
 }

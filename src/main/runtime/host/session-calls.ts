@@ -27,7 +27,7 @@ export interface SessionCallsOptions {
 
 export class SessionCalls {
   /** Older parts of sessions being opened, until the page fetches them. */
-  private readonly replayPages = new ReplayPages()
+  readonly replayPages = new ReplayPages()
 
   constructor(private readonly o: SessionCallsOptions) {}
 

@@ -5,6 +5,7 @@ import { MissingCredentialsError } from '../model/errors'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
+import { loadSettings } from '../store'
 import { sessionCallError } from './session-files'
 
 export interface SessionFactoryOptions {
@@ -63,6 +64,8 @@ export class SessionFactory {
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
       dataDir: this.o.dataDir,
+      // Read when the main agent asks to merge, so a choice made in the Changes view meanwhile counts.
+      mergeStrategy: async () => (await loadSettings(this.o.dataDir)).settings.mergeStrategy,
       ...(config.settings.mcpServers ? { mcpServers: config.settings.mcpServers } : {}),
       ...(config.settings.passEnvironment ? { passEnvironment: config.settings.passEnvironment } : {}),
       ...(this.o.home ? { home: this.o.home } : {}),

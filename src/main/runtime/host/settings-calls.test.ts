@@ -1,7 +1,7 @@
 // Settings through the contract as the dialog sends them: bad values refused with a sentence about their
 // field and nothing written, aliases reset to their defaults, the theme kept; "Test connection"; and
 // renaming and deleting sessions from the sidebar.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { folders, host, mainEnded, until } from '../../../../test/support/host'
@@ -33,6 +33,26 @@ describe('settings through the contract', () => {
     expect(settingsFile(dirs.dataDir).limits).toEqual({ maxTurns: 50 })
     const bubble = await dispatchCall(h, 'settings.update', { defaultPermissionMode: 'bubble' })
     expect(bubble).toMatchObject({ ok: false, error: { message: expect.stringContaining('no parent') } })
+  })
+
+  it("shows Claude Code's worktree.baseRef for the workspace and saves it to the user's Claude Code settings, keeping the rest", async () => {
+    const { h, dirs } = await host(null)
+    expect((await h.getSettings()).settings).toMatchObject({ worktreeBaseRef: { value: 'head', file: null, scope: null }, mergeStrategy: 'merge' })
+    const userFile = join(dirs.home, '.claude', 'settings.json')
+    mkdirSync(join(dirs.home, '.claude'), { recursive: true })
+    writeFileSync(userFile, JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'] } }))
+    const saved = await h.updateSettings({ worktreeBaseRef: 'fresh', mergeStrategy: 'squash' })
+    expect(saved.settings).toMatchObject({ worktreeBaseRef: { value: 'fresh', file: userFile, scope: 'user' }, mergeStrategy: 'squash' })
+    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'], baseRef: 'fresh' } })
+    // A project's own setting takes precedence, and the dialog is told where it comes from.
+    mkdirSync(join(dirs.cwd, '.claude'), { recursive: true })
+    writeFileSync(join(dirs.cwd, '.claude', 'settings.local.json'), JSON.stringify({ worktree: { baseRef: 'head' } }))
+    expect((await h.getSettings()).settings.worktreeBaseRef).toEqual({ value: 'head', file: join(dirs.cwd, '.claude', 'settings.local.json'), scope: 'local' })
+    // A user file that is not JSON is never overwritten.
+    writeFileSync(userFile, '{ "permissions": ')
+    const refused = await dispatchCall(h, 'settings.update', { worktreeBaseRef: 'head' })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('is not valid JSON') } })
+    expect(readFileSync(userFile, 'utf8')).toBe('{ "permissions": ')
   })
 
   it('offers exactly the three aliases, each reset to its default by null', async () => {

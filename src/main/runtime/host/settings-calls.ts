@@ -4,14 +4,20 @@ import type { HostNotice, SettingsPatch } from '../../../shared/ipc-contract'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import { loadRuntimeConfig, type KeyStore } from '../setup'
 import { ensureDataDir, updateSettings } from '../store'
+import { readBaseRefSetting } from '../worktrees'
 import { testConnection } from './connection-test'
 import { settingsView, storePatch, type KeySource } from './settings-view'
+import { writeUserWorktreeBaseRef } from './user-claude-settings'
 
 export interface SettingsCallsOptions {
   env: Record<string, string | undefined>
   dataDir: string
   keyStore: KeyStore
   notify(notice: HostNotice): void
+  /** The workspace: its Claude Code settings say where agent worktrees start (worktree.baseRef). */
+  cwd(): string
+  home: string
+  managedSettingsFile?: string | null
 }
 
 export class SettingsCalls {
@@ -21,6 +27,7 @@ export class SettingsCalls {
 
   update = async (patch: SettingsPatch) => {
     try {
+      if (patch.worktreeBaseRef) await writeUserWorktreeBaseRef(this.o.home, patch.worktreeBaseRef)
       await updateSettings(this.o.dataDir, storePatch(patch))
     } catch (err) {
       throw new HostCallError('invalid_request', err instanceof Error ? err.message : String(err))
@@ -53,6 +60,7 @@ export class SettingsCalls {
 
   private async now() {
     const config = await loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir })
-    return settingsView(config.settings, await this.keySource())
+    const baseRef = readBaseRefSetting({ cwd: this.o.cwd(), home: this.o.home, ...(this.o.managedSettingsFile !== undefined ? { managedFile: this.o.managedSettingsFile } : {}) })
+    return settingsView(config.settings, await this.keySource(), { value: baseRef.value, file: baseRef.file, scope: baseRef.scope })
   }
 }

@@ -6,7 +6,7 @@ import type { Settings, SettingsPatch } from '../store'
 
 export type KeySource = 'stored' | 'environment' | 'none'
 
-export function settingsView(s: Settings, keySource: KeySource): UiSettings {
+export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSettings['worktreeBaseRef']): UiSettings {
   return {
     hasApiKey: keySource !== 'none',
     apiKeySource: keySource,
@@ -24,7 +24,9 @@ export function settingsView(s: Settings, keySource: KeySource): UiSettings {
     coordinator: s.coordinator,
     agentTeams: s.agentTeams,
     theme: s.theme,
-    firstRunSkipped: s.firstRunSkipped
+    firstRunSkipped: s.firstRunSkipped,
+    mergeStrategy: s.mergeStrategy,
+    worktreeBaseRef: baseRef
   }
 }
 
@@ -38,6 +40,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
   if (p.theme !== undefined) out.theme = p.theme
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
+  if (p.mergeStrategy !== undefined) out.mergeStrategy = p.mergeStrategy
   if (p.modelAliases) out.modelAliases = p.modelAliases
   if (p.limits) {
     const l = p.limits

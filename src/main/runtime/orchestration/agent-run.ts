@@ -91,7 +91,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     let worktree: AgentWorktree | undefined
     if (handle.isolation) {
       try {
-        worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label })
+        worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
       } catch (err) {
         return notStarted(handle, 'failed', `Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
       }

@@ -84,6 +84,17 @@ export class PermissionBroker {
     return answer === 'deny' ? { behavior: 'deny', message: `The user denied permission to use ${toolName} for this call. Do not retry it as is; take another approach or ask the user how to proceed.` } : { behavior: 'allow' }
   }
 
+  /**
+   * Puts one call to the person whatever the mode and rules say (a tool that must never act on its own
+   * authority, such as RequestMerge); `nobody` where no one can answer (headless, background agents).
+   */
+  async askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
+    if (this.opts.headless || handle.background === true) return 'nobody'
+    // As a hook's question: no rule can answer it, and "Always allow" elsewhere never settles it.
+    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd }, { byHook: true })
+    return answer === 'deny' ? 'deny' : 'allow'
+  }
+
   /** Requests waiting for an answer, oldest first. */
   pending(): PermissionRequestEvent[] {
     return [...this.waiting.values()].map((w) => w.event)

@@ -87,6 +87,7 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     parentAgentId: handle.parentId,
     parentToolUseId: handle.parentToolUseId,
     ...(handle.name ? { name: handle.name } : {}),
+    ...(handle.description ? { description: handle.description } : {}),
     ...(handle.background ? { background: true } : {})
   }
 }

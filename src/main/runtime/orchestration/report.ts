@@ -45,6 +45,8 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
         : `worktree: it changed nothing; the worktree was removed`
     )
     if (wt.error) lines.push(`worktree problem: ${wt.error}`)
+    // Only the main agent has RequestMerge; every parent learns that the person lands the work.
+    if (wt.kept) lines.push(`The person reviews and merges it in Fanout's Changes view${handle.depth === 1 ? '; RequestMerge asks them to merge it once the work is ready' : ''}.`)
   }
   const u = result.usage
   lines.push(

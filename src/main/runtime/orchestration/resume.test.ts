@@ -8,6 +8,7 @@ import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
 import { INTERRUPTED_TOOL_RESULT, listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath, writeSessionIndex } from '../store'
 import { DEAD_PID } from '../store/test-fixtures'
+import { foldSession } from '../store/session-fold'
 import { RESUME_AFTER_RESTART_NOTE } from './resume'
 import { AgentSession } from './session'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from './testing/session-fixture'
@@ -240,6 +241,18 @@ describe('resume', () => {
     expect(await readAgentState(crashed, s1.sessionId, a.id)).toMatchObject({ status: 'completed' })
     expect(ends(events2).find((e) => e.agentId === a.id)?.status).toBe('completed')
     expect(starts(events2).filter((e) => e.agentId === s1.mainAgentId).length).toBeGreaterThanOrEqual(1)
+    // The resumed agent is the same agent on the same task: its run starts under its own description,
+    // and every view of the session (the fold, the index) keeps the names, the main agent's too.
+    expect(starts(events2).find((e) => e.agentId === a.id)?.description).toBe('Step A')
+    await s2.flush()
+    const after = await openSession(crashed, s1.sessionId)
+    expect(after.index.agents[a.id].description).toBe('Step A')
+    expect(after.index.agents[s1.mainAgentId].description).toBe('Build both steps.')
+    const view = foldSession(after)
+    expect(view.agents[a.id].description).toBe('Step A')
+    expect(view.agents[b.id].description).toBe('Step B')
+    expect(view.agents[s1.mainAgentId].description).toBe('Build both steps.')
+    expect(Object.values(view.agents).map((x) => x.description).join('\n')).not.toContain('Fanout stopped')
     hold.open()
   })
 })

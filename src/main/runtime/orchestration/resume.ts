@@ -3,6 +3,7 @@
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../shared/agent-definition'
+import { RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
@@ -15,8 +16,7 @@ import { MAIN_AGENT_TYPE } from './main-prompt'
 import { childPermissionMode } from './spawn'
 import type { SessionContext } from './types'
 
-export const RESUME_AFTER_RESTART_NOTE =
-  'Fanout stopped (it was closed or crashed) while you were working, and has now restarted. Your conversation so far is above; a tool call that was running when it stopped is marked as interrupted. Continue the task from where you left off.'
+export { RESUME_AFTER_RESTART_NOTE }
 
 /**
  * What the main agent is told with the person's next prompt when subagents a crash cut off were not
@@ -90,6 +90,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     agentType: state.agentType,
     definition: def,
     ...(state.name ? { name: state.name } : {}),
+    // Its task, as it was named when started: a resumed run is the same agent doing the same task.
+    ...(loaded.description ? { description: loaded.description } : {}),
     model: state.model,
     cwd: state.cwd,
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),

@@ -1,6 +1,7 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { MergeStrategy } from '../../../shared/review'
 import type { LoadAgentsOptions } from '../definitions'
 import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
@@ -32,6 +33,8 @@ export interface AgentSessionOptions {
   onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
   /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
   permissionRules?: PermissionRules
+  /** How RequestMerge merges when the main agent does not say: the person's remembered choice (default: merge commits). */
+  mergeStrategy?: () => Promise<MergeStrategy>
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
   managedSettingsFile?: string | null
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */

@@ -66,6 +66,11 @@ export class SessionPermissions {
     return this.s.extensions.canUseTool(handle, this.broker?.canUseTool(handle), this.broker)
   }
 
+  /** Asks the person about one call whatever the rules say (see PermissionBroker.askConsent); `nobody` without a broker. */
+  askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
+    return this.broker ? this.broker.askConsent(handle, toolName, input, toolUseId, reason) : Promise.resolve('nobody')
+  }
+
   /** Answers a `permission_request` event. Throws when no such request is waiting. */
   respond(requestId: string, decision: PermissionAnswer): void {
     if (!this.broker) throw new Error(`No permission request ${requestId} is waiting: this session's permissions are decided by its own hook.`)

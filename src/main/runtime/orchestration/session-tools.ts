@@ -11,6 +11,7 @@ import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
 import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from './team'
@@ -25,6 +26,8 @@ export interface ToolsHost extends MessagingSession {
   pathPolicy(handle: AgentHandle): PathPolicy
   /** How its Bash commands are sandboxed. */
   bashSandbox(handle: AgentHandle): BashSandboxOptions
+  /** What the main agent's RequestMerge needs (the session's folder, its review, the person's consent). */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost
 }
 
 export interface SessionToolsOptions {
@@ -58,6 +61,7 @@ export class SessionTools {
       SEND_MESSAGE_TOOL_NAME,
       TASK_OUTPUT_TOOL_NAME,
       TASK_STOP_TOOL_NAME,
+      REQUEST_MERGE_TOOL_NAME,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
       ...this.s.extensions.toolNames()
@@ -92,6 +96,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }
 }

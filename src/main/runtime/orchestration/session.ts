@@ -18,7 +18,8 @@ import { isReadOnlyAgent } from '../permissions'
 import type { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool } from '../tools/define-tool'
-import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../worktrees'
+import { AgentWorkReview } from '../review'
+import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
@@ -38,6 +39,7 @@ import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSession
 import { SessionPermissions } from './session-permissions'
 import { SessionSandbox } from './session-sandbox'
 import { SessionTools } from './session-tools'
+import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { memberDefinitionFor, TeamManager } from './team'
 import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from './types'
 
@@ -75,6 +77,8 @@ export class AgentSession implements SessionContext {
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
   readonly team: TeamManager
+  /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
+  private baseRef: WorktreeBaseRef = 'head'
 
   private constructor(readonly options: AgentSessionOptions) {
     this.sessionId = options.sessionId ?? randomUUID()
@@ -190,8 +194,26 @@ export class AgentSession implements SessionContext {
   async reload(): Promise<void> {
     await this.definitions.reload()
     this.extensions.reload()
+    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+  }
+
+  worktreeBaseRef(): WorktreeBaseRef {
+    return this.baseRef
+  }
+
+  /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost {
+    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
+    return {
+      cwd: this.cwd,
+      review,
+      mode: () => handle.permissionMode,
+      agentId: async (name) => (await this.findAgent(name))?.id,
+      consent: (ctx, input, reason) => this.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
+      strategy: async () => (await this.options.mergeStrategy?.()) ?? 'merge'
+    }
   }
 
   readonly onError = (err: Error): void => {

@@ -8,6 +8,7 @@ import type { AgentRunResult, CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { Tool } from '../tools/define-tool'
+import type { WorktreeBaseRef } from '../worktrees'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 import type { SpawnGate } from './limits'
 import type { OutputLog } from './output-log'
@@ -78,6 +79,8 @@ export interface SessionContext {
   hooks?: HookRunner
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   canUseTool(handle: AgentHandle): CanUseTool | undefined
+  /** Where new agent worktrees start (Claude Code's `worktree.baseRef`, read with the other settings). */
+  worktreeBaseRef?(): WorktreeBaseRef
   /** Where a background agent's readable output log goes. */
   outputLog(handle: AgentHandle): OutputLog
   /** Counts a run towards idle(). */

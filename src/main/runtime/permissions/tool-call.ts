@@ -6,8 +6,11 @@ import { BUILTIN_TOOL_META, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '.
 
 export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
 
-/** Tools that never need approval (deny rules still apply): they only talk to the runtime itself (coordinator and team tools too). */
-export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'SetPhase', 'TeamCreate', 'TeamDelete', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'TaskClaim', 'RequestShutdown', 'RequestPlanApproval', 'RespondToRequest']
+/**
+ * Tools that never need approval (deny rules still apply): they only talk to the runtime itself (coordinator and team tools too).
+ * RequestMerge is the exception that proves it: it asks the person itself, every time (request-merge-tool.ts).
+ */
+export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'SetPhase', 'TeamCreate', 'TeamDelete', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'TaskClaim', 'RequestShutdown', 'RequestPlanApproval', 'RespondToRequest', 'RequestMerge']
 
 export interface ToolCall {
   name: string

@@ -26,6 +26,8 @@ const agentStateSchema = z.object({
   parentAgentId: z.string().nullable(),
   parentToolUseId: z.string().nullable().optional(),
   name: z.string().optional(),
+  /** The task it was started with (the Agent tool's description): a resumed run keeps it. */
+  description: z.string().optional(),
   background: z.boolean().optional(),
   updatedAt: z.number()
 })

@@ -56,6 +56,21 @@ describe('a run a crash cut off', () => {
     expect(interruptedEnd(again)).toMatchObject({ numTurns: 1, toolUses: 0, usage: { costUsd: 0 } })
   })
 
+  it('ends every run it cut off at the session’s last recorded moment: an agent waiting on the model worked until then', async () => {
+    // The main agent's last event is its Agent calls; the subagent went on for a while after that.
+    const events = fanOut()
+    await recordCrashed(dataDir, sessionId, events)
+    const last = events.at(-1)!
+    const { index, agents } = await openSession(dataDir, sessionId)
+    const mainEnd = agents.main.events.at(-1)!
+    expect(mainEnd).toMatchObject({ type: 'agent_end', status: 'interrupted', ts: last.ts })
+    expect(index.agents.main.endedAt).toBe(last.ts)
+    const { state } = await replaySession(dataDir, sessionId, { checkpoint: false })
+    // Elapsed time is true: not 0:00 for an agent whose own last event was its start.
+    expect(state.agents.main.endedAt! - state.agents.main.startedAt).toBeGreaterThan(0)
+    expect(state.agents.main.endedAt).toBe(last.ts)
+  })
+
   it('reopens as interrupted: the session, the main agent and the subagent cut off; the finished one stays done', async () => {
     await recordCrashed(dataDir, sessionId, fanOut())
     const opened = await openSession(dataDir, sessionId)

@@ -1,6 +1,6 @@
 // Agents a crash or a kill cut off. Their transcripts stop inside a run: no agent_end follows its last
 // agent_start. Once the process that wrote the session is gone, such a run is over for good; it is closed
-// with an `agent_end` of status `interrupted`, timed at the agent's last recorded event, so that every
+// with an `agent_end` of status `interrupted`, timed at the session's last recorded moment, so that every
 // reader agrees it is not running and when it stopped: the index, the UI's fold, the process that takes
 // the session over (which records these ends, see session-recorder.ts), and a resume.
 import type { AgentEndEvent, AgentEvent } from '../../../shared/events'
@@ -12,7 +12,7 @@ export const INTERRUPTED_AGENT_ERROR = 'Fanout stopped (it was closed or crashed
  * The agent_end an agent's transcript lacks when it stops inside a run; null when its last run ended (or
  * it has no events). A transcript whose agent_start was lost counts as one run from its first event.
  */
-export function interruptedEnd(events: readonly AgentEvent[]): AgentEndEvent | null {
+export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: number; seq?: number }): AgentEndEvent | null {
   if (!events.length) return null
   let start = 0
   for (let i = events.length - 1; i >= 0; i--) {
@@ -41,15 +41,17 @@ export function interruptedEnd(events: readonly AgentEvent[]): AgentEndEvent | n
     parentAgentId: first.parentAgentId,
     parentToolUseId: first.parentToolUseId,
     sessionId: last.sessionId,
-    ts: last.ts,
-    // Its place is right after the agent's last event (a replay orders events by seq where they have one).
-    ...(last.seq === undefined ? {} : { seq: last.seq }),
+    // When Fanout stopped, as near as the record tells: the session's last recorded moment (`stoppedAt`),
+    // for the agent worked (or waited on the model) until then, not only until its own last event.
+    ts: Math.max(last.ts, stoppedAt?.ts ?? 0),
+    // Its place is after that moment (a replay orders events by seq where they have one).
+    ...(last.seq === undefined && stoppedAt?.seq === undefined ? {} : { seq: Math.max(last.seq ?? 0, stoppedAt?.seq ?? 0) }),
     status: 'interrupted',
     result: '',
     error: INTERRUPTED_AGENT_ERROR,
     numTurns,
     toolUses,
-    durationMs: Math.max(0, last.ts - first.ts),
+    durationMs: Math.max(0, Math.max(last.ts, stoppedAt?.ts ?? 0) - first.ts),
     usage
   }
 }

@@ -70,6 +70,8 @@ export async function openSession(dataDir: string, sessionId: string, readOption
   const builder = new SessionIndexBuilder(emptyIndex(sessionId, stored?.cwd ?? '', stored?.createdAt ?? firstTs))
   const gone = writerGone(stored?.writer ?? null)
   const interrupted: AgentEndEvent[] = []
+  // Fanout stopped no earlier than the session's last recorded event: every run it cut off ran until then.
+  const stoppedAt = gone ? lastMoment(transcripts) : undefined
   for (const t of transcripts) {
     const agentId = t.header?.agentId ?? t.events[0]?.agentId
     if (!agentId) {
@@ -78,7 +80,7 @@ export async function openSession(dataDir: string, sessionId: string, readOption
     }
     agents[agentId] = t
     for (const issue of t.issues) notes.push(issue.message)
-    const end = gone ? interruptedEnd(t.events) : null
+    const end = gone ? interruptedEnd(t.events, stoppedAt) : null
     if (end) {
       t.events.push(end)
       interrupted.push(end)
@@ -123,4 +125,16 @@ function differs(stored: SessionIndex, rebuilt: SessionIndex): boolean {
     const b = rebuilt.agents[id]
     return !a || a.status !== b.status || a.turnCount !== b.turnCount || a.usage.costUsd !== b.usage.costUsd || a.usage.outputTokens !== b.usage.outputTokens
   })
+}
+
+function lastMoment(transcripts: readonly Transcript[]): { ts: number; seq?: number } {
+  let ts = 0
+  let seq: number | undefined
+  for (const t of transcripts) {
+    for (const e of t.events) {
+      if (e.ts > ts) ts = e.ts
+      if (e.seq !== undefined && (seq === undefined || e.seq > seq)) seq = e.seq
+    }
+  }
+  return seq === undefined ? { ts } : { ts, seq }
 }

@@ -1,6 +1,7 @@
 // What resuming an agent needs, gathered in one call: its saved state and its conversation rebuilt from
 // the transcript (repaired for the API), plus which agents a restart should resume on its own.
 import type { ChatMessage } from '../../../shared/events'
+import { continuesTask } from '../../../shared/run-opening'
 import { listAgentStates, readAgentState, type AgentState } from './agent-state'
 import { transcriptPath } from './data-dir'
 import { rebuildConversation } from './rebuild-conversation'
@@ -15,6 +16,8 @@ export interface AgentResumeData {
   /** Corrupt lines skipped, repairs made, a missing state: one sentence each. */
   notes: string[]
   transcriptFile: string
+  /** The task the agent was started with (its first agent_start's description), for the runs that continue it. */
+  description?: string
 }
 
 export async function loadAgentForResume(dataDir: string, sessionId: string, agentId: string): Promise<AgentResumeData> {
@@ -23,7 +26,9 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
   const notes = transcript.issues.map((i) => i.message)
   const messages = rebuildConversation(transcript.events, { onRepair: (n) => notes.push(`${file}: ${n}`) })
   if (!state) notes.push(`agent ${agentId} has no saved state; its definition and model must be chosen again`)
-  return { state, messages, notes, transcriptFile: file }
+  const first = transcript.events.find((e) => e.type === 'agent_start' && !continuesTask(e.prompt))
+  const description = state?.description ?? (first?.type === 'agent_start' ? first.description : undefined)
+  return { state, messages, notes, transcriptFile: file, ...(description ? { description } : {}) }
 }
 
 /**

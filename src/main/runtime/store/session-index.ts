@@ -2,6 +2,7 @@
 // Built by folding AgentEvents, the same way live (the recorder) and after a restart (replaying
 // transcripts), so the two can never disagree about what an event means.
 import { z } from 'zod'
+import { continuesTask } from '../../../shared/run-opening'
 import type { AgentEvent, AgentStatus } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 
@@ -98,7 +99,8 @@ export class SessionIndexBuilder {
           a.startedAt = e.ts
         }
         a.agentType = e.agentType
-        a.description = e.description
+        // A run a message opened (a delivery, the note after a restart) keeps the agent's task.
+        if (!(a.runs > 1 && a.description && continuesTask(e.prompt))) a.description = e.description
         a.model = e.model
         a.depth = e.depth
         a.cwd = e.cwd

@@ -22,7 +22,8 @@ describe('settings', () => {
       theme: 'system',
       coordinator: false,
       agentTeams: false,
-      firstRunSkipped: false
+      firstRunSkipped: false,
+      mergeStrategy: 'merge'
     })
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
   })
@@ -51,7 +52,8 @@ describe('settings', () => {
       theme: 'dark',
       coordinator: false,
       agentTeams: true,
-      firstRunSkipped: false
+      firstRunSkipped: false,
+      mergeStrategy: 'merge'
     })
     expect(problems.sort()).toEqual(
       [

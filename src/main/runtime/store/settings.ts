@@ -60,6 +60,8 @@ const settingsSchema = z.strictObject({
   agentTeams: z.boolean().default(false),
   /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
   firstRunSkipped: z.boolean().default(false),
+  /** How the Changes view merges an agent's branch: a merge commit, or one squashed commit (the person's last choice). */
+  mergeStrategy: z.enum(['merge', 'squash']).default('merge'),
   /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   /**
@@ -79,7 +81,8 @@ const patchSchema = z.strictObject({
   theme: theme.optional(),
   coordinator: z.boolean().optional(),
   agentTeams: z.boolean().optional(),
-  firstRunSkipped: z.boolean().optional()
+  firstRunSkipped: z.boolean().optional(),
+  mergeStrategy: z.enum(['merge', 'squash']).optional()
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -98,6 +101,7 @@ export interface SettingsPatch {
   coordinator?: boolean
   agentTeams?: boolean
   firstRunSkipped?: boolean
+  mergeStrategy?: Settings['mergeStrategy']
 }
 
 export interface LoadedSettings {

@@ -33,8 +33,10 @@ export function makeHeader(event: Pick<AgentEvent, 'agentId' | 'sessionId' | 'pa
  */
 export function mergeDeltas(prev: AgentEvent, next: AgentEvent): AgentEvent | null {
   if (prev.type !== next.type || prev.agentId !== next.agentId) return null
-  // The merged line keeps its first delta's time and takes its last one's place in the stream (seq).
-  const seq = next.seq === undefined ? {} : { seq: next.seq }
+  // The merged line keeps its first delta's time and takes its last one's place in the stream (seq); it
+  // remembers its first one's (firstSeq), so a replay knows the moments inside it the live view saw.
+  const first = prev.firstSeq ?? prev.seq
+  const seq = next.seq === undefined ? {} : { seq: next.seq, ...(first !== undefined ? { firstSeq: first } : {}) }
   if (prev.type === 'text_delta' && next.type === 'text_delta') return { ...prev, text: prev.text + next.text, ...seq }
   if (prev.type === 'thinking_delta' && next.type === 'thinking_delta') return { ...prev, text: prev.text + next.text, ...seq }
   if (prev.type === 'tool_input_delta' && next.type === 'tool_input_delta' && prev.toolUseId === next.toolUseId) {

@@ -15,8 +15,9 @@ import type { SessionIndex } from './session-index'
  * 2: runs a crash cut off end as `interrupted`; agents started in one millisecond keep their live order.
  * 3: deliveries to an agent fold into inbox items (reports, messages), never user messages.
  * 4: a "Retrying…" item goes once its model call is over (answered, failed for good, or its agent ended).
+ * 5: agents keep their task across resumed runs, count their work time by run, and a crash ends runs at the session's last moment.
  */
-export const VIEW_CHECKPOINT_FORMAT = 4
+export const VIEW_CHECKPOINT_FORMAT = 5
 
 export interface ViewCheckpoint<S> {
   format: number

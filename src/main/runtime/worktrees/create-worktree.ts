@@ -5,7 +5,8 @@ import { mkdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { errorText, isDirectory, runGit, tryGit } from './git'
-import { readMetadata, writeMetadata } from './metadata'
+import { startPoint, type WorktreeBaseRef } from './base-ref'
+import { readMetadata, updateMetadata, writeMetadata } from './metadata'
 import { listWorktrees, readRepo, WorktreeError, type RepoInfo } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
@@ -25,6 +26,12 @@ export interface CreateWorktreeOptions {
   /** Recorded with the worktree so a crash-orphaned one can still be committed under a meaningful message. */
   agentType?: string
   description?: string
+  /**
+   * Where a new worktree starts (Claude Code's `worktree.baseRef`): `head`, the parent's current commit (the
+   * default), or `fresh`, the remote's default branch (`origin/HEAD`, fetched first; the current commit when
+   * there is no remote or it cannot be reached).
+   */
+  baseRef?: WorktreeBaseRef
 }
 
 export interface AgentWorktree {
@@ -43,6 +50,8 @@ export interface AgentWorktree {
   cwd: string
   /** True when an existing worktree or branch for this agent was picked up again (resume). */
   reused: boolean
+  /** What a new worktree started from (`HEAD`, `origin/main`), and why not what was asked when it fell back. */
+  startedFrom?: { ref: string; note?: string }
 }
 
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
@@ -89,6 +98,8 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   const existing = (await listWorktrees(repo.cwd)).find((w) => w.branch === branch)
   if (existing && (await isDirectory(existing.path))) {
     const meta = await readMetadata(existing.path)
+    // Running again: this process owns it now, and it is no longer finished.
+    await updateMetadata(existing.path, { owner: ownerNow(), finishedAt: undefined })
     return result(existing.path, meta?.baseCommit ?? (await baseOf(repo, branch)), true)
   }
   if (existing) {
@@ -124,15 +135,20 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
       `isolation: worktree needs at least one commit; the repository at ${repo.repoRoot} has none yet (make an initial commit first)`
     )
   }
+  const start = await startPoint(repo, options.baseRef ?? 'head')
   try {
-    await addWorktree(repo, ['worktree', 'add', '--no-track', '-b', branch, path, repo.head], path)
+    await addWorktree(repo, ['worktree', 'add', '--no-track', '-b', branch, path, start.commit], path)
   } catch (err) {
     // git may leave the new branch behind when the checkout fails; delete it only if it still points at our start.
-    await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${branch}`, repo.head])
+    await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${branch}`, start.commit])
     throw err
   }
-  await writeMetadata(path, metadataFor(options, repo, repo.head))
-  return result(path, repo.head, false)
+  await writeMetadata(path, metadataFor(options, repo, start.commit))
+  return { ...(await result(path, start.commit, false)), startedFrom: { ref: start.ref, ...(start.note ? { note: start.note } : {}) } }
+}
+
+function ownerNow() {
+  return { pid: process.pid, hostname: hostname() }
 }
 
 async function addWorktree(repo: RepoInfo, args: string[], path: string): Promise<void> {
@@ -163,7 +179,7 @@ function metadataFor(options: CreateWorktreeOptions, repo: RepoInfo, baseCommit:
     agentType: options.agentType,
     description: options.description,
     // Which process is using the worktree: another Fanout process's running agent is not an orphan.
-    owner: { pid: process.pid, hostname: hostname() }
+    owner: ownerNow()
   }
 }
 

@@ -5,6 +5,7 @@ import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
 import { commitIdentityConfig } from './identity'
+import { updateMetadata } from './metadata'
 import { enqueueForRepo } from './repo-queue'
 
 export interface WorktreeRef {
@@ -92,6 +93,8 @@ async function finishLocked(
   if (!(await isCheckoutRoot(worktree.path))) {
     return { ...base, changed: false, kept: true, error: `${worktree.path} is no longer a git worktree; it was left untouched` }
   }
+  // The run is over: another Fanout process may land this work now (see review/agent-branches.ts).
+  await updateMetadata(worktree.path, { finishedAt: new Date().toISOString() }).catch(() => undefined)
   const dirty = (await uncommittedChanges(worktree.path)) !== ''
   if (dirty) {
     try {

@@ -13,6 +13,15 @@ const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME
 
 const SIMPLE_GIT_GUARDED = /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i
 
+/**
+ * The environment for git run directly (not through simple-git): without credentials (security/child-env.ts)
+ * and without inherited GIT_* variables but the identity ones; `extra` is set on top as given.
+ */
+export function cleanGitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') || IDENTITY_ENV.includes(k)))
+  return childEnv({ base, set: extra })
+}
+
 export interface GitOptions {
   /** Extra `-c key=value` settings for this command only (never written to any config file). */
   config?: string[]
@@ -81,6 +90,11 @@ export async function retryOnLock<T>(op: () => Promise<T>, attempts = 6): Promis
 export async function runGit(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
   const out = await retryOnLock(async () => (await gitIn(dir, options)).raw(args))
   return out.trim()
+}
+
+/** `git <args>` in `dir`, stdout exactly as git wrote it (for `-z` listings, whose first entry may begin with a space). */
+export async function runGitRaw(dir: string, args: string[]): Promise<string> {
+  return retryOnLock(async () => (await gitIn(dir)).raw(args))
 }
 
 /** Like runGit, but a non-zero exit gives `null` instead of an error (for questions such as "is there a HEAD?"). */

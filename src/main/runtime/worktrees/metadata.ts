@@ -16,7 +16,9 @@ const metadataSchema = z.object({
   createdAt: z.string(),
   agentType: z.string().optional(),
   description: z.string().optional(),
-  owner: z.object({ pid: z.number(), hostname: z.string() }).optional()
+  owner: z.object({ pid: z.number(), hostname: z.string() }).optional(),
+  /** Set when the agent's run ended and its work was committed; cleared when it runs again (resume). */
+  finishedAt: z.string().optional()
 })
 
 export type WorktreeMetadata = z.infer<typeof metadataSchema>
@@ -27,6 +29,15 @@ async function adminDir(worktreePath: string): Promise<string> {
 
 export async function writeMetadata(worktreePath: string, meta: WorktreeMetadata): Promise<void> {
   await writeFile(join(await adminDir(worktreePath), FILE), JSON.stringify(meta, null, 2) + '\n', 'utf8')
+}
+
+/** Changes some fields of the stored metadata; does nothing when there is none (a worktree made by hand or an older build). */
+export async function updateMetadata(worktreePath: string, patch: Partial<Omit<WorktreeMetadata, 'version'>>): Promise<void> {
+  const meta = await readMetadata(worktreePath)
+  if (!meta) return
+  const next: Record<string, unknown> = { ...meta, ...patch }
+  for (const [k, v] of Object.entries(next)) if (v === undefined) delete next[k]
+  await writeMetadata(worktreePath, next as WorktreeMetadata)
 }
 
 /**

@@ -39,7 +39,7 @@ export interface FindOrphansOptions {
 }
 
 /** The process that made the worktree is still running on this machine (it may be another Fanout window or CLI). */
-function ownerAlive(owner: { pid: number; hostname: string } | undefined): boolean {
+export function ownerAlive(owner: { pid: number; hostname: string } | undefined): boolean {
   if (!owner || owner.hostname !== hostname() || owner.pid === process.pid) return false
   try {
     process.kill(owner.pid, 0)

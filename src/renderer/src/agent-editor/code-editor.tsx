@@ -13,6 +13,7 @@ import { EditorState, StateEffect, StateField, type Extension } from '@codemirro
 import { Decoration, drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as cmPlaceholder, type DecorationSet } from '@codemirror/view'
 import { tags } from '@lezer/highlight'
 import { useEffect, useRef } from 'react'
+import { EDITOR_BASE_THEME } from '../lib/editor-theme'
 
 export type CodeLanguage = 'markdown' | 'agent-file' | 'yaml'
 
@@ -22,12 +23,11 @@ export interface LineMark {
 }
 
 const theme = EditorView.theme({
-  '&': { fontSize: 'var(--fs-sm)', backgroundColor: 'var(--bg-input)', color: 'var(--text)', height: '100%', fontFamily: 'var(--font-mono)' },
-  '&.cm-focused': { outline: 'none' },
+  ...EDITOR_BASE_THEME,
+  '&': { ...EDITOR_BASE_THEME['&'], height: '100%' },
   '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55' },
   '.cm-content': { padding: '8px 0', caretColor: 'var(--text)' },
   '.cm-line': { padding: '0 10px' },
-  '.cm-gutters': { backgroundColor: 'var(--bg-subtle)', color: 'var(--text-faint)', border: 'none', borderRight: '1px solid var(--border)' },
   '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--accent) 6%, transparent)' },
   '.cm-activeLineGutter': { backgroundColor: 'transparent', color: 'var(--text-muted)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'color-mix(in srgb, var(--accent) 28%, transparent) !important' },

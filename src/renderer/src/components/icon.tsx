@@ -15,6 +15,8 @@ const PATHS = {
   minimize: 'M6 3v3H3M10 3v3h3M6 13v-3H3M10 13v-3h3',
   transcript: 'M4 2.5h6l2.5 2.5v8.5h-8.5zM6 7h4.5M6 9.5h4.5M6 12h3',
   message: 'M2.5 3.5h11v7.5H7l-3 2.5v-2.5H2.5z',
+  diff: 'M4 2.5h6l2.5 2.5v8.5h-8.5zM6 7.25h4M8 5.25v4M6 11.25h4',
+  merge: 'M5 3v10M5 3.5a1.25 1.25 0 1 0 0-.01M11 12.5a1.25 1.25 0 1 0 0-.01M5 5.5c0 3.5 6 3 6 5.75',
   branch: 'M5 3v10M11 3.5v3a2 2 0 0 1-2 2H5M5 3.5a1.25 1.25 0 1 0 0-.01M11 3.5a1.25 1.25 0 1 0 0-.01M5 12.5a1.25 1.25 0 1 0 0-.01',
   check: 'M3.5 8.5l3 3 6-7',
   x: 'M4 4l8 8M12 4l-8 8',
@@ -34,7 +36,9 @@ const PATHS = {
   more: 'M3.5 8h.01M8 8h.01M12.5 8h.01',
   pencil: 'M10.5 2.5l3 3-8 8h-3v-3zM9 4l3 3',
   trash: 'M2.5 4.5h11M6 4.5V3h4v1.5M4 4.5l.7 9h6.6l.7-9M6.8 7v4.5M9.2 7v4.5',
-  search: 'M7 11.5a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM10.3 10.3L13.5 13.5'
+  search: 'M7 11.5a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM10.3 10.3L13.5 13.5',
+  pause: 'M5.5 3.5v9M10.5 3.5v9',
+  replay: 'M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5M7 6v4l3-2z'
 } as const
 
 export type IconName = keyof typeof PATHS

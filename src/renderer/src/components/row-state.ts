@@ -2,8 +2,9 @@
 // back keeps its state.
 import { create } from 'zustand'
 
-export const useOpenRows = create<{ open: Record<string, true>; toggle(id: string): void }>()((set) => ({
+export const useOpenRows = create<{ open: Record<string, true>; toggle(id: string): void; show(id: string): void }>()((set) => ({
   open: {},
+  show: (id) => set((s) => (s.open[id] ? s : { open: { ...s.open, [id]: true } })),
   toggle: (id) =>
     set((s) => {
       const open = { ...s.open }

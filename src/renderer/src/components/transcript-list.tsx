@@ -7,6 +7,8 @@ import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } 
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
+import { findRevealed, highlightWords } from './reveal'
+import { useOpenRows } from './row-state'
 import { Icon } from './icon'
 import { InboxRow } from './inbox-row'
 import { MarkdownView } from './markdown-view'
@@ -100,6 +102,28 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
     if (el && atBottom.current) el.scrollTop = el.scrollHeight
   }, [total, items])
 
+  // A search result in this transcript: scrolled to (once its item is here; older pages may still come),
+  // its tool row opened, the row marked and its words highlighted.
+  const reveal = useApp((s) => (s.reveal?.sessionId === sessionId && s.reveal.agentId === agentId ? s.reveal : null))
+  const tools = useApp((s) => s.events.sessions[sessionId]?.tools)
+  const [revealed, setRevealed] = useState<{ key: string; n: number } | null>(null)
+  useLayoutEffect(() => {
+    if (!reveal || revealed?.n === reveal.n) return
+    const i = findRevealed(items, reveal, tools)
+    if (i === -1) return
+    const item = items[i]
+    if (item.kind === 'tool') useOpenRows.getState().show(item.toolUseId)
+    atBottom.current = false
+    virtualizer.scrollToIndex(top + i, { align: 'center' })
+    setRevealed({ key: item.key, n: reveal.n })
+  }, [reveal, items, tools, revealed, top, virtualizer])
+  useLayoutEffect(() => {
+    if (!revealed || !reveal) return
+    // The row is drawn once scrolled to: mark its words then (and again as it re-renders).
+    const el = scrollRef.current?.querySelector(`[data-item-key="${CSS.escape(revealed.key)}"]`)
+    highlightWords(el ?? null, reveal.words)
+  })
+
   const onScroll = () => {
     const el = scrollRef.current
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48
@@ -110,7 +134,15 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
       {count === 0 && empty}
       <div className="transcript-inner" style={{ height: total }}>
         {virtualizer.getVirtualItems().map((v) => (
-          <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="transcript-row" style={{ transform: `translateY(${v.start}px)` }}>
+          <div
+            key={v.key}
+            data-index={v.index}
+            ref={virtualizer.measureElement}
+            className={`transcript-row${revealed && v.key === revealed.key ? ' revealed' : ''}`}
+            data-item-key={v.key}
+            data-revealed={revealed && v.key === revealed.key ? 'true' : undefined}
+            style={{ transform: `translateY(${v.start}px)` }}
+          >
             {v.index < top ? <OlderRow count={older} error={olderError} /> : v.index - top < items.length ? <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} /> : footer}
           </div>
         ))}

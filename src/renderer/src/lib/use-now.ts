@@ -38,9 +38,29 @@ export function createClock(periodMs: number): Clock {
 const seconds = createClock(1000)
 const noop = () => () => {}
 
-/** The current time, updated every second while `live`; a fixed value otherwise. */
+// While a session is replayed, "now" is the moment shown: a running agent's clock reads as it did then.
+let replayNow: number | null = null
+const replayListeners = new Set<() => void>()
+const replayClock: Clock = {
+  subscribe(listener) {
+    replayListeners.add(listener)
+    return () => replayListeners.delete(listener)
+  },
+  now: () => replayNow ?? Date.now()
+}
+
+/** Sets the replay's moment (null: back to the wall clock). */
+export function setReplayNow(ts: number | null): void {
+  if (ts === replayNow) return
+  replayNow = ts
+  for (const l of replayListeners) l()
+}
+
+/** The current time, updated every second while `live`; a fixed value otherwise. In a replay, the moment shown. */
 export function useNow(live: boolean): number {
-  return useSyncExternalStore(live ? seconds.subscribe : noop, () => (live ? seconds.now() : 0))
+  const replaying = useSyncExternalStore(replayClock.subscribe, () => replayNow !== null)
+  const clock = replaying ? replayClock : seconds
+  return useSyncExternalStore(live ? clock.subscribe : noop, () => (live ? clock.now() : 0))
 }
 
 // "just now", "2 min ago": a label changes at most once a minute, so a few seconds late is on time.

@@ -85,3 +85,9 @@ export function progressText(c: SessionCounts): string {
 export function listedSubagents(agentCount: number): number {
   return Math.max(0, agentCount - 1)
 }
+
+/** Who a crash cut off, in the words the panels count by: "the main agent and 16 subagents", "2 subagents". */
+export function cutOffWho(main: boolean, subagents: number): string {
+  if (!subagents) return 'the main agent'
+  return main ? `the main agent and ${subagentsText(subagents)}` : subagentsText(subagents)
+}

@@ -37,9 +37,10 @@ export function treeOrder(session: SessionState): TreeRow[] {
   return rows
 }
 
-export function pendingPermissions(state: EventsState): PermissionState[] {
+/** Requests waiting for the person, oldest first; `replaying`: a session shown as a replay frame (its requests are the past). */
+export function pendingPermissions(state: EventsState, replaying: string | null = null): PermissionState[] {
   const out: PermissionState[] = []
-  for (const s of Object.values(state.sessions)) for (const id of s.permissionQueue) out.push(s.permissions[id])
+  for (const s of Object.values(state.sessions)) if (s.id !== replaying) for (const id of s.permissionQueue) out.push(s.permissions[id])
   return out.sort((a, b) => a.ts - b.ts)
 }
 
@@ -65,8 +66,9 @@ export function sessionCostUsd(events: EventsState, loaded: Record<string, true>
   return view ? view.usage.costUsd : summary.costUsd
 }
 
-export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt'>, now: number): number {
-  return Math.max(0, (agent.endedAt ?? now) - agent.startedAt)
+/** The time the agent has worked: its runs added up (not the hours between a crash and its resume), the current one to `now`. */
+export function elapsedMs(agent: Pick<AgentState, 'startedAt' | 'endedAt' | 'runStartedAt' | 'priorRunsMs'>, now: number): number {
+  return (agent.priorRunsMs ?? 0) + Math.max(0, (agent.endedAt ?? now) - (agent.runStartedAt ?? agent.startedAt))
 }
 
 export interface TimelineRow {

@@ -11,7 +11,8 @@ import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
 import { newestFirst } from '../../../shared/session-order'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
-import { emptyEventsState, isActive, type EventsState, type PermissionDecision } from '../../../shared/view/session-state'
+import { emptyEventsState, isActive, type EventsState, type PermissionDecision, type SessionState } from '../../../shared/view/session-state'
+import { savedView, saveView } from '../lib/tab-memory'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
@@ -49,6 +50,23 @@ export interface AppState {
   firstRunKeySaved: boolean
   /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
   keySaves: number
+  /** A place in an agent's transcript to scroll to and highlight (a search result), once its item is there. */
+  reveal: Reveal | null
+  /** The session shown as a replay frame (replay-store.ts), if any. */
+  replayingSessionId: string | null
+}
+
+export interface Reveal {
+  sessionId: string
+  agentId: string
+  /** A tool call's row (its input or output matched). */
+  toolUseId?: string
+  /** Which kind of item, and the words to find in it. */
+  kind: string
+  words: string[]
+  ts: number
+  /** Counts reveals: the same place asked again scrolls again. */
+  n: number
 }
 
 const initial: AppState = {
@@ -72,7 +90,9 @@ const initial: AppState = {
   dialog: null,
   firstRunDismissed: false,
   firstRunKeySaved: false,
-  keySaves: 0
+  keySaves: 0,
+  reveal: null,
+  replayingSessionId: null
 }
 
 export const useApp = create<AppState>()(() => ({ ...initial }))
@@ -140,7 +160,45 @@ export function flushEvents(): void {
   applyLive(batch)
 }
 
+// A session being replayed shows a recorded frame: its live events (a follow-up from another window) are
+// not folded onto it; leaving the replay opens the session again, with everything (replay-store.ts).
+let replaying: string | null = null
+
+/** The session now shown as a replay frame, or null. */
+export function setReplaying(sessionId: string | null): void {
+  replaying = sessionId
+  set({ replayingSessionId: sessionId })
+}
+
+/** Shows a replay frame (sent like a reopened view, its older items to follow) as the session's state. */
+export function showFrame(sessionId: string, frame: { view: SessionState; olderItems: Record<string, number>; more: string | null }): void {
+  set((s) => ({
+    events: { ...s.events, sessions: { ...s.events.sessions, [sessionId]: frame.view } },
+    loaded: { ...s.loaded, [sessionId]: true },
+    older: { ...s.older, [sessionId]: { items: frame.olderItems } }
+  }))
+  // A newer frame starts its own pages: loadOlder stops the earlier frame's.
+  if (frame.more) void loadOlder(sessionId, frame.more)
+  else openings.delete(sessionId)
+}
+
+/** Folds replayed events onto the frame shown, as live batches are folded. */
+export function applyReplayed(events: AgentEvent[]): void {
+  if (events.length) set((s) => ({ events: applyEvents(s.events, events) }))
+}
+
+/** Forgets what the store holds of a session, so that opening it again reads it whole. */
+export function unloadSession(sessionId: string): void {
+  openings.delete(sessionId)
+  set((s) => {
+    const loaded = { ...s.loaded }
+    delete loaded[sessionId]
+    return { loaded }
+  })
+}
+
 function applyLive(batch: AgentEvent[]): void {
+  if (replaying) batch = batch.filter((e) => e.sessionId !== replaying)
   const { opening } = get()
   if (opening) {
     const held = batch.filter((e) => e.sessionId === opening.sessionId)
@@ -163,7 +221,16 @@ function applyLive(batch: AgentEvent[]): void {
   if (batch.some((e) => e.type === 'agent_end' && e.parentAgentId === null)) void refreshSessions()
 }
 
+const noticeListeners = new Set<(n: HostNotice) => void>()
+
+/** Notices for views with stores of their own (the Changes view re-reads a folder its work changed in). */
+export function subscribeNotices(listener: (n: HostNotice) => void): () => void {
+  noticeListeners.add(listener)
+  return () => noticeListeners.delete(listener)
+}
+
 export function receiveNotice(n: HostNotice): void {
+  for (const l of noticeListeners) l(n)
   if (n.type === 'session_updated') {
     if (get().workspace && n.session.cwd !== get().workspace!.cwd) return
     set((s) => ({ sessions: upsertSession(s.sessions, n.session) }))
@@ -220,8 +287,10 @@ export function boot(a: FanoutApi): () => void {
 }
 
 async function onConnected(): Promise<void> {
-  // After a reconnect, events may have been missed: everything not live-started must be replayed.
-  const current = get().currentSessionId
+  // After a reconnect, events may have been missed: everything not live-started must be replayed. After a
+  // reload, the tab goes back to the session and agent it had open.
+  const restored = get().currentSessionId ? null : savedView()
+  const current = get().currentSessionId ?? restored?.sessionId ?? null
   set({ loaded: {}, older: {} })
   try {
     const [{ workspace }, { settings }] = await Promise.all([call('workspace.get', {}), call('settings.get', {})])
@@ -229,6 +298,15 @@ async function onConnected(): Promise<void> {
     if (get().workspace?.cwd !== workspace.cwd) await adoptWorkspace(workspace)
     else await refreshSessions()
     if (current) await openSession(current)
+    if (restored && get().currentSessionId === restored.sessionId && !get().openError) {
+      const agents = get().events.sessions[restored.sessionId]?.agents ?? {}
+      const known = (id: string | null | undefined) => (id && agents[id] ? id : null)
+      set({
+        focusedAgentId: known(restored.focusedAgentId),
+        maximizedAgentId: known(restored.maximizedAgentId),
+        ...(restored.rightPane === 'timeline' || restored.rightPane === 'team' ? { rightPane: restored.rightPane } : {})
+      })
+    } else if (restored && get().openError) set({ currentSessionId: null, openError: undefined })
   } catch (err) {
     set({ sessionsError: (err as Error).message })
   }
@@ -429,6 +507,12 @@ export const ui = {
       else expanded[agentId] = true
       return { expanded }
     }),
+  /** Opens an agent at a place in its transcript: the main agent's conversation, or a subagent's panel maximized. */
+  reveal: (r: Omit<Reveal, 'n'>) =>
+    set((s) => {
+      const root = s.events.sessions[r.sessionId]?.rootAgentId === r.agentId
+      return { reveal: { ...r, n: (s.reveal?.n ?? 0) + 1 }, focusedAgentId: r.agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: root ? null : r.agentId }
+    }),
   dismissFirstRun: () => set({ firstRunDismissed: true }),
   firstRunKeySaved: () => set({ firstRunKeySaved: true })
 }
@@ -441,3 +525,11 @@ export function resetStore(): void {
   flushEvents() // cancels a scheduled frame
   set({ ...initial })
 }
+
+// The tab remembers what it shows, for a reload (lib/tab-memory.ts).
+useApp.subscribe((s, prev) => {
+  if (s.currentSessionId === prev.currentSessionId && s.focusedAgentId === prev.focusedAgentId && s.maximizedAgentId === prev.maximizedAgentId && s.rightPane === prev.rightPane) return
+  // Still connecting after a reload: what it had open is not forgotten before it is restored.
+  if (s.connection !== 'open' && !s.currentSessionId) return
+  saveView(s.currentSessionId ? { sessionId: s.currentSessionId, focusedAgentId: s.focusedAgentId, maximizedAgentId: s.maximizedAgentId, rightPane: s.rightPane } : null)
+})

@@ -8,6 +8,7 @@ import { MarkdownView } from '../components/markdown-view'
 import { PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
+import { ChangesButton } from '../review/changes-button'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
@@ -64,6 +65,7 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
           <Icon name="stop" size={14} />
         </button>
       )}
+      <ChangesButton agent={agent} />
       <button
         className="icon-button"
         title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane'}

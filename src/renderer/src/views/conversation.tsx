@@ -4,9 +4,10 @@ import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
+import { elapsedMs } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../../../shared/view/session-state'
-import { agentCounts, subagentsText } from '../state/agent-counts'
+import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
 import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
@@ -41,7 +42,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
     <div className={`session-summary status-${root.status}`} data-testid="session-summary">
       <Icon name={root.status === 'completed' ? 'check' : 'alert'} size={14} />
       <span>
-        {ended} {formatClock(root.endedAt - root.startedAt)} · {subagentsText(counts.total)} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
+        {ended} {formatClock(elapsedMs(root, root.endedAt))} · {subagentsText(counts.total)} · {plural(toolCount, 'tool call')} · {formatCost(cost)}
       </span>
     </div>
   )
@@ -49,7 +50,13 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
 
 /** Agents a crash or a kill cut off (the main agent among them or not): say so, and offer to resume them. */
 function InterruptedBar({ sessionId }: { sessionId: string }) {
-  const cutOff = useApp((s) => agentCounts(s.events.sessions[sessionId], { withRoot: true }).interrupted)
+  // Counted as every other view counts: subagents apart from the main agent ("the main agent and 16 subagents").
+  const subagents = useApp((s) => agentCounts(s.events.sessions[sessionId]).interrupted)
+  const main = useApp((s) => {
+    const session = s.events.sessions[sessionId]
+    return !!session?.rootAgentId && session.agents[session.rootAgentId]?.status === 'interrupted'
+  })
+  const cutOff = subagents + (main ? 1 : 0)
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
   if (!cutOff) return null
   const resume = () => {
@@ -63,7 +70,7 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
     <div className="bottom-bar-wrap">
       <div className="running-bar" data-testid="interrupted-bar">
         <span className="muted small">
-          Fanout stopped while {cutOff === 1 ? '1 agent was' : `${cutOff} agents were`} working. Resume to let {cutOff === 1 ? 'it' : 'them'} carry on where {cutOff === 1 ? 'it' : 'they'} left off.
+          Fanout stopped while {cutOffWho(main, subagents)} {cutOff === 1 ? 'was' : 'were'} working. Resume to let {cutOff === 1 ? 'it' : 'them'} carry on where {cutOff === 1 ? 'it' : 'they'} left off.
         </span>
         <button className="btn btn-sm" onClick={resume} disabled={state.busy} data-testid="resume-interrupted">
           <Icon name="play" size={12} /> Resume
@@ -126,6 +133,8 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         )}
         {!running && <InterruptedBar sessionId={sessionId} />}
         <PromptBox
+          key={sessionId}
+          draftKey={`followup:${sessionId}`}
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"
           onSubmit={async (text) => {

@@ -11,7 +11,8 @@ export function Dialog({
   wide = false,
   testId,
   describedBy,
-  returnFocus
+  returnFocus,
+  className
 }: {
   title: string
   onClose(): void
@@ -22,6 +23,8 @@ export function Dialog({
   describedBy?: string
   /** Where focus goes on close when what opened the dialog is gone or disabled (a button the dialog made unnecessary). */
   returnFocus?: () => Element | null | undefined
+  /** A size or look of its own (the Changes view fills most of the window). */
+  className?: string
 }) {
   const ref = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
@@ -55,7 +58,7 @@ export function Dialog({
   }, [])
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} aria-describedby={describedBy} ref={ref} data-testid={testId}>
+      <div className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-label={title} aria-describedby={describedBy} ref={ref} data-testid={testId}>
         <div className="dialog-head">
           <h2>{title}</h2>
           <button className="icon-button dialog-close" onClick={onClose} aria-label="Close">

@@ -57,6 +57,7 @@ export function NewSession() {
           autoFocus
           submitLabel="Start"
           testId="new-prompt"
+          draftKey="new-session"
           errorScope={settings?.hasApiKey}
           onSubmit={async (prompt) => {
             requestNotificationPermission()

@@ -8,8 +8,10 @@ import { TranscriptList } from '../components/transcript-list'
 import { refocusWhenLost } from '../lib/focus'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
+import { ChangesButton } from '../review/changes-button'
 import { useAgentColor } from '../lib/use-agent-color'
 import { ui, useApp } from '../state/store'
+import { elapsedMs } from '../state/selectors'
 import { AgentPanel, MessageInput, PanelHeader } from './agent-panel'
 import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
 import { panelGroups } from '../lib/panel-groups'
@@ -32,8 +34,9 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {plainPreview(agent.error ?? agent.result ?? '', 140)}
       </span>
       <span className="finished-stats muted">
-        {agent.endedAt !== null && formatClock(agent.endedAt - agent.startedAt)} · {formatCost(agent.usage.costUsd)}
+        {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
+      <ChangesButton agent={agent} />
       <button className="icon-button" title="Show the panel in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
         <Icon name="grid" size={13} />
       </button>

@@ -7,7 +7,7 @@ import { Dialog } from './dialog'
 import { useShallow } from 'zustand/react/shallow'
 
 export function PermissionQueue() {
-  const requests = useApp(useShallow((s) => pendingPermissions(s.events)))
+  const requests = useApp(useShallow((s) => pendingPermissions(s.events, s.replayingSessionId)))
   const titles = useApp((s) => s.sessions)
   return (
     <Dialog title={`Permission requests${requests.length ? ` (${requests.length})` : ''}`} onClose={() => ui.setDialog(null)} wide testId="permission-queue">

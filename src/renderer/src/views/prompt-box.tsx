@@ -2,6 +2,7 @@
 // send right under it.
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Icon } from '../components/icon'
+import { savedDraft, saveDraft } from '../lib/tab-memory'
 import { errorText } from '../transport/types'
 
 export interface PromptBoxProps {
@@ -18,10 +19,16 @@ export interface PromptBoxProps {
    * start for want of a key goes the moment a key is stored, rather than sitting there until the next try.
    */
   errorScope?: unknown
+  /** Keeps the unsent text in this tab's memory under this name: it survives a reload or a restart. */
+  draftKey?: string
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope }: PromptBoxProps) {
-  const [text, setText] = useState('')
+export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, draftKey }: PromptBoxProps) {
+  const [text, setTextState] = useState(() => (draftKey ? savedDraft(draftKey) : ''))
+  const setText = (value: string) => {
+    setTextState(value)
+    if (draftKey) saveDraft(draftKey, value)
+  }
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<{ message: string; scope: unknown } | null>(null)
   const error = failure && Object.is(failure.scope, errorScope) ? failure.message : null

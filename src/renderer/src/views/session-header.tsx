@@ -6,10 +6,13 @@ import { useNow } from '../lib/use-now'
 import { agentCounts, countParts, progressText } from '../state/agent-counts'
 import { elapsedMs, pendingPermissions } from '../state/selectors'
 import { isActive } from '../../../shared/view/session-state'
+import { closeReplay, startReplay, useReplaying } from '../state/replay-store'
+import { openSearch } from '../state/search-store'
 import { ui, useApp } from '../state/store'
+import { SessionChangesButton } from '../review/changes-button'
 
 export function PermissionsButton() {
-  const count = useApp((s) => pendingPermissions(s.events).length)
+  const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
   return (
     <button className={`icon-button permissions-button${count ? ' has-items' : ''}`} onClick={() => ui.setDialog('permissions')} title="Permission requests" data-testid="permissions-button">
       <Icon name="shield" />
@@ -19,6 +22,34 @@ export function PermissionsButton() {
           {count}
         </span>
       )}
+    </button>
+  )
+}
+
+function SearchButton() {
+  return (
+    <button className="icon-button" onClick={() => openSearch('session')} title="Search this session: every agent's transcript, tool inputs and outputs" aria-label="Search this session" data-testid="search-session-button">
+      <Icon name="search" />
+      <span>Search</span>
+    </button>
+  )
+}
+
+/** Replay: scrub the session's timeline and see it as it was; only once nothing in it is working. */
+function ReplayButton({ sessionId, working }: { sessionId: string; working: boolean }) {
+  const replaying = useReplaying(sessionId)
+  return (
+    <button
+      className={`icon-button${replaying ? ' active' : ''}`}
+      onClick={() => (replaying ? closeReplay() : void startReplay(sessionId))}
+      disabled={working && !replaying}
+      aria-pressed={replaying}
+      aria-label="Replay"
+      title={replaying ? 'Leave the replay: the session as it is now' : working ? 'Replay is for a session whose agents have finished' : 'Replay this session: scrub its timeline, play it at 1×–20×'}
+      data-testid="replay-button"
+    >
+      <Icon name="replay" />
+      <span>Replay</span>
     </button>
   )
 }
@@ -63,6 +94,9 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       <div className="session-header-actions">
+        {sessionId && <SessionChangesButton sessionId={sessionId} />}
+        {sessionId && <SearchButton />}
+        {sessionId && root && <ReplayButton sessionId={sessionId} working={isActive(root.status) || othersWorking} />}
         <PermissionsButton />
       </div>
     </header>

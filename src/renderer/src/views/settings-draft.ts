@@ -15,6 +15,9 @@ export interface Draft {
   defaultPermissionMode: PermissionMode
   coordinator: boolean
   agentTeams: boolean
+  /** Claude Code's worktree.baseRef (saved to the user's Claude Code settings only when changed). */
+  worktreeBaseRef: Settings['worktreeBaseRef']['value']
+  mergeStrategy: Settings['mergeStrategy']
 }
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
@@ -34,7 +37,9 @@ export const toDraft = (s: Settings): Draft => ({
   maxTurns: String(s.limits.maxTurns),
   defaultPermissionMode: s.defaultPermissionMode,
   coordinator: s.coordinator,
-  agentTeams: s.agentTeams
+  agentTeams: s.agentTeams,
+  worktreeBaseRef: s.worktreeBaseRef.value,
+  mergeStrategy: s.mergeStrategy
 })
 
 export function sameDraft(a: Draft, b: Draft): boolean {

@@ -80,7 +80,12 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
     }
     setBusy(true)
     try {
-      await saveSettings(draftPatch(d, defaults))
+      // Claude Code's file is written only when its setting changed; Fanout's own choice goes with the rest.
+      await saveSettings({
+        ...draftPatch(d, defaults),
+        ...(d.worktreeBaseRef !== baseline.worktreeBaseRef ? { worktreeBaseRef: d.worktreeBaseRef } : {}),
+        ...(d.mergeStrategy !== baseline.mergeStrategy ? { mergeStrategy: d.mergeStrategy } : {})
+      })
       setBaseline(d)
       setSaved(true)
       connection.clear() // it tested the settings as they were
@@ -209,6 +214,33 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
             <span className="field-label">Agent teams</span>
             <span className="field-hint">The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.</span>
           </span>
+        </label>
+      </section>
+      <section className="settings-section">
+        <h3>Agents’ worktrees</h3>
+        <label className="field">
+          <span className="field-label">New agent worktrees start from</span>
+          <select value={d.worktreeBaseRef} onChange={(e) => up({ worktreeBaseRef: e.target.value as Draft['worktreeBaseRef'] })} data-testid="setting-worktreeBaseRef">
+            <option value="head">Your current commit (head): unpushed commits included</option>
+            <option value="fresh">The remote’s default branch (fresh): origin/HEAD, fetched first</option>
+          </select>
+          <span className="field-hint" data-testid="worktreeBaseRef-hint">
+            Claude Code’s <code>worktree.baseRef</code>, saved in your <code>~/.claude/settings.json</code>.
+            {settings.worktreeBaseRef.scope && settings.worktreeBaseRef.scope !== 'user' && (
+              <>
+                {' '}
+                <code>{settings.worktreeBaseRef.file}</code> sets it for this folder and takes precedence: change it there.
+              </>
+            )}
+          </span>
+        </label>
+        <label className="field">
+          <span className="field-label">Merging an agent’s work</span>
+          <select value={d.mergeStrategy} onChange={(e) => up({ mergeStrategy: e.target.value as Draft['mergeStrategy'] })} data-testid="setting-mergeStrategy">
+            <option value="merge">Merge commit: keeps the agent’s commits</option>
+            <option value="squash">Squash: one commit with all its changes</option>
+          </select>
+          <span className="field-hint">What the Changes view offers first; it also remembers the choice you make there.</span>
         </label>
       </section>
       <div className="form-actions">

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { closeAgents, openAgents } from '../agent-editor/editor-library'
 import { useAgentEditor } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
+import { openSearch } from '../state/search-store'
 import { newSession, pickFolder, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { SessionRow } from './session-row'
@@ -41,6 +42,9 @@ export function Sidebar() {
         {workspace?.isGitRepo && <span className="tag tag-subtle">git</span>}
       </button>
       {folderError && <div className="inline-error sidebar-error">{folderError}</div>}
+      <button className="btn btn-block search-sessions-button" onClick={() => openSearch('all')} title="Search every session of this folder: titles, prompts and reports" data-testid="search-all-button">
+        <Icon name="search" size={14} /> Search sessions
+      </button>
       <button
         className="btn btn-block new-session-button"
         onClick={() => {

@@ -5,7 +5,7 @@ import { pendingPermissions } from '../state/selectors'
 import { ui, useApp } from '../state/store'
 
 export function WaitingNotice() {
-  const count = useApp((s) => pendingPermissions(s.events).length)
+  const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
   if (!count) return null
   return (
     <div className="waiting-notice" role="status" data-testid="waiting-notice">

@@ -1,0 +1,194 @@
+// The search indexes on real transcripts written by the store's recorder: documents of every kind, built
+// as lines are appended (only the new ones read), never a duplicate after a restart in the middle of a
+// stream, rebuilt when the file is damaged, missing or from another format, and never touching a transcript.
+import { readFileSync, writeFileSync, existsSync, appendFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../../shared/events'
+import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
+import { createSessionRecorder } from '../store/session-recorder'
+import { tempDataDir } from '../store/test-fixtures'
+import { transcriptPath } from '../store/data-dir'
+import { ftsQuery } from './fts-query'
+import { SearchService } from './search-service'
+import { searchDbPath, SessionSearch } from './session-search'
+
+let dataDir: string
+let cleanup: () => Promise<void>
+beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
+afterEach(() => cleanup())
+
+const SID = 'sess-1'
+let seq = 1_700_000_000_000_000
+const withSeq = (e: AgentEvent): AgentEvent => ({ ...e, seq: ++seq })
+
+async function record(events: AgentEvent[], sessionId = SID): Promise<void> {
+  const r = createSessionRecorder({ dataDir, sessionId, cwd: '/work/project', onError: (err) => { throw err } })
+  for (const e of events) r.record(withSeq(e))
+  await r.close()
+}
+
+function fanOut(clock = manualClock()) {
+  const main = agentEvents(SID, 'main', clock)
+  const sub = agentEvents(SID, 'a1', clock, { agentId: 'main', toolUseId: 'tu-agent' })
+  return { main, sub, clock }
+}
+
+describe('ftsQuery', () => {
+  it('quotes every word, so no input is FTS5 syntax, and reads quoted runs as phrases', () => {
+    expect(ftsQuery('ENOENT: no such')).toBe('"enoent"* AND "no"* AND "such"*')
+    expect(ftsQuery('"no such file" x')).toBe('"no" + "such" + "file" AND "x"*')
+    expect(ftsQuery('NEAR( OR AND * ^ :')).toBe('"near"* AND "or"* AND "and"*')
+    expect(ftsQuery('  ')).toBeNull()
+    expect(ftsQuery('a"b')).toBe('"a"* AND "b"*')
+  })
+})
+
+describe('SessionSearch', () => {
+  it('finds prompts, text, thinking, tool inputs and outputs, messages, errors and reports, each in its agent', async () => {
+    const { main, sub, clock } = fanOut()
+    const events: AgentEvent[] = [
+      main.start({ prompt: 'Audit the parser for zebras', description: 'Audit the parser' }),
+      main.assistant([{ type: 'text', text: 'Starting a subagent' }, { type: 'tool_use', id: 'tu-agent', name: 'Agent', input: {} }]),
+      sub.start({ agentType: 'Explore', prompt: 'Look for giraffes in src', description: 'Find giraffes' }),
+      sub.thinking('pondering okapis'),
+      sub.assistant([{ type: 'thinking', thinking: 'pondering okapis' }, { type: 'text', text: 'Reading the lexer' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'grep -rn quokka src' } }]),
+      sub.toolRun('t1', 'Bash', { command: 'grep -rn quokka src' }),
+      sub.toolEnd('t1', 'Bash', 'src/lexer.ts:12: const wombat_count = 3'),
+      sub.received('main', 'please also check narwhals'),
+      sub.error('model overloaded: capybara', false),
+      sub.end('completed', { result: 'Found a pangolin in the lexer' })
+    ]
+    clock.advance(1)
+    await record(events)
+    const index = new SessionSearch(dataDir, SID)
+    await index.catchUp()
+    const one = (q: string) => index.search(q).map((h) => `${h.agentId}:${h.kind}${h.toolUseId ? `:${h.toolUseId}` : ''}`)
+    expect(one('zebras')).toEqual(['main:prompt'])
+    expect(one('giraffes')).toEqual(['a1:prompt'])
+    expect(one('okapis')).toEqual(['a1:thinking']) // the thinking delta's text is the message's: one document
+    expect(one('lexer reading')).toEqual(['a1:text'])
+    expect(one('quokka')).toEqual(['a1:tool_input:t1'])
+    expect(one('wombat_count')).toEqual(['a1:tool_output:t1'])
+    expect(one('wombat_c')).toEqual(['a1:tool_output:t1']) // a word's start finds it
+    expect(one('narwhals')).toEqual(['a1:message'])
+    expect(one('capybara')).toEqual(['a1:error'])
+    expect(one('pangolin')).toEqual(['a1:report'])
+    const [hit] = index.search('wombat_count')
+    expect(hit.snippet).toContain('\u0002wombat_count\u0003')
+    expect(index.agents().a1).toMatchObject({ agentType: 'Explore', description: 'Find giraffes', parentAgentId: 'main' })
+    index.close()
+  })
+
+  it('indexes only what was appended since, and a reply cut off mid-stream by its deltas, once', async () => {
+    const { main, clock } = fanOut()
+    await record([main.start({ prompt: 'first prompt alpha' }), main.turnStart(1), main.text('half a reply about '), main.text('bananas')])
+    const index = new SessionSearch(dataDir, SID)
+    await index.catchUp()
+    expect(index.search('bananas')).toEqual([]) // its stream may still end with a message: held
+    // The process stops here (the index is closed mid-stream) and another goes on writing.
+    index.close()
+    clock.advance(5)
+    const file = transcriptPath(dataDir, SID, 'main')
+    const before = readFileSync(file, 'utf8')
+    const more = [main.turnEnd(1), main.user('second prompt bananas too')].map(withSeq)
+    appendFileSync(file, more.map((e) => JSON.stringify(e)).join('\n') + '\n')
+    const again = new SessionSearch(dataDir, SID)
+    expect((await again.behind()).bytes).toBe(Buffer.byteLength(readFileSync(file, 'utf8')) - Buffer.byteLength(before) + (await heldBytes(before)))
+    await again.catchUp()
+    expect(again.search('bananas').map((h) => h.kind).sort()).toEqual(['prompt', 'text'])
+    expect(again.search('alpha').length).toBe(1)
+    await again.catchUp() // nothing new: nothing added
+    expect(again.search('bananas').length).toBe(2)
+    expect(readFileSync(file, 'utf8').startsWith(before)).toBe(true)
+    again.close()
+  })
+
+  it('rebuilds a damaged index from the transcripts, never changing them', async () => {
+    const { main } = fanOut()
+    await record([main.start({ prompt: 'find the marmot' }), main.end('completed', { result: 'marmot found' })])
+    const file = transcriptPath(dataDir, SID, 'main')
+    const transcript = readFileSync(file)
+    const index = new SessionSearch(dataDir, SID)
+    await index.catchUp()
+    index.close()
+    // A torn or overwritten file (a disk fault, a half-copied folder): garbage where pages were.
+    const db = searchDbPath(dataDir, SID)
+    const bytes = readFileSync(db)
+    bytes.fill(0x5a, 100, Math.min(bytes.length, 8000))
+    writeFileSync(db, bytes)
+    const rebuilt = new SessionSearch(dataDir, SID)
+    expect(rebuilt.rebuiltBecause).toBeTruthy()
+    await rebuilt.catchUp()
+    expect(rebuilt.search('marmot').map((h) => h.kind).sort()).toEqual(['prompt', 'report'])
+    rebuilt.close()
+    expect(readFileSync(file).equals(transcript)).toBe(true)
+  })
+
+  it('an index that is not SQLite at all, or a stray journal, is replaced', async () => {
+    const { main } = fanOut()
+    await record([main.start({ prompt: 'lemur business' })])
+    writeFileSync(searchDbPath(dataDir, SID), 'this is not a database')
+    const index = new SessionSearch(dataDir, SID)
+    await index.catchUp()
+    expect(index.search('lemur').length).toBe(1)
+    index.close()
+  })
+})
+
+describe('SearchService', () => {
+  it('rebuilds an index whose pages were damaged behind its back and answers as before (a disk fault, a torn copy)', async () => {
+    const clock = manualClock()
+    const main = agentEvents(SID, 'main', clock)
+    const events: AgentEvent[] = [main.start({ prompt: 'many tools' })]
+    for (let i = 0; i < 1500; i++) events.push(main.toolRun(`t${i}`, 'Read', { file_path: `f${i}.ts` }), main.toolEnd(`t${i}`, 'Read', `line ${i} of a longish output ${'x'.repeat(200)} token${i}`))
+    events.push(main.toolEnd('tz', 'Bash', 'the unique ocelot line'))
+    await record(events)
+    const describe = async () => ({ title: 't', cwd: '/work/project', updatedAt: 1 })
+    const first = new SearchService({ dataDir, describe, waitMs: 60_000 })
+    expect((await first.inSession(SID, 'ocelot', 10)).hits).toHaveLength(1)
+    await first.close()
+    const db = searchDbPath(dataDir, SID)
+    const bytes = readFileSync(db)
+    expect(bytes.length).toBeGreaterThan(200_000)
+    bytes.fill(0xa5, Math.floor(bytes.length * 0.3), Math.floor(bytes.length * 0.9))
+    writeFileSync(db, bytes)
+    const errors: string[] = []
+    const second = new SearchService({ dataDir, describe, waitMs: 60_000, onError: (e) => errors.push(e.message) })
+    expect((await second.inSession(SID, 'ocelot', 10)).hits).toHaveLength(1)
+    expect((await second.inSession(SID, 'token1499', 10)).hits).toHaveLength(1)
+    expect(errors.join('\n')).toMatch(/rebuilt/)
+    await second.close()
+  })
+
+  it('searches across sessions by title, prompt and report, and a question catches a session up first', async () => {
+    const clock = manualClock()
+    const a = agentEvents('s-a', 'main-a', clock)
+    const b = agentEvents('s-b', 'main-b', clock)
+    await record([a.start({ prompt: 'Tidy the flamingo module' }), a.end('completed', { result: 'flamingo tidied' })], 's-a')
+    await record([b.start({ prompt: 'Unrelated' }), b.toolRun('t', 'Bash', { command: 'echo flamingo' })], 's-b')
+    const titles: Record<string, string> = { 's-a': 'Flamingo work', 's-b': 'Other work' }
+    const service = new SearchService({ dataDir, describe: async (id) => ({ title: titles[id], cwd: '/work/project', updatedAt: 1 }), waitMs: 10_000 })
+    const across = await service.acrossSessions(['s-a', 's-b'], '/work/project', 'flamingo', 50)
+    expect(across.indexing).toBeUndefined()
+    expect(across.hits.map((h) => `${h.sessionId}:${h.kind}`).sort()).toEqual(['s-a:prompt', 's-a:report', 's-a:title'])
+    // Another folder's sessions are not this folder's answer.
+    expect((await service.acrossSessions(['s-a'], '/elsewhere', 'flamingo', 50)).hits).toEqual([])
+    // A tool's input is searched inside the session, not across.
+    expect((await service.inSession('s-b', 'flamingo', 50)).hits.map((h) => h.kind)).toEqual(['tool_input'])
+    titles['s-a'] = 'Renamed pelican'
+    await service.retitle('s-a')
+    expect((await service.acrossSessions(['s-a', 's-b'], '/work/project', 'pelican', 50)).hits.map((h) => h.kind)).toEqual(['title'])
+    service.forget('s-a')
+    expect(existsSync(join(dataDir, 'search.db'))).toBe(true)
+    await service.close()
+  })
+})
+
+/** Bytes of the held deltas at the end of `text` (the index reads them again with what follows). */
+async function heldBytes(text: string): Promise<number> {
+  const lines = text.split('\n').filter(Boolean)
+  let n = 0
+  for (let i = lines.length - 1; i >= 0 && JSON.parse(lines[i]).type === 'text_delta'; i--) n += Buffer.byteLength(lines[i]) + 1
+  return n
+}

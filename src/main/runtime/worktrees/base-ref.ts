@@ -1,0 +1,119 @@
+// Claude Code's `worktree.baseRef` setting: which commit a new agent worktree starts from.
+// - `head`: the parent's current commit, so unpushed commits and the feature branch's state are there.
+// - `fresh`: the remote's default branch (`origin/HEAD`, after a fetch), a clean tree matching the remote;
+//   the current commit when there is no remote, or it cannot be fetched or resolved (as Claude Code does).
+// Claude Code's default is `fresh`; Fanout's is `head`: a subagent works on what its parent sees, and its
+// work is merged back into the branch the person is on (see docs/reviewing-agents-work.md).
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { cleanGitEnv, errorText, tryGit } from './git'
+import type { RepoInfo } from './repo'
+
+export const WORKTREE_BASE_REFS = ['head', 'fresh'] as const
+export type WorktreeBaseRef = (typeof WORKTREE_BASE_REFS)[number]
+export const DEFAULT_WORKTREE_BASE_REF: WorktreeBaseRef = 'head'
+
+export interface BaseRefSetting {
+  value: WorktreeBaseRef
+  /** The settings file it came from; null for the default. */
+  file: string | null
+  /** Which of Claude Code's settings files that is. */
+  scope: 'user' | 'project' | 'local' | 'managed' | null
+  /** A value that is not `head` or `fresh` (ignored), with the file. */
+  problems: string[]
+}
+
+export interface BaseRefFiles {
+  cwd: string
+  home?: string
+  /** Managed settings file (default /etc/claude-code/managed-settings.json); null to skip. */
+  managedFile?: string | null
+}
+
+/** The settings files, most specific last: user, project, local, managed (Claude Code's order of precedence). */
+export function settingsFiles(o: BaseRefFiles): string[] {
+  const home = o.home ?? homedir()
+  const cwd = resolve(o.cwd)
+  const managed = o.managedFile === undefined ? '/etc/claude-code/managed-settings.json' : o.managedFile
+  return [join(home, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json'), ...(managed ? [managed] : [])]
+}
+
+/** Reads `worktree.baseRef` from Claude Code's settings files; a file that cannot be read or parsed is skipped (the permission settings report it). */
+export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
+  const out: BaseRefSetting = { value: DEFAULT_WORKTREE_BASE_REF, file: null, scope: null, problems: [] }
+  const scopes = ['user', 'project', 'local', 'managed'] as const
+  const files = settingsFiles(o)
+  for (const [i, file] of files.entries()) {
+    // Run in the home folder, user and project settings are one file: it counts as the user's.
+    if (files.indexOf(file) !== i) continue
+    let json: unknown
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'))
+    } catch {
+      continue
+    }
+    const worktree = (json as { worktree?: unknown } | null)?.worktree
+    const value = (worktree as { baseRef?: unknown } | null | undefined)?.baseRef
+    if (value === undefined) continue
+    if (typeof value === 'string' && (WORKTREE_BASE_REFS as readonly string[]).includes(value)) {
+      out.value = value as WorktreeBaseRef
+      out.file = file
+      out.scope = scopes[i]
+    } else {
+      out.problems.push(`${file}: "worktree.baseRef" is ${JSON.stringify(value)}; it must be "head" or "fresh", so it is ignored.`)
+    }
+  }
+  return out
+}
+
+export interface StartPoint {
+  commit: string
+  /** `HEAD`, or the remote branch (`origin/main`). */
+  ref: string
+  /** Why `fresh` fell back to the current commit. */
+  note?: string
+}
+
+const FETCH_TIMEOUT_MS = 20_000
+/** One fetch per repository at a time and at most one a minute: a fan-out of 16 isolated agents fetches once. */
+const FETCH_REUSE_MS = 60_000
+const fetches = new Map<string, { at: number; done: Promise<string | null> }>()
+
+export async function startPoint(repo: RepoInfo, baseRef: WorktreeBaseRef): Promise<StartPoint> {
+  const head = repo.head!
+  if (baseRef === 'head') return { commit: head, ref: 'HEAD' }
+  if ((await tryGit(repo.cwd, ['remote', 'get-url', 'origin'])) === null) return { commit: head, ref: 'HEAD', note: 'worktree.baseRef is "fresh" but the repository has no remote named origin' }
+  const failed = await fetchOrigin(repo)
+  const target = await defaultRemoteBranch(repo.cwd)
+  if (!target) return { commit: head, ref: 'HEAD', note: `worktree.baseRef is "fresh" but origin's default branch is unknown${failed ? ` (${failed})` : ''}` }
+  const commit = await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/remotes/${target}^{commit}`])
+  if (!commit) return { commit: head, ref: 'HEAD', note: `worktree.baseRef is "fresh" but ${target} does not exist` }
+  return { commit, ref: target, ...(failed ? { note: `${target} as last fetched: ${failed}` } : {}) }
+}
+
+/** `origin/HEAD`'s target (`origin/main`), else origin/main or origin/master when one exists. */
+async function defaultRemoteBranch(dir: string): Promise<string | null> {
+  const symbolic = await tryGit(dir, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'])
+  if (symbolic) return symbolic
+  for (const name of ['origin/main', 'origin/master']) {
+    if (await tryGit(dir, ['rev-parse', '--verify', '--quiet', `refs/remotes/${name}`])) return name
+  }
+  return null
+}
+
+/** Fetches origin (never prompting for credentials); resolves with why it failed, or null. */
+function fetchOrigin(repo: RepoInfo): Promise<string | null> {
+  const known = fetches.get(repo.commonDir)
+  if (known && Date.now() - known.at < FETCH_REUSE_MS) return known.done
+  const done = new Promise<string | null>((done) => {
+    const env = cleanGitEnv({ GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' })
+    execFile('git', ['fetch', '--quiet', 'origin'], { cwd: repo.cwd, env, timeout: FETCH_TIMEOUT_MS }, (err, _out, stderr) => {
+      if (!err) return done(null)
+      done(`git fetch origin failed: ${String(stderr).trim() || errorText(err)}`)
+    })
+  })
+  fetches.set(repo.commonDir, { at: Date.now(), done })
+  return done
+}

@@ -1,0 +1,8 @@
+// What every CodeMirror view in the app shares (the agent editor, the Changes view's diffs): the theme's
+// colors and fonts through CSS variables, so light and dark follow the rest of the app, and its gutters.
+// Each view adds its own rules on top.
+export const EDITOR_BASE_THEME = {
+  '&': { fontSize: 'var(--fs-sm)', backgroundColor: 'var(--bg-input)', color: 'var(--text)', fontFamily: 'var(--font-mono)' },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-gutters': { backgroundColor: 'var(--bg-subtle)', color: 'var(--text-faint)', border: 'none', borderRight: '1px solid var(--border)' }
+} as const

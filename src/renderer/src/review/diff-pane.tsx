@@ -1,0 +1,56 @@
+// The open file's diff, with the choice of side by side or unified, and what is shown instead when there is
+// no text to compare (a binary file, one too large to show, a failed read).
+import { plural } from '../lib/format'
+import { DiffView } from './diff-view'
+import { setLayout, useReview } from './review-store'
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : plural(n, 'byte'))
+
+export function DiffPane() {
+  const file = useReview((s) => s.file)
+  const diff = useReview((s) => s.diff)
+  const error = useReview((s) => s.diffError)
+  const loading = useReview((s) => s.diffLoading)
+  const layout = useReview((s) => s.layout)
+  if (!file) return <div className="review-diff empty-state muted">Choose a file to see its changes.</div>
+  const what = diff && diff.oldText === null && diff.newText !== null ? 'new file' : diff && diff.newText === null && diff.oldText !== null && !diff.binary && !diff.tooLarge ? 'deleted' : null
+  return (
+    <section className="review-diff" aria-label={`Diff of ${file.path}`} data-testid="review-diff">
+      <div className="review-diff-bar">
+        <span className="review-diff-path" title={file.path}>
+          {diff?.oldPath ? `${diff.oldPath} → ` : ''}
+          {file.path}
+        </span>
+        {what && <span className="tag">{what}</span>}
+        {file.uncommitted && <span className="tag tag-warn">not committed yet</span>}
+        <div className="ae-segmented review-layout-toggle" role="radiogroup" aria-label="Diff layout">
+          <button type="button" role="radio" aria-checked={layout === 'split'} className={layout === 'split' ? 'active' : ''} onClick={() => setLayout('split')} data-testid="diff-split">
+            Side by side
+          </button>
+          <button type="button" role="radio" aria-checked={layout === 'unified'} className={layout === 'unified' ? 'active' : ''} onClick={() => setLayout('unified')} data-testid="diff-unified">
+            Unified
+          </button>
+        </div>
+      </div>
+      <div className="review-diff-body">
+        {error ? (
+          <div className="inline-error" role="alert">
+            {error}
+          </div>
+        ) : !diff ? (
+          <div className="empty-state muted">{loading ? 'Reading both sides…' : ''}</div>
+        ) : diff.binary ? (
+          <div className="empty-state muted" data-testid="diff-binary">
+            Binary file: {diff.oldText === null && !diff.oldSize ? 'added' : size(diff.oldSize)} → {diff.newSize ? size(diff.newSize) : 'deleted'}. There is no text to compare.
+          </div>
+        ) : diff.tooLarge ? (
+          <div className="empty-state muted" data-testid="diff-too-large">
+            Too large to show here ({size(Math.max(diff.oldSize, diff.newSize))}); <code>fanout worktrees diff</code> prints it whole.
+          </div>
+        ) : (
+          <DiffView path={diff.path} oldText={diff.oldText ?? ''} newText={diff.newText ?? ''} layout={layout} label={`${diff.path}, before and after`} />
+        )}
+      </div>
+    </section>
+  )
+}

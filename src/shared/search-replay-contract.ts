@@ -1,0 +1,105 @@
+// Search and replay's part of the IPC contract (names in search-replay-channels.ts): zod schemas of each
+// call's request and answer, spread into CONTRACT by ipc-contract.ts and checked on both transports.
+import { z } from 'zod'
+import type { AgentEvent } from './events'
+import { SessionViewSchema } from './view-schemas'
+
+const Id = (what: string) =>
+  z.string({ error: `${what} must be a string` }).regex(/^[A-Za-z0-9._:@-]{1,200}$/, `${what} must be 1-200 letters, digits or . _ : @ -`)
+
+const Cwd = z
+  .string({ error: 'cwd must be a string' })
+  .min(1, 'cwd must not be empty')
+  .max(4096, 'cwd is longer than 4096 characters')
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'cwd must be an absolute path')
+
+/** A place in a session's stream (EventBase.seq: microseconds since the epoch). */
+const Seq = z.number({ error: 'a seq must be a number' }).finite().nonnegative()
+
+export const SEARCH_KINDS = ['title', 'prompt', 'text', 'thinking', 'tool_input', 'tool_output', 'message', 'error', 'report'] as const
+export type SearchKind = (typeof SEARCH_KINDS)[number]
+
+export const SearchHitSchema = z.object({
+  sessionId: z.string(),
+  /** The session's title, for hits across sessions. */
+  sessionTitle: z.string().optional(),
+  /** null for a session's title. */
+  agentId: z.string().nullable(),
+  agentType: z.string().optional(),
+  agentDescription: z.string().optional(),
+  kind: z.enum(SEARCH_KINDS),
+  toolUseId: z.string().optional(),
+  toolName: z.string().optional(),
+  seq: z.number(),
+  ts: z.number(),
+  /** Fragments of the text with each matched word between \u0002 and \u0003 (never markup). */
+  snippet: z.string()
+})
+export type SearchHit = z.infer<typeof SearchHitSchema>
+
+export const IndexingSchema = z.object({ done: z.number(), total: z.number() })
+
+export const ReplayMarkSchema = z.object({
+  seq: z.number(),
+  ts: z.number(),
+  kind: z.enum(['start', 'end', 'permission', 'error', 'phase']),
+  agentId: z.string(),
+  label: z.string()
+})
+export type ReplayMark = z.infer<typeof ReplayMarkSchema>
+
+export const ReplayTimelineSchema = z.object({
+  sessionId: z.string(),
+  /** Recorded events (lines) in the session. */
+  events: z.number().int().nonnegative(),
+  firstSeq: z.number(),
+  lastSeq: z.number(),
+  startTs: z.number(),
+  endTs: z.number(),
+  /** Agents starting and ending, requests, failures, phases (at most a few thousand). */
+  marks: z.array(ReplayMarkSchema),
+  /** Events per equal slice of the span, for the scrubber's activity strip. */
+  activity: z.array(z.number())
+})
+export type ReplayTimeline = z.infer<typeof ReplayTimelineSchema>
+
+const Steps = z.custom<AgentEvent[][]>((v) => Array.isArray(v) && v.every((s) => Array.isArray(s)), 'steps must be lists of events')
+
+export const SEARCH_REPLAY_CONTRACT = {
+  'search.query': {
+    request: z
+      .object({
+        text: z.string({ error: 'text must be a string' }).trim().min(1, 'Type something to search for.').max(500, 'A search is at most 500 characters.'),
+        /** In this session; else across the sessions of `cwd` (the workspace when absent). */
+        sessionId: Id('sessionId').optional(),
+        cwd: Cwd.optional(),
+        limit: z.number().int().min(1).max(500).default(100)
+      })
+      .strict(),
+    response: z.object({
+      hits: z.array(SearchHitSchema),
+      /** Still indexing: the hits are those of what is indexed so far; ask again for more. */
+      indexing: IndexingSchema.optional()
+    })
+  },
+  'replay.open': {
+    request: z.object({ sessionId: Id('sessionId') }).strict(),
+    response: z.object({ timeline: ReplayTimelineSchema })
+  },
+  'replay.frame': {
+    request: z.object({ sessionId: Id('sessionId'), at: Seq }).strict(),
+    response: z.object({
+      /** The moment shown: the last whole step at or before `at` (0 before the first). */
+      seq: z.number(),
+      ts: z.number(),
+      view: SessionViewSchema,
+      olderItems: z.record(z.string(), z.number().int().nonnegative()),
+      /** A cursor for sessions.page, or null when the frame is whole. */
+      more: z.string().nullable()
+    })
+  },
+  'replay.steps': {
+    request: z.object({ sessionId: Id('sessionId'), after: Seq, limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
+    response: z.object({ steps: Steps, done: z.boolean() })
+  }
+} as const
