@@ -8,6 +8,13 @@ export type ModelAliasName = (typeof MODEL_ALIAS_NAMES)[number]
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const
 export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
+/**
+ * How agents that start together share the prompt cache (runtime/model/cache-sharing.ts): `first` starts one
+ * and the rest once its response begins, `prewarm` sends their shared prefix first, `off` starts all at once.
+ */
+export const CACHE_SHARING_MODES = ['first', 'prewarm', 'off'] as const
+export type CacheSharingMode = (typeof CACHE_SHARING_MODES)[number]
+
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
 export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd'

@@ -59,6 +59,7 @@ export async function createClientFromConfig(
     const client = createModelClient({
       ...(stored ? { apiKey: stored } : {}),
       ...(config.settings.baseURL ? { baseURL: config.settings.baseURL } : {}),
+      cacheSharing: config.settings.promptCacheSharing,
       env,
       ...opts.client
     })

@@ -32,6 +32,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     defaultPermissionMode: 'default',
     coordinator: false,
     agentTeams: false,
+    promptCacheSharing: 'first',
     theme: 'system',
     firstRunSkipped: false,
     mergeStrategy: 'merge',

@@ -23,6 +23,7 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
     defaultPermissionMode: s.defaultPermissionMode,
     coordinator: s.coordinator,
     agentTeams: s.agentTeams,
+    promptCacheSharing: s.promptCacheSharing,
     theme: s.theme,
     firstRunSkipped: s.firstRunSkipped,
     mergeStrategy: s.mergeStrategy,
@@ -38,6 +39,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.defaultPermissionMode !== undefined) out.defaultPermissionMode = p.defaultPermissionMode
   if (p.coordinator !== undefined) out.coordinator = p.coordinator
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
+  if (p.promptCacheSharing !== undefined) out.promptCacheSharing = p.promptCacheSharing
   if (p.theme !== undefined) out.theme = p.theme
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
   if (p.mergeStrategy !== undefined) out.mergeStrategy = p.mergeStrategy

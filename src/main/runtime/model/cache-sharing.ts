@@ -16,8 +16,10 @@ import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
 import { latestReply } from './request-body'
 import type { ModelRequest } from './types'
 
-export const CACHE_SHARING_MODES = ['first', 'prewarm', 'off'] as const
-export type CacheSharing = (typeof CACHE_SHARING_MODES)[number]
+import { CACHE_SHARING_MODES, type CacheSharingMode } from '../../../shared/settings-fields'
+
+export { CACHE_SHARING_MODES }
+export type CacheSharing = CacheSharingMode
 export const DEFAULT_CACHE_SHARING: CacheSharing = 'first'
 
 export interface CacheTicket {

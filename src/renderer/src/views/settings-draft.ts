@@ -15,6 +15,7 @@ export interface Draft {
   defaultPermissionMode: PermissionMode
   coordinator: boolean
   agentTeams: boolean
+  promptCacheSharing: Settings['promptCacheSharing']
   /** Claude Code's worktree.baseRef (saved to the user's Claude Code settings only when changed). */
   worktreeBaseRef: Settings['worktreeBaseRef']['value']
   mergeStrategy: Settings['mergeStrategy']
@@ -38,6 +39,7 @@ export const toDraft = (s: Settings): Draft => ({
   defaultPermissionMode: s.defaultPermissionMode,
   coordinator: s.coordinator,
   agentTeams: s.agentTeams,
+  promptCacheSharing: s.promptCacheSharing,
   worktreeBaseRef: s.worktreeBaseRef.value,
   mergeStrategy: s.mergeStrategy
 })
@@ -83,7 +85,8 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
     },
     defaultPermissionMode: d.defaultPermissionMode === 'bubble' ? undefined : d.defaultPermissionMode,
     coordinator: d.coordinator,
-    agentTeams: d.agentTeams
+    agentTeams: d.agentTeams,
+    promptCacheSharing: d.promptCacheSharing
   }
 }
 
