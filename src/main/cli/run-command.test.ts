@@ -36,6 +36,13 @@ describe('fanout run', () => {
     })
     expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/)
     expect(out.usage.outputTokens).toBeGreaterThan(0)
+    // Each agent's own usage, cache reads and writes apart, and its cost; they add up to the run's.
+    expect(out.agents).toHaveLength(2)
+    expect(out.agents.map((a: any) => a.agent_type)).toContain('Explore')
+    expect(out.usage.cacheWriteTokens).toBeGreaterThan(0)
+    for (const a of out.agents) expect(a.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheReadTokens: expect.any(Number), cacheWriteTokens: expect.any(Number), costUsd: a.cost_usd })
+    expect(out.agents.reduce((n: number, a: any) => n + a.cost_usd, 0)).toBeCloseTo(out.total_cost_usd, 9)
+    expect(out.agents.reduce((n: number, a: any) => n + a.usage.cacheWriteTokens, 0)).toBe(out.usage.cacheWriteTokens)
     expect(out.duration_ms).toBeGreaterThan(0)
     const agents = readdirSync(join(dataDir, 'sessions', out.session_id, 'agents')).filter((f) => f.endsWith('.jsonl'))
     expect(agents).toHaveLength(2)
