@@ -1,9 +1,10 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or cost, fan-out, cli, sandbox, search) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or cost, engine, fan-out, cli, sandbox, search) runs one.
 import { benchCliStart } from './cli-start'
 import { serveCost } from './cost-server'
 import { benchFanOut, serveFanOut } from './fan-out'
 import { benchSandbox } from './sandbox'
 import { benchSearch } from './search'
+import { benchSearchEngine } from './search-engine'
 import { benchUi } from './ui'
 import { benchVsClaudeCode, type VsClaudeCode } from './vs-claude-code'
 
@@ -17,6 +18,7 @@ if (process.argv[2] === '--fan-out-server') {
   const wanted = (name: string) => !only || only.includes(name)
   let vs: VsClaudeCode | null = null
   if (wanted('cost')) vs = await benchVsClaudeCode()
+  if (wanted('engine')) await benchSearchEngine()
   if (wanted('fan-out')) await benchFanOut()
   if (wanted('cli')) await benchCliStart(root)
   if (wanted('sandbox')) await benchSandbox()

@@ -146,6 +146,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   console.log(`\nFanout beside Claude Code ${CLAUDE_CODE_VERSION} on the same scripted scenarios (${MODEL}; server in its own process, prompt cache simulated; load average ${load()})`)
   if (!bin) console.log(`  Claude Code: not measured — ${'skip' in cc ? cc.skip : ''}`)
   console.log('  billed input = uncached + 1.25 × cache writes + 0.1 × cache reads (input-token equivalents); cost adds output at list price')
+  console.log('  overhead = wall time from the first request to the end of the run − the model\'s time on the critical path (4·L for a')
+  console.log('  fan-out; +1·L where siblings wait for the first response, +2·L pre-warming); latency vs off = wall time more than sharing off')
   const server = await CostServer.start()
   const p = makeProject()
   const summary: VsClaudeCode = { billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
@@ -159,17 +161,19 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         for (let i = 0; i < repeats; i++) all.push(await f())
         return all.reduce((a, b) => (b.overhead < a.overhead ? b : a))
       }
+      // Model time on the critical path: sharing adds one response start (the siblings wait for the first);
+      // pre-warming adds two (the main agent's prefix is warmed before its first request too).
       const first = await best(() => fanout(server, p, prompt, 'first', L, 4 + wait))
-      const prewarm = await best(() => fanout(server, p, prompt, 'prewarm', L, 4 + wait))
+      const prewarm = await best(() => fanout(server, p, prompt, 'prewarm', L, 5 + wait))
       const off = await best(() => fanout(server, p, prompt, 'off', L, 4))
       const claude = bin ? await best(() => claudeCode(bin, server, p, prompt, L, 4)) : null
       console.log(`\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call${repeats > 1 ? `; overhead best of ${repeats}` : ''})`)
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
       if (claude) rows.push(costRow('Claude Code', claude))
-      table([...COST_HEAD, 'overhead', 'vs off'], rows.map((r, i) => {
+      const waited = (m: Measured) => (m === first ? wait : m === prewarm ? 1 + wait : 0)
+      table([...COST_HEAD, 'overhead', 'latency vs off'], rows.map((r, i) => {
         const m = [first, prewarm, off, claude][i]!
-        const extra = [first, prewarm].includes(m) ? ` +${ms(m.overhead + L - off.overhead)}` : ''
-        return [...r, ms(m.overhead), m === off || m === claude ? '' : extra]
+        return [...r, ms(m.overhead), m === first || m === prewarm ? `+${ms(m.overhead + waited(m) * L - off.overhead)}` : '']
       }))
       if (claude) console.log(`  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(claude.stats))} (1/${(billed(claude.stats) / billed(first.stats)).toFixed(1)}); overhead: Fanout ${ms(first.overhead)} vs Claude Code ${ms(claude.overhead)} (1/${(claude.overhead / Math.max(1, first.overhead)).toFixed(1)})`)
       for (const m of [first, prewarm, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
