@@ -25,7 +25,7 @@ export function cacheTtlOf(control: unknown): CacheTtl | null {
   return ttl === '5m' || ttl === '1h' ? ttl : null
 }
 
-interface ModelVersion {
+export interface ModelVersion {
   family: string
   major: number
   minor: number
@@ -33,7 +33,7 @@ interface ModelVersion {
 }
 
 /** `claude-opus-4-5-20251101` → opus 4.5; `claude-3-5-haiku-latest` → haiku 3.5; a dated suffix is not a minor. */
-function versionOf(model: string): ModelVersion | null {
+export function versionOf(model: string): ModelVersion | null {
   const id = model.toLowerCase()
   const newer = /(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2}))?(?!\d)/.exec(id)
   if (newer) return { family: newer[1], major: Number(newer[2]), minor: Number(newer[3] ?? 0), preview: id.includes('preview') }

@@ -33,6 +33,8 @@ export interface ToolsHost extends MessagingSession {
 export interface SessionToolsOptions {
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
+  /** See ToolOptions.inProcessSearchUpTo. */
+  inProcessSearchUpTo?: number
   /** The last part of an agent's output log, if it has one (for TaskOutput). */
   outputTail(handle: AgentHandle): string | undefined
 }
@@ -81,7 +83,8 @@ export class SessionTools {
       todos: state.todos,
       paths: s.pathPolicy(handle),
       sandbox: s.bashSandbox(handle),
-      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {})
+      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}),
+      ...(this.opts.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: this.opts.inProcessSearchUpTo } : {})
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)

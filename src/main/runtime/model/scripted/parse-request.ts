@@ -1,6 +1,22 @@
 // Pulls the routing fields out of a Messages API body, and checks the rules the real API enforces
 // (so a loop bug that the real API would reject fails here too, with the API's kind of message).
+import { versionOf } from '../prompt-cache-rules'
 import type { ParsedRequest, SeenToolResult } from './types'
+
+/**
+ * Models that take `{"role": "system"}` messages in the conversation ("Mid-conversation system messages":
+ * Fable 5, Mythos 5, Opus 4.8 and later, Sonnet 5 and later). Others refuse the role as before.
+ */
+function takesSystemMessages(model: string): boolean {
+  const v = versionOf(model)
+  if (!v) return false
+  const at = (major: number, minor = 0) => v.major > major || (v.major === major && v.minor >= minor)
+  if (v.family === 'fable') return at(5)
+  if (v.family === 'mythos') return !v.preview && at(5)
+  if (v.family === 'opus') return at(4, 8)
+  if (v.family === 'sonnet') return at(5)
+  return false
+}
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
@@ -66,8 +82,14 @@ export function validateMessagesBody(body: any): string | null {
   }
   const messages: any[] = body.messages
   if (messages[0].role !== 'user') return 'messages: first message must use the "user" role'
+  const systemRole = takesSystemMessages(body.model)
   for (const [i, m] of messages.entries()) {
-    if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`
+    if (m.role === 'system' && systemRole) {
+      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
+      if (!Array.isArray(blocks) || !blocks.length || blocks.some((b: any) => b?.type !== 'text' || !b.text)) return `messages.${i}: a system message holds non-empty text blocks only`
+      continue
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'${systemRole ? " or 'system'" : ''}`
     if (typeof m.content === 'string') {
       if (!m.content && i !== messages.length - 1) return `messages.${i}: all messages must have non-empty content`
       continue
