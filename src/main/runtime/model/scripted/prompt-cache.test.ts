@@ -219,6 +219,14 @@ describe('the simulated prompt cache', () => {
       expect(send(cache, image).read).toBe(tokensThrough(image, 2))
     })
 
+    it('leaves Claude Code’s attribution line out of the prompt, as the API lifts it out', () => {
+      const cache = new PromptCache({ now: clock().now })
+      const billed = (tag: string) => layered({ system: [text(`x-anthropic-billing-header: cc_version=2.1.328.${tag}; cc_entrypoint=sdk-cli;`), text(big('You are a careful agent.'), CC)] })
+      send(cache, billed('093'))
+      const other = billed('471; cc_is_subagent=true')
+      expect(send(cache, other).read).toBe(tokensThrough(other, 3)) // everything: the line is not in the chain
+    })
+
     it('the order of keys in a tool definition is part of the prefix', () => {
       const cache = new PromptCache({ now: clock().now })
       send(cache, layered())

@@ -68,6 +68,8 @@ function blocksOf(content: unknown): unknown[] {
   return Array.isArray(content) ? content : []
 }
 
+const BILLING_HEADER = 'x-anthropic-billing-header:'
+
 const isThinking = (b: any) => b?.type === 'thinking' || b?.type === 'redacted_thinking'
 const hasImage = (body: any) => JSON.stringify(body.messages ?? []).includes('"type":"image"')
 
@@ -95,7 +97,11 @@ export function cacheBlocks(body: any, workspace: string): { blocks: Block[]; to
   const raw: Array<{ text: string; control: unknown; eligible: boolean; salt?: string; where: string; thinking: boolean }> = []
   const tools: any[] = Array.isArray(body.tools) ? body.tools : []
   tools.forEach((t, i) => raw.push({ text: canonical(t), control: t?.cache_control, eligible: true, where: `tools.${i}`, thinking: false, ...(i === 0 ? { salt: salts.tools } : {}) }))
-  const system = typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : Array.isArray(body.system) ? body.system : []
+  // Claude Code's attribution line (`x-anthropic-billing-header: …`, first in its system prompt) is lifted out by
+  // the API for billing: it is not part of the prompt, so it keys nothing.
+  const system = (typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : Array.isArray(body.system) ? body.system : []).filter(
+    (b: any) => !(typeof b?.text === 'string' && b.text.startsWith(BILLING_HEADER))
+  )
   system.forEach((b: any, i: number) => raw.push({ text: canonical(b), control: b?.cache_control, eligible: !!b?.text, where: `system.${i}`, thinking: false, ...(i === 0 ? { salt: salts.system } : {}) }))
   let first = true
   for (const [mi, m] of (Array.isArray(body.messages) ? body.messages : []).entries()) {
