@@ -21,6 +21,8 @@ export interface RunStats {
   output: number
   /** Epoch ms (sub-ms precision) of the first request's arrival. */
   firstArrival: number
+  /** Distinct fan-out workers and forks that called the model: the agents that really ran. */
+  agents: number
 }
 
 export const FAN_OUT_MARK = 'FANOUT-BENCH fan-out'
@@ -96,7 +98,8 @@ export async function serveCost(): Promise<void> {
         write5m: sum((c) => c.write5m),
         write1h: sum((c) => c.write1h),
         output,
-        firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0
+        firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
+        agents: new Set(reqs.flatMap((r) => userTexts(r).flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? []).slice(-1))).size
       }
       process.stdout.write(`${JSON.stringify(stats)}\n`)
     }

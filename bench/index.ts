@@ -31,6 +31,10 @@ if (process.argv[2] === '--fan-out-server') {
 function closingNote(vs: VsClaudeCode): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US')
   console.log('\nClosing note (16-way fan-out, measured in this run):')
+  if (!vs.ran16) {
+    console.log('  The 16-way fan-out was not run (BENCH_CC_SIZES leaves it out).')
+    return
+  }
   if (vs.billed16.claudeCode === null || vs.overhead16.claudeCode === null) {
     console.log(`  Claude Code was not measured (${vs.skip ?? 'unknown reason'}); Fanout: billed input ${n(vs.billed16.fanout)}, overhead ${vs.overhead16.fanout.toFixed(0)} ms.`)
     return

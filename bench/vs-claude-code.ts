@@ -24,7 +24,7 @@ const MODEL = 'claude-sonnet-5-5'
 const L = Number(process.env.BENCH_CC_LATENCY_MS ?? 300)
 const LONG_L = Number(process.env.BENCH_LONG_LATENCY_MS ?? 50)
 const SIZES = (process.env.BENCH_CC_SIZES ?? '4,16,64').split(',').map(Number)
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3)
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
 const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
 
 const now = () => performance.timeOrigin + performance.now()
@@ -134,6 +134,8 @@ const costRow = (name: string, m: Measured): string[] => [
 const COST_HEAD = ['', 'requests', 'uncached', 'cache writes', 'cache reads', 'billed input', 'cost']
 
 export interface VsClaudeCode {
+  /** The 16-way fan-out was among the sizes run (BENCH_CC_SIZES). */
+  ran16: boolean
   billed16: { fanout: number; claudeCode: number | null }
   overhead16: { fanout: number; claudeCode: number | null; latencyCost: number }
   skip?: string
@@ -150,7 +152,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   console.log('  fan-out; +1·L where siblings wait for the first response, +2·L pre-warming); latency vs off = wall time more than sharing off')
   const server = await CostServer.start()
   const p = makeProject()
-  const summary: VsClaudeCode = { billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
+  const summary: VsClaudeCode = { ran16: SIZES.includes(16), billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
   try {
     for (const size of SIZES) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
@@ -173,8 +175,10 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const waited = (m: Measured) => (m === first ? wait : m === prewarm ? 1 + wait : 0)
       table([...COST_HEAD, 'overhead', 'latency vs off'], rows.map((r, i) => {
         const m = [first, prewarm, off, claude][i]!
-        return [...r, ms(m.overhead), m === first || m === prewarm ? `+${ms(m.overhead + waited(m) * L - off.overhead)}` : '']
+        const more = m.overhead + waited(m) * L - off.overhead
+        return [...r, ms(m.overhead), m === first || m === prewarm ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : '']
       }))
+      if (claude && claude.stats.agents < size) console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
       if (claude) console.log(`  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(claude.stats))} (1/${(billed(claude.stats) / billed(first.stats)).toFixed(1)}); overhead: Fanout ${ms(first.overhead)} vs Claude Code ${ms(claude.overhead)} (1/${(claude.overhead / Math.max(1, first.overhead)).toFixed(1)})`)
       for (const m of [first, prewarm, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
       if (size === 16) {
@@ -194,6 +198,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       if (claude) rows.push(costRow('Claude Code', claude))
       table(COST_HEAD, rows)
       for (const m of [first, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
+      if (claude && claude.stats.agents < size) console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} forks asked for: its row is not the same work`)
     }
 
     {
