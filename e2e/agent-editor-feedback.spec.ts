@@ -47,9 +47,9 @@ const look = (page: Page, testId: string) =>
     return { background: s.backgroundColor, color: s.color, border: `${s.borderStyle} ${s.borderColor}`, cursor: s.cursor }
   })
 
-test('a file that loads only because values are quoted: a warning said once, and a form that looks locked and says why', async ({ page }) => {
+test('a file that loads only because values are quoted: a warning said once, Fix it on offer, and a form that stays open', async ({ page }) => {
   const problems = await start(page)
-  // How an editable field looks, to compare the locked one with.
+  // How an editable field looks, to compare with.
   await entry(page, 'docs-writer').click()
   await expect(page.getByTestId('field-input-name')).toBeEnabled()
   const editable = await look(page, 'field-input-name')
@@ -73,31 +73,30 @@ test('a file that loads only because values are quoted: a warning said once, and
   expect(new Set(sentences).size).toBe(sentences.length)
   await expect(banner.getByRole('button', { name: 'line 3' })).toBeVisible()
   await expect(banner.getByRole('button', { name: 'line 4' })).toBeVisible()
+  await expect(banner).toContainText('so does changing any field in the form')
 
-  // The form: locked, looking locked, and saying why.
+  // The form stays open, looking it: the repair is offered, never required to edit another field.
   const name = page.getByTestId('field-input-name')
-  await expect(name).toBeDisabled()
-  const locked = await look(page, 'field-input-name')
-  expect(locked.background).not.toBe(editable.background)
-  expect(locked.cursor).toBe('not-allowed')
-  await expect(page.getByTestId('form-locked')).toContainText('Fix the YAML to edit in the form')
-  await expect(page.getByTestId('agent-form-fields')).toHaveAccessibleDescription(/Fix the YAML to edit in the form/)
+  await expect(name).toBeEnabled()
+  await expect(page.getByTestId('form-locked')).toHaveCount(0)
+  await page.emulateMedia({ colorScheme: 'light' })
+  expect(await look(page, 'field-input-name')).toEqual(editable)
   await shoot(page, '30-agent-quoted-banner')
-  await page.getByTestId('field-model').evaluate((el) => el.scrollIntoView({ block: 'center' }))
-  await shoot(page, '31-agent-form-locked')
 
   // A line link shows that line in the raw file.
   await banner.getByRole('button', { name: 'line 4' }).click()
   await expect(page.getByTestId('tab-raw')).toHaveAttribute('aria-selected', 'true')
   await page.getByTestId('tab-form').click()
 
-  // Fixed: the banner goes, and the form is editable and looks it.
-  await page.getByTestId('repair-button').click()
+  // Editing a field makes the same repair with it: the banner goes, every word is kept.
+  const description = page.getByTestId('field-input-description')
+  await description.fill('Reviews code. Use when: a change is ready, or on request')
   await expect(page.getByTestId('repair-banner')).toHaveCount(0)
-  await expect(name).toBeEnabled()
-  await expect(page.getByTestId('form-locked')).toHaveCount(0)
-  await page.emulateMedia({ colorScheme: 'light' }) // as it was measured, before the screenshots
-  expect(await look(page, 'field-input-name')).toEqual(editable)
+  await page.getByTestId('tab-raw').click()
+  await expect(page.getByTestId('raw-editor')).toContainText('color: "[purple"')
+  await expect(page.getByTestId('raw-editor')).toContainText('description: "Reviews code. Use when: a change is ready, or on request"')
+  await page.getByTestId('tab-form').click()
+  await shoot(page, '31-agent-quoted-edited')
   expect(problems).toEqual([])
 })
 

@@ -83,6 +83,8 @@ test('a page from before a restart says so and to open the new address, instead 
   app = await startBrowserMode({ hasApiKey: true })
   await page.goto(app.url)
   await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+  // The folder is loaded (connected comes first; on a busy machine the folder can take longer).
+  await expect(page.locator('.new-session-sub code')).toHaveText(app.project)
   const port = Number(new URL(app.url).port)
   await app.server.close()
   await expect(page.getByTestId('connection')).toHaveText(/reconnecting/)

@@ -92,8 +92,11 @@ describe.skipIf(!haveCorpus)('agent editor on the Claude Code corpus', () => {
     for (const file of installed) {
       let text = readFileSync(file, 'utf8')
       let analysis = service.analyze({ cwd: project, file, text })
-      if (!analysis.formEditable && analysis.repair) {
+      if (analysis.repair) {
+        // Editing a file that loads only after Claude Code's quoting makes the same repair first.
+        const direct = analysis.formEditable ? service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] }) : null
         ;({ text, analysis } = service.repair({ cwd: project, file, text }))
+        if (direct) expect(direct.text, `${file}: an edit repairs as Fix it does`).toBe(service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] }).text)
       }
       if (!analysis.formEditable) continue
       const before = readBack(text, file)

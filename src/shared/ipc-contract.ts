@@ -9,7 +9,7 @@ import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 export { OlderPageSchema, SessionViewSchema } from './view-schemas'
@@ -124,6 +124,8 @@ export const SettingsSchema = z.object({
   defaultModelAliases: z.record(z.string(), z.string()),
   limits: LimitsSchema,
   defaultPermissionMode: z.enum(PERMISSION_MODES),
+  /** New sessions' effort; null: each model's own default (medium on the 5.x models). */
+  defaultEffort: z.enum(EFFORT_CHOICES).nullable(),
   /** New sessions run in coordinator mode (the main agent directs agents in four phases). */
   coordinator: z.boolean(),
   /** New sessions may create an agent team (coordinator mode always may). */
@@ -156,6 +158,8 @@ export const SettingsPatchSchema = z
       .optional(),
     limits: LimitsSchema.partial().strict().optional(),
     defaultPermissionMode: MainAgentMode.optional(),
+    /** null: back to each model's own default. */
+    defaultEffort: z.enum(EFFORT_CHOICES).nullable().optional(),
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
     promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
@@ -251,7 +255,9 @@ export const CONTRACT = {
         cwd: AbsolutePath,
         agent: z.string().trim().min(1).max(200).optional(),
         model: z.string().trim().min(1).max(200).optional(),
-        permissionMode: MainAgentMode.optional()
+        permissionMode: MainAgentMode.optional(),
+        /** This session's effort (else the settings', else each model's default). */
+        effort: z.enum(EFFORT_CHOICES).optional()
       })
       .strict(),
     response: z.object({ sessionId: z.string() })

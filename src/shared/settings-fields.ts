@@ -6,6 +6,11 @@ export const MODEL_ALIAS_NAMES = ['haiku', 'sonnet', 'opus'] as const
 export type ModelAliasName = (typeof MODEL_ALIAS_NAMES)[number]
 
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const
+
+/** How hard a session's agents think (the API's effort levels); unset: each model's own default. */
+export const EFFORT_CHOICES = ['low', 'medium', 'high', 'xhigh', 'max'] as const
+export type EffortChoice = (typeof EFFORT_CHOICES)[number]
+export const EFFORT_LABEL: Record<EffortChoice, string> = { low: 'Low effort', medium: 'Medium effort', high: 'High effort', xhigh: 'Extra high effort', max: 'Max effort' }
 export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
 /**

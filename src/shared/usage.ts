@@ -36,3 +36,15 @@ export function usageBreakdown(u: Usage): string {
   const cost = u.costUsd > 0 && u.costUsd < 0.001 ? '<$0.001' : `$${u.costUsd.toFixed(u.costUsd < 1 ? 4 : 2)}`
   return `${count(input)} input tokens: ${count(u.inputTokens)} uncached, ${count(u.cacheWriteTokens)} written to the prompt cache (billed at 1.25×), ${count(u.cacheReadTokens)} read from it (0.1×). ${count(u.outputTokens)} output tokens. ${cost}`
 }
+
+/** Usage as the Messages API and Claude Code's outputs spell it (snake_case). */
+export interface ApiUsage {
+  input_tokens: number
+  cache_creation_input_tokens: number
+  cache_read_input_tokens: number
+  output_tokens: number
+}
+
+export function apiUsage(u: Usage): ApiUsage {
+  return { input_tokens: u.inputTokens, cache_creation_input_tokens: u.cacheWriteTokens, cache_read_input_tokens: u.cacheReadTokens, output_tokens: u.outputTokens }
+}

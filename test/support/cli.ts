@@ -31,11 +31,16 @@ export interface CliResult {
 }
 
 /** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], { ...opts, env: { ...process.env, ...opts.env } })
+}
+
+/** Runs a program to its end with `env` as its whole environment, collecting its output; killed after `timeoutMs`. */
+export function runProcess(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), ...args], {
+    const child = spawn(cmd, args, {
       cwd: opts.cwd ?? repoRoot,
-      env: { ...process.env, ...opts.env },
+      env: opts.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let stdout = ''

@@ -126,6 +126,10 @@ export async function agentsCommand(argv: string[], io: CommandIO = processIO): 
     io.stderr(`fanout agents: unknown subcommand '${sub}'\n${AGENTS_USAGE}`)
     return 2
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(AGENTS_USAGE)
+    return 0
+  }
   let parsed: Parsed
   try {
     parsed = parseArgs(sub, rest, io)
@@ -146,7 +150,7 @@ export async function agentsCommand(argv: string[], io: CommandIO = processIO): 
     return 0
   }
 
-  const result = parsed.paths.length ? await checkAgentPaths(parsed.paths, parsed.cwd) : await checkEffectiveSources(parsed.options)
+  const result = parsed.paths.length ? await checkAgentPaths(parsed.paths, parsed.cwd, parsed.options.home) : await checkEffectiveSources(parsed.options)
   for (const d of result.diagnostics) io.stdout(`${formatDiagnostic({ ...d, file: display(d.file, io.cwd) })}\n`)
   io.stdout(summary(result))
   return checkFailed(result) ? 1 : 0

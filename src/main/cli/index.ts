@@ -9,6 +9,7 @@ Usage:
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
   fanout worktrees diff|preview|merge|discard agents' changes: review, conflict preview, land or drop
   fanout help                                 this text
+Each command takes --help for its own options.
 `
 
 export async function main(argv: string[]): Promise<number> {

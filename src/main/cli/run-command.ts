@@ -4,10 +4,17 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import type { AgentEvent } from '../../shared/events'
+import { EFFORT_LEVELS, readEffort } from '../runtime/model/effort'
+import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession } from '../runtime/orchestration'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
-import { summarizeRun } from './run-summary'
+import { resultMessage } from './output/result-message'
+import { RunTally } from './output/run-tally'
+import { StreamJsonWriter } from './output/stream-json'
+
+/** Fanout's version, as the stream's system/init reports it. */
+export const FANOUT_VERSION = '0.1.0'
 
 export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   -p, --prompt TEXT          the task (or pass it on stdin)
@@ -16,7 +23,12 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   --model M                  haiku, sonnet, opus or a full model id (default: sonnet)
   --permission-mode MODE     ${PERMISSION_MODES.join(' | ')} (headless: a tool that needs approval is denied)
   --max-turns N              most model calls of the main agent
-  --output-format FORMAT     text (the final answer), json (one result object) or stream-json (every event as a line)
+  --effort LEVEL             ${EFFORT_LEVELS.join(' | ')} (also CLAUDE_CODE_EFFORT_LEVEL, effortLevel in
+                             .claude/settings.json, or the defaultEffort setting; default: each model's own)
+  --output-format FORMAT     text (the final answer), json (one result object, Claude Code's schema),
+                             stream-json (Claude Code's stream messages, one a line, then the result) or
+                             events (every Fanout event of every agent, one a line, then the result)
+  --verbose                  accepted for Claude Code compatibility (stream-json does not need it here)
   --agents JSON              extra agent definitions, as on Claude Code's command line
   --coordinator              coordinator mode: the main agent directs agents through research, synthesis,
                              implementation (each worker in its own git worktree) and verification, with
@@ -31,6 +43,8 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
 `
 
 class UsageError extends Error {}
+/** `fanout run --help`: the usage on stdout, exit 0. */
+export class HelpRequested extends Error {}
 
 interface RunArgs {
   prompt: string
@@ -39,7 +53,8 @@ interface RunArgs {
   model?: string
   permissionMode?: PermissionMode
   maxTurns?: number
-  format: 'text' | 'json' | 'stream-json'
+  effort?: string
+  format: 'text' | 'json' | 'stream-json' | 'events'
   agentsJson?: string
   resume?: string
   coordinator?: boolean
@@ -68,6 +83,9 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
         'permission-mode': { type: 'string' },
         'max-turns': { type: 'string' },
         'output-format': { type: 'string' },
+        effort: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
         agents: { type: 'string' },
         resume: { type: 'string' },
         coordinator: { type: 'boolean' },
@@ -80,10 +98,13 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err))
   }
+  if (values.help === true) throw new HelpRequested()
+  const format = (values['output-format'] ?? 'text') as string
+  if (!['text', 'json', 'stream-json', 'events'].includes(format)) throw new UsageError(`--output-format must be text, json, stream-json or events, not '${format}'.`)
+  const effort = values.effort as string | undefined
+  if (effort !== undefined && typeof readEffort(effort) !== 'string') throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
   const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
   if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
-  const format = (values['output-format'] ?? 'text') as string
-  if (!['text', 'json', 'stream-json'].includes(format)) throw new UsageError(`--output-format must be text, json or stream-json, not '${format}'.`)
   const mode = values['permission-mode'] as string | undefined
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode))
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${mode}'.`)
@@ -99,6 +120,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof values.model === 'string' ? { model: values.model } : {}),
     ...(mode ? { permissionMode: mode as PermissionMode } : {}),
     ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(effort !== undefined ? { effort: effort.trim().toLowerCase() } : {}),
     format: format as RunArgs['format'],
     ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
     ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
@@ -126,6 +148,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     args = await parseRunArgs(argv)
   } catch (err) {
+    if (err instanceof HelpRequested) {
+      process.stdout.write(RUN_USAGE)
+      return 0
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`fanout run: ${err.message}\n\n${RUN_USAGE}`)
       return 2
@@ -140,6 +166,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1
   }
   const permissionMode = args.permissionMode ?? config.settings.defaultPermissionMode
+  const fromEnv = effortFromEnv(process.env)
+  if (fromEnv.problem) process.stderr.write(`fanout: ${fromEnv.problem}\n`)
+  const effort = args.effort ?? fromEnv.effort
+  let tally: RunTally | null = null
   let session: AgentSession
   try {
     const common = {
@@ -149,6 +179,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,
+      onPermissionDenied: (_message: string, toolName: string, _agentId: string, call?: { input: unknown; toolUseId: string }) => tally?.denied(toolName, call?.toolUseId, call?.input),
+      ...(effort !== undefined ? { effort } : {}),
+      ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: config.dataDir,
       onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
@@ -165,12 +198,19 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
-  const events: AgentEvent[] = []
+  for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
+  tally = new RunTally(session.mainAgentId)
+  const counted = tally
+  const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => process.stdout.write(`${JSON.stringify(line)}\n`)) : null
+  if (stream) session.extensions.keepToolResponses()
+  const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
-    if (e.type === 'agent_start' || e.type === 'agent_end') events.push(e)
-    if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify(e)}\n`)
-    // Without the event stream on stdout a retry would be silent, and a wrong endpoint a long quiet wait.
-    else if (e.type === 'error' && (e.retrying || e.notice)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
+    counted.note(e)
+    if (stream) stream.note(e)
+    else if (args.format === 'events') process.stdout.write(`${JSON.stringify(e)}\n`)
+    // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
+    // stderr in every format: stdout stays the answer or the machine-readable stream.
+    problems(e)
   })
   let interrupted = false
   const onSigint = () => {
@@ -194,7 +234,6 @@ export async function runCommand(argv: string[]): Promise<number> {
       () => undefined
     )
   })
-  const started = Date.now()
   try {
     if (args.resume) {
       const resumed = await session.resumeInterrupted()
@@ -204,12 +243,13 @@ export async function runCommand(argv: string[]): Promise<number> {
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
     const result = session.lastResult ?? first
-    const summary = summarizeRun(session, result, events, Date.now() - started)
-    if (args.format === 'json') process.stdout.write(`${JSON.stringify(summary)}\n`)
-    else if (args.format === 'stream-json') process.stdout.write(`${JSON.stringify({ type: 'result', ...summary })}\n`)
+    counted.refusals(session.gate.refused)
+    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() })
+    if (args.format === 'json' || args.format === 'events') process.stdout.write(`${JSON.stringify(summary)}\n`)
+    else if (stream) stream.result(summary)
     else {
       if (result.result) process.stdout.write(`${result.result}\n`)
-      if (summary.is_error) process.stderr.write(`fanout run: ${result.status === 'failed' ? `failed: ${result.error}` : result.status === 'max_turns' ? 'stopped at the turn limit' : 'stopped'}\n`)
+      if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : result.status === 'failed' ? `failed: ${result.error}` : result.status === 'max_turns' ? 'stopped at the turn limit' : 'stopped'}\n`)
     }
     return interrupted ? 130 : summary.is_error ? 1 : 0
   } catch (err) {
@@ -219,5 +259,49 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint)
     await session.close()
     await shutdownSandbox()
+  }
+}
+
+/** What the stream-json writer needs from the session. */
+function streamSession(session: AgentSession, permissionMode: string) {
+  return {
+    sessionId: session.sessionId,
+    mainAgentId: session.mainAgentId,
+    cwd: session.cwd,
+    permissionMode,
+    version: FANOUT_VERSION,
+    agentTypes: () => [...session.agents().keys()],
+    skillNames: () => session.skillNames(),
+    mcpServers: () => session.extensions.mcp.status().map((m) => ({ name: m.name, status: m.status, ...(m.error ? { error: m.error } : {}) })),
+    takeToolResponse: (id: string) => session.extensions.takeToolResponse(id),
+    outputFile: (id: string) => session.registry.get(id)?.outputFile
+  }
+}
+
+/**
+ * Error events on stderr: retries as they happen, other problems once each. The main agent's own fatal error
+ * is held until its run ends, since the closing line says it again.
+ */
+function problemPrinter(session: AgentSession): (e: AgentEvent) => void {
+  let held: string | null = null
+  const seen = new Set<string>()
+  const say = (text: string) => {
+    if (seen.has(text)) return
+    seen.add(text)
+    process.stderr.write(`fanout: ${text}\n`)
+  }
+  return (e) => {
+    const isMain = e.agentId === session.mainAgentId
+    if (isMain && held !== null && e.type !== 'error') {
+      if (!(e.type === 'agent_end' && e.status === 'failed')) say(held)
+      held = null
+    }
+    if (e.type !== 'error') return
+    if (e.retrying) return void process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${e.message}\n`)
+    const text = `${retryLabel(session, e.agentId)}${e.message}`
+    if (isMain) {
+      if (held !== null) say(held)
+      held = text
+    } else say(text)
   }
 }

@@ -33,7 +33,7 @@ describe('fanout run --coordinator', () => {
         }
       ])
     })
-    const r = await runCli(['run', '-p', 'Where are the notes?', '--cwd', project, '--coordinator', '--output-format', 'stream-json'], { env: env(server.url) })
+    const r = await runCli(['run', '-p', 'Where are the notes?', '--cwd', project, '--coordinator', '--output-format', 'events'], { env: env(server.url) })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
@@ -45,7 +45,9 @@ describe('fanout run --coordinator', () => {
     expect(main.agentType).toBe('coordinator')
     expect(main.tools).toContain('SetPhase')
     for (const t of ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']) expect(main.tools).not.toContain(t)
-    expect(lines.at(-1)).toMatchObject({ type: 'result', is_error: false, subagents: { spawned: 1, by_type: { Explore: 1 } } })
+    expect(lines.at(-1)).toMatchObject({ type: 'result', is_error: false, subagent_stats: { spawned: 1, by_type: { Explore: 1 } } })
+    // The coordinator made three model calls over the run (Claude Code's num_turns counts them all).
+    expect(lines.at(-1).num_turns).toBe(3)
   })
 
   it('--teams gives the plain main agent the team tools; without it there are none', async () => {
@@ -54,7 +56,9 @@ describe('fanout run --coordinator', () => {
     const tools = async (extra: string[]) => {
       const r = await runCli(['run', '-p', 'hi', '--cwd', project, '--output-format', 'stream-json', ...extra], { env: env(server!.url) })
       expect(r.code).toBe(0)
-      return JSON.parse(r.stdout.split('\n')[0]).tools as string[]
+      const init = JSON.parse(r.stdout.split('\n')[0])
+      expect(init).toMatchObject({ type: 'system', subtype: 'init' })
+      return init.tools as string[]
     }
     expect(await tools(['--teams'])).toEqual(expect.arrayContaining(['Read', 'Agent', 'TeamCreate', 'TaskList', 'TaskCreate', 'RequestShutdown']))
     expect(await tools([])).not.toContain('TeamCreate')

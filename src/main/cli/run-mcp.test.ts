@@ -38,4 +38,19 @@ describe('fanout run with MCP servers and hooks', () => {
     expect(readHookLog(log).map((l) => [l.input.hook_event_name, l.input.tool_name, l.input.tool_input])).toEqual([['PreToolUse', 'mcp__notes__echo', { text: 'from the cli' }]])
     expect(processGroupAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false)
   })
+
+  it('an MCP server that fails to start is reported on stderr in every output format, and in stream-json\'s system/init', async () => {
+    const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-run-mcp-fail-')))
+    const project = join(tmp, 'project')
+    mkdirSync(project, { recursive: true })
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { command: join(tmp, 'no-such-server') } } }))
+    server = await startScriptedServer({ respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.text('ok')] }]) })
+    const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: server.url, FANOUT_DATA_DIR: join(tmp, 'data'), HOME: tmp }
+    for (const format of ['text', 'json', 'stream-json']) {
+      const r = await runCli(['run', '-p', 'hi', '--cwd', project, '--output-format', format], { env })
+      expect(r.code, format).toBe(0)
+      expect(r.stderr, format).toMatch(/^fanout: MCP server "broken" .*Its tools are not available; the other tools work as usual\.\n$/s)
+      if (format === 'stream-json') expect(JSON.parse(r.stdout.split('\n')[0]).mcp_servers).toEqual([{ name: 'broken', status: 'failed', error: expect.stringContaining('broken') }])
+    }
+  })
 })

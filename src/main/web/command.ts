@@ -46,6 +46,10 @@ const untilSignal = () =>
   })
 
 export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(`${USAGE}\n  --cwd DIR   the folder whose sessions and agents the page shows (default: the current one)\n  --port P    the port on 127.0.0.1 (default: any free one); the URL printed carries this launch's token\n`)
+    return 0
+  }
   const args = parseWebArgs(argv)
   if ('error' in args) {
     io.stderr(args.error + '\n')

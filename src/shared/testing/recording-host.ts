@@ -30,6 +30,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     defaultModelAliases: { sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5', opus: 'claude-opus-4-1' },
     limits: { maxConcurrentAgents: 8, maxDepth: 3, maxBudgetUsd: null, maxTurns: 100 },
     defaultPermissionMode: 'default',
+    defaultEffort: null,
     coordinator: false,
     agentTeams: false,
     promptCacheSharing: 'first',

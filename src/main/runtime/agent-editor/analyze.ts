@@ -39,14 +39,19 @@ export function analyzeAgentText(text: string, file: string, source: AgentSource
   const known = new Set<string>(FRONTMATTER_KEYS)
   const unknownKeys = keys.filter((k) => !known.has(k))
   const rawOnlyKeys = keys.filter((k) => known.has(k) && !isEditorField(k))
+  const repair = repairAgentText(text, file)
+  // Not valid YAML as written but loaded (Claude Code quotes values while reading): the form stays open, and
+  // the first edit makes the same repair (edit-fields.ts), so no field waits on fixing another.
+  const repairable = !doc.ok && doc.reason === 'invalid-yaml' && Boolean(def) && repair !== null && readFrontmatterDoc(repair.text).ok
   const formBlocked = doc.ok
     ? doc.block
       ? undefined
       : 'The frontmatter is one `{ ... }` mapping; edit it in the raw file.'
-    : doc.reason === 'invalid-yaml' && def
-      ? 'The frontmatter is not valid YAML as written (it loads only because the values are quoted while reading). Repair it to edit it here.'
-      : `The form cannot edit this file: ${doc.message}.`
-  const repair = repairAgentText(text, file)
+    : repairable
+      ? undefined
+      : doc.reason === 'invalid-yaml' && def
+        ? 'The frontmatter is not valid YAML as written (it loads only because the values are quoted while reading), and the quotes cannot be added safely. Edit it in the raw file.'
+        : `The form cannot edit this file: ${doc.message}.`
   const analysis: AgentAnalysis = {
     file,
     source,

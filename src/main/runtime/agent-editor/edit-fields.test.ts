@@ -103,9 +103,11 @@ describe('applyFieldChanges', () => {
     expect(read(out)).toMatchObject({ agentType: '123', model: 'true' })
   })
 
-  it('refuses to edit a file whose frontmatter is not valid YAML, saying to repair it', () => {
+  it('edits a file that loads only after Claude Code\'s quoting by making that repair first; refuses what it cannot edit safely', () => {
     const broken = '---\nname: a\ndescription: Use when: things\n---\n'
-    expect(applyFieldChanges(broken, [{ key: 'model', value: 'opus' }])).toMatchObject({ ok: false, message: expect.stringMatching(/not valid YAML.*line 3.*Repair it first/) })
+    expect(applyFieldChanges(broken, [{ key: 'model', value: 'opus' }])).toEqual({ ok: true, text: '---\nname: a\ndescription: "Use when: things"\nmodel: opus\n---\n', repaired: [expect.stringMatching(/^Line 3: /)] })
+    // Re-applying the values it already has changes nothing, not even the quotes.
+    expect(applyFieldChanges(broken, [{ key: 'description', value: 'Use when: things' }])).toEqual({ ok: true, text: broken })
     expect(applyFieldChanges('# no frontmatter\n', [{ key: 'model', value: 'opus' }])).toMatchObject({ ok: false, message: expect.stringContaining('no frontmatter') })
     expect(applyFieldChanges('---\n{name: a, description: b}\n---\n', [{ key: 'model', value: 'opus' }])).toMatchObject({ ok: false, message: expect.stringContaining('{ ... }') })
   })

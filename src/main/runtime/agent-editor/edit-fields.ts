@@ -5,6 +5,7 @@ import { EDITOR_FIELD_KEYS, type EditorFieldKey, type FieldChange } from '../../
 import { isMap, isSeq, type Node } from 'yaml'
 import { fieldsOf, sameValue } from './field-view'
 import { readFrontmatterDoc, type FrontmatterDoc, type PairSpan } from './frontmatter-doc'
+import { repairAgentText } from './repair'
 import { FieldEditError, serializePair, type ValueStyle } from './serialize-field'
 
 type ReadDoc = Extract<FrontmatterDoc, { ok: true }>
@@ -81,14 +82,29 @@ function applyOne(doc: ReadDoc, change: FieldChange): string {
   return text.slice(0, at) + (needsBreakBefore ? eol : '') + pair + eol + text.slice(at)
 }
 
-export type EditOutcome = { ok: true; text: string } | { ok: false; key?: EditorFieldKey; message: string }
+export type EditOutcome = { ok: true; text: string; /** The repair made first (what it changed), when the YAML needed one. */ repaired?: string[] } | { ok: false; key?: EditorFieldKey; message: string }
 
 /**
- * Applies form changes in order. Refuses (saying why) when the frontmatter cannot be edited safely: it is
- * missing, not valid YAML (repair it first), or a one-line `{...}` mapping.
+ * Applies form changes in order. A frontmatter that is not valid YAML as written but loads (Claude Code quotes
+ * its values while reading) is repaired first, the same way (quotes added, every word kept), so editing one
+ * field never waits on fixing another. Refuses (saying why) when the frontmatter cannot be edited safely:
+ * missing, not valid YAML with no repair, or a one-line `{...}` mapping.
  */
-export function applyFieldChanges(text: string, changes: readonly FieldChange[]): EditOutcome {
+export function applyFieldChanges(text: string, changes: readonly FieldChange[], file = 'agent.md'): EditOutcome {
   let current = text
+  let repaired: string[] | undefined
+  const first = changes.length ? readFrontmatterDoc(current) : null
+  if (first && !first.ok && first.reason === 'invalid-yaml') {
+    const fixed = repairAgentText(current, file)
+    const fixedDoc = fixed ? readFrontmatterDoc(fixed.text) : null
+    if (fixed && fixedDoc?.ok) {
+      // Values as Claude Code reads them: a change to the value a field already has changes nothing, not even the quotes.
+      const values = fieldsOf(fixedDoc)
+      if (changes.every((c) => (c.value === null ? values[c.key] === undefined : values[c.key] !== undefined && sameValue(c.key, values[c.key], c.value)))) return { ok: true, text }
+      current = fixed.text
+      repaired = fixed.changes
+    }
+  }
   for (const change of changes) {
     const doc = readFrontmatterDoc(current)
     if (!doc.ok) return { ok: false, key: change.key, message: `The form cannot change this file: ${doc.message}. Repair it first, or edit the raw file.` }
@@ -100,5 +116,5 @@ export function applyFieldChanges(text: string, changes: readonly FieldChange[])
       throw err
     }
   }
-  return { ok: true, text: current }
+  return { ok: true, text: current, ...(repaired ? { repaired } : {}) }
 }

@@ -7,8 +7,7 @@ import type { AgentSource } from '../../../shared/agent-definition'
 import type { AgentAnalysis, AgentLibrary, AgentScope, FieldChange, FileVersion, OpenedAgentFile, SaveResult } from '../../../shared/agent-editor'
 import { builtinPlaceholders, defaultDocsDir } from '../definitions/builtins'
 import { projectAgentDirs, userAgentsDir } from '../definitions/sources'
-import { AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from '../orchestration'
-import { BUILTIN_TOOL_NAMES } from '../tools'
+import { BASE_TOOL_NAMES } from '../orchestration'
 import { requireEditable, requireReadable, type AgentPathContext, type AgentSourcesConfig } from './agent-paths'
 import { analyzeAgentText } from './analyze'
 import { applyFieldChanges } from './edit-fields'
@@ -34,7 +33,7 @@ export interface AgentEditorOptions {
   watchDebounceMs?: number
 }
 
-const DEFAULT_TOOLS = (): readonly string[] => [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME]
+const DEFAULT_TOOLS = (): readonly string[] => BASE_TOOL_NAMES
 
 export class AgentEditorService {
   private readonly watcher: AgentFolderWatcher
@@ -117,7 +116,7 @@ export class AgentEditorService {
     let next = text
     let error: { key?: string; message: string } | undefined
     if (changes.length) {
-      const edited = applyFieldChanges(text, changes)
+      const edited = applyFieldChanges(text, changes, file)
       if (edited.ok) next = edited.text
       else error = { ...(edited.key ? { key: edited.key } : {}), message: edited.message }
     }

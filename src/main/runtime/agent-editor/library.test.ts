@@ -79,11 +79,11 @@ describe('analyzeAgentText', () => {
     expect(a).toMatchObject({ body: 'Body\n', bodyLine: 9, formEditable: true })
   })
 
-  it('shows a file that loads only after Claude Code repair read-only, with the repair on offer', () => {
+  it('keeps the form open on a file that loads only after Claude Code repair, with the repair on offer', () => {
     const a = analyze('---\nname: a\ndescription: Use when: x\n---\nBody\n')
     expect(a.loaded).toBe(true)
-    expect(a.formEditable).toBe(false)
-    expect(a.formBlocked).toContain('Repair it')
+    expect(a.formEditable).toBe(true)
+    expect(a.formBlocked).toBeUndefined()
     expect(a.fields.description).toBe('Use when: x')
     expect(a.repair!.changes[0]).toMatch(/^Line 3/)
     expect(a.diagnostics[0]).toMatchObject({ code: 'yaml-repaired', line: 3 })

@@ -1,11 +1,13 @@
 // Skills named in a definition's `skills: [...]` are preloaded into the agent's context: each is a folder
-// `.claude/skills/<name>/` whose SKILL.md holds YAML frontmatter (name, description) and instructions.
-// The project's skills (nearest folder first) win over the user's `~/.claude/skills`.
-import { readFile, realpath } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+// `.claude/skills/<name>/` (or a plugin's `skills/<name>/`, named `plugin:name`) whose SKILL.md holds YAML
+// frontmatter (name, description) and instructions. The project's skills (nearest folder first) win over the
+// user's `~/.claude/skills` (skill-index.ts finds them).
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { isMap, parseDocument } from 'yaml'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import { projectFolders } from './project-root'
+import { discoverSkills, unknownSkills, type SkillEntry } from './skill-index'
 
 export interface LoadedSkill {
   /** The name it was asked for (its folder name). */
@@ -13,7 +15,7 @@ export interface LoadedSkill {
   /** `description` from the frontmatter, when present. */
   description?: string
   /** Where it was found. */
-  scope: 'project' | 'user'
+  scope: 'project' | 'user' | 'plugin'
   /** Real path of SKILL.md. */
   path: string
   /** The skill's folder: files the instructions mention are relative to it. */
@@ -30,6 +32,9 @@ export interface LoadSkillsOptions {
   home: string
   /** The agent file that asked for the skills, named in warnings. */
   definitionFile?: string
+  pluginDirs?: ReadonlyArray<{ name: string; dir: string }>
+  /** The skills already found (discoverSkills), to skip looking again. */
+  index?: readonly SkillEntry[]
 }
 
 export interface LoadSkillsResult {
@@ -38,7 +43,7 @@ export interface LoadSkillsResult {
   diagnostics: Diagnostic[]
 }
 
-const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+const SKILL_NAME = /^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 interface Frontmatter {
   data: Record<string, unknown>
@@ -64,15 +69,6 @@ export function parseFrontmatter(text: string): Frontmatter {
   return { data: isMap(doc.contents) && value && typeof value === 'object' ? (value as Record<string, unknown>) : {}, body }
 }
 
-async function readSkill(path: string): Promise<{ real: string; text: string } | null> {
-  try {
-    const real = await realpath(path)
-    return { real, text: await readFile(real, 'utf8') }
-  } catch {
-    return null
-  }
-}
-
 export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkillsResult> {
   const where = options.definitionFile ?? options.cwd
   const warn = (code: string, message: string, line = 1, column = 1, file = where): Diagnostic => ({
@@ -85,37 +81,28 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
   })
   const skills: LoadedSkill[] = []
   const diagnostics: Diagnostic[] = []
-  const folders = await projectFolders(options.cwd)
+  const index = options.index ?? (await discoverSkills({ cwd: options.cwd, home: options.home, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) }))
   for (const name of [...new Set(options.names)]) {
     if (!SKILL_NAME.test(name)) {
-      diagnostics.push(warn('skill-name-invalid', `Skill name ${JSON.stringify(name)} is not a folder name under .claude/skills; it was skipped.`))
+      diagnostics.push(warn('skill-name-invalid', `Skill name ${JSON.stringify(name)} is not a folder name under .claude/skills (or plugin:folder for a plugin's skill); it was skipped.`))
       continue
     }
-    const candidates: Array<{ path: string; scope: LoadedSkill['scope'] }> = [
-      ...folders.map((dir) => ({ path: join(dir, '.claude', 'skills', name, 'SKILL.md'), scope: 'project' as const })),
-      { path: join(options.home, '.claude', 'skills', name, 'SKILL.md'), scope: 'user' as const }
-    ]
-    let found: (typeof candidates)[number] & { real: string; text: string } | undefined
-    for (const candidate of candidates) {
-      const read = await readSkill(candidate.path)
-      if (read) {
-        found = { ...candidate, ...read }
-        break
-      }
-    }
+    const found = index.find((s) => s.name === name)
     if (!found) {
-      diagnostics.push(
-        warn(
-          'skill-not-found',
-          `Skill "${name}" was not found: no .claude/skills/${name}/SKILL.md in ${folders[folders.length - 1]} or the folders below it down to ${folders[0]}, nor in ${join(options.home, '.claude', 'skills')}. The agent runs without it.`
-        )
-      )
+      diagnostics.push(warn('skill-not-found', await skillNotFound(name, index, options)))
       continue
     }
-    const fm = parseFrontmatter(found.text)
+    let text: string
+    try {
+      text = await readFile(found.path, 'utf8')
+    } catch (err) {
+      diagnostics.push(warn('skill-unreadable', `Skill "${name}" could not be read (${err instanceof Error ? err.message : String(err)}); the agent runs without it.`, 1, 1, found.path))
+      continue
+    }
+    const fm = parseFrontmatter(text)
     if (fm.error) {
       diagnostics.push(
-        warn('skill-frontmatter-invalid', `The frontmatter of skill "${name}" is not valid YAML (${fm.error.message}); its instructions are loaded without it.`, fm.error.line, fm.error.column, found.real)
+        warn('skill-frontmatter-invalid', `The frontmatter of skill "${name}" is not valid YAML (${fm.error.message}); its instructions are loaded without it.`, fm.error.line, fm.error.column, found.path)
       )
     }
     const description = typeof fm.data.description === 'string' ? fm.data.description.trim() : undefined
@@ -123,13 +110,23 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
       name,
       ...(description ? { description } : {}),
       scope: found.scope,
-      path: found.real,
-      dir: dirname(found.real),
+      path: found.path,
+      dir: found.dir,
       body: fm.body.trim(),
       frontmatter: fm.data
     })
   }
   return { skills, diagnostics }
+}
+
+/** Why a skill name answers to nothing, with where it was looked for and the nearest name there is. */
+export async function skillNotFound(name: string, index: readonly SkillEntry[], options: { cwd: string; home: string }): Promise<string> {
+  const folders = await projectFolders(options.cwd)
+  const near = unknownSkills([name], index)[0]?.suggestion
+  const where = name.includes(':')
+    ? `no plugin skill ${name} (plugin skills are named plugin:folder, from each plugin's skills/ folder)`
+    : `no .claude/skills/${name}/SKILL.md in ${folders[folders.length - 1]} or the folders below it down to ${folders[0]}, nor in ${join(options.home, '.claude', 'skills')}`
+  return `Skill "${name}" was not found: ${where}.${near ? ` Did you mean "${near}"?` : ''} The agent runs without it.`
 }
 
 /** The skills section of a system prompt; '' when there are none. */

@@ -1,7 +1,9 @@
 // `fanout agents check`: reads agent files and reports every diagnostic, without running anything.
 import { realpath, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import type { Diagnostic } from '../../../shared/agent-definition'
+import { skillDiagnostics } from './check-skills'
 import { diagnostic, hasErrors } from './diagnostics'
 import { readAgentDir, readAgentFile, readAllSources, resolvePriority, type LoadAgentsOptions, type SourceEntry } from './sources'
 
@@ -25,7 +27,7 @@ function summarize(entries: SourceEntry[], extra: Diagnostic[]): CheckResult {
 }
 
 /** Checks the given files and folders (folders recursively), as project agents. */
-export async function checkAgentPaths(paths: string[], cwd: string): Promise<CheckResult> {
+export async function checkAgentPaths(paths: string[], cwd: string, home = homedir()): Promise<CheckResult> {
   const seen = new Set<string>()
   const entries: SourceEntry[] = []
   const extra: Diagnostic[] = []
@@ -53,14 +55,15 @@ export async function checkAgentPaths(paths: string[], cwd: string): Promise<Che
     }
   }
   const folded = resolvePriority(entries)
-  return summarize(entries, [...extra, ...folded.diagnostics])
+  return summarize(entries, [...extra, ...folded.diagnostics, ...(await skillDiagnostics(entries, { cwd, home }))])
 }
 
 /** Checks every source that applies to a working directory (built-in, plugins, user, project, CLI, managed). */
 export async function checkEffectiveSources(options: LoadAgentsOptions): Promise<CheckResult> {
   const { entries, diagnostics } = await readAllSources(options)
   const folded = resolvePriority(entries)
-  return summarize(entries, [...diagnostics, ...folded.diagnostics])
+  const skills = await skillDiagnostics(entries, { cwd: options.cwd, home: options.home, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) })
+  return summarize(entries, [...diagnostics, ...folded.diagnostics, ...skills])
 }
 
 export const checkFailed = (r: CheckResult): boolean => r.failed.length > 0 || hasErrors(r.diagnostics)

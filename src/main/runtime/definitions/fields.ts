@@ -107,7 +107,7 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
       return
     case 'model': {
       const model = value as string
-      const alias = (MODEL_ALIASES as readonly string[]).includes(model.toLowerCase())
+      const alias = (MODEL_ALIASES as readonly string[]).includes(model.toLowerCase().replace(/\[1m\]$/, ''))
       // A bare word that is not an alias cannot be a model id; the model layer refuses it at spawn time.
       if (!alias && isBareWord(model)) {
         const meant = meantAlias(model)

@@ -141,8 +141,19 @@ describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
     skipped('---\nname: 42\ndescription: b\n---\n', 'invalid-name', 2, 7)
     skipped('---\nname: a\ndescription: [x]\n---\n', 'invalid-description', 3, 14)
     skipped('---\n- a\n- b\n---\n', 'frontmatter-not-mapping', 2, 1)
-    skipped('---\nname: a\ndescription: b\nname: c\n---\n', 'invalid-yaml', 4, 1)
     skipped('---\nname: a\ndescription: first\n<example>\nmore\n</example>\n---\n', 'invalid-yaml', 4, 1)
+  })
+
+  it('loads what Claude Code 2.1.328 loads though it is not valid YAML, with a warning at the line: a key written twice (the last wins), tab indentation', () => {
+    const twice = parse('---\nname: a\ndescription: b\nname: c\n---\n')
+    expect(twice.definition?.agentType).toBe('c')
+    expect(twice.diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'duplicate-key', line: 4, column: 1, message: expect.stringContaining('`name` is written twice; the last one is used, as Claude Code does') }))
+    const tabs = parse('---\nname: a\ndescription: b\ntools:\n\t- Read\n\t- Grep\n---\n')
+    expect(tabs.definition?.tools).toEqual(['Read', 'Grep'])
+    expect(tabs.diagnostics.filter((d) => d.code === 'yaml-repaired').map((d) => [d.line, d.severity])).toEqual([
+      [5, 'warning'],
+      [6, 'warning']
+    ])
   })
 
   it('gives the fix that fits why a name or description is not text: quotes only where quoting fixes it', () => {

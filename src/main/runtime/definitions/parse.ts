@@ -186,17 +186,21 @@ type FrontmatterRead =
   | { ok: true; raw: Record<string, unknown>; keys: Map<string, KeyPosition> }
   | { ok: false; at: Position; code: string; message: string }
 
-/** YAML first; on failure Claude Code's repair, with a warning for each repaired line. */
+/** YAML first; on failure Claude Code's repairs, with a warning for each repaired line. */
 function readFrontmatter(yaml: string, origin: Position, file: string, diagnostics: Diagnostic[]): FrontmatterRead {
   let read = readYaml(yaml, origin)
   if (!read.ok) {
     const firstError = read
-    const repair = quoteProblematicValues(yaml)
-    const retried = repair.quoted.length ? readYaml(repair.text, origin) : undefined
+    // Tabs that indent a continuation line: Claude Code reads them as spaces.
+    const tabs = untabContinuations(yaml)
+    const repair = quoteProblematicValues(tabs.text)
+    const retried = repair.quoted.length || tabs.lines.length ? readYaml(repair.text, origin) : undefined
     if (!retried?.ok) {
       const message = firstError.hint ? `the frontmatter is not valid YAML: ${firstError.hint}` : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
       return { ok: false, at: firstError.at, code: 'invalid-yaml', message }
     }
+    for (const line of tabs.lines)
+      diagnostics.push(diagnostic(file, { line: origin.line + line, column: 1 }, 'warning', 'yaml-repaired', 'this line is indented with a tab, which YAML does not allow; it was read as indented with spaces, as Claude Code does. Indent it with spaces to make the file valid YAML'))
     for (const q of repair.quoted) {
       const why = q.trigger === ': ' ? 'contains ": ", which YAML reads as the start of a nested key' : `contains "${q.trigger}", which has a special meaning in YAML`
       diagnostics.push(
@@ -205,10 +209,27 @@ function readFrontmatter(yaml: string, origin: Position, file: string, diagnosti
     }
     read = retried
   }
+  for (const d of read.duplicates ?? [])
+    diagnostics.push(diagnostic(file, d.at, 'warning', 'duplicate-key', `\`${d.key}\` is written twice; the last one is used, as Claude Code does. Remove the other so the file is valid YAML`))
   if (read.data === null || read.data === undefined) return { ok: true, raw: {}, keys: read.keys }
   if (typeof read.data !== 'object' || Array.isArray(read.data)) {
     const what = Array.isArray(read.data) ? 'a list' : preview(read.data)
     return { ok: false, at: origin, code: 'frontmatter-not-mapping', message: `the frontmatter should be \`key: value\` lines, but is ${what}` }
   }
   return { ok: true, raw: read.data as Record<string, unknown>, keys: read.keys }
+}
+
+/** Leading tabs of indented lines (never of a line at column 0) as two spaces each, and which lines changed. */
+function untabContinuations(yaml: string): { text: string; lines: number[] } {
+  const lines: number[] = []
+  const text = yaml
+    .split('\n')
+    .map((line, i) => {
+      const lead = /^[ \t]+/.exec(line)?.[0]
+      if (!lead || !lead.includes('\t')) return line
+      lines.push(i)
+      return lead.replace(/\t/g, '  ') + line.slice(lead.length)
+    })
+    .join('\n')
+  return { text, lines }
 }

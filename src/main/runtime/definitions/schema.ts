@@ -6,8 +6,9 @@ import { MEMORY_SCOPES, PERMISSION_MODES } from '../../../shared/agent-definitio
 
 /** The colours Claude Code accepts for an agent; others are ignored (and reported). */
 export const AGENT_COLORS = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const
-export const EFFORT_LEVELS = ['low', 'medium', 'high', 'max'] as const
-export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'inherit'] as const
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const
+/** What Claude Code 2.1.328 accepts in `model` besides a model id (model/aliases.ts resolves them; `[1m]` may follow any). */
+export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'fable', 'best', 'opusplan', 'default', 'inherit'] as const
 
 const text = z.string().refine((s) => s.trim() !== '')
 const booleanish = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true')

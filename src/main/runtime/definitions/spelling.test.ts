@@ -20,11 +20,13 @@ describe('spelling warnings', () => {
 
   it('warns about a model that is no alias and no Claude model id, with the alias a typo meant', () => {
     const msg = (model: string) => parse(`model: ${model}`).diagnostics.filter((d) => d.code === 'unknown-model').map((d) => d.message)
-    expect(msg('gpt-4')).toEqual(['`model` is "gpt-4", which is not a Claude model id (like claude-sonnet-4-5) nor haiku, sonnet, opus, inherit; it is sent to the API as written, which refuses it unless your gateway knows that name'])
+    expect(msg('gpt-4')).toEqual(['`model` is "gpt-4", which is not a Claude model id (like claude-sonnet-4-5) nor haiku, sonnet, opus, fable, best, opusplan, default, inherit; it is sent to the API as written, which refuses it unless your gateway knows that name'])
     expect(msg('sonet')[0]).toMatch(/did you mean `sonnet`\?\); starting this agent will fail$/)
     expect(msg('claude-sonnet-4-5')).toEqual([])
     expect(msg('us.anthropic.claude-3-5-haiku')).toEqual([])
     expect(msg('Opus')).toEqual([])
+    // Every alias Claude Code 2.1.328 accepts, and its [1m] suffix.
+    for (const alias of ['fable', 'best', 'opusplan', 'default', 'sonnet[1m]', 'opus[1m]', 'fable[1m]']) expect(msg(alias), alias).toEqual([])
     expect(parse('model: gpt-4').definition?.model).toBe('gpt-4')
   })
 })

@@ -55,3 +55,6 @@ export function misspeltTools(list: readonly string[]): Array<{ spec: string; me
 
 /** The alias a bare word probably meant (`sonet` → `sonnet`). */
 export const meantAlias = (word: string): string | undefined => closest(word, MODEL_ALIASES)
+
+/** The name among `names` a word probably meant (one or two edits away), e.g. a misspelt skill. */
+export const meantName = (word: string, names: readonly string[]): string | undefined => closest(word, names)

@@ -13,10 +13,9 @@ describe('readYaml', () => {
     expect(r.keys.get('tools')?.key).toEqual({ line: 4, column: 1 })
   })
 
-  it('fails on duplicate keys like yaml.parse, at the second key', () => {
+  it('reads a key written twice as Claude Code does, the last value winning, and says where', () => {
     const r = readYaml('name: a\nmodel: x\nname: b\n', origin)
-    expect(r).toMatchObject({ ok: false, at: { line: 4, column: 1 } })
-    if (!r.ok) expect(r.message).toContain('"name" appears twice')
+    expect(r).toMatchObject({ ok: true, data: { name: 'b', model: 'x' }, duplicates: [{ key: 'name', at: { line: 4, column: 1 } }] })
   })
 
   it('reports syntax errors with their position', () => {

@@ -1,5 +1,7 @@
-// Reads frontmatter YAML the way Claude Code's `yaml.parse` does (same errors, same values), but safely:
+// Reads frontmatter YAML the way Claude Code 2.1.328 does (same errors, same values), but safely:
 // bounded nesting, bounded alias expansion, linear duplicate-key detection, and positions for diagnostics.
+// A key written twice is not an error there: the last value wins. So it is here, and the reader says where
+// (`duplicates`), so the loader can warn that the file is not valid YAML as written.
 //
 // Why not `yaml.parse`: its pretty error messages and deep recursion exhaust the stack on deeply nested
 // input (we have seen Node abort outright afterwards), and its duplicate-key check is quadratic (50,000 keys
@@ -21,7 +23,7 @@ export interface KeyPosition {
 }
 
 export type YamlRead =
-  | { ok: true; data: unknown; keys: Map<string, KeyPosition> }
+  | { ok: true; data: unknown; keys: Map<string, KeyPosition>; /** Keys written twice in one mapping (the last value is used). */ duplicates?: Array<{ key: string; at: Position }> }
   | { ok: false; message: string; at: Position; /** What is wrong at `at`, in a person's words, when known. */ hint?: string }
 
 /**
@@ -94,23 +96,18 @@ export function parseYaml(src: string, origin: Position): YamlRead {
       const located = locateYamlError(src, doc.errors, origin.line - 1)
       return { ok: false, message: first.message, at: at(located.offset), ...(located.hint ? { hint: located.hint } : {}) }
     }
-    let duplicate: { key: string; offset: number } | undefined
+    const duplicates: Array<{ key: string; at: Position }> = []
     visit(doc, {
       Map(_, map) {
         const seen = new Set<unknown>()
         for (const pair of map.items) {
           if (!isScalar(pair.key)) continue
-          if (seen.has(pair.key.value)) {
-            duplicate = { key: String(pair.key.value), offset: pair.key.range?.[0] ?? 0 }
-            return visit.BREAK
-          }
+          if (seen.has(pair.key.value)) duplicates.push({ key: String(pair.key.value), at: at(pair.key.range?.[0] ?? 0) })
           seen.add(pair.key.value)
         }
       }
     })
-    if (duplicate) {
-      return { ok: false, message: `the key "${duplicate.key}" appears twice in the same mapping (YAML map keys must be unique)`, at: at(duplicate.offset) }
-    }
+    // toJS sets each pair in order, so a later value of a key replaces the earlier one (Claude Code's reading).
     const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT })
     const keys = new Map<string, KeyPosition>()
     if (isMap(doc.contents)) {
@@ -121,7 +118,7 @@ export function parseYaml(src: string, origin: Position): YamlRead {
         keys.set(String(pair.key.value), { key: at(keyOffset), value: at(value?.range?.[0] ?? keyOffset) })
       }
     }
-    return { ok: true, data, keys }
+    return { ok: true, data, keys, ...(duplicates.length ? { duplicates } : {}) }
   } catch (err) {
     // toJS throws on alias bombs and unresolvable aliases; anything else is still a diagnostic, never a crash.
     const message = err instanceof Error ? err.message : String(err)

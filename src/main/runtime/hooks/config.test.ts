@@ -13,6 +13,15 @@ describe('matcherMatches', () => {
     expect(matcherMatches('Notebook.*', 'Read')).toBe(false)
     expect(matcherMatches('general-purpose', 'general-purpose')).toBe(true)
   })
+
+  it('matches a tool by its older name too: Task is the Agent tool, in a list and in a regular expression', () => {
+    expect(matcherMatches('Task', 'Agent', ['Task'])).toBe(true)
+    expect(matcherMatches('Bash|Task', 'Agent', ['Task'])).toBe(true)
+    expect(matcherMatches('^Ta.k$', 'Agent', ['Task'])).toBe(true)
+    expect(matcherMatches('Agent', 'Agent', ['Task'])).toBe(true)
+    expect(matcherMatches('Task', 'TaskStop')).toBe(false)
+    expect(matcherMatches('Task', 'Bash', [])).toBe(false)
+  })
 })
 
 describe('parseHooks', () => {
@@ -40,7 +49,7 @@ describe('parseHooks', () => {
       expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher is not a valid regular expression \(.+\); these hooks never run$/),
       '.claude/settings.json: hooks.PreToolUse[2] must be an object with "matcher" and "hooks"',
       '.claude/settings.json: hooks.PostToolUse must be a list like [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]',
-      '.claude/settings.json: unknown hook event "Teleport"; Fanout runs PreToolUse, PostToolUse, SubagentStart, SubagentStop'
+      '.claude/settings.json: unknown hook event "Teleport"; Fanout runs PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStart, SubagentStop, TeammateIdle, TaskCompleted, WorktreeCreate, WorktreeRemove'
     ])
   })
 

@@ -2,16 +2,54 @@
 //
 //   "hooks": { "PreToolUse": [ { "matcher": "Bash|Write", "hooks": [ { "type": "command", "command": "...", "timeout": 30 } ] } ] }
 //
-// Fanout runs four events: PreToolUse and PostToolUse (matcher on the tool name), SubagentStart and SubagentStop
-// (matcher on the agent type). In a definition, `Stop` means that agent's own SubagentStop, as in Claude Code.
-// Other events are accepted and ignored (Fanout has no such moment); hook types other than `command` are
-// reported. A broken entry costs only that entry, with a sentence saying where and why.
+// Fanout runs the events of HOOK_EVENTS (docs/mcp-hooks-effort.md says when each fires and what its input
+// holds, as Claude Code sends it). In a definition, `Stop` means that agent's own SubagentStop, as in Claude
+// Code. Claude Code's other events are accepted and never fire (Fanout has no such moment); hook types other
+// than `command` are reported. A broken entry costs only that entry, with a sentence saying where and why.
 
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop'] as const
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Notification',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'TeammateIdle',
+  'TaskCompleted',
+  'WorktreeCreate',
+  'WorktreeRemove'
+] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
-/** Events Claude Code has that Fanout never fires: accepted in files without complaint. */
-const OTHER_EVENTS = new Set(['PostToolUseFailure', 'Notification', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd', 'PermissionRequest', 'Setup'])
+/** Events Claude Code 2.1.328 has that Fanout never fires: accepted in files without complaint. */
+export const IGNORED_HOOK_EVENTS: ReadonlySet<string> = new Set([
+  'PostToolBatch',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'SessionStart',
+  'SessionEnd',
+  'StopFailure',
+  'PreCompact',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TaskCreated',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay'
+])
+
+/** Tools whose older names hook matchers may still use: Claude Code runs a `Task` matcher on the Agent tool. */
+export const TOOL_NAME_ALIASES: Readonly<Record<string, readonly string[]>> = { Agent: ['Task'] }
 
 export const DEFAULT_HOOK_TIMEOUT_SEC = 60
 
@@ -30,7 +68,7 @@ export interface HookMatcher {
 
 export type HookTable = Record<HookEvent, HookMatcher[]>
 
-export const emptyHookTable = (): HookTable => ({ PreToolUse: [], PostToolUse: [], SubagentStart: [], SubagentStop: [] })
+export const emptyHookTable = (): HookTable => Object.fromEntries(HOOK_EVENTS.map((e) => [e, []])) as unknown as HookTable
 
 export function mergeHookTables(...tables: HookTable[]): HookTable {
   const out = emptyHookTable()
@@ -40,13 +78,19 @@ export function mergeHookTables(...tables: HookTable[]): HookTable {
 
 /**
  * Claude Code's matcher: empty or `*` matches all; letters, digits, `_` and `|` are exact names (`Edit|Write`);
- * anything else is a regular expression (`mcp__github__.*`, `Notebook.*`).
+ * anything else is a regular expression (`mcp__github__.*`, `Notebook.*`). `aliases` are other names of the same
+ * thing (`Task` for the Agent tool): a matcher that matches any of them matches.
  */
-export function matcherMatches(matcher: string | undefined, value: string): boolean {
+export function matcherMatches(matcher: string | undefined, value: string, aliases: readonly string[] = []): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true
-  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split('|').includes(value)
+  const names = [value, ...aliases]
+  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) {
+    const listed = matcher.split('|')
+    return names.some((n) => listed.includes(n))
+  }
   try {
-    return new RegExp(matcher).test(value)
+    const re = new RegExp(matcher)
+    return names.some((n) => re.test(n))
   } catch {
     return false
   }
@@ -58,13 +102,13 @@ export function parseHooks(value: unknown, source: string, inDefinition = false)
   const problems: string[] = []
   if (value === undefined || value === null) return { table, problems }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push(`${source}: "hooks" must be a mapping of hook events (PreToolUse, PostToolUse, SubagentStart, SubagentStop) to lists of matchers`)
+    problems.push(`${source}: "hooks" must be a mapping of hook events (${HOOK_EVENTS.join(', ')}) to lists of matchers`)
     return { table, problems }
   }
   for (const [rawEvent, matchers] of Object.entries(value as Record<string, unknown>)) {
     const event = (inDefinition && rawEvent === 'Stop' ? 'SubagentStop' : rawEvent) as HookEvent
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      if (!OTHER_EVENTS.has(rawEvent)) problems.push(`${source}: unknown hook event "${rawEvent}"; Fanout runs ${HOOK_EVENTS.join(', ')}`)
+      if (!IGNORED_HOOK_EVENTS.has(rawEvent)) problems.push(`${source}: unknown hook event "${rawEvent}"; Fanout runs ${HOOK_EVENTS.join(', ')}`)
       continue
     }
     if (!Array.isArray(matchers)) {

@@ -1,10 +1,15 @@
-// Runs a session's hooks for one agent and reads what they said. Each event gets Claude Code's JSON on stdin
-// (session_id, transcript_path, cwd, permission_mode, hook_event_name, plus agent_id and agent_type, plus the
-// event's own fields). Matching hooks run in parallel (the same command once). Exit code 2 is a hook's way of
+// Runs a session's hooks for one agent and reads what they said. Each event gets Claude Code's JSON on stdin:
+// session_id, transcript_path, cwd, prompt_id, permission_mode, then agent_id and agent_type for a subagent
+// (only agent_type for a main agent started as a definition, neither for the plain main agent, as Claude Code
+// sends them), effort in a tool's context, hook_event_name and the event's own fields. Fanout may add fields
+// (a subagent's `status`), never rename or drop Claude Code's. Matching hooks run in parallel (the same command once). Exit code 2 is a hook's way of
 // saying no (its stderr is the reason); exit 0 with a JSON object on stdout carries decisions and context; any
 // other failure (another exit code, a timeout, JSON that does not parse) is reported as an error event with
 // the command and its stderr, and the hook is treated as having said nothing: a broken hook is never fatal.
-import { emptyHookTable, matcherMatches, mergeHookTables, parseHooks, type HookCommand, type HookEvent, type HookTable } from './config'
+import { randomUUID } from 'node:crypto'
+import { isAbsolute, resolve } from 'node:path'
+import { effortLevel } from '../model/effort'
+import { emptyHookTable, matcherMatches, mergeHookTables, parseHooks, TOOL_NAME_ALIASES, type HookCommand, type HookEvent, type HookTable } from './config'
 import { runHookCommand, type HookRun } from './run-command'
 
 export interface HookAgent {
@@ -13,7 +18,20 @@ export interface HookAgent {
   /** Where the agent works (its worktree when isolated): sent as `cwd`. */
   cwd: string
   permissionMode: string
+  /** The model and effort it runs with: hooks in a tool's context get `effort: {level}` (models with effort only). */
+  model?: string
+  effort?: string | number
   definition: { agentType: string; hooks?: unknown; file?: string } | null
+}
+
+/** In-flight background work, as Stop and SubagentStop hooks receive it (`background_tasks`). */
+export interface BackgroundTask {
+  id: string
+  type: 'subagent' | 'shell'
+  status: string
+  description: string
+  agent_type?: string
+  command?: string
 }
 
 export interface HookRunnerOptions {
@@ -26,6 +44,8 @@ export interface HookRunnerOptions {
   transcriptPath?: (agentId: string) => string | undefined
   mainAgentId?: string
   env?: Record<string, string | undefined>
+  /** The session's background agents still at work, for Stop and SubagentStop. */
+  backgroundTasks?: () => BackgroundTask[]
   /** Credential-looking variables the user's settings pass to hook commands anyway. */
   passEnv?: readonly string[]
 }
@@ -33,13 +53,18 @@ export interface HookRunnerOptions {
 export type PreToolUseOutcome = { decision?: 'allow' | 'deny' | 'ask'; reason?: string; updatedInput?: Record<string, unknown> }
 
 interface HookOutput {
+  continue?: boolean
+  stopReason?: string
   decision?: string
   reason?: string
   hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; updatedInput?: unknown; additionalContext?: unknown; updatedMCPToolOutput?: unknown }
 }
 
-/** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer. */
-type Said = { kind: 'json'; out: HookOutput } | { kind: 'block'; reason: string } | { kind: 'none' }
+/** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer; `stdout` as printed on exit 0. */
+type Said = { kind: 'json'; out: HookOutput; stdout: string } | { kind: 'block'; reason: string } | { kind: 'none'; stdout?: string; failed?: string }
+
+/** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
+const TURN_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted'])
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 const stderrTail = (text: string) => {
@@ -52,6 +77,8 @@ export class HookRunner {
   private settings: HookTable = emptyHookTable()
   private settingsProblems: string[] = []
   private readonly definitionTables = new WeakMap<object, HookTable>()
+  /** Set by each prompt the person sends; absent until the first one (Claude Code's `prompt_id`). */
+  private promptId: string | undefined
 
   constructor(private readonly opts: HookRunnerOptions) {}
 
@@ -82,21 +109,34 @@ export class HookRunner {
     return this.tableFor(agent)[event].length > 0
   }
 
-  private async run(event: HookEvent, agent: HookAgent, matchOn: string, fields: Record<string, unknown>): Promise<Said[]> {
-    const commands = new Map<string, HookCommand>()
-    for (const m of this.tableFor(agent)[event]) if (matcherMatches(m.matcher, matchOn)) for (const h of m.hooks) if (!commands.has(h.command)) commands.set(h.command, h)
-    if (!commands.size) return []
+  /** A new prompt from the person: the events it leads to share a fresh `prompt_id`. */
+  newPrompt(): void {
+    this.promptId = randomUUID()
+  }
+
+  /** The fields every event starts with (Claude Code's order). */
+  private base(event: HookEvent, agent: HookAgent): Record<string, unknown> {
+    const isMain = this.opts.mainAgentId === undefined ? false : agent.id === this.opts.mainAgentId
     const transcript = this.opts.transcriptPath?.(this.opts.mainAgentId ?? agent.id)
-    const input = {
+    const level = TURN_EVENTS.has(event) && agent.model ? effortLevel(agent.model, agent.effort) : undefined
+    return {
       session_id: this.opts.sessionId,
       ...(transcript ? { transcript_path: transcript } : {}),
       cwd: agent.cwd,
+      ...(this.promptId ? { prompt_id: this.promptId } : {}),
       permission_mode: agent.permissionMode,
-      hook_event_name: event,
-      agent_id: agent.id,
-      agent_type: agent.agentType,
-      ...fields
+      ...(isMain ? (agent.definition ? { agent_type: agent.definition.agentType } : {}) : { agent_id: agent.id, agent_type: agent.agentType }),
+      ...(level ? { effort: { level } } : {}),
+      hook_event_name: event
     }
+  }
+
+  private async run(event: HookEvent, agent: HookAgent, matchOn: string | null, fields: Record<string, unknown>): Promise<Said[]> {
+    const commands = new Map<string, HookCommand>()
+    const aliases = matchOn === null ? [] : (TOOL_NAME_ALIASES[matchOn] ?? [])
+    for (const m of this.tableFor(agent)[event]) if (matchOn === null || matcherMatches(m.matcher, matchOn, aliases)) for (const h of m.hooks) if (!commands.has(h.command)) commands.set(h.command, h)
+    if (!commands.size) return []
+    const input = { ...this.base(event, agent), ...fields }
     return Promise.all(
       [...commands.values()].map(async (hook) => {
         const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}) })
@@ -109,18 +149,18 @@ export class HookRunner {
     const name = `${event} hook \`${hook.command}\` (${hook.source})`
     const fail = (why: string): Said => {
       this.opts.report(agent.id, `${name} ${why}; it was ignored.${stderrTail(run.stderr)}`)
-      return { kind: 'none' }
+      return { kind: 'none', failed: `${why}${stderrTail(run.stderr)}` }
     }
     if (run.spawnError) return fail(`could not be started: ${run.spawnError}`)
     if (run.timedOut) return fail(`did not finish within its ${hook.timeoutSec} s timeout and was stopped`)
     if (run.exitCode === 2) return { kind: 'block', reason: run.stderr.trim() || `${event} hook \`${hook.command}\` exited with code 2.` }
     if (run.exitCode !== 0) return fail(`failed with exit code ${run.exitCode}`)
     const out = run.stdout.trim()
-    if (!out.startsWith('{')) return { kind: 'none' }
+    if (!out.startsWith('{')) return { kind: 'none', stdout: run.stdout }
     try {
       const json: unknown = JSON.parse(out)
       if (!isObject(json)) return fail('printed JSON that is not an object')
-      return { kind: 'json', out: json as HookOutput }
+      return { kind: 'json', out: json as HookOutput, stdout: run.stdout }
     } catch (err) {
       return fail(`printed output that starts like JSON but does not parse (${(err as Error).message})`)
     }
@@ -145,14 +185,72 @@ export class HookRunner {
       stop_hook_active: info.stopHookActive,
       ...(transcript ? { agent_transcript_path: transcript } : {}),
       last_assistant_message: info.lastMessage,
+      background_tasks: this.opts.backgroundTasks?.() ?? [],
+      session_crons: [],
       status: info.status
     })
-    const reasons: string[] = []
+    return continueReasons(said, 'A SubagentStop hook asked you to continue before finishing.')
+  }
+
+  /** Stop: the main agent would finish its answer; the reason to keep going when a hook blocks, else null. */
+  async stop(agent: HookAgent, info: { stopHookActive: boolean; lastMessage: string }): Promise<string | null> {
+    const said = await this.run('Stop', agent, null, {
+      stop_hook_active: info.stopHookActive,
+      last_assistant_message: info.lastMessage,
+      background_tasks: this.opts.backgroundTasks?.() ?? [],
+      session_crons: []
+    })
+    return continueReasons(said, 'A Stop hook asked you to continue before finishing.')
+  }
+
+  /** TeammateIdle: a team member is about to go idle; the feedback that keeps it working when a hook blocks, else null. */
+  async teammateIdle(agent: HookAgent, teammateName: string, teamName: string): Promise<string | null> {
+    const said = await this.run('TeammateIdle', agent, null, { teammate_name: teammateName, team_name: teamName })
+    if (said.some((s) => s.kind === 'json' && s.out.continue === false)) return null
+    return continueReasons(said, 'A TeammateIdle hook asked you to keep working.')
+  }
+
+  /** TaskCompleted: a task is about to be marked completed; why it may not be (a hook blocked it), else null. */
+  async taskCompleted(agent: HookAgent, task: { id: string; subject: string; description?: string }, teamName: string, teammateName?: string): Promise<string | null> {
+    const said = await this.run('TaskCompleted', agent, null, {
+      task_id: task.id,
+      task_subject: task.subject,
+      ...(task.description ? { task_description: task.description } : {}),
+      ...(teammateName ? { teammate_name: teammateName } : {}),
+      team_name: teamName
+    })
+    return continueReasons(said, 'A TaskCompleted hook did not let this task be marked completed.')
+  }
+
+  /** Notification: fire and forget (what the hooks print is not read); `type` is what matchers match. */
+  async notification(agent: HookAgent, type: string, message: string, title?: string): Promise<void> {
+    await this.run('Notification', agent, type, { message, ...(title ? { title } : {}), notification_type: type })
+  }
+
+  /**
+   * WorktreeCreate: hooks that make the worktree themselves (another VCS, a custom layout) print its path on
+   * stdout. Null when none is configured (Fanout makes a git worktree); else the path (relative paths are
+   * resolved against the project folder), or why it could not be made.
+   */
+  async worktreeCreate(agent: HookAgent, name: string): Promise<{ path: string } | { error: string } | null> {
+    if (!this.has('WorktreeCreate', agent)) return null
+    const said = await this.run('WorktreeCreate', agent, null, { name })
+    const failed = said.flatMap((s) => (s.kind === 'block' ? [`exited with code 2: ${s.reason}`] : s.kind === 'none' && s.failed ? [s.failed] : []))
+    if (failed.length) return { error: `WorktreeCreate hook failed: ${failed.join('; ')}` }
     for (const s of said) {
-      if (s.kind === 'block') reasons.push(s.reason)
-      else if (s.kind === 'json' && (s.out.decision === 'block' || s.out.decision === 'deny')) reasons.push(typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : 'A SubagentStop hook asked you to continue before finishing.')
+      const fromJson = s.kind === 'json' ? (s.out.hookSpecificOutput as { worktreePath?: unknown } | undefined)?.worktreePath : undefined
+      const printed = typeof fromJson === 'string' ? fromJson : s.kind !== 'block' ? (s.stdout ?? '').trim().split('\n').pop()?.trim() : undefined
+      if (printed) return { path: isAbsolute(printed) ? printed : resolve(this.opts.projectDir, printed) }
     }
-    return reasons.length ? reasons.join('\n') : null
+    return { error: 'WorktreeCreate hook failed: it succeeded but printed no worktree path (a WorktreeCreate command prints the absolute path of the folder it made on stdout)' }
+  }
+
+  /** WorktreeRemove, for a worktree a WorktreeCreate hook made: null when none is configured, else whether it failed. */
+  async worktreeRemove(agent: HookAgent, path: string): Promise<{ removed: true } | { error: string } | null> {
+    if (!this.has('WorktreeRemove', agent)) return null
+    const said = await this.run('WorktreeRemove', agent, null, { worktree_path: path })
+    const failed = said.flatMap((s) => (s.kind === 'block' ? [`exited with code 2: ${s.reason}`] : s.kind === 'none' && s.failed ? [s.failed] : []))
+    return failed.length ? { error: `WorktreeRemove hook failed: ${failed.join('; ')}` } : { removed: true }
   }
 
   /** PreToolUse: deny wins over ask over allow; the last updatedInput given is used. */
@@ -180,20 +278,45 @@ export class HookRunner {
     return outcome
   }
 
+  /** PostToolUseFailure: a call failed (`error` is what the model was told); feedback and context for the model. */
+  async postToolUseFailure(agent: HookAgent, toolName: string, input: unknown, toolUseId: string, failure: { error: string; isInterrupt: boolean; durationMs: number }): Promise<string[]> {
+    const said = await this.run('PostToolUseFailure', agent, toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: failure.error, is_interrupt: failure.isInterrupt, duration_ms: failure.durationMs })
+    return feedback(said, 'PostToolUseFailure')
+  }
+
   /** PostToolUse: feedback and context for the model, and (MCP tools) a replacement for the tool's output. */
-  async postToolUse(agent: HookAgent, toolName: string, input: unknown, response: unknown, toolUseId: string): Promise<{ notes: string[]; replaceOutput?: string }> {
-    const said = await this.run('PostToolUse', agent, toolName, { tool_name: toolName, tool_input: input, tool_response: response, tool_use_id: toolUseId })
-    const notes: string[] = []
+  async postToolUse(agent: HookAgent, toolName: string, input: unknown, response: unknown, toolUseId: string, durationMs?: number): Promise<{ notes: string[]; replaceOutput?: string }> {
+    const said = await this.run('PostToolUse', agent, toolName, { tool_name: toolName, tool_input: input, tool_response: response, tool_use_id: toolUseId, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) })
+    const notes = feedback(said, 'PostToolUse')
     let replaceOutput: string | undefined
     for (const s of said) {
-      if (s.kind === 'block') notes.push(reminder(`PostToolUse hook feedback: ${s.reason}`))
       if (s.kind !== 'json') continue
-      if (s.out.decision === 'block') notes.push(reminder(`PostToolUse hook feedback: ${typeof s.out.reason === 'string' ? s.out.reason : 'a PostToolUse hook objected to this result'}`))
-      const ctx = s.out.hookSpecificOutput?.additionalContext
-      if (typeof ctx === 'string' && ctx.trim()) notes.push(reminder(`PostToolUse hook additional context: ${ctx.trim()}`))
       const replaced = s.out.hookSpecificOutput?.updatedMCPToolOutput
       if (replaced !== undefined && toolName.startsWith('mcp__')) replaceOutput = typeof replaced === 'string' ? replaced : JSON.stringify(replaced)
     }
     return { notes, ...(replaceOutput !== undefined ? { replaceOutput } : {}) }
   }
+}
+
+/** Reasons hooks gave to go on (exit 2, or `decision: "block"`), joined; null when none blocked. */
+function continueReasons(said: Said[], fallback: string): string | null {
+  const reasons: string[] = []
+  for (const s of said) {
+    if (s.kind === 'block') reasons.push(s.reason)
+    else if (s.kind === 'json' && (s.out.decision === 'block' || s.out.decision === 'deny')) reasons.push(typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : fallback)
+  }
+  return reasons.length ? reasons.join('\n') : null
+}
+
+/** A PostToolUse-like hook's feedback (exit 2, `decision: "block"`) and added context, as reminders for the model. */
+function feedback(said: Said[], event: string): string[] {
+  const notes: string[] = []
+  for (const s of said) {
+    if (s.kind === 'block') notes.push(reminder(`${event} hook feedback: ${s.reason}`))
+    if (s.kind !== 'json') continue
+    if (s.out.decision === 'block') notes.push(reminder(`${event} hook feedback: ${typeof s.out.reason === 'string' ? s.out.reason : `a ${event} hook objected to this result`}`))
+    const ctx = s.out.hookSpecificOutput?.additionalContext
+    if (typeof ctx === 'string' && ctx.trim()) notes.push(reminder(`${event} hook additional context: ${ctx.trim()}`))
+  }
+  return notes
 }

@@ -68,10 +68,11 @@ describe('SubagentStart and SubagentStop', () => {
       session_id: f.session.sessionId,
       transcript_path: join(f.dataDir, 'sessions', f.session.sessionId, 'agents', `${f.session.mainAgentId}.jsonl`),
       cwd: f.cwd,
+      prompt_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       permission_mode: 'default',
-      hook_event_name: 'SubagentStart',
       agent_id: scoutId,
-      agent_type: 'scout'
+      agent_type: 'scout',
+      hook_event_name: 'SubagentStart'
     })
     expect(scoutStart.cwd).toBe(f.cwd)
     expect(scoutStart.projectDir).toBe(f.cwd)
@@ -238,7 +239,9 @@ describe('PreToolUse and PostToolUse', () => {
     expect(readFileSync(join(f.cwd, 'notes.txt'), 'utf8')).toBe('rewritten by the hook')
     expect(toolEnds(f.events, 'Edit')[0].output).toBe('Edit was not run: a PreToolUse hook asked for approval (edits need a look), and nobody can answer in this run.')
     const pre = readHookLog(h.log).find((l) => l.input.tool_name === 'Bash')!
-    expect(pre.input).toMatchObject({ hook_event_name: 'PreToolUse', agent_id: f.session.mainAgentId, agent_type: 'main', tool_input: { command: 'echo allowed-by-hook > hook.txt' }, tool_use_id: expect.stringMatching(/^toolu_/) })
+    expect(pre.input).toMatchObject({ hook_event_name: 'PreToolUse', tool_input: { command: 'echo allowed-by-hook > hook.txt' }, tool_use_id: expect.stringMatching(/^toolu_/) })
+    // The main agent's calls carry no agent_id or agent_type, as in Claude Code.
+    expect('agent_id' in pre.input || 'agent_type' in pre.input).toBe(false)
   })
 
   it('PreToolUse "ask" puts even a read-only call to the person, with the hook\'s reason; the answer decides', async () => {
@@ -291,7 +294,9 @@ describe('PreToolUse and PostToolUse', () => {
     expect(result.result).toContain('<system-reminder>\nPostToolUse hook feedback: Reading is logged.\n</system-reminder>')
     const log = readHookLog(h.log)
     expect(log).toHaveLength(2)
-    expect(log[0].input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'a.txt' }, tool_response: { content: expect.stringContaining('alpha') } })
+    // Claude Code's tool_response for Read, and the call's duration.
+    expect(log[0].input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'a.txt' }, duration_ms: expect.any(Number) })
+    expect(log[0].input.tool_response).toEqual({ type: 'text', file: { filePath: join(f.cwd, 'a.txt'), content: 'alpha\n', numLines: 2, startLine: 1, totalLines: 2 } })
   })
 
   it('a failing hook (exit 1, timeout, bad JSON) is an error event with its command and stderr, and the agent carries on', async () => {

@@ -2,7 +2,9 @@
 // - PreToolUse runs inside the permission hook, before the usual check: a hook's deny stops the call, its
 //   allow skips the prompt (deny rules still apply), its ask puts the call to the person, and its
 //   updatedInput replaces the input;
-// - PostToolUse wraps each tool: after a successful call its feedback and context are appended to the result;
+// - PostToolUse wraps each tool: after a successful call its feedback and context are appended to the result
+//   (`tool_response` is the tool's Claude Code-shaped `response`, else `{content, details}`); after a failed
+//   call PostToolUseFailure does the same;
 // - SubagentStart runs just before a subagent's run and SubagentStop exactly once as it ends, whichever way.
 //   A SubagentStop hook that blocks a finished agent hands it the reason as its next instruction, at most
 //   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever.
@@ -38,15 +40,23 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
   }
 }
 
-/** Each tool, with PostToolUse hooks run after its successful calls. */
-export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[]): Tool[] {
+/** Each tool, with PostToolUse hooks run after its successful calls and PostToolUseFailure after its failed ones. */
+export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[], onResponse?: (toolUseId: string, response: Record<string, unknown>) => void): Tool[] {
   return tools.map((tool) => ({
     ...tool,
     async run(raw, ctx) {
+      const started = Date.now()
       const result = await tool.run(raw, ctx)
-      if (result.isError || ctx.signal.aborted || !runner.has('PostToolUse', agent)) return result
-      const response = { content: result.content, ...(result.details !== undefined ? { details: result.details } : {}) }
-      const { notes, replaceOutput } = await runner.postToolUse(agent, tool.name, raw, response, ctx.toolUseId)
+      const durationMs = Date.now() - started
+      if (onResponse && !result.isError) onResponse(ctx.toolUseId, result.response ?? { content: result.content })
+      if (result.isError) {
+        if (!runner.has('PostToolUseFailure', agent)) return result
+        const notes = await runner.postToolUseFailure(agent, tool.name, raw, ctx.toolUseId, { error: result.content, isInterrupt: ctx.signal.aborted, durationMs })
+        return notes.length ? { ...result, content: [result.content, ...notes].join('\n\n') } : result
+      }
+      if (ctx.signal.aborted || !runner.has('PostToolUse', agent)) return result
+      const response = result.response ?? { content: result.content, ...(result.details !== undefined ? { details: result.details } : {}) }
+      const { notes, replaceOutput } = await runner.postToolUse(agent, tool.name, raw, response, ctx.toolUseId, durationMs)
       if (!notes.length && replaceOutput === undefined) return result
       return { ...result, content: [replaceOutput ?? result.content, ...notes].join('\n\n') }
     }
@@ -62,13 +72,45 @@ export interface SubagentHookRun {
   finalize<T>(inner?: () => Promise<T>): (result: { status: string; result: string }) => Promise<T | undefined>
 }
 
-export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void): SubagentHookRun {
+/** The main agent's Stop hooks: asked when it would finish its answer; a reason keeps it going (at most MAX_STOP_BLOCKS times in a row). */
+export function mainStopHook(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void): (finalText: string) => Promise<string | null> {
+  let blocks = 0
+  return async (finalText) => {
+    if (!runner?.has('Stop', agent)) return null
+    const reason = await runner.stop(agent, { stopHookActive: blocks > 0, lastMessage: finalText })
+    if (reason && blocks < MAX_STOP_BLOCKS) {
+      blocks++
+      return `A Stop hook did not let you finish yet:\n${reason}`
+    }
+    if (reason) report(`Stop hooks blocked the main agent from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`)
+    return null
+  }
+}
+
+/** A team member's place in its team, for TeammateIdle hooks. */
+export interface TeammateInfo {
+  teammateName: string
+  teamName: string
+}
+
+export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void, teammate?: () => TeammateInfo | null): SubagentHookRun {
   let stopRan = false
   let blocks = 0
+  let idleBlocks = 0
   return {
     start: async () => (runner ? runner.subagentStart(agent) : []),
     async beforeFinish(finalText) {
       if (!runner) return null
+      // A team member about to go idle: TeammateIdle hooks may keep it working (exit 2: their stderr is its next instruction).
+      const member = teammate?.()
+      if (member && runner.has('TeammateIdle', agent)) {
+        const keepGoing = await runner.teammateIdle(agent, member.teammateName, member.teamName)
+        if (keepGoing && idleBlocks < MAX_STOP_BLOCKS) {
+          idleBlocks++
+          return `A TeammateIdle hook asks you to keep working before you go idle:\n${keepGoing}`
+        }
+        if (keepGoing) report(`TeammateIdle hooks kept team member ${member.teammateName} working ${MAX_STOP_BLOCKS} times in a row; it went idle anyway so it cannot loop forever. The last reason was: ${keepGoing}`)
+      }
       const reason = await runner.subagentStop(agent, { stopHookActive: blocks > 0, lastMessage: finalText, status: 'completed' })
       if (reason && blocks < MAX_STOP_BLOCKS) {
         blocks++

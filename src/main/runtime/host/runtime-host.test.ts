@@ -37,6 +37,23 @@ describe('LocalRuntimeHost', () => {
     await expect(h.openSession({ sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'not_found' })
   })
 
+  it("effort per session: the new-session form's choice, else the defaultEffort setting, else the model's own", async () => {
+    const { h, events, dirs, server } = await host(scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.text('ok')] }]))
+    const effortOf = async (start: Parameters<typeof h.startSession>[0]) => {
+      const before = server!.messageRequests().length
+      const { sessionId } = await h.startSession(start)
+      await until(() => mainEnded(events, sessionId), 'the main agent to finish')
+      return server!.messageRequests()[before].body.output_config
+    }
+    expect(await effortOf({ prompt: 'a', cwd: dirs.cwd })).toEqual({ effort: 'medium' })
+    expect(await effortOf({ prompt: 'b', cwd: dirs.cwd, effort: 'xhigh' })).toEqual({ effort: 'xhigh' })
+    const { settings } = await h.updateSettings({ defaultEffort: 'low' })
+    expect(settings.defaultEffort).toBe('low')
+    expect(await effortOf({ prompt: 'c', cwd: dirs.cwd })).toEqual({ effort: 'low' })
+    expect(await effortOf({ prompt: 'd', cwd: dirs.cwd, effort: 'high' })).toEqual({ effort: 'high' })
+    expect((await h.updateSettings({ defaultEffort: null })).settings.defaultEffort).toBeNull()
+  })
+
   it('asks the UI before writing a file, and writes it only once allowed', async () => {
     const { h, events, dirs } = await host(
       scriptByAgent([

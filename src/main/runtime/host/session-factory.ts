@@ -63,6 +63,7 @@ export class SessionFactory {
       limits: config.limits,
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
+      ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: this.o.dataDir,
       // Read when the main agent asks to merge, so a choice made in the Changes view meanwhile counts.
       mergeStrategy: async () => (await loadSettings(this.o.dataDir)).settings.mergeStrategy,

@@ -39,6 +39,7 @@ export class SessionRuns {
       title,
       ...(req.model ? { model: req.model } : {}),
       ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
+      ...(req.effort ? { effort: req.effort } : {}),
       coordinator: config.settings.coordinator,
       teams: config.settings.agentTeams
     })

@@ -21,6 +21,7 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
       maxTurns: s.limits.maxTurns
     },
     defaultPermissionMode: s.defaultPermissionMode,
+    defaultEffort: s.defaultEffort ?? null,
     coordinator: s.coordinator,
     agentTeams: s.agentTeams,
     promptCacheSharing: s.promptCacheSharing,
@@ -37,6 +38,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.baseUrl !== undefined) out.baseURL = p.baseUrl
   if (p.defaultModel !== undefined) out.defaultModel = p.defaultModel
   if (p.defaultPermissionMode !== undefined) out.defaultPermissionMode = p.defaultPermissionMode
+  if (p.defaultEffort !== undefined) out.defaultEffort = p.defaultEffort
   if (p.coordinator !== undefined) out.coordinator = p.coordinator
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
   if (p.promptCacheSharing !== undefined) out.promptCacheSharing = p.promptCacheSharing

@@ -24,6 +24,19 @@ describe('resolveModel', () => {
     expect(resolveModel({ definition: 'inherit', parent: 'sonnet' })).toBe('claude-sonnet-5-5')
   })
 
+  it("resolves every alias Claude Code 2.1.328 accepts, with or without its [1m] suffix", () => {
+    expect(resolveModel({ definition: 'fable', parent })).toBe('claude-fable-5-2')
+    expect(resolveModel({ definition: 'Fable[1m]', parent })).toBe('claude-fable-5-2')
+    expect(resolveModel({ definition: 'fable', parent, aliases: { ...DEFAULT_MODEL_ALIASES, fable: 'claude-fable-6' } })).toBe('claude-fable-6')
+    expect(resolveModel({ definition: 'best', parent })).toBe('claude-opus-5-5')
+    expect(resolveModel({ definition: 'opusplan', parent })).toBe('claude-sonnet-5-5')
+    expect(resolveModel({ definition: 'sonnet[1m]', parent })).toBe('claude-sonnet-5-5')
+    expect(resolveModel({ definition: 'opus[1m]', parent })).toBe('claude-opus-5-5')
+    expect(resolveModel({ definition: 'haiku[1M]', parent })).toBe('claude-haiku-5-5')
+    expect(resolveModel({ definition: 'claude-sonnet-4-6[1m]', parent })).toBe('claude-sonnet-4-6')
+    expect(resolveModel({ definition: 'default', parent })).toBe(parent)
+  })
+
   it('passes full ids through, including gateway-style ids', () => {
     for (const id of ['claude-sonnet-4-5-20250929', 'us.anthropic.claude-opus-4', 'openrouter/anthropic/claude', 'llama3:8b'])
       expect(resolveModel({ definition: id, parent })).toBe(id)
@@ -32,7 +45,7 @@ describe('resolveModel', () => {
   it('rejects an unknown alias, naming where it came from and the valid ones', () => {
     expect(() => resolveModel({ definition: 'gpt', parent })).toThrow(UnknownModelError)
     expect(() => resolveModel({ definition: 'gpt', parent })).toThrow(
-      'Unknown model "gpt" (the agent definition\'s model field). Use one of haiku, sonnet, opus, inherit, or a full model id such as claude-sonnet-5-5.'
+      'Unknown model "gpt" (the agent definition\'s model field). Use one of haiku, sonnet, opus, fable, best, opusplan, inherit, or a full model id such as claude-sonnet-5-5.'
     )
     expect(() => resolveModel({ override: 'turbo', parent })).toThrow(/the model requested for this call/)
   })

@@ -1,5 +1,8 @@
-// Model aliases (haiku, sonnet, opus) and the resolution order agents use:
-// per-call override > definition > parent, where `inherit` means the parent's model.
+// Model aliases and the resolution order agents use: per-call override > definition > parent, where
+// `inherit` (and `default`) mean the parent's model. The aliases are Claude Code 2.1.328's: haiku, sonnet,
+// opus and fable (each configurable), `best` (opus), `opusplan` (sonnet: opus only plans, and Fanout has no
+// plan-then-execute switch), and any of them with Claude Code's `[1m]` context suffix, which Fanout drops
+// (it sends the same model id; the 1M window needs no flag on the 5.x models).
 import { isBareWord } from '../../../shared/settings-fields'
 import { UnknownModelError } from './errors'
 import type { ModelClient, ModelListing } from './types'
@@ -7,13 +10,30 @@ import type { ModelClient, ModelListing } from './types'
 export const MODEL_FAMILIES = ['haiku', 'sonnet', 'opus'] as const
 export type ModelFamily = (typeof MODEL_FAMILIES)[number]
 
-export type ModelAliases = Record<ModelFamily, string>
+/** The three configurable families, and `fable` when a listing or the person set it (else DEFAULT_FABLE_MODEL). */
+export type ModelAliases = Record<ModelFamily, string> & { fable?: string }
 
 export const DEFAULT_MODEL_ALIASES: Readonly<ModelAliases> = Object.freeze({
   haiku: 'claude-haiku-5-5',
   sonnet: 'claude-sonnet-5-5',
   opus: 'claude-opus-5-5'
 })
+
+/** What Claude Code 2.1.328 sends for `fable`. */
+export const DEFAULT_FABLE_MODEL = 'claude-fable-5-2'
+
+/** Aliases beyond the three families, as Claude Code reads them. */
+const OTHER_ALIASES: Readonly<Record<string, (a: ModelAliases) => string>> = {
+  fable: (a) => a.fable ?? DEFAULT_FABLE_MODEL,
+  best: (a) => a.opus,
+  opusplan: (a) => a.sonnet
+}
+
+/** Every alias a model field may use, for messages. */
+export const ALIAS_NAMES: readonly string[] = [...MODEL_FAMILIES, ...Object.keys(OTHER_ALIASES)]
+
+/** Claude Code's `[1m]` suffix (the 1M-token context window) off, e.g. `sonnet[1m]` is `sonnet`. */
+export const withoutContextSuffix = (value: string): string => value.replace(/\[1m\]$/i, '')
 
 export function isAlias(value: string): value is ModelFamily {
   return (MODEL_FAMILIES as readonly string[]).includes(value.toLowerCase())
@@ -36,10 +56,12 @@ export interface ResolveModelInput {
 }
 
 function resolveOne(value: string, from: string, aliases: ModelAliases): string {
-  const v = value.trim()
+  const v = withoutContextSuffix(value.trim())
   if (isAlias(v)) return aliases[v.toLowerCase() as ModelFamily]
+  const other = OTHER_ALIASES[v.toLowerCase()]
+  if (other) return other(aliases)
   // A bare word cannot be a model id, so it must be an alias (see settings-fields.ts).
-  if (isBareWord(v)) throw new UnknownModelError(v, from, [...MODEL_FAMILIES])
+  if (isBareWord(v)) throw new UnknownModelError(v, from, [...ALIAS_NAMES])
   return v
 }
 
@@ -53,7 +75,8 @@ export function resolveModel(input: ResolveModelInput): string {
   ]
   for (const [value, from] of candidates) {
     if (value == null || value.trim() === '') continue
-    if (value.trim().toLowerCase() === 'inherit') return parent
+    const word = value.trim().toLowerCase()
+    if (word === 'inherit' || word === 'default') return parent
     return resolveOne(value, from, aliases)
   }
   return parent
@@ -65,10 +88,10 @@ export function resolveModel(input: ResolveModelInput): string {
  */
 export function aliasesFromListing(models: ModelListing[], current: ModelAliases = DEFAULT_MODEL_ALIASES): ModelAliases {
   const next: ModelAliases = { ...current }
-  for (const family of MODEL_FAMILIES) {
+  for (const family of [...MODEL_FAMILIES, 'fable' as const]) {
     const members = models.filter((m) => {
       if (m.lifecycle && m.lifecycle !== 'active') return false
-      return m.line ? m.line === family : familyOf(m.id) === family
+      return m.line ? m.line === family : family === 'fable' ? m.id.toLowerCase().includes('fable') : familyOf(m.id) === family
     })
     if (!members.length) continue
     members.sort((a, b) => newer(b, a))

@@ -4,6 +4,7 @@
 // in the user's project, not on the agent's branch.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { buildSystemPrompt, loadAgentMemory, loadSkills, type ClaudeMdEntry } from '../context'
+import type { SkillEntry } from '../context/skill-index'
 import type { GitProbe } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
 
@@ -12,7 +13,11 @@ export interface PromptSources {
   cwd: string
   home: string
   claudeMd: ClaudeMdEntry[]
+  /** The session's skills (skill-index.ts). */
+  skills?: readonly SkillEntry[]
   git(cwd: string): Promise<GitProbe>
+  /** Told what the agent runs without (a `skills:` name that answers to nothing), as a sentence. */
+  warn?: (message: string) => void
 }
 
 export async function agentSystemPrompt(
@@ -24,8 +29,10 @@ export async function agentSystemPrompt(
   const [git, memory, skills] = await Promise.all([
     src.git(handle.cwd),
     def.memory ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: src.cwd, home: src.home }) : undefined,
-    def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
+    def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(src.skills ? { index: src.skills } : {}), ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
   ])
+  handle.memoryDir = memory?.dir
+  for (const d of skills?.diagnostics ?? []) src.warn?.(`${d.file}: ${d.message}`)
   return buildSystemPrompt({
     body: def.systemPrompt,
     environment: { cwd: handle.cwd, isGitRepo: git.isGitRepo, branch: git.branch, platform: process.platform, date: new Date(), model: handle.model, ...(worktree ? { worktree } : {}) },

@@ -49,14 +49,18 @@ export interface AgentHandle {
   fork?: boolean
   /** Runs in its own git worktree, created from this checkout (the parent's cwd). */
   isolation?: { repoCwd: string }
-  /** Its worktree while one exists (kept between runs when it holds work). */
-  worktree?: { path: string; branch: string }
+  /** Its worktree while one exists (kept between runs when it holds work); `hookBased`: a WorktreeCreate hook made it. */
+  worktree?: { path: string; branch: string; hookBased?: boolean }
   /** Readable log of a background agent's output, returned to the parent as `outputFile`. */
   outputFile?: string
   /** Set by TaskStop: the parent stopped it itself and gets no notification. */
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** Its own memory folder (`memory:` in its definition), found when its prompt is built: writable in every mode. */
+  memoryDir?: string
+  /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
+  startNotes?: string[]
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */

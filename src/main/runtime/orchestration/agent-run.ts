@@ -3,6 +3,7 @@
 // the result back. Every kind of run goes through here: a new spawn, a foreground or background resume, a
 // resume triggered by a message or a restart. `handle.run` is set for exactly as long as the run lasts, and
 // is cleared in the same synchronous step that looks for messages that arrived too late for the loop.
+import { stat } from 'node:fs/promises'
 import type { AgentEvent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { subagentHookRun } from '../hooks/wiring'
@@ -15,6 +16,7 @@ import { inboxPrompt } from './delivery'
 import { forkToolList } from './fork'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
+const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
@@ -89,14 +91,25 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     }
 
     let worktree: AgentWorktree | undefined
+    // A folder a WorktreeCreate hook made instead of a git worktree (another VCS, a custom layout).
+    let hookWorktree: string | undefined
     if (handle.isolation) {
-      try {
-        worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
-      } catch (err) {
-        return notStarted(handle, 'failed', `Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
+      const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.hooks?.worktreeCreate(handle, `agent-${handle.id}`)
+      if (made && 'error' in made) return notStarted(handle, 'failed', `Could not isolate the agent: ${made.error}`)
+      if (made) {
+        if (!(await stat(made.path).catch(() => null))?.isDirectory()) return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
+        hookWorktree = made.path
+        handle.cwd = made.path
+        handle.worktree = { path: made.path, branch: '', hookBased: true }
+      } else {
+        try {
+          worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
+        } catch (err) {
+          return notStarted(handle, 'failed', `Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
+        }
+        handle.cwd = worktree.cwd
+        handle.worktree = { path: worktree.path, branch: worktree.branch }
       }
-      handle.cwd = worktree.cwd
-      handle.worktree = { path: worktree.path, branch: worktree.branch }
     }
 
     await session.claimMailbox(handle)
@@ -110,8 +123,8 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
     handle.messages = req.recordHistory ? [] : [...req.history]
     handle.status = 'running'
     // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
-    const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }))
-    const hookContext = await hooks.start()
+    const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
+    const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
 
     let finished: ChildResult['worktree']
     const emit = eventFilter(session, handle, req)
@@ -125,11 +138,11 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         ...(def?.color ? { color: def.color } : {}),
         ...(handle.background ? { background: true } : {}),
         ...(handle.name ? { name: handle.name } : {}),
-        ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
+        ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : hookWorktree ? { worktree: { path: hookWorktree, branch: '' } } : {}),
         client: session.client,
         model: handle.model,
         // A handle reloaded after a restart has no effort of its own: its definition's still applies.
-        ...effortRequest(handle.model, handle.effort ?? def?.effort),
+        ...effortRequest(handle.model, handle.effort ?? def?.effort, { thinking: session.thinking }),
         systemPrompt: handle.systemPrompt,
         messages: req.history,
         prompt,
@@ -147,7 +160,17 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
               finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
               return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
             }
-          : undefined)
+          : hookWorktree
+            ? async () => {
+                const path = hookWorktree as string
+                // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
+                const removed = await session.hooks?.worktreeRemove(handle, path)
+                const error = !removed ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept` : 'error' in removed ? `${removed.error}; the folder ${path} was kept` : undefined
+                if (!error) handle.worktree = undefined
+                finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
+                return { worktree: { path, branch: '', kept: Boolean(error) } }
+              }
+            : undefined)
       },
       emit.emit
     )

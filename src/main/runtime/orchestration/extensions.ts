@@ -4,7 +4,8 @@
 // permission check). Problems are error events on the agent concerned, never throws.
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
-import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles } from '../hooks'
+import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../hooks'
+import { notifyHooks } from '../hooks/notifications'
 import type { CanUseTool } from '../loop/types'
 import { loadMcpConfig } from '../mcp/load-config'
 import { SessionMcp, type AgentMcpTools } from '../mcp/session-mcp'
@@ -26,6 +27,8 @@ export interface ExtensionsOptions {
   mcpStartTimeoutMs?: number
   managedSettingsFile?: string | null
   env?: Record<string, string | undefined>
+  /** Counts background work (Notification hooks) towards the session's idle(). */
+  track?: (work: Promise<unknown>) => void
   /** Credential-looking variables the user's settings pass to hooks and MCP servers anyway. */
   passEnv?: readonly string[]
 }
@@ -33,6 +36,10 @@ export interface ExtensionsOptions {
 export class SessionExtensions {
   readonly mcp: SessionMcp
   readonly hooks: HookRunner
+  /** The Claude Code settings files as last read (effort and thinking settings come from them too). */
+  settingsFiles: SettingsFile[] = []
+  /** Tool results in Claude Code's shape, kept for a stream-json writer that asked for them (see keepToolResponses). */
+  private responses: Map<string, Record<string, unknown>> | null = null
   private readonly own = new Map<string, AgentMcpTools>()
 
   constructor(private readonly opts: ExtensionsOptions) {
@@ -44,8 +51,18 @@ export class SessionExtensions {
       report: this.report,
       ...(opts.dataDir ? { transcriptPath: (agentId: string) => transcriptPath(opts.dataDir as string, opts.sessionId, agentId) } : {}),
       ...(opts.env ? { env: opts.env } : {}),
-      ...(opts.passEnv ? { passEnv: opts.passEnv } : {})
+      ...(opts.passEnv ? { passEnv: opts.passEnv } : {}),
+      backgroundTasks: () =>
+        opts.registry
+          .all()
+          .filter((h) => h.background && h.run)
+          .map((h) => ({ id: h.id, type: 'subagent' as const, status: 'running', description: h.description ?? h.agentType, agent_type: h.agentType }))
     })
+  }
+
+  /** Every session event: Notification hooks for approvals that wait and subagents that end. */
+  onEvent(event: AgentEvent): void {
+    notifyHooks(this.hooks, event, this.opts.mainAgentId, (id) => this.opts.registry.get(id), this.opts.track ?? (() => undefined))
   }
 
   /** An error event on the agent (it keeps running). */
@@ -57,6 +74,7 @@ export class SessionExtensions {
   /** Re-reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers). */
   reload(): void {
     const settings = readSettingsFiles({ cwd: this.opts.cwd, home: this.opts.home, ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {}) })
+    this.settingsFiles = settings.files
     const mcp = loadMcpConfig({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}), ...(this.opts.env ? { env: this.opts.env } : {}) })
     this.mcp.configure(mcp)
     const hooks = hooksFromSettings(settings.files)
@@ -88,7 +106,26 @@ export class SessionExtensions {
     const names = new Set(built.map((t) => t.name))
     const add = (t: Tool) => !names.has(t.name) && names.add(t.name)
     const mcp = [...this.mcp.sessionTools().filter((t) => wanted.has(t.name)), ...(this.own.get(handle.id)?.tools ?? [])].filter(add)
-    return hookedTools(this.hooks, handle, [...built, ...mcp])
+    return hookedTools(this.hooks, handle, [...built, ...mcp], this.responses ? (id, response) => this.keep(id, response) : undefined)
+  }
+
+  /** From now on, keep each tool call's Claude Code-shaped result until takeToolResponse reads it (stream-json's tool_use_result). */
+  keepToolResponses(): void {
+    this.responses ??= new Map()
+  }
+
+  takeToolResponse(toolUseId: string): Record<string, unknown> | undefined {
+    const r = this.responses?.get(toolUseId)
+    this.responses?.delete(toolUseId)
+    return r
+  }
+
+  private keep(toolUseId: string, response: Record<string, unknown>): void {
+    const map = this.responses
+    if (!map) return
+    map.set(toolUseId, response)
+    // Never read (a call whose message was not written): bounded all the same.
+    if (map.size > 1000) map.delete(map.keys().next().value as string)
   }
 
   /** The permission hook with PreToolUse in front. */

@@ -69,6 +69,8 @@ export class Semaphore {
 export class SpawnGate {
   private spawned = 0
   readonly slots: Semaphore
+  /** Spawns refused so far, by the limit that refused them (output formats report them). */
+  readonly refused = { depth_limit: 0, session_limit: 0, budget: 0 }
 
   constructor(
     readonly limits: SpawnLimits,
@@ -84,12 +86,18 @@ export class SpawnGate {
   /** Checks depth, count and budget for a new subagent at `depth`; returns a refusal sentence or null. */
   refusal(depth: number): string | null {
     const { maxDepth, maxAgentsPerSession, budgetUsd } = this.limits
-    if (depth > maxDepth)
+    if (depth > maxDepth) {
+      this.refused.depth_limit++
       return `Subagent not started: nesting depth ${depth} would exceed the limit of ${maxDepth}. Do this work yourself instead of delegating it further.`
-    if (this.spawned >= maxAgentsPerSession)
+    }
+    if (this.spawned >= maxAgentsPerSession) {
+      this.refused.session_limit++
       return `Subagent not started: this session already created ${this.spawned} subagents, the limit is ${maxAgentsPerSession}. Finish with the results you have.`
-    if (this.overBudget())
+    }
+    if (this.overBudget()) {
+      this.refused.budget++
       return `Subagent not started: the session has spent $${this.spentUsd().toFixed(4)} of its $${budgetUsd.toFixed(2)} budget. Finish with the results you have.`
+    }
     return null
   }
 

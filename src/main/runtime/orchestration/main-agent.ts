@@ -5,6 +5,7 @@
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
 import { resolveAgentTools } from '../definitions'
+import { mainStopHook } from '../hooks/wiring'
 import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
@@ -30,7 +31,7 @@ export interface MainAgentConfig {
   defaultMode?: AgentDefinition['permissionMode']
   /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
   coordinator?: boolean
-  /** The session's effort (low|medium|high|max or a thinking budget); a definition's own `effort` wins. */
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget); a definition's own `effort` wins. */
   effort?: string | number
 }
 
@@ -156,6 +157,7 @@ export class MainAgent {
     await this.s.claimMailbox(handle)
     const opening = prompt ?? inboxPrompt(handle)
     if (!opening.length) return null
+    if (byPerson) this.s.hooks?.newPrompt()
     const mainDef = def ?? MAIN_DEFINITION
     handle.systemPrompt = await this.s.systemPrompt(mainDef, handle)
     handle.messages = [...this.history]
@@ -169,7 +171,7 @@ export class MainAgent {
         depth: 0,
         client: this.s.client,
         model,
-        ...effortRequest(model, handle.effort),
+        ...effortRequest(model, handle.effort, { thinking: this.s.thinking }),
         systemPrompt: handle.systemPrompt,
         messages: this.history,
         prompt: opening,
@@ -179,7 +181,8 @@ export class MainAgent {
         signal: handle.abort.signal,
         ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
         canUseTool: this.s.canUseTool(handle),
-        drainInbox: () => handle.inbox.splice(0)
+        drainInbox: () => handle.inbox.splice(0),
+        beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false }))
       },
       this.s.emit
     )

@@ -21,7 +21,7 @@ export interface PermissionBrokerOptions {
   registry: AgentRegistry
   emit: (event: AgentEvent) => void
   /** Told about every denial (e.g. the CLI prints them). */
-  onDenied?: (message: string, toolName: string, agentId: string) => void
+  onDenied?: (message: string, toolName: string, agentId: string, call: { input: unknown; toolUseId: string }) => void
   /** Whether Bash can be sandboxed (absent: it can). */
   sandbox?: () => Promise<SandboxState>
 }
@@ -62,11 +62,14 @@ export class PermissionBroker {
       cwd: handle.cwd,
       ask: (req) => this.ask(handle, req),
       headless: this.opts.headless || handle.background === true,
-      readOnlyAgent: isReadOnlyAgent(handle.definition)
+      readOnlyAgent: isReadOnlyAgent(handle.definition),
+      // Its own memory folder: a working directory (read without asking), and writable in every mode.
+      ...(handle.memoryDir ? { extraRoots: [handle.memoryDir] } : {}),
+      writableDirs: () => (handle.memoryDir ? [handle.memoryDir] : undefined)
     })
     return async (tool, input, toolUseId) => {
       const decision = await gate.canUseTool(tool, input, toolUseId)
-      if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id)
+      if (decision.behavior === 'deny') this.opts.onDenied?.(decision.message, tool.name, handle.id, { input, toolUseId })
       return decision
     }
   }

@@ -88,6 +88,7 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     parentToolUseId: handle.parentToolUseId,
     ...(handle.name ? { name: handle.name } : {}),
     ...(handle.description ? { description: handle.description } : {}),
-    ...(handle.background ? { background: true } : {})
+    ...(handle.background ? { background: true } : {}),
+    ...(handle.effort !== undefined ? { effort: handle.effort } : {})
   }
 }

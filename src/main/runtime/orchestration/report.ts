@@ -1,5 +1,6 @@
 // What the parent receives when a subagent ends: its final text, then a short metadata block the parent
 // model can use (the id to continue it, where its work is) and the UI can show.
+import { apiUsage } from '../../../shared/usage'
 import type { AgentRunResult } from '../loop/types'
 import type { ToolResult } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
@@ -16,7 +17,7 @@ export interface AgentReportDetails {
   worktree?: { path: string; branch: string; kept: boolean; commit?: string; error?: string }
 }
 
-export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & { worktree?: AgentReportDetails['worktree'] }): ToolResult {
+export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & { worktree?: AgentReportDetails['worktree'] }, prompt?: string): ToolResult {
   const details: AgentReportDetails = {
     agentId: handle.id,
     agentType: handle.agentType,
@@ -52,5 +53,29 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
   lines.push(
     `<usage>agent_type: ${handle.agentType}; model: ${result.model}; status: ${result.status}; turns: ${result.numTurns}; tool_uses: ${result.toolUses}; duration_ms: ${result.durationMs}; tokens_in: ${u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens}; tokens_out: ${u.outputTokens}; cost_usd: ${u.costUsd.toFixed(6)}</usage>`
   )
-  return { content: `${body}\n\n${lines.join('\n')}`, details, isError: result.status === 'failed' }
+  return { content: `${body}\n\n${lines.join('\n')}`, details, isError: result.status === 'failed', response: agentResponse(handle, result, body, prompt) }
+}
+
+/** The Agent call as Claude Code's PostToolUse hooks receive it (plus Fanout's numTurns, costUsd and worktree). */
+function agentResponse(handle: AgentHandle, result: AgentRunResult & { worktree?: AgentReportDetails['worktree'] }, body: string, prompt: string | undefined): Record<string, unknown> {
+  const u = result.usage
+  const toolsUsed = new Set<string>()
+  for (const m of result.messages) if (m.role === 'assistant' && Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_use') toolsUsed.add(b.name)
+  return {
+    status: result.status,
+    ...(prompt !== undefined ? { prompt } : {}),
+    agentId: handle.id,
+    agentType: handle.agentType,
+    toolsUsed: [...toolsUsed],
+    content: [{ type: 'text', text: body }],
+    resolvedModel: result.model,
+    totalDurationMs: result.durationMs,
+    totalTokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+    totalToolUseCount: result.toolUses,
+    usage: apiUsage(u),
+    canContinueAgent: true,
+    numTurns: result.numTurns,
+    costUsd: u.costUsd,
+    ...(result.worktree ? { worktree: result.worktree } : {})
+  }
 }

@@ -90,6 +90,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     agentType: state.agentType,
     definition: def,
     ...(state.name ? { name: state.name } : {}),
+    ...(state.effort !== undefined ? { effort: state.effort } : {}),
     // Its task, as it was named when started: a resumed run is the same agent doing the same task.
     ...(loaded.description ? { description: loaded.description } : {}),
     model: state.model,

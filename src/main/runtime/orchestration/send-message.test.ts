@@ -12,6 +12,24 @@ afterEach(closeFixtures)
 const toolEnds = (events: AgentEvent[], name: string) => events.filter((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === name)
 
 describe('SendMessage', () => {
+  it('the tool refuses a name no agent has, naming the agents there are; nothing waits in a mailbox', async () => {
+    const f = await makeFixture({
+      respond: scriptByAgent([
+        { name: 'helper', match: 'Help out', turns: [reply.text('helped')] },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Help', prompt: 'Help out.', name: 'helper' }), reply.toolUse('SendMessage', { to: 'helpr', message: 'One more thing.' }), (req) => reply.text(req.toolResults[0].content)]
+        }
+      ])
+    })
+    const result = await f.session.run('go')
+    const [sent] = toolEnds(f.events, 'SendMessage')
+    expect(sent.isError).toBe(true)
+    expect(result.result).toMatch(/^There is no agent 'helpr' in this session, so the message was not sent\. Agents you can message: 'helper' \(general-purpose, a[0-9a-f]{16}\)\./)
+    expect(await peekMessages(f.dataDir, f.session.sessionId, 'helpr')).toEqual([])
+  })
+
   it('a running agent reads a message at its next turn; a finished one is resumed with it', async () => {
     const turnOne = latch()
     const f = await makeFixture({

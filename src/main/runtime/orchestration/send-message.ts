@@ -1,7 +1,8 @@
 // SendMessage: one agent (or the person) writes to another, by id or name. A running agent reads the
-// message at its next turn; a finished or stopped one is resumed with it; one this process does not know
-// (not started yet, or from before a restart and never loaded) gets it in its durable mailbox, read when it
-// starts or resumes. Every message is delivered exactly once.
+// message at its next turn; a finished or stopped one is resumed with it. The person (session.sendMessage) may
+// also write to one this process does not know (not started yet): it waits in its durable mailbox, read when
+// it starts; the SendMessage tool refuses such a name instead, naming the agents there are. Every message is
+// delivered exactly once.
 import { z } from 'zod'
 import { assertSafeId, claimMessages, postMessage } from '../store'
 import { isSafeId } from '../store/data-dir'
@@ -22,8 +23,12 @@ export interface MessagingSession extends SessionContext {
   mainHandle(): AgentHandle
 }
 
-/** Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at all. */
-export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string): Promise<SendOutcome> {
+/**
+ * Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at all.
+ * `mailbox: false` (the SendMessage tool) refuses a name no agent has, naming those it could write to, instead of
+ * keeping the message for an agent of that name that may never start.
+ */
+export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean } = {}): Promise<SendOutcome> {
   if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
   const sender = from === 'user' ? undefined : session.registry.get(from)
@@ -37,6 +42,7 @@ export async function sendMessage(session: MessagingSession, to: string, message
     const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null })
     return { delivery, agentId: target.id }
   }
+  if (opts.mailbox === false) throw new Error(`There is no agent '${to}' in this session, so the message was not sent. ${knownAgents(session, from)}`)
   if (!session.dataDir) throw new Error(`There is no agent '${to}' in this session. Use an agent id or a name given with the Agent tool's name parameter.`)
   try {
     assertSafeId(to, 'agent id or name')
@@ -45,6 +51,14 @@ export async function sendMessage(session: MessagingSession, to: string, message
   }
   await postMessage(session.dataDir, session.sessionId, to, { from: label, text: message, ...(summary ? { summary } : {}) })
   return { delivery: 'mailbox', agentId: null }
+}
+
+/** Who an agent can write to, for a refusal it can act on. */
+function knownAgents(session: MessagingSession, from: string): string {
+  const others = session.registry.all().filter((h) => h.id !== from)
+  if (!others.length) return "Use 'main' for the main agent."
+  const names = others.slice(0, 20).map((h) => (h.id === session.mainAgentId ? "'main' (the main agent)" : h.name ? `'${h.name}' (${h.agentType}, ${h.id})` : `'${h.id}' (${h.agentType})`))
+  return `Agents you can message: ${names.join(', ')}${others.length > 20 ? `, and ${others.length - 20} more` : ''}. Start a new agent with the Agent tool (its name parameter names it).`
 }
 
 /** Moves the messages waiting in the agent's durable mailboxes (its id's, and its name's when it has one) into its inbox. */
@@ -80,14 +94,14 @@ const CONFIRMATION: Record<Delivery, (to: string) => string> = {
 export function createSendMessageTool(session: MessagingSession, caller: AgentHandle): Tool {
   return defineTool({
     name: SEND_MESSAGE_TOOL_NAME,
-    description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>; an agent that does not exist yet gets it when it starts.`,
+    description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>. A name no agent of this session has is refused.`,
     schema: sendMessageInput,
     readOnly: false,
     // Messages to different agents are independent; several in one turn go out together.
     concurrencySafe: true,
     async execute(input) {
       try {
-        const out = await sendMessage(session, input.to, input.message, caller.id, input.summary)
+        const out = await sendMessage(session, input.to, input.message, caller.id, input.summary, { mailbox: false })
         const shown = out.agentId ? (session.registry.get(out.agentId)?.name ?? out.agentId) : input.to
         return { content: CONFIRMATION[out.delivery](shown), details: { to: input.to, ...out } }
       } catch (err) {

@@ -5,6 +5,7 @@
 // of its type, folder and model: sixteen siblings get the very same text.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
+import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
 import { probeGit } from '../worktrees'
 import { agentSystemPrompt } from './agent-prompt'
@@ -20,6 +21,7 @@ export interface SessionDefinitionsOptions {
 export class SessionDefinitions {
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
+  private skillIndex: SkillEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
   private prompts = new WeakMap<AgentDefinition, Map<string, Promise<string>>>()
 
@@ -27,10 +29,17 @@ export class SessionDefinitions {
 
   async reload(): Promise<void> {
     const { cwd, home } = this.opts
-    const [agents, claudeMd] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home })])
+    const pluginDirs = this.opts.agentSources?.pluginDirs
+    const [agents, claudeMd, skills] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home }), discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })])
     this.loaded = agents.byType
     this.claudeMd = claudeMd
     this.prompts = new WeakMap()
+    this.skillIndex = skills
+  }
+
+  /** The project's, the user's and the plugins' skills, as last found. */
+  skills(): SkillEntry[] {
+    return this.skillIndex
   }
 
   /** The effective definitions by agent type, as last loaded. */
@@ -38,8 +47,10 @@ export class SessionDefinitions {
     return this.loaded
   }
 
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, git: (cwd) => this.git(cwd) }, def, handle, worktree)
+  /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
+    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
+    // Memory and skills are read (and warned about) per agent; a worktree names its own folder and branch.
     if (worktree || def.memory || def.skills?.length) return build()
     // The environment names the day: a prompt built yesterday is not reused today.
     const key = `${handle.cwd}\u0000${handle.model}\u0000${new Date().toDateString()}`

@@ -30,7 +30,7 @@ export interface AgentSessionOptions {
   /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
   headless?: boolean
   /** Told about every denied tool call (e.g. the CLI prints them to stderr). */
-  onPermissionDenied?: (message: string, toolName: string, agentId: string) => void
+  onPermissionDenied?: (message: string, toolName: string, agentId: string, call: { input: unknown; toolUseId: string }) => void
   /** Rules on top of the Claude Code settings files (e.g. from command-line flags). */
   permissionRules?: PermissionRules
   /** How RequestMerge merges when the main agent does not say: the person's remembered choice (default: merge commits). */
@@ -63,8 +63,12 @@ export interface AgentSessionOptions {
   passEnvironment?: string[]
   /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
   sandboxRuntime?: SandboxRuntime
-  /** The session's effort (low|medium|high|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. */
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */
   effort?: string | number
+  /** Fanout's own default effort (its `defaultEffort` setting): used when neither `effort` nor a Claude Code settings file sets one. */
+  defaultEffort?: string | number
+  /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */
+  thinking?: boolean
 }
 
 export type RunOptions = MainRunOptions

@@ -11,6 +11,8 @@ import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingSession } from './send-message'
+import { createSkillTool, SKILL_TOOL_NAME } from './skill-tool'
+import type { SkillEntry } from '../context/skill-index'
 import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { spawnSubagent } from './spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
@@ -18,6 +20,7 @@ import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from
 
 /** What the tools need from their session (read when tools are built, so a later coordinator or team counts). */
 export interface ToolsHost extends MessagingSession {
+  skills(): readonly SkillEntry[]
   readonly coordinator: Coordinator | null
   readonly teamsEnabled: boolean
   readonly team: TeamManager
@@ -39,30 +42,32 @@ export interface SessionToolsOptions {
   outputTail(handle: AgentHandle): string | undefined
 }
 
+/** The tools every session offers, before coordinator, team and MCP tools (the agent editor shows them too). */
+export const BASE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME, SKILL_TOOL_NAME]
+
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
-  /** The Agent tool's description, built once per loaded set of definitions rather than once per agent. */
-  private listing: { agents: ReturnType<ToolsHost['agents']>; description: string } | null = null
+  /** The Agent tool's descriptions by allowed list ('' for any type), built once per loaded set of definitions rather than once per agent. */
+  private listing: { agents: ReturnType<ToolsHost['agents']>; byAllowed: Map<string, string> } | null = null
 
   constructor(
     private readonly s: ToolsHost,
     private readonly opts: SessionToolsOptions
   ) {}
 
-  private agentDescription(): string {
+  private agentDescription(allowed?: readonly string[]): string {
     const agents = this.s.agents()
-    if (this.listing?.agents !== agents) this.listing = { agents, description: agentToolDescription([...agents.values()].map((l) => l.definition)) }
-    return this.listing.description
+    if (this.listing?.agents !== agents) this.listing = { agents, byAllowed: new Map() }
+    const key = allowed ? JSON.stringify(allowed) : ''
+    let description = this.listing.byAllowed.get(key)
+    if (description === undefined) this.listing.byAllowed.set(key, (description = agentToolDescription([...agents.values()].map((l) => l.definition), allowed)))
+    return description
   }
 
   /** Every tool name an agent could be given, for tool resolution. */
   names(): string[] {
     return [
-      ...BUILTIN_TOOL_NAMES,
-      AGENT_TOOL_NAME,
-      SEND_MESSAGE_TOOL_NAME,
-      TASK_OUTPUT_TOOL_NAME,
-      TASK_STOP_TOOL_NAME,
+      ...BASE_TOOL_NAMES,
       REQUEST_MERGE_TOOL_NAME,
       ...(this.s.coordinator ? [SET_PHASE_TOOL_NAME] : []),
       ...(this.s.teamsEnabled ? TEAM_TOOL_NAMES : []),
@@ -88,17 +93,19 @@ export class SessionTools {
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ description: this.agentDescription(), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(createAgentTool({ description: this.agentDescription(handle.allowedAgentTypes), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
     if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(s, handle))
     // The built-in tools, Agent and SendMessage read the same for every agent and lead the list; the tools
     // only some agents get (the main agent's task tools, a coordinator's, a team's, MCP tools) follow them.
-    for (const t of tools) if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) || t.name === AGENT_TOOL_NAME || t.name === SEND_MESSAGE_TOOL_NAME) t.sameForEveryAgent = true
+    // An agent limited to some agent types (`tools: Agent(a, b)`) has an Agent tool of its own.
+    for (const t of tools) if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) || (t.name === AGENT_TOOL_NAME && !handle.allowedAgentTypes) || t.name === SEND_MESSAGE_TOOL_NAME) t.sameForEveryAgent = true
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
+    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
   }

@@ -32,6 +32,8 @@ import { DEFAULT_LIMITS, SpawnGate } from './limits'
 import { MainAgent, type MainAgentConfig } from './main-agent'
 import { OutputLogs, type OutputLog } from './output-log'
 import { SessionPersistence } from './persistence'
+import type { SkillEntry } from '../context/skill-index'
+import { effortFromSettingsFiles } from '../model/effort-settings'
 import { DormantAgents, resumeInterrupted, type DormantContext, type ResumeReport } from './resume'
 import { claimMailbox, sendMessage, type SendOutcome } from './send-message'
 import { SessionDefinitions } from './session-definitions'
@@ -56,6 +58,8 @@ export class AgentSession implements SessionContext {
   readonly mainAgentId: string
   readonly dataDir: string | undefined
   readonly backgroundStallMs: number
+  /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
+  thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   private readonly definitions: SessionDefinitions
@@ -89,6 +93,7 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
+    this.thinking = options.thinking
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
@@ -102,6 +107,7 @@ export class AgentSession implements SessionContext {
       dataDir: options.dataDir,
       registry: this.registry,
       emit: (e) => this.emit(e),
+      track: (work) => this.track(work),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
       ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
@@ -167,6 +173,11 @@ export class AgentSession implements SessionContext {
         agentType = undefined
       }
       session.main.restore(repairConversation(main.messages).messages, agentType)
+      // The effort chosen when the session began (not its definition's own, which applies anyway).
+      if (main.state?.effort !== undefined && !main.state.definition.file) {
+        session.restoredEffort = main.state.effort
+        session.applyEffortSettings()
+      }
       session.coordinator?.restore(main.messages)
     }
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
@@ -201,6 +212,28 @@ export class AgentSession implements SessionContext {
     this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
     const settings = this.permissions.reload()
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
+    this.applyEffortSettings()
+  }
+
+  /** The effort a reopened session ran with (its main agent's state): kept unless this opening chooses another. */
+  private restoredEffort: string | number | undefined
+
+  /** Effort and thinking: the session's own choice (or the one it ran with), else the Claude Code settings files, else Fanout's default. */
+  private applyEffortSettings(): void {
+    const fromFiles = effortFromSettingsFiles(this.extensions.settingsFiles)
+    this.settingsNotes = fromFiles.problems
+    const effort = this.options.effort ?? this.restoredEffort ?? fromFiles.effort ?? this.options.defaultEffort
+    if (effort !== undefined) this.mainConfig.effort = effort
+    else delete this.mainConfig.effort
+    this.thinking = this.options.thinking ?? fromFiles.thinking
+  }
+
+  /** Problems with the effort settings of the Claude Code settings files (read by the last reload). */
+  settingsNotes: string[] = []
+
+  /** The effort the main agent runs with when its definition sets none (undefined: each model's default). */
+  get effort(): string | number | undefined {
+    return this.mainConfig.effort
   }
 
   worktreeBaseRef(): WorktreeBaseRef {
@@ -232,10 +265,22 @@ export class AgentSession implements SessionContext {
     this.persistence?.record(event)
     this.outputLogs.get(event.agentId)?.add(event)
     this.bus.emit(event)
+    this.extensions.onEvent(event)
   }
 
   agents(): Map<string, LoadedAgent> {
     return this.definitions.agents()
+  }
+
+  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
+  skills(): SkillEntry[] {
+    return this.definitions.skills()
+  }
+
+  skillNames(): string[] {
+    return this.skills()
+      .filter((s) => s.modelInvocable)
+      .map((s) => s.name)
   }
 
   newAgentId(): string {
@@ -250,6 +295,12 @@ export class AgentSession implements SessionContext {
     return this.extensions.hooks
   }
 
+  teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
+    const team = this.team.active()
+    const member = team?.members.find((m) => m.agentId === handle.id)
+    return team && member ? { teammateName: member.name, teamName: team.name } : null
+  }
+
   prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
     return this.extensions.prepareRun(handle, def)
   }
@@ -260,7 +311,7 @@ export class AgentSession implements SessionContext {
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree)
+    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {

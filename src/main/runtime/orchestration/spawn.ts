@@ -42,6 +42,13 @@ interface Plan {
   isolated: boolean
   maxTurns?: number
   effort?: string | number
+  /** Said to the agent in its first message (why it has no Agent tool). */
+  notes?: string[]
+}
+
+/** Why an agent at the nesting limit has no Agent tool, for the agent itself. */
+export function depthLimitNote(depth: number, maxDepth: number): string {
+  return `You have no Agent tool: you run at nesting depth ${depth}, the session's limit (maxDepth ${maxDepth}), so you cannot start agents. Do the work yourself with your other tools, and say so in your report if it needed more hands.`
 }
 
 export async function spawnSubagent(session: SessionContext, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
@@ -52,7 +59,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
   if (typeof planned === 'string') return refuse(planned)
   const refusal = session.gate.refusal(depth)
   if (refusal) return refuse(refusal)
-  if (planned.isolated && planned.background) {
+  if (planned.isolated && planned.background && !session.hooks?.has('WorktreeCreate', parent)) {
     // A background call returns before the worktree exists: say now, not in a later notification, when it cannot.
     try {
       await readRepo(parent.cwd)
@@ -77,6 +84,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     ...(planned.allowedAgentTypes ? { allowedAgentTypes: planned.allowedAgentTypes } : {}),
     toolNames: planned.toolNames,
     ...(planned.effort !== undefined ? { effort: planned.effort } : {}),
+    ...(planned.notes ? { startNotes: planned.notes } : {}),
     ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
     ...(planned.background ? { background: true } : {}),
     ...(planned.fork ? { fork: true } : {}),
@@ -95,10 +103,10 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     ...(planned.background ? { reportTo: parent.id } : { linkTo: ctx.signal })
   }
   const run = startSubagentRun(session, handle, req)
-  if (planned.background) return launched(handle)
+  if (planned.background) return launched(handle, input)
   const result = await run
   if (result.notStarted) return refuse(result.error ?? `The ${handle.agentType} agent did not start.`)
-  return formatAgentReport(handle, result)
+  return formatAgentReport(handle, result, input.prompt)
 }
 
 /** What the agent will be: its definition, model, tools and mode, or a refusal sentence. */
@@ -130,14 +138,17 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
   const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
   // An agent whose tools come from its own MCP servers has them only once they connect, when it starts.
   if (resolution.error && !(def.mcpServers && resolution.invalidTools.every((t) => t.startsWith('mcp__')))) return resolution.error
-  // A subagent at the depth limit cannot spawn further; keep the Agent tool out rather than let every call fail.
-  const toolNames = depth >= session.gate.limits.maxDepth ? resolution.resolvedTools.filter((t) => t !== AGENT_TOOL_NAME) : resolution.resolvedTools
+  // A subagent at the depth limit cannot spawn further: keep the Agent tool out rather than let every call
+  // fail, and say why in its first message, so it neither looks for the tool nor promises what it cannot do.
+  const atLimit = depth >= session.gate.limits.maxDepth && resolution.resolvedTools.includes(AGENT_TOOL_NAME)
+  const toolNames = atLimit ? resolution.resolvedTools.filter((t) => t !== AGENT_TOOL_NAME) : resolution.resolvedTools
   return {
     def,
     agentType: def.agentType,
     model,
     toolNames,
     ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),
+    ...(atLimit ? { notes: [depthLimitNote(depth, session.gate.limits.maxDepth)] } : {}),
     permissionMode: childPermissionMode(parent.permissionMode, def.permissionMode),
     fork: false,
     forkContext: def.forkContext === true,
@@ -176,17 +187,19 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
     ...(background ? { reportTo: caller.id } : { linkTo: ctx.signal })
   }
   const run = startSubagentRun(session, handle, req)
-  if (background) return launched(handle)
+  if (background) return launched(handle, input)
   const result = await run
   if (result.notStarted) return refuse(result.error ?? `Agent ${handle.id} did not start.`)
-  return formatAgentReport(handle, result)
+  return formatAgentReport(handle, result, input.prompt)
 }
 
-function launched(handle: AgentHandle): ToolResult {
+function launched(handle: AgentHandle, input: AgentToolInput): ToolResult {
   const details = { status: 'async_launched' as const, agentId: handle.id, outputFile: handle.outputFile ?? '' }
+  const response = { ...details, agentType: handle.agentType, description: input.description, prompt: input.prompt }
   return {
     content: `${JSON.stringify(details)}
 The ${handle.agentType} agent ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} is running in the background. Its final report will reach you as a <task-notification> message when it finishes; carry on with other work meanwhile. Its output so far is in ${details.outputFile}. Check on it with TaskOutput, stop it with TaskStop, or send it instructions with SendMessage.`,
-    details
+    details,
+    response
   }
 }

@@ -63,6 +63,8 @@ export interface SessionContext {
   emit: (event: AgentEvent) => void
   /** Background agents with no event for this long are stopped and marked failed. */
   backgroundStallMs: number
+  /** false: thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). */
+  thinking?: boolean
   /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
   agents(): Map<string, LoadedAgent>
   newAgentId(): string
@@ -77,6 +79,8 @@ export interface SessionContext {
   prepareRun?(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
   /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and buildTools). */
   hooks?: HookRunner
+  /** The agent's name and team when it is a member of the session's active team (TeammateIdle hooks). */
+  teammateOf?(handle: AgentHandle): { teammateName: string; teamName: string } | null
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   canUseTool(handle: AgentHandle): CanUseTool | undefined
   /** Where new agent worktrees start (Claude Code's `worktree.baseRef`, read with the other settings). */

@@ -32,12 +32,18 @@ export interface PermissionCheck {
   sandbox?: SandboxState
   /** The agent is read-only by its definition (Explore, Plan): its commands never write. */
   readOnlyAgent?: boolean
+  /**
+   * Folders the agent may write with its file tools in every mode without asking (deny rules still apply): its
+   * own memory folder (`memory:` in its definition), as Claude Code allows an agent's memory writes.
+   */
+  writableDirs?: string[]
 }
 
 export type PermissionDecision =
   | { behavior: 'allow'; rule?: string; sandbox?: SandboxLevel }
   | { behavior: 'deny'; message: string; rule?: string }
-  | { behavior: 'ask'; reason: string; suggestedRules: string[] }
+  /** `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either). */
+  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean }
 
 function hostMatches(content: string, host: string | undefined, broad: boolean): boolean {
   if (!host || !content.startsWith('domain:')) return false
@@ -116,7 +122,8 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     return { behavior: 'deny', message: `Bash may not leave the sandbox here: ${mode === 'plan' ? 'plan mode' : 'this agent is read-only, and'} its commands run without write access. Run the command without dangerouslyDisableSandbox.` }
   const history = parsed ? gitRevealsProtected(parsed, policy) : undefined
 
-  // 2. The mode.
+  // 2. An agent's own memory files, in every mode (its file tools only); then the mode.
+  if (call.kind === 'edit' && call.path && check.writableDirs?.some((dir) => new PathPolicy({ cwd: dir, home: check.home }).inBounds(call.path!))) return { behavior: 'allow' }
   if (mode === 'bypassPermissions') {
     if (call.kind !== 'bash') return { behavior: 'allow' }
     if (history)
@@ -139,7 +146,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
-  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`, suggestedRules: [] }
+  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`, suggestedRules: [], outside: !inside }
   else if (parsed) {
     const allowed = call.unsandboxed || history ? undefined : bashAllowed(rules.allow, call.command ?? '', parsed, policy)
     const auto = allowed && bashAuto(readOnlyCall ? 'read-only' : floor, allowed.raw)
@@ -160,7 +167,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside && !policy.runsLater(call.path)) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
     const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
-    decision = { behavior: 'ask', reason, suggestedRules: call.unsandboxed ? [] : suggestRules(call, cwd, policy) }
+    decision = { behavior: 'ask', reason, suggestedRules: call.unsandboxed ? [] : suggestRules(call, cwd, policy), outside: !inside }
   }
 
   if (mode === 'dontAsk') {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBuiltinTools } from '../tools/index'
 import { makeTempDir, toolContext, writeTree } from '../tools/test-kit'
@@ -47,6 +48,27 @@ describe('createPermissionGate', () => {
     expect((d as { message: string }).message).toContain('--permission-mode')
     expect((d as { message: string }).message).toContain('Bash(npm test:*)')
     expect(await gate.canUseTool({ name: 'Read', readOnly: true }, { file_path: 'x' }, 't')).toMatchObject({ behavior: 'allow' })
+  })
+
+  it('headless hints name only what would work: no acceptEdits already on or for an edit outside, no repeated mode, no rule already allowed', async () => {
+    const message = async (mode: 'default' | 'acceptEdits' | 'plan', tool: typeof Bash, input: unknown, rules = emptyRules()) => {
+      const d = await createPermissionGate({ mode, rules, cwd, headless: true, home }).canUseTool(tool, input, 't')
+      return (d as { message: string }).message
+    }
+    const editDefault = await message('default', Edit, { file_path: 'a.txt' })
+    expect(editDefault).toContain('Allow it with --permission-mode acceptEdits, --permission-mode bypassPermissions or a permissions.allow rule like Edit(./**)')
+    // Already in acceptEdits, outside the working directory: acceptEdits would not help.
+    const outside = await message('acceptEdits', Edit, { file_path: join(home, 'elsewhere.txt') })
+    expect(outside).not.toContain('acceptEdits')
+    expect(outside).toContain('additionalDirectories')
+    // bypassPermissions is named once.
+    const bash = await message('default', Bash, { command: 'npm install' })
+    expect(bash.match(/bypassPermissions/g)).toHaveLength(1)
+    expect(bash).not.toContain('(or bypassPermissions)')
+    // A rule the allow list already holds is not suggested again; the message says why it did not apply.
+    const held = await message('default', Bash, { command: 'npm test && rm -rf build' }, rulesFrom({ allow: ['Bash(npm test:*)'] }, 'project', cwd))
+    expect(held).not.toContain('rule like Bash(npm test:*)')
+    expect(held).toContain('rule like Bash(rm -rf build)')
   })
 
   it('asks with the reason and suggested rule; honours allow and deny answers', async () => {

@@ -35,6 +35,8 @@ export interface PermissionGateOptions {
   headless?: boolean
   additionalDirectories?: string[]
   home?: string
+  /** Folders this agent may write in every mode: its own memory folder (read at each call, as it is found at run start). */
+  writableDirs?: () => string[] | undefined
   /** Told about every denial (e.g. the CLI prints them to stderr). */
   onDenied?: (message: string, toolName: string) => void
   /** Whether Bash can run in the OS sandbox (asked before deciding a Bash call). Absent: available. */
@@ -53,13 +55,28 @@ export interface PermissionGate {
   /** Adds a rule for the rest of the session (shared with subagents' gates). */
   addSessionRule(rule: string, behavior?: RuleBehavior): void
   /** A gate for a subagent: effective mode, same rules (deny rules always inherited), its own cwd and asker. */
-  forSubagent(opts: { definitionMode?: PermissionMode; cwd: string; ask?: AskFn; headless?: boolean; readOnlyAgent?: boolean; extraRoots?: string[] }): PermissionGate
+  forSubagent(opts: { definitionMode?: PermissionMode; cwd: string; ask?: AskFn; headless?: boolean; readOnlyAgent?: boolean; extraRoots?: string[]; writableDirs?: () => string[] | undefined }): PermissionGate
 }
 
-function headlessMessage(toolName: string, reason: string, suggested: string[]): string {
-  const flag = toolName === 'Edit' || toolName === 'Write' || toolName === 'NotebookEdit' ? 'acceptEdits' : 'bypassPermissions'
-  const example = suggested[0] ?? toolName
-  return `${toolName} needs approval and this run is headless, so it was denied (${reason}). Allow it with --permission-mode ${flag} (or bypassPermissions), or a permissions.allow rule like ${example} in .claude/settings.json.`
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit'])
+
+/**
+ * How a headless denial can be allowed next time: only ways that would work. acceptEdits when the mode is not
+ * already at least that and the edit is inside the working directories; bypassPermissions unless it is on; a
+ * rule only when the allow list does not already hold it (then: why that rule did not cover this call).
+ */
+export function headlessMessage(toolName: string, reason: string, suggested: string[], mode: PermissionMode, rules: PermissionRules, outside: boolean): string {
+  const ways: string[] = []
+  if (EDIT_TOOLS.has(toolName) && !outside && mode !== 'acceptEdits' && mode !== 'bypassPermissions') ways.push('--permission-mode acceptEdits')
+  if (mode !== 'bypassPermissions') ways.push('--permission-mode bypassPermissions')
+  if (outside) ways.push('additionalDirectories in .claude/settings.json for the folder it needs')
+  const present = new Set(rules.allow.map((r) => r.raw))
+  const fresh = suggested.filter((r) => !present.has(r))
+  const held = suggested.filter((r) => present.has(r))
+  if (fresh.length) ways.push(`a permissions.allow rule like ${fresh[0]} in .claude/settings.json`)
+  const already = held.length ? ` The allow rule ${held[0]} is already in place; it does not cover this call because ${outside ? 'the call reaches outside the working directories' : 'of how the command is written (each part of it must be allowed)'}.` : ''
+  const how = ways.length ? ` Allow it with ${ways.slice(0, -1).join(', ')}${ways.length > 1 ? ' or ' : ''}${ways[ways.length - 1]}.` : ''
+  return `${toolName} needs approval and this run is headless, so it was denied (${reason}).${how}${already}`
 }
 
 function makeGate(opts: PermissionGateOptions, session: PermissionRules): PermissionGate {
@@ -81,10 +98,11 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       const sandbox: SandboxState = tool.name === 'Bash' && opts.sandbox ? await opts.sandbox() : { available: true }
       const roots = [...(opts.additionalDirectories ?? []), ...(opts.extraRoots ?? [])]
       const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
-      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent })
+      const writable = opts.writableDirs?.()
+      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent, ...(writable?.length ? { writableDirs: writable } : {}) })
       if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
-      if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules), tool.name)
+      if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
       let answer: PermissionAnswer
       try {
         answer = await opts.ask({ toolName: tool.name, input, toolUseId, reason: decision.reason, suggestedRules: decision.suggestedRules, mode: opts.mode, cwd: opts.cwd })
@@ -109,7 +127,8 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
           ask: child.ask ?? opts.ask,
           headless: child.headless ?? opts.headless,
           readOnlyAgent: child.readOnlyAgent ?? false,
-          extraRoots: child.extraRoots ?? []
+          extraRoots: child.extraRoots ?? [],
+          ...(child.writableDirs ? { writableDirs: child.writableDirs } : {})
         },
         session
       )

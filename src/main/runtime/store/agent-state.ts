@@ -21,7 +21,7 @@ const agentStateSchema = z.object({
   status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted']),
   /** The user stopped it: never resumed automatically after a restart. */
   stoppedByUser: z.boolean(),
-  worktree: z.object({ path: z.string(), branch: z.string() }).optional(),
+  worktree: z.object({ path: z.string(), branch: z.string(), hookBased: z.boolean().optional() }).optional(),
   cwd: z.string(),
   parentAgentId: z.string().nullable(),
   parentToolUseId: z.string().nullable().optional(),
@@ -29,6 +29,8 @@ const agentStateSchema = z.object({
   /** The task it was started with (the Agent tool's description): a resumed run keeps it. */
   description: z.string().optional(),
   background: z.boolean().optional(),
+  /** How hard it thinks (the session's for the main agent; an Agent call's `effort` for a subagent). */
+  effort: z.union([z.string(), z.number()]).optional(),
   updatedAt: z.number()
 })
 

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
+import { EFFORT_LEVELS } from '../model/effort'
 import { DEFAULT_LIMITS } from '../orchestration/limits'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
 import { ensureDataDir, settingsPath } from './data-dir'
@@ -44,6 +45,8 @@ const limitsSchema = z.strictObject({
 })
 
 const permissionMode = z.enum(PERMISSION_MODES)
+/** A session's effort when nothing else sets one (see model/effort-settings.ts); absent: each model's default. */
+const effortLevel = z.enum(EFFORT_LEVELS as unknown as ['low', 'medium', 'high', 'xhigh', 'max'])
 const theme = z.enum(THEMES)
 
 const settingsSchema = z.strictObject({
@@ -54,6 +57,7 @@ const settingsSchema = z.strictObject({
   modelAliases: aliasesSchema.prefault({}),
   limits: limitsSchema.prefault({}),
   defaultPermissionMode: permissionMode.default('default'),
+  defaultEffort: effortLevel.optional(),
   theme: theme.default('system'),
   /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
   coordinator: z.boolean().default(false),
@@ -81,6 +85,8 @@ const patchSchema = z.strictObject({
   modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
+  /** null: back to each model's default. */
+  defaultEffort: effortLevel.nullable().optional(),
   theme: theme.optional(),
   coordinator: z.boolean().optional(),
   agentTeams: z.boolean().optional(),
@@ -101,6 +107,8 @@ export interface SettingsPatch {
   modelAliases?: Partial<Record<keyof Settings['modelAliases'], string | null>>
   limits?: Partial<Settings['limits']>
   defaultPermissionMode?: Settings['defaultPermissionMode']
+  /** null: back to each model's default effort. */
+  defaultEffort?: Settings['defaultEffort'] | null
   theme?: Settings['theme']
   coordinator?: boolean
   agentTeams?: boolean

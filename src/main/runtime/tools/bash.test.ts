@@ -52,7 +52,7 @@ describe('Bash', () => {
   it('reports a non-zero exit code as an error result', async () => {
     const r = await bash({ command: 'echo failing; exit 7' })
     expect(r.isError).toBe(true)
-    expect(r.content).toBe('failing\nExit code 7')
+    expect(r.content).toBe('Exit code 7\nfailing')
     expect((r.details as BashDetails).exitCode).toBe(7)
   })
 

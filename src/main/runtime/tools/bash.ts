@@ -54,6 +54,8 @@ function human(ms: number): string {
 function runForeground(command: string, prepared: PreparedCommand, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
   const capture = new OutputCapture()
+  // Kept apart as well, for hooks: Claude Code's tool_response has stdout and stderr separately.
+  const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
   const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })
   const pid = child.pid
   let timedOut = false
@@ -77,8 +79,8 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
     if (wait <= 0) emitUpdate()
     else updateTimer = setTimeout(emitUpdate, wait)
   }
-  child.stdout.on('data', (chunk: Buffer) => (capture.push('stdout', chunk), scheduleUpdate()))
-  child.stderr.on('data', (chunk: Buffer) => (capture.push('stderr', chunk), scheduleUpdate()))
+  child.stdout.on('data', (chunk: Buffer) => (capture.push('stdout', chunk), apart.stdout.push('stdout', chunk), scheduleUpdate()))
+  child.stderr.on('data', (chunk: Buffer) => (capture.push('stderr', chunk), apart.stderr.push('stderr', chunk), scheduleUpdate()))
 
   const terminate = (): void => {
     if (pid === undefined || killTimer) return
@@ -105,13 +107,16 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
       for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
       ctx.signal.removeEventListener('abort', onAbort)
       capture.flush()
+      apart.stdout.flush()
+      apart.stderr.flush()
       const durationMs = Date.now() - started
       const output = capture.text().replace(/\s+$/, '')
       const parts = output ? [output] : []
       if (spawnError) parts.push(`Could not start bash: ${spawnError.message}`)
       else if (timedOut) parts.push(`Command timed out after ${human(timeoutMs)}; it and every process it started were killed.`)
       else if (aborted) parts.push('Command was stopped because the agent was interrupted; it and every process it started were killed.')
-      else if (exitCode !== 0) parts.push(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
+      // The exit code first, then the output, as Claude Code words it (hooks read it as PostToolUseFailure's `error`).
+      else if (exitCode !== 0) parts.unshift(exitCode === null ? `Command was killed by signal ${exitSignal}.` : `Exit code ${exitCode}`)
       else if (!output) parts.push('(Command completed with no output)')
       const hint = sandboxHint(prepared.sandbox, output, exitCode !== 0)
       if (hint) parts.push(hint)
@@ -127,7 +132,8 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
         pid,
         sandbox: prepared.sandbox
       }
-      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details })
+      const response = { stdout: apart.stdout.text().replace(/\s+$/, ''), stderr: apart.stderr.text().replace(/\s+$/, ''), interrupted: timedOut || aborted, isImage: false, noOutputExpected: false }
+      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response })
     }
     child.on('error', (err) => {
       spawnError = err
@@ -183,7 +189,8 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
       `Its output is being written to: ${outputFile}`,
       `Read that file to check on it (a final "[fanout: command exited …]" line appears when it ends). To stop it: kill -TERM -- -${pid}`
     ].join('\n'),
-    details: { command, background: true, pid, outputFile, sandbox: prepared.sandbox }
+    details: { command, background: true, pid, outputFile, sandbox: prepared.sandbox },
+    response: { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: String(pid) }
   }
 }
 
@@ -192,7 +199,7 @@ export function createBashTool(opts: ToolOptions): Tool {
   return defineTool({
     name: 'Bash',
     description: [
-      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, then the exit code if non-zero.`,
+      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
       'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
       `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
       'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',

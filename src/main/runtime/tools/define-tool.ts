@@ -23,6 +23,11 @@ export interface ToolResult {
   /** Structured data for the UI and transcripts; never sent to the model. */
   details?: unknown
   isError?: boolean
+  /**
+   * The call's result in Claude Code's shape for this tool (e.g. Bash's `{stdout, stderr, interrupted, isImage,
+   * noOutputExpected}`): what PostToolUse hooks receive as `tool_response`. Never sent to the model, never recorded.
+   */
+  response?: Record<string, unknown>
 }
 
 export interface Tool {

@@ -82,7 +82,7 @@ export function createEditTool(opts: ToolOptions): Tool {
         if (input.old_string !== '') return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
         await writeAndRecord(fileState, abs, input.new_string)
         const patch = patchFromReplacements('', [{ index: 0, oldText: '', newText: input.new_string }])
-        return { content: `Created ${shown}.`, details: { filePath: abs, created: true, replacements: 1, ...patch } }
+        return { content: `Created ${shown}.`, details: { filePath: abs, created: true, replacements: 1, ...patch }, response: editResponse(abs, input, '', patch.hunks) }
       }
       const refusal = await fileState.checkWritable(abs, shown)
       if (refusal) return { content: refusal, isError: true }
@@ -124,8 +124,14 @@ export function createEditTool(opts: ToolOptions): Tool {
       const count = replacements.length
       return {
         content: `The file ${shown} has been updated (${count} replacement${count === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).${snippet(after, patch.hunks[0])}`,
-        details: { filePath: abs, replacements: count, ...patch }
+        details: { filePath: abs, replacements: count, ...patch },
+        response: editResponse(abs, input, before, patch.hunks)
       }
     }
   })
+}
+
+/** The call as Claude Code's PostToolUse hooks receive it. */
+function editResponse(filePath: string, input: { old_string: string; new_string: string; replace_all?: boolean }, originalFile: string, structuredPatch: unknown[]): Record<string, unknown> {
+  return { filePath, oldString: input.old_string, newString: input.new_string, originalFile, structuredPatch, userModified: false, replaceAll: input.replace_all === true }
 }

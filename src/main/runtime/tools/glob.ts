@@ -62,6 +62,7 @@ export function createGlobTool(opts: ToolOptions): Tool {
     schema,
     readOnly: true,
     async execute(input, ctx) {
+      const started = Date.now()
       const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')
       const info = statOrNull(searchDir)
       if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
@@ -89,9 +90,11 @@ export function createGlobTool(opts: ToolOptions): Tool {
       const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && visible(join(root, rel))))
       const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
       const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
-      if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details }
+      // Claude Code's tool_response for Glob (PostToolUse hooks).
+      const response = { filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)), durationMs: Date.now() - started, numFiles: matched.length, truncated: details.truncated }
+      if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details, response }
       const note = matched.length > GLOB_MAX_RESULTS ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : ''
-      return { content: shown.join('\n') + note, details }
+      return { content: shown.join('\n') + note, details, response }
     }
   })
 }

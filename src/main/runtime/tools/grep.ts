@@ -135,7 +135,10 @@ export function createGrepTool(opts: ToolOptions): Tool {
       let text = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0)
       if (outcome.capped) text += '\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]'
       const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)
-      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine } }
+      // Claude Code's tool_response for Grep (PostToolUse hooks).
+      const mode = input.output_mode ?? 'files_with_matches'
+      const response = { mode, numFiles: outcome.files.length, filenames: outcome.files.map((f) => f.path), ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}), ...(mode === 'count' ? { numMatches: matchLines } : {}) }
+      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine }, response }
     }
   })
 }

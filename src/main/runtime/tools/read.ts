@@ -125,7 +125,9 @@ export function createReadTool(opts: ToolOptions): Tool {
       const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
       const totalLines = text === '' ? 0 : lines.length
-      if (totalLines === 0) return { content: `${shown} exists but is empty (0 lines).`, details: { filePath: abs, totalLines: 0 } }
+      // Claude Code's tool_response (PostToolUse hooks), which counts the empty line after a final newline.
+      const response = (content: string, startLine: number, numLines: number) => ({ type: 'text', file: { filePath: abs, content, numLines, startLine, totalLines: text.split('\n').length } })
+      if (totalLines === 0) return { content: `${shown} exists but is empty (0 lines).`, details: { filePath: abs, totalLines: 0 }, response: response('', 1, 0) }
       const start = input.offset ?? 1
       if (start > totalLines)
         return {
@@ -138,7 +140,8 @@ export function createReadTool(opts: ToolOptions): Tool {
       let content = numbered.text
       const more = end < totalLines
       if (more) content += `\n\n[Showing lines ${start}-${end} of ${totalLines}. Use offset ${end + 1} to read more.]`
-      return { content, details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more } }
+      const shownText = lines.slice(start - 1, end).join('\n') + (end === totalLines && text.endsWith('\n') ? '\n' : '')
+      return { content, details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more }, response: response(shownText, start, shownText.split('\n').length) }
     }
   })
 }

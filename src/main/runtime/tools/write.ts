@@ -52,7 +52,8 @@ export function createWriteTool(opts: ToolOptions): Tool {
         kind === 'create'
           ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
           : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
-      return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch } }
+      const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
+      return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
     }
   })
 }

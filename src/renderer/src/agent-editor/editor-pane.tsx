@@ -86,7 +86,7 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
           ))}{' '}
           as quoted text.
         </span>
-        <span className="muted">{draft.scope ? 'Fix it adds the quotes, keeping every word.' : 'Duplicate it to fix a copy.'}</span>
+        <span className="muted">{draft.scope ? 'Fix it adds the quotes, keeping every word; so does changing any field in the form.' : 'Duplicate it to fix a copy.'}</span>
       </span>
       {fix}
     </div>

@@ -26,7 +26,7 @@ export const FIELD_HELP: Record<EditorFieldKey, string> = {
   description: 'When the main agent should use this agent: it reads this to decide. <example> blocks and line breaks are fine.',
   tools: 'The only tools it may use; all tools when unrestricted. Patterns like Bash(git:*) narrow a tool.',
   disallowedTools: 'Tools it never gets, even when its tools allow all. A pattern removes the whole tool.',
-  model: 'An alias (haiku, sonnet, opus), inherit (the caller’s model), or a full model id. Empty: the default.',
+  model: 'An alias (haiku, sonnet, opus, fable, best, opusplan), inherit (the caller’s model), or a full model id. Empty: the default.',
   color: 'The color of its panels and tags. Claude Code knows these eight; other values are ignored there.',
   permissionMode: 'How its tool calls are approved; a parent in bypassPermissions, acceptEdits or plan wins.',
   maxTurns: 'The most model calls it may make before it must stop and report.',
@@ -43,8 +43,8 @@ export const FIELD_HELP: Record<EditorFieldKey, string> = {
 
 /** The eight colors Claude Code accepts (AGENT_COLORS in the runtime's schema). */
 export const STANDARD_COLORS = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'pink'] as const
-export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'inherit'] as const
-export const EFFORT_LEVELS = ['low', 'medium', 'high', 'max'] as const
+export const MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'fable', 'inherit'] as const
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const
 export const MEMORY_SCOPES = ['user', 'project', 'local'] as const
 
 export const PERMISSION_HELP: Record<string, string> = {

@@ -2,6 +2,9 @@
 // mode for the main agent, and the scripted demo one click away.
 import { useState } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
+import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared/settings-fields'
+
+const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
 import { startDemo, startSession, ui, useApp } from '../state/store'
 import { CallError, errorText } from '../transport/types'
@@ -25,6 +28,7 @@ export function NewSession() {
   const [agent, setAgent] = useState('')
   const [model, setModel] = useState('')
   const [mode, setMode] = useState<PermissionMode | ''>('')
+  const [effort, setEffort] = useState<EffortChoice | ''>('')
   const [demoError, setDemoError] = useState<string | null>(null)
   const [demoBusy, setDemoBusy] = useState(false)
   // A start refused for want of a key: the way to add one sits right under the refusal.
@@ -63,7 +67,7 @@ export function NewSession() {
             requestNotificationPermission()
             setNeedKey(false)
             try {
-              await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}) })
+              await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}), ...(effort ? { effort } : {}) })
             } catch (err) {
               if (err instanceof CallError && err.code === 'unavailable' && settings && !settings.hasApiKey) setNeedKey(true)
               throw err
@@ -88,6 +92,17 @@ export function NewSession() {
               {aliases.map((a) => (
                 <option key={a} value={a}>
                   {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="select-inline" title="Effort: how hard the agents think">
+            <Icon name="gauge" size={13} />
+            <select value={effort} onChange={(e) => setEffort(e.target.value as EffortChoice | '')} aria-label="Effort" data-testid="new-effort">
+              <option value="">{settings?.defaultEffort ? `Effort: ${EFFORT_SHORT[settings.defaultEffort]}` : 'Effort: default'}</option>
+              {EFFORT_CHOICES.map((level) => (
+                <option key={level} value={level}>
+                  {EFFORT_LABEL[level]}
                 </option>
               ))}
             </select>

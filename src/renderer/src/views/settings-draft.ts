@@ -2,7 +2,7 @@
 // (shared/settings-fields.ts), and turned into a patch only when every field holds.
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { Settings, SettingsPatch } from '../../../shared/ipc-contract'
-import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type EffortChoice, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 
 export interface Draft {
   baseUrl: string
@@ -13,6 +13,8 @@ export interface Draft {
   maxBudgetUsd: string
   maxTurns: string
   defaultPermissionMode: PermissionMode
+  /** '': each model's own default. */
+  defaultEffort: EffortChoice | ''
   coordinator: boolean
   agentTeams: boolean
   promptCacheSharing: Settings['promptCacheSharing']
@@ -37,6 +39,7 @@ export const toDraft = (s: Settings): Draft => ({
   maxBudgetUsd: s.limits.maxBudgetUsd === null ? '' : String(s.limits.maxBudgetUsd),
   maxTurns: String(s.limits.maxTurns),
   defaultPermissionMode: s.defaultPermissionMode,
+  defaultEffort: s.defaultEffort ?? '',
   coordinator: s.coordinator,
   agentTeams: s.agentTeams,
   promptCacheSharing: s.promptCacheSharing,
@@ -84,6 +87,7 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
       maxTurns: num('maxTurns')!
     },
     defaultPermissionMode: d.defaultPermissionMode === 'bubble' ? undefined : d.defaultPermissionMode,
+    defaultEffort: d.defaultEffort || null,
     coordinator: d.coordinator,
     agentTeams: d.agentTeams,
     promptCacheSharing: d.promptCacheSharing

@@ -4,7 +4,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
-import { MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
@@ -147,6 +147,20 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           <span className="field-label">Default model</span>
           <input value={d.defaultModel} onChange={(e) => up({ defaultModel: e.target.value })} spellCheck={false} data-testid="setting-defaultModel" {...fieldProps('defaultModel', err('defaultModel'))} />
           <FieldMessage field="defaultModel" error={err('defaultModel')} hint={<>haiku, sonnet, opus or a full model id. Agents with <code>model: inherit</code> use their parent’s.</>} />
+        </label>
+        <label className="field">
+          <span className="field-label">Effort</span>
+          <select value={d.defaultEffort} onChange={(e) => up({ defaultEffort: e.target.value as EffortChoice | '' })} data-testid="setting-defaultEffort">
+            <option value="">Each model’s default</option>
+            {EFFORT_CHOICES.map((level) => (
+              <option key={level} value={level}>
+                {EFFORT_LABEL[level]}
+              </option>
+            ))}
+          </select>
+          <span className="field-hint">
+            How hard new sessions’ agents think. A model’s default is medium on the 5.x models. <code>effortLevel</code> in a project’s <code>.claude/settings.json</code>, an agent file’s <code>effort:</code> and the new-session picker win over this.
+          </span>
         </label>
         <div className="field" role="group" aria-labelledby="aliases-label">
           <span className="field-label" id="aliases-label">

@@ -13,6 +13,9 @@ export interface HookBehaviour {
   sleepMs?: number
   /** Used instead while the input's stop_hook_active is false. */
   unlessActive?: Omit<HookBehaviour, 'unlessActive'>
+  /** Behave as described for this many calls, then as `then`. */
+  times?: number
+  then?: Omit<HookBehaviour, 'times' | 'then'>
 }
 
 export interface HookLogLine {

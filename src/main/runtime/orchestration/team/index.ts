@@ -1,10 +1,12 @@
 // Agent teams: the durable team log, the manager that connects it to a session, and the tools each side gets.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
+import type { TeamSnapshot, TeamTask } from '../../../../shared/team'
 import type { Tool } from '../../tools/define-tool'
 import type { AgentHandle } from '../agent-registry'
 import { MEMBER_TOOL_NAMES, TASK_CLAIM } from './names'
 import { createTaskListTools } from './task-list-tools'
 import type { TeamManager } from './team-manager'
+import { LEAD } from './team-ops'
 import { createLeadTools, createMemberTools, createRespondTool } from './team-tools'
 import { memberDefinition } from './worker-prompt'
 
@@ -18,7 +20,11 @@ export { formatTaskList } from './task-list-tools'
  * member of the active team gets the member tools whatever its definition lists; anyone else gets none.
  */
 export function teamToolsFor(m: TeamManager, handle: AgentHandle, opts: { isMain: boolean; wanted: ReadonlySet<string> }): Tool[] {
-  const taskTools = () => createTaskListTools({ manager: m, actor: () => m.actorOf(handle) })
+  const hooks = m.hooks
+  const beforeComplete = hooks?.has('TaskCompleted', handle)
+    ? (task: TeamTask, team: TeamSnapshot, actor: string) => hooks.taskCompleted(handle, { id: task.id, subject: task.subject, ...(task.description ? { description: task.description } : {}) }, team.name, actor === LEAD ? undefined : actor)
+    : undefined
+  const taskTools = () => createTaskListTools({ manager: m, actor: () => m.actorOf(handle), ...(beforeComplete ? { beforeComplete } : {}) })
   if (opts.isMain) {
     const tools = [...createLeadTools(m, handle), ...taskTools().filter((t) => t.name !== TASK_CLAIM), createRespondTool(m, handle)]
     return tools.filter((t) => opts.wanted.has(t.name))

@@ -50,6 +50,8 @@ export interface TaskToolsHost {
   manager: TeamManager
   /** The caller's team actor: `lead`, a member's name, or null. */
   actor: () => string | null
+  /** TaskCompleted hooks: why the task may not be marked completed yet, or null. */
+  beforeComplete?: (task: TeamTask, team: TeamSnapshot, actor: string) => Promise<string | null>
 }
 
 export function createTaskListTools(host: TaskToolsHost): Tool[] {
@@ -125,6 +127,11 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
         as(async (actor) => {
           const { taskId: id, ...patch } = input
           if (!Object.values(patch).some((v) => v !== undefined)) return { content: 'Nothing to update: give a status, result, subject, description, addBlockedBy or owner.', isError: true }
+          const task = m.active()?.tasks.find((t) => t.id === id)
+          if (task && patch.status === 'completed' && task.status !== 'completed' && host.beforeComplete) {
+            const blocked = await host.beforeComplete(task, m.active()!, actor)
+            if (blocked) return { content: `Task ${id} was not marked completed: a TaskCompleted hook blocked it:\n${blocked}`, isError: true }
+          }
           const out = await m.run({ op: 'task_update', actor, taskId: id, ...patch })
           return out.ok ? after(out.taskId, actor === LEAD ? 'Updated' : 'You updated') : { content: out.error, isError: true }
         })

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentEvent } from '../../../../shared/events'
 import type { TeamMember, TeamRequest, TeamRequestType, TeamSnapshot } from '../../../../shared/team'
+import type { HookRunner } from '../../hooks/runner'
 import type { ToolResult } from '../../tools/define-tool'
 import type { AgentHandle } from '../agent-registry'
 import { sendMessage, type MessagingSession } from '../send-message'
@@ -15,6 +16,8 @@ import { LEAD, type TeamOpInput } from './team-ops'
 
 export interface TeamHost extends MessagingSession {
   subscribe(listener: (event: AgentEvent) => void): () => void
+  /** The session's hooks (TaskCompleted). */
+  readonly hooks?: HookRunner
 }
 
 export interface CreateTeamInput {
@@ -44,6 +47,10 @@ export class TeamManager {
   /** Reads the team log (after a restart, the team as it was). */
   load(): Promise<void> {
     return this.board.refresh()
+  }
+
+  get hooks(): HookRunner | undefined {
+    return this.s.hooks
   }
 
   /** The active team, if any. */

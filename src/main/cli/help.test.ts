@@ -1,0 +1,27 @@
+// `--help` on every command and subcommand: the usage on stdout and exit 0 (never "unknown option").
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureCliBundle, runCli } from '../../../test/support/cli'
+
+beforeAll(() => ensureCliBundle(), 60_000)
+
+describe('--help', () => {
+  it.each([
+    [['--help'], 'fanout — run Claude agents'],
+    [['help'], 'fanout — run Claude agents'],
+    [['run', '--help'], 'Usage: fanout run'],
+    [['run', '-h'], 'Usage: fanout run'],
+    [['agents', '--help'], 'fanout agents list'],
+    [['agents', 'list', '--help'], 'fanout agents list'],
+    [['agents', 'check', '--help'], 'fanout agents check'],
+    [['worktrees', '--help'], 'fanout worktrees list'],
+    [['worktrees', 'list', '--help'], 'fanout worktrees list'],
+    [['worktrees', 'clean', '--help'], 'fanout worktrees clean'],
+    [['web', '--help'], 'Usage: fanout web']
+  ])('fanout %j prints its usage and exits 0', async (args, usage) => {
+    const r = await runCli(args, { env: { ANTHROPIC_API_KEY: '' } })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(usage)
+    expect(r.stdout).not.toMatch(/unknown option/i)
+  })
+})

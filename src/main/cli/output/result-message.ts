@@ -1,0 +1,129 @@
+// The `result` message of `--output-format json` and the last line of `stream-json`, in Claude Code's schema
+// (type, subtype, is_error, num_turns, snake_case usage of the main loop, modelUsage per model in camelCase,
+// permission_denials, terminal_reason, subagent_stats), so scripts and CI jobs written for Claude Code read
+// it unchanged. Fanout adds `status` (its own run status) and `error`; docs/claude-code-differences.md lists
+// the keys Claude Code has that Fanout leaves out.
+import { randomUUID } from 'node:crypto'
+import { apiUsage } from '../../../shared/usage'
+import type { AgentRunResult } from '../../runtime/loop/types'
+import { modelMaxTokens } from '../../runtime/model/effort'
+import type { PermissionDenial, RunTally, SubagentStats } from './run-tally'
+
+export type ResultSubtype = 'success' | 'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd'
+
+export interface ModelUsageEntry {
+  inputTokens: number
+  outputTokens: number
+  cacheReadInputTokens: number
+  cacheCreationInputTokens: number
+  webSearchRequests: number
+  costUSD: number
+  contextWindow: number
+  maxOutputTokens: number
+}
+
+export interface ResultMessage {
+  type: 'result'
+  subtype: ResultSubtype
+  is_error: boolean
+  duration_ms: number
+  duration_api_ms: number
+  num_turns: number
+  result: string
+  stop_reason: string | null
+  session_id: string
+  total_cost_usd: number
+  usage: ReturnType<typeof apiUsage> & { server_tool_use: { web_search_requests: number; web_fetch_requests: number }; service_tier: string }
+  modelUsage: Record<string, ModelUsageEntry>
+  permission_denials: PermissionDenial[]
+  terminal_reason: string
+  subagent_stats: SubagentStats
+  api_error_status: number | null
+  uuid: string
+  /** On the error subtypes: what went wrong. */
+  errors?: string[]
+  /** Fanout: the main agent's run status (completed, failed, stopped, max_turns). */
+  status: AgentRunResult['status']
+  /** Fanout: why it failed or stopped. */
+  error?: string
+  /**
+   * Fanout: every agent of the run, the main one first, with its own usage (its children's not included; cache
+   * reads and writes apart) and what that cost at the API's prices (writes 1.25x or 2x the input price, reads 0.1x).
+   */
+  agents: AgentCost[]
+}
+
+export interface AgentCost {
+  agent_id: string
+  agent_type: string
+  model: string
+  status: string
+  usage: ReturnType<typeof apiUsage>
+  cost_usd: number
+}
+
+/** The context window Claude models have (1M tokens from the 5.x models on, else 200k). */
+function contextWindow(model: string): number {
+  return /claude-(opus|sonnet|haiku|fable|mythos)-([5-9]|\d\d)/.test(model) || /claude-mythos/.test(model) ? 1_000_000 : 200_000
+}
+
+export interface ResultInput {
+  sessionId: string
+  result: AgentRunResult
+  tally: RunTally
+  /** The person pressed Ctrl-C. */
+  interrupted: boolean
+  /** The session's spend ceiling stopped it. */
+  overBudget: boolean
+}
+
+export function resultMessage({ sessionId, result, tally, interrupted, overBudget }: ResultInput): ResultMessage {
+  const modelUsage: Record<string, ModelUsageEntry> = {}
+  let cost = 0
+  for (const [model, u] of tally.byModel) {
+    cost += u.costUsd
+    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindow(model), maxOutputTokens: modelMaxTokens(model) }
+  }
+  const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
+  const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
+  const apiStatus = result.status === 'failed' && result.error ? Number(/\((\d{3})\)/.exec(result.error)?.[1] ?? NaN) : NaN
+  let subtype: ResultSubtype = 'success'
+  let terminal = 'completed'
+  if (status === 'max_turns') {
+    subtype = 'error_max_turns'
+    terminal = 'max_turns'
+  } else if (status === 'failed' && overBudget) {
+    subtype = 'error_max_budget_usd'
+    terminal = 'budget_exhausted'
+  } else if (status === 'failed') {
+    subtype = 'error_during_execution'
+    terminal = Number.isFinite(apiStatus) ? 'api_error' : 'model_error'
+  } else if (status === 'stopped') {
+    subtype = 'error_during_execution'
+    terminal = 'aborted_streaming'
+  }
+  const isError = subtype !== 'success'
+  return {
+    type: 'result',
+    subtype,
+    is_error: isError,
+    duration_ms: Date.now() - tally.startedAt,
+    duration_api_ms: tally.apiMs,
+    num_turns: tally.mainTurns,
+    result: result.result,
+    stop_reason: tally.lastStopReason,
+    session_id: sessionId,
+    total_cost_usd: Math.round(cost * 1e6) / 1e6,
+    usage: { ...apiUsage(tally.mainUsage), server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 }, service_tier: 'standard' },
+    modelUsage,
+    permission_denials: tally.denials,
+    terminal_reason: terminal,
+    subagent_stats: tally.stats,
+    api_error_status: Number.isFinite(apiStatus) ? apiStatus : null,
+    uuid: randomUUID(),
+    ...(isError ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] } : {}),
+    status,
+    ...(error ? { error } : {}),
+    agents: [...tally.byAgent].map(([id, a]) => ({ agent_id: id, agent_type: a.type, model: a.model, status: a.status, usage: apiUsage(a.usage), cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9 }))
+  }
+}

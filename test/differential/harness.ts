@@ -1,0 +1,149 @@
+// The differential harness: one scenario (project files, hooks to record, a scripted model, a prompt and
+// command-line options) run through Claude Code and through Fanout, each in its own copy of the project, its
+// own HOME and its own scripted server, so what each one did (stdout, hook payloads, API requests) can be
+// compared side by side.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { startScriptedServer, type RecordedRequest, type Respond } from '../../src/main/runtime/model/scripted'
+import { ensureCliBundle, runCli } from '../support/cli'
+import { readJsonLines, runClaudeCode, type ProcessResult } from './claude-code'
+
+export type Side = 'claude-code' | 'fanout'
+
+export interface RecordedHook {
+  /** `Event` or `Event:matcher`, as the scenario named the entry. */
+  label: string
+  input: Record<string, any>
+}
+
+export interface Scenario {
+  /** Files of the project (a git repository with one commit), e.g. `.claude/agents/helper.md`. */
+  files?: Record<string, string>
+  /** Hook entries that record their input; `label` defaults to `event:matcher`. */
+  hooks?: Array<{ event: string; matcher?: string; label?: string }>
+  /** More settings for `.claude/settings.json` (beside the hooks). */
+  settings?: Record<string, unknown>
+  respond: Respond
+  prompt: string
+  /** Options for both (`--output-format json` ...), after `-p PROMPT`. */
+  args?: string[]
+  /** Options for one side only. */
+  sideArgs?: Partial<Record<Side, string[]>>
+  env?: Record<string, string>
+}
+
+export interface SideResult extends ProcessResult {
+  side: Side
+  project: string
+  home: string
+  hooks: RecordedHook[]
+  /** POST /v1/messages requests, in arrival order. */
+  requests: RecordedRequest[]
+}
+
+const RECORDER = `import { appendFileSync } from 'node:fs'
+const [log, label] = process.argv.slice(2)
+let text = ''
+process.stdin.on('data', (c) => (text += c))
+process.stdin.on('end', () => appendFileSync(log, JSON.stringify({ label, input: JSON.parse(text) }) + '\\n'))
+`
+
+const roots: string[] = []
+
+/** Removes every folder the runs made (call in afterAll). */
+export function cleanupRuns(): void {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true })
+}
+
+function makeProject(root: string, scenario: Scenario): { project: string; home: string; hookLog: string } {
+  const project = join(root, 'project')
+  const home = join(root, 'home')
+  mkdirSync(join(home, 'tmp'), { recursive: true })
+  mkdirSync(project, { recursive: true })
+  const hookLog = join(root, 'hooks.jsonl')
+  const recorder = join(root, 'record-hook.mjs')
+  writeFileSync(recorder, RECORDER)
+  for (const [rel, text] of Object.entries(scenario.files ?? {})) {
+    const file = join(project, rel)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, text)
+  }
+  const hooks: Record<string, unknown[]> = {}
+  for (const h of scenario.hooks ?? []) {
+    const label = h.label ?? (h.matcher !== undefined ? `${h.event}:${h.matcher}` : h.event)
+    ;(hooks[h.event] ??= []).push({ ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: 'command', command: `node ${JSON.stringify(recorder)} ${JSON.stringify(hookLog)} ${JSON.stringify(label)}` }] })
+  }
+  if (scenario.hooks?.length || scenario.settings) {
+    mkdirSync(join(project, '.claude'), { recursive: true })
+    writeFileSync(join(project, '.claude/settings.json'), JSON.stringify({ ...scenario.settings, ...(scenario.hooks?.length ? { hooks } : {}) }, null, 2))
+  }
+  // The folder is trusted, as a user's own project is (Claude Code ignores a project's permission rules otherwise).
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }))
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: project, stdio: 'ignore' })
+  git('init', '-q', '-b', 'main')
+  git('-c', 'user.email=kit@fanout.invalid', '-c', 'user.name=kit', 'add', '-A')
+  git('-c', 'user.email=kit@fanout.invalid', '-c', 'user.name=kit', 'commit', '-q', '--allow-empty', '-m', 'init')
+  return { project, home, hookLog }
+}
+
+/** Runs the scenario through one side. Claude Code's requests are not validated: it sends `system` messages mid-conversation. */
+export async function runSide(side: Side, scenario: Scenario): Promise<SideResult> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `fanout-diff-${side}-`)))
+  roots.push(root)
+  const { project, home, hookLog } = makeProject(root, scenario)
+  const server = await startScriptedServer({ respond: scenario.respond, validate: side === 'fanout' })
+  try {
+    const args = ['-p', scenario.prompt, ...(scenario.args ?? []), ...(scenario.sideArgs?.[side] ?? [])]
+    let out: ProcessResult
+    if (side === 'claude-code') {
+      out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}) })
+    } else {
+      const env = { ...scenario.env, HOME: home, FANOUT_DATA_DIR: join(root, 'data'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_AUTH_TOKEN: '', TMPDIR: join(home, 'tmp') }
+      // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
+      const other = process.env.FANOUT_KIT_REPO
+      if (other) out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000, bin: join(other, 'bin/fanout') })
+      else {
+        ensureCliBundle()
+        out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000 })
+      }
+    }
+    return { ...out, side, project, home, hooks: readJsonLines(hookLog, `${side} hook log`) as RecordedHook[], requests: server.messageRequests() }
+  } finally {
+    await server.close()
+  }
+}
+
+/** The text of everything a request carries (system prompt, tool descriptions, every message). */
+export function requestText(req: RecordedRequest): string {
+  const parts: string[] = [req.system]
+  for (const t of req.tools) parts.push(t.description ?? '')
+  for (const m of req.messages as Array<{ content: unknown }>) {
+    if (typeof m.content === 'string') parts.push(m.content)
+    else if (Array.isArray(m.content)) for (const b of m.content as any[]) if (typeof b?.text === 'string') parts.push(b.text)
+  }
+  return parts.join('\n')
+}
+
+/**
+ * The entries of the "Available agent types …:" block a request carries (the last such block), one string per
+ * agent: `- name: description (Tools: …)`, a description over several lines kept whole. The block ends at
+ * the first blank line.
+ */
+export function agentListingLines(req: RecordedRequest): string[] {
+  const text = requestText(req)
+  let found: string[] = []
+  for (const m of text.matchAll(/^Available agent types[^\n]*:\n/gm)) {
+    const rest = text.slice(m.index + m[0].length)
+    const block = rest.slice(0, rest.search(/\n\s*\n|$/))
+    if (!block.startsWith('- ')) continue
+    found = block.split(/\n(?=- [^\s:][^:\n]*: )/)
+  }
+  return found
+}
+
+/** Every text a request carries joined: `conversation(req).includes('MARKER')` routes a scripted reply. */
+export function conversation(req: { messages: Array<{ content: unknown }> }): string {
+  return JSON.stringify(req.messages)
+}
