@@ -104,9 +104,9 @@ async function fanout(server: CostServer, p: { cwd: string; home: string }, prom
   return { stats, overhead: ended - stats.firstArrival - modelCalls * latency, ok: result.status === 'completed', ...(result.status !== 'completed' ? { note: result.error } : {}) }
 }
 
-async function claudeCode(bin: string, server: CostServer, p: { cwd: string; home: string }, prompt: string, latency: number, modelCalls: number): Promise<Measured> {
+async function claudeCode(server: CostServer, p: { cwd: string; home: string }, prompt: string, latency: number, modelCalls: number): Promise<Measured> {
   await server.reset(latency)
-  const run = await runClaudeCode(bin, { cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
+  const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
   const stats = await server.stats()
   const ok = run.code === 0 && run.result?.is_error === false
   return { stats, overhead: run.endedAt - stats.firstArrival - modelCalls * latency, ok, ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {}) }
@@ -168,7 +168,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const first = await best(() => fanout(server, p, prompt, 'first', L, 4 + wait))
       const prewarm = await best(() => fanout(server, p, prompt, 'prewarm', L, 5 + wait))
       const off = await best(() => fanout(server, p, prompt, 'off', L, 4))
-      const claude = bin ? await best(() => claudeCode(bin, server, p, prompt, L, 4)) : null
+      const claude = bin ? await best(() => claudeCode(server, p, prompt, L, 4)) : null
       console.log(`\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call${repeats > 1 ? `; overhead best of ${repeats}` : ''})`)
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
       if (claude) rows.push(costRow('Claude Code', claude))
@@ -192,7 +192,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const prompt = `${FORKS_MARK} N=${size}: read notes.md, then fork yourself ${size} times.`
       const first = await fanout(server, p, prompt, 'first', L, 5)
       const off = await fanout(server, p, prompt, 'off', L, 5)
-      const claude = bin ? await claudeCode(bin, server, p, prompt, L, 5) : null
+      const claude = bin ? await claudeCode(server, p, prompt, L, 5) : null
       console.log(`\n  Fork fan-out: the main agent reads a 6k-token file, then forks itself ${size} times; each fork Globs once`)
       const rows = [costRow('Fanout, sharing: first', first), costRow('Fanout, sharing: off', off)]
       if (claude) rows.push(costRow('Claude Code', claude))
@@ -204,7 +204,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
     {
       const prompt = `${LONG_MARK} parts=${PARTS}: read parts/part-00.md to part-${PARTS - 1}.md, one a turn, then say you read them.`
       const fan = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1)
-      const claude = bin ? await claudeCode(bin, server, p, prompt, LONG_L, PARTS + 1) : null
+      const claude = bin ? await claudeCode(server, p, prompt, LONG_L, PARTS + 1) : null
       console.log(`\n  Long session: ${PARTS + 1} turns, one file (~1.4k tokens) read a turn, no compaction (it stays under the window; L = ${LONG_L} ms)`)
       const rows = [costRow('Fanout', fan)]
       if (claude) rows.push(costRow('Claude Code', claude))
