@@ -39,7 +39,7 @@ test('the header and the panels show what the prompt cache saved; Settings keeps
 
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 })
-    await page.waitForFunction((w) => window.innerWidth === w, width)
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { innerWidth: number }).innerWidth)).toBe(width)
     // The header's figures stay on one line, none cut; below 1200 px the cached share gives its room to the title.
     await expect(cached).toBeVisible({ visible: width >= 1200 })
     const stats = await page.locator('.session-header-stats > span').evaluateAll((els) => els.filter((e) => e.getClientRects().length).map((e) => ({ text: e.textContent, cut: e.scrollWidth - e.clientWidth, top: e.getBoundingClientRect().top })))
@@ -57,7 +57,7 @@ test('the header and the panels show what the prompt cache saved; Settings keeps
   await select.scrollIntoViewIfNeeded()
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
-    await page.waitForFunction((w) => window.innerWidth === w, width)
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { innerWidth: number }).innerWidth)).toBe(width)
     await select.scrollIntoViewIfNeeded()
     await shoot(page, `cache-settings-${width}`)
   }
