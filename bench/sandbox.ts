@@ -7,6 +7,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bashReadOnlyVerdict } from '../src/main/runtime/permissions/bash-read-only'
 import { PathPolicy } from '../src/main/runtime/security/path-policy'
+import { mountPoints } from '../src/main/runtime/security/sandbox/mount-points'
 import { SandboxRuntime, shutdownSandbox } from '../src/main/runtime/security/sandbox/sandbox-runtime'
 import { createBashTool } from '../src/main/runtime/tools/bash'
 import type { SandboxLevel } from '../src/main/runtime/tools/define-tool'
@@ -46,6 +47,13 @@ export async function benchSandbox(): Promise<void> {
     const ro = await time('read-only sandbox', () => createBashTool({ cwd: dir, sandbox: { runtime } }), 'read-only')
     const ws = await time('workspace sandbox', () => createBashTool({ cwd: dir, sandbox: { runtime } }), 'workspace')
     console.log(`  added per command: read-only +${(ro - bare).toFixed(0)} ms, workspace +${(ws - bare).toFixed(0)} ms`)
+    // Each workspace command's placeholders are recorded (two synced appends) before it starts, and removed after.
+    const placeholders = (await runtime.wrap('true', { cwd: dir, allowWrite: [dir], denyWrite: [join(dir, '.claude')], denyRead: [], allowedDomains: [] }))
+    console.log(`  placeholders per workspace command here (a project without .claude/): ${placeholders.placeholders.length}`)
+    placeholders.release()
+    mountPoints.configure(join(dir, 'data', 'sandbox-mounts'))
+    const journaled = await time('workspace sandbox, placeholders journaled in the data folder', () => createBashTool({ cwd: dir, sandbox: { runtime } }), 'workspace')
+    console.log(`  the crash journal adds ${(journaled - ws).toFixed(0)} ms per workspace command (noise on a busy machine)`)
     const policy = new PathPolicy({ cwd: dir })
     const t0 = performance.now()
     bashReadOnlyVerdict('git status', policy)

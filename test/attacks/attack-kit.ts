@@ -3,7 +3,9 @@
 // HTTP server on loopback and a secret API key in the environment. A campaign plays a list of tool calls
 // through the scripted model into a real session (real gate, real tools, real bash, real sandbox) and judges
 // every call: no file changed where it must not, no marker written by a program that should not have run,
-// no secret in anything the model saw, no request at the canary.
+// no secret in anything the model saw, no request at the canary. The Bash sandbox's placeholders (empty
+// files and folders it mounts on while a command runs, named by its own list) are no change: one appearing
+// is not an escape, nor its removal by the sandbox; content written into one, or its removal by a command, is.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -12,6 +14,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AgentSessionOptions } from '../../src/main/runtime/orchestration'
+import { placeholderAt } from '../../src/main/runtime/security/placeholders'
+import { mountPoints } from '../../src/main/runtime/security/sandbox/mount-points'
 import { makeFixture, type Fixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { reply } from '../../src/main/runtime/model/scripted/reply'
 import type { ParsedRequest } from '../../src/main/runtime/model/scripted/types'
@@ -97,6 +101,9 @@ export async function makeWorld(settings: Record<string, unknown> = {}): Promise
   }
 }
 
+/** What a snapshot records for a live placeholder of the Bash sandbox (empty, and in the sandbox's own list). */
+export const PLACEHOLDER = 'sandbox placeholder'
+
 /** Path → content hash (links: their target) of a tree; .git/index is left out (git refreshes it when it may). */
 export function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>()
@@ -112,7 +119,8 @@ export function snapshot(dir: string): Map<string, string> {
       const rel = relative(dir, p)
       if (rel === '.git/index' || rel.startsWith('.git/objects') || rel === '.git/index.lock') continue
       const st = lstatSync(p)
-      if (st.isSymbolicLink()) out.set(rel, `-> ${readlinkSync(p)}`)
+      if (placeholderAt(p)) out.set(rel, PLACEHOLDER)
+      else if (st.isSymbolicLink()) out.set(rel, `-> ${readlinkSync(p)}`)
       else if (st.isDirectory()) {
         out.set(rel, 'dir')
         walk(p)
@@ -123,10 +131,17 @@ export function snapshot(dir: string): Map<string, string> {
   return out
 }
 
-export function diff(before: Map<string, string>, after: Map<string, string>): string[] {
+/**
+ * What changed between two snapshots. A placeholder that appeared is no change, and neither is one that
+ * `removedBySandbox` says the sandbox itself took away after its command ended; anything else is.
+ */
+export function diff(before: Map<string, string>, after: Map<string, string>, removedBySandbox: (rel: string) => boolean = () => false): string[] {
   const changes: string[] = []
-  for (const [k, v] of after) if (before.get(k) !== v) changes.push(before.has(k) ? `changed ${k}` : `created ${k}`)
-  for (const k of before.keys()) if (!after.has(k)) changes.push(`deleted ${k}`)
+  for (const [k, v] of after) {
+    if (before.get(k) === v || (v === PLACEHOLDER && !before.has(k))) continue
+    changes.push(before.has(k) ? `changed ${k}` : `created ${k}`)
+  }
+  for (const [k, v] of before) if (!after.has(k) && !(v === PLACEHOLDER && removedBySandbox(k))) changes.push(`deleted ${k}`)
   return changes
 }
 
@@ -180,17 +195,21 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ verdicts: Ve
   let before = take()
   let hitsBefore = 0
   const verdicts: Verdict[] = []
+  // The placeholders the sandbox removed itself (when their command ended) since the last look.
+  const removed = new Set<string>()
+  const stopListening = mountPoints.onRemoved((p) => removed.add(p))
   const judge = (req: ParsedRequest) => {
     const i = req.turn - 1
     if (i < 0 || !attacks[i]) return
     const result = req.toolResults[0]
     const after = take()
     const changed = after.flatMap((a, k) =>
-      diff(before[k], a)
+      diff(before[k], a, (rel) => removed.has(join(watch[k].dir, rel)))
         .filter((c) => !watch[k].allowed?.(c.slice(c.indexOf(' ') + 1)))
         .map((c) => `${relative(world.root, watch[k].dir) || '.'}: ${c}`)
     )
     before = after
+    removed.clear()
     const content = result?.content ?? ''
     verdicts.push({
       ...attacks[i],
@@ -213,8 +232,12 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ verdicts: Ve
     { cwd: world.project, root: world.root, headless: true, ripgrep: undefined, ...opts.session }
   )
   // The fixture's home is <root>/home: the world's.
-  await fixture.session.run('attack', opts.agentType ? { agentType: opts.agentType } : {})
-  await fixture.session.idle()
+  try {
+    await fixture.session.run('attack', opts.agentType ? { agentType: opts.agentType } : {})
+    await fixture.session.idle()
+  } finally {
+    stopListening()
+  }
   return { verdicts, fixture }
 }
 

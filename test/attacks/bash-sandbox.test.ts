@@ -57,4 +57,12 @@ describe('attacks on the sandbox (commands that are allowed to run)', () => {
     expect(byId.get('sb-disable-sandbox')?.result).toContain('headless')
     expect(new Map(results['bypass mode'].map((v) => [v.id, v.result])).get('sb-disable-sandbox')).toContain('may not leave the sandbox in bypassPermissions mode')
   })
+
+  it('git works beside the placeholders a running command holds, and the placeholders are not files to it', () => {
+    for (const name of ['allowed by a rule', 'bypass mode']) {
+      const add = results[name].find((v) => v.id === 'sb-placeholder-git-add')
+      expect(add?.isError).toBe(false)
+      expect(add?.result).not.toMatch(/can only add regular files|\.bashrc|\.mcp\.json|\.vscode/)
+    }
+  })
 })

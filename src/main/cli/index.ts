@@ -12,8 +12,15 @@ Usage:
 Each command takes --help for its own options.
 `
 
+/** Commands that work in projects: what a crashed Fanout left there is tidied first. */
+const WORKS_IN_PROJECTS = new Set(['agents', 'run', 'worktrees', 'web'])
+
 export async function main(argv: string[]): Promise<number> {
   const [command] = argv
+  if (WORKS_IN_PROJECTS.has(command)) {
+    const [{ startSandboxHousekeeping }, { resolveDataDir }] = await Promise.all([import('../runtime/security/sandbox/housekeeping'), import('../runtime/store/data-dir')])
+    startSandboxHousekeeping(resolveDataDir(), (m) => process.stderr.write(`fanout: ${m}\n`))
+  }
   switch (command) {
     case undefined:
     case 'help':

@@ -2,6 +2,10 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { placeholderAt } from '../security/placeholders'
+import { runInBackground } from '../security/sandbox/testing/background-hold'
+import { createBashTool } from '../tools/bash'
+import { toolContext } from '../tools/test-kit'
 import { AgentFolderWatcher } from './folder-watcher'
 
 let root: string
@@ -83,5 +87,24 @@ describe('AgentFolderWatcher', () => {
     expect(await next).toEqual([dir])
     watcher!.setFolders([])
     expect(watcher!.watching()).toEqual([])
+  })
+
+  it('reports nothing while Bash sandbox placeholders come and go, and still notices the real folder afterwards', async () => {
+    const agents = join(root, '.claude/agents')
+    watcher!.setFolders([{ path: agents, awaitCreation: true }])
+    // Each sandboxed command puts an empty .claude folder here (the project has none) and removes it after.
+    for (let i = 0; i < 3; i++) await createBashTool({ cwd: root }).run({ command: 'true' }, toolContext(root, { sandbox: 'workspace' }))
+    const bg = await runInBackground(root)
+    expect(placeholderAt(join(root, '.claude'))).toMatchObject({ kind: 'dir' })
+    await bg.stop()
+    // A report of something else flushes anything the placeholders made pending: it must be alone.
+    let next = nextReport()
+    watcher!.touch(join(root, 'elsewhere'))
+    expect(await next).toEqual([join(root, 'elsewhere')])
+    next = nextReport()
+    mkdirSync(agents, { recursive: true })
+    writeFileSync(join(agents, 'a.md'), 'one')
+    expect(await next).toEqual([agents])
+    expect(reports).toHaveLength(2)
   })
 })

@@ -3,11 +3,16 @@
 // existing parent, so the first agent file created there is noticed too. Watch errors (a folder deleted
 // while watched) re-arm the watch instead of failing.
 //
+// The Bash sandbox's placeholders come and go with every sandboxed command (an empty `.claude` folder, or an
+// empty file at `.claude/agents`): a placeholder is not an agent folder, so its coming and going reports
+// nothing, and a watched parent that vanishes with it is replaced by the next one up.
+//
 // Subfolders are watched one by one rather than with `recursive: true`: on Linux, Node's recursive watch
 // stops reporting changes to a file once it has been replaced by a rename — which is exactly how editors
 // (and this editor's atomic save) write files.
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { placeholderAt } from '../security/placeholders'
 
 export interface WatchedFolder {
   path: string
@@ -27,6 +32,11 @@ const MAX_PARENT_LEVELS = 4
 /** Agent folders are small; a huge tree is not searched for subfolders beyond these bounds. */
 const MAX_DEPTH = 8
 const MAX_DIRS = 200
+
+/** The agent folder is there (a placeholder is not). */
+const folderPresent = (path: string): boolean => existsSync(path) && placeholderAt(path) === null
+/** A step towards it is there to be watched (a placeholder folder is: a real file may be put in it). */
+const stepPresent = (path: string): boolean => existsSync(path) && placeholderAt(path)?.kind !== 'file'
 
 function subfolders(root: string): string[] {
   const out = [root]
@@ -66,7 +76,7 @@ export class AgentFolderWatcher {
     }
     for (const folder of wanted.values()) {
       const existing = this.armed.get(folder.path)
-      if (existing && existing.folder.awaitCreation === folder.awaitCreation && (existing.direct || !existsSync(folder.path))) continue
+      if (existing && existing.folder.awaitCreation === folder.awaitCreation && (existing.direct || !folderPresent(folder.path))) continue
       this.arm(folder)
     }
   }
@@ -106,7 +116,7 @@ export class AgentFolderWatcher {
     if (this.closed) return
     const armed: Armed = { folder, watchers: [], direct: false }
     this.armed.set(folder.path, armed)
-    if (existsSync(folder.path)) {
+    if (folderPresent(folder.path)) {
       armed.direct = true
       for (const dir of subfolders(folder.path)) {
         const w = this.open(dir, (event) => {
@@ -127,9 +137,12 @@ export class AgentFolderWatcher {
     let next = folder.path
     while (dirname(next) !== parent) next = dirname(next)
     const w = this.open(parent, () => {
-      if (this.armed.get(folder.path) !== armed || !existsSync(next)) return
+      if (this.armed.get(folder.path) !== armed) return
+      // The watched parent itself went (a placeholder folder removed, or deleted by hand): wait one level up.
+      if (!existsSync(parent)) return this.arm(folder)
+      if (!stepPresent(next)) return
       this.arm(folder)
-      if (existsSync(folder.path)) this.schedule(folder.path)
+      if (folderPresent(folder.path)) this.schedule(folder.path)
     })
     if (w) armed.watchers.push(w)
   }

@@ -4,6 +4,7 @@ import type { Dirent } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../../../shared/agent-definition'
+import { isPlaceholder } from '../security/placeholders'
 import { diagnostic } from './diagnostics'
 
 export const MAX_SCAN_DEPTH = 16
@@ -27,6 +28,8 @@ const errorCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoExce
 
 export async function scanAgentDir(root: string): Promise<ScanResult> {
   const result: ScanResult = { files: [], diagnostics: [], exists: true }
+  // `.claude/agents` as an empty placeholder of the Bash sandbox (a command is running): no folder yet.
+  if (isPlaceholder(root)) return { ...result, exists: false }
   try {
     if (!(await stat(root)).isDirectory()) {
       result.diagnostics.push(diagnostic(root, AT_START, 'warning', 'not-a-folder', 'expected a folder of agent files, but this is a file'))

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { SettingsFile } from '../hooks/settings-files'
+import { isPlaceholder } from '../security/placeholders'
 import { parseServerConfig, type McpTransportConfig } from './server-config'
 
 export type McpScope = 'fanout' | 'user' | 'project' | 'local' | 'agent'
@@ -40,7 +41,8 @@ export interface McpConfig {
 }
 
 function readJson(file: string, problems: string[]): Record<string, unknown> | null {
-  if (!existsSync(file)) return null
+  // An empty .mcp.json that is only the Bash sandbox's placeholder (a command is running) is no file at all.
+  if (!existsSync(file) || isPlaceholder(file)) return null
   try {
     const json: unknown = JSON.parse(readFileSync(file, 'utf8'))
     if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>

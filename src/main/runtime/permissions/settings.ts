@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { isPlaceholder } from '../security/placeholders'
 import { PERMISSION_MODES, type Diagnostic, type PermissionMode } from '../../../shared/agent-definition'
 import { jsonErrorOffset } from './json-position'
 import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleSource } from './rules'
@@ -161,7 +162,8 @@ export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): Per
   if (managed) candidates.push({ file: managed, source: 'managed', root: dirname(managed) })
   const seen = new Set<string>()
   for (const c of candidates) {
-    if (seen.has(c.file) || !existsSync(c.file)) continue
+    // A placeholder of the Bash sandbox (an Edit deny rule on an absent settings file) is no settings file.
+    if (seen.has(c.file) || !existsSync(c.file) || isPlaceholder(c.file)) continue
     seen.add(c.file) // running in the home directory: user and project settings are one file
     loadFile(c.file, c.source, c.root, home, out)
   }

@@ -3,6 +3,7 @@
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentChanges, AgentCommit, ChangedFile, FileChangeStatus } from '../../../shared/review'
+import { pathspecWithoutPlaceholders } from '../security/placeholders'
 import { runGit, runGitRaw, tryGit } from '../worktrees/git'
 import type { AgentBranch } from './agent-branches'
 
@@ -101,15 +102,19 @@ export async function agentChanges(dir: string, head: string | null, branch: Age
   }
 }
 
-/** Changes in a worktree not committed to its branch: edits to tracked files and new files (ignored ones aside). */
+/**
+ * Changes in a worktree not committed to its branch: edits to tracked files and new files (ignored ones
+ * aside, and the Bash sandbox's placeholders, which are not files of the agent's).
+ */
 export async function worktreeChanges(path: string | null): Promise<ChangedFile[]> {
   if (!path) return []
   const tracked = await tryGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD'])
   if (!tracked) return []
+  const only = pathspecWithoutPlaceholders(path)
   const [names, counts, others] = await Promise.all([
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--name-status', '-z', '-M', 'HEAD']),
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--numstat', '-z', '-M', 'HEAD']),
-    runGitRaw(path, ['ls-files', '--others', '--exclude-standard', '-z'])
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--name-status', '-z', '-M', 'HEAD', ...only]),
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--numstat', '-z', '-M', 'HEAD', ...only]),
+    runGitRaw(path, ['ls-files', '--others', '--exclude-standard', '-z', ...only])
   ])
   const files = parseDiffListing(names, counts)
   for (const rel of others.split('\0').filter(Boolean)) files.push({ path: rel, status: 'added', ...(await countNewFile(join(path, rel))) })

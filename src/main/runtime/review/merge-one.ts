@@ -3,11 +3,13 @@
 // checkout is moved to it the way git fast-forwards (`git read-tree -m -u`, which refuses rather than
 // overwrite anything) and the branch is advanced with a compare-and-swap (`git update-ref`). So there is
 // never a MERGE_HEAD, a conflict marker or a half-updated checkout: a refused merge leaves everything as it was.
+import { join } from 'node:path'
 import type { MergeStop, MergeStrategy, MergedAgent } from '../../../shared/review'
 import { commitAll, commitMessage, removeWorktreeAndBranch, type RepoInfo } from '../worktrees'
 import { errorText, runGit, tryGit } from '../worktrees/git'
 import { commitIdentityConfig } from '../worktrees/identity'
 import type { AgentBranch } from './agent-branches'
+import { placeholderAt } from '../security/placeholders'
 import { worktreeChanges } from './changes'
 import { checkoutRefusal, checkoutState } from './checkout'
 import { mergeTrees } from './dry-run'
@@ -87,6 +89,9 @@ export async function mergeOne(repo: RepoInfo, b: AgentBranch, strategy: MergeSt
     const why = errorText(err)
     if (/would be overwritten|untracked working tree files?/i.test(why)) {
       const paths = overwrittenFiles(why)
+      // The Bash sandbox's placeholders are no one's files: they go when the command that holds them ends.
+      const held = paths.map((p) => placeholderAt(join(root, p))).find((info) => info !== null)
+      if (held) return stop(b, 'untracked', `${held.path} is held by ${held.holder} (an empty placeholder the Bash sandbox keeps there), and the ${agentLabel(b)} brings a file at that place; merge again when that command has ended. Nothing was merged.`, paths)
       return stop(b, 'untracked', `Untracked files in ${root} would be overwritten by the ${agentLabel(b)} (${paths.join(', ') || why}); move or delete them first. Nothing was merged.`, paths)
     }
     return stop(b, 'failed', `git could not update ${root} to the merge (${why}); nothing was merged.`)

@@ -1,12 +1,15 @@
 // How one Bash call is started: in which sandbox (or none), with which environment. The permission layer says
 // what the call was granted (ctx.sandbox); the agent's floor raises a "workspace" grant to "read-only" for
 // plan mode and read-only agents. Every command gets an environment without credentials (security/child-env).
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { childEnv } from '../security/child-env'
 import type { PathPolicy } from '../security/path-policy'
+import { gitExcludesFor, withGitConfig, workTreeTop } from '../security/sandbox/git-excludes'
 import { sandboxPolicy } from '../security/sandbox/sandbox-policy'
+import { mountPoints } from '../security/sandbox/mount-points'
 import { sharedSandboxRuntime, type SandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import type { SandboxLevel, ToolContext } from './define-tool'
 
@@ -29,13 +32,14 @@ export interface PreparedCommand {
   env: Record<string, string>
   /** What the command runs in, for the UI and the model. */
   sandbox: SandboxLevel
+  /** Call with the pid of the process that runs `line`. */
+  started(pid: number): void
   release(): void
 }
 
 /** Nothing may wait for a human at a pager or a credential prompt: there is no terminal. */
 const NO_PROMPTS = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }
-/** A read-only command must not start a repository's fsmonitor program. */
-const READ_ONLY_GIT = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'false' }
+const noop = (): void => undefined
 
 function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80) || 'x'
@@ -56,20 +60,33 @@ export function describeSandbox(level: SandboxLevel): string {
 export async function prepareCommand(command: string, ctx: ToolContext, paths: PathPolicy, opts: BashSandboxOptions | false | undefined): Promise<PreparedCommand | { refused: string }> {
   const level = opts === false ? 'off' : effectiveLevel(opts?.floor ?? 'workspace', ctx.sandbox)
   const baseEnv = (extra: Record<string, string>) => childEnv({ pass: opts ? opts.passEnv : undefined, set: { ...NO_PROMPTS, ...extra } })
-  if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), sandbox: 'off', release: () => undefined }
+  if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
   const runtime = opts?.runtime ?? sharedSandboxRuntime()
   const status = await runtime.ready()
   if (!status.available) {
     // The permission layer asks a person when there is no sandbox; a call it sent here expecting one is refused.
     if (ctx.sandbox) return { refused: `Bash did not run the command: it was approved to run in ${describeSandbox(level)}, and the sandbox is unavailable (${status.reason}).` }
-    return { line: command, env: baseEnv({}), sandbox: 'off', release: () => undefined }
+    return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
   }
   const tmpDir = join(tmpdir(), 'fanout-sandbox', safeName(ctx.agentId))
   mkdirSync(tmpDir, { recursive: true })
   const policy = sandboxPolicy(level, { paths, tmpDir, allowedDomains: opts?.allowedDomains?.() ?? [], secretFiles: opts?.secretFiles })
   const wrapped = await runtime.wrap(command, policy, ctx.signal)
-  const env = baseEnv(level === 'read-only' ? READ_ONLY_GIT : {})
-  return { line: wrapped.command, env, sandbox: level, release: wrapped.release }
+  // A read-only command must not start a repository's fsmonitor program.
+  const env = level === 'read-only' ? withGitConfig(baseEnv({}), 'core.fsmonitor', 'false') : baseEnv({})
+  // Git in there skips the sandbox's placeholders: this command's, and those of others running in the same tree.
+  const top = workTreeTop(paths.cwd)
+  const git = top ? await gitExcludesFor(paths.cwd, [...wrapped.placeholders, ...mountPoints.placeholdersUnder(top)], randomBytes(8).toString('hex'), env) : null
+  return {
+    line: wrapped.command,
+    env: git?.env ?? env,
+    sandbox: level,
+    started: wrapped.started,
+    release: () => {
+      git?.dispose()
+      wrapped.release()
+    }
+  }
 }
 
 const BLOCKED = /Read-only file system|Operation not permitted|Permission denied|Could not resolve host|Temporary failure in name resolution|Network is unreachable|Connection refused|blocked-by-sandbox-runtime|403 Forbidden/i

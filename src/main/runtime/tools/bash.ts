@@ -58,6 +58,7 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
   const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
   const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })
   const pid = child.pid
+  if (pid !== undefined) prepared.started(pid)
   let timedOut = false
   let aborted = false
   let exitCode: number | null = null
@@ -170,6 +171,7 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
     prepared.release()
     return { content: 'Could not start bash in the background.', isError: true }
   }
+  prepared.started(pid)
   child.unref()
   const untrack = trackBackgroundGroup(pid)
   // Stopping the agent stops what it left running.

@@ -2,6 +2,7 @@
 // (how many matches, where), because the model's next call depends on them.
 import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
 import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
@@ -76,7 +77,11 @@ export function createEditTool(opts: ToolOptions): Tool {
       if (refused) return { content: refused, isError: true }
       if (input.old_string === input.new_string)
         return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
-      const info = await stat(abs).catch(() => null)
+      // A placeholder of the Bash sandbox is no file (see write.ts).
+      const placeholder = placeholderAt(abs)
+      const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(abs)
+      if (held) return { content: heldMessage(held, displayPath(opts.cwd, held.path)), isError: true }
+      const info = placeholder ? null : await stat(abs).catch(() => null)
       if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
       if (!info) {
         if (input.old_string !== '') return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }

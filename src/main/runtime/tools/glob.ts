@@ -4,6 +4,7 @@
 import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
+import { placeholdersUnder } from '../security/placeholders'
 import { defineTool, type Tool } from './define-tool'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
@@ -85,9 +86,11 @@ export function createGlobTool(opts: ToolOptions): Tool {
       // A root that is not there is searched by neither engine; report the one a search would have started with.
       const listed = rootInfo?.isDirectory() ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
       const all = listed.files
-      // Protected files, and files an in-tree symlink leads to outside, are not listed.
+      // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
+      // files that exist only while a command runs, always the newest) are not listed.
       const visible = paths.searchFilter(root, 'Glob')
-      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && visible(join(root, rel))))
+      const placeholders = new Set(placeholdersUnder(root))
+      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
       const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
       const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
       // Claude Code's tool_response for Glob (PostToolUse hooks).

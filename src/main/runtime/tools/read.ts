@@ -3,6 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
+import { placeholderAt } from '../security/placeholders'
 import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
@@ -95,6 +96,11 @@ export function createReadTool(opts: ToolOptions): Tool {
       const shown = displayPath(opts.cwd, abs)
       const refused = paths.check('Read', abs, 'read')
       if (refused) return { content: refused, isError: true }
+      const placeholder = placeholderAt(abs)
+      if (placeholder) {
+        const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'
+        return { content: `File does not exist: ${shown}. (What is there now is ${what} the Bash sandbox put in place for ${placeholder.holder}; it goes away when that command ends.)`, isError: true }
+      }
       let info
       try {
         info = await stat(abs)

@@ -3,6 +3,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { claimPlaceholder, heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
 import { defineTool, type Tool } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
@@ -14,9 +15,14 @@ const schema = z.object({
   content: z.string().describe('The full content to write to the file')
 })
 
-/** Writes and records the result as seen by this agent (its own write is not a foreign change). */
+/**
+ * Writes and records the result as seen by this agent (its own write is not a foreign change). Over a
+ * placeholder of the Bash sandbox it writes in place (the sandbox's mount stays on it; moving it away would
+ * let the running command write there), and from then on the file is the agent's, not a placeholder.
+ */
 export async function writeAndRecord(fileState: FileState, abs: string, content: string): Promise<void> {
   await mkdir(dirname(abs), { recursive: true })
+  claimPlaceholder(abs)
   await writeFile(abs, content, 'utf8')
   const info = await stat(abs)
   fileState.record(abs, content, info.mtimeMs)
@@ -39,9 +45,13 @@ export function createWriteTool(opts: ToolOptions): Tool {
       const shown = displayPath(opts.cwd, abs)
       const refused = paths.check('Write', abs, 'write')
       if (refused) return { content: refused, isError: true }
-      const existing = await stat(abs).catch(() => null)
+      // A placeholder of the Bash sandbox is no file: writing there creates one (no Read needed first).
+      const placeholder = placeholderAt(abs)
+      const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(abs)
+      if (held) return { content: heldMessage(held, displayPath(opts.cwd, held.path)), isError: true }
+      const existing = placeholder ? null : await stat(abs).catch(() => null)
       if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
-      const refusal = await fileState.checkWritable(abs, shown)
+      const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
       if (refusal) return { content: refusal, isError: true }
       const before = existing ? await readFile(abs, 'utf8') : ''
       await writeAndRecord(fileState, abs, input.content)

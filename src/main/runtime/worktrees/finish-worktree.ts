@@ -3,6 +3,7 @@
 // nothing is removed unless git confirms it is clean, and a failed commit leaves everything in place.
 import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { pathspecWithoutPlaceholders, placeholdersUnder } from '../security/placeholders'
 import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
 import { commitIdentityConfig } from './identity'
 import { updateMetadata } from './metadata'
@@ -40,14 +41,17 @@ export function commitMessage(agentType: string, description: string): string {
   return `Agent ${agentType}: ${subject || 'changes'}`
 }
 
-/** `git status` output listing every change, including each untracked file (not just its folder). */
+/**
+ * `git status` output listing every change, including each untracked file (not just its folder). The Bash
+ * sandbox's placeholders (empty files that exist only while a sandboxed command runs) are not changes.
+ */
 export async function uncommittedChanges(worktreePath: string): Promise<string> {
-  return runGit(worktreePath, ['status', '--porcelain=v1', '--untracked-files=all', '--ignore-submodules=none'])
+  return runGit(worktreePath, ['status', '--porcelain=v1', '--untracked-files=all', '--ignore-submodules=none', ...pathspecWithoutPlaceholders(worktreePath)])
 }
 
-/** `git add -A` and commit in the worktree; returns the new commit or throws with git's reason. */
+/** `git add -A` (placeholders aside) and commit in the worktree; returns the new commit or throws with git's reason. */
 export async function commitAll(worktreePath: string, message: string): Promise<string> {
-  await runGit(worktreePath, ['add', '-A'])
+  await runGit(worktreePath, ['add', '-A', ...pathspecWithoutPlaceholders(worktreePath)])
   const identity = await commitIdentityConfig(worktreePath)
   // --no-verify: this commit is a checkpoint of the agent's work; a hook rejecting work in progress would
   // leave it uncommitted. The user's hooks run when they commit or merge the result themselves.
@@ -113,6 +117,11 @@ async function finishLocked(
   if (head !== worktree.baseCommit || onBranch !== worktree.branch) {
     const note = onBranch === worktree.branch ? undefined : `the agent switched the worktree to ${onBranch ?? 'a detached HEAD'}`
     return { ...base, changed: true, kept: true, commit: head, ...(note ? { error: note } : {}) }
+  }
+  // A sandboxed command it started in the background still runs there (its placeholders say so): keep it.
+  const held = placeholdersUnder(worktree.path)
+  if (held.length) {
+    return { ...base, changed: false, kept: true, error: `a sandboxed command is still running in ${worktree.path} (the sandbox's placeholders are there), so the worktree was kept` }
   }
   // Run the removal from the main repository: a process cannot remove the folder it is standing in on every OS.
   const error = await removeWorktreeAndBranch(commonDir, worktree)

@@ -8,6 +8,13 @@
 // (SSH and cloud keys, token files, Fanout's own stored API key). sandbox-runtime itself adds the dangerous
 // files of the working tree (.git/hooks, .git/config, shell rc files, .vscode, .claude/agents) to the write
 // denies in every level.
+//
+// The working tree's `.claude` folder is write-protected whole, not only its agents and commands: all of it
+// configures what runs later (settings, hooks, agents, commands, skills, output styles). That also spares a
+// project that has a `.claude` folder two placeholders per command (sandbox-runtime covers an absent
+// `.claude/agents` and `.claude/commands` with empty files a person sees while the command runs; under a
+// read-only `.claude` it needs none). Without a `.claude` folder the one placeholder is `.claude` itself,
+// as before. See mount-points.ts.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
@@ -18,7 +25,7 @@ import type { CommandPolicy } from './sandbox-runtime'
 /** Credential stores no sandboxed command reads, relative to the home directory. */
 const CREDENTIAL_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.claude/.credentials.json', '.anthropic']
 /** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
-const RUNS_LATER_FILES = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.mcp.json', '.gitmodules']
+const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
 const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
 
@@ -72,6 +79,8 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
   const allowWrite = [paths.cwd, opts.tmpDir]
   const denyWrite = [
     ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
+    // Absent or not, as sandbox-runtime would cover an absent one with a placeholder at this same path anyway.
+    join(paths.cwd, '.claude'),
     ...RUNS_LATER_FILES.map((f) => join(paths.cwd, f)).filter((f) => existsSync(f))
   ]
   const gitDir = outsideGitDir(paths.cwd)

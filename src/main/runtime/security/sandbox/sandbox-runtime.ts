@@ -17,6 +17,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { childEnv } from '../child-env'
+import { mountPoints } from './mount-points'
 
 type Srt = typeof import('@anthropic-ai/sandbox-runtime')
 
@@ -37,6 +38,10 @@ export interface CommandPolicy {
 export interface WrappedCommand {
   /** The command line to run with `/bin/bash -c`. */
   command: string
+  /** The placeholders its sandbox stands on (absolute paths; see mount-points.ts). */
+  placeholders: readonly string[]
+  /** Call with the spawned process's pid: its placeholders must outlive a crash of Fanout while it runs. */
+  started(pid: number): void
   /** Call once the command has exited (removes mount points the sandbox made, drops its network list). */
   release(): void
 }
@@ -145,6 +150,7 @@ export class SandboxRuntime {
         ...(this.opts.bwrapPath ? { bwrapPath: this.opts.bwrapPath } : {}),
         ...(this.opts.socatPath ? { socatPath: this.opts.socatPath } : {})
       }))
+      mountPoints.guardSignals()
       const probe = await this.wrap('true', { cwd: tmpdir(), allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] })
       const run = await runProbe(probe.command)
       probe.release()
@@ -162,8 +168,8 @@ export class SandboxRuntime {
     const manager = srt.SandboxManager
     // 128 random bits: the id is all that ties a connection to this command's network allow list.
     const commandId = randomBytes(16).toString('base64url')
-    const wrapped = await inDirectory(policy.cwd, policy.tmpDir, () =>
-      manager.wrapWithSandbox(
+    const { line, hold } = await inDirectory(policy.cwd, policy.tmpDir, async () => {
+      const line = await manager.wrapWithSandbox(
         command,
         'bash',
         {
@@ -173,16 +179,20 @@ export class SandboxRuntime {
         signal,
         { commandId, commandText: command }
       )
-    )
+      // Still in the queue: the next wrap must find these placeholders made, not absent.
+      return { line, hold: mountPoints.hold(commandId, command, line) }
+    })
     if (policy.allowedDomains.length) manager.registerCommandNetworkLists(commandId, { allowedDomains: policy.allowedDomains })
     let released = false
     return {
-      command: wrapped,
+      command: line,
+      placeholders: hold.paths,
+      started: (pid) => mountPoints.started(hold, pid),
       release: () => {
         if (released) return
         released = true
         manager.unregisterCommandNetworkLists(commandId)
-        manager.cleanupAfterCommand()
+        mountPoints.release(hold, () => manager.cleanupAfterCommand())
       }
     }
   }
@@ -198,7 +208,8 @@ export async function shutdownSandbox(): Promise<void> {
   initialized = undefined
   shared = undefined
   await started.catch(() => undefined)
-  await loadLibrary().SandboxManager.reset()
+  // reset() removes every mount point the library tracked, at once (synchronously, before its first await).
+  await mountPoints.aroundLibraryReset(() => loadLibrary().SandboxManager.reset())
 }
 
 let shared: SandboxRuntime | undefined

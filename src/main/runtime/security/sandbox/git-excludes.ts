@@ -1,0 +1,104 @@
+// Git inside the sandbox sees the placeholders as untracked files: the command's own as /dev/null character
+// devices (`git add -A` then fails: "can only add regular files"), those of other commands running in the
+// same folder as empty files (`git add -A` would commit them). So every sandboxed command gets a git
+// excludes file naming the placeholders of its repository, through GIT_CONFIG_* variables. That setting
+// replaces the person's own `core.excludesFile`, so its contents are copied in first: their ignores still hold.
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { dirname, join, relative, sep } from 'node:path'
+
+/** The top of the work tree that holds `cwd` (where a `.git` folder or file is), or null outside git. */
+export function workTreeTop(cwd: string): string | null {
+  for (let d = cwd; ; d = dirname(d)) {
+    if (statOrNull(join(d, '.git'))) return d
+    if (dirname(d) === d) return null
+  }
+}
+
+/** A gitignore line matching exactly `rel` (relative to the work tree's top), or null if none can. */
+export function excludeLine(rel: string): string | null {
+  if (!rel || rel.includes('\n') || rel.includes('\r')) return null
+  const escaped = rel
+    .split(sep)
+    .join('/')
+    .replace(/[\\*?[]/g, (c) => `\\${c}`)
+    .replace(/ +$/, (s) => s.replace(/ /g, '\\ '))
+  return `/${escaped}`
+}
+
+/** Adds `key=value` to the GIT_CONFIG_COUNT/KEY_n/VALUE_n list in `env` (keeping entries already there). */
+export function withGitConfig(env: Record<string, string>, key: string, value: string): Record<string, string> {
+  const n = Number(env.GIT_CONFIG_COUNT) || 0
+  return { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: key, [`GIT_CONFIG_VALUE_${n}`]: value }
+}
+
+const configured = new Map<string, { key: string; file: string | null }>()
+
+function statOrNull(path: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null
+  } catch {
+    return null // ENOTDIR: a worktree's .git is a file
+  }
+}
+
+function mtimes(paths: string[]): string {
+  return paths.map((p) => statOrNull(p)?.mtimeMs ?? 0).join(',')
+}
+
+/** The person's own excludes file for this work tree (`core.excludesFile`, else git's default), if any. */
+async function userExcludesFile(top: string, env: Record<string, string | undefined>): Promise<string | null> {
+  const home = env.HOME || homedir()
+  const xdg = env.XDG_CONFIG_HOME || join(home, '.config')
+  // Asked of git once, and again only when a config file it reads changed.
+  const key = mtimes([join(home, '.gitconfig'), join(xdg, 'git/config'), join(top, '.git'), '/etc/gitconfig', join(top, '.git/config')])
+  const cached = configured.get(top)
+  if (cached?.key === key) return cached.file
+  const fromConfig = await new Promise<string | null>((resolve) => {
+    const clean = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && !k.startsWith('GIT_CONFIG'))) as Record<string, string>
+    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: top, env: clean, timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout.trim() || null))
+  })
+  const file = fromConfig ?? join(xdg, 'git/ignore')
+  const found = statOrNull(file)?.isFile() ? file : null
+  configured.set(top, { key, file: found })
+  return found
+}
+
+export interface GitExcludes {
+  env: Record<string, string>
+  /** The file written for this command (removed with `dispose`). */
+  file: string | null
+  dispose(): void
+}
+
+/**
+ * The environment that makes git inside the sandbox skip `placeholders` (those in `cwd`'s work tree, not in
+ * its `.git`). Returns `env` unchanged when there are none or `cwd` is not in a work tree.
+ */
+export async function gitExcludesFor(cwd: string, placeholders: readonly string[], id: string, env: Record<string, string>): Promise<GitExcludes> {
+  const none: GitExcludes = { env, file: null, dispose: () => undefined }
+  const top = workTreeTop(cwd)
+  if (!top) return none
+  const gitDir = join(top, '.git')
+  const lines = [...new Set(placeholders)]
+    .filter((p) => p.startsWith(top + sep) && p !== gitDir && !p.startsWith(gitDir + sep))
+    .map((p) => excludeLine(relative(top, p)))
+    .filter((l): l is string => l !== null)
+  if (!lines.length) return none
+  const own = await userExcludesFile(top, process.env)
+  let theirs = ''
+  try {
+    if (own) theirs = readFileSync(own, 'utf8')
+  } catch {}
+  const dir = join(tmpdir(), 'fanout-git-excludes')
+  const file = join(dir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.gitignore`)
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const header = own ? `# ${own} (your own excludes file, copied)\n` : ''
+    writeFileSync(file, `${header}${theirs}${theirs && !theirs.endsWith('\n') ? '\n' : ''}# Placeholders the Bash sandbox mounts on (not files of this project)\n${lines.join('\n')}\n`, { mode: 0o600 })
+  } catch {
+    return none
+  }
+  return { env: withGitConfig(env, 'core.excludesFile', file), file, dispose: () => rmSync(file, { force: true }) }
+}
