@@ -7,6 +7,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'e2e/artifacts/results',
   timeout: 60_000,
+  // Every expect waits on a condition; on a loaded 2-core CI machine a run's next step can take well over
+  // Playwright's default 5 s. A generous cap costs a passing test nothing.
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list']],
   use: {

@@ -52,8 +52,10 @@ export interface StreamProbeResult {
   longFrames: number[]
   /** Per agent id: [highest marker on screen, epoch ms when it appeared], in the order seen. */
   seen: Record<string, Array<[number, number]>>
-  /** Agents whose panel was visible when the probe stopped (the rest were scrolled out of view). */
+  /** Agents whose tile or panel was visible when the probe stopped (the rest were scrolled out of view). */
   onScreen: string[]
+  /** The overview's density as measured (tiles, compact, panels). */
+  density: string
 }
 
 interface StreamProbe {
@@ -73,7 +75,7 @@ export function startStreamProbe(): void {
     const box = scroller ? scroller.getBoundingClientRect() : { top: 0, bottom: w.innerHeight }
     const top = Math.max(0, box.top)
     const bottom = Math.min(w.innerHeight, box.bottom)
-    return [...w.document.querySelectorAll('[data-testid="agent-panel"]')]
+    return [...w.document.querySelectorAll('[data-tile]')]
       .filter((p) => {
         const r = p.getBoundingClientRect()
         return r.bottom > top && r.top < bottom
@@ -81,7 +83,7 @@ export function startStreamProbe(): void {
       .map((p) => p.getAttribute('data-agent-id')!)
   }
   const now = () => w.performance.timeOrigin + w.performance.now()
-  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {}, onScreen: [] }
+  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {}, onScreen: [], density: '' }
   const last: Record<string, number> = {}
   let running = true
   let prev = -1
@@ -131,6 +133,7 @@ export function startStreamProbe(): void {
       mo.disconnect()
       for (const o of observers) o.disconnect()
       result.onScreen = panelsOnScreen()
+      result.density = w.document.querySelector('[data-testid="overview"]')?.getAttribute('data-density') ?? '?'
       return result
     }
   }
@@ -158,7 +161,7 @@ export function timeCatchUp(finalSeq: Record<string, number>): Promise<{ ms: num
     const close = text.indexOf('›', open)
     return open >= 0 && close > open ? Number(text.slice(open + 1, close)) : -1
   }
-  const panels = () => [...w.document.querySelectorAll('[data-testid="agent-panel"]')]
+  const panels = () => [...w.document.querySelectorAll('[data-tile]')]
   const box = scroller.getBoundingClientRect()
   const inView = (p: El) => {
     const r = p.getBoundingClientRect()

@@ -116,6 +116,12 @@ export class StreamHost implements RuntimeHost {
                 const seq = sent[id].length
                 sent[id].push(epochNow())
                 this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
+                // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
+                // context) change with the text.
+                if (seq % 100 === 99) {
+                  const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
+                  this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
+                }
               }, period)
               this.timers.push(t)
             }, (i * period) / s.childIds.length)
@@ -154,6 +160,8 @@ export class StreamHost implements RuntimeHost {
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'agent_start', agentType: p.subagent_type, description: p.description, prompt: p.prompt, model: 'claude-haiku-4-5', cwd: s.cwd, depth: 1, maxTurns: 30, color: COLORS[i % COLORS.length], tools: ['Read', 'Grep', 'Glob'] })
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
+      // The request is out: the tile waits on the model until the bench says go.
+      this.emit(id, s.mainId, `toolu_${i}`, { type: 'model_request', model: 'claude-haiku-4-5', attempt: 1 })
     })
     this.notify({ type: 'session_updated', session: this.summary() })
   }

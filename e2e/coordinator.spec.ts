@@ -82,7 +82,9 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   // Nothing runs any more: no phase reads as under way.
   await expect(strip.locator('[data-progress=current]')).toHaveCount(0)
   await expect(strip.locator('[data-phase=verification]')).toHaveAttribute('data-progress', 'done')
-  const count = (phase: string) => page.locator(`[data-testid=phase-section][data-phase=${phase}]`).getByTestId('agent-panel')
+  // The person moves on from the overview (it holds still under the pointer): it settles, every agent back.
+  await page.mouse.move(5, 5)
+  const count = (phase: string) => page.locator(`[data-testid=phase-section][data-phase=${phase}] [data-tile]`)
   await expect(count('research')).toHaveCount(2)
   await expect(count('synthesis')).toHaveCount(1)
   await expect(count('implementation')).toHaveCount(2)

@@ -53,7 +53,7 @@ test('a session a crash cut off reopens as interrupted and resumes', async ({ pa
   await shoot(page, 'crash-reopened')
 
   await page.getByTestId('resume-interrupted').click()
-  await expect(page.getByTestId('interrupted-bar')).toHaveCount(0, { timeout: 15_000 })
+  await expect(page.getByTestId('interrupted-bar')).toHaveCount(0, { timeout: 45_000 })
   await expect(page.getByTestId('session-summary')).toContainText('Finished', { timeout: 40_000 })
   await expect(page.locator('[data-testid=agent-panel][data-status=interrupted]')).toHaveCount(0)
   await expect(page.getByTestId('header-agent-count')).toHaveText('2 subagents')

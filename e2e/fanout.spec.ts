@@ -35,9 +35,15 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   const before = (await reviewer.locator('.panel-body').innerText()).length
   await expect.poll(async () => (await reviewer.locator('.panel-body').innerText()).length).toBeGreaterThan(before)
 
-  // Stop the reviewer mid-run.
+  // Stop the reviewer mid-run: it keeps its place (the pointer is there), and a toast says what stopped.
   await expect(reviewer).toHaveAttribute('data-status', 'running')
+  const place = await reviewer.boundingBox()
   await reviewer.getByTestId('panel-stop').click()
+  await expect(reviewer).toHaveAttribute('data-status', 'stopped')
+  expect(await reviewer.boundingBox()).toEqual(place)
+  await expect(page.getByTestId('toast').filter({ hasText: 'Stopped code-reviewer' })).toContainText('Review error handling in the lexer')
+  // Moved away, the overview settles: the stopped agent goes to the Finished list.
+  await page.mouse.move(5, 400)
   const stoppedRow = page.locator('[data-testid=finished-row]', { hasText: 'code-reviewer' })
   await expect(stoppedRow).toContainText('Stopped')
 
@@ -76,7 +82,7 @@ test('the page refuses to work without this launch’s token', async ({ page }) 
   await expect(page.getByTestId('unauthorized')).toContainText('without its access token')
   await page.goto('about:blank')
   await page.goto(app.url.replace(/#token=.*/, '#token=' + 'a'.repeat(64)))
-  await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 15_000 })
+  await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 45_000 })
 })
 
 test('a page from before a restart says so and to open the new address, instead of reconnecting forever', async ({ page }) => {
@@ -95,7 +101,7 @@ test('a page from before a restart says so and to open the new address, instead 
   // Fanout starts again at the same address, with a new token: the page stops and says what to do.
   const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
   try {
-    await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 15_000 })
+    await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 45_000 })
   } finally {
     await restarted.close()
   }

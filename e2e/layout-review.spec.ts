@@ -98,7 +98,8 @@ async function expectSessionNamesHaveTheRow(page: Page) {
  * session area; its title and text are whole, not cut with an ellipsis.
  */
 async function expectToastClear(page: Page) {
-  const toast = page.locator('.toast').filter({ hasText: 'Permission needed' })
+  // (The demo's own request may have a toast too: this one is the run's.)
+  const toast = page.locator('.toast').filter({ hasText: 'Permission needed' }).filter({ hasText: 'test-writer' })
   await expect(toast).toBeVisible()
   const box = async (sel: string) => (await page.locator(sel).first().boundingBox())!
   const t = (await toast.boundingBox())!
@@ -115,11 +116,11 @@ test('a run: pane header, sidebar names, permission toast', async ({ page }) => 
   await page.setViewportSize(SIZES[0])
   await page.goto(app.url)
   await page.getByTestId('run-demo').click()
-  await expect(page.getByTestId('agent-panel')).toHaveCount(4)
+  await expect(page.locator('[data-tile]')).toHaveCount(4)
   await page.getByTestId('new-session').click()
   await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 6')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('agent-panel')).toHaveCount(6, { timeout: 30_000 })
+  await expect(page.locator('[data-tile]')).toHaveCount(6, { timeout: 30_000 })
   await expect(page.getByTestId('tab-count-waiting')).toBeVisible({ timeout: 30_000 })
   await expectToastClear(page)
   await expect(page.getByTestId('tab-count-done')).toBeVisible({ timeout: 30_000 })

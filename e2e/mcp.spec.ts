@@ -27,6 +27,9 @@ test('Settings lists the MCP servers of the folder: connected with tools, failed
   writeFileSync(join(app.project, '.claude', 'settings.local.json'), JSON.stringify({ disabledMcpjsonServers: ['legacy'] }))
 
   await page.goto(app.url)
+  // The folder's servers run once the person trusts the folder (e2e/trust.spec.ts covers the dialog itself).
+  await page.getByTestId('trust-accept').click()
+  await expect(page.getByTestId('trust-dialog')).toBeHidden()
   await page.getByTestId('open-settings').click()
   const section = page.getByTestId('mcp-servers')
   await expect(section.getByTestId('mcp-server')).toHaveCount(3, { timeout: 20_000 })

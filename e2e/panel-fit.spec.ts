@@ -15,8 +15,17 @@ const SIZES = [
   { width: 1280, height: 800 }
 ]
 
-/** How many times `needle` is in the element's rendered text (hidden parts, such as tooltips, are not). */
-const occurrences = (el: Locator, needle: string) => el.evaluate((e, n) => ('innerText' in e ? e.innerText : '').split(n).length - 1, needle)
+/**
+ * How many times `needle` is in the element's rendered text (hidden parts, such as tooltips, are not), not
+ * counting the rule "Always allow" names (a rule, not the command again).
+ */
+const occurrences = (el: Locator, needle: string) =>
+  el.evaluate((e, n) => {
+    const count = (t: string) => t.split(n).length - 1
+    const text = (x: unknown) => (x as { innerText?: string }).innerText ?? ''
+    const rules = [...e.querySelectorAll('.perm-rule')].reduce((sum, r) => sum + count(text(r)), 0)
+    return count(text(e)) - rules
+  }, needle)
 
 /** The waiting panel: the command once, in the block with the answers, the icons in their buttons' colour. */
 async function expectOnePermissionBlock(page: Page) {
@@ -126,6 +135,8 @@ async function dragSplitter(page: Page, dx: number) {
 test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280', async ({ page }) => {
   test.setTimeout(180_000)
   app = await startBrowserMode({ hasApiKey: true, speed: 1 })
+  // Full panels whatever their number (the person's choice of density): this test is about the panels.
+  await page.addInitScript("localStorage.setItem('fanout.overviewDensity', 'panels')")
   await page.setViewportSize(SIZES[0])
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 6')
@@ -175,7 +186,12 @@ test('the scripted demo: the compound command a waiting agent asks about shows o
   await page.goto(app.url)
   await page.getByTestId('run-demo').click()
   const block = page.getByTestId('panel-permission')
-  await expect(block).toContainText('du -sh . && node --version', { timeout: 60_000 })
+  // The compound command part by part: what runs without asking, and what "Always" would cover.
+  const parts = block.getByTestId('command-parts')
+  await expect(parts.locator('[data-covered=read-only]')).toContainText('du -sh .', { timeout: 60_000 })
+  await expect(parts.locator('[data-covered=rule]')).toContainText('node --version')
+  await expect(parts.locator('[data-covered=rule]')).toContainText('Bash(node --version)')
+  await expect(block.getByTestId('perm-always')).toHaveText('Always allow Bash(node --version)')
   const panel = page.getByTestId('agent-panel').filter({ has: block })
   expect(await occurrences(panel, 'du -sh')).toBe(1)
   await expectCardsFit(page)

@@ -1,5 +1,5 @@
-// "Always allow" says which rule it adds and answers every waiting request that rule covers; several
-// alike requests can be allowed once together.
+// Alike requests share one card: "Always allow" says which rule it adds and answers every waiting request
+// that rule covers; "Allow all N" allows them once each. The dialog closes after the last answer.
 import { expect, test } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
@@ -17,15 +17,35 @@ test('permission queue: the rule Always allow adds, applied to the alike request
   await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
   await page.getByTestId('permissions-button').click()
   const queue = page.getByTestId('permission-queue')
-  const cards = queue.getByTestId('permission-card')
-  await expect(cards).toHaveCount(2)
-  await expect(cards.first().getByTestId('perm-always')).toHaveText('Always allow Bash(npm test:*)')
-  await expect(cards.first().getByTestId('perm-rule-note')).toHaveText('“Always allow” adds the rule Bash(npm test:*) for the rest of this session and allows the 1 other waiting request it covers.')
-  await expect(cards.first().getByTestId('perm-allow-like')).toHaveText('Allow all 2 like this')
+  // Alike requests (same tool, same rule) share one card, with one answer for all.
+  const group = queue.getByTestId('permission-group')
+  await expect(group).toHaveCount(1)
+  await expect(group.getByTestId('permission-group-item')).toHaveCount(2)
+  await expect(group.locator('.permission-summary')).toHaveText('npm test')
+  await expect(group.getByTestId('perm-allow-all')).toHaveText('Allow all 2')
+  await expect(group.getByTestId('perm-always-all')).toHaveText('Always allow Bash(npm test:*)')
+  await expect(group.getByTestId('perm-deny-all')).toHaveText('Deny all 2')
   await shoot(page, 'perm-queue-always')
 
-  await cards.first().getByTestId('perm-always').click()
-  await expect(cards).toHaveCount(0)
-  await expect(queue).toContainText('Nothing is waiting for your approval.')
+  // "Always" answers both; with the last answer the dialog closes.
+  await group.getByTestId('perm-always-all').click()
+  await expect(queue).toHaveCount(0)
   await expect(page.getByTestId('permissions-badge')).toHaveCount(0)
+  // Opened with nothing waiting, it says so and stays.
+  await page.getByTestId('permissions-button').click()
+  await expect(page.getByTestId('permission-queue')).toContainText('Nothing is waiting for your approval.')
+})
+
+test('permission queue: Allow all N answers a group once each, without a rule', async ({ page }) => {
+  app = await startBrowserMode({ hasApiKey: true })
+  await page.goto(app.url)
+  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
+  await page.getByTestId('new-prompt-send').click()
+  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+  await page.getByTestId('permissions-button').click()
+  await page.getByTestId('permission-group').getByTestId('perm-allow-all').click()
+  await expect(page.getByTestId('permission-queue')).toHaveCount(0)
+  await expect(page.getByTestId('permissions-badge')).toHaveCount(0)
+  // Both test-writers ran their command.
+  await expect(page.locator('[data-tile]').filter({ hasText: 'Run the parser test suite' }).filter({ hasText: 'npm test' })).toHaveCount(0, { timeout: 20_000 })
 })

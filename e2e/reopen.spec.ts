@@ -14,7 +14,7 @@ async function scrollToStart(transcript: Locator, first: Locator): Promise<void>
   await expect(async () => {
     await transcript.evaluate((el) => (el.scrollTop = 0))
     await expect(first).toBeVisible({ timeout: 200 })
-  }).toPass({ timeout: 15_000 })
+  }).toPass({ timeout: 45_000 })
 }
 
 test('a long session reopens at its end, reaches its start, counts everything and goes on', async ({ page }) => {

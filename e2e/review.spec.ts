@@ -40,6 +40,10 @@ async function startThreeImplementers(page: Page): Promise<void> {
   git('add', '-A')
   git('commit', '-q', '-m', 'implementer agent')
   await page.goto(app.url)
+  // The implementer's own acceptEdits mode is a grant the folder brings: the person approves the folder first.
+  const trust = page.getByTestId('trust-dialog')
+  await trust.getByTestId('trust-accept').click()
+  await expect(trust).toBeHidden()
   await page.getByTestId('new-prompt').fill('[review e2e] Three changes, one conflict: lexer errors, README, trimming')
   await page.getByTestId('new-prompt-send').click()
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 60_000 })

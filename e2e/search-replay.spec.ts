@@ -138,7 +138,10 @@ test('a reload returns to the session and the agent that were open, with the uns
   await expect(asking).toHaveCount(1, { timeout: 30_000 })
   await asking.getByTestId('perm-allow').click()
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+  // The pointer moves on from the overview (it holds still under the pointer): every agent back in the grid.
+  await page.mouse.move(5, 5)
   const row = page.locator('[data-testid=agent-panel], [data-testid=finished-row]', { hasText: 'docs-writer' })
+  await expect(row).toHaveAttribute('data-testid', 'agent-panel')
   const agentId = await row.getAttribute('data-agent-id')
   await row.getByTestId('panel-maximize').click()
   await expect(page.getByTestId('maximized-panel')).toContainText('docs-writer')

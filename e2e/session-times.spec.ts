@@ -17,7 +17,7 @@ test('sidebar: newest activity first, and relative times move on without a reloa
     await page.getByTestId('new-session').click()
     await page.getByTestId('new-prompt').fill(prompt)
     await page.getByTestId('new-prompt-send').click()
-    await expect(page.getByTestId('session-item').filter({ hasText: prompt })).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+    await expect(page.getByTestId('session-item').filter({ hasText: prompt })).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
   }
   await expect(items.nth(0)).toContainText('Second task')
   await expect(items.nth(1)).toContainText('First task')

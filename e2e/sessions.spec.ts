@@ -18,7 +18,7 @@ test('sidebar: rename a session, refuse to delete a running one, delete a finish
   await page.getByTestId('new-prompt-send').click()
   const row = page.getByTestId('session-row').first()
   await expect(row.getByTestId('session-item')).toContainText('no subagents')
-  await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+  await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
 
   await row.hover()
   await row.getByTestId('session-more').click()

@@ -26,7 +26,7 @@ test('new session: the "no key yet" refusal goes the moment a key is saved, and 
   await page.keyboard.press('Escape')
   await expect(page.getByTestId('new-prompt')).toHaveValue('Say hello, fan out to 0')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
 })
 
 test('a failed call shows its final failure alone, without the "Retrying…" before it', async ({ page }) => {
@@ -34,7 +34,7 @@ test('a failed call shows its final failure alone, without the "Retrying…" bef
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Review the parser')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nFailed/, { timeout: 15_000 })
+  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nFailed/, { timeout: 45_000 })
   await expect(page.getByText('gave up after 2 attempts').first()).toBeVisible()
   await expect(page.getByText(/Retrying/)).toHaveCount(0)
   await page.reload() // replayed from the transcripts: the same
@@ -49,7 +49,7 @@ test('a call that succeeds on its retry leaves no retry notice behind', async ({
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Review the parser')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 15_000 })
+  await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
   await expect(page.getByText('All good on the second try.').first()).toBeVisible()
   await expect(page.getByText(/Retrying/)).toHaveCount(0)
 })

@@ -28,6 +28,8 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   app = await startBrowserMode({ hasApiKey: true, speed: 0.4 })
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(e.message))
+  // Full panels whatever their number (the person's choice of density): this test is about the panels.
+  await page.addInitScript("localStorage.setItem('fanout.overviewDensity', 'panels')")
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Audit every module, fan out to 12')
   await page.getByTestId('new-prompt-send').click()

@@ -55,13 +55,14 @@ test('first run, live fan-out, permission, timeline, settings, finished', async 
   await shoot(page, '07-settings')
 })
 
-test('many agents: 12 and 32 side by side', async ({ page }) => {
+test('many agents: 12 and 32 side by side, every one on screen', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true, speed: 0.4 })
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Audit every module, fan out to 12')
   await shoot(page, '08-new-session')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('agent-panel')).toHaveCount(12)
+  const tiles = page.locator('[data-tile]')
+  await expect(tiles).toHaveCount(12)
   await page.waitForTimeout(2500)
   await shoot(page, '09-twelve-agents')
   await page.getByTestId('new-session').click()
@@ -70,11 +71,18 @@ test('many agents: 12 and 32 side by side', async ({ page }) => {
   await page.getByTestId('new-session').click()
   await page.getByTestId('new-prompt').fill('Audit everything, fan out to 32')
   await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('agent-panel')).toHaveCount(32, { timeout: 30_000 })
+  await expect(tiles).toHaveCount(32, { timeout: 30_000 })
+  // All 32 on screen: the overview does not scroll.
+  const scroller = page.locator('.overview .panels-scroll')
+  expect(await scroller.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1)
+  for (const tile of await tiles.all()) await expect(tile).toBeInViewport()
   await page.waitForTimeout(1200)
   await shoot(page, '10-thirty-two-agents')
 
-  // A panel out of view draws nothing while away; scrolled to, it shows what its agent streamed meanwhile.
+  // The person's density: full panels. A panel out of view draws nothing while away; scrolled to, it shows
+  // what its agent streamed meanwhile.
+  await page.getByTestId('overview-density').selectOption('panels')
+  await expect(page.getByTestId('agent-panel')).toHaveCount(32)
   const last = page.getByTestId('agent-panel').last()
   await last.scrollIntoViewIfNeeded()
   await expect(last.locator('.panel-body .markdown').first()).toBeVisible({ timeout: 20_000 })

@@ -40,7 +40,7 @@ test('eight agents: counts in one wording, one color per type, the command once,
   // Colors: both Explore agents alike, in panels and cards, and unlike the agents that declare a color.
   const panel = (description: string) => page.getByTestId('agent-panel').filter({ hasText: description })
   // A panel, or the row it folds into once its agent is done.
-  const agent = (description: string) => page.locator('[data-testid=agent-panel], [data-testid=finished-row]').filter({ hasText: description })
+  const agent = (description: string) => page.locator('[data-tile], [data-testid=finished-row]').filter({ hasText: description })
   await expect(agent('Map the parser and its callers')).toHaveCount(2)
   const explore = await Promise.all([0, 1].map((i) => colorOf(agent('Map the parser and its callers').nth(i))))
   expect(explore[0]).toBe(explore[1])
@@ -61,7 +61,8 @@ test('eight agents: counts in one wording, one color per type, the command once,
 
   // The permission card: the command in its box, once; no "Bash wants to run: npm test" under it.
   await page.getByTestId('permissions-button').click()
-  const card = page.getByTestId('permission-queue').getByTestId('permission-card').first()
+  // The two test-writers' requests are alike: one card for both.
+  const card = page.getByTestId('permission-queue').getByTestId('permission-group')
   await expect(card.locator('.permission-summary')).toHaveText('npm test')
   await expect(card).not.toContainText('wants to run')
   await expect(card.getByTestId('permission-reason')).toHaveCount(0)

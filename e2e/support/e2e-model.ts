@@ -57,9 +57,12 @@ export const PLANS: Plan[] = [
 
 const PACE = { textChunk: 6, chunkDelayMs: 25 }
 
-// Wide fan-outs (more than four agents) are paced slower, so a screenshot catches them all running.
-const tagOf = (i: number, slow: boolean) => `[e2e agent ${i}${slow ? ' slow' : ''}]`
-const TAG = /\[e2e agent (\d+)( slow)?\]/
+// Wide fan-outs (more than four agents) are paced slower, so a screenshot catches them all running. A prompt
+// that says "the model pauses" makes every subagent's second call wait a few seconds before its reply starts
+// (a slow model: the request is out, nothing streams).
+const tagOf = (i: number, slow: boolean, pause: boolean) => `[e2e agent ${i}${slow ? ' slow' : ''}${pause ? ' pause' : ''}]`
+const TAG = /\[e2e agent (\d+)( slow)?( pause)?\]/
+const PAUSE_MS = 6000
 
 const planOf = (i: number) => PLANS[i % PLANS.length]
 
@@ -70,10 +73,10 @@ function fanOutCount(req: ParsedRequest): number {
 
 /** One turn of whichever agent asks: its plan comes from the tag in its task. */
 function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
-  const [, index, slow] = TAG.exec(req.firstUserText)!
+  const [, index, slow, pause] = TAG.exec(req.firstUserText)!
   const plan = PLANS[Number(index) % PLANS.length]
   const pace = plan.pace ?? PACE
-  const shape = { textChunk: pace.textChunk, chunkDelayMs: Math.round(pace.chunkDelayMs * speed * (slow ? 6 : 1)) }
+  const shape = { textChunk: pace.textChunk, chunkDelayMs: Math.round(pace.chunkDelayMs * speed * (slow ? 6 : 1)), ...(pause && req.turn === 1 ? { delayMs: PAUSE_MS } : {}) }
   const step = plan.steps[req.turn]
   return step ? reply.with(shape, block.text(step.text), block.toolUse(step.tool, step.input)) : reply.with(shape, block.text(plan.report))
 }
@@ -117,6 +120,7 @@ export function e2eScript(opts: { speed: number }): Respond {
     turns: [
       (req: ParsedRequest) => {
         line.expect(new Set(Array.from({ length: fanOutCount(req) }, (_, i) => planOf(i).type)).size)
+        const pause = /the model pauses/i.test(req.firstUserText)
         return reply.with(
           // The Agent calls' JSON arrives in large pieces, so a 32-way fan-out starts in a second.
           { ...PACE, jsonChunk: 400 },
@@ -124,7 +128,7 @@ export function e2eScript(opts: { speed: number }): Respond {
           ...Array.from({ length: fanOutCount(req) }, (_, i) => {
             const plan = PLANS[i % PLANS.length]
             const slow = fanOutCount(req) > 4
-            return block.toolUse('Agent', { description: plan.description, subagent_type: plan.type, prompt: `${tagOf(i, slow)} ${plan.description}. Report what you find in one or two sentences.` })
+            return block.toolUse('Agent', { description: plan.description, subagent_type: plan.type, prompt: `${tagOf(i, slow, pause)} ${plan.description}. Report what you find in one or two sentences.` })
           })
         )
       },

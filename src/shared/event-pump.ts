@@ -15,7 +15,9 @@ export const IMMEDIATE_EVENT_TYPES: ReadonlySet<AgentEventType> = new Set<AgentE
   'permission_response',
   'tool_run',
   'tool_end',
-  'error'
+  'error',
+  // "Waiting for the model" starts now; the reply's first text must not overtake it (order is kept anyway).
+  'model_request'
 ])
 
 type Delta = Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_input_delta' }>

@@ -101,6 +101,17 @@ export interface TurnEndEvent extends EventBase {
   stopReason: string | null
 }
 
+/**
+ * A request to the model went out (the turn's first attempt, or a retry after its wait). Until the reply's
+ * first delta (or its end, or an error) the agent is waiting on the model: nothing streams, but it is not stuck.
+ */
+export interface ModelRequestEvent extends EventBase {
+  type: 'model_request'
+  model: string
+  /** 1 for the first attempt; more for retries of the same call. */
+  attempt: number
+}
+
 export interface TextDeltaEvent extends EventBase {
   type: 'text_delta'
   text: string
@@ -172,6 +183,18 @@ export interface ErrorEvent extends EventBase {
   notice?: boolean
 }
 
+/**
+ * One part of a compound Bash command (`du -sh . && node --version`) and what lets it run: read-only (runs
+ * without asking), an allow rule already in force, the rule "Always allow" would add, or nothing (it is asked
+ * about every time: a construct allow rules never cover).
+ */
+export interface CommandPart {
+  command: string
+  covered: 'read-only' | 'allowed' | 'rule' | 'asks'
+  /** The allow rule in force ('allowed') or the one "Always" adds ('rule'). */
+  rule?: string
+}
+
 export interface PermissionRequestEvent extends EventBase {
   type: 'permission_request'
   requestId: string
@@ -184,6 +207,8 @@ export interface PermissionRequestEvent extends EventBase {
   toolUseId?: string
   /** The rules "Always allow" adds for the rest of the session, e.g. `Bash(npm test:*)`; none when a rule asks. */
   suggestedRules?: string[]
+  /** A compound Bash command, part by part: which parts the suggested rules cover, and why the others may run. */
+  commandParts?: CommandPart[]
 }
 
 export interface PermissionResponseEvent extends EventBase {
@@ -221,6 +246,7 @@ export type AgentEvent =
   | StatusEvent
   | TurnStartEvent
   | TurnEndEvent
+  | ModelRequestEvent
   | TextDeltaEvent
   | ThinkingDeltaEvent
   | MessageEvent

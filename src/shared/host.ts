@@ -52,6 +52,10 @@ export interface RuntimeHost extends Partial<AgentEditorHost>, Partial<ReviewHos
   startDemo: Call<'demo.start'>
   /** MCP servers of a folder with their state and tools (a running session's, else started briefly to list them). Optional: a synthetic host answers `unsupported`. */
   listMcpServers?: Call<'mcp.list'>
+  /** What a folder brings that would run or grant by itself, with the person's answers. Optional: a synthetic host answers `unsupported`. */
+  getFolderTrust?: Call<'trust.get'>
+  /** Records the person's answer for the list they saw (`conflict` when it changed since). */
+  answerFolderTrust?: Call<'trust.answer'>
   /** Full-text search in a session or across a folder's sessions (src/main/runtime/search). Optional: a synthetic host answers `unsupported`. */
   searchSessions?: Call<'search.query'>
   /** A finished or reopened session's recorded timeline, and the session as it was at any moment of it. */

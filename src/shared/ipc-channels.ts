@@ -33,6 +33,10 @@ export const CALLS = {
   'demo.start': 'startDemo',
   /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */
   'mcp.list': 'listMcpServers',
+  /** What a folder brings that would run or grant by itself, and whether the person approved each. */
+  'trust.get': 'getFolderTrust',
+  /** The person's answer about a folder: trust what it brings (as listed), or not. */
+  'trust.answer': 'answerFolderTrust',
   ...AGENT_EDITOR_CALLS,
   ...REVIEW_CALLS,
   ...SEARCH_REPLAY_CALLS

@@ -9,6 +9,7 @@ import type { Diagnostic, LoadedAgent } from './agent-definition'
 import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
+import { FolderTrustSchema } from './trust'
 import { BASE_URL_TEXT, checkBaseUrl, checkModelId, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
@@ -22,7 +23,7 @@ export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'compl
 const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
 
 export const AGENT_EVENT_TYPES = [
-  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'text_delta', 'thinking_delta', 'message',
+  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'model_request', 'text_delta', 'thinking_delta', 'message',
   'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
   'permission_request', 'permission_response', 'message_received', 'phase', 'team'
 ] as const satisfies readonly AgentEventType[]
@@ -38,7 +39,21 @@ const AbsolutePath = z
   .max(4096, 'cwd is longer than 4096 characters')
   .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'cwd must be an absolute path')
 
-const Prompt = z.string({ error: 'prompt must be a string' }).trim().min(1, 'prompt is empty').max(500_000, 'prompt is longer than 500,000 characters')
+/** The longest prompt a session takes: the prompt box says so before it sends more. */
+export const PROMPT_MAX_CHARS = 500_000
+/** The longest message to an agent. */
+export const MESSAGE_MAX_CHARS = 100_000
+/**
+ * The largest browser-mode frame the server reads: a larger one is refused and its connection closed (code
+ * 1009). A prompt at PROMPT_MAX_CHARS fits however it is encoded.
+ */
+export const WS_MAX_FRAME_BYTES = 8 * 1024 * 1024
+
+const Prompt = z
+  .string({ error: 'prompt must be a string' })
+  .trim()
+  .min(1, 'prompt is empty')
+  .max(PROMPT_MAX_CHARS, `prompt is longer than ${PROMPT_MAX_CHARS.toLocaleString('en-US')} characters`)
 
 // The Settings dialog's own rule (an empty address is the dialog's "use the default", sent as null).
 /**
@@ -195,7 +210,8 @@ export const McpServerInfoSchema = z.object({
   transport: z.enum(['stdio', 'http']).nullable(),
   /** The command line or URL. */
   target: z.string(),
-  status: z.enum(['connected', 'failed', 'disabled', 'pending']),
+  /** `untrusted`: a project server waiting for the person's approval of the folder (never started). */
+  status: z.enum(['connected', 'failed', 'disabled', 'pending', 'untrusted']),
   /** Why it failed: the server, the reason, the tail of its stderr. */
   error: z.string().optional(),
   file: z.string().optional(),
@@ -212,6 +228,10 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session_deleted'), sessionId: z.string() }),
   z.object({ type: z.literal('workspace_changed'), workspace: WorkspaceSchema }),
   z.object({ type: z.literal('settings_changed'), settings: SettingsSchema }),
+  /** Desktop only: the person chose one of APP_COMMANDS (app-commands.ts) in the application menu. */
+  z.object({ type: z.literal('command'), id: z.string() }),
+  /** The person answered about a folder (here or in another window): what it brings and what may run. */
+  z.object({ type: z.literal('trust_changed'), trust: FolderTrustSchema }),
   ...AGENT_EDITOR_NOTICES,
   ...REVIEW_NOTICES
 ])
@@ -275,7 +295,7 @@ export const CONTRACT = {
         sessionId: Id('sessionId'),
         /** An agent id, or an agent's name. */
         to: z.string().trim().min(1, 'to is empty').max(200),
-        message: z.string().trim().min(1, 'message is empty').max(100_000)
+        message: z.string().trim().min(1, 'message is empty').max(MESSAGE_MAX_CHARS, `message is longer than ${MESSAGE_MAX_CHARS.toLocaleString('en-US')} characters`)
       })
       .strict(),
     response: None
@@ -310,6 +330,18 @@ export const CONTRACT = {
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) },
   'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
+  'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema }) },
+  'trust.answer': {
+    request: z
+      .object({
+        cwd: AbsolutePath,
+        decision: z.enum(['trust', 'decline'], { error: 'decision must be "trust" or "decline"' }),
+        /** The list's hash as the person saw it: a list that changed since is not answered. */
+        hash: z.string().regex(/^[0-9a-f]{32}$/, 'hash must be the list hash trust.get returned')
+      })
+      .strict(),
+    response: z.object({ trust: FolderTrustSchema })
+  },
   ...AGENT_EDITOR_CONTRACT,
   ...REVIEW_CONTRACT,
   ...SEARCH_REPLAY_CONTRACT

@@ -100,6 +100,9 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
     if (side === 'claude-code') {
       out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}) })
     } else {
+      // The person trusts their own project (Claude Code's side has hasTrustDialogAccepted): Fanout asks for
+      // that per folder, so its side runs with the folder's hooks, settings and agent modes approved.
+      args.push('--trust-project')
       const env = { ...scenario.env, HOME: home, FANOUT_DATA_DIR: join(root, 'data'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_AUTH_TOKEN: '', TMPDIR: join(home, 'tmp') }
       // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
       const other = process.env.FANOUT_KIT_REPO

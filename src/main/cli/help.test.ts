@@ -16,7 +16,10 @@ describe('--help', () => {
     [['worktrees', '--help'], 'fanout worktrees list'],
     [['worktrees', 'list', '--help'], 'fanout worktrees list'],
     [['worktrees', 'clean', '--help'], 'fanout worktrees clean'],
-    [['web', '--help'], 'Usage: fanout web']
+    [['web', '--help'], 'Usage: fanout web'],
+    [['trust', '--help'], 'fanout trust allow'],
+    [['trust', 'allow', '-h'], 'fanout trust allow'],
+    [['run', '--help'], '--trust-project']
   ])('fanout %j prints its usage and exits 0', async (args, usage) => {
     const r = await runCli(args, { env: { ANTHROPIC_API_KEY: '' } })
     expect(r.stderr).toBe('')

@@ -1,4 +1,6 @@
 // The `fanout` command: headless entry over the runtime.
+import { redactProcessOutput } from './redacted-output'
+
 const HELP = `fanout — run Claude agents with subagents, headless or in the app
 
 Usage:
@@ -8,6 +10,8 @@ Usage:
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
   fanout worktrees diff|preview|merge|discard agents' changes: review, conflict preview, land or drop
+  fanout trust [show|allow|deny|forget]       what a folder runs by itself (.mcp.json servers, hooks),
+               [--cwd DIR]                    and your approval of it
   fanout help                                 this text
 Each command takes --help for its own options.
 `
@@ -16,6 +20,7 @@ Each command takes --help for its own options.
 const WORKS_IN_PROJECTS = new Set(['agents', 'run', 'worktrees', 'web'])
 
 export async function main(argv: string[]): Promise<number> {
+  redactProcessOutput()
   const [command] = argv
   if (WORKS_IN_PROJECTS.has(command)) {
     const [{ startSandboxHousekeeping }, { resolveDataDir }] = await Promise.all([import('../runtime/security/sandbox/housekeeping'), import('../runtime/store/data-dir')])
@@ -32,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'run': return (await import('./run-command')).runCommand(argv.slice(1))
     case 'worktrees': return (await import('./worktrees-command')).worktreesCommand(argv.slice(1))
     case 'web': return (await import('../web/command')).runWebCommand(argv.slice(1))
+    case 'trust': return (await import('./trust-command')).trustCommand(argv.slice(1))
     default:
       process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)
       return 2

@@ -10,7 +10,7 @@ interface Cli {
 
 // Each command compiles a different part of the bundle, so each keeps its own cache; anything else
 // (help, a mistyped command) shares one, so a typo never leaves a file behind.
-const CACHED_COMMANDS = ['agents', 'run', 'web', 'worktrees']
+const CACHED_COMMANDS = ['agents', 'run', 'web', 'worktrees', 'trust']
 
 const cacheName = (command: string): string => (CACHED_COMMANDS.includes(command) ? command : 'other')
 

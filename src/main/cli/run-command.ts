@@ -12,6 +12,7 @@ import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage } from './output/result-message'
 import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
+import { skippedText } from './trust-text'
 
 /** Fanout's version, as the stream's system/init reports it. */
 export const FANOUT_VERSION = '0.1.0'
@@ -40,6 +41,10 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              that carry credentials (API keys, tokens, passwords) are kept from them
   --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
+  --trust-project            let this run use what the folder brings that runs by itself (.mcp.json servers,
+                             hooks and permissions in .claude/settings*.json, agent files' hooks and servers)
+                             without approving it first; otherwise only what you approved for the folder
+                             ('fanout trust allow', or the app) or Claude Code's enabledMcpjsonServers runs
 `
 
 class UsageError extends Error {}
@@ -60,6 +65,7 @@ interface RunArgs {
   coordinator?: boolean
   teams?: boolean
   passEnv: string[]
+  trustProject?: boolean
 }
 
 async function readStdin(): Promise<string> {
@@ -90,7 +96,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
         resume: { type: 'string' },
         coordinator: { type: 'boolean' },
         teams: { type: 'boolean' },
-        'pass-env': { type: 'string', multiple: true }
+        'pass-env': { type: 'string', multiple: true },
+        'trust-project': { type: 'boolean' }
       },
       allowPositionals: false,
       strict: true
@@ -126,7 +133,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
     ...(values.coordinator === true ? { coordinator: true } : {}),
     ...(values.teams === true ? { teams: true } : {}),
-    passEnv: parsePassEnv(values['pass-env'])
+    passEnv: parsePassEnv(values['pass-env']),
+    ...(values['trust-project'] === true ? { trustProject: true } : {})
   }
 }
 
@@ -187,7 +195,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
       ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
-      passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv]
+      passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv],
+      ...(args.trustProject ? { trustProject: true } : {})
     }
     session = args.resume
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
@@ -198,6 +207,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
+  if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   tally = new RunTally(session.mainAgentId)
   const counted = tally

@@ -89,6 +89,7 @@ const { registerIpc, connectPushes } = await import('./register-ipc')
 const { serveAppRequest, APP_URL } = await import('./app-protocol')
 const { createSafeStorageKeyStore } = await import('./safe-key-store')
 const { buildMenuTemplate } = await import('./menu')
+const { APP_COMMANDS, electronAccelerator } = await import('../../shared/app-commands')
 
 let dir: string
 beforeEach(() => {
@@ -292,15 +293,30 @@ describe('API key at rest', () => {
 })
 
 describe('application menu', () => {
+  const items = (template: any[]): any[] => template.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? items(m.submenu) : [])])
+
   it('has the standard edit, view and window roles and an Open Folder shortcut', () => {
     const opened = vi.fn()
-    const template = buildMenuTemplate('linux', { openFolder: opened })
+    const template = buildMenuTemplate('linux', { openFolder: opened, runCommand: vi.fn() })
     const roles = JSON.stringify(template)
     for (const role of ['editMenu', 'windowMenu', 'togglefullscreen', 'zoomIn', 'quit']) expect(roles).toContain(`"role":"${role}"`)
-    const file = template[0].submenu as any[]
-    expect(file[0]).toMatchObject({ label: 'Open Folder…', accelerator: 'CmdOrCtrl+O' })
-    file[0].click()
+    const open = items(template).find((i) => i.label === 'Open Folder…')
+    expect(open).toMatchObject({ accelerator: 'CmdOrCtrl+O' })
+    open.click()
     expect(opened).toHaveBeenCalled()
-    expect(JSON.stringify(buildMenuTemplate('darwin', { openFolder: opened }))).toContain('"role":"appMenu"')
+    expect(JSON.stringify(buildMenuTemplate('darwin', { openFolder: opened, runCommand: vi.fn() }))).toContain('"role":"appMenu"')
+  })
+
+  it('lists every app command with its shortcut, shown but left to the page, and a click runs it there', () => {
+    const run = vi.fn()
+    const all = items(buildMenuTemplate('linux', { openFolder: vi.fn(), runCommand: run }))
+    for (const c of APP_COMMANDS) {
+      const item = all.find((i) => i.id === c.id)
+      expect(item, c.id).toMatchObject({ label: c.label, accelerator: electronAccelerator(c.keys), registerAccelerator: false })
+      item.click()
+      expect(run).toHaveBeenLastCalledWith(c.id)
+    }
+    expect(all.find((i) => i.id === 'palette').accelerator).toBe('CmdOrCtrl+K')
+    expect(all.find((i) => i.id === 'new-session').accelerator).toBe('Alt+N')
   })
 })

@@ -6,6 +6,7 @@ import { createEventPump } from '../../shared/event-pump'
 import type { RuntimeHost } from '../../shared/host'
 import { CALL_NAMES, PUSH_CHANNELS, channelOf, type IpcResult } from '../../shared/ipc-contract'
 import { dispatchCall, type ShellHandlers } from '../../shared/ipc-dispatch'
+import { redactValue } from '../../shared/redact'
 import { isAppUrl } from './app-protocol'
 
 export interface IpcOptions {
@@ -30,7 +31,8 @@ export function registerIpc(options: IpcOptions): () => void {
   for (const name of CALL_NAMES) {
     options.ipcMain.handle(channelOf(name), (event, payload: unknown) => {
       if (!isTrustedSender(event, options.contents())) return FORBIDDEN
-      return dispatchCall(options.host, name, payload, options.shell)
+      // Answers leave for the page here: no credential goes with them.
+      return dispatchCall(options.host, name, payload, options.shell).then(redactValue)
     })
   }
   return () => {
@@ -41,7 +43,7 @@ export function registerIpc(options: IpcOptions): () => void {
 /** Streams the host's events (batched) and notices to a window until it is destroyed. */
 export function connectPushes(host: RuntimeHost, contents: WebContents): () => void {
   const send = (channel: string, payload: unknown) => {
-    if (!contents.isDestroyed()) contents.send(channel, payload)
+    if (!contents.isDestroyed()) contents.send(channel, redactValue(payload))
   }
   const pump = createEventPump({ send: (batch) => send(PUSH_CHANNELS.events, batch) })
   const offEvents = host.onEvents((events) => pump.push(events))

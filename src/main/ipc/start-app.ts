@@ -82,7 +82,10 @@ export function startApp(options: StartAppOptions): void {
           openFolder: () =>
             void pickFolder().then(({ workspace }) => {
               if (workspace && !contents.isDestroyed()) contents.send(PUSH_CHANNELS.notice, { type: 'workspace_changed', workspace })
-            })
+            }),
+          runCommand: (id) => {
+            if (!contents.isDestroyed()) contents.send(PUSH_CHANNELS.notice, { type: 'command', id })
+          }
         })
       )
     )

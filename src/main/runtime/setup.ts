@@ -1,5 +1,7 @@
 // Assembles what every front end (CLI, app, browser mode) needs before it can run agents: the data
 // folder, Fanout's settings, and a model client from the stored key or the environment.
+import { registerEnvironmentSecrets } from '../../shared/redact'
+import { isSecretEnvEntry } from './security/child-env'
 import type { ModelAliases } from './model/aliases'
 import { createModelClient, type ModelClientConfig } from './model/client'
 import { MissingCredentialsError } from './model/errors'
@@ -49,6 +51,7 @@ export async function createClientFromConfig(
   opts: { env?: Record<string, string | undefined>; keyStore?: KeyStore; client?: Partial<ModelClientConfig> } = {}
 ): Promise<{ client: ModelClient } | { error: string; missingKey?: true }> {
   const env = opts.env ?? process.env
+  registerEnvironmentSecrets(env, isSecretEnvEntry)
   let stored: string | null
   try {
     stored = await (opts.keyStore ?? credentialsKeyStore(config.dataDir)).get()

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { RuntimeHost } from '../../shared/host'
-import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/ipc-contract'
+import { WS_MAX_FRAME_BYTES, WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/ipc-contract'
 import { SECURITY_HEADERS, buildCsp } from './csp'
 import { serveStatic } from './static-files'
 import { serveConnection } from './ws-connection'
@@ -24,6 +24,8 @@ export interface WebServerOptions {
   rendererDir?: string
   /** Defaults to 32 random bytes, hex. */
   token?: string
+  /** Told when a connection is closed for what its page sent (default: stderr). */
+  onRefused?: (message: string) => void
 }
 
 export interface WebServer {
@@ -35,7 +37,6 @@ export interface WebServer {
 }
 
 const LOOPBACK = '127.0.0.1'
-const MAX_FRAME_BYTES = 8 * 1024 * 1024
 
 /** Walks up from this module to the checkout root (the bundle lives in out/cli, the source in src/main/web). */
 export function defaultRendererDir(from = dirname(fileURLToPath(import.meta.url))): string {
@@ -89,10 +90,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: MAX_FRAME_BYTES,
+    // Checked from the frame's header, before its body is read: a larger frame is never buffered.
+    maxPayload: WS_MAX_FRAME_BYTES,
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false)
   })
   const disposers = new Set<() => void>()
+  // A failing socket or server is that socket's or that server's problem, never the process's.
+  wss.on('error', () => undefined)
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+    socket.destroy()
+  })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
@@ -105,7 +113,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return refuse(socket, 401, 'Unauthorized', 'Missing or wrong token: open the URL fanout web printed.\n')
     }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const dispose = serveConnection(ws, options.host)
+      const dispose = serveConnection(ws, options.host, options.onRefused ? { onRefused: options.onRefused } : {})
       disposers.add(dispose)
       ws.on('close', () => disposers.delete(dispose))
     })

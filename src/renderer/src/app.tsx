@@ -1,6 +1,10 @@
 // The app shell: sidebar, session header, conversation and agents, status bar, dialogs.
 import { useEffect, useRef } from 'react'
 import { AgentsView } from './agent-editor/agents-view'
+import { AppActions } from './commands/app-actions'
+import { CommandPalette } from './commands/palette'
+import { installShortcuts } from './commands/registry'
+import { ShortcutsSheet } from './commands/shortcuts-sheet'
 import { useAgentEditor } from './agent-editor/editor-store'
 import { useReplaying } from './state/replay-store'
 import { useSearch } from './state/search-store'
@@ -21,6 +25,7 @@ import { SettingsDialog } from './views/settings-dialog'
 import { Splitter, useConversationWidth } from './views/splitter'
 import { Sidebar } from './views/sidebar'
 import { StatusBar } from './views/status-bar'
+import { TrustDialog } from './views/trust-dialog'
 
 function SessionArea() {
   const sessionId = useApp((s) => s.currentSessionId)
@@ -59,13 +64,16 @@ export function App() {
       (s.firstRunKeySaved || (!!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && s.sessions.length === 0))
   )
   const connection = useApp((s) => s.connection)
+  const trustOpen = useApp((s) => s.trustOpen)
   const agentsOpen = useAgentEditor((s) => s.open)
   const searchOpen = useSearch((s) => s.open)
   useEffect(() => watchForNotifications(), [])
+  useEffect(() => installShortcuts(), [])
 
   if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
   return (
     <div className="app">
+      <AppActions />
       <Sidebar />
       <main className="main">
         {agentsOpen ? (
@@ -84,7 +92,10 @@ export function App() {
       {dialog === 'permissions' && <PermissionQueue />}
       {dialog === 'open-folder' && <OpenFolderDialog />}
       <ChangesDialog />
+      {trustOpen && <TrustDialog />}
       {searchOpen && <SearchView />}
+      {dialog === 'shortcuts' && <ShortcutsSheet />}
+      {dialog === 'palette' && <CommandPalette />}
     </div>
   )
 }

@@ -15,6 +15,7 @@ import './styles/markdown.css'
 import './styles/team.css'
 import './styles/review.css'
 import './styles/search-replay.css'
+import './styles/overview.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

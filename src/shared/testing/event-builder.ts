@@ -9,6 +9,7 @@ export interface AgentEvents {
   status(status: Extract<AgentEvent, { type: 'status' }>['status'], detail?: string): AgentEvent
   turnStart(turn: number): AgentEvent
   turnEnd(turn: number, stopReason?: string | null): AgentEvent
+  request(attempt?: number, model?: string): AgentEvent
   text(text: string): AgentEvent
   thinking(text: string): AgentEvent
   user(content: string | ContentBlock[]): AgentEvent
@@ -61,6 +62,7 @@ export function agentEvents(
     status: (status, detail) => ({ ...base(), type: 'status', status, ...(detail ? { detail } : {}) }),
     turnStart: (turn) => ({ ...base(), type: 'turn_start', turn }),
     turnEnd: (turn, stopReason = 'end_turn') => ({ ...base(), type: 'turn_end', turn, stopReason }),
+    request: (attempt = 1, model = 'claude-sonnet-4-5') => ({ ...base(), type: 'model_request', model, attempt }),
     text: (text) => ({ ...base(), type: 'text_delta', text }),
     thinking: (text) => ({ ...base(), type: 'thinking_delta', text }),
     user: (content) => msg('user', content),

@@ -128,6 +128,14 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
       record('listMcpServers', req)
       return { servers: [], problems: [] }
     },
+    async getFolderTrust(req) {
+      record('getFolderTrust', req)
+      return { trust: { folder: req.cwd, state: 'none', items: [], hash: '0'.repeat(32), notRun: [], problems: [] } }
+    },
+    async answerFolderTrust(req) {
+      record('answerFolderTrust', req)
+      throw new HostCallError('conflict', 'This folder brings nothing that runs by itself any more, so there is nothing to answer.')
+    },
     async searchSessions(req) {
       record('searchSessions', req)
       return { hits: [] }

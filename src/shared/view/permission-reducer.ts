@@ -18,6 +18,7 @@ export function permissionRequest(d: SessionDraft, e: PermissionRequestEvent): v
     input: e.input,
     reason: e.reason,
     suggestedRules: e.suggestedRules ?? [],
+    ...(e.commandParts ? { commandParts: e.commandParts } : {}),
     ts: e.ts
   })
   d.queue().push(e.requestId)

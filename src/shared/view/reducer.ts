@@ -7,6 +7,7 @@ import { addUsage } from '../usage'
 import { agentEnd, agentStart, ensureAgent } from './agent-reducer'
 import { setStatus } from './agent-status'
 import { messageReceived } from './inbox-reducer'
+import { modelAnswered, modelRequest } from './model-wait'
 import { assistantMessage, userMessage } from './message-reducer'
 import { permissionRequest, permissionResponse } from './permission-reducer'
 import { SessionDraft } from './session-draft'
@@ -39,7 +40,10 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
   // The events of a stream touch the agent's transcript or a tool, not the agent: leaving the agent
   // object as it was keeps every view of the agent (header, card, tree) from rendering again per delta.
   if (d.hasAgent(e.agentId)) {
-    if (e.type === 'text_delta' || e.type === 'thinking_delta') return appendDelta(d, e.agentId, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
+    if (e.type === 'text_delta' || e.type === 'thinking_delta') {
+      modelAnswered(d, e.agentId, e.ts)
+      return appendDelta(d, e.agentId, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
+    }
     if (e.type === 'tool_input_delta') return toolInputDelta(d, e)
     if (e.type === 'tool_update') return toolUpdate(d, e)
   }
@@ -55,14 +59,20 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       a.turn = e.turn
       return
     case 'turn_end':
+      modelAnswered(d, a.id, e.ts)
       settleStreaming(d, a)
       return
+    case 'model_request':
+      return modelRequest(a, e)
     case 'text_delta':
     case 'thinking_delta':
+      modelAnswered(d, a.id, e.ts)
       return appendDelta(d, a.id, e.type === 'text_delta' ? 'text' : 'thinking', e.text, e.ts)
     case 'message':
+      if (e.message.role === 'assistant') modelAnswered(d, a.id, e.ts)
       return e.message.role === 'assistant' ? assistantMessage(d, a, e.message, e.ts) : userMessage(d, a, e.message, e.ts)
     case 'tool_start':
+      modelAnswered(d, a.id, e.ts)
       beginStream(d, a)
       return startTool(d, a, e.toolUseId, e.name, e.ts, 'streaming')
     case 'tool_input_delta':
@@ -75,11 +85,15 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return toolEnd(d, a, e)
     case 'usage':
       resolveRetry(d, a) // the call answered
+      modelAnswered(d, a.id, e.ts)
       a.usage = addUsage(a.usage, e.usage)
+      a.contextTokens = e.usage.inputTokens + e.usage.cacheReadTokens + e.usage.cacheWriteTokens + e.usage.outputTokens
       a.resolvedModel = e.model
       d.addUsage(e.usage)
       return
     case 'error':
+      // The attempt failed: a retry's own request opens the next wait.
+      modelAnswered(d, a.id, e.ts)
       return agentError(d, a, e)
     case 'permission_request':
       return permissionRequest(d, e)

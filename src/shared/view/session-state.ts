@@ -1,7 +1,7 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus } from '../events'
+import type { AgentStatus, CommandPart } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
 import type { InboxMessage } from './inbox-message'
@@ -50,7 +50,8 @@ export interface ToolCall {
   permissionRequestId?: string
 }
 
-export type WaitKind = 'queued' | 'permission'
+/** Queued for a slot, waiting on a permission answer, or waiting on the model (a request out, nothing streamed yet). */
+export type WaitKind = 'queued' | 'permission' | 'model'
 export interface WaitSpan {
   kind: WaitKind
   start: number
@@ -90,6 +91,11 @@ export interface AgentState {
   toolUses: number
   /** This agent's own usage (children excluded). */
   usage: Usage
+  /**
+   * Tokens of the conversation as of the latest model call (its prompt, cached or not, plus its reply):
+   * what the next request sends, against the model's context window (see view/context-use.ts).
+   */
+  contextTokens?: number
   result?: string
   /** Why the agent failed, in words. */
   error?: string
@@ -99,6 +105,7 @@ export interface AgentState {
   /** Every tool call, in start order (the timeline's marks). */
   toolIds: string[]
   currentToolId: string | null
+  /** Spans spent waiting, oldest first; only the last may be open (end null): what the agent waits on now. */
   waits: WaitSpan[]
   /** 1, plus one per resume (follow-up prompt). */
   runs: number
@@ -134,6 +141,8 @@ export interface PermissionState {
   reason: string
   /** What "Always allow" adds (see PermissionRequestEvent). */
   suggestedRules: string[]
+  /** A compound command part by part: which parts the rules cover (see PermissionRequestEvent). */
+  commandParts?: CommandPart[]
   ts: number
   decision?: PermissionDecision | 'expired'
   respondedAt?: number

@@ -1,10 +1,11 @@
 // An agent's own persistent memory (`memory: user | project | local` in its definition): a folder per agent
 // type whose MEMORY.md index is loaded into the agent's system prompt at start, and which the agent keeps
 // up to date itself with its file tools. Same locations as Claude Code, so memories carry over.
-import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, mkdir } from 'node:fs/promises'
+import { readConfigFile } from '../store/read-config'
+import { dirname, join, relative } from 'node:path'
 import type { MemoryScope } from '../../../shared/agent-definition'
-import { projectRootOf } from './project-root'
+import { leadsOutside, projectRootOf } from './project-root'
 
 export const MEMORY_FILE = 'MEMORY.md'
 export const MEMORY_MAX_LINES = 200
@@ -66,17 +67,42 @@ export function truncateMemory(text: string): { content: string; truncated: bool
   return { content, truncated: content !== text }
 }
 
+/** `path`, or its nearest ancestor that exists (a dangling link counts as existing: realpath then fails, loudly). */
+async function nearestExisting(path: string): Promise<string> {
+  for (let p = path; ; p = dirname(p)) {
+    const found = await lstat(p).then(
+      () => true,
+      () => false
+    )
+    if (found || dirname(p) === p) return p
+  }
+}
+
+/** Far beyond what is shown (truncateMemory keeps the head). */
+const MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
+
 export async function loadAgentMemory(options: AgentMemoryOptions): Promise<AgentMemory> {
   const dir = await agentMemoryDir(options)
+  // The folder becomes writable in every mode: a link the repository planted (.claude/agent-memory, or the
+  // agent's folder in it, leading to ~/.ssh or anywhere else) would carry that to the place it leads. Checked
+  // before the folder is created (nothing is made out there) and after.
+  const root = options.scope === 'user' ? null : (options.projectRoot ?? (await projectRootOf(options.cwd)))
+  const refuseOutside = async (path: string) => {
+    const outside = root === null ? null : await leadsOutside(path, root)
+    if (outside) throw new Error(`agent memory folder ${dir} leads to ${outside}, outside the project (a symbolic link); Fanout does not follow it`)
+  }
+  // Only what exists below the project root can be a planted link (the root itself may not exist yet).
+  const existing = await nearestExisting(dir)
+  if (root !== null && !relative(root, existing).startsWith('..') && relative(root, existing) !== '') await refuseOutside(existing)
   // The agent is told to write here; make sure it can, even on its first run.
   await mkdir(dir, { recursive: true })
+  await refuseOutside(dir)
   const file = join(dir, MEMORY_FILE)
-  let text: string | null = null
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read agent memory ${file}: ${(err as Error).message}`, { cause: err })
-  }
+  // A project's memory file may be one the repository planted (a link to a pipe or /dev/zero): only a regular,
+  // bounded file is read.
+  const read = readConfigFile(file, MAX_MEMORY_FILE_BYTES)
+  if ('error' in read) throw new Error(`cannot read agent memory ${file}: it ${read.error}`)
+  const text: string | null = 'text' in read ? read.text : null
   const base = { agentType: options.agentType, scope: options.scope, dir, file }
   if (text === null) return { ...base, content: '', exists: false, truncated: false, totalLines: 0, totalBytes: 0 }
   const { content, truncated } = truncateMemory(text)

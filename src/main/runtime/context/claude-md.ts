@@ -1,7 +1,8 @@
 // CLAUDE.md memory: the instruction files Claude Code reads, found in the same places and order, so a
 // user's existing files work unchanged. Later entries are closer to the working directory and so more
 // specific; the model is told where each one came from.
-import { readFile, realpath } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
+import { readConfigFile } from '../store/read-config'
 import { join } from 'node:path'
 import { extractImports, resolveImport } from './imports'
 import { foldersUpTo, findRepoRoot } from './project-root'
@@ -30,6 +31,8 @@ export interface LoadClaudeMdOptions {
 }
 
 export const DEFAULT_MAX_IMPORT_DEPTH = 5
+/** Far more than any prompt could use. */
+const MAX_CLAUDE_MD_BYTES = 4 * 1024 * 1024
 
 /**
  * Every CLAUDE.md that applies at `cwd`, in prompt order: the user's `~/.claude/CLAUDE.md`; then, from the
@@ -48,7 +51,10 @@ export async function loadClaudeMd(options: LoadClaudeMdOptions): Promise<Claude
     try {
       real = await realpath(path)
       if (seen.has(real)) return
-      content = await readFile(real, 'utf8')
+      // Only a regular file of sensible size: a CLAUDE.md linked to a pipe or /dev/zero must not hang or fill memory.
+      const read = readConfigFile(real, MAX_CLAUDE_MD_BYTES)
+      if (!('text' in read)) return
+      content = read.text
     } catch {
       return // absent or unreadable: that location simply has no instructions
     }

@@ -1,7 +1,7 @@
 // How far up the folder tree project files (CLAUDE.md, .claude/skills) are looked for: to the root of the
 // repository around the working directory, or to the filesystem root outside any repository.
-import { stat } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { lstat, readlink, realpath, stat } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -43,4 +43,28 @@ export async function projectFolders(cwd: string): Promise<string[]> {
 /** Where project-scoped files (agent memory) live: the repository root, or `cwd` outside a repository. */
 export async function projectRootOf(cwd: string): Promise<string> {
   return (await findRepoRoot(cwd)) ?? resolve(cwd)
+}
+
+/**
+ * Where `path` really leads, when that is outside `folder` (both through every symbolic link); null when it
+ * stays inside. A repository can ship links: a project file Fanout reads or lets an agent write (a skill, an
+ * agent's memory folder) must not carry it to a file of the person's elsewhere.
+ */
+export async function leadsOutside(path: string, folder: string): Promise<string | null> {
+  const [real, top] = await Promise.all([whereItLeads(path), realpath(folder).catch(() => resolve(folder))])
+  const rel = relative(top, real)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? null : real
+}
+
+/** The real path of `path`, also when it (or a link on the way) leads to something that does not exist yet. */
+async function whereItLeads(path: string, hops = 0): Promise<string> {
+  try {
+    return await realpath(path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || hops > 40) throw err
+  }
+  const parent = dirname(path)
+  const st = await lstat(path).catch(() => null)
+  if (st?.isSymbolicLink()) return whereItLeads(resolve(parent, await readlink(path)), hops + 1)
+  return parent === path ? path : join(await whereItLeads(parent, hops + 1), basename(path))
 }

@@ -3,10 +3,11 @@
 // and each plugin's `skills/<name>/SKILL.md` (named `plugin:name`). A name found in several places is the
 // first one found (project over user); plugin skills are namespaced and never collide. The Skill tool lists
 // and loads from this index; `agents check` and the run use it to warn about `skills:` that name nothing.
-import { readdir, readFile, realpath } from 'node:fs/promises'
+import { readdir, realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { meantName } from '../definitions/spelling'
-import { projectFolders } from './project-root'
+import { readConfigFile } from '../store/read-config'
+import { leadsOutside, projectFolders } from './project-root'
 import { parseFrontmatter } from './skills'
 
 export interface SkillEntry {
@@ -39,10 +40,16 @@ async function folders(dir: string): Promise<string[]> {
   }
 }
 
-async function entry(skillsDir: string, folder: string, name: string, scope: SkillEntry['scope']): Promise<SkillEntry | null> {
+async function entry(skillsDir: string, folder: string, name: string, scope: SkillEntry['scope'], within?: string): Promise<SkillEntry | null> {
   try {
     const path = await realpath(join(skillsDir, folder, 'SKILL.md'))
-    const fm = parseFrontmatter(await readFile(path, 'utf8'))
+    // A project's skill is sent to the model when called: one that is a link to a file outside the project (a
+    // repository can ship links) would send that file, so it is not offered.
+    if (within && (await leadsOutside(path, within))) return null
+    // Only a regular, bounded file: a planted SKILL.md may be a link to a pipe or /dev/zero.
+    const read = readConfigFile(path)
+    if (!('text' in read)) return null
+    const fm = parseFrontmatter(read.text)
     const description = typeof fm.data.description === 'string' ? fm.data.description.trim().replace(/\s+/g, ' ') : ''
     return { name, description, scope, path, dir: dirname(path), modelInvocable: fm.data['disable-model-invocation'] !== true }
   } catch {
@@ -58,12 +65,12 @@ export async function discoverSkills(opts: SkillIndexOptions): Promise<SkillEntr
     seen.add(e.name)
     out.push(e)
   }
-  const roots: Array<{ dir: string; scope: SkillEntry['scope']; prefix: string }> = [
-    ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'skills'), scope: 'project' as const, prefix: '' })),
+  const roots: Array<{ dir: string; scope: SkillEntry['scope']; prefix: string; within?: string }> = [
+    ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'skills'), scope: 'project' as const, prefix: '', within: d })),
     { dir: join(opts.home, '.claude', 'skills'), scope: 'user', prefix: '' },
     ...(opts.pluginDirs ?? []).map((p) => ({ dir: join(p.dir, 'skills'), scope: 'plugin' as const, prefix: `${p.name}:` }))
   ]
-  for (const root of roots) for (const folder of await folders(root.dir)) add(await entry(root.dir, folder, `${root.prefix}${folder}`, root.scope))
+  for (const root of roots) for (const folder of await folders(root.dir)) add(await entry(root.dir, folder, `${root.prefix}${folder}`, root.scope, root.within))
   return out
 }
 

@@ -2,10 +2,10 @@
 // `.claude/skills/<name>/` (or a plugin's `skills/<name>/`, named `plugin:name`) whose SKILL.md holds YAML
 // frontmatter (name, description) and instructions. The project's skills (nearest folder first) win over the
 // user's `~/.claude/skills` (skill-index.ts finds them).
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isMap, parseDocument } from 'yaml'
 import type { Diagnostic } from '../../../shared/agent-definition'
+import { readConfigFile } from '../store/read-config'
 import { projectFolders } from './project-root'
 import { discoverSkills, unknownSkills, type SkillEntry } from './skill-index'
 
@@ -92,13 +92,13 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
       diagnostics.push(warn('skill-not-found', await skillNotFound(name, index, options)))
       continue
     }
-    let text: string
-    try {
-      text = await readFile(found.path, 'utf8')
-    } catch (err) {
-      diagnostics.push(warn('skill-unreadable', `Skill "${name}" could not be read (${err instanceof Error ? err.message : String(err)}); the agent runs without it.`, 1, 1, found.path))
+    // A skill file a repository planted may be a link to a pipe or a device: only a regular, bounded file is read.
+    const read = readConfigFile(found.path)
+    if (!('text' in read)) {
+      diagnostics.push(warn('skill-unreadable', `Skill "${name}" could not be read (${'error' in read ? read.error : 'it is gone'}); the agent runs without it.`, 1, 1, found.path))
       continue
     }
+    const text = read.text
     const fm = parseFrontmatter(text)
     if (fm.error) {
       diagnostics.push(

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest } from '../model/scripted'
+// The folder's hooks run once it is trusted (trust/): each fixture is a folder the person approved.
 import { closeFixtures, makeFixture, starts } from '../orchestration/testing/session-fixture'
 import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { hookCommand, hooksSettings, readHookLog, type HookBehaviour } from './testing/fixture'
@@ -32,7 +33,7 @@ describe('Stop and PostToolUseFailure', () => {
     const h = hookDir()
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: MAIN, turns: [reply.text('first answer'), (req) => reply.text(req.lastUserText.includes('run the tests first') ? 'tested, done' : 'ignored')] }]) },
-      { files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Stop', command: h.cmd({ times: 1, stderr: 'run the tests first', exit: 2 }) }])) } }
+      { trustProject: true, files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Stop', command: h.cmd({ times: 1, stderr: 'run the tests first', exit: 2 }) }])) } }
     )
     const result = await f.session.run('go')
     expect(result.result).toBe('tested, done')
@@ -49,7 +50,7 @@ describe('Stop and PostToolUseFailure', () => {
     const h = hookDir()
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'missing.txt' }), (req) => reply.text(req.toolResults[0].content)] }]) },
-      { files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUseFailure', matcher: 'Read', command: h.cmd({ stderr: 'check the file name', exit: 2 }) }])) } }
+      { trustProject: true, files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUseFailure', matcher: 'Read', command: h.cmd({ stderr: 'check the file name', exit: 2 }) }])) } }
     )
     const result = await f.session.run('go')
     const [fail] = h.events('PostToolUseFailure')
@@ -70,6 +71,7 @@ describe('Notification', () => {
         ])
       },
       {
+        trustProject: true,
         files: {
           '.claude/agents/writer.md': agentFile('writer', 'tools: Write\n'),
           '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Notification', command: h.cmd() }, { event: 'Notification', matcher: 'agent_completed', command: h.cmd({ stdout: 'seen' }) }]))
@@ -116,6 +118,7 @@ describe('TeammateIdle and TaskCompleted', () => {
       },
       {
         teams: true,
+        trustProject: true,
         files: {
           '.claude/agents/worker.md': agentFile('worker', 'tools: Read\n'),
           '.claude/settings.json': JSON.stringify(
@@ -157,6 +160,7 @@ describe('WorktreeCreate and WorktreeRemove', () => {
       {
         cwd: r.root,
         permissionMode: 'acceptEdits',
+        trustProject: true,
         files: {
           '.claude/agents/isolated.md': agentFile('isolated', 'tools: Write\nisolation: worktree\n'),
           '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'WorktreeCreate', command: `node ${JSON.stringify(script)}` }, { event: 'WorktreeRemove', command: h.cmd() }]))
@@ -179,6 +183,7 @@ describe('WorktreeCreate and WorktreeRemove', () => {
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Agent', { description: 'iso', prompt: 'x', subagent_type: 'isolated' }), (req) => reply.text(req.toolResults[0].content)] }]) },
       {
+        trustProject: true,
         files: {
           '.claude/agents/isolated.md': agentFile('isolated', 'tools: Read\nisolation: worktree\n'),
           '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'WorktreeCreate', command: h.cmd({ stderr: 'svn checkout failed', exit: 1 }) }]))

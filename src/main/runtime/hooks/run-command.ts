@@ -2,6 +2,7 @@
 // CLAUDE_PROJECT_DIR set and the event as JSON on stdin. A command that outlives its timeout is killed with
 // everything it started (it leads its own process group). Never throws: what happened is in the result.
 import { spawn } from 'node:child_process'
+import { redactValue } from '../../../shared/redact'
 import { childEnv } from '../security/child-env'
 import { killProcessGroup } from '../tools/process-group'
 
@@ -64,6 +65,7 @@ export function runHookCommand(opts: RunHookOptions): Promise<HookRun> {
     child.once('close', (code) => done({ exitCode: timedOut ? null : code, stdout, stderr, timedOut }))
     // A hook that ignores its stdin closes the pipe early; that is its business, not an error.
     child.stdin.on('error', () => undefined)
-    child.stdin.end(JSON.stringify(opts.input))
+    // A hook is a program outside Fanout: a tool's output or an error that carried the credential reaches it redacted, as everywhere else.
+    child.stdin.end(JSON.stringify(redactValue(opts.input)))
   })
 }

@@ -88,10 +88,13 @@ export class HookRunner {
     this.settingsProblems = problems
   }
 
+  /** Says the configuration's problems (once), on this agent: a file that could not be read is news even if no hook runs. */
+  reportProblems(agentId: string): void {
+    for (const p of this.settingsProblems.splice(0)) this.opts.report(agentId, `Hook configuration: ${p}`)
+  }
+
   private tableFor(agent: HookAgent): HookTable {
-    if (this.settingsProblems.length) {
-      for (const p of this.settingsProblems.splice(0)) this.opts.report(agent.id, `Hook configuration: ${p}`)
-    }
+    this.reportProblems(agent.id)
     const def = agent.definition
     if (!def || def.hooks === undefined) return this.settings
     let own = this.definitionTables.get(def)

@@ -6,7 +6,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
-import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from '../orchestration/testing/session-fixture'
+import { closeFixtures, ends, latch, makeFixture as fixture, starts, waitForEvent } from '../orchestration/testing/session-fixture'
+
+// What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
+const makeFixture: typeof fixture = (server, opts = {}) => fixture(server, { trustProject: true, ...opts })
 import { hookCommand, hooksSettings, readHookLog, type HookBehaviour } from './testing/fixture'
 import { MAX_STOP_BLOCKS } from './wiring'
 

@@ -2,9 +2,9 @@
 // `<project>/.claude/settings.json` (project), `<project>/.claude/settings.local.json` (local) and the managed
 // file. Hooks and MCP switches (`disabledMcpjsonServers`) are read from these; a file that cannot be read or
 // parsed is reported with its path and skipped, never thrown.
-import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { MANAGED_SETTINGS_FILE } from '../permissions'
+import { readConfigJson } from '../store/read-config'
 
 export type SettingsSource = 'user' | 'project' | 'local' | 'managed'
 
@@ -35,23 +35,11 @@ export function readSettingsFiles(opts: ReadSettingsOptions): { files: SettingsF
   const seen = new Set<string>()
   for (const c of candidates) {
     // Working in the home folder: the user and project settings are one file, read once.
-    if (seen.has(c.file) || !existsSync(c.file)) continue
+    if (seen.has(c.file)) continue
     seen.add(c.file)
-    let text: string
-    try {
-      text = readFileSync(c.file, 'utf8')
-    } catch (err) {
-      problems.push(`${c.file}: could not be read (${err instanceof Error ? err.message : String(err)})`)
-      continue
-    }
-    if (!text.trim()) continue
-    try {
-      const json: unknown = JSON.parse(text)
-      if (json && typeof json === 'object' && !Array.isArray(json)) files.push({ ...c, json: json as Record<string, unknown> })
-      else problems.push(`${c.file}: settings must be a JSON object`)
-    } catch (err) {
-      problems.push(`${c.file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`)
-    }
+    const read = readConfigJson(c.file)
+    if ('json' in read) files.push({ ...c, json: read.json })
+    else if ('error' in read) problems.push(`${c.file} ${read.error}`)
   }
   return { files, problems }
 }

@@ -134,6 +134,8 @@ describe('agent editor through the host', () => {
     const dirs = project(false)
     writeFileSync(join(dirs.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry() } }))
     const { h } = await host(() => reply.text('unused'), dirs)
+    const { trust } = await h.getFolderTrust({ cwd: dirs.cwd })
+    await h.answerFolderTrust({ cwd: dirs.cwd, decision: 'trust', hash: trust.hash })
     const { file } = await h.createAgent({ cwd: dirs.cwd, scope: 'project', name: 'noter', template: 'blank' })
     const text = readFileSync(file, 'utf8').replace('---\n\n', 'tools: Read, mcp__notes__*\n---\n\n')
     const before = await h.analyzeAgent({ cwd: dirs.cwd, file, text })

@@ -16,6 +16,7 @@ export interface AgentFoldersOptions {
   factory: SessionFactory
   home: string
   env: Record<string, string | undefined>
+  dataDir: string
   agentSources?: AgentSessionOptions['agentSources']
 }
 
@@ -47,7 +48,7 @@ export class AgentFolders {
   listMcpServers = async ({ cwd }: { cwd: string }) => {
     const config = await this.o.factory.config()
     const live = this.o.live.realIn(cwd)
-    const listed = await listMcpServers({ cwd, home: this.o.home, env: this.o.env, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
+    const listed = await listMcpServers({ cwd, home: this.o.home, env: this.o.env, dataDir: this.o.dataDir, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
     // The agent editor's tools picker and effective tools use what this found.
     this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
     return listed

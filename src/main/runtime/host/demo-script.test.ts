@@ -1,6 +1,6 @@
 // The scripted demo over a real folder, through the real SDK and tools: the tour's figures and wording,
 // and what it answers after the tour (a follow-up prompt, a message to a subagent).
-import { utimesSync } from 'node:fs'
+import { readdirSync, utimesSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeFixtures, ends, makeFixture, starts } from '../orchestration/testing/session-fixture'
 import { count, DEMO_PROMPT, demoScript, globListing, inlineCode } from './demo-script'
@@ -53,6 +53,12 @@ describe('the scripted demo', () => {
     expect(summary).toContain('**Find the tests:** 1 test file. The newest, `src/calc.test.ts`, starts with')
     expect(summary).toContain('**Read the docs and config:** 4 documentation and configuration files. The newest, `docs/CHANGELOG.md`, is empty.')
     expect(summary).not.toContain('100 source files')
+    // The top level is counted, folders included, not every file below it (Glob's `*` matches files at any
+    // depth, which once made 156 files read as "156 entries at the top level"); hidden entries aside (inside the
+    // sandbox the folder also shows its stand-ins for protected dotfiles).
+    const top = readdirSync(f.cwd).filter((name) => !name.startsWith('.')).length
+    expect(top).toBeLessThan(10)
+    expect(summary).toMatch(new RegExp(`\\*\\*Measure the folder:\\*\\* the folder has ${top} entries at the top level \\(hidden ones aside\\) and takes \\S+ on disk; Node v\\d+`))
     // No key is stored (no keyStored given): the way to real agents is to add one.
     expect(summary).toMatch(/Add an API key in Settings to run real agents on your own prompts\.$/)
     // Each file is read and named by one agent only.

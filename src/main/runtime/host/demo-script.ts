@@ -38,17 +38,54 @@ const AREAS: Area[] = [
     focus: 'documentation and configuration',
     noun: ['documentation or configuration file', 'documentation and configuration files']
   },
-  { key: 'shape', description: 'Measure the folder', pattern: '*', focus: 'the top level, its size and the tools installed', noun: ['entry', 'entries'] }
+  // Counted with `ls | wc -l`, not Glob: Glob lists files at any depth (`*` matches every file, as ripgrep's and
+  // Claude Code's Glob do), while this counts what is at the top level, folders included.
+  { key: 'shape', description: 'Measure the folder', pattern: '', focus: 'the top level, its size and the tools installed', noun: ['entry', 'entries'] }
 ]
+
+/**
+ * Counts the folder's top-level entries, folders included, hidden ones aside: inside the Bash sandbox the
+ * folder also shows the sandbox's own stand-ins for protected dotfiles (.bashrc, .gitconfig…), which are not
+ * the person's. Read-only, so it asks no one.
+ */
+export const TOP_LEVEL_COUNT = 'ls | wc -l'
 
 const tag = (key: string) => `[scripted demo: ${key}]`
 
-// Slow enough to watch the agents stream side by side, fast enough to finish in about half a minute.
-const SHAPE = { textChunk: 5, chunkDelayMs: 18 }
-const say = (text: string, extra: ScriptedReply | null = null): ScriptedReply => {
-  const blocks = [block.text(text)]
-  if (extra && extra.kind === 'message') blocks.push(...extra.content)
-  return { kind: 'message', content: blocks, ...SHAPE }
+/**
+ * How fast the demo goes. In the app the parallel part takes ten seconds or so, to be watched: each
+ * subagent's reply keeps it waiting on the "model" for a second or two (each agent its own time, so they do
+ * not move in step) and then streams at reading pace. Tests run it at once.
+ */
+export interface DemoPace {
+  /** The main agent's stream (its plan, the tour, answers to follow-ups): quick, it is read after. */
+  main: { textChunk: number; chunkDelayMs: number }
+  /** The subagents' streams, side by side: at reading pace. */
+  child: { textChunk: number; chunkDelayMs: number }
+  /** Extra wait before a subagent's reply starts, by its area's index and its turn. */
+  childDelayMs(area: number, turn: number): number
+}
+
+export const WATCHABLE_PACE: DemoPace = {
+  main: { textChunk: 5, chunkDelayMs: 18 },
+  child: { textChunk: 3, chunkDelayMs: 40 },
+  childDelayMs: (area, turn) => 900 + ((area * 7 + turn * 3) % 5) * 300
+}
+export const INSTANT_PACE: DemoPace = { main: { textChunk: 5, chunkDelayMs: 0 }, child: { textChunk: 5, chunkDelayMs: 0 }, childDelayMs: () => 0 }
+
+const sayWith =
+  (pace: DemoPace['main'], delayMs = 0) =>
+  (text: string, extra: ScriptedReply | null = null): ScriptedReply => {
+    const blocks = [block.text(text)]
+    if (extra && extra.kind === 'message') blocks.push(...extra.content)
+    return { kind: 'message', content: blocks, textChunk: pace.textChunk, chunkDelayMs: pace.chunkDelayMs, ...(delayMs ? { delayMs } : {}) }
+  }
+
+/** The number `wc -l` printed, or null when the command failed or printed something else. */
+export function countFromWc(result: { content: string; isError?: boolean } | undefined): number | null {
+  if (!result || result.isError) return null
+  const m = /^\s*(\d+)\s*$/.exec(result.content)
+  return m ? Number(m[1]) : null
 }
 
 /** `1 source file`, `1,204 source files`. */
@@ -92,27 +129,39 @@ const toolCalls = (req: ParsedRequest) =>
   req.messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_use') : [])) as Array<{ name: string; input: any }>
 const textOf = (content: unknown) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((c: any) => c.text ?? '').join('\n') : '')
 
-function childTurns(area: Area) {
+function childTurns(area: Area, index: number, pace: DemoPace) {
+  const say = (turn: number) => sayWith(pace.child, pace.childDelayMs(index, turn))
+  if (area.key === 'shape')
+    return [
+      () => say(0)(`Looking at ${area.focus}.`, reply.toolUse('Bash', { command: TOP_LEVEL_COUNT, description: 'Count the top-level entries' })),
+      (req: ParsedRequest) => {
+        const n = countFromWc(req.toolResults[0])
+        const counted = n === null ? 'I could not count the top-level entries.' : `${count(n, area.noun)} at the top level, hidden ones aside.`
+        // `node --version` is not on the read-only list, so this asks for approval: the demo shows the permission queue.
+        return say(1)(`${counted} Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
+      },
+      (req: ParsedRequest) => {
+        const result = req.toolResults[0]
+        const counted = toolResults(req)[0] as { content: unknown; is_error?: boolean } | undefined
+        const n = countFromWc(counted && { content: textOf(counted.content), isError: counted.is_error })
+        const entries = n === null ? 'the folder' : `the folder has ${count(n, area.noun)} at the top level (hidden ones aside) and`
+        if (!result || result.isError) return say(2)(`**Report:** ${n === null ? 'I was not allowed to measure the folder, so its size is unknown.' : `${count(n, area.noun)} at the top level (hidden ones aside); I was not allowed to measure the folder, so its size is unknown.`}`)
+        const [size, , node] = result.content.trim().split(/\s+/)
+        return say(2)(`**Report:** ${entries} takes ${size ?? 'an unknown amount'} on disk; Node ${node ?? '(not found)'} is installed.`)
+      }
+    ]
   return [
-    () => say(`Looking for ${area.focus}.`, reply.toolUse('Glob', { pattern: area.pattern })),
+    () => say(0)(`Looking for ${area.focus}.`, reply.toolUse('Glob', { pattern: area.pattern })),
     (req: ParsedRequest) => {
       const { files, total } = globListing(req.toolResults[0]?.content)
-      // `node --version` is not on the read-only list, so this asks for approval: the demo shows the permission queue.
-      if (area.key === 'shape')
-        return say(`${count(total, area.noun)} at the top level. Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
-      if (!total) return say(`No ${area.focus} here.\n\n**Report:** this folder has no ${area.noun[1]}.`)
+      if (!total) return say(1)(`No ${area.focus} here.\n\n**Report:** this folder has no ${area.noun[1]}.`)
       const preferred = area.prefer ? files.find(area.prefer.test) : undefined
       const file = preferred ?? files[0]
       const which = preferred && area.prefer ? area.prefer.note : 'one'
-      return say(`Found ${count(total, area.noun)}. Reading the most recently changed ${which}.`, reply.toolUse('Read', { file_path: file, limit: 40 }))
+      return say(1)(`Found ${count(total, area.noun)}. Reading the most recently changed ${which}.`, reply.toolUse('Read', { file_path: file, limit: 40 }))
     },
     (req: ParsedRequest) => {
       const result = req.toolResults[0]
-      if (area.key === 'shape') {
-        if (!result || result.isError) return say('**Report:** I was not allowed to measure the folder, so its size is unknown.')
-        const [size, , node] = result.content.trim().split(/\s+/)
-        return say(`**Report:** the folder takes ${size ?? 'an unknown amount'} on disk; Node ${node ?? '(not found)'} is installed.`)
-      }
       const { total } = globListing(textOf(toolResults(req)[0]?.content))
       const read = toolCalls(req).find((c) => c.name === 'Read')?.input?.file_path
       const which = area.prefer && read && area.prefer.test(read) ? ` ${area.prefer.note}` : ''
@@ -120,7 +169,7 @@ function childTurns(area: Area) {
       // Read says a file is empty in a sentence of its own, which is not the file's opening.
       const lines = result && !result.isError && !/ exists but is empty /.test(result.content) ? firstLines(result.content, 3) : result && !result.isError ? '' : null
       const opening = lines === null ? 'could not be read' : lines ? `starts with ${inlineCode(lines)}` : 'is empty'
-      return say(`**Report:** ${count(total, area.noun)}. ${newest} ${opening}.`)
+      return say(2)(`**Report:** ${count(total, area.noun)}. ${newest} ${opening}.`)
     }
   ]
 }
@@ -140,25 +189,30 @@ function question(req: ParsedRequest): string | null {
 export type KeyStored = () => Promise<boolean>
 
 /** Any turn after the tour: a follow-up prompt, or a note after a restart. The demo cannot do real work. */
-async function afterTheTour(req: ParsedRequest, keyStored: KeyStored): Promise<ScriptedReply> {
+async function afterTheTour(req: ParsedRequest, keyStored: KeyStored, say: ReturnType<typeof sayWith>): Promise<ScriptedReply> {
   const asked = question(req)
   const next = (await keyStored()) ? 'To run real agents on this folder, start a new session.' : 'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
   return say(`${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ${next}`)
 }
 
-/** `keyStored`: without it, the demo assumes there is no key (it is what people without one run). */
-export function demoScript(opts: { keyStored?: KeyStored } = {}): Respond {
+/**
+ * `keyStored`: without it, the demo assumes there is no key (it is what people without one run). `pace`: the
+ * app's is WATCHABLE_PACE; the default runs at once (tests).
+ */
+export function demoScript(opts: { keyStored?: KeyStored; pace?: DemoPace } = {}): Respond {
   const keyStored = opts.keyStored ?? (async () => false)
-  const after = (req: ParsedRequest) => afterTheTour(req, keyStored)
+  const pace = opts.pace ?? INSTANT_PACE
+  const say = sayWith(pace.main)
+  const after = (req: ParsedRequest) => afterTheTour(req, keyStored, say)
   // A message to a subagent after its report gets the same honest answer as a follow-up to the main agent.
-  const children = AREAS.map((area) => ({ name: area.key, match: tag(area.key), turns: childTurns(area), then: after }))
+  const children = AREAS.map((area, i) => ({ name: area.key, match: tag(area.key), turns: childTurns(area, i, pace), then: after }))
   const main = {
     name: 'main',
     match: DEMO_PROMPT,
     turns: [
       () =>
         reply.with(
-          SHAPE,
+          pace.main,
           block.text('This is a **scripted demo**: no model is called, but the agents, tools and files are real. I will split the tour across four agents that work in parallel.'),
           ...AREAS.map((a) =>
             block.toolUse('Agent', {

@@ -3,7 +3,7 @@
 import { createModelClient } from '../model/client'
 import { startScriptedServer } from '../model/scripted'
 import type { ModelClient } from '../model/types'
-import { DEMO_PROMPT, demoScript, type KeyStored } from './demo-script'
+import { DEMO_PROMPT, demoScript, WATCHABLE_PACE, type DemoPace, type KeyStored } from './demo-script'
 
 export interface DemoModel {
   client: ModelClient
@@ -11,8 +11,10 @@ export interface DemoModel {
   close(): Promise<void>
 }
 
-export async function startDemoModel(opts: { latencyMs?: number; keyStored?: KeyStored } = {}): Promise<DemoModel> {
-  const server = await startScriptedServer({ respond: demoScript({ ...(opts.keyStored ? { keyStored: opts.keyStored } : {}) }), latencyMs: opts.latencyMs ?? 250, recordRequests: false })
+/** At a pace to be watched (see WATCHABLE_PACE) unless told otherwise. */
+export async function startDemoModel(opts: { latencyMs?: number; keyStored?: KeyStored; pace?: DemoPace } = {}): Promise<DemoModel> {
+  const respond = demoScript({ pace: opts.pace ?? WATCHABLE_PACE, ...(opts.keyStored ? { keyStored: opts.keyStored } : {}) })
+  const server = await startScriptedServer({ respond, latencyMs: opts.latencyMs ?? 250, recordRequests: false })
   const client = createModelClient({ apiKey: 'scripted-demo', baseURL: server.url, maxRetries: 1, env: {} })
   return { client, prompt: DEMO_PROMPT, close: () => server.close() }
 }

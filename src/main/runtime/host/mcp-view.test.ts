@@ -1,5 +1,5 @@
 // The `mcp.list` call through the host and the contract: real MCP server processes, their states and tools.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -31,11 +31,35 @@ function project() {
   return { tmp, cwd, dataDir, home: join(tmp, 'home') }
 }
 
+/** The person approves the folder, as the app's dialog does: for the list they saw. */
+async function approve(host: LocalRuntimeHost, cwd: string) {
+  const { trust } = await host.getFolderTrust({ cwd })
+  await host.answerFolderTrust({ cwd, decision: 'trust', hash: trust.hash })
+}
+
 describe('mcp.list', () => {
+  it("never starts a project server the person has not approved for the folder: it is listed as waiting, with its command", async () => {
+    const p = project()
+    const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {} })
+    cleanup.push(() => host.close())
+    const result = await dispatchCall(host, 'mcp.list', { cwd: p.cwd })
+    const value = CONTRACT['mcp.list'].response.parse(result.ok ? result.value : null)
+    const byName = Object.fromEntries(value.servers.map((s) => [s.name, s]))
+    expect(byName.fromSettings).toMatchObject({ scope: 'fanout', status: 'connected' })
+    expect(byName.notes).toMatchObject({ scope: 'project', status: 'untrusted', tools: [], target: expect.stringContaining('stdio-server.mjs') })
+    expect(byName.broken).toMatchObject({ status: 'untrusted' })
+    expect(byName.quiet).toMatchObject({ status: 'disabled' })
+    expect(existsSync(join(p.tmp, 'notes.pid'))).toBe(false)
+    await approve(host, p.cwd)
+    const after = await host.listMcpServers({ cwd: p.cwd })
+    expect(after.servers.find((s) => s.name === 'notes')?.status).toBe('connected')
+  })
+
   it('lists every server of the folder with its state, the reason a server failed and the tools of the ones that run; listing leaves nothing running', async () => {
     const p = project()
     const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {} })
     cleanup.push(() => host.close())
+    await approve(host, p.cwd)
     const result = await dispatchCall(host, 'mcp.list', { cwd: p.cwd })
     expect(result.ok).toBe(true)
     const value = CONTRACT['mcp.list'].response.parse(result.ok ? result.value : null)
@@ -58,6 +82,7 @@ describe('mcp.list', () => {
       await host.close()
       await server.close()
     })
+    await approve(host, p.cwd)
     await host.startSession({ prompt: 'hello', cwd: p.cwd })
     const { servers } = await host.listMcpServers({ cwd: p.cwd })
     expect(servers.find((s) => s.name === 'notes')?.status).toBe('connected')

@@ -167,7 +167,7 @@ describe('LocalRuntimeHost', () => {
     const summary = end && 'result' in end ? end.result : ''
     expect(summary).toContain('Here is the tour')
     expect(summary).toContain('**Survey the source code:** 1 source file. The newest source file that is not a test, `src/main.ts`, starts with `export const answer = 42`.')
-    expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder takes \S+ on disk; Node v\d+/)
+    expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder has \d+ entries at the top level \(hidden ones aside\) and takes \S+ on disk; Node v\d+/)
     const title = 'Scripted demo: Give me a tour of this folder: what is in it, how it is organised, and anything notable.'
     expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
 

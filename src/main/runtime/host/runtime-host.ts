@@ -1,14 +1,14 @@
 // The runtime host: what the app and browser mode drive through the IPC contract. It keeps the live
 // sessions of this process, reopens past ones from their transcripts, and owns settings and the key
 // (which never leaves this process). This file wires the parts together and answers for the workspace.
-import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { ReviewHost } from '../../../shared/review-host'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { registerEnvironmentSecrets } from '../../../shared/redact'
+import { isSecretEnvEntry } from '../security/child-env'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import type { AgentEditorService } from '../agent-editor'
 import type { ModelClient } from '../model/types'
@@ -28,6 +28,8 @@ import { ReplayCalls } from './replay-calls'
 import { SearchCalls } from './search-calls'
 import { SessionRuns } from './session-runs'
 import { SettingsCalls } from './settings-calls'
+import { requireFolder } from './folder-check'
+import { TrustCalls } from './trust-calls'
 
 export interface RuntimeHostOptions {
   cwd: string
@@ -56,6 +58,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   private readonly runs: SessionRuns
   private readonly settings: SettingsCalls
   private readonly folders: AgentFolders
+  private readonly trust: TrustCalls
   private readonly review: ReviewCalls
   private readonly search: SearchCalls
   private readonly replay: ReplayCalls
@@ -63,6 +66,8 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   constructor(options: RuntimeHostOptions) {
     this.cwd = resolve(options.cwd)
     const env = options.env ?? process.env
+    // Credentials in the environment never reach the page, whichever session or call came across them.
+    registerEnvironmentSecrets(env, isSecretEnvEntry)
     const dataDir = options.dataDir ?? resolveDataDir(env)
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
@@ -80,9 +85,19 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
       home,
       ...(options.sessionDefaults?.managedSettingsFile !== undefined ? { managedSettingsFile: options.sessionDefaults.managedSettingsFile } : {})
     })
-    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, agentSources: options.sessionDefaults?.agentSources })
-    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, agentSources: options.sessionDefaults?.agentSources })
+    this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, dataDir, agentSources: options.sessionDefaults?.agentSources })
+    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, home, agentSources: options.sessionDefaults?.agentSources })
     this.review = new ReviewCalls({ live: this.live, listeners, ...(options.openPath ? { openPath: options.openPath } : {}) })
+    this.trust = new TrustCalls({
+      dataDir,
+      home,
+      env,
+      factory,
+      live: this.live,
+      listeners,
+      agentSources: options.sessionDefaults?.agentSources,
+      ...(options.sessionDefaults?.managedSettingsFile !== undefined ? { managedSettingsFile: options.sessionDefaults.managedSettingsFile } : {})
+    })
     this.search = new SearchCalls({ dataDir, live: this.live, cwd: () => this.cwd, listSessions: (req) => this.sessions.list(req) })
     this.replay = new ReplayCalls({ dataDir, live: this.live, pages: this.sessions.replayPages })
     // Each session's search index catches up shortly after its events are recorded.
@@ -103,9 +118,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   getWorkspace = async () => ({ workspace: await this.workspace(this.cwd) })
 
   openWorkspace = async ({ cwd }: { cwd: string }) => {
-    const dir = resolve(cwd)
-    const info = await stat(dir).catch(() => null)
-    if (!info?.isDirectory()) throw new HostCallError('not_found', `${dir} is not a folder.`)
+    const dir = await requireFolder(cwd)
     this.cwd = dir
     this.folders.watch(this.cwd)
     const workspace = await this.workspace(dir)
@@ -159,8 +172,13 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
 
   // ── agent files and MCP servers (agent-folders.ts, src/main/runtime/agent-editor) ──────────────
 
-  listAgents: RuntimeHost['listAgents'] = (req) => this.folders.listAgents(req)
-  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = (req) => this.folders.listMcpServers(req)
+  listAgents: RuntimeHost['listAgents'] = async (req) => this.folders.listAgents({ cwd: await requireFolder(req.cwd) })
+  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = async (req) => this.folders.listMcpServers({ cwd: await requireFolder(req.cwd) })
+
+  // ── trusted folders (trust-calls.ts, src/main/runtime/trust) ──────────────────────────────────
+
+  getFolderTrust: NonNullable<RuntimeHost['getFolderTrust']> = (req) => this.trust.get(req)
+  answerFolderTrust: NonNullable<RuntimeHost['answerFolderTrust']> = (req) => this.trust.answer(req)
 
   agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
   openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })

@@ -1,11 +1,11 @@
 // Running sessions: start one (from a prompt, as the scripted demo, or as the editor's Try it), send it
 // prompts and messages, answer its permission requests, stop and resume its agents. A recorded session
 // this process does not run is reopened for whichever of these needs it.
-import { resolve } from 'node:path'
 import type { AgentEditorHost } from '../../../shared/agent-editor-host'
 import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
+import { loadAgents } from '../definitions'
 import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
 import { startDemoModel } from './demo'
@@ -13,6 +13,7 @@ import type { KeyStored } from './demo-script'
 import type { HostListeners } from './host-listeners'
 import type { Live, LiveSessions } from './live-sessions'
 import type { SessionFactory } from './session-factory'
+import { requireFolder } from './folder-check'
 import { isDemoSession, markDemoSession, sessionName } from './session-files'
 import { startTryRun } from './try-run'
 
@@ -24,6 +25,7 @@ export interface SessionRunsOptions {
   editor: AgentEditorService
   /** Whether Fanout has a key: the demo's script says what to do next by it. */
   keyStored: KeyStored
+  home: string
   agentSources?: AgentSessionOptions['agentSources']
 }
 
@@ -31,11 +33,14 @@ export class SessionRuns {
   constructor(private readonly o: SessionRunsOptions) {}
 
   start: RuntimeHost['startSession'] = async (req) => {
+    // Everything the request names is checked before anything is created or queued.
+    const cwd = await requireFolder(req.cwd)
+    if (req.agent) await this.requireAgent(cwd, req.agent)
     const config = await this.o.factory.config()
     const client = await this.o.factory.client(config)
     const title = titleFromPrompt(req.prompt)
     const session = await this.o.factory.create(config, client, {
-      cwd: resolve(req.cwd),
+      cwd,
       title,
       ...(req.model ? { model: req.model } : {}),
       ...(req.permissionMode ? { permissionMode: req.permissionMode } : {}),
@@ -48,12 +53,13 @@ export class SessionRuns {
     return { sessionId: session.sessionId }
   }
 
-  startDemo: RuntimeHost['startDemo'] = async ({ cwd }) => {
+  startDemo: RuntimeHost['startDemo'] = async (req) => {
+    const cwd = await requireFolder(req.cwd)
     const config = await this.o.factory.config()
     const demo = await startDemoModel({ keyStored: this.o.keyStored })
     // Recorded, so that the session keeps this title when it is reopened.
     const title = `Scripted demo: ${demo.prompt}`
-    const session = await this.o.factory.create(config, demo.client, { cwd: resolve(cwd), permissionMode: 'default', title })
+    const session = await this.o.factory.create(config, demo.client, { cwd, permissionMode: 'default', title })
     await markDemoSession(this.o.dataDir, session.sessionId)
     const live = this.o.live.adopt(session, { title, demo, priorCostUsd: 0 })
     this.o.live.runInBackground(live, demo.prompt, {})
@@ -66,7 +72,8 @@ export class SessionRuns {
     const config = await this.o.factory.config()
     const client = await this.o.factory.client(config)
     const run = await startTryRun(plan, req.prompt, {
-      create: (opts) => this.o.factory.create(config, client, opts),
+      // The try works in a worktree of the folder: the folder's approvals are the ones that apply.
+      create: (opts) => this.o.factory.create(config, client, { ...opts, trustFolder: req.cwd }),
       adopt: (session, title) => this.o.live.adopt(session, { title, demo: null, priorCostUsd: 0 }).session,
       agentSources: this.o.agentSources,
       defaultMode: config.settings.defaultPermissionMode,
@@ -120,6 +127,17 @@ export class SessionRuns {
       }
     }
     throw new HostCallError('not_found', 'That permission request is no longer waiting (its agent finished or was stopped).')
+  }
+
+  /** The main agent must be one the folder has: an unknown name is refused now, not left queued. */
+  private async requireAgent(cwd: string, name: string): Promise<void> {
+    const { byType, agents } = await loadAgents({ cwd, home: this.o.home, ...this.o.agentSources })
+    if (byType.has(name)) return
+    const names = agents.map((a) => a.definition.agentType)
+    const shown = names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ')
+    throw new HostCallError('invalid_request', `There is no agent named "${name}" in ${cwd}. ${names.length ? `The agents here are: ${shown}.` : 'No agent definitions load here.'}`, {
+      agent: `There is no agent named "${name}" here.`
+    })
   }
 
   /** A live session, reopening a recorded one from its transcripts when this process does not run it. */

@@ -2,6 +2,7 @@
 // endpoint. The key is only ever read here to make a client; no answer carries it.
 import type { HostNotice, SettingsPatch } from '../../../shared/ipc-contract'
 import { HostCallError } from '../../../shared/ipc-dispatch'
+import { registerSecret } from '../../../shared/redact'
 import { loadRuntimeConfig, type KeyStore } from '../setup'
 import { ensureDataDir, updateSettings } from '../store'
 import { readBaseRefSetting } from '../worktrees'
@@ -36,6 +37,7 @@ export class SettingsCalls {
   }
 
   setApiKey = async ({ apiKey }: { apiKey: string }) => {
+    registerSecret(apiKey)
     await ensureDataDir(this.o.dataDir)
     await this.o.keyStore.set(apiKey)
     return this.changed()

@@ -61,7 +61,8 @@ describe('runAgentLoop', () => {
   it('streams text and ends with the final text, every event tagged with the agent ids', async () => {
     const { result, events } = await run(scriptTurns(reply.with({ textChunk: 6 }, block.thinking('Hmm.'), block.text('All done, nothing to change.'))))
     expect(result).toMatchObject({ status: 'completed', result: 'All done, nothing to change.', numTurns: 1, toolUses: 0, stopReason: 'end_turn' })
-    expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual(['turn_start', 'message', 'thinking_delta', 'text_delta', 'usage', 'message', 'turn_end'])
+    expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual(['turn_start', 'message', 'model_request', 'thinking_delta', 'text_delta', 'usage', 'message', 'turn_end'])
+    expect(of(events, 'model_request')).toEqual([expect.objectContaining({ model: 'claude-sonnet-5-5', attempt: 1 })])
     expect(of(events, 'text_delta').length).toBeGreaterThan(3)
     expect(of(events, 'text_delta').map((e) => e.text).join('')).toBe('All done, nothing to change.')
     for (const e of events) expect(e).toMatchObject({ agentId: 'agent-1', parentAgentId: 'main', parentToolUseId: 'toolu_parent', sessionId: 'session-1', ts: expect.any(Number) })
@@ -217,6 +218,8 @@ describe('runAgentLoop', () => {
     const usage = { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50, cache_creation_input_tokens: 5 }
     const { result, events } = await run(scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }, { usage }), reply.text('done', { usage })), { tools: [probe('read', true, [])] })
     expect(of(events, 'usage')).toHaveLength(2)
+    // One request per call, each before its reply.
+    expect(events.map((e) => e.type).filter((t) => t === 'model_request' || t === 'usage')).toEqual(['model_request', 'usage', 'model_request', 'usage'])
     expect(of(events, 'usage')[0]).toMatchObject({ model: 'claude-sonnet-5-5', usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 5 } })
     expect(result.usage).toMatchObject({ inputTokens: 200, outputTokens: 20, cacheReadTokens: 100, cacheWriteTokens: 10 })
     expect(result.usage.costUsd).toBeCloseTo(2 * of(events, 'usage')[0].usage.costUsd, 12)

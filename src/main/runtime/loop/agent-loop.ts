@@ -63,6 +63,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   }
 
   const handlers: StreamHandlers = {
+    onRequest: (attempt) => send({ type: 'model_request', model: opts.model, attempt }),
     onText: (text) => send({ type: 'text_delta', text }),
     onThinking: (text) => send({ type: 'thinking_delta', text }),
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),

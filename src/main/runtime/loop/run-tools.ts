@@ -3,6 +3,7 @@
 // one tool_end event and one result, including refused calls, bad input, denials and interruptions,
 // so the conversation always answers every tool_use.
 import type { EventPayload } from '../../../shared/events'
+import { redactText, redactValue } from '../../../shared/redact'
 import type { SandboxLevel, Tool, ToolResult } from '../tools/define-tool'
 import type { CanUseTool } from './types'
 
@@ -102,16 +103,17 @@ async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void
   const started = performance.now()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
   const result = await raceAbort(execute(call, ctx), call, aborted)
-  // The API rejects an empty tool_result, and an empty one tells the model nothing.
-  const content = result.content === '' ? `(${call.name} completed with no output)` : result.content
-  const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: result.details }
+  // The API rejects an empty tool_result, and an empty one tells the model nothing. What a tool read or ran
+  // goes to the model and the UI: a credential it came across (an env dump, a config file) goes to neither.
+  const content = result.content === '' ? `(${call.name} completed with no output)` : redactText(result.content)
+  const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: redactValue(result.details) }
   ctx.emit({
     type: 'tool_end',
     toolUseId: call.id,
     name: call.name,
     isError: outcome.isError,
     output: content,
-    details: result.details,
+    details: outcome.details,
     durationMs: Math.round(performance.now() - started)
   })
   return outcome

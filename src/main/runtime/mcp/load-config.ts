@@ -4,10 +4,9 @@
 // A later source replaces an earlier server with the same name. `.mcp.json` servers listed in a settings file's
 // `disabledMcpjsonServers` (or `disabledMcpServers` for the folder in `~/.claude.json`) are kept but disabled,
 // so the UI can say why they do not run. Nothing here throws: problems come back as sentences.
-import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { SettingsFile } from '../hooks/settings-files'
-import { isPlaceholder } from '../security/placeholders'
+import { readConfigJson } from '../store/read-config'
 import { parseServerConfig, type McpTransportConfig } from './server-config'
 
 export type McpScope = 'fanout' | 'user' | 'project' | 'local' | 'agent'
@@ -23,6 +22,10 @@ export interface McpServerEntry {
   error?: string
   /** Switched off in settings: never started. */
   disabled?: boolean
+  /** A project server the person has not approved for this folder yet: never started (see trust/). */
+  untrusted?: boolean
+  /** The entry as written in its file, before `${VAR}` expansion: what a person approves. */
+  raw?: unknown
 }
 
 export interface LoadMcpConfigOptions {
@@ -38,18 +41,17 @@ export interface LoadMcpConfigOptions {
 export interface McpConfig {
   servers: McpServerEntry[]
   problems: string[]
+  /** `~/.claude.json`'s entry for this folder (`projects[cwd]`): Claude Code's approvals live there too. */
+  claudeProject?: Record<string, unknown>
 }
 
-function readJson(file: string, problems: string[]): Record<string, unknown> | null {
-  // An empty .mcp.json that is only the Bash sandbox's placeholder (a command is running) is no file at all.
-  if (!existsSync(file) || isPlaceholder(file)) return null
-  try {
-    const json: unknown = JSON.parse(readFileSync(file, 'utf8'))
-    if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>
-    problems.push(`${file}: must be a JSON object`)
-  } catch (err) {
-    problems.push(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)}); its MCP servers are not loaded`)
-  }
+/** `~/.claude.json` also holds Claude Code's history of every project: allow it room. */
+const MAX_CLAUDE_JSON_BYTES = 64 * 1024 * 1024
+
+function readJson(file: string, problems: string[], maxBytes?: number): Record<string, unknown> | null {
+  const read = readConfigJson(file, maxBytes)
+  if ('json' in read) return read.json
+  if ('error' in read) problems.push(`${file} ${read.error}; its MCP servers are not loaded`)
   return null
 }
 
@@ -86,13 +88,13 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
       const parsed = parseServerConfig(name, value, where, env)
       const disabled = !!value && typeof value === 'object' && (value as Record<string, unknown>).disabled === true
       byName.delete(name) // keep the order of the winning source
-      byName.set(name, { name, scope, ...(file ? { file } : {}), ...('config' in parsed ? { config: parsed.config } : { error: parsed.error }), ...(disabled ? { disabled: true } : {}) })
+      byName.set(name, { name, scope, raw: value, ...(file ? { file } : {}), ...('config' in parsed ? { config: parsed.config } : { error: parsed.error }), ...(disabled ? { disabled: true } : {}) })
     }
   }
 
   if (opts.fanoutServers) add(opts.fanoutServers, 'fanout', undefined, 'Fanout settings')
   const claudeJsonFile = join(opts.home, '.claude.json')
-  const claudeJson = readJson(claudeJsonFile, problems)
+  const claudeJson = readJson(claudeJsonFile, problems, MAX_CLAUDE_JSON_BYTES)
   add(serversOf(claudeJson, claudeJsonFile, problems), 'user', claudeJsonFile, claudeJsonFile)
   for (const file of projectFiles(opts.cwd)) {
     const json = readJson(file, problems)
@@ -107,5 +109,5 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
   for (const entry of byName.values()) {
     if ((entry.scope === 'project' && disabledProject.has(entry.name)) || disabledAny.has(entry.name)) entry.disabled = true
   }
-  return { servers: [...byName.values()], problems }
+  return { servers: [...byName.values()], problems, ...(local && typeof local === 'object' ? { claudeProject: local } : {}) }
 }

@@ -4,6 +4,8 @@
 // from the environment in the command, arguments, env values, URL and headers. A bad entry becomes an error
 // sentence naming the server and the field, never a throw.
 import { z } from 'zod'
+import { registerSecret } from '../../../shared/redact'
+import { isSecretEnvEntry } from '../security/child-env'
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -72,7 +74,17 @@ export function parseServerConfig(name: string, raw: unknown, where: string, env
     return fail('the entry has neither "command" (a local server) nor "url" (an HTTP server)')
   }
   if (missing.size) return fail(`missing environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} (used as \${...} without a default)`)
+  registerServerSecrets(config)
   return { config }
+}
+
+const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|x-api-key|api-key|cookie|.*token.*|.*secret.*|.*-key)$/i
+
+/** A server's credentials (its auth headers, its credential-named environment values) are never shown anywhere. */
+function registerServerSecrets(config: McpTransportConfig): void {
+  if (config.type === 'http') {
+    for (const [name, value] of Object.entries(config.headers)) if (CREDENTIAL_HEADER.test(name)) registerSecret(value.replace(/^(?:bearer|basic|token)\s+/i, ''))
+  } else for (const [name, value] of Object.entries(config.env)) if (isSecretEnvEntry(name, value)) registerSecret(value)
 }
 
 /** What the API accepts in a tool name: Claude Code replaces anything else with `_`. */

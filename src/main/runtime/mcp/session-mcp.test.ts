@@ -5,7 +5,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
 import { reply, scriptByAgent } from '../model/scripted'
-import { closeFixtures, ends, makeFixture, starts } from '../orchestration/testing/session-fixture'
+import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestration/testing/session-fixture'
+
+// What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
+const makeFixture: typeof fixture = (server, opts = {}) => fixture(server, { trustProject: true, ...opts })
 import { processGroupAlive } from '../tools/process-group'
 import { startHttpTestServer, stdioServerEntry, stopHttpTestServers } from './testing/servers'
 

@@ -16,7 +16,8 @@ import { describeTransport, mcpToolName, normalizeMcpName, type McpTransportConf
 // The MCP SDK costs tens of milliseconds to load; sessions without servers never pay for it.
 const loadConnect = async () => (await import('./connect')).connectMcpServer
 
-export type McpServerState = 'connected' | 'failed' | 'disabled' | 'pending'
+/** `untrusted`: a project server waiting for the person's approval of the folder; never started. */
+export type McpServerState = 'connected' | 'failed' | 'disabled' | 'pending' | 'untrusted'
 
 export interface McpServerStatus {
   name: string
@@ -72,9 +73,18 @@ export class SessionMcp {
 
   constructor(private readonly opts: SessionMcpOptions) {}
 
-  /** The configured servers (from reload). Servers already connected keep running until the session closes. */
+  /**
+   * The configured servers (from reload). Servers already connected keep running until the session closes,
+   * except one the person no longer approves: it is stopped, and its tools go with it.
+   */
   configure(config: McpConfig): void {
     this.entries = config.servers
+    for (const entry of config.servers) {
+      const live = this.live.get(entry.name)
+      if (!entry.untrusted || !live) continue
+      this.live.delete(entry.name)
+      void live.attempt.then(() => live.connection?.close())
+    }
   }
 
   get servers(): readonly McpServerEntry[] {
@@ -84,7 +94,7 @@ export class SessionMcp {
   /** Connects every enabled configured server not tried yet; resolves when each has connected or failed. */
   async ready(agentId?: string): Promise<void> {
     if (this.closed) return
-    await Promise.all(this.entries.filter((e) => !e.disabled).map((e) => this.start(e, agentId).attempt))
+    await Promise.all(this.entries.filter((e) => !e.disabled && !e.untrusted).map((e) => this.start(e, agentId).attempt))
   }
 
   private start(entry: McpServerEntry, agentId: string | undefined): Live {
@@ -93,7 +103,10 @@ export class SessionMcp {
     const live: Live = { entry, tools: [], attempt: Promise.resolve() }
     this.live.set(entry.name, live)
     live.attempt = (async () => {
-      if (!entry.config) {
+      if (entry.untrusted) {
+        // ready() and openForAgent() never get here with one; this is the last line, not the only one.
+        live.error = `MCP server "${entry.name}" waits for your approval of this folder, so it was not started.`
+      } else if (!entry.config) {
         live.error = entry.error ?? `MCP server "${entry.name}" has no usable configuration.`
       } else {
         try {
@@ -150,6 +163,8 @@ export class SessionMcp {
           const entry = this.entries.find((e) => e.name === ref.name)
           if (!entry) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is not configured (in .mcp.json, ~/.claude.json or Fanout settings). The agent runs without it.`)
           if (entry.disabled) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is disabled in settings. The agent runs without it.`)
+          if (entry.untrusted)
+            return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}" from ${entry.file ?? '.mcp.json'}, which waits for your approval of this folder. The agent runs without it.`)
           const tried = this.live.has(entry.name)
           const live = this.start(entry, agent.id)
           await live.attempt
@@ -188,8 +203,10 @@ export class SessionMcp {
     return this.entries.map((entry) => {
       const live = this.live.get(entry.name)
       const transport = entry.config?.type ?? null
-      const base = { name: entry.name, scope: entry.scope, transport, target: entry.config ? describeTransport(entry.config as McpTransportConfig) : '', ...(entry.file ? { file: entry.file } : {}) }
+      const base = { name: entry.name, scope: entry.scope, transport: transport ?? rawTransport(entry.raw), target: entry.config ? describeTransport(entry.config as McpTransportConfig) : rawTarget(entry.raw), ...(entry.file ? { file: entry.file } : {}) }
       if (entry.disabled) return { ...base, status: 'disabled' as const, tools: [] }
+      // Never started: its command is shown, nothing more is known until the person approves it.
+      if (entry.untrusted) return { ...base, status: 'untrusted' as const, tools: [] }
       if (!live || (!live.connection && !live.error)) return { ...base, status: entry.error ? ('failed' as const) : ('pending' as const), ...(entry.error ? { error: entry.error } : {}), tools: [] }
       if (live.error) return { ...base, status: 'failed' as const, error: live.error, tools: [] }
       const lost = live.connection?.lostReason()
@@ -207,4 +224,19 @@ export class SessionMcp {
       await l.connection?.close()
     }))
   }
+}
+
+const rawEntry = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {})
+
+/** For an entry that did not parse (a missing variable): its transport as written. */
+function rawTransport(raw: unknown): 'stdio' | 'http' | null {
+  const e = rawEntry(raw)
+  return typeof e.command === 'string' ? 'stdio' : typeof e.url === 'string' ? 'http' : null
+}
+
+/** For an entry that did not parse: its command line or URL as written. */
+function rawTarget(raw: unknown): string {
+  const e = rawEntry(raw)
+  if (typeof e.command === 'string') return [e.command, ...(Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === 'string') : [])].join(' ')
+  return typeof e.url === 'string' ? e.url : ''
 }

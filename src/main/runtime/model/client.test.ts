@@ -87,6 +87,13 @@ describe('createModelClient', () => {
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(75)
   })
 
+  it('reports each request as it goes out, the first and every retry, before anything of its reply', async () => {
+    const { client } = await setup(scriptTurns(byAttempt(reply.overloaded(), reply.text('second time'))))
+    const seen: string[] = []
+    await client.stream(ask(), { onRequest: (n) => seen.push(`request ${n}`), onRetry: (r) => seen.push(`retry after ${r.attempt}`), onText: () => seen.push('text') })
+    expect([...new Set(seen)]).toEqual(['request 1', 'retry after 1', 'request 2', 'text'])
+  })
+
   it('retries 529 overloaded and 500 with backoff', async () => {
     const { client } = await setup(scriptTurns(byAttempt(reply.overloaded(), reply.serverError(500), reply.text('third time'))))
     const retries: RetryInfo[] = []

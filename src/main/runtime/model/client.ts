@@ -5,6 +5,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { createHash } from 'node:crypto'
 import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
+import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
@@ -69,6 +70,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const apiKey = cfg.apiKey || (cfg.authToken ? undefined : env.ANTHROPIC_API_KEY) || undefined
   const authToken = apiKey ? undefined : cfg.authToken || env.ANTHROPIC_AUTH_TOKEN || undefined
   if (!apiKey && !authToken) throw new MissingCredentialsError()
+  // The credential in use is hidden from every event, transcript and answer from here on (shared/redact.ts).
+  registerSecret(apiKey)
+  registerSecret(authToken)
   const baseURL = cfg.baseURL || env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'
   const baseUrlSource: BaseUrlSource = cfg.baseURL ? (cfg.baseUrlSource ?? 'settings') : env.ANTHROPIC_BASE_URL ? 'environment' : 'default'
   const prices = cfg.prices ?? DEFAULT_PRICES
@@ -147,6 +151,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
+        handlers.onRequest?.(n)
         await attempt(body, acc, signal, ticket)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {

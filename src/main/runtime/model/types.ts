@@ -52,6 +52,11 @@ export interface RetryInfo {
 }
 
 export interface StreamHandlers {
+  /**
+   * A request is about to go out (the first attempt, or a retry after its wait): from here until the first
+   * delta the agent waits on the model, and the UI says so.
+   */
+  onRequest?(attempt: number): void
   onText?(text: string): void
   onThinking?(text: string): void
   /** A tool_use block began; its input follows as JSON fragments. */

@@ -28,7 +28,13 @@ export async function agentSystemPrompt(
 ): Promise<string> {
   const [git, memory, skills] = await Promise.all([
     src.git(handle.cwd),
-    def.memory ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: src.cwd, home: src.home }) : undefined,
+    // A memory that cannot be used (a pipe, a link out of the project) is said, and the agent runs without it.
+    def.memory
+      ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: src.cwd, home: src.home }).catch((err: unknown) => {
+          src.warn?.(`${err instanceof Error ? err.message : String(err)}; the agent runs without its memory.`)
+          return undefined
+        })
+      : undefined,
     def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(src.skills ? { index: src.skills } : {}), ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
   ])
   handle.memoryDir = memory?.dir

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../../shared/events'
 import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../hooks'
 import { notifyHooks } from '../hooks/notifications'
 import type { CanUseTool } from '../loop/types'
-import { loadMcpConfig } from '../mcp/load-config'
+import { loadMcpConfig, type McpConfig } from '../mcp/load-config'
 import { SessionMcp, type AgentMcpTools } from '../mcp/session-mcp'
 import { transcriptPath } from '../store'
 import type { Tool } from '../tools/define-tool'
@@ -31,6 +31,13 @@ export interface ExtensionsOptions {
   track?: (work: Promise<unknown>) => void
   /** Credential-looking variables the user's settings pass to hooks and MCP servers anyway. */
   passEnv?: readonly string[]
+}
+
+/** What the extensions read from disk, before and after the folder's approvals are applied. */
+export interface ExtensionsConfig {
+  settingsFiles: SettingsFile[]
+  mcp: McpConfig
+  problems: string[]
 }
 
 export class SessionExtensions {
@@ -71,18 +78,41 @@ export class SessionExtensions {
     this.opts.emit({ agentId, parentAgentId: h?.parentId ?? null, parentToolUseId: h?.parentToolUseId ?? null, sessionId: this.opts.sessionId, ts: Date.now(), type: 'error', message, retrying: false })
   }
 
-  /** Re-reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers). */
-  reload(): void {
+  /** Reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers), as they are on disk. */
+  read(): ExtensionsConfig {
     const settings = readSettingsFiles({ cwd: this.opts.cwd, home: this.opts.home, ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {}) })
     this.settingsFiles = settings.files
     const mcp = loadMcpConfig({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}), ...(this.opts.env ? { env: this.opts.env } : {}) })
-    this.mcp.configure(mcp)
-    const hooks = hooksFromSettings(settings.files)
-    this.hooks.configure(hooks.table, [...settings.problems, ...hooks.problems, ...mcp.problems])
+    return { settingsFiles: settings.files, mcp, problems: [...settings.problems, ...mcp.problems] }
   }
+
+  /**
+   * Applies configuration (what the folder brings already gated by its approvals, see trust/gate.ts); `notes`
+   * are said once, on the next agent that runs (what waits for approval, and why).
+   */
+  configure(config: ExtensionsConfig, notes: { waiting: string | null; withheld: ReadonlyMap<string, string> }): void {
+    this.mcp.configure(config.mcp)
+    const hooks = hooksFromSettings(config.settingsFiles)
+    this.hooks.configure(hooks.table, [...config.problems, ...hooks.problems])
+    this.waitingNote = notes.waiting
+    this.withheldNotes = new Map(notes.withheld)
+  }
+
+  private waitingNote: string | null = null
+  private withheldNotes = new Map<string, string>()
 
   /** Connects the session's servers (once) and the definition's own (for this run); the result closes the latter. */
   async prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
+    this.hooks.reportProblems(handle.id)
+    if (this.waitingNote) {
+      this.report(handle.id, this.waitingNote)
+      this.waitingNote = null
+    }
+    const withheld = def && this.withheldNotes.get(def.agentType)
+    if (withheld) {
+      this.report(handle.id, withheld)
+      this.withheldNotes.delete(def.agentType)
+    }
     await this.mcp.ready(handle.id)
     // Left over from a run that ended before it could close them (the main agent returns early when there is nothing to do).
     const stale = this.own.get(handle.id)

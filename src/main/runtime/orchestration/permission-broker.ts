@@ -144,7 +144,8 @@ export class PermissionBroker {
       reason: req.reason,
       requestingAgentId: handle.id,
       toolUseId: req.toolUseId,
-      suggestedRules: req.suggestedRules
+      suggestedRules: req.suggestedRules,
+      ...(req.commandParts ? { commandParts: req.commandParts } : {})
     }
     return new Promise<PermissionAnswer>((resolve) => {
       const settle = (answer: PermissionAnswer, why?: string) => {

@@ -51,7 +51,8 @@ async function session(mode: PermissionMode, opts: { headless?: boolean; baseRef
         }
       ])
     },
-    { root: r.sandbox, cwd: r.root, permissionMode: mode, headless: opts.headless === true, files: { '.claude/agents/writer.md': WRITER } }
+    // The writer's own acceptEdits mode is the folder's grant: the folder is approved (trust/ withholds it otherwise).
+    { root: r.sandbox, cwd: r.root, permissionMode: mode, headless: opts.headless === true, trustProject: true, files: { '.claude/agents/writer.md': WRITER } }
   )
   // The agent file is the project's: commit it, so the checkout is clean for the merge.
   r.commitAll('writer agent')

@@ -4,9 +4,12 @@
 // depends on nothing but these (no memory or skills of its own, no worktree) is built once for all the agents
 // of its type, folder and model: sixteen siblings get the very same text.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
+import type { ProjectCommand } from '../../../shared/trust'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
+import { projectRootOf } from '../context/project-root'
 import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
+import { gateAgents, gateClaudeMd, type Approved } from '../trust'
 import { probeGit } from '../worktrees'
 import { agentSystemPrompt } from './agent-prompt'
 import type { AgentHandle } from './agent-registry'
@@ -27,20 +30,39 @@ export class SessionDefinitions {
 
   constructor(private readonly opts: SessionDefinitionsOptions) {}
 
-  async reload(): Promise<void> {
+  /** The definitions and CLAUDE.md files as read from disk; apply the folder's approvals with gate() before anything uses them. */
+  async reload(): Promise<{ agents: LoadedAgent[]; claudeMd: { entries: ClaudeMdEntry[]; root: string } }> {
     const { cwd, home } = this.opts
     const pluginDirs = this.opts.agentSources?.pluginDirs
-    const [agents, claudeMd, skills] = await Promise.all([loadAgents({ cwd, home, ...this.opts.agentSources }), loadClaudeMd({ cwd, home }), discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })])
-    this.loaded = agents.byType
-    this.claudeMd = claudeMd
-    this.prompts = new WeakMap()
+    const [agents, claudeMd, root, skills] = await Promise.all([
+      loadAgents({ cwd, home, ...this.opts.agentSources }),
+      loadClaudeMd({ cwd, home }),
+      projectRootOf(cwd),
+      discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })
+    ])
+    this.read = { agents: agents.byType, claudeMd, root }
+    this.loaded = new Map()
+    this.claudeMd = []
     this.skillIndex = skills
+    return { agents: agents.agents, claudeMd: { entries: claudeMd, root } }
   }
 
   /** The project's, the user's and the plugins' skills, as last found. */
   skills(): SkillEntry[] {
     return this.skillIndex
   }
+
+  /** Takes out of the folder's own files what the person has not approved; says, per agent type, what. */
+  gate(approved: Approved): Map<string, ProjectCommand[]> {
+    const gated = gateAgents(this.read.agents, this.opts.cwd, approved)
+    this.loaded = gated.agents
+    this.claudeMd = gateClaudeMd(this.read.claudeMd, this.opts.cwd, this.read.root, approved)
+    // Prompts built from the earlier definitions and CLAUDE.md are not reused.
+    this.prompts = new WeakMap()
+    return gated.withheld
+  }
+
+  private read: { agents: Map<string, LoadedAgent>; claudeMd: ClaudeMdEntry[]; root: string } = { agents: new Map(), claudeMd: [], root: '' }
 
   /** The effective definitions by agent type, as last loaded. */
   agents(): Map<string, LoadedAgent> {

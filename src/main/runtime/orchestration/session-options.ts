@@ -59,6 +59,15 @@ export interface AgentSessionOptions {
   mcpServers?: Record<string, unknown>
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
+  /**
+   * Everything the folder brings that runs or grants by itself (.mcp.json servers, hooks and pre-approvals in
+   * its .claude settings, its agent files' hooks and servers) is approved for this session, as with
+   * `fanout run --trust-project`. Default: only what the person approved for the folder (kept in dataDir's
+   * trusted-folders.json) or Claude Code's settings approve (enabledMcpjsonServers…).
+   */
+  trustProject?: boolean
+  /** The folder whose approvals apply; default cwd ("Try it" runs in a worktree of the project). */
+  trustFolder?: string
   /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
   passEnvironment?: string[]
   /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */

@@ -4,6 +4,7 @@
 import type { PermissionRequestEvent } from '../../../shared/events'
 import type { CanUseTool } from '../loop/types'
 import { emptyRules, loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../permissions'
+import type { PermissionPreapproval } from '../permissions/settings'
 import { PathPolicy } from '../security/path-policy'
 import type { AgentHandle } from './agent-registry'
 import type { SessionExtensions } from './extensions'
@@ -25,10 +26,11 @@ export class SessionPermissions {
   ) {}
 
   /** Re-reads the settings files and applies their rules to gates built from now on; null when the session's own hook decides. */
-  reload(): PermissionSettings | null {
+  reload(withhold?: (grant: PermissionPreapproval) => boolean): PermissionSettings | null {
     const { options, s } = this
     // Read even when the session's own hook decides: deny rules bind the tools themselves (the path check).
-    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) })
+    // The folder's own grants wait for the person's approval of the folder (trust/).
+    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}), ...(withhold ? { withhold } : {}) })
     this.settings = settings
     if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules

@@ -8,6 +8,8 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
+import { EventRedactor } from '../../../shared/redact-events'
+import type { FolderTrust } from '../../../shared/trust'
 import { reminderBlock } from '../loop'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../model/aliases'
@@ -19,6 +21,7 @@ import type { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool } from '../tools/define-tool'
 import { AgentWorkReview } from '../review'
+import { trustFor } from '../trust'
 import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
@@ -40,6 +43,7 @@ import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
 import { SessionSandbox } from './session-sandbox'
+import { applyFolderTrust } from './session-trust'
 import { SessionTools } from './session-tools'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { memberDefinitionFor, TeamManager } from './team'
@@ -205,12 +209,32 @@ export class AgentSession implements SessionContext {
     return this.permissions.settings
   }
 
-  /** Re-reads agent definitions, CLAUDE.md and permission settings; what changed on disk applies to the next spawn. */
+  /** What the folder brings that runs or grants by itself, and whether each is approved (as of the last reload). */
+  folderTrust: FolderTrust | null = null
+
+  /**
+   * Re-reads agent definitions, CLAUDE.md, MCP servers, hooks and permission settings; what changed on disk
+   * applies to the next spawn. What the folder brings and the person has not approved is kept out (trust/).
+   */
   async reload(): Promise<void> {
-    await this.definitions.reload()
-    this.extensions.reload()
-    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(this.options.managedSettingsFile !== undefined ? { managedFile: this.options.managedSettingsFile } : {}) }).value
-    const settings = this.permissions.reload()
+    const { agents, claudeMd } = await this.definitions.reload()
+    const read = this.extensions.read()
+    const { options } = this
+    this.folderTrust = trustFor({
+      cwd: this.cwd,
+      home: this.home,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.trustFolder ? { trustFolder: options.trustFolder } : {}),
+      ...(options.trustProject ? { trustAll: true } : {}),
+      settingsFiles: read.settingsFiles,
+      mcp: read.mcp,
+      agents,
+      claudeMd,
+      problems: read.problems
+    })
+    const { withhold } = applyFolderTrust(this.folderTrust, read, { cwd: this.cwd, headless: options.headless === true, definitions: this.definitions, extensions: this.extensions })
+    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) }).value
+    const settings = this.permissions.reload(withhold)
     if (settings) this.mainConfig.defaultMode = settings.defaultMode
     this.applyEffortSettings()
   }
@@ -258,7 +282,14 @@ export class AgentSession implements SessionContext {
     else console.error(`fanout: ${err.message}`)
   }
 
+  /** Credentials never reach transcripts, the UI or the CLI: every event is redacted here, on its way out. */
+  private readonly redactor = new EventRedactor()
+
   readonly emit = (event: AgentEvent): void => {
+    for (const e of this.redactor.take(event)) this.emitRedacted(e)
+  }
+
+  private emitRedacted(event: AgentEvent): void {
     // Time-based, so a session resumed by a later process goes on counting upwards without reading the last one.
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)

@@ -2,10 +2,10 @@
 // turn by name, from the project's, the user's and the plugins' skills (context/skill-index.ts), as with
 // Claude Code's Skill tool. Its description lists the skills with their one-line descriptions; the call returns
 // the whole SKILL.md body (with `$ARGUMENTS` replaced by `args`) and the folder its files are relative to.
-import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { parseFrontmatter } from '../context'
 import { formatSkillListing, unknownSkills, type SkillEntry } from '../context/skill-index'
+import { readConfigFile } from '../store/read-config'
 import { defineTool, type Tool } from '../tools/define-tool'
 
 export const SKILL_TOOL_NAME = 'Skill'
@@ -38,12 +38,10 @@ export function createSkillTool(skills: () => readonly SkillEntry[]): Tool {
         const near = unknownSkills([name], all)[0]?.suggestion
         return { content: `There is no skill named "${name}".${near ? ` Did you mean "${near}"?` : ''} ${all.length ? `Available skills: ${all.map((s) => s.name).join(', ')}.` : 'No skills are installed.'}`, isError: true }
       }
-      let text: string
-      try {
-        text = await readFile(found.path, 'utf8')
-      } catch (err) {
-        return { content: `Skill "${name}" could not be read from ${found.path}: ${err instanceof Error ? err.message : String(err)}`, isError: true }
-      }
+      // Only a regular, bounded file: the SKILL.md found at start may have been swapped for a pipe or a device since.
+      const read = readConfigFile(found.path)
+      if (!('text' in read)) return { content: `Skill "${name}" could not be read from ${found.path}: it ${'error' in read ? read.error : 'is gone'}`, isError: true }
+      const text = read.text
       const body = parseFrontmatter(text).body.trim()
       const args = input.args?.trim() ?? ''
       const filled = body.includes('$ARGUMENTS') ? body.split('$ARGUMENTS').join(args) : body

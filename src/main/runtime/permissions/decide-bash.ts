@@ -2,6 +2,7 @@
 // dressed up; allow rules must cover every part), whether it is read-only, and which sandbox it runs in.
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import type { CommandPart } from '../../../shared/events'
 import type { PathPolicy } from '../security/path-policy'
 import type { SandboxLevel } from '../tools/define-tool'
 import { commandVariants, matchBashPattern, parseBashCommand, shellWords, type ParsedCommand } from './bash-command'
@@ -118,4 +119,27 @@ export function suggestBashRules(command: string, policy: PathPolicy): string[] 
       return `Bash(${w[0]}:*)`
     })
   return [...new Set(out)]
+}
+
+/**
+ * A compound command part by part (only when it has more than one part, or a part allow rules cannot vouch
+ * for): what lets each run — read-only (in the sandbox), an allow rule in force, the rule "Always" would add —
+ * so the person sees which parts "Always allow" covers and which run anyway.
+ */
+export function commandParts(command: string, allow: PermissionRule[], suggested: string[], policy: PathPolicy, sandboxed: boolean): CommandPart[] | undefined {
+  const parsed = parseBashCommand(command)
+  if (parsed.segments.length < 2 && !parsed.unsure.length) return undefined
+  const bashRules = allow.filter(ruleIsForBash)
+  return parsed.segments.map((seg): CommandPart => {
+    if (parsed.unsure.length) {
+      // Allow rules step aside for the whole command; only the exact text, if suggested, covers it.
+      const exact = suggested.find((r) => r === `Bash(${command.trim()})`)
+      return exact ? { command: seg, covered: 'rule', rule: exact } : { command: seg, covered: 'asks' }
+    }
+    if (sandboxed && bashReadOnlyVerdict(seg, policy).readOnly) return { command: seg, covered: 'read-only' }
+    const inForce = bashRules.find((r) => r.content !== undefined && matchBashPattern(r.content, seg))
+    if (inForce) return { command: seg, covered: 'allowed', rule: inForce.raw }
+    const rule = suggested.find((r) => r.startsWith('Bash(') && r.endsWith(')') && matchBashPattern(r.slice(5, -1), seg))
+    return rule ? { command: seg, covered: 'rule', rule } : { command: seg, covered: 'asks' }
+  })
 }

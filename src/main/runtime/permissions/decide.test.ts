@@ -114,6 +114,35 @@ describe('decidePermission: rules', () => {
     expect(decide('default', 'Bash', bash('FOO=1 npm run test'), rules).behavior).toBe('ask')
   })
 
+  it('a compound command says, part by part, what lets each run and which rule “Always” adds for which', () => {
+    const rules = rulesFrom({ allow: ['Bash(npm run test:*)'] }, 'project')
+    expect(decide('default', 'Bash', bash('du -sh . && node --version'))).toMatchObject({
+      behavior: 'ask',
+      suggestedRules: ['Bash(node --version)'],
+      commandParts: [
+        { command: 'du -sh .', covered: 'read-only' },
+        { command: 'node --version', covered: 'rule', rule: 'Bash(node --version)' }
+      ]
+    })
+    expect(decide('default', 'Bash', bash('npm run test && git push origin main'), rules)).toMatchObject({
+      suggestedRules: expect.arrayContaining(['Bash(git push:*)']),
+      commandParts: [
+        { command: 'npm run test', covered: 'allowed', rule: 'Bash(npm run test:*)' },
+        { command: 'git push origin main', covered: 'rule', rule: 'Bash(git push:*)' }
+      ]
+    })
+    // A construct allow rules never cover: only the exact text can be allowed, and it says so for every part.
+    expect(decide('default', 'Bash', bash('ls $(cat list) && make'))).toMatchObject({
+      suggestedRules: ['Bash(ls $(cat list) && make)'],
+      commandParts: [
+        { command: expect.stringContaining('ls'), covered: 'rule', rule: 'Bash(ls $(cat list) && make)' },
+        { command: 'make', covered: 'rule', rule: 'Bash(ls $(cat list) && make)' }
+      ]
+    })
+    // A single command needs no breakdown.
+    expect(decide('default', 'Bash', bash('npm test'))).not.toHaveProperty('commandParts')
+  })
+
   it('an exact rule allows exactly that text, and a bare Bash rule allows any command', () => {
     expect(decide('default', 'Bash', bash('make > log.txt'), rulesFrom({ allow: ['Bash(make > log.txt)'] }, 'session')).behavior).toBe('allow')
     expect(decide('default', 'Bash', bash('anything | at all'), rulesFrom({ allow: ['Bash'] }, 'user')).behavior).toBe('allow')

@@ -5,11 +5,12 @@
 // says which sandbox it runs in; where the sandbox cannot run, what it would have auto-approved is asked.
 import { join, relative } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { CommandPart } from '../../../shared/events'
 import { PathPolicy } from '../security/path-policy'
 import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
 import { bashReadOnlyVerdict } from './bash-read-only'
-import { bashAllowed, bashReadsDeniedPath, bashRuleHits, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
+import { bashAllowed, bashReadsDeniedPath, bashRuleHits, commandParts, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
 import { pathRuleMatches, type PathContext } from './path-rules'
 import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
@@ -43,7 +44,7 @@ export type PermissionDecision =
   | { behavior: 'allow'; rule?: string; sandbox?: SandboxLevel }
   | { behavior: 'deny'; message: string; rule?: string }
   /** `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either). */
-  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean }
+  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean; commandParts?: CommandPart[] }
 
 function hostMatches(content: string, host: string | undefined, broad: boolean): boolean {
   if (!host || !content.startsWith('domain:')) return false
@@ -167,7 +168,10 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside && !policy.runsLater(call.path)) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
     const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
-    decision = { behavior: 'ask', reason, suggestedRules: call.unsandboxed ? [] : suggestRules(call, cwd, policy), outside: !inside }
+    const suggestedRules = call.unsandboxed ? [] : suggestRules(call, cwd, policy)
+    // A compound command says which of its parts those rules cover, and what lets the others run.
+    const parts = call.kind === 'bash' && !call.unsandboxed ? commandParts(call.command ?? '', rules.allow, suggestedRules, policy, sandbox.available) : undefined
+    decision = { behavior: 'ask', reason, suggestedRules, outside: !inside, ...(parts ? { commandParts: parts } : {}) }
   }
 
   if (mode === 'dontAsk') {

@@ -2,6 +2,7 @@
 // headless, denies with a reason that says how to allow it next time), and remembers "allow always" answers as
 // session rules shared with every agent of the session.
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { CommandPart } from '../../../shared/events'
 import { PathPolicy } from '../security/path-policy'
 import type { SandboxLevel } from '../tools/define-tool'
 import { approvedSandbox, decidePermission, type SandboxState } from './decide'
@@ -18,6 +19,8 @@ export interface PermissionRequest {
   reason: string
   /** What "allow always" would add, e.g. `Bash(npm run test:*)`. */
   suggestedRules: string[]
+  /** A compound Bash command part by part (see decide.ts commandParts). */
+  commandParts?: CommandPart[]
   mode: PermissionMode
   cwd: string
 }
@@ -105,7 +108,16 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
       let answer: PermissionAnswer
       try {
-        answer = await opts.ask({ toolName: tool.name, input, toolUseId, reason: decision.reason, suggestedRules: decision.suggestedRules, mode: opts.mode, cwd: opts.cwd })
+        answer = await opts.ask({
+          toolName: tool.name,
+          input,
+          toolUseId,
+          reason: decision.reason,
+          suggestedRules: decision.suggestedRules,
+          ...(decision.commandParts ? { commandParts: decision.commandParts } : {}),
+          mode: opts.mode,
+          cwd: opts.cwd
+        })
       } catch (err) {
         return deny(`${tool.name} was not run: the approval request failed (${err instanceof Error ? err.message : String(err)}).`, tool.name)
       }

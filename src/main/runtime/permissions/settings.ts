@@ -3,11 +3,10 @@
 // file. Rules from all files apply (deny wins anyway); for defaultMode the most specific file wins.
 // A broken file never stops a run: every problem becomes a Diagnostic naming the file and line, and the rest
 // of the file still counts. A malformed deny rule is applied to its whole tool rather than dropped.
-import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { isPlaceholder } from '../security/placeholders'
 import { PERMISSION_MODES, type Diagnostic, type PermissionMode } from '../../../shared/agent-definition'
+import { readConfigFile } from '../store/read-config'
 import { jsonErrorOffset } from './json-position'
 import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleSource } from './rules'
 
@@ -31,6 +30,14 @@ export interface PermissionSettings {
   files: string[]
 }
 
+/** A grant a settings file makes: an allow rule, a default mode, an extra folder. */
+export interface PermissionPreapproval {
+  file: string
+  source: RuleSource
+  kind: 'allow' | 'defaultMode' | 'additionalDirectory'
+  value: string
+}
+
 export interface LoadPermissionSettingsOptions {
   /** The project directory (where `.claude/` lives). */
   cwd: string
@@ -38,6 +45,11 @@ export interface LoadPermissionSettingsOptions {
   home?: string
   /** Managed settings file; `null` to skip. Default /etc/claude-code/managed-settings.json. */
   managedFile?: string | null
+  /**
+   * Grants to leave out, as if not written: a folder's own allow rules, looser defaultMode and extra folders
+   * wait for the person to approve them (see trust/). Deny and ask rules always apply.
+   */
+  withhold?: (grant: PermissionPreapproval) => boolean
 }
 
 function lineColumnAt(text: string, offset: number): { line: number; column: number } {
@@ -57,14 +69,15 @@ function locate(text: string, value: unknown): { line: number; column: number } 
   return at === -1 ? { line: 1, column: 1 } : lineColumnAt(text, at)
 }
 
-function loadFile(file: string, source: RuleSource, root: string, home: string, out: PermissionSettings): void {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    out.diagnostics.push({ file, line: 1, column: 1, severity: 'error', code: 'settings-unreadable', message: `Could not read settings: ${(err as Error).message}` })
+function loadFile(file: string, source: RuleSource, root: string, home: string, out: PermissionSettings, withhold?: (grant: PermissionPreapproval) => boolean): void {
+  const held = (kind: PermissionPreapproval['kind'], value: string) => withhold?.({ file, source, kind, value }) === true
+  const read = readConfigFile(file)
+  if ('missing' in read) return
+  if ('error' in read) {
+    out.diagnostics.push({ file, line: 1, column: 1, severity: 'error', code: 'settings-unreadable', message: `Could not read settings: this file ${read.error}.` })
     return
   }
+  const text = read.text
   out.files.push(file)
   if (text.trim() === '') return
   const diag = (at: { line: number; column: number }, severity: Diagnostic['severity'], code: string, message: string): void => {
@@ -102,6 +115,7 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
         diag(locate(text, entry), 'error', 'permission-rule-not-string', `Each entry of "permissions.${behavior}" must be a string; ${JSON.stringify(entry)} is ignored.`)
         continue
       }
+      if (behavior === 'allow' && held('allow', entry)) continue
       const parsed = parseRule(entry, source, root)
       if (parsed.ok) {
         out.rules[behavior].push(parsed.rule)
@@ -118,7 +132,9 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
   }
   const mode = p.defaultMode
   if (mode !== undefined) {
-    if (typeof mode === 'string' && (PERMISSION_MODES as readonly string[]).includes(mode)) out.defaultMode = mode as PermissionMode
+    if (typeof mode === 'string' && (PERMISSION_MODES as readonly string[]).includes(mode)) {
+      if (!held('defaultMode', mode)) out.defaultMode = mode as PermissionMode
+    }
     else diag(locate(text, mode), 'warning', 'permission-mode-unknown', `Unknown "defaultMode" ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}. It is ignored.`)
   }
   const dirs = p.additionalDirectories
@@ -126,7 +142,7 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
     if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string'))
       diag(locate(text, 'additionalDirectories'), 'error', 'additional-directories-invalid', '"permissions.additionalDirectories" must be a list of directory paths.')
     else
-      for (const d of dirs as string[]) out.additionalDirectories.push(d.startsWith('~/') ? join(home, d.slice(2)) : resolve(root, d))
+      for (const d of dirs as string[]) if (!held('additionalDirectory', d)) out.additionalDirectories.push(d.startsWith('~/') ? join(home, d.slice(2)) : resolve(root, d))
   }
 }
 
@@ -162,10 +178,11 @@ export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): Per
   if (managed) candidates.push({ file: managed, source: 'managed', root: dirname(managed) })
   const seen = new Set<string>()
   for (const c of candidates) {
-    // A placeholder of the Bash sandbox (an Edit deny rule on an absent settings file) is no settings file.
-    if (seen.has(c.file) || !existsSync(c.file) || isPlaceholder(c.file)) continue
+    // A missing file, and a placeholder of the Bash sandbox (an Edit deny rule on an absent settings file), are
+    // no settings file: readConfigFile says so (store/read-config.ts).
+    if (seen.has(c.file)) continue
     seen.add(c.file) // running in the home directory: user and project settings are one file
-    loadFile(c.file, c.source, c.root, home, out)
+    loadFile(c.file, c.source, c.root, home, out, opts.withhold)
   }
   return out
 }

@@ -1,6 +1,7 @@
 // The session index (`session.json`): the agent tree, each agent's status and usage, and session totals.
 // Built by folding AgentEvents, the same way live (the recorder) and after a restart (replaying
 // transcripts), so the two can never disagree about what an event means.
+import { redactText } from '../../../shared/redact'
 import { z } from 'zod'
 import { continuesTask } from '../../../shared/run-opening'
 import type { AgentEvent, AgentStatus } from '../../../shared/events'
@@ -59,7 +60,8 @@ export const isTerminalStatus = (status: string): boolean => TERMINAL.has(status
 const TITLE_MAX = 120
 
 export function titleFromPrompt(prompt: string): string {
-  const line = prompt.split('\n').find((l) => l.trim()) ?? ''
+  // Written to session.json and shown in every list: a credential pasted into the prompt stays out of it.
+  const line = redactText(prompt).split('\n').find((l) => l.trim()) ?? ''
   const t = line.trim()
   return t.length > TITLE_MAX ? t.slice(0, TITLE_MAX - 1) + '…' : t
 }

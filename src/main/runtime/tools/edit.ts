@@ -1,5 +1,6 @@
 // Edit: exact string replacement. Failure messages say exactly what went wrong and what to do next
 // (how many matches, where), because the model's next call depends on them.
+import { REDACTED } from '../../../shared/redact'
 import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
@@ -33,6 +34,9 @@ function lineOf(text: string, offset: number): number {
 const LINE_PREFIX = /^\s*\d+\t/
 
 function notFoundHint(content: string, oldString: string): string {
+  // Read showed a credential as [REDACTED] (shared/redact.ts); the file holds the real value.
+  if (oldString.includes(REDACTED) && !content.includes(REDACTED))
+    return ` ${REDACTED} in what you read stands for a credential Fanout hides from you; the file has the real value there. Choose an old_string that leaves that part out (edit the lines around it).`
   const lines = oldString.split('\n')
   if (lines.some((l) => LINE_PREFIX.test(l)) && lines.every((l) => l === '' || LINE_PREFIX.test(l))) {
     const stripped = lines.map((l) => l.replace(LINE_PREFIX, '')).join('\n')

@@ -1,7 +1,8 @@
 // .gitignore-style ignore files and ripgrep-style override globs for the JS fallback walker, written to give
 // the same answers ripgrep gives (`rg --hidden --no-require-git -g ...`), so results do not depend on whether
 // `rg` happens to be installed.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { readConfigFile } from '../store/read-config'
 import { dirname, join, relative } from 'node:path'
 import { compileGlob, matchGlob, type CompiledGlob } from './glob-pattern'
 import { toPosix } from './paths'
@@ -33,12 +34,9 @@ function parseIgnoreFile(text: string): CompiledGlob[] {
 }
 
 function readRules(file: string): CompiledGlob[] {
-  if (!existsSync(file)) return []
-  try {
-    return parseIgnoreFile(readFileSync(file, 'utf8'))
-  } catch {
-    return []
-  }
+  // The repository's own files: a .gitignore linked to /dev/zero or a pipe must not hang or fill the process.
+  const read = readConfigFile(file)
+  return 'text' in read ? parseIgnoreFile(read.text) : []
 }
 
 function loadDir(dir: string): Frame | null {

@@ -4,8 +4,8 @@
 //   the current commit when there is no remote, or it cannot be fetched or resolved (as Claude Code does).
 // Claude Code's default is `fresh`; Fanout's is `head`: a subagent works on what its parent sees, and its
 // work is merged back into the branch the person is on (see docs/reviewing-agents-work.md).
+import { readConfigJson } from '../store/read-config'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { cleanGitEnv, errorText, tryGit } from './git'
@@ -48,12 +48,10 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
   for (const [i, file] of files.entries()) {
     // Run in the home folder, user and project settings are one file: it counts as the user's.
     if (files.indexOf(file) !== i) continue
-    let json: unknown
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'))
-    } catch {
-      continue
-    }
+    // A settings file a repository planted may be a pipe or a device: read only as a regular, bounded file.
+    const read = readConfigJson(file)
+    if (!('json' in read)) continue
+    const json: unknown = read.json
     const worktree = (json as { worktree?: unknown } | null)?.worktree
     const value = (worktree as { baseRef?: unknown } | null | undefined)?.baseRef
     if (value === undefined) continue

@@ -31,6 +31,13 @@ export interface GitOptions {
 // Fanout starts: `fanout run` reaches its first model request without running git.
 let simpleGitModule: Promise<typeof import('simple-git')> | undefined
 
+/**
+ * What the repository's own configuration would run when Fanout runs git there: its hooks (post-checkout
+ * runs on `worktree add`) and an fsmonitor command. A folder that arrives with its own .git (an archive)
+ * could plant either; Fanout's git commands run neither, whatever the folder says.
+ */
+const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false']
+
 async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
   const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
   // No credentials in git's environment (see security/child-env.ts). The variables simple-git guards (GIT_*
@@ -39,7 +46,9 @@ async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> 
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SIMPLE_GIT_GUARDED.test(k) || IDENTITY_ENV.includes(k)))
   const git = simpleGit({
     baseDir: dir,
-    config: options.config ?? [],
+    config: [...SAFE_CONFIG, ...(options.config ?? [])],
+    // simple-git refuses these keys in `config` unless told they are meant: these values switch things off.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
     allowEnvironment: IDENTITY_ENV,
     trimmed: false,
     maxConcurrentProcesses: 4,

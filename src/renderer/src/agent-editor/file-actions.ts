@@ -1,6 +1,7 @@
 // What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
 // the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
 import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
+import { NOT_ANSWERED, trustAnswered } from '../state/folder-trust'
 import { call } from '../state/store'
 import { errorText } from '../transport/types'
 import { confirmToast } from '../views/notifications'
@@ -138,6 +139,8 @@ export const deleteAgent = () =>
 
 export const tryAgent = (prompt: string) =>
   onDraft(async (d) => {
+    // A try is a session in the folder: what the folder runs by itself waits for the person's answer first.
+    if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
     const { run } = await call('agents.try', { cwd: editorCwd(), file: d.file, text: d.text, prompt })
     set({ trying: { file: d.file, run } })
   })

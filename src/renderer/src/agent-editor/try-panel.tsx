@@ -1,5 +1,7 @@
 // "Try it": run the definition on screen (saved or not) on a prompt and watch it in the same live panel
 // sessions use. In a git repository it works in its own worktree; what it changed stays on a branch.
+import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
+import { lengthVerdict } from '../lib/length-limit'
 import { useState } from 'react'
 import { Icon } from '../components/icon'
 import { openSession } from '../state/store'
@@ -14,8 +16,10 @@ export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: bo
   const [prompt, setPrompt] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  // The host takes a try's task up to the length of a message to an agent.
+  const tooLong = lengthVerdict(prompt.length, MESSAGE_MAX_CHARS, 'This task')
   const run = async () => {
-    if (!prompt.trim()) return
+    if (!prompt.trim() || tooLong.over) return
     setBusy(true)
     setError(null)
     try {
@@ -47,10 +51,11 @@ export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: bo
         data-testid="try-prompt"
       />
       <div className="ae-try-actions">
-        <button className="btn btn-sm btn-primary" disabled={!canRun || busy || !prompt.trim()} onClick={() => void run()} data-testid="try-run">
+        <button className="btn btn-sm btn-primary" disabled={!canRun || busy || !prompt.trim() || tooLong.over} onClick={() => void run()} data-testid="try-run">
           <Icon name="play" size={11} /> Run
         </button>
         {!canRun && <span className="small warn-text">Fix the errors first: the agent does not load.</span>}
+        {tooLong.text && <span className={tooLong.over ? 'inline-error small' : 'muted small'}>{tooLong.text}</span>}
         {error && <span className="inline-error small">{error}</span>}
       </div>
       {trying && (

@@ -1,26 +1,27 @@
-// One permission request: who asks, for which tool, with what input, and the three answers.
+// One permission request: who asks, for which tool, with what input, and the answers. "Always allow" names
+// the exact rule it adds wherever it is offered (the queue, a panel, a transcript row), and a compound
+// command says part by part which parts that rule covers and why the others may run.
 import { useLayoutEffect, useRef, useState } from 'react'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useShallow } from 'zustand/react/shallow'
 import { answerHandOff, nextAfterAnswer, refocusWhenLost, type AnswerHandOff } from '../lib/focus'
-import { plural } from '../lib/format'
+import { plural, truncate } from '../lib/format'
 import { reasonBeyondInput } from '../lib/permission-reason'
 import { useAgentColor } from '../lib/use-agent-color'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
+import type { CommandPart } from '../../../shared/events'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorText } from '../transport/types'
 import { Icon } from './icon'
 
-export function PermissionActions({ request, compact = false }: { request: PermissionState; compact?: boolean }) {
-  const [busy, setBusy] = useState<PermissionDecision | 'all' | null>(null)
+/** `full`: the queue and the conversation; `panel`: a panel or transcript row; `tile`: an overview tile (once or no). */
+export type AnswerSize = 'full' | 'panel' | 'tile'
+
+/** Answers a request (or several) with focus handed on to the next request when the answered one goes. */
+export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
+  const [busy, setBusy] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const like = useApp(useShallow((s) => pendingLike(s.events, request)))
-  const rules = request.suggestedRules
-  const rule = rules.join(', ')
-  const wrap = useRef<HTMLDivElement>(null)
-  // Answered, the request goes away with the button that had focus: focus moves on to the next request
-  // waiting in the same place (or the scope's fallback: the dialog's Close, the prompt box).
   const handOff = useRef<AnswerHandOff | null>(null)
   useLayoutEffect(
     () => () => {
@@ -29,48 +30,100 @@ export function PermissionActions({ request, compact = false }: { request: Permi
     },
     []
   )
-  const answer = async (decision: PermissionDecision | 'all') => {
+  const answer = async (label: string, calls: Array<{ requestId: string; decision: PermissionDecision }>) => {
     if (wrap.current) handOff.current = answerHandOff(wrap.current)
-    setBusy(decision)
+    setBusy(label)
     setError(null)
     try {
-      if (decision === 'all') await Promise.all(like.map((p) => respondPermission(p.requestId, 'allow')))
-      else await respondPermission(request.requestId, decision)
+      await Promise.all(calls.map((c) => respondPermission(c.requestId, c.decision)))
     } catch (err) {
       setError(errorText(err))
       setBusy(null)
       handOff.current = null
     }
   }
+  return { busy, error, answer }
+}
+
+/** "Always allow Bash(npm test:*)": the rule in code, cut with its whole text in the tooltip when long. */
+export function AlwaysLabel({ rule, max = 60 }: { rule: string; max?: number }) {
+  return (
+    <>
+      Always allow{' '}
+      <code className="perm-rule" title={rule.length > max ? rule : undefined}>
+        {truncate(rule, max)}
+      </code>
+    </>
+  )
+}
+
+export function PermissionActions({ request, size = 'full' }: { request: PermissionState; size?: AnswerSize }) {
+  const like = useApp(useShallow((s) => pendingLike(s.events, request)))
+  const wrap = useRef<HTMLDivElement>(null)
+  const { busy, error, answer } = useAnswer(wrap)
+  const rules = request.suggestedRules
+  const rule = rules.join(', ')
+  const one = (decision: PermissionDecision) => answer(decision, [{ requestId: request.requestId, decision }])
   const others = like.length - 1
   const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
     <div className="permission-actions-wrap" ref={wrap}>
       <div className="permission-actions">
-        <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => answer('allow')} data-testid="perm-allow">
-          <Icon name="check" size={13} /> Allow once
+        <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => one('allow')} data-testid="perm-allow">
+          <Icon name="check" size={13} /> {size === 'tile' ? 'Allow' : 'Allow once'}
         </button>
-        {like.length > 1 && (
-          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('all')} title={`Allows these ${like.length} waiting requests once each, without adding a rule`} data-testid="perm-allow-like">
-            Allow all {like.length} like this
+        {like.length > 1 && size !== 'tile' && (
+          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('all', like.map((p) => ({ requestId: p.requestId, decision: 'allow' })))} title={`Allows these ${like.length} waiting requests once each, without adding a rule`} data-testid="perm-allow-like">
+            {size === 'panel' ? `Allow all ${like.length}` : `Allow all ${like.length} like this`}
           </button>
         )}
-        {rules.length > 0 && (
-          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('allow_always')} title={alwaysTitle} data-testid="perm-always">
-            {compact ? 'Always' : <>Always allow <code className="perm-rule">{rule}</code></>}
+        {rules.length > 0 && size !== 'tile' && (
+          <button className="btn btn-sm perm-always" disabled={!!busy} onClick={() => one('allow_always')} title={alwaysTitle} data-testid="perm-always">
+            <AlwaysLabel rule={rule} max={size === 'panel' ? 36 : 60} />
           </button>
         )}
-        <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => answer('deny')} data-testid="perm-deny">
+        <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => one('deny')} data-testid="perm-deny">
           <Icon name="x" size={13} /> Deny
         </button>
         {error && <span className="inline-error" role="alert">{error}</span>}
       </div>
-      {!compact && rules.length > 0 && (
+      {size === 'full' && rules.length > 0 && (
         <div className="perm-rule-note small muted" data-testid="perm-rule-note">
           “Always allow” adds the rule <code>{rule}</code> for the rest of this session{others > 0 ? ` and allows the ${plural(others, 'other waiting request')} it covers` : ''}.
         </div>
       )}
     </div>
+  )
+}
+
+const COVERED: Record<CommandPart['covered'], string> = {
+  'read-only': 'read-only: runs without asking',
+  allowed: 'allowed by',
+  rule: '“Always” adds',
+  asks: 'asked about every time: no rule can cover it'
+}
+
+/** A compound command part by part: which rule covers which part, and why the others run anyway. */
+export function CommandParts({ parts }: { parts: CommandPart[] | undefined }) {
+  if (!parts?.length) return null
+  return (
+    <ul className="command-parts small" data-testid="command-parts" aria-label="The command’s parts">
+      {parts.map((p, i) => (
+        <li key={i} className={`command-part covered-${p.covered}`} data-covered={p.covered}>
+          <code>{p.command}</code>
+          <span className="muted">
+            {' '}
+            — {COVERED[p.covered]}
+            {p.rule && (p.covered === 'allowed' || p.covered === 'rule') ? (
+              <>
+                {' '}
+                <code>{p.rule}</code>
+              </>
+            ) : null}
+          </span>
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -86,7 +139,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
       <div className="permission-head">
         <Icon name="shield" className="permission-icon" />
         <span className="agent-chip" style={color}>
-          {agent?.agentType ?? 'agent'}
+          {agent?.name ?? agent?.agentType ?? 'agent'}
         </span>
         <span className="permission-title">
           wants to use <strong>{request.toolName}</strong>
@@ -94,7 +147,8 @@ export function PermissionCard({ request }: { request: PermissionState }) {
         {via && <span className="muted small">(asked via {via.agentType})</span>}
       </div>
       {agent?.description && <div className="permission-desc muted small">{agent.description}</div>}
-      {summary && <code className="permission-summary">{summary}</code>}
+      {/* A compound command shows once: part by part with what covers each, else whole in its box. */}
+      {request.commandParts?.length ? <CommandParts parts={request.commandParts} /> : summary && <code className="permission-summary">{summary}</code>}
       <details className="permission-input">
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>

@@ -7,7 +7,7 @@ import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
 import { Icon, Spinner } from './icon'
-import { PermissionActions } from './permission-card'
+import { CommandParts, PermissionActions } from './permission-card'
 import { useOpenRows } from './row-state'
 
 const OUTPUT_PREVIEW = 4000
@@ -80,7 +80,8 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
         <div className="tool-permission">
           {/* The row's head already shows the command: only what the reason adds to it. */}
           <span className="small">{reasonBeyondInput(request.reason, request.input)}</span>
-          <PermissionActions key={request.requestId} request={request} compact />
+          <CommandParts parts={request.commandParts} />
+          <PermissionActions key={request.requestId} request={request} size="panel" />
         </div>
       )}
       {open && (

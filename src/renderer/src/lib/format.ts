@@ -16,6 +16,14 @@ export function formatDuration(ms: number | undefined): string {
   return formatClock(ms)
 }
 
+// One formatter: toLocaleString builds a new one per call, which costs a tile's figures most of their render.
+const WHOLE = new Intl.NumberFormat('en-US')
+
+/** 12,345: a count in full, for tooltips. */
+export function formatCount(n: number): string {
+  return WHOLE.format(n)
+}
+
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n)
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { plainPreview } from './plain-preview'
+import { plainPreview, plainTail } from './plain-preview'
 
 describe('plainPreview', () => {
   it('shows the words of a result without its markdown markers', () => {
@@ -27,5 +27,23 @@ describe('plainPreview', () => {
   it('cuts at the limit with an ellipsis, and drops inline HTML tags', () => {
     expect(plainPreview('<b>Bold</b> words that go on and on', 16)).toBe('Bold words that…')
     expect(plainPreview('', 10)).toBe('')
+  })
+})
+
+describe('plainTail', () => {
+  it('is the end of the text as plain words, cut at a word', () => {
+    expect(plainTail('## Findings\n\n1. `lex()` never reports a **line**', 200)).toBe('Findings: 1. lex() never reports a line')
+    const long = `${'word '.repeat(400)}the **newest** words ‹41›`
+    const tail = plainTail(long, 60)
+    expect(tail.startsWith('…')).toBe(true)
+    expect(tail.endsWith('the newest words ‹41›')).toBe(true)
+    expect(tail.length).toBeLessThanOrEqual(60)
+  })
+
+  it('drops the backtick of a code span still streaming, not one that is closed or in a fence', () => {
+    expect(plainTail('Now the call sites.\n\n`parse', 200)).toBe('Now the call sites. parse')
+    expect(plainTail('`parse()` lives in `src/par', 200)).toBe('parse() lives in src/par')
+    expect(plainTail('`parse()` lives in src/parser.ts', 200)).toBe('parse() lives in src/parser.ts')
+    expect(plainTail('See:\n```ts', 200)).toBe('See:')
   })
 })

@@ -64,3 +64,26 @@ export function plainPreview(markdown: string, max: number): string {
   const text = words.join(' ').replace(/\s+/g, ' ').trim()
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text
 }
+
+/**
+ * The end of `markdown` as plain text, at most `max` characters (an ellipsis marks where it was cut): what an
+ * agent is writing now, for a tile. Only the last lines are read, however long the text.
+ */
+export function plainTail(markdown: string, max: number): string {
+  const from = Math.max(0, markdown.length - max * 3)
+  const start = from ? markdown.indexOf('\n', from) + 1 || from : 0
+  const lines: string[] = []
+  const raws = markdown.slice(start).split('\n')
+  // Text still streaming may end inside a code span: its opening backtick is markup whose close is yet to come.
+  const lastRaw = raws[raws.length - 1]
+  if (!FENCE.test(lastRaw) && (lastRaw.match(/`/g)?.length ?? 0) % 2 === 1) raws[raws.length - 1] = lastRaw.replace(/`(?=[^`]*$)/, '')
+  for (const raw of raws) {
+    const line = plainLine(raw)
+    if (line !== null) lines.push(line)
+  }
+  const text = lines.join(' ').replace(/\s+/g, ' ').trim()
+  if (text.length <= max && !from) return text
+  const cut = text.slice(-max + 1)
+  const space = cut.indexOf(' ')
+  return `…${space > 0 && space < 24 ? cut.slice(space + 1) : cut}`
+}

@@ -175,6 +175,17 @@ describe('app store', () => {
     expect(f.calls.find(([n]) => n === 'session.start')?.[1]).toEqual({ prompt: 'Fix it', cwd: '/work/project' })
   })
 
+  it('a start pressed before the folder is known asks the host for it; without a connection it says so', async () => {
+    const f = fakeApi()
+    boot(f.api)
+    // Not connected yet: the start says what it could not do, and why.
+    await expect(startSession({ prompt: 'Fix it' })).rejects.toThrow('Could not start the session: not connected to Fanout.')
+    // Connected, the folder not yet heard (its answer still on the way): asked for, then used.
+    useApp.setState({ connection: 'open', workspace: null })
+    await startSession({ prompt: 'Fix it' })
+    expect(f.calls.find(([n]) => n === 'session.start')?.[1]).toEqual({ prompt: 'Fix it', cwd: '/work/project' })
+  })
+
   it('refreshes the session list when a main agent ends', async () => {
     const f = fakeApi()
     boot(f.api)

@@ -5,7 +5,9 @@ import { create } from 'zustand'
 import type { LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { CallName, CallRequest, CallResponse, HostNotice, SessionSummary, Settings, SettingsPatch, Workspace } from '../../../shared/ipc-contract'
-import type { ConnectionState, FanoutApi } from '../transport/types'
+import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
+import { notConnectedText } from '../transport/call-words'
+import type { FolderTrust } from '../../../shared/trust'
 import { applyEvents } from '../../../shared/view/reducer'
 import { expireWaitingRequests } from '../../../shared/view/permission-reducer'
 import { newestFirst } from '../../../shared/session-order'
@@ -13,10 +15,20 @@ import { eventsAfter } from '../../../shared/view/live-join'
 import { mergeOlderPage, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, isActive, type EventsState, type PermissionDecision, type SessionState } from '../../../shared/view/session-state'
 import { savedView, saveView } from '../lib/tab-memory'
+import { forgetTrustWaiter, NOT_ANSWERED, refreshTrust, trustAnswered } from './folder-trust'
 import { newTextCadence, takeDueEvents } from './text-cadence'
 
 export type RightPane = 'panels' | 'timeline' | 'team'
-export type Dialog = null | 'settings' | 'permissions' | 'open-folder'
+export type Dialog = null | 'settings' | 'permissions' | 'open-folder' | 'palette' | 'shortcuts'
+/** How the overview draws agents: chosen from their number and the room (auto), or as the person set it. */
+export type DensityChoice = 'auto' | 'panels' | 'tiles' | 'compact'
+export const DENSITY_CHOICES: readonly DensityChoice[] = ['auto', 'panels', 'tiles', 'compact']
+const DENSITY_KEY = 'fanout.overviewDensity'
+
+function storedDensity(): DensityChoice {
+  const v = globalThis.localStorage?.getItem(DENSITY_KEY)
+  return (DENSITY_CHOICES as readonly string[]).includes(v ?? '') ? (v as DensityChoice) : 'auto'
+}
 
 export interface AppState {
   api: FanoutApi | null
@@ -44,12 +56,25 @@ export interface AppState {
   maximizedAgentId: string | null
   /** Finished panels the user expanded back into the grid. */
   expanded: Record<string, true>
+  /** When the person last looked at each agent (its panel opened, jumped to): a failure seen needs them no more. */
+  acknowledged: Record<string, number>
+  /** The agent "Next agent needing you" went to last, so the next press goes on from there. */
+  lastAttention: { sessionId: string; agentId: string } | null
+  density: DensityChoice
+  /** Counts "Tidy" presses: the overview settles (finished agents to their list) at once, pointer or not. */
+  tidySeq: number
   dialog: Dialog
   firstRunDismissed: boolean
   /** A key was saved on the first-run page: it stays (saying so, offering a test) until Continue. */
   firstRunKeySaved: boolean
   /** Keys saved from this window: a new one makes earlier answers about the key (Test connection) stale. */
   keySaves: number
+  /** What the workspace folder brings that runs by itself, and the person's answers (null: not known yet). */
+  trust: FolderTrust | null
+  /** Why the folder's trust could not be checked. */
+  trustError?: string
+  /** The folder's consent dialog is open (over any other dialog: Settings › MCP servers opens it too). */
+  trustOpen: boolean
   /** A place in an agent's transcript to scroll to and highlight (a search result), once its item is there. */
   reveal: Reveal | null
   /** The session shown as a replay frame (replay-store.ts), if any. */
@@ -87,10 +112,16 @@ const initial: AppState = {
   focusSeq: 0,
   maximizedAgentId: null,
   expanded: {},
+  acknowledged: {},
+  lastAttention: null,
+  density: storedDensity(),
+  tidySeq: 0,
   dialog: null,
   firstRunDismissed: false,
   firstRunKeySaved: false,
   keySaves: 0,
+  trust: null,
+  trustOpen: false,
   reveal: null,
   replayingSessionId: null
 }
@@ -238,9 +269,20 @@ export function receiveNotice(n: HostNotice): void {
   } else if (n.type === 'session_deleted') forgetSession(n.sessionId)
   else if (n.type === 'workspace_changed') void adoptWorkspace(n.workspace)
   else if (n.type === 'settings_changed') set({ settings: n.settings })
+  else if (n.type === 'trust_changed') {
+    if (n.trust.folder === get().trust?.folder) set({ trust: n.trust })
+  }
   // Agent files changed on disk (the editor saved, moved or deleted one, or another program did): the
   // new-session picker and agent colours follow, whichever view is open when the notice comes.
   else if (n.type === 'agents_changed') void refreshAgentDefs()
+  // The desktop menu chose a command: the page runs it as its shortcut would.
+  else if (n.type === 'command') onMenuCommand?.(n.id)
+}
+
+let onMenuCommand: ((id: string) => void) | null = null
+/** What runs a command the desktop menu chose (the action registry, set up by the app). */
+export function setMenuCommandHandler(run: (id: string) => void): void {
+  onMenuCommand = run
 }
 
 /** The effective agents of the workspace, for the new-session picker and agent colours. */
@@ -256,9 +298,13 @@ export async function refreshAgentDefs(): Promise<void> {
 }
 
 async function adoptWorkspace(workspace: Workspace): Promise<void> {
-  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null })
+  set({ workspace, currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, trust: null, trustError: undefined })
   await refreshSessions()
   void refreshAgentDefs()
+  // Asked once per folder, as it opens: what it brings waits until the person answers.
+  void refreshTrust().then((trust) => {
+    if (trust?.state === 'waiting') set({ trustOpen: true })
+  })
 }
 
 export async function refreshSessions(): Promise<void> {
@@ -416,17 +462,30 @@ export function newSession(): void {
   set({ currentSessionId: null, maximizedAgentId: null, focusedAgentId: null, openError: undefined })
 }
 
+/**
+ * The open folder, asked of the host when the page has not heard it yet (a start pressed the moment the page
+ * connected): the answer, or the transport's own error ("not connected to Fanout") when it cannot answer.
+ */
+async function workspaceCwd(purpose: CallName): Promise<string> {
+  const known = get().workspace?.cwd
+  if (known) return known
+  const { connection } = get()
+  if (connection !== 'open') throw new CallError('disconnected', notConnectedText(purpose, connection))
+  const { workspace } = await call('workspace.get', {})
+  return workspace.cwd
+}
+
 export async function startSession(request: Omit<CallRequest<'session.start'>, 'cwd'>): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd('session.start')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('session.start', { ...request, cwd })
   markLive(sessionId)
   void refreshSessions()
 }
 
 export async function startDemo(): Promise<void> {
-  const cwd = get().workspace?.cwd
-  if (!cwd) throw new Error('Open a folder first.')
+  const cwd = await workspaceCwd('demo.start')
+  if (!(await trustAnswered())) throw new Error(NOT_ANSWERED)
   const { sessionId } = await call('demo.start', { cwd })
   markLive(sessionId)
   set({ firstRunDismissed: true })
@@ -497,9 +556,18 @@ export async function pickFolder(): Promise<boolean> {
 export const ui = {
   setDialog: (dialog: Dialog) => set({ dialog }),
   setRightPane: (rightPane: RightPane) => set({ rightPane, maximizedAgentId: null }),
-  /** Brings an agent's panel into view and highlights it. */
-  focusAgent: (agentId: string | null) => set((s) => ({ focusedAgentId: agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: null })),
-  maximize: (agentId: string | null) => set({ maximizedAgentId: agentId }),
+  /** Brings an agent's panel into view and highlights it (the person looked at it). */
+  focusAgent: (agentId: string | null) =>
+    set((s) => ({ focusedAgentId: agentId, focusSeq: s.focusSeq + 1, rightPane: 'panels', maximizedAgentId: null, ...(agentId ? { acknowledged: { ...s.acknowledged, [agentId]: Date.now() } } : {}) })),
+  /** Moves the overview's selection (arrow keys): highlights the tile without scrolling the page about. */
+  selectTile: (agentId: string) => set({ focusedAgentId: agentId }),
+  maximize: (agentId: string | null) => set((s) => ({ maximizedAgentId: agentId, ...(agentId ? { acknowledged: { ...s.acknowledged, [agentId]: Date.now() } } : {}) })),
+  setDensity: (density: DensityChoice) => {
+    globalThis.localStorage?.setItem(DENSITY_KEY, density)
+    set({ density })
+  },
+  tidy: () => set((s) => ({ tidySeq: s.tidySeq + 1 })),
+  wentToAttention: (at: { sessionId: string; agentId: string }) => set((s) => ({ lastAttention: at, acknowledged: { ...s.acknowledged, [at.agentId]: Date.now() } })),
   toggleExpanded: (agentId: string) =>
     set((s) => {
       const expanded = { ...s.expanded }
@@ -520,6 +588,7 @@ export const ui = {
 /** For tests and the e2e harness. */
 export function resetStore(): void {
   pending = []
+  forgetTrustWaiter()
   loadingWaiting.clear()
   cadence = newTextCadence()
   flushEvents() // cancels a scheduled frame

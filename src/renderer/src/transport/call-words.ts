@@ -1,6 +1,7 @@
 // What a call does, in the words of the person who asked for it: for errors such as "Could not send
 // your message: not connected to Fanout." rather than the contract's names.
 import type { CallName } from '../../../shared/ipc-channels'
+import type { ConnectionState } from './types'
 
 const WORDS: Partial<Record<CallName, string>> = {
   'workspace.get': 'load the folder',
@@ -20,10 +21,19 @@ const WORDS: Partial<Record<CallName, string>> = {
   'settings.setApiKey': 'save the API key',
   'agents.list': 'list the agents',
   'demo.start': 'start the demo',
-  'mcp.list': 'list the MCP servers'
+  'mcp.list': 'list the MCP servers',
+  'trust.get': 'check what this folder runs',
+  'trust.answer': 'save your answer about this folder'
 }
 
 /** "send your message", "stop the agent"; "do that" for a call without words of its own. */
 export function callWords(name: CallName): string {
   return WORDS[name] ?? 'do that'
+}
+
+/** Why a call cannot be made now, in the person's words: "Could not start the session: not connected to Fanout. …" */
+export function notConnectedText(name: CallName, state: ConnectionState): string {
+  const what = `Could not ${callWords(name)}: not connected to Fanout.`
+  if (state === 'connecting' || state === 'closed') return `${what} It is reconnecting; try again in a moment.`
+  return what
 }

@@ -1,14 +1,15 @@
 // Browser mode's transport against a fake socket and clock: how it reconnects, when it gives up, and
 // what a call made while disconnected says.
 import { describe, expect, it } from 'vitest'
-import { GIVE_UP_AFTER_MS, GONE_TEXT, RESTARTED_TEXT, createWebSocketTransport, type WebSocketTransportDeps } from './websocket-transport'
+import { GIVE_UP_AFTER_MS, GONE_TEXT, RESTARTED_TEXT, closeReason, createWebSocketTransport, type WebSocketTransportDeps } from './websocket-transport'
+import { WS_MAX_FRAME_BYTES } from '../../../shared/ipc-contract'
 import { settingsFieldErrors } from '../../../shared/settings-fields'
 import { CallError, type ConnectionState } from './types'
 
 class FakeSocket {
   static all: FakeSocket[] = []
   onopen: (() => void) | null = null
-  onclose: (() => void) | null = null
+  onclose: ((ev?: { code: number }) => void) | null = null
   onmessage: ((ev: { data: string }) => void) | null = null
   sent: string[] = []
   constructor(
@@ -23,8 +24,8 @@ class FakeSocket {
   open() {
     this.onopen?.()
   }
-  drop() {
-    this.onclose?.()
+  drop(code = 1006) {
+    this.onclose?.({ code })
   }
 }
 
@@ -120,3 +121,25 @@ describe('websocket transport', () => {
     expect(tries).toBeLessThan(20)
   })
 })
+
+describe('what a page may send', () => {
+  it('refuses a call larger than a frame may be, with a sentence, without sending it', async () => {
+    const t = setUp(true)
+    t.last().open()
+    const huge = 'é'.repeat(WS_MAX_FRAME_BYTES / 2 + 10) // fewer characters than bytes: counted in UTF-8
+    await expect(t.api.call('session.sendPrompt', { sessionId: 's1', prompt: huge })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^Could not send your message: it is 8 MiB, and browser mode sends at most 8 MiB at once\. Shorten it\.$/) })
+    expect(t.last().sent).toEqual([])
+  })
+
+  it('says why the server closed the connection when its close code tells', async () => {
+    const t = setUp(true)
+    t.last().open()
+    const waiting = t.api.call('session.sendPrompt', { sessionId: 's1', prompt: 'x' })
+    t.last().drop(1009)
+    await expect(waiting).rejects.toMatchObject({ code: 'disconnected', message: 'Fanout refused a message larger than 8 MiB and closed the connection while trying to send your message; once it is back, check whether that happened.' })
+    expect(t.states.at(-1)).toEqual(['closed', 'Fanout refused a message larger than 8 MiB and closed the connection. Reconnecting…'])
+    expect(closeReason(1007)).toMatch(/not valid text/)
+    expect(closeReason(1006)).toBeNull()
+  })
+})
+

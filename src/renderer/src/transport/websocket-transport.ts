@@ -5,8 +5,8 @@
 // for a while, it stops trying and says what to do.
 import type { AgentEvent } from '../../../shared/events'
 import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
-import type { HostNotice, WsServerMessage } from '../../../shared/ipc-contract'
-import { callWords } from './call-words'
+import { WS_MAX_FRAME_BYTES, type HostNotice, type WsServerMessage } from '../../../shared/ipc-contract'
+import { callWords, notConnectedText } from './call-words'
 import { CallError, callError, type ConnectionState, type FanoutApi } from './types'
 
 /** How long a page that lost its connection keeps trying while nothing answers at its address. */
@@ -34,6 +34,21 @@ const browserDeps = (): WebSocketTransportDeps => ({
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms)
 })
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`
+
+/** Why the server closed the connection, when its close code says (it refuses what breaks the protocol). */
+export function closeReason(code: number): string | null {
+  if (code === 1009) return `Fanout refused a message larger than ${mib(WS_MAX_FRAME_BYTES)} and closed the connection.`
+  if (code === 1007) return 'Fanout refused a message that was not valid text and closed the connection.'
+  if (code === 1002) return 'Fanout refused a message that broke the connection protocol and closed the connection.'
+  return null
+}
+
+/** The bytes a frame takes on the wire (UTF-8), counted only when it could be near the limit. */
+function frameBytes(frame: string): number {
+  return frame.length * 3 <= WS_MAX_FRAME_BYTES ? frame.length : new TextEncoder().encode(frame).length
+}
 
 /** Reads `#token=...` and removes it from the address bar so it is not copied around by accident. */
 export function takeToken(location: Location, history: History): string | null {
@@ -97,10 +112,12 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
         else p.reject(callError(m.result.error))
       } else if (m.kind === 'error') console.warn(`Fanout server: ${m.message}`)
     }
-    socket.onclose = () => {
+    socket.onclose = (ev: CloseEvent) => {
       if (ws !== socket) return
       ws = null
-      for (const [, p] of pending) p.reject(new CallError('disconnected', `Lost the connection to Fanout while trying to ${callWords(p.name)}; once it is back, check whether that happened.`))
+      const why = closeReason(ev?.code ?? 0)
+      const lost = why ? why.replace(/\.$/, '') : 'Lost the connection to Fanout'
+      for (const [, p] of pending) p.reject(new CallError('disconnected', `${lost} while trying to ${callWords(p.name)}; once it is back, check whether that happened.`))
       pending.clear()
       // A refused handshake never opens: after a few tries that is a wrong or stale token, not a restart.
       if (!everOpened && retry >= 3) {
@@ -108,7 +125,7 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
         return
       }
       if (opened || lostAt === null) lostAt = deps.now()
-      setState('closed', 'Lost the connection to Fanout. Reconnecting…')
+      setState('closed', `${why ?? 'Lost the connection to Fanout.'} Reconnecting…`)
       if (!everOpened || opened) return retryLater()
       void deps.serverAnswers().then((answers) => {
         refused = answers ? refused + 1 : 0
@@ -129,11 +146,16 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
   return {
     mode: 'browser',
     call(name, request) {
-      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', notConnected(name, state)))
+      if (!ws || state !== 'open') return Promise.reject(new CallError('disconnected', notConnectedText(name, state)))
       const id = nextId++
+      const frame = JSON.stringify({ id, call: name, payload: request ?? {} })
+      // Refused here, with a sentence, rather than sent to be refused by the server (which closes the connection).
+      const bytes = frameBytes(frame)
+      if (bytes > WS_MAX_FRAME_BYTES)
+        return Promise.reject(new CallError('invalid_request', `Could not ${callWords(name)}: it is ${mib(bytes)}, and browser mode sends at most ${mib(WS_MAX_FRAME_BYTES)} at once. Shorten it.`))
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject, name })
-        ws!.send(JSON.stringify({ id, call: name, payload: request ?? {} }))
+        ws!.send(frame)
       })
     },
     onEvents(l) {
@@ -152,9 +174,3 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
   }
 }
 
-/** Why a call cannot be made now, in the person's words. */
-function notConnected(name: CallName, state: ConnectionState): string {
-  const what = `Could not ${callWords(name)}: not connected to Fanout.`
-  if (state === 'connecting' || state === 'closed') return `${what} It is reconnecting; try again in a moment.`
-  return what
-}

@@ -1,17 +1,20 @@
 // One subagent's live panel: identity (color, type, model), status, time, turns, tokens, cost, current
 // tool, worktree branch, its streaming transcript tail, and actions (stop, message, transcript, maximize).
+import { useAttention, useWaitingRequest } from '../state/agent-hooks'
+import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
+import { lengthVerdict } from '../lib/length-limit'
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
 import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
-import { PermissionActions } from '../components/permission-card'
+import { CommandParts, PermissionActions } from '../components/permission-card'
 import { STATUS_LABEL, StatusBadge } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
-import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
+import { formatClock, formatCost, formatCount, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
 import { useFollowBottom } from '../lib/use-follow-bottom'
@@ -20,8 +23,11 @@ import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
 import { usageBreakdown } from '../../../shared/usage'
-import { sendMessage, stopAgent, ui, useApp } from '../state/store'
+import { sendMessage, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
+import { ModelWait } from '../components/model-wait'
+import { contextUse } from '../../../shared/view/context-use'
+import { stopWithToast } from './stop-agent'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -41,7 +47,19 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
       </span>
       <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
       <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">{formatCost(agent.usage.costUsd)}</span>
+      <ContextFigure agent={agent} />
     </div>
+  )
+}
+
+/** "34% ctx": how full the agent's context window is, with the figures in its tooltip; amber from 80%. */
+export function ContextFigure({ agent }: { agent: AgentState }) {
+  const ctx = contextUse(agent)
+  if (!ctx) return null
+  return (
+    <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="panel-context">
+      {ctx.fraction > 0 && ctx.fraction < 0.005 ? '<1%' : `${Math.round(ctx.fraction * 100)}%`} ctx
+    </span>
   )
 }
 
@@ -52,16 +70,20 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
       {active && onMessage && (
-        <button className="icon-button" title="Send this agent a message" onClick={onMessage} data-testid="panel-message">
+        <button className="icon-button" title="Steer: send this agent a message (M)" onClick={onMessage} data-testid="panel-message" data-action="message">
           <Icon name="message" size={14} />
         </button>
       )}
       {active && (
         <button
           className="icon-button danger"
-          title="Stop this agent"
+          title="Stop this agent (S)"
           data-testid="panel-stop"
-          onClick={() => stopAgent(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))}
+          data-action="stop"
+          onClick={() => {
+            setError(null)
+            stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))
+          }}
         >
           <Icon name="stop" size={14} />
         </button>
@@ -69,10 +91,11 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
       <ChangesButton agent={agent} />
       <button
         className="icon-button"
-        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane'}
+        title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane (Enter)'}
         aria-label={maximized ? 'Back to the grid' : 'Maximize this panel'}
         onClick={() => ui.maximize(maximized ? null : agent.id)}
         data-testid="panel-maximize"
+        data-action={maximized ? undefined : 'maximize'}
       >
         <Icon name={maximized ? 'minimize' : 'maximize'} size={14} />
       </button>
@@ -136,7 +159,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
     <div className="panel-permission" data-testid="panel-permission">
       <div className="small" title={summary || undefined}>
         <Icon name="shield" size={12} className="panel-permission-icon" /> Wants to use <strong>{request.toolName}</strong>
-        {summary && (
+        {summary && !request.commandParts?.length && (
           <>
             : <code>{truncate(summary, 140)}</code>
           </>
@@ -147,7 +170,8 @@ function PanelPermission({ request }: { request: PermissionState }) {
           {news}
         </div>
       )}
-      <PermissionActions key={request.requestId} request={request} compact />
+      <CommandParts parts={request.commandParts} />
+      <PermissionActions key={request.requestId} request={request} size="panel" />
     </div>
   )
 }
@@ -161,8 +185,9 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
     const panel = box.current?.closest('.agent-panel')
     return () => refocusWhenLost(() => panel?.querySelector('[data-testid=panel-message]') ?? panel?.querySelector('[data-testid=panel-maximize]'))
   }, [])
+  const length = lengthVerdict(text.length, MESSAGE_MAX_CHARS)
   const send = async () => {
-    if (!text.trim()) return
+    if (!text.trim() || length.over) return
     try {
       await sendMessage(agent.sessionId, agent.id, text.trim())
       setText('')
@@ -184,25 +209,40 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
         }}
         data-testid="panel-message-input"
       />
-      <button className="btn btn-sm btn-primary" onClick={() => void send()}>
+      <button className="btn btn-sm btn-primary" onClick={() => void send()} disabled={length.over}>
         Send
       </button>
+      {length.text && (
+        <div className={length.over ? 'inline-error small' : 'muted small'} role={length.over ? 'alert' : undefined}>
+          {length.text}
+        </div>
+      )}
       {error && <div className="inline-error small">{error}</div>}
     </div>
   )
 }
 
-export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused, dense = false }: { sessionId: string; agentId: string; focused: boolean; dense?: boolean }) {
+export const AgentPanel = memo(function AgentPanel({
+  sessionId,
+  agentId,
+  focused,
+  tabbable = false,
+  dense = false
+}: {
+  sessionId: string
+  agentId: string
+  focused: boolean
+  /** The one panel of the grid that Tab reaches (the others by arrow keys). */
+  tabbable?: boolean
+  dense?: boolean
+}) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
   // A reopened session's older items may still be on their way: they count as earlier items too.
   const older = useApp((s) => s.older[sessionId]?.items[agentId] ?? 0)
   const currentTool = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
-  const request = useApp((s) => {
-    const sess = s.events.sessions[sessionId]
-    const id = sess?.permissionQueue.find((r) => sess.permissions[r].requestingAgentId === agentId)
-    return id ? sess.permissions[id] : undefined
-  })
+  const request = useWaitingRequest(sessionId, agentId)
+  const attention = useAttention(sessionId, agentId)
   const [messaging, setMessaging] = useState(false)
   const toggleMessaging = useCallback(() => setMessaging((m) => !m), [])
   const follow = useFollowBottom()
@@ -224,14 +264,20 @@ export const AgentPanel = memo(function AgentPanel({ sessionId, agentId, focused
   return (
     <article
       ref={ref}
-      className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}`}
+      className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
       style={color}
       data-testid="agent-panel"
       data-agent-id={agent.id}
       data-status={agent.status}
+      data-tile
+      tabIndex={tabbable ? 0 : -1}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget && !focused) ui.selectTile(agent.id)
+      }}
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />
+      <ModelWait agent={agent} className="panel-model-wait" />
       {currentTool && currentTool.id !== waitingToolId && (
         <div className="panel-current-tool" title={toolSummary(currentTool.name, currentTool.input, currentTool.inputJson)}>
           <span className="spinner" aria-hidden="true" />

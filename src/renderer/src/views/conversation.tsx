@@ -1,5 +1,6 @@
 // The main agent's conversation: the transcript, waiting permission requests, and the prompt box
 // (a follow-up when the agent is idle; a message to it while it works).
+import { MESSAGE_MAX_CHARS, PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import type { AgentStatus } from '../../../shared/events'
 import { Icon } from '../components/icon'
 import { PermissionCard } from '../components/permission-card'
@@ -8,10 +9,13 @@ import { elapsedMs } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
-import { resumeInterrupted, sendMessage, sendPrompt, stopAgent, useApp } from '../state/store'
+import { resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
+import { useAction } from '../commands/registry'
+import { ModelWait } from '../components/model-wait'
+import { stopWithToast } from './stop-agent'
 
 const ENDED: Partial<Record<AgentStatus, string>> = {
   completed: 'Finished in',
@@ -58,7 +62,6 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
   })
   const cutOff = subagents + (main ? 1 : 0)
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null })
-  if (!cutOff) return null
   const resume = () => {
     setState({ busy: true, error: null })
     resumeInterrupted(sessionId).then(
@@ -66,6 +69,8 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
       (err) => setState({ busy: false, error: errorText(err) })
     )
   }
+  useAction({ id: 'session.resume', title: 'Resume the agents Fanout’s stop cut off', group: 'Session', keywords: 'interrupted crash continue', enabled: cutOff > 0 && !state.busy, run: resume })
+  if (!cutOff) return null
   return (
     <div className="bottom-bar-wrap">
       <div className="running-bar" data-testid="interrupted-bar">
@@ -94,6 +99,16 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const openError = useApp((s) => s.openError)
   const [stopError, setStopError] = useState<string | null>(null)
   const running = !!root && isActive(root.status)
+  const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorText(err)))
+  useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running, run: stop })
+  useAction({
+    id: 'session.followup',
+    title: running ? 'Write to the main agent while it works' : 'Follow up with the main agent',
+    group: 'Session',
+    keywords: 'prompt message reply answer',
+    enabled: !!rootId,
+    run: () => document.querySelector<HTMLElement>('[data-testid=followup]')?.focus()
+  })
   // Requests of the main agent itself show here; subagents' show on their panels and in the queue.
   const mine = (queue ?? []).map((id) => permissions![id]).filter((p) => p.requestingAgentId === rootId || p.agentId === rootId)
 
@@ -114,12 +129,12 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         {running && rootId && (
           <div className="bottom-bar-wrap">
             <div className="running-bar">
-              <span className="muted small">The main agent is working…</span>
-              <button
-                className="btn btn-sm"
-                onClick={() => stopAgent(sessionId, rootId).catch((err) => setStopError(errorText(err)))}
-                data-testid="stop-session"
-              >
+              {root && root.waits.at(-1)?.kind === 'model' && root.waits.at(-1)?.end === null ? (
+                <ModelWait agent={root} className="small" />
+              ) : (
+                <span className="muted small">The main agent is working…</span>
+              )}
+              <button className="btn btn-sm" onClick={() => void stop()} data-testid="stop-session">
                 <Icon name="stop" size={12} /> Stop
               </button>
             </div>
@@ -137,6 +152,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
           draftKey={`followup:${sessionId}`}
           placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
           testId="followup"
+          maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
           onSubmit={async (text) => {
             if (running && rootId) await sendMessage(sessionId, rootId, text)
             else await sendPrompt(sessionId, text)

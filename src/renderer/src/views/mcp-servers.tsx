@@ -1,13 +1,21 @@
 // Settings › MCP servers: the servers sessions in the open folder use (from .mcp.json, ~/.claude.json and
-// Fanout's settings), whether each one runs, why not, and the tools agents get from it.
+// Fanout's settings), whether each one runs, why not, and the tools agents get from it. A project server the
+// person has not approved for the folder is never started here: it is listed as waiting, with a way to review.
 import { useCallback, useEffect, useState } from 'react'
 import type { McpServerInfo } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
+import { refreshTrust, reviewTrust, trustAnswered } from '../state/folder-trust'
 import { call, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import '../styles/mcp.css'
 
-const STATUS_LABEL: Record<McpServerInfo['status'], string> = { connected: 'Connected', failed: 'Failed', disabled: 'Disabled', pending: 'Not started' }
+const STATUS_LABEL: Record<McpServerInfo['status'], string> = {
+  connected: 'Connected',
+  failed: 'Failed',
+  disabled: 'Disabled',
+  pending: 'Not started',
+  untrusted: 'Waiting for your approval'
+}
 const SCOPE_LABEL: Record<McpServerInfo['scope'], string> = { fanout: 'Fanout settings', user: '~/.claude.json', project: '.mcp.json', local: 'local', agent: 'agent' }
 
 function ServerRow({ server }: { server: McpServerInfo }) {
@@ -49,6 +57,13 @@ function ServerRow({ server }: { server: McpServerInfo }) {
   )
 }
 
+/** Opens the folder's consent dialog over Settings (the list follows the answer: see trustAnswer below). */
+async function review(): Promise<void> {
+  const trust = await refreshTrust()
+  if (trust?.state === 'waiting') await trustAnswered()
+  else reviewTrust()
+}
+
 export function McpServersSection() {
   const cwd = useApp((s) => s.workspace?.cwd)
   const [servers, setServers] = useState<McpServerInfo[] | null>(null)
@@ -69,9 +84,11 @@ export function McpServersSection() {
       setBusy(false)
     }
   }, [cwd])
+  // The person's answer about the folder changes which servers may start: list them again when it does.
+  const trustAnswer = useApp((s) => (s.trust ? `${s.trust.state}:${s.trust.hash}` : ''))
   useEffect(() => {
     void load()
-  }, [load])
+  }, [load, trustAnswer])
   return (
     <section className="settings-section mcp-section" data-testid="mcp-servers">
       <div className="mcp-section-head">
@@ -91,6 +108,17 @@ export function McpServersSection() {
             <ServerRow key={s.name} server={s} />
           ))}
         </ul>
+      )}
+      {servers?.some((s) => s.status === 'untrusted') && (
+        <div className="mcp-untrusted-note" data-testid="mcp-untrusted-note">
+          <Icon name="shield" size={13} />
+          <span className="small">
+            Servers from this folder’s .mcp.json start only once you approve the folder: they come with its files, and would run programs or connect to servers as you.
+          </span>
+          <button type="button" className="btn btn-sm" onClick={() => void review()} data-testid="mcp-review">
+            Review…
+          </button>
+        </div>
       )}
       {problems.map((p) => (
         <div key={p} className="inline-error small">

@@ -6,20 +6,14 @@ import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared
 
 const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
+import { choicesWithDefault } from '../lib/default-choice'
+import { MODE_LABEL } from '../lib/permission-modes'
 import { startDemo, startSession, ui, useApp } from '../state/store'
 import { CallError, errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
 import { WaitingNotice } from './waiting-notice'
 
-const MODE_LABEL: Record<PermissionMode, string> = {
-  default: 'Ask before changes',
-  acceptEdits: 'Accept edits',
-  plan: 'Plan only (read-only)',
-  dontAsk: 'Don’t ask (deny unlisted)',
-  bypassPermissions: 'Bypass permissions',
-  bubble: 'Bubble to parent'
-}
 
 export function NewSession() {
   const workspace = useApp((s) => s.workspace)
@@ -88,10 +82,9 @@ export function NewSession() {
           <label className="select-inline" title="Model">
             <Icon name="sparkle" size={13} />
             <select value={model} onChange={(e) => setModel(e.target.value)} aria-label="Model">
-              <option value="">{settings ? `Model: ${settings.defaultModel}` : 'Default model'}</option>
-              {aliases.map((a) => (
-                <option key={a} value={a}>
-                  {a}
+              {choicesWithDefault(aliases, settings?.defaultModel, (m) => m, 'Default model', (m) => `Model: ${m}`).map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
                 </option>
               ))}
             </select>
@@ -110,10 +103,14 @@ export function NewSession() {
           <label className="select-inline" title="Permission mode">
             <Icon name="shield" size={13} />
             <select value={mode} onChange={(e) => setMode(e.target.value as PermissionMode | '')} aria-label="Permission mode">
-              <option value="">{settings ? MODE_LABEL[settings.defaultPermissionMode] : 'Default permissions'}</option>
-              {PERMISSION_MODES.filter((m) => m !== 'bubble').map((m) => (
-                <option key={m} value={m}>
-                  {MODE_LABEL[m]}
+              {choicesWithDefault(
+                PERMISSION_MODES.filter((m) => m !== 'bubble'),
+                settings?.defaultPermissionMode,
+                (m) => MODE_LABEL[m as PermissionMode],
+                'Default permissions'
+              ).map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
                 </option>
               ))}
             </select>
@@ -138,4 +135,3 @@ export function NewSession() {
   )
 }
 
-export { MODE_LABEL }

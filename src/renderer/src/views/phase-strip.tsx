@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react'
 import type { CoordinatorPhase } from '../../../shared/team'
 import { Icon } from '../components/icon'
-import { DENSE_WIDTH, gridLayout } from '../lib/grid-layout'
+import { overviewLayout, type Density, type DensityChoice } from '../lib/overview-layout'
 import { groupByPhase, phaseProgress } from '../state/phase-selectors'
 import { isActive } from '../../../shared/view/session-state'
 import { agentCounts } from '../state/agent-counts'
@@ -41,25 +41,47 @@ export function PhaseStrip({ sessionId }: { sessionId: string }) {
   )
 }
 
-/** The grid's panels in one section per phase, each section with its own grid. */
-export function PhaseSections({ sessionId, ids, width, height, panel }: { sessionId: string; ids: string[]; width: number; height: number; panel: (id: string, dense: boolean) => ReactNode }) {
+/** The grid's agents in one section per phase, each section with its own grid at the overview's density. */
+export function PhaseSections({
+  sessionId,
+  ids,
+  width,
+  height,
+  choice,
+  draw
+}: {
+  sessionId: string
+  ids: string[]
+  width: number
+  height: number
+  choice: DensityChoice
+  draw: (id: string, density: Density, tileWidth: number) => ReactNode
+}) {
   const agents = useApp((s) => s.events.sessions[sessionId]?.agents)
   const current = useApp((s) => s.events.sessions[sessionId]?.phases.at(-1)?.phase)
   if (!agents) return null
   const groups = groupByPhase({ agents }, ids)
+  // One density for every section (chosen as for one grid of them all), so the phases read alike.
+  const { density } = overviewLayout(ids.length, width, Math.max(0, height - 34 * groups.length), choice)
   return (
     <>
       {groups.map((g) => {
-        // Sections share the height; each keeps panels tall enough to read, and the pane scrolls beyond.
-        const { cols, rowHeight } = gridLayout(g.ids.length, width, Math.max(260, (height - 34 * groups.length) / groups.length))
+        // Sections share the height in proportion to their agents; each keeps its agents readable, and the
+        // pane scrolls beyond.
+        const share = Math.max(120, ((height - 34 * groups.length) * g.ids.length) / ids.length)
+        const layout = overviewLayout(g.ids.length, width, share, density)
+        const tileWidth = (width - layout.gap * (layout.cols - 1)) / layout.cols
         const label = g.phase ? PHASE_LABEL[g.phase] : 'Before the first phase'
         return (
           <section key={g.phase ?? 'none'} className={`phase-section${g.phase === current ? ' current' : ''}`} data-testid="phase-section" data-phase={g.phase ?? 'none'} aria-label={label}>
             <h3 className="phase-section-title">
               {label} <span className="count">{g.ids.length}</span>
             </h3>
-            <div className="panels-grid" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: `${rowHeight}px` }}>
-              {g.ids.map((id) => panel(id, width / cols < DENSE_WIDTH))}
+            <div
+              className={`panels-grid grid-${layout.density}`}
+              style={{ gridTemplateColumns: `repeat(${layout.cols}, minmax(0, 1fr))`, gridAutoRows: `${layout.rowHeight}px`, gap: `${layout.gap}px` }}
+            >
+              {g.ids.map((id) => draw(id, layout.density, tileWidth))}
             </div>
           </section>
         )

@@ -1,7 +1,9 @@
 // The prompt box: Enter sends, Shift+Enter adds a line; grows with its text; shows the failure of a
-// send right under it.
+// send right under it, and, before any send, when the text is longer than Fanout accepts.
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
+import { lengthVerdict } from '../lib/length-limit'
 import { savedDraft, saveDraft } from '../lib/tab-memory'
 import { errorText } from '../transport/types'
 
@@ -19,11 +21,13 @@ export interface PromptBoxProps {
    * start for want of a key goes the moment a key is stored, rather than sitting there until the next try.
    */
   errorScope?: unknown
+  /** The most characters a send takes (default: a prompt's). */
+  maxChars?: number
   /** Keeps the unsent text in this tab's memory under this name: it survives a reload or a restart. */
   draftKey?: string
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, draftKey }: PromptBoxProps) {
+export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, maxChars = PROMPT_MAX_CHARS, draftKey }: PromptBoxProps) {
   const [text, setTextState] = useState(() => (draftKey ? savedDraft(draftKey) : ''))
   const setText = (value: string) => {
     setTextState(value)
@@ -33,10 +37,11 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
   const [failure, setFailure] = useState<{ message: string; scope: unknown } | null>(null)
   const error = failure && Object.is(failure.scope, errorScope) ? failure.message : null
   const ref = useRef<HTMLTextAreaElement>(null)
+  const length = lengthVerdict(text.length, maxChars, 'This prompt')
 
   const submit = async () => {
     const value = text.trim()
-    if (!value || busy || disabled) return
+    if (!value || busy || disabled || length.over) return
     setBusy(true)
     setFailure(null)
     try {
@@ -66,7 +71,9 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
           placeholder={placeholder}
-          rows={Math.min(10, Math.max(2, text.split('\n').length))}
+          rows={Math.min(10, Math.max(2, countLines(text)))}
+          aria-invalid={length.over || undefined}
+          aria-describedby={length.text ? `${testId}-length` : undefined}
           disabled={disabled}
           autoFocus={autoFocus}
           data-testid={testId}
@@ -74,12 +81,23 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
         />
         <div className="prompt-toolbar">
           <div className="prompt-options">{children}</div>
-          <span className="prompt-hint">⏎ to send · ⇧⏎ new line</span>
-          <button className="btn btn-primary btn-sm" onClick={() => void submit()} disabled={busy || disabled || !text.trim()} data-testid={`${testId}-send`}>
+          {length.text && !length.over ? (
+            <span className="prompt-hint" id={`${testId}-length`} data-testid={`${testId}-length`}>
+              {length.text}
+            </span>
+          ) : (
+            <span className="prompt-hint">⏎ to send · ⇧⏎ new line</span>
+          )}
+          <button className="btn btn-primary btn-sm" onClick={() => void submit()} disabled={busy || disabled || !text.trim() || length.over} data-testid={`${testId}-send`}>
             <Icon name="arrowUp" size={13} /> {submitLabel}
           </button>
         </div>
       </div>
+      {length.over && (
+        <div className="inline-error" role="alert" id={`${testId}-length`} data-testid={`${testId}-too-long`}>
+          {length.text}
+        </div>
+      )}
       {error && (
         <div className="inline-error" role="alert">
           {error}
@@ -87,4 +105,11 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
       )}
     </div>
   )
+}
+
+/** Lines in the box, counted only as far as the box can grow (a 500,000-character paste is not split on every keystroke). */
+function countLines(text: string): number {
+  let lines = 1
+  for (let i = text.indexOf('\n'); i !== -1 && lines < 10; i = text.indexOf('\n', i + 1)) lines++
+  return lines
 }

@@ -2,6 +2,7 @@
 // stretches, and a scrubber along the session's time with its activity and its marks (agents starting
 // and ending, requests, failures, phases). Dragging or clicking shows that moment; arrow keys step.
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react'
+import { useAction } from '../commands/registry'
 import { Icon } from '../components/icon'
 import { formatClock } from '../lib/format'
 import { closeReplay, pause, play, seek, seqAtTime, setSkipIdle, setSpeed, SPEEDS, useReplay, type Speed } from '../state/replay-store'
@@ -20,6 +21,7 @@ export function ReplayBar() {
   const dragging = useRef(false)
   const pending = useRef<number | null>(null)
   const inFlight = useRef(false)
+  useAction({ id: 'replay.play', title: playing ? 'Pause the replay' : 'Play the replay', group: 'Session', keywords: 'replay start stop', enabled: !!timeline, run: () => (playing ? pause() : play()) })
 
   if (!timeline) {
     return (

@@ -1,11 +1,12 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
 import { useRef } from 'react'
+import { useAction } from '../commands/registry'
 import { Icon } from '../components/icon'
 import { useFitLevel } from '../lib/use-fit-level'
 import { agentCounts, countParts } from '../state/agent-counts'
 import { ui, useApp } from '../state/store'
-import { PanelsGrid } from './panels-grid'
+import { Overview } from './overview/overview'
 import { PhaseStrip } from './phase-strip'
 import { TeamBoard } from './team-board'
 import { TreeTimeline } from './tree-timeline'
@@ -20,6 +21,9 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   // icons; what is hidden stays in the accessible names and tooltips.
   const strip = useRef<HTMLDivElement>(null)
   const fit = useFitLevel(strip, 2, `${summary}|${team ? team.members.length : '-'}`)
+  useAction({ id: 'view.overview', title: 'Show the subagents overview', group: 'Session', keywords: 'tiles panels grid', enabled: pane !== 'panels', run: () => ui.setRightPane('panels') })
+  useAction({ id: 'view.timeline', title: 'Show the tree and timeline', group: 'Session', keywords: 'gantt', enabled: pane !== 'timeline', run: () => ui.setRightPane('timeline') })
+  useAction({ id: 'view.team', title: 'Show the team board', group: 'Session', keywords: 'tasks members', enabled: !!team && pane !== 'team', run: () => ui.setRightPane('team') })
   return (
     <section className="right-pane" aria-label="Subagents">
       <div className={`pane-tabs fit-${fit}`} role="tablist" ref={strip} data-testid="pane-tabs">
@@ -44,7 +48,7 @@ export function RightPane({ sessionId }: { sessionId: string }) {
         </span>
       </div>
       <PhaseStrip sessionId={sessionId} />
-      <div className="pane-content">{pane === 'team' && team ? <TeamBoard sessionId={sessionId} /> : pane === 'timeline' ? <TreeTimeline sessionId={sessionId} /> : <PanelsGrid sessionId={sessionId} />}</div>
+      <div className="pane-content">{pane === 'team' && team ? <TeamBoard sessionId={sessionId} /> : pane === 'timeline' ? <TreeTimeline sessionId={sessionId} /> : <Overview sessionId={sessionId} />}</div>
     </section>
   )
 }

@@ -11,6 +11,7 @@ import { closeReplay, startReplay, useReplaying } from '../state/replay-store'
 import { openSearch } from '../state/search-store'
 import { ui, useApp } from '../state/store'
 import { SessionChangesButton } from '../review/changes-button'
+import { useAction } from '../commands/registry'
 
 export function PermissionsButton() {
   const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
@@ -28,6 +29,7 @@ export function PermissionsButton() {
 }
 
 function SearchButton() {
+  useAction({ id: 'search.session', title: 'Search this session', group: 'Session', keywords: 'find transcript tool output', run: () => openSearch('session') })
   return (
     <button className="icon-button" onClick={() => openSearch('session')} title="Search this session: every agent's transcript, tool inputs and outputs" aria-label="Search this session" data-testid="search-session-button">
       <Icon name="search" />
@@ -39,6 +41,14 @@ function SearchButton() {
 /** Replay: scrub the session's timeline and see it as it was; only once nothing in it is working. */
 function ReplayButton({ sessionId, working }: { sessionId: string; working: boolean }) {
   const replaying = useReplaying(sessionId)
+  useAction({
+    id: 'session.replay',
+    title: replaying ? 'Leave the replay' : 'Replay this session',
+    group: 'Session',
+    keywords: 'timeline scrub play history',
+    enabled: replaying || !working,
+    run: () => (replaying ? closeReplay() : void startReplay(sessionId))
+  })
   return (
     <button
       className={`icon-button${replaying ? ' active' : ''}`}

@@ -9,7 +9,7 @@ import { Icon } from '../components/icon'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
 import { useConnectionTest, type FixHints } from './connection-test'
-import { MODE_LABEL } from './new-session'
+import { MODE_LABEL } from '../lib/permission-modes'
 import { changedFields, draftErrors, draftPatch, FIELD_ORDER, sameDraft, toDraft, type Draft, type FieldErrors } from './settings-draft'
 
 const NOT_SAVED = 'Nothing was saved: correct the highlighted field first.'

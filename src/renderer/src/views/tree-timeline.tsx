@@ -1,7 +1,8 @@
 // The agent tree beside a timeline: each agent's lifetime as a bar on one time axis, with its tool
-// calls marked on it and its waits (queued, waiting for permission) hatched, so a person sees what ran
-// in parallel and what waited.
+// calls marked on it and its waits (queued, waiting for permission, waiting for the model) hatched, so a
+// person sees what ran in parallel and what waited.
 import { memo } from 'react'
+import { ModelWait } from '../components/model-wait'
 import { StatusDot } from '../components/status'
 import { useAgentColor } from '../lib/use-agent-color'
 import { formatClock, formatDuration } from '../lib/format'
@@ -10,6 +11,8 @@ import { useSize } from '../lib/use-size'
 import { axisLabels, timelineLabelWidth } from '../lib/time-axis'
 import { timelineRows, type TimelineRow } from '../state/selectors'
 import { ui, useApp } from '../state/store'
+
+const WAIT_LABEL = { queued: 'Queued', permission: 'Waiting for permission', model: 'Waiting for the model' } as const
 
 /** Room kept right of the track so the longest bar ends clear of the pane's edge. */
 const TRACK_END = 8
@@ -31,6 +34,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
       <StatusDot status={agent.status} />
       <span className="agent-type">{agent.agentType}</span>
       <span className="tl-desc">{agent.description}</span>
+      <ModelWait agent={agent} form="label" className="tl-model-wait" />
     </>
   )
   return (
@@ -55,7 +59,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
               key={i}
               className={`tl-wait tl-wait-${w.kind}`}
               style={{ left: pct((w.start - row.start) / (end - row.start || 1)), width: pct(((w.end ?? now) - w.start) / (end - row.start || 1)) }}
-              title={`${w.kind === 'queued' ? 'Queued' : 'Waiting for permission'}: ${formatDuration((w.end ?? now) - w.start)}`}
+              title={`${WAIT_LABEL[w.kind]}: ${formatDuration((w.end ?? now) - w.start)}`}
             />
           ))}
           {row.tools.map((t) => (
@@ -109,6 +113,7 @@ export function TreeTimeline({ sessionId }: { sessionId: string }) {
         <span><i className="lg lg-tool" /> tool call</span>
         <span><i className="lg lg-queued" /> queued</span>
         <span><i className="lg lg-permission" /> waiting for permission</span>
+        <span><i className="lg lg-model" /> waiting for the model</span>
       </div>
     </div>
   )

@@ -15,7 +15,8 @@
 // `.claude/agents` and `.claude/commands` with empty files a person sees while the command runs; under a
 // read-only `.claude` it needs none). Without a `.claude` folder the one placeholder is `.claude` itself,
 // as before. See mount-points.ts.
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
+import { readConfigFile } from '../../store/read-config'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
@@ -55,11 +56,13 @@ export function outsideGitDir(cwd: string): string | null {
     const info = statSync(dotGit, { throwIfNoEntry: false })
     if (info?.isDirectory()) return d === cwd ? null : dotGit
     if (info?.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+      // Both files are the repository's: read only as small regular files (a link to a pipe would hang).
+      const dotGitFile = readConfigFile(dotGit, 64 * 1024)
+      const m = 'text' in dotGitFile ? /^gitdir:\s*(.+)$/m.exec(dotGitFile.text) : null
       if (!m) return null
       const gitDir = resolve(d, m[1].trim())
-      const common = join(gitDir, 'commondir')
-      return existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir
+      const common = readConfigFile(join(gitDir, 'commondir'), 64 * 1024)
+      return 'text' in common ? resolve(gitDir, common.text.trim()) : gitDir
     }
     if (dirname(d) === d) return null
   }

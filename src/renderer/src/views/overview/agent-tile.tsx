@@ -1,0 +1,180 @@
+// One agent as a tile of the overview: status, what it does now (the tool and its argument, the text it is
+// writing, the model it waits on, the permission it needs), and its figures — turn, tokens, cost, context
+// use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
+// full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
+import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
+import { memo, useState } from 'react'
+import { modelWaitMs } from '../../../../shared/view/model-wait'
+import { contextUse } from '../../../../shared/view/context-use'
+import type { TranscriptItem } from '../../../../shared/view/session-state'
+import { isActive } from '../../../../shared/view/session-state'
+import { Icon } from '../../components/icon'
+import { ModelWait } from '../../components/model-wait'
+import { PermissionActions } from '../../components/permission-card'
+import { STATUS_LABEL, StatusDot } from '../../components/status'
+import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
+import { useAgentColor } from '../../lib/use-agent-color'
+import { useNow } from '../../lib/use-now'
+import { ATTENTION_LABEL } from '../../state/attention'
+import { elapsedMs } from '../../state/selectors'
+import { ui, useApp } from '../../state/store'
+import { TileActions, TileMessage } from './tile-actions'
+import { tileActivity } from './tile-activity'
+import type { Density } from '../../lib/overview-layout'
+
+const EMPTY: TranscriptItem[] = []
+
+/** "34%", and "<1%" for a little (not "0%", which reads as none). */
+export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
+
+// Memoized, like TileNow: each renders on its own clock (the figures each second, the text per delta).
+const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const live = !!agent && agent.endedAt === null
+  const now = useNow(live)
+  if (!agent) return null
+  const tokens = agent.usage.inputTokens + agent.usage.outputTokens + agent.usage.cacheReadTokens + agent.usage.cacheWriteTokens
+  const ctx = contextUse(agent)
+  const waited = modelWaitMs(agent, Math.max(now, agent.lastError?.ts ?? 0, agent.endedAt ?? 0))
+  return (
+    <div className="tile-stats">
+      <span title={`Turn ${agent.turn}${agent.maxTurns ? ` of at most ${agent.maxTurns}` : ''}`} data-testid="tile-turn">
+        t{agent.turn}
+        {agent.maxTurns ? <span className="tile-dim">/{agent.maxTurns}</span> : null}
+      </span>
+      <span title={`${formatCount(tokens)} tokens`}>
+        {formatTokens(tokens)}
+        <span className="tile-unit"> tok</span>
+      </span>
+      <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      {ctx && (
+        <span className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="tile-context">
+          {percent(ctx.fraction)}<span className="tile-unit"> ctx</span>
+        </span>
+      )}
+      {waited >= 1000 && (
+        <span className="tile-model-time" title="Time spent waiting on the model" data-testid="tile-model-time">
+          <Icon name="hourglass" size={10} />
+          {formatClock(waited)}
+        </span>
+      )}
+      <span className="tile-clock" title="Elapsed">
+        {formatClock(elapsedMs(agent, now))}
+      </span>
+    </div>
+  )
+})
+
+/** What the agent does now: the only part of a tile that renders per streamed delta. */
+const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { sessionId: string; agentId: string; compact: boolean }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
+  const last = items[items.length - 1]
+  const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
+  const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
+  const request = useWaitingRequest(sessionId, agentId)
+  if (!agent) return null
+  const activity = tileActivity(agent, last, lastTool, current, request)
+  return (
+    <div className={`tile-now tile-now-${activity.kind}`} data-testid="tile-now">
+      {activity.kind === 'permission' && (
+        <>
+          <span className="tile-tool">{activity.tool}</span> <code className="tile-arg">{activity.summary}</code>
+        </>
+      )}
+      {activity.kind === 'model' && <ModelWait agent={agent} form={compact ? 'tile' : 'full'} />}
+      {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
+      {activity.kind === 'tool' && (
+        <>
+          <span className="tile-tool">
+            {activity.running ? '▸ ' : ''}
+            {activity.tool}
+          </span>{' '}
+          <span className="tile-arg">{activity.summary}</span>
+        </>
+      )}
+      {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
+      {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || STATUS_LABEL[agent.status]}</span>}
+      {activity.kind === 'note' && <span className={`tile-text${activity.warn ? ' warn-text' : ' muted'}`}>{activity.text}</span>}
+      {activity.kind === 'idle' && <span className="muted">Starting…</span>}
+    </div>
+  )
+})
+
+export const AgentTile = memo(function AgentTile({
+  sessionId,
+  agentId,
+  focused,
+  tabbable,
+  density
+}: {
+  sessionId: string
+  agentId: string
+  focused: boolean
+  /** The one tile of the grid that Tab reaches (the others by arrow keys). */
+  tabbable: boolean
+  density: Exclude<Density, 'panels'>
+}) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const request = useWaitingRequest(sessionId, agentId)
+  const attention = useAttention(sessionId, agentId)
+  const [messaging, setMessaging] = useState(false)
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
+  if (!agent) return null
+  const ctx = contextUse(agent)
+  const active = isActive(agent.status)
+  const name = agent.name ?? agent.agentType
+  return (
+    <article
+      className={`agent-tile ${density} status-${agent.status}${focused ? ' focused' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
+      style={color}
+      data-testid="agent-tile"
+      data-agent-id={agent.id}
+      data-status={agent.status}
+      data-tile
+      tabIndex={tabbable ? 0 : -1}
+      aria-label={`${name}: ${agent.description}. ${attention ? ATTENTION_LABEL[attention] : STATUS_LABEL[agent.status]}.`}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('button, input, a, details')) return
+        ui.maximize(agent.id)
+      }}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget && !focused) ui.selectTile(agent.id)
+      }}
+    >
+      <span className="tile-bar" aria-hidden="true" />
+      <div className="tile-head">
+        <StatusDot status={agent.status} />
+        <span className="agent-type" title={agent.agentType}>
+          {name}
+        </span>
+        <span className="tile-desc" title={agent.description}>
+          {agent.description}
+        </span>
+        {attention ? (
+          <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
+            <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
+            <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
+          </span>
+        ) : (
+          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{STATUS_LABEL[agent.status]}</span> : null
+        )}
+      </div>
+      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
+      {request ? (
+        <div className="tile-permission">
+          <PermissionActions key={request.requestId} request={request} size="tile" />
+        </div>
+      ) : (
+        <Stats agentId={agentId} sessionId={sessionId} />
+      )}
+      {ctx && (
+        <span className={`tile-meter${ctx.fraction >= 0.8 ? ' high' : ''}`} aria-hidden="true">
+          <span style={{ width: `${Math.min(100, ctx.fraction * 100).toFixed(1)}%` }} />
+        </span>
+      )}
+      <TileActions agent={agent} onMessage={() => setMessaging((m) => !m)} />
+      {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
+    </article>
+  )
+})

@@ -1,0 +1,56 @@
+// Agents that finished while others work, one row each below the grid: status, task, result, time and cost,
+// and two ways back — into the grid, or its whole transcript.
+import { Icon } from '../../components/icon'
+import { StatusBadge } from '../../components/status'
+import { formatClock, formatCost } from '../../lib/format'
+import { plainPreview } from '../../lib/plain-preview'
+import { ChangesButton } from '../../review/changes-button'
+import { useAgentColor } from '../../lib/use-agent-color'
+import { elapsedMs } from '../../state/selectors'
+import { ui, useApp } from '../../state/store'
+
+function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
+  const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
+  const color = useAgentColor(agent?.color, agent?.agentType ?? '')
+  if (!agent) return null
+  return (
+    <div className="finished-row" style={color} data-testid="finished-row" data-agent-id={agentId}>
+      <span className="finished-bar" />
+      <StatusBadge status={agent.status} />
+      <span className="agent-type">{agent.name ?? agent.agentType}</span>
+      <span className="finished-desc" title={agent.description}>
+        {agent.description}
+      </span>
+      <span className="finished-result muted" title={agent.error ?? agent.result}>
+        {plainPreview(agent.error ?? agent.result ?? '', 140)}
+      </span>
+      <span className="finished-stats muted">
+        {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
+      </span>
+      <ChangesButton agent={agent} />
+      <button className="icon-button" title="Show it in the grid" aria-label="Show it in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
+        <Icon name="grid" size={13} />
+      </button>
+      <button className="icon-button" title="Open its whole transcript, the full width of the pane" aria-label="Open its transcript" onClick={() => ui.maximize(agentId)} data-testid="finished-open">
+        <Icon name="transcript" size={13} />
+      </button>
+    </div>
+  )
+}
+
+export function FinishedList({ sessionId, ids, open, onToggle, maxHeight }: { sessionId: string; ids: string[]; open: boolean; onToggle: () => void; maxHeight: number }) {
+  return (
+    <div className="finished-section" data-testid="finished-section">
+      <button className="finished-toggle" onClick={onToggle} aria-expanded={open}>
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} /> Finished ({ids.length})
+      </button>
+      {open && (
+        <div className="finished-rows" style={{ maxHeight }}>
+          {ids.map((id) => (
+            <FinishedRow key={id} sessionId={sessionId} agentId={id} />
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}

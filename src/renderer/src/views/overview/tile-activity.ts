@@ -1,0 +1,41 @@
+// What a tile says an agent is doing now, in order of what matters to the person: a permission it waits on,
+// the model it waits on, the tool it runs (or is writing the call for), the text it is writing, or — ended —
+// its result or what went wrong.
+import { waitingForModelSince } from '../../../../shared/view/model-wait'
+import type { AgentState, PermissionState, ToolCall, TranscriptItem } from '../../../../shared/view/session-state'
+import { plainPreview, plainTail } from '../../lib/plain-preview'
+import { toolSummary } from '../../lib/tool-summary'
+
+export type Activity =
+  | { kind: 'permission'; tool: string; summary: string }
+  | { kind: 'model' }
+  | { kind: 'queued' }
+  | { kind: 'tool'; tool: string; summary: string; running: boolean }
+  | { kind: 'text'; text: string; thinking: boolean }
+  | { kind: 'result'; text: string; error: boolean }
+  | { kind: 'note'; text: string; warn: boolean }
+  | { kind: 'idle' }
+
+/** How much of the newest text a tile keeps: about four lines of its widest form. */
+const TEXT_TAIL = 220
+
+export function tileActivity(a: AgentState, last: TranscriptItem | undefined, lastTool: ToolCall | undefined, current: ToolCall | undefined, request: PermissionState | undefined): Activity {
+  if (request) return { kind: 'permission', tool: request.toolName, summary: toolSummary(request.toolName, request.input) }
+  if (a.status === 'queued') return { kind: 'queued' }
+  if (a.endedAt !== null) {
+    const error = a.status === 'failed' || a.status === 'interrupted' || a.status === 'max_turns'
+    const text = (error ? (a.error ?? a.statusDetail) : undefined) ?? a.result ?? ''
+    return { kind: 'result', text: plainPreview(text, 240), error: error && !!(a.error ?? a.statusDetail) }
+  }
+  if (waitingForModelSince(a) !== null) return { kind: 'model' }
+  if (current) return { kind: 'tool', tool: current.name, summary: toolSummary(current.name, current.input, current.inputJson), running: true }
+  if (last?.kind === 'tool' && lastTool && (lastTool.status === 'streaming' || lastTool.status === 'pending' || lastTool.status === 'running'))
+    return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: lastTool.status === 'running' }
+  if (last?.kind === 'text' || last?.kind === 'thinking') return { kind: 'text', text: plainTail(last.text, TEXT_TAIL), thinking: last.kind === 'thinking' }
+  if (last?.kind === 'tool' && lastTool) return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: false }
+  // A retry under way, a notice (the sandbox is unavailable), a message it received: said as they are.
+  if (last?.kind === 'error') return { kind: 'note', text: last.message, warn: true }
+  if (last?.kind === 'notice') return { kind: 'note', text: last.text, warn: false }
+  if (last?.kind === 'inbox') return { kind: 'note', text: `Message from ${last.fromName ?? last.from}`, warn: false }
+  return { kind: 'idle' }
+}

@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AgentEvent } from './events'
+import { EventRedactor, safeCut } from './redact-events'
+import { clearSecrets, holdsSecret, REDACTED, redactedJson, redactText, redactValue, registerEnvironmentSecrets, registerSecret } from './redact'
+
+afterEach(() => clearSecrets())
+
+const KEY = 'sk-ant-api03-Zq9x_K2mW7vB4nR8tY1uP6sD3fG5hJ0kL-aXcVbNmQwErTyUiOpAsDfGhJkLzXcVbNm-AAAA'
+
+describe('redactText', () => {
+  it('removes a registered secret wherever it is, even without a known shape', () => {
+    registerSecret('gw-token-7f3a9c1e55d04b2a')
+    expect(redactText('upstream said: bad token gw-token-7f3a9c1e55d04b2a (expired)')).toBe(`upstream said: bad token ${REDACTED} (expired)`)
+    expect(redactText('a{"t":"gw-token-7f3a9c1e55d04b2a"}b')).toBe(`a{"t":"${REDACTED}"}b`)
+  })
+
+  it('removes Anthropic key shapes it was never told about', () => {
+    expect(redactText(`key=${KEY} end`)).not.toContain('Zq9x')
+    expect(redactText(`"${KEY}"`)).toBe(`"${REDACTED}"`)
+    expect(redactText('sk-ant-admin01-abcdefgh12345678')).toBe(REDACTED)
+    expect(redactText('sk-ant-oat01-abcdefgh12345678')).toBe(REDACTED)
+  })
+
+  it('removes credential header values in HTTP, JSON and code forms, keeping the name', () => {
+    expect(redactText('x-api-key: abcd1234efgh5678')).toBe(`x-api-key: ${REDACTED}`)
+    expect(redactText('{"x-api-key":"abcd1234efgh5678","other":"keep-me-here"}')).toBe(`{"x-api-key":"${REDACTED}","other":"keep-me-here"}`)
+    expect(redactText('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig')).toBe(`Authorization: Bearer ${REDACTED}`)
+    expect(redactText("headers: { 'authorization': 'Basic dXNlcjpwYXNzd29yZA==' }")).toBe(`headers: { 'authorization': 'Basic ${REDACTED}' }`)
+    expect(redactText('proxy-authorization=Bearer abcdefgh')).toBe(`proxy-authorization=Bearer ${REDACTED}`)
+  })
+
+  it('removes credential-named assignments (an env dump, a .env file) but not references to them', () => {
+    const env = 'PATH=/usr/bin\nANTHROPIC_API_KEY=abcdefgh12345678\nGITHUB_TOKEN=ghp_abcdefghijklmnop\nHOME=/home/me'
+    expect(redactText(env)).toBe(`PATH=/usr/bin\nANTHROPIC_API_KEY=${REDACTED}\nGITHUB_TOKEN=${REDACTED}\nHOME=/home/me`)
+    expect(redactText('"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG"')).toBe(`"AWS_SECRET_ACCESS_KEY": "${REDACTED}"`)
+    expect(redactText('export API_KEY=$ANTHROPIC_API_KEY')).toBe('export API_KEY=$ANTHROPIC_API_KEY')
+    expect(redactText('token: "${GITHUB_TOKEN}"')).toBe('token: "${GITHUB_TOKEN}"')
+  })
+
+  it('leaves ordinary prose and code alone', () => {
+    const prose = [
+      'Authorization: the user must be signed in before the token is checked.',
+      'const apiKey = process.env.ANTHROPIC_API_KEY',
+      'The secret to a good test is that it can fail.',
+      'function authorize(token) { return token.length > 0 }',
+      'sk-ant- is the prefix of an Anthropic key'
+    ]
+    for (const text of prose) expect(redactText(text)).toBe(text)
+  })
+
+  it('registers credential-named environment values only, and ignores values too short to be secrets', () => {
+    const isSecret = (name: string) => /TOKEN|SECRET/.test(name)
+    registerEnvironmentSecrets({ MY_SERVICE_TOKEN: 'tok_5f1e2d3c4b5a', HOME: '/home/someone-long-name', DEBUG_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'verysecretvalue99' }, isSecret)
+    expect(redactText('a tok_5f1e2d3c4b5a b verysecretvalue99 c /home/someone-long-name')).toBe(`a ${REDACTED} b ${REDACTED} c /home/someone-long-name`)
+    registerSecret('short')
+    expect(redactText('a short word')).toBe('a short word')
+  })
+})
+
+describe('redactValue', () => {
+  it('copies only what changed and never mutates its argument', () => {
+    registerSecret('s3cr3t-value-xyz')
+    const clean = { a: { b: ['x', 'y'] }, n: 1 }
+    expect(redactValue(clean)).toBe(clean)
+    const dirty = { a: { b: ['x', 'it is s3cr3t-value-xyz'] }, keep: { z: 1 } }
+    const out = redactValue(dirty)
+    expect(out).toEqual({ a: { b: ['x', `it is ${REDACTED}`] }, keep: { z: 1 } })
+    expect(dirty.a.b[1]).toBe('it is s3cr3t-value-xyz')
+    expect(out.keep).toBe(dirty.keep)
+  })
+
+  it('redacts object keys too', () => {
+    expect(JSON.stringify(redactValue({ [KEY]: 1 }))).not.toContain('Zq9x')
+  })
+})
+
+describe('EventRedactor: a key cut between deltas', () => {
+  const base = { agentId: 'a1', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
+  const delta = (text: string, agentId = 'a1'): AgentEvent => ({ ...base, agentId, type: 'text_delta', text })
+  const joined = (events: AgentEvent[]) => events.map((e) => (e.type === 'text_delta' ? e.text : `<${e.type}>`)).join('')
+
+  it('never sends any part of a registered key, however the stream is cut, and loses no other text', () => {
+    registerSecret('gw_AbCdEfGhIjKlMnOpQrStUvWx')
+    const text = 'The gateway answered 401 for gw_AbCdEfGhIjKlMnOpQrStUvWx, so I stopped.\nNext line.'
+    for (let size = 1; size <= 12; size++) {
+      const r = new EventRedactor()
+      const out: AgentEvent[] = []
+      for (let i = 0; i < text.length; i += size) out.push(...r.take(delta(text.slice(i, i + size))))
+      out.push(...r.take({ ...base, type: 'turn_end', stopReason: 'end_turn' } as AgentEvent))
+      const sent = joined(out)
+      expect(sent).toBe(`The gateway answered 401 for ${REDACTED}, so I stopped.\nNext line.<turn_end>`)
+      for (const e of out) if (e.type === 'text_delta') expect(e.text).not.toMatch(/AbCd|MnOp|UvWx|gw_/)
+    }
+  })
+
+  it('holds a header name until its value is complete, then sends them redacted together', () => {
+    const r = new EventRedactor()
+    const parts = ['curl -H "x-api', '-key: ', 'abcd1234', 'efgh5678" https://x', '\n']
+    const out = parts.flatMap((p) => r.take(delta(p)))
+    out.push(...r.flush())
+    expect(joined(out)).toBe(`curl -H "x-api-key: ${REDACTED}" https://x\n`)
+    expect(out.some((e) => e.type === 'text_delta' && e.text.includes('abcd'))).toBe(false)
+  })
+
+  it("keeps each agent's order: held text goes out before that agent's next event, other agents are not held up", () => {
+    const r = new EventRedactor()
+    expect(joined(r.take(delta('hello wor')))).toBe('hello ')
+    expect(joined(r.take(delta('other agent ', 'a2')))).toBe('other agent ')
+    expect(joined(r.take({ ...base, type: 'tool_start', toolUseId: 't', name: 'Read' } as AgentEvent))).toBe('wor<tool_start>')
+  })
+
+  it('cuts after whitespace, and never holds more than a bounded tail', () => {
+    expect(safeCut('two words ')).toBe(10)
+    expect(safeCut('two words')).toBe(4)
+    expect(safeCut('x'.repeat(2000))).toBe(2000 - 512)
+    expect(safeCut('Authorization: Bearer ')).toBe(0)
+  })
+
+  it('holdsSecret says whether text still carries one', () => {
+    expect(holdsSecret(`x ${KEY}`)).toBe(true)
+    expect(holdsSecret('nothing here')).toBe(false)
+  })
+})
+
+describe('encoded forms', () => {
+  it('hides the base64 of a registered secret, whatever comes before or after it', () => {
+    const key = 'sk-live-9d8c7b6a5f4e3d2c1b0a'
+    registerSecret(key)
+    for (const around of [['', ''], ['x', '\n'], ['Bearer ', ''], ['ab', 'cd']]) {
+      const b64 = btoa(around[0] + key + around[1])
+      expect(holdsSecret(`output: ${b64}`)).toBe(true)
+    }
+  })
+})
+
+describe('redactedJson', () => {
+  it('serializes with every string value redacted', () => {
+    registerSecret('s3cr3t-value-xyz')
+    expect(redactedJson({ a: ['s3cr3t-value-xyz', 1], b: { c: 'x-api-key: abcdefgh1234' } })).toBe(`{"a":["${REDACTED}",1],"b":{"c":"x-api-key: ${REDACTED}"}}`)
+  })
+})

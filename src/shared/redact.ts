@@ -1,0 +1,121 @@
+// Credentials never leave the runtime: the one function every exit applies (the session's event bus and
+// transcripts, tool results on their way to the model, the IPC and WebSocket pumps, the CLI's output).
+// It removes the secrets this process holds (the API key or auth token in use, credential-named environment
+// values: registered with registerSecret), key-shaped strings (`sk-ant-…`), and the values of credential
+// headers and assignments (`x-api-key: …`, `Authorization: Bearer …`, `ANTHROPIC_API_KEY=…`), whatever
+// carries them: an error body an endpoint echoed, a tool's output, a file an agent read.
+// Pure (no Node): the adapters and the runtime share it, and with it one registry of secrets per process.
+
+export const REDACTED = '[REDACTED]'
+
+/** Shorter values are too likely to occur by chance (and too weak to be worth hiding). */
+const MIN_SECRET_LENGTH = 8
+
+const secrets = new Set<string>()
+/** Longest first, so a secret that contains another is removed whole. */
+let ordered: string[] = []
+
+/**
+ * Adds a value to hide from now on (the key in use, a token); short or empty values are ignored. Its base64
+ * forms are hidden too (`echo $KEY | base64` is the commonest way to slip a key past a filter): the part
+ * of each that does not depend on the bytes around it, for each of the three alignments.
+ */
+export function registerSecret(value: string | null | undefined): void {
+  const v = value?.trim()
+  if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return
+  secrets.add(v)
+  for (const b of base64Forms(v)) secrets.add(b)
+  ordered = [...secrets].sort((a, b) => b.length - a.length)
+}
+
+function base64Forms(v: string): string[] {
+  if (v.length < 16 || !/^[\x20-\x7e]+$/.test(v) || typeof btoa !== 'function') return []
+  const out: string[] = []
+  for (let pad = 0; pad < 3; pad++) {
+    const b64 = btoa('\0'.repeat(pad) + v).replace(/=+$/, '')
+    // Drop the groups that mix in the unknown bytes before (pad) and after the value.
+    const stable = b64.slice(pad ? 4 : 0, Math.max(0, b64.length - 4))
+    if (stable.length >= 16) out.push(stable)
+  }
+  return out
+}
+
+/**
+ * Registers every value of an environment that `isSecret` calls a credential (the runtime passes the one
+ * rule child processes are scrubbed by, security/child-env.ts: what children never get, nothing shows).
+ */
+export function registerEnvironmentSecrets(env: Record<string, string | undefined>, isSecret: (name: string, value: string) => boolean): void {
+  for (const [name, value] of Object.entries(env)) if (value && isSecret(name, value)) registerSecret(value)
+}
+
+/** For tests: forget every registered secret. */
+export function clearSecrets(): void {
+  secrets.clear()
+  ordered = []
+}
+
+// `sk-ant-api03-…`, `sk-ant-admin01-…`, `sk-ant-oat01-…`: Anthropic's key shapes.
+const KEY_SHAPE = /sk-ant-[A-Za-z0-9_-]{8,}/g
+// The value after a credential header's name, in HTTP (`x-api-key: v`), JSON (`"x-api-key":"v"`) or
+// code (`'Authorization': 'Bearer v'`). Authorization needs a scheme, or a long token-looking value, so
+// that prose ("authorization: the user must…") is left alone.
+const HEADER_VALUE =
+  /((?:x-api-key|api-key|x-auth-token|x-goog-api-key)["']?\s*[:=]\s*["']?)([A-Za-z0-9._~+/=-]{8,})|((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token)\s+))([A-Za-z0-9._~+/=:-]{6,})|((?:proxy-)?authorization["']?\s*[:=]\s*["']?)([A-Za-z0-9._~+/=-]{24,})/gi
+// `NAME=value`, `NAME: value`, `"NAME": "value"` where NAME is a credential's name (an `env` dump, a .env file).
+const ASSIGNMENT =
+  /(\b[A-Za-z][A-Za-z0-9_]*?(?:API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_?TOKEN|ACCESS_?TOKEN|REFRESH_?TOKEN|_TOKEN|_SECRET|SECRET_?KEY|CLIENT_SECRET|PASSWORD)["']?\s*[:=]\s*["']?)([^\s"',;`]{8,})/g
+
+// Cheap tests first: most text holds nothing to redact, and each full pattern runs only where its hint is.
+const HEADER_HINT = /(?:api-key|auth-token|authorization)["']?\s*[:=]/i
+const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
+
+export function redactText(text: string): string {
+  if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
+  let out = text
+  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED)
+  if (out.includes('sk-ant-')) out = out.replace(KEY_SHAPE, REDACTED)
+  if (HEADER_HINT.test(out)) out = out.replace(HEADER_VALUE, (_all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)
+  if (ASSIGNMENT_HINT.test(out)) out = out.replace(ASSIGNMENT, (all, name: string, value: string) => (value === REDACTED || value.startsWith('$') ? all : `${name}${REDACTED}`))
+  return out
+}
+
+/**
+ * A copy of `value` with every string redacted (object keys too); the same object when nothing changed, so
+ * the common case costs no copy. Never mutates its argument: events share objects with the conversation.
+ */
+export function redactValue<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return redactText(value) as T
+  if (value === null || typeof value !== 'object' || depth > 64) return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null
+    for (let i = 0; i < value.length; i++) {
+      const next = redactValue(value[i], depth + 1)
+      if (next !== value[i]) (copy ??= value.slice())[i] = next
+    }
+    return (copy ?? value) as T
+  }
+  // Only plain data travels (JSON): class instances are left as they are.
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return value
+  let copy: Record<string, unknown> | null = null
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = redactText(k)
+    const next = redactValue(v, depth + 1)
+    if (next !== v || key !== k) {
+      copy ??= { ...(value as Record<string, unknown>) }
+      if (key !== k) delete copy[k]
+      copy[key] = next
+    }
+  }
+  return (copy ?? value) as T
+}
+
+/** JSON of `value` with every string value redacted, in the one pass that serializes it (the WebSocket's frames). */
+export function redactedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redactText(v) : v))
+}
+
+/** True when the text still holds something redactText would remove (tests and assertions). */
+export function holdsSecret(text: string): boolean {
+  return redactText(text) !== text
+}
