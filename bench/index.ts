@@ -1,7 +1,8 @@
-// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or cost, engine, fan-out, cli, sandbox, search) runs one.
+// `npm run bench`: prints figures; never passes or fails on time. BENCH_ONLY=ui (or cost, engine, fan-out, cli, sandbox, search, long-session) runs one.
 import { benchCliStart } from './cli-start'
 import { serveCost } from './cost-server'
 import { benchFanOut, serveFanOut } from './fan-out'
+import { benchLongSession } from './long-session'
 import { benchSandbox } from './sandbox'
 import { benchSearch } from './search'
 import { benchSearchEngine } from './search-engine'
@@ -22,6 +23,7 @@ if (process.argv[2] === '--fan-out-server') {
   if (wanted('fan-out')) await benchFanOut()
   if (wanted('cli')) await benchCliStart(root)
   if (wanted('sandbox')) await benchSandbox()
+  if (wanted('long-session')) await benchLongSession()
   if (wanted('ui')) await benchUi(root)
   if (wanted('search')) await benchSearch()
   if (vs) closingNote(vs)

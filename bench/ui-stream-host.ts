@@ -52,6 +52,7 @@ export class StreamHost implements RuntimeHost {
   sendPrompt: RuntimeHost['sendPrompt'] = (r) => this.inner.sendPrompt(r)
   resumeInterrupted: RuntimeHost['resumeInterrupted'] = (r) => this.inner.resumeInterrupted(r)
   sendMessage: RuntimeHost['sendMessage'] = (r) => this.inner.sendMessage(r)
+  compactAgent: RuntimeHost['compactAgent'] = (r) => this.inner.compactAgent(r)
   respondPermission: RuntimeHost['respondPermission'] = (r) => this.inner.respondPermission(r)
   getSettings: RuntimeHost['getSettings'] = (r) => this.inner.getSettings(r)
   updateSettings: RuntimeHost['updateSettings'] = (r) => this.inner.updateSettings(r)

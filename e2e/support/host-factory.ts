@@ -21,6 +21,10 @@ export interface E2eHostOptions {
   speed?: number
   /** Replaces the e2e model's script (a test that needs one particular reply). */
   respond?: Respond
+  /** More of settings.json (e.g. `context` for long sessions). */
+  settings?: Record<string, unknown>
+  /** The scripted server's context window (default each model's own, as the API has it). */
+  contextWindow?: number
   /** Sessions find no bubblewrap, so the Bash sandbox cannot start (its notice, and asking instead). */
   sandboxUnavailable?: boolean
   /** Stands in for the desktop's file manager, which this machine has none of (Open folder in the Changes view). */
@@ -30,10 +34,10 @@ export interface E2eHostOptions {
 export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> {
   mkdirSync(opts.dataDir, { recursive: true })
   // Room for 32 agents at once, so the layout test sees them all running.
-  writeFileSync(join(opts.dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
+  writeFileSync(join(opts.dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 }, ...opts.settings }))
   if (opts.hasApiKey) await saveApiKey(opts.dataDir, 'sk-ant-e2e-stored-key')
   const speed = opts.speed ?? 1
-  const server = await startScriptedServer({ respond: opts.respond ?? e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false })
+  const server = await startScriptedServer({ respond: opts.respond ?? e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) })
   const host = new LocalRuntimeHost({
     cwd: opts.cwd,
     dataDir: opts.dataDir,

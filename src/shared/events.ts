@@ -68,6 +68,17 @@ export interface AgentStartEvent extends EventBase {
   name?: string
   tools: string[]
   worktree?: { path: string; branch: string }
+  /** The model's context window and the size at which the conversation is compacted (tokens); absent in older transcripts. */
+  context?: ContextLimits
+}
+
+export interface ContextLimits {
+  /** The model's context window. */
+  window: number
+  /** Past this many tokens, the conversation is compacted before the next request (auto-compaction), if it is on. */
+  threshold: number
+  /** Whether the conversation is compacted automatically at the threshold. */
+  autoCompact: boolean
 }
 
 export interface AgentEndEvent extends EventBase {
@@ -171,6 +182,44 @@ export interface UsageEvent extends EventBase {
   /** Usage of the model call that just finished. */
   usage: Usage
   model: string
+  /**
+   * `compaction`: the call that summarised the conversation. It is billed like any other, but its size says
+   * nothing about the conversation's, so it does not move the context meter.
+   */
+  purpose?: 'compaction'
+}
+
+/** Why a conversation was compacted. */
+export type CompactionTrigger = 'auto' | 'overflow' | 'manual'
+
+/** The conversation is being summarised (the agent waits until `compaction` arrives). */
+export interface CompactionStartEvent extends EventBase {
+  type: 'compaction_start'
+  trigger: CompactionTrigger
+  /** The conversation's size (tokens, estimated) when it began. */
+  tokensBefore: number
+}
+
+/**
+ * The end of a compaction. Done: from here on the agent's conversation is `messages` (a summary of what came
+ * before, then its most recent turns as they were); everything before stays in the transcript. Failed:
+ * `error` says why, and the conversation goes on unchanged.
+ */
+export interface CompactionEvent extends EventBase {
+  type: 'compaction'
+  trigger: CompactionTrigger
+  tokensBefore: number
+  /** The summary the model wrote of the compacted part. */
+  summary?: string
+  /** The whole conversation after the compaction. */
+  messages?: ChatMessage[]
+  /** Messages replaced by the summary; the rest of the conversation was kept as it was. */
+  summarized?: number
+  /** The conversation's size after it (tokens, estimated). */
+  tokensAfter?: number
+  /** Why it failed; the conversation was kept whole. */
+  error?: string
+  durationMs: number
 }
 
 export interface ErrorEvent extends EventBase {
@@ -262,6 +311,8 @@ export type AgentEvent =
   | MessageReceivedEvent
   | PhaseEvent
   | TeamEvent
+  | CompactionStartEvent
+  | CompactionEvent
 
 export type AgentEventType = AgentEvent['type']
 

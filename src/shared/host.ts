@@ -39,6 +39,8 @@ export interface RuntimeHost extends Partial<AgentEditorHost>, Partial<ReviewHos
   stopAgent: Call<'agent.stop'>
   /** SendMessage from the person to an agent, by id or name. */
   sendMessage: Call<'agent.sendMessage'>
+  /** The Compact action and `/compact`: summarises an agent's conversation so far; rejects with the reason when that fails. */
+  compactAgent: Call<'agent.compact'>
   respondPermission: Call<'permission.respond'>
   /** Settings with `hasApiKey` only: the key itself is never returned. */
   getSettings: Call<'settings.get'>

@@ -23,6 +23,8 @@ export const CALLS = {
   'session.resumeInterrupted': 'resumeInterrupted',
   'agent.stop': 'stopAgent',
   'agent.sendMessage': 'sendMessage',
+  /** Compacts an agent's conversation: now when it is idle, before its next request when it runs. */
+  'agent.compact': 'compactAgent',
   'permission.respond': 'respondPermission',
   'settings.get': 'getSettings',
   'settings.update': 'updateSettings',

@@ -10,7 +10,7 @@ import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { FolderTrustSchema } from './trust'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 export { OlderPageSchema, SessionViewSchema } from './view-schemas'
@@ -25,7 +25,7 @@ const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extend
 export const AGENT_EVENT_TYPES = [
   'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'model_request', 'text_delta', 'thinking_delta', 'message',
   'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
-  'permission_request', 'permission_response', 'message_received', 'phase', 'team'
+  'permission_request', 'permission_response', 'message_received', 'phase', 'team', 'compaction_start', 'compaction'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
 
@@ -127,6 +127,13 @@ export const LimitsSchema = z.object({
 })
 export type Limits = z.infer<typeof LimitsSchema>
 
+/** Long sessions: automatic compaction, its threshold (null: Claude Code's default), and old tool results. */
+const ContextSettingsSchema = z.object({
+  autoCompact: z.boolean(),
+  autoCompactPercent: wholeSetting('autoCompactPercent').nullable(),
+  toolResultClearing: z.enum(CLEARING_CHOICES)
+})
+
 export const SettingsSchema = z.object({
   /** Whether a key is available. The key itself never leaves the main process. */
   hasApiKey: z.boolean(),
@@ -151,6 +158,7 @@ export const SettingsSchema = z.object({
   theme: z.enum(THEME_CHOICES),
   /** "Skip for now" was chosen on the first-run screen. */
   firstRunSkipped: z.boolean(),
+  context: ContextSettingsSchema,
   /** How the Changes view merges an agent's branch (the person's last choice). */
   mergeStrategy: MergeStrategySchema,
   /**
@@ -180,6 +188,7 @@ export const SettingsPatchSchema = z
     promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
     theme: z.enum(THEME_CHOICES).optional(),
     firstRunSkipped: z.boolean().optional(),
+    context: ContextSettingsSchema.partial().strict().optional(),
     mergeStrategy: MergeStrategySchema.optional(),
     /** Written to the user's Claude Code settings (`~/.claude/settings.json`), as Claude Code's /config does. */
     worktreeBaseRef: z.enum(['head', 'fresh']).optional()
@@ -289,6 +298,19 @@ export const CONTRACT = {
     response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
   },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
+  'agent.compact': {
+    request: z
+      .object({
+        sessionId: Id('sessionId'),
+        /** An agent id, or an agent's name (`main` for the main agent). */
+        agentId: z.string().trim().min(1, 'agentId is empty').max(200),
+        /** What the summary should keep in particular (`/compact keep the API notes`). */
+        instructions: z.string().trim().max(10_000, 'instructions are longer than 10,000 characters').optional()
+      })
+      .strict(),
+    /** Compacted now (an idle agent), or scheduled before its next model request (a running one). */
+    response: z.object({ status: z.enum(['compacted', 'scheduled']), tokensBefore: z.number().optional(), tokensAfter: z.number().optional() })
+  },
   'agent.sendMessage': {
     request: z
       .object({

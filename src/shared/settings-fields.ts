@@ -22,13 +22,15 @@ export type CacheSharingMode = (typeof CACHE_SHARING_MODES)[number]
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
-export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd'
+export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'autoCompactPercent'
 
 interface NumberRule {
   min: number
   max: number
   whole: boolean
   example: string
+  /** Empty is allowed and means "the default" (null). */
+  optional?: boolean
 }
 
 export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
@@ -36,7 +38,9 @@ export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
   maxDepth: { min: 1, max: 32, whole: true, example: '3' },
   maxTurns: { min: 1, max: 10_000, whole: true, example: '200' },
   /** Dollars; empty means no limit. */
-  maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50' }
+  maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50', optional: true },
+  /** Percent of the model's context window; empty means Claude Code's default threshold. */
+  autoCompactPercent: { min: 10, max: 100, whole: true, example: '80', optional: true }
 }
 
 const WHOLE = /^\d+$/
@@ -45,7 +49,8 @@ const DOLLARS = /^(\d+(\.\d*)?|\.\d+)$/
 export const wholeNumberText = (name: NumberSetting) => `Enter a whole number, like ${NUMBER_RULES[name].example}.`
 export const rangeText = (name: NumberSetting) => {
   const r = NUMBER_RULES[name]
-  return r.whole ? `Enter a number from ${r.min} to ${r.max.toLocaleString('en-US')}.` : `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
+  if (!r.whole) return `Enter an amount from $${r.min} to $${r.max.toLocaleString('en-US')}, or leave it empty for no limit.`
+  return `Enter a number from ${r.min} to ${r.max.toLocaleString('en-US')}${r.optional ? ', or leave it empty for the default' : ''}.`
 }
 export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 
@@ -53,8 +58,8 @@ export const DOLLARS_TEXT = 'Enter an amount in dollars, like 5 or 2.50.'
 export function checkNumberSetting(name: NumberSetting, text: string): Checked<number | null> {
   const t = text.trim()
   const rule = NUMBER_RULES[name]
+  if (!t && rule.optional) return { ok: true, value: null }
   if (!rule.whole) {
-    if (!t) return { ok: true, value: null }
     if (!DOLLARS.test(t)) return { ok: false, error: DOLLARS_TEXT }
   } else if (!WHOLE.test(t)) return { ok: false, error: /^-\d+$/.test(t) ? rangeText(name) : wholeNumberText(name) } // -3 is whole, but out of range
   const n = Number(t)
@@ -118,7 +123,7 @@ export function checkApiKey(text: string): { error?: string; warning?: string } 
 }
 
 /** The dialog's name for each field a contract path can point at. */
-export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | `alias.${ModelAliasName}`
+export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'defaultPermissionMode' | 'theme' | 'toolResultClearing' | `alias.${ModelAliasName}`
 
 /**
  * A refusal from the host, put to the dialog's fields: each field error the host sent (by its path in the
@@ -140,8 +145,19 @@ export function settingsFieldErrors(error: { message: string; fields?: Readonly<
 
 function fieldOfPath(path: string): SettingsFieldKey | null {
   const [head, tail] = path.split('.')
-  if (head === 'limits' && tail && Object.hasOwn(NUMBER_RULES, tail)) return tail as NumberSetting
+  if ((head === 'limits' || head === 'context') && tail && Object.hasOwn(NUMBER_RULES, tail)) return tail as NumberSetting
+  if (head === 'context' && tail === 'toolResultClearing') return 'toolResultClearing'
   if (head === 'modelAliases' && tail && isModelAlias(tail)) return `alias.${tail.toLowerCase() as ModelAliasName}`
   if (['baseUrl', 'defaultModel', 'defaultPermissionMode', 'theme'].includes(head) && !tail) return head as SettingsFieldKey
   return null
+}
+
+/** How old tool results are cleared (settings.json `context.toolResultClearing`), with what each choice says. */
+export const CLEARING_CHOICES = ['auto', 'api', 'local', 'off'] as const
+export type ClearingChoice = (typeof CLEARING_CHOICES)[number]
+export const CLEARING_LABEL: Record<ClearingChoice, string> = {
+  auto: 'Cleared (by the API where it can)',
+  api: 'Cleared by the API',
+  local: 'Cleared by Fanout',
+  off: 'Kept whole'
 }

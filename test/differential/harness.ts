@@ -32,6 +32,8 @@ export interface Scenario {
   /** Options for one side only. */
   sideArgs?: Partial<Record<Side, string[]>>
   env?: Record<string, string>
+  /** Fanout's own settings.json (its data folder), for what Claude Code reads from the environment. */
+  fanoutSettings?: Record<string, unknown>
 }
 
 export interface SideResult extends ProcessResult {
@@ -100,6 +102,10 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
     if (side === 'claude-code') {
       out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}) })
     } else {
+      if (scenario.fanoutSettings) {
+        mkdirSync(join(root, 'data'), { recursive: true })
+        writeFileSync(join(root, 'data', 'settings.json'), JSON.stringify(scenario.fanoutSettings))
+      }
       // The person trusts their own project (Claude Code's side has hasTrustDialogAccepted): Fanout asks for
       // that per folder, so its side runs with the folder's hooks, settings and agent modes approved.
       args.push('--trust-project')

@@ -87,3 +87,28 @@ export const LISTING_SCENARIO: Scenario = {
   prompt: 'MAIN TASK',
   args: ['--model', 'opus', '--output-format', 'json']
 }
+
+/** Read this many times before answering; each read is ~10k tokens, so a low threshold compacts on the way. */
+const COMPACT_READS = 4
+
+/**
+ * The main agent reads a 40 KB file four times, past a threshold set low (Claude Code's
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, Fanout's autoCompactPercent), so each compacts automatically once or more,
+ * with PreCompact and PostCompact hooks recorded; it answers once a summary is in view.
+ */
+export const COMPACT_SCENARIO: Scenario = {
+  files: { 'big.txt': `${'x'.repeat(99)}\n`.repeat(400) },
+  hooks: [{ event: 'PreCompact' }, { event: 'PostCompact' }],
+  settings: { permissions: { allow: ['Read'] } },
+  respond(req) {
+    const text = conversation(req)
+    if (req.isSummaryRequest || /^CRITICAL: Respond with TEXT ONLY/.test(req.lastUserText)) return reply.text('<summary>SUMMARY OF THE READS</summary>')
+    if (text.includes('SUMMARY OF THE READS')) return reply.text('all done')
+    if (text.includes('MAIN TASK') && req.messages.filter((m) => m.role === 'assistant').length < COMPACT_READS) return reply.toolUse('Read', { file_path: 'big.txt' })
+    return reply.text('all done')
+  },
+  prompt: 'MAIN TASK',
+  args: ['--model', 'claude-sonnet-4-6', '--output-format', 'stream-json', '--verbose'],
+  env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '16' },
+  fanoutSettings: { context: { autoCompactPercent: 16, toolResultClearing: 'off' } }
+}

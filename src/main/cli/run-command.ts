@@ -7,6 +7,7 @@ import type { AgentEvent } from '../../shared/events'
 import { EFFORT_LEVELS, readEffort } from '../runtime/model/effort'
 import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession } from '../runtime/orchestration'
+import { parseCompactCommand } from '../runtime/orchestration/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage } from './output/result-message'
@@ -45,6 +46,12 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
                              hooks and permissions in .claude/settings*.json, agent files' hooks and servers)
                              without approving it first; otherwise only what you approved for the folder
                              ('fanout trust allow', or the app) or Claude Code's enabledMcpjsonServers runs
+
+Long sessions compact themselves: past a threshold of the model's context window (settings.json
+"context": {"autoCompactPercent": N}; default like Claude Code's: 167k of a 200k window, 967k of 1M),
+the older part of an agent's conversation is summarised and it carries on from the summary and its
+latest turns.
+-p "/compact [what to keep]" with --resume compacts the session's main agent now.
 `
 
 class UsageError extends Error {}
@@ -112,6 +119,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   if (effort !== undefined && typeof readEffort(effort) !== 'string') throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
   const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
   if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
+  if (parseCompactCommand(prompt) && typeof values.resume !== 'string') throw new UsageError('/compact works on a recorded session: pass --resume SESSION_ID.')
   const mode = values['permission-mode'] as string | undefined
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode))
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${mode}'.`)
@@ -151,6 +159,24 @@ function retryLabel(session: AgentSession, agentId: string): string {
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
 }
 
+/** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
+async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format']): Promise<number> {
+  const done = await session.compact(undefined, instructions)
+  const n = (x: number) => x.toLocaleString('en-US')
+  const line = done.status === 'compacted' ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.` : 'The main agent is working; it compacts before its next request.'
+  if (format === 'text') process.stdout.write(`${line}\n`)
+  else process.stdout.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+  return 0
+}
+
+/** A compaction's end, in one line for stderr. */
+function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string {
+  if (e.error) return e.error
+  const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US')
+  const why = e.trigger === 'overflow' ? 'the API said the prompt is too long' : e.trigger === 'manual' ? 'as asked' : 'its context passed the threshold'
+  return `compacted the conversation (${why}): ${n(e.tokensBefore)} → ${n(e.tokensAfter)} tokens`
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   let args: RunArgs
   try {
@@ -184,6 +210,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       client: made.client,
       aliases: config.aliases,
       limits: config.limits,
+      context: config.context,
       permissionMode,
       ...(args.model ? { model: args.model } : {}),
       headless: true,
@@ -208,6 +235,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
+  const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   tally = new RunTally(session.mainAgentId)
   const counted = tally
@@ -221,6 +249,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
     // stderr in every format: stdout stays the answer or the machine-readable stream.
     problems(e)
+    // A compaction takes a model call and changes what the agent remembers: say so (a /compact run says it on stdout).
+    if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
   })
   let interrupted = false
   const onSigint = () => {
@@ -245,6 +275,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     )
   })
   try {
+    if (compact) return await compactNow(session, compact.instructions, args.format)
     if (args.resume) {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
@@ -254,7 +285,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     await session.idle()
     const result = session.lastResult ?? first
     counted.refusals(session.gate.refused)
-    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() })
+    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget(), windows: session.contextSettings.windows })
     if (args.format === 'json' || args.format === 'events') process.stdout.write(`${JSON.stringify(summary)}\n`)
     else if (stream) stream.result(summary)
     else {

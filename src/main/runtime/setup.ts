@@ -1,5 +1,6 @@
 // Assembles what every front end (CLI, app, browser mode) needs before it can run agents: the data
 // folder, Fanout's settings, and a model client from the stored key or the environment.
+import type { ContextSettings } from './compaction/context-settings'
 import { registerEnvironmentSecrets } from '../../shared/redact'
 import { isSecretEnvEntry } from './security/child-env'
 import type { ModelAliases } from './model/aliases'
@@ -16,6 +17,8 @@ export interface RuntimeConfig {
   settingsProblems: string[]
   aliases: ModelAliases
   limits: SpawnLimits
+  /** Context management for every session (settings.json `context`). */
+  context: ContextSettings
 }
 
 /** Where the API key is kept: the credentials file by default, safeStorage in the Electron app. */
@@ -38,7 +41,8 @@ export async function loadRuntimeConfig(opts: { env?: Record<string, string | un
     settings: loaded.settings,
     settingsProblems: loaded.problems,
     aliases: { ...loaded.settings.modelAliases },
-    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd }
+    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd },
+    context: { ...loaded.settings.context }
   }
 }
 

@@ -19,7 +19,9 @@ export interface AgentEvents {
   toolRun(toolUseId: string, name: string, input: unknown): AgentEvent
   toolUpdate(toolUseId: string, details: unknown): AgentEvent
   toolEnd(toolUseId: string, name: string, output: string, opts?: { isError?: boolean; durationMs?: number; details?: unknown }): AgentEvent
-  usage(usage: Partial<Usage>, model?: string): AgentEvent
+  usage(usage: Partial<Usage>, model?: string, purpose?: 'compaction'): AgentEvent
+  compactionStart(trigger: Extract<AgentEvent, { type: 'compaction_start' }>['trigger'], tokensBefore: number): AgentEvent
+  compaction(opts: Omit<Extract<AgentEvent, { type: 'compaction' }>, keyof EventBase | 'type' | 'durationMs'> & { durationMs?: number }): AgentEvent
   error(message: string, retrying?: boolean): AgentEvent
   permissionRequest(requestId: string, toolName: string, input: unknown, opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string; suggestedRules?: string[] }): AgentEvent
   permissionResponse(requestId: string, decision: 'allow' | 'allow_always' | 'deny'): AgentEvent
@@ -81,7 +83,9 @@ export function agentEvents(
       durationMs: opts.durationMs ?? 0,
       ...(opts.details !== undefined ? { details: opts.details } : {})
     }),
-    usage: (usage, model = 'claude-sonnet-4-5') => ({ ...base(), type: 'usage', usage: { ...emptyUsage(), ...usage }, model }),
+    usage: (usage, model = 'claude-sonnet-4-5', purpose) => ({ ...base(), type: 'usage', usage: { ...emptyUsage(), ...usage }, model, ...(purpose ? { purpose } : {}) }),
+    compactionStart: (trigger, tokensBefore) => ({ ...base(), type: 'compaction_start', trigger, tokensBefore }),
+    compaction: (opts) => ({ ...base(), type: 'compaction', durationMs: 1_000, ...opts }),
     error: (message, retrying = false) => ({ ...base(), type: 'error', message, retrying }),
     permissionRequest: (requestId, toolName, input, opts = {}) => ({
       ...base(),

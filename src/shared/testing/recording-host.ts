@@ -36,6 +36,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     promptCacheSharing: 'first',
     theme: 'system',
     firstRunSkipped: false,
+    context: { autoCompact: true, autoCompactPercent: null, toolResultClearing: 'auto' },
     mergeStrategy: 'merge',
     worktreeBaseRef: { value: 'head', file: null, scope: null }
   }
@@ -92,6 +93,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     async sendMessage(req) {
       record('sendMessage', req)
       return {}
+    },
+    async compactAgent(req) {
+      record('compactAgent', req)
+      return { status: 'compacted', tokensBefore: 1000, tokensAfter: 200 }
     },
     async respondPermission(req) {
       record('respondPermission', req)

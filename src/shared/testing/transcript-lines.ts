@@ -17,6 +17,8 @@ export function transcriptLines(s: SessionState, agentId: string): string[] {
         if (m.type === 'agent') return `message:${i.fromName ?? m.fromName}:${m.text}`
         return `${m.type}:${m.text}`
       }
+      case 'compaction':
+        return `compaction:${i.trigger}:${i.state}${i.error ? `:${i.error}` : ''}`
       default:
         return `${i.kind}:${i.text}`
     }

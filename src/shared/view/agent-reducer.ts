@@ -5,6 +5,7 @@ import type { AgentEndEvent, AgentEvent, AgentStartEvent, AgentStatus } from '..
 import { addUsage, emptyUsage, type Usage } from '../usage'
 import { closeWaits } from './agent-status'
 import { continuesTask } from '../run-opening'
+import { contextAtStart } from './context-reducer'
 import { expirePermission } from './permission-reducer'
 import type { SessionDraft } from './session-draft'
 import type { AgentState } from './session-state'
@@ -58,7 +59,9 @@ function linkToParent(d: SessionDraft, a: AgentState): void {
 /** An agent seen before its agent_start (a truncated transcript): shown, marked unknown. */
 export function ensureAgent(d: SessionDraft, e: AgentEvent): AgentState {
   if (d.hasAgent(e.agentId)) return d.agent(e.agentId)
-  const a = { ...newAgent(e), unknown: true, description: '(agent start not recorded)' }
+  // A status first: an agent waiting for a concurrency slot, or one that could not start (its reason in the detail).
+  const description = e.type !== 'status' ? '(agent start not recorded)' : e.status === 'queued' ? 'Waiting to start' : (e.detail ?? 'Did not start')
+  const a = { ...newAgent(e), unknown: true, description }
   d.putAgent(a)
   linkToParent(d, a)
   return a
@@ -96,6 +99,7 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     unknown: undefined,
     phase: phaseForStart(d, e.parentAgentId)
   })
+  contextAtStart(a, e)
   if (!existing) {
     d.putAgent(a)
     linkToParent(d, a)

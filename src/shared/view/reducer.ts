@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../events'
 import { addUsage } from '../usage'
 import { agentEnd, agentStart, ensureAgent } from './agent-reducer'
+import { compactionEnd, compactionStart, contextUsage } from './context-reducer'
 import { setStatus } from './agent-status'
 import { messageReceived } from './inbox-reducer'
 import { modelAnswered, modelRequest } from './model-wait'
@@ -87,9 +88,12 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       resolveRetry(d, a) // the call answered
       modelAnswered(d, a.id, e.ts)
       a.usage = addUsage(a.usage, e.usage)
-      a.contextTokens = e.usage.inputTokens + e.usage.cacheReadTokens + e.usage.cacheWriteTokens + e.usage.outputTokens
-      a.resolvedModel = e.model
+      if (e.purpose !== 'compaction') {
+        a.contextTokens = e.usage.inputTokens + e.usage.cacheReadTokens + e.usage.cacheWriteTokens + e.usage.outputTokens
+        a.resolvedModel = e.model
+      }
       d.addUsage(e.usage)
+      contextUsage(a, e)
       return
     case 'error':
       // The attempt failed: a retry's own request opens the next wait.
@@ -107,5 +111,9 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return applyPhase(d, e)
     case 'team':
       return applyTeam(d, e)
+    case 'compaction_start':
+      return compactionStart(d, a, e)
+    case 'compaction':
+      return compactionEnd(d, a, e)
   }
 }

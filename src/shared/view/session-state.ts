@@ -1,7 +1,7 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
-import type { AgentStatus, CommandPart } from '../events'
+import type { AgentStatus, CommandPart, CompactionTrigger } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
 import type { InboxMessage } from './inbox-message'
@@ -13,7 +13,40 @@ export type TranscriptItem =
   | { kind: 'tool'; key: string; toolUseId: string; ts: number }
   | { kind: 'error'; key: string; message: string; retrying: boolean; ts: number }
   | { kind: 'notice'; key: string; text: string; ts: number }
+  | CompactionItem
   | InboxItem
+
+/**
+ * Where a conversation was compacted (everything above it stays in the transcript): while it runs, then with
+ * its summary, or with why it failed.
+ */
+export interface CompactionItem {
+  kind: 'compaction'
+  key: string
+  ts: number
+  trigger: CompactionTrigger
+  state: 'running' | 'done' | 'failed'
+  tokensBefore: number
+  tokensAfter?: number
+  summary?: string
+  error?: string
+}
+
+/** An agent's context window as its events report it: the meter on its panel, card and header. */
+export interface AgentContext {
+  /** The conversation's size in tokens as of its latest model call (or compaction); null before the first. */
+  tokens: number | null
+  window: number
+  /** Auto-compaction happens past this. */
+  threshold: number
+  autoCompact: boolean
+  /** A compaction is under way. */
+  compacting: boolean
+  /** Compactions done so far. */
+  compactions: number
+  /** When each compaction happened (the timeline's marks). */
+  compactedAt: number[]
+}
 
 /** A message delivered to the agent (inbox-reducer.ts). `from`: the sender's agent id, `user` or `fanout`. */
 export interface InboxItem {
@@ -113,6 +146,8 @@ export interface AgentState {
   unknown?: boolean
   /** Coordinator mode: the phase in force when this agent last started (its group in the panels). */
   phase?: CoordinatorPhase
+  /** Its context window and how full it is; absent in transcripts from before it was recorded. */
+  context?: AgentContext
   /** @internal counter for item keys. */
   itemSeq: number
   /** @internal the key of the "Retrying…" item of a model call not yet over (see resolveRetry). */

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { apiUsage } from '../../../shared/usage'
 import type { AgentRunResult } from '../../runtime/loop/types'
+import { contextWindowFor } from '../../runtime/model/context-window'
 import { modelMaxTokens } from '../../runtime/model/effort'
 import type { PermissionDenial, RunTally, SubagentStats } from './run-tally'
 
@@ -46,6 +47,8 @@ export interface ResultMessage {
   status: AgentRunResult['status']
   /** Fanout: why it failed or stopped. */
   error?: string
+  /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
+  compactions: { done: number; failed: number }
   /**
    * Fanout: every agent of the run, the main one first, with its own usage (its children's not included; cache
    * reads and writes apart) and what that cost at the API's prices (writes 1.25x or 2x the input price, reads 0.1x).
@@ -62,11 +65,6 @@ export interface AgentCost {
   cost_usd: number
 }
 
-/** The context window Claude models have (1M tokens from the 5.x models on, else 200k). */
-function contextWindow(model: string): number {
-  return /claude-(opus|sonnet|haiku|fable|mythos)-([5-9]|\d\d)/.test(model) || /claude-mythos/.test(model) ? 1_000_000 : 200_000
-}
-
 export interface ResultInput {
   sessionId: string
   result: AgentRunResult
@@ -75,14 +73,16 @@ export interface ResultInput {
   interrupted: boolean
   /** The session's spend ceiling stopped it. */
   overBudget: boolean
+  /** Windows the settings give models (`context.windows`): the window each model was run with. */
+  windows?: Readonly<Record<string, number>>
 }
 
-export function resultMessage({ sessionId, result, tally, interrupted, overBudget }: ResultInput): ResultMessage {
+export function resultMessage({ sessionId, result, tally, interrupted, overBudget, windows }: ResultInput): ResultMessage {
   const modelUsage: Record<string, ModelUsageEntry> = {}
   let cost = 0
   for (const [model, u] of tally.byModel) {
     cost += u.costUsd
-    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindow(model), maxOutputTokens: modelMaxTokens(model) }
+    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindowFor(model, windows), maxOutputTokens: modelMaxTokens(model) }
   }
   const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
   const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
@@ -124,6 +124,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     ...(isError ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] } : {}),
     status,
     ...(error ? { error } : {}),
-    agents: [...tally.byAgent].map(([id, a]) => ({ agent_id: id, agent_type: a.type, model: a.model, status: a.status, usage: apiUsage(a.usage), cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9 }))
+    agents: [...tally.byAgent].map(([id, a]) => ({ agent_id: id, agent_type: a.type, model: a.model, status: a.status, usage: apiUsage(a.usage), cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9 })),
+    compactions: { ...tally.compactions }
   }
 }

@@ -39,6 +39,8 @@ export class RunTally {
   /** Each agent's own usage (its children's not included), summed over its runs, by agent id in start order. */
   readonly byAgent = new Map<string, { type: string; model: string; status: string; usage: Usage }>()
   readonly denials: PermissionDenial[] = []
+  /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
+  readonly compactions = { done: 0, failed: 0 }
   readonly stats: SubagentStats = {
     spawned: 0,
     requested: { background: 0, foreground: 0, unset: 0 },
@@ -94,6 +96,9 @@ export class RunTally {
         if (e.agentId === this.mainAgentId) this.lastStopReason = e.stopReason
         return
       }
+      case 'compaction':
+        this.compactions[e.error ? 'failed' : 'done']++
+        return
       case 'usage':
         this.byModel.set(e.model, addUsage(this.byModel.get(e.model) ?? emptyUsage(), e.usage))
         if (e.agentId === this.mainAgentId) this.mainUsage = addUsage(this.mainUsage, e.usage)

@@ -5,6 +5,7 @@
 //   system/task_started    a subagent starts (resumed or new), task_progress before each of its tool calls,
 //   system/task_updated    then task_notification as it ends
 //   system/api_retry       a model call failed and will be retried
+//   system/compact_boundary the main agent's conversation was compacted (trigger, pre_tokens, post_tokens)
 //   result                 last (result-message.ts)
 // Fanout's own per-agent events (deltas, status, permissions, teams) are `--output-format events`.
 import { randomUUID } from 'node:crypto'
@@ -34,6 +35,8 @@ export class StreamJsonWriter {
   private initSent = false
   private readonly starts = new Map<string, AgentStartEvent>()
   private readonly toolUses = new Map<string, number>()
+  /** Tokens the main agent's compactions have removed so far (Claude Code's cumulative_dropped_tokens). */
+  private dropped = 0
 
   constructor(
     private readonly s: StreamSession,
@@ -67,6 +70,17 @@ export class StreamJsonWriter {
       case 'error':
         if (!e.retrying) return
         this.write({ type: 'system', subtype: 'api_retry', attempt: e.attempt ?? 1, max_retries: 8, retry_delay_ms: retryDelay(e.message), error_status: statusOf(e.message), error: errorKind(e.message), ...this.base() })
+        return
+      case 'compaction':
+        // Claude Code marks only its own conversation's boundary, and has no trigger for "the API refused it": that is an auto one.
+        if (e.agentId !== this.s.mainAgentId || e.error) return
+        this.dropped += Math.max(0, e.tokensBefore - (e.tokensAfter ?? e.tokensBefore))
+        this.write({
+          type: 'system',
+          subtype: 'compact_boundary',
+          ...this.base(),
+          compact_metadata: { trigger: e.trigger === 'manual' ? 'manual' : 'auto', pre_tokens: e.tokensBefore, ...(e.tokensAfter !== undefined ? { post_tokens: e.tokensAfter } : {}), cumulative_dropped_tokens: this.dropped, duration_ms: e.durationMs }
+        })
         return
       default:
     }

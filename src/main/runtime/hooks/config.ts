@@ -18,7 +18,9 @@ export const HOOK_EVENTS = [
   'TeammateIdle',
   'TaskCompleted',
   'WorktreeCreate',
-  'WorktreeRemove'
+  'WorktreeRemove',
+  'PreCompact',
+  'PostCompact'
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
@@ -30,8 +32,6 @@ export const IGNORED_HOOK_EVENTS: ReadonlySet<string> = new Set([
   'SessionStart',
   'SessionEnd',
   'StopFailure',
-  'PreCompact',
-  'PostCompact',
   'PreModelSwitch',
   'PostModelSwitch',
   'PermissionRequest',

@@ -63,6 +63,9 @@ interface HookOutput {
 /** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer; `stdout` as printed on exit 0. */
 type Said = { kind: 'json'; out: HookOutput; stdout: string } | { kind: 'block'; reason: string } | { kind: 'none'; stdout?: string; failed?: string }
 
+/** Events whose input has no `permission_mode` in Claude Code 2.1.328 (seen in the differential kit). */
+const NO_MODE_EVENTS: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact'])
+
 /** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
 const TURN_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted'])
 
@@ -127,7 +130,7 @@ export class HookRunner {
       ...(transcript ? { transcript_path: transcript } : {}),
       cwd: agent.cwd,
       ...(this.promptId ? { prompt_id: this.promptId } : {}),
-      permission_mode: agent.permissionMode,
+      ...(NO_MODE_EVENTS.has(event) ? {} : { permission_mode: agent.permissionMode }),
       ...(isMain ? (agent.definition ? { agent_type: agent.definition.agentType } : {}) : { agent_id: agent.id, agent_type: agent.agentType }),
       ...(level ? { effort: { level } } : {}),
       hook_event_name: event
@@ -254,6 +257,25 @@ export class HookRunner {
     const said = await this.run('WorktreeRemove', agent, null, { worktree_path: path })
     const failed = said.flatMap((s) => (s.kind === 'block' ? [`exited with code 2: ${s.reason}`] : s.kind === 'none' && s.failed ? [s.failed] : []))
     return failed.length ? { error: `WorktreeRemove hook failed: ${failed.join('; ')}` } : { removed: true }
+  }
+
+  /**
+   * PreCompact, before a conversation is summarised (`trigger` is what matchers match): what the hooks printed
+   * on success is added to the summary's instructions, as Claude Code does for its own conversation (a
+   * subagent's hooks may only block); exit 2 or `decision: "block"` blocks the compaction, with the reasons.
+   */
+  async preCompact(agent: HookAgent, trigger: 'manual' | 'auto', customInstructions: string | undefined): Promise<{ instructions?: string; blockedBy?: string }> {
+    const said = await this.run('PreCompact', agent, trigger, { trigger, custom_instructions: customInstructions ?? null })
+    const isMain = agent.id === this.opts.mainAgentId
+    const printed = isMain ? said.flatMap((s) => (s.kind === 'none' && !s.failed && s.stdout?.trim() ? [s.stdout.trim()] : [])) : []
+    const blockedBy = continueReasons(said, 'a PreCompact hook blocked it')
+    return { ...(printed.length ? { instructions: printed.join('\n\n') } : {}), ...(blockedBy ? { blockedBy } : {}) }
+  }
+
+  /** PostCompact, after a compaction of the main agent's conversation (Claude Code runs none for a subagent's): told the summary; what it prints is not read. */
+  async postCompact(agent: HookAgent, trigger: 'manual' | 'auto', summary: string): Promise<void> {
+    if (agent.id !== this.opts.mainAgentId) return
+    await this.run('PostCompact', agent, trigger, { trigger, compact_summary: summary })
   }
 
   /** PreToolUse: deny wins over ask over allow; the last updatedInput given is used. */

@@ -7,7 +7,9 @@
 //   call PostToolUseFailure does the same;
 // - SubagentStart runs just before a subagent's run and SubagentStop exactly once as it ends, whichever way.
 //   A SubagentStop hook that blocks a finished agent hands it the reason as its next instruction, at most
-//   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever.
+//   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever;
+// - PreCompact and PostCompact run around every compaction of the agent's conversation.
+import type { CompactionHooks } from '../compaction/compact'
 import type { CanUseTool, PermissionDecision } from '../loop/types'
 import type { Tool } from '../tools/define-tool'
 import type { HookAgent, HookRunner } from './runner'
@@ -128,6 +130,17 @@ export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent
         }
         return inner?.()
       }
+    }
+  }
+}
+
+/** PreCompact/PostCompact around an agent's compactions; undefined when the session has no hooks. */
+export function compactionHooks(runner: HookRunner | undefined, agent: HookAgent): CompactionHooks | undefined {
+  if (!runner) return undefined
+  return {
+    before: async (trigger, instructions) => (runner.has('PreCompact', agent) ? runner.preCompact(agent, trigger, instructions) : {}),
+    after: async (trigger, summary) => {
+      if (runner.has('PostCompact', agent)) await runner.postCompact(agent, trigger, summary)
     }
   }
 }

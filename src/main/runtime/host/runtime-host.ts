@@ -161,6 +161,7 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   resumeInterrupted: RuntimeHost['resumeInterrupted'] = (req) => this.runs.resumeInterrupted(req)
   stopAgent: RuntimeHost['stopAgent'] = (req) => this.runs.stopAgent(req)
   sendMessage: RuntimeHost['sendMessage'] = (req) => this.runs.sendMessage(req)
+  compactAgent: RuntimeHost['compactAgent'] = (req) => this.runs.compactAgent(req)
   respondPermission: RuntimeHost['respondPermission'] = (req) => this.runs.respondPermission(req)
 
   // ── settings and key (settings-calls.ts) ───────────────────────────────────────────────────────

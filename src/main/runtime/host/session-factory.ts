@@ -61,6 +61,7 @@ export class SessionFactory {
       client,
       aliases: config.aliases,
       limits: config.limits,
+      context: config.context,
       model: config.settings.defaultModel,
       permissionMode: config.settings.defaultPermissionMode,
       ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),

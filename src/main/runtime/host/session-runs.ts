@@ -118,6 +118,18 @@ export class SessionRuns {
     return {}
   }
 
+  compactAgent: RuntimeHost['compactAgent'] = async ({ sessionId, agentId, instructions }) => {
+    const live = await this.ensureLive(sessionId)
+    const known = agentId === 'main' || agentId === live.session.mainAgentId || live.session.registry.find(agentId) || (await live.session.findAgent(agentId).catch(() => undefined))
+    if (!known) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
+    try {
+      return await live.session.compact(agentId, instructions)
+    } catch (err) {
+      // What went wrong is also on the agent's transcript, where the compaction marker says it failed.
+      throw new HostCallError('conflict', err instanceof Error ? err.message : String(err))
+    }
+  }
+
   /** Answers a waiting permission request in whichever live session asked it. */
   respondPermission: RuntimeHost['respondPermission'] = async ({ requestId, decision }) => {
     for (const live of this.o.live.all()) {

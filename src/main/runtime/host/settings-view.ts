@@ -27,6 +27,7 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
     promptCacheSharing: s.promptCacheSharing,
     theme: s.theme,
     firstRunSkipped: s.firstRunSkipped,
+    context: { autoCompact: s.context.autoCompact, autoCompactPercent: s.context.autoCompactPercent ?? null, toolResultClearing: s.context.toolResultClearing },
     mergeStrategy: s.mergeStrategy,
     worktreeBaseRef: baseRef
   }
@@ -46,6 +47,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
   if (p.mergeStrategy !== undefined) out.mergeStrategy = p.mergeStrategy
   if (p.modelAliases) out.modelAliases = p.modelAliases
+  if (p.context) out.context = { ...p.context }
   if (p.limits) {
     const l = p.limits
     out.limits = {

@@ -3,15 +3,21 @@
 // the streamed assistant reply, then its tool calls. It never throws: a failure that survives the
 // model client's retries ends the run with status `failed`, so a parent agent always gets an answer.
 import type { AgentEvent, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
-import { addUsage, emptyUsage } from '../../../shared/usage'
-import { ModelAbortedError } from '../model/errors'
+import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import { ContextControl, type RunIo } from '../compaction/context-control'
+import { ModelAbortedError, promptTooLong } from '../model/errors'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
-import { inboxBlocks, keepablePartial, lastAssistantText, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock } from './conversation'
+import { inboxBlocks, keepablePartial, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock, textOf } from './conversation'
 import { runToolCalls, type ToolCall } from './run-tools'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
 
 // How many times a reply cut off by max_tokens is asked to continue before the run accepts it as final.
 const MAX_TOKENS_RECOVERIES = 3
+// Compactions after the API refused one turn's request as too long, before the run gives up.
+const OVERFLOW_RECOVERIES = 2
+
+/** The tools as the API sees them. */
+export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
 
@@ -21,11 +27,16 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const send = (payload: EventPayload) => emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), ...payload } as AgentEvent)
   const signal = opts.signal ?? new AbortController().signal
   const tools = new Map(opts.tools.map((t) => [t.name, t]))
-  const apiTools: ApiToolSpec[] = opts.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
-  const sharedTools = opts.tools.findIndex((t) => !t.sameForEveryAgent)
+  const apiTools = apiToolSpecs(opts.tools)
+  // The leading tools every agent of the session gets alike: the tools' cache breakpoint goes after them.
+  const firstOwn = opts.tools.findIndex((t) => !t.sameForEveryAgent)
+  const sharedTools = firstOwn === -1 ? apiTools.length : firstOwn
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
+  const context = opts.context ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools }) : null
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
+  // This run's last words: the text of its latest assistant message that had any (a compaction may summarise the message itself).
+  let runText = ''
   let usage = emptyUsage()
   let numTurns = 0
   let toolUses = 0
@@ -34,8 +45,19 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
 
   const append = (message: ChatMessage) => {
     messages.push(message)
+    if (message.role === 'assistant') runText = textOf(message.content).trim() || runText
     send({ type: 'message', message })
   }
+  const io: RunIo = {
+    emit: send,
+    signal,
+    bill: (u: Usage, model: string) => {
+      usage = addUsage(usage, u)
+      send({ type: 'usage', usage: u, model, purpose: 'compaction' })
+    }
+  }
+  // A compaction replaces the conversation (the compaction event has already told the session so).
+  const replaceMessages = (next: ChatMessage[]) => messages.splice(0, messages.length, ...next)
   // Tool results (or an undelivered prompt) must reach the conversation even when the run stops,
   // so that a resumed agent's history answers every tool_use.
   const flushPending = () => {
@@ -43,7 +65,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     pending = null
   }
   const finish = (status: AgentRunStatus, error?: string): AgentRunResult => {
-    let result = lastAssistantText(messages.slice(historyLength))
+    let result = runText
     if (status === 'max_turns') {
       const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
       result = result ? `${result}\n\n${note}` : note
@@ -104,34 +126,59 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         append({ role: 'user', content: opening })
       }
 
-      let response: ModelResponse
-      try {
-        response = await opts.client.stream(
-          {
-            model: opts.model,
-            system: opts.systemPrompt,
-            messages,
-            tools: apiTools,
-            maxTokens: opts.maxTokens,
-            thinking: opts.thinking,
-            effort: opts.effort,
-            promptCaching: opts.promptCaching,
-            sharedTools: sharedTools === -1 ? apiTools.length : sharedTools
-          },
-          handlers,
-          signal
-        )
-      } catch (err) {
-        if (err instanceof ModelAbortedError) {
-          const kept = keepablePartial(err.partial)
-          if (kept.length) append({ role: 'assistant', content: kept })
+      if (context) {
+        const compacted = await context.beforeRequest(messages, io)
+        if (compacted) replaceMessages(compacted)
+        if (signal.aborted) {
           send({ type: 'turn_end', turn, stopReason: 'aborted' })
           return finish('stopped')
         }
-        const message = err instanceof Error ? err.message : String(err)
-        send({ type: 'error', message, retrying: false })
-        send({ type: 'turn_end', turn, stopReason: 'error' })
-        return finish('failed', message)
+      }
+
+      let response: ModelResponse
+      let overflows = 0
+      for (;;) {
+        const sent = context?.request(messages) ?? { messages }
+        try {
+          response = await opts.client.stream(
+            {
+              model: opts.model,
+              system: opts.systemPrompt,
+              messages: sent.messages,
+              tools: apiTools,
+              maxTokens: opts.maxTokens,
+              thinking: opts.thinking,
+              effort: opts.effort,
+              promptCaching: opts.promptCaching,
+              sharedTools,
+              ...(sent.contextManagement ? { contextManagement: sent.contextManagement } : {})
+            },
+            handlers,
+            signal
+          )
+          break
+        } catch (err) {
+          const tooLong = context && !(err instanceof ModelAbortedError) ? promptTooLong(err) : null
+          if (tooLong && context && overflows < OVERFLOW_RECOVERIES) {
+            overflows++
+            const compacted = await context.onOverflow(messages, tooLong.tokens, io)
+            if (compacted && !signal.aborted) {
+              replaceMessages(compacted)
+              continue
+            }
+          }
+          if (err instanceof ModelAbortedError || signal.aborted) {
+            const kept = err instanceof ModelAbortedError ? keepablePartial(err.partial) : []
+            if (kept.length) append({ role: 'assistant', content: kept })
+            send({ type: 'turn_end', turn, stopReason: 'aborted' })
+            return finish('stopped')
+          }
+          const message = err instanceof Error ? err.message : String(err)
+          const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
+          send({ type: 'error', message: message + advice, retrying: false })
+          send({ type: 'turn_end', turn, stopReason: 'error' })
+          return finish('failed', message + advice)
+        }
       }
 
       usage = addUsage(usage, response.usage)
@@ -139,6 +186,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       send({ type: 'usage', usage: response.usage, model: response.model })
       // The API returns an empty message now and then; an empty one cannot be sent back.
       if (response.content.length) append({ role: 'assistant', content: response.content })
+      context?.observe(messages, response.usage)
 
       const calls: ToolCall[] = response.content
         .filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
@@ -152,7 +200,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           signal,
           canUseTool: opts.canUseTool,
           emit: send,
-          maxConcurrency: opts.maxToolConcurrency ?? Infinity
+          maxConcurrency: opts.maxToolConcurrency ?? Infinity,
+          ...(opts.toolOutputDir ? { outputDir: opts.toolOutputDir } : {})
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
         send({ type: 'turn_end', turn, stopReason })
@@ -171,7 +220,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         pending = late
         continue
       }
-      const more = await opts.beforeFinish?.(lastAssistantText(messages.slice(historyLength)))
+      const more = await opts.beforeFinish?.(runText)
       if (more) {
         pending = [{ type: 'text', text: more }]
         continue
@@ -186,4 +235,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     } catch {}
     return finish('failed', message)
   }
+}
+
+function overflowAdvice(autoCompact: boolean): string {
+  return autoCompact
+    ? 'Compacting the conversation did not bring it under the limit; the conversation is kept whole, and a smaller task or a fresh session may help.'
+    : 'Automatic compaction is off (Settings → Long sessions): compact this agent (its Compact button, or /compact) and send the message again.'
 }

@@ -45,7 +45,8 @@ export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<Age
     ...(opts.color ? { color: opts.color } : {}),
     ...(opts.background ? { background: true } : {}),
     ...(opts.name ? { name: opts.name } : {}),
-    ...(opts.worktree ? { worktree: opts.worktree } : {})
+    ...(opts.worktree ? { worktree: opts.worktree } : {}),
+    ...(opts.context ? { context: opts.context.limits } : {})
   }
   emit(start)
   const result = await runAgentLoop(opts, emit)

@@ -4,7 +4,8 @@
 // so the conversation always answers every tool_use.
 import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
-import type { SandboxLevel, Tool, ToolResult } from '../tools/define-tool'
+import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolResult } from '../tools/define-tool'
+import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
 
 export interface ToolCall {
@@ -31,6 +32,8 @@ export interface ToolRunContext {
   canUseTool?: CanUseTool
   emit: (payload: EventPayload) => void
   maxConcurrency: number
+  /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
+  outputDir?: string
 }
 
 const INTERRUPTED = (name: string) => `${name} was interrupted: the agent was stopped.`
@@ -64,7 +67,8 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     agentId: ctx.agentId,
     toolUseId: call.id,
     onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
-    ...(sandbox ? { sandbox } : {})
+    ...(sandbox ? { sandbox } : {}),
+    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {})
   })
 }
 
@@ -105,7 +109,9 @@ async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void
   const result = await raceAbort(execute(call, ctx), call, aborted)
   // The API rejects an empty tool_result, and an empty one tells the model nothing. What a tool read or ran
   // goes to the model and the UI: a credential it came across (an env dump, a config file) goes to neither.
-  const content = result.content === '' ? `(${call.name} completed with no output)` : redactText(result.content)
+  // A large output is saved whole to a file (redacted too) and the model gets its head and the path.
+  const cap = ctx.tools.get(call.name)?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
+  const content = result.content === '' ? `(${call.name} completed with no output)` : await limitOutput(redactText(result.content), cap, ctx.outputDir, call.id)
   const outcome: ToolCallOutcome = { id: call.id, name: call.name, content, isError: !!result.isError, details: redactValue(result.details) }
   ctx.emit({
     type: 'tool_end',

@@ -2,6 +2,7 @@
 // fork) builds these; the loop knows nothing about subagents beyond the ids it stamps on events.
 import type { AgentEndEvent, AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
+import type { ContextOptions } from '../compaction/context-control'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
 import type { SandboxLevel, Tool } from '../tools/define-tool'
 
@@ -51,6 +52,10 @@ export interface AgentLoopOptions extends AgentIds {
   promptCaching?: boolean
   /** Cap on concurrency-safe tool calls running at once within one assistant message. Default: no cap. */
   maxToolConcurrency?: number
+  /** Context management: compaction at the threshold and on overflow, clearing of old tool results. Absent: none. */
+  context?: ContextOptions
+  /** Where a tool output larger than its cap is saved whole (the model gets its head and the path). Absent: it is cut. */
+  toolOutputDir?: string
 }
 
 export type AgentRunStatus = AgentEndEvent['status']

@@ -3,7 +3,7 @@
 // the JSON types and enums of its properties) so the model gets a precise error without a round trip; deeper
 // rules are the server's to enforce, and its refusal comes back as a clear error too. A tool is read-only (and
 // so may run alongside others, and in plan mode) only when the server says so with `readOnlyHint`.
-import { truncateOutput, type Tool, type ToolResult } from '../tools/define-tool'
+import type { Tool, ToolResult } from '../tools/define-tool'
 import type { McpConnection, McpToolInfo } from './connect'
 import { mcpToolName } from './server-config'
 import { mcpResultToToolResult } from './tool-result'
@@ -72,6 +72,7 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
     inputJsonSchema: schema,
     readOnly,
     concurrencySafe: readOnly,
+    maxOutputChars: MCP_MAX_OUTPUT_CHARS,
     parse,
     async run(raw, ctx) {
       const parsed = parse(raw)
@@ -85,8 +86,7 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
           timeout: opts.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
           resetTimeoutOnProgress: true
         })
-        const mapped = mcpResultToToolResult(conn.name, info.name, result)
-        return { ...mapped, content: truncateOutput(mapped.content, MCP_MAX_OUTPUT_CHARS) }
+        return mcpResultToToolResult(conn.name, info.name, result)
       } catch (err) {
         if (ctx.signal.aborted) return fail(`${name} was interrupted: the agent was stopped.`)
         const gone = conn.lostReason()

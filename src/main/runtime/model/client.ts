@@ -12,7 +12,7 @@ import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody, latestReply } from './request-body'
-import type { ModelClient, ModelListing, ModelRequest, ModelResponse, StreamHandlers } from './types'
+import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -65,6 +65,11 @@ function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNon
   return { ...prefix, max_tokens: 0, messages: [{ role: 'user', content: 'warmup' }] } as MessageCreateParamsNonStreaming
 }
 
+/** The request options naming the betas a body relies on (a pre-warm carries the same body fields). */
+function betaHeaders(betas: string[]): { headers?: Record<string, string> } {
+  return betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}
+}
+
 export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const env = cfg.env ?? process.env
   const apiKey = cfg.apiKey || (cfg.authToken ? undefined : env.ANTHROPIC_API_KEY) || undefined
@@ -96,13 +101,13 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const gate = gateFor(baseURL, apiKey ?? authToken ?? '')
 
   /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
-  async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, signal: AbortSignal | undefined): Promise<CacheTicket> {
+  async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, betas: string[], signal: AbortSignal | undefined): Promise<CacheTicket> {
     const key = sharing === 'off' || request.promptCaching === false ? null : sharingKey(request)
     // A pre-warm carries the stable prefix alone: it serves agents' first requests (forks of one turn wait
     // for the first of them instead).
     const warm = sharing === 'prewarm' && latestReply(request.messages) === -1 ? prewarmBody(body) : null
     try {
-      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal })) : undefined)
+      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined)
     } catch {
       throw new ModelAbortedError([])
     }
@@ -110,6 +115,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function attempt(
     body: MessageCreateParamsStreaming,
+    betas: string[],
     acc: MessageAccumulator,
     signal: AbortSignal | undefined,
     ticket: CacheTicket
@@ -125,7 +131,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     try {
-      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal })
+      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) })
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
@@ -145,14 +151,15 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     const body = buildRequestBody(request)
+    const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     if (signal?.aborted) throw new ModelAbortedError([])
-    const ticket = await enterGate(request, body, signal)
+    const ticket = await enterGate(request, body, betas, signal)
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
         handlers.onRequest?.(n)
-        await attempt(body, acc, signal, ticket)
+        await attempt(body, betas, acc, signal, ticket)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -160,7 +167,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           usage: usageWithCost(request.model, acc.tokens, prices),
           model: request.model,
           inputErrors: acc.inputErrors,
-          attempts: n
+          attempts: n,
+          ...(acc.clearedToolUses ? { clearedToolUses: acc.clearedToolUses } : {})
         }
       } catch (err) {
         ticket.failed()

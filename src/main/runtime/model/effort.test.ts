@@ -71,9 +71,16 @@ describe('effortRequest', () => {
     expect(readEffort('XHigh')).toBe('xhigh')
     expect(readEffort(' 8000 ')).toBe(8000)
     expect(readEffort(0)).toBeUndefined()
-    expect(modelCapabilities('claude-opus-4-20250514')).toMatchObject({ effort: false, maxEffort: false, adaptive: false, manualThinking: true })
+    expect(modelCapabilities('claude-opus-4-20250514')).toMatchObject({ effort: false, maxEffort: false, adaptive: false, manualThinking: true, contextManagement: true })
     expect(effortLevel('claude-opus-5-5', undefined)).toBe('medium')
     expect(effortLevel('claude-sonnet-4-5', 'high')).toBeUndefined()
     expect(modelMaxTokens('claude-fable-5-2')).toBe(128_000)
+  })
+
+  it('knows which models clear old tool results on the API side (context_management)', () => {
+    for (const model of ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5-20251001', 'claude-sonnet-5-5', 'claude-opus-5-5'])
+      expect(modelCapabilities(model).contextManagement, model).toBe(true)
+    for (const model of ['claude-3-7-sonnet-20250219', 'claude-3-5-haiku-latest', 'claude-haiku-4-0', 'gpt-4o', 'my-gateway-model'])
+      expect(modelCapabilities(model).contextManagement, model).toBe(false)
   })
 })

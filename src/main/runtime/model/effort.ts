@@ -40,6 +40,8 @@ export interface ModelCapabilities {
   adaptive: boolean
   /** thinking {type: "enabled", budget_tokens}. */
   manualThinking: boolean
+  /** context_management (clearing old tool results on the API's side): Claude 4 models and later, Haiku from 4.5. */
+  contextManagement: boolean
   /** The level used when none is set (models with the effort parameter). */
   defaultEffort?: Effort
   /** Extended thinking on by default, with the largest budget (models without the effort parameter). */
@@ -48,8 +50,8 @@ export interface ModelCapabilities {
   maxTokens?: number
 }
 
-const NONE: ModelCapabilities = { effort: false, maxEffort: false, adaptive: false, manualThinking: false }
-const LATEST: ModelCapabilities = { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'medium', maxTokens: 128_000 }
+const NONE: ModelCapabilities = { effort: false, maxEffort: false, adaptive: false, manualThinking: false, contextManagement: false }
+const LATEST: ModelCapabilities = { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'medium', maxTokens: 128_000, contextManagement: true }
 
 /** What a Claude model id supports, from its family and version; nothing for ids it cannot read. */
 export function modelCapabilities(modelId: string): ModelCapabilities {
@@ -63,17 +65,17 @@ export function modelCapabilities(modelId: string): ModelCapabilities {
   const version = modern ? Number(modern[2]) + Number(modern[3] ?? 0) / 10 : Number(legacy![1]) + Number(legacy![2]) / 10
   if (family === 'fable' || family === 'mythos' || version >= 5) return LATEST
   if (family === 'opus') {
-    if (version >= 4.7) return { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'xhigh', maxTokens: 64_000 }
-    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, defaultEffort: 'high' }
-    if (version >= 4.5) return { effort: true, maxEffort: false, adaptive: false, manualThinking: true, defaultEffort: 'high', thinksByDefault: true }
-    return { ...NONE, manualThinking: version >= 4, thinksByDefault: version >= 4 }
+    if (version >= 4.7) return { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'xhigh', maxTokens: 64_000, contextManagement: true }
+    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, defaultEffort: 'high', contextManagement: true }
+    if (version >= 4.5) return { effort: true, maxEffort: false, adaptive: false, manualThinking: true, defaultEffort: 'high', thinksByDefault: true, contextManagement: true }
+    return { ...NONE, manualThinking: version >= 4, thinksByDefault: version >= 4, contextManagement: version >= 4 }
   }
   if (family === 'sonnet') {
-    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, defaultEffort: 'high' }
-    return { ...NONE, manualThinking: version >= 3.7, thinksByDefault: version >= 4 }
+    if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, defaultEffort: 'high', contextManagement: true }
+    return { ...NONE, manualThinking: version >= 3.7, thinksByDefault: version >= 4, contextManagement: version >= 4 }
   }
   // haiku below 5
-  return { ...NONE, manualThinking: version >= 4.5, thinksByDefault: version >= 4.5 }
+  return { ...NONE, manualThinking: version >= 4.5, thinksByDefault: version >= 4.5, contextManagement: version >= 4.5 }
 }
 
 /** max_tokens for a model when nothing else sets it. */

@@ -55,3 +55,16 @@ export class StreamIncompleteError extends Error {
     this.name = 'StreamIncompleteError'
   }
 }
+
+/**
+ * The API refused a request as larger than the model's context window ("prompt is too long: 208310 tokens >
+ * 200000 maximum", or input plus max_tokens past the limit). Returns the sizes it gave, or null for any other failure.
+ */
+export function promptTooLong(err: unknown): { tokens?: number; maximum?: number } | null {
+  if (!(err instanceof ModelCallError) || err.status !== 400) return null
+  const long = /prompt is too long(?::\s*(\d+)\s*tokens?\s*>\s*(\d+)\s*maximum)?/i.exec(err.message)
+  if (long) return long[1] ? { tokens: Number(long[1]), maximum: Number(long[2]) } : {}
+  const sum = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i.exec(err.message)
+  if (sum) return { tokens: Number(sum[1]), maximum: Number(sum[3]) }
+  return null
+}

@@ -18,6 +18,8 @@ export class MessageAccumulator {
   readonly inputErrors: Record<string, string> = {}
   tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 }
   stopReason: string | null = null
+  /** What the API's context management cleared from the request (message_delta's context_management). */
+  clearedToolUses: { toolUses: number; inputTokens: number } | undefined
   started = false
   stopped = false
 
@@ -57,11 +59,22 @@ export class MessageAccumulator {
           if (u.cache_creation_input_tokens != null) this.tokens.cacheWriteTokens = u.cache_creation_input_tokens
           if (u.cache_creation?.ephemeral_1h_input_tokens != null) this.tokens.cacheWrite1hTokens = u.cache_creation.ephemeral_1h_input_tokens
         }
+        this.noteContextEdits((event as any).context_management)
         break
       }
       case 'message_stop':
         this.stopped = true
         break
+    }
+  }
+
+  private noteContextEdits(cm: any): void {
+    const edits: any[] = Array.isArray(cm?.applied_edits) ? cm.applied_edits : []
+    const cleared = edits.filter((e) => e?.type === 'clear_tool_uses_20250919')
+    if (!cleared.length) return
+    this.clearedToolUses = {
+      toolUses: cleared.reduce((n, e) => n + (Number(e.cleared_tool_uses) || 0), 0),
+      inputTokens: cleared.reduce((n, e) => n + (Number(e.cleared_input_tokens) || 0), 0)
     }
   }
 

@@ -9,6 +9,8 @@
 //  - the end of the previous request: its entry is found however many blocks the last turn added (a turn of
 //    16 parallel tool calls adds 32, past the API's 20-block lookback);
 //  - the latest reply: forks started by that turn carry the same conversation up to it, and read it there.
+// A request that names its conversation's end (`cacheBreakpointAt`, a compaction's summary request) has these
+// placed as if it ended there: what it adds after is sent once and never worth writing to the cache.
 // The breakpoints are added to copies: the conversation itself never carries cache_control.
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'
 import { contentBlocks, type ChatMessage } from '../../../shared/events'
@@ -51,8 +53,10 @@ function withBlocksCached(messages: ChatMessage[], at: ReadonlySet<number>): unk
 
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
   const cache = request.promptCaching !== false
-  const reply = latestReply(request.messages)
-  const tail = new Set([previousTail(request.messages), reply, request.messages.length - 1].filter((i) => i >= 0))
+  const end = Math.min(request.cacheBreakpointAt ?? Infinity, request.messages.length - 1)
+  const conversation = request.messages.slice(0, end + 1)
+  const reply = latestReply(conversation)
+  const tail = new Set([previousTail(conversation), reply, end].filter((i) => i >= 0))
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -68,5 +72,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
   if (request.thinking) body.thinking = request.thinking
   if (request.effort) body.output_config = { effort: request.effort }
   if (request.temperature !== undefined) body.temperature = request.temperature
+  if (request.toolChoice && request.tools?.length) body.tool_choice = { type: request.toolChoice }
+  if (request.contextManagement) body.context_management = request.contextManagement
   return body as unknown as MessageCreateParamsStreaming
 }

@@ -38,7 +38,25 @@ export interface ModelRequest {
   promptCaching?: boolean
   /** How many leading tools every agent of the session gets alike: the tools' breakpoint goes after them. */
   sharedTools?: number
+  /** The message whose last block is the conversation's cache breakpoint (default the last one). */
+  cacheBreakpointAt?: number
+  /** `none`: the reply may not call tools (a summary request sends the tools only so that its prefix matches the cache). */
+  toolChoice?: 'none'
+  /** Clearing of old tool results on the API's side (sent with the `context-management-2025-06-27` beta). */
+  contextManagement?: ContextManagement
 }
+
+/** The API's `context_management` request field (the edits Fanout uses). */
+export interface ContextManagement {
+  edits: Array<{
+    type: 'clear_tool_uses_20250919'
+    trigger?: { type: 'input_tokens'; value: number }
+    keep?: { type: 'tool_uses'; value: number }
+    clear_at_least?: { type: 'input_tokens'; value: number }
+  }>
+}
+
+export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27'
 
 /** One retry the client is about to make, reported before it waits. */
 export interface RetryInfo {
@@ -80,6 +98,8 @@ export interface ModelResponse {
   inputErrors: Record<string, string>
   /** Attempts it took (1 when nothing was retried). */
   attempts: number
+  /** What the API's context management cleared from this request, when it cleared anything. */
+  clearedToolUses?: { toolUses: number; inputTokens: number }
 }
 
 /** Information about a model the endpoint offers (GET /v1/models). */

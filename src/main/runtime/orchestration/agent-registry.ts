@@ -21,6 +21,7 @@ export interface AgentHandle {
   permissionMode: PermissionMode
   /** Agent types this agent may spawn (from `Agent(a, b)` in its tools); undefined = any. */
   allowedAgentTypes?: string[]
+  /** Written only by `AgentRegistry.note`, from the agent's events. */
   status: AgentStatus
   /** Aborting it stops this agent's current run; a new run gets a new controller. */
   abort: AbortController
@@ -30,7 +31,7 @@ export interface AgentHandle {
   /** Own usage (not including children). */
   usage: Usage
   startedAt: number
-  /** The conversation as it stands: history from earlier runs plus what the current run appended. */
+  /** The conversation as it stands (history plus what the current run appended); written only by `note`, from `message` events. */
   messages: ChatMessage[]
   /** The run in progress (queued or running); null when the agent is idle. Not used for the main agent. */
   run: Promise<AgentRunResult> | null
@@ -57,6 +58,10 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** A compaction the person asked for while the agent runs: taken before its next model request. */
+  compactRequest?: { instructions?: string }
+  /** A compaction of the idle agent in progress: a run that starts meanwhile waits for it. */
+  compacting?: Promise<unknown>
   /** Its own memory folder (`memory:` in its definition), found when its prompt is built: writable in every mode. */
   memoryDir?: string
   /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
@@ -103,7 +108,11 @@ export class AgentRegistry {
     return named[named.length - 1]
   }
 
-  /** Keeps the handle of the event's agent up to date: when it was last heard from, its status, usage, turns and conversation. */
+  /**
+   * The fold of the session's events into its agents' handles, and the only writer of an agent's status and
+   * conversation while it lives (a handle is only built with them, when it is created or reloaded from disk):
+   * state written both directly and from events drifts apart.
+   */
   note(event: AgentEvent): void {
     const handle = this.agents.get(event.agentId)
     if (!handle) return
@@ -114,6 +123,7 @@ export class AgentRegistry {
     else if (event.type === 'status') handle.status = event.status
     else if (event.type === 'turn_start') handle.turnCount++
     else if (event.type === 'message') handle.messages.push(event.message)
+    else if (event.type === 'compaction' && event.messages) handle.messages = [...event.messages]
   }
 
   /** Whether the agent is at work in this process: a run in progress, or a status that is not final. */
@@ -149,12 +159,13 @@ export class AgentRegistry {
   stop(id: string, byUser: boolean): boolean {
     const handle = this.agents.get(id)
     if (!handle) return false
-    const running = !isFinished(handle.status)
+    const running = handle.run !== null || !isFinished(handle.status)
     const reason = new Error(byUser ? 'stopped by the user' : 'stopped')
     const visit = (h: AgentHandle, seen: Set<string>) => {
       if (seen.has(h.id)) return
       seen.add(h.id)
-      if (!isFinished(h.status)) {
+      // A run that has not started yet has no agent_start, so its status may still read as finished.
+      if (h.run !== null || !isFinished(h.status)) {
         if (byUser) h.stoppedByUser = true
         h.abort.abort(reason)
       }

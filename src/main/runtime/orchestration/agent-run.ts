@@ -1,19 +1,18 @@
 // One run of a subagent: wait for a concurrency slot, get its worktree (made or picked up again), build its
 // prompt and tools, deliver what waits in its mailbox, run the loop, commit or remove the worktree, and hand
 // the result back. Every kind of run goes through here: a new spawn, a foreground or background resume, a
-// resume triggered by a message or a restart. `handle.run` is set for exactly as long as the run lasts, and
-// is cleared in the same synchronous step that looks for messages that arrived too late for the loop.
+// resume triggered by a message or a restart. The steps every agent's run shares are in run-agent-once.ts;
+// this file adds what only subagents have. `handle.run` is set for exactly as long as the run lasts, and is
+// cleared in the same synchronous step that looks for messages that arrived too late for the loop.
 import { stat } from 'node:fs/promises'
+import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import { emptyUsage } from '../../../shared/usage'
 import { subagentHookRun } from '../hooks/wiring'
-import { runAgent } from '../loop'
-import type { AgentRunResult } from '../loop/types'
-import { effortRequest } from '../model/effort'
+import { repairConversation } from '../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
-import { inboxPrompt } from './delivery'
-import { forkToolList } from './fork'
+import { runAgentOnce } from './run-agent-once'
 import type { ChildResult, RunRequest, SessionContext } from './types'
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
@@ -23,7 +22,6 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 export function startSubagentRun(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   if (handle.run) throw new Error(`Agent ${handle.id} is already running.`)
   handle.abort = new AbortController()
-  handle.status = 'queued'
   handle.quiet = false
   let settle!: (r: ChildResult) => void
   const run = new Promise<ChildResult>((resolve) => (settle = resolve))
@@ -32,18 +30,24 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
   void (async () => {
     let result: ChildResult
     try {
+      // A compaction the person asked for while the agent was idle finishes before the run reads the conversation.
+      await handle.compacting?.catch(() => undefined)
       result = await runOnce(session, handle, req)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)
     }
+    // A run that never started emitted no agent_end: its outcome still reaches the agent's state as an event.
+    if (result.notStarted) emitStatus(session, handle, result.status, result.error)
     handle.lastResult = result
-    handle.status = result.status
-    if (!result.notStarted) handle.messages = result.messages
     handle.run = null
     session.runEnded(handle, result, req)
     settle(result)
   })()
   return run
+}
+
+function emitStatus(session: SessionContext, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
+  session.emit({ agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId, ts: Date.now(), type: 'status', status, ...(detail ? { detail } : {}) })
 }
 
 function notStarted(handle: AgentHandle, status: 'stopped' | 'failed', error: string): ChildResult {
@@ -80,7 +84,6 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   const def = handle.definition
   const label = handle.agentType
   let release: (() => void) | null = null
-  let closeRun: (() => Promise<void>) | undefined
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
       session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
@@ -111,70 +114,57 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         handle.worktree = { path: worktree.path, branch: worktree.branch }
       }
     }
-
-    await session.claimMailbox(handle)
-    const prompt = req.prompt ?? inboxPrompt(handle)
-    if (!handle.fork || !handle.systemPrompt) {
-      if (!def) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
-      handle.systemPrompt = await session.systemPrompt(def, handle, worktree)
-    }
-    closeRun = await session.prepareRun?.(handle, def)
-    const tools = buildRunTools(session, handle)
-    handle.messages = req.recordHistory ? [] : [...req.history]
-    handle.status = 'running'
-    // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
-    const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
-    const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
+    if (!def && (!handle.fork || !handle.systemPrompt)) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
 
     let finished: ChildResult['worktree']
+    let stall: (() => void) | null = null
     const emit = eventFilter(session, handle, req)
-    const stall = handle.background ? watchStall(session, handle, emit.markStalled) : null
-    const result: AgentRunResult = await runAgent(
-      {
-        ...ids,
-        agentType: label,
-        ...(handle.description ? { description: handle.description } : {}),
-        depth: handle.depth,
-        ...(def?.color ? { color: def.color } : {}),
-        ...(handle.background ? { background: true } : {}),
-        ...(handle.name ? { name: handle.name } : {}),
-        ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : hookWorktree ? { worktree: { path: hookWorktree, branch: '' } } : {}),
-        client: session.client,
-        model: handle.model,
-        // A handle reloaded after a restart has no effort of its own: its definition's still applies.
-        ...effortRequest(handle.model, handle.effort ?? def?.effort, { thinking: session.thinking }),
-        systemPrompt: handle.systemPrompt,
-        messages: req.history,
-        prompt,
-        tools,
-        cwd: handle.cwd,
-        maxTurns: req.maxTurns,
-        signal: abort.signal,
-        ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
-        canUseTool: session.canUseTool(handle),
-        drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
-        beforeFinish: hooks.beforeFinish,
-        finalize: hooks.finalize(worktree
-          ? async () => {
-              const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
-              finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
-              return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
-            }
-          : hookWorktree
-            ? async () => {
-                const path = hookWorktree as string
-                // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
-                const removed = await session.hooks?.worktreeRemove(handle, path)
-                const error = !removed ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept` : 'error' in removed ? `${removed.error}; the folder ${path} was kept` : undefined
-                if (!error) handle.worktree = undefined
-                finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
-                return { worktree: { path, branch: '', kept: Boolean(error) } }
-              }
-            : undefined)
-      },
-      emit.emit
-    )
-    stall?.()
+    const result = await runAgentOnce(session, handle, {
+      def,
+      ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
+      // Read now, not when the run was asked for: a compaction may have ended in between.
+      history: req.history ?? repairConversation(handle.messages).messages,
+      maxTurns: req.maxTurns,
+      toolNames: () => handle.toolNames ?? [],
+      // A fork keeps the system prompt it inherited from its parent.
+      systemPrompt: async () => (handle.fork && handle.systemPrompt ? handle.systemPrompt : session.systemPrompt(def as AgentDefinition, handle, worktree)),
+      emit: emit.emit,
+      extras: async () => {
+        // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
+        const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
+        const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
+        stall = handle.background ? watchStall(session, handle, emit.markStalled) : null
+        return {
+          ...(handle.description ? { description: handle.description } : {}),
+          ...(def?.color ? { color: def.color } : {}),
+          ...(handle.background ? { background: true } : {}),
+          ...(handle.name ? { name: handle.name } : {}),
+          ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : hookWorktree ? { worktree: { path: hookWorktree, branch: '' } } : {}),
+          drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
+          beforeFinish: hooks.beforeFinish,
+          finalize: hooks.finalize(
+            worktree
+              ? async () => {
+                  const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
+                  finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
+                  return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
+                }
+              : hookWorktree
+                ? async () => {
+                    const path = hookWorktree as string
+                    // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
+                    const removed = await session.hooks?.worktreeRemove(handle, path)
+                    const error = !removed ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept` : 'error' in removed ? `${removed.error}; the folder ${path} was kept` : undefined
+                    if (!error) handle.worktree = undefined
+                    finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
+                    return { worktree: { path, branch: '', kept: Boolean(error) } }
+                  }
+                : undefined
+          )
+        }
+      }
+    }).finally(() => (stall as (() => void) | null)?.())
+    if (!result) return notStarted(handle, 'failed', `Agent ${handle.id} was given nothing to do.`)
     const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}) }
     if (emit.stalledAfter !== null) {
       out.status = 'failed'
@@ -184,15 +174,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
   } finally {
     release?.()
     unlink()
-    await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
   }
-}
-
-/** The agent's tools; a fork's follow its parent's list (see forkToolList). */
-function buildRunTools(session: SessionContext, handle: AgentHandle) {
-  const own = session.buildTools(handle, handle.toolNames ?? [])
-  const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
-  return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
 }
 
 const stallMessage = (ms: number) => `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
@@ -214,7 +196,7 @@ function eventFilter(session: SessionContext, handle: AgentHandle, req: RunReque
       }
       session.emit(event)
       if (event.type === 'agent_start' && req.recordHistory) {
-        for (const message of req.history) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
+        for (const message of req.history ?? []) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
       }
     }
   }

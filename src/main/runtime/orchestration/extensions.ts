@@ -114,10 +114,7 @@ export class SessionExtensions {
       this.withheldNotes.delete(def.agentType)
     }
     await this.mcp.ready(handle.id)
-    // Left over from a run that ended before it could close them (the main agent returns early when there is nothing to do).
-    const stale = this.own.get(handle.id)
-    this.own.delete(handle.id)
-    await stale?.close()
+    // Every run closes what it opened (run-agent-once.ts, in a finally), and one agent never runs twice at once.
     const own = await this.mcp.openForAgent({ id: handle.id, agentType: def?.agentType ?? handle.agentType, definition: def })
     this.own.set(handle.id, own)
     return async () => {

@@ -5,6 +5,8 @@
 import { contentBlocks, type ChatMessage, type ContentBlock } from '../../../shared/events'
 import { repairConversation } from '../store'
 import type { Tool } from '../tools/define-tool'
+import type { AgentHandle } from './agent-registry'
+import type { SessionContext } from './types'
 
 /** The reserved `subagent_type` that forks the calling agent itself. */
 export const FORK_AGENT_TYPE = 'fork'
@@ -63,4 +65,11 @@ export function forkToolList(parentTools: readonly Tool[], own: readonly Tool[])
     // Refusing changes nothing, so no permission is asked for it.
     return { ...t, withheld, readOnly: true, concurrencySafe: true, run: async () => ({ content: withheld, isError: true }) }
   })
+}
+
+/** The tools an agent's requests carry: its own, or for a fork its parent's list (see forkToolList). */
+export function runTools(session: SessionContext, handle: AgentHandle, toolNames: string[]): Tool[] {
+  const own = session.buildTools(handle, toolNames)
+  const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
+  return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
 }

@@ -6,14 +6,13 @@ import type { AgentDefinition } from '../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
 import { resolveAgentTools } from '../definitions'
 import { mainStopHook } from '../hooks/wiring'
-import { runAgent } from '../loop'
 import type { AgentRunResult } from '../loop/types'
 import { resolveModel } from '../model/aliases'
-import { effortRequest } from '../model/effort'
+import { repairConversation } from '../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from './coordinator-prompt'
-import { inboxPrompt } from './delivery'
-import { MAIN_AGENT_PROMPT, MAIN_AGENT_TYPE } from './main-prompt'
+import { MAIN_AGENT_TYPE, MAIN_DEFINITION } from './main-prompt'
+import { runAgentOnce } from './run-agent-once'
 import type { SessionContext } from './types'
 
 export interface MainRunOptions {
@@ -35,11 +34,10 @@ export interface MainAgentConfig {
   effort?: string | number
 }
 
-export const MAIN_DEFINITION: AgentDefinition = { agentType: MAIN_AGENT_TYPE, whenToUse: '', systemPrompt: MAIN_AGENT_PROMPT, source: 'built-in', extra: {} }
+export { MAIN_DEFINITION }
 
 export class MainAgent {
   private handle: AgentHandle | null = null
-  private history: ChatMessage[] = []
   private agentType: string | undefined
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
@@ -56,16 +54,22 @@ export class MainAgent {
     return this.pending > 0
   }
 
-  /** After a restart: the conversation so far and the definition it ran as. */
-  restore(history: ChatMessage[], agentType: string | undefined): void {
-    this.history = history
+  /**
+   * After a restart: the agent as its transcript left it (its conversation, the definition it ran as, and
+   * whether a crash cut it off). Only before its handle exists: from then on, its events are its state.
+   */
+  restore(history: ChatMessage[], agentType: string | undefined, status: AgentHandle['status'] = 'completed'): void {
+    if (this.handle) throw new Error('The main agent was restored after it had started.')
     this.agentType = agentType
-    this.getHandle().messages = [...history]
+    this.create(history, status)
   }
 
   /** The main agent's handle (created idle before its first run, so messages can reach it). */
   getHandle(): AgentHandle {
-    if (this.handle) return this.handle
+    return this.handle ?? this.create([], 'completed')
+  }
+
+  private create(messages: ChatMessage[], status: AgentHandle['status']): AgentHandle {
     const def = this.definition()
     this.handle = newAgentHandle({
       id: this.s.mainAgentId,
@@ -77,8 +81,8 @@ export class MainAgent {
       model: this.config.model ?? 'sonnet',
       cwd: this.s.cwd,
       permissionMode: this.modeFor(def),
-      status: 'completed',
-      messages: [...this.history]
+      status,
+      messages: [...messages]
     })
     this.s.registry.add(this.handle)
     return this.handle
@@ -113,7 +117,12 @@ export class MainAgent {
     this.enqueue(() => this.runOnce(undefined, {}, false)).catch((err: Error) => this.s.onError(new Error(`The main agent could not be woken: ${err.message}`)))
   }
 
-  private enqueue(fn: () => Promise<AgentRunResult | null>): Promise<AgentRunResult | null> {
+  /** Runs `work` when no run of the main agent is going, holding later runs until it ends (a compaction). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.enqueue(work)
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
     this.pending++
     const run = this.queue.then(fn).finally(() => {
       this.pending--
@@ -129,16 +138,6 @@ export class MainAgent {
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
     const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
-    // MCP servers first: their tools are among the available ones.
-    const closeRun = await this.s.prepareRun?.(this.getHandle(), def ?? null)
-    let toolNames = this.s.availableToolNames()
-    let allowedAgentTypes: string[] | undefined
-    if (def) {
-      const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
-      if (resolution.error) throw new Error(resolution.error)
-      toolNames = resolution.resolvedTools
-      allowedAgentTypes = resolution.allowedAgentTypes
-    }
     const handle = this.getHandle()
     if (!byPerson && handle.stoppedByUser) return null
     Object.assign(handle, {
@@ -146,49 +145,38 @@ export class MainAgent {
       definition: def ?? null,
       model,
       permissionMode: this.modeFor(def),
-      status: 'running',
       abort: new AbortController(),
       stoppedByUser: false,
       startedAt: Date.now(),
-      toolNames,
-      allowedAgentTypes,
       effort: def?.effort ?? this.config.effort
     } satisfies Partial<AgentHandle>)
-    await this.s.claimMailbox(handle)
-    const opening = prompt ?? inboxPrompt(handle)
-    if (!opening.length) return null
-    if (byPerson) this.s.hooks?.newPrompt()
-    const mainDef = def ?? MAIN_DEFINITION
-    handle.systemPrompt = await this.s.systemPrompt(mainDef, handle)
-    handle.messages = [...this.history]
-    const result = await runAgent(
-      {
-        agentId: handle.id,
-        parentAgentId: null,
-        parentToolUseId: null,
-        sessionId: this.s.sessionId,
-        agentType: handle.agentType,
-        depth: 0,
-        client: this.s.client,
-        model,
-        ...effortRequest(model, handle.effort, { thinking: this.s.thinking }),
-        systemPrompt: handle.systemPrompt,
-        messages: this.history,
-        prompt: opening,
-        tools: this.s.buildTools(handle, toolNames),
-        cwd: this.s.cwd,
-        maxTurns: opts.maxTurns ?? def?.maxTurns,
-        signal: handle.abort.signal,
-        ...(def?.criticalSystemReminder ? { criticalSystemReminder: def.criticalSystemReminder } : {}),
-        canUseTool: this.s.canUseTool(handle),
-        drainInbox: () => handle.inbox.splice(0),
-        beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false }))
+    const result = await runAgentOnce(this.s, handle, {
+      def: def ?? null,
+      ...(prompt !== undefined ? { prompt } : {}),
+      history: repairConversation(handle.messages).messages,
+      maxTurns: opts.maxTurns ?? def?.maxTurns,
+      skipWhenNothingToSay: true,
+      toolNames: () => {
+        let toolNames = this.s.availableToolNames()
+        let allowedAgentTypes: string[] | undefined
+        if (def) {
+          const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
+          if (resolution.error) throw new Error(resolution.error)
+          toolNames = resolution.resolvedTools
+          allowedAgentTypes = resolution.allowedAgentTypes
+        }
+        handle.toolNames = toolNames
+        handle.allowedAgentTypes = allowedAgentTypes
+        return toolNames
       },
-      this.s.emit
-    )
-    await closeRun?.()
-    this.history = result.messages
-    handle.messages = result.messages
+      systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle),
+      // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
+      extras: async () => {
+        if (byPerson) this.s.hooks?.newPrompt()
+        return { beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false })) }
+      }
+    })
+    if (!result) return null
     handle.lastResult = result
     this.lastResult = result
     return result

@@ -16,6 +16,8 @@ export interface PermissionBrokerOptions {
   home: string
   rules: PermissionRules
   additionalDirectories: string[]
+  /** Directories whose files may always be read (the session's saved tool outputs). */
+  readableDirectories?: string[]
   /** Nobody answers requests: asks become denials. */
   headless: boolean
   registry: AgentRegistry
@@ -40,7 +42,7 @@ export class PermissionBroker {
 
   constructor(private readonly opts: PermissionBrokerOptions) {
     // The root's mode is neutral: each agent's gate gets the agent's own effective mode (see effectiveMode).
-    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, home: opts.home, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) })
+    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) })
   }
 
   /** The rules in force, session rules included. */
@@ -52,7 +54,7 @@ export class PermissionBroker {
   setRules(rules: PermissionRules, additionalDirectories: string[]): void {
     this.opts.rules = rules
     this.opts.additionalDirectories = additionalDirectories
-    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, home: this.opts.home, ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}) })
+    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home, ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}) })
   }
 
   /** The permission hook for one run of this agent (its mode and cwd as they are now). */
@@ -125,7 +127,7 @@ export class PermissionBroker {
   private coveredByRules(w: Waiting): boolean {
     if (!w.mode) return false
     const tool = { name: w.event.toolName }
-    const d = decidePermission({ mode: w.mode, tool, input: w.event.input, rules: this.root.rules(), cwd: w.handle.cwd, additionalDirectories: this.opts.additionalDirectories, home: this.opts.home })
+    const d = decidePermission({ mode: w.mode, tool, input: w.event.input, rules: this.root.rules(), cwd: w.handle.cwd, additionalDirectories: this.opts.additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home })
     return d.behavior === 'allow'
   }
 

@@ -5,7 +5,7 @@
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { RESUME_AFTER_RESTART_NOTE } from '../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../definitions'
-import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, repairConversation, type AgentState } from '../store'
+import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, type AgentState } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { startSubagentRun } from './agent-run'
 import { isFinished, type AgentHandle } from './agent-registry'
@@ -177,7 +177,6 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       if (!handle || handle.run) continue
       startSubagentRun(ctx, handle, {
         prompt: RESUME_AFTER_RESTART_NOTE,
-        history: repairConversation(handle.messages).messages,
         reportTo: handle.parentId ?? ctx.mainAgentId,
         ...(handle.definition?.maxTurns !== undefined ? { maxTurns: handle.definition.maxTurns } : {})
       })

@@ -1,6 +1,7 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
 import type { PermissionMode } from '../../../shared/agent-definition'
+import type { ContextSettings } from '../compaction/context-settings'
 import type { MergeStrategy } from '../../../shared/review'
 import type { LoadAgentsOptions } from '../definitions'
 import type { CanUseTool } from '../loop/types'
@@ -74,6 +75,8 @@ export interface AgentSessionOptions {
   sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */
   effort?: string | number
+  /** Context management (settings.json `context`): auto-compaction and its threshold, clearing of old tool results, windows by model. */
+  context?: Partial<ContextSettings>
   /** Fanout's own default effort (its `defaultEffort` setting): used when neither `effort` nor a Claude Code settings file sets one. */
   defaultEffort?: string | number
   /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */

@@ -13,7 +13,7 @@ import type { AgentSessionOptions } from './session-options'
 import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from './types'
 
-export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit'> & { readonly extensions: SessionExtensions; readonly sandbox: SessionSandbox }
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & { readonly extensions: SessionExtensions; readonly sandbox: SessionSandbox }
 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -42,6 +42,8 @@ export class SessionPermissions {
         home: s.home,
         rules,
         additionalDirectories: settings.additionalDirectories,
+        // The session saves large tool outputs there and tells the agent to read them.
+        readableDirectories: [s.toolOutputDir],
         headless: options.headless === true,
         sandbox: s.sandbox.state,
         registry: s.registry,

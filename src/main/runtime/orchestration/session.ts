@@ -8,6 +8,7 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../shared/events'
+import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from '../compaction/context-settings'
 import { EventRedactor } from '../../../shared/redact-events'
 import type { FolderTrust } from '../../../shared/trust'
 import { reminderBlock } from '../loop'
@@ -24,6 +25,7 @@ import { AgentWorkReview } from '../review'
 import { trustFor } from '../trust'
 import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../worktrees'
 import { startSubagentRun } from './agent-run'
+import { compactAgent, type CompactOutcome } from './compact-agent'
 import { AgentRegistry, type AgentHandle } from './agent-registry'
 import { budgetedClient } from './budget'
 import { Coordinator } from './coordinator'
@@ -62,6 +64,8 @@ export class AgentSession implements SessionContext {
   readonly mainAgentId: string
   readonly dataDir: string | undefined
   readonly backgroundStallMs: number
+  readonly contextSettings: ContextSettings
+  readonly toolOutputDir: string
   /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
   thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
@@ -100,6 +104,8 @@ export class AgentSession implements SessionContext {
     this.thinking = options.thinking
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
+    this.toolOutputDir = join(files, 'tool-outputs')
+    this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
     this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
@@ -169,6 +175,8 @@ export class AgentSession implements SessionContext {
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
     const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId).catch(() => null)
+    // A crash cut the main agent off: it is idle now, and says so until it runs again.
+    const cutOff = opened.interrupted.some((e) => e.agentId === session.mainAgentId)
     if (main) {
       session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
       let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
@@ -176,16 +184,14 @@ export class AgentSession implements SessionContext {
         session.enableCoordinator()
         agentType = undefined
       }
-      session.main.restore(repairConversation(main.messages).messages, agentType)
+      session.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
       // The effort chosen when the session began (not its definition's own, which applies anyway).
       if (main.state?.effort !== undefined && !main.state.definition.file) {
         session.restoredEffort = main.state.effort
         session.applyEffortSettings()
       }
       session.coordinator?.restore(main.messages)
-    }
-    // A crash cut the main agent off: it is idle now, and says so until it runs again.
-    if (opened.interrupted.some((e) => e.agentId === session.mainAgentId)) session.mainHandle().status = 'interrupted'
+    } else if (cutOff) session.main.restore([], undefined, 'interrupted')
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
     return session
@@ -385,7 +391,7 @@ export class AgentSession implements SessionContext {
 
   resumeFromInbox(handle: AgentHandle, reportTo: string | null): void {
     const maxTurns = handle.definition?.maxTurns
-    startSubagentRun(this, handle, { history: repairConversation(handle.messages).messages, reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+    startSubagentRun(this, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
   }
 
   runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void {
@@ -415,6 +421,34 @@ export class AgentSession implements SessionContext {
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
     const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(note)]
     return this.main.run(blocks, opts)
+  }
+
+  /**
+   * Compacts an agent's conversation (by id or name; default the main agent), keeping what `instructions` asks
+   * for: now when it is idle, else before its next model request ('scheduled'). Throws with the reason when an
+   * idle agent's compaction fails (its conversation is then unchanged).
+   */
+  async compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
+    const isMain = agentId === this.mainAgentId || agentId === 'main'
+    // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
+    const handle = isMain ? this.mainHandle() : (this.registry.find(agentId) ?? (await this.findAgent(agentId)))
+    if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
+    const opts = instructions ? { instructions } : {}
+    if (isMain) return compactAgent(this, handle, { ...opts, busy: this.main.busy, exclusive: (work) => this.main.exclusive(work) })
+    return compactAgent(this, handle, {
+      ...opts,
+      busy: handle.run !== null || handle.compacting !== undefined,
+      exclusive: (work) => {
+        const done = work()
+        handle.compacting = done
+        const clear = () => {
+          if (handle.compacting === done) handle.compacting = undefined
+        }
+        done.then(clear, clear)
+        this.track(done)
+        return done
+      }
+    })
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */

@@ -7,7 +7,6 @@ import type { AgentDefinition, PermissionMode } from '../../../shared/agent-defi
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, BACKGROUND_ALLOWED, resolveAgentTools } from '../definitions'
 import { resolveModel } from '../model/aliases'
 import { effectiveMode } from '../permissions'
-import { repairConversation } from '../store'
 import type { ToolContext, ToolResult } from '../tools/define-tool'
 import { readRepo } from '../worktrees'
 import { startSubagentRun } from './agent-run'
@@ -180,9 +179,8 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', resumed: true })
   const maxTurns = input.max_turns ?? handle.definition?.maxTurns
   const req: RunRequest = {
+    // Its own conversation (repaired when the run starts: a stopped run's can end in an unanswered tool call).
     prompt: input.prompt,
-    // The conversation of a stopped run can end in an unanswered tool call; answer it so the API accepts it.
-    history: repairConversation(handle.messages).messages,
     ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(background ? { reportTo: caller.id } : { linkTo: ctx.signal })
   }

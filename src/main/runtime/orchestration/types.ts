@@ -3,6 +3,7 @@
 // helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent, ChatMessage, ContentBlock } from '../../../shared/events'
+import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
 import type { AgentRunResult, CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
@@ -23,8 +24,8 @@ export interface ChildResult extends AgentRunResult {
 export interface RunRequest {
   /** The new user message; absent: the messages waiting in the agent's inbox. */
   prompt?: string | ContentBlock[]
-  /** The conversation before this run. */
-  history: ChatMessage[]
+  /** The conversation before this run; absent: the agent's own as it stands when the run starts (repaired for the API). */
+  history?: ChatMessage[]
   maxTurns?: number
   /** A foreground caller's signal: stopping the caller stops this run. */
   linkTo?: AbortSignal
@@ -63,6 +64,10 @@ export interface SessionContext {
   emit: (event: AgentEvent) => void
   /** Background agents with no event for this long are stopped and marked failed. */
   backgroundStallMs: number
+  /** How agents manage their context windows: compaction, clearing of old tool results, windows by model. */
+  contextSettings: ContextSettings
+  /** Where tool outputs too large for the conversation are saved (the session's folder). */
+  toolOutputDir: string
   /** false: thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). */
   thinking?: boolean
   /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */

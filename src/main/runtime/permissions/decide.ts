@@ -11,7 +11,7 @@ import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
 import { bashReadOnlyVerdict } from './bash-read-only'
 import { bashAllowed, bashReadsDeniedPath, bashRuleHits, commandParts, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
-import { pathRuleMatches, type PathContext } from './path-rules'
+import { insideWorkingDirs, pathRuleMatches, type PathContext } from './path-rules'
 import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
 
@@ -26,6 +26,8 @@ export interface PermissionCheck {
   cwd: string
   /** More directories the agent may read (and, in acceptEdits, edit) without asking. */
   additionalDirectories?: string[]
+  /** Directories the agent may read without asking, never edit (the session's saved tool outputs). */
+  readableDirectories?: string[]
   home?: string
   /** The path check to use (built from cwd, additionalDirectories and the rules when absent). */
   policy?: PathPolicy
@@ -160,7 +162,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   // 5. Defaults by kind of call.
   if (!decision) {
     if (call.kind === 'free') return { behavior: 'allow' }
-    if (call.kind === 'read' && inside) return { behavior: 'allow' }
+    if (call.kind === 'read' && (inside || (call.path !== undefined && insideWorkingDirs(call.path, check.readableDirectories ?? [])))) return { behavior: 'allow' }
     if (call.kind === 'bash' && readOnlyCall) {
       const auto = bashAuto('read-only')
       if (auto) return auto

@@ -37,6 +37,8 @@ export interface PermissionGateOptions {
   ask?: AskFn
   headless?: boolean
   additionalDirectories?: string[]
+  /** Directories whose files may be read without asking (never edited). */
+  readableDirectories?: string[]
   home?: string
   /** Folders this agent may write in every mode: its own memory folder (read at each call, as it is found at run start). */
   writableDirs?: () => string[] | undefined
@@ -102,7 +104,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       const roots = [...(opts.additionalDirectories ?? []), ...(opts.extraRoots ?? [])]
       const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
       const writable = opts.writableDirs?.()
-      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent, ...(writable?.length ? { writableDirs: writable } : {}) })
+      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, readableDirectories: opts.readableDirectories, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent, ...(writable?.length ? { writableDirs: writable } : {}) })
       if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
       if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)

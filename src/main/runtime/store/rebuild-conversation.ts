@@ -17,10 +17,22 @@ export interface RebuildOptions {
   onRepair?: (note: string) => void
 }
 
-/** The agent's messages in order, from `message` events, repaired for the Messages API. */
+/** The agent's conversation folded from its events: `message` appends, a compaction starts over from its result. */
+export function foldConversation(events: readonly AgentEvent[]): ChatMessage[] {
+  let messages: ChatMessage[] = []
+  for (const e of events) {
+    if (e.type === 'message') messages.push(e.message)
+    else if (e.type === 'compaction' && e.messages) messages = [...e.messages]
+  }
+  return messages
+}
+
+/**
+ * The agent's messages in order, repaired for the Messages API. Messages before the last compaction stay in
+ * the transcript (for people) but not in the conversation: the compaction's summary stands for them.
+ */
 export function rebuildConversation(events: readonly AgentEvent[], opts: RebuildOptions = {}): ChatMessage[] {
-  const messages: ChatMessage[] = []
-  for (const e of events) if (e.type === 'message') messages.push(e.message)
+  const messages = foldConversation(events)
   const { messages: repaired, repairs } = repairConversation(messages)
   if (opts.onRepair) for (const r of repairs) opts.onRepair(r)
   return repaired

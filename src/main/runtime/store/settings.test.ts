@@ -17,6 +17,7 @@ describe('settings', () => {
     expect(s.settings).toEqual({
       modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
       limits: { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, maxTurns: 200 },
+      context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: {} },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'default',
       theme: 'system',
@@ -50,7 +51,8 @@ describe('settings', () => {
         theme: 'dark',
         colour: 'red',
         coordinator: 'yes',
-        agentTeams: true
+        agentTeams: true,
+        context: { autoCompactPercent: 5, toolResultClearing: 'server', windows: { 'gateway/model': 64_000 } }
       })
     )
     const before = await readFile(file(), 'utf8')
@@ -58,6 +60,7 @@ describe('settings', () => {
     expect(settings).toEqual({
       modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'my-gateway/sonnet', opus: 'claude-opus-5-5' },
       limits: { maxConcurrent: 4, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, maxTurns: 200 },
+      context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: { 'gateway/model': 64_000 } },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'acceptEdits',
       theme: 'dark',
@@ -74,10 +77,21 @@ describe('settings', () => {
         `${file()}: limits.maxDepth: Invalid input: expected number, received string; using the default (3)`,
         `${file()}: unknown setting "limits.maxConcurent" ignored`,
         `${file()}: unknown setting "colour" ignored`,
-        `${file()}: coordinator: Invalid input: expected boolean, received string; using the default (false)`
+        `${file()}: coordinator: Invalid input: expected boolean, received string; using the default (false)`,
+        `${file()}: context.autoCompactPercent: must be between 10 and 100; using the default`,
+        `${file()}: context.toolResultClearing: Invalid option: expected one of "auto"|"api"|"local"|"off"; using the default ("auto")`
       ].sort()
     )
     expect(await readFile(file(), 'utf8')).toBe(before) // loading never rewrites the user's file
+  })
+
+  it('sets and clears the compaction threshold; null takes it back to the default', async () => {
+    const set = await updateSettings(dataDir, { context: { autoCompactPercent: 70, toolResultClearing: 'local' } })
+    expect(set.context).toMatchObject({ autoCompactPercent: 70, toolResultClearing: 'local', autoCompact: true })
+    const cleared = await updateSettings(dataDir, { context: { autoCompactPercent: null } })
+    expect(cleared.context.autoCompactPercent).toBeUndefined()
+    expect(JSON.parse(await readFile(file(), 'utf8'))).toEqual({ context: { toolResultClearing: 'local' } })
+    await expect(updateSettings(dataDir, { context: { autoCompactPercent: 101 } })).rejects.toThrow('Invalid setting context.autoCompactPercent: must be between 10 and 100; nothing was saved')
   })
 
   it('falls back to defaults for a file that is not JSON, naming the file', async () => {

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
+import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import { EFFORT_LEVELS } from '../model/effort'
 import { DEFAULT_LIMITS } from '../orchestration/limits'
@@ -44,6 +45,24 @@ const limitsSchema = z.strictObject({
   maxTurns: limitFields.maxTurns.default(DEFAULT_MAIN_MAX_TURNS)
 })
 
+const contextFields = {
+  autoCompact: z.boolean(),
+  /** Compact past this share of the model's window; absent: Claude Code's threshold (window − reply reserve − 13k). */
+  autoCompactPercent: z.number().min(10, 'must be between 10 and 100').max(100, 'must be between 10 and 100'),
+  toolResultClearing: z.enum(CLEARING_CHOICES),
+  keepToolResults: z.int().min(0).max(1_000),
+  /** Context windows (tokens) by model id, for models the built-in table does not know. */
+  windows: z.record(z.string().trim().min(1), z.int().min(1_000, 'a context window is at least 1,000 tokens').max(100_000_000))
+}
+
+const contextSchema = z.strictObject({
+  autoCompact: contextFields.autoCompact.default(DEFAULT_CONTEXT_SETTINGS.autoCompact),
+  autoCompactPercent: contextFields.autoCompactPercent.optional(),
+  toolResultClearing: contextFields.toolResultClearing.default(DEFAULT_CONTEXT_SETTINGS.toolResultClearing),
+  keepToolResults: contextFields.keepToolResults.default(DEFAULT_CONTEXT_SETTINGS.keepToolResults),
+  windows: contextFields.windows.default({})
+})
+
 const permissionMode = z.enum(PERMISSION_MODES)
 /** A session's effort when nothing else sets one (see model/effort-settings.ts); absent: each model's default. */
 const effortLevel = z.enum(EFFORT_LEVELS as unknown as ['low', 'medium', 'high', 'xhigh', 'max'])
@@ -56,6 +75,8 @@ const settingsSchema = z.strictObject({
   defaultModel: modelId.default(DEFAULT_MODEL),
   modelAliases: aliasesSchema.prefault({}),
   limits: limitsSchema.prefault({}),
+  /** Long sessions: auto-compaction and its threshold, clearing of old tool results, context windows by model. */
+  context: contextSchema.prefault({}),
   defaultPermissionMode: permissionMode.default('default'),
   defaultEffort: effortLevel.optional(),
   theme: theme.default('system'),
@@ -84,6 +105,8 @@ const patchSchema = z.strictObject({
   /** null takes an alias back to its default. */
   modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
+  /** null takes autoCompactPercent back to Claude Code's threshold. */
+  context: z.strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() }).partial().optional(),
   defaultPermissionMode: permissionMode.optional(),
   /** null: back to each model's default. */
   defaultEffort: effortLevel.nullable().optional(),
@@ -106,6 +129,7 @@ export interface SettingsPatch {
   /** null takes an alias back to its default (the key leaves the file). */
   modelAliases?: Partial<Record<keyof Settings['modelAliases'], string | null>>
   limits?: Partial<Settings['limits']>
+  context?: Partial<Omit<Settings['context'], 'autoCompactPercent'>> & { autoCompactPercent?: number | null }
   defaultPermissionMode?: Settings['defaultPermissionMode']
   /** null: back to each model's default effort. */
   defaultEffort?: Settings['defaultEffort'] | null

@@ -53,7 +53,7 @@ function human(ms: number): string {
 
 function runForeground(command: string, prepared: PreparedCommand, cwd: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   const started = Date.now()
-  const capture = new OutputCapture()
+  const capture = new OutputCapture(undefined, undefined, ctx.outputFile)
   // Kept apart as well, for hooks: Claude Code's tool_response has stdout and stderr separately.
   const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
   const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })

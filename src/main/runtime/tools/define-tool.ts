@@ -1,5 +1,5 @@
 // One wrapper for every tool: zod-validated input with an error the model can act on, abort wiring,
-// output truncation, and `{ content, details }` (content for the model, details for the UI).
+// its output cap (applied by the runner), and `{ content, details }` (content for the model, details for the UI).
 import { z } from 'zod'
 
 /** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
@@ -15,6 +15,8 @@ export interface ToolContext {
   onUpdate?: (details: unknown) => void
   /** What the permission layer granted this call (Bash: which sandbox). Absent: the tool's own default. */
   sandbox?: SandboxLevel
+  /** Where this call may save an output too large to return whole (a tool that streams a lot writes it itself). */
+  outputFile?: string
 }
 
 export interface ToolResult {
@@ -46,6 +48,8 @@ export interface Tool {
   sameForEveryAgent?: boolean
   /** Sent to the model but refused when called (a fork keeps its parent's tool list): why, for the model. */
   withheld?: string
+  /** Output past this many characters is saved to a file (or cut), not returned whole. Default DEFAULT_MAX_OUTPUT_CHARS. */
+  maxOutputChars?: number
   /** Validates raw model input, then runs. Never throws: errors come back as `isError` results. */
   run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>
   /** Validates without running; returns the parsed input or an error message for the model. */
@@ -58,7 +62,7 @@ export interface ToolSpec<S extends z.ZodType> {
   schema: S
   readOnly: boolean
   concurrencySafe?: boolean
-  /** Output beyond this many characters is cut, with a note saying how much was dropped. */
+  /** Output beyond this many characters is saved to a file, the model getting its head and the path (tools/large-output.ts). */
   maxOutputChars?: number
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
 }
@@ -107,14 +111,15 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     inputJsonSchema: jsonSchema,
     readOnly: spec.readOnly,
     concurrencySafe: spec.concurrencySafe ?? spec.readOnly,
+    maxOutputChars: max,
     parse,
     async run(raw, ctx) {
       const parsed = parse(raw)
       if (!parsed.ok) return { content: parsed.error, isError: true }
       if (ctx.signal.aborted) return { content: `${spec.name} was not run: the agent was stopped.`, isError: true }
       try {
-        const result = await spec.execute(parsed.input as z.infer<S>, ctx)
-        return { ...result, content: truncateOutput(result.content, max) }
+        // The tool runner limits the output (saving a large one to a file), for every tool alike.
+        return await spec.execute(parsed.input as z.infer<S>, ctx)
       } catch (err) {
         if (ctx.signal.aborted) return { content: `${spec.name} was interrupted: the agent was stopped.`, isError: true }
         const message = err instanceof Error ? err.message : String(err)

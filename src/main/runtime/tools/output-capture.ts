@@ -1,6 +1,11 @@
 // Bounded capture of a command's interleaved stdout+stderr: keeps the head and the tail (errors usually come
 // last) and counts what was dropped in between, so a chatty command cannot exhaust memory or the context.
+// Given a file, it also saves the whole output there once it outgrows the head and tail, so that what the
+// conversation leaves out can still be read.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
+import { savedOutputNote } from './large-output'
 
 export class OutputCapture {
   private head = ''
@@ -8,10 +13,14 @@ export class OutputCapture {
   private dropped = 0
   private total = 0
   private readonly decoders = new Map<string, StringDecoder>()
+  private spool: { fd: number; lines: number } | null = null
+  private spoolError: string | null = null
 
   constructor(
     private readonly headChars = 15_000,
-    private readonly tailChars = 15_000
+    private readonly tailChars = 15_000,
+    /** Where the whole output is saved when it outgrows head and tail. */
+    private readonly spoolFile?: string
   ) {}
 
   /** Appends a chunk from a named stream (UTF-8 split across chunks is decoded correctly per stream). */
@@ -25,10 +34,33 @@ export class OutputCapture {
 
   flush(): void {
     for (const d of this.decoders.values()) this.append(d.end())
+    if (this.spool) closeSync(this.spool.fd)
+  }
+
+  /** Saves `text` to the spool file, opening it (with what came before) the first time output is dropped. */
+  private save(text: string): void {
+    if (!this.spoolFile || this.spoolError) return
+    try {
+      if (!this.spool) {
+        mkdirSync(dirname(this.spoolFile), { recursive: true })
+        this.spool = { fd: openSync(this.spoolFile, 'w', 0o600), lines: 0 }
+        this.write(this.head + this.tail)
+      }
+      this.write(text)
+    } catch (err) {
+      this.spoolError = err instanceof Error ? err.message : String(err)
+    }
+  }
+
+  private write(text: string): void {
+    if (!this.spool || !text) return
+    writeSync(this.spool.fd, text)
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.spool.lines++
   }
 
   private append(text: string): void {
     if (!text) return
+    if (this.spool || this.head.length + this.tail.length + text.length > this.headChars + this.tailChars) this.save(text)
     this.total += text.length
     const room = this.headChars - this.head.length
     if (room > 0) {
@@ -59,6 +91,7 @@ export class OutputCapture {
 
   text(): string {
     if (!this.dropped) return this.head + this.tail
-    return `${this.head}\n\n[… ${this.dropped} characters of output omitted …]\n\n${this.tail}`
+    const where = this.spool && this.spoolFile ? ` ${savedOutputNote(this.spoolFile, this.total, this.spool.lines + 1, 'its beginning and its end are shown')}` : this.spoolError ? ` (the whole output could not be saved: ${this.spoolError})` : ''
+    return `${this.head}\n\n[… ${this.dropped} characters of output omitted …]${where}\n\n${this.tail}`
   }
 }

@@ -9,6 +9,7 @@ import { useFitLevel } from '../lib/use-fit-level'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
+import { ContextMeter } from './context-meter'
 import { Icon } from './icon'
 import { StatusBadge } from './status'
 
@@ -26,10 +27,11 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const clock = child ? formatClock(elapsedMs(child, now)) : ''
   const turn = child ? `turn ${child.turn}${child.maxTurns ? `/${child.maxTurns}` : ''}` : ''
   const cost = child ? formatCost(child.usage.costUsd) : ''
-  // A narrow card drops the turn, then the elapsed time, before its status, cost or current tool would be
-  // cut. (The clock's length, not its text: a card measures again when its stats could be wider, not every second.)
+  // A narrow card drops the turn, then the elapsed time, then its context meter, before its status, cost or
+  // current tool would be cut. (The clock's length, not its text: a card measures again when its stats could be wider, not every second.)
   const stats = useRef<HTMLSpanElement>(null)
-  const fit = useFitLevel(stats, 2, `${child?.status}|${clock.length}|${turn}|${cost}|${currentTool?.name ?? ''}`)
+  const meter = child?.context?.tokens != null ? Math.floor((child.context.tokens / child.context.window) * 100) : null
+  const fit = useFitLevel(stats, 3, `${child?.status}|${clock.length}|${turn}|${cost}|${currentTool?.name ?? ''}|${meter}|${child?.context?.compacting}`)
   if (!tool) return null
   const starting = type ? `Starting the ${type} agent…` : 'Starting a subagent…'
   return (
@@ -55,6 +57,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               <StatusBadge status={child.status} />
               {fit < 2 && <span>{clock}</span>}
               {fit < 1 && <span>{turn}</span>}
+              {fit < 3 && <ContextMeter context={child.context} short />}
               <span className="agent-card-cost">{cost}</span>
               {currentTool && (
                 <span className="agent-card-tool" title={currentTool.name}>

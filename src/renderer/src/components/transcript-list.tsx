@@ -7,6 +7,7 @@ import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } 
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
 import { AgentCard } from './agent-card'
+import { CompactionRow } from './compaction-row'
 import { findRevealed, highlightWords } from './reveal'
 import { useOpenRows } from './row-state'
 import { Icon } from './icon'
@@ -60,6 +61,8 @@ const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptIte
       return <div className="msg-notice">{item.text}</div>
     case 'inbox':
       return <InboxRow item={item} sessionId={sessionId} />
+    case 'compaction':
+      return <CompactionRow item={item} />
   }
 })
 

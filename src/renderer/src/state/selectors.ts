@@ -78,6 +78,8 @@ export interface TimelineRow {
   end: number | null
   tools: Array<{ id: string; name: string; start: number; end: number | null; status: string }>
   waits: WaitSpan[]
+  /** When its conversation was compacted. */
+  compactions: number[]
 }
 
 /** Lifetimes, tool calls and waits of every agent, for the timeline. */
@@ -94,7 +96,8 @@ export function timelineRows(session: SessionState): { rows: TimelineRow[]; star
       tools: a.toolIds
         .map((tid) => session.tools[tid])
         .filter((t) => t && !AGENT_TOOL_NAMES.has(t.name))
-        .map((t) => ({ id: t.id, name: t.name, start: t.runStartedAt ?? t.startedAt, end: t.endedAt ?? null, status: t.status }))
+        .map((t) => ({ id: t.id, name: t.name, start: t.runStartedAt ?? t.startedAt, end: t.endedAt ?? null, status: t.status })),
+      compactions: a.context?.compactedAt ?? []
     }
   })
   const start = rows.length ? Math.min(...rows.map((r) => r.start)) : 0

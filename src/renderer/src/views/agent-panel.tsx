@@ -5,6 +5,9 @@ import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
 import { lengthVerdict } from '../lib/length-limit'
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react'
 import { AgentCard } from '../components/agent-card'
+import { CompactButton } from '../components/compact-button'
+import { CompactionRow } from '../components/compaction-row'
+import { ContextMeter } from '../components/context-meter'
 import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
@@ -14,7 +17,7 @@ import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
-import { formatClock, formatCost, formatCount, formatTokens, truncate } from '../lib/format'
+import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
 import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
 import { useFollowBottom } from '../lib/use-follow-bottom'
@@ -26,7 +29,6 @@ import { usageBreakdown } from '../../../shared/usage'
 import { sendMessage, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { ModelWait } from '../components/model-wait'
-import { contextUse } from '../../../shared/view/context-use'
 import { stopWithToast } from './stop-agent'
 
 const TAIL = 24
@@ -47,19 +49,8 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
       </span>
       <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
       <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">{formatCost(agent.usage.costUsd)}</span>
-      <ContextFigure agent={agent} />
+      <ContextMeter context={agent.context} />
     </div>
-  )
-}
-
-/** "34% ctx": how full the agent's context window is, with the figures in its tooltip; amber from 80%. */
-export function ContextFigure({ agent }: { agent: AgentState }) {
-  const ctx = contextUse(agent)
-  if (!ctx) return null
-  return (
-    <span className={ctx.fraction >= 0.8 ? 'ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="panel-context">
-      {ctx.fraction > 0 && ctx.fraction < 0.005 ? '<1%' : `${Math.round(ctx.fraction * 100)}%`} ctx
-    </span>
   )
 }
 
@@ -69,6 +60,7 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
   return (
     <div className="panel-actions">
       {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
+      {agent.context && agent.context.tokens !== null && <CompactButton sessionId={agent.sessionId} agentId={agent.id} compacting={agent.context.compacting} />}
       {active && onMessage && (
         <button className="icon-button" title="Steer: send this agent a message (M)" onClick={onMessage} data-testid="panel-message" data-action="message">
           <Icon name="message" size={14} />
@@ -145,6 +137,8 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
       return <div className="msg-notice">{item.text}</div>
     case 'inbox':
       return <InboxRow item={item} sessionId={sessionId} compact />
+    case 'compaction':
+      return <CompactionRow item={item} compact />
   }
 })
 

@@ -9,7 +9,8 @@ import { elapsedMs } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
-import { resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
+import { compactAgent, resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
+import { parseCompactCommand } from '../../../shared/compact-command'
 import { PromptBox } from './prompt-box'
 import { useState } from 'react'
 import { errorText } from '../transport/types'
@@ -150,11 +151,14 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         <PromptBox
           key={sessionId}
           draftKey={`followup:${sessionId}`}
-          placeholder={running ? 'Message the main agent while it works…' : 'Follow up…'}
+          placeholder={running ? 'Message the main agent while it works… (/compact to compact its conversation)' : 'Follow up… (/compact to compact the conversation)'}
           testId="followup"
           maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
           onSubmit={async (text) => {
-            if (running && rootId) await sendMessage(sessionId, rootId, text)
+            // `/compact [what to keep]` compacts the main agent instead of going to it as a prompt.
+            const compact = parseCompactCommand(text)
+            if (compact && rootId) await compactAgent(sessionId, rootId, compact.instructions)
+            else if (running && rootId) await sendMessage(sessionId, rootId, text)
             else await sendPrompt(sessionId, text)
           }}
         />

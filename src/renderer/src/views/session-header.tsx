@@ -1,4 +1,6 @@
 // The bar over a session: its title and status, live totals, and the permission queue button.
+import { CompactButton } from '../components/compact-button'
+import { ContextMeter } from '../components/context-meter'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
@@ -100,7 +102,9 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
               <Icon name="agents" size={13} /> {progressText(counts)}
             </span>
           )}
-          <span title={breakdown}>{formatTokens(tokens)} tok</span>
+          <span className="session-header-tokens" title={breakdown}>
+            {formatTokens(tokens)} tok
+          </span>
           {cached !== null && (
             <span className="session-header-cached" title={`${breakdown}\nRead from the prompt cache: ${Math.round(cached * 100)}% of the input`} data-testid="session-cached">
               {Math.round(cached * 100)}% cached
@@ -109,6 +113,13 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           <span title={breakdown} data-testid="session-cost">
             {formatCost(usage?.costUsd ?? 0)}
           </span>
+          {root.context && (
+            <span className="header-context" data-testid="header-context">
+              <span className="header-context-label">Main agent</span>
+              <ContextMeter context={root.context} />
+              {root.context.tokens !== null && sessionId && <CompactButton sessionId={sessionId} agentId={root.id} compacting={root.context.compacting} />}
+            </span>
+          )}
         </div>
       )}
       <div className="session-header-actions">

@@ -2,7 +2,7 @@
 // (shared/settings-fields.ts), and turned into a patch only when every field holds.
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { Settings, SettingsPatch } from '../../../shared/ipc-contract'
-import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type EffortChoice, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type ClearingChoice, type EffortChoice, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 
 export interface Draft {
   baseUrl: string
@@ -18,6 +18,9 @@ export interface Draft {
   coordinator: boolean
   agentTeams: boolean
   promptCacheSharing: Settings['promptCacheSharing']
+  autoCompact: boolean
+  autoCompactPercent: string
+  toolResultClearing: ClearingChoice
   /** Claude Code's worktree.baseRef (saved to the user's Claude Code settings only when changed). */
   worktreeBaseRef: Settings['worktreeBaseRef']['value']
   mergeStrategy: Settings['mergeStrategy']
@@ -25,10 +28,10 @@ export interface Draft {
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
 
-export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd']
+export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'autoCompactPercent']
 
 /** Fields in the order they appear, so the first invalid one is the one focused. */
-export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), ...NUMBER_FIELDS, 'defaultPermissionMode']
+export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), 'maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'defaultPermissionMode', 'autoCompactPercent', 'toolResultClearing']
 
 export const toDraft = (s: Settings): Draft => ({
   baseUrl: s.baseUrl ?? '',
@@ -43,6 +46,9 @@ export const toDraft = (s: Settings): Draft => ({
   coordinator: s.coordinator,
   agentTeams: s.agentTeams,
   promptCacheSharing: s.promptCacheSharing,
+  autoCompact: s.context.autoCompact,
+  autoCompactPercent: s.context.autoCompactPercent === null ? '' : String(s.context.autoCompactPercent),
+  toolResultClearing: s.context.toolResultClearing,
   worktreeBaseRef: s.worktreeBaseRef.value,
   mergeStrategy: s.mergeStrategy
 })
@@ -90,7 +96,8 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
     defaultEffort: d.defaultEffort || null,
     coordinator: d.coordinator,
     agentTeams: d.agentTeams,
-    promptCacheSharing: d.promptCacheSharing
+    promptCacheSharing: d.promptCacheSharing,
+    context: { autoCompact: d.autoCompact, autoCompactPercent: num('autoCompactPercent'), toolResultClearing: d.toolResultClearing }
   }
 }
 

@@ -4,7 +4,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
-import { EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { CLEARING_CHOICES, CLEARING_LABEL, EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type ClearingChoice, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
@@ -212,6 +212,30 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           </select>
           <FieldMessage field="defaultPermissionMode" error={err('defaultPermissionMode')} hint="For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file." />
         </label>
+      </section>
+      <section className="settings-section">
+        <h3>Long sessions</h3>
+        <label className="check-field">
+          <input type="checkbox" checked={d.autoCompact} onChange={(e) => up({ autoCompact: e.target.checked })} data-testid="setting-autoCompact" />
+          <span>
+            <span className="field-label">Compact conversations automatically</span>
+            <span className="field-hint">When an agent’s conversation nears its model’s context window, the older part is summarised and the agent carries on from the summary and its latest turns. Its transcript keeps everything.</span>
+          </span>
+        </label>
+        <div className="field-grid">
+          {num('autoCompactPercent', 'Compact at (% of the window)', 'Empty: like Claude Code, the window less 33k (83.5% of 200k, 96.7% of 1M). 10 to 100.', 'Default')}
+          <label className="field">
+            <span className="field-label">Old tool results</span>
+            <select value={d.toolResultClearing} onChange={(e) => up({ toolResultClearing: e.target.value as ClearingChoice })} data-testid="setting-toolResultClearing" {...fieldProps('toolResultClearing', err('toolResultClearing'))}>
+              {CLEARING_CHOICES.map((c) => (
+                <option key={c} value={c}>
+                  {CLEARING_LABEL[c]}
+                </option>
+              ))}
+            </select>
+            <FieldMessage field="toolResultClearing" error={err('toolResultClearing')} hint="Past half the window, all but the last five become one-line notes in what is sent (transcripts keep them). The API does this for Claude 4 and later on Anthropic’s own endpoint; elsewhere Fanout does." />
+          </label>
+        </div>
       </section>
       <section className="settings-section">
         <h3>Orchestration (new sessions)</h3>

@@ -1,7 +1,9 @@
 // Pulls the routing fields out of a Messages API body, and checks the rules the real API enforces
 // (so a loop bug that the real API would reject fails here too, with the API's kind of message).
 import { versionOf } from '../prompt-cache-rules'
+import { SUMMARY_REQUEST_HEADER } from '../../compaction/summary-prompt'
 import type { ParsedRequest, SeenToolResult } from './types'
+import { requestTokens, type AppliedEdits } from './usage'
 
 /**
  * Models that take `{"role": "system"}` messages in the conversation ("Mid-conversation system messages":
@@ -34,7 +36,7 @@ function toolResultsOf(content: unknown): SeenToolResult[] {
     .map((b: any) => ({ toolUseId: b.tool_use_id, content: typeof b.content === 'string' ? b.content : textOf(b.content), isError: b.is_error === true }))
 }
 
-export function parseRequest(method: string, path: string, headers: ParsedRequest['headers'], body: any): ParsedRequest {
+export function parseRequest(method: string, path: string, headers: ParsedRequest['headers'], body: any, contextEdits: AppliedEdits | null = null): ParsedRequest {
   const messages: ParsedRequest['messages'] = Array.isArray(body?.messages) ? body.messages : []
   const tools: ParsedRequest['tools'] = Array.isArray(body?.tools) ? body.tools : []
   const users = messages.filter((m) => m.role === 'user')
@@ -55,7 +57,10 @@ export function parseRequest(method: string, path: string, headers: ParsedReques
     firstUserText: users.length ? textOf(users[0].content) : '',
     lastUserText: lastUser ? textOf(lastUser.content) : '',
     toolResults: lastUser ? toolResultsOf(lastUser.content) : [],
-    turn: messages.filter((m) => m.role === 'assistant').length
+    turn: messages.filter((m) => m.role === 'assistant').length,
+    inputTokens: body ? requestTokens(body) : 0,
+    contextEdits,
+    isSummaryRequest: lastUser ? textOf(lastUser.content).startsWith(SUMMARY_REQUEST_HEADER) : false
   }
 }
 

@@ -1,6 +1,9 @@
 // A small scenario DSL: each agent is recognised by its system prompt or its task, and answers turn by
 // turn. The turn is read from the request itself (how many assistant messages it carries), so scripts
-// stay right when many agents call at once and when a call is retried.
+// stay right when many agents call at once and when a call is retried. A compaction's summary request is
+// answered by the agent's `summarize` turn (default: a summary of what the request shows, see
+// scriptedSummary); after a compaction the turn counts only what the compacted conversation holds, so a
+// script for a long session decides from what the request says (its tool results, its summary) instead.
 //
 //   scriptByAgent([
 //     { name: 'main', match: 'You are the lead', turns: [reply.toolUses([...3 Agent calls]), reply.text('All done.')] },
@@ -21,6 +24,8 @@ export interface AgentScript {
   turns: Turn[]
   /** Answers every turn past `turns` (a follow-up prompt, a report after the script ran out); without it such a turn is a 400. */
   then?: Turn
+  /** Answers this agent's summary requests (compaction); default scriptedSummary. */
+  summarize?: Turn
 }
 
 export function matches(matcher: Matcher, req: ParsedRequest): boolean {
@@ -36,12 +41,16 @@ const preview = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '
  * Accepts a list of scripts, or an object whose keys are names (values `{ match, turns }`) or,
  * shorter, substring matchers (values are the turns): `scriptByAgent({ 'You are Explore': [t1, t2] })`.
  */
-export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'> | Turn[]>, opts: { fallback?: Respond } = {}): Respond {
+export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'> | Turn[]>, opts: { fallback?: Respond; summarize?: Turn } = {}): Respond {
   const list: AgentScript[] = Array.isArray(scripts)
     ? scripts
     : Object.entries(scripts).map(([key, s]) => (Array.isArray(s) ? { name: key, match: key, turns: s } : { name: key, ...s }))
   return async (req, ctx) => {
     const script = list.find((s) => matches(s.match, req))
+    if (req.isSummaryRequest) {
+      const turn = script?.summarize ?? opts.summarize ?? scriptedSummary
+      return typeof turn === 'function' ? turn(req, ctx) : turn
+    }
     if (!script) {
       if (opts.fallback) return opts.fallback(req, ctx)
       return reply.badRequest(`scripted server: no script matches this request (system: ${preview(req.system)}, first user message: ${preview(req.firstUserText)})`)
@@ -61,4 +70,20 @@ export function byAttempt(...replies: ScriptedReply[]): Turn {
 /** Answers every request with the same turns list, regardless of who asks (single-agent tests). */
 export function scriptTurns(...turns: Turn[]): Respond {
   return scriptByAgent([{ name: 'the agent', match: () => true, turns }])
+}
+
+/**
+ * A model's summary, made up from the summary request itself: the task (the first user message), the latest
+ * request, and the first line of every tool result it shows, so a test can see what the summary was written from.
+ */
+export function scriptedSummary(req: ParsedRequest): ScriptedReply {
+  const textOf = (content: unknown): string =>
+    typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n') : ''
+  const results: string[] = []
+  for (const m of req.messages)
+    if (Array.isArray(m.content)) for (const b of m.content) if (b?.type === 'tool_result') results.push(textOf(b.content).split('\n')[0].slice(0, 200))
+  const users = req.messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)).filter((t) => !t.startsWith('Context compaction:'))
+  return reply.text(
+    [`1. Task: ${req.firstUserText.slice(0, 500)}`, `2. Latest request: ${(users[users.length - 1] ?? '').slice(0, 500)}`, `5. Work done: ${results.length} tool results seen.`, ...results.map((r) => `- ${r}`)].join('\n')
+  )
 }

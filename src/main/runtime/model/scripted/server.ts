@@ -10,6 +10,8 @@ import { DEFAULT_MODEL_ALIASES } from '../aliases'
 import { parseRequest, validateMessagesBody } from './parse-request'
 import { PromptCache, type CachePlan } from './prompt-cache'
 import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
+import { contextWindowFor } from '../context-window'
+import { applyContextManagement, promptTooLongMessage } from './usage'
 import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
 
 export interface ScriptedModelInfo {
@@ -37,6 +39,12 @@ export interface ScriptedServerOptions {
    * all (every input token uncached); pass one to share it or to give it a clock. Default: a fresh one.
    */
   promptCache?: PromptCache | false
+  /**
+   * The context window (tokens, counted as usage.ts counts them), per model or for all: a larger request is
+   * answered with the API's 400 "prompt is too long: N tokens > M maximum" and never reaches the script.
+   * Default: each model's own (context-window.ts: 1M for the 5.x models, 200,000 for most others).
+   */
+  contextWindow?: number | ((model: string) => number)
 }
 
 export interface ScriptedServer {
@@ -139,6 +147,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const requestId = nextId('req')
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
+    const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? contextWindowFor(rec.model))
+    if (rec.inputTokens > window) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: promptTooLongMessage(rec.inputTokens, window) }, requestId)
     // The cache is consulted when the request arrives; what it writes is readable once the response begins.
     let plan: CachePlan | null = null
     if (cache) {
@@ -189,7 +199,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       capabilities: null,
       deprecated_at: null,
       retires_at: null,
-      max_input_tokens: 200_000,
+      max_input_tokens: contextWindowFor(m.id),
       max_tokens: 64_000
     }))
     sendJson(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null })
@@ -207,7 +217,10 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
         return sendError(res, { status: 400, errorType: 'invalid_request_error', message: 'Request body is not valid JSON.' }, nextId('req'))
       }
     }
-    const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body)
+    // The API applies context management before the model reads the request: the script sees the edited one.
+    const edited = req.method === 'POST' && path === '/v1/messages' ? applyContextManagement(body, req.headers) : { edits: null }
+    if ('error' in edited) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: edited.error }, nextId('req'))
+    const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body, edited.edits)
     const rec: RecordedRequest = { ...parsed, receivedAt, index: seenRequests++ }
     if (opts.recordRequests !== false) requests.push(rec)
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')

@@ -1,6 +1,7 @@
 // Renders a scripted message as the Messages API renders it: the SSE event sequence for streaming
 // requests, or one Message object for non-streaming ones.
 import type { MessageReply, ParsedRequest, ReplyBlock } from './types'
+import { usageOf } from './usage'
 
 export interface Frame {
   /** The SSE text: `event: x\ndata: {...}\n\n`. */
@@ -22,26 +23,8 @@ function chunks(text: string, size: number): string[] {
   return out
 }
 
-/** A rough token count (4 characters a token), so usage and cost have plausible magnitudes. */
-export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4))
-
 export function defaultStopReason(reply: MessageReply): string {
   return reply.stopReason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn')
-}
-
-/** The response's usage: the simulated cache's split of the input when there is one, a reply's overrides first. */
-function usageOf(reply: MessageReply, req: ParsedRequest) {
-  const outputChars = reply.content.reduce((n, b) => n + JSON.stringify(b).length, 0)
-  const cache = req.cache
-  const written = cache ? cache.write5m + cache.write1h : 0
-  return {
-    input_tokens: reply.usage?.input_tokens ?? cache?.uncached ?? estimateTokens(JSON.stringify(req.messages ?? []) + req.system),
-    output_tokens: reply.usage?.output_tokens ?? (outputChars ? estimateTokens('x'.repeat(outputChars)) : 0),
-    cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? cache?.read ?? 0,
-    cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? written,
-    // The split of the writes by lifetime, as the API reports it.
-    cache_creation: reply.usage?.cache_creation_input_tokens !== undefined ? { ephemeral_5m_input_tokens: reply.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 } : { ephemeral_5m_input_tokens: cache?.write5m ?? 0, ephemeral_1h_input_tokens: cache?.write1h ?? 0 }
-  }
 }
 
 function toolJson(b: ReplyBlock & { type: 'tool_use' }): string {
@@ -92,7 +75,8 @@ export function renderStream(reply: MessageReply, req: ParsedRequest, ids: Rende
     frame('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: defaultStopReason(reply), stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens }
+      usage: { output_tokens: usage.output_tokens },
+      ...(req.contextEdits ? { context_management: contextManagementOf(req) } : {})
     }),
     frame('message_stop', { type: 'message_stop' })
   )
@@ -125,6 +109,13 @@ export function renderMessage(reply: MessageReply, req: ParsedRequest, ids: Rend
     content,
     stop_reason: defaultStopReason(reply),
     stop_sequence: null,
-    usage: usageOf(reply, req)
+    usage: usageOf(reply, req),
+    context_management: req.contextEdits ? contextManagementOf(req) : null
   }
+}
+
+/** The API's report of what its context management cleared from the request. */
+function contextManagementOf(req: ParsedRequest) {
+  const e = req.contextEdits
+  return { applied_edits: e ? [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: e.clearedToolUses, cleared_input_tokens: e.clearedInputTokens }] : [] }
 }

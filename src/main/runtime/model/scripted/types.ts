@@ -29,10 +29,16 @@ export interface ParsedRequest {
   /** Text blocks of the last user message, joined with "\n" (system-reminders included). */
   lastUserText: string
   toolResults: SeenToolResult[]
-  /** Assistant messages already in the conversation: 0 on an agent's first call, 1 on its second... */
+  /** Assistant messages already in the conversation: 0 on an agent's first call, 1 on its second... (after a compaction it counts only what the compacted conversation holds). */
   turn: number
   /** What the simulated prompt cache made of it (set when the request arrives; absent when the cache is off). */
   cache?: { uncached: number; read: number; write5m: number; write1h: number }
+  /** The request's size as the model reads it, in tokens (see usage.ts); reported as usage.input_tokens. */
+  inputTokens: number
+  /** What the API's context management cleared from it (null: nothing). */
+  contextEdits: { clearedToolUses: number; clearedInputTokens: number } | null
+  /** A compaction's summary request (its last user message is Fanout's summary request). */
+  isSummaryRequest: boolean
 }
 
 export interface RecordedRequest extends ParsedRequest {
