@@ -66,4 +66,21 @@ describe('prompt-cache breakpoints in the request body', () => {
     const ending: any = buildRequestBody({ model: 'm', messages })
     expect(ending.messages[1].content.map((b: any) => !!b.cache_control)).toEqual([true, false])
   })
+
+  it('places them as if the conversation ended where the request says (a summary request): the question after it is not marked', () => {
+    const messages = conversation(3)
+    const request: ChatMessage[] = [...messages, { role: 'user', content: [{ type: 'text', text: 'Summarise the conversation.' }] }]
+    const body: any = buildRequestBody({ model: 'm', system: 'sys', tools, sharedTools: 3, messages: request, cacheBreakpointAt: messages.length - 1 })
+    const asTurn: any = buildRequestBody({ model: 'm', system: 'sys', tools, sharedTools: 3, messages })
+    expect(markedMessages(body.messages)).toEqual(markedMessages(asTurn.messages))
+    expect(markedMessages(body.messages)).toEqual([`${messages.length - 3}.0`, `${messages.length - 2}.1`, `${messages.length - 1}.0`])
+    expect(count(body)).toBe(4)
+  })
+
+  it('after a compaction, marks the new conversation as a first turn: the summary message, with the shared tools', () => {
+    const compacted: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'Summary of the conversation so far.' }, { type: 'text', text: 'Continue.' }] }]
+    const body: any = buildRequestBody({ model: 'm', system: 'sys', tools, sharedTools: 3, messages: compacted })
+    expect(marked(body.tools)).toEqual([2])
+    expect(markedMessages(body.messages)).toEqual(['0.1'])
+  })
 })
