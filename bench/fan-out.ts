@@ -82,7 +82,6 @@ async function once(url: string, cwd: string, opts: { transcripts: boolean; bodi
     cwd,
     home: cwd,
     client,
-    ripgrep: false,
     managedSettingsFile: null,
     limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 },
     ...(opts.transcripts ? { dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')) } : {})

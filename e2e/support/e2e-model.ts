@@ -64,6 +64,8 @@ const tagOf = (i: number, slow: boolean, pause: boolean) => `[e2e agent ${i}${sl
 const TAG = /\[e2e agent (\d+)( slow)?( pause)?\]/
 const PAUSE_MS = 6000
 
+const planOf = (i: number) => PLANS[i % PLANS.length]
+
 function fanOutCount(req: ParsedRequest): number {
   const m = /fan out to (\d+)/i.exec(req.firstUserText)
   return m ? Math.min(64, Number(m[1])) : 4
@@ -80,8 +82,10 @@ function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
 }
 
 /**
- * Holds each subagent's first reply until every agent of the fan-out has asked for one, so the agents
- * really run side by side however long worktree creation or a loaded machine delays one of them.
+ * Holds each subagent's first reply until every agent type of the fan-out has asked for one, so the agents
+ * really run side by side however long worktree creation or a loaded machine delays one of them. By type, not
+ * by agent: siblings of one type share their prompt's prefix, and all but the first wait for its response to
+ * begin before they ask (cache-sharing.ts), which a line that held that response for them would never let happen.
  */
 function startingLine() {
   let expected = 0
@@ -106,7 +110,7 @@ export function e2eScript(opts: { speed: number }): Respond {
     name: 'subagent',
     match: TAG,
     turns: Array.from({ length: 8 }, (_, turn) => async (req: ParsedRequest) => {
-      if (turn === 0) await line.arrive(TAG.exec(req.firstUserText)![0])
+      if (turn === 0) await line.arrive(planOf(Number(TAG.exec(req.firstUserText)![1])).type)
       return childTurn(req, opts.speed)
     })
   }
@@ -115,7 +119,7 @@ export function e2eScript(opts: { speed: number }): Respond {
     match: 'lead agent in Fanout',
     turns: [
       (req: ParsedRequest) => {
-        line.expect(fanOutCount(req))
+        line.expect(new Set(Array.from({ length: fanOutCount(req) }, (_, i) => planOf(i).type)).size)
         const pause = /the model pauses/i.test(req.firstUserText)
         return reply.with(
           // The Agent calls' JSON arrives in large pieces, so a 32-way fan-out starts in a second.

@@ -10,7 +10,7 @@ import type { AgentEvent, AgentEventType, AgentStatus } from './events'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { FolderTrustSchema } from './trust'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
 
 export * from './ipc-channels'
 export { OlderPageSchema, SessionViewSchema } from './view-schemas'
@@ -169,6 +169,8 @@ export const SettingsSchema = z.object({
   coordinator: z.boolean(),
   /** New sessions may create an agent team (coordinator mode always may). */
   agentTeams: z.boolean(),
+  /** How agents that start together share the prompt cache (first, prewarm, off). */
+  promptCacheSharing: z.enum(CACHE_SHARING_MODES),
   /** Light, dark, or as the system says. */
   theme: z.enum(THEME_CHOICES),
   /** "Skip for now" was chosen on the first-run screen. */
@@ -200,6 +202,7 @@ export const SettingsPatchSchema = z
     defaultEffort: z.enum(EFFORT_CHOICES).nullable().optional(),
     coordinator: z.boolean().optional(),
     agentTeams: z.boolean().optional(),
+    promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
     theme: z.enum(THEME_CHOICES).optional(),
     firstRunSkipped: z.boolean().optional(),
     context: ContextSettingsSchema.partial().strict().optional(),

@@ -13,6 +13,13 @@ export type EffortChoice = (typeof EFFORT_CHOICES)[number]
 export const EFFORT_LABEL: Record<EffortChoice, string> = { low: 'Low effort', medium: 'Medium effort', high: 'High effort', xhigh: 'Extra high effort', max: 'Max effort' }
 export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
+/**
+ * How agents that start together share the prompt cache (runtime/model/cache-sharing.ts): `first` starts one
+ * and the rest once its response begins, `prewarm` sends their shared prefix first, `off` starts all at once.
+ */
+export const CACHE_SHARING_MODES = ['first', 'prewarm', 'off'] as const
+export type CacheSharingMode = (typeof CACHE_SHARING_MODES)[number]
+
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
 export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens' | 'autoCompactPercent'

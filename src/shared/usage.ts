@@ -19,6 +19,24 @@ export function addUsage(a: Usage, b: Usage): Usage {
   }
 }
 
+/** The share of the input tokens read from the prompt cache (0..1); null when there was no input yet. */
+export function cachedShare(u: Usage): number | null {
+  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens
+  return input > 0 ? u.cacheReadTokens / input : null
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/**
+ * How the tokens were billed, for people: input split as the API prices it (uncached at the input price,
+ * cache writes at 1.25 times it, cache reads at a tenth), then output and the cost.
+ */
+export function usageBreakdown(u: Usage): string {
+  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens
+  const cost = u.costUsd > 0 && u.costUsd < 0.001 ? '<$0.001' : `$${u.costUsd.toFixed(u.costUsd < 1 ? 4 : 2)}`
+  return `${count(input)} input tokens: ${count(u.inputTokens)} uncached, ${count(u.cacheWriteTokens)} written to the prompt cache (billed at 1.25×), ${count(u.cacheReadTokens)} read from it (0.1×). ${count(u.outputTokens)} output tokens. ${cost}`
+}
+
 /** Usage as the Messages API and Claude Code's outputs spell it (snake_case). */
 export interface ApiUsage {
   input_tokens: number

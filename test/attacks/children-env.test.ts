@@ -66,6 +66,8 @@ describe('what child processes see', () => {
       session: {
         permissionMode: 'bypassPermissions',
         ripgrep: fakeRg,
+        // The tree is small enough to be searched in-process: make every search spawn rg.
+        inProcessSearchUpTo: 0,
         mcpServers: { envprobe: { command: process.execPath, args: [join(__dirname, 'fixtures/env-server.mjs'), mcpOut] } }
       }
     })

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { runProcess, type CliResult } from '../support/cli'
+import { runProcess, type CliResult } from '../support/run-process'
 
 /** The version the kit was written against (package.json pins it). */
 export const CLAUDE_CODE_VERSION = '2.1.328'
@@ -63,6 +63,8 @@ export interface RunClaudeCodeOptions {
   home: string
   env?: Record<string, string>
   timeoutMs?: number
+  /** Hears its output so far as it arrives. */
+  onStdout?: (stdout: string) => void
 }
 
 /** `claude ARGS` in `cwd`, against the scripted server at `baseUrl`, with nothing of this machine's own configuration. */
@@ -80,7 +82,7 @@ export function runClaudeCode(opts: RunClaudeCodeOptions): Promise<ProcessResult
     TMPDIR: join(opts.home, 'tmp'),
     ...opts.env
   }
-  return runProcess(bin.path, opts.args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 90_000 })
+  return runProcess(bin.path, opts.args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 90_000, ...(opts.onStdout ? { onStdout: opts.onStdout } : {}) })
 }
 
 /** Parses JSON lines, naming the line that does not parse. */

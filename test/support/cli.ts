@@ -1,8 +1,11 @@
 // Runs ./bin/fanout as a user would, rebuilding the CLI bundle first when a source file is newer.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { runProcess, type CliResult } from './run-process'
+
+export { runProcess, type CliResult } from './run-process'
 
 export const repoRoot = resolve(__dirname, '../..')
 const bundle = join(repoRoot, 'out/cli/fanout.cjs')
@@ -24,37 +27,9 @@ export function ensureCliBundle(): void {
   if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
 }
 
-export interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */
 export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {}): Promise<CliResult> {
-  return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], { ...opts, env: { ...process.env, ...opts.env } })
-}
-
-/** Runs a program to its end with `env` as its whole environment, collecting its output; killed after `timeoutMs`. */
-export function runProcess(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, {
-      cwd: opts.cwd ?? repoRoot,
-      env: opts.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolvePromise({ code, stdout, stderr })
-    })
-    child.stdin.end(opts.input ?? '')
-  })
+  return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], { ...opts, cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env } })
 }
 
 /**

@@ -47,6 +47,15 @@ describe('fanout run', () => {
     const models = Object.values(out.modelUsage) as Array<{ outputTokens: number; costUSD: number }>
     expect(models.reduce((n, m) => n + m.outputTokens, 0)).toBeGreaterThan(out.usage.output_tokens)
     expect(out.total_cost_usd).toBeCloseTo(models.reduce((n, m) => n + m.costUSD, 0), 6)
+    // Each agent's own usage, cache reads and writes apart, and its cost; they add up to the run's.
+    expect(out.agents).toHaveLength(2)
+    expect(out.agents.map((a: any) => a.agent_type)).toContain('Explore')
+    for (const a of out.agents) expect(a.usage).toEqual({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: expect.any(Number), cache_creation_input_tokens: expect.any(Number) })
+    expect(out.agents.reduce((n: number, a: any) => n + a.cost_usd, 0)).toBeCloseTo(out.total_cost_usd, 6)
+    const written = models.reduce((n, m: any) => n + m.cacheCreationInputTokens, 0)
+    expect(written).toBeGreaterThan(0)
+    expect(out.agents.reduce((n: number, a: any) => n + a.usage.cache_creation_input_tokens, 0)).toBe(written)
+    expect(out.agents[0].usage).toEqual({ input_tokens: out.usage.input_tokens, output_tokens: out.usage.output_tokens, cache_read_input_tokens: out.usage.cache_read_input_tokens, cache_creation_input_tokens: out.usage.cache_creation_input_tokens })
     expect(out.duration_ms).toBeGreaterThan(0)
     const agents = readdirSync(join(dataDir, 'sessions', out.session_id, 'agents')).filter((f) => f.endsWith('.jsonl'))
     expect(agents).toHaveLength(2)

@@ -66,6 +66,7 @@ export async function createClientFromConfig(
     const client = createModelClient({
       ...(stored ? { apiKey: stored } : {}),
       ...(config.settings.baseURL ? { baseURL: config.settings.baseURL } : {}),
+      cacheSharing: config.settings.promptCacheSharing,
       env,
       ...opts.client
     })

@@ -33,6 +33,7 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     defaultEffort: null,
     coordinator: false,
     agentTeams: false,
+    promptCacheSharing: 'first',
     theme: 'system',
     firstRunSkipped: false,
     context: { autoCompact: true, autoCompactPercent: null, toolResultClearing: 'auto' },

@@ -51,8 +51,21 @@ export interface ResultMessage {
   limit?: AgentRunResult['limit']
   /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
   compactions: { done: number; failed: number }
+  /**
+   * Fanout: every agent of the run, the main one first, with its own usage (its children's not included; cache
+   * reads and writes apart) and what that cost at the API's prices (writes 1.25x or 2x the input price, reads 0.1x).
+   */
+  agents: AgentCost[]
 }
 
+export interface AgentCost {
+  agent_id: string
+  agent_type: string
+  model: string
+  status: string
+  usage: ReturnType<typeof apiUsage>
+  cost_usd: number
+}
 
 export interface ResultInput {
   sessionId: string
@@ -114,6 +127,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     status,
     ...(error ? { error } : {}),
     ...(result.limit && !interrupted ? { limit: result.limit } : {}),
+    agents: [...tally.byAgent].map(([id, a]) => ({ agent_id: id, agent_type: a.type, model: a.model, status: a.status, usage: apiUsage(a.usage), cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9 })),
     compactions: { ...tally.compactions }
   }
 }

@@ -38,6 +38,8 @@ export class RunTally {
   /** Summed time from each model call's start to its end, every agent's. */
   apiMs = 0
   lastStopReason: string | null = null
+  /** Each agent's own usage (its children's not included), summed over its runs, by agent id in start order. */
+  readonly byAgent = new Map<string, { type: string; model: string; status: string; usage: Usage }>()
   readonly denials: PermissionDenial[] = []
   /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
   readonly compactions = { done: 0, failed: 0 }
@@ -65,6 +67,8 @@ export class RunTally {
     switch (e.type) {
       case 'agent_start':
         this.starts.set(e.agentId, e)
+        this.agent(e.agentId).type = e.agentType
+        this.agent(e.agentId).model = e.model
         if (e.depth === 0) return
         if (this.seen.has(e.agentId)) {
           this.stats.resumed++
@@ -79,6 +83,7 @@ export class RunTally {
         this.stats.by_type[e.agentType] = (this.stats.by_type[e.agentType] ?? 0) + 1
         return
       case 'agent_end':
+        this.agent(e.agentId).status = e.status
         if (e.agentId === this.mainAgentId) return
         if (e.status === 'completed') this.stats.completed++
         else if (e.status === 'failed' || e.status === 'max_turns') this.stats.failed++
@@ -101,9 +106,16 @@ export class RunTally {
       case 'usage':
         this.byModel.set(e.model, addUsage(this.byModel.get(e.model) ?? emptyUsage(), e.usage))
         if (e.agentId === this.mainAgentId) this.mainUsage = addUsage(this.mainUsage, e.usage)
+        this.agent(e.agentId).usage = addUsage(this.agent(e.agentId).usage, e.usage)
         return
       default:
     }
+  }
+
+  private agent(id: string) {
+    let a = this.byAgent.get(id)
+    if (!a) this.byAgent.set(id, (a = { type: '', model: '', status: 'running', usage: emptyUsage() }))
+    return a
   }
 
   /** A denied tool call (the permission layer's onDenied). */

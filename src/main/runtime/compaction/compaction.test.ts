@@ -181,10 +181,34 @@ describe('compaction in the loop', () => {
     expect(billed).toHaveLength(done.length)
     expect(result.usage.inputTokens).toBe(events.reduce((n, e) => n + (e.type === 'usage' ? e.usage.inputTokens : 0), 0))
     expect(Math.max(...requests.map((r) => r.inputTokens))).toBeLessThanOrEqual(21_000 + 2_000)
-    // The summary request is the conversation as sent, then the request for a summary, tools ruled out.
+    // The summary request is the conversation as sent, then the request for a summary, with no tool_choice
+    // (it keys the messages' cache): the conversation is read from the prompt cache, and the question after
+    // it is not written there.
     const summaryReq = requests.find((r) => r.isSummaryRequest)!
-    expect(summaryReq.body.tool_choice).toEqual({ type: 'none' })
+    expect(summaryReq.body.tool_choice).toBeUndefined()
     expect(summaryReq.system).toBe('You fetch items.')
+    // The part summarised ends where an earlier request ended: it is all read, only the question is not.
+    expect(summaryReq.cache!.write5m + summaryReq.cache!.write1h).toBe(0)
+    expect(summaryReq.cache!.read).toBeGreaterThan(20 * summaryReq.cache!.uncached)
+    expect(JSON.stringify(summaryReq.body.messages.at(-1))).not.toContain('cache_control')
+    expect(JSON.stringify(summaryReq.body.messages.at(-2))).toContain('cache_control')
+  })
+
+  it('asks for the summary again with tools ruled out when the reply to the cache-friendly request calls a tool', async () => {
+    const inner = fetcher(30)
+    const respond: Respond = (req, ctx) => (req.isSummaryRequest && !req.body.tool_choice ? reply.toolUse('Fetch', { n: 1 }) : inner(req, ctx))
+    const { result, events, calls, requests } = await loop(respond, { contextWindow: 30_000 }, { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } })
+    expect(result.status).toBe('completed')
+    // The tool the summary reply called never ran: each item was fetched once.
+    expect(calls).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+    const done = compactions(events)
+    expect(done.length).toBeGreaterThanOrEqual(1)
+    expect(done.every((c) => c.summary?.startsWith('Fetched items: done through'))).toBe(true)
+    const summaries = requests.filter((r) => r.isSummaryRequest)
+    expect(summaries.filter((r) => r.body.tool_choice?.type === 'none')).toHaveLength(done.length)
+    expect(summaries).toHaveLength(2 * done.length)
+    // Both calls are billed to the agent.
+    expect(events.filter((e) => e.type === 'usage' && e.purpose === 'compaction')).toHaveLength(2 * done.length)
   })
 
   it('recovers when the API refuses a request as too long: compacts, then sends the turn again', async () => {
@@ -303,11 +327,14 @@ describe('the scripted server', () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('context_management: Extra inputs are not permitted')
   })
 
-  it('reports input_tokens as it counts them (system, tools and messages), so a response says how large the context is', async () => {
+  it('reports the input as it counts it (system, tools and messages; uncached, written or read), so a response says how large the context is', async () => {
     model = await startScriptedModel({ respond: () => reply.text('ok') })
     const small = await model.client.stream({ model: MODEL, system: 'x', messages: [{ role: 'user', content: 'hi' }] })
     const large = await model.client.stream({ model: MODEL, system: 'x', messages: [{ role: 'user', content: 'hi '.repeat(4_000) }] })
-    expect(large.usage.inputTokens - small.usage.inputTokens).toBeGreaterThan(2_900)
-    expect(large.usage.inputTokens - small.usage.inputTokens).toBeLessThan(3_100)
+    // The size is all of the input: uncached, written to the prompt cache and read from it (the large one is written).
+    const size = (u: typeof small.usage) => u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens
+    expect(large.usage.cacheWriteTokens).toBeGreaterThan(0)
+    expect(size(large.usage) - size(small.usage)).toBeGreaterThan(2_900)
+    expect(size(large.usage) - size(small.usage)).toBeLessThan(3_100)
   })
 })

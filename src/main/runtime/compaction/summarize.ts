@@ -1,6 +1,8 @@
 // The model writes the summary of a conversation. The request is the conversation as the agent last sent it
-// (same system prompt, same tools, the same old results cleared) with the summary request after it, so its
-// prefix is read from the prompt cache; tool calls are ruled out with tool_choice `none`. A conversation too
+// (same system prompt, same tools, the same old results cleared, no tool_choice) with the summary request after
+// it, so the whole conversation is read from the prompt cache: tool_choice is part of the messages' cache key,
+// so ruling tools out up front would bill the conversation again. The request asks for no tool calls; a reply
+// that makes one anyway is asked again with tool_choice `none`. A conversation too
 // large for one request (the API already refused it) is summarised in parts: the oldest part that fits first,
 // then that summary with the next part, until the rest fits.
 import { type ChatMessage, type ContentBlock } from '../../../shared/events'
@@ -88,12 +90,18 @@ function shrinkFirst(message: ChatMessage, budget: number, scale: number): ChatM
 async function attempt(messages: ChatMessage[], o: SummarizerOptions): Promise<string | null> {
   const request: ChatMessage[] = [...messages, { role: 'user', content: [{ type: 'text', text: summaryRequest(o.instructions) }] }]
   try {
-    const response = await o.client.stream(
-      { model: o.model, system: o.system, tools: o.tools, messages: request, maxTokens: o.maxTokens, toolChoice: 'none', cacheBreakpointAt: messages.length - 1 },
-      {},
-      o.signal
-    )
-    o.onUsage(response.usage, response.model)
+    const ask = async (toolChoice?: 'none') => {
+      const response = await o.client.stream(
+        { model: o.model, system: o.system, tools: o.tools, messages: request, maxTokens: o.maxTokens, cacheBreakpointAt: messages.length - 1, ...(toolChoice ? { toolChoice } : {}) },
+        {},
+        o.signal
+      )
+      o.onUsage(response.usage, response.model)
+      return response
+    }
+    let response = await ask()
+    // A reply that called a tool instead: asked again with tool calls ruled out (that request pays for the conversation uncached).
+    if (!textOf(response.content).trim() && response.content.some((b) => b.type === 'tool_use')) response = await ask('none')
     const summary = textOf(response.content).trim()
     if (!summary) throw new Error('the model wrote an empty summary')
     return summary

@@ -69,6 +69,16 @@ describe('settings through the contract', () => {
     expect(settingsFile(dirs.dataDir).modelAliases).toEqual({})
   })
 
+  it('shows and saves how agents that start together share the prompt cache, refusing a mode that does not exist', async () => {
+    const { h, dirs } = await host(null)
+    expect((await h.getSettings()).settings.promptCacheSharing).toBe('first')
+    expect(await dispatchCall(h, 'settings.update', { promptCacheSharing: 'off' })).toMatchObject({ ok: true })
+    expect(settingsFile(dirs.dataDir).promptCacheSharing).toBe('off')
+    expect((await h.getSettings()).settings.promptCacheSharing).toBe('off')
+    expect(await dispatchCall(h, 'settings.update', { promptCacheSharing: 'sometimes' })).toMatchObject({ ok: false })
+    expect(settingsFile(dirs.dataDir).promptCacheSharing).toBe('off')
+  })
+
   it('keeps the theme', async () => {
     const { h } = await host(null)
     expect((await h.getSettings()).settings.theme).toBe('system')

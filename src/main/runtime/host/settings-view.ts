@@ -25,6 +25,7 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
     defaultEffort: s.defaultEffort ?? null,
     coordinator: s.coordinator,
     agentTeams: s.agentTeams,
+    promptCacheSharing: s.promptCacheSharing,
     theme: s.theme,
     firstRunSkipped: s.firstRunSkipped,
     context: { autoCompact: s.context.autoCompact, autoCompactPercent: s.context.autoCompactPercent ?? null, toolResultClearing: s.context.toolResultClearing },
@@ -42,6 +43,7 @@ export function storePatch(p: UiPatch): SettingsPatch {
   if (p.defaultEffort !== undefined) out.defaultEffort = p.defaultEffort
   if (p.coordinator !== undefined) out.coordinator = p.coordinator
   if (p.agentTeams !== undefined) out.agentTeams = p.agentTeams
+  if (p.promptCacheSharing !== undefined) out.promptCacheSharing = p.promptCacheSharing
   if (p.theme !== undefined) out.theme = p.theme
   if (p.firstRunSkipped !== undefined) out.firstRunSkipped = p.firstRunSkipped
   if (p.mergeStrategy !== undefined) out.mergeStrategy = p.mergeStrategy

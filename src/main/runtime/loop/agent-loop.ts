@@ -29,6 +29,9 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const signal = opts.signal ?? new AbortController().signal
   const tools = new Map(opts.tools.map((t) => [t.name, t]))
   const apiTools = apiToolSpecs(opts.tools)
+  // The leading tools every agent of the session gets alike: the tools' cache breakpoint goes after them.
+  const firstOwn = opts.tools.findIndex((t) => !t.sameForEveryAgent)
+  const sharedTools = firstOwn === -1 ? apiTools.length : firstOwn
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
   const context = opts.context ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools }) : null
@@ -165,6 +168,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
               thinking: opts.thinking,
               effort: opts.effort,
               promptCaching: opts.promptCaching,
+              sharedTools,
               ...(sent.contextManagement ? { contextManagement: sent.contextManagement } : {})
             },
             handlers,

@@ -40,7 +40,7 @@ export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<Age
     model: opts.model,
     cwd: opts.cwd,
     depth: opts.depth ?? 0,
-    tools: opts.tools.map((t) => t.name),
+    tools: opts.tools.filter((t) => !t.withheld).map((t) => t.name),
     ...(opts.maxTurns !== undefined ? { maxTurns: opts.maxTurns } : {}),
     ...(opts.color ? { color: opts.color } : {}),
     ...(opts.background ? { background: true } : {}),

@@ -2,14 +2,16 @@
 // (so a stream that drops half-way is retried whole and its partial text never reaches the
 // conversation), usage and cost per call, and GET /v1/models.
 import Anthropic from '@anthropic-ai/sdk'
-import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { createHash } from 'node:crypto'
+import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
-import { buildRequestBody } from './request-body'
+import { buildRequestBody, latestReply } from './request-body'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
@@ -40,6 +42,8 @@ export interface ModelClientConfig {
   env?: Record<string, string | undefined>
   /** Where `baseURL` was set (Settings), for the sentence when nothing answers there. */
   baseUrlSource?: BaseUrlSource
+  /** How requests that share a prompt prefix start (cache-sharing.ts). Default `first`. */
+  cacheSharing?: CacheSharing
 }
 
 const DEFAULT_MAX_RETRIES = 8
@@ -52,6 +56,28 @@ const UNREACHABLE_ATTEMPTS = 2
 // One connection pool for the process: every session's client shares its keep-alive connections.
 let sharedFetch: typeof fetch | undefined
 const defaultFetch = () => (sharedFetch ??= createHttpFetch())
+
+// One gate per endpoint and credential, as the cache is per workspace: sessions of one process share it.
+const gates = new Map<string, CacheSharingGate>()
+function gateFor(baseURL: string, credential: string): CacheSharingGate {
+  const id = `${baseURL}\u0000${createHash('sha1').update(credential).digest('base64')}`
+  let gate = gates.get(id)
+  if (!gate) gates.set(id, (gate = new CacheSharingGate()))
+  return gate
+}
+
+/** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
+function prewarmBody(body: MessageCreateParamsStreaming): MessageCreateParamsNonStreaming | null {
+  // The API refuses max_tokens 0 with extended thinking; adaptive thinking is fine.
+  if (body.thinking?.type === 'enabled') return null
+  const { messages: _m, stream: _s, max_tokens: _t, ...prefix } = body
+  return { ...prefix, max_tokens: 0, messages: [{ role: 'user', content: 'warmup' }] } as MessageCreateParamsNonStreaming
+}
+
+/** The request options naming the betas a body relies on (a pre-warm carries the same body fields). */
+function betaHeaders(betas: string[]): { headers?: Record<string, string> } {
+  return betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}
+}
 
 export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const env = cfg.env ?? process.env
@@ -81,6 +107,21 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
 
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
   const maxRetryTimeMs = cfg.maxRetryTimeMs ?? DEFAULT_MAX_RETRY_TIME_MS
+  const sharing = cfg.cacheSharing ?? DEFAULT_CACHE_SHARING
+  const gate = gateFor(baseURL, apiKey ?? authToken ?? '')
+
+  /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
+  async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, betas: string[], signal: AbortSignal | undefined): Promise<CacheTicket> {
+    const key = sharing === 'off' || request.promptCaching === false ? null : sharingKey(request)
+    // A pre-warm carries the stable prefix alone: it serves agents' first requests (forks of one turn wait
+    // for the first of them instead).
+    const warm = sharing === 'prewarm' && latestReply(request.messages) === -1 ? prewarmBody(body) : null
+    try {
+      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined)
+    } catch {
+      throw new ModelAbortedError([])
+    }
+  }
 
   async function attempt(
     body: MessageCreateParamsStreaming,
@@ -88,7 +129,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     acc: MessageAccumulator,
     signal: AbortSignal | undefined,
     /** How long this attempt may go without an event: the idle timeout, or less when the call's retry time is nearly spent. */
-    idleMs: number
+    idleMs: number,
+    ticket: CacheTicket
   ): Promise<void> {
     // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
@@ -101,10 +143,11 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     try {
-      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...(betas.length ? { headers: { 'anthropic-beta': betas.join(',') } } : {}) })
+      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) })
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
+        if (event.type === 'message_start') ticket.begun()
       }
     } catch (err) {
       if (!idle || signal?.aborted) throw err
@@ -122,6 +165,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     const body = buildRequestBody(request)
     const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
+    if (signal?.aborted) throw new ModelAbortedError([])
+    const ticket = await enterGate(request, body, betas, signal)
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {
@@ -129,7 +174,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         handlers.onRequest?.(n)
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
         const left = maxRetryTimeMs - (Date.now() - started)
-        await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)))
+        await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket)
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),
@@ -141,6 +186,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           ...(acc.clearedToolUses ? { clearedToolUses: acc.clearedToolUses } : {})
         }
       } catch (err) {
+        ticket.failed()
         if (err instanceof ModelAbortedError) throw err
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         const failure = describeFailure(err)

@@ -16,7 +16,7 @@ type Building =
 export class MessageAccumulator {
   private blocks: Array<Building | undefined> = []
   readonly inputErrors: Record<string, string> = {}
-  tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
+  tokens: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 }
   stopReason: string | null = null
   /** What the API's context management cleared from the request (message_delta's context_management). */
   clearedToolUses: { toolUses: number; inputTokens: number } | undefined
@@ -34,7 +34,8 @@ export class MessageAccumulator {
           inputTokens: u?.input_tokens ?? 0,
           outputTokens: u?.output_tokens ?? 0,
           cacheReadTokens: u?.cache_read_input_tokens ?? 0,
-          cacheWriteTokens: u?.cache_creation_input_tokens ?? 0
+          cacheWriteTokens: u?.cache_creation_input_tokens ?? 0,
+          cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0
         }
         break
       }
@@ -56,6 +57,7 @@ export class MessageAccumulator {
           if (u.input_tokens != null) this.tokens.inputTokens = u.input_tokens
           if (u.cache_read_input_tokens != null) this.tokens.cacheReadTokens = u.cache_read_input_tokens
           if (u.cache_creation_input_tokens != null) this.tokens.cacheWriteTokens = u.cache_creation_input_tokens
+          if (u.cache_creation?.ephemeral_1h_input_tokens != null) this.tokens.cacheWrite1hTokens = u.cache_creation.ephemeral_1h_input_tokens
         }
         this.noteContextEdits((event as any).context_management)
         break

@@ -34,11 +34,13 @@ export interface ModelRequest {
   thinking?: ThinkingConfig
   effort?: Effort
   temperature?: number
-  /** Marks the system prompt and the last message as cache breakpoints. Default true. */
+  /** Places prompt-cache breakpoints (see request-body.ts). Default true. */
   promptCaching?: boolean
+  /** How many leading tools every agent of the session gets alike: the tools' breakpoint goes after them. */
+  sharedTools?: number
   /** The message whose last block is the conversation's cache breakpoint (default the last one). */
   cacheBreakpointAt?: number
-  /** `none`: the reply may not call tools (a summary request sends the tools only so that its prefix matches the cache). */
+  /** `none`: the reply may not call tools (it keys the messages' cache apart: a summary request uses it only as a fallback). */
   toolChoice?: 'none'
   /** Clearing of old tool results on the API's side (sent with the `context-management-2025-06-27` beta). */
   contextManagement?: ContextManagement

@@ -32,6 +32,12 @@ describe('the Agent tool an agent gets', () => {
     expect(listing(seen.lead)).toEqual(['Explore'])
     expect(seen.lead.tools.find((t) => t.name === 'Agent')?.description).toContain('Your definition lets you start only this agent type: Explore.')
     expect(listing(seen.forker)).toEqual(['Plan', 'fork'])
+    // The tools' cache breakpoint closes the part every agent shares: an Agent tool of its own comes after it.
+    const marked = (req: ParsedRequest) => (req.body.tools as Array<{ name: string; cache_control?: unknown }>).findLastIndex((t) => t.cache_control)
+    const agentAt = (req: ParsedRequest) => req.tools.findIndex((t) => t.name === 'Agent')
+    expect(marked(seen.main)).toBeGreaterThanOrEqual(agentAt(seen.main))
+    expect(marked(seen.lead)).toBeLessThan(agentAt(seen.lead))
+    expect(marked(seen.lead)).toBeGreaterThan(-1)
   })
 
   it('at the nesting limit: no Agent tool, and the agent is told why in its first message', async () => {

@@ -52,14 +52,13 @@ Give each subagent a complete, self-contained prompt: it sees nothing of your co
 }
 
 export function createAgentTool(opts: {
-  agents: () => readonly AgentDefinition[]
-  /** The agent types the caller may start (`tools: Agent(a, b)`); undefined: any. */
-  allowed?: readonly string[]
+  /** agentToolDescription of the session's agent types and those this caller may start (built once per set of definitions and allowed list, not per agent). */
+  description: string
   spawn: (input: AgentToolInput, ctx: ToolContext) => Promise<ToolResult>
 }): Tool {
   const tool = defineTool({
     name: AGENT_TOOL_NAME,
-    description: agentToolDescription(opts.agents(), opts.allowed),
+    description: opts.description,
     schema: agentToolInput,
     readOnly: false,
     // Several Agent calls in one assistant message run in parallel: that is the point of fan-out.

@@ -9,6 +9,7 @@ import { compactionHooks } from '../hooks/wiring'
 import { apiToolSpecs } from '../loop'
 import { repairConversation } from '../store/rebuild-conversation'
 import type { AgentHandle } from './agent-registry'
+import { runTools } from './fork'
 import { MAIN_DEFINITION } from './main-prompt'
 import type { SessionContext } from './types'
 
@@ -40,7 +41,8 @@ export async function compactIdle(session: SessionContext, handle: AgentHandle, 
   if (messages.filter((m) => m.role === 'assistant').length < 1) throw new Error(`Agent ${handle.id} has no conversation to compact yet.`)
   const def = handle.definition ?? MAIN_DEFINITION
   const system = handle.systemPrompt ?? (await session.systemPrompt(def, handle))
-  const tools = apiToolSpecs(session.buildTools(handle, handle.toolNames ?? []))
+  // The tools its requests carry (a fork's are its parent's list), so the summary request's prefix is the cached one.
+  const tools = apiToolSpecs(runTools(session, handle, handle.toolNames ?? []))
   const options = contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL })
   const hooks = compactionHooks(session.hooks, handle)
   const fixed = estimateFixedTokens(system, tools)

@@ -35,7 +35,7 @@ describe('forkMessages', () => {
 })
 
 describe('fork', () => {
-  it('subagent_type "fork" copies the caller: its conversation, system prompt, model and tools, but never the Agent tool', async () => {
+  it('subagent_type "fork" copies the caller: its conversation, system prompt, model and tools, but refuses the Agent tool', async () => {
     const f = await makeFixture(
       {
         respond: scriptByAgent([
@@ -64,13 +64,14 @@ describe('fork', () => {
       { files: { 'plan.md': 'Step one: ship it.\n' } }
     )
     const result = await f.session.run('Review the plan.')
-    expect(result.result).toBe('Refused as expected: No tool named "Agent" is available to this agent')
+    expect(result.result).toBe('Refused as expected: A forked agent cannot use Agent: it is in your tool list only so that your prompt matches your parent\'s')
     const requests = f.model.server.messageRequests()
     const mainReq = requests.find((r) => r.system.includes('lead agent in Fanout') && r.turn === 1)!
     const forkReq = requests.find((r) => r.lastUserText.includes('Entered sub-agent context'))!
     expect(forkReq.system).toBe(mainReq.system)
     expect(forkReq.model).toBe(mainReq.model)
-    expect(forkReq.toolNames).toEqual(mainReq.toolNames.filter((t) => !['Agent', 'TaskOutput', 'TaskStop', 'RequestMerge'].includes(t)))
+    // The very tools of its parent, so that its prompt begins as the parent's did (and reads its cache).
+    expect(forkReq.body.tools).toEqual(mainReq.body.tools)
     // The fork sees what the parent read, then its entry message.
     expect(forkReq.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
     expect(JSON.stringify(forkReq.messages[2])).toContain('Step one: ship it.')

@@ -4,12 +4,15 @@
 // its own task is.
 import { contentBlocks, type ChatMessage, type ContentBlock } from '../../../shared/events'
 import { repairConversation } from '../store'
+import type { Tool } from '../tools/define-tool'
+import type { AgentHandle } from './agent-registry'
+import type { SessionContext } from './types'
 
 /** The reserved `subagent_type` that forks the calling agent itself. */
 export const FORK_AGENT_TYPE = 'fork'
 
 export const FORK_DESCRIPTION =
-  'A copy of you, with your conversation so far, your tools (minus Agent) and your model: use it to try a side task without filling your own context. It cannot start agents.'
+  'A copy of you, with your conversation so far, your tools and your model: use it to try a side task without filling your own context. It cannot start agents.'
 
 const SPAWNING_CALL_RESULT = 'This call started you: you are the forked sub-agent. Your task follows below.'
 const SIBLING_CALL_RESULT = 'Handled by the parent agent, not by you (another tool call of the same message).'
@@ -46,4 +49,27 @@ Entered sub-agent context. From here on you are a separate agent working on one 
 Your task:
 ${prompt}`
   return { history, prompt: [...results, ...lead, { type: 'text', text: entry }] }
+}
+
+/**
+ * A fork's tools: its parent's list, in its order and with its definitions, so that the fork's prompt begins
+ * exactly as its parent's last request did and reads the parent's cached conversation instead of writing it
+ * again. The tools the fork may not use keep their place and answer every call with a refusal.
+ */
+export function forkToolList(parentTools: readonly Tool[], own: readonly Tool[]): Tool[] {
+  const mine = new Map(own.map((t) => [t.name, t]))
+  return parentTools.map((t) => {
+    const kept = mine.get(t.name)
+    if (kept) return kept
+    const withheld = `A forked agent cannot use ${t.name}: it is in your tool list only so that your prompt matches your parent's. Do this part of the work with your other tools, or report what is left to your parent.`
+    // Refusing changes nothing, so no permission is asked for it.
+    return { ...t, withheld, readOnly: true, concurrencySafe: true, run: async () => ({ content: withheld, isError: true }) }
+  })
+}
+
+/** The tools an agent's requests carry: its own, or for a fork its parent's list (see forkToolList). */
+export function runTools(session: SessionContext, handle: AgentHandle, toolNames: string[]): Tool[] {
+  const own = session.buildTools(handle, toolNames)
+  const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
+  return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
 }

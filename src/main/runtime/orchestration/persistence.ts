@@ -51,7 +51,8 @@ export class SessionPersistence {
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
     const next = previous
       .then(() => after)
-      .then(() => writeAgentState(this.opts.dataDir, state))
+      // Only the state a run ends with is fsynced (see writeAgentState).
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: status !== 'running' }))
       .then(
         () => undefined,
         (err: Error) => this.opts.onError(new Error(`Could not save the state of agent ${handle.id}: ${err.message}`))

@@ -15,6 +15,7 @@ import { compactIdle } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from './delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
+import { runTools } from './fork'
 import type { SessionContext } from './types'
 
 /** What to run: everything that is not already on the agent's handle. */
@@ -46,7 +47,7 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
     await session.claimMailbox(handle)
     if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
     handle.systemPrompt = await spec.systemPrompt()
-    const tools = session.buildTools(handle, toolNames)
+    const tools = runTools(session, handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
     // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
     // throws leaves the messages in the inbox (and unconsumed in the mailbox) for the next run.

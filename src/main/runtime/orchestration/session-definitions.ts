@@ -1,6 +1,8 @@
 // What a session reads from disk for its agents' prompts: the agent definitions and the CLAUDE.md files
 // (both re-read on reload, so a change applies to the next spawn), and each folder's git status, probed
-// once, for the environment part of the system prompts built from them (agent-prompt.ts).
+// once, for the environment part of the system prompts built from them (agent-prompt.ts). A prompt that
+// depends on nothing but these (no memory or skills of its own, no worktree) is built once for all the agents
+// of its type, folder and model: sixteen siblings get the very same text.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import type { ProjectCommand } from '../../../shared/trust'
 import { loadClaudeMd, type ClaudeMdEntry } from '../context'
@@ -24,6 +26,7 @@ export class SessionDefinitions {
   private claudeMd: ClaudeMdEntry[] = []
   private skillIndex: SkillEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
+  private prompts = new WeakMap<AgentDefinition, Map<string, Promise<string>>>()
 
   constructor(private readonly opts: SessionDefinitionsOptions) {}
 
@@ -54,6 +57,8 @@ export class SessionDefinitions {
     const gated = gateAgents(this.read.agents, this.opts.cwd, approved)
     this.loaded = gated.agents
     this.claudeMd = gateClaudeMd(this.read.claudeMd, this.opts.cwd, this.read.root, approved)
+    // Prompts built from the earlier definitions and CLAUDE.md are not reused.
+    this.prompts = new WeakMap()
     return gated.withheld
   }
 
@@ -66,7 +71,19 @@ export class SessionDefinitions {
 
   /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
-    return agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
+    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
+    // Memory and skills are read (and warned about) per agent; a worktree names its own folder and branch.
+    if (worktree || def.memory || def.skills?.length) return build()
+    // The environment names the day: a prompt built yesterday is not reused today.
+    const key = `${handle.cwd}\u0000${handle.model}\u0000${new Date().toDateString()}`
+    let byKey = this.prompts.get(def)
+    if (!byKey) this.prompts.set(def, (byKey = new Map()))
+    let prompt = byKey.get(key)
+    if (!prompt) {
+      byKey.set(key, (prompt = build()))
+      prompt.catch(() => byKey.delete(key))
+    }
+    return prompt
   }
 
   private git(cwd: string) {

@@ -50,6 +50,8 @@ export interface AgentSessionOptions {
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
+  /** Glob and Grep search trees of up to this many entries in-process (tools/search-engine.ts); 0: always rg. */
+  inProcessSearchUpTo?: number
   /** Coordinator mode: the main agent directs agents through four phases with orchestration tools only (implies teams). */
   coordinator?: boolean
   /** Agent teams: the main agent can create a team of in-process workers with a shared task list. */

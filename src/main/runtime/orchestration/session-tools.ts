@@ -6,7 +6,7 @@ import type { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from '../tools/bash-sandbox'
 import type { Tool, ToolContext } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
-import { AGENT_TOOL_NAME, createAgentTool, type AgentToolInput } from './agent-tool'
+import { AGENT_TOOL_NAME, agentToolDescription, createAgentTool, type AgentToolInput } from './agent-tool'
 import type { Coordinator } from './coordinator'
 import { SET_PHASE_TOOL_NAME } from './coordinator-prompt'
 import type { SessionExtensions } from './extensions'
@@ -36,6 +36,8 @@ export interface ToolsHost extends MessagingSession {
 export interface SessionToolsOptions {
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
+  /** See ToolOptions.inProcessSearchUpTo. */
+  inProcessSearchUpTo?: number
   /** The last part of an agent's output log, if it has one (for TaskOutput). */
   outputTail(handle: AgentHandle): string | undefined
 }
@@ -45,11 +47,22 @@ export const BASE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, AGENT_
 
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
+  /** The Agent tool's descriptions by allowed list ('' for any type), built once per loaded set of definitions rather than once per agent. */
+  private listing: { agents: ReturnType<ToolsHost['agents']>; byAllowed: Map<string, string> } | null = null
 
   constructor(
     private readonly s: ToolsHost,
     private readonly opts: SessionToolsOptions
   ) {}
+
+  private agentDescription(allowed?: readonly string[]): string {
+    const agents = this.s.agents()
+    if (this.listing?.agents !== agents) this.listing = { agents, byAllowed: new Map() }
+    const key = allowed ? JSON.stringify(allowed) : ''
+    let description = this.listing.byAllowed.get(key)
+    if (description === undefined) this.listing.byAllowed.set(key, (description = agentToolDescription([...agents.values()].map((l) => l.definition), allowed)))
+    return description
+  }
 
   /** Every tool name an agent could be given, for tool resolution. */
   names(): string[] {
@@ -75,16 +88,21 @@ export class SessionTools {
       todos: state.todos,
       paths: s.pathPolicy(handle),
       sandbox: s.bashSandbox(handle),
-      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {})
+      ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}),
+      ...(this.opts.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: this.opts.inProcessSearchUpTo } : {})
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ agents: () => [...s.agents().values()].map((l) => l.definition), ...(handle.allowedAgentTypes ? { allowed: handle.allowedAgentTypes } : {}), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(createAgentTool({ description: this.agentDescription(handle.allowedAgentTypes), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
     if (wanted.has(SEND_MESSAGE_TOOL_NAME)) tools.push(createSendMessageTool(s, handle))
-    const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
+    // The built-in tools, Agent and SendMessage read the same for every agent and lead the list; the tools
+    // only some agents get (the main agent's task tools, a coordinator's, a team's, MCP tools) follow them.
+    // An agent limited to some agent types (`tools: Agent(a, b)`) has an Agent tool of its own.
+    for (const t of tools) if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) || (t.name === AGENT_TOOL_NAME && !handle.allowedAgentTypes) || t.name === SEND_MESSAGE_TOOL_NAME) t.sameForEveryAgent = true
+        const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
     if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))

@@ -147,7 +147,11 @@ export class AgentSession implements SessionContext {
       () => options.headless === true
     )
     this.permissions = new SessionPermissions(this, options)
-    this.tools = new SessionTools(this, { ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}), outputTail: (h) => this.outputLogs.get(h.id)?.tail() })
+    this.tools = new SessionTools(this, {
+      ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
+      ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
+      outputTail: (h) => this.outputLogs.get(h.id)?.tail()
+    })
     this.main = new MainAgent(this, this.mainConfig)
     this.dormant = new DormantAgents(this.dormantContext())
     this.team = new TeamManager(this, join(files, 'team', 'log.jsonl'))

@@ -43,11 +43,16 @@ export type AgentState = z.infer<typeof agentStateSchema>
 /** What callers pass: version and updatedAt are filled in. */
 export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { updatedAt?: number }
 
-export async function writeAgentState(dataDir: string, state: AgentStateInput): Promise<AgentState> {
+/**
+ * Writes the state whole (never half-written). `durable: false` skips the fsync: the state an agent starts with
+ * says only that it runs, which its transcript (itself never fsynced) says too, and sixteen agents starting at
+ * once would otherwise queue sixteen fsyncs ahead of their file reads on libuv's four threads.
+ */
+export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean } = {}): Promise<AgentState> {
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)
   const r = agentStateSchema.safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
   if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)
-  await writeJsonAtomic(file, r.data)
+  await writeJsonAtomic(file, r.data, { fsync: opts.durable !== false })
   return r.data
 }
 

@@ -23,10 +23,21 @@ describe('settings', () => {
       theme: 'system',
       coordinator: false,
       agentTeams: false,
+      promptCacheSharing: 'first',
       firstRunSkipped: false,
       mergeStrategy: 'merge'
     })
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it('takes how agents that start together share the prompt cache, and refuses a mode that does not exist', async () => {
+    await updateSettings(dataDir, { promptCacheSharing: 'prewarm' })
+    expect((await loadSettings(dataDir)).settings.promptCacheSharing).toBe('prewarm')
+    await expect(updateSettings(dataDir, { promptCacheSharing: 'sometimes' as never })).rejects.toThrow(/promptCacheSharing/)
+    await writeFile(file(), JSON.stringify({ promptCacheSharing: 'always' }))
+    const loaded = await loadSettings(dataDir)
+    expect(loaded.settings.promptCacheSharing).toBe('first')
+    expect(loaded.problems.join('\n')).toMatch(/promptCacheSharing.*using the default \("first"\)/)
   })
 
   it('keeps every good value and replaces each bad or unknown one by its default, saying where', async () => {
@@ -55,6 +66,7 @@ describe('settings', () => {
       theme: 'dark',
       coordinator: false,
       agentTeams: true,
+      promptCacheSharing: 'first',
       firstRunSkipped: false,
       mergeStrategy: 'merge'
     })

@@ -3,6 +3,7 @@
 // and the problem is reported with its path; the file itself is left as the user wrote it.
 import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
+import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
 import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import { EFFORT_LEVELS } from '../model/effort'
@@ -85,6 +86,8 @@ const settingsSchema = z.strictObject({
   coordinator: z.boolean().default(false),
   /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
   agentTeams: z.boolean().default(false),
+  /** How agents that start together share the prompt cache (model/cache-sharing.ts). */
+  promptCacheSharing: z.enum(CACHE_SHARING_MODES).default('first'),
   /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
   firstRunSkipped: z.boolean().default(false),
   /** How the Changes view merges an agent's branch: a merge commit, or one squashed commit (the person's last choice). */
@@ -112,6 +115,7 @@ const patchSchema = z.strictObject({
   theme: theme.optional(),
   coordinator: z.boolean().optional(),
   agentTeams: z.boolean().optional(),
+  promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
   firstRunSkipped: z.boolean().optional(),
   mergeStrategy: z.enum(['merge', 'squash']).optional()
 })
@@ -134,6 +138,7 @@ export interface SettingsPatch {
   theme?: Settings['theme']
   coordinator?: boolean
   agentTeams?: boolean
+  promptCacheSharing?: Settings['promptCacheSharing']
   firstRunSkipped?: boolean
   mergeStrategy?: Settings['mergeStrategy']
 }

@@ -41,6 +41,13 @@ export interface Tool {
   readOnly: boolean
   /** Safe to run at the same time as other safe calls from the same assistant message. */
   concurrencySafe: boolean
+  /**
+   * Defined identically for every agent of the session (built-in and orchestration tools): the prompt cache's
+   * tools breakpoint goes after the leading run of these, so agents with different prompts share that entry.
+   */
+  sameForEveryAgent?: boolean
+  /** Sent to the model but refused when called (a fork keeps its parent's tool list): why, for the model. */
+  withheld?: string
   /** Output past this many characters is saved to a file (or cut), not returned whole. Default DEFAULT_MAX_OUTPUT_CHARS. */
   maxOutputChars?: number
   /** Validates raw model input, then runs. Never throws: errors come back as `isError` results. */

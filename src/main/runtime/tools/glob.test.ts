@@ -13,7 +13,8 @@ beforeAll(() => {
 })
 afterAll(() => cleanup())
 
-const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = dir) => createGlobTool({ cwd, ripgrep }).run(input, toolContext(cwd))
+// `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
+const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = dir) => createGlobTool({ cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(cwd))
 
 describe('Glob', () => {
   it('has ripgrep on this machine, so both engines are compared below', () => {

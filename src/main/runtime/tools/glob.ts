@@ -82,15 +82,17 @@ export function createGlobTool(opts: ToolOptions): Tool {
       const refused = paths.check('Glob', root, 'read')
       if (refused) return { content: refused, isError: true }
       const rootInfo = statOrNull(root)
-      const engine = ripgrepPath(opts.ripgrep)
-      const all = rootInfo?.isDirectory() ? await listFiles(root, engine, ctx.signal) : []
+      const rg = ripgrepPath(opts.ripgrep)
+      // A root that is not there is searched by neither engine; report the one a search would have started with.
+      const listed = rootInfo?.isDirectory() ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
+      const all = listed.files
       // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
       // files that exist only while a command runs, always the newest) are not listed.
       const visible = paths.searchFilter(root, 'Glob')
       const placeholders = new Set(placeholdersUnder(root))
       const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
       const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
-      const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: engine ? 'rg' : 'js' }
+      const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
       // Claude Code's tool_response for Glob (PostToolUse hooks).
       const response = { filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)), durationMs: Date.now() - started, numFiles: matched.length, truncated: details.truncated }
       if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details, response }

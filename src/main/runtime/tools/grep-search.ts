@@ -8,6 +8,8 @@ import { walkFiles } from './file-walk'
 import { RG_TYPES } from './grep-types'
 import { RG_BASE_ARGS } from './list-files'
 import { runRipgrep } from './ripgrep'
+import { rustRegex } from './rust-regex'
+import { IN_PROCESS_SEARCH_UP_TO, smallTreeFiles } from './search-engine'
 
 export interface GrepQuery {
   pattern: string
@@ -66,7 +68,7 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOut
   if (q.type) args.push('--type', q.type)
   args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive')
   if (q.multiline) args.push('--multiline', '--multiline-dotall')
-  if (q.filesOnly) args.push('--files-with-matches')
+  if (q.filesOnly) args.push('--files-with-matches', '--null')
   else args.push('--json', '--after-context', String(q.after), '--before-context', String(q.before))
   args.push('--regexp', q.pattern, '--', target)
 
@@ -77,6 +79,7 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOut
   const run = await runRipgrep(rg, args, {
     cwd,
     signal: q.signal,
+    ...(q.filesOnly ? { separator: '\0' as const } : {}),
     onLine: (line) => {
       if (!line) return
       if (q.filesOnly) {
@@ -106,8 +109,11 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOut
   return { files: [...byPath.values()], capped }
 }
 
+/** The pattern as rg reads it (rust-regex.ts), else as JavaScript reads it: the engine when there is no rg. */
 export function compileGrepRegex(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
-  const flags = `${multiline ? 'gms' : 'm'}${ignoreCase ? 'i' : ''}`
+  const faithful = rustRegex(pattern, { ignoreCase, multiline })
+  if (faithful) return faithful
+  const flags = `${multiline ? 'gms' : ''}${ignoreCase ? 'i' : ''}`
   try {
     return new RegExp(pattern, `${flags}u`)
   } catch {
@@ -135,11 +141,14 @@ function withContext(lines: string[], matched: Set<number>, before: number, afte
 }
 
 function searchText(text: string, regex: RegExp, q: GrepQuery): { lines: GrepLine[]; matchLines: number } | null {
-  const lines = text.split('\n').map(stripEol)
-  if (lines.length > 0 && text.endsWith('\n')) lines.pop()
+  // Lines end at \n only, as in rg: a \r stays part of the line it is matched against, and is only left out of
+  // what is shown.
+  const raw = text.split('\n')
+  if (raw.length > 0 && text.endsWith('\n')) raw.pop()
+  const lines = raw.map(stripEol)
   const matched = new Set<number>()
   if (!q.multiline) {
-    lines.forEach((line, i) => {
+    raw.forEach((line, i) => {
       if (regex.test(line)) matched.add(i + 1)
     })
   } else {
@@ -174,18 +183,63 @@ export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
   const paths = rootIsDir
     ? (await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal })).map((rel) => join(q.root, rel))
     : [q.root]
+  return (await searchFiles(q, regex, paths, Infinity))!
+}
+
+/** Text a search reads in-process before leaving the tree to rg: the regex runs on the main thread. */
+export const IN_PROCESS_GREP_BYTES = 2 * 1024 * 1024
+
+/**
+ * The search by the cheaper engine for this tree (search-engine.ts): in-process for a small tree with little
+ * text, rg otherwise, and in-process always when there is no rg.
+ */
+export async function grepSearch(q: GrepQuery, rg: string | null, upTo = IN_PROCESS_SEARCH_UP_TO): Promise<GrepOutcome & { engine: 'rg' | 'js' }> {
+  if (!rg) return { ...(await grepWithJs(q)), engine: 'js' }
+  const regex = upTo > 0 ? inProcessRegex(q) : null
+  if (regex) {
+    const rootIsDir = (await stat(q.root)).isDirectory()
+    const rels = rootIsDir ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo }) : ['']
+    const found = rels && (await searchFiles(q, regex, rels.map((rel) => join(q.root, rel)), IN_PROCESS_GREP_BYTES))
+    if (found) return { ...found, engine: 'js' }
+  }
+  return { ...(await grepWithRipgrep(rg, q)), engine: 'rg' }
+}
+
+/** The regex for an in-process search, or null where only rg is sure to read the pattern as rg does. */
+function inProcessRegex(q: GrepQuery): RegExp | null {
+  // Anything that is not sure to mean what it means to rg, or that does not compile, goes to rg (which says
+  // what is wrong with a bad pattern in its own words).
+  return rustRegex(q.pattern, { ignoreCase: q.ignoreCase, multiline: q.multiline })
+}
+
+/** A file's text as rg reads it: a byte-order mark picks UTF-16 or is dropped; null for binary content. */
+function decodeText(bytes: Buffer): string | null {
+  let text: string
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) text = new TextDecoder('utf-16le').decode(bytes.subarray(2))
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = new TextDecoder('utf-16be').decode(bytes.subarray(2))
+  else if (bytes.includes(0)) return null
+  else text = bytes.toString('utf8', bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0)
+  return text.includes('\0') ? null : text
+}
+
+/** Searches `paths`; null when they hold more than `maxBytes` of text (the caller hands the search to rg). */
+async function searchFiles(q: GrepQuery, regex: RegExp, paths: string[], maxBytes: number): Promise<GrepOutcome | null> {
   const files: GrepFile[] = []
   let collected = 0
   let capped = false
+  let bytesRead = 0
+  let tooBig = false
   // Bounded concurrency: fast on big trees without opening thousands of files at once.
   let next = 0
   const worker = async (): Promise<void> => {
-    while (next < paths.length && !capped) {
+    while (next < paths.length && !capped && !tooBig) {
       if (q.signal?.aborted) throw new Error('aborted')
       const path = paths[next++]
       const bytes = await readFile(path).catch(() => null)
-      if (!bytes || bytes.includes(0)) continue // unreadable or binary: ripgrep skips these too
-      const found = searchText(bytes.toString('utf8'), regex, q)
+      if (bytes && (bytesRead += bytes.length) > maxBytes) tooBig = true
+      const text = bytes && !tooBig ? decodeText(bytes) : null
+      if (text === null) continue // unreadable or binary: ripgrep skips these too
+      const found = searchText(text, regex, q)
       if (!found) continue
       files.push({ path, ...found })
       collected += q.filesOnly ? 1 : found.lines.length
@@ -193,5 +247,5 @@ export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
     }
   }
   await Promise.all(Array.from({ length: 16 }, worker))
-  return { files, capped }
+  return tooBig ? null : { files, capped }
 }

@@ -11,7 +11,8 @@ beforeAll(() => {
 })
 afterAll(() => cleanup())
 
-const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => createGrepTool({ cwd: dir, ripgrep }).run(input, toolContext(dir))
+// `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
+const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => createGrepTool({ cwd: dir, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(dir))
 
 const queries: Record<string, unknown>[] = [
   { pattern: 'hello' },

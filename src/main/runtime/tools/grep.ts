@@ -1,9 +1,9 @@
-// Grep: regex search over file contents with ripgrep's semantics (rg when on PATH, an equivalent JS engine
-// otherwise). Three output modes, like Claude Code's: files_with_matches (default), content, count.
+// Grep: regex search over file contents with ripgrep's semantics (rg for a large tree, an equivalent
+// in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { defineTool, type Tool } from './define-tool'
-import { GrepInputError, grepWithJs, grepWithRipgrep, type GrepFile, type GrepQuery } from './grep-search'
+import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
 import { displayPath, resolveToolPath } from './paths'
 import { ripgrepPath } from './ripgrep'
 import { pathPolicyOf, type ToolOptions } from './tool-options'
@@ -122,10 +122,9 @@ export function createGrepTool(opts: ToolOptions): Tool {
         filesOnly: input.output_mode === 'files_with_matches',
         signal: ctx.signal
       }
-      const rg = ripgrepPath(opts.ripgrep)
       let outcome
       try {
-        outcome = rg ? await grepWithRipgrep(rg, query) : await grepWithJs(query)
+        outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo)
       } catch (err) {
         if (err instanceof GrepInputError) return { content: err.message, isError: true }
         throw err
@@ -139,7 +138,7 @@ export function createGrepTool(opts: ToolOptions): Tool {
       // Claude Code's tool_response for Grep (PostToolUse hooks).
       const mode = input.output_mode ?? 'files_with_matches'
       const response = { mode, numFiles: outcome.files.length, filenames: outcome.files.map((f) => f.path), ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}), ...(mode === 'count' ? { numMatches: matchLines } : {}) }
-      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: rg ? 'rg' : 'js' }, response }
+      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine }, response }
     }
   })
 }

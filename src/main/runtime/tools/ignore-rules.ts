@@ -7,12 +7,15 @@ import { dirname, join, relative } from 'node:path'
 import { compileGlob, matchGlob, type CompiledGlob } from './glob-pattern'
 import { toPosix } from './paths'
 
-/** Ignore files read in each directory, lowest precedence first (ripgrep's order). */
-const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
-
-interface IgnoreFile {
+interface Frame {
   dir: string
-  rules: CompiledGlob[]
+  /** The directory is a repository's root: .gitignore rules from above it do not apply inside. */
+  hasGit: boolean
+  rgignore: CompiledGlob[]
+  ignore: CompiledGlob[]
+  gitignore: CompiledGlob[]
+  /** The repository's .git/info/exclude (at its root only). */
+  exclude: CompiledGlob[]
 }
 
 function parseIgnoreFile(text: string): CompiledGlob[] {
@@ -21,7 +24,8 @@ function parseIgnoreFile(text: string): CompiledGlob[] {
     const line = raw.replace(/(?<!\\)\s+$/, '')
     if (!line || line.startsWith('#')) continue
     try {
-      rules.push(compileGlob(line.startsWith('\\#') || line.startsWith('\\!') ? line.slice(1) : line))
+      // `\#` and `\!` stay escaped: the glob reads them as a literal # or !, not a comment or a negation.
+      rules.push(compileGlob(line))
     } catch {
       // git ignores a pattern it cannot parse; so do we.
     }
@@ -29,55 +33,78 @@ function parseIgnoreFile(text: string): CompiledGlob[] {
   return rules
 }
 
-function loadDir(dir: string): IgnoreFile | null {
-  const rules: CompiledGlob[] = []
-  for (const name of IGNORE_FILES) {
-    const file = join(dir, name)
-    // The repository's own files: a .gitignore linked to /dev/zero or a pipe must not hang or fill the process.
-    const read = readConfigFile(file)
-    if ('text' in read) rules.push(...parseIgnoreFile(read.text))
-  }
-  const exclude = readConfigFile(join(dir, '.git', 'info', 'exclude'))
-  if ('text' in exclude) rules.unshift(...parseIgnoreFile(exclude.text))
-  return rules.length ? { dir, rules } : null
+function readRules(file: string): CompiledGlob[] {
+  // The repository's own files: a .gitignore linked to /dev/zero or a pipe must not hang or fill the process.
+  const read = readConfigFile(file)
+  return 'text' in read ? parseIgnoreFile(read.text) : []
 }
 
-/** The ignore files that apply to a directory: its own plus every ancestor's up to the repository root. */
-export class IgnoreStack {
-  private constructor(private readonly files: IgnoreFile[]) {}
+function loadDir(dir: string): Frame | null {
+  const hasGit = existsSync(join(dir, '.git'))
+  const frame: Frame = {
+    dir,
+    hasGit,
+    rgignore: readRules(join(dir, '.rgignore')),
+    ignore: readRules(join(dir, '.ignore')),
+    gitignore: readRules(join(dir, '.gitignore')),
+    exclude: hasGit ? readRules(join(dir, '.git', 'info', 'exclude')) : []
+  }
+  return hasGit || frame.rgignore.length || frame.ignore.length || frame.gitignore.length ? frame : null
+}
 
-  /** Starts at `root`, also loading ancestors' ignore files when `root` is inside a git repository. */
+/** The last rule of a file matching the path decides: true ignored, false whitelisted; undefined no match. */
+function decide(rules: CompiledGlob[], rel: string, isDir: boolean): boolean | undefined {
+  for (let i = rules.length - 1; i >= 0; i--) if (matchGlob(rules[i], rel, isDir)) return !rules[i].negated
+  return undefined
+}
+
+/**
+ * The ignore files that apply to a directory, with ripgrep's precedence (its `ignore` crate): a match in a
+ * .rgignore beats one in a .ignore, which beats a .gitignore, which beats .git/info/exclude; within a kind
+ * the deepest file that matches decides, and within a file the last matching rule. .gitignore rules stop at
+ * the nearest repository root (a nested repository is governed by its own), .ignore and .rgignore do not.
+ */
+export class IgnoreStack {
+  /** Deepest first. */
+  private constructor(private readonly frames: Frame[]) {}
+
+  /** Starts at `root`, with the ignore files of every directory above it (as rg reads its parents'). */
   static forRoot(root: string): IgnoreStack {
-    const chain: string[] = []
-    let dir = root
-    for (;;) {
-      chain.unshift(dir)
-      if (existsSync(join(dir, '.git'))) break
+    const frames: Frame[] = []
+    for (let dir = root; ; ) {
+      const f = loadDir(dir)
+      if (f) frames.push(f)
       const up = dirname(dir)
-      if (up === dir) {
-        chain.splice(0, chain.length - 1) // not in a repository: only the root's own files
-        break
-      }
+      if (up === dir) break
       dir = up
     }
-    return new IgnoreStack(chain.map(loadDir).filter((f): f is IgnoreFile => f !== null))
+    return new IgnoreStack(frames)
   }
 
   /** The stack for a subdirectory: this one plus the subdirectory's own ignore files. */
   descend(dir: string): IgnoreStack {
     const own = loadDir(dir)
-    return own ? new IgnoreStack([...this.files, own]) : this
+    return own ? new IgnoreStack([own, ...this.frames]) : this
   }
 
-  /** Last matching rule wins, deeper files after shallower ones, exactly as git orders them. */
   ignores(absPath: string, isDir: boolean): boolean {
-    let ignored = false
-    for (const file of this.files) {
-      const rel = toPosix(relative(file.dir, absPath))
+    let rg: boolean | undefined
+    let ig: boolean | undefined
+    let gi: boolean | undefined
+    let ex: boolean | undefined
+    let sawGit = false
+    for (const f of this.frames) {
+      const rel = toPosix(relative(f.dir, absPath))
       if (rel === '' || rel.startsWith('..')) continue
-      for (const rule of file.rules) if (matchGlob(rule, rel, isDir)) ignored = !rule.negated
+      rg ??= decide(f.rgignore, rel, isDir)
+      ig ??= decide(f.ignore, rel, isDir)
+      if (!sawGit) {
+        gi ??= decide(f.gitignore, rel, isDir)
+        ex ??= decide(f.exclude, rel, isDir)
+      }
+      sawGit ||= f.hasGit
     }
-    return ignored
+    return rg ?? ig ?? gi ?? ex ?? false
   }
 }
 

@@ -34,12 +34,16 @@ export interface RipgrepRun {
   stderr: string
 }
 
-/** Runs rg, handing each stdout line to `onLine`; `onLine` returning false stops rg early. */
+/**
+ * Runs rg, handing each stdout line to `onLine`; `onLine` returning false stops rg early. `separator` '\0'
+ * reads the output of `--null`, where a path may itself hold a newline.
+ */
 export function runRipgrep(
   rg: string,
   args: string[],
-  opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | void }
+  opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | void; separator?: '\n' | '\0' }
 ): Promise<RipgrepRun> {
+  const sep = opts.separator ?? '\n'
   return new Promise((resolve, reject) => {
     const child = spawn(rg, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
     let stderr = ''
@@ -56,7 +60,7 @@ export function runRipgrep(
       if (stopped) return
       pending += chunk
       let nl: number
-      while ((nl = pending.indexOf('\n')) >= 0) {
+      while ((nl = pending.indexOf(sep)) >= 0) {
         const line = pending.slice(0, nl)
         pending = pending.slice(nl + 1)
         if (opts.onLine(line) === false) {

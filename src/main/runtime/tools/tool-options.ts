@@ -7,8 +7,13 @@ export interface ToolOptions {
   cwd: string
   /** Shared by Read/Write/Edit/NotebookEdit of one agent; a fresh one is made when absent. */
   fileState?: FileState
-  /** Path of `rg`, `false` to force the JS fallback, absent to use `rg` from PATH when there is one. */
+  /** Path of `rg`, `false` to search in-process always, absent to use `rg` from PATH when there is one. */
   ripgrep?: string | false
+  /**
+   * Glob and Grep search a tree of up to this many directory entries in-process even when rg is there (a spawn
+   * costs more than such a walk); 0 leaves every search to rg. Default IN_PROCESS_SEARCH_UP_TO.
+   */
+  inProcessSearchUpTo?: number
   /**
    * The one path check (symlinks resolved, deny rules, working directories). Absent: one on cwd with no
    * rules, so paths are still resolved the same way.

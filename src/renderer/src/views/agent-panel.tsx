@@ -25,6 +25,7 @@ import { useHeldOffscreen } from '../lib/use-held-offscreen'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
+import { usageBreakdown } from '../../../shared/usage'
 import { sendMessage, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { useRunningElsewhere } from './running-elsewhere'
@@ -47,8 +48,8 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
         turn {agent.turn}
         {agent.maxTurns ? `/${agent.maxTurns}` : ''}
       </span>
-      <span title="Tokens">{formatTokens(tokens)} tok</span>
-      <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
+      <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">{formatCost(agent.usage.costUsd)}</span>
       <ContextMeter context={agent.context} />
     </div>
   )

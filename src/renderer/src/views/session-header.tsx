@@ -8,6 +8,7 @@ import { useNow } from '../lib/use-now'
 import { agentCounts, countParts, progressText } from '../state/agent-counts'
 import { elapsedMs, pendingPermissions } from '../state/selectors'
 import { isActive } from '../../../shared/view/session-state'
+import { cachedShare, usageBreakdown } from '../../../shared/usage'
 import { closeReplay, startReplay, useReplaying } from '../state/replay-store'
 import { openSearch } from '../state/search-store'
 import { ui, useApp } from '../state/store'
@@ -80,6 +81,8 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
   const now = useNow(!!root && (root.endedAt === null || othersWorking))
   const title = summary?.title || (root ? truncate(firstLine(root.prompt || root.description), 90) : sessionId ? 'Session' : 'New session')
   const tokens = usage ? usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens : 0
+  const cached = usage ? cachedShare(usage) : null
+  const breakdown = usage ? `All agents: ${usageBreakdown(usage)}` : 'Tokens, all agents'
   return (
     <header className="session-header">
       <div className="session-header-title">
@@ -99,10 +102,15 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
               <Icon name="agents" size={13} /> {progressText(counts)}
             </span>
           )}
-          <span className="session-header-tokens" title="Tokens, all agents">
+          <span className="session-header-tokens" title={breakdown}>
             {formatTokens(tokens)} tok
           </span>
-          <span title="Cost, all agents" data-testid="session-cost">
+          {cached !== null && (
+            <span className="session-header-cached" title={`${breakdown}\nRead from the prompt cache: ${Math.round(cached * 100)}% of the input`} data-testid="session-cached">
+              {Math.round(cached * 100)}% cached
+            </span>
+          )}
+          <span title={breakdown} data-testid="session-cost">
             {formatCost(usage?.costUsd ?? 0)}
           </span>
           {root.context && (

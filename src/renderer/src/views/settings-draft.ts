@@ -18,6 +18,7 @@ export interface Draft {
   defaultEffort: EffortChoice | ''
   coordinator: boolean
   agentTeams: boolean
+  promptCacheSharing: Settings['promptCacheSharing']
   autoCompact: boolean
   autoCompactPercent: string
   toolResultClearing: ClearingChoice
@@ -46,6 +47,7 @@ export const toDraft = (s: Settings): Draft => ({
   defaultEffort: s.defaultEffort ?? '',
   coordinator: s.coordinator,
   agentTeams: s.agentTeams,
+  promptCacheSharing: s.promptCacheSharing,
   autoCompact: s.context.autoCompact,
   autoCompactPercent: s.context.autoCompactPercent === null ? '' : String(s.context.autoCompactPercent),
   toolResultClearing: s.context.toolResultClearing,
@@ -97,6 +99,7 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
     defaultEffort: d.defaultEffort || null,
     coordinator: d.coordinator,
     agentTeams: d.agentTeams,
+    promptCacheSharing: d.promptCacheSharing,
     context: { autoCompact: d.autoCompact, autoCompactPercent: num('autoCompactPercent'), toolResultClearing: d.toolResultClearing }
   }
 }

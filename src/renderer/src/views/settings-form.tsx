@@ -254,6 +254,17 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
             <span className="field-hint">The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.</span>
           </span>
         </label>
+        <label className="field">
+          <span className="field-label">Agents that start together</span>
+          <select value={d.promptCacheSharing} onChange={(e) => up({ promptCacheSharing: e.target.value as Draft['promptCacheSharing'] })} data-testid="setting-promptCacheSharing">
+            <option value="first">Share the prompt cache: start one, the rest once its reply begins</option>
+            <option value="prewarm">Warm the prompt cache first, then start them all</option>
+            <option value="off">Start them all at once</option>
+          </select>
+          <span className="field-hint" data-testid="promptCacheSharing-hint">
+            Agents started side by side have the same instructions and tools. Shared, those are read from the prompt cache at a tenth of the input price instead of each agent paying 1.25× to write them; it delays all but the first by the time a reply takes to begin. Warming first costs one more request and delays the first agent too.
+          </span>
+        </label>
       </section>
       <section className="settings-section">
         <h3>Agents’ worktrees</h3>

@@ -1,8 +1,24 @@
 // Pulls the routing fields out of a Messages API body, and checks the rules the real API enforces
 // (so a loop bug that the real API would reject fails here too, with the API's kind of message).
+import { versionOf } from '../prompt-cache-rules'
 import { SUMMARY_REQUEST_HEADER } from '../../compaction/summary-prompt'
 import type { ParsedRequest, SeenToolResult } from './types'
 import { requestTokens, type AppliedEdits } from './usage'
+
+/**
+ * Models that take `{"role": "system"}` messages in the conversation ("Mid-conversation system messages":
+ * Fable 5, Mythos 5, Opus 4.8 and later, Sonnet 5 and later). Others refuse the role as before.
+ */
+function takesSystemMessages(model: string): boolean {
+  const v = versionOf(model)
+  if (!v) return false
+  const at = (major: number, minor = 0) => v.major > major || (v.major === major && v.minor >= minor)
+  if (v.family === 'fable') return at(5)
+  if (v.family === 'mythos') return !v.preview && at(5)
+  if (v.family === 'opus') return at(4, 8)
+  if (v.family === 'sonnet') return at(5)
+  return false
+}
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
@@ -54,7 +70,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/
 export function validateMessagesBody(body: any): string | null {
   if (!body || typeof body !== 'object') return 'Request body must be a JSON object.'
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required'
-  if (typeof body.max_tokens !== 'number' || body.max_tokens < 1) return 'max_tokens: Field required (a positive integer)'
+  if (typeof body.max_tokens !== 'number' || body.max_tokens < 0 || !Number.isInteger(body.max_tokens)) return 'max_tokens: Field required (a whole number, 0 to pre-warm the cache)'
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required'
   let breakpoints = 0
   const countCache = (b: any) => {
@@ -71,8 +87,14 @@ export function validateMessagesBody(body: any): string | null {
   }
   const messages: any[] = body.messages
   if (messages[0].role !== 'user') return 'messages: first message must use the "user" role'
+  const systemRole = takesSystemMessages(body.model)
   for (const [i, m] of messages.entries()) {
-    if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`
+    if (m.role === 'system' && systemRole) {
+      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
+      if (!Array.isArray(blocks) || !blocks.length || blocks.some((b: any) => b?.type !== 'text' || !b.text)) return `messages.${i}: a system message holds non-empty text blocks only`
+      continue
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'${systemRole ? " or 'system'" : ''}`
     if (typeof m.content === 'string') {
       if (!m.content && i !== messages.length - 1) return `messages.${i}: all messages must have non-empty content`
       continue

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_MODEL_ALIASES } from '../aliases'
 import { parseRequest, validateMessagesBody } from './parse-request'
+import { PromptCache, type CachePlan } from './prompt-cache'
 import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
 import { contextWindowFor } from '../context-window'
 import { applyContextManagement, promptTooLongMessage } from './usage'
@@ -23,8 +24,8 @@ export interface ScriptedModelInfo {
 
 export interface ScriptedServerOptions {
   respond: Respond
-  /** Wait before each /v1/messages response starts (ms). Default 0. */
-  latencyMs?: number
+  /** Wait before each /v1/messages response starts (ms), or a function read per request. Default 0. */
+  latencyMs?: number | (() => number)
   /** GET /v1/models listing; `null` answers 404 like an endpoint without it. Default: the three default aliases. */
   models?: ScriptedModelInfo[] | null
   /** Reject bodies the real API would reject (tool_use without tool_result, empty text...). Default true. */
@@ -33,6 +34,11 @@ export interface ScriptedServerOptions {
   recordRequests?: boolean
   /** Answer 401 to any request without this key (x-api-key or bearer), as the API does. Default: any key. */
   apiKey?: string
+  /**
+   * The simulated prompt cache (prompt-cache.ts) that usage is reported from: `false` reports no cache use at
+   * all (every input token uncached); pass one to share it or to give it a clock. Default: a fresh one.
+   */
+  promptCache?: PromptCache | false
   /**
    * The context window (tokens, counted as usage.ts counts them), per model or for all: a larger request is
    * answered with the API's 400 "prompt is too long: N tokens > M maximum" and never reaches the script.
@@ -48,6 +54,8 @@ export interface ScriptedServer {
   requests: RecordedRequest[]
   /** Only the POST /v1/messages requests. */
   messageRequests(): RecordedRequest[]
+  /** The simulated prompt cache, null when it is off. */
+  promptCache: PromptCache | null
   close(): Promise<void>
 }
 
@@ -77,7 +85,26 @@ function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
+/** The workspace a request's cache entries belong to: its credential. */
+function workspaceOf(req: IncomingMessage): string {
+  return String(req.headers['x-api-key'] ?? req.headers.authorization ?? '')
+}
+
+/**
+ * A `max_tokens: 0` request only reads the prompt into the cache (pre-warming); the API refuses it with
+ * anything that implies output. The reason, or null when it may go.
+ */
+function prewarmRefusal(body: any): string | null {
+  if (body.stream === true) return 'max_tokens: 0 cannot be used with stream: true.'
+  if (body.thinking?.type === 'enabled') return 'max_tokens: 0 cannot be used with extended thinking.'
+  if (body.output_config?.format) return 'max_tokens: 0 cannot be used with structured outputs (output_config.format).'
+  if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool') return `max_tokens: 0 cannot be used with tool_choice ${body.tool_choice.type}.`
+  return null
+}
+
 export async function startScriptedServer(opts: ScriptedServerOptions): Promise<ScriptedServer> {
+  const cache = opts.promptCache === false ? null : (opts.promptCache ?? new PromptCache())
+  const latencyOf = () => (typeof opts.latencyMs === 'function' ? opts.latencyMs() : (opts.latencyMs ?? 0))
   const requests: RecordedRequest[] = []
   const bodyCounts = new Map<string, number>()
   let seenRequests = 0
@@ -116,12 +143,29 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     res.end()
   }
 
-  async function handleMessages(res: ServerResponse, raw: string, rec: RecordedRequest): Promise<void> {
+  async function handleMessages(res: ServerResponse, raw: string, rec: RecordedRequest, workspace: string): Promise<void> {
     const requestId = nextId('req')
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
     const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? contextWindowFor(rec.model))
     if (rec.inputTokens > window) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: promptTooLongMessage(rec.inputTokens, window) }, requestId)
+    // The cache is consulted when the request arrives; what it writes is readable once the response begins.
+    let plan: CachePlan | null = null
+    if (cache) {
+      const planned = cache.plan(rec.body, workspace)
+      if ('error' in planned) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: planned.error }, requestId)
+      plan = planned
+      rec.cache = { uncached: plan.uncached, read: plan.read, write5m: plan.write5m, write1h: plan.write1h }
+    }
+    if (rec.maxTokens === 0) {
+      const refused = prewarmRefusal(rec.body)
+      if (refused) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: refused }, requestId)
+      const latency = latencyOf()
+      if (latency) await wait(latency)
+      if (res.destroyed) return
+      if (plan) cache!.commit(plan)
+      return sendJson(res, 200, renderMessage({ kind: 'message', content: [], stopReason: 'max_tokens', usage: { output_tokens: 0 } }, rec, ids()), { 'request-id': requestId })
+    }
     // Keyed by a digest, not the body, so a long session does not keep every conversation in memory.
     const key = createHash('sha1').update(raw).digest('base64')
     const attempt = bodyCounts.get(key) ?? 0
@@ -134,10 +178,11 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       const message = `scripted server: respond() threw: ${err instanceof Error ? err.message : String(err)}`
       return sendError(res, { status: 400, errorType: 'invalid_request_error', message }, requestId)
     }
-    const delay = (opts.latencyMs ?? 0) + (reply.delayMs ?? 0)
+    const delay = latencyOf() + (reply.delayMs ?? 0)
     if (delay > 0) await wait(delay)
     if (res.destroyed) return
     if (reply.kind === 'http_error') return sendError(res, reply, requestId)
+    if (plan) cache!.commit(plan)
     if (!rec.stream) return sendJson(res, 200, renderMessage(reply, rec, ids()), { 'request-id': requestId })
     await streamFrames(res, renderStream(reply, rec, ids()), reply, requestId)
   }
@@ -181,7 +226,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')
     if (opts.apiKey !== undefined && key !== opts.apiKey) return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }, nextId('req'))
     try {
-      if (req.method === 'POST' && path === '/v1/messages') await handleMessages(res, raw, rec)
+      if (req.method === 'POST' && path === '/v1/messages') await handleMessages(res, raw, rec, workspaceOf(req))
       else if (req.method === 'GET' && path === '/v1/models') handleModels(res)
       else sendError(res, { status: 404, errorType: 'not_found_error', message: `No route for ${req.method} ${path}` }, nextId('req'))
     } catch (err) {
@@ -201,6 +246,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     url: `http://127.0.0.1:${port}`,
     requests,
     messageRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
+    promptCache: cache,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -31,6 +31,8 @@ export interface ParsedRequest {
   toolResults: SeenToolResult[]
   /** Assistant messages already in the conversation: 0 on an agent's first call, 1 on its second... (after a compaction it counts only what the compacted conversation holds). */
   turn: number
+  /** What the simulated prompt cache made of it (set when the request arrives; absent when the cache is off). */
+  cache?: { uncached: number; read: number; write5m: number; write1h: number }
   /** The request's size as the model reads it, in tokens (see usage.ts); reported as usage.input_tokens. */
   inputTokens: number
   /** What the API's context management cleared from it (null: nothing). */
@@ -88,6 +90,7 @@ export interface MessageReply extends StreamShape {
   content: ReplyBlock[]
   /** Default: `tool_use` when the content has a tool_use block, else `end_turn`. */
   stopReason?: string
+  /** Overrides of the reported usage; the rest comes from the request's size and the simulated cache. */
   usage?: {
     input_tokens?: number
     output_tokens?: number

@@ -1,8 +1,8 @@
 // Everything the scripted server counts, in one place: the size of a request (about four characters of its
 // JSON a token: system prompt, tools and messages, as the model reads them after any context edits), the
 // context window it enforces with the API's own 400, the API's clearing of old tool results
-// (`context_management`, clear_tool_uses_20250919), and the `usage` block of each response. A later prompt
-// cache simulation belongs here too, so that usage is still reported from one place.
+// (`context_management`, clear_tool_uses_20250919), and the `usage` block of each response, split as the
+// simulated prompt cache (prompt-cache.ts) served the input, so that usage is still reported from one place.
 import { CONTEXT_MANAGEMENT_BETA } from '../types'
 import type { MessageReply, ParsedRequest } from './types'
 
@@ -69,13 +69,24 @@ function clearThinking(body: any, keep: unknown): void {
   for (const m of turns.slice(0, Math.max(0, turns.length - n))) m.content = m.content.filter((b: any) => b?.type !== 'thinking' && b?.type !== 'redacted_thinking')
 }
 
-/** The `usage` block of a response to `req`: its input as counted (unless the reply says), its output by size. */
+/**
+ * The `usage` block of a response to `req`, a reply's overrides first: its input as the simulated prompt cache
+ * split it (uncached, read, written per lifetime) when there is one, else all of it uncached as counted; its
+ * output by size.
+ */
 export function usageOf(reply: MessageReply, req: ParsedRequest) {
   const outputChars = reply.content.reduce((n, b) => n + JSON.stringify(b).length, 0)
+  const cache = req.cache
+  const written = cache ? cache.write5m + cache.write1h : 0
   return {
-    input_tokens: reply.usage?.input_tokens ?? req.inputTokens,
-    output_tokens: reply.usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4)),
-    cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
-    cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0
+    input_tokens: reply.usage?.input_tokens ?? cache?.uncached ?? req.inputTokens,
+    output_tokens: reply.usage?.output_tokens ?? (outputChars ? Math.max(1, Math.ceil(outputChars / 4)) : 0),
+    cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? cache?.read ?? 0,
+    cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? written,
+    // The split of the writes by lifetime, as the API reports it.
+    cache_creation:
+      reply.usage?.cache_creation_input_tokens !== undefined
+        ? { ephemeral_5m_input_tokens: reply.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 }
+        : { ephemeral_5m_input_tokens: cache?.write5m ?? 0, ephemeral_1h_input_tokens: cache?.write1h ?? 0 }
   }
 }

@@ -1,0 +1,108 @@
+// The scripted model for the cost benchmark, in its own process so that its work is not counted as either
+// runtime's. One script answers Fanout and Claude Code alike: each scenario is recognised by a marker in the
+// person's prompt, its agents by their task text, so both get the same replies for the same work.
+//  - fan-out N: the main agent starts N agents in one message, each Globs once and answers;
+//  - forks N: the main agent reads a file, then forks itself N times; each fork Globs once and answers;
+//  - long session P: the main agent reads one part a turn, P turns, then answers with the sum.
+// Its prompt cache is the simulated one (prompt-cache.ts). Control lines on stdin: `reset <latencyMs>` starts
+// a run with an empty cache; `stats` prints what the requests since the reset read, wrote and cost.
+import { createInterface } from 'node:readline'
+import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
+import { reply, startScriptedServer, type ParsedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
+
+export interface RunStats {
+  requests: number
+  /** Requests that were pre-warms (max_tokens 0). */
+  prewarms: number
+  uncached: number
+  read: number
+  write5m: number
+  write1h: number
+  output: number
+  /** Epoch ms (sub-ms precision) of the first request's arrival. */
+  firstArrival: number
+  /** Distinct fan-out workers and forks that called the model: the agents that really ran. */
+  agents: number
+}
+
+export const FAN_OUT_MARK = 'FANOUT-BENCH fan-out'
+export const FORKS_MARK = 'FANOUT-BENCH forks'
+export const LONG_MARK = 'FANOUT-BENCH long session'
+
+const userTexts = (req: ParsedRequest): string[] =>
+  req.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b: any) => b?.type === 'text').map((b: any) => b.text).join('\n') : ''))
+
+const countIn = (text: string, mark: string): number => Number(new RegExp(`${mark} (?:N|parts)=(\\d+)`).exec(text)?.[1] ?? 0)
+
+/** The replies of every scenario. */
+export function benchScript(req: ParsedRequest): ScriptedReply {
+  const texts = userTexts(req)
+  const first = texts[0] ?? ''
+  const last = texts[texts.length - 1] ?? ''
+  // A fork carries its parent's conversation: recognise it first, by its task in a later user message.
+  if (/Fork task \d+/.test(last) && !/Fork task \d+/.test(first)) return reply.toolUse('Glob', { pattern: 'src/*.ts' })
+  if (texts.slice(1).some((t) => /Fork task \d+/.test(t))) return reply.text('The fork found the files.')
+  if (/Worker task \d+/.test(first)) return req.turn === 0 ? reply.toolUse('Glob', { pattern: 'src/*.ts' }) : reply.text('found them')
+  const all = texts.join('\n')
+  if (all.includes(FAN_OUT_MARK)) {
+    const n = countIn(all, FAN_OUT_MARK)
+    if (req.turn > 0) return reply.text('done')
+    return reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}: list the TypeScript files under src.`, subagent_type: 'general-purpose', run_in_background: false } })))
+  }
+  if (all.includes(FORKS_MARK)) {
+    const n = countIn(all, FORKS_MARK)
+    if (req.turn === 0) return reply.toolUse('Read', { file_path: 'notes.md' })
+    if (req.turn === 1) return reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Fork ${i}`, prompt: `Fork task ${i}: list the TypeScript files under src.`, subagent_type: 'fork', run_in_background: false } })))
+    return reply.text('done')
+  }
+  if (all.includes(LONG_MARK)) {
+    const parts = countIn(all, LONG_MARK)
+    if (req.turn < parts) return reply.toolUse('Read', { file_path: `parts/part-${String(req.turn).padStart(2, '0')}.md` })
+    return reply.text(`Read all ${parts} parts.`)
+  }
+  // Anything else a runtime asks on the side (a title, a summary) gets a short answer.
+  return reply.text('ok')
+}
+
+/** Entry of the server process: prints its URL, then answers control lines. */
+export async function serveCost(): Promise<void> {
+  let latency = 0
+  const cache = new PromptCache()
+  let output = 0
+  const server = await startScriptedServer({
+    latencyMs: () => latency,
+    promptCache: cache,
+    respond: (req) => {
+      const r = benchScript(req)
+      if (r.kind === 'message') output += Math.ceil(JSON.stringify(r.content).length / 4)
+      return r
+    }
+  })
+  process.stdout.write(`${server.url}\n`)
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [cmd, arg] = line.trim().split(/\s+/)
+    if (cmd === 'reset') {
+      latency = Number(arg ?? 0)
+      cache.clear()
+      server.requests.length = 0
+      output = 0
+      process.stdout.write('ok\n')
+    } else if (cmd === 'stats') {
+      const reqs = server.messageRequests()
+      const sum = (f: (c: NonNullable<ParsedRequest['cache']>) => number) => reqs.reduce((n, r) => n + (r.cache ? f(r.cache) : 0), 0)
+      const stats: RunStats = {
+        requests: reqs.length,
+        prewarms: reqs.filter((r) => r.maxTokens === 0).length,
+        uncached: sum((c) => c.uncached),
+        read: sum((c) => c.read),
+        write5m: sum((c) => c.write5m),
+        write1h: sum((c) => c.write1h),
+        output,
+        firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
+        agents: new Set(reqs.flatMap((r) => userTexts(r).flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? []).slice(-1))).size
+      }
+      process.stdout.write(`${JSON.stringify(stats)}\n`)
+    }
+  }
+  await server.close()
+}

@@ -1,0 +1,115 @@
+// The gate that starts requests sharing a prompt prefix so that they read it instead of each writing it.
+// Ordering is observed through promises (no timers), the clock is a variable.
+import { describe, expect, it } from 'vitest'
+import { CacheSharingGate, stablePrefixKey } from './cache-sharing'
+import type { ModelRequest } from './types'
+
+const flush = () => new Promise((r) => setImmediate(r))
+
+function gateWithClock() {
+  const clock = { t: 0 }
+  return { clock, gate: new CacheSharingGate({ now: () => clock.t, warmForMs: 1000, maxWaitMs: 10_000 }) }
+}
+
+describe('cache sharing', () => {
+  it('first: lets one request go, the others once its response has begun; later ones go at once while warm', async () => {
+    const { clock, gate } = gateWithClock()
+    const order: string[] = []
+    const leader = await gate.enter('k')
+    order.push('leader')
+    const waiting = [1, 2, 3].map((i) => gate.enter('k').then(() => order.push(`sibling ${i}`)))
+    await flush()
+    expect(order).toEqual(['leader'])
+    leader.begun()
+    await Promise.all(waiting)
+    expect(order).toEqual(['leader', 'sibling 1', 'sibling 2', 'sibling 3'])
+    clock.t = 900
+    let late = false
+    void gate.enter('k').then(() => (late = true))
+    await flush()
+    expect(late).toBe(true)
+  })
+
+  it('treats a prefix as cold again once its lifetime is past', async () => {
+    const { clock, gate } = gateWithClock()
+    ;(await gate.enter('k')).begun()
+    clock.t = 1000
+    const again = await gate.enter('k') // a new leader
+    let other = false
+    void gate.enter('k').then(() => (other = true))
+    await flush()
+    expect(other).toBe(false)
+    again.begun()
+    await flush()
+    expect(other).toBe(true)
+  })
+
+  it('lets the others go when the first fails before its response, one of them leading again', async () => {
+    const { gate } = gateWithClock()
+    const leader = await gate.enter('k')
+    const entered: number[] = []
+    const tickets = [1, 2].map((i) => gate.enter('k').then((t) => (entered.push(i), t)))
+    await flush()
+    leader.failed()
+    await flush()
+    expect(entered).toEqual([1]) // the first waiter leads now; the second waits for it
+    ;(await tickets[0]).begun()
+    await tickets[1]
+    expect(entered).toEqual([1, 2])
+  })
+
+  it('never holds back requests with different prefixes or without one', async () => {
+    const { gate } = gateWithClock()
+    await gate.enter('a')
+    let b = false
+    let none = false
+    void gate.enter('b').then(() => (b = true))
+    void gate.enter(null).then(() => (none = true))
+    await flush()
+    expect([b, none]).toEqual([true, true])
+  })
+
+  it('gives up waiting when the request is aborted, and after maxWaitMs', async () => {
+    const { gate } = gateWithClock()
+    await gate.enter('k')
+    const abort = new AbortController()
+    const waiting = gate.enter('k', abort.signal)
+    abort.abort(new Error('stopped'))
+    await expect(waiting).rejects.toThrow('stopped')
+    const quick = new CacheSharingGate({ maxWaitMs: 5 })
+    await quick.enter('k')
+    await expect(quick.enter('k')).resolves.toBeDefined()
+  })
+
+  it('prewarm: the first sends the prefix alone and everyone waits for it; a failed pre-warm lets them go', async () => {
+    const { gate } = gateWithClock()
+    let done!: () => void
+    const warm = new Promise<void>((r) => (done = r))
+    const calls: string[] = []
+    const prewarm = async () => {
+      calls.push('prewarm')
+      await warm
+    }
+    const first = gate.enter('k', undefined, prewarm).then(() => calls.push('first'))
+    const second = gate.enter('k', undefined, prewarm).then(() => calls.push('second'))
+    await flush()
+    expect(calls).toEqual(['prewarm'])
+    done()
+    await Promise.all([first, second])
+    expect(calls).toEqual(['prewarm', 'first', 'second'])
+    const failing = new CacheSharingGate()
+    await expect(failing.enter('x', undefined, async () => Promise.reject(new Error('400')))).resolves.toBeDefined()
+  })
+
+  it('keys the stable prefix on model, tools, system, thinking and effort, and not at all below the model’s minimum', () => {
+    const tools = [{ name: 'Read', description: 'd'.repeat(6000), input_schema: { type: 'object' } }]
+    const base: ModelRequest = { model: 'claude-sonnet-4-5', system: 'sys', tools, messages: [{ role: 'user', content: 'a' }] }
+    const key = stablePrefixKey(base)
+    expect(key).toEqual(expect.any(String))
+    expect(stablePrefixKey({ ...base, messages: [{ role: 'user', content: 'another task' }] })).toBe(key)
+    for (const change of [{ model: 'claude-opus-4-8' }, { system: 'other' }, { effort: 'low' as const }, { thinking: { type: 'adaptive' as const } }, { tools: [...tools] , sharedTools: 1 }])
+      expect(stablePrefixKey({ ...base, ...change })).not.toBe(key)
+    expect(stablePrefixKey({ ...base, tools: [], system: 'short' })).toBeNull()
+    expect(stablePrefixKey({ ...base, model: 'claude-haiku-4-5' })).toBeNull() // 1.5k tokens < 4,096
+  })
+})

@@ -1,0 +1,173 @@
+// Cache-aware starts. Requests that share a stable prefix (tools, system prompt, thinking and effort) read it
+// from the prompt cache only if an earlier request wrote it and that request's response has begun: sixteen
+// siblings sent at the same instant would each write it (1.25× the input price) and none read it (0.1×).
+// Forks started by one turn share more: their parent's conversation up to that very reply (the same message
+// object in each of their requests), so the reply is part of their key.
+// The gate keeps, per prefix, whether a request carrying it is in flight (sent, no response yet) or warm
+// (a response began recently), and holds a request back only while its prefix is in flight:
+//  - `first`: the first request goes at once; the others go when its response begins (cost: one
+//    time-to-first-token of latency for the rest of a fan-out, nothing for a lone request);
+//  - `prewarm`: the first request is preceded by a `max_tokens: 0` request of the prefix alone, which every
+//    request with that prefix waits for (an extra request; even a lone request waits);
+//  - `off`: nothing waits.
+// Waiting never blocks for long: a leader that fails lets the others go, and no wait outlasts `maxWaitMs`.
+import { createHash } from 'node:crypto'
+import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
+import { latestReply } from './request-body'
+import type { ModelRequest } from './types'
+
+import { CACHE_SHARING_MODES, type CacheSharingMode } from '../../../shared/settings-fields'
+
+export { CACHE_SHARING_MODES }
+export type CacheSharing = CacheSharingMode
+export const DEFAULT_CACHE_SHARING: CacheSharing = 'first'
+
+export interface CacheTicket {
+  /** This request's response began: its prefix is in the cache now. */
+  begun(): void
+  /** It ended without a response: whoever waited on it goes on its own. */
+  failed(): void
+}
+
+const NO_TICKET: CacheTicket = { begun() {}, failed() {} }
+
+interface Lane {
+  /** Resolves when the prefix is written or its writer gave up. */
+  ready: Promise<void>
+  settle: () => void
+  /** The start of the last request whose response began with this prefix (null while in flight). */
+  warmSince: number | null
+}
+
+export interface CacheGateOptions {
+  now?: () => number
+  /** How long a prefix counts as cached after a request read or wrote it: under the API's 5 minutes. */
+  warmForMs?: number
+  /** The longest a request waits for another's response to begin. */
+  maxWaitMs?: number
+}
+
+export class CacheSharingGate {
+  private readonly lanes = new Map<string, Lane>()
+  private readonly now: () => number
+  private readonly warmForMs: number
+  private readonly maxWaitMs: number
+
+  constructor(opts: CacheGateOptions = {}) {
+    this.now = opts.now ?? (() => Date.now())
+    this.warmForMs = opts.warmForMs ?? CACHE_TTL_MS['5m'] - 30_000
+    this.maxWaitMs = opts.maxWaitMs ?? 60_000
+  }
+
+  /**
+   * Resolves when a request with this prefix key may be sent (null key: at once). With `prewarm`, a request
+   * that finds its prefix neither cached nor in flight sends it first and goes once that is done.
+   */
+  async enter(key: string | null, signal?: AbortSignal, prewarm?: () => Promise<void>): Promise<CacheTicket> {
+    if (key === null) return NO_TICKET
+    for (;;) {
+      const started = this.now()
+      const lane = this.lanes.get(key)
+      if (lane && lane.warmSince !== null && started - lane.warmSince < this.warmForMs) return this.ticket(key, lane, started)
+      if (lane && lane.warmSince === null) {
+        await this.wait(lane.ready, signal)
+        if (this.lanes.get(key) === lane && lane.warmSince === null) return NO_TICKET // waited long enough
+        continue
+      }
+      this.sweep(started)
+      let settle!: () => void
+      const ready = new Promise<void>((r) => (settle = r))
+      const mine: Lane = { ready, settle, warmSince: null }
+      this.lanes.set(key, mine)
+      if (!prewarm) return this.ticket(key, mine, started)
+      try {
+        await prewarm()
+        mine.warmSince = started
+        mine.settle()
+      } catch {
+        this.drop(key, mine)
+      }
+      return NO_TICKET
+    }
+  }
+
+  private ticket(key: string, lane: Lane, started: number): CacheTicket {
+    return {
+      begun: () => {
+        if (this.lanes.get(key) !== lane) return
+        lane.warmSince = Math.max(lane.warmSince ?? 0, started)
+        lane.settle()
+      },
+      failed: () => {
+        if (lane.warmSince === null) this.drop(key, lane)
+      }
+    }
+  }
+
+  private drop(key: string, lane: Lane): void {
+    if (this.lanes.get(key) === lane) this.lanes.delete(key)
+    lane.settle()
+  }
+
+  private async wait(ready: Promise<void>, signal?: AbortSignal): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let onAbort: (() => void) | undefined
+    try {
+      await Promise.race([
+        ready,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, this.maxWaitMs))),
+        new Promise<void>((_, reject) => {
+          if (!signal) return
+          onAbort = () => reject(signal.reason ?? new Error('aborted'))
+          if (signal.aborted) onAbort()
+          else signal.addEventListener('abort', onAbort, { once: true })
+        })
+      ])
+    } finally {
+      clearTimeout(timer)
+      if (onAbort) signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  private sweep(t: number): void {
+    if (this.lanes.size < 256) return
+    for (const [k, l] of this.lanes) if (l.warmSince !== null && t - l.warmSince >= this.warmForMs) this.lanes.delete(k)
+  }
+}
+
+// The prefix key of a request: what the tools and system breakpoints cover, plus what renders ahead of the
+// messages. Memoized on the tools array, which a run reuses for every turn.
+const memo = new WeakMap<object, { system: unknown; rest: string; key: string | null }>()
+
+const replyIds = new WeakMap<object, number>()
+let nextReplyId = 0
+
+/**
+ * The key requests wait on each other by: the stable prefix, and the latest reply of the conversation they
+ * carry (by identity: only forks of one turn hold the same reply object). Null when the prefix is too short
+ * to be cached at all.
+ */
+export function sharingKey(request: ModelRequest): string | null {
+  const stable = stablePrefixKey(request)
+  if (stable === null) return null
+  const at = latestReply(request.messages)
+  if (at === -1) return stable
+  const reply = request.messages[at]
+  let id = replyIds.get(reply)
+  if (id === undefined) replyIds.set(reply, (id = ++nextReplyId))
+  return `${stable}#${id}`
+}
+
+/** The key of a request's stable prefix, or null when it is too short for the model to cache. */
+export function stablePrefixKey(request: ModelRequest): string | null {
+  const rest = `${request.model}\u0000${request.sharedTools ?? 0}\u0000${JSON.stringify(request.thinking ?? null)}\u0000${request.effort ?? ''}`
+  const tools = request.tools ?? []
+  const hit = memo.get(tools)
+  if (hit && hit.system === request.system && hit.rest === rest) return hit.key
+  const toolsText = JSON.stringify(tools)
+  const systemText = typeof request.system === 'string' ? request.system : JSON.stringify(request.system ?? '')
+  const tokens = (toolsText.length + systemText.length) / 4
+  const key = tokens < minCacheableTokens(request.model) ? null : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')
+  memo.set(tools, { system: request.system, rest, key })
+  return key
+}
