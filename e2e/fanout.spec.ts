@@ -40,7 +40,10 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   const place = await reviewer.boundingBox()
   await reviewer.getByTestId('panel-stop').click()
   await expect(reviewer).toHaveAttribute('data-status', 'stopped')
-  expect(await reviewer.boundingBox()).toEqual(place)
+  // Its header (where the pointer is) stays put; its height may give a little to a Finished list that
+  // another agent's end brings in below the grid.
+  const after = await reviewer.boundingBox()
+  expect({ x: after!.x, y: after!.y, width: after!.width }).toEqual({ x: place!.x, y: place!.y, width: place!.width })
   await expect(page.getByTestId('toast').filter({ hasText: 'Stopped code-reviewer' })).toContainText('Review error handling in the lexer')
   // Moved away, the overview settles: the stopped agent goes to the Finished list.
   await page.mouse.move(5, 400)
