@@ -3,12 +3,17 @@
 // person's prompt, its agents by their task text, so both get the same replies for the same work.
 //  - fan-out N: the main agent starts N agents in one message, each Globs once and answers;
 //  - forks N: the main agent reads a file, then forks itself N times; each fork Globs once and answers;
-//  - long session P: the main agent reads one part a turn, P turns, then answers with the sum.
+//  - long session P: the main agent reads one ledger part a turn (orchestration/testing/long-session.ts), P
+//    turns, then answers with the sum; it decides from what its request shows, never from a turn counter, so
+//    it carries on across a compaction. Both runtimes' summary requests (Fanout's by its header, Claude
+//    Code's by its own prompt) are answered with a text summary that keeps the task and the running total.
 // Its prompt cache is the simulated one (prompt-cache.ts). Control lines on stdin: `reset <latencyMs>` starts
 // a run with an empty cache; `stats` prints what the requests since the reset read, wrote and cost.
 import { createInterface } from 'node:readline'
 import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
 import { reply, startScriptedServer, type ParsedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
+import { contextWindowFor } from '../src/main/runtime/model/context-window'
+import { ledgerProgress, ledgerTurn } from '../src/main/runtime/orchestration/testing/long-session'
 
 export interface RunStats {
   requests: number
@@ -23,6 +28,12 @@ export interface RunStats {
   firstArrival: number
   /** Distinct fan-out workers and forks that called the model: the agents that really ran. */
   agents: number
+  /** The largest request, in tokens (those refused as too long included). */
+  peak: number
+  /** Requests refused with the API's 400 "prompt is too long". */
+  tooLong: number
+  /** Summary requests answered: the compactions either runtime asked for. */
+  summaries: number
 }
 
 export const FAN_OUT_MARK = 'FANOUT-BENCH fan-out'
@@ -32,10 +43,15 @@ export const LONG_MARK = 'FANOUT-BENCH long session'
 const userTexts = (req: ParsedRequest): string[] =>
   req.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b: any) => b?.type === 'text').map((b: any) => b.text).join('\n') : ''))
 
+/** Claude Code 2.1.328's compaction prompt opens its last user message with this. */
+const CLAUDE_CODE_SUMMARY = /^CRITICAL: Respond with TEXT ONLY/
+const isSummary = (req: ParsedRequest): boolean => req.isSummaryRequest || CLAUDE_CODE_SUMMARY.test(req.lastUserText)
+
 const countIn = (text: string, mark: string): number => Number(new RegExp(`${mark} (?:N|parts)=(\\d+)`).exec(text)?.[1] ?? 0)
 
 /** The replies of every scenario. */
 export function benchScript(req: ParsedRequest): ScriptedReply {
+  if (isSummary(req)) return summaryOf(req)
   const texts = userTexts(req)
   const first = texts[0] ?? ''
   const last = texts[texts.length - 1] ?? ''
@@ -56,12 +72,30 @@ export function benchScript(req: ParsedRequest): ScriptedReply {
     return reply.text('done')
   }
   if (all.includes(LONG_MARK)) {
-    const parts = countIn(all, LONG_MARK)
-    if (req.turn < parts) return reply.toolUse('Read', { file_path: `parts/part-${String(req.turn).padStart(2, '0')}.md` })
-    return reply.text(`Read all ${parts} parts.`)
+    // A failed read would otherwise be asked for again and again: stop and say why.
+    const failed = req.toolResults.find((r) => r.isError)
+    if (failed) return reply.text(`Stopped: a read failed: ${failed.content.slice(0, 200)}`)
+    return ledgerTurn(countIn(all, LONG_MARK))(req)
   }
   // Anything else a runtime asks on the side (a title, a summary) gets a short answer.
   return reply.text('ok')
+}
+
+/** A compaction's summary: the long session's task and progress in its notes' words, else a short one. */
+function summaryOf(req: ParsedRequest): ScriptedReply {
+  const all = userTexts(req).join('\n')
+  if (!all.includes(LONG_MARK)) return reply.text('<summary>Nothing to carry over.</summary>')
+  const parts = countIn(all, LONG_MARK)
+  const { part, total } = ledgerProgress(req)
+  return reply.text(
+    [
+      '<summary>',
+      `1. Task: ${LONG_MARK} parts=${parts}: read the ledger parts one a turn, in order, and answer with the sum of their values.`,
+      `5. Work done: parts 1 to ${part} are read. Running total after part ${part}: ${total}.`,
+      `6. Open work: read part ${part + 1} next.`,
+      '</summary>'
+    ].join('\n')
+  )
 }
 
 /** Entry of the server process: prints its URL, then answers control lines. */
@@ -99,7 +133,10 @@ export async function serveCost(): Promise<void> {
         write1h: sum((c) => c.write1h),
         output,
         firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
-        agents: new Set(reqs.flatMap((r) => userTexts(r).flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? []).slice(-1))).size
+        agents: new Set(reqs.flatMap((r) => userTexts(r).flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? []).slice(-1))).size,
+        peak: reqs.reduce((n, r) => Math.max(n, r.inputTokens), 0),
+        tooLong: reqs.filter((r) => r.inputTokens > contextWindowFor(r.model)).length,
+        summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length
       }
       process.stdout.write(`${JSON.stringify(stats)}\n`)
     }

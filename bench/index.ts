@@ -34,7 +34,7 @@ function closingNote(vs: VsClaudeCode): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US')
   console.log('\nClosing note (16-way fan-out, measured in this run):')
   if (!vs.ran16) {
-    console.log('  The 16-way fan-out was not run (BENCH_CC_SIZES leaves it out).')
+    console.log('  The 16-way fan-out was not run (BENCH_CC_SIZES or BENCH_CC_SCENARIOS leaves it out).')
     return
   }
   if (vs.billed16.claudeCode === null || vs.overhead16.claudeCode === null) {

@@ -9,14 +9,17 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
+import type { ContextSettings } from '../src/main/runtime/compaction/context-settings'
 import type { CacheSharing } from '../src/main/runtime/model/cache-sharing'
 import { createModelClient } from '../src/main/runtime/model/client'
 import { createHttpFetch } from '../src/main/runtime/model/http-fetch'
 import { costOf } from '../src/main/runtime/model/pricing'
+import { contextWindowFor } from '../src/main/runtime/model/context-window'
 import { CACHE_PRICE } from '../src/main/runtime/model/prompt-cache-rules'
 import { AgentSession } from '../src/main/runtime/orchestration'
+import { LEDGER_TASK, makeLedger, type Ledger } from '../src/main/runtime/orchestration/testing/long-session'
 import { claudeCodeBinary, runClaudeCode, CLAUDE_CODE_VERSION } from './claude-code'
 import { FAN_OUT_MARK, FORKS_MARK, LONG_MARK, type RunStats } from './cost-server'
 
@@ -25,7 +28,13 @@ const L = Number(process.env.BENCH_CC_LATENCY_MS ?? 300)
 const LONG_L = Number(process.env.BENCH_LONG_LATENCY_MS ?? 50)
 const SIZES = (process.env.BENCH_CC_SIZES ?? '4,16,64').split(',').map(Number)
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
+// Which scenarios to run (a comma list of fan-out, forks, long; default all), e.g. only the long session.
+const SCENARIOS = (process.env.BENCH_CC_SCENARIOS ?? 'fan-out,forks,long').split(',').map((x) => x.trim())
 const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
+// The long session of the compaction issue (#14): a 20 KB file read a turn on a model with a 200k-token window,
+// which overflows it about halfway through 60 parts unless the conversation is compacted.
+const PART_BYTES = Number(process.env.BENCH_LONG_PART_BYTES ?? 20 * 1024)
+const LONG_MODEL = process.env.BENCH_LONG_MODEL ?? 'claude-sonnet-4-6'
 
 const now = () => performance.timeOrigin + performance.now()
 const http = createHttpFetch()
@@ -67,18 +76,21 @@ class CostServer {
   }
 }
 
-function makeProject(): { cwd: string; home: string } {
+function makeProject(): { cwd: string; home: string; ledger: Ledger } {
   const root = mkdtempSync(join(tmpdir(), 'fanout-bench-cc-'))
   const cwd = join(root, 'project')
   const home = join(root, 'home')
   mkdirSync(join(cwd, 'src'), { recursive: true })
-  mkdirSync(join(cwd, 'parts'))
   mkdirSync(home)
   for (let i = 0; i < 20; i++) writeFileSync(join(cwd, 'src', `file${i}.ts`), `export const v${i} = ${i}\n`)
   writeFileSync(join(cwd, 'notes.md'), Array.from({ length: 400 }, (_, i) => `Note ${i}: the release checklist item ${i} is done and verified.`).join('\n'))
-  for (let p = 0; p < PARTS; p++) writeFileSync(join(cwd, 'parts', `part-${String(p).padStart(2, '0')}.md`), Array.from({ length: 80 }, (_, i) => `Part ${p}, entry ${i}: amount ${(p * 80 + i) % 97}`).join('\n'))
+  const ledger = makeLedger(PARTS, PART_BYTES)
+  for (const [rel, text] of Object.entries(ledger.files)) {
+    mkdirSync(dirname(join(cwd, rel)), { recursive: true })
+    writeFileSync(join(cwd, rel), text)
+  }
   execFileSync('git', ['init', '-q', cwd])
-  return { cwd, home }
+  return { cwd, home, ledger }
 }
 
 interface Measured {
@@ -87,29 +99,31 @@ interface Measured {
   overhead: number
   ok: boolean
   note?: string
+  /** The run's final text (its result). */
+  answer: string
 }
 
 const billed = (s: RunStats) => s.uncached + CACHE_PRICE.write5m * s.write5m + CACHE_PRICE.write1h * s.write1h + CACHE_PRICE.read * s.read
-const dollars = (s: RunStats) => costOf(MODEL, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) + (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
+const dollars = (s: RunStats, model = MODEL) => costOf(model, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) + (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
 
-async function fanout(server: CostServer, p: { cwd: string; home: string }, prompt: string, mode: CacheSharing, latency: number, modelCalls: number): Promise<Measured> {
+async function fanout(server: CostServer, p: { cwd: string; home: string }, prompt: string, mode: CacheSharing, latency: number, modelCalls: number, model?: string, context?: Partial<ContextSettings>): Promise<Measured> {
   await server.reset(latency)
   // A key of its own per run: a fresh cache workspace, and a gate that remembers nothing of earlier runs.
   const client = createModelClient({ apiKey: `bench-run-${++runs}`, baseURL: server.url, maxRetries: 0, env: {}, fetch: http, cacheSharing: mode })
-  const session = await AgentSession.create({ cwd: p.cwd, home: p.home, client, managedSettingsFile: null, limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 }, dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')) })
+  const session = await AgentSession.create({ cwd: p.cwd, home: p.home, client, managedSettingsFile: null, limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 }, dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')), ...(model ? { model } : {}), ...(context ? { context } : {}) })
   const result = await session.run(prompt, { maxTurns: 500 })
   const ended = now()
   await session.close()
   const stats = await server.stats()
-  return { stats, overhead: ended - stats.firstArrival - modelCalls * latency, ok: result.status === 'completed', ...(result.status !== 'completed' ? { note: result.error } : {}) }
+  return { stats, overhead: ended - stats.firstArrival - modelCalls * latency, ok: result.status === 'completed', answer: result.result ?? '', ...(result.status !== 'completed' ? { note: result.error } : {}) }
 }
 
-async function claudeCode(server: CostServer, p: { cwd: string; home: string }, prompt: string, latency: number, modelCalls: number): Promise<Measured> {
+async function claudeCode(server: CostServer, p: { cwd: string; home: string }, prompt: string, latency: number, modelCalls: number, model = MODEL): Promise<Measured> {
   await server.reset(latency)
-  const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
+  const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model, tools: ['Read', 'Glob', 'Agent'] })
   const stats = await server.stats()
   const ok = run.code === 0 && run.result?.is_error === false
-  return { stats, overhead: run.endedAt - stats.firstArrival - modelCalls * latency, ok, ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {}) }
+  return { stats, overhead: run.endedAt - stats.firstArrival - modelCalls * latency, ok, answer: String(run.result?.result ?? ''), ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {}) }
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -152,13 +166,13 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   console.log('  fan-out; +1·L where siblings wait for the first response, +2·L pre-warming); latency vs off = wall time more than sharing off')
   const server = await CostServer.start()
   const p = makeProject()
-  const summary: VsClaudeCode = { ran16: SIZES.includes(16), billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
+  const summary: VsClaudeCode = { ran16: SCENARIOS.includes('fan-out') && SIZES.includes(16), billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
   try {
     // One run of each, not shown: the first run in a process pays for JIT compilation and cold file caches
     // (about 200 ms on the 4-way fan-out), which would land on whichever row came first.
-    await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'off', L, 4)
-    if (bin) await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, 4)
-    for (const size of SIZES) {
+    if (SCENARIOS.includes('fan-out')) await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'off', L, 4)
+    if (bin && SCENARIOS.includes('fan-out')) await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, 4)
+    for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
       const wait = size > 1 ? 1 : 0
       const repeats = size === 16 ? REPEATS : 1
@@ -191,7 +205,7 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       }
     }
 
-    {
+    if (SCENARIOS.includes('forks')) {
       const size = 16
       const prompt = `${FORKS_MARK} N=${size}: read notes.md, then fork yourself ${size} times.`
       const first = await fanout(server, p, prompt, 'first', L, 5)
@@ -205,19 +219,35 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       if (claude && claude.stats.agents < size) console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} forks asked for: its row is not the same work`)
     }
 
-    {
-      const prompt = `${LONG_MARK} parts=${PARTS}: read parts/part-00.md to part-${PARTS - 1}.md, one a turn, then say you read them.`
-      const fan = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1)
-      const claude = bin ? await claudeCode(server, p, prompt, LONG_L, PARTS + 1) : null
-      console.log(`\n  Long session: ${PARTS + 1} turns, one file (~1.4k tokens) read a turn, no compaction (it stays under the window; L = ${LONG_L} ms)`)
-      const rows = [costRow('Fanout', fan)]
-      if (claude) rows.push(costRow('Claude Code', claude))
-      table([...COST_HEAD, 'overhead'], rows.map((r, i) => [...r, ms([fan, claude][i]!.overhead)]))
-      for (const m of [fan, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
-    }
+    if (SCENARIOS.includes('long')) await longSession(server, p, bin !== null)
   } finally {
     server.stop()
   }
   console.log(`  load average at the end: ${load()}`)
   return summary
+}
+
+/**
+ * The long session of the compaction issue on a 200k-token model, each side compacting as it does by default;
+ * the server enforces the window, so a side that does not manage its context fails with the API's 400.
+ */
+async function longSession(server: CostServer, p: { cwd: string; home: string; ledger: Ledger }, withClaudeCode: boolean): Promise<void> {
+  const prompt = `${LONG_MARK} parts=${PARTS}: ${LEDGER_TASK(PARTS)}`
+  const fan = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1, LONG_MODEL)
+  // Fanout's default clears old tool results (locally, off Anthropic's own API) before it compacts; that
+  // rewrites the cached conversation, so compaction alone is measured too.
+  const compactOnly = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1, LONG_MODEL, { toolResultClearing: 'off' })
+  const claude = withClaudeCode ? await claudeCode(server, p, prompt, LONG_L, PARTS + 1, LONG_MODEL) : null
+  const window = contextWindowFor(LONG_MODEL)
+  const kb = Math.round(PART_BYTES / 1024)
+  console.log(`\n  Long session (#14): ${PARTS} parts of ~${kb} KB read one a turn, then the sum; ${LONG_MODEL} (${n(window)}-token window, enforced); each side compacts by its defaults (L = ${LONG_L} ms)`)
+  const finished = (m: Measured) => m.ok && m.answer.includes(`is ${p.ledger.sum}.`)
+  const rows = [['Fanout (defaults: clearing + compaction)', fan] as const, ['Fanout, compaction only', compactOnly] as const, ...(claude ? [['Claude Code', claude] as const] : [])]
+  table(
+    ['', 'requests', 'uncached', 'cache writes', 'cache reads', 'billed input', 'cost', 'peak request', 'compactions', '400 too long', 'finished'],
+    rows.map(([name, m]) => [name, n(m.stats.requests), n(m.stats.uncached), n(m.stats.write5m + m.stats.write1h), n(m.stats.read), n(billed(m.stats)), `$${dollars(m.stats, LONG_MODEL).toFixed(4)}`, n(m.stats.peak), n(m.stats.summaries), n(m.stats.tooLong), finished(m) ? 'yes (sum right)' : m.ok ? 'NO (wrong answer)' : 'NO (failed)'])
+  )
+  const ratio = (a: Measured, b: Measured) => `${(billed(a.stats) / billed(b.stats)).toFixed(2)}×`
+  if (claude) console.log(`  billed input vs Claude Code: Fanout defaults ${ratio(fan, claude)}, compaction only ${ratio(compactOnly, claude)}`)
+  for (const [name, m] of rows) if (!finished(m)) console.log(`  ${name}: ${(m.note ?? m.answer).slice(0, 200)}`)
 }

@@ -56,8 +56,9 @@ export function ledgerProgress(req: Pick<ParsedRequest, 'messages'>): { part: nu
     if (m.role === 'user' && Array.isArray(m.content))
       for (const b of m.content) {
         if (b?.type !== 'tool_result') continue
-        const r = /Ledger part (\d+) of \d+\s+\d+\s+value: (\d+)|Ledger part (\d+) of \d+\nvalue: (\d+)/.exec(textOf(b.content))
-        if (r) results.set(Number(r[1] ?? r[3]), Number(r[2] ?? r[4]))
+        // Plain, or numbered as a Read tool shows it (Fanout's `     2\tvalue`, Claude Code's `     2→value`).
+        const r = /Ledger part (\d+) of \d+\s+(?:\d+\s*(?:→|\t)\s*)?value: (\d+)/.exec(textOf(b.content))
+        if (r) results.set(Number(r[1]), Number(r[2]))
       }
   }
   // Results past the last note (the one just returned) are added in order; a gap means a result was lost.
