@@ -56,7 +56,9 @@ export class CacheSharingGate {
   constructor(opts: CacheGateOptions = {}) {
     this.now = opts.now ?? (() => Date.now())
     this.warmForMs = opts.warmForMs ?? CACHE_TTL_MS['5m'] - 30_000
-    this.maxWaitMs = opts.maxWaitMs ?? 60_000
+    // A leader whose response has not begun in 15 s is stalled or slow beyond a usual first token: the
+    // others go on uncached rather than wait on it (a stalled stream is cut only after minutes).
+    this.maxWaitMs = opts.maxWaitMs ?? 15_000
   }
 
   /**

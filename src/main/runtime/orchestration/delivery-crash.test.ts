@@ -192,7 +192,9 @@ describe('delivery across a crash', () => {
     expect(again.length).toBeGreaterThanOrEqual(2) // before the crash, and once more after it
     expect(s2.lastResult?.result).toBe('main heard 1 report(s)')
     hold.open()
-  })
+    // The crashed copy's first request still holds its prefix's cache lane in this process (a real restart
+    // is a new process): the resumed agent's request waits out the gate's limit, then goes.
+  }, 90_000)
 
   it('a message to a cut-off agent while the resume starts it loads it once: it never runs twice at once', async () => {
     const hold = latch()
@@ -235,7 +237,9 @@ describe('delivery across a crash', () => {
     }
     expect(overlapping).toBe(0)
     hold.open()
-  })
+    // The crashed copy's first request still holds its prefix's cache lane in this process (a real restart
+    // is a new process): the resumed agent's request waits out the gate's limit, then goes.
+  }, 90_000)
 
   it('pendingDeliveries: received and not consumed, in order; the same id once; old records judged by their text', () => {
     const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }

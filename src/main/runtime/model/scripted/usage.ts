@@ -76,7 +76,8 @@ function clearThinking(body: any, keep: unknown): void {
  */
 export function usageOf(reply: MessageReply, req: ParsedRequest) {
   const outputChars = reply.content.reduce((n, b) => n + JSON.stringify(b).length, 0)
-  const cache = req.cache
+  // A reply that states its input tokens states the whole usage: the simulated cache adds nothing to it.
+  const cache = reply.usage?.input_tokens !== undefined ? undefined : req.cache
   const written = cache ? cache.write5m + cache.write1h : 0
   return {
     input_tokens: reply.usage?.input_tokens ?? cache?.uncached ?? req.inputTokens,
