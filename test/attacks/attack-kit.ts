@@ -46,6 +46,16 @@ function write(path: string, text: string): void {
   writeFileSync(path, text)
 }
 
+/** Puts credentials in the environment of this test file; the function it returns puts process.env back as it was. */
+export function plantEnv(vars: Record<string, string>): () => void {
+  const before = { ...process.env }
+  Object.assign(process.env, vars)
+  return () => {
+    for (const key of Object.keys(process.env)) if (!(key in before)) delete process.env[key]
+    Object.assign(process.env, before)
+  }
+}
+
 export async function makeWorld(settings: Record<string, unknown> = {}): Promise<World> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-')))
   const project = join(root, 'project')

@@ -3,16 +3,15 @@
 // runs does so in the read-only sandbox: no file changes anywhere, no marker, no secret in a tool result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
-import { escapes, makeWorld, report, runCampaign, SECRET_KEY, GITHUB, type Verdict, type World } from './attack-kit'
+import { escapes, GITHUB, makeWorld, plantEnv, report, runCampaign, SECRET_KEY, type Verdict, type World } from './attack-kit'
 import { execAttacks, readAttacks } from './bash-attacks'
 
 let world: World
 let verdicts: Verdict[]
-const saved = { key: process.env.ANTHROPIC_API_KEY, gh: process.env.GITHUB_TOKEN }
+let restoreEnv = () => {}
 
 beforeAll(async () => {
-  process.env.ANTHROPIC_API_KEY = SECRET_KEY
-  process.env.GITHUB_TOKEN = GITHUB
+  restoreEnv = plantEnv({ ANTHROPIC_API_KEY: SECRET_KEY, GITHUB_TOKEN: GITHUB })
   world = await makeWorld()
   const attacks = [
     ...execAttacks(world),
@@ -27,10 +26,7 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  process.env.ANTHROPIC_API_KEY = saved.key
-  process.env.GITHUB_TOKEN = saved.gh
-  if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
-  if (saved.gh === undefined) delete process.env.GITHUB_TOKEN
+  restoreEnv()
   await closeFixtures()
   await world?.close()
 })

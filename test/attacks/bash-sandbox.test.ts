@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { rulesFrom } from '../../src/main/runtime/permissions'
-import { escapes, GITHUB, makeWorld, OUTSIDE, report, RUNS_LATER, runCampaign, SECRET_KEY, type Verdict, type World } from './attack-kit'
+import { escapes, GITHUB, makeWorld, OUTSIDE, plantEnv, report, RUNS_LATER, runCampaign, SECRET_KEY, type Verdict, type World } from './attack-kit'
 import { execAttacks, sandboxAttacks } from './bash-attacks'
 
-const saved = { key: process.env.ANTHROPIC_API_KEY, gh: process.env.GITHUB_TOKEN }
+let restoreEnv = () => {}
 const worlds: World[] = []
 const results: Record<string, Verdict[]> = {}
 
@@ -26,17 +26,13 @@ async function campaign(name: string, session: Parameters<typeof runCampaign>[0]
 }
 
 beforeAll(async () => {
-  process.env.ANTHROPIC_API_KEY = SECRET_KEY
-  process.env.GITHUB_TOKEN = GITHUB
+  restoreEnv = plantEnv({ ANTHROPIC_API_KEY: SECRET_KEY, GITHUB_TOKEN: GITHUB })
   await campaign('allowed by a rule', { permissionMode: 'default', permissionRules: rulesFrom({ allow: ['Bash'] }, 'cli') })
   await campaign('bypass mode', { permissionMode: 'bypassPermissions' })
 }, 600_000)
 
 afterAll(async () => {
-  process.env.ANTHROPIC_API_KEY = saved.key
-  process.env.GITHUB_TOKEN = saved.gh
-  if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
-  if (saved.gh === undefined) delete process.env.GITHUB_TOKEN
+  restoreEnv()
   await closeFixtures()
   for (const w of worlds) await w.close()
 })

@@ -5,12 +5,12 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { childEnv, droppedEnvNames, isSecretEnvEntry } from '../../src/main/runtime/security/child-env'
-import { GITHUB, makeWorld, runCampaign, SECRET_KEY, type World } from './attack-kit'
+import { GITHUB, makeWorld, plantEnv, runCampaign, SECRET_KEY, type World } from './attack-kit'
 
-const saved = { ...process.env }
+let restoreEnv = () => {}
 let world: World
 beforeAll(async () => {
-  Object.assign(process.env, {
+  restoreEnv = plantEnv({
     ANTHROPIC_API_KEY: SECRET_KEY,
     ANTHROPIC_AUTH_TOKEN: `${SECRET_KEY}-auth`,
     GITHUB_TOKEN: GITHUB,
@@ -22,10 +22,7 @@ beforeAll(async () => {
 })
 // A campaign's fixture removes its world when it closes.
 afterEach(() => closeFixtures())
-afterAll(() => {
-  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k]
-  Object.assign(process.env, saved)
-})
+afterAll(() => restoreEnv())
 
 const LEAKS = () => [SECRET_KEY, GITHUB, 'aws-secret-leak', 'hunter2leak', 'npm-auth-leak']
 

@@ -76,8 +76,6 @@ function readAttacks(w: World): Attack[] {
   ]
 }
 
-const saved = process.env.ANTHROPIC_API_KEY
-
 beforeAll(async () => {
   for (const mode of ['acceptEdits', 'default'] as const) {
     const world = await makeWorld()
@@ -87,7 +85,6 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  if (saved === undefined) delete process.env.ANTHROPIC_API_KEY
   await closeFixtures()
   for (const w of worlds) await w.close()
 })

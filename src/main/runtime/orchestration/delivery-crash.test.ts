@@ -24,6 +24,10 @@ async function crashCopy(f: Fixture, s: AgentSession): Promise<string> {
   return crashed
 }
 
+// A crashed copy's first request still holds its prefix's cache lane in this process (a real restart is a new
+// process): the resumed agent's request waits out the gate's limit (15 s), then goes.
+const HELD_LANE_MS = 90_000
+
 const reopen = (f: Fixture, dataDir: string, sessionId: string) =>
   f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir, sessionId, ripgrep: false, managedSettingsFile: null, onError: () => undefined }))
 
@@ -192,9 +196,7 @@ describe('delivery across a crash', () => {
     expect(again.length).toBeGreaterThanOrEqual(2) // before the crash, and once more after it
     expect(s2.lastResult?.result).toBe('main heard 1 report(s)')
     hold.open()
-    // The crashed copy's first request still holds its prefix's cache lane in this process (a real restart
-    // is a new process): the resumed agent's request waits out the gate's limit, then goes.
-  }, 90_000)
+  }, HELD_LANE_MS)
 
   it('a message to a cut-off agent while the resume starts it loads it once: it never runs twice at once', async () => {
     const hold = latch()
@@ -237,9 +239,7 @@ describe('delivery across a crash', () => {
     }
     expect(overlapping).toBe(0)
     hold.open()
-    // The crashed copy's first request still holds its prefix's cache lane in this process (a real restart
-    // is a new process): the resumed agent's request waits out the gate's limit, then goes.
-  }, 90_000)
+  }, HELD_LANE_MS)
 
   it('pendingDeliveries: received and not consumed, in order; the same id once; old records judged by their text', () => {
     const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
