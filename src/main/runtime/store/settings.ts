@@ -4,10 +4,10 @@
 import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
+import { DEFAULT_LIMITS } from '../../../shared/spawn-limits'
 import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import { EFFORT_LEVELS } from '../model/effort'
-import { DEFAULT_LIMITS } from '../orchestration/limits'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
 import { ensureDataDir, settingsPath } from './data-dir'
 
