@@ -3,8 +3,9 @@
 import { useState } from 'react'
 import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name'
 import type { AgentScope } from '../../../shared/agent-editor'
+import { DialogActions } from '../components/dialog-actions'
 import { PathText } from '../components/path-text'
-import { errorText } from '../transport/types'
+import { useAction } from '../lib/use-action'
 import { Dialog } from '../views/dialog'
 import { selectEntry } from './editor-library'
 import { editorUi, useAgentEditor } from './editor-store'
@@ -14,29 +15,12 @@ import { ProblemReason } from './problem-reason'
 
 const close = () => editorUi.setDialog(null)
 
-function useAction(): [string | null, boolean, (fn: () => Promise<void>) => Promise<void>] {
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-  return [error, busy, run]
-}
-
 function NewAgentDialog() {
   const library = useAgentEditor((s) => s.library)
   const [name, setName] = useState('')
   const [scope, setScope] = useState<AgentScope>('project')
   const [template, setTemplate] = useState('blank')
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useAction()
   const valid = NAME.test(name.trim())
   const problem = agentNameProblem(name)
   return (
@@ -98,14 +82,7 @@ function NewAgentDialog() {
           </div>
         </div>
         {error && <div className="inline-error">{error}</div>}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="new-agent-create">
-            Create
-          </button>
-        </div>
+        <DialogActions onCancel={close} confirm="Create" disabled={!valid} busy={busy} confirmTestId="new-agent-create" />
       </form>
     </Dialog>
   )
@@ -115,7 +92,7 @@ function RenameDialog() {
   const draft = useAgentEditor((s) => s.draft)
   const current = String(draft?.analysis?.fields.name ?? '')
   const [name, setName] = useState(current)
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useAction()
   const valid = NAME.test(name.trim()) && name.trim() !== current
   const problem = agentNameProblem(name)
   return (
@@ -134,14 +111,7 @@ function RenameDialog() {
           <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
         </label>
         {error && <div className="inline-error">{error}</div>}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="rename-confirm">
-            Rename
-          </button>
-        </div>
+        <DialogActions onCancel={close} confirm="Rename" disabled={!valid} busy={busy} confirmTestId="rename-confirm" />
       </form>
     </Dialog>
   )
@@ -149,21 +119,14 @@ function RenameDialog() {
 
 function DeleteDialog() {
   const draft = useAgentEditor((s) => s.draft)
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useAction()
   return (
     <Dialog title="Delete agent" onClose={close} testId="delete-dialog">
       <p>
         Delete <code>{draft?.file}</code>? The file is removed from disk{draft && draft.text !== draft.savedText ? ', and your unsaved changes with it' : ''}. This cannot be undone here.
       </p>
       {error && <div className="inline-error">{error}</div>}
-      <div className="form-actions">
-        <button className="btn" onClick={close}>
-          Keep it
-        </button>
-        <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void run(deleteAgent)} data-testid="delete-confirm">
-          Delete
-        </button>
-      </div>
+      <DialogActions onCancel={close} cancelLabel="Keep it" confirm="Delete" danger busy={busy} onConfirm={() => void run(deleteAgent)} confirmTestId="delete-confirm" />
     </Dialog>
   )
 }
@@ -172,14 +135,7 @@ function DiscardDialog({ next }: { next: string | null }) {
   return (
     <Dialog title="Unsaved changes" onClose={close} testId="discard-dialog">
       <p>This agent has changes that are not saved. Leave it and lose them?</p>
-      <div className="form-actions">
-        <button className="btn" onClick={close}>
-          Stay
-        </button>
-        <button className="btn btn-primary ae-danger" onClick={() => selectEntry(next, true)} data-testid="discard-confirm">
-          Discard changes
-        </button>
-      </div>
+      <DialogActions onCancel={close} cancelLabel="Stay" confirm="Discard changes" danger onConfirm={() => selectEntry(next, true)} confirmTestId="discard-confirm" />
     </Dialog>
   )
 }
@@ -202,19 +158,8 @@ function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
           ? `${name} loads as it is on disk now; after this save, Claude Code and Fanout skip it until it is fixed, and the main agent will not be offered it.`
           : `Claude Code and Fanout skip ${name} until it is fixed: the main agent will not be offered it.`}
       </p>
-      <div className="form-actions">
-        {/* First, so it has the focus: Enter or Escape keeps the draft unsaved. */}
-        <button className="btn" onClick={close} data-autofocus data-testid="save-anyway-cancel">
-          Keep editing
-        </button>
-        <button
-          className="btn btn-primary ae-danger"
-          onClick={() => void saveDraft({ anyway: true })}
-          data-testid="save-anyway-confirm"
-        >
-          Save anyway
-        </button>
-      </div>
+      {/* The focus on "Keep editing": Enter or Escape keeps the draft unsaved. */}
+      <DialogActions onCancel={close} cancelLabel="Keep editing" cancelTestId="save-anyway-cancel" focus="cancel" confirm="Save anyway" danger onConfirm={() => void saveDraft({ anyway: true })} confirmTestId="save-anyway-confirm" />
     </Dialog>
   )
 }

@@ -2,8 +2,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
 import { refocusWhenLost } from '../lib/focus'
+import { useAction } from '../lib/use-action'
 import { saveSettings, startDemo, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { useConnectionTest, type FixHints } from './connection-test'
 import { ApiKeyForm } from './settings-dialog'
@@ -50,18 +50,11 @@ export function FirstRun() {
   const mode = useApp((s) => s.mode)
   const keySaved = useApp((s) => s.firstRunKeySaved)
   const [replacing, setReplacing] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const demo = async () => {
+  const { error, busy, run } = useAction()
+  // The demo's session takes this page's place: busy until it does, so a second click starts nothing.
+  const demo = () => {
     requestNotificationPermission()
-    setBusy(true)
-    setError(null)
-    try {
-      await startDemo()
-    } catch (err) {
-      setError(errorText(err))
-      setBusy(false)
-    }
+    return run(startDemo, { stayBusy: true })
   }
   return (
     <div className="first-run" data-testid="first-run">

@@ -1,26 +1,19 @@
 // Browser mode has no native folder picker: type the folder's absolute path.
 import { useState } from 'react'
+import { DialogActions } from '../components/dialog-actions'
+import { useAction } from '../lib/use-action'
 import { openFolder, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 
 export function OpenFolderDialog() {
   const current = useApp((s) => s.workspace?.cwd ?? '')
   const [path, setPath] = useState(current)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  const { error, busy, run } = useAction()
+  const submit = () =>
+    run(async () => {
       await openFolder(path.trim())
       ui.setDialog(null)
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
   return (
     <Dialog title="Open folder" onClose={() => ui.setDialog(null)}>
       <form
@@ -35,14 +28,7 @@ export function OpenFolderDialog() {
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" spellCheck={false} data-testid="folder-path" />
         </label>
         {error && <div className="inline-error">{error}</div>}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={() => ui.setDialog(null)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || !path.trim()}>
-            Open
-          </button>
-        </div>
+        <DialogActions onCancel={() => ui.setDialog(null)} confirm="Open" disabled={!path.trim()} busy={busy} />
       </form>
     </Dialog>
   )

@@ -3,12 +3,14 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-library'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
 import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
+import { useAction } from '../lib/use-action'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { sessionCostUsd } from '../state/selectors'
 import { deleteSession, openSession, renameSession, useApp } from '../state/store'
@@ -66,20 +68,14 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
 }
 
 function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; onClose(): void }) {
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useAction()
   const running = isActive(session.status)
-  const remove = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  // Gone from the list once deleted: busy until then, so Delete cannot be pressed twice.
+  const remove = () =>
+    run(async () => {
       await deleteSession(session.sessionId)
       onClose()
-    } catch (err) {
-      setError(errorText(err))
-      setBusy(false)
-    }
-  }
+    }, { stayBusy: true })
   return (
     <Dialog title="Delete session" onClose={onClose} testId="delete-session-dialog">
       {running ? (
@@ -91,16 +87,16 @@ function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; on
         </p>
       )}
       {error && <div className="inline-error">{error}</div>}
-      <div className="form-actions">
-        <button className="btn" onClick={onClose} data-autofocus>
-          {running ? 'Close' : 'Keep it'}
-        </button>
-        {!running && (
-          <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void remove()} data-testid="delete-session-confirm">
-            <Icon name="trash" size={13} /> Delete
-          </button>
-        )}
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        cancelLabel={running ? 'Close' : 'Keep it'}
+        focus="cancel"
+        confirm={running ? undefined : (<><Icon name="trash" size={13} /> Delete</>)}
+        danger
+        busy={busy}
+        onConfirm={() => void remove()}
+        confirmTestId="delete-session-confirm"
+      />
     </Dialog>
   )
 }

@@ -5,6 +5,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
 import { CLEARING_CHOICES, CLEARING_LABEL, EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type ClearingChoice, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
@@ -293,17 +294,14 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           <span className="field-hint">What the Changes view offers first; it also remembers the choice you make there.</span>
         </label>
       </section>
-      <div className="form-actions">
+      <DialogActions confirm="Save settings" busy={busy} confirmTestId="settings-save">
         {formError && (
           <span className="inline-error form-error" role="alert">
             {formError}
           </span>
         )}
         {saved && !formError && <span className="ok-text small">Saved.</span>}
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
-          Save settings
-        </button>
-      </div>
+      </DialogActions>
     </form>
   )
 }
