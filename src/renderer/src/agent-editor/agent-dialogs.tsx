@@ -7,6 +7,7 @@ import { DialogActions } from '../components/dialog-actions'
 import { PathText } from '../components/path-text'
 import { useAction } from '../lib/use-action'
 import { Dialog } from '../views/dialog'
+import { FormDialog } from '../views/form-dialog'
 import { selectEntry } from './editor-library'
 import { editorUi, useAgentEditor } from './editor-store'
 import { createAgent, deleteAgent, renameAgent, saveDraft } from './file-actions'
@@ -24,67 +25,57 @@ function NewAgentDialog() {
   const valid = NAME.test(name.trim())
   const problem = agentNameProblem(name)
   return (
-    <Dialog title="New agent" onClose={close} testId="new-agent-dialog">
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (valid) void run(() => createAgent(scope, name.trim(), template))
-        }}
-      >
-        <label className="field">
-          <span className="field-label">Name</span>
-          <input
-            type="text"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. test-runner"
-            className={`mono${problem ? ' invalid' : ''}`}
-            spellCheck={false}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby="new-agent-name-note"
-            data-testid="new-agent-name"
-          />
-          {problem ? (
-            <span className="field-error" id="new-agent-name-note" data-testid="new-agent-name-error">
-              {problem}
-            </span>
-          ) : (
-            <span className="field-hint" id="new-agent-name-note">
-              Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.
-            </span>
-          )}
-        </label>
-        <div className="field">
-          <span className="field-label">Where</span>
-          <div className="ae-scope-options">
-            {(['project', 'user'] as const).map((s) => (
-              <label key={s} className={`ae-scope-option${scope === s ? ' active' : ''}`}>
-                <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
-                <span>
-                  <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
-                  {library && <PathText path={library.dirs[s]} className="mono faint small" testId={`new-agent-dir-${s}`} />}
-                </span>
-              </label>
-            ))}
-          </div>
+    <FormDialog title="New agent" testId="new-agent-dialog" onClose={close} onSubmit={() => run(() => createAgent(scope, name.trim(), template))} confirm="Create" confirmTestId="new-agent-create" disabled={!valid} busy={busy} error={error}>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. test-runner"
+          className={`mono${problem ? ' invalid' : ''}`}
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby="new-agent-name-note"
+          data-testid="new-agent-name"
+        />
+        {problem ? (
+          <span className="field-error" id="new-agent-name-note" data-testid="new-agent-name-error">
+            {problem}
+          </span>
+        ) : (
+          <span className="field-hint" id="new-agent-name-note">
+            Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.
+          </span>
+        )}
+      </label>
+      <div className="field">
+        <span className="field-label">Where</span>
+        <div className="ae-scope-options">
+          {(['project', 'user'] as const).map((s) => (
+            <label key={s} className={`ae-scope-option${scope === s ? ' active' : ''}`}>
+              <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
+              <span>
+                <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
+                {library && <PathText path={library.dirs[s]} className="mono faint small" testId={`new-agent-dir-${s}`} />}
+              </span>
+            </label>
+          ))}
         </div>
-        <div className="field">
-          <span className="field-label">Start from</span>
-          <div className="ae-templates">
-            {(library?.templates ?? []).map((t) => (
-              <label key={t.id} className={`ae-template${template === t.id ? ' active' : ''}`}>
-                <input type="radio" name="template" checked={template === t.id} onChange={() => setTemplate(t.id)} data-testid={`template-${t.id}`} />
-                <strong>{t.label}</strong>
-                <span className="muted small">{t.description}</span>
-              </label>
-            ))}
-          </div>
+      </div>
+      <div className="field">
+        <span className="field-label">Start from</span>
+        <div className="ae-templates">
+          {(library?.templates ?? []).map((t) => (
+            <label key={t.id} className={`ae-template${template === t.id ? ' active' : ''}`}>
+              <input type="radio" name="template" checked={template === t.id} onChange={() => setTemplate(t.id)} data-testid={`template-${t.id}`} />
+              <strong>{t.label}</strong>
+              <span className="muted small">{t.description}</span>
+            </label>
+          ))}
         </div>
-        {error && <div className="inline-error">{error}</div>}
-        <DialogActions onCancel={close} confirm="Create" disabled={!valid} busy={busy} confirmTestId="new-agent-create" />
-      </form>
-    </Dialog>
+      </div>
+    </FormDialog>
   )
 }
 
@@ -96,24 +87,14 @@ function RenameDialog() {
   const valid = NAME.test(name.trim()) && name.trim() !== current
   const problem = agentNameProblem(name)
   return (
-    <Dialog title="Rename agent" onClose={close} testId="rename-dialog">
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (valid) void run(() => renameAgent(name.trim()))
-        }}
-      >
-        <label className="field">
-          <span className="field-label">New name</span>
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
-          {problem && <span className="field-error">{problem}</span>}
-          <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
-        </label>
-        {error && <div className="inline-error">{error}</div>}
-        <DialogActions onCancel={close} confirm="Rename" disabled={!valid} busy={busy} confirmTestId="rename-confirm" />
-      </form>
-    </Dialog>
+    <FormDialog title="Rename agent" testId="rename-dialog" onClose={close} onSubmit={() => run(() => renameAgent(name.trim()))} confirm="Rename" confirmTestId="rename-confirm" disabled={!valid} busy={busy} error={error}>
+      <label className="field">
+        <span className="field-label">New name</span>
+        <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
+        {problem && <span className="field-error">{problem}</span>}
+        <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
+      </label>
+    </FormDialog>
   )
 }
 

@@ -9,6 +9,7 @@ import { PreviewMatrix } from './preview-matrix'
 import { loadPreview, openDialog, selectAgent, useReview } from './review-store'
 import { workSummary } from './work-summary'
 import type { CheckoutState } from '../../../shared/review'
+import { usePick } from '../lib/use-pick'
 
 /** Why a merge would be refused right now, before anyone asks. */
 export function checkoutProblem(c: CheckoutState): string | null {
@@ -68,12 +69,8 @@ function AgentRow({ sessionId, agentId }: { sessionId: string; agentId: string }
 }
 
 export function SessionChangesView() {
+  const { list, listError, preview, previewError, previewLoading } = usePick(useReview, 'list', 'listError', 'preview', 'previewError', 'previewLoading')
   const view = useReview((s) => s.view)!
-  const list = useReview((s) => s.list)
-  const listError = useReview((s) => s.listError)
-  const preview = useReview((s) => s.preview)
-  const previewError = useReview((s) => s.previewError)
-  const previewLoading = useReview((s) => s.previewLoading)
   const ready = list?.agents.filter((a) => a.state === 'ready' || a.state === 'merged') ?? []
   const running = list?.agents.filter((a) => a.state === 'running') ?? []
   return (

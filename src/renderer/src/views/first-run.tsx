@@ -7,6 +7,7 @@ import { saveSettings, startDemo, ui, useApp } from '../state/store'
 import { requestNotificationPermission } from './notifications'
 import { useConnectionTest, type FixHints } from './connection-test'
 import { ApiKeyForm } from './settings-dialog'
+import { usePick } from '../lib/use-pick'
 
 // Shown on this page, where there is no Base URL field: the endpoint is changed in Settings, after Continue.
 const FIRST_RUN_HINTS: FixHints = {
@@ -46,9 +47,7 @@ function KeySaved({ onReplace }: { onReplace(): void }) {
 }
 
 export function FirstRun() {
-  const workspace = useApp((s) => s.workspace)
-  const mode = useApp((s) => s.mode)
-  const keySaved = useApp((s) => s.firstRunKeySaved)
+  const { workspace, mode, firstRunKeySaved: keySaved } = usePick(useApp, 'workspace', 'mode', 'firstRunKeySaved')
   const [replacing, setReplacing] = useState(false)
   const { error, busy, run } = useAction()
   // The demo's session takes this page's place: busy until it does, so a second click starts nothing.

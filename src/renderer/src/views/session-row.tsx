@@ -7,6 +7,7 @@ import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
+import { SubmitForm } from '../components/submit-form'
 import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
@@ -35,13 +36,7 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
     }
   }
   return (
-    <form
-      className="session-rename"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm className="session-rename" onSubmit={save}>
       <input
         ref={ref}
         value={title}
@@ -63,7 +58,7 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
         data-testid="session-rename-input"
       />
       {error && <span className="field-error">{error}</span>}
-    </form>
+    </SubmitForm>
   )
 }
 
@@ -151,7 +146,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
       ) : (
         <button
           ref={itemRef}
-          className={`session-item${active ? ' active' : ''}`}
+          className={`list-row session-item${active ? ' active' : ''}`}
           onClick={() => {
             closeAgents()
             void openSession(s.sessionId)

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from 'react'
 import { checkApiKey, THEME_CHOICES, type ThemeChoice } from '../../../shared/settings-fields'
 import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
+import { SubmitForm } from '../components/submit-form'
 import { refocusWhenLost } from '../lib/focus'
 import { useAction } from '../lib/use-action'
 import { applyTheme } from '../lib/theme'
@@ -40,13 +41,7 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
   }
   const source = settings?.apiKeySource
   return (
-    <form
-      className="api-key-form"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm className="api-key-form" onSubmit={save}>
       <div className="key-status small">
         <Icon name="key" size={13} />
         {settings?.hasApiKey
@@ -92,7 +87,7 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
       )}
       {saved && !error && <div className="ok-text small" id="api-key-saved" role="status">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
       {error && <div className="inline-error">{error}</div>}
-    </form>
+    </SubmitForm>
   )
 }
 

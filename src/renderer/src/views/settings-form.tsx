@@ -7,6 +7,7 @@ import type { Settings } from '../../../shared/ipc-contract'
 import { CLEARING_CHOICES, CLEARING_LABEL, EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type ClearingChoice, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
 import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
+import { SubmitForm } from '../components/submit-form'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
 import { useConnectionTest, type FixHints } from './connection-test'
@@ -119,15 +120,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
   const modes = PERMISSION_MODES.filter((m) => m !== 'bubble' || d.defaultPermissionMode === 'bubble')
 
   return (
-    <form
-      ref={formRef}
-      className="form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm ref={formRef} className="form" noValidate onSubmit={save}>
       <section className="settings-section">
         <h3>Model endpoint</h3>
         <div className="field">
@@ -302,6 +295,6 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
         )}
         {saved && !formError && <span className="ok-text small">Saved.</span>}
       </DialogActions>
-    </form>
+    </SubmitForm>
   )
 }

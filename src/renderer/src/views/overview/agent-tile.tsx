@@ -11,7 +11,7 @@ import { isActive } from '../../../../shared/view/session-state'
 import { Icon } from '../../components/icon'
 import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
-import { StatusDot, statusWord } from '../../components/status'
+import { StatusDot, statusStyle, statusWord } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
@@ -157,7 +157,7 @@ export const AgentTile = memo(function AgentTile({
             <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
           </span>
         ) : (
-          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{statusWord(agent)}</span> : null
+          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>{statusWord(agent)}</span> : null
         )}
       </div>
       <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
