@@ -15,25 +15,22 @@ import { useAction } from '../lib/use-action'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { sessionCostUsd } from '../state/selectors'
 import { deleteSession, openSession, renameSession, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
 
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
-  const [error, setError] = useState<string | null>(null)
+  const { error, setError, run } = useAction()
   const ref = useRef<HTMLInputElement>(null)
   useEffect(() => ref.current?.select(), [])
   const save = async () => {
     const t = title.trim()
     if (!t) return setError('Enter a name, or press Escape to keep the old one.')
     if (t === session.title) return onDone()
-    try {
+    await run(async () => {
       await renameSession(session.sessionId, t)
       onDone()
-    } catch (err) {
-      setError(errorText(err))
-    }
+    })
   }
   return (
     <SubmitForm className="session-rename" onSubmit={save}>
