@@ -2,7 +2,7 @@
 // the person is typing while the host rewrites the file (the value from the file wins only when the input
 // is not being edited). Each control takes its accessible name from its field's label (a <label for>, or
 // aria-labelledby for a group), and its description from the field's one-line help.
-import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from 'react'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import type { EditorFieldKey } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
@@ -100,47 +100,39 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
   )
 }
 
-export function TextInput({ value, onChange, placeholder, disabled, mono = false, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; mono?: boolean; testId?: string }) {
-  const [local, setLocal, focus] = useLocal(value)
-  const field = useField()
-  return (
-    <input
-      {...ownControl(field)}
-      type="text"
-      className={mono ? 'mono' : undefined}
-      value={local}
-      placeholder={placeholder}
-      disabled={disabled}
-      spellCheck={false}
-      onChange={(e) => {
-        setLocal(e.target.value)
-        onChange(e.target.value)
-      }}
-      {...focus}
-      data-testid={testId}
-    />
-  )
+interface TextProps {
+  value: string
+  onChange(v: string): void
+  placeholder?: string
+  disabled?: boolean
+  testId?: string
 }
 
-export function TextArea({ value, onChange, placeholder, disabled, rows = 4, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; rows?: number; testId?: string }) {
+/** A text control's props, the input's and the textarea's alike: the field's own, its text kept while it has the focus. */
+function useTextControl({ value, onChange, placeholder, disabled, testId }: TextProps) {
   const [local, setLocal, focus] = useLocal(value)
-  const lines = Math.min(14, Math.max(rows, local.split('\n').length + 1))
-  const field = useField()
-  return (
-    <textarea
-      {...ownControl(field)}
-      value={local}
-      rows={lines}
-      placeholder={placeholder}
-      disabled={disabled}
-      onChange={(e) => {
-        setLocal(e.target.value)
-        onChange(e.target.value)
-      }}
-      {...focus}
-      data-testid={testId}
-    />
-  )
+  const props = {
+    ...ownControl(useField()),
+    value: local,
+    placeholder,
+    disabled,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      setLocal(e.target.value)
+      onChange(e.target.value)
+    },
+    ...focus,
+    'data-testid': testId
+  }
+  return props
+}
+
+export function TextInput({ mono = false, ...text }: TextProps & { mono?: boolean }) {
+  return <input type="text" className={mono ? 'mono' : undefined} spellCheck={false} {...useTextControl(text)} />
+}
+
+export function TextArea({ rows = 4, ...text }: TextProps & { rows?: number }) {
+  const props = useTextControl(text)
+  return <textarea rows={Math.min(14, Math.max(rows, props.value.split('\n').length + 1))} {...props} />
 }
 
 /** A yes/no field written only when on (off removes the key: absent means no). */

@@ -4,6 +4,7 @@ import { plural } from '../lib/format'
 import { DiffView } from './diff-view'
 import { setLayout, useReview } from './review-store'
 import { usePick } from '../lib/use-pick'
+import { Pending } from '../components/pending'
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : plural(n, 'byte'))
 
@@ -30,12 +31,8 @@ export function DiffPane() {
         </div>
       </div>
       <div className="review-diff-body">
-        {error ? (
-          <div className="inline-error" role="alert">
-            {error}
-          </div>
-        ) : !diff ? (
-          <div className="empty-state muted">{loading ? 'Reading both sides…' : ''}</div>
+        {error || !diff ? (
+          <Pending error={error} loading={loading} text="Reading both sides…" />
         ) : diff.binary ? (
           <div className="empty-state muted" data-testid="diff-binary">
             Binary file: {diff.oldText === null && !diff.oldSize ? 'added' : size(diff.oldSize)} → {diff.newSize ? size(diff.newSize) : 'deleted'}. There is no text to compare.

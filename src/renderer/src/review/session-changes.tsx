@@ -10,6 +10,7 @@ import { loadPreview, openDialog, selectAgent, useReview } from './review-store'
 import { workSummary } from './work-summary'
 import type { CheckoutState } from '../../../shared/review'
 import { usePick } from '../lib/use-pick'
+import { Pending } from '../components/pending'
 
 /** Why a merge would be refused right now, before anyone asks. */
 export function checkoutProblem(c: CheckoutState): string | null {
@@ -98,12 +99,8 @@ export function SessionChangesView() {
             {previewLoading ? 'Checking…' : 'Check again'}
           </button>
         </div>
-        {previewError ? (
-          <div className="inline-error" role="alert">
-            {previewError}
-          </div>
-        ) : !preview ? (
-          <div className="empty-state muted">{previewLoading ? 'Merging in memory…' : ''}</div>
+        {previewError || !preview ? (
+          <Pending error={previewError} loading={previewLoading} text="Merging in memory…" />
         ) : !preview.agents.length ? (
           <p className="small muted" data-testid="preview-empty">
             {running.length ? 'No agent has finished work to merge yet.' : 'No agent has work waiting to be merged.'}
