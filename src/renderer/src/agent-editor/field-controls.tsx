@@ -180,9 +180,23 @@ export function ChoiceRow({ options, value, onChange, disabled, testId }: { opti
   )
 }
 
+/** A text whose setting goes away when it is emptied: the setting gets the trimmed text or null, the field keeps what is typed. */
+function useClearableText(initial: string, onChange: (v: string | null) => void) {
+  const [local, setLocal, focus] = useLocal(initial)
+  return {
+    value: local,
+    spellCheck: false,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      setLocal(e.target.value)
+      onChange(e.target.value.trim() || null)
+    },
+    ...focus
+  }
+}
+
 export function ModelPicker({ value, onChange, disabled, knownIds }: { value: string; onChange(v: string | null): void; disabled?: boolean; knownIds: string[] }) {
   const isAlias = value === '' || (MODEL_ALIASES as readonly string[]).includes(value.toLowerCase())
-  const [id, setId, focus] = useLocal(isAlias ? '' : value)
+  const idText = useClearableText(isAlias ? '' : value, onChange)
   const field = useField()
   return (
     <div className="ae-model">
@@ -197,17 +211,11 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
         type="text"
         className="mono"
         list="ae-model-ids"
-        value={id}
         placeholder="or a model id, e.g. claude-sonnet-4-5"
         aria-label="Model id"
         aria-describedby={field?.hintId}
         disabled={disabled}
-        spellCheck={false}
-        onChange={(e) => {
-          setId(e.target.value)
-          onChange(e.target.value.trim() || null)
-        }}
-        {...focus}
+        {...idText}
         data-testid="model-id"
       />
       <datalist id="ae-model-ids">
@@ -221,7 +229,7 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
 
 export function ColorPicker({ value, onChange, disabled }: { value: string; onChange(v: string | null): void; disabled?: boolean }) {
   const standard = (STANDARD_COLORS as readonly string[]).includes(value)
-  const [custom, setCustom, focus] = useLocal(standard ? '' : value)
+  const customText = useClearableText(standard ? '' : value, onChange)
   const field = useField()
   return (
     <div className="ae-colors" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId}>
@@ -245,15 +253,9 @@ export function ColorPicker({ value, onChange, disabled }: { value: string; onCh
       <input
         type="text"
         className="mono ae-custom-color"
-        value={custom}
         placeholder="custom"
         disabled={disabled}
-        spellCheck={false}
-        onChange={(e) => {
-          setCustom(e.target.value)
-          onChange(e.target.value.trim() || null)
-        }}
-        {...focus}
+        {...customText}
         aria-label="Custom color"
       />
     </div>
