@@ -81,7 +81,7 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
         {FIELD_HELP[field]}
       </span>
       {error && (
-        <span className="ae-field-problem error" role="alert">
+        <span className="ae-field-problem error err-text" role="alert">
           <Icon name="alert" size={12} />
           <span>
             <Prose text={error} />
@@ -89,7 +89,7 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
         </span>
       )}
       {problems.map((d, i) => (
-        <span key={i} className={`ae-field-problem ${d.severity}`} data-testid="field-problem">
+        <span key={i} className={`ae-field-problem ${d.severity} ${SEVERITY_TEXT[d.severity]}`} data-testid="field-problem">
           <Icon name={d.severity === 'info' ? 'dot' : 'alert'} size={12} />
           <span>
             line {d.line}: <Prose text={d.message} />
@@ -179,6 +179,9 @@ export function ChoiceRow({ options, value, onChange, disabled, testId }: { opti
     </div>
   )
 }
+
+/** A problem's color: theme.css's classes for failed, waiting and muted text. */
+const SEVERITY_TEXT: Record<Diagnostic['severity'], string> = { error: 'err-text', warning: 'warn-text', info: 'muted' }
 
 /** A text whose setting goes away when it is emptied: the setting gets the trimmed text or null, the field keeps what is typed. */
 function useClearableText(initial: string, onChange: (v: string | null) => void) {

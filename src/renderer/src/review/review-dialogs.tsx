@@ -70,7 +70,7 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           const c = list?.agents.find((a) => a.agentId === id)
           const p = preview?.agents.find((a) => a.agentId === id)
           const stop = preview?.blocked?.agentId === id
-          const verdictClass = !preview ? 'pending' : stop || (p && !p.againstHead.clean) ? 'bad' : 'good'
+          const verdictClass = !preview ? 'pending muted' : stop || (p && !p.againstHead.clean) ? 'bad err-text' : 'good ok-text'
           return (
             <li key={id}>
               <AgentLabel sessionId={view.sessionId} agentId={id} fallbackType={c?.agentType} />
