@@ -5,7 +5,7 @@ import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name
 import type { AgentScope } from '../../../shared/agent-editor'
 import { DialogActions } from '../components/dialog-actions'
 import { PathText } from '../components/path-text'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { Dialog } from '../views/dialog'
 import { FormDialog } from '../views/form-dialog'
 import { selectEntry } from './editor-library'
@@ -21,7 +21,7 @@ function NewAgentDialog() {
   const [name, setName] = useState('')
   const [scope, setScope] = useState<AgentScope>('project')
   const [template, setTemplate] = useState('blank')
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   const valid = NAME.test(name.trim())
   const problem = agentNameProblem(name)
   return (
@@ -83,7 +83,7 @@ function RenameDialog() {
   const draft = useAgentEditor((s) => s.draft)
   const current = String(draft?.analysis?.fields.name ?? '')
   const [name, setName] = useState(current)
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   const valid = NAME.test(name.trim()) && name.trim() !== current
   const problem = agentNameProblem(name)
   return (
@@ -100,7 +100,7 @@ function RenameDialog() {
 
 function DeleteDialog() {
   const draft = useAgentEditor((s) => s.draft)
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   return (
     <Dialog title="Delete agent" onClose={close} testId="delete-dialog">
       <p>

@@ -4,7 +4,7 @@ import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
 import { lengthVerdict } from '../lib/length-limit'
 import { useState } from 'react'
 import { Icon } from '../components/icon'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { openSession } from '../state/store'
 import { AgentPanel } from '../views/agent-panel'
 import { closeAgents } from './editor-library'
@@ -14,7 +14,7 @@ import { tryAgent } from './file-actions'
 export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: boolean; isGitRepo: boolean }) {
   const trying = useAgentEditor((s) => (s.trying?.file === file ? s.trying : null))
   const [prompt, setPrompt] = useState('')
-  const { busy, error, run: act } = useAction()
+  const { busy, error, run: act } = useTask()
   // The host takes a try's task up to the length of a message to an agent.
   const tooLong = lengthVerdict(prompt.length, MESSAGE_MAX_CHARS, 'This task')
   const run = async () => {

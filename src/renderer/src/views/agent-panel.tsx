@@ -31,7 +31,7 @@ import { useRunningElsewhere } from './running-elsewhere'
 import { ModelWait } from '../components/model-wait'
 import { StopButton } from './stop-button'
 import { tileProps } from './tile-props'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -167,7 +167,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
 
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
-  const { error, run } = useAction()
+  const { error, run } = useTask()
   const box = useRef<HTMLDivElement>(null)
   // Sent or dismissed, the box goes away with the focus: back to the button that opened it.
   useLayoutEffect(() => {

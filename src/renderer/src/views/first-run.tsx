@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
 import { refocusWhenLost } from '../lib/focus'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { saveSettings, startDemo, ui, useApp } from '../state/store'
 import { requestNotificationPermission } from './notifications'
 import { useConnectionTest, type FixHints } from './connection-test'
@@ -49,7 +49,7 @@ function KeySaved({ onReplace }: { onReplace(): void }) {
 export function FirstRun() {
   const { workspace, mode, firstRunKeySaved: keySaved } = usePick(useApp, 'workspace', 'mode', 'firstRunKeySaved')
   const [replacing, setReplacing] = useState(false)
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   // The demo's session takes this page's place: busy until it does, so a second click starts nothing.
   const demo = () => {
     requestNotificationPermission()

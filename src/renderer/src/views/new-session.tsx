@@ -7,7 +7,7 @@ import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared
 const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
 import { choicesWithDefault } from '../lib/default-choice'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { MODE_LABEL } from '../lib/permission-modes'
 import { startDemo, startSession, ui, useApp } from '../state/store'
 import { CallError } from '../transport/types'
@@ -24,7 +24,7 @@ export function NewSession() {
   const [model, setModel] = useState('')
   const [mode, setMode] = useState<PermissionMode | ''>('')
   const [effort, setEffort] = useState<EffortChoice | ''>('')
-  const { error: demoError, busy: demoBusy, run } = useAction()
+  const { error: demoError, busy: demoBusy, run } = useTask()
   // A start refused for want of a key: the way to add one sits right under the refusal.
   const [needKey, setNeedKey] = useState(false)
   const aliases = Object.keys(settings?.modelAliases ?? {})

@@ -1,13 +1,13 @@
 // Browser mode has no native folder picker: type the folder's absolute path.
 import { useState } from 'react'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { openFolder, ui, useApp } from '../state/store'
 import { FormDialog } from './form-dialog'
 
 export function OpenFolderDialog() {
   const current = useApp((s) => s.workspace?.cwd ?? '')
   const [path, setPath] = useState(current)
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   const submit = () =>
     run(async () => {
       await openFolder(path.trim())

@@ -11,7 +11,7 @@ import { SubmitForm } from '../components/submit-form'
 import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { sessionCostUsd } from '../state/selectors'
 import { deleteSession, openSession, renameSession, useApp } from '../state/store'
@@ -20,7 +20,7 @@ import '../styles/session-row.css'
 
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
-  const { error, setError, run } = useAction()
+  const { error, setError, run } = useTask()
   const ref = useRef<HTMLInputElement>(null)
   useEffect(() => ref.current?.select(), [])
   const save = async () => {
@@ -60,7 +60,7 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
 }
 
 function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; onClose(): void }) {
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   const running = isActive(session.status)
   // Gone from the list once deleted: busy until then, so Delete cannot be pressed twice.
   const remove = () =>

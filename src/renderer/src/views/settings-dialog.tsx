@@ -6,7 +6,7 @@ import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { SubmitForm } from '../components/submit-form'
 import { refocusWhenLost } from '../lib/focus'
-import { useAction } from '../lib/use-action'
+import { useTask } from '../lib/use-task'
 import { applyTheme } from '../lib/theme'
 import { saveApiKey, saveSettings, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
@@ -20,7 +20,7 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
   const mode = useApp((s) => s.mode)
   const input = useRef<HTMLInputElement>(null)
   const [key, setKey] = useState('')
-  const { error, busy, run } = useAction()
+  const { error, busy, run } = useTask()
   const [saved, setSaved] = useState(false)
   // A key that does not look like an Anthropic one (a gateway's token may not) is saved once confirmed.
   const [confirmed, setConfirmed] = useState<string | null>(null)

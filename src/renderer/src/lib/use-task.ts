@@ -3,7 +3,7 @@
 import { useCallback, useState } from 'react'
 import { errorText } from '../transport/types'
 
-export interface Action {
+export interface Task {
   error: string | null
   busy: boolean
   setError(error: string | null): void
@@ -14,7 +14,7 @@ export interface Action {
   run(fn: () => Promise<unknown>, opts?: { stayBusy?: boolean }): Promise<void>
 }
 
-export function useAction(): Action {
+export function useTask(): Task {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const run = useCallback(async (fn: () => Promise<unknown>, opts: { stayBusy?: boolean } = {}) => {
