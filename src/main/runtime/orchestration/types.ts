@@ -10,9 +10,9 @@ import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { Tool } from '../tools/define-tool'
 import type { WorktreeBaseRef } from '../worktrees'
-import type { AgentHandle, AgentRegistry } from './agent-registry'
-import type { SpawnGate } from './limits'
-import type { OutputLog } from './output-log'
+import type { AgentHandle, AgentRegistry } from './runs/agent-registry'
+import type { SpawnGate } from './runs/limits'
+import type { OutputLog } from './runs/output-log'
 
 /** A subagent run's result, with what happened to its worktree. */
 export interface ChildResult extends AgentRunResult {

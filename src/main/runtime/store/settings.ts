@@ -7,7 +7,7 @@ import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
 import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import { EFFORT_LEVELS } from '../model/effort'
-import { DEFAULT_LIMITS } from '../orchestration/limits'
+import { DEFAULT_LIMITS } from '../orchestration/runs/limits'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
 import { ensureDataDir, settingsPath } from './data-dir'
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../../shared/events'
 import { startScriptedModel, type ScriptedModel, type ScriptedServerOptions } from '../../model/scripted'
-import { AgentSession } from '../session'
-import type { AgentSessionOptions } from '../session-options'
+import { AgentSession } from '../session/session'
+import type { AgentSessionOptions } from '../session/session-options'
 
 export interface Fixture {
   root: string
