@@ -6,19 +6,15 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, AgentStartEvent, PhaseEvent, ToolEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
-import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
+import type { TempRepo } from '../../worktrees/testing/temp-repo'
 import { COORDINATOR_TOOLS } from './coordinator-prompt'
-import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
+import { closeFixtures, tempRepo, makeFixture, starts } from '../testing/session-fixture'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
-const repos: TempRepo[] = []
-afterEach(async () => {
-  await closeFixtures()
-  for (const r of repos.splice(0)) r.cleanup()
-})
+afterEach(closeFixtures)
 
 function calculatorRepo(): TempRepo {
-  const r = makeTempRepo()
-  repos.push(r)
+  const r = tempRepo()
   r.write('README.md', '# calc\nsrc/add.js and src/mul.js are missing.\n')
   const check = (fn: string, op: string, want: number) =>
     `const f = require('../src/${fn}.js')\nconst got = f(2, 3)\nif (got !== ${want}) { console.error('${fn}(2, 3) returned ' + got + ', expected ${want} (${op})'); process.exit(1) }\nconsole.log('${fn} ok')\n`
@@ -39,48 +35,40 @@ function script() {
     { name: 'explorer', match: /Survey the (checks|README)/, turns: [(req) => reply.toolUse('Glob', { pattern: req.firstUserText.includes('checks') ? 'checks/*.js' : '*.md' }), (req) => reply.text(`Found: ${req.toolResults[0].content.trim()}`)] },
     { name: 'planner', match: 'Make a plan', turns: [reply.text('Plan: 1. src/add.js exports (a, b) => a + b. 2. src/mul.js exports (a, b) => a * b. Independent units; verify with checks/*.check.js.')] },
     { name: 'adder', match: 'Implement src/add.js', turns: [reply.toolUse('Write', { file_path: 'src/add.js', content: 'module.exports = (a, b) => a + b\n' }), reply.text('add.js written.')] },
-    {
-      name: 'multiplier',
-      match: 'Implement src/mul.js',
-      turns: [
-        // A slip the verifier will catch: a sum, not a product.
-        reply.toolUse('Write', { file_path: 'src/mul.js', content: 'module.exports = (a, b) => a + b\n' }),
-        reply.text('mul.js written.'),
-        (req) => reply.toolUse('Write', { file_path: 'src/mul.js', content: req.lastUserText.includes('returned 5') ? 'module.exports = (a, b) => a * b\n' : 'wrong message\n' }),
-        reply.text('mul.js fixed: it multiplies now.')
-      ]
-    },
+    scriptedAgent('multiplier', 'Implement src/mul.js', [
+      // A slip the verifier will catch: a sum, not a product.
+      reply.toolUse('Write', { file_path: 'src/mul.js', content: 'module.exports = (a, b) => a + b\n' }),
+      reply.text('mul.js written.'),
+      (req) => reply.toolUse('Write', { file_path: 'src/mul.js', content: req.lastUserText.includes('returned 5') ? 'module.exports = (a, b) => a * b\n' : 'wrong message\n' }),
+      reply.text('mul.js fixed: it multiplies now.')
+    ]),
     { name: 'verifier', match: 'You verify work that other agents did', turns: [(req) => reply.toolUses(verifyCommands(req)), (req) => reply.text(verdict(req))] },
-    {
-      name: 'coordinator',
-      match: 'You are the coordinator of a crew',
-      turns: [
+    scriptedAgent('coordinator', 'You are the coordinator of a crew', [
+      reply.toolUses([
+        { name: 'SetPhase', input: { phase: 'research', note: 'what exists' } },
+        { name: 'Agent', input: { description: 'Survey checks', prompt: 'Survey the checks folder.', subagent_type: 'Explore' } },
+        { name: 'Agent', input: { description: 'Survey readme', prompt: 'Survey the README.', subagent_type: 'Explore' } }
+      ]),
+      reply.toolUses([
+        { name: 'SetPhase', input: { phase: 'synthesis' } },
+        { name: 'Agent', input: { description: 'Plan the calculator', prompt: 'Make a plan from these findings.', subagent_type: 'Plan' } }
+      ]),
+      reply.toolUses([
+        { name: 'SetPhase', input: { phase: 'implementation' } },
+        { name: 'Agent', input: { description: 'Write add', prompt: 'Implement src/add.js.', name: 'adder' } },
+        { name: 'Agent', input: { description: 'Write mul', prompt: 'Implement src/mul.js.', name: 'multiplier' } }
+      ]),
+      (req) =>
         reply.toolUses([
-          { name: 'SetPhase', input: { phase: 'research', note: 'what exists' } },
-          { name: 'Agent', input: { description: 'Survey checks', prompt: 'Survey the checks folder.', subagent_type: 'Explore' } },
-          { name: 'Agent', input: { description: 'Survey readme', prompt: 'Survey the README.', subagent_type: 'Explore' } }
+          { name: 'SetPhase', input: { phase: 'verification' } },
+          { name: 'Agent', input: { description: 'Verify both', prompt: `Verify: add at ${worktreeOf(req.toolResults[1].content)} and mul at ${worktreeOf(req.toolResults[2].content)}`, subagent_type: 'verifier' } }
         ]),
-        reply.toolUses([
-          { name: 'SetPhase', input: { phase: 'synthesis' } },
-          { name: 'Agent', input: { description: 'Plan the calculator', prompt: 'Make a plan from these findings.', subagent_type: 'Plan' } }
-        ]),
-        reply.toolUses([
-          { name: 'SetPhase', input: { phase: 'implementation' } },
-          { name: 'Agent', input: { description: 'Write add', prompt: 'Implement src/add.js.', name: 'adder' } },
-          { name: 'Agent', input: { description: 'Write mul', prompt: 'Implement src/mul.js.', name: 'multiplier' } }
-        ]),
-        (req) =>
-          reply.toolUses([
-            { name: 'SetPhase', input: { phase: 'verification' } },
-            { name: 'Agent', input: { description: 'Verify both', prompt: `Verify: add at ${worktreeOf(req.toolResults[1].content)} and mul at ${worktreeOf(req.toolResults[2].content)}`, subagent_type: 'verifier' } }
-          ]),
-        (req) => reply.toolUse('SendMessage', { to: 'multiplier', message: `Verification failed:\n${req.toolResults[1].content.split('\n')[1]}\nFix src/mul.js.` }),
-        reply.text('Waiting for the multiplier to fix its work.'),
-        // Woken by the multiplier's report: check the fix with a fresh verifier.
-        (req) => reply.toolUse('Agent', { description: 'Verify the fix', prompt: `Verify: mul at ${worktreeOf(req.lastUserText)}`, subagent_type: 'verifier' }),
-        (req) => reply.text(`Done. Verification:\n${req.toolResults[0].content.split('\n')[0]}`)
-      ]
-    }
+      (req) => reply.toolUse('SendMessage', { to: 'multiplier', message: `Verification failed:\n${req.toolResults[1].content.split('\n')[1]}\nFix src/mul.js.` }),
+      reply.text('Waiting for the multiplier to fix its work.'),
+      // Woken by the multiplier's report: check the fix with a fresh verifier.
+      (req) => reply.toolUse('Agent', { description: 'Verify the fix', prompt: `Verify: mul at ${worktreeOf(req.lastUserText)}`, subagent_type: 'verifier' }),
+      (req) => reply.text(`Done. Verification:\n${req.toolResults[0].content.split('\n')[0]}`)
+    ])
   ])
 }
 
@@ -153,7 +141,7 @@ describe('coordinator mode', () => {
   })
 
   it('is off by default: the main agent keeps its own prompt and tools, and SetPhase does not exist', async () => {
-    const f = await makeFixture({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('SetPhase', { phase: 'research' }), reply.text('ok')] }]) })
+    const f = await makeFixture({ respond: scriptByAgent([mainAgent([reply.toolUse('SetPhase', { phase: 'research' }), reply.text('ok')])]) })
     await f.session.run('hello')
     const req = f.model.server.requests[0]
     expect(req.toolNames).toContain('Read')

@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../../shared/events'
 import { BACKGROUND_ALLOWED } from '../../definitions'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply } from '../../model/scripted'
 import { isFinished } from '../runs/agent-registry'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -23,30 +24,17 @@ describe('background agents', () => {
   it('a definition with background: true returns at once; the report wakes the idle main agent as a task notification', async () => {
     const release = latch()
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'worker',
-            match: 'You are the background worker',
-            turns: [
-              reply.toolUse('Glob', { pattern: '**/*.txt' }, { text: 'Counting the text files.' }),
-              async (req) => {
-                await release.wait
-                return reply.text(`Found ${req.toolResults[0].content.trim().split('\n').length} text files.`)
-              }
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Agent', { description: 'Count files', prompt: 'Count the text files.', subagent_type: 'bg-worker' }),
-              reply.text('The worker is counting; I will report when it is done.'),
-              (req) => reply.text(`Done: ${/Found \d+ text files/.exec(req.lastUserText)?.[0] ?? 'no report'}`)
-            ]
-          }
+      [
+        scriptedAgent('worker', 'You are the background worker', [
+          reply.toolUse('Glob', { pattern: '**/*.txt' }, { text: 'Counting the text files.' }),
+          heldUntil(release, (req) => reply.text(`Found ${req.toolResults[0].content.trim().split('\n').length} text files.`))
+        ]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Count files', prompt: 'Count the text files.', subagent_type: 'bg-worker' }),
+          reply.text('The worker is counting; I will report when it is done.'),
+          (req) => reply.text(`Done: ${/Found \d+ text files/.exec(req.lastUserText)?.[0] ?? 'no report'}`)
         ])
-      },
+      ],
       { files: { 'a.txt': 'a', 'b.txt': 'b', 'sub/c.txt': 'c', '.claude/agents/bg-worker.md': WORKER } }
     )
     const { session: s, events, model } = f
@@ -83,24 +71,18 @@ describe('background agents', () => {
   })
 
   it('a report that arrives while the parent works is injected at its next turn, without a second run', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'worker', match: 'Quick background job', turns: [reply.text('Background result: 42.')] },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Quick job', prompt: 'Quick background job', run_in_background: true }),
-            async () => {
-              // Hold this turn until the report has reached the main agent's inbox.
-              await waitForEvent(f.session, f.events, (e) => e.type === 'message_received' && e.agentId === f.session.mainAgentId)
-              return reply.toolUse('Glob', { pattern: '*' })
-            },
-            (req) => reply.text(req.lastUserText.includes('Background result: 42.') ? 'saw the report' : 'no report')
-          ]
-        }
+    const f = await makeFixture([
+      { name: 'worker', match: 'Quick background job', turns: [reply.text('Background result: 42.')] },
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Quick job', prompt: 'Quick background job', run_in_background: true }),
+        async () => {
+          // Hold this turn until the report has reached the main agent's inbox.
+          await waitForEvent(f.session, f.events, (e) => e.type === 'message_received' && e.agentId === f.session.mainAgentId)
+          return reply.toolUse('Glob', { pattern: '*' })
+        },
+        (req) => reply.text(req.lastUserText.includes('Background result: 42.') ? 'saw the report' : 'no report')
       ])
-    })
+    ])
     const result = await f.session.run('go')
     await f.session.idle()
     expect(result.result).toBe('saw the report')
@@ -111,36 +93,21 @@ describe('background agents', () => {
   it('TaskOutput reports progress without blocking, then waits for the result; the report also arrives as a notification', async () => {
     const release = latch()
     let agentId = ''
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'worker',
-          match: 'Slow background job',
-          turns: [
-            async () => {
-              await release.wait
-              return reply.text('Slow job finished: all green.')
-            }
-          ]
+    const f = await makeFixture([
+      scriptedAgent('worker', 'Slow background job', [heldUntil(release, reply.text('Slow job finished: all green.'))]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Slow job', prompt: 'Slow background job', run_in_background: true }),
+        (req) => {
+          agentId = JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId
+          return reply.toolUse('TaskOutput', { agentId, block: false })
         },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Slow job', prompt: 'Slow background job', run_in_background: true }),
-            (req) => {
-              agentId = JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId
-              return reply.toolUse('TaskOutput', { agentId, block: false })
-            },
-            () => {
-              release.open()
-              return reply.toolUse('TaskOutput', { task_id: agentId, timeout: 20_000 })
-            },
-            reply.text('finished')
-          ]
-        }
+        () => {
+          release.open()
+          return reply.toolUse('TaskOutput', { task_id: agentId, timeout: 20_000 })
+        },
+        reply.text('finished')
       ])
-    })
+    ])
     await f.session.run('go')
     await f.session.idle()
     const outputs = toolEnds(f.events, 'TaskOutput')
@@ -154,34 +121,21 @@ describe('background agents', () => {
 
   it('TaskStop stops a background agent; the parent gets its output and no notification', async () => {
     const hold = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'worker',
-          match: 'Endless background job',
-          turns: [
-            reply.toolUse('Glob', { pattern: '*' }, { text: 'Started the endless job.' }),
-            async () => {
-              await hold.wait
-              return reply.text('never')
-            }
-          ]
+    const f = await makeFixture([
+      scriptedAgent('worker', 'Endless background job', [
+        reply.toolUse('Glob', { pattern: '*' }, { text: 'Started the endless job.' }),
+        heldUntil(hold, reply.text('never'))
+      ]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Endless job', prompt: 'Endless background job', run_in_background: true }),
+        async (req) => {
+          const agentId = JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId
+          await waitForEvent(f.session, f.events, (e) => e.type === 'tool_end' && e.agentId === agentId)
+          return reply.toolUse('TaskStop', { agentId })
         },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Endless job', prompt: 'Endless background job', run_in_background: true }),
-            async (req) => {
-              const agentId = JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId
-              await waitForEvent(f.session, f.events, (e) => e.type === 'tool_end' && e.agentId === agentId)
-              return reply.toolUse('TaskStop', { agentId })
-            },
-            reply.text('stopped it')
-          ]
-        }
+        reply.text('stopped it')
       ])
-    })
+    ])
     await f.session.run('go')
     await f.session.idle()
     hold.open()
@@ -196,30 +150,17 @@ describe('background agents', () => {
   it('a background agent that stalls is marked failed, its last output kept, and the parent is told', async () => {
     const hold = latch()
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'worker',
-            match: 'Stalling job',
-            turns: [
-              reply.toolUse('Glob', { pattern: '*' }, { text: 'Looked at the folder first.' }),
-              async () => {
-                await hold.wait
-                return reply.text('too late')
-              }
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Agent', { description: 'Stalling job', prompt: 'Stalling job', run_in_background: true }),
-              reply.text('waiting'),
-              (req) => reply.text(req.lastUserText.includes('<status>failed</status>') ? 'the worker stalled' : 'unexpected')
-            ]
-          }
+      [
+        scriptedAgent('worker', 'Stalling job', [
+          reply.toolUse('Glob', { pattern: '*' }, { text: 'Looked at the folder first.' }),
+          heldUntil(hold, reply.text('too late'))
+        ]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Stalling job', prompt: 'Stalling job', run_in_background: true }),
+          reply.text('waiting'),
+          (req) => reply.text(req.lastUserText.includes('<status>failed</status>') ? 'the worker stalled' : 'unexpected')
         ])
-      },
+      ],
       { backgroundStallMs: 300 }
     )
     await f.session.run('go')
@@ -237,37 +178,18 @@ describe('background agents', () => {
 
   it('a report for a subagent that has already finished goes to the nearest agent still running (here the main agent)', async () => {
     const release = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'grandchild',
-          match: 'Deep background job',
-          turns: [
-            async () => {
-              await release.wait
-              return reply.text('Deep job result: 99.')
-            }
-          ]
+    const f = await makeFixture([
+      scriptedAgent('grandchild', 'Deep background job', [heldUntil(release, reply.text('Deep job result: 99.'))]),
+      scriptedAgent('child', 'Delegate the deep job', [reply.toolUse('Agent', { description: 'Deep job', prompt: 'Deep background job', run_in_background: true }), reply.text('Delegated; not waiting.')]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Delegate', prompt: 'Delegate the deep job.' }),
+        () => {
+          release.open()
+          return reply.text('child returned')
         },
-        {
-          name: 'child',
-          match: 'Delegate the deep job',
-          turns: [reply.toolUse('Agent', { description: 'Deep job', prompt: 'Deep background job', run_in_background: true }), reply.text('Delegated; not waiting.')]
-        },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Delegate', prompt: 'Delegate the deep job.' }),
-            () => {
-              release.open()
-              return reply.text('child returned')
-            },
-            (req) => reply.text(/meant for agent a[0-9a-f]{16}, which is no longer running[\s\S]*Deep job result: 99\./.test(req.lastUserText) ? 'got the forwarded report' : 'no report')
-          ]
-        }
+        (req) => reply.text(/meant for agent a[0-9a-f]{16}, which is no longer running[\s\S]*Deep job result: 99\./.test(req.lastUserText) ? 'got the forwarded report' : 'no report')
       ])
-    })
+    ])
     await f.session.run('go')
     await f.session.idle()
     expect(f.session.lastResult?.result).toBe('got the forwarded report')

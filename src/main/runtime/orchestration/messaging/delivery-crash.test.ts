@@ -1,79 +1,53 @@
 // At-least-once delivery, exactly-once effect, across a crash (a copy of the data folder taken mid-run,
 // whose writer is gone): a message received and not yet read, a report recorded and not yet received, a
 // tool that finished whose turn was not written. The kill -9 versions of these run in test/crash.
-import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
-import { markWriterDead } from '../../store/test-fixtures'
 import { pendingDeliveries } from './delivery-ledger'
 import { AgentSession } from '../session/session'
 import { closeFixtures, latch, makeFixture, waitForEvent, type Fixture } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
 const allText = (req: ParsedRequest) => JSON.stringify(req.messages)
 
-async function crashCopy(f: Fixture, s: AgentSession): Promise<string> {
-  await s.flush()
-  const crashed = join(f.root, `crashed-${Math.random().toString(36).slice(2)}`)
-  cpSync(f.dataDir, crashed, { recursive: true })
-  await markWriterDead(crashed, s.sessionId)
-  return crashed
-}
-
 // A crashed copy's first request still holds its prefix's cache lane in this process (a real restart is a new
 // process): the resumed agent's request waits out the gate's limit (15 s), then goes.
 const HELD_LANE_MS = 90_000
 
-const reopen = (f: Fixture, dataDir: string, sessionId: string) =>
-  f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir, sessionId, ripgrep: false, managedSettingsFile: null, onError: () => undefined }))
+const reopen = async (f: Fixture, dataDir: string, sessionId: string) => (await f.openSession(sessionId, dataDir, { onError: () => undefined })).session
 
 describe('delivery across a crash', () => {
   it('a message sent to a running background agent and not yet read reaches it after the restart, once (the lost message of #16)', async () => {
     const hold = latch()
     const bgWaiting = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'bg',
-          match: 'Review the parser',
-          turns: [
-            reply.toolUse('Glob', { pattern: '*' }),
-            async (req) => {
-              if (!req.lastUserText.includes('Fanout stopped')) {
-                bgWaiting.open()
-                await hold.wait // before the crash: never answers
-              }
-              return reply.text(`got it ${count(allText(req), 'Also check the tests')} time(s)`)
-            }
-          ]
-        },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Review', prompt: 'Review the parser', run_in_background: true, name: 'reviewer' }),
-            // Sent while the reviewer's model call is out: it waits in its inbox for the next turn.
-            async () => {
-              await bgWaiting.wait
-              return reply.toolUse('SendMessage', { to: 'reviewer', message: 'Also check the tests' })
-            },
-            reply.text('It is reviewing.')
-          ],
-          then: (req) => reply.text(`main heard: ${/got it \d+ time\(s\)/.exec(req.lastUserText)?.[0] ?? 'nothing'}`)
+    const f = await makeFixture([
+      scriptedAgent('bg', 'Review the parser', [
+        reply.toolUse('Glob', { pattern: '*' }),
+        async (req) => {
+          if (!req.lastUserText.includes('Fanout stopped')) {
+            bgWaiting.open()
+            await hold.wait // before the crash: never answers
+          }
+          return reply.text(`got it ${count(allText(req), 'Also check the tests')} time(s)`)
         }
-      ])
-    })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
-    const events1: AgentEvent[] = []
-    s1.bus.subscribe((e) => events1.push(e))
+      ]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Review', prompt: 'Review the parser', run_in_background: true, name: 'reviewer' }),
+        // Sent while the reviewer's model call is out: it waits in its inbox for the next turn.
+        heldUntil(bgWaiting, reply.toolUse('SendMessage', { to: 'reviewer', message: 'Also check the tests' })),
+        reply.text('It is reviewing.')
+      ], (req) => reply.text(`main heard: ${/got it \d+ time\(s\)/.exec(req.lastUserText)?.[0] ?? 'nothing'}`))
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Start a reviewer.')
     const bg = s1.registry.find('reviewer')!
     await waitForEvent(s1, events1, (e) => e.type === 'message_received' && e.agentId === bg.id)
-    const crashed = await crashCopy(f, s1)
+    const crashed = await f.crashCopy(s1)
     hold.open()
 
     const s2 = await reopen(f, crashed, s1.sessionId)
@@ -85,29 +59,22 @@ describe('delivery across a crash', () => {
     expect(count(allText(after[0]), 'Also check the tests')).toBe(1)
     expect(s2.lastResult?.result).toBe('main heard: got it 1 time(s)')
     // Consumed now: a second restart owes it nothing.
-    const again = await crashCopy(f, s2)
+    const again = await f.crashCopy(s2)
     const s3 = await reopen(f, again, s1.sessionId)
     expect(s3.ledger.waiting.size).toBe(0)
     expect(s3.ledger.owedReports).toEqual([])
   })
 
   it('a report recorded in a finished run and never received is delivered after the restart, once', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'bg', match: 'Count the files', turns: [reply.text('There are 3 files.')] },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', run_in_background: true }), reply.text('Counting in the background.')],
-          then: (req) => reply.text(`main heard ${count(allText(req), 'There are 3 files.')} report(s)`)
-        }
-      ])
-    })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
+    const f = await makeFixture([
+      { name: 'bg', match: 'Count the files', turns: [reply.text('There are 3 files.')] },
+      mainAgent([reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', run_in_background: true }), reply.text('Counting in the background.')], (req) => reply.text(`main heard ${count(allText(req), 'There are 3 files.')} report(s)`))
+    ])
+    const { session: s1 } = await f.newSession()
     await s1.run('Start a counter.')
     await s1.idle()
     // The crash came between the child's agent_end and the report's arrival: what a kill -9 there leaves.
-    const crashed = await crashCopy(f, s1)
+    const crashed = await f.crashCopy(s1)
     const { readFileSync, writeFileSync } = await import('node:fs')
     const mainFile = join(crashed, 'sessions', s1.sessionId, 'agents', `${s1.mainAgentId}.jsonl`)
     const lines = readFileSync(mainFile, 'utf8').split('\n')
@@ -118,29 +85,25 @@ describe('delivery across a crash', () => {
     expect(s2.ledger.owedReports).toHaveLength(1)
     const result = await s2.run('What did it find?')
     expect(result.result).toBe('main heard 1 report(s)')
-    const s3 = await reopen(f, await crashCopy(f, s2), s1.sessionId)
+    const s3 = await reopen(f, await f.crashCopy(s2), s1.sessionId)
     expect(s3.ledger.owedReports).toEqual([])
   })
 
   it('a tool that finished before the crash is answered with its own result, not run again', async () => {
     const f = await makeFixture({
       respond: scriptByAgent([
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Write', { file_path: 'notes.txt', content: 'written once\n' }),
-            (req) =>
-              req.lastUserText.includes('Go on.')
-                ? reply.text(`after restart the call said: ${req.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b: { type: string }) => b.type === 'tool_result')?.content ?? 'nothing'}`)
-                : reply.text('Wrote it.')
-          ]
-        }
+        mainAgent([
+          reply.toolUse('Write', { file_path: 'notes.txt', content: 'written once\n' }),
+          (req) =>
+            req.lastUserText.includes('Go on.')
+              ? reply.text(`after restart the call said: ${req.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b: { type: string }) => b.type === 'tool_result')?.content ?? 'nothing'}`)
+              : reply.text('Wrote it.')
+        ])
       ])
     }, { permissionMode: 'acceptEdits' })
     const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null, permissionMode: 'acceptEdits' }))
     await s1.run('Write the notes.')
-    const crashed = await crashCopy(f, s1)
+    const crashed = await f.crashCopy(s1)
     // Cut the transcript after the Write's tool_end: the turn that carried its result was never written.
     const { readFileSync, writeFileSync } = await import('node:fs')
     const mainFile = join(crashed, 'sessions', s1.sessionId, 'agents', `${s1.mainAgentId}.jsonl`)
@@ -156,33 +119,16 @@ describe('delivery across a crash', () => {
   it('an agent cut off before its first turn was written starts again on its own task, not on the restart note alone', async () => {
     const hold = latch()
     let restarted = false
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'counter',
-          match: 'Count the markdown files',
-          turns: [
-            async () => {
-              if (!restarted) await hold.wait // before the crash: never answers
-              return reply.text('There are 0 markdown files.')
-            }
-          ]
-        },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [reply.toolUse('Agent', { description: 'Count', prompt: 'Count the markdown files', run_in_background: true }), reply.text('Counting.')],
-          then: (req) => reply.text(`main heard ${count(allText(req), 'There are 0 markdown files.')} report(s)`)
-        }
-      ])
-    })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
-    const events1: AgentEvent[] = []
-    s1.bus.subscribe((e) => events1.push(e))
+    const f = await makeFixture([
+      // Before the crash: never answers.
+      scriptedAgent('counter', 'Count the markdown files', [heldUntil(hold, reply.text('There are 0 markdown files.'), { unless: () => restarted })]),
+      mainAgent([reply.toolUse('Agent', { description: 'Count', prompt: 'Count the markdown files', run_in_background: true }), reply.text('Counting.')], (req) => reply.text(`main heard ${count(allText(req), 'There are 0 markdown files.')} report(s)`))
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Start a counter.')
     const child = s1.registry.all().find((h) => h.description === 'Count')!
     await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === child.id)
-    const crashed = await crashCopy(f, s1)
+    const crashed = await f.crashCopy(s1)
     // What a kill right after its agent_start leaves: no message of its conversation on disk.
     const { readFileSync, writeFileSync } = await import('node:fs')
     const file = join(crashed, 'sessions', s1.sessionId, 'agents', `${child.id}.jsonl`)
@@ -201,29 +147,15 @@ describe('delivery across a crash', () => {
   it('a message to a cut-off agent while the resume starts it loads it once: it never runs twice at once', async () => {
     const hold = latch()
     let restarted = false
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'bg',
-          match: 'Watch the build',
-          turns: [
-            async () => {
-              if (!restarted) await hold.wait
-              return reply.toolUse('Glob', { pattern: '*' })
-            }
-          ],
-          then: reply.text('watched')
-        },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Watch', prompt: 'Watch the build', run_in_background: true, name: 'watcher' }), reply.text('Watching.')], then: reply.text('ok') }
-      ])
-    })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
-    const events1: AgentEvent[] = []
-    s1.bus.subscribe((e) => events1.push(e))
+    const f = await makeFixture([
+      scriptedAgent('bg', 'Watch the build', [heldUntil(hold, reply.toolUse('Glob', { pattern: '*' }), { unless: () => restarted })], reply.text('watched')),
+      mainAgent([reply.toolUse('Agent', { description: 'Watch', prompt: 'Watch the build', run_in_background: true, name: 'watcher' }), reply.text('Watching.')], reply.text('ok'))
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Start a watcher.')
     const bg = s1.registry.find('watcher')!
     await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === bg.id)
-    const crashed = await crashCopy(f, s1)
+    const crashed = await f.crashCopy(s1)
     restarted = true
     const s2 = await reopen(f, crashed, s1.sessionId)
     const events2: AgentEvent[] = []

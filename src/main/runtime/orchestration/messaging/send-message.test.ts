@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ChatMessage, ToolEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
 import { peekMessages } from '../../store'
-import { AgentSession } from '../session/session'
 import { closeFixtures, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -13,16 +13,10 @@ const toolEnds = (events: AgentEvent[], name: string) => events.filter((e): e is
 
 describe('SendMessage', () => {
   it('the tool refuses a name no agent has, naming the agents there are; nothing waits in a mailbox', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'helper', match: 'Help out', turns: [reply.text('helped')] },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [reply.toolUse('Agent', { description: 'Help', prompt: 'Help out.', name: 'helper' }), reply.toolUse('SendMessage', { to: 'helpr', message: 'One more thing.' }), (req) => reply.text(req.toolResults[0].content)]
-        }
-      ])
-    })
+    const f = await makeFixture([
+      { name: 'helper', match: 'Help out', turns: [reply.text('helped')] },
+      mainAgent([reply.toolUse('Agent', { description: 'Help', prompt: 'Help out.', name: 'helper' }), reply.toolUse('SendMessage', { to: 'helpr', message: 'One more thing.' }), (req) => reply.text(req.toolResults[0].content)])
+    ])
     const result = await f.session.run('go')
     const [sent] = toolEnds(f.events, 'SendMessage')
     expect(sent.isError).toBe(true)
@@ -32,27 +26,14 @@ describe('SendMessage', () => {
 
   it('a running agent reads a message at its next turn; a finished one is resumed with it', async () => {
     const turnOne = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'painter',
-          match: 'Paint the fence',
-          turns: [
-            async () => {
-              await turnOne.wait
-              return reply.toolUse('Glob', { pattern: '*' })
-            },
-            (req) => reply.text(req.lastUserText.includes('<agent-message from="user">\nUse blue paint.\n</agent-message>') ? 'Painted it blue.' : 'Painted it white.'),
-            (req) => reply.text(req.lastUserText.includes('Add a second coat.') && JSON.stringify(req.messages).includes('Painted it blue.') ? 'Second coat done.' : 'lost my history')
-          ]
-        },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [reply.toolUse('Agent', { description: 'Paint', prompt: 'Paint the fence.', name: 'painter' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])]
-        }
-      ])
-    })
+    const f = await makeFixture([
+      scriptedAgent('painter', 'Paint the fence', [
+        heldUntil(turnOne, reply.toolUse('Glob', { pattern: '*' })),
+        (req) => reply.text(req.lastUserText.includes('<agent-message from="user">\nUse blue paint.\n</agent-message>') ? 'Painted it blue.' : 'Painted it white.'),
+        (req) => reply.text(req.lastUserText.includes('Add a second coat.') && JSON.stringify(req.messages).includes('Painted it blue.') ? 'Second coat done.' : 'lost my history')
+      ]),
+      mainAgent([reply.toolUse('Agent', { description: 'Paint', prompt: 'Paint the fence.', name: 'painter' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+    ])
     const { session: s, events } = f
     const run = s.run('Get the fence painted.')
     await waitForEvent(s, events, (e) => e.type === 'agent_start' && e.agentType === 'general-purpose')
@@ -73,12 +54,10 @@ describe('SendMessage', () => {
   })
 
   it('a message that arrives as an agent finishes is not lost: it starts the agent again', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'sprinter', match: 'Run fast', turns: [reply.text('Finished the sprint.'), (req) => reply.text(req.lastUserText.includes('One more lap.') ? 'Ran one more lap.' : '?')] },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Sprint', prompt: 'Run fast.', name: 'sprinter' }), reply.text('ok'), reply.text('noted the extra lap')] }
-      ])
-    })
+    const f = await makeFixture([
+      { name: 'sprinter', match: 'Run fast', turns: [reply.text('Finished the sprint.'), (req) => reply.text(req.lastUserText.includes('One more lap.') ? 'Ran one more lap.' : '?')] },
+      mainAgent([reply.toolUse('Agent', { description: 'Sprint', prompt: 'Run fast.', name: 'sprinter' }), reply.text('ok'), reply.text('noted the extra lap')])
+    ])
     const { session: s, events } = f
     const deliveries: Promise<{ delivery: string }>[] = []
     s.bus.subscribe((e) => {
@@ -96,21 +75,15 @@ describe('SendMessage', () => {
   })
 
   it('an agent messaging a finished agent resumes it, and the reply comes back as a task notification', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'counter', match: 'Count to three', turns: [reply.text('1, 2, 3.'), (req) => reply.text(req.lastUserText.includes('Now count to five') ? '1, 2, 3, 4, 5.' : '?')] },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Count', prompt: 'Count to three.', name: 'counter' }),
-            reply.toolUse('SendMessage', { to: 'counter', message: 'Now count to five.', summary: 'count further' }),
-            (req) => reply.text(req.lastUserText.includes('<task-notification>') ? 'had it already' : 'sent'),
-            (req) => reply.text(req.lastUserText.includes('1, 2, 3, 4, 5.') ? 'counter reached five' : 'no reply')
-          ]
-        }
+    const f = await makeFixture([
+      { name: 'counter', match: 'Count to three', turns: [reply.text('1, 2, 3.'), (req) => reply.text(req.lastUserText.includes('Now count to five') ? '1, 2, 3, 4, 5.' : '?')] },
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Count', prompt: 'Count to three.', name: 'counter' }),
+        reply.toolUse('SendMessage', { to: 'counter', message: 'Now count to five.', summary: 'count further' }),
+        (req) => reply.text(req.lastUserText.includes('<task-notification>') ? 'had it already' : 'sent'),
+        (req) => reply.text(req.lastUserText.includes('1, 2, 3, 4, 5.') ? 'counter reached five' : 'no reply')
       ])
-    })
+    ])
     await f.session.run('go')
     await f.session.idle()
     const sent = toolEnds(f.events, 'SendMessage')[0]
@@ -123,17 +96,15 @@ describe('SendMessage', () => {
 
   it('a message to an agent that does not exist yet waits in its durable mailbox and is read when it starts', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'late', match: 'Start late', turns: [(req) => reply.text(req.firstUserText.includes('Bring snacks.') ? 'I saw the note: snacks.' : 'no note')] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Late one', prompt: 'Start late.', name: 'latecomer' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
-        ])
-      },
+      [
+        { name: 'late', match: 'Start late', turns: [(req) => reply.text(req.firstUserText.includes('Bring snacks.') ? 'I saw the note: snacks.' : 'no note')] },
+        mainAgent([reply.toolUse('Agent', { description: 'Late one', prompt: 'Start late.', name: 'latecomer' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+      ],
       { dataDir: undefined }
     )
     // Without a data folder there is nowhere durable to keep it: a clear error, nothing silently dropped.
     await expect(f.session.sendMessage('latecomer', 'Bring snacks.')).rejects.toThrow("There is no agent 'latecomer' in this session.")
-    const s = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
+    const { session: s } = await f.newSession()
     expect(await s.sendMessage('latecomer', 'Bring snacks.', 'user', 'snacks')).toEqual({ delivery: 'mailbox', agentId: null })
     expect(await peekMessages(f.dataDir, s.sessionId, 'latecomer')).toEqual([expect.objectContaining({ from: 'user', text: 'Bring snacks.', summary: 'snacks' })])
     const result = await s.run('go')
@@ -164,14 +135,10 @@ describe('SendMessage', () => {
         respond: scriptByAgent(
           [
             { name: 'late', match: /You are late agent/, turns: [reply.text('late done')] },
-            {
-              name: 'main',
-              match: 'lead agent in Fanout',
-              turns: [
-                reply.toolUses(Array.from({ length: WORKERS }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `You are worker w${i}.`, name: `w${i}` } }))),
-                reply.toolUses(Array.from({ length: LATE }, (_, i) => ({ name: 'Agent', input: { description: `Late ${i}`, prompt: `You are late agent l${i}.`, name: `late${i}` } })))
-              ]
-            }
+            mainAgent([
+              reply.toolUses(Array.from({ length: WORKERS }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `You are worker w${i}.`, name: `w${i}` } }))),
+              reply.toolUses(Array.from({ length: LATE }, (_, i) => ({ name: 'Agent', input: { description: `Late ${i}`, prompt: `You are late agent l${i}.`, name: `late${i}` } })))
+            ])
           ],
           // Workers answer by turn number, whichever run they are in; everyone else (main woken by reports) just acknowledges.
           { fallback: (req) => (/You are worker w\d+/.test(req.firstUserText) ? workerTurn(req) : reply.text('ok')) }

@@ -10,6 +10,7 @@ import { parseCompactCommand } from './compact-agent'
 import { AgentSession } from '../session/session'
 import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
 import { LEDGER_READER_FILE, LEDGER_TASK, ledgerModel, makeLedger } from '../testing/long-session'
+import { scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -72,11 +73,7 @@ describe('compaction asked for', () => {
   it('a running agent compacts before its next request; `/compact` parses with or without instructions', async () => {
     const hold = latch()
     const respond = scriptByAgent([
-      {
-        name: 'main',
-        match: MAIN,
-        turns: [reply.toolUse('Read', { file_path: 'a.txt' }), async () => (await hold.wait, reply.toolUse('Read', { file_path: 'b.txt' })), reply.text('Both read.')]
-      }
+      scriptedAgent('main', MAIN, [reply.toolUse('Read', { file_path: 'a.txt' }), async () => (await hold.wait, reply.toolUse('Read', { file_path: 'b.txt' })), reply.text('Both read.')])
     ])
     const f = await makeFixture({ respond }, { permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } })
     const run = f.session.run('Read both files.')

@@ -5,12 +5,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply } from '../../model/scripted'
 import { agentStatePath } from '../../store/data-dir'
 import { eventsFor, tempDataDir } from '../../store/test-fixtures'
 import { AgentRegistry, newAgentHandle, type AgentIdentity } from './agent-registry'
 import { SessionPersistence } from './persistence'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
+import { mainAgent } from '../testing/scripted-agents'
 
 let dataDir: string
 let cleanup: () => Promise<void>
@@ -43,12 +44,10 @@ describe('session persistence', () => {
   })
 
   it("answers a parent's Agent call only once the child's agent_end is in its transcript", async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'child', match: /^Task \d+$/, turns: [], then: (req) => reply.text(`done ${req.firstUserText}`) },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUses(Array.from({ length: 12 }, (_, i) => ({ name: 'Agent', input: { description: `t${i}`, prompt: `Task ${i}`, subagent_type: 'general-purpose' } })))], then: reply.text('all done') }
-      ])
-    })
+    const f = await makeFixture([
+      { name: 'child', match: /^Task \d+$/, turns: [], then: (req) => reply.text(`done ${req.firstUserText}`) },
+      mainAgent([reply.toolUses(Array.from({ length: 12 }, (_, i) => ({ name: 'Agent', input: { description: `t${i}`, prompt: `Task ${i}`, subagent_type: 'general-purpose' } })))], reply.text('all done'))
+    ])
     const children = new Map<string, string>() // parentToolUseId -> child agent id
     const missing: string[] = []
     let answered = 0

@@ -1,16 +1,14 @@
 // Resume end to end: in the same process (the Agent tool's `resume`), and after a restart from the
 // transcripts and state.json files a session with a dataDir writes (AgentSession.open, resumeInterrupted).
-import { cpSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent } from '../../model/scripted'
 import { listAgentStates, openSession, readAgentState, readSessionIndex, transcriptPath } from '../../store'
-import { markWriterDead } from '../../store/test-fixtures'
 import { foldSession } from '../../store/session-fold'
 import { RESUME_AFTER_RESTART_NOTE } from './resume'
-import { AgentSession } from '../session/session'
 import { closeFixtures, ends, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -20,37 +18,25 @@ const idIn = (text: string) => /agentId: (a[0-9a-f]{16})/.exec(text)?.[1] ?? ''
 describe('resume', () => {
   it('continues an agent with its full history through the Agent tool, and records transcripts and state.json', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'reader',
-            match: 'Read the secret file',
-            turns: [
-              reply.toolUse('Read', { file_path: 'secret.txt' }),
-              (req) => reply.text(`I read it: ${req.toolResults[0].content.replace(/^\s*\d+\s*/, '').trim()}`),
-              (req) => {
-                // The resumed run sees everything from its first run: prompt, tool call, result and answer.
-                const texts = JSON.stringify(req.messages)
-                return reply.text(texts.includes('swordfish') && req.lastUserText === 'Spell it backwards.' ? 'hsifdrows' : 'I do not remember')
-              }
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Agent', { description: 'Read secret', prompt: 'Read the secret file and tell me what it says.', name: 'reader' }),
-              (req) => reply.toolUse('Agent', { description: 'Spell backwards', prompt: 'Spell it backwards.', resume: idIn(req.toolResults[0].content) }),
-              (req) => reply.text(`Backwards: ${req.toolResults[0].content.split('\n')[0]}`)
-            ]
+      [
+        scriptedAgent('reader', 'Read the secret file', [
+          reply.toolUse('Read', { file_path: 'secret.txt' }),
+          (req) => reply.text(`I read it: ${req.toolResults[0].content.replace(/^\s*\d+\s*/, '').trim()}`),
+          (req) => {
+            // The resumed run sees everything from its first run: prompt, tool call, result and answer.
+            const texts = JSON.stringify(req.messages)
+            return reply.text(texts.includes('swordfish') && req.lastUserText === 'Spell it backwards.' ? 'hsifdrows' : 'I do not remember')
           }
+        ]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Read secret', prompt: 'Read the secret file and tell me what it says.', name: 'reader' }),
+          (req) => reply.toolUse('Agent', { description: 'Spell backwards', prompt: 'Spell it backwards.', resume: idIn(req.toolResults[0].content) }),
+          (req) => reply.text(`Backwards: ${req.toolResults[0].content.split('\n')[0]}`)
         ])
-      },
+      ],
       { files: { 'secret.txt': 'swordfish\n' }, dataDir: undefined }
     )
-    const s = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
-    const events: AgentEvent[] = []
-    s.bus.subscribe((e) => events.push(e))
+    const { session: s, events: events } = await f.newSession()
     const result = await s.run('What is the secret?')
     expect(result.result).toBe('Backwards: hsifdrows')
     const [first, second] = agentEnds(events)
@@ -72,37 +58,22 @@ describe('resume', () => {
 
   it('refuses to resume an agent that is still running, or one that does not exist', async () => {
     const hold = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'slow',
-          match: 'Slow background task',
-          turns: [
-            async () => {
-              await hold.wait
-              return reply.text('slow done')
-            }
-          ]
+    const f = await makeFixture([
+      scriptedAgent('slow', 'Slow background task', [heldUntil(hold, reply.text('slow done'))]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Slow', prompt: 'Slow background task', run_in_background: true }),
+        (req) =>
+          reply.toolUses([
+            { name: 'Agent', input: { description: 'Again', prompt: 'more', resume: JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId } },
+            { name: 'Agent', input: { description: 'Ghost', prompt: 'more', resume: 'a0000000000000000' } }
+          ]),
+        () => {
+          hold.open()
+          return reply.text('ok')
         },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Slow', prompt: 'Slow background task', run_in_background: true }),
-            (req) =>
-              reply.toolUses([
-                { name: 'Agent', input: { description: 'Again', prompt: 'more', resume: JSON.parse(req.toolResults[0].content.split('\n')[0]).agentId } },
-                { name: 'Agent', input: { description: 'Ghost', prompt: 'more', resume: 'a0000000000000000' } }
-              ]),
-            () => {
-              hold.open()
-              return reply.text('ok')
-            },
-            reply.text('report read')
-          ]
-        }
+        reply.text('report read')
       ])
-    })
+    ])
     await f.session.run('go')
     await f.session.idle()
     const [, running, ghost] = agentEnds(f.events)
@@ -113,29 +84,21 @@ describe('resume', () => {
 
   it('reopens a session after a restart: the main agent continues its conversation, and an earlier subagent resumes from disk', async () => {
     const script = scriptByAgent([
-      {
-        name: 'scout',
-        match: 'Find the colour',
-        turns: [reply.text('The colour is teal.'), (req) => reply.text(JSON.stringify(req.messages).includes('teal') ? 'Still teal, from memory.' : 'no memory')]
-      },
-      {
-        name: 'main',
-        match: 'lead agent in Fanout',
-        turns: [
-          reply.toolUse('Agent', { description: 'Find colour', prompt: 'Find the colour.', name: 'scout' }),
-          reply.text('Noted: teal.'),
-          (req) => reply.toolUse('Agent', { description: 'Ask scout again', prompt: 'Is it still the same colour?', resume: req.firstUserText.includes('Remember the colour') ? 'scout' : 'nobody' }),
-          (req) => reply.text(`After the restart: ${req.toolResults[0].content.split('\n')[0]}`)
-        ]
-      }
+      scriptedAgent('scout', 'Find the colour', [reply.text('The colour is teal.'), (req) => reply.text(JSON.stringify(req.messages).includes('teal') ? 'Still teal, from memory.' : 'no memory')]),
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Find colour', prompt: 'Find the colour.', name: 'scout' }),
+        reply.text('Noted: teal.'),
+        (req) => reply.toolUse('Agent', { description: 'Ask scout again', prompt: 'Is it still the same colour?', resume: req.firstUserText.includes('Remember the colour') ? 'scout' : 'nobody' }),
+        (req) => reply.text(`After the restart: ${req.toolResults[0].content.split('\n')[0]}`)
+      ])
     ])
     const f = await makeFixture({ respond: script })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
+    const { session: s1 } = await f.newSession()
     await s1.run('Remember the colour the scout finds.')
     await s1.idle()
     await s1.close()
 
-    const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: base.dataDir, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))
+    const { session: s2 } = await f.openSession(s1.sessionId)
     expect(s2.cwd).toBe(f.cwd)
     expect(s2.mainAgentId).toBe(s1.mainAgentId)
     const result = await s2.run('Ask the scout again.')
@@ -155,47 +118,26 @@ describe('resume', () => {
     const mainAfterRestart = (req: { lastUserText: string }) =>
       reply.text(req.lastUserText.includes('A finished after the restart.') ? 'main got A' : req.lastUserText.includes(RESUME_AFTER_RESTART_NOTE) ? 'main resumed' : 'unexpected')
     const hold = latch()
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'builder',
-          match: 'Build step A',
-          turns: [
-            reply.toolUse('Glob', { pattern: '*' }, { text: 'Starting A.' }),
-            async (req) => {
-              if (req.lastUserText.includes(RESUME_AFTER_RESTART_NOTE)) return reply.text('A finished after the restart.')
-              await hold.wait
-              return reply.text('A finished before the crash (must not happen)')
-            }
-          ]
-        },
-        {
-          name: 'stopped-one',
-          match: 'Build step B',
-          turns: [
-            async () => {
-              await hold.wait
-              return reply.text('B never answers')
-            }
-          ]
-        },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUses([
-              { name: 'Agent', input: { description: 'Step A', prompt: 'Build step A' } },
-              { name: 'Agent', input: { description: 'Step B', prompt: 'Build step B' } }
-            ]),
-            mainAfterRestart,
-            mainAfterRestart
-          ]
+    const f = await makeFixture([
+      scriptedAgent('builder', 'Build step A', [
+        reply.toolUse('Glob', { pattern: '*' }, { text: 'Starting A.' }),
+        async (req) => {
+          if (req.lastUserText.includes(RESUME_AFTER_RESTART_NOTE)) return reply.text('A finished after the restart.')
+          await hold.wait
+          return reply.text('A finished before the crash (must not happen)')
         }
+      ]),
+      scriptedAgent('stopped-one', 'Build step B', [heldUntil(hold, reply.text('B never answers'))]),
+      mainAgent([
+        reply.toolUses([
+          { name: 'Agent', input: { description: 'Step A', prompt: 'Build step A' } },
+          { name: 'Agent', input: { description: 'Step B', prompt: 'Build step B' } }
+        ]),
+        mainAfterRestart,
+        mainAfterRestart
       ])
-    })
-    const s1 = await f.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null }))
-    const events1: AgentEvent[] = []
-    s1.bus.subscribe((e) => events1.push(e))
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
     void s1.run('Build both steps.')
     // A is mid-task (its second model call hangs); the person stops B.
     await waitForEvent(s1, events1, (e) => e.type === 'tool_end' && e.name === 'Glob')
@@ -203,15 +145,10 @@ describe('resume', () => {
     const b = s1.registry.all().find((h) => h.description === 'Step B')!
     s1.stop(b.id)
     await waitForEvent(s1, events1, (e) => e.type === 'agent_end' && e.agentId === b.id)
-    await s1.flush()
     // The crash: what is on disk now is all a restart gets, and the process that wrote it is gone.
-    const crashed = join(f.root, 'crashed-data')
-    cpSync(f.dataDir, crashed, { recursive: true })
-    await markWriterDead(crashed, s1.sessionId)
+    const crashed = await f.crashCopy(s1)
 
-    const s2 = await f.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: crashed, sessionId: s1.sessionId, ripgrep: false, managedSettingsFile: null }))
-    const events2: AgentEvent[] = []
-    s2.bus.subscribe((e) => events2.push(e))
+    const { session: s2, events: events2 } = await f.openSession(s1.sessionId, crashed)
     // Reopened, nothing claims to run: the agents the crash cut off are interrupted, the one stopped stays stopped.
     expect(s2.mainHandle().status).toBe('interrupted')
     expect((await s2.findAgent(a.id))?.status).toBe('interrupted')

@@ -10,6 +10,7 @@ import { reply, scriptByAgent } from '../../model/scripted'
 import { readTranscript } from '../../store'
 import { processGroupAlive } from '../../tools/process-group'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
+import { scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -44,17 +45,10 @@ describe('one run path', () => {
 
   it("every agent's conversation and status are the fold of its events: the handle holds what its transcript holds", async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'child', match: 'Count the notes', turns: [reply.toolUse('Read', { file_path: 'notes.md' }), reply.text('Two notes.')], then: (req) => reply.text(`Also: ${req.lastUserText.slice(-20)}`) },
-          {
-            name: 'main',
-            match: MAIN,
-            turns: [reply.toolUse('Agent', { description: 'Count notes', prompt: 'Count the notes', name: 'counter' }), reply.text('The child counted two.')],
-            then: (req) => (req.toolResults.length ? reply.text('Sent it.') : req.lastUserText.includes('task-notification') ? reply.text('Noted the follow-up.') : reply.toolUse('SendMessage', { to: 'counter', message: 'and the title?' }))
-          }
-        ])
-      },
+      [
+        { name: 'child', match: 'Count the notes', turns: [reply.toolUse('Read', { file_path: 'notes.md' }), reply.text('Two notes.')], then: (req) => reply.text(`Also: ${req.lastUserText.slice(-20)}`) },
+        scriptedAgent('main', MAIN, [reply.toolUse('Agent', { description: 'Count notes', prompt: 'Count the notes', name: 'counter' }), reply.text('The child counted two.')], (req) => (req.toolResults.length ? reply.text('Sent it.') : req.lastUserText.includes('task-notification') ? reply.text('Noted the follow-up.') : reply.toolUse('SendMessage', { to: 'counter', message: 'and the title?' })))
+      ],
       { permissionMode: 'bypassPermissions', files: { 'notes.md': '# Notes\n- one\n- two\n' } }
     )
     await f.session.run('How many notes?')

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent } from '../../model/scripted'
 import { closeFixtures, ends, makeFixture } from '../testing/session-fixture'
+import { mainAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -16,13 +17,11 @@ const endOf = (events: Parameters<typeof ends>[0], agentType: string): AgentEndE
 describe('runaway guards', () => {
   it('a subagent without maxTurns stops at the turn limit every agent gets; its parent hears why', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          // Waits for a message that never comes, forever: what ran 2,500 turns before.
-          { name: 'waiter', match: 'Wait for the go signal', turns: [], then: reply.toolUse('TodoWrite', { todos: [{ content: 'wait for the go signal', status: 'in_progress', activeForm: 'Waiting' }] }) },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Wait', prompt: 'Wait for the go signal', subagent_type: 'general-purpose' })], then: (req) => reply.text(`child said: ${req.toolResults[0]?.content.slice(0, 60) ?? ''}`) }
-        ])
-      },
+      [
+        // Waits for a message that never comes, forever: what ran 2,500 turns before.
+        { name: 'waiter', match: 'Wait for the go signal', turns: [], then: reply.toolUse('TodoWrite', { todos: [{ content: 'wait for the go signal', status: 'in_progress', activeForm: 'Waiting' }] }) },
+        mainAgent([reply.toolUse('Agent', { description: 'Wait', prompt: 'Wait for the go signal', subagent_type: 'general-purpose' })], (req) => reply.text(`child said: ${req.toolResults[0]?.content.slice(0, 60) ?? ''}`))
+      ],
       { limits: { maxTurns: 7 } }
     )
     await f.session.run('Start the waiter.')
@@ -34,12 +33,10 @@ describe('runaway guards', () => {
   })
 
   it('the same failing call repeated ends the run as failed for making no progress (a tool that does not exist)', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        { name: 'stuck', match: 'Use the frobnicator', turns: [], then: (req) => reply.toolUse('Frobnicate', { attempt: req.turn }) },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })], then: reply.text('done') }
-      ])
-    })
+    const f = await makeFixture([
+      { name: 'stuck', match: 'Use the frobnicator', turns: [], then: (req) => reply.toolUse('Frobnicate', { attempt: req.turn }) },
+      mainAgent([reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })], reply.text('done'))
+    ])
     const result = await f.session.run('Go.')
     await f.session.idle()
     expect(result.status).toBe('completed')
@@ -54,16 +51,14 @@ describe('runaway guards', () => {
   })
 
   it('a failing call that changes, or one that succeeds now and then, is progress', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? reply.toolUse('Glob', { pattern: '*' }) : reply.toolUse('Read', { file_path: `nope-${i % 3}.txt` }))),
-          then: reply.text('finished')
-        }
-      ])
-    })
+    const f = await makeFixture([
+      {
+        name: 'main',
+        match: 'lead agent in Fanout',
+        turns: Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? reply.toolUse('Glob', { pattern: '*' }) : reply.toolUse('Read', { file_path: `nope-${i % 3}.txt` }))),
+        then: reply.text('finished')
+      }
+    ])
     const result = await f.session.run('Look around.')
     expect(result).toMatchObject({ status: 'completed', result: 'finished' })
   })
@@ -71,12 +66,10 @@ describe('runaway guards', () => {
   it('the session budget in tokens ends every agent at its next call, with the reason', async () => {
     const usage = { input_tokens: 4000, output_tokens: 1000 }
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'worker', match: 'Count the files', turns: [], then: reply.toolUse('Glob', { pattern: '*' }, { usage }) },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', subagent_type: 'general-purpose' }, { usage })], then: reply.text('done', { usage }) }
-        ])
-      },
+      [
+        { name: 'worker', match: 'Count the files', turns: [], then: reply.toolUse('Glob', { pattern: '*' }, { usage }) },
+        mainAgent([reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', subagent_type: 'general-purpose' }, { usage })], reply.text('done', { usage }))
+      ],
       { limits: { budgetTokens: 20_000 } }
     )
     const result = await f.session.run('Count.')
@@ -91,7 +84,7 @@ describe('runaway guards', () => {
 
   it('the session budget in dollars likewise', async () => {
     const f = await makeFixture(
-      { respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [], then: reply.toolUse('Glob', { pattern: '*' }, { usage: { input_tokens: 100_000, output_tokens: 10_000 } }) }]) },
+      { respond: scriptByAgent([mainAgent([], reply.toolUse('Glob', { pattern: '*' }, { usage: { input_tokens: 100_000, output_tokens: 10_000 } }))]) },
       { limits: { budgetUsd: 0.5 } }
     )
     const result = await f.session.run('Spend.')

@@ -7,15 +7,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent, ToolEndEvent } from '../../../../shared/events'
-import { reply, scriptByAgent } from '../../model/scripted'
-import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
-import { closeFixtures, makeFixture } from '../testing/session-fixture'
+import { reply } from '../../model/scripted'
+import { closeFixtures, tempRepo, makeFixture } from '../testing/session-fixture'
 
-const repos: TempRepo[] = []
-afterEach(async () => {
-  await closeFixtures()
-  for (const r of repos.splice(0)) r.cleanup()
-})
+afterEach(closeFixtures)
 
 const MAIN = 'lead agent in Fanout'
 const keeper = (scope: string, extra = '') => `---\nname: keeper\ndescription: Keeps notes\ntools: Read, Write, Edit\nmemory: ${scope}\n${extra}---\nYou are the keeper.`
@@ -24,12 +19,10 @@ const writes = (events: AgentEvent[]) => events.filter((e): e is ToolEndEvent =>
 async function run(mode: PermissionMode, scope: 'user' | 'project' | 'local', targets: (f: { cwd: string; home: string }) => string[], extra = '') {
   let paths: string[] = []
   const f = await makeFixture(
-    {
-      respond: scriptByAgent([
-        { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUses(paths.map((p, i) => ({ name: 'Write', input: { file_path: p, content: `note ${i}\n` } }))), reply.text('noted')] },
-        { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
-      ])
-    },
+    [
+      { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUses(paths.map((p, i) => ({ name: 'Write', input: { file_path: p, content: `note ${i}\n` } }))), reply.text('noted')] },
+      { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
+    ],
     { permissionMode: mode, headless: true, files: { '.claude/agents/keeper.md': keeper(scope, extra) } }
   )
   paths = targets(f)
@@ -74,16 +67,13 @@ describe('agent memory and permissions', () => {
   })
 
   it('an isolated agent writes its project memory in the main checkout, not on its branch', async () => {
-    const r = makeTempRepo()
-    repos.push(r)
+    const r = tempRepo()
     let target = ''
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUse('Write', { file_path: target, content: 'remembered\n' }), reply.text('noted')] },
-          { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
-        ])
-      },
+      [
+        { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUse('Write', { file_path: target, content: 'remembered\n' }), reply.text('noted')] },
+        { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
+      ],
       { cwd: r.root, permissionMode: 'default', headless: true, files: { '.claude/agents/keeper.md': keeper('project', 'isolation: worktree\n') } }
     )
     target = memory(r.root, 'project')

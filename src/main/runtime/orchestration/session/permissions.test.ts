@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, PermissionRequestEvent, ToolEndEvent } from '../../../../shared/events'
 import { reply, scriptByAgent } from '../../model/scripted'
 import { closeFixtures, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -59,11 +60,7 @@ describe('permissions', () => {
         worker(1, 'npm test'),
         worker(2, 'npm test -- --grep lexer'),
         worker(3, 'rm -f build.log'),
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task ${n}.`, subagent_type: 'worker' } }))), reply.text('done')]
-        }
+        mainAgent([reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task ${n}.`, subagent_type: 'worker' } }))), reply.text('done')])
       ])
     }, { files: { '.claude/agents/worker.md': '---\nname: worker\ndescription: Runs commands\ntools: Bash\n---\nYou run what you are asked.' } })
     const { session: s, events } = f
@@ -89,22 +86,16 @@ describe('permissions', () => {
 
   it('subagents inherit a permissive parent mode, and settings deny rules hold for every agent, even in bypassPermissions', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'child',
-            match: 'Tidy up',
-            turns: [
-              reply.toolUses([
-                { name: 'Write', input: { file_path: 'notes.md', content: 'tidy' } },
-                { name: 'Bash', input: { command: 'rm -f keep.txt' } }
-              ]),
-              reply.text('tidied')
-            ]
-          },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Tidy', prompt: 'Tidy up.', subagent_type: 'planner' }), reply.text('ok')] }
-        ])
-      },
+      [
+        scriptedAgent('child', 'Tidy up', [
+          reply.toolUses([
+            { name: 'Write', input: { file_path: 'notes.md', content: 'tidy' } },
+            { name: 'Bash', input: { command: 'rm -f keep.txt' } }
+          ]),
+          reply.text('tidied')
+        ]),
+        mainAgent([reply.toolUse('Agent', { description: 'Tidy', prompt: 'Tidy up.', subagent_type: 'planner' }), reply.text('ok')])
+      ],
       {
         permissionMode: 'bypassPermissions',
         files: {
@@ -125,12 +116,10 @@ describe('permissions', () => {
 
   it('bubble: a subagent asks on its parent, where the person is watching', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'child', match: 'Create the marker', turns: [reply.toolUse('Bash', { command: 'touch marker.txt' }), (req) => reply.text(req.toolResults[0].isError ? 'was denied' : 'made it')] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Marker', prompt: 'Create the marker.', subagent_type: 'bubbler' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
-        ])
-      },
+      [
+        { name: 'child', match: 'Create the marker', turns: [reply.toolUse('Bash', { command: 'touch marker.txt' }), (req) => reply.text(req.toolResults[0].isError ? 'was denied' : 'made it')] },
+        mainAgent([reply.toolUse('Agent', { description: 'Marker', prompt: 'Create the marker.', subagent_type: 'bubbler' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+      ],
       { files: { '.claude/agents/bubbler.md': '---\nname: bubbler\ndescription: Asks upward\npermissionMode: bubble\n---\nYou bubble.' } }
     )
     const { session: s, events } = f
@@ -148,11 +137,7 @@ describe('permissions', () => {
   it('headless sessions and background agents never ask: the call is denied with a reason that says how to allow it', async () => {
     const script = scriptByAgent([
       { name: 'bg', match: 'Background chore', turns: [reply.toolUse('Bash', { command: 'touch bg.txt' }), (req) => reply.text(req.toolResults[0].content)] },
-      {
-        name: 'main',
-        match: 'lead agent in Fanout',
-        turns: [reply.toolUse('Agent', { description: 'Chore', prompt: 'Background chore', run_in_background: true }), reply.text('launched'), reply.text('heard back')]
-      }
+      mainAgent([reply.toolUse('Agent', { description: 'Chore', prompt: 'Background chore', run_in_background: true }), reply.text('launched'), reply.text('heard back')])
     ])
     const f = await makeFixture({ respond: script })
     await f.session.run('go')

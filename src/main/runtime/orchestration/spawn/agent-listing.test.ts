@@ -1,7 +1,7 @@
 // What an agent is told about starting agents: only the types its `tools: Agent(a, b)` allows (and no fork
 // line unless it may fork), and, at the nesting limit, why it has no Agent tool at all.
 import { afterEach, describe, expect, it } from 'vitest'
-import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
+import { reply, type ParsedRequest } from '../../model/scripted'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
 
 afterEach(closeFixtures)
@@ -19,12 +19,10 @@ describe('the Agent tool an agent gets', () => {
   it('lists only the agent types Agent(...) allows, without fork unless allowed', async () => {
     const seen: Record<string, ParsedRequest> = {}
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { match: /You are the (lead|forker)\./, turns: [(req) => ((seen[/You are the (\w+)/.exec(req.system)![1]] = req), reply.text('ok'))] },
-          { match: MAIN, turns: [(req) => ((seen.main = req), reply.toolUses([{ name: 'Agent', input: { description: 'l', prompt: 'go', subagent_type: 'lead' } }, { name: 'Agent', input: { description: 'f', prompt: 'go', subagent_type: 'forker' } }])), reply.text('done')] }
-        ])
-      },
+      [
+        { match: /You are the (lead|forker)\./, turns: [(req) => ((seen[/You are the (\w+)/.exec(req.system)![1]] = req), reply.text('ok'))] },
+        { match: MAIN, turns: [(req) => ((seen.main = req), reply.toolUses([{ name: 'Agent', input: { description: 'l', prompt: 'go', subagent_type: 'lead' } }, { name: 'Agent', input: { description: 'f', prompt: 'go', subagent_type: 'forker' } }])), reply.text('done')] }
+      ],
       { files: { '.claude/agents/lead.md': agentFile('lead', 'Agent(Explore), Read'), '.claude/agents/forker.md': agentFile('forker', 'Agent(Plan, fork), Read') } }
     )
     await f.session.run('go')
@@ -43,13 +41,11 @@ describe('the Agent tool an agent gets', () => {
   it('at the nesting limit: no Agent tool, and the agent is told why in its first message', async () => {
     let deep: ParsedRequest | undefined
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { match: 'level two', turns: [(req) => ((deep = req), reply.text('did it myself'))] },
-          { match: 'level one', turns: [reply.toolUse('Agent', { description: 'two', prompt: 'level two' }), reply.text('ok')] },
-          { match: MAIN, turns: [reply.toolUse('Agent', { description: 'one', prompt: 'level one' }), reply.text('done')] }
-        ])
-      },
+      [
+        { match: 'level two', turns: [(req) => ((deep = req), reply.text('did it myself'))] },
+        { match: 'level one', turns: [reply.toolUse('Agent', { description: 'two', prompt: 'level two' }), reply.text('ok')] },
+        { match: MAIN, turns: [reply.toolUse('Agent', { description: 'one', prompt: 'level one' }), reply.text('done')] }
+      ],
       { limits: { maxDepth: 2 } }
     )
     await f.session.run('go')

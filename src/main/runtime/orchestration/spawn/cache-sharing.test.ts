@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../../../shared/events'
 import type { CacheSharing } from '../../model/cache-sharing'
 import { reply, scriptByAgent, startScriptedModel, type RecordedRequest, type Respond, type ScriptedModel } from '../../model/scripted'
 import { AgentSession } from '../session/session'
+import { mainAgent } from '../testing/scripted-agents'
 
 const N = 16
 let model: ScriptedModel | undefined
@@ -34,7 +35,7 @@ async function run(respond: Respond, sharing: CacheSharing, prompt = 'Fan out.',
 
 const fanOut = scriptByAgent([
   { name: 'worker', match: /Worker task \d+/, turns: [reply.toolUse('Glob', { pattern: '*.md' }), reply.text('found them')] },
-  { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUses(Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))), reply.text('done')] }
+  mainAgent([reply.toolUses(Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))), reply.text('done')])
 ])
 
 const isWorker = (r: RecordedRequest) => /Worker task \d+/.test(r.firstUserText)

@@ -7,6 +7,7 @@ import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../../sha
 import { reply, scriptByAgent, startScriptedModel, type ScriptedModel } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import type { AgentSessionOptions } from '../session/session-options'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 let model: ScriptedModel | null = null
 afterEach(async () => {
@@ -44,23 +45,15 @@ describe('fan-out', () => {
       {
         latencyMs: 15,
         respond: scriptByAgent([
-          {
-            name: 'explorer',
-            match: /Survey the (\w+) folder/,
-            turns: [
-              (req) => reply.toolUse('Glob', { pattern: `${/Survey the (\w+)/.exec(req.firstUserText)![1]}/**/*.txt` }),
-              (req) => reply.toolUse('Read', { file_path: req.toolResults[0].content.trim().split('\n')[0] }),
-              (req) => reply.text(`Report: ${req.toolResults[0].content.split('\n')[0].replace(/^\s*\d+\s*/, '').trim()}`)
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUses(areas.map((a) => ({ name: 'Agent', input: { description: `Survey ${a}`, prompt: `Survey the ${a} folder and report.`, subagent_type: 'Explore' } }))),
-              (req) => reply.text(`Summary:\n${req.toolResults.map((r) => r.content.split('\n')[0]).join('\n')}`)
-            ]
-          }
+          scriptedAgent('explorer', /Survey the (\w+) folder/, [
+            (req) => reply.toolUse('Glob', { pattern: `${/Survey the (\w+)/.exec(req.firstUserText)![1]}/**/*.txt` }),
+            (req) => reply.toolUse('Read', { file_path: req.toolResults[0].content.trim().split('\n')[0] }),
+            (req) => reply.text(`Report: ${req.toolResults[0].content.split('\n')[0].replace(/^\s*\d+\s*/, '').trim()}`)
+          ]),
+          mainAgent([
+            reply.toolUses(areas.map((a) => ({ name: 'Agent', input: { description: `Survey ${a}`, prompt: `Survey the ${a} folder and report.`, subagent_type: 'Explore' } }))),
+            (req) => reply.text(`Summary:\n${req.toolResults.map((r) => r.content.split('\n')[0]).join('\n')}`)
+          ])
         ])
       }
     )
@@ -96,11 +89,7 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'explorer', match: 'Sneaky task', turns: [reply.toolUse('Write', { file_path: join(cwd, 'pwned.txt'), content: 'x' }), reply.text('I could not write.')] },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [reply.toolUse('Agent', { description: 'Sneak', prompt: 'Sneaky task', subagent_type: 'Explore' }), reply.text('ok')]
-          }
+          mainAgent([reply.toolUse('Agent', { description: 'Sneak', prompt: 'Sneaky task', subagent_type: 'Explore' }), reply.text('ok')])
         ])
       }
     )
@@ -119,7 +108,7 @@ describe('fan-out', () => {
         respond: scriptByAgent([
           { name: 'grandchild', match: 'Level two task', turns: [reply.text('level two done')] },
           { name: 'child', match: 'Level one task', turns: [reply.toolUse('Agent', { description: 'Go deeper', prompt: 'Level two task' }), (req) => reply.text(`child got: ${req.toolResults[0].content.split('\n')[0]}`)] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
+          mainAgent([reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
         ])
       }
     )
@@ -140,18 +129,14 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'child', match: 'Small task', turns: [reply.text('small done')] },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUses([
-                { name: 'Agent', input: { description: 'Bad type', prompt: 'x', subagent_type: 'no-such-agent' } },
-                { name: 'Agent', input: { description: 'First', prompt: 'Small task' } }
-              ]),
-              reply.toolUse('Agent', { description: 'Second', prompt: 'Small task' }),
-              reply.text('done')
-            ]
-          }
+          mainAgent([
+            reply.toolUses([
+              { name: 'Agent', input: { description: 'Bad type', prompt: 'x', subagent_type: 'no-such-agent' } },
+              { name: 'Agent', input: { description: 'First', prompt: 'Small task' } }
+            ]),
+            reply.toolUse('Agent', { description: 'Second', prompt: 'Small task' }),
+            reply.text('done')
+          ])
         ])
       }
     )
@@ -170,11 +155,7 @@ describe('fan-out', () => {
         latencyMs: 10,
         respond: scriptByAgent([
           { name: 'worker', match: /Task number \d/, turns: [reply.text('ok')] },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [reply.toolUses([1, 2, 3, 4, 5].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task number ${n}` } }))), reply.text('all done')]
-          }
+          mainAgent([reply.toolUses([1, 2, 3, 4, 5].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task number ${n}` } }))), reply.text('all done')])
         ])
       }
     )
@@ -198,7 +179,7 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'child', match: 'Long task', turns: [reply.toolUse('Glob', { pattern: '**/*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('never')] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Long', prompt: 'Long task', max_turns: 1 }), reply.text('ok')] }
+          mainAgent([reply.toolUse('Agent', { description: 'Long', prompt: 'Long task', max_turns: 1 }), reply.text('ok')])
         ])
       }
     )
@@ -216,7 +197,7 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('x'.repeat(2000)))] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))), reply.text('unreachable')] }
+          mainAgent([reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))), reply.text('unreachable')])
         ])
       }
     )

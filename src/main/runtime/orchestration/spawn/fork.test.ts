@@ -2,10 +2,11 @@
 // with `forkContext: true`.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ChatMessage, ToolEndEvent } from '../../../../shared/events'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply } from '../../model/scripted'
 import { readTranscript, rebuildConversation, transcriptPath } from '../../store'
 import { forkMessages } from './fork'
 import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -37,30 +38,20 @@ describe('forkMessages', () => {
 describe('fork', () => {
   it('subagent_type "fork" copies the caller: its conversation, system prompt, model and tools, but refuses the Agent tool', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'fork',
-            match: (req) => JSON.stringify(req.messages).includes('Entered sub-agent context'),
-            turns: [
-              // req.turn counts the inherited assistant turns too: the fork's first own call is turn 2.
-              reply.text('unused'),
-              reply.text('unused'),
-              reply.toolUse('Agent', { description: 'Nested', prompt: 'x' }),
-              (req) => reply.text(`Refused as expected: ${req.toolResults[0].content.split('.')[0]}`)
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Read', { file_path: 'plan.md' }),
-              reply.toolUse('Agent', { description: 'Side quest', prompt: 'Check the plan for typos.', subagent_type: 'fork' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
-          }
+      [
+        scriptedAgent('fork', (req) => JSON.stringify(req.messages).includes('Entered sub-agent context'), [
+          // req.turn counts the inherited assistant turns too: the fork's first own call is turn 2.
+          reply.text('unused'),
+          reply.text('unused'),
+          reply.toolUse('Agent', { description: 'Nested', prompt: 'x' }),
+          (req) => reply.text(`Refused as expected: ${req.toolResults[0].content.split('.')[0]}`)
+        ]),
+        mainAgent([
+          reply.toolUse('Read', { file_path: 'plan.md' }),
+          reply.toolUse('Agent', { description: 'Side quest', prompt: 'Check the plan for typos.', subagent_type: 'fork' }),
+          (req) => reply.text(req.toolResults[0].content.split('\n')[0])
         ])
-      },
+      ],
       { files: { 'plan.md': 'Step one: ship it.\n' } }
     )
     const result = await f.session.run('Review the plan.')
@@ -90,23 +81,13 @@ describe('fork', () => {
 
   it('a forkContext definition sees the parent thread, runs on the parent model, with its own prompt', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'reviewer',
-            match: 'You are the context reviewer',
-            turns: [reply.text('unused'), (req) => reply.text(JSON.stringify(req.messages).includes('The launch code is 7-7-3') ? 'I can see the code from the parent thread.' : 'I see nothing')]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Agent', { description: 'Review', prompt: 'Review what we discussed.', subagent_type: 'ctx-reviewer' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
-          }
+      [
+        scriptedAgent('reviewer', 'You are the context reviewer', [reply.text('unused'), (req) => reply.text(JSON.stringify(req.messages).includes('The launch code is 7-7-3') ? 'I can see the code from the parent thread.' : 'I see nothing')]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Review', prompt: 'Review what we discussed.', subagent_type: 'ctx-reviewer' }),
+          (req) => reply.text(req.toolResults[0].content.split('\n')[0])
         ])
-      },
+      ],
       { model: 'haiku', files: { '.claude/agents/ctx-reviewer.md': '---\nname: ctx-reviewer\ndescription: Reviews with the parent context\nforkContext: true\nmodel: opus\ntools: Read\n---\nYou are the context reviewer.' } }
     )
     const result = await f.session.run('The launch code is 7-7-3. Have it reviewed.')

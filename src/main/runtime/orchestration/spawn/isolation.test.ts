@@ -5,20 +5,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../../shared/events'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply } from '../../model/scripted'
 import { createAgentWorktree } from '../../worktrees'
-import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
-import { closeFixtures, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import type { TempRepo } from '../../worktrees/testing/temp-repo'
+import { closeFixtures, tempRepo, latch, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
-const repos: TempRepo[] = []
-afterEach(async () => {
-  await closeFixtures()
-  for (const r of repos.splice(0)) r.cleanup()
-})
+afterEach(closeFixtures)
 
 function repo(): TempRepo {
-  const r = makeTempRepo()
-  repos.push(r)
+  const r = tempRepo()
   r.write('.gitignore', 'CLAUDE.local.md\n')
   r.write('CLAUDE.md', 'PROJECT RULE: run the tests before you finish.\n')
   r.commitAll('project files')
@@ -45,33 +41,23 @@ describe('isolated agents', () => {
     const head = r.git('rev-parse', 'HEAD')
     const memoryFile = join(r.root, '.claude', 'agent-memory', 'archivist', 'MEMORY.md')
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'archivist',
-            match: 'You are the archivist',
-            turns: [
-              reply.toolUses([
-                { name: 'Write', input: { file_path: 'src/feature.ts', content: 'export const feature = 1\n' } },
-                { name: 'Write', input: { file_path: memoryFile, content: '- remember: feature lives in src/feature.ts\n' } }
-              ]),
-              reply.text('Wrote the feature.'),
-              reply.toolUse('Read', { file_path: 'src/feature.ts' }),
-              (req) => reply.toolUse('Write', { file_path: 'src/feature.ts', content: `${req.toolResults[0].content.includes('feature = 1') ? 'export const feature = 2' : 'lost'}\n` }),
-              reply.text('Bumped the feature.')
-            ]
-          },
-          {
-            name: 'main',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('Agent', { description: 'Write feature', prompt: 'Write the feature.', subagent_type: 'archivist' }),
-              (req) => reply.toolUse('Agent', { description: 'Bump feature', prompt: 'Bump the feature.', resume: /agentId: (a[0-9a-f]{16})/.exec(req.toolResults[0].content)![1] }),
-              (req) => reply.text(req.toolResults[0].content)
-            ]
-          }
+      [
+        scriptedAgent('archivist', 'You are the archivist', [
+          reply.toolUses([
+            { name: 'Write', input: { file_path: 'src/feature.ts', content: 'export const feature = 1\n' } },
+            { name: 'Write', input: { file_path: memoryFile, content: '- remember: feature lives in src/feature.ts\n' } }
+          ]),
+          reply.text('Wrote the feature.'),
+          reply.toolUse('Read', { file_path: 'src/feature.ts' }),
+          (req) => reply.toolUse('Write', { file_path: 'src/feature.ts', content: `${req.toolResults[0].content.includes('feature = 1') ? 'export const feature = 2' : 'lost'}\n` }),
+          reply.text('Bumped the feature.')
+        ]),
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Write feature', prompt: 'Write the feature.', subagent_type: 'archivist' }),
+          (req) => reply.toolUse('Agent', { description: 'Bump feature', prompt: 'Bump the feature.', resume: /agentId: (a[0-9a-f]{16})/.exec(req.toolResults[0].content)![1] }),
+          (req) => reply.text(req.toolResults[0].content)
         ])
-      },
+      ],
       { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': ARCHIVIST, '.claude/skills/release-notes/SKILL.md': '---\nname: release-notes\ndescription: How to write release notes\n---\nSKILL BODY: write release notes in past tense.\n' } }
     )
     const result = await f.session.run('Add a feature, then bump it.')
@@ -107,21 +93,10 @@ describe('isolated agents', () => {
     const r = repo()
     const hold = latch()
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            name: 'busy',
-            match: 'Busy isolated job',
-            turns: [
-              async () => {
-                await hold.wait
-                return reply.text('done')
-              }
-            ]
-          },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Busy', prompt: 'Busy isolated job', isolation: 'worktree', run_in_background: true }), reply.text('ok'), reply.text('ok')] }
-        ])
-      },
+      [
+        scriptedAgent('busy', 'Busy isolated job', [heldUntil(hold, reply.text('done'))]),
+        mainAgent([reply.toolUse('Agent', { description: 'Busy', prompt: 'Busy isolated job', isolation: 'worktree', run_in_background: true }), reply.text('ok'), reply.text('ok')])
+      ],
       { root: r.sandbox, cwd: r.root }
     )
     // A worktree from an earlier run that crashed, with uncommitted work in it.
@@ -147,21 +122,15 @@ describe('isolated agents', () => {
   })
 
   it('isolation outside a git repository is a clear error, in the foreground and in the background', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUses([
-              { name: 'Agent', input: { description: 'Isolated', prompt: 'Isolated job', isolation: 'worktree' } },
-              { name: 'Agent', input: { description: 'Isolated bg', prompt: 'Isolated job', isolation: 'worktree', run_in_background: true } }
-            ]),
-            reply.text('ok')
-          ]
-        }
+    const f = await makeFixture([
+      mainAgent([
+        reply.toolUses([
+          { name: 'Agent', input: { description: 'Isolated', prompt: 'Isolated job', isolation: 'worktree' } },
+          { name: 'Agent', input: { description: 'Isolated bg', prompt: 'Isolated job', isolation: 'worktree', run_in_background: true } }
+        ]),
+        reply.text('ok')
       ])
-    })
+    ])
     await f.session.run('go')
     const [fg, bg] = toolEnds(f.events, 'Agent')
     for (const e of [fg, bg]) {

@@ -6,17 +6,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { PermissionRequestEvent, ToolEndEvent } from '../../../../shared/events'
-import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
-import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
+import { reply, type ParsedRequest } from '../../model/scripted'
 import { AgentWorkReview } from '../../review'
 import { createRequestMergeTool } from './request-merge-tool'
-import { closeFixtures, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { closeFixtures, tempRepo, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
+import { mainAgent } from '../testing/scripted-agents'
 
-const repos: TempRepo[] = []
-afterEach(async () => {
-  await closeFixtures()
-  for (const r of repos.splice(0)) r.cleanup()
-})
+afterEach(closeFixtures)
 
 const WRITER = `---
 name: writer
@@ -30,27 +26,20 @@ You are the writer.`
 const agentIdIn = (req: ParsedRequest) => /agentId: (a[0-9a-f]{16})/.exec(req.toolResults[0].content)![1]
 
 async function session(mode: PermissionMode, opts: { headless?: boolean; baseRef?: 'fresh' } = {}) {
-  const r = makeTempRepo()
-  repos.push(r)
+  const r = tempRepo()
   const mergeResults: string[] = []
   const f = await makeFixture(
-    {
-      respond: scriptByAgent([
-        { name: 'writer', match: 'You are the writer', turns: [reply.toolUse('Write', { file_path: 'notes.md', content: '# notes from the writer\n' }), reply.text('Wrote notes.md.')] },
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes.', subagent_type: 'writer' }),
-            (req) => reply.toolUse('RequestMerge', { agents: [agentIdIn(req)], reason: 'The notes are written and checked.' }),
-            (req) => {
-              mergeResults.push(req.toolResults[0].content)
-              return reply.text('Done.')
-            }
-          ]
+    [
+      { name: 'writer', match: 'You are the writer', turns: [reply.toolUse('Write', { file_path: 'notes.md', content: '# notes from the writer\n' }), reply.text('Wrote notes.md.')] },
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes.', subagent_type: 'writer' }),
+        (req) => reply.toolUse('RequestMerge', { agents: [agentIdIn(req)], reason: 'The notes are written and checked.' }),
+        (req) => {
+          mergeResults.push(req.toolResults[0].content)
+          return reply.text('Done.')
         }
       ])
-    },
+    ],
     // The writer's own acceptEdits mode is the folder's grant: the folder is approved (trust/ withholds it otherwise).
     { root: r.sandbox, cwd: r.root, permissionMode: mode, headless: opts.headless === true, trustProject: true, files: { '.claude/agents/writer.md': WRITER } }
   )
@@ -129,8 +118,7 @@ describe('RequestMerge', () => {
   })
 
   it('new agent worktrees follow worktree.baseRef from the project settings', async () => {
-    const r = makeTempRepo()
-    repos.push(r)
+    const r = tempRepo()
     const remote = join(r.sandbox, 'remote.git')
     r.git('init', '--quiet', '--bare', '--initial-branch=main', remote)
     r.git('remote', 'add', 'origin', remote)
@@ -140,12 +128,10 @@ describe('RequestMerge', () => {
     writeFileSync(join(r.root, '.claude', 'settings.json'), JSON.stringify({ worktree: { baseRef: 'fresh' } }))
     r.commitAll('local commit, not pushed')
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'writer', match: 'You are the writer', turns: [reply.text('Nothing to write.')] },
-          { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Look', prompt: 'Look.', subagent_type: 'writer' }), reply.text('Done.')] }
-        ])
-      },
+      [
+        { name: 'writer', match: 'You are the writer', turns: [reply.text('Nothing to write.')] },
+        mainAgent([reply.toolUse('Agent', { description: 'Look', prompt: 'Look.', subagent_type: 'writer' }), reply.text('Done.')])
+      ],
       { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/writer.md': WRITER.replace('tools: Write', 'tools: Bash') } }
     )
     // The writer's worktree (its start event's cwd) starts at the pushed commit, not at the local one.

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent, ToolRunEvent } from '../../../../shared/events'
 import { agentsCommand } from '../../../cli/agents-command'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply } from '../../model/scripted'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
 
 afterEach(closeFixtures)
@@ -27,25 +27,23 @@ describe('the Skill tool', () => {
   it("lists every skill the model may call and loads one's instructions with its arguments; an unknown name is refused with the nearest one", async () => {
     let tool: { description?: string } | undefined
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              (req) => {
-                tool = req.tools.find((t) => t.name === 'Skill')
-                return reply.toolUses([
-                  { name: 'Skill', input: { skill: 'release-notes', args: 'v2.0' } },
-                  { name: 'Skill', input: { skill: 'shipit:deploy' } },
-                  { name: 'Skill', input: { skill: 'changelg' } },
-                  { name: 'Skill', input: { skill: 'secret-ops' } }
-                ])
-              },
-              reply.text('done')
-            ]
-          }
-        ])
-      },
+      [
+        {
+          match: MAIN,
+          turns: [
+            (req) => {
+              tool = req.tools.find((t) => t.name === 'Skill')
+              return reply.toolUses([
+                { name: 'Skill', input: { skill: 'release-notes', args: 'v2.0' } },
+                { name: 'Skill', input: { skill: 'shipit:deploy' } },
+                { name: 'Skill', input: { skill: 'changelg' } },
+                { name: 'Skill', input: { skill: 'secret-ops' } }
+              ])
+            },
+            reply.text('done')
+          ]
+        }
+      ],
       {
         files: {
           '.claude/skills/release-notes/SKILL.md': skill('release-notes', 'Draft release notes', 'Write notes for version $ARGUMENTS from the git log.'),
@@ -78,12 +76,10 @@ describe('the Skill tool', () => {
   it('a subagent has the Skill tool when its tools allow it; an unknown skill in skills: is warned about as it starts', async () => {
     const seen: Record<string, string[]> = {}
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { match: /You are (open|narrow)\./, turns: [(req) => ((seen[/You are (\w+)/.exec(req.system)![1]] = req.toolNames), reply.text('ok'))] },
-          { match: MAIN, turns: [reply.toolUses([{ name: 'Agent', input: { description: 'o', prompt: 'go', subagent_type: 'open' } }, { name: 'Agent', input: { description: 'n', prompt: 'go', subagent_type: 'narrow' } }]), reply.text('done')] }
-        ])
-      },
+      [
+        { match: /You are (open|narrow)\./, turns: [(req) => ((seen[/You are (\w+)/.exec(req.system)![1]] = req.toolNames), reply.text('ok'))] },
+        { match: MAIN, turns: [reply.toolUses([{ name: 'Agent', input: { description: 'o', prompt: 'go', subagent_type: 'open' } }, { name: 'Agent', input: { description: 'n', prompt: 'go', subagent_type: 'narrow' } }]), reply.text('done')] }
+      ],
       {
         files: {
           '.claude/agents/open.md': '---\nname: open\ndescription: open\nskills: [releas-notes]\n---\nYou are open.',
