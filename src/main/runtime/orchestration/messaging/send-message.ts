@@ -22,10 +22,6 @@ export interface SendOutcome {
   agentId: string | null
 }
 
-export interface MessagingSession extends SessionContext {
-  mainHandle(): AgentHandle
-}
-
 /**
  * Delivers one message. `from` is an agent id or `user`. Throws a clear error when it cannot be delivered at
  * all. Resolves once the delivery is on disk (a crash after that delivers it after the restart, once);
@@ -33,7 +29,7 @@ export interface MessagingSession extends SessionContext {
  * `mailbox: false` (the SendMessage tool) refuses a name no agent has, naming those it could write to, instead of
  * keeping the message for an agent of that name that may never start.
  */
-export async function sendMessage(session: MessagingSession, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
+export async function sendMessage(session: SessionContext, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
   const { deliveryId } = opts
   if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
@@ -45,7 +41,7 @@ export async function sendMessage(session: MessagingSession, to: string, message
     const text = formatAgentMessage(label, message, summary)
     // An explicit message may restart an agent the person stopped; only automatic resumes skip those.
     if (!target.run) target.stoppedByUser = false
-    const delivery = session.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null, ...(deliveryId ? { deliveryId } : {}) })
+    const delivery = session.delivery.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null, ...(deliveryId ? { deliveryId } : {}) })
     await session.durable(target.id)
     return { delivery, agentId: target.id }
   }
@@ -61,7 +57,7 @@ export async function sendMessage(session: MessagingSession, to: string, message
 }
 
 /** Who an agent can write to, for a refusal it can act on. */
-function knownAgents(session: MessagingSession, from: string): string {
+function knownAgents(session: SessionContext, from: string): string {
   const others = session.registry.all().filter((h) => h.id !== from)
   if (!others.length) return "Use 'main' for the main agent."
   const names = others.slice(0, 20).map((h) => (h.id === session.mainAgentId ? "'main' (the main agent)" : h.name ? `'${h.name}' (${h.agentType}, ${h.id})` : `'${h.id}' (${h.agentType})`))
@@ -79,7 +75,7 @@ export async function claimMailbox(session: SessionContext, handle: AgentHandle)
         // Delivered and on disk first, claimed after: a crash in between delivers them again, by the same ids.
         beforeClaim: async (messages) => {
           for (const m of messages)
-            session.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false, deliveryId: `mail-${m.id}` })
+            session.delivery.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false, deliveryId: `mail-${m.id}` })
           await session.durable(handle.id)
         }
       })
@@ -105,7 +101,7 @@ const CONFIRMATION: Record<Delivery, (to: string) => string> = {
   mailbox: (to) => `No agent '${to}' is running in this session. The message was saved to its mailbox and will be delivered when it starts or resumes.`
 }
 
-export function createSendMessageTool(session: MessagingSession, caller: AgentHandle): Tool {
+export function createSendMessageTool(session: SessionContext, caller: AgentHandle): Tool {
   return defineTool({
     name: SEND_MESSAGE_TOOL_NAME,
     description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>. A name no agent of this session has is refused.`,

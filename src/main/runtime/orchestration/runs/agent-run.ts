@@ -12,7 +12,6 @@ import { subagentHookRun } from '../../hooks/wiring'
 import { repairConversation } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../../worktrees'
 import type { AgentHandle } from './agent-registry'
-import { reportIntent } from '../messaging/delivery'
 import { runAgentOnce } from './run-agent-once'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 
@@ -45,10 +44,16 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
     if (result.notStarted) emitStatus(session, handle, result.status, result.error)
     handle.lastResult = result
     handle.run = null
-    session.runEnded(handle, result, req)
+    session.delivery.afterRun(handle, result, req)
     settle(result)
   })()
   return run
+}
+
+/** Starts a run of an idle subagent that reads the messages in its inbox; its report goes to `reportTo`. */
+export function startInboxRun(session: SessionContext, handle: AgentHandle, reportTo: string | null): void {
+  const maxTurns = handle.definition?.maxTurns
+  startSubagentRun(session, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
 }
 
 function emitStatus(session: SessionContext, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
@@ -202,7 +207,7 @@ function eventFilter(session: SessionContext, handle: AgentHandle, req: RunReque
         const end = state.stalledAfter !== null ? { ...event, status: 'failed' as const, error: stallMessage(state.stalledAfter) } : event
         const wt = worktree()
         const result: ChildResult = { ...end, messages: handle.messages, model: handle.model, stopReason: null, ...(wt ? { worktree: wt } : {}) }
-        state.report = reportIntent(session, handle, result, req, () => session.mainHandle())
+        state.report = session.delivery.reportIntent(handle, result, req)
         session.emit(state.report ? { ...end, report: state.report } : end)
         return
       }

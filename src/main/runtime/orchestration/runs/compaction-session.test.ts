@@ -10,32 +10,23 @@ import { parseCompactCommand } from './compact-agent'
 import { AgentSession } from '../session/session'
 import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
 import { LEDGER_READER_FILE, LEDGER_TASK, ledgerModel, makeLedger } from '../testing/long-session'
-import { scriptedAgent } from '../testing/scripted-agents'
+import { heldUntil, mainAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
-const MAIN = 'lead agent in Fanout'
 const MODEL = 'claude-sonnet-5-5'
 const compactions = (events: AgentEvent[]) => events.filter((e): e is CompactionEvent => e.type === 'compaction')
 const firstText = (m: ChatMessage | undefined) => (m && Array.isArray(m.content) && m.content[0].type === 'text' ? m.content[0].text : typeof m?.content === 'string' ? m.content : '')
 
 // A main agent that reads the files it is told about, one per turn, and answers with their first lines.
-const reader = () =>
-  scriptByAgent([
-    {
-      name: 'main',
-      match: MAIN,
-      turns: [],
-      then: (req: ParsedRequest) => {
-        const asked = [...req.lastUserText.matchAll(/read (\S+\.txt)/g)].map((m) => m[1])
-        const seen = new Set(req.toolResults.map((r) => r.content))
-        if (asked.length && !seen.size) return reply.toolUse('Read', { file_path: asked[0] })
-        const lines = req.toolResults.map((r) => r.content.split('\n')[0].replace(/^\s*\d+\t/, ''))
-        return reply.text(lines.length ? `First lines: ${lines.join(', ')}` : `Noted: ${req.lastUserText.slice(0, 60)}`)
-      },
-      summarize: (req) => reply.text(`Summary: ${req.messages.length} messages so far; the files read were a.txt and b.txt.`)
-    }
-  ])
+const readsFiles = (req: ParsedRequest) => {
+  const asked = [...req.lastUserText.matchAll(/read (\S+\.txt)/g)].map((m) => m[1])
+  const seen = new Set(req.toolResults.map((r) => r.content))
+  if (asked.length && !seen.size) return reply.toolUse('Read', { file_path: asked[0] })
+  const lines = req.toolResults.map((r) => r.content.split('\n')[0].replace(/^\s*\d+\t/, ''))
+  return reply.text(lines.length ? `First lines: ${lines.join(', ')}` : `Noted: ${req.lastUserText.slice(0, 60)}`)
+}
+const reader = () => scriptByAgent([{ ...mainAgent([], readsFiles), summarize: (req) => reply.text(`Summary: ${req.messages.length} messages so far; the files read were a.txt and b.txt.`) }])
 
 describe('compaction asked for', () => {
   it('compacts an idle main agent now; its next prompt starts from the summary, and a reopen rebuilds the same conversation', async () => {
@@ -73,7 +64,7 @@ describe('compaction asked for', () => {
   it('a running agent compacts before its next request; `/compact` parses with or without instructions', async () => {
     const hold = latch()
     const respond = scriptByAgent([
-      scriptedAgent('main', MAIN, [reply.toolUse('Read', { file_path: 'a.txt' }), async () => (await hold.wait, reply.toolUse('Read', { file_path: 'b.txt' })), reply.text('Both read.')])
+      mainAgent([reply.toolUse('Read', { file_path: 'a.txt' }), heldUntil(hold, reply.toolUse('Read', { file_path: 'b.txt' })), reply.text('Both read.')])
     ])
     const f = await makeFixture({ respond }, { permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } })
     const run = f.session.run('Read both files.')

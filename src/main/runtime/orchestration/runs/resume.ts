@@ -9,7 +9,7 @@ import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../../definitio
 import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, transcriptPath, type AgentState } from '../../store'
 import { isSafeId } from '../../store/data-dir'
-import { startSubagentRun } from './agent-run'
+import { startInboxRun, startSubagentRun } from './agent-run'
 import { formatTaskNotification } from '../messaging/delivery'
 import { pendingDeliveries, type DeliveryLedger } from '../messaging/delivery-ledger'
 import { isFinished, type AgentHandle } from './agent-registry'
@@ -196,7 +196,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
         // Cut off before its first turn was written (or launched and never started): it starts again on its
         // task; one opened by deliveries has them in its inbox again; one whose task is not known is reported.
         if (handle.task !== undefined) startSubagentRun(ctx, handle, { prompt: handle.task, history: [], reportTo, ...maxTurns })
-        else if (handle.inbox.length) ctx.resumeFromInbox(handle, reportTo)
+        else if (handle.inbox.length) startInboxRun(ctx, handle, reportTo)
         else {
           notStartedReport(ctx, handle, states.some((s) => s.agentId === reportTo) ? reportTo : ctx.mainAgentId)
           continue
@@ -217,7 +217,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     try {
       const handle = await ctx.findAgent(agentId)
       if (!handle || handle.run || handle.stoppedByUser || handle.status === 'stopped' || !handle.inbox.length) continue
-      ctx.resumeFromInbox(handle, handle.parentId ?? ctx.mainAgentId)
+      startInboxRun(ctx, handle, handle.parentId ?? ctx.mainAgentId)
       resumed.push(handle.id)
     } catch (err) {
       problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${err instanceof Error ? err.message : String(err)}`)
@@ -241,7 +241,7 @@ function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string):
   const result = { status: 'failed' as const, result: '', error, numTurns: 0, toolUses: 0, usage: handle.usage, durationMs: 0, messages: [], model: handle.model, stopReason: null }
   ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
   const target = ctx.registry.get(to) ?? ctx.mainHandle()
-  ctx.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
+  ctx.delivery.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
 }
 
 /** The task of an agent that has no conversation yet: its launch record's, else its last run's prompt (not one made of deliveries, which come again from its inbox). */

@@ -18,7 +18,7 @@ import type { AgentRunResult, CanUseTool } from '../../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../../permissions'
-import { checkDataDirWritable, credentialsPath, listAgentStates, loadAgentForResume, openSession, repairConversation, resolveDataDir, SessionNotFoundError, sessionDir, type SessionIndex } from '../../store'
+import { checkDataDirWritable, credentialsPath, listAgentStates, loadAgentForResume, openSession, repairConversation, resolveDataDir, SessionNotFoundError, sessionDir } from '../../store'
 import { acquireSessionLock, type SessionLock } from '../../store/session-lock'
 import { isReadOnlyAgent } from '../../permissions'
 import type { PathPolicy } from '../../security/path-policy'
@@ -27,13 +27,13 @@ import type { Tool } from '../../tools/define-tool'
 import { AgentWorkReview } from '../../review'
 import { trustFor } from '../../trust'
 import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../../worktrees'
-import { startSubagentRun } from '../runs/agent-run'
+import { startInboxRun } from '../runs/agent-run'
 import { compactAgent, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
 import { budgetedClient } from '../runs/budget'
 import { Coordinator } from '../coordinator/coordinator'
 import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
-import { afterSubagentRun, deliverTo } from '../messaging/delivery'
+import { Deliveries } from '../messaging/delivery'
 import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
 import { EventBus } from '../messaging/event-bus'
 import { SessionExtensions } from './extensions'
@@ -53,7 +53,7 @@ import { applyFolderTrust } from './session-trust'
 import { SessionTools } from '../tools/session-tools'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
 import { memberDefinitionFor, TeamManager } from '../team'
-import type { ChildResult, DeliverOptions, Delivery, RunRequest, SessionContext } from '../types'
+import type { SessionContext } from '../types'
 
 const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
 
@@ -99,6 +99,8 @@ export class AgentSession implements SessionContext {
   coordinator: Coordinator | null = null
   /** The session's agent team (one at a time), its durable task list and tools. */
   readonly team: TeamManager
+  /** How text and reports reach this session's agents. */
+  readonly delivery: Deliveries
   /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
   private baseRef: WorktreeBaseRef = 'head'
 
@@ -153,6 +155,7 @@ export class AgentSession implements SessionContext {
       outputTail: (h) => this.outputLogs.get(h.id)?.tail()
     })
     this.main = new MainAgent(this, this.mainConfig)
+    this.delivery = new Deliveries({ sessionId: this.sessionId, mainAgentId: this.mainAgentId, registry: this.registry, emit: this.emit, main: this.main, startRun: (h, reportTo) => startInboxRun(this, h, reportTo) })
     this.dormant = new DormantAgents(this.dormantContext())
     this.team = new TeamManager(this, join(files, 'team', 'log.jsonl'))
     if (options.coordinator) this.enableCoordinator()
@@ -249,26 +252,8 @@ export class AgentSession implements SessionContext {
     } else if (cutOff) session.main.restore([], undefined, 'interrupted')
     session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
     await session.team.load()
-    await session.deliverOwedReports(opened.index)
+    await session.delivery.deliverOwed(ledger.owedReports, opened.index, (id) => session.findAgent(id))
     return session
-  }
-
-  /**
-   * Reports a run recorded before the crash and nobody received: each goes, once, to an agent that will read
-   * it: its recipient if that one was cut off too (it is resumed with it), else the nearest such ancestor,
-   * else the main agent.
-   */
-  private async deliverOwedReports(index: SessionIndex): Promise<void> {
-    for (const { from, report } of this.ledger.owedReports) {
-      let to = report.to
-      for (let hops = 0; to !== this.mainAgentId && hops < 64; hops++) {
-        const rec = index.agents[to]
-        if (rec?.status === 'interrupted') break
-        to = rec?.parentAgentId ?? this.mainAgentId
-      }
-      const target = to === this.mainAgentId ? this.mainHandle() : ((await this.findAgent(to).catch(() => undefined)) ?? this.mainHandle())
-      this.deliver(target, report.text, { from, summary: report.summary, wake: false, deliveryId: report.deliveryId })
-    }
   }
 
   get cwd(): string {
@@ -459,19 +444,6 @@ export class AgentSession implements SessionContext {
     return this.main.getHandle()
   }
 
-  deliver(target: AgentHandle, text: string, opts: DeliverOptions): Delivery {
-    return deliverTo(this, this.main, target, text, opts)
-  }
-
-  resumeFromInbox(handle: AgentHandle, reportTo: string | null): void {
-    const maxTurns = handle.definition?.maxTurns
-    startSubagentRun(this, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
-  }
-
-  runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void {
-    afterSubagentRun(this, handle, result, request, () => this.mainHandle())
-  }
-
   async findAgent(idOrName: string): Promise<AgentHandle | undefined> {
     const live = this.registry.find(idOrName)
     if (live || !this.dataDir) return live
@@ -570,9 +542,9 @@ export class AgentSession implements SessionContext {
     if (!this.dataDir) return { resumed: [], problems: [] }
     const report = await resumeInterrupted(this.dormantContext(), (note) => {
       const main = this.mainHandle()
-      if (main.task !== undefined && !main.messages.length) this.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
+      if (main.task !== undefined && !main.messages.length) this.delivery.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
       main.task = undefined
-      this.deliver(main, note, { from: 'fanout' })
+      this.delivery.deliver(main, note, { from: 'fanout' })
     })
     // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
     if (!report.resumed.includes(this.mainAgentId) && this.mainHandle().inbox.length) {
