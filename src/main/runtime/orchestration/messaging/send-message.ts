@@ -29,7 +29,10 @@ export interface SendOutcome {
  * `mailbox: false` (the SendMessage tool) refuses a name no agent has, naming those it could write to, instead of
  * keeping the message for an agent of that name that may never start.
  */
-export async function sendMessage(session: SessionContext, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
+/** What messaging needs from its session: the agents (live or on disk), delivery, and its records. */
+export type MessagingHost = Pick<SessionContext, 'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'mainHandle' | 'onError'>
+
+export async function sendMessage(session: MessagingHost, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
   const { deliveryId } = opts
   if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
@@ -57,7 +60,7 @@ export async function sendMessage(session: SessionContext, to: string, message: 
 }
 
 /** Who an agent can write to, for a refusal it can act on. */
-function knownAgents(session: SessionContext, from: string): string {
+function knownAgents(session: MessagingHost, from: string): string {
   const others = session.registry.all().filter((h) => h.id !== from)
   if (!others.length) return "Use 'main' for the main agent."
   const names = others.slice(0, 20).map((h) => (h.id === session.mainAgentId ? "'main' (the main agent)" : h.name ? `'${h.name}' (${h.agentType}, ${h.id})` : `'${h.id}' (${h.agentType})`))
@@ -65,7 +68,7 @@ function knownAgents(session: SessionContext, from: string): string {
 }
 
 /** Moves the messages waiting in the agent's durable mailboxes (its id's, and its name's when it has one) into its inbox. */
-export async function claimMailbox(session: SessionContext, handle: AgentHandle): Promise<void> {
+export async function claimMailbox(session: MessagingHost, handle: AgentHandle): Promise<void> {
   if (!session.dataDir) return
   const boxes = [handle.id, ...(handle.name && handle.name !== handle.id && isSafeId(handle.name) ? [handle.name] : [])]
   for (const box of boxes) {
@@ -101,7 +104,7 @@ const CONFIRMATION: Record<Delivery, (to: string) => string> = {
   mailbox: (to) => `No agent '${to}' is running in this session. The message was saved to its mailbox and will be delivered when it starts or resumes.`
 }
 
-export function createSendMessageTool(session: SessionContext, caller: AgentHandle): Tool {
+export function createSendMessageTool(session: MessagingHost, caller: AgentHandle): Tool {
   return defineTool({
     name: SEND_MESSAGE_TOOL_NAME,
     description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>. A name no agent of this session has is refused.`,

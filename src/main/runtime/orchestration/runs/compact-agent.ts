@@ -13,6 +13,9 @@ import { runTools } from '../spawn/fork'
 import { MAIN_DEFINITION } from '../prompts/main-prompt'
 import type { SessionContext } from '../types'
 
+/** What compacting an agent needs from its session: the model, the context settings, the agent's prompt, tools and hooks, and where events go. */
+export type CompactHost = Pick<SessionContext, 'sessionId' | 'client' | 'contextSettings' | 'emit' | 'hooks' | 'systemPrompt' | 'registry' | 'buildTools'>
+
 export type CompactOutcome =
   | { status: 'scheduled' }
   | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
@@ -24,7 +27,7 @@ export { parseCompactCommand } from '../../../../shared/compact-command'
  * compaction so that no run starts before it ends (the main agent's queue, or the subagent's `compacting`).
  */
 export async function compactAgent(
-  session: SessionContext,
+  session: CompactHost,
   handle: AgentHandle,
   opts: { instructions?: string; busy: boolean; exclusive: <T>(work: () => Promise<T>) => Promise<T> }
 ): Promise<CompactOutcome> {
@@ -36,7 +39,34 @@ export async function compactAgent(
 }
 
 /** Compacts an agent that no run is using now (the caller makes sure of it). */
-export async function compactIdle(session: SessionContext, handle: AgentHandle, instructions: string | undefined): Promise<CompactOutcome> {
+/**
+ * Compacts an agent by id or name (`main` or the main agent's id: the main agent, whose own run queue `main`
+ * holds it while it compacts); see compactAgent.
+ */
+export async function compactById(session: CompactHost & Pick<SessionContext, 'mainAgentId' | 'mainHandle' | 'findAgent' | 'track'>, main: { readonly busy: boolean; exclusive<T>(work: () => Promise<T>): Promise<T> }, agentId: string, instructions?: string): Promise<CompactOutcome> {
+  const isMain = agentId === session.mainAgentId || agentId === 'main'
+  // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
+  const handle = isMain ? session.mainHandle() : (session.registry.find(agentId) ?? (await session.findAgent(agentId)))
+  if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
+  const opts = instructions ? { instructions } : {}
+  if (isMain) return compactAgent(session, handle, { ...opts, busy: main.busy, exclusive: (work) => main.exclusive(work) })
+  return compactAgent(session, handle, {
+    ...opts,
+    busy: handle.run !== null || handle.compacting !== undefined,
+    exclusive: (work) => {
+      const done = work()
+      handle.compacting = done
+      const clear = () => {
+        if (handle.compacting === done) handle.compacting = undefined
+      }
+      done.then(clear, clear)
+      session.track(done)
+      return done
+    }
+  })
+}
+
+export async function compactIdle(session: CompactHost, handle: AgentHandle, instructions: string | undefined): Promise<CompactOutcome> {
   const messages = repairConversation(handle.messages).messages
   if (messages.filter((m) => m.role === 'assistant').length < 1) throw new Error(`Agent ${handle.id} has no conversation to compact yet.`)
   const def = handle.definition ?? MAIN_DEFINITION
@@ -47,7 +77,7 @@ export async function compactIdle(session: SessionContext, handle: AgentHandle, 
   const hooks = compactionHooks(session.hooks, handle)
   const fixed = estimateFixedTokens(system, tools)
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
-  const emit = (payload: EventPayload) => session.emit({ ...ids, ts: Date.now(), ...payload } as Parameters<SessionContext['emit']>[0])
+  const emit = (payload: EventPayload) => session.emit({ ...ids, ts: Date.now(), ...payload } as Parameters<CompactHost['emit']>[0])
   // Stopping the agent (its Stop button) stops the compaction too.
   const abort = new AbortController()
   if (handle.run === null && handle.abort.signal.aborted) handle.abort = abort

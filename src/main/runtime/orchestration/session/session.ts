@@ -1,8 +1,9 @@
 // A session: one conversation with a main agent and every subagent it spawns. It owns the event bus, the
 // agent registry, the spawn limits and (with a data folder) the transcripts and agent state, and wires up
-// what serves its agents: definitions and prompts (session-definitions.ts), tools (session-tools.ts) and
-// permission requests (session-permissions.ts). Adapters (CLI, app, browser mode) create or reopen one and
-// subscribe to its events.
+// what serves its agents: definitions and prompts (session-definitions.ts), settings and trust
+// (session-settings.ts), tools (tools/session-tools.ts), permission requests (session-permissions.ts) and
+// delivery (messaging/delivery.ts). Adapters (CLI, app, browser mode) create or reopen one and subscribe to
+// its events.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
@@ -25,10 +26,9 @@ import type { PathPolicy } from '../../security/path-policy'
 import type { BashSandboxOptions } from '../../tools/bash-sandbox'
 import type { Tool } from '../../tools/define-tool'
 import { AgentWorkReview } from '../../review'
-import { trustFor } from '../../trust'
-import { cleanupOrphanWorktree, findOrphanWorktrees, readBaseRefSetting, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../../worktrees'
+import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../../worktrees'
 import { startInboxRun } from '../runs/agent-run'
-import { compactAgent, type CompactOutcome } from '../runs/compact-agent'
+import { compactById, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
 import { budgetedClient } from '../runs/budget'
 import { Coordinator } from '../coordinator/coordinator'
@@ -42,14 +42,13 @@ import { MainAgent, type MainAgentConfig } from '../runs/main-agent'
 import { OutputLogs, type OutputLog } from '../runs/output-log'
 import { SessionPersistence } from '../runs/persistence'
 import type { SkillEntry } from '../../context/skill-index'
-import { effortFromSettingsFiles } from '../../model/effort-settings'
 import { DormantAgents, resumeInterrupted, taskOf, type DormantContext, type ResumeReport } from '../runs/resume'
 import { claimMailbox, sendMessage, type SendOutcome } from '../messaging/send-message'
 import { SessionDefinitions } from './session-definitions'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import { SessionPermissions } from './session-permissions'
 import { SessionSandbox } from './session-sandbox'
-import { applyFolderTrust } from './session-trust'
+import { SessionSettings } from './session-settings'
 import { SessionTools } from '../tools/session-tools'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
 import { memberDefinitionFor, TeamManager } from '../team'
@@ -72,8 +71,6 @@ export class AgentSession implements SessionContext {
   readonly backgroundStallMs: number
   readonly contextSettings: ContextSettings
   readonly toolOutputDir: string
-  /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
-  thinking: boolean | undefined
   /** What reopening the session found wrong or repaired (empty for a new session). */
   openNotes: string[] = []
   /** Of those, what the person must be told wherever they look (a state file that could not be used). */
@@ -101,8 +98,8 @@ export class AgentSession implements SessionContext {
   readonly team: TeamManager
   /** How text and reports reach this session's agents. */
   readonly delivery: Deliveries
-  /** Claude Code's `worktree.baseRef`, as the settings files said at the last reload. */
-  private baseRef: WorktreeBaseRef = 'head'
+  /** What the files say as of the last reload (trust, effort, worktree.baseRef). */
+  private readonly settings: SessionSettings
 
   private constructor(
     readonly options: AgentSessionOptions,
@@ -120,7 +117,6 @@ export class AgentSession implements SessionContext {
     this.mainAgentId = `main-${this.sessionId.slice(0, 8)}`
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
-    this.thinking = options.thinking
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
     const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
     this.toolOutputDir = join(files, 'tool-outputs')
@@ -149,6 +145,7 @@ export class AgentSession implements SessionContext {
       () => options.headless === true
     )
     this.permissions = new SessionPermissions(this, options)
+    this.settings = new SessionSettings({ options, home: this.home, definitions: this.definitions, extensions: this.extensions, permissions: this.permissions, mainConfig: this.mainConfig })
     this.tools = new SessionTools(this, {
       ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
       ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
@@ -238,8 +235,8 @@ export class AgentSession implements SessionContext {
       session.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
       // The effort chosen when the session began (not its definition's own, which applies anyway).
       if (main.state?.effort !== undefined && !main.state.definition.file) {
-        session.restoredEffort = main.state.effort
-        session.applyEffortSettings()
+        session.settings.restoredEffort = main.state.effort
+        session.settings.applyEffort()
       }
       session.coordinator?.restore(main.messages)
       // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
@@ -275,50 +272,27 @@ export class AgentSession implements SessionContext {
   }
 
   /** What the folder brings that runs or grants by itself, and whether each is approved (as of the last reload). */
-  folderTrust: FolderTrust | null = null
+  get folderTrust(): FolderTrust | null {
+    return this.settings.folderTrust
+  }
 
   /**
    * Re-reads agent definitions, CLAUDE.md, MCP servers, hooks and permission settings; what changed on disk
    * applies to the next spawn. What the folder brings and the person has not approved is kept out (trust/).
    */
-  async reload(): Promise<void> {
-    const { agents, claudeMd } = await this.definitions.reload()
-    const read = this.extensions.read()
-    const { options } = this
-    this.folderTrust = trustFor({
-      cwd: this.cwd,
-      home: this.home,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      ...(options.trustFolder ? { trustFolder: options.trustFolder } : {}),
-      ...(options.trustProject ? { trustAll: true } : {}),
-      settingsFiles: read.settingsFiles,
-      mcp: read.mcp,
-      agents,
-      claudeMd,
-      problems: read.problems
-    })
-    const { withhold } = applyFolderTrust(this.folderTrust, read, { cwd: this.cwd, headless: options.headless === true, definitions: this.definitions, extensions: this.extensions })
-    this.baseRef = readBaseRefSetting({ cwd: this.cwd, home: this.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) }).value
-    const settings = this.permissions.reload(withhold)
-    if (settings) this.mainConfig.defaultMode = settings.defaultMode
-    this.applyEffortSettings()
-  }
-
-  /** The effort a reopened session ran with (its main agent's state): kept unless this opening chooses another. */
-  private restoredEffort: string | number | undefined
-
-  /** Effort and thinking: the session's own choice (or the one it ran with), else the Claude Code settings files, else Fanout's default. */
-  private applyEffortSettings(): void {
-    const fromFiles = effortFromSettingsFiles(this.extensions.settingsFiles)
-    this.settingsNotes = fromFiles.problems
-    const effort = this.options.effort ?? this.restoredEffort ?? fromFiles.effort ?? this.options.defaultEffort
-    if (effort !== undefined) this.mainConfig.effort = effort
-    else delete this.mainConfig.effort
-    this.thinking = this.options.thinking ?? fromFiles.thinking
+  reload(): Promise<void> {
+    return this.settings.reload()
   }
 
   /** Problems with the effort settings of the Claude Code settings files (read by the last reload). */
-  settingsNotes: string[] = []
+  get settingsNotes(): string[] {
+    return this.settings.notes
+  }
+
+  /** false: thinking off where the model allows it (the session's option, else `alwaysThinkingEnabled` in the settings files). */
+  get thinking(): boolean | undefined {
+    return this.settings.thinking
+  }
 
   /** The effort the main agent runs with when its definition sets none (undefined: each model's default). */
   get effort(): string | number | undefined {
@@ -326,7 +300,7 @@ export class AgentSession implements SessionContext {
   }
 
   worktreeBaseRef(): WorktreeBaseRef {
-    return this.baseRef
+    return this.settings.baseRef
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
@@ -482,27 +456,8 @@ export class AgentSession implements SessionContext {
    * for: now when it is idle, else before its next model request ('scheduled'). Throws with the reason when an
    * idle agent's compaction fails (its conversation is then unchanged).
    */
-  async compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
-    const isMain = agentId === this.mainAgentId || agentId === 'main'
-    // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
-    const handle = isMain ? this.mainHandle() : (this.registry.find(agentId) ?? (await this.findAgent(agentId)))
-    if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
-    const opts = instructions ? { instructions } : {}
-    if (isMain) return compactAgent(this, handle, { ...opts, busy: this.main.busy, exclusive: (work) => this.main.exclusive(work) })
-    return compactAgent(this, handle, {
-      ...opts,
-      busy: handle.run !== null || handle.compacting !== undefined,
-      exclusive: (work) => {
-        const done = work()
-        handle.compacting = done
-        const clear = () => {
-          if (handle.compacting === done) handle.compacting = undefined
-        }
-        done.then(clear, clear)
-        this.track(done)
-        return done
-      }
-    })
+  compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
+    return compactById(this, this.main, agentId, instructions)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */

@@ -68,7 +68,7 @@ export function forkToolList(parentTools: readonly Tool[], own: readonly Tool[])
 }
 
 /** The tools an agent's requests carry: its own, or for a fork its parent's list (see forkToolList). */
-export function runTools(session: SessionContext, handle: AgentHandle, toolNames: string[]): Tool[] {
+export function runTools(session: Pick<SessionContext, 'registry' | 'buildTools'>, handle: AgentHandle, toolNames: string[]): Tool[] {
   const own = session.buildTools(handle, toolNames)
   const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
   return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
