@@ -2,10 +2,10 @@
 // as an interface so each helper stays a plain function that tests can read top to bottom, and so the
 // helpers never import the session class itself.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
-import type { AgentEvent, ChatMessage, ContentBlock, ReportIntent } from '../../../shared/events'
+import type { AgentEvent } from '../../../shared/events'
 import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
-import type { AgentRunResult, CanUseTool } from '../loop/types'
+import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { Tool } from '../tools/define-tool'
@@ -15,45 +15,8 @@ import type { AgentHandle, AgentRegistry } from './runs/agent-registry'
 import type { SpawnGate } from './runs/limits'
 import type { OutputLog } from './runs/output-log'
 
-/** A subagent run's result, with what happened to its worktree. */
-export interface ChildResult extends AgentRunResult {
-  worktree?: { path: string; branch: string; kept: boolean; commit?: string; error?: string }
-  /** The run ended before the agent started (stopped while queued, worktree could not be made). */
-  notStarted?: boolean
-  /** The report the run owes, as recorded in its agent_end (see ReportIntent): delivered once that is on disk. */
-  report?: ReportIntent
-}
-
-export interface RunRequest {
-  /** The new user message; absent: the messages waiting in the agent's inbox. */
-  prompt?: string | ContentBlock[]
-  /** The conversation before this run; absent: the agent's own as it stands when the run starts (repaired for the API). */
-  history?: ChatMessage[]
-  maxTurns?: number
-  /** A foreground caller's signal: stopping the caller stops this run. */
-  linkTo?: AbortSignal
-  /** Emit the history as `message` events after agent_start, so the transcript holds it (forks). */
-  recordHistory?: boolean
-  /**
-   * Nobody awaits this run: its final report goes to this agent as a <task-notification> (null: to nobody,
-   * e.g. a person's message; the UI shows the run). Absent: a tool call awaits the result.
-   */
-  reportTo?: string | null
-}
-
-export interface DeliverOptions {
-  /** Agent id, or `user`. */
-  from: string
-  summary?: string
-  /** Start the agent if it is idle: resume a finished subagent, run the main agent. Default true. */
-  wake?: boolean
-  /** For a resumed subagent: who gets its report (see RunRequest.reportTo). */
-  reportTo?: string | null
-  /** Names the delivery (default: a new id). The same id delivered again to the same agent is dropped. */
-  deliveryId?: string
-}
-
-export type Delivery = 'inbox' | 'resumed' | 'woke' | 'mailbox' | 'held'
+export type { ChildResult, RunRequest } from './runs/run-types'
+export type { DeliverOptions, Delivery } from './messaging/delivery-types'
 
 export interface SessionContext {
   sessionId: string

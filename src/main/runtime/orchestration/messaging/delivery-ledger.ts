@@ -10,8 +10,8 @@ import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '.
 import type { InboxItem } from '../../loop/types'
 import { formatAgentReport } from '../runs/report'
 import type { AgentHandle } from '../runs/agent-registry'
-import { AGENT_TOOL_NAME } from '../spawn/agent-tool'
-import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './send-message'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
+import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
 
 /** What an agent's transcript says is waiting for it: deliveries received and not consumed, in order. */
 export function pendingDeliveries(events: readonly AgentEvent[]): { inbox: InboxItem[]; received: Set<string> } {

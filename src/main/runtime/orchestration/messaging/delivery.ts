@@ -13,15 +13,12 @@ import type { AgentEvent, ContentBlock, ReportIntent } from '../../../../shared/
 import type { SessionIndex } from '../../store'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
 import { formatAgentReport } from '../runs/report'
-import type { ChildResult, DeliverOptions, Delivery, RunRequest } from '../types'
+import type { ChildResult, RunRequest } from '../runs/run-types'
+import type { DeliverOptions, Delivery } from './delivery-types'
+import { formatAgentMessage } from './agent-message'
 import type { OwedReport } from './delivery-ledger'
 
-const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\n/g, ' ')
-
-/** A SendMessage message as the receiving agent sees it. */
-export function formatAgentMessage(from: string, text: string, summary?: string): string {
-  return `<agent-message from="${attr(from)}"${summary ? ` summary="${attr(summary)}"` : ''}>\n${text}\n</agent-message>`
-}
+export { formatAgentMessage }
 
 /** What the agent a run reports to receives when nobody awaited that run. */
 export function formatTaskNotification(handle: AgentHandle, result: ChildResult, forwardedFrom?: string): string {

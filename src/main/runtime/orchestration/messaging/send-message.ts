@@ -8,14 +8,11 @@ import { assertSafeId, claimMessages, postMessage } from '../../store'
 import { isSafeId } from '../../store/data-dir'
 import { defineTool, type Tool } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
-import { formatAgentMessage } from './delivery'
+import { formatAgentMessage, SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
 import type { Delivery, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
-export const SEND_MESSAGE_TOOL_NAME = 'SendMessage'
-
-/** The delivery id of a SendMessage call's message. */
-export const sendDeliveryId = (toolUseId: string): string => `msg-${toolUseId}`
+export { SEND_MESSAGE_TOOL_NAME, sendDeliveryId }
 
 export interface SendOutcome {
   delivery: Delivery

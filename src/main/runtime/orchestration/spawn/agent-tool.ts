@@ -4,9 +4,10 @@ import { z } from 'zod'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { formatAgentListing } from '../../definitions'
 import { defineTool, type Tool, type ToolContext, type ToolResult } from '../../tools/define-tool'
+import { AGENT_TOOL_NAME } from './agent-tool-name'
 import { FORK_AGENT_TYPE, FORK_DESCRIPTION } from './fork'
 
-export const AGENT_TOOL_NAME = 'Agent'
+export { AGENT_TOOL_NAME }
 
 export const agentToolInput = z
   .object({
