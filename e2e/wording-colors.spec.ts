@@ -69,14 +69,18 @@ test('eight agents: counts in one wording, one color per type, the command once,
   await shoot(page, 'wording-permission-card')
   await page.keyboard.press('Escape')
 
-  // Wait a few seconds, then allow one test-writer from its maximized transcript: its Bash call's time is
-  // the run alone, and the wait is told apart.
+  // The person takes a few seconds, then allows one test-writer from its maximized transcript: its Bash
+  // call's time is the run alone, and the wait is told apart.
   const writer = panel('Run the parser test suite').first()
   await writer.getByTestId('panel-maximize').click()
   const maximized = page.getByTestId('maximized-panel')
   const bash = maximized.locator('[data-testid=tool-row][data-tool=Bash]')
   await expect(bash.locator('.tool-permission')).not.toContainText('wants to run')
-  await page.waitForTimeout(3000)
+  // Three seconds at least go by, by the agent's own clock (it runs on while the agent waits for the person).
+  const clock = maximized.locator('[title=Elapsed]').first()
+  const clockSeconds = async () => (await clock.innerText()).split(':').reduce((total, part) => total * 60 + Number(part), 0)
+  const asked = await clockSeconds()
+  await expect.poll(clockSeconds, { timeout: 20_000 }).toBeGreaterThanOrEqual(asked + 4)
   await bash.getByTestId('perm-allow').click()
   const meta = bash.locator('.tool-meta')
   await expect(meta).toHaveAttribute('title', /, after [\d.]+ s waiting for you$/, { timeout: 20_000 })
