@@ -45,7 +45,7 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   expect(await columns(panels)).toBe(2)
   await expect(page.getByTestId('tab-count-running')).toHaveText('12 running')
   await expect(page.getByTestId('status-count-running')).toHaveText('12 running')
-  await expectAllUnderWay(page, 12)
+  await expectAllUnderWay(page)
   await snap(page, '1280-twelve-running')
   // A panel scrolled down fades the line cut at its top; one at its top does not.
   const fades = () =>

@@ -63,7 +63,7 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   await page.getByTestId('new-prompt-send').click()
   const tiles = page.locator('[data-tile]')
   await expect(tiles).toHaveCount(12)
-  await expectAllUnderWay(page, 12)
+  await expectAllUnderWay(page)
   await shoot(page, '09-twelve-agents')
   await page.getByTestId('new-session').click()
   await app.restart({ speed: 2 }) // slower pacing, so all 32 are still running in the picture
@@ -76,7 +76,7 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   const scroller = page.locator('.overview .panels-scroll')
   expect(await scroller.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1)
   for (const tile of await tiles.all()) await expect(tile).toBeInViewport()
-  await expectAllUnderWay(page, 32)
+  await expectAllUnderWay(page)
   await shoot(page, '10-thirty-two-agents')
 
   // The person's density: full panels. A panel out of view draws nothing while away; scrolled to, it shows

@@ -66,8 +66,11 @@ export async function allowTheOneAsking(page: Page, { asking = 30_000, finish = 
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: finish })
 }
 
-/** Waits until each of the `n` agents on screen shows a model reply: a tile its context figure, a panel its text. */
-export async function expectAllUnderWay(page: Page, n: number): Promise<void> {
-  const answered = page.locator('[data-tile]').filter({ has: page.locator('[data-testid=tile-context], .panel-body .markdown') })
-  await expect(answered).toHaveCount(n, { timeout: 30_000 })
+/**
+ * Waits until no agent in the grid is still starting, queued or waiting for its first words: each shows what
+ * it streamed, a tool, a request or its result (a tile's activity line, a panel's text or tool rows).
+ */
+export async function expectAllUnderWay(page: Page): Promise<void> {
+  const underWay = page.locator('.tile-now-text, .tile-now-tool, .tile-now-permission, .tile-now-result, .panel-body .markdown, .panel-body [data-testid=tool-row]')
+  await expect(page.locator('[data-tile]').filter({ hasNot: underWay })).toHaveCount(0, { timeout: 30_000 })
 }
