@@ -70,7 +70,9 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   await expect(page.locator('[data-testid=agent-panel] .tail-user')).toHaveCount(6)
   const named = await descriptions(page)
   expect(Object.values(named).every((d) => d.length > 0 && !d.includes('Fanout stopped'))).toBe(true)
-  await page.waitForTimeout(1500) // they work a while before the crash
+  // They work a while before the crash: each has streamed its first reply, and its clock has run a second.
+  await expect(panels.filter({ has: page.locator('.panel-body .markdown') })).toHaveCount(6, { timeout: 30_000 })
+  await expect.poll(async () => (await panels.locator('[title=Elapsed]').allInnerTexts()).filter((clock) => clock === '0:00')).toEqual([])
   await page.getByTestId('followup').fill('a message I had not sent when it crashed')
 
   // The crash.
