@@ -6,7 +6,7 @@ import { AGENT_SOURCES, PERMISSION_MODES } from './agent-definition'
 import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
 import { MergeStrategySchema, REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
-import type { AgentEvent, AgentEventType, AgentStatus } from './events'
+import type { AgentEvent, AgentEventType, AgentStartEvent, AgentStatus, PermissionRequestEvent } from './events'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 import type { CallName } from './ipc-channels'
 import { FolderTrustSchema } from './trust'
@@ -91,6 +91,18 @@ export const WorkspaceSchema = z.object({
 })
 export type Workspace = z.infer<typeof WorkspaceSchema>
 
+const isEventOf = (type: string) => (v: unknown) => {
+  const e = v as { type?: unknown; sessionId?: unknown; agentId?: unknown } | null
+  return typeof e === 'object' && e !== null && e.type === type && typeof e.sessionId === 'string' && typeof e.agentId === 'string'
+}
+
+/** A live session's waiting permission requests and the agent_start of each agent that asks (or passed one up). */
+export const PendingRequestsSchema = z.object({
+  requests: z.array(z.custom<PermissionRequestEvent>((v) => isEventOf('permission_request')(v) && typeof (v as { requestId?: unknown }).requestId === 'string', 'requests must be permission_request events')),
+  agents: z.array(z.custom<AgentStartEvent>(isEventOf('agent_start'), 'agents must be agent_start events'))
+})
+export type PendingRequests = z.infer<typeof PendingRequestsSchema>
+
 export const SessionSummarySchema = z.object({
   sessionId: z.string(),
   /** The first line of the first prompt, shortened. */
@@ -105,6 +117,8 @@ export const SessionSummarySchema = z.object({
   agentCount: z.number().int().nonnegative(),
   /** Permission requests of a live session waiting for the person (its status is then `waiting_permission`). */
   waitingPermissions: z.number().int().nonnegative().optional(),
+  /** Those requests, with the agents that ask: a window that has not opened the session lists and answers them. */
+  pendingRequests: PendingRequestsSchema.optional(),
   model: z.string().optional(),
   /** A scripted demo session (no real model). */
   demo: z.boolean().optional(),
