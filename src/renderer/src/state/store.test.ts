@@ -248,7 +248,7 @@ describe('live events in a page with animation frames', () => {
 
   it('folds every batch that arrived before a frame into one store update, in order', async () => {
     withFrames()
-    const f = await connected()
+    await connected()
     const clock = manualClock()
     const a = agentEvents('s', 'main', clock)
     let updates = 0
