@@ -7,6 +7,7 @@ import { redactText, redactValue } from '../../../shared/redact'
 import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ToolCall {
   id: string
@@ -83,7 +84,7 @@ export const ABORT_GRACE_MS = 500
 // parent ends after its children and records their last word; a tool that ignores its signal must not
 // hold the agent (or its parent) hostage and is answered as interrupted.
 function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<void>): Promise<ToolResult> {
-  const failed = (err: unknown): ToolResult => ({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true })
+  const failed = (err: unknown): ToolResult => ({ content: `${call.name} failed: ${errorMessage(err)}`, isError: true })
   const settled = work.catch(failed)
   const cutOff = aborted.then(
     () =>

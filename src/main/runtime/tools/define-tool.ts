@@ -1,6 +1,7 @@
 // One wrapper for every tool: zod-validated input with an error the model can act on, abort wiring,
 // its output cap (applied by the runner), and `{ content, details }` (content for the model, details for the UI).
 import { z } from 'zod'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
 export type SandboxLevel = 'read-only' | 'workspace' | 'off'
@@ -122,7 +123,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
         return await spec.execute(parsed.input as z.infer<S>, ctx)
       } catch (err) {
         if (ctx.signal.aborted) return { content: `${spec.name} was interrupted: the agent was stopped.`, isError: true }
-        const message = err instanceof Error ? err.message : String(err)
+        const message = errorMessage(err)
         return { content: `${spec.name} failed: ${message}`, isError: true }
       }
     }

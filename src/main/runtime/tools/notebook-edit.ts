@@ -8,6 +8,7 @@ import { FileState } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
 import { pathPolicyOf, type ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
+import { errorMessage } from '../../../shared/error-message'
 
 const schema = z.object({
   notebook_path: z.string().min(1).describe('The path of the .ipynb file (absolute, or relative to the working directory)'),
@@ -59,7 +60,7 @@ export function createNotebookEditTool(opts: ToolOptions): Tool {
       try {
         nb = JSON.parse(await readFile(abs, 'utf8'))
       } catch (err) {
-        return { content: `${shown} is not valid notebook JSON: ${(err as Error).message}`, isError: true }
+        return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
       }
       if (!Array.isArray(nb.cells)) return { content: `${shown} has no "cells" array; it is not a Jupyter notebook.`, isError: true }
       const cells = nb.cells
