@@ -76,6 +76,23 @@ async function connected() {
   return f
 }
 
+/**
+ * Session 'old' being opened (its history 'hi', 'Hel' held on its way) while live events come: a duplicate
+ * of the history's last event, then a fresh one ('lo').
+ */
+async function openingWhileLive() {
+  const f = await connected()
+  const clock = manualClock()
+  const main = agentEvents('old', 'main', clock)
+  f.history.push(main.start(), main.user('hi'), main.text('Hel'))
+  const opening = openSession('old')
+  await settle()
+  f.push([f.history[2]])
+  clock.advance(10)
+  f.push([main.text('lo')])
+  return { f, opening }
+}
+
 /** A finished session 'old' whose main agent answered 'Go' in twelve steps: longer than the first part sent. */
 function recordTwelveSteps(history: AgentEvent[]): void {
   const main = agentEvents('old', 'main', manualClock())
@@ -97,16 +114,7 @@ describe('app store', () => {
   })
 
   it('reopens a past session from its events, keeping live events that arrive meanwhile, without duplicates', async () => {
-    const f = await connected()
-    const clock = manualClock()
-    const main = agentEvents('old', 'main', clock)
-    f.history.push(main.start(), main.user('hi'), main.text('Hel'))
-    const opening = openSession('old')
-    await settle()
-    // While the history is on its way: a duplicate of its last event, then a fresh one.
-    f.push([f.history[2]])
-    clock.advance(10)
-    f.push([main.text('lo')])
+    const { f, opening } = await openingWhileLive()
     expect(useApp.getState().events.sessions.old).toBeUndefined()
     f.release()
     await opening
@@ -280,15 +288,7 @@ describe('live events in a page with animation frames', () => {
 
   it('a replay that lands before the frame gets the waiting live events once, not twice', async () => {
     withFrames()
-    const f = await connected()
-    const clock = manualClock()
-    const main = agentEvents('old', 'main', clock)
-    f.history.push(main.start(), main.user('hi'), main.text('Hel'))
-    const opening = openSession('old')
-    await settle()
-    f.push([f.history[2]]) // already in the history
-    clock.advance(10)
-    f.push([main.text('lo')])
+    const { f, opening } = await openingWhileLive()
     f.release()
     await opening
     runFrame()
