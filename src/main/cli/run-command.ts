@@ -178,9 +178,11 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
   process.stderr.on('error', ignore)
   return {
     write: (text) => void (closed || process.stdout.write(text)),
+    // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
+    // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
     dispose: () => {
       process.stdout.off('error', onError)
-      process.stderr.off('error', ignore)
+      process.stdout.on('error', ignore)
     }
   }
 }
