@@ -11,6 +11,7 @@ import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { AgentWorkReview } from '../review'
 import { createRequestMergeTool } from './request-merge-tool'
 import { closeFixtures, makeFixture, starts, waitForEvent } from './testing/session-fixture'
+import { runTool } from '../loop/run-tools'
 
 const repos: TempRepo[] = []
 afterEach(async () => {
@@ -111,7 +112,7 @@ describe('RequestMerge', () => {
         consent: async () => ((asked = true), 'allow'),
         strategy: async () => 'merge'
       })
-      const r = await tool.run({ agents: ['a1'], reason: 'ready' }, { cwd: '/nowhere', signal: new AbortController().signal, agentId: 'main', toolUseId: 't1' })
+      const r = await runTool(tool, { agents: ['a1'], reason: 'ready' }, { signal: new AbortController().signal, agentId: 'main', toolUseId: 't1' })
       expect(r.isError).toBe(true)
       expect(r.content).toContain(mode === 'plan' ? 'not available in plan mode' : 'dontAsk mode')
       expect(asked).toBe(false)

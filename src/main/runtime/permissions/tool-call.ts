@@ -2,7 +2,8 @@
 import { isAbsolute, join } from 'node:path'
 import { splitGlobBase } from '../tools/glob-pattern'
 import { resolveToolPath } from '../tools/paths'
-import { BUILTIN_TOOL_META, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
+import { BUILTIN_TOOL_META } from '../tools/registry'
+import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
 
 export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
 
@@ -35,7 +36,7 @@ function str(v: unknown): string | undefined {
 export function describeCall(tool: { name: string; readOnly?: boolean }, input: unknown, cwd: string): ToolCall {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
   const name = tool.name
-  const meta = (BUILTIN_TOOL_META as Record<string, { readOnly: boolean } | undefined>)[name]
+  const meta = BUILTIN_TOOL_META[name] as { readOnly: boolean } | undefined
   const readOnly = tool.readOnly ?? meta?.readOnly ?? false
   if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
   if (FILE_EDIT_TOOL_NAMES.includes(name)) {

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from './define-tool'
+import { defineTool, type BuiltinTool, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
 import { killProcessGroup, trackBackgroundGroup } from './process-group'
 import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
@@ -196,10 +196,12 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
   }
 }
 
+export const BASH_TOOL: BuiltinTool = { meta: { name: 'Bash', readOnly: false, concurrencySafe: false }, create: createBashTool }
+
 export function createBashTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)
   return defineTool({
-    name: 'Bash',
+    ...BASH_TOOL.meta,
     description: [
       `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
       'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
@@ -209,7 +211,6 @@ export function createBashTool(opts: ToolOptions): Tool {
       'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
     ].join('\n'),
     schema,
-    readOnly: false,
     maxOutputChars: 32_000,
     async execute(input, ctx) {
       const dir = await stat(opts.cwd).catch(() => null)

@@ -3,13 +3,11 @@
 import { REDACTED } from '../../../shared/redact'
 import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
+import type { BuiltinTool, Tool } from './define-tool'
+import { defineFileTool, heldByPlaceholder } from './file-tool'
 import { numberLine } from './read'
 import { patchFromReplacements, type PatchHunk, type Replacement } from './text-patch'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
 
 const schema = z.object({
@@ -61,11 +59,11 @@ function snippet(after: string, hunk: PatchHunk | undefined): string {
   return rows.length ? `\nHere is the edited part of the file:\n${rows.join('\n')}` : ''
 }
 
+export const EDIT_TOOL: BuiltinTool = { meta: { name: 'Edit', readOnly: false, concurrencySafe: false }, create: createEditTool }
+
 export function createEditTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Edit',
+  return defineFileTool(opts, {
+    meta: EDIT_TOOL.meta,
     description: [
       'Performs an exact string replacement in a file. Read the file first in this conversation.',
       'old_string must match the file exactly (whitespace and indentation included; never the line-number prefix Read shows) and be unique in the file,',
@@ -73,18 +71,14 @@ export function createEditTool(opts: ToolOptions): Tool {
       'An empty old_string on a missing (or empty) file creates it with new_string.'
     ].join('\n'),
     schema,
-    readOnly: false,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.file_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('Edit', abs, 'write') ?? paths.check('Edit', abs, 'read')
-      if (refused) return { content: refused, isError: true }
+    pathField: 'file_path',
+    access: ['write', 'read'],
+    async execute(input, file) {
+      const { abs, shown, fileState } = file
       if (input.old_string === input.new_string)
         return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
-      // A placeholder of the Bash sandbox is no file (see write.ts).
-      const placeholder = placeholderAt(abs)
-      const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(abs)
-      if (held) return { content: heldMessage(held, displayPath(opts.cwd, held.path)), isError: true }
+      const { placeholder, refusal: held } = heldByPlaceholder(file)
+      if (held) return held
       const info = placeholder ? null : await stat(abs).catch(() => null)
       if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
       if (!info) {

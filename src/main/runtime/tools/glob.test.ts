@@ -4,6 +4,7 @@ import { createGlobTool, GLOB_MAX_RESULTS } from './glob'
 import { findRipgrep } from './ripgrep'
 import { writeSearchFixture } from './search-fixture'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
@@ -14,7 +15,7 @@ beforeAll(() => {
 afterAll(() => cleanup())
 
 // `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
-const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = dir) => createGlobTool({ cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(cwd))
+const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = dir) => runTool(createGlobTool({ cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }), input, toolContext())
 
 describe('Glob', () => {
   it('has ripgrep on this machine, so both engines are compared below', () => {

@@ -5,7 +5,7 @@ import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { placeholdersUnder } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
+import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
 import { displayPath, resolveToolPath } from './paths'
@@ -51,17 +51,18 @@ export async function sortByMtime(root: string, rels: string[]): Promise<string[
   return withTime.map((x) => x.rel)
 }
 
+export const GLOB_TOOL: BuiltinTool = { meta: { name: 'Glob', readOnly: true, concurrencySafe: true }, create: createGlobTool }
+
 export function createGlobTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)
   return defineTool({
-    name: 'Glob',
+    ...GLOB_TOOL.meta,
     description: [
       'Fast file pattern matching. Returns matching file paths, most recently modified first.',
       'Patterns: "**/*.ts" (any depth), "src/**/*.{ts,tsx}", "*.md" (a pattern without "/" matches names at any depth), "src/*.ts" (anchored).',
       `Files ignored by .gitignore are skipped. At most ${GLOB_MAX_RESULTS} results; narrow the pattern or path if truncated.`
     ].join('\n'),
     schema,
-    readOnly: true,
     async execute(input, ctx) {
       const started = Date.now()
       const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGrepTool, splitGlobs } from './grep'
 import { writeSearchFixture } from './search-fixture'
 import { makeTempDir, toolContext } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
@@ -12,7 +13,7 @@ beforeAll(() => {
 afterAll(() => cleanup())
 
 // `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
-const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => createGrepTool({ cwd: dir, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(dir))
+const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => runTool(createGrepTool({ cwd: dir, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }), input, toolContext())
 
 const queries: Record<string, unknown>[] = [
   { pattern: 'hello' },

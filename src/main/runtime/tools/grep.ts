@@ -2,7 +2,7 @@
 // in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
+import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
 import { displayPath, resolveToolPath } from './paths'
 import { ripgrepPath } from './ripgrep'
@@ -91,10 +91,12 @@ export async function formatGrep(files: GrepFile[], input: GrepInput, cwd: strin
   return headLimit(rows, input.head_limit, 'lines')
 }
 
+export const GREP_TOOL: BuiltinTool = { meta: { name: 'Grep', readOnly: true, concurrencySafe: true }, create: createGrepTool }
+
 export function createGrepTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)
   return defineTool({
-    name: 'Grep',
+    ...GREP_TOOL.meta,
     description: [
       'Searches file contents with a regular expression (ripgrep syntax), honouring .gitignore.',
       'output_mode: "files_with_matches" (default; newest first), "content" (matching lines, with -n line numbers, -A/-B/-C context), "count".',
@@ -102,7 +104,6 @@ export function createGrepTool(opts: ToolOptions): Tool {
       'Use this instead of running grep or rg through Bash.'
     ].join('\n'),
     schema,
-    readOnly: true,
     async execute(input, ctx) {
       const root = resolveToolPath(opts.cwd, input.path ?? '.')
       const refused = paths.check('Grep', root, 'read')

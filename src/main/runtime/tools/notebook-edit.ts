@@ -3,10 +3,9 @@
 import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { BuiltinTool, Tool } from './define-tool'
+import { defineFileTool } from './file-tool'
+import type { ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
 
 const schema = z.object({
@@ -38,19 +37,16 @@ function findCell(cells: Cell[], cellId: string): number {
   return m && Number(m[1]) < cells.length ? Number(m[1]) : -1
 }
 
+export const NOTEBOOK_EDIT_TOOL: BuiltinTool = { meta: { name: 'NotebookEdit', readOnly: false, concurrencySafe: false }, create: createNotebookEditTool }
+
 export function createNotebookEditTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'NotebookEdit',
+  return defineFileTool(opts, {
+    meta: NOTEBOOK_EDIT_TOOL.meta,
     description: 'Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb). Read the notebook first. Cells are addressed by cell_id.',
     schema,
-    readOnly: false,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.notebook_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('NotebookEdit', abs, 'write') ?? paths.check('NotebookEdit', abs, 'read')
-      if (refused) return { content: refused, isError: true }
+    pathField: 'notebook_path',
+    access: ['write', 'read'],
+    async execute(input, { abs, shown, fileState }) {
       if (extname(abs) !== '.ipynb') return { content: `${shown} is not a .ipynb notebook; use Edit for other files.`, isError: true }
       if (!(await stat(abs).catch(() => null))) return { content: `Notebook does not exist: ${shown}.`, isError: true }
       const refusal = await fileState.checkWritable(abs, shown)

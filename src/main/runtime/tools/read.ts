@@ -4,10 +4,9 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
 import { placeholderAt } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { BuiltinTool, Tool } from './define-tool'
+import { defineFileTool } from './file-tool'
+import type { ToolOptions } from './tool-options'
 
 export const READ_DEFAULT_LIMIT = 2000
 export const READ_MAX_LINE_CHARS = 2000
@@ -76,11 +75,11 @@ function numberLines(lines: string[], first: number, budget: number): { text: st
   return { text: out.join('\n'), count: out.length }
 }
 
+export const READ_TOOL: BuiltinTool = { meta: { name: 'Read', readOnly: true, concurrencySafe: true }, create: createReadTool }
+
 export function createReadTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Read',
+  return defineFileTool(opts, {
+    meta: READ_TOOL.meta,
     description: [
       'Reads a file from the local filesystem and returns its lines numbered like `cat -n` (number, tab, text).',
       `Paths may be absolute or relative to the working directory (${opts.cwd}).`,
@@ -89,13 +88,10 @@ export function createReadTool(opts: ToolOptions): Tool {
       'Read a file before you Write over it or Edit it. It cannot read directories (use Glob or Bash ls) or show images.'
     ].join('\n'),
     schema,
-    readOnly: true,
     maxOutputChars: READ_MAX_OUTPUT_CHARS + 500,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.file_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('Read', abs, 'read')
-      if (refused) return { content: refused, isError: true }
+    pathField: 'file_path',
+    access: ['read'],
+    async execute(input, { abs, shown, fileState }) {
       const placeholder = placeholderAt(abs)
       if (placeholder) {
         const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'

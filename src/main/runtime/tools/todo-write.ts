@@ -1,7 +1,7 @@
 // TodoWrite: the agent's own task list. The whole list is replaced on each call (Claude Code's contract);
 // the UI gets the new and previous lists in details.
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
+import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import type { ToolOptions } from './tool-options'
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const
@@ -22,17 +22,17 @@ export class TodoList {
   items: Todo[] = []
 }
 
+export const TODO_WRITE_TOOL: BuiltinTool = { meta: { name: 'TodoWrite', readOnly: true, concurrencySafe: false }, create: createTodoWriteTool }
+
 export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): Tool {
   const list = opts.todos ?? new TodoList()
   return defineTool({
-    name: 'TodoWrite',
+    ...TODO_WRITE_TOOL.meta,
     description: [
       'Creates and updates your structured task list for this task: use it for work with several steps, to track progress and show it to the user.',
       'Send the whole list each time. Keep exactly one task in_progress while working; mark tasks completed as soon as they are done.'
     ].join('\n'),
     schema,
-    readOnly: true,
-    concurrencySafe: false,
     async execute(input) {
       const previous = list.items
       list.items = input.todos

@@ -2,7 +2,7 @@
 // model over the page with `prompt`; here the page text goes back to the agent itself, with the prompt
 // restated so it knows what to look for. Network failures say so plainly (this machine may be offline).
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
+import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import { htmlToText } from './html-to-text'
 import type { ToolOptions } from './tool-options'
 
@@ -56,15 +56,16 @@ function isTextual(contentType: string): boolean {
   return contentType === '' || /^text\/|json|xml|javascript|ecmascript|yaml|csv|markdown/i.test(contentType)
 }
 
+export const WEB_FETCH_TOOL: BuiltinTool = { meta: { name: 'WebFetch', readOnly: true, concurrencySafe: true }, create: createWebFetchTool }
+
 export function createWebFetchTool(_opts: ToolOptions): Tool {
   return defineTool({
-    name: 'WebFetch',
+    ...WEB_FETCH_TOOL.meta,
     description: [
       'Fetches a URL and returns its content as text (HTML is converted to readable text; at most ' + WEB_FETCH_MAX_CHARS + ' characters).',
       'Use prompt to say what you are looking for. Fails clearly when the network is unavailable.'
     ].join('\n'),
     schema,
-    readOnly: true,
     maxOutputChars: WEB_FETCH_MAX_CHARS + 2_000,
     async execute(input, ctx) {
       const url = new URL(input.url)

@@ -7,6 +7,7 @@ import { createReadTool } from './read'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
 import { formatPatch, type PatchSummary } from './text-patch'
 import { createWriteTool } from './write'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
@@ -19,7 +20,7 @@ afterEach(() => cleanup())
 
 const run = (tool: 'Read' | 'Write' | 'Edit', input: Record<string, unknown>) => {
   const make = { Read: createReadTool, Write: createWriteTool, Edit: createEditTool }[tool]
-  return make({ cwd: dir, fileState: state }).run(input, toolContext(dir))
+  return runTool(make({ cwd: dir, fileState: state }), input, toolContext())
 }
 const text = (rel: string) => readFileSync(join(dir, rel), 'utf8')
 
