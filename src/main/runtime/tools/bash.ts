@@ -196,7 +196,7 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
   }
 }
 
-export const BASH_TOOL: BuiltinTool = { meta: { name: 'Bash', readOnly: false, concurrencySafe: false }, create: createBashTool }
+export const BASH_TOOL: BuiltinTool = { meta: { name: 'Bash', readOnly: false, concurrencySafe: false, permission: 'bash' }, create: createBashTool }
 
 export function createBashTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)

@@ -18,7 +18,7 @@ describe('createBuiltinTools', () => {
     expect(tools.map((t) => t.name)).toEqual(['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TodoWrite'])
     expect(tools.map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES])
     for (const t of tools) {
-      expect({ name: t.name, readOnly: t.readOnly, concurrencySafe: t.concurrencySafe }).toEqual(BUILTIN_TOOL_META[t.name])
+      expect({ name: t.name, readOnly: t.readOnly, concurrencySafe: t.concurrencySafe, permission: t.permission }).toEqual(BUILTIN_TOOL_META[t.name])
       expect(t.inputJsonSchema.type).toBe('object')
     }
   })

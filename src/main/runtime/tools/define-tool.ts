@@ -35,6 +35,12 @@ export interface ToolResult {
   response?: Record<string, unknown>
 }
 
+/**
+ * How the permission layer treats a call (permissions/tool-call.ts): a command, a file changed, a file or folder
+ * read, a URL fetched, or free (only talks to the runtime: never asks, deny rules still apply).
+ */
+export type PermissionKind = 'bash' | 'edit' | 'read' | 'network' | 'free'
+
 /** What a tool declares about itself; the registry (tools/registry.ts) and the permission layer read it from the tool's file. */
 export interface ToolMeta {
   name: string
@@ -42,6 +48,8 @@ export interface ToolMeta {
   readOnly: boolean
   /** Safe to run at the same time as other safe calls from the same assistant message. */
   concurrencySafe: boolean
+  /** Absent: the permission layer goes by the tool's name (Claude Code's families, tools/tool-names.ts). */
+  permission?: PermissionKind
 }
 
 export interface Tool extends ToolMeta {
@@ -73,6 +81,7 @@ export interface ToolSpec<S extends z.ZodType> {
   readOnly: boolean
   /** Default: readOnly. */
   concurrencySafe?: boolean
+  permission?: PermissionKind
   /** Output beyond this many characters is saved to a file, the model getting its head and the path (tools/large-output.ts). */
   maxOutputChars?: number
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
@@ -83,7 +92,7 @@ export interface ToolSpec<S extends z.ZodType> {
  * BUILTIN_TOOLS (tools/registry.ts) is all it takes to register it.
  */
 export interface BuiltinTool {
-  meta: ToolMeta
+  meta: ToolMeta & { permission: PermissionKind }
   create(opts: BuiltinToolOptions): Tool
 }
 
@@ -123,6 +132,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     inputJsonSchema: inputJsonSchema(spec.schema),
     readOnly: spec.readOnly,
     concurrencySafe: spec.concurrencySafe ?? spec.readOnly,
+    ...(spec.permission ? { permission: spec.permission } : {}),
     maxOutputChars: spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     parse(raw) {
       const parsed = spec.schema.safeParse(raw ?? {})

@@ -59,7 +59,7 @@ function snippet(after: string, hunk: PatchHunk | undefined): string {
   return rows.length ? `\nHere is the edited part of the file:\n${rows.join('\n')}` : ''
 }
 
-export const EDIT_TOOL: BuiltinTool = { meta: { name: 'Edit', readOnly: false, concurrencySafe: false }, create: createEditTool }
+export const EDIT_TOOL: BuiltinTool = { meta: { name: 'Edit', readOnly: false, concurrencySafe: false, permission: 'edit' }, create: createEditTool }
 
 export function createEditTool(opts: ToolOptions): Tool {
   return defineFileTool(opts, {

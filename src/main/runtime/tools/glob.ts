@@ -8,7 +8,7 @@ import { placeholdersUnder } from '../security/placeholders'
 import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
-import { displayPath, resolveToolPath } from './paths'
+import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
 import { pathPolicyOf, type ToolOptions } from './tool-options'
 
@@ -51,7 +51,7 @@ export async function sortByMtime(root: string, rels: string[]): Promise<string[
   return withTime.map((x) => x.rel)
 }
 
-export const GLOB_TOOL: BuiltinTool = { meta: { name: 'Glob', readOnly: true, concurrencySafe: true }, create: createGlobTool }
+export const GLOB_TOOL: BuiltinTool = { meta: { name: 'Glob', readOnly: true, concurrencySafe: true, permission: 'read' }, create: createGlobTool }
 
 export function createGlobTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)
@@ -65,12 +65,12 @@ export function createGlobTool(opts: ToolOptions): Tool {
     schema,
     async execute(input, ctx) {
       const started = Date.now()
-      const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')
+      const searchDir = paths.absolute(input.path ?? '.')
       const info = statOrNull(searchDir)
       if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
       if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
       let pattern = input.pattern.trim()
-      if (pattern.startsWith('~/')) pattern = resolveToolPath(opts.cwd, pattern)
+      if (pattern.startsWith('~/')) pattern = paths.absolute(pattern)
       const { base, rest } = splitGlobBase(pattern)
       const root = isAbsolute(pattern) ? resolve(base) : resolve(searchDir, base)
       let glob

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { defineTool, type BuiltinTool, type Tool } from './define-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
-import { displayPath, resolveToolPath } from './paths'
+import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
 import { pathPolicyOf, type ToolOptions } from './tool-options'
 
@@ -91,7 +91,7 @@ export async function formatGrep(files: GrepFile[], input: GrepInput, cwd: strin
   return headLimit(rows, input.head_limit, 'lines')
 }
 
-export const GREP_TOOL: BuiltinTool = { meta: { name: 'Grep', readOnly: true, concurrencySafe: true }, create: createGrepTool }
+export const GREP_TOOL: BuiltinTool = { meta: { name: 'Grep', readOnly: true, concurrencySafe: true, permission: 'read' }, create: createGrepTool }
 
 export function createGrepTool(opts: ToolOptions): Tool {
   const paths = pathPolicyOf(opts)
@@ -105,7 +105,7 @@ export function createGrepTool(opts: ToolOptions): Tool {
     ].join('\n'),
     schema,
     async execute(input, ctx) {
-      const root = resolveToolPath(opts.cwd, input.path ?? '.')
+      const root = paths.absolute(input.path ?? '.')
       const refused = paths.check('Grep', root, 'read')
       if (refused) return { content: refused, isError: true }
       if (!(await stat(root).catch(() => null)))

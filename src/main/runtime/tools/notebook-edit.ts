@@ -37,7 +37,7 @@ function findCell(cells: Cell[], cellId: string): number {
   return m && Number(m[1]) < cells.length ? Number(m[1]) : -1
 }
 
-export const NOTEBOOK_EDIT_TOOL: BuiltinTool = { meta: { name: 'NotebookEdit', readOnly: false, concurrencySafe: false }, create: createNotebookEditTool }
+export const NOTEBOOK_EDIT_TOOL: BuiltinTool = { meta: { name: 'NotebookEdit', readOnly: false, concurrencySafe: false, permission: 'edit' }, create: createNotebookEditTool }
 
 export function createNotebookEditTool(opts: ToolOptions): Tool {
   return defineFileTool(opts, {

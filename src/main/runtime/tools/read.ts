@@ -75,7 +75,7 @@ function numberLines(lines: string[], first: number, budget: number): { text: st
   return { text: out.join('\n'), count: out.length }
 }
 
-export const READ_TOOL: BuiltinTool = { meta: { name: 'Read', readOnly: true, concurrencySafe: true }, create: createReadTool }
+export const READ_TOOL: BuiltinTool = { meta: { name: 'Read', readOnly: true, concurrencySafe: true, permission: 'read' }, create: createReadTool }
 
 export function createReadTool(opts: ToolOptions): Tool {
   return defineFileTool(opts, {

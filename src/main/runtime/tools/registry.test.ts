@@ -20,7 +20,7 @@ describe('the tool registry', () => {
     for (const file of sources) {
       if (file === 'registry.ts' || file === 'index.ts') continue
       const text = readFileSync(join(here, file), 'utf8')
-      const mod = (await import(`./${file.replace(/\.ts$/, '')}`)) as Record<string, unknown>
+      const mod = (await import(/* @vite-ignore */ join(here, file))) as Record<string, unknown>
       const tools = Object.values(mod).filter(isBuiltinTool)
       exported.push(...tools)
       // A file that builds a tool must hand the registry its BuiltinTool (the definers themselves excepted).
@@ -39,7 +39,7 @@ describe('the tool registry', () => {
     expect(built.map((t) => t.name)).toEqual(BUILTIN_TOOLS.map((t) => t.meta.name))
     for (const [i, entry] of BUILTIN_TOOLS.entries()) {
       expect(BUILTIN_TOOL_META[entry.meta.name]).toBe(entry.meta)
-      expect({ name: built[i].name, readOnly: built[i].readOnly, concurrencySafe: built[i].concurrencySafe }).toEqual(entry.meta)
+      expect({ name: built[i].name, readOnly: built[i].readOnly, concurrencySafe: built[i].concurrencySafe, permission: built[i].permission }).toEqual(entry.meta)
     }
     expect(Object.keys(BUILTIN_TOOL_META)).toHaveLength(BUILTIN_TOOLS.length)
   })

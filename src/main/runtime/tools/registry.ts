@@ -2,7 +2,7 @@
 // tool is that file plus one line here (DESIGN.md, "Adding a tool"). Order matters: it is the order of the
 // tools in every request, which the prompt cache keys on.
 import { BASH_TOOL } from './bash'
-import type { BuiltinTool, Tool, ToolMeta } from './define-tool'
+import type { BuiltinTool, Tool } from './define-tool'
 import { EDIT_TOOL } from './edit'
 import { FileState } from './file-state'
 import { GLOB_TOOL } from './glob'
@@ -29,7 +29,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((t) => t.meta.name)
 
 /** Each built-in tool's metadata by name, as its file declares it (the permission layer reads it without building tools). */
-export const BUILTIN_TOOL_META: Readonly<Record<string, ToolMeta>> = Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.meta.name, t.meta]))
+export const BUILTIN_TOOL_META: Readonly<Record<string, BuiltinTool['meta']>> = Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.meta.name, t.meta]))
 
 /** The built-in tools of one agent, on its cwd; its Read/Write/Edit share one FileState. */
 export function createBuiltinTools(opts: BuiltinToolOptions): Tool[] {

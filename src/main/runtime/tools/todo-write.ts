@@ -22,7 +22,7 @@ export class TodoList {
   items: Todo[] = []
 }
 
-export const TODO_WRITE_TOOL: BuiltinTool = { meta: { name: 'TodoWrite', readOnly: true, concurrencySafe: false }, create: createTodoWriteTool }
+export const TODO_WRITE_TOOL: BuiltinTool = { meta: { name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, create: createTodoWriteTool }
 
 export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): Tool {
   const list = opts.todos ?? new TodoList()

@@ -56,7 +56,7 @@ function isTextual(contentType: string): boolean {
   return contentType === '' || /^text\/|json|xml|javascript|ecmascript|yaml|csv|markdown/i.test(contentType)
 }
 
-export const WEB_FETCH_TOOL: BuiltinTool = { meta: { name: 'WebFetch', readOnly: true, concurrencySafe: true }, create: createWebFetchTool }
+export const WEB_FETCH_TOOL: BuiltinTool = { meta: { name: 'WebFetch', readOnly: true, concurrencySafe: true, permission: 'network' }, create: createWebFetchTool }
 
 export function createWebFetchTool(_opts: ToolOptions): Tool {
   return defineTool({

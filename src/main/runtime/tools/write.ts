@@ -28,7 +28,7 @@ export async function writeAndRecord(fileState: FileState, abs: string, content:
   fileState.record(abs, content, info.mtimeMs)
 }
 
-export const WRITE_TOOL: BuiltinTool = { meta: { name: 'Write', readOnly: false, concurrencySafe: false }, create: createWriteTool }
+export const WRITE_TOOL: BuiltinTool = { meta: { name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, create: createWriteTool }
 
 export function createWriteTool(opts: ToolOptions): Tool {
   return defineFileTool(opts, {
