@@ -2,7 +2,6 @@
 // can act on), its output cap and its `execute`. Running one — validating the input, checking the abort signal,
 // turning a throw into the model's error, capping the output — is the tool runner's alone (loop/run-tools.ts).
 import { z } from 'zod'
-import type { BuiltinToolOptions } from './tool-options'
 
 /** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
 export type SandboxLevel = 'read-only' | 'workspace' | 'off'
@@ -85,15 +84,6 @@ export interface ToolSpec<S extends z.ZodType> {
   /** Output beyond this many characters is saved to a file, the model getting its head and the path (tools/large-output.ts). */
   maxOutputChars?: number
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
-}
-
-/**
- * A built-in tool as its file exports it: its metadata, and how to build it for one agent. Listing it in
- * BUILTIN_TOOLS (tools/registry.ts) is all it takes to register it.
- */
-export interface BuiltinTool {
-  meta: ToolMeta & { permission: PermissionKind }
-  create(opts: BuiltinToolOptions): Tool
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000

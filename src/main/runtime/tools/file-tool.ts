@@ -3,6 +3,7 @@
 import type { z } from 'zod'
 import type { Access, PathPolicy } from '../security/path-policy'
 import { heldMessage, placeholderAt, placeholderOnTheWay, type PlaceholderInfo } from '../security/placeholders'
+import type { BuiltinTool, BuiltinToolMeta } from './builtin-tool'
 import { defineTool, type Tool, type ToolContext, type ToolMeta, type ToolResult, type ToolSpec } from './define-tool'
 import { FileState } from './file-state'
 import { displayPath } from './paths'
@@ -26,7 +27,12 @@ export interface FileToolSpec<S extends z.ZodType> extends Omit<ToolSpec<S>, 'ex
   execute(input: z.infer<S>, file: FileTarget, ctx: ToolContext): Promise<ToolResult>
 }
 
-export function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSpec<S>): Tool {
+/** A built-in tool on one file: `build` returns its definition, and `execute` gets the file resolved and checked. */
+export function fileTool<S extends z.ZodType>(meta: BuiltinToolMeta, build: (opts: ToolOptions) => Omit<FileToolSpec<S>, 'meta'>): BuiltinTool {
+  return { meta, create: (opts) => defineFileTool(opts, { ...build(opts), meta }) }
+}
+
+function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSpec<S>): Tool {
   const fileState = opts.fileState ?? new FileState()
   const paths = pathPolicyOf(opts)
   const { meta, pathField, access, execute, ...rest } = spec

@@ -2,7 +2,8 @@
 // (`tools: Read, Grep, Glob, Bash`); the built-in set is listed once, in registry.ts.
 export { BUILTIN_TOOL_META, BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, createBuiltinTools } from './registry'
 export { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from './tool-names'
-export { defineTool, type BuiltinTool, type Tool, type ToolContext, type ToolMeta, type ToolResult } from './define-tool'
+export { builtinTool, type BuiltinTool, type BuiltinToolMeta } from './builtin-tool'
+export { defineTool, type Tool, type ToolContext, type ToolMeta, type ToolResult } from './define-tool'
 export { FileState } from './file-state'
 export { TodoList, type Todo } from './todo-write'
 export type { BuiltinToolOptions, ToolOptions } from './tool-options'

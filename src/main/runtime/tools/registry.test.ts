@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { BuiltinTool } from './define-tool'
+import type { BuiltinTool } from './builtin-tool'
 import { BUILTIN_TOOL_META, BUILTIN_TOOLS, createBuiltinTools } from './registry'
 
 const here = __dirname
@@ -23,8 +23,8 @@ describe('the tool registry', () => {
       const mod = (await import(/* @vite-ignore */ join(here, file))) as Record<string, unknown>
       const tools = Object.values(mod).filter(isBuiltinTool)
       exported.push(...tools)
-      // A file that builds a tool must hand the registry its BuiltinTool (the definers themselves excepted).
-      if (/\bdefine(File)?Tool\(/.test(text) && !/export function define(File)?Tool\b/.test(text)) {
+      // A file that declares a tool must hand the registry its BuiltinTool (the helpers themselves excepted).
+      if (/\b(builtinTool|fileTool|defineTool)\(/.test(text) && !/export function (builtinTool|fileTool|defineTool)\b/.test(text)) {
         defining.push(file)
         expect(tools, `${file} defines a tool but exports no BuiltinTool`).toHaveLength(1)
       }

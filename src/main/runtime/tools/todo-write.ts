@@ -1,8 +1,8 @@
 // TodoWrite: the agent's own task list. The whole list is replaced on each call (Claude Code's contract);
 // the UI gets the new and previous lists in details.
 import { z } from 'zod'
-import { defineTool, type BuiltinTool, type Tool } from './define-tool'
-import type { ToolOptions } from './tool-options'
+import { builtinTool } from './builtin-tool'
+import type { BuiltinToolOptions } from './tool-options'
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const
 
@@ -22,12 +22,9 @@ export class TodoList {
   items: Todo[] = []
 }
 
-export const TODO_WRITE_TOOL: BuiltinTool = { meta: { name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, create: createTodoWriteTool }
-
-export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): Tool {
+export const TODO_WRITE_TOOL = builtinTool({ name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, (opts: BuiltinToolOptions) => {
   const list = opts.todos ?? new TodoList()
-  return defineTool({
-    ...TODO_WRITE_TOOL.meta,
+  return {
     description: [
       'Creates and updates your structured task list for this task: use it for work with several steps, to track progress and show it to the user.',
       'Send the whole list each time. Keep exactly one task in_progress while working; mark tasks completed as soon as they are done.'
@@ -43,5 +40,8 @@ export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): T
         details: { todos: input.todos, previous }
       }
     }
-  })
-}
+  }
+})
+
+/** TodoWrite, built for one agent alone (tests; the registry builds them all). */
+export const createTodoWriteTool = TODO_WRITE_TOOL.create

@@ -4,9 +4,8 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { claimPlaceholder } from '../security/placeholders'
-import type { BuiltinTool, Tool } from './define-tool'
 import type { FileState } from './file-state'
-import { defineFileTool, heldByPlaceholder } from './file-tool'
+import { fileTool, heldByPlaceholder } from './file-tool'
 import { patchFromTexts } from './text-patch'
 import type { ToolOptions } from './tool-options'
 
@@ -28,39 +27,37 @@ export async function writeAndRecord(fileState: FileState, abs: string, content:
   fileState.record(abs, content, info.mtimeMs)
 }
 
-export const WRITE_TOOL: BuiltinTool = { meta: { name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, create: createWriteTool }
+export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, (opts: ToolOptions) => ({
+  description: [
+    'Writes a file to the local filesystem, creating parent directories as needed.',
+    'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
+    `Paths may be absolute or relative to the working directory (${opts.cwd}).`
+  ].join('\n'),
+  schema,
+  pathField: 'file_path',
+  access: ['write'],
+  async execute(input, file) {
+    const { abs, shown, fileState } = file
+    // Writing over an empty-file placeholder creates the file (no Read needed first).
+    const { placeholder, refusal: held } = heldByPlaceholder(file)
+    if (held) return held
+    const existing = placeholder ? null : await stat(abs).catch(() => null)
+    if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
+    const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
+    if (refusal) return { content: refusal, isError: true }
+    const before = existing ? await readFile(abs, 'utf8') : ''
+    await writeAndRecord(fileState, abs, input.content)
+    const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
+    const patch = patchFromTexts(before, input.content)
+    const kind = existing ? 'update' : 'create'
+    const content =
+      kind === 'create'
+        ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
+        : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
+    const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
+    return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
+  }
+}))
 
-export function createWriteTool(opts: ToolOptions): Tool {
-  return defineFileTool(opts, {
-    meta: WRITE_TOOL.meta,
-    description: [
-      'Writes a file to the local filesystem, creating parent directories as needed.',
-      'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
-      `Paths may be absolute or relative to the working directory (${opts.cwd}).`
-    ].join('\n'),
-    schema,
-    pathField: 'file_path',
-    access: ['write'],
-    async execute(input, file) {
-      const { abs, shown, fileState } = file
-      // Writing over an empty-file placeholder creates the file (no Read needed first).
-      const { placeholder, refusal: held } = heldByPlaceholder(file)
-      if (held) return held
-      const existing = placeholder ? null : await stat(abs).catch(() => null)
-      if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
-      const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
-      if (refusal) return { content: refusal, isError: true }
-      const before = existing ? await readFile(abs, 'utf8') : ''
-      await writeAndRecord(fileState, abs, input.content)
-      const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
-      const patch = patchFromTexts(before, input.content)
-      const kind = existing ? 'update' : 'create'
-      const content =
-        kind === 'create'
-          ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
-          : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
-      const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
-      return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
-    }
-  })
-}
+/** Write, built for one agent alone (tests; the registry builds them all). */
+export const createWriteTool = WRITE_TOOL.create
