@@ -29,6 +29,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' }] }] }
   },
   {
+    // Below the runtime's top: only host, agent-editor and setup.ts assemble sessions (test/layering.test.ts
+    // also checks this, and that the runtime has no import cycle).
+    files: ['src/main/runtime/**'],
+    ignores: ['src/main/runtime/{orchestration,host,agent-editor}/**', 'src/main/runtime/setup.ts', 'src/main/runtime/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [
+        { group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' },
+        { group: ['**/orchestration', '**/orchestration/**', '**/host', '**/host/**'], message: 'A back edge: orchestration and host are the runtime\'s top; move what is needed to a lower module.' }
+      ] }]
+    }
+  },
+  {
     files: ['src/shared/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [nodeOnlyInMain, { group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'src/shared imports nothing from other layers.' }] }] }
   },

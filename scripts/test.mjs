@@ -1,4 +1,4 @@
-// `npm test`: build, type-check, lint, unit tests (vitest), e2e (Playwright in Debian's Chromium).
+// `npm test`: build, type-check, lint, format check, unit tests (vitest), e2e (Playwright in Debian's Chromium).
 // Every stage runs even when an earlier one fails, so one run shows everything; the last line is the
 // count CI reads: `N passed, N failed, N skipped`.
 import { spawnSync } from 'node:child_process'
@@ -30,12 +30,13 @@ function stage(name, cmd, args, env = {}) {
 
 function check(name, cmd, args) {
   const ok = stage(name, cmd, args)
-  if (ok === null) return
+  if (ok === null) return null
   if (ok) passed++
   else {
     failed++
     failures.push(name)
   }
+  return ok
 }
 
 function readJson(file) {
@@ -49,6 +50,10 @@ function readJson(file) {
 check('build', process.execPath, ['scripts/build.mjs'])
 check('typecheck', process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', '--noEmit', 'tsconfig.json'])
 check('lint', bin('eslint'), ['.', '--max-warnings=0'])
+// Formatting (Biome, biome.json): names each file that differs from what the formatter would write.
+if (check('format', bin('biome'), ['format', '--reporter=summary', '.']) === false) {
+  console.log('━━ format: the files listed above are not formatted; `npm run format` rewrites them in place (biome.json holds the style)')
+}
 
 const vitestJson = join(results, 'vitest.json')
 const unitOk = stage('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])

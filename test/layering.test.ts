@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -31,6 +31,57 @@ function layerOf(file: string): string {
 }
 
 const files = walk(join(root, 'src')).filter((f) => !/\.test\.tsx?$/.test(f))
+
+const runtime = join(root, 'src/main/runtime')
+
+/** The runtime file a relative specifier names (`./x` → x.ts, x.tsx or x/index.ts), or null outside the runtime. */
+function runtimeTarget(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null
+  const p = resolve(dirname(from), spec)
+  const found = [`${p}.ts`, `${p}.tsx`, join(p, 'index.ts'), p].find((c) => existsSync(c) && statSync(c).isFile())
+  return found && found.startsWith(runtime + '/') ? found : null
+}
+
+/** The runtime's top: the folders that assemble a session, and who may import them. */
+const TOP: Record<string, readonly string[]> = {
+  orchestration: ['orchestration', 'host', 'agent-editor', 'setup.ts'],
+  host: ['host']
+}
+
+/** Runtime import cycles (type-only imports too: they tie two files together all the same), each as a path. */
+function runtimeCycles(list: readonly string[]): string[][] {
+  const inRuntime = list.filter((f) => f.startsWith(runtime + '/'))
+  const edges = new Map(inRuntime.map((f) => [f, importsOf(f).map((s) => runtimeTarget(f, s)).filter((t): t is string => t !== null)]))
+  const cycles: string[][] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (f: string): void => {
+    state.set(f, 'open')
+    stack.push(f)
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === 'open') cycles.push([...stack.slice(stack.indexOf(t)), t].map((x) => relative(runtime, x)))
+      else if (!state.has(t)) visit(t)
+    }
+    stack.pop()
+    state.set(f, 'done')
+  }
+  for (const f of inRuntime) if (!state.has(f)) visit(f)
+  return cycles
+}
+
+/** Imports from a lower runtime folder into the runtime's top (e.g. store → orchestration). */
+function backEdges(list: readonly string[]): string[] {
+  const folder = (f: string): string => relative(runtime, f).split('/')[0]
+  const out: string[] = []
+  for (const file of list.filter((f) => f.startsWith(runtime + '/'))) {
+    for (const spec of importsOf(file)) {
+      const target = runtimeTarget(file, spec)
+      const allowed = target ? TOP[folder(target)] : undefined
+      if (allowed && !allowed.includes(folder(file))) out.push(`${relative(root, file)} imports '${spec}': ${folder(file)} sits below ${folder(target!)}`)
+    }
+  }
+  return out
+}
 
 function violations(check: (layer: string, spec: string, target: string | null) => string | null): string[] {
   const out: string[] = []
@@ -87,5 +138,13 @@ describe('layering', () => {
       return target === 'runtime' || target === 'shared' ? null : `runtime importing ${target}`
     })
     expect(bad).toEqual([])
+  })
+
+  it('nothing below the runtime\'s top (orchestration, host) imports it: no back edge such as store → orchestration', () => {
+    expect(backEdges(files)).toEqual([])
+  })
+
+  it('src/main/runtime has no import cycle', () => {
+    expect(runtimeCycles(files).map((c) => c.join(' → '))).toEqual([])
   })
 })

@@ -5,30 +5,23 @@
 // changes after an approval. Each asserts what a person would notice: the process answered, no process
 // ran, nothing left for the model, nothing changed.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ErrorEvent } from '../../src/shared/events'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
 import { createModelClient } from '../../src/main/runtime/model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../../src/main/runtime/model/scripted'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
+import { tempProjectRoot, undoAfterEach } from '../../src/main/runtime/tools/test-kit'
 import { checkFolderTrust, answerTrust } from '../../src/main/runtime/trust'
 import { MAIN, markerDir, snapshot } from './consent-kit'
 
-const cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  await closeFixtures()
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
+const cleanup = undoAfterEach(closeFixtures)
 
 function tree() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-files-')))
-  const project = join(root, 'project')
+  const { root, project } = tempProjectRoot('fanout-attack-files-', 'home')
   const home = join(root, 'home')
-  mkdirSync(join(project, '.claude'), { recursive: true })
-  mkdirSync(home, { recursive: true })
   const write = (rel: string, text: string | Buffer) => {
     const p = join(project, rel)
     mkdirSync(dirname(p), { recursive: true })

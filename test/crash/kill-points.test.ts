@@ -4,7 +4,7 @@
 // run finishes with every report once, the message read once, every side effect once, every worktree change
 // in a commit, and no agent run twice (a worker killed while its conversation is being compacted included). The same over a 64-agent fan-out, most of it queued past the
 // concurrency cap when the kill lands. The counts are printed for the closing note.
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureCliBundle } from '../support/cli'
 import {
@@ -13,6 +13,7 @@ import {
   COMPACTING,
   crashProject,
   crashScript,
+  endCrashTest,
   inspect,
   killGroup,
   lostWorktreeChanges,
@@ -148,10 +149,7 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
       expect(text.split('"type":"compaction"').length - 1, 'one compaction finished').toBe(1)
     }
   } finally {
-    script.killed = true
-    p.release()
-    await server.close()
-    if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
+    await endCrashTest(p, script, server)
   }
 }
 

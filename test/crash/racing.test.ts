@@ -1,13 +1,13 @@
 // Two processes racing for one session: after a crash, two `fanout run --resume` started together; exactly
 // one runs it (and finishes it), the other refuses naming the first, and no agent runs twice. And the
 // 5x5x5 spawn tree through the real CLI: it finishes under the tightest cap, exit 0, never a silent exit.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../../src/main/runtime/model/scripted'
 import { spawnTreeScript } from '../../src/main/runtime/orchestration/testing/spawn-tree-script'
 import { cliProject, ensureCliBundle, runCli } from '../support/cli'
-import { crashProject, crashScript, inspect, killGroup, sessionIds, startCrashServer, startRun, until } from '../support/crash-kit'
+import { crashProject, crashScript, endCrashTest, inspect, killGroup, sessionIds, startCrashServer, startRun, until } from '../support/crash-kit'
 
 beforeAll(() => ensureCliBundle(), 120_000)
 
@@ -40,10 +40,7 @@ describe('two processes, one session', () => {
       expect(final.twice).toEqual([])
       expect(final.lost).toEqual([])
     } finally {
-      script.killed = true
-      p.release()
-      await server.close()
-      if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
+      await endCrashTest(p, script, server)
     }
   })
 })

@@ -2,9 +2,9 @@
 // then PostCompact with the same fields (no permission_mode, trigger "auto", custom_instructions null, the
 // summary), and mark it in stream-json with a system/compact_boundary line whose compact_metadata has Claude
 // Code's trigger and token counts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { claudeCode, jsonLines } from './claude-code'
-import { cleanupRuns, runSide, type SideResult } from './harness'
+import { runBothSides, type SideResult } from './harness'
 import { COMPACT_SCENARIO } from './scenarios'
 
 const cc = claudeCode()
@@ -26,12 +26,7 @@ let claude: SideResult
 let fanout: SideResult
 
 describe.skipIf(!cc.path)(`compaction under Claude Code and Fanout${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
-  beforeAll(async () => {
-    ;[claude, fanout] = await Promise.all([runSide('claude-code', COMPACT_SCENARIO), runSide('fanout', COMPACT_SCENARIO)])
-    expect(claude.code, claude.stderr).toBe(0)
-    expect(fanout.code, fanout.stderr).toBe(0)
-  }, 180_000)
-  afterAll(cleanupRuns)
+  runBothSides(COMPACT_SCENARIO, (c, f) => ([claude, fanout] = [c, f]))
 
   it('PreCompact and PostCompact fire with the same fields, types and (where not per run) values', () => {
     const events = (r: SideResult) => r.hooks.map((h) => h.input.hook_event_name as string)

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { startScriptedServer, type RecordedRequest, type Respond } from '../../src/main/runtime/model/scripted'
 import { ensureCliBundle, runCli } from '../support/cli'
 import { readJsonLines, runClaudeCode, type ProcessResult } from './claude-code'
@@ -57,6 +58,20 @@ const roots: string[] = []
 /** Removes every folder the runs made (call in afterAll). */
 export function cleanupRuns(): void {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true })
+}
+
+/**
+ * For a describe block that compares one scenario: both sides run it once before its tests (each must exit
+ * 0), `got` receives the two results, and the runs' folders are removed after.
+ */
+export function runBothSides(scenario: Scenario, got: (claude: SideResult, fanout: SideResult) => void): void {
+  beforeAll(async () => {
+    const [claude, fanout] = await Promise.all([runSide('claude-code', scenario), runSide('fanout', scenario)])
+    got(claude, fanout)
+    expect(claude.code, claude.stderr).toBe(0)
+    expect(fanout.code, fanout.stderr).toBe(0)
+  }, 180_000)
+  afterAll(cleanupRuns)
 }
 
 function makeProject(root: string, scenario: Scenario): { project: string; home: string; hookLog: string } {

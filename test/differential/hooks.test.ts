@@ -2,9 +2,9 @@
 // main agent runs Bash, then starts a subagent of a project agent type that runs Bash and a failing ls, then
 // answers). Which hook entries fire for which tool and agent must be the same, and every field Claude Code
 // sends must reach Fanout's hooks with the same type (and, where deterministic, the same value).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { claudeCode } from './claude-code'
-import { cleanupRuns, runSide, type RecordedHook, type SideResult } from './harness'
+import { runBothSides, type RecordedHook, type SideResult } from './harness'
 import { HOOKS_SCENARIO } from './scenarios'
 
 const cc = claudeCode()
@@ -25,12 +25,7 @@ const isSub = (h: RecordedHook) => 'agent_id' in h.input
 const key = (h: RecordedHook) => `${h.label} ${h.input.tool_name ?? ''} ${isSub(h) ? 'subagent' : 'main'}`
 
 describe.skipIf(!cc.path)(`hooks under Claude Code and Fanout${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
-  beforeAll(async () => {
-    ;[claude, fanout] = await Promise.all([runSide('claude-code', HOOKS_SCENARIO), runSide('fanout', HOOKS_SCENARIO)])
-    expect(claude.code, claude.stderr).toBe(0)
-    expect(fanout.code, fanout.stderr).toBe(0)
-  }, 180_000)
-  afterAll(cleanupRuns)
+  runBothSides(HOOKS_SCENARIO, (c, f) => ([claude, fanout] = [c, f]))
 
   it('the same hook entries fire for the same tools and agents (a Task matcher runs on the Agent tool)', () => {
     const fired = (r: SideResult) => r.hooks.map(key).sort()

@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { afterEach, beforeAll } from 'vitest'
+import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../../src/main/runtime/model/scripted'
 import { runProcess, type CliResult } from './run-process'
 
 export { runProcess, type CliResult } from './run-process'
@@ -25,6 +27,23 @@ export function ensureCliBundle(): void {
   if (!stale) return
   const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: repoRoot, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
+}
+
+/**
+ * For a test file that runs the CLI against the scripted model: builds the bundle once for the file and
+ * returns `serve`, which starts a scripted server that is closed after the test that started it.
+ */
+export function useCliServers(): (opts: ScriptedServerOptions) => Promise<ScriptedServer> {
+  const open: ScriptedServer[] = []
+  beforeAll(() => ensureCliBundle(), 60_000)
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()))
+  })
+  return async (opts) => {
+    const server = await startScriptedServer(opts)
+    open.push(server)
+    return server
+  }
 }
 
 /** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */

@@ -3,7 +3,7 @@
 // delivered twice or run twice. The script decides from each request's conversation (not from turn counts),
 // as a model would, so it answers sensibly before the crash, after it, and after a second one.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentEvent } from '../../src/shared/events'
@@ -260,6 +260,17 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
 
 export async function startCrashServer(script: CrashScript): Promise<ScriptedServer> {
   return startScriptedServer({ respond: (req) => script.respond(req) })
+}
+
+/**
+ * The end of a crash test, passed or failed: the script stops holding requests, the project is let go, the
+ * server closes and the project's folder is removed (kept, to look into, with FANOUT_KEEP_CRASH=1).
+ */
+export async function endCrashTest(p: CrashProject, script: CrashScript, server: ScriptedServer): Promise<void> {
+  script.killed = true
+  p.release()
+  await server.close()
+  if (!process.env.FANOUT_KEEP_CRASH) rmSync(p.root, { recursive: true, force: true })
 }
 
 export interface Run {

@@ -29,7 +29,12 @@ function setup(value = 'old') {
     loaded.save(opts.ok ?? true)
     return { cache: loaded.cache, value }
   }
-  return { dir, bundle, cacheDir, cacheFile: join(cacheDir, 'run.bin'), load, run }
+  /** The next run cannot use the cache and runs `value` from the bundle; the run after it uses the cache it wrote. */
+  const expectRebuilt = (value: string) => {
+    expect(run()).toEqual({ cache: 'stale', value })
+    expect(run()).toEqual({ cache: 'hit', value })
+  }
+  return { dir, bundle, cacheDir, cacheFile: join(cacheDir, 'run.bin'), load, run, expectRebuilt }
 }
 
 describe('loadBundle', () => {
@@ -45,8 +50,7 @@ describe('loadBundle', () => {
     const t = setup('old')
     t.run()
     writeFileSync(t.bundle, bundleText('new'))
-    expect(t.run()).toEqual({ cache: 'stale', value: 'new' })
-    expect(t.run()).toEqual({ cache: 'hit', value: 'new' })
+    t.expectRebuilt('new')
   })
 
   it('ignores a damaged cache and replaces it', () => {
@@ -55,8 +59,7 @@ describe('loadBundle', () => {
     const bytes = readFileSync(t.cacheFile)
     bytes[Math.floor(bytes.length * 0.6)]! ^= 0xff
     writeFileSync(t.cacheFile, bytes)
-    expect(t.run()).toEqual({ cache: 'stale', value: 'old' })
-    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+    t.expectRebuilt('old')
   })
 
   it('ignores a truncated, empty or foreign file', () => {

@@ -2,22 +2,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
-import { reply, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { describe, expect, it } from 'vitest'
+import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
+import { reply, type ScriptedServer } from '../runtime/model/scripted'
 
-let server: ScriptedServer | null = null
-beforeAll(() => ensureCliBundle(), 60_000)
-afterEach(async () => {
-  await server?.close()
-  server = null
-})
+let server: ScriptedServer
+const serve = useCliServers()
 
 describe('fanout with a code cache', () => {
   it('answers the same with no cache, a fresh one and a damaged one', async () => {
     const { project, dataDir, env } = cliProject('fanout-launch-', {})
     const cacheDir = join(dataDir, '..', 'code-cache')
-    server = await startScriptedServer({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
+    server = await serve({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
     const run = () => runCli(['run', '-p', 'hello', '--cwd', project, '--output-format', 'json'], { env: { ...env(server!.url), FANOUT_CODE_CACHE_DIR: cacheDir } })
     const answers: string[] = []
     for (const damage of [false, false, true]) {

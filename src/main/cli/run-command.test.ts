@@ -1,17 +1,13 @@
 // `fanout run` end to end: the real CLI process, the real SDK over HTTP to the scripted server, real files.
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { spawn } from 'node:child_process'
-import { cliProject, ensureCliBundle, repoRoot, runCli } from '../../../test/support/cli'
-import { byAttempt, reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { cliProject, repoRoot, runCli, useCliServers } from '../../../test/support/cli'
+import { byAttempt, reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
 
-let server: ScriptedServer | null = null
-beforeAll(() => ensureCliBundle(), 60_000)
-afterEach(async () => {
-  await server?.close()
-  server = null
-})
+let server: ScriptedServer
+const serve = useCliServers()
 
 const setup = () => cliProject('fanout-run-', { 'readme.txt': 'Project readme.\n' })
 
@@ -24,7 +20,7 @@ const fanOutScript = () =>
 describe('fanout run', () => {
   it("prints one JSON result in Claude Code's schema, with what the subagents did, and records transcripts", async () => {
     const { project, env, dataDir } = setup()
-    server = await startScriptedServer({ respond: fanOutScript() })
+    server = await serve({ respond: fanOutScript() })
     const r = await runCli(['run', '-p', 'What is in this project?', '--cwd', project, '--output-format', 'json'], { env: env(server.url) })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
@@ -63,7 +59,7 @@ describe('fanout run', () => {
 
   it("stream-json speaks Claude Code's stream (system/init, assistant, user, system/task_*, result); --verbose is accepted; events has every Fanout event", async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: fanOutScript() })
+    server = await serve({ respond: fanOutScript() })
     const r = await runCli(['run', '-p', 'What is here?', '--cwd', project, '--output-format', 'stream-json', '--verbose'], { env: env(server.url) })
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
@@ -99,7 +95,7 @@ describe('fanout run', () => {
 
   it('num_turns counts the main agent\'s turns over every run (a background report wakes it), and a resume is not a new spawn', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({
+    server = await serve({
       respond: scriptByAgent([
         { name: 'bg', match: 'Background job', turns: [reply.text('bg report')] },
         { name: 'fg', match: 'Foreground job', turns: [reply.text('first pass')], then: reply.text('second pass') },
@@ -124,7 +120,7 @@ describe('fanout run', () => {
 
   it('Ctrl-C: every agent stops, the result says stopped (error_during_execution) and the exit status is 130', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }]) })
+    server = await serve({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }]) })
     const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'Take your time.', '--cwd', project, '--output-format', 'json'], { env: { ...process.env, ...env(server.url) }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -137,7 +133,7 @@ describe('fanout run', () => {
 
   it('says on stderr when it retries, so a slow or unreachable endpoint is not a silent wait', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }]) })
+    server = await serve({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }]) })
     const r = await runCli(['run', '-p', 'Go', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('Done.\n')
@@ -146,7 +142,7 @@ describe('fanout run', () => {
 
   it('text output prints the answer; a failing model gives a non-zero exit and says why', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: () => reply.badRequest('prompt is too long: 300000 tokens > 200000 maximum') })
+    server = await serve({ respond: () => reply.badRequest('prompt is too long: 300000 tokens > 200000 maximum') })
     const r = await runCli(['run', '-p', 'hi', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/failed: .*prompt is too long/)
@@ -154,7 +150,7 @@ describe('fanout run', () => {
 
   it('reads the prompt from stdin, and refuses bad options with usage', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
+    server = await serve({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
     const ok = await runCli(['run', '--cwd', project], { env: env(server.url), input: 'piped prompt\n' })
     expect(ok.stdout.trim()).toBe('You said: piped prompt')
     const bad = await runCli(['run', '-p', 'x', '--output-format', 'xml'], { env: env(server.url) })
@@ -167,7 +163,7 @@ describe('fanout run', () => {
 
   it('headless: a tool that needs approval is denied with a reason, and nothing is written', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({
+    server = await serve({
       respond: scriptByAgent([
         { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Write', { file_path: join(project, 'new.txt'), content: 'x' }), (req) => reply.text(`Tool said: ${req.toolResults[0].content}`)] }
       ])
@@ -182,7 +178,7 @@ describe('fanout run', () => {
 
   it('--resume continues a recorded session: the main agent sees its earlier conversation', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: (req) => reply.text(`answer ${req.messages.length}: ${req.lastUserText.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`) })
+    server = await serve({ respond: (req) => reply.text(`answer ${req.messages.length}: ${req.lastUserText.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`) })
     const first = await runCli(['run', '-p', 'first question', '--cwd', project, '--output-format', 'json'], { env: env(server.url) })
     const { session_id, result } = JSON.parse(first.stdout)
     expect(result).toBe('answer 1: first question')

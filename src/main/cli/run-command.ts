@@ -14,6 +14,7 @@ import { resultMessage, type ResultMessage } from './output/result-message'
 import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
+import { errorMessage } from '../../shared/error-message'
 
 /** Fanout's version, as the stream's system/init reports it. */
 export const FANOUT_VERSION = '0.1.0'
@@ -110,7 +111,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
       strict: true
     }).values
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err))
+    throw new UsageError(errorMessage(err))
   }
   if (values.help === true) throw new HelpRequested()
   const format = (values['output-format'] ?? 'text') as string
@@ -177,9 +178,11 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
   process.stderr.on('error', ignore)
   return {
     write: (text) => void (closed || process.stdout.write(text)),
+    // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
+    // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
     dispose: () => {
       process.stdout.off('error', onError)
-      process.stderr.off('error', ignore)
+      process.stdout.on('error', ignore)
     }
   }
 }
@@ -258,7 +261,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
       : await AgentSession.create({ ...common, cwd: args.cwd })
   } catch (err) {
-    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
     return 1
   }
 
@@ -315,7 +318,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
     else code = await runToTheEnd()
   } catch (err) {
-    process.stderr.write(`fanout run: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
     code = 1
   } finally {
     process.off('SIGINT', onSigint)
@@ -326,7 +329,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     await session.close()
   } catch (err) {
     // The answer is out; what could not be saved is said in one line, never a stack trace.
-    process.stderr.write(`fanout run: the session could not be saved completely: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`fanout run: the session could not be saved completely: ${errorMessage(err)}\n`)
     if (code === 0) code = 1
   }
   await shutdownSandbox()

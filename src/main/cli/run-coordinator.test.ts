@@ -1,22 +1,18 @@
 // `fanout run --coordinator`: the real CLI process runs the main agent as the coordinator — its own prompt,
 // orchestration tools only, phase events in the stream — and `--teams` gives a plain main agent TeamCreate.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { cliProject, ensureCliBundle, runCli } from '../../../test/support/cli'
-import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { describe, expect, it } from 'vitest'
+import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
+import { reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
 
-let server: ScriptedServer | null = null
-beforeAll(() => ensureCliBundle(), 60_000)
-afterEach(async () => {
-  await server?.close()
-  server = null
-})
+let server: ScriptedServer
+const serve = useCliServers()
 
 const setup = () => cliProject('fanout-coord-', { 'notes.txt': 'Notes.\n' })
 
 describe('fanout run --coordinator', () => {
   it('streams phase events from a coordinator that has orchestration tools only', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({
+    server = await serve({
       respond: scriptByAgent([
         { name: 'explorer', match: 'Find the notes', turns: [reply.toolUse('Glob', { pattern: '*.txt' }), (req) => reply.text(`Found ${req.toolResults[0].content.trim()}`)] },
         {
@@ -52,7 +48,7 @@ describe('fanout run --coordinator', () => {
 
   it('--teams gives the plain main agent the team tools; without it there are none', async () => {
     const { project, env } = setup()
-    server = await startScriptedServer({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.text('ok')] }]) })
+    server = await serve({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.text('ok')] }]) })
     const tools = async (extra: string[]) => {
       const r = await runCli(['run', '-p', 'hi', '--cwd', project, '--output-format', 'stream-json', ...extra], { env: env(server!.url) })
       expect(r.code).toBe(0)

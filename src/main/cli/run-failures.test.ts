@@ -4,23 +4,19 @@
 import { spawn } from 'node:child_process'
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { cliProject, ensureCliBundle, repoRoot, runCli } from '../../../test/support/cli'
-import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { describe, expect, it } from 'vitest'
+import { cliProject, repoRoot, runCli, useCliServers } from '../../../test/support/cli'
+import { reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
 
-let server: ScriptedServer | null = null
-beforeAll(() => ensureCliBundle(), 60_000)
-afterEach(async () => {
-  await server?.close()
-  server = null
-})
+let server: ScriptedServer
+const serve = useCliServers()
 
 describe('fanout run when its surroundings fail', () => {
   it('an unwritable data folder is one line before any work starts: no answer, no model call, no stack', async () => {
     const { project, dataDir, env } = cliProject('fanout-datadir-', {})
     mkdirSync(dataDir, { recursive: true })
     writeFileSync(join(dataDir, 'sessions'), 'a file where the sessions folder belongs')
-    server = await startScriptedServer({ respond: () => reply.text('This answer must not be printed.') })
+    server = await serve({ respond: () => reply.text('This answer must not be printed.') })
     const r = await runCli(['run', '-p', 'hi', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(1)
     expect(r.stdout).toBe('')
@@ -36,7 +32,7 @@ describe('fanout run when its surroundings fail', () => {
   ])('a reader that closes the pipe early (%s | head -2) ends the run quietly, its agents stopped', async (format, firstTwo) => {
     const { project, env } = cliProject('fanout-pipe-', {})
     // A long run: lines keep coming after the reader has gone (a tool call, then a long streamed answer).
-    server = await startScriptedServer({
+    server = await serve({
       respond: (req) => (req.messages.length === 1 ? reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking.' }) : { ...reply.text('word '.repeat(400)), textChunk: 5, chunkDelayMs: 2 })
     })
     const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'talk', '--cwd', project, '--output-format', format], {
@@ -64,7 +60,7 @@ describe('fanout run when its surroundings fail', () => {
 
   it('a runaway guard is named in the JSON result: the main agent\'s as `limit`, each subagent\'s in subagent_stats.limited', async () => {
     const { project, env } = cliProject('fanout-guard-', {})
-    server = await startScriptedServer({
+    server = await serve({
       respond: scriptByAgent([
         { name: 'stuck', match: 'Use the frobnicator', turns: [], then: (req) => reply.toolUse('Frobnicate', { attempt: req.turn }) },
         { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })], then: reply.toolUse('Glob', { pattern: '*' }) }
@@ -83,7 +79,7 @@ describe('fanout run when its surroundings fail', () => {
     const { project, env } = cliProject('fanout-owned-', {})
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
-    server = await startScriptedServer({
+    server = await serve({
       respond: async (req) => {
         if (req.firstUserText === 'first') await held
         return reply.text(`answer to ${req.lastUserText}`)

@@ -4,19 +4,15 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureCliBundle, runCli } from '../../../test/support/cli'
+import { describe, expect, it } from 'vitest'
+import { runCli, useCliServers } from '../../../test/support/cli'
 import { hookCommand, hooksSettings, readHookLog } from '../runtime/hooks/testing/fixture'
 import { stdioServerEntry } from '../runtime/mcp/testing/servers'
-import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../runtime/model/scripted'
+import { reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
 import { processGroupAlive } from '../runtime/tools/process-group'
 
-let server: ScriptedServer | null = null
-beforeAll(() => ensureCliBundle(), 60_000)
-afterEach(async () => {
-  await server?.close()
-  server = null
-})
+let server: ScriptedServer
+const serve = useCliServers()
 
 describe('fanout run with MCP servers and hooks', () => {
   it("calls the project's MCP server, runs PreToolUse hooks on the call, and stops the server on exit", async () => {
@@ -27,7 +23,7 @@ describe('fanout run with MCP servers and hooks', () => {
     const log = join(tmp, 'hooks.log')
     writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'cli', '--pid-file', pidFile]) } }))
     writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(hooksSettings([{ event: 'PreToolUse', matcher: 'mcp__notes__.*', command: hookCommand(tmp, log) }])))
-    server = await startScriptedServer({
+    server = await serve({
       respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'from the cli' }), (req) => reply.text(req.toolResults[0].content)] }])
     })
     const r = await runCli(['run', '-p', 'Echo something.', '--cwd', project, '--output-format', 'json', '--trust-project'], {
@@ -56,7 +52,7 @@ describe('fanout run with MCP servers and hooks', () => {
 
   it('skips a folder it was never told to trust — its own enableAllProjectMcpServers does not count — and says which and how to allow them', async () => {
     const p = hostileProject()
-    server = await startScriptedServer({ respond: echoScript() })
+    server = await serve({ respond: echoScript() })
     const r = await runCli(['run', '-p', 'Echo something.', '--cwd', p.project], { env: p.env(server.url) })
     expect(r.code).toBe(0)
     expect(existsSync(p.pidFile)).toBe(false)
@@ -73,7 +69,7 @@ describe('fanout run with MCP servers and hooks', () => {
   it("honours Claude Code's approvals in the person's own settings, and disabledMcpjsonServers over them", async () => {
     const p = hostileProject()
     writeFileSync(join(p.tmp, 'home', '.claude', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['notes'] }))
-    server = await startScriptedServer({ respond: echoScript() })
+    server = await serve({ respond: echoScript() })
     const r = await runCli(['run', '-p', 'Echo something.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'cli echo: x', is_error: false })
     // The server was approved by the person's settings; the hook was not, and is reported as skipped.
@@ -83,7 +79,7 @@ describe('fanout run with MCP servers and hooks', () => {
     await server.close()
     writeFileSync(join(p.project, '.claude', 'settings.local.json'), JSON.stringify({ disabledMcpjsonServers: ['notes'] }))
     rmSync(p.pidFile, { force: true })
-    server = await startScriptedServer({ respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.text('done')] }]) })
+    server = await serve({ respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.text('done')] }]) })
     const off = await runCli(['run', '-p', 'Hi.', '--cwd', p.project], { env: p.env(server.url) })
     expect(off.code).toBe(0)
     expect(existsSync(p.pidFile)).toBe(false)
@@ -97,7 +93,7 @@ describe('fanout run with MCP servers and hooks', () => {
     const allow = await runCli(['trust', 'allow', '--cwd', p.project], { env: p.env('http://127.0.0.1:9') })
     expect(allow.code).toBe(0)
     expect(allow.stdout).toContain('is approved: what it brings runs.')
-    server = await startScriptedServer({ respond: echoScript() })
+    server = await serve({ respond: echoScript() })
     const r = await runCli(['run', '-p', 'Echo.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
     expect(r.stderr).toBe('')
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'cli echo: x' })
@@ -116,7 +112,7 @@ describe('fanout run with MCP servers and hooks', () => {
     const project = join(tmp, 'project')
     mkdirSync(project, { recursive: true })
     writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { command: join(tmp, 'no-such-server') } } }))
-    server = await startScriptedServer({ respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.text('ok')] }]) })
+    server = await serve({ respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.text('ok')] }]) })
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: server.url, FANOUT_DATA_DIR: join(tmp, 'data'), HOME: tmp }
     for (const format of ['text', 'json', 'stream-json']) {
       const r = await runCli(['run', '-p', 'hi', '--cwd', project, '--output-format', format, '--trust-project'], { env })

@@ -10,6 +10,7 @@ import type { FolderTrust } from '../../shared/trust'
 import { loadRuntimeConfig } from '../runtime/setup'
 import { answerTrust, checkFolderTrust, forgetFolder } from '../runtime/trust'
 import { itemLine } from '../runtime/trust/wording'
+import { errorMessage } from '../../shared/error-message'
 
 export const TRUST_USAGE = `Usage:
   fanout trust [show] [--cwd DIR] [--json]   what the folder brings that runs by itself, and your answers
@@ -53,7 +54,7 @@ export async function trustCommand(argv: string[]): Promise<number> {
   try {
     values = parseArgs({ args, options: { cwd: { type: 'string' }, json: { type: 'boolean' } }, strict: true }).values
   } catch (err) {
-    process.stderr.write(`fanout trust: ${(err as Error).message}\n\n${TRUST_USAGE}`)
+    process.stderr.write(`fanout trust: ${errorMessage(err)}\n\n${TRUST_USAGE}`)
     return 2
   }
   const cwd = resolve(values.cwd ?? process.cwd())

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type OrphanWorktree } from '../runtime/worktrees'
+import { errorMessage } from '../../shared/error-message'
 
 export const WORKTREES_USAGE = `Usage:
   fanout worktrees list [--cwd DIR]             agent worktrees whose agent is no longer running
@@ -43,7 +44,7 @@ export async function worktreesCommand(argv: string[]): Promise<number> {
   try {
     values = parseArgs({ args: rest, options: { cwd: { type: 'string' }, force: { type: 'boolean' } }, strict: true }).values
   } catch (err) {
-    process.stderr.write(`fanout worktrees: ${(err as Error).message}\n\n${WORKTREES_USAGE}`)
+    process.stderr.write(`fanout worktrees: ${errorMessage(err)}\n\n${WORKTREES_USAGE}`)
     return 2
   }
   const cwd = resolve(values.cwd ?? process.cwd())

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import type { AgentChanges, ChangedFile, MergePreview, MergeStop } from '../../shared/review'
 import { AgentWorkReview, discardWarning, ReviewError } from '../runtime/review'
 import { cleanGitEnv } from '../runtime/worktrees/git'
+import { errorMessage } from '../../shared/error-message'
 
 export const REVIEW_USAGE: Record<string, string> = {
   diff: `Usage: fanout worktrees diff [AGENT|BRANCH...] [--stat] [--cwd DIR]
@@ -219,7 +220,7 @@ export async function worktreesReviewCommand(sub: string, argv: string[]): Promi
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS })
   } catch (e) {
-    err(`fanout worktrees ${sub}: ${(e as Error).message}\n\n${REVIEW_USAGE[sub]}`)
+    err(`fanout worktrees ${sub}: ${errorMessage(e)}\n\n${REVIEW_USAGE[sub]}`)
     return 2
   }
   const { values, positionals } = parsed

@@ -12,6 +12,7 @@ import { createMainWindow } from './main-window'
 import { buildMenuTemplate } from './menu'
 import { connectPushes, registerIpc } from './register-ipc'
 import { createSafeStorageKeyStore } from './safe-key-store'
+import { errorMessage } from '../../shared/error-message'
 
 export interface StartAppOptions {
   createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void>; openPath: (path: string) => Promise<string | null>; owner: string }): Promise<RuntimeHost>
@@ -59,7 +60,7 @@ export function startApp(options: StartAppOptions): void {
         owner: 'the Fanout app'
       })
     } catch (err) {
-      dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${(err as Error).message}`)
+      dialog.showErrorBox('Fanout could not start', `The agent runtime failed to start: ${errorMessage(err)}`)
       app.quit()
       return
     }

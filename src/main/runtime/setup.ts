@@ -9,6 +9,7 @@ import { MissingCredentialsError } from './model/errors'
 import type { ModelClient } from './model/types'
 import type { SpawnLimits } from './orchestration/limits'
 import { loadApiKey, loadSettings, resolveDataDir, saveApiKey, type SecretCodec, type Settings } from './store'
+import { errorMessage } from '../../shared/error-message'
 
 export interface RuntimeConfig {
   dataDir: string
@@ -60,7 +61,7 @@ export async function createClientFromConfig(
   try {
     stored = await (opts.keyStore ?? credentialsKeyStore(config.dataDir)).get()
   } catch (err) {
-    return { error: `The stored API key could not be read: ${err instanceof Error ? err.message : String(err)}` }
+    return { error: `The stored API key could not be read: ${errorMessage(err)}` }
   }
   try {
     const client = createModelClient({

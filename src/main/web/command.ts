@@ -7,6 +7,7 @@ import type { RuntimeHost } from '../../shared/host'
 import { createRuntimeHost } from '../runtime/host'
 import { resolveDataDir } from '../runtime/store/data-dir'
 import { startWebServer } from './server'
+import { errorMessage } from '../../shared/error-message'
 
 export interface WebCommandIo {
   stdout: (text: string) => void
@@ -66,7 +67,7 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
     // The key lives in the data folder's credentials file (0600), shared with `fanout run`.
     host = await (io.createHost ?? createRuntimeHost)({ cwd: args.cwd, dataDir, owner: 'fanout web' })
   } catch (err) {
-    io.stderr(`fanout web: could not start the runtime: ${(err as Error).message}\n`)
+    io.stderr(`fanout web: could not start the runtime: ${errorMessage(err)}\n`)
     return 1
   }
   let server
@@ -79,7 +80,7 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
     rememberPort(dataDir, Number(new URL(server.url).port))
   } catch (err) {
     await host.close()
-    io.stderr(`fanout web: ${(err as Error).message}\n`)
+    io.stderr(`fanout web: ${errorMessage(err)}\n`)
     return 1
   }
   io.stdout(`Fanout is serving ${args.cwd} in browser mode.\nOpen ${server.url}\nOnly this URL (it carries a one-time token) can drive agents. Press Ctrl+C to stop.\n`)

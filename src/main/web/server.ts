@@ -15,6 +15,7 @@ import { WS_MAX_FRAME_BYTES, WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../..
 import { SECURITY_HEADERS, buildCsp } from './csp'
 import { serveStatic } from './static-files'
 import { serveConnection } from './ws-connection'
+import { errorMessage } from '../../shared/error-message'
 
 export interface WebServerOptions {
   host: RuntimeHost
@@ -84,7 +85,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     serveStatic(rendererDir, new URL(req.url ?? '/', 'http://x').pathname, res, headers(), req.method === 'HEAD').catch((err) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
-      res.end(`Could not read the file: ${(err as Error).message}\n`)
+      res.end(`Could not read the file: ${errorMessage(err)}\n`)
     })
   })
 

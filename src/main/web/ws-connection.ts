@@ -9,6 +9,7 @@ import type { RuntimeHost } from '../../shared/host'
 import { WS_MAX_FRAME_BYTES, WsRequestSchema, describeZodError, type WsServerMessage } from '../../shared/ipc-contract'
 import { dispatchCall } from '../../shared/ipc-dispatch'
 import { redactedJson } from '../../shared/redact'
+import { errorMessage } from '../../shared/error-message'
 
 /** Calls one page may have waiting at once: a page that sends faster than they finish is told to slow down. */
 export const MAX_CALLS_IN_FLIGHT = 256
@@ -69,13 +70,13 @@ export function serveConnection(ws: WebSocket, host: RuntimeHost, opts: ServeOpt
       return send({ kind: 'result', id, result: { ok: false, error: { code: 'unavailable', message: `More than ${MAX_CALLS_IN_FLIGHT} calls are waiting for an answer on this connection; wait for some to finish.` } } })
     inFlight++
     void dispatchCall(host, call, payload)
-      .catch((err: unknown) => ({ ok: false as const, error: { code: 'internal' as const, message: `${call} failed: ${err instanceof Error ? err.message : String(err)}` } }))
+      .catch((err: unknown) => ({ ok: false as const, error: { code: 'internal' as const, message: `${call} failed: ${errorMessage(err)}` } }))
       .then((result) => {
         inFlight--
         try {
           send({ kind: 'result', id, result })
         } catch (err) {
-          send({ kind: 'result', id, result: { ok: false, error: { code: 'internal', message: `The answer to ${call} could not be sent: ${err instanceof Error ? err.message : String(err)}` } } })
+          send({ kind: 'result', id, result: { ok: false, error: { code: 'internal', message: `The answer to ${call} could not be sent: ${errorMessage(err)}` } } })
         }
       })
   })

@@ -1,14 +1,11 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../tools/test-kit'
 import { readVersioned, removeChecked, saveChecked, writeAtomic } from './file-store'
 
 let dir: string
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'fanout-file-store-'))
-})
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+useTempDirs('each', ['fanout-file-store-'], (d) => (dir = d))
 
 describe('file store', () => {
   it('saves when the file is still the version that was read', async () => {

@@ -8,6 +8,7 @@ import { parseAgentMarkdown, type ParseAgentOptions } from '../definitions/parse
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree, type FinishedWorktree } from '../worktrees'
 import { probeGit } from '../worktrees/probe'
 import { AgentFileError } from './file-store'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface TryPlan {
   agentType: string
@@ -59,7 +60,7 @@ export async function planTryRun(opts: { cwd: string; text: string; file: string
     const worktree = await createAgentWorktree({ repoCwd: opts.cwd, agentId: `try-${slug}-${randomBytes(3).toString('hex')}`, agentType, description: 'Try it from the agent editor' })
     return { ...plan, cwd: worktree.cwd, worktree }
   } catch (err) {
-    return { ...plan, note: `It runs in the folder itself: its own worktree could not be made (${err instanceof Error ? err.message : String(err)}).` }
+    return { ...plan, note: `It runs in the folder itself: its own worktree could not be made (${errorMessage(err)}).` }
   }
 }
 

@@ -7,6 +7,7 @@ import type { ChatMessage, CompactionTrigger, EventPayload } from '../../../shar
 import { compactedConversation, cutForCompaction } from './compacted-conversation'
 import { estimateMessagesTokens } from './estimate-tokens'
 import { writeSummary, type SummarizerOptions } from './summarize'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface CompactOptions {
   trigger: CompactionTrigger
@@ -57,7 +58,7 @@ export async function compactConversation(messages: ChatMessage[], o: CompactOpt
       o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, error: `Compaction blocked by a PreCompact hook: ${err.message}. The conversation was kept whole.`, durationMs: Date.now() - started })
       return null
     }
-    const why = o.summarizer.signal?.aborted ? 'the agent was stopped while its conversation was being summarised' : err instanceof Error ? err.message : String(err)
+    const why = o.summarizer.signal?.aborted ? 'the agent was stopped while its conversation was being summarised' : errorMessage(err)
     o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, error: `Compaction failed: ${why}. The conversation was kept whole.`, durationMs: Date.now() - started })
     return null
   }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { meantName } from '../definitions/spelling'
 import { readConfigFile } from '../store/read-config'
 import { leadsOutside, projectFolders } from './project-root'
-import { parseFrontmatter } from './skills'
+import { parseFrontmatter } from './skill-frontmatter'
 
 export interface SkillEntry {
   /** What the Skill tool and `skills:` call it: the folder name, or `plugin:folder` for a plugin's. */

@@ -3,11 +3,13 @@
 // frontmatter (name, description) and instructions. The project's skills (nearest folder first) win over the
 // user's `~/.claude/skills` (skill-index.ts finds them).
 import { join } from 'node:path'
-import { isMap, parseDocument } from 'yaml'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import { readConfigFile } from '../store/read-config'
 import { projectFolders } from './project-root'
+import { parseFrontmatter } from './skill-frontmatter'
 import { discoverSkills, unknownSkills, type SkillEntry } from './skill-index'
+
+export { parseFrontmatter } from './skill-frontmatter'
 
 export interface LoadedSkill {
   /** The name it was asked for (its folder name). */
@@ -44,30 +46,6 @@ export interface LoadSkillsResult {
 }
 
 const SKILL_NAME = /^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[A-Za-z0-9][A-Za-z0-9._-]*$/
-
-interface Frontmatter {
-  data: Record<string, unknown>
-  body: string
-  /** 1-based line of the first frontmatter line, for locating YAML errors. */
-  error?: { message: string; line: number; column: number }
-}
-
-/** Splits `---\n<yaml>\n---\n<body>`; a file without frontmatter is all body. */
-export function parseFrontmatter(text: string): Frontmatter {
-  const source = text.replace(/^\uFEFF/, '')
-  const match = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(source)
-  if (!match) return { data: {}, body: source }
-  const body = source.slice(match[0].length)
-  const doc = parseDocument(match[1] ?? '')
-  if (doc.errors.length) {
-    const first = doc.errors[0]
-    const pos = first.linePos?.[0]
-    // +1: the YAML starts on the line after the opening `---`.
-    return { data: {}, body, error: { message: first.message.split('\n')[0], line: (pos?.line ?? 1) + 1, column: pos?.col ?? 1 } }
-  }
-  const value = doc.toJS() as unknown
-  return { data: isMap(doc.contents) && value && typeof value === 'object' ? (value as Record<string, unknown>) : {}, body }
-}
 
 export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkillsResult> {
   const where = options.definitionFile ?? options.cwd

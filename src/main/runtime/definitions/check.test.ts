@@ -1,14 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useTempDirs } from '../tools/test-kit'
 import { checkAgentPaths, checkFailed } from './check'
 
 let tmp: string
-beforeEach(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'fanout-check-'))
-})
-afterEach(() => rmSync(tmp, { recursive: true, force: true }))
+useTempDirs('each', ['fanout-check-'], (d) => (tmp = d))
 
 describe('checkAgentPaths', () => {
   it('checks files and folders, counting what failed', async () => {

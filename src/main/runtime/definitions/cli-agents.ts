@@ -4,6 +4,7 @@ import type { AgentDefinition, Diagnostic } from '../../../shared/agent-definiti
 import type { Position } from './diagnostics'
 import { diagnostic, positionAt, preview } from './diagnostics'
 import { readAgentFields } from './fields'
+import { errorMessage } from '../../../shared/error-message'
 
 /** The pseudo file name diagnostics for `--agents` JSON carry. */
 export const CLI_AGENTS_FILE = '--agents'
@@ -29,7 +30,7 @@ export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE)
   try {
     parsed = JSON.parse(json)
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
+    const message = errorMessage(err)
     diagnostics.push(diagnostic(file, positionAt(json, jsonErrorOffset(message)), 'error', 'invalid-json', `not valid JSON (${message}); no agents were read from it`))
     return { definitions, diagnostics, perAgent }
   }

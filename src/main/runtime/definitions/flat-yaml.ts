@@ -5,7 +5,7 @@
 // plain integers, escapes, `#`, `: `, empty values, block scalars, lists, tabs, CRLF...) returns null, and
 // readYaml parses it fully; a test compares both on the corpus and on mutations of it.
 import type { Position } from './diagnostics'
-import type { KeyPosition, YamlRead } from './yaml-read'
+import type { KeyPosition, YamlRead } from './yaml-result'
 
 // yaml refuses an implicit key longer than 1024 characters: such a line is left to it.
 const LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,1023}):( +)(\S.*)$/

@@ -11,20 +11,15 @@ import { LineCounter, isMap, isScalar, parseDocument, visit } from 'yaml'
 import type { Position } from './diagnostics'
 import { readFlatYaml } from './flat-yaml'
 import { locateYamlError } from './yaml-error-at'
+import type { KeyPosition, YamlRead } from './yaml-result'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Deeper frontmatter is refused before parsing; real agent files nest a handful of levels (hooks). */
 export const MAX_YAML_NESTING = 64
 /** yaml's own default, stated: alias expansion beyond this is an "alias bomb". */
 export const MAX_ALIAS_COUNT = 100
 
-export interface KeyPosition {
-  key: Position
-  value: Position
-}
-
-export type YamlRead =
-  | { ok: true; data: unknown; keys: Map<string, KeyPosition>; /** Keys written twice in one mapping (the last value is used). */ duplicates?: Array<{ key: string; at: Position }> }
-  | { ok: false; message: string; at: Position; /** What is wrong at `at`, in a person's words, when known. */ hint?: string }
+export type { KeyPosition, YamlRead } from './yaml-result'
 
 /**
  * An upper bound on how deeply `src` nests: open indentation levels + compact `- ` / `? ` entries on a
@@ -121,7 +116,7 @@ export function parseYaml(src: string, origin: Position): YamlRead {
     return { ok: true, data, keys, ...(duplicates.length ? { duplicates } : {}) }
   } catch (err) {
     // toJS throws on alias bombs and unresolvable aliases; anything else is still a diagnostic, never a crash.
-    const message = err instanceof Error ? err.message : String(err)
+    const message = errorMessage(err)
     return { ok: false, message: /alias count/i.test(message) ? `aliases expand too much (${message})` : message, at: origin }
   }
 }

@@ -6,6 +6,7 @@
 // holds, as Claude Code sends it). In a definition, `Stop` means that agent's own SubagentStop, as in Claude
 // Code. Claude Code's other events are accepted and never fire (Fanout has no such moment); hook types other
 // than `command` are reported. A broken entry costs only that entry, with a sentence saying where and why.
+import { errorMessage } from '../../../shared/error-message'
 
 export const HOOK_EVENTS = [
   'PreToolUse',
@@ -124,7 +125,7 @@ export function parseHooks(value: unknown, source: string, inDefinition = false)
         try {
           new RegExp(entry.matcher)
         } catch (err) {
-          return problems.push(`${where}.matcher is not a valid regular expression (${(err as Error).message}); these hooks never run`)
+          return problems.push(`${where}.matcher is not a valid regular expression (${errorMessage(err)}); these hooks never run`)
         }
       }
       if (!Array.isArray(entry.hooks)) return problems.push(`${where}.hooks must be a list of {"type": "command", "command": "..."}`)

@@ -11,6 +11,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { effortLevel } from '../model/effort'
 import { emptyHookTable, matcherMatches, mergeHookTables, parseHooks, TOOL_NAME_ALIASES, type HookCommand, type HookEvent, type HookTable } from './config'
 import { runHookCommand, type HookRun } from './run-command'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface HookAgent {
   id: string
@@ -168,7 +169,7 @@ export class HookRunner {
       if (!isObject(json)) return fail('printed JSON that is not an object')
       return { kind: 'json', out: json as HookOutput, stdout: run.stdout }
     } catch (err) {
-      return fail(`printed output that starts like JSON but does not parse (${(err as Error).message})`)
+      return fail(`printed output that starts like JSON but does not parse (${errorMessage(err)})`)
     }
   }
 

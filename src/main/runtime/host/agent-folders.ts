@@ -9,6 +9,7 @@ import type { HostListeners } from './host-listeners'
 import type { LiveSessions } from './live-sessions'
 import { listMcpServers } from './mcp-view'
 import type { SessionFactory } from './session-factory'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface AgentFoldersOptions {
   live: LiveSessions
@@ -62,7 +63,7 @@ export class AgentFolders {
   private agentsChanged(folders: string[]): void {
     // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
     const reloads = this.o.live.all().map((live) =>
-      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${err instanceof Error ? err.message : String(err)}`))
+      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${errorMessage(err)}`))
     )
     void Promise.all(reloads).then(() => this.o.listeners.notify({ type: 'agents_changed', folders }))
   }

@@ -5,6 +5,7 @@
 import type { ConnectionFix } from '../../../shared/ipc-contract'
 import { ModelCallError } from '../model/errors'
 import { createClientFromConfig, type KeyStore, type RuntimeConfig } from '../setup'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ConnectionResult {
   ok: boolean
@@ -36,7 +37,7 @@ export async function testConnection(
     return { ok: true, url, message: models.length ? `Connected: ${url} answered and offers ${count}.` : `Connected: ${url} answered (it lists no models).` }
   } catch (err) {
     const status = err instanceof ModelCallError ? err.status : undefined
-    const message = err instanceof Error ? err.message : String(err)
+    const message = errorMessage(err)
     // A gateway without a model list still answered: the address and the key are fine for messages.
     if (status === 404) return { ok: true, url, message: `Connected: ${url} answered, though it has no model list (GET /v1/models: 404).` }
     if (status === 401 || status === 403) return { ok: false, url, message: `${url} answered but refused the key (${status}).`, fix: 'key' }

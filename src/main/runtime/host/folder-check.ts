@@ -4,6 +4,7 @@ import { constants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { HostCallError } from '../../../shared/ipc-dispatch'
+import { errorMessage } from '../../../shared/error-message'
 
 export async function requireFolder(cwd: string): Promise<string> {
   const dir = resolve(cwd)
@@ -15,7 +16,7 @@ export async function requireFolder(cwd: string): Promise<string> {
     if (code === 'ENOENT') throw new HostCallError('not_found', `${dir} does not exist.`, { cwd: 'This folder does not exist.' })
     if (code === 'ENOTDIR') throw new HostCallError('invalid_request', `${dir} is not a folder: a part of its path is a file.`, { cwd: 'A part of this path is a file.' })
     if (code === 'EACCES' || code === 'EPERM') throw new HostCallError('forbidden', `${dir} cannot be opened: permission denied.`, { cwd: 'You may not open this folder.' })
-    throw new HostCallError('invalid_request', `${dir} cannot be used: ${(err as Error).message}`)
+    throw new HostCallError('invalid_request', `${dir} cannot be used: ${errorMessage(err)}`)
   }
   if (!info.isDirectory()) throw new HostCallError('invalid_request', `${dir} is a file, not a folder.`, { cwd: 'This is a file, not a folder.' })
   try {

@@ -6,6 +6,7 @@ import type { AgentSession } from '../orchestration'
 import type { DemoModel } from './demo'
 import type { HostListeners } from './host-listeners'
 import { liveSummaryView } from './session-view'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface Live {
   session: AgentSession
@@ -94,7 +95,7 @@ export class LiveSessions {
     live.session.run(prompt, opts).then(
       () => this.updated(live),
       // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-      (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, err instanceof Error ? err.message : String(err))
+      (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
     )
   }
 

@@ -1,27 +1,21 @@
 // The `mcp.list` call through the host and the contract: real MCP server processes, their states and tools.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CONTRACT } from '../../../shared/ipc-contract'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
 import { stdioServerEntry } from '../mcp/testing/servers'
 import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
 import { processGroupAlive } from '../tools/process-group'
+import { tempProjectRoot, undoAfterEach } from '../tools/test-kit'
 import { LocalRuntimeHost } from './runtime-host'
 
-const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0)) await c()
-})
+const cleanup = undoAfterEach()
 
 function project() {
-  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-mcphost-')))
-  const cwd = join(tmp, 'project')
+  const { root: tmp, project: cwd } = tempProjectRoot('fanout-mcphost-', 'data')
   const dataDir = join(tmp, 'data')
-  mkdirSync(join(cwd, '.claude'), { recursive: true })
-  mkdirSync(dataDir, { recursive: true })
   writeFileSync(
     join(cwd, '.mcp.json'),
     JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--pid-file', join(tmp, 'notes.pid')]), broken: stdioServerEntry(['--exit-on-start', '4']), quiet: stdioServerEntry() } })

@@ -17,6 +17,7 @@ import type { SessionFactory } from './session-factory'
 import { requireFolder } from './folder-check'
 import { isDemoSession, markDemoSession, sessionName } from './session-files'
 import { startTryRun } from './try-run'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface SessionRunsOptions {
   dataDir: string
@@ -130,7 +131,7 @@ export class SessionRuns {
       return await live.session.compact(agentId, instructions)
     } catch (err) {
       // What went wrong is also on the agent's transcript, where the compaction marker says it failed.
-      throw new HostCallError('conflict', err instanceof Error ? err.message : String(err))
+      throw new HostCallError('conflict', errorMessage(err))
     }
   }
 

@@ -9,6 +9,7 @@ import { readBaseRefSetting } from '../worktrees'
 import { testConnection } from './connection-test'
 import { settingsView, storePatch, type KeySource } from './settings-view'
 import { writeUserWorktreeBaseRef } from './user-claude-settings'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface SettingsCallsOptions {
   env: Record<string, string | undefined>
@@ -31,7 +32,7 @@ export class SettingsCalls {
       if (patch.worktreeBaseRef) await writeUserWorktreeBaseRef(this.o.home, patch.worktreeBaseRef)
       await updateSettings(this.o.dataDir, storePatch(patch))
     } catch (err) {
-      throw new HostCallError('invalid_request', err instanceof Error ? err.message : String(err))
+      throw new HostCallError('invalid_request', errorMessage(err))
     }
     return this.changed()
   }

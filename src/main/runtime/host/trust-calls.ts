@@ -10,6 +10,7 @@ import type { LiveSessions } from './live-sessions'
 import type { SessionFactory } from './session-factory'
 import type { AgentSessionOptions } from '../orchestration'
 import { requireFolder } from './folder-check'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface TrustCallsOptions {
   dataDir: string
@@ -51,7 +52,7 @@ export class TrustCalls {
       this.o.live
         .all()
         .filter((l) => folderKey(l.session.options.trustFolder ?? l.session.cwd) === key)
-        .map((l) => l.session.reload().catch((err) => console.error(`fanout: applying the folder's approval failed: ${err instanceof Error ? err.message : String(err)}`)))
+        .map((l) => l.session.reload().catch((err) => console.error(`fanout: applying the folder's approval failed: ${errorMessage(err)}`)))
     )
     const trust = await this.check(cwd)
     this.o.listeners.notify({ type: 'trust_changed', trust })

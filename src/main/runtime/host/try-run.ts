@@ -7,6 +7,7 @@ import type { HostNotice } from '../../../shared/ipc-contract'
 import type { TryPlan } from '../agent-editor'
 import type { AgentSession, AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
+import { errorMessage } from '../../../shared/error-message'
 import type { FinishedWorktree } from '../worktrees'
 
 export interface TryRunDeps {
@@ -19,8 +20,6 @@ export interface TryRunDeps {
   notify(notice: HostNotice): void
   onError(sessionId: string, agentId: string, message: string): void
 }
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
 export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDeps): Promise<TryAgentResult> {
   const title = `Try ${plan.agentType}: ${titleFromPrompt(prompt)}`
@@ -36,12 +35,12 @@ export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDep
   const { sessionId, mainAgentId } = live
   void live
     .run(prompt, { agentType: plan.agentType, ...(plan.maxTurns !== undefined ? { maxTurns: plan.maxTurns } : {}) })
-    .catch((err) => deps.onError(sessionId, mainAgentId, message(err)))
+    .catch((err) => deps.onError(sessionId, mainAgentId, errorMessage(err)))
     .then(() => live.idle())
     .then(() => deps.finish(plan, prompt))
     .then(
       (wt) => deps.notify({ type: 'agent_try_finished', sessionId, ...(wt ? { worktree: { path: wt.path, branch: wt.branch, changed: wt.changed, kept: wt.kept, ...(wt.commit ? { commit: wt.commit } : {}), ...(wt.error ? { error: wt.error } : {}) } } : {}) }),
-      (err) => deps.onError(sessionId, mainAgentId, `The try's worktree could not be finished: ${message(err)}`)
+      (err) => deps.onError(sessionId, mainAgentId, `The try's worktree could not be finished: ${errorMessage(err)}`)
     )
   return {
     sessionId,

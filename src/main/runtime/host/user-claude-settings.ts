@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../store/atomic-file'
+import { errorMessage } from '../../../shared/error-message'
 
 export const userSettingsFile = (home: string) => join(home, '.claude', 'settings.json')
 
@@ -13,7 +14,7 @@ export async function writeUserWorktreeBaseRef(home: string, value: 'head' | 'fr
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} could not be read: ${(err as Error).message}`, { cause: err })
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} could not be read: ${errorMessage(err)}`, { cause: err })
   }
   let json: Record<string, unknown> = {}
   if (text !== null && text.trim()) {
@@ -21,7 +22,7 @@ export async function writeUserWorktreeBaseRef(home: string, value: 'head' | 'fr
     try {
       parsed = JSON.parse(text)
     } catch (err) {
-      throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix it before changing worktree.baseRef, so nothing in it is lost.`, { cause: err })
+      throw new Error(`${file} is not valid JSON (${errorMessage(err)}); fix it before changing worktree.baseRef, so nothing in it is lost.`, { cause: err })
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file} must hold a JSON object; worktree.baseRef was not saved.`)
     json = parsed as Record<string, unknown>

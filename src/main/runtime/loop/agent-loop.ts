@@ -11,6 +11,7 @@ import { inboxBlocks, keepablePartial, MAX_TOKENS_NUDGE, promptBlocks, reminderB
 import { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak } from './progress'
 import { runToolCalls, type ToolCall } from './run-tools'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 // How many times a reply cut off by max_tokens is asked to continue before the run accepts it as final.
 const MAX_TOKENS_RECOVERIES = 3
@@ -191,7 +192,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
             send({ type: 'turn_end', turn, stopReason: 'aborted' })
             return finish('stopped')
           }
-          const message = err instanceof Error ? err.message : String(err)
+          const message = errorMessage(err)
           const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
           send({ type: 'error', message: message + advice, retrying: false })
           send({ type: 'turn_end', turn, stopReason: 'error' })
@@ -255,7 +256,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     }
   } catch (err) {
     // A bug here or in a consumer (emit threw) still ends in a result, never a throw at the parent.
-    const message = `Internal error in the agent loop: ${err instanceof Error ? err.message : String(err)}`
+    const message = `Internal error in the agent loop: ${errorMessage(err)}`
     try {
       send({ type: 'error', message, retrying: false })
     } catch {}

@@ -5,6 +5,7 @@ import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../shared
 import { runAgentLoop } from './agent-loop'
 import { promptBlocks, textOf } from './conversation'
 import type { AgentLoopOptions, AgentRunResult, EmitFn } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface RunAgentOptions extends AgentLoopOptions {
   agentType: string
@@ -55,7 +56,7 @@ export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<Age
     try {
       extra = await opts.finalize(result)
     } catch (err) {
-      const why = `Cleaning up after the agent failed: ${err instanceof Error ? err.message : String(err)}`
+      const why = `Cleaning up after the agent failed: ${errorMessage(err)}`
       result.error = result.error ? `${result.error}\n${why}` : why
     }
   }

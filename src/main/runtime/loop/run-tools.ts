@@ -8,6 +8,7 @@ import { redactText, redactValue } from '../../../shared/redact'
 import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface ToolCall {
   id: string
@@ -44,7 +45,7 @@ const NOT_RUN = (name: string) => `${name} was not run: the agent was stopped.`
 /** A call that threw: what the model is told. */
 function failure(name: string, err: unknown, signal: AbortSignal): ToolResult {
   if (signal.aborted) return { content: INTERRUPTED(name), isError: true }
-  return { content: `${name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true }
+  return { content: `${name} failed: ${errorMessage(err)}`, isError: true }
 }
 
 /** Runs input the tool's `parse` accepted: not at all once the agent is stopped, and never throws. */

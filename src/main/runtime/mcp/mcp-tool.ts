@@ -7,6 +7,7 @@ import type { Tool, ToolResult } from '../tools/define-tool'
 import type { McpConnection, McpToolInfo } from './connect'
 import { mcpToolName } from './server-config'
 import { mcpResultToToolResult } from './tool-result'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Claude Code cuts MCP tool descriptions here: some servers ship whole manuals. */
 const MAX_DESCRIPTION_CHARS = 2048
@@ -95,7 +96,7 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
           if (err.code === ErrorCode.MethodNotFound) return fail(`${label} does not offer this tool any more: ${err.message}.`)
           if (err.code === ErrorCode.RequestTimeout) return fail(`${label} did not answer within ${Math.round((opts.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS) / 1000)} s.`)
         }
-        return fail(`${label} failed: ${err instanceof Error ? err.message : String(err)}`)
+        return fail(`${label} failed: ${errorMessage(err)}`)
       }
     }
   }

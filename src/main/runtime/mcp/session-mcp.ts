@@ -12,6 +12,7 @@ import { McpStartError } from './errors'
 import type { McpConfig, McpScope, McpServerEntry } from './load-config'
 import { createMcpTool } from './mcp-tool'
 import { describeTransport, mcpToolName, normalizeMcpName, type McpTransportConfig } from './server-config'
+import { errorMessage } from '../../../shared/error-message'
 
 // The MCP SDK costs tens of milliseconds to load; sessions without servers never pay for it.
 const loadConnect = async () => (await import('./connect')).connectMcpServer
@@ -117,7 +118,7 @@ export class SessionMcp {
           }
           live.tools = this.toolsOf(live.connection)
         } catch (err) {
-          live.error = err instanceof McpStartError ? err.message : `MCP server "${entry.name}" failed to start: ${err instanceof Error ? err.message : String(err)}`
+          live.error = err instanceof McpStartError ? err.message : `MCP server "${entry.name}" failed to start: ${errorMessage(err)}`
         }
       }
       if (live.error && agentId) this.opts.report(agentId, `${live.error} Its tools are not available; the other tools work as usual.`)
@@ -178,7 +179,7 @@ export class SessionMcp {
           owned.push(conn)
           tools.push(...this.toolsOf(conn))
         } catch (err) {
-          const why = err instanceof McpStartError ? err.message : `MCP server "${ref.name}" failed to start: ${err instanceof Error ? err.message : String(err)}`
+          const why = err instanceof McpStartError ? err.message : `MCP server "${ref.name}" failed to start: ${errorMessage(err)}`
           this.opts.report(agent.id, `${why} Agent ${agent.agentType} declares this server; its tools are not available, the other tools work as usual.`)
         }
       })

@@ -6,6 +6,7 @@
 import { isBareWord } from '../../../shared/settings-fields'
 import { UnknownModelError } from './errors'
 import type { ModelClient, ModelListing } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export const MODEL_FAMILIES = ['haiku', 'sonnet', 'opus'] as const
 export type ModelFamily = (typeof MODEL_FAMILIES)[number]
@@ -132,6 +133,6 @@ export async function refreshModelAliases(
     const models = await client.listModels(signal)
     return { aliases: aliasesFromListing(models, current), refreshed: true }
   } catch (err) {
-    return { aliases: { ...current }, refreshed: false, error: err instanceof Error ? err.message : String(err) }
+    return { aliases: { ...current }, refreshed: false, error: errorMessage(err) }
   }
 }

@@ -6,6 +6,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import type { ContentBlock } from '../../../shared/events'
 import type { TokenCounts } from './pricing'
 import type { StreamHandlers } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 type Building =
   | { type: 'text'; text: string }
@@ -153,7 +154,7 @@ function parseToolInput(json: string, onError: (message: string) => void): unkno
   try {
     return JSON.parse(json)
   } catch (err) {
-    onError(`${(err as Error).message}. The input received was: ${json.length > 500 ? json.slice(0, 500) + '…' : json}`)
+    onError(`${errorMessage(err)}. The input received was: ${json.length > 500 ? json.slice(0, 500) + '…' : json}`)
     return {}
   }
 }

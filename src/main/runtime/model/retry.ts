@@ -3,6 +3,7 @@
 // half-way through a message; the client retries whole attempts itself.
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
 import { StreamIncompleteError } from './errors'
+import { errorMessage } from '../../../shared/error-message'
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529])
 const RETRYABLE_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'])
@@ -52,7 +53,7 @@ const isUnreachable = (err: unknown) => causes(err).some((e) => typeof e.code ==
  * "Connection error."; what a person can act on ("connect ECONNREFUSED 127.0.0.1:9") is further in.
  */
 function rootMessage(err: unknown): string {
-  let message = err instanceof Error ? err.message : String(err)
+  let message = errorMessage(err)
   for (const e of causes(err).slice(1)) if (typeof e.message === 'string' && e.message) message = e.message
   return message
 }
@@ -75,7 +76,7 @@ export function describeFailure(err: unknown): FailureInfo {
   }
   if (isUnreachable(err)) return { retryable: true, unreachable: true, message: `Could not reach the API: ${rootMessage(err)}` }
   if (isNetworkError(err)) return { retryable: true, message: `The connection dropped: ${rootMessage(err)}` }
-  return { retryable: false, message: err instanceof Error ? err.message : String(err) }
+  return { retryable: false, message: errorMessage(err) }
 }
 
 /** Where a base URL was set, so a failure can say where to correct it. */

@@ -7,6 +7,7 @@ import { buildSystemPrompt, loadAgentMemory, loadSkills, type ClaudeMdEntry } fr
 import type { SkillEntry } from '../context/skill-index'
 import type { GitProbe } from '../worktrees'
 import type { AgentHandle } from './agent-registry'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface PromptSources {
   /** The session's folder: the original checkout. */
@@ -31,7 +32,7 @@ export async function agentSystemPrompt(
     // A memory that cannot be used (a pipe, a link out of the project) is said, and the agent runs without it.
     def.memory
       ? loadAgentMemory({ agentType: def.agentType, scope: def.memory, cwd: src.cwd, home: src.home }).catch((err: unknown) => {
-          src.warn?.(`${err instanceof Error ? err.message : String(err)}; the agent runs without its memory.`)
+          src.warn?.(`${errorMessage(err)}; the agent runs without its memory.`)
           return undefined
         })
       : undefined,

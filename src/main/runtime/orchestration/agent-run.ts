@@ -15,6 +15,7 @@ import type { AgentHandle } from './agent-registry'
 import { reportIntent } from './delivery'
 import { runAgentOnce } from './run-agent-once'
 import type { ChildResult, RunRequest, SessionContext } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -39,7 +40,7 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
       // and the restart would run a finished agent again and report it twice).
       await session.durable(handle.id)
     } catch (err) {
-      result = notStarted(handle, 'failed', `Internal error while running the agent: ${err instanceof Error ? err.message : String(err)}`)
+      result = notStarted(handle, 'failed', `Internal error while running the agent: ${errorMessage(err)}`)
     }
     // A run that never started emitted no agent_end: its outcome still reaches the agent's state as an event.
     if (result.notStarted) emitStatus(session, handle, result.status, result.error)
@@ -113,7 +114,7 @@ async function runOnce(session: SessionContext, handle: AgentHandle, req: RunReq
         try {
           worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
         } catch (err) {
-          return notStarted(handle, 'failed', `Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
+          return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
         }
         handle.cwd = worktree.cwd
         handle.worktree = { path: worktree.path, branch: worktree.branch }

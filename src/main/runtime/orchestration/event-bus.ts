@@ -1,6 +1,7 @@
 // The session's event bus: every agent of a session emits here; transcripts, the UI pump and the CLI
 // subscribe. A listener that throws is reported once and never breaks the agents or other listeners.
 import type { AgentEvent } from '../../../shared/events'
+import { errorMessage } from '../../../shared/error-message'
 
 export type EventListener = (event: AgentEvent) => void
 
@@ -19,7 +20,7 @@ export class EventBus {
       try {
         listener(event)
       } catch (err) {
-        console.error(`fanout: an event listener failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`)
+        console.error(`fanout: an event listener failed on ${event.type}: ${errorMessage(err)}`)
       }
     }
   }

@@ -1,22 +1,9 @@
 // Spawn limits for one session: concurrent subagents, nesting depth, total agents and spend.
 // Every refusal is a sentence the parent model (and the user) can read; nothing is dropped silently.
 
-export interface SpawnLimits {
-  /** Subagents running at once; further spawns wait in a queue (status `queued`). */
-  maxConcurrent: number
-  /** Deepest allowed nesting: the main agent is depth 0, its subagents depth 1. */
-  maxDepth: number
-  /** Total subagents one session may create. */
-  maxAgentsPerSession: number
-  /** Session spend ceiling in USD; 0 or Infinity means no ceiling. */
-  budgetUsd: number
-  /** Session ceiling in tokens (input, output and cache, every agent together); 0 means no ceiling. */
-  budgetTokens: number
-  /** Turns of any agent's run (the main agent's and every subagent's) that has no maxTurns of its own. */
-  maxTurns: number
-}
+import type { SpawnLimits } from '../../../shared/spawn-limits'
 
-export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 }
+export { DEFAULT_LIMITS, type SpawnLimits } from '../../../shared/spawn-limits'
 
 /** What the session has spent so far (before a restart too). */
 export interface Spent {

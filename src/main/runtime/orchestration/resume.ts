@@ -19,6 +19,7 @@ import { MAIN_DEFINITION } from './main-agent'
 import { MAIN_AGENT_TYPE } from './main-prompt'
 import { childPermissionMode } from './spawn'
 import type { SessionContext } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export { RESUME_AFTER_RESTART_NOTE }
 
@@ -207,7 +208,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       }
       resumed.push(handle.id)
     } catch (err) {
-      problems.push(`Agent ${state.agentId} was not resumed: ${err instanceof Error ? err.message : String(err)}`)
+      problems.push(`Agent ${state.agentId} was not resumed: ${errorMessage(err)}`)
     }
   }
   // Agents that were not cut off but had deliveries waiting (a message that was to resume them, a report):
@@ -220,7 +221,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       ctx.resumeFromInbox(handle, handle.parentId ?? ctx.mainAgentId)
       resumed.push(handle.id)
     } catch (err) {
-      problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${err instanceof Error ? err.message : String(err)}`)
+      problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${errorMessage(err)}`)
     }
   }
   if (mainCutOff) {

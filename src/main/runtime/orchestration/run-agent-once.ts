@@ -17,6 +17,7 @@ import { inboxPrompt } from './delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
 import { runTools } from './fork'
 import type { SessionContext } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 /** What to run: everything that is not already on the agent's handle. */
 export interface AgentRunSpec {
@@ -90,7 +91,7 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
     if (leftover && result.status !== 'stopped') await compactIdle(session, handle, leftover.instructions).catch(() => undefined)
     return result
   } finally {
-    await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${err instanceof Error ? err.message : String(err)}`)))
+    await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${errorMessage(err)}`)))
   }
 }
 

@@ -10,6 +10,7 @@ import { defineTool, type Tool } from '../tools/define-tool'
 import type { AgentHandle } from './agent-registry'
 import { formatAgentMessage } from './delivery'
 import type { Delivery, SessionContext } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export const SEND_MESSAGE_TOOL_NAME = 'SendMessage'
 
@@ -84,7 +85,7 @@ export async function claimMailbox(session: SessionContext, handle: AgentHandle)
         }
       })
     } catch (err) {
-      session.onError(new Error(`Could not read the mailbox of agent ${handle.id}: ${err instanceof Error ? err.message : String(err)}`))
+      session.onError(new Error(`Could not read the mailbox of agent ${handle.id}: ${errorMessage(err)}`))
     }
   }
 }
@@ -120,7 +121,7 @@ export function createSendMessageTool(session: MessagingSession, caller: AgentHa
         const shown = out.agentId ? (session.registry.get(out.agentId)?.name ?? out.agentId) : input.to
         return { content: CONFIRMATION[out.delivery](shown), details: { to: input.to, ...out } }
       } catch (err) {
-        return { content: err instanceof Error ? err.message : String(err), isError: true }
+        return { content: errorMessage(err), isError: true }
       }
     }
   })

@@ -15,6 +15,7 @@ import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
 import { FORK_AGENT_TYPE, forkMessages } from './fork'
 import { formatAgentReport } from './report'
 import type { RunRequest, SessionContext } from './types'
+import { errorMessage } from '../../../shared/error-message'
 
 export const DEFAULT_SUBAGENT_TYPE = 'general-purpose'
 
@@ -63,7 +64,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
     try {
       await readRepo(parent.cwd)
     } catch (err) {
-      return refuse(`Could not isolate the agent: ${err instanceof Error ? err.message : String(err)}`)
+      return refuse(`Could not isolate the agent: ${errorMessage(err)}`)
     }
   }
 
@@ -136,7 +137,7 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
     // A forkContext agent continues its parent's conversation, so it runs on the parent's model (inherit).
     model = def.forkContext ? parent.model : resolveModel({ override: input.model, definition: def.model, parent: parent.model, aliases: session.aliases })
   } catch (err) {
-    return err instanceof Error ? err.message : String(err)
+    return errorMessage(err)
   }
   const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
   // An agent whose tools come from its own MCP servers has them only once they connect, when it starts.
@@ -169,7 +170,7 @@ async function resumeSubagent(session: SessionContext, caller: AgentHandle, inpu
   try {
     handle = await session.findAgent(id)
   } catch (err) {
-    return refuse(`Agent ${id} cannot be resumed: ${err instanceof Error ? err.message : String(err)}`)
+    return refuse(`Agent ${id} cannot be resumed: ${errorMessage(err)}`)
   }
   if (!handle) return refuse(`There is no agent '${id}' in this session to resume. Start a new agent with the whole task in its prompt.`)
   if (handle.id === session.mainAgentId || handle.id === caller.id) return refuse(`Agent ${handle.id} is ${handle.id === caller.id ? 'you' : 'the main agent'}; only subagents can be resumed.`)

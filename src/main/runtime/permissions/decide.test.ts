@@ -1,26 +1,21 @@
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PermissionMode } from '../../../shared/agent-definition'
-import { makeTempDir, writeTree } from '../tools/test-kit'
+import { useTempDirs, writeTree } from '../tools/test-kit'
 import { decidePermission, type PermissionDecision } from './decide'
 import { emptyRules, rulesFrom, type PermissionRules } from './rules'
 
 let cwd: string
 let outside: string
-const cleanups: Array<() => void> = []
-beforeAll(() => {
-  const a = makeTempDir('fanout-perm-cwd-')
-  const b = makeTempDir('fanout-perm-out-')
-  cleanups.push(a.cleanup, b.cleanup)
-  cwd = a.dir
-  outside = b.dir
+useTempDirs('all', ['fanout-perm-cwd-', 'fanout-perm-out-'], (a, b) => {
+  cwd = a
+  outside = b
   writeTree(cwd, { 'src/a.ts': '', 'docs/x.md': '', 'secrets/key': 'k', '.env': 'X=1' })
   writeTree(outside, { 'etc/file.txt': '' })
   mkdirSync(join(cwd, 'src', 'sub'), { recursive: true })
   symlinkSync(outside, join(cwd, 'src', 'escape'))
 })
-afterAll(() => cleanups.forEach((c) => c()))
 
 const TOOLS = {
   Read: { name: 'Read', readOnly: true },

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createBuiltinTools } from '../tools/index'
-import { makeTempDir, toolContext, writeTree } from '../tools/test-kit'
+import { toolContext, useTempDirs, writeTree } from '../tools/test-kit'
 import { createPermissionGate, type PermissionRequest } from './gate'
 import { headlessPermissions } from './headless'
 import { effectiveMode } from './mode'
@@ -11,15 +11,10 @@ import { runTool } from '../loop/run-tools'
 
 let cwd: string
 let home: string
-const cleanups: Array<() => void> = []
-beforeEach(() => {
-  const a = makeTempDir('fanout-gate-')
-  const b = makeTempDir('fanout-gate-home-')
-  cleanups.push(a.cleanup, b.cleanup)
-  cwd = a.dir
-  home = b.dir
+useTempDirs('each', ['fanout-gate-', 'fanout-gate-home-'], (a, b) => {
+  cwd = a
+  home = b
 })
-afterEach(() => cleanups.splice(0).forEach((c) => c()))
 
 const Bash = { name: 'Bash', readOnly: false }
 const Edit = { name: 'Edit', readOnly: false }

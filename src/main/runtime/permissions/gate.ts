@@ -8,6 +8,7 @@ import type { SandboxLevel } from '../tools/define-tool'
 import { approvedSandbox, decidePermission, type SandboxState } from './decide'
 import { effectiveMode } from './mode'
 import { mergeRules, parseRule, type PermissionRules, type RuleBehavior } from './rules'
+import { errorMessage } from '../../../shared/error-message'
 
 export type PermissionAnswer = 'allow' | 'allow_always' | 'deny'
 
@@ -121,7 +122,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
           cwd: opts.cwd
         })
       } catch (err) {
-        return deny(`${tool.name} was not run: the approval request failed (${err instanceof Error ? err.message : String(err)}).`, tool.name)
+        return deny(`${tool.name} was not run: the approval request failed (${errorMessage(err)}).`, tool.name)
       }
       const approved = (): GateDecision =>
         tool.name === 'Bash' ? { behavior: 'allow', sandbox: approvedSandbox(input, opts.mode, opts.readOnlyAgent === true, sandbox) } : { behavior: 'allow' }

@@ -1,19 +1,14 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, writeTree } from '../tools/test-kit'
+import { describe, expect, it } from 'vitest'
+import { useTempDirs, writeTree } from '../tools/test-kit'
 import { loadPermissionSettings } from './settings'
 
 let project: string
 let home: string
-const cleanups: Array<() => void> = []
-beforeEach(() => {
-  const p = makeTempDir('fanout-settings-project-')
-  const h = makeTempDir('fanout-settings-home-')
-  cleanups.push(p.cleanup, h.cleanup)
-  project = p.dir
-  home = h.dir
+useTempDirs('each', ['fanout-settings-project-', 'fanout-settings-home-'], (p, h) => {
+  project = p
+  home = h
 })
-afterEach(() => cleanups.splice(0).forEach((c) => c()))
 
 const load = () => loadPermissionSettings({ cwd: project, home, managedFile: null })
 const json = (v: unknown) => JSON.stringify(v, null, 2)

@@ -9,6 +9,7 @@ import { PERMISSION_MODES, type Diagnostic, type PermissionMode } from '../../..
 import { readConfigFile } from '../store/read-config'
 import { jsonErrorOffset } from './json-position'
 import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleSource } from './rules'
+import { errorMessage } from '../../../shared/error-message'
 
 export const MANAGED_SETTINGS_FILE = '/etc/claude-code/managed-settings.json'
 
@@ -87,7 +88,7 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
   try {
     json = JSON.parse(text)
   } catch (err) {
-    const message = (err as Error).message
+    const message = errorMessage(err)
     diag(jsonErrorPosition(text), 'error', 'settings-invalid-json', `This settings file is not valid JSON (${message}); none of its permission rules apply until it is fixed.`)
     return
   }

@@ -2,6 +2,7 @@
 // serves only this machine): `xdg-open` on Linux, `open` on macOS, `explorer` on Windows. The Electron app
 // passes shell.openPath instead. A machine without one says so; the path is shown to copy instead.
 import { spawn } from 'node:child_process'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Resolves with null once the opener started, else with why not. */
 export type OpenPath = (path: string) => Promise<string | null>
@@ -15,7 +16,7 @@ export const openWithSystem: OpenPath = (path) =>
     try {
       child = spawn(command, [path], { detached: true, stdio: 'ignore' })
     } catch (err) {
-      resolve(`${command} could not be started: ${(err as Error).message}`)
+      resolve(`${command} could not be started: ${errorMessage(err)}`)
       return
     }
     child.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? `no file manager opener (${command}) is installed here` : `${command} failed: ${err.message}`))

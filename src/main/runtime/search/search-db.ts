@@ -9,6 +9,7 @@
 import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Database as SqliteDatabase } from 'node-sqlite3-wasm'
+import { errorMessage } from '../../../shared/error-message'
 
 // A CommonJS package: required, so its exports are found the same way under Node's ESM loader, the CLI
 // bundle and Electron.
@@ -53,11 +54,11 @@ export function openSearchDb(file: string, schema: string): OpenedDb {
         reason = 'it is from another version of Fanout'
       }
     } catch (err) {
-      reason = `it could not be read (${(err as Error).message})`
+      reason = `it could not be read (${errorMessage(err)})`
     }
     db.close()
   } catch (err) {
-    reason = `it could not be opened (${(err as Error).message})`
+    reason = `it could not be opened (${errorMessage(err)})`
   }
   if (reason) removeDbFiles(file)
   const db = new Database(file)
@@ -73,7 +74,7 @@ export function openSearchDb(file: string, schema: string): OpenedDb {
   } catch (err) {
     db.close()
     removeDbFiles(file)
-    throw new Error(`Could not create the search index ${file}: ${(err as Error).message}`, { cause: err })
+    throw new Error(`Could not create the search index ${file}: ${errorMessage(err)}`, { cause: err })
   }
   return { db, fresh: true, ...(reason ? { reason } : {}) }
 }

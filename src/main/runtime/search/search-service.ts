@@ -7,6 +7,7 @@ import { AllSessionsSearch, type AcrossHit } from './all-sessions-search'
 import { deleteSearchDb, isCorruption } from './search-db'
 import { searchDbPath, SessionSearch, type AgentLabel, type CatchUpProgress, type SessionHit } from './session-search'
 import { allSessionsDbPath } from './all-sessions-search'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface SearchServiceOptions {
   dataDir: string
@@ -88,7 +89,7 @@ export class SearchService {
       return await fn()
     } catch (err) {
       if (!isCorruption(err) || this.closed) throw err
-      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is being rebuilt: ${(err as Error).message}`))
+      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is being rebuilt: ${errorMessage(err)}`))
       this.drop(sessionId)
       deleteSearchDb(searchDbPath(this.o.dataDir, sessionId))
       this.across?.close()
@@ -150,7 +151,7 @@ export class SearchService {
     } catch (err) {
       if (!isCorruption(err) || this.closed) throw err
       // A damaged page the catch-up did not read: rebuilt from the transcripts, then asked again.
-      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is rebuilt: ${(err as Error).message}`))
+      this.o.onError?.(new Error(`The search index of session ${sessionId} was damaged and is rebuilt: ${errorMessage(err)}`))
       this.drop(sessionId)
       deleteSearchDb(searchDbPath(this.o.dataDir, sessionId))
       await this.catchUp(sessionId)

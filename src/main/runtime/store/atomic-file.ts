@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, e.g. 0o600 for secrets. */
@@ -61,7 +62,7 @@ export async function readJsonFile(file: string): Promise<unknown | null> {
   try {
     return JSON.parse(text)
   } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`, { cause: err })
+    throw new Error(`${file} is not valid JSON: ${errorMessage(err)}`, { cause: err })
   }
 }
 

@@ -3,6 +3,7 @@
 import { mkdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, posix, resolve, win32 } from 'node:path'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface DataDirOptions {
   platform?: NodeJS.Platform
@@ -115,7 +116,7 @@ export async function checkDataDirWritable(dataDir: string): Promise<void> {
           ? `${dir} is on a read-only file system`
           : code === 'ENOSPC' || code === 'EDQUOT'
             ? `the disk holding ${dir} is full`
-            : `${dir} cannot be written (${(err as Error).message})`
+            : `${dir} cannot be written (${errorMessage(err)})`
     throw new DataDirError(`Cannot record sessions in the data folder ${dataDir}: ${why}. Fix that, or set FANOUT_DATA_DIR to a folder you can write to.`, { cause: err })
   }
 }

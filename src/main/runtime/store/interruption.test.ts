@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { transcriptPath } from './data-dir'
 import { interruptedEnd, INTERRUPTED_AGENT_ERROR } from './interruption'
@@ -6,19 +6,14 @@ import { listSessions } from './list-sessions'
 import { openSession } from './open-session'
 import { replaySession } from './session-fold'
 import { createSessionRecorder } from './session-recorder'
-import { eventsFor, recordCrashed, tempDataDir } from './test-fixtures'
+import { eventsFor, recordCrashed, sessionAgents, useTempDataDir } from './test-fixtures'
 import { readTranscript } from './transcript-reader'
 import { readViewCheckpoint } from './view-checkpoint'
 
 let dataDir: string
-let cleanup: () => Promise<void>
-beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
-afterEach(() => cleanup())
+useTempDataDir((dir) => (dataDir = dir))
 
-const sessionId = 'sess-crash'
-const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
-const done = eventsFor({ sessionId, agentId: 'docs-1', parentAgentId: 'main', parentToolUseId: 't-docs' })
-const cut = eventsFor({ sessionId, agentId: 'explore-1', parentAgentId: 'main', parentToolUseId: 't-explore' })
+const { sessionId, main, done, cut } = sessionAgents('sess-crash', { done: ['docs-1', 't-docs'], cut: ['explore-1', 't-explore'] })
 
 /** A fan-out cut off mid-run: one subagent finished, the other was inside a Grep, streaming text. */
 function fanOut(): AgentEvent[] {

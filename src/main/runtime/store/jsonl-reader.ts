@@ -1,6 +1,7 @@
 // Streams a JSONL file line by line without loading it whole, and tells a complete line from a torn
 // last line (a writer that stopped mid-line, e.g. a crash). Parsing errors are reported, never thrown.
 import { createReadStream } from 'node:fs'
+import { errorMessage } from '../../../shared/error-message'
 
 export type JsonlLine =
   | { line: number; ok: true; value: unknown; /** false for a last line with no newline after it */ terminated: boolean }
@@ -60,7 +61,7 @@ export function parseLine({ line, text, terminated }: RawLine): JsonlLine {
   try {
     return { line, ok: true, value: JSON.parse(text), terminated }
   } catch (err) {
-    return { line, ok: false, text, error: (err as Error).message, terminated }
+    return { line, ok: false, text, error: errorMessage(err), terminated }
   }
 }
 

@@ -5,6 +5,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { mkdir, open } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface JsonlWriterOptions<T> {
   /** How long values wait to be written with later ones. Default 16 ms. */
@@ -133,7 +134,7 @@ export class JsonlWriter<T = unknown> {
       } catch (err) {
         this.unwritten = text
         this.headerUnwritten = withHeader
-        this.lastError = new Error(`Could not write ${this.file}: ${(err as Error).message}`, { cause: err })
+        this.lastError = new Error(`Could not write ${this.file}: ${errorMessage(err)}`, { cause: err })
         // Reported once per outage, not once per batch (a full disk would otherwise log 60 times a second).
         if (!this.failing) (this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
         this.failing = true
@@ -149,7 +150,7 @@ export class JsonlWriter<T = unknown> {
         out += JSON.stringify(value) + '\n'
       } catch (err) {
         // One unserializable value (a cycle, a BigInt) must not cost the rest of the batch.
-        const e = new Error(`Dropped a value that cannot be written to ${this.file} as JSON: ${(err as Error).message}`)
+        const e = new Error(`Dropped a value that cannot be written to ${this.file} as JSON: ${errorMessage(err)}`)
         ;(this.opts.onError ?? ((x) => console.error(x.message)))(e)
       }
     }

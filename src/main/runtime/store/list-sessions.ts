@@ -9,6 +9,7 @@ import { mapLimit } from './map-limit'
 import { openSession } from './open-session'
 import type { SessionIndex, SessionStatus } from './session-index'
 import { effectiveStatus, readSessionIndex } from './session-index-file'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface SessionSummary {
   sessionId: string
@@ -45,14 +46,14 @@ export async function listSessions(dataDir: string): Promise<SessionList> {
     names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name)
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return { sessions: [], problems: [] }
-    throw new Error(`Cannot list sessions in ${root}: ${(err as Error).message}`, { cause: err })
+    throw new Error(`Cannot list sessions in ${root}: ${errorMessage(err)}`, { cause: err })
   }
   const problems: SessionListProblem[] = []
   const found = await mapLimit(names, 32, async (name): Promise<SessionSummary | null> => {
     try {
       return await readSessionSummary(dataDir, name)
     } catch (err) {
-      problems.push({ sessionId: name, dir: join(root, name), message: `Session ${name} skipped: ${(err as Error).message}` })
+      problems.push({ sessionId: name, dir: join(root, name), message: `Session ${name} skipped: ${errorMessage(err)}` })
       return null
     }
   })

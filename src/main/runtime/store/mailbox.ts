@@ -15,6 +15,7 @@ import { appendFile, mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createExclusive, errorCode, writeJsonAtomic } from './atomic-file'
 import { assertSafeId, mailboxDir } from './data-dir'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface MailboxMessage {
   /** Unique id, so a consumer can tell messages apart (and de-duplicate across its own retries). */
@@ -157,7 +158,7 @@ function parseMessages(text: string, file: string, opts: MailboxOptions): Mailbo
       if (typeof m?.id !== 'string' || typeof m.text !== 'string') throw new Error('not a message')
       out.push(m)
     } catch (err) {
-      opts.onProblem?.(`${file}: skipped a line that is not a message (${(err as Error).message}): ${line.slice(0, 80)}`)
+      opts.onProblem?.(`${file}: skipped a line that is not a message (${errorMessage(err)}): ${line.slice(0, 80)}`)
     }
   }
   return out

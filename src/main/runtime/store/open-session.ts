@@ -12,6 +12,7 @@ import { emptyIndex, finalizeIndex, isTerminalStatus, SessionIndexBuilder, type 
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { mapLimit } from './map-limit'
 import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript-reader'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface OpenedSession {
   /** The rebuilt index; `status` is `interrupted` when the session's writer went away mid-run. */
@@ -47,7 +48,7 @@ export async function openSession(dataDir: string, sessionId: string, readOption
     stored = await readSessionIndex(dataDir, sessionId)
   } catch (err) {
     storedBroken = true
-    notes.push(`session.json could not be read, rebuilt from transcripts: ${(err as Error).message}`)
+    notes.push(`session.json could not be read, rebuilt from transcripts: ${errorMessage(err)}`)
   }
 
   const files = await listTranscripts(agentsDir(dataDir, sessionId))
@@ -116,7 +117,7 @@ async function listTranscripts(dir: string): Promise<string[]> {
     return names.filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, n))
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return []
-    throw new Error(`Cannot list ${dir}: ${(err as Error).message}`, { cause: err })
+    throw new Error(`Cannot list ${dir}: ${errorMessage(err)}`, { cause: err })
   }
 }
 

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { jsonErrorOffset } from '../permissions/json-position'
 import { isPlaceholder } from '../security/placeholders'
+import { errorMessage } from '../../../shared/error-message'
 
 /** Settings and .mcp.json files: far larger than any real one. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024
@@ -28,7 +29,7 @@ export function readConfigBytes(file: string, maxBytes = MAX_CONFIG_BYTES): Byte
   } catch (err) {
     if (code(err) === 'ELOOP') return { error: 'is a symbolic link that loops; it is not read' }
     if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return { missing: true }
-    return { error: `could not be read (${code(err) ?? (err instanceof Error ? err.message : String(err))})` }
+    return { error: `could not be read (${code(err) ?? errorMessage(err)})` }
   }
   try {
     const st = fstatSync(fd)
@@ -44,7 +45,7 @@ export function readConfigBytes(file: string, maxBytes = MAX_CONFIG_BYTES): Byte
     }
     return { bytes: buf.subarray(0, read) }
   } catch (err) {
-    return { error: `could not be read (${code(err) ?? (err instanceof Error ? err.message : String(err))})` }
+    return { error: `could not be read (${code(err) ?? errorMessage(err)})` }
   } finally {
     closeSync(fd)
   }

@@ -1,5 +1,5 @@
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, type TranscriptItem } from '../../../shared/view/session-state'
@@ -7,17 +7,13 @@ import { transcriptPath } from './data-dir'
 import { openSession } from './open-session'
 import { foldSession, replaySession } from './session-fold'
 import { createSessionRecorder } from './session-recorder'
-import { eventsFor, tempDataDir } from './test-fixtures'
+import { sessionAgents, useTempDataDir } from './test-fixtures'
 import { readViewCheckpoint, viewCheckpointPath } from './view-checkpoint'
 
 let dataDir: string
-let cleanup: () => Promise<void>
-beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
-afterEach(() => cleanup())
+useTempDataDir((dir) => (dataDir = dir))
 
-const sessionId = 'sess-cp'
-const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
-const child = eventsFor({ sessionId, agentId: 'child-1', parentAgentId: 'main', parentToolUseId: 't-agent' })
+const { sessionId, main, child } = sessionAgents('sess-cp', { child: ['child-1', 't-agent'] })
 
 async function record(events: AgentEvent[]): Promise<void> {
   const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', onError: (err) => { throw err } })

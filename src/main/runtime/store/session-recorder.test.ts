@@ -1,22 +1,17 @@
 import { readFile, rm, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { openSession } from './open-session'
 import { readSessionIndex } from './session-index-file'
 import { createSessionRecorder } from './session-recorder'
-import { eventsFor, tempDataDir } from './test-fixtures'
+import { eventsFor, sessionAgents, useTempDataDir } from './test-fixtures'
 import { readTranscript } from './transcript-reader'
 
 let dataDir: string
-let cleanup: () => Promise<void>
-beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
-afterEach(() => cleanup())
+useTempDataDir((dir) => (dataDir = dir))
 
-const sessionId = 'sess-1'
-const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
-const child = eventsFor({ sessionId, agentId: 'explore-1', parentAgentId: 'main', parentToolUseId: 'toolu_1' })
-const grandchild = eventsFor({ sessionId, agentId: 'deep-1', parentAgentId: 'explore-1', parentToolUseId: 'toolu_9' })
+const { sessionId, main, child, grandchild } = sessionAgents('sess-1', { child: ['explore-1', 'toolu_1'], grandchild: ['deep-1', 'toolu_9', 'explore-1'] })
 
 /** A small session: main spawns an Explore agent that spawns another; all usage arrives as usage events except deep-1's. */
 function script(): AgentEvent[] {

@@ -4,12 +4,13 @@
 import { z } from 'zod'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
+import { DEFAULT_LIMITS } from '../../../shared/spawn-limits'
 import { CLEARING_CHOICES, DEFAULT_CONTEXT_SETTINGS } from '../compaction/context-settings'
 import { DEFAULT_MODEL_ALIASES } from '../model/aliases'
 import { EFFORT_LEVELS } from '../model/effort'
-import { DEFAULT_LIMITS } from '../orchestration/limits'
 import { readJsonFile, writeJsonAtomic } from './atomic-file'
 import { ensureDataDir, settingsPath } from './data-dir'
+import { errorMessage } from '../../../shared/error-message'
 
 export const THEMES = ['system', 'light', 'dark'] as const
 
@@ -197,7 +198,7 @@ export async function loadSettings(dataDir: string): Promise<LoadedSettings> {
   try {
     raw = await readJsonFile(file)
   } catch (err) {
-    return { settings: settingsSchema.parse({}), problems: [`${(err as Error).message}; using defaults (the file is left untouched)`], file, exists: true }
+    return { settings: settingsSchema.parse({}), problems: [`${errorMessage(err)}; using defaults (the file is left untouched)`], file, exists: true }
   }
   return { ...parseSettings(raw ?? {}, file), file, exists: raw !== null }
 }

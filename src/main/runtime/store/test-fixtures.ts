@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
 import type { AgentEvent, ChatMessage, EventPayload } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import { readSessionIndex, writeSessionIndex } from './session-index-file'
@@ -48,6 +49,29 @@ export function eventsFor(ref: AgentRef) {
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, ...usage }
       })
   }
+}
+
+/** A new data folder for every test, removed after it; `use` gets its path before the test runs. */
+export function useTempDataDir(use: (dir: string) => void): void {
+  let cleanup: (() => Promise<void>) | undefined
+  beforeEach(async () => {
+    const made = await tempDataDir()
+    cleanup = made.cleanup
+    use(made.dir)
+  })
+  afterEach(() => cleanup?.())
+}
+
+/**
+ * Event builders for the agents of one session: `main` (no parent) and each subagent named by its builder's
+ * name as `[agentId, parentToolUseId, parentAgentId]` (the parent is `main` unless said).
+ */
+export function sessionAgents<K extends string>(sessionId: string, subagents: Record<K, [string, string, string?]>) {
+  const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
+  const built = Object.fromEntries(
+    Object.entries<[string, string, string?]>(subagents).map(([name, [agentId, parentToolUseId, parentAgentId = 'main']]) => [name, eventsFor({ sessionId, agentId, parentAgentId, parentToolUseId })])
+  ) as Record<K, typeof main>
+  return { sessionId, main, ...built }
 }
 
 /** A pid no process has (above the largest pid_max Linux allows): the writer of a session that crashed. */

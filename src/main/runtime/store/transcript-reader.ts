@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../../../shared/events'
 import { parseLine, readRawLines, type RawLine } from './jsonl-reader'
 import { isEventLike, isHeader, streamEnd, TRANSCRIPT_VERSION, type TranscriptHeader } from './transcript-format'
+import { errorMessage } from '../../../shared/error-message'
 
 export type TranscriptIssueKind = 'torn-last-line' | 'corrupt-line' | 'not-an-event' | 'missing-header' | 'unsupported-version'
 
@@ -103,7 +104,7 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
     settle(true)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`Transcript not found: ${file}`, { cause: err })
-    throw new Error(`Cannot read transcript ${file}: ${(err as Error).message}`, { cause: err })
+    throw new Error(`Cannot read transcript ${file}: ${errorMessage(err)}`, { cause: err })
   }
   return out
 }

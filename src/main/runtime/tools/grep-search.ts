@@ -10,6 +10,7 @@ import { RG_BASE_ARGS } from './list-files'
 import { runRipgrep } from './ripgrep'
 import { rustRegex } from './rust-regex'
 import { IN_PROCESS_SEARCH_UP_TO, smallTreeFiles } from './search-engine'
+import { errorMessage } from '../../../shared/error-message'
 
 export interface GrepQuery {
   pattern: string
@@ -120,7 +121,7 @@ export function compileGrepRegex(pattern: string, ignoreCase: boolean, multiline
     try {
       return new RegExp(pattern, flags)
     } catch (err) {
-      throw new GrepInputError(`Invalid regex pattern: ${(err as Error).message}`)
+      throw new GrepInputError(`Invalid regex pattern: ${errorMessage(err)}`)
     }
   }
 }

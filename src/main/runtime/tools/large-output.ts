@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { truncateOutput } from './define-tool'
+import { errorMessage } from '../../../shared/error-message'
 
 /** How much of a saved output the model sees. */
 export const PREVIEW_CHARS = 2_000
@@ -39,7 +40,7 @@ export async function limitOutput(content: string, cap: number, dir: string | un
     await mkdir(dir, { recursive: true })
     await writeFile(file, content, { mode: 0o600 })
   } catch (err) {
-    return `${truncateOutput(content, cap)}\n[The whole output could not be saved to ${file}: ${err instanceof Error ? err.message : String(err)}]`
+    return `${truncateOutput(content, cap)}\n[The whole output could not be saved to ${file}: ${errorMessage(err)}]`
   }
   const lines = content.split('\n').length
   return `${preview(content)}\n\n${savedOutputNote(file, content.length, lines)}`

@@ -5,6 +5,7 @@ import { extname } from 'node:path'
 import { z } from 'zod'
 import { fileTool } from './file-tool'
 import { writeAndRecord } from './write'
+import { errorMessage } from '../../../shared/error-message'
 
 const schema = z.object({
   notebook_path: z.string().min(1).describe('The path of the .ipynb file (absolute, or relative to the working directory)'),
@@ -49,7 +50,7 @@ export const NOTEBOOK_EDIT_TOOL = fileTool({ name: 'NotebookEdit', readOnly: fal
     try {
       nb = JSON.parse(await readFile(abs, 'utf8'))
     } catch (err) {
-      return { content: `${shown} is not valid notebook JSON: ${(err as Error).message}`, isError: true }
+      return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
     }
     if (!Array.isArray(nb.cells)) return { content: `${shown} has no "cells" array; it is not a Jupyter notebook.`, isError: true }
     const cells = nb.cells

@@ -6,6 +6,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { savedOutputNote } from './large-output'
+import { errorMessage } from '../../../shared/error-message'
 
 export class OutputCapture {
   private head = ''
@@ -48,7 +49,7 @@ export class OutputCapture {
       }
       this.write(text)
     } catch (err) {
-      this.spoolError = err instanceof Error ? err.message : String(err)
+      this.spoolError = errorMessage(err)
     }
   }
 

@@ -2,7 +2,8 @@
 // tool is that file plus one line here (DESIGN.md, "Adding a tool"). Order matters: it is the order of the
 // tools in every request, which the prompt cache keys on.
 import { BASH_TOOL } from './bash'
-import type { BuiltinTool, Tool } from './define-tool'
+import type { BuiltinTool } from './builtin-tool'
+import type { Tool } from './define-tool'
 import { EDIT_TOOL } from './edit'
 import { FileState } from './file-state'
 import { GLOB_TOOL } from './glob'

@@ -1,12 +1,51 @@
 // Shared by the tool and permission tests: real temp directories and a ToolContext.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import type { ToolContext } from './define-tool'
 
 export function makeTempDir(prefix = 'fanout-tools-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * Temporary folders for a test file, one per prefix: new ones for every test (`each`) or one set for the
+ * whole file (`all`), removed after; `use` gets them as soon as they are made (to keep or fill them).
+ */
+export function useTempDirs(when: 'each' | 'all', prefixes: string[], use: (...dirs: string[]) => void): void {
+  const cleanups: Array<() => void> = []
+  ;(when === 'each' ? beforeEach : beforeAll)(() => {
+    const made = prefixes.map((prefix) => makeTempDir(prefix))
+    cleanups.push(...made.map((m) => m.cleanup))
+    use(...made.map((m) => m.dir))
+  })
+  ;(when === 'each' ? afterEach : afterAll)(() => cleanups.splice(0).forEach((c) => c()))
+}
+
+/**
+ * A temporary root (its real path: the runtime compares resolved folders) holding `project/.claude/` and each
+ * other folder named, for tests that open a project as the app does. Left for the OS to clear.
+ */
+export function tempProjectRoot(prefix: string, ...folders: string[]): { root: string; project: string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  const project = join(root, 'project')
+  for (const dir of [join(project, '.claude'), ...folders.map((f) => join(root, f))]) mkdirSync(dir, { recursive: true })
+  return { root, project }
+}
+
+/**
+ * What a test started and must stop (hosts, servers), pushed as it goes and undone after the test, last
+ * first and each awaited; `first` runs before them (e.g. closing shared fixtures).
+ */
+export function undoAfterEach(first?: () => unknown): Array<() => unknown> {
+  const undo: Array<() => unknown> = []
+  afterEach(async () => {
+    await first?.()
+    for (const u of undo.splice(0).reverse()) await u()
+  })
+  return undo
 }
 
 /** Writes files (path → content) under root; optional mtimes (seconds since epoch) for stable ordering. */

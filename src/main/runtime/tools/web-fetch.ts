@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { builtinTool } from './builtin-tool'
 import { htmlToText } from './html-to-text'
+import { errorMessage } from '../../../shared/error-message'
 
 export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024
 export const WEB_FETCH_MAX_CHARS = 60_000
@@ -30,7 +31,7 @@ function describeFetchError(err: unknown): string {
   const code = cause?.code
   if (code && NETWORK_CODES[code]) return `${NETWORK_CODES[code]} (${code})`
   if ((err as Error).name === 'TimeoutError') return `no response within ${WEB_FETCH_TIMEOUT_MS / 1000} s`
-  return cause?.message ?? (err as Error).message
+  return cause?.message ?? errorMessage(err)
 }
 
 async function readCapped(res: Response, max: number): Promise<{ bytes: Buffer; cut: boolean }> {

@@ -3,6 +3,7 @@
 import { realpath, stat } from 'node:fs/promises'
 import type { SimpleGit } from 'simple-git'
 import { childEnv } from '../security/child-env'
+import { errorMessage } from '../../../shared/error-message'
 
 /**
  * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
@@ -73,7 +74,7 @@ export async function isDirectory(path: string): Promise<boolean> {
 }
 
 export function errorText(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err)
+  const message = errorMessage(err)
   return message.trim()
 }
 

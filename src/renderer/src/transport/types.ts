@@ -37,6 +37,5 @@ export function callError(error: IpcError): CallError {
   return new CallError(error.code, error.message, fields)
 }
 
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
+/** The renderer's name for the shared `errorMessage`. */
+export { errorMessage as errorText } from '../../../shared/error-message'

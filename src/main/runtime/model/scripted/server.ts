@@ -13,6 +13,7 @@ import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } f
 import { contextWindowFor } from '../context-window'
 import { applyContextManagement, promptTooLongMessage } from './usage'
 import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
+import { errorMessage } from '../../../../shared/error-message'
 
 export interface ScriptedModelInfo {
   id: string
@@ -175,7 +176,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       reply = await opts.respond(rec, { index: rec.index, attempt, requests })
     } catch (err) {
       // A script bug must fail the test clearly, not look like a retryable server fault.
-      const message = `scripted server: respond() threw: ${err instanceof Error ? err.message : String(err)}`
+      const message = `scripted server: respond() threw: ${errorMessage(err)}`
       return sendError(res, { status: 400, errorType: 'invalid_request_error', message }, requestId)
     }
     const delay = latencyOf() + (reply.delayMs ?? 0)

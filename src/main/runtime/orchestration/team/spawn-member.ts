@@ -10,6 +10,7 @@ import { AGENT_TOOL_NAME } from '../agent-tool'
 import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn'
 import type { SessionContext } from '../types'
 import { LEAD_ONLY, MEMBER_TOOL_NAMES } from './names'
+import { errorMessage } from '../../../../shared/error-message'
 
 export interface MemberInput {
   name: string
@@ -43,7 +44,7 @@ export function planMember(s: SessionContext, lead: AgentHandle, m: MemberInput)
   try {
     model = resolveModel({ override: m.model, definition: def.model, parent: lead.model, aliases: s.aliases })
   } catch (err) {
-    return `Member ${m.name}: ${err instanceof Error ? err.message : String(err)}`
+    return `Member ${m.name}: ${errorMessage(err)}`
   }
   const resolution = resolveAgentTools(def, s.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: true })
   if (resolution.error) return `Member ${m.name}: ${resolution.error}`

@@ -6,6 +6,7 @@ import type { TeamSnapshot } from '../../../../shared/team'
 import { OpLog } from './op-log'
 import { applyOp, emptyTeamState, type OpOutcome, type TeamState } from './team-fold'
 import type { TeamOp, TeamOpInput } from './team-ops'
+import { errorMessage } from '../../../../shared/error-message'
 
 export interface TeamBoardOptions {
   /** Called after a read that changed the team, with the state as it now stands (do not keep it: copy). */
@@ -68,7 +69,7 @@ export class TeamBoard {
       return applyOp(this.state, op)
     } catch (err) {
       // A record edited by hand into a shape the fold cannot read: skipped the same way by every reader.
-      this.opts.onProblem?.(`${this.file}: skipped a malformed ${op.op} operation: ${err instanceof Error ? err.message : String(err)}`)
+      this.opts.onProblem?.(`${this.file}: skipped a malformed ${op.op} operation: ${errorMessage(err)}`)
       return { ok: false, error: `malformed ${op.op} operation` }
     }
   }

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { childEnv } from '../child-env'
 import { mountPoints } from './mount-points'
+import { errorMessage } from '../../../../shared/error-message'
 
 type Srt = typeof import('@anthropic-ai/sandbox-runtime')
 
@@ -158,7 +159,7 @@ export class SandboxRuntime {
       return { available: true, startMs: Math.round(performance.now() - started) }
     } catch (err) {
       initialized = undefined
-      return { available: false, reason: `the sandbox could not start (${err instanceof Error ? err.message : String(err)})` }
+      return { available: false, reason: `the sandbox could not start (${errorMessage(err)})` }
     }
   }
 
