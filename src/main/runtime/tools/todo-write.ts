@@ -2,25 +2,12 @@
 // the UI gets the new and previous lists in details.
 import { z } from 'zod'
 import { builtinTool } from './builtin-tool'
+import { type Todo, TodoList, todoSchema } from './todo-list'
 import type { BuiltinToolOptions } from './tool-options'
 
-export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const
-
-const todoSchema = z.object({
-  content: z.string().min(1).describe('What needs doing, in the imperative ("Run the tests")'),
-  status: z.enum(TODO_STATUSES),
-  activeForm: z.string().min(1).optional().describe('The same task in the present continuous ("Running the tests"), shown while in progress'),
-  id: z.string().optional()
-})
+export { TODO_STATUSES, TodoList, type Todo } from './todo-list'
 
 const schema = z.object({ todos: z.array(todoSchema).describe('The updated todo list (replaces the previous one)') })
-
-export type Todo = z.infer<typeof todoSchema>
-
-/** One agent's list; pass the same instance when rebuilding tools (e.g. on resume) to keep it. */
-export class TodoList {
-  items: Todo[] = []
-}
 
 export const TODO_WRITE_TOOL = builtinTool({ name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, (opts: BuiltinToolOptions) => {
   const list = opts.todos ?? new TodoList()

@@ -2,7 +2,7 @@
 import { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from './bash-sandbox'
 import type { FileState } from './file-state'
-import type { TodoList } from './todo-write'
+import type { TodoList } from './todo-list'
 
 export interface ToolOptions {
   cwd: string
