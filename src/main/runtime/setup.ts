@@ -7,7 +7,7 @@ import type { ModelAliases } from './model/aliases'
 import { createModelClient, type ModelClientConfig } from './model/client'
 import { MissingCredentialsError } from './model/errors'
 import type { ModelClient } from './model/types'
-import type { SpawnLimits } from './orchestration/limits'
+import type { SpawnLimits } from './orchestration/runs/limits'
 import { loadApiKey, loadSettings, resolveDataDir, saveApiKey, type SecretCodec, type Settings } from './store'
 import { errorMessage } from '../../shared/error-message'
 

@@ -1,5 +1,5 @@
 // What reaches an agent's inbox, as the UI shows it. The runtime wraps each delivery in an envelope the
-// model reads (src/main/runtime/orchestration/delivery.ts, team/team-manager.ts): `<agent-message>` for a
+// model reads (src/main/runtime/orchestration/messaging/delivery.ts, team/team-manager.ts): `<agent-message>` for a
 // SendMessage (from the person or an agent), `<task-notification>` for the report of a run nobody awaited,
 // and inside a message `<team-request>` / `<team-response>`. Parsed here into who sent what, so no
 // protocol markup, agent id or usage line reaches the screen.
@@ -79,7 +79,7 @@ function parseReport(text: string): InboxMessage | null {
 }
 
 /**
- * The agent's own words of a report (orchestration/report.ts): the lines after them — how to continue it,
+ * The agent's own words of a report (orchestration/runs/report.ts): the lines after them — how to continue it,
  * where its worktree is, the usage line — are for the model.
  */
 function reportBody(result: string): string {

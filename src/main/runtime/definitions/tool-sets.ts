@@ -1,7 +1,7 @@
 // Which tools a subagent may have, before its own `tools` / `disallowedTools` are applied.
 // Modelled on Claude Code's ALL_AGENT_DISALLOWED_TOOLS, CUSTOM_AGENT_DISALLOWED_TOOLS and
 // ASYNC_AGENT_ALLOWED_TOOLS, with one deliberate difference: in Fanout a subagent MAY have the Agent tool
-// (nesting is bounded by the spawn depth limit in orchestration/limits.ts), except where a definition
+// (nesting is bounded by the spawn depth limit in orchestration/runs/limits.ts), except where a definition
 // denies it (Explore, Plan) or the spawn path forbids it (forks).
 //
 // MCP tools (`mcp__*`) are never in these sets: like Claude Code, every agent may use connected MCP tools

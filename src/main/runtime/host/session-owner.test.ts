@@ -7,6 +7,7 @@ import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
 import { AgentSession } from '../orchestration'
 import { latch } from '../orchestration/testing/session-fixture'
+import { heldUntil, mainAgent } from '../orchestration/testing/scripted-agents'
 
 describe('a session run by another process', () => {
   it('opens read-only, follows live without a repeat, refuses actions naming the owner, and is free once let go', async () => {
@@ -14,18 +15,10 @@ describe('a session run by another process', () => {
     const step = latch()
     const server = await startScriptedServer({
       respond: scriptByAgent([
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking around.' }),
-            async () => {
-              await step.wait
-              return reply.text('Found the readme.')
-            }
-          ],
-          then: (req) => reply.text(`follow-up: ${req.lastUserText}`)
-        }
+        mainAgent([
+          reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking around.' }),
+          heldUntil(step, reply.text('Found the readme.'))
+        ], (req) => reply.text(`follow-up: ${req.lastUserText}`))
       ])
     })
     // "fanout run" in another process: here a session of its own that holds the lock.

@@ -81,7 +81,7 @@ describe('effort in requests', () => {
     await f.session.run('first')
     await f.session.idle()
     await f.session.close()
-    const { AgentSession } = await import('../orchestration/session')
+    const { AgentSession } = await import('../orchestration/session/session')
     const reopened = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined }))
     await reopened.run('second')
     expect(f.model.server.messageRequests().at(-1)!.body.output_config).toEqual({ effort: 'xhigh' })

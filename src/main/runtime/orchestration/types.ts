@@ -10,9 +10,10 @@ import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { Tool } from '../tools/define-tool'
 import type { WorktreeBaseRef } from '../worktrees'
-import type { AgentHandle, AgentRegistry } from './agent-registry'
-import type { SpawnGate } from './limits'
-import type { OutputLog } from './output-log'
+import type { Deliveries } from './messaging/delivery'
+import type { AgentHandle, AgentRegistry } from './runs/agent-registry'
+import type { SpawnGate } from './runs/limits'
+import type { OutputLog } from './runs/output-log'
 
 /** A subagent run's result, with what happened to its worktree. */
 export interface ChildResult extends AgentRunResult {
@@ -98,12 +99,8 @@ export interface SessionContext {
   outputLog(handle: AgentHandle): OutputLog
   /** Counts a run towards idle(). */
   track(run: Promise<unknown>): void
-  /** Hands text to an agent: its inbox if it runs, else (by default) starts it. */
-  deliver(target: AgentHandle, text: string, opts: DeliverOptions): Delivery
-  /** Starts a run of an idle subagent with the messages in its inbox. */
-  resumeFromInbox(handle: AgentHandle, reportTo: string | null): void
-  /** A subagent run ended (called synchronously as it clears `handle.run`). */
-  runEnded(handle: AgentHandle, result: ChildResult, request: RunRequest): void
+  /** How text and reports reach agents (messaging/delivery.ts). */
+  readonly delivery: Deliveries
   /** An agent by id or name: running or finished in this process, or (after a restart) loaded from disk. */
   findAgent(idOrName: string): Promise<AgentHandle | undefined>
   /** Moves messages waiting in the agent's durable mailbox into its inbox. */

@@ -3,9 +3,11 @@
 import { useState } from 'react'
 import { AGENT_NAME as NAME, agentNameProblem } from '../../../shared/agent-name'
 import type { AgentScope } from '../../../shared/agent-editor'
+import { DialogActions } from '../components/dialog-actions'
 import { PathText } from '../components/path-text'
-import { errorText } from '../transport/types'
+import { useTask } from '../lib/use-task'
 import { Dialog } from '../views/dialog'
+import { FormDialog } from '../views/form-dialog'
 import { selectEntry } from './editor-library'
 import { editorUi, useAgentEditor } from './editor-store'
 import { createAgent, deleteAgent, renameAgent, saveDraft } from './file-actions'
@@ -14,100 +16,66 @@ import { ProblemReason } from './problem-reason'
 
 const close = () => editorUi.setDialog(null)
 
-function useAction(): [string | null, boolean, (fn: () => Promise<void>) => Promise<void>] {
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true)
-    setError(null)
-    try {
-      await fn()
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
-  }
-  return [error, busy, run]
-}
-
 function NewAgentDialog() {
   const library = useAgentEditor((s) => s.library)
   const [name, setName] = useState('')
   const [scope, setScope] = useState<AgentScope>('project')
   const [template, setTemplate] = useState('blank')
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useTask()
   const valid = NAME.test(name.trim())
   const problem = agentNameProblem(name)
   return (
-    <Dialog title="New agent" onClose={close} testId="new-agent-dialog">
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (valid) void run(() => createAgent(scope, name.trim(), template))
-        }}
-      >
-        <label className="field">
-          <span className="field-label">Name</span>
-          <input
-            type="text"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. test-runner"
-            className={`mono${problem ? ' invalid' : ''}`}
-            spellCheck={false}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby="new-agent-name-note"
-            data-testid="new-agent-name"
-          />
-          {problem ? (
-            <span className="field-error" id="new-agent-name-note" data-testid="new-agent-name-error">
-              {problem}
-            </span>
-          ) : (
-            <span className="field-hint" id="new-agent-name-note">
-              Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.
-            </span>
-          )}
-        </label>
-        <div className="field">
-          <span className="field-label">Where</span>
-          <div className="ae-scope-options">
-            {(['project', 'user'] as const).map((s) => (
-              <label key={s} className={`ae-scope-option${scope === s ? ' active' : ''}`}>
-                <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
-                <span>
-                  <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
-                  {library && <PathText path={library.dirs[s]} className="mono faint small" testId={`new-agent-dir-${s}`} />}
-                </span>
-              </label>
-            ))}
-          </div>
+    <FormDialog title="New agent" testId="new-agent-dialog" onClose={close} onSubmit={() => run(() => createAgent(scope, name.trim(), template))} confirm="Create" confirmTestId="new-agent-create" disabled={!valid} busy={busy} error={error}>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. test-runner"
+          className={`mono${problem ? ' invalid' : ''}`}
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby="new-agent-name-note"
+          data-testid="new-agent-name"
+        />
+        {problem ? (
+          <span className="field-error" id="new-agent-name-note" data-testid="new-agent-name-error">
+            {problem}
+          </span>
+        ) : (
+          <span className="field-hint" id="new-agent-name-note">
+            Letters, digits, - _ and . — it is also the file name. The main agent asks for it by this name.
+          </span>
+        )}
+      </label>
+      <div className="field">
+        <span className="field-label">Where</span>
+        <div className="ae-scope-options">
+          {(['project', 'user'] as const).map((s) => (
+            <label key={s} className={`ae-scope-option${scope === s ? ' active' : ''}`}>
+              <input type="radio" name="scope" checked={scope === s} onChange={() => setScope(s)} data-testid={`new-agent-scope-${s}`} />
+              <span>
+                <strong>{s === 'project' ? 'This project' : 'All my projects'}</strong>
+                {library && <PathText path={library.dirs[s]} className="mono faint small" testId={`new-agent-dir-${s}`} />}
+              </span>
+            </label>
+          ))}
         </div>
-        <div className="field">
-          <span className="field-label">Start from</span>
-          <div className="ae-templates">
-            {(library?.templates ?? []).map((t) => (
-              <label key={t.id} className={`ae-template${template === t.id ? ' active' : ''}`}>
-                <input type="radio" name="template" checked={template === t.id} onChange={() => setTemplate(t.id)} data-testid={`template-${t.id}`} />
-                <strong>{t.label}</strong>
-                <span className="muted small">{t.description}</span>
-              </label>
-            ))}
-          </div>
+      </div>
+      <div className="field">
+        <span className="field-label">Start from</span>
+        <div className="ae-templates">
+          {(library?.templates ?? []).map((t) => (
+            <label key={t.id} className={`ae-template${template === t.id ? ' active' : ''}`}>
+              <input type="radio" name="template" checked={template === t.id} onChange={() => setTemplate(t.id)} data-testid={`template-${t.id}`} />
+              <strong>{t.label}</strong>
+              <span className="muted small">{t.description}</span>
+            </label>
+          ))}
         </div>
-        {error && <div className="inline-error">{error}</div>}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="new-agent-create">
-            Create
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      </div>
+    </FormDialog>
   )
 }
 
@@ -115,55 +83,31 @@ function RenameDialog() {
   const draft = useAgentEditor((s) => s.draft)
   const current = String(draft?.analysis?.fields.name ?? '')
   const [name, setName] = useState(current)
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useTask()
   const valid = NAME.test(name.trim()) && name.trim() !== current
   const problem = agentNameProblem(name)
   return (
-    <Dialog title="Rename agent" onClose={close} testId="rename-dialog">
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (valid) void run(() => renameAgent(name.trim()))
-        }}
-      >
-        <label className="field">
-          <span className="field-label">New name</span>
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
-          {problem && <span className="field-error">{problem}</span>}
-          <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
-        </label>
-        {error && <div className="inline-error">{error}</div>}
-        <div className="form-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!valid || busy} data-testid="rename-confirm">
-            Rename
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title="Rename agent" testId="rename-dialog" onClose={close} onSubmit={() => run(() => renameAgent(name.trim()))} confirm="Rename" confirmTestId="rename-confirm" disabled={!valid} busy={busy} error={error}>
+      <label className="field">
+        <span className="field-label">New name</span>
+        <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
+        {problem && <span className="field-error">{problem}</span>}
+        <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
+      </label>
+    </FormDialog>
   )
 }
 
 function DeleteDialog() {
   const draft = useAgentEditor((s) => s.draft)
-  const [error, busy, run] = useAction()
+  const { error, busy, run } = useTask()
   return (
     <Dialog title="Delete agent" onClose={close} testId="delete-dialog">
       <p>
         Delete <code>{draft?.file}</code>? The file is removed from disk{draft && draft.text !== draft.savedText ? ', and your unsaved changes with it' : ''}. This cannot be undone here.
       </p>
       {error && <div className="inline-error">{error}</div>}
-      <div className="form-actions">
-        <button className="btn" onClick={close}>
-          Keep it
-        </button>
-        <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void run(deleteAgent)} data-testid="delete-confirm">
-          Delete
-        </button>
-      </div>
+      <DialogActions onCancel={close} cancelLabel="Keep it" confirm="Delete" danger busy={busy} onConfirm={() => void run(deleteAgent)} confirmTestId="delete-confirm" />
     </Dialog>
   )
 }
@@ -172,14 +116,7 @@ function DiscardDialog({ next }: { next: string | null }) {
   return (
     <Dialog title="Unsaved changes" onClose={close} testId="discard-dialog">
       <p>This agent has changes that are not saved. Leave it and lose them?</p>
-      <div className="form-actions">
-        <button className="btn" onClick={close}>
-          Stay
-        </button>
-        <button className="btn btn-primary ae-danger" onClick={() => selectEntry(next, true)} data-testid="discard-confirm">
-          Discard changes
-        </button>
-      </div>
+      <DialogActions onCancel={close} cancelLabel="Stay" confirm="Discard changes" danger onConfirm={() => selectEntry(next, true)} confirmTestId="discard-confirm" />
     </Dialog>
   )
 }
@@ -202,19 +139,8 @@ function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
           ? `${name} loads as it is on disk now; after this save, Claude Code and Fanout skip it until it is fixed, and the main agent will not be offered it.`
           : `Claude Code and Fanout skip ${name} until it is fixed: the main agent will not be offered it.`}
       </p>
-      <div className="form-actions">
-        {/* First, so it has the focus: Enter or Escape keeps the draft unsaved. */}
-        <button className="btn" onClick={close} data-autofocus data-testid="save-anyway-cancel">
-          Keep editing
-        </button>
-        <button
-          className="btn btn-primary ae-danger"
-          onClick={() => void saveDraft({ anyway: true })}
-          data-testid="save-anyway-confirm"
-        >
-          Save anyway
-        </button>
-      </div>
+      {/* The focus on "Keep editing": Enter or Escape keeps the draft unsaved. */}
+      <DialogActions onCancel={close} cancelLabel="Keep editing" cancelTestId="save-anyway-cancel" focus="cancel" confirm="Save anyway" danger onConfirm={() => void saveDraft({ anyway: true })} confirmTestId="save-anyway-confirm" />
     </Dialog>
   )
 }

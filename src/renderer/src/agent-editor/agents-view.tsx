@@ -9,6 +9,7 @@ import { editorUi, useAgentEditor } from './editor-store'
 import { saveDraft } from './file-actions'
 import { EditorPane } from './editor-pane'
 import { LibraryList } from './library-list'
+import { usePick } from '../lib/use-pick'
 
 function Overview() {
   const library = useAgentEditor((s) => s.library)
@@ -47,10 +48,7 @@ function Overview() {
 }
 
 export function AgentsView() {
-  const draft = useAgentEditor((s) => s.draft)
-  const loading = useAgentEditor((s) => s.loading)
-  const selected = useAgentEditor((s) => s.selected)
-  const library = useAgentEditor((s) => s.library)
+  const { draft, loading, selected, library } = usePick(useAgentEditor, 'draft', 'loading', 'selected', 'library')
   useEffect(() => {
     void refreshLibrary()
     // Ctrl/Cmd+S saves the open agent, from the form or from inside an editor.

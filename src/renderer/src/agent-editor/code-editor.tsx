@@ -13,7 +13,7 @@ import { EditorState, StateEffect, StateField, type Extension } from '@codemirro
 import { Decoration, drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as cmPlaceholder, type DecorationSet } from '@codemirror/view'
 import { tags } from '@lezer/highlight'
 import { useEffect, useRef } from 'react'
-import { EDITOR_BASE_THEME } from '../lib/editor-theme'
+import { EDITOR_BASE_THEME, editorText } from '../lib/editor-theme'
 
 export type CodeLanguage = 'markdown' | 'agent-file' | 'yaml'
 
@@ -25,12 +25,9 @@ export interface LineMark {
 const theme = EditorView.theme({
   ...EDITOR_BASE_THEME,
   '&': { ...EDITOR_BASE_THEME['&'], height: '100%' },
-  '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55' },
-  '.cm-content': { padding: '8px 0', caretColor: 'var(--text)' },
-  '.cm-line': { padding: '0 10px' },
+  ...editorText({ lineHeight: '1.55', padding: '8px 0', linePadding: '0 10px', caret: 'var(--text)', selection: 28 }),
   '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--accent) 6%, transparent)' },
   '.cm-activeLineGutter': { backgroundColor: 'transparent', color: 'var(--text-muted)' },
-  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'color-mix(in srgb, var(--accent) 28%, transparent) !important' },
   '.cm-cursor': { borderLeftColor: 'var(--text)' },
   '.cm-placeholder': { color: 'var(--text-faint)' },
   '.cm-line-error': { backgroundColor: 'color-mix(in srgb, var(--st-failed) 14%, transparent)' },

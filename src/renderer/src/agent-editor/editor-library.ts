@@ -74,7 +74,9 @@ export function openAgents(): void {
  */
 let mcpAskedFor: string | null = null
 async function loadMcp(): Promise<void> {
-  const folder = editorCwd()
+  // No folder yet (the agents view opened before the workspace arrived): its arrival asks again.
+  const folder = useApp.getState().workspace?.cwd
+  if (!folder) return
   // Listing may start the servers: once per folder is enough (sessions keep their own up to date).
   if (mcpAskedFor === folder) return
   mcpAskedFor = folder

@@ -2,7 +2,7 @@
 // the person is typing while the host rewrites the file (the value from the file wins only when the input
 // is not being edited). Each control takes its accessible name from its field's label (a <label for>, or
 // aria-labelledby for a group), and its description from the field's one-line help.
-import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from 'react'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import type { EditorFieldKey } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
@@ -81,7 +81,7 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
         {FIELD_HELP[field]}
       </span>
       {error && (
-        <span className="ae-field-problem error" role="alert">
+        <span className="ae-field-problem error err-text" role="alert">
           <Icon name="alert" size={12} />
           <span>
             <Prose text={error} />
@@ -89,7 +89,7 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
         </span>
       )}
       {problems.map((d, i) => (
-        <span key={i} className={`ae-field-problem ${d.severity}`} data-testid="field-problem">
+        <span key={i} className={`ae-field-problem ${d.severity} ${SEVERITY_TEXT[d.severity]}`} data-testid="field-problem">
           <Icon name={d.severity === 'info' ? 'dot' : 'alert'} size={12} />
           <span>
             line {d.line}: <Prose text={d.message} />
@@ -100,47 +100,39 @@ export function FieldFrame({ field, problems, error, children, wide = false, asi
   )
 }
 
-export function TextInput({ value, onChange, placeholder, disabled, mono = false, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; mono?: boolean; testId?: string }) {
-  const [local, setLocal, focus] = useLocal(value)
-  const field = useField()
-  return (
-    <input
-      {...ownControl(field)}
-      type="text"
-      className={mono ? 'mono' : undefined}
-      value={local}
-      placeholder={placeholder}
-      disabled={disabled}
-      spellCheck={false}
-      onChange={(e) => {
-        setLocal(e.target.value)
-        onChange(e.target.value)
-      }}
-      {...focus}
-      data-testid={testId}
-    />
-  )
+interface TextProps {
+  value: string
+  onChange(v: string): void
+  placeholder?: string
+  disabled?: boolean
+  testId?: string
 }
 
-export function TextArea({ value, onChange, placeholder, disabled, rows = 4, testId }: { value: string; onChange(v: string): void; placeholder?: string; disabled?: boolean; rows?: number; testId?: string }) {
+/** A text control's props, the input's and the textarea's alike: the field's own, its text kept while it has the focus. */
+function useTextControl({ value, onChange, placeholder, disabled, testId }: TextProps) {
   const [local, setLocal, focus] = useLocal(value)
-  const lines = Math.min(14, Math.max(rows, local.split('\n').length + 1))
-  const field = useField()
-  return (
-    <textarea
-      {...ownControl(field)}
-      value={local}
-      rows={lines}
-      placeholder={placeholder}
-      disabled={disabled}
-      onChange={(e) => {
-        setLocal(e.target.value)
-        onChange(e.target.value)
-      }}
-      {...focus}
-      data-testid={testId}
-    />
-  )
+  const props = {
+    ...ownControl(useField()),
+    value: local,
+    placeholder,
+    disabled,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      setLocal(e.target.value)
+      onChange(e.target.value)
+    },
+    ...focus,
+    'data-testid': testId
+  }
+  return props
+}
+
+export function TextInput({ mono = false, ...text }: TextProps & { mono?: boolean }) {
+  return <input type="text" className={mono ? 'mono' : undefined} spellCheck={false} {...useTextControl(text)} />
+}
+
+export function TextArea({ rows = 4, ...text }: TextProps & { rows?: number }) {
+  const props = useTextControl(text)
+  return <textarea rows={Math.min(14, Math.max(rows, props.value.split('\n').length + 1))} {...props} />
 }
 
 /** A yes/no field written only when on (off removes the key: absent means no). */
@@ -188,9 +180,26 @@ export function ChoiceRow({ options, value, onChange, disabled, testId }: { opti
   )
 }
 
+/** A problem's color: theme.css's classes for failed, waiting and muted text. */
+const SEVERITY_TEXT: Record<Diagnostic['severity'], string> = { error: 'err-text', warning: 'warn-text', info: 'muted' }
+
+/** A text whose setting goes away when it is emptied: the setting gets the trimmed text or null, the field keeps what is typed. */
+function useClearableText(initial: string, onChange: (v: string | null) => void) {
+  const [local, setLocal, focus] = useLocal(initial)
+  return {
+    value: local,
+    spellCheck: false,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      setLocal(e.target.value)
+      onChange(e.target.value.trim() || null)
+    },
+    ...focus
+  }
+}
+
 export function ModelPicker({ value, onChange, disabled, knownIds }: { value: string; onChange(v: string | null): void; disabled?: boolean; knownIds: string[] }) {
   const isAlias = value === '' || (MODEL_ALIASES as readonly string[]).includes(value.toLowerCase())
-  const [id, setId, focus] = useLocal(isAlias ? '' : value)
+  const idText = useClearableText(isAlias ? '' : value, onChange)
   const field = useField()
   return (
     <div className="ae-model">
@@ -205,17 +214,11 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
         type="text"
         className="mono"
         list="ae-model-ids"
-        value={id}
         placeholder="or a model id, e.g. claude-sonnet-4-5"
         aria-label="Model id"
         aria-describedby={field?.hintId}
         disabled={disabled}
-        spellCheck={false}
-        onChange={(e) => {
-          setId(e.target.value)
-          onChange(e.target.value.trim() || null)
-        }}
-        {...focus}
+        {...idText}
         data-testid="model-id"
       />
       <datalist id="ae-model-ids">
@@ -229,7 +232,7 @@ export function ModelPicker({ value, onChange, disabled, knownIds }: { value: st
 
 export function ColorPicker({ value, onChange, disabled }: { value: string; onChange(v: string | null): void; disabled?: boolean }) {
   const standard = (STANDARD_COLORS as readonly string[]).includes(value)
-  const [custom, setCustom, focus] = useLocal(standard ? '' : value)
+  const customText = useClearableText(standard ? '' : value, onChange)
   const field = useField()
   return (
     <div className="ae-colors" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId}>
@@ -253,15 +256,9 @@ export function ColorPicker({ value, onChange, disabled }: { value: string; onCh
       <input
         type="text"
         className="mono ae-custom-color"
-        value={custom}
         placeholder="custom"
         disabled={disabled}
-        spellCheck={false}
-        onChange={(e) => {
-          setCustom(e.target.value)
-          onChange(e.target.value.trim() || null)
-        }}
-        {...focus}
+        {...customText}
         aria-label="Custom color"
       />
     </div>

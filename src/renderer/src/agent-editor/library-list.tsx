@@ -7,6 +7,7 @@ import { Icon } from '../components/icon'
 import { useAgentColor } from '../lib/use-agent-color'
 import { selectEntry, visibleEntries } from './editor-library'
 import { editorUi, useAgentEditor, type LibraryFilter } from './editor-store'
+import { usePick } from '../lib/use-pick'
 
 export const SOURCE_LABEL: Record<AgentSource, string> = {
   managed: 'Managed',
@@ -42,7 +43,7 @@ function Entry({ entry, active }: { entry: LibraryEntry; active: boolean }) {
   const colors = useAgentColor(entry.color, entry.agentType ?? '')
   return (
     <button
-      className={`ae-entry${active ? ' active' : ''}${entry.loaded ? '' : ' failed'}${entry.shadowedBy ? ' shadowed' : ''}`}
+      className={`list-row ae-entry${active ? ' active' : ''}${entry.loaded ? '' : ' failed'}${entry.shadowedBy ? ' shadowed' : ''}`}
       onClick={() => selectEntry(entry.id)}
       data-testid="library-entry"
       data-agent={entry.agentType ?? ''}
@@ -85,17 +86,13 @@ function Entry({ entry, active }: { entry: LibraryEntry; active: boolean }) {
 }
 
 export function LibraryList() {
-  const library = useAgentEditor((s) => s.library)
-  const error = useAgentEditor((s) => s.libraryError)
-  const query = useAgentEditor((s) => s.query)
-  const filter = useAgentEditor((s) => s.filter)
-  const selected = useAgentEditor((s) => s.selected)
+  const { library, libraryError: error, query, filter, selected } = usePick(useAgentEditor, 'library', 'libraryError', 'query', 'filter', 'selected')
   const entries = visibleEntries(library, query, filter)
   const groups = LIBRARY_SOURCE_ORDER.map((source) => [source, entries.filter((e) => e.source === source)] as const).filter(([, list]) => list.length)
   return (
     <nav className="ae-library" aria-label="Agent library" data-testid="agent-library">
       <div className="ae-library-tools">
-        <div className="ae-search">
+        <div className="input-box ae-search">
           <Icon name="search" size={13} />
           <input type="text" value={query} placeholder="Search agents…" title="Matches names, descriptions, file names and tools" onChange={(e) => editorUi.setQuery(e.target.value)} aria-label="Search agents by name, description, file or tools" data-testid="library-search" />
         </div>
@@ -114,7 +111,7 @@ export function LibraryList() {
         {groups.map(([source, list]) => (
           <div key={source} className="ae-group" data-testid={`group-${source}`}>
             <div className="ae-group-head">
-              <span className="sidebar-section-label">{SOURCE_LABEL[source]}</span>
+              <span className="section-label sidebar-section-label">{SOURCE_LABEL[source]}</span>
               <span className="faint small">{list.length}</span>
             </div>
             <div className="ae-group-hint">{SOURCE_HINT[source]}</div>

@@ -4,8 +4,8 @@ import { MESSAGE_MAX_CHARS } from '../../../shared/ipc-contract'
 import { lengthVerdict } from '../lib/length-limit'
 import { useState } from 'react'
 import { Icon } from '../components/icon'
+import { useTask } from '../lib/use-task'
 import { openSession } from '../state/store'
-import { errorText } from '../transport/types'
 import { AgentPanel } from '../views/agent-panel'
 import { closeAgents } from './editor-library'
 import { useAgentEditor } from './editor-store'
@@ -14,21 +14,12 @@ import { tryAgent } from './file-actions'
 export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: boolean; isGitRepo: boolean }) {
   const trying = useAgentEditor((s) => (s.trying?.file === file ? s.trying : null))
   const [prompt, setPrompt] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { busy, error, run: act } = useTask()
   // The host takes a try's task up to the length of a message to an agent.
   const tooLong = lengthVerdict(prompt.length, MESSAGE_MAX_CHARS, 'This task')
   const run = async () => {
     if (!prompt.trim() || tooLong.over) return
-    setBusy(true)
-    setError(null)
-    try {
-      await tryAgent(prompt.trim())
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
+    await act(() => tryAgent(prompt.trim()))
   }
   const finished = trying?.finished
   return (

@@ -140,7 +140,7 @@ export function CommandPalette() {
             const head = e.group !== group ? (group = e.group) : null
             return (
               <div key={e.key}>
-                {head && <div className="palette-group">{head}</div>}
+                {head && <div className="section-label palette-group">{head}</div>}
                 <div
                   id={`palette-${i}`}
                   role="option"

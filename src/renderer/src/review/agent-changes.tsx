@@ -10,6 +10,7 @@ import { FileList } from './file-list'
 import { OutcomeNote } from './outcome-note'
 import { openAgentFolder, openDialog, useReview } from './review-store'
 import { filesText, landedText } from './work-summary'
+import { usePick } from '../lib/use-pick'
 
 const STATE_TEXT = {
   running: 'Still working: these are its changes so far. It can be merged once it has finished.',
@@ -18,12 +19,8 @@ const STATE_TEXT = {
 } as const
 
 export function AgentChangesView({ agentId }: { agentId: string }) {
+  const { list, listError, file: open, busy, folderNote } = usePick(useReview, 'list', 'listError', 'file', 'busy', 'folderNote')
   const view = useReview((s) => s.view)!
-  const list = useReview((s) => s.list)
-  const listError = useReview((s) => s.listError)
-  const open = useReview((s) => s.file)
-  const busy = useReview((s) => s.busy)
-  const folderNote = useReview((s) => s.folderNote)
   const agent = useApp((s) => s.events.sessions[view.sessionId]?.agents[agentId])
   const changes = list?.agents.find((a) => a.agentId === agentId)
   const gone = list?.gone.find((g) => g.agentId === agentId)
@@ -104,7 +101,7 @@ export function AgentChangesView({ agentId }: { agentId: string }) {
       {changes.state !== 'ready' && <div className={`review-note small state-${changes.state}`}>{STATE_TEXT[changes.state]}</div>}
       <div className="review-agent-body">
         <aside className="review-side" aria-label="Files and commits">
-          <h3 className="review-side-title">
+          <h3 className="section-label review-side-title">
             Files <span className="muted">({changes.files.length})</span>
           </h3>
           {changes.files.length ? (
@@ -114,13 +111,13 @@ export function AgentChangesView({ agentId }: { agentId: string }) {
           )}
           {changes.uncommitted.length > 0 && (
             <>
-              <h3 className="review-side-title">
+              <h3 className="section-label review-side-title">
                 Not committed yet <span className="muted">({changes.uncommitted.length})</span>
               </h3>
               <FileList agentId={agentId} files={changes.uncommitted} uncommitted open={open} label="Changes not committed yet" />
             </>
           )}
-          <h3 className="review-side-title">
+          <h3 className="section-label review-side-title">
             Commits <span className="muted">({changes.commits.length})</span>
           </h3>
           {changes.commits.length ? (

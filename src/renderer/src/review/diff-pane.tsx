@@ -3,15 +3,13 @@
 import { plural } from '../lib/format'
 import { DiffView } from './diff-view'
 import { setLayout, useReview } from './review-store'
+import { usePick } from '../lib/use-pick'
+import { Pending } from '../components/pending'
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : plural(n, 'byte'))
 
 export function DiffPane() {
-  const file = useReview((s) => s.file)
-  const diff = useReview((s) => s.diff)
-  const error = useReview((s) => s.diffError)
-  const loading = useReview((s) => s.diffLoading)
-  const layout = useReview((s) => s.layout)
+  const { file, diff, diffError: error, diffLoading: loading, layout } = usePick(useReview, 'file', 'diff', 'diffError', 'diffLoading', 'layout')
   if (!file) return <div className="review-diff empty-state muted">Choose a file to see its changes.</div>
   const what = diff && diff.oldText === null && diff.newText !== null ? 'new file' : diff && diff.newText === null && diff.oldText !== null && !diff.binary && !diff.tooLarge ? 'deleted' : null
   return (
@@ -33,12 +31,8 @@ export function DiffPane() {
         </div>
       </div>
       <div className="review-diff-body">
-        {error ? (
-          <div className="inline-error" role="alert">
-            {error}
-          </div>
-        ) : !diff ? (
-          <div className="empty-state muted">{loading ? 'Reading both sides…' : ''}</div>
+        {error || !diff ? (
+          <Pending error={error} loading={loading} text="Reading both sides…" />
         ) : diff.binary ? (
           <div className="empty-state muted" data-testid="diff-binary">
             Binary file: {diff.oldText === null && !diff.oldSize ? 'added' : size(diff.oldSize)} → {diff.newSize ? size(diff.newSize) : 'deleted'}. There is no text to compare.

@@ -11,15 +11,12 @@ import { EditorState, type Extension } from '@codemirror/state'
 import { EditorView, lineNumbers } from '@codemirror/view'
 import { tags } from '@lezer/highlight'
 import { useEffect, useRef } from 'react'
-import { EDITOR_BASE_THEME } from '../lib/editor-theme'
+import { EDITOR_BASE_THEME, editorText } from '../lib/editor-theme'
 import type { DiffLayout } from './review-store'
 
 const theme = EditorView.theme({
   ...EDITOR_BASE_THEME,
-  '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.5' },
-  '.cm-content': { padding: '4px 0', caretColor: 'transparent' },
-  '.cm-line': { padding: '0 10px 0 6px' },
-  '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': { backgroundColor: 'color-mix(in srgb, var(--accent) 24%, transparent) !important' },
+  ...editorText({ lineHeight: '1.5', padding: '4px 0', linePadding: '0 10px 0 6px', caret: 'transparent', selection: 24 }),
   // Changes: the theme's diff colors (the same as the transcript's), stronger where the text itself changed.
   '&.cm-merge-a .cm-changedLine, .cm-deletedChunk, .cm-deletedLine': { backgroundColor: 'var(--hl-del-bg)' },
   '&.cm-merge-b .cm-changedLine, .cm-insertedLine, .cm-inlineChangedLine': { backgroundColor: 'var(--hl-add-bg)' },

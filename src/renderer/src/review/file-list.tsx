@@ -39,7 +39,7 @@ export function FileList({ agentId, files, uncommitted, open, label }: { agentId
         const active = open?.agentId === agentId && open.path === f.path && open.uncommitted === uncommitted
         return (
           <li key={f.path}>
-            <button className={`review-file${active ? ' active' : ''}`} aria-current={active ? 'true' : undefined} onClick={() => void selectFile({ agentId, path: f.path, uncommitted })} data-testid="review-file" data-path={f.path}>
+            <button className={`list-row review-file${active ? ' active' : ''}`} aria-current={active ? 'true' : undefined} onClick={() => void selectFile({ agentId, path: f.path, uncommitted })} data-testid="review-file" data-path={f.path}>
               <StatusLetter status={f.status} />
               <PathText path={f.path} className="review-file-path" />
               <Counts file={f} />

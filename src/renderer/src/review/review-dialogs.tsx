@@ -3,6 +3,7 @@
 // lost (commits, files, uncommitted work, the folder and branch), confirmed against the branch tip shown.
 import { useEffect, useState } from 'react'
 import type { MergePreview, MergeStrategy } from '../../../shared/review'
+import { DialogActions } from '../components/dialog-actions'
 import { call, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { Dialog } from '../views/dialog'
@@ -69,7 +70,7 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           const c = list?.agents.find((a) => a.agentId === id)
           const p = preview?.agents.find((a) => a.agentId === id)
           const stop = preview?.blocked?.agentId === id
-          const verdictClass = !preview ? 'pending' : stop || (p && !p.againstHead.clean) ? 'bad' : 'good'
+          const verdictClass = !preview ? 'pending muted' : stop || (p && !p.againstHead.clean) ? 'bad err-text' : 'good ok-text'
           return (
             <li key={id}>
               <AgentLabel sessionId={view.sessionId} agentId={id} fallbackType={c?.agentType} />
@@ -119,28 +120,19 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           {outcome.kind === 'error' ? <div role="alert">{outcome.message}</div> : <MergeOutcomeText outcome={outcome.outcome} />}
         </div>
       )}
-      <div className="form-actions">
-        {done ? (
-          <button className="btn btn-primary" onClick={closeDialog} data-autofocus data-testid="merge-done">
-            Done
-          </button>
-        ) : (
-          <>
-            <button className="btn" onClick={closeDialog}>
-              Cancel
-            </button>
-            <button
-              className="btn btn-primary"
-              disabled={busy || !!problem || (all && !count) || (!all && !!preview && order.some((id) => preview.agents.find((a) => a.agentId === id && !a.againstHead.clean)))}
-              onClick={() => void mergeAgents(all ? preview?.order ?? [] : agentIds, all, strategy)}
-              data-autofocus
-              data-testid="merge-confirm"
-            >
-              {busy ? 'Merging…' : cleanOnly ? 'Clean up' : `Merge${count > 1 ? ` ${count} agents` : ''}`}
-            </button>
-          </>
-        )}
-      </div>
+      {done ? (
+        <DialogActions confirm="Done" onConfirm={closeDialog} focus="confirm" confirmTestId="merge-done" />
+      ) : (
+        <DialogActions
+          onCancel={closeDialog}
+          confirm={busy ? 'Merging…' : cleanOnly ? 'Clean up' : `Merge${count > 1 ? ` ${count} agents` : ''}`}
+          busy={busy}
+          disabled={!!problem || (all && !count) || (!all && !!preview && order.some((id) => preview.agents.find((a) => a.agentId === id && !a.againstHead.clean)))}
+          onConfirm={() => void mergeAgents(all ? preview?.order ?? [] : agentIds, all, strategy)}
+          focus="confirm"
+          confirmTestId="merge-confirm"
+        />
+      )}
     </Dialog>
   )
 }
@@ -209,14 +201,17 @@ export function DiscardDialog({ agentId }: { agentId: string }) {
           {outcome.message}
         </div>
       )}
-      <div className="form-actions">
-        <button className="btn" onClick={closeDialog} data-autofocus={lost ? true : undefined}>
-          Keep it
-        </button>
-        <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void discardAgent(agentId, c.tip)} data-testid="discard-confirm" data-autofocus={lost ? undefined : true}>
-          {busy ? 'Discarding…' : lost ? 'Discard' : 'Remove'}
-        </button>
-      </div>
+      {/* Where work would be lost, the focus is on keeping it. */}
+      <DialogActions
+        onCancel={closeDialog}
+        cancelLabel="Keep it"
+        focus={lost ? 'cancel' : 'confirm'}
+        confirm={busy ? 'Discarding…' : lost ? 'Discard' : 'Remove'}
+        danger
+        busy={busy}
+        onConfirm={() => void discardAgent(agentId, c.tip)}
+        confirmTestId="discard-confirm"
+      />
     </Dialog>
   )
 }

@@ -9,6 +9,8 @@ import { PreviewMatrix } from './preview-matrix'
 import { loadPreview, openDialog, selectAgent, useReview } from './review-store'
 import { workSummary } from './work-summary'
 import type { CheckoutState } from '../../../shared/review'
+import { usePick } from '../lib/use-pick'
+import { Pending } from '../components/pending'
 
 /** Why a merge would be refused right now, before anyone asks. */
 export function checkoutProblem(c: CheckoutState): string | null {
@@ -68,12 +70,8 @@ function AgentRow({ sessionId, agentId }: { sessionId: string; agentId: string }
 }
 
 export function SessionChangesView() {
+  const { list, listError, preview, previewError, previewLoading } = usePick(useReview, 'list', 'listError', 'preview', 'previewError', 'previewLoading')
   const view = useReview((s) => s.view)!
-  const list = useReview((s) => s.list)
-  const listError = useReview((s) => s.listError)
-  const preview = useReview((s) => s.preview)
-  const previewError = useReview((s) => s.previewError)
-  const previewLoading = useReview((s) => s.previewLoading)
   const ready = list?.agents.filter((a) => a.state === 'ready' || a.state === 'merged') ?? []
   const running = list?.agents.filter((a) => a.state === 'running') ?? []
   return (
@@ -101,12 +99,8 @@ export function SessionChangesView() {
             {previewLoading ? 'Checking…' : 'Check again'}
           </button>
         </div>
-        {previewError ? (
-          <div className="inline-error" role="alert">
-            {previewError}
-          </div>
-        ) : !preview ? (
-          <div className="empty-state muted">{previewLoading ? 'Merging in memory…' : ''}</div>
+        {previewError || !preview ? (
+          <Pending error={previewError} loading={previewLoading} text="Merging in memory…" />
         ) : !preview.agents.length ? (
           <p className="small muted" data-testid="preview-empty">
             {running.length ? 'No agent has finished work to merge yet.' : 'No agent has work waiting to be merged.'}

@@ -27,10 +27,11 @@ import { elapsedMs } from '../state/selectors'
 import { AGENT_TOOL_NAMES, isActive, type AgentState, type PermissionState, type TranscriptItem } from '../../../shared/view/session-state'
 import { usageBreakdown } from '../../../shared/usage'
 import { sendMessage, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { useRunningElsewhere } from './running-elsewhere'
 import { ModelWait } from '../components/model-wait'
-import { stopWithToast } from './stop-agent'
+import { StopButton } from './stop-button'
+import { tileProps } from './tile-props'
+import { useTask } from '../lib/use-task'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -70,18 +71,7 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
         </button>
       )}
       {active && (
-        <button
-          className="icon-button danger"
-          title="Stop this agent (S)"
-          data-testid="panel-stop"
-          data-action="stop"
-          onClick={() => {
-            setError(null)
-            stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))
-          }}
-        >
-          <Icon name="stop" size={14} />
-        </button>
+        <StopButton agent={agent} title="Stop this agent (S)" size={14} testId="panel-stop" setError={setError} />
       )}
       <ChangesButton agent={agent} />
       <button
@@ -177,7 +167,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
 
 export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () => void }) {
   const [text, setText] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const { error, run } = useTask()
   const box = useRef<HTMLDivElement>(null)
   // Sent or dismissed, the box goes away with the focus: back to the button that opened it.
   useLayoutEffect(() => {
@@ -187,13 +177,11 @@ export function MessageInput({ agent, onDone }: { agent: AgentState; onDone: () 
   const length = lengthVerdict(text.length, MESSAGE_MAX_CHARS)
   const send = async () => {
     if (!text.trim() || length.over) return
-    try {
+    await run(async () => {
       await sendMessage(agent.sessionId, agent.id, text.trim())
       setText('')
       onDone()
-    } catch (err) {
-      setError(errorText(err))
-    }
+    })
   }
   return (
     <div className="panel-message-input" ref={box}>
@@ -264,15 +252,7 @@ export const AgentPanel = memo(function AgentPanel({
     <article
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
-      style={color}
-      data-testid="agent-panel"
-      data-agent-id={agent.id}
-      data-status={agent.status}
-      data-tile
-      tabIndex={tabbable ? 0 : -1}
-      onFocus={(e) => {
-        if (e.target === e.currentTarget && !focused) ui.selectTile(agent.id)
-      }}
+      {...tileProps(agent, { testId: 'agent-panel', color, tabbable, focused })}
       aria-label={`${agent.agentType}: ${agent.description}`}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />

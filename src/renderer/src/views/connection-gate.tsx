@@ -2,6 +2,7 @@
 // token). It keeps what the person typed: drafts live in the tab's memory, and going to the new address
 // takes them along. When a page of the new launch is open at this address, it offers to continue here.
 import { useEffect, useState } from 'react'
+import { SubmitForm } from '../components/submit-form'
 import { Icon } from '../components/icon'
 import { allDrafts } from '../lib/tab-memory'
 import { addressWithState, continueWithToken, listenForLaunch } from '../transport/launch-channel'
@@ -36,13 +37,7 @@ export function ConnectionGate() {
         </div>
       )}
       {mode === 'browser' && (
-        <form
-          className="gate-address"
-          onSubmit={(e) => {
-            e.preventDefault()
-            go()
-          }}
-        >
+        <SubmitForm className="gate-address" onSubmit={go}>
           <label htmlFor="gate-address">New address (the line “fanout web” printed when it started)</label>
           <div className="gate-address-row">
             <input id="gate-address" value={address} onChange={(e) => (setAddress(e.target.value), setError(null))} placeholder="http://127.0.0.1:…/#token=…" data-testid="gate-address" spellCheck={false} />
@@ -55,7 +50,7 @@ export function ConnectionGate() {
               {error}
             </p>
           )}
-        </form>
+        </SubmitForm>
       )}
       {drafts.length > 0 && (
         <div className="gate-drafts" data-testid="gate-drafts">

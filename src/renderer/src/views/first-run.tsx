@@ -2,11 +2,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { Icon } from '../components/icon'
 import { refocusWhenLost } from '../lib/focus'
+import { useTask } from '../lib/use-task'
 import { saveSettings, startDemo, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { useConnectionTest, type FixHints } from './connection-test'
 import { ApiKeyForm } from './settings-dialog'
+import { usePick } from '../lib/use-pick'
 
 // Shown on this page, where there is no Base URL field: the endpoint is changed in Settings, after Continue.
 const FIRST_RUN_HINTS: FixHints = {
@@ -46,22 +47,13 @@ function KeySaved({ onReplace }: { onReplace(): void }) {
 }
 
 export function FirstRun() {
-  const workspace = useApp((s) => s.workspace)
-  const mode = useApp((s) => s.mode)
-  const keySaved = useApp((s) => s.firstRunKeySaved)
+  const { workspace, mode, firstRunKeySaved: keySaved } = usePick(useApp, 'workspace', 'mode', 'firstRunKeySaved')
   const [replacing, setReplacing] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const demo = async () => {
+  const { error, busy, run } = useTask()
+  // The demo's session takes this page's place: busy until it does, so a second click starts nothing.
+  const demo = () => {
     requestNotificationPermission()
-    setBusy(true)
-    setError(null)
-    try {
-      await startDemo()
-    } catch (err) {
-      setError(errorText(err))
-      setBusy(false)
-    }
+    return run(startDemo, { stayBusy: true })
   }
   return (
     <div className="first-run" data-testid="first-run">

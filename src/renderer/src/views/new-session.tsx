@@ -7,9 +7,10 @@ import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared
 const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
 import { choicesWithDefault } from '../lib/default-choice'
+import { useTask } from '../lib/use-task'
 import { MODE_LABEL } from '../lib/permission-modes'
 import { startDemo, startSession, ui, useApp } from '../state/store'
-import { CallError, errorText } from '../transport/types'
+import { CallError } from '../transport/types'
 import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
 import { WaitingNotice } from './waiting-notice'
@@ -23,23 +24,14 @@ export function NewSession() {
   const [model, setModel] = useState('')
   const [mode, setMode] = useState<PermissionMode | ''>('')
   const [effort, setEffort] = useState<EffortChoice | ''>('')
-  const [demoError, setDemoError] = useState<string | null>(null)
-  const [demoBusy, setDemoBusy] = useState(false)
+  const { error: demoError, busy: demoBusy, run } = useTask()
   // A start refused for want of a key: the way to add one sits right under the refusal.
   const [needKey, setNeedKey] = useState(false)
   const aliases = Object.keys(settings?.modelAliases ?? {})
 
-  const runDemo = async () => {
+  const runDemo = () => {
     requestNotificationPermission()
-    setDemoBusy(true)
-    setDemoError(null)
-    try {
-      await startDemo()
-    } catch (err) {
-      setDemoError(errorText(err))
-    } finally {
-      setDemoBusy(false)
-    }
+    return run(startDemo)
   }
 
   return (

@@ -74,7 +74,7 @@ export function PhaseSections({
         const label = g.phase ? PHASE_LABEL[g.phase] : 'Before the first phase'
         return (
           <section key={g.phase ?? 'none'} className={`phase-section${g.phase === current ? ' current' : ''}`} data-testid="phase-section" data-phase={g.phase ?? 'none'} aria-label={label}>
-            <h3 className="phase-section-title">
+            <h3 className="section-label phase-section-title">
               {label} <span className="count">{g.ids.length}</span>
             </h3>
             <div

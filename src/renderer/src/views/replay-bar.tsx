@@ -6,17 +6,12 @@ import { useAction } from '../commands/registry'
 import { Icon } from '../components/icon'
 import { formatClock } from '../lib/format'
 import { closeReplay, pause, play, seek, seqAtTime, setSkipIdle, setSpeed, SPEEDS, useReplay, type Speed } from '../state/replay-store'
+import { usePick } from '../lib/use-pick'
 
 const MARK_LABEL = { start: 'started', end: 'ended', permission: 'asked permission', error: 'failed', phase: 'phase' } as const
 
 export function ReplayBar() {
-  const timeline = useReplay((s) => s.timeline)
-  const ts = useReplay((s) => s.ts)
-  const playing = useReplay((s) => s.playing)
-  const speed = useReplay((s) => s.speed)
-  const skipIdle = useReplay((s) => s.skipIdle)
-  const loading = useReplay((s) => s.loading)
-  const error = useReplay((s) => s.error)
+  const { timeline, ts, playing, speed, skipIdle, loading, error } = usePick(useReplay, 'timeline', 'ts', 'playing', 'speed', 'skipIdle', 'loading', 'error')
   const track = useRef<HTMLDivElement>(null)
   const dragging = useRef(false)
   const pending = useRef<number | null>(null)

@@ -74,7 +74,7 @@ export function SearchView() {
 
   return (
     <Dialog title={scope === 'session' ? 'Search this session' : 'Search all sessions'} onClose={closeSearch} wide testId="search-dialog">
-      <div className="search-box">
+      <div className="input-box search-box">
         <Icon name="search" size={15} />
         <input
           value={text}

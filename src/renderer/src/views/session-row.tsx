@@ -3,43 +3,37 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { isActive } from '../../../shared/view/session-state'
 import { closeAgents } from '../agent-editor/editor-library'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { RelativeTime } from '../components/relative-time'
 import { StatusDot, STATUS_LABEL } from '../components/status'
+import { SubmitForm } from '../components/submit-form'
 import { ownerText } from './running-elsewhere'
 import { refocusWhenLost } from '../lib/focus'
 import { formatCost } from '../lib/format'
+import { useTask } from '../lib/use-task'
 import { listedSubagents, subagentsText } from '../state/agent-counts'
 import { sessionCostUsd } from '../state/selectors'
 import { deleteSession, openSession, renameSession, useApp } from '../state/store'
-import { errorText } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/session-row.css'
 
 function RenameField({ session, onDone }: { session: SessionSummary; onDone(): void }) {
   const [title, setTitle] = useState(session.title)
-  const [error, setError] = useState<string | null>(null)
+  const { error, setError, run } = useTask()
   const ref = useRef<HTMLInputElement>(null)
   useEffect(() => ref.current?.select(), [])
   const save = async () => {
     const t = title.trim()
     if (!t) return setError('Enter a name, or press Escape to keep the old one.')
     if (t === session.title) return onDone()
-    try {
+    await run(async () => {
       await renameSession(session.sessionId, t)
       onDone()
-    } catch (err) {
-      setError(errorText(err))
-    }
+    })
   }
   return (
-    <form
-      className="session-rename"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm className="session-rename" onSubmit={save}>
       <input
         ref={ref}
         value={title}
@@ -61,25 +55,19 @@ function RenameField({ session, onDone }: { session: SessionSummary; onDone(): v
         data-testid="session-rename-input"
       />
       {error && <span className="field-error">{error}</span>}
-    </form>
+    </SubmitForm>
   )
 }
 
 function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; onClose(): void }) {
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useTask()
   const running = isActive(session.status)
-  const remove = async () => {
-    setBusy(true)
-    setError(null)
-    try {
+  // Gone from the list once deleted: busy until then, so Delete cannot be pressed twice.
+  const remove = () =>
+    run(async () => {
       await deleteSession(session.sessionId)
       onClose()
-    } catch (err) {
-      setError(errorText(err))
-      setBusy(false)
-    }
-  }
+    }, { stayBusy: true })
   return (
     <Dialog title="Delete session" onClose={onClose} testId="delete-session-dialog">
       {running ? (
@@ -91,16 +79,16 @@ function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; on
         </p>
       )}
       {error && <div className="inline-error">{error}</div>}
-      <div className="form-actions">
-        <button className="btn" onClick={onClose} data-autofocus>
-          {running ? 'Close' : 'Keep it'}
-        </button>
-        {!running && (
-          <button className="btn btn-primary ae-danger" disabled={busy} onClick={() => void remove()} data-testid="delete-session-confirm">
-            <Icon name="trash" size={13} /> Delete
-          </button>
-        )}
-      </div>
+      <DialogActions
+        onCancel={onClose}
+        cancelLabel={running ? 'Close' : 'Keep it'}
+        focus="cancel"
+        confirm={running ? undefined : (<><Icon name="trash" size={13} /> Delete</>)}
+        danger
+        busy={busy}
+        onConfirm={() => void remove()}
+        confirmTestId="delete-session-confirm"
+      />
     </Dialog>
   )
 }
@@ -155,7 +143,7 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
       ) : (
         <button
           ref={itemRef}
-          className={`session-item${active ? ' active' : ''}`}
+          className={`list-row session-item${active ? ' active' : ''}`}
           onClick={() => {
             closeAgents()
             void openSession(s.sessionId)

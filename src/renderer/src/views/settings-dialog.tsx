@@ -2,8 +2,11 @@
 // unsaved changes asks first, as the agent editor does.
 import { useCallback, useRef, useState } from 'react'
 import { checkApiKey, THEME_CHOICES, type ThemeChoice } from '../../../shared/settings-fields'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
+import { SubmitForm } from '../components/submit-form'
 import { refocusWhenLost } from '../lib/focus'
+import { useTask } from '../lib/use-task'
 import { applyTheme } from '../lib/theme'
 import { saveApiKey, saveSettings, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
@@ -17,9 +20,8 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
   const mode = useApp((s) => s.mode)
   const input = useRef<HTMLInputElement>(null)
   const [key, setKey] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const { error, busy, run } = useTask()
   const [saved, setSaved] = useState(false)
-  const [busy, setBusy] = useState(false)
   // A key that does not look like an Anthropic one (a gateway's token may not) is saved once confirmed.
   const [confirmed, setConfirmed] = useState<string | null>(null)
   const check = checkApiKey(key)
@@ -27,9 +29,7 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
   const save = async () => {
     if (check.error) return
     if (check.warning && !asking) return setConfirmed(key)
-    setBusy(true)
-    setError(null)
-    try {
+    await run(async () => {
       await saveApiKey(key.trim())
       setKey('')
       setSaved(true)
@@ -37,21 +37,11 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
       // Emptied, Save is disabled and drops the focus it had: back to the (empty) key field, which the
       // "Saved" line now describes. Where the form itself went away, `onSaved` said where focus goes.
       refocusWhenLost(() => (input.current?.isConnected ? input.current : null))
-    } catch (err) {
-      setError(errorText(err))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   const source = settings?.apiKeySource
   return (
-    <form
-      className="api-key-form"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm className="api-key-form" onSubmit={save}>
       <div className="key-status small">
         <Icon name="key" size={13} />
         {settings?.hasApiKey
@@ -97,7 +87,7 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
       )}
       {saved && !error && <div className="ok-text small" id="api-key-saved" role="status">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
       {error && <div className="inline-error">{error}</div>}
-    </form>
+    </SubmitForm>
   )
 }
 
@@ -160,14 +150,7 @@ export function SettingsDialog() {
       {asking && (
         <Dialog title="Unsaved settings" onClose={() => setAsking(false)} testId="settings-discard-dialog">
           <p>Some settings are changed but not saved. Close Settings and lose those changes?</p>
-          <div className="form-actions">
-            <button className="btn" onClick={() => setAsking(false)} data-autofocus data-testid="settings-keep-editing">
-              Keep editing
-            </button>
-            <button className="btn btn-primary ae-danger" onClick={close} data-testid="settings-discard">
-              Discard changes
-            </button>
-          </div>
+          <DialogActions onCancel={() => setAsking(false)} cancelLabel="Keep editing" cancelTestId="settings-keep-editing" focus="cancel" confirm="Discard changes" danger onConfirm={close} confirmTestId="settings-discard" />
         </Dialog>
       )}
     </Dialog>

@@ -5,7 +5,9 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
 import { CLEARING_CHOICES, CLEARING_LABEL, EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type ClearingChoice, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
+import { SubmitForm } from '../components/submit-form'
 import { saveSettings } from '../state/store'
 import { CallError, errorText } from '../transport/types'
 import { useConnectionTest, type FixHints } from './connection-test'
@@ -118,15 +120,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
   const modes = PERMISSION_MODES.filter((m) => m !== 'bubble' || d.defaultPermissionMode === 'bubble')
 
   return (
-    <form
-      ref={formRef}
-      className="form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void save()
-      }}
-    >
+    <SubmitForm ref={formRef} className="form" noValidate onSubmit={save}>
       <section className="settings-section">
         <h3>Model endpoint</h3>
         <div className="field">
@@ -293,17 +287,14 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           <span className="field-hint">What the Changes view offers first; it also remembers the choice you make there.</span>
         </label>
       </section>
-      <div className="form-actions">
+      <DialogActions confirm="Save settings" busy={busy} confirmTestId="settings-save">
         {formError && (
           <span className="inline-error form-error" role="alert">
             {formError}
           </span>
         )}
         {saved && !formError && <span className="ok-text small">Saved.</span>}
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
-          Save settings
-        </button>
-      </div>
-    </form>
+      </DialogActions>
+    </SubmitForm>
   )
 }

@@ -8,13 +8,10 @@ import { newSession, pickFolder, ui, useApp } from '../state/store'
 import { errorText } from '../transport/types'
 import { SessionRow } from './session-row'
 import { Toasts } from './toasts'
+import { usePick } from '../lib/use-pick'
 
 export function Sidebar() {
-  const workspace = useApp((s) => s.workspace)
-  const sessions = useApp((s) => s.sessions)
-  const sessionsError = useApp((s) => s.sessionsError)
-  const current = useApp((s) => s.currentSessionId)
-  const mode = useApp((s) => s.mode)
+  const { workspace, sessions, sessionsError, currentSessionId: current, mode } = usePick(useApp, 'workspace', 'sessions', 'sessionsError', 'currentSessionId', 'mode')
   const agentsOpen = useAgentEditor((s) => s.open)
   const [folderError, setFolderError] = useState<string | null>(null)
 
@@ -58,7 +55,7 @@ export function Sidebar() {
       <button className={`sidebar-nav-button${agentsOpen ? ' active' : ''}`} onClick={() => (agentsOpen ? closeAgents() : openAgents())} data-testid="open-agents">
         <Icon name="agents" size={14} /> Agents
       </button>
-      <div className="sidebar-section-label">Sessions</div>
+      <div className="section-label sidebar-section-label">Sessions</div>
       <div className="session-list" role="list">
         {sessionsError && <div className="inline-error sidebar-error">Could not list sessions: {sessionsError}</div>}
         {!sessions.length && !sessionsError && <div className="sidebar-empty">No sessions in this folder yet.</div>}

@@ -4,6 +4,7 @@
 // sent with the hash of the list shown, so files that changed meanwhile are shown again, not approved.
 import { useState } from 'react'
 import { KIND_TEXT, type FolderTrust, type ProjectCommandKind, type TrustItem } from '../../../shared/trust'
+import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { answerTrust, trustDialogClosed } from '../state/folder-trust'
 import { useApp } from '../state/store'
@@ -84,19 +85,21 @@ export function TrustDialog() {
           {error}
         </div>
       )}
-      <div className="form-actions trust-actions">
+      {/* The focus on the first answer: not running them, unless that is the answer already given. */}
+      <DialogActions
+        className="trust-actions"
+        onCancel={trust.state !== 'declined' ? () => void answer('decline') : undefined}
+        cancelLabel={trust.state === 'trusted' ? 'Stop trusting it' : 'Don’t run them'}
+        cancelDisabled={busy !== null}
+        cancelTestId="trust-decline"
+        confirm={trust.state !== 'trusted' ? (<><Icon name="shield" size={13} /> {busy === 'trust' ? 'Saving…' : 'Trust and run them'}</>) : undefined}
+        disabled={busy !== null}
+        onConfirm={() => void answer('trust')}
+        confirmTestId="trust-accept"
+        focus={trust.state === 'declined' ? 'confirm' : 'cancel'}
+      >
         <span className="field-hint trust-remember">Fanout remembers your answer for this folder and asks again when any of this changes.</span>
-        {trust.state !== 'declined' && (
-          <button type="button" className="btn" onClick={() => void answer('decline')} disabled={busy !== null} data-autofocus data-testid="trust-decline">
-            {trust.state === 'trusted' ? 'Stop trusting it' : 'Don’t run them'}
-          </button>
-        )}
-        {trust.state !== 'trusted' && (
-          <button type="button" className="btn btn-primary" onClick={() => void answer('trust')} disabled={busy !== null} data-testid="trust-accept" {...(trust.state === 'declined' ? { 'data-autofocus': true } : {})}>
-            <Icon name="shield" size={13} /> {busy === 'trust' ? 'Saving…' : 'Trust and run them'}
-          </button>
-        )}
-      </div>
+      </DialogActions>
     </Dialog>
   )
 }

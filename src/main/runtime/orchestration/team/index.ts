@@ -2,7 +2,7 @@
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { TeamSnapshot, TeamTask } from '../../../../shared/team'
 import type { Tool } from '../../tools/define-tool'
-import type { AgentHandle } from '../agent-registry'
+import type { AgentHandle } from '../runs/agent-registry'
 import { MEMBER_TOOL_NAMES, TASK_CLAIM } from './names'
 import { createTaskListTools } from './task-list-tools'
 import type { TeamManager } from './team-manager'

@@ -4,10 +4,10 @@
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { resolveAgentTools } from '../../definitions'
 import { resolveModel } from '../../model/aliases'
-import { startSubagentRun } from '../agent-run'
-import { newAgentHandle, type AgentHandle } from '../agent-registry'
-import { AGENT_TOOL_NAME } from '../agent-tool'
-import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn'
+import { startSubagentRun } from '../runs/agent-run'
+import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool'
+import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn/spawn'
 import type { SessionContext } from '../types'
 import { LEAD_ONLY, MEMBER_TOOL_NAMES } from './names'
 import { errorMessage } from '../../../../shared/error-message'
@@ -33,7 +33,7 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
 const RESERVED = new Set(['main', 'lead', 'user', 'fanout'])
 
 /** What the member will be, or a sentence saying why it cannot be. */
-export function planMember(s: SessionContext, lead: AgentHandle, m: MemberInput): MemberPlan | string {
+export function planMember(s: Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'gate' | 'registry'>, lead: AgentHandle, m: MemberInput): MemberPlan | string {
   if (!NAME.test(m.name)) return `Member name '${m.name}' is not usable: use 1-64 letters, digits, '.', '_' or '-'.`
   if (RESERVED.has(m.name)) return `Member name '${m.name}' is reserved; choose another.`
   const agentType = m.agent_type ?? DEFAULT_SUBAGENT_TYPE

@@ -7,14 +7,15 @@ import type { AgentEvent } from '../../../../shared/events'
 import type { TeamMember, TeamRequest, TeamRequestType, TeamSnapshot } from '../../../../shared/team'
 import type { HookRunner } from '../../hooks/runner'
 import type { ToolResult } from '../../tools/define-tool'
-import type { AgentHandle } from '../agent-registry'
-import { sendMessage, type MessagingSession } from '../send-message'
+import type { AgentHandle } from '../runs/agent-registry'
+import { sendMessage } from '../messaging/send-message'
 import { planMember, startMember, type MemberInput, type MemberPlan } from './spawn-member'
 import { TeamBoard } from './team-board'
 import type { OpOutcome } from './team-fold'
 import { LEAD, type TeamOpInput } from './team-ops'
+import type { SessionContext } from '../types'
 
-export interface TeamHost extends MessagingSession {
+export interface TeamHost extends SessionContext {
   subscribe(listener: (event: AgentEvent) => void): () => void
   /** The session's hooks (TaskCompleted). */
   readonly hooks?: HookRunner

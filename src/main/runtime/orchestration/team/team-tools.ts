@@ -2,7 +2,7 @@
 // plans for approval; whoever receives a request answers it. Requests and answers travel as messages.
 import { z } from 'zod'
 import { defineTool, type Tool } from '../../tools/define-tool'
-import type { AgentHandle } from '../agent-registry'
+import type { AgentHandle } from '../runs/agent-registry'
 import { REQUEST_PLAN_APPROVAL, REQUEST_SHUTDOWN, RESPOND_TO_REQUEST, TEAM_CREATE, TEAM_DELETE } from './names'
 import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'

@@ -8,6 +8,7 @@ import { reply, scriptByAgent, type ParsedRequest, type Turn } from '../../model
 import { sessionDir } from '../../store'
 import { closeFixtures, ends, makeFixture, starts } from '../testing/session-fixture'
 import { TeamBoard } from './team-board'
+import { scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -45,24 +46,18 @@ describe('agent teams', () => {
       return reply.toolUse('TaskClaim', {})
     }
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'worker', match: 'You are a careful worker', turns: many(workerTurn) },
-          {
-            name: 'lead',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('TeamCreate', {
-                team_name: 'crew',
-                description: 'clears the backlog',
-                members: Array.from({ length: 6 }, (_, i) => ({ name: `w${i}`, agent_type: 'careful-worker', prompt: 'Clear the backlog.' })),
-                tasks: Array.from({ length: 24 }, (_, i) => ({ subject: `item ${i + 1}` }))
-              }),
-              ...many(reply.text('Noted.'))
-            ]
-          }
+      [
+        { name: 'worker', match: 'You are a careful worker', turns: many(workerTurn) },
+        scriptedAgent('lead', 'lead agent in Fanout', [
+          reply.toolUse('TeamCreate', {
+            team_name: 'crew',
+            description: 'clears the backlog',
+            members: Array.from({ length: 6 }, (_, i) => ({ name: `w${i}`, agent_type: 'careful-worker', prompt: 'Clear the backlog.' })),
+            tasks: Array.from({ length: 24 }, (_, i) => ({ subject: `item ${i + 1}` }))
+          }),
+          ...many(reply.text('Noted.'))
         ])
-      },
+      ],
       { teams: true, files: { '.claude/agents/careful-worker.md': WORKER } }
     )
     await f.session.run('Clear the backlog with a team.')
@@ -107,21 +102,15 @@ describe('agent teams', () => {
 
   it('one team per session, and a member cannot create one (no nested teams)', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'nester', match: 'Try to nest', turns: [reply.toolUse('TeamCreate', { team_name: 'inner', members: [{ name: 'x', prompt: 'hi' }] }), (req) => reply.text(`refused: ${req.toolResults[0].content}`)] },
-          {
-            name: 'lead',
-            match: 'lead agent in Fanout',
-            turns: [
-              reply.toolUse('TeamCreate', { team_name: 'bad', members: [{ name: 'lead', prompt: 'x' }, { name: 'y', agent_type: 'no-such', prompt: 'x' }] }),
-              reply.toolUse('TeamCreate', { team_name: 'outer', members: [{ name: 'nester', prompt: 'Try to nest a team.' }] }),
-              reply.toolUse('TeamCreate', { team_name: 'second', members: [{ name: 'other', prompt: 'hello' }] }),
-              ...many(reply.text('ok'))
-            ]
-          }
+      [
+        { name: 'nester', match: 'Try to nest', turns: [reply.toolUse('TeamCreate', { team_name: 'inner', members: [{ name: 'x', prompt: 'hi' }] }), (req) => reply.text(`refused: ${req.toolResults[0].content}`)] },
+        scriptedAgent('lead', 'lead agent in Fanout', [
+          reply.toolUse('TeamCreate', { team_name: 'bad', members: [{ name: 'lead', prompt: 'x' }, { name: 'y', agent_type: 'no-such', prompt: 'x' }] }),
+          reply.toolUse('TeamCreate', { team_name: 'outer', members: [{ name: 'nester', prompt: 'Try to nest a team.' }] }),
+          reply.toolUse('TeamCreate', { team_name: 'second', members: [{ name: 'other', prompt: 'hello' }] }),
+          ...many(reply.text('ok'))
         ])
-      },
+      ],
       { teams: true }
     )
     await f.session.run('go')
@@ -141,13 +130,11 @@ describe('agent teams', () => {
 
   it('members message each other by name: an idle member wakes with the message and answers', async () => {
     const f = await makeFixture(
-      {
-        respond: scriptByAgent([
-          { name: 'ping', match: 'You are ping, a member', turns: [reply.toolUse('SendMessage', { to: 'pong', message: 'The schema is ready.', summary: 'schema ready' }), reply.text('Told pong.'), ...many(reply.text('ok'))] },
-          { name: 'pong', match: 'You are pong, a member', turns: many((req) => reply.text(req.lastUserText.includes('The schema is ready.') ? 'Got the schema news from ping.' : 'Waiting for the schema.')) },
-          { name: 'lead', match: 'lead agent in Fanout', turns: [reply.toolUse('TeamCreate', { team_name: 'pair', members: [{ name: 'ping', prompt: 'Tell pong.' }, { name: 'pong', prompt: 'Wait for ping.' }] }), ...many(reply.text('ok'))] }
-        ])
-      },
+      [
+        { name: 'ping', match: 'You are ping, a member', turns: [reply.toolUse('SendMessage', { to: 'pong', message: 'The schema is ready.', summary: 'schema ready' }), reply.text('Told pong.'), ...many(reply.text('ok'))] },
+        { name: 'pong', match: 'You are pong, a member', turns: many((req) => reply.text(req.lastUserText.includes('The schema is ready.') ? 'Got the schema news from ping.' : 'Waiting for the schema.')) },
+        { name: 'lead', match: 'lead agent in Fanout', turns: [reply.toolUse('TeamCreate', { team_name: 'pair', members: [{ name: 'ping', prompt: 'Tell pong.' }, { name: 'pong', prompt: 'Wait for ping.' }] }), ...many(reply.text('ok'))] }
+      ],
       { teams: true }
     )
     await f.session.run('go')

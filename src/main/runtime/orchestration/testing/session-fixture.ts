@@ -1,13 +1,15 @@
 // Test fixture for orchestration tests: a real project folder, a fake home, the scripted model server
 // behind the real SDK, and an AgentSession recording every event. Also small helpers to wait for an event
 // and to hold a scripted reply until the test lets it go.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../../shared/events'
-import { startScriptedModel, type ScriptedModel, type ScriptedServerOptions } from '../../model/scripted'
-import { AgentSession } from '../session'
-import type { AgentSessionOptions } from '../session-options'
+import { scriptByAgent, startScriptedModel, type AgentScript, type ScriptedModel, type ScriptedServerOptions } from '../../model/scripted'
+import { markWriterDead } from '../../store/test-fixtures'
+import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
+import { AgentSession } from '../session/session'
+import type { AgentSessionOptions, OpenSessionOptions } from '../session/session-options'
 
 export interface Fixture {
   root: string
@@ -20,18 +22,45 @@ export interface Fixture {
   write(rel: string, content: string): string
   /** Another session on the same folders and model server (e.g. after a restart). */
   reopen(make: (base: Pick<AgentSessionOptions, 'client' | 'home'> & { dataDir: string; cwd: string }) => Promise<AgentSession>): Promise<AgentSession>
+  /** A new session on the same folders and model server, with the events it emits from now on. */
+  newSession(): Promise<RecordedSession>
+  /** A recorded session reopened (from the fixture's data folder, or another such as a crashCopy), with its events. */
+  openSession(sessionId: string, dataDir?: string, opts?: Partial<OpenSessionOptions>): Promise<RecordedSession>
+  /** What a kill -9 of the session's process leaves: its files as they are on disk now, in a copy whose writer is gone. Returns the copy's data folder. */
+  crashCopy(session: AgentSession): Promise<string>
   close(): Promise<void>
 }
 
-const open: Fixture[] = []
-
-/** Closes every fixture made by the test (call in afterEach). */
-export async function closeFixtures(): Promise<void> {
-  for (const f of open.splice(0)) await f.close()
+export interface RecordedSession {
+  session: AgentSession
+  events: AgentEvent[]
 }
 
+const recorded = (session: AgentSession): RecordedSession => {
+  const events: AgentEvent[] = []
+  session.bus.subscribe((e) => events.push(e))
+  return { session, events }
+}
+
+const open: Fixture[] = []
+const repos: TempRepo[] = []
+
+/** Closes every fixture made by the test, then removes its temporary repositories (call in afterEach). */
+export async function closeFixtures(): Promise<void> {
+  for (const f of open.splice(0)) await f.close()
+  for (const r of repos.splice(0)) r.cleanup()
+}
+
+/** A temporary git repository for a fixture's project, removed by closeFixtures(). */
+export function tempRepo(): TempRepo {
+  const r = makeTempRepo()
+  repos.push(r)
+  return r
+}
+
+/** `server`: the scripted server's options, or (most tests) just its agents' scripts (see scripted-agents.ts). */
 export async function makeFixture(
-  server: ScriptedServerOptions,
+  server: ScriptedServerOptions | AgentScript[],
   opts: Partial<AgentSessionOptions> & { files?: Record<string, string>; cwd?: string; root?: string } = {}
 ): Promise<Fixture> {
   const root = opts.root ?? realpathSync(mkdtempSync(join(tmpdir(), 'fanout-orch-')))
@@ -47,7 +76,7 @@ export async function makeFixture(
     return path
   }
   for (const [rel, content] of Object.entries(opts.files ?? {})) write(rel, content)
-  const model = await startScriptedModel(server)
+  const model = await startScriptedModel(Array.isArray(server) ? { respond: scriptByAgent(server) } : server)
   const { files: _files, root: _root, ...sessionOpts } = opts
   // Sessions record to the fixture's data folder unless the test passes dataDir: undefined.
   const session = await AgentSession.create({ client: model.client, home, dataDir, ripgrep: false, managedSettingsFile: null, onError: () => undefined, ...sessionOpts, cwd })
@@ -67,6 +96,19 @@ export async function makeFixture(
       const s = await make({ client: model.client, home, dataDir, cwd })
       sessions.push(s)
       return s
+    },
+    async newSession() {
+      return recorded(await fixture.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null })))
+    },
+    async openSession(sessionId, from = dataDir, opts = {}) {
+      return recorded(await fixture.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: from, sessionId, ripgrep: false, managedSettingsFile: null, ...opts })))
+    },
+    async crashCopy(s) {
+      await s.flush()
+      const crashed = join(root, `crashed-${Math.random().toString(36).slice(2)}`)
+      cpSync(dataDir, crashed, { recursive: true })
+      await markWriterDead(crashed, s.sessionId)
+      return crashed
     },
     async close() {
       for (const s of sessions) {

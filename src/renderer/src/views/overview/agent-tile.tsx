@@ -11,13 +11,14 @@ import { isActive } from '../../../../shared/view/session-state'
 import { Icon } from '../../components/icon'
 import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
-import { StatusDot, statusWord } from '../../components/status'
+import { StatusDot, statusStyle, statusWord } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL } from '../../state/attention'
 import { elapsedMs } from '../../state/selectors'
 import { ui, useApp } from '../../state/store'
+import { tileProps } from '../tile-props'
 import { TileActions, TileMessage } from './tile-actions'
 import { tileActivity } from './tile-activity'
 import type { Density } from '../../lib/overview-layout'
@@ -127,19 +128,11 @@ export const AgentTile = memo(function AgentTile({
   return (
     <article
       className={`agent-tile ${density} status-${agent.status}${focused ? ' focused' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
-      style={color}
-      data-testid="agent-tile"
-      data-agent-id={agent.id}
-      data-status={agent.status}
-      data-tile
-      tabIndex={tabbable ? 0 : -1}
+      {...tileProps(agent, { testId: 'agent-tile', color, tabbable, focused })}
       aria-label={`${name}: ${agent.description}. ${attention ? ATTENTION_LABEL[attention] : statusWord(agent)}.`}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest('button, input, a, details')) return
         ui.maximize(agent.id)
-      }}
-      onFocus={(e) => {
-        if (e.target === e.currentTarget && !focused) ui.selectTile(agent.id)
       }}
     >
       <span className="tile-bar" aria-hidden="true" />
@@ -157,7 +150,7 @@ export const AgentTile = memo(function AgentTile({
             <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
           </span>
         ) : (
-          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`}>{statusWord(agent)}</span> : null
+          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>{statusWord(agent)}</span> : null
         )}
       </div>
       <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />

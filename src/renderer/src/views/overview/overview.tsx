@@ -23,6 +23,7 @@ import { MaximizedPanel } from './maximized-panel'
 import { OverviewBar } from './overview-bar'
 import { tileKey } from './tile-keys'
 import { useHold } from './use-hold'
+import { usePick } from '../../lib/use-pick'
 
 const FINISHED_HEAD = 34
 const FINISHED_ROW = 32
@@ -62,12 +63,7 @@ export function Overview({ sessionId }: { sessionId: string }) {
   const agents = useApp((s) => s.events.sessions[sessionId]?.agents)
   const order = useApp((s) => s.events.sessions[sessionId]?.agentOrder)
   const rootId = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
-  const expanded = useApp((s) => s.expanded)
-  const focused = useApp((s) => s.focusedAgentId)
-  const maximized = useApp((s) => s.maximizedAgentId)
-  const acknowledged = useApp((s) => s.acknowledged)
-  const choice = useApp((s) => s.density)
-  const tidySeq = useApp((s) => s.tidySeq)
+  const { expanded, focusedAgentId: focused, maximizedAgentId: maximized, acknowledged, density: choice, tidySeq } = usePick(useApp, 'expanded', 'focusedAgentId', 'maximizedAgentId', 'acknowledged', 'density', 'tidySeq')
   const phased = useApp((s) => (s.events.sessions[sessionId]?.phases.length ?? 0) > 0)
   const [showFinished, setShowFinished] = useState(true)
   const [container, setContainer] = useState<HTMLElement | null>(null)

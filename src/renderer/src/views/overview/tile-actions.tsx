@@ -11,7 +11,7 @@ import { sendMessage, ui } from '../../state/store'
 import { errorText } from '../../transport/types'
 import { ChangesButton } from '../../review/changes-button'
 import { useRunningElsewhere } from '../running-elsewhere'
-import { stopWithToast } from '../stop-agent'
+import { StopButton } from '../stop-button'
 
 export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage: () => void }) {
   const [error, setError] = useState<string | null>(null)
@@ -32,19 +32,7 @@ export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage
         </button>
       )}
       {active && (
-        <button
-          className="icon-button danger"
-          title={`Stop ${name} (S)`}
-          aria-label={`Stop ${name}`}
-          data-testid="tile-stop"
-          data-action="stop"
-          onClick={() => {
-            setError(null)
-            stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))
-          }}
-        >
-          <Icon name="stop" size={13} />
-        </button>
+        <StopButton agent={agent} title={`Stop ${name} (S)`} label={`Stop ${name}`} size={13} testId="tile-stop" setError={setError} />
       )}
       <ChangesButton agent={agent} />
       <button className="icon-button" title="Open its full panel (Enter)" aria-label={`Open ${name}’s full panel`} onClick={() => ui.maximize(agent.id)} data-testid="tile-maximize" data-action="maximize">

@@ -1,0 +1,162 @@
+// What a reopened session still owes its agents, read from their transcripts, so a crash neither loses
+// nor repeats anything:
+// - deliveries an agent received (`message_received`) that no written turn consumed (`message.deliveries`):
+//   they go back into its inbox, in order, and reach it at its next turn;
+// - reports a run recorded in its agent_end that no agent received: delivered once, now;
+// - the tool calls a crash cut off, each answered with what is known of it: its result if it finished (the
+//   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
+//   delivered, a permission refused or never given, or that it may have partly run.
+import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
+import type { InboxItem } from '../../loop/types'
+import { formatAgentReport } from '../runs/report'
+import type { AgentHandle } from '../runs/agent-registry'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool'
+import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './send-message'
+
+/** What an agent's transcript says is waiting for it: deliveries received and not consumed, in order. */
+export function pendingDeliveries(events: readonly AgentEvent[]): { inbox: InboxItem[]; received: Set<string> } {
+  const received = new Set<string>()
+  const consumed = new Set<string>()
+  for (const e of events) if (e.type === 'message' && e.message.role === 'user') for (const id of e.deliveries ?? []) consumed.add(id)
+  const inbox: InboxItem[] = []
+  for (const [i, e] of events.entries()) {
+    if (e.type !== 'message_received') continue
+    if (e.deliveryId) {
+      if (received.has(e.deliveryId)) continue
+      received.add(e.deliveryId)
+      if (!consumed.has(e.deliveryId)) inbox.push({ text: e.text, deliveryId: e.deliveryId })
+    } else if (!laterUserText(events, i, e.text)) {
+      // Written before deliveries had ids: consumed when a later user message holds its text.
+      inbox.push({ text: e.text })
+    }
+  }
+  return { inbox, received }
+}
+
+function laterUserText(events: readonly AgentEvent[], from: number, text: string): boolean {
+  for (let i = from + 1; i < events.length; i++) {
+    const e = events[i]
+    if (e.type !== 'message' || e.message.role !== 'user') continue
+    const content = e.message.content
+    if (typeof content === 'string' ? content === text : content.some((b) => b.type === 'text' && b.text === text)) return true
+  }
+  return false
+}
+
+interface ChildRun {
+  start: AgentStartEvent
+  end: AgentEndEvent | null
+}
+
+export interface OwedReport {
+  /** The agent whose run owes it. */
+  from: string
+  report: ReportIntent
+}
+
+export class DeliveryLedger {
+  /** Every delivery id some agent received. */
+  readonly received = new Set<string>()
+  /** Reports recorded and received by nobody, oldest first. */
+  readonly owedReports: OwedReport[] = []
+  /** The subagent run each Agent call started (by the call's tool_use id). */
+  private readonly childRuns = new Map<string, ChildRun>()
+  /** Agents with deliveries waiting (received, not consumed). */
+  readonly waiting = new Set<string>()
+  /** Background agents launched and not started (their state says queued), by the launching call's id. */
+  private readonly launched = new Map<string, { agentId: string; agentType: string; restartable: boolean }>()
+
+  /** Notes the background agents a crash caught before they started (from their state files). */
+  addLaunched(states: ReadonlyArray<{ agentId: string; agentType: string; status: string; parentToolUseId?: string | null; prompt?: string }>): void {
+    for (const st of states)
+      if (st.status === 'queued' && st.parentToolUseId && !this.childRuns.has(st.parentToolUseId))
+        this.launched.set(st.parentToolUseId, { agentId: st.agentId, agentType: st.agentType, restartable: st.prompt !== undefined })
+  }
+
+  static empty(): DeliveryLedger {
+    return new DeliveryLedger()
+  }
+
+  static fromTranscripts(agents: Record<string, { events: readonly AgentEvent[] }>): DeliveryLedger {
+    const ledger = new DeliveryLedger()
+    const reports: Array<OwedReport & { seq: number }> = []
+    for (const [agentId, { events }] of Object.entries(agents)) {
+      let run: ChildRun | null = null
+      for (const e of events) {
+        if (e.type === 'message_received' && e.deliveryId) ledger.received.add(e.deliveryId)
+        else if (e.type === 'agent_start') {
+          run = { start: e, end: null }
+          // The run the call itself started: a later run under the same call (a resume after a crash)
+          // reports by notification, so the call's answer stays what that first run came to.
+          if (e.parentToolUseId && !ledger.childRuns.has(e.parentToolUseId)) ledger.childRuns.set(e.parentToolUseId, run)
+        } else if (e.type === 'agent_end') {
+          if (run) run.end = e
+          if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq ?? e.ts * 1000 })
+        }
+      }
+      if (pendingDeliveries(events).inbox.length) ledger.waiting.add(agentId)
+    }
+    for (const r of reports.sort((a, b) => a.seq - b.seq)) if (!ledger.received.has(r.report.deliveryId)) ledger.owedReports.push({ from: r.from, report: r.report })
+    return ledger
+  }
+
+  /**
+   * How each call of this agent that a crash cut off is answered (see rebuildConversation's
+   * interruptedResult), from its own events and what the other transcripts say.
+   */
+  interruptedResult(events: readonly AgentEvent[]): (call: { id: string; name: string }) => { content: string; isError: boolean } | undefined {
+    const ran = new Set<string>()
+    const ended = new Map<string, { output: string; isError: boolean }>()
+    const asked = new Map<string, string>() // toolUseId -> requestId
+    const answered = new Map<string, string>() // requestId -> decision
+    for (const e of events) {
+      if (e.type === 'tool_run') ran.add(e.toolUseId)
+      else if (e.type === 'tool_end') ended.set(e.toolUseId, { output: e.output, isError: e.isError })
+      else if (e.type === 'permission_request' && e.toolUseId) asked.set(e.toolUseId, e.requestId)
+      else if (e.type === 'permission_response') answered.set(e.requestId, e.decision)
+    }
+    return ({ id, name }) => {
+      const tool = name || 'The tool'
+      const done = ended.get(id)
+      // It finished: only the turn that would have carried its result was not written.
+      if (done) return { content: done.output, isError: done.isError }
+      if (name === AGENT_TOOL_NAME && ran.has(id)) {
+        const child = this.childRuns.get(id)
+        if (child) return this.childResult(child)
+        const queued = this.launched.get(id)
+        if (queued)
+          return {
+            content: queued.restartable
+              ? `The ${queued.agentType} agent ${queued.agentId} was launched in the background and had not started when Fanout stopped (it was closed or crashed). It starts when the interrupted agents are resumed, and its report reaches you as a <task-notification>. Do not start it again.`
+              : `The ${queued.agentType} agent ${queued.agentId} was launched in the background and had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Start it again if the work is still needed.`,
+            isError: !queued.restartable
+          }
+        // It was still waiting for a slot: no agent_start was written, so nothing of it ran.
+        return { content: `The subagent this call was to start had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Call ${AGENT_TOOL_NAME} again if the work is still needed.`, isError: true }
+      }
+      if (name === SEND_MESSAGE_TOOL_NAME && this.received.has(sendDeliveryId(id)))
+        return { content: 'The message was delivered before Fanout stopped (it was closed or crashed); it was not sent again.', isError: false }
+      const request = asked.get(id)
+      if (request) {
+        const decision = answered.get(request)
+        if (decision === 'deny') return { content: `The user denied permission to use ${tool} for this call (before Fanout restarted). Do not retry it as is; take another approach or ask the user how to proceed.`, isError: true }
+        if (!decision) return { content: `${tool} was waiting for the user's approval when Fanout stopped (it was closed or crashed), so it did not run. Call it again if it is still needed; the user will be asked again.`, isError: true }
+      }
+      if (!ran.has(id)) return { content: `${tool} did not run: Fanout stopped (it was closed or crashed) before it started. Run it again if it is still needed.`, isError: true }
+      return { content: `${tool} was running when Fanout stopped (it was closed or crashed) and did not finish: it may have done part of its work. Check what it changed before running it again.`, isError: true }
+    }
+  }
+
+  /** What the parent's Agent call answers for a child a crash caught: its report if it finished, else where it stands. */
+  private childResult({ start, end }: ChildRun): { content: string; isError: boolean } {
+    if (end && end.status !== 'interrupted') {
+      const who = { id: start.agentId, agentType: start.agentType, ...(start.name ? { name: start.name } : {}) } as AgentHandle
+      const r = formatAgentReport(who, { ...end, messages: [], model: start.model, stopReason: null, ...(end.worktree ? { worktree: end.worktree } : {}) })
+      return { content: r.content, isError: r.isError === true }
+    }
+    return {
+      content: `The ${start.agentType} agent ${start.agentId} that this call started was cut off when Fanout stopped (it was closed or crashed), before it reported. When the interrupted agents are resumed it goes on in the background, and its report reaches you as a <task-notification>; until then it is not running. Do not start it again.`,
+      isError: true
+    }
+  }
+}

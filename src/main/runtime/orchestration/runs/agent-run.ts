@@ -1,0 +1,241 @@
+// One run of a subagent: wait for a concurrency slot, get its worktree (made or picked up again), build its
+// prompt and tools, deliver what waits in its mailbox, run the loop, commit or remove the worktree, and hand
+// the result back. Every kind of run goes through here: a new spawn, a foreground or background resume, a
+// resume triggered by a message or a restart. The steps every agent's run shares are in run-agent-once.ts;
+// this file adds what only subagents have. `handle.run` is set for exactly as long as the run lasts, and is
+// cleared in the same synchronous step that looks for messages that arrived too late for the loop.
+import { stat } from 'node:fs/promises'
+import type { AgentDefinition } from '../../../../shared/agent-definition'
+import type { AgentEvent, ReportIntent } from '../../../../shared/events'
+import { emptyUsage } from '../../../../shared/usage'
+import { subagentHookRun } from '../../hooks/wiring'
+import { repairConversation } from '../../store/rebuild-conversation'
+import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../../worktrees'
+import type { AgentHandle } from './agent-registry'
+import { runAgentOnce } from './run-agent-once'
+import type { ChildResult, RunRequest, SessionContext } from '../types'
+import { errorMessage } from '../../../../shared/error-message'
+
+const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+
+/** Starts a run of `handle` now; the promise settles with its result and never rejects. */
+export function startSubagentRun(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
+  if (handle.run) throw new Error(`Agent ${handle.id} is already running.`)
+  handle.abort = new AbortController()
+  handle.quiet = false
+  let settle!: (r: ChildResult) => void
+  const run = new Promise<ChildResult>((resolve) => (settle = resolve))
+  handle.run = run
+  session.track(run)
+  void (async () => {
+    let result: ChildResult
+    try {
+      // A compaction the person asked for while the agent was idle finishes before the run reads the conversation.
+      await handle.compacting?.catch(() => undefined)
+      result = await runOnce(session, handle, req)
+      // Its agent_end is on disk before anyone hears how it ended: the report it owes (recorded there), or its
+      // parent's Agent call answered with it (else a crash could keep the parent's answer and lose the end,
+      // and the restart would run a finished agent again and report it twice).
+      await session.durable(handle.id)
+    } catch (err) {
+      result = notStarted(handle, 'failed', `Internal error while running the agent: ${errorMessage(err)}`)
+    }
+    // A run that never started emitted no agent_end: its outcome still reaches the agent's state as an event.
+    if (result.notStarted) emitStatus(session, handle, result.status, result.error)
+    handle.lastResult = result
+    handle.run = null
+    session.delivery.afterRun(handle, result, req)
+    settle(result)
+  })()
+  return run
+}
+
+/** Starts a run of an idle subagent that reads the messages in its inbox; its report goes to `reportTo`. */
+export function startInboxRun(session: SessionContext, handle: AgentHandle, reportTo: string | null): void {
+  const maxTurns = handle.definition?.maxTurns
+  startSubagentRun(session, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+}
+
+function emitStatus(session: SessionContext, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
+  session.emit({ agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId, ts: Date.now(), type: 'status', status, ...(detail ? { detail } : {}) })
+}
+
+function notStarted(handle: AgentHandle, status: 'stopped' | 'failed', error: string): ChildResult {
+  return { status, result: '', error, numTurns: 0, toolUses: 0, usage: emptyUsage(), durationMs: 0, messages: handle.messages, model: handle.model, stopReason: null, notStarted: true }
+}
+
+// One abort listener per caller signal, however many agents it starts at once (a wide fan-out would
+// otherwise trip Node's MaxListeners warning).
+const linked = new WeakMap<AbortSignal, Set<AbortController>>()
+
+function link(signal: AbortSignal | undefined, child: AbortController): () => void {
+  if (!signal) return () => undefined
+  if (signal.aborted) {
+    child.abort(signal.reason)
+    return () => undefined
+  }
+  let children = linked.get(signal)
+  if (!children) {
+    const set = new Set<AbortController>()
+    linked.set(signal, (children = set))
+    signal.addEventListener('abort', () => {
+      for (const c of set) c.abort(signal.reason)
+      set.clear()
+    }, { once: true })
+  }
+  children.add(child)
+  return () => children.delete(child)
+}
+
+async function runOnce(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
+  const abort = handle.abort
+  const unlink = link(req.linkTo, abort)
+  const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
+  const def = handle.definition
+  const label = handle.agentType
+
+  try {
+    if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
+      session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
+    try {
+      handle.slot = await session.gate.slots.lease(abort.signal)
+    } catch {
+      return notStarted(handle, 'stopped', `The ${label} agent was stopped before it started.`)
+    }
+
+    let worktree: AgentWorktree | undefined
+    // A folder a WorktreeCreate hook made instead of a git worktree (another VCS, a custom layout).
+    let hookWorktree: string | undefined
+    if (handle.isolation) {
+      const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.hooks?.worktreeCreate(handle, `agent-${handle.id}`)
+      if (made && 'error' in made) return notStarted(handle, 'failed', `Could not isolate the agent: ${made.error}`)
+      if (made) {
+        if (!(await stat(made.path).catch(() => null))?.isDirectory()) return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
+        hookWorktree = made.path
+        handle.cwd = made.path
+        handle.worktree = { path: made.path, branch: '', hookBased: true }
+      } else {
+        try {
+          worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
+        } catch (err) {
+          return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
+        }
+        handle.cwd = worktree.cwd
+        handle.worktree = { path: worktree.path, branch: worktree.branch }
+      }
+    }
+    if (!def && (!handle.fork || !handle.systemPrompt)) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
+
+    let finished: ChildResult['worktree']
+    let stall: (() => void) | null = null
+    const emit = eventFilter(session, handle, req, () => finished)
+    const result = await runAgentOnce(session, handle, {
+      def,
+      ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
+      // Read now, not when the run was asked for: a compaction may have ended in between.
+      history: req.history ?? repairConversation(handle.messages).messages,
+      maxTurns: req.maxTurns,
+      toolNames: () => handle.toolNames ?? [],
+      // A fork keeps the system prompt it inherited from its parent.
+      systemPrompt: async () => (handle.fork && handle.systemPrompt ? handle.systemPrompt : session.systemPrompt(def as AgentDefinition, handle, worktree)),
+      emit: emit.emit,
+      extras: async () => {
+        // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
+        const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
+        const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
+        stall = handle.background ? watchStall(session, handle, emit.markStalled) : null
+        return {
+          ...(handle.description ? { description: handle.description } : {}),
+          ...(def?.color ? { color: def.color } : {}),
+          ...(handle.background ? { background: true } : {}),
+          ...(handle.name ? { name: handle.name } : {}),
+          ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : hookWorktree ? { worktree: { path: hookWorktree, branch: '' } } : {}),
+          drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
+          beforeFinish: hooks.beforeFinish,
+          finalize: hooks.finalize(
+            worktree
+              ? async () => {
+                  const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
+                  finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
+                  return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
+                }
+              : hookWorktree
+                ? async () => {
+                    const path = hookWorktree as string
+                    // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
+                    const removed = await session.hooks?.worktreeRemove(handle, path)
+                    const error = !removed ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept` : 'error' in removed ? `${removed.error}; the folder ${path} was kept` : undefined
+                    if (!error) handle.worktree = undefined
+                    finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
+                    return { worktree: { path, branch: '', kept: Boolean(error) } }
+                  }
+                : undefined
+          )
+        }
+      }
+    }).finally(() => (stall as (() => void) | null)?.())
+    if (!result) return notStarted(handle, 'failed', `Agent ${handle.id} was given nothing to do.`)
+    const out: ChildResult = { ...result, ...(finished ? { worktree: finished } : {}), ...(emit.report ? { report: emit.report } : {}) }
+    if (emit.stalledAfter !== null) {
+      out.status = 'failed'
+      out.error = stallMessage(emit.stalledAfter)
+    }
+    return out
+  } finally {
+    handle.slot?.release()
+    handle.slot = null
+    unlink()
+  }
+}
+
+const stallMessage = (ms: number) => `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
+
+/**
+ * The run's events on their way to the session: a fork's inherited history is recorded right after its
+ * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
+ * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
+ */
+function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree']) {
+  const state = {
+    stalledAfter: null as number | null,
+    report: null as ReportIntent | null,
+    markStalled: (ms: number) => {
+      state.stalledAfter = ms
+    },
+    emit: (event: AgentEvent) => {
+      if (event.type === 'agent_end') {
+        const end = state.stalledAfter !== null ? { ...event, status: 'failed' as const, error: stallMessage(state.stalledAfter) } : event
+        const wt = worktree()
+        const result: ChildResult = { ...end, messages: handle.messages, model: handle.model, stopReason: null, ...(wt ? { worktree: wt } : {}) }
+        state.report = session.delivery.reportIntent(handle, result, req)
+        session.emit(state.report ? { ...end, report: state.report } : end)
+        return
+      }
+      session.emit(event)
+      if (event.type === 'agent_start' && req.recordHistory) {
+        for (const message of req.history ?? []) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
+      }
+    }
+  }
+  return state
+}
+
+/** Stops a background agent that emits nothing for `backgroundStallMs`. Returns the function that ends the watch. */
+function watchStall(session: SessionContext, handle: AgentHandle, onStall: (ms: number) => void): (() => void) | null {
+  const limit = session.backgroundStallMs
+  if (!Number.isFinite(limit) || limit <= 0) return null
+  handle.lastEventAt = Date.now()
+  const timer = setInterval(
+    () => {
+      const quiet = Date.now() - handle.lastEventAt
+      if (quiet < limit) return
+      clearInterval(timer)
+      onStall(limit)
+      handle.abort.abort(new Error(stallMessage(limit)))
+    },
+    Math.max(10, Math.min(1000, Math.floor(limit / 4)))
+  )
+  timer.unref?.()
+  return () => clearInterval(timer)
+}

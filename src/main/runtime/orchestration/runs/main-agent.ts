@@ -1,0 +1,184 @@
+// The main agent: the one the person talks to. Its runs are queued one after another: a prompt from the
+// person, or a wake-up when a message or a background agent's report arrives while it is idle. What
+// arrives while it runs waits in its inbox for its next turn; what arrives in its very last moments starts
+// the next run, so no report is left unread.
+import type { AgentDefinition } from '../../../../shared/agent-definition'
+import type { ChatMessage, ContentBlock } from '../../../../shared/events'
+import { resolveAgentTools } from '../../definitions'
+import { mainStopHook } from '../../hooks/wiring'
+import type { AgentRunResult } from '../../loop/types'
+import { resolveModel } from '../../model/aliases'
+import { repairConversation } from '../../store/rebuild-conversation'
+import { newAgentHandle, type AgentHandle } from './agent-registry'
+import { COORDINATOR_DEFINITION } from '../coordinator/coordinator-prompt'
+import { MAIN_AGENT_TYPE, MAIN_DEFINITION } from '../prompts/main-prompt'
+import { runAgentOnce } from './run-agent-once'
+import type { SessionContext } from '../types'
+
+export interface MainRunOptions {
+  /** Run the main agent as this definition (like `--agent NAME`); kept for later runs. */
+  agentType?: string
+  maxTurns?: number
+}
+
+export interface MainAgentConfig {
+  /** The main agent's model (alias or id); default `sonnet`. */
+  model?: string
+  /** Set by the person (e.g. --permission-mode): wins over the definition's own mode. */
+  permissionMode?: AgentDefinition['permissionMode']
+  /** From the settings files (`defaultMode`): used when neither the person nor the definition sets one. */
+  defaultMode?: AgentDefinition['permissionMode']
+  /** Coordinator mode: without --agent, the main agent runs as the coordinator (its prompt, orchestration tools only). */
+  coordinator?: boolean
+  /** The session's effort (low|medium|high|xhigh|max or a thinking budget); a definition's own `effort` wins. */
+  effort?: string | number
+}
+
+export { MAIN_DEFINITION }
+
+export class MainAgent {
+  private handle: AgentHandle | null = null
+  private agentType: string | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+  private pending = 0
+  private userRun = false
+  lastResult: AgentRunResult | null = null
+
+  constructor(
+    private readonly s: SessionContext,
+    private readonly config: MainAgentConfig
+  ) {}
+
+  /** A run is going or queued. */
+  get busy(): boolean {
+    return this.pending > 0
+  }
+
+  /**
+   * After a restart: the agent as its transcript left it (its conversation, the definition it ran as, and
+   * whether a crash cut it off). Only before its handle exists: from then on, its events are its state.
+   */
+  restore(history: ChatMessage[], agentType: string | undefined, status: AgentHandle['status'] = 'completed'): void {
+    if (this.handle) throw new Error('The main agent was restored after it had started.')
+    this.agentType = agentType
+    this.create(history, status)
+  }
+
+  /** The main agent's handle (created idle before its first run, so messages can reach it). */
+  getHandle(): AgentHandle {
+    return this.handle ?? this.create([], 'completed')
+  }
+
+  private create(messages: ChatMessage[], status: AgentHandle['status']): AgentHandle {
+    const def = this.definition()
+    this.handle = newAgentHandle({
+      id: this.s.mainAgentId,
+      parentId: null,
+      parentToolUseId: null,
+      depth: 0,
+      agentType: def?.agentType ?? MAIN_AGENT_TYPE,
+      definition: def ?? null,
+      model: this.config.model ?? 'sonnet',
+      cwd: this.s.cwd,
+      permissionMode: this.modeFor(def),
+      status,
+      messages: [...messages]
+    })
+    this.s.registry.add(this.handle)
+    return this.handle
+  }
+
+  /** The definition it runs as: the chosen agent, else the coordinator in coordinator mode, else none (main). */
+  private definition(): AgentDefinition | undefined {
+    if (this.agentType) return this.s.agents().get(this.agentType)?.definition
+    return this.config.coordinator ? COORDINATOR_DEFINITION : undefined
+  }
+
+  modeFor(def: AgentDefinition | undefined): NonNullable<AgentDefinition['permissionMode']> {
+    return this.config.permissionMode ?? def?.permissionMode ?? this.config.defaultMode ?? 'default'
+  }
+
+  /** A prompt from the person; queued behind a wake-up run, refused while another prompt is being worked on. */
+  async run(prompt: string | ContentBlock[], opts: MainRunOptions): Promise<AgentRunResult> {
+    if (this.userRun) throw new Error('The main agent is still working on the previous prompt.')
+    this.userRun = true
+    try {
+      const result = await this.enqueue(() => this.runOnce(prompt, opts, true))
+      return result as AgentRunResult
+    } finally {
+      this.userRun = false
+    }
+  }
+
+  /** Runs the main agent on what waits in its inbox, unless it is busy (it will read it) or the person stopped it. */
+  wake(): void {
+    const h = this.handle
+    if (!h || this.pending > 0 || h.stoppedByUser || !h.inbox.length) return
+    this.enqueue(() => this.runOnce(undefined, {}, false)).catch((err: Error) => this.s.onError(new Error(`The main agent could not be woken: ${err.message}`)))
+  }
+
+  /** Runs `work` when no run of the main agent is going, holding later runs until it ends (a compaction). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.enqueue(work)
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    this.pending++
+    const run = this.queue.then(fn).finally(() => {
+      this.pending--
+      this.wake()
+    })
+    this.queue = run.catch(() => undefined)
+    this.s.track(run)
+    return run
+  }
+
+  private async runOnce(prompt: string | ContentBlock[] | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
+    if (opts.agentType !== undefined) this.agentType = opts.agentType
+    const def = this.definition()
+    if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
+    const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
+    const handle = this.getHandle()
+    if (!byPerson && handle.stoppedByUser) return null
+    Object.assign(handle, {
+      agentType: def?.agentType ?? MAIN_AGENT_TYPE,
+      definition: def ?? null,
+      model,
+      permissionMode: this.modeFor(def),
+      abort: new AbortController(),
+      stoppedByUser: false,
+      startedAt: Date.now(),
+      effort: def?.effort ?? this.config.effort
+    } satisfies Partial<AgentHandle>)
+    const result = await runAgentOnce(this.s, handle, {
+      def: def ?? null,
+      ...(prompt !== undefined ? { prompt } : {}),
+      history: repairConversation(handle.messages).messages,
+      maxTurns: opts.maxTurns ?? def?.maxTurns,
+      skipWhenNothingToSay: true,
+      toolNames: () => {
+        let toolNames = this.s.availableToolNames()
+        let allowedAgentTypes: string[] | undefined
+        if (def) {
+          const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
+          if (resolution.error) throw new Error(resolution.error)
+          toolNames = resolution.resolvedTools
+          allowedAgentTypes = resolution.allowedAgentTypes
+        }
+        handle.toolNames = toolNames
+        handle.allowedAgentTypes = allowedAgentTypes
+        return toolNames
+      },
+      systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle),
+      // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
+      extras: async () => {
+        if (byPerson) this.s.hooks?.newPrompt()
+        return { beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false })) }
+      }
+    })
+    if (!result) return null
+    handle.lastResult = result
+    this.lastResult = result
+    return result
+  }
+}

@@ -1,0 +1,108 @@
+// A session's memory on disk: every event goes to the agent's transcript (through the store's recorder),
+// and each agent's state.json is rewritten when one of its runs starts and when it ends, so a restart
+// knows which agents were cut off, which ones the user stopped, and how to continue each one.
+import type { AgentEvent } from '../../../../shared/events'
+import { createSessionRecorder, writeAgentState, type AgentStateInput, type SessionRecorder } from '../../store'
+import type { AgentHandle, AgentRegistry } from './agent-registry'
+import { MAIN_AGENT_TYPE } from '../prompts/main-prompt'
+
+export interface SessionPersistenceOptions {
+  dataDir: string
+  sessionId: string
+  cwd: string
+  title?: string
+  registry: AgentRegistry
+  onError: (err: Error) => void
+  /** The session's lock is held: whoever wrote it before is gone (see SessionRecorderOptions.owned). */
+  owned?: boolean
+}
+
+export class SessionPersistence {
+  readonly recorder: SessionRecorder
+  private readonly writes = new Map<string, Promise<void>>()
+
+  constructor(private readonly opts: SessionPersistenceOptions) {
+    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError, ...(opts.owned ? { owned: true } : {}) })
+  }
+
+  get dataDir(): string {
+    return this.opts.dataDir
+  }
+
+  transcriptFile(agentId: string): string {
+    return this.recorder.transcriptFile(agentId)
+  }
+
+  record(event: AgentEvent): void {
+    this.recorder.record(event)
+    if (event.type !== 'agent_start' && event.type !== 'agent_end') return
+    const handle = this.opts.registry.get(event.agentId)
+    // The state follows the transcript: a state saying the agent runs, written before its agent_start line
+    // (which the recorder batches), would leave a crash in between an agent no restart can start again.
+    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running', undefined, this.flushAgent(event.agentId))
+  }
+
+  /**
+   * Queues a state.json write for this agent; writes of one agent land in order, each after `after` (if
+   * given). Resolves once it is written (errors reported).
+   */
+  writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>): Promise<void> {
+    const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
+    const previous = this.writes.get(handle.id) ?? Promise.resolve()
+    const next = previous
+      .then(() => after)
+      // Only the state a run ends with is fsynced (see writeAgentState).
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: status !== 'running' }))
+      .then(
+        () => undefined,
+        (err: Error) => this.opts.onError(new Error(`Could not save the state of agent ${handle.id}: ${err.message}`))
+      )
+    this.writes.set(handle.id, next)
+    void next.then(() => {
+      if (this.writes.get(handle.id) === next) this.writes.delete(handle.id)
+    })
+    return next
+  }
+
+  /** Everything recorded for this agent so far is written (its transcript; write errors were reported already). */
+  flushAgent(agentId: string): Promise<void> {
+    return this.recorder.flushAgent(agentId).catch(() => undefined)
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes.values()])
+    await this.recorder.flush()
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.writes.values()])
+    await this.recorder.close()
+  }
+}
+
+function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput['status']): AgentStateInput {
+  const def = handle.definition
+  const definition = handle.fork
+    ? { name: 'fork', source: 'built-in' as const }
+    : def
+      ? { name: def.agentType, source: def.source, ...(def.file ? { file: def.file } : {}) }
+      : { name: MAIN_AGENT_TYPE, source: 'built-in' as const }
+  return {
+    agentId: handle.id,
+    sessionId,
+    agentType: handle.agentType,
+    definition,
+    model: handle.model,
+    turnCount: handle.turnCount,
+    status,
+    stoppedByUser: handle.stoppedByUser,
+    ...(handle.worktree ? { worktree: { ...handle.worktree } } : {}),
+    cwd: handle.isolation?.repoCwd ?? handle.cwd,
+    parentAgentId: handle.parentId,
+    parentToolUseId: handle.parentToolUseId,
+    ...(handle.name ? { name: handle.name } : {}),
+    ...(handle.description ? { description: handle.description } : {}),
+    ...(handle.background ? { background: true } : {}),
+    ...(handle.effort !== undefined ? { effort: handle.effort } : {})
+  }
+}

@@ -1,0 +1,103 @@
+// One run of an agent, the same steps for the main agent and for every subagent: connect the MCP servers
+// the run needs, settle its tools, take what waits in its durable mailbox, open with the prompt (or the
+// inbox), build its system prompt and tools, run the loop, and close the run's own MCP servers whatever
+// happens. What differs between kinds of run (a concurrency slot, a worktree, SubagentStart/Stop hooks, the
+// main agent's queue) wraps around this function; the agent's conversation and status are never written
+// here, only folded from the events the run emits (AgentRegistry.note).
+import type { AgentDefinition } from '../../../../shared/agent-definition'
+import type { ChatMessage, ContentBlock } from '../../../../shared/events'
+import { contextOptionsFor } from '../../compaction/context-settings'
+import { compactionHooks } from '../../hooks/wiring'
+import { runAgent, type RunAgentOptions } from '../../loop'
+import type { AgentRunResult, EmitFn } from '../../loop/types'
+import { effortRequest } from '../../model/effort'
+import { compactIdle } from './compact-agent'
+import type { AgentHandle } from './agent-registry'
+import { inboxPrompt } from '../messaging/delivery'
+import { DEFAULT_TURNS_FROM } from './limits'
+import { runTools } from '../spawn/fork'
+import type { SessionContext } from '../types'
+import { errorMessage } from '../../../../shared/error-message'
+
+/** What to run: everything that is not already on the agent's handle. */
+export interface AgentRunSpec {
+  /** The definition it runs as (its reminder, its own MCP servers); null for a handle without one. */
+  def: AgentDefinition | null
+  /** The new user message; absent: the messages waiting in the agent's inbox. */
+  prompt?: string | ContentBlock[]
+  /** The conversation before this run, ready for the API (repaired). */
+  history: ChatMessage[]
+  maxTurns?: number
+  /** With nothing to say (no prompt, an empty inbox), end before the run starts and return null. */
+  skipWhenNothingToSay?: boolean
+  /** The tools it may use, asked once the MCP servers are connected (their tools count). */
+  toolNames(): string[]
+  systemPrompt(): Promise<string>
+  /** Last step before the loop starts: what only this kind of run adds (lifecycle labels, hooks, cleanup). */
+  extras?(): Promise<Partial<RunAgentOptions>>
+  /** Where the run's events go; default the session. */
+  emit?: EmitFn
+}
+
+export async function runAgentOnce(session: SessionContext, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
+  let closeRun: (() => Promise<void>) | undefined
+  try {
+    // MCP servers first: their tools are among the ones the agent may be given.
+    closeRun = await session.prepareRun?.(handle, spec.def)
+    const toolNames = spec.toolNames()
+    await session.claimMailbox(handle)
+    if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
+    handle.systemPrompt = await spec.systemPrompt()
+    const tools = runTools(session, handle, toolNames)
+    const extras = (await spec.extras?.()) ?? {}
+    // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
+    // throws leaves the messages in the inbox (and unconsumed in the mailbox) for the next run.
+    const opening = spec.prompt !== undefined ? { blocks: spec.prompt, ids: [] } : inboxPrompt(handle)
+    const result = await runAgent(
+      {
+        agentId: handle.id,
+        parentAgentId: handle.parentId,
+        parentToolUseId: handle.parentToolUseId,
+        sessionId: session.sessionId,
+        agentType: handle.agentType,
+        depth: handle.depth,
+        client: session.client,
+        model: handle.model,
+        // A handle reloaded after a restart has no effort of its own: its definition's still applies.
+        ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.thinking }),
+        systemPrompt: handle.systemPrompt,
+        messages: spec.history,
+        prompt: opening.blocks,
+        promptDeliveries: opening.ids,
+        tools,
+        cwd: handle.cwd,
+        // No maxTurns of its own (definition, Agent call, --max-turns): the ceiling every agent gets.
+        maxTurns: spec.maxTurns ?? session.gate.limits.maxTurns,
+        ...(spec.maxTurns === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
+        signal: handle.abort.signal,
+        ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
+        canUseTool: session.canUseTool(handle),
+        drainInbox: () => handle.inbox.splice(0),
+        // Written ahead: the transcript holds the call before a tool that changes anything runs.
+        writeAhead: () => session.durable(handle.id),
+        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle), hooks: compactionHooks(session.hooks, handle) }),
+        toolOutputDir: session.toolOutputDir,
+        ...extras
+      },
+      spec.emit ?? session.emit
+    )
+    // Asked for while the run was in its last request: done now, before another run can start.
+    const leftover = takeCompactRequest(handle)
+    if (leftover && result.status !== 'stopped') await compactIdle(session, handle, leftover.instructions).catch(() => undefined)
+    return result
+  } finally {
+    await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${errorMessage(err)}`)))
+  }
+}
+
+/** The compaction the person asked for, once. */
+export function takeCompactRequest(handle: AgentHandle): { instructions?: string } | null {
+  const asked = handle.compactRequest ?? null
+  handle.compactRequest = undefined
+  return asked
+}

@@ -1,0 +1,94 @@
+// What a session reads from disk for its agents' prompts: the agent definitions and the CLAUDE.md files
+// (both re-read on reload, so a change applies to the next spawn), and each folder's git status, probed
+// once, for the environment part of the system prompts built from them (agent-prompt.ts). A prompt that
+// depends on nothing but these (no memory or skills of its own, no worktree) is built once for all the agents
+// of its type, folder and model: sixteen siblings get the very same text.
+import type { AgentDefinition, LoadedAgent } from '../../../../shared/agent-definition'
+import type { ProjectCommand } from '../../../../shared/trust'
+import { loadClaudeMd, type ClaudeMdEntry } from '../../context'
+import { projectRootOf } from '../../context/project-root'
+import { discoverSkills, type SkillEntry } from '../../context/skill-index'
+import { loadAgents, type LoadAgentsOptions } from '../../definitions'
+import { gateAgents, gateClaudeMd, type Approved } from '../../trust'
+import { probeGit } from '../../worktrees'
+import { agentSystemPrompt } from '../prompts/agent-prompt'
+import type { AgentHandle } from '../runs/agent-registry'
+
+export interface SessionDefinitionsOptions {
+  cwd: string
+  home: string
+  /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
+  agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+}
+
+export class SessionDefinitions {
+  private loaded = new Map<string, LoadedAgent>()
+  private claudeMd: ClaudeMdEntry[] = []
+  private skillIndex: SkillEntry[] = []
+  private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
+  private prompts = new WeakMap<AgentDefinition, Map<string, Promise<string>>>()
+
+  constructor(private readonly opts: SessionDefinitionsOptions) {}
+
+  /** The definitions and CLAUDE.md files as read from disk; apply the folder's approvals with gate() before anything uses them. */
+  async reload(): Promise<{ agents: LoadedAgent[]; claudeMd: { entries: ClaudeMdEntry[]; root: string } }> {
+    const { cwd, home } = this.opts
+    const pluginDirs = this.opts.agentSources?.pluginDirs
+    const [agents, claudeMd, root, skills] = await Promise.all([
+      loadAgents({ cwd, home, ...this.opts.agentSources }),
+      loadClaudeMd({ cwd, home }),
+      projectRootOf(cwd),
+      discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })
+    ])
+    this.read = { agents: agents.byType, claudeMd, root }
+    this.loaded = new Map()
+    this.claudeMd = []
+    this.skillIndex = skills
+    return { agents: agents.agents, claudeMd: { entries: claudeMd, root } }
+  }
+
+  /** The project's, the user's and the plugins' skills, as last found. */
+  skills(): SkillEntry[] {
+    return this.skillIndex
+  }
+
+  /** Takes out of the folder's own files what the person has not approved; says, per agent type, what. */
+  gate(approved: Approved): Map<string, ProjectCommand[]> {
+    const gated = gateAgents(this.read.agents, this.opts.cwd, approved)
+    this.loaded = gated.agents
+    this.claudeMd = gateClaudeMd(this.read.claudeMd, this.opts.cwd, this.read.root, approved)
+    // Prompts built from the earlier definitions and CLAUDE.md are not reused.
+    this.prompts = new WeakMap()
+    return gated.withheld
+  }
+
+  private read: { agents: Map<string, LoadedAgent>; claudeMd: ClaudeMdEntry[]; root: string } = { agents: new Map(), claudeMd: [], root: '' }
+
+  /** The effective definitions by agent type, as last loaded. */
+  agents(): Map<string, LoadedAgent> {
+    return this.loaded
+  }
+
+  /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
+    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
+    // Memory and skills are read (and warned about) per agent; a worktree names its own folder and branch.
+    if (worktree || def.memory || def.skills?.length) return build()
+    // The environment names the day: a prompt built yesterday is not reused today.
+    const key = `${handle.cwd}\u0000${handle.model}\u0000${new Date().toDateString()}`
+    let byKey = this.prompts.get(def)
+    if (!byKey) this.prompts.set(def, (byKey = new Map()))
+    let prompt = byKey.get(key)
+    if (!prompt) {
+      byKey.set(key, (prompt = build()))
+      prompt.catch(() => byKey.delete(key))
+    }
+    return prompt
+  }
+
+  private git(cwd: string) {
+    let probe = this.gitInfo.get(cwd)
+    if (!probe) this.gitInfo.set(cwd, (probe = probeGit(cwd)))
+    return probe
+  }
+}

@@ -1,0 +1,52 @@
+// The Bash sandbox as one session sees it: the process's sandbox (or none, when the user's settings turned it
+// off), what the tools need to sandbox their commands, and a notice, once, when it cannot run here: the
+// person learns that commands which would have run without asking will ask (or, headless, be denied).
+import type { AgentEvent } from '../../../../shared/events'
+import type { SandboxState } from '../../permissions'
+import { SandboxRuntime, sharedSandboxRuntime } from '../../security/sandbox/sandbox-runtime'
+
+export interface SessionSandboxOptions {
+  sessionId: string
+  mainAgentId: string
+  emit: (event: AgentEvent) => void
+  /** Replaces the process's sandbox (tests: one with a missing bubblewrap). */
+  runtime?: SandboxRuntime
+}
+
+export function sandboxUnavailableNotice(reason: string, headless: boolean): string {
+  return `The Bash sandbox is unavailable: ${reason}. Commands that would run without asking inside it (read-only commands, allowed commands, plan mode) ${headless ? 'are denied in this headless run' : 'ask for approval instead'}.`
+}
+
+export class SessionSandbox {
+  private noticed = false
+  private last: SandboxState | undefined
+
+  constructor(
+    private readonly opts: SessionSandboxOptions,
+    private readonly disabledBy: () => string | undefined,
+    private readonly headless: () => boolean
+  ) {}
+
+  runtime(): SandboxRuntime {
+    if (this.opts.runtime) return this.opts.runtime
+    const off = this.disabledBy()
+    return off ? new SandboxRuntime({ disabledReason: `it is turned off by ${off}` }) : sharedSandboxRuntime()
+  }
+
+  /** Whether commands can be sandboxed; the first "no" is told to the person as a notice on the main agent. */
+  readonly state = async (): Promise<SandboxState> => {
+    const status = await this.runtime().ready()
+    this.last = status.available ? { available: true } : { available: false, reason: status.reason }
+    if (!status.available && !this.noticed) {
+      this.noticed = true
+      const o = this.opts
+      o.emit({ agentId: o.mainAgentId, parentAgentId: null, parentToolUseId: null, sessionId: o.sessionId, ts: Date.now(), type: 'error', message: sandboxUnavailableNotice(status.reason, this.headless()), retrying: false, notice: true })
+    }
+    return this.last
+  }
+
+  /** The last answer (for decisions that cannot wait); available until asked. */
+  lastState(): SandboxState {
+    return this.last ?? { available: true }
+  }
+}

@@ -1,0 +1,71 @@
+// The Agent tool (alias Task): how an agent hands a task to a subagent. Its description lists the agent
+// types this session can spawn, in Claude Code's format, so real agent files work unchanged.
+import { z } from 'zod'
+import type { AgentDefinition } from '../../../../shared/agent-definition'
+import { formatAgentListing } from '../../definitions'
+import { defineTool, type Tool, type ToolContext, type ToolResult } from '../../tools/define-tool'
+import { FORK_AGENT_TYPE, FORK_DESCRIPTION } from './fork'
+
+export const AGENT_TOOL_NAME = 'Agent'
+
+export const agentToolInput = z
+  .object({
+    description: z.string().trim().min(1, 'give the task a short (3-5 word) description').describe('A short (3-5 word) description of the task'),
+    prompt: z.string().trim().min(1, 'the prompt is the whole task for the subagent; it cannot be empty').describe('The task for the agent to perform'),
+    subagent_type: z.string().trim().min(1).optional().describe(`The type of agent to use (default: general-purpose); "${FORK_AGENT_TYPE}" forks you`),
+    model: z.string().trim().min(1).optional().describe('Model for this agent: haiku, sonnet, opus, fable, inherit or a full model id. Default: the definition\'s model, else the parent\'s'),
+    max_turns: z.number().int().positive().optional().describe('Most model calls the agent may make (default: its definition\'s maxTurns)'),
+    effort: z
+      .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
+      .optional()
+      .describe('How hard the agent thinks: low, medium, high, xhigh or max, or a thinking budget in tokens (default: its definition\'s effort, else yours)'),
+    run_in_background: z.boolean().optional().describe('Run the agent in the background; you are notified when it finishes'),
+    resume: z.string().trim().min(1).optional().describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
+    isolation: z.enum(['worktree']).optional().describe('"worktree" runs the agent in its own git worktree on a new branch'),
+    name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
+  })
+  .strict()
+
+export type AgentToolInput = z.infer<typeof agentToolInput>
+
+/**
+ * The tool's description with the agent types the caller may start: every one, or (`tools: Agent(a, b)` in
+ * its definition) only those, and `fork` only when it may fork.
+ */
+export function agentToolDescription(agents: readonly AgentDefinition[], allowed?: readonly string[]): string {
+  const listed = allowed ? agents.filter((a) => allowed.includes(a.agentType)) : agents
+  const fork = !allowed || allowed.includes(FORK_AGENT_TYPE) ? `\n- ${FORK_AGENT_TYPE}: ${FORK_DESCRIPTION}` : ''
+  const only = allowed ? `\nYour definition lets you start only ${allowed.length === 1 ? 'this agent type' : 'these agent types'}: ${allowed.join(', ')}.` : ''
+  return `Start a subagent: a separate agent with its own context, tools and model that works on one task and returns its final report to you.
+
+Available agent types and the tools they have:
+${formatAgentListing(listed)}${fork}${only}
+
+Give each subagent a complete, self-contained prompt: it sees nothing of your conversation, only what you write. Say what to do, what you already know, and what to report back. When you start several agents for independent work, put all the Agent calls in one message so they run at the same time.
+
+- subagent_type picks the agent (default general-purpose).
+- The agent's final message comes back to you as this tool's result; the person does not see it, so pass on what matters.
+- Continue an agent later with SendMessage (to its id or name), or with resume: <agentId> and the next instructions as prompt; a new Agent call starts fresh.
+- isolation: "worktree" gives the agent its own git worktree on a new branch; its changes are committed there and the branch is reported back.
+- run_in_background: true returns at once with the agent's id and output file; keep working, and its report reaches you as a <task-notification> message when it finishes. Use TaskOutput to wait for it or read its progress, TaskStop to stop it. Background agents cannot ask for permissions or start agents.
+- subagent_type: "${FORK_AGENT_TYPE}" starts a copy of you that sees this conversation; agent types marked with forkContext see it too and run on your model.`
+}
+
+export function createAgentTool(opts: {
+  /** agentToolDescription of the session's agent types and those this caller may start (built once per set of definitions and allowed list, not per agent). */
+  description: string
+  spawn: (input: AgentToolInput, ctx: ToolContext) => Promise<ToolResult>
+}): Tool {
+  const tool = defineTool({
+    name: AGENT_TOOL_NAME,
+    description: opts.description,
+    schema: agentToolInput,
+    readOnly: false,
+    // Several Agent calls in one assistant message run in parallel: that is the point of fan-out.
+    concurrencySafe: true,
+    // The subagent's report is what the parent asked for; let it through whole up to a generous cap.
+    maxOutputChars: 100_000,
+    execute: (input, ctx) => opts.spawn(input, ctx)
+  })
+  return tool
+}

@@ -1,0 +1,50 @@
+// A model that always spawns (every turn of every agent starts more agents, in the background and in the
+// foreground, and keeps trying once the limits refuse) is stopped by the limits and the runaway guards:
+// the run ends, every agent with a status and a reason, and memory and transcripts stay bounded.
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { reply, type ParsedRequest } from '../../model/scripted'
+import { closeFixtures, ends, makeFixture, starts } from '../testing/session-fixture'
+
+afterEach(closeFixtures)
+
+const MB = 1024 * 1024
+
+function alwaysSpawn(req: ParsedRequest) {
+  // Agents without the Agent tool (at the depth limit) can only talk; the others never stop spawning.
+  if (!req.toolNames.includes('Agent')) return reply.text(`leaf: ${req.firstUserText}`)
+  const n = req.turn
+  // One call that always works (reading a file), so the no-progress guard does not end it: only the turn limit does.
+  return reply.toolUses([
+    { name: 'Agent', input: { description: `bg ${n}a`, prompt: `Spawn more ${n}a`, run_in_background: true } },
+    { name: 'Agent', input: { description: `bg ${n}b`, prompt: `Spawn more ${n}b`, run_in_background: true } },
+    { name: 'Agent', input: { description: `fg ${n}`, prompt: `Spawn more ${n}c` } },
+    { name: 'Glob', input: { pattern: '*' } }
+  ])
+}
+
+describe('an always-spawn run', () => {
+  it('ends, every agent with a status and a reason, with memory and transcripts bounded', { timeout: 300_000 }, async () => {
+    const f = await makeFixture({ respond: alwaysSpawn, recordRequests: false })
+    global.gc?.()
+    const rssBefore = process.memoryUsage().rss
+    await f.session.run('Spawn forever.')
+    await f.session.idle()
+    await f.session.flush()
+    const rssGrowth = process.memoryUsage().rss - rssBefore
+    const dir = join(f.dataDir, 'sessions', f.session.sessionId)
+    const bytes = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? bytes(join(d, e.name)) : statSync(join(d, e.name)).size), 0)
+    const onDisk = bytes(dir)
+    const spawned = starts(f.events).filter((e) => e.depth > 0)
+    const unique = new Set(spawned.map((e) => e.agentId))
+    const endsByLimit = ends(f.events).filter((e) => e.limit)
+    console.log(`always-spawn: ${unique.size} subagents, ${f.events.length} events, ${(onDisk / MB).toFixed(1)} MB on disk, RSS grew ${(rssGrowth / MB).toFixed(0)} MB; ended by a limit: ${endsByLimit.length} (${[...new Set(endsByLimit.map((e) => e.limit))].join(', ')})`)
+    // The count cap held, nothing is left running, and every run that ended said how.
+    expect(unique.size).toBeLessThanOrEqual(200)
+    expect(f.session.unfinished()).toEqual([])
+    for (const e of ends(f.events)) if (e.status !== 'completed') expect(e.error, `${e.agentId} ended ${e.status}`).toBeTruthy()
+    expect(onDisk).toBeLessThan(60 * MB)
+    expect(rssGrowth).toBeLessThan(600 * MB)
+  })
+})
