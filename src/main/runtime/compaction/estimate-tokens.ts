@@ -2,6 +2,7 @@
 // what the scripted server counts too; an image costs a fixed amount whatever its bytes. Used only between two
 // responses (each response reports the true size of the request it answered) and before the first one.
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
+import { toolsJson } from '../model/tools-json'
 
 export const CHARS_PER_TOKEN = 4
 /** What an image of common size costs (about 1,600 tokens for a 1,200 × 1,200 picture). */
@@ -31,5 +32,5 @@ export function estimateMessagesTokens(messages: readonly ChatMessage[]): number
 
 /** The part of every request that is not the conversation: the system prompt and the tool definitions. */
 export function estimateFixedTokens(system: unknown, tools: unknown): number {
-  return estimateTextTokens(JSON.stringify(system ?? '')) + estimateTextTokens(JSON.stringify(tools ?? []))
+  return estimateTextTokens(JSON.stringify(system ?? '')) + estimateTextTokens(Array.isArray(tools) ? toolsJson(tools) : JSON.stringify(tools ?? []))
 }

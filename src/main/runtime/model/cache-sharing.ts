@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto'
 import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
 import { latestReply } from './request-body'
+import { toolsJson } from './tools-json'
 import type { ModelRequest } from './types'
 
 import { CACHE_SHARING_MODES, type CacheSharingMode } from '../../../shared/settings-fields'
@@ -166,7 +167,7 @@ export function stablePrefixKey(request: ModelRequest): string | null {
   const tools = request.tools ?? []
   const hit = memo.get(tools)
   if (hit && hit.system === request.system && hit.rest === rest) return hit.key
-  const toolsText = JSON.stringify(tools)
+  const toolsText = toolsJson(tools)
   const systemText = typeof request.system === 'string' ? request.system : JSON.stringify(request.system ?? '')
   const tokens = (toolsText.length + systemText.length) / 4
   const key = tokens < minCacheableTokens(request.model) ? null : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')

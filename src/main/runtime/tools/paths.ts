@@ -14,9 +14,20 @@ export function resolveToolPath(cwd: string, p: string): string {
 
 /** True when `child` is `parent` or lies below it (purely lexical; callers resolve symlinks when it matters). */
 export function isInside(parent: string, child: string): boolean {
+  // Two plain absolute POSIX paths (what callers nearly always pass) are compared as strings: path.relative
+  // normalizes both first, and a search asks this once or more per file found. Same answers as below.
+  if (sep === '/' && plain(parent) && plain(child)) {
+    if (child === parent) return true
+    const under = parent === '/' ? child.slice(1) : child.startsWith(parent) && child.charCodeAt(parent.length) === 47 ? child.slice(parent.length + 1) : null
+    return under !== null && !under.startsWith('..')
+  }
   const rel = relative(parent, child)
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
+
+/** Absolute, with no empty, `.` or `..` segment and no trailing slash: path.resolve would return it unchanged. */
+const plain = (p: string): boolean => p.charCodeAt(0) === 47 && (p.length === 1 || (!p.endsWith('/') && !p.includes('//') && !DOT_SEGMENT.test(p)))
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
 
 /** A path as shown to the model: relative to cwd when inside it (fewer tokens), absolute otherwise. */
 export function displayPath(cwd: string, abs: string): string {

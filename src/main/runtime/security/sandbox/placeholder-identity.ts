@@ -17,7 +17,9 @@ const INTENT_WINDOW_MS = { before: 2_000, after: 15_000 }
 
 export function lstatOrNull(path: string): BigIntStats | null {
   try {
-    return lstatSync(path, { bigint: true })
+    // A missing path is the common answer (every ignore file a search looks for): told without an exception,
+    // which costs twenty times the stat.
+    return lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? null
   } catch {
     return null
   }
