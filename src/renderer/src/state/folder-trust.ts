@@ -2,7 +2,7 @@
 // person's answer (sent with the hash of the list shown), and the waiting that keeps a session, the demo or
 // a try from starting before that answer. The consent dialog (views/trust-dialog.tsx) drives it.
 import type { FolderTrust } from '../../../shared/trust'
-import { call, useApp, type AppState } from './store'
+import { call, useApp, type AppState } from './app-state'
 
 const get = () => useApp.getState()
 const set = (patch: Partial<AppState>) => useApp.setState(patch)

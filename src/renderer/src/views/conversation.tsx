@@ -6,7 +6,7 @@ import { Icon } from '../components/icon'
 import { LIMIT_LABEL } from '../components/status'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
-import { elapsedMs } from '../state/selectors'
+import { elapsedMs, sessionCostUsd } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive, type AgentState, type PermissionState } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
@@ -35,7 +35,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
   })
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
   const toolCount = useApp((s) => s.events.sessions[sessionId]?.toolCount ?? 0)
-  const cost = useApp((s) => s.events.sessions[sessionId]?.usage.costUsd ?? 0)
+  const cost = useApp((s) => sessionCostUsd(s, sessionId))
   if (!root || root.endedAt === null) return null
   if (counts.active)
     return (
