@@ -11,10 +11,8 @@ import type { SkillEntry } from '../../context/skill-index'
 import type { CanUseTool } from '../../loop/types'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
-import { isReadOnlyAgent } from '../../permissions'
 import { AgentWorkReview } from '../../review'
 import type { PathPolicy } from '../../security/path-policy'
-import { credentialsPath, resolveDataDir } from '../../store'
 import type { BashSandboxOptions } from '../../tools/bash-sandbox'
 import type { Tool } from '../../tools/define-tool'
 import type { WorktreeBaseRef } from '../../worktrees'
@@ -198,16 +196,9 @@ export class AgentServices implements SessionContext {
     return this.p.permissions.canUseTool(handle)
   }
 
-  /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
+  /** How this agent's Bash commands are sandboxed (see SessionSandbox.forAgent). */
   bashSandbox(handle: AgentHandle): BashSandboxOptions {
-    const { options } = this.p
-    return {
-      runtime: this.p.sandbox.runtime(),
-      floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
-      allowedDomains: () => this.p.permissions.settings?.sandbox.allowedDomains ?? [],
-      secretFiles: [credentialsPath(options.dataDir ?? resolveDataDir())],
-      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
-    }
+    return this.p.sandbox.forAgent(handle)
   }
 
   /** The one path check for this agent's tools and permission decisions. */

@@ -2,6 +2,7 @@
 // (extensions), agent definitions and prompts, the Bash sandbox, permission requests and the settings that
 // reload them all. Each gets only the values it needs; they reach the agents through AgentServices.
 import type { AgentEvent } from '../../../../shared/events'
+import { credentialsPath, resolveDataDir } from '../../store'
 import type { AgentRegistry } from '../runs/agent-registry'
 import type { MainAgentConfig } from '../runs/main-agent'
 import { SessionExtensions } from './extensions'
@@ -49,9 +50,17 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
   })
   const definitions = new SessionDefinitions({ cwd: options.cwd, home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
-  // The sandbox asks the permission settings (read at each reload) whether it is turned off.
+  // The sandbox asks the permission settings (read at each reload) whether it is turned off and where commands may connect.
   const sandbox: SessionSandbox = new SessionSandbox(
-    { sessionId, mainAgentId, emit, ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}) },
+    {
+      sessionId,
+      mainAgentId,
+      emit,
+      allowedDomains: () => permissions.settings?.sandbox.allowedDomains ?? [],
+      secretFiles: () => [credentialsPath(options.dataDir ?? resolveDataDir())],
+      ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}),
+      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+    },
     () => permissions.settings?.sandbox.disabledBy,
     () => options.headless === true
   )
