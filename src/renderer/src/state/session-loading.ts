@@ -13,6 +13,7 @@ import { isActive, type SessionState } from '../../../shared/view/session-state'
 import { call, get, set, type AppState } from './app-state'
 import { refreshTrust } from './folder-trust'
 import { flushEvents } from './live-events'
+import { errorMessage } from '../../../shared/error-message'
 
 /** The effective agents of the workspace, for the new-session picker and agent colours. */
 export async function refreshAgentDefs(): Promise<void> {
@@ -43,7 +44,7 @@ export async function refreshSessions(): Promise<void> {
     set({ sessions: [...sessions].sort(newestFirst), sessionsError: undefined })
     for (const row of sessions) syncWaiting(row)
   } catch (err) {
-    set({ sessionsError: (err as Error).message })
+    set({ sessionsError: errorMessage(err) })
   }
 }
 
@@ -75,7 +76,7 @@ export async function openSession(sessionId: string): Promise<void> {
     const held = get().opening?.sessionId === sessionId ? get().opening!.held : []
     adoptOpened(sessionId, opened, held, { opening: null })
   } catch (err) {
-    set({ opening: null, openError: (err as Error).message })
+    set({ opening: null, openError: errorMessage(err) })
   }
 }
 
@@ -136,7 +137,7 @@ async function loadOlder(sessionId: string, cursor: string): Promise<void> {
         set((s) => {
           const loaded = { ...s.loaded }
           delete loaded[sessionId]
-          return { loaded, older: { ...s.older, [sessionId]: { ...s.older[sessionId], error: (err as Error).message } } }
+          return { loaded, older: { ...s.older, [sessionId]: { ...s.older[sessionId], error: errorMessage(err) } } }
         })
       return
     }

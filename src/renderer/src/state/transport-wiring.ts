@@ -7,6 +7,7 @@ import { savedView, saveView } from '../lib/tab-memory'
 import { call, get, set, useApp } from './app-state'
 import { receiveEvents } from './live-events'
 import { adoptRow, adoptWorkspace, forgetSession, openSession, refreshAgentDefs, refreshSessions } from './session-loading'
+import { errorMessage } from '../../../shared/error-message'
 
 const noticeListeners = new Set<(n: HostNotice) => void>()
 
@@ -77,7 +78,7 @@ async function onConnected(): Promise<void> {
       })
     } else if (restored && get().openError) set({ currentSessionId: null, openError: undefined })
   } catch (err) {
-    set({ sessionsError: (err as Error).message })
+    set({ sessionsError: errorMessage(err) })
   }
 }
 
