@@ -1,5 +1,5 @@
-// The agent editor's part of the IPC contract: zod request and response schemas of each call (names in
-// agent-editor-channels.ts) and the notices the host pushes when agent files change. Spread into CONTRACT
+// The agent editor's part of the IPC contract: zod request and response schemas of each call (each served
+// by its entry in host/agent-editor-handlers.ts) and the notices the host pushes when agent files change. Spread into CONTRACT
 // and HostNoticeSchema by ipc-contract.ts.
 import { z } from 'zod'
 import { Absolute, AbsolutePath } from './contract-fields'

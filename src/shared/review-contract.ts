@@ -1,5 +1,5 @@
-// The review part of the IPC contract: zod request and response schemas of each call (names in
-// review-channels.ts) and the notice the host pushes when agents' work was landed or dropped. Spread into
+// The review part of the IPC contract: zod request and response schemas of each call (each served by its
+// entry in host/review-handlers.ts) and the notice the host pushes when agents' work was landed or dropped. Spread into
 // CONTRACT and HostNoticeSchema by ipc-contract.ts; both transports validate every payload against it.
 import { z } from 'zod'
 import { AbsolutePath } from './contract-fields'

@@ -1,4 +1,4 @@
-// Search and replay's part of the IPC contract (names in search-replay-channels.ts): zod schemas of each
+// Search and replay's part of the IPC contract (served by host/search-replay-handlers.ts): zod schemas of each
 // call's request and answer, spread into CONTRACT by ipc-contract.ts and checked on both transports.
 import { z } from 'zod'
 import { AbsolutePath, Id } from './contract-fields'
