@@ -11,6 +11,7 @@ import { mountPoints } from '../src/main/runtime/security/sandbox/mount-points'
 import { SandboxRuntime, shutdownSandbox } from '../src/main/runtime/security/sandbox/sandbox-runtime'
 import { createBashTool } from '../src/main/runtime/tools/bash'
 import type { SandboxLevel } from '../src/main/runtime/tools/define-tool'
+import { runTool } from '../src/main/runtime/loop/run-tools'
 
 const RUNS = 15
 
@@ -31,13 +32,13 @@ export async function benchSandbox(): Promise<void> {
       return
     }
     console.log(`  start, once per process (load sandbox-runtime, check bubblewrap, start proxies, probe): ${startMs.toFixed(0)} ms`)
-    const ctx = (sandbox?: SandboxLevel) => ({ cwd: dir, signal: new AbortController().signal, agentId: 'bench', toolUseId: 't', ...(sandbox ? { sandbox } : {}) })
+    const ctx = (sandbox?: SandboxLevel) => ({ signal: new AbortController().signal, agentId: 'bench', toolUseId: 't', ...(sandbox ? { sandbox } : {}) })
     const time = async (label: string, make: () => ReturnType<typeof createBashTool>, sandbox?: SandboxLevel) => {
       const tool = make()
       const runs: number[] = []
       for (let i = 0; i < RUNS; i++) {
         const t = performance.now()
-        await tool.run({ command: 'true' }, ctx(sandbox))
+        await runTool(tool, { command: 'true' }, ctx(sandbox))
         runs.push(performance.now() - t)
       }
       console.log(`  ${label}: median ${median(runs).toFixed(0)} ms per command (${RUNS} runs)`)

@@ -5,26 +5,22 @@
 // unsaved draft and points at that field, never at quotes or the raw file. Screenshots in light and dark.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, watchProblems, type OpenApp } from './support/app-test'
 import { shoot } from './support/screens'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { BrowserMode } from './support/fixtures'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
-test.afterEach(async () => app?.close())
 
 /** Two values Claude Code has to quote to read (`: ` and `[`): not valid YAML, but the agent loads. */
 const QUOTED = ['---', 'name: code-reviewer', 'description: Reviews code. Use when: a change is ready', 'color: [purple', 'model: sonnet', '---', 'You review code.', ''].join('\n')
 /** Line 5 indented by mistake: hard YAML error, the agent does not load. */
 const INDENTED = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
 
-async function start(page: Page) {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.5 })
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.goto(app.url)
-  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+async function start(page: Page, openApp: OpenApp) {
+  const problems = watchProblems(page, { console: true })
+  app = await openApp({ speed: 0.5, connected: true })
   await page.getByTestId('open-agents').click()
   return problems
 }
@@ -47,8 +43,8 @@ const look = (page: Page, testId: string) =>
     return { background: s.backgroundColor, color: s.color, border: `${s.borderStyle} ${s.borderColor}`, cursor: s.cursor }
   })
 
-test('a file that loads only because values are quoted: a warning said once, Fix it on offer, and a form that stays open', async ({ page }) => {
-  const problems = await start(page)
+test('a file that loads only because values are quoted: a warning said once, Fix it on offer, and a form that stays open', async ({ page, openApp }) => {
+  const problems = await start(page, openApp)
   // How an editable field looks, to compare with.
   await entry(page, 'docs-writer').click()
   await expect(page.getByTestId('field-input-name')).toBeEnabled()
@@ -100,8 +96,8 @@ test('a file that loads only because values are quoted: a warning said once, Fix
   expect(problems).toEqual([])
 })
 
-test('a file that does not load: an error banner at the line that is wrong', async ({ page }) => {
-  const problems = await start(page)
+test('a file that does not load: an error banner at the line that is wrong', async ({ page, openApp }) => {
+  const problems = await start(page, openApp)
   writeFileSync(join(app.project, '.claude/agents/code-reviewer.md'), INDENTED)
   // A file that does not load has no agent name: it is listed by its file.
   await page.getByTestId('agent-library').locator('[data-testid=library-entry]', { hasText: 'code-reviewer.md' }).click()
@@ -117,8 +113,8 @@ test('a file that does not load: an error banner at the line that is wrong', asy
   expect(problems).toEqual([])
 })
 
-test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page }) => {
-  const problems = await start(page)
+test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page, openApp }) => {
+  const problems = await start(page, openApp)
   await entry(page, 'code-reviewer').click()
   await page.getByTestId('color-green').click()
   await expect(page.getByTestId('unsaved')).toBeVisible()
@@ -140,8 +136,8 @@ test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page }) =
   expect(problems).toEqual([])
 })
 
-test('saving a file that will not load asks first; keyboard only; warnings alone do not ask', async ({ page }) => {
-  const problems = await start(page)
+test('saving a file that will not load asks first; keyboard only; warnings alone do not ask', async ({ page, openApp }) => {
+  const problems = await start(page, openApp)
   const file = join(app.project, '.claude/agents/code-reviewer.md')
   const before = readFileSync(file, 'utf8')
   await entry(page, 'code-reviewer').click()
@@ -189,8 +185,8 @@ test('saving a file that will not load asks first; keyboard only; warnings alone
   expect(problems).toEqual([])
 })
 
-test('a description cleared in the form: the draft would not load, fill in Description — not the file, not quotes', async ({ page }) => {
-  const problems = await start(page)
+test('a description cleared in the form: the draft would not load, fill in Description — not the file, not quotes', async ({ page, openApp }) => {
+  const problems = await start(page, openApp)
   const file = join(app.project, '.claude/agents/code-reviewer.md')
   const before = readFileSync(file, 'utf8')
   await entry(page, 'code-reviewer').click()

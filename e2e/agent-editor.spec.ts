@@ -4,14 +4,11 @@
 // see a change made on disk arrive, and never lose a draft to one. Screenshots of each view, light and dark.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, watchProblems } from './support/app-test'
 import { shoot } from './support/screens'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1600, height: 960 } })
-test.afterEach(async () => app?.close())
-
 
 /** A description that runs over lines with an <example> block at column 0: Claude Code skips this file. */
 const BROKEN = [
@@ -36,18 +33,18 @@ async function typeInEditor(page: Page, testId: string, text: string) {
   await page.keyboard.insertText(text)
 }
 
-test('create, list, try, edit tools, raw view, repair, outside changes', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.5 })
-  writeFileSync(join(app.project, '.claude/agents/release-notes.md'), BROKEN)
-  const userAgents = join(app.dataDir, 'home', '.claude', 'agents')
-  mkdirSync(userAgents, { recursive: true })
-  writeFileSync(join(userAgents, 'code-reviewer.md'), '---\nname: code-reviewer\ndescription: My own reviewer, used in every project.\ncolor: blue\n---\nReview like me.\n')
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-
-  await page.goto(app.url)
-  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+test('create, list, try, edit tools, raw view, repair, outside changes', async ({ page, openApp }) => {
+  const problems = watchProblems(page, { console: true })
+  const app = await openApp({
+    speed: 0.5,
+    connected: true,
+    before: (app) => {
+      writeFileSync(join(app.project, '.claude/agents/release-notes.md'), BROKEN)
+      const userAgents = join(app.dataDir, 'home', '.claude', 'agents')
+      mkdirSync(userAgents, { recursive: true })
+      writeFileSync(join(userAgents, 'code-reviewer.md'), '---\nname: code-reviewer\ndescription: My own reviewer, used in every project.\ncolor: blue\n---\nReview like me.\n')
+    }
+  })
   await page.getByTestId('open-agents').click()
 
   // The library: grouped by source, the user's reviewer shadowed by the project's, the broken file flagged.
@@ -163,12 +160,9 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
   expect(problems).toEqual([])
 })
 
-test('duplicate, rename, move to user, delete with confirmation; read-only built-ins; preview; the new-session picker', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.5 })
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.goto(app.url)
+test('duplicate, rename, move to user, delete with confirmation; read-only built-ins; preview; the new-session picker', async ({ page, openApp }) => {
+  const problems = watchProblems(page, { console: true })
+  await openApp({ speed: 0.5 })
   await page.getByTestId('open-agents').click()
   const library = page.getByTestId('agent-library')
   const entry = (name: string) => library.locator(`[data-testid=library-entry][data-agent="${name}"]`)

@@ -2,26 +2,15 @@
 // cache and its tooltip splits the bill (uncached, written at 1.25×, read at 0.1×), as each agent's panel
 // does; Settings offers how agents that start together share the cache, and keeps the choice.
 // Screenshots at 1024, 1280 and 1920 wide, light and dark: e2e/artifacts/screens/cache-*.png.
-import { expect, test } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expect, test, allowTheOneAsking } from './support/app-test'
 import { shoot } from './support/screens'
-
-let app: BrowserMode
-test.afterEach(async () => app?.close())
 
 const WIDTHS = [1024, 1280, 1920]
 
-test('the header and the panels show what the prompt cache saved; Settings keeps how agents share it', async ({ page }) => {
+test('the header and the panels show what the prompt cache saved; Settings keeps how agents share it', async ({ page, openApp }) => {
   test.setTimeout(180_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 4')
-  await page.getByTestId('new-prompt-send').click()
-  const asking = page.locator('[data-testid=agent-panel]', { has: page.getByTestId('panel-permission') })
-  await expect(asking).toHaveCount(1, { timeout: 40_000 })
-  await asking.getByTestId('perm-allow').click()
-  await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 60_000 })
+  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Review the parser module end to end, fan out to 4' })
+  await allowTheOneAsking(page, { asking: 40_000, finish: 60_000 })
 
   // Siblings read their shared instructions from the cache: most of the input was read, not written.
   const cached = page.getByTestId('session-cached')

@@ -1,23 +1,14 @@
 // Coordinator mode in browser mode over the real host: turned on in Settings, a prompt runs through the four
 // phases — panels grouped under each phase, an agent team working from its task list on its board, a
 // verifier whose `npm test` the person approves — with screenshots of the phase view and the team board.
-import { expect, test } from '@playwright/test'
+import { expect, test, sendPrompt, watchProblems } from './support/app-test'
 import { shoot } from './support/screens'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
-
-let app: BrowserMode
 
 test.use({ viewport: { width: 1600, height: 960 } })
-test.afterEach(async () => app?.close())
 
-
-test('coordinator mode: four phases, the team board, verification', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.goto(app.url)
-  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+test('coordinator mode: four phases, the team board, verification', async ({ page, openApp }) => {
+  const problems = watchProblems(page, { console: true })
+  await openApp({ speed: 1, connected: true })
 
   // Settings: coordinator mode on (teams come with it), edits allowed without asking.
   await page.getByTestId('open-settings').click()
@@ -31,8 +22,7 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(page.getByTestId('settings-dialog')).toContainText('Saved.')
   await page.keyboard.press('Escape')
 
-  await page.getByTestId('new-prompt').fill('Make lexer errors say where they happened')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Make lexer errors say where they happened')
 
   // The phase strip follows the coordinator; research agents appear under their phase.
   const strip = page.getByTestId('phase-strip')
@@ -44,7 +34,6 @@ test('coordinator mode: four phases, the team board, verification', async ({ pag
   await expect(strip.locator('[data-phase=research]')).toHaveAttribute('data-progress', 'done')
   await expect(strip.locator('[data-phase=synthesis]')).toHaveAttribute('data-progress', 'done')
   await expect(implementation.locator('[data-testid=agent-panel][data-status=running]')).toHaveCount(2)
-  await page.waitForTimeout(600)
   await shoot(page, '11-coordinator-phases')
   // At 1280 the strip's steps shrink instead of running off the pane: Verification stays in view.
   await page.setViewportSize({ width: 1280, height: 800 })

@@ -3,19 +3,17 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { markWriterDead } from '../src/main/runtime/store/test-fixtures'
-import { expect, test, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, test, sendPrompt, watchProblems } from './support/app-test'
+import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
-test.afterEach(async () => app?.close())
 
 /** Starts a two-agent fan-out and copies its data mid-run; returns the copy's session id and folder. */
 async function copyMidRun(page: Page, app: BrowserMode): Promise<{ sessionId: string; copy: string }> {
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Crash test, fan out to 2')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Crash test, fan out to 2')
   const reviewer = page.locator('[data-testid=agent-panel]', { hasText: 'code-reviewer' })
   await expect(reviewer).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
   const [{ sessionId }] = (await app.host.listSessions({})).sessions
@@ -25,10 +23,9 @@ async function copyMidRun(page: Page, app: BrowserMode): Promise<{ sessionId: st
   return { sessionId, copy }
 }
 
-test('a session a crash cut off reopens as interrupted and resumes', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  const problems: string[] = []
-  page.on('pageerror', (e) => problems.push(e.message))
+test('a session a crash cut off reopens as interrupted and resumes', async ({ page, openApp }) => {
+  const problems = watchProblems(page)
+  app = await openApp()
   const reviewer = page.locator('[data-testid=agent-panel]', { hasText: 'code-reviewer' })
   // The crash: what is on disk now, under a writer that is gone, is all the next launch gets.
   const { sessionId, copy: crashed } = await copyMidRun(page, app)

@@ -1,16 +1,12 @@
 // Every control of the agent editor has an accessible name: a screen reader says which field it is in,
 // and getByLabel finds each one by the label a sighted person reads above it.
-import { expect, test } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1600, height: 960 } })
-test.afterEach(async () => app?.close())
 
-test('agent editor: each field is named by its label, no control is unnamed', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('agent editor: each field is named by its label, no control is unnamed', async ({ page, openApp }) => {
+  await openApp()
   await page.getByTestId('open-agents').click()
   await page.locator('[data-testid=library-entry][data-agent="test-writer"]').click()
   await expect(page.getByTestId('editor-title')).toHaveText('test-writer')

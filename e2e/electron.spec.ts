@@ -29,10 +29,17 @@ test('the desktop window is hardened and exposes only the contract', async () =>
     expect(exposed.keys).toContain('startSession')
     expect(exposed.keys).toContain('onEvents')
     expect(exposed.keys).not.toContain('invoke')
-    // Navigation away is blocked: the window stays on the app.
+    // Navigation away is blocked: the window stays on the app. The main process reports the attempt once
+    // every will-navigate listener (the app's guard among them) has run, so the check waits on that, not a time.
+    await app.evaluate(({ BrowserWindow }) => {
+      const contents = BrowserWindow.getAllWindows()[0].webContents
+      ;(globalThis as any).fanoutNavigation = new Promise<string>((resolve) => contents.once('will-navigate', (_event, url) => setImmediate(() => resolve(url))))
+    })
+    await win.evaluate(() => ((globalThis as any).fanoutStayed = true))
     await win.evaluate(() => ((globalThis as any).location.href = 'https://example.com/'))
-    await win.waitForTimeout(500)
+    expect(await app.evaluate(() => (globalThis as any).fanoutNavigation)).toBe('https://example.com/')
     expect(win.url()).toBe('fanout://app/index.html')
+    expect(await win.evaluate(() => (globalThis as any).fanoutStayed)).toBe(true) // the same document, not a reload
     await expect(win.getByText('Fanout').first()).toBeVisible()
   } finally {
     await app.close()

@@ -3,26 +3,20 @@
 // session reopens after the server restarts.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, sendPrompt, watchProblems } from './support/app-test'
 import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { startWebServer } from '../src/main/web/server'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
-test.afterEach(async () => app?.close())
 
-test('fan-out: stream, stop one, approve one, finish, reopen after restart', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  const problems: string[] = []
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.goto(app.url)
-  await expect(page.getByTestId('connection')).toHaveText(/Connected/)
+test('fan-out: stream, stop one, approve one, finish, reopen after restart', async ({ page, openApp }) => {
+  const problems = watchProblems(page, { console: true })
+  app = await openApp({ connected: true })
 
-  await page.getByTestId('new-prompt').fill('Review the parser: map it, review lexer errors, run its tests, and check the docs')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Review the parser: map it, review lexer errors, run its tests, and check the docs')
 
   // Four subagents appear side by side, each in its own panel.
   const panels = page.getByTestId('agent-panel')
@@ -79,8 +73,8 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
   expect(problems).toEqual([])
 })
 
-test('the page refuses to work without this launch’s token', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
+test('the page refuses to work without this launch’s token', async ({ page, openApp }) => {
+  app = await openApp({ open: false })
   await page.goto(app.url.replace(/#token=.*/, ''))
   await expect(page.getByTestId('unauthorized')).toContainText('without its access token')
   await page.goto('about:blank')
@@ -88,9 +82,8 @@ test('the page refuses to work without this launch’s token', async ({ page }) 
   await expect(page.getByTestId('unauthorized')).toContainText('refused', { timeout: 45_000 })
 })
 
-test('a page from before a restart says so and to open the new address, instead of reconnecting forever', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('a page from before a restart says so and to open the new address, instead of reconnecting forever', async ({ page, openApp }) => {
+  app = await openApp()
   await expect(page.getByTestId('connection')).toHaveText(/Connected/)
   // The folder is loaded (connected comes first; on a busy machine the folder can take longer).
   await expect(page.locator('.new-session-sub code')).toHaveText(app.project)
@@ -98,8 +91,7 @@ test('a page from before a restart says so and to open the new address, instead 
   await app.server.close()
   await expect(page.getByTestId('connection')).toHaveText(/reconnecting/)
   // What could not be done is said in the person's words.
-  await page.getByTestId('new-prompt').fill('Map the parser')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Map the parser')
   await expect(page.getByText('Could not start the session: not connected to Fanout.')).toBeVisible()
   // Fanout starts again at the same address, with a new token: the page stops and says what to do.
   const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
@@ -110,9 +102,8 @@ test('a page from before a restart says so and to open the new address, instead 
   }
 })
 
-test('first run: the key is write-only and never comes back to the page', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: false })
-  await page.goto(app.url)
+test('first run: the key is write-only and never comes back to the page', async ({ page, openApp }) => {
+  app = await openApp({ hasApiKey: false })
   await expect(page.getByTestId('first-run')).toBeVisible()
   await expect(page.getByTestId('first-run')).toContainText('scripted')
   const key = 'sk-ant-api03-e2e-secret-key-0123456789abcdef'
@@ -129,9 +120,8 @@ test('first run: the key is write-only and never comes back to the page', async 
 
 const settingsFile = () => JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8'))
 
-test('settings: each field checks as you type, Save refuses and focuses the field, nothing bad reaches settings.json', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('settings: each field checks as you type, Save refuses and focuses the field, nothing bad reaches settings.json', async ({ page, openApp }) => {
+  app = await openApp()
   await page.getByTestId('open-settings').click()
   const dialog = page.getByTestId('settings-dialog')
   const budget = page.getByTestId('setting-maxBudgetUsd')
@@ -177,9 +167,8 @@ test('settings: each field checks as you type, Save refuses and focuses the fiel
   await expect(page.getByTestId('setting-permissionMode').locator('option')).toHaveText(['Ask before changes', 'Accept edits', 'Plan only (read-only)', 'Don’t ask (deny unlisted)', 'Bypass permissions'])
 })
 
-test('settings: exactly the three aliases, each with its model id, a format check and a reset', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('settings: exactly the three aliases, each with its model id, a format check and a reset', async ({ page, openApp }) => {
+  app = await openApp()
   await page.getByTestId('open-settings').click()
   const dialog = page.getByTestId('settings-dialog')
   await expect(dialog.locator('.alias-row')).toHaveCount(3)
@@ -201,9 +190,8 @@ test('settings: exactly the three aliases, each with its model id, a format chec
   expect(settingsFile().modelAliases).toEqual({})
 })
 
-test('settings: Escape asks before dropping changes, focus goes back to the opener, the theme is kept', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('settings: Escape asks before dropping changes, focus goes back to the opener, the theme is kept', async ({ page, openApp }) => {
+  app = await openApp()
   await page.getByTestId('open-settings').click()
   await page.getByTestId('setting-maxTurns').fill('50')
   await page.keyboard.press('Escape')
@@ -233,11 +221,10 @@ test('settings: Escape asks before dropping changes, focus goes back to the open
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
 })
 
-test('settings: Test connection names a refused address and where it is set; a working one answers OK', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
+test('settings: Test connection names a refused address and where it is set; a working one answers OK', async ({ page, openApp }) => {
+  await openApp()
   const server = await startScriptedServer({ respond: () => reply.text('unused') })
   try {
-    await page.goto(app.url)
     await page.getByTestId('open-settings').click()
     await page.getByTestId('setting-baseUrl').fill('http://127.0.0.1:9')
     await page.getByTestId('test-connection').click()
@@ -253,9 +240,8 @@ test('settings: Test connection names a refused address and where it is set; a w
   }
 })
 
-test('without a key: the key is checked as pasted, Skip is remembered, and a refused start offers Settings', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: false })
-  await page.goto(app.url)
+test('without a key: the key is checked as pasted, Skip is remembered, and a refused start offers Settings', async ({ page, openApp }) => {
+  app = await openApp({ hasApiKey: false })
   await page.getByTestId('api-key-input').fill('gw-token-0123456789')
   await expect(page.getByTestId('api-key-check')).toContainText('does not look like an Anthropic API key')
   await expect(page.getByTestId('api-key-save')).toBeEnabled() // a gateway token is still accepted
@@ -270,8 +256,7 @@ test('without a key: the key is checked as pasted, Skip is remembered, and a ref
   await expect(page.getByTestId('new-prompt')).toBeVisible()
   await expect(page.getByTestId('first-run')).toHaveCount(0)
 
-  await page.getByTestId('new-prompt').fill('Explain this repo')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Explain this repo')
   await expect(page.getByRole('alert')).toContainText('There is no Anthropic API key yet. Add one in Settings')
   await shoot(page, 'no-key-refused')
   await page.getByTestId('open-settings-for-key').click()

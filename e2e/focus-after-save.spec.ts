@@ -2,13 +2,11 @@
 // the agent editor (disabled once nothing is left to save), Save anyway, the key form on the first-run page
 // (replaced by "Key saved") and in Settings (its Save disabled once the field is emptied), and closing
 // Settings after "Add an API key in Settings", which goes away once a key is saved.
-import { expect, test, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, test, sendPrompt } from './support/app-test'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
-test.afterEach(async () => app?.close())
 
 const KEY = 'sk-ant-api03-focus-0123456789abcdefghijklmnopqrstuvwxyz'
 
@@ -22,9 +20,8 @@ async function notOnBody(page: Page) {
   expect(await page.evaluate<boolean>('document.activeElement !== document.body && !!document.activeElement?.isConnected')).toBe(true)
 }
 
-test('agent editor: Save, Revert and Save anyway from the keyboard leave focus on the agent’s name', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('agent editor: Save, Revert and Save anyway from the keyboard leave focus on the agent’s name', async ({ page, openApp }) => {
+  await openApp()
   await page.getByTestId('open-agents').click()
   await page.getByTestId('agent-library').locator('[data-testid=library-entry][data-agent="code-reviewer"]').click()
   const title = page.getByTestId('editor-title')
@@ -76,9 +73,8 @@ test('agent editor: Save, Revert and Save anyway from the keyboard leave focus o
   await expect(title).toBeFocused()
 })
 
-test('first run: saving the key moves focus to Continue; another key, to its field; keeping the old one, to Continue', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: false })
-  await page.goto(app.url)
+test('first run: saving the key moves focus to Continue; another key, to its field; keeping the old one, to Continue', async ({ page, openApp }) => {
+  await openApp({ hasApiKey: false })
   await page.getByTestId('api-key-input').fill(KEY)
   await page.getByTestId('api-key-save').focus()
   await page.keyboard.press('Enter')
@@ -110,9 +106,8 @@ test('first run: saving the key moves focus to Continue; another key, to its fie
   await expect(page.getByTestId('first-run')).toHaveCount(0)
 })
 
-test('Settings: saving a key keeps focus in the key field, which says it was saved', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('Settings: saving a key keeps focus in the key field, which says it was saved', async ({ page, openApp }) => {
+  await openApp()
   await page.getByTestId('open-settings').focus()
   await page.keyboard.press('Enter')
   const input = page.getByTestId('api-key-input')
@@ -131,12 +126,10 @@ test('Settings: saving a key keeps focus in the key field, which says it was sav
   await expect(page.getByTestId('open-settings')).toBeFocused()
 })
 
-test('"Add an API key in Settings", key saved, Settings closed: focus goes to the prompt box, not <body>', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: false })
-  await page.goto(app.url)
+test('"Add an API key in Settings", key saved, Settings closed: focus goes to the prompt box, not <body>', async ({ page, openApp }) => {
+  await openApp({ hasApiKey: false })
   await page.getByTestId('first-run-skip').click()
-  await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Say hello, fan out to 0')
   await expect(page.getByRole('alert').filter({ hasText: 'There is no Anthropic API key yet' })).toBeVisible()
   const addKey = page.getByTestId('open-settings-for-key')
   await addKey.focus()

@@ -1,23 +1,18 @@
 // Keyboard focus never falls to <body> when what held it goes away: maximizing and restoring a panel,
 // answering a permission request (in the queue dialog and on a panel), confirming or abandoning a session
 // rename, and closing the session ⋯ menu. The ⋯ menu follows the menu pattern: arrows, Home/End, Escape, Tab.
-import { expect, test, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, test, expectWaiting } from './support/app-test'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
 /** What has focus, for a readable failure: its test id, or its tag. */
 const focusedId = (page: Page) =>
   page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null")
 
-test('maximize and restore a panel with Enter and Escape: focus stays on its maximize button', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check the parser, fan out to 4')
-  await page.getByTestId('new-prompt-send').click()
+test('maximize and restore a panel with Enter and Escape: focus stays on its maximize button', async ({ page, openApp }) => {
+  await openApp({ prompt: 'Check the parser, fan out to 4' })
   // The test-writer waits for permission to run `npm test`, so its panel stays in the grid.
   const panel = page.getByTestId('agent-panel').filter({ hasText: 'Run the parser test suite' })
   await expect(panel.getByTestId('panel-permission')).toBeVisible({ timeout: 30_000 })
@@ -57,12 +52,9 @@ test('maximize and restore a panel with Enter and Escape: focus stays on its max
   await expect(message).toBeFocused()
 })
 
-test('Allow once in the permission dialog moves on to the next request, and the last answer closes it', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+test('Allow once in the permission dialog moves on to the next request, and the last answer closes it', async ({ page, openApp }) => {
+  await openApp({ prompt: 'Check everything, fan out to 8' })
+  await expectWaiting(page, 2)
   await page.getByTestId('permissions-button').focus()
   await page.keyboard.press('Enter')
   const queue = page.getByTestId('permission-queue')
@@ -82,12 +74,9 @@ test('Allow once in the permission dialog moves on to the next request, and the 
   await expect(page.getByTestId('permissions-button')).toBeFocused()
 })
 
-test('Allow once on a panel moves on to the next panel that asks, then to the prompt box', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+test('Allow once on a panel moves on to the next panel that asks, then to the prompt box', async ({ page, openApp }) => {
+  await openApp({ prompt: 'Check everything, fan out to 8' })
+  await expectWaiting(page, 2)
   const asking = page.getByTestId('panel-permission')
   await expect(asking).toHaveCount(2)
   await asking.first().getByTestId('perm-allow').focus()
@@ -99,11 +88,8 @@ test('Allow once on a panel moves on to the next panel that asks, then to the pr
   await expect(page.getByTestId('followup')).toBeFocused()
 })
 
-test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus to the session', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
-  await page.getByTestId('new-prompt-send').click()
+test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus to the session', async ({ page, openApp }) => {
+  await openApp({ prompt: 'Say hello, fan out to 0' })
   const row = page.getByTestId('session-row').first()
   await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
 

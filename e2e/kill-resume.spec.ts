@@ -70,7 +70,9 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   await expect(page.locator('[data-testid=agent-panel] .tail-user')).toHaveCount(6)
   const named = await descriptions(page)
   expect(Object.values(named).every((d) => d.length > 0 && !d.includes('Fanout stopped'))).toBe(true)
-  await page.waitForTimeout(1500) // they work a while before the crash
+  // They work a while before the crash: each has streamed its first reply, and its clock has run a second.
+  await expect(panels.filter({ has: page.locator('.panel-body .markdown') })).toHaveCount(6, { timeout: 30_000 })
+  await expect.poll(async () => (await panels.locator('[title=Elapsed]').allInnerTexts()).filter((clock) => clock === '0:00')).toEqual([])
   await page.getByTestId('followup').fill('a message I had not sent when it crashed')
 
   // The crash.
@@ -106,7 +108,8 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   // The test-writers ask to run `npm test`: allowed as they ask, until the session is done.
   await expect(async () => {
     const allow = page.getByTestId('perm-allow')
-    if (await allow.count()) await allow.first().click()
+    // A button that leaves between the count and the click must not hold the loop (a click waits for its target).
+    if (await allow.count()) await allow.first().click({ timeout: 1000 }).catch(() => undefined)
     await expect(page.getByTestId('session-summary')).toContainText('Finished', { timeout: 1000 })
   }).toPass({ timeout: 90_000 })
   // Every agent, its panel, its row in the tree and the timeline, under its own name and task.

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { resize } from './support/settle'
 
 let app: BrowserMode
 test.afterEach(async () => app?.close())
@@ -16,10 +17,7 @@ const SIZES = [
   { width: 1920, height: 1080 }
 ]
 
-async function at(page: Page, size: { width: number; height: number }) {
-  await page.setViewportSize(size)
-  await page.waitForTimeout(300)
-}
+const at = resize
 
 /**
  * The agents pane's tab strip on one line: each tab's icon and label side by side, the summary neither

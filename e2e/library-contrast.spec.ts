@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { settle } from './support/settle'
 
 let app: BrowserMode
 test.afterEach(async () => app?.close())
@@ -42,7 +43,7 @@ function contrastOf(text: Locator) {
 async function expectReadable(page: Page, what: string, line: Locator) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250) // colour transitions
+    await settle(page) // colour transitions finished
     const c = await contrastOf(line)
     expect(c.ratio, `${what}, ${scheme}: ${c.text} on ${c.on}`).toBeGreaterThanOrEqual(4.5)
   }

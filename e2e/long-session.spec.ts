@@ -4,14 +4,14 @@
 // too; the timeline marks each compaction. Screenshots at 1024, 1280 and 1920 wide, light and dark.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, watchProblems } from './support/app-test'
 import type { Respond } from '../src/main/runtime/model/scripted'
 import { LEDGER_READER_FILE, ledgerModel, makeLedger } from '../src/main/runtime/orchestration/testing/long-session'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { resize } from './support/settle'
 
-let app: BrowserMode
-test.afterEach(async () => app?.close())
 test.setTimeout(180_000)
 
 const WINDOW = 40_000
@@ -42,8 +42,8 @@ function gatedLedger(): { respond: Respond; close(): void; open(): void } {
   }
 }
 
-/** Writes the ledger (and any more files) into the project. */
-function writeProject(files: Record<string, string>) {
+/** Writes the ledger (and any more files) into the project before the app opens. */
+const withFiles = (files: Record<string, string>) => (app: BrowserMode) => {
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(dirname(join(app.project, rel)), { recursive: true })
     writeFileSync(join(app.project, rel), text)
@@ -52,28 +52,23 @@ function writeProject(files: Record<string, string>) {
 
 async function shootAll(page: Page, name: string) {
   for (const size of SIZES) {
-    await page.setViewportSize(size)
-    await page.waitForTimeout(300)
+    await resize(page, size)
     await shoot(page, `${name}-${size.width}`)
   }
 }
 
-test('a long session: the context meter, compaction markers, Compact and /compact', async ({ page }) => {
+test('a long session: the context meter, compaction markers, Compact and /compact', async ({ page, openApp }) => {
   const gate = gatedLedger()
-  app = await startBrowserMode({
-    hasApiKey: true,
+  const ledger = makeLedger(PARTS, 8_000)
+  const problems = watchProblems(page)
+  await openApp({
     respond: gate.respond,
     contextWindow: WINDOW,
-    settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW } } }
+    settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW } } },
+    viewport: SIZES[1],
+    before: withFiles({ ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content }),
+    prompt: 'Have the ledger summed up for me.'
   })
-  const ledger = makeLedger(PARTS, 8_000)
-  writeProject({ ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content })
-  const problems: string[] = []
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.setViewportSize(SIZES[1])
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Have the ledger summed up for me.')
-  await page.getByTestId('new-prompt-send').click()
 
   // The reader's panel: its meter, then a compaction marker in its tail.
   const panel = page.locator('[data-testid=agent-panel]', { hasText: 'ledger-reader' })
@@ -119,19 +114,15 @@ test('a long session: the context meter, compaction markers, Compact and /compac
   expect(problems).toEqual([])
 })
 
-test('with auto-compaction off: the meter turns amber past the threshold, a refused request says what to do, Compact frees the window', async ({ page }) => {
-  app = await startBrowserMode({
-    hasApiKey: true,
+test('with auto-compaction off: the meter turns amber past the threshold, a refused request says what to do, Compact frees the window', async ({ page, openApp }) => {
+  await openApp({
     respond: ledgerModel(PARTS),
     contextWindow: WINDOW,
-    settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, autoCompact: false, toolResultClearing: 'off' } }
+    settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, autoCompact: false, toolResultClearing: 'off' } },
+    viewport: SIZES[1],
+    before: withFiles(makeLedger(PARTS, 8_000).files),
+    prompt: `Read ${PARTS} ledger parts: ledger/part-01.txt to ledger/part-60.txt, one per turn, and sum their values.`
   })
-  const ledger = makeLedger(PARTS, 8_000)
-  writeProject(ledger.files)
-  await page.setViewportSize(SIZES[1])
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill(`Read ${PARTS} ledger parts: ledger/part-01.txt to ledger/part-60.txt, one per turn, and sum their values.`)
-  await page.getByTestId('new-prompt-send').click()
   const meter = page.getByTestId('header-context').getByTestId('context-meter')
   await expect(page.getByTestId('transcript')).toContainText('Automatic compaction is off', { timeout: 60_000 })
   await expect(meter).toHaveClass(/\bhigh\b/)
@@ -143,10 +134,8 @@ test('with auto-compaction off: the meter turns amber past the threshold, a refu
   expect(percent).toBeLessThan(50)
 })
 
-test('Settings → Long sessions: the threshold is checked as typed and saved to settings.json; empty means the default', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.setViewportSize(SIZES[1])
-  await page.goto(app.url)
+test('Settings → Long sessions: the threshold is checked as typed and saved to settings.json; empty means the default', async ({ page, openApp }) => {
+  const app = await openApp({ viewport: SIZES[1] })
   await page.getByTestId('open-settings').click()
   const dialog = page.getByTestId('settings-dialog')
   const percent = dialog.getByTestId('setting-autoCompactPercent')
@@ -168,14 +157,16 @@ test('Settings → Long sessions: the threshold is checked as typed and saved to
   expect(JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).context).toEqual({ autoCompact: true, toolResultClearing: 'local' })
 })
 
-test("the main agent's own long session: it compacts, its header meter and transcript markers say so, and the sum is right", async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, respond: ledgerModel(PARTS), contextWindow: WINDOW, settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, toolResultClearing: 'off' } } })
+test("the main agent's own long session: it compacts, its header meter and transcript markers say so, and the sum is right", async ({ page, openApp }) => {
   const ledger = makeLedger(PARTS, 8_000)
-  writeProject(ledger.files)
-  await page.setViewportSize(SIZES[2])
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill(`Read ledger/part-01.txt through ledger/part-60.txt with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`)
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({
+    respond: ledgerModel(PARTS),
+    contextWindow: WINDOW,
+    settings: { context: { windows: { 'claude-sonnet-5-5': WINDOW }, toolResultClearing: 'off' } },
+    viewport: SIZES[2],
+    before: withFiles(ledger.files),
+    prompt: `Read ledger/part-01.txt through ledger/part-60.txt with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`
+  })
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 90_000 })
   const transcript = page.getByTestId('transcript')
   await expect(transcript).toContainText(`The sum of their values is ${ledger.sum}.`)

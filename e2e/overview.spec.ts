@@ -3,12 +3,9 @@
 // what it stopped), "waiting for the model" on a tile whose request is out, arrow keys and Enter between
 // tiles and full panels, and Alt+J to the agent that needs the person. Screenshots of the overview at 1024,
 // 1280 and 1920, light and dark, go to e2e/artifacts/screens/overview-*.png.
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
-
-let app: BrowserMode
-test.afterEach(async () => app?.close())
 
 const tiles = (page: Page) => page.locator('[data-tile]')
 
@@ -59,13 +56,9 @@ async function boxes(list: Locator): Promise<Record<string, { x: number; y: numb
   )
 }
 
-test('sixteen at 1280×800: every current action on screen; Stop leaves every other tile in place and says what it stopped', async ({ page }) => {
+test('sixteen at 1280×800: every current action on screen; Stop leaves every other tile in place and says what it stopped', async ({ page, openApp }) => {
   test.setTimeout(180_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check the whole parser, fan out to 16')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Check the whole parser, fan out to 16' })
   await expectAllOnScreen(page, 16)
   await expect(page.getByTestId('overview')).toHaveAttribute('data-density', 'tiles')
   // Each tile has its figures: turn, tokens, cost; the context once a call has answered.
@@ -97,13 +90,9 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
   await expect(page.locator(`[data-testid=finished-row][data-agent-id="${id}"]`)).toContainText('Stopped')
 })
 
-test('sixty-four at 1920×1080: every current action on screen, in light and dark; the density can be chosen', async ({ page }) => {
+test('sixty-four at 1920×1080: every current action on screen, in light and dark; the density can be chosen', async ({ page, openApp }) => {
   test.setTimeout(240_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 2 })
-  await page.setViewportSize({ width: 1920, height: 1080 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Audit the whole repository, fan out to 64')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 2, viewport: { width: 1920, height: 1080 }, prompt: 'Audit the whole repository, fan out to 64' })
   await expectAllOnScreen(page, 64)
   await expect(page.getByTestId('overview')).toHaveAttribute('data-density', 'tiles')
   await shoot(page, 'overview-64-1920')
@@ -126,13 +115,9 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
   await expect(page.getByTestId('agent-tile')).toHaveCount(64)
 })
 
-test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page }) => {
+test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page, openApp }) => {
   test.setTimeout(120_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Map it while the model pauses, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Map it while the model pauses, fan out to 8' })
   const waiting = page.locator('[data-tile]').filter({ has: page.getByTestId('model-wait') }).first()
   await expect(waiting).toBeVisible({ timeout: 30_000 })
   await expect(waiting.getByTestId('model-wait')).toContainText(/Waiting for the model(…| · \d+ s)/)
@@ -153,13 +138,9 @@ test('a tile whose request is out says it waits on the model, with the time; pan
   await expect(page.getByTestId('maximized-panel').getByTestId('model-wait')).toHaveCount(0, { timeout: 30_000 })
 })
 
-test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M to steer; Alt+J to the agent that needs you', async ({ page }) => {
+test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M to steer; Alt+J to the agent that needs you', async ({ page, openApp }) => {
   test.setTimeout(120_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 12')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Check everything, fan out to 12' })
   await expect(tiles(page)).toHaveCount(12, { timeout: 30_000 })
   const focusedTile = () => page.evaluate<string | null>("document.activeElement?.closest('[data-tile]')?.getAttribute('data-agent-id') ?? null")
 
@@ -217,13 +198,9 @@ test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M
   }
 })
 
-test('the overview at 1024, 1280 and 1920, light and dark, with the run under way', async ({ page }) => {
+test('the overview at 1024, 1280 and 1920, light and dark, with the run under way', async ({ page, openApp }) => {
   test.setTimeout(180_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 2 })
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 16')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 2, viewport: { width: 1280, height: 800 }, prompt: 'Review the parser module end to end, fan out to 16' })
   await expectAllOnScreen(page, 16)
   await expect(page.locator('[data-tile].needs-you')).not.toHaveCount(0, { timeout: 60_000 })
   for (const size of [

@@ -3,12 +3,10 @@
 // cards keep status, cost and current tool inside their edge; the finished rows fit the agents pane at its
 // narrowest, their buttons clickable; the sidebar and the header show one cost for the session.
 // Screenshots go to e2e/artifacts/screens/fit-*.png.
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { type Locator, type Page } from '@playwright/test'
+import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
-
-let app: BrowserMode
-test.afterEach(async () => app?.close())
+import { resize } from './support/settle'
 
 const SIZES = [
   { width: 1024, height: 700 },
@@ -132,15 +130,11 @@ async function dragSplitter(page: Page, dx: number) {
   await page.mouse.up()
 }
 
-test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280', async ({ page }) => {
+test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280', async ({ page, openApp }) => {
   test.setTimeout(180_000)
-  app = await startBrowserMode({ hasApiKey: true, speed: 1 })
   // Full panels whatever their number (the person's choice of density): this test is about the panels.
   await page.addInitScript("localStorage.setItem('fanout.overviewDensity', 'panels')")
-  await page.setViewportSize(SIZES[0])
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Review the parser module end to end, fan out to 6')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ speed: 1, viewport: SIZES[0], prompt: 'Review the parser module end to end, fan out to 6' })
   await expect(page.getByTestId('agent-panel')).toHaveCount(6, { timeout: 30_000 })
   await expect(page.getByTestId('panel-permission')).toBeVisible({ timeout: 30_000 })
   await expectOnePermissionBlock(page)
@@ -150,8 +144,7 @@ test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280
   // Every other agent done: the test-writer still waits, the rest are finished rows.
   await expect(page.getByTestId('finished-row')).toHaveCount(5, { timeout: 60_000 })
   for (const size of SIZES) {
-    await page.setViewportSize(size)
-    await page.waitForTimeout(300)
+    await resize(page, size)
     await expectOnePermissionBlock(page)
     await expectCardsFit(page)
     await expectFinishedRowsFit(page)
@@ -160,8 +153,7 @@ test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280
   }
 
   // The agents pane at its narrowest, at 1024: the rows still fit, and the transcript button opens it.
-  await page.setViewportSize(SIZES[0])
-  await page.waitForTimeout(300)
+  await resize(page, SIZES[0])
   await dragSplitter(page, 400)
   await expect.poll(async () => (await page.locator('.right-pane').boundingBox())!.width).toBeLessThan(400)
   await expectFinishedRowsFit(page)
@@ -179,11 +171,9 @@ test('a waiting panel, agent cards, finished rows and the cost, at 1024 and 1280
   await shoot(page, 'fit-narrow-conversation-1024')
 })
 
-test('the scripted demo: the compound command a waiting agent asks about shows once, and its card fits', async ({ page }) => {
+test('the scripted demo: the compound command a waiting agent asks about shows once, and its card fits', async ({ page, openApp }) => {
   test.setTimeout(120_000)
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.setViewportSize(SIZES[0])
-  await page.goto(app.url)
+  await openApp({ viewport: SIZES[0] })
   await page.getByTestId('run-demo').click()
   const block = page.getByTestId('panel-permission')
   // The compound command part by part: what runs without asking, and what "Always" would cover.
@@ -196,8 +186,7 @@ test('the scripted demo: the compound command a waiting agent asks about shows o
   expect(await occurrences(panel, 'du -sh')).toBe(1)
   await expectCardsFit(page)
   for (const size of SIZES) {
-    await page.setViewportSize(size)
-    await page.waitForTimeout(300)
+    await resize(page, size)
     expect(await occurrences(panel, 'du -sh')).toBe(1)
     await expectCardsFit(page)
     await shoot(page, `fit-demo-waiting-${size.width}`)

@@ -1,31 +1,22 @@
 // Permission requests of sessions the page has not opened: after a reload (or in a second window) the
 // Permissions button still counts every request waiting in any live session, the queue lists them by
 // session and answers them, and the session list shows those sessions as waiting, not plain running.
-import { expect, test } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expect, test, sendPrompt, watchProblems, expectWaiting } from './support/app-test'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
-test('after a reload, requests of sessions not opened are counted, listed, answerable, and their rows say they wait', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  const problems: string[] = []
-  page.on('pageerror', (e) => problems.push(e.message))
-  await page.goto(app.url)
+test('after a reload, requests of sessions not opened are counted, listed, answerable, and their rows say they wait', async ({ page, openApp }) => {
+  const problems = watchProblems(page)
   // Three agents each: the test-writer asks to run `npm test` and waits.
-  await page.getByTestId('new-prompt').fill('First check, fan out to 3')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('1', { timeout: 30_000 })
+  await openApp({ prompt: 'First check, fan out to 3' })
+  await expectWaiting(page, 1)
   await page.getByTestId('new-session').click()
-  await page.getByTestId('new-prompt').fill('Second check, fan out to 3')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+  await sendPrompt(page, 'Second check, fan out to 3')
+  await expectWaiting(page, 2)
 
   // A third session that asks for nothing (Explore and the reviewer only read).
   await page.getByTestId('new-session').click()
-  await page.getByTestId('new-prompt').fill('Third look, fan out to 2')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Third look, fan out to 2')
   await expect(page.getByTestId('session-title')).toHaveText('Third look, fan out to 2')
 
   await page.reload()
@@ -59,12 +50,9 @@ test('after a reload, requests of sessions not opened are counted, listed, answe
   expect(problems).toEqual([])
 })
 
-test('after a reload, the new-session page says requests are waiting and opens the queue', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('First check, fan out to 3')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('1', { timeout: 30_000 })
+test('after a reload, the new-session page says requests are waiting and opens the queue', async ({ page, openApp }) => {
+  await openApp({ prompt: 'First check, fan out to 3' })
+  await expectWaiting(page, 1)
 
   // On the new-session page when it reloads (a reload returns to whatever was open: here, no session).
   await page.getByTestId('new-session').click()

@@ -1,21 +1,14 @@
 // Alike requests share one card: "Always allow" says which rule it adds and answers every waiting request
 // that rule covers; "Allow all N" allows them once each. The dialog closes after the last answer.
-import { expect, test } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expect, test, expectWaiting } from './support/app-test'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
-test('permission queue: the rule Always allow adds, applied to the alike requests waiting', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('permission queue: the rule Always allow adds, applied to the alike requests waiting', async ({ page, openApp }) => {
   // Eight agents: two test-writers each ask to run `npm test`.
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
-  await page.getByTestId('permissions-button').click()
+  await openApp({ prompt: 'Check everything, fan out to 8' })
+  await expectWaiting(page, 2, { open: true })
   const queue = page.getByTestId('permission-queue')
   // Alike requests (same tool, same rule) share one card, with one answer for all.
   const group = queue.getByTestId('permission-group')
@@ -36,13 +29,9 @@ test('permission queue: the rule Always allow adds, applied to the alike request
   await expect(page.getByTestId('permission-queue')).toContainText('Nothing is waiting for your approval.')
 })
 
-test('permission queue: Allow all N answers a group once each, without a rule', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
-  await page.getByTestId('permissions-button').click()
+test('permission queue: Allow all N answers a group once each, without a rule', async ({ page, openApp }) => {
+  await openApp({ prompt: 'Check everything, fan out to 8' })
+  await expectWaiting(page, 2, { open: true })
   await page.getByTestId('permission-group').getByTestId('perm-allow-all').click()
   await expect(page.getByTestId('permission-queue')).toHaveCount(0)
   await expect(page.getByTestId('permissions-badge')).toHaveCount(0)

@@ -6,15 +6,15 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, test, sendPrompt, type OpenApp } from './support/app-test'
+import type { BrowserMode } from './support/fixtures'
 import { IMPLEMENTER_AGENT } from './support/review-script'
 import { shoot } from './support/screens'
 
 let app: BrowserMode
 const opened: string[] = []
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: app.project, encoding: 'utf8' }).trim()
 const branches = () => git('branch', '--list', 'fanout/*', '--format=%(refname:short)').split('\n').filter(Boolean)
@@ -33,28 +33,29 @@ async function shootSizes(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 })
 }
 
-async function startThreeImplementers(page: Page): Promise<void> {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.3, openPath: async (path) => (opened.push(path), null) })
-  mkdirSync(join(app.project, '.claude/agents'), { recursive: true })
-  writeFileSync(join(app.project, '.claude/agents/implementer.md'), IMPLEMENTER_AGENT)
-  git('add', '-A')
-  git('commit', '-q', '-m', 'implementer agent')
-  await page.goto(app.url)
+async function startThreeImplementers(page: Page, openApp: OpenApp): Promise<void> {
+  const before = (started: BrowserMode) => {
+    app = started
+    mkdirSync(join(app.project, '.claude/agents'), { recursive: true })
+    writeFileSync(join(app.project, '.claude/agents/implementer.md'), IMPLEMENTER_AGENT)
+    git('add', '-A')
+    git('commit', '-q', '-m', 'implementer agent')
+  }
+  await openApp({ speed: 0.3, openPath: async (path) => (opened.push(path), null), before })
   // The implementer's own acceptEdits mode is a grant the folder brings: the person approves the folder first.
   const trust = page.getByTestId('trust-dialog')
   await trust.getByTestId('trust-accept').click()
   await expect(trust).toBeHidden()
-  await page.getByTestId('new-prompt').fill('[review e2e] Three changes, one conflict: lexer errors, README, trimming')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, '[review e2e] Three changes, one conflict: lexer errors, README, trimming')
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 60_000 })
   expect(branches()).toHaveLength(3)
 }
 
-test('Changes view: diff of an agent’s edit, conflict preview, merge, discard, merge all', async ({ page }) => {
+test('Changes view: diff of an agent’s edit, conflict preview, merge, discard, merge all', async ({ page, openApp }) => {
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(e.message))
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))
-  await startThreeImplementers(page)
+  await startThreeImplementers(page, openApp)
 
   // The session header offers every agent's changes together.
   await expect(page.getByTestId('session-changes-count')).toHaveText('3')
@@ -164,8 +165,8 @@ test('Changes view: diff of an agent’s edit, conflict preview, merge, discard,
   expect(problems).toEqual([])
 })
 
-test('a dirty checkout is refused before anything changes, and the merge says why', async ({ page }) => {
-  await startThreeImplementers(page)
+test('a dirty checkout is refused before anything changes, and the merge says why', async ({ page, openApp }) => {
+  await startThreeImplementers(page, openApp)
   writeFileSync(join(app.project, 'README.md'), '# my own edit, not committed\n')
   const head = git('rev-parse', 'HEAD')
   await page.getByTestId('session-changes-button').click()
@@ -182,9 +183,8 @@ test('a dirty checkout is refused before anything changes, and the merge says wh
   expect(branches()).toHaveLength(3)
 })
 
-test('Settings: where new agent worktrees start (Claude Code’s worktree.baseRef) and the merge strategy', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('Settings: where new agent worktrees start (Claude Code’s worktree.baseRef) and the merge strategy', async ({ page, openApp }) => {
+  app = await openApp()
   await page.getByTestId('open-settings').click()
   const dialog = page.getByTestId('settings-dialog')
   const baseRef = dialog.getByTestId('setting-worktreeBaseRef')

@@ -2,14 +2,14 @@
 // model): a string from one agent's tool output is found and opens that agent at that place; replay
 // shows, at a moment captured live, exactly what the live page showed; a reload returns to the session
 // and agent that were open. Screenshots of both at 1024, 1280 and 1920, light and dark.
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, allowTheOneAsking, type OpenApp } from './support/app-test'
 import type { AgentEvent } from '../src/shared/events'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
-test.afterEach(async () => app?.close())
 
 /** What a person reads in the session: every panel, row and transcript, without controls or clocks. */
 async function whatIsShown(page: Page): Promise<string> {
@@ -26,21 +26,16 @@ async function whatIsShown(page: Page): Promise<string> {
   })()`)
 }
 
-async function startFanOut(page: Page, prompt: string): Promise<string> {
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill(prompt)
-  await page.getByTestId('new-prompt-send').click()
+/** Four agents at a slow pace; the test-writer's `npm test` waits for an answer. Returns the session's id. */
+async function startFanOut(page: Page, openApp: OpenApp, before?: (app: BrowserMode) => void): Promise<string> {
+  app = await openApp({ speed: 0.3, before, prompt: 'Review the parser, fan out to 4' })
   await expect(page.getByTestId('agent-panel').first()).toBeVisible({ timeout: 20_000 })
   return (await app.host.listSessions({})).sessions[0].sessionId
 }
 
-test('search finds a string from one agent’s tool output and opens that agent there', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.3 })
-  await startFanOut(page, 'Review the parser, fan out to 4')
-  const asking = page.locator('[data-testid=agent-panel]', { has: page.getByTestId('panel-permission') })
-  await expect(asking).toHaveCount(1, { timeout: 30_000 })
-  await asking.getByTestId('perm-allow').click()
-  await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+test('search finds a string from one agent’s tool output and opens that agent there', async ({ page, openApp }) => {
+  await startFanOut(page, openApp)
+  await allowTheOneAsking(page)
   const tester = await page.locator('[data-testid=agent-panel], [data-testid=finished-row]', { hasText: 'test-writer' }).getAttribute('data-agent-id')
 
   // "parses numbers" is only in the test-writer's `npm test` output.
@@ -78,33 +73,44 @@ test('search finds a string from one agent’s tool output and opens that agent 
   }
 })
 
-test('replay shows, at a moment of the run, exactly what the live page showed then', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.3 })
+test('replay shows, at a moment of the run, exactly what the live page showed then', async ({ page, openApp }) => {
   const seen: AgentEvent[] = []
-  app.host.onEvents((batch) => seen.push(...batch))
-  const sessionId = await startFanOut(page, 'Review the parser, fan out to 4')
+  const sessionId = await startFanOut(page, openApp, (app) => void app.host.onEvents((batch) => seen.push(...batch)))
   // The moment: the test-writer waits for permission and the three others have finished, so nothing
   // changes until the person answers.
   const asking = page.locator('[data-testid=agent-panel]', { has: page.getByTestId('panel-permission') })
   await expect(asking).toHaveCount(1, { timeout: 30_000 })
   await expect.poll(() => seen.filter((e) => e.sessionId === sessionId && e.type === 'agent_end').length, { timeout: 30_000 }).toBe(3)
-  const quiet = seen.filter((e) => e.seq !== undefined).length
-  await page.waitForTimeout(1500) // the page shows every event it was sent (and the moment lasts)
-  expect(seen.filter((e) => e.seq !== undefined).length).toBe(quiet)
-  const moment = seen.filter((e) => e.seq !== undefined).at(-1)!
-  const live = await whatIsShown(page)
+  // The page has drawn every event it was sent: the three finished, the test-writer waiting, and what it
+  // shows the same from one look to the next.
+  await expect(page.locator('[data-testid=finished-row], [data-testid=agent-panel][data-status=completed]')).toHaveCount(3)
+  await expect(page.locator('[data-testid=agent-panel][data-status=waiting_permission]')).toHaveCount(1)
+  let live = ''
+  await expect
+    .poll(async () => {
+      const before = live
+      live = await whatIsShown(page)
+      return live === before
+    })
+    .toBe(true)
   expect(live).toContain('test-writer')
-  await page.waitForTimeout(1500)
+  const recorded = () => seen.filter((e) => e.seq !== undefined)
+  const quiet = recorded().length
+  const moment = recorded().at(-1)!
   await asking.getByTestId('perm-allow').click()
   await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+  // Nothing happened while it waited: the first event after the moment is the person's answer.
+  const next = recorded()[quiet]
+  expect(next.type).toBe('permission_response')
 
-  // Replay, then put the scrubber in that quiet stretch (a second after the last event before it).
+  // Replay, then put the scrubber in the middle of that quiet stretch (from the last event before the
+  // answer to the first after it).
   await page.getByTestId('replay-button').click()
   const scrubber = page.getByTestId('replay-scrubber')
   await expect(scrubber).toBeVisible()
   const { timeline } = await app.host.openReplay!({ sessionId })
   const box = (await scrubber.boundingBox())!
-  const x = box.x + ((moment.ts + 1000 - timeline.startTs) / (timeline.endTs - timeline.startTs)) * box.width
+  const x = box.x + (((moment.ts + next.ts) / 2 - timeline.startTs) / (timeline.endTs - timeline.startTs)) * box.width
   await page.mouse.click(x, box.y + box.height / 2)
   // The frame: the test-writer waits for its answer, as it did.
   await expect(page.locator('[data-testid=agent-panel][data-status=waiting_permission]')).toHaveCount(1)
@@ -131,13 +137,9 @@ test('replay shows, at a moment of the run, exactly what the live page showed th
   await expect(page.getByTestId('followup')).toBeVisible()
 })
 
-test('a reload returns to the session and the agent that were open, with the unsent prompt', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, speed: 0.3 })
-  await startFanOut(page, 'Review the parser, fan out to 4')
-  const asking = page.locator('[data-testid=agent-panel]', { has: page.getByTestId('panel-permission') })
-  await expect(asking).toHaveCount(1, { timeout: 30_000 })
-  await asking.getByTestId('perm-allow').click()
-  await expect(page.getByTestId('session-summary')).toBeVisible({ timeout: 40_000 })
+test('a reload returns to the session and the agent that were open, with the unsent prompt', async ({ page, openApp }) => {
+  await startFanOut(page, openApp)
+  await allowTheOneAsking(page)
   // The pointer moves on from the overview (it holds still under the pointer): every agent back in the grid.
   await page.mouse.move(5, 5)
   const row = page.locator('[data-testid=agent-panel], [data-testid=finished-row]', { hasText: 'docs-writer' })

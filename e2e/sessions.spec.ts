@@ -2,20 +2,15 @@
 // goes — while a running one cannot be.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expect, test, sendPrompt, expectWaiting } from './support/app-test'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
-test('sidebar: rename a session, refuse to delete a running one, delete a finished one', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  await page.goto(app.url)
+test('sidebar: rename a session, refuse to delete a running one, delete a finished one', async ({ page, openApp }) => {
+  const app = await openApp()
   // "fan out to 0": the main agent answers at once, without subagents.
-  await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Say hello, fan out to 0')
   const row = page.getByTestId('session-row').first()
   await expect(row.getByTestId('session-item')).toContainText('no subagents')
   await expect(row.getByTestId('session-item')).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
@@ -35,9 +30,8 @@ test('sidebar: rename a session, refuse to delete a running one, delete a finish
 
   // A second session that stays running (two test-writers wait for permission).
   await page.getByTestId('new-session').click()
-  await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
-  await page.getByTestId('new-prompt-send').click()
-  await expect(page.getByTestId('permissions-badge')).toHaveText('2', { timeout: 30_000 })
+  await sendPrompt(page, 'Check everything, fan out to 8')
+  await expectWaiting(page, 2)
   const running = page.getByTestId('session-row').filter({ hasText: 'fan out to 8' })
   await running.hover()
   await running.getByTestId('session-more').click()

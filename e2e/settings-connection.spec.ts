@@ -1,20 +1,16 @@
 // Settings' Test connection: one message per problem, worded for Settings, and an answer that goes as
 // soon as the address or key it tested changes, or the settings are saved.
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/app-test'
 import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { BASE_URL_TEXT } from '../src/shared/settings-fields'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 900 } })
-test.afterEach(async () => app?.close())
 
-test('settings: Test connection says each problem once, in words for Settings, and never keeps an old answer', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
+test('settings: Test connection says each problem once, in words for Settings, and never keeps an old answer', async ({ page, openApp }) => {
+  await openApp()
   const server = await startScriptedServer({ respond: () => reply.text('unused') })
   try {
-    await page.goto(app.url)
     await page.getByTestId('open-settings').click()
     const dialog = page.getByTestId('settings-dialog')
     const field = page.getByTestId('setting-baseUrl')

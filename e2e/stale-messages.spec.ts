@@ -1,19 +1,14 @@
 // Messages that stop being true go: the key-less refusal once a key is stored, and a retry notice once
 // its model call is over (answered, or failed for good).
-import { expect, test } from '@playwright/test'
+import { expect, test, sendPrompt } from './support/app-test'
 import { reply } from '../src/main/runtime/model/scripted'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
-test.afterEach(async () => app?.close())
 
-test('new session: the "no key yet" refusal goes the moment a key is saved, and the prompt is kept', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: false })
-  await page.goto(app.url)
+test('new session: the "no key yet" refusal goes the moment a key is saved, and the prompt is kept', async ({ page, openApp }) => {
+  await openApp({ hasApiKey: false })
   await page.getByTestId('first-run-skip').click()
-  await page.getByTestId('new-prompt').fill('Say hello, fan out to 0')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Say hello, fan out to 0')
   const refusal = page.getByRole('alert').filter({ hasText: 'There is no Anthropic API key yet' })
   await expect(refusal).toBeVisible()
   await page.getByTestId('open-settings-for-key').click()
@@ -29,11 +24,8 @@ test('new session: the "no key yet" refusal goes the moment a key is saved, and 
   await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
 })
 
-test('a failed call shows its final failure alone, without the "Retrying…" before it', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, respond: () => reply.overloaded({ retryAfterSeconds: 0.05 }) })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Review the parser')
-  await page.getByTestId('new-prompt-send').click()
+test('a failed call shows its final failure alone, without the "Retrying…" before it', async ({ page, openApp }) => {
+  await openApp({ respond: () => reply.overloaded({ retryAfterSeconds: 0.05 }), prompt: 'Review the parser' })
   await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nFailed/, { timeout: 45_000 })
   await expect(page.getByText('gave up after 2 attempts').first()).toBeVisible()
   await expect(page.getByText(/Retrying/)).toHaveCount(0)
@@ -43,12 +35,9 @@ test('a failed call shows its final failure alone, without the "Retrying…" bef
   await expect(page.getByText(/Retrying/)).toHaveCount(0)
 })
 
-test('a call that succeeds on its retry leaves no retry notice behind', async ({ page }) => {
+test('a call that succeeds on its retry leaves no retry notice behind', async ({ page, openApp }) => {
   let calls = 0
-  app = await startBrowserMode({ hasApiKey: true, respond: () => (calls++ === 0 ? reply.overloaded({ retryAfterSeconds: 0.05 }) : reply.text('All good on the second try.')) })
-  await page.goto(app.url)
-  await page.getByTestId('new-prompt').fill('Review the parser')
-  await page.getByTestId('new-prompt-send').click()
+  await openApp({ respond: () => (calls++ === 0 ? reply.overloaded({ retryAfterSeconds: 0.05 }) : reply.text('All good on the second try.')), prompt: 'Review the parser' })
   await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
   await expect(page.getByText('All good on the second try.').first()).toBeVisible()
   await expect(page.getByText(/Retrying/)).toHaveCount(0)

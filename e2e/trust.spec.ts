@@ -5,16 +5,18 @@
 // server as waiting, never started. Screenshots of the dialog and of the list at 1024, 1280 and 1920.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, sendPrompt, type OpenApp } from './support/app-test'
 import { stdioServerEntry } from '../src/main/runtime/mcp/testing/servers'
+import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
 
-let app: BrowserMode
-
-test.afterEach(async () => {
-  await app?.close()
-})
+/** The app on a project planted with all that would run programs; `pwned` is the file a run would create. */
+async function openPlanted(openApp: OpenApp): Promise<{ app: BrowserMode; pwned: string }> {
+  let pwned = ''
+  const app = await openApp({ viewport: { width: 1280, height: 900 }, before: (app) => void (pwned = plantFolder(app.project, app.root)) })
+  return { app, pwned }
+}
 
 const WIDTHS = [1024, 1280, 1920] as const
 
@@ -53,11 +55,8 @@ async function shootAtWidths(page: Page, name: string) {
   }
 }
 
-test('a folder that would run programs asks first, lists every command, and runs nothing until trusted', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  const pwned = plantFolder(app.project, app.root)
-  await page.setViewportSize({ width: 1280, height: 900 })
-  await page.goto(app.url)
+test('a folder that would run programs asks first, lists every command, and runs nothing until trusted', async ({ page, openApp }) => {
+  const { app, pwned } = await openPlanted(openApp)
 
   // Asked as the folder opens, with each command in full and where it comes from.
   const dialog = page.getByTestId('trust-dialog')
@@ -79,8 +78,7 @@ test('a folder that would run programs asks first, lists every command, and runs
   // Closed without an answer: a session cannot start, and nothing ran.
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
-  await page.getByTestId('new-prompt').fill('Review the parser.')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Review the parser.')
   await expect(dialog).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(page.getByText('Nothing was started: first say whether to trust what this folder runs by itself.')).toBeVisible()
@@ -110,25 +108,20 @@ test('a folder that would run programs asks first, lists every command, and runs
   expect(existsSync(`${pwned}.key`)).toBe(false)
 })
 
-test('declining runs the session without what the folder brings, and a change asks again', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true })
-  const pwned = plantFolder(app.project, app.root)
-  await page.setViewportSize({ width: 1280, height: 900 })
-  await page.goto(app.url)
+test('declining runs the session without what the folder brings, and a change asks again', async ({ page, openApp }) => {
+  const { app, pwned } = await openPlanted(openApp)
   const dialog = page.getByTestId('trust-dialog')
   await dialog.getByTestId('trust-decline').click()
   await expect(dialog).toBeHidden()
 
-  await page.getByTestId('new-prompt').fill('Review the parser.')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Review the parser.')
   await expect(page.getByTestId('followup')).toBeVisible({ timeout: 20_000 })
   expect(existsSync(pwned)).toBe(false)
 
   // One new server: the folder asks again, the new one marked.
   writeFileSync(join(app.project, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'changed']) } }))
   await page.getByTestId('new-session').click()
-  await page.getByTestId('new-prompt').fill('Again.')
-  await page.getByTestId('new-prompt-send').click()
+  await sendPrompt(page, 'Again.')
   await expect(dialog).toBeVisible()
   await expect(dialog.locator('[data-kind="mcp-server"]')).toContainText('Changed')
 })

@@ -4,12 +4,18 @@
 // timeline's labels fit a narrow pane. Screenshots go to e2e/artifacts/screens/fix-*.png.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expectAllUnderWay } from './support/app-test'
+import { resize, settle } from './support/settle'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1280, height: 800 } })
 test.afterEach(async () => app?.close())
 
-const snap = (page: Page, name: string) => page.screenshot({ path: `e2e/artifacts/screens/fix-${name}.png` })
+/** A screenshot once the page is still (a highlight faded in, a resize laid out). */
+const snap = async (page: Page, name: string) => {
+  await settle(page)
+  await page.screenshot({ path: `e2e/artifacts/screens/fix-${name}.png` })
+}
 
 /** How many columns the panels sit in: their distinct left edges. */
 async function columns(panels: Locator): Promise<number> {
@@ -39,7 +45,7 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   expect(await columns(panels)).toBe(2)
   await expect(page.getByTestId('tab-count-running')).toHaveText('12 running')
   await expect(page.getByTestId('status-count-running')).toHaveText('12 running')
-  await page.waitForTimeout(1500)
+  await expectAllUnderWay(page)
   await snap(page, '1280-twelve-running')
   // A panel scrolled down fades the line cut at its top; one at its top does not.
   const fades = () =>
@@ -133,7 +139,6 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await expect(named).toHaveCount(1)
   await expect(named).toHaveAttribute('data-agent-id', (await card.getAttribute('data-agent-id'))!)
   await expect(named).toBeInViewport()
-  await page.waitForTimeout(600)
   await snap(page, '1280-finished-grid')
 
   // 1024: the timeline's tick labels neither overlap nor run past the track; a bar opens its panel.
@@ -153,8 +158,7 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await snap(page, '1024-after-timeline-click')
 
   // 1920: three or four columns.
-  await page.setViewportSize({ width: 1920, height: 1080 })
-  await page.waitForTimeout(400)
+  await resize(page, { width: 1920, height: 1080 })
   expect(await columns(panels)).toBeGreaterThanOrEqual(3)
   await snap(page, '1920-finished-grid')
   await page.getByTestId('tab-timeline').click()

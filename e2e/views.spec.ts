@@ -3,6 +3,7 @@
 import { expect, test } from '@playwright/test'
 import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { expectAllUnderWay } from './support/app-test'
 
 let app: BrowserMode
 
@@ -11,7 +12,6 @@ test.use({ viewport: { width: 1600, height: 960 } })
 test.afterEach(async () => {
   await app?.close()
 })
-
 
 test('first run, live fan-out, permission, timeline, settings, finished', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: false, speed: 1 })
@@ -63,7 +63,7 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   await page.getByTestId('new-prompt-send').click()
   const tiles = page.locator('[data-tile]')
   await expect(tiles).toHaveCount(12)
-  await page.waitForTimeout(2500)
+  await expectAllUnderWay(page)
   await shoot(page, '09-twelve-agents')
   await page.getByTestId('new-session').click()
   await app.restart({ speed: 2 }) // slower pacing, so all 32 are still running in the picture
@@ -76,7 +76,7 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   const scroller = page.locator('.overview .panels-scroll')
   expect(await scroller.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1)
   for (const tile of await tiles.all()) await expect(tile).toBeInViewport()
-  await page.waitForTimeout(1200)
+  await expectAllUnderWay(page)
   await shoot(page, '10-thirty-two-agents')
 
   // The person's density: full panels. A panel out of view draws nothing while away; scrolled to, it shows

@@ -5,6 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import type { AgentEvent, PermissionRequestEvent, PermissionResponseEvent } from '../src/shared/events'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1440, height: 900 } })
@@ -25,6 +26,8 @@ async function watchStartingCards(page: Page) {
 test('eight agents: counts in one wording, one color per type, the command once, run time without the wait', async ({ page }) => {
   test.setTimeout(120_000)
   app = await startBrowserMode({ hasApiKey: true })
+  const events: AgentEvent[] = []
+  app.host.onEvents((batch) => events.push(...batch))
   await watchStartingCards(page)
   await page.goto(app.url)
   await page.getByTestId('new-prompt').fill('Check everything, fan out to 8')
@@ -69,20 +72,29 @@ test('eight agents: counts in one wording, one color per type, the command once,
   await shoot(page, 'wording-permission-card')
   await page.keyboard.press('Escape')
 
-  // Wait a few seconds, then allow one test-writer from its maximized transcript: its Bash call's time is
-  // the run alone, and the wait is told apart.
+  // The person takes a few seconds, then allows one test-writer from its maximized transcript: its Bash
+  // call's time is the run alone, and the wait is told apart.
   const writer = panel('Run the parser test suite').first()
   await writer.getByTestId('panel-maximize').click()
   const maximized = page.getByTestId('maximized-panel')
   const bash = maximized.locator('[data-testid=tool-row][data-tool=Bash]')
   await expect(bash.locator('.tool-permission')).not.toContainText('wants to run')
-  await page.waitForTimeout(3000)
+  // Three seconds at least go by, by the agent's own clock (it runs on while the agent waits for the person).
+  const clock = maximized.locator('[title=Elapsed]').first()
+  const clockSeconds = async () => (await clock.innerText()).split(':').reduce((total, part) => total * 60 + Number(part), 0)
+  const asked = await clockSeconds()
+  await expect.poll(clockSeconds, { timeout: 20_000 }).toBeGreaterThanOrEqual(asked + 4)
   await bash.getByTestId('perm-allow').click()
   const meta = bash.locator('.tool-meta')
   await expect(meta).toHaveAttribute('title', /, after [\d.]+ s waiting for you$/, { timeout: 20_000 })
   const shown = (await meta.textContent())!.trim()
   const seconds = shown.endsWith(' ms') ? parseFloat(shown) / 1000 : parseFloat(shown)
-  expect(seconds, `the run time shown: ${shown}`).toBeLessThan(3)
+  // The run alone: from the person's answer to the command's end (as recorded), however long the machine
+  // took to run it — not the three seconds and more before the answer.
+  const answer = events.find((e): e is PermissionResponseEvent => e.type === 'permission_response')!
+  const asking = events.find((e) => e.type === 'permission_request' && e.requestId === answer.requestId) as PermissionRequestEvent
+  const end = events.find((e) => e.type === 'tool_end' && e.toolUseId === asking.toolUseId)!
+  expect(Math.abs(seconds - (end.ts - answer.ts) / 1000), `the run time shown: ${shown}`).toBeLessThanOrEqual(0.2)
   await bash.locator('.tool-head').click()
   await expect(bash.locator('.tool-section-label').filter({ hasText: 'Output' })).toContainText('waiting for you')
   await shoot(page, 'wording-bash-run-time')

@@ -2,20 +2,14 @@
 // agent-editor-channels.ts) and the notices the host pushes when agent files change. Spread into CONTRACT
 // and HostNoticeSchema by ipc-contract.ts.
 import { z } from 'zod'
+import { Absolute, AbsolutePath } from './contract-fields'
 import type { AgentAnalysis, AgentLibrary, OpenedAgentFile, SaveResult, TryAgentResult } from './agent-editor'
 import { EDITOR_FIELD_KEYS } from './agent-editor'
 
 /** The loader refuses larger files (MAX_AGENT_FILE_CHARS in the runtime). */
 const MAX_TEXT = 1024 * 1024
 
-const Absolute = (what: string) =>
-  z
-    .string({ error: `${what} must be a string` })
-    .min(1, `${what} must not be empty`)
-    .max(4096, `${what} is longer than 4096 characters`)
-    .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), `${what} must be an absolute path`)
-
-const Cwd = Absolute('cwd')
+const Cwd = AbsolutePath
 const AgentFile = Absolute('file').refine((p) => /\.md$/i.test(p), 'file must be a .md agent file')
 const Text = z.string({ error: 'text must be a string' }).max(MAX_TEXT, `text is longer than ${MAX_TEXT} characters, the most an agent file may have`)
 const Scope = z.enum(['user', 'project'])

@@ -4,8 +4,8 @@ import { AGENT_EDITOR_CALLS } from './agent-editor-channels'
 import { REVIEW_CALLS } from './review-channels'
 import { SEARCH_REPLAY_CALLS } from './search-replay-channels'
 
-/** Each call of the contract, mapped to the name of the function that serves it (on RuntimeHost and `window.fanout`). */
-export const CALLS = {
+/** The sessions', settings' and folder's calls, each mapped to the function that serves it (on RuntimeHost and `window.fanout`). */
+export const CORE_CALLS = {
   'workspace.get': 'getWorkspace',
   'workspace.open': 'openWorkspace',
   /** Electron only: shows the native folder picker, then opens the chosen folder. */
@@ -38,7 +38,16 @@ export const CALLS = {
   /** What a folder brings that would run or grant by itself, and whether the person approved each. */
   'trust.get': 'getFolderTrust',
   /** The person's answer about a folder: trust what it brings (as listed), or not. */
-  'trust.answer': 'answerFolderTrust',
+  'trust.answer': 'answerFolderTrust'
+} as const
+
+/**
+ * Each call of the contract, mapped to the name of the function that serves it: the one table from a call to
+ * its handler. The dispatcher (ipc-dispatch.ts) serves both transports from it, the preload and the renderer's
+ * transports are generated from it, and RuntimeHost's methods are derived from it (host.ts).
+ */
+export const CALLS = {
+  ...CORE_CALLS,
   ...AGENT_EDITOR_CALLS,
   ...REVIEW_CALLS,
   ...SEARCH_REPLAY_CALLS

@@ -2,13 +2,10 @@
 // review-channels.ts) and the notice the host pushes when agents' work was landed or dropped. Spread into
 // CONTRACT and HostNoticeSchema by ipc-contract.ts; both transports validate every payload against it.
 import { z } from 'zod'
+import { AbsolutePath } from './contract-fields'
 import type { AgentChanges, AgentCommit, ChangedFile, CheckoutState, DiscardOutcome, DryRun, FileDiff, LandedRecord, MergeOutcome, MergePreview, MergeStop, MergedAgent, PreviewPair, ReviewList } from './review'
 
-const Cwd = z
-  .string({ error: 'cwd must be a string' })
-  .min(1, 'cwd must not be empty')
-  .max(4096, 'cwd is longer than 4096 characters')
-  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'cwd must be an absolute path')
+const Cwd = AbsolutePath
 
 /** Agent ids name branches and folders (see create-worktree.ts): letters, digits, '.', '_' and '-'. */
 const AgentId = z.string({ error: 'agentId must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'agentId must be an agent id (letters, digits, . _ -)')

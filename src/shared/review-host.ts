@@ -1,14 +1,5 @@
-// The review methods on RuntimeHost, one per call of REVIEW_CALLS (host.ts extends this).
+// The review methods on RuntimeHost, one per call of REVIEW_CALLS, derived from that table.
 import type { REVIEW_CALLS } from './review-channels'
-import type { CallResponse, ParsedRequest } from './ipc-contract'
+import type { HostMethods } from './host-methods'
 
-type Call<K extends keyof typeof REVIEW_CALLS> = (request: ParsedRequest<K>) => Promise<CallResponse<K>>
-
-export interface ReviewHost {
-  listChanges: Call<'review.list'>
-  changedFile: Call<'review.file'>
-  previewMerges: Call<'review.preview'>
-  mergeAgents: Call<'review.merge'>
-  discardAgent: Call<'review.discard'>
-  openAgentFolder: Call<'review.openFolder'>
-}
+export type ReviewHost = HostMethods<typeof REVIEW_CALLS>

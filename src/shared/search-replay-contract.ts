@@ -1,17 +1,11 @@
 // Search and replay's part of the IPC contract (names in search-replay-channels.ts): zod schemas of each
 // call's request and answer, spread into CONTRACT by ipc-contract.ts and checked on both transports.
 import { z } from 'zod'
+import { AbsolutePath, Id } from './contract-fields'
 import type { AgentEvent } from './events'
 import { SessionViewSchema } from './view-schemas'
 
-const Id = (what: string) =>
-  z.string({ error: `${what} must be a string` }).regex(/^[A-Za-z0-9._:@-]{1,200}$/, `${what} must be 1-200 letters, digits or . _ : @ -`)
-
-const Cwd = z
-  .string({ error: 'cwd must be a string' })
-  .min(1, 'cwd must not be empty')
-  .max(4096, 'cwd is longer than 4096 characters')
-  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'cwd must be an absolute path')
+const Cwd = AbsolutePath
 
 /** A place in a session's stream (EventBase.seq: microseconds since the epoch). */
 const Seq = z.number({ error: 'a seq must be a number' }).finite().nonnegative()

@@ -8,13 +8,14 @@
 // is not an escape, nor its removal by the sandbox; content written into one, or its removal by a command, is.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AgentSessionOptions } from '../../src/main/runtime/orchestration'
 import { placeholderAt } from '../../src/main/runtime/security/placeholders'
+import { namesIn } from '../../src/main/runtime/tools/paths'
 import { mountPoints } from '../../src/main/runtime/security/sandbox/mount-points'
 import { makeFixture, type Fixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { reply } from '../../src/main/runtime/model/scripted/reply'
@@ -118,12 +119,8 @@ export const PLACEHOLDER = 'sandbox placeholder'
 export function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>()
   const walk = (d: string) => {
-    let names: string[]
-    try {
-      names = readdirSync(d)
-    } catch {
-      return
-    }
+    const names = namesIn(d)
+    if (!names) return
     for (const name of names) {
       const p = join(d, name)
       const rel = relative(dir, p)

@@ -14,6 +14,7 @@ import { createBashTool } from '../../src/main/runtime/tools/bash'
 import { makeTempDir, toolContext } from '../../src/main/runtime/tools/test-kit'
 import { cliProject, ensureCliBundle, runCli } from '../support/cli'
 import { makeWorld, runCampaign, snapshot, diff } from './attack-kit'
+import { runTool } from '../../src/main/runtime/loop/run-tools'
 
 const noBwrap = () => new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' })
 afterEach(() => closeFixtures())
@@ -63,7 +64,7 @@ describe('without a sandbox', () => {
   it('a call granted a sandbox that cannot start is refused by Bash itself', async () => {
     const { dir, cleanup } = makeTempDir()
     try {
-      const r = await createBashTool({ cwd: dir, sandbox: { runtime: noBwrap() } }).run({ command: 'echo hi' }, toolContext(dir, { sandbox: 'read-only' }))
+      const r = await runTool(createBashTool({ cwd: dir, sandbox: { runtime: noBwrap() } }), { command: 'echo hi' }, toolContext({ sandbox: 'read-only' }))
       expect(r).toMatchObject({ isError: true, content: expect.stringContaining('the sandbox is unavailable') })
     } finally {
       cleanup()

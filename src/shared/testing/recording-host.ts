@@ -2,6 +2,7 @@
 // and notices. It implements the contract faithfully (valid responses), so tests exercise the adapters,
 // not a mock's shortcuts.
 import type { AgentEvent } from '../events'
+import { pushListeners } from '../push-listeners'
 import type { RuntimeHost } from '../host'
 import { HostCallError } from '../ipc-dispatch'
 import { recordingReview } from './recording-review'
@@ -18,8 +19,7 @@ export interface RecordingHost extends RuntimeHost {
 }
 
 export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
-  const eventListeners = new Set<(e: AgentEvent[]) => void>()
-  const noticeListeners = new Set<(n: HostNotice) => void>()
+  const pushes = pushListeners()
   const calls: RecordingHost['calls'] = []
   let settings: Settings = {
     hasApiKey: false,
@@ -159,21 +159,11 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
     },
     ...recordingAgentEditor(record),
     ...recordingReview(record),
-    onEvents(listener) {
-      eventListeners.add(listener)
-      return () => eventListeners.delete(listener)
-    },
-    onNotice(listener) {
-      noticeListeners.add(listener)
-      return () => noticeListeners.delete(listener)
-    },
+    onEvents: pushes.onEvents,
+    onNotice: pushes.onNotice,
     async close() {},
-    emit(events) {
-      for (const l of eventListeners) l(events)
-    },
-    notify(notice) {
-      for (const l of noticeListeners) l(notice)
-    }
+    emit: pushes.emitEvents,
+    notify: pushes.emitNotice
   }
   return host
 }

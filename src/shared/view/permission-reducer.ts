@@ -3,7 +3,7 @@
 import type { PermissionRequestEvent, PermissionResponseEvent } from '../events'
 import { setStatus } from './agent-status'
 import { SessionDraft } from './session-draft'
-import type { EventsState } from './session-state'
+import type { AgentState, EventsState } from './session-state'
 import { pushItem } from './transcript-items'
 
 export function permissionRequest(d: SessionDraft, e: PermissionRequestEvent): void {
@@ -41,12 +41,20 @@ export function expirePermission(d: SessionDraft, requestId: string, ts: number,
 export function permissionResponse(d: SessionDraft, e: PermissionResponseEvent): void {
   const p = d.state.permissions[e.requestId]
   if (!p) return
-  expirePermission(d, e.requestId, e.ts, e.decision)
-  if (!d.hasAgent(p.requestingAgentId)) return
+  const requester = settleRequest(d, e.requestId, e.ts, e.decision)
+  if (requester && e.decision === 'deny') pushItem(d, requester, { kind: 'notice', text: `Denied ${p.toolName}${e.reason ? `: ${e.reason}` : ''}`, ts: e.ts })
+}
+
+/** Takes a request off the queue (answered, or gone unseen) and lets its agent run once none of its own waits; returns that agent if known. */
+export function settleRequest(d: SessionDraft, requestId: string, ts: number, decision?: 'allow' | 'allow_always' | 'deny'): AgentState | null {
+  const p = d.state.permissions[requestId]
+  if (!p) return null
+  expirePermission(d, requestId, ts, decision)
+  if (!d.hasAgent(p.requestingAgentId)) return null
   const stillWaiting = d.state.permissionQueue.some((id) => d.state.permissions[id].requestingAgentId === p.requestingAgentId)
   const requester = d.agent(p.requestingAgentId)
-  if (!stillWaiting && requester.status === 'waiting_permission') setStatus(requester, 'running', e.ts)
-  if (e.decision === 'deny') pushItem(d, requester, { kind: 'notice', text: `Denied ${p.toolName}${e.reason ? `: ${e.reason}` : ''}`, ts: e.ts })
+  if (!stillWaiting && requester.status === 'waiting_permission') setStatus(requester, 'running', ts)
+  return requester
 }
 
 /**
@@ -61,3 +69,4 @@ export function expireWaitingRequests(state: EventsState, sessionId: string, ts:
   for (const id of session.agentOrder) if (session.agents[id].status === 'waiting_permission') setStatus(d.agent(id), 'running', ts)
   return { ...state, sessions: { ...state.sessions, [sessionId]: d.finish() } }
 }
+

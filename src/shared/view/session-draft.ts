@@ -4,21 +4,44 @@
 import { addUsage, emptyUsage, type Usage } from '../usage'
 import type { AgentState, PermissionState, SessionState, ToolCall, TranscriptItem } from './session-state'
 
+type EntryKey = 'agents' | 'items' | 'tools' | 'permissions'
+type OwnedKey = EntryKey | 'permissionQueue' | 'agentOrder'
+
 export class SessionDraft {
   private s: SessionState
-  private agentsCopied = false
-  private itemsCopied = false
-  private toolsCopied = false
-  private permissionsCopied = false
-  private queueCopied = false
-  private orderCopied = false
-  private readonly agentCopies = new Set<string>()
-  private readonly itemCopies = new Set<string>()
-  private readonly toolCopies = new Set<string>()
-  private readonly permissionCopies = new Set<string>()
+  /** The records and lists of the state copied in this batch. */
+  private readonly copied = new Set<OwnedKey>()
+  /** The entries of each record copied in this batch. */
+  private readonly entryCopies: Record<EntryKey, Set<string>> = { agents: new Set(), items: new Set(), tools: new Set(), permissions: new Set() }
 
   constructor(base: SessionState) {
     this.s = { ...base }
+  }
+
+  /** The state's record or list `key`, copied once in this batch so it may be changed. */
+  private own<K extends OwnedKey>(key: K): SessionState[K] {
+    if (!this.copied.has(key)) {
+      const v = this.s[key]
+      this.s[key] = (Array.isArray(v) ? [...v] : { ...v }) as SessionState[K]
+      this.copied.add(key)
+    }
+    return this.s[key]
+  }
+
+  /** Entry `id` of record `key`, copied (by `copy`) once in this batch so it may be changed. */
+  private ownEntry<K extends EntryKey>(key: K, id: string, copy: (entry: SessionState[K][string]) => SessionState[K][string]): SessionState[K][string] {
+    const record = this.own(key) as Record<string, SessionState[K][string]>
+    if (!this.entryCopies[key].has(id)) {
+      record[id] = copy(record[id])
+      this.entryCopies[key].add(id)
+    }
+    return record[id]
+  }
+
+  /** Puts a new entry into record `key` for this batch. */
+  private putEntry<K extends EntryKey>(key: K, id: string, entry: SessionState[K][string]): void {
+    ;(this.own(key) as Record<string, SessionState[K][string]>)[id] = entry
+    this.entryCopies[key].add(id)
   }
 
   get state(): Readonly<SessionState> {
@@ -44,45 +67,19 @@ export class SessionDraft {
 
   /** A mutable copy of the agent for this batch. */
   agent(id: string): AgentState {
-    if (!this.agentsCopied) {
-      this.s.agents = { ...this.s.agents }
-      this.agentsCopied = true
-    }
-    if (!this.agentCopies.has(id)) {
-      const a = this.s.agents[id]
-      // Arrays are copied with the agent so the reducer may push to them within the batch.
-      this.s.agents[id] = { ...a, usage: a.usage ?? emptyUsage(), toolIds: [...a.toolIds], children: [...a.children], waits: [...a.waits] }
-      this.agentCopies.add(id)
-    }
-    return this.s.agents[id]
+    // Arrays are copied with the agent so the reducer may push to them within the batch.
+    return this.ownEntry('agents', id, (a) => ({ ...a, usage: a.usage ?? emptyUsage(), toolIds: [...a.toolIds], children: [...a.children], waits: [...a.waits] }))
   }
 
   /** Adds a new agent (caller ensures it does not exist). */
   putAgent(agent: AgentState): void {
-    if (!this.agentsCopied) {
-      this.s.agents = { ...this.s.agents }
-      this.agentsCopied = true
-    }
-    this.s.agents[agent.id] = agent
-    this.agentCopies.add(agent.id)
-    if (!this.orderCopied) {
-      this.s.agentOrder = [...this.s.agentOrder]
-      this.orderCopied = true
-    }
-    this.s.agentOrder.push(agent.id)
+    this.putEntry('agents', agent.id, agent)
+    this.own('agentOrder').push(agent.id)
   }
 
   /** The agent's mutable transcript for this batch. */
   items(agentId: string): TranscriptItem[] {
-    if (!this.itemsCopied) {
-      this.s.items = { ...this.s.items }
-      this.itemsCopied = true
-    }
-    if (!this.itemCopies.has(agentId)) {
-      this.s.items[agentId] = [...(this.s.items[agentId] ?? [])]
-      this.itemCopies.add(agentId)
-    }
-    return this.s.items[agentId]
+    return this.ownEntry('items', agentId, (list) => [...(list ?? [])])
   }
 
   /** Replaces an item with an edited copy (items themselves are shared with the previous state). */
@@ -99,34 +96,18 @@ export class SessionDraft {
   }
 
   tool(id: string): ToolCall {
-    if (!this.toolsCopied) {
-      this.s.tools = { ...this.s.tools }
-      this.toolsCopied = true
-    }
-    if (!this.toolCopies.has(id)) {
-      this.s.tools[id] = { ...this.s.tools[id] }
-      this.toolCopies.add(id)
-    }
-    return this.s.tools[id]
+    return this.ownEntry('tools', id, (t) => ({ ...t }))
   }
 
   putTool(tool: ToolCall): void {
-    if (!this.toolsCopied) {
-      this.s.tools = { ...this.s.tools }
-      this.toolsCopied = true
-    }
     if (!(tool.id in this.s.tools)) this.s.toolCount++
-    this.s.tools[tool.id] = tool
-    this.toolCopies.add(tool.id)
+    this.putEntry('tools', tool.id, tool)
   }
 
   deleteTool(id: string): void {
-    if (!this.toolsCopied) {
-      this.s.tools = { ...this.s.tools }
-      this.toolsCopied = true
-    }
-    if (id in this.s.tools) this.s.toolCount--
-    delete this.s.tools[id]
+    const tools = this.own('tools')
+    if (id in tools) this.s.toolCount--
+    delete tools[id]
   }
 
   peekTool(id: string): ToolCall | undefined {
@@ -135,32 +116,15 @@ export class SessionDraft {
 
   permission(id: string): PermissionState | undefined {
     if (!(id in this.s.permissions)) return undefined
-    if (!this.permissionsCopied) {
-      this.s.permissions = { ...this.s.permissions }
-      this.permissionsCopied = true
-    }
-    if (!this.permissionCopies.has(id)) {
-      this.s.permissions[id] = { ...this.s.permissions[id] }
-      this.permissionCopies.add(id)
-    }
-    return this.s.permissions[id]
+    return this.ownEntry('permissions', id, (p) => ({ ...p }))
   }
 
   putPermission(p: PermissionState): void {
-    if (!this.permissionsCopied) {
-      this.s.permissions = { ...this.s.permissions }
-      this.permissionsCopied = true
-    }
-    this.s.permissions[p.requestId] = p
-    this.permissionCopies.add(p.requestId)
+    this.putEntry('permissions', p.requestId, p)
   }
 
   queue(): string[] {
-    if (!this.queueCopied) {
-      this.s.permissionQueue = [...this.s.permissionQueue]
-      this.queueCopied = true
-    }
-    return this.s.permissionQueue
+    return this.own('permissionQueue')
   }
 
   finish(): SessionState {

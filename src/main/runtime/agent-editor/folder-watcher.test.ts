@@ -7,6 +7,7 @@ import { runInBackground } from '../security/sandbox/testing/background-hold'
 import { createBashTool } from '../tools/bash'
 import { toolContext } from '../tools/test-kit'
 import { AgentFolderWatcher } from './folder-watcher'
+import { runTool } from '../loop/run-tools'
 
 let root: string
 let watcher: AgentFolderWatcher | null = null
@@ -93,7 +94,7 @@ describe('AgentFolderWatcher', () => {
     const agents = join(root, '.claude/agents')
     watcher!.setFolders([{ path: agents, awaitCreation: true }])
     // Each sandboxed command puts an empty .claude folder here (the project has none) and removes it after.
-    for (let i = 0; i < 3; i++) await createBashTool({ cwd: root }).run({ command: 'true' }, toolContext(root, { sandbox: 'workspace' }))
+    for (let i = 0; i < 3; i++) await runTool(createBashTool({ cwd: root }), { command: 'true' }, toolContext({ sandbox: 'workspace' }))
     const bg = await runInBackground(root)
     expect(placeholderAt(join(root, '.claude'))).toMatchObject({ kind: 'dir' })
     await bg.stop()

@@ -10,6 +10,7 @@
 //   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever;
 // - PreCompact and PostCompact run around every compaction of the agent's conversation.
 import type { CompactionHooks } from '../compaction/compact'
+import { invokeTool } from '../loop/run-tools'
 import type { CanUseTool, PermissionDecision } from '../loop/types'
 import type { Tool } from '../tools/define-tool'
 import type { HookAgent, HookRunner } from './runner'
@@ -46,9 +47,10 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
 export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[], onResponse?: (toolUseId: string, response: Record<string, unknown>) => void): Tool[] {
   return tools.map((tool) => ({
     ...tool,
-    async run(raw, ctx) {
+    async execute(input, ctx) {
       const started = Date.now()
-      const result = await tool.run(raw, ctx)
+      const raw = ctx.rawInput ?? input
+      const result = await invokeTool(tool, input, ctx)
       const durationMs = Date.now() - started
       if (onResponse && !result.isError) onResponse(ctx.toolUseId, result.response ?? { content: result.content })
       if (result.isError) {

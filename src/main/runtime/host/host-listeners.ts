@@ -2,23 +2,15 @@
 // them to a page). Every part of the host sends through this one place.
 import type { AgentEvent } from '../../../shared/events'
 import type { HostNotice } from '../../../shared/ipc-contract'
+import { pushListeners } from '../../../shared/push-listeners'
 
 export class HostListeners {
-  private readonly eventListeners = new Set<(events: AgentEvent[]) => void>()
-  private readonly noticeListeners = new Set<(notice: HostNotice) => void>()
-
-  onEvents(listener: (events: AgentEvent[]) => void): () => void {
-    this.eventListeners.add(listener)
-    return () => this.eventListeners.delete(listener)
-  }
-
-  onNotice(listener: (notice: HostNotice) => void): () => void {
-    this.noticeListeners.add(listener)
-    return () => this.noticeListeners.delete(listener)
-  }
+  private readonly pushes = pushListeners()
+  readonly onEvents = this.pushes.onEvents
+  readonly onNotice = this.pushes.onNotice
 
   events(batch: AgentEvent[]): void {
-    for (const l of this.eventListeners) l(batch)
+    this.pushes.emitEvents(batch)
   }
 
   /**
@@ -30,7 +22,7 @@ export class HostListeners {
   }
 
   notify(notice: HostNotice): void {
-    for (const l of this.noticeListeners) l(notice)
+    this.pushes.emitNotice(notice)
   }
 
   /** A failure outside any run's own events (a run that could not start): shown where it happened. */

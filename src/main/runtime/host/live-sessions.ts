@@ -1,6 +1,7 @@
 // The sessions this process runs, each with what its row in the session list shows (title, times, cost
 // before a restart, the demo's model): their events go on to the listeners, their row again as they change.
 import { resolve } from 'node:path'
+import type { AgentStartEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import type { AgentSession } from '../orchestration'
 import type { DemoModel } from './demo'
@@ -18,13 +19,15 @@ export interface Live {
   noticedAt: number
   demo: DemoModel | null
   priorCostUsd: number
+  /** Each agent's latest agent_start: sent with the requests it waits on, so a window that never opened the session can show who asks. */
+  starts: Map<string, AgentStartEvent>
 }
 
 /** A working session's row is sent again at most this often for its time ("2 min ago" is as fine as it gets). */
 const ACTIVITY_NOTICE_MS = 30_000
 
-/** Events that change what a session's row says, sent again at once. */
-const ROW_EVENTS = new Set<string>(['agent_start', 'agent_end', 'permission_request', 'permission_response'])
+/** Events that change what a session's row says (status, agent count, cost, waiting requests), sent again at once. */
+const ROW_EVENTS = new Set<string>(['agent_start', 'agent_end', 'usage', 'permission_request', 'permission_response'])
 
 export interface LiveSessionsOptions {
   listeners: HostListeners
@@ -58,7 +61,7 @@ export class LiveSessions {
   }
 
   summary(live: Live): SessionSummary {
-    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd })
+    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd, starts: live.starts })
   }
 
   /** Sends the session's row again: its status, agent count, cost or time changed. */
@@ -68,19 +71,20 @@ export class LiveSessions {
     return session
   }
 
-  adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt'>): Live {
+  adopt(session: AgentSession, meta: Omit<Live, 'session' | 'createdAt' | 'updatedAt' | 'noticedAt' | 'starts'>): Live {
     // A reopened session keeps its recorded times until something new happens in it.
     const now = Date.now()
     const updatedAt = session.reopened?.updatedAt ?? now
-    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, ...meta }
+    const live: Live = { session, createdAt: session.reopened?.createdAt ?? now, updatedAt, noticedAt: updatedAt, starts: new Map(), ...meta }
     this.live.set(session.sessionId, live)
     const every = this.o.activityNoticeMs ?? ACTIVITY_NOTICE_MS
     session.bus.subscribe((event) => {
       if (event.ts > live.updatedAt) live.updatedAt = event.ts
+      if (event.type === 'agent_start') live.starts.set(event.agentId, event)
       this.o.listeners.events([event])
       // The session list shows status, agent count, cost, waiting requests and the time of the last
-      // activity: refresh it when any agent starts or ends, a request waits or is answered, and now and
-      // then while agents work, so its time keeps up.
+      // activity: refresh it when any agent starts or ends, its cost grows, a request waits or is answered,
+      // and now and then while agents work, so its time keeps up. Windows never ask for it again.
       if (ROW_EVENTS.has(event.type) || live.updatedAt - live.noticedAt >= every) {
         live.noticedAt = live.updatedAt
         this.updated(live)

@@ -48,6 +48,20 @@ describe('listing sessions', () => {
     expect(rows.at(-1)!.updatedAt).toBe(lastEventTs(events, sessionId))
   })
 
+  it('sends a session’s row again as its cost grows: the one figure every window shows', async () => {
+    const { h, events, notices, dirs } = await host(() => reply.text('Done.'), folders())
+    const { sessionId } = await h.startSession({ prompt: 'cost me', cwd: dirs.cwd })
+    await until(() => mainEnded(events, sessionId), 'the session')
+    const costs = events.filter((e) => e.type === 'usage' && e.sessionId === sessionId).map((e) => (e as { usage: { costUsd: number } }).usage.costUsd)
+    expect(costs.length).toBeGreaterThan(0)
+    expect(Math.min(...costs)).toBeGreaterThan(0)
+    const total = costs.reduce((a, b) => a + b, 0)
+    const rows = notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
+    // Pushed when the usage came, not only when the agent ended.
+    expect(rows.some((r) => r.costUsd > 0 && r.status === 'running')).toBe(true)
+    expect(rows.at(-1)!.costUsd).toBeCloseTo(total, 10)
+  })
+
   it('keeps a reopened session’s own times until something happens in it', async () => {
     const dirs = folders()
     const before = await host(() => reply.text('Done.'), dirs)
@@ -86,10 +100,17 @@ describe('listing sessions', () => {
     expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ status: 'waiting_permission', waitingPermissions: 1 })
 
     const request = events.find((e) => e.type === 'permission_request' && e.sessionId === sessionId)!
+    // The row brings the request as its event said it, and who asks: a page lists it without opening the session.
+    const waiting = rows().find((r) => r.waitingPermissions === 1)!
+    expect(waiting.pendingRequests?.requests).toEqual([request])
+    const starts = events.filter((e) => e.type === 'agent_start' && e.sessionId === sessionId)
+    expect(waiting.pendingRequests?.agents.map((a) => a.agentId)).toContain((request as { requestingAgentId: string }).requestingAgentId)
+    for (const a of waiting.pendingRequests!.agents) expect(starts).toContainEqual(a)
     await h.respondPermission({ requestId: (request as { requestId: string }).requestId, decision: 'allow' })
     await until(() => mainEnded(events, sessionId), 'the session')
     await until(() => rows().at(-1)?.status === 'completed', 'the final row')
     expect(rows().at(-1)).toMatchObject({ waitingPermissions: 0 })
+    expect(rows().at(-1)!.pendingRequests).toBeUndefined()
     // The row went back to plain work as soon as the answer came, before the session ended.
     const answeredAt = rows().findIndex((r) => r.waitingPermissions === 1)
     expect(rows().slice(answeredAt + 1).some((r) => r.status === 'running' && r.waitingPermissions === 0)).toBe(true)

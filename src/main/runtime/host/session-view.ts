@@ -1,5 +1,7 @@
 // Session summaries for the UI, from the store (past sessions) or a live session.
+import type { AgentStartEvent, PermissionRequestEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
+import { redactValue } from '../../../shared/redact'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
 import type { SessionIndex, SessionSummary as StoredSummary } from '../store'
@@ -41,19 +43,22 @@ export function openedSummaryView(index: SessionIndex, demo: boolean): SessionSu
   }
 }
 
-export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; updatedAt: number; demo: boolean; priorCostUsd: number }): SessionSummary {
+export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; updatedAt: number; demo: boolean; priorCostUsd: number; starts?: ReadonlyMap<string, AgentStartEvent> }): SessionSummary {
   const agents = session.registry.all()
   const main = session.registry.get(session.mainAgentId)
   const running = agents.some((a) => !isFinished(a.status))
   const status = main ? (running && isFinished(main.status) ? 'running' : main.status) : 'queued'
   // A subagent blocked on a request leaves the main agent "running": the row says the session waits.
-  const waitingPermissions = session.pendingPermissions().length
+  const requests = session.pendingPermissions()
+  const waitingPermissions = requests.length
   return {
     sessionId: session.sessionId,
     title: meta.title,
     cwd: session.cwd,
     status: waitingPermissions > 0 && !isFinished(status) ? 'waiting_permission' : status,
     waitingPermissions,
+    // Redacted as the events that carried them were: the session's bus redacts what it sends, not what the broker holds.
+    ...(waitingPermissions ? { pendingRequests: { requests: redactValue(requests), agents: askingAgents(requests, meta.starts) } } : {}),
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
     costUsd: meta.priorCostUsd + session.registry.totalUsage().costUsd,
@@ -62,4 +67,10 @@ export function liveSummaryView(session: AgentSession, meta: { title: string; cr
     ...(main ? { model: main.model } : {}),
     ...(meta.demo ? { demo: true } : {})
   }
+}
+
+/** The agent_start of every agent a waiting request names (the one asking, and the one it reached). */
+function askingAgents(requests: PermissionRequestEvent[], starts: ReadonlyMap<string, AgentStartEvent> | undefined): AgentStartEvent[] {
+  const ids = new Set(requests.flatMap((r) => [r.requestingAgentId, r.agentId]))
+  return [...ids].flatMap((id) => starts?.get(id) ?? [])
 }

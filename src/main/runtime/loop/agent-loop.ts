@@ -215,7 +215,6 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         toolUses += calls.length
         const outcomes = await runToolCalls(calls, {
           tools,
-          cwd: opts.cwd,
           agentId,
           signal,
           canUseTool: opts.canUseTool,

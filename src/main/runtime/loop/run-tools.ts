@@ -1,10 +1,11 @@
 // Runs the tool calls of one assistant message. Consecutive concurrency-safe calls run together, the
 // others one at a time, and results come back in the order the model asked. Every call ends in exactly
 // one tool_end event and one result, including refused calls, bad input, denials and interruptions,
-// so the conversation always answers every tool_use.
+// so the conversation always answers every tool_use. This is the one place a tool call is validated,
+// checked against the abort signal and has its throw turned into the model's error (tools only declare).
 import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
-import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolResult } from '../tools/define-tool'
+import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
 import type { CanUseTool } from './types'
 import { errorMessage } from '../../../shared/error-message'
@@ -27,7 +28,6 @@ export interface ToolCallOutcome {
 
 export interface ToolRunContext {
   tools: ReadonlyMap<string, Tool>
-  cwd: string
   agentId: string
   signal: AbortSignal
   canUseTool?: CanUseTool
@@ -40,6 +40,30 @@ export interface ToolRunContext {
 }
 
 const INTERRUPTED = (name: string) => `${name} was interrupted: the agent was stopped.`
+const NOT_RUN = (name: string) => `${name} was not run: the agent was stopped.`
+
+/** A call that threw: what the model is told. */
+function failure(name: string, err: unknown, signal: AbortSignal): ToolResult {
+  if (signal.aborted) return { content: INTERRUPTED(name), isError: true }
+  return { content: `${name} failed: ${errorMessage(err)}`, isError: true }
+}
+
+/** Runs input the tool's `parse` accepted: not at all once the agent is stopped, and never throws. */
+export async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.signal.aborted) return { content: NOT_RUN(tool.name), isError: true }
+  try {
+    return await tool.execute(input, ctx)
+  } catch (err) {
+    return failure(tool.name, err, ctx.signal)
+  }
+}
+
+/** One call of one tool outside a batch (no permission check, no events): validates, then invokeTool. */
+export async function runTool(tool: Tool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = tool.parse(rawInput)
+  if (!parsed.ok) return { content: parsed.error, isError: true }
+  return invokeTool(tool, parsed.input, { ...ctx, rawInput })
+}
 
 function refusal(call: ToolCall, tools: ReadonlyMap<string, Tool>): string {
   const names = [...tools.keys()]
@@ -53,20 +77,24 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
   if (!tool) return { content: refusal(call, ctx.tools), isError: true }
   if (call.inputError)
     return { content: `The input for ${call.name} was not valid JSON (${call.inputError}). Call ${call.name} again with a JSON object as its input.`, isError: true }
-  const parsed = tool.parse(call.input)
+  let parsed = tool.parse(call.input)
   if (!parsed.ok) return { content: parsed.error, isError: true }
-  let input = call.input
+  let rawInput = call.input
   let sandbox: SandboxLevel | undefined
   if (ctx.canUseTool) {
     const decision = await ctx.canUseTool(tool, parsed.input, call.id)
     if (decision.behavior === 'deny') return { content: decision.message, isError: true }
-    if (decision.updatedInput !== undefined) input = decision.updatedInput
+    // A hook or the person changed the input: it is validated like the model's.
+    if (decision.updatedInput !== undefined) {
+      rawInput = decision.updatedInput
+      parsed = tool.parse(rawInput)
+      if (!parsed.ok) return { content: parsed.error, isError: true }
+    }
     sandbox = decision.sandbox
   }
   if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
-  if (ctx.signal.aborted) return { content: INTERRUPTED(call.name), isError: true }
-  return tool.run(input, {
-    cwd: ctx.cwd,
+  return invokeTool(tool, parsed.input, {
+    rawInput,
     signal: ctx.signal,
     agentId: ctx.agentId,
     toolUseId: call.id,
@@ -83,9 +111,8 @@ export const ABORT_GRACE_MS = 500
 // a command whose process group is killed) still settles with what it has to say, within the grace, so a
 // parent ends after its children and records their last word; a tool that ignores its signal must not
 // hold the agent (or its parent) hostage and is answered as interrupted.
-function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<void>): Promise<ToolResult> {
-  const failed = (err: unknown): ToolResult => ({ content: `${call.name} failed: ${errorMessage(err)}`, isError: true })
-  const settled = work.catch(failed)
+function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<void>, signal: AbortSignal): Promise<ToolResult> {
+  const settled = work.catch((err: unknown) => failure(call.name, err, signal))
   const cutOff = aborted.then(
     () =>
       new Promise<ToolResult>((resolve) => {
@@ -110,7 +137,7 @@ function abortedPromise(signal: AbortSignal): { promise: Promise<void>; dispose(
 async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome> {
   const started = performance.now()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
-  const result = await raceAbort(execute(call, ctx), call, aborted)
+  const result = await raceAbort(execute(call, ctx), call, aborted, ctx.signal)
   // The API rejects an empty tool_result, and an empty one tells the model nothing. What a tool read or ran
   // goes to the model and the UI: a credential it came across (an env dump, a config file) goes to neither.
   // A large output is saved whole to a file (redacted too) and the model gets its head and the path.
@@ -130,7 +157,7 @@ async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void
 }
 
 function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
-  const content = `${call.name} was not run: the agent was stopped.`
+  const content = NOT_RUN(call.name)
   ctx.emit({ type: 'tool_end', toolUseId: call.id, name: call.name, isError: true, output: content, durationMs: 0 })
   return { id: call.id, name: call.name, content, isError: true }
 }

@@ -9,6 +9,7 @@ import { connectMcpServer, McpStartError, type McpConnection } from './connect'
 import { createMcpTool } from './mcp-tool'
 import { parseServerConfig, type McpTransportConfig } from './server-config'
 import { startHttpTestServer, stdioServerEntry, stopHttpTestServers } from './testing/servers'
+import { runTool } from '../loop/run-tools'
 
 const open: McpConnection[] = []
 afterEach(async () => {
@@ -18,7 +19,7 @@ afterEach(async () => {
 
 const cwd = () => realpathSync(mkdtempSync(join(tmpdir(), 'fanout-mcp-')))
 const stdio = (flags: string[] = [], env: Record<string, string> = {}): McpTransportConfig => ({ type: 'stdio', ...stdioServerEntry(flags, env) })
-const ctx = (signal = new AbortController().signal) => ({ cwd: '/', signal, agentId: 'a1', toolUseId: 'tu1' })
+const ctx = (signal = new AbortController().signal) => ({ signal, agentId: 'a1', toolUseId: 'tu1' })
 
 async function connect(name: string, config: McpTransportConfig, dir = cwd(), timeoutMs?: number) {
   const conn = await connectMcpServer(name, config, { cwd: dir, ...(timeoutMs ? { timeoutMs } : {}) })
@@ -47,44 +48,44 @@ describe('MCP over stdio', () => {
     expect(tools.get('add')!.readOnly).toBe(false)
     expect(echo.inputJsonSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })
 
-    expect(await echo.run({ text: 'hi' }, ctx())).toMatchObject({ content: 'N echo: hi' })
-    const sum = await tools.get('add')!.run({ a: 2, b: 3 }, ctx())
+    expect(await runTool(echo, { text: 'hi' }, ctx())).toMatchObject({ content: 'N echo: hi' })
+    const sum = await runTool(tools.get('add')!, { a: 2, b: 3 }, ctx())
     expect(sum).toMatchObject({ content: '2 + 3 = 5', details: { server: 'notes', tool: 'add', structuredContent: { sum: 5 } } })
-    const picture = await tools.get('picture')!.run({}, ctx())
+    const picture = await runTool(tools.get('picture')!, {}, ctx())
     expect(picture.content).toMatch(/^Here is the picture\.\n\[image\/png image, 70 bytes, returned by picture/)
     expect((picture.details as any).images[0]).toMatchObject({ mimeType: 'image/png', bytes: 70 })
-    expect(await tools.get('fail')!.run({}, ctx())).toMatchObject({ content: 'the fail tool always fails', isError: true })
-    const where = JSON.parse((await tools.get('whereami')!.run({}, ctx())).content)
+    expect(await runTool(tools.get('fail')!, {}, ctx())).toMatchObject({ content: 'the fail tool always fails', isError: true })
+    const where = JSON.parse((await runTool(tools.get('whereami')!, {}, ctx())).content)
     expect(where).toMatchObject({ cwd: dir, testVar: 'from-config' })
   })
 
   it('checks input against the server schema before calling, with errors the model can act on', async () => {
     const conn = await connect('calc', stdio())
     const add = createMcpTool(conn, conn.tools.find((t) => t.name === 'add')!)
-    const missing = await add.run({ a: 1 }, ctx())
+    const missing = await runTool(add, { a: 1 }, ctx())
     expect(missing).toMatchObject({ isError: true })
     expect(missing.content).toBe('Invalid input for mcp__calc__add:\n- b: required\nFix the input and call mcp__calc__add again.')
-    expect((await add.run({ a: 'one', b: 2 }, ctx())).content).toContain('- a: expected number, got string')
-    expect((await add.run('nope', ctx())).content).toContain('(input): expected an object, got string')
+    expect((await runTool(add, { a: 'one', b: 2 }, ctx())).content).toContain('- a: expected number, got string')
+    expect((await runTool(add, 'nope', ctx())).content).toContain('(input): expected an object, got string')
   })
 
   it('stops a call when the agent stops, and the server keeps serving', async () => {
     const conn = await connect('slow', stdio())
     const wait = createMcpTool(conn, conn.tools.find((t) => t.name === 'wait')!)
     const abort = new AbortController()
-    const call = wait.run({ ms: 60_000 }, ctx(abort.signal))
+    const call = runTool(wait, { ms: 60_000 }, ctx(abort.signal))
     setTimeout(() => abort.abort(), 50)
     expect(await call).toMatchObject({ isError: true, content: 'mcp__slow__wait was interrupted: the agent was stopped.' })
-    expect((await wait.run({ ms: 1 }, ctx())).content).toBe('waited 1 ms')
+    expect((await runTool(wait, { ms: 1 }, ctx())).content).toBe('waited 1 ms')
   })
 
   it('says when a server that was running went away, with its exit code and stderr', async () => {
     const conn = await connect('flaky', stdio(['--exit-after-call']))
     const echo = createMcpTool(conn, conn.tools.find((t) => t.name === 'echo')!)
-    expect((await echo.run({ text: 'one' }, ctx())).content).toBe('stdio echo: one')
+    expect((await runTool(echo, { text: 'one' }, ctx())).content).toBe('stdio echo: one')
     // The server exits right after answering; wait until the client has seen it go.
     while (!conn.lostReason()) await new Promise((r) => setTimeout(r, 10))
-    const second = await echo.run({ text: 'two' }, ctx())
+    const second = await runTool(echo, { text: 'two' }, ctx())
     expect(second.isError).toBe(true)
     expect(second.content).toMatch(/MCP server "flaky" stopped running \(exit code 7\)[\s\S]*crashing after a call/)
   })
@@ -123,7 +124,7 @@ describe('MCP over streamable HTTP', () => {
     const server = await startHttpTestServer(['--label', 'H', '--require-header', 'x-token=s3cret'])
     const conn = await connect('remote', { type: 'http', url: server.url, headers: { 'x-token': 's3cret' } })
     const echo = createMcpTool(conn, conn.tools.find((t) => t.name === 'echo')!)
-    expect(await echo.run({ text: 'over http' }, ctx())).toMatchObject({ content: 'H echo: over http' })
+    expect(await runTool(echo, { text: 'over http' }, ctx())).toMatchObject({ content: 'H echo: over http' })
   })
 
   it('reports a refused connection and a rejected request with the URL', async () => {

@@ -42,7 +42,7 @@ function tail(text: string, lines = 12): string {
   return kept ? `\nLast lines of its stderr:\n${kept}` : ''
 }
 
-function errorText(err: unknown): string {
+function connectionError(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
   const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause
   if (cause?.code === 'ECONNREFUSED') return 'connection refused'
@@ -63,7 +63,7 @@ function stdioFailure(name: string, config: Extract<McpTransportConfig, { type: 
   }
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
     return `MCP server "${name}" (${describeTransport(config)}) did not complete the MCP handshake within ${seconds(timeoutMs)}.${tail(transport.stderrTail)}`
-  return `MCP server "${name}" (${describeTransport(config)}) failed to start: ${errorText(err)}${tail(transport.stderrTail)}`
+  return `MCP server "${name}" (${describeTransport(config)}) failed to start: ${connectionError(err)}${tail(transport.stderrTail)}`
 }
 
 function httpFailure(name: string, config: Extract<McpTransportConfig, { type: 'http' }>, err: unknown, timeoutMs: number): string {
@@ -72,7 +72,7 @@ function httpFailure(name: string, config: Extract<McpTransportConfig, { type: '
     const body = err.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '').trim()
     return `MCP server "${name}" at ${config.url} answered HTTP ${err.code}${body ? `: ${body.slice(0, 300)}` : ''}.`
   }
-  return `MCP server "${name}" at ${config.url} could not be reached: ${errorText(err)}.`
+  return `MCP server "${name}" at ${config.url} could not be reached: ${connectionError(err)}.`
 }
 
 async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolInfo[]> {

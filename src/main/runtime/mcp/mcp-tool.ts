@@ -75,21 +75,18 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
     concurrencySafe: readOnly,
     maxOutputChars: MCP_MAX_OUTPUT_CHARS,
     parse,
-    async run(raw, ctx) {
-      const parsed = parse(raw)
-      if (!parsed.ok) return fail(parsed.error)
-      if (ctx.signal.aborted) return fail(`${name} was not run: the agent was stopped.`)
+    async execute(input, ctx) {
       const lost = conn.lostReason()
       if (lost) return fail(`${name} cannot run: ${lost}`)
       try {
-        const result = await conn.client.callTool({ name: info.name, arguments: parsed.input as Record<string, unknown> }, undefined, {
+        const result = await conn.client.callTool({ name: info.name, arguments: input as Record<string, unknown> }, undefined, {
           signal: ctx.signal,
           timeout: opts.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
           resetTimeoutOnProgress: true
         })
         return mcpResultToToolResult(conn.name, info.name, result)
       } catch (err) {
-        if (ctx.signal.aborted) return fail(`${name} was interrupted: the agent was stopped.`)
+        if (ctx.signal.aborted) throw err // the runner says it was interrupted
         const gone = conn.lostReason()
         if (gone) return fail(`${name} failed: ${gone}`)
         // Loaded here: the SDK is already in memory once a server is connected.

@@ -7,6 +7,7 @@ import { createPermissionGate, type PermissionRequest } from './gate'
 import { headlessPermissions } from './headless'
 import { effectiveMode } from './mode'
 import { emptyRules, rulesFrom } from './rules'
+import { runTool } from '../loop/run-tools'
 
 let cwd: string
 let home: string
@@ -120,7 +121,7 @@ describe('headlessPermissions (what `fanout run` uses) in a real repository', ()
     const tools = Object.fromEntries(createBuiltinTools({ cwd }).map((t) => [t.name, t]))
     const call = async (name: string, input: Record<string, unknown>) => {
       const d = await canUseTool(tools[name], input, 'toolu')
-      return d.behavior === 'allow' ? tools[name].run(input, toolContext(cwd)) : d
+      return d.behavior === 'allow' ? runTool(tools[name], input, toolContext()) : d
     }
     await call('Bash', { command: 'git add a.txt' })
     expect(execFileSync('git', ['status', '--porcelain'], { cwd, encoding: 'utf8' })).toContain('A  a.txt')

@@ -2,7 +2,8 @@
 import { isAbsolute, join } from 'node:path'
 import { splitGlobBase } from '../tools/glob-pattern'
 import { resolveToolPath } from '../tools/paths'
-import { BUILTIN_TOOL_META, FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
+import { BUILTIN_TOOL_META } from '../tools/registry'
+import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
 
 export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
 
@@ -32,17 +33,26 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined
 }
 
+/** A tool that is not built in, by the Claude Code family its name belongs to (a built-in tool declares its kind). */
+function kindByName(name: string): CallKind {
+  if (FILE_EDIT_TOOL_NAMES.includes(name)) return 'edit'
+  if (FILE_READ_TOOL_NAMES.includes(name)) return 'read'
+  if (name === 'WebSearch') return 'network'
+  return NO_APPROVAL_TOOLS.includes(name) ? 'free' : 'other'
+}
+
 export function describeCall(tool: { name: string; readOnly?: boolean }, input: unknown, cwd: string): ToolCall {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
   const name = tool.name
-  const meta = (BUILTIN_TOOL_META as Record<string, { readOnly: boolean } | undefined>)[name]
+  const meta = BUILTIN_TOOL_META[name] as (typeof BUILTIN_TOOL_META)[string] | undefined
   const readOnly = tool.readOnly ?? meta?.readOnly ?? false
-  if (name === 'Bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
-  if (FILE_EDIT_TOOL_NAMES.includes(name)) {
+  const kind = meta?.permission ?? kindByName(name)
+  if (kind === 'bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
+  if (kind === 'edit') {
     const p = str(args.file_path) ?? str(args.notebook_path)
     return { name, kind: 'edit', readOnly: false, path: p && resolveToolPath(cwd, p) }
   }
-  if (FILE_READ_TOOL_NAMES.includes(name)) {
+  if (kind === 'read') {
     const file = str(args.file_path) ?? str(args.notebook_path)
     if (file) return { name, kind: 'read', readOnly: true, path: resolveToolPath(cwd, file) }
     let dir = resolveToolPath(cwd, str(args.path) ?? '.')
@@ -54,7 +64,7 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
     }
     return { name, kind: 'read', readOnly: true, path: dir, searchesDirectory: true }
   }
-  if (name === 'WebFetch' || name === 'WebSearch') {
+  if (kind === 'network') {
     const url = str(args.url)
     let host: string | undefined
     try {
@@ -62,6 +72,6 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
     } catch {}
     return { name, kind: 'network', readOnly: true, url, host }
   }
-  if (NO_APPROVAL_TOOLS.includes(name)) return { name, kind: 'free', readOnly: true, subagentType: str(args.subagent_type) }
+  if (kind === 'free') return { name, kind: 'free', readOnly: true, subagentType: str(args.subagent_type) }
   return { name, kind: 'other', readOnly }
 }

@@ -9,6 +9,7 @@ import { createWriteTool } from '../tools/write'
 import { makeTempDir, toolContext, writeTree } from '../tools/test-kit'
 import { PathPolicy } from './path-policy'
 import { realTarget } from './real-target'
+import { runTool } from '../loop/run-tools'
 
 let root: string
 let project: string
@@ -71,19 +72,19 @@ describe('PathPolicy', () => {
 })
 
 describe('tools go through it', () => {
-  const ctx = () => toolContext(project)
+  const ctx = () => toolContext()
   it('Read refuses a protected file reached through a link; Write refuses an Edit-denied one', async () => {
-    const r = await createReadTool({ cwd: project, paths: policy }).run({ file_path: 'docs/alias/k.txt' }, ctx())
+    const r = await runTool(createReadTool({ cwd: project, paths: policy }), { file_path: 'docs/alias/k.txt' }, ctx())
     expect(r).toMatchObject({ isError: true, content: expect.stringContaining('protected by the permission rule "Read(./secrets/**)"') })
-    const w = await createWriteTool({ cwd: project, paths: policy }).run({ file_path: 'docs/new.md', content: 'x' }, ctx())
+    const w = await runTool(createWriteTool({ cwd: project, paths: policy }), { file_path: 'docs/new.md', content: 'x' }, ctx())
     expect(w).toMatchObject({ isError: true, content: expect.stringContaining('Edit(docs/**)') })
   })
 
   it.each([['rg', undefined], ['js', false]] as const)('Grep and Glob (%s engine) skip protected files and links out', async (_name, ripgrep) => {
-    const grep = await createGrepTool({ cwd: project, paths: policy, ripgrep }).run({ pattern: 'word', output_mode: 'content' }, ctx())
+    const grep = await runTool(createGrepTool({ cwd: project, paths: policy, ripgrep }), { pattern: 'word', output_mode: 'content' }, ctx())
     expect(grep.content).toContain('src/a.ts')
     expect(grep.content).not.toMatch(/KEY|OUT/)
-    const glob = await createGlobTool({ cwd: project, paths: policy, ripgrep }).run({ pattern: '**/*' }, ctx())
+    const glob = await runTool(createGlobTool({ cwd: project, paths: policy, ripgrep }), { pattern: '**/*' }, ctx())
     expect(glob.content).toContain('src/a.ts')
     expect(glob.content).not.toMatch(/secrets|o\.txt/)
   })

@@ -17,6 +17,7 @@ import { createAgentWorktree, finishAgentWorktree, uncommittedChanges } from '..
 import { git, makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { placeholderAt, placeholdersUnder } from './placeholders'
 import { holdWithPolicy, runInBackground, type BackgroundCommand } from './sandbox/testing/background-hold'
+import { runTool } from '../loop/run-tools'
 
 const running: Array<{ stop(): Promise<void> }> = []
 const cleanups: Array<() => void> = []
@@ -50,7 +51,7 @@ describe("an isolated agent's worktree while a sandboxed command runs in it", ()
     const wt = await createAgentWorktree({ repoCwd: r.root, agentId: 'agent1' })
     const bg = await hold(wt.path)
     writeFileSync(join(wt.path, 'work.txt'), 'done\n')
-    const write = await createWriteTool({ cwd: wt.path }).run({ file_path: '.mcp.json', content: '' }, toolContext(wt.path))
+    const write = await runTool(createWriteTool({ cwd: wt.path }), { file_path: '.mcp.json', content: '' }, toolContext())
     expect(write.isError).toBeFalsy()
     expect(await uncommittedChanges(wt.path)).toBe('?? .mcp.json\n?? work.txt')
     expect((await worktreeChanges(wt.path)).map((f) => f.path)).toEqual(['.mcp.json', 'work.txt'])
@@ -83,7 +84,7 @@ describe('loading a project while a sandboxed command runs in it', () => {
   it('a real .mcp.json written over the placeholder is loaded', async () => {
     const dir = folder()
     await hold(dir)
-    const w = await createWriteTool({ cwd: dir }).run({ file_path: '.mcp.json', content: '{"mcpServers":{"echo":{"command":"echo"}}}' }, toolContext(dir))
+    const w = await runTool(createWriteTool({ cwd: dir }), { file_path: '.mcp.json', content: '{"mcpServers":{"echo":{"command":"echo"}}}' }, toolContext())
     expect(w.isError).toBeFalsy()
     expect(loadMcpConfig({ cwd: dir, home: folder(), env: {} }).servers.map((s) => s.name)).toEqual(['echo'])
   })
@@ -119,27 +120,27 @@ describe('the file tools while a sandboxed command runs in the folder', () => {
     const dir = folder()
     writeFileSync(join(dir, 'a.ts'), 'x')
     await hold(dir)
-    const r = await createGlobTool({ cwd: dir, ripgrep: false }).run({ pattern: '**/*' }, toolContext(dir))
+    const r = await runTool(createGlobTool({ cwd: dir, ripgrep: false }), { pattern: '**/*' }, toolContext())
     expect(r.content).toBe('a.ts')
-    const dot = await createGlobTool({ cwd: dir }).run({ pattern: '.*' }, toolContext(dir))
+    const dot = await runTool(createGlobTool({ cwd: dir }), { pattern: '.*' }, toolContext())
     expect(dot.content).toMatch(/^No files found/)
   })
 
   it('Read says a placeholder is no file, and why', async () => {
     const dir = folder()
     await hold(dir)
-    const r = await createReadTool({ cwd: dir }).run({ file_path: '.bashrc' }, toolContext(dir))
+    const r = await runTool(createReadTool({ cwd: dir }), { file_path: '.bashrc' }, toolContext())
     expect(r).toMatchObject({ isError: true, content: expect.stringMatching(/^File does not exist: \.bashrc\. \(What is there now is an empty file the Bash sandbox put in place for the sandbox of the running command "sleep 60"/) })
   })
 
   it('Write and Edit create a file where a placeholder stands, and say why a folder cannot be made through one', async () => {
     const dir = folder()
     await hold(dir)
-    const edit = await createEditTool({ cwd: dir }).run({ file_path: '.gitmodules', old_string: '', new_string: '[submodule "x"]\n' }, toolContext(dir))
+    const edit = await runTool(createEditTool({ cwd: dir }), { file_path: '.gitmodules', old_string: '', new_string: '[submodule "x"]\n' }, toolContext())
     expect(edit).toMatchObject({ content: 'Created .gitmodules.' })
     expect(readFileSync(join(dir, '.gitmodules'), 'utf8')).toBe('[submodule "x"]\n')
     expect(statSync(join(dir, '.gitmodules')).mode & 0o777).toBe(0o644)
-    const blocked = await createWriteTool({ cwd: dir }).run({ file_path: '.vscode/settings.json', content: '{}' }, toolContext(dir))
+    const blocked = await runTool(createWriteTool({ cwd: dir }), { file_path: '.vscode/settings.json', content: '{}' }, toolContext())
     expect(blocked).toMatchObject({ isError: true, content: expect.stringContaining('.vscode is held by the sandbox of the running command "sleep 60"') })
   })
 })

@@ -3,13 +3,14 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool, type BashDetails } from './bash'
 import { makeTempDir, toolContext } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
 beforeEach(() => ({ dir, cleanup } = makeTempDir()))
 afterEach(() => cleanup())
 
-const bash = (input: Record<string, unknown>, ctx = toolContext(dir)) => createBashTool({ cwd: dir }).run(input, ctx)
+const bash = (input: Record<string, unknown>, ctx = toolContext()) => runTool(createBashTool({ cwd: dir }), input, ctx)
 
 /** Gone means no such process, or a zombie waiting for its (re)parent to reap it. */
 function processGone(pid: number): boolean {
@@ -75,7 +76,7 @@ describe('Bash', () => {
     const pidFile = join(dir, 'child.pid')
     const marker = `300.${process.pid}2`
     const controller = new AbortController()
-    const run = bash({ command: `(sleep ${marker}; echo never) & echo $! > ${pidFile}; wait` }, toolContext(dir, { signal: controller.signal }))
+    const run = bash({ command: `(sleep ${marker}; echo never) & echo $! > ${pidFile}; wait` }, toolContext({ signal: controller.signal }))
     await waitForFile(pidFile)
     expect(markerRunning(marker)).toBe(true)
     controller.abort()
@@ -88,7 +89,7 @@ describe('Bash', () => {
 
   it('streams progress through onUpdate while the command runs', async () => {
     const updates: Array<{ output: string }> = []
-    const r = await bash({ command: 'echo one; sleep 0.3; echo two' }, toolContext(dir, { onUpdate: (d) => updates.push(d as { output: string }) }))
+    const r = await bash({ command: 'echo one; sleep 0.3; echo two' }, toolContext({ onUpdate: (d) => updates.push(d as { output: string }) }))
     expect(r.content).toBe('one\ntwo')
     expect(updates.length).toBeGreaterThan(0)
     expect(updates[0].output).toContain('one')
@@ -121,7 +122,7 @@ describe('Bash', () => {
 
   it('runs in the background on request, writing output to a file', async () => {
     const controller = new AbortController()
-    const r = await bash({ command: 'echo bg-output', run_in_background: true }, toolContext(dir, { signal: controller.signal }))
+    const r = await bash({ command: 'echo bg-output', run_in_background: true }, toolContext({ signal: controller.signal }))
     const d = r.details as { outputFile: string; pid: number }
     expect(r.content).toContain(d.outputFile)
     await waitUntil(() => existsSync(d.outputFile) && readFileSync(d.outputFile, 'utf8').includes('exited with code 0'), 'the background command to finish')
@@ -130,7 +131,7 @@ describe('Bash', () => {
 
   it('stops background commands when the agent is aborted', async () => {
     const controller = new AbortController()
-    const r = await bash({ command: 'sleep 300', run_in_background: true }, toolContext(dir, { signal: controller.signal }))
+    const r = await bash({ command: 'sleep 300', run_in_background: true }, toolContext({ signal: controller.signal }))
     const { pid } = r.details as { pid: number }
     expect(processGone(pid)).toBe(false)
     controller.abort()

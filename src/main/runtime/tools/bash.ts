@@ -8,11 +8,13 @@ import { stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from './define-tool'
+import type { PathPolicy } from '../security/path-policy'
+import { builtinTool } from './builtin-tool'
+import type { SandboxLevel, ToolContext, ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
 import { killProcessGroup, trackBackgroundGroup } from './process-group'
 import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { ToolOptions } from './tool-options'
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 export const BASH_MAX_TIMEOUT_MS = 600_000
@@ -196,28 +198,26 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
   }
 }
 
-export function createBashTool(opts: ToolOptions): Tool {
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Bash',
-    description: [
-      `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
-      'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
-      `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
-      'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
-      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
-      'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
-    ].join('\n'),
-    schema,
-    readOnly: false,
-    maxOutputChars: 32_000,
-    async execute(input, ctx) {
-      const dir = await stat(opts.cwd).catch(() => null)
-      if (!dir?.isDirectory()) return { content: `The working directory ${opts.cwd} does not exist; the command was not run.`, isError: true }
-      const prepared = await prepareCommand(input.command, ctx, paths, opts.sandbox)
-      if ('refused' in prepared) return { content: prepared.refused, isError: true }
-      if (input.run_in_background) return runBackground(input.command, prepared, opts.cwd, ctx)
-      return runForeground(input.command, prepared, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
-    }
-  })
-}
+export const BASH_TOOL = builtinTool({ name: 'Bash', readOnly: false, concurrencySafe: false, permission: 'bash' }, (opts: ToolOptions, paths: PathPolicy) => ({
+  description: [
+    `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
+    'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
+    `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
+    'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
+    'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
+    'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
+  ].join('\n'),
+  schema,
+  maxOutputChars: 32_000,
+  async execute(input, ctx) {
+    const dir = await stat(opts.cwd).catch(() => null)
+    if (!dir?.isDirectory()) return { content: `The working directory ${opts.cwd} does not exist; the command was not run.`, isError: true }
+    const prepared = await prepareCommand(input.command, ctx, paths, opts.sandbox)
+    if ('refused' in prepared) return { content: prepared.refused, isError: true }
+    if (input.run_in_background) return runBackground(input.command, prepared, opts.cwd, ctx)
+    return runForeground(input.command, prepared, opts.cwd, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx)
+  }
+}))
+
+/** Bash, built for one agent alone (tests; the registry builds them all). */
+export const createBashTool = BASH_TOOL.create

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOL_META, BUILTIN_TOOL_NAMES, createBuiltinTools, TodoList } from './index'
+import { runTool } from '../loop/run-tools'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
 
 let dir: string
@@ -12,11 +13,12 @@ afterEach(() => cleanup())
 const byName = (tools: ReturnType<typeof createBuiltinTools>) => Object.fromEntries(tools.map((t) => [t.name, t]))
 
 describe('createBuiltinTools', () => {
-  it('builds every named tool, with the metadata the registry advertises', () => {
+  it('builds every named tool, in the order requests carry them, with the metadata the registry advertises', () => {
     const tools = createBuiltinTools({ cwd: dir })
+    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TodoWrite'])
     expect(tools.map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES])
     for (const t of tools) {
-      expect({ readOnly: t.readOnly, concurrencySafe: t.concurrencySafe }).toEqual(BUILTIN_TOOL_META[t.name as keyof typeof BUILTIN_TOOL_META])
+      expect({ name: t.name, readOnly: t.readOnly, concurrencySafe: t.concurrencySafe, permission: t.permission }).toEqual(BUILTIN_TOOL_META[t.name])
       expect(t.inputJsonSchema.type).toBe('object')
     }
   })
@@ -35,16 +37,16 @@ describe('createBuiltinTools', () => {
     writeTree(dir, { 'a.txt': 'hello' })
     const agentA = byName(createBuiltinTools({ cwd: dir }))
     const agentB = byName(createBuiltinTools({ cwd: dir }))
-    await agentA.Read.run({ file_path: 'a.txt' }, toolContext(dir))
-    expect((await agentA.Edit.run({ file_path: 'a.txt', old_string: 'hello', new_string: 'hi' }, toolContext(dir))).isError).toBeFalsy()
-    expect((await agentB.Edit.run({ file_path: 'a.txt', old_string: 'hi', new_string: 'yo' }, toolContext(dir))).isError).toBe(true)
+    await runTool(agentA.Read, { file_path: 'a.txt' }, toolContext())
+    expect((await runTool(agentA.Edit, { file_path: 'a.txt', old_string: 'hello', new_string: 'hi' }, toolContext())).isError).toBeFalsy()
+    expect((await runTool(agentB.Edit, { file_path: 'a.txt', old_string: 'hi', new_string: 'yo' }, toolContext())).isError).toBe(true)
   })
 
   it('builds tools on the cwd it is given (a worktree), never the process cwd', async () => {
     writeTree(dir, { 'only-here.txt': 'x' })
     const t = byName(createBuiltinTools({ cwd: dir }))
-    expect((await t.Glob.run({ pattern: '*.txt' }, toolContext(dir))).content).toBe('only-here.txt')
-    expect((await t.Bash.run({ command: 'ls' }, toolContext(dir))).content).toBe('only-here.txt')
+    expect((await runTool(t.Glob, { pattern: '*.txt' }, toolContext())).content).toBe('only-here.txt')
+    expect((await runTool(t.Bash, { command: 'ls' }, toolContext())).content).toBe('only-here.txt')
   })
 })
 
@@ -52,15 +54,15 @@ describe('TodoWrite', () => {
   it('keeps the list per agent and gives the UI the new and previous lists', async () => {
     const todos = new TodoList()
     const t = byName(createBuiltinTools({ cwd: dir, todos }))
-    await t.TodoWrite.run({ todos: [{ content: 'Write tests', status: 'in_progress', activeForm: 'Writing tests' }] }, toolContext(dir))
-    const r = await t.TodoWrite.run(
+    await runTool(t.TodoWrite, { todos: [{ content: 'Write tests', status: 'in_progress', activeForm: 'Writing tests' }] }, toolContext())
+    const r = await runTool(t.TodoWrite, 
       { todos: [{ content: 'Write tests', status: 'completed' }, { content: 'Ship', status: 'pending' }] },
-      toolContext(dir)
+      toolContext()
     )
     expect(r.content).toContain('1 completed, 0 in progress, 1 pending')
     expect(todos.items.map((i) => i.status)).toEqual(['completed', 'pending'])
     expect((r.details as { previous: unknown[] }).previous).toHaveLength(1)
-    const bad = await t.TodoWrite.run({ todos: [{ content: 'x', status: 'done' }] }, toolContext(dir))
+    const bad = await runTool(t.TodoWrite, { todos: [{ content: 'x', status: 'done' }] }, toolContext())
     expect(bad.isError).toBe(true)
     expect(bad.content).toContain('todos.0.status')
   })
@@ -80,17 +82,17 @@ describe('NotebookEdit', () => {
   it('replaces, inserts and deletes cells after a Read, clearing stale outputs', async () => {
     writeTree(dir, { 'n.ipynb': JSON.stringify(nb) })
     const t = byName(createBuiltinTools({ cwd: dir }))
-    const refused = await t.NotebookEdit.run({ notebook_path: 'n.ipynb', cell_id: 'code1', new_source: 'x' }, toolContext(dir))
+    const refused = await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'code1', new_source: 'x' }, toolContext())
     expect(refused.content).toContain('Read it first')
-    await t.Read.run({ file_path: 'n.ipynb' }, toolContext(dir))
-    await t.NotebookEdit.run({ notebook_path: 'n.ipynb', cell_id: 'code1', new_source: 'print(2)\nprint(3)' }, toolContext(dir))
-    await t.NotebookEdit.run({ notebook_path: 'n.ipynb', cell_id: 'intro', new_source: 'Some prose', cell_type: 'markdown', edit_mode: 'insert' }, toolContext(dir))
-    await t.NotebookEdit.run({ notebook_path: 'n.ipynb', cell_id: 'intro', new_source: '', edit_mode: 'delete' }, toolContext(dir))
+    await runTool(t.Read, { file_path: 'n.ipynb' }, toolContext())
+    await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'code1', new_source: 'print(2)\nprint(3)' }, toolContext())
+    await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'intro', new_source: 'Some prose', cell_type: 'markdown', edit_mode: 'insert' }, toolContext())
+    await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'intro', new_source: '', edit_mode: 'delete' }, toolContext())
     const saved = JSON.parse(readFileSync(join(dir, 'n.ipynb'), 'utf8'))
     expect(saved.cells.map((c: { cell_type: string }) => c.cell_type)).toEqual(['markdown', 'code'])
     expect(saved.cells[0].source).toEqual(['Some prose'])
     expect(saved.cells[1]).toMatchObject({ id: 'code1', source: ['print(2)\n', 'print(3)'], execution_count: null, outputs: [] })
-    const missing = await t.NotebookEdit.run({ notebook_path: 'n.ipynb', cell_id: 'nope', new_source: '' }, toolContext(dir))
+    const missing = await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'nope', new_source: '' }, toolContext())
     expect(missing.content).toContain('No cell with id "nope"')
   })
 })

@@ -1,14 +1,13 @@
-// One wrapper for every tool: zod-validated input with an error the model can act on, abort wiring,
-// its output cap (applied by the runner), and `{ content, details }` (content for the model, details for the UI).
+// What a tool is, declared: its metadata, its zod schema (sent as JSON schema; parsed with an error the model
+// can act on), its output cap and its `execute`. Running one — validating the input, checking the abort signal,
+// turning a throw into the model's error, capping the output — is the tool runner's alone (loop/run-tools.ts).
 import { z } from 'zod'
-import { errorMessage } from '../../../shared/error-message'
 
 /** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
 export type SandboxLevel = 'read-only' | 'workspace' | 'off'
 
+// No cwd here: a tool resolves every path through the one path check it was built with (ToolOptions.paths).
 export interface ToolContext {
-  /** The agent's working directory (its worktree when isolated). */
-  cwd: string
   signal: AbortSignal
   agentId: string
   toolUseId: string
@@ -18,6 +17,8 @@ export interface ToolContext {
   sandbox?: SandboxLevel
   /** Where this call may save an output too large to return whole (a tool that streams a lot writes it itself). */
   outputFile?: string
+  /** The call's input before `parse` (as the model, a hook or the person gave it): what hooks report as tool_input. */
+  rawInput?: unknown
 }
 
 export interface ToolResult {
@@ -33,15 +34,27 @@ export interface ToolResult {
   response?: Record<string, unknown>
 }
 
-export interface Tool {
+/**
+ * How the permission layer treats a call (permissions/tool-call.ts): a command, a file changed, a file or folder
+ * read, a URL fetched, or free (only talks to the runtime: never asks, deny rules still apply).
+ */
+export type PermissionKind = 'bash' | 'edit' | 'read' | 'network' | 'free'
+
+/** What a tool declares about itself; the registry (tools/registry.ts) and the permission layer read it from the tool's file. */
+export interface ToolMeta {
   name: string
-  description: string
-  /** JSON schema of the input, sent to the API as `input_schema`. */
-  inputJsonSchema: Record<string, unknown>
   /** Never changes files or runs commands: allowed in plan / read-only modes. */
   readOnly: boolean
   /** Safe to run at the same time as other safe calls from the same assistant message. */
   concurrencySafe: boolean
+  /** Absent: the permission layer goes by the tool's name (Claude Code's families, tools/tool-names.ts). */
+  permission?: PermissionKind
+}
+
+export interface Tool extends ToolMeta {
+  description: string
+  /** JSON schema of the input, sent to the API as `input_schema`. */
+  inputJsonSchema: Record<string, unknown>
   /**
    * Defined identically for every agent of the session (built-in and orchestration tools): the prompt cache's
    * tools breakpoint goes after the leading run of these, so agents with different prompts share that entry.
@@ -51,10 +64,13 @@ export interface Tool {
   withheld?: string
   /** Output past this many characters is saved to a file (or cut), not returned whole. Default DEFAULT_MAX_OUTPUT_CHARS. */
   maxOutputChars?: number
-  /** Validates raw model input, then runs. Never throws: errors come back as `isError` results. */
-  run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>
   /** Validates without running; returns the parsed input or an error message for the model. */
   parse(rawInput: unknown): { ok: true; input: unknown } | { ok: false; error: string }
+  /**
+   * Runs on input `parse` accepted. May throw: the runner answers the call with `<name> failed: <message>`
+   * (or as interrupted once the agent is stopped). Call it through runTool (loop/run-tools.ts), never directly.
+   */
+  execute(input: unknown, ctx: ToolContext): Promise<ToolResult>
 }
 
 export interface ToolSpec<S extends z.ZodType> {
@@ -62,15 +78,15 @@ export interface ToolSpec<S extends z.ZodType> {
   description: string
   schema: S
   readOnly: boolean
+  /** Default: readOnly. */
   concurrencySafe?: boolean
+  permission?: PermissionKind
   /** Output beyond this many characters is saved to a file, the model getting its head and the path (tools/large-output.ts). */
   maxOutputChars?: number
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000
-
-export class ToolError extends Error {}
 
 export function truncateOutput(text: string, max: number): string {
   if (text.length <= max) return text
@@ -100,32 +116,18 @@ function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
-  const max = spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
-  const jsonSchema = inputJsonSchema(spec.schema)
-  const parse = (raw: unknown): { ok: true; input: unknown } | { ok: false; error: string } => {
-    const parsed = spec.schema.safeParse(raw ?? {})
-    return parsed.success ? { ok: true, input: parsed.data } : { ok: false, error: formatZodError(spec.name, parsed.error) }
-  }
   return {
     name: spec.name,
     description: spec.description,
-    inputJsonSchema: jsonSchema,
+    inputJsonSchema: inputJsonSchema(spec.schema),
     readOnly: spec.readOnly,
     concurrencySafe: spec.concurrencySafe ?? spec.readOnly,
-    maxOutputChars: max,
-    parse,
-    async run(raw, ctx) {
-      const parsed = parse(raw)
-      if (!parsed.ok) return { content: parsed.error, isError: true }
-      if (ctx.signal.aborted) return { content: `${spec.name} was not run: the agent was stopped.`, isError: true }
-      try {
-        // The tool runner limits the output (saving a large one to a file), for every tool alike.
-        return await spec.execute(parsed.input as z.infer<S>, ctx)
-      } catch (err) {
-        if (ctx.signal.aborted) return { content: `${spec.name} was interrupted: the agent was stopped.`, isError: true }
-        const message = errorMessage(err)
-        return { content: `${spec.name} failed: ${message}`, isError: true }
-      }
-    }
+    ...(spec.permission ? { permission: spec.permission } : {}),
+    maxOutputChars: spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+    parse(raw) {
+      const parsed = spec.schema.safeParse(raw ?? {})
+      return parsed.success ? { ok: true, input: parsed.data } : { ok: false, error: formatZodError(spec.name, parsed.error) }
+    },
+    execute: (input, ctx) => spec.execute(input as z.infer<S>, ctx)
   }
 }

@@ -3,13 +3,9 @@
 import { REDACTED } from '../../../shared/redact'
 import { readFile, stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
+import { fileTool, heldByPlaceholder } from './file-tool'
 import { numberLine } from './read'
 import { patchFromReplacements, type PatchHunk, type Replacement } from './text-patch'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
 import { writeAndRecord } from './write'
 
 const schema = z.object({
@@ -61,84 +57,78 @@ function snippet(after: string, hunk: PatchHunk | undefined): string {
   return rows.length ? `\nHere is the edited part of the file:\n${rows.join('\n')}` : ''
 }
 
-export function createEditTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Edit',
-    description: [
-      'Performs an exact string replacement in a file. Read the file first in this conversation.',
-      'old_string must match the file exactly (whitespace and indentation included; never the line-number prefix Read shows) and be unique in the file,',
-      'unless replace_all is true. Add surrounding lines to old_string to make it unique.',
-      'An empty old_string on a missing (or empty) file creates it with new_string.'
-    ].join('\n'),
-    schema,
-    readOnly: false,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.file_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('Edit', abs, 'write') ?? paths.check('Edit', abs, 'read')
-      if (refused) return { content: refused, isError: true }
-      if (input.old_string === input.new_string)
-        return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
-      // A placeholder of the Bash sandbox is no file (see write.ts).
-      const placeholder = placeholderAt(abs)
-      const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(abs)
-      if (held) return { content: heldMessage(held, displayPath(opts.cwd, held.path)), isError: true }
-      const info = placeholder ? null : await stat(abs).catch(() => null)
-      if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
-      if (!info) {
-        if (input.old_string !== '') return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
-        await writeAndRecord(fileState, abs, input.new_string)
-        const patch = patchFromReplacements('', [{ index: 0, oldText: '', newText: input.new_string }])
-        return { content: `Created ${shown}.`, details: { filePath: abs, created: true, replacements: 1, ...patch }, response: editResponse(abs, input, '', patch.hunks) }
-      }
-      const refusal = await fileState.checkWritable(abs, shown)
-      if (refusal) return { content: refusal, isError: true }
-      const before = await readFile(abs, 'utf8')
-      let oldString = input.old_string
-      let newString = input.new_string
-      let matches: number[]
-      if (oldString === '') {
-        if (before.trim() !== '')
-          return { content: `old_string is empty but ${shown} already has content. Give the exact text to replace, or use Write to replace the whole file.`, isError: true }
-        oldString = before // a blank file is filled in
-        matches = [0]
-      } else matches = findAll(before, oldString)
-      if (matches.length === 0 && before.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
-        // Read shows CRLF files without the \r; match and write back in the file's own line endings.
-        oldString = oldString.replace(/\n/g, '\r\n')
-        newString = newString.replace(/\r?\n/g, '\r\n')
-        matches = findAll(before, oldString)
-      }
-      if (matches.length === 0)
-        return { content: `old_string was not found in ${shown}.${notFoundHint(before, input.old_string)}`, isError: true }
-      if (matches.length > 1 && !input.replace_all) {
-        const where = matches.slice(0, 10).map((m) => lineOf(before, m))
-        return {
-          content: `Found ${matches.length} matches of old_string in ${shown} (at lines ${where.join(', ')}${matches.length > 10 ? ', …' : ''}), but replace_all is false. Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to replace all ${matches.length}.`,
-          isError: true
-        }
-      }
-      const replacements: Replacement[] = matches.map((index) => ({ index, oldText: oldString, newText: newString }))
-      let after = ''
-      let cursor = 0
-      for (const r of replacements) {
-        after += before.slice(cursor, r.index) + r.newText
-        cursor = r.index + r.oldText.length
-      }
-      after += before.slice(cursor)
-      await writeAndRecord(fileState, abs, after)
-      const patch = patchFromReplacements(before, replacements)
-      const count = replacements.length
+export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySafe: false, permission: 'edit' }, () => ({
+  description: [
+    'Performs an exact string replacement in a file. Read the file first in this conversation.',
+    'old_string must match the file exactly (whitespace and indentation included; never the line-number prefix Read shows) and be unique in the file,',
+    'unless replace_all is true. Add surrounding lines to old_string to make it unique.',
+    'An empty old_string on a missing (or empty) file creates it with new_string.'
+  ].join('\n'),
+  schema,
+  pathField: 'file_path',
+  access: ['write', 'read'],
+  async execute(input, file) {
+    const { abs, shown, fileState } = file
+    if (input.old_string === input.new_string)
+      return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
+    const { placeholder, refusal: held } = heldByPlaceholder(file)
+    if (held) return held
+    const info = placeholder ? null : await stat(abs).catch(() => null)
+    if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
+    if (!info) {
+      if (input.old_string !== '') return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
+      await writeAndRecord(fileState, abs, input.new_string)
+      const patch = patchFromReplacements('', [{ index: 0, oldText: '', newText: input.new_string }])
+      return { content: `Created ${shown}.`, details: { filePath: abs, created: true, replacements: 1, ...patch }, response: editResponse(abs, input, '', patch.hunks) }
+    }
+    const refusal = await fileState.checkWritable(abs, shown)
+    if (refusal) return { content: refusal, isError: true }
+    const before = await readFile(abs, 'utf8')
+    let oldString = input.old_string
+    let newString = input.new_string
+    let matches: number[]
+    if (oldString === '') {
+      if (before.trim() !== '')
+        return { content: `old_string is empty but ${shown} already has content. Give the exact text to replace, or use Write to replace the whole file.`, isError: true }
+      oldString = before // a blank file is filled in
+      matches = [0]
+    } else matches = findAll(before, oldString)
+    if (matches.length === 0 && before.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
+      // Read shows CRLF files without the \r; match and write back in the file's own line endings.
+      oldString = oldString.replace(/\n/g, '\r\n')
+      newString = newString.replace(/\r?\n/g, '\r\n')
+      matches = findAll(before, oldString)
+    }
+    if (matches.length === 0)
+      return { content: `old_string was not found in ${shown}.${notFoundHint(before, input.old_string)}`, isError: true }
+    if (matches.length > 1 && !input.replace_all) {
+      const where = matches.slice(0, 10).map((m) => lineOf(before, m))
       return {
-        content: `The file ${shown} has been updated (${count} replacement${count === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).${snippet(after, patch.hunks[0])}`,
-        details: { filePath: abs, replacements: count, ...patch },
-        response: editResponse(abs, input, before, patch.hunks)
+        content: `Found ${matches.length} matches of old_string in ${shown} (at lines ${where.join(', ')}${matches.length > 10 ? ', …' : ''}), but replace_all is false. Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to replace all ${matches.length}.`,
+        isError: true
       }
     }
-  })
-}
+    const replacements: Replacement[] = matches.map((index) => ({ index, oldText: oldString, newText: newString }))
+    let after = ''
+    let cursor = 0
+    for (const r of replacements) {
+      after += before.slice(cursor, r.index) + r.newText
+      cursor = r.index + r.oldText.length
+    }
+    after += before.slice(cursor)
+    await writeAndRecord(fileState, abs, after)
+    const patch = patchFromReplacements(before, replacements)
+    const count = replacements.length
+    return {
+      content: `The file ${shown} has been updated (${count} replacement${count === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).${snippet(after, patch.hunks[0])}`,
+      details: { filePath: abs, replacements: count, ...patch },
+      response: editResponse(abs, input, before, patch.hunks)
+    }
+  }
+}))
+
+/** Edit, built for one agent alone (tests; the registry builds them all). */
+export const createEditTool = EDIT_TOOL.create
 
 /** The call as Claude Code's PostToolUse hooks receive it. */
 function editResponse(filePath: string, input: { old_string: string; new_string: string; replace_all?: boolean }, originalFile: string, structuredPatch: unknown[]): Record<string, unknown> {

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { createGlobTool, GLOB_MAX_RESULTS } from './glob'
 import { findRipgrep } from './ripgrep'
-import { writeSearchFixture } from './search-fixture'
+import { searchOptions, useSearchFixture } from './search-fixture'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
-let dir: string
-let cleanup: () => void
-beforeAll(() => {
-  ;({ dir, cleanup } = makeTempDir())
-  writeSearchFixture(dir)
-})
-afterAll(() => cleanup())
-
-// `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
-const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = dir) => createGlobTool({ cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(cwd))
+const fixture = useSearchFixture()
+const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = fixture.dir) => runTool(createGlobTool(searchOptions(cwd, ripgrep)), input, toolContext())
 
 describe('Glob', () => {
   it('has ripgrep on this machine, so both engines are compared below', () => {
@@ -59,13 +52,13 @@ describe('Glob', () => {
 
   it('searches under path, and takes absolute patterns', async () => {
     expect((await glob({ pattern: '*.tsx', path: 'src' }, undefined)).content).toBe('src/components/Button.tsx')
-    expect((await glob({ pattern: `${dir}/src/*.ts` }, false)).content).toBe('src/util.ts\nsrc/app.ts')
+    expect((await glob({ pattern: `${fixture.dir}/src/*.ts` }, false)).content).toBe('src/util.ts\nsrc/app.ts')
     const other = makeTempDir()
     try {
       const r = await glob({ pattern: '**/*.md' }, undefined, other.dir)
       expect(r.content).toMatch(/^No files found/)
-      const abs = await glob({ pattern: '*.md', path: dir }, undefined, other.dir)
-      expect(abs.content.split('\n')).toEqual([join(dir, 'docs/guide.md'), join(dir, 'README.md')])
+      const abs = await glob({ pattern: '*.md', path: fixture.dir }, undefined, other.dir)
+      expect(abs.content.split('\n')).toEqual([join(fixture.dir, 'docs/guide.md'), join(fixture.dir, 'README.md')])
     } finally {
       other.cleanup()
     }

@@ -4,13 +4,14 @@
 import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
+import type { PathPolicy } from '../security/path-policy'
+import { builtinTool } from './builtin-tool'
 import { placeholdersUnder } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
-import { displayPath, resolveToolPath } from './paths'
+import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { ToolOptions } from './tool-options'
 
 export const GLOB_MAX_RESULTS = 100
 
@@ -51,53 +52,51 @@ export async function sortByMtime(root: string, rels: string[]): Promise<string[
   return withTime.map((x) => x.rel)
 }
 
-export function createGlobTool(opts: ToolOptions): Tool {
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Glob',
-    description: [
-      'Fast file pattern matching. Returns matching file paths, most recently modified first.',
-      'Patterns: "**/*.ts" (any depth), "src/**/*.{ts,tsx}", "*.md" (a pattern without "/" matches names at any depth), "src/*.ts" (anchored).',
-      `Files ignored by .gitignore are skipped. At most ${GLOB_MAX_RESULTS} results; narrow the pattern or path if truncated.`
-    ].join('\n'),
-    schema,
-    readOnly: true,
-    async execute(input, ctx) {
-      const started = Date.now()
-      const searchDir = resolveToolPath(opts.cwd, input.path ?? '.')
-      const info = statOrNull(searchDir)
-      if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
-      if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
-      let pattern = input.pattern.trim()
-      if (pattern.startsWith('~/')) pattern = resolveToolPath(opts.cwd, pattern)
-      const { base, rest } = splitGlobBase(pattern)
-      const root = isAbsolute(pattern) ? resolve(base) : resolve(searchDir, base)
-      let glob
-      try {
-        glob = compileGlob(rest)
-      } catch (err) {
-        if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
-        throw err
-      }
-      const refused = paths.check('Glob', root, 'read')
-      if (refused) return { content: refused, isError: true }
-      const rootInfo = statOrNull(root)
-      const rg = ripgrepPath(opts.ripgrep)
-      // A root that is not there is searched by neither engine; report the one a search would have started with.
-      const listed = rootInfo?.isDirectory() ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
-      const all = listed.files
-      // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
-      // files that exist only while a command runs, always the newest) are not listed.
-      const visible = paths.searchFilter(root, 'Glob')
-      const placeholders = new Set(placeholdersUnder(root))
-      const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
-      const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
-      const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
-      // Claude Code's tool_response for Glob (PostToolUse hooks).
-      const response = { filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)), durationMs: Date.now() - started, numFiles: matched.length, truncated: details.truncated }
-      if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details, response }
-      const note = matched.length > GLOB_MAX_RESULTS ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : ''
-      return { content: shown.join('\n') + note, details, response }
+export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrencySafe: true, permission: 'read' }, (opts: ToolOptions, paths: PathPolicy) => ({
+  description: [
+    'Fast file pattern matching. Returns matching file paths, most recently modified first.',
+    'Patterns: "**/*.ts" (any depth), "src/**/*.{ts,tsx}", "*.md" (a pattern without "/" matches names at any depth), "src/*.ts" (anchored).',
+    `Files ignored by .gitignore are skipped. At most ${GLOB_MAX_RESULTS} results; narrow the pattern or path if truncated.`
+  ].join('\n'),
+  schema,
+  async execute(input, ctx) {
+    const started = Date.now()
+    const searchDir = paths.absolute(input.path ?? '.')
+    const info = statOrNull(searchDir)
+    if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
+    if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
+    let pattern = input.pattern.trim()
+    if (pattern.startsWith('~/')) pattern = paths.absolute(pattern)
+    const { base, rest } = splitGlobBase(pattern)
+    const root = isAbsolute(pattern) ? resolve(base) : resolve(searchDir, base)
+    let glob
+    try {
+      glob = compileGlob(rest)
+    } catch (err) {
+      if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
+      throw err
     }
-  })
-}
+    const refused = paths.check('Glob', root, 'read')
+    if (refused) return { content: refused, isError: true }
+    const rootInfo = statOrNull(root)
+    const rg = ripgrepPath(opts.ripgrep)
+    // A root that is not there is searched by neither engine; report the one a search would have started with.
+    const listed = rootInfo?.isDirectory() ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
+    const all = listed.files
+    // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
+    // files that exist only while a command runs, always the newest) are not listed.
+    const visible = paths.searchFilter(root, 'Glob')
+    const placeholders = new Set(placeholdersUnder(root))
+    const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
+    const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
+    const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
+    // Claude Code's tool_response for Glob (PostToolUse hooks).
+    const response = { filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)), durationMs: Date.now() - started, numFiles: matched.length, truncated: details.truncated }
+    if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details, response }
+    const note = matched.length > GLOB_MAX_RESULTS ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : ''
+    return { content: shown.join('\n') + note, details, response }
+  }
+}))
+
+/** Glob, built for one agent alone (tests; the registry builds them all). */
+export const createGlobTool = GLOB_TOOL.create

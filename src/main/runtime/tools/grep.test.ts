@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGrepTool, splitGlobs } from './grep'
-import { writeSearchFixture } from './search-fixture'
-import { makeTempDir, toolContext } from './test-kit'
+import { searchOptions, useSearchFixture } from './search-fixture'
+import { toolContext } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
-let dir: string
-let cleanup: () => void
-beforeAll(() => {
-  ;({ dir, cleanup } = makeTempDir())
-  writeSearchFixture(dir)
-})
-afterAll(() => cleanup())
-
-// `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not).
-const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => createGrepTool({ cwd: dir, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }).run(input, toolContext(dir))
+const fixture = useSearchFixture()
+const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => runTool(createGrepTool(searchOptions(fixture.dir, ripgrep)), input, toolContext())
 
 const queries: Record<string, unknown>[] = [
   { pattern: 'hello' },

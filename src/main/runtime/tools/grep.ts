@@ -2,11 +2,12 @@
 // in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
+import type { PathPolicy } from '../security/path-policy'
+import { builtinTool } from './builtin-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
-import { displayPath, resolveToolPath } from './paths'
+import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { ToolOptions } from './tool-options'
 
 const MAX_LINE_CHARS = 500
 
@@ -91,54 +92,52 @@ export async function formatGrep(files: GrepFile[], input: GrepInput, cwd: strin
   return headLimit(rows, input.head_limit, 'lines')
 }
 
-export function createGrepTool(opts: ToolOptions): Tool {
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Grep',
-    description: [
-      'Searches file contents with a regular expression (ripgrep syntax), honouring .gitignore.',
-      'output_mode: "files_with_matches" (default; newest first), "content" (matching lines, with -n line numbers, -A/-B/-C context), "count".',
-      'Filter with glob ("*.ts", "src/**/*.{ts,tsx}") or type ("ts", "py"). Use multiline for patterns that span lines.',
-      'Use this instead of running grep or rg through Bash.'
-    ].join('\n'),
-    schema,
-    readOnly: true,
-    async execute(input, ctx) {
-      const root = resolveToolPath(opts.cwd, input.path ?? '.')
-      const refused = paths.check('Grep', root, 'read')
-      if (refused) return { content: refused, isError: true }
-      if (!(await stat(root).catch(() => null)))
-        return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
-      const content = input.output_mode === 'content'
-      const query: GrepQuery = {
-        pattern: input.pattern,
-        root,
-        globs: splitGlobs(input.glob),
-        type: input.type,
-        ignoreCase: input['-i'] ?? false,
-        multiline: input.multiline ?? false,
-        before: content ? (input['-B'] ?? input['-C'] ?? 0) : 0,
-        after: content ? (input['-A'] ?? input['-C'] ?? 0) : 0,
-        filesOnly: input.output_mode === 'files_with_matches',
-        signal: ctx.signal
-      }
-      let outcome
-      try {
-        outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo)
-      } catch (err) {
-        if (err instanceof GrepInputError) return { content: err.message, isError: true }
-        throw err
-      }
-      // Protected files, and files an in-tree symlink leads to outside, are never shown.
-      const visible = paths.searchFilter(root, 'Grep')
-      outcome = { ...outcome, files: outcome.files.filter((f) => visible(f.path)) }
-      let text = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0)
-      if (outcome.capped) text += '\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]'
-      const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)
-      // Claude Code's tool_response for Grep (PostToolUse hooks).
-      const mode = input.output_mode ?? 'files_with_matches'
-      const response = { mode, numFiles: outcome.files.length, filenames: outcome.files.map((f) => f.path), ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}), ...(mode === 'count' ? { numMatches: matchLines } : {}) }
-      return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine }, response }
+export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrencySafe: true, permission: 'read' }, (opts: ToolOptions, paths: PathPolicy) => ({
+  description: [
+    'Searches file contents with a regular expression (ripgrep syntax), honouring .gitignore.',
+    'output_mode: "files_with_matches" (default; newest first), "content" (matching lines, with -n line numbers, -A/-B/-C context), "count".',
+    'Filter with glob ("*.ts", "src/**/*.{ts,tsx}") or type ("ts", "py"). Use multiline for patterns that span lines.',
+    'Use this instead of running grep or rg through Bash.'
+  ].join('\n'),
+  schema,
+  async execute(input, ctx) {
+    const root = paths.absolute(input.path ?? '.')
+    const refused = paths.check('Grep', root, 'read')
+    if (refused) return { content: refused, isError: true }
+    if (!(await stat(root).catch(() => null)))
+      return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+    const content = input.output_mode === 'content'
+    const query: GrepQuery = {
+      pattern: input.pattern,
+      root,
+      globs: splitGlobs(input.glob),
+      type: input.type,
+      ignoreCase: input['-i'] ?? false,
+      multiline: input.multiline ?? false,
+      before: content ? (input['-B'] ?? input['-C'] ?? 0) : 0,
+      after: content ? (input['-A'] ?? input['-C'] ?? 0) : 0,
+      filesOnly: input.output_mode === 'files_with_matches',
+      signal: ctx.signal
     }
-  })
-}
+    let outcome
+    try {
+      outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo)
+    } catch (err) {
+      if (err instanceof GrepInputError) return { content: err.message, isError: true }
+      throw err
+    }
+    // Protected files, and files an in-tree symlink leads to outside, are never shown.
+    const visible = paths.searchFilter(root, 'Grep')
+    outcome = { ...outcome, files: outcome.files.filter((f) => visible(f.path)) }
+    let text = await formatGrep(outcome.files, input, opts.cwd, query.before > 0 || query.after > 0)
+    if (outcome.capped) text += '\n\n[Search stopped early: too many results. Narrow the pattern, path, glob or type.]'
+    const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)
+    // Claude Code's tool_response for Grep (PostToolUse hooks).
+    const mode = input.output_mode ?? 'files_with_matches'
+    const response = { mode, numFiles: outcome.files.length, filenames: outcome.files.map((f) => f.path), ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}), ...(mode === 'count' ? { numMatches: matchLines } : {}) }
+    return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine }, response }
+  }
+}))
+
+/** Grep, built for one agent alone (tests; the registry builds them all). */
+export const createGrepTool = GREP_TOOL.create

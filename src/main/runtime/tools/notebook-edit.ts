@@ -3,10 +3,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import { fileTool } from './file-tool'
 import { writeAndRecord } from './write'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -39,59 +36,54 @@ function findCell(cells: Cell[], cellId: string): number {
   return m && Number(m[1]) < cells.length ? Number(m[1]) : -1
 }
 
-export function createNotebookEditTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'NotebookEdit',
-    description: 'Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb). Read the notebook first. Cells are addressed by cell_id.',
-    schema,
-    readOnly: false,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.notebook_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('NotebookEdit', abs, 'write') ?? paths.check('NotebookEdit', abs, 'read')
-      if (refused) return { content: refused, isError: true }
-      if (extname(abs) !== '.ipynb') return { content: `${shown} is not a .ipynb notebook; use Edit for other files.`, isError: true }
-      if (!(await stat(abs).catch(() => null))) return { content: `Notebook does not exist: ${shown}.`, isError: true }
-      const refusal = await fileState.checkWritable(abs, shown)
-      if (refusal) return { content: refusal, isError: true }
-      let nb: { cells?: Cell[]; nbformat?: number; nbformat_minor?: number }
-      try {
-        nb = JSON.parse(await readFile(abs, 'utf8'))
-      } catch (err) {
-        return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
-      }
-      if (!Array.isArray(nb.cells)) return { content: `${shown} has no "cells" array; it is not a Jupyter notebook.`, isError: true }
-      const cells = nb.cells
-      const mode = input.edit_mode
-      let index = input.cell_id === undefined ? -1 : findCell(cells, input.cell_id)
-      if (input.cell_id !== undefined && index === -1)
-        return { content: `No cell with id "${input.cell_id}" in ${shown} (it has ${cells.length} cells). Read the notebook to see the cell ids.`, isError: true }
-      if (mode !== 'insert' && index === -1) return { content: `cell_id is required to ${mode} a cell.`, isError: true }
-      let cellId = input.cell_id
-      if (mode === 'delete') {
-        cells.splice(index, 1)
-      } else if (mode === 'insert') {
-        if (!input.cell_type) return { content: 'cell_type ("code" or "markdown") is required when inserting a cell.', isError: true }
-        const cell: Cell = { cell_type: input.cell_type, metadata: {}, source: toSourceLines(input.new_source) }
-        if ((nb.nbformat ?? 4) > 4 || ((nb.nbformat ?? 4) === 4 && (nb.nbformat_minor ?? 0) >= 5)) cell.id = cellId = Math.random().toString(36).slice(2, 10)
-        if (input.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] })
-        index = index + 1
-        cells.splice(index, 0, cell)
-      } else {
-        const cell = cells[index]
-        cell.source = toSourceLines(input.new_source)
-        if (input.cell_type && input.cell_type !== cell.cell_type) cell.cell_type = input.cell_type
-        if (cell.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] })
-        else {
-          delete cell.outputs
-          delete cell.execution_count
-        }
-      }
-      await writeAndRecord(fileState, abs, `${JSON.stringify(nb, null, 1)}\n`)
-      const verb = mode === 'delete' ? 'Deleted' : mode === 'insert' ? 'Inserted' : 'Replaced'
-      return { content: `${verb} cell ${cellId ?? index} in ${shown}.`, details: { notebookPath: abs, editMode: mode, cellId, index, cells: cells.length } }
+export const NOTEBOOK_EDIT_TOOL = fileTool({ name: 'NotebookEdit', readOnly: false, concurrencySafe: false, permission: 'edit' }, () => ({
+  description: 'Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb). Read the notebook first. Cells are addressed by cell_id.',
+  schema,
+  pathField: 'notebook_path',
+  access: ['write', 'read'],
+  async execute(input, { abs, shown, fileState }) {
+    if (extname(abs) !== '.ipynb') return { content: `${shown} is not a .ipynb notebook; use Edit for other files.`, isError: true }
+    if (!(await stat(abs).catch(() => null))) return { content: `Notebook does not exist: ${shown}.`, isError: true }
+    const refusal = await fileState.checkWritable(abs, shown)
+    if (refusal) return { content: refusal, isError: true }
+    let nb: { cells?: Cell[]; nbformat?: number; nbformat_minor?: number }
+    try {
+      nb = JSON.parse(await readFile(abs, 'utf8'))
+    } catch (err) {
+      return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
     }
-  })
-}
+    if (!Array.isArray(nb.cells)) return { content: `${shown} has no "cells" array; it is not a Jupyter notebook.`, isError: true }
+    const cells = nb.cells
+    const mode = input.edit_mode
+    let index = input.cell_id === undefined ? -1 : findCell(cells, input.cell_id)
+    if (input.cell_id !== undefined && index === -1)
+      return { content: `No cell with id "${input.cell_id}" in ${shown} (it has ${cells.length} cells). Read the notebook to see the cell ids.`, isError: true }
+    if (mode !== 'insert' && index === -1) return { content: `cell_id is required to ${mode} a cell.`, isError: true }
+    let cellId = input.cell_id
+    if (mode === 'delete') {
+      cells.splice(index, 1)
+    } else if (mode === 'insert') {
+      if (!input.cell_type) return { content: 'cell_type ("code" or "markdown") is required when inserting a cell.', isError: true }
+      const cell: Cell = { cell_type: input.cell_type, metadata: {}, source: toSourceLines(input.new_source) }
+      if ((nb.nbformat ?? 4) > 4 || ((nb.nbformat ?? 4) === 4 && (nb.nbformat_minor ?? 0) >= 5)) cell.id = cellId = Math.random().toString(36).slice(2, 10)
+      if (input.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] })
+      index = index + 1
+      cells.splice(index, 0, cell)
+    } else {
+      const cell = cells[index]
+      cell.source = toSourceLines(input.new_source)
+      if (input.cell_type && input.cell_type !== cell.cell_type) cell.cell_type = input.cell_type
+      if (cell.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] })
+      else {
+        delete cell.outputs
+        delete cell.execution_count
+      }
+    }
+    await writeAndRecord(fileState, abs, `${JSON.stringify(nb, null, 1)}\n`)
+    const verb = mode === 'delete' ? 'Deleted' : mode === 'insert' ? 'Inserted' : 'Replaced'
+    return { content: `${verb} cell ${cellId ?? index} in ${shown}.`, details: { notebookPath: abs, editMode: mode, cellId, index, cells: cells.length } }
+  }
+}))
+
+/** NotebookEdit, built for one agent alone (tests; the registry builds them all). */
+export const createNotebookEditTool = NOTEBOOK_EDIT_TOOL.create

@@ -1,5 +1,6 @@
 // Path handling shared by the file tools. Every tool resolves against the cwd it was built with (the agent's
 // worktree when isolated), never process.cwd().
+import { readdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 
@@ -33,6 +34,15 @@ export function displayPath(cwd: string, abs: string): string {
   if (!isInside(cwd, abs)) return abs
   const rel = relative(cwd, abs)
   return rel === '' ? '.' : rel
+}
+
+/** The names in a directory, or null when it cannot be listed (gone, not a directory, not readable). */
+export function namesIn(dir: string): string[] | null {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return null
+  }
 }
 
 /** Forward slashes, for glob matching on every platform. */

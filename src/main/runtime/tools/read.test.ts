@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FileState } from './file-state'
 import { createReadTool, READ_DEFAULT_LIMIT } from './read'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
@@ -9,7 +10,7 @@ beforeEach(() => ({ dir, cleanup } = makeTempDir()))
 afterEach(() => cleanup())
 
 async function read(input: Record<string, unknown>, fileState = new FileState()) {
-  return createReadTool({ cwd: dir, fileState }).run(input, toolContext(dir))
+  return runTool(createReadTool({ cwd: dir, fileState }), input, toolContext())
 }
 
 describe('Read', () => {

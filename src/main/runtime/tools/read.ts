@@ -4,10 +4,8 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
 import { placeholderAt } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import { fileTool } from './file-tool'
+import type { ToolOptions } from './tool-options'
 
 export const READ_DEFAULT_LIMIT = 2000
 export const READ_MAX_LINE_CHARS = 2000
@@ -76,78 +74,73 @@ function numberLines(lines: string[], first: number, budget: number): { text: st
   return { text: out.join('\n'), count: out.length }
 }
 
-export function createReadTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Read',
-    description: [
-      'Reads a file from the local filesystem and returns its lines numbered like `cat -n` (number, tab, text).',
-      `Paths may be absolute or relative to the working directory (${opts.cwd}).`,
-      `By default up to ${READ_DEFAULT_LIMIT} lines from the start; use offset and limit for long files. Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
-      'The line-number prefix is not part of the file: leave it out of Edit old_string.',
-      'Read a file before you Write over it or Edit it. It cannot read directories (use Glob or Bash ls) or show images.'
-    ].join('\n'),
-    schema,
-    readOnly: true,
-    maxOutputChars: READ_MAX_OUTPUT_CHARS + 500,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.file_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('Read', abs, 'read')
-      if (refused) return { content: refused, isError: true }
-      const placeholder = placeholderAt(abs)
-      if (placeholder) {
-        const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'
-        return { content: `File does not exist: ${shown}. (What is there now is ${what} the Bash sandbox put in place for ${placeholder.holder}; it goes away when that command ends.)`, isError: true }
-      }
-      let info
-      try {
-        info = await stat(abs)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { content: await notFoundMessage(abs, shown, opts.cwd), isError: true }
-        throw err
-      }
-      if (info.isDirectory())
-        return { content: `${shown} is a directory, not a file. Use Glob (e.g. pattern "*" with path "${shown}") or Bash ls to list it.`, isError: true }
-      if (info.size > READ_MAX_FILE_BYTES)
-        return { content: `${shown} is ${(info.size / 1048576).toFixed(1)} MB, too large to read. Use Grep to search it, or Bash (head, sed -n) to look at parts.`, isError: true }
-      const ranged = input.offset !== undefined || input.limit !== undefined
-      if (!ranged && info.size > READ_MAX_WHOLE_FILE_BYTES)
-        return {
-          content: `${shown} is ${kb(info.size)}, more than ${kb(READ_MAX_WHOLE_FILE_BYTES)}. Read part of it with offset and limit (e.g. offset 1, limit 500), or use Grep to find what you need.`,
-          isError: true
-        }
-      const bytes = await readFile(abs)
-      const kind = binaryKind(abs, bytes)
-      if (kind)
-        return {
-          content: `${shown} is ${kind} (${kb(bytes.length)}). Read returns text only; use Bash (e.g. file, xxd | head) to inspect it.`,
-          isError: true,
-          details: { filePath: abs, binary: kind, bytes: bytes.length }
-        }
-      fileState.record(abs, bytes, info.mtimeMs)
-      const text = decode(bytes)
-      const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
-      if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
-      const totalLines = text === '' ? 0 : lines.length
-      // Claude Code's tool_response (PostToolUse hooks), which counts the empty line after a final newline.
-      const response = (content: string, startLine: number, numLines: number) => ({ type: 'text', file: { filePath: abs, content, numLines, startLine, totalLines: text.split('\n').length } })
-      if (totalLines === 0) return { content: `${shown} exists but is empty (0 lines).`, details: { filePath: abs, totalLines: 0 }, response: response('', 1, 0) }
-      const start = input.offset ?? 1
-      if (start > totalLines)
-        return {
-          content: `${shown} has ${totalLines} line${totalLines === 1 ? '' : 's'}; offset ${start} is past the end. Use an offset from 1 to ${totalLines}.`,
-          details: { filePath: abs, totalLines }
-        }
-      const limit = input.limit ?? READ_DEFAULT_LIMIT
-      const numbered = numberLines(lines.slice(start - 1, start - 1 + limit), start, READ_MAX_OUTPUT_CHARS)
-      const end = start + numbered.count - 1
-      let content = numbered.text
-      const more = end < totalLines
-      if (more) content += `\n\n[Showing lines ${start}-${end} of ${totalLines}. Use offset ${end + 1} to read more.]`
-      const shownText = lines.slice(start - 1, end).join('\n') + (end === totalLines && text.endsWith('\n') ? '\n' : '')
-      return { content, details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more }, response: response(shownText, start, shownText.split('\n').length) }
+export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySafe: true, permission: 'read' }, (opts: ToolOptions) => ({
+  description: [
+    'Reads a file from the local filesystem and returns its lines numbered like `cat -n` (number, tab, text).',
+    `Paths may be absolute or relative to the working directory (${opts.cwd}).`,
+    `By default up to ${READ_DEFAULT_LIMIT} lines from the start; use offset and limit for long files. Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
+    'The line-number prefix is not part of the file: leave it out of Edit old_string.',
+    'Read a file before you Write over it or Edit it. It cannot read directories (use Glob or Bash ls) or show images.'
+  ].join('\n'),
+  schema,
+  maxOutputChars: READ_MAX_OUTPUT_CHARS + 500,
+  pathField: 'file_path',
+  access: ['read'],
+  async execute(input, { abs, shown, fileState }) {
+    const placeholder = placeholderAt(abs)
+    if (placeholder) {
+      const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'
+      return { content: `File does not exist: ${shown}. (What is there now is ${what} the Bash sandbox put in place for ${placeholder.holder}; it goes away when that command ends.)`, isError: true }
     }
-  })
-}
+    let info
+    try {
+      info = await stat(abs)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { content: await notFoundMessage(abs, shown, opts.cwd), isError: true }
+      throw err
+    }
+    if (info.isDirectory())
+      return { content: `${shown} is a directory, not a file. Use Glob (e.g. pattern "*" with path "${shown}") or Bash ls to list it.`, isError: true }
+    if (info.size > READ_MAX_FILE_BYTES)
+      return { content: `${shown} is ${(info.size / 1048576).toFixed(1)} MB, too large to read. Use Grep to search it, or Bash (head, sed -n) to look at parts.`, isError: true }
+    const ranged = input.offset !== undefined || input.limit !== undefined
+    if (!ranged && info.size > READ_MAX_WHOLE_FILE_BYTES)
+      return {
+        content: `${shown} is ${kb(info.size)}, more than ${kb(READ_MAX_WHOLE_FILE_BYTES)}. Read part of it with offset and limit (e.g. offset 1, limit 500), or use Grep to find what you need.`,
+        isError: true
+      }
+    const bytes = await readFile(abs)
+    const kind = binaryKind(abs, bytes)
+    if (kind)
+      return {
+        content: `${shown} is ${kind} (${kb(bytes.length)}). Read returns text only; use Bash (e.g. file, xxd | head) to inspect it.`,
+        isError: true,
+        details: { filePath: abs, binary: kind, bytes: bytes.length }
+      }
+    fileState.record(abs, bytes, info.mtimeMs)
+    const text = decode(bytes)
+    const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
+    const totalLines = text === '' ? 0 : lines.length
+    // Claude Code's tool_response (PostToolUse hooks), which counts the empty line after a final newline.
+    const response = (content: string, startLine: number, numLines: number) => ({ type: 'text', file: { filePath: abs, content, numLines, startLine, totalLines: text.split('\n').length } })
+    if (totalLines === 0) return { content: `${shown} exists but is empty (0 lines).`, details: { filePath: abs, totalLines: 0 }, response: response('', 1, 0) }
+    const start = input.offset ?? 1
+    if (start > totalLines)
+      return {
+        content: `${shown} has ${totalLines} line${totalLines === 1 ? '' : 's'}; offset ${start} is past the end. Use an offset from 1 to ${totalLines}.`,
+        details: { filePath: abs, totalLines }
+      }
+    const limit = input.limit ?? READ_DEFAULT_LIMIT
+    const numbered = numberLines(lines.slice(start - 1, start - 1 + limit), start, READ_MAX_OUTPUT_CHARS)
+    const end = start + numbered.count - 1
+    let content = numbered.text
+    const more = end < totalLines
+    if (more) content += `\n\n[Showing lines ${start}-${end} of ${totalLines}. Use offset ${end + 1} to read more.]`
+    const shownText = lines.slice(start - 1, end).join('\n') + (end === totalLines && text.endsWith('\n') ? '\n' : '')
+    return { content, details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more }, response: response(shownText, start, shownText.split('\n').length) }
+  }
+}))
+
+/** Read, built for one agent alone (tests; the registry builds them all). */
+export const createReadTool = READ_TOOL.create

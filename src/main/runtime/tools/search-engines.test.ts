@@ -15,6 +15,7 @@ import { listFiles } from './list-files'
 import { findRipgrep } from './ripgrep'
 import { IN_PROCESS_SEARCH_UP_TO } from './search-engine'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
+import { runTool } from '../loop/run-tools'
 
 let dir: string
 let cleanup: () => void
@@ -125,8 +126,8 @@ afterAll(() => cleanup())
 
 type Engine = 'rg' | 'js' | 'auto'
 const options = (engine: Engine) => ({ cwd: dir, paths: policy, ...(engine === 'js' ? { ripgrep: false as const } : engine === 'rg' ? { ripgrep: rg!, inProcessSearchUpTo: 0 } : {}) })
-const glob = (engine: Engine, input: Record<string, unknown>) => createGlobTool(options(engine)).run(input, toolContext(dir))
-const grep = (engine: Engine, input: Record<string, unknown>) => createGrepTool(options(engine)).run(input, toolContext(dir))
+const glob = (engine: Engine, input: Record<string, unknown>) => runTool(createGlobTool(options(engine)), input, toolContext())
+const grep = (engine: Engine, input: Record<string, unknown>) => runTool(createGrepTool(options(engine)), input, toolContext())
 
 describe.skipIf(!rg)('search engines on a hostile tree', () => {
   it('list the same files: ignore rules, names, links, fifos and nested repositories alike', async () => {
@@ -221,7 +222,7 @@ describe.skipIf(!rg)('search engines on a hostile tree', () => {
       for (let i = 0; i < IN_PROCESS_SEARCH_UP_TO + 10; i++) files[`d${i % 40}/f${i}.ts`] = i % 7 ? 'plain\n' : 'needle\n'
       files['skip/needle.ts'] = 'needle\n'
       writeTree(big, files)
-      const run = (e: Engine, input: Record<string, unknown>, tool: typeof createGlobTool | typeof createGrepTool) => tool({ ...options(e), cwd: big, paths: new PathPolicy({ cwd: big }) }).run(input, toolContext(big))
+      const run = (e: Engine, input: Record<string, unknown>, tool: typeof createGlobTool | typeof createGrepTool) => runTool(tool({ ...options(e), cwd: big, paths: new PathPolicy({ cwd: big }) }), input, toolContext())
       const a = await run('auto', { pattern: '**/*.ts' }, createGlobTool)
       expect((a.details as { engine: string }).engine).toBe('rg')
       expect(a.content).toBe((await run('js', { pattern: '**/*.ts' }, createGlobTool)).content)

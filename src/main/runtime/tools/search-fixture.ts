@@ -1,7 +1,8 @@
 // A small real repository for the Glob/Grep tests: ignore files at two levels, hidden files, a binary,
 // CRLF text, an ignored dependency folder, and distinct mtimes so "newest first" is deterministic.
 import { execFileSync } from 'node:child_process'
-import { writeTree } from './test-kit'
+import { afterAll, beforeAll } from 'vitest'
+import { makeTempDir, writeTree } from './test-kit'
 
 export function writeSearchFixture(root: string): void {
   const files: Record<string, string | Buffer> = {
@@ -30,4 +31,21 @@ export function writeSearchFixture(root: string): void {
   const mtimes: Record<string, number> = {}
   Object.keys(files).forEach((rel, i) => (mtimes[rel] = base + i * 10))
   writeTree(root, files, mtimes)
+}
+
+/** The fixture in a temporary folder for the calling test file: written before its tests, removed after them. */
+export function useSearchFixture(): { readonly dir: string } {
+  const fixture = { dir: '' }
+  let cleanup = (): void => {}
+  beforeAll(() => {
+    ;({ dir: fixture.dir, cleanup } = makeTempDir())
+    writeSearchFixture(fixture.dir)
+  })
+  afterAll(() => cleanup())
+  return fixture
+}
+
+/** A search tool's options: `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not). */
+export function searchOptions(cwd: string, ripgrep: string | false | undefined): { cwd: string; ripgrep: string | false | undefined; inProcessSearchUpTo?: number } {
+  return { cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }
 }

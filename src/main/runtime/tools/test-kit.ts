@@ -58,6 +58,6 @@ export function writeTree(root: string, files: Record<string, string | Buffer>, 
   for (const [rel, t] of Object.entries(mtimes)) utimesSync(join(root, rel), t, t)
 }
 
-export function toolContext(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {
-  return { cwd, signal: new AbortController().signal, agentId: 'agent-test', toolUseId: 'toolu_test', ...overrides }
+export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
+  return { signal: new AbortController().signal, agentId: 'agent-test', toolUseId: 'toolu_test', ...overrides }
 }

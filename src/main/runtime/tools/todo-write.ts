@@ -1,38 +1,22 @@
 // TodoWrite: the agent's own task list. The whole list is replaced on each call (Claude Code's contract);
 // the UI gets the new and previous lists in details.
 import { z } from 'zod'
-import { defineTool, type Tool } from './define-tool'
-import type { ToolOptions } from './tool-options'
+import { builtinTool } from './builtin-tool'
+import { type Todo, TodoList, todoSchema } from './todo-list'
+import type { BuiltinToolOptions } from './tool-options'
 
-export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const
-
-const todoSchema = z.object({
-  content: z.string().min(1).describe('What needs doing, in the imperative ("Run the tests")'),
-  status: z.enum(TODO_STATUSES),
-  activeForm: z.string().min(1).optional().describe('The same task in the present continuous ("Running the tests"), shown while in progress'),
-  id: z.string().optional()
-})
+export { TODO_STATUSES, TodoList, type Todo } from './todo-list'
 
 const schema = z.object({ todos: z.array(todoSchema).describe('The updated todo list (replaces the previous one)') })
 
-export type Todo = z.infer<typeof todoSchema>
-
-/** One agent's list; pass the same instance when rebuilding tools (e.g. on resume) to keep it. */
-export class TodoList {
-  items: Todo[] = []
-}
-
-export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): Tool {
+export const TODO_WRITE_TOOL = builtinTool({ name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, (opts: BuiltinToolOptions) => {
   const list = opts.todos ?? new TodoList()
-  return defineTool({
-    name: 'TodoWrite',
+  return {
     description: [
       'Creates and updates your structured task list for this task: use it for work with several steps, to track progress and show it to the user.',
       'Send the whole list each time. Keep exactly one task in_progress while working; mark tasks completed as soon as they are done.'
     ].join('\n'),
     schema,
-    readOnly: true,
-    concurrencySafe: false,
     async execute(input) {
       const previous = list.items
       list.items = input.todos
@@ -43,5 +27,8 @@ export function createTodoWriteTool(opts: ToolOptions & { todos?: TodoList }): T
         details: { todos: input.todos, previous }
       }
     }
-  })
-}
+  }
+})
+
+/** TodoWrite, built for one agent alone (tests; the registry builds them all). */
+export const createTodoWriteTool = TODO_WRITE_TOOL.create

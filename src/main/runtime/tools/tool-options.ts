@@ -2,6 +2,7 @@
 import { PathPolicy } from '../security/path-policy'
 import type { BashSandboxOptions } from './bash-sandbox'
 import type { FileState } from './file-state'
+import type { TodoList } from './todo-list'
 
 export interface ToolOptions {
   cwd: string
@@ -21,6 +22,12 @@ export interface ToolOptions {
   paths?: PathPolicy
   /** How Bash sandboxes its commands (absent: the shared sandbox, workspace floor); false: never (tests of Bash itself). */
   sandbox?: BashSandboxOptions | false
+}
+
+/** What the registry builds every built-in tool of one agent with. */
+export interface BuiltinToolOptions extends ToolOptions {
+  /** The agent's TodoWrite list, kept across its runs. */
+  todos?: TodoList
 }
 
 export function pathPolicyOf(opts: ToolOptions): PathPolicy {

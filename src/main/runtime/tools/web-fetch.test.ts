@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { htmlToText } from './html-to-text'
 import { toolContext } from './test-kit'
 import { createWebFetchTool, WEB_FETCH_MAX_CHARS } from './web-fetch'
+import { runTool } from '../loop/run-tools'
 
 let server: Server
 let base: string
@@ -27,7 +28,7 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
-const fetchTool = (input: Record<string, unknown>) => createWebFetchTool({ cwd: '/' }).run(input, toolContext('/'))
+const fetchTool = (input: Record<string, unknown>) => runTool(createWebFetchTool({ cwd: '/' }), input, toolContext())
 
 describe('WebFetch', () => {
   it('fetches a page over real HTTP and turns HTML into readable text', async () => {

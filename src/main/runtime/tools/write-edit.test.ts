@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEditTool } from './edit'
 import { FileState } from './file-state'
 import { createReadTool } from './read'
+import { runTool } from '../loop/run-tools'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
 import { formatPatch, type PatchSummary } from './text-patch'
 import { createWriteTool } from './write'
@@ -19,9 +20,17 @@ afterEach(() => cleanup())
 
 const run = (tool: 'Read' | 'Write' | 'Edit', input: Record<string, unknown>) => {
   const make = { Read: createReadTool, Write: createWriteTool, Edit: createEditTool }[tool]
-  return make({ cwd: dir, fileState: state }).run(input, toolContext(dir))
+  return runTool(make({ cwd: dir, fileState: state }), input, toolContext())
 }
 const text = (rel: string) => readFileSync(join(dir, rel), 'utf8')
+
+/** A refused call: an error for the model that says `says`, and the file left exactly as it was. */
+async function expectRefused(tool: 'Write' | 'Edit', input: Record<string, unknown>, says: string, unchanged: string): Promise<void> {
+  const r = await run(tool, input)
+  expect(r.isError).toBe(true)
+  expect(r.content).toContain(says)
+  expect(text(input.file_path as string)).toBe(unchanged)
+}
 
 describe('Write', () => {
   it('creates a new file and its parent directories without a prior Read', async () => {
@@ -34,10 +43,7 @@ describe('Write', () => {
 
   it('refuses to overwrite a file this agent has not read, and leaves it untouched', async () => {
     writeTree(dir, { 'a.txt': 'precious' })
-    const r = await run('Write', { file_path: 'a.txt', content: 'clobbered' })
-    expect(r.isError).toBe(true)
-    expect(r.content).toContain('has not been read yet. Read it first')
-    expect(text('a.txt')).toBe('precious')
+    await expectRefused('Write', { file_path: 'a.txt', content: 'clobbered' }, 'has not been read yet. Read it first', 'precious')
   })
 
   it('overwrites after a Read, and again after its own write without re-reading', async () => {
@@ -56,10 +62,7 @@ describe('Write', () => {
     expect((await run('Write', { file_path: 'a.txt', content: 'v2' })).isError).toBeFalsy()
     writeFileSync(join(dir, 'a.txt'), 'edited by the user')
     utimesSync(join(dir, 'a.txt'), later + 60, later + 60)
-    const r = await run('Write', { file_path: 'a.txt', content: 'v3' })
-    expect(r.isError).toBe(true)
-    expect(r.content).toContain('modified on disk since you last read it')
-    expect(text('a.txt')).toBe('edited by the user')
+    await expectRefused('Write', { file_path: 'a.txt', content: 'v3' }, 'modified on disk since you last read it', 'edited by the user')
   })
 
   it('refuses to write over a directory', async () => {

@@ -3,12 +3,11 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { claimPlaceholder, heldMessage, placeholderAt, placeholderOnTheWay } from '../security/placeholders'
-import { defineTool, type Tool } from './define-tool'
-import { FileState } from './file-state'
-import { displayPath, resolveToolPath } from './paths'
+import { claimPlaceholder } from '../security/placeholders'
+import type { FileState } from './file-state'
+import { fileTool, heldByPlaceholder } from './file-tool'
 import { patchFromTexts } from './text-patch'
-import { pathPolicyOf, type ToolOptions } from './tool-options'
+import type { ToolOptions } from './tool-options'
 
 const schema = z.object({
   file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
@@ -28,42 +27,37 @@ export async function writeAndRecord(fileState: FileState, abs: string, content:
   fileState.record(abs, content, info.mtimeMs)
 }
 
-export function createWriteTool(opts: ToolOptions): Tool {
-  const fileState = opts.fileState ?? new FileState()
-  const paths = pathPolicyOf(opts)
-  return defineTool({
-    name: 'Write',
-    description: [
-      'Writes a file to the local filesystem, creating parent directories as needed.',
-      'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
-      `Paths may be absolute or relative to the working directory (${opts.cwd}).`
-    ].join('\n'),
-    schema,
-    readOnly: false,
-    async execute(input) {
-      const abs = resolveToolPath(opts.cwd, input.file_path)
-      const shown = displayPath(opts.cwd, abs)
-      const refused = paths.check('Write', abs, 'write')
-      if (refused) return { content: refused, isError: true }
-      // A placeholder of the Bash sandbox is no file: writing there creates one (no Read needed first).
-      const placeholder = placeholderAt(abs)
-      const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(abs)
-      if (held) return { content: heldMessage(held, displayPath(opts.cwd, held.path)), isError: true }
-      const existing = placeholder ? null : await stat(abs).catch(() => null)
-      if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
-      const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
-      if (refusal) return { content: refusal, isError: true }
-      const before = existing ? await readFile(abs, 'utf8') : ''
-      await writeAndRecord(fileState, abs, input.content)
-      const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
-      const patch = patchFromTexts(before, input.content)
-      const kind = existing ? 'update' : 'create'
-      const content =
-        kind === 'create'
-          ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
-          : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
-      const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
-      return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
-    }
-  })
-}
+export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, (opts: ToolOptions) => ({
+  description: [
+    'Writes a file to the local filesystem, creating parent directories as needed.',
+    'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
+    `Paths may be absolute or relative to the working directory (${opts.cwd}).`
+  ].join('\n'),
+  schema,
+  pathField: 'file_path',
+  access: ['write'],
+  async execute(input, file) {
+    const { abs, shown, fileState } = file
+    // Writing over an empty-file placeholder creates the file (no Read needed first).
+    const { placeholder, refusal: held } = heldByPlaceholder(file)
+    if (held) return held
+    const existing = placeholder ? null : await stat(abs).catch(() => null)
+    if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
+    const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
+    if (refusal) return { content: refusal, isError: true }
+    const before = existing ? await readFile(abs, 'utf8') : ''
+    await writeAndRecord(fileState, abs, input.content)
+    const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
+    const patch = patchFromTexts(before, input.content)
+    const kind = existing ? 'update' : 'create'
+    const content =
+      kind === 'create'
+        ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
+        : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
+    const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
+    return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
+  }
+}))
+
+/** Write, built for one agent alone (tests; the registry builds them all). */
+export const createWriteTool = WRITE_TOOL.create

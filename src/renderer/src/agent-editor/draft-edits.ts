@@ -3,7 +3,7 @@
 // are analysed when typing pauses. Nothing is written to disk here.
 import type { EditorFieldKey, FieldValue } from '../../../shared/agent-editor'
 import { call } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { editorCwd, patchDraft, useAgentEditor } from './editor-store'
 
 const get = useAgentEditor.getState
@@ -40,7 +40,7 @@ async function work(): Promise<void> {
       }
     }
   } catch (err) {
-    patchDraft({ fieldError: { message: errorText(err) } })
+    patchDraft({ fieldError: { message: errorMessage(err) } })
   } finally {
     working = false
   }
@@ -72,7 +72,7 @@ export async function analyzeNow(): Promise<void> {
     const { analysis } = await call('agents.analyze', { cwd: editorCwd(), file: d.file, text })
     if (get().draft?.text === text) patchDraft({ analysis, analysisFor: text })
   } catch (err) {
-    patchDraft({ fieldError: { message: errorText(err) } })
+    patchDraft({ fieldError: { message: errorMessage(err) } })
   }
 }
 
@@ -83,6 +83,6 @@ export async function repairDraft(): Promise<void> {
     const r = await call('agents.repair', { cwd: editorCwd(), file: d.file, text: d.text })
     patchDraft({ text: r.text, analysis: r.analysis, analysisFor: r.text, repaired: r.changes })
   } catch (err) {
-    set({ actionError: errorText(err) })
+    set({ actionError: errorMessage(err) })
   }
 }

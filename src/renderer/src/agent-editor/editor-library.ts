@@ -4,7 +4,7 @@
 import type { AgentSource } from '../../../shared/agent-definition'
 import type { AgentAnalysis, AgentLibrary, AgentScope, FileVersion, LibraryEntry } from '../../../shared/agent-editor'
 import { call, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { analyzeNow } from './draft-edits'
 import { editorCwd, isDirty, patchDraft, useAgentEditor, type Draft, type LibraryFilter } from './editor-store'
 
@@ -37,7 +37,7 @@ export async function refreshLibrary(): Promise<void> {
     const { library } = await call('agents.library', { cwd: editorCwd() })
     set({ library, libraryError: undefined })
   } catch (err) {
-    set({ libraryError: errorText(err) })
+    set({ libraryError: errorMessage(err) })
   }
 }
 
@@ -130,7 +130,7 @@ export async function loadFile(file: string): Promise<void> {
     if (selectedFile() !== file) return
     set({ draft: fromDocument(document), loading: false })
   } catch (err) {
-    set({ draft: null, loading: false, openError: errorText(err) })
+    set({ draft: null, loading: false, openError: errorMessage(err) })
   }
 }
 

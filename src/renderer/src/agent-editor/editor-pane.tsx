@@ -9,7 +9,7 @@ import { useAgentColor } from '../lib/use-agent-color'
 import { PathText } from '../components/path-text'
 import { useSize } from '../lib/use-size'
 import { useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { CodeEditor, type LineMark } from './code-editor'
 import { repairDraft, setRawText } from './draft-edits'
 import { editorUi, isDirty, useAgentEditor, type Draft } from './editor-store'
@@ -147,7 +147,7 @@ function Header({ draft }: { draft: Draft }) {
   const [error, setError] = useState<string | null>(null)
   const act = (fn: () => Promise<void>) => {
     setError(null)
-    fn().catch((err) => setError(errorText(err)))
+    fn().catch((err) => setError(errorMessage(err)))
   }
   const other = draft.scope === 'project' ? 'user' : 'project'
   const editable = !!draft.analysis?.formEditable

@@ -3,7 +3,7 @@
 import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
 import { NOT_ANSWERED, trustAnswered } from '../state/folder-trust'
 import { call } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { confirmToast } from '../views/notifications'
 import { analyzeNow } from './draft-edits'
 import { loadFile, refreshLibrary, selectEntry } from './editor-library'
@@ -50,7 +50,7 @@ export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}
       patchDraft({ saving: false, conflict: result.conflict })
     }
   } catch (err) {
-    patchDraft({ saving: false, saveError: errorText(err) })
+    patchDraft({ saving: false, saveError: errorMessage(err) })
   }
 }
 

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { truncate } from '../lib/format'
 import { compactAgent } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { Icon } from './icon'
 
 export function CompactButton({ sessionId, agentId, compacting, label = false }: { sessionId: string; agentId: string; compacting: boolean; label?: boolean }) {
@@ -12,7 +12,7 @@ export function CompactButton({ sessionId, agentId, compacting, label = false }:
     setState({ busy: true, note: null, error: null })
     compactAgent(sessionId, agentId).then(
       (r) => setState({ busy: false, note: r.status === 'scheduled' ? 'Compacts before its next request' : null, error: null }),
-      (err) => setState({ busy: false, note: null, error: errorText(err) })
+      (err) => setState({ busy: false, note: null, error: errorMessage(err) })
     )
   }
   const busy = state.busy || compacting

@@ -12,7 +12,7 @@ import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
 import type { CommandPart } from '../../../shared/events'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { Icon } from './icon'
 
 /** `full`: the queue and the conversation; `panel`: a panel or transcript row; `tile`: an overview tile (once or no). */
@@ -37,7 +37,7 @@ export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
     try {
       await Promise.all(calls.map((c) => respondPermission(c.requestId, c.decision)))
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
       setBusy(null)
       handOff.current = null
     }

@@ -1,7 +1,7 @@
 // One way to run what a button starts: busy while it runs (so the button disables itself), its error as the
 // text to show, cleared when it is tried again. Every dialog and form wrote these three states by hand.
 import { useCallback, useState } from 'react'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 
 export interface Task {
   error: string | null
@@ -24,7 +24,7 @@ export function useTask(): Task {
       await fn()
       if (!opts.stayBusy) setBusy(false)
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
       setBusy(false)
     }
   }, [])

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react'
 import type { MergePreview, MergeStrategy } from '../../../shared/review'
 import { DialogActions } from '../components/dialog-actions'
 import { call, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { Dialog } from '../views/dialog'
 import { AgentLabel } from './agent-label'
 import { Counts, StatusLetter } from './file-list'
@@ -33,7 +33,7 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
     let live = true
     call('review.preview', { cwd: view.cwd, agentIds: ids })
       .then((r) => live && setPreview(r.preview))
-      .catch((err) => live && setPreviewError(errorText(err)))
+      .catch((err) => live && setPreviewError(errorMessage(err)))
     return () => {
       live = false
     }

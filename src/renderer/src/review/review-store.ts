@@ -5,7 +5,7 @@
 import { create } from 'zustand'
 import type { DiscardOutcome, FileDiff, MergeOutcome, MergePreview, MergeStrategy, ReviewList } from '../../../shared/review'
 import { call, saveSettings, subscribeNotices, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 
 export type DiffLayout = 'split' | 'unified'
 
@@ -124,7 +124,7 @@ export async function refreshReview(): Promise<void> {
     if (n !== seq.list) return
     set({ list, listError: null, listLoading: false })
   } catch (err) {
-    if (n === seq.list) set({ listError: errorText(err), listLoading: false })
+    if (n === seq.list) set({ listError: errorMessage(err), listLoading: false })
     return
   }
   const now = get()
@@ -163,7 +163,7 @@ async function loadDiff(file: OpenFile): Promise<void> {
     const { diff } = await call('review.file', { cwd: view.cwd, agentId: file.agentId, path: file.path, ...(file.uncommitted ? { uncommitted: true } : {}) })
     if (n === seq.diff) set({ diff, diffError: null, diffLoading: false })
   } catch (err) {
-    if (n === seq.diff) set({ diff: null, diffError: errorText(err), diffLoading: false })
+    if (n === seq.diff) set({ diff: null, diffError: errorMessage(err), diffLoading: false })
   }
 }
 
@@ -186,7 +186,7 @@ export async function loadPreview(): Promise<void> {
     const { preview } = await call('review.preview', { cwd: view.cwd, agentIds: view.agentIds })
     if (n === seq.preview) set({ preview, previewError: null, previewLoading: false })
   } catch (err) {
-    if (n === seq.preview) set({ preview: null, previewError: errorText(err), previewLoading: false })
+    if (n === seq.preview) set({ preview: null, previewError: errorMessage(err), previewLoading: false })
   }
 }
 
@@ -215,7 +215,7 @@ export async function mergeAgents(agentIds: string[], all: boolean, strategy: Me
     const { outcome } = await call('review.merge', { cwd: view.cwd, strategy, ...(all ? { all: true, agentIds: view.agentIds } : { agentIds }) })
     set({ outcome: { kind: 'merge', outcome } })
   } catch (err) {
-    set({ outcome: { kind: 'error', message: errorText(err) } })
+    set({ outcome: { kind: 'error', message: errorMessage(err) } })
   } finally {
     set({ busy: false })
   }
@@ -231,7 +231,7 @@ export async function discardAgent(agentId: string, expectTip: string): Promise<
     set({ outcome: { kind: 'discard', outcome }, dialog: null })
     if (view.selected === agentId) set({ file: null, diff: null })
   } catch (err) {
-    set({ outcome: { kind: 'error', message: errorText(err) } })
+    set({ outcome: { kind: 'error', message: errorMessage(err) } })
   } finally {
     set({ busy: false })
   }
@@ -245,7 +245,7 @@ export async function openAgentFolder(agentId: string): Promise<void> {
     const r = await call('review.openFolder', { cwd: view.cwd, agentId })
     set({ folderNote: r.opened ? null : (r.message ?? r.path) })
   } catch (err) {
-    set({ folderNote: errorText(err) })
+    set({ folderNote: errorMessage(err) })
   }
 }
 

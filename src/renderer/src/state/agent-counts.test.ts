@@ -9,7 +9,7 @@ import { agentCounts, countParts, listedSubagents, progressText, subagentsText }
 
 const S = 's1'
 
-function session(...build: Array<(sub: (id: string) => ReturnType<typeof agentEvents>) => AgentEvent[]>) {
+function session(...build: Build[]) {
   const clock = manualClock()
   const main = agentEvents(S, 'main', clock)
   const sub = (id: string) => agentEvents(S, id, clock, { agentId: 'main', toolUseId: `tu-${id}` })
@@ -18,12 +18,19 @@ function session(...build: Array<(sub: (id: string) => ReturnType<typeof agentEv
   return applyEvents(emptyEventsState(), events).sessions[S]
 }
 
+type Build = (sub: (id: string) => ReturnType<typeof agentEvents>) => AgentEvent[]
+
+/** Three subagents: a reading, b waiting for permission, c done. */
+const readingAskingDone: Build[] = [
+  (sub) => [sub('a').start(), sub('a').text('reading')],
+  (sub) => [sub('b').start(), sub('b').permissionRequest('r1', 'Bash', { command: 'npm test' })],
+  (sub) => [sub('c').start(), sub('c').end('completed')]
+]
+
 describe('agent counts by status', () => {
   it('an agent waiting for permission is waiting, not running; stopped and failed agents are counted', () => {
     const s = session(
-      (sub) => [sub('a').start(), sub('a').text('reading')],
-      (sub) => [sub('b').start(), sub('b').permissionRequest('r1', 'Bash', { command: 'npm test' })],
-      (sub) => [sub('c').start(), sub('c').end('completed')],
+      ...readingAskingDone,
       (sub) => [sub('d').start(), sub('d').end('stopped')],
       (sub) => [sub('e').start(), sub('e').end('max_turns')],
       (sub) => [sub('f').start(), sub('f').end('failed', { error: 'Overloaded' })]
@@ -56,9 +63,7 @@ describe('agent counts by status', () => {
 describe('the count in words, the same in every view', () => {
   it('header: "2 of 4 subagents working" while any works, "4 subagents" after', () => {
     const s = session(
-      (sub) => [sub('a').start(), sub('a').text('reading')],
-      (sub) => [sub('b').start(), sub('b').permissionRequest('r1', 'Bash', { command: 'npm test' })],
-      (sub) => [sub('c').start(), sub('c').end('completed')],
+      ...readingAskingDone,
       (sub) => [sub('d').start(), sub('d').end('failed', { error: 'Overloaded' })]
     )
     expect(progressText(agentCounts(s))).toBe('2 of 4 subagents working')

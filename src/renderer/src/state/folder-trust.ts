@@ -2,7 +2,8 @@
 // person's answer (sent with the hash of the list shown), and the waiting that keeps a session, the demo or
 // a try from starting before that answer. The consent dialog (views/trust-dialog.tsx) drives it.
 import type { FolderTrust } from '../../../shared/trust'
-import { call, useApp, type AppState } from './store'
+import { call, useApp, type AppState } from './app-state'
+import { errorMessage } from '../../../shared/error-message'
 
 const get = () => useApp.getState()
 const set = (patch: Partial<AppState>) => useApp.setState(patch)
@@ -19,7 +20,7 @@ export async function refreshTrust(): Promise<FolderTrust | null> {
     if (get().workspace?.cwd === cwd) set({ trust, trustError: undefined })
     return trust
   } catch (err) {
-    if (get().workspace?.cwd === cwd) set({ trustError: (err as Error).message })
+    if (get().workspace?.cwd === cwd) set({ trustError: errorMessage(err) })
     return null
   }
 }

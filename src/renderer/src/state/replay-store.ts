@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../../shared/events'
 import type { ReplayTimeline } from '../../../shared/search-replay-contract'
 import { setReplayNow } from '../lib/use-now'
 import { applyReplayed, call, openSession, setReplaying, showFrame, unloadSession, useApp } from './store'
+import { errorMessage } from '../../../shared/error-message'
 
 export const SPEEDS = [1, 2, 5, 10, 20] as const
 export type Speed = (typeof SPEEDS)[number]
@@ -58,7 +59,7 @@ export async function startReplay(sessionId: string): Promise<void> {
     set({ timeline })
     await seek(timeline.lastSeq)
   } catch (err) {
-    if (get().sessionId === sessionId) set({ loading: false, error: (err as Error).message })
+    if (get().sessionId === sessionId) set({ loading: false, error: errorMessage(err) })
   }
 }
 
@@ -92,7 +93,7 @@ export async function seek(at: number): Promise<void> {
     setReplayNow(frame.ts)
     set({ seq: frame.seq, ts: frame.ts, loading: false })
   } catch (err) {
-    if (mine === generation) set({ loading: false, playing: false, error: (err as Error).message })
+    if (mine === generation) set({ loading: false, playing: false, error: errorMessage(err) })
   }
 }
 

@@ -1,5 +1,6 @@
 // Derived views of the session state. Pure functions of the state (memoized where components call them
 // on every render), so components select narrowly and re-render only when their slice changes.
+import type { SessionSummary } from '../../../shared/ipc-contract'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import { AGENT_TOOL_NAMES, type AgentState, type EventsState, type PermissionState, type SessionState, type WaitSpan } from '../../../shared/view/session-state'
 
@@ -57,13 +58,14 @@ export function pendingLike(state: EventsState, request: PermissionState): Permi
 }
 
 /**
- * A session's cost as every view shows it. Once its whole history is in the store (started in this window,
- * or opened), the fold of its events: the figure the header and status bar show, current to the last event.
- * Otherwise the session list's, which the host refreshes only now and then while the session runs.
+ * A session's cost as every view shows it (its row, the header, the status bar, the summary): the host's
+ * figure, pushed with the session's row whenever its cost grows (cache reads and writes at their prices,
+ * agents from before a restart included). A replay frame is the session at a past moment: its own fold.
  */
-export function sessionCostUsd(events: EventsState, loaded: Record<string, true>, summary: { sessionId: string; costUsd: number }): number {
-  const view = loaded[summary.sessionId] ? events.sessions[summary.sessionId] : undefined
-  return view ? view.usage.costUsd : summary.costUsd
+export function sessionCostUsd(s: { sessions: readonly SessionSummary[]; events: EventsState; replayingSessionId: string | null }, sessionId: string | null): number {
+  if (!sessionId) return 0
+  if (sessionId === s.replayingSessionId) return s.events.sessions[sessionId]?.usage.costUsd ?? 0
+  return s.sessions.find((x) => x.sessionId === sessionId)?.costUsd ?? 0
 }
 
 /** The time the agent has worked: its runs added up (not the hours between a crash and its resume), the current one to `now`. */

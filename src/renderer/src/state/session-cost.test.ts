@@ -1,5 +1,6 @@
-// One cost per session wherever it shows: the sidebar row and the header read the same figure, formatted
-// the same way, while the session runs and after.
+// One cost per session wherever it shows: the sidebar row, the header, the status bar and the summary read
+// the host's figure (pushed with the session's row as it grows), formatted the same way, while the session
+// runs and after. Only a replay frame, the session at a past moment, shows its own.
 import { describe, expect, it } from 'vitest'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents } from '../../../shared/view/reducer'
@@ -22,19 +23,20 @@ function running() {
 }
 
 describe('a session’s cost', () => {
-  it('is the fold of its events once its history is here: the header’s figure, not the list’s older one', () => {
+  it('is the host’s figure from the session’s row, whether or not its history is in the store', () => {
     const events = running()
-    // The session list was refreshed when the subagent started, before its usage came in.
-    const summary = { sessionId: S, costUsd: 0.0042 }
-    const header = events.sessions[S].usage.costUsd
-    expect(sessionCostUsd(events, { [S]: true }, summary)).toBe(header)
-    expect(formatCost(sessionCostUsd(events, { [S]: true }, summary))).toBe(formatCost(header))
-    expect(formatCost(header)).toBe('$0.01')
+    // The host counts cache reads and writes at their prices and agents from before a restart.
+    const sessions = [{ sessionId: S, costUsd: 0.0125 }] as never
+    expect(sessionCostUsd({ sessions, events, replayingSessionId: null }, S)).toBe(0.0125)
+    expect(sessionCostUsd({ sessions, events: emptyEventsState(), replayingSessionId: null }, S)).toBe(0.0125)
+    expect(formatCost(sessionCostUsd({ sessions, events, replayingSessionId: null }, S))).toBe('$0.01')
   })
 
-  it('is the session list’s while its history is not (all of it) in the store', () => {
+  it('is nothing for no session or one not listed, and a replay frame’s own while it is shown', () => {
     const events = running()
-    expect(sessionCostUsd(events, {}, { sessionId: S, costUsd: 0.25 })).toBe(0.25)
-    expect(sessionCostUsd(emptyEventsState(), { [S]: true }, { sessionId: S, costUsd: 0.25 })).toBe(0.25)
+    const sessions = [{ sessionId: S, costUsd: 0.25 }] as never
+    expect(sessionCostUsd({ sessions, events, replayingSessionId: null }, null)).toBe(0)
+    expect(sessionCostUsd({ sessions: [], events, replayingSessionId: null }, S)).toBe(0)
+    expect(sessionCostUsd({ sessions, events, replayingSessionId: S }, S)).toBe(events.sessions[S].usage.costUsd)
   })
 })

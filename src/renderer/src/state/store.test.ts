@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AgentEvent } from '../../../shared/events'
+import type { AgentEvent, AgentStartEvent } from '../../../shared/events'
 import type { CallName, HostNotice, SessionSummary } from '../../../shared/ipc-contract'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents } from '../../../shared/view/reducer'
 import { splitSession, type OlderPage } from '../../../shared/view/session-pages'
 import { emptyEventsState, emptySession } from '../../../shared/view/session-state'
 import { CallError, type ConnectionState, type FanoutApi } from '../transport/types'
-import { boot, flushEvents, openSession, receiveEvents, resetStore, startSession, useApp } from './store'
+import { pendingPermissions } from './selectors'
+import { boot, flushEvents, openSession, receiveEvents, receiveNotice, resetStore, startSession, useApp } from './store'
 
 const summary = (id: string, status: SessionSummary['status'] = 'completed'): SessionSummary => ({
   sessionId: id,
@@ -66,6 +67,32 @@ function fakeApi() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
 
+/** The store booted on a fake transport that has connected and answered the first calls. */
+async function connected() {
+  const f = fakeApi()
+  boot(f.api)
+  f.connect()
+  await settle()
+  return f
+}
+
+/**
+ * Session 'old' being opened (its history 'hi', 'Hel' held on its way) while live events come: a duplicate
+ * of the history's last event, then a fresh one ('lo').
+ */
+async function openingWhileLive() {
+  const f = await connected()
+  const clock = manualClock()
+  const main = agentEvents('old', 'main', clock)
+  f.history.push(main.start(), main.user('hi'), main.text('Hel'))
+  const opening = openSession('old')
+  await settle()
+  f.push([f.history[2]])
+  clock.advance(10)
+  f.push([main.text('lo')])
+  return { f, opening }
+}
+
 /** A finished session 'old' whose main agent answered 'Go' in twelve steps: longer than the first part sent. */
 function recordTwelveSteps(history: AgentEvent[]): void {
   const main = agentEvents('old', 'main', manualClock())
@@ -77,10 +104,7 @@ afterEach(() => resetStore())
 
 describe('app store', () => {
   it('loads workspace, settings and sessions once connected', async () => {
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
+    const f = await connected()
     await settle()
     const s = useApp.getState()
     expect(s.workspace?.cwd).toBe('/work/project')
@@ -90,19 +114,7 @@ describe('app store', () => {
   })
 
   it('reopens a past session from its events, keeping live events that arrive meanwhile, without duplicates', async () => {
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
-    const clock = manualClock()
-    const main = agentEvents('old', 'main', clock)
-    f.history.push(main.start(), main.user('hi'), main.text('Hel'))
-    const opening = openSession('old')
-    await settle()
-    // While the history is on its way: a duplicate of its last event, then a fresh one.
-    f.push([f.history[2]])
-    clock.advance(10)
-    f.push([main.text('lo')])
+    const { f, opening } = await openingWhileLive()
     expect(useApp.getState().events.sessions.old).toBeUndefined()
     f.release()
     await opening
@@ -113,10 +125,7 @@ describe('app store', () => {
   })
 
   it('reopens a long session newest part first, then joins the older items above it, nothing lost', async () => {
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
+    const f = await connected()
     recordTwelveSteps(f.history)
     const texts = () => useApp.getState().events.sessions.old.items.main.map((i) => ('text' in i ? i.text : ''))
     const shown: string[][] = []
@@ -164,10 +173,7 @@ describe('app store', () => {
   })
 
   it('a session started here is live: no replay is requested when it is shown', async () => {
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
+    const f = await connected()
     await startSession({ prompt: 'Fix it' })
     expect(useApp.getState().currentSessionId).toBe('new')
     await openSession('new')
@@ -186,15 +192,46 @@ describe('app store', () => {
     expect(f.calls.find(([n]) => n === 'session.start')?.[1]).toEqual({ prompt: 'Fix it', cwd: '/work/project' })
   })
 
-  it('refreshes the session list when a main agent ends', async () => {
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
-    const before = f.calls.filter(([n]) => n === 'sessions.list').length
+  it('asks for the session list only on connecting: a main agent’s end and a start bring their rows pushed', async () => {
+    const f = await connected()
     receiveEvents([agentEvents('x', 'main', manualClock()).end('completed')])
+    await startSession({ prompt: 'Fix it' })
+    receiveNotice({ type: 'session_updated', session: { ...summary('new', 'running'), costUsd: 0.75 } })
     await settle()
-    expect(f.calls.filter(([n]) => n === 'sessions.list').length).toBe(before + 1)
+    expect(f.calls.filter(([n]) => n === 'sessions.list')).toHaveLength(1)
+    expect(useApp.getState().sessions.map((x) => [x.sessionId, x.costUsd])).toEqual([['new', 0.75], ['old', 0.5]])
+  })
+
+  it('lists the requests a pushed row says wait, with who asks, without opening the session; answered elsewhere, they go', async () => {
+    const f = await connected()
+    const clock = manualClock()
+    const main = agentEvents('far', 'main', clock)
+    const sub = agentEvents('far', 'tester', clock, { agentId: 'main', toolUseId: 'tu-t' })
+    const ask = sub.permissionRequest('r1', 'Bash', { command: 'npm test' }, { reason: 'runs tests' })
+    const asker = sub.start() as AgentStartEvent
+    const waiting = { ...summary('far', 'waiting_permission'), waitingPermissions: 1, pendingRequests: { requests: [ask], agents: [main.start(), asker] } } as SessionSummary
+    receiveNotice({ type: 'session_updated', session: waiting })
+    // Pushed again (its time moved on): the same request, once.
+    receiveNotice({ type: 'session_updated', session: { ...waiting, updatedAt: 5 } })
+    const queued = pendingPermissions(useApp.getState().events)
+    expect(queued.map((p) => [p.requestId, p.toolName])).toEqual([['r1', 'Bash']])
+    const session = useApp.getState().events.sessions.far
+    // The card names the agent that asks, as it would in the opened session.
+    expect(session.agents.tester).toMatchObject({ agentType: asker.agentType, description: asker.description, parentId: 'main' })
+    expect(session.agents.tester.status).toBe('waiting_permission')
+    receiveNotice({ type: 'session_updated', session: { ...summary('far', 'running'), waitingPermissions: 0, updatedAt: 9 } })
+    expect(pendingPermissions(useApp.getState().events)).toEqual([])
+    expect(useApp.getState().events.sessions.far.permissions.r1.decision).toBe('expired')
+    expect(useApp.getState().events.sessions.far.agents.tester.status).toBe('running')
+    expect(f.calls.some(([n]) => n === 'sessions.open')).toBe(false)
+  })
+
+  it('leaves a session whose history is here to its own events', async () => {
+    await connected()
+    await startSession({ prompt: 'Fix it' })
+    const ask = agentEvents('new', 'main', manualClock()).permissionRequest('r2', 'Bash', { command: 'ls' })
+    receiveNotice({ type: 'session_updated', session: { ...summary('new', 'waiting_permission'), waitingPermissions: 1, pendingRequests: { requests: [ask], agents: [] } } as SessionSummary })
+    expect(useApp.getState().events.sessions.new).toBeUndefined()
   })
 })
 
@@ -219,10 +256,7 @@ describe('live events in a page with animation frames', () => {
 
   it('folds every batch that arrived before a frame into one store update, in order', async () => {
     withFrames()
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
+    await connected()
     const clock = manualClock()
     const a = agentEvents('s', 'main', clock)
     let updates = 0
@@ -254,18 +288,7 @@ describe('live events in a page with animation frames', () => {
 
   it('a replay that lands before the frame gets the waiting live events once, not twice', async () => {
     withFrames()
-    const f = fakeApi()
-    boot(f.api)
-    f.connect()
-    await settle()
-    const clock = manualClock()
-    const main = agentEvents('old', 'main', clock)
-    f.history.push(main.start(), main.user('hi'), main.text('Hel'))
-    const opening = openSession('old')
-    await settle()
-    f.push([f.history[2]]) // already in the history
-    clock.advance(10)
-    f.push([main.text('lo')])
+    const { f, opening } = await openingWhileLive()
     f.release()
     await opening
     runFrame()

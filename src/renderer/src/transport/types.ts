@@ -37,5 +37,5 @@ export function callError(error: IpcError): CallError {
   return new CallError(error.code, error.message, fields)
 }
 
-/** The renderer's name for the shared `errorMessage`. */
-export { errorMessage as errorText } from '../../../shared/error-message'
+/** The one errorMessage(), for the renderer's modules that import their transport types from here. */
+export { errorMessage } from '../../../shared/error-message'

@@ -3,9 +3,9 @@
 // sentence saying so, rather than hanging. Each launch of Fanout has a new token, so a page from before a
 // restart can never connect again: once the server answers but refuses the page, or nothing has answered
 // for a while, it stops trying and says what to do.
-import type { AgentEvent } from '../../../shared/events'
+import { pushListeners } from '../../../shared/push-listeners'
 import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
-import { WS_MAX_FRAME_BYTES, type HostNotice, type WsServerMessage } from '../../../shared/ipc-contract'
+import { WS_MAX_FRAME_BYTES, type WsServerMessage } from '../../../shared/ipc-contract'
 import { callWords, notConnectedText } from './call-words'
 import { CallError, callError, type ConnectionState, type FanoutApi } from './types'
 
@@ -62,8 +62,7 @@ export function takeToken(location: Location, history: History): string | null {
 }
 
 export function createWebSocketTransport(token: string | null, url = `ws://${location.host}${WS_PATH}`, deps: WebSocketTransportDeps = browserDeps()): FanoutApi {
-  const eventListeners = new Set<(e: AgentEvent[]) => void>()
-  const noticeListeners = new Set<(n: HostNotice) => void>()
+  const pushes = pushListeners()
   const connectionListeners = new Set<(s: ConnectionState, detail?: string) => void>()
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; name: CallName }>()
   let state: ConnectionState = 'connecting'
@@ -102,8 +101,8 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
     }
     socket.onmessage = (ev) => {
       const m = JSON.parse(String(ev.data)) as WsServerMessage
-      if (m.kind === 'events') for (const l of eventListeners) l(m.events)
-      else if (m.kind === 'notice') for (const l of noticeListeners) l(m.notice)
+      if (m.kind === 'events') pushes.emitEvents(m.events)
+      else if (m.kind === 'notice') pushes.emitNotice(m.notice)
       else if (m.kind === 'result') {
         const p = pending.get(m.id)
         if (!p) return
@@ -158,14 +157,8 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
         ws!.send(frame)
       })
     },
-    onEvents(l) {
-      eventListeners.add(l)
-      return () => eventListeners.delete(l)
-    },
-    onNotice(l) {
-      noticeListeners.add(l)
-      return () => noticeListeners.delete(l)
-    },
+    onEvents: pushes.onEvents,
+    onNotice: pushes.onNotice,
     onConnection(l) {
       connectionListeners.add(l)
       l(state, detail)

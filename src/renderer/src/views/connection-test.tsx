@@ -7,7 +7,7 @@ import type { ConnectionFix } from '../../../shared/ipc-contract'
 import { checkBaseUrl } from '../../../shared/settings-fields'
 import { Icon } from '../components/icon'
 import { call, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 
 export type FixHints = Record<ConnectionFix, string>
 
@@ -51,7 +51,7 @@ export function useConnectionTest({ baseUrl, hints, onInvalidUrl }: { baseUrl?: 
       const r = await call('settings.testConnection', request)
       setAnswer({ ok: r.ok, message: r.fix ? `${r.message} ${hints[r.fix]}` : r.message, tested })
     } catch (err) {
-      setAnswer({ ok: false, message: errorText(err), tested })
+      setAnswer({ ok: false, message: errorMessage(err), tested })
     } finally {
       setBusy(false)
     }

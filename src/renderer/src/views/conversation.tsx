@@ -6,7 +6,7 @@ import { Icon } from '../components/icon'
 import { LIMIT_LABEL } from '../components/status'
 import { PermissionCard } from '../components/permission-card'
 import { TranscriptList } from '../components/transcript-list'
-import { elapsedMs } from '../state/selectors'
+import { elapsedMs, sessionCostUsd } from '../state/selectors'
 import { formatClock, formatCost, plural } from '../lib/format'
 import { isActive, type AgentState, type PermissionState } from '../../../shared/view/session-state'
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
@@ -15,7 +15,7 @@ import { parseCompactCommand } from '../../../shared/compact-command'
 import { PromptBox } from './prompt-box'
 import { RunningElsewhereBar, useRunningElsewhere } from './running-elsewhere'
 import { useState } from 'react'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { useAction } from '../commands/registry'
 import { ModelWait } from '../components/model-wait'
 import { stopWithToast } from './stop-agent'
@@ -35,7 +35,7 @@ function SessionSummary({ sessionId }: { sessionId: string }) {
   })
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
   const toolCount = useApp((s) => s.events.sessions[sessionId]?.toolCount ?? 0)
-  const cost = useApp((s) => s.events.sessions[sessionId]?.usage.costUsd ?? 0)
+  const cost = useApp((s) => sessionCostUsd(s, sessionId))
   if (!root || root.endedAt === null) return null
   if (counts.active)
     return (
@@ -70,7 +70,7 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
     setState({ busy: true, error: null })
     resumeInterrupted(sessionId).then(
       () => setState({ busy: false, error: null }),
-      (err) => setState({ busy: false, error: errorText(err) })
+      (err) => setState({ busy: false, error: errorMessage(err) })
     )
   }
   useAction({ id: 'session.resume', title: 'Resume the agents Fanout’s stop cut off', group: 'Session', keywords: 'interrupted crash continue', enabled: cutOff > 0 && !state.busy, run: resume })
@@ -104,7 +104,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const [stopError, setStopError] = useState<string | null>(null)
   const elsewhere = useRunningElsewhere(sessionId)
   const running = !!root && isActive(root.status)
-  const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorText(err)))
+  const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorMessage(err)))
   // A session another process runs is read-only here: nothing to stop or write to.
   useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running && !elsewhere, run: stop })
   useAction({

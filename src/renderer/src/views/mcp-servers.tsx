@@ -6,7 +6,7 @@ import type { McpServerInfo } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
 import { refreshTrust, reviewTrust, trustAnswered } from '../state/folder-trust'
 import { call, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import '../styles/mcp.css'
 
 const STATUS_LABEL: Record<McpServerInfo['status'], string> = {
@@ -79,7 +79,7 @@ export function McpServersSection() {
       setServers(r.servers)
       setProblems(r.problems)
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
     } finally {
       setBusy(false)
     }

@@ -5,7 +5,7 @@ import { PROMPT_MAX_CHARS } from '../../../shared/ipc-contract'
 import { Icon } from '../components/icon'
 import { lengthVerdict } from '../lib/length-limit'
 import { savedDraft, saveDraft } from '../lib/tab-memory'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 
 export interface PromptBoxProps {
   placeholder: string
@@ -48,7 +48,7 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
       await onSubmit(value)
       setText('')
     } catch (err) {
-      setFailure({ message: errorText(err), scope: errorScope })
+      setFailure({ message: errorMessage(err), scope: errorScope })
     } finally {
       setBusy(false)
       ref.current?.focus()

@@ -6,7 +6,7 @@ import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { agentCounts, countParts, progressText } from '../state/agent-counts'
-import { elapsedMs, pendingPermissions } from '../state/selectors'
+import { elapsedMs, pendingPermissions, sessionCostUsd } from '../state/selectors'
 import { isActive } from '../../../shared/view/session-state'
 import { cachedShare, usageBreakdown } from '../../../shared/usage'
 import { closeReplay, startReplay, useReplaying } from '../state/replay-store'
@@ -76,6 +76,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
   })
   const counts = useApp((s) => (sessionId && s.events.sessions[sessionId] ? agentCounts(s.events.sessions[sessionId]) : null))
   const usage = useApp((s) => (sessionId ? s.events.sessions[sessionId]?.usage : undefined))
+  const cost = useApp((s) => sessionCostUsd(s, sessionId))
   // The main agent may end its turn while background agents or a team still work: the session is running.
   const othersWorking = !!counts && counts.active > 0
   const now = useNow(!!root && (root.endedAt === null || othersWorking))
@@ -111,7 +112,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
             </span>
           )}
           <span title={breakdown} data-testid="session-cost">
-            {formatCost(usage?.costUsd ?? 0)}
+            {formatCost(cost)}
           </span>
           {root.context && (
             <span className="header-context" data-testid="header-context">

@@ -106,8 +106,7 @@ function moveInMenu(menu: HTMLElement, key: string): boolean {
 
 export function SessionRow({ session: s, active }: { session: SessionSummary; active: boolean }) {
   const [renaming, setRenaming] = useState(false)
-  // The header's figure for the same session, not an older one from the last session-list refresh.
-  const cost = useApp((st) => sessionCostUsd(st.events, st.loaded, s))
+  const cost = useApp((st) => sessionCostUsd(st, s.sessionId))
   const [deleting, setDeleting] = useState(false)
   // Which item takes focus when the menu opens: the first (Enter, Space, Down, a click) or the last (Up).
   const [menu, setMenu] = useState<false | 'first' | 'last'>(false)

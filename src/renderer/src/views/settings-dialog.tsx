@@ -9,7 +9,7 @@ import { refocusWhenLost } from '../lib/focus'
 import { useTask } from '../lib/use-task'
 import { applyTheme } from '../lib/theme'
 import { saveApiKey, saveSettings, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { Dialog } from './dialog'
 import { McpServersSection } from './mcp-servers'
 import { SettingsForm } from './settings-form'
@@ -102,7 +102,7 @@ function ThemePicker() {
     try {
       await saveSettings({ theme })
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
     }
   }
   return (

@@ -9,7 +9,7 @@ import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { SubmitForm } from '../components/submit-form'
 import { saveSettings } from '../state/store'
-import { CallError, errorText } from '../transport/types'
+import { CallError, errorMessage } from '../transport/types'
 import { useConnectionTest, type FixHints } from './connection-test'
 import { MODE_LABEL } from '../lib/permission-modes'
 import { changedFields, draftErrors, draftPatch, FIELD_ORDER, sameDraft, toDraft, type Draft, type FieldErrors } from './settings-draft'
@@ -93,7 +93,7 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
       connection.clear() // it tested the settings as they were
       setFormError(null)
     } catch (e) {
-      const { fields, rest } = settingsFieldErrors(e instanceof CallError ? e : { message: errorText(e) })
+      const { fields, rest } = settingsFieldErrors(e instanceof CallError ? e : { message: errorMessage(e) })
       setHostErrors(fields)
       setFormError(rest.length ? `Nothing was saved: ${rest.join(' ')}` : NOT_SAVED)
       const at = FIELD_ORDER.find((k) => fields[k])

@@ -5,7 +5,7 @@ import { useAgentEditor } from '../agent-editor/editor-store'
 import { Icon } from '../components/icon'
 import { openSearch } from '../state/search-store'
 import { newSession, pickFolder, ui, useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { SessionRow } from './session-row'
 import { Toasts } from './toasts'
 import { usePick } from '../lib/use-pick'
@@ -21,7 +21,7 @@ export function Sidebar() {
     try {
       await pickFolder()
     } catch (err) {
-      setFolderError(errorText(err))
+      setFolderError(errorMessage(err))
     }
   }
 

@@ -4,11 +4,12 @@ import { useShallow } from 'zustand/react/shallow'
 import { useAgentEditor } from '../agent-editor/editor-store'
 import { formatCost, plural } from '../lib/format'
 import { agentCounts, countParts, subagentsText } from '../state/agent-counts'
+import { sessionCostUsd } from '../state/selectors'
 import { useApp } from '../state/store'
 
 function SessionTotals() {
   const counts = useApp((s) => (s.currentSessionId && s.events.sessions[s.currentSessionId] ? agentCounts(s.events.sessions[s.currentSessionId]) : null))
-  const cost = useApp((s) => (s.currentSessionId ? s.events.sessions[s.currentSessionId]?.usage.costUsd : undefined))
+  const cost = useApp((s) => sessionCostUsd(s, s.currentSessionId))
   if (!counts) return null
   return (
     <>

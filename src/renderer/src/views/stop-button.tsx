@@ -2,7 +2,7 @@
 // the control's own error line through `setError`.
 import type { AgentState } from '../../../shared/view/session-state'
 import { Icon } from '../components/icon'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { stopWithToast } from './stop-agent'
 
 export function StopButton({ agent, title, label, size, testId, setError }: { agent: AgentState; title: string; label?: string; size: number; testId: string; setError(error: string | null): void }) {
@@ -15,7 +15,7 @@ export function StopButton({ agent, title, label, size, testId, setError }: { ag
       data-action="stop"
       onClick={() => {
         setError(null)
-        stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorText(err)))
+        stopWithToast(agent.sessionId, agent.id).catch((err) => setError(errorMessage(err)))
       }}
     >
       <Icon name="stop" size={size} />

@@ -8,7 +8,7 @@ import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { answerTrust, trustDialogClosed } from '../state/folder-trust'
 import { useApp } from '../state/store'
-import { errorText } from '../transport/types'
+import { errorMessage } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/trust.css'
 
@@ -72,7 +72,7 @@ export function TrustDialog() {
       await answerTrust(decision, trust.hash)
       trustDialogClosed()
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
     } finally {
       setBusy(null)
     }

@@ -63,7 +63,7 @@ export function forkToolList(parentTools: readonly Tool[], own: readonly Tool[])
     if (kept) return kept
     const withheld = `A forked agent cannot use ${t.name}: it is in your tool list only so that your prompt matches your parent's. Do this part of the work with your other tools, or report what is left to your parent.`
     // Refusing changes nothing, so no permission is asked for it.
-    return { ...t, withheld, readOnly: true, concurrencySafe: true, run: async () => ({ content: withheld, isError: true }) }
+    return { ...t, withheld, readOnly: true, concurrencySafe: true, execute: async () => ({ content: withheld, isError: true }) }
   })
 }
 

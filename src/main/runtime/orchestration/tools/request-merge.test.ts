@@ -11,6 +11,7 @@ import { AgentWorkReview } from '../../review'
 import { createRequestMergeTool } from './request-merge-tool'
 import { closeFixtures, tempRepo, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
 import { mainAgent } from '../testing/scripted-agents'
+import { runTool } from '../../loop/run-tools'
 
 afterEach(closeFixtures)
 
@@ -100,7 +101,7 @@ describe('RequestMerge', () => {
         consent: async () => ((asked = true), 'allow'),
         strategy: async () => 'merge'
       })
-      const r = await tool.run({ agents: ['a1'], reason: 'ready' }, { cwd: '/nowhere', signal: new AbortController().signal, agentId: 'main', toolUseId: 't1' })
+      const r = await runTool(tool, { agents: ['a1'], reason: 'ready' }, { signal: new AbortController().signal, agentId: 'main', toolUseId: 't1' })
       expect(r.isError).toBe(true)
       expect(r.content).toContain(mode === 'plan' ? 'not available in plan mode' : 'dontAsk mode')
       expect(asked).toBe(false)

@@ -1,8 +1,8 @@
 // Bash pathname expansion, done ahead of time so a permission check sees the files a glob will name
 // (`cat sr?/a.txt` reads src/a.txt and srv/a.txt): `*`, `?` and `[…]` per path segment, hidden names only
 // for a segment that starts with a dot, no match leaves the word as written (bash's default).
-import { readdirSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
+import { namesIn } from '../../tools/paths'
 
 /** More matches than this and the check gives up rather than stat a whole tree. */
 export const GLOB_EXPANSION_LIMIT = 2000
@@ -45,12 +45,8 @@ export function expandGlob(pattern: string, cwd: string): string[] | null {
     const re = segmentRegex(segment)
     const next: string[] = []
     for (const base of bases) {
-      let names: string[]
-      try {
-        names = readdirSync(base)
-      } catch {
-        continue
-      }
+      const names = namesIn(base)
+      if (!names) continue
       for (const name of names) {
         if (name.startsWith('.') && !segment.startsWith('.')) continue
         if (re.test(name)) next.push(join(base, name))

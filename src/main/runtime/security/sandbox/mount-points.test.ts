@@ -11,6 +11,7 @@ import { toolContext } from '../../tools/test-kit'
 import { foldJournal } from './mount-journal'
 import { mountPoints } from './mount-points'
 import { runInBackground } from './testing/background-hold'
+import { runTool } from '../../loop/run-tools'
 
 let root: string
 let journalDir: string
@@ -33,7 +34,7 @@ function project(files: Record<string, string> = { 'README.md': '# readme\n' }):
 }
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
-const sandboxed = (dir: string, command: string) => createBashTool({ cwd: dir }).run({ command }, toolContext(dir, { sandbox: 'workspace' }))
+const sandboxed = (dir: string, command: string) => runTool(createBashTool({ cwd: dir }), { command }, toolContext({ sandbox: 'workspace' }))
 const listing = (dir: string) => readdirSync(dir).sort()
 const journal = () => readdirSync(journalDir).filter((f) => f === `${process.pid}.jsonl`).map((f) => foldJournal(f, readFileSync(join(journalDir, f), 'utf8')))[0] ?? null
 
@@ -108,7 +109,7 @@ describe('a placeholder someone wrote to is theirs', () => {
     writeFileSync(join(dir, '.mcp.json'), '{"mcpServers":{}}\n')
     chmodSync(join(dir, '.gitmodules'), 0o644)
     // The Write tool, with permission: an empty file where a placeholder stands, without "read it first".
-    const write = await createWriteTool({ cwd: dir }).run({ file_path: '.idea', content: '' }, toolContext(dir))
+    const write = await runTool(createWriteTool({ cwd: dir }), { file_path: '.idea', content: '' }, toolContext())
     expect(write.isError).toBeFalsy()
     expect(write.content).toContain('File created successfully')
     // A real file put into the .claude placeholder folder makes the folder theirs too.

@@ -8,7 +8,7 @@ import { Icon } from '../../components/icon'
 import { refocusWhenLost } from '../../lib/focus'
 import { truncate } from '../../lib/format'
 import { sendMessage, ui } from '../../state/store'
-import { errorText } from '../../transport/types'
+import { errorMessage } from '../../transport/types'
 import { ChangesButton } from '../../review/changes-button'
 import { useRunningElsewhere } from '../running-elsewhere'
 import { StopButton } from '../stop-button'
@@ -57,7 +57,7 @@ export function TileMessage({ agent, onDone }: { agent: AgentState; onDone: () =
       await sendMessage(agent.sessionId, agent.id, text.trim())
       onDone()
     } catch (err) {
-      setError(errorText(err))
+      setError(errorMessage(err))
     }
   }
   return (

@@ -1,0 +1,61 @@
+// The part Read, Write, Edit and NotebookEdit share: the agent's file state, and the file a call names resolved
+// through the one path check (the agent's cwd, `~`, symlinks, deny rules) before the tool sees it.
+import type { z } from 'zod'
+import type { Access, PathPolicy } from '../security/path-policy'
+import { heldMessage, placeholderAt, placeholderOnTheWay, type PlaceholderInfo } from '../security/placeholders'
+import type { BuiltinTool, BuiltinToolMeta } from './builtin-tool'
+import { defineTool, type Tool, type ToolContext, type ToolMeta, type ToolResult, type ToolSpec } from './define-tool'
+import { FileState } from './file-state'
+import { displayPath } from './paths'
+import { pathPolicyOf, type ToolOptions } from './tool-options'
+
+/** The file a call names, as the tool works on it. */
+export interface FileTarget {
+  abs: string
+  /** As the model is shown it (relative to cwd when inside). */
+  shown: string
+  fileState: FileState
+  paths: PathPolicy
+}
+
+export interface FileToolSpec<S extends z.ZodType> extends Omit<ToolSpec<S>, 'execute' | keyof ToolMeta> {
+  meta: ToolMeta
+  /** The input field that names the file. */
+  pathField: 'file_path' | 'notebook_path'
+  /** What the call does to the file: each access is checked against the deny rules, in this order. */
+  access: readonly Access[]
+  execute(input: z.infer<S>, file: FileTarget, ctx: ToolContext): Promise<ToolResult>
+}
+
+/** A built-in tool on one file: `build` returns its definition, and `execute` gets the file resolved and checked. */
+export function fileTool<S extends z.ZodType>(meta: BuiltinToolMeta, build: (opts: ToolOptions) => Omit<FileToolSpec<S>, 'meta'>): BuiltinTool {
+  return { meta, create: (opts) => defineFileTool(opts, { ...build(opts), meta }) }
+}
+
+function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSpec<S>): Tool {
+  const fileState = opts.fileState ?? new FileState()
+  const paths = pathPolicyOf(opts)
+  const { meta, pathField, access, execute, ...rest } = spec
+  return defineTool({
+    ...meta,
+    ...rest,
+    async execute(input, ctx) {
+      const abs = paths.absolute((input as Record<string, string>)[pathField])
+      for (const a of access) {
+        const refused = paths.check(meta.name, abs, a)
+        if (refused) return { content: refused, isError: true }
+      }
+      return execute(input, { abs, shown: displayPath(paths.cwd, abs), fileState, paths }, ctx)
+    }
+  })
+}
+
+/**
+ * A placeholder of the Bash sandbox is no file: writing over an empty-file placeholder creates the file, but a
+ * placeholder folder at or above the path holds it while its command runs. The refusal then, else null.
+ */
+export function heldByPlaceholder(file: FileTarget): { placeholder: PlaceholderInfo | null; refusal: ToolResult | null } {
+  const placeholder = placeholderAt(file.abs)
+  const held = placeholder?.kind === 'dir' ? placeholder : placeholderOnTheWay(file.abs)
+  return { placeholder, refusal: held ? { content: heldMessage(held, displayPath(file.paths.cwd, held.path)), isError: true } : null }
+}
