@@ -5,7 +5,7 @@
 // reached the screen. A synthetic source is what a measurement needs: a steady, known load.
 import { randomUUID } from 'node:crypto'
 import type { AgentEvent, EventPayload } from '../src/shared/events'
-import type { RuntimeHost } from '../src/shared/host'
+import type { HostHandlers, RuntimeHost } from '../src/shared/host'
 import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
 import { HostListeners } from '../src/main/runtime/host/host-listeners'
 
@@ -39,44 +39,31 @@ export class StreamHost implements RuntimeHost {
   private readonly listeners = new HostListeners()
   private session: { id: string; mainId: string; childIds: string[]; cwd: string; title: string; createdAt: number } | null = null
   private timers: Array<ReturnType<typeof setInterval>> = []
+  /** The real host's handlers, but for the list, starting a session and stopping an agent. */
+  readonly handlers: HostHandlers
 
   constructor(
     private readonly inner: RuntimeHost,
     private readonly plan: StreamPlan
-  ) {}
-
-  getWorkspace: RuntimeHost['getWorkspace'] = (r) => this.inner.getWorkspace(r)
-  openWorkspace: RuntimeHost['openWorkspace'] = (r) => this.inner.openWorkspace(r)
-  openSession: RuntimeHost['openSession'] = (r) => this.inner.openSession(r)
-  openSessionPage: RuntimeHost['openSessionPage'] = (r) => this.inner.openSessionPage(r)
-  sendPrompt: RuntimeHost['sendPrompt'] = (r) => this.inner.sendPrompt(r)
-  resumeInterrupted: RuntimeHost['resumeInterrupted'] = (r) => this.inner.resumeInterrupted(r)
-  sendMessage: RuntimeHost['sendMessage'] = (r) => this.inner.sendMessage(r)
-  compactAgent: RuntimeHost['compactAgent'] = (r) => this.inner.compactAgent(r)
-  respondPermission: RuntimeHost['respondPermission'] = (r) => this.inner.respondPermission(r)
-  getSettings: RuntimeHost['getSettings'] = (r) => this.inner.getSettings(r)
-  updateSettings: RuntimeHost['updateSettings'] = (r) => this.inner.updateSettings(r)
-  setApiKey: RuntimeHost['setApiKey'] = (r) => this.inner.setApiKey(r)
-  testConnection: RuntimeHost['testConnection'] = (r) => this.inner.testConnection(r)
-  renameSession: RuntimeHost['renameSession'] = (r) => this.inner.renameSession(r)
-  deleteSession: RuntimeHost['deleteSession'] = (r) => this.inner.deleteSession(r)
-  listAgents: RuntimeHost['listAgents'] = (r) => this.inner.listAgents(r)
-  startDemo: RuntimeHost['startDemo'] = (r) => this.inner.startDemo(r)
-  stopAgent: RuntimeHost['stopAgent'] = async () => ({})
-
-  listSessions: RuntimeHost['listSessions'] = async (r) => {
-    const { sessions } = await this.inner.listSessions(r)
-    return { sessions: this.session ? [this.summary(), ...sessions] : sessions }
-  }
-
-  startSession: RuntimeHost['startSession'] = async ({ prompt, cwd }) => {
-    const id = randomUUID()
-    const mainId = `main-${id.slice(0, 8)}`
-    const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
-    this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
-    // After the answer, as the real host does: the renderer marks the session live when it gets the id.
-    setTimeout(() => this.fanOut(prompt), 0)
-    return { sessionId: id }
+  ) {
+    this.handlers = {
+      // Everything the real host serves (as its header says), but for the three below.
+      ...this.inner.handlers,
+      'agent.stop': async () => ({}),
+      'sessions.list': async (r) => {
+        const { sessions } = await this.inner.handlers['sessions.list'](r)
+        return { sessions: this.session ? [this.summary(), ...sessions] : sessions }
+      },
+      'session.start': async ({ prompt, cwd }) => {
+        const id = randomUUID()
+        const mainId = `main-${id.slice(0, 8)}`
+        const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
+        this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
+        // After the answer, as the real host does: the renderer marks the session live when it gets the id.
+        setTimeout(() => this.fanOut(prompt), 0)
+        return { sessionId: id }
+      }
+    }
   }
 
   onEvents(listener: (events: AgentEvent[]) => void): () => void {

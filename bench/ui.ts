@@ -176,8 +176,8 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
   const writeMs = performance.now() - writeStart
   const size = statSync(transcriptPath(dataDir, big.sessionId, big.agentId)).size
   const hostTimes: number[] = []
-  const open = host.openSession
-  host.openSession = async (r) => {
+  const open = host.handlers['sessions.open']
+  host.handlers['sessions.open'] = async (r) => {
     const t = performance.now()
     const res = await open(r)
     hostTimes.push(performance.now() - t)

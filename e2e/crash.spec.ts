@@ -16,8 +16,8 @@ async function copyMidRun(page: Page, app: BrowserMode): Promise<{ sessionId: st
   await sendPrompt(page, 'Crash test, fan out to 2')
   const reviewer = page.locator('[data-testid=agent-panel]', { hasText: 'code-reviewer' })
   await expect(reviewer).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
-  const [{ sessionId }] = (await app.host.listSessions({})).sessions
-  await app.host.openSession({ sessionId }) // writes out what the live session holds
+  const [{ sessionId }] = (await app.host.handlers['sessions.list']({})).sessions
+  await app.host.handlers['sessions.open']({ sessionId }) // writes out what the live session holds
   const copy = join(app.root, 'copied-data')
   cpSync(app.dataDir, copy, { recursive: true })
   return { sessionId, copy }

@@ -52,7 +52,7 @@ test('the new-session form offers effort levels; Settings keeps a default effort
   await page.getByTestId('settings-save').click()
   await expect(page.getByText('Saved.')).toBeVisible()
   await shoot(page, 'effort-settings-1280')
-  expect((await app.host.getSettings({})).settings.defaultEffort).toBe('high')
+  expect((await app.host.handlers['settings.get']({})).settings.defaultEffort).toBe('high')
   await page.keyboard.press('Escape')
   // A new session starts at the saved default.
   await page.getByRole('button', { name: 'New session' }).click()

@@ -18,7 +18,7 @@ test('first run: confirm an odd key, see it saved, test the connection, then go 
   app = await startBrowserMode({ hasApiKey: false })
   const server = await startScriptedServer({ respond: () => reply.text('unused'), apiKey: GOOD_KEY })
   try {
-    await app.host.updateSettings({ baseUrl: server.url }) // the saved endpoint the test goes to
+    await app.host.handlers['settings.update']({ baseUrl: server.url }) // the saved endpoint the test goes to
     await page.goto(app.url)
     const firstRun = page.getByTestId('first-run')
     const save = page.getByTestId('api-key-save')

@@ -23,7 +23,7 @@ test('an over-long prompt is named, kept and not sent; shortened, it starts the 
   await expect(send).toBeDisabled()
   await expect(box).toHaveAttribute('aria-invalid', 'true')
   await box.press('Enter')
-  expect((await app.host.listSessions({ cwd: app.project })).sessions).toHaveLength(0)
+  expect((await app.host.handlers['sessions.list']({ cwd: app.project })).sessions).toHaveLength(0)
   await box.press('End')
   await box.press('Backspace')
   await expect(page.getByTestId('new-prompt-too-long')).toBeHidden()

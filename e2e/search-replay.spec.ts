@@ -30,7 +30,7 @@ async function whatIsShown(page: Page): Promise<string> {
 async function startFanOut(page: Page, openApp: OpenApp, before?: (app: BrowserMode) => void): Promise<string> {
   app = await openApp({ speed: 0.3, before, prompt: 'Review the parser, fan out to 4' })
   await expect(page.getByTestId('agent-panel').first()).toBeVisible({ timeout: 20_000 })
-  return (await app.host.listSessions({})).sessions[0].sessionId
+  return (await app.host.handlers['sessions.list']({})).sessions[0].sessionId
 }
 
 test('search finds a string from one agent’s tool output and opens that agent there', async ({ page, openApp }) => {
@@ -108,7 +108,7 @@ test('replay shows, at a moment of the run, exactly what the live page showed th
   await page.getByTestId('replay-button').click()
   const scrubber = page.getByTestId('replay-scrubber')
   await expect(scrubber).toBeVisible()
-  const { timeline } = await app.host.openReplay!({ sessionId })
+  const { timeline } = await app.host.handlers['replay.open']!({ sessionId })
   const box = (await scrubber.boundingBox())!
   const x = box.x + (((moment.ts + next.ts) / 2 - timeline.startTs) / (timeline.endTs - timeline.startTs)) * box.width
   await page.mouse.click(x, box.y + box.height / 2)

@@ -82,7 +82,7 @@ test('a folder that would run programs asks first, lists every command, and runs
   await expect(dialog).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(page.getByText('Nothing was started: first say whether to trust what this folder runs by itself.')).toBeVisible()
-  expect((await app.host.listSessions({ cwd: app.project })).sessions).toHaveLength(0)
+  expect((await app.host.handlers['sessions.list']({ cwd: app.project })).sessions).toHaveLength(0)
 
   // Settings › MCP servers never starts them: waiting for approval, with the command shown.
   await page.getByTestId('open-settings').click()

@@ -1,7 +1,8 @@
-// Preload: exposes `window.fanout` with one named function per contract call and two subscriptions,
-// nothing else (no ipcRenderer, no Node). Generated from the contract's names so it cannot drift.
+// Preload: exposes `window.fanout` with one function, `call(name, request)`, and two subscriptions, nothing
+// else (no ipcRenderer, no Node). It knows no call names: main serves only the contract's calls, refuses any
+// other name (`unknown_call`) and validates every request, so adding a call never touches this file.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { CALL_NAMES, CALLS, PUSH_CHANNELS, channelOf } from '../shared/ipc-channels'
+import { CALL_CHANNEL, PUSH_CHANNELS } from '../shared/ipc-channels'
 
 function subscribe(channel: string) {
   return (listener: (payload: unknown) => void): (() => void) => {
@@ -11,12 +12,10 @@ function subscribe(channel: string) {
   }
 }
 
-const api: Record<string, unknown> = {}
-for (const name of CALL_NAMES) {
-  const channel = channelOf(name)
-  api[CALLS[name]] = (request: unknown) => ipcRenderer.invoke(channel, request ?? {})
+const api = {
+  call: (name: unknown, request: unknown) => ipcRenderer.invoke(CALL_CHANNEL, name, request ?? {}),
+  onEvents: subscribe(PUSH_CHANNELS.events),
+  onNotice: subscribe(PUSH_CHANNELS.notice)
 }
-api.onEvents = subscribe(PUSH_CHANNELS.events)
-api.onNotice = subscribe(PUSH_CHANNELS.notice)
 
 contextBridge.exposeInMainWorld('fanout', Object.freeze(api))

@@ -1,5 +1,5 @@
-// The agent editor's part of the IPC contract: zod request and response schemas of each call (names in
-// agent-editor-channels.ts) and the notices the host pushes when agent files change. Spread into CONTRACT
+// The agent editor's part of the IPC contract: zod request and response schemas of each call (each served
+// by its entry in host/agent-editor-handlers.ts) and the notices the host pushes when agent files change. Spread into CONTRACT
 // and HostNoticeSchema by ipc-contract.ts.
 import { z } from 'zod'
 import { Absolute, AbsolutePath } from './contract-fields'
@@ -34,9 +34,13 @@ const Saved = shaped<SaveResult>('save result', (v) => typeof v.saved === 'boole
 const Tried = shaped<TryAgentResult>('try result', (v) => typeof v.sessionId === 'string' && typeof v.agentId === 'string')
 
 export const AGENT_EDITOR_CONTRACT = {
+  /** Every agent file of a folder by source, with shadowing, diagnostics and the Agent tool's listing. */
   'agents.library': { request: z.object({ cwd: Cwd }).strict(), response: z.object({ library: Library }) },
+  /** One agent file: its text, version and analysis. */
   'agents.open': { request: z.object({ cwd: Cwd, file: AgentFile }).strict(), response: z.object({ document: Opened }) },
+  /** Analysis of a text (a draft): the loader's diagnostics, the form's values, the effective result. */
   'agents.analyze': { request: z.object({ cwd: Cwd, file: AgentFile, text: Text }).strict(), response: z.object({ analysis: Analysis }) },
+  /** Applies form changes (or a new body) to a text and analyses the result; writes nothing. */
   'agents.edit': {
     request: z
       .object({ cwd: Cwd, file: AgentFile, text: Text, changes: z.array(FieldChangeSchema).max(50).default([]), body: Text.optional() })
@@ -48,10 +52,12 @@ export const AGENT_EDITOR_CONTRACT = {
       error: z.object({ key: z.string().optional(), message: z.string() }).optional()
     })
   },
+  /** The one-click fix of a text that does not load or loads only after Claude Code's repair. */
   'agents.repair': {
     request: z.object({ cwd: Cwd, file: AgentFile, text: Text }).strict(),
     response: z.object({ text: z.string(), changes: z.array(z.string()), analysis: Analysis })
   },
+  /** Saves a text atomically, unless the file changed on disk since `base` (then returns the conflict). */
   'agents.save': {
     request: z.object({ cwd: Cwd, file: AgentFile, text: Text, base: FileVersionSchema.nullable(), force: z.boolean().optional() }).strict(),
     response: z.object({ result: Saved })
@@ -64,15 +70,18 @@ export const AGENT_EDITOR_CONTRACT = {
     request: z.object({ cwd: Cwd, file: AgentFile, text: Text, scope: Scope.optional() }).strict(),
     response: z.object({ file: z.string() })
   },
+  /** Renames the file and the `name` field together. */
   'agents.rename': {
     request: z.object({ cwd: Cwd, file: AgentFile, name: Name, text: Text, base: FileVersionSchema.nullable() }).strict(),
     response: z.object({ file: z.string(), version: FileVersionSchema })
   },
+  /** Moves a file between the user and project folders. */
   'agents.move': {
     request: z.object({ cwd: Cwd, file: AgentFile, scope: Scope, base: FileVersionSchema.nullable() }).strict(),
     response: z.object({ file: z.string() })
   },
   'agents.delete': { request: z.object({ cwd: Cwd, file: AgentFile, base: FileVersionSchema.nullable() }).strict(), response: z.object({}) },
+  /** Runs a draft on a prompt as the main agent of a new session (in its own worktree in a git repo). */
   'agents.try': {
     request: z
       .object({ cwd: Cwd, file: AgentFile, text: Text, prompt: z.string().trim().min(1, 'prompt is empty').max(100_000, 'prompt is longer than 100,000 characters') })
@@ -80,6 +89,7 @@ export const AGENT_EDITOR_CONTRACT = {
     response: z.object({ run: Tried })
   }
 } as const
+export type AgentEditorCallName = keyof typeof AGENT_EDITOR_CONTRACT
 
 export const AGENT_EDITOR_NOTICES = [
   /** Agent files changed on disk (or through the editor): the library and open editors re-read them. */

@@ -44,8 +44,11 @@ export const FOLDER_CONTRACT = {
     request: z.object({ cwd: AbsolutePath }).strict(),
     response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })
   },
+  /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */
   'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
+  /** What a folder brings that would run or grant by itself, and whether the person approved each. */
   'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema }) },
+  /** The person's answer about a folder: trust what it brings (as listed), or not. */
   'trust.answer': {
     request: z
       .object({
@@ -58,3 +61,4 @@ export const FOLDER_CONTRACT = {
     response: z.object({ trust: FolderTrustSchema })
   },
 } as const
+export type FolderCallName = keyof typeof FOLDER_CONTRACT

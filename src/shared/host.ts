@@ -1,31 +1,28 @@
-// The runtime host: what the UI adapters (Electron IPC, browser-mode WebSocket) drive. One method per
-// contract call, derived from CALLS, each receiving the already-validated request, plus push subscriptions.
-// Types only: the runtime implements it (src/main/runtime/host), adapters consume it.
-import type { AgentEditorHost } from './agent-editor-host'
-import type { ReviewHost } from './review-host'
+// The runtime host: what the UI adapters (Electron IPC, browser-mode WebSocket) drive. Its `handlers` table
+// maps each contract call to the function serving it (call-handlers.ts), each receiving the already-validated
+// request; beside it, push subscriptions. Types only: the runtime implements it (src/main/runtime/host),
+// adapters consume it.
+import type { AgentEditorCallName } from './agent-editor-contract'
+import type { CallHandlers } from './call-handlers'
 import type { AgentEvent } from './events'
-import type { CORE_CALLS, HostNotice, ShellCallName } from './ipc-contract'
-import type { HostMethods } from './host-methods'
-import type { SEARCH_REPLAY_CALLS } from './search-replay-channels'
+import type { HostCallName, HostNotice } from './ipc-contract'
+import type { ReviewCallName } from './review-contract'
+import type { SearchReplayCallName } from './search-replay-contract'
 
 /** Calls a host may lack (a benchmark's synthetic host): the dispatcher answers them `unsupported`. */
-type OptionalCoreCall = 'mcp.list' | 'trust.get' | 'trust.answer'
-type RequiredCalls = { [K in keyof typeof CORE_CALLS as K extends OptionalCoreCall | ShellCallName ? never : K]: (typeof CORE_CALLS)[K] }
-type OptionalCalls = Pick<typeof CORE_CALLS, OptionalCoreCall>
+type OptionalCall = 'mcp.list' | 'trust.get' | 'trust.answer' | AgentEditorCallName | ReviewCallName | SearchReplayCallName
 
 /**
- * The host's methods come from CALLS (ipc-channels.ts), the one table from a call to its handler: a call added
- * there is a method LocalRuntimeHost must have. Each receives the request its contract entry validated; a
- * failure throws an error whose `code` is one of the contract's (`not_found`, `conflict`...). The agent
- * editor's, review, MCP, trust, search and replay calls are optional: a host without them (a benchmark's
- * synthetic host) answers them `unsupported`. LocalRuntimeHost implements all of them.
+ * The functions serving the contract's calls, by call name. A failure throws an error whose `code` is one of
+ * the contract's (`not_found`, `conflict`...). The agent editor's, review, MCP, trust, search and replay calls
+ * are optional: a host without them (a benchmark's synthetic host) answers them `unsupported`.
+ * LocalRuntimeHost serves all of them.
  */
-export type RuntimeHost = HostMethods<RequiredCalls> &
-  Partial<HostMethods<OptionalCalls>> &
-  Partial<HostMethods<typeof SEARCH_REPLAY_CALLS>> &
-  Partial<AgentEditorHost> &
-  Partial<ReviewHost> &
-  HostPushes
+export type HostHandlers = CallHandlers<Exclude<HostCallName, OptionalCall>> & Partial<CallHandlers<OptionalCall>>
+
+export interface RuntimeHost extends HostPushes {
+  readonly handlers: HostHandlers
+}
 
 /** What a host pushes, and its end. */
 export interface HostPushes {

@@ -1,12 +1,12 @@
 // The one IPC contract between the UI and the runtime host: each call with its zod request and response
 // schema, gathered from one file per concept (sessions, settings, folder, agent editor, review, search and
-// replay). Electron main and the browser-mode WebSocket server both validate every payload against this
-// table (see ipc-dispatch.ts); the preload and the renderer's WebSocket client are generated from it.
+// replay). A call is its entry here and nothing more on this side: its name is the key, and Electron main and
+// the browser-mode WebSocket server both validate every payload against this table (see ipc-dispatch.ts).
+// The function serving each call is its entry in the host's handler table (call-handlers.ts).
 import { z } from 'zod'
 import { AGENT_EDITOR_CONTRACT, AGENT_EDITOR_NOTICES } from './agent-editor-contract'
 import { REVIEW_CONTRACT, REVIEW_NOTICES } from './review-contract'
 import type { AgentEvent } from './events'
-import type { CallName } from './ipc-channels'
 import { FolderTrustSchema } from './trust'
 import { SEARCH_REPLAY_CONTRACT } from './search-replay-contract'
 import { FOLDER_CONTRACT } from './folder-contract'
@@ -45,7 +45,20 @@ export const CONTRACT = {
   ...AGENT_EDITOR_CONTRACT,
   ...REVIEW_CONTRACT,
   ...SEARCH_REPLAY_CONTRACT
-} as const satisfies Record<CallName, { request: z.ZodType; response: z.ZodType }>
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>
+
+export type CallName = keyof typeof CONTRACT
+export const CALL_NAMES = Object.keys(CONTRACT) as CallName[]
+
+/** Calls the desktop shell serves itself instead of forwarding to the runtime host. */
+export const SHELL_CALLS = ['workspace.pickFolder'] as const satisfies readonly CallName[]
+export type ShellCallName = (typeof SHELL_CALLS)[number]
+/** The calls a runtime host serves (its handler table's keys). */
+export type HostCallName = Exclude<CallName, ShellCallName>
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(CONTRACT, name)
+}
 
 export type CallRequest<K extends CallName> = z.input<(typeof CONTRACT)[K]['request']>
 export type CallResponse<K extends CallName> = z.output<(typeof CONTRACT)[K]['response']>

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { emptySession } from './view/session-state'
 import { createRecordingHost } from './testing/recording-host'
-import { CALL_NAMES, CALLS, CONTRACT, IpcResultSchema, channelOf, type CallName } from './ipc-contract'
+import { CALL_NAMES, CONTRACT, IpcResultSchema, type CallName } from './ipc-contract'
 import { HostCallError, dispatchCall } from './ipc-dispatch'
 
 describe('IPC contract', () => {
-  it('has a request and response schema and a unique channel for every call', () => {
-    expect(new Set(CALL_NAMES.map(channelOf)).size).toBe(CALL_NAMES.length)
+  it('has a request and response schema for every call', () => {
     for (const name of CALL_NAMES) {
       expect(CONTRACT[name].request, name).toBeDefined()
       expect(CONTRACT[name].response, name).toBeDefined()
@@ -16,7 +15,7 @@ describe('IPC contract', () => {
   it('every host call is implemented by a RuntimeHost', () => {
     const host = createRecordingHost()
     for (const name of CALL_NAMES.filter((n) => n !== 'workspace.pickFolder')) {
-      expect(typeof (host as any)[CALLS[name]], name).toBe('function')
+      expect(typeof (host.handlers as Record<string, unknown>)[name], name).toBe('function')
     }
   })
 
@@ -32,7 +31,7 @@ describe('dispatchCall', () => {
     const host = createRecordingHost()
     const r = await dispatchCall(host, 'session.start', { prompt: '  Fix the bug  ', cwd: '/tmp/project', permissionMode: 'acceptEdits' })
     expect(r).toEqual({ ok: true, value: { sessionId: 'session-1' } })
-    expect(host.calls).toEqual([{ method: 'startSession', request: { prompt: 'Fix the bug', cwd: '/tmp/project', permissionMode: 'acceptEdits' } }])
+    expect(host.calls).toEqual([{ call: 'session.start', request: { prompt: 'Fix the bug', cwd: '/tmp/project', permissionMode: 'acceptEdits' } }])
   })
 
   it.each<[CallName, unknown, RegExp]>([
@@ -77,7 +76,7 @@ describe('dispatchCall', () => {
 
   it('passes on the field errors a host refuses with, and only sentences', async () => {
     const host = createRecordingHost()
-    host.updateSettings = async () => {
+    host.handlers['settings.update'] = async () => {
       throw new HostCallError('invalid_request', 'theme: not today', { theme: 'not today', bogus: 42 as unknown as string })
     }
     expect(await dispatchCall(host, 'settings.update', { theme: 'dark' })).toEqual({ ok: false, error: { code: 'invalid_request', message: 'theme: not today', fields: { theme: 'not today' } } })
@@ -97,7 +96,7 @@ describe('dispatchCall', () => {
       ok: false,
       error: { code: 'not_found', message: '/does/not/exist is not a folder.' }
     })
-    host.stopAgent = async () => {
+    host.handlers['agent.stop'] = async () => {
       throw new Error('disk full')
     }
     expect(await dispatchCall(host, 'agent.stop', { sessionId: 's', agentId: 'a' })).toEqual({
@@ -108,7 +107,7 @@ describe('dispatchCall', () => {
 
   it('refuses a host answer that breaks the contract instead of passing it on', async () => {
     const host = createRecordingHost()
-    host.getSettings = async () => ({ settings: { hasApiKey: 'yes' } }) as any
+    host.handlers['settings.get'] = async () => ({ settings: { hasApiKey: 'yes' } }) as any
     const r = await dispatchCall(host, 'settings.get', {})
     expect(r).toMatchObject({ ok: false, error: { code: 'internal' } })
     if (!r.ok) expect(r.error.message).toMatch(/settings\.get: settings\.hasApiKey/)
@@ -125,11 +124,11 @@ describe('dispatchCall', () => {
     const host = createRecordingHost()
     const view = emptySession('s')
     const session = { sessionId: 's', title: 't', cwd: '/tmp', status: 'completed' as const, createdAt: 1, updatedAt: 2, costUsd: 0, agentCount: 1 }
-    host.openSession = async () => ({ session, view, olderItems: {}, more: null })
+    host.handlers['sessions.open'] = async () => ({ session, view, olderItems: {}, more: null })
     expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: true, value: { view } })
-    host.openSession = async () => ({ session, view: { ...view, items: [] }, olderItems: {}, more: null }) as any
+    host.handlers['sessions.open'] = async () => ({ session, view: { ...view, items: [] }, olderItems: {}, more: null }) as any
     expect(await dispatchCall(host, 'sessions.open', { sessionId: 's' })).toMatchObject({ ok: false, error: { code: 'internal' } })
-    host.openSessionPage = async () => ({ page: { items: { a: 'not a list' }, tools: {} }, more: null }) as any
+    host.handlers['sessions.page'] = async () => ({ page: { items: { a: 'not a list' }, tools: {} }, more: null }) as any
     expect(await dispatchCall(host, 'sessions.page', { sessionId: 's', cursor: 'c' })).toMatchObject({ ok: false, error: { code: 'internal' } })
   })
 

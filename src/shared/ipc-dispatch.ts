@@ -1,9 +1,9 @@
-// Serves one contract call against a RuntimeHost: validates the request, calls the host, validates the
-// response, and turns every failure into an IpcResult error a person can read. Used by both adapters
-// (Electron IPC and the browser-mode WebSocket), so both enforce exactly the same contract.
+// Serves one contract call against a RuntimeHost: validates the request, calls the call's entry in the host's
+// handler table, validates the response, and turns every failure into an IpcResult error a person can read.
+// Used by both adapters (Electron IPC and the browser-mode WebSocket), so both enforce the same contract.
+import type { CallHandlers } from './call-handlers'
 import type { RuntimeHost } from './host'
 import {
-  CALLS,
   CONTRACT,
   IPC_ERROR_CODES,
   SHELL_CALLS,
@@ -11,17 +11,10 @@ import {
   isCallName,
   zodFieldErrors,
   type CallName,
-  type CallResponse,
   type FieldErrors,
-  type HostCallName,
   type IpcErrorCode,
-  type IpcResult,
-  type ParsedRequest
+  type IpcResult
 } from './ipc-contract'
-
-// Fails to compile if RuntimeHost lacks a method named in CALLS.
-const _hostHasEveryMethod: (typeof CALLS)[HostCallName] extends keyof RuntimeHost ? true : false = true
-void _hostHasEveryMethod
 
 /** An error with a contract error code, for hosts and shell handlers to throw; `fields`: see IpcError. */
 export class HostCallError extends Error {
@@ -36,7 +29,7 @@ export class HostCallError extends Error {
 }
 
 /** Calls a platform serves itself (e.g. Electron's folder picker); absent ones answer `unsupported`. */
-export type ShellHandlers = { [K in CallName]?: (request: ParsedRequest<K>) => Promise<CallResponse<K>> }
+export type ShellHandlers = Partial<CallHandlers<CallName>>
 
 const codes = new Set<string>(IPC_ERROR_CODES)
 
@@ -62,8 +55,9 @@ function resolveHandler(host: RuntimeHost, name: CallName, shell: ShellHandlers)
   const own = shell[name] as ((req: unknown) => Promise<unknown>) | undefined
   if (own) return own
   if ((SHELL_CALLS as readonly string[]).includes(name)) return null
-  const fn = (host as unknown as Record<string, unknown>)[CALLS[name]]
-  return typeof fn === 'function' ? (req) => fn.call(host, req) : null
+  // An own entry only: a call name never reaches what a plain object inherits.
+  const fn = Object.prototype.hasOwnProperty.call(host.handlers, name) ? (host.handlers as Record<string, unknown>)[name] : undefined
+  return typeof fn === 'function' ? (fn as (req: unknown) => Promise<unknown>) : null
 }
 
 export async function dispatchCall(host: RuntimeHost, name: unknown, payload: unknown, shell: ShellHandlers = {}): Promise<IpcResult<unknown>> {

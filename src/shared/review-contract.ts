@@ -1,5 +1,5 @@
-// The review part of the IPC contract: zod request and response schemas of each call (names in
-// review-channels.ts) and the notice the host pushes when agents' work was landed or dropped. Spread into
+// The review part of the IPC contract: zod request and response schemas of each call (each served by its
+// entry in host/review-handlers.ts) and the notice the host pushes when agents' work was landed or dropped. Spread into
 // CONTRACT and HostNoticeSchema by ipc-contract.ts; both transports validate every payload against it.
 import { z } from 'zod'
 import { AbsolutePath } from './contract-fields'
@@ -136,18 +136,22 @@ const DiscardOutcomeSchema = z.object({
 }) satisfies z.ZodType<DiscardOutcome>
 
 export const REVIEW_CONTRACT = {
+  /** What each agent changed on its branch (files with counts, commits, worktree), and the checkout's state. */
   'review.list': {
     request: z.object({ cwd: Cwd, agentIds: AgentIds.optional() }).strict(),
     response: z.object({ list: ReviewListSchema })
   },
+  /** Both sides of one changed file, for the diff viewer. */
   'review.file': {
     request: z.object({ cwd: Cwd, agentId: AgentId, path: RelPath, uncommitted: z.boolean().optional() }).strict(),
     response: z.object({ diff: FileDiffSchema })
   },
+  /** `git merge-tree` dry runs: each agent against HEAD and each pair, and the order "merge all" takes. */
   'review.preview': {
     request: z.object({ cwd: Cwd, agentIds: AgentIds.optional() }).strict(),
     response: z.object({ preview: PreviewSchema })
   },
+  /** Merges agents' branches into the checked-out branch (all or nothing each), stopping at the first conflict. */
   'review.merge': {
     request: z
       .object({ cwd: Cwd, agentIds: AgentIds.optional(), all: z.boolean().optional(), strategy: MergeStrategySchema })
@@ -155,17 +159,20 @@ export const REVIEW_CONTRACT = {
       .refine((r) => r.all === true || (r.agentIds?.length ?? 0) > 0, { message: 'name the agents to merge (agentIds) or ask for all of them (all: true)', path: ['agentIds'] }),
     response: z.object({ outcome: MergeOutcomeSchema })
   },
+  /** Removes an agent's worktree and branch, once the person confirmed what is lost. */
   'review.discard': {
     /** `expectTip`: the branch tip the person was shown when confirming; the discard is refused if it moved. */
     request: z.object({ cwd: Cwd, agentId: AgentId, expectTip: Sha }).strict(),
     response: z.object({ outcome: DiscardOutcomeSchema })
   },
+  /** Opens an agent's worktree folder in the system's file manager. */
   'review.openFolder': {
     request: z.object({ cwd: Cwd, agentId: AgentId }).strict(),
     /** `opened` false: no file manager could be started here; `message` says why and the path is there to copy. */
     response: z.object({ path: z.string(), opened: z.boolean(), message: z.string().optional() })
   }
 } as const
+export type ReviewCallName = keyof typeof REVIEW_CONTRACT
 
 export const REVIEW_NOTICES = [
   /** Agents' work in a repository was merged or discarded: open Changes views of that folder read it again. */

@@ -1,4 +1,4 @@
-// Search and replay's part of the IPC contract (names in search-replay-channels.ts): zod schemas of each
+// Search and replay's part of the IPC contract (served by host/search-replay-handlers.ts): zod schemas of each
 // call's request and answer, spread into CONTRACT by ipc-contract.ts and checked on both transports.
 import { z } from 'zod'
 import { AbsolutePath, Id } from './contract-fields'
@@ -60,6 +60,7 @@ export type ReplayTimeline = z.infer<typeof ReplayTimelineSchema>
 const Steps = z.custom<AgentEvent[][]>((v) => Array.isArray(v) && v.every((s) => Array.isArray(s)), 'steps must be lists of events')
 
 export const SEARCH_REPLAY_CONTRACT = {
+  /** Full-text search in one session (every transcript, tool inputs and outputs) or across a folder's sessions. */
   'search.query': {
     request: z
       .object({
@@ -76,10 +77,12 @@ export const SEARCH_REPLAY_CONTRACT = {
       indexing: IndexingSchema.optional()
     })
   },
+  /** A recorded session's timeline for replay: its span, marks and activity. */
   'replay.open': {
     request: z.object({ sessionId: Id('sessionId') }).strict(),
     response: z.object({ timeline: ReplayTimelineSchema })
   },
+  /** The session as it was at a moment (a seq), folded from its recorded events. */
   'replay.frame': {
     request: z.object({ sessionId: Id('sessionId'), at: Seq }).strict(),
     response: z.object({
@@ -92,8 +95,10 @@ export const SEARCH_REPLAY_CONTRACT = {
       more: z.string().nullable()
     })
   },
+  /** The recorded events after a moment, in steps that each end where the live view was whole. */
   'replay.steps': {
     request: z.object({ sessionId: Id('sessionId'), after: Seq, limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
     response: z.object({ steps: Steps, done: z.boolean() })
   }
 } as const
+export type SearchReplayCallName = keyof typeof SEARCH_REPLAY_CONTRACT

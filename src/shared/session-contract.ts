@@ -66,6 +66,7 @@ export type SessionSummary = z.infer<typeof SessionSummarySchema>
 export const SESSION_CONTRACT = {
   'workspace.get': { request: Empty, response: z.object({ workspace: WorkspaceSchema }) },
   'workspace.open': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ workspace: WorkspaceSchema }) },
+  /** Electron only: shows the native folder picker, then opens the chosen folder. */
   'workspace.pickFolder': { request: Empty, response: z.object({ workspace: WorkspaceSchema.nullable() }) },
   'sessions.list': { request: z.object({ cwd: AbsolutePath.optional() }).strict(), response: z.object({ sessions: z.array(SessionSummarySchema) }) },
   'sessions.open': {
@@ -82,10 +83,12 @@ export const SESSION_CONTRACT = {
       upTo: z.number().optional()
     })
   },
+  /** The older part of a session opened with sessions.open, a page at a time. */
   'sessions.page': {
     request: z.object({ sessionId: Id('sessionId'), cursor: z.string().min(1).max(200) }).strict(),
     response: z.object({ page: OlderPageSchema, more: z.string().nullable() })
   },
+  /** A name the person chose instead of the first prompt's line. */
   'sessions.rename': {
     request: z.object({ sessionId: Id('sessionId'), title: z.string({ error: 'title must be a string' }).trim().min(1, 'Enter a name for the session.').max(120, 'A session name is at most 120 characters.') }).strict(),
     response: z.object({ session: SessionSummarySchema })
@@ -107,12 +110,14 @@ export const SESSION_CONTRACT = {
     response: z.object({ sessionId: z.string() })
   },
   'session.sendPrompt': { request: z.object({ sessionId: Id('sessionId'), prompt: Prompt }).strict(), response: None },
+  /** Restarts the agents of a session that Fanout stopping (a crash, a kill) cut off. */
   'session.resumeInterrupted': {
     request: z.object({ sessionId: Id('sessionId') }).strict(),
     /** The agents running again (the main agent too when it was cut off), and the ones that could not be resumed, one sentence each. */
     response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
   },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
+  /** Compacts an agent's conversation: now when it is idle, before its next request when it runs. */
   'agent.compact': {
     request: z
       .object({
@@ -143,3 +148,4 @@ export const SESSION_CONTRACT = {
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) }
 } as const
+export type SessionCallName = keyof typeof SESSION_CONTRACT

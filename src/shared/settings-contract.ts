@@ -132,9 +132,11 @@ export const SETTINGS_CONTRACT = {
       .strict(),
     response: z.object({ settings: SettingsSchema })
   },
+  /** GET /v1/models at a base URL with the stored key: whether the endpoint answers, in a sentence. */
   'settings.testConnection': {
     /** The base URL as typed in Settings (null: the default endpoint); absent: the saved one. */
     request: z.object({ baseUrl: HttpUrl.nullable().optional() }).strict(),
     response: z.object({ ok: z.boolean(), url: z.string(), message: z.string(), fix: ConnectionFixSchema.optional() })
   },
 } as const
+export type SettingsCallName = keyof typeof SETTINGS_CONTRACT

@@ -86,8 +86,8 @@ export async function startRunningHost(opts: { onRefused?: (message: string) => 
   const model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
   const host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} }) })
   const web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: opts.onRefused ?? (() => undefined) })
-  const { sessionId } = await host.startSession({ prompt: 'Keep working.', cwd: project })
-  const stillRunning = async () => (await host.listSessions({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)?.status === 'running'
+  const { sessionId } = await host.handlers['session.start']({ prompt: 'Keep working.', cwd: project })
+  const stillRunning = async () => (await host.handlers['sessions.list']({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)?.status === 'running'
   for (const end = Date.now() + 15_000; !(await stillRunning()); ) {
     if (Date.now() > end) throw new Error('the session did not start running')
     await new Promise((r) => setTimeout(r, 20))

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import type { LocalRuntimeHost } from '../../src/main/runtime/host'
 import type { WebServer } from '../../src/main/web/server'
-import { CALL_NAMES, IpcResultSchema, channelOf, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
+import { CALL_CHANNEL, CALL_NAMES, IpcResultSchema, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
 import { startRunningHost, type RunningHost } from './consent-kit'
 
 vi.mock('electron', () => ({ protocol: { registerSchemesAsPrivileged: () => undefined, handle: () => undefined } }))
@@ -168,17 +168,22 @@ describe('attack suite: the IPC contract fuzzed over the browser-mode WebSocket'
 })
 
 describe('attack suite: the IPC contract fuzzed over the Electron IPC handlers', () => {
-  const handlers = new Map<string, (event: unknown, payload: unknown) => Promise<unknown>>()
+  const handlers = new Map<string, (event: unknown, name: unknown, payload: unknown) => Promise<unknown>>()
   const contents = { id: 1 }
   const trusted = { sender: contents, senderFrame: { parent: null, url: 'fanout://app/index.html' } }
 
   beforeAll(async () => {
     const { registerIpc } = await import('../../src/main/ipc/register-ipc')
-    const ipcMain = { handle: (channel: string, fn: (event: unknown, payload: unknown) => Promise<unknown>) => handlers.set(channel, fn), removeHandler: (c: string) => handlers.delete(c) }
+    const ipcMain = { handle: (channel: string, fn: (event: unknown, name: unknown, payload: unknown) => Promise<unknown>) => handlers.set(channel, fn), removeHandler: (c: string) => handlers.delete(c) }
     registerIpc({ ipcMain: ipcMain as never, host, contents: () => contents as never })
   })
 
-  const invoke = (name: string, payload: unknown, event: unknown = trusted) => handlers.get(channelOf(name as never))!(event, payload)
+  // Every call travels on one channel as (name, request), as the preload sends it.
+  const invoke = (name: unknown, payload: unknown, event: unknown = trusted) => handlers.get(CALL_CHANNEL)!(event, name, payload)
+
+  it.each([...WEIRD_CALLS, 42, null, { toString: () => 'session.start' }, ['session.start']])('the call %j over IPC: unknown_call, never run', async (name) => {
+    expect(await invoke(name, { prompt: 'rm -rf /', cwd: '/tmp' })).toMatchObject({ ok: false, error: { code: 'unknown_call' } })
+  })
 
   it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))('%s with %s: invalid_request', async (name, what, payload) => {
     const a = checkAnswer(await invoke(name, payload), `${name} with ${what}`)

@@ -237,17 +237,17 @@ describe('attack suite: answers and changes', () => {
     const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
     const host = new LocalRuntimeHost({ cwd: link, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
     cleanup.push(() => server.close(), () => host.close())
-    const { trust } = await host.getFolderTrust({ cwd: link })
+    const { trust } = await host.handlers['trust.get']({ cwd: link })
     expect(trust.folder).toBe(t.project)
-    await host.answerFolderTrust({ cwd: link, decision: 'trust', hash: trust.hash })
-    expect((await host.getFolderTrust({ cwd: t.project })).trust.state).toBe('trusted')
-    await host.startSession({ prompt: 'hi', cwd: t.project })
-    expect((await host.listMcpServers({ cwd: t.project })).servers[0].status).toBe('failed') // `cat` speaks no MCP: it started, as approved
+    await host.handlers['trust.answer']({ cwd: link, decision: 'trust', hash: trust.hash })
+    expect((await host.handlers['trust.get']({ cwd: t.project })).trust.state).toBe('trusted')
+    await host.handlers['session.start']({ prompt: 'hi', cwd: t.project })
+    expect((await host.handlers['mcp.list']({ cwd: t.project })).servers[0].status).toBe('failed') // `cat` speaks no MCP: it started, as approved
     expect(t.markers.ran()).toEqual(['notes'])
     rmSync(join(t.markers.dir, 'notes'))
-    const again = (await host.getFolderTrust({ cwd: t.project })).trust
-    await host.answerFolderTrust({ cwd: t.project, decision: 'decline', hash: again.hash })
-    expect((await host.listMcpServers({ cwd: t.project })).servers[0].status).toBe('untrusted')
+    const again = (await host.handlers['trust.get']({ cwd: t.project })).trust
+    await host.handlers['trust.answer']({ cwd: t.project, decision: 'decline', hash: again.hash })
+    expect((await host.handlers['mcp.list']({ cwd: t.project })).servers[0].status).toBe('untrusted')
   })
 
   it("\"Try it\" works in a worktree of the folder, where the folder's answers apply: nothing before, the approved hook after", async () => {
@@ -264,14 +264,14 @@ describe('attack suite: answers and changes', () => {
     const finished = () => new Promise<void>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r())) })
     const text = readFileSync(file, 'utf8')
     let done = finished()
-    const first = await host.tryAgent({ cwd: t.project, file, text, prompt: 'Try.' })
+    const first = await host.handlers['agents.try']({ cwd: t.project, file, text, prompt: 'Try.' })
     await done
     expect(first.run.worktree).toBeDefined()
     expect(t.markers.ran()).toEqual([])
-    const { trust } = await host.getFolderTrust({ cwd: t.project })
-    await host.answerFolderTrust({ cwd: t.project, decision: 'trust', hash: trust.hash })
+    const { trust } = await host.handlers['trust.get']({ cwd: t.project })
+    await host.handlers['trust.answer']({ cwd: t.project, decision: 'trust', hash: trust.hash })
     done = finished()
-    await host.tryAgent({ cwd: t.project, file, text, prompt: 'Try again.' })
+    await host.handlers['agents.try']({ cwd: t.project, file, text, prompt: 'Try again.' })
     await done
     expect(t.markers.ran()).toEqual(['try-hook'])
   })
@@ -290,7 +290,7 @@ describe('attack suite: answers and changes', () => {
     const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
     cleanup.push(() => server.close(), () => host.close())
     const done = new Promise<unknown>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r(n))) })
-    const { run } = await host.tryAgent({ cwd: t.project, file, text: readFileSync(file, 'utf8'), prompt: 'Try.' })
+    const { run } = await host.handlers['agents.try']({ cwd: t.project, file, text: readFileSync(file, 'utf8'), prompt: 'Try.' })
     expect(run.note).toBeUndefined()
     // The worktree was made (post-checkout would run) and looked at for changes (fsmonitor would run).
     expect(await done).toMatchObject({ worktree: { changed: false, kept: false } })
@@ -305,9 +305,9 @@ describe('attack suite: answers and changes', () => {
     const before = snapshot(t.project)
     const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null } })
     cleanup.push(() => host.close())
-    expect((await host.listMcpServers({ cwd: t.project })).servers).toMatchObject([{ name: 'evil', status: 'untrusted' }])
-    const { sessionId } = await host.startDemo({ cwd: t.project })
-    const live = await host.openSession({ sessionId })
+    expect((await host.handlers['mcp.list']({ cwd: t.project })).servers).toMatchObject([{ name: 'evil', status: 'untrusted' }])
+    const { sessionId } = await host.handlers['demo.start']({ cwd: t.project })
+    const live = await host.handlers['sessions.open']({ sessionId })
     expect(live.session.sessionId).toBe(sessionId)
     await host.close()
     expect(t.markers.ran()).toEqual([])

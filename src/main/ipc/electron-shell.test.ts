@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AgentEvent } from '../../shared/events'
-import { CALL_NAMES, IpcResultSchema, PUSH_CHANNELS, channelOf } from '../../shared/ipc-contract'
+import { CALL_CHANNEL, IpcResultSchema, PUSH_CHANNELS } from '../../shared/ipc-contract'
 import { createRecordingHost } from '../../shared/testing/recording-host'
 
 const fake = vi.hoisted(() => {
@@ -200,7 +200,7 @@ describe('app protocol', () => {
 
 describe('IPC handlers', () => {
   function setup() {
-    const handlers = new Map<string, (event: any, payload: unknown) => any>()
+    const handlers = new Map<string, (event: any, name: string, payload?: unknown) => any>()
     const ipcMain = { handle: (ch: string, fn: any) => handlers.set(ch, fn), removeHandler: (ch: string) => handlers.delete(ch) }
     const host = createRecordingHost()
     const contents = new fake.FakeContents()
@@ -209,36 +209,36 @@ describe('IPC handlers', () => {
     return { handlers, host, contents, dispose, trusted }
   }
 
-  it('registers one handler per contract call and removes them all', () => {
+  it('registers the one call channel and removes it', () => {
     const { handlers, dispose } = setup()
-    expect([...handlers.keys()].sort()).toEqual(CALL_NAMES.map(channelOf).sort())
+    expect([...handlers.keys()]).toEqual([CALL_CHANNEL])
     dispose()
     expect(handlers.size).toBe(0)
   })
 
   it('serves a valid call from our window and rejects an invalid payload with a readable error', async () => {
     const { handlers, host, trusted } = setup()
-    const ok = await handlers.get(channelOf('agent.stop'))!(trusted, { sessionId: 's1', agentId: 'a2' })
+    const ok = await handlers.get(CALL_CHANNEL)!(trusted, 'agent.stop', { sessionId: 's1', agentId: 'a2' })
     expect(ok).toEqual({ ok: true, value: {} })
-    const bad = await handlers.get(channelOf('agent.stop'))!(trusted, { sessionId: 's1' })
+    const bad = await handlers.get(CALL_CHANNEL)!(trusted, 'agent.stop', { sessionId: 's1' })
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('agentId') } })
-    const wrongType = await handlers.get(channelOf('permission.respond'))!(trusted, { requestId: 'r', decision: 'always' })
+    const wrongType = await handlers.get(CALL_CHANNEL)!(trusted, 'permission.respond', { requestId: 'r', decision: 'always' })
     expect(wrongType).toMatchObject({ ok: false, error: { code: 'invalid_request' } })
-    expect(host.calls).toEqual([{ method: 'stopAgent', request: { sessionId: 's1', agentId: 'a2' } }])
+    expect(host.calls).toEqual([{ call: 'agent.stop', request: { sessionId: 's1', agentId: 'a2' } }])
   })
 
   it('checks review calls against the contract like every other call', async () => {
     const { handlers, host, trusted } = setup()
-    const bad = await handlers.get(channelOf('review.discard'))!(trusted, { cwd: '/tmp/p', agentId: 'a1' })
+    const bad = await handlers.get(CALL_CHANNEL)!(trusted, 'review.discard', { cwd: '/tmp/p', agentId: 'a1' })
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('expectTip') } })
-    const ok = await handlers.get(channelOf('review.openFolder'))!(trusted, { cwd: '/tmp/p', agentId: 'a1' })
+    const ok = await handlers.get(CALL_CHANNEL)!(trusted, 'review.openFolder', { cwd: '/tmp/p', agentId: 'a1' })
     expect(ok).toEqual({ ok: true, value: { path: '/tmp/a1', opened: true } })
-    expect(host.calls).toEqual([{ method: 'openAgentFolder', request: { cwd: '/tmp/p', agentId: 'a1' } }])
+    expect(host.calls).toEqual([{ call: 'review.openFolder', request: { cwd: '/tmp/p', agentId: 'a1' } }])
   })
 
   it('answers a refused settings change with the sentence for each field by its path, and the whole message', async () => {
     const { handlers, trusted } = setup()
-    const r = await handlers.get(channelOf('settings.update'))!(trusted, { limits: { maxDepth: 0 }, defaultModel: 'gpt' })
+    const r = await handlers.get(CALL_CHANNEL)!(trusted, 'settings.update', { limits: { maxDepth: 0 }, defaultModel: 'gpt' })
     expect(IpcResultSchema.parse(r)).toEqual(r) // crosses to the renderer as the contract says
     expect(r.error.fields).toEqual({ 'limits.maxDepth': 'Enter a number from 1 to 32.', defaultModel: expect.stringContaining('is not an alias') })
     expect(r.error.message).toBe(`settings.update: defaultModel: ${r.error.fields.defaultModel}; limits.maxDepth: Enter a number from 1 to 32.`)
@@ -246,7 +246,7 @@ describe('IPC handlers', () => {
 
   it('refuses unknown senders: another webContents, a subframe, a foreign page', async () => {
     const { handlers, host, contents } = setup()
-    const call = handlers.get(channelOf('session.start'))!
+    const call = (event: unknown, payload: unknown) => handlers.get(CALL_CHANNEL)!(event, 'session.start', payload)
     const payload = { prompt: 'rm -rf', cwd: '/tmp' }
     const senders = [
       { sender: new fake.FakeContents(), senderFrame: { url: APP_URL, parent: null } },

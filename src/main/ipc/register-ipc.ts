@@ -1,10 +1,10 @@
-// Wires the contract onto ipcMain: one handler per call, each refusing any sender but our own window's
-// top frame, then validating and dispatching through the shared dispatcher. Runtime events and notices
+// Wires the contract onto ipcMain: one handler on the one call channel, refusing any sender but our own
+// window's top frame, then checking the call's name and request and dispatching through the shared dispatcher. Runtime events and notices
 // go to the window through the batching pump.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron'
 import { createEventPump } from '../../shared/event-pump'
 import type { RuntimeHost } from '../../shared/host'
-import { CALL_NAMES, PUSH_CHANNELS, channelOf, type IpcResult } from '../../shared/ipc-contract'
+import { CALL_CHANNEL, PUSH_CHANNELS, type IpcResult } from '../../shared/ipc-contract'
 import { dispatchCall, type ShellHandlers } from '../../shared/ipc-dispatch'
 import { redactValue } from '../../shared/redact'
 import { isAppUrl } from './app-protocol'
@@ -28,16 +28,12 @@ export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents
 const FORBIDDEN: IpcResult<never> = { ok: false, error: { code: 'forbidden', message: 'This page may not call Fanout.' } }
 
 export function registerIpc(options: IpcOptions): () => void {
-  for (const name of CALL_NAMES) {
-    options.ipcMain.handle(channelOf(name), (event, payload: unknown) => {
-      if (!isTrustedSender(event, options.contents())) return FORBIDDEN
-      // Answers leave for the page here: no credential goes with them.
-      return dispatchCall(options.host, name, payload, options.shell).then(redactValue)
-    })
-  }
-  return () => {
-    for (const name of CALL_NAMES) options.ipcMain.removeHandler(channelOf(name))
-  }
+  options.ipcMain.handle(CALL_CHANNEL, (event, name: unknown, payload: unknown) => {
+    if (!isTrustedSender(event, options.contents())) return FORBIDDEN
+    // Answers leave for the page here: no credential goes with them. A name the contract lacks: `unknown_call`.
+    return dispatchCall(options.host, name, payload, options.shell).then(redactValue)
+  })
+  return () => options.ipcMain.removeHandler(CALL_CHANNEL)
 }
 
 /** Streams the host's events (batched) and notices to a window until it is destroyed. */

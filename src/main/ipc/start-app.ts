@@ -69,7 +69,7 @@ export function startApp(options: StartAppOptions): void {
     const pickFolder = async (): Promise<{ workspace: Workspace | null }> => {
       const r = win ? await dialog.showOpenDialog(win, { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] }) : null
       if (!r || r.canceled || !r.filePaths[0]) return { workspace: null }
-      return host.openWorkspace({ cwd: r.filePaths[0] })
+      return host.handlers['workspace.open']({ cwd: r.filePaths[0] })
     }
 
     win = createMainWindow({ preload: join(options.outDir, '../preload/index.cjs'), stateFile: join(app.getPath('userData'), 'window-state.json') })

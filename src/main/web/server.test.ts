@@ -130,7 +130,7 @@ describe('browser-mode WebSocket', () => {
     const c = await connect()
     expect(await c.call('review.file', { cwd: dir, agentId: 'a1', path: '../outside' })).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('path') } })
     expect(await c.call('review.merge', { cwd: dir, agentIds: ['a1'], strategy: 'squash' })).toMatchObject({ ok: true, value: { outcome: { merged: [] } } })
-    expect(host.calls).toEqual([{ method: 'mergeAgents', request: { cwd: dir, agentIds: ['a1'], strategy: 'squash' } }])
+    expect(host.calls).toEqual([{ call: 'review.merge', request: { cwd: dir, agentIds: ['a1'], strategy: 'squash' } }])
     c.ws.close()
   })
 

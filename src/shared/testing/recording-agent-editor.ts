@@ -2,7 +2,8 @@
 // minimal response (an empty library, an analysis of nothing, a save that succeeds), so adapter tests can
 // drive every call of the contract.
 import type { AgentAnalysis } from '../agent-editor'
-import type { AgentEditorHost } from '../agent-editor-host'
+import type { CallHandlers } from '../call-handlers'
+import type { AgentEditorCallName } from '../agent-editor-contract'
 import { HostCallError } from '../ipc-dispatch'
 
 const VERSION = { mtimeMs: 0, size: 0, hash: '0'.repeat(64) }
@@ -22,54 +23,54 @@ const analysis = (file: string, text: string): AgentAnalysis => ({
   bodyLine: 1
 })
 
-export function recordingAgentEditor(record: (method: string, request: unknown) => void): AgentEditorHost {
+export function recordingAgentEditor(record: (call: string, request: unknown) => void): CallHandlers<AgentEditorCallName> {
   return {
-    async agentLibrary(req) {
-      record('agentLibrary', req)
+    async 'agents.library'(req) {
+      record('agents.library', req)
       return { library: { cwd: req.cwd, entries: [], folderDiagnostics: [], listing: '', dirs: { user: '/home/user/.claude/agents', project: `${req.cwd}/.claude/agents` }, templates: [], availableTools: [] } }
     },
-    async openAgentFile(req) {
-      record('openAgentFile', req)
+    async 'agents.open'(req) {
+      record('agents.open', req)
       throw new HostCallError('not_found', `${req.file} does not exist.`)
     },
-    async analyzeAgent(req) {
-      record('analyzeAgent', req)
+    async 'agents.analyze'(req) {
+      record('agents.analyze', req)
       return { analysis: analysis(req.file, req.text) }
     },
-    async editAgent(req) {
-      record('editAgent', req)
+    async 'agents.edit'(req) {
+      record('agents.edit', req)
       return { text: req.text, analysis: analysis(req.file, req.text) }
     },
-    async repairAgent(req) {
-      record('repairAgent', req)
+    async 'agents.repair'(req) {
+      record('agents.repair', req)
       return { text: req.text, changes: [], analysis: analysis(req.file, req.text) }
     },
-    async saveAgent(req) {
-      record('saveAgent', req)
+    async 'agents.save'(req) {
+      record('agents.save', req)
       return { result: { saved: true, version: VERSION, analysis: analysis(req.file, req.text) } }
     },
-    async createAgent(req) {
-      record('createAgent', req)
+    async 'agents.create'(req) {
+      record('agents.create', req)
       return { file: `${req.cwd}/.claude/agents/${req.name}.md` }
     },
-    async duplicateAgent(req) {
-      record('duplicateAgent', req)
+    async 'agents.duplicate'(req) {
+      record('agents.duplicate', req)
       return { file: req.file.replace(/\.md$/, '-copy.md') }
     },
-    async renameAgent(req) {
-      record('renameAgent', req)
+    async 'agents.rename'(req) {
+      record('agents.rename', req)
       return { file: req.file.replace(/[^/]+\.md$/, `${req.name}.md`), version: VERSION }
     },
-    async moveAgent(req) {
-      record('moveAgent', req)
+    async 'agents.move'(req) {
+      record('agents.move', req)
       return { file: req.file }
     },
-    async deleteAgent(req) {
-      record('deleteAgent', req)
+    async 'agents.delete'(req) {
+      record('agents.delete', req)
       return {}
     },
-    async tryAgent(req) {
-      record('tryAgent', req)
+    async 'agents.try'(req) {
+      record('agents.try', req)
       return { run: { sessionId: 'try-1', agentId: 'main-try-1' } }
     }
   }

@@ -1,33 +1,34 @@
 // The review calls of the recording host (for transport and contract tests): each records its request and
 // answers as a repository with no agent branches would.
-import type { ReviewHost } from '../review-host'
+import type { CallHandlers } from '../call-handlers'
+import type { ReviewCallName } from '../review-contract'
 
 const checkout = (cwd: string) => ({ root: cwd, branch: 'main', head: '0'.repeat(40), dirtyFiles: [], operation: null })
 
-export function recordingReview(record: (method: string, request: unknown) => void): ReviewHost {
+export function recordingReview(record: (call: string, request: unknown) => void): CallHandlers<ReviewCallName> {
   return {
-    async listChanges(req) {
-      record('listChanges', req)
+    async 'review.list'(req) {
+      record('review.list', req)
       return { list: { checkout: checkout(req.cwd), agents: [], gone: [] } }
     },
-    async changedFile(req) {
-      record('changedFile', req)
+    async 'review.file'(req) {
+      record('review.file', req)
       return { diff: { path: req.path, oldText: 'old\n', newText: 'new\n', binary: false, tooLarge: false, oldSize: 4, newSize: 4 } }
     },
-    async previewMerges(req) {
-      record('previewMerges', req)
+    async 'review.preview'(req) {
+      record('review.preview', req)
       return { preview: { checkout: checkout(req.cwd), agents: [], pairs: [], order: [], blocked: null } }
     },
-    async mergeAgents(req) {
-      record('mergeAgents', req)
+    async 'review.merge'(req) {
+      record('review.merge', req)
       return { outcome: { merged: [], stopped: null, notMerged: [], into: 'main', skipped: [] } }
     },
-    async discardAgent(req) {
-      record('discardAgent', req)
+    async 'review.discard'(req) {
+      record('review.discard', req)
       return { outcome: { agentId: req.agentId, branch: `fanout/${req.agentId}`, removedWorktree: true, deletedBranch: true, lostCommits: 0, lostFiles: 0 } }
     },
-    async openAgentFolder(req) {
-      record('openAgentFolder', req)
+    async 'review.openFolder'(req) {
+      record('review.openFolder', req)
       return { path: `/tmp/${req.agentId}`, opened: true }
     }
   }

@@ -27,8 +27,8 @@ function project() {
 
 /** The person approves the folder, as the app's dialog does: for the list they saw. */
 async function approve(host: LocalRuntimeHost, cwd: string) {
-  const { trust } = await host.getFolderTrust({ cwd })
-  await host.answerFolderTrust({ cwd, decision: 'trust', hash: trust.hash })
+  const { trust } = await host.handlers['trust.get']({ cwd })
+  await host.handlers['trust.answer']({ cwd, decision: 'trust', hash: trust.hash })
 }
 
 describe('mcp.list', () => {
@@ -45,7 +45,7 @@ describe('mcp.list', () => {
     expect(byName.quiet).toMatchObject({ status: 'disabled' })
     expect(existsSync(join(p.tmp, 'notes.pid'))).toBe(false)
     await approve(host, p.cwd)
-    const after = await host.listMcpServers({ cwd: p.cwd })
+    const after = await host.handlers['mcp.list']({ cwd: p.cwd })
     expect(after.servers.find((s) => s.name === 'notes')?.status).toBe('connected')
   })
 
@@ -77,8 +77,8 @@ describe('mcp.list', () => {
       await server.close()
     })
     await approve(host, p.cwd)
-    await host.startSession({ prompt: 'hello', cwd: p.cwd })
-    const { servers } = await host.listMcpServers({ cwd: p.cwd })
+    await host.handlers['session.start']({ prompt: 'hello', cwd: p.cwd })
+    const { servers } = await host.handlers['mcp.list']({ cwd: p.cwd })
     expect(servers.find((s) => s.name === 'notes')?.status).toBe('connected')
     const pid = Number(readFileSync(join(p.tmp, 'notes.pid'), 'utf8'))
     expect(processGroupAlive(pid)).toBe(true)

@@ -45,7 +45,7 @@ it('a session opened mid-stream, again and again, reads as the live page does', 
   const pump = createEventPump({ send: (b) => batches.push(b) })
   h.onEvents((events) => pump.push(events))
 
-  const { sessionId } = await h.startSession({ prompt: 'Say many words.', cwd: join(tmp, 'project') })
+  const { sessionId } = await h.handlers['session.start']({ prompt: 'Say many words.', cwd: join(tmp, 'project') })
   const ended = () => batches.flat().some((e) => e.type === 'agent_end' && e.parentAgentId === null)
   const deltas = () => batches.flat().filter((e) => e.type === 'text_delta').length
   const joins: Array<{ state: EventsState; from: number }> = []
@@ -53,7 +53,7 @@ it('a session opened mid-stream, again and again, reads as the live page does', 
   while (!ended()) {
     if (deltas() > 0) {
       const from = batches.length
-      const { view, upTo } = await h.openSession({ sessionId })
+      const { view, upTo } = await h.handlers['sessions.open']({ sessionId })
       opened++
       expect(upTo).toBeTypeOf('number')
       const held = batches.slice(from).flat()

@@ -2,7 +2,7 @@
 // moment of it (folded by the UI's reducer, sent in parts as sessions.open sends a view), and the steps
 // that follow a moment, for playing it. A session this process still runs is not replayed: its record
 // is still growing.
-import type { RuntimeHost } from '../../../shared/host'
+import type { CallHandler } from '../../../shared/call-handlers'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import { isFinished } from '../orchestration'
 import { ReplaySession } from '../replay/replay-timeline'
@@ -46,20 +46,20 @@ export class ReplayCalls {
     }
   }
 
-  open: NonNullable<RuntimeHost['openReplay']> = async ({ sessionId }) => {
+  open: CallHandler<'replay.open'> = async ({ sessionId }) => {
     const replay = await this.session(sessionId, true)
     if (!replay.events.length) throw new HostCallError('not_found', `Session ${sessionId} has no recorded events to replay.`)
     return { timeline: replay.timeline() }
   }
 
-  frame: NonNullable<RuntimeHost['replayFrame']> = async ({ sessionId, at }) => {
+  frame: CallHandler<'replay.frame'> = async ({ sessionId, at }) => {
     const replay = await this.session(sessionId)
     const { state, seq, ts } = replay.frame(replay.stepAt(at))
     const { view, olderItems, more } = this.o.pages.open(sessionId, state)
     return { seq, ts, view, olderItems, more }
   }
 
-  steps: NonNullable<RuntimeHost['replaySteps']> = async ({ sessionId, after, limit }) => {
+  steps: CallHandler<'replay.steps'> = async ({ sessionId, after, limit }) => {
     const replay = await this.session(sessionId)
     return replay.stepsAfter(after, limit)
   }

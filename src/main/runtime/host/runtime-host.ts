@@ -3,14 +3,12 @@
 // (which never leaves this process). This file wires the parts together and answers for the workspace.
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
-import type { AgentEditorHost } from '../../../shared/agent-editor-host'
-import type { ReviewHost } from '../../../shared/review-host'
+import type { CallHandlers } from '../../../shared/call-handlers'
 import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { registerEnvironmentSecrets } from '../../../shared/redact'
 import { isSecretEnvEntry } from '../security/child-env'
-import type { HostNotice } from '../../../shared/ipc-contract'
-import type { AgentEditorService } from '../agent-editor'
+import type { HostCallName, HostNotice } from '../../../shared/ipc-contract'
 import type { ModelClient } from '../model/types'
 import type { AgentSessionOptions } from '../orchestration'
 import { credentialsKeyStore, type KeyStore } from '../setup'
@@ -20,7 +18,12 @@ import type { OpenPath } from '../review/open-folder'
 import { AgentFolders } from './agent-folders'
 import { HostListeners } from './host-listeners'
 import { LiveSessions } from './live-sessions'
-import { ReviewCalls } from './review-calls'
+import { reviewHandlers } from './review-handlers'
+import { agentEditorHandlers } from './agent-editor-handlers'
+import { folderHandlers } from './folder-handlers'
+import { searchReplayHandlers } from './search-replay-handlers'
+import { sessionHandlers } from './session-handlers'
+import { settingsHandlers } from './settings-handlers'
 import { SessionCalls } from './session-calls'
 import { SessionFactory } from './session-factory'
 import type { TrashItem } from './session-files'
@@ -51,7 +54,9 @@ export interface RuntimeHostOptions {
   openPath?: OpenPath
 }
 
-export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHost {
+export class LocalRuntimeHost implements RuntimeHost {
+  /** Each contract call's handler, gathered from one table per concept (*-handlers.ts): what the dispatcher serves. */
+  readonly handlers: CallHandlers<HostCallName>
   /** The workspace folder: the session list's folder when a call names none; its agent files are watched. */
   private cwd: string
   private readonly listeners = new HostListeners()
@@ -61,7 +66,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
   private readonly settings: SettingsCalls
   private readonly folders: AgentFolders
   private readonly trust: TrustCalls
-  private readonly review: ReviewCalls
   private readonly search: SearchCalls
   private readonly replay: ReplayCalls
 
@@ -89,7 +93,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
     })
     this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, dataDir, agentSources: options.sessionDefaults?.agentSources })
     this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, home, agentSources: options.sessionDefaults?.agentSources })
-    this.review = new ReviewCalls({ live: this.live, listeners, ...(options.openPath ? { openPath: options.openPath } : {}) })
     this.trust = new TrustCalls({
       dataDir,
       home,
@@ -108,6 +111,14 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
       for (const id of new Set(batch.map((e) => e.sessionId))) this.replay.forget(id)
     })
     this.folders.watch(this.cwd)
+    this.handlers = {
+      ...sessionHandlers({ workspace: { get: this.getWorkspace, open: this.openWorkspace }, sessions: this.sessions, runs: this.runs, search: this.search, replay: this.replay }),
+      ...settingsHandlers(this.settings),
+      ...folderHandlers(this.folders, this.trust),
+      ...agentEditorHandlers(this.folders.editor, this.runs),
+      ...reviewHandlers({ live: this.live, listeners, ...(options.openPath ? { openPath: options.openPath } : {}) }),
+      ...searchReplayHandlers(this.search, this.replay)
+    }
   }
 
   // ── workspace ──────────────────────────────────────────────────────────────────────────────────
@@ -117,9 +128,9 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
     return { cwd, name: basename(cwd) || cwd, isGitRepo: git.isGitRepo }
   }
 
-  getWorkspace = async () => ({ workspace: await this.workspace(this.cwd) })
+  private readonly getWorkspace = async () => ({ workspace: await this.workspace(this.cwd) })
 
-  openWorkspace = async ({ cwd }: { cwd: string }) => {
+  private readonly openWorkspace = async ({ cwd }: { cwd: string }) => {
     const dir = await requireFolder(cwd)
     this.cwd = dir
     this.folders.watch(this.cwd)
@@ -129,82 +140,6 @@ export class LocalRuntimeHost implements RuntimeHost, AgentEditorHost, ReviewHos
     this.listeners.notify({ type: 'settings_changed', settings: (await this.settings.get()).settings })
     return { workspace }
   }
-
-  // ── the session list (session-calls.ts) ────────────────────────────────────────────────────────
-
-  listSessions: RuntimeHost['listSessions'] = (req) => this.sessions.list(req)
-  openSession: RuntimeHost['openSession'] = (req) => this.sessions.open(req)
-  openSessionPage: RuntimeHost['openSessionPage'] = (req) => this.sessions.page(req)
-  renameSession: RuntimeHost['renameSession'] = async (req) => {
-    const renamed = await this.sessions.rename(req)
-    await this.search.service.retitle(req.sessionId).catch(() => undefined)
-    return renamed
-  }
-  deleteSession: RuntimeHost['deleteSession'] = async (req) => {
-    // Its index files are closed before its folder goes (a folder with an open file cannot move on Windows);
-    // if the delete is refused, the index catches up again when next asked.
-    this.search.service.forget(req.sessionId)
-    this.replay.forget(req.sessionId)
-    return this.sessions.delete(req)
-  }
-
-  // ── search and replay (search-calls.ts, replay-calls.ts) ───────────────────────────────────────
-
-  searchSessions: NonNullable<RuntimeHost['searchSessions']> = (req) => this.search.query(req)
-  openReplay: NonNullable<RuntimeHost['openReplay']> = (req) => this.replay.open(req)
-  replayFrame: NonNullable<RuntimeHost['replayFrame']> = (req) => this.replay.frame(req)
-  replaySteps: NonNullable<RuntimeHost['replaySteps']> = (req) => this.replay.steps(req)
-
-  // ── running sessions (session-runs.ts) ─────────────────────────────────────────────────────────
-
-  startSession: RuntimeHost['startSession'] = (req) => this.runs.start(req)
-  startDemo: RuntimeHost['startDemo'] = (req) => this.runs.startDemo(req)
-  sendPrompt: RuntimeHost['sendPrompt'] = (req) => this.runs.sendPrompt(req)
-  resumeInterrupted: RuntimeHost['resumeInterrupted'] = (req) => this.runs.resumeInterrupted(req)
-  stopAgent: RuntimeHost['stopAgent'] = (req) => this.runs.stopAgent(req)
-  sendMessage: RuntimeHost['sendMessage'] = (req) => this.runs.sendMessage(req)
-  compactAgent: RuntimeHost['compactAgent'] = (req) => this.runs.compactAgent(req)
-  respondPermission: RuntimeHost['respondPermission'] = (req) => this.runs.respondPermission(req)
-
-  // ── settings and key (settings-calls.ts) ───────────────────────────────────────────────────────
-
-  getSettings = async (_req: object = {}) => this.settings.get()
-  updateSettings: RuntimeHost['updateSettings'] = (patch) => this.settings.update(patch)
-  setApiKey: RuntimeHost['setApiKey'] = (req) => this.settings.setApiKey(req)
-  testConnection: RuntimeHost['testConnection'] = (req) => this.settings.testConnection(req)
-
-  // ── agent files and MCP servers (agent-folders.ts, src/main/runtime/agent-editor) ──────────────
-
-  listAgents: RuntimeHost['listAgents'] = async (req) => this.folders.listAgents({ cwd: await requireFolder(req.cwd) })
-  listMcpServers: NonNullable<RuntimeHost['listMcpServers']> = async (req) => this.folders.listMcpServers({ cwd: await requireFolder(req.cwd) })
-
-  // ── trusted folders (trust-calls.ts, src/main/runtime/trust) ──────────────────────────────────
-
-  getFolderTrust: NonNullable<RuntimeHost['getFolderTrust']> = (req) => this.trust.get(req)
-  answerFolderTrust: NonNullable<RuntimeHost['answerFolderTrust']> = (req) => this.trust.answer(req)
-
-  agentLibrary = async (req: { cwd: string }) => ({ library: await this.folders.editor.library(req) })
-  openAgentFile = async (req: { cwd: string; file: string }) => ({ document: await this.folders.editor.open(req) })
-  analyzeAgent = async (req: { cwd: string; file: string; text: string }) => ({ analysis: this.folders.editor.analyze(req) })
-  editAgent = async (req: Parameters<AgentEditorService['edit']>[0]) => this.folders.editor.edit(req)
-  repairAgent = async (req: { cwd: string; file: string; text: string }) => this.folders.editor.repair(req)
-  saveAgent = async (req: Parameters<AgentEditorService['save']>[0]) => ({ result: await this.folders.editor.save(req) })
-  createAgent = (req: Parameters<AgentEditorService['create']>[0]) => this.folders.editor.create(req)
-  duplicateAgent = (req: Parameters<AgentEditorService['duplicate']>[0]) => this.folders.editor.duplicate(req)
-  renameAgent = (req: Parameters<AgentEditorService['rename']>[0]) => this.folders.editor.rename(req)
-  moveAgent = (req: Parameters<AgentEditorService['move']>[0]) => this.folders.editor.move(req)
-  deleteAgent = (req: Parameters<AgentEditorService['delete']>[0]) => this.folders.editor.delete(req)
-  /** Try it: the editor's draft run as the main agent of a new session (session-runs.ts, try-run.ts). */
-  tryAgent: AgentEditorHost['tryAgent'] = (req) => this.runs.tryAgent(req)
-
-  // ── agents' work: changes, diffs, preview, merge, discard (review-calls.ts, src/main/runtime/review) ──
-
-  listChanges: ReviewHost['listChanges'] = (req) => this.review.listChanges(req)
-  changedFile: ReviewHost['changedFile'] = (req) => this.review.changedFile(req)
-  previewMerges: ReviewHost['previewMerges'] = (req) => this.review.previewMerges(req)
-  mergeAgents: ReviewHost['mergeAgents'] = (req) => this.review.mergeAgents(req)
-  discardAgent: ReviewHost['discardAgent'] = (req) => this.review.discardAgent(req)
-  openAgentFolder: ReviewHost['openAgentFolder'] = (req) => this.review.openAgentFolder(req)
 
   // ── subscriptions and lifetime ─────────────────────────────────────────────────────────────────
 

@@ -1,8 +1,8 @@
 // search.query for the host: in one session (every transcript, tool inputs and outputs) or across the
 // sessions of a folder (titles, prompts, reports), through the search indexes (src/main/runtime/search),
 // which catch up as the host's sessions record events.
+import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
-import type { RuntimeHost } from '../../../shared/host'
 import type { SearchHit } from '../../../shared/search-replay-contract'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import { readSessionIndex } from '../store'
@@ -16,7 +16,7 @@ export interface SearchCallsOptions {
   live: LiveSessions
   cwd(): string
   /** The folder's sessions, newest first (the sidebar's list). */
-  listSessions: RuntimeHost['listSessions']
+  listSessions: CallHandler<'sessions.list'>
 }
 
 export class SearchCalls {
@@ -41,7 +41,7 @@ export class SearchCalls {
     return stored ? { title: sessionName(this.o.dataDir, sessionId) ?? stored.title, cwd: resolve(stored.cwd), updatedAt: stored.updatedAt } : null
   }
 
-  query: NonNullable<RuntimeHost['searchSessions']> = async ({ text, sessionId, cwd, limit }) => {
+  query: CallHandler<'search.query'> = async ({ text, sessionId, cwd, limit }) => {
     if (sessionId) {
       if (!(await this.describe(sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       const r = await this.service.inSession(sessionId, text, limit)

@@ -1,8 +1,8 @@
 // The session list and what the sidebar does to a session: list a folder's sessions, open one (a live one
 // joined to its events without a gap or a repeat) and page through its older items, rename and delete it.
+import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
-import type { RuntimeHost } from '../../../shared/host'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { newestFirst } from '../../../shared/session-order'
 import { isFinished } from '../orchestration'
@@ -37,7 +37,7 @@ export class SessionCalls {
 
   constructor(private readonly o: SessionCallsOptions) {}
 
-  list: RuntimeHost['listSessions'] = async ({ cwd }) => {
+  list: CallHandler<'sessions.list'> = async ({ cwd }) => {
     const folder = resolve(cwd ?? this.o.cwd())
     const { sessions } = await listSessions(this.o.dataDir)
     const mine = sessions.filter((s) => resolve(s.cwd) === folder && !this.o.live.get(s.sessionId))
@@ -47,7 +47,7 @@ export class SessionCalls {
     return { sessions: [...live, ...stored].sort(newestFirst) }
   }
 
-  open: RuntimeHost['openSession'] = async ({ sessionId }) => {
+  open: CallHandler<'sessions.open'> = async ({ sessionId }) => {
     const live = this.o.live.get(sessionId)
     // Run by another process (fanout run, another window): read-only here, and followed as it grows.
     const owner = live ? null : await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
@@ -111,9 +111,9 @@ export class SessionCalls {
     if (stored) this.o.listeners.notify({ type: 'session_updated', session: this.storedRow(stored) })
   }
 
-  page: RuntimeHost['openSessionPage'] = async ({ sessionId, cursor }) => this.replayPages.take(sessionId, cursor)
+  page: CallHandler<'sessions.page'> = async ({ sessionId, cursor }) => this.replayPages.take(sessionId, cursor)
 
-  rename: RuntimeHost['renameSession'] = async ({ sessionId, title }) => {
+  rename: CallHandler<'sessions.rename'> = async ({ sessionId, title }) => {
     const live = this.o.live.get(sessionId)
     // Known to exist before its name is saved: an unknown id leaves nothing behind.
     const stored = live ? null : await storedSession(this.o.dataDir, sessionId)
@@ -124,7 +124,7 @@ export class SessionCalls {
     return { session }
   }
 
-  delete: RuntimeHost['deleteSession'] = async ({ sessionId }) => {
+  delete: CallHandler<'sessions.delete'> = async ({ sessionId }) => {
     const live = this.o.live.get(sessionId)
     const owner = live ? null : await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
     if (owner) throw new HostCallError('conflict', `This session is being run by ${describeOwner(owner)}; stop it there before deleting it.`)

@@ -11,25 +11,25 @@ const lastEventTs = (events: AgentEvent[], sessionId: string) => Math.max(...eve
 describe('listing sessions', () => {
   it('lists the sessions this process ran newest activity first, each at its last event', async () => {
     const { h, events, dirs } = await host(() => reply.text('Done.'))
-    const first = await h.startSession({ prompt: 'first', cwd: dirs.cwd })
+    const first = await h.handlers['session.start']({ prompt: 'first', cwd: dirs.cwd })
     await until(() => mainEnded(events, first.sessionId), 'the first session')
     await pause(30)
-    const second = await h.startSession({ prompt: 'second', cwd: dirs.cwd })
+    const second = await h.handlers['session.start']({ prompt: 'second', cwd: dirs.cwd })
     await until(() => mainEnded(events, second.sessionId), 'the second session')
     await pause(30)
 
-    const { sessions } = await h.listSessions({})
+    const { sessions } = await h.handlers['sessions.list']({})
     expect(sessions.map((s) => s.title)).toEqual(['second', 'first'])
     expect(sessions[0].updatedAt).toBe(lastEventTs(events, second.sessionId))
     expect(sessions[1].updatedAt).toBe(lastEventTs(events, first.sessionId))
     // Asking again later does not make them newer.
     await pause(30)
-    expect((await h.listSessions({})).sessions.map((s) => s.updatedAt)).toEqual(sessions.map((s) => s.updatedAt))
+    expect((await h.handlers['sessions.list']({})).sessions.map((s) => s.updatedAt)).toEqual(sessions.map((s) => s.updatedAt))
 
     // A follow-up to the older session is new activity: it moves to the top.
-    await h.sendPrompt({ sessionId: first.sessionId, prompt: 'again' })
+    await h.handlers['session.sendPrompt']({ sessionId: first.sessionId, prompt: 'again' })
     await until(() => events.filter((e) => e.type === 'agent_end' && e.sessionId === first.sessionId && e.parentAgentId === null).length === 2, 'the follow-up')
-    const after = (await h.listSessions({})).sessions
+    const after = (await h.handlers['sessions.list']({})).sessions
     expect(after.map((s) => s.title)).toEqual(['first', 'second'])
     expect(after[0].updatedAt).toBe(lastEventTs(events, first.sessionId))
   })
@@ -37,7 +37,7 @@ describe('listing sessions', () => {
   it('sends a working session’s row again now and then, so its time in the list keeps up', async () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ')
     const { h, events, notices, dirs } = await host(() => reply.shaped({ textChunk: 4, chunkDelayMs: 5 }, reply.text(words)), folders(), {}, { activityNoticeMs: 40 })
-    const { sessionId } = await h.startSession({ prompt: 'stream a while', cwd: dirs.cwd })
+    const { sessionId } = await h.handlers['session.start']({ prompt: 'stream a while', cwd: dirs.cwd })
     await until(() => mainEnded(events, sessionId), 'the session')
     const rows = notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
     const mid = rows.filter((r) => r.status === 'running' && r.updatedAt > rows[0].updatedAt)
@@ -50,7 +50,7 @@ describe('listing sessions', () => {
 
   it('sends a session’s row again as its cost grows: the one figure every window shows', async () => {
     const { h, events, notices, dirs } = await host(() => reply.text('Done.'), folders())
-    const { sessionId } = await h.startSession({ prompt: 'cost me', cwd: dirs.cwd })
+    const { sessionId } = await h.handlers['session.start']({ prompt: 'cost me', cwd: dirs.cwd })
     await until(() => mainEnded(events, sessionId), 'the session')
     const costs = events.filter((e) => e.type === 'usage' && e.sessionId === sessionId).map((e) => (e as { usage: { costUsd: number } }).usage.costUsd)
     expect(costs.length).toBeGreaterThan(0)
@@ -65,21 +65,21 @@ describe('listing sessions', () => {
   it('keeps a reopened session’s own times until something happens in it', async () => {
     const dirs = folders()
     const before = await host(() => reply.text('Done.'), dirs)
-    const older = await before.h.startSession({ prompt: 'older', cwd: dirs.cwd })
+    const older = await before.h.handlers['session.start']({ prompt: 'older', cwd: dirs.cwd })
     await until(() => mainEnded(before.events, older.sessionId), 'the older session')
     await pause(30)
-    const newer = await before.h.startSession({ prompt: 'newer', cwd: dirs.cwd })
+    const newer = await before.h.handlers['session.start']({ prompt: 'newer', cwd: dirs.cwd })
     await until(() => mainEnded(before.events, newer.sessionId), 'the newer session')
-    const stored = (await before.h.listSessions({})).sessions
+    const stored = (await before.h.handlers['sessions.list']({})).sessions
     await before.h.close()
 
     const after = await host(() => reply.text('Done again.'), dirs)
-    const reread = (await after.h.listSessions({})).sessions
+    const reread = (await after.h.handlers['sessions.list']({})).sessions
     expect(reread.map((s) => [s.title, s.updatedAt])).toEqual(stored.map((s) => [s.title, s.updatedAt]))
     // Reopened to resume it: created when it was created, and newer only from its new events on.
-    await after.h.sendPrompt({ sessionId: older.sessionId, prompt: 'more' })
+    await after.h.handlers['session.sendPrompt']({ sessionId: older.sessionId, prompt: 'more' })
     await until(() => mainEnded(after.events, older.sessionId), 'the follow-up')
-    const [top, next] = (await after.h.listSessions({})).sessions
+    const [top, next] = (await after.h.handlers['sessions.list']({})).sessions
     expect(top).toMatchObject({ title: 'older', createdAt: reread[1].createdAt, updatedAt: lastEventTs(after.events, older.sessionId) })
     expect(next).toMatchObject({ title: 'newer', updatedAt: stored[0].updatedAt })
   })
@@ -93,11 +93,11 @@ describe('listing sessions', () => {
         { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes', subagent_type: 'general-purpose' }), reply.text('Done.')] }
       ])
     )
-    const { sessionId } = await h.startSession({ prompt: 'Write notes.txt', cwd: dirs.cwd })
+    const { sessionId } = await h.handlers['session.start']({ prompt: 'Write notes.txt', cwd: dirs.cwd })
     const rows = () => notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
     await until(() => rows().some((r) => r.waitingPermissions === 1), 'a row saying one request waits')
     expect(rows().find((r) => r.waitingPermissions === 1)).toMatchObject({ status: 'waiting_permission' })
-    expect((await h.listSessions({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ status: 'waiting_permission', waitingPermissions: 1 })
+    expect((await h.handlers['sessions.list']({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ status: 'waiting_permission', waitingPermissions: 1 })
 
     const request = events.find((e) => e.type === 'permission_request' && e.sessionId === sessionId)!
     // The row brings the request as its event said it, and who asks: a page lists it without opening the session.
@@ -106,7 +106,7 @@ describe('listing sessions', () => {
     const starts = events.filter((e) => e.type === 'agent_start' && e.sessionId === sessionId)
     expect(waiting.pendingRequests?.agents.map((a) => a.agentId)).toContain((request as { requestingAgentId: string }).requestingAgentId)
     for (const a of waiting.pendingRequests!.agents) expect(starts).toContainEqual(a)
-    await h.respondPermission({ requestId: (request as { requestId: string }).requestId, decision: 'allow' })
+    await h.handlers['permission.respond']({ requestId: (request as { requestId: string }).requestId, decision: 'allow' })
     await until(() => mainEnded(events, sessionId), 'the session')
     await until(() => rows().at(-1)?.status === 'completed', 'the final row')
     expect(rows().at(-1)).toMatchObject({ waitingPermissions: 0 })

@@ -30,18 +30,18 @@ describe('a session run by another process', () => {
     await other.flush()
 
     const { h, events, notices } = await host(null, dirs, {}, { createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
-    const { sessions } = await h.listSessions({})
+    const { sessions } = await h.handlers['sessions.list']({})
     expect(sessions[0]).toMatchObject({ sessionId: other.sessionId, runningElsewhere: { app: 'fanout run', pid: process.pid } })
     const inView = other.lastSeq // nothing happens in the other process until `step` opens
-    const opened = await h.openSession({ sessionId: other.sessionId })
+    const opened = await h.handlers['sessions.open']({ sessionId: other.sessionId })
     expect(opened.session.runningElsewhere).toMatchObject({ app: 'fanout run' })
     expect(opened.upTo).toBe(0)
     expect(opened.view.agents[other.mainAgentId].status).toBe('running')
 
     // Acting on it here is refused, naming the process that runs it.
-    await expect(h.sendPrompt({ sessionId: other.sessionId, prompt: 'Hello?' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/^Session .* is being run by fanout run \(pid \d+ in this process\) since .*Here it is read-only and followed as it runs\.$/) })
-    await expect(h.stopAgent({ sessionId: other.sessionId, agentId: other.mainAgentId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('is being run by fanout run') })
-    await expect(h.deleteSession({ sessionId: other.sessionId })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(h.handlers['session.sendPrompt']({ sessionId: other.sessionId, prompt: 'Hello?' })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/^Session .* is being run by fanout run \(pid \d+ in this process\) since .*Here it is read-only and followed as it runs\.$/) })
+    await expect(h.handlers['agent.stop']({ sessionId: other.sessionId, agentId: other.mainAgentId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('is being run by fanout run') })
+    await expect(h.handlers['sessions.delete']({ sessionId: other.sessionId })).rejects.toMatchObject({ code: 'conflict' })
 
     // What the other process does next reaches the app, each event once.
     step.open()
@@ -59,7 +59,7 @@ describe('a session run by another process', () => {
     // The other process is done and lets the session go: its row says so, and the app can continue it.
     await other.close()
     await until(() => notices.some((n) => n.type === 'session_updated' && n.session.sessionId === other.sessionId && !n.session.runningElsewhere), 'the row without an owner')
-    await h.sendPrompt({ sessionId: other.sessionId, prompt: 'Anything else?' })
+    await h.handlers['session.sendPrompt']({ sessionId: other.sessionId, prompt: 'Anything else?' })
     await until(() => events.some((e) => e.type === 'agent_end' && e.agentId === other.mainAgentId && e.result === 'follow-up: Anything else?'), 'the follow-up here')
     await server.close()
   })

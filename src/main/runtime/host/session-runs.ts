@@ -1,8 +1,7 @@
 // Running sessions: start one (from a prompt, as the scripted demo, or as the editor's Try it), send it
 // prompts and messages, answer its permission requests, stop and resume its agents. A recorded session
 // this process does not run is reopened for whichever of these needs it.
-import type { AgentEditorHost } from '../../../shared/agent-editor-host'
-import type { RuntimeHost } from '../../../shared/host'
+import type { CallHandler } from '../../../shared/call-handlers'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
@@ -34,7 +33,7 @@ export interface SessionRunsOptions {
 export class SessionRuns {
   constructor(private readonly o: SessionRunsOptions) {}
 
-  start: RuntimeHost['startSession'] = async (req) => {
+  start: CallHandler<'session.start'> = async (req) => {
     // Everything the request names is checked before anything is created or queued.
     const cwd = await requireFolder(req.cwd)
     if (req.agent) await this.requireAgent(cwd, req.agent)
@@ -55,7 +54,7 @@ export class SessionRuns {
     return { sessionId: session.sessionId }
   }
 
-  startDemo: RuntimeHost['startDemo'] = async (req) => {
+  startDemo: CallHandler<'demo.start'> = async (req) => {
     const cwd = await requireFolder(req.cwd)
     const config = await this.o.factory.config()
     const demo = await startDemoModel({ keyStored: this.o.keyStored })
@@ -69,7 +68,7 @@ export class SessionRuns {
   }
 
   /** Runs the editor's draft on a prompt as the main agent of a new session (see try-run.ts). */
-  tryAgent: AgentEditorHost['tryAgent'] = async (req) => {
+  tryAgent: CallHandler<'agents.try'> = async (req) => {
     const plan = await this.o.editor.planTry(req)
     const config = await this.o.factory.config()
     const client = await this.o.factory.client(config)
@@ -86,7 +85,7 @@ export class SessionRuns {
     return { run }
   }
 
-  sendPrompt: RuntimeHost['sendPrompt'] = async ({ sessionId, prompt }) => {
+  sendPrompt: CallHandler<'session.sendPrompt'> = async ({ sessionId, prompt }) => {
     const live = await this.ensureLive(sessionId)
     if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
     // Settings changed since the session started apply from this prompt on (turn ceiling, budgets).
@@ -95,7 +94,7 @@ export class SessionRuns {
     return {}
   }
 
-  resumeInterrupted: RuntimeHost['resumeInterrupted'] = async ({ sessionId }) => {
+  resumeInterrupted: CallHandler<'session.resumeInterrupted'> = async ({ sessionId }) => {
     const live = await this.ensureLive(sessionId)
     if (mainRunning(live))
       throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
@@ -105,7 +104,7 @@ export class SessionRuns {
     return report
   }
 
-  stopAgent: RuntimeHost['stopAgent'] = async ({ sessionId, agentId }) => {
+  stopAgent: CallHandler<'agent.stop'> = async ({ sessionId, agentId }) => {
     const live = this.o.live.get(sessionId)
     if (!live) {
       const owner = await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
@@ -117,13 +116,13 @@ export class SessionRuns {
     return {}
   }
 
-  sendMessage: RuntimeHost['sendMessage'] = async ({ sessionId, to, message }) => {
+  sendMessage: CallHandler<'agent.sendMessage'> = async ({ sessionId, to, message }) => {
     const live = await this.ensureLive(sessionId)
     await live.session.sendMessage(to, message, 'user')
     return {}
   }
 
-  compactAgent: RuntimeHost['compactAgent'] = async ({ sessionId, agentId, instructions }) => {
+  compactAgent: CallHandler<'agent.compact'> = async ({ sessionId, agentId, instructions }) => {
     const live = await this.ensureLive(sessionId)
     const known = agentId === 'main' || agentId === live.session.mainAgentId || live.session.registry.find(agentId) || (await live.session.findAgent(agentId).catch(() => undefined))
     if (!known) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
@@ -136,7 +135,7 @@ export class SessionRuns {
   }
 
   /** Answers a waiting permission request in whichever live session asked it. */
-  respondPermission: RuntimeHost['respondPermission'] = async ({ requestId, decision }) => {
+  respondPermission: CallHandler<'permission.respond'> = async ({ requestId, decision }) => {
     for (const live of this.o.live.all()) {
       if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
         await live.session.respondPermission(requestId, decision)

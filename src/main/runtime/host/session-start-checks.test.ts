@@ -35,7 +35,7 @@ describe('session.start checks what it names before anything is queued', () => {
     const r = await dispatchCall(host, 'session.start', { prompt: 'hi', cwd: project, agent: 'no-such-agent' })
     expect(r).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { agent: 'There is no agent named "no-such-agent" here.' } } })
     expect(!r.ok && r.error.message).toMatch(/^There is no agent named "no-such-agent" in .*project\. The agents here are: .*reviewer/)
-    expect((await host.listSessions({ cwd: project })).sessions).toEqual([])
+    expect((await host.handlers['sessions.list']({ cwd: project })).sessions).toEqual([])
     expect(server.requests).toEqual([])
     // A known one starts.
     expect(await dispatchCall(host, 'session.start', { prompt: 'hi', cwd: project, agent: 'reviewer' })).toMatchObject({ ok: true })
@@ -60,7 +60,7 @@ describe('session.start checks what it names before anything is queued', () => {
       expect(r, call).toMatchObject({ ok: false, error: { code, fields: { cwd: expect.any(String) } } })
       expect(!r.ok && r.error.message, call).toMatch(message)
     }
-    expect((await host.listSessions({ cwd: project })).sessions).toEqual([])
+    expect((await host.handlers['sessions.list']({ cwd: project })).sessions).toEqual([])
     expect(server.requests).toEqual([])
   })
 

@@ -37,17 +37,17 @@ describe('settings through the contract', () => {
 
   it("shows Claude Code's worktree.baseRef for the workspace and saves it to the user's Claude Code settings, keeping the rest", async () => {
     const { h, dirs } = await host(null)
-    expect((await h.getSettings()).settings).toMatchObject({ worktreeBaseRef: { value: 'head', file: null, scope: null }, mergeStrategy: 'merge' })
+    expect((await h.handlers['settings.get']({})).settings).toMatchObject({ worktreeBaseRef: { value: 'head', file: null, scope: null }, mergeStrategy: 'merge' })
     const userFile = join(dirs.home, '.claude', 'settings.json')
     mkdirSync(join(dirs.home, '.claude'), { recursive: true })
     writeFileSync(userFile, JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'] } }))
-    const saved = await h.updateSettings({ worktreeBaseRef: 'fresh', mergeStrategy: 'squash' })
+    const saved = await h.handlers['settings.update']({ worktreeBaseRef: 'fresh', mergeStrategy: 'squash' })
     expect(saved.settings).toMatchObject({ worktreeBaseRef: { value: 'fresh', file: userFile, scope: 'user' }, mergeStrategy: 'squash' })
     expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'], baseRef: 'fresh' } })
     // A project's own setting takes precedence, and the dialog is told where it comes from.
     mkdirSync(join(dirs.cwd, '.claude'), { recursive: true })
     writeFileSync(join(dirs.cwd, '.claude', 'settings.local.json'), JSON.stringify({ worktree: { baseRef: 'head' } }))
-    expect((await h.getSettings()).settings.worktreeBaseRef).toEqual({ value: 'head', file: join(dirs.cwd, '.claude', 'settings.local.json'), scope: 'local' })
+    expect((await h.handlers['settings.get']({})).settings.worktreeBaseRef).toEqual({ value: 'head', file: join(dirs.cwd, '.claude', 'settings.local.json'), scope: 'local' })
     // A user file that is not JSON is never overwritten.
     writeFileSync(userFile, '{ "permissions": ')
     const refused = await dispatchCall(h, 'settings.update', { worktreeBaseRef: 'head' })
@@ -62,28 +62,28 @@ describe('settings through the contract', () => {
     const bare = await dispatchCall(h, 'settings.update', { modelAliases: { sonnet: 'opus' } })
     expect(bare.ok ? '' : settingsFieldErrors(bare.error).fields['alias.sonnet']).toMatch(/full model id/)
 
-    const set = await h.updateSettings({ modelAliases: { sonnet: 'gateway/sonnet-4' } })
+    const set = await h.handlers['settings.update']({ modelAliases: { sonnet: 'gateway/sonnet-4' } })
     expect(set.settings.modelAliases.sonnet).toBe('gateway/sonnet-4')
-    const reset = await h.updateSettings({ modelAliases: { sonnet: null } })
+    const reset = await h.handlers['settings.update']({ modelAliases: { sonnet: null } })
     expect(reset.settings.modelAliases.sonnet).toBe(reset.settings.defaultModelAliases.sonnet)
     expect(settingsFile(dirs.dataDir).modelAliases).toEqual({})
   })
 
   it('shows and saves how agents that start together share the prompt cache, refusing a mode that does not exist', async () => {
     const { h, dirs } = await host(null)
-    expect((await h.getSettings()).settings.promptCacheSharing).toBe('first')
+    expect((await h.handlers['settings.get']({})).settings.promptCacheSharing).toBe('first')
     expect(await dispatchCall(h, 'settings.update', { promptCacheSharing: 'off' })).toMatchObject({ ok: true })
     expect(settingsFile(dirs.dataDir).promptCacheSharing).toBe('off')
-    expect((await h.getSettings()).settings.promptCacheSharing).toBe('off')
+    expect((await h.handlers['settings.get']({})).settings.promptCacheSharing).toBe('off')
     expect(await dispatchCall(h, 'settings.update', { promptCacheSharing: 'sometimes' })).toMatchObject({ ok: false })
     expect(settingsFile(dirs.dataDir).promptCacheSharing).toBe('off')
   })
 
   it('keeps the theme', async () => {
     const { h } = await host(null)
-    expect((await h.getSettings()).settings.theme).toBe('system')
-    await h.updateSettings({ theme: 'dark' })
-    expect((await h.getSettings()).settings.theme).toBe('dark')
+    expect((await h.handlers['settings.get']({})).settings.theme).toBe('system')
+    await h.handlers['settings.update']({ theme: 'dark' })
+    expect((await h.handlers['settings.get']({})).settings.theme).toBe('dark')
   })
 })
 
@@ -94,7 +94,7 @@ describe('Test connection', () => {
     const server = await startScriptedServer({ respond: () => reply.text('unused') })
     const { h } = await host(null, dirs)
     try {
-      const r = await h.testConnection({ baseUrl: server.url })
+      const r = await h.handlers['settings.testConnection']({ baseUrl: server.url })
       expect(r).toEqual({ ok: true, url: server.url, message: `Connected: ${server.url} answered and offers 3 models.` })
       expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models', headers: { authorization: 'Bearer sk-ant-test-key' } })
     } finally {
@@ -107,7 +107,7 @@ describe('Test connection', () => {
     await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
     const { h } = await host(null, dirs)
     const started = Date.now()
-    const r = await h.testConnection({ baseUrl: 'http://127.0.0.1:9' })
+    const r = await h.handlers['settings.testConnection']({ baseUrl: 'http://127.0.0.1:9' })
     expect(Date.now() - started).toBeLessThan(5000)
     // Shown inside Settings (and on the first-run page): "in Settings" would send the person where they are.
     expect(r).toEqual({ ok: false, url: 'http://127.0.0.1:9', message: 'Could not connect to http://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).', fix: 'base_url' })
@@ -117,11 +117,11 @@ describe('Test connection', () => {
     const dirs = folders()
     await saveApiKey(dirs.dataDir, 'sk-ant-test-key')
     const fromEnv = await host(null, dirs, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })
-    expect(await fromEnv.h.testConnection({ baseUrl: null })).toMatchObject({ ok: false, url: 'http://127.0.0.1:9', fix: 'environment' })
+    expect(await fromEnv.h.handlers['settings.testConnection']({ baseUrl: null })).toMatchObject({ ok: false, url: 'http://127.0.0.1:9', fix: 'environment' })
     // The saved address (none here, so the environment's) when none is passed.
-    expect(await fromEnv.h.testConnection({})).toMatchObject({ ok: false, fix: 'environment' })
-    await fromEnv.h.updateSettings({ baseUrl: 'http://127.0.0.1:9' })
-    expect(await fromEnv.h.testConnection({})).toMatchObject({ ok: false, fix: 'base_url' })
+    expect(await fromEnv.h.handlers['settings.testConnection']({})).toMatchObject({ ok: false, fix: 'environment' })
+    await fromEnv.h.handlers['settings.update']({ baseUrl: 'http://127.0.0.1:9' })
+    expect(await fromEnv.h.handlers['settings.testConnection']({})).toMatchObject({ ok: false, fix: 'base_url' })
   })
 
   it('says the key was refused, and that an endpoint without a model list still answered', async () => {
@@ -131,8 +131,8 @@ describe('Test connection', () => {
     const bare = await startScriptedServer({ respond: () => reply.text('unused'), models: null })
     const { h } = await host(null, dirs)
     try {
-      expect(await h.testConnection({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401).`, fix: 'key' })
-      expect(await h.testConnection({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
+      expect(await h.handlers['settings.testConnection']({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401).`, fix: 'key' })
+      expect(await h.handlers['settings.testConnection']({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
     } finally {
       await strict.close()
       await bare.close()
@@ -141,7 +141,7 @@ describe('Test connection', () => {
 
   it('asks for a key first when there is none', async () => {
     const { h } = await host(null)
-    expect(await h.testConnection({})).toEqual({ ok: false, url: 'https://api.anthropic.com', message: 'There is no API key to test with.', fix: 'no_key' })
+    expect(await h.handlers['settings.testConnection']({})).toEqual({ ok: false, url: 'https://api.anthropic.com', message: 'There is no API key to test with.', fix: 'no_key' })
   })
 })
 
@@ -151,16 +151,16 @@ describe('renaming and deleting sessions', () => {
   it('renames a session so the list and a restarted host show the new name', async () => {
     const dirs = folders()
     const first = await host(script, dirs)
-    const { sessionId } = await first.h.startSession({ prompt: 'Summarize the repo', cwd: dirs.cwd })
+    const { sessionId } = await first.h.handlers['session.start']({ prompt: 'Summarize the repo', cwd: dirs.cwd })
     await until(() => mainEnded(first.events, sessionId), 'the run')
-    const { session } = await first.h.renameSession({ sessionId, title: 'Repo tour' })
+    const { session } = await first.h.handlers['sessions.rename']({ sessionId, title: 'Repo tour' })
     expect(session.title).toBe('Repo tour')
     expect(first.notices.some((n) => n.type === 'session_updated' && n.session.title === 'Repo tour')).toBe(true)
     await first.h.close()
     const second = await host(null, dirs)
-    expect((await second.h.listSessions({})).sessions[0]).toMatchObject({ sessionId, title: 'Repo tour' })
-    expect((await second.h.openSession({ sessionId })).session.title).toBe('Repo tour')
-    await expect(second.h.renameSession({ sessionId: 'nope', title: 'x' })).rejects.toMatchObject({ code: 'not_found' })
+    expect((await second.h.handlers['sessions.list']({})).sessions[0]).toMatchObject({ sessionId, title: 'Repo tour' })
+    expect((await second.h.handlers['sessions.open']({ sessionId })).session.title).toBe('Repo tour')
+    await expect(second.h.handlers['sessions.rename']({ sessionId: 'nope', title: 'x' })).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('checks the session before saving a name: none is left for an unknown one, and one of another folder is renamed', async () => {
@@ -181,22 +181,22 @@ describe('renaming and deleting sessions', () => {
     rec.record(f.start({ prompt: 'Old name', cwd: dirs.tmp }))
     rec.record(f.end('completed'))
     await rec.close()
-    expect((await h.renameSession({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({ sessionId: 'elsewhere-1', title: 'New name', cwd: dirs.tmp, status: 'completed' })
-    expect((await h.listSessions({ cwd: dirs.tmp })).sessions).toMatchObject([{ sessionId: 'elsewhere-1', title: 'New name' }])
+    expect((await h.handlers['sessions.rename']({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({ sessionId: 'elsewhere-1', title: 'New name', cwd: dirs.tmp, status: 'completed' })
+    expect((await h.handlers['sessions.list']({ cwd: dirs.tmp })).sessions).toMatchObject([{ sessionId: 'elsewhere-1', title: 'New name' }])
   })
 
   it('moves a finished session to the trash and refuses one that runs', async () => {
     const dirs = folders()
     const slow = scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Bash', { command: 'sleep 30' }), reply.text('Done.')] }])
     const { h, events, notices } = await host(slow, dirs)
-    const { sessionId } = await h.startSession({ prompt: 'Wait', cwd: dirs.cwd })
+    const { sessionId } = await h.handlers['session.start']({ prompt: 'Wait', cwd: dirs.cwd })
     await until(() => events.some((e) => e.type === 'permission_request'), 'the run to be waiting')
-    await expect(h.deleteSession({ sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/stop it before deleting/) })
-    await h.stopAgent({ sessionId, agentId: events.find((e) => e.type === 'agent_start')!.agentId })
+    await expect(h.handlers['sessions.delete']({ sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/stop it before deleting/) })
+    await h.handlers['agent.stop']({ sessionId, agentId: events.find((e) => e.type === 'agent_start')!.agentId })
     await until(() => mainEnded(events, sessionId), 'the stop')
-    expect(await h.deleteSession({ sessionId })).toEqual({ trashed: true })
+    expect(await h.handlers['sessions.delete']({ sessionId })).toEqual({ trashed: true })
     expect(notices.some((n) => n.type === 'session_deleted' && n.sessionId === sessionId)).toBe(true)
-    expect((await h.listSessions({})).sessions).toEqual([])
+    expect((await h.handlers['sessions.list']({})).sessions).toEqual([])
     const trash = join(dirs.home, '.local/share/Trash')
     expect(readdirSync(join(trash, 'files'))).toEqual([sessionId])
     expect(readFileSync(join(trash, 'info', `${sessionId}.trashinfo`), 'utf8')).toContain(`Path=${join(dirs.dataDir, 'sessions', sessionId)}`)

@@ -1,8 +1,8 @@
 // The `trust.*` calls: what a folder brings that would run or grant by itself, and the person's answer.
 // An answer is recorded for exactly the list the person saw, pushed to every window, and applied at once to
 // the sessions working in that folder (an approved server starts for their next agent; a declined one stops).
+import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
-import type { RuntimeHost } from '../../../shared/host'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import { answerTrust, checkFolderTrust, folderKey } from '../trust'
 import type { HostListeners } from './host-listeners'
@@ -40,9 +40,9 @@ export class TrustCalls {
     })
   }
 
-  get: NonNullable<RuntimeHost['getFolderTrust']> = async ({ cwd }) => ({ trust: await this.check(cwd) })
+  get: CallHandler<'trust.get'> = async ({ cwd }) => ({ trust: await this.check(cwd) })
 
-  answer: NonNullable<RuntimeHost['answerFolderTrust']> = async ({ cwd, decision, hash }) => {
+  answer: CallHandler<'trust.answer'> = async ({ cwd, decision, hash }) => {
     const before = await this.check(cwd)
     if (before.state === 'none') throw new HostCallError('conflict', 'This folder brings nothing that runs by itself any more, so there is nothing to answer.')
     await answerTrust(this.o.dataDir, before, decision, hash)

@@ -1,6 +1,6 @@
 // What a call does, in the words of the person who asked for it: for errors such as "Could not send
 // your message: not connected to Fanout." rather than the contract's names.
-import type { CallName } from '../../../shared/ipc-channels'
+import type { CallName } from '../../../shared/ipc-contract'
 import type { ConnectionState } from './types'
 
 const WORDS: Partial<Record<CallName, string>> = {

@@ -1,11 +1,10 @@
 // The desktop transport over a stand-in preload: what a refused call rejects with.
 import { describe, expect, it } from 'vitest'
-import { CALLS } from '../../../shared/ipc-channels'
 import { settingsFieldErrors } from '../../../shared/settings-fields'
 import { createElectronTransport } from './electron-transport'
 import { CallError } from './types'
 
-const preloadAnswering = (result: unknown) => ({ onEvents: () => () => {}, onNotice: () => () => {}, [CALLS['settings.update']]: async () => result })
+const preloadAnswering = (result: unknown) => ({ onEvents: () => () => {}, onNotice: () => () => {}, call: async (name: string) => (name === 'settings.update' ? result : { ok: false, error: { code: 'unknown_call', message: name } }) as never })
 
 describe('electron transport', () => {
   it('rejects a refused call with the sentence for each field, besides its message, ready for the Settings form', async () => {

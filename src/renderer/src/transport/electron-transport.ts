@@ -1,13 +1,13 @@
-// The desktop transport: the preload's `window.fanout`, one named function per call.
+// The desktop transport: the preload's `window.fanout`, whose one `call(name, request)` carries every call.
 import type { AgentEvent } from '../../../shared/events'
-import { CALLS } from '../../../shared/ipc-channels'
 import type { HostNotice, IpcResult } from '../../../shared/ipc-contract'
-import { CallError, callError, type FanoutApi } from './types'
+import { callError, type FanoutApi } from './types'
 
 interface PreloadApi {
   onEvents(listener: (events: AgentEvent[]) => void): () => void
   onNotice(listener: (notice: HostNotice) => void): () => void
-  [method: string]: unknown
+  /** Any call by name: main answers an IpcResult, `unknown_call` for a name the contract lacks. */
+  call(name: string, request: unknown): Promise<IpcResult<unknown>>
 }
 
 declare global {
@@ -20,9 +20,7 @@ export function createElectronTransport(preload: PreloadApi): FanoutApi {
   return {
     mode: 'electron',
     async call(name, request) {
-      const fn = preload[CALLS[name]] as ((req: unknown) => Promise<IpcResult<unknown>>) | undefined
-      if (typeof fn !== 'function') throw new CallError('unknown_call', `This app build has no ${name} call.`)
-      const result = await fn(request ?? {})
+      const result = await preload.call(name, request ?? {})
       if (!result.ok) throw callError(result.error)
       return result.value as never
     },

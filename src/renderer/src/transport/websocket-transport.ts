@@ -4,7 +4,8 @@
 // restart can never connect again: once the server answers but refuses the page, or nothing has answered
 // for a while, it stops trying and says what to do.
 import { pushListeners } from '../../../shared/push-listeners'
-import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, type CallName } from '../../../shared/ipc-channels'
+import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../../shared/ipc-channels'
+import type { CallName } from '../../../shared/ipc-contract'
 import { WS_MAX_FRAME_BYTES, type WsServerMessage } from '../../../shared/ipc-contract'
 import { callWords, notConnectedText } from './call-words'
 import { CallError, callError, type ConnectionState, type FanoutApi } from './types'

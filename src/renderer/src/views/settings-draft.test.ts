@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createRecordingHost } from '../../../shared/testing/recording-host'
 import { draftErrors, draftPatch, toDraft } from './settings-draft'
 
-const settings = async () => (await createRecordingHost().getSettings({})).settings
+const settings = async () => (await createRecordingHost().handlers['settings.get']({})).settings
 
 describe('settings draft', () => {
   it('refuses text in number fields instead of saving it as no limit', async () => {

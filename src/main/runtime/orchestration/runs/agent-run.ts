@@ -13,6 +13,7 @@ import { repairConversation } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { runAgentOnce, type RunHost } from './run-agent-once'
+import { takeStartTurn, type StartTurn } from './start-line'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
@@ -97,6 +98,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const def = handle.definition
   const label = handle.agentType
+  let turn: StartTurn | undefined
 
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
@@ -132,7 +134,9 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
 
     let finished: ChildResult['worktree']
     let stall: (() => void) | null = null
-    const emit = eventFilter(session, handle, req, () => finished)
+    // Siblings started together set up behind the first one's first request (start-line.ts).
+    turn = await takeStartTurn(session, handle.parentId, abort.signal)
+    const emit = eventFilter(session, handle, req, () => finished, turn)
     const result = await runAgentOnce(session, handle, {
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
@@ -186,6 +190,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
     }
     return out
   } finally {
+    turn?.release()
     handle.slot?.release()
     handle.slot = null
     unlink()
@@ -199,7 +204,7 @@ const stallMessage = (ms: number) => `The background agent showed no activity fo
  * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
  * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
  */
-function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree']) {
+function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree'], turn: StartTurn) {
   const state = {
     stalledAfter: null as number | null,
     report: null as ReportIntent | null,
@@ -216,6 +221,7 @@ function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequ
         return
       }
       session.emit(event)
+      if (event.type === 'model_request') turn.release()
       if (event.type === 'agent_start' && req.recordHistory) {
         for (const message of req.history ?? []) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
       }

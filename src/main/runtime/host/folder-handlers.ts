@@ -1,0 +1,16 @@
+// The folder slice of the host's handler table (folder-contract.ts): a folder's agents and MCP servers
+// (agent-folders.ts) and whether the person trusts what it brings (trust-calls.ts).
+import type { CallHandlers } from '../../../shared/call-handlers'
+import type { FolderCallName } from '../../../shared/folder-contract'
+import type { AgentFolders } from './agent-folders'
+import { requireFolder } from './folder-check'
+import type { TrustCalls } from './trust-calls'
+
+export function folderHandlers(folders: AgentFolders, trust: TrustCalls): CallHandlers<FolderCallName> {
+  return {
+    'agents.list': async (req) => folders.listAgents({ cwd: await requireFolder(req.cwd) }),
+    'mcp.list': async (req) => folders.listMcpServers({ cwd: await requireFolder(req.cwd) }),
+    'trust.get': trust.get,
+    'trust.answer': trust.answer
+  }
+}
