@@ -1,6 +1,7 @@
-// What the orchestration helpers (spawn, runs, delivery, resume, task tools) need from their session. Kept
-// as an interface so each helper stays a plain function that tests can read top to bottom, and so the
-// helpers never import the session class itself.
+// Everything the orchestration helpers may be given by their session (session/agent-services.ts offers all
+// of it). No helper takes the whole: each takes the narrow host it uses, a Pick of this (RunHost,
+// SubagentRunHost, MainAgentHost, SpawnHost, DormantContext, TeamHost, MessagingHost, CompactHost,
+// PermissionsHost, DeliveryHost), so the helpers stay plain functions and never import the session.
 import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definition'
 import type { AgentEvent } from '../../../shared/events'
 import type { ContextSettings } from '../compaction/context-settings'

@@ -12,7 +12,7 @@ import { subagentHookRun } from '../../hooks/wiring'
 import { repairConversation } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../../worktrees'
 import type { AgentHandle } from './agent-registry'
-import { runAgentOnce } from './run-agent-once'
+import { runAgentOnce, type RunHost } from './run-agent-once'
 import { takeStartTurn, type StartTurn } from './start-line'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
@@ -21,7 +21,10 @@ const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminde
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
-export function startSubagentRun(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
+/** What a subagent's run needs besides RunHost: its prompt, worktree base, where its report goes, the stall watch and idle(). */
+export type SubagentRunHost = RunHost & Pick<SessionContext, 'systemPrompt' | 'worktreeBaseRef' | 'teammateOf' | 'delivery' | 'backgroundStallMs' | 'track'>
+
+export function startSubagentRun(session: SubagentRunHost, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   if (handle.run) throw new Error(`Agent ${handle.id} is already running.`)
   handle.abort = new AbortController()
   handle.quiet = false
@@ -53,12 +56,12 @@ export function startSubagentRun(session: SessionContext, handle: AgentHandle, r
 }
 
 /** Starts a run of an idle subagent that reads the messages in its inbox; its report goes to `reportTo`. */
-export function startInboxRun(session: SessionContext, handle: AgentHandle, reportTo: string | null): void {
+export function startInboxRun(session: SubagentRunHost, handle: AgentHandle, reportTo: string | null): void {
   const maxTurns = handle.definition?.maxTurns
   startSubagentRun(session, handle, { reportTo, ...(maxTurns !== undefined ? { maxTurns } : {}) })
 }
 
-function emitStatus(session: SessionContext, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
+function emitStatus(session: SubagentRunHost, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
   session.emit({ agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId, ts: Date.now(), type: 'status', status, ...(detail ? { detail } : {}) })
 }
 
@@ -89,7 +92,7 @@ function link(signal: AbortSignal | undefined, child: AbortController): () => vo
   return () => children.delete(child)
 }
 
-async function runOnce(session: SessionContext, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
+async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   const abort = handle.abort
   const unlink = link(req.linkTo, abort)
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
@@ -201,7 +204,7 @@ const stallMessage = (ms: number) => `The background agent showed no activity fo
  * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
  * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
  */
-function eventFilter(session: SessionContext, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree'], turn: StartTurn) {
+function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree'], turn: StartTurn) {
   const state = {
     stalledAfter: null as number | null,
     report: null as ReportIntent | null,
@@ -228,7 +231,7 @@ function eventFilter(session: SessionContext, handle: AgentHandle, req: RunReque
 }
 
 /** Stops a background agent that emits nothing for `backgroundStallMs`. Returns the function that ends the watch. */
-function watchStall(session: SessionContext, handle: AgentHandle, onStall: (ms: number) => void): (() => void) | null {
+function watchStall(session: SubagentRunHost, handle: AgentHandle, onStall: (ms: number) => void): (() => void) | null {
   const limit = session.backgroundStallMs
   if (!Number.isFinite(limit) || limit <= 0) return null
   handle.lastEventAt = Date.now()

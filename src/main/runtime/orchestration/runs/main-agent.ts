@@ -12,7 +12,7 @@ import { repairConversation } from '../../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from '../coordinator/coordinator-prompt'
 import { MAIN_AGENT_TYPE, MAIN_DEFINITION } from '../prompts/main-prompt'
-import { runAgentOnce } from './run-agent-once'
+import { runAgentOnce, type RunHost } from './run-agent-once'
 import type { SessionContext } from '../types'
 
 export interface MainRunOptions {
@@ -20,6 +20,9 @@ export interface MainRunOptions {
   agentType?: string
   maxTurns?: number
 }
+
+/** What the main agent needs besides RunHost: its definition and tools, its prompt, its id and idle(). */
+export type MainAgentHost = RunHost & Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'aliases' | 'availableToolNames' | 'systemPrompt' | 'track'>
 
 export interface MainAgentConfig {
   /** The main agent's model (alias or id); default `sonnet`. */
@@ -45,7 +48,7 @@ export class MainAgent {
   lastResult: AgentRunResult | null = null
 
   constructor(
-    private readonly s: SessionContext,
+    private readonly s: MainAgentHost,
     private readonly config: MainAgentConfig
   ) {}
 

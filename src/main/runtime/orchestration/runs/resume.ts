@@ -9,7 +9,7 @@ import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../../definitio
 import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, transcriptPath, type AgentState } from '../../store'
 import { isSafeId } from '../../store/data-dir'
-import { startInboxRun, startSubagentRun } from './agent-run'
+import { startInboxRun, startSubagentRun, type SubagentRunHost } from './agent-run'
 import { formatTaskNotification } from '../messaging/delivery'
 import { pendingDeliveries, type DeliveryLedger } from '../messaging/delivery-ledger'
 import { isFinished, type AgentHandle } from './agent-registry'
@@ -35,7 +35,8 @@ export function cutOffNote(agents: Array<{ agentId: string; agentType: string; d
   )
 }
 
-export interface DormantContext extends SessionContext {
+/** What loading and resuming agents from disk needs: their definitions and tools, runs, deliveries and the main agent. */
+export interface DormantContext extends SubagentRunHost, Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'availableToolNames' | 'findAgent' | 'mainHandle'> {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
   /** What the transcripts said was owed when the session was reopened (see DeliveryLedger). */

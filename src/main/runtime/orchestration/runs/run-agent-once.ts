@@ -11,7 +11,7 @@ import { compactionHooks } from '../../hooks/wiring'
 import { runAgent, type RunAgentOptions } from '../../loop'
 import type { AgentRunResult, EmitFn } from '../../loop/types'
 import { effortRequest } from '../../model/effort'
-import { compactIdle } from './compact-agent'
+import { compactIdle, type CompactHost } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
@@ -39,7 +39,10 @@ export interface AgentRunSpec {
   emit?: EmitFn
 }
 
-export async function runAgentOnce(session: SessionContext, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
+/** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
+export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'thinking' | 'gate' | 'onError' | 'prepareRun' | 'canUseTool' | 'claimMailbox' | 'durable'>
+
+export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
   try {
     // MCP servers first: their tools are among the ones the agent may be given.

@@ -2,7 +2,9 @@
 // off), what the tools need to sandbox their commands, and a notice, once, when it cannot run here: the
 // person learns that commands which would have run without asking will ask (or, headless, be denied).
 import type { AgentEvent } from '../../../../shared/events'
-import type { SandboxState } from '../../permissions'
+import { isReadOnlyAgent, type SandboxState } from '../../permissions'
+import type { BashSandboxOptions } from '../../tools/bash-sandbox'
+import type { AgentHandle } from '../runs/agent-registry'
 import { SandboxRuntime, sharedSandboxRuntime } from '../../security/sandbox/sandbox-runtime'
 
 export interface SessionSandboxOptions {
@@ -11,6 +13,12 @@ export interface SessionSandboxOptions {
   emit: (event: AgentEvent) => void
   /** Replaces the process's sandbox (tests: one with a missing bubblewrap). */
   runtime?: SandboxRuntime
+  /** The domains commands may reach (the permission settings', read at each reload). */
+  allowedDomains: () => string[]
+  /** Files no sandboxed command may read (Fanout's credentials; where they are is asked at each build). */
+  secretFiles: () => string[]
+  /** Environment variables passed to commands beyond the safe defaults. */
+  passEnv?: string[]
 }
 
 export function sandboxUnavailableNotice(reason: string, headless: boolean): string {
@@ -31,6 +39,18 @@ export class SessionSandbox {
     if (this.opts.runtime) return this.opts.runtime
     const off = this.disabledBy()
     return off ? new SandboxRuntime({ disabledReason: `it is turned off by ${off}` }) : sharedSandboxRuntime()
+  }
+
+  /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
+  forAgent(handle: AgentHandle): BashSandboxOptions {
+    const { allowedDomains, secretFiles, passEnv } = this.opts
+    return {
+      runtime: this.runtime(),
+      floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
+      allowedDomains,
+      secretFiles: secretFiles(),
+      ...(passEnv ? { passEnv } : {})
+    }
   }
 
   /** Whether commands can be sandboxed; the first "no" is told to the person as a notice on the main agent. */

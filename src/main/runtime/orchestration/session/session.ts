@@ -1,62 +1,51 @@
 // A session: one conversation with a main agent and every subagent it spawns. It owns the event bus, the
-// agent registry, the spawn limits and (with a data folder) the transcripts and agent state, and wires up
-// what serves its agents: definitions and prompts (session-definitions.ts), settings and trust
-// (session-settings.ts), tools (tools/session-tools.ts), permission requests (session-permissions.ts) and
-// delivery (messaging/delivery.ts). Adapters (CLI, app, browser mode) create or reopen one and subscribe to
-// its events.
-import { randomBytes, randomUUID } from 'node:crypto'
+// agent registry, the spawn limits and (with a data folder) the transcripts, agent state and lock; it builds
+// its parts (definitions, settings and trust, permissions, sandbox, extensions) and from them the services
+// its agents are given (agent-services.ts: tools, prompts, main agent, delivery, team), which the helpers
+// get instead of the session. Reopening restores its agents through restore-agents.ts. Adapters (CLI, app,
+// browser mode) create or reopen one, subscribe to its events and use its public methods below.
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../../shared/agent-definition'
+import type { LoadedAgent, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../../shared/events'
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from '../../compaction/context-settings'
 import { EventRedactor } from '../../../../shared/redact-events'
 import type { FolderTrust } from '../../../../shared/trust'
 import type { Usage } from '../../../../shared/usage'
 import { reminderBlock } from '../../loop'
-import type { AgentRunResult, CanUseTool } from '../../loop/types'
+import type { AgentRunResult } from '../../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../../permissions'
-import { checkDataDirWritable, credentialsPath, listAgentStates, loadAgentForResume, openSession, repairConversation, resolveDataDir, SessionNotFoundError, sessionDir } from '../../store'
+import { checkDataDirWritable, openSession, SessionNotFoundError, sessionDir } from '../../store'
 import { acquireSessionLock, type SessionLock } from '../../store/session-lock'
-import { isReadOnlyAgent } from '../../permissions'
-import type { PathPolicy } from '../../security/path-policy'
-import type { BashSandboxOptions } from '../../tools/bash-sandbox'
-import type { Tool } from '../../tools/define-tool'
-import { AgentWorkReview } from '../../review'
-import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree, type WorktreeBaseRef } from '../../worktrees'
-import { startInboxRun } from '../runs/agent-run'
+import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../../worktrees'
 import { compactById, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
 import { budgetedClient } from '../runs/budget'
-import { Coordinator } from '../coordinator/coordinator'
-import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
-import { Deliveries } from '../messaging/delivery'
-import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
+import type { Coordinator } from '../coordinator/coordinator'
+import type { DeliveryLedger } from '../messaging/delivery-ledger'
 import { EventBus } from '../messaging/event-bus'
-import { SessionExtensions } from './extensions'
+import type { SessionExtensions } from './extensions'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from '../runs/limits'
-import { MainAgent, type MainAgentConfig } from '../runs/main-agent'
-import { OutputLogs, type OutputLog } from '../runs/output-log'
+import type { MainAgentConfig } from '../runs/main-agent'
+import { OutputLogs } from '../runs/output-log'
 import { SessionPersistence } from '../runs/persistence'
-import type { SkillEntry } from '../../context/skill-index'
-import { DormantAgents, resumeInterrupted, taskOf, type DormantContext, type ResumeReport } from '../runs/resume'
-import { claimMailbox, sendMessage, type SendOutcome } from '../messaging/send-message'
-import { SessionDefinitions } from './session-definitions'
+import type { ResumeReport } from '../runs/resume'
+import { sendMessage, type SendOutcome } from '../messaging/send-message'
+import { AgentServices } from './agent-services'
+import { restoreAgents, resumeAgents } from './restore-agents'
+import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
-import { SessionPermissions } from './session-permissions'
-import { SessionSandbox } from './session-sandbox'
-import { SessionSettings } from './session-settings'
-import { SessionTools } from '../tools/session-tools'
-import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
-import { memberDefinitionFor, TeamManager } from '../team'
-import type { SessionContext } from '../types'
+import type { SessionPermissions } from './session-permissions'
+import type { SessionSandbox } from './session-sandbox'
+import type { SessionSettings } from './session-settings'
 
 const tokensOf = (u: Usage): number => u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
 
-export class AgentSession implements SessionContext {
+export class AgentSession {
   readonly sessionId: string
   readonly home: string
   readonly bus = new EventBus()
@@ -75,29 +64,18 @@ export class AgentSession implements SessionContext {
   openNotes: string[] = []
   /** Of those, what the person must be told wherever they look (a state file that could not be used). */
   openWarnings: string[] = []
-  private readonly definitions: SessionDefinitions
   private readonly outputLogs: OutputLogs
-  private readonly runs = new Set<Promise<unknown>>()
-  private readonly dormant: DormantAgents
   private readonly persistence: SessionPersistence | null
   private readonly permissions: SessionPermissions
+  private readonly mainConfig: MainAgentConfig
   /** The Bash sandbox as this session uses it. */
   readonly sandbox: SessionSandbox
-  private readonly tools: SessionTools
-  private readonly main: MainAgent
-  private readonly mainConfig: MainAgentConfig
+  /** What the session gives its agents (tools, prompts, permissions, main agent, team…): handed to the helpers instead of the session. */
+  private readonly services: AgentServices
   /** The recorded session this one reopened: its title, its agents, what it had spent before the restart, and when it began and last did something. */
   reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
-  /** What the transcripts said was still owed when the session was reopened (empty for a new one). */
-  ledger: DeliveryLedger = DeliveryLedger.empty()
-  /** Set in coordinator mode: the current phase and the SetPhase tool. */
-  coordinator: Coordinator | null = null
-  /** The session's agent team (one at a time), its durable task list and tools. */
-  readonly team: TeamManager
-  /** How text and reports reach this session's agents. */
-  readonly delivery: Deliveries
   /** What the files say as of the last reload (trust, effort, worktree.baseRef). */
   private readonly settings: SessionSettings
 
@@ -124,48 +102,44 @@ export class AgentSession implements SessionContext {
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
     this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError, owned: lock !== null }) : null
     this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
-    this.extensions = new SessionExtensions({
+    // emit and track are read late: both exist once the constructor is done, before anything runs.
+    const parts = buildSessionParts({ options, sessionId: this.sessionId, home: this.home, mainAgentId: this.mainAgentId, registry: this.registry, toolOutputDir: this.toolOutputDir, mainConfig: this.mainConfig, emit: (e) => this.emit(e), track: (work) => this.services.track(work) })
+    this.extensions = parts.extensions
+    this.sandbox = parts.sandbox
+    this.permissions = parts.permissions
+    this.settings = parts.settings
+    this.services = new AgentServices({
+      options,
       sessionId: this.sessionId,
-      cwd: options.cwd,
       home: this.home,
       mainAgentId: this.mainAgentId,
-      dataDir: options.dataDir,
+      client: this.client,
+      aliases: this.aliases,
       registry: this.registry,
-      emit: (e) => this.emit(e),
-      track: (work) => this.track(work),
-      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
-      ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
-      ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
-      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+      gate: this.gate,
+      bus: this.bus,
+      backgroundStallMs: this.backgroundStallMs,
+      contextSettings: this.contextSettings,
+      toolOutputDir: this.toolOutputDir,
+      teamLog: join(files, 'team', 'log.jsonl'),
+      emit: this.emit,
+      onError: this.onError,
+      ...parts,
+      outputLogs: this.outputLogs,
+      persistence: this.persistence,
+      mainConfig: this.mainConfig
     })
-    this.definitions = new SessionDefinitions({ cwd: options.cwd, home: this.home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
-    this.sandbox = new SessionSandbox(
-      { sessionId: this.sessionId, mainAgentId: this.mainAgentId, emit: (e) => this.emit(e), ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}) },
-      () => this.permissions.settings?.sandbox.disabledBy,
-      () => options.headless === true
-    )
-    this.permissions = new SessionPermissions(this, options)
-    this.settings = new SessionSettings({ options, home: this.home, definitions: this.definitions, extensions: this.extensions, permissions: this.permissions, mainConfig: this.mainConfig })
-    this.tools = new SessionTools(this, {
-      ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
-      ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
-      outputTail: (h) => this.outputLogs.get(h.id)?.tail()
-    })
-    this.main = new MainAgent(this, this.mainConfig)
-    this.delivery = new Deliveries({ sessionId: this.sessionId, mainAgentId: this.mainAgentId, registry: this.registry, emit: this.emit, main: this.main, startRun: (h, reportTo) => startInboxRun(this, h, reportTo) })
-    this.dormant = new DormantAgents(this.dormantContext())
-    this.team = new TeamManager(this, join(files, 'team', 'log.jsonl'))
-    if (options.coordinator) this.enableCoordinator()
+    if (options.coordinator) this.services.enableCoordinator()
   }
 
-  /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
-  private enableCoordinator(): void {
-    this.coordinator ??= new Coordinator(this)
-    this.mainConfig.coordinator = true
+  /** Set in coordinator mode: the current phase and the SetPhase tool. */
+  get coordinator(): Coordinator | null {
+    return this.services.coordinator
   }
 
-  get teamsEnabled(): boolean {
-    return this.options.teams === true || this.coordinator !== null
+  /** What the transcripts said was still owed when the session was reopened (empty for a new one). */
+  get ledger(): DeliveryLedger {
+    return this.services.ledger
   }
 
   subscribe(listener: (event: AgentEvent) => void): () => void {
@@ -216,40 +190,9 @@ export class AgentSession implements SessionContext {
     session.openNotes.push(...opened.notes)
     session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
     await session.reload()
-    // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
-    const ledger = DeliveryLedger.fromTranscripts(opened.agents)
-    ledger.addLaunched((await listAgentStates(options.dataDir, options.sessionId)).states)
-    session.ledger = ledger
-    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
-    // A crash cut the main agent off: it is idle now, and says so until it runs again.
-    const cutOff = opened.interrupted.some((e) => e.agentId === session.mainAgentId)
-    if (main) {
-      session.openNotes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
-      // A broken state file costs nothing (the history comes from the transcript), but the person is told.
-      session.openWarnings.push(...main.notes.filter((n) => n.includes('could not be used')))
-      let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
-      if (agentType === COORDINATOR_AGENT_TYPE) {
-        session.enableCoordinator()
-        agentType = undefined
-      }
-      session.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
-      // The effort chosen when the session began (not its definition's own, which applies anyway).
-      if (main.state?.effort !== undefined && !main.state.definition.file) {
-        session.settings.restoredEffort = main.state.effort
-        session.settings.applyEffort()
-      }
-      session.coordinator?.restore(main.messages)
-      // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
-      const { inbox, received } = pendingDeliveries(main.events)
-      const handle = session.mainHandle()
-      handle.inbox.push(...inbox)
-      for (const id of received) handle.received.add(id)
-      // Cut off before its first turn was written: the person's prompt is what it starts again from.
-      if (!main.messages.length) Object.assign(handle, taskOf(main.state, main.events))
-    } else if (cutOff) session.main.restore([], undefined, 'interrupted')
-    session.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== session.mainAgentId)
-    await session.team.load()
-    await session.delivery.deliverOwed(ledger.owedReports, opened.index, (id) => session.findAgent(id))
+    const restored = await restoreAgents(session.services, session.settings, opened, { dataDir: options.dataDir, cwd })
+    session.openNotes.push(...restored.notes)
+    session.openWarnings.push(...restored.warnings)
     return session
   }
 
@@ -258,12 +201,12 @@ export class AgentSession implements SessionContext {
   }
 
   get mainPermissionMode(): PermissionMode {
-    return this.main.modeFor(undefined)
+    return this.services.mainPermissionMode
   }
 
   /** The main agent's last finished run (after idle(), the answer to the last prompt or report). */
   get lastResult(): AgentRunResult | null {
-    return this.main.lastResult
+    return this.services.main.lastResult
   }
 
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -299,23 +242,6 @@ export class AgentSession implements SessionContext {
     return this.mainConfig.effort
   }
 
-  worktreeBaseRef(): WorktreeBaseRef {
-    return this.settings.baseRef
-  }
-
-  /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
-  requestMergeHost(handle: AgentHandle): RequestMergeHost {
-    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
-    return {
-      cwd: this.cwd,
-      review,
-      mode: () => handle.permissionMode,
-      agentId: async (name) => (await this.findAgent(name))?.id,
-      consent: (ctx, input, reason) => this.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
-      strategy: async () => (await this.options.mergeStrategy?.()) ?? 'merge'
-    }
-  }
-
   readonly onError = (err: Error): void => {
     if (this.options.onError) this.options.onError(err)
     else console.error(`fanout: ${err.message}`)
@@ -338,117 +264,37 @@ export class AgentSession implements SessionContext {
     this.extensions.onEvent(event)
   }
 
+  /** Effective agent definitions (the CLI's list of agent types). */
   agents(): Map<string, LoadedAgent> {
-    return this.definitions.agents()
+    return this.services.agents()
   }
 
-  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
-  skills(): SkillEntry[] {
-    return this.definitions.skills()
-  }
-
+  /** Skills the model can invoke (the CLI's init line). */
   skillNames(): string[] {
-    return this.skills()
-      .filter((s) => s.modelInvocable)
+    return this.services
+      .skills()
+      .filter((skill) => skill.modelInvocable)
       .map((s) => s.name)
   }
 
-  newAgentId(): string {
-    return `a${randomBytes(8).toString('hex')}`
+  /** An agent by id or name: running or finished here, or (after a restart) loaded from disk. */
+  findAgent(idOrName: string): Promise<AgentHandle | undefined> {
+    return this.services.findAgent(idOrName)
   }
 
-  availableToolNames(): string[] {
-    return this.tools.names()
-  }
-
-  get hooks() {
-    return this.extensions.hooks
-  }
-
-  teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
-    const team = this.team.active()
-    const member = team?.members.find((m) => m.agentId === handle.id)
-    return team && member ? { teammateName: member.name, teamName: team.name } : null
-  }
-
-  prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
-    return this.extensions.prepareRun(handle, def)
-  }
-
-  buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
-    return this.tools.build(handle, names)
-  }
-
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
-    // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
-  }
-
-  canUseTool(handle: AgentHandle): CanUseTool | undefined {
-    return this.permissions.canUseTool(handle)
-  }
-
-  /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
-  bashSandbox(handle: AgentHandle): BashSandboxOptions {
-    return {
-      runtime: this.sandbox.runtime(),
-      floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
-      allowedDomains: () => this.permissions.settings?.sandbox.allowedDomains ?? [],
-      secretFiles: [credentialsPath(this.options.dataDir ?? resolveDataDir())],
-      ...(this.options.passEnvironment ? { passEnv: this.options.passEnvironment } : {})
-    }
-  }
-
-  /** The one path check for this agent's tools and permission decisions. */
-  pathPolicy(handle: AgentHandle): PathPolicy {
-    return this.permissions.pathPolicy(handle)
-  }
-
-  outputLog(handle: AgentHandle): OutputLog {
-    return this.outputLogs.for(handle.id)
-  }
-
-  track(run: Promise<unknown>): void {
-    this.runs.add(run)
-    const done = () => this.runs.delete(run)
-    run.then(done, done)
-  }
-
+  /** The main agent's handle. */
   mainHandle(): AgentHandle {
-    return this.main.getHandle()
-  }
-
-  async findAgent(idOrName: string): Promise<AgentHandle | undefined> {
-    const live = this.registry.find(idOrName)
-    if (live || !this.dataDir) return live
-    return this.dormant.find(idOrName)
-  }
-
-  /** This session as the resume helpers see it; only called when it has a data folder. */
-  private dormantContext(): DormantContext {
-    return this as AgentSession & { dataDir: string }
-  }
-
-  claimMailbox(handle: AgentHandle): Promise<void> {
-    return claimMailbox(this, handle)
-  }
-
-  durable(agentId: string): Promise<void> {
-    return this.persistence ? this.persistence.flushAgent(agentId) : Promise.resolve()
-  }
-
-  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
-    return this.persistence ? this.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
+    return this.services.mainHandle()
   }
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
   run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
     // Its conversation may say those agents work in the background: it must not wait for their reports.
-    const note = this.dormant.takeCutOffNote()
-    if (!note) return this.main.run(prompt, opts)
+    const note = this.services.dormant.takeCutOffNote()
+    if (!note) return this.services.main.run(prompt, opts)
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
     const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(note)]
-    return this.main.run(blocks, opts)
+    return this.services.main.run(blocks, opts)
   }
 
   /**
@@ -457,7 +303,7 @@ export class AgentSession implements SessionContext {
    * idle agent's compaction fails (its conversation is then unchanged).
    */
   compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
-    return compactById(this, this.main, agentId, instructions)
+    return compactById(this.services, this.services.main, agentId, instructions)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */
@@ -471,7 +317,7 @@ export class AgentSession implements SessionContext {
    * started yet): kept in its durable mailbox (needs a dataDir). Throws when it cannot be delivered at all.
    */
   sendMessage(to: string, message: string, from = 'user', summary?: string): Promise<SendOutcome> {
-    return sendMessage(this, to, message, from, summary)
+    return sendMessage(this.services, to, message, from, summary)
   }
 
   /**
@@ -481,7 +327,7 @@ export class AgentSession implements SessionContext {
   respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
     const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
     this.permissions.respond(requestId, decision)
-    return watcher ? this.durable(watcher) : Promise.resolve()
+    return watcher ? this.services.durable(watcher) : Promise.resolve()
   }
 
   /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */
@@ -493,20 +339,8 @@ export class AgentSession implements SessionContext {
    * Restarts the agents a crash or quit cut off (never ones the person stopped), and those with deliveries
    * waiting that they were about to read; needs a dataDir.
    */
-  async resumeInterrupted(): Promise<ResumeReport> {
-    if (!this.dataDir) return { resumed: [], problems: [] }
-    const report = await resumeInterrupted(this.dormantContext(), (note) => {
-      const main = this.mainHandle()
-      if (main.task !== undefined && !main.messages.length) this.delivery.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
-      main.task = undefined
-      this.delivery.deliver(main, note, { from: 'fanout' })
-    })
-    // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
-    if (!report.resumed.includes(this.mainAgentId) && this.mainHandle().inbox.length) {
-      this.main.wake()
-      report.resumed.unshift(this.mainAgentId)
-    }
-    return report
+  resumeInterrupted(): Promise<ResumeReport> {
+    return this.dataDir ? resumeAgents(this.services as AgentServices & { dataDir: string }) : Promise.resolve({ resumed: [], problems: [] })
   }
 
   /** Fanout worktrees of this folder's repository whose agent is not running here: left behind by a crash, or kept work. */
@@ -537,12 +371,13 @@ export class AgentSession implements SessionContext {
 
   /** Resolves once nothing runs: the main agent, every subagent (background ones too), and the runs their reports wake. */
   async idle(): Promise<void> {
-    while (this.runs.size) await Promise.allSettled([...this.runs])
+    const { runs } = this.services
+    while (runs.size) await Promise.allSettled([...runs])
   }
 
   /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
   async flush(): Promise<void> {
-    await this.team.flush()
+    await this.services.team.flush()
     await Promise.all([this.persistence?.flush(), this.outputLogs.flush()])
   }
 
@@ -550,7 +385,7 @@ export class AgentSession implements SessionContext {
   async close(): Promise<void> {
     try {
       await this.extensions.close()
-      await this.team.flush()
+      await this.services.team.flush()
       await this.outputLogs.flush()
       await this.persistence?.close()
     } finally {

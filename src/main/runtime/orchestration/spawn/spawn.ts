@@ -9,7 +9,7 @@ import { resolveModel } from '../../model/aliases'
 import { effectiveMode } from '../../permissions'
 import type { ToolContext, ToolResult } from '../../tools/define-tool'
 import { readRepo } from '../../worktrees'
-import { startSubagentRun } from '../runs/agent-run'
+import { startSubagentRun, type SubagentRunHost } from '../runs/agent-run'
 import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
 import { FORK_AGENT_TYPE, forkMessages } from './fork'
@@ -51,7 +51,10 @@ export function depthLimitNote(depth: number, maxDepth: number): string {
   return `You have no Agent tool: you run at nesting depth ${depth}, the session's limit (maxDepth ${maxDepth}), so you cannot start agents. Do the work yourself with your other tools, and say so in your report if it needed more hands.`
 }
 
-export async function spawnSubagent(session: SessionContext, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
+/** What the Agent tool needs besides a subagent's run: definitions, tool names, ids, output logs, launch records and agents by name. */
+export type SpawnHost = SubagentRunHost & Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLog' | 'recordLaunch'>
+
+export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
   if (input.resume) return resumeSubagent(session, parent, input, ctx)
   const depth = parent.depth + 1
@@ -114,7 +117,7 @@ export async function spawnSubagent(session: SessionContext, parent: AgentHandle
 }
 
 /** What the agent will be: its definition, model, tools and mode, or a refusal sentence. */
-function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInput, depth: number): Plan | string {
+function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, depth: number): Plan | string {
   const agentType = input.subagent_type ?? DEFAULT_SUBAGENT_TYPE
   if (parent.allowedAgentTypes && !parent.allowedAgentTypes.includes(agentType))
     return `This agent may only start these agent types: ${parent.allowedAgentTypes.join(', ')}; '${agentType}' is not one of them.`
@@ -164,7 +167,7 @@ function plan(session: SessionContext, parent: AgentHandle, input: AgentToolInpu
 }
 
 /** `resume: <agentId>`: the agent continues with its full history and the prompt as its next message. */
-async function resumeSubagent(session: SessionContext, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
+async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   const id = input.resume as string
   let handle: AgentHandle | undefined
   try {

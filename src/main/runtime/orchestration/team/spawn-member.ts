@@ -4,7 +4,7 @@
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { resolveAgentTools } from '../../definitions'
 import { resolveModel } from '../../model/aliases'
-import { startSubagentRun } from '../runs/agent-run'
+import { startSubagentRun, type SubagentRunHost } from '../runs/agent-run'
 import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool'
 import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn/spawn'
@@ -64,7 +64,7 @@ export function planMember(s: Pick<SessionContext, 'agents' | 'aliases' | 'avail
  * Registers the member's agent and starts its first run. Its definition stays the plain one (what state.json
  * records); the session adds the team instructions to its prompt for as long as it is a member.
  */
-export function startMember(s: SessionContext, lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
+export function startMember(s: SubagentRunHost, lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
   s.gate.admit()
   const handle = newAgentHandle({
     id: agentId,

@@ -8,14 +8,16 @@ import type { TeamMember, TeamRequest, TeamRequestType, TeamSnapshot } from '../
 import type { HookRunner } from '../../hooks/runner'
 import type { ToolResult } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
-import { sendMessage } from '../messaging/send-message'
+import { sendMessage, type MessagingHost } from '../messaging/send-message'
 import { planMember, startMember, type MemberInput, type MemberPlan } from './spawn-member'
 import { TeamBoard } from './team-board'
 import type { OpOutcome } from './team-fold'
 import { LEAD, type TeamOpInput } from './team-ops'
+import type { SubagentRunHost } from '../runs/agent-run'
 import type { SessionContext } from '../types'
 
-export interface TeamHost extends SessionContext {
+/** What the team needs from its session: members' plans and runs, their messages, ids, events and hooks. */
+export interface TeamHost extends SubagentRunHost, MessagingHost, Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId'> {
   subscribe(listener: (event: AgentEvent) => void): () => void
   /** The session's hooks (TaskCompleted). */
   readonly hooks?: HookRunner

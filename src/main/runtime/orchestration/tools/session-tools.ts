@@ -10,17 +10,19 @@ import { AGENT_TOOL_NAME, agentToolDescription, createAgentTool, type AgentToolI
 import type { Coordinator } from '../coordinator/coordinator'
 import { SET_PHASE_TOOL_NAME } from '../coordinator/coordinator-prompt'
 import type { SessionExtensions } from '../session/extensions'
-import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME } from '../messaging/send-message'
+import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingHost } from '../messaging/send-message'
 import { createSkillTool, SKILL_TOOL_NAME } from './skill-tool'
 import type { SkillEntry } from '../../context/skill-index'
 import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
-import { spawnSubagent } from '../spawn/spawn'
+import { spawnSubagent, type SpawnHost } from '../spawn/spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
 import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from '../team'
-import type { SessionContext } from '../types'
 
-/** What the tools need from their session (read when tools are built, so a later coordinator or team counts). */
-export interface ToolsHost extends SessionContext {
+/**
+ * What the tools need from their session (read when tools are built, so a later coordinator or team counts):
+ * what the Agent tool spawns with and SendMessage delivers with, and the parts below.
+ */
+export interface ToolsHost extends SpawnHost, MessagingHost {
   skills(): readonly SkillEntry[]
   readonly coordinator: Coordinator | null
   readonly teamsEnabled: boolean

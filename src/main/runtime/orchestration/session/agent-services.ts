@@ -1,0 +1,253 @@
+// What a session gives its agents: definitions and prompts, tools, permission checks, the Bash sandbox, MCP
+// servers and hooks, output logs, durable state and mailboxes, the main agent, deliveries, dormant agents and
+// the team. The session builds one of these from its parts and hands it (never itself) to the run, spawn,
+// delivery, resume and team helpers, each of which types it by the narrow host it needs (RunHost,
+// SpawnHost, DormantContext, TeamHost, …). The session keeps its lifecycle and public surface.
+import { randomBytes } from 'node:crypto'
+import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../../shared/agent-definition'
+import type { AgentEvent } from '../../../../shared/events'
+import type { ContextSettings } from '../../compaction/context-settings'
+import type { SkillEntry } from '../../context/skill-index'
+import type { CanUseTool } from '../../loop/types'
+import type { ModelAliases } from '../../model/aliases'
+import type { ModelClient } from '../../model/types'
+import { AgentWorkReview } from '../../review'
+import type { PathPolicy } from '../../security/path-policy'
+import type { BashSandboxOptions } from '../../tools/bash-sandbox'
+import type { Tool } from '../../tools/define-tool'
+import type { WorktreeBaseRef } from '../../worktrees'
+import { Coordinator } from '../coordinator/coordinator'
+import { Deliveries } from '../messaging/delivery'
+import { DeliveryLedger } from '../messaging/delivery-ledger'
+import type { EventBus } from '../messaging/event-bus'
+import { claimMailbox } from '../messaging/send-message'
+import { startInboxRun } from '../runs/agent-run'
+import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
+import type { SpawnGate } from '../runs/limits'
+import { MainAgent, type MainAgentConfig } from '../runs/main-agent'
+import type { OutputLog, OutputLogs } from '../runs/output-log'
+import type { SessionPersistence } from '../runs/persistence'
+import { DormantAgents } from '../runs/resume'
+import { memberDefinitionFor, TeamManager } from '../team'
+import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
+import { SessionTools } from '../tools/session-tools'
+import type { SessionContext } from '../types'
+import type { SessionExtensions } from './extensions'
+import type { SessionDefinitions } from './session-definitions'
+import type { AgentSessionOptions } from './session-options'
+import type { SessionPermissions } from './session-permissions'
+import type { SessionSandbox } from './session-sandbox'
+import type { SessionSettings } from './session-settings'
+
+/** What the session fixed when it began, and the parts it built, that its agents are served from. */
+export interface ServiceParts {
+  options: AgentSessionOptions
+  sessionId: string
+  home: string
+  mainAgentId: string
+  client: ModelClient
+  aliases: ModelAliases
+  registry: AgentRegistry
+  gate: SpawnGate
+  bus: EventBus
+  backgroundStallMs: number
+  contextSettings: ContextSettings
+  toolOutputDir: string
+  /** The team's durable log. */
+  teamLog: string
+  emit(event: AgentEvent): void
+  onError(err: Error): void
+  definitions: SessionDefinitions
+  extensions: SessionExtensions
+  permissions: SessionPermissions
+  sandbox: SessionSandbox
+  settings: SessionSettings
+  outputLogs: OutputLogs
+  persistence: SessionPersistence | null
+  mainConfig: MainAgentConfig
+}
+
+export class AgentServices implements SessionContext {
+  readonly sessionId: string
+  readonly home: string
+  readonly cwd: string
+  readonly mainAgentId: string
+  readonly dataDir: string | undefined
+  readonly client: ModelClient
+  readonly aliases: ModelAliases
+  readonly registry: AgentRegistry
+  readonly gate: SpawnGate
+  readonly backgroundStallMs: number
+  readonly contextSettings: ContextSettings
+  readonly toolOutputDir: string
+  readonly emit: (event: AgentEvent) => void
+  readonly onError: (err: Error) => void
+  readonly extensions: SessionExtensions
+  readonly tools: SessionTools
+  readonly main: MainAgent
+  /** How text and reports reach this session's agents. */
+  readonly delivery: Deliveries
+  readonly dormant: DormantAgents
+  /** The session's agent team (one at a time), its durable task list and tools. */
+  readonly team: TeamManager
+  /** Set in coordinator mode: the current phase and the SetPhase tool. */
+  coordinator: Coordinator | null = null
+  /** What the transcripts said was still owed when the session was reopened (empty for a new one). */
+  ledger: DeliveryLedger = DeliveryLedger.empty()
+  /** The runs idle() waits for. */
+  readonly runs = new Set<Promise<unknown>>()
+
+  constructor(private readonly p: ServiceParts) {
+    const { options } = p
+    this.sessionId = p.sessionId
+    this.home = p.home
+    this.cwd = options.cwd
+    this.mainAgentId = p.mainAgentId
+    this.dataDir = options.dataDir
+    this.client = p.client
+    this.aliases = p.aliases
+    this.registry = p.registry
+    this.gate = p.gate
+    this.backgroundStallMs = p.backgroundStallMs
+    this.contextSettings = p.contextSettings
+    this.toolOutputDir = p.toolOutputDir
+    this.emit = p.emit
+    this.onError = p.onError
+    this.extensions = p.extensions
+    this.tools = new SessionTools(this, {
+      ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
+      ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
+      outputTail: (h) => p.outputLogs.get(h.id)?.tail()
+    })
+    this.main = new MainAgent(this, p.mainConfig)
+    this.delivery = new Deliveries({ sessionId: this.sessionId, mainAgentId: this.mainAgentId, registry: this.registry, emit: this.emit, main: this.main, startRun: (h, reportTo) => startInboxRun(this, h, reportTo) })
+    // Only asked for agents on disk, so only with a data folder.
+    this.dormant = new DormantAgents(this as AgentServices & { dataDir: string })
+    this.team = new TeamManager(this, p.teamLog)
+  }
+
+  /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
+  enableCoordinator(): void {
+    this.coordinator ??= new Coordinator(this)
+    this.p.mainConfig.coordinator = true
+  }
+
+  get teamsEnabled(): boolean {
+    return this.p.options.teams === true || this.coordinator !== null
+  }
+
+  get mainPermissionMode(): PermissionMode {
+    return this.main.modeFor(undefined)
+  }
+
+  get thinking(): boolean | undefined {
+    return this.p.settings.thinking
+  }
+
+  get hooks() {
+    return this.extensions.hooks
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    return this.p.bus.subscribe(listener)
+  }
+
+  agents(): Map<string, LoadedAgent> {
+    return this.p.definitions.agents()
+  }
+
+  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
+  skills(): SkillEntry[] {
+    return this.p.definitions.skills()
+  }
+
+  newAgentId(): string {
+    return `a${randomBytes(8).toString('hex')}`
+  }
+
+  availableToolNames(): string[] {
+    return this.tools.names()
+  }
+
+  worktreeBaseRef(): WorktreeBaseRef {
+    return this.p.settings.baseRef
+  }
+
+  teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
+    const team = this.team.active()
+    const member = team?.members.find((m) => m.agentId === handle.id)
+    return team && member ? { teammateName: member.name, teamName: team.name } : null
+  }
+
+  prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
+    return this.extensions.prepareRun(handle, def)
+  }
+
+  buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
+    return this.tools.build(handle, names)
+  }
+
+  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
+    // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
+    return this.p.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
+  }
+
+  canUseTool(handle: AgentHandle): CanUseTool | undefined {
+    return this.p.permissions.canUseTool(handle)
+  }
+
+  /** How this agent's Bash commands are sandboxed (see SessionSandbox.forAgent). */
+  bashSandbox(handle: AgentHandle): BashSandboxOptions {
+    return this.p.sandbox.forAgent(handle)
+  }
+
+  /** The one path check for this agent's tools and permission decisions. */
+  pathPolicy(handle: AgentHandle): PathPolicy {
+    return this.p.permissions.pathPolicy(handle)
+  }
+
+  /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
+  requestMergeHost(handle: AgentHandle): RequestMergeHost {
+    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
+    return {
+      cwd: this.cwd,
+      review,
+      mode: () => handle.permissionMode,
+      agentId: async (name) => (await this.findAgent(name))?.id,
+      consent: (ctx, input, reason) => this.p.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
+      strategy: async () => (await this.p.options.mergeStrategy?.()) ?? 'merge'
+    }
+  }
+
+  outputLog(handle: AgentHandle): OutputLog {
+    return this.p.outputLogs.for(handle.id)
+  }
+
+  track(run: Promise<unknown>): void {
+    this.runs.add(run)
+    const done = () => this.runs.delete(run)
+    run.then(done, done)
+  }
+
+  mainHandle(): AgentHandle {
+    return this.main.getHandle()
+  }
+
+  async findAgent(idOrName: string): Promise<AgentHandle | undefined> {
+    const live = this.registry.find(idOrName)
+    if (live || !this.dataDir) return live
+    return this.dormant.find(idOrName)
+  }
+
+  claimMailbox(handle: AgentHandle): Promise<void> {
+    return claimMailbox(this, handle)
+  }
+
+  durable(agentId: string): Promise<void> {
+    return this.p.persistence ? this.p.persistence.flushAgent(agentId) : Promise.resolve()
+  }
+
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
+    return this.p.persistence ? this.p.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
+  }
+}

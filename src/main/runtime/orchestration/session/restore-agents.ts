@@ -1,0 +1,74 @@
+// Reopening a recorded session after a restart: what its transcripts say is still owed, the main agent's
+// conversation (and coordinator mode, effort, inbox) as it was left, the subagents a crash cut off, the
+// team, and the reports owed to agents. The session calls restoreAgents once, right after its first reload;
+// resumeAgents when the person (or the CLI) asks for the cut-off agents to go on.
+import { listAgentStates, loadAgentForResume, repairConversation, type OpenedSession } from '../../store'
+import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
+import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
+import { resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
+import type { AgentServices } from './agent-services'
+import type { SessionSettings } from './session-settings'
+
+/** What the person is told about the reopened session: notes, and of those the ones to show wherever they look. */
+export interface RestoreNotes {
+  notes: string[]
+  warnings: string[]
+}
+
+export async function restoreAgents(services: AgentServices, settings: Pick<SessionSettings, 'restoredEffort' | 'applyEffort'>, opened: OpenedSession, where: { dataDir: string; cwd: string }): Promise<RestoreNotes> {
+  const { sessionId, mainAgentId } = services
+  const notes: string[] = []
+  const warnings: string[] = []
+  // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
+  const ledger = DeliveryLedger.fromTranscripts(opened.agents)
+  ledger.addLaunched((await listAgentStates(where.dataDir, sessionId)).states)
+  services.ledger = ledger
+  const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, { sessionCwd: where.cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
+  // A crash cut the main agent off: it is idle now, and says so until it runs again.
+  const cutOff = opened.interrupted.some((e) => e.agentId === mainAgentId)
+  if (main) {
+    notes.push(...main.notes.filter((n) => !n.includes('has no saved state')))
+    // A broken state file costs nothing (the history comes from the transcript), but the person is told.
+    warnings.push(...main.notes.filter((n) => n.includes('could not be used')))
+    let agentType = main.state && main.state.definition.name !== 'main' ? main.state.definition.name : undefined
+    if (agentType === COORDINATOR_AGENT_TYPE) {
+      services.enableCoordinator()
+      agentType = undefined
+    }
+    services.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
+    // The effort chosen when the session began (not its definition's own, which applies anyway).
+    if (main.state?.effort !== undefined && !main.state.definition.file) {
+      settings.restoredEffort = main.state.effort
+      settings.applyEffort()
+    }
+    services.coordinator?.restore(main.messages)
+    // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
+    const { inbox, received } = pendingDeliveries(main.events)
+    const handle = services.mainHandle()
+    handle.inbox.push(...inbox)
+    for (const id of received) handle.received.add(id)
+    // Cut off before its first turn was written: the person's prompt is what it starts again from.
+    if (!main.messages.length) Object.assign(handle, taskOf(main.state, main.events))
+  } else if (cutOff) services.main.restore([], undefined, 'interrupted')
+  services.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== mainAgentId)
+  await services.team.load()
+  await services.delivery.deliverOwed(ledger.owedReports, opened.index, (id) => services.findAgent(id))
+  return { notes, warnings }
+}
+
+/** Restarts the agents a crash or quit cut off and those with deliveries waiting; the main agent last. */
+export async function resumeAgents(services: AgentServices & { dataDir: string }): Promise<ResumeReport> {
+  const { delivery, mainAgentId } = services
+  const report = await resumeInterrupted(services, (note) => {
+    const main = services.mainHandle()
+    if (main.task !== undefined && !main.messages.length) delivery.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
+    main.task = undefined
+    delivery.deliver(main, note, { from: 'fanout' })
+  })
+  // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
+  if (!report.resumed.includes(mainAgentId) && services.mainHandle().inbox.length) {
+    services.main.wake()
+    report.resumed.unshift(mainAgentId)
+  }
+  return report
+}
