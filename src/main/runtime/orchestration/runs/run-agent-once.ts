@@ -80,7 +80,11 @@ export async function runAgentOnce(session: SessionContext, handle: AgentHandle,
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
         writeAhead: () => session.durable(handle.id),
-        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle), hooks: compactionHooks(session.hooks, handle) }),
+        context: contextOptionsFor(handle.model, session.contextSettings, {
+          baseURL: session.client.baseURL,
+          takeRequest: () => takeCompactRequest(handle),
+          hooks: compactionHooks(session.hooks, handle)
+        }),
         toolOutputDir: session.toolOutputDir,
         ...extras
       },

@@ -19,7 +19,17 @@ import type { AgentRunResult, CanUseTool } from '../../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../../permissions'
-import { checkDataDirWritable, credentialsPath, listAgentStates, loadAgentForResume, openSession, repairConversation, resolveDataDir, SessionNotFoundError, sessionDir } from '../../store'
+import {
+  checkDataDirWritable,
+  credentialsPath,
+  listAgentStates,
+  loadAgentForResume,
+  openSession,
+  repairConversation,
+  resolveDataDir,
+  SessionNotFoundError,
+  sessionDir
+} from '../../store'
 import { acquireSessionLock, type SessionLock } from '../../store/session-lock'
 import { isReadOnlyAgent } from '../../permissions'
 import type { PathPolicy } from '../../security/path-policy'
@@ -122,8 +132,22 @@ export class AgentSession implements SessionContext {
     this.toolOutputDir = join(files, 'tool-outputs')
     this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError, owned: lock !== null }) : null
-    this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
+    this.persistence = options.dataDir
+      ? new SessionPersistence({
+          dataDir: options.dataDir,
+          sessionId: this.sessionId,
+          cwd: options.cwd,
+          title: options.title,
+          registry: this.registry,
+          onError: this.onError,
+          owned: lock !== null
+        })
+      : null
+    this.mainConfig = {
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      ...(options.effort !== undefined ? { effort: options.effort } : {})
+    }
     this.extensions = new SessionExtensions({
       sessionId: this.sessionId,
       cwd: options.cwd,
@@ -140,19 +164,38 @@ export class AgentSession implements SessionContext {
     })
     this.definitions = new SessionDefinitions({ cwd: options.cwd, home: this.home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
     this.sandbox = new SessionSandbox(
-      { sessionId: this.sessionId, mainAgentId: this.mainAgentId, emit: (e) => this.emit(e), ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}) },
+      {
+        sessionId: this.sessionId,
+        mainAgentId: this.mainAgentId,
+        emit: (e) => this.emit(e),
+        ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {})
+      },
       () => this.permissions.settings?.sandbox.disabledBy,
       () => options.headless === true
     )
     this.permissions = new SessionPermissions(this, options)
-    this.settings = new SessionSettings({ options, home: this.home, definitions: this.definitions, extensions: this.extensions, permissions: this.permissions, mainConfig: this.mainConfig })
+    this.settings = new SessionSettings({
+      options,
+      home: this.home,
+      definitions: this.definitions,
+      extensions: this.extensions,
+      permissions: this.permissions,
+      mainConfig: this.mainConfig
+    })
     this.tools = new SessionTools(this, {
       ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
       ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
       outputTail: (h) => this.outputLogs.get(h.id)?.tail()
     })
     this.main = new MainAgent(this, this.mainConfig)
-    this.delivery = new Deliveries({ sessionId: this.sessionId, mainAgentId: this.mainAgentId, registry: this.registry, emit: this.emit, main: this.main, startRun: (h, reportTo) => startInboxRun(this, h, reportTo) })
+    this.delivery = new Deliveries({
+      sessionId: this.sessionId,
+      mainAgentId: this.mainAgentId,
+      registry: this.registry,
+      emit: this.emit,
+      main: this.main,
+      startRun: (h, reportTo) => startInboxRun(this, h, reportTo)
+    })
     this.dormant = new DormantAgents(this.dormantContext())
     this.team = new TeamManager(this, join(files, 'team', 'log.jsonl'))
     if (options.coordinator) this.enableCoordinator()
@@ -196,7 +239,8 @@ export class AgentSession implements SessionContext {
   static async open(options: OpenSessionOptions): Promise<AgentSession> {
     // One process runs a session: the lock first (SessionLockedError names the owner), then the files, which
     // from here on nobody else writes. An unknown id leaves no folder behind.
-    if (!existsSync(sessionDir(options.dataDir, options.sessionId))) throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
+    if (!existsSync(sessionDir(options.dataDir, options.sessionId)))
+      throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
     await checkDataDirWritable(options.dataDir)
     const lock = await acquireSessionLock(options.dataDir, options.sessionId, { app: options.owner ?? 'Fanout' })
     try {
@@ -214,13 +258,23 @@ export class AgentSession implements SessionContext {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd }, lock)
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
+    session.reopened = {
+      title: opened.index.title,
+      costUsd: opened.index.costUsd,
+      tokens: tokensOf(opened.index.usage),
+      agentIds: Object.keys(opened.index.agents),
+      createdAt: opened.index.createdAt,
+      updatedAt: opened.index.updatedAt
+    }
     await session.reload()
     // What the transcripts say is still owed: deliveries not consumed, reports not received, calls cut off.
     const ledger = DeliveryLedger.fromTranscripts(opened.agents)
     ledger.addLaunched((await listAgentStates(options.dataDir, options.sessionId)).states)
     session.ledger = ledger
-    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, { sessionCwd: cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
+    const main = await loadAgentForResume(options.dataDir, options.sessionId, session.mainAgentId, {
+      sessionCwd: cwd,
+      interruptedResult: (events) => ledger.interruptedResult(events)
+    }).catch(() => null)
     // A crash cut the main agent off: it is idle now, and says so until it runs again.
     const cutOff = opened.interrupted.some((e) => e.agentId === session.mainAgentId)
     if (main) {
@@ -516,7 +570,8 @@ export class AgentSession implements SessionContext {
 
   /** Removes an orphaned worktree (see cleanupOrphanWorktree: refuses uncommitted work unless forced). */
   cleanupOrphan(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
-    if (this.registry.isLive(orphan.agentId)) return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
+    if (this.registry.isLive(orphan.agentId))
+      return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
     return cleanupOrphanWorktree(orphan, options)
   }
 
