@@ -26,7 +26,15 @@ export default tseslint.config(
   },
   {
     files: ['src/main/runtime/**', 'src/main/cli/**', 'src/main/web/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' }] }] }
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [{ group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' }]
+        }
+      ]
+    }
   },
   {
     // Below the runtime's top: only host, agent-editor and setup.ts assemble sessions (test/layering.test.ts
@@ -34,15 +42,32 @@ export default tseslint.config(
     files: ['src/main/runtime/**'],
     ignores: ['src/main/runtime/{orchestration,host,agent-editor}/**', 'src/main/runtime/setup.ts', 'src/main/runtime/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [
-        { group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' },
-        { group: ['**/orchestration', '**/orchestration/**', '**/host', '**/host/**'], message: 'A back edge: orchestration and host are the runtime\'s top; move what is needed to a lower module.' }
-      ] }]
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['**/renderer/**', '**/ipc/**'], message: 'The runtime is imported by adapters, never the other way round.' },
+            {
+              group: ['**/orchestration', '**/orchestration/**', '**/host', '**/host/**'],
+              message: "A back edge: orchestration and host are the runtime's top; move what is needed to a lower module."
+            }
+          ]
+        }
+      ]
     }
   },
   {
     files: ['src/shared/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [nodeOnlyInMain, { group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'src/shared imports nothing from other layers.' }] }] }
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [nodeOnlyInMain, { group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'src/shared imports nothing from other layers.' }]
+        }
+      ]
+    }
   },
   {
     files: ['src/renderer/**'],
@@ -51,7 +76,10 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [nodeOnlyInMain, { group: ['**/main/**', '**/preload/**'], message: 'The renderer imports only src/shared.' }] }]
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [nodeOnlyInMain, { group: ['**/main/**', '**/preload/**'], message: 'The renderer imports only src/shared.' }] }
+      ]
     }
   }
 )

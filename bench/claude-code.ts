@@ -25,11 +25,25 @@ export interface ClaudeCodeRun {
 const epochNow = () => performance.timeOrigin + performance.now()
 
 /** `claude -p PROMPT --output-format json` in `cwd` against `baseUrl`; resolves once it exits. */
-export async function runClaudeCode(opts: { cwd: string; home: string; baseUrl: string; prompt: string; model: string; tools: string[] }): Promise<ClaudeCodeRun> {
+export async function runClaudeCode(opts: {
+  cwd: string
+  home: string
+  baseUrl: string
+  prompt: string
+  model: string
+  tools: string[]
+}): Promise<ClaudeCodeRun> {
   mkdirSync(join(opts.home, 'tmp'), { recursive: true })
   let endedAt = 0
   const args = ['-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--allowedTools', opts.tools.join(',')]
-  const run = await runKit({ cwd: opts.cwd, home: opts.home, baseUrl: opts.baseUrl, args, timeoutMs: 600_000, onStdout: (out) => void (!endedAt && out.trimEnd().endsWith('}') && (endedAt = epochNow())) })
+  const run = await runKit({
+    cwd: opts.cwd,
+    home: opts.home,
+    baseUrl: opts.baseUrl,
+    args,
+    timeoutMs: 600_000,
+    onStdout: (out) => void (!endedAt && out.trimEnd().endsWith('}') && (endedAt = epochNow()))
+  })
   let result: any = null
   try {
     result = JSON.parse(run.stdout)

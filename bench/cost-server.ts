@@ -41,7 +41,18 @@ export const FORKS_MARK = 'FANOUT-BENCH forks'
 export const LONG_MARK = 'FANOUT-BENCH long session'
 
 const userTexts = (req: ParsedRequest): string[] =>
-  req.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.filter((b: any) => b?.type === 'text').map((b: any) => b.text).join('\n') : ''))
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : Array.isArray(m.content)
+          ? m.content
+              .filter((b: any) => b?.type === 'text')
+              .map((b: any) => b.text)
+              .join('\n')
+          : ''
+    )
 
 /** Claude Code 2.1.328's compaction prompt opens its last user message with this. */
 const CLAUDE_CODE_SUMMARY = /^CRITICAL: Respond with TEXT ONLY/
@@ -63,12 +74,28 @@ export function benchScript(req: ParsedRequest): ScriptedReply {
   if (all.includes(FAN_OUT_MARK)) {
     const n = countIn(all, FAN_OUT_MARK)
     if (req.turn > 0) return reply.text('done')
-    return reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}: list the TypeScript files under src.`, subagent_type: 'general-purpose', run_in_background: false } })))
+    return reply.toolUses(
+      Array.from({ length: n }, (_, i) => ({
+        name: 'Agent',
+        input: {
+          description: `Worker ${i}`,
+          prompt: `Worker task ${i}: list the TypeScript files under src.`,
+          subagent_type: 'general-purpose',
+          run_in_background: false
+        }
+      }))
+    )
   }
   if (all.includes(FORKS_MARK)) {
     const n = countIn(all, FORKS_MARK)
     if (req.turn === 0) return reply.toolUse('Read', { file_path: 'notes.md' })
-    if (req.turn === 1) return reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Fork ${i}`, prompt: `Fork task ${i}: list the TypeScript files under src.`, subagent_type: 'fork', run_in_background: false } })))
+    if (req.turn === 1)
+      return reply.toolUses(
+        Array.from({ length: n }, (_, i) => ({
+          name: 'Agent',
+          input: { description: `Fork ${i}`, prompt: `Fork task ${i}: list the TypeScript files under src.`, subagent_type: 'fork', run_in_background: false }
+        }))
+      )
     return reply.text('done')
   }
   if (all.includes(LONG_MARK)) {
@@ -133,7 +160,13 @@ export async function serveCost(): Promise<void> {
         write1h: sum((c) => c.write1h),
         output,
         firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
-        agents: new Set(reqs.flatMap((r) => userTexts(r).flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? []).slice(-1))).size,
+        agents: new Set(
+          reqs.flatMap((r) =>
+            userTexts(r)
+              .flatMap((t) => /(?:Worker|Fork) task \d+/.exec(t)?.[0] ?? [])
+              .slice(-1)
+          )
+        ).size,
         peak: reqs.reduce((n, r) => Math.max(n, r.inputTokens), 0),
         tooLong: reqs.filter((r) => r.inputTokens > contextWindowFor(r.model)).length,
         summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length

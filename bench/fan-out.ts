@@ -35,7 +35,10 @@ export async function serveFanOut(n: number): Promise<void> {
       {
         name: 'main',
         match: 'lead agent in Fanout',
-        turns: [reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))), reply.text('done')]
+        turns: [
+          reply.toolUses(Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))),
+          reply.text('done')
+        ]
       }
     ])
   })
@@ -118,10 +121,12 @@ async function floor(url: string, bodies: string[], n: number): Promise<number> 
   if (!main1 || !main2 || firsts.size !== n || seconds.size !== n) throw new Error('the recorded run does not have the fan-out shape')
   const started = performance.now()
   await call(main1)
-  await Promise.all([...firsts].map(async ([task, b]) => {
-    await call(b)
-    await call(seconds.get(task)!)
-  }))
+  await Promise.all(
+    [...firsts].map(async ([task, b]) => {
+      await call(b)
+      await call(seconds.get(task)!)
+    })
+  )
   await call(main2)
   return performance.now() - started - 4 * L
 }
@@ -131,8 +136,10 @@ const fmt = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`
 
 export async function benchFanOut(): Promise<void> {
   const cwd = project()
-  console.log(`\nFan-out overhead (scripted latency L = ${L} ms per model call, server in its own process; critical path 4·L = ${4 * L} ms; best of ${REPEATS} after a warm-up)`)
-  console.log('  Overhead runs from the first request to the end of the run; the main agent\'s setup before its first request is shown apart.')
+  console.log(
+    `\nFan-out overhead (scripted latency L = ${L} ms per model call, server in its own process; critical path 4·L = ${4 * L} ms; best of ${REPEATS} after a warm-up)`
+  )
+  console.log("  Overhead runs from the first request to the end of the run; the main agent's setup before its first request is shown apart.")
   console.log('  N    overhead   per hand-off   with transcripts   SDK floor   above the floor    setup')
   for (const n of SIZES) {
     const { url, child } = await startServerProcess(n)
@@ -151,7 +158,9 @@ export async function benchFanOut(): Promise<void> {
       }
       const o = best(plain.map((r) => r.overhead))
       const setup = best(plain.map((r) => r.setup))
-      console.log(`  ${String(n).padEnd(4)} ${fmt(o)} ${fmt(o / 4)}   ${fmt(best(recorded.map((r) => r.overhead)))}     ${fmt(best(floors))} ${fmt(o - best(floors))}  ${fmt(setup)}`)
+      console.log(
+        `  ${String(n).padEnd(4)} ${fmt(o)} ${fmt(o / 4)}   ${fmt(best(recorded.map((r) => r.overhead)))}     ${fmt(best(floors))} ${fmt(o - best(floors))}  ${fmt(setup)}`
+      )
     } finally {
       child.kill()
     }

@@ -38,12 +38,20 @@ function closingNote(vs: VsClaudeCode): void {
     return
   }
   if (vs.billed16.claudeCode === null || vs.overhead16.claudeCode === null) {
-    console.log(`  Claude Code was not measured (${vs.skip ?? 'unknown reason'}); Fanout: billed input ${n(vs.billed16.fanout)}, overhead ${vs.overhead16.fanout.toFixed(0)} ms.`)
+    console.log(
+      `  Claude Code was not measured (${vs.skip ?? 'unknown reason'}); Fanout: billed input ${n(vs.billed16.fanout)}, overhead ${vs.overhead16.fanout.toFixed(0)} ms.`
+    )
     return
   }
   const cost = vs.billed16.fanout / vs.billed16.claudeCode
   const over = vs.overhead16.fanout / vs.overhead16.claudeCode
-  console.log(`  billed input: Fanout ${n(vs.billed16.fanout)} vs Claude Code ${n(vs.billed16.claudeCode)} = 1/${(1 / cost).toFixed(1)} (target at most 1/5: ${cost <= 0.2 ? 'met' : 'NOT met'})`)
-  console.log(`  fan-out overhead: Fanout ${vs.overhead16.fanout.toFixed(0)} ms vs Claude Code ${vs.overhead16.claudeCode.toFixed(0)} ms = 1/${(1 / over).toFixed(1)} (target at most 1/10: ${over <= 0.1 ? 'met' : 'NOT met'})`)
-  console.log(`  cache sharing (first response before the siblings) costs ${vs.overhead16.latencyCost.toFixed(0)} ms of latency on this fan-out: one model time-to-first-token.`)
+  console.log(
+    `  billed input: Fanout ${n(vs.billed16.fanout)} vs Claude Code ${n(vs.billed16.claudeCode)} = 1/${(1 / cost).toFixed(1)} (target at most 1/5: ${cost <= 0.2 ? 'met' : 'NOT met'})`
+  )
+  console.log(
+    `  fan-out overhead: Fanout ${vs.overhead16.fanout.toFixed(0)} ms vs Claude Code ${vs.overhead16.claudeCode.toFixed(0)} ms = 1/${(1 / over).toFixed(1)} (target at most 1/10: ${over <= 0.1 ? 'met' : 'NOT met'})`
+  )
+  console.log(
+    `  cache sharing (first response before the siblings) costs ${vs.overhead16.latencyCost.toFixed(0)} ms of latency on this fan-out: one model time-to-first-token.`
+  )
 }

@@ -44,7 +44,17 @@ async function runOnce(name: string, context: Partial<ContextSettings>, serverWi
     writeFileSync(join(cwd, rel), text)
   }
   const model = await startScriptedModel({ respond: ledgerModel(PARTS), contextWindow: serverWindow, recordRequests: true })
-  const session = await AgentSession.create({ cwd, home: root, client: model.client, dataDir: join(root, 'data'), ripgrep: false, managedSettingsFile: null, permissionMode: 'bypassPermissions', context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...context }, onError: () => undefined })
+  const session = await AgentSession.create({
+    cwd,
+    home: root,
+    client: model.client,
+    dataDir: join(root, 'data'),
+    ripgrep: false,
+    managedSettingsFile: null,
+    permissionMode: 'bypassPermissions',
+    context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...context },
+    onError: () => undefined
+  })
   const events: AgentEvent[] = []
   session.subscribe((e) => events.push(e))
   const started = performance.now()
@@ -78,7 +88,9 @@ async function runOnce(name: string, context: Partial<ContextSettings>, serverWi
 const n = (x: number) => x.toLocaleString('en-US')
 
 export async function benchLongSession(): Promise<void> {
-  console.log(`\nLong session: ${PARTS} turns, each reading ~${n(Math.round(CHARS_PER_PART / 4))} tokens of tool output (3× a ${n(WINDOW)}-token window); scripted model, no prompt cache`)
+  console.log(
+    `\nLong session: ${PARTS} turns, each reading ~${n(Math.round(CHARS_PER_PART / 4))} tokens of tool output (3× a ${n(WINDOW)}-token window); scripted model, no prompt cache`
+  )
   const rows = [
     await runOnce('no management', { autoCompact: false, toolResultClearing: 'off' }, 10_000_000),
     await runOnce('compaction', { toolResultClearing: 'off' }, WINDOW),
@@ -101,6 +113,8 @@ export async function benchLongSession(): Promise<void> {
   console.log(line(head))
   for (const row of table) console.log(line(row))
   const [none, compaction, both] = rows
-  console.log(`  billed input with compaction: ${((compaction.input / none.input) * 100).toFixed(0)}% of none; with compaction and clearing: ${((both.input / none.input) * 100).toFixed(0)}%`)
+  console.log(
+    `  billed input with compaction: ${((compaction.input / none.input) * 100).toFixed(0)}% of none; with compaction and clearing: ${((both.input / none.input) * 100).toFixed(0)}%`
+  )
   for (const r of rows) if (!r.ok) console.log(`  ${r.name}: ${r.answer}`)
 }

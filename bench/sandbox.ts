@@ -49,18 +49,22 @@ export async function benchSandbox(): Promise<void> {
     const ws = await time('workspace sandbox', () => createBashTool({ cwd: dir, sandbox: { runtime } }), 'workspace')
     console.log(`  added per command: read-only +${(ro - bare).toFixed(0)} ms, workspace +${(ws - bare).toFixed(0)} ms`)
     // Each workspace command's placeholders are recorded (two synced appends) before it starts, and removed after.
-    const placeholders = (await runtime.wrap('true', { cwd: dir, allowWrite: [dir], denyWrite: [join(dir, '.claude')], denyRead: [], allowedDomains: [] }))
+    const placeholders = await runtime.wrap('true', { cwd: dir, allowWrite: [dir], denyWrite: [join(dir, '.claude')], denyRead: [], allowedDomains: [] })
     console.log(`  placeholders per workspace command here (a project without .claude/): ${placeholders.placeholders.length}`)
     placeholders.release()
     mountPoints.configure(join(dir, 'data', 'sandbox-mounts'))
-    const journaled = await time('workspace sandbox, placeholders journaled in the data folder', () => createBashTool({ cwd: dir, sandbox: { runtime } }), 'workspace')
+    const journaled = await time(
+      'workspace sandbox, placeholders journaled in the data folder',
+      () => createBashTool({ cwd: dir, sandbox: { runtime } }),
+      'workspace'
+    )
     console.log(`  the crash journal adds ${(journaled - ws).toFixed(0)} ms per workspace command (noise on a busy machine)`)
     const policy = new PathPolicy({ cwd: dir })
     const t0 = performance.now()
     bashReadOnlyVerdict('git status', policy)
     const firstCheck = performance.now() - t0
     const checks: number[] = []
-    for (const c of ['git log --oneline | head -20', 'grep -rn TODO .', "sort -uo README.md /dev/null", 'cat README.md && ls -la']) {
+    for (const c of ['git log --oneline | head -20', 'grep -rn TODO .', 'sort -uo README.md /dev/null', 'cat README.md && ls -la']) {
       const t = performance.now()
       for (let i = 0; i < 100; i++) bashReadOnlyVerdict(c, policy)
       checks.push((performance.now() - t) / 100)

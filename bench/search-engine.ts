@@ -32,7 +32,9 @@ async function median(f: () => Promise<unknown>, reps: number): Promise<number> 
 
 export async function benchSearchEngine(): Promise<void> {
   const rg = findRipgrep()
-  console.log(`\nGlob/Grep engine by tree size (in-process up to ${IN_PROCESS_SEARCH_UP_TO.toLocaleString('en-US')} entries, rg above; load average ${loadavg()[0].toFixed(2)})`)
+  console.log(
+    `\nGlob/Grep engine by tree size (in-process up to ${IN_PROCESS_SEARCH_UP_TO.toLocaleString('en-US')} entries, rg above; load average ${loadavg()[0].toFixed(2)})`
+  )
   if (!rg) return console.log('  rg is not installed here: every search is in-process.')
   console.log('  files    in-process   rg --files   16 at once: in-process   rg --files')
   const f = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`
@@ -43,7 +45,9 @@ export async function benchSearchEngine(): Promise<void> {
       const js = () => listFiles(root, null)
       const withRg = () => listFiles(root, rg, undefined, 0)
       const sixteen = (g: () => Promise<unknown>) => () => Promise.all(Array.from({ length: 16 }, g))
-      console.log(`  ${String(n).padStart(5)}  ${f(await median(js, 7))}   ${f(await median(withRg, 7))}       ${f(await median(sixteen(js), 3))}    ${f(await median(sixteen(withRg), 3))}`)
+      console.log(
+        `  ${String(n).padStart(5)}  ${f(await median(js, 7))}   ${f(await median(withRg, 7))}       ${f(await median(sixteen(js), 3))}    ${f(await median(sixteen(withRg), 3))}`
+      )
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

@@ -28,7 +28,9 @@ export async function benchSearch(): Promise<void> {
     const buildMs = performance.now() - t
     const size = statSync(searchDbPath(dataDir, big.sessionId)).size
     const transcript = statSync(join(dataDir, 'sessions', big.sessionId, 'agents', `${big.agentId}.jsonl`)).size
-    console.log(`index built from the transcripts: ${(buildMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (buildMs / 1000)).toLocaleString('en-US')} events/s), ${(size / 1e6).toFixed(0)} MB for ${(transcript / 1e6).toFixed(0)} MB of transcript; across sessions: ${(statSync(allSessionsDbPath(dataDir)).size / 1e6).toFixed(1)} MB`)
+    console.log(
+      `index built from the transcripts: ${(buildMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (buildMs / 1000)).toLocaleString('en-US')} events/s), ${(size / 1e6).toFixed(0)} MB for ${(transcript / 1e6).toFixed(0)} MB of transcript; across sessions: ${(statSync(allSessionsDbPath(dataDir)).size / 1e6).toFixed(1)} MB`
+    )
     t = performance.now()
     await service.catchUp(big.sessionId)
     console.log(`catching up when nothing is new: ${(performance.now() - t).toFixed(1)} ms`)
@@ -41,7 +43,7 @@ export async function benchSearch(): Promise<void> {
       ['phrase', '"looks consistent so far"'],
       ['identifier', 'f4242'],
       ['no match', 'zyzzyva'],
-      ['punctuation only', '::'],
+      ['punctuation only', '::']
     ]
     for (const [what, text] of questions) {
       const times: number[] = []
@@ -51,7 +53,9 @@ export async function benchSearch(): Promise<void> {
         hits = (await service.inSession(big.sessionId, text, 100)).hits.length
         times.push(performance.now() - q)
       }
-      console.log(`  in the session, ${what.padEnd(38)} ${String(hits).padStart(3)} hits  p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  (target < 200 ms)`)
+      console.log(
+        `  in the session, ${what.padEnd(38)} ${String(hits).padStart(3)} hits  p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  (target < 200 ms)`
+      )
     }
     const across: number[] = []
     for (let i = 0; i < RUNS; i++) {

@@ -21,7 +21,22 @@ export interface Tracer {
 }
 
 // Kinds of main-thread work, each summed on its own (RunTask holds the others; FunctionCall is inside RunTask).
-const KINDS = ['RunTask', 'FunctionCall', 'EvaluateScript', 'v8.run', 'ParseHTML', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'MajorGC', 'MinorGC']
+const KINDS = [
+  'RunTask',
+  'FunctionCall',
+  'EvaluateScript',
+  'v8.run',
+  'ParseHTML',
+  'UpdateLayoutTree',
+  'Layout',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'Commit',
+  'HitTest',
+  'MajorGC',
+  'MinorGC'
+]
 
 export async function startTrace(browser: Browser, page: Page, dir: string | undefined): Promise<Tracer> {
   if (!dir) return { stop: async () => [] }
@@ -44,7 +59,9 @@ export function summarizeTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent
   const totals = new Map<string, { ms: number; cpu: number; n: number }>()
   // A kind can nest in itself (Paint of the document holds a Paint per scroller): count the outer one only.
   const endOf = new Map<string, number>()
-  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && KINDS.includes(e.name)).sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
+  const mine = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && KINDS.includes(e.name))
+    .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
   for (const e of mine) {
     if ((e.ts ?? 0) < (endOf.get(e.name) ?? -1)) continue
     endOf.set(e.name, (e.ts ?? 0) + (e.dur ?? 0))
@@ -56,6 +73,8 @@ export function summarizeTrace(trace: { traceEvents: TraceEvent[] } | TraceEvent
   }
   return [
     '      wall    cpu   count',
-    ...[...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([name, t]) => `    ${t.ms.toFixed(0).padStart(6)} ${t.cpu.toFixed(0).padStart(6)} ms ${String(t.n).padStart(6)}×  ${name}`)
+    ...[...totals.entries()]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([name, t]) => `    ${t.ms.toFixed(0).padStart(6)} ${t.cpu.toFixed(0).padStart(6)} ms ${String(t.n).padStart(6)}×  ${name}`)
   ]
 }

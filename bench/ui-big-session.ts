@@ -54,7 +54,16 @@ export async function writeBigSession(opts: { dataDir: string; cwd: string; even
     calls++
     emit({ type: 'usage', usage, model: 'claude-sonnet-4-5-20250929' })
   }
-  emit({ type: 'agent_start', agentType: 'general-purpose', description: title, prompt: title, model: 'claude-sonnet-4-5', cwd: opts.cwd, depth: 0, tools: [...TOOLS] })
+  emit({
+    type: 'agent_start',
+    agentType: 'general-purpose',
+    description: title,
+    prompt: title,
+    model: 'claude-sonnet-4-5',
+    cwd: opts.cwd,
+    depth: 0,
+    tools: [...TOOLS]
+  })
   emit({ type: 'message', message: { role: 'user', content: `${title}: read every module and check its tests.` } })
   // Per turn: 11 events. Leave room for the closing message and agent_end.
   const turns = Math.floor((opts.events - count - 5) / 11)
@@ -72,7 +81,14 @@ export async function writeBigSession(opts: { dataDir: string; cwd: string; even
     emit({ type: 'tool_input_delta', toolUseId: id, partialJson: JSON.stringify(input) })
     emit({
       type: 'message',
-      message: { role: 'assistant', content: [{ type: 'thinking', thinking: thought, signature: 'sig' }, { type: 'text', text }, { type: 'tool_use', id, name, input }] }
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: thought, signature: 'sig' },
+          { type: 'text', text },
+          { type: 'tool_use', id, name, input }
+        ]
+      }
     })
     emit({ type: 'tool_run', toolUseId: id, name, input })
     call()

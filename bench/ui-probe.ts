@@ -25,7 +25,9 @@ interface Page {
   document: { body: El; querySelector(selector: string): El | null; querySelectorAll(selector: string): Iterable<El> }
   innerHeight: number
   MutationObserver: new (cb: (records: Mutation[]) => void) => { observe(target: El, options: object): void; disconnect(): void }
-  PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number; startTime: number }> }) => void) => {
+  PerformanceObserver: new (
+    cb: (list: { getEntries(): Array<{ duration: number; startTime: number }> }) => void
+  ) => {
     observe(options: object): void
     disconnect(): void
   }
@@ -197,7 +199,8 @@ export function installMessageClock(): void {
       this.addEventListener('message', (e) => {
         if (typeof e.data !== 'string' || !e.data.startsWith('{"kind":"result"')) return
         if (e.data.includes('"olderItems":')) w.__fanoutOpenAnsweredAt ??= w.performance.now()
-        if (e.data.includes('"olderItems":{}') || (e.data.includes('"page":{') && e.data.endsWith('"more":null}}}'))) w.__fanoutOpenWholeAt ??= w.performance.now()
+        if (e.data.includes('"olderItems":{}') || (e.data.includes('"page":{') && e.data.endsWith('"more":null}}}')))
+          w.__fanoutOpenWholeAt ??= w.performance.now()
       })
     }
   }
@@ -229,7 +232,10 @@ export function timeOpenSession(args: { title: string; lastText: string }): Prom
       w.requestAnimationFrame(() =>
         w.setTimeout(() => {
           const total = w.performance.now() - t0
-          const whole = () => (w.__fanoutOpenWholeAt === undefined && w.performance.now() - t0 < 10_000 ? w.setTimeout(whole, 20) : resolve({ total, arrived: (w.__fanoutOpenAnsweredAt ?? NaN) - t0, whole: (w.__fanoutOpenWholeAt ?? NaN) - t0 }))
+          const whole = () =>
+            w.__fanoutOpenWholeAt === undefined && w.performance.now() - t0 < 10_000
+              ? w.setTimeout(whole, 20)
+              : resolve({ total, arrived: (w.__fanoutOpenAnsweredAt ?? NaN) - t0, whole: (w.__fanoutOpenWholeAt ?? NaN) - t0 })
           whole()
         }, 0)
       )

@@ -95,24 +95,27 @@ export class StreamHost implements RuntimeHost {
       s.childIds.map(
         (id, i) =>
           new Promise<void>((resolve) => {
-            setTimeout(() => {
-              const t = setInterval(() => {
-                if (performance.now() >= endAt) {
-                  clearInterval(t)
-                  return resolve()
-                }
-                const seq = sent[id].length
-                sent[id].push(epochNow())
-                this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
-                // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
-                // context) change with the text.
-                if (seq % 100 === 99) {
-                  const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
-                  this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
-                }
-              }, period)
-              this.timers.push(t)
-            }, (i * period) / s.childIds.length)
+            setTimeout(
+              () => {
+                const t = setInterval(() => {
+                  if (performance.now() >= endAt) {
+                    clearInterval(t)
+                    return resolve()
+                  }
+                  const seq = sent[id].length
+                  sent[id].push(epochNow())
+                  this.emit(id, s.mainId, `toolu_${i}`, { type: 'text_delta', text: deltaText(seq) })
+                  // Now and then a model call ends, as in a real run: the tile's figures (turn, tokens, cost,
+                  // context) change with the text.
+                  if (seq % 100 === 99) {
+                    const usage = { inputTokens: 900 + seq, outputTokens: 120, cacheReadTokens: 4000 + seq * 8, cacheWriteTokens: 0, costUsd: 0.0009 }
+                    this.emit(id, s.mainId, `toolu_${i}`, { type: 'usage', usage, model: 'claude-haiku-4-5' })
+                  }
+                }, period)
+                this.timers.push(t)
+              },
+              (i * period) / s.childIds.length
+            )
           })
       )
     )
@@ -125,8 +128,23 @@ export class StreamHost implements RuntimeHost {
     if (!s) return
     const usage = { inputTokens: 1200, outputTokens: 800, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.012 }
     s.childIds.forEach((id, i) => {
-      this.emit(id, s.mainId, `toolu_${i}`, { type: 'agent_end', status: 'completed', result: 'Streamed for the benchmark.', numTurns: 1, toolUses: 0, durationMs: 1, usage })
-      this.emit(s.mainId, null, null, { type: 'tool_end', toolUseId: `toolu_${i}`, name: 'Agent', isError: false, output: 'Streamed for the benchmark.', durationMs: 1 })
+      this.emit(id, s.mainId, `toolu_${i}`, {
+        type: 'agent_end',
+        status: 'completed',
+        result: 'Streamed for the benchmark.',
+        numTurns: 1,
+        toolUses: 0,
+        durationMs: 1,
+        usage
+      })
+      this.emit(s.mainId, null, null, {
+        type: 'tool_end',
+        toolUseId: `toolu_${i}`,
+        name: 'Agent',
+        isError: false,
+        output: 'Streamed for the benchmark.',
+        durationMs: 1
+      })
     })
     this.emit(s.mainId, null, null, { type: 'agent_end', status: 'completed', result: 'done', numTurns: 2, toolUses: s.childIds.length, durationMs: 1, usage })
   }
@@ -134,7 +152,16 @@ export class StreamHost implements RuntimeHost {
   private fanOut(prompt: string): void {
     const s = this.session!
     const main = (p: EventPayload) => this.emit(s.mainId, null, null, p)
-    main({ type: 'agent_start', agentType: 'general-purpose', description: s.title, prompt, model: 'claude-sonnet-4-5', cwd: s.cwd, depth: 0, tools: ['Agent', 'Read', 'Grep', 'Glob'] })
+    main({
+      type: 'agent_start',
+      agentType: 'general-purpose',
+      description: s.title,
+      prompt,
+      model: 'claude-sonnet-4-5',
+      cwd: s.cwd,
+      depth: 0,
+      tools: ['Agent', 'Read', 'Grep', 'Glob']
+    })
     main({ type: 'message', message: { role: 'user', content: prompt } })
     main({ type: 'turn_start', turn: 1 })
     main({ type: 'text_delta', text: `I will split this across ${s.childIds.length} parallel agents.` })
@@ -145,7 +172,18 @@ export class StreamHost implements RuntimeHost {
     })
     s.childIds.forEach((id, i) => {
       const p = inputs[i]
-      this.emit(id, s.mainId, `toolu_${i}`, { type: 'agent_start', agentType: p.subagent_type, description: p.description, prompt: p.prompt, model: 'claude-haiku-4-5', cwd: s.cwd, depth: 1, maxTurns: 30, color: COLORS[i % COLORS.length], tools: ['Read', 'Grep', 'Glob'] })
+      this.emit(id, s.mainId, `toolu_${i}`, {
+        type: 'agent_start',
+        agentType: p.subagent_type,
+        description: p.description,
+        prompt: p.prompt,
+        model: 'claude-haiku-4-5',
+        cwd: s.cwd,
+        depth: 1,
+        maxTurns: 30,
+        color: COLORS[i % COLORS.length],
+        tools: ['Read', 'Grep', 'Glob']
+      })
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'message', message: { role: 'user', content: p.prompt } })
       this.emit(id, s.mainId, `toolu_${i}`, { type: 'turn_start', turn: 1 })
       // The request is out: the tile waits on the model until the bench says go.
@@ -166,6 +204,15 @@ export class StreamHost implements RuntimeHost {
 
   private summary(): SessionSummary {
     const s = this.session!
-    return { sessionId: s.id, title: s.title, cwd: s.cwd, status: 'running', createdAt: s.createdAt, updatedAt: Date.now(), costUsd: 0, agentCount: s.childIds.length + 1 }
+    return {
+      sessionId: s.id,
+      title: s.title,
+      cwd: s.cwd,
+      status: 'running',
+      createdAt: s.createdAt,
+      updatedAt: Date.now(),
+      costUsd: 0,
+      agentCount: s.childIds.length + 1
+    }
   }
 }

@@ -45,7 +45,10 @@ const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
  * Latency of every delta to a tile (or panel) on screen: the first time a marker at or past its seq was in the
  * DOM, minus its send time. Panels out of view are left out: they draw nothing until scrolled to (by design).
  */
-export function deliveryLatencies(run: StreamRun, probe: Pick<StreamProbeResult, 'seen' | 'onScreen'>): { latencies: number[]; missing: number; deltas: number } {
+export function deliveryLatencies(
+  run: StreamRun,
+  probe: Pick<StreamProbeResult, 'seen' | 'onScreen'>
+): { latencies: number[]; missing: number; deltas: number } {
   const { seen } = probe
   const latencies: number[] = []
   let missing = 0
@@ -93,7 +96,7 @@ async function rendererMetrics(page: Page): Promise<() => Promise<Metrics>> {
 
 /** CPU ms per second of the run, per counter. */
 function cpuPerSecond(before: Metrics, after: Metrics, seconds: number): (name: string) => string {
-  return (name) => `${(((after[name] ?? 0) - (before[name] ?? 0)) * 1000 / seconds).toFixed(0)}`
+  return (name) => `${((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / seconds).toFixed(0)}`
 }
 
 const load = () => `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`
@@ -108,7 +111,10 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     await page.goto(server.url)
     await page.getByTestId('new-prompt').fill(`Benchmark: ${AGENTS} agents streaming`)
     await page.getByTestId('new-prompt-send').click()
-    await page.locator('[data-tile]').nth(AGENTS - 1).waitFor({ timeout: 30_000 })
+    await page
+      .locator('[data-tile]')
+      .nth(AGENTS - 1)
+      .waitFor({ timeout: 30_000 })
     await page.waitForTimeout(500)
     const heapStart = await heapUsed(page, true)
     let heapPeak = heapStart
@@ -118,7 +124,14 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const metrics = await rendererMetrics(page)
     const metricsBefore = await metrics()
     await page.evaluate(startStreamProbe)
-    const sampler = setInterval(() => void heapUsed(page).then((h) => (heapPeak = Math.max(heapPeak, h)), () => {}), 1000)
+    const sampler = setInterval(
+      () =>
+        void heapUsed(page).then(
+          (h) => (heapPeak = Math.max(heapPeak, h)),
+          () => {}
+        ),
+      1000
+    )
     const run = await host.stream(SECONDS)
     await page.waitForTimeout(400) // the last deltas reach the screen
     clearInterval(sampler)
@@ -139,9 +152,13 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     const longest = Math.max(0, ...probe.longTasks)
     const longestFrame = Math.max(0, ...probe.frames)
     const droppedFrames = probe.frames.filter((f) => f > 1.5 * pct(frames, 50)).length
-    console.log(`\nUI: ${AGENTS} agents streaming ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode)`)
+    console.log(
+      `\nUI: ${AGENTS} agents streaming ${RATE} text deltas/s each for ${SECONDS} s (Chromium ${browser.version()}, ${VIEWPORT.width}×${VIEWPORT.height}, browser mode)`
+    )
     console.log(`  deltas sent         ${sent} (${(sent / (run.durationMs / 1000)).toFixed(0)}/s)`)
-    console.log(`  frames              ${frames.length} (${(frames.length / (run.durationMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median`)
+    console.log(
+      `  frames              ${frames.length} (${(frames.length / (run.durationMs / 1000)).toFixed(1)} fps); interval p50 ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, p99 ${ms(pct(frames, 99))}, max ${ms(longestFrame)}; ${droppedFrames} frames over 1.5× the median`
+    )
     // Frame intervals at 60 Hz read 16.6-16.8 ms: one vsync with its jitter meets the target, two do not.
     console.log(`  p95 frame time      ${ms(pct(frames, 95))}  (target ≤ 16.7 ms, one vsync: ${verdict(pct(frames, 95) < 17.5)})`)
     console.log(
@@ -150,13 +167,18 @@ async function benchStreaming(browser: Browser, rendererDir: string, tmp: string
     console.log(
       `  event→screen        p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(pct(lat, 99))}, max ${ms(lat[lat.length - 1])} over the ${probe.onScreen.length} agents on screen, as ${probe.density} (${deltas} deltas, ${missing} never shown)  (target p95 ≤ 100 ms: ${verdict(pct(lat, 95) <= 100)})`
     )
-    if (catchUp) console.log(`  panels out of view  ${AGENTS - probe.onScreen.length} drew nothing while away; scrolled into view, ${catchUp.panels} showed their latest text in ${ms(catchUp.ms)}`)
+    if (catchUp)
+      console.log(
+        `  panels out of view  ${AGENTS - probe.onScreen.length} drew nothing while away; scrolled into view, ${catchUp.panels} showed their latest text in ${ms(catchUp.ms)}`
+      )
     else console.log(`  out of view         none: all ${AGENTS} agents on screen`)
     const cpu = cpuPerSecond(metricsBefore, metricsAfter, (run.durationMs + 400) / 1000)
     console.log(
       `  renderer CPU        main thread ${cpu('ThreadTime')} ms/s, ${(((metricsAfter.ThreadTime - metricsBefore.ThreadTime) * 1000) / Math.max(1, frames.length)).toFixed(1)} ms per frame (script ${cpu('ScriptDuration')}, style ${cpu('RecalcStyleDuration')}, layout ${cpu('LayoutDuration')} ms/s); whole renderer process ${cpu('ProcessTime')} ms/s`
     )
-    console.log(`  machine             ${loadBefore} before, ${loadAfter.replace('load average ', '')} after (frame and latency figures need a free core; CPU figures do not)`)
+    console.log(
+      `  machine             ${loadBefore} before, ${loadAfter.replace('load average ', '')} after (frame and latency figures need a free core; CPU figures do not)`
+    )
     console.log(`  JS heap             ${mb(heapStart)} before (after GC), peak ${mb(heapPeak)}, ${mb(heapEnd)} at the end, ${mb(heapAfterGc)} after GC`)
     for (const line of profile) console.log(line)
   } finally {
@@ -212,9 +234,15 @@ async function benchOpen(browser: Browser, rendererDir: string, tmp: string): Pr
   }
   const sorted = sortNum(runs)
   const median = pct(sorted, 50)
-  console.log(`\nUI: open a recorded session of ${big.events.toLocaleString('en-US')} events (one transcript, ${mb(size)}; written by the session recorder in ${(writeMs / 1000).toFixed(1)} s)`)
-  console.log(`  click → transcript painted   median ${ms(median)} of ${runs.length} (${runs.map((r) => r.toFixed(0)).join(', ')} ms)  (target < 1000 ms: ${verdict(median < 1000)})`)
-  console.log(`  host sessions.open           median ${ms(pct(sortNum(hostTimes), 50))} (reading the session's view checkpoint, or replaying its transcripts, and cutting its newest part; then the answer is checked, serialized and sent)`)
+  console.log(
+    `\nUI: open a recorded session of ${big.events.toLocaleString('en-US')} events (one transcript, ${mb(size)}; written by the session recorder in ${(writeMs / 1000).toFixed(1)} s)`
+  )
+  console.log(
+    `  click → transcript painted   median ${ms(median)} of ${runs.length} (${runs.map((r) => r.toFixed(0)).join(', ')} ms)  (target < 1000 ms: ${verdict(median < 1000)})`
+  )
+  console.log(
+    `  host sessions.open           median ${ms(pct(sortNum(hostTimes), 50))} (reading the session's view checkpoint, or replaying its transcripts, and cutting its newest part; then the answer is checked, serialized and sent)`
+  )
   console.log(`  page: answer → painted       median ${ms(pct(sortNum(pageWork), 50))} (parse and render: the renderer's part)`)
   console.log(`  click → whole session in     median ${ms(pct(sortNum(wholeRuns), 50))} (the older items, a page at a time, after the paint; not a target)`)
   for (const line of profile) console.log(line)

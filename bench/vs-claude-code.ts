@@ -104,26 +104,65 @@ interface Measured {
 }
 
 const billed = (s: RunStats) => s.uncached + CACHE_PRICE.write5m * s.write5m + CACHE_PRICE.write1h * s.write1h + CACHE_PRICE.read * s.read
-const dollars = (s: RunStats, model = MODEL) => costOf(model, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) + (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
+const dollars = (s: RunStats, model = MODEL) =>
+  costOf(model, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) +
+  (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
 
-async function fanout(server: CostServer, p: { cwd: string; home: string }, prompt: string, mode: CacheSharing, latency: number, modelCalls: number, model?: string, context?: Partial<ContextSettings>): Promise<Measured> {
+async function fanout(
+  server: CostServer,
+  p: { cwd: string; home: string },
+  prompt: string,
+  mode: CacheSharing,
+  latency: number,
+  modelCalls: number,
+  model?: string,
+  context?: Partial<ContextSettings>
+): Promise<Measured> {
   await server.reset(latency)
   // A key of its own per run: a fresh cache workspace, and a gate that remembers nothing of earlier runs.
   const client = createModelClient({ apiKey: `bench-run-${++runs}`, baseURL: server.url, maxRetries: 0, env: {}, fetch: http, cacheSharing: mode })
-  const session = await AgentSession.create({ cwd: p.cwd, home: p.home, client, managedSettingsFile: null, limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 }, dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')), ...(model ? { model } : {}), ...(context ? { context } : {}) })
+  const session = await AgentSession.create({
+    cwd: p.cwd,
+    home: p.home,
+    client,
+    managedSettingsFile: null,
+    limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 },
+    dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')),
+    ...(model ? { model } : {}),
+    ...(context ? { context } : {})
+  })
   const result = await session.run(prompt, { maxTurns: 500 })
   const ended = now()
   await session.close()
   const stats = await server.stats()
-  return { stats, overhead: ended - stats.firstArrival - modelCalls * latency, ok: result.status === 'completed', answer: result.result ?? '', ...(result.status !== 'completed' ? { note: result.error } : {}) }
+  return {
+    stats,
+    overhead: ended - stats.firstArrival - modelCalls * latency,
+    ok: result.status === 'completed',
+    answer: result.result ?? '',
+    ...(result.status !== 'completed' ? { note: result.error } : {})
+  }
 }
 
-async function claudeCode(server: CostServer, p: { cwd: string; home: string }, prompt: string, latency: number, modelCalls: number, model = MODEL): Promise<Measured> {
+async function claudeCode(
+  server: CostServer,
+  p: { cwd: string; home: string },
+  prompt: string,
+  latency: number,
+  modelCalls: number,
+  model = MODEL
+): Promise<Measured> {
   await server.reset(latency)
   const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model, tools: ['Read', 'Glob', 'Agent'] })
   const stats = await server.stats()
   const ok = run.code === 0 && run.result?.is_error === false
-  return { stats, overhead: run.endedAt - stats.firstArrival - modelCalls * latency, ok, answer: String(run.result?.result ?? ''), ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {}) }
+  return {
+    stats,
+    overhead: run.endedAt - stats.firstArrival - modelCalls * latency,
+    ok,
+    answer: String(run.result?.result ?? ''),
+    ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
+  }
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -158,20 +197,32 @@ export interface VsClaudeCode {
 export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   const cc = claudeCodeBinary()
   const bin = 'path' in cc ? cc.path : null
-  const load = () => loadavg().map((x) => x.toFixed(2)).join(', ')
-  console.log(`\nFanout beside Claude Code ${CLAUDE_CODE_VERSION} on the same scripted scenarios (${MODEL}; server in its own process, prompt cache simulated; load average ${load()})`)
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')
+  console.log(
+    `\nFanout beside Claude Code ${CLAUDE_CODE_VERSION} on the same scripted scenarios (${MODEL}; server in its own process, prompt cache simulated; load average ${load()})`
+  )
   if (!bin) console.log(`  Claude Code: not measured — ${'skip' in cc ? cc.skip : ''}`)
   console.log('  billed input = uncached + 1.25 × cache writes + 0.1 × cache reads (input-token equivalents); cost adds output at list price')
-  console.log('  overhead = wall time from the first request to the end of the run − the model\'s time on the critical path (4·L for a')
+  console.log("  overhead = wall time from the first request to the end of the run − the model's time on the critical path (4·L for a")
   console.log('  fan-out; +1·L where siblings wait for the first response, +2·L pre-warming); latency vs off = wall time more than sharing off')
   const server = await CostServer.start()
   const p = makeProject()
-  const summary: VsClaudeCode = { ran16: SCENARIOS.includes('fan-out') && SIZES.includes(16), billed16: { fanout: 0, claudeCode: null }, overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 }, ...(!bin ? { skip: (cc as { skip: string }).skip } : {}) }
+  const summary: VsClaudeCode = {
+    ran16: SCENARIOS.includes('fan-out') && SIZES.includes(16),
+    billed16: { fanout: 0, claudeCode: null },
+    overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 },
+    ...(!bin ? { skip: (cc as { skip: string }).skip } : {})
+  }
   try {
     // One run of each, not shown: the first run in a process pays for JIT compilation and cold file caches
     // (about 200 ms on the 4-way fan-out), which would land on whichever row came first.
-    if (SCENARIOS.includes('fan-out')) await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'off', L, 4)
-    if (bin && SCENARIOS.includes('fan-out')) await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, 4)
+    if (SCENARIOS.includes('fan-out'))
+      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'off', L, 4)
+    if (bin && SCENARIOS.includes('fan-out'))
+      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, 4)
     for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
       const wait = size > 1 ? 1 : 0
@@ -187,17 +238,26 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const prewarm = await best(() => fanout(server, p, prompt, 'prewarm', L, 5 + wait))
       const off = await best(() => fanout(server, p, prompt, 'off', L, 4))
       const claude = bin ? await best(() => claudeCode(server, p, prompt, L, 4)) : null
-      console.log(`\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call${repeats > 1 ? `; overhead best of ${repeats}` : ''})`)
+      console.log(
+        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call${repeats > 1 ? `; overhead best of ${repeats}` : ''})`
+      )
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
       if (claude) rows.push(costRow('Claude Code', claude))
       const waited = (m: Measured) => (m === first ? wait : m === prewarm ? 1 + wait : 0)
-      table([...COST_HEAD, 'overhead', 'latency vs off'], rows.map((r, i) => {
-        const m = [first, prewarm, off, claude][i]!
-        const more = m.overhead + waited(m) * L - off.overhead
-        return [...r, ms(m.overhead), m === first || m === prewarm ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : '']
-      }))
-      if (claude && claude.stats.agents < size) console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
-      if (claude) console.log(`  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(claude.stats))} (1/${(billed(claude.stats) / billed(first.stats)).toFixed(1)}); overhead: Fanout ${ms(first.overhead)} vs Claude Code ${ms(claude.overhead)} (1/${(claude.overhead / Math.max(1, first.overhead)).toFixed(1)})`)
+      table(
+        [...COST_HEAD, 'overhead', 'latency vs off'],
+        rows.map((r, i) => {
+          const m = [first, prewarm, off, claude][i]!
+          const more = m.overhead + waited(m) * L - off.overhead
+          return [...r, ms(m.overhead), m === first || m === prewarm ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : '']
+        })
+      )
+      if (claude && claude.stats.agents < size)
+        console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
+      if (claude)
+        console.log(
+          `  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(claude.stats))} (1/${(billed(claude.stats) / billed(first.stats)).toFixed(1)}); overhead: Fanout ${ms(first.overhead)} vs Claude Code ${ms(claude.overhead)} (1/${(claude.overhead / Math.max(1, first.overhead)).toFixed(1)})`
+        )
       for (const m of [first, prewarm, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
       if (size === 16) {
         summary.billed16 = { fanout: billed(first.stats), claudeCode: claude ? billed(claude.stats) : null }
@@ -216,7 +276,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       if (claude) rows.push(costRow('Claude Code', claude))
       table(COST_HEAD, rows)
       for (const m of [first, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
-      if (claude && claude.stats.agents < size) console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} forks asked for: its row is not the same work`)
+      if (claude && claude.stats.agents < size)
+        console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} forks asked for: its row is not the same work`)
     }
 
     if (SCENARIOS.includes('long')) await longSession(server, p, bin !== null)
@@ -240,12 +301,30 @@ async function longSession(server: CostServer, p: { cwd: string; home: string; l
   const claude = withClaudeCode ? await claudeCode(server, p, prompt, LONG_L, PARTS + 1, LONG_MODEL) : null
   const window = contextWindowFor(LONG_MODEL)
   const kb = Math.round(PART_BYTES / 1024)
-  console.log(`\n  Long session (#14): ${PARTS} parts of ~${kb} KB read one a turn, then the sum; ${LONG_MODEL} (${n(window)}-token window, enforced); each side compacts by its defaults (L = ${LONG_L} ms)`)
+  console.log(
+    `\n  Long session (#14): ${PARTS} parts of ~${kb} KB read one a turn, then the sum; ${LONG_MODEL} (${n(window)}-token window, enforced); each side compacts by its defaults (L = ${LONG_L} ms)`
+  )
   const finished = (m: Measured) => m.ok && m.answer.includes(`is ${p.ledger.sum}.`)
-  const rows = [['Fanout (defaults: clearing + compaction)', fan] as const, ['Fanout, compaction only', compactOnly] as const, ...(claude ? [['Claude Code', claude] as const] : [])]
+  const rows = [
+    ['Fanout (defaults: clearing + compaction)', fan] as const,
+    ['Fanout, compaction only', compactOnly] as const,
+    ...(claude ? [['Claude Code', claude] as const] : [])
+  ]
   table(
     ['', 'requests', 'uncached', 'cache writes', 'cache reads', 'billed input', 'cost', 'peak request', 'compactions', '400 too long', 'finished'],
-    rows.map(([name, m]) => [name, n(m.stats.requests), n(m.stats.uncached), n(m.stats.write5m + m.stats.write1h), n(m.stats.read), n(billed(m.stats)), `$${dollars(m.stats, LONG_MODEL).toFixed(4)}`, n(m.stats.peak), n(m.stats.summaries), n(m.stats.tooLong), finished(m) ? 'yes (sum right)' : m.ok ? 'NO (wrong answer)' : 'NO (failed)'])
+    rows.map(([name, m]) => [
+      name,
+      n(m.stats.requests),
+      n(m.stats.uncached),
+      n(m.stats.write5m + m.stats.write1h),
+      n(m.stats.read),
+      n(billed(m.stats)),
+      `$${dollars(m.stats, LONG_MODEL).toFixed(4)}`,
+      n(m.stats.peak),
+      n(m.stats.summaries),
+      n(m.stats.tooLong),
+      finished(m) ? 'yes (sum right)' : m.ok ? 'NO (wrong answer)' : 'NO (failed)'
+    ])
   )
   const ratio = (a: Measured, b: Measured) => `${(billed(a.stats) / billed(b.stats)).toFixed(2)}×`
   if (claude) console.log(`  billed input vs Claude Code: Fanout defaults ${ratio(fan, claude)}, compaction only ${ratio(compactOnly, claude)}`)

@@ -14,7 +14,16 @@ let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
 
 /** Two values Claude Code has to quote to read (`: ` and `[`): not valid YAML, but the agent loads. */
-const QUOTED = ['---', 'name: code-reviewer', 'description: Reviews code. Use when: a change is ready', 'color: [purple', 'model: sonnet', '---', 'You review code.', ''].join('\n')
+const QUOTED = [
+  '---',
+  'name: code-reviewer',
+  'description: Reviews code. Use when: a change is ready',
+  'color: [purple',
+  'model: sonnet',
+  '---',
+  'You review code.',
+  ''
+].join('\n')
 /** Line 5 indented by mistake: hard YAML error, the agent does not load. */
 const INDENTED = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
 
@@ -65,7 +74,10 @@ test('a file that loads only because values are quoted: a warning said once, Fix
   const said = await banner.innerText()
   expect(said.match(/not valid YAML/gi) ?? []).toHaveLength(1)
   expect(said.match(/quot/gi)?.length ?? 0).toBeLessThanOrEqual(2)
-  const sentences = said.split(/(?<=[.;:])\s+/).map((s) => s.trim()).filter((s) => s.length > 12)
+  const sentences = said
+    .split(/(?<=[.;:])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 12)
   expect(new Set(sentences).size).toBe(sentences.length)
   await expect(banner.getByRole('button', { name: 'line 3' })).toBeVisible()
   await expect(banner.getByRole('button', { name: 'line 4' })).toBeVisible()
@@ -196,7 +208,9 @@ test('a description cleared in the form: the draft would not load, fill in Descr
   // The banner speaks of the change, names the field, and says the file on disk is fine.
   const banner = page.getByTestId('load-error-banner')
   await expect(banner).toHaveAttribute('data-draft', 'unsaved')
-  await expect(page.getByTestId('load-problem')).toHaveText('With this change the agent would not load: description is required — fill in Description (at code-reviewer.md:3:14)')
+  await expect(page.getByTestId('load-problem')).toHaveText(
+    'With this change the agent would not load: description is required — fill in Description (at code-reviewer.md:3:14)'
+  )
   await expect(page.getByTestId('load-problem-note')).toHaveText('The file on disk still loads. Saved like this, Claude Code and Fanout would skip it.')
   await expect(banner).not.toContainText(/This file does not load|raw file|quote/)
   // Under the field: plainly required.
@@ -213,7 +227,9 @@ test('a description cleared in the form: the draft would not load, fill in Descr
   // Save asks, in the same words; its "Description" closes the dialog and goes to the field.
   await page.getByTestId('action-save').click()
   const dialog = page.getByTestId('save-anyway-dialog')
-  await expect(dialog.locator('#save-anyway-reason')).toHaveText('Saved like this, the agent will not load: description is required — fill in Description first (at code-reviewer.md:3:14). Save anyway?')
+  await expect(dialog.locator('#save-anyway-reason')).toHaveText(
+    'Saved like this, the agent will not load: description is required — fill in Description first (at code-reviewer.md:3:14). Save anyway?'
+  )
   await expect(dialog).toContainText('code-reviewer.md loads as it is on disk now; after this save, Claude Code and Fanout skip it')
   // Keep editing has the focus, though the Description link comes first.
   await expect(dialog.getByTestId('save-anyway-cancel')).toBeFocused()

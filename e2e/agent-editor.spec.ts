@@ -42,7 +42,10 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
       writeFileSync(join(app.project, '.claude/agents/release-notes.md'), BROKEN)
       const userAgents = join(app.dataDir, 'home', '.claude', 'agents')
       mkdirSync(userAgents, { recursive: true })
-      writeFileSync(join(userAgents, 'code-reviewer.md'), '---\nname: code-reviewer\ndescription: My own reviewer, used in every project.\ncolor: blue\n---\nReview like me.\n')
+      writeFileSync(
+        join(userAgents, 'code-reviewer.md'),
+        '---\nname: code-reviewer\ndescription: My own reviewer, used in every project.\ncolor: blue\n---\nReview like me.\n'
+      )
     }
   })
   await page.getByTestId('open-agents').click()
@@ -53,7 +56,9 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
   await expect(library.getByTestId('group-built-in')).toBeVisible()
   await expect(library.getByTestId('group-user').getByTestId('library-entry')).toContainText('replaced by project code-reviewer.md')
   await expect(library.locator('[data-testid=library-entry]', { hasText: 'release-notes.md' })).toContainText('not loaded')
-  await expect(page.getByTestId('agent-listing')).toContainText('- code-reviewer: Reviews code for correctness and error handling. Use after changes. (Tools: Read, Grep, Glob)')
+  await expect(page.getByTestId('agent-listing')).toContainText(
+    '- code-reviewer: Reviews code for correctness and error handling. Use after changes. (Tools: Read, Grep, Glob)'
+  )
   await shoot(page, '11-agent-library')
 
   // Search narrows the library.
@@ -68,13 +73,21 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
   await page.getByTestId('new-agent-name').fill('changelog-writer')
   await page.getByTestId('new-agent-create').click()
   await expect(page.getByTestId('editor-title')).toHaveText('changelog-writer')
-  await page.getByTestId('field-input-description').fill('Writes the changelog: what changed, for whom.\n<example>\nuser: "what changed since 1.1?"\n</example>')
+  await page
+    .getByTestId('field-input-description')
+    .fill('Writes the changelog: what changed, for whom.\n<example>\nuser: "what changed since 1.1?"\n</example>')
   await page.getByTestId('tools-picker-all').uncheck()
   await expect(page.getByTestId('resolved-tools')).toHaveText(/^ReadGrepGlob$/)
   await page.getByTestId('model-choices').getByRole('radio', { name: 'haiku' }).click()
   await page.getByTestId('color-green').click()
-  await typeInEditor(page, 'prompt-editor', 'You write changelogs. Read the README and the sources, then list what changed.\n\n## Output\n\n- one line per change')
-  await expect(page.getByTestId('listing-line')).toHaveText('- changelog-writer: Writes the changelog: what changed, for whom.\n<example>\nuser: "what changed since 1.1?"\n</example> (Tools: Read, Grep, Glob)')
+  await typeInEditor(
+    page,
+    'prompt-editor',
+    'You write changelogs. Read the README and the sources, then list what changed.\n\n## Output\n\n- one line per change'
+  )
+  await expect(page.getByTestId('listing-line')).toHaveText(
+    '- changelog-writer: Writes the changelog: what changed, for whom.\n<example>\nuser: "what changed since 1.1?"\n</example> (Tools: Read, Grep, Glob)'
+  )
   await expect(page.getByTestId('unsaved')).toBeVisible()
   await page.getByTestId('action-save').click()
   await expect(page.getByTestId('unsaved')).toHaveCount(0)
@@ -151,11 +164,15 @@ test('create, list, try, edit tools, raw view, repair, outside changes', async (
   await shoot(page, '15-agent-repair')
   await page.getByTestId('repair-button').click()
   await expect(page.getByTestId('repaired-banner')).toBeVisible()
-  await expect(page.getByTestId('field-input-description')).toHaveValue('Use this agent to draft release notes. Examples:\n<example>\nContext: a release is tagged\nuser: "write the notes for 1.2"\nassistant: "I will use release-notes"\n</example>')
+  await expect(page.getByTestId('field-input-description')).toHaveValue(
+    'Use this agent to draft release notes. Examples:\n<example>\nContext: a release is tagged\nuser: "write the notes for 1.2"\nassistant: "I will use release-notes"\n</example>'
+  )
   await shoot(page, '16-agent-repaired')
   await page.getByTestId('action-save').click()
   await expect(library.locator('[data-testid=library-entry][data-agent=release-notes]')).not.toContainText('not loaded')
-  expect(readFileSync(join(app.project, '.claude/agents/release-notes.md'), 'utf8')).toContain('description: |-\n  Use this agent to draft release notes. Examples:\n  <example>\n')
+  expect(readFileSync(join(app.project, '.claude/agents/release-notes.md'), 'utf8')).toContain(
+    'description: |-\n  Use this agent to draft release notes. Examples:\n  <example>\n'
+  )
 
   expect(problems).toEqual([])
 })

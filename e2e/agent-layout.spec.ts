@@ -55,7 +55,9 @@ for (const width of [1024, 1280]) {
 
     await page.getByTestId('new-agent').click()
     await page.getByTestId('new-agent-name').fill('Changelog Writer')
-    await expect(page.getByTestId('new-agent-name-error')).toHaveText('A name has no spaces (it is also the file name); use - or _ instead. For example: changelog-writer')
+    await expect(page.getByTestId('new-agent-name-error')).toHaveText(
+      'A name has no spaces (it is also the file name); use - or _ instead. For example: changelog-writer'
+    )
     await expect(page.getByTestId('new-agent-create')).toBeDisabled()
     if (width === 1024) await shoot(page, 'new-agent-bad-name')
   })

@@ -18,7 +18,9 @@ test('the header and the panels show what the prompt cache saved; Settings keeps
   const share = Number((await cached.textContent())!.replace(/\D/g, ''))
   expect(share).toBeGreaterThan(30)
   const tip = (await page.getByTestId('session-cost').getAttribute('title'))!
-  expect(tip).toMatch(/^All agents: [\d,]+ input tokens: [\d,]+ uncached, [\d,]+ written to the prompt cache \(billed at 1\.25×\), [\d,]+ read from it \(0\.1×\)\. [\d,]+ output tokens\. \$\d/)
+  expect(tip).toMatch(
+    /^All agents: [\d,]+ input tokens: [\d,]+ uncached, [\d,]+ written to the prompt cache \(billed at 1\.25×\), [\d,]+ read from it \(0\.1×\)\. [\d,]+ output tokens\. \$\d/
+  )
   const read = Number(/([\d,]+) read from it/.exec(tip)![1].replace(/,/g, ''))
   expect(read).toBeGreaterThan(0)
   // Each panel's cost says the same for its agent, and the panels add up to the header's total.
@@ -33,7 +35,13 @@ test('the header and the panels show what the prompt cache saved; Settings keeps
     await expect(cached).toBeVisible({ visible: width >= 1200 })
     // One line: every figure's middle at the same height (the context meter with its Compact button is taller than the text).
     const stats = await page.locator('.session-header-stats > span').evaluateAll((els) =>
-      els.filter((e) => e.getClientRects().length).map((e) => ({ text: e.textContent, cut: e.scrollWidth - e.clientWidth, middle: e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2 }))
+      els
+        .filter((e) => e.getClientRects().length)
+        .map((e) => ({
+          text: e.textContent,
+          cut: e.scrollWidth - e.clientWidth,
+          middle: e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2
+        }))
     )
     for (const s of stats) expect(s.cut, `${s.text} is cut at ${width}`).toBeLessThanOrEqual(0)
     const middles = stats.map((s) => s.middle)

@@ -27,7 +27,14 @@ test('the new-session form offers effort levels; Settings keeps a default effort
     await page.goto(app.url)
     const effort = page.getByTestId('new-effort')
     await expect(effort).toBeVisible()
-    expect(await effort.evaluate((el) => Array.from((el as unknown as { options: ArrayLike<{ text: string }> }).options, (o) => o.text))).toEqual(['Effort: default', 'Low effort', 'Medium effort', 'High effort', 'Extra high effort', 'Max effort'])
+    expect(await effort.evaluate((el) => Array.from((el as unknown as { options: ArrayLike<{ text: string }> }).options, (o) => o.text))).toEqual([
+      'Effort: default',
+      'Low effort',
+      'Medium effort',
+      'High effort',
+      'Extra high effort',
+      'Max effort'
+    ])
     // The pickers stay inside the prompt box.
     const box = await page.locator('.new-session-inner').boundingBox()
     for (const select of await page.locator('.new-session .select-inline').all()) {
@@ -56,5 +63,7 @@ test('the new-session form offers effort levels; Settings keeps a default effort
   await page.keyboard.press('Escape')
   // A new session starts at the saved default.
   await page.getByRole('button', { name: 'New session' }).click()
-  await expect.poll(() => page.getByTestId('new-effort').evaluate((el) => (el as unknown as { options: ArrayLike<{ text: string }> }).options[0].text)).toBe('Effort: high')
+  await expect
+    .poll(() => page.getByTestId('new-effort').evaluate((el) => (el as unknown as { options: ArrayLike<{ text: string }> }).options[0].text))
+    .toBe('Effort: high')
 })

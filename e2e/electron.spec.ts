@@ -17,7 +17,11 @@ test('the desktop window is hardened and exposes only the contract', async () =>
   test.skip(why !== null, `Skipped: ${why}.`)
   const root = mkdtempSync(join(tmpdir(), 'fanout-electron-'))
   const project = makeProject(root)
-  const app = await electron.launch({ executablePath: binary!, args: [process.cwd(), `--fanout-cwd=${project}`], env: { ...process.env, FANOUT_DATA_DIR: join(root, 'data') } })
+  const app = await electron.launch({
+    executablePath: binary!,
+    args: [process.cwd(), `--fanout-cwd=${project}`],
+    env: { ...process.env, FANOUT_DATA_DIR: join(root, 'data') }
+  })
   try {
     const win = await app.firstWindow()
     expect(win.url()).toBe('fanout://app/index.html')
@@ -33,7 +37,9 @@ test('the desktop window is hardened and exposes only the contract', async () =>
     // every will-navigate listener (the app's guard among them) has run, so the check waits on that, not a time.
     await app.evaluate(({ BrowserWindow }) => {
       const contents = BrowserWindow.getAllWindows()[0].webContents
-      ;(globalThis as any).fanoutNavigation = new Promise<string>((resolve) => contents.once('will-navigate', (_event, url) => setImmediate(() => resolve(url))))
+      ;(globalThis as any).fanoutNavigation = new Promise<string>((resolve) =>
+        contents.once('will-navigate', (_event, url) => setImmediate(() => resolve(url)))
+      )
     })
     await win.evaluate(() => ((globalThis as any).fanoutStayed = true))
     await win.evaluate(() => ((globalThis as any).location.href = 'https://example.com/'))

@@ -164,7 +164,13 @@ test('settings: each field checks as you type, Save refuses and focuses the fiel
   await shoot(page, 'settings-limits')
 
   // The main agent has no parent: "Bubble to parent" is not offered for it.
-  await expect(page.getByTestId('setting-permissionMode').locator('option')).toHaveText(['Ask before changes', 'Accept edits', 'Plan only (read-only)', 'Don’t ask (deny unlisted)', 'Bypass permissions'])
+  await expect(page.getByTestId('setting-permissionMode').locator('option')).toHaveText([
+    'Ask before changes',
+    'Accept edits',
+    'Plan only (read-only)',
+    'Don’t ask (deny unlisted)',
+    'Bypass permissions'
+  ])
 })
 
 test('settings: exactly the three aliases, each with its model id, a format check and a reset', async ({ page, openApp }) => {

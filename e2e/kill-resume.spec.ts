@@ -31,7 +31,11 @@ test.afterEach(async () => {
 /** Starts `fanout web` as a person would; resolves with the address it printed. */
 function startFanoutWeb(project: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolveUrl, reject) => {
-    const p = spawn(process.execPath, [join(repo, 'bin/fanout'), 'web', '--cwd', project], { cwd: project, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, [join(repo, 'bin/fanout'), 'web', '--cwd', project], {
+      cwd: project,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     child = p
     let out = ''
     p.stdout!.on('data', (d) => {
@@ -58,7 +62,13 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   mkdirSync(dataDir, { recursive: true })
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
   model = await startScriptedServer({ respond: e2eScript({ speed: 0.5 }), latencyMs: 60, recordRequests: false })
-  const env = { FANOUT_DATA_DIR: dataDir, HOME: join(root, 'home'), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e-kill', DISABLE_TELEMETRY: '1' }
+  const env = {
+    FANOUT_DATA_DIR: dataDir,
+    HOME: join(root, 'home'),
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e-kill',
+    DISABLE_TELEMETRY: '1'
+  }
 
   const first = await startFanoutWeb(project, env)
   await page.goto(first)
@@ -109,7 +119,11 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   await expect(async () => {
     const allow = page.getByTestId('perm-allow')
     // A button that leaves between the count and the click must not hold the loop (a click waits for its target).
-    if (await allow.count()) await allow.first().click({ timeout: 1000 }).catch(() => undefined)
+    if (await allow.count())
+      await allow
+        .first()
+        .click({ timeout: 1000 })
+        .catch(() => undefined)
     await expect(page.getByTestId('session-summary')).toContainText('Finished', { timeout: 1000 })
   }).toPass({ timeout: 90_000 })
   // Every agent, its panel, its row in the tree and the timeline, under its own name and task.

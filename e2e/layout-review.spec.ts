@@ -45,7 +45,13 @@ async function expectOneLineStrip(page: Page) {
       stripRight: box.right,
       overflow: el.scrollWidth - el.clientWidth,
       tabs,
-      summary: { height: summary.getBoundingClientRect().height, left: summary.getBoundingClientRect().left, right: summary.getBoundingClientRect().right, cut: summary.scrollWidth - summary.clientWidth, title: summary.getAttribute('title') }
+      summary: {
+        height: summary.getBoundingClientRect().height,
+        left: summary.getBoundingClientRect().left,
+        right: summary.getBoundingClientRect().right,
+        cut: summary.scrollWidth - summary.clientWidth,
+        title: summary.getAttribute('title')
+      }
     }
   })
   expect(m.stripHeight).toBeLessThanOrEqual(37)
@@ -103,7 +109,9 @@ async function expectToastClear(page: Page) {
   const t = (await toast.boundingBox())!
   const overlaps = (a: typeof t, b: typeof t) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
   for (const sel of ['.session-list', '[data-testid=open-settings]', '.session-body']) expect(overlaps(t, await box(sel)), sel).toBe(false)
-  const cut = await toast.locator('.toast-body > *').evaluateAll((els) => els.map((e) => ({ text: e.textContent, w: e.scrollWidth - e.clientWidth, h: e.scrollHeight - e.clientHeight })))
+  const cut = await toast
+    .locator('.toast-body > *')
+    .evaluateAll((els) => els.map((e) => ({ text: e.textContent, w: e.scrollWidth - e.clientWidth, h: e.scrollHeight - e.clientHeight })))
   for (const c of cut) expect(c, c.text ?? '').toMatchObject({ w: 0, h: 0 })
   await expect(toast).toContainText('test-writer — Run the parser test suite')
 }
@@ -155,7 +163,10 @@ async function expectEditorHeader(page: Page, file: string) {
     const file = header.querySelector('.ae-title-file')!
     const base = file.lastElementChild
     const name = header.querySelector('[data-testid=editor-title]')!
-    const parts = [name, ...header.querySelectorAll('.tag, button, .ae-title-file')].map((e) => ({ what: (e.textContent ?? '').trim() || e.className, ...e.getBoundingClientRect().toJSON() }))
+    const parts = [name, ...header.querySelectorAll('.tag, button, .ae-title-file')].map((e) => ({
+      what: (e.textContent ?? '').trim() || e.className,
+      ...e.getBoundingClientRect().toJSON()
+    }))
     return {
       nameCut: name.scrollWidth - name.clientWidth,
       fileCut: file.scrollWidth - file.clientWidth,
@@ -179,7 +190,10 @@ async function expectLibraryTools(page: Page) {
     const ctx = input.ownerDocument.createElement('canvas').getContext('2d')!
     const cs = input.ownerDocument.defaultView!.getComputedStyle(input)
     ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`
-    return { text: ctx.measureText(input.getAttribute('placeholder') ?? '').width, room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) }
+    return {
+      text: ctx.measureText(input.getAttribute('placeholder') ?? '').width,
+      room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)
+    }
   })
   expect(placeholder.text).toBeLessThanOrEqual(placeholder.room)
   const search = (await page.locator('.ae-search').boundingBox())!
@@ -198,7 +212,10 @@ async function expectLibraryTools(page: Page) {
 
 test('the agent editor: header, library, side panels, new agent', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
-  writeFileSync(join(app.project, '.claude/agents/security-code-reviewer.md'), '---\nname: security-code-reviewer\ndescription: Reviews code for security problems.\ntools: Read, Grep, Glob\ncolor: red\n---\nYou review code for security problems.\n')
+  writeFileSync(
+    join(app.project, '.claude/agents/security-code-reviewer.md'),
+    '---\nname: security-code-reviewer\ndescription: Reviews code for security problems.\ntools: Read, Grep, Glob\ncolor: red\n---\nYou review code for security problems.\n'
+  )
   await page.goto(app.url)
   await page.getByTestId('open-agents').click()
   await page.locator('[data-testid=library-entry][data-agent=security-code-reviewer]').click()
@@ -233,12 +250,21 @@ test('the agent editor: header, library, side panels, new agent', async ({ page 
   for (const size of SIZES) {
     await at(page, size)
     for (const scope of ['project', 'user']) {
-      const path = page.locator('.ae-scope-option').nth(scope === 'project' ? 0 : 1).locator('.mono')
+      const path = page
+        .locator('.ae-scope-option')
+        .nth(scope === 'project' ? 0 : 1)
+        .locator('.mono')
       const m = await path.evaluate((e) => {
         const end = e.lastElementChild ?? e
         const before = end.previousElementSibling
         const shown = before ? before.getBoundingClientRect().width : 0
-        return { cut: e.scrollWidth - e.clientWidth, end: end.textContent, endCut: end.scrollWidth - end.clientWidth, shownDir: shown, title: e.getAttribute('title') ?? e.textContent }
+        return {
+          cut: e.scrollWidth - e.clientWidth,
+          end: end.textContent,
+          endCut: end.scrollWidth - end.clientWidth,
+          shownDir: shown,
+          title: e.getAttribute('title') ?? e.textContent
+        }
       })
       expect(m.cut).toBeLessThanOrEqual(0)
       expect(m).toMatchObject({ end: 'agents', endCut: 0 })

@@ -114,7 +114,10 @@ test('a long session: the context meter, compaction markers, Compact and /compac
   expect(problems).toEqual([])
 })
 
-test('with auto-compaction off: the meter turns amber past the threshold, a refused request says what to do, Compact frees the window', async ({ page, openApp }) => {
+test('with auto-compaction off: the meter turns amber past the threshold, a refused request says what to do, Compact frees the window', async ({
+  page,
+  openApp
+}) => {
   await openApp({
     respond: ledgerModel(PARTS),
     contextWindow: WINDOW,
@@ -179,7 +182,8 @@ test("the main agent's own long session: it compacts, its header meter and trans
       const frame = () => new Promise((r) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => r(null)))
       await frame()
       await frame()
-      for (const m of el.querySelectorAll('[data-testid=compaction-marker][data-state=done]')) seen.add(m.closest('[data-index]')?.getAttribute('data-index') ?? '')
+      for (const m of el.querySelectorAll('[data-testid=compaction-marker][data-state=done]'))
+        seen.add(m.closest('[data-index]')?.getAttribute('data-index') ?? '')
     }
     return seen.size
   })

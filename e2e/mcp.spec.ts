@@ -16,12 +16,21 @@ test.afterEach(async () => {
   await app?.close()
 })
 
-
 test('Settings lists the MCP servers of the folder: connected with tools, failed with the reason, disabled', async ({ page }) => {
   app = await startBrowserMode({ hasApiKey: true })
   writeFileSync(
     join(app.project, '.mcp.json'),
-    JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'notes']), 'issue-db': stdioServerEntry(['--exit-on-start', '3']), legacy: { command: 'legacy-mcp', args: ['--serve'] } } }, null, 2)
+    JSON.stringify(
+      {
+        mcpServers: {
+          notes: stdioServerEntry(['--label', 'notes']),
+          'issue-db': stdioServerEntry(['--exit-on-start', '3']),
+          legacy: { command: 'legacy-mcp', args: ['--serve'] }
+        }
+      },
+      null,
+      2
+    )
   )
   mkdirSync(join(app.project, '.claude'), { recursive: true })
   writeFileSync(join(app.project, '.claude', 'settings.local.json'), JSON.stringify({ disabledMcpjsonServers: ['legacy'] }))

@@ -24,7 +24,9 @@ async function expectAllOnScreen(page: Page, n: number) {
   expect(m.overflow, 'the overview scrolls').toBeLessThanOrEqual(1)
   expect(m.outside).toEqual([])
   // Each tile says what its agent is doing now, legibly: not empty, not cut to nothing.
-  await expect.poll(async () => (await page.locator('[data-testid=tile-now]').allInnerTexts()).filter((t) => t.trim().length >= 3).length, { timeout: 30_000 }).toBe(n)
+  await expect
+    .poll(async () => (await page.locator('[data-testid=tile-now]').allInnerTexts()).filter((t) => t.trim().length >= 3).length, { timeout: 30_000 })
+    .toBe(n)
   expect(await cutLines(page), 'a tile shows a line of its text cut in half').toEqual([])
 }
 
@@ -42,17 +44,26 @@ async function cutLines(page: Page): Promise<string[]> {
         const wraps = style.whiteSpace !== 'nowrap'
         return (below && box.bottom > below.top + 0.5) || (wraps && Math.abs(box.height / line - Math.round(box.height / line)) > 0.05)
       })
-      .map((el) => `${el.closest('[data-tile]')?.getAttribute('data-agent-id') ?? '?'} ${el.className}: ${el.getBoundingClientRect().height}px over ${el.nextElementSibling?.className}`)
+      .map(
+        (el) =>
+          `${el.closest('[data-tile]')?.getAttribute('data-agent-id') ?? '?'} ${el.className}: ${el.getBoundingClientRect().height}px over ${el.nextElementSibling?.className}`
+      )
   )
 }
 
 /** Two frames: a layout after a resize has been drawn. */
 const drawn = (page: Page) =>
-  page.locator('body').evaluate((body) => new Promise((done) => body.ownerDocument.defaultView!.requestAnimationFrame(() => body.ownerDocument.defaultView!.requestAnimationFrame(done))))
+  page
+    .locator('body')
+    .evaluate(
+      (body) => new Promise((done) => body.ownerDocument.defaultView!.requestAnimationFrame(() => body.ownerDocument.defaultView!.requestAnimationFrame(done)))
+    )
 
 async function boxes(list: Locator): Promise<Record<string, { x: number; y: number; width: number; height: number }>> {
   return Object.fromEntries(
-    await list.evaluateAll((els) => els.map((e) => [e.getAttribute('data-agent-id')!, (({ x, y, width, height }) => ({ x, y, width, height }))(e.getBoundingClientRect())]))
+    await list.evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('data-agent-id')!, (({ x, y, width, height }) => ({ x, y, width, height }))(e.getBoundingClientRect())])
+    )
   )
 }
 
@@ -66,7 +77,9 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
   await expect(first.getByTestId('tile-turn')).toHaveText(/^t\d/)
   await expect(first.getByTestId('tile-context')).toHaveText(/^(<1|\d+)%/, { timeout: 30_000 })
   // The type is never cut ("general-pu…"): its whole name shows.
-  const cut = await page.locator('[data-testid=agent-tile] .agent-type').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent))
+  const cut = await page
+    .locator('[data-testid=agent-tile] .agent-type')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent))
   expect(cut).toEqual([])
 
   // Stop a running one with the pointer: every other tile stays exactly where it was.
@@ -118,7 +131,10 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
 test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page, openApp }) => {
   test.setTimeout(120_000)
   await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Map it while the model pauses, fan out to 8' })
-  const waiting = page.locator('[data-tile]').filter({ has: page.getByTestId('model-wait') }).first()
+  const waiting = page
+    .locator('[data-tile]')
+    .filter({ has: page.getByTestId('model-wait') })
+    .first()
   await expect(waiting).toBeVisible({ timeout: 30_000 })
   await expect(waiting.getByTestId('model-wait')).toContainText(/Waiting for the model(…| · \d+ s)/)
   // The time counts up while it waits.

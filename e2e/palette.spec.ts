@@ -108,7 +108,10 @@ const EFFECTS: Record<string, (page: Page, ctx: { sessionTitle: string; agentId:
     await page.keyboard.press('Escape')
   },
   'agent.stop': async (page, ctx) => {
-    await expect(page.locator(`[data-tile][data-agent-id="${ctx.agentId}"], [data-testid=finished-row][data-agent-id="${ctx.agentId}"]`)).toHaveAttribute('data-status', 'stopped')
+    await expect(page.locator(`[data-tile][data-agent-id="${ctx.agentId}"], [data-testid=finished-row][data-agent-id="${ctx.agentId}"]`)).toHaveAttribute(
+      'data-status',
+      'stopped'
+    )
     await expect(page.getByTestId('toast').filter({ hasText: 'Stopped' }).first()).toBeVisible()
   },
   search: async (page) => {
@@ -192,7 +195,28 @@ test('the palette lists every action and runs each one; app keys work from anywh
     ran.push(next)
   }
   expect(ran.length).toBeGreaterThan(15)
-  for (const id of ['new-session', 'settings', 'agents-editor', 'next-attention', 'permissions', 'shortcuts', 'palette', 'overview.density', 'view.timeline', 'view.overview', 'session.followup', 'agent.maximize', 'agent.message', 'agent.stop', 'session.stop', 'search', 'search.session', 'session.replay', 'replay.play']) expect(ran).toContain(id)
+  for (const id of [
+    'new-session',
+    'settings',
+    'agents-editor',
+    'next-attention',
+    'permissions',
+    'shortcuts',
+    'palette',
+    'overview.density',
+    'view.timeline',
+    'view.overview',
+    'session.followup',
+    'agent.maximize',
+    'agent.message',
+    'agent.stop',
+    'session.stop',
+    'search',
+    'search.session',
+    'session.replay',
+    'replay.play'
+  ])
+    expect(ran).toContain(id)
 })
 
 test('the palette goes to an agent or a session by name; ? shows every shortcut; keys in a text field', async ({ page }) => {
@@ -233,7 +257,8 @@ test('the palette goes to an agent or a session by name; ? shows every shortcut;
   await page.keyboard.press('Shift+Slash')
   const sheet = page.getByTestId('shortcuts-sheet')
   await expect(sheet).toBeVisible()
-  for (const id of ['palette', 'new-session', 'settings', 'agents-editor', 'next-attention', 'permissions', 'shortcuts']) await expect(sheet.locator(`[data-command="${id}"] kbd`)).not.toBeEmpty()
+  for (const id of ['palette', 'new-session', 'settings', 'agents-editor', 'next-attention', 'permissions', 'shortcuts'])
+    await expect(sheet.locator(`[data-command="${id}"] kbd`)).not.toBeEmpty()
   await expect(sheet).toContainText('Move between agents')
   await shoot(page, 'palette-shortcuts-sheet')
   await page.keyboard.press('Escape')

@@ -98,8 +98,20 @@ async function expectFinishedRowsFit(page: Page) {
       const open = row.querySelector('[data-testid=finished-open]')!
       const o = open.getBoundingClientRect()
       const hit = row.ownerDocument.elementFromPoint(o.left + o.width / 2, o.top + o.height / 2)
-      const parts = [...row.children].map((e) => ({ what: (e.textContent ?? '').trim() || e.className, right: e.getBoundingClientRect().right, cut: e.scrollWidth - e.clientWidth, ellipsis: row.ownerDocument.defaultView!.getComputedStyle(e).textOverflow }))
-      return { row: row.textContent, overflow: row.scrollWidth - row.clientWidth, right: r.right, sectionRight: section.right, openHit: !!hit && open.contains(hit), parts }
+      const parts = [...row.children].map((e) => ({
+        what: (e.textContent ?? '').trim() || e.className,
+        right: e.getBoundingClientRect().right,
+        cut: e.scrollWidth - e.clientWidth,
+        ellipsis: row.ownerDocument.defaultView!.getComputedStyle(e).textOverflow
+      }))
+      return {
+        row: row.textContent,
+        overflow: row.scrollWidth - row.clientWidth,
+        right: r.right,
+        sectionRight: section.right,
+        openHit: !!hit && open.contains(hit),
+        parts
+      }
     })
   )
   await page.locator('.panels-scroll').evaluate((el) => el.scrollTo(0, 0))

@@ -16,7 +16,8 @@ let app: BrowserMode
 const opened: string[] = []
 test.use({ viewport: { width: 1280, height: 800 } })
 
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: app.project, encoding: 'utf8' }).trim()
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: app.project, encoding: 'utf8' }).trim()
 const branches = () => git('branch', '--list', 'fanout/*', '--format=%(refname:short)').split('\n').filter(Boolean)
 
 const SIZES = [
@@ -73,12 +74,21 @@ test('Changes view: diff of an agent’s edit, conflict preview, merge, discard,
     const id = await dialog.locator('[data-testid=review-agent-row]', { hasText: task }).getAttribute('data-agent-id')
     return Number((await matrix.locator(`tr[data-agent-id="${id}"] .matrix-num`).innerText()).trim())
   }
-  const [errors, docs, trim] = [await number('Report where lexer errors happen'), await number('Document lex() in the README'), await number('Trim the input before lexing')]
+  const [errors, docs, trim] = [
+    await number('Report where lexer errors happen'),
+    await number('Document lex() in the README'),
+    await number('Trim the input before lexing')
+  ]
   await expect(dialog.getByTestId('preview-notes')).toHaveText(`${Math.min(errors, trim)} and ${Math.max(errors, trim)} conflict in src/lexer.ts`)
   const [first, stop] = errors < trim ? [errors, trim] : [trim, errors]
   const task = (n: number) => (n === errors ? 'Report where lexer errors happen' : n === trim ? 'Trim the input before lexing' : 'Document lex() in the README')
-  const merged = [docs, first].sort().map((n) => `${n} (${task(n)})`).join(', ')
-  await expect(dialog.getByTestId('merge-all-plan')).toHaveText(`“Merge all” merges ${merged}, then stops at ${stop} (${task(stop)}): it conflicts with ${first} (${task(first)}) in src/lexer.ts.`)
+  const merged = [docs, first]
+    .sort()
+    .map((n) => `${n} (${task(n)})`)
+    .join(', ')
+  await expect(dialog.getByTestId('merge-all-plan')).toHaveText(
+    `“Merge all” merges ${merged}, then stops at ${stop} (${task(stop)}): it conflicts with ${first} (${task(first)}) in src/lexer.ts.`
+  )
   await shootSizes(page, 'review-overview')
 
   // One agent's changes: its files with counts, commits, branch and worktree, and a real diff.

@@ -14,7 +14,10 @@ for (const width of [1024, 1280, 1920]) {
     app = await startBrowserMode({
       hasApiKey: true,
       sandboxUnavailable: true,
-      respond: (req) => (req.toolNames.includes('Bash') && req.turn === 0 ? reply.toolUse('Bash', { command: 'git status --short', description: 'Look at the working tree' }) : reply.text('Looked at the working tree.'))
+      respond: (req) =>
+        req.toolNames.includes('Bash') && req.turn === 0
+          ? reply.toolUse('Bash', { command: 'git status --short', description: 'Look at the working tree' })
+          : reply.text('Looked at the working tree.')
     })
     await page.goto(app.url)
     await page.getByTestId('new-prompt').fill('What changed?')

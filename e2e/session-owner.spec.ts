@@ -46,7 +46,14 @@ test('a session fanout run is running opens read-only, follows it live, and can 
     ])
   })
   cli = spawn(process.execPath, [join(process.cwd(), 'bin/fanout'), 'run', '-p', 'Count the source files', '--cwd', app.project], {
-    env: { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: server.url, FANOUT_DATA_DIR: app.dataDir, HOME: app.root },
+    env: {
+      ...process.env,
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_AUTH_TOKEN: '',
+      ANTHROPIC_BASE_URL: server.url,
+      FANOUT_DATA_DIR: app.dataDir,
+      HOME: app.root
+    },
     stdio: 'ignore'
   })
   const exited = new Promise((r) => cli!.on('close', r))

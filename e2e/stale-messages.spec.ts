@@ -37,7 +37,10 @@ test('a failed call shows its final failure alone, without the "Retrying…" bef
 
 test('a call that succeeds on its retry leaves no retry notice behind', async ({ page, openApp }) => {
   let calls = 0
-  await openApp({ respond: () => (calls++ === 0 ? reply.overloaded({ retryAfterSeconds: 0.05 }) : reply.text('All good on the second try.')), prompt: 'Review the parser' })
+  await openApp({
+    respond: () => (calls++ === 0 ? reply.overloaded({ retryAfterSeconds: 0.05 }) : reply.text('All good on the second try.')),
+    prompt: 'Review the parser'
+  })
   await expect(page.getByTestId('session-item').first()).toHaveAttribute('title', /\nDone/, { timeout: 45_000 })
   await expect(page.getByText('All good on the second try.').first()).toBeVisible()
   await expect(page.getByText(/Retrying/)).toHaveCount(0)

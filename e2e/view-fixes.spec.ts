@@ -50,7 +50,10 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   // A panel scrolled down fades the line cut at its top; one at its top does not.
   const fades = () =>
     page.$$eval('.panel-body', (bodies) =>
-      bodies.map((b) => ({ scrolled: (b.querySelector('.panel-scroll')?.scrollTop ?? 0) > 2, fade: b.ownerDocument.defaultView!.getComputedStyle(b, '::after').opacity }))
+      bodies.map((b) => ({
+        scrolled: (b.querySelector('.panel-scroll')?.scrollTop ?? 0) > 2,
+        fade: b.ownerDocument.defaultView!.getComputedStyle(b, '::after').opacity
+      }))
     )
   await expect.poll(async () => (await fades()).some((f) => f.scrolled), { timeout: 20_000 }).toBe(true)
   // (Polled: a scroll reaches the page as an event a moment after the scroller moved.)
@@ -145,7 +148,9 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await page.setViewportSize({ width: 1024, height: 700 })
   await page.getByTestId('tab-timeline').click()
   await expect(page.getByTestId('timeline-row')).toHaveCount(13)
-  const ticks = await page.locator('.tl-axis .tl-tick').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })))
+  const ticks = await page
+    .locator('.tl-axis .tl-tick')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })))
   const track = await page.locator('.tl-axis .tl-track').evaluate((e) => e.getBoundingClientRect().right)
   for (let i = 1; i < ticks.length; i++) expect(ticks[i].left).toBeGreaterThan(ticks[i - 1].right)
   expect(ticks.at(-1)!.right).toBeLessThanOrEqual(track + 1)

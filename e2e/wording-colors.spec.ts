@@ -47,7 +47,9 @@ test('eight agents: counts in one wording, one color per type, the command once,
   await expect(agent('Map the parser and its callers')).toHaveCount(2)
   const explore = await Promise.all([0, 1].map((i) => colorOf(agent('Map the parser and its callers').nth(i))))
   expect(explore[0]).toBe(explore[1])
-  const declared = await Promise.all(['Review error handling in the lexer', 'Run the parser test suite', 'Check the README against the API'].map((d) => colorOf(agent(d).first())))
+  const declared = await Promise.all(
+    ['Review error handling in the lexer', 'Run the parser test suite', 'Check the README against the API'].map((d) => colorOf(agent(d).first()))
+  )
   expect(new Set(declared).size).toBe(3) // purple, green, orange
   expect(declared).not.toContain(explore[0])
   const exploreCards = page.getByTestId('agent-card').filter({ hasText: 'Map the parser and its callers' })

@@ -24,6 +24,15 @@ const stale = !existsSync(builtRenderer) || statSync(builtRenderer).mtimeMs < so
 if (stale) console.log('The built renderer is missing or older than its sources: building the app first.')
 spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), ...(stale ? [] : ['--cli'])], { stdio: 'inherit' })
 const outfile = join(root, 'out/bench/index.mjs')
-await build({ entryPoints: [join(root, 'bench/index.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'warning' })
+await build({
+  entryPoints: [join(root, 'bench/index.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  logLevel: 'warning'
+})
 const r = spawnSync(process.execPath, [outfile, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
 process.exitCode = r.status ?? 1

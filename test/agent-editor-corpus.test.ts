@@ -49,7 +49,12 @@ function changedLines(before: string, after: string): { from: number; to: number
 
 function readBack(text: string, file: string) {
   const parsed = parseAgentMarkdown(text, file, 'project')
-  return { def: parsed.definition, raw: parsed.definition?.frontmatter ?? {}, errors: parsed.diagnostics.filter((d) => d.severity === 'error'), repaired: parsed.diagnostics.some((d) => d.code === 'yaml-repaired') }
+  return {
+    def: parsed.definition,
+    raw: parsed.definition?.frontmatter ?? {},
+    errors: parsed.diagnostics.filter((d) => d.severity === 'error'),
+    repaired: parsed.diagnostics.some((d) => d.code === 'yaml-repaired')
+  }
 }
 
 function otherChange(key: EditorFieldKey, current: FieldValue | undefined): FieldValue {
@@ -94,9 +99,14 @@ describe.skipIf(!haveCorpus)('agent editor on the Claude Code corpus', () => {
       let analysis = service.analyze({ cwd: project, file, text })
       if (analysis.repair) {
         // Editing a file that loads only after Claude Code's quoting makes the same repair first.
-        const direct = analysis.formEditable ? service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] }) : null
+        const direct = analysis.formEditable
+          ? service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] })
+          : null
         ;({ text, analysis } = service.repair({ cwd: project, file, text }))
-        if (direct) expect(direct.text, `${file}: an edit repairs as Fix it does`).toBe(service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] }).text)
+        if (direct)
+          expect(direct.text, `${file}: an edit repairs as Fix it does`).toBe(
+            service.edit({ cwd: project, file, text, changes: [{ key, value: otherChange(key, analysis.fields[key]) }] }).text
+          )
       }
       if (!analysis.formEditable) continue
       const before = readBack(text, file)

@@ -24,7 +24,7 @@ const DELIBERATE: Record<string, string> = {}
 /** Deliberate differences that no corpus file exercises (each is tested in src/main/runtime/definitions). */
 const DIFFERENCES_OUTSIDE_CORPUS = [
   'a UTF-8 BOM before the opening --- is ignored (Claude Code finds no frontmatter and skips the file)',
-  'CRLF files get the same YAML repair as LF files (Claude Code\'s line regex never matches a line ending in \\r)',
+  "CRLF files get the same YAML repair as LF files (Claude Code's line regex never matches a line ending in \\r)",
   'an empty `tools:` spawns the agent with all tools, as the listing says (Claude Code lists "All tools" but spawns it with none)',
   'files over 1 MB, frontmatter over 64 KB and YAML nested over 64 levels are refused with a diagnostic instead of being parsed (Claude Code tries to parse them)'
 ]
@@ -34,7 +34,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 describe.skipIf(!haveCorpus)('Claude Code corpus', () => {
   it('loads the same files as Claude Code, with the same name, description and tools for at least 99%', async () => {
-    const rows: Expected[] = readFileSync(expectedFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const rows: Expected[] = readFileSync(expectedFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(rows.length).toBeGreaterThan(500)
     const home = join(tmp, 'home')
     mkdirSync(home)
@@ -50,7 +53,11 @@ describe.skipIf(!haveCorpus)('Claude Code corpus', () => {
       const mine = agents.find((a) => a.definition.file === installed)?.definition
       if (Boolean(mine) !== Boolean(row.claude_code)) loadedDiffers.push(row.file)
       // A skipped file always says why, at the file.
-      if (!mine) expect(diagnostics.some((d) => d.file === installed && d.severity === 'error'), row.file).toBe(true)
+      if (!mine)
+        expect(
+          diagnostics.some((d) => d.file === installed && d.severity === 'error'),
+          row.file
+        ).toBe(true)
       const got = mine ? { name: mine.agentType, description: mine.whenToUse.trim(), tools: formatToolsForListing(mine) } : null
       const want = row.claude_code ? { ...row.claude_code, description: row.claude_code.description.trim() } : null
       if (JSON.stringify(got) === JSON.stringify(want)) {
@@ -61,11 +68,14 @@ describe.skipIf(!haveCorpus)('Claude Code corpus', () => {
       }
     }
     const percent = (100 * same) / rows.length
-    console.log(`corpus: ${same}/${rows.length} files (${percent.toFixed(2)}%) read exactly as Claude Code read them; ` +
-      `${rows.filter((r) => r.claude_code).length} loaded, ${rows.filter((r) => !r.claude_code).length} skipped by both`)
+    console.log(
+      `corpus: ${same}/${rows.length} files (${percent.toFixed(2)}%) read exactly as Claude Code read them; ` +
+        `${rows.filter((r) => r.claude_code).length} loaded, ${rows.filter((r) => !r.claude_code).length} skipped by both`
+    )
     for (const [file, why] of Object.entries(DELIBERATE)) console.log(`  deliberate difference: ${file}: ${why}`)
     for (const why of DIFFERENCES_OUTSIDE_CORPUS) console.log(`  deliberate difference (no corpus file has it): ${why}`)
-    for (const m of mismatches) console.log(`  MISMATCH ${m.file}\n    fanout:      ${JSON.stringify(m.got)?.slice(0, 300)}\n    claude code: ${JSON.stringify(m.want)?.slice(0, 300)}`)
+    for (const m of mismatches)
+      console.log(`  MISMATCH ${m.file}\n    fanout:      ${JSON.stringify(m.got)?.slice(0, 300)}\n    claude code: ${JSON.stringify(m.want)?.slice(0, 300)}`)
 
     expect(loadedDiffers).toEqual([])
     expect(percent).toBeGreaterThanOrEqual(99)

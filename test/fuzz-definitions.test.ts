@@ -44,7 +44,35 @@ function seeds(): string[] {
 type Mutation = (text: string, r: () => number) => string | Uint8Array
 const pick = <T>(xs: readonly T[], r: () => number): T => xs[Math.floor(r() * xs.length)]
 const at = (text: string, r: () => number): number => Math.floor(r() * (text.length + 1))
-const SPECIAL = [':', ': ', '#', '&a', '*a', '!', '|', '>', '[', ']', '{', '}', '"', "'", '\n', '\r\n', '\t', '---', '\n---\n', '- ', '? ', '\\n', '\uFEFF', '\u2028', '\0', '%YAML 1.2\n', '<<: *a\n']
+const SPECIAL = [
+  ':',
+  ': ',
+  '#',
+  '&a',
+  '*a',
+  '!',
+  '|',
+  '>',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '\n',
+  '\r\n',
+  '\t',
+  '---',
+  '\n---\n',
+  '- ',
+  '? ',
+  '\\n',
+  '\uFEFF',
+  '\u2028',
+  '\0',
+  '%YAML 1.2\n',
+  '<<: *a\n'
+]
 
 const MUTATIONS: Record<string, Mutation> = {
   cut: (t, r) => t.slice(0, at(t, r)),
@@ -92,7 +120,10 @@ const MUTATIONS: Record<string, Mutation> = {
   aliasBomb: (_t, r) => {
     let s = '---\nname: bomb\ndescription: d\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n'
     const levels = 2 + Math.floor(r() * 10)
-    for (let i = 1; i < levels; i++) s += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`
+    for (let i = 1; i < levels; i++)
+      s += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`
     return `${s}---\n`
   },
   manyKeys: (_t, r) => `---\nname: many\ndescription: d\n${Array.from({ length: 1000 + Math.floor(r() * 20_000) }, (_, i) => `k${i}: v`).join('\n')}\n---\n`,
@@ -141,7 +172,9 @@ describe('fuzzing the agent loader', () => {
       const wrong = result.diagnostics.find((d) => d.file !== file || !(d.line >= 1) || !(d.column >= 1) || d.message.length < 10)
       if (wrong) bad.push(`case ${i} (${mutation}): malformed diagnostic ${JSON.stringify(wrong)}`)
     }
-    console.log(`fuzz (seed ${SEED}): ${CASES} files, ${counts.loaded} loaded, ${counts.refused} refused with a diagnostic; slowest ${slowest.ms.toFixed(1)} ms (${slowest.mutation})`)
+    console.log(
+      `fuzz (seed ${SEED}): ${CASES} files, ${counts.loaded} loaded, ${counts.refused} refused with a diagnostic; slowest ${slowest.ms.toFixed(1)} ms (${slowest.mutation})`
+    )
     expect(bad).toEqual([])
     expect(counts.loaded).toBeGreaterThan(CASES / 10)
     expect(counts.refused).toBeGreaterThan(CASES / 10)

@@ -51,7 +51,14 @@ const TOP: Record<string, readonly string[]> = {
 /** Runtime import cycles (type-only imports too: they tie two files together all the same), each as a path. */
 function runtimeCycles(list: readonly string[]): string[][] {
   const inRuntime = list.filter((f) => f.startsWith(runtime + '/'))
-  const edges = new Map(inRuntime.map((f) => [f, importsOf(f).map((s) => runtimeTarget(f, s)).filter((t): t is string => t !== null)]))
+  const edges = new Map(
+    inRuntime.map((f) => [
+      f,
+      importsOf(f)
+        .map((s) => runtimeTarget(f, s))
+        .filter((t): t is string => t !== null)
+    ])
+  )
   const cycles: string[][] = []
   const state = new Map<string, 'open' | 'done'>()
   const stack: string[] = []
@@ -102,13 +109,11 @@ describe('layering', () => {
   })
 
   it('only the Electron adapter (src/main/index.ts, src/main/ipc, src/preload) imports electron', () => {
-    const bad = (
-      files
-        .filter((f) => importsOf(f).some((s) => s === 'electron' || s.startsWith('electron/')))
-        .map((f) => relative(root, f).replaceAll('\\', '/'))
-        .filter((f) => !(f === 'src/main/index.ts' || f.startsWith('src/main/ipc/') || f.startsWith('src/preload/')))
-        .map((f) => `${f} imports electron outside the Electron adapter`)
-    )
+    const bad = files
+      .filter((f) => importsOf(f).some((s) => s === 'electron' || s.startsWith('electron/')))
+      .map((f) => relative(root, f).replaceAll('\\', '/'))
+      .filter((f) => !(f === 'src/main/index.ts' || f.startsWith('src/main/ipc/') || f.startsWith('src/preload/')))
+      .map((f) => `${f} imports electron outside the Electron adapter`)
     expect(bad).toEqual([])
   })
 
@@ -140,7 +145,7 @@ describe('layering', () => {
     expect(bad).toEqual([])
   })
 
-  it('nothing below the runtime\'s top (orchestration, host) imports it: no back edge such as store → orchestration', () => {
+  it("nothing below the runtime's top (orchestration, host) imports it: no back edge such as store → orchestration", () => {
     expect(backEdges(files)).toEqual([])
   })
 

@@ -30,10 +30,27 @@ function running(marker: string): number {
   return n
 }
 
-const PLACEHOLDERS = ['.bash_profile', '.bashrc', '.claude', '.gitconfig', '.gitmodules', '.idea', '.mcp.json', '.profile', '.ripgreprc', '.vscode', '.zprofile', '.zshrc']
+const PLACEHOLDERS = [
+  '.bash_profile',
+  '.bashrc',
+  '.claude',
+  '.gitconfig',
+  '.gitmodules',
+  '.idea',
+  '.mcp.json',
+  '.profile',
+  '.ripgreprc',
+  '.vscode',
+  '.zprofile',
+  '.zshrc'
+]
 
 /** `fanout run` whose agent starts a background command and then a long one, killed -9 while both run. */
-async function crashWhileCommandsRun(project: string, env: (url: string) => Record<string, string>, marker: number): Promise<{ endOrphans: () => Promise<void> }> {
+async function crashWhileCommandsRun(
+  project: string,
+  env: (url: string) => Record<string, string>,
+  marker: number
+): Promise<{ endOrphans: () => Promise<void> }> {
   server = await startScriptedServer({
     respond: (req) =>
       req.turn === 0
@@ -102,7 +119,10 @@ describe('after Fanout is killed while sandboxed commands run', () => {
     const p = gitProject()
     const env = p.env('http://127.0.0.1:9')
     await (await crashWhileCommandsRun(p.project, p.env, uniqueMarker())).endOrphans()
-    const web = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'web', '--cwd', p.project], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const web = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'web', '--cwd', p.project], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     children.push(web)
     let out = ''
     web.stdout?.on('data', (d) => (out += d))

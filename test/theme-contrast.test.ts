@@ -88,7 +88,17 @@ describe.each([
 
 describe('the theme file as read', () => {
   it('has the nine agent colours and a dark block overriding the light one', () => {
-    expect(agentColors).toEqual(['--agent-main', '--agent-red', '--agent-orange', '--agent-yellow', '--agent-green', '--agent-cyan', '--agent-blue', '--agent-purple', '--agent-pink'])
+    expect(agentColors).toEqual([
+      '--agent-main',
+      '--agent-red',
+      '--agent-orange',
+      '--agent-yellow',
+      '--agent-green',
+      '--agent-cyan',
+      '--agent-blue',
+      '--agent-purple',
+      '--agent-pink'
+    ])
     expect(dark['--bg']).not.toBe(light['--bg'])
   })
 })

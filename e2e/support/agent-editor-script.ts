@@ -13,7 +13,12 @@ export function agentEditorScripts(opts: { speed: number }): AgentScript[] {
       turns: [
         () => reply.with(pace, block.text('Reading the README to see what changed.'), block.toolUse('Read', { file_path: 'README.md' })),
         (req: ParsedRequest) =>
-          reply.with(pace, block.text(`## Changelog\n\n- **parse(src)** returns an AST (documented in the README, ${req.toolResults[0]?.content.split('\n').length ?? 0} lines read).\n- No breaking changes.`))
+          reply.with(
+            pace,
+            block.text(
+              `## Changelog\n\n- **parse(src)** returns an AST (documented in the README, ${req.toolResults[0]?.content.split('\n').length ?? 0} lines read).\n- No breaking changes.`
+            )
+          )
       ]
     }
   ]

@@ -71,6 +71,8 @@ export async function allowTheOneAsking(page: Page, { asking = 30_000, finish = 
  * it streamed, a tool, a request or its result (a tile's activity line, a panel's text or tool rows).
  */
 export async function expectAllUnderWay(page: Page): Promise<void> {
-  const underWay = page.locator('.tile-now-text, .tile-now-tool, .tile-now-permission, .tile-now-result, .panel-body .markdown, .panel-body [data-testid=tool-row]')
+  const underWay = page.locator(
+    '.tile-now-text, .tile-now-tool, .tile-now-permission, .tile-now-result, .panel-body .markdown, .panel-body [data-testid=tool-row]'
+  )
   await expect(page.locator('[data-tile]').filter({ hasNot: underWay })).toHaveCount(0, { timeout: 30_000 })
 }

@@ -27,11 +27,17 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
     const claimed = prev === 'TaskClaim' ? /You claimed task (\d+)\.\n#\d+ \[in_progress\] (.*?) —/.exec(out.content) : null
     if (claimed) {
       const [, id, subject] = claimed
-      return say(70, `Working on #${id}: ${subject}. Writing my notes for it in this worktree.`, { name: 'Write', input: { file_path: `notes/task-${id}.md`, content: `# ${subject}\n\nDone in the e2e run.\n` } })
+      return say(70, `Working on #${id}: ${subject}. Writing my notes for it in this worktree.`, {
+        name: 'Write',
+        input: { file_path: `notes/task-${id}.md`, content: `# ${subject}\n\nDone in the e2e run.\n` }
+      })
     }
     if (prev === 'Write') {
       const id = /task-(\d+)\.md/.exec(JSON.stringify(req.messages.at(-2)?.content ?? ''))?.[1] ?? '0'
-      return say(60, `Notes written; marking task ${id} as completed.`, { name: 'TaskUpdate', input: { taskId: id, status: 'completed', result: `notes/task-${id}.md written` } })
+      return say(60, `Notes written; marking task ${id} as completed.`, {
+        name: 'TaskUpdate',
+        input: { taskId: id, status: 'completed', result: `notes/task-${id}.md written` }
+      })
     }
     if (prev === 'TaskClaim') return say(40, `Nothing left for me: ${out.content.split('\n')[0]}`)
     return say(60, 'Checking the shared task list for the next task I can take.', { name: 'TaskClaim', input: {} })
@@ -44,11 +50,20 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
           { ...pace(20), jsonChunk: 200 },
           block.text('Research first: two Explore agents in parallel.'),
           block.toolUse('SetPhase', { phase: 'research', note: 'map the parser and its tests' }),
-          block.toolUse('Agent', { description: 'Map the parser', prompt: `${EXPLORE} Where are parse() and lex(), and who calls them?`, subagent_type: 'Explore' }),
+          block.toolUse('Agent', {
+            description: 'Map the parser',
+            prompt: `${EXPLORE} Where are parse() and lex(), and who calls them?`,
+            subagent_type: 'Explore'
+          }),
           block.toolUse('Agent', { description: 'Find the tests', prompt: `${EXPLORE} Which tests cover the parser?`, subagent_type: 'Explore' })
         )
       case 1:
-        return reply.with(pace(20), block.text('Now a plan.'), block.toolUse('SetPhase', { phase: 'synthesis' }), block.toolUse('Agent', { description: 'Plan the fix', prompt: `${PLAN} Plan how lex() can report line and column.`, subagent_type: 'Plan' }))
+        return reply.with(
+          pace(20),
+          block.text('Now a plan.'),
+          block.toolUse('SetPhase', { phase: 'synthesis' }),
+          block.toolUse('Agent', { description: 'Plan the fix', prompt: `${PLAN} Plan how lex() can report line and column.`, subagent_type: 'Plan' })
+        )
       case 2:
         return reply.with(
           { ...pace(20), jsonChunk: 200 },
@@ -61,16 +76,29 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
               { name: 'ada', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' },
               { name: 'bo', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' }
             ],
-            tasks: [{ subject: 'Track line and column in lex()' }, { subject: 'Add a LexError class' }, { subject: 'Report positions in parse()', blockedBy: ['1'] }]
+            tasks: [
+              { subject: 'Track line and column in lex()' },
+              { subject: 'Add a LexError class' },
+              { subject: 'Report positions in parse()', blockedBy: ['1'] }
+            ]
           })
         )
       default: {
         if (previousCall(req) === 'TeamCreate') return say(20, 'The team is working; I will verify once both members report.')
-        if (previousCall(req) === 'Agent') return say(25, `## Summary\n\nThe team finished its three tasks on two worktree branches. Verification: ${req.toolResults.at(-1)!.content.split('\n')[0]}`)
+        if (previousCall(req) === 'Agent')
+          return say(
+            25,
+            `## Summary\n\nThe team finished its three tasks on two worktree branches. Verification: ${req.toolResults.at(-1)!.content.split('\n')[0]}`
+          )
         const history = req.messages.map((m) => JSON.stringify(m.content)).join('\n')
         const reported = new Set([...history.matchAll(/<name>(ada|bo)<\/name>/g)].map((m) => m[1]))
         if (reported.size < 2) return say(20, 'Waiting for the rest of the team.')
-        return reply.with(pace(20), block.text('Both members are done: verification.'), block.toolUse('SetPhase', { phase: 'verification' }), block.toolUse('Agent', { description: 'Run the tests', prompt: `${VERIFY} Run the test suite and report.`, subagent_type: 'verifier' }))
+        return reply.with(
+          pace(20),
+          block.text('Both members are done: verification.'),
+          block.toolUse('SetPhase', { phase: 'verification' }),
+          block.toolUse('Agent', { description: 'Run the tests', prompt: `${VERIFY} Run the test suite and report.`, subagent_type: 'verifier' })
+        )
       }
     }
   }
@@ -81,9 +109,27 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
     {
       name: 'explorer',
       match: EXPLORE,
-      turns: [(req) => say(60, 'Searching the sources.', { name: 'Grep', input: { pattern: req.firstUserText.includes('tests') ? 'describe' : 'lex\\(', path: '.', output_mode: 'files_with_matches' } }), (req) => say(50, `Found: ${req.toolResults[0].content.trim().split('\n').join(', ')}`)]
+      turns: [
+        (req) =>
+          say(60, 'Searching the sources.', {
+            name: 'Grep',
+            input: { pattern: req.firstUserText.includes('tests') ? 'describe' : 'lex\\(', path: '.', output_mode: 'files_with_matches' }
+          }),
+        (req) => say(50, `Found: ${req.toolResults[0].content.trim().split('\n').join(', ')}`)
+      ]
     },
-    { name: 'planner', match: PLAN, turns: [say(40, '1. Track line and column in lex(). 2. Add a LexError class. 3. Report positions in parse(), after step 1.')] },
-    { name: 'verifier', match: VERIFY, turns: [say(50, 'Running the project test script.', { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } }), (req) => say(40, `FAIL: ${req.toolResults[0].content.trim().split('\n').pop()}`)] }
+    {
+      name: 'planner',
+      match: PLAN,
+      turns: [say(40, '1. Track line and column in lex(). 2. Add a LexError class. 3. Report positions in parse(), after step 1.')]
+    },
+    {
+      name: 'verifier',
+      match: VERIFY,
+      turns: [
+        say(50, 'Running the project test script.', { name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } }),
+        (req) => say(40, `FAIL: ${req.toolResults[0].content.trim().split('\n').pop()}`)
+      ]
+    }
   ]
 }

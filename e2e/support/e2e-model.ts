@@ -31,8 +31,16 @@ export const PLANS: Plan[] = [
     type: 'code-reviewer',
     description: 'Review error handling in the lexer',
     steps: [
-      { text: 'Reading the lexer to see how it reports bad input, line by line, before I judge the error handling.', tool: 'Read', input: { file_path: 'src/lexer.ts' } },
-      { text: '## Findings so far\n\n1. `lex()` never reports a **line and column**.\n2. Splitting on whitespace loses positions entirely.\n\nChecking the parser for the same problem, slowly and carefully.', tool: 'Read', input: { file_path: 'src/parser.ts' } },
+      {
+        text: 'Reading the lexer to see how it reports bad input, line by line, before I judge the error handling.',
+        tool: 'Read',
+        input: { file_path: 'src/lexer.ts' }
+      },
+      {
+        text: '## Findings so far\n\n1. `lex()` never reports a **line and column**.\n2. Splitting on whitespace loses positions entirely.\n\nChecking the parser for the same problem, slowly and carefully.',
+        tool: 'Read',
+        input: { file_path: 'src/parser.ts' }
+      },
       { text: 'Looking for any error class in the sources.', tool: 'Grep', input: { pattern: 'Error', path: 'src' } }
     ],
     report: 'The lexer drops positions; errors cannot say where they happened.',
@@ -76,7 +84,11 @@ function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
   const [, index, slow, pause] = TAG.exec(req.firstUserText)!
   const plan = PLANS[Number(index) % PLANS.length]
   const pace = plan.pace ?? PACE
-  const shape = { textChunk: pace.textChunk, chunkDelayMs: Math.round(pace.chunkDelayMs * speed * (slow ? 6 : 1)), ...(pause && req.turn === 1 ? { delayMs: PAUSE_MS } : {}) }
+  const shape = {
+    textChunk: pace.textChunk,
+    chunkDelayMs: Math.round(pace.chunkDelayMs * speed * (slow ? 6 : 1)),
+    ...(pause && req.turn === 1 ? { delayMs: PAUSE_MS } : {})
+  }
   const step = plan.steps[req.turn]
   return step ? reply.with(shape, block.text(step.text), block.toolUse(step.tool, step.input)) : reply.with(shape, block.text(plan.report))
 }
@@ -128,7 +140,11 @@ export function e2eScript(opts: { speed: number }): Respond {
           ...Array.from({ length: fanOutCount(req) }, (_, i) => {
             const plan = PLANS[i % PLANS.length]
             const slow = fanOutCount(req) > 4
-            return block.toolUse('Agent', { description: plan.description, subagent_type: plan.type, prompt: `${tagOf(i, slow, pause)} ${plan.description}. Report what you find in one or two sentences.` })
+            return block.toolUse('Agent', {
+              description: plan.description,
+              subagent_type: plan.type,
+              prompt: `${tagOf(i, slow, pause)} ${plan.description}. Report what you find in one or two sentences.`
+            })
           })
         )
       },
@@ -150,5 +166,7 @@ export function e2eScript(opts: { speed: number }): Respond {
     match: (req: ParsedRequest) => req.firstUserText.includes('read every module and check its tests'),
     turns: new Array<Respond>(100_000).fill(() => reply.with(PACE, block.text('Picking up where the long session left off: one more pass done.')))
   }
-  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), ...reviewScripts(opts), longSession, child, main], { fallback: () => reply.text('Noted.') })
+  return scriptByAgent([...coordinatorScripts(opts), ...agentEditorScripts(opts), ...reviewScripts(opts), longSession, child, main], {
+    fallback: () => reply.text('Noted.')
+  })
 }

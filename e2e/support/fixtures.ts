@@ -21,9 +21,12 @@ export interface BrowserMode {
 }
 
 const AGENTS: Record<string, string> = {
-  'code-reviewer': '---\nname: code-reviewer\ndescription: Reviews code for correctness and error handling. Use after changes.\ntools: Read, Grep, Glob\ncolor: purple\nmodel: sonnet\n---\nYou review code carefully and report concrete findings with file:line.\n',
-  'test-writer': '---\nname: test-writer\ndescription: Runs and writes tests.\ntools: Read, Grep, Glob, Bash\ncolor: green\nisolation: worktree\n---\nYou run the test suite and explain failures.\n',
-  'docs-writer': '---\nname: docs-writer\ndescription: Checks documentation against the code.\ntools: Read, Grep, Glob\ncolor: orange\nmodel: haiku\n---\nYou compare docs with the code and list gaps.\n'
+  'code-reviewer':
+    '---\nname: code-reviewer\ndescription: Reviews code for correctness and error handling. Use after changes.\ntools: Read, Grep, Glob\ncolor: purple\nmodel: sonnet\n---\nYou review code carefully and report concrete findings with file:line.\n',
+  'test-writer':
+    '---\nname: test-writer\ndescription: Runs and writes tests.\ntools: Read, Grep, Glob, Bash\ncolor: green\nisolation: worktree\n---\nYou run the test suite and explain failures.\n',
+  'docs-writer':
+    '---\nname: docs-writer\ndescription: Checks documentation against the code.\ntools: Read, Grep, Glob\ncolor: orange\nmodel: haiku\n---\nYou compare docs with the code and list gaps.\n'
 }
 
 /** A small real project: a git repository with sources, tests, an npm test script and three agent files. */
@@ -40,7 +43,8 @@ export function makeProject(root: string): string {
   write('package.json', JSON.stringify({ name: 'tiny-parser', private: true, scripts: { test: 'node test/run.cjs' } }, null, 2))
   write('test/run.cjs', "console.log('\u2713 parses numbers\\n\u2713 parses calls\\n\u2717 reports the line of a bad token\\n\\n2 passed, 1 failed')\n")
   for (const [name, text] of Object.entries(AGENTS)) write(`.claude/agents/${name}.md`, text)
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: project, stdio: 'ignore' })
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Fanout e2e', '-c', 'user.email=e2e@fanout.invalid', ...args], { cwd: project, stdio: 'ignore' })
   git('init', '-q', '-b', 'main')
   git('add', '-A')
   git('commit', '-q', '-m', 'tiny parser')

@@ -37,7 +37,12 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
   writeFileSync(join(opts.dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 }, ...opts.settings }))
   if (opts.hasApiKey) await saveApiKey(opts.dataDir, 'sk-ant-e2e-stored-key')
   const speed = opts.speed ?? 1
-  const server = await startScriptedServer({ respond: opts.respond ?? e2eScript({ speed }), latencyMs: Math.round(120 * speed), recordRequests: false, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) })
+  const server = await startScriptedServer({
+    respond: opts.respond ?? e2eScript({ speed }),
+    latencyMs: Math.round(120 * speed),
+    recordRequests: false,
+    ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {})
+  })
   const host = new LocalRuntimeHost({
     cwd: opts.cwd,
     dataDir: opts.dataDir,
@@ -48,7 +53,10 @@ export async function createE2eHost(opts: E2eHostOptions): Promise<RuntimeHost> 
       if (!existsSync(credentialsPath(opts.dataDir))) throw new MissingCredentialsError()
       return createModelClient({ apiKey: 'scripted', baseURL: server.url, maxRetries: 1, env: {} })
     },
-    sessionDefaults: { managedSettingsFile: null, ...(opts.sandboxUnavailable ? { sandboxRuntime: new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' }) } : {}) },
+    sessionDefaults: {
+      managedSettingsFile: null,
+      ...(opts.sandboxUnavailable ? { sandboxRuntime: new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' }) } : {})
+    },
     ...(opts.openPath ? { openPath: opts.openPath } : {})
   })
   const close = host.close.bind(host)

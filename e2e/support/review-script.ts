@@ -40,14 +40,16 @@ export const REVIEW_JOBS: Record<string, Job> = {
             input: {
               file_path: 'src/lexer.ts',
               old_string: LEX_LINE,
-              new_string: "  const tokens = src.split(/\\s+/)\n  const empty = tokens.indexOf('')\n  if (empty > 0) throw new LexError('empty token', 1, empty + 1)\n  return tokens"
+              new_string:
+                "  const tokens = src.split(/\\s+/)\n  const empty = tokens.indexOf('')\n  if (empty > 0) throw new LexError('empty token', 1, empty + 1)\n  return tokens"
             }
           },
           {
             name: 'Write',
             input: {
               file_path: 'src/errors.ts',
-              content: 'export class LexError extends Error {\n  constructor(message: string, readonly line: number, readonly column: number) {\n    super(`${message} at ${line}:${column}`)\n  }\n}\n'
+              content:
+                'export class LexError extends Error {\n  constructor(message: string, readonly line: number, readonly column: number) {\n    super(`${message} at ${line}:${column}`)\n  }\n}\n'
             }
           }
         ]
@@ -59,7 +61,19 @@ export const REVIEW_JOBS: Record<string, Job> = {
     description: 'Document lex() in the README',
     steps: [
       { text: 'Reading the README.', tools: [{ name: 'Read', input: { file_path: 'README.md' } }] },
-      { text: 'Adding an API section.', tools: [{ name: 'Edit', input: { file_path: 'README.md', old_string: '`parse(src)` returns an AST.', new_string: '`parse(src)` returns an AST.\n\n## API\n\n- `lex(src)` splits the source into tokens.' } }] }
+      {
+        text: 'Adding an API section.',
+        tools: [
+          {
+            name: 'Edit',
+            input: {
+              file_path: 'README.md',
+              old_string: '`parse(src)` returns an AST.',
+              new_string: '`parse(src)` returns an AST.\n\n## API\n\n- `lex(src)` splits the source into tokens.'
+            }
+          }
+        ]
+      }
     ],
     report: 'The README documents lex() now.'
   },
@@ -67,7 +81,10 @@ export const REVIEW_JOBS: Record<string, Job> = {
     description: 'Trim the input before lexing',
     steps: [
       { text: 'Reading the lexer.', tools: [{ name: 'Read', input: { file_path: 'src/lexer.ts' } }] },
-      { text: 'Trimming the input first.', tools: [{ name: 'Edit', input: { file_path: 'src/lexer.ts', old_string: LEX_LINE, new_string: '  return src.trim().split(/\\s+/)' } }] }
+      {
+        text: 'Trimming the input first.',
+        tools: [{ name: 'Edit', input: { file_path: 'src/lexer.ts', old_string: LEX_LINE, new_string: '  return src.trim().split(/\\s+/)' } }]
+      }
     ],
     report: 'lex() trims its input first.'
   }
@@ -84,7 +101,9 @@ export function reviewScripts(opts: { speed: number }): AgentScript[] {
       turns: Array.from({ length: 4 }, (_, turn) => (req: ParsedRequest) => {
         const job = REVIEW_JOBS[TAG.exec(req.firstUserText)![1]]
         const step = job.steps[turn]
-        return step ? reply.with(pace, block.text(step.text), ...step.tools.map((t) => block.toolUse(t.name, t.input))) : reply.with(pace, block.text(job.report))
+        return step
+          ? reply.with(pace, block.text(step.text), ...step.tools.map((t) => block.toolUse(t.name, t.input)))
+          : reply.with(pace, block.text(job.report))
       })
     },
     {
@@ -96,7 +115,13 @@ export function reviewScripts(opts: { speed: number }): AgentScript[] {
           return reply.with(
             { ...pace, jsonChunk: 400 },
             block.text('Each change goes to its own implementer, in its own worktree.'),
-            ...names.map((n) => block.toolUse('Agent', { description: REVIEW_JOBS[n].description, subagent_type: 'implementer', prompt: `[review agent ${n}] ${REVIEW_JOBS[n].description}.` }))
+            ...names.map((n) =>
+              block.toolUse('Agent', {
+                description: REVIEW_JOBS[n].description,
+                subagent_type: 'implementer',
+                prompt: `[review agent ${n}] ${REVIEW_JOBS[n].description}.`
+              })
+            )
           )
         },
         () => reply.with(pace, block.text('All three are done; their work waits on their branches for your review.'))

@@ -26,7 +26,8 @@ const FieldValueSchema = z.union([z.string().max(MAX_TEXT), z.number(), z.boolea
 export const FieldChangeSchema = z.object({ key: z.enum(EDITOR_FIELD_KEYS), value: FieldValueSchema.nullable() }).strict()
 
 /** Big structured answers pass through whole; their shape is the host's own (typed), checked at the top. */
-const shaped = <T>(what: string, check: (v: any) => boolean) => z.custom<T>((v) => v !== null && typeof v === 'object' && check(v), `${what} has the wrong shape`)
+const shaped = <T>(what: string, check: (v: any) => boolean) =>
+  z.custom<T>((v) => v !== null && typeof v === 'object' && check(v), `${what} has the wrong shape`)
 const Analysis = shaped<AgentAnalysis>('analysis', (v) => typeof v.file === 'string' && Array.isArray(v.diagnostics) && typeof v.fields === 'object')
 const Library = shaped<AgentLibrary>('library', (v) => Array.isArray(v.entries) && typeof v.listing === 'string')
 const Opened = shaped<OpenedAgentFile>('document', (v) => typeof v.text === 'string' && typeof v.version?.hash === 'string')
@@ -42,9 +43,7 @@ export const AGENT_EDITOR_CONTRACT = {
   'agents.analyze': { request: z.object({ cwd: Cwd, file: AgentFile, text: Text }).strict(), response: z.object({ analysis: Analysis }) },
   /** Applies form changes (or a new body) to a text and analyses the result; writes nothing. */
   'agents.edit': {
-    request: z
-      .object({ cwd: Cwd, file: AgentFile, text: Text, changes: z.array(FieldChangeSchema).max(50).default([]), body: Text.optional() })
-      .strict(),
+    request: z.object({ cwd: Cwd, file: AgentFile, text: Text, changes: z.array(FieldChangeSchema).max(50).default([]), body: Text.optional() }).strict(),
     response: z.object({
       text: z.string(),
       analysis: Analysis,
@@ -84,7 +83,12 @@ export const AGENT_EDITOR_CONTRACT = {
   /** Runs a draft on a prompt as the main agent of a new session (in its own worktree in a git repo). */
   'agents.try': {
     request: z
-      .object({ cwd: Cwd, file: AgentFile, text: Text, prompt: z.string().trim().min(1, 'prompt is empty').max(100_000, 'prompt is longer than 100,000 characters') })
+      .object({
+        cwd: Cwd,
+        file: AgentFile,
+        text: Text,
+        prompt: z.string().trim().min(1, 'prompt is empty').max(100_000, 'prompt is longer than 100,000 characters')
+      })
       .strict(),
     response: z.object({ run: Tried })
   }
@@ -98,6 +102,8 @@ export const AGENT_EDITOR_NOTICES = [
   z.object({
     type: z.literal('agent_try_finished'),
     sessionId: z.string(),
-    worktree: z.object({ path: z.string(), branch: z.string(), changed: z.boolean(), kept: z.boolean(), commit: z.string().optional(), error: z.string().optional() }).optional()
+    worktree: z
+      .object({ path: z.string(), branch: z.string(), changed: z.boolean(), kept: z.boolean(), commit: z.string().optional(), error: z.string().optional() })
+      .optional()
   })
 ] as const

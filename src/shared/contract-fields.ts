@@ -4,14 +4,43 @@ import { z } from 'zod'
 import { PERMISSION_MODES } from './agent-definition'
 import type { AgentEventType, AgentStatus } from './events'
 
-export const AGENT_STATUSES = ['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const satisfies readonly AgentStatus[]
+export const AGENT_STATUSES = [
+  'queued',
+  'running',
+  'waiting_permission',
+  'completed',
+  'failed',
+  'stopped',
+  'max_turns',
+  'interrupted'
+] as const satisfies readonly AgentStatus[]
 // Fails to compile when events.ts gains a status this list lacks.
 const _allStatuses: Exclude<AgentStatus, (typeof AGENT_STATUSES)[number]> extends never ? true : false = true
 
 export const AGENT_EVENT_TYPES = [
-  'agent_start', 'agent_end', 'status', 'turn_start', 'turn_end', 'model_request', 'text_delta', 'thinking_delta', 'message',
-  'tool_start', 'tool_input_delta', 'tool_run', 'tool_update', 'tool_end', 'usage', 'error',
-  'permission_request', 'permission_response', 'message_received', 'phase', 'team', 'compaction_start', 'compaction'
+  'agent_start',
+  'agent_end',
+  'status',
+  'turn_start',
+  'turn_end',
+  'model_request',
+  'text_delta',
+  'thinking_delta',
+  'message',
+  'tool_start',
+  'tool_input_delta',
+  'tool_run',
+  'tool_update',
+  'tool_end',
+  'usage',
+  'error',
+  'permission_request',
+  'permission_response',
+  'message_received',
+  'phase',
+  'team',
+  'compaction_start',
+  'compaction'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
 

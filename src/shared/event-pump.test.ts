@@ -57,15 +57,36 @@ describe('event pump', () => {
 
   it('does not merge across a different event of the same agent, nor across streams', () => {
     const h = harness()
-    h.pump.push([text('a', '1'), turn('a'), text('a', '2'), thinking('a', 'hm'), text('a', '3'), input('a', 't1', '{"a'), input('a', 't2', '{"b'), input('a', 't2', '":1}')])
+    h.pump.push([
+      text('a', '1'),
+      turn('a'),
+      text('a', '2'),
+      thinking('a', 'hm'),
+      text('a', '3'),
+      input('a', 't1', '{"a'),
+      input('a', 't2', '{"b'),
+      input('a', 't2', '":1}')
+    ])
     h.tick()
-    expect(h.batches[0].map((e) => e.type)).toEqual(['text_delta', 'turn_start', 'text_delta', 'thinking_delta', 'text_delta', 'tool_input_delta', 'tool_input_delta'])
+    expect(h.batches[0].map((e) => e.type)).toEqual([
+      'text_delta',
+      'turn_start',
+      'text_delta',
+      'thinking_delta',
+      'text_delta',
+      'tool_input_delta',
+      'tool_input_delta'
+    ])
     expect((h.batches[0][6] as any).partialJson).toBe('{"b":1}')
   })
 
   it('gives a merged delta the place in the stream (seq) of its last part', () => {
     const h = harness()
-    h.pump.push([{ ...text('a', 'He'), seq: 10 }, { ...text('a', 'll'), seq: 11 }, { ...text('a', 'o'), seq: 12 }])
+    h.pump.push([
+      { ...text('a', 'He'), seq: 10 },
+      { ...text('a', 'll'), seq: 11 },
+      { ...text('a', 'o'), seq: 12 }
+    ])
     h.tick()
     expect(h.batches[0]).toEqual([{ ...text('a', 'Hello'), seq: 12 }])
   })

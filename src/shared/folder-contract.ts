@@ -18,7 +18,11 @@ const DiagnosticSchema = z.object({
 /** Loaded agents pass through whole (editors round-trip unknown keys); only the fields the UI needs are checked. */
 const LoadedAgentSchema = z.custom<LoadedAgent>(
   (v: any) =>
-    v !== null && typeof v === 'object' && typeof v.definition?.agentType === 'string' && AGENT_SOURCES.includes(v.definition?.source) && Array.isArray(v.diagnostics),
+    v !== null &&
+    typeof v === 'object' &&
+    typeof v.definition?.agentType === 'string' &&
+    AGENT_SOURCES.includes(v.definition?.source) &&
+    Array.isArray(v.diagnostics),
   'agents must be loaded agent definitions'
 )
 
@@ -45,7 +49,10 @@ export const FOLDER_CONTRACT = {
     response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })
   },
   /** The MCP servers sessions in a folder use: state (connected, failed, disabled) and tools. */
-  'mcp.list': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) }) },
+  'mcp.list': {
+    request: z.object({ cwd: AbsolutePath }).strict(),
+    response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) })
+  },
   /** What a folder brings that would run or grant by itself, and whether the person approved each. */
   'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema }) },
   /** The person's answer about a folder: trust what it brings (as listed), or not. */
@@ -59,6 +66,6 @@ export const FOLDER_CONTRACT = {
       })
       .strict(),
     response: z.object({ trust: FolderTrustSchema })
-  },
+  }
 } as const
 export type FolderCallName = keyof typeof FOLDER_CONTRACT

@@ -94,9 +94,7 @@ export const IpcResultSchema = z.union([z.object({ ok: z.literal(true), value: z
 // ── browser mode: the same calls framed over one WebSocket ───────────────────────────────────────
 
 /** Client → server: one call. `id` pairs the answer with the request. */
-export const WsRequestSchema = z
-  .object({ id: z.number().int().nonnegative(), call: z.string().max(100), payload: z.unknown() })
-  .strict()
+export const WsRequestSchema = z.object({ id: z.number().int().nonnegative(), call: z.string().max(100), payload: z.unknown() }).strict()
 export type WsRequest = z.infer<typeof WsRequestSchema>
 
 /** Server → client. */
@@ -125,4 +123,3 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   }
   return fields
 }
-

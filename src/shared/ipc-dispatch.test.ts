@@ -59,7 +59,11 @@ describe('dispatchCall', () => {
   })
 
   it('sends the sentence for each refused field by its path, besides the message that says it all', async () => {
-    const r = await dispatchCall(createRecordingHost(), 'settings.update', { limits: { maxDepth: 0, maxTurns: 'many' }, modelAliases: { sonnet: 'opus' }, extra: true })
+    const r = await dispatchCall(createRecordingHost(), 'settings.update', {
+      limits: { maxDepth: 0, maxTurns: 'many' },
+      modelAliases: { sonnet: 'opus' },
+      extra: true
+    })
     if (r.ok) throw new Error('accepted')
     expect(r.error.fields).toEqual({
       'limits.maxDepth': 'Enter a number from 1 to 32.',
@@ -71,7 +75,10 @@ describe('dispatchCall', () => {
     for (const [path, sentence] of Object.entries(r.error.fields!)) expect(r.error.message).toContain(`${path}: ${sentence}`)
     expect(IpcResultSchema.safeParse(r).success).toBe(true)
     // An error about no field in particular has none.
-    expect(await dispatchCall(createRecordingHost(), 'workspace.get', 'not an object')).toEqual({ ok: false, error: { code: 'invalid_request', message: expect.any(String) } })
+    expect(await dispatchCall(createRecordingHost(), 'workspace.get', 'not an object')).toEqual({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.any(String) }
+    })
   })
 
   it('passes on the field errors a host refuses with, and only sentences', async () => {
@@ -79,7 +86,10 @@ describe('dispatchCall', () => {
     host.handlers['settings.update'] = async () => {
       throw new HostCallError('invalid_request', 'theme: not today', { theme: 'not today', bogus: 42 as unknown as string })
     }
-    expect(await dispatchCall(host, 'settings.update', { theme: 'dark' })).toEqual({ ok: false, error: { code: 'invalid_request', message: 'theme: not today', fields: { theme: 'not today' } } })
+    expect(await dispatchCall(host, 'settings.update', { theme: 'dark' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_request', message: 'theme: not today', fields: { theme: 'not today' } }
+    })
   })
 
   it('rejects unknown calls, including prototype keys', async () => {

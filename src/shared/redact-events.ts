@@ -13,7 +13,8 @@ type DeltaEvent = Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 
 const HOLD_MAX = 512
 
 // A credential's name (header or environment variable) whose value may follow in the next delta.
-const NAME = /x-api-key|api-key|x-auth-token|x-goog-api-key|(?:proxy-)?authorization|\b[A-Za-z][A-Za-z0-9_]*?(?:API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_?TOKEN|ACCESS_?TOKEN|_TOKEN|_SECRET|SECRET_?KEY|PASSWORD)/gi
+const NAME =
+  /x-api-key|api-key|x-auth-token|x-goog-api-key|(?:proxy-)?authorization|\b[A-Za-z][A-Za-z0-9_]*?(?:API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_?TOKEN|ACCESS_?TOKEN|_TOKEN|_SECRET|SECRET_?KEY|PASSWORD)/gi
 const OPEN_VALUE = /^["']?\s*[:=]?\s*["']?(?:(?:bearer|basic|token)\b\s*)?[^\s"',;]*$/i
 
 const isDelta = (e: AgentEvent): e is DeltaEvent => e.type === 'text_delta' || e.type === 'thinking_delta' || e.type === 'tool_input_delta'

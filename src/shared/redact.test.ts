@@ -50,7 +50,10 @@ describe('redactText', () => {
 
   it('registers credential-named environment values only, and ignores values too short to be secrets', () => {
     const isSecret = (name: string) => /TOKEN|SECRET/.test(name)
-    registerEnvironmentSecrets({ MY_SERVICE_TOKEN: 'tok_5f1e2d3c4b5a', HOME: '/home/someone-long-name', DEBUG_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'verysecretvalue99' }, isSecret)
+    registerEnvironmentSecrets(
+      { MY_SERVICE_TOKEN: 'tok_5f1e2d3c4b5a', HOME: '/home/someone-long-name', DEBUG_TOKEN: 'x', AWS_SECRET_ACCESS_KEY: 'verysecretvalue99' },
+      isSecret
+    )
     expect(redactText('a tok_5f1e2d3c4b5a b verysecretvalue99 c /home/someone-long-name')).toBe(`a ${REDACTED} b ${REDACTED} c /home/someone-long-name`)
     registerSecret('short')
     expect(redactText('a short word')).toBe('a short word')
@@ -126,7 +129,12 @@ describe('encoded forms', () => {
   it('hides the base64 of a registered secret, whatever comes before or after it', () => {
     const key = 'sk-live-9d8c7b6a5f4e3d2c1b0a'
     registerSecret(key)
-    for (const around of [['', ''], ['x', '\n'], ['Bearer ', ''], ['ab', 'cd']]) {
+    for (const around of [
+      ['', ''],
+      ['x', '\n'],
+      ['Bearer ', ''],
+      ['ab', 'cd']
+    ]) {
       const b64 = btoa(around[0] + key + around[1])
       expect(holdsSecret(`output: ${b64}`)).toBe(true)
     }

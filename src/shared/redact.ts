@@ -74,8 +74,10 @@ export function redactText(text: string): string {
   let out = text
   for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED)
   if (out.includes('sk-ant-')) out = out.replace(KEY_SHAPE, REDACTED)
-  if (HEADER_HINT.test(out)) out = out.replace(HEADER_VALUE, (_all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)
-  if (ASSIGNMENT_HINT.test(out)) out = out.replace(ASSIGNMENT, (all, name: string, value: string) => (value === REDACTED || value.startsWith('$') ? all : `${name}${REDACTED}`))
+  if (HEADER_HINT.test(out))
+    out = out.replace(HEADER_VALUE, (_all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)
+  if (ASSIGNMENT_HINT.test(out))
+    out = out.replace(ASSIGNMENT, (all, name: string, value: string) => (value === REDACTED || value.startsWith('$') ? all : `${name}${REDACTED}`))
   return out
 }
 

@@ -33,10 +33,16 @@ describe('review contract', () => {
     const host = createRecordingHost()
     expect(await dispatchCall(host, 'review.merge', { cwd, all: true, strategy: 'squash' })).toMatchObject({ ok: true, value: { outcome: { into: 'main' } } })
     expect(await dispatchCall(host, 'review.discard', { cwd, agentId: 'a1', expectTip: tip })).toMatchObject({ ok: true })
-    expect(await dispatchCall(host, 'review.file', { cwd, agentId: 'a1', path: 'src/app.ts', uncommitted: true })).toMatchObject({ ok: true, value: { diff: { oldText: 'old\n' } } })
+    expect(await dispatchCall(host, 'review.file', { cwd, agentId: 'a1', path: 'src/app.ts', uncommitted: true })).toMatchObject({
+      ok: true,
+      value: { diff: { oldText: 'old\n' } }
+    })
     expect(host.calls.map((c) => c.call)).toEqual(['review.merge', 'review.discard', 'review.file'])
     // An answer that breaks the contract never reaches the page.
     host.handlers['review.list'] = async () => ({ list: { checkout: null } }) as never
-    expect(await dispatchCall(host, 'review.list', { cwd })).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringContaining('list.checkout') } })
+    expect(await dispatchCall(host, 'review.list', { cwd })).toMatchObject({
+      ok: false,
+      error: { code: 'internal', message: expect.stringContaining('list.checkout') }
+    })
   })
 })

@@ -3,12 +3,29 @@
 // CONTRACT and HostNoticeSchema by ipc-contract.ts; both transports validate every payload against it.
 import { z } from 'zod'
 import { AbsolutePath } from './contract-fields'
-import type { AgentChanges, AgentCommit, ChangedFile, CheckoutState, DiscardOutcome, DryRun, FileDiff, LandedRecord, MergeOutcome, MergePreview, MergeStop, MergedAgent, PreviewPair, ReviewList } from './review'
+import type {
+  AgentChanges,
+  AgentCommit,
+  ChangedFile,
+  CheckoutState,
+  DiscardOutcome,
+  DryRun,
+  FileDiff,
+  LandedRecord,
+  MergeOutcome,
+  MergePreview,
+  MergeStop,
+  MergedAgent,
+  PreviewPair,
+  ReviewList
+} from './review'
 
 const Cwd = AbsolutePath
 
 /** Agent ids name branches and folders (see create-worktree.ts): letters, digits, '.', '_' and '-'. */
-const AgentId = z.string({ error: 'agentId must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'agentId must be an agent id (letters, digits, . _ -)')
+const AgentId = z
+  .string({ error: 'agentId must be a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'agentId must be an agent id (letters, digits, . _ -)')
 const AgentIds = z.array(AgentId).max(500, 'at most 500 agents at once')
 const Sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'must be a full commit id')
 const RelPath = z
@@ -156,7 +173,10 @@ export const REVIEW_CONTRACT = {
     request: z
       .object({ cwd: Cwd, agentIds: AgentIds.optional(), all: z.boolean().optional(), strategy: MergeStrategySchema })
       .strict()
-      .refine((r) => r.all === true || (r.agentIds?.length ?? 0) > 0, { message: 'name the agents to merge (agentIds) or ask for all of them (all: true)', path: ['agentIds'] }),
+      .refine((r) => r.all === true || (r.agentIds?.length ?? 0) > 0, {
+        message: 'name the agents to merge (agentIds) or ask for all of them (all: true)',
+        path: ['agentIds']
+      }),
     response: z.object({ outcome: MergeOutcomeSchema })
   },
   /** Removes an agent's worktree and branch, once the person confirmed what is lost. */

@@ -21,7 +21,12 @@ const isEventOf = (type: string) => (v: unknown) => {
 
 /** A live session's waiting permission requests and the agent_start of each agent that asks (or passed one up). */
 export const PendingRequestsSchema = z.object({
-  requests: z.array(z.custom<PermissionRequestEvent>((v) => isEventOf('permission_request')(v) && typeof (v as { requestId?: unknown }).requestId === 'string', 'requests must be permission_request events')),
+  requests: z.array(
+    z.custom<PermissionRequestEvent>(
+      (v) => isEventOf('permission_request')(v) && typeof (v as { requestId?: unknown }).requestId === 'string',
+      'requests must be permission_request events'
+    )
+  ),
   agents: z.array(z.custom<AgentStartEvent>(isEventOf('agent_start'), 'agents must be agent_start events'))
 })
 export type PendingRequests = z.infer<typeof PendingRequestsSchema>
@@ -90,7 +95,16 @@ export const SESSION_CONTRACT = {
   },
   /** A name the person chose instead of the first prompt's line. */
   'sessions.rename': {
-    request: z.object({ sessionId: Id('sessionId'), title: z.string({ error: 'title must be a string' }).trim().min(1, 'Enter a name for the session.').max(120, 'A session name is at most 120 characters.') }).strict(),
+    request: z
+      .object({
+        sessionId: Id('sessionId'),
+        title: z
+          .string({ error: 'title must be a string' })
+          .trim()
+          .min(1, 'Enter a name for the session.')
+          .max(120, 'A session name is at most 120 characters.')
+      })
+      .strict(),
     response: z.object({ session: SessionSummarySchema })
   },
   /** Moves a session's folder to the system's trash (deletes it where there is none); refused while it runs. */
@@ -137,7 +151,11 @@ export const SESSION_CONTRACT = {
         sessionId: Id('sessionId'),
         /** An agent id, or an agent's name. */
         to: z.string().trim().min(1, 'to is empty').max(200),
-        message: z.string().trim().min(1, 'message is empty').max(MESSAGE_MAX_CHARS, `message is longer than ${MESSAGE_MAX_CHARS.toLocaleString('en-US')} characters`)
+        message: z
+          .string()
+          .trim()
+          .min(1, 'message is empty')
+          .max(MESSAGE_MAX_CHARS, `message is longer than ${MESSAGE_MAX_CHARS.toLocaleString('en-US')} characters`)
       })
       .strict(),
     response: None

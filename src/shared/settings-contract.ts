@@ -3,7 +3,21 @@
 import { z } from 'zod'
 import { Empty, MainAgentMode } from './contract-fields'
 import { MergeStrategySchema } from './review-contract'
-import { BASE_URL_TEXT, checkBaseUrl, checkModelId, CLEARING_CHOICES, EFFORT_CHOICES, MODEL_ALIAS_NAMES, NUMBER_RULES, rangeText, THEME_CHOICES, CACHE_SHARING_MODES, wholeNumberText, DOLLARS_TEXT, type NumberSetting } from './settings-fields'
+import {
+  BASE_URL_TEXT,
+  checkBaseUrl,
+  checkModelId,
+  CLEARING_CHOICES,
+  EFFORT_CHOICES,
+  MODEL_ALIAS_NAMES,
+  NUMBER_RULES,
+  rangeText,
+  THEME_CHOICES,
+  CACHE_SHARING_MODES,
+  wholeNumberText,
+  DOLLARS_TEXT,
+  type NumberSetting
+} from './settings-fields'
 import { PERMISSION_MODES } from './agent-definition'
 
 // The Settings dialog's own rule (an empty address is the dialog's "use the default", sent as null).
@@ -19,7 +33,11 @@ const HttpUrl = z.string().refine((u) => u.trim() !== '' && checkBaseUrl(u).ok, 
 /** A numeric setting with the sentences the Settings dialog shows next to the field (settings-fields.ts). */
 const wholeSetting = (name: NumberSetting) => {
   const r = NUMBER_RULES[name]
-  return z.number({ error: wholeNumberText(name) }).int(wholeNumberText(name)).min(r.min, rangeText(name)).max(r.max, rangeText(name))
+  return z
+    .number({ error: wholeNumberText(name) })
+    .int(wholeNumberText(name))
+    .min(r.min, rangeText(name))
+    .max(r.max, rangeText(name))
 }
 
 const ModelSetting = (alias: boolean) =>
@@ -27,7 +45,6 @@ const ModelSetting = (alias: boolean) =>
     const r = checkModelId(v, { alias })
     if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error })
   })
-
 
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
@@ -85,7 +102,11 @@ export const SettingsSchema = z.object({
    * Claude Code's `worktree.baseRef` in force for the workspace: where new agent worktrees start, and the
    * settings file that says so (null: Fanout's default, `head`).
    */
-  worktreeBaseRef: z.object({ value: z.enum(['head', 'fresh']), file: z.string().nullable(), scope: z.enum(['user', 'project', 'local', 'managed']).nullable() })
+  worktreeBaseRef: z.object({
+    value: z.enum(['head', 'fresh']),
+    file: z.string().nullable(),
+    scope: z.enum(['user', 'project', 'local', 'managed']).nullable()
+  })
 })
 export type Settings = z.infer<typeof SettingsSchema>
 
@@ -137,6 +158,6 @@ export const SETTINGS_CONTRACT = {
     /** The base URL as typed in Settings (null: the default endpoint); absent: the saved one. */
     request: z.object({ baseUrl: HttpUrl.nullable().optional() }).strict(),
     response: z.object({ ok: z.boolean(), url: z.string(), message: z.string(), fix: ConnectionFixSchema.optional() })
-  },
+  }
 } as const
 export type SettingsCallName = keyof typeof SETTINGS_CONTRACT

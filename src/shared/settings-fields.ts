@@ -10,7 +10,13 @@ export const THEME_CHOICES = ['system', 'light', 'dark'] as const
 /** How hard a session's agents think (the API's effort levels); unset: each model's own default. */
 export const EFFORT_CHOICES = ['low', 'medium', 'high', 'xhigh', 'max'] as const
 export type EffortChoice = (typeof EFFORT_CHOICES)[number]
-export const EFFORT_LABEL: Record<EffortChoice, string> = { low: 'Low effort', medium: 'Medium effort', high: 'High effort', xhigh: 'Extra high effort', max: 'Max effort' }
+export const EFFORT_LABEL: Record<EffortChoice, string> = {
+  low: 'Low effort',
+  medium: 'Medium effort',
+  high: 'High effort',
+  xhigh: 'Extra high effort',
+  max: 'Max effort'
+}
 export type ThemeChoice = (typeof THEME_CHOICES)[number]
 
 /**
@@ -91,7 +97,12 @@ export function checkModelId(text: string, opts: { alias: boolean }): Checked<st
   if (!MODEL_ID.test(t)) return { ok: false, error: `A model id has no spaces and only letters, digits and - . _ : / @, like ${MODEL_EXAMPLE}.` }
   if (isBareWord(t)) {
     if (opts.alias && isModelAlias(t)) return { ok: true, value: t.toLowerCase() }
-    return { ok: false, error: opts.alias ? `“${t}” is not an alias: use haiku, sonnet or opus, or a full model id like ${MODEL_EXAMPLE}.` : `Enter a full model id, like ${MODEL_EXAMPLE}; a single word is not one.` }
+    return {
+      ok: false,
+      error: opts.alias
+        ? `“${t}” is not an alias: use haiku, sonnet or opus, or a full model id like ${MODEL_EXAMPLE}.`
+        : `Enter a full model id, like ${MODEL_EXAMPLE}; a single word is not one.`
+    }
   }
   return { ok: true, value: t }
 }
@@ -120,7 +131,8 @@ export function checkApiKey(text: string): { error?: string; warning?: string } 
   if (!t) return {}
   if (/\s/.test(t)) return { error: 'The key has a space or line break inside it; keys have none. Paste it again.' }
   if (!/^[\x21-\x7e]+$/.test(t)) return { error: 'The key has characters a key cannot have (only plain letters, digits and symbols). Paste it again.' }
-  if (!t.startsWith('sk-ant-')) return { warning: 'This does not look like an Anthropic API key (those start with sk-ant-). Save it anyway if it is a token for your gateway.' }
+  if (!t.startsWith('sk-ant-'))
+    return { warning: 'This does not look like an Anthropic API key (those start with sk-ant-). Save it anyway if it is a token for your gateway.' }
   if (t.length < 40) return { warning: 'This key looks too short; check that all of it was copied.' }
   return {}
 }
@@ -133,7 +145,10 @@ export type SettingsFieldKey = NumberSetting | 'baseUrl' | 'defaultModel' | 'def
  * request, see IpcError) goes next to its field; one no field shows, or an error that names no field at
  * all, stays in `rest`, as a sentence for the whole form.
  */
-export function settingsFieldErrors(error: { message: string; fields?: Readonly<Record<string, string>> }): { fields: Partial<Record<SettingsFieldKey, string>>; rest: string[] } {
+export function settingsFieldErrors(error: { message: string; fields?: Readonly<Record<string, string>> }): {
+  fields: Partial<Record<SettingsFieldKey, string>>
+  rest: string[]
+} {
   const fields: Partial<Record<SettingsFieldKey, string>> = {}
   const rest: string[] = []
   const sent = Object.entries(error.fields ?? {})

@@ -115,6 +115,9 @@ export const KIND_TEXT: Record<ProjectCommandKind, string> = {
 export function displayCommand(text: string): string {
   return text
     .replace(/\r?\n/g, ' ⏎ ')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
+    .replace(
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g,
+      (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`
+    )
     .replace(/[ \t]{4,}/g, (run) => ` [${run.length} spaces] `)
 }

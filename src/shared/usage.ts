@@ -46,5 +46,10 @@ export interface ApiUsage {
 }
 
 export function apiUsage(u: Usage): ApiUsage {
-  return { input_tokens: u.inputTokens, cache_creation_input_tokens: u.cacheWriteTokens, cache_read_input_tokens: u.cacheReadTokens, output_tokens: u.outputTokens }
+  return {
+    input_tokens: u.inputTokens,
+    cache_creation_input_tokens: u.cacheWriteTokens,
+    cache_read_input_tokens: u.cacheReadTokens,
+    output_tokens: u.outputTokens
+  }
 }

@@ -8,7 +8,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** A reopened session's state (or a replay's frame). */
 export const SessionViewSchema = z.custom<SessionState>(
-  (v) => isRecord(v) && typeof v.id === 'string' && isRecord(v.agents) && Array.isArray(v.agentOrder) && isRecord(v.items) && isRecord(v.tools) && isRecord(v.permissions) && Array.isArray(v.permissionQueue),
+  (v) =>
+    isRecord(v) &&
+    typeof v.id === 'string' &&
+    isRecord(v.agents) &&
+    Array.isArray(v.agentOrder) &&
+    isRecord(v.items) &&
+    isRecord(v.tools) &&
+    isRecord(v.permissions) &&
+    Array.isArray(v.permissionQueue),
   'view must be a session state with id, agents, agentOrder, items, tools, permissions and permissionQueue'
 )
 
@@ -17,4 +25,3 @@ export const OlderPageSchema = z.custom<OlderPage>(
   (v) => isRecord(v) && isRecord(v.items) && Object.values(v.items).every(Array.isArray) && isRecord(v.tools),
   'page must hold items (lists by agent id) and tools'
 )
-

@@ -40,7 +40,12 @@ export interface World {
   close(): Promise<void>
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    stdio: 'ignore',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
+  })
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true })
@@ -71,19 +76,39 @@ export async function makeWorld(settings: Record<string, unknown> = {}): Promise
   write(join(project, 'secrets/a.txt'), `${SECRET_FILE} word\n`)
   write(join(project, '.env'), `TOKEN=${SECRET_ENV_FILE}\n`)
   write(join(project, 'data.json'), '{"a": 1}\n')
-  write(join(project, 'nb.ipynb'), JSON.stringify({ cells: [{ cell_type: 'code', source: ['1'], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 4 }))
+  write(
+    join(project, 'nb.ipynb'),
+    JSON.stringify({
+      cells: [{ cell_type: 'code', source: ['1'], metadata: {}, outputs: [], execution_count: null }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 4
+    })
+  )
   write(join(outside, 'o.txt'), `${OUTSIDE} word\n`)
   write(join(home, '.ssh/id_rsa'), `${SSH_KEY}\n`)
   write(join(home, '.bashrc'), '# rc\n')
   write(
     join(project, '.claude/settings.json'),
-    JSON.stringify({ ...settings, permissions: { deny: ['Read(./secrets/**)', 'Read(./srv/**)', 'Read(.env)'], ...((settings.permissions as object) ?? {}) } }, null, 2)
+    JSON.stringify(
+      { ...settings, permissions: { deny: ['Read(./secrets/**)', 'Read(./srv/**)', 'Read(.env)'], ...((settings.permissions as object) ?? {}) } },
+      null,
+      2
+    )
   )
   symlinkSync(join(outside, 'x-not-yet'), join(project, 'notes.txt')) // dangling: Write would create it outside
   symlinkSync(outside, join(project, 'link'))
   symlinkSync(join(project, 'secrets/a.txt'), join(project, 'leak.txt'))
   symlinkSync('secrets', join(project, 'sdir'))
-  write(join(outside, 'nb.ipynb'), JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', source: [OUTSIDE], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }))
+  write(
+    join(outside, 'nb.ipynb'),
+    JSON.stringify({
+      cells: [{ cell_type: 'code', id: 'c1', source: [OUTSIDE], metadata: {}, outputs: [], execution_count: null }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5
+    })
+  )
   symlinkSync(join(outside, 'nb.ipynb'), join(project, 'nblink.ipynb'))
   symlinkSync(join(project, 'loop-b'), join(project, 'loop-a'))
   symlinkSync(join(project, 'loop-a'), join(project, 'loop-b'))
@@ -188,7 +213,9 @@ export interface CampaignOptions {
 }
 
 /** The project files a sandboxed command must never change, even where it may write: they run later. */
-export const RUNS_LATER = (rel: string): boolean => /^(\.git(\/|$)|\.claude(\/|$)|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.bashrc$)/.test(rel) && !/^\.git\/(refs|logs|ORIG_HEAD|FETCH_HEAD|COMMIT_EDITMSG)/.test(rel)
+export const RUNS_LATER = (rel: string): boolean =>
+  /^(\.git(\/|$)|\.claude(\/|$)|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.bashrc$)/.test(rel) &&
+  !/^\.git\/(refs|logs|ORIG_HEAD|FETCH_HEAD|COMMIT_EDITMSG)/.test(rel)
 
 /**
  * Plays the attacks, one tool call per turn, through the scripted model into a real session, and returns a
@@ -252,11 +279,16 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ verdicts: Ve
 export function escapes(verdicts: Verdict[]): string[] {
   return verdicts
     .filter((v) => v.changed.length || v.leaked.length || v.canaryHits.length)
-    .map((v) => `${v.id} (${v.tool} ${JSON.stringify(v.input).slice(0, 120)}): ${[...v.changed, ...v.leaked.map((l) => `leaked ${l.slice(0, 12)}…`), ...v.canaryHits.map((h) => `network ${h}`)].join(', ')}\n  → ${v.result.slice(0, 300)}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.tool} ${JSON.stringify(v.input).slice(0, 120)}): ${[...v.changed, ...v.leaked.map((l) => `leaked ${l.slice(0, 12)}…`), ...v.canaryHits.map((h) => `network ${h}`)].join(', ')}\n  → ${v.result.slice(0, 300)}`
+    )
 }
 
 /** Attack counts for the closing note, per suite (printed once per file). */
 export function report(name: string, verdicts: Verdict[]): void {
   const ran = verdicts.filter((v) => !v.isError).length
-  console.log(`[attacks] ${name}: ${verdicts.length} cases (${ran} ran and exited 0, ${verdicts.length - ran} refused or failed), ${escapes(verdicts).length} escapes`)
+  console.log(
+    `[attacks] ${name}: ${verdicts.length} cases (${ran} ran and exited 0, ${verdicts.length - ran} refused or failed), ${escapes(verdicts).length} escapes`
+  )
 }

@@ -263,7 +263,10 @@ export function sandboxAttacks(w: World): Attack[] {
     { id: 'sb-run-in-background', tool: 'Bash', input: { command: `touch ${w.outside}/w33`, run_in_background: true } },
     bash('sb-wait-2', 'sleep 1'),
     { id: 'sb-disable-sandbox', tool: 'Bash', input: { command: `touch ${w.outside}/w34`, dangerouslyDisableSandbox: true } },
-    bash('sb-python-socket', `python3 -c "import socket; s=socket.socket(socket.AF_INET); s.settimeout(2); s.connect(('127.0.0.1', ${p})); s.send(b'GET /py HTTP/1.0\\r\\n\\r\\n')"`),
+    bash(
+      'sb-python-socket',
+      `python3 -c "import socket; s=socket.socket(socket.AF_INET); s.settimeout(2); s.connect(('127.0.0.1', ${p})); s.send(b'GET /py HTTP/1.0\\r\\n\\r\\n')"`
+    ),
     bash('sb-chmod-outside', `chmod 777 ${w.outside}/o.txt`),
     bash('sb-rm-outside', `rm -f ${w.outside}/o.txt`),
     bash('sb-truncate-home', 'truncate -s 0 ~/.ssh/id_rsa'),

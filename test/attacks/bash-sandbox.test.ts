@@ -16,7 +16,10 @@ const results: Record<string, Verdict[]> = {}
 async function campaign(name: string, session: Parameters<typeof runCampaign>[0]['session'], agentType?: string): Promise<void> {
   const world = await makeWorld()
   worlds.push(world)
-  const attacks = [...sandboxAttacks(world), ...execAttacks(world).filter((a) => !/^(git-(branch|tag|stash|commit|checkout|reset|remote|config-write))/.test(a.id))]
+  const attacks = [
+    ...sandboxAttacks(world),
+    ...execAttacks(world).filter((a) => !/^(git-(branch|tag|stash|commit|checkout|reset|remote|config-write))/.test(a.id))
+  ]
   const watch = [{ dir: world.project, allowed: (rel: string) => !RUNS_LATER(rel) }, { dir: world.outside }, { dir: world.home }, { dir: world.markers }]
   // Reading outside the project is allowed in the sandbox (only protected files and credential stores are not).
   const secrets = world.secrets.filter((v) => v !== OUTSIDE)
@@ -51,7 +54,9 @@ describe('attacks on the sandbox (commands that are allowed to run)', () => {
     expect(byId.get('sb-write-outside')?.result).toContain('ran in the sandbox')
     expect(byId.get('sb-env')?.isError).toBe(true) // grep found no key or token
     expect(byId.get('sb-disable-sandbox')?.result).toContain('headless')
-    expect(new Map(results['bypass mode'].map((v) => [v.id, v.result])).get('sb-disable-sandbox')).toContain('may not leave the sandbox in bypassPermissions mode')
+    expect(new Map(results['bypass mode'].map((v) => [v.id, v.result])).get('sb-disable-sandbox')).toContain(
+      'may not leave the sandbox in bypassPermissions mode'
+    )
   })
 
   it('git works beside the placeholders a running command holds, and the placeholders are not files to it', () => {

@@ -24,7 +24,6 @@ beforeAll(async () => {
 
 afterAll(() => running.close())
 
-
 const origin = () => `http://127.0.0.1:${web.port}`
 
 /** The session still runs, and a page holding the token gets answers. */
@@ -39,7 +38,9 @@ async function stillServing(): Promise<void> {
 }
 
 /** A raw TCP connection that has completed the WebSocket handshake (or failed it). */
-async function handshake(opts: { protocols?: string; origin?: string | null; host?: string; path?: string } = {}): Promise<{ socket: Socket; status: number; head: string }> {
+async function handshake(
+  opts: { protocols?: string; origin?: string | null; host?: string; path?: string } = {}
+): Promise<{ socket: Socket; status: number; head: string }> {
   const socket = tcp(web.port, '127.0.0.1')
   await new Promise((r) => socket.once('connect', r))
   const lines = [
@@ -135,7 +136,13 @@ const FRAME_PROBES: Array<[string, (s: Socket) => void, number]> = [
   ['a frame that claims 64 MiB and sends nothing more', (s) => s.write(frame({ opcode: 1, claim: 64 * 1024 * 1024 }).subarray(0, 14)), 1009],
   ['a frame that claims 2^53 bytes', (s) => s.write(frame({ opcode: 1, claim: Number.MAX_SAFE_INTEGER }).subarray(0, 14)), 1009],
   ['a binary frame of 9 MiB', (s) => s.write(frame({ opcode: 2, payload: Buffer.alloc(9 * 1024 * 1024) })), 1009],
-  ['a message of 9 one-MiB fragments', (s) => { for (let i = 0; i < 9; i++) s.write(frame({ opcode: i ? 0 : 1, fin: i === 8, payload: Buffer.alloc(1024 * 1024, 0x61) })) }, 1009],
+  [
+    'a message of 9 one-MiB fragments',
+    (s) => {
+      for (let i = 0; i < 9; i++) s.write(frame({ opcode: i ? 0 : 1, fin: i === 8, payload: Buffer.alloc(1024 * 1024, 0x61) }))
+    },
+    1009
+  ],
   ['a text frame that is not UTF-8', (s) => s.write(frame({ opcode: 1, payload: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) })), 1007],
   ['an overlong UTF-8 encoding', (s) => s.write(frame({ opcode: 1, payload: Buffer.from([0xc0, 0xaf]) })), 1007],
   ['reserved bit 1 without an extension', (s) => s.write(frame({ opcode: 1, rsv: 4, payload: text('{}') })), 1002],
@@ -146,7 +153,11 @@ const FRAME_PROBES: Array<[string, (s: Socket) => void, number]> = [
   ['a ping with 200 bytes of payload', (s) => s.write(frame({ opcode: 9, payload: Buffer.alloc(200) })), 1002],
   ['a fragmented ping', (s) => s.write(frame({ opcode: 9, fin: false, payload: text('p') })), 1002],
   ['a continuation frame with nothing to continue', (s) => s.write(frame({ opcode: 0, payload: text('x') })), 1002],
-  ['a new text frame inside a fragmented message', (s) => (s.write(frame({ opcode: 1, fin: false, payload: text('{') })), s.write(frame({ opcode: 1, payload: text('}') }))), 1002],
+  [
+    'a new text frame inside a fragmented message',
+    (s) => (s.write(frame({ opcode: 1, fin: false, payload: text('{') })), s.write(frame({ opcode: 1, payload: text('}') }))),
+    1002
+  ],
   ['a close frame with code 999', (s) => s.write(frame({ opcode: 8, payload: Buffer.from([0x03, 0xe7]) })), 1002],
   ['a close frame with a one-byte body', (s) => s.write(frame({ opcode: 8, payload: Buffer.from([0x03]) })), 1002],
   ['a close frame whose reason is not UTF-8', (s) => s.write(frame({ opcode: 8, payload: Buffer.from([0x03, 0xe8, 0xff]) })), 1007],

@@ -29,12 +29,24 @@ const LEAKS = () => [SECRET_KEY, GITHUB, 'aws-secret-leak', 'hunter2leak', 'npm-
 describe('childEnv', () => {
   it('drops what carries a credential, by name or by a password in a URL, and keeps the rest', () => {
     const env = childEnv()
-    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'DATABASE_URL', 'NPM_CONFIG__AUTH']) expect(env[name], name).toBeUndefined()
+    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'DATABASE_URL', 'NPM_CONFIG__AUTH'])
+      expect(env[name], name).toBeUndefined()
     expect(env.FANOUT_HARMLESS).toBe('visible')
     expect(env.PATH).toBe(process.env.PATH)
-    for (const name of ['OPENAI_API_KEY', 'STRIPE_SECRET', 'DB_PASSWORD', 'SLACK_BOT_TOKEN', 'GH_PAT', 'MY_APIKEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'GOOGLE_APPLICATION_CREDENTIALS', 'SIGNING_KEY'])
+    for (const name of [
+      'OPENAI_API_KEY',
+      'STRIPE_SECRET',
+      'DB_PASSWORD',
+      'SLACK_BOT_TOKEN',
+      'GH_PAT',
+      'MY_APIKEY',
+      'CLAUDE_CODE_OAUTH_TOKEN',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'SIGNING_KEY'
+    ])
       expect(isSecretEnvEntry(name, 'x'), name).toBe(true)
-    for (const name of ['PATH', 'HOME', 'SSH_AUTH_SOCK', 'PWD', 'LANG', 'TERM', 'KEYTIMEOUT', 'TOKENIZERS_PARALLELISM', 'MONKEY', 'EDITOR']) expect(isSecretEnvEntry(name, 'x'), name).toBe(false)
+    for (const name of ['PATH', 'HOME', 'SSH_AUTH_SOCK', 'PWD', 'LANG', 'TERM', 'KEYTIMEOUT', 'TOKENIZERS_PARALLELISM', 'MONKEY', 'EDITOR'])
+      expect(isSecretEnvEntry(name, 'x'), name).toBe(false)
     expect(childEnv({ pass: ['GITHUB_*'] }).GITHUB_TOKEN).toBe(GITHUB)
     expect(droppedEnvNames({ A_TOKEN: 'x', B: 'y' })).toEqual(['A_TOKEN'])
   })
@@ -70,7 +82,12 @@ describe('what child processes see', () => {
     })
     const bash = verdicts.find((v) => v.id === 'bash-env')!
     expect(bash.result).toContain('FANOUT_HARMLESS=visible')
-    for (const [what, text] of [['bash', bash.result], ['hook', readFileSync(hookOut, 'utf8')], ['mcp', readFileSync(mcpOut, 'utf8')], ['rg', readFileSync(rgOut, 'utf8')]] as const) {
+    for (const [what, text] of [
+      ['bash', bash.result],
+      ['hook', readFileSync(hookOut, 'utf8')],
+      ['mcp', readFileSync(mcpOut, 'utf8')],
+      ['rg', readFileSync(rgOut, 'utf8')]
+    ] as const) {
       expect(text, what).toContain('FANOUT_HARMLESS')
       for (const leak of LEAKS()) expect(text.includes(leak), `${what} saw ${leak.slice(0, 10)}`).toBe(false)
     }
@@ -87,7 +104,11 @@ describe('what child processes see', () => {
         { id: 'mcp', tool: 'mcp__envprobe__ping', input: {} }
       ],
       secrets: [SECRET_KEY],
-      session: { permissionMode: 'bypassPermissions', passEnvironment: ['GITHUB_*'], mcpServers: { envprobe: { command: process.execPath, args: [join(__dirname, 'fixtures/env-server.mjs'), mcpOut] } } }
+      session: {
+        permissionMode: 'bypassPermissions',
+        passEnvironment: ['GITHUB_*'],
+        mcpServers: { envprobe: { command: process.execPath, args: [join(__dirname, 'fixtures/env-server.mjs'), mcpOut] } }
+      }
     })
     // Bash has it (the name is there); its value, like every credential, is redacted before the model sees it.
     expect(verdicts[0].result).toContain('GITHUB_TOKEN=[REDACTED]')

@@ -12,7 +12,9 @@ describe('fanout run in plan mode', () => {
     ensureCliBundle()
     const p = cliProject('fanout-attack-cli-', { 'README.md': 'keep me word\n' })
     const commands = [`git grep -O'touch pwned' word`, 'sort -uo README.md /dev/null', 'sort --out=NEW.txt README.md', 'ls; echo listed']
-    const model = await startScriptedModel({ respond: (req) => (commands[req.turn] ? reply.toolUse('Bash', { command: commands[req.turn] }) : reply.text('done')) })
+    const model = await startScriptedModel({
+      respond: (req) => (commands[req.turn] ? reply.toolUse('Bash', { command: commands[req.turn] }) : reply.text('done'))
+    })
     try {
       const r = await runCli(['run', '-p', 'look', '--permission-mode', 'plan', '--cwd', p.project], { env: p.env(model.server.url) })
       expect(r.code).toBe(0)

@@ -41,7 +41,10 @@ export function markerDir(root: string): { dir: string; touch: (name: string) =>
 /** The main agent reads a file, runs a Bash command, writes outside the project and starts the helper agent. */
 export function everythingScript(opts: { bash: string; outsideFile: string }): Respond {
   return scriptByAgent([
-    { match: 'You are the helper', turns: [reply.toolUse('Bash', { command: `${opts.bash}-helper` }), (req) => reply.text(`helper saw: ${req.toolResults[0]?.content.slice(0, 80)}`)] },
+    {
+      match: 'You are the helper',
+      turns: [reply.toolUse('Bash', { command: `${opts.bash}-helper` }), (req) => reply.text(`helper saw: ${req.toolResults[0]?.content.slice(0, 80)}`)]
+    },
     {
       match: MAIN,
       turns: [
@@ -84,10 +87,18 @@ export async function startRunningHost(opts: { onRefused?: (message: string) => 
   let release = () => undefined as void
   const held = new Promise<void>((r) => (release = r))
   const model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
-  const host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} }) })
+  const host = new LocalRuntimeHost({
+    cwd: project,
+    dataDir: join(root, 'data'),
+    home: join(root, 'home'),
+    env: {},
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} })
+  })
   const web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: opts.onRefused ?? (() => undefined) })
   const { sessionId } = await host.handlers['session.start']({ prompt: 'Keep working.', cwd: project })
-  const stillRunning = async () => (await host.handlers['sessions.list']({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)?.status === 'running'
+  const stillRunning = async () =>
+    (await host.handlers['sessions.list']({ cwd: project })).sessions.find((s) => s.sessionId === sessionId)?.status === 'running'
   for (const end = Date.now() + 15_000; !(await stillRunning()); ) {
     if (Date.now() > end) throw new Error('the session did not start running')
     await new Promise((r) => setTimeout(r, 20))

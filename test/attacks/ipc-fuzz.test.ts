@@ -145,16 +145,22 @@ describe('attack suite: the IPC contract fuzzed over the browser-mode WebSocket'
     expect(answers - before, 'the bad frame got an answer').toBe(2)
   })
 
-  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))('%s with %s: invalid_request', async (name, what, payload) => {
-    const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
-    expect(a.ok).toBe(false)
-    expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
-  })
+  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: invalid_request',
+    async (name, what, payload) => {
+      const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
+      expect(a.ok).toBe(false)
+      expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
+    }
+  )
 
-  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))('%s with %s: refused, never run', async (name, what, payload) => {
-    const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
-    expect(a.ok).toBe(false)
-  })
+  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: refused, never run',
+    async (name, what, payload) => {
+      const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
+      expect(a.ok).toBe(false)
+    }
+  )
 
   it.each(WEIRD_CALLS)('the call %j: unknown_call', async (name) => {
     const a = checkAnswer(await call(name, {}), `call ${name}`)
@@ -174,7 +180,10 @@ describe('attack suite: the IPC contract fuzzed over the Electron IPC handlers',
 
   beforeAll(async () => {
     const { registerIpc } = await import('../../src/main/ipc/register-ipc')
-    const ipcMain = { handle: (channel: string, fn: (event: unknown, name: unknown, payload: unknown) => Promise<unknown>) => handlers.set(channel, fn), removeHandler: (c: string) => handlers.delete(c) }
+    const ipcMain = {
+      handle: (channel: string, fn: (event: unknown, name: unknown, payload: unknown) => Promise<unknown>) => handlers.set(channel, fn),
+      removeHandler: (c: string) => handlers.delete(c)
+    }
     registerIpc({ ipcMain: ipcMain as never, host, contents: () => contents as never })
   })
 
@@ -185,15 +194,21 @@ describe('attack suite: the IPC contract fuzzed over the Electron IPC handlers',
     expect(await invoke(name, { prompt: 'rm -rf /', cwd: '/tmp' })).toMatchObject({ ok: false, error: { code: 'unknown_call' } })
   })
 
-  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))('%s with %s: invalid_request', async (name, what, payload) => {
-    const a = checkAnswer(await invoke(name, payload), `${name} with ${what}`)
-    expect(a.ok).toBe(false)
-    expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
-  })
+  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: invalid_request',
+    async (name, what, payload) => {
+      const a = checkAnswer(await invoke(name, payload), `${name} with ${what}`)
+      expect(a.ok).toBe(false)
+      expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
+    }
+  )
 
-  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))('%s with %s: refused, never run', async (name, what, payload) => {
-    expect(checkAnswer(await invoke(name, payload), `${name} with ${what}`).ok).toBe(false)
-  })
+  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: refused, never run',
+    async (name, what, payload) => {
+      expect(checkAnswer(await invoke(name, payload), `${name} with ${what}`).ok).toBe(false)
+    }
+  )
 
   it.each([
     ['another webContents', { sender: { id: 2 }, senderFrame: { parent: null, url: 'fanout://app/index.html' } }],

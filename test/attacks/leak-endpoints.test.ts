@@ -30,7 +30,8 @@ const sentKey = (h: Record<string, string | string[] | undefined>) => String(h['
 
 /** Every place a credential must not be in: the text, and every file under these folders. */
 function expectClean(where: string, text: string): void {
-  for (const secret of [KEY, TOKEN, KEY.slice(13, 60), b64(KEY).slice(4, 60)]) if (text.includes(secret)) throw new Error(`${where} carries a credential (${secret.slice(0, 12)}…)`)
+  for (const secret of [KEY, TOKEN, KEY.slice(13, 60), b64(KEY).slice(4, 60)])
+    if (text.includes(secret)) throw new Error(`${where} carries a credential (${secret.slice(0, 12)}…)`)
 }
 function filesUnder(dir: string): string[] {
   const out: string[] = []
@@ -60,16 +61,35 @@ function echoGateway(mode: Echo): Promise<{ url: string; hits: () => number; clo
     req.resume()
     const key = String(req.headers['x-api-key'] ?? '')
     const auth = String(req.headers.authorization ?? '')
-    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': type, ...headers }).end(body)
-    if (mode === 'anthropic-401') return send(401, 'application/json', JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${key} (authorization: ${auth})` } }))
-    if (mode === 'html-403') return send(403, 'text/html', `<html><body><h1>403</h1><p>Request headers: x-api-key: ${key}<br>Authorization: ${auth}</p></body></html>`)
-    if (mode === 'retry-500') return send(500, 'application/json', JSON.stringify({ type: 'error', error: { type: 'api_error', message: `upstream rejected ${key}${auth}` } }), { 'retry-after': '0' })
-    if (mode === 'base64-400') return send(400, 'application/json', JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `bad credential ${b64(key || auth.replace(/^Bearer /, ''))}` } }))
+    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': type, ...headers }).end(body)
+    if (mode === 'anthropic-401')
+      return send(
+        401,
+        'application/json',
+        JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${key} (authorization: ${auth})` } })
+      )
+    if (mode === 'html-403')
+      return send(403, 'text/html', `<html><body><h1>403</h1><p>Request headers: x-api-key: ${key}<br>Authorization: ${auth}</p></body></html>`)
+    if (mode === 'retry-500')
+      return send(500, 'application/json', JSON.stringify({ type: 'error', error: { type: 'api_error', message: `upstream rejected ${key}${auth}` } }), {
+        'retry-after': '0'
+      })
+    if (mode === 'base64-400')
+      return send(
+        400,
+        'application/json',
+        JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `bad credential ${b64(key || auth.replace(/^Bearer /, ''))}` } })
+      )
     return send(401, 'application/json', JSON.stringify({ received: req.headers }))
   })
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, close: () => new Promise<void>((r) => server.close(() => r())) })
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        hits: () => hits,
+        close: () => new Promise<void>((r) => server.close(() => r()))
+      })
     )
   )
 }
@@ -87,22 +107,25 @@ const CREDENTIALS = [
 ] as const
 
 describe('attack suite: endpoints that echo the credential', () => {
-  it.each(ECHOES.flatMap((e) => CREDENTIALS.map(([what, cred]) => [e, what, cred] as const)))('%s with %s: no event, transcript or state file carries it', async (mode, _what, cred) => {
-    const gw = await echoGateway(mode)
-    cleanup.push(gw.close)
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-leak-')))
-    const client = createModelClient({ ...cred, baseURL: gw.url, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 2, env: {} })
-    const f = await makeFixture({ respond: () => reply.text('unused') }, { root, client, headless: true })
-    const result = await f.session.run('hello')
-    await f.session.idle()
-    await f.session.flush()
-    expect(result.status).toBe('failed')
-    expect(gw.hits()).toBeGreaterThan(0)
-    // (The run's result object stays in the process: where it is printed, the CLI's output is checked below.)
-    expectClean('the events', JSON.stringify(f.events))
-    expect(f.events.some((e) => e.type === 'error' || (e.type === 'agent_end' && e.error))).toBe(true)
-    expect(expectCleanFiles(f.dataDir)).toBeGreaterThan(0)
-  })
+  it.each(ECHOES.flatMap((e) => CREDENTIALS.map(([what, cred]) => [e, what, cred] as const)))(
+    '%s with %s: no event, transcript or state file carries it',
+    async (mode, _what, cred) => {
+      const gw = await echoGateway(mode)
+      cleanup.push(gw.close)
+      const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-leak-')))
+      const client = createModelClient({ ...cred, baseURL: gw.url, maxRetries: 2, retryBaseMs: 1, retryMaxMs: 2, env: {} })
+      const f = await makeFixture({ respond: () => reply.text('unused') }, { root, client, headless: true })
+      const result = await f.session.run('hello')
+      await f.session.idle()
+      await f.session.flush()
+      expect(result.status).toBe('failed')
+      expect(gw.hits()).toBeGreaterThan(0)
+      // (The run's result object stays in the process: where it is printed, the CLI's output is checked below.)
+      expectClean('the events', JSON.stringify(f.events))
+      expect(f.events.some((e) => e.type === 'error' || (e.type === 'agent_end' && e.error))).toBe(true)
+      expect(expectCleanFiles(f.dataDir)).toBeGreaterThan(0)
+    }
+  )
 })
 
 describe('attack suite: a model reply that carries the key, streamed a character at a time', () => {
@@ -137,7 +160,20 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
   it('a file holding the key, read by an agent: not in the tool result the model gets, the events or the transcript', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-tool-')))
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUses([{ name: 'Read', input: { file_path: '.env' } }, { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }]), reply.text('read it')] }]) },
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUses([
+                { name: 'Read', input: { file_path: '.env' } },
+                { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }
+              ]),
+              reply.text('read it')
+            ]
+          }
+        ])
+      },
       { root, headless: true, files: { '.env': `ANTHROPIC_API_KEY=${KEY}\nOTHER=${TOKEN}\nPLAIN=hello\n` } }
     )
     // The token is known to be one (as the key in use is): registered like the session's own credential.
@@ -157,7 +193,15 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     const log = join(root, 'hooks.log')
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: '.env' }), reply.text('read it')] }]) },
-      { root, headless: true, trustProject: true, files: { '.env': `ANTHROPIC_API_KEY=${KEY}\n`, '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }])) } }
+      {
+        root,
+        headless: true,
+        trustProject: true,
+        files: {
+          '.env': `ANTHROPIC_API_KEY=${KEY}\n`,
+          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }]))
+        }
+      }
     )
     await f.session.run('Read the env file.')
     const seen = readHookLog(log)
@@ -175,7 +219,11 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
             match: MAIN,
             turns: [
               reply.toolUse('Read', { file_path: '.env' }),
-              reply.toolUse('Edit', { file_path: '.env', old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1', new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0' }),
+              reply.toolUse('Edit', {
+                file_path: '.env',
+                old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1',
+                new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0'
+              }),
               (req) => reply.text(req.toolResults[0].content)
             ]
           }
@@ -198,8 +246,18 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
         trustProject: true,
         files: {
           'README.md': 'hi',
-          '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] } }),
-          '.mcp.json': JSON.stringify({ mcpServers: { tok: { command: 'sh', args: ['-c', 'echo "token=$GH" >&2; exit 3'], env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' } } } })
+          '.claude/settings.json': JSON.stringify({
+            hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] }
+          }),
+          '.mcp.json': JSON.stringify({
+            mcpServers: {
+              tok: {
+                command: 'sh',
+                args: ['-c', 'echo "token=$GH" >&2; exit 3'],
+                env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' }
+              }
+            }
+          })
         }
       }
     )
@@ -226,9 +284,18 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-ws-')))
     const project = join(root, 'project')
     mkdirSync(project)
-    const host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url }, sessionDefaults: { ripgrep: false, managedSettingsFile: null } })
+    const host = new LocalRuntimeHost({
+      cwd: project,
+      dataDir: join(root, 'data'),
+      home: join(root, 'home'),
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url },
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
+    })
     const web = await startWebServer({ host, rendererDir: root })
-    cleanup.push(() => host.close(), () => web.close())
+    cleanup.push(
+      () => host.close(),
+      () => web.close()
+    )
     const origin = `http://127.0.0.1:${web.port}`
     const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws`, [WS_PROTOCOL, WS_TOKEN_PREFIX + web.token], { headers: { origin } })
     const frames: string[] = []
@@ -272,5 +339,3 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20))
   }
 }
-
-

@@ -82,7 +82,10 @@ describe('fanout run without bubblewrap', () => {
     const bin = join(tmp.dir, 'bin')
     mkdirSync(bin)
     for (const tool of ['git', 'rg', 'socat', 'bash', 'sh', 'env', 'ls']) {
-      const found = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, tool)).find((p) => existsSync(p))
+      const found = (process.env.PATH ?? '')
+        .split(delimiter)
+        .map((d) => join(d, tool))
+        .find((p) => existsSync(p))
       if (found) symlinkSync(found, join(bin, tool))
     }
     symlinkSync(process.execPath, join(bin, 'node'))

@@ -19,7 +19,9 @@ describe('the sandbox lets work happen', () => {
     const { verdicts } = await runCampaign({
       world,
       session: { permissionMode: 'plan' },
-      attacks: ['git status --short', 'cat README.md', 'grep -rn word src', 'git log --oneline', 'ls -la src', 'git diff --stat HEAD -- src'].map((command, i) => ({ id: `ro${i}`, tool: 'Bash', input: { command } }))
+      attacks: ['git status --short', 'cat README.md', 'grep -rn word src', 'git log --oneline', 'ls -la src', 'git diff --stat HEAD -- src'].map(
+        (command, i) => ({ id: `ro${i}`, tool: 'Bash', input: { command } })
+      )
     })
     expect(escapes(verdicts)).toEqual([])
     expect(verdicts.map((v) => (v.isError ? v.result : ''))).toEqual(['', '', '', '', '', ''])
@@ -57,7 +59,11 @@ describe('the sandbox lets work happen', () => {
       session: { permissionMode: 'default', permissionRules: allowBash, cwd: wt },
       watch: [{ dir: join(world.project, '.git', 'hooks') }, { dir: world.outside }],
       attacks: [
-        { id: 'commit', tool: 'Bash', input: { command: 'echo more >> README.md && git -c user.name=a -c user.email=a@a commit -qam more && git log --oneline | head -1' } },
+        {
+          id: 'commit',
+          tool: 'Bash',
+          input: { command: 'echo more >> README.md && git -c user.name=a -c user.email=a@a commit -qam more && git log --oneline | head -1' }
+        },
         { id: 'hook', tool: 'Bash', input: { command: 'echo "touch /tmp/pwned" > "$(git rev-parse --git-common-dir)/hooks/post-commit"' } }
       ]
     })
@@ -69,7 +75,10 @@ describe('the sandbox lets work happen', () => {
   it("a domain in the user's sandbox.network.allowedDomains is reachable; one a project lists is not", async () => {
     const world = await makeWorld({ sandbox: { network: { allowedDomains: ['127.0.0.1:1'] } } })
     mkdirSync(join(world.home, '.claude'), { recursive: true })
-    writeFileSync(join(world.home, '.claude', 'settings.json'), JSON.stringify({ sandbox: { network: { allowedDomains: [`127.0.0.1:${world.canary.port}`] } } }))
+    writeFileSync(
+      join(world.home, '.claude', 'settings.json'),
+      JSON.stringify({ sandbox: { network: { allowedDomains: [`127.0.0.1:${world.canary.port}`] } } })
+    )
     const { verdicts, fixture } = await runCampaign({
       world,
       session: { permissionMode: 'default', permissionRules: allowBash },

@@ -40,9 +40,17 @@ describe('attack suite: configuration files that are links to pipes and devices'
     ['.mcp.json linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, '.mcp.json')), /\.mcp\.json is not a regular file/],
     ['.mcp.json that is a named pipe', (t) => mkfifo(join(t.project, '.mcp.json')), /\.mcp\.json is not a regular file/],
     ['.claude/settings.json that is a named pipe', (t) => mkfifo(join(t.project, '.claude', 'settings.json')), /settings\.json is not a regular file/],
-    ['.claude/settings.local.json linked to /dev/urandom', (t) => symlinkSync('/dev/urandom', join(t.project, '.claude', 'settings.local.json')), /settings\.local\.json is not a regular file/],
+    [
+      '.claude/settings.local.json linked to /dev/urandom',
+      (t) => symlinkSync('/dev/urandom', join(t.project, '.claude', 'settings.local.json')),
+      /settings\.local\.json is not a regular file/
+    ],
     ['.mcp.json that is a folder', (t) => mkdirSync(join(t.project, '.mcp.json')), /\.mcp\.json is a folder/],
-    ['.mcp.json that is a link loop', (t) => symlinkSync(join(t.project, '.mcp.json'), join(t.project, '.mcp.json')), /\.mcp\.json is a symbolic link that loops/],
+    [
+      '.mcp.json that is a link loop',
+      (t) => symlinkSync(join(t.project, '.mcp.json'), join(t.project, '.mcp.json')),
+      /\.mcp\.json is a symbolic link that loops/
+    ],
     ['CLAUDE.md that is a named pipe', (t) => mkfifo(join(t.project, 'CLAUDE.md')), /^$/],
     ['CLAUDE.md linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, 'CLAUDE.md')), /^$/]
   ]
@@ -51,7 +59,10 @@ describe('attack suite: configuration files that are links to pipes and devices'
     plant(t)
     const f = await makeFixture(answer('still here'), { root: t.root, cwd: t.project, headless: true })
     expect((await f.session.run('hi')).result).toBe('still here')
-    const said = f.events.filter((e): e is ErrorEvent => e.type === 'error').map((e) => e.message).join('\n')
+    const said = f.events
+      .filter((e): e is ErrorEvent => e.type === 'error')
+      .map((e) => e.message)
+      .join('\n')
     if (problem.source !== '^$') expect(said).toMatch(problem)
   })
 
@@ -61,10 +72,30 @@ describe('attack suite: configuration files that are links to pipes and devices'
   const deeper: Array<[string, (t: ReturnType<typeof tree>) => void]> = [
     ['.gitignore linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, '.gitignore'))],
     ['.ignore that is a named pipe', (t) => mkfifo(join(t.project, '.ignore'))],
-    ['.git/info/exclude that is a named pipe', (t) => (git(t.project, 'init', '-q'), rmSync(join(t.project, '.git', 'info', 'exclude'), { force: true }), mkfifo(join(t.project, '.git', 'info', 'exclude')))],
-    ['a .git file whose gitdir has a commondir that is a pipe', (t) => (mkdirSync(join(t.root, 'gd')), mkfifo(join(t.root, 'gd', 'commondir')), t.write('.git', `gitdir: ${join(t.root, 'gd')}\n`))],
-    ['a skill whose SKILL.md is a link to /dev/zero', (t) => (mkdirSync(join(t.project, '.claude', 'skills', 'x'), { recursive: true }), symlinkSync('/dev/zero', join(t.project, '.claude', 'skills', 'x', 'SKILL.md')))],
-    ["an agent's project memory that is a named pipe", (t) => (mkdirSync(join(t.project, '.claude', 'agent-memory', 'helper'), { recursive: true }), mkfifo(join(t.project, '.claude', 'agent-memory', 'helper', 'MEMORY.md')))]
+    [
+      '.git/info/exclude that is a named pipe',
+      (t) => (
+        git(t.project, 'init', '-q'), rmSync(join(t.project, '.git', 'info', 'exclude'), { force: true }), mkfifo(join(t.project, '.git', 'info', 'exclude'))
+      )
+    ],
+    [
+      'a .git file whose gitdir has a commondir that is a pipe',
+      (t) => (mkdirSync(join(t.root, 'gd')), mkfifo(join(t.root, 'gd', 'commondir')), t.write('.git', `gitdir: ${join(t.root, 'gd')}\n`))
+    ],
+    [
+      'a skill whose SKILL.md is a link to /dev/zero',
+      (t) => (
+        mkdirSync(join(t.project, '.claude', 'skills', 'x'), { recursive: true }),
+        symlinkSync('/dev/zero', join(t.project, '.claude', 'skills', 'x', 'SKILL.md'))
+      )
+    ],
+    [
+      "an agent's project memory that is a named pipe",
+      (t) => (
+        mkdirSync(join(t.project, '.claude', 'agent-memory', 'helper'), { recursive: true }),
+        mkfifo(join(t.project, '.claude', 'agent-memory', 'helper', 'MEMORY.md'))
+      )
+    ]
   ]
   it.each(deeper)('%s: the session searches, runs Bash and a subagent, and answers', async (_name, plant) => {
     const t = tree()
@@ -109,8 +140,14 @@ describe('attack suite: CLAUDE.md sending files from outside the folder to the m
     ['.claude/CLAUDE.md that is a relative link outside', (t) => symlinkSync('../../secret.txt', join(t.project, '.claude', 'CLAUDE.md'))],
     ['CLAUDE.md importing @../secret.txt', (t) => t.write('CLAUDE.md', 'Style notes.\n@../secret.txt\n')],
     ['CLAUDE.md importing an absolute path', (t) => t.write('CLAUDE.md', `See @${join(t.root, 'secret.txt')} for more.\n`)],
-    ['CLAUDE.local.md importing @~/ (the home folder)', (t) => (writeFileSync(join(t.home, 'secret.txt'), SECRET), t.write('CLAUDE.local.md', '@~/secret.txt\n'))],
-    ['a file inside the folder that is a link outside, imported', (t) => (symlinkSync(join(t.root, 'secret.txt'), join(t.project, 'notes.md')), t.write('CLAUDE.md', '@notes.md\n'))],
+    [
+      'CLAUDE.local.md importing @~/ (the home folder)',
+      (t) => (writeFileSync(join(t.home, 'secret.txt'), SECRET), t.write('CLAUDE.local.md', '@~/secret.txt\n'))
+    ],
+    [
+      'a file inside the folder that is a link outside, imported',
+      (t) => (symlinkSync(join(t.root, 'secret.txt'), join(t.project, 'notes.md')), t.write('CLAUDE.md', '@notes.md\n'))
+    ],
     ['an import chain that leaves the folder on its second hop', (t) => (t.write('docs/a.md', '@../../secret.txt\n'), t.write('CLAUDE.md', '@docs/a.md\n'))]
   ]
   it.each(cases)('%s: the file stays out of every prompt until approved', async (_name, plant) => {
@@ -120,7 +157,12 @@ describe('attack suite: CLAUDE.md sending files from outside the folder to the m
     const f = await makeFixture(answer('ok'), { root: t.root, cwd: t.project, home: t.home, headless: true })
     await f.session.run('hi')
     expect(f.model.server.requests[0].system).not.toContain(SECRET)
-    expect(f.events.filter((e): e is ErrorEvent => e.type === 'error').map((e) => e.message).join('\n')).toMatch(/File sent to the model ".*secret\.txt"/)
+    expect(
+      f.events
+        .filter((e): e is ErrorEvent => e.type === 'error')
+        .map((e) => e.message)
+        .join('\n')
+    ).toMatch(/File sent to the model ".*secret\.txt"/)
     const trusted = await makeFixture(answer('ok'), { root: t.root, cwd: t.project, home: t.home, headless: true, trustProject: true })
     await trusted.session.run('hi')
     expect(trusted.model.server.requests[0].system).toContain(SECRET)
@@ -216,7 +258,15 @@ describe('attack suite: answers and changes', () => {
     const trust = await checkFolderTrust({ cwd: t.project, home: t.home, dataDir: t.dataDir, managedFile: null })
     await answerTrust(t.dataDir, trust, 'trust', trust.hash)
     t.write('.claude/settings.json', settings(`${t.markers.touch('hook-v1')}; ${t.markers.touch('hook-v2')}`))
-    t.write('.mcp.json', JSON.stringify({ mcpServers: { good: { command: 'sh', args: ['-c', `${t.markers.touch('good')}; exec cat`] }, added: { command: 'sh', args: ['-c', `${t.markers.touch('added')}; exec cat`] } } }))
+    t.write(
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          good: { command: 'sh', args: ['-c', `${t.markers.touch('good')}; exec cat`] },
+          added: { command: 'sh', args: ['-c', `${t.markers.touch('added')}; exec cat`] }
+        }
+      })
+    )
     const f = await makeFixture(
       { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: '.mcp.json' }), reply.text('ok')] }]) },
       { root: t.root, cwd: t.project, home: t.home, dataDir: t.dataDir, headless: true, mcpStartTimeoutMs: 5000 }
@@ -235,8 +285,18 @@ describe('attack suite: answers and changes', () => {
     const link = join(t.root, 'link-to-project')
     symlinkSync(t.project, link)
     const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-    const host = new LocalRuntimeHost({ cwd: link, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
-    cleanup.push(() => server.close(), () => host.close())
+    const host = new LocalRuntimeHost({
+      cwd: link,
+      dataDir: t.dataDir,
+      home: t.home,
+      env: {},
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+    })
+    cleanup.push(
+      () => server.close(),
+      () => host.close()
+    )
     const { trust } = await host.handlers['trust.get']({ cwd: link })
     expect(trust.folder).toBe(t.project)
     await host.handlers['trust.answer']({ cwd: link, decision: 'trust', hash: trust.hash })
@@ -250,7 +310,7 @@ describe('attack suite: answers and changes', () => {
     expect((await host.handlers['mcp.list']({ cwd: t.project })).servers[0].status).toBe('untrusted')
   })
 
-  it("\"Try it\" works in a worktree of the folder, where the folder's answers apply: nothing before, the approved hook after", async () => {
+  it('"Try it" works in a worktree of the folder, where the folder\'s answers apply: nothing before, the approved hook after', async () => {
     const t = tree()
     t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('try-hook') }] }] } }))
     const file = t.write('.claude/agents/trier.md', '---\nname: trier\ndescription: Tries.\n---\nYou are the trier.\n')
@@ -258,10 +318,25 @@ describe('attack suite: answers and changes', () => {
     git(t.project, 'init', '-q')
     git(t.project, 'add', '-A')
     git(t.project, 'commit', '-q', '-m', 'x')
-    const server = await startScriptedServer({ respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }]) })
-    const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
-    cleanup.push(() => server.close(), () => host.close())
-    const finished = () => new Promise<void>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r())) })
+    const server = await startScriptedServer({
+      respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }])
+    })
+    const host = new LocalRuntimeHost({
+      cwd: t.project,
+      dataDir: t.dataDir,
+      home: t.home,
+      env: {},
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+    })
+    cleanup.push(
+      () => server.close(),
+      () => host.close()
+    )
+    const finished = () =>
+      new Promise<void>((r) => {
+        const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r()))
+      })
     const text = readFileSync(file, 'utf8')
     let done = finished()
     const first = await host.handlers['agents.try']({ cwd: t.project, file, text, prompt: 'Try.' })
@@ -286,10 +361,24 @@ describe('attack suite: answers and changes', () => {
       writeFileSync(join(t.project, '.git', 'hooks', hook), `#!/bin/sh\n${t.markers.touch(`git-${hook}`)}\n`, { mode: 0o755 })
     }
     git(t.project, 'config', 'core.fsmonitor', t.markers.touch('git-fsmonitor'))
-    const server = await startScriptedServer({ respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }]) })
-    const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
-    cleanup.push(() => server.close(), () => host.close())
-    const done = new Promise<unknown>((r) => { const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r(n))) })
+    const server = await startScriptedServer({
+      respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }])
+    })
+    const host = new LocalRuntimeHost({
+      cwd: t.project,
+      dataDir: t.dataDir,
+      home: t.home,
+      env: {},
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+    })
+    cleanup.push(
+      () => server.close(),
+      () => host.close()
+    )
+    const done = new Promise<unknown>((r) => {
+      const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r(n)))
+    })
     const { run } = await host.handlers['agents.try']({ cwd: t.project, file, text: readFileSync(file, 'utf8'), prompt: 'Try.' })
     expect(run.note).toBeUndefined()
     // The worktree was made (post-checkout would run) and looked at for changes (fsmonitor would run).
@@ -303,7 +392,13 @@ describe('attack suite: answers and changes', () => {
     t.write('.mcp.json', JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `${t.markers.touch('evil')}; exec cat`] } } }))
     t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('hook') }] }] } }))
     const before = snapshot(t.project)
-    const host = new LocalRuntimeHost({ cwd: t.project, dataDir: t.dataDir, home: t.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null } })
+    const host = new LocalRuntimeHost({
+      cwd: t.project,
+      dataDir: t.dataDir,
+      home: t.home,
+      env: {},
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
+    })
     cleanup.push(() => host.close())
     expect((await host.handlers['mcp.list']({ cwd: t.project })).servers).toMatchObject([{ name: 'evil', status: 'untrusted' }])
     const { sessionId } = await host.handlers['demo.start']({ cwd: t.project })

@@ -46,7 +46,11 @@ describe("attack suite: an agent's memory folder that is a link out of the proje
     ['.claude/agent-memory/keeper linked to a folder outside', 'project', (t) => t.link(t.outside, '.claude/agent-memory/keeper')],
     ['.claude/agent-memory/keeper as a relative link up and out', 'project', (t) => t.link('../../../outside', '.claude/agent-memory/keeper')],
     ['.claude/agent-memory-local/keeper linked to a folder outside', 'local', (t) => t.link(t.outside, '.claude/agent-memory-local/keeper')],
-    ['.claude/agent-memory/keeper dangling to a folder outside that does not exist yet', 'project', (t) => t.link(join(t.outside, 'made'), '.claude/agent-memory/keeper')]
+    [
+      '.claude/agent-memory/keeper dangling to a folder outside that does not exist yet',
+      'project',
+      (t) => t.link(join(t.outside, 'made'), '.claude/agent-memory/keeper')
+    ]
   ]
   const modes: PermissionMode[] = ['default', 'plan', 'acceptEdits']
   const cases = shapes.flatMap(([name, scope, plant]) => modes.map((mode) => [`${name} (${mode})`, scope, plant, mode] as const))
@@ -92,7 +96,10 @@ describe("attack suite: an agent's memory folder that is a link out of the proje
     const f = await makeFixture(
       {
         respond: scriptByAgent([
-          { match: 'You are the keeper', turns: [reply.toolUse('Write', { file_path: join(t.project, '.claude/agent-memory/keeper/MEMORY.md'), content: '- a note' }), reply.text('noted')] },
+          {
+            match: 'You are the keeper',
+            turns: [reply.toolUse('Write', { file_path: join(t.project, '.claude/agent-memory/keeper/MEMORY.md'), content: '- a note' }), reply.text('noted')]
+          },
           { match: MAIN, turns: [reply.toolUse('Agent', { description: 'Keep', prompt: 'Keep notes.', subagent_type: 'keeper' }), reply.text('done')] }
         ])
       },
@@ -108,10 +115,19 @@ describe('attack suite: a skill that is a link out of the project', () => {
   const SECRET = 'AKIA-SKILL-OUTSIDE-7731'
   const skillText = `---\nname: deploy\ndescription: Deploys. ${SECRET}\n---\nThe key is ${SECRET}.\n`
   const shapes: Array<[string, (t: ReturnType<typeof tree>) => void]> = [
-    ['SKILL.md linked to a file outside', (t) => (writeFileSync(join(t.outside, 'SKILL.md'), skillText), t.link(join(t.outside, 'SKILL.md'), '.claude/skills/deploy/SKILL.md'))],
+    [
+      'SKILL.md linked to a file outside',
+      (t) => (writeFileSync(join(t.outside, 'SKILL.md'), skillText), t.link(join(t.outside, 'SKILL.md'), '.claude/skills/deploy/SKILL.md'))
+    ],
     ['the skill folder linked to a folder outside', (t) => (writeFileSync(join(t.outside, 'SKILL.md'), skillText), t.link(t.outside, '.claude/skills/deploy'))],
-    ['.claude/skills linked to a folder outside', (t) => (mkdirSync(join(t.outside, 'deploy')), writeFileSync(join(t.outside, 'deploy', 'SKILL.md'), skillText), t.link(t.outside, '.claude/skills'))],
-    ['SKILL.md as a relative link up and out', (t) => (writeFileSync(join(t.outside, 'SKILL.md'), skillText), t.link('../../../../outside/SKILL.md', '.claude/skills/deploy/SKILL.md'))]
+    [
+      '.claude/skills linked to a folder outside',
+      (t) => (mkdirSync(join(t.outside, 'deploy')), writeFileSync(join(t.outside, 'deploy', 'SKILL.md'), skillText), t.link(t.outside, '.claude/skills'))
+    ],
+    [
+      'SKILL.md as a relative link up and out',
+      (t) => (writeFileSync(join(t.outside, 'SKILL.md'), skillText), t.link('../../../../outside/SKILL.md', '.claude/skills/deploy/SKILL.md'))
+    ]
   ]
   it.each(shapes)('%s: it is not offered, not loaded by the Skill tool nor by skills:, and nothing of it reaches the model', async (_name, plant) => {
     const t = tree()
@@ -121,7 +137,14 @@ describe('attack suite: a skill that is a link out of the project', () => {
       {
         respond: scriptByAgent([
           { match: 'You are the deployer', turns: [reply.text('deployed')] },
-          { match: MAIN, turns: [reply.toolUse('Skill', { skill: 'deploy' }), reply.toolUse('Agent', { description: 'Deploy', prompt: 'Deploy.', subagent_type: 'deployer' }), reply.text('done')] }
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Skill', { skill: 'deploy' }),
+              reply.toolUse('Agent', { description: 'Deploy', prompt: 'Deploy.', subagent_type: 'deployer' }),
+              reply.text('done')
+            ]
+          }
         ])
       },
       { root: t.root, cwd: t.project, home: t.home, headless: true, trustProject: true }

@@ -40,7 +40,9 @@ interface Tally {
 }
 const tally: Tally = { killPoints: 0, itemsLost: 0, deliveredTwice: 0, agentsRunTwice: 0, effectsRepeated: 0, worktreeChangesLost: 0, deadlocks: 0 }
 afterAll(() => {
-  console.log(`crash suite: ${tally.killPoints} kill points tried; items lost ${tally.itemsLost}; delivered twice ${tally.deliveredTwice}; agents run twice ${tally.agentsRunTwice}; side effects repeated ${tally.effectsRepeated}; worktree changes lost ${tally.worktreeChangesLost}; deadlocks ${tally.deadlocks}`)
+  console.log(
+    `crash suite: ${tally.killPoints} kill points tried; items lost ${tally.itemsLost}; delivered twice ${tally.deliveredTwice}; agents run twice ${tally.agentsRunTwice}; side effects repeated ${tally.effectsRepeated}; worktree changes lost ${tally.worktreeChangesLost}; deadlocks ${tally.deadlocks}`
+  )
 })
 
 const transcriptHas = (p: CrashProject, name: string, needle: string) => () => {
@@ -71,7 +73,11 @@ const KILL_POINTS: KillPoint[] = [
   { name: 'mid-worktree-commit (git committing an editor\u2019s worktree)', holds: { holdCommit: true }, when: (p) => () => existsSync(p.marker('commit')) },
   { name: 'mid-SendMessage (received, not yet read)', holds: {}, when: (p) => transcriptHas(p, 'watcher-0', '"type":"message_received"') },
   { name: 'at a report (a watcher\u2019s run just ended)', holds: {}, when: (p) => transcriptHas(p, 'watcher-1', '"type":"agent_end"') },
-  { name: 'mid-compaction (a worker\u2019s conversation being summarised)', holds: { holdCompaction: true }, when: (p) => () => existsSync(p.marker('compaction')) && transcriptHas(p, COMPACTING, '"type":"compaction_start"')() }
+  {
+    name: 'mid-compaction (a worker\u2019s conversation being summarised)',
+    holds: { holdCompaction: true },
+    when: (p) => () => existsSync(p.marker('compaction')) && transcriptHas(p, COMPACTING, '"type":"compaction_start"')()
+  }
 ]
 
 /** Runs, kills at the point, checks what the kill left, resumes (killing the resume too when asked), and checks the outcome. */
@@ -84,7 +90,17 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
     await until(`the kill point (${point.name})`, point.when(p), first).catch(async (err: Error) => {
       killGroup(first)
       const out = await first.done
-      throw new Error(`${err.message}\nstderr: ${out.stderr}\ntranscripts: ${Object.entries(transcriptTexts(p, sessionIds(p)[0] ?? '')).map(([id, t]) => `${id}: ${t.split('\n').map((l) => /"type":"(\w+)"/.exec(l)?.[1]).join(',')}`).join('\n')}`)
+      throw new Error(
+        `${err.message}\nstderr: ${out.stderr}\ntranscripts: ${Object.entries(transcriptTexts(p, sessionIds(p)[0] ?? ''))
+          .map(
+            ([id, t]) =>
+              `${id}: ${t
+                .split('\n')
+                .map((l) => /"type":"(\w+)"/.exec(l)?.[1])
+                .join(',')}`
+          )
+          .join('\n')}`
+      )
     })
     killGroup(first)
     const killed = await first.done
@@ -101,7 +117,11 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
       // A second crash, during the recovery itself: once some agent has started again.
       const before = Object.values(transcriptTexts(p, sessionId)).reduce((n, t) => n + t.split('"type":"agent_start"').length - 1, 0)
       const again = startRun(p, server.url, ['--resume', sessionId, '-p', 'Continue.'])
-      await until('a resumed agent to start', () => Object.values(transcriptTexts(p, sessionId)).reduce((n, t) => n + t.split('"type":"agent_start"').length - 1, 0) > before + 1, again)
+      await until(
+        'a resumed agent to start',
+        () => Object.values(transcriptTexts(p, sessionId)).reduce((n, t) => n + t.split('"type":"agent_start"').length - 1, 0) > before + 1,
+        again
+      )
       killGroup(again)
       await again.done
       tally.killPoints++
@@ -116,7 +136,18 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
       killGroup(resumed)
       throw new Error(`the resumed run did not finish (${point.name})`)
     }
-    expect(out.stderr.split('\n').filter((l) => l && !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run|compacted the conversation)|resume: )/.test(l)), 'stderr').toEqual([])
+    expect(
+      out.stderr
+        .split('\n')
+        .filter(
+          (l) =>
+            l &&
+            !/^fanout: (.*(skipped|rebuilt|added interrupted|no saved state|judged by its transcript|left behind by an earlier run|compacted the conversation)|resume: )/.test(
+              l
+            )
+        ),
+      'stderr'
+    ).toEqual([])
     expect(out.code, out.stderr).toBe(0)
     const summary = JSON.parse(out.stdout)
     tally.deliveredTwice += Number(/dups=(\d+)/.exec(summary.result)?.[1] ?? 0)
@@ -139,7 +170,9 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
     expect(lostChanges, 'every worktree change is in a commit').toEqual([])
     // Every agent ends finished.
     const index = JSON.parse(readFileSync(join(p.dataDir, 'sessions', sessionId, 'session.json'), 'utf8'))
-    const notDone = Object.values(index.agents as Record<string, { agentId: string; status: string }>).filter((a) => a.status !== 'completed' && a.status !== 'stopped')
+    const notDone = Object.values(index.agents as Record<string, { agentId: string; status: string }>).filter(
+      (a) => a.status !== 'completed' && a.status !== 'stopped'
+    )
     expect(notDone).toEqual([])
     expect(p.agents.all.every((n) => agentIdOf(p, sessionId, n))).toBe(true)
     if (point.holds.holdCompaction) {

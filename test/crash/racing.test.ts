@@ -32,7 +32,9 @@ describe('two processes, one session', () => {
       expect(won, outs.map((o) => o.stderr).join('\n')).toHaveLength(1)
       expect(refused).toHaveLength(1)
       const winner = won[0] === outs[0] ? a : b
-      expect(refused[0].stderr).toBe(`fanout run: Session ${sessionId} is being run by fanout run (pid ${winner.child.pid}) since ${/since (\d\d:\d\d:\d\d)/.exec(refused[0].stderr)?.[1]}. Wait for it to finish or stop it there.\n`)
+      expect(refused[0].stderr).toBe(
+        `fanout run: Session ${sessionId} is being run by fanout run (pid ${winner.child.pid}) since ${/since (\d\d:\d\d:\d\d)/.exec(refused[0].stderr)?.[1]}. Wait for it to finish or stop it there.\n`
+      )
       expect(refused[0].stdout).toBe('')
       expect(JSON.parse(won[0].stdout).result).toBe('reports=16 dups=0 ack=1')
       const final = await inspect(p, sessionId, { afterKill: false })
@@ -46,8 +48,6 @@ describe('two processes, one session', () => {
 })
 
 describe('a 5x5x5 spawn tree through fanout run', () => {
-
-
   for (const cap of [1, 2, 20]) {
     it(`finishes with exit 0 and 155 subagents under a cap of ${cap}`, { timeout: 180_000 }, async () => {
       const { project, dataDir, env } = cliProject('fanout-tree-', {})
@@ -55,7 +55,10 @@ describe('a 5x5x5 spawn tree through fanout run', () => {
       writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: cap } }))
       const server = await startScriptedServer({ respond: spawnTreeScript() })
       try {
-        const r = await runCli(['run', '-p', 'Split the work three levels deep.', '--cwd', project, '--output-format', 'json'], { env: env(server.url), timeoutMs: 150_000 })
+        const r = await runCli(['run', '-p', 'Split the work three levels deep.', '--cwd', project, '--output-format', 'json'], {
+          env: env(server.url),
+          timeoutMs: 150_000
+        })
         expect(r.stderr).toBe('')
         expect(r.code).toBe(0)
         const out = JSON.parse(r.stdout)

@@ -47,10 +47,15 @@ let cached: ClaudeCodeBinary | undefined
 export function claudeCode(): ClaudeCodeBinary {
   if (cached) return cached
   const found = findBinary()
-  if (Array.isArray(found)) return (cached = { skip: `Claude Code ${CLAUDE_CODE_VERSION} is not installed here (looked for ${found.join(', ')}); run npm ci with optional dependencies` })
+  if (Array.isArray(found))
+    return (cached = {
+      skip: `Claude Code ${CLAUDE_CODE_VERSION} is not installed here (looked for ${found.join(', ')}); run npm ci with optional dependencies`
+    })
   const v = spawnSync(found, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: '/nonexistent-home-for-version' } })
-  if (v.status !== 0) return (cached = { skip: `Claude Code at ${found} does not start here: ${(v.stderr || v.error?.message || `exit ${v.status}`).trim().slice(0, 300)}` })
-  if (!v.stdout.includes(CLAUDE_CODE_VERSION)) return (cached = { skip: `Claude Code at ${found} is ${v.stdout.trim()}, not the pinned ${CLAUDE_CODE_VERSION}` })
+  if (v.status !== 0)
+    return (cached = { skip: `Claude Code at ${found} does not start here: ${(v.stderr || v.error?.message || `exit ${v.status}`).trim().slice(0, 300)}` })
+  if (!v.stdout.includes(CLAUDE_CODE_VERSION))
+    return (cached = { skip: `Claude Code at ${found} is ${v.stdout.trim()}, not the pinned ${CLAUDE_CODE_VERSION}` })
   return (cached = { path: found })
 }
 

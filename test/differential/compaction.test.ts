@@ -20,7 +20,9 @@ const METADATA_NOT_SENT: Record<string, string> = {
 }
 
 /** Keys of Claude Code's compact_boundary line that Fanout leaves out, and why. */
-const BOUNDARY_NOT_SENT: Record<string, string> = { logical_parent_uuid: 'the uuid of Claude Code’s last transcript entry before the boundary; Fanout’s stream lines before it have their own uuids but no chain' }
+const BOUNDARY_NOT_SENT: Record<string, string> = {
+  logical_parent_uuid: 'the uuid of Claude Code’s last transcript entry before the boundary; Fanout’s stream lines before it have their own uuids but no chain'
+}
 
 let claude: SideResult
 let fanout: SideResult
@@ -41,7 +43,8 @@ describe.skipIf(!cc.path)(`compaction under Claude Code and Fanout${cc.skip ? ` 
       expect(Object.keys(f).sort(), name).toEqual(Object.keys(c).sort())
       for (const [k, v] of Object.entries(c)) {
         if (typeOf(f[k]) !== typeOf(v)) problems.push(`${name}: ${k} is ${JSON.stringify(f[k])}, Claude Code sends ${JSON.stringify(v)}`)
-        else if (!PER_RUN.has(k) && JSON.stringify(f[k]) !== JSON.stringify(v)) problems.push(`${name}: ${k} is ${JSON.stringify(f[k])}, Claude Code sends ${JSON.stringify(v)}`)
+        else if (!PER_RUN.has(k) && JSON.stringify(f[k]) !== JSON.stringify(v))
+          problems.push(`${name}: ${k} is ${JSON.stringify(f[k])}, Claude Code sends ${JSON.stringify(v)}`)
       }
     }
     expect(problems).toEqual([])
@@ -54,7 +57,11 @@ describe.skipIf(!cc.path)(`compaction under Claude Code and Fanout${cc.skip ? ` 
     const f = boundary(fanout)
     expect(c, 'Claude Code compacted').toBeDefined()
     expect(f, 'Fanout compacted').toBeDefined()
-    expect(Object.keys(f).sort()).toEqual(Object.keys(c).filter((k) => !(k in BOUNDARY_NOT_SENT)).sort())
+    expect(Object.keys(f).sort()).toEqual(
+      Object.keys(c)
+        .filter((k) => !(k in BOUNDARY_NOT_SENT))
+        .sort()
+    )
     const missing = Object.keys(c.compact_metadata).filter((k) => !(k in f.compact_metadata) && !(k in METADATA_NOT_SENT))
     expect(missing).toEqual([])
     for (const k of Object.keys(f.compact_metadata)) expect(typeOf(f.compact_metadata[k]), k).toBe(typeOf(c.compact_metadata[k]))

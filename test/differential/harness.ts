@@ -90,7 +90,10 @@ function makeProject(root: string, scenario: Scenario): { project: string; home:
   const hooks: Record<string, unknown[]> = {}
   for (const h of scenario.hooks ?? []) {
     const label = h.label ?? (h.matcher !== undefined ? `${h.event}:${h.matcher}` : h.event)
-    ;(hooks[h.event] ??= []).push({ ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: 'command', command: `node ${JSON.stringify(recorder)} ${JSON.stringify(hookLog)} ${JSON.stringify(label)}` }] })
+    ;(hooks[h.event] ??= []).push({
+      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+      hooks: [{ type: 'command', command: `node ${JSON.stringify(recorder)} ${JSON.stringify(hookLog)} ${JSON.stringify(label)}` }]
+    })
   }
   if (scenario.hooks?.length || scenario.settings) {
     mkdirSync(join(project, '.claude'), { recursive: true })
@@ -124,7 +127,15 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
       // The person trusts their own project (Claude Code's side has hasTrustDialogAccepted): Fanout asks for
       // that per folder, so its side runs with the folder's hooks, settings and agent modes approved.
       args.push('--trust-project')
-      const env = { ...scenario.env, HOME: home, FANOUT_DATA_DIR: join(root, 'data'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_AUTH_TOKEN: '', TMPDIR: join(home, 'tmp') }
+      const env = {
+        ...scenario.env,
+        HOME: home,
+        FANOUT_DATA_DIR: join(root, 'data'),
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_AUTH_TOKEN: '',
+        TMPDIR: join(home, 'tmp')
+      }
       // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
       const other = process.env.FANOUT_KIT_REPO
       if (other) out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000, bin: join(other, 'bin/fanout') })

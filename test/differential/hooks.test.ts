@@ -46,11 +46,15 @@ describe.skipIf(!cc.path)(`hooks under Claude Code and Fanout${cc.skip ? ` (skip
           if (!(k in NOT_SENT)) problems.push(`${where} is missing`)
           continue
         }
-        if (typeof f.input[k] !== typeof v || Array.isArray(f.input[k]) !== Array.isArray(v)) problems.push(`${where} is ${JSON.stringify(f.input[k])}, Claude Code sends ${JSON.stringify(v)}`)
-        else if (!PER_RUN.has(k) && k !== 'tool_response' && JSON.stringify(f.input[k]) !== JSON.stringify(v)) problems.push(`${where} is ${JSON.stringify(f.input[k])}, Claude Code sends ${JSON.stringify(v)}`)
+        if (typeof f.input[k] !== typeof v || Array.isArray(f.input[k]) !== Array.isArray(v))
+          problems.push(`${where} is ${JSON.stringify(f.input[k])}, Claude Code sends ${JSON.stringify(v)}`)
+        else if (!PER_RUN.has(k) && k !== 'tool_response' && JSON.stringify(f.input[k]) !== JSON.stringify(v))
+          problems.push(`${where} is ${JSON.stringify(f.input[k])}, Claude Code sends ${JSON.stringify(v)}`)
       }
       // The main agent's hooks carry no agent_id/agent_type in Claude Code; Fanout must not add them.
-      if (!isSub(c)) for (const k of ['agent_id', 'agent_type']) if (k in f.input && !(k in c.input)) problems.push(`${key(c)}: ${k} is sent for the main agent; Claude Code leaves it out`)
+      if (!isSub(c))
+        for (const k of ['agent_id', 'agent_type'])
+          if (k in f.input && !(k in c.input)) problems.push(`${key(c)}: ${k} is sent for the main agent; Claude Code leaves it out`)
       if (c.input.cwd !== claude.project) problems.push(`Claude Code's cwd is not its project (${c.input.cwd})`)
       if (f.input.cwd !== fanout.project) problems.push(`${key(c)}: cwd is ${f.input.cwd}, not the project folder`)
     }
@@ -58,7 +62,8 @@ describe.skipIf(!cc.path)(`hooks under Claude Code and Fanout${cc.skip ? ` (skip
   })
 
   it("tool_response: Bash's is the same object, the Agent tool's has every key of Claude Code's", () => {
-    const post = (r: SideResult, tool: string) => r.hooks.filter((h) => h.input.hook_event_name === 'PostToolUse' && h.input.tool_name === tool).map((h) => h.input.tool_response)
+    const post = (r: SideResult, tool: string) =>
+      r.hooks.filter((h) => h.input.hook_event_name === 'PostToolUse' && h.input.tool_name === tool).map((h) => h.input.tool_response)
     expect(post(fanout, 'Bash')).toEqual(post(claude, 'Bash'))
     expect(post(claude, 'Bash')).toEqual([
       { stdout: 'hi', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
@@ -69,8 +74,17 @@ describe.skipIf(!cc.path)(`hooks under Claude Code and Fanout${cc.skip ? ` (skip
     // Claude Code's bookkeeping of its own prompt harness has no counterpart in Fanout.
     const internal = ['harnessNoteCount', 'harnessTailCount', 'harnessSectionHash', 'toolStats']
     expect(Object.keys(ccAgent).filter((k) => !(k in foAgent) && !internal.includes(k))).toEqual([])
-    expect(foAgent).toMatchObject({ status: 'completed', prompt: 'HELPER TASK', agentType: 'helper', toolsUsed: ['Bash'], content: [{ type: 'text', text: 'helper done' }], totalToolUseCount: 2 })
-    expect(Object.keys(foAgent.usage).sort()).toEqual(expect.arrayContaining(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']))
+    expect(foAgent).toMatchObject({
+      status: 'completed',
+      prompt: 'HELPER TASK',
+      agentType: 'helper',
+      toolsUsed: ['Bash'],
+      content: [{ type: 'text', text: 'helper done' }],
+      totalToolUseCount: 2
+    })
+    expect(Object.keys(foAgent.usage).sort()).toEqual(
+      expect.arrayContaining(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens'])
+    )
   })
 
   it('PostToolUseFailure gets the error the model saw; SubagentStop and Stop get the last message', () => {

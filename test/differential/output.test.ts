@@ -67,7 +67,12 @@ let stream: { claude: SideResult; fanout: SideResult }
 describe.skipIf(!cc.path)(`json and stream-json under Claude Code and Fanout${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
   beforeAll(async () => {
     const streamed = { ...HOOKS_SCENARIO, args: ['--model', 'opus', '--output-format', 'stream-json', '--verbose'] }
-    const [a, b, c, d] = await Promise.all([runSide('claude-code', HOOKS_SCENARIO), runSide('fanout', HOOKS_SCENARIO), runSide('claude-code', streamed), runSide('fanout', streamed)])
+    const [a, b, c, d] = await Promise.all([
+      runSide('claude-code', HOOKS_SCENARIO),
+      runSide('fanout', HOOKS_SCENARIO),
+      runSide('claude-code', streamed),
+      runSide('fanout', streamed)
+    ])
     json = { claude: a, fanout: b }
     stream = { claude: c, fanout: d }
     for (const r of [a, b, c, d]) expect(r.code, `${r.side}: ${r.stderr}`).toBe(0)
@@ -81,18 +86,29 @@ describe.skipIf(!cc.path)(`json and stream-json under Claude Code and Fanout${cc
     for (const [k, v] of Object.entries(c)) {
       if (!(k in f)) {
         if (!(k in RESULT_KEYS_NOT_SENT)) problems.push(`${k} is missing`)
-      } else if (typeOf(f[k]) !== typeOf(v) && !(v === null && k === 'api_error_status')) problems.push(`${k} is ${typeOf(f[k])}, Claude Code's is ${typeOf(v)}`)
+      } else if (typeOf(f[k]) !== typeOf(v) && !(v === null && k === 'api_error_status'))
+        problems.push(`${k} is ${typeOf(f[k])}, Claude Code's is ${typeOf(v)}`)
     }
     for (const k of Object.keys(c.usage)) if (!(k in f.usage) && !USAGE_KEYS_NOT_SENT.includes(k)) problems.push(`usage.${k} is missing`)
     const [ccModel] = Object.values(c.modelUsage) as Array<Record<string, unknown>>
     const [foModel] = Object.values(f.modelUsage) as Array<Record<string, unknown>>
-    for (const k of ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens', 'webSearchRequests', 'costUSD', 'contextWindow', 'maxOutputTokens']) {
+    for (const k of [
+      'inputTokens',
+      'outputTokens',
+      'cacheReadInputTokens',
+      'cacheCreationInputTokens',
+      'webSearchRequests',
+      'costUSD',
+      'contextWindow',
+      'maxOutputTokens'
+    ]) {
       if (!(k in ccModel)) problems.push(`Claude Code's modelUsage has no ${k} any more`)
       if (!(k in foModel)) problems.push(`modelUsage.${k} is missing`)
     }
     for (const k of Object.keys(c.subagent_stats)) if (!(k in f.subagent_stats)) problems.push(`subagent_stats.${k} is missing`)
     expect(problems).toEqual([])
-    for (const k of ['type', 'subtype', 'is_error', 'num_turns', 'result', 'stop_reason', 'terminal_reason', 'permission_denials']) expect(f[k], k).toEqual(c[k])
+    for (const k of ['type', 'subtype', 'is_error', 'num_turns', 'result', 'stop_reason', 'terminal_reason', 'permission_denials'])
+      expect(f[k], k).toEqual(c[k])
     expect(f.subagent_stats).toMatchObject(c.subagent_stats)
     expect(Object.keys(f.modelUsage)).toEqual(Object.keys(c.modelUsage))
   })
@@ -101,7 +117,11 @@ describe.skipIf(!cc.path)(`json and stream-json under Claude Code and Fanout${cc
     const c = jsonLines(stream.claude.stdout, 'Claude Code stream')
     const f = jsonLines(stream.fanout.stdout, 'Fanout stream')
     // Progress lines come as the subagent works: their number may differ; their place in the order may not.
-    const order = (lines: Array<Record<string, unknown>>) => lines.map(kind).filter((k) => !(k in KINDS_NOT_SENT)).filter((k, i, all) => k !== 'system/task_progress' || all[i - 1] !== k)
+    const order = (lines: Array<Record<string, unknown>>) =>
+      lines
+        .map(kind)
+        .filter((k) => !(k in KINDS_NOT_SENT))
+        .filter((k, i, all) => k !== 'system/task_progress' || all[i - 1] !== k)
     expect(order(f)).toEqual(order(c))
     const problems: string[] = []
     // Compared with the same kind of line from the same kind of agent (a subagent's lines carry more keys).
@@ -114,7 +134,9 @@ describe.skipIf(!cc.path)(`json and stream-json under Claude Code and Fanout${cc
       if (k in KINDS_NOT_SENT) continue
       const mine = byKind.get(whose(l))?.[0]
       if (!mine) continue
-      for (const key of Object.keys(l)) if (!(key in mine) && !(key in (STREAM_KEYS_NOT_SENT[k] ?? {})) && !(k === 'result' && key in RESULT_KEYS_NOT_SENT)) problems.push(`${whose(l)}: ${key} is missing`)
+      for (const key of Object.keys(l))
+        if (!(key in mine) && !(key in (STREAM_KEYS_NOT_SENT[k] ?? {})) && !(k === 'result' && key in RESULT_KEYS_NOT_SENT))
+          problems.push(`${whose(l)}: ${key} is missing`)
     }
     expect([...new Set(problems)]).toEqual([])
     // A subagent's messages say whose they are, as in Claude Code.

@@ -15,7 +15,15 @@ const PROJECT_AGENTS = ['anything', 'lead', 'no-web', 'quoted', 'reader']
 
 const who = (req: RecordedRequest) => {
   const t = conversation(req)
-  return t.includes('MAIN TASK') ? 'main' : t.includes('PLAIN TASK') ? 'plain' : t.includes('CAREFUL TASK') ? 'careful' : t.includes('LEAD TASK') ? 'lead' : 'other'
+  return t.includes('MAIN TASK')
+    ? 'main'
+    : t.includes('PLAIN TASK')
+      ? 'plain'
+      : t.includes('CAREFUL TASK')
+        ? 'careful'
+        : t.includes('LEAD TASK')
+          ? 'lead'
+          : 'other'
 }
 /** The settings of each agent's first request, in the order the agents first called. */
 const settings = (r: SideResult) => {

@@ -45,7 +45,6 @@ export const HOOKS_SCENARIO: Scenario = {
   args: ['--model', 'opus', '--output-format', 'json']
 }
 
-
 const agentFile = (name: string, fields: string) => `---\nname: ${name}\ndescription: The ${name} agent.\n${fields}---\nYou are the ${name} agent.\n`
 
 /** The main agent starts two project agents, one with its own effort and model; each answers at once. */
@@ -58,7 +57,8 @@ export const REQUEST_SCENARIO: Scenario = {
     const text = conversation(req)
     if (text.includes('MAIN TASK')) {
       if (req.turn === 0) return reply.toolUse('Agent', { description: 'plain work', prompt: 'PLAIN TASK', subagent_type: 'plain', run_in_background: false })
-      if (req.turn === 1) return reply.toolUse('Agent', { description: 'careful work', prompt: 'CAREFUL TASK', subagent_type: 'careful', run_in_background: false })
+      if (req.turn === 1)
+        return reply.toolUse('Agent', { description: 'careful work', prompt: 'CAREFUL TASK', subagent_type: 'careful', run_in_background: false })
       return reply.text('both done')
     }
     return reply.text('done')
@@ -104,7 +104,8 @@ export const COMPACT_SCENARIO: Scenario = {
     const text = conversation(req)
     if (req.isSummaryRequest || /^CRITICAL: Respond with TEXT ONLY/.test(req.lastUserText)) return reply.text('<summary>SUMMARY OF THE READS</summary>')
     if (text.includes('SUMMARY OF THE READS')) return reply.text('all done')
-    if (text.includes('MAIN TASK') && req.messages.filter((m) => m.role === 'assistant').length < COMPACT_READS) return reply.toolUse('Read', { file_path: 'big.txt' })
+    if (text.includes('MAIN TASK') && req.messages.filter((m) => m.role === 'assistant').length < COMPACT_READS)
+      return reply.toolUse('Read', { file_path: 'big.txt' })
     return reply.text('all done')
   },
   prompt: 'MAIN TASK',

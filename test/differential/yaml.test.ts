@@ -29,7 +29,9 @@ describe.skipIf(!cc.path)(`YAML variants under Claude Code and Fanout${cc.skip ?
       return { name: v.name, claudeCode: theirs, fanout: def ? formatAgentLine(def) : null, said: why.length > 0 }
     })
     const loadedByClaudeCode = rows.filter((r) => r.claudeCode).length
-    console.log(`YAML variants: ${rows.length}, Claude Code loads ${loadedByClaudeCode}, Fanout reads ${rows.filter((r) => r.claudeCode === r.fanout).length} the same`)
+    console.log(
+      `YAML variants: ${rows.length}, Claude Code loads ${loadedByClaudeCode}, Fanout reads ${rows.filter((r) => r.claudeCode === r.fanout).length} the same`
+    )
     expect(loadedByClaudeCode).toBeGreaterThan(30)
     expect(rows.filter((r) => r.claudeCode !== r.fanout)).toEqual([])
     expect(rows.filter((r) => !r.fanout && !r.said).map((r) => r.name)).toEqual([])

@@ -47,8 +47,15 @@ export function useCliServers(): (opts: ScriptedServerOptions) => Promise<Script
 }
 
 /** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */
-export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {}): Promise<CliResult> {
-  return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], { ...opts, cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env } })
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {}
+): Promise<CliResult> {
+  return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], {
+    ...opts,
+    cwd: opts.cwd ?? repoRoot,
+    env: { ...process.env, ...opts.env }
+  })
 }
 
 /**

@@ -79,7 +79,14 @@ export function crashProject(size = 16): CrashProject {
     project,
     dataDir,
     release: () => writeFileSync(release, ''),
-    env: (url) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: dataDir, HOME: root, PATH: `${bin}:${process.env.PATH ?? ''}` }),
+    env: (url) => ({
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_AUTH_TOKEN: '',
+      ANTHROPIC_BASE_URL: url,
+      FANOUT_DATA_DIR: dataDir,
+      HOME: root,
+      PATH: `${bin}:${process.env.PATH ?? ''}`
+    }),
     effects: () => (existsSync(join(project, 'effects.log')) ? readFileSync(join(project, 'effects.log'), 'utf8').split('\n').filter(Boolean) : []),
     marker,
     agents: roster(size)
@@ -144,7 +151,8 @@ function calls(req: ParsedRequest, tool: string): Call[] {
         out.push(c)
         byId.set(c.id, c)
       } else if (b.type === 'tool_result' && byId.has(b.tool_use_id)) {
-        byId.get(b.tool_use_id)!.result = typeof b.content === 'string' ? b.content : (b.content as Array<{ text?: string }>).map((x) => x.text ?? '').join('\n')
+        byId.get(b.tool_use_id)!.result =
+          typeof b.content === 'string' ? b.content : (b.content as Array<{ text?: string }>).map((x) => x.text ?? '').join('\n')
       }
     }
   }
@@ -160,7 +168,8 @@ const mustRun = (req: ParsedRequest, tool: string, done: () => boolean = () => f
   return !made.length || made.every((c) => c.result !== undefined && (NOT_RUN.test(c.result) || (MAYBE_RAN.test(c.result) && !done())))
 }
 /** Whose request it is: its task, or (compacted) the summary that names it; null for the main agent. */
-const agentOf = (req: ParsedRequest): string | null => /^Task (\S+)$/m.exec(req.firstUserText)?.[1] ?? /\bTask ((?:worker|editor|watcher)-\d+)\b/.exec(req.firstUserText)?.[1] ?? null
+const agentOf = (req: ParsedRequest): string | null =>
+  /^Task (\S+)$/m.exec(req.firstUserText)?.[1] ?? /\bTask ((?:worker|editor|watcher)-\d+)\b/.exec(req.firstUserText)?.[1] ?? null
 
 /** Each report's marker, as the main agent counts them. */
 export const reportMarker = (name: string) => `REPORT ${name} DONE`
@@ -252,7 +261,8 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
       }
       return reply.text(`${reportMarker(agent)}${heard ? ' build-number-ack' : ''}`)
     }
-    if (agent === 'worker-3' && holds.slowStream && !state.killed) return reply.text(`${reportMarker(agent)} ${'streaming slowly '.repeat(200)}`, { textChunk: 6, chunkDelayMs: 25 })
+    if (agent === 'worker-3' && holds.slowStream && !state.killed)
+      return reply.text(`${reportMarker(agent)} ${'streaming slowly '.repeat(200)}`, { textChunk: 6, chunkDelayMs: 25 })
     return reply.text(reportMarker(agent))
   }
   return state
@@ -280,12 +290,16 @@ export interface Run {
 
 /** `fanout run` in its own process group (so a kill takes git and the hooks it started too). */
 export function startRun(p: CrashProject, url: string, args: string[]): Run {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '--cwd', p.project, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...args], {
-    cwd: p.project,
-    env: { ...process.env, ...p.env(url) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true
-  })
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'bin/fanout'), 'run', '--cwd', p.project, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...args],
+    {
+      cwd: p.project,
+      env: { ...process.env, ...p.env(url) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true
+    }
+  )
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (d) => (stdout += d))
@@ -326,11 +340,16 @@ export const agentsDir = (p: CrashProject, sessionId: string) => join(p.dataDir,
 export function transcriptTexts(p: CrashProject, sessionId: string): Record<string, string> {
   const dir = agentsDir(p, sessionId)
   if (!existsSync(dir)) return {}
-  return Object.fromEntries(readdirSync(dir).filter((n) => n.endsWith('.jsonl')).map((n) => [n.slice(0, -6), readFileSync(join(dir, n), 'utf8')]))
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl'))
+      .map((n) => [n.slice(0, -6), readFileSync(join(dir, n), 'utf8')])
+  )
 }
 
 /** Whether a transcript is the one of the subagent started for `name` (its agent_start says so; its parent's Agent call says it too). */
-const startedAs = (text: string, name: string) => text.split('\n').some((l) => l.includes('"type":"agent_start"') && (l.includes(`"prompt":"Task ${name}"`) || l.includes(`"prompt":"Task ${name}\\n`)))
+const startedAs = (text: string, name: string) =>
+  text.split('\n').some((l) => l.includes('"type":"agent_start"') && (l.includes(`"prompt":"Task ${name}"`) || l.includes(`"prompt":"Task ${name}\\n`)))
 
 /** The agent id of the subagent started for `name`, from the transcripts. */
 export function agentIdOf(p: CrashProject, sessionId: string, name: string): string | null {

@@ -24,7 +24,12 @@ export function folders() {
   return { tmp, cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
 }
 
-export async function host(respond: Respond | null, dirs: { cwd: string; dataDir: string; home: string } = folders(), env: Record<string, string> = {}, extra: Partial<RuntimeHostOptions> = {}) {
+export async function host(
+  respond: Respond | null,
+  dirs: { cwd: string; dataDir: string; home: string } = folders(),
+  env: Record<string, string> = {},
+  extra: Partial<RuntimeHostOptions> = {}
+) {
   let server: ScriptedServer | null = null
   if (respond) server = await startScriptedServer({ respond })
   const h = new LocalRuntimeHost({
@@ -55,4 +60,5 @@ export const until = async (check: () => boolean, what: string, ms = 15_000) => 
   }
 }
 
-export const mainEnded = (events: AgentEvent[], sessionId: string) => events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)
+export const mainEnded = (events: AgentEvent[], sessionId: string) =>
+  events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)

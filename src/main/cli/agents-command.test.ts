@@ -19,8 +19,14 @@ beforeAll(() => {
   home = join(tmp, 'home')
   project = join(tmp, 'project')
   write(join(home, '.claude/agents/helper.md'), '---\nname: helper\ndescription: Helps from home\ntools: "*"\n---\nHelp.\n')
-  write(join(project, '.claude/agents/explore.md'), '---\nname: Explore\ndescription: Project explorer\ntools: Read, Grep\ncolor: green\nmodel: haiku\n---\nExplore.\n')
-  write(join(project, '.claude/agents/team/reviewer.md'), '---\nname: reviewer\ndescription: Reviews. Examples: see below\ndisallowedTools: Write, Edit\ncategory: quality\n---\nReview.\n')
+  write(
+    join(project, '.claude/agents/explore.md'),
+    '---\nname: Explore\ndescription: Project explorer\ntools: Read, Grep\ncolor: green\nmodel: haiku\n---\nExplore.\n'
+  )
+  write(
+    join(project, '.claude/agents/team/reviewer.md'),
+    '---\nname: reviewer\ndescription: Reviews. Examples: see below\ndisallowedTools: Write, Edit\ncategory: quality\n---\nReview.\n'
+  )
   write(join(project, '.claude/agents/broken.md'), '---\nname: broken\n')
 }, 60_000)
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -87,7 +93,9 @@ describe('fanout agents check', () => {
     const r = fanout(['agents', 'check'])
     expect(r.code).toBe(1)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines).toContain('.claude/agents/broken.md:1:1: error: the frontmatter opened by `---` on line 1 is never closed by another `---` line; the agent is not loaded')
+    expect(lines).toContain(
+      '.claude/agents/broken.md:1:1: error: the frontmatter opened by `---` on line 1 is never closed by another `---` line; the agent is not loaded'
+    )
     expect(lines).toContain('.claude/agents/team/reviewer.md:5:1: info: `category` is not an agent field; it is kept in the file but has no effect')
     expect(lines.at(-1)).toBe('10 agent files checked: 9 loaded, 1 failed (1 error, 1 warning, 1 info)')
   })
@@ -103,7 +111,9 @@ describe('fanout agents check', () => {
     const r = fanout(['agents', 'check', join(tmp, 'typos')])
     expect(r.code).toBe(0)
     const file = join(tmp, 'typos/weird.md')
-    expect(r.stdout).toContain(`${file}:4:8: warning: \`tools\` lists "Reed", which is not a tool; did you mean \`Read\`? As written, the agent will not get it`)
+    expect(r.stdout).toContain(
+      `${file}:4:8: warning: \`tools\` lists "Reed", which is not a tool; did you mean \`Read\`? As written, the agent will not get it`
+    )
     expect(r.stdout).toContain(`${file}:5:8: warning: \`model\` is "gpt-4", which is not a Claude model id`)
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 agent file checked: 1 loaded, 0 failed (0 errors, 2 warnings, 0 info)')
   })

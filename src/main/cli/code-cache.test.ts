@@ -21,7 +21,8 @@ function setup(value = 'old') {
   const bundle = join(dir, 'bundle.cjs')
   writeFileSync(bundle, bundleText(value))
   const cacheDir = join(dir, 'cache')
-  const load = (opts: { dirs?: string[]; runtime?: string } = {}) => loadBundle<Exports>(bundle, { name: 'run', dirs: opts.dirs ?? [cacheDir], ...(opts.runtime ? { runtime: opts.runtime } : {}) })
+  const load = (opts: { dirs?: string[]; runtime?: string } = {}) =>
+    loadBundle<Exports>(bundle, { name: 'run', dirs: opts.dirs ?? [cacheDir], ...(opts.runtime ? { runtime: opts.runtime } : {}) })
   /** A load that runs the bundle's code and saves, as the launcher does after a command. */
   const run = (opts: { dirs?: string[]; runtime?: string; ok?: boolean } = {}) => {
     const loaded = load(opts)
@@ -147,4 +148,3 @@ describe('cacheDirs', () => {
     expect(cacheDirs('/x/fanout.cjs', { FANOUT_CODE_CACHE_DIR: 'off' }, 'linux')).toEqual([])
   })
 })
-

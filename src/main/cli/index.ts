@@ -23,7 +23,10 @@ export async function main(argv: string[]): Promise<number> {
   redactProcessOutput()
   const [command] = argv
   if (WORKS_IN_PROJECTS.has(command)) {
-    const [{ startSandboxHousekeeping }, { resolveDataDir }] = await Promise.all([import('../runtime/security/sandbox/housekeeping'), import('../runtime/store/data-dir')])
+    const [{ startSandboxHousekeeping }, { resolveDataDir }] = await Promise.all([
+      import('../runtime/security/sandbox/housekeeping'),
+      import('../runtime/store/data-dir')
+    ])
     startSandboxHousekeeping(resolveDataDir(), (m) => process.stderr.write(`fanout: ${m}\n`))
   }
   switch (command) {
@@ -33,11 +36,16 @@ export async function main(argv: string[]): Promise<number> {
     case '-h':
       process.stdout.write(HELP)
       return 0
-    case 'agents': return (await import('./agents-command')).agentsCommand(argv.slice(1))
-    case 'run': return (await import('./run-command')).runCommand(argv.slice(1))
-    case 'worktrees': return (await import('./worktrees-command')).worktreesCommand(argv.slice(1))
-    case 'web': return (await import('../web/command')).runWebCommand(argv.slice(1))
-    case 'trust': return (await import('./trust-command')).trustCommand(argv.slice(1))
+    case 'agents':
+      return (await import('./agents-command')).agentsCommand(argv.slice(1))
+    case 'run':
+      return (await import('./run-command')).runCommand(argv.slice(1))
+    case 'worktrees':
+      return (await import('./worktrees-command')).worktreesCommand(argv.slice(1))
+    case 'web':
+      return (await import('../web/command')).runWebCommand(argv.slice(1))
+    case 'trust':
+      return (await import('./trust-command')).trustCommand(argv.slice(1))
     default:
       process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)
       return 2

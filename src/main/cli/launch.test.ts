@@ -14,7 +14,8 @@ describe('fanout with a code cache', () => {
     const { project, dataDir, env } = cliProject('fanout-launch-', {})
     const cacheDir = join(dataDir, '..', 'code-cache')
     server = await serve({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
-    const run = () => runCli(['run', '-p', 'hello', '--cwd', project, '--output-format', 'json'], { env: { ...env(server!.url), FANOUT_CODE_CACHE_DIR: cacheDir } })
+    const run = () =>
+      runCli(['run', '-p', 'hello', '--cwd', project, '--output-format', 'json'], { env: { ...env(server!.url), FANOUT_CODE_CACHE_DIR: cacheDir } })
     const answers: string[] = []
     for (const damage of [false, false, true]) {
       if (damage) {

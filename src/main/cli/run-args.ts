@@ -106,9 +106,11 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   }
   if (values.help === true) throw new HelpRequested()
   const format = (values['output-format'] ?? 'text') as string
-  if (!['text', 'json', 'stream-json', 'events'].includes(format)) throw new UsageError(`--output-format must be text, json, stream-json or events, not '${format}'.`)
+  if (!['text', 'json', 'stream-json', 'events'].includes(format))
+    throw new UsageError(`--output-format must be text, json, stream-json or events, not '${format}'.`)
   const effort = values.effort as string | undefined
-  if (effort !== undefined && typeof readEffort(effort) !== 'string') throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
+  if (effort !== undefined && typeof readEffort(effort) !== 'string')
+    throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
   const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
   if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
   if (parseCompactCommand(prompt) && typeof values.resume !== 'string') throw new UsageError('/compact works on a recorded session: pass --resume SESSION_ID.')
@@ -140,6 +142,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
 
 function parsePassEnv(v: string | boolean | string[] | undefined): string[] {
   const names = Array.isArray(v) ? v : typeof v === 'string' ? [v] : []
-  for (const n of names) if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n)) throw new UsageError(`--pass-env takes a variable name (or a prefix ending in *), not '${n}'.`)
+  for (const n of names)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n)) throw new UsageError(`--pass-env takes a variable name (or a prefix ending in *), not '${n}'.`)
   return names
 }

@@ -13,8 +13,16 @@ const setup = () => cliProject('fanout-run-', { 'readme.txt': 'Project readme.\n
 
 const fanOutScript = () =>
   scriptByAgent([
-    { name: 'child', match: 'List the files', turns: [reply.toolUse('Glob', { pattern: '*' }), (req) => reply.text(`Files: ${req.toolResults[0].content.trim()}`)] },
-    { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'List files', prompt: 'List the files', subagent_type: 'Explore' }), reply.text('There is one readme.')] }
+    {
+      name: 'child',
+      match: 'List the files',
+      turns: [reply.toolUse('Glob', { pattern: '*' }), (req) => reply.text(`Files: ${req.toolResults[0].content.trim()}`)]
+    },
+    {
+      name: 'main',
+      match: 'lead agent in Fanout',
+      turns: [reply.toolUse('Agent', { description: 'List files', prompt: 'List the files', subagent_type: 'Explore' }), reply.text('There is one readme.')]
+    }
   ])
 
 describe('fanout run', () => {
@@ -42,16 +50,30 @@ describe('fanout run', () => {
     expect(out.usage.output_tokens).toBeGreaterThan(0)
     const models = Object.values(out.modelUsage) as Array<{ outputTokens: number; costUSD: number }>
     expect(models.reduce((n, m) => n + m.outputTokens, 0)).toBeGreaterThan(out.usage.output_tokens)
-    expect(out.total_cost_usd).toBeCloseTo(models.reduce((n, m) => n + m.costUSD, 0), 6)
+    expect(out.total_cost_usd).toBeCloseTo(
+      models.reduce((n, m) => n + m.costUSD, 0),
+      6
+    )
     // Each agent's own usage, cache reads and writes apart, and its cost; they add up to the run's.
     expect(out.agents).toHaveLength(2)
     expect(out.agents.map((a: any) => a.agent_type)).toContain('Explore')
-    for (const a of out.agents) expect(a.usage).toEqual({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: expect.any(Number), cache_creation_input_tokens: expect.any(Number) })
+    for (const a of out.agents)
+      expect(a.usage).toEqual({
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        cache_read_input_tokens: expect.any(Number),
+        cache_creation_input_tokens: expect.any(Number)
+      })
     expect(out.agents.reduce((n: number, a: any) => n + a.cost_usd, 0)).toBeCloseTo(out.total_cost_usd, 6)
     const written = models.reduce((n, m: any) => n + m.cacheCreationInputTokens, 0)
     expect(written).toBeGreaterThan(0)
     expect(out.agents.reduce((n: number, a: any) => n + a.usage.cache_creation_input_tokens, 0)).toBe(written)
-    expect(out.agents[0].usage).toEqual({ input_tokens: out.usage.input_tokens, output_tokens: out.usage.output_tokens, cache_read_input_tokens: out.usage.cache_read_input_tokens, cache_creation_input_tokens: out.usage.cache_creation_input_tokens })
+    expect(out.agents[0].usage).toEqual({
+      input_tokens: out.usage.input_tokens,
+      output_tokens: out.usage.output_tokens,
+      cache_read_input_tokens: out.usage.cache_read_input_tokens,
+      cache_creation_input_tokens: out.usage.cache_creation_input_tokens
+    })
     expect(out.duration_ms).toBeGreaterThan(0)
     const agents = readdirSync(join(dataDir, 'sessions', out.session_id, 'agents')).filter((f) => f.endsWith('.jsonl'))
     expect(agents).toHaveLength(2)
@@ -62,7 +84,10 @@ describe('fanout run', () => {
     server = await serve({ respond: fanOutScript() })
     const r = await runCli(['run', '-p', 'What is here?', '--cwd', project, '--output-format', 'stream-json', '--verbose'], { env: env(server.url) })
     expect(r.code).toBe(0)
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => (l.subtype ? `${l.type}/${l.subtype}` : l.type))).toEqual([
       'system/init',
       'assistant',
@@ -86,14 +111,17 @@ describe('fanout run', () => {
     expect(lines[0]).toMatchObject({ cwd: project, permissionMode: 'default', agents: expect.arrayContaining(['Explore', 'general-purpose']) })
 
     const events = await runCli(['run', '-p', 'What is here?', '--cwd', project, '--output-format', 'events'], { env: env(server.url) })
-    const all = events.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const all = events.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(all[0].type).toBe('agent_start')
     expect(all.at(-1)).toMatchObject({ type: 'result', subtype: 'success' })
     const childStart = all.find((l) => l.type === 'agent_start' && l.depth === 1)
     expect(all.some((l) => l.type === 'tool_end' && l.name === 'Glob' && l.agentId === childStart.agentId && l.output.includes('readme.txt'))).toBe(true)
   })
 
-  it('num_turns counts the main agent\'s turns over every run (a background report wakes it), and a resume is not a new spawn', async () => {
+  it("num_turns counts the main agent's turns over every run (a background report wakes it), and a resume is not a new spawn", async () => {
     const { project, env } = setup()
     server = await serve({
       respond: scriptByAgent([
@@ -115,25 +143,42 @@ describe('fanout run', () => {
     const r = await runCli(['run', '-p', 'Go.', '--cwd', project, '--output-format', 'json'], { env: env(server.url) })
     expect(r.code, r.stderr).toBe(0)
     const out = JSON.parse(r.stdout)
-    expect(out).toMatchObject({ result: 'final answer', num_turns: 5, subagent_stats: { spawned: 2, resumed: 1, started_in_background: 1, completed: 3, by_type: { 'general-purpose': 2 } } })
+    expect(out).toMatchObject({
+      result: 'final answer',
+      num_turns: 5,
+      subagent_stats: { spawned: 2, resumed: 1, started_in_background: 1, completed: 3, by_type: { 'general-purpose': 2 } }
+    })
   })
 
   it('Ctrl-C: every agent stops, the result says stopped (error_during_execution) and the exit status is 130', async () => {
     const { project, env } = setup()
-    server = await serve({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }]) })
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'Take your time.', '--cwd', project, '--output-format', 'json'], { env: { ...process.env, ...env(server.url) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    server = await serve({
+      respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }])
+    })
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'Take your time.', '--cwd', project, '--output-format', 'json'], {
+      env: { ...process.env, ...env(server.url) },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     child.stdout.on('data', (d) => (stdout += d))
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
     await expect.poll(() => server!.messageRequests().length, { timeout: 20_000 }).toBeGreaterThan(0)
     child.kill('SIGINT')
     expect(await closed).toBe(130)
-    expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, status: 'stopped', terminal_reason: 'aborted_streaming' })
+    expect(JSON.parse(stdout)).toMatchObject({
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      status: 'stopped',
+      terminal_reason: 'aborted_streaming'
+    })
   })
 
   it('says on stderr when it retries, so a slow or unreachable endpoint is not a silent wait', async () => {
     const { project, env } = setup()
-    server = await serve({ respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }]) })
+    server = await serve({
+      respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }])
+    })
     const r = await runCli(['run', '-p', 'Go', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('Done.\n')
@@ -165,7 +210,14 @@ describe('fanout run', () => {
     const { project, env } = setup()
     server = await serve({
       respond: scriptByAgent([
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Write', { file_path: join(project, 'new.txt'), content: 'x' }), (req) => reply.text(`Tool said: ${req.toolResults[0].content}`)] }
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('Write', { file_path: join(project, 'new.txt'), content: 'x' }),
+            (req) => reply.text(`Tool said: ${req.toolResults[0].content}`)
+          ]
+        }
       ])
     })
     const r = await runCli(['run', '-p', 'write a file', '--cwd', project], { env: env(server.url) })
@@ -178,7 +230,9 @@ describe('fanout run', () => {
 
   it('--resume continues a recorded session: the main agent sees its earlier conversation', async () => {
     const { project, env } = setup()
-    server = await serve({ respond: (req) => reply.text(`answer ${req.messages.length}: ${req.lastUserText.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`) })
+    server = await serve({
+      respond: (req) => reply.text(`answer ${req.messages.length}: ${req.lastUserText.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()}`)
+    })
     const first = await runCli(['run', '-p', 'first question', '--cwd', project, '--output-format', 'json'], { env: env(server.url) })
     const { session_id, result } = JSON.parse(first.stdout)
     expect(result).toBe('answer 1: first question')

@@ -51,10 +51,18 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
 const EXIT_PIPE_CLOSED = 141
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
-async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: { write(text: string): void }): Promise<number> {
+async function compactNow(
+  session: AgentSession,
+  instructions: string | undefined,
+  format: RunArgs['format'],
+  out: { write(text: string): void }
+): Promise<number> {
   const done = await session.compact(undefined, instructions)
   const n = (x: number) => x.toLocaleString('en-US')
-  const line = done.status === 'compacted' ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.` : 'The main agent is working; it compacts before its next request.'
+  const line =
+    done.status === 'compacted'
+      ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.`
+      : 'The main agent is working; it compacts before its next request.'
   if (format === 'text') out.write(`${line}\n`)
   else out.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
   return 0
@@ -106,7 +114,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(args.model ? { model: args.model } : {}),
       headless: true,
       owner: 'fanout run',
-      onPermissionDenied: (_message: string, toolName: string, _agentId: string, call?: { input: unknown; toolUseId: string }) => tally?.denied(toolName, call?.toolUseId, call?.input),
+      onPermissionDenied: (_message: string, toolName: string, _agentId: string, call?: { input: unknown; toolUseId: string }) =>
+        tally?.denied(toolName, call?.toolUseId, call?.input),
       ...(effort !== undefined ? { effort } : {}),
       ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: config.dataDir,
@@ -136,7 +145,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   tally = new RunTally(session.mainAgentId)
   const counted = tally
-  const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => out.write(`${JSON.stringify(line)}\n`)) : null
+  const stream =
+    args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => out.write(`${JSON.stringify(line)}\n`)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
@@ -147,7 +157,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     // stderr in every format: stdout stays the answer or the machine-readable stream.
     problems(e)
     // A compaction takes a model call and changes what the agent remembers: say so (a /compact run says it on stdout).
-    if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId)) process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
+    if (e.type === 'compaction' && !(compact && e.agentId === session.mainAgentId))
+      process.stderr.write(`fanout: ${retryLabel(session, e.agentId)}${compactionLine(e)}\n`)
   })
   let interrupted = false
   const onSigint = () => {
@@ -167,7 +178,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     void session.findOrphans().then(
       (orphans) => {
         if (orphans.length)
-          process.stderr.write(`fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`)
+          process.stderr.write(
+            `fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`
+          )
       },
       () => undefined
     )
@@ -200,16 +213,33 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) })
+    const first = await session.run(args.prompt, {
+      ...(args.agent ? { agentType: args.agent } : {}),
+      ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
+    })
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
     const result = session.lastResult ?? first
     counted.refusals(session.gate.refused)
-    const summary = resultMessage({ sessionId: session.sessionId, result, tally: counted, interrupted, overBudget: session.gate.overBudget() !== null || result.limit === 'budget', windows: session.contextSettings.windows })
+    const summary = resultMessage({
+      sessionId: session.sessionId,
+      result,
+      tally: counted,
+      interrupted,
+      overBudget: session.gate.overBudget() !== null || result.limit === 'budget',
+      windows: session.contextSettings.windows
+    })
     // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
     const left = session.unfinished()
     if (left.length && !summary.is_error)
-      Object.assign(summary, { subtype: 'error_during_execution', terminal_reason: 'unfinished_agents', is_error: true, status: 'failed', error: unfinishedMessage(left), errors: [unfinishedMessage(left)] })
+      Object.assign(summary, {
+        subtype: 'error_during_execution',
+        terminal_reason: 'unfinished_agents',
+        is_error: true,
+        status: 'failed',
+        error: unfinishedMessage(left),
+        errors: [unfinishedMessage(left)]
+      })
     if (!pipeClosed) {
       if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
       else if (stream) stream.result(summary)
@@ -230,7 +260,10 @@ function failureLine(summary: ResultMessage): string {
 }
 
 function unfinishedMessage(left: AgentHandle[]): string {
-  const list = left.slice(0, 8).map((h) => `${h.id} (${h.agentType}, ${h.status})`).join(', ')
+  const list = left
+    .slice(0, 8)
+    .map((h) => `${h.id} (${h.agentType}, ${h.status})`)
+    .join(', ')
   return `the run ended with ${left.length} agent${left.length === 1 ? '' : 's'} not finished: ${list}${left.length > 8 ? ', …' : ''}. Nothing is left that could make them progress; resume the session to try again.`
 }
 

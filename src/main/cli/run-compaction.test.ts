@@ -36,15 +36,25 @@ const transcriptOf = (dataDir: string, sessionId: string) => {
   const file = readdirSync(dir).find((f) => f.startsWith('main-') && f.endsWith('.jsonl'))!
   return join(dir, file)
 }
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 describe('fanout run, a long session', () => {
   it('compacts on its own, says so on stderr, and answers right with every part read once', async () => {
     const { project: cwd, env, ledger } = project({ toolResultClearing: 'off', autoCompactPercent: 80 })
     server = await startScriptedServer({ respond: ledgerModel(PARTS), contextWindow: WINDOW })
-    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'], { env: env(server.url), timeoutMs: 120_000 })
+    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'], {
+      env: env(server.url),
+      timeoutMs: 120_000
+    })
     expect(r.code).toBe(0)
-    const stream = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const stream = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const out = stream.at(-1)
     expect(out.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)
     expect(out.compactions.done).toBeGreaterThanOrEqual(2)
@@ -53,10 +63,19 @@ describe('fanout run, a long session', () => {
     const boundaries = stream.filter((l) => l.type === 'system' && l.subtype === 'compact_boundary')
     expect(boundaries).toHaveLength(out.compactions.done)
     for (const b of boundaries) {
-      expect(b).toMatchObject({ session_id: out.session_id, uuid: expect.any(String), compact_metadata: { trigger: 'auto', pre_tokens: expect.any(Number), post_tokens: expect.any(Number) } })
+      expect(b).toMatchObject({
+        session_id: out.session_id,
+        uuid: expect.any(String),
+        compact_metadata: { trigger: 'auto', pre_tokens: expect.any(Number), post_tokens: expect.any(Number) }
+      })
       expect(b.compact_metadata.post_tokens).toBeLessThan(b.compact_metadata.pre_tokens)
     }
-    expect(r.stderr.trim().split('\n').every((l) => /^fanout: compacted the conversation \(its context passed the threshold\): [\d,]+ → [\d,]+ tokens$/.test(l))).toBe(true)
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .every((l) => /^fanout: compacted the conversation \(its context passed the threshold\): [\d,]+ → [\d,]+ tokens$/.test(l))
+    ).toBe(true)
     const reads = server.messageRequests().flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
     expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
     expect(Math.max(...server.messageRequests().map((q) => q.inputTokens))).toBeLessThanOrEqual(WINDOW)
@@ -67,33 +86,52 @@ describe('fanout run, a long session', () => {
   it.each([
     { name: 'every default', settings: null, compacts: false },
     { name: 'clearing off', settings: { context: { toolResultClearing: 'off' } }, compacts: true }
-  ])("60 turns each reading a 20 KB file on a 200k-window model end with exit 0 and the right sum ($name)", async ({ settings, compacts }) => {
-    const ledger = makeLedger(PARTS, 20_000)
-    const p = cliProject('fanout-compact-', {})
-    for (const [rel, text] of Object.entries(ledger.files)) {
-      mkdirSync(join(p.project, rel, '..'), { recursive: true })
-      writeFileSync(join(p.project, rel), text)
-    }
-    if (settings) {
-      mkdirSync(p.dataDir, { recursive: true })
-      writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify(settings))
-    }
-    // The server enforces the model's own window (200k), as the API does.
-    server = await startScriptedServer({ respond: ledgerModel(PARTS) })
-    const r = await runCli(['run', '-p', LEDGER_TASK(PARTS), '--cwd', p.project, '--model', 'claude-sonnet-4-6', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: p.env(server.url), timeoutMs: 120_000 })
-    expect(r.stderr).not.toMatch(/prompt is too long|failed/)
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
-    expect(out.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)
-    expect(out.modelUsage['claude-sonnet-4-6'].contextWindow).toBe(200_000)
-    expect(out.compactions.failed).toBe(0)
-    expect(out.compactions.done > 0).toBe(compacts)
-    const requests = server.messageRequests()
-    const reads = requests.flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
-    // Each part read exactly once, in order: no turn was redone.
-    expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
-    expect(Math.max(...requests.map((q) => q.inputTokens))).toBeLessThanOrEqual(200_000)
-  }, 150_000)
+  ])(
+    '60 turns each reading a 20 KB file on a 200k-window model end with exit 0 and the right sum ($name)',
+    async ({ settings, compacts }) => {
+      const ledger = makeLedger(PARTS, 20_000)
+      const p = cliProject('fanout-compact-', {})
+      for (const [rel, text] of Object.entries(ledger.files)) {
+        mkdirSync(join(p.project, rel, '..'), { recursive: true })
+        writeFileSync(join(p.project, rel), text)
+      }
+      if (settings) {
+        mkdirSync(p.dataDir, { recursive: true })
+        writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify(settings))
+      }
+      // The server enforces the model's own window (200k), as the API does.
+      server = await startScriptedServer({ respond: ledgerModel(PARTS) })
+      const r = await runCli(
+        [
+          'run',
+          '-p',
+          LEDGER_TASK(PARTS),
+          '--cwd',
+          p.project,
+          '--model',
+          'claude-sonnet-4-6',
+          '--permission-mode',
+          'bypassPermissions',
+          '--output-format',
+          'json'
+        ],
+        { env: p.env(server.url), timeoutMs: 120_000 }
+      )
+      expect(r.stderr).not.toMatch(/prompt is too long|failed/)
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout)
+      expect(out.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)
+      expect(out.modelUsage['claude-sonnet-4-6'].contextWindow).toBe(200_000)
+      expect(out.compactions.failed).toBe(0)
+      expect(out.compactions.done > 0).toBe(compacts)
+      const requests = server.messageRequests()
+      const reads = requests.flatMap((q) => (q.isSummaryRequest ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
+      // Each part read exactly once, in order: no turn was redone.
+      expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
+      expect(Math.max(...requests.map((q) => q.inputTokens))).toBeLessThanOrEqual(200_000)
+    },
+    150_000
+  )
 
   it('a subagent compacts on its own too, and the main agent reports its right answer', async () => {
     const { project: cwd, env } = project({})
@@ -101,7 +139,10 @@ describe('fanout run, a long session', () => {
     writeFileSync(join(cwd, LEDGER_READER_FILE.path), LEDGER_READER_FILE.content)
     const ledger = makeLedger(PARTS, 8_000)
     server = await startScriptedServer({ respond: ledgerModel(PARTS, 'subagent'), contextWindow: WINDOW })
-    const r = await runCli(['run', '-p', 'Have the ledger summed up for me.', '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env(server.url), timeoutMs: 120_000 })
+    const r = await runCli(
+      ['run', '-p', 'Have the ledger summed up for me.', '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'],
+      { env: env(server.url), timeoutMs: 120_000 }
+    )
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out.result).toContain(`The sum of their values is ${ledger.sum}.`)
@@ -110,8 +151,15 @@ describe('fanout run, a long session', () => {
     expect(out.modelUsage['claude-sonnet-5-5'].contextWindow).toBe(WINDOW)
     expect(out.compactions.done).toBeGreaterThanOrEqual(2)
     // Lines about the subagent's compactions name it.
-    expect(r.stderr.trim().split('\n').every((l) => /^fanout: ledger-reader a[0-9a-f]+: compacted the conversation/.test(l))).toBe(true)
-    const reads = server.messageRequests().flatMap((q) => (q.isSummaryRequest || !q.system.includes('ledger reader') ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .every((l) => /^fanout: ledger-reader a[0-9a-f]+: compacted the conversation/.test(l))
+    ).toBe(true)
+    const reads = server
+      .messageRequests()
+      .flatMap((q) => (q.isSummaryRequest || !q.system.includes('ledger reader') ? [] : q.toolResults.map((t) => /Ledger part (\d+)/.exec(t.content)?.[1])))
     expect(reads.filter(Boolean)).toEqual(Array.from({ length: PARTS }, (_, i) => String(i + 1)))
   }, 150_000)
 
@@ -130,10 +178,14 @@ describe('fanout run, a long session', () => {
       return model(req, ctx)
     }
     server = await startScriptedServer({ respond, contextWindow: WINDOW })
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'], {
-      env: { ...process.env, ...env(server.url) },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'bin/fanout'), 'run', '-p', LEDGER_TASK(PARTS), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'],
+      {
+        env: { ...process.env, ...env(server.url) },
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
+    )
     let stdout = ''
     child.stdout.on('data', (d) => (stdout += d))
     const exited = new Promise<number | null>((r) => child.on('close', (code, signal) => r(signal === 'SIGKILL' ? -9 : code)))
@@ -145,12 +197,17 @@ describe('fanout run, a long session', () => {
     child.kill('SIGKILL')
     expect(await exited).toBe(-9)
     const before = readFileSync(file, 'utf8')
-    const readBefore = lines(file).filter((e) => e.type === 'tool_run').map((e) => e.input.file_path)
+    const readBefore = lines(file)
+      .filter((e) => e.type === 'tool_run')
+      .map((e) => e.input.file_path)
     expect(readBefore.length).toBeGreaterThan(5)
     expect(readBefore.length).toBeLessThan(PARTS)
 
     hang = false
-    const r = await runCli(['run', '--resume', sessionId, '-p', 'Carry on, please.', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env(server.url), timeoutMs: 120_000 })
+    const r = await runCli(['run', '--resume', sessionId, '-p', 'Carry on, please.', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+      env: env(server.url),
+      timeoutMs: 120_000
+    })
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out.result).toContain(`The sum of their values is ${ledger.sum}.`)
@@ -166,7 +223,9 @@ describe('fanout run, a long session', () => {
   it('/compact with --resume compacts the recorded main agent now', async () => {
     const { project: cwd, env, dataDir } = project({})
     server = await startScriptedServer({ respond: ledgerModel(6) })
-    const first = await runCli(['run', '-p', LEDGER_TASK(6), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env(server.url) })
+    const first = await runCli(['run', '-p', LEDGER_TASK(6), '--cwd', cwd, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+      env: env(server.url)
+    })
     expect(first.code).toBe(0)
     const sessionId = JSON.parse(first.stdout).session_id
     const r = await runCli(['run', '--resume', sessionId, '-p', '/compact keep the total'], { env: env(server.url) })

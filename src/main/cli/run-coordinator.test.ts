@@ -14,7 +14,11 @@ describe('fanout run --coordinator', () => {
     const { project, env } = setup()
     server = await serve({
       respond: scriptByAgent([
-        { name: 'explorer', match: 'Find the notes', turns: [reply.toolUse('Glob', { pattern: '*.txt' }), (req) => reply.text(`Found ${req.toolResults[0].content.trim()}`)] },
+        {
+          name: 'explorer',
+          match: 'Find the notes',
+          turns: [reply.toolUse('Glob', { pattern: '*.txt' }), (req) => reply.text(`Found ${req.toolResults[0].content.trim()}`)]
+        },
         {
           name: 'coordinator',
           match: 'You are the coordinator of a crew',
@@ -32,7 +36,10 @@ describe('fanout run --coordinator', () => {
     const r = await runCli(['run', '-p', 'Where are the notes?', '--cwd', project, '--coordinator', '--output-format', 'events'], { env: env(server.url) })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.filter((l) => l.type === 'phase').map((l) => [l.phase, l.note ?? null])).toEqual([
       ['research', 'find the notes'],
       ['synthesis', null]

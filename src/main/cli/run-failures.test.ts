@@ -33,7 +33,10 @@ describe('fanout run when its surroundings fail', () => {
     const { project, env } = cliProject('fanout-pipe-', {})
     // A long run: lines keep coming after the reader has gone (a tool call, then a long streamed answer).
     server = await serve({
-      respond: (req) => (req.messages.length === 1 ? reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking.' }) : { ...reply.text('word '.repeat(400)), textChunk: 5, chunkDelayMs: 2 })
+      respond: (req) =>
+        req.messages.length === 1
+          ? reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking.' })
+          : { ...reply.text('word '.repeat(400)), textChunk: 5, chunkDelayMs: 2 }
     })
     const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'talk', '--cwd', project, '--output-format', format], {
       env: { ...process.env, ...env(server.url) },
@@ -58,12 +61,17 @@ describe('fanout run when its surroundings fail', () => {
     expect(code).toBe(141)
   })
 
-  it('a runaway guard is named in the JSON result: the main agent\'s as `limit`, each subagent\'s in subagent_stats.limited', async () => {
+  it("a runaway guard is named in the JSON result: the main agent's as `limit`, each subagent's in subagent_stats.limited", async () => {
     const { project, env } = cliProject('fanout-guard-', {})
     server = await serve({
       respond: scriptByAgent([
         { name: 'stuck', match: 'Use the frobnicator', turns: [], then: (req) => reply.toolUse('Frobnicate', { attempt: req.turn }) },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })], then: reply.toolUse('Glob', { pattern: '*' }) }
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Frobnicate', prompt: 'Use the frobnicator', subagent_type: 'general-purpose' })],
+          then: reply.toolUse('Glob', { pattern: '*' })
+        }
       ])
     })
     const r = await runCli(['run', '-p', 'Go.', '--cwd', project, '--output-format', 'json', '--max-turns', '3'], { env: env(server.url) })
@@ -71,7 +79,13 @@ describe('fanout run when its surroundings fail', () => {
     const out = JSON.parse(r.stdout)
     expect(out).toMatchObject({ subtype: 'error_max_turns', is_error: true, status: 'max_turns', limit: 'max_turns' })
     expect(out.subagent_stats.limited).toEqual([
-      { agent_id: expect.any(String), agent_type: 'general-purpose', status: 'failed', limit: 'no_progress', reason: expect.stringMatching(/^Stopped for making no progress: the same failing Frobnicate call 5 turns in a row/) }
+      {
+        agent_id: expect.any(String),
+        agent_type: 'general-purpose',
+        status: 'failed',
+        limit: 'no_progress',
+        reason: expect.stringMatching(/^Stopped for making no progress: the same failing Frobnicate call 5 turns in a row/)
+      }
     ])
   })
 
@@ -97,7 +111,11 @@ describe('fanout run when its surroundings fail', () => {
     const second = await runCli(['run', '--resume', sessionId, '-p', 'second'], { env: env(server.url) })
     expect(second.code).toBe(1)
     expect(second.stdout).toBe('')
-    expect(second.stderr).toMatch(new RegExp(`^fanout run: Session ${sessionId} is being run by fanout run \\(pid ${first.pid}\\) since \\d\\d:\\d\\d:\\d\\d\\. Wait for it to finish or stop it there\\.\\n$`))
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^fanout run: Session ${sessionId} is being run by fanout run \\(pid ${first.pid}\\) since \\d\\d:\\d\\d:\\d\\d\\. Wait for it to finish or stop it there\\.\\n$`
+      )
+    )
     release()
     await done
     expect(JSON.parse(out).result).toBe('answer to first')

@@ -22,9 +22,14 @@ describe('fanout run with MCP servers and hooks', () => {
     const pidFile = join(tmp, 'server.pid')
     const log = join(tmp, 'hooks.log')
     writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'cli', '--pid-file', pidFile]) } }))
-    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(hooksSettings([{ event: 'PreToolUse', matcher: 'mcp__notes__.*', command: hookCommand(tmp, log) }])))
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify(hooksSettings([{ event: 'PreToolUse', matcher: 'mcp__notes__.*', command: hookCommand(tmp, log) }]))
+    )
     server = await serve({
-      respond: scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'from the cli' }), (req) => reply.text(req.toolResults[0].content)] }])
+      respond: scriptByAgent([
+        { match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'from the cli' }), (req) => reply.text(req.toolResults[0].content)] }
+      ])
     })
     const r = await runCli(['run', '-p', 'Echo something.', '--cwd', project, '--output-format', 'json', '--trust-project'], {
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: server.url, FANOUT_DATA_DIR: join(tmp, 'data'), HOME: tmp }
@@ -32,7 +37,9 @@ describe('fanout run with MCP servers and hooks', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'cli echo: from the cli', is_error: false })
-    expect(readHookLog(log).map((l) => [l.input.hook_event_name, l.input.tool_name, l.input.tool_input])).toEqual([['PreToolUse', 'mcp__notes__echo', { text: 'from the cli' }]])
+    expect(readHookLog(log).map((l) => [l.input.hook_event_name, l.input.tool_name, l.input.tool_input])).toEqual([
+      ['PreToolUse', 'mcp__notes__echo', { text: 'from the cli' }]
+    ])
     expect(processGroupAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false)
   })
 
@@ -44,11 +51,29 @@ describe('fanout run with MCP servers and hooks', () => {
     const pidFile = join(tmp, 'server.pid')
     const log = join(tmp, 'hooks.log')
     writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'cli', '--pid-file', pidFile]) } }))
-    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ ...hooksSettings([{ event: 'PreToolUse', command: hookCommand(tmp, log) }]), enableAllProjectMcpServers: true }))
-    return { tmp, project, pidFile, log, env: (url: string) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: url, FANOUT_DATA_DIR: join(tmp, 'data'), HOME: join(tmp, 'home') }) }
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({ ...hooksSettings([{ event: 'PreToolUse', command: hookCommand(tmp, log) }]), enableAllProjectMcpServers: true })
+    )
+    return {
+      tmp,
+      project,
+      pidFile,
+      log,
+      env: (url: string) => ({
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_AUTH_TOKEN: '',
+        ANTHROPIC_BASE_URL: url,
+        FANOUT_DATA_DIR: join(tmp, 'data'),
+        HOME: join(tmp, 'home')
+      })
+    }
   }
 
-  const echoScript = () => scriptByAgent([{ match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'x' }), (req) => reply.text(req.toolResults[0].content)] }])
+  const echoScript = () =>
+    scriptByAgent([
+      { match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'x' }), (req) => reply.text(req.toolResults[0].content)] }
+    ])
 
   it('skips a folder it was never told to trust — its own enableAllProjectMcpServers does not count — and says which and how to allow them', async () => {
     const p = hostileProject()
@@ -107,7 +132,7 @@ describe('fanout run with MCP servers and hooks', () => {
     expect(again.stdout).toMatch(/\[approved\] MCP server "notes"/)
   })
 
-  it('an MCP server that fails to start is reported on stderr in every output format, and in stream-json\'s system/init', async () => {
+  it("an MCP server that fails to start is reported on stderr in every output format, and in stream-json's system/init", async () => {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-run-mcp-fail-')))
     const project = join(tmp, 'project')
     mkdirSync(project, { recursive: true })
@@ -118,7 +143,8 @@ describe('fanout run with MCP servers and hooks', () => {
       const r = await runCli(['run', '-p', 'hi', '--cwd', project, '--output-format', format, '--trust-project'], { env })
       expect(r.code, format).toBe(0)
       expect(r.stderr, format).toMatch(/^fanout: MCP server "broken" .*Its tools are not available; the other tools work as usual\.\n$/s)
-      if (format === 'stream-json') expect(JSON.parse(r.stdout.split('\n')[0]).mcp_servers).toEqual([{ name: 'broken', status: 'failed', error: expect.stringContaining('broken') }])
+      if (format === 'stream-json')
+        expect(JSON.parse(r.stdout.split('\n')[0]).mcp_servers).toEqual([{ name: 'broken', status: 'failed', error: expect.stringContaining('broken') }])
     }
   })
 })

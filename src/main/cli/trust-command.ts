@@ -29,7 +29,14 @@ const STATE_TEXT: Record<FolderTrust['state'], string> = {
 function show(trust: FolderTrust): string {
   const lines = [`${trust.folder} ${STATE_TEXT[trust.state]}`]
   for (const i of trust.items) {
-    const state = i.state === 'approved' ? `approved${i.by === 'claude-settings' ? ' by Claude Code settings' : ''}` : i.state === 'declined' ? 'declined' : i.changed ? 'waiting (changed)' : 'waiting'
+    const state =
+      i.state === 'approved'
+        ? `approved${i.by === 'claude-settings' ? ' by Claude Code settings' : ''}`
+        : i.state === 'declined'
+          ? 'declined'
+          : i.changed
+            ? 'waiting (changed)'
+            : 'waiting'
     lines.push(`  [${state}] ${itemLine(i)}`)
     if (i.detail) lines.push(`      ${i.detail}`)
   }
@@ -63,7 +70,8 @@ export async function trustCommand(argv: string[]): Promise<number> {
     return 2
   }
   const config = await loadRuntimeConfig()
-  const check = () => checkFolderTrust({ cwd, home: homedir(), dataDir: config.dataDir, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}) })
+  const check = () =>
+    checkFolderTrust({ cwd, home: homedir(), dataDir: config.dataDir, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}) })
   if (sub === 'forget') {
     const forgot = await forgetFolder(config.dataDir, cwd)
     process.stdout.write(forgot ? `Forgot your answer for ${cwd}: what it brings waits for approval again.\n` : `There was no answer for ${cwd} to forget.\n`)

@@ -21,13 +21,20 @@ export const WORKTREES_USAGE = `Usage:
 
 export function describeOrphan(o: OrphanWorktree): string {
   const what = [o.agentType && `${o.agentType} agent`, o.description && `"${o.description}"`].filter(Boolean).join(' ') || `agent ${o.agentId}`
-  const state = !o.exists ? 'folder deleted' : o.uncommittedChanges ? 'uncommitted changes' : o.commitsAhead ? `${o.commitsAhead} commit${o.commitsAhead === 1 ? '' : 's'} on ${o.branch}` : 'no changes'
+  const state = !o.exists
+    ? 'folder deleted'
+    : o.uncommittedChanges
+      ? 'uncommitted changes'
+      : o.commitsAhead
+        ? `${o.commitsAhead} commit${o.commitsAhead === 1 ? '' : 's'} on ${o.branch}`
+        : 'no changes'
   return `${o.path}  (${what}; ${state})`
 }
 
 export async function worktreesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
-  if (sub === 'diff' || sub === 'merge' || sub === 'discard' || sub === 'preview') return (await import('./worktrees-review-command')).worktreesReviewCommand(sub, rest)
+  if (sub === 'diff' || sub === 'merge' || sub === 'discard' || sub === 'preview')
+    return (await import('./worktrees-review-command')).worktreesReviewCommand(sub, rest)
   if (sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(WORKTREES_USAGE)
     return 0

@@ -16,7 +16,11 @@ const cli = (...args: string[]) => runCli(['worktrees', ...args, '--cwd', repo!.
 async function twoAgents(sameFile: boolean) {
   repo = makeTempRepo()
   await agentWorked(repo, 'a1', { files: { 'src/app.ts': 'export const answer = 1\n' }, agentType: 'fixer', description: 'answer one' })
-  await agentWorked(repo, 'a2', { files: sameFile ? { 'src/app.ts': 'export const answer = 2\n' } : { 'notes.md': '# notes\n' }, agentType: 'writer', description: 'second' })
+  await agentWorked(repo, 'a2', {
+    files: sameFile ? { 'src/app.ts': 'export const answer = 2\n' } : { 'notes.md': '# notes\n' },
+    agentType: 'writer',
+    description: 'second'
+  })
 }
 
 describe('fanout worktrees (review)', () => {
@@ -67,7 +71,9 @@ describe('fanout worktrees (review)', () => {
     expect(p.stdout).toContain('  1  fixer   fanout/a1  1 file    merges cleanly into main\n  2  writer  fanout/a2  1 file    merges cleanly into main\n')
     expect(p.stdout).toContain('      1         2\n  1   —         CONFLICT\n  2   CONFLICT  —\n')
     expect(p.stdout).toContain('  1 × 2: conflict in src/app.ts')
-    expect(p.stdout).toContain('merge --all would merge 1 (fixer), then stop at 2 (writer): The writer agent a2 (fanout/a2) conflicts with agent a1 in src/app.ts.\n  src/app.ts\n')
+    expect(p.stdout).toContain(
+      'merge --all would merge 1 (fixer), then stop at 2 (writer): The writer agent a2 (fanout/a2) conflicts with agent a1 in src/app.ts.\n  src/app.ts\n'
+    )
     const json = JSON.parse((await cli('preview', '--json')).stdout)
     expect(json.pairs[0]).toEqual({ a: 'a1', b: 'a2', overlap: ['src/app.ts'], result: { clean: false, conflicts: ['src/app.ts'] } })
 
@@ -75,7 +81,9 @@ describe('fanout worktrees (review)', () => {
     const m = await cli('merge', 'a2', 'a1', '--squash')
     expect(m.code).toBe(1)
     expect(m.stdout).toMatch(/^fanout\/a2 squashed onto main/m)
-    expect(m.stderr).toContain('fanout worktrees merge: stopped at fanout/a1: The fixer agent a1 (fanout/a1) conflicts with what was just merged from agent a2 in src/app.ts')
+    expect(m.stderr).toContain(
+      'fanout worktrees merge: stopped at fanout/a1: The fixer agent a1 (fanout/a1) conflicts with what was just merged from agent a2 in src/app.ts'
+    )
     expect(m.stderr).toContain('\n  src/app.ts\n')
     expect(m.stderr).toContain('not merged (branches kept): a1')
     expect(repo!.git('rev-list', '--count', `${head}..HEAD`)).toBe('1')

@@ -42,7 +42,8 @@ const err = (s: string) => process.stderr.write(s)
 
 const STATUS_LETTER: Record<ChangedFile['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', 'type-changed': 'T' }
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-const who = (c: { agentType?: string; agentId: string; description?: string }) => `${c.agentType ? `${c.agentType} agent` : 'agent'} ${c.agentId}${c.description ? ` "${c.description}"` : ''}`
+const who = (c: { agentType?: string; agentId: string; description?: string }) =>
+  `${c.agentType ? `${c.agentType} agent` : 'agent'} ${c.agentId}${c.description ? ` "${c.description}"` : ''}`
 
 function fileLine(f: ChangedFile): string {
   const name = f.oldPath ? `${f.oldPath} → ${f.path}` : f.path
@@ -51,7 +52,12 @@ function fileLine(f: ChangedFile): string {
 }
 
 function summary(c: AgentChanges): string {
-  const state = { running: 'still working', ready: `${plural(c.commits.length, 'commit')}, ${plural(c.files.length, 'file')}, +${c.additions} −${c.deletions}`, merged: 'already on the current branch', empty: 'no changes' }[c.state]
+  const state = {
+    running: 'still working',
+    ready: `${plural(c.commits.length, 'commit')}, ${plural(c.files.length, 'file')}, +${c.additions} −${c.deletions}`,
+    merged: 'already on the current branch',
+    empty: 'no changes'
+  }[c.state]
   let s = `${c.branch}  ${who(c)}  (${state})\n`
   s += `  worktree: ${c.worktreePath ?? '(folder gone; the work is on the branch)'}\n`
   if (c.commits.length) s += `  commits:\n${c.commits.map((k) => `    ${k.sha.slice(0, 10)}  ${k.subject}\n`).join('')}`
@@ -74,7 +80,9 @@ function gitDiff(dir: string, args: string[]): Promise<string> {
 /** New files git does not track yet (shown whole, as additions). */
 function untracked(dir: string): Promise<string[]> {
   return new Promise((done, fail) =>
-    execFile('git', ['ls-files', '--others', '--exclude-standard', '-z'], { cwd: dir, env: cleanGitEnv() }, (e, stdout) => (e ? fail(e) : done(String(stdout).split('\0').filter(Boolean))))
+    execFile('git', ['ls-files', '--others', '--exclude-standard', '-z'], { cwd: dir, env: cleanGitEnv() }, (e, stdout) =>
+      e ? fail(e) : done(String(stdout).split('\0').filter(Boolean))
+    )
   )
 }
 
@@ -87,7 +95,8 @@ async function diff(review: AgentWorkReview, cwd: string, names: string[], stat:
   for (const c of list.agents) {
     out(summary(c))
     if (stat) continue
-    if (c.files.length) out('\n' + (await gitDiff(list.checkout.root, ['-M', `${list.checkout.head ? `${list.checkout.head}...` : `${c.baseCommit}..`}${c.tip}`])))
+    if (c.files.length)
+      out('\n' + (await gitDiff(list.checkout.root, ['-M', `${list.checkout.head ? `${list.checkout.head}...` : `${c.baseCommit}..`}${c.tip}`])))
     if (c.uncommitted.length && c.worktreePath) {
       out(`\n# not committed yet, in ${c.worktreePath}:\n`)
       out(await gitDiff(c.worktreePath, ['-M', 'HEAD']))
@@ -111,7 +120,9 @@ async function merge(review: AgentWorkReview, cwd: string, names: string[], all:
   for (const s of r.skipped) out(`skipped: ${s}\n`)
   for (const m of r.merged) {
     const how = m.files === 0 ? 'was already on' : `${m.strategy === 'merge' ? 'merged into' : 'squashed onto'}`
-    out(`${m.branch} ${how} ${r.into} as ${m.commit.slice(0, 10)}${m.files ? ` (${plural(m.files, 'file')})` : ''}; ${m.cleanup ?? 'worktree and branch removed'}\n`)
+    out(
+      `${m.branch} ${how} ${r.into} as ${m.commit.slice(0, 10)}${m.files ? ` (${plural(m.files, 'file')})` : ''}; ${m.cleanup ?? 'worktree and branch removed'}\n`
+    )
   }
   if (r.stopped) {
     err(stopText(r.stopped))
@@ -140,7 +151,10 @@ async function discard(review: AgentWorkReview, cwd: string, names: string[], ye
     return 2
   }
   const branches = await review.resolve(cwd, names)
-  const list = await review.list(cwd, branches.map((b) => b.agentId))
+  const list = await review.list(
+    cwd,
+    branches.map((b) => b.agentId)
+  )
   let refused = 0
   for (const c of list.agents) {
     out(summary(c))
@@ -151,7 +165,9 @@ async function discard(review: AgentWorkReview, cwd: string, names: string[], ye
       continue
     }
     const done = await review.discard(cwd, c.agentId, c.tip)
-    out(`discarded ${done.branch}: ${done.removedWorktree ? 'worktree removed, ' : ''}${done.deletedBranch ? 'branch deleted' : 'branch kept (it moved)'}${c.commits.length ? ` (its last commit was ${c.tip.slice(0, 10)})` : ''}\n`)
+    out(
+      `discarded ${done.branch}: ${done.removedWorktree ? 'worktree removed, ' : ''}${done.deletedBranch ? 'branch deleted' : 'branch kept (it moved)'}${c.commits.length ? ` (its last commit was ${c.tip.slice(0, 10)})` : ''}\n`
+    )
   }
   return refused ? 1 : 0
 }
@@ -166,8 +182,19 @@ function matrix(p: MergePreview): string {
     return !pair.result.clean ? 'CONFLICT' : pair.overlap.length ? `shared ${pair.overlap.length}` : 'ok'
   }
   const w = 10
-  let s = '      ' + Array.from({ length: n }, (_, j) => String(j + 1).padEnd(w)).join('').trimEnd() + '\n'
-  for (let i = 0; i < n; i++) s += `  ${String(i + 1).padEnd(4)}` + Array.from({ length: n }, (_, j) => cell(i, j).padEnd(w)).join('').trimEnd() + '\n'
+  let s =
+    '      ' +
+    Array.from({ length: n }, (_, j) => String(j + 1).padEnd(w))
+      .join('')
+      .trimEnd() +
+    '\n'
+  for (let i = 0; i < n; i++)
+    s +=
+      `  ${String(i + 1).padEnd(4)}` +
+      Array.from({ length: n }, (_, j) => cell(i, j).padEnd(w))
+        .join('')
+        .trimEnd() +
+      '\n'
   return s
 }
 
@@ -178,7 +205,9 @@ async function preview(review: AgentWorkReview, cwd: string, json: boolean): Pro
     return p.blocked ? 1 : 0
   }
   const into = p.checkout.branch ?? 'the detached HEAD'
-  out(`Current branch: ${into}${p.checkout.head ? ` (${p.checkout.head.slice(0, 10)})` : ''}${p.checkout.dirtyFiles.length ? ' — it has uncommitted changes: merging is refused until they are committed or stashed' : ''}\n`)
+  out(
+    `Current branch: ${into}${p.checkout.head ? ` (${p.checkout.head.slice(0, 10)})` : ''}${p.checkout.dirtyFiles.length ? ' — it has uncommitted changes: merging is refused until they are committed or stashed' : ''}\n`
+  )
   if (!p.agents.length) {
     out('No agent has work to merge.\n')
     return 0
@@ -190,17 +219,22 @@ async function preview(review: AgentWorkReview, cwd: string, json: boolean): Pro
   for (const [i, a] of p.agents.entries()) {
     const verdict = a.againstHead.clean ? `merges cleanly into ${into}` : `CONFLICTS with ${into} in ${a.againstHead.conflicts.join(', ')}`
     const files = plural(a.files.length, 'file')
-    out(`  ${String(i + 1).padEnd(3)}${(a.agentType ?? 'agent').padEnd(typeWidth + 2)}${a.branch.padEnd(branchWidth + 2)}${files.padEnd(10)}${verdict}${a.uncommitted ? ` (${plural(a.uncommitted, 'uncommitted file')} will be committed first)` : ''}\n`)
+    out(
+      `  ${String(i + 1).padEnd(3)}${(a.agentType ?? 'agent').padEnd(typeWidth + 2)}${a.branch.padEnd(branchWidth + 2)}${files.padEnd(10)}${verdict}${a.uncommitted ? ` (${plural(a.uncommitted, 'uncommitted file')} will be committed first)` : ''}\n`
+    )
   }
   if (p.pairs.length) {
     out('\nEach pair (ok: no file in common; shared N: N files both changed, merging cleanly; CONFLICT: they do not merge):\n')
     out(matrix(p))
     const label = (id: string) => `${number.get(id)} × `
     for (const pair of p.pairs.filter((x) => !x.result.clean)) out(`  ${label(pair.a)}${number.get(pair.b)}: conflict in ${pair.result.conflicts.join(', ')}\n`)
-    for (const pair of p.pairs.filter((x) => x.result.clean && x.overlap.length)) out(`  ${label(pair.a)}${number.get(pair.b)}: both changed ${pair.overlap.join(', ')} (they merge cleanly)\n`)
+    for (const pair of p.pairs.filter((x) => x.result.clean && x.overlap.length))
+      out(`  ${label(pair.a)}${number.get(pair.b)}: both changed ${pair.overlap.join(', ')} (they merge cleanly)\n`)
   }
   const names = (ids: string[]) => ids.map((id) => `${number.get(id)} (${p.agents.find((a) => a.agentId === id)!.agentType ?? id})`).join(', ')
-  out(`\nmerge --all would merge ${p.order.length ? names(p.order) : 'nothing'}${p.blocked ? `, then stop at ${names([p.blocked.agentId])}: ${p.blocked.message}` : ''}\n`)
+  out(
+    `\nmerge --all would merge ${p.order.length ? names(p.order) : 'nothing'}${p.blocked ? `, then stop at ${names([p.blocked.agentId])}: ${p.blocked.message}` : ''}\n`
+  )
   if (p.blocked) for (const f of p.blocked.files) out(`  ${f}\n`)
   return p.blocked ? 1 : 0
 }

@@ -264,7 +264,10 @@ describe('IPC handlers', () => {
     const contents = new fake.FakeContents()
     connectPushes(host, contents as any)
     const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
-    host.emit([{ ...base, type: 'text_delta', text: 'a' }, { ...base, type: 'text_delta', text: 'b' }] as AgentEvent[])
+    host.emit([
+      { ...base, type: 'text_delta', text: 'a' },
+      { ...base, type: 'text_delta', text: 'b' }
+    ] as AgentEvent[])
     expect(contents.sent).toEqual([])
     host.emit([{ ...base, type: 'agent_end', status: 'completed' } as any])
     expect(contents.sent).toHaveLength(1)

@@ -14,7 +14,14 @@ const DEFAULT_SIZE = { width: 1440, height: 900 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const saved = loadWindowState(options.stateFile)
-  const usable = saved && visibleOn(saved, screen.getAllDisplays().map((d) => d.workArea)) ? saved : null
+  const usable =
+    saved &&
+    visibleOn(
+      saved,
+      screen.getAllDisplays().map((d) => d.workArea)
+    )
+      ? saved
+      : null
   const win = new BrowserWindow({
     ...(usable ? { x: usable.x, y: usable.y, width: usable.width, height: usable.height } : DEFAULT_SIZE),
     minWidth: 720,

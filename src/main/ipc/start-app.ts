@@ -15,7 +15,14 @@ import { createSafeStorageKeyStore } from './safe-key-store'
 import { errorMessage } from '../../shared/error-message'
 
 export interface StartAppOptions {
-  createHost(options: { cwd: string; dataDir: string; keyStore: KeyStore; trashItem: (path: string) => Promise<void>; openPath: (path: string) => Promise<string | null>; owner: string }): Promise<RuntimeHost>
+  createHost(options: {
+    cwd: string
+    dataDir: string
+    keyStore: KeyStore
+    trashItem: (path: string) => Promise<void>
+    openPath: (path: string) => Promise<string | null>
+    owner: string
+  }): Promise<RuntimeHost>
   /** The folder to open (from `--fanout-cwd=`), else the process's cwd. */
   cwd: string
   /** out/main, where the built main bundle lives. */

@@ -33,7 +33,8 @@ export function parseWebArgs(argv: string[], cwd = process.cwd()): { cwd: string
     } else if (flag === '--port') {
       const v = value()
       const n = Number(v)
-      if (!v || !Number.isInteger(n) || n < 0 || n > 65535) return { error: `fanout web: --port must be a whole number from 0 to 65535, not '${v ?? ''}'. ${USAGE}` }
+      if (!v || !Number.isInteger(n) || n < 0 || n > 65535)
+        return { error: `fanout web: --port must be a whole number from 0 to 65535, not '${v ?? ''}'. ${USAGE}` }
       port = n
     } else return { error: `fanout web: unknown option '${arg}'. ${USAGE}` }
   }
@@ -46,9 +47,14 @@ const untilSignal = () =>
     process.once('SIGTERM', () => resolve())
   })
 
-export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }): Promise<number> {
+export async function runWebCommand(
+  argv: string[],
+  io: WebCommandIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }
+): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${USAGE}\n  --cwd DIR   the folder whose sessions and agents the page shows (default: the current one)\n  --port P    the port on 127.0.0.1 (default: any free one); the URL printed carries this launch's token\n`)
+    io.stdout(
+      `${USAGE}\n  --cwd DIR   the folder whose sessions and agents the page shows (default: the current one)\n  --port P    the port on 127.0.0.1 (default: any free one); the URL printed carries this launch's token\n`
+    )
     return 0
   }
   const args = parseWebArgs(argv)
@@ -83,7 +89,9 @@ export async function runWebCommand(argv: string[], io: WebCommandIo = { stdout:
     io.stderr(`fanout web: ${errorMessage(err)}\n`)
     return 1
   }
-  io.stdout(`Fanout is serving ${args.cwd} in browser mode.\nOpen ${server.url}\nOnly this URL (it carries a one-time token) can drive agents. Press Ctrl+C to stop.\n`)
+  io.stdout(
+    `Fanout is serving ${args.cwd} in browser mode.\nOpen ${server.url}\nOnly this URL (it carries a one-time token) can drive agents. Press Ctrl+C to stop.\n`
+  )
   await (io.untilStopped ?? untilSignal)()
   await server.close()
   await host.close()

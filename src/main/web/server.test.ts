@@ -60,10 +60,11 @@ function connect(opts: { token?: string | null; origin?: string | null; hostHead
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString()) as WsServerMessage
     messages.push(m)
-    for (const w of [...waiters]) if (w.pred(m)) {
-      waiters.splice(waiters.indexOf(w), 1)
-      w.resolve(m)
-    }
+    for (const w of [...waiters])
+      if (w.pred(m)) {
+        waiters.splice(waiters.indexOf(w), 1)
+        w.resolve(m)
+      }
   })
   let nextId = 1
   const opened: Opened = {
@@ -128,7 +129,10 @@ describe('browser-mode HTTP', () => {
 describe('browser-mode WebSocket', () => {
   it('checks review calls against the contract like every other call', async () => {
     const c = await connect()
-    expect(await c.call('review.file', { cwd: dir, agentId: 'a1', path: '../outside' })).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringContaining('path') } })
+    expect(await c.call('review.file', { cwd: dir, agentId: 'a1', path: '../outside' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.stringContaining('path') }
+    })
     expect(await c.call('review.merge', { cwd: dir, agentIds: ['a1'], strategy: 'squash' })).toMatchObject({ ok: true, value: { outcome: { merged: [] } } })
     expect(host.calls).toEqual([{ call: 'review.merge', request: { cwd: dir, agentIds: ['a1'], strategy: 'squash' } }])
     c.ws.close()
@@ -148,7 +152,9 @@ describe('browser-mode WebSocket', () => {
   })
 
   it('refuses a rebound Host name on the socket', async () => {
-    await expect(connect({ hostHeader: `attacker.example:${server.port}`, origin: `http://attacker.example:${server.port}` })).rejects.toMatchObject({ status: 421 })
+    await expect(connect({ hostHeader: `attacker.example:${server.port}`, origin: `http://attacker.example:${server.port}` })).rejects.toMatchObject({
+      status: 421
+    })
   })
 
   it('with the token, serves contract calls and validates their payloads', async () => {

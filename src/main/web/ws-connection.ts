@@ -62,12 +62,23 @@ export function serveConnection(ws: WebSocket, host: RuntimeHost, opts: ServeOpt
     if (!request.success) {
       const id = (raw as { id?: unknown } | null)?.id
       const message = describeZodError('frame', request.error)
-      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return send({ kind: 'result', id, result: { ok: false, error: { code: 'invalid_request', message } } })
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0)
+        return send({ kind: 'result', id, result: { ok: false, error: { code: 'invalid_request', message } } })
       return send({ kind: 'error', message })
     }
     const { id, call, payload } = request.data
     if (inFlight >= MAX_CALLS_IN_FLIGHT)
-      return send({ kind: 'result', id, result: { ok: false, error: { code: 'unavailable', message: `More than ${MAX_CALLS_IN_FLIGHT} calls are waiting for an answer on this connection; wait for some to finish.` } } })
+      return send({
+        kind: 'result',
+        id,
+        result: {
+          ok: false,
+          error: {
+            code: 'unavailable',
+            message: `More than ${MAX_CALLS_IN_FLIGHT} calls are waiting for an answer on this connection; wait for some to finish.`
+          }
+        }
+      })
     inFlight++
     void dispatchCall(host, call, payload)
       .catch((err: unknown) => ({ ok: false as const, error: { code: 'internal' as const, message: `${call} failed: ${errorMessage(err)}` } }))
@@ -76,7 +87,11 @@ export function serveConnection(ws: WebSocket, host: RuntimeHost, opts: ServeOpt
         try {
           send({ kind: 'result', id, result })
         } catch (err) {
-          send({ kind: 'result', id, result: { ok: false, error: { code: 'internal', message: `The answer to ${call} could not be sent: ${errorMessage(err)}` } } })
+          send({
+            kind: 'result',
+            id,
+            result: { ok: false, error: { code: 'internal', message: `The answer to ${call} could not be sent: ${errorMessage(err)}` } }
+          })
         }
       })
   })

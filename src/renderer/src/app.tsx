@@ -36,19 +36,19 @@ function SessionArea() {
   if (!sessionId) return <NewSession />
   return (
     <>
-    {replaying && <ReplayBar />}
-    <div
-      className={`session-body${hasSubagents ? ' split' : ''}${replaying ? ' replaying' : ''}`}
-      ref={body}
-      style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}
-      // An answered permission request's focus goes to the next request in the session, else to the prompt box.
-      data-permission-scope
-      data-permission-fallback="[data-testid=followup]"
-    >
-      <Conversation sessionId={sessionId} />
-      {hasSubagents && <Splitter container={body} width={width} onChange={setWidth} />}
-      {hasSubagents && <RightPane sessionId={sessionId} />}
-    </div>
+      {replaying && <ReplayBar />}
+      <div
+        className={`session-body${hasSubagents ? ' split' : ''}${replaying ? ' replaying' : ''}`}
+        ref={body}
+        style={hasSubagents && width !== null ? { ['--conversation-width' as string]: `${width}px` } : undefined}
+        // An answered permission request's focus goes to the next request in the session, else to the prompt box.
+        data-permission-scope
+        data-permission-fallback="[data-testid=followup]"
+      >
+        <Conversation sessionId={sessionId} />
+        {hasSubagents && <Splitter container={body} width={width} onChange={setWidth} />}
+        {hasSubagents && <RightPane sessionId={sessionId} />}
+      </div>
     </>
   )
 }

@@ -23,10 +23,18 @@ export interface AgentEvents {
   compactionStart(trigger: Extract<AgentEvent, { type: 'compaction_start' }>['trigger'], tokensBefore: number): AgentEvent
   compaction(opts: Omit<Extract<AgentEvent, { type: 'compaction' }>, keyof EventBase | 'type' | 'durationMs'> & { durationMs?: number }): AgentEvent
   error(message: string, retrying?: boolean): AgentEvent
-  permissionRequest(requestId: string, toolName: string, input: unknown, opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string; suggestedRules?: string[] }): AgentEvent
+  permissionRequest(
+    requestId: string,
+    toolName: string,
+    input: unknown,
+    opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string; suggestedRules?: string[] }
+  ): AgentEvent
   permissionResponse(requestId: string, decision: 'allow' | 'allow_always' | 'deny'): AgentEvent
   received(from: string, text: string, summary?: string): AgentEvent
-  end(status: Extract<AgentEvent, { type: 'agent_end' }>['status'], opts?: { result?: string; error?: string; numTurns?: number; toolUses?: number; usage?: Partial<Usage>; durationMs?: number }): AgentEvent
+  end(
+    status: Extract<AgentEvent, { type: 'agent_end' }>['status'],
+    opts?: { result?: string; error?: string; numTurns?: number; toolUses?: number; usage?: Partial<Usage>; durationMs?: number }
+  ): AgentEvent
 }
 
 export interface EventClock {
@@ -39,12 +47,7 @@ export function manualClock(start = 1_700_000_000_000): EventClock {
   return { now: () => t, advance: (ms) => void (t += ms) }
 }
 
-export function agentEvents(
-  sessionId: string,
-  agentId: string,
-  clock: EventClock,
-  parent: { agentId: string; toolUseId: string } | null = null
-): AgentEvents {
+export function agentEvents(sessionId: string, agentId: string, clock: EventClock, parent: { agentId: string; toolUseId: string } | null = null): AgentEvents {
   const base = (): EventBase => ({ agentId, parentAgentId: parent?.agentId ?? null, parentToolUseId: parent?.toolUseId ?? null, sessionId, ts: clock.now() })
   const msg = (role: ChatMessage['role'], content: string | ContentBlock[]): AgentEvent => ({ ...base(), type: 'message', message: { role, content } })
   return {
@@ -83,7 +86,13 @@ export function agentEvents(
       durationMs: opts.durationMs ?? 0,
       ...(opts.details !== undefined ? { details: opts.details } : {})
     }),
-    usage: (usage, model = 'claude-sonnet-4-5', purpose) => ({ ...base(), type: 'usage', usage: { ...emptyUsage(), ...usage }, model, ...(purpose ? { purpose } : {}) }),
+    usage: (usage, model = 'claude-sonnet-4-5', purpose) => ({
+      ...base(),
+      type: 'usage',
+      usage: { ...emptyUsage(), ...usage },
+      model,
+      ...(purpose ? { purpose } : {})
+    }),
     compactionStart: (trigger, tokensBefore) => ({ ...base(), type: 'compaction_start', trigger, tokensBefore }),
     compaction: (opts) => ({ ...base(), type: 'compaction', durationMs: 1_000, ...opts }),
     error: (message, retrying = false) => ({ ...base(), type: 'error', message, retrying }),

@@ -27,7 +27,17 @@ export function recordingAgentEditor(record: (call: string, request: unknown) =>
   return {
     async 'agents.library'(req) {
       record('agents.library', req)
-      return { library: { cwd: req.cwd, entries: [], folderDiagnostics: [], listing: '', dirs: { user: '/home/user/.claude/agents', project: `${req.cwd}/.claude/agents` }, templates: [], availableTools: [] } }
+      return {
+        library: {
+          cwd: req.cwd,
+          entries: [],
+          folderDiagnostics: [],
+          listing: '',
+          dirs: { user: '/home/user/.claude/agents', project: `${req.cwd}/.claude/agents` },
+          templates: [],
+          availableTools: []
+        }
+      }
     },
     async 'agents.open'(req) {
       record('agents.open', req)

@@ -12,7 +12,10 @@ const limits = { window: 200_000, threshold: 167_000, autoCompact: true }
 
 describe('the context meter', () => {
   it('shows the last call’s usage against the window, ignores a summary call, turns amber past the threshold, and resets on compaction', () => {
-    let s = applyEvents(emptyEventsState(), [main.start({ context: limits }), main.usage({ inputTokens: 120_000, cacheReadTokens: 3_000, outputTokens: 1_000 })])
+    let s = applyEvents(emptyEventsState(), [
+      main.start({ context: limits }),
+      main.usage({ inputTokens: 120_000, cacheReadTokens: 3_000, outputTokens: 1_000 })
+    ])
     const ctx = () => s.sessions.s1.agents.main.context
     expect(contextMeter(ctx())).toMatchObject({ percent: 62, label: '62% of 200k', high: false })
     s = applyEvents(s, [main.usage({ inputTokens: 169_000, outputTokens: 500 })])
@@ -24,7 +27,9 @@ describe('the context meter', () => {
     s = applyEvents(s, [main.usage({ inputTokens: 170_000, outputTokens: 3_000 }, 'claude-sonnet-4-5', 'compaction')])
     expect(ctx()!.tokens).toBe(169_500)
     expect(s.sessions.s1.agents.main.usage.inputTokens).toBe(120_000 + 169_000 + 170_000)
-    s = applyEvents(s, [main.compaction({ trigger: 'auto', tokensBefore: 169_500, tokensAfter: 31_000, summary: 'The task so far.', summarized: 40, messages: [] })])
+    s = applyEvents(s, [
+      main.compaction({ trigger: 'auto', tokensBefore: 169_500, tokensAfter: 31_000, summary: 'The task so far.', summarized: 40, messages: [] })
+    ])
     expect(ctx()).toMatchObject({ tokens: 31_000, compacting: false, compactions: 1, compactedAt: [clock.now()] })
     expect(contextMeter(ctx())).toMatchObject({ label: '15% of 200k', high: false })
     expect(s.sessions.s1.items.main.at(-1)).toMatchObject({ kind: 'compaction', state: 'done', summary: 'The task so far.', tokensAfter: 31_000 })
@@ -33,10 +38,15 @@ describe('the context meter', () => {
 
   it('a failed compaction keeps the figure and says why; a replay without its start still gets a marker', () => {
     let s = applyEvents(emptyEventsState(), [main.start({ context: limits }), main.usage({ inputTokens: 100_000 }), main.compactionStart('manual', 100_000)])
-    s = applyEvents(s, [main.compaction({ trigger: 'manual', tokensBefore: 100_000, error: 'Compaction failed: Overloaded. The conversation was kept whole.' })])
+    s = applyEvents(s, [
+      main.compaction({ trigger: 'manual', tokensBefore: 100_000, error: 'Compaction failed: Overloaded. The conversation was kept whole.' })
+    ])
     expect(s.sessions.s1.agents.main.context).toMatchObject({ tokens: 100_000, compactions: 0, compacting: false })
     expect(transcriptLines(s.sessions.s1, 'main')).toEqual(['compaction:manual:failed:Compaction failed: Overloaded. The conversation was kept whole.'])
-    const replay = applyEvents(emptyEventsState(), [main.start({ context: limits }), main.compaction({ trigger: 'overflow', tokensBefore: 210_000, tokensAfter: 40_000, summary: 's', messages: [] })])
+    const replay = applyEvents(emptyEventsState(), [
+      main.start({ context: limits }),
+      main.compaction({ trigger: 'overflow', tokensBefore: 210_000, tokensAfter: 40_000, summary: 's', messages: [] })
+    ])
     expect(transcriptLines(replay.sessions.s1, 'main')).toEqual(['compaction:overflow:done'])
   })
 

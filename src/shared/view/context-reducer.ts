@@ -8,7 +8,13 @@ import { pushItem } from './transcript-items'
 
 export function contextAtStart(a: AgentState, e: AgentStartEvent): void {
   if (!e.context) return
-  a.context = { tokens: a.context?.tokens ?? null, compactions: a.context?.compactions ?? 0, compactedAt: a.context?.compactedAt ?? [], ...e.context, compacting: false }
+  a.context = {
+    tokens: a.context?.tokens ?? null,
+    compactions: a.context?.compactions ?? 0,
+    compactedAt: a.context?.compactedAt ?? [],
+    ...e.context,
+    compacting: false
+  }
 }
 
 export function contextUsage(a: AgentState, e: UsageEvent): void {
@@ -24,10 +30,13 @@ export function compactionStart(d: SessionDraft, a: AgentState, e: CompactionSta
 
 export function compactionEnd(d: SessionDraft, a: AgentState, e: CompactionEvent): void {
   const ok = !e.error
-  if (a.context) a.context = { ...a.context, compacting: false, ...(ok ? { tokens: e.tokensAfter ?? a.context.tokens, compactions: a.context.compactions + 1, compactedAt: [...a.context.compactedAt, e.ts] } : {}) }
-  const done: Partial<CompactionItem> = ok
-    ? { state: 'done', tokensAfter: e.tokensAfter, summary: e.summary }
-    : { state: 'failed', error: e.error }
+  if (a.context)
+    a.context = {
+      ...a.context,
+      compacting: false,
+      ...(ok ? { tokens: e.tokensAfter ?? a.context.tokens, compactions: a.context.compactions + 1, compactedAt: [...a.context.compactedAt, e.ts] } : {})
+    }
+  const done: Partial<CompactionItem> = ok ? { state: 'done', tokensAfter: e.tokensAfter, summary: e.summary } : { state: 'failed', error: e.error }
   const items = d.items(a.id)
   // The marker compaction_start put down (the latest still running), else a new one (a replay that lacks it).
   for (let i = items.length - 1; i >= 0; i--) {

@@ -18,7 +18,12 @@ export interface ContextUse {
 }
 
 /** The agent's context use, or null before its first model call has answered. */
-export function contextUse(agent: { contextTokens?: number; resolvedModel?: string; model: string; context?: { tokens: number | null; window: number } }): ContextUse | null {
+export function contextUse(agent: {
+  contextTokens?: number
+  resolvedModel?: string
+  model: string
+  context?: { tokens: number | null; window: number }
+}): ContextUse | null {
   // The agent's own context state (its window from the run's settings, reset by each compaction) when it has one.
   const own = agent.context
   if (own && own.tokens !== null) return { tokens: own.tokens, window: own.window, fraction: own.tokens / own.window }

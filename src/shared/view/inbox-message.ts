@@ -17,7 +17,11 @@ export type InboxMessage =
 
 export type ReportStatus = Extract<AgentStatus, 'completed' | 'failed' | 'stopped' | 'max_turns'>
 
-const unescapeAttr = (s: string) => s.replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+const unescapeAttr = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
 
 function attrs(tag: string): Record<string, string> {
   const out: Record<string, string> = {}
@@ -115,6 +119,9 @@ export function inboxPreview(message: InboxMessage, limit = 280): string {
     const verb = reportVerb(message.status)
     body = `${verb[0].toUpperCase()}${verb.slice(1)}${first ? ` — ${first}` : ''}`
   } else body = message.text
-  const flat = body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()
+  const flat = body
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
   return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat
 }

@@ -48,7 +48,12 @@ describe('messages delivered to agents', () => {
   it('a task notification is one report row; the user message that hands it to the model adds nothing', () => {
     const t = setup()
     t.apply(t.main.start(), t.w1.start({ name: 'ada' }), t.main.assistant('Waiting for the team.'), t.main.end('completed'))
-    t.apply(t.main.received('w1', REPORT, 'ada · team lexer-crew: completed'), t.main.start({ prompt: REPORT, description: '<task-notification>' }), t.main.user([{ type: 'text', text: REPORT }]), t.main.assistant('Ada is done.'))
+    t.apply(
+      t.main.received('w1', REPORT, 'ada · team lexer-crew: completed'),
+      t.main.start({ prompt: REPORT, description: '<task-notification>' }),
+      t.main.user([{ type: 'text', text: REPORT }]),
+      t.main.assistant('Ada is done.')
+    )
     expect(t.lines('main')).toEqual(['text:Waiting for the team.', 'report:ada:completed:Nothing left for me.', 'text:Ada is done.'])
     expect(JSON.stringify(t.replayed().items.main)).not.toMatch(/task-notification|agentId:|cost_usd|usage>/)
     // Woken by the report, the main agent keeps the task it was started with as its label.
@@ -65,7 +70,10 @@ describe('messages delivered to agents', () => {
   it('a message between agents names its sender, not its id', () => {
     const t = setup()
     t.apply(t.main.start(), t.w1.start({ name: 'ada' }), t.w2.start({ agentType: 'code-reviewer' }))
-    t.apply(t.w2.received('w1', '<agent-message from="ada" summary="schema">\nThe schema is ready.\n</agent-message>', 'schema'), t.main.received('w2', '<agent-message from="w2">\nFound two bugs.\n</agent-message>'))
+    t.apply(
+      t.w2.received('w1', '<agent-message from="ada" summary="schema">\nThe schema is ready.\n</agent-message>', 'schema'),
+      t.main.received('w2', '<agent-message from="w2">\nFound two bugs.\n</agent-message>')
+    )
     expect(t.lines('w2')).toEqual(['message:ada:The schema is ready.'])
     expect(t.lines('main')).toEqual(['message:code-reviewer:Found two bugs.'])
   })
@@ -101,7 +109,15 @@ describe('messages delivered to agents', () => {
 
   it('a recorded envelope without its delivery event (an older transcript) is still shown in words', () => {
     const t = setup()
-    t.apply(t.main.start(), t.w1.start({ name: 'ada' }), t.main.user([{ type: 'text', text: REPORT }, { type: 'text', text: fromUser('Go on.') }, { type: 'text', text: 'Plain follow-up' }]))
+    t.apply(
+      t.main.start(),
+      t.w1.start({ name: 'ada' }),
+      t.main.user([
+        { type: 'text', text: REPORT },
+        { type: 'text', text: fromUser('Go on.') },
+        { type: 'text', text: 'Plain follow-up' }
+      ])
+    )
     expect(t.lines('main')).toEqual(['report:ada:completed:Nothing left for me.', 'person:Go on.', 'user:Plain follow-up'])
   })
 })

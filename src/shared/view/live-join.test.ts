@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../events'
 import { eventsAfter } from './live-join'
 
-const delta = (text: string, ts: number, seq?: number): AgentEvent => ({ agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts, type: 'text_delta', text, ...(seq === undefined ? {} : { seq }) })
+const delta = (text: string, ts: number, seq?: number): AgentEvent => ({
+  agentId: 'a',
+  parentAgentId: null,
+  parentToolUseId: null,
+  sessionId: 's',
+  ts,
+  type: 'text_delta',
+  text,
+  ...(seq === undefined ? {} : { seq })
+})
 
 describe('eventsAfter', () => {
   it('keeps the live events after the view, even those in the same millisecond as its last one', () => {
@@ -17,7 +26,16 @@ describe('eventsAfter', () => {
   })
 
   it('keeps an event without a seq (never in a transcript) when the view is live', () => {
-    const notice: AgentEvent = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 50, type: 'error', message: 'could not start', retrying: false }
+    const notice: AgentEvent = {
+      agentId: 'a',
+      parentAgentId: null,
+      parentToolUseId: null,
+      sessionId: 's',
+      ts: 50,
+      type: 'error',
+      message: 'could not start',
+      retrying: false
+    }
     expect(eventsAfter([notice], { lastEventTs: 100 }, 100_000)).toEqual([notice])
   })
 

@@ -9,7 +9,6 @@ import { settleStreaming } from './stream-reducer'
 import { safeJson, startTool } from './tool-reducer'
 import { pushItem } from './transcript-items'
 
-
 /** The final assistant message replaces what was streamed for it (or adds it, on a replay without deltas). */
 export function assistantMessage(d: SessionDraft, a: AgentState, message: ChatMessage, ts: number): void {
   const from = a.streamFrom ?? d.peekItems(a.id).length

@@ -69,4 +69,3 @@ export function expireWaitingRequests(state: EventsState, sessionId: string, ts:
   for (const id of session.agentOrder) if (session.agents[id].status === 'waiting_permission') setStatus(d.agent(id), 'running', ts)
   return { ...state, sessions: { ...state.sessions, [sessionId]: d.finish() } }
 }
-

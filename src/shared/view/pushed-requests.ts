@@ -11,7 +11,12 @@ import type { EventsState } from './session-state'
  * known yet), ones no longer waiting (answered elsewhere, their agent gone) taken off. Returns `state` itself
  * when nothing changes.
  */
-export function syncPushedRequests(state: EventsState, sessionId: string, pushed: { requests: PermissionRequestEvent[]; agents: AgentStartEvent[] } | undefined, ts: number): EventsState {
+export function syncPushedRequests(
+  state: EventsState,
+  sessionId: string,
+  pushed: { requests: PermissionRequestEvent[]; agents: AgentStartEvent[] } | undefined,
+  ts: number
+): EventsState {
   const session = state.sessions[sessionId]
   const waiting = new Set(pushed?.requests.map((r) => r.requestId))
   const fresh = pushed?.requests.filter((r) => !session?.permissions[r.requestId]) ?? []

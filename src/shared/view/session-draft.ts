@@ -48,7 +48,10 @@ export class SessionDraft {
     return this.s
   }
 
-  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage' | 'phases' | 'team' | 'teamMessages'>(key: K, value: SessionState[K]): void {
+  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage' | 'phases' | 'team' | 'teamMessages'>(
+    key: K,
+    value: SessionState[K]
+  ): void {
     this.s[key] = value
   }
 
@@ -68,7 +71,13 @@ export class SessionDraft {
   /** A mutable copy of the agent for this batch. */
   agent(id: string): AgentState {
     // Arrays are copied with the agent so the reducer may push to them within the batch.
-    return this.ownEntry('agents', id, (a) => ({ ...a, usage: a.usage ?? emptyUsage(), toolIds: [...a.toolIds], children: [...a.children], waits: [...a.waits] }))
+    return this.ownEntry('agents', id, (a) => ({
+      ...a,
+      usage: a.usage ?? emptyUsage(),
+      toolIds: [...a.toolIds],
+      children: [...a.children],
+      waits: [...a.waits]
+    }))
   }
 
   /** Adds a new agent (caller ensures it does not exist). */

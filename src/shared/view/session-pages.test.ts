@@ -17,7 +17,11 @@ function session(turns: number): { state: SessionState; clock: ReturnType<typeof
     const id = `tu-${t}`
     events.push(
       main.turnStart(t),
-      main.assistant([{ type: 'thinking', thinking: `Turn ${t}.`, signature: 's' }, { type: 'text', text: `Reading module ${t}.` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `m${t}.ts` } }]),
+      main.assistant([
+        { type: 'thinking', thinking: `Turn ${t}.`, signature: 's' },
+        { type: 'text', text: `Reading module ${t}.` },
+        { type: 'tool_use', id, name: 'Read', input: { file_path: `m${t}.ts` } }
+      ]),
       main.toolRun(id, 'Read', { file_path: `m${t}.ts` }),
       main.usage({ inputTokens: 10, outputTokens: 2, costUsd: 0.001 }),
       main.toolEnd(id, 'Read', `contents of m${t}.ts`),
@@ -71,7 +75,14 @@ describe('splitSession', () => {
     const { state, clock, main } = session(40)
     const parts = splitSession(state, { headItems: 1, pageItems: 25 })
     expect(parts.head.agents.main.streamFrom).toBe(state.agents.main.streamFrom! - parts.olderItems.main)
-    const live = () => [main.text('the tests run.'), main.toolEnd('tu-live', 'Bash', 'ok'), main.assistant([{ type: 'text', text: 'While that runs, the tests run.' }, { type: 'tool_use', id: 'tu-live', name: 'Bash', input: { command: 'npm test' } }])]
+    const live = () => [
+      main.text('the tests run.'),
+      main.toolEnd('tu-live', 'Bash', 'ok'),
+      main.assistant([
+        { type: 'text', text: 'While that runs, the tests run.' },
+        { type: 'tool_use', id: 'tu-live', name: 'Bash', input: { command: 'npm test' } }
+      ])
+    ]
     clock.advance(5)
     const events = live()
     const expected = applyEvents({ sessions: { [S]: state } }, events).sessions[S]

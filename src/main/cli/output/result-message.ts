@@ -84,7 +84,16 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
   let cost = 0
   for (const [model, u] of tally.byModel) {
     cost += u.costUsd
-    modelUsage[model] = { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheReadInputTokens: u.cacheReadTokens, cacheCreationInputTokens: u.cacheWriteTokens, webSearchRequests: 0, costUSD: u.costUsd, contextWindow: contextWindowFor(model, windows), maxOutputTokens: modelMaxTokens(model) }
+    modelUsage[model] = {
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      cacheReadInputTokens: u.cacheReadTokens,
+      cacheCreationInputTokens: u.cacheWriteTokens,
+      webSearchRequests: 0,
+      costUSD: u.costUsd,
+      contextWindow: contextWindowFor(model, windows),
+      maxOutputTokens: modelMaxTokens(model)
+    }
   }
   const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
   const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
@@ -123,11 +132,20 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     subagent_stats: tally.stats,
     api_error_status: Number.isFinite(apiStatus) ? apiStatus : null,
     uuid: randomUUID(),
-    ...(isError ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] } : {}),
+    ...(isError
+      ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] }
+      : {}),
     status,
     ...(error ? { error } : {}),
     ...(result.limit && !interrupted ? { limit: result.limit } : {}),
-    agents: [...tally.byAgent].map(([id, a]) => ({ agent_id: id, agent_type: a.type, model: a.model, status: a.status, usage: apiUsage(a.usage), cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9 })),
+    agents: [...tally.byAgent].map(([id, a]) => ({
+      agent_id: id,
+      agent_type: a.type,
+      model: a.model,
+      status: a.status,
+      usage: apiUsage(a.usage),
+      cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9
+    })),
     compactions: { ...tally.compactions }
   }
 }

@@ -88,7 +88,14 @@ export class RunTally {
         if (e.status === 'completed') this.stats.completed++
         else if (e.status === 'failed' || e.status === 'max_turns') this.stats.failed++
         else if (e.status === 'stopped') this.stats.killed[this.starts.get(e.agentId)?.background ? 'parent' : 'user']++
-        if (e.limit) this.stats.limited.push({ agent_id: e.agentId, agent_type: this.starts.get(e.agentId)?.agentType ?? '', status: e.status, limit: e.limit, reason: e.error ?? '' })
+        if (e.limit)
+          this.stats.limited.push({
+            agent_id: e.agentId,
+            agent_type: this.starts.get(e.agentId)?.agentType ?? '',
+            status: e.status,
+            limit: e.limit,
+            reason: e.error ?? ''
+          })
         return
       case 'turn_start':
         this.turnStarted.set(e.agentId, e.ts)
@@ -120,7 +127,11 @@ export class RunTally {
 
   /** A denied tool call (the permission layer's onDenied). */
   denied(toolName: string, toolUseId: string | undefined, input: unknown): void {
-    this.denials.push({ tool_name: toolName, tool_use_id: toolUseId ?? '', tool_input: input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {} })
+    this.denials.push({
+      tool_name: toolName,
+      tool_use_id: toolUseId ?? '',
+      tool_input: input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
+    })
   }
 
   /** The spawn gate's refusals (Fanout queues past maxConcurrent instead of refusing, so concurrency_limit stays 0). */

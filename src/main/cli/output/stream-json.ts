@@ -51,7 +51,11 @@ export class StreamJsonWriter {
   private agentFields(agentId: string): Line {
     if (agentId === this.s.mainAgentId) return { parent_tool_use_id: null }
     const start = this.starts.get(agentId)
-    return { parent_tool_use_id: start?.parentToolUseId ?? null, agent_id: agentId, ...(start ? { subagent_type: start.agentType, task_description: start.description } : {}) }
+    return {
+      parent_tool_use_id: start?.parentToolUseId ?? null,
+      agent_id: agentId,
+      ...(start ? { subagent_type: start.agentType, task_description: start.description } : {})
+    }
   }
 
   note(e: AgentEvent): void {
@@ -60,7 +64,19 @@ export class StreamJsonWriter {
         this.starts.set(e.agentId, e)
         if (e.depth === 0) return this.init(e)
         this.toolUses.set(e.agentId, 0)
-        this.write({ type: 'system', subtype: 'task_started', task_id: e.agentId, tool_use_id: e.parentToolUseId, description: e.description, subagent_type: e.agentType, is_backgrounded: e.background === true, spawn_depth: e.depth, task_type: 'local_agent', prompt: e.prompt, ...this.base() })
+        this.write({
+          type: 'system',
+          subtype: 'task_started',
+          task_id: e.agentId,
+          tool_use_id: e.parentToolUseId,
+          description: e.description,
+          subagent_type: e.agentType,
+          is_backgrounded: e.background === true,
+          spawn_depth: e.depth,
+          task_type: 'local_agent',
+          prompt: e.prompt,
+          ...this.base()
+        })
         return
       case 'message':
         return this.message(e.agentId, e.message, e.ts)
@@ -69,7 +85,16 @@ export class StreamJsonWriter {
         return this.taskEnd(e)
       case 'error':
         if (!e.retrying) return
-        this.write({ type: 'system', subtype: 'api_retry', attempt: e.attempt ?? 1, max_retries: 8, retry_delay_ms: retryDelay(e.message), error_status: statusOf(e.message), error: errorKind(e.message), ...this.base() })
+        this.write({
+          type: 'system',
+          subtype: 'api_retry',
+          attempt: e.attempt ?? 1,
+          max_retries: 8,
+          retry_delay_ms: retryDelay(e.message),
+          error_status: statusOf(e.message),
+          error: errorKind(e.message),
+          ...this.base()
+        })
         return
       case 'compaction':
         // Claude Code marks only its own conversation's boundary, and has no trigger for "the API refused it": that is an auto one.
@@ -79,7 +104,13 @@ export class StreamJsonWriter {
           type: 'system',
           subtype: 'compact_boundary',
           ...this.base(),
-          compact_metadata: { trigger: e.trigger === 'manual' ? 'manual' : 'auto', pre_tokens: e.tokensBefore, ...(e.tokensAfter !== undefined ? { post_tokens: e.tokensAfter } : {}), cumulative_dropped_tokens: this.dropped, duration_ms: e.durationMs }
+          compact_metadata: {
+            trigger: e.trigger === 'manual' ? 'manual' : 'auto',
+            pre_tokens: e.tokensBefore,
+            ...(e.tokensAfter !== undefined ? { post_tokens: e.tokensAfter } : {}),
+            cumulative_dropped_tokens: this.dropped,
+            duration_ms: e.durationMs
+          }
         })
         return
       default:
@@ -116,7 +147,17 @@ export class StreamJsonWriter {
     const uses = (this.toolUses.get(agentId) ?? 0) + 1
     this.toolUses.set(agentId, uses)
     const what = (input as { description?: unknown } | null)?.description
-    this.write({ type: 'system', subtype: 'task_progress', task_id: agentId, tool_use_id: start?.parentToolUseId ?? null, description: typeof what === 'string' && what ? `Running ${what}` : `Running ${name}`, subagent_type: start?.agentType, usage: { total_tokens: 0, tool_uses: uses, duration_ms: start ? ts - start.ts : 0 }, last_tool_name: name, ...this.base() })
+    this.write({
+      type: 'system',
+      subtype: 'task_progress',
+      task_id: agentId,
+      tool_use_id: start?.parentToolUseId ?? null,
+      description: typeof what === 'string' && what ? `Running ${what}` : `Running ${name}`,
+      subagent_type: start?.agentType,
+      usage: { total_tokens: 0, tool_uses: uses, duration_ms: start ? ts - start.ts : 0 },
+      last_tool_name: name,
+      ...this.base()
+    })
   }
 
   private message(agentId: string, m: ChatMessage, ts: number): void {
@@ -128,7 +169,13 @@ export class StreamJsonWriter {
       // A subagent's text and thinking stay out of the stream, as in Claude Code (its report arrives as the Agent tool's result).
       const shown = isSub ? content.filter((b) => b.type === 'tool_use') : content
       if (!shown.length) return
-      this.write({ type: 'assistant', message: { type: 'message', role: 'assistant', model: this.starts.get(agentId)?.model, content: shown, stop_reason: null, stop_sequence: null }, ...this.agentFields(agentId), ...this.base(), timestamp })
+      this.write({
+        type: 'assistant',
+        message: { type: 'message', role: 'assistant', model: this.starts.get(agentId)?.model, content: shown, stop_reason: null, stop_sequence: null },
+        ...this.agentFields(agentId),
+        ...this.base(),
+        timestamp
+      })
       return
     }
     const blocks = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content
@@ -138,7 +185,14 @@ export class StreamJsonWriter {
     const first = results[0]
     const response = first && first.type === 'tool_result' ? this.s.takeToolResponse(first.tool_use_id) : undefined
     for (const r of results.slice(1)) if (r.type === 'tool_result') this.s.takeToolResponse(r.tool_use_id)
-    this.write({ type: 'user', message: { role: 'user', content: blocks }, ...this.agentFields(agentId), ...this.base(), timestamp, ...(response ? { tool_use_result: response } : {}) })
+    this.write({
+      type: 'user',
+      message: { role: 'user', content: blocks },
+      ...this.agentFields(agentId),
+      ...this.base(),
+      timestamp,
+      ...(response ? { tool_use_result: response } : {})
+    })
   }
 
   private taskEnd(e: AgentEndEvent): void {
@@ -147,7 +201,17 @@ export class StreamJsonWriter {
     const u = e.usage
     const usage = { total_tokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens, tool_uses: e.toolUses, duration_ms: e.durationMs }
     this.write({ type: 'system', subtype: 'task_updated', task_id: e.agentId, patch: { status, end_time: e.ts }, ...this.base() })
-    this.write({ type: 'system', subtype: 'task_notification', task_id: e.agentId, tool_use_id: start?.parentToolUseId ?? null, status, output_file: this.s.outputFile(e.agentId) ?? '', summary: e.error ?? e.result, usage, ...this.base() })
+    this.write({
+      type: 'system',
+      subtype: 'task_notification',
+      task_id: e.agentId,
+      tool_use_id: start?.parentToolUseId ?? null,
+      status,
+      output_file: this.s.outputFile(e.agentId) ?? '',
+      summary: e.error ?? e.result,
+      usage,
+      ...this.base()
+    })
   }
 
   result(r: ResultMessage): void {

@@ -52,7 +52,11 @@ export function readableSource(file: string, ctx: AgentPathContext): { source: A
 
 export function requireReadable(file: string, ctx: AgentPathContext) {
   const found = readableSource(file, ctx)
-  if (!found) throw new AgentFileError('forbidden', `${file} is not an agent file of this workspace (agents live in .claude/agents, ~/.claude/agents, plugins and Fanout's own agents folder).`)
+  if (!found)
+    throw new AgentFileError(
+      'forbidden',
+      `${file} is not an agent file of this workspace (agents live in .claude/agents, ~/.claude/agents, plugins and Fanout's own agents folder).`
+    )
   return found
 }
 
@@ -60,7 +64,12 @@ export function requireEditable(file: string, ctx: AgentPathContext): AgentScope
   const scope = editableScope(file, ctx)
   if (scope) return scope
   const source = readableSource(file, ctx)?.source
-  throw new AgentFileError('forbidden', source ? `${basename(file)} is a ${source} agent, which is read-only here; duplicate it into your user or project folder to change it.` : `${file} is not in an agent folder Fanout may write to.`)
+  throw new AgentFileError(
+    'forbidden',
+    source
+      ? `${basename(file)} is a ${source} agent, which is read-only here; duplicate it into your user or project folder to change it.`
+      : `${file} is not in an agent folder Fanout may write to.`
+  )
 }
 
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
@@ -69,7 +78,10 @@ const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
 export function checkAgentName(name: string): string {
   const n = name.trim()
   if (!PLAIN_NAME.test(n) || n.endsWith('.') || n.toLowerCase().endsWith('.md')) {
-    throw new AgentFileError('invalid_request', `"${name}" cannot be an agent name: use letters, digits, "-", "_" or "." (no spaces, no ":"), starting with a letter or digit, at most 100 characters.`)
+    throw new AgentFileError(
+      'invalid_request',
+      `"${name}" cannot be an agent name: use letters, digits, "-", "_" or "." (no spaces, no ":"), starting with a letter or digit, at most 100 characters.`
+    )
   }
   return n
 }

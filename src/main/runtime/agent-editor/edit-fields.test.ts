@@ -88,8 +88,16 @@ describe('applyFieldChanges', () => {
     expect(out).toContain('hooks:\n  PostToolUse:\n    - matcher: Edit  # after edits\n      hooks: []\nmodel: sonnet')
     expect(read(out).hooks).toEqual({ PostToolUse: [{ matcher: 'Edit', hooks: [] }] })
     expect(edit(FILE, { key: 'mcpServers', value: '[github]' })).toContain('mcpServers: [github]\n---')
-    expect(applyFieldChanges(FILE, [{ key: 'hooks', value: 'PreToolUse: [' }])).toMatchObject({ ok: false, key: 'hooks', message: expect.stringContaining('not valid YAML') })
-    expect(applyFieldChanges(FILE, [{ key: 'hooks', value: '- a\n- b' }])).toMatchObject({ ok: false, key: 'hooks', message: expect.stringContaining('a mapping of hook events') })
+    expect(applyFieldChanges(FILE, [{ key: 'hooks', value: 'PreToolUse: [' }])).toMatchObject({
+      ok: false,
+      key: 'hooks',
+      message: expect.stringContaining('not valid YAML')
+    })
+    expect(applyFieldChanges(FILE, [{ key: 'hooks', value: '- a\n- b' }])).toMatchObject({
+      ok: false,
+      key: 'hooks',
+      message: expect.stringContaining('a mapping of hook events')
+    })
   })
 
   it('keeps CRLF line endings and a byte order mark', () => {
@@ -103,13 +111,23 @@ describe('applyFieldChanges', () => {
     expect(read(out)).toMatchObject({ agentType: '123', model: 'true' })
   })
 
-  it('edits a file that loads only after Claude Code\'s quoting by making that repair first; refuses what it cannot edit safely', () => {
+  it("edits a file that loads only after Claude Code's quoting by making that repair first; refuses what it cannot edit safely", () => {
     const broken = '---\nname: a\ndescription: Use when: things\n---\n'
-    expect(applyFieldChanges(broken, [{ key: 'model', value: 'opus' }])).toEqual({ ok: true, text: '---\nname: a\ndescription: "Use when: things"\nmodel: opus\n---\n', repaired: [expect.stringMatching(/^Line 3: /)] })
+    expect(applyFieldChanges(broken, [{ key: 'model', value: 'opus' }])).toEqual({
+      ok: true,
+      text: '---\nname: a\ndescription: "Use when: things"\nmodel: opus\n---\n',
+      repaired: [expect.stringMatching(/^Line 3: /)]
+    })
     // Re-applying the values it already has changes nothing, not even the quotes.
     expect(applyFieldChanges(broken, [{ key: 'description', value: 'Use when: things' }])).toEqual({ ok: true, text: broken })
-    expect(applyFieldChanges('# no frontmatter\n', [{ key: 'model', value: 'opus' }])).toMatchObject({ ok: false, message: expect.stringContaining('no frontmatter') })
-    expect(applyFieldChanges('---\n{name: a, description: b}\n---\n', [{ key: 'model', value: 'opus' }])).toMatchObject({ ok: false, message: expect.stringContaining('{ ... }') })
+    expect(applyFieldChanges('# no frontmatter\n', [{ key: 'model', value: 'opus' }])).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('no frontmatter')
+    })
+    expect(applyFieldChanges('---\n{name: a, description: b}\n---\n', [{ key: 'model', value: 'opus' }])).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('{ ... }')
+    })
   })
 
   it('adds the first key to an empty frontmatter', () => {

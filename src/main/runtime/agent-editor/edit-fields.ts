@@ -82,7 +82,9 @@ function applyOne(doc: ReadDoc, change: FieldChange): string {
   return text.slice(0, at) + (needsBreakBefore ? eol : '') + pair + eol + text.slice(at)
 }
 
-export type EditOutcome = { ok: true; text: string; /** The repair made first (what it changed), when the YAML needed one. */ repaired?: string[] } | { ok: false; key?: EditorFieldKey; message: string }
+export type EditOutcome =
+  | { ok: true; text: string /** The repair made first (what it changed), when the YAML needed one. */; repaired?: string[] }
+  | { ok: false; key?: EditorFieldKey; message: string }
 
 /**
  * Applies form changes in order. A frontmatter that is not valid YAML as written but loads (Claude Code quotes
@@ -100,7 +102,8 @@ export function applyFieldChanges(text: string, changes: readonly FieldChange[],
     if (fixed && fixedDoc?.ok) {
       // Values as Claude Code reads them: a change to the value a field already has changes nothing, not even the quotes.
       const values = fieldsOf(fixedDoc)
-      if (changes.every((c) => (c.value === null ? values[c.key] === undefined : values[c.key] !== undefined && sameValue(c.key, values[c.key], c.value)))) return { ok: true, text }
+      if (changes.every((c) => (c.value === null ? values[c.key] === undefined : values[c.key] !== undefined && sameValue(c.key, values[c.key], c.value))))
+        return { ok: true, text }
       current = fixed.text
       repaired = fixed.changes
     }
@@ -108,7 +111,12 @@ export function applyFieldChanges(text: string, changes: readonly FieldChange[],
   for (const change of changes) {
     const doc = readFrontmatterDoc(current)
     if (!doc.ok) return { ok: false, key: change.key, message: `The form cannot change this file: ${doc.message}. Repair it first, or edit the raw file.` }
-    if (!doc.block) return { ok: false, key: change.key, message: 'The form cannot change this file: its frontmatter is written as one `{ ... }` mapping. Edit the raw file.' }
+    if (!doc.block)
+      return {
+        ok: false,
+        key: change.key,
+        message: 'The form cannot change this file: its frontmatter is written as one `{ ... }` mapping. Edit the raw file.'
+      }
     try {
       current = applyOne(doc, change)
     } catch (err) {

@@ -92,7 +92,10 @@ export class AgentEditorService {
   }
 
   private tools(cwd: string): { availableTools: readonly string[]; mcpTools?: readonly string[] } {
-    return { availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(), ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools(resolve(cwd)) } : {}) }
+    return {
+      availableTools: (this.options.availableTools ?? DEFAULT_TOOLS)(),
+      ...(this.options.mcpTools ? { mcpTools: this.options.mcpTools(resolve(cwd)) } : {})
+    }
   }
 
   library = ({ cwd }: { cwd: string }): Promise<AgentLibrary> => {

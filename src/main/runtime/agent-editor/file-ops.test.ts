@@ -33,7 +33,10 @@ describe('agent file operations', () => {
       expect(parsed.diagnostics, t.id).toEqual([])
     }
     await expect(createAgentFile(ctx, 'project', 'agent-blank', 'blank')).rejects.toMatchObject({ code: 'conflict' })
-    await expect(createAgentFile(ctx, 'user', 'bad name', 'blank')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('cannot be an agent name') })
+    await expect(createAgentFile(ctx, 'user', 'bad name', 'blank')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('cannot be an agent name')
+    })
     await expect(createAgentFile(ctx, 'user', '../escape', 'blank')).rejects.toMatchObject({ code: 'invalid_request' })
   })
 

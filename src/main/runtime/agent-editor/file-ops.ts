@@ -9,7 +9,11 @@ import { AgentFileError, readVersioned, removeChecked, saveChecked, writeAtomic 
 import { readFrontmatterDoc } from './frontmatter-doc'
 import { templateText } from './templates'
 
-const exists = (p: string): Promise<boolean> => access(p).then(() => true, () => false)
+const exists = (p: string): Promise<boolean> =>
+  access(p).then(
+    () => true,
+    () => false
+  )
 const PLAIN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,90}$/
 
 async function refuseExisting(file: string): Promise<void> {
@@ -55,19 +59,27 @@ export async function duplicateAgentFile(ctx: AgentPathContext, file: string, te
  * Renames the file and the `name` field together, writing `text` (the editor's draft) under the new name.
  * The old file must still be at `base`; it is removed only once the new one is written.
  */
-export async function renameAgentFile(ctx: AgentPathContext, file: string, name: string, text: string, base: FileVersion | null): Promise<{ file: string; version: FileVersion }> {
+export async function renameAgentFile(
+  ctx: AgentPathContext,
+  file: string,
+  name: string,
+  text: string,
+  base: FileVersion | null
+): Promise<{ file: string; version: FileVersion }> {
   requireEditable(file, ctx)
   const clean = checkAgentName(name)
   const target = join(dirname(file), `${clean}.md`)
   const renamed = withName(text, clean)
   if (target === file) {
     const saved = await saveChecked(file, renamed, base)
-    if ('conflict' in saved) throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it or keep your version first.`)
+    if ('conflict' in saved)
+      throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it or keep your version first.`)
     return { file, version: saved.version }
   }
   await refuseExisting(target)
   const current = await readVersioned(file)
-  if (current && base && current.version.hash !== base.hash) throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it or keep your version first.`)
+  if (current && base && current.version.hash !== base.hash)
+    throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it or keep your version first.`)
   const saved = await saveChecked(target, renamed, null)
   if ('conflict' in saved) throw new AgentFileError('conflict', `${target} appeared meanwhile; nothing was overwritten.`)
   await removeChecked(file, current?.version ?? null)
@@ -82,7 +94,8 @@ export async function moveAgentFile(ctx: AgentPathContext, file: string, scope: 
   await refuseExisting(target)
   const current = await readVersioned(file)
   if (!current) throw new AgentFileError('not_found', `${file} no longer exists.`)
-  if (base && current.version.hash !== base.hash) throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it first.`)
+  if (base && current.version.hash !== base.hash)
+    throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; reload it first.`)
   await writeAtomic(target, current.text)
   const removed = await removeChecked(file, current.version)
   if ('conflict' in removed) throw new AgentFileError('conflict', `${basename(file)} changed while it was being moved; both copies were kept.`)
@@ -92,5 +105,6 @@ export async function moveAgentFile(ctx: AgentPathContext, file: string, scope: 
 export async function deleteAgentFile(ctx: AgentPathContext, file: string, base: FileVersion | null): Promise<void> {
   requireEditable(file, ctx)
   const removed = await removeChecked(file, base)
-  if ('conflict' in removed) throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; it was not deleted. Reload it and try again.`)
+  if ('conflict' in removed)
+    throw new AgentFileError('conflict', `${basename(file)} changed on disk since it was opened; it was not deleted. Reload it and try again.`)
 }

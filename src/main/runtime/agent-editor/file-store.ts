@@ -44,7 +44,10 @@ export async function writeAtomic(path: string, text: string): Promise<FileVersi
   const target = await realpath(path).catch(() => path)
   const dir = dirname(target)
   await mkdir(dir, { recursive: true })
-  const mode = await stat(target).then((s) => s.mode & 0o777, () => 0o644)
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o777,
+    () => 0o644
+  )
   const tmp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
   const bytes = Buffer.from(text, 'utf8')
   const handle = await open(tmp, 'wx', mode)
@@ -70,7 +73,12 @@ const sameVersion = (a: FileVersion, b: FileVersion): boolean => a.hash === b.ha
  * Saves `text` when the file is still at `base` (null: the file must not exist yet). Returns the conflict
  * instead of writing when it is not. `force` writes anyway: the person chose to keep their version.
  */
-export async function saveChecked(path: string, text: string, base: FileVersion | null, force = false): Promise<{ version: FileVersion } | { conflict: SaveConflict }> {
+export async function saveChecked(
+  path: string,
+  text: string,
+  base: FileVersion | null,
+  force = false
+): Promise<{ version: FileVersion } | { conflict: SaveConflict }> {
   if (!force) {
     const current = await readVersioned(path)
     const changed = base === null ? current !== null : current === null || !sameVersion(current.version, base)

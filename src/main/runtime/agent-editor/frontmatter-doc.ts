@@ -43,7 +43,14 @@ export type FrontmatterDoc =
       doc: Document
       data: Record<string, unknown>
     }
-  | { ok: false; text: string; eol: '\n' | '\r\n'; reason: 'no-frontmatter' | 'unterminated' | 'too-large' | 'invalid-yaml' | 'not-mapping'; message: string; bodyStart: number }
+  | {
+      ok: false
+      text: string
+      eol: '\n' | '\r\n'
+      reason: 'no-frontmatter' | 'unterminated' | 'too-large' | 'invalid-yaml' | 'not-mapping'
+      message: string
+      bodyStart: number
+    }
 
 export function detectEol(text: string): '\n' | '\r\n' {
   const i = text.indexOf('\n')
@@ -110,19 +117,32 @@ export function readFrontmatterDoc(text: string): FrontmatterDoc {
   const bom = bomLength(text)
   const split = splitFrontmatter(text.slice(bom))
   if (!split.ok) {
-    const message = split.reason === 'unterminated' ? 'the frontmatter opened by `---` on line 1 is never closed by another `---` line' : 'the file has no frontmatter (a `---` line, `key: value` lines, then `---`)'
+    const message =
+      split.reason === 'unterminated'
+        ? 'the frontmatter opened by `---` on line 1 is never closed by another `---` line'
+        : 'the file has no frontmatter (a `---` line, `key: value` lines, then `---`)'
     return { ok: false, text, eol, reason: split.reason, message, bodyStart: bom }
   }
   const yamlStart = bom + split.yamlOffset
   const yamlEnd = bom + split.closeOffset
   const bodyStart = bom + split.bodyOffset
   const yaml = text.slice(yamlStart, yamlEnd)
-  if (yaml.length > MAX_FRONTMATTER_CHARS) return { ok: false, text, eol, reason: 'too-large', message: `the frontmatter is longer than ${MAX_FRONTMATTER_CHARS} characters`, bodyStart }
+  if (yaml.length > MAX_FRONTMATTER_CHARS)
+    return { ok: false, text, eol, reason: 'too-large', message: `the frontmatter is longer than ${MAX_FRONTMATTER_CHARS} characters`, bodyStart }
   // The loader's reader first: nesting and alias limits, duplicate keys, the same error messages.
   const checked = readYaml(yaml.replace(/\r\n/g, '\n'), { line: 1, column: 1 })
-  if (!checked.ok) return { ok: false, text, eol, reason: 'invalid-yaml', message: `the frontmatter is not valid YAML at line ${lineOf(text, yamlStart) + checked.at.line - 1}: ${checked.hint ?? checked.message}`, bodyStart }
+  if (!checked.ok)
+    return {
+      ok: false,
+      text,
+      eol,
+      reason: 'invalid-yaml',
+      message: `the frontmatter is not valid YAML at line ${lineOf(text, yamlStart) + checked.at.line - 1}: ${checked.hint ?? checked.message}`,
+      bodyStart
+    }
   const data = checked.data ?? {}
-  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, text, eol, reason: 'not-mapping', message: 'the frontmatter is not a list of `key: value` lines', bodyStart }
+  if (typeof data !== 'object' || Array.isArray(data))
+    return { ok: false, text, eol, reason: 'not-mapping', message: 'the frontmatter is not a list of `key: value` lines', bodyStart }
   const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false })
   const pairs: PairSpan[] = []
   let block = true

@@ -40,7 +40,10 @@ describe('buildLibrary', () => {
     ])
     const winner = lib.entries.find((e) => e.file === project)!
     expect(winner).toMatchObject({ scope: 'project', model: 'haiku', toolsLabel: 'Read' })
-    expect(winner.shadows).toEqual([{ source: 'user', file: user }, { source: 'project', file: far }])
+    expect(winner.shadows).toEqual([
+      { source: 'user', file: user },
+      { source: 'project', file: far }
+    ])
     expect(lib.entries.find((e) => e.file === user)).toMatchObject({ shadowedBy: { source: 'project', file: project }, scope: 'user', color: 'purple' })
     const broken = lib.entries.find((e) => e.id.endsWith('broken.md'))!
     expect(broken).toMatchObject({ loaded: false, scope: 'project' })
@@ -58,21 +61,31 @@ describe('buildLibrary', () => {
 
 describe('analyzeAgentText', () => {
   const tools = ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob', 'Agent', 'AskUserQuestion', 'TaskStop']
-  const analyze = (text: string) => analyzeAgentText(text, '/p/.claude/agents/a.md', 'project', { availableTools: tools, mcpTools: ['mcp__github__create_issue'] })
+  const analyze = (text: string) =>
+    analyzeAgentText(text, '/p/.claude/agents/a.md', 'project', { availableTools: tools, mcpTools: ['mcp__github__create_issue'] })
 
   it('resolves the tools a subagent gets, saying why each other tool was removed, and its listing line', () => {
     const a = analyze(agent('a', 'tools: Read, Bash(git:*), Nope\ndisallowedTools: Write\n'))
     expect(a.loaded).toBe(true)
     expect(a.effective!.tools.resolvedTools).toEqual(['Read', 'Bash'])
     expect(a.effective!.tools.invalidTools).toEqual(['Nope'])
-    expect(a.effective!.tools.removed).toMatchObject({ Write: 'disallowedTools lists Write', AskUserQuestion: expect.stringContaining('subagents never get'), Grep: "not in the agent's tools list" })
+    expect(a.effective!.tools.removed).toMatchObject({
+      Write: 'disallowedTools lists Write',
+      AskUserQuestion: expect.stringContaining('subagents never get'),
+      Grep: "not in the agent's tools list"
+    })
     expect(a.effective!.listingLine).toBe('- a: The a agent. (Tools: Read, Bash(git:*), Nope)')
     expect(a.effective!.available).toContain('mcp__github__create_issue')
   })
 
   it('says where each key is and which keys are not agent fields', () => {
     const a = analyze('---\nname: a\ndescription: |-\n  two\n  lines\nx-owner: me\nomitClaudeMd: true\n---\nBody\n')
-    expect(a.keySpans).toEqual({ name: { line: 2, endLine: 2 }, description: { line: 3, endLine: 5 }, 'x-owner': { line: 6, endLine: 6 }, omitClaudeMd: { line: 7, endLine: 7 } })
+    expect(a.keySpans).toEqual({
+      name: { line: 2, endLine: 2 },
+      description: { line: 3, endLine: 5 },
+      'x-owner': { line: 6, endLine: 6 },
+      omitClaudeMd: { line: 7, endLine: 7 }
+    })
     expect(a.unknownKeys).toEqual(['x-owner'])
     expect(a.rawOnlyKeys).toEqual(['omitClaudeMd'])
     expect(a.fields).toEqual({ name: 'a', description: 'two\nlines' })

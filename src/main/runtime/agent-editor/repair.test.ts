@@ -48,7 +48,9 @@ describe('repairAgentText', () => {
     const fixed = repairAgentText(text, 'helper.md')!
     expect(fixed.changes[0]).toMatch(/^Lines 3-8: the `description` text runs over 6 lines/)
     const def = load(fixed.text).definition!
-    expect(def.whenToUse).toBe('Use this agent when tests fail. Examples:\n<example>\nContext: the suite is red\nuser: "the tests fail"\nassistant: "I will use helper"\n</example>')
+    expect(def.whenToUse).toBe(
+      'Use this agent when tests fail. Examples:\n<example>\nContext: the suite is red\nuser: "the tests fail"\nassistant: "I will use helper"\n</example>'
+    )
     expect(def).toMatchObject({ tools: ['Read', 'Bash'], model: 'haiku', systemPrompt: 'You fix tests.' })
   })
 

@@ -26,7 +26,12 @@ function baseName(file: string): string {
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'agent'
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'agent'
+  )
 }
 
 function firstProse(body: string): string | undefined {
@@ -65,7 +70,9 @@ function foldProseValues(lines: string[], changes: string[], lineOffset: number)
     while (value.length && !value[value.length - 1].trim()) value.pop()
     folded.add(out.length)
     out.push(`${m.key}: |-`, ...value.map((l) => (l.trim() ? `  ${l}` : '')))
-    changes.push(`Lines ${lineOffset + i}-${lineOffset + i + value.length - 1}: the \`${m.key}\` text runs over ${value.length} lines, which YAML cannot read unquoted; it is now a block of text (\`|-\`), every line kept.`)
+    changes.push(
+      `Lines ${lineOffset + i}-${lineOffset + i + value.length - 1}: the \`${m.key}\` text runs over ${value.length} lines, which YAML cannot read unquoted; it is now a block of text (\`|-\`), every line kept.`
+    )
     i = end - 1
   }
   return { lines: out, folded }
@@ -106,7 +113,8 @@ interface QuotedValue {
   trigger: string
 }
 
-const why = (trigger: string): string => (trigger === ': ' ? 'contains ": ", which YAML reads as a nested key' : `contains "${trigger}", which has a meaning of its own in YAML`)
+const why = (trigger: string): string =>
+  trigger === ': ' ? 'contains ": ", which YAML reads as a nested key' : `contains "${trigger}", which has a meaning of its own in YAML`
 const andList = (items: string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`)
 
 /** One sentence for all the values quoted: the same words repeated per line read as noise. */
@@ -141,7 +149,9 @@ export function repairAgentText(text: string, file: string): Repair | null {
     const name = slug(baseName(file))
     const description = firstProse(src) ?? `The ${name} agent`
     const header = `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n`
-    return finish(header + src, [`The file had no frontmatter: added one with name "${name}" (from the file name) and a description from its first line; all of the text is now the agent's prompt.`])
+    return finish(header + src, [
+      `The file had no frontmatter: added one with name "${name}" (from the file name) and a description from its first line; all of the text is now the agent's prompt.`
+    ])
   }
 
   if (doc.reason === 'unterminated') {

@@ -81,14 +81,26 @@ export function parseYamlField(key: EditorFieldKey, source: string): Node {
  * The pair's lines (without a final line break), indented by `indent` columns. `comment` (a `# ...` that sat
  * on the old pair's first line) is kept on the first line.
  */
-export function serializePair(key: EditorFieldKey, keySource: string, value: FieldValue, style: ValueStyle | undefined, indent: number, comment: string): string {
+export function serializePair(
+  key: EditorFieldKey,
+  keySource: string,
+  value: FieldValue,
+  style: ValueStyle | undefined,
+  indent: number,
+  comment: string
+): string {
   let text: string
   if (isYamlField(key)) {
     const source = String(value).replace(/\r\n/g, '\n').replace(/\s+$/, '')
     const node = parseYamlField(key, source)
     const oneLine = !source.includes('\n') && (node as { flow?: boolean }).flow === true
     const unit = ' '.repeat(style?.indent ?? 2)
-    text = oneLine ? `${keySource}: ${source}` : `${keySource}:\n${source.split('\n').map((l) => (l.trim() ? unit + l : '')).join('\n')}`
+    text = oneLine
+      ? `${keySource}: ${source}`
+      : `${keySource}:\n${source
+          .split('\n')
+          .map((l) => (l.trim() ? unit + l : ''))
+          .join('\n')}`
   } else {
     let node: Node
     if (isListField(key)) node = listNode(key, Array.isArray(value) ? value : [String(value)], style)
@@ -108,6 +120,10 @@ export function serializePair(key: EditorFieldKey, keySource: string, value: Fie
     const nl = text.indexOf('\n')
     text = nl === -1 ? text + comment : `${text.slice(0, nl)} ${comment.trim()}${text.slice(nl)}`
   }
-  if (indent > 0) text = text.split('\n').map((l) => (l ? ' '.repeat(indent) + l : l)).join('\n')
+  if (indent > 0)
+    text = text
+      .split('\n')
+      .map((l) => (l ? ' '.repeat(indent) + l : l))
+      .join('\n')
   return text
 }

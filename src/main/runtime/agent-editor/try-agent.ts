@@ -33,7 +33,10 @@ export async function planTryRun(opts: { cwd: string; text: string; file: string
   const def = parsed.definition
   if (!def) {
     const first = parsed.diagnostics.find((d) => d.severity === 'error')
-    throw new AgentFileError('invalid_request', `This agent does not load, so it cannot run: ${first ? `line ${first.line}: ${first.message}` : 'see its problems'}.`)
+    throw new AgentFileError(
+      'invalid_request',
+      `This agent does not load, so it cannot run: ${first ? `line ${first.line}: ${first.message}` : 'see its problems'}.`
+    )
   }
   // `--agents` names cannot hold ":" (plugin agents are `plugin:name`).
   const agentType = def.agentType.replace(/:/g, '-')
@@ -55,9 +58,19 @@ export async function planTryRun(opts: { cwd: string; text: string; file: string
     ...(def.model && def.model !== 'inherit' ? { model: def.model } : {})
   }
   if (!(await probeGit(opts.cwd)).isGitRepo) return plan
-  const slug = agentType.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'agent'
+  const slug =
+    agentType
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'agent'
   try {
-    const worktree = await createAgentWorktree({ repoCwd: opts.cwd, agentId: `try-${slug}-${randomBytes(3).toString('hex')}`, agentType, description: 'Try it from the agent editor' })
+    const worktree = await createAgentWorktree({
+      repoCwd: opts.cwd,
+      agentId: `try-${slug}-${randomBytes(3).toString('hex')}`,
+      agentType,
+      description: 'Try it from the agent editor'
+    })
     return { ...plan, cwd: worktree.cwd, worktree }
   } catch (err) {
     return { ...plan, note: `It runs in the folder itself: its own worktree could not be made (${errorMessage(err)}).` }

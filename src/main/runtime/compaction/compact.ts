@@ -44,22 +44,49 @@ export async function compactConversation(messages: ChatMessage[], o: CompactOpt
     const hooked = (await o.hooks?.before(hookTrigger, o.summarizer.instructions)) ?? {}
     if (hooked.blockedBy && o.trigger !== 'overflow') throw new Blocked(hooked.blockedBy)
     // The API refused the request as too long: it cannot go out uncompacted, whatever a hook says.
-    if (hooked.blockedBy) o.emit({ type: 'error', message: `A PreCompact hook blocked the compaction (${hooked.blockedBy}); it ran anyway, since the API refuses the conversation as too long.`, retrying: false, notice: true })
+    if (hooked.blockedBy)
+      o.emit({
+        type: 'error',
+        message: `A PreCompact hook blocked the compaction (${hooked.blockedBy}); it ran anyway, since the API refuses the conversation as too long.`,
+        retrying: false,
+        notice: true
+      })
     const instructions = [o.summarizer.instructions, hooked.instructions].filter(Boolean).join('\n\n')
     const summary = await writeSummary(cut.summarize, { ...o.summarizer, ...(instructions ? { instructions } : {}) })
     if (o.summarizer.signal?.aborted) throw new Error('stopped')
     const next = compactedConversation(summary, cut)
     const tokensAfter = Math.ceil((o.fixedTokens + estimateMessagesTokens(next)) * o.summarizer.calibration.scale)
-    o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, summary, messages: next, summarized: cut.summarize.length, tokensAfter, durationMs: Date.now() - started })
+    o.emit({
+      type: 'compaction',
+      trigger: o.trigger,
+      tokensBefore: o.tokensBefore,
+      summary,
+      messages: next,
+      summarized: cut.summarize.length,
+      tokensAfter,
+      durationMs: Date.now() - started
+    })
     await o.hooks?.after(hookTrigger, summary).catch(() => undefined)
     return next
   } catch (err) {
     if (err instanceof Blocked) {
-      o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, error: `Compaction blocked by a PreCompact hook: ${err.message}. The conversation was kept whole.`, durationMs: Date.now() - started })
+      o.emit({
+        type: 'compaction',
+        trigger: o.trigger,
+        tokensBefore: o.tokensBefore,
+        error: `Compaction blocked by a PreCompact hook: ${err.message}. The conversation was kept whole.`,
+        durationMs: Date.now() - started
+      })
       return null
     }
     const why = o.summarizer.signal?.aborted ? 'the agent was stopped while its conversation was being summarised' : errorMessage(err)
-    o.emit({ type: 'compaction', trigger: o.trigger, tokensBefore: o.tokensBefore, error: `Compaction failed: ${why}. The conversation was kept whole.`, durationMs: Date.now() - started })
+    o.emit({
+      type: 'compaction',
+      trigger: o.trigger,
+      tokensBefore: o.tokensBefore,
+      error: `Compaction failed: ${why}. The conversation was kept whole.`,
+      durationMs: Date.now() - started
+    })
     return null
   }
 }

@@ -50,7 +50,9 @@ export function latestRequest(messages: readonly ChatMessage[]): string | undefi
         if (quoted) return quoted[1]
         continue
       }
-      return text.length > LATEST_REQUEST_MAX_CHARS ? `${text.slice(0, LATEST_REQUEST_MAX_CHARS)}\n[… ${text.length - LATEST_REQUEST_MAX_CHARS} more characters]` : text
+      return text.length > LATEST_REQUEST_MAX_CHARS
+        ? `${text.slice(0, LATEST_REQUEST_MAX_CHARS)}\n[… ${text.length - LATEST_REQUEST_MAX_CHARS} more characters]`
+        : text
     }
   }
   return undefined

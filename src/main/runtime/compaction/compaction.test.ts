@@ -37,7 +37,8 @@ const fetchTool = (size: number, calls: number[]) =>
 
 // Fetches items 1..count, one a turn, deciding from what the request shows (its own notes and the summary).
 function fetcher(count: number): Respond {
-  const lastDone = (text: string) => Math.max(0, ...[...text.matchAll(/done through (\d+)/g)].map((m) => Number(m[1])), ...[...text.matchAll(/item (\d+)\n/g)].map((m) => Number(m[1])))
+  const lastDone = (text: string) =>
+    Math.max(0, ...[...text.matchAll(/done through (\d+)/g)].map((m) => Number(m[1])), ...[...text.matchAll(/item (\d+)\n/g)].map((m) => Number(m[1])))
   return scriptByAgent([
     {
       match: () => true,
@@ -46,12 +47,19 @@ function fetcher(count: number): Respond {
         const done = lastDone(JSON.stringify(req.messages).replace(/\\n/g, '\n'))
         return done >= count ? reply.text(`All ${count} fetched.`) : reply.toolUse('Fetch', { n: done + 1 }, { text: `done through ${done}` })
       },
-      summarize: (req) => reply.text(`Fetched items: done through ${Math.max(0, ...[...JSON.stringify(req.messages).matchAll(/item (\d+)\\n/g)].map((m) => Number(m[1])), ...[...JSON.stringify(req.messages).matchAll(/done through (\d+)/g)].map((m) => Number(m[1])))}.`)
+      summarize: (req) =>
+        reply.text(
+          `Fetched items: done through ${Math.max(0, ...[...JSON.stringify(req.messages).matchAll(/item (\d+)\\n/g)].map((m) => Number(m[1])), ...[...JSON.stringify(req.messages).matchAll(/done through (\d+)/g)].map((m) => Number(m[1])))}.`
+        )
     }
   ])
 }
 
-async function loop(respond: Respond, server: { contextWindow?: number }, opts: { settings?: Partial<ContextSettings>; size?: number; count?: number; takeRequest?: () => { instructions?: string } | null } & Partial<AgentLoopOptions>) {
+async function loop(
+  respond: Respond,
+  server: { contextWindow?: number },
+  opts: { settings?: Partial<ContextSettings>; size?: number; count?: number; takeRequest?: () => { instructions?: string } | null } & Partial<AgentLoopOptions>
+) {
   model = await startScriptedModel({ respond, ...server })
   const calls: number[] = []
   const events: AgentEvent[] = []
@@ -91,9 +99,26 @@ describe('context windows and thresholds', () => {
 
   it('knows windows by model, with the settings first', () => {
     // As Claude Code 2.1.328's table: native 1M for the 5.x models, Mythos, Opus 4.7 and 4.8; 200k for the rest.
-    for (const model of ['claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5', 'claude-fable-5-2', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-mythos-preview'])
+    for (const model of [
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-opus-5',
+      'claude-fable-5-2',
+      'claude-opus-4-7',
+      'claude-opus-4-8',
+      'claude-mythos-preview'
+    ])
       expect(contextWindowFor(model), model).toBe(1_000_000)
-    for (const model of ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-opus-4-5-20251101', 'claude-opus-4-20250514', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001', 'claude-3-7-sonnet-20250219', 'my-gateway-model'])
+    for (const model of [
+      'claude-sonnet-4-6',
+      'claude-opus-4-6',
+      'claude-opus-4-5-20251101',
+      'claude-opus-4-20250514',
+      'claude-sonnet-4-5-20250929',
+      'claude-haiku-4-5-20251001',
+      'claude-3-7-sonnet-20250219',
+      'my-gateway-model'
+    ])
       expect(contextWindowFor(model), model).toBe(200_000)
     expect(contextWindowFor('claude-opus-4-6[1m]')).toBe(1_000_000)
     expect(contextWindowFor('my-gateway-model', { 'My-Gateway-Model': 64_000 })).toBe(64_000)
@@ -101,7 +126,13 @@ describe('context windows and thresholds', () => {
 })
 
 describe('where a conversation is cut', () => {
-  const use = (id: string): ChatMessage => ({ role: 'assistant', content: [{ type: 'text', text: `calling ${id}` }, { type: 'tool_use', id, name: 'Fetch', input: {} }] })
+  const use = (id: string): ChatMessage => ({
+    role: 'assistant',
+    content: [
+      { type: 'text', text: `calling ${id}` },
+      { type: 'tool_use', id, name: 'Fetch', input: {} }
+    ]
+  })
   const result = (id: string, size = 10): ChatMessage => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(size) }] })
   const conversation: ChatMessage[] = [{ role: 'user', content: 'the task' }, use('t1'), result('t1'), use('t2'), result('t2', 4_000), use('t3'), result('t3')]
 
@@ -125,9 +156,22 @@ describe('where a conversation is cut', () => {
     const msgs: ChatMessage[] = [
       { role: 'user', content: 'First, list the files.' },
       use('t1'),
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.ts' }, { type: 'text', text: 'Now rename a.ts to b.ts.' }, { type: 'text', text: '<system-reminder>\nbe careful\n</system-reminder>' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'a.ts' },
+          { type: 'text', text: 'Now rename a.ts to b.ts.' },
+          { type: 'text', text: '<system-reminder>\nbe careful\n</system-reminder>' }
+        ]
+      },
       use('t2'),
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'ok' }, { type: 'text', text: '<task-notification>\n<task-id>x</task-id>\n</task-notification>' }] }
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't2', content: 'ok' },
+          { type: 'text', text: '<task-notification>\n<task-id>x</task-id>\n</task-notification>' }
+        ]
+      }
     ]
     expect(latestRequest(msgs)).toBe('Now rename a.ts to b.ts.')
     const first = compactedConversation('s', { summarize: msgs, keep: [] })
@@ -168,7 +212,11 @@ describe('clearing old tool results here', () => {
 
 describe('compaction in the loop', () => {
   it('compacts before a request passes the threshold, keeps recent turns, and makes every call once', async () => {
-    const { result, events, calls, requests } = await loop(fetcher(45), { contextWindow: 30_000 }, { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } })
+    const { result, events, calls, requests } = await loop(
+      fetcher(45),
+      { contextWindow: 30_000 },
+      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } }
+    )
     expect(result.status).toBe('completed')
     expect(result.result).toBe('All 45 fetched.')
     expect(calls).toEqual(Array.from({ length: 45 }, (_, i) => i + 1))
@@ -197,7 +245,11 @@ describe('compaction in the loop', () => {
   it('asks for the summary again with tools ruled out when the reply to the cache-friendly request calls a tool', async () => {
     const inner = fetcher(30)
     const respond: Respond = (req, ctx) => (req.isSummaryRequest && !req.body.tool_choice ? reply.toolUse('Fetch', { n: 1 }) : inner(req, ctx))
-    const { result, events, calls, requests } = await loop(respond, { contextWindow: 30_000 }, { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } })
+    const { result, events, calls, requests } = await loop(
+      respond,
+      { contextWindow: 30_000 },
+      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } }
+    )
     expect(result.status).toBe('completed')
     // The tool the summary reply called never ran: each item was fetched once.
     expect(calls).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
@@ -213,7 +265,11 @@ describe('compaction in the loop', () => {
 
   it('recovers when the API refuses a request as too long: compacts, then sends the turn again', async () => {
     // The runtime thinks the window is 60k (and would compact at 95%), the server allows 24k.
-    const { result, events, calls, requests } = await loop(fetcher(40), { contextWindow: 24_000 }, { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompactPercent: 95 } })
+    const { result, events, calls, requests } = await loop(
+      fetcher(40),
+      { contextWindow: 24_000 },
+      { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompactPercent: 95 } }
+    )
     expect(result.status).toBe('completed')
     expect(calls).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
     const overflow = compactions(events).filter((c) => c.trigger === 'overflow')
@@ -226,9 +282,15 @@ describe('compaction in the loop', () => {
   })
 
   it('with auto-compaction off, a refused request fails the run with the reason and what to do', async () => {
-    const { result } = await loop(fetcher(20), { contextWindow: 12_000 }, { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompact: false } })
+    const { result } = await loop(
+      fetcher(20),
+      { contextWindow: 12_000 },
+      { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompact: false } }
+    )
     expect(result.status).toBe('failed')
-    expect(result.error).toMatch(/^Invalid request \(400\): prompt is too long: \d+ tokens > 12000 maximum\. Automatic compaction is off \(Settings → Long sessions\)/)
+    expect(result.error).toMatch(
+      /^Invalid request \(400\): prompt is too long: \d+ tokens > 12000 maximum\. Automatic compaction is off \(Settings → Long sessions\)/
+    )
   })
 
   it('a compaction that fails says why and keeps the conversation whole; the agent goes on', async () => {
@@ -241,12 +303,19 @@ describe('compaction in the loop', () => {
       }
       return base(req, ctx)
     }
-    const { result, events, calls } = await loop(respond, { contextWindow: 200_000 }, { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 50 } })
+    const { result, events, calls } = await loop(
+      respond,
+      { contextWindow: 200_000 },
+      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 50 } }
+    )
     expect(result.status).toBe('completed')
     expect(calls).toHaveLength(24)
     const failed = compactions(events)
     expect(failed.length).toBe(failures)
-    expect(failed[0]).toMatchObject({ trigger: 'auto', error: 'Compaction failed: Invalid request (400): the summary model is unavailable. The conversation was kept whole.' })
+    expect(failed[0]).toMatchObject({
+      trigger: 'auto',
+      error: 'Compaction failed: Invalid request (400): the summary model is unavailable. The conversation was kept whole.'
+    })
     expect(failed[0].messages).toBeUndefined()
     // Nothing was replaced: the last request still holds the first turn.
     expect(model!.server.messageRequests().at(-1)!.firstUserText).toBe('Fetch the items.')
@@ -263,22 +332,37 @@ describe('compaction in the loop', () => {
 
 describe("the API's own clearing (context_management)", () => {
   it('is asked for with its beta header where the model supports it; the API clears and says so', async () => {
-    const { result, requests } = await loop(fetcher(16), { contextWindow: 200_000 }, { size: 8_000, settings: { windows: { [MODEL]: 40_000 }, toolResultClearing: 'api', keepToolResults: 3, autoCompactPercent: 95 } })
+    const { result, requests } = await loop(
+      fetcher(16),
+      { contextWindow: 200_000 },
+      { size: 8_000, settings: { windows: { [MODEL]: 40_000 }, toolResultClearing: 'api', keepToolResults: 3, autoCompactPercent: 95 } }
+    )
     expect(result.status).toBe('completed')
     const last = requests.at(-1)!
     expect(last.headers['anthropic-beta']).toContain('context-management-2025-06-27')
     expect(last.body.context_management).toEqual({
-      edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 20_000 }, keep: { type: 'tool_uses', value: 3 }, clear_at_least: { type: 'input_tokens', value: 4_000 } }]
+      edits: [
+        {
+          type: 'clear_tool_uses_20250919',
+          trigger: { type: 'input_tokens', value: 20_000 },
+          keep: { type: 'tool_uses', value: 3 },
+          clear_at_least: { type: 'input_tokens', value: 4_000 }
+        }
+      ]
     })
     expect(last.contextEdits?.clearedToolUses).toBeGreaterThan(0)
-    const cleared = last.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_result' && b.content === CLEARED_RESULT_TEXT) : []))
+    const cleared = last.messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_result' && b.content === CLEARED_RESULT_TEXT) : []
+    )
     expect(cleared.length).toBe(last.contextEdits?.clearedToolUses)
     expect(last.inputTokens).toBeLessThan(20_000)
   })
 
   it("falls back to clearing here for a model without it, and `auto` asks only Anthropic's own API", () => {
     const s = { ...DEFAULT_CONTEXT_SETTINGS }
-    expect(contextOptionsFor('claude-3-7-sonnet-20250219', { ...s, toolResultClearing: 'api' }, { baseURL: 'https://api.anthropic.com' }).clearing.mode).toBe('local')
+    expect(contextOptionsFor('claude-3-7-sonnet-20250219', { ...s, toolResultClearing: 'api' }, { baseURL: 'https://api.anthropic.com' }).clearing.mode).toBe(
+      'local'
+    )
     expect(contextOptionsFor(MODEL, s, { baseURL: 'https://api.anthropic.com' }).clearing.mode).toBe('api')
     expect(contextOptionsFor(MODEL, s, { baseURL: 'https://gateway.example.com' }).clearing.mode).toBe('local')
     expect(contextOptionsFor(MODEL, { ...s, toolResultClearing: 'off' }, { baseURL: 'https://api.anthropic.com' }).clearing.mode).toBe('off')
@@ -295,7 +379,10 @@ describe('the scripted server', () => {
     })
     expect(res.status).toBe(400)
     const body = (await res.json()) as { request_id: string }
-    expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/^prompt is too long: \d+ tokens > 1000 maximum$/) } })
+    expect(body).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/^prompt is too long: \d+ tokens > 1000 maximum$/) }
+    })
     expect(body.request_id).toMatch(/^req_/)
   })
 
@@ -311,9 +398,21 @@ describe('the scripted server', () => {
           context_management: { edits: [{ type: 'clear_thinking_20251015', keep }] },
           messages: [
             { role: 'user', content: 'a' },
-            { role: 'assistant', content: [{ type: 'thinking', thinking: 'old', signature: 's' }, { type: 'text', text: 'b' }] },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', thinking: 'old', signature: 's' },
+                { type: 'text', text: 'b' }
+              ]
+            },
             { role: 'user', content: 'c' },
-            { role: 'assistant', content: [{ type: 'thinking', thinking: 'new', signature: 's' }, { type: 'text', text: 'd' }] },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', thinking: 'new', signature: 's' },
+                { type: 'text', text: 'd' }
+              ]
+            },
             { role: 'user', content: 'e' }
           ]
         })

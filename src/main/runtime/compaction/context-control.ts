@@ -37,9 +37,7 @@ export class ContextControl {
   private readonly fixed: number
   private readonly local: LocalToolResultClearing
 
-  constructor(
-    private readonly o: ContextOptions & { client: ModelClient; model: string; system: string | SystemBlock[]; tools: ApiToolSpec[] }
-  ) {
+  constructor(private readonly o: ContextOptions & { client: ModelClient; model: string; system: string | SystemBlock[]; tools: ApiToolSpec[] }) {
     this.fixed = estimateFixedTokens(o.system, o.tools)
     this.local = new LocalToolResultClearing(o.clearing)
   }

@@ -27,7 +27,12 @@ export interface ContextSettings {
   windows: Record<string, number>
 }
 
-export const DEFAULT_CONTEXT_SETTINGS: Readonly<ContextSettings> = Object.freeze({ autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: {} })
+export const DEFAULT_CONTEXT_SETTINGS: Readonly<ContextSettings> = Object.freeze({
+  autoCompact: true,
+  toolResultClearing: 'auto',
+  keepToolResults: 5,
+  windows: {}
+})
 
 /** Recent turns kept as they are by a compaction: a fifth of the window, at most 40,000 tokens. */
 export const keepTokensFor = (window: number): number => Math.min(40_000, Math.floor(window * 0.2))
@@ -52,10 +57,18 @@ function clearingMode(choice: ClearingChoice, model: string, baseURL: string): C
 
 export function contextLimitsFor(model: string, s: ContextSettings, maxOutputTokens = DEFAULT_MAX_TOKENS): ContextLimits {
   const window = contextWindowFor(model, s.windows)
-  return { window, threshold: compactThreshold(window, { ...(s.autoCompactPercent !== undefined ? { percent: s.autoCompactPercent } : {}), maxOutputTokens }), autoCompact: s.autoCompact }
+  return {
+    window,
+    threshold: compactThreshold(window, { ...(s.autoCompactPercent !== undefined ? { percent: s.autoCompactPercent } : {}), maxOutputTokens }),
+    autoCompact: s.autoCompact
+  }
 }
 
-export function contextOptionsFor(model: string, s: ContextSettings, o: { baseURL: string; maxOutputTokens?: number; takeRequest?: ContextOptions['takeRequest']; hooks?: ContextOptions['hooks'] }): ContextOptions {
+export function contextOptionsFor(
+  model: string,
+  s: ContextSettings,
+  o: { baseURL: string; maxOutputTokens?: number; takeRequest?: ContextOptions['takeRequest']; hooks?: ContextOptions['hooks'] }
+): ContextOptions {
   const limits = contextLimitsFor(model, s, o.maxOutputTokens)
   return {
     limits,

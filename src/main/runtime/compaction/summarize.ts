@@ -82,7 +82,8 @@ function shrinkFirst(message: ChatMessage, budget: number, scale: number): ChatM
   const chars = Math.max(1_000, Math.floor((budget / scale) * 4 * 0.8))
   const blocks: ContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
   const text = textOf(blocks)
-  const cut = text.length > chars ? `${text.slice(0, chars)}\n[… ${text.length - chars} more characters not shown: the message was too large to summarise whole]` : text
+  const cut =
+    text.length > chars ? `${text.slice(0, chars)}\n[… ${text.length - chars} more characters not shown: the message was too large to summarise whole]` : text
   return { role: message.role, content: [{ type: 'text', text: cut || '(a message with no text)' }] }
 }
 
@@ -92,7 +93,15 @@ async function attempt(messages: ChatMessage[], o: SummarizerOptions): Promise<s
   try {
     const ask = async (toolChoice?: 'none') => {
       const response = await o.client.stream(
-        { model: o.model, system: o.system, tools: o.tools, messages: request, maxTokens: o.maxTokens, cacheBreakpointAt: messages.length - 1, ...(toolChoice ? { toolChoice } : {}) },
+        {
+          model: o.model,
+          system: o.system,
+          tools: o.tools,
+          messages: request,
+          maxTokens: o.maxTokens,
+          cacheBreakpointAt: messages.length - 1,
+          ...(toolChoice ? { toolChoice } : {})
+        },
         {},
         o.signal
       )

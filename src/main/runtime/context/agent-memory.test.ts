@@ -30,9 +30,7 @@ describe('loadAgentMemory', () => {
   it('uses the folder itself as the project outside a repository, and a given project root when told', async () => {
     const loose = join(t.root, 'loose')
     mkdirSync(loose)
-    expect((await loadAgentMemory({ agentType: 'a', scope: 'project', cwd: loose, home: t.home })).dir).toBe(
-      join(loose, '.claude/agent-memory/a')
-    )
+    expect((await loadAgentMemory({ agentType: 'a', scope: 'project', cwd: loose, home: t.home })).dir).toBe(join(loose, '.claude/agent-memory/a'))
     const other = join(t.root, 'checkout')
     expect((await loadAgentMemory({ agentType: 'a', scope: 'local', cwd: loose, home: t.home, projectRoot: other })).dir).toBe(
       join(other, '.claude/agent-memory-local/a')

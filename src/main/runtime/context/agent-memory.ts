@@ -120,8 +120,7 @@ const SCOPE_GUIDANCE: Record<MemoryScope, string> = {
   user: 'This memory is yours across every project the user works on, and nobody else reads it: keep notes that hold in general, not facts about one codebase.',
   project:
     "This memory lives in the project's .claude folder and is usually checked into version control, so the whole team sees it: keep notes specific to this project, and never write secrets or personal details there.",
-  local:
-    "This memory lives in the project's .claude folder but stays out of version control: notes about this project for this user on this machine."
+  local: "This memory lives in the project's .claude folder but stays out of version control: notes about this project for this user on this machine."
 }
 
 /** The system-prompt section that shows the agent its memory and how to keep it. */

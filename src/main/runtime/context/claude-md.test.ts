@@ -91,14 +91,7 @@ describe('loadClaudeMd', () => {
     for (let i = 1; i <= 7; i++) t.write(join(t.repo, `chain/${i}.md`), `file ${i} @${i + 1}.md`)
     t.write(join(t.repo, 'CLAUDE.md'), '@chain/1.md')
     const entries = await loadClaudeMd({ cwd: t.repo, home: t.home })
-    expect(entries.map((e) => e.content.split(' ').slice(0, 2).join(' '))).toEqual([
-      '@chain/1.md',
-      'file 1',
-      'file 2',
-      'file 3',
-      'file 4',
-      'file 5'
-    ])
+    expect(entries.map((e) => e.content.split(' ').slice(0, 2).join(' '))).toEqual(['@chain/1.md', 'file 1', 'file 2', 'file 3', 'file 4', 'file 5'])
     const shallow = await loadClaudeMd({ cwd: t.repo, home: t.home, maxImportDepth: 1 })
     expect(shallow).toHaveLength(2)
   })

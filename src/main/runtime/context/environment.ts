@@ -45,9 +45,7 @@ export function environmentDetails(input: EnvironmentInput): string {
   ]
   const wt = input.worktree
   if (wt) {
-    const from = [wt.baseCommit ? `commit ${wt.baseCommit.slice(0, 12)}` : null, wt.repoRoot ? `of ${wt.repoRoot}` : null]
-      .filter(Boolean)
-      .join(' ')
+    const from = [wt.baseCommit ? `commit ${wt.baseCommit.slice(0, 12)}` : null, wt.repoRoot ? `of ${wt.repoRoot}` : null].filter(Boolean).join(' ')
     lines.push(
       '',
       `You are working in an isolated git worktree at ${wt.path}${from ? `, created from ${from}` : ''}. ` +

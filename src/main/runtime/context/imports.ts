@@ -45,11 +45,7 @@ export async function resolveImport(target: string, fromFile: string, home: stri
   const trimmed = target.replace(/[.,;:!?)\]]+$/, '')
   if (trimmed && trimmed !== target) candidates.push(trimmed)
   for (const candidate of candidates) {
-    const path = candidate.startsWith('~/')
-      ? join(home, candidate.slice(2))
-      : isAbsolute(candidate)
-        ? candidate
-        : resolve(dirname(fromFile), candidate)
+    const path = candidate.startsWith('~/') ? join(home, candidate.slice(2)) : isAbsolute(candidate) ? candidate : resolve(dirname(fromFile), candidate)
     if (await isTextFile(path)) return realpath(path)
   }
   return null

@@ -34,7 +34,10 @@ const MAX_LISTED_DESCRIPTION = 500
 
 async function folders(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => (e.isDirectory() || e.isSymbolicLink()) && SKILL_FOLDER.test(e.name)).map((e) => e.name).sort()
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && SKILL_FOLDER.test(e.name))
+      .map((e) => e.name)
+      .sort()
   } catch {
     return []
   }

@@ -89,7 +89,15 @@ describe('parseFrontmatter', () => {
 describe('formatSkills', () => {
   it('lists each skill with its folder, purpose and instructions', () => {
     const text = formatSkills([
-      { name: 'pdf', description: 'Work with PDF files', scope: 'user', path: '/h/s/pdf/SKILL.md', dir: '/h/s/pdf', body: 'Use pdftotext.', frontmatter: { name: 'PDF tools' } },
+      {
+        name: 'pdf',
+        description: 'Work with PDF files',
+        scope: 'user',
+        path: '/h/s/pdf/SKILL.md',
+        dir: '/h/s/pdf',
+        body: 'Use pdftotext.',
+        frontmatter: { name: 'PDF tools' }
+      },
       { name: 'plain', scope: 'project', path: '/p/s/plain/SKILL.md', dir: '/p/s/plain', body: 'Plain body.', frontmatter: {} }
     ])
     expect(text).toContain('## Skill: PDF tools\nFolder: /h/s/pdf\nUse it for: Work with PDF files\n\nUse pdftotext.')

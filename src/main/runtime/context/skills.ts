@@ -59,10 +59,16 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
   })
   const skills: LoadedSkill[] = []
   const diagnostics: Diagnostic[] = []
-  const index = options.index ?? (await discoverSkills({ cwd: options.cwd, home: options.home, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) }))
+  const index =
+    options.index ?? (await discoverSkills({ cwd: options.cwd, home: options.home, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) }))
   for (const name of [...new Set(options.names)]) {
     if (!SKILL_NAME.test(name)) {
-      diagnostics.push(warn('skill-name-invalid', `Skill name ${JSON.stringify(name)} is not a folder name under .claude/skills (or plugin:folder for a plugin's skill); it was skipped.`))
+      diagnostics.push(
+        warn(
+          'skill-name-invalid',
+          `Skill name ${JSON.stringify(name)} is not a folder name under .claude/skills (or plugin:folder for a plugin's skill); it was skipped.`
+        )
+      )
       continue
     }
     const found = index.find((s) => s.name === name)
@@ -73,14 +79,28 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<LoadSkills
     // A skill file a repository planted may be a link to a pipe or a device: only a regular, bounded file is read.
     const read = readConfigFile(found.path)
     if (!('text' in read)) {
-      diagnostics.push(warn('skill-unreadable', `Skill "${name}" could not be read (${'error' in read ? read.error : 'it is gone'}); the agent runs without it.`, 1, 1, found.path))
+      diagnostics.push(
+        warn(
+          'skill-unreadable',
+          `Skill "${name}" could not be read (${'error' in read ? read.error : 'it is gone'}); the agent runs without it.`,
+          1,
+          1,
+          found.path
+        )
+      )
       continue
     }
     const text = read.text
     const fm = parseFrontmatter(text)
     if (fm.error) {
       diagnostics.push(
-        warn('skill-frontmatter-invalid', `The frontmatter of skill "${name}" is not valid YAML (${fm.error.message}); its instructions are loaded without it.`, fm.error.line, fm.error.column, found.path)
+        warn(
+          'skill-frontmatter-invalid',
+          `The frontmatter of skill "${name}" is not valid YAML (${fm.error.message}); its instructions are loaded without it.`,
+          fm.error.line,
+          fm.error.column,
+          found.path
+        )
       )
     }
     const description = typeof fm.data.description === 'string' ? fm.data.description.trim() : undefined

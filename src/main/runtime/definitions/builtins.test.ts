@@ -6,7 +6,21 @@ import { formatToolsForListing } from './listing'
 import { resolveAgentTools } from './resolve-tools'
 import { loadAgents } from './sources'
 
-const TOOLS = ['Agent', 'Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'WebFetch', 'WebSearch', 'TodoWrite', 'ExitPlanMode', 'AskUserQuestion']
+const TOOLS = [
+  'Agent',
+  'Bash',
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'ExitPlanMode',
+  'AskUserQuestion'
+]
 
 describe('built-in agents', () => {
   it('finds the repository from the source tree and from the bundle locations', () => {
@@ -42,12 +56,13 @@ describe('built-in agents', () => {
     expect(formatToolsForListing(byType.get('Explore')!.definition)).toBe('All tools except Agent, Edit, Write, NotebookEdit, ExitPlanMode')
   })
 
-  it("point the guide at the bundled docs, which exist", async () => {
+  it('point the guide at the bundled docs, which exist', async () => {
     const { byType } = await loadAgents({ cwd: '/nonexistent-project', home: '/nonexistent-home' })
     const prompt = byType.get('fanout-guide')!.definition.systemPrompt
     expect(prompt).toContain(defaultDocsDir())
     expect(prompt).not.toContain('{{')
     expect(existsSync(join(defaultDocsDir(), 'index.md'))).toBe(true)
-    for (const page of ['getting-started.md', 'agent-files.md', 'cli.md', 'app.md', 'built-in-agents.md']) expect(existsSync(join(defaultDocsDir(), page)), page).toBe(true)
+    for (const page of ['getting-started.md', 'agent-files.md', 'cli.md', 'app.md', 'built-in-agents.md'])
+      expect(existsSync(join(defaultDocsDir(), page)), page).toBe(true)
   })
 })

@@ -43,7 +43,9 @@ export async function checkAgentPaths(paths: string[], cwd: string, home = homed
         continue
       }
       if (!/\.md$/i.test(path)) {
-        extra.push(diagnostic(path, at, 'error', 'not-markdown', 'not an agent file: agent definitions are `.md` files, so Fanout and Claude Code never read this one'))
+        extra.push(
+          diagnostic(path, at, 'error', 'not-markdown', 'not an agent file: agent definitions are `.md` files, so Fanout and Claude Code never read this one')
+        )
         continue
       }
       const real = await realpath(path)

@@ -6,7 +6,15 @@ describe('parseCliAgentsJson', () => {
     const r = parseCliAgentsJson(JSON.stringify({ reviewer: { description: 'Reviews', prompt: ' You review. ', tools: ['Read', 'Grep'], model: 'sonnet' } }))
     expect(r.diagnostics).toEqual([])
     expect(r.definitions).toEqual([
-      expect.objectContaining({ agentType: 'reviewer', whenToUse: 'Reviews', systemPrompt: 'You review.', tools: ['Read', 'Grep'], model: 'sonnet', source: 'cli', extra: {} })
+      expect.objectContaining({
+        agentType: 'reviewer',
+        whenToUse: 'Reviews',
+        systemPrompt: 'You review.',
+        tools: ['Read', 'Grep'],
+        model: 'sonnet',
+        source: 'cli',
+        extra: {}
+      })
     ])
   })
 

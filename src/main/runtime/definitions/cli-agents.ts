@@ -31,11 +31,15 @@ export function parseCliAgentsJson(json: string, file: string = CLI_AGENTS_FILE)
     parsed = JSON.parse(json)
   } catch (err) {
     const message = errorMessage(err)
-    diagnostics.push(diagnostic(file, positionAt(json, jsonErrorOffset(message)), 'error', 'invalid-json', `not valid JSON (${message}); no agents were read from it`))
+    diagnostics.push(
+      diagnostic(file, positionAt(json, jsonErrorOffset(message)), 'error', 'invalid-json', `not valid JSON (${message}); no agents were read from it`)
+    )
     return { definitions, diagnostics, perAgent }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    diagnostics.push(diagnostic(file, { line: 1, column: 1 }, 'error', 'invalid-agents-json', 'expected an object mapping agent names to { "description", "prompt", ... }'))
+    diagnostics.push(
+      diagnostic(file, { line: 1, column: 1 }, 'error', 'invalid-agents-json', 'expected an object mapping agent names to { "description", "prompt", ... }')
+    )
     return { definitions, diagnostics, perAgent }
   }
   for (const [name, spec] of Object.entries(parsed as Record<string, unknown>)) {

@@ -69,10 +69,24 @@ export function readAgentFields(raw: Record<string, unknown>, ctx: FieldReadCont
       warn(key, 'invalid-field', `\`${key}\` should be ${FIELD_EXPECTS[field]}, but is ${preview(value)}; the field is ignored`)
       continue
     }
-    applyField(field, parsed.data, fields, (code, message) => warn(key, code, message), (code, message) => info(key, code, message))
+    applyField(
+      field,
+      parsed.data,
+      fields,
+      (code, message) => warn(key, code, message),
+      (code, message) => info(key, code, message)
+    )
   }
   if (unknownUnreported) {
-    diagnostics.push(diagnostic(ctx.file, ctx.keyAt(''), 'info', 'unknown-key', `${unknownUnreported} more keys are not agent fields; they are kept in the file but have no effect`))
+    diagnostics.push(
+      diagnostic(
+        ctx.file,
+        ctx.keyAt(''),
+        'info',
+        'unknown-key',
+        `${unknownUnreported} more keys are not agent fields; they are kept in the file but have no effect`
+      )
+    )
   }
   return { fields, diagnostics }
 }
@@ -84,7 +98,8 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
     case 'tools':
     case 'disallowedTools': {
       const { list = [], dropped } = readToolList(value)
-      if (dropped.length) warn('invalid-tool-name', `\`${key}\` has entries that are not tool names (${dropped.map((d) => preview(d, 30)).join(', ')}); they are ignored`)
+      if (dropped.length)
+        warn('invalid-tool-name', `\`${key}\` has entries that are not tool names (${dropped.map((d) => preview(d, 30)).join(', ')}); they are ignored`)
       for (const { spec, meant } of misspeltTools(list)) {
         const effect = key === 'tools' ? 'the agent will not get it' : 'nothing is removed by it'
         warn('unknown-tool', `\`${key}\` lists "${spec}", which is not a tool; did you mean \`${meant}\`? As written, ${effect}`)
@@ -111,10 +126,16 @@ function applyField(key: FrontmatterKey, value: unknown, fields: AgentFields, wa
       // A bare word that is not an alias cannot be a model id; the model layer refuses it at spawn time.
       if (!alias && isBareWord(model)) {
         const meant = meantAlias(model)
-        warn('unknown-model', `\`model\` is "${model}", which is neither ${MODEL_ALIASES.join(', ')} nor a model id${meant ? ` (did you mean \`${meant}\`?)` : ''}; starting this agent will fail`)
+        warn(
+          'unknown-model',
+          `\`model\` is "${model}", which is neither ${MODEL_ALIASES.join(', ')} nor a model id${meant ? ` (did you mean \`${meant}\`?)` : ''}; starting this agent will fail`
+        )
       } else if (!alias && !/claude/i.test(model)) {
         // Gateways may name models freely, so this is a warning, not a refusal.
-        warn('unknown-model', `\`model\` is "${model}", which is not a Claude model id (like claude-sonnet-4-5) nor ${MODEL_ALIASES.join(', ')}; it is sent to the API as written, which refuses it unless your gateway knows that name`)
+        warn(
+          'unknown-model',
+          `\`model\` is "${model}", which is not a Claude model id (like claude-sonnet-4-5) nor ${MODEL_ALIASES.join(', ')}; it is sent to the API as written, which refuses it unless your gateway knows that name`
+        )
       }
       fields.model = model
       return

@@ -32,21 +32,55 @@ function frontmatters(dir: string): string[] {
 
 describe('readFlatYaml', () => {
   it('reads flat key: value lines as yaml does, with the positions of keys and values', () => {
-    const src = "name: reviewer\n# a comment\ndescription: 'Reviews code: it''s \"strict\"'\ntools: Read, Grep, Bash(git diff:*)\nmodel:   sonnet\nmaxTurns: 12\nbackground: true\nmemory: null\ncolor: \"blue\"\n"
+    const src =
+      'name: reviewer\n# a comment\ndescription: \'Reviews code: it\'\'s "strict"\'\ntools: Read, Grep, Bash(git diff:*)\nmodel:   sonnet\nmaxTurns: 12\nbackground: true\nmemory: null\ncolor: "blue"\n'
     expect(agrees(src)).toBe(true)
     const read = readFlatYaml(src, { line: 2, column: 5 })
     if (!read?.ok) throw new Error('expected the fast path to read it')
-    expect(read.data).toEqual({ name: 'reviewer', description: 'Reviews code: it\'s "strict"', tools: 'Read, Grep, Bash(git diff:*)', model: 'sonnet', maxTurns: 12, background: true, memory: null, color: 'blue' })
+    expect(read.data).toEqual({
+      name: 'reviewer',
+      description: 'Reviews code: it\'s "strict"',
+      tools: 'Read, Grep, Bash(git diff:*)',
+      model: 'sonnet',
+      maxTurns: 12,
+      background: true,
+      memory: null,
+      color: 'blue'
+    })
     expect(read.keys.get('name')).toEqual({ key: { line: 2, column: 5 }, value: { line: 2, column: 11 } })
     expect(read.keys.get('model')).toEqual({ key: { line: 6, column: 1 }, value: { line: 6, column: 10 } })
   })
 
   it('leaves everything else to the yaml library', () => {
     const others = [
-      'model: 4.5\n', 'n: .inf\n', 'n: 0x1F\n', 'n: -3\n', 'n: 1e3\n', 'n: ~\n', 'tools:\n', 'tools:\n  - Read\n', 'tools: [Read, Grep]\n',
-      'description: a: b\n', 'description: text # comment\n', 'description: "tab\\there"\n', 'description: |\n  block\n', 'name: a\r\n',
-      'name: a\tb\n', 'name: a\nname: b\n', 'true: a\nTrue: b\n', '\ufeffname: a\n', 'name: a\n...\n', 'name: a\n  more\n', '# only a comment\n',
-      "description: 'open\n  quote'\n", 'name: &a x\n', 'name: *a\n', 'name: !!str 1\n', '__proto__: x\n', 'a.b: c\n', 'name:a\n',
+      'model: 4.5\n',
+      'n: .inf\n',
+      'n: 0x1F\n',
+      'n: -3\n',
+      'n: 1e3\n',
+      'n: ~\n',
+      'tools:\n',
+      'tools:\n  - Read\n',
+      'tools: [Read, Grep]\n',
+      'description: a: b\n',
+      'description: text # comment\n',
+      'description: "tab\\there"\n',
+      'description: |\n  block\n',
+      'name: a\r\n',
+      'name: a\tb\n',
+      'name: a\nname: b\n',
+      'true: a\nTrue: b\n',
+      '\ufeffname: a\n',
+      'name: a\n...\n',
+      'name: a\n  more\n',
+      '# only a comment\n',
+      "description: 'open\n  quote'\n",
+      'name: &a x\n',
+      'name: *a\n',
+      'name: !!str 1\n',
+      '__proto__: x\n',
+      'a.b: c\n',
+      'name:a\n',
       // yaml refuses an implicit key longer than 1024 characters (and so does Claude Code's parser)
       `name: a\n${'k'.repeat(1025)}: v\n`
     ]

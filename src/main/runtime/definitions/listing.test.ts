@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { formatAgentListing, formatToolsForListing } from './listing'
 
-const def = (agentType: string, over: Partial<AgentDefinition> = {}): AgentDefinition => ({ agentType, whenToUse: `Use ${agentType}`, systemPrompt: '', source: 'project', extra: {}, ...over })
+const def = (agentType: string, over: Partial<AgentDefinition> = {}): AgentDefinition => ({
+  agentType,
+  whenToUse: `Use ${agentType}`,
+  systemPrompt: '',
+  source: 'project',
+  extra: {},
+  ...over
+})
 
 describe('Agent tool listing', () => {
   it('describes tools the way Claude Code does', () => {

@@ -59,9 +59,16 @@ You review.
   })
 
   it('handles CRLF, a BOM, comments, anchors, block and folded scalars', () => {
-    const text = '\uFEFF---\r\n# a comment\r\nname: x # trailing comment\r\ndefaults: &d\r\n  - Read\r\ntools: *d\r\ndescription: >\r\n  Folded\r\n  text\r\ninitialPrompt: |\r\n  line 1\r\n  line 2\r\n---\r\nPrompt\r\n'
+    const text =
+      '\uFEFF---\r\n# a comment\r\nname: x # trailing comment\r\ndefaults: &d\r\n  - Read\r\ntools: *d\r\ndescription: >\r\n  Folded\r\n  text\r\ninitialPrompt: |\r\n  line 1\r\n  line 2\r\n---\r\nPrompt\r\n'
     const r = parse(text)
-    expect(r.definition).toMatchObject({ agentType: 'x', whenToUse: 'Folded text\n', tools: ['Read'], initialPrompt: 'line 1\nline 2\n', systemPrompt: 'Prompt' })
+    expect(r.definition).toMatchObject({
+      agentType: 'x',
+      whenToUse: 'Folded text\n',
+      tools: ['Read'],
+      initialPrompt: 'line 1\nline 2\n',
+      systemPrompt: 'Prompt'
+    })
     expect(r.definition?.extra).toEqual({ defaults: ['Read'] })
     expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-key', severity: 'info', line: 4, column: 1 })])
   })
@@ -147,7 +154,15 @@ describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
   it('loads what Claude Code 2.1.328 loads though it is not valid YAML, with a warning at the line: a key written twice (the last wins), tab indentation', () => {
     const twice = parse('---\nname: a\ndescription: b\nname: c\n---\n')
     expect(twice.definition?.agentType).toBe('c')
-    expect(twice.diagnostics).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'duplicate-key', line: 4, column: 1, message: expect.stringContaining('`name` is written twice; the last one is used, as Claude Code does') }))
+    expect(twice.diagnostics).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'duplicate-key',
+        line: 4,
+        column: 1,
+        message: expect.stringContaining('`name` is written twice; the last one is used, as Claude Code does')
+      })
+    )
     const tabs = parse('---\nname: a\ndescription: b\ntools:\n\t- Read\n\t- Grep\n---\n')
     expect(tabs.definition?.tools).toEqual(['Read', 'Grep'])
     expect(tabs.diagnostics.filter((d) => d.code === 'yaml-repaired').map((d) => [d.line, d.severity])).toEqual([
@@ -170,14 +185,24 @@ describe('parseAgentMarkdown: what is skipped, and the reason given', () => {
       expect(m).toBe('`description` is empty: it tells the parent agent when to use this one; write that after `description:`; the agent is not loaded')
       expect(m).not.toMatch(/quote/)
     }
-    expect(message('---\nname: ""\ndescription: b\n---\n', 'empty-name')).toBe('`name` is empty: it is the agent type the main agent asks for; write it after `name:`, e.g. `name: code-reviewer`; the agent is not loaded')
+    expect(message('---\nname: ""\ndescription: b\n---\n', 'empty-name')).toBe(
+      '`name` is empty: it is the agent type the main agent asks for; write it after `name:`, e.g. `name: code-reviewer`; the agent is not loaded'
+    )
     skipped('---\nname: a\ndescription:\n---\n', 'empty-description', 3, 13) // where the text goes
     // A number or true/false: quoting gives the text that was meant.
-    expect(message('---\nname: a\ndescription: 42\n---\n', 'invalid-description')).toMatch(/^`description` should be text, but YAML reads 42 as a number; put it in quotes to keep it as text;/)
-    expect(message('---\nname: true\ndescription: b\n---\n', 'invalid-name')).toMatch(/^`name` should be text, but YAML reads true as a true\/false value; put it in quotes/)
+    expect(message('---\nname: a\ndescription: 42\n---\n', 'invalid-description')).toMatch(
+      /^`description` should be text, but YAML reads 42 as a number; put it in quotes to keep it as text;/
+    )
+    expect(message('---\nname: true\ndescription: b\n---\n', 'invalid-name')).toMatch(
+      /^`name` should be text, but YAML reads true as a true\/false value; put it in quotes/
+    )
     // A list or nested lines: say what it is; quotes only for the brackets, a block for the lines.
-    expect(message('---\nname: a\ndescription: [x, y]\n---\n', 'invalid-description')).toMatch(/^`description` should be text, but is a list \(\["x","y"\]\); write it as one text, in quotes if it starts with `\[` or `-`;/)
-    expect(message('---\nname: a\ndescription:\n  Use when: ready\n---\n', 'invalid-description')).toMatch(/is a set of `key: value` lines .*write it as a block \(`description: \|`\)/)
+    expect(message('---\nname: a\ndescription: [x, y]\n---\n', 'invalid-description')).toMatch(
+      /^`description` should be text, but is a list \(\["x","y"\]\); write it as one text, in quotes if it starts with `\[` or `-`;/
+    )
+    expect(message('---\nname: a\ndescription:\n  Use when: ready\n---\n', 'invalid-description')).toMatch(
+      /is a set of `key: value` lines .*write it as a block \(`description: \|`\)/
+    )
     expect(message('---\nname:\n  a: b\ndescription: b\n---\n', 'invalid-name')).toMatch(/write the name on the line of `name:`/)
   })
 

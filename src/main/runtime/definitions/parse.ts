@@ -71,13 +71,25 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
     if (!isPlugin) {
       return split.reason === 'unterminated'
         ? fail(split.at, 'unterminated-frontmatter', 'the frontmatter opened by `---` on line 1 is never closed by another `---` line')
-        : fail(split.at, 'no-frontmatter', 'the file has no frontmatter: an agent file starts with a `---` line, then `name:` and `description:`, then a closing `---`')
+        : fail(
+            split.at,
+            'no-frontmatter',
+            'the file has no frontmatter: an agent file starts with a `---` line, then `name:` and `description:`, then a closing `---`'
+          )
     }
   } else {
     body = split.body
     fmStart = split.yamlStart
     if (split.closeMidLine) {
-      diagnostics.push(diagnostic(file, split.close, 'warning', 'frontmatter-closed-mid-line', 'the frontmatter ends at this `---`, which is not on a line of its own; the rest of this line and what follows is read as the prompt (Claude Code reads it the same way)'))
+      diagnostics.push(
+        diagnostic(
+          file,
+          split.close,
+          'warning',
+          'frontmatter-closed-mid-line',
+          'the frontmatter ends at this `---`, which is not on a line of its own; the rest of this line and what follows is read as the prompt (Claude Code reads it the same way)'
+        )
+      )
     }
     if (split.yaml.length > MAX_FRONTMATTER_CHARS) {
       return fail(fmStart, 'frontmatter-too-large', `the frontmatter is ${split.yaml.length} characters long, more than the ${MAX_FRONTMATTER_CHARS} allowed`)
@@ -107,7 +119,16 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
     name = rawName
   } else if (isPlugin) {
     name = baseName(file)
-    if (rawName !== undefined) diagnostics.push(diagnostic(file, valueAt('name'), 'warning', 'invalid-name', `\`name\` should be a non-empty text, but is ${preview(rawName)}; the file name "${name}" is used instead`))
+    if (rawName !== undefined)
+      diagnostics.push(
+        diagnostic(
+          file,
+          valueAt('name'),
+          'warning',
+          'invalid-name',
+          `\`name\` should be a non-empty text, but is ${preview(rawName)}; the file name "${name}" is used instead`
+        )
+      )
   } else if (rawName === undefined) {
     return fail(fmStart, 'missing-name', 'the frontmatter has no `name:`; add `name: some-agent`')
   } else {
@@ -123,7 +144,15 @@ export function parseAgentMarkdown(text: string, file: string, source: AgentSour
     whenToUse = rawDescription
   } else if (isPlugin) {
     whenToUse = firstProseLine(body) ?? `Agent from the ${opts.plugin} plugin`
-    diagnostics.push(diagnostic(file, valueAt('description'), 'info', 'missing-description', `no \`description\`: the parent decides when to use this agent from it, so "${preview(whenToUse, 50)}" (from the prompt) is used`))
+    diagnostics.push(
+      diagnostic(
+        file,
+        valueAt('description'),
+        'info',
+        'missing-description',
+        `no \`description\`: the parent decides when to use this agent from it, so "${preview(whenToUse, 50)}" (from the prompt) is used`
+      )
+    )
   } else if (rawDescription === undefined) {
     return fail(fmStart, 'missing-description', 'the frontmatter has no `description:`, which tells the parent agent when to use this one')
   } else {
@@ -173,18 +202,22 @@ function notText(key: keyof typeof REQUIRED_TEXT, value: unknown): { code: strin
     return { code: `invalid-${key}`, message: `\`${key}\` should be text, but YAML reads ${shown} as ${what}; put it in quotes to keep it as text` }
   }
   if (Array.isArray(value)) {
-    return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is a list (${shown}); write it as one text, in quotes if it starts with \`[\` or \`-\`` }
+    return {
+      code: `invalid-${key}`,
+      message: `\`${key}\` should be text, but is a list (${shown}); write it as one text, in quotes if it starts with \`[\` or \`-\``
+    }
   }
   if (typeof value === 'object') {
-    const fix = key === 'description' ? 'if those lines belong to it, write it as a block (`description: |`) or put it all in quotes' : 'write the name on the line of `name:`'
+    const fix =
+      key === 'description'
+        ? 'if those lines belong to it, write it as a block (`description: |`) or put it all in quotes'
+        : 'write the name on the line of `name:`'
     return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is a set of \`key: value\` lines (${shown}); ${fix}` }
   }
   return { code: `invalid-${key}`, message: `\`${key}\` should be text, but is ${shown}` }
 }
 
-type FrontmatterRead =
-  | { ok: true; raw: Record<string, unknown>; keys: Map<string, KeyPosition> }
-  | { ok: false; at: Position; code: string; message: string }
+type FrontmatterRead = { ok: true; raw: Record<string, unknown>; keys: Map<string, KeyPosition> } | { ok: false; at: Position; code: string; message: string }
 
 /** YAML first; on failure Claude Code's repairs, with a warning for each repaired line. */
 function readFrontmatter(yaml: string, origin: Position, file: string, diagnostics: Diagnostic[]): FrontmatterRead {
@@ -196,21 +229,46 @@ function readFrontmatter(yaml: string, origin: Position, file: string, diagnosti
     const repair = quoteProblematicValues(tabs.text)
     const retried = repair.quoted.length || tabs.lines.length ? readYaml(repair.text, origin) : undefined
     if (!retried?.ok) {
-      const message = firstError.hint ? `the frontmatter is not valid YAML: ${firstError.hint}` : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
+      const message = firstError.hint
+        ? `the frontmatter is not valid YAML: ${firstError.hint}`
+        : `the frontmatter is not valid YAML (${firstError.message}) and could not be repaired`
       return { ok: false, at: firstError.at, code: 'invalid-yaml', message }
     }
     for (const line of tabs.lines)
-      diagnostics.push(diagnostic(file, { line: origin.line + line, column: 1 }, 'warning', 'yaml-repaired', 'this line is indented with a tab, which YAML does not allow; it was read as indented with spaces, as Claude Code does. Indent it with spaces to make the file valid YAML'))
-    for (const q of repair.quoted) {
-      const why = q.trigger === ': ' ? 'contains ": ", which YAML reads as the start of a nested key' : `contains "${q.trigger}", which has a special meaning in YAML`
       diagnostics.push(
-        diagnostic(file, { line: origin.line + q.index, column: q.valueColumn + 1 }, 'warning', 'yaml-repaired', `the value of \`${q.key}\` ${why}; it was read as quoted text, as Claude Code does. Put the value in quotes to make the file valid YAML`)
+        diagnostic(
+          file,
+          { line: origin.line + line, column: 1 },
+          'warning',
+          'yaml-repaired',
+          'this line is indented with a tab, which YAML does not allow; it was read as indented with spaces, as Claude Code does. Indent it with spaces to make the file valid YAML'
+        )
+      )
+    for (const q of repair.quoted) {
+      const why =
+        q.trigger === ': ' ? 'contains ": ", which YAML reads as the start of a nested key' : `contains "${q.trigger}", which has a special meaning in YAML`
+      diagnostics.push(
+        diagnostic(
+          file,
+          { line: origin.line + q.index, column: q.valueColumn + 1 },
+          'warning',
+          'yaml-repaired',
+          `the value of \`${q.key}\` ${why}; it was read as quoted text, as Claude Code does. Put the value in quotes to make the file valid YAML`
+        )
       )
     }
     read = retried
   }
   for (const d of read.duplicates ?? [])
-    diagnostics.push(diagnostic(file, d.at, 'warning', 'duplicate-key', `\`${d.key}\` is written twice; the last one is used, as Claude Code does. Remove the other so the file is valid YAML`))
+    diagnostics.push(
+      diagnostic(
+        file,
+        d.at,
+        'warning',
+        'duplicate-key',
+        `\`${d.key}\` is written twice; the last one is used, as Claude Code does. Remove the other so the file is valid YAML`
+      )
+    )
   if (read.data === null || read.data === undefined) return { ok: true, raw: {}, keys: read.keys }
   if (typeof read.data !== 'object' || Array.isArray(read.data)) {
     const what = Array.isArray(read.data) ? 'a list' : preview(read.data)

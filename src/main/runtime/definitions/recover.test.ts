@@ -5,7 +5,20 @@ import { matchKeyValueLine, quoteProblematicValues } from './recover'
 describe('matchKeyValueLine (Claude Code: /^([a-zA-Z_-]+):\\s+(.+)$/)', () => {
   it('agrees with the regex on ordinary and odd lines', () => {
     const regex = /^([a-zA-Z_-]+):\s+(.+)$/
-    const lines = ['description: a: b', 'tools: Read', 'x:y', 'key:', 'key:   ', '  indented: a', 'key2: a', 'a-b_c: \t v', 'k: a\rb', 'k:\r v', '- item', 'k: v ']
+    const lines = [
+      'description: a: b',
+      'tools: Read',
+      'x:y',
+      'key:',
+      'key:   ',
+      '  indented: a',
+      'key2: a',
+      'a-b_c: \t v',
+      'k: a\rb',
+      'k:\r v',
+      '- item',
+      'k: v '
+    ]
     for (const line of lines) {
       const m = regex.exec(line)
       const mine = matchKeyValueLine(line)

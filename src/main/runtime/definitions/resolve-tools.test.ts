@@ -2,8 +2,29 @@ import { describe, expect, it } from 'vitest'
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { resolveAgentTools } from './resolve-tools'
 
-const AVAILABLE = ['Agent', 'Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebFetch', 'AskUserQuestion', 'ExitPlanMode', 'EnterPlanMode', 'TaskOutput', 'SendMessage']
-const def = (over: Partial<AgentDefinition> = {}): AgentDefinition => ({ agentType: 'x', whenToUse: 'w', systemPrompt: '', source: 'project', extra: {}, ...over })
+const AVAILABLE = [
+  'Agent',
+  'Bash',
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'WebFetch',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'TaskOutput',
+  'SendMessage'
+]
+const def = (over: Partial<AgentDefinition> = {}): AgentDefinition => ({
+  agentType: 'x',
+  whenToUse: 'w',
+  systemPrompt: '',
+  source: 'project',
+  extra: {},
+  ...over
+})
 const custom = { isBuiltIn: false, isBackground: false }
 
 describe('resolveAgentTools', () => {
@@ -69,7 +90,11 @@ describe('resolveAgentTools', () => {
 
   it('adds the file tools an agent with memory needs to an explicit list, unless denied', () => {
     expect(resolveAgentTools(def({ tools: ['Grep'], memory: 'user' }), AVAILABLE, custom).resolvedTools).toEqual(['Grep', 'Read', 'Write', 'Edit'])
-    expect(resolveAgentTools(def({ tools: ['Grep'], memory: 'user', disallowedTools: ['Write'] }), AVAILABLE, custom).resolvedTools).toEqual(['Grep', 'Read', 'Edit'])
+    expect(resolveAgentTools(def({ tools: ['Grep'], memory: 'user', disallowedTools: ['Write'] }), AVAILABLE, custom).resolvedTools).toEqual([
+      'Grep',
+      'Read',
+      'Edit'
+    ])
   })
 
   it('refuses a spawn with zero tools, saying why', () => {

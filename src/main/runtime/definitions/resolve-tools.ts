@@ -81,7 +81,13 @@ export function resolveAgentTools(def: Def, available: readonly string[], opts: 
     for (const spec of def.tools ?? []) {
       const { toolName, ruleContent } = parseToolSpec(spec)
       if (toolName === 'Agent' && ruleContent) {
-        allowedAgentTypes = [...(allowedAgentTypes ?? []), ...ruleContent.split(',').map((s) => s.trim()).filter(Boolean)]
+        allowedAgentTypes = [
+          ...(allowedAgentTypes ?? []),
+          ...ruleContent
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        ]
       }
       const hits = toolName === '*' ? [] : match(toolName, pool)
       if (!hits.length) {

@@ -45,7 +45,9 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
 
   const walk = async (dir: string, namespace: string[]): Promise<void> => {
     if (namespace.length > MAX_SCAN_DEPTH) {
-      result.diagnostics.push(diagnostic(dir, AT_START, 'warning', 'folder-too-deep', `folders nested more than ${MAX_SCAN_DEPTH} deep are not searched for agents`))
+      result.diagnostics.push(
+        diagnostic(dir, AT_START, 'warning', 'folder-too-deep', `folders nested more than ${MAX_SCAN_DEPTH} deep are not searched for agents`)
+      )
       return
     }
     try {
@@ -93,7 +95,9 @@ export async function scanAgentDir(root: string): Promise<ScanResult> {
   }
   await walk(root, [])
   if (truncated) {
-    result.diagnostics.push(diagnostic(root, AT_START, 'warning', 'too-many-files', `more than ${MAX_SCAN_FILES} agent files: only the first ${MAX_SCAN_FILES} are read`))
+    result.diagnostics.push(
+      diagnostic(root, AT_START, 'warning', 'too-many-files', `more than ${MAX_SCAN_FILES} agent files: only the first ${MAX_SCAN_FILES} are read`)
+    )
   }
   return result
 }

@@ -14,7 +14,11 @@ const text = z.string().refine((s) => s.trim() !== '')
 const booleanish = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true')
 const wholeNumber = z.union([
   z.number().int().positive(),
-  z.string().regex(/^\s*\d+\s*$/).transform(Number).pipe(z.number().int().positive())
+  z
+    .string()
+    .regex(/^\s*\d+\s*$/)
+    .transform(Number)
+    .pipe(z.number().int().positive())
 ])
 /** A tool or skill list: "A, B", a YAML list, or nothing. Read further by tool-list.ts. */
 const nameList = z.union([z.string(), z.array(z.unknown()), z.null()])

@@ -72,7 +72,13 @@ export async function readAgentFile(path: string, source: AgentSource, opts: Par
   try {
     const size = (await stat(path)).size
     if (size > MAX_AGENT_FILE_CHARS) {
-      const d = diagnostic(path, at, 'error', 'file-too-large', `the file is ${size} bytes, more than the ${MAX_AGENT_FILE_CHARS} an agent file may have; the agent is not loaded`)
+      const d = diagnostic(
+        path,
+        at,
+        'error',
+        'file-too-large',
+        `the file is ${size} bytes, more than the ${MAX_AGENT_FILE_CHARS} an agent file may have; the agent is not loaded`
+      )
       return { source, file: path, diagnostics: [d] }
     }
     const text = await readFile(path, 'utf8')
@@ -95,7 +101,9 @@ export async function readAgentDir(
   for (const file of scan.files) {
     const real = await realpath(file.path).catch(() => file.path)
     if (seen.has(real)) {
-      scan.diagnostics.push(diagnostic(file.path, { line: 1, column: 1 }, 'info', 'duplicate-file', 'this file was already read through another path, so it is not read twice'))
+      scan.diagnostics.push(
+        diagnostic(file.path, { line: 1, column: 1 }, 'info', 'duplicate-file', 'this file was already read through another path, so it is not read twice')
+      )
       continue
     }
     seen.add(real)
@@ -128,7 +136,14 @@ export async function readAllSources(options: LoadAgentsOptions): Promise<{ entr
     const cli = parseCliAgentsJson(options.cliAgentsJson)
     const attached = new Set(Object.values(cli.perAgent).flat())
     diagnostics.push(...cli.diagnostics.filter((d) => !attached.has(d)))
-    entries.push(...cli.definitions.map((definition) => ({ source: 'cli' as const, file: CLI_AGENTS_FILE, definition, diagnostics: cli.perAgent[definition.agentType] ?? [] })))
+    entries.push(
+      ...cli.definitions.map((definition) => ({
+        source: 'cli' as const,
+        file: CLI_AGENTS_FILE,
+        definition,
+        diagnostics: cli.perAgent[definition.agentType] ?? []
+      }))
+    )
   }
   if (options.managedDir) add(await readAgentDir(options.managedDir, 'managed', seen))
   return { entries, diagnostics }
@@ -149,7 +164,13 @@ export function resolvePriority(entries: readonly SourceEntry[]): { agents: Load
       loaded.shadows = [...previous.shadows, { source: previous.definition.source, ...(previous.definition.file ? { file: previous.definition.file } : {}) }]
       // Two files of one folder level defining one name is a mistake; a nearer or higher source is intended.
       if (previousEntry.source === entry.source && previousEntry.distance === entry.distance) {
-        const d = diagnostic(entry.file, { line: 1, column: 1 }, 'warning', 'duplicate-name', `another ${entry.source} agent is also named "${def.agentType}" (${previousEntry.file}); this file wins because it is read later`)
+        const d = diagnostic(
+          entry.file,
+          { line: 1, column: 1 },
+          'warning',
+          'duplicate-name',
+          `another ${entry.source} agent is also named "${def.agentType}" (${previousEntry.file}); this file wins because it is read later`
+        )
         loaded.diagnostics.push(d)
         diagnostics.push(d)
       }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseAgentMarkdown } from './parse'
 
-const parse = (front: string) => parseAgentMarkdown(`---\nname: weird\ndescription: Bad tools and model\n${front}\n---\nYou help.\n`, '/p/.claude/agents/weird.md', 'project')
+const parse = (front: string) =>
+  parseAgentMarkdown(`---\nname: weird\ndescription: Bad tools and model\n${front}\n---\nYou help.\n`, '/p/.claude/agents/weird.md', 'project')
 
 describe('spelling warnings', () => {
   it('warns at the tools line for each misspelt tool, naming the likely one, and still loads the agent', () => {
@@ -19,8 +20,13 @@ describe('spelling warnings', () => {
   })
 
   it('warns about a model that is no alias and no Claude model id, with the alias a typo meant', () => {
-    const msg = (model: string) => parse(`model: ${model}`).diagnostics.filter((d) => d.code === 'unknown-model').map((d) => d.message)
-    expect(msg('gpt-4')).toEqual(['`model` is "gpt-4", which is not a Claude model id (like claude-sonnet-4-5) nor haiku, sonnet, opus, fable, best, opusplan, default, inherit; it is sent to the API as written, which refuses it unless your gateway knows that name'])
+    const msg = (model: string) =>
+      parse(`model: ${model}`)
+        .diagnostics.filter((d) => d.code === 'unknown-model')
+        .map((d) => d.message)
+    expect(msg('gpt-4')).toEqual([
+      '`model` is "gpt-4", which is not a Claude model id (like claude-sonnet-4-5) nor haiku, sonnet, opus, fable, best, opusplan, default, inherit; it is sent to the API as written, which refuses it unless your gateway knows that name'
+    ])
     expect(msg('sonet')[0]).toMatch(/did you mean `sonnet`\?\); starting this agent will fail$/)
     expect(msg('claude-sonnet-4-5')).toEqual([])
     expect(msg('us.anthropic.claude-3-5-haiku')).toEqual([])

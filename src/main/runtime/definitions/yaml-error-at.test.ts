@@ -31,7 +31,10 @@ describe('hard YAML errors point at the line that is wrong', () => {
   })
 
   it('a continuation line of a description that holds "key: value"', () => {
-    expect(reported('---', 'name: x', 'description: Use this agent', '  to review code', '  Example: a diff', 'model: sonnet', '---', '')).toMatchObject({ line: 5, column: 3 })
+    expect(reported('---', 'name: x', 'description: Use this agent', '  to review code', '  Example: a diff', 'model: sonnet', '---', '')).toMatchObject({
+      line: 5,
+      column: 3
+    })
   })
 
   it('a list item indented less than the ones before it', () => {

@@ -57,7 +57,8 @@ function unclosed(src: string): Opener[] {
         return
       case 'flow-collection': {
         const isSeq = token.start.source === '['
-        if (!token.end.some((t) => t.type === (isSeq ? 'flow-seq-end' : 'flow-map-end'))) out.push({ offset: token.offset, what: isSeq ? 'the `[`' : 'the `{`', closer: isSeq ? ']' : '}' })
+        if (!token.end.some((t) => t.type === (isSeq ? 'flow-seq-end' : 'flow-map-end')))
+          out.push({ offset: token.offset, what: isSeq ? 'the `[`' : 'the `{`', closer: isSeq ? ']' : '}' })
         for (const item of token.items) {
           walk(item.key)
           walk(item.value)
@@ -100,24 +101,37 @@ export function locateYamlError(src: string, errors: readonly YAMLError[], lineO
     const key = errors.find((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.pos[0] === at)
     if (key && lineStart(src, key.pos[1]) > lineStart(src, at)) {
       const wrong = firstCharOfLine(src, key.pos[1])
-      return { offset: wrong, hint: `line ${fileLine(wrong)} is indented, so YAML reads it as part of the value on line ${fileLine(at)}, where a \`key:\` cannot start; unindent it if it is a field of its own, or put that value in quotes` }
+      return {
+        offset: wrong,
+        hint: `line ${fileLine(wrong)} is indented, so YAML reads it as part of the value on line ${fileLine(at)}, where a \`key:\` cannot start; unindent it if it is a field of its own, or put that value in quotes`
+      }
     }
   }
 
   // A `- item` indented less than the key it should belong to: reported at the end of the line above.
   if (first.code === 'BLOCK_AS_IMPLICIT_KEY' && /block sequence/i.test(first.message) && src.slice(at, lineEnd(src, at)).trim() === '') {
     const next = nextContentLine(src, at)
-    if (next !== undefined) return { offset: next, hint: `line ${fileLine(next)} is indented less than the key on line ${fileLine(at)} above it; indent it under the key it belongs to` }
+    if (next !== undefined)
+      return {
+        offset: next,
+        hint: `line ${fileLine(next)} is indented less than the key on line ${fileLine(at)} above it; indent it under the key it belongs to`
+      }
   }
 
   // An unclosed `[`, `{` or quote: reported where the text runs out, but the opening one is to fix.
   if (/^flow (sequence|map)|flow collection|missing closing .?quote/i.test(first.message) || (first.code === 'MISSING_CHAR' && /flow/i.test(first.message))) {
-    const open = unclosed(src).filter((o) => o.offset <= at).pop()
-    if (open) return { offset: open.offset, hint: `${open.what} on line ${fileLine(open.offset)} is never closed${open.closer ? ` by a \`${open.closer}\`` : ''}` }
+    const open = unclosed(src)
+      .filter((o) => o.offset <= at)
+      .pop()
+    if (open)
+      return { offset: open.offset, hint: `${open.what} on line ${fileLine(open.offset)} is never closed${open.closer ? ` by a \`${open.closer}\`` : ''}` }
   }
 
   // A line with no `:` at all, read as the start of a key that never gets its value.
-  if ((first.code === 'MULTILINE_IMPLICIT_KEY' || (first.code === 'MISSING_CHAR' && /implicit map keys/i.test(first.message))) && at === firstCharOfLine(src, at)) {
+  if (
+    (first.code === 'MULTILINE_IMPLICIT_KEY' || (first.code === 'MISSING_CHAR' && /implicit map keys/i.test(first.message))) &&
+    at === firstCharOfLine(src, at)
+  ) {
     if (!src.slice(at, lineEnd(src, at)).includes(':')) return { offset: at, hint: `line ${fileLine(at)} has no \`:\`; a field is written \`key: value\`` }
   }
 

@@ -13,5 +13,10 @@ export interface KeyPosition {
 }
 
 export type YamlRead =
-  | { ok: true; data: unknown; keys: Map<string, KeyPosition>; /** Keys written twice in one mapping (the last value is used). */ duplicates?: Array<{ key: string; at: Position }> }
-  | { ok: false; message: string; at: Position; /** What is wrong at `at`, in a person's words, when known. */ hint?: string }
+  | {
+      ok: true
+      data: unknown
+      keys: Map<string, KeyPosition> /** Keys written twice in one mapping (the last value is used). */
+      duplicates?: Array<{ key: string; at: Position }>
+    }
+  | { ok: false; message: string; at: Position /** What is wrong at `at`, in a person's words, when known. */; hint?: string }

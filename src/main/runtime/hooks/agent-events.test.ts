@@ -25,15 +25,35 @@ const agentFile = (name: string, extra = '') => `---\nname: ${name}\ndescription
 function hookDir() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-hook-events-')))
   const log = join(dir, 'hooks.log')
-  return { dir, log, cmd: (b: HookBehaviour = {}) => hookCommand(dir, log, b), events: (name: string) => readHookLog(log).filter((l) => l.input.hook_event_name === name).map((l) => l.input) }
+  return {
+    dir,
+    log,
+    cmd: (b: HookBehaviour = {}) => hookCommand(dir, log, b),
+    events: (name: string) =>
+      readHookLog(log)
+        .filter((l) => l.input.hook_event_name === name)
+        .map((l) => l.input)
+  }
 }
 
 describe('Stop and PostToolUseFailure', () => {
   it('a Stop hook that exits 2 keeps the main agent going with its reason; the next Stop says stop_hook_active', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.text('first answer'), (req) => reply.text(req.lastUserText.includes('run the tests first') ? 'tested, done' : 'ignored')] }]) },
-      { trustProject: true, files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Stop', command: h.cmd({ times: 1, stderr: 'run the tests first', exit: 2 }) }])) } }
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [reply.text('first answer'), (req) => reply.text(req.lastUserText.includes('run the tests first') ? 'tested, done' : 'ignored')]
+          }
+        ])
+      },
+      {
+        trustProject: true,
+        files: {
+          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Stop', command: h.cmd({ times: 1, stderr: 'run the tests first', exit: 2 }) }]))
+        }
+      }
     )
     const result = await f.session.run('go')
     expect(result.result).toBe('tested, done')
@@ -42,15 +62,31 @@ describe('Stop and PostToolUseFailure', () => {
       [false, 'first answer'],
       [true, 'tested, done']
     ])
-    expect(stops[0]).toMatchObject({ session_id: f.session.sessionId, cwd: f.cwd, permission_mode: 'default', background_tasks: [], session_crons: [], effort: { level: 'medium' } })
+    expect(stops[0]).toMatchObject({
+      session_id: f.session.sessionId,
+      cwd: f.cwd,
+      permission_mode: 'default',
+      background_tasks: [],
+      session_crons: [],
+      effort: { level: 'medium' }
+    })
     expect('agent_id' in stops[0]).toBe(false)
   })
 
   it('PostToolUseFailure gets the error the model saw, and its feedback reaches the model', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'missing.txt' }), (req) => reply.text(req.toolResults[0].content)] }]) },
-      { trustProject: true, files: { '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUseFailure', matcher: 'Read', command: h.cmd({ stderr: 'check the file name', exit: 2 }) }])) } }
+      {
+        respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'missing.txt' }), (req) => reply.text(req.toolResults[0].content)] }])
+      },
+      {
+        trustProject: true,
+        files: {
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([{ event: 'PostToolUseFailure', matcher: 'Read', command: h.cmd({ stderr: 'check the file name', exit: 2 }) }])
+          )
+        }
+      }
     )
     const result = await f.session.run('go')
     const [fail] = h.events('PostToolUseFailure')
@@ -67,14 +103,26 @@ describe('Notification', () => {
       {
         respond: scriptByAgent([
           { match: 'You are the writer', turns: [reply.toolUse('Write', { file_path: 'by-writer.txt', content: 'w' }), reply.text('written')] },
-          { match: MAIN, turns: [reply.toolUse('Write', { file_path: 'by-main.txt', content: 'm' }), reply.toolUse('Agent', { description: 'write it', prompt: 'Write.', subagent_type: 'writer', name: 'scribe' }), reply.text('done')] }
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Write', { file_path: 'by-main.txt', content: 'm' }),
+              reply.toolUse('Agent', { description: 'write it', prompt: 'Write.', subagent_type: 'writer', name: 'scribe' }),
+              reply.text('done')
+            ]
+          }
         ])
       },
       {
         trustProject: true,
         files: {
           '.claude/agents/writer.md': agentFile('writer', 'tools: Write\n'),
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'Notification', command: h.cmd() }, { event: 'Notification', matcher: 'agent_completed', command: h.cmd({ stdout: 'seen' }) }]))
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([
+              { event: 'Notification', command: h.cmd() },
+              { event: 'Notification', matcher: 'agent_completed', command: h.cmd({ stdout: 'seen' }) }
+            ])
+          )
         }
       }
     )
@@ -94,7 +142,11 @@ describe('Notification', () => {
     // Two entries match agent_completed: both ran.
     expect(notes.filter(([t]) => t === 'agent_completed')).toHaveLength(2)
     const writerId = starts(f.events).find((e) => e.agentType === 'writer')!.agentId
-    expect(h.events('Notification').find((n) => n.notification_type === 'agent_needs_input')).toMatchObject({ agent_id: writerId, agent_type: 'writer', hook_event_name: 'Notification' })
+    expect(h.events('Notification').find((n) => n.notification_type === 'agent_needs_input')).toMatchObject({
+      agent_id: writerId,
+      agent_type: 'writer',
+      hook_event_name: 'Notification'
+    })
   })
 })
 
@@ -105,7 +157,8 @@ describe('TeammateIdle and TaskCompleted', () => {
       const last = req.toolResults[0]?.content ?? ''
       const text = JSON.stringify(req.messages)
       if (req.turn === 0) return reply.toolUse('TaskClaim', {})
-      if (last.includes('You claimed task 1') || last.includes('was not marked completed')) return reply.toolUse('TaskUpdate', { taskId: '1', status: 'completed', result: 'done' })
+      if (last.includes('You claimed task 1') || last.includes('was not marked completed'))
+        return reply.toolUse('TaskUpdate', { taskId: '1', status: 'completed', result: 'done' })
       if (req.lastUserText.includes('TeammateIdle hook asks you to keep working')) return reply.text('double-checked')
       return reply.text(text.includes('You updated task 1') ? 'finished' : 'stuck')
     }
@@ -113,7 +166,17 @@ describe('TeammateIdle and TaskCompleted', () => {
       {
         respond: scriptByAgent([
           { match: 'You are the worker', turns: Array.from({ length: 10 }, () => member) },
-          { match: MAIN, turns: [reply.toolUse('TeamCreate', { team_name: 'crew', members: [{ name: 'w1', agent_type: 'worker', prompt: 'Do the task.' }], tasks: [{ subject: 'ship it', description: 'the release' }] })], then: reply.text('ok') }
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('TeamCreate', {
+                team_name: 'crew',
+                members: [{ name: 'w1', agent_type: 'worker', prompt: 'Do the task.' }],
+                tasks: [{ subject: 'ship it', description: 'the release' }]
+              })
+            ],
+            then: reply.text('ok')
+          }
         ])
       },
       {
@@ -133,9 +196,18 @@ describe('TeammateIdle and TaskCompleted', () => {
     await f.session.run('Form a team.')
     await f.session.idle()
     const updates = toolEnds(f.events, 'TaskUpdate')
-    expect(updates[0]).toMatchObject({ isError: true, output: expect.stringContaining('Task 1 was not marked completed: a TaskCompleted hook blocked it:\nattach the test log first') })
+    expect(updates[0]).toMatchObject({
+      isError: true,
+      output: expect.stringContaining('Task 1 was not marked completed: a TaskCompleted hook blocked it:\nattach the test log first')
+    })
     expect(updates[1].isError).toBe(false)
-    expect(h.events('TaskCompleted')[0]).toMatchObject({ task_id: '1', task_subject: 'ship it', task_description: 'the release', teammate_name: 'w1', team_name: 'crew' })
+    expect(h.events('TaskCompleted')[0]).toMatchObject({
+      task_id: '1',
+      task_subject: 'ship it',
+      task_description: 'the release',
+      teammate_name: 'w1',
+      team_name: 'crew'
+    })
     const idle = h.events('TeammateIdle')
     expect(idle[0]).toMatchObject({ teammate_name: 'w1', team_name: 'crew', agent_type: 'worker' })
     expect(idle.length).toBeGreaterThanOrEqual(2)
@@ -149,7 +221,10 @@ describe('WorktreeCreate and WorktreeRemove', () => {
     repos.push(r)
     const made = join(h.dir, 'made-by-hook')
     const script = join(h.dir, 'create.mjs')
-    writeFileSync(script, `import { mkdirSync, readFileSync, appendFileSync } from 'node:fs'\nconst input = JSON.parse(readFileSync(0, 'utf8'))\nappendFileSync(${JSON.stringify(h.log)}, JSON.stringify({ input }) + '\\n')\nmkdirSync(${JSON.stringify(made)} + '/' + input.name, { recursive: true })\nprocess.stdout.write(${JSON.stringify(made)} + '/' + input.name + '\\n')\n`)
+    writeFileSync(
+      script,
+      `import { mkdirSync, readFileSync, appendFileSync } from 'node:fs'\nconst input = JSON.parse(readFileSync(0, 'utf8'))\nappendFileSync(${JSON.stringify(h.log)}, JSON.stringify({ input }) + '\\n')\nmkdirSync(${JSON.stringify(made)} + '/' + input.name, { recursive: true })\nprocess.stdout.write(${JSON.stringify(made)} + '/' + input.name + '\\n')\n`
+    )
     const f = await makeFixture(
       {
         respond: scriptByAgent([
@@ -163,7 +238,12 @@ describe('WorktreeCreate and WorktreeRemove', () => {
         trustProject: true,
         files: {
           '.claude/agents/isolated.md': agentFile('isolated', 'tools: Write\nisolation: worktree\n'),
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'WorktreeCreate', command: `node ${JSON.stringify(script)}` }, { event: 'WorktreeRemove', command: h.cmd() }]))
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([
+              { event: 'WorktreeCreate', command: `node ${JSON.stringify(script)}` },
+              { event: 'WorktreeRemove', command: h.cmd() }
+            ])
+          )
         }
       }
     )
@@ -181,7 +261,14 @@ describe('WorktreeCreate and WorktreeRemove', () => {
   it('a WorktreeCreate hook that fails stops the agent before it starts, saying why', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Agent', { description: 'iso', prompt: 'x', subagent_type: 'isolated' }), (req) => reply.text(req.toolResults[0].content)] }]) },
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [reply.toolUse('Agent', { description: 'iso', prompt: 'x', subagent_type: 'isolated' }), (req) => reply.text(req.toolResults[0].content)]
+          }
+        ])
+      },
       {
         trustProject: true,
         files: {

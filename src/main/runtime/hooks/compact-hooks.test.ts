@@ -21,7 +21,13 @@ const compactions = (events: AgentEvent[]) => events.filter((e): e is Compaction
 function hookDir() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-compact-hooks-')))
   const log = join(dir, 'hooks.log')
-  return { cmd: (b: HookBehaviour = {}) => hookCommand(dir, log, b), events: (name: string) => readHookLog(log).filter((l) => l.input.hook_event_name === name).map((l) => l.input) }
+  return {
+    cmd: (b: HookBehaviour = {}) => hookCommand(dir, log, b),
+    events: (name: string) =>
+      readHookLog(log)
+        .filter((l) => l.input.hook_event_name === name)
+        .map((l) => l.input)
+  }
 }
 
 // A main agent that reads a.txt, then b.txt, then answers; its summaries say what they were asked to keep.
@@ -47,7 +53,14 @@ describe('PreCompact and PostCompact', () => {
       { event: 'PreCompact', matcher: 'auto', command: h.cmd({ stdout: 'never asked' }) },
       { event: 'PostCompact', command: h.cmd() }
     ])
-    const f = await makeFixture({ respond: reader() }, { trustProject: true, permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', '.claude/settings.json': JSON.stringify(settings) } })
+    const f = await makeFixture(
+      { respond: reader() },
+      {
+        trustProject: true,
+        permissionMode: 'bypassPermissions',
+        files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', '.claude/settings.json': JSON.stringify(settings) }
+      }
+    )
     await f.session.run('Please read a.txt')
     await f.session.run('Please read b.txt')
     const outcome = await f.session.compact(undefined, 'Keep the file names.')
@@ -55,7 +68,13 @@ describe('PreCompact and PostCompact', () => {
 
     const pre = h.events('PreCompact')
     expect(pre).toHaveLength(1)
-    expect(pre[0]).toMatchObject({ session_id: f.session.sessionId, cwd: f.cwd, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'Keep the file names.' })
+    expect(pre[0]).toMatchObject({
+      session_id: f.session.sessionId,
+      cwd: f.cwd,
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+      custom_instructions: 'Keep the file names.'
+    })
     // As Claude Code sends it: no agent fields for the main agent, and no permission_mode on this event.
     for (const k of ['agent_id', 'agent_type', 'permission_mode']) expect(k in pre[0], k).toBe(false)
     const summaryAsk = f.model.server.messageRequests().find((r) => r.isSummaryRequest)!.lastUserText
@@ -69,11 +88,19 @@ describe('PreCompact and PostCompact', () => {
 
   it('a PreCompact hook that exits 2 blocks a compaction asked for: it says why, nothing is summarised, the conversation stays whole', async () => {
     const h = hookDir()
-    const settings = hooksSettings([{ event: 'PreCompact', command: h.cmd({ stderr: 'not while the release is open', exit: 2 }) }, { event: 'PostCompact', command: h.cmd() }])
-    const f = await makeFixture({ respond: reader() }, { trustProject: true, permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', '.claude/settings.json': JSON.stringify(settings) } })
+    const settings = hooksSettings([
+      { event: 'PreCompact', command: h.cmd({ stderr: 'not while the release is open', exit: 2 }) },
+      { event: 'PostCompact', command: h.cmd() }
+    ])
+    const f = await makeFixture(
+      { respond: reader() },
+      { trustProject: true, permissionMode: 'bypassPermissions', files: { 'a.txt': 'alpha\n', '.claude/settings.json': JSON.stringify(settings) } }
+    )
     await f.session.run('Please read a.txt')
     const before = [...f.session.mainHandle().messages]
-    await expect(f.session.compact()).rejects.toThrow(/^Compaction blocked by a PreCompact hook: not while the release is open\. The conversation was kept whole\.$/)
+    await expect(f.session.compact()).rejects.toThrow(
+      /^Compaction blocked by a PreCompact hook: not while the release is open\. The conversation was kept whole\.$/
+    )
     expect(h.events('PreCompact')).toEqual([expect.objectContaining({ trigger: 'manual', custom_instructions: null })])
     expect(f.model.server.messageRequests().some((r) => r.isSummaryRequest)).toBe(false)
     expect(f.session.mainHandle().messages).toEqual(before)
@@ -89,7 +116,12 @@ describe('PreCompact and PostCompact', () => {
     const settings = hooksSettings([{ event: 'PreCompact', matcher: 'auto', command: h.cmd({ stderr: 'keep it all', exit: 2 }) }])
     const f = await makeFixture(
       { respond: ledgerModel(PARTS), contextWindow: WINDOW },
-      { trustProject: true, permissionMode: 'bypassPermissions', files: { ...ledger.files, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 60, toolResultClearing: 'off' } }
+      {
+        trustProject: true,
+        permissionMode: 'bypassPermissions',
+        files: { ...ledger.files, '.claude/settings.json': JSON.stringify(settings) },
+        context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 60, toolResultClearing: 'off' }
+      }
     )
     const result = await f.session.run(LEDGER_TASK(PARTS))
     expect(result.status).toBe('completed')
@@ -107,17 +139,30 @@ describe('PreCompact and PostCompact', () => {
     const WINDOW = 30_000
     const ledger = makeLedger(12, 8_000)
     const h = hookDir()
-    const settings = hooksSettings([{ event: 'PreCompact', command: h.cmd({ stdout: 'ignored for subagents' }) }, { event: 'PostCompact', command: h.cmd() }])
+    const settings = hooksSettings([
+      { event: 'PreCompact', command: h.cmd({ stdout: 'ignored for subagents' }) },
+      { event: 'PostCompact', command: h.cmd() }
+    ])
     const f = await makeFixture(
       { respond: ledgerModel(12, 'subagent'), contextWindow: WINDOW },
-      { trustProject: true, permissionMode: 'bypassPermissions', files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content, '.claude/settings.json': JSON.stringify(settings) }, context: { windows: { [MODEL]: WINDOW }, toolResultClearing: 'off' } }
+      {
+        trustProject: true,
+        permissionMode: 'bypassPermissions',
+        files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content, '.claude/settings.json': JSON.stringify(settings) },
+        context: { windows: { [MODEL]: WINDOW }, toolResultClearing: 'off' }
+      }
     )
     const result = await f.session.run('Have the ledger summed up for me.')
     expect(result.result).toContain(`The sum of their values is ${ledger.sum}.`)
     const pre = h.events('PreCompact')
     expect(pre.length).toBeGreaterThanOrEqual(1)
     expect(pre.every((e) => e.trigger === 'auto' && e.agent_type === 'ledger-reader' && typeof e.agent_id === 'string')).toBe(true)
-    expect(f.model.server.messageRequests().filter((r) => r.isSummaryRequest).every((r) => !r.lastUserText.includes('ignored for subagents'))).toBe(true)
+    expect(
+      f.model.server
+        .messageRequests()
+        .filter((r) => r.isSummaryRequest)
+        .every((r) => !r.lastUserText.includes('ignored for subagents'))
+    ).toBe(true)
     expect(h.events('PostCompact')).toHaveLength(0)
   })
 })

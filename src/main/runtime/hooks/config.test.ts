@@ -26,7 +26,14 @@ describe('matcherMatches', () => {
 
 describe('parseHooks', () => {
   it('reads command hooks with their timeouts; in a definition, Stop is SubagentStop', () => {
-    const { table, problems } = parseHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'done.sh' }] }] }, 'agents/x.md', true)
+    const { table, problems } = parseHooks(
+      {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'done.sh' }] }]
+      },
+      'agents/x.md',
+      true
+    )
     expect(problems).toEqual([])
     expect(table.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ command: 'check.sh', timeoutSec: 5, source: 'agents/x.md' }] }])
     expect(table.SubagentStop).toEqual([{ hooks: [{ command: 'done.sh', timeoutSec: 60, source: 'agents/x.md' }] }])
@@ -35,7 +42,17 @@ describe('parseHooks', () => {
   it('says what is wrong with each broken entry and keeps the good ones', () => {
     const { table, problems } = parseHooks(
       {
-        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'is this ok?' }, { type: 'command', command: 'ok.sh', timeout: -1 }] }, { matcher: '(', hooks: [] }, 'nope'],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'prompt', prompt: 'is this ok?' },
+              { type: 'command', command: 'ok.sh', timeout: -1 }
+            ]
+          },
+          { matcher: '(', hooks: [] },
+          'nope'
+        ],
         PostToolUse: { matcher: 'x' },
         SessionStart: [{ hooks: [{ type: 'command', command: 'ignored.sh' }] }],
         Teleport: []

@@ -19,7 +19,8 @@ export interface Notice {
   agentId: string
 }
 
-const label = (a: NotifiedAgent) => (a.name ? `${a.name} (${a.agentType})` : a.description ? `${a.agentType} agent "${a.description}"` : `${a.agentType} agent ${a.id}`)
+const label = (a: NotifiedAgent) =>
+  a.name ? `${a.name} (${a.agentType})` : a.description ? `${a.agentType} agent "${a.description}"` : `${a.agentType} agent ${a.id}`
 
 /** The notification an event calls for, if any. */
 export function noticeFor(event: AgentEvent, mainAgentId: string, find: (id: string) => NotifiedAgent | undefined): Notice | null {
@@ -31,13 +32,23 @@ export function noticeFor(event: AgentEvent, mainAgentId: string, find: (id: str
   }
   if (event.type === 'agent_end' && event.agentId !== mainAgentId && (event.status === 'completed' || event.status === 'failed')) {
     const agent = find(event.agentId)
-    return { type: 'agent_completed', message: `${agent ? label(agent) : event.agentId} ${event.status === 'failed' ? 'failed' : 'finished'}`, agentId: event.agentId }
+    return {
+      type: 'agent_completed',
+      message: `${agent ? label(agent) : event.agentId} ${event.status === 'failed' ? 'failed' : 'finished'}`,
+      agentId: event.agentId
+    }
   }
   return null
 }
 
 /** Runs the Notification hooks an event calls for (in the background; errors are reported by the runner). */
-export function notifyHooks(runner: HookRunner, event: AgentEvent, mainAgentId: string, find: (id: string) => NotifiedAgent | undefined, track: (p: Promise<unknown>) => void): void {
+export function notifyHooks(
+  runner: HookRunner,
+  event: AgentEvent,
+  mainAgentId: string,
+  find: (id: string) => NotifiedAgent | undefined,
+  track: (p: Promise<unknown>) => void
+): void {
   if (event.type !== 'permission_request' && event.type !== 'agent_end') return
   const notice = noticeFor(event, mainAgentId, find)
   const agent = notice && find(notice.agentId)

@@ -58,7 +58,13 @@ interface HookOutput {
   stopReason?: string
   decision?: string
   reason?: string
-  hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; updatedInput?: unknown; additionalContext?: unknown; updatedMCPToolOutput?: unknown }
+  hookSpecificOutput?: {
+    permissionDecision?: string
+    permissionDecisionReason?: string
+    updatedInput?: unknown
+    additionalContext?: unknown
+    updatedMCPToolOutput?: unknown
+  }
 }
 
 /** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer; `stdout` as printed on exit 0. */
@@ -68,7 +74,15 @@ type Said = { kind: 'json'; out: HookOutput; stdout: string } | { kind: 'block';
 const NO_MODE_EVENTS: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact'])
 
 /** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
-const TURN_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted'])
+const TURN_EVENTS: ReadonlySet<HookEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SubagentStop',
+  'TeammateIdle',
+  'TaskCompleted'
+])
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
 const stderrTail = (text: string) => {
@@ -141,12 +155,20 @@ export class HookRunner {
   private async run(event: HookEvent, agent: HookAgent, matchOn: string | null, fields: Record<string, unknown>): Promise<Said[]> {
     const commands = new Map<string, HookCommand>()
     const aliases = matchOn === null ? [] : (TOOL_NAME_ALIASES[matchOn] ?? [])
-    for (const m of this.tableFor(agent)[event]) if (matchOn === null || matcherMatches(m.matcher, matchOn, aliases)) for (const h of m.hooks) if (!commands.has(h.command)) commands.set(h.command, h)
+    for (const m of this.tableFor(agent)[event])
+      if (matchOn === null || matcherMatches(m.matcher, matchOn, aliases)) for (const h of m.hooks) if (!commands.has(h.command)) commands.set(h.command, h)
     if (!commands.size) return []
     const input = { ...this.base(event, agent), ...fields }
     return Promise.all(
       [...commands.values()].map(async (hook) => {
-        const run = await runHookCommand({ command: hook.command, input, projectDir: this.opts.projectDir, timeoutMs: hook.timeoutSec * 1000, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}) })
+        const run = await runHookCommand({
+          command: hook.command,
+          input,
+          projectDir: this.opts.projectDir,
+          timeoutMs: hook.timeoutSec * 1000,
+          ...(this.opts.env ? { env: this.opts.env } : {}),
+          ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {})
+        })
         return this.read(event, agent, hook, run)
       })
     )
@@ -218,7 +240,12 @@ export class HookRunner {
   }
 
   /** TaskCompleted: a task is about to be marked completed; why it may not be (a hook blocked it), else null. */
-  async taskCompleted(agent: HookAgent, task: { id: string; subject: string; description?: string }, teamName: string, teammateName?: string): Promise<string | null> {
+  async taskCompleted(
+    agent: HookAgent,
+    task: { id: string; subject: string; description?: string },
+    teamName: string,
+    teammateName?: string
+  ): Promise<string | null> {
     const said = await this.run('TaskCompleted', agent, null, {
       task_id: task.id,
       task_subject: task.subject,
@@ -249,7 +276,10 @@ export class HookRunner {
       const printed = typeof fromJson === 'string' ? fromJson : s.kind !== 'block' ? (s.stdout ?? '').trim().split('\n').pop()?.trim() : undefined
       if (printed) return { path: isAbsolute(printed) ? printed : resolve(this.opts.projectDir, printed) }
     }
-    return { error: 'WorktreeCreate hook failed: it succeeded but printed no worktree path (a WorktreeCreate command prints the absolute path of the folder it made on stdout)' }
+    return {
+      error:
+        'WorktreeCreate hook failed: it succeeded but printed no worktree path (a WorktreeCreate command prints the absolute path of the folder it made on stdout)'
+    }
   }
 
   /** WorktreeRemove, for a worktree a WorktreeCreate hook made: null when none is configured, else whether it failed. */
@@ -265,7 +295,11 @@ export class HookRunner {
    * on success is added to the summary's instructions, as Claude Code does for its own conversation (a
    * subagent's hooks may only block); exit 2 or `decision: "block"` blocks the compaction, with the reasons.
    */
-  async preCompact(agent: HookAgent, trigger: 'manual' | 'auto', customInstructions: string | undefined): Promise<{ instructions?: string; blockedBy?: string }> {
+  async preCompact(
+    agent: HookAgent,
+    trigger: 'manual' | 'auto',
+    customInstructions: string | undefined
+  ): Promise<{ instructions?: string; blockedBy?: string }> {
     const said = await this.run('PreCompact', agent, trigger, { trigger, custom_instructions: customInstructions ?? null })
     const isMain = agent.id === this.opts.mainAgentId
     const printed = isMain ? said.flatMap((s) => (s.kind === 'none' && !s.failed && s.stdout?.trim() ? [s.stdout.trim()] : [])) : []
@@ -298,21 +332,48 @@ export class HookRunner {
       const d = h?.permissionDecision ?? (s.out.decision === 'approve' ? 'allow' : s.out.decision === 'block' ? 'deny' : undefined)
       const reason = typeof h?.permissionDecisionReason === 'string' ? h.permissionDecisionReason : typeof s.out.reason === 'string' ? s.out.reason : undefined
       if (d === 'allow' || d === 'ask' || d === 'deny') decide(d, reason)
-      else if (d !== undefined) this.opts.report(agent.id, `A PreToolUse hook answered permissionDecision ${JSON.stringify(d)}; expected "allow", "deny" or "ask". It was ignored.`)
+      else if (d !== undefined)
+        this.opts.report(agent.id, `A PreToolUse hook answered permissionDecision ${JSON.stringify(d)}; expected "allow", "deny" or "ask". It was ignored.`)
       if (isObject(h?.updatedInput)) outcome.updatedInput = h.updatedInput
     }
     return outcome
   }
 
   /** PostToolUseFailure: a call failed (`error` is what the model was told); feedback and context for the model. */
-  async postToolUseFailure(agent: HookAgent, toolName: string, input: unknown, toolUseId: string, failure: { error: string; isInterrupt: boolean; durationMs: number }): Promise<string[]> {
-    const said = await this.run('PostToolUseFailure', agent, toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: failure.error, is_interrupt: failure.isInterrupt, duration_ms: failure.durationMs })
+  async postToolUseFailure(
+    agent: HookAgent,
+    toolName: string,
+    input: unknown,
+    toolUseId: string,
+    failure: { error: string; isInterrupt: boolean; durationMs: number }
+  ): Promise<string[]> {
+    const said = await this.run('PostToolUseFailure', agent, toolName, {
+      tool_name: toolName,
+      tool_input: input,
+      tool_use_id: toolUseId,
+      error: failure.error,
+      is_interrupt: failure.isInterrupt,
+      duration_ms: failure.durationMs
+    })
     return feedback(said, 'PostToolUseFailure')
   }
 
   /** PostToolUse: feedback and context for the model, and (MCP tools) a replacement for the tool's output. */
-  async postToolUse(agent: HookAgent, toolName: string, input: unknown, response: unknown, toolUseId: string, durationMs?: number): Promise<{ notes: string[]; replaceOutput?: string }> {
-    const said = await this.run('PostToolUse', agent, toolName, { tool_name: toolName, tool_input: input, tool_response: response, tool_use_id: toolUseId, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) })
+  async postToolUse(
+    agent: HookAgent,
+    toolName: string,
+    input: unknown,
+    response: unknown,
+    toolUseId: string,
+    durationMs?: number
+  ): Promise<{ notes: string[]; replaceOutput?: string }> {
+    const said = await this.run('PostToolUse', agent, toolName, {
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: response,
+      tool_use_id: toolUseId,
+      ...(durationMs !== undefined ? { duration_ms: durationMs } : {})
+    })
     const notes = feedback(said, 'PostToolUse')
     let replaceOutput: string | undefined
     for (const s of said) {
@@ -329,7 +390,8 @@ function continueReasons(said: Said[], fallback: string): string | null {
   const reasons: string[] = []
   for (const s of said) {
     if (s.kind === 'block') reasons.push(s.reason)
-    else if (s.kind === 'json' && (s.out.decision === 'block' || s.out.decision === 'deny')) reasons.push(typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : fallback)
+    else if (s.kind === 'json' && (s.out.decision === 'block' || s.out.decision === 'deny'))
+      reasons.push(typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : fallback)
   }
   return reasons.length ? reasons.join('\n') : null
 }
@@ -340,7 +402,8 @@ function feedback(said: Said[], event: string): string[] {
   for (const s of said) {
     if (s.kind === 'block') notes.push(reminder(`${event} hook feedback: ${s.reason}`))
     if (s.kind !== 'json') continue
-    if (s.out.decision === 'block') notes.push(reminder(`${event} hook feedback: ${typeof s.out.reason === 'string' ? s.out.reason : `a ${event} hook objected to this result`}`))
+    if (s.out.decision === 'block')
+      notes.push(reminder(`${event} hook feedback: ${typeof s.out.reason === 'string' ? s.out.reason : `a ${event} hook objected to this result`}`))
     const ctx = s.out.hookSpecificOutput?.additionalContext
     if (typeof ctx === 'string' && ctx.trim()) notes.push(reminder(`${event} hook additional context: ${ctx.trim()}`))
   }

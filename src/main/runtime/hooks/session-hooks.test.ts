@@ -53,7 +53,11 @@ describe('SubagentStart and SubagentStop', () => {
           '.claude/agents/builder.md': agentFile('builder'),
           '.claude/settings.json': JSON.stringify(
             hooksSettings([
-              { event: 'SubagentStart', matcher: 'scout', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'The secret word is PLUM.' } } }) },
+              {
+                event: 'SubagentStart',
+                matcher: 'scout',
+                command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'The secret word is PLUM.' } } })
+              },
               { event: 'SubagentStop', command: h.cmd() }
             ])
           )
@@ -86,7 +90,9 @@ describe('SubagentStart and SubagentStop', () => {
       ['builder', 'no word', false],
       ['scout', 'PLUM', false]
     ])
-    expect(stops.find((l) => l.input.agent_type === 'scout')!.input.agent_transcript_path).toBe(join(f.dataDir, 'sessions', f.session.sessionId, 'agents', `${scoutId}.jsonl`))
+    expect(stops.find((l) => l.input.agent_type === 'scout')!.input.agent_transcript_path).toBe(
+      join(f.dataDir, 'sessions', f.session.sessionId, 'agents', `${scoutId}.jsonl`)
+    )
   })
 
   it('exactly one SubagentStart and one SubagentStop per agent, whether it finishes, fails, is stopped by the person or killed by its parent', async () => {
@@ -121,7 +127,12 @@ describe('SubagentStart and SubagentStop', () => {
       {
         files: {
           ...Object.fromEntries(['finisher', 'failer', 'waiter', 'sleeper'].map((n) => [`.claude/agents/${n}.md`, agentFile(n)])),
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'SubagentStart', command: h.cmd() }, { event: 'SubagentStop', command: h.cmd() }]))
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([
+              { event: 'SubagentStart', command: h.cmd() },
+              { event: 'SubagentStop', command: h.cmd() }
+            ])
+          )
         }
       }
     )
@@ -132,15 +143,33 @@ describe('SubagentStart and SubagentStop', () => {
     await f.session.idle()
     hold.open()
 
-    const byType = new Map(starts(f.events).filter((e) => e.depth === 1).map((e) => [e.agentId, e.agentType]))
+    const byType = new Map(
+      starts(f.events)
+        .filter((e) => e.depth === 1)
+        .map((e) => [e.agentId, e.agentType])
+    )
     expect(new Set(byType.values())).toEqual(new Set(['finisher', 'failer', 'waiter', 'sleeper']))
-    expect(Object.fromEntries(ends(f.events).filter((e) => byType.has(e.agentId)).map((e) => [byType.get(e.agentId), e.status]))).toEqual({ finisher: 'completed', failer: 'failed', waiter: 'stopped', sleeper: 'stopped' })
+    expect(
+      Object.fromEntries(
+        ends(f.events)
+          .filter((e) => byType.has(e.agentId))
+          .map((e) => [byType.get(e.agentId), e.status])
+      )
+    ).toEqual({ finisher: 'completed', failer: 'failed', waiter: 'stopped', sleeper: 'stopped' })
     const log = readHookLog(h.log)
     for (const [id, type] of byType) {
       const mine = log.filter((l) => l.input.agent_id === id)
-      expect(mine.map((l) => l.input.hook_event_name), type).toEqual(['SubagentStart', 'SubagentStop'])
+      expect(
+        mine.map((l) => l.input.hook_event_name),
+        type
+      ).toEqual(['SubagentStart', 'SubagentStop'])
     }
-    expect(Object.fromEntries(log.filter((l) => l.input.hook_event_name === 'SubagentStop').map((l) => [l.input.agent_type, l.input.status]))).toEqual({ finisher: 'completed', failer: 'failed', waiter: 'stopped', sleeper: 'stopped' })
+    expect(Object.fromEntries(log.filter((l) => l.input.hook_event_name === 'SubagentStop').map((l) => [l.input.agent_type, l.input.status]))).toEqual({
+      finisher: 'completed',
+      failer: 'failed',
+      waiter: 'stopped',
+      sleeper: 'stopped'
+    })
     expect(killedId).toMatch(/^a[0-9a-f]{16}$/)
   })
 
@@ -150,13 +179,27 @@ describe('SubagentStart and SubagentStop', () => {
       {
         respond: scriptByAgent([
           { match: 'You are the worker', turns: [reply.text('Done.'), (req) => reply.text(`Done, and: ${req.lastUserText.split('\n').slice(1).join(' ')}`)] },
-          { match: MAIN, turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
+              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+            ]
+          }
         ])
       },
       {
         files: {
           '.claude/agents/worker.md': agentFile('worker'),
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'SubagentStop', matcher: 'worker', command: h.cmd({ unlessActive: { stdout: { decision: 'block', reason: 'List the files you touched.' } } }) }]))
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([
+              {
+                event: 'SubagentStop',
+                matcher: 'worker',
+                command: h.cmd({ unlessActive: { stdout: { decision: 'block', reason: 'List the files you touched.' } } })
+              }
+            ])
+          )
         }
       }
     )
@@ -173,7 +216,13 @@ describe('SubagentStart and SubagentStop', () => {
       {
         respond: scriptByAgent([
           { match: 'You are the worker', turns: Array.from({ length: MAX_STOP_BLOCKS + 1 }, (_, i) => reply.text(`attempt ${i + 1}`)) },
-          { match: MAIN, turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
+              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+            ]
+          }
         ])
       },
       {
@@ -187,7 +236,11 @@ describe('SubagentStart and SubagentStop', () => {
     expect(result.result).toBe(`attempt ${MAX_STOP_BLOCKS + 1}`)
     expect(readHookLog(h.log)).toHaveLength(MAX_STOP_BLOCKS + 1)
     const worker = starts(f.events).find((e) => e.agentType === 'worker')!
-    expect(errors(f.events).filter((e) => e.agentId === worker.agentId).map((e) => e.message)).toEqual([
+    expect(
+      errors(f.events)
+        .filter((e) => e.agentId === worker.agentId)
+        .map((e) => e.message)
+    ).toEqual([
       `SubagentStop hooks blocked agent worker from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: Not good enough.`
     ])
   })
@@ -220,10 +273,32 @@ describe('PreToolUse and PostToolUse', () => {
           '.claude/settings.json': JSON.stringify({
             permissions: { deny: ['Bash(rm:*)'], allow: ['Write'] },
             ...hooksSettings([
-              { event: 'PreToolUse', matcher: 'Write', command: `node -e "const i=JSON.parse(require('fs').readFileSync(0,'utf8'));if(i.tool_input.file_path==='secrets.txt'){process.stderr.write('writing secrets is not allowed');process.exit(2)}"` },
-              { event: 'PreToolUse', matcher: 'Bash', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'shell is fine here' } } }) },
-              { event: 'PreToolUse', matcher: 'Write', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { file_path: 'notes.txt', content: 'rewritten by the hook' } } } }) },
-              { event: 'PreToolUse', matcher: 'Edit', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'edits need a look' } } }) }
+              {
+                event: 'PreToolUse',
+                matcher: 'Write',
+                command: `node -e "const i=JSON.parse(require('fs').readFileSync(0,'utf8'));if(i.tool_input.file_path==='secrets.txt'){process.stderr.write('writing secrets is not allowed');process.exit(2)}"`
+              },
+              {
+                event: 'PreToolUse',
+                matcher: 'Bash',
+                command: h.cmd({
+                  stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'shell is fine here' } }
+                })
+              },
+              {
+                event: 'PreToolUse',
+                matcher: 'Write',
+                command: h.cmd({
+                  stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { file_path: 'notes.txt', content: 'rewritten by the hook' } } }
+                })
+              },
+              {
+                event: 'PreToolUse',
+                matcher: 'Edit',
+                command: h.cmd({
+                  stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'edits need a look' } }
+                })
+              }
             ])
           })
         }
@@ -240,9 +315,15 @@ describe('PreToolUse and PostToolUse', () => {
     expect(bash[1]).toMatchObject({ isError: true })
     expect(bash[1].output).toMatch(/Bash\(rm:\*\)/)
     expect(readFileSync(join(f.cwd, 'notes.txt'), 'utf8')).toBe('rewritten by the hook')
-    expect(toolEnds(f.events, 'Edit')[0].output).toBe('Edit was not run: a PreToolUse hook asked for approval (edits need a look), and nobody can answer in this run.')
+    expect(toolEnds(f.events, 'Edit')[0].output).toBe(
+      'Edit was not run: a PreToolUse hook asked for approval (edits need a look), and nobody can answer in this run.'
+    )
     const pre = readHookLog(h.log).find((l) => l.input.tool_name === 'Bash')!
-    expect(pre.input).toMatchObject({ hook_event_name: 'PreToolUse', tool_input: { command: 'echo allowed-by-hook > hook.txt' }, tool_use_id: expect.stringMatching(/^toolu_/) })
+    expect(pre.input).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_input: { command: 'echo allowed-by-hook > hook.txt' },
+      tool_use_id: expect.stringMatching(/^toolu_/)
+    })
     // The main agent's calls carry no agent_id or agent_type, as in Claude Code.
     expect('agent_id' in pre.input || 'agent_type' in pre.input).toBe(false)
   })
@@ -250,12 +331,35 @@ describe('PreToolUse and PostToolUse', () => {
   it('PreToolUse "ask" puts even a read-only call to the person, with the hook\'s reason; the answer decides', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUses([{ name: 'Read', input: { file_path: 'a.txt' } }, { name: 'Read', input: { file_path: 'b.txt' } }]), (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))] }]) },
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUses([
+                { name: 'Read', input: { file_path: 'a.txt' } },
+                { name: 'Read', input: { file_path: 'b.txt' } }
+              ]),
+              (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))
+            ]
+          }
+        ])
+      },
       {
         files: {
           'a.txt': 'alpha\n',
           'b.txt': 'beta\n',
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PreToolUse', matcher: 'Read', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'reads are audited' } } }) }]))
+          '.claude/settings.json': JSON.stringify(
+            hooksSettings([
+              {
+                event: 'PreToolUse',
+                matcher: 'Read',
+                command: h.cmd({
+                  stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'reads are audited' } }
+                })
+              }
+            ])
+          )
         }
       }
     )
@@ -284,7 +388,11 @@ describe('PreToolUse and PostToolUse', () => {
           'a.txt': 'alpha\n',
           '.claude/settings.json': JSON.stringify(
             hooksSettings([
-              { event: 'PostToolUse', matcher: 'Read|Grep', command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'a.txt is generated; do not edit it.' } } }) },
+              {
+                event: 'PostToolUse',
+                matcher: 'Read|Grep',
+                command: h.cmd({ stdout: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'a.txt is generated; do not edit it.' } } })
+              },
               { event: 'PostToolUse', matcher: 'Re.*', command: h.cmd({ stdout: { decision: 'block', reason: 'Reading is logged.' } }) },
               { event: 'PostToolUse', matcher: 'Bash', command: h.cmd() }
             ])
@@ -293,13 +401,23 @@ describe('PreToolUse and PostToolUse', () => {
       }
     )
     const result = await f.session.run('go')
-    expect(result.result).toMatch(/alpha\n[\s\S]*<system-reminder>\nPostToolUse hook additional context: a\.txt is generated; do not edit it\.\n<\/system-reminder>/)
+    expect(result.result).toMatch(
+      /alpha\n[\s\S]*<system-reminder>\nPostToolUse hook additional context: a\.txt is generated; do not edit it\.\n<\/system-reminder>/
+    )
     expect(result.result).toContain('<system-reminder>\nPostToolUse hook feedback: Reading is logged.\n</system-reminder>')
     const log = readHookLog(h.log)
     expect(log).toHaveLength(2)
     // Claude Code's tool_response for Read, and the call's duration.
-    expect(log[0].input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'a.txt' }, duration_ms: expect.any(Number) })
-    expect(log[0].input.tool_response).toEqual({ type: 'text', file: { filePath: join(f.cwd, 'a.txt'), content: 'alpha\n', numLines: 2, startLine: 1, totalLines: 2 } })
+    expect(log[0].input).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: 'a.txt' },
+      duration_ms: expect.any(Number)
+    })
+    expect(log[0].input.tool_response).toEqual({
+      type: 'text',
+      file: { filePath: join(f.cwd, 'a.txt'), content: 'alpha\n', numLines: 2, startLine: 1, totalLines: 2 }
+    })
   })
 
   it('a failing hook (exit 1, timeout, bad JSON) is an error event with its command and stderr, and the agent carries on', async () => {
@@ -308,7 +426,14 @@ describe('PreToolUse and PostToolUse', () => {
     const slow = h.cmd({ sleepMs: 10_000 })
     const garbled = h.cmd({ stdout: '{"decision": ' })
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')] }]) },
+      {
+        respond: scriptByAgent([
+          {
+            match: MAIN,
+            turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')]
+          }
+        ])
+      },
       {
         files: {
           'a.txt': 'alpha\n',
@@ -330,7 +455,9 @@ describe('PreToolUse and PostToolUse', () => {
     expect(messages).toHaveLength(3)
     expect(messages).toContain(`PreToolUse hook \`${failing}\` (${settingsFile}) failed with exit code 1; it was ignored.\ncannot reach the audit server`)
     expect(messages).toContain(`PreToolUse hook \`${slow}\` (${settingsFile}) did not finish within its 0.5 s timeout and was stopped; it was ignored.`)
-    expect(messages.find((m) => m.startsWith('PostToolUse'))).toMatch(/^PostToolUse hook `.*` \(.*settings\.json\) printed output that starts like JSON but does not parse \(.+\); it was ignored\.$/)
+    expect(messages.find((m) => m.startsWith('PostToolUse'))).toMatch(
+      /^PostToolUse hook `.*` \(.*settings\.json\) printed output that starts like JSON but does not parse \(.+\); it was ignored\.$/
+    )
     expect(errors(f.events).every((e) => e.agentId === f.session.mainAgentId && !e.retrying)).toBe(true)
   })
 
@@ -342,7 +469,11 @@ describe('PreToolUse and PostToolUse', () => {
           { match: 'You are the guarded', turns: [reply.toolUse('Bash', { command: 'echo hi' }), (req) => reply.text(req.toolResults[0].content)] },
           {
             match: MAIN,
-            turns: [reply.toolUse('Bash', { command: 'echo main-ran' }), reply.toolUse('Agent', { description: 'Guarded', prompt: 'Run echo.', subagent_type: 'guarded' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])]
+            turns: [
+              reply.toolUse('Bash', { command: 'echo main-ran' }),
+              reply.toolUse('Agent', { description: 'Guarded', prompt: 'Run echo.', subagent_type: 'guarded' }),
+              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+            ]
           }
         ])
       },

@@ -31,12 +31,16 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
     const outcome = await runner.preToolUse(agent, tool.name, input, toolUseId)
     const current = outcome.updatedInput ?? input
     const updated = outcome.updatedInput ? { updatedInput: outcome.updatedInput } : {}
-    if (outcome.decision === 'deny') return { behavior: 'deny', message: `A PreToolUse hook blocked this ${tool.name} call: ${outcome.reason ?? 'it gave no reason'}` }
+    if (outcome.decision === 'deny')
+      return { behavior: 'deny', message: `A PreToolUse hook blocked this ${tool.name} call: ${outcome.reason ?? 'it gave no reason'}` }
     if (outcome.decision === 'allow') {
       const denial = gate?.ruleDenial(tool, current)
       return denial ? { behavior: 'deny', message: denial } : { behavior: 'allow', ...updated }
     }
-    const decision = outcome.decision === 'ask' && gate ? await gate.ask(tool, current, toolUseId, outcome.reason ?? `A PreToolUse hook asks for approval of this ${tool.name} call.`) : await usual(tool, current, toolUseId)
+    const decision =
+      outcome.decision === 'ask' && gate
+        ? await gate.ask(tool, current, toolUseId, outcome.reason ?? `A PreToolUse hook asks for approval of this ${tool.name} call.`)
+        : await usual(tool, current, toolUseId)
     if (decision.behavior === 'deny') return decision
     const sandbox = decision.sandbox ? { sandbox: decision.sandbox } : {}
     return { behavior: 'allow', ...sandbox, ...(decision.updatedInput !== undefined ? { updatedInput: decision.updatedInput } : updated) }
@@ -44,7 +48,12 @@ export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: Ca
 }
 
 /** Each tool, with PostToolUse hooks run after its successful calls and PostToolUseFailure after its failed ones. */
-export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[], onResponse?: (toolUseId: string, response: Record<string, unknown>) => void): Tool[] {
+export function hookedTools(
+  runner: HookRunner,
+  agent: HookAgent,
+  tools: Tool[],
+  onResponse?: (toolUseId: string, response: Record<string, unknown>) => void
+): Tool[] {
   return tools.map((tool) => ({
     ...tool,
     async execute(input, ctx) {
@@ -55,7 +64,11 @@ export function hookedTools(runner: HookRunner, agent: HookAgent, tools: Tool[],
       if (onResponse && !result.isError) onResponse(ctx.toolUseId, result.response ?? { content: result.content })
       if (result.isError) {
         if (!runner.has('PostToolUseFailure', agent)) return result
-        const notes = await runner.postToolUseFailure(agent, tool.name, raw, ctx.toolUseId, { error: result.content, isInterrupt: ctx.signal.aborted, durationMs })
+        const notes = await runner.postToolUseFailure(agent, tool.name, raw, ctx.toolUseId, {
+          error: result.content,
+          isInterrupt: ctx.signal.aborted,
+          durationMs
+        })
         return notes.length ? { ...result, content: [result.content, ...notes].join('\n\n') } : result
       }
       if (ctx.signal.aborted || !runner.has('PostToolUse', agent)) return result
@@ -77,7 +90,11 @@ export interface SubagentHookRun {
 }
 
 /** The main agent's Stop hooks: asked when it would finish its answer; a reason keeps it going (at most MAX_STOP_BLOCKS times in a row). */
-export function mainStopHook(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void): (finalText: string) => Promise<string | null> {
+export function mainStopHook(
+  runner: HookRunner | undefined,
+  agent: HookAgent,
+  report: (message: string) => void
+): (finalText: string) => Promise<string | null> {
   let blocks = 0
   return async (finalText) => {
     if (!runner?.has('Stop', agent)) return null
@@ -86,7 +103,10 @@ export function mainStopHook(runner: HookRunner | undefined, agent: HookAgent, r
       blocks++
       return `A Stop hook did not let you finish yet:\n${reason}`
     }
-    if (reason) report(`Stop hooks blocked the main agent from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`)
+    if (reason)
+      report(
+        `Stop hooks blocked the main agent from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`
+      )
     return null
   }
 }
@@ -97,7 +117,12 @@ export interface TeammateInfo {
   teamName: string
 }
 
-export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent, report: (message: string) => void, teammate?: () => TeammateInfo | null): SubagentHookRun {
+export function subagentHookRun(
+  runner: HookRunner | undefined,
+  agent: HookAgent,
+  report: (message: string) => void,
+  teammate?: () => TeammateInfo | null
+): SubagentHookRun {
   let stopRan = false
   let blocks = 0
   let idleBlocks = 0
@@ -113,14 +138,20 @@ export function subagentHookRun(runner: HookRunner | undefined, agent: HookAgent
           idleBlocks++
           return `A TeammateIdle hook asks you to keep working before you go idle:\n${keepGoing}`
         }
-        if (keepGoing) report(`TeammateIdle hooks kept team member ${member.teammateName} working ${MAX_STOP_BLOCKS} times in a row; it went idle anyway so it cannot loop forever. The last reason was: ${keepGoing}`)
+        if (keepGoing)
+          report(
+            `TeammateIdle hooks kept team member ${member.teammateName} working ${MAX_STOP_BLOCKS} times in a row; it went idle anyway so it cannot loop forever. The last reason was: ${keepGoing}`
+          )
       }
       const reason = await runner.subagentStop(agent, { stopHookActive: blocks > 0, lastMessage: finalText, status: 'completed' })
       if (reason && blocks < MAX_STOP_BLOCKS) {
         blocks++
         return `A SubagentStop hook did not let you finish yet:\n${reason}`
       }
-      if (reason) report(`SubagentStop hooks blocked agent ${agent.agentType} from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`)
+      if (reason)
+        report(
+          `SubagentStop hooks blocked agent ${agent.agentType} from finishing ${MAX_STOP_BLOCKS} times in a row; it finished anyway so it cannot loop forever. The last reason was: ${reason}`
+        )
       stopRan = true
       return null
     },

@@ -36,7 +36,8 @@ async function host(respond: Respond, dirs: ReturnType<typeof project>) {
   const made = await sharedHost(respond, dirs)
   return { ...made, server: made.server! }
 }
-const mainEnds = (events: AgentEvent[], sessionId: string) => events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length
+const mainEnds = (events: AgentEvent[], sessionId: string) =>
+  events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length
 
 describe('agent editor through the host', () => {
   it('a definition saved in the editor, then changed on disk, applies to the next spawn of a running session', async () => {
@@ -59,7 +60,13 @@ describe('agent editor through the host', () => {
     )
     const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'helper', template: 'blank' })
     const { document } = await h.handlers['agents.open']({ cwd: dirs.cwd, file })
-    const edited = await h.handlers['agents.edit']({ cwd: dirs.cwd, file, text: document.text, changes: [{ key: 'description', value: 'Helps: with anything' }], body: 'You are helper, version one.\n' })
+    const edited = await h.handlers['agents.edit']({
+      cwd: dirs.cwd,
+      file,
+      text: document.text,
+      changes: [{ key: 'description', value: 'Helps: with anything' }],
+      body: 'You are helper, version one.\n'
+    })
     expect(edited.analysis.effective!.listingLine).toBe('- helper: Helps: with anything (Tools: All tools)')
     const { result } = await h.handlers['agents.save']({ cwd: dirs.cwd, file, text: edited.text, base: document.version })
     expect(result.saved).toBe(true)
@@ -68,7 +75,11 @@ describe('agent editor through the host', () => {
 
     const { sessionId } = await h.handlers['session.start']({ prompt: 'Use the helper', cwd: dirs.cwd })
     await until(() => mainEnds(events, sessionId) === 1, 'the first run')
-    const helperSystems = () => server.messageRequests().filter((r) => r.system.includes('You are helper')).map((r) => r.system)
+    const helperSystems = () =>
+      server
+        .messageRequests()
+        .filter((r) => r.system.includes('You are helper'))
+        .map((r) => r.system)
     expect(helperSystems()[0]).toContain('version one')
 
     notices.length = 0
@@ -92,21 +103,39 @@ describe('agent editor through the host', () => {
     const forced = await h.handlers['agents.save']({ cwd: dirs.cwd, file, text: mine, base: document.version, force: true })
     expect(forced.result.saved).toBe(true)
     expect(readFileSync(file, 'utf8')).toBe(mine)
-    await expect(h.handlers['agents.save']({ cwd: dirs.cwd, file: join(dirs.cwd, 'README.md'), text: 'x', base: null })).rejects.toMatchObject({ code: 'forbidden' })
+    await expect(h.handlers['agents.save']({ cwd: dirs.cwd, file: join(dirs.cwd, 'README.md'), text: 'x', base: null })).rejects.toMatchObject({
+      code: 'forbidden'
+    })
   })
 
   it('Try it runs the unsaved draft in its own worktree, commits what it changed on a branch, and removes an unchanged one', async () => {
     const dirs = project(true)
     const { h, events, notices, server } = await host(
       scriptByAgent([
-        { name: 'draft', match: 'You are the tried draft', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'tried\n' }), reply.text('Wrote notes.txt.')] },
+        {
+          name: 'draft',
+          match: 'You are the tried draft',
+          turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'tried\n' }), reply.text('Wrote notes.txt.')]
+        },
         { name: 'quiet', match: 'You are the quiet draft', turns: [reply.text('Nothing to change.')] }
       ]),
       dirs
     )
     const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'trier', template: 'blank' })
     const saved = readFileSync(file, 'utf8')
-    const draft = (await h.handlers['agents.edit']({ cwd: dirs.cwd, file, text: saved, changes: [{ key: 'tools', value: ['Read', 'Write'] }, { key: 'permissionMode', value: 'acceptEdits' }, { key: 'model', value: 'claude-haiku-4-5' }], body: 'You are the tried draft.\n' })).text
+    const draft = (
+      await h.handlers['agents.edit']({
+        cwd: dirs.cwd,
+        file,
+        text: saved,
+        changes: [
+          { key: 'tools', value: ['Read', 'Write'] },
+          { key: 'permissionMode', value: 'acceptEdits' },
+          { key: 'model', value: 'claude-haiku-4-5' }
+        ],
+        body: 'You are the tried draft.\n'
+      })
+    ).text
 
     const { run } = await h.handlers['agents.try']({ cwd: dirs.cwd, file, text: draft, prompt: 'Write some notes' })
     expect(run.worktree).toBeDefined()
@@ -126,7 +155,9 @@ describe('agent editor through the host', () => {
     const quiet = saved.replace(/\n\nYou are trier[\s\S]*$/, '\n\nYou are the quiet draft.\n')
     const second = await h.handlers['agents.try']({ cwd: dirs.cwd, file, text: quiet, prompt: 'Look around' })
     await until(() => notices.some((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId), 'the second try to finish')
-    expect(notices.find((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId)).toMatchObject({ worktree: { changed: false, kept: false } })
+    expect(notices.find((n) => n.type === 'agent_try_finished' && n.sessionId === second.run.sessionId)).toMatchObject({
+      worktree: { changed: false, kept: false }
+    })
     expect(existsSync(second.run.worktree!.path)).toBe(false)
   })
 
@@ -152,6 +183,9 @@ describe('agent editor through the host', () => {
     const dirs = project(false)
     const { h } = await host(() => reply.text('unused'), dirs)
     const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'broken', template: 'blank' })
-    await expect(h.handlers['agents.try']({ cwd: dirs.cwd, file, text: '---\nname: broken\n---\n', prompt: 'hi' })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('does not load') })
+    await expect(h.handlers['agents.try']({ cwd: dirs.cwd, file, text: '---\nname: broken\n---\n', prompt: 'hi' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('does not load')
+    })
   })
 })

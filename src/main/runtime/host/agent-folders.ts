@@ -49,9 +49,19 @@ export class AgentFolders {
   listMcpServers = async ({ cwd }: { cwd: string }) => {
     const config = await this.o.factory.config()
     const live = this.o.live.realIn(cwd)
-    const listed = await listMcpServers({ cwd, home: this.o.home, env: this.o.env, dataDir: this.o.dataDir, ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}), ...(live ? { live: live.session } : {}) })
+    const listed = await listMcpServers({
+      cwd,
+      home: this.o.home,
+      env: this.o.env,
+      dataDir: this.o.dataDir,
+      ...(config.settings.mcpServers ? { fanoutServers: config.settings.mcpServers } : {}),
+      ...(live ? { live: live.session } : {})
+    })
     // The agent editor's tools picker and effective tools use what this found.
-    this.mcpToolsSeen.set(resolve(cwd), listed.servers.flatMap((s) => s.tools.map((t) => t.name)))
+    this.mcpToolsSeen.set(
+      resolve(cwd),
+      listed.servers.flatMap((s) => s.tools.map((t) => t.name))
+    )
     return listed
   }
 
@@ -62,9 +72,9 @@ export class AgentFolders {
   /** Agent files changed: live sessions re-read their agents (the next spawn uses the new definitions). */
   private agentsChanged(folders: string[]): void {
     // Notify once the sessions have re-read: whoever hears the notice and starts an agent gets the new files.
-    const reloads = this.o.live.all().map((live) =>
-      live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${errorMessage(err)}`))
-    )
+    const reloads = this.o.live
+      .all()
+      .map((live) => live.session.reload().catch((err) => console.error(`fanout: reloading agents failed: ${errorMessage(err)}`)))
     void Promise.all(reloads).then(() => this.o.listeners.notify({ type: 'agents_changed', folders }))
   }
 

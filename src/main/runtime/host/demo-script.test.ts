@@ -49,7 +49,9 @@ describe('the scripted demo', () => {
     expect(tour.status).toBe('completed')
     const summary = tour.result
     // Glob lists at most 100 files; the report counts all of them.
-    expect(summary).toContain('**Survey the source code:** 152 source files. The newest source file that is not a test, `src/tpl.ts`, starts with `` const s = `hi ${name}` / export default s ``.')
+    expect(summary).toContain(
+      '**Survey the source code:** 152 source files. The newest source file that is not a test, `src/tpl.ts`, starts with `` const s = `hi ${name}` / export default s ``.'
+    )
     expect(summary).toContain('**Find the tests:** 1 test file. The newest, `src/calc.test.ts`, starts with')
     expect(summary).toContain('**Read the docs and config:** 4 documentation and configuration files. The newest, `docs/CHANGELOG.md`, is empty.')
     expect(summary).not.toContain('100 source files')
@@ -58,7 +60,9 @@ describe('the scripted demo', () => {
     // sandbox the folder also shows its stand-ins for protected dotfiles).
     const top = readdirSync(f.cwd).filter((name) => !name.startsWith('.')).length
     expect(top).toBeLessThan(10)
-    expect(summary).toMatch(new RegExp(`\\*\\*Measure the folder:\\*\\* the folder has ${top} entries at the top level \\(hidden ones aside\\) and takes \\S+ on disk; Node v\\d+`))
+    expect(summary).toMatch(
+      new RegExp(`\\*\\*Measure the folder:\\*\\* the folder has ${top} entries at the top level \\(hidden ones aside\\) and takes \\S+ on disk; Node v\\d+`)
+    )
     // No key is stored (no keyStored given): the way to real agents is to add one.
     expect(summary).toMatch(/Add an API key in Settings to run real agents on your own prompts\.$/)
     // Each file is read and named by one agent only.
@@ -79,14 +83,19 @@ describe('the scripted demo', () => {
     const tests = starts(f.events).find((e) => e.description === 'Find the tests')!
     await f.session.sendMessage(tests.agentId, 'And the fixtures?')
     await f.session.idle()
-    const again = ends(f.events).filter((e) => e.agentId === tests.agentId).at(-1)!
+    const again = ends(f.events)
+      .filter((e) => e.agentId === tests.agentId)
+      .at(-1)!
     expect(again).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the fixtures?”.') })
     expect(ends(f.events).filter((e) => e.status === 'failed')).toEqual([])
   }, 60_000)
 
   it('speaks of adding a key only when none is stored', async () => {
     let stored = true
-    const f = await makeFixture({ respond: demoScript({ keyStored: async () => stored }), latencyMs: 0 }, { files: { 'src/a.ts': 'export const a = 1\n' }, permissionMode: 'bypassPermissions' })
+    const f = await makeFixture(
+      { respond: demoScript({ keyStored: async () => stored }), latencyMs: 0 },
+      { files: { 'src/a.ts': 'export const a = 1\n' }, permissionMode: 'bypassPermissions' }
+    )
     const tour = await f.session.run(DEMO_PROMPT)
     expect(tour.result).not.toContain('API key')
     expect(tour.result).toMatch(/Start a new session to run real agents on your own prompts\.$/)

@@ -30,7 +30,13 @@ const AREAS: Area[] = [
     prefer: { test: (path) => !TEST_FILE.test(path), note: 'source file that is not a test' }
   },
   // Test files by the usual names: `**/*test*` also counted files such as agents/test-writer.md.
-  { key: 'tests', description: 'Find the tests', pattern: '**/{*.test.*,*.spec.*,test_*.py,*_test.py,*_test.go}', focus: 'tests', noun: ['test file', 'test files'] },
+  {
+    key: 'tests',
+    description: 'Find the tests',
+    pattern: '**/{*.test.*,*.spec.*,test_*.py,*_test.py,*_test.go}',
+    focus: 'tests',
+    noun: ['test file', 'test files']
+  },
   {
     key: 'docs',
     description: 'Read the docs and config',
@@ -124,9 +130,14 @@ function firstLines(readOutput: string, n: number): string {
 
 /** The tool results and calls of the conversation so far, oldest first. */
 const toolResults = (req: ParsedRequest) =>
-  req.messages.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_result') : [])) as Array<{ content: unknown }>
+  req.messages.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_result') : [])) as Array<{
+    content: unknown
+  }>
 const toolCalls = (req: ParsedRequest) =>
-  req.messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_use') : [])) as Array<{ name: string; input: any }>
+  req.messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === 'tool_use') : [])) as Array<{
+    name: string
+    input: any
+  }>
 const textOf = (content: unknown) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((c: any) => c.text ?? '').join('\n') : '')
 
 function childTurns(area: Area, index: number, pace: DemoPace) {
@@ -138,14 +149,20 @@ function childTurns(area: Area, index: number, pace: DemoPace) {
         const n = countFromWc(req.toolResults[0])
         const counted = n === null ? 'I could not count the top-level entries.' : `${count(n, area.noun)} at the top level, hidden ones aside.`
         // `node --version` is not on the read-only list, so this asks for approval: the demo shows the permission queue.
-        return say(1)(`${counted} Measuring the size on disk and checking the tools.`, reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' }))
+        return say(1)(
+          `${counted} Measuring the size on disk and checking the tools.`,
+          reply.toolUse('Bash', { command: 'du -sh . && node --version', description: 'Folder size and Node version' })
+        )
       },
       (req: ParsedRequest) => {
         const result = req.toolResults[0]
         const counted = toolResults(req)[0] as { content: unknown; is_error?: boolean } | undefined
         const n = countFromWc(counted && { content: textOf(counted.content), isError: counted.is_error })
         const entries = n === null ? 'the folder' : `the folder has ${count(n, area.noun)} at the top level (hidden ones aside) and`
-        if (!result || result.isError) return say(2)(`**Report:** ${n === null ? 'I was not allowed to measure the folder, so its size is unknown.' : `${count(n, area.noun)} at the top level (hidden ones aside); I was not allowed to measure the folder, so its size is unknown.`}`)
+        if (!result || result.isError)
+          return say(2)(
+            `**Report:** ${n === null ? 'I was not allowed to measure the folder, so its size is unknown.' : `${count(n, area.noun)} at the top level (hidden ones aside); I was not allowed to measure the folder, so its size is unknown.`}`
+          )
         const [size, , node] = result.content.trim().split(/\s+/)
         return say(2)(`**Report:** ${entries} takes ${size ?? 'an unknown amount'} on disk; Node ${node ?? '(not found)'} is installed.`)
       }
@@ -167,7 +184,8 @@ function childTurns(area: Area, index: number, pace: DemoPace) {
       const which = area.prefer && read && area.prefer.test(read) ? ` ${area.prefer.note}` : ''
       const newest = typeof read === 'string' ? `The newest${which}, ${inlineCode(read)},` : 'The newest'
       // Read says a file is empty in a sentence of its own, which is not the file's opening.
-      const lines = result && !result.isError && !/ exists but is empty /.test(result.content) ? firstLines(result.content, 3) : result && !result.isError ? '' : null
+      const lines =
+        result && !result.isError && !/ exists but is empty /.test(result.content) ? firstLines(result.content, 3) : result && !result.isError ? '' : null
       const opening = lines === null ? 'could not be read' : lines ? `starts with ${inlineCode(lines)}` : 'is empty'
       return say(2)(`**Report:** ${count(total, area.noun)}. ${newest} ${opening}.`)
     }
@@ -180,7 +198,11 @@ function question(req: ParsedRequest): string | null {
   const text = req.lastUserText
     .replace(/<(system-reminder|task-notification)>[\s\S]*?<\/\1>/g, '')
     .replace(/<agent-message[^>]*>([\s\S]*?)<\/agent-message>/g, '$1')
-  const line = text.split('\n').find((l) => l.trim())?.trim() ?? ''
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? ''
   if (!line || line.startsWith('<')) return null
   return line.length > 120 ? `${line.slice(0, 119)}…` : line
 }
@@ -191,8 +213,12 @@ export type KeyStored = () => Promise<boolean>
 /** Any turn after the tour: a follow-up prompt, or a note after a restart. The demo cannot do real work. */
 async function afterTheTour(req: ParsedRequest, keyStored: KeyStored, say: ReturnType<typeof sayWith>): Promise<ScriptedReply> {
   const asked = question(req)
-  const next = (await keyStored()) ? 'To run real agents on this folder, start a new session.' : 'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
-  return say(`${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ${next}`)
+  const next = (await keyStored())
+    ? 'To run real agents on this folder, start a new session.'
+    : 'To run real agents on this folder, add an Anthropic API key in **Settings**, then start a new session.'
+  return say(
+    `${asked ? `You asked: “${asked}”. ` : ''}This session is a **scripted demo**: its answers were written in advance, so it cannot act on new prompts. ${next}`
+  )
 }
 
 /**
@@ -213,7 +239,9 @@ export function demoScript(opts: { keyStored?: KeyStored; pace?: DemoPace } = {}
       () =>
         reply.with(
           pace.main,
-          block.text('This is a **scripted demo**: no model is called, but the agents, tools and files are real. I will split the tour across four agents that work in parallel.'),
+          block.text(
+            'This is a **scripted demo**: no model is called, but the agents, tools and files are real. I will split the tour across four agents that work in parallel.'
+          ),
           ...AREAS.map((a) =>
             block.toolUse('Agent', {
               description: a.description,
@@ -223,9 +251,13 @@ export function demoScript(opts: { keyStored?: KeyStored; pace?: DemoPace } = {}
           )
         ),
       async (req: ParsedRequest) => {
-        const reports = req.toolResults.map((r, i) => `- **${AREAS[i]?.description ?? 'Agent'}:** ${r.content.split('\n')[0].replace(/^\*\*Report:\*\*\s*/, '')}`)
+        const reports = req.toolResults.map(
+          (r, i) => `- **${AREAS[i]?.description ?? 'Agent'}:** ${r.content.split('\n')[0].replace(/^\*\*Report:\*\*\s*/, '')}`
+        )
         // Only someone without a key is sent to add one.
-        const next = (await keyStored()) ? 'Start a new session to run real agents on your own prompts.' : 'Add an API key in Settings to run real agents on your own prompts.'
+        const next = (await keyStored())
+          ? 'Start a new session to run real agents on your own prompts.'
+          : 'Add an API key in Settings to run real agents on your own prompts.'
         return say(`Here is the tour, from four agents that ran side by side:\n\n${reports.join('\n')}\n\n${next}`)
       }
     ],

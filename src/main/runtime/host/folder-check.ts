@@ -14,8 +14,10 @@ export async function requireFolder(cwd: string): Promise<string> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') throw new HostCallError('not_found', `${dir} does not exist.`, { cwd: 'This folder does not exist.' })
-    if (code === 'ENOTDIR') throw new HostCallError('invalid_request', `${dir} is not a folder: a part of its path is a file.`, { cwd: 'A part of this path is a file.' })
-    if (code === 'EACCES' || code === 'EPERM') throw new HostCallError('forbidden', `${dir} cannot be opened: permission denied.`, { cwd: 'You may not open this folder.' })
+    if (code === 'ENOTDIR')
+      throw new HostCallError('invalid_request', `${dir} is not a folder: a part of its path is a file.`, { cwd: 'A part of this path is a file.' })
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new HostCallError('forbidden', `${dir} cannot be opened: permission denied.`, { cwd: 'You may not open this folder.' })
     throw new HostCallError('invalid_request', `${dir} cannot be used: ${errorMessage(err)}`)
   }
   if (!info.isDirectory()) throw new HostCallError('invalid_request', `${dir} is a file, not a folder.`, { cwd: 'This is a file, not a folder.' })

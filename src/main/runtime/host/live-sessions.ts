@@ -61,7 +61,14 @@ export class LiveSessions {
   }
 
   summary(live: Live): SessionSummary {
-    return liveSummaryView(live.session, { title: live.title, createdAt: live.createdAt, updatedAt: live.updatedAt, demo: live.demo !== null, priorCostUsd: live.priorCostUsd, starts: live.starts })
+    return liveSummaryView(live.session, {
+      title: live.title,
+      createdAt: live.createdAt,
+      updatedAt: live.updatedAt,
+      demo: live.demo !== null,
+      priorCostUsd: live.priorCostUsd,
+      starts: live.starts
+    })
   }
 
   /** Sends the session's row again: its status, agent count, cost or time changed. */
@@ -113,10 +120,12 @@ export class LiveSessions {
   async closeAll(): Promise<void> {
     const all = this.all()
     for (const live of all) live.session.stop(live.session.mainAgentId, false)
-    await Promise.all(all.map(async (live) => {
-      await live.session.idle().catch(() => undefined)
-      await this.release(live)
-    }))
+    await Promise.all(
+      all.map(async (live) => {
+        await live.session.idle().catch(() => undefined)
+        await this.release(live)
+      })
+    )
     this.live.clear()
   }
 

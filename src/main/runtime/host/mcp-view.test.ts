@@ -18,7 +18,13 @@ function project() {
   const dataDir = join(tmp, 'data')
   writeFileSync(
     join(cwd, '.mcp.json'),
-    JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--pid-file', join(tmp, 'notes.pid')]), broken: stdioServerEntry(['--exit-on-start', '4']), quiet: stdioServerEntry() } })
+    JSON.stringify({
+      mcpServers: {
+        notes: stdioServerEntry(['--pid-file', join(tmp, 'notes.pid')]),
+        broken: stdioServerEntry(['--exit-on-start', '4']),
+        quiet: stdioServerEntry()
+      }
+    })
   )
   writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ disabledMcpjsonServers: ['quiet'] }))
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ mcpServers: { fromSettings: stdioServerEntry(['--label', 'fanout']) } }))
@@ -32,7 +38,7 @@ async function approve(host: LocalRuntimeHost, cwd: string) {
 }
 
 describe('mcp.list', () => {
-  it("never starts a project server the person has not approved for the folder: it is listed as waiting, with its command", async () => {
+  it('never starts a project server the person has not approved for the folder: it is listed as waiting, with its command', async () => {
     const p = project()
     const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {} })
     cleanup.push(() => host.close())
@@ -62,8 +68,17 @@ describe('mcp.list', () => {
     expect(Object.keys(byName)).toEqual(['fromSettings', 'notes', 'broken', 'quiet'])
     expect(byName.fromSettings).toMatchObject({ scope: 'fanout', status: 'connected', transport: 'stdio' })
     expect(byName.notes).toMatchObject({ scope: 'project', status: 'connected', file: join(p.cwd, '.mcp.json') })
-    expect(byName.notes.tools.find((t) => t.tool === 'echo')).toEqual({ name: 'mcp__notes__echo', tool: 'echo', description: 'Echoes the text back (stdio).', readOnly: true })
-    expect(byName.broken).toMatchObject({ status: 'failed', tools: [], error: expect.stringMatching(/^MCP server "broken" .* exited with code 4 before it was ready\.[\s\S]*db\.sqlite is missing/) })
+    expect(byName.notes.tools.find((t) => t.tool === 'echo')).toEqual({
+      name: 'mcp__notes__echo',
+      tool: 'echo',
+      description: 'Echoes the text back (stdio).',
+      readOnly: true
+    })
+    expect(byName.broken).toMatchObject({
+      status: 'failed',
+      tools: [],
+      error: expect.stringMatching(/^MCP server "broken" .* exited with code 4 before it was ready\.[\s\S]*db\.sqlite is missing/)
+    })
     expect(byName.quiet).toMatchObject({ status: 'disabled', tools: [] })
     expect(processGroupAlive(Number(readFileSync(join(p.tmp, 'notes.pid'), 'utf8')))).toBe(false)
   })
@@ -71,7 +86,14 @@ describe('mcp.list', () => {
   it("answers from a running session's own servers, which stay up for its agents", async () => {
     const p = project()
     const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-    const host = new LocalRuntimeHost({ cwd: p.cwd, dataDir: p.dataDir, home: p.home, env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
+    const host = new LocalRuntimeHost({
+      cwd: p.cwd,
+      dataDir: p.dataDir,
+      home: p.home,
+      env: {},
+      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+    })
     cleanup.push(async () => {
       await host.close()
       await server.close()

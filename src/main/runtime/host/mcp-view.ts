@@ -26,14 +26,25 @@ export interface McpListOptions {
 export async function listMcpServers(opts: McpListOptions): Promise<CallResponse<'mcp.list'>> {
   const cwd = resolve(opts.cwd)
   const settings = readSettingsFiles({ cwd, home: opts.home })
-  const config = loadMcpConfig({ cwd, home: opts.home, settingsFiles: settings.files, ...(opts.fanoutServers ? { fanoutServers: opts.fanoutServers } : {}), ...(opts.env ? { env: opts.env } : {}) })
+  const config = loadMcpConfig({
+    cwd,
+    home: opts.home,
+    settingsFiles: settings.files,
+    ...(opts.fanoutServers ? { fanoutServers: opts.fanoutServers } : {}),
+    ...(opts.env ? { env: opts.env } : {})
+  })
   const problems = [...settings.problems, ...config.problems]
   if (opts.live) {
     const mcp = opts.live.extensions.mcp
     await mcp.ready()
     return { servers: mcp.status(), problems }
   }
-  const probe = new SessionMcp({ cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.startTimeoutMs ? { startTimeoutMs: opts.startTimeoutMs } : {}), report: () => undefined })
+  const probe = new SessionMcp({
+    cwd,
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.startTimeoutMs ? { startTimeoutMs: opts.startTimeoutMs } : {}),
+    report: () => undefined
+  })
   const trust = trustFor({ cwd, home: opts.home, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), settingsFiles: settings.files, mcp: config, agents: [] })
   probe.configure(gateMcpConfig(config, cwd, approvedIn(trust)))
   try {

@@ -24,7 +24,10 @@ describe('review calls', () => {
     const list = await dispatchCall(h, 'review.list', { cwd: repo!.root, agentIds: ['a1', 'a2', 'gone1'] })
     if (!list.ok) throw new Error(list.error.message)
     const value = list.value as { list: { agents: Array<{ agentId: string; state: string }>; gone: Array<{ agentId: string }> } }
-    expect(value.list.agents.map((a) => [a.agentId, a.state])).toEqual([['a1', 'ready'], ['a2', 'ready']])
+    expect(value.list.agents.map((a) => [a.agentId, a.state])).toEqual([
+      ['a1', 'ready'],
+      ['a2', 'ready']
+    ])
     expect(value.list.gone.map((g) => g.agentId)).toEqual(['gone1'])
     const preview = await dispatchCall(h, 'review.preview', { cwd: repo!.root })
     expect(preview).toMatchObject({ ok: true, value: { preview: { order: ['a1', 'a2'], blocked: null } } })
@@ -38,9 +41,19 @@ describe('review calls', () => {
     const asked: string[] = []
     const { h, w1 } = await setup(async (path) => (asked.push(path), 'no file manager opener (xdg-open) is installed here'))
     const r = await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'a1' })
-    expect(r).toEqual({ ok: true, value: { path: w1.path, opened: false, message: `The folder could not be opened: no file manager opener (xdg-open) is installed here. Its path is ${w1.path}.` } })
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        path: w1.path,
+        opened: false,
+        message: `The folder could not be opened: no file manager opener (xdg-open) is installed here. Its path is ${w1.path}.`
+      }
+    })
     expect(asked).toEqual([w1.path])
     expect(await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'nobody' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
-    expect(await dispatchCall(h, 'review.discard', { cwd: repo!.root, agentId: 'a1', expectTip: 'f'.repeat(40) })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining('changed since its changes were shown') } })
+    expect(await dispatchCall(h, 'review.discard', { cwd: repo!.root, agentId: 'a1', expectTip: 'f'.repeat(40) })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringContaining('changed since its changes were shown') }
+    })
   })
 })

@@ -42,7 +42,11 @@ export function reviewHandlers(o: ReviewCallsOptions): CallHandlers<ReviewCallNa
       const [branch] = await review.resolve(cwd, [agentId])
       if (!branch.worktreePath) throw new ReviewError('not_found', `${branch.branch} has no worktree folder any more; its work is only on the branch.`)
       const problem = await (o.openPath ?? openWithSystem)(branch.worktreePath)
-      return { path: branch.worktreePath, opened: problem === null, ...(problem ? { message: `The folder could not be opened: ${problem}. Its path is ${branch.worktreePath}.` } : {}) }
+      return {
+        path: branch.worktreePath,
+        opened: problem === null,
+        ...(problem ? { message: `The folder could not be opened: ${problem}. Its path is ${branch.worktreePath}.` } : {})
+      }
     }
   }
 }

@@ -13,7 +13,11 @@ describe('LocalRuntimeHost', () => {
     const { h, events, notices, dirs } = await host(
       scriptByAgent([
         { name: 'child', match: 'Read the main file', turns: [reply.toolUse('Read', { file_path: 'src/main.ts' }), reply.text('It exports answer = 42.')] },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Read main', prompt: 'Read the main file', subagent_type: 'Explore' }), reply.text('The answer is 42.')] }
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Read main', prompt: 'Read the main file', subagent_type: 'Explore' }), reply.text('The answer is 42.')]
+        }
       ])
     )
     const { sessionId } = await h.handlers['session.start']({ prompt: 'What does main.ts export?', cwd: dirs.cwd })
@@ -37,7 +41,7 @@ describe('LocalRuntimeHost', () => {
 
   it("effort per session: the new-session form's choice, else the defaultEffort setting, else the model's own", async () => {
     const { h, events, dirs, server } = await host(scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.text('ok')] }]))
-    const effortOf = async (start: Parameters<typeof h.handlers['session.start']>[0]) => {
+    const effortOf = async (start: Parameters<(typeof h.handlers)['session.start']>[0]) => {
       const before = server!.messageRequests().length
       const { sessionId } = await h.handlers['session.start'](start)
       await until(() => mainEnded(events, sessionId), 'the main agent to finish')
@@ -55,7 +59,11 @@ describe('LocalRuntimeHost', () => {
   it('asks the UI before writing a file, and writes it only once allowed', async () => {
     const { h, events, dirs } = await host(
       scriptByAgent([
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'hello' }), (req) => reply.text(`Write said: ${req.toolResults[0].content}`)] }
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'hello' }), (req) => reply.text(`Write said: ${req.toolResults[0].content}`)]
+        }
       ])
     )
     const { sessionId } = await h.handlers['session.start']({ prompt: 'Write notes.txt', cwd: dirs.cwd })
@@ -82,12 +90,16 @@ describe('LocalRuntimeHost', () => {
 
   it('says plainly when there is no key to start a real session', async () => {
     const { h, dirs } = await host(null)
-    await expect(h.handlers['session.start']({ prompt: 'hi', cwd: dirs.cwd })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/no Anthropic API key yet. Add one in Settings/) })
+    await expect(h.handlers['session.start']({ prompt: 'hi', cwd: dirs.cwd })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/no Anthropic API key yet. Add one in Settings/)
+    })
   })
 
   it('reopens a session after a restart and continues the main agent with its history', async () => {
     const dirs = folders()
-    const respond: Respond = (req) => reply.text(req.turn === 0 && req.messages.length === 1 ? 'first answer' : `second answer, after ${req.messages.length} messages`)
+    const respond: Respond = (req) =>
+      reply.text(req.turn === 0 && req.messages.length === 1 ? 'first answer' : `second answer, after ${req.messages.length} messages`)
     const first = await host(respond, dirs)
     const { sessionId } = await first.h.handlers['session.start']({ prompt: 'first question', cwd: dirs.cwd })
     await until(() => mainEnded(first.events, sessionId), 'the first run')
@@ -117,7 +129,12 @@ describe('LocalRuntimeHost', () => {
           reply.text('Mapped after the restart.')
         ]
       },
-      { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], then: reply.text('Done, with the map.') }
+      {
+        name: 'main',
+        match: 'lead agent in Fanout',
+        turns: [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })],
+        then: reply.text('Done, with the map.')
+      }
     ])
     const first = await host(respond, dirs)
     const { sessionId } = await first.h.handlers['session.start']({ prompt: 'Map the parser callers', cwd: dirs.cwd })
@@ -134,7 +151,10 @@ describe('LocalRuntimeHost', () => {
     const { view } = await second.h.handlers['sessions.open']({ sessionId })
     expect(Object.values(view.agents).map((a) => a.status)).toEqual(['interrupted', 'interrupted'])
     // Nothing runs, so Stop has nothing to stop, and says so in words.
-    await expect(second.h.handlers['agent.stop']({ sessionId, agentId: view.rootAgentId! })).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('nothing to stop here') })
+    await expect(second.h.handlers['agent.stop']({ sessionId, agentId: view.rootAgentId! })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('nothing to stop here')
+    })
     const report = await second.h.handlers['session.resumeInterrupted']({ sessionId })
     expect(report.problems).toEqual([])
     expect(report.resumed).toHaveLength(2)
@@ -163,7 +183,9 @@ describe('LocalRuntimeHost', () => {
     const end = events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)
     const summary = end && 'result' in end ? end.result : ''
     expect(summary).toContain('Here is the tour')
-    expect(summary).toContain('**Survey the source code:** 1 source file. The newest source file that is not a test, `src/main.ts`, starts with `export const answer = 42`.')
+    expect(summary).toContain(
+      '**Survey the source code:** 1 source file. The newest source file that is not a test, `src/main.ts`, starts with `export const answer = 42`.'
+    )
     expect(summary).toMatch(/\*\*Measure the folder:\*\* the folder has \d+ entries at the top level \(hidden ones aside\) and takes \S+ on disk; Node v\d+/)
     const title = 'Scripted demo: Give me a tour of this folder: what is in it, how it is organised, and anything notable.'
     expect((await h.handlers['sessions.list']({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
@@ -186,7 +208,10 @@ describe('LocalRuntimeHost', () => {
     expect(reopened.view.agentOrder).toEqual(liveOrder)
     await again.h.handlers['session.sendPrompt']({ sessionId, prompt: 'And the tests?' })
     await until(() => again.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null), 'the answer after the restart')
-    expect(again.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)).toMatchObject({ status: 'completed', result: expect.stringContaining('You asked: “And the tests?”.') })
+    expect(again.events.find((e) => e.type === 'agent_end' && e.parentAgentId === null)).toMatchObject({
+      status: 'completed',
+      result: expect.stringContaining('You asked: “And the tests?”.')
+    })
     expect((await again.h.handlers['sessions.list']({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ demo: true, title })
   }, 90_000)
 })

@@ -78,7 +78,15 @@ export class LocalRuntimeHost implements RuntimeHost {
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
     const { listeners } = this
-    const factory = new SessionFactory({ env, dataDir, keyStore, home: options.home, createClient: options.createClient, sessionDefaults: options.sessionDefaults, ...(options.owner ? { owner: options.owner } : {}) })
+    const factory = new SessionFactory({
+      env,
+      dataDir,
+      keyStore,
+      home: options.home,
+      createClient: options.createClient,
+      sessionDefaults: options.sessionDefaults,
+      ...(options.owner ? { owner: options.owner } : {})
+    })
     // Every session that joins is watched for agent file changes along with the workspace.
     this.live = new LiveSessions({ listeners, activityNoticeMs: options.activityNoticeMs, onAdopted: () => this.folders.watch(this.cwd) })
     this.sessions = new SessionCalls({ dataDir, live: this.live, listeners, cwd: () => this.cwd, home, env, trashItem: options.trashItem })
@@ -92,7 +100,16 @@ export class LocalRuntimeHost implements RuntimeHost {
       ...(options.sessionDefaults?.managedSettingsFile !== undefined ? { managedSettingsFile: options.sessionDefaults.managedSettingsFile } : {})
     })
     this.folders = new AgentFolders({ live: this.live, listeners, factory, home, env, dataDir, agentSources: options.sessionDefaults?.agentSources })
-    this.runs = new SessionRuns({ dataDir, factory, live: this.live, listeners, editor: this.folders.editor, keyStored: this.settings.hasKey, home, agentSources: options.sessionDefaults?.agentSources })
+    this.runs = new SessionRuns({
+      dataDir,
+      factory,
+      live: this.live,
+      listeners,
+      editor: this.folders.editor,
+      keyStored: this.settings.hasKey,
+      home,
+      agentSources: options.sessionDefaults?.agentSources
+    })
     this.trust = new TrustCalls({
       dataDir,
       home,
@@ -112,7 +129,13 @@ export class LocalRuntimeHost implements RuntimeHost {
     })
     this.folders.watch(this.cwd)
     this.handlers = {
-      ...sessionHandlers({ workspace: { get: this.getWorkspace, open: this.openWorkspace }, sessions: this.sessions, runs: this.runs, search: this.search, replay: this.replay }),
+      ...sessionHandlers({
+        workspace: { get: this.getWorkspace, open: this.openWorkspace },
+        sessions: this.sessions,
+        runs: this.runs,
+        search: this.search,
+        replay: this.replay
+      }),
       ...settingsHandlers(this.settings),
       ...folderHandlers(this.folders, this.trust),
       ...agentEditorHandlers(this.folders.editor, this.runs),

@@ -102,7 +102,11 @@ export class SessionCalls {
     const index = { ...replayed.index, title: sessionName(this.o.dataDir, sessionId) ?? replayed.index.title }
     // Every event the follower sends comes after this view (it skips each agent's events up to the last
     // one folded here), so the UI applies all of them: upTo 0.
-    return { session: { ...openedSummaryView(index, isDemoSession(this.o.dataDir, sessionId)), runningElsewhere: runningElsewhereView(owner) }, ...this.replayPages.open(sessionId, replayed.state), upTo: 0 }
+    return {
+      session: { ...openedSummaryView(index, isDemoSession(this.o.dataDir, sessionId)), runningElsewhere: runningElsewhereView(owner) },
+      ...this.replayPages.open(sessionId, replayed.state),
+      upTo: 0
+    }
   }
 
   /** The session's row once the process that ran it let it go: no longer read-only here. */
@@ -147,6 +151,9 @@ export class SessionCalls {
 
   /** A stored session's row, under the name a person gave it where there is one. */
   private storedRow(s: StoredSummary, title = sessionName(this.o.dataDir, s.sessionId) ?? s.title, owner: LockOwner | null = null): SessionSummary {
-    return { ...storedSummaryView({ ...s, title }, isDemoSession(this.o.dataDir, s.sessionId)), ...(owner ? { runningElsewhere: runningElsewhereView(owner) } : {}) }
+    return {
+      ...storedSummaryView({ ...s, title }, isDemoSession(this.o.dataDir, s.sessionId)),
+      ...(owner ? { runningElsewhere: runningElsewhereView(owner) } : {})
+    }
   }
 }

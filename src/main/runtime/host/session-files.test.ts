@@ -81,8 +81,14 @@ describe('a running session', () => {
   it('is never deleted: not while this window runs it, nor while another process does', async () => {
     await recordSession('busy', false)
     const close = vi.fn(async () => undefined)
-    await expect(deleteSessionFolder(dataDir, 'busy', { ...noTrash, live: { busy: true, close } })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/stop it before deleting/) })
-    await expect(deleteSessionFolder(dataDir, 'busy', noTrash)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/another Fanout window/) })
+    await expect(deleteSessionFolder(dataDir, 'busy', { ...noTrash, live: { busy: true, close } })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/stop it before deleting/)
+    })
+    await expect(deleteSessionFolder(dataDir, 'busy', noTrash)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/another Fanout window/)
+    })
     expect(close).not.toHaveBeenCalled()
     expect(existsSync(join(dataDir, 'sessions', 'busy'))).toBe(true)
   })

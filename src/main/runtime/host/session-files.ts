@@ -80,7 +80,8 @@ export async function deleteSessionFolder(
   if (!opts.live) {
     // A folder that holds no readable session is not running either: it goes like any other.
     const stored = await readSessionSummary(dataDir, sessionId).catch(() => null)
-    if (stored && ACTIVE.includes(stored.status)) throw new HostCallError('conflict', 'This session is running in another Fanout window or `fanout run`; stop it there before deleting it.')
+    if (stored && ACTIVE.includes(stored.status))
+      throw new HostCallError('conflict', 'This session is running in another Fanout window or `fanout run`; stop it there before deleting it.')
   }
   await opts.live?.close()
   return removeSessionFolder(dataDir, sessionId, opts)

@@ -36,7 +36,12 @@ describe('listing sessions', () => {
 
   it('sends a working session’s row again now and then, so its time in the list keeps up', async () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ')
-    const { h, events, notices, dirs } = await host(() => reply.shaped({ textChunk: 4, chunkDelayMs: 5 }, reply.text(words)), folders(), {}, { activityNoticeMs: 40 })
+    const { h, events, notices, dirs } = await host(
+      () => reply.shaped({ textChunk: 4, chunkDelayMs: 5 }, reply.text(words)),
+      folders(),
+      {},
+      { activityNoticeMs: 40 }
+    )
     const { sessionId } = await h.handlers['session.start']({ prompt: 'stream a while', cwd: dirs.cwd })
     await until(() => mainEnded(events, sessionId), 'the session')
     const rows = notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
@@ -90,14 +95,21 @@ describe('listing sessions', () => {
     const { h, events, notices, dirs } = await host(
       scriptByAgent([
         { name: 'child', match: 'Write the notes', turns: [reply.toolUse('Write', { file_path: 'notes.txt', content: 'hello' }), reply.text('Written.')] },
-        { name: 'main', match: 'lead agent in Fanout', turns: [reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes', subagent_type: 'general-purpose' }), reply.text('Done.')] }
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes', subagent_type: 'general-purpose' }), reply.text('Done.')]
+        }
       ])
     )
     const { sessionId } = await h.handlers['session.start']({ prompt: 'Write notes.txt', cwd: dirs.cwd })
     const rows = () => notices.flatMap((n) => (n.type === 'session_updated' && n.session.sessionId === sessionId ? [n.session] : []))
     await until(() => rows().some((r) => r.waitingPermissions === 1), 'a row saying one request waits')
     expect(rows().find((r) => r.waitingPermissions === 1)).toMatchObject({ status: 'waiting_permission' })
-    expect((await h.handlers['sessions.list']({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ status: 'waiting_permission', waitingPermissions: 1 })
+    expect((await h.handlers['sessions.list']({})).sessions.find((s) => s.sessionId === sessionId)).toMatchObject({
+      status: 'waiting_permission',
+      waitingPermissions: 1
+    })
 
     const request = events.find((e) => e.type === 'permission_request' && e.sessionId === sessionId)!
     // The row brings the request as its event said it, and who asks: a page lists it without opening the session.
@@ -113,6 +125,10 @@ describe('listing sessions', () => {
     expect(rows().at(-1)!.pendingRequests).toBeUndefined()
     // The row went back to plain work as soon as the answer came, before the session ended.
     const answeredAt = rows().findIndex((r) => r.waitingPermissions === 1)
-    expect(rows().slice(answeredAt + 1).some((r) => r.status === 'running' && r.waitingPermissions === 0)).toBe(true)
+    expect(
+      rows()
+        .slice(answeredAt + 1)
+        .some((r) => r.status === 'running' && r.waitingPermissions === 0)
+    ).toBe(true)
   })
 })

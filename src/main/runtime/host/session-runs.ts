@@ -99,7 +99,8 @@ export class SessionRuns {
     if (mainRunning(live))
       throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
     const report = await live.session.resumeInterrupted()
-    if (!report.resumed.length && !report.problems.length) throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
+    if (!report.resumed.length && !report.problems.length)
+      throw new HostCallError('not_found', 'No agent of this session is waiting to be resumed: none was cut off, or it runs again already.')
     this.o.live.updated(live)
     return report
   }
@@ -109,7 +110,10 @@ export class SessionRuns {
     if (!live) {
       const owner = await sessionOwner(this.o.dataDir, sessionId).catch(() => null)
       if (owner) throw new HostCallError('conflict', `This session is being run by ${describeOwner(owner)}, not here; stop it there.`)
-      throw new HostCallError('not_found', 'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.')
+      throw new HostCallError(
+        'not_found',
+        'Nothing of this session runs in this window, so there is nothing to stop here. If another Fanout window or a “fanout run” command works on it, stop it there.'
+      )
     }
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
@@ -124,7 +128,11 @@ export class SessionRuns {
 
   compactAgent: CallHandler<'agent.compact'> = async ({ sessionId, agentId, instructions }) => {
     const live = await this.ensureLive(sessionId)
-    const known = agentId === 'main' || agentId === live.session.mainAgentId || live.session.registry.find(agentId) || (await live.session.findAgent(agentId).catch(() => undefined))
+    const known =
+      agentId === 'main' ||
+      agentId === live.session.mainAgentId ||
+      live.session.registry.find(agentId) ||
+      (await live.session.findAgent(agentId).catch(() => undefined))
     if (!known) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     try {
       return await live.session.compact(agentId, instructions)
@@ -151,9 +159,13 @@ export class SessionRuns {
     if (byType.has(name)) return
     const names = agents.map((a) => a.definition.agentType)
     const shown = names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ')
-    throw new HostCallError('invalid_request', `There is no agent named "${name}" in ${cwd}. ${names.length ? `The agents here are: ${shown}.` : 'No agent definitions load here.'}`, {
-      agent: `There is no agent named "${name}" here.`
-    })
+    throw new HostCallError(
+      'invalid_request',
+      `There is no agent named "${name}" in ${cwd}. ${names.length ? `The agents here are: ${shown}.` : 'No agent definitions load here.'}`,
+      {
+        agent: `There is no agent named "${name}" here.`
+      }
+    )
   }
 
   /** A live session, reopening a recorded one from its transcripts when this process does not run it. */
@@ -174,7 +186,11 @@ export class SessionRuns {
       throw err
     }
     // AgentSession.open already read the recorded session; reading its transcripts again costs as much.
-    const live = this.o.live.adopt(session, { title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId), demo, priorCostUsd: session.reopened?.costUsd ?? 0 })
+    const live = this.o.live.adopt(session, {
+      title: sessionName(this.o.dataDir, sessionId) ?? (session.reopened?.title || sessionId),
+      demo,
+      priorCostUsd: session.reopened?.costUsd ?? 0
+    })
     // What reopening repaired that the person should know (a state file that could not be used) is said where they look.
     for (const warning of session.openWarnings) this.o.listeners.error(sessionId, session.mainAgentId, warning)
     return live

@@ -21,7 +21,14 @@ async function setup() {
   writeFileSync(join(project, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\n---\nYou review.\n')
   writeFileSync(join(root, 'a-file.txt'), 'not a folder')
   const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-  const host = new LocalRuntimeHost({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home'), env: {}, sessionDefaults: { ripgrep: false, managedSettingsFile: null }, createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} }) })
+  const host = new LocalRuntimeHost({
+    cwd: project,
+    dataDir: join(root, 'data'),
+    home: join(root, 'home'),
+    env: {},
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
+  })
   cleanup.push(async () => {
     await host.close()
     await server.close()

@@ -43,7 +43,10 @@ export function openedSummaryView(index: SessionIndex, demo: boolean): SessionSu
   }
 }
 
-export function liveSummaryView(session: AgentSession, meta: { title: string; createdAt: number; updatedAt: number; demo: boolean; priorCostUsd: number; starts?: ReadonlyMap<string, AgentStartEvent> }): SessionSummary {
+export function liveSummaryView(
+  session: AgentSession,
+  meta: { title: string; createdAt: number; updatedAt: number; demo: boolean; priorCostUsd: number; starts?: ReadonlyMap<string, AgentStartEvent> }
+): SessionSummary {
   const agents = session.registry.all()
   const main = session.registry.get(session.mainAgentId)
   const running = agents.some((a) => !isFinished(a.status))

@@ -25,9 +25,17 @@ describe('settings through the contract', () => {
       'limits.maxBudgetUsd': 'Enter an amount from $0.01 to $100,000, or leave it empty for no limit.',
       defaultModel: '“gpt” is not an alias: use haiku, sonnet or opus, or a full model id like claude-sonnet-4-5.'
     })
-    expect(r.error.message).toBe(`settings.update: ${Object.entries(r.error.fields!).map(([k, v]) => `${k}: ${v}`).join('; ')}`)
+    expect(r.error.message).toBe(
+      `settings.update: ${Object.entries(r.error.fields!)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')}`
+    )
     expect(settingsFieldErrors(r.error)).toEqual({
-      fields: { maxConcurrentAgents: 'Enter a number from 1 to 256.', maxBudgetUsd: r.error.fields!['limits.maxBudgetUsd'], defaultModel: r.error.fields!.defaultModel },
+      fields: {
+        maxConcurrentAgents: 'Enter a number from 1 to 256.',
+        maxBudgetUsd: r.error.fields!['limits.maxBudgetUsd'],
+        defaultModel: r.error.fields!.defaultModel
+      },
       rest: []
     })
     expect(settingsFile(dirs.dataDir).limits).toEqual({ maxTurns: 50 })
@@ -37,17 +45,27 @@ describe('settings through the contract', () => {
 
   it("shows Claude Code's worktree.baseRef for the workspace and saves it to the user's Claude Code settings, keeping the rest", async () => {
     const { h, dirs } = await host(null)
-    expect((await h.handlers['settings.get']({})).settings).toMatchObject({ worktreeBaseRef: { value: 'head', file: null, scope: null }, mergeStrategy: 'merge' })
+    expect((await h.handlers['settings.get']({})).settings).toMatchObject({
+      worktreeBaseRef: { value: 'head', file: null, scope: null },
+      mergeStrategy: 'merge'
+    })
     const userFile = join(dirs.home, '.claude', 'settings.json')
     mkdirSync(join(dirs.home, '.claude'), { recursive: true })
     writeFileSync(userFile, JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'] } }))
     const saved = await h.handlers['settings.update']({ worktreeBaseRef: 'fresh', mergeStrategy: 'squash' })
     expect(saved.settings).toMatchObject({ worktreeBaseRef: { value: 'fresh', file: userFile, scope: 'user' }, mergeStrategy: 'squash' })
-    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({ permissions: { allow: ['Bash(npm test:*)'] }, worktree: { symlinkDirectories: ['node_modules'], baseRef: 'fresh' } })
+    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({
+      permissions: { allow: ['Bash(npm test:*)'] },
+      worktree: { symlinkDirectories: ['node_modules'], baseRef: 'fresh' }
+    })
     // A project's own setting takes precedence, and the dialog is told where it comes from.
     mkdirSync(join(dirs.cwd, '.claude'), { recursive: true })
     writeFileSync(join(dirs.cwd, '.claude', 'settings.local.json'), JSON.stringify({ worktree: { baseRef: 'head' } }))
-    expect((await h.handlers['settings.get']({})).settings.worktreeBaseRef).toEqual({ value: 'head', file: join(dirs.cwd, '.claude', 'settings.local.json'), scope: 'local' })
+    expect((await h.handlers['settings.get']({})).settings.worktreeBaseRef).toEqual({
+      value: 'head',
+      file: join(dirs.cwd, '.claude', 'settings.local.json'),
+      scope: 'local'
+    })
     // A user file that is not JSON is never overwritten.
     writeFileSync(userFile, '{ "permissions": ')
     const refused = await dispatchCall(h, 'settings.update', { worktreeBaseRef: 'head' })
@@ -110,7 +128,12 @@ describe('Test connection', () => {
     const r = await h.handlers['settings.testConnection']({ baseUrl: 'http://127.0.0.1:9' })
     expect(Date.now() - started).toBeLessThan(5000)
     // Shown inside Settings (and on the first-run page): "in Settings" would send the person where they are.
-    expect(r).toEqual({ ok: false, url: 'http://127.0.0.1:9', message: 'Could not connect to http://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).', fix: 'base_url' })
+    expect(r).toEqual({
+      ok: false,
+      url: 'http://127.0.0.1:9',
+      message: 'Could not connect to http://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).',
+      fix: 'base_url'
+    })
   })
 
   it('tells an address from the environment, and the default endpoint, from one typed in', async () => {
@@ -131,8 +154,17 @@ describe('Test connection', () => {
     const bare = await startScriptedServer({ respond: () => reply.text('unused'), models: null })
     const { h } = await host(null, dirs)
     try {
-      expect(await h.handlers['settings.testConnection']({ baseUrl: strict.url })).toEqual({ ok: false, url: strict.url, message: `${strict.url} answered but refused the key (401).`, fix: 'key' })
-      expect(await h.handlers['settings.testConnection']({ baseUrl: bare.url })).toEqual({ ok: true, url: bare.url, message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).` })
+      expect(await h.handlers['settings.testConnection']({ baseUrl: strict.url })).toEqual({
+        ok: false,
+        url: strict.url,
+        message: `${strict.url} answered but refused the key (401).`,
+        fix: 'key'
+      })
+      expect(await h.handlers['settings.testConnection']({ baseUrl: bare.url })).toEqual({
+        ok: true,
+        url: bare.url,
+        message: `Connected: ${bare.url} answered, though it has no model list (GET /v1/models: 404).`
+      })
     } finally {
       await strict.close()
       await bare.close()
@@ -141,7 +173,12 @@ describe('Test connection', () => {
 
   it('asks for a key first when there is none', async () => {
     const { h } = await host(null)
-    expect(await h.handlers['settings.testConnection']({})).toEqual({ ok: false, url: 'https://api.anthropic.com', message: 'There is no API key to test with.', fix: 'no_key' })
+    expect(await h.handlers['settings.testConnection']({})).toEqual({
+      ok: false,
+      url: 'https://api.anthropic.com',
+      message: 'There is no API key to test with.',
+      fix: 'no_key'
+    })
   })
 })
 
@@ -181,7 +218,12 @@ describe('renaming and deleting sessions', () => {
     rec.record(f.start({ prompt: 'Old name', cwd: dirs.tmp }))
     rec.record(f.end('completed'))
     await rec.close()
-    expect((await h.handlers['sessions.rename']({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({ sessionId: 'elsewhere-1', title: 'New name', cwd: dirs.tmp, status: 'completed' })
+    expect((await h.handlers['sessions.rename']({ sessionId: 'elsewhere-1', title: 'New name' })).session).toMatchObject({
+      sessionId: 'elsewhere-1',
+      title: 'New name',
+      cwd: dirs.tmp,
+      status: 'completed'
+    })
     expect((await h.handlers['sessions.list']({ cwd: dirs.tmp })).sessions).toMatchObject([{ sessionId: 'elsewhere-1', title: 'New name' }])
   })
 
@@ -191,7 +233,10 @@ describe('renaming and deleting sessions', () => {
     const { h, events, notices } = await host(slow, dirs)
     const { sessionId } = await h.handlers['session.start']({ prompt: 'Wait', cwd: dirs.cwd })
     await until(() => events.some((e) => e.type === 'permission_request'), 'the run to be waiting')
-    await expect(h.handlers['sessions.delete']({ sessionId })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/stop it before deleting/) })
+    await expect(h.handlers['sessions.delete']({ sessionId })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/stop it before deleting/)
+    })
     await h.handlers['agent.stop']({ sessionId, agentId: events.find((e) => e.type === 'agent_start')!.agentId })
     await until(() => mainEnded(events, sessionId), 'the stop')
     expect(await h.handlers['sessions.delete']({ sessionId })).toEqual({ trashed: true })

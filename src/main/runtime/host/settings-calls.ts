@@ -63,7 +63,11 @@ export class SettingsCalls {
 
   private async now() {
     const config = await loadRuntimeConfig({ env: this.o.env, dataDir: this.o.dataDir })
-    const baseRef = readBaseRefSetting({ cwd: this.o.cwd(), home: this.o.home, ...(this.o.managedSettingsFile !== undefined ? { managedFile: this.o.managedSettingsFile } : {}) })
+    const baseRef = readBaseRefSetting({
+      cwd: this.o.cwd(),
+      home: this.o.home,
+      ...(this.o.managedSettingsFile !== undefined ? { managedFile: this.o.managedSettingsFile } : {})
+    })
     return settingsView(config.settings, await this.keySource(), { value: baseRef.value, file: baseRef.file, scope: baseRef.scope })
   }
 }

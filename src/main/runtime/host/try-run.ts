@@ -39,7 +39,23 @@ export async function startTryRun(plan: TryPlan, prompt: string, deps: TryRunDep
     .then(() => live.idle())
     .then(() => deps.finish(plan, prompt))
     .then(
-      (wt) => deps.notify({ type: 'agent_try_finished', sessionId, ...(wt ? { worktree: { path: wt.path, branch: wt.branch, changed: wt.changed, kept: wt.kept, ...(wt.commit ? { commit: wt.commit } : {}), ...(wt.error ? { error: wt.error } : {}) } } : {}) }),
+      (wt) =>
+        deps.notify({
+          type: 'agent_try_finished',
+          sessionId,
+          ...(wt
+            ? {
+                worktree: {
+                  path: wt.path,
+                  branch: wt.branch,
+                  changed: wt.changed,
+                  kept: wt.kept,
+                  ...(wt.commit ? { commit: wt.commit } : {}),
+                  ...(wt.error ? { error: wt.error } : {})
+                }
+              }
+            : {})
+        }),
       (err) => deps.onError(sessionId, mainAgentId, `The try's worktree could not be finished: ${errorMessage(err)}`)
     )
   return {

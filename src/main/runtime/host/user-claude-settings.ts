@@ -24,10 +24,12 @@ export async function writeUserWorktreeBaseRef(home: string, value: 'head' | 'fr
     } catch (err) {
       throw new Error(`${file} is not valid JSON (${errorMessage(err)}); fix it before changing worktree.baseRef, so nothing in it is lost.`, { cause: err })
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file} must hold a JSON object; worktree.baseRef was not saved.`)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error(`${file} must hold a JSON object; worktree.baseRef was not saved.`)
     json = parsed as Record<string, unknown>
   }
-  const worktree = typeof json.worktree === 'object' && json.worktree !== null && !Array.isArray(json.worktree) ? (json.worktree as Record<string, unknown>) : {}
+  const worktree =
+    typeof json.worktree === 'object' && json.worktree !== null && !Array.isArray(json.worktree) ? (json.worktree as Record<string, unknown>) : {}
   json.worktree = { ...worktree, baseRef: value }
   await writeFileAtomic(file, JSON.stringify(json, null, 2) + '\n')
 }

@@ -55,7 +55,9 @@ const stubborn: Tool = defineTool({
 
 describe('runAgentLoop failures', () => {
   it('retries a 429 and a 529, reporting each retry as an error event, then completes', async () => {
-    const { result, events, requests } = await run(scriptTurns(byAttempt(reply.rateLimited({ retryAfterSeconds: 0.01 }), reply.overloaded(), reply.text('made it'))))
+    const { result, events, requests } = await run(
+      scriptTurns(byAttempt(reply.rateLimited({ retryAfterSeconds: 0.01 }), reply.overloaded(), reply.text('made it')))
+    )
     expect(result).toMatchObject({ status: 'completed', result: 'made it', numTurns: 1 })
     expect(requests).toHaveLength(3)
     const errors = of(events, 'error')
@@ -77,8 +79,12 @@ describe('runAgentLoop failures', () => {
     // The UI contract: deltas before a retrying error belong to the failed attempt.
     const retryAt = events.findIndex((e) => e.type === 'error' && e.retrying)
     expect(retryAt).toBeGreaterThan(0)
-    const before = of(events.slice(0, retryAt), 'text_delta').map((e) => e.text).join('')
-    const after = of(events.slice(retryAt), 'text_delta').map((e) => e.text).join('')
+    const before = of(events.slice(0, retryAt), 'text_delta')
+      .map((e) => e.text)
+      .join('')
+    const after = of(events.slice(retryAt), 'text_delta')
+      .map((e) => e.text)
+      .join('')
     expect(before).toBe('Partial text mu') // 3 deltas of 5 characters
     expect(after).toBe('Partial text must not be duplicated.')
   })
@@ -108,7 +114,9 @@ describe('runAgentLoop failures', () => {
     })
     expect(result.status).toBe('stopped')
     expect(elapsed).toBeLessThan(2000) // the full reply would take 4 s
-    const partial = of(events, 'text_delta').map((e) => e.text).join('')
+    const partial = of(events, 'text_delta')
+      .map((e) => e.text)
+      .join('')
     expect(partial).toBe('word word word ')
     expect(result.result).toBe('word word word')
     expect(of(events, 'message').at(-1)!.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: partial }] })
@@ -116,9 +124,13 @@ describe('runAgentLoop failures', () => {
 
   it('stops a running tool that ignores its signal, and answers its tool_use', async () => {
     const ac = new AbortController()
-    const { result, events, elapsed } = await run(scriptTurns(reply.toolUse('stubborn', { ms: 5000 }), reply.text('never')), { signal: ac.signal, tools: [stubborn] }, (e) => {
-      if (e.type === 'tool_run') setTimeout(() => ac.abort(), 10)
-    })
+    const { result, events, elapsed } = await run(
+      scriptTurns(reply.toolUse('stubborn', { ms: 5000 }), reply.text('never')),
+      { signal: ac.signal, tools: [stubborn] },
+      (e) => {
+        if (e.type === 'tool_run') setTimeout(() => ac.abort(), 10)
+      }
+    )
     expect(result.status).toBe('stopped')
     expect(elapsed).toBeLessThan(2000)
     expect(of(events, 'tool_end')).toEqual([expect.objectContaining({ isError: true, output: 'stubborn was interrupted: the agent was stopped.' })])

@@ -61,21 +61,43 @@ describe('runAgentLoop', () => {
   it('streams text and ends with the final text, every event tagged with the agent ids', async () => {
     const { result, events } = await run(scriptTurns(reply.with({ textChunk: 6 }, block.thinking('Hmm.'), block.text('All done, nothing to change.'))))
     expect(result).toMatchObject({ status: 'completed', result: 'All done, nothing to change.', numTurns: 1, toolUses: 0, stopReason: 'end_turn' })
-    expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual(['turn_start', 'message', 'model_request', 'thinking_delta', 'text_delta', 'usage', 'message', 'turn_end'])
+    expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual([
+      'turn_start',
+      'message',
+      'model_request',
+      'thinking_delta',
+      'text_delta',
+      'usage',
+      'message',
+      'turn_end'
+    ])
     expect(of(events, 'model_request')).toEqual([expect.objectContaining({ model: 'claude-sonnet-5-5', attempt: 1 })])
     expect(of(events, 'text_delta').length).toBeGreaterThan(3)
-    expect(of(events, 'text_delta').map((e) => e.text).join('')).toBe('All done, nothing to change.')
-    for (const e of events) expect(e).toMatchObject({ agentId: 'agent-1', parentAgentId: 'main', parentToolUseId: 'toolu_parent', sessionId: 'session-1', ts: expect.any(Number) })
+    expect(
+      of(events, 'text_delta')
+        .map((e) => e.text)
+        .join('')
+    ).toBe('All done, nothing to change.')
+    for (const e of events)
+      expect(e).toMatchObject({ agentId: 'agent-1', parentAgentId: 'main', parentToolUseId: 'toolu_parent', sessionId: 'session-1', ts: expect.any(Number) })
     expect(result.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Do the thing.' }] },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: 'scripted-signature' }, { type: 'text', text: 'All done, nothing to change.' }] }
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Hmm.', signature: 'scripted-signature' },
+          { type: 'text', text: 'All done, nothing to change.' }
+        ]
+      }
     ])
   })
 
   it('round-trips a tool call whose input arrives split mid-token', async () => {
     const log: Parameters<typeof probe>[2] = []
     const { result, events, requests } = await run(
-      scriptTurns(reply.with({ jsonChunk: 2 }, block.text('Checking.'), block.toolUse('lookup', { label: 'alpha-β', ms: 1 }, 'toolu_a')), (req) => reply.text(`Got ${req.toolResults[0].content}`)),
+      scriptTurns(reply.with({ jsonChunk: 2 }, block.text('Checking.'), block.toolUse('lookup', { label: 'alpha-β', ms: 1 }, 'toolu_a')), (req) =>
+        reply.text(`Got ${req.toolResults[0].content}`)
+      ),
       { tools: [probe('lookup', true, log)] }
     )
     expect(result).toMatchObject({ status: 'completed', result: 'Got lookup:alpha-β', numTurns: 2, toolUses: 1 })
@@ -85,7 +107,9 @@ describe('runAgentLoop', () => {
     expect(fragments.join('')).toBe('{"label":"alpha-β","ms":1}')
     expect(of(events, 'tool_run')).toEqual([expect.objectContaining({ toolUseId: 'toolu_a', input: { label: 'alpha-β', ms: 1 } })])
     expect(of(events, 'tool_update')).toEqual([expect.objectContaining({ toolUseId: 'toolu_a', details: { progress: 'done' } })])
-    expect(of(events, 'tool_end')).toEqual([expect.objectContaining({ toolUseId: 'toolu_a', isError: false, output: 'lookup:alpha-β', details: { label: 'alpha-β' } })])
+    expect(of(events, 'tool_end')).toEqual([
+      expect.objectContaining({ toolUseId: 'toolu_a', isError: false, output: 'lookup:alpha-β', details: { label: 'alpha-β' } })
+    ])
     expect(requests[0].toolNames).toEqual(['lookup'])
     expect(requests[0].tools[0].input_schema).toMatchObject({ type: 'object', properties: { label: { type: 'string' } } })
     expect(requests[1].toolResults).toEqual([{ toolUseId: 'toolu_a', content: 'lookup:alpha-β', isError: false }])
@@ -96,7 +120,14 @@ describe('runAgentLoop', () => {
     const call = (name: string, label: string, ms: number) => ({ name, input: { label, ms } })
     const { result, requests } = await run(
       scriptTurns(
-        reply.toolUses([call('read', 'r1', 80), call('read', 'r2', 10), call('read', 'r3', 40), call('write', 'w1', 10), call('write', 'w2', 10), call('read', 'r4', 10)]),
+        reply.toolUses([
+          call('read', 'r1', 80),
+          call('read', 'r2', 10),
+          call('read', 'r3', 40),
+          call('write', 'w1', 10),
+          call('write', 'w2', 10),
+          call('read', 'r4', 10)
+        ]),
         reply.text('done')
       ),
       { tools: [probe('read', true, log), probe('write', false, log)] }
@@ -123,7 +154,13 @@ describe('runAgentLoop', () => {
 
   it('refuses a tool the agent does not have, naming the ones it has, and carries on', async () => {
     const { result, events, requests } = await run(
-      scriptTurns(reply.toolUses([{ name: 'Bash', input: { command: 'rm -rf /' } }, { name: 'read', input: { label: 'ok', ms: 1 } }]), reply.text('fine')),
+      scriptTurns(
+        reply.toolUses([
+          { name: 'Bash', input: { command: 'rm -rf /' } },
+          { name: 'read', input: { label: 'ok', ms: 1 } }
+        ]),
+        reply.text('fine')
+      ),
       { tools: [probe('read', true, []), probe('write', false, [])] }
     )
     expect(result.status).toBe('completed')
@@ -138,7 +175,10 @@ describe('runAgentLoop', () => {
 
   it('answers unparseable or invalid input with an error the model can act on', async () => {
     const { result, requests } = await run(
-      scriptTurns(reply.message(block.toolUseRaw('read', '{"label": "x", "ms": 1', 't_bad'), block.toolUse('read', { ms: 'slow' }, 't_invalid')), reply.text('retrying later')),
+      scriptTurns(
+        reply.message(block.toolUseRaw('read', '{"label": "x", "ms": 1', 't_bad'), block.toolUse('read', { ms: 'slow' }, 't_invalid')),
+        reply.text('retrying later')
+      ),
       { tools: [probe('read', true, [])] }
     )
     expect(result.status).toBe('completed')
@@ -152,12 +192,20 @@ describe('runAgentLoop', () => {
   it('asks canUseTool before running, and reports a denial to the model', async () => {
     const asked: unknown[] = []
     const { requests } = await run(
-      scriptTurns(reply.toolUses([{ name: 'write', input: { label: 'no', ms: 1 } }, { name: 'write', input: { label: 'yes', ms: 1 } }]), reply.text('ok')),
+      scriptTurns(
+        reply.toolUses([
+          { name: 'write', input: { label: 'no', ms: 1 } },
+          { name: 'write', input: { label: 'yes', ms: 1 } }
+        ]),
+        reply.text('ok')
+      ),
       {
         tools: [probe('write', false, [])],
         canUseTool: async (tool, input: any) => {
           asked.push([tool.name, input.label])
-          return input.label === 'no' ? { behavior: 'deny', message: 'The user denied write for "no".' } : { behavior: 'allow', updatedInput: { label: 'yes-edited', ms: 1 } }
+          return input.label === 'no'
+            ? { behavior: 'deny', message: 'The user denied write for "no".' }
+            : { behavior: 'allow', updatedInput: { label: 'yes-edited', ms: 1 } }
         }
       }
     )
@@ -173,7 +221,11 @@ describe('runAgentLoop', () => {
 
   it('stops at maxTurns, says so, and keeps the history valid', async () => {
     const { result, requests } = await run(
-      scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }, { text: 'Looking at a.' }), reply.toolUse('read', { label: 'b', ms: 1 }, { text: 'Now b.' }), reply.text('never reached')),
+      scriptTurns(
+        reply.toolUse('read', { label: 'a', ms: 1 }, { text: 'Looking at a.' }),
+        reply.toolUse('read', { label: 'b', ms: 1 }, { text: 'Now b.' }),
+        reply.text('never reached')
+      ),
       { tools: [probe('read', true, [])], maxTurns: 2 }
     )
     expect(result.status).toBe('max_turns')
@@ -204,10 +256,13 @@ describe('runAgentLoop', () => {
 
   it('delivers inbox messages at the start of the next turn, and before finishing', async () => {
     const inbox: string[][] = [[], ['note from the lead: also check b'], ['one more thing']]
-    const { requests, result } = await run(scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }), reply.text('checked b too'), reply.text('and the last thing')), {
-      tools: [probe('read', true, [])],
-      drainInbox: () => inbox.shift() ?? []
-    })
+    const { requests, result } = await run(
+      scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }), reply.text('checked b too'), reply.text('and the last thing')),
+      {
+        tools: [probe('read', true, [])],
+        drainInbox: () => inbox.shift() ?? []
+      }
+    )
     expect(result).toMatchObject({ status: 'completed', result: 'and the last thing', numTurns: 3 })
     expect(requests[1].toolResults).toHaveLength(1)
     expect(requests[1].lastUserText).toBe('note from the lead: also check b')
@@ -216,11 +271,16 @@ describe('runAgentLoop', () => {
 
   it('adds up usage over calls and reports each call', async () => {
     const usage = { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50, cache_creation_input_tokens: 5 }
-    const { result, events } = await run(scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }, { usage }), reply.text('done', { usage })), { tools: [probe('read', true, [])] })
+    const { result, events } = await run(scriptTurns(reply.toolUse('read', { label: 'a', ms: 1 }, { usage }), reply.text('done', { usage })), {
+      tools: [probe('read', true, [])]
+    })
     expect(of(events, 'usage')).toHaveLength(2)
     // One request per call, each before its reply.
     expect(events.map((e) => e.type).filter((t) => t === 'model_request' || t === 'usage')).toEqual(['model_request', 'usage', 'model_request', 'usage'])
-    expect(of(events, 'usage')[0]).toMatchObject({ model: 'claude-sonnet-5-5', usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 5 } })
+    expect(of(events, 'usage')[0]).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 5 }
+    })
     expect(result.usage).toMatchObject({ inputTokens: 200, outputTokens: 20, cacheReadTokens: 100, cacheWriteTokens: 10 })
     expect(result.usage.costUsd).toBeCloseTo(2 * of(events, 'usage')[0].usage.costUsd, 12)
   })
@@ -234,13 +294,22 @@ describe('runAgentLoop', () => {
   it('passes model, system prompt, thinking, effort and max tokens through to the API', async () => {
     const { requests } = await run(scriptTurns(reply.text('ok')), {
       model: 'claude-opus-5-5',
-      systemPrompt: [{ type: 'text', text: 'Block one.' }, { type: 'text', text: 'Block two.' }],
+      systemPrompt: [
+        { type: 'text', text: 'Block one.' },
+        { type: 'text', text: 'Block two.' }
+      ],
       thinking: { type: 'enabled', budget_tokens: 2048 },
       effort: 'high',
       maxTokens: 4096
     })
     const body = requests[0].body
-    expect(body).toMatchObject({ model: 'claude-opus-5-5', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, output_config: { effort: 'high' }, stream: true })
+    expect(body).toMatchObject({
+      model: 'claude-opus-5-5',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      output_config: { effort: 'high' },
+      stream: true
+    })
     expect(requests[0].system).toBe('Block one.\nBlock two.')
   })
 

@@ -19,7 +19,8 @@ const MAX_TOKENS_RECOVERIES = 3
 const OVERFLOW_RECOVERIES = 2
 
 /** The tools as the API sees them. */
-export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
+export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] =>
+  tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
 
@@ -35,7 +36,9 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const sharedTools = firstOwn === -1 ? apiTools.length : firstOwn
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
-  const context = opts.context ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools }) : null
+  const context = opts.context
+    ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools })
+    : null
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
   // The deliveries `pending` carries: consumed once the message holding them is written.
   let pendingIds: string[] = [...(opts.promptDeliveries ?? [])]

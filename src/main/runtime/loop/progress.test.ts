@@ -8,7 +8,9 @@ describe('FailureStreak', () => {
     const s = new FailureStreak(3)
     expect(s.record([fail('Bash', { command: 'make' }, 'make: *** No rule to make target')])).toBeNull()
     expect(s.record([fail('Bash', { command: 'make' }, 'make: *** No rule to make target')])).toBeNull()
-    expect(s.record([fail('Bash', { command: 'make' }, 'make: *** No rule to make target')])).toBe('Stopped for making no progress: the same failing Bash call 3 turns in a row (Bash: make: *** No rule to make target).')
+    expect(s.record([fail('Bash', { command: 'make' }, 'make: *** No rule to make target')])).toBe(
+      'Stopped for making no progress: the same failing Bash call 3 turns in a row (Bash: make: *** No rule to make target).'
+    )
   })
 
   it('a missing tool is the same call whatever its input', () => {

@@ -29,9 +29,13 @@ const options = (m: ScriptedModel, extra: Partial<RunAgentOptions> = {}): RunAge
 
 describe('runAgent', () => {
   it('wraps the loop in agent_start and agent_end', async () => {
-    model = await startScriptedModel({ respond: scriptByAgent([{ name: 'explore', match: 'You are Explore.', turns: [reply.text('It is in src/config.ts.')] }]) })
+    model = await startScriptedModel({
+      respond: scriptByAgent([{ name: 'explore', match: 'You are Explore.', turns: [reply.text('It is in src/config.ts.')] }])
+    })
     const events: AgentEvent[] = []
-    const result = await runAgent(options(model, { color: 'blue', finalize: async () => ({ worktree: { path: '/wt', branch: 'b', kept: false } }) }), (e) => events.push(e))
+    const result = await runAgent(options(model, { color: 'blue', finalize: async () => ({ worktree: { path: '/wt', branch: 'b', kept: false } }) }), (e) =>
+      events.push(e)
+    )
     expect(events[0]).toMatchObject({
       type: 'agent_start',
       agentId: 'explore-1',

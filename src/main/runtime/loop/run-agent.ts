@@ -30,7 +30,13 @@ function firstLine(text: string): string {
 }
 
 export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<AgentRunResult> {
-  const base = () => ({ agentId: opts.agentId, parentAgentId: opts.parentAgentId, parentToolUseId: opts.parentToolUseId, sessionId: opts.sessionId, ts: Date.now() })
+  const base = () => ({
+    agentId: opts.agentId,
+    parentAgentId: opts.parentAgentId,
+    parentToolUseId: opts.parentToolUseId,
+    sessionId: opts.sessionId,
+    ts: Date.now()
+  })
   const prompt = textOf(promptBlocks(opts.prompt))
   const start: AgentStartEvent = {
     ...base(),

@@ -76,7 +76,10 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
   const tool = ctx.tools.get(call.name)
   if (!tool) return { content: refusal(call, ctx.tools), isError: true }
   if (call.inputError)
-    return { content: `The input for ${call.name} was not valid JSON (${call.inputError}). Call ${call.name} again with a JSON object as its input.`, isError: true }
+    return {
+      content: `The input for ${call.name} was not valid JSON (${call.inputError}). Call ${call.name} again with a JSON object as its input.`,
+      isError: true
+    }
   let parsed = tool.parse(call.input)
   if (!parsed.ok) return { content: parsed.error, isError: true }
   let rawInput = call.input

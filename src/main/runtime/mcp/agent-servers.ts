@@ -15,7 +15,8 @@ export function readAgentServers(value: unknown, where: string, env: Record<stri
   if (Array.isArray(value)) {
     return value.flatMap((item): AgentServerRef[] => {
       if (typeof item === 'string') return item.trim() ? [{ kind: 'named', name: item.trim() }] : []
-      if (item && typeof item === 'object' && !Array.isArray(item)) return Object.entries(item as Record<string, unknown>).map(([name, raw]) => inline(name, raw))
+      if (item && typeof item === 'object' && !Array.isArray(item))
+        return Object.entries(item as Record<string, unknown>).map(([name, raw]) => inline(name, raw))
       return [{ kind: 'invalid', error: `${where}: each mcpServers item must be a server name or {name: configuration}; ${JSON.stringify(item)} is ignored` }]
     })
   }

@@ -113,7 +113,11 @@ describe('MCP over stdio', () => {
 
   it('a server that never answers: the start timeout, with its stderr', async () => {
     // A shell writes its complaint within milliseconds, well inside the timeout, even on a loaded machine.
-    const message = await startError('sleepy', { type: 'stdio', command: '/bin/sh', args: ['-c', 'echo "test server: waiting forever" >&2; exec sleep 30'], env: {} }, 1500)
+    const message = await startError(
+      'sleepy',
+      { type: 'stdio', command: '/bin/sh', args: ['-c', 'echo "test server: waiting forever" >&2; exec sleep 30'], env: {} },
+      1500
+    )
     expect(message).toMatch(/^MCP server "sleepy" \(\/bin\/sh -c .*\) did not complete the MCP handshake within 1\.5 s\./)
     expect(message).toContain('test server: waiting forever')
   })
@@ -149,11 +153,18 @@ describe('server configuration', () => {
   })
 
   it('says what is wrong with a bad entry, naming the server and the file', () => {
-    expect(parseServerConfig('a', { command: 'x', args: '--flag' }, '/p/.mcp.json', env)).toEqual({ error: 'MCP server "a" in /p/.mcp.json: args must be a list of strings' })
-    expect(parseServerConfig('b', { type: 'sse', url: 'https://x' }, '/p/.mcp.json', env)).toMatchObject({ error: expect.stringContaining('transport type "sse" is not supported by Fanout') })
+    expect(parseServerConfig('a', { command: 'x', args: '--flag' }, '/p/.mcp.json', env)).toEqual({
+      error: 'MCP server "a" in /p/.mcp.json: args must be a list of strings'
+    })
+    expect(parseServerConfig('b', { type: 'sse', url: 'https://x' }, '/p/.mcp.json', env)).toMatchObject({
+      error: expect.stringContaining('transport type "sse" is not supported by Fanout')
+    })
     expect(parseServerConfig('c', { args: [] }, '/p/.mcp.json', env)).toMatchObject({ error: expect.stringContaining('neither "command"') })
-    expect(parseServerConfig('d', { command: 'x', env: { K: '${NOPE}' } }, '/p/.mcp.json', env)).toEqual({ error: 'MCP server "d" in /p/.mcp.json: missing environment variable NOPE (used as ${...} without a default)' })
-    expect(parseServerConfig('e', { type: 'http', url: 'ftp://x' }, '/p/.mcp.json', env)).toMatchObject({ error: expect.stringContaining('url must be http:// or https://') })
+    expect(parseServerConfig('d', { command: 'x', env: { K: '${NOPE}' } }, '/p/.mcp.json', env)).toEqual({
+      error: 'MCP server "d" in /p/.mcp.json: missing environment variable NOPE (used as ${...} without a default)'
+    })
+    expect(parseServerConfig('e', { type: 'http', url: 'ftp://x' }, '/p/.mcp.json', env)).toMatchObject({
+      error: expect.stringContaining('url must be http:// or https://')
+    })
   })
 })
-

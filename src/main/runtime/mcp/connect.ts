@@ -51,7 +51,13 @@ function connectionError(err: unknown): string {
 }
 
 /** Why a stdio server could not be used, from what its process did. */
-function stdioFailure(name: string, config: Extract<McpTransportConfig, { type: 'stdio' }>, transport: OwnedStdioTransport, err: unknown, timeoutMs: number): string {
+function stdioFailure(
+  name: string,
+  config: Extract<McpTransportConfig, { type: 'stdio' }>,
+  transport: OwnedStdioTransport,
+  err: unknown,
+  timeoutMs: number
+): string {
   const start = transport.startError
   if (start?.code === 'ENOENT') return `MCP server "${name}" could not start: command not found: ${config.command}.`
   if (start?.code === 'EACCES') return `MCP server "${name}" could not start: ${config.command} is not executable (permission denied).`
@@ -67,7 +73,8 @@ function stdioFailure(name: string, config: Extract<McpTransportConfig, { type: 
 }
 
 function httpFailure(name: string, config: Extract<McpTransportConfig, { type: 'http' }>, err: unknown, timeoutMs: number): string {
-  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return `MCP server "${name}" at ${config.url} did not answer within ${seconds(timeoutMs)}.`
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+    return `MCP server "${name}" at ${config.url} did not answer within ${seconds(timeoutMs)}.`
   if (err instanceof StreamableHTTPError && typeof err.code === 'number' && err.code >= 400) {
     const body = err.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '').trim()
     return `MCP server "${name}" at ${config.url} answered HTTP ${err.code}${body ? `: ${body.slice(0, 300)}` : ''}.`
@@ -89,8 +96,21 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolI
 
 export async function connectMcpServer(name: string, config: McpTransportConfig, opts: ConnectOptions): Promise<McpConnection> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS
-  const stdio = config.type === 'stdio' ? new OwnedStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd ? resolve(opts.cwd, config.cwd) : opts.cwd, ...(opts.passEnv ? { passEnv: opts.passEnv } : {}) }) : null
-  const transport: Transport = stdio ?? new StreamableHTTPClientTransport(new URL((config as { url: string }).url), { requestInit: { headers: (config as { headers: Record<string, string> }).headers } })
+  const stdio =
+    config.type === 'stdio'
+      ? new OwnedStdioTransport({
+          command: config.command,
+          args: config.args,
+          env: config.env,
+          cwd: config.cwd ? resolve(opts.cwd, config.cwd) : opts.cwd,
+          ...(opts.passEnv ? { passEnv: opts.passEnv } : {})
+        })
+      : null
+  const transport: Transport =
+    stdio ??
+    new StreamableHTTPClientTransport(new URL((config as { url: string }).url), {
+      requestInit: { headers: (config as { headers: Record<string, string> }).headers }
+    })
   const client = new Client({ name: 'fanout', version: '0.1.0' }, { capabilities: {} })
   // The SDK reports transport hiccups here; a failed start is reported by connect() itself.
   client.onerror = () => undefined
@@ -110,7 +130,9 @@ export async function connectMcpServer(name: string, config: McpTransportConfig,
   } catch (err) {
     // A process that is exiting reports it a moment after the failed request: give it that moment.
     if (stdio && !stdio.exit && !stdio.startError) await new Promise((r) => setTimeout(r, 50))
-    const message = stdio ? stdioFailure(name, config as Extract<McpTransportConfig, { type: 'stdio' }>, stdio, err, timeoutMs) : httpFailure(name, config as Extract<McpTransportConfig, { type: 'http' }>, err, timeoutMs)
+    const message = stdio
+      ? stdioFailure(name, config as Extract<McpTransportConfig, { type: 'stdio' }>, stdio, err, timeoutMs)
+      : httpFailure(name, config as Extract<McpTransportConfig, { type: 'http' }>, err, timeoutMs)
     await client.close().catch(() => undefined)
     await transport.close().catch(() => undefined)
     throw new McpStartError(message, name)

@@ -46,6 +46,8 @@ describe('loadMcpConfig', () => {
     expect(config.problems).toEqual([expect.stringMatching(/\.claude\.json is not valid JSON \(line 1, column \d+\); its MCP servers are not loaded$/)])
     expect(config.servers.find((s) => s.name === 'off')).toMatchObject({ disabled: true })
     expect(config.servers.find((s) => s.name === 'on')?.disabled).toBeUndefined()
-    expect(config.servers.find((s) => s.name === 'bad')).toMatchObject({ error: `MCP server "bad" in ${join(cwd, '.mcp.json')}: command must be a command (a string)` })
+    expect(config.servers.find((s) => s.name === 'bad')).toMatchObject({
+      error: `MCP server "bad" in ${join(cwd, '.mcp.json')}: command must be a command (a string)`
+    })
   })
 })

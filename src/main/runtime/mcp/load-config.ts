@@ -88,7 +88,14 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
       const parsed = parseServerConfig(name, value, where, env)
       const disabled = !!value && typeof value === 'object' && (value as Record<string, unknown>).disabled === true
       byName.delete(name) // keep the order of the winning source
-      byName.set(name, { name, scope, raw: value, ...(file ? { file } : {}), ...('config' in parsed ? { config: parsed.config } : { error: parsed.error }), ...(disabled ? { disabled: true } : {}) })
+      byName.set(name, {
+        name,
+        scope,
+        raw: value,
+        ...(file ? { file } : {}),
+        ...('config' in parsed ? { config: parsed.config } : { error: parsed.error }),
+        ...(disabled ? { disabled: true } : {})
+      })
     }
   }
 
@@ -101,10 +108,20 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
     if (json) add(serversOf(json, file, problems), 'project', file, file)
   }
   const projects = claudeJson?.projects
-  const local = projects && typeof projects === 'object' ? ((projects as Record<string, unknown>)[resolve(opts.cwd)] as Record<string, unknown> | undefined) : undefined
-  if (local && typeof local === 'object') add(serversOf(local, `${claudeJsonFile} (projects["${resolve(opts.cwd)}"])`, problems), 'local', claudeJsonFile, `${claudeJsonFile} for ${resolve(opts.cwd)}`)
+  const local =
+    projects && typeof projects === 'object' ? ((projects as Record<string, unknown>)[resolve(opts.cwd)] as Record<string, unknown> | undefined) : undefined
+  if (local && typeof local === 'object')
+    add(
+      serversOf(local, `${claudeJsonFile} (projects["${resolve(opts.cwd)}"])`, problems),
+      'local',
+      claudeJsonFile,
+      `${claudeJsonFile} for ${resolve(opts.cwd)}`
+    )
 
-  const disabledProject = new Set([...(opts.settingsFiles ?? []).flatMap((f) => stringList(f.json.disabledMcpjsonServers)), ...stringList(local?.disabledMcpjsonServers)])
+  const disabledProject = new Set([
+    ...(opts.settingsFiles ?? []).flatMap((f) => stringList(f.json.disabledMcpjsonServers)),
+    ...stringList(local?.disabledMcpjsonServers)
+  ])
   const disabledAny = new Set(stringList(local?.disabledMcpServers))
   for (const entry of byName.values()) {
     if ((entry.scope === 'project' && disabledProject.has(entry.name)) || disabledAny.has(entry.name)) entry.disabled = true

@@ -94,7 +94,8 @@ export function createMcpTool(conn: McpConnection, info: McpToolInfo, opts: McpT
         if (err instanceof McpError) {
           if (err.code === ErrorCode.InvalidParams) return fail(`${label} rejected the input: ${err.message}. Fix the input and call ${name} again.`)
           if (err.code === ErrorCode.MethodNotFound) return fail(`${label} does not offer this tool any more: ${err.message}.`)
-          if (err.code === ErrorCode.RequestTimeout) return fail(`${label} did not answer within ${Math.round((opts.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS) / 1000)} s.`)
+          if (err.code === ErrorCode.RequestTimeout)
+            return fail(`${label} did not answer within ${Math.round((opts.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS) / 1000)} s.`)
         }
         return fail(`${label} failed: ${errorMessage(err)}`)
       }

@@ -38,13 +38,18 @@ export function expandEnv(text: string, env: Record<string, string | undefined>,
   })
 }
 
-const issueText = (error: z.ZodError): string =>
-  error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the entry'} ${i.message}`).join('; ')
+const issueText = (error: z.ZodError): string => error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the entry'} ${i.message}`).join('; ')
 
 /** Reads one server entry. `where` names its file (or the agent) for the error sentence. */
-export function parseServerConfig(name: string, raw: unknown, where: string, env: Record<string, string | undefined>): { config: McpTransportConfig } | { error: string } {
+export function parseServerConfig(
+  name: string,
+  raw: unknown,
+  where: string,
+  env: Record<string, string | undefined>
+): { config: McpTransportConfig } | { error: string } {
   const fail = (why: string) => ({ error: `MCP server "${name}" in ${where}: ${why}` })
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('the entry must be an object like {"command": "...", "args": [...]} or {"type": "http", "url": "..."}')
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return fail('the entry must be an object like {"command": "...", "args": [...]} or {"type": "http", "url": "..."}')
   const entry = raw as Record<string, unknown>
   const type = entry.type
   if (type === 'sse' || type === 'ws' || type === 'sse-ide' || type === 'ws-ide' || type === 'sdk')
@@ -57,7 +62,13 @@ export function parseServerConfig(name: string, raw: unknown, where: string, env
   if (type === 'stdio' || (type === undefined && 'command' in entry)) {
     const parsed = stdioSchema.safeParse(entry)
     if (!parsed.success) return fail(issueText(parsed.error))
-    config = { type: 'stdio', command: x(parsed.data.command), args: (parsed.data.args ?? []).map(x), env: xMap(parsed.data.env), ...(parsed.data.cwd ? { cwd: x(parsed.data.cwd) } : {}) }
+    config = {
+      type: 'stdio',
+      command: x(parsed.data.command),
+      args: (parsed.data.args ?? []).map(x),
+      env: xMap(parsed.data.env),
+      ...(parsed.data.cwd ? { cwd: x(parsed.data.cwd) } : {})
+    }
   } else if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp' || (type === undefined && 'url' in entry)) {
     const parsed = httpSchema.safeParse(entry)
     if (!parsed.success) return fail(issueText(parsed.error))
@@ -83,7 +94,8 @@ const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|x-api-key|api-k
 /** A server's credentials (its auth headers, its credential-named environment values) are never shown anywhere. */
 function registerServerSecrets(config: McpTransportConfig): void {
   if (config.type === 'http') {
-    for (const [name, value] of Object.entries(config.headers)) if (CREDENTIAL_HEADER.test(name)) registerSecret(value.replace(/^(?:bearer|basic|token)\s+/i, ''))
+    for (const [name, value] of Object.entries(config.headers))
+      if (CREDENTIAL_HEADER.test(name)) registerSecret(value.replace(/^(?:bearer|basic|token)\s+/i, ''))
   } else for (const [name, value] of Object.entries(config.env)) if (isSecretEnvEntry(name, value)) registerSecret(value)
 }
 

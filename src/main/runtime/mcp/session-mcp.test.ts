@@ -23,7 +23,7 @@ const toolEnd = (events: AgentEvent[], name: string) => events.find((e): e is To
 const mcpJson = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers })
 
 describe('MCP servers in a session', () => {
-  it(".mcp.json servers give the main agent mcp__server__tool tools; a read-only one runs, others go through the permission gate", async () => {
+  it('.mcp.json servers give the main agent mcp__server__tool tools; a read-only one runs, others go through the permission gate', async () => {
     const f = await makeFixture(
       {
         respond: scriptByAgent([
@@ -52,11 +52,19 @@ describe('MCP servers in a session', () => {
 
   it('a server that fails to start is an error event naming it and why; the agent keeps every other tool', async () => {
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content)] }]) },
+      {
+        respond: scriptByAgent([
+          { match: MAIN, turns: [reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content)] }
+        ])
+      },
       {
         permissionMode: 'bypassPermissions',
         files: {
-          '.mcp.json': mcpJson({ broken: stdioServerEntry(['--exit-on-start', '3']), ghost: { command: 'fanout-no-such-server' }, good: stdioServerEntry(['--label', 'good']) })
+          '.mcp.json': mcpJson({
+            broken: stdioServerEntry(['--exit-on-start', '3']),
+            ghost: { command: 'fanout-no-such-server' },
+            good: stdioServerEntry(['--label', 'good'])
+          })
         }
       }
     )
@@ -65,7 +73,9 @@ describe('MCP servers in a session', () => {
     const messages = errors(f.events).map((e) => e.message)
     expect(messages).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^MCP server "broken" \(.*\) exited with code 3 before it was ready\.\nLast lines of its stderr:\ntest server: starting up\nfatal: the database at \/nowhere\/db\.sqlite is missing Its tools are not available; the other tools work as usual\.$/),
+        expect.stringMatching(
+          /^MCP server "broken" \(.*\) exited with code 3 before it was ready\.\nLast lines of its stderr:\ntest server: starting up\nfatal: the database at \/nowhere\/db\.sqlite is missing Its tools are not available; the other tools work as usual\.$/
+        ),
         'MCP server "ghost" could not start: command not found: fanout-no-such-server. Its tools are not available; the other tools work as usual.'
       ])
     )
@@ -80,8 +90,17 @@ describe('MCP servers in a session', () => {
     const f = await makeFixture(
       {
         respond: scriptByAgent([
-          { match: 'You are the archivist', turns: [reply.toolUse('mcp__vault__whereami', {}), (req) => reply.text(`vault says ${req.toolResults[0].content}`)] },
-          { match: MAIN, turns: [reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
+          {
+            match: 'You are the archivist',
+            turns: [reply.toolUse('mcp__vault__whereami', {}), (req) => reply.text(`vault says ${req.toolResults[0].content}`)]
+          },
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }),
+              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+            ]
+          }
         ])
       },
       {
@@ -98,7 +117,14 @@ describe('MCP servers in a session', () => {
     expect(mainReq.toolNames.some((n) => n.startsWith('mcp__vault'))).toBe(false)
     const childReq = f.model.server.requests.find((r) => r.system.includes('You are the archivist'))!
     // Its own server's tools come on top of `tools: Read` (as in Claude Code); disallowedTools still removes one.
-    expect([...childReq.toolNames].sort()).toEqual(['Read', 'mcp__vault__add', 'mcp__vault__echo', 'mcp__vault__picture', 'mcp__vault__wait', 'mcp__vault__whereami'])
+    expect([...childReq.toolNames].sort()).toEqual([
+      'Read',
+      'mcp__vault__add',
+      'mcp__vault__echo',
+      'mcp__vault__picture',
+      'mcp__vault__wait',
+      'mcp__vault__whereami'
+    ])
     const child = starts(f.events).find((e) => e.agentType === 'archivist')!
     expect(child.tools).toContain('mcp__vault__whereami')
     // The run ended, so its server process is gone.
@@ -106,12 +132,24 @@ describe('MCP servers in a session', () => {
     expect(processGroupAlive(pid)).toBe(false)
   })
 
-  it("an inline server that cannot start is an error on that agent, which still runs with its other tools", async () => {
+  it('an inline server that cannot start is an error on that agent, which still runs with its other tools', async () => {
     const f = await makeFixture(
       {
         respond: scriptByAgent([
-          { match: 'You are the reader', turns: [reply.toolUse('Read', { file_path: 'notes.txt' }), (req) => reply.text(req.toolResults[0].content.includes('remember the milk') ? 'read it' : 'could not read')] },
-          { match: MAIN, turns: [reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])] }
+          {
+            match: 'You are the reader',
+            turns: [
+              reply.toolUse('Read', { file_path: 'notes.txt' }),
+              (req) => reply.text(req.toolResults[0].content.includes('remember the milk') ? 'read it' : 'could not read')
+            ]
+          },
+          {
+            match: MAIN,
+            turns: [
+              reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }),
+              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+            ]
+          }
         ])
       },
       {
@@ -126,7 +164,11 @@ describe('MCP servers in a session', () => {
     expect(result.result).toBe('read it')
     const child = starts(f.events).find((e) => e.agentType === 'reader')!
     expect(child.tools).toEqual(['Read'])
-    expect(errors(f.events).filter((e) => e.agentId === child.agentId).map((e) => e.message)).toEqual([
+    expect(
+      errors(f.events)
+        .filter((e) => e.agentId === child.agentId)
+        .map((e) => e.message)
+    ).toEqual([
       'MCP server "lost" could not start: command not found: fanout-no-such-server. Agent reader declares this server; its tools are not available, the other tools work as usual.'
     ])
     expect(ends(f.events).find((e) => e.agentId === child.agentId)?.status).toBe('completed')
@@ -153,19 +195,35 @@ describe('MCP servers in a session', () => {
       {
         permissionMode: 'bypassPermissions',
         files: {
-          '.mcp.json': mcpJson({ alpha: stdioServerEntry(['--label', 'a']), beta: stdioServerEntry(['--label', 'b']), down: stdioServerEntry(['--exit-on-start', '1']) }),
-          '.claude/agents/picky.md': '---\nname: picky\ndescription: p\ntools: Read, mcp__alpha__*, mcp__down__*\ndisallowedTools: mcp__alpha__fail\n---\nYou are picky.',
+          '.mcp.json': mcpJson({
+            alpha: stdioServerEntry(['--label', 'a']),
+            beta: stdioServerEntry(['--label', 'b']),
+            down: stdioServerEntry(['--exit-on-start', '1'])
+          }),
+          '.claude/agents/picky.md':
+            '---\nname: picky\ndescription: p\ntools: Read, mcp__alpha__*, mcp__down__*\ndisallowedTools: mcp__alpha__fail\n---\nYou are picky.',
           '.claude/agents/narrow.md': '---\nname: narrow\ndescription: n\ntools: mcp__beta__echo\n---\nYou are narrow.'
         }
       }
     )
     await f.session.run('go')
     const picky = f.model.server.requests.find((r) => r.system.includes('You are picky'))!
-    expect([...picky.toolNames].sort()).toEqual(['Read', 'mcp__alpha__add', 'mcp__alpha__echo', 'mcp__alpha__picture', 'mcp__alpha__wait', 'mcp__alpha__whereami'])
+    expect([...picky.toolNames].sort()).toEqual([
+      'Read',
+      'mcp__alpha__add',
+      'mcp__alpha__echo',
+      'mcp__alpha__picture',
+      'mcp__alpha__wait',
+      'mcp__alpha__whereami'
+    ])
     const narrow = f.model.server.requests.find((r) => r.system.includes('You are narrow'))!
     expect(narrow.toolNames).toEqual(['mcp__beta__echo'])
     const pickyId = starts(f.events).find((e) => e.agentType === 'picky')!.agentId
-    expect(errors(f.events).filter((e) => e.agentId === pickyId).map((e) => e.message)).toEqual([expect.stringMatching(/^Agent picky lists mcp__down__\* in its tools, but MCP server "down" .* exited with code 1 before it was ready\./)])
+    expect(
+      errors(f.events)
+        .filter((e) => e.agentId === pickyId)
+        .map((e) => e.message)
+    ).toEqual([expect.stringMatching(/^Agent picky lists mcp__down__\* in its tools, but MCP server "down" .* exited with code 1 before it was ready\./)])
   })
 
   it('servers from Fanout settings over streamable HTTP, a named reference from a definition, and closing the session ends the stdio servers', async () => {

@@ -111,7 +111,11 @@ export class SessionMcp {
         live.error = entry.error ?? `MCP server "${entry.name}" has no usable configuration.`
       } else {
         try {
-          live.connection = await (await loadConnect())(entry.name, entry.config, { cwd: this.opts.cwd, ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}), ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          live.connection = await (await loadConnect())(entry.name, entry.config, {
+            cwd: this.opts.cwd,
+            ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}),
+            ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {})
+          })
           if (this.closed) {
             await live.connection.close()
             return
@@ -162,20 +166,36 @@ export class SessionMcp {
         if (ref.kind === 'invalid') return this.opts.report(agent.id, `${ref.error}. The agent runs without it.`)
         if (ref.kind === 'named') {
           const entry = this.entries.find((e) => e.name === ref.name)
-          if (!entry) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is not configured (in .mcp.json, ~/.claude.json or Fanout settings). The agent runs without it.`)
-          if (entry.disabled) return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", which is disabled in settings. The agent runs without it.`)
+          if (!entry)
+            return this.opts.report(
+              agent.id,
+              `Agent ${agent.agentType} uses MCP server "${ref.name}", which is not configured (in .mcp.json, ~/.claude.json or Fanout settings). The agent runs without it.`
+            )
+          if (entry.disabled)
+            return this.opts.report(
+              agent.id,
+              `Agent ${agent.agentType} uses MCP server "${ref.name}", which is disabled in settings. The agent runs without it.`
+            )
           if (entry.untrusted)
-            return this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}" from ${entry.file ?? '.mcp.json'}, which waits for your approval of this folder. The agent runs without it.`)
+            return this.opts.report(
+              agent.id,
+              `Agent ${agent.agentType} uses MCP server "${ref.name}" from ${entry.file ?? '.mcp.json'}, which waits for your approval of this folder. The agent runs without it.`
+            )
           const tried = this.live.has(entry.name)
           const live = this.start(entry, agent.id)
           await live.attempt
           // A failure found before this agent asked was reported to whoever asked first: tell this agent too.
-          if (live.error && tried) this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", but ${live.error} The agent runs without it.`)
+          if (live.error && tried)
+            this.opts.report(agent.id, `Agent ${agent.agentType} uses MCP server "${ref.name}", but ${live.error} The agent runs without it.`)
           tools.push(...live.tools)
           return
         }
         try {
-          const conn = await (await loadConnect())(ref.name, ref.config, { cwd: this.opts.cwd, ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}), ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {}) })
+          const conn = await (await loadConnect())(ref.name, ref.config, {
+            cwd: this.opts.cwd,
+            ...(this.opts.passEnv ? { passEnv: this.opts.passEnv } : {}),
+            ...(this.opts.startTimeoutMs ? { timeoutMs: this.opts.startTimeoutMs } : {})
+          })
           owned.push(conn)
           tools.push(...this.toolsOf(conn))
         } catch (err) {
@@ -184,11 +204,12 @@ export class SessionMcp {
         }
       })
     )
-    const denied = (name: string) => (def.disallowedTools ?? []).some((spec) => {
-      const t = parseToolSpec(spec).toolName
-      const prefix = mcpServerWildcard(t)
-      return prefix ? name.startsWith(prefix) : t === name
-    })
+    const denied = (name: string) =>
+      (def.disallowedTools ?? []).some((spec) => {
+        const t = parseToolSpec(spec).toolName
+        const prefix = mcpServerWildcard(t)
+        return prefix ? name.startsWith(prefix) : t === name
+      })
     const seen = new Set<string>()
     const kept = tools.filter((t) => !denied(t.name) && !seen.has(t.name) && seen.add(t.name))
     return {
@@ -204,14 +225,26 @@ export class SessionMcp {
     return this.entries.map((entry) => {
       const live = this.live.get(entry.name)
       const transport = entry.config?.type ?? null
-      const base = { name: entry.name, scope: entry.scope, transport: transport ?? rawTransport(entry.raw), target: entry.config ? describeTransport(entry.config as McpTransportConfig) : rawTarget(entry.raw), ...(entry.file ? { file: entry.file } : {}) }
+      const base = {
+        name: entry.name,
+        scope: entry.scope,
+        transport: transport ?? rawTransport(entry.raw),
+        target: entry.config ? describeTransport(entry.config as McpTransportConfig) : rawTarget(entry.raw),
+        ...(entry.file ? { file: entry.file } : {})
+      }
       if (entry.disabled) return { ...base, status: 'disabled' as const, tools: [] }
       // Never started: its command is shown, nothing more is known until the person approves it.
       if (entry.untrusted) return { ...base, status: 'untrusted' as const, tools: [] }
-      if (!live || (!live.connection && !live.error)) return { ...base, status: entry.error ? ('failed' as const) : ('pending' as const), ...(entry.error ? { error: entry.error } : {}), tools: [] }
+      if (!live || (!live.connection && !live.error))
+        return { ...base, status: entry.error ? ('failed' as const) : ('pending' as const), ...(entry.error ? { error: entry.error } : {}), tools: [] }
       if (live.error) return { ...base, status: 'failed' as const, error: live.error, tools: [] }
       const lost = live.connection?.lostReason()
-      const tools = (live.connection?.tools ?? []).map((t) => ({ name: mcpToolName(entry.name, t.name), tool: t.name, description: t.description ?? '', readOnly: t.annotations?.readOnlyHint === true }))
+      const tools = (live.connection?.tools ?? []).map((t) => ({
+        name: mcpToolName(entry.name, t.name),
+        tool: t.name,
+        description: t.description ?? '',
+        readOnly: t.annotations?.readOnlyHint === true
+      }))
       return lost ? { ...base, status: 'failed' as const, error: lost, tools } : { ...base, status: 'connected' as const, tools }
     })
   }
@@ -220,10 +253,12 @@ export class SessionMcp {
   async close(): Promise<void> {
     this.closed = true
     const lives = [...this.live.values()]
-    await Promise.all(lives.map(async (l) => {
-      await l.attempt.catch(() => undefined)
-      await l.connection?.close()
-    }))
+    await Promise.all(
+      lives.map(async (l) => {
+        await l.attempt.catch(() => undefined)
+        await l.connection?.close()
+      })
+    )
   }
 }
 

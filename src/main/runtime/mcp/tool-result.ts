@@ -25,9 +25,14 @@ interface Block {
 }
 
 const kb = (base64: string) => Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0)
-const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${Math.round(bytes / 102.4) / 10} KB` : `${Math.round(bytes / 104857.6) / 10} MB`)
+const size = (bytes: number) =>
+  bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${Math.round(bytes / 102.4) / 10} KB` : `${Math.round(bytes / 104857.6) / 10} MB`
 
-export function mcpResultToToolResult(server: string, tool: string, result: { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }): ToolResult {
+export function mcpResultToToolResult(
+  server: string,
+  tool: string,
+  result: { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }
+): ToolResult {
   const details: McpResultDetails = { server, tool }
   const parts: string[] = []
   const blocks: Block[] = Array.isArray(result.content) ? (result.content as Block[]) : []
@@ -36,11 +41,16 @@ export function mcpResultToToolResult(server: string, tool: string, result: { co
     else if (b.type === 'image' && typeof b.data === 'string') {
       const bytes = kb(b.data)
       ;(details.images ??= []).push({ mimeType: b.mimeType ?? 'image', bytes, ...(b.data.length <= MAX_INLINE_IMAGE_BASE64 ? { data: b.data } : {}) })
-      parts.push(`[${b.mimeType ?? 'image'} image, ${size(bytes)}, returned by ${tool}: images from MCP tools are kept for the person to see, not passed to you]`)
+      parts.push(
+        `[${b.mimeType ?? 'image'} image, ${size(bytes)}, returned by ${tool}: images from MCP tools are kept for the person to see, not passed to you]`
+      )
     } else if (b.type === 'audio' && typeof b.data === 'string') parts.push(`[${b.mimeType ?? 'audio'} audio, ${size(kb(b.data))}, not passed to you]`)
     else if (b.type === 'resource' && b.resource) {
       if (typeof b.resource.text === 'string') parts.push(`${b.resource.uri ? `[resource ${b.resource.uri}]\n` : ''}${b.resource.text}`)
-      else parts.push(`[resource ${b.resource.uri ?? ''} (${b.resource.mimeType ?? 'binary'}${b.resource.blob ? `, ${size(kb(b.resource.blob))}` : ''}), not passed to you]`)
+      else
+        parts.push(
+          `[resource ${b.resource.uri ?? ''} (${b.resource.mimeType ?? 'binary'}${b.resource.blob ? `, ${size(kb(b.resource.blob))}` : ''}), not passed to you]`
+        )
     } else if (b.type === 'resource_link') parts.push(`[resource link: ${b.uri ?? ''}${b.name ? ` (${b.name})` : ''}]`)
   }
   if (result.structuredContent !== undefined) {
@@ -48,7 +58,8 @@ export function mcpResultToToolResult(server: string, tool: string, result: { co
     if (!parts.length) parts.push(JSON.stringify(result.structuredContent, null, 2))
   }
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of content.
-  if (!parts.length && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult))
+  if (!parts.length && result.toolResult !== undefined)
+    parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult))
   const isError = result.isError === true
   const content = parts.join('\n') || (isError ? `${tool} failed without saying why.` : `(${tool} returned no content)`)
   return { content, details, ...(isError ? { isError: true } : {}) }

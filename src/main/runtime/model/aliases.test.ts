@@ -24,7 +24,7 @@ describe('resolveModel', () => {
     expect(resolveModel({ definition: 'inherit', parent: 'sonnet' })).toBe('claude-sonnet-5-5')
   })
 
-  it("resolves every alias Claude Code 2.1.328 accepts, with or without its [1m] suffix", () => {
+  it('resolves every alias Claude Code 2.1.328 accepts, with or without its [1m] suffix', () => {
     expect(resolveModel({ definition: 'fable', parent })).toBe('claude-fable-5-2')
     expect(resolveModel({ definition: 'Fable[1m]', parent })).toBe('claude-fable-5-2')
     expect(resolveModel({ definition: 'fable', parent, aliases: { ...DEFAULT_MODEL_ALIASES, fable: 'claude-fable-6' } })).toBe('claude-fable-6')

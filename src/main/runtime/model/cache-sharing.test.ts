@@ -107,7 +107,13 @@ describe('cache sharing', () => {
     const key = stablePrefixKey(base)
     expect(key).toEqual(expect.any(String))
     expect(stablePrefixKey({ ...base, messages: [{ role: 'user', content: 'another task' }] })).toBe(key)
-    for (const change of [{ model: 'claude-opus-4-8' }, { system: 'other' }, { effort: 'low' as const }, { thinking: { type: 'adaptive' as const } }, { tools: [...tools] , sharedTools: 1 }])
+    for (const change of [
+      { model: 'claude-opus-4-8' },
+      { system: 'other' },
+      { effort: 'low' as const },
+      { thinking: { type: 'adaptive' as const } },
+      { tools: [...tools], sharedTools: 1 }
+    ])
       expect(stablePrefixKey({ ...base, ...change })).not.toBe(key)
     expect(stablePrefixKey({ ...base, tools: [], system: 'short' })).toBeNull()
     expect(stablePrefixKey({ ...base, model: 'claude-haiku-4-5' })).toBeNull() // 1.5k tokens < 4,096

@@ -170,7 +170,10 @@ export function stablePrefixKey(request: ModelRequest): string | null {
   const toolsText = toolsJson(tools)
   const systemText = typeof request.system === 'string' ? request.system : JSON.stringify(request.system ?? '')
   const tokens = (toolsText.length + systemText.length) / 4
-  const key = tokens < minCacheableTokens(request.model) ? null : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')
+  const key =
+    tokens < minCacheableTokens(request.model)
+      ? null
+      : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')
   memo.set(tools, { system: request.system, rest, key })
   return key
 }

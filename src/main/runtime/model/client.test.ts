@@ -34,7 +34,14 @@ describe('createModelClient', () => {
   })
 
   it('streams text deltas and returns the whole message with usage and cost', async () => {
-    const { client, server } = await setup(scriptTurns(reply.text('The quick brown fox jumps over the lazy dog.', { textChunk: 5, usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500, cache_creation_input_tokens: 100 } })))
+    const { client, server } = await setup(
+      scriptTurns(
+        reply.text('The quick brown fox jumps over the lazy dog.', {
+          textChunk: 5,
+          usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 500, cache_creation_input_tokens: 100 }
+        })
+      )
+    )
     const deltas: string[] = []
     const res = await client.stream(ask(), { onText: (t) => deltas.push(t) })
     expect(deltas.length).toBeGreaterThan(5)
@@ -90,7 +97,11 @@ describe('createModelClient', () => {
   it('reports each request as it goes out, the first and every retry, before anything of its reply', async () => {
     const { client } = await setup(scriptTurns(byAttempt(reply.overloaded(), reply.text('second time'))))
     const seen: string[] = []
-    await client.stream(ask(), { onRequest: (n) => seen.push(`request ${n}`), onRetry: (r) => seen.push(`retry after ${r.attempt}`), onText: () => seen.push('text') })
+    await client.stream(ask(), {
+      onRequest: (n) => seen.push(`request ${n}`),
+      onRetry: (r) => seen.push(`retry after ${r.attempt}`),
+      onText: () => seen.push('text')
+    })
     expect([...new Set(seen)]).toEqual(['request 1', 'retry after 1', 'request 2', 'text'])
   })
 
@@ -114,7 +125,13 @@ describe('createModelClient', () => {
       const { client } = await setup(scriptTurns(byAttempt(cut(2, full), full)))
       let text = ''
       const retries: RetryInfo[] = []
-      const res = await client.stream(ask(), { onText: (t) => (text += t), onRetry: (r) => { retries.push(r); text = '' } })
+      const res = await client.stream(ask(), {
+        onText: (t) => (text += t),
+        onRetry: (r) => {
+          retries.push(r)
+          text = ''
+        }
+      })
       expect(retries).toHaveLength(1)
       expect(retries[0].message).toMatch(why)
       expect(text).toBe('Hello there, general Kenobi.')
@@ -125,7 +142,9 @@ describe('createModelClient', () => {
   })
 
   it('cuts a stream that stalls and retries it', async () => {
-    server = await startScriptedServer({ respond: scriptTurns(byAttempt(reply.text('stalled stream', { textChunk: 2, chunkDelayMs: 400 }), reply.text('fresh'))) })
+    server = await startScriptedServer({
+      respond: scriptTurns(byAttempt(reply.text('stalled stream', { textChunk: 2, chunkDelayMs: 400 }), reply.text('fresh')))
+    })
     const client = createModelClient({ apiKey: 'k', baseURL: server.url, retryBaseMs: 1, streamIdleTimeoutMs: 100 })
     const retries: RetryInfo[] = []
     const res = await client.stream(ask(), { onRetry: (r) => retries.push(r) })
@@ -139,7 +158,9 @@ describe('createModelClient', () => {
     const err = await client.stream(ask()).catch((e) => e)
     expect(err).toBeInstanceOf(ModelCallError)
     expect(err.limit).toBe('retry_time')
-    expect(err.message).toMatch(/^The response stream ended before the message was complete \(nothing arrived for .*\)\. \(gave up after \d attempts in \d+ ms: a call may spend at most 400 ms retrying\)$/)
+    expect(err.message).toMatch(
+      /^The response stream ended before the message was complete \(nothing arrived for .*\)\. \(gave up after \d attempts in \d+ ms: a call may spend at most 400 ms retrying\)$/
+    )
     // Bounded by the retry time, not by 9 attempts of the idle timeout.
     expect(err.attempts).toBeLessThan(9)
   })
@@ -149,7 +170,9 @@ describe('createModelClient', () => {
     const client = createModelClient({ apiKey: 'k', baseURL: server.url, retryBaseMs: 1, maxRetryTimeMs: 60_000 })
     const err = await client.stream(ask()).catch((e) => e)
     expect(err.limit).toBe('retry_time')
-    expect(err.message).toMatch(/Rate limited \(429\).*gave up after 1 attempt in .*: a call may spend at most 60 s retrying, and the server asked to wait 5 min more\)$/)
+    expect(err.message).toMatch(
+      /Rate limited \(429\).*gave up after 1 attempt in .*: a call may spend at most 60 s retrying, and the server asked to wait 5 min more\)$/
+    )
     expect(server.messageRequests()).toHaveLength(1)
   })
 
@@ -174,8 +197,13 @@ describe('createModelClient', () => {
     const err = await settings.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
     expect(Date.now() - started).toBeLessThan(3000) // not nine attempts over a minute and more
     expect(retries.map((r) => r.message)).toEqual([`Could not reach the API: connect ${where}`])
-    expect(err).toMatchObject({ attempts: 2, message: `Could not connect to ${url} (connect ${where}). This address is set in Settings → Base URL; correct it there, or clear it to use the Anthropic API.` })
-    const fromEnv = await createModelClient({ apiKey: 'test-key', env: { ANTHROPIC_BASE_URL: url }, retryBaseMs: 1 }).stream(ask()).catch((e) => e)
+    expect(err).toMatchObject({
+      attempts: 2,
+      message: `Could not connect to ${url} (connect ${where}). This address is set in Settings → Base URL; correct it there, or clear it to use the Anthropic API.`
+    })
+    const fromEnv = await createModelClient({ apiKey: 'test-key', env: { ANTHROPIC_BASE_URL: url }, retryBaseMs: 1 })
+      .stream(ask())
+      .catch((e) => e)
     expect(fromEnv.message).toMatch(/comes from the ANTHROPIC_BASE_URL environment variable/)
   })
 
@@ -193,7 +221,16 @@ describe('createModelClient', () => {
     let text = ''
     const started = performance.now()
     const err = await client
-      .stream(ask(), { onText: (t) => { text += t; if (text.length >= 8) ac.abort() } }, ac.signal)
+      .stream(
+        ask(),
+        {
+          onText: (t) => {
+            text += t
+            if (text.length >= 8) ac.abort()
+          }
+        },
+        ac.signal
+      )
       .catch((e) => e)
     expect(err).toBeInstanceOf(ModelAbortedError)
     expect((err as ModelAbortedError).partial).toEqual([{ type: 'text', text }])
@@ -240,7 +277,14 @@ describe('scripted server', () => {
   it('says which agent ran out of script', async () => {
     const { client } = await setup(scriptTurns(reply.text('only one')))
     const err = await client
-      .stream({ model: 'm-1', messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }] })
+      .stream({
+        model: 'm-1',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+          { role: 'user', content: 'c' }
+        ]
+      })
       .catch((e) => e)
     expect(err.message).toMatch(/has no reply for turn 2 \(its script has 1\)/)
   })

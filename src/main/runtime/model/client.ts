@@ -227,7 +227,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       }
     } catch (err) {
       const failure = describeFailure(err)
-      const message = failure.unreachable ? unreachableMessage(baseURL, baseUrlSource, failure.message) : `Could not list models at ${baseURL}: ${failure.message}`
+      const message = failure.unreachable
+        ? unreachableMessage(baseURL, baseUrlSource, failure.message)
+        : `Could not list models at ${baseURL}: ${failure.message}`
       throw new ModelCallError(message, (err as any)?.status, 1, false, failure.unreachable ? unreachableCause(failure.message) : undefined)
     }
     return out

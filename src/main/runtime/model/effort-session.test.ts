@@ -56,24 +56,39 @@ describe('effort in requests', () => {
     await f.session.run('hello')
     const b = f.model.server.requests[0].body
     expect(b.model).toBe('claude-sonnet-5-5')
-    expect({ output_config: b.output_config, thinking: b.thinking, max_tokens: b.max_tokens }).toEqual({ output_config: { effort: 'medium' }, thinking: { type: 'adaptive' }, max_tokens: 128_000 })
+    expect({ output_config: b.output_config, thinking: b.thinking, max_tokens: b.max_tokens }).toEqual({
+      output_config: { effort: 'medium' },
+      thinking: { type: 'adaptive' },
+      max_tokens: 128_000
+    })
   })
 
   it('effortLevel and alwaysThinkingEnabled in .claude/settings.json apply to the session; the session option wins over them', async () => {
     const settings = JSON.stringify({ effortLevel: 'high', alwaysThinkingEnabled: false })
-    const fromFile = await makeFixture({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) }, { model: 'claude-sonnet-4-5', files: { '.claude/settings.json': settings } })
+    const fromFile = await makeFixture(
+      { respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) },
+      { model: 'claude-sonnet-4-5', files: { '.claude/settings.json': settings } }
+    )
     await fromFile.session.run('hello')
     const a = fromFile.model.server.requests[0].body
     // Sonnet 4.5 has no effort parameter; thinking is off as the file says.
     expect({ output_config: a.output_config, thinking: a.thinking }).toEqual({ output_config: undefined, thinking: { type: 'disabled' } })
-    const own = await makeFixture({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) }, { effort: 'low', defaultEffort: 'max', files: { '.claude/settings.json': settings } })
+    const own = await makeFixture(
+      { respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) },
+      { effort: 'low', defaultEffort: 'max', files: { '.claude/settings.json': settings } }
+    )
     await own.session.run('hello')
     expect(own.model.server.requests[0].body.output_config).toEqual({ effort: 'low' })
     const fallback = await makeFixture({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) }, { defaultEffort: 'max' })
     await fallback.session.run('hello')
     expect(fallback.model.server.requests[0].body.output_config).toEqual({ effort: 'max' })
-    const bad = await makeFixture({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) }, { files: { '.claude/settings.json': JSON.stringify({ effortLevel: 'extreme' }) } })
-    expect(bad.session.settingsNotes).toEqual([expect.stringMatching(/settings\.json: effortLevel must be low, medium, high, xhigh or max, not "extreme"; it was ignored$/)])
+    const bad = await makeFixture(
+      { respond: scriptByAgent([{ match: MAIN, turns: [reply.text('hi')] }]) },
+      { files: { '.claude/settings.json': JSON.stringify({ effortLevel: 'extreme' }) } }
+    )
+    expect(bad.session.settingsNotes).toEqual([
+      expect.stringMatching(/settings\.json: effortLevel must be low, medium, high, xhigh or max, not "extreme"; it was ignored$/)
+    ])
   })
 
   it('a reopened session keeps the effort it began with; reopening with another one changes it', async () => {
@@ -82,18 +97,24 @@ describe('effort in requests', () => {
     await f.session.idle()
     await f.session.close()
     const { AgentSession } = await import('../orchestration/session/session')
-    const reopened = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined }))
+    const reopened = await f.reopen((base) =>
+      AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined })
+    )
     await reopened.run('second')
     expect(f.model.server.messageRequests().at(-1)!.body.output_config).toEqual({ effort: 'xhigh' })
     await reopened.close()
-    const changed = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined, effort: 'low' }))
+    const changed = await f.reopen((base) =>
+      AgentSession.open({ ...base, sessionId: f.session.sessionId, managedSettingsFile: null, onError: () => undefined, effort: 'low' })
+    )
     await changed.run('third')
     expect(f.model.server.messageRequests().at(-1)!.body.output_config).toEqual({ effort: 'low' })
   })
 
   it('the Agent tool refuses an effort it does not know, with an error the model can act on', async () => {
     const f = await makeFixture({
-      respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Agent', { description: 'x', prompt: 'x', effort: 'extreme' }), (req) => reply.text(req.toolResults[0].content)] }])
+      respond: scriptByAgent([
+        { match: MAIN, turns: [reply.toolUse('Agent', { description: 'x', prompt: 'x', effort: 'extreme' }), (req) => reply.text(req.toolResults[0].content)] }
+      ])
     })
     const result = await f.session.run('go')
     expect(result.result).toMatch(/^Invalid input for Agent:\n- effort: /)

@@ -11,7 +11,16 @@ const sent = (model: string, effort: unknown, opts?: EffortOptions) => {
 
 describe('effortRequest', () => {
   it('sends output_config.effort with adaptive thinking on models that have both', () => {
-    for (const model of ['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-4-8', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5', 'claude-mythos-preview', 'claude-fable-5-2'])
+    for (const model of [
+      'claude-opus-4-6',
+      'claude-sonnet-4-6',
+      'claude-opus-4-8',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-opus-5',
+      'claude-mythos-preview',
+      'claude-fable-5-2'
+    ])
       expect(sent(model, 'medium'), model).toEqual({ effort: 'medium', thinking: { type: 'adaptive' } })
     expect(sent('claude-opus-5-5', 'max')).toEqual({ effort: 'max', thinking: { type: 'adaptive' } })
   })
@@ -71,7 +80,13 @@ describe('effortRequest', () => {
     expect(readEffort('XHigh')).toBe('xhigh')
     expect(readEffort(' 8000 ')).toBe(8000)
     expect(readEffort(0)).toBeUndefined()
-    expect(modelCapabilities('claude-opus-4-20250514')).toMatchObject({ effort: false, maxEffort: false, adaptive: false, manualThinking: true, contextManagement: true })
+    expect(modelCapabilities('claude-opus-4-20250514')).toMatchObject({
+      effort: false,
+      maxEffort: false,
+      adaptive: false,
+      manualThinking: true,
+      contextManagement: true
+    })
     expect(effortLevel('claude-opus-5-5', undefined)).toBe('medium')
     expect(effortLevel('claude-sonnet-4-5', 'high')).toBeUndefined()
     expect(modelMaxTokens('claude-fable-5-2')).toBe(128_000)

@@ -51,7 +51,16 @@ export interface ModelCapabilities {
 }
 
 const NONE: ModelCapabilities = { effort: false, maxEffort: false, adaptive: false, manualThinking: false, contextManagement: false }
-const LATEST: ModelCapabilities = { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'medium', maxTokens: 128_000, contextManagement: true }
+const LATEST: ModelCapabilities = {
+  effort: true,
+  maxEffort: true,
+  xhighEffort: true,
+  adaptive: true,
+  manualThinking: false,
+  defaultEffort: 'medium',
+  maxTokens: 128_000,
+  contextManagement: true
+}
 
 /** What a Claude model id supports, from its family and version; nothing for ids it cannot read. */
 export function modelCapabilities(modelId: string): ModelCapabilities {
@@ -65,9 +74,20 @@ export function modelCapabilities(modelId: string): ModelCapabilities {
   const version = modern ? Number(modern[2]) + Number(modern[3] ?? 0) / 10 : Number(legacy![1]) + Number(legacy![2]) / 10
   if (family === 'fable' || family === 'mythos' || version >= 5) return LATEST
   if (family === 'opus') {
-    if (version >= 4.7) return { effort: true, maxEffort: true, xhighEffort: true, adaptive: true, manualThinking: false, defaultEffort: 'xhigh', maxTokens: 64_000, contextManagement: true }
+    if (version >= 4.7)
+      return {
+        effort: true,
+        maxEffort: true,
+        xhighEffort: true,
+        adaptive: true,
+        manualThinking: false,
+        defaultEffort: 'xhigh',
+        maxTokens: 64_000,
+        contextManagement: true
+      }
     if (version >= 4.6) return { effort: true, maxEffort: true, adaptive: true, manualThinking: true, defaultEffort: 'high', contextManagement: true }
-    if (version >= 4.5) return { effort: true, maxEffort: false, adaptive: false, manualThinking: true, defaultEffort: 'high', thinksByDefault: true, contextManagement: true }
+    if (version >= 4.5)
+      return { effort: true, maxEffort: false, adaptive: false, manualThinking: true, defaultEffort: 'high', thinksByDefault: true, contextManagement: true }
     return { ...NONE, manualThinking: version >= 4, thinksByDefault: version >= 4, contextManagement: version >= 4 }
   }
   if (family === 'sonnet') {
@@ -124,7 +144,12 @@ export function effortRequest(model: string, effort: unknown, opts: EffortOption
   const noThinking = opts.thinking === false && caps.manualThinking ? { thinking: { type: 'disabled' } as ThinkingConfig } : {}
   const setting = readEffort(effort)
   if (setting === undefined) {
-    const thinking = opts.thinking !== false && caps.thinksByDefault && canBudget ? { thinking: { type: 'enabled', budget_tokens: maxTokens - 1 } as ThinkingConfig } : caps.adaptive ? { thinking: { type: 'adaptive' } as ThinkingConfig } : noThinking
+    const thinking =
+      opts.thinking !== false && caps.thinksByDefault && canBudget
+        ? { thinking: { type: 'enabled', budget_tokens: maxTokens - 1 } as ThinkingConfig }
+        : caps.adaptive
+          ? { thinking: { type: 'adaptive' } as ThinkingConfig }
+          : noThinking
     return { maxTokens, ...(caps.defaultEffort ? { effort: caps.defaultEffort } : {}), ...thinking }
   }
   if (typeof setting === 'number') {

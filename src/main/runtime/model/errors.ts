@@ -17,10 +17,7 @@ export class UnknownModelError extends Error {
     readonly from: string,
     readonly validAliases: string[]
   ) {
-    super(
-      `Unknown model "${model}" (${from}). Use one of ${[...validAliases, 'inherit'].join(', ')}, ` +
-        'or a full model id such as claude-sonnet-5-5.'
-    )
+    super(`Unknown model "${model}" (${from}). Use one of ${[...validAliases, 'inherit'].join(', ')}, ` + 'or a full model id such as claude-sonnet-5-5.')
     this.name = 'UnknownModelError'
   }
 }

@@ -36,12 +36,20 @@ async function readAll(body: ReadableStream<Uint8Array> | null): Promise<string>
 describe('the SDK fetch over node:http', () => {
   it('sends method, headers and body, and answers status, headers and a streamed body', async () => {
     const url = await serve((req, res, body) => {
-      res.writeHead(201, { 'content-type': 'text/event-stream', 'request-id': 'req_1', 'x-echo': `${req.method} ${req.headers['x-api-key']} ${req.headers['content-length']} ${body}` })
+      res.writeHead(201, {
+        'content-type': 'text/event-stream',
+        'request-id': 'req_1',
+        'x-echo': `${req.method} ${req.headers['x-api-key']} ${req.headers['content-length']} ${body}`
+      })
       res.write('event: a\n')
       setTimeout(() => res.end('data: {}\n\n'), 5)
     })
     const fetch = createHttpFetch()
-    const res = await fetch(`${url}/v1/messages`, { method: 'post', headers: new Headers({ 'X-Api-Key': 'k', 'content-type': 'application/json' }), body: '{"é":1}' })
+    const res = await fetch(`${url}/v1/messages`, {
+      method: 'post',
+      headers: new Headers({ 'X-Api-Key': 'k', 'content-type': 'application/json' }),
+      body: '{"é":1}'
+    })
     expect(res.status).toBe(201)
     expect(res.ok).toBe(true)
     expect(res.headers.get('request-id')).toBe('req_1')
@@ -159,7 +167,9 @@ describe('the SDK fetch over node:http, against servers that misbehave', () => {
 
   it('does not send the Authorization header on to another origin a redirect names, as fetch does not', async () => {
     const other = await another((req, res) => res.end(`auth=${req.headers.authorization ?? 'none'}`))
-    const url = await serve((req, res) => (req.url === '/v1/messages' ? res.writeHead(307, { location: `${other}/v1/messages` }).end() : res.end('same-origin')))
+    const url = await serve((req, res) =>
+      req.url === '/v1/messages' ? res.writeHead(307, { location: `${other}/v1/messages` }).end() : res.end('same-origin')
+    )
     const res = await createHttpFetch()(`${url}/v1/messages`, { method: 'POST', headers: { authorization: 'Bearer secret-token' }, body: '{}' })
     expect(await res.text()).toBe('auth=none')
   })
@@ -194,7 +204,9 @@ describe('the SDK fetch over node:http, against servers that misbehave', () => {
     const fetch = createHttpFetch()
     expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
     await new Promise((r) => setTimeout(r, 4600))
-    const second = await fetch(url, { method: 'POST', body: '{}' }).then((r) => r.text()).catch((e: unknown) => e)
+    const second = await fetch(url, { method: 'POST', body: '{}' })
+      .then((r) => r.text())
+      .catch((e: unknown) => e)
     expect(second).toBe('ok')
   }, 15_000)
 })

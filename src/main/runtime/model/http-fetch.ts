@@ -81,8 +81,17 @@ function plainHeaders(init: RequestInit['headers']): Record<string, string> {
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase()
-  const unzip = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase()
+  const unzip =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : null
   if (!unzip) return res
   // pipeline, not pipe: an error on either side reaches the other without an 'error' nobody listens to
   // (an uncaught exception) when the body is cut off or aborted before it is read, and a body left
@@ -130,11 +139,19 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
     'https:': closeIdleSockets(new HttpsAgent({ keepAlive: true, maxSockets }), idleMs)
   }
 
-  function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, redirects: number): Promise<Response> {
+  function send(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+    redirects: number
+  ): Promise<Response> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal))
       const isHttps = url.protocol === 'https:'
-      const outHeaders = body === undefined ? headers : { ...headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }
+      const outHeaders =
+        body === undefined ? headers : { ...headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }
       const req = (isHttps ? httpsRequest : httpRequest)(url, { method, headers: outHeaders, agent: agents[isHttps ? 'https:' : 'http:'] })
       let stream: Readable | null = null
       const onAbort = () => {

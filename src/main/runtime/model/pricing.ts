@@ -59,5 +59,11 @@ export function costOf(model: string, tokens: TokenCounts, prices: PriceTable = 
 }
 
 export function usageWithCost(model: string, tokens: TokenCounts, prices?: PriceTable): Usage {
-  return { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens, cacheReadTokens: tokens.cacheReadTokens, cacheWriteTokens: tokens.cacheWriteTokens, costUsd: costOf(model, tokens, prices) }
+  return {
+    inputTokens: tokens.inputTokens,
+    outputTokens: tokens.outputTokens,
+    cacheReadTokens: tokens.cacheReadTokens,
+    cacheWriteTokens: tokens.cacheWriteTokens,
+    costUsd: costOf(model, tokens, prices)
+  }
 }

@@ -39,7 +39,9 @@ export function versionOf(model: string): ModelVersion | null {
   if (newer) return { family: newer[1], major: Number(newer[2]), minor: Number(newer[3] ?? 0), preview: id.includes('preview') }
   const older = /(\d+)-(\d{1,2})-(opus|sonnet|haiku)/.exec(id) ?? /(\d+)-(opus|sonnet|haiku)/.exec(id)
   if (!older) return null
-  return older.length === 4 ? { family: older[3], major: Number(older[1]), minor: Number(older[2]), preview: false } : { family: older[2], major: Number(older[1]), minor: 0, preview: false }
+  return older.length === 4
+    ? { family: older[3], major: Number(older[1]), minor: Number(older[2]), preview: false }
+    : { family: older[2], major: Number(older[1]), minor: 0, preview: false }
 }
 
 /**

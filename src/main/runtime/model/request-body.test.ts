@@ -8,14 +8,18 @@ import type { ApiToolSpec } from './types'
 const tool = (name: string): ApiToolSpec => ({ name, description: `${name} tool`, input_schema: { type: 'object' } })
 const tools = ['Read', 'Glob', 'Agent', 'TaskOutput'].map(tool)
 const marked = (blocks: any[] | undefined) => (blocks ?? []).flatMap((b, i) => (b.cache_control ? [i] : []))
-const markedMessages = (messages: any[]) => messages.flatMap((m, i) => (Array.isArray(m.content) ? m.content.flatMap((b: any, j: number) => (b.cache_control ? [`${i}.${j}`] : [])) : []))
+const markedMessages = (messages: any[]) =>
+  messages.flatMap((m, i) => (Array.isArray(m.content) ? m.content.flatMap((b: any, j: number) => (b.cache_control ? [`${i}.${j}`] : [])) : []))
 const count = (body: any) => marked(body.tools).length + marked(body.system).length + markedMessages(body.messages).length
 
 function conversation(turns: number, parallel = 1): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'task' }] }]
   for (let t = 0; t < turns; t++) {
     const ids = Array.from({ length: parallel }, (_, k) => `t${t}_${k}`)
-    out.push({ role: 'assistant', content: [{ type: 'text', text: 'working' }, ...ids.map((id) => ({ type: 'tool_use' as const, id, name: 'Read', input: {} }))] })
+    out.push({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'working' }, ...ids.map((id) => ({ type: 'tool_use' as const, id, name: 'Read', input: {} }))]
+    })
     out.push({ role: 'user', content: ids.map((id) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'ok' })) })
   }
   return out
@@ -43,7 +47,16 @@ describe('prompt-cache breakpoints in the request body', () => {
     for (let turns = 0; turns < 6; turns++) {
       const messages = conversation(turns, 3)
       const before = JSON.stringify(messages)
-      const body: any = buildRequestBody({ model: 'm', system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], tools, sharedTools: tools.length, messages })
+      const body: any = buildRequestBody({
+        model: 'm',
+        system: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' }
+        ],
+        tools,
+        sharedTools: tools.length,
+        messages
+      })
       expect(count(body)).toBeLessThanOrEqual(4)
       expect(marked(body.system)).toEqual([1])
       expect(marked(body.tools)).toEqual(turns === 0 ? [tools.length - 1] : [])
@@ -55,7 +68,13 @@ describe('prompt-cache breakpoints in the request body', () => {
   it('puts no breakpoint on tools when none is shared, and skips a trailing thinking block', () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: 'question' },
-      { role: 'assistant', content: [{ type: 'text', text: 'answer' }, { type: 'thinking', thinking: 'later thought', signature: 's' }] }
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'answer' },
+          { type: 'thinking', thinking: 'later thought', signature: 's' }
+        ]
+      }
     ]
     const body: any = buildRequestBody({ model: 'm', tools, messages: [...messages, { role: 'user', content: 'more' }] })
     expect(marked(body.tools)).toEqual([])
@@ -78,7 +97,15 @@ describe('prompt-cache breakpoints in the request body', () => {
   })
 
   it('after a compaction, marks the new conversation as a first turn: the summary message, with the shared tools', () => {
-    const compacted: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'Summary of the conversation so far.' }, { type: 'text', text: 'Continue.' }] }]
+    const compacted: ChatMessage[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Summary of the conversation so far.' },
+          { type: 'text', text: 'Continue.' }
+        ]
+      }
+    ]
     const body: any = buildRequestBody({ model: 'm', system: 'sys', tools, sharedTools: 3, messages: compacted })
     expect(marked(body.tools)).toEqual([2])
     expect(markedMessages(body.messages)).toEqual(['0.1'])

@@ -44,7 +44,9 @@ function causes(err: unknown): any[] {
 
 // Checked after isUnreachable: an address nothing answers at is not a dropped connection.
 const isNetworkError = (err: unknown) =>
-  causes(err).some((e) => (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) || (typeof e.code === 'string' && NETWORK_CODES.has(e.code)))
+  causes(err).some(
+    (e) => (e instanceof TypeError && /terminated|fetch failed|network|socket/i.test(e.message)) || (typeof e.code === 'string' && NETWORK_CODES.has(e.code))
+  )
 
 const isUnreachable = (err: unknown) => causes(err).some((e) => typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code))
 
@@ -61,7 +63,8 @@ function rootMessage(err: unknown): string {
 export function describeFailure(err: unknown): FailureInfo {
   if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
   if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
-  if (err instanceof APIConnectionError) return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}`, ...(isUnreachable(err) ? { unreachable: true } : {}) }
+  if (err instanceof APIConnectionError)
+    return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}`, ...(isUnreachable(err) ? { unreachable: true } : {}) }
   if (err instanceof APIError) {
     const status = err.status
     const type = err.type ?? undefined

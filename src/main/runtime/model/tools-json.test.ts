@@ -8,7 +8,10 @@ describe('toolsJson', () => {
     const lists: unknown[][] = [
       [],
       [{ name: 'Glob', description: 'Find files', input_schema: schema }],
-      [{ name: 'Glob', description: 'Find files', input_schema: schema }, { name: 'Grep', description: 'Search "text"\n', input_schema: schema }],
+      [
+        { name: 'Glob', description: 'Find files', input_schema: schema },
+        { name: 'Grep', description: 'Search "text"\n', input_schema: schema }
+      ],
       [{ description: 'keys in another order', name: 'X', input_schema: schema }],
       [{ name: 'X', description: 'more keys', input_schema: schema, cache_control: { type: 'ephemeral' } }],
       [undefined, null, 3, 'text', () => 1, { name: 'X', description: 'd', input_schema: null }],

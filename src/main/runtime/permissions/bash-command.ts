@@ -85,7 +85,11 @@ class CommandSplitter {
       const c = args.findIndex((a, i) => i > 0 && a.ok && /^-[a-z]*c[a-z]*$/i.test(a.value))
       const body = c === -1 ? undefined : args[c + 1]
       if (c !== -1) inner = body?.ok ? body.value : ''
-    } else if (name === 'eval') inner = args.slice(1).map((a) => (a.ok ? a.value : '')).join(' ')
+    } else if (name === 'eval')
+      inner = args
+        .slice(1)
+        .map((a) => (a.ok ? a.value : ''))
+        .join(' ')
     if (inner === undefined) return
     this.unsure.add('a command string run by a shell')
     const nested = parseBashCommand(inner)
@@ -119,13 +123,15 @@ class CommandSplitter {
 
 export function parseBashCommand(command: string): ParsedCommand {
   const parsed = parseShell(command)
-  if (!parsed.ok) return { segments: command.trim() ? [command.trim()] : [], nested: [], unsure: [`a command the shell parser could not read (${parsed.error})`] }
+  if (!parsed.ok)
+    return { segments: command.trim() ? [command.trim()] : [], nested: [], unsure: [`a command the shell parser could not read (${parsed.error})`] }
   const splitter = new CommandSplitter(command)
   for (const s of parsed.file.Stmts as ShNode[]) splitter.stmt(s)
   return { segments: splitter.segments, nested: splitter.nested, unsure: [...splitter.unsure] }
 }
 
-const WRAPPERS = /^(?:sudo(?:\s+-\S+)*|command|builtin|exec|nohup|time|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|timeout(?:\s+-\S+)*\s+\S+|env(?:\s+-\S+)*|xargs(?:\s+-\S+)*)\s+/
+const WRAPPERS =
+  /^(?:sudo(?:\s+-\S+)*|command|builtin|exec|nohup|time|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|timeout(?:\s+-\S+)*\s+\S+|env(?:\s+-\S+)*|xargs(?:\s+-\S+)*)\s+/
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+/
 
 /** A segment plus the forms it takes without env assignments and wrappers (`sudo rm` is still `rm`). */

@@ -54,7 +54,25 @@ export function bashReadsDeniedPath(parsed: ParsedCommand, policy: PathPolicy): 
 }
 
 /** git subcommands that print file contents from the repository (its history included, which no sandbox hides). */
-const GIT_CONTENT = new Set(['show', 'diff', 'grep', 'blame', 'annotate', 'cat-file', 'whatchanged', 'format-patch', 'archive', 'bundle', 'difftool', 'log', 'reflog', 'stash', 'range-diff', 'notes', 'fast-export'])
+const GIT_CONTENT = new Set([
+  'show',
+  'diff',
+  'grep',
+  'blame',
+  'annotate',
+  'cat-file',
+  'whatchanged',
+  'format-patch',
+  'archive',
+  'bundle',
+  'difftool',
+  'log',
+  'reflog',
+  'stash',
+  'range-diff',
+  'notes',
+  'fast-export'
+])
 
 /**
  * A git command that can print protected files from the repository's objects (git show, log -p, grep HEAD…)
@@ -100,8 +118,52 @@ export function bashAllowed(allow: PermissionRule[], command: string, parsed: Pa
   return first
 }
 
-const MULTI_COMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'npx', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'pip3', 'poetry', 'uv', 'gh', 'dotnet', 'mvn', 'gradle', './gradlew', 'make'])
-const EXACT_ONLY = new Set(['rm', 'sudo', 'curl', 'wget', 'chmod', 'chown', 'dd', 'mv', 'kill', 'pkill', 'killall', 'ssh', 'scp', 'eval', 'bash', 'sh', 'zsh', 'python', 'python3', 'node', 'exec'])
+const MULTI_COMMAND_TOOLS = new Set([
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'npx',
+  'bun',
+  'deno',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'pip',
+  'pip3',
+  'poetry',
+  'uv',
+  'gh',
+  'dotnet',
+  'mvn',
+  'gradle',
+  './gradlew',
+  'make'
+])
+const EXACT_ONLY = new Set([
+  'rm',
+  'sudo',
+  'curl',
+  'wget',
+  'chmod',
+  'chown',
+  'dd',
+  'mv',
+  'kill',
+  'pkill',
+  'killall',
+  'ssh',
+  'scp',
+  'eval',
+  'bash',
+  'sh',
+  'zsh',
+  'python',
+  'python3',
+  'node',
+  'exec'
+])
 
 /** The Bash rules "allow always" would add: as narrow as is still useful. */
 export function suggestBashRules(command: string, policy: PathPolicy): string[] {

@@ -10,7 +10,16 @@ import { PathPolicy } from '../security/path-policy'
 import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
 import { bashReadOnlyVerdict } from './bash-read-only'
-import { bashAllowed, bashReadsDeniedPath, bashRuleHits, commandParts, gitRevealsProtected, suggestBashRules, type SandboxLevel, type SandboxState } from './decide-bash'
+import {
+  bashAllowed,
+  bashReadsDeniedPath,
+  bashRuleHits,
+  commandParts,
+  gitRevealsProtected,
+  suggestBashRules,
+  type SandboxLevel,
+  type SandboxState
+} from './decide-bash'
 import { insideWorkingDirs, pathRuleMatches, type PathContext } from './path-rules'
 import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
@@ -98,7 +107,8 @@ function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: Parsed
     const why = history ? ` (git can show files the rule "${history.raw}" protects from the repository's history)` : ''
     return `Bash wants to run${outside}: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}${why}`
   }
-  if (call.kind === 'edit') return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${call.path && policy?.runsLater(call.path) ? ' (a file other programs run or obey: git hooks and config, settings, MCP servers, editor tasks)' : ''}`
+  if (call.kind === 'edit')
+    return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${call.path && policy?.runsLater(call.path) ? ' (a file other programs run or obey: git hooks and config, settings, MCP servers, editor tasks)' : ''}`
   if (call.kind === 'read') return `${call.name} wants to read ${call.path}, outside the working directory`
   if (call.kind === 'network') return `${call.name} wants to fetch ${call.url ?? 'a URL'}`
   return `${call.name} needs approval`
@@ -122,34 +132,55 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     : rules.deny.find((r) => ruleCovers(r, call, ctx, 'deny'))
   if (denied) return { behavior: 'deny', message: denyMessage(call, denied), rule: denied.raw }
   if (call.kind === 'bash' && call.unsandboxed && floor === 'read-only')
-    return { behavior: 'deny', message: `Bash may not leave the sandbox here: ${mode === 'plan' ? 'plan mode' : 'this agent is read-only, and'} its commands run without write access. Run the command without dangerouslyDisableSandbox.` }
+    return {
+      behavior: 'deny',
+      message: `Bash may not leave the sandbox here: ${mode === 'plan' ? 'plan mode' : 'this agent is read-only, and'} its commands run without write access. Run the command without dangerouslyDisableSandbox.`
+    }
   const history = parsed ? gitRevealsProtected(parsed, policy) : undefined
 
   // 2. An agent's own memory files, in every mode (its file tools only); then the mode.
-  if (call.kind === 'edit' && call.path && check.writableDirs?.some((dir) => new PathPolicy({ cwd: dir, home: check.home }).inBounds(call.path!))) return { behavior: 'allow' }
+  if (call.kind === 'edit' && call.path && check.writableDirs?.some((dir) => new PathPolicy({ cwd: dir, home: check.home }).inBounds(call.path!)))
+    return { behavior: 'allow' }
   if (mode === 'bypassPermissions') {
     if (call.kind !== 'bash') return { behavior: 'allow' }
     if (history)
-      return { behavior: 'deny', message: `${denyMessage(call, history)} (git can print protected files from the repository's history, which no sandbox hides; a person must approve such a command, and bypass mode asks no one).`, rule: history.raw }
+      return {
+        behavior: 'deny',
+        message: `${denyMessage(call, history)} (git can print protected files from the repository's history, which no sandbox hides; a person must approve such a command, and bypass mode asks no one).`,
+        rule: history.raw
+      }
     // Bypass skips the questions, not the OS boundary: leaving the sandbox needs a person.
     if (call.unsandboxed && sandbox.available)
-      return { behavior: 'deny', message: 'Bash may not leave the sandbox in bypassPermissions mode: that needs a person to approve it. Run the command in the sandbox, or ask the user to run it (or to allow its domains in sandbox.network.allowedDomains).' }
+      return {
+        behavior: 'deny',
+        message:
+          'Bash may not leave the sandbox in bypassPermissions mode: that needs a person to approve it. Run the command in the sandbox, or ask the user to run it (or to allow its domains in sandbox.network.allowedDomains).'
+      }
     return { behavior: 'allow', sandbox: sandbox.available ? floor : 'off' }
   }
   const verdict = call.kind === 'bash' && !call.unsandboxed ? bashReadOnlyVerdict(call.command ?? '', policy) : undefined
   const readOnlyCall = call.kind === 'bash' ? verdict?.readOnly === true : call.readOnly
-  if (mode === 'plan' && !readOnlyCall && call.kind !== 'free') return { behavior: 'deny', message: PLAN_MESSAGE(call.name, verdict && !verdict.readOnly ? verdict.reason : undefined) }
+  if (mode === 'plan' && !readOnlyCall && call.kind !== 'free')
+    return { behavior: 'deny', message: PLAN_MESSAGE(call.name, verdict && !verdict.readOnly ? verdict.reason : undefined) }
 
   const inside = call.path ? policy.inBounds(call.path) : true
   let decision: Extract<PermissionDecision, { behavior: 'ask' }> | undefined
   // Without a sandbox, what it would have auto-approved is asked instead.
   const bashAuto = (level: SandboxLevel, rule?: string): PermissionDecision | undefined =>
     sandbox.available ? { behavior: 'allow', sandbox: level, ...(rule ? { rule } : {}) } : undefined
-  const noSandbox = sandbox.available ? '' : ` (the Bash sandbox is unavailable: ${sandbox.reason}; commands that would run without asking inside it need approval)`
+  const noSandbox = sandbox.available
+    ? ''
+    : ` (the Bash sandbox is unavailable: ${sandbox.reason}; commands that would run without asking inside it need approval)`
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
-  if (asked) decision = { behavior: 'ask', reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`, suggestedRules: [], outside: !inside }
+  if (asked)
+    decision = {
+      behavior: 'ask',
+      reason: `${askReason(call, cwd, inside, parsed, policy)} (the rule "${asked.raw}" asks first)`,
+      suggestedRules: [],
+      outside: !inside
+    }
   else if (parsed) {
     const allowed = call.unsandboxed || history ? undefined : bashAllowed(rules.allow, call.command ?? '', parsed, policy)
     const auto = allowed && bashAuto(readOnlyCall ? 'read-only' : floor, allowed.raw)
@@ -162,7 +193,8 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   // 5. Defaults by kind of call.
   if (!decision) {
     if (call.kind === 'free') return { behavior: 'allow' }
-    if (call.kind === 'read' && (inside || (call.path !== undefined && insideWorkingDirs(call.path, check.readableDirectories ?? [])))) return { behavior: 'allow' }
+    if (call.kind === 'read' && (inside || (call.path !== undefined && insideWorkingDirs(call.path, check.readableDirectories ?? []))))
+      return { behavior: 'allow' }
     if (call.kind === 'bash' && readOnlyCall) {
       const auto = bashAuto('read-only')
       if (auto) return auto
@@ -172,7 +204,8 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
     const suggestedRules = call.unsandboxed ? [] : suggestRules(call, cwd, policy)
     // A compound command says which of its parts those rules cover, and what lets the others run.
-    const parts = call.kind === 'bash' && !call.unsandboxed ? commandParts(call.command ?? '', rules.allow, suggestedRules, policy, sandbox.available) : undefined
+    const parts =
+      call.kind === 'bash' && !call.unsandboxed ? commandParts(call.command ?? '', rules.allow, suggestedRules, policy, sandbox.available) : undefined
     decision = { behavior: 'ask', reason, suggestedRules, outside: !inside, ...(parts ? { commandParts: parts } : {}) }
   }
 

@@ -52,7 +52,9 @@ describe('createPermissionGate', () => {
       return (d as { message: string }).message
     }
     const editDefault = await message('default', Edit, { file_path: 'a.txt' })
-    expect(editDefault).toContain('Allow it with --permission-mode acceptEdits, --permission-mode bypassPermissions or a permissions.allow rule like Edit(./**)')
+    expect(editDefault).toContain(
+      'Allow it with --permission-mode acceptEdits, --permission-mode bypassPermissions or a permissions.allow rule like Edit(./**)'
+    )
     // Already in acceptEdits, outside the working directory: acceptEdits would not help.
     const outside = await message('acceptEdits', Edit, { file_path: join(home, 'elsewhere.txt') })
     expect(outside).not.toContain('acceptEdits')
@@ -72,7 +74,13 @@ describe('createPermissionGate', () => {
     let answer: 'allow' | 'deny' = 'allow'
     const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async (req) => (asked.push(req), answer) })
     expect(await gate.canUseTool(Edit, { file_path: 'a.txt' }, 'toolu_a')).toMatchObject({ behavior: 'allow' })
-    expect(asked[0]).toMatchObject({ toolName: 'Edit', toolUseId: 'toolu_a', reason: 'Edit wants to change a.txt', suggestedRules: ['Edit(./**)'], mode: 'default' })
+    expect(asked[0]).toMatchObject({
+      toolName: 'Edit',
+      toolUseId: 'toolu_a',
+      reason: 'Edit wants to change a.txt',
+      suggestedRules: ['Edit(./**)'],
+      mode: 'default'
+    })
     answer = 'deny'
     const denied = await gate.canUseTool(Edit, { file_path: 'a.txt' }, 'toolu_b')
     expect(denied).toMatchObject({ behavior: 'deny', message: expect.stringContaining('The user denied permission to use Edit') })

@@ -61,7 +61,15 @@ export interface PermissionGate {
   /** Adds a rule for the rest of the session (shared with subagents' gates). */
   addSessionRule(rule: string, behavior?: RuleBehavior): void
   /** A gate for a subagent: effective mode, same rules (deny rules always inherited), its own cwd and asker. */
-  forSubagent(opts: { definitionMode?: PermissionMode; cwd: string; ask?: AskFn; headless?: boolean; readOnlyAgent?: boolean; extraRoots?: string[]; writableDirs?: () => string[] | undefined }): PermissionGate
+  forSubagent(opts: {
+    definitionMode?: PermissionMode
+    cwd: string
+    ask?: AskFn
+    headless?: boolean
+    readOnlyAgent?: boolean
+    extraRoots?: string[]
+    writableDirs?: () => string[] | undefined
+  }): PermissionGate
 }
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit'])
@@ -80,7 +88,9 @@ export function headlessMessage(toolName: string, reason: string, suggested: str
   const fresh = suggested.filter((r) => !present.has(r))
   const held = suggested.filter((r) => present.has(r))
   if (fresh.length) ways.push(`a permissions.allow rule like ${fresh[0]} in .claude/settings.json`)
-  const already = held.length ? ` The allow rule ${held[0]} is already in place; it does not cover this call because ${outside ? 'the call reaches outside the working directories' : 'of how the command is written (each part of it must be allowed)'}.` : ''
+  const already = held.length
+    ? ` The allow rule ${held[0]} is already in place; it does not cover this call because ${outside ? 'the call reaches outside the working directories' : 'of how the command is written (each part of it must be allowed)'}.`
+    : ''
   const how = ways.length ? ` Allow it with ${ways.slice(0, -1).join(', ')}${ways.length > 1 ? ' or ' : ''}${ways[ways.length - 1]}.` : ''
   return `${toolName} needs approval and this run is headless, so it was denied (${reason}).${how}${already}`
 }
@@ -105,10 +115,24 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       const roots = [...(opts.additionalDirectories ?? []), ...(opts.extraRoots ?? [])]
       const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
       const writable = opts.writableDirs?.()
-      const decision = decidePermission({ mode: opts.mode, tool, input, rules: rules(), cwd: opts.cwd, additionalDirectories: roots, readableDirectories: opts.readableDirectories, home: opts.home, policy, sandbox, readOnlyAgent: opts.readOnlyAgent, ...(writable?.length ? { writableDirs: writable } : {}) })
+      const decision = decidePermission({
+        mode: opts.mode,
+        tool,
+        input,
+        rules: rules(),
+        cwd: opts.cwd,
+        additionalDirectories: roots,
+        readableDirectories: opts.readableDirectories,
+        home: opts.home,
+        policy,
+        sandbox,
+        readOnlyAgent: opts.readOnlyAgent,
+        ...(writable?.length ? { writableDirs: writable } : {})
+      })
       if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
-      if (opts.headless || !opts.ask) return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
+      if (opts.headless || !opts.ask)
+        return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
       let answer: PermissionAnswer
       try {
         answer = await opts.ask({
@@ -131,7 +155,10 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
         return approved()
       }
       if (answer === 'allow') return approved()
-      return deny(`The user denied permission to use ${tool.name} for this call. Do not retry it as is; take another approach or ask the user how to proceed.`, tool.name)
+      return deny(
+        `The user denied permission to use ${tool.name} for this call. Do not retry it as is; take another approach or ask the user how to proceed.`,
+        tool.name
+      )
     },
     forSubagent(child) {
       return makeGate(

@@ -77,6 +77,12 @@ export function ruleAppliesToTool(ruleTool: string, toolName: string): boolean {
   if (ruleTool === 'Edit' && FILE_EDIT_TOOL_NAMES.includes(toolName)) return true
   if (ruleTool === 'Read' && FILE_READ_TOOL_NAMES.includes(toolName)) return true
   if (ruleTool.startsWith('mcp__') && !ruleTool.includes('*') && ruleTool.split('__').length === 2) return toolName.startsWith(`${ruleTool}__`)
-  if (ruleTool.includes('*')) return new RegExp(`^${ruleTool.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(toolName)
+  if (ruleTool.includes('*'))
+    return new RegExp(
+      `^${ruleTool
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`
+    ).test(toolName)
   return false
 }

@@ -48,7 +48,13 @@ describe('loadPermissionSettings', () => {
   it('explains each malformed entry and keeps the good ones; a broken deny rule still denies its tool', () => {
     writeTree(project, {
       '.claude/settings.json': json({
-        permissions: { allow: ['Bash(npm test:*)', 42, 'Bash(unclosed'], deny: ['Bash(git push'], ask: 'Bash', defaultMode: 'yolo', additionalDirectories: ['../shared', '~/notes'] }
+        permissions: {
+          allow: ['Bash(npm test:*)', 42, 'Bash(unclosed'],
+          deny: ['Bash(git push'],
+          ask: 'Bash',
+          defaultMode: 'yolo',
+          additionalDirectories: ['../shared', '~/notes']
+        }
       })
     })
     const s = load()

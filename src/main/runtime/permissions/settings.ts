@@ -70,12 +70,26 @@ function locate(text: string, value: unknown): { line: number; column: number } 
   return at === -1 ? { line: 1, column: 1 } : lineColumnAt(text, at)
 }
 
-function loadFile(file: string, source: RuleSource, root: string, home: string, out: PermissionSettings, withhold?: (grant: PermissionPreapproval) => boolean): void {
+function loadFile(
+  file: string,
+  source: RuleSource,
+  root: string,
+  home: string,
+  out: PermissionSettings,
+  withhold?: (grant: PermissionPreapproval) => boolean
+): void {
   const held = (kind: PermissionPreapproval['kind'], value: string) => withhold?.({ file, source, kind, value }) === true
   const read = readConfigFile(file)
   if ('missing' in read) return
   if ('error' in read) {
-    out.diagnostics.push({ file, line: 1, column: 1, severity: 'error', code: 'settings-unreadable', message: `Could not read settings: this file ${read.error}.` })
+    out.diagnostics.push({
+      file,
+      line: 1,
+      column: 1,
+      severity: 'error',
+      code: 'settings-unreadable',
+      message: `Could not read settings: this file ${read.error}.`
+    })
     return
   }
   const text = read.text
@@ -89,7 +103,12 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
     json = JSON.parse(text)
   } catch (err) {
     const message = errorMessage(err)
-    diag(jsonErrorPosition(text), 'error', 'settings-invalid-json', `This settings file is not valid JSON (${message}); none of its permission rules apply until it is fixed.`)
+    diag(
+      jsonErrorPosition(text),
+      'error',
+      'settings-invalid-json',
+      `This settings file is not valid JSON (${message}); none of its permission rules apply until it is fixed.`
+    )
     return
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -113,7 +132,12 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
     }
     for (const entry of list) {
       if (typeof entry !== 'string') {
-        diag(locate(text, entry), 'error', 'permission-rule-not-string', `Each entry of "permissions.${behavior}" must be a string; ${JSON.stringify(entry)} is ignored.`)
+        diag(
+          locate(text, entry),
+          'error',
+          'permission-rule-not-string',
+          `Each entry of "permissions.${behavior}" must be a string; ${JSON.stringify(entry)} is ignored.`
+        )
         continue
       }
       if (behavior === 'allow' && held('allow', entry)) continue
@@ -125,7 +149,12 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
       if (behavior !== 'allow' && parsed.toolName) {
         // Dropping a deny (or ask) rule because of a typo would silently loosen safety: apply it to the whole tool.
         out.rules[behavior].push({ toolName: parsed.toolName, source, root, raw: entry })
-        diag(locate(text, entry), 'error', 'permission-rule-malformed', `Malformed rule in "permissions.${behavior}": ${parsed.error}. Until it is fixed it applies to every ${parsed.toolName} call.`)
+        diag(
+          locate(text, entry),
+          'error',
+          'permission-rule-malformed',
+          `Malformed rule in "permissions.${behavior}": ${parsed.error}. Until it is fixed it applies to every ${parsed.toolName} call.`
+        )
       } else {
         diag(locate(text, entry), 'error', 'permission-rule-malformed', `Malformed rule in "permissions.${behavior}": ${parsed.error}. It is ignored.`)
       }
@@ -135,35 +164,72 @@ function loadFile(file: string, source: RuleSource, root: string, home: string, 
   if (mode !== undefined) {
     if (typeof mode === 'string' && (PERMISSION_MODES as readonly string[]).includes(mode)) {
       if (!held('defaultMode', mode)) out.defaultMode = mode as PermissionMode
-    }
-    else diag(locate(text, mode), 'warning', 'permission-mode-unknown', `Unknown "defaultMode" ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}. It is ignored.`)
+    } else
+      diag(
+        locate(text, mode),
+        'warning',
+        'permission-mode-unknown',
+        `Unknown "defaultMode" ${JSON.stringify(mode)}; expected one of ${PERMISSION_MODES.join(', ')}. It is ignored.`
+      )
   }
   const dirs = p.additionalDirectories
   if (dirs !== undefined) {
     if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string'))
-      diag(locate(text, 'additionalDirectories'), 'error', 'additional-directories-invalid', '"permissions.additionalDirectories" must be a list of directory paths.')
+      diag(
+        locate(text, 'additionalDirectories'),
+        'error',
+        'additional-directories-invalid',
+        '"permissions.additionalDirectories" must be a list of directory paths.'
+      )
     else
-      for (const d of dirs as string[]) if (!held('additionalDirectory', d)) out.additionalDirectories.push(d.startsWith('~/') ? join(home, d.slice(2)) : resolve(root, d))
+      for (const d of dirs as string[])
+        if (!held('additionalDirectory', d)) out.additionalDirectories.push(d.startsWith('~/') ? join(home, d.slice(2)) : resolve(root, d))
   }
 }
 
 /** Only the person's own settings (user, managed) may turn the sandbox off or open it to the network. */
-function readSandbox(json: Record<string, unknown>, text: string, source: RuleSource, file: string, diag: (at: { line: number; column: number }, severity: Diagnostic['severity'], code: string, message: string) => void, out: PermissionSettings): void {
+function readSandbox(
+  json: Record<string, unknown>,
+  text: string,
+  source: RuleSource,
+  file: string,
+  diag: (at: { line: number; column: number }, severity: Diagnostic['severity'], code: string, message: string) => void,
+  out: PermissionSettings
+): void {
   const sandbox = json.sandbox
   if (sandbox === undefined) return
-  if (typeof sandbox !== 'object' || sandbox === null || Array.isArray(sandbox)) return diag(locate(text, 'sandbox'), 'error', 'sandbox-not-object', '"sandbox" must be an object like {"network": {"allowedDomains": ["registry.npmjs.org"]}}.')
+  if (typeof sandbox !== 'object' || sandbox === null || Array.isArray(sandbox))
+    return diag(
+      locate(text, 'sandbox'),
+      'error',
+      'sandbox-not-object',
+      '"sandbox" must be an object like {"network": {"allowedDomains": ["registry.npmjs.org"]}}.'
+    )
   const s = sandbox as Record<string, unknown>
   const own = source === 'user' || source === 'managed'
   if (s.enabled === false) {
     if (own) out.sandbox.disabledBy = `"sandbox": {"enabled": false} in ${file}`
-    else diag(locate(text, 'enabled'), 'warning', 'sandbox-widen-ignored', `"sandbox.enabled": false is ignored here: only your user settings (~/.claude/settings.json) can turn the Bash sandbox off, never a project's own files.`)
+    else
+      diag(
+        locate(text, 'enabled'),
+        'warning',
+        'sandbox-widen-ignored',
+        `"sandbox.enabled": false is ignored here: only your user settings (~/.claude/settings.json) can turn the Bash sandbox off, never a project's own files.`
+      )
   }
   const network = s.network as Record<string, unknown> | undefined
   const domains = network && typeof network === 'object' ? network.allowedDomains : undefined
   if (domains === undefined) return
-  if (!Array.isArray(domains) || domains.some((d) => typeof d !== 'string')) return diag(locate(text, 'allowedDomains'), 'error', 'sandbox-domains-invalid', '"sandbox.network.allowedDomains" must be a list of domain names.')
+  if (!Array.isArray(domains) || domains.some((d) => typeof d !== 'string'))
+    return diag(locate(text, 'allowedDomains'), 'error', 'sandbox-domains-invalid', '"sandbox.network.allowedDomains" must be a list of domain names.')
   if (own) out.sandbox.allowedDomains.push(...(domains as string[]))
-  else if (domains.length) diag(locate(text, 'allowedDomains'), 'warning', 'sandbox-widen-ignored', `"sandbox.network.allowedDomains" is ignored here: a project cannot open the network for its own commands. Put the domains in your user settings (~/.claude/settings.json) if you trust them.`)
+  else if (domains.length)
+    diag(
+      locate(text, 'allowedDomains'),
+      'warning',
+      'sandbox-widen-ignored',
+      `"sandbox.network.allowedDomains" is ignored here: a project cannot open the network for its own commands. Put the domains in your user settings (~/.claude/settings.json) if you trust them.`
+    )
 }
 
 export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): PermissionSettings {

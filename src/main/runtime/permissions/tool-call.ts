@@ -11,7 +11,27 @@ export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
  * Tools that never need approval (deny rules still apply): they only talk to the runtime itself (coordinator and team tools too).
  * RequestMerge is the exception that proves it: it asks the person itself, every time (request-merge-tool.ts).
  */
-export const NO_APPROVAL_TOOLS: readonly string[] = ['TodoWrite', 'Agent', 'Task', 'SendMessage', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'SetPhase', 'TeamCreate', 'TeamDelete', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskUpdate', 'TaskClaim', 'RequestShutdown', 'RequestPlanApproval', 'RespondToRequest', 'RequestMerge']
+export const NO_APPROVAL_TOOLS: readonly string[] = [
+  'TodoWrite',
+  'Agent',
+  'Task',
+  'SendMessage',
+  'TaskOutput',
+  'TaskStop',
+  'ExitPlanMode',
+  'SetPhase',
+  'TeamCreate',
+  'TeamDelete',
+  'TaskCreate',
+  'TaskList',
+  'TaskGet',
+  'TaskUpdate',
+  'TaskClaim',
+  'RequestShutdown',
+  'RequestPlanApproval',
+  'RespondToRequest',
+  'RequestMerge'
+]
 
 export interface ToolCall {
   name: string

@@ -30,7 +30,12 @@ function liveEvents(): AgentEvent[] {
     clock.advance(3)
   }
   push(main.start({ prompt: 'Fan out' }))
-  push(main.assistant([{ type: 'tool_use', id: 'ta', name: 'Agent', input: {} }, { type: 'tool_use', id: 'tb', name: 'Agent', input: {} }]))
+  push(
+    main.assistant([
+      { type: 'tool_use', id: 'ta', name: 'Agent', input: {} },
+      { type: 'tool_use', id: 'tb', name: 'Agent', input: {} }
+    ])
+  )
   push(main.toolRun('ta', 'Agent', {}))
   push(main.toolRun('tb', 'Agent', {}))
   push(a.start({ description: 'Alpha task' }))
@@ -52,12 +57,24 @@ function liveEvents(): AgentEvent[] {
 
 async function record(events: AgentEvent[]): Promise<void> {
   // A long flush delay: each agent's consecutive deltas merge into one line, as under load.
-  const r = createSessionRecorder({ dataDir, sessionId: SID, cwd: '/work/project', flushDelayMs: 1000, onError: (err) => { throw err } })
+  const r = createSessionRecorder({
+    dataDir,
+    sessionId: SID,
+    cwd: '/work/project',
+    flushDelayMs: 1000,
+    onError: (err) => {
+      throw err
+    }
+  })
   for (const e of events) r.record(e)
   await r.close()
 }
 
-const liveAt = (events: AgentEvent[], seq: number): SessionState => applyEvents(emptyEventsState(), events.filter((e) => e.seq! <= seq)).sessions[SID] ?? emptySession(SID)
+const liveAt = (events: AgentEvent[], seq: number): SessionState =>
+  applyEvents(
+    emptyEventsState(),
+    events.filter((e) => e.seq! <= seq)
+  ).sessions[SID] ?? emptySession(SID)
 
 /** What a person sees: agents, transcripts, tools and requests (not counters of lines). */
 function seen(s: SessionState) {
@@ -118,7 +135,18 @@ describe('replay', () => {
   })
 
   it('never ends a step inside a merged line', () => {
-    const e = (seq: number, firstSeq?: number) => ({ type: 'turn_start', turn: 1, agentId: 'x', parentAgentId: null, parentToolUseId: null, sessionId: SID, ts: 1, seq, ...(firstSeq ? { firstSeq } : {}) }) as AgentEvent
+    const e = (seq: number, firstSeq?: number) =>
+      ({
+        type: 'turn_start',
+        turn: 1,
+        agentId: 'x',
+        parentAgentId: null,
+        parentToolUseId: null,
+        sessionId: SID,
+        ts: 1,
+        seq,
+        ...(firstSeq ? { firstSeq } : {})
+      }) as AgentEvent
     // Lines by place: 1, 2, 3 (merged from 1.5), 4, 6 (merged from 5), 7.
     const { places } = steps([e(1), e(2), e(3, 1.5), e(4), e(6, 5), e(7)])
     expect(places).toEqual([1, 3, 4, 6, 7])

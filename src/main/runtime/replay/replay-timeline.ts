@@ -45,7 +45,10 @@ export class ReplaySession {
   }
 
   static fromEvents(sessionId: string, events: AgentEvent[]): ReplaySession {
-    return new ReplaySession(sessionId, [...events].sort((a, b) => eventPlace(a) - eventPlace(b)))
+    return new ReplaySession(
+      sessionId,
+      [...events].sort((a, b) => eventPlace(a) - eventPlace(b))
+    )
   }
 
   get stepCount(): number {

@@ -82,7 +82,11 @@ const isAncestor = async (dir: string, a: string, b: string) => (await tryGit(di
 
 export async function agentChanges(dir: string, head: string | null, branch: AgentBranch): Promise<AgentChanges> {
   const base = await mergeBase(dir, head, branch)
-  const [commits, files, uncommitted] = await Promise.all([commitsBetween(dir, base, branch.tip), diffFiles(dir, base, branch.tip), worktreeChanges(branch.worktreePath)])
+  const [commits, files, uncommitted] = await Promise.all([
+    commitsBetween(dir, base, branch.tip),
+    diffFiles(dir, base, branch.tip),
+    worktreeChanges(branch.worktreePath)
+  ])
   const onHead = head !== null && (await isAncestor(dir, branch.tip, head))
   const state = branch.live ? 'running' : branch.tip === branch.baseCommit && !uncommitted.length ? 'empty' : onHead && !uncommitted.length ? 'merged' : 'ready'
   return {

@@ -52,7 +52,11 @@ export async function readCheckout(cwd: string): Promise<{ repo: RepoInfo; check
 /** Why a merge may not touch this checkout now, or null. */
 export function checkoutRefusal(c: CheckoutState): { reason: 'dirty' | 'operation' | 'detached'; message: string; files: string[] } | null {
   if (c.operation) {
-    return { reason: 'operation', message: `A ${c.operation} is in progress in ${c.root}; finish or abort it first (git ${c.operation === 'bisect' ? 'bisect reset' : `${c.operation} --abort`}).`, files: [] }
+    return {
+      reason: 'operation',
+      message: `A ${c.operation} is in progress in ${c.root}; finish or abort it first (git ${c.operation === 'bisect' ? 'bisect reset' : `${c.operation} --abort`}).`,
+      files: []
+    }
   }
   if (!c.branch) return { reason: 'detached', message: `HEAD is detached in ${c.root}; check out the branch to merge into first.`, files: [] }
   if (c.dirtyFiles.length) {

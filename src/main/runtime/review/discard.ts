@@ -40,8 +40,14 @@ export async function discardOne(repo: RepoInfo, b: AgentBranch, changes: AgentC
 /** The confirmation's sentence: exactly what discarding drops. */
 export function discardWarning(c: AgentChanges): string {
   const parts: string[] = []
-  if (c.commits.length) parts.push(`${c.commits.length} commit${c.commits.length === 1 ? '' : 's'} on ${c.branch} (${c.files.length} file${c.files.length === 1 ? '' : 's'}, +${c.additions} −${c.deletions})`)
+  if (c.commits.length)
+    parts.push(
+      `${c.commits.length} commit${c.commits.length === 1 ? '' : 's'} on ${c.branch} (${c.files.length} file${c.files.length === 1 ? '' : 's'}, +${c.additions} −${c.deletions})`
+    )
   if (c.uncommitted.length) parts.push(`${c.uncommitted.length} uncommitted file${c.uncommitted.length === 1 ? '' : 's'} in ${c.worktreePath}`)
-  if (!parts.length) return c.state === 'merged' ? `Nothing is lost: everything on ${c.branch} is already on the current branch. The branch${c.worktreePath ? ' and its worktree' : ''} will be removed.` : `${c.branch} holds no changes; it${c.worktreePath ? ' and its worktree' : ''} will be removed.`
+  if (!parts.length)
+    return c.state === 'merged'
+      ? `Nothing is lost: everything on ${c.branch} is already on the current branch. The branch${c.worktreePath ? ' and its worktree' : ''} will be removed.`
+      : `${c.branch} holds no changes; it${c.worktreePath ? ' and its worktree' : ''} will be removed.`
   return `Discarding deletes ${parts.join(' and ')}. This cannot be undone${c.worktreePath ? `; the folder ${c.worktreePath} is removed` : ''}.`
 }

@@ -45,11 +45,16 @@ export interface TreeMerge extends DryRun {
  */
 export async function mergeTrees(dir: string, ours: string, theirs: string): Promise<TreeMerge> {
   const { out, code } = await new Promise<{ out: string; code: number }>((resolve, reject) => {
-    execFile('git', ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs], { cwd: dir, env: cleanGitEnv(), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = (err as { code?: unknown } | null)?.code
-      if (err && code !== 1) reject(new Error(`git merge-tree failed: ${String(stderr).trim() || err.message}`))
-      else resolve({ out: String(stdout), code: err ? 1 : 0 })
-    })
+    execFile(
+      'git',
+      ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs],
+      { cwd: dir, env: cleanGitEnv(), maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = (err as { code?: unknown } | null)?.code
+        if (err && code !== 1) reject(new Error(`git merge-tree failed: ${String(stderr).trim() || err.message}`))
+        else resolve({ out: String(stdout), code: err ? 1 : 0 })
+      }
+    )
   })
   const [tree, ...rest] = out.split('\0')
   if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new Error(`git merge-tree gave no tree: ${out.slice(0, 200)}`)

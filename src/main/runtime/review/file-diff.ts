@@ -33,7 +33,9 @@ function fromBuffer(buf: Buffer, size: number): Side {
 
 function catBlob(dir: string, spec: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['cat-file', 'blob', spec], { cwd: dir, env: cleanGitEnv(), encoding: 'buffer', maxBuffer: MAX_VIEW_BYTES + 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)))
+    execFile('git', ['cat-file', 'blob', spec], { cwd: dir, env: cleanGitEnv(), encoding: 'buffer', maxBuffer: MAX_VIEW_BYTES + 1024 }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout)
+    )
   })
 }
 

@@ -21,20 +21,26 @@ const stop = (b: AgentBranch, reason: MergeStop['reason'], message: string, file
   stop: { agentId: b.agentId, branch: b.branch, reason, message, files, with: withAgents }
 })
 
-export const agentLabel = (b: Pick<AgentBranch, 'agentType' | 'agentId' | 'branch'>) => `${b.agentType ? `${b.agentType} agent` : 'agent'} ${b.agentId} (${b.branch})`
+export const agentLabel = (b: Pick<AgentBranch, 'agentType' | 'agentId' | 'branch'>) =>
+  `${b.agentType ? `${b.agentType} agent` : 'agent'} ${b.agentId} (${b.branch})`
 
 function messageFor(b: AgentBranch, strategy: MergeStrategy, subjects: string[]): string {
   const what = [b.agentType, b.description].filter(Boolean).join(': ') || `agent ${b.agentId}`
-  if (strategy === 'merge') return `Merge ${b.branch} (${what})\n\nMerged with Fanout: ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of agent ${b.agentId}.\n`
+  if (strategy === 'merge')
+    return `Merge ${b.branch} (${what})\n\nMerged with Fanout: ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of agent ${b.agentId}.\n`
   const subject = subjects.length === 1 ? subjects[0] : what
-  const body = subjects.length > 1 ? `\n\nSquashed from ${b.branch}:\n${subjects.map((s) => `- ${s}`).join('\n')}\n` : `\n\nSquashed from ${b.branch} with Fanout.\n`
+  const body =
+    subjects.length > 1 ? `\n\nSquashed from ${b.branch}:\n${subjects.map((s) => `- ${s}`).join('\n')}\n` : `\n\nSquashed from ${b.branch} with Fanout.\n`
   return subject + body
 }
 
 /** Paths git names in "would be overwritten" refusals: `'x' would be overwritten`, or a tab-indented list. */
 export function overwrittenFiles(message: string): string[] {
   const quoted = [...message.matchAll(/file '([^']+)' would be overwritten/g)].map((m) => m[1])
-  const listed = message.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.trim())
+  const listed = message
+    .split('\n')
+    .filter((l) => l.startsWith('\t'))
+    .map((l) => l.trim())
   return [...new Set([...quoted, ...listed])]
 }
 
@@ -42,7 +48,12 @@ export function overwrittenFiles(message: string): string[] {
  * Merges `b` into the checkout of `repo` (whose operations the caller has queued, see repo-queue.ts).
  * `mergedBefore` maps agents merged earlier in the same run to their files, to name whom a conflict is with.
  */
-export async function mergeOne(repo: RepoInfo, b: AgentBranch, strategy: MergeStrategy, mergedBefore: Map<string, string[]> = new Map()): Promise<MergeOneResult> {
+export async function mergeOne(
+  repo: RepoInfo,
+  b: AgentBranch,
+  strategy: MergeStrategy,
+  mergedBefore: Map<string, string[]> = new Map()
+): Promise<MergeOneResult> {
   const root = repo.repoRoot
   if (b.live) return stop(b, 'running', `The ${agentLabel(b)} is still working; merge it once it has finished.`)
   const checkout = await checkoutState(repo)
@@ -67,7 +78,13 @@ export async function mergeOne(repo: RepoInfo, b: AgentBranch, strategy: MergeSt
   if (!dry.clean) {
     const withAgents = [...mergedBefore].filter(([, files]) => files.some((f) => dry.conflicts.includes(f))).map(([id]) => id)
     const whom = withAgents.length ? `what was just merged from ${withAgents.map((id) => `agent ${id}`).join(', ')}` : `${checkout.branch}`
-    return stop(b, 'conflict', `The ${agentLabel(b)} conflicts with ${whom} in ${dry.conflicts.join(', ') || 'its files'}; nothing was merged and its branch is kept.`, dry.conflicts, withAgents)
+    return stop(
+      b,
+      'conflict',
+      `The ${agentLabel(b)} conflicts with ${whom} in ${dry.conflicts.join(', ') || 'its files'}; nothing was merged and its branch is kept.`,
+      dry.conflicts,
+      withAgents
+    )
   }
 
   // Everything it would bring is there already (squashed earlier, its cleanup refused): only tidy it away.
@@ -91,8 +108,19 @@ export async function mergeOne(repo: RepoInfo, b: AgentBranch, strategy: MergeSt
       const paths = overwrittenFiles(why)
       // The Bash sandbox's placeholders are no one's files: they go when the command that holds them ends.
       const held = paths.map((p) => placeholderAt(join(root, p))).find((info) => info !== null)
-      if (held) return stop(b, 'untracked', `${held.path} is held by ${held.holder} (an empty placeholder the Bash sandbox keeps there), and the ${agentLabel(b)} brings a file at that place; merge again when that command has ended. Nothing was merged.`, paths)
-      return stop(b, 'untracked', `Untracked files in ${root} would be overwritten by the ${agentLabel(b)} (${paths.join(', ') || why}); move or delete them first. Nothing was merged.`, paths)
+      if (held)
+        return stop(
+          b,
+          'untracked',
+          `${held.path} is held by ${held.holder} (an empty placeholder the Bash sandbox keeps there), and the ${agentLabel(b)} brings a file at that place; merge again when that command has ended. Nothing was merged.`,
+          paths
+        )
+      return stop(
+        b,
+        'untracked',
+        `Untracked files in ${root} would be overwritten by the ${agentLabel(b)} (${paths.join(', ') || why}); move or delete them first. Nothing was merged.`,
+        paths
+      )
     }
     return stop(b, 'failed', `git could not update ${root} to the merge (${why}); nothing was merged.`)
   }

@@ -19,7 +19,9 @@ export const openWithSystem: OpenPath = (path) =>
       resolve(`${command} could not be started: ${errorMessage(err)}`)
       return
     }
-    child.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? `no file manager opener (${command}) is installed here` : `${command} failed: ${err.message}`))
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'ENOENT' ? `no file manager opener (${command}) is installed here` : `${command} failed: ${err.message}`)
+    )
     child.once('spawn', () => {
       child.unref()
       resolve(null)

@@ -26,7 +26,13 @@ export interface MergePlan {
  * what is merged so far. Stops at the first agent none of the rest can get past, naming its conflicts and the
  * agents (already in the order) that touched those files.
  */
-export async function planMerges(dir: string, head: string, candidates: AgentBranch[], filesOf: (id: string) => string[], branchName: string | null): Promise<MergePlan> {
+export async function planMerges(
+  dir: string,
+  head: string,
+  candidates: AgentBranch[],
+  filesOf: (id: string) => string[],
+  branchName: string | null
+): Promise<MergePlan> {
   const order: string[] = []
   let current = head
   const remaining = [...candidates]
@@ -48,12 +54,20 @@ export async function planMerges(dir: string, head: string, candidates: AgentBra
       const whom = withAgents.length ? withAgents.map((id) => `agent ${id}`).join(', ') : (branchName ?? 'the current commit')
       return {
         order,
-        blocked: { agentId: b.agentId, branch: b.branch, reason: 'conflict', message: `The ${agentLabel(b)} conflicts with ${whom} in ${files.join(', ') || 'its files'}.`, files, with: withAgents }
+        blocked: {
+          agentId: b.agentId,
+          branch: b.branch,
+          reason: 'conflict',
+          message: `The ${agentLabel(b)} conflicts with ${whom} in ${files.join(', ') || 'its files'}.`,
+          files,
+          with: withAgents
+        }
       }
     }
     const [b] = remaining.splice(picked.index, 1)
     order.push(b.agentId)
-    if (remaining.length) current = await runGit(dir, ['commit-tree', picked.tree, '-p', current, '-p', b.tip, '-m', 'fanout merge preview'], { config: SIM_IDENTITY })
+    if (remaining.length)
+      current = await runGit(dir, ['commit-tree', picked.tree, '-p', current, '-p', b.tip, '-m', 'fanout merge preview'], { config: SIM_IDENTITY })
   }
   return { order, blocked: null }
 }
@@ -82,7 +96,9 @@ export async function previewMerges(dir: string, checkout: CheckoutState, branch
       const bFiles = new Set(filesOf(b.agentId))
       const overlap = filesOf(a.agentId).filter((f) => bFiles.has(f))
       const result: DryRun =
-        overlap.length || ready.length <= ALL_PAIRS_UP_TO ? await mergeTrees(dir, a.tip, b.tip).then(({ clean, conflicts }) => ({ clean, conflicts })) : { clean: true, conflicts: [] }
+        overlap.length || ready.length <= ALL_PAIRS_UP_TO
+          ? await mergeTrees(dir, a.tip, b.tip).then(({ clean, conflicts }) => ({ clean, conflicts }))
+          : { clean: true, conflicts: [] }
       pairs.push({ a: a.agentId, b: b.agentId, overlap, result })
     }
   }

@@ -35,12 +35,24 @@ const agentBranches = (r: TempRepo) => r.git('branch', '--list', 'fanout/*', '--
 describe('changes of an agent', () => {
   it('lists files with line counts, commits, worktree and branch; uncommitted work apart', async () => {
     const r = repo()
-    const wt = await agentWorked(r, 'a1', { files: { 'src/app.ts': 'export const answer = 43\nexport const q = 1\n', 'docs/new.md': '# new\n\ntext\n', 'README.md': null }, description: 'tidy up' })
+    const wt = await agentWorked(r, 'a1', {
+      files: { 'src/app.ts': 'export const answer = 43\nexport const q = 1\n', 'docs/new.md': '# new\n\ntext\n', 'README.md': null },
+      description: 'tidy up'
+    })
     writeFileSync(join(wt.path, 'scratch.txt'), 'one\ntwo\n')
     const list = await review.list(r.root)
     expect(list.checkout).toMatchObject({ root: r.root, branch: 'main', dirtyFiles: [], operation: null })
     const [a] = list.agents
-    expect(a).toMatchObject({ agentId: 'a1', branch: 'fanout/a1', worktreePath: wt.path, agentType: 'coder', description: 'tidy up', state: 'ready', additions: 5, deletions: 2 })
+    expect(a).toMatchObject({
+      agentId: 'a1',
+      branch: 'fanout/a1',
+      worktreePath: wt.path,
+      agentType: 'coder',
+      description: 'tidy up',
+      state: 'ready',
+      additions: 5,
+      deletions: 2
+    })
     expect(a.files).toEqual([
       { path: 'README.md', status: 'deleted', additions: 0, deletions: 1, binary: false },
       { path: 'docs/new.md', status: 'added', additions: 3, deletions: 0, binary: false },
@@ -56,7 +68,13 @@ describe('changes of an agent', () => {
     const wt = await agentWorked(r, 'a1', { files: { 'src/app.ts': 'export const answer = 43\n' } })
     writeFileSync(join(wt.path, 'src/app.ts'), 'export const answer = 44\n')
     const committed = await review.file(r.root, 'a1', 'src/app.ts')
-    expect(committed).toMatchObject({ path: 'src/app.ts', oldText: 'export const answer = 42\n', newText: 'export const answer = 43\n', binary: false, tooLarge: false })
+    expect(committed).toMatchObject({
+      path: 'src/app.ts',
+      oldText: 'export const answer = 42\n',
+      newText: 'export const answer = 43\n',
+      binary: false,
+      tooLarge: false
+    })
     const live = await review.file(r.root, 'a1', 'src/app.ts', true)
     expect(live).toMatchObject({ oldText: 'export const answer = 43\n', newText: 'export const answer = 44\n' })
     await expect(review.file(r.root, 'a1', '../../etc/passwd')).rejects.toMatchObject({ code: 'invalid_request' })
@@ -123,7 +141,11 @@ describe('merging', () => {
     await agentWorked(r, 'a3', { files: { 'notes.md': 'notes\n' }, agentType: 'writer' })
 
     const preview = await review.preview(r.root)
-    expect(preview.agents.map((a) => [a.agentId, a.againstHead.clean])).toEqual([['a1', true], ['a2', true], ['a3', true]])
+    expect(preview.agents.map((a) => [a.agentId, a.againstHead.clean])).toEqual([
+      ['a1', true],
+      ['a2', true],
+      ['a3', true]
+    ])
     const pair = preview.pairs.find((p) => p.a === 'a1' && p.b === 'a2')!
     expect(pair).toEqual({ a: 'a1', b: 'a2', overlap: ['src/app.ts'], result: { clean: false, conflicts: ['src/app.ts'] } })
     expect(preview.pairs.find((p) => p.a === 'a1' && p.b === 'a3')).toEqual({ a: 'a1', b: 'a3', overlap: [], result: { clean: true, conflicts: [] } })
@@ -246,7 +268,9 @@ describe('discarding', () => {
     expect(existsSync(wt.path)).toBe(false)
     expect(agentBranches(r)).toEqual([])
     expect(r.git('rev-parse', 'HEAD')).toBe(head)
-    expect((await review.list(r.root, ['a1'])).gone).toEqual([{ agentId: 'a1', branch: 'fanout/a1', outcome: expect.objectContaining({ action: 'discarded', commit: a.tip }) }])
+    expect((await review.list(r.root, ['a1'])).gone).toEqual([
+      { agentId: 'a1', branch: 'fanout/a1', outcome: expect.objectContaining({ action: 'discarded', commit: a.tip }) }
+    ])
   })
 
   it('discards a kept branch whose worktree folder was deleted by hand', async () => {

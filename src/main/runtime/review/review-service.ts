@@ -36,7 +36,8 @@ export class AgentWorkReview {
     try {
       return await readRepo(cwd)
     } catch (err) {
-      if (err instanceof WorktreeError) throw new ReviewError('invalid_request', err.message.replace(/^isolation: worktree needs/, 'Agents’ work lives in git branches; this needs'))
+      if (err instanceof WorktreeError)
+        throw new ReviewError('invalid_request', err.message.replace(/^isolation: worktree needs/, 'Agents’ work lives in git branches; this needs'))
       throw err
     }
   }
@@ -112,9 +113,15 @@ export class AgentWorkReview {
       const files = new Map<string, string[]>()
       for (const b of chosen) files.set(b.agentId, touched(await agentChanges(fresh.cwd, head, b)))
       const ready = chosen.filter((b) => !b.live)
-      const plan = head ? await planMerges(fresh.cwd, head, ready, (id) => files.get(id) ?? [], fresh.branch) : { order: ready.map((b) => b.agentId), blocked: null }
+      const plan = head
+        ? await planMerges(fresh.cwd, head, ready, (id) => files.get(id) ?? [], fresh.branch)
+        : { order: ready.map((b) => b.agentId), blocked: null }
       // The planned order first, then whatever the plan could not place (the blocked agent first: its merge says why).
-      const sequence = [...plan.order, ...(plan.blocked ? [plan.blocked.agentId] : []), ...chosen.map((b) => b.agentId).filter((id) => !plan.order.includes(id) && id !== plan.blocked?.agentId)]
+      const sequence = [
+        ...plan.order,
+        ...(plan.blocked ? [plan.blocked.agentId] : []),
+        ...chosen.map((b) => b.agentId).filter((id) => !plan.order.includes(id) && id !== plan.blocked?.agentId)
+      ]
       const outcome: MergeOutcome = { merged: [], stopped: null, notMerged: [], into: fresh.branch, skipped }
       const mergedFiles = new Map<string, string[]>()
       for (let i = 0; i < sequence.length; i++) {
@@ -127,7 +134,14 @@ export class AgentWorkReview {
         }
         outcome.merged.push(r.merged)
         mergedFiles.set(b.agentId, files.get(b.agentId) ?? [])
-        await recordLanded(fresh.commonDir, { agentId: b.agentId, branch: b.branch, action: req.strategy === 'merge' ? 'merged' : 'squashed', commit: r.merged.commit, ...(fresh.branch ? { into: fresh.branch } : {}), at: Date.now() })
+        await recordLanded(fresh.commonDir, {
+          agentId: b.agentId,
+          branch: b.branch,
+          action: req.strategy === 'merge' ? 'merged' : 'squashed',
+          commit: r.merged.commit,
+          ...(fresh.branch ? { into: fresh.branch } : {}),
+          at: Date.now()
+        })
       }
       return outcome
     })
@@ -170,7 +184,10 @@ export function resolveNames(branches: AgentBranch[], names: string[]): AgentBra
     if (!found.length && name.length >= 4) found = branches.filter((b) => b.agentId.startsWith(name) || b.branch.startsWith(name))
     if (!found.length) found = branches.filter((b) => b.agentType === name)
     if (found.length > 1) {
-      throw new ReviewError('invalid_request', `"${name}" matches ${found.length} agent branches (${found.map((b) => b.branch).join(', ')}); use the branch name.`)
+      throw new ReviewError(
+        'invalid_request',
+        `"${name}" matches ${found.length} agent branches (${found.map((b) => b.branch).join(', ')}); use the branch name.`
+      )
     }
     if (!found.length) {
       const known = branches.length ? ` Agent branches here: ${branches.map((b) => b.branch).join(', ')}.` : ' This repository has no agent branches.'

@@ -23,7 +23,14 @@ let seq = 1_700_000_000_000_000
 const withSeq = (e: AgentEvent): AgentEvent => ({ ...e, seq: ++seq })
 
 async function record(events: AgentEvent[], sessionId = SID): Promise<void> {
-  const r = createSessionRecorder({ dataDir, sessionId, cwd: '/work/project', onError: (err) => { throw err } })
+  const r = createSessionRecorder({
+    dataDir,
+    sessionId,
+    cwd: '/work/project',
+    onError: (err) => {
+      throw err
+    }
+  })
   for (const e of events) r.record(withSeq(e))
   await r.close()
 }
@@ -49,10 +56,17 @@ describe('SessionSearch', () => {
     const { main, sub, clock } = fanOut()
     const events: AgentEvent[] = [
       main.start({ prompt: 'Audit the parser for zebras', description: 'Audit the parser' }),
-      main.assistant([{ type: 'text', text: 'Starting a subagent' }, { type: 'tool_use', id: 'tu-agent', name: 'Agent', input: {} }]),
+      main.assistant([
+        { type: 'text', text: 'Starting a subagent' },
+        { type: 'tool_use', id: 'tu-agent', name: 'Agent', input: {} }
+      ]),
       sub.start({ agentType: 'Explore', prompt: 'Look for giraffes in src', description: 'Find giraffes' }),
       sub.thinking('pondering okapis'),
-      sub.assistant([{ type: 'thinking', thinking: 'pondering okapis' }, { type: 'text', text: 'Reading the lexer' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'grep -rn quokka src' } }]),
+      sub.assistant([
+        { type: 'thinking', thinking: 'pondering okapis' },
+        { type: 'text', text: 'Reading the lexer' },
+        { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'grep -rn quokka src' } }
+      ]),
       sub.toolRun('t1', 'Bash', { command: 'grep -rn quokka src' }),
       sub.toolEnd('t1', 'Bash', 'src/lexer.ts:12: const wombat_count = 3'),
       sub.received('main', 'please also check narwhals'),
@@ -96,7 +110,12 @@ describe('SessionSearch', () => {
     const again = new SessionSearch(dataDir, SID)
     expect((await again.behind()).bytes).toBe(Buffer.byteLength(readFileSync(file, 'utf8')) - Buffer.byteLength(before) + (await heldBytes(before)))
     await again.catchUp()
-    expect(again.search('bananas').map((h) => h.kind).sort()).toEqual(['prompt', 'text'])
+    expect(
+      again
+        .search('bananas')
+        .map((h) => h.kind)
+        .sort()
+    ).toEqual(['prompt', 'text'])
     expect(again.search('alpha').length).toBe(1)
     await again.catchUp() // nothing new: nothing added
     expect(again.search('bananas').length).toBe(2)
@@ -120,7 +139,12 @@ describe('SessionSearch', () => {
     const rebuilt = new SessionSearch(dataDir, SID)
     expect(rebuilt.rebuiltBecause).toBeTruthy()
     await rebuilt.catchUp()
-    expect(rebuilt.search('marmot').map((h) => h.kind).sort()).toEqual(['prompt', 'report'])
+    expect(
+      rebuilt
+        .search('marmot')
+        .map((h) => h.kind)
+        .sort()
+    ).toEqual(['prompt', 'report'])
     rebuilt.close()
     expect(readFileSync(file).equals(transcript)).toBe(true)
   })
@@ -141,7 +165,11 @@ describe('SearchService', () => {
     const clock = manualClock()
     const main = agentEvents(SID, 'main', clock)
     const events: AgentEvent[] = [main.start({ prompt: 'many tools' })]
-    for (let i = 0; i < 1500; i++) events.push(main.toolRun(`t${i}`, 'Read', { file_path: `f${i}.ts` }), main.toolEnd(`t${i}`, 'Read', `line ${i} of a longish output ${'x'.repeat(200)} token${i}`))
+    for (let i = 0; i < 1500; i++)
+      events.push(
+        main.toolRun(`t${i}`, 'Read', { file_path: `f${i}.ts` }),
+        main.toolEnd(`t${i}`, 'Read', `line ${i} of a longish output ${'x'.repeat(200)} token${i}`)
+      )
     events.push(main.toolEnd('tz', 'Bash', 'the unique ocelot line'))
     await record(events)
     const describe = async () => ({ title: 't', cwd: '/work/project', updatedAt: 1 })

@@ -75,7 +75,10 @@ export class SearchService {
     if (!about || this.closed) return
     await this.guard(sessionId, async () => {
       const index = this.index(sessionId)
-      await index.catchUp((p) => this.progress.set(sessionId, p), () => this.closed || index !== this.open.get(sessionId))
+      await index.catchUp(
+        (p) => this.progress.set(sessionId, p),
+        () => this.closed || index !== this.open.get(sessionId)
+      )
       if (this.closed || index !== this.open.get(sessionId)) return
       const all = this.allSessions()
       all.setTitle(sessionId, about.cwd, about.title, about.updatedAt)
@@ -144,7 +147,11 @@ export class SearchService {
     const answer = () => {
       const index = this.index(sessionId)
       // Still catching up (even before its first batch): the page asks again until it is done.
-      return { hits: index.search(text, limit), agents: index.agents(), ...(!finished ? { indexing: p ? { done: p.done, total: p.total } : { done: 0, total: 1 } } : {}) }
+      return {
+        hits: index.search(text, limit),
+        agents: index.agents(),
+        ...(!finished ? { indexing: p ? { done: p.done, total: p.total } : { done: 0, total: 1 } } : {})
+      }
     }
     try {
       return answer()

@@ -137,7 +137,8 @@ export class SessionSearch {
             continue
           }
           const e = value as AgentEvent
-          if (e.type === 'agent_start') agent = { agentType: e.agentType, description: e.description, ...(e.name ? { name: e.name } : {}), parentAgentId: e.parentAgentId }
+          if (e.type === 'agent_start')
+            agent = { agentType: e.agentType, description: e.description, ...(e.name ? { name: e.name } : {}), parentAgentId: e.parentAgentId }
           const wasHolding = extractor.holding
           const stateBefore = extractor.state
           const made = extractor.line(e)
@@ -163,7 +164,12 @@ export class SessionSearch {
   private source(name: string): Source {
     const row = this.db.get('SELECT resume_at, indexed_until, state, agent FROM sources WHERE file = ?', [name])
     if (!row) return { resumeAt: 0, indexedUntil: 0, state: null, agent: null }
-    return { resumeAt: Number(row.resume_at), indexedUntil: Number(row.indexed_until), state: (row.state as string | null) ?? null, agent: row.agent ? (JSON.parse(String(row.agent)) as AgentLabel) : null }
+    return {
+      resumeAt: Number(row.resume_at),
+      indexedUntil: Number(row.indexed_until),
+      state: (row.state as string | null) ?? null,
+      agent: row.agent ? (JSON.parse(String(row.agent)) as AgentLabel) : null
+    }
   }
 
   private forget(name: string): void {
@@ -190,7 +196,13 @@ export class SessionSearch {
           fts.finalize()
         }
       }
-      this.db.run('INSERT OR REPLACE INTO sources (file, resume_at, indexed_until, state, agent) VALUES (?, ?, ?, ?, ?)', [name, s.resumeAt, s.indexedUntil, s.state, s.agent ? JSON.stringify(s.agent) : null])
+      this.db.run('INSERT OR REPLACE INTO sources (file, resume_at, indexed_until, state, agent) VALUES (?, ?, ?, ?, ?)', [
+        name,
+        s.resumeAt,
+        s.indexedUntil,
+        s.state,
+        s.agent ? JSON.stringify(s.agent) : null
+      ])
     })
   }
 
@@ -217,7 +229,11 @@ export class SessionSearch {
   }
 
   /** Documents after `afterId` of the given kinds, with their bodies (for the index of every session). */
-  docsAfter(afterId: number, kinds: readonly DocKind[], limit: number): Array<{ id: number; agentId: string; kind: DocKind; seq: number; ts: number; body: string }> {
+  docsAfter(
+    afterId: number,
+    kinds: readonly DocKind[],
+    limit: number
+  ): Array<{ id: number; agentId: string; kind: DocKind; seq: number; ts: number; body: string }> {
     return this.db
       .all(
         `SELECT d.id, d.agent_id, d.kind, d.seq, d.ts, fts.body FROM docs d JOIN fts ON fts.rowid = d.id WHERE d.id > ? AND d.kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY d.id LIMIT ?`,
@@ -234,7 +250,8 @@ export class SessionSearch {
   /** Each agent's label as its transcript's agent_start gave it. */
   agents(): Record<string, AgentLabel> {
     const out: Record<string, AgentLabel> = {}
-    for (const r of this.db.all('SELECT file, agent FROM sources WHERE agent IS NOT NULL')) out[String(r.file).replace(/\.jsonl$/, '')] = JSON.parse(String(r.agent)) as AgentLabel
+    for (const r of this.db.all('SELECT file, agent FROM sources WHERE agent IS NOT NULL'))
+      out[String(r.file).replace(/\.jsonl$/, '')] = JSON.parse(String(r.agent)) as AgentLabel
     return out
   }
 

@@ -66,7 +66,8 @@ describe('PathPolicy', () => {
   })
 
   it('files that run later are known as such', () => {
-    for (const rel of ['.git/hooks/pre-commit', '.claude/settings.json', '.mcp.json', '.vscode/tasks.json', '.bashrc']) expect(policy.runsLater(join(project, rel)), rel).toBe(true)
+    for (const rel of ['.git/hooks/pre-commit', '.claude/settings.json', '.mcp.json', '.vscode/tasks.json', '.bashrc'])
+      expect(policy.runsLater(join(project, rel)), rel).toBe(true)
     expect(policy.runsLater(join(project, 'src/a.ts'))).toBe(false)
   })
 })
@@ -80,7 +81,10 @@ describe('tools go through it', () => {
     expect(w).toMatchObject({ isError: true, content: expect.stringContaining('Edit(docs/**)') })
   })
 
-  it.each([['rg', undefined], ['js', false]] as const)('Grep and Glob (%s engine) skip protected files and links out', async (_name, ripgrep) => {
+  it.each([
+    ['rg', undefined],
+    ['js', false]
+  ] as const)('Grep and Glob (%s engine) skip protected files and links out', async (_name, ripgrep) => {
     const grep = await runTool(createGrepTool({ cwd: project, paths: policy, ripgrep }), { pattern: 'word', output_mode: 'content' }, ctx())
     expect(grep.content).toContain('src/a.ts')
     expect(grep.content).not.toMatch(/KEY|OUT/)

@@ -25,7 +25,8 @@ export type Access = 'read' | 'write'
  * project's Claude settings (hooks) and MCP servers, editor task files, shell start-up files. acceptEdits
  * never changes them without asking; the sandbox never lets a command write them.
  */
-const RUNS_LATER = /(^|\/)(\.git(\/|$)|\.claude\/settings(\.local)?\.json$|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.gitmodules$|\.(bashrc|bash_profile|zshrc|zprofile|profile)$)/
+const RUNS_LATER =
+  /(^|\/)(\.git(\/|$)|\.claude\/settings(\.local)?\.json$|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.gitmodules$|\.(bashrc|bash_profile|zshrc|zprofile|profile)$)/
 
 export interface PathPolicyOptions {
   cwd: string

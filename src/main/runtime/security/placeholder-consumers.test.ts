@@ -46,7 +46,7 @@ function folder(): string {
 }
 
 describe("an isolated agent's worktree while a sandboxed command runs in it", () => {
-  it('commits only the agent\'s files on its end, and a real .mcp.json the Write tool made there, even empty', async () => {
+  it("commits only the agent's files on its end, and a real .mcp.json the Write tool made there, even empty", async () => {
     const r = repo()
     const wt = await createAgentWorktree({ repoCwd: r.root, agentId: 'agent1' })
     const bg = await hold(wt.path)
@@ -130,7 +130,12 @@ describe('the file tools while a sandboxed command runs in the folder', () => {
     const dir = folder()
     await hold(dir)
     const r = await runTool(createReadTool({ cwd: dir }), { file_path: '.bashrc' }, toolContext())
-    expect(r).toMatchObject({ isError: true, content: expect.stringMatching(/^File does not exist: \.bashrc\. \(What is there now is an empty file the Bash sandbox put in place for the sandbox of the running command "sleep 60"/) })
+    expect(r).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(
+        /^File does not exist: \.bashrc\. \(What is there now is an empty file the Bash sandbox put in place for the sandbox of the running command "sleep 60"/
+      )
+    })
   })
 
   it('Write and Edit create a file where a placeholder stands, and say why a folder cannot be made through one', async () => {

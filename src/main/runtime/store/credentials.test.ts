@@ -44,7 +44,12 @@ describe('credentials', () => {
     expect(err.message).toMatch(/is not valid JSON; save the API key again/)
     expect(err.message).not.toContain('SECRET')
     await saveApiKey(dataDir, KEY, xor)
-    const bad: SecretCodec = { ...xor, decrypt: () => { throw new Error(`cannot decrypt ${KEY}`) } }
+    const bad: SecretCodec = {
+      ...xor,
+      decrypt: () => {
+        throw new Error(`cannot decrypt ${KEY}`)
+      }
+    }
     const err2 = (await loadApiKey(dataDir, bad).catch((e: Error) => e)) as Error
     expect(err2.message).toMatch(/could not be decrypted/)
     expect(err2.message).not.toContain('SECRET')

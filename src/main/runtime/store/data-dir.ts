@@ -41,9 +41,7 @@ export const isSafeId = (id: string): boolean => SAFE_ID.test(id)
 /** Throws a clear error unless `id` is safe to use as a file name (letters, digits, `.`, `_`, `-`). */
 export function assertSafeId(id: string, what: string): void {
   if (typeof id !== 'string' || !isSafeId(id)) {
-    throw new Error(
-      `Invalid ${what} ${JSON.stringify(id)}: use 1-128 letters, digits, '.', '_' or '-', not starting with '.' or '-'.`
-    )
+    throw new Error(`Invalid ${what} ${JSON.stringify(id)}: use 1-128 letters, digits, '.', '_' or '-', not starting with '.' or '-'.`)
   }
 }
 
@@ -117,6 +115,8 @@ export async function checkDataDirWritable(dataDir: string): Promise<void> {
           : code === 'ENOSPC' || code === 'EDQUOT'
             ? `the disk holding ${dir} is full`
             : `${dir} cannot be written (${errorMessage(err)})`
-    throw new DataDirError(`Cannot record sessions in the data folder ${dataDir}: ${why}. Fix that, or set FANOUT_DATA_DIR to a folder you can write to.`, { cause: err })
+    throw new DataDirError(`Cannot record sessions in the data folder ${dataDir}: ${why}. Fix that, or set FANOUT_DATA_DIR to a folder you can write to.`, {
+      cause: err
+    })
   }
 }

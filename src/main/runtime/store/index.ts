@@ -1,7 +1,22 @@
 // The store's public surface: transcripts, session index, agent state, settings, credentials, mailbox.
 // The folded view and its checkpoint (session-fold.ts, view-checkpoint.ts) are imported directly where
 // needed; the recorder keeps a session's view folded as it writes (view-fold.ts).
-export { resolveDataDir, ensureDataDir, checkDataDirWritable, DataDirError, assertSafeId, sessionsDir, sessionDir, sessionIndexPath, agentsDir, transcriptPath, agentStatePath, mailboxDir, settingsPath, credentialsPath } from './data-dir'
+export {
+  resolveDataDir,
+  ensureDataDir,
+  checkDataDirWritable,
+  DataDirError,
+  assertSafeId,
+  sessionsDir,
+  sessionDir,
+  sessionIndexPath,
+  agentsDir,
+  transcriptPath,
+  agentStatePath,
+  mailboxDir,
+  settingsPath,
+  credentialsPath
+} from './data-dir'
 export type { DataDirOptions } from './data-dir'
 export { writeFileAtomic, writeJsonAtomic, readJsonFile } from './atomic-file'
 export { JsonlWriter, DEFAULT_FLUSH_DELAY_MS } from './jsonl-writer'
@@ -12,7 +27,16 @@ export { TRANSCRIPT_VERSION, makeHeader, mergeDeltas } from './transcript-format
 export type { TranscriptHeader } from './transcript-format'
 export { readTranscript } from './transcript-reader'
 export type { Transcript, TranscriptIssue, TranscriptIssueKind } from './transcript-reader'
-export { SESSION_INDEX_VERSION, SessionIndexBuilder, emptyIndex, finalizeIndex, subtreeUsage, isTerminalStatus, titleFromPrompt, parseSessionIndex } from './session-index'
+export {
+  SESSION_INDEX_VERSION,
+  SessionIndexBuilder,
+  emptyIndex,
+  finalizeIndex,
+  subtreeUsage,
+  isTerminalStatus,
+  titleFromPrompt,
+  parseSessionIndex
+} from './session-index'
 export type { SessionIndex, SessionStatus, AgentRecord } from './session-index'
 export { readSessionIndex, writeSessionIndex, effectiveStatus } from './session-index-file'
 export { createSessionRecorder } from './session-recorder'

@@ -40,7 +40,16 @@ describe('a run a crash cut off', () => {
   it('ends as interrupted at its last event, with that run’s turns, tool runs and usage', () => {
     const events = fanOut().filter((e) => e.agentId === 'explore-1')
     const end = interruptedEnd(events)!
-    expect(end).toMatchObject({ type: 'agent_end', agentId: 'explore-1', parentAgentId: 'main', status: 'interrupted', error: INTERRUPTED_AGENT_ERROR, numTurns: 2, toolUses: 2, ts: events.at(-1)!.ts })
+    expect(end).toMatchObject({
+      type: 'agent_end',
+      agentId: 'explore-1',
+      parentAgentId: 'main',
+      status: 'interrupted',
+      error: INTERRUPTED_AGENT_ERROR,
+      numTurns: 2,
+      toolUses: 2,
+      ts: events.at(-1)!.ts
+    })
     expect(end.usage).toMatchObject({ outputTokens: 5, costUsd: 0.003 })
     expect(end.durationMs).toBe(events.at(-1)!.ts - events[0].ts)
     // A run that ended, or nothing at all, needs no end.

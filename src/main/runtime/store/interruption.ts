@@ -39,7 +39,22 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
   // Only `queued` notes, never an agent_start: the agent never ran. It is over (stopped), not cut off mid-work.
   const neverStarted = first.type !== 'agent_start' && events.every((e) => e.type === 'status')
   if (neverStarted)
-    return { type: 'agent_end', agentId: last.agentId, parentAgentId: first.parentAgentId, parentToolUseId: first.parentToolUseId, sessionId: last.sessionId, ts: last.ts, ...(last.seq === undefined ? {} : { seq: last.seq }), status: 'stopped', result: '', error: NEVER_STARTED_ERROR, numTurns: 0, toolUses: 0, durationMs: 0, usage }
+    return {
+      type: 'agent_end',
+      agentId: last.agentId,
+      parentAgentId: first.parentAgentId,
+      parentToolUseId: first.parentToolUseId,
+      sessionId: last.sessionId,
+      ts: last.ts,
+      ...(last.seq === undefined ? {} : { seq: last.seq }),
+      status: 'stopped',
+      result: '',
+      error: NEVER_STARTED_ERROR,
+      numTurns: 0,
+      toolUses: 0,
+      durationMs: 0,
+      usage
+    }
   return {
     type: 'agent_end',
     agentId: last.agentId,

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs'
 import { errorMessage } from '../../../shared/error-message'
 
 export type JsonlLine =
-  | { line: number; ok: true; value: unknown; /** false for a last line with no newline after it */ terminated: boolean }
+  | { line: number; ok: true; value: unknown /** false for a last line with no newline after it */; terminated: boolean }
   | { line: number; ok: false; text: string; error: string; terminated: boolean }
 
 /** A line as read, not parsed yet. */

@@ -9,7 +9,11 @@ let cleanup: () => Promise<void>
 beforeEach(async () => ({ dir, cleanup } = await tempDataDir()))
 afterEach(() => cleanup())
 
-const lines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+const lines = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 
 describe('JsonlWriter', () => {
   it('writes a header once, then every value in append order, across many batches', async () => {
@@ -98,7 +102,9 @@ describe('JsonlWriter', () => {
     const probe = await open(join(dir, 'probe'), 'w')
     const fileHandle = Object.getPrototypeOf(probe) as { appendFile: (...args: unknown[]) => Promise<void> }
     await probe.close()
-    const full = vi.spyOn(fileHandle, 'appendFile').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))
+    const full = vi
+      .spyOn(fileHandle, 'appendFile')
+      .mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))
     try {
       const w = new JsonlWriter<{ n: number }>(file, { header: () => ({ type: 'header' }), onError: () => {} })
       w.append({ n: 1 })

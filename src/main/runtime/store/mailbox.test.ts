@@ -119,7 +119,12 @@ if (role === 'write') {
     const readers = Array.from({ length: 4 }, () => run(['read', dataDir, '0', '0']))
     await Promise.all(Array.from({ length: senders }, (_, n) => run(['write', dataDir, String(n), String(perSender)])))
     await writeFile(done, '')
-    const claims = (await Promise.all(readers)).flatMap((s) => s.split('\n').filter(Boolean).map((l) => JSON.parse(l) as MailboxMessage[]))
+    const claims = (await Promise.all(readers)).flatMap((s) =>
+      s
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as MailboxMessage[])
+    )
     claims.push(await claimMessages(dataDir, S, 'hub'))
     expectExactlyOnce(claims, senders, perSender)
     // Nothing is deleted: the claim chain records every range taken.

@@ -12,7 +12,12 @@ const interrupted = (id: string) => ({ type: 'tool_result' as const, tool_use_id
 
 describe('rebuildConversation', () => {
   it('returns the messages of a finished transcript unchanged and in order, ignoring other events', () => {
-    const msgs = [user('Find it'), assistant([{ type: 'thinking', thinking: 'hm', signature: 'sig' }, toolUse('t1')]), user([result('t1')]), assistant('Found.')]
+    const msgs = [
+      user('Find it'),
+      assistant([{ type: 'thinking', thinking: 'hm', signature: 'sig' }, toolUse('t1')]),
+      user([result('t1')]),
+      assistant('Found.')
+    ]
     const events = [f.start(), f.turn(1), ...msgs.flatMap((m) => [f.text('x'), f.message(m)]), f.end()]
     const notes: string[] = []
     const out = rebuildConversation(events, { onRepair: (n) => notes.push(n) })
@@ -25,7 +30,11 @@ describe('rebuildConversation', () => {
     const events = [f.message(user('Go')), f.message(assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]))]
     const notes: string[] = []
     const out = rebuildConversation(events, { onRepair: (n) => notes.push(n) })
-    expect(out).toEqual([user('Go'), assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]), user([interrupted('t1'), interrupted('t2')])])
+    expect(out).toEqual([
+      user('Go'),
+      assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]),
+      user([interrupted('t1'), interrupted('t2')])
+    ])
     expect(notes).toEqual(['message 2: added interrupted results for unanswered tool calls t1, t2'])
     // Resuming adds the new prompt to that same user turn, after the results, as the API requires.
     expect(appendUserText(out, 'Continue').at(-1)).toEqual(user([interrupted('t1'), interrupted('t2'), { type: 'text', text: 'Continue' }]))

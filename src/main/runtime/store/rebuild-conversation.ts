@@ -47,13 +47,15 @@ type Block = ContentBlock
 
 const blocksOf = (m: ChatMessage): Block[] => (typeof m.content === 'string' ? (m.content ? [{ type: 'text', text: m.content }] : []) : m.content)
 
-
 /**
  * Makes a message list valid for the Messages API: every tool_use answered in the next user message
  * (tool_result blocks first, in call order), orphan or duplicate tool_results dropped, empty messages
  * dropped. Messages that need no change are returned as the same objects.
  */
-export function repairConversation(input: readonly ChatMessage[], opts: Pick<RebuildOptions, 'interruptedResult'> = {}): { messages: ChatMessage[]; repairs: string[] } {
+export function repairConversation(
+  input: readonly ChatMessage[],
+  opts: Pick<RebuildOptions, 'interruptedResult'> = {}
+): { messages: ChatMessage[]; repairs: string[] } {
   const out: ChatMessage[] = []
   const repairs: string[] = []
   let pending: string[] = [] // tool_use ids of the last assistant message, awaiting results

@@ -61,7 +61,18 @@ describe('resume', () => {
     rec.record(f.turn(1))
     await rec.close()
     const r = await loadAgentForResume(dataDir, 's', 'x', { sessionCwd: '/repo' })
-    expect(r.state).toMatchObject({ agentId: 'x', agentType: 'Explore', definition: { name: 'Explore' }, status: 'running', turnCount: 1, parentAgentId: 'main-s', parentToolUseId: 'tu1', name: 'scout', background: true, stoppedByUser: false })
+    expect(r.state).toMatchObject({
+      agentId: 'x',
+      agentType: 'Explore',
+      definition: { name: 'Explore' },
+      status: 'running',
+      turnCount: 1,
+      parentAgentId: 'main-s',
+      parentToolUseId: 'tu1',
+      name: 'scout',
+      background: true,
+      stoppedByUser: false
+    })
     expect(r.notes).toEqual(['agent x has no saved state; it was rebuilt from its transcript'])
     await expect(loadAgentForResume(dataDir, 's', 'ghost')).rejects.toThrow(/Transcript not found: .*ghost\.jsonl/)
   })
@@ -82,7 +93,11 @@ describe('resume', () => {
       const r = await loadAgentForResume(dataDir, 's', 'w')
       expect(r.messages).toHaveLength(12)
       expect(r.state).toMatchObject({ agentId: 'w', status: 'running' })
-      expect(r.notes).toEqual([expect.stringMatching(/^The saved state of agent w could not be used \(.*w\.state\.json.*\); it was rebuilt from its transcript, whose history is complete\.$/)])
+      expect(r.notes).toEqual([
+        expect.stringMatching(
+          /^The saved state of agent w could not be used \(.*w\.state\.json.*\); it was rebuilt from its transcript, whose history is complete\.$/
+        )
+      ])
       const { states, problems } = await agentsToResume(dataDir, 's')
       expect(states.map((s) => s.agentId)).toEqual(['w'])
       expect(problems).toEqual([expect.stringContaining('(the agent was judged by its transcript instead)')])

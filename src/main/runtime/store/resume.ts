@@ -61,7 +61,8 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
   if (state && recorded && isTerminalStatus(recorded.status) && !isTerminalStatus(state.status)) state = { ...state, status: recorded.status }
   if (!state) {
     state = stateFromTranscript(transcript.events, { sessionId, agentId, sessionCwd: opts.sessionCwd ?? '' })
-    if (saved.broken) notes.push(`The saved state of agent ${agentId} could not be used (${saved.broken}); it was rebuilt from its transcript, whose history is complete.`)
+    if (saved.broken)
+      notes.push(`The saved state of agent ${agentId} could not be used (${saved.broken}); it was rebuilt from its transcript, whose history is complete.`)
     else if (state) notes.push(`agent ${agentId} has no saved state; it was rebuilt from its transcript`)
   }
   const first = transcript.events.find((e) => e.type === 'agent_start' && !continuesTask(e.prompt))
@@ -74,7 +75,11 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
  * the ones a restart resumes by itself. Stopped-by-user and finished agents are never in this list. An
  * agent whose state.json is missing or broken is judged by its transcript.
  */
-export async function agentsToResume(dataDir: string, sessionId: string, opts: { sessionCwd?: string } = {}): Promise<{ states: AgentState[]; problems: string[] }> {
+export async function agentsToResume(
+  dataDir: string,
+  sessionId: string,
+  opts: { sessionCwd?: string } = {}
+): Promise<{ states: AgentState[]; problems: string[] }> {
   const listed = await listAgentStates(dataDir, sessionId)
   const problems = listed.problems
   // state.json is written after the transcript: one a crash caught in between says running for a run whose
@@ -94,7 +99,8 @@ export async function agentsToResume(dataDir: string, sessionId: string, opts: {
     if (!state) return
     rebuilt.push(state)
     // A broken state file is among `problems` already; one that was never written is said here.
-    if (!state.stoppedByUser && !isTerminalStatus(state.status) && !existsSync(agentStatePath(dataDir, sessionId, agentId))) notes.push(`Agent ${agentId} had no saved state; it was judged by its transcript.`)
+    if (!state.stoppedByUser && !isTerminalStatus(state.status) && !existsSync(agentStatePath(dataDir, sessionId, agentId)))
+      notes.push(`Agent ${agentId} had no saved state; it was judged by its transcript.`)
   })
   // A broken state file was reported by listAgentStates; its agent is in `rebuilt` now, so it is not lost.
   const all = [...states, ...rebuilt]

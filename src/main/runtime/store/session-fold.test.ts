@@ -16,7 +16,14 @@ useTempDataDir((dir) => (dataDir = dir))
 const { sessionId, main, child } = sessionAgents('sess-cp', { child: ['child-1', 't-agent'] })
 
 async function record(events: AgentEvent[]): Promise<void> {
-  const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', onError: (err) => { throw err } })
+  const recorder = createSessionRecorder({
+    dataDir,
+    sessionId,
+    cwd: '/repo',
+    onError: (err) => {
+      throw err
+    }
+  })
   for (const e of events) recorder.record(e)
   await recorder.close()
 }
@@ -26,7 +33,13 @@ const finished = (): AgentEvent[] => [
   main.message({ role: 'user', content: 'Look around' }),
   main.text('Asking a '),
   main.text('helper.'),
-  main.message({ role: 'assistant', content: [{ type: 'text', text: 'Asking a helper.' }, { type: 'tool_use', id: 't-agent', name: 'Agent', input: { description: 'Look' } }] }),
+  main.message({
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Asking a helper.' },
+      { type: 'tool_use', id: 't-agent', name: 'Agent', input: { description: 'Look' } }
+    ]
+  }),
   main.ev({ type: 'tool_run', toolUseId: 't-agent', name: 'Agent', input: { description: 'Look' } }),
   child.start({ description: 'Look' }),
   child.message({ role: 'assistant', content: 'Found it.' }),

@@ -62,7 +62,10 @@ const TITLE_MAX = 120
 
 export function titleFromPrompt(prompt: string): string {
   // Written to session.json and shown in every list: a credential pasted into the prompt stays out of it.
-  const line = redactText(prompt).split('\n').find((l) => l.trim()) ?? ''
+  const line =
+    redactText(prompt)
+      .split('\n')
+      .find((l) => l.trim()) ?? ''
   const t = line.trim()
   return t.length > TITLE_MAX ? t.slice(0, TITLE_MAX - 1) + '…' : t
 }

@@ -44,7 +44,11 @@ describe('session lock', () => {
     const lock = await acquireSessionLock(data.dir, 's1', { app: 'fanout run' })
     const err = await acquireSessionLock(data.dir, 's1', { app: 'the Fanout app' }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(SessionLockedError)
-    expect((err as Error).message).toMatch(new RegExp(`^Session s1 is being run by fanout run \\(pid ${process.pid} in this process\\) since \\d\\d:\\d\\d:\\d\\d\\. Wait for it to finish or stop it there\\.$`))
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^Session s1 is being run by fanout run \\(pid ${process.pid} in this process\\) since \\d\\d:\\d\\d:\\d\\d\\. Wait for it to finish or stop it there\\.$`
+      )
+    )
     expect((await sessionOwner(data.dir, 's1'))?.token).toBe(lock.owner.token)
     await lock.release()
     expect(existsSync(lock.file)).toBe(false)
@@ -119,7 +123,14 @@ describe('session lock', () => {
   })
 
   it('describes an owner for a person', () => {
-    const owner: LockOwner = { pid: 4242, hostname: hostname(), processStart: null, app: 'fanout run', acquiredAt: new Date(2026, 0, 2, 14, 3, 10).getTime(), token: 't' }
+    const owner: LockOwner = {
+      pid: 4242,
+      hostname: hostname(),
+      processStart: null,
+      app: 'fanout run',
+      acquiredAt: new Date(2026, 0, 2, 14, 3, 10).getTime(),
+      token: 't'
+    }
     expect(describeOwner(owner)).toBe('fanout run (pid 4242) since 14:03:10')
   })
 })

@@ -123,14 +123,20 @@ async function replaceStale(file: string, stale: Found, content: string): Promis
   if (!(await publish(breaker, content))) {
     // Someone is replacing it; only a breaker whose process died (a crash within these milliseconds) is removed.
     const other = ownerOf(await readLock(breaker))
-    const old = await stat(breaker).then((s) => Date.now() - s.mtimeMs > 10_000, () => false)
+    const old = await stat(breaker).then(
+      (s) => Date.now() - s.mtimeMs > 10_000,
+      () => false
+    )
     if (!live(other) || old) await unlink(breaker).catch(() => {})
     return false
   }
   try {
     const now = await readLock(file)
     // Still the stale lock that was read, not one another process put there since.
-    const same = stale.kind === 'garbage' ? now.kind === 'garbage' && now.text === stale.text : stale.kind === 'owner' && now.kind === 'owner' && now.owner.token === stale.owner.token && !live(now.owner)
+    const same =
+      stale.kind === 'garbage'
+        ? now.kind === 'garbage' && now.text === stale.text
+        : stale.kind === 'owner' && now.kind === 'owner' && now.owner.token === stale.owner.token && !live(now.owner)
     if (!same) return false
     const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`)
     await writeFile(temp, content, { mode: 0o600 })

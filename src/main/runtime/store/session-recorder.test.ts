@@ -94,7 +94,10 @@ describe('session recorder', () => {
     expect(() => rec.record(bad.start())).not.toThrow()
     await rec.close()
     rec.record(main.start())
-    expect(errors).toEqual([expect.stringContaining('Invalid agent id "../escape"'), expect.stringContaining('recorder is closed; dropped a agent_start event of agent main')])
+    expect(errors).toEqual([
+      expect.stringContaining('Invalid agent id "../escape"'),
+      expect.stringContaining('recorder is closed; dropped a agent_start event of agent main')
+    ])
   })
 
   it('continues an existing session: same transcripts (no second header), the tree kept, a resumed agent counted', async () => {

@@ -91,7 +91,9 @@ describe('settings', () => {
     const cleared = await updateSettings(dataDir, { context: { autoCompactPercent: null } })
     expect(cleared.context.autoCompactPercent).toBeUndefined()
     expect(JSON.parse(await readFile(file(), 'utf8'))).toEqual({ context: { toolResultClearing: 'local' } })
-    await expect(updateSettings(dataDir, { context: { autoCompactPercent: 101 } })).rejects.toThrow('Invalid setting context.autoCompactPercent: must be between 10 and 100; nothing was saved')
+    await expect(updateSettings(dataDir, { context: { autoCompactPercent: 101 } })).rejects.toThrow(
+      'Invalid setting context.autoCompactPercent: must be between 10 and 100; nothing was saved'
+    )
   })
 
   it('falls back to defaults for a file that is not JSON, naming the file', async () => {

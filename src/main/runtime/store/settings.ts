@@ -109,7 +109,10 @@ const patchSchema = z.strictObject({
   modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
   limits: z.strictObject(limitFields).partial().optional(),
   /** null takes autoCompactPercent back to Claude Code's threshold. */
-  context: z.strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() }).partial().optional(),
+  context: z
+    .strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() })
+    .partial()
+    .optional(),
   defaultPermissionMode: permissionMode.optional(),
   /** null: back to each model's default. */
   defaultEffort: effortLevel.nullable().optional(),

@@ -31,7 +31,17 @@ export function eventsFor(ref: AgentRef) {
   return {
     ev,
     start: (over: Partial<EventPayload<Extract<AgentEvent, { type: 'agent_start' }>>> = {}) =>
-      ev({ type: 'agent_start', agentType: 'general-purpose', description: 'task', prompt: 'Do the thing\nwith details', model: 'claude-sonnet-5-5', cwd: '/work', depth: ref.parentAgentId ? 1 : 0, tools: ['Read'], ...over }),
+      ev({
+        type: 'agent_start',
+        agentType: 'general-purpose',
+        description: 'task',
+        prompt: 'Do the thing\nwith details',
+        model: 'claude-sonnet-5-5',
+        cwd: '/work',
+        depth: ref.parentAgentId ? 1 : 0,
+        tools: ['Read'],
+        ...over
+      }),
     text: (text: string) => ev({ type: 'text_delta', text }),
     message: (message: ChatMessage) => ev({ type: 'message', message }),
     usage: (u: Partial<Usage>) =>
@@ -69,7 +79,10 @@ export function useTempDataDir(use: (dir: string) => void): void {
 export function sessionAgents<K extends string>(sessionId: string, subagents: Record<K, [string, string, string?]>) {
   const main = eventsFor({ sessionId, agentId: 'main', parentAgentId: null, parentToolUseId: null })
   const built = Object.fromEntries(
-    Object.entries<[string, string, string?]>(subagents).map(([name, [agentId, parentToolUseId, parentAgentId = 'main']]) => [name, eventsFor({ sessionId, agentId, parentAgentId, parentToolUseId })])
+    Object.entries<[string, string, string?]>(subagents).map(([name, [agentId, parentToolUseId, parentAgentId = 'main']]) => [
+      name,
+      eventsFor({ sessionId, agentId, parentAgentId, parentToolUseId })
+    ])
   ) as Record<K, typeof main>
   return { sessionId, main, ...built }
 }
@@ -90,7 +103,14 @@ export async function markWriterDead(dataDir: string, sessionId: string): Promis
 
 /** Records events as a process would that then crashed: on disk, never closed, its writer gone. */
 export async function recordCrashed(dataDir: string, sessionId: string, events: AgentEvent[], cwd = '/repo'): Promise<void> {
-  const recorder = createSessionRecorder({ dataDir, sessionId, cwd, onError: (err) => { throw err } })
+  const recorder = createSessionRecorder({
+    dataDir,
+    sessionId,
+    cwd,
+    onError: (err) => {
+      throw err
+    }
+  })
   for (const e of events) recorder.record(e)
   await recorder.flush()
   const index = await readSessionIndex(dataDir, sessionId)

@@ -99,7 +99,10 @@ describe('readTranscript', () => {
     await writeTranscript(file, input)
     const t = await readTranscript(file)
     expect(t.events.map((e) => e.type)).toEqual(['agent_start', 'text_delta', 'tool_input_delta', 'tool_input_delta', 'text_delta'])
-    const text = t.events.filter((e) => e.type === 'text_delta').map((e) => (e.type === 'text_delta' ? e.text : '')).join('')
+    const text = t.events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e.type === 'text_delta' ? e.text : ''))
+      .join('')
     expect(text).toBe('The quick brown fox jumps over the lazy dog!')
     expect(t.events[2]).toMatchObject({ toolUseId: 't1', partialJson: '{"path":1}' })
     expect(t.events[1].ts).toBe(deltas[0].ts)
@@ -113,7 +116,13 @@ describe('readTranscript', () => {
       f.text('Reading '),
       f.ev({ type: 'tool_start', toolUseId: 't1', name: 'Read' }),
       f.ev({ type: 'tool_input_delta', toolUseId: 't1', partialJson: '{}' }),
-      f.message({ role: 'assistant', content: [{ type: 'text', text: 'Reading ' }, { type: 'tool_use', id: 't1', name: 'Read', input: {} }] }),
+      f.message({
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading ' },
+          { type: 'tool_use', id: 't1', name: 'Read', input: {} }
+        ]
+      }),
       f.ev({ type: 'tool_end', toolUseId: 't1', name: 'Read', isError: false, output: 'x', durationMs: 3 }),
       f.text('Half a rep'),
       f.ev({ type: 'usage', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, model: 'm' }),
@@ -134,7 +143,8 @@ describe('readTranscript', () => {
   it('reads 100,000 events back intact', async () => {
     const f = eventsFor(ref)
     const events: AgentEvent[] = [f.start()]
-    for (let i = 0; i < 100_000; i++) events.push(i % 2 ? f.ev({ type: 'turn_start', turn: i }) : f.ev({ type: 'status', status: 'running', detail: `step ${i}` }))
+    for (let i = 0; i < 100_000; i++)
+      events.push(i % 2 ? f.ev({ type: 'turn_start', turn: i }) : f.ev({ type: 'status', status: 'running', detail: `step ${i}` }))
     const file = join(dir, 'big.jsonl')
     await writeTranscript(file, events)
     const t = await readTranscript(file)

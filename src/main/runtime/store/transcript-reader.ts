@@ -40,8 +40,7 @@ const looksLikeDelta = (text: string) => text.startsWith('{"type":"') && DELTA_P
 
 export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const out: Transcript = { file, header: null, events: [], issues: [] }
-  const issue = (line: number, kind: TranscriptIssueKind, message: string) =>
-    out.issues.push({ line, kind, message: `${file}:${line}: ${message}` })
+  const issue = (line: number, kind: TranscriptIssueKind, message: string) => out.issues.push({ line, kind, message: `${file}:${line}: ${message}` })
   let first = true
   // With skipSettledDeltas: what came after the last event that ended a stream, deltas still unparsed.
   let since: Array<AgentEvent | RawLine> = []
@@ -61,7 +60,11 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
       first = false
       out.header = entry.value
       if (entry.value.version !== TRANSCRIPT_VERSION) {
-        issue(entry.line, 'unsupported-version', `transcript format version ${String(entry.value.version)} is not ${TRANSCRIPT_VERSION}; events read as best effort`)
+        issue(
+          entry.line,
+          'unsupported-version',
+          `transcript format version ${String(entry.value.version)} is not ${TRANSCRIPT_VERSION}; events read as best effort`
+        )
       }
       return null
     }

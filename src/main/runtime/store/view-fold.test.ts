@@ -89,7 +89,15 @@ function busySession(): AgentEvent[] {
 }
 
 async function record(events: AgentEvent[], flushDelayMs = 16): Promise<void> {
-  const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', flushDelayMs, onError: (err) => { throw err } })
+  const recorder = createSessionRecorder({
+    dataDir,
+    sessionId,
+    cwd: '/repo',
+    flushDelayMs,
+    onError: (err) => {
+      throw err
+    }
+  })
   await recorder.ready
   for (const e of events) recorder.record(e)
   reads.mockClear()
@@ -138,7 +146,14 @@ describe('closing a recorder', () => {
       main.text('helper')
     ])
     // A second process takes the session over and runs a follow-up to its end.
-    await record([main.start({ cwd: '/repo', prompt: 'Go on' }), main.user('Go on'), main.text('Going '), main.text('on.'), main.say('Going on.'), main.end('completed')])
+    await record([
+      main.start({ cwd: '/repo', prompt: 'Go on' }),
+      main.user('Go on'),
+      main.text('Going '),
+      main.text('on.'),
+      main.say('Going on.'),
+      main.end('completed')
+    ])
     expect(reads).not.toHaveBeenCalled()
     const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
     const replay = await replayed()
@@ -154,11 +169,34 @@ describe('closing a recorder', () => {
     // from a replay's.
     const main = agent('main', null, null)
     const child = agent('child-1', 'main', 't-agent')
-    const team = { name: 'crew', description: 'docs', leadAgentId: 'main', members: [{ name: 'ada', agentId: 'child-1', agentType: 'general-purpose', status: 'working' as const }], tasks: [], requests: [], status: 'active' as const, createdAt: 1 }
-    const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo', indexIntervalMs: 1, onError: (err) => { throw err } })
+    const team = {
+      name: 'crew',
+      description: 'docs',
+      leadAgentId: 'main',
+      members: [{ name: 'ada', agentId: 'child-1', agentType: 'general-purpose', status: 'working' as const }],
+      tasks: [],
+      requests: [],
+      status: 'active' as const,
+      createdAt: 1
+    }
+    const recorder = createSessionRecorder({
+      dataDir,
+      sessionId,
+      cwd: '/repo',
+      indexIntervalMs: 1,
+      onError: (err) => {
+        throw err
+      }
+    })
     await recorder.ready
     const pause = () => new Promise((resolve) => setTimeout(resolve, 30)) // an index write, and a fold, happen
-    for (const e of [main.start({ cwd: '/repo' }), main.ev({ type: 'team', team }), child.start({ description: 'Look' }), child.ev({ type: 'turn_start', turn: 1 })]) recorder.record(e)
+    for (const e of [
+      main.start({ cwd: '/repo' }),
+      main.ev({ type: 'team', team }),
+      child.start({ description: 'Look' }),
+      child.ev({ type: 'turn_start', turn: 1 })
+    ])
+      recorder.record(e)
     await pause()
     recorder.record(child.text('Partial reply'))
     recorder.record(main.ev({ type: 'message_received', from: 'child-1', text: 'progress: halfway' }))

@@ -57,7 +57,12 @@ export function describeSandbox(level: SandboxLevel): string {
 }
 
 /** Prepares the call, or says why it may not run. `sandbox: false` runs every command as is (tests of the tool itself). */
-export async function prepareCommand(command: string, ctx: ToolContext, paths: PathPolicy, opts: BashSandboxOptions | false | undefined): Promise<PreparedCommand | { refused: string }> {
+export async function prepareCommand(
+  command: string,
+  ctx: ToolContext,
+  paths: PathPolicy,
+  opts: BashSandboxOptions | false | undefined
+): Promise<PreparedCommand | { refused: string }> {
   const level = opts === false ? 'off' : effectiveLevel(opts?.floor ?? 'workspace', ctx.sandbox)
   const baseEnv = (extra: Record<string, string>) => childEnv({ pass: opts ? opts.passEnv : undefined, set: { ...NO_PROMPTS, ...extra } })
   if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
@@ -65,7 +70,10 @@ export async function prepareCommand(command: string, ctx: ToolContext, paths: P
   const status = await runtime.ready()
   if (!status.available) {
     // The permission layer asks a person when there is no sandbox; a call it sent here expecting one is refused.
-    if (ctx.sandbox) return { refused: `Bash did not run the command: it was approved to run in ${describeSandbox(level)}, and the sandbox is unavailable (${status.reason}).` }
+    if (ctx.sandbox)
+      return {
+        refused: `Bash did not run the command: it was approved to run in ${describeSandbox(level)}, and the sandbox is unavailable (${status.reason}).`
+      }
     return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
   }
   const tmpDir = join(tmpdir(), 'fanout-sandbox', safeName(ctx.agentId))
@@ -76,7 +84,9 @@ export async function prepareCommand(command: string, ctx: ToolContext, paths: P
   const env = level === 'read-only' ? withGitConfig(baseEnv({}), 'core.fsmonitor', 'false') : baseEnv({})
   // Git in there skips the sandbox's placeholders: this command's, and those of others running in the same tree.
   const top = workTreeTop(paths.cwd)
-  const git = top ? await gitExcludesFor(paths.cwd, [...wrapped.placeholders, ...mountPoints.placeholdersUnder(top)], randomBytes(8).toString('hex'), env) : null
+  const git = top
+    ? await gitExcludesFor(paths.cwd, [...wrapped.placeholders, ...mountPoints.placeholdersUnder(top)], randomBytes(8).toString('hex'), env)
+    : null
   return {
     line: wrapped.command,
     env: git?.env ?? env,
@@ -89,7 +99,8 @@ export async function prepareCommand(command: string, ctx: ToolContext, paths: P
   }
 }
 
-const BLOCKED = /Read-only file system|Operation not permitted|Permission denied|Could not resolve host|Temporary failure in name resolution|Network is unreachable|Connection refused|blocked-by-sandbox-runtime|403 Forbidden/i
+const BLOCKED =
+  /Read-only file system|Operation not permitted|Permission denied|Could not resolve host|Temporary failure in name resolution|Network is unreachable|Connection refused|blocked-by-sandbox-runtime|403 Forbidden/i
 
 /** A hint for the model when a sandboxed command failed the way the sandbox makes commands fail. */
 export function sandboxHint(level: SandboxLevel, output: string, failed: boolean): string | null {

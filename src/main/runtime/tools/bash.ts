@@ -26,13 +26,21 @@ const UPDATE_INTERVAL_MS = 100
 
 const schema = z.object({
   command: z.string().min(1).describe('The command to execute'),
-  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
   description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
   run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
-    .describe('Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user\'s approval')
+    .describe(
+      "Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user's approval"
+    )
 })
 
 export interface BashDetails {
@@ -135,7 +143,13 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
         pid,
         sandbox: prepared.sandbox
       }
-      const response = { stdout: apart.stdout.text().replace(/\s+$/, ''), stderr: apart.stderr.text().replace(/\s+$/, ''), interrupted: timedOut || aborted, isImage: false, noOutputExpected: false }
+      const response = {
+        stdout: apart.stdout.text().replace(/\s+$/, ''),
+        stderr: apart.stderr.text().replace(/\s+$/, ''),
+        interrupted: timedOut || aborted,
+        isImage: false,
+        noOutputExpected: false
+      }
       resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response })
     }
     child.on('error', (err) => {

@@ -13,6 +13,9 @@ export interface BuiltinTool {
 }
 
 /** `build` gets the agent's options and its one path check, and returns the rest of the tool's definition. */
-export function builtinTool<S extends z.ZodType>(meta: BuiltinToolMeta, build: (opts: BuiltinToolOptions, paths: PathPolicy) => Omit<ToolSpec<S>, keyof ToolMeta>): BuiltinTool {
+export function builtinTool<S extends z.ZodType>(
+  meta: BuiltinToolMeta,
+  build: (opts: BuiltinToolOptions, paths: PathPolicy) => Omit<ToolSpec<S>, keyof ToolMeta>
+): BuiltinTool {
   return { meta, create: (opts) => defineTool({ ...build(opts, pathPolicyOf(opts)), ...meta }) }
 }

@@ -55,8 +55,14 @@ describe('TodoWrite', () => {
     const todos = new TodoList()
     const t = byName(createBuiltinTools({ cwd: dir, todos }))
     await runTool(t.TodoWrite, { todos: [{ content: 'Write tests', status: 'in_progress', activeForm: 'Writing tests' }] }, toolContext())
-    const r = await runTool(t.TodoWrite, 
-      { todos: [{ content: 'Write tests', status: 'completed' }, { content: 'Ship', status: 'pending' }] },
+    const r = await runTool(
+      t.TodoWrite,
+      {
+        todos: [
+          { content: 'Write tests', status: 'completed' },
+          { content: 'Ship', status: 'pending' }
+        ]
+      },
       toolContext()
     )
     expect(r.content).toContain('1 completed, 0 in progress, 1 pending')
@@ -86,7 +92,11 @@ describe('NotebookEdit', () => {
     expect(refused.content).toContain('Read it first')
     await runTool(t.Read, { file_path: 'n.ipynb' }, toolContext())
     await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'code1', new_source: 'print(2)\nprint(3)' }, toolContext())
-    await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'intro', new_source: 'Some prose', cell_type: 'markdown', edit_mode: 'insert' }, toolContext())
+    await runTool(
+      t.NotebookEdit,
+      { notebook_path: 'n.ipynb', cell_id: 'intro', new_source: 'Some prose', cell_type: 'markdown', edit_mode: 'insert' },
+      toolContext()
+    )
     await runTool(t.NotebookEdit, { notebook_path: 'n.ipynb', cell_id: 'intro', new_source: '', edit_mode: 'delete' }, toolContext())
     const saved = JSON.parse(readFileSync(join(dir, 'n.ipynb'), 'utf8'))
     expect(saved.cells.map((c: { cell_type: string }) => c.cell_type)).toEqual(['markdown', 'code'])

@@ -69,17 +69,21 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
   access: ['write', 'read'],
   async execute(input, file) {
     const { abs, shown, fileState } = file
-    if (input.old_string === input.new_string)
-      return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
+    if (input.old_string === input.new_string) return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
     const { placeholder, refusal: held } = heldByPlaceholder(file)
     if (held) return held
     const info = placeholder ? null : await stat(abs).catch(() => null)
     if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
     if (!info) {
-      if (input.old_string !== '') return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
+      if (input.old_string !== '')
+        return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
       await writeAndRecord(fileState, abs, input.new_string)
       const patch = patchFromReplacements('', [{ index: 0, oldText: '', newText: input.new_string }])
-      return { content: `Created ${shown}.`, details: { filePath: abs, created: true, replacements: 1, ...patch }, response: editResponse(abs, input, '', patch.hunks) }
+      return {
+        content: `Created ${shown}.`,
+        details: { filePath: abs, created: true, replacements: 1, ...patch },
+        response: editResponse(abs, input, '', patch.hunks)
+      }
     }
     const refusal = await fileState.checkWritable(abs, shown)
     if (refusal) return { content: refusal, isError: true }
@@ -89,7 +93,10 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
     let matches: number[]
     if (oldString === '') {
       if (before.trim() !== '')
-        return { content: `old_string is empty but ${shown} already has content. Give the exact text to replace, or use Write to replace the whole file.`, isError: true }
+        return {
+          content: `old_string is empty but ${shown} already has content. Give the exact text to replace, or use Write to replace the whole file.`,
+          isError: true
+        }
       oldString = before // a blank file is filled in
       matches = [0]
     } else matches = findAll(before, oldString)
@@ -99,8 +106,7 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
       newString = newString.replace(/\r?\n/g, '\r\n')
       matches = findAll(before, oldString)
     }
-    if (matches.length === 0)
-      return { content: `old_string was not found in ${shown}.${notFoundHint(before, input.old_string)}`, isError: true }
+    if (matches.length === 0) return { content: `old_string was not found in ${shown}.${notFoundHint(before, input.old_string)}`, isError: true }
     if (matches.length > 1 && !input.replace_all) {
       const where = matches.slice(0, 10).map((m) => lineOf(before, m))
       return {
@@ -131,6 +137,19 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
 export const createEditTool = EDIT_TOOL.create
 
 /** The call as Claude Code's PostToolUse hooks receive it. */
-function editResponse(filePath: string, input: { old_string: string; new_string: string; replace_all?: boolean }, originalFile: string, structuredPatch: unknown[]): Record<string, unknown> {
-  return { filePath, oldString: input.old_string, newString: input.new_string, originalFile, structuredPatch, userModified: false, replaceAll: input.replace_all === true }
+function editResponse(
+  filePath: string,
+  input: { old_string: string; new_string: string; replace_all?: boolean },
+  originalFile: string,
+  structuredPatch: unknown[]
+): Record<string, unknown> {
+  return {
+    filePath,
+    oldString: input.old_string,
+    newString: input.new_string,
+    originalFile,
+    structuredPatch,
+    userModified: false,
+    replaceAll: input.replace_all === true
+  }
 }

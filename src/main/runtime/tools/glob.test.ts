@@ -7,7 +7,8 @@ import { makeTempDir, toolContext, writeTree } from './test-kit'
 import { runTool } from '../loop/run-tools'
 
 const fixture = useSearchFixture()
-const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = fixture.dir) => runTool(createGlobTool(searchOptions(cwd, ripgrep)), input, toolContext())
+const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = fixture.dir) =>
+  runTool(createGlobTool(searchOptions(cwd, ripgrep)), input, toolContext())
 
 describe('Glob', () => {
   it('has ripgrep on this machine, so both engines are compared below', () => {

@@ -64,7 +64,8 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     const searchDir = paths.absolute(input.path ?? '.')
     const info = statOrNull(searchDir)
     if (!info) return { content: `Directory does not exist: ${displayPath(opts.cwd, searchDir)} (working directory: ${opts.cwd}).`, isError: true }
-    if (!info.isDirectory()) return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
+    if (!info.isDirectory())
+      return { content: `path must be a directory, but ${displayPath(opts.cwd, searchDir)} is a file. Use Read for a single file.`, isError: true }
     let pattern = input.pattern.trim()
     if (pattern.startsWith('~/')) pattern = paths.absolute(pattern)
     const { base, rest } = splitGlobBase(pattern)
@@ -81,19 +82,32 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     const rootInfo = statOrNull(root)
     const rg = ripgrepPath(opts.ripgrep)
     // A root that is not there is searched by neither engine; report the one a search would have started with.
-    const listed = rootInfo?.isDirectory() ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo) : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
+    const listed = rootInfo?.isDirectory()
+      ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo)
+      : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
     const all = listed.files
     // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
     // files that exist only while a command runs, always the newest) are not listed.
     const visible = paths.searchFilter(root, 'Glob')
     const placeholders = new Set(placeholdersUnder(root))
-    const matched = await sortByMtime(root, all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))))
+    const matched = await sortByMtime(
+      root,
+      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel)))
+    )
     const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
     const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
     // Claude Code's tool_response for Glob (PostToolUse hooks).
-    const response = { filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)), durationMs: Date.now() - started, numFiles: matched.length, truncated: details.truncated }
+    const response = {
+      filenames: matched.slice(0, GLOB_MAX_RESULTS).map((rel) => join(root, rel)),
+      durationMs: Date.now() - started,
+      numFiles: matched.length,
+      truncated: details.truncated
+    }
     if (matched.length === 0) return { content: `No files found matching "${input.pattern}" in ${displayPath(opts.cwd, root)}.`, details, response }
-    const note = matched.length > GLOB_MAX_RESULTS ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)` : ''
+    const note =
+      matched.length > GLOB_MAX_RESULTS
+        ? `\n(Results are truncated: showing ${GLOB_MAX_RESULTS} of ${matched.length}. Use a more specific pattern or path.)`
+        : ''
     return { content: shown.join('\n') + note, details, response }
   }
 }))

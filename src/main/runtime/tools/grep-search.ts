@@ -199,8 +199,17 @@ export async function grepSearch(q: GrepQuery, rg: string | null, upTo = IN_PROC
   const regex = upTo > 0 ? inProcessRegex(q) : null
   if (regex) {
     const rootIsDir = (await stat(q.root)).isDirectory()
-    const rels = rootIsDir ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo }) : ['']
-    const found = rels && (await searchFiles(q, regex, rels.map((rel) => join(q.root, rel)), IN_PROCESS_GREP_BYTES))
+    const rels = rootIsDir
+      ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
+      : ['']
+    const found =
+      rels &&
+      (await searchFiles(
+        q,
+        regex,
+        rels.map((rel) => join(q.root, rel)),
+        IN_PROCESS_GREP_BYTES
+      ))
     if (found) return { ...found, engine: 'js' }
   }
   return { ...(await grepWithRipgrep(rg, q)), engine: 'rg' }

@@ -5,7 +5,8 @@ import { toolContext } from './test-kit'
 import { runTool } from '../loop/run-tools'
 
 const fixture = useSearchFixture()
-const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) => runTool(createGrepTool(searchOptions(fixture.dir, ripgrep)), input, toolContext())
+const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) =>
+  runTool(createGrepTool(searchOptions(fixture.dir, ripgrep)), input, toolContext())
 
 const queries: Record<string, unknown>[] = [
   { pattern: 'hello' },
@@ -48,13 +49,25 @@ describe('Grep', () => {
   it('lists files newest first by default, skipping ignored, binary and .git files', async () => {
     const r = await grep({ pattern: 'hello' }, false)
     expect(r.content).toBe(
-      ['Found 8 files', 'crlf.txt', 'sub/real.ts', '.hidden/secret.ts', 'docs/guide.md', 'src/components/button.test.ts', 'src/util.ts', 'notes.txt', 'README.md'].join('\n')
+      [
+        'Found 8 files',
+        'crlf.txt',
+        'sub/real.ts',
+        '.hidden/secret.ts',
+        'docs/guide.md',
+        'src/components/button.test.ts',
+        'src/util.ts',
+        'notes.txt',
+        'README.md'
+      ].join('\n')
     )
   })
 
   it('shows content with line numbers and rg-style context separators', async () => {
     const r = await grep({ pattern: 'TODO', output_mode: 'content', '-C': 1, glob: '*.md' }, undefined)
-    expect(r.content).toBe(['README.md-2-hello from the readme', 'README.md:3:TODO: write docs', '--', 'docs/guide.md-5-', 'docs/guide.md:6:TODO: more'].join('\n'))
+    expect(r.content).toBe(
+      ['README.md-2-hello from the readme', 'README.md:3:TODO: write docs', '--', 'docs/guide.md-5-', 'docs/guide.md:6:TODO: more'].join('\n')
+    )
   })
 
   it('counts matching lines per file with a total', async () => {

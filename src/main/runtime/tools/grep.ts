@@ -16,7 +16,10 @@ const schema = z.object({
   path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
   glob: z.string().optional().describe('Glob to filter files, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts"; several separated by spaces'),
   type: z.string().optional().describe('File type to search (rg --type), e.g. js, ts, py, rust, go, java, md'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches')
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
+    .default('files_with_matches')
     .describe('"content" shows matching lines, "files_with_matches" shows file paths (default), "count" shows match counts per file'),
   '-i': z.boolean().optional().describe('Case insensitive search'),
   '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
@@ -134,8 +137,26 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
     const matchLines = outcome.files.reduce((n, f) => n + f.matchLines, 0)
     // Claude Code's tool_response for Grep (PostToolUse hooks).
     const mode = input.output_mode ?? 'files_with_matches'
-    const response = { mode, numFiles: outcome.files.length, filenames: outcome.files.map((f) => f.path), ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}), ...(mode === 'count' ? { numMatches: matchLines } : {}) }
-    return { content: text, details: { pattern: input.pattern, root, mode: input.output_mode, files: outcome.files.length, matchLines, capped: outcome.capped, engine: outcome.engine }, response }
+    const response = {
+      mode,
+      numFiles: outcome.files.length,
+      filenames: outcome.files.map((f) => f.path),
+      ...(mode === 'content' ? { content: text, numLines: text ? text.split('\n').length : 0 } : {}),
+      ...(mode === 'count' ? { numMatches: matchLines } : {})
+    }
+    return {
+      content: text,
+      details: {
+        pattern: input.pattern,
+        root,
+        mode: input.output_mode,
+        files: outcome.files.length,
+        matchLines,
+        capped: outcome.capped,
+        engine: outcome.engine
+      },
+      response
+    }
   }
 }))
 

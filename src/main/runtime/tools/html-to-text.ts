@@ -3,9 +3,34 @@
 // capped and the output only has to be readable, not a DOM.
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©',
-  reg: '®', trade: '™', rsquo: '’', lsquo: '‘', ldquo: '“', rdquo: '”', bull: '•', middot: '·', times: '×',
-  euro: '€', pound: '£', laquo: '«', raquo: '»', deg: '°', para: '¶', sect: '§', larr: '←', rarr: '→'
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  rsquo: '’',
+  lsquo: '‘',
+  ldquo: '“',
+  rdquo: '”',
+  bull: '•',
+  middot: '·',
+  times: '×',
+  euro: '€',
+  pound: '£',
+  laquo: '«',
+  raquo: '»',
+  deg: '°',
+  para: '¶',
+  sect: '§',
+  larr: '←',
+  rarr: '→'
 }
 
 export function decodeEntities(text: string): string {
@@ -18,14 +43,13 @@ export function decodeEntities(text: string): string {
   })
 }
 
-const BLOCK = /<\/?(p|div|section|article|header|footer|main|nav|aside|ul|ol|table|thead|tbody|tr|blockquote|figure|figcaption|form|fieldset|dl|dt|dd|details|summary|hr|address)\b[^>]*>/gi
+const BLOCK =
+  /<\/?(p|div|section|article|header|footer|main|nav|aside|ul|ol|table|thead|tbody|tr|blockquote|figure|figcaption|form|fieldset|dl|dt|dd|details|summary|hr|address)\b[^>]*>/gi
 
 export function htmlToText(html: string): { title?: string; text: string } {
   const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)
   const title = titleMatch ? decodeEntities(titleMatch[1].replace(/\s+/g, ' ').trim()) || undefined : undefined
-  let s = html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style|noscript|svg|template|iframe|head|object|canvas)\b[\s\S]*?<\/\1\s*>/gi, '')
+  let s = html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style|noscript|svg|template|iframe|head|object|canvas)\b[\s\S]*?<\/\1\s*>/gi, '')
   const pres: string[] = []
   s = s.replace(/<pre\b[^>]*>([\s\S]*?)<\/pre\s*>/gi, (_, body: string) => {
     pres.push(decodeEntities(body.replace(/<[^>]+>/g, '')))

@@ -36,7 +36,9 @@ describe('large tool outputs', () => {
     const first = f.model.server.messageRequests()[1].toolResults[0].content
     expect(first.startsWith('1\n2\n3\n')).toBe(true)
     expect(first.trimEnd().endsWith('59999\n60000')).toBe(true)
-    expect(first).toMatch(/\[… \d+ characters of output omitted …\] \[Output too large for the conversation \([\d.]+ KB, 60,001 lines\): its beginning and its end are shown\. The whole output is saved in \S+ — read the parts you need with Read/)
+    expect(first).toMatch(
+      /\[… \d+ characters of output omitted …\] \[Output too large for the conversation \([\d.]+ KB, 60,001 lines\): its beginning and its end are shown\. The whole output is saved in \S+ — read the parts you need with Read/
+    )
     expect(first.length).toBeLessThan(32_000)
     expect(saved).toContain('/tool-outputs/')
     expect(readFileSync(saved!, 'utf8')).toBe(Array.from({ length: 60000 }, (_, i) => i + 1).join('\n') + '\n')

@@ -12,7 +12,12 @@ export const LIST_FILES_CAP = 250_000
 
 export type SearchEngine = 'rg' | 'js'
 
-export async function listFiles(root: string, rg: string | null, signal?: AbortSignal, upTo = IN_PROCESS_SEARCH_UP_TO): Promise<{ files: string[]; engine: SearchEngine }> {
+export async function listFiles(
+  root: string,
+  rg: string | null,
+  signal?: AbortSignal,
+  upTo = IN_PROCESS_SEARCH_UP_TO
+): Promise<{ files: string[]; engine: SearchEngine }> {
   const overrides = new OverrideGlobs(['!.git'])
   if (!rg) return { files: await walkFiles({ root, overrides, signal, maxFiles: LIST_FILES_CAP }), engine: 'js' }
   const small = await smallTreeFiles({ root, overrides, signal, upTo })

@@ -92,7 +92,12 @@ export class OutputCapture {
 
   text(): string {
     if (!this.dropped) return this.head + this.tail
-    const where = this.spool && this.spoolFile ? ` ${savedOutputNote(this.spoolFile, this.total, this.spool.lines + 1, 'its beginning and its end are shown')}` : this.spoolError ? ` (the whole output could not be saved: ${this.spoolError})` : ''
+    const where =
+      this.spool && this.spoolFile
+        ? ` ${savedOutputNote(this.spoolFile, this.total, this.spool.lines + 1, 'its beginning and its end are shown')}`
+        : this.spoolError
+          ? ` (the whole output could not be saved: ${this.spoolError})`
+          : ''
     return `${this.head}\n\n[… ${this.dropped} characters of output omitted …]${where}\n\n${this.tail}`
   }
 }

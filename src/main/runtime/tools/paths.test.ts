@@ -12,12 +12,14 @@ describe('isInside', () => {
   it('answers as path.relative does, for plain paths and for ones with ., .., doubled or trailing slashes', () => {
     const segments = ['', 'a', '.', '..', '..a', '.a', 'a.']
     const paths = new Set(['/', '//', '/a/', '/a//b', 'a', 'a/b', '', '.'])
-    for (const x of segments) for (const y of segments) for (const z of ['', 'a', '..', '.a']) {
-      paths.add(`/${x}`)
-      paths.add(`/${x}/${y}`)
-      paths.add(`/${x}/${y}/${z}`)
-      paths.add(`/${x}/${y}/${z}/`)
-    }
+    for (const x of segments)
+      for (const y of segments)
+        for (const z of ['', 'a', '..', '.a']) {
+          paths.add(`/${x}`)
+          paths.add(`/${x}/${y}`)
+          paths.add(`/${x}/${y}/${z}`)
+          paths.add(`/${x}/${y}/${z}/`)
+        }
     const list = [...paths]
     const differ = list.flatMap((p) => list.filter((c) => isInside(p, c) !== byRelative(p, c)).map((c) => `${p} ⊇ ${c}`))
     expect(differ).toEqual([])

@@ -50,7 +50,11 @@ async function notFoundMessage(abs: string, shown: string, cwd: string): Promise
   try {
     const stem = basename(abs, extname(abs)).toLowerCase()
     const siblings = (await readdir(dirname(abs))).filter((n) => basename(n, extname(n)).toLowerCase() === stem)
-    if (siblings.length) hint = ` Did you mean ${siblings.slice(0, 3).map((n) => join(dirname(shown), n)).join(', ')}?`
+    if (siblings.length)
+      hint = ` Did you mean ${siblings
+        .slice(0, 3)
+        .map((n) => join(dirname(shown), n))
+        .join(', ')}?`
   } catch {}
   return `File does not exist: ${shown}.${hint} (Working directory: ${cwd})`
 }
@@ -90,7 +94,10 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
     const placeholder = placeholderAt(abs)
     if (placeholder) {
       const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'
-      return { content: `File does not exist: ${shown}. (What is there now is ${what} the Bash sandbox put in place for ${placeholder.holder}; it goes away when that command ends.)`, isError: true }
+      return {
+        content: `File does not exist: ${shown}. (What is there now is ${what} the Bash sandbox put in place for ${placeholder.holder}; it goes away when that command ends.)`,
+        isError: true
+      }
     }
     let info
     try {
@@ -102,7 +109,10 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
     if (info.isDirectory())
       return { content: `${shown} is a directory, not a file. Use Glob (e.g. pattern "*" with path "${shown}") or Bash ls to list it.`, isError: true }
     if (info.size > READ_MAX_FILE_BYTES)
-      return { content: `${shown} is ${(info.size / 1048576).toFixed(1)} MB, too large to read. Use Grep to search it, or Bash (head, sed -n) to look at parts.`, isError: true }
+      return {
+        content: `${shown} is ${(info.size / 1048576).toFixed(1)} MB, too large to read. Use Grep to search it, or Bash (head, sed -n) to look at parts.`,
+        isError: true
+      }
     const ranged = input.offset !== undefined || input.limit !== undefined
     if (!ranged && info.size > READ_MAX_WHOLE_FILE_BYTES)
       return {
@@ -123,7 +133,10 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
     const totalLines = text === '' ? 0 : lines.length
     // Claude Code's tool_response (PostToolUse hooks), which counts the empty line after a final newline.
-    const response = (content: string, startLine: number, numLines: number) => ({ type: 'text', file: { filePath: abs, content, numLines, startLine, totalLines: text.split('\n').length } })
+    const response = (content: string, startLine: number, numLines: number) => ({
+      type: 'text',
+      file: { filePath: abs, content, numLines, startLine, totalLines: text.split('\n').length }
+    })
     if (totalLines === 0) return { content: `${shown} exists but is empty (0 lines).`, details: { filePath: abs, totalLines: 0 }, response: response('', 1, 0) }
     const start = input.offset ?? 1
     if (start > totalLines)
@@ -138,7 +151,11 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
     const more = end < totalLines
     if (more) content += `\n\n[Showing lines ${start}-${end} of ${totalLines}. Use offset ${end + 1} to read more.]`
     const shownText = lines.slice(start - 1, end).join('\n') + (end === totalLines && text.endsWith('\n') ? '\n' : '')
-    return { content, details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more }, response: response(shownText, start, shownText.split('\n').length) }
+    return {
+      content,
+      details: { filePath: abs, startLine: start, endLine: end, totalLines, truncated: more },
+      response: response(shownText, start, shownText.split('\n').length)
+    }
   }
 }))
 

@@ -39,7 +39,9 @@ describe('the tool registry', () => {
     expect(built.map((t) => t.name)).toEqual(BUILTIN_TOOLS.map((t) => t.meta.name))
     for (const [i, entry] of BUILTIN_TOOLS.entries()) {
       expect(BUILTIN_TOOL_META[entry.meta.name]).toBe(entry.meta)
-      expect({ name: built[i].name, readOnly: built[i].readOnly, concurrencySafe: built[i].concurrencySafe, permission: built[i].permission }).toEqual(entry.meta)
+      expect({ name: built[i].name, readOnly: built[i].readOnly, concurrencySafe: built[i].concurrencySafe, permission: built[i].permission }).toEqual(
+        entry.meta
+      )
     }
     expect(Object.keys(BUILTIN_TOOL_META)).toHaveLength(BUILTIN_TOOLS.length)
   })

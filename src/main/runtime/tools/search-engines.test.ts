@@ -125,7 +125,11 @@ beforeAll(() => {
 afterAll(() => cleanup())
 
 type Engine = 'rg' | 'js' | 'auto'
-const options = (engine: Engine) => ({ cwd: dir, paths: policy, ...(engine === 'js' ? { ripgrep: false as const } : engine === 'rg' ? { ripgrep: rg!, inProcessSearchUpTo: 0 } : {}) })
+const options = (engine: Engine) => ({
+  cwd: dir,
+  paths: policy,
+  ...(engine === 'js' ? { ripgrep: false as const } : engine === 'rg' ? { ripgrep: rg!, inProcessSearchUpTo: 0 } : {})
+})
 const glob = (engine: Engine, input: Record<string, unknown>) => runTool(createGlobTool(options(engine)), input, toolContext())
 const grep = (engine: Engine, input: Record<string, unknown>) => runTool(createGrepTool(options(engine)), input, toolContext())
 
@@ -136,13 +140,65 @@ describe.skipIf(!rg)('search engines on a hostile tree', () => {
     expect(inProcess.engine).toBe('js')
     expect(inProcess.files.sort()).toEqual(withRg)
     // What a reader of .gitignore expects, spelled out for the cases that are easy to get wrong.
-    for (const kept of ['keep.log', 'a/rootonly.txt', 'nested/p/q/gen/h.ts', 'sub/important.ts', 'sub/deeper/important.ts', 'also-ignored.txt', 'meta/new\nline.ts', 'meta/trailing-space.ts ', 'case.txt', 'nested-repo/app.log', 'nested-repo/code.ts', 'config/.env', 'secrets/key.pem'])
+    for (const kept of [
+      'keep.log',
+      'a/rootonly.txt',
+      'nested/p/q/gen/h.ts',
+      'sub/important.ts',
+      'sub/deeper/important.ts',
+      'also-ignored.txt',
+      'meta/new\nline.ts',
+      'meta/trailing-space.ts ',
+      'case.txt',
+      'nested-repo/app.log',
+      'nested-repo/code.ts',
+      'config/.env',
+      'secrets/key.pem'
+    ])
       expect(withRg).toContain(kept)
-    for (const gone of ['app.log', 'build/out.js', 'rootonly.txt', 'docs/x/y/draft-1.md', 'docs/draft-2.md', 'a/tmp/f.txt', 'tmp/g.txt', '#hash.txt', '!bang.txt', 'lib.o', 'vendor/keep.ts', 'nested/p/gen/g.ts', 'sub/a.ts', 'ignored-by-ignore.txt', 'excluded-by-info.txt', 'trailing-space.txt', 'nested-repo/readme.md', 'links/to-file.ts', 'text/pipe', 'Case.TXT'])
+    for (const gone of [
+      'app.log',
+      'build/out.js',
+      'rootonly.txt',
+      'docs/x/y/draft-1.md',
+      'docs/draft-2.md',
+      'a/tmp/f.txt',
+      'tmp/g.txt',
+      '#hash.txt',
+      '!bang.txt',
+      'lib.o',
+      'vendor/keep.ts',
+      'nested/p/gen/g.ts',
+      'sub/a.ts',
+      'ignored-by-ignore.txt',
+      'excluded-by-info.txt',
+      'trailing-space.txt',
+      'nested-repo/readme.md',
+      'links/to-file.ts',
+      'text/pipe',
+      'Case.TXT'
+    ])
       expect(withRg).not.toContain(gone)
   })
 
-  const globs = ['**/*', '**/*.ts', '*.ts', 'meta/*', 'meta/\\[abc\\].ts', 'unicode/**', '**/*.TXT', '**/[Cc]ase.*', 'deep/**/leaf.ts', 'vendor/**', 'nested-repo/*', '**/.*', '**/*.{md,txt}', 'secrets/**', '**/.env', 'links/**']
+  const globs = [
+    '**/*',
+    '**/*.ts',
+    '*.ts',
+    'meta/*',
+    'meta/\\[abc\\].ts',
+    'unicode/**',
+    '**/*.TXT',
+    '**/[Cc]ase.*',
+    'deep/**/leaf.ts',
+    'vendor/**',
+    'nested-repo/*',
+    '**/.*',
+    '**/*.{md,txt}',
+    'secrets/**',
+    '**/.env',
+    'links/**'
+  ]
   for (const pattern of globs) {
     it(`Glob ${JSON.stringify(pattern)}: the same files from rg, the in-process walk and the automatic choice`, async () => {
       const [r, j, a] = await Promise.all((['rg', 'js', 'auto'] as const).map((e) => glob(e, { pattern })))
@@ -222,7 +278,8 @@ describe.skipIf(!rg)('search engines on a hostile tree', () => {
       for (let i = 0; i < IN_PROCESS_SEARCH_UP_TO + 10; i++) files[`d${i % 40}/f${i}.ts`] = i % 7 ? 'plain\n' : 'needle\n'
       files['skip/needle.ts'] = 'needle\n'
       writeTree(big, files)
-      const run = (e: Engine, input: Record<string, unknown>, tool: typeof createGlobTool | typeof createGrepTool) => runTool(tool({ ...options(e), cwd: big, paths: new PathPolicy({ cwd: big }) }), input, toolContext())
+      const run = (e: Engine, input: Record<string, unknown>, tool: typeof createGlobTool | typeof createGrepTool) =>
+        runTool(tool({ ...options(e), cwd: big, paths: new PathPolicy({ cwd: big }) }), input, toolContext())
       const a = await run('auto', { pattern: '**/*.ts' }, createGlobTool)
       expect((a.details as { engine: string }).engine).toBe('rg')
       expect(a.content).toBe((await run('js', { pattern: '**/*.ts' }, createGlobTool)).content)

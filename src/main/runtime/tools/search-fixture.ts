@@ -46,6 +46,9 @@ export function useSearchFixture(): { readonly dir: string } {
 }
 
 /** A search tool's options: `undefined` is rg from PATH; 0 entries in-process makes every search go to rg (a small tree would not). */
-export function searchOptions(cwd: string, ripgrep: string | false | undefined): { cwd: string; ripgrep: string | false | undefined; inProcessSearchUpTo?: number } {
+export function searchOptions(
+  cwd: string,
+  ripgrep: string | false | undefined
+): { cwd: string; ripgrep: string | false | undefined; inProcessSearchUpTo?: number } {
   return { cwd, ripgrep, ...(ripgrep === false ? {} : { inProcessSearchUpTo: 0 }) }
 }

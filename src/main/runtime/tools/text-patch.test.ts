@@ -13,7 +13,25 @@ describe('text patches', () => {
       { index: i15, oldText: 'l15', newText: 'fifteen' }
     ])
     expect(formatPatch(p)).toBe(
-      ['@@ -1,5 +1,6 @@', ' l1', '-l2', '+two', '+zwei', ' l3', ' l4', ' l5', '@@ -12,7 +13,7 @@', ' l12', ' l13', ' l14', '-l15', '+fifteen', ' l16', ' l17', ' l18'].join('\n')
+      [
+        '@@ -1,5 +1,6 @@',
+        ' l1',
+        '-l2',
+        '+two',
+        '+zwei',
+        ' l3',
+        ' l4',
+        ' l5',
+        '@@ -12,7 +13,7 @@',
+        ' l12',
+        ' l13',
+        ' l14',
+        '-l15',
+        '+fifteen',
+        ' l16',
+        ' l17',
+        ' l18'
+      ].join('\n')
     )
     expect(p.additions).toBe(3)
     expect(p.deletions).toBe(2)

@@ -155,7 +155,11 @@ export function patchFromTexts(before: string, after: string, context = 3): Patc
   while (head < max && before[head] === after[head]) head++
   let tail = 0
   while (tail < max - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++
-  return patchFromReplacements(before, [{ index: head, oldText: before.slice(head, before.length - tail), newText: after.slice(head, after.length - tail) }], context)
+  return patchFromReplacements(
+    before,
+    [{ index: head, oldText: before.slice(head, before.length - tail), newText: after.slice(head, after.length - tail) }],
+    context
+  )
 }
 
 /** The hunks as unified-diff text (for transcripts, logs and tests). */

@@ -65,8 +65,7 @@ export const WEB_FETCH_TOOL = builtinTool({ name: 'WebFetch', readOnly: true, co
   maxOutputChars: WEB_FETCH_MAX_CHARS + 2_000,
   async execute(input, ctx) {
     const url = new URL(input.url)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      return { content: `Only http and https URLs can be fetched, not ${url.protocol}`, isError: true }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { content: `Only http and https URLs can be fetched, not ${url.protocol}`, isError: true }
     const started = Date.now()
     let res: Response
     try {

@@ -54,7 +54,14 @@ export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrency
       kind === 'create'
         ? `File created successfully at: ${shown} (${lines} line${lines === 1 ? '' : 's'})`
         : `The file ${shown} has been overwritten (${lines} line${lines === 1 ? '' : 's'}; +${patch.additions} -${patch.deletions}).`
-    const response = { type: kind, filePath: abs, content: input.content, structuredPatch: kind === 'create' ? [] : patch.hunks, originalFile: existing ? before : null, userModified: false }
+    const response = {
+      type: kind,
+      filePath: abs,
+      content: input.content,
+      structuredPatch: kind === 'create' ? [] : patch.hunks,
+      originalFile: existing ? before : null,
+      userModified: false
+    }
     return { content, details: { filePath: abs, kind, lines, bytes: Buffer.byteLength(input.content), patch }, response }
   }
 }))

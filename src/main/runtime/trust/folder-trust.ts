@@ -20,7 +20,15 @@ export interface TrustOptions {
 }
 
 export function listHash(items: readonly ProjectCommand[]): string {
-  return createHash('sha256').update(items.map((i) => i.hash).sort().join('\n')).digest('hex').slice(0, 32)
+  return createHash('sha256')
+    .update(
+      items
+        .map((i) => i.hash)
+        .sort()
+        .join('\n')
+    )
+    .digest('hex')
+    .slice(0, 32)
 }
 
 export function evaluateTrust(collected: Collected & { problems?: string[] }, opts: TrustOptions): FolderTrust {
@@ -43,7 +51,14 @@ export function evaluateTrust(collected: Collected & { problems?: string[] }, op
       : items.some((i) => i.state === 'declined')
         ? 'declined'
         : 'trusted'
-  return { folder: folderKey(opts.trustFolder), state, items, hash: listHash(items), notRun: collected.notRun, problems: [...(collected.problems ?? []), ...(problem ? [problem] : [])] }
+  return {
+    folder: folderKey(opts.trustFolder),
+    state,
+    items,
+    hash: listHash(items),
+    notRun: collected.notRun,
+    problems: [...(collected.problems ?? []), ...(problem ? [problem] : [])]
+  }
 }
 
 /** The approval test the gates use: an item may take effect only if its exact content is approved. */

@@ -11,7 +11,20 @@ import type { SettingsFile } from '../hooks/settings-files'
 import type { McpConfig } from '../mcp/load-config'
 import type { PermissionPreapproval } from '../permissions/settings'
 import type { PermissionMode } from '../../../shared/agent-definition'
-import { agentItems, hookItem, inlineServersOf, isFolderDefinition, isFolderSource, isOutsideFile, LOOSER_MODES, mcpServerItem, outsideFileItem, permissionDirectoryItem, permissionModeItem, permissionRuleItem } from './scan'
+import {
+  agentItems,
+  hookItem,
+  inlineServersOf,
+  isFolderDefinition,
+  isFolderSource,
+  isOutsideFile,
+  LOOSER_MODES,
+  mcpServerItem,
+  outsideFileItem,
+  permissionDirectoryItem,
+  permissionModeItem,
+  permissionRuleItem
+} from './scan'
 
 export type Approved = (item: ProjectCommand) => boolean
 
@@ -98,7 +111,8 @@ export function gateAgents(byType: ReadonlyMap<string, LoadedAgent>, folder: str
     }
     const file = def.file ?? folder
     const gated: AgentDefinition = { ...def }
-    if (def.hooks !== undefined) gated.hooks = keepApprovedHooks(def.hooks, (event, matcher, hook) => approved(hookItem(folder, file, event, matcher, hook, 'agent-hook'))).hooks
+    if (def.hooks !== undefined)
+      gated.hooks = keepApprovedHooks(def.hooks, (event, matcher, hook) => approved(hookItem(folder, file, event, matcher, hook, 'agent-hook'))).hooks
     if (def.mcpServers !== undefined) gated.mcpServers = gateInlineServers(def, folder, approved)
     if (waiting.some((i) => i.kind === 'agent-mode')) delete gated.permissionMode
     agents.set(type, { ...loaded, definition: gated })
@@ -113,7 +127,11 @@ export function permissionWithhold(folder: string, approved: Approved): (p: Perm
     if (p.source !== 'project' && p.source !== 'local') return false
     if (p.kind === 'defaultMode' && !LOOSER_MODES.has(p.value as PermissionMode)) return false
     const item =
-      p.kind === 'allow' ? permissionRuleItem(folder, p.file, p.value) : p.kind === 'defaultMode' ? permissionModeItem(folder, p.file, p.value) : permissionDirectoryItem(folder, p.file, p.value)
+      p.kind === 'allow'
+        ? permissionRuleItem(folder, p.file, p.value)
+        : p.kind === 'defaultMode'
+          ? permissionModeItem(folder, p.file, p.value)
+          : permissionDirectoryItem(folder, p.file, p.value)
     return !approved(item)
   }
 }

@@ -36,14 +36,25 @@ export interface TrustForInput {
 
 /** The folder's items and the state of each, from configuration already read. */
 export function trustFor(input: TrustForInput): FolderTrust {
-  const collected = collectItems({ folder: input.cwd, settingsFiles: input.settingsFiles, mcpServers: input.mcp.servers, agents: input.agents, ...(input.claudeMd ? { claudeMd: input.claudeMd } : {}) })
+  const collected = collectItems({
+    folder: input.cwd,
+    settingsFiles: input.settingsFiles,
+    mcpServers: input.mcp.servers,
+    agents: input.agents,
+    ...(input.claudeMd ? { claudeMd: input.claudeMd } : {})
+  })
   return evaluateTrust(
     { ...collected, problems: input.problems ?? [] },
     {
       ...(input.dataDir ? { dataDir: input.dataDir } : {}),
       trustFolder: input.trustFolder ?? input.cwd,
       ...(input.trustAll ? { trustAll: true } : {}),
-      claudeApproves: claudeMcpApprovals({ cwd: input.cwd, home: input.home, settingsFiles: input.settingsFiles, claudeProject: input.mcp.claudeProject ?? null })
+      claudeApproves: claudeMcpApprovals({
+        cwd: input.cwd,
+        home: input.home,
+        settingsFiles: input.settingsFiles,
+        claudeProject: input.mcp.claudeProject ?? null
+      })
     }
   )
 }
@@ -62,8 +73,18 @@ export interface CheckFolderOptions {
 /** Reads a folder's configuration the way a session would and says what of it waits, is approved or declined. */
 export async function checkFolderTrust(opts: CheckFolderOptions): Promise<FolderTrust> {
   const settings = readSettingsFiles({ cwd: opts.cwd, home: opts.home, ...(opts.managedFile !== undefined ? { managedFile: opts.managedFile } : {}) })
-  const mcp = loadMcpConfig({ cwd: opts.cwd, home: opts.home, settingsFiles: settings.files, ...(opts.fanoutServers ? { fanoutServers: opts.fanoutServers } : {}), ...(opts.env ? { env: opts.env } : {}) })
-  const [agents, entries, root] = await Promise.all([loadAgents({ cwd: opts.cwd, home: opts.home, ...opts.agentSources }), loadClaudeMd({ cwd: opts.cwd, home: opts.home }), projectRootOf(opts.cwd)])
+  const mcp = loadMcpConfig({
+    cwd: opts.cwd,
+    home: opts.home,
+    settingsFiles: settings.files,
+    ...(opts.fanoutServers ? { fanoutServers: opts.fanoutServers } : {}),
+    ...(opts.env ? { env: opts.env } : {})
+  })
+  const [agents, entries, root] = await Promise.all([
+    loadAgents({ cwd: opts.cwd, home: opts.home, ...opts.agentSources }),
+    loadClaudeMd({ cwd: opts.cwd, home: opts.home }),
+    projectRootOf(opts.cwd)
+  ])
   return trustFor({
     cwd: opts.cwd,
     home: opts.home,

@@ -40,9 +40,19 @@ export interface ItemInput {
 export function makeItem(input: ItemInput): ProjectCommand {
   const file = folderRelative(input.folder, input.file)
   const id = `${input.kind}:${file}:${input.name}`
-  const hash = createHash('sha256').update(canonicalJson([input.kind, file, input.name, input.content])).digest('hex')
+  const hash = createHash('sha256')
+    .update(canonicalJson([input.kind, file, input.name, input.content]))
+    .digest('hex')
   // Shown to a person deciding whether to run it: every character visible (see displayCommand).
-  return { id, kind: input.kind, file: displayCommand(file), name: displayCommand(input.name), command: displayCommand(input.command), ...(input.detail ? { detail: displayCommand(input.detail) } : {}), hash }
+  return {
+    id,
+    kind: input.kind,
+    file: displayCommand(file),
+    name: displayCommand(input.name),
+    command: displayCommand(input.command),
+    ...(input.detail ? { detail: displayCommand(input.detail) } : {}),
+    hash
+  }
 }
 
 /** A command line as a person reads it: arguments with spaces or quotes are quoted. */
@@ -63,5 +73,8 @@ export function describeServer(raw: unknown): { command: string; detail?: string
   const args = Array.isArray(e.args) ? e.args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : []
   const env = names(e.env)
   const details = [...(env.length ? [`with the environment variables ${env.join(', ')}`] : []), ...(typeof e.cwd === 'string' ? [`in ${e.cwd}`] : [])]
-  return { command: commandLine(typeof e.command === 'string' ? e.command : JSON.stringify(e.command) ?? '', args), ...(details.length ? { detail: details.join('; ') } : {}) }
+  return {
+    command: commandLine(typeof e.command === 'string' ? e.command : (JSON.stringify(e.command) ?? ''), args),
+    ...(details.length ? { detail: details.join('; ') } : {})
+  }
 }

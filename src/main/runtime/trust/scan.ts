@@ -75,8 +75,7 @@ export function permissionItems(folder: string, f: SettingsFile): ProjectCommand
   const p = f.json.permissions
   if (!isRecord(p)) return []
   const items: ProjectCommand[] = []
-  for (const rule of Array.isArray(p.allow) ? p.allow : [])
-    if (typeof rule === 'string') items.push(permissionRuleItem(folder, f.file, rule))
+  for (const rule of Array.isArray(p.allow) ? p.allow : []) if (typeof rule === 'string') items.push(permissionRuleItem(folder, f.file, rule))
   if (typeof p.defaultMode === 'string' && LOOSER_MODES.has(p.defaultMode as PermissionMode)) items.push(permissionModeItem(folder, f.file, p.defaultMode))
   for (const dir of Array.isArray(p.additionalDirectories) ? p.additionalDirectories : [])
     if (typeof dir === 'string') items.push(permissionDirectoryItem(folder, f.file, dir))
@@ -86,7 +85,14 @@ export function permissionItems(folder: string, f: SettingsFile): ProjectCommand
 export const permissionRuleItem = (folder: string, file: string, rule: string) =>
   makeItem({ kind: 'permission-rule', folder, file, name: rule, command: 'the calls this rule covers run without asking you', content: rule })
 export const permissionModeItem = (folder: string, file: string, mode: string) =>
-  makeItem({ kind: 'permission-mode', folder, file, name: `defaultMode: ${mode}`, command: `sessions here start in ${mode} mode${mode === 'bypassPermissions' ? ', which runs every tool call without asking' : ', which makes file edits without asking'}`, content: mode })
+  makeItem({
+    kind: 'permission-mode',
+    folder,
+    file,
+    name: `defaultMode: ${mode}`,
+    command: `sessions here start in ${mode} mode${mode === 'bypassPermissions' ? ', which runs every tool call without asking' : ', which makes file edits without asking'}`,
+    content: mode
+  })
 export const permissionDirectoryItem = (folder: string, file: string, dir: string) =>
   makeItem({ kind: 'permission-directory', folder, file, name: dir, command: 'tools may read and edit the files in this folder too', content: dir })
 
@@ -96,7 +102,16 @@ export function agentItems(folder: string, def: AgentDefinition, inlineServers: 
   eachHook(def.hooks, (event, matcher, hook) => items.push(hookItem(folder, file, event, matcher, hook, 'agent-hook')))
   for (const entry of inlineServers(def)) items.push(mcpServerItem(folder, { ...entry, file }, 'agent-mcp-server'))
   if (def.permissionMode && LOOSER_MODES.has(def.permissionMode))
-    items.push(makeItem({ kind: 'agent-mode', folder, file, name: `${def.agentType}: ${def.permissionMode}`, command: `agent ${def.agentType} runs in ${def.permissionMode} mode, asking you less`, content: def.permissionMode }))
+    items.push(
+      makeItem({
+        kind: 'agent-mode',
+        folder,
+        file,
+        name: `${def.agentType}: ${def.permissionMode}`,
+        command: `agent ${def.agentType} runs in ${def.permissionMode} mode, asking you less`,
+        content: def.permissionMode
+      })
+    )
   return items
 }
 
@@ -122,7 +137,9 @@ export function outsideFileItem(folder: string, entry: ClaudeMdEntry): ProjectCo
     folder,
     file: entry.importedFrom ?? entry.path,
     name: entry.path,
-    command: entry.importedFrom ? `imports ${entry.path} into every prompt, sending its content to the model` : `is a link to ${entry.path}, whose content would be sent to the model with every prompt`,
+    command: entry.importedFrom
+      ? `imports ${entry.path} into every prompt, sending its content to the model`
+      : `is a link to ${entry.path}, whose content would be sent to the model with every prompt`,
     content: [entry.importedFrom ?? null, entry.path]
   })
 }

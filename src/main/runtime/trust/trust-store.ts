@@ -41,9 +41,14 @@ function read(dataDir: string): { store: StoreFile; problem?: string } {
   const file = trustStorePath(dataDir)
   const got = readConfigJson(file)
   if ('missing' in got) return { store: { version: 1, folders: {} } }
-  if ('error' in got) return { store: { version: 1, folders: {} }, problem: `${file} ${got.error}; every folder is treated as not approved until you answer again` }
+  if ('error' in got)
+    return { store: { version: 1, folders: {} }, problem: `${file} ${got.error}; every folder is treated as not approved until you answer again` }
   const parsed = StoreSchema.safeParse(got.json)
-  if (!parsed.success) return { store: { version: 1, folders: {} }, problem: `${file} is not a Fanout trusted-folders file; every folder is treated as not approved until you answer again` }
+  if (!parsed.success)
+    return {
+      store: { version: 1, folders: {} },
+      problem: `${file} is not a Fanout trusted-folders file; every folder is treated as not approved until you answer again`
+    }
   return { store: parsed.data }
 }
 

@@ -82,14 +82,36 @@ describe('who approves', () => {
   })
 
   it('`disableAllHooks` in any settings file means no hook needs approving', () => {
-    const off = collectItems({ folder: '/p', settingsFiles: [...settings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'h' }] }] } }), { file: '/h/.claude/settings.json', source: 'user', json: { disableAllHooks: true } }], mcpServers: [], agents: [] })
+    const off = collectItems({
+      folder: '/p',
+      settingsFiles: [
+        ...settings({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'h' }] }] } }),
+        { file: '/h/.claude/settings.json', source: 'user', json: { disableAllHooks: true } }
+      ],
+      mcpServers: [],
+      agents: []
+    })
     expect(off.items).toEqual([])
   })
 })
 
 describe('keepApprovedHooks', () => {
   it('rebuilds from approved entries only: malformed groups and entries are dropped too', () => {
-    const value = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'ok' }, { type: 'command', command: 'no' }] }, { hooks: 'not a list' }, 'junk'], Stop: 'not a list', SessionStart: [{ hooks: [{ type: 'command', command: 'no' }] }] }
+    const value = {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'command', command: 'ok' },
+            { type: 'command', command: 'no' }
+          ]
+        },
+        { hooks: 'not a list' },
+        'junk'
+      ],
+      Stop: 'not a list',
+      SessionStart: [{ hooks: [{ type: 'command', command: 'no' }] }]
+    }
     const { hooks, dropped } = keepApprovedHooks(value, (_e, _m, h) => (h as { command: string }).command === 'ok')
     expect(hooks).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'ok' }] }] })
     expect(dropped).toBe(5)

@@ -17,7 +17,11 @@ export function describeWaiting(items: readonly ProjectCommand[]): string {
   const grants = items.length - servers.length - hooks.length - files.length
   const parts = [
     files.length === 1 ? `a file from outside it (${files[0].name})` : files.length ? `${files.length} files from outside it` : '',
-    servers.length === 1 ? `the MCP server "${servers[0].name}"` : servers.length ? `${servers.length} MCP servers (${servers.map((s) => `"${s.name}"`).join(', ')})` : '',
+    servers.length === 1
+      ? `the MCP server "${servers[0].name}"`
+      : servers.length
+        ? `${servers.length} MCP servers (${servers.map((s) => `"${s.name}"`).join(', ')})`
+        : '',
     hooks.length === 1 ? `a hook (${hooks[0].name})` : hooks.length ? `${hooks.length} hooks` : '',
     grants === 1 ? 'a permission its settings grant' : grants ? `${grants} permissions its settings grant` : ''
   ].filter(Boolean)
@@ -26,13 +30,16 @@ export function describeWaiting(items: readonly ProjectCommand[]): string {
 
 /** What to do, for the command line (`fanout run`) or the app. */
 export function howToApprove(where: 'cli' | 'app', cwd: string, servers: readonly string[] = []): string {
-  if (where === 'app') return 'Review them in the approval prompt for this folder (Settings › MCP servers › Review, or start a new session); until then the session runs without them.'
+  if (where === 'app')
+    return 'Review them in the approval prompt for this folder (Settings › MCP servers › Review, or start a new session); until then the session runs without them.'
   const lines = [
     'To allow them, do one of:',
     `  - approve the folder once: fanout trust allow --cwd ${JSON.stringify(cwd)}  (or in the Fanout app, which asks when it opens the folder)`,
     '  - trust it for this run only: add --trust-project'
   ]
   if (servers.length)
-    lines.push(`  - for MCP servers, as in Claude Code: add "enabledMcpjsonServers": ${JSON.stringify([...new Set(servers)])} (or "enableAllProjectMcpServers": true) to ~/.claude/settings.json or to this folder's .claude/settings.local.json (when git does not track it)`)
+    lines.push(
+      `  - for MCP servers, as in Claude Code: add "enabledMcpjsonServers": ${JSON.stringify([...new Set(servers)])} (or "enableAllProjectMcpServers": true) to ~/.claude/settings.json or to this folder's .claude/settings.local.json (when git does not track it)`
+    )
   return lines.join('\n')
 }

@@ -41,19 +41,29 @@ describe('worktree.baseRef', () => {
     const home = join(r.sandbox, 'home')
     expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toEqual({ value: 'head', file: null, scope: null, problems: [] })
     settings(home, 'settings.json', 'fresh')
-    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({ value: 'fresh', file: join(home, '.claude', 'settings.json'), scope: 'user' })
+    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({
+      value: 'fresh',
+      file: join(home, '.claude', 'settings.json'),
+      scope: 'user'
+    })
     settings(r.root, 'settings.json', 'head')
-    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({ value: 'head', file: join(r.root, '.claude', 'settings.json'), scope: 'project' })
+    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({
+      value: 'head',
+      file: join(r.root, '.claude', 'settings.json'),
+      scope: 'project'
+    })
     settings(r.root, 'settings.local.json', 'origin/main')
     const bad = readBaseRefSetting({ cwd: r.root, home, managedFile: null })
     expect(bad.value).toBe('head')
-    expect(bad.problems).toEqual([`${join(r.root, '.claude', 'settings.local.json')}: "worktree.baseRef" is "origin/main"; it must be "head" or "fresh", so it is ignored.`])
+    expect(bad.problems).toEqual([
+      `${join(r.root, '.claude', 'settings.local.json')}: "worktree.baseRef" is "origin/main"; it must be "head" or "fresh", so it is ignored.`
+    ])
     const managed = join(r.sandbox, 'managed.json')
     writeFileSync(managed, JSON.stringify({ worktree: { baseRef: 'fresh' } }))
     expect(readBaseRefSetting({ cwd: r.root, home, managedFile: managed })).toMatchObject({ value: 'fresh', file: managed, scope: 'managed' })
   })
 
-  it('fresh starts from origin\'s default branch after fetching it; head from the local commit', async () => {
+  it("fresh starts from origin's default branch after fetching it; head from the local commit", async () => {
     const { r, remoteTip } = repoWithRemote()
     const fresh = await createAgentWorktree({ repoCwd: r.root, agentId: 'f1', baseRef: 'fresh' })
     expect(fresh.baseCommit).toBe(remoteTip)

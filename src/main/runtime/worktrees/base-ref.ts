@@ -37,7 +37,12 @@ export function settingsFiles(o: BaseRefFiles): string[] {
   const home = o.home ?? homedir()
   const cwd = resolve(o.cwd)
   const managed = o.managedFile === undefined ? '/etc/claude-code/managed-settings.json' : o.managedFile
-  return [join(home, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json'), ...(managed ? [managed] : [])]
+  return [
+    join(home, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.local.json'),
+    ...(managed ? [managed] : [])
+  ]
 }
 
 /** Reads `worktree.baseRef` from Claude Code's settings files; a file that cannot be read or parsed is skipped (the permission settings report it). */
@@ -82,7 +87,8 @@ const fetches = new Map<string, { at: number; done: Promise<string | null> }>()
 export async function startPoint(repo: RepoInfo, baseRef: WorktreeBaseRef): Promise<StartPoint> {
   const head = repo.head!
   if (baseRef === 'head') return { commit: head, ref: 'HEAD' }
-  if ((await tryGit(repo.cwd, ['remote', 'get-url', 'origin'])) === null) return { commit: head, ref: 'HEAD', note: 'worktree.baseRef is "fresh" but the repository has no remote named origin' }
+  if ((await tryGit(repo.cwd, ['remote', 'get-url', 'origin'])) === null)
+    return { commit: head, ref: 'HEAD', note: 'worktree.baseRef is "fresh" but the repository has no remote named origin' }
   const failed = await fetchOrigin(repo)
   const target = await defaultRemoteBranch(repo.cwd)
   if (!target) return { commit: head, ref: 'HEAD', note: `worktree.baseRef is "fresh" but origin's default branch is unknown${failed ? ` (${failed})` : ''}` }

@@ -105,9 +105,7 @@ describe('createAgentWorktree', () => {
   it('refuses agent ids that cannot name a branch, and a base folder inside the checkout', async () => {
     const r = repo()
     await expect(createAgentWorktree({ repoCwd: r.root, agentId: '../escape' })).rejects.toThrow(/cannot name a branch/)
-    await expect(createAgentWorktree({ repoCwd: r.root, agentId: 'ok', baseDir: join(r.root, 'wts') })).rejects.toThrow(
-      /would be inside the checkout/
-    )
+    await expect(createAgentWorktree({ repoCwd: r.root, agentId: 'ok', baseDir: join(r.root, 'wts') })).rejects.toThrow(/would be inside the checkout/)
     expect(r.git('branch', '--list', 'fanout/*')).toBe('')
   })
 

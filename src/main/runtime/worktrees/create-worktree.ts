@@ -110,9 +110,7 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   const path = worktreePathFor(repo, agentId, options.baseDir)
   for (const checkout of new Set([repo.repoRoot, repo.mainRoot])) {
     if (isInside(checkout, path)) {
-      throw new WorktreeError(
-        `isolation: worktree folder ${path} would be inside the checkout ${checkout}; choose a base folder outside it`
-      )
+      throw new WorktreeError(`isolation: worktree folder ${path} would be inside the checkout ${checkout}; choose a base folder outside it`)
     }
   }
   try {
@@ -131,9 +129,7 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   }
 
   if (!repo.head) {
-    throw new WorktreeError(
-      `isolation: worktree needs at least one commit; the repository at ${repo.repoRoot} has none yet (make an initial commit first)`
-    )
+    throw new WorktreeError(`isolation: worktree needs at least one commit; the repository at ${repo.repoRoot} has none yet (make an initial commit first)`)
   }
   const start = await startPoint(repo, options.baseRef ?? 'head')
   try {

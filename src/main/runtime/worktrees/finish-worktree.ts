@@ -121,7 +121,12 @@ async function finishLocked(
   // A sandboxed command it started in the background still runs there (its placeholders say so): keep it.
   const held = placeholdersUnder(worktree.path)
   if (held.length) {
-    return { ...base, changed: false, kept: true, error: `a sandboxed command is still running in ${worktree.path} (the sandbox's placeholders are there), so the worktree was kept` }
+    return {
+      ...base,
+      changed: false,
+      kept: true,
+      error: `a sandboxed command is still running in ${worktree.path} (the sandbox's placeholders are there), so the worktree was kept`
+    }
   }
   // Run the removal from the main repository: a process cannot remove the folder it is standing in on every OS.
   const error = await removeWorktreeAndBranch(commonDir, worktree)

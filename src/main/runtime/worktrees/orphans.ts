@@ -129,10 +129,7 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
           reason: `${orphan.path} has uncommitted changes; cleaning up with force commits them to ${orphan.branch} first`
         }
       }
-      const message = commitMessage(
-        orphan.agentType ?? orphan.agentId,
-        `${orphan.description ?? 'work'} (saved from an interrupted run)`
-      )
+      const message = commitMessage(orphan.agentType ?? orphan.agentId, `${orphan.description ?? 'work'} (saved from an interrupted run)`)
       try {
         commit = await commitAll(orphan.path, message)
       } catch (err) {
@@ -140,7 +137,13 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
       }
     }
     if (orphan.locked) {
-      if (!force) return { removed: false, branchDeleted: false, reason: `${orphan.path} is locked; clean up with force to unlock and remove it`, ...(commit ? { commit } : {}) }
+      if (!force)
+        return {
+          removed: false,
+          branchDeleted: false,
+          reason: `${orphan.path} is locked; clean up with force to unlock and remove it`,
+          ...(commit ? { commit } : {})
+        }
       await tryGit(repoRoot, ['worktree', 'unlock', orphan.path])
     }
     try {

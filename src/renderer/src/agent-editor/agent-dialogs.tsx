@@ -25,7 +25,17 @@ function NewAgentDialog() {
   const valid = NAME.test(name.trim())
   const problem = agentNameProblem(name)
   return (
-    <FormDialog title="New agent" testId="new-agent-dialog" onClose={close} onSubmit={() => run(() => createAgent(scope, name.trim(), template))} confirm="Create" confirmTestId="new-agent-create" disabled={!valid} busy={busy} error={error}>
+    <FormDialog
+      title="New agent"
+      testId="new-agent-dialog"
+      onClose={close}
+      onSubmit={() => run(() => createAgent(scope, name.trim(), template))}
+      confirm="Create"
+      confirmTestId="new-agent-create"
+      disabled={!valid}
+      busy={busy}
+      error={error}
+    >
       <label className="field">
         <span className="field-label">Name</span>
         <input
@@ -87,12 +97,32 @@ function RenameDialog() {
   const valid = NAME.test(name.trim()) && name.trim() !== current
   const problem = agentNameProblem(name)
   return (
-    <FormDialog title="Rename agent" testId="rename-dialog" onClose={close} onSubmit={() => run(() => renameAgent(name.trim()))} confirm="Rename" confirmTestId="rename-confirm" disabled={!valid} busy={busy} error={error}>
+    <FormDialog
+      title="Rename agent"
+      testId="rename-dialog"
+      onClose={close}
+      onSubmit={() => run(() => renameAgent(name.trim()))}
+      confirm="Rename"
+      confirmTestId="rename-confirm"
+      disabled={!valid}
+      busy={busy}
+      error={error}
+    >
       <label className="field">
         <span className="field-label">New name</span>
-        <input type="text" value={name} onChange={(e) => setName(e.target.value)} className={`mono${problem ? ' invalid' : ''}`} spellCheck={false} aria-invalid={problem ? true : undefined} data-testid="rename-name" />
+        <input
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          className={`mono${problem ? ' invalid' : ''}`}
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+          data-testid="rename-name"
+        />
         {problem && <span className="field-error">{problem}</span>}
-        <span className="field-hint">Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.</span>
+        <span className="field-hint">
+          Changes the file name and the name field together, and saves your other changes with it. Agents that ask for the old name will not find it.
+        </span>
       </label>
     </FormDialog>
   )
@@ -104,10 +134,19 @@ function DeleteDialog() {
   return (
     <Dialog title="Delete agent" onClose={close} testId="delete-dialog">
       <p>
-        Delete <code>{draft?.file}</code>? The file is removed from disk{draft && draft.text !== draft.savedText ? ', and your unsaved changes with it' : ''}. This cannot be undone here.
+        Delete <code>{draft?.file}</code>? The file is removed from disk{draft && draft.text !== draft.savedText ? ', and your unsaved changes with it' : ''}.
+        This cannot be undone here.
       </p>
       {error && <div className="inline-error">{error}</div>}
-      <DialogActions onCancel={close} cancelLabel="Keep it" confirm="Delete" danger busy={busy} onConfirm={() => void run(deleteAgent)} confirmTestId="delete-confirm" />
+      <DialogActions
+        onCancel={close}
+        cancelLabel="Keep it"
+        confirm="Delete"
+        danger
+        busy={busy}
+        onConfirm={() => void run(deleteAgent)}
+        confirmTestId="delete-confirm"
+      />
     </Dialog>
   )
 }
@@ -116,7 +155,14 @@ function DiscardDialog({ next }: { next: string | null }) {
   return (
     <Dialog title="Unsaved changes" onClose={close} testId="discard-dialog">
       <p>This agent has changes that are not saved. Leave it and lose them?</p>
-      <DialogActions onCancel={close} cancelLabel="Stay" confirm="Discard changes" danger onConfirm={() => selectEntry(next, true)} confirmTestId="discard-confirm" />
+      <DialogActions
+        onCancel={close}
+        cancelLabel="Stay"
+        confirm="Discard changes"
+        danger
+        onConfirm={() => selectEntry(next, true)}
+        confirmTestId="discard-confirm"
+      />
     </Dialog>
   )
 }
@@ -132,7 +178,8 @@ function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
   return (
     <Dialog title="Save an agent that will not load?" onClose={close} testId="save-anyway-dialog" describedBy="save-anyway-reason">
       <p id="save-anyway-reason" className="ae-dialog-reason">
-        Saved like this, the agent will not load: <ProblemReason problem={problem} onShow={close} fixSuffix=" first" /> (at <code>{problem.at}</code>). Save anyway?
+        Saved like this, the agent will not load: <ProblemReason problem={problem} onShow={close} fixSuffix=" first" /> (at <code>{problem.at}</code>). Save
+        anyway?
       </p>
       <p className="muted small">
         {diskLoads
@@ -140,7 +187,16 @@ function SaveAnywayDialog({ problem }: { problem: LoadProblem }) {
           : `Claude Code and Fanout skip ${name} until it is fixed: the main agent will not be offered it.`}
       </p>
       {/* The focus on "Keep editing": Enter or Escape keeps the draft unsaved. */}
-      <DialogActions onCancel={close} cancelLabel="Keep editing" cancelTestId="save-anyway-cancel" focus="cancel" confirm="Save anyway" danger onConfirm={() => void saveDraft({ anyway: true })} confirmTestId="save-anyway-confirm" />
+      <DialogActions
+        onCancel={close}
+        cancelLabel="Keep editing"
+        cancelTestId="save-anyway-cancel"
+        focus="cancel"
+        confirm="Save anyway"
+        danger
+        onConfirm={() => void saveDraft({ anyway: true })}
+        confirmTestId="save-anyway-confirm"
+      />
     </Dialog>
   )
 }

@@ -20,7 +20,8 @@ function Overview() {
       {openError && <div className="ae-banner error">{openError}</div>}
       <h1 className="new-session-title">Agents</h1>
       <p className="muted">
-        Every agent the runtime sees in this folder, read from the same files Claude Code reads. Pick one to edit it, or create a new one. Changes on disk show here at once and apply to the next agent started.
+        Every agent the runtime sees in this folder, read from the same files Claude Code reads. Pick one to edit it, or create a new one. Changes on disk show
+        here at once and apply to the next agent started.
       </p>
       <section className="ae-card">
         <h3>

@@ -10,7 +10,16 @@ import { markdown } from '@codemirror/lang-markdown'
 import { yaml, yamlFrontmatter } from '@codemirror/lang-yaml'
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { EditorState, StateEffect, StateField, type Extension } from '@codemirror/state'
-import { Decoration, drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as cmPlaceholder, type DecorationSet } from '@codemirror/view'
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  keymap,
+  lineNumbers,
+  placeholder as cmPlaceholder,
+  type DecorationSet
+} from '@codemirror/view'
 import { tags } from '@lezer/highlight'
 import { useEffect, useRef } from 'react'
 import { EDITOR_BASE_THEME, editorText } from '../lib/editor-theme'

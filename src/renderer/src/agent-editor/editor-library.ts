@@ -98,7 +98,17 @@ export function closeAgents(): void {
 }
 
 function fromDocument(doc: { file: string; text: string; version: FileVersion; source: AgentSource; scope?: AgentScope; analysis: AgentAnalysis }): Draft {
-  return { file: doc.file, source: doc.source, ...(doc.scope ? { scope: doc.scope } : {}), base: doc.version, savedText: doc.text, text: doc.text, analysis: doc.analysis, analysisFor: doc.text, saving: false }
+  return {
+    file: doc.file,
+    source: doc.source,
+    ...(doc.scope ? { scope: doc.scope } : {}),
+    base: doc.version,
+    savedText: doc.text,
+    text: doc.text,
+    analysis: doc.analysis,
+    analysisFor: doc.text,
+    saving: false
+  }
 }
 
 /** Shows a library entry; asks first when the open draft has unsaved changes. */

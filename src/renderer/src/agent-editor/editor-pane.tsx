@@ -23,11 +23,15 @@ import { Prose } from './prose'
 import { EffectivePanel, ProblemsPanel } from './side-panels'
 import { TryPanel } from './try-panel'
 
-
 /** A link that shows a line of the raw file. */
 function LineLink({ line, label, mono = false }: { line: number; label?: string; mono?: boolean }) {
   return (
-    <button type="button" className={`btn-link ae-line-link${mono ? ' mono' : ''}`} onClick={() => editorUi.reveal(line)} title="Show this line in the raw file">
+    <button
+      type="button"
+      className={`btn-link ae-line-link${mono ? ' mono' : ''}`}
+      onClick={() => editorUi.reveal(line)}
+      title="Show this line in the raw file"
+    >
       {label ?? `line ${line}`}
     </button>
   )
@@ -50,7 +54,12 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
   )
   if (problem) {
     return (
-      <div className="ae-banner error" data-severity="error" data-draft={dirty ? 'unsaved' : 'saved'} data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}>
+      <div
+        className="ae-banner error"
+        data-severity="error"
+        data-draft={dirty ? 'unsaved' : 'saved'}
+        data-testid={a.repair ? 'repair-banner' : 'load-error-banner'}
+      >
         <Icon name="alert" size={14} />
         <span className="ae-banner-text">
           <span data-testid="load-problem">
@@ -61,7 +70,11 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
               The fix, keeping every word: <Prose text={a.repair.changes.join(' ')} />
             </span>
           ) : (
-            draft.scope && <span className="muted" data-testid="load-problem-note">{bannerNote(problem, { dirty, diskLoads })}</span>
+            draft.scope && (
+              <span className="muted" data-testid="load-problem-note">
+                {bannerNote(problem, { dirty, diskLoads })}
+              </span>
+            )
           )}
         </span>
         {fix}
@@ -77,7 +90,8 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
       <Icon name="alert" size={14} />
       <span className="ae-banner-text">
         <span>
-          <strong>Not valid YAML as written.</strong> Claude Code still loads it, reading {quoted.length === 0 ? 'some values' : quoted.length === 1 ? 'the value on' : 'the values on'}{' '}
+          <strong>Not valid YAML as written.</strong> Claude Code still loads it, reading{' '}
+          {quoted.length === 0 ? 'some values' : quoted.length === 1 ? 'the value on' : 'the values on'}{' '}
           {quoted.map((line, i) => (
             <span key={line}>
               {i > 0 && (i === quoted.length - 1 ? ' and ' : ', ')}
@@ -86,7 +100,9 @@ function LoadBanner({ draft, analysis: a }: { draft: Draft; analysis: AgentAnaly
           ))}{' '}
           as quoted text.
         </span>
-        <span className="muted">{draft.scope ? 'Fix it adds the quotes, keeping every word; so does changing any field in the form.' : 'Duplicate it to fix a copy.'}</span>
+        <span className="muted">
+          {draft.scope ? 'Fix it adds the quotes, keeping every word; so does changing any field in the form.' : 'Duplicate it to fix a copy.'}
+        </span>
       </span>
       {fix}
     </div>
@@ -101,7 +117,11 @@ function Banners({ draft }: { draft: Draft }) {
       {conflict && (
         <div className="ae-banner warn" role="alert" data-testid="conflict-banner">
           <Icon name="alert" size={14} />
-          <span>{conflict.text === null ? 'This file was deleted or moved on disk while you were editing it.' : 'This file changed on disk while you were editing it. Your version has not been saved.'}</span>
+          <span>
+            {conflict.text === null
+              ? 'This file was deleted or moved on disk while you were editing it.'
+              : 'This file changed on disk while you were editing it. Your version has not been saved.'}
+          </span>
           <span className="spacer" />
           <button className="btn btn-sm" onClick={takeDiskVersion} data-testid="conflict-reload">
             {conflict.text === null ? 'Close it' : 'Reload from disk'}
@@ -187,15 +207,32 @@ function Header({ draft }: { draft: Draft }) {
             {error}
           </span>
         )}
-        <button className="btn btn-sm btn-ghost" disabled={!editable} onClick={() => act(() => duplicateAgent(draft.scope ? undefined : 'project'))} title={needsFix ?? (draft.scope ? 'A copy under a new name' : 'A copy in this project, which you can edit')} data-testid="action-duplicate">
+        <button
+          className="btn btn-sm btn-ghost"
+          disabled={!editable}
+          onClick={() => act(() => duplicateAgent(draft.scope ? undefined : 'project'))}
+          title={needsFix ?? (draft.scope ? 'A copy under a new name' : 'A copy in this project, which you can edit')}
+          data-testid="action-duplicate"
+        >
           Duplicate
         </button>
         {draft.scope && (
           <>
-            <button className="btn btn-sm btn-ghost" disabled={!editable} title={needsFix ?? 'Rename the file and the name field together'} onClick={() => editorUi.setDialog({ kind: 'rename' })} data-testid="action-rename">
+            <button
+              className="btn btn-sm btn-ghost"
+              disabled={!editable}
+              title={needsFix ?? 'Rename the file and the name field together'}
+              onClick={() => editorUi.setDialog({ kind: 'rename' })}
+              data-testid="action-rename"
+            >
               Rename
             </button>
-            <button className="btn btn-sm btn-ghost" onClick={() => act(() => moveAgent(other))} title={`Move the file to the ${other} folder`} data-testid="action-move">
+            <button
+              className="btn btn-sm btn-ghost"
+              onClick={() => act(() => moveAgent(other))}
+              title={`Move the file to the ${other} folder`}
+              data-testid="action-move"
+            >
               Move to {other}
             </button>
             <button className="btn btn-sm btn-ghost btn-danger-ghost" onClick={() => editorUi.setDialog({ kind: 'delete' })} data-testid="action-delete">
@@ -205,7 +242,13 @@ function Header({ draft }: { draft: Draft }) {
             <button className="btn btn-sm" disabled={!dirty || draft.saving} onClick={revertDraft} data-testid="action-revert">
               Revert
             </button>
-            <button className="btn btn-sm btn-primary" disabled={!dirty || draft.saving || !!draft.conflict} onClick={() => void saveDraft()} title="Save (Ctrl+S)" data-testid="action-save">
+            <button
+              className="btn btn-sm btn-primary"
+              disabled={!dirty || draft.saving || !!draft.conflict}
+              onClick={() => void saveDraft()}
+              title="Save (Ctrl+S)"
+              data-testid="action-save"
+            >
               {draft.saving ? 'Saving…' : 'Save'}
             </button>
           </>
@@ -222,7 +265,17 @@ function RawView({ draft, note }: { draft: Draft; note?: string }) {
     <div className="ae-raw" data-testid="raw-view">
       <p className="field-hint">{note ?? 'The whole file as it is saved. Edits here and in the form are the same text: each shows the other’s changes.'}</p>
       <div className="ae-raw-editor">
-        <CodeEditor language="agent-file" value={draft.text} onChange={setRawText} lineNumbers marks={marks} reveal={reveal} readOnly={!draft.scope} ariaLabel="Raw agent file" testId="raw-editor" />
+        <CodeEditor
+          language="agent-file"
+          value={draft.text}
+          onChange={setRawText}
+          lineNumbers
+          marks={marks}
+          reveal={reveal}
+          readOnly={!draft.scope}
+          ariaLabel="Raw agent file"
+          testId="raw-editor"
+        />
       </div>
     </div>
   )
@@ -254,12 +307,24 @@ export function EditorPane({ draft }: { draft: Draft }) {
   useEffect(() => setSide(null), [reveal])
   const problems = a?.diagnostics.filter((d) => d.severity !== 'info') ?? []
   const mainTab = (id: 'form' | 'raw', label: string) => (
-    <button role="tab" aria-selected={tab === id && !side} className={`pane-tab${tab === id && !side ? ' active' : ''}`} onClick={() => (editorUi.setTab(id), setSide(null))} data-testid={`tab-${id}`}>
+    <button
+      role="tab"
+      aria-selected={tab === id && !side}
+      className={`pane-tab${tab === id && !side ? ' active' : ''}`}
+      onClick={() => (editorUi.setTab(id), setSide(null))}
+      data-testid={`tab-${id}`}
+    >
       {label}
     </button>
   )
   const sideTab = (id: SidePanel, label: string, count?: ReactNode) => (
-    <button role="tab" aria-selected={side === id} className={`pane-tab ae-side-tab${side === id ? ' active' : ''}`} onClick={() => setSide(id)} data-testid={`tab-side-${id}`}>
+    <button
+      role="tab"
+      aria-selected={side === id}
+      className={`pane-tab ae-side-tab${side === id ? ' active' : ''}`}
+      onClick={() => setSide(id)}
+      data-testid={`tab-side-${id}`}
+    >
       {label}
       {count}
     </button>
@@ -276,13 +341,25 @@ export function EditorPane({ draft }: { draft: Draft }) {
             {mainTab('form', 'Form')}
             {mainTab('raw', 'Raw file')}
             <span className="ae-side-tabs">
-              {sideTab('problems', 'Problems', problems.length > 0 && <span className={`count ${problems.some((d) => d.severity === 'error') ? 'count-failed' : 'count-waiting'}`}>{problems.length}</span>)}
-              {sideTab('effective', 'Effective tools', a?.effective && !a.effective.tools.error && <span className="count">{a.effective.tools.resolvedTools.length}</span>)}
+              {sideTab(
+                'problems',
+                'Problems',
+                problems.length > 0 && (
+                  <span className={`count ${problems.some((d) => d.severity === 'error') ? 'count-failed' : 'count-waiting'}`}>{problems.length}</span>
+                )
+              )}
+              {sideTab(
+                'effective',
+                'Effective tools',
+                a?.effective && !a.effective.tools.error && <span className="count">{a.effective.tools.resolvedTools.length}</span>
+              )}
               {sideTab('try', 'Try it')}
             </span>
           </div>
           <div className="ae-main-scroll">
-            {tab === 'form' && a && unreadable && <RawView draft={draft} note="The form needs frontmatter it can read. Until the file is fixed, here it is as written." />}
+            {tab === 'form' && a && unreadable && (
+              <RawView draft={draft} note="The form needs frontmatter it can read. Until the file is fixed, here it is as written." />
+            )}
             {tab === 'form' && a && !unreadable && (
               <>
                 <FieldForm analysis={a} fieldError={draft.fieldError} availableTools={tools} readOnly={readOnly} />

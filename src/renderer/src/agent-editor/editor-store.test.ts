@@ -17,7 +17,18 @@ const analysis = (text: string): AgentAnalysis => ({
   source: 'project',
   loaded: !text.includes('BROKEN'),
   diagnostics: [
-    ...(text.includes('BROKEN') ? [{ file: FILE, line: 5, column: 3, severity: 'error' as const, code: 'invalid-yaml', message: 'the frontmatter is not valid YAML: line 5 is indented; the agent is not loaded' }] : []),
+    ...(text.includes('BROKEN')
+      ? [
+          {
+            file: FILE,
+            line: 5,
+            column: 3,
+            severity: 'error' as const,
+            code: 'invalid-yaml',
+            message: 'the frontmatter is not valid YAML: line 5 is indented; the agent is not loaded'
+          }
+        ]
+      : []),
     ...(text.includes('WARN') ? [{ file: FILE, line: 4, column: 8, severity: 'warning' as const, code: 'yaml-repaired', message: 'quoted' }] : [])
   ],
   fields: {},
@@ -38,7 +49,9 @@ function fakeHost(disk: { text: string }) {
     async call(name: CallName, request: any) {
       switch (name) {
         case 'agents.library':
-          return { library: { entries: [{ id: FILE, file: FILE, source: 'project', scope: 'project', loaded: true, active: true, shadows: [], diagnostics: [] }] } } as never
+          return {
+            library: { entries: [{ id: FILE, file: FILE, source: 'project', scope: 'project', loaded: true, active: true, shadows: [], diagnostics: [] }] }
+          } as never
         case 'agents.open':
           return { document: { file: FILE, text: disk.text, version: VERSION, source: 'project', scope: 'project', analysis: analysis(disk.text) } } as never
         case 'agents.edit': {
@@ -143,13 +156,18 @@ describe('agent editor store', () => {
     const host = await openDraft(disk)
     setRawText('BROKEN\n') // saved before its analysis is due: the save checks this very text first
     await saveDraft()
-    expect(useAgentEditor.getState().dialog).toEqual({ kind: 'save-anyway', problem: { message: 'the frontmatter is not valid YAML: line 5 is indented', at: 'a.md:5:3', line: 5 } })
+    expect(useAgentEditor.getState().dialog).toEqual({
+      kind: 'save-anyway',
+      problem: { message: 'the frontmatter is not valid YAML: line 5 is indented', at: 'a.md:5:3', line: 5 }
+    })
     expect(host.saves).toHaveLength(0)
     expect(disk.text).toBe('start\n')
     await saveDraft({ anyway: true })
     expect(useAgentEditor.getState().dialog).toBeNull()
     expect(disk.text).toBe('BROKEN\n')
-    expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ title: 'Saved a.md', body: 'It does not load until its errors are fixed.', kind: 'warn' })])
+    expect(useToasts.getState().toasts).toEqual([
+      expect.objectContaining({ title: 'Saved a.md', body: 'It does not load until its errors are fixed.', kind: 'warn' })
+    ])
   })
 
   it('saves a draft with warnings only without asking', async () => {
@@ -172,11 +190,24 @@ describe('agent editor store', () => {
 })
 
 describe('visibleEntries', () => {
-  const entry = (over: Partial<LibraryEntry>): LibraryEntry => ({ id: over.file ?? 'x', source: 'project', loaded: true, active: true, shadows: [], diagnostics: [], ...over })
+  const entry = (over: Partial<LibraryEntry>): LibraryEntry => ({
+    id: over.file ?? 'x',
+    source: 'project',
+    loaded: true,
+    active: true,
+    shadows: [],
+    diagnostics: [],
+    ...over
+  })
   const library = {
     entries: [
       entry({ file: '/p/a.md', agentType: 'reviewer', description: 'Reviews code', scope: 'project', toolsLabel: 'Read, Grep' }),
-      entry({ file: '/p/b.md', loaded: false, diagnostics: [{ file: '/p/b.md', line: 1, column: 1, severity: 'error', code: 'missing-name', message: 'x' }], scope: 'project' }),
+      entry({
+        file: '/p/b.md',
+        loaded: false,
+        diagnostics: [{ file: '/p/b.md', line: 1, column: 1, severity: 'error', code: 'missing-name', message: 'x' }],
+        scope: 'project'
+      }),
       entry({ file: '/u/a.md', agentType: 'reviewer', source: 'user', active: false, shadowedBy: { source: 'project', file: '/p/a.md' }, scope: 'user' }),
       entry({ file: '/b/Explore.md', agentType: 'Explore', source: 'built-in', description: 'Finds files', toolsLabel: 'All tools' })
     ]

@@ -57,7 +57,23 @@ function ownControl(f: FieldIds | null): { id?: string; 'aria-describedby'?: str
  * `group`: the field's control is several (radios, toggles, swatches) named together through aria-labelledby,
  * so the label is text, not a <label> pointing at one of them.
  */
-export function FieldFrame({ field, problems, error, children, wide = false, aside, group = false }: { field: EditorFieldKey; problems: Diagnostic[]; error?: string; children: ReactNode; wide?: boolean; aside?: ReactNode; group?: boolean }) {
+export function FieldFrame({
+  field,
+  problems,
+  error,
+  children,
+  wide = false,
+  aside,
+  group = false
+}: {
+  field: EditorFieldKey
+  problems: Diagnostic[]
+  error?: string
+  children: ReactNode
+  wide?: boolean
+  aside?: ReactNode
+  group?: boolean
+}) {
   const worst = problems.find((d) => d.severity === 'error') ?? problems.find((d) => d.severity === 'warning') ?? problems[0]
   const id = useId()
   const ids: FieldIds = { inputId: `${id}input`, labelId: `${id}label`, hintId: `${id}hint`, label: FIELD_LABEL[field] }
@@ -136,7 +152,19 @@ export function TextArea({ rows = 4, ...text }: TextProps & { rows?: number }) {
 }
 
 /** A yes/no field written only when on (off removes the key: absent means no). */
-export function Toggle({ checked, label, onChange, disabled, testId }: { checked: boolean; label: string; onChange(v: boolean): void; disabled?: boolean; testId?: string }) {
+export function Toggle({
+  checked,
+  label,
+  onChange,
+  disabled,
+  testId
+}: {
+  checked: boolean
+  label: string
+  onChange(v: boolean): void
+  disabled?: boolean
+  testId?: string
+}) {
   // Two labels name it: the field's ("Background") and its own sentence beside the box.
   const field = useField()
   return (
@@ -148,7 +176,19 @@ export function Toggle({ checked, label, onChange, disabled, testId }: { checked
 }
 
 /** A select that is its field's control. */
-export function Select({ value, onChange, disabled, testId, children }: { value: string; onChange(v: string): void; disabled?: boolean; testId?: string; children: ReactNode }) {
+export function Select({
+  value,
+  onChange,
+  disabled,
+  testId,
+  children
+}: {
+  value: string
+  onChange(v: string): void
+  disabled?: boolean
+  testId?: string
+  children: ReactNode
+}) {
   const field = useField()
   return (
     <select {...ownControl(field)} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
@@ -158,7 +198,19 @@ export function Select({ value, onChange, disabled, testId, children }: { value:
 }
 
 /** Radio buttons named by the field's label (Model, Effort, Memory). */
-export function ChoiceRow({ options, value, onChange, disabled, testId }: { options: Array<{ value: string; label: string; title?: string }>; value: string; onChange(v: string): void; disabled?: boolean; testId?: string }) {
+export function ChoiceRow({
+  options,
+  value,
+  onChange,
+  disabled,
+  testId
+}: {
+  options: Array<{ value: string; label: string; title?: string }>
+  value: string
+  onChange(v: string): void
+  disabled?: boolean
+  testId?: string
+}) {
   const field = useField()
   return (
     <div className="ae-choices" role="radiogroup" aria-labelledby={field?.labelId} aria-describedby={field?.hintId} data-testid={testId}>
@@ -197,7 +249,17 @@ function useClearableText(initial: string, onChange: (v: string | null) => void)
   }
 }
 
-export function ModelPicker({ value, onChange, disabled, knownIds }: { value: string; onChange(v: string | null): void; disabled?: boolean; knownIds: string[] }) {
+export function ModelPicker({
+  value,
+  onChange,
+  disabled,
+  knownIds
+}: {
+  value: string
+  onChange(v: string | null): void
+  disabled?: boolean
+  knownIds: string[]
+}) {
   const isAlias = value === '' || (MODEL_ALIASES as readonly string[]).includes(value.toLowerCase())
   const idText = useClearableText(isAlias ? '' : value, onChange)
   const field = useField()
@@ -236,7 +298,14 @@ export function ColorPicker({ value, onChange, disabled }: { value: string; onCh
   const field = useField()
   return (
     <div className="ae-colors" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId}>
-      <button type="button" className={`ae-swatch none${value === '' ? ' active' : ''}`} title="No color" aria-label="No color" disabled={disabled} onClick={() => onChange(null)}>
+      <button
+        type="button"
+        className={`ae-swatch none${value === '' ? ' active' : ''}`}
+        title="No color"
+        aria-label="No color"
+        disabled={disabled}
+        onClick={() => onChange(null)}
+      >
         <Icon name="x" size={10} />
       </button>
       {STANDARD_COLORS.map((c) => (
@@ -253,24 +322,32 @@ export function ColorPicker({ value, onChange, disabled }: { value: string; onCh
           data-testid={`color-${c}`}
         />
       ))}
-      <input
-        type="text"
-        className="mono ae-custom-color"
-        placeholder="custom"
-        disabled={disabled}
-        {...customText}
-        aria-label="Custom color"
-      />
+      <input type="text" className="mono ae-custom-color" placeholder="custom" disabled={disabled} {...customText} aria-label="Custom color" />
     </div>
   )
 }
 
 /** A list of free-form names (skills), one chip each. */
-export function NameList({ value, onChange, placeholder, disabled, testId }: { value: string[]; onChange(v: string[] | null): void; placeholder: string; disabled?: boolean; testId?: string }) {
+export function NameList({
+  value,
+  onChange,
+  placeholder,
+  disabled,
+  testId
+}: {
+  value: string[]
+  onChange(v: string[] | null): void
+  placeholder: string
+  disabled?: boolean
+  testId?: string
+}) {
   const [draft, setDraft] = useState('')
   const field = useField()
   const add = () => {
-    const names = draft.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean)
+    const names = draft
+      .split(/[,\s]+/)
+      .map((s) => s.trim())
+      .filter(Boolean)
     if (names.length) onChange([...value, ...names.filter((n) => !value.includes(n))])
     setDraft('')
   }
@@ -280,7 +357,11 @@ export function NameList({ value, onChange, placeholder, disabled, testId }: { v
         <span key={name} className="ae-chip">
           {name}
           {!disabled && (
-            <button type="button" aria-label={`Remove ${name}`} onClick={() => onChange(value.filter((v) => v !== name).length ? value.filter((v) => v !== name) : null)}>
+            <button
+              type="button"
+              aria-label={`Remove ${name}`}
+              onClick={() => onChange(value.filter((v) => v !== name).length ? value.filter((v) => v !== name) : null)}
+            >
               <Icon name="x" size={10} />
             </button>
           )}

@@ -61,14 +61,27 @@ function LockedNote({ analysis, readOnly }: { analysis: AgentAnalysis; readOnly:
   )
 }
 
-export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { analysis: AgentAnalysis; fieldError?: { key?: string; message: string }; availableTools: string[]; readOnly: boolean }) {
+export function FieldForm({
+  analysis,
+  fieldError,
+  availableTools,
+  readOnly
+}: {
+  analysis: AgentAnalysis
+  fieldError?: { key?: string; message: string }
+  availableTools: string[]
+  readOnly: boolean
+}) {
   const aliases = useApp((s) => s.settings?.modelAliases)
   const f = analysis.fields
   const problems = problemsByField(analysis)
   const p = (key: EditorFieldKey) => problems[key] ?? []
   const err = (key: EditorFieldKey) => (fieldError?.key === key ? fieldError.message : undefined)
   const disabled = readOnly || !analysis.formEditable
-  const text = (key: EditorFieldKey, optional = true) => (v: string) => setField(key, v === '' && optional ? null : v)
+  const text =
+    (key: EditorFieldKey, optional = true) =>
+    (v: string) =>
+      setField(key, v === '' && optional ? null : v)
   const configured = useAgentEditor((s) => s.mcpServers)
   const servers = [...new Set([...serverNames(str(f.mcpServers)), ...configured])]
   const knownIds = [...new Set(Object.values(aliases ?? {}))]
@@ -77,24 +90,53 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
     <div className="ae-form" data-testid="agent-form">
       {disabled && <LockedNote analysis={analysis} readOnly={readOnly} />}
       {/* Disabled as one: every control inside is locked, and the note above says why to whoever enters it. */}
-      <fieldset className="ae-form-fields" aria-label="Frontmatter fields" disabled={disabled} aria-describedby={disabled ? LOCKED_NOTE_ID : undefined} data-testid="agent-form-fields">
+      <fieldset
+        className="ae-form-fields"
+        aria-label="Frontmatter fields"
+        disabled={disabled}
+        aria-describedby={disabled ? LOCKED_NOTE_ID : undefined}
+        data-testid="agent-form-fields"
+      >
         <section className="ae-section">
           <h3>Identity</h3>
           <FieldFrame field="name" problems={p('name')} error={err('name')} aside={<span className="faint small">renaming the file: use Rename</span>}>
             <TextInput value={str(f.name)} onChange={text('name', false)} disabled={disabled} mono testId="field-input-name" />
           </FieldFrame>
           <FieldFrame field="description" problems={p('description')} error={err('description')} wide>
-            <TextArea value={str(f.description)} onChange={text('description', false)} disabled={disabled} rows={4} testId="field-input-description" placeholder="Use this agent when …" />
+            <TextArea
+              value={str(f.description)}
+              onChange={text('description', false)}
+              disabled={disabled}
+              rows={4}
+              testId="field-input-description"
+              placeholder="Use this agent when …"
+            />
           </FieldFrame>
         </section>
 
         <section className="ae-section">
           <h3>Tools</h3>
           <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
-            <ToolsPicker value={list(f.tools)} onChange={(v) => setField('tools', v)} available={availableTools} servers={servers} allowAll disabled={disabled} testId="tools-picker" />
+            <ToolsPicker
+              value={list(f.tools)}
+              onChange={(v) => setField('tools', v)}
+              available={availableTools}
+              servers={servers}
+              allowAll
+              disabled={disabled}
+              testId="tools-picker"
+            />
           </FieldFrame>
           <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
-            <ToolsPicker value={list(f.disallowedTools)} onChange={(v) => setField('disallowedTools', v)} available={availableTools} servers={servers} allowAll={false} disabled={disabled} testId="disallowed-picker" />
+            <ToolsPicker
+              value={list(f.disallowedTools)}
+              onChange={(v) => setField('disallowedTools', v)}
+              available={availableTools}
+              servers={servers}
+              allowAll={false}
+              disabled={disabled}
+              testId="disallowed-picker"
+            />
           </FieldFrame>
         </section>
 
@@ -108,14 +150,21 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
           </FieldFrame>
           <div className="ae-grid">
             <FieldFrame field="permissionMode" problems={p('permissionMode')} error={err('permissionMode')}>
-              <Select value={str(f.permissionMode)} disabled={disabled} onChange={(v) => setField('permissionMode', v || null)} testId="field-input-permissionMode">
+              <Select
+                value={str(f.permissionMode)}
+                disabled={disabled}
+                onChange={(v) => setField('permissionMode', v || null)}
+                testId="field-input-permissionMode"
+              >
                 <option value="">Inherit from the caller</option>
                 {PERMISSION_MODES.map((m) => (
                   <option key={m} value={m}>
                     {m} — {PERMISSION_HELP[m]}
                   </option>
                 ))}
-                {f.permissionMode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(str(f.permissionMode)) && <option value={str(f.permissionMode)}>{str(f.permissionMode)} (not a mode)</option>}
+                {f.permissionMode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(str(f.permissionMode)) && (
+                  <option value={str(f.permissionMode)}>{str(f.permissionMode)} (not a mode)</option>
+                )}
               </Select>
             </FieldFrame>
             <FieldFrame field="maxTurns" problems={p('maxTurns')} error={err('maxTurns')}>
@@ -129,23 +178,51 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
             </FieldFrame>
             <FieldFrame field="effort" problems={p('effort')} error={err('effort')} group>
               <ChoiceRow
-                options={[{ value: '', label: 'Default' }, ...EFFORT_LEVELS.map((l) => ({ value: l, label: l })), ...(f.effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(str(f.effort)) ? [{ value: str(f.effort), label: str(f.effort) }] : [])]}
+                options={[
+                  { value: '', label: 'Default' },
+                  ...EFFORT_LEVELS.map((l) => ({ value: l, label: l })),
+                  ...(f.effort !== undefined && !(EFFORT_LEVELS as readonly string[]).includes(str(f.effort))
+                    ? [{ value: str(f.effort), label: str(f.effort) }]
+                    : [])
+                ]}
                 value={str(f.effort)}
                 onChange={(v) => setField('effort', v || null)}
                 disabled={disabled}
               />
             </FieldFrame>
             <FieldFrame field="memory" problems={p('memory')} error={err('memory')} group>
-              <ChoiceRow options={[{ value: '', label: 'None' }, ...MEMORY_SCOPES.map((m) => ({ value: m, label: m }))]} value={str(f.memory)} onChange={(v) => setField('memory', v || null)} disabled={disabled} />
+              <ChoiceRow
+                options={[{ value: '', label: 'None' }, ...MEMORY_SCOPES.map((m) => ({ value: m, label: m }))]}
+                value={str(f.memory)}
+                onChange={(v) => setField('memory', v || null)}
+                disabled={disabled}
+              />
             </FieldFrame>
             <FieldFrame field="background" problems={p('background')} error={err('background')}>
-              <Toggle checked={flag(f.background)} label="Always run in the background" onChange={(v) => setField('background', v ? true : null)} disabled={disabled} testId="field-input-background" />
+              <Toggle
+                checked={flag(f.background)}
+                label="Always run in the background"
+                onChange={(v) => setField('background', v ? true : null)}
+                disabled={disabled}
+                testId="field-input-background"
+              />
             </FieldFrame>
             <FieldFrame field="isolation" problems={p('isolation')} error={err('isolation')}>
-              <Toggle checked={f.isolation === 'worktree'} label="Own git worktree" onChange={(v) => setField('isolation', v ? 'worktree' : null)} disabled={disabled} testId="field-input-isolation" />
+              <Toggle
+                checked={f.isolation === 'worktree'}
+                label="Own git worktree"
+                onChange={(v) => setField('isolation', v ? 'worktree' : null)}
+                disabled={disabled}
+                testId="field-input-isolation"
+              />
             </FieldFrame>
             <FieldFrame field="forkContext" problems={p('forkContext')} error={err('forkContext')}>
-              <Toggle checked={flag(f.forkContext)} label="See the caller’s conversation" onChange={(v) => setField('forkContext', v ? true : null)} disabled={disabled} />
+              <Toggle
+                checked={flag(f.forkContext)}
+                label="See the caller’s conversation"
+                onChange={(v) => setField('forkContext', v ? true : null)}
+                disabled={disabled}
+              />
             </FieldFrame>
           </div>
         </section>
@@ -176,12 +253,14 @@ export function FieldForm({ analysis, fieldError, availableTools, readOnly }: { 
             <ul className="ae-unknown" data-testid="unknown-keys">
               {analysis.rawOnlyKeys.map((k) => (
                 <li key={k}>
-                  <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · an agent field this form does not edit; change it in the raw file</span>
+                  <code>{k}</code>{' '}
+                  <span className="faint small">line {analysis.keySpans[k]?.line} · an agent field this form does not edit; change it in the raw file</span>
                 </li>
               ))}
               {analysis.unknownKeys.map((k) => (
                 <li key={k}>
-                  <code>{k}</code> <span className="faint small">line {analysis.keySpans[k]?.line} · not an agent field: kept exactly as written, with no effect</span>
+                  <code>{k}</code>{' '}
+                  <span className="faint small">line {analysis.keySpans[k]?.line} · not an agent field: kept exactly as written, with no effect</span>
                 </li>
               ))}
             </ul>

@@ -43,7 +43,14 @@ export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}
     const now = get().draft
     if (!now || now.file !== d.file) return
     if (result.saved) {
-      patchDraft({ saving: false, base: result.version, savedText: text, conflict: undefined, repaired: undefined, ...(now.text === text ? { analysis: result.analysis, analysisFor: text } : {}) })
+      patchDraft({
+        saving: false,
+        base: result.version,
+        savedText: text,
+        conflict: undefined,
+        repaired: undefined,
+        ...(now.text === text ? { analysis: result.analysis, analysisFor: text } : {})
+      })
       confirmSaved(d.file, result.analysis)
       void refreshLibrary()
     } else {
@@ -57,7 +64,11 @@ export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}
 /** Saving only makes the "unsaved" badge go: say so, and whether what was written loads. */
 function confirmSaved(file: string, analysis: AgentAnalysis): void {
   const warnings = analysis.diagnostics.filter((x) => x.severity === 'warning').length
-  const body = !analysis.loaded ? 'It does not load until its errors are fixed.' : warnings ? `Loads, with ${warnings} warning${warnings > 1 ? 's' : ''}.` : 'Loads cleanly.'
+  const body = !analysis.loaded
+    ? 'It does not load until its errors are fixed.'
+    : warnings
+      ? `Loads, with ${warnings} warning${warnings > 1 ? 's' : ''}.`
+      : 'Loads cleanly.'
   confirmToast({ title: `Saved ${fileName(file)}`, body, kind: analysis.loaded ? 'success' : 'warn', key: 'agent-saved' })
 }
 

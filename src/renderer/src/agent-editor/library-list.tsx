@@ -94,11 +94,26 @@ export function LibraryList() {
       <div className="ae-library-tools">
         <div className="input-box ae-search">
           <Icon name="search" size={13} />
-          <input type="text" value={query} placeholder="Search agents…" title="Matches names, descriptions, file names and tools" onChange={(e) => editorUi.setQuery(e.target.value)} aria-label="Search agents by name, description, file or tools" data-testid="library-search" />
+          <input
+            type="text"
+            value={query}
+            placeholder="Search agents…"
+            title="Matches names, descriptions, file names and tools"
+            onChange={(e) => editorUi.setQuery(e.target.value)}
+            aria-label="Search agents by name, description, file or tools"
+            data-testid="library-search"
+          />
         </div>
         <div className="ae-filters" role="tablist" aria-label="Filter">
           {FILTERS.map((f) => (
-            <button key={f.id} role="tab" aria-selected={filter === f.id} className={`ae-filter${filter === f.id ? ' active' : ''}`} onClick={() => editorUi.setFilter(f.id)} data-testid={`filter-${f.id}`}>
+            <button
+              key={f.id}
+              role="tab"
+              aria-selected={filter === f.id}
+              className={`ae-filter${filter === f.id ? ' active' : ''}`}
+              onClick={() => editorUi.setFilter(f.id)}
+              data-testid={`filter-${f.id}`}
+            >
               {f.label}
             </button>
           ))}

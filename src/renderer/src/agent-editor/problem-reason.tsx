@@ -7,7 +7,13 @@ import { Prose } from './prose'
 /** A form field named in a problem ("fill in Description"): shows it in the form and focuses it. */
 function FieldLink({ fix, onShow }: { fix: FieldFix; onShow?: () => void }) {
   return (
-    <button type="button" className="btn-link ae-field-link" onClick={() => (onShow?.(), editorUi.showField(fix.field))} title={`Show ${fix.label} in the form`} data-testid="problem-field-link">
+    <button
+      type="button"
+      className="btn-link ae-field-link"
+      onClick={() => (onShow?.(), editorUi.showField(fix.field))}
+      title={`Show ${fix.label} in the form`}
+      data-testid="problem-field-link"
+    >
       {fix.label}
     </button>
   )

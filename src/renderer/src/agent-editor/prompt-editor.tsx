@@ -23,7 +23,14 @@ export function PromptEditor({ body, bodyLine, readOnly }: { body: string; bodyL
         <span className="faint small">the markdown after the frontmatter, from line {bodyLine}</span>
         <div className="ae-segmented" role="tablist" aria-label="Prompt view">
           {MODES.map((m) => (
-            <button key={m.id} role="tab" aria-selected={mode === m.id} className={mode === m.id ? 'active' : ''} onClick={() => editorUi.setPromptMode(m.id)} data-testid={`prompt-mode-${m.id}`}>
+            <button
+              key={m.id}
+              role="tab"
+              aria-selected={mode === m.id}
+              className={mode === m.id ? 'active' : ''}
+              onClick={() => editorUi.setPromptMode(m.id)}
+              data-testid={`prompt-mode-${m.id}`}
+            >
               {m.label}
             </button>
           ))}

@@ -5,7 +5,9 @@ export function Prose({ text }: { text: string }) {
   const parts = text.split(/(`[^`\n]+`)/)
   return (
     <>
-      {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : <Fragment key={i}>{part}</Fragment>))}
+      {parts.map((part, i) =>
+        part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : <Fragment key={i}>{part}</Fragment>
+      )}
     </>
   )
 }

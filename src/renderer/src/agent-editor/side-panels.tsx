@@ -18,9 +18,21 @@ export function ProblemsPanel({ analysis }: { analysis: AgentAnalysis }) {
       <h3>
         Problems
         <span className="ae-counts">
-          {counts.error > 0 && <span className="err-text">{counts.error} error{counts.error > 1 ? 's' : ''}</span>}
-          {counts.warning > 0 && <span className="warn-text">{counts.warning} warning{counts.warning > 1 ? 's' : ''}</span>}
-          {counts.info > 0 && <span className="muted">{counts.info} note{counts.info > 1 ? 's' : ''}</span>}
+          {counts.error > 0 && (
+            <span className="err-text">
+              {counts.error} error{counts.error > 1 ? 's' : ''}
+            </span>
+          )}
+          {counts.warning > 0 && (
+            <span className="warn-text">
+              {counts.warning} warning{counts.warning > 1 ? 's' : ''}
+            </span>
+          )}
+          {counts.info > 0 && (
+            <span className="muted">
+              {counts.info} note{counts.info > 1 ? 's' : ''}
+            </span>
+          )}
         </span>
       </h3>
       {shown.length === 0 ? (
@@ -99,9 +111,7 @@ export function EffectivePanel({ analysis }: { analysis: AgentAnalysis }) {
       )}
       {Object.keys(t.removed).length > 0 && (
         <details className="ae-removed" data-testid="removed-tools">
-          <summary className="small">
-            {Object.keys(t.removed).length} removed — why
-          </summary>
+          <summary className="small">{Object.keys(t.removed).length} removed — why</summary>
           <ul>
             {byReason(t.removed).map(([reason, tools]) => (
               <li key={reason} className="small">
@@ -114,7 +124,9 @@ export function EffectivePanel({ analysis }: { analysis: AgentAnalysis }) {
       )}
       <h3 className="ae-card-sub">Listing line</h3>
       <p className="field-hint">Exactly what the Agent tool tells the model about this agent.</p>
-      <pre className="ae-listing-line" data-testid="listing-line">{e.listingLine}</pre>
+      <pre className="ae-listing-line" data-testid="listing-line">
+        {e.listingLine}
+      </pre>
     </section>
   )
 }

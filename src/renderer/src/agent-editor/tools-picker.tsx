@@ -27,7 +27,16 @@ export interface ToolsPickerProps {
   starter?: string[]
 }
 
-export function ToolsPicker({ value: saved, onChange: save, available, servers, allowAll, disabled, testId, starter = ['Read', 'Grep', 'Glob'] }: ToolsPickerProps) {
+export function ToolsPicker({
+  value: saved,
+  onChange: save,
+  available,
+  servers,
+  allowAll,
+  disabled,
+  testId,
+  starter = ['Read', 'Grep', 'Glob']
+}: ToolsPickerProps) {
   const [entry, setEntry] = useState('')
   const listId = useId()
   // Named by its field's label ("Tools", "Disallowed tools"): the toggles as a group, the entry box after it.
@@ -63,7 +72,13 @@ export function ToolsPicker({ value: saved, onChange: save, available, servers, 
     <div className="ae-tools" role="group" aria-labelledby={field?.labelId} aria-describedby={field?.hintId} data-testid={testId}>
       {allowAll && (
         <label className="ae-toggle">
-          <input type="checkbox" checked={all} disabled={disabled} onChange={(e) => onChange(e.target.checked ? null : starter)} data-testid={`${testId}-all`} />
+          <input
+            type="checkbox"
+            checked={all}
+            disabled={disabled}
+            onChange={(e) => onChange(e.target.checked ? null : starter)}
+            data-testid={`${testId}-all`}
+          />
           <span>All tools</span>
           <span className="faint small">— no tools list; the agent gets every tool it is allowed</span>
         </label>

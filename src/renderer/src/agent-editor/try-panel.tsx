@@ -28,7 +28,8 @@ export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: bo
         <Icon name="play" size={12} /> Try it
       </h3>
       <p className="field-hint">
-        Runs this definition as it is on screen{isGitRepo ? ', in its own git worktree' : ''}. {isGitRepo ? 'Your checkout is not touched.' : 'The folder is not a git repository: it works in the folder itself.'}
+        Runs this definition as it is on screen{isGitRepo ? ', in its own git worktree' : ''}.{' '}
+        {isGitRepo ? 'Your checkout is not touched.' : 'The folder is not a git repository: it works in the folder itself.'}
       </p>
       <textarea
         rows={2}
@@ -42,7 +43,12 @@ export function TryPanel({ file, canRun, isGitRepo }: { file: string; canRun: bo
         data-testid="try-prompt"
       />
       <div className="ae-try-actions">
-        <button className="btn btn-sm btn-primary" disabled={!canRun || busy || !prompt.trim() || tooLong.over} onClick={() => void run()} data-testid="try-run">
+        <button
+          className="btn btn-sm btn-primary"
+          disabled={!canRun || busy || !prompt.trim() || tooLong.over}
+          onClick={() => void run()}
+          data-testid="try-run"
+        >
           <Icon name="play" size={11} /> Run
         </button>
         {!canRun && <span className="small warn-text">Fix the errors first: the agent does not load.</span>}

@@ -11,16 +11,29 @@ const EXAMPLES: Partial<Record<EditorFieldKey, string>> = {
   hooks: '# none. For example:\n# PostToolUse:\n#   - matcher: Edit|Write\n#     hooks:\n#       - type: command\n#         command: npm run lint'
 }
 
-export function YamlField({ field, value, onChange, disabled }: { field: EditorFieldKey; value: string; onChange(v: string | null): void; disabled?: boolean }) {
+export function YamlField({
+  field,
+  value,
+  onChange,
+  disabled
+}: {
+  field: EditorFieldKey
+  value: string
+  onChange(v: string | null): void
+  disabled?: boolean
+}) {
   const [text, setText] = useState(value)
   const typing = useRef(false)
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   useEffect(() => {
     if (!typing.current) setText(value)
   }, [value])
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current)
-  }, [])
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current)
+    },
+    []
+  )
   return (
     <div className="ae-yaml" data-testid={`yaml-${field}`}>
       <CodeEditor

@@ -32,12 +32,33 @@ export function AppActions() {
     }
   })
   useAction({ id: 'settings', keywords: 'preferences api key model base url limits', run: () => ui.setDialog('settings') })
-  useAction({ id: 'agents-editor', title: agentsOpen ? 'Close the agents editor' : 'Agents editor', keywords: 'definitions files edit', run: () => (useAgentEditor.getState().open ? closeAgents() : openAgents()) })
+  useAction({
+    id: 'agents-editor',
+    title: agentsOpen ? 'Close the agents editor' : 'Agents editor',
+    keywords: 'definitions files edit',
+    run: () => (useAgentEditor.getState().open ? closeAgents() : openAgents())
+  })
   useAction({ id: 'search', title: 'Search every session', keywords: 'find titles prompts reports', run: () => openSearch('all') })
   useAction({ id: 'next-attention', keywords: 'attention permission failed question waiting', run: goToNextAttention })
   useAction({ id: 'permissions', keywords: 'approve allow deny queue requests', run: () => ui.setDialog('permissions') })
   useAction({ id: 'shortcuts', keywords: 'help keys keyboard', run: () => ui.setDialog('shortcuts') })
-  useAction({ id: 'open-folder', title: 'Open a folder', group: 'App', keywords: 'workspace project directory', enabled: connected, run: () => (mode === 'browser' ? ui.setDialog('open-folder') : pickFolder()) })
-  useActionList(THEME_CHOICES.map((t) => ({ id: `theme.${t}`, title: THEME_TITLE[t], group: 'App' as const, keywords: 'appearance dark light color', enabled: !!theme && theme !== t, run: () => saveSettings({ theme: t }) })))
+  useAction({
+    id: 'open-folder',
+    title: 'Open a folder',
+    group: 'App',
+    keywords: 'workspace project directory',
+    enabled: connected,
+    run: () => (mode === 'browser' ? ui.setDialog('open-folder') : pickFolder())
+  })
+  useActionList(
+    THEME_CHOICES.map((t) => ({
+      id: `theme.${t}`,
+      title: THEME_TITLE[t],
+      group: 'App' as const,
+      keywords: 'appearance dark light color',
+      enabled: !!theme && theme !== t,
+      run: () => saveSettings({ theme: t })
+    }))
+  )
   return null
 }

@@ -22,7 +22,12 @@ export async function goToNextAttention(): Promise<void> {
   const s = useApp.getState()
   const item = nextAttention(allAttention(s.events.sessions, s.currentSessionId, s.acknowledged), s.lastAttention)
   if (!item) {
-    confirmToast({ title: 'Nothing needs you', body: 'No agent is waiting for your permission, has failed unseen, or asks you a question.', kind: 'info', key: 'attention' })
+    confirmToast({
+      title: 'Nothing needs you',
+      body: 'No agent is waiting for your permission, has failed unseen, or asks you a question.',
+      kind: 'info',
+      key: 'attention'
+    })
     return
   }
   if (useAgentEditor.getState().open) closeAgents()

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { keyLabel, matchesCombo, needsModifier } from './keys'
 
-const press = (over: Partial<{ key: string; code: string; metaKey: boolean; ctrlKey: boolean; altKey: boolean; shiftKey: boolean }>) => ({ key: '', code: '', metaKey: false, ctrlKey: false, altKey: false, shiftKey: false, ...over })
+const press = (over: Partial<{ key: string; code: string; metaKey: boolean; ctrlKey: boolean; altKey: boolean; shiftKey: boolean }>) => ({
+  key: '',
+  code: '',
+  metaKey: false,
+  ctrlKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...over
+})
 
 describe('shortcut keys', () => {
   it('Mod is Cmd on a Mac and Ctrl elsewhere, never both', () => {

@@ -51,7 +51,10 @@ const MAC_NAMES: Record<string, string> = { Mod: '⌘', Alt: '⌥', Shift: '⇧'
 /** `Mod+Shift+F` as ⇧⌘F on a Mac, Ctrl+Shift+F elsewhere; arrows as arrows. */
 export function keyLabel(keys: string, mac = isMac()): string {
   const c = parseCombo(keys)
-  const key = ({ ArrowUp: '↑', ArrowDown: '↓', ArrowLeft: '←', ArrowRight: '→', Escape: 'Esc', Enter: mac ? '↩' : 'Enter' } as Record<string, string>)[c.key] ?? (c.key.length === 1 ? c.key.toUpperCase() : c.key)
-  if (mac) return `${c.alt ? MAC_NAMES.Alt : ''}${c.shift && c.key.length > 1 ? MAC_NAMES.Shift : c.shift && /^[A-Za-z0-9]$/.test(c.key) ? MAC_NAMES.Shift : ''}${c.mod ? MAC_NAMES.Mod : ''}${key}`
+  const key =
+    ({ ArrowUp: '↑', ArrowDown: '↓', ArrowLeft: '←', ArrowRight: '→', Escape: 'Esc', Enter: mac ? '↩' : 'Enter' } as Record<string, string>)[c.key] ??
+    (c.key.length === 1 ? c.key.toUpperCase() : c.key)
+  if (mac)
+    return `${c.alt ? MAC_NAMES.Alt : ''}${c.shift && c.key.length > 1 ? MAC_NAMES.Shift : c.shift && /^[A-Za-z0-9]$/.test(c.key) ? MAC_NAMES.Shift : ''}${c.mod ? MAC_NAMES.Mod : ''}${key}`
   return [c.mod ? 'Ctrl' : '', c.alt ? 'Alt' : '', c.shift && (c.key.length > 1 || /^[A-Za-z0-9]$/.test(c.key)) ? 'Shift' : '', key].filter(Boolean).join('+')
 }

@@ -49,7 +49,14 @@ function useEntries(): Entry[] {
   const acknowledged = useApp((s) => s.acknowledged)
   const session = useApp((s) => (sessionId ? s.events.sessions[sessionId] : undefined))
   return useMemo(() => {
-    const out: Entry[] = paletteActions(actions).map((a) => ({ key: a.id, title: a.title, group: a.group, keys: a.keys, words: `${a.keywords} ${a.group}`, run: () => void runAction(a.id) }))
+    const out: Entry[] = paletteActions(actions).map((a) => ({
+      key: a.id,
+      title: a.title,
+      group: a.group,
+      keys: a.keys,
+      words: `${a.keywords} ${a.group}`,
+      run: () => void runAction(a.id)
+    }))
     for (const id of order ?? []) {
       if (id === rootId || !agents?.[id]) continue
       const a = agents[id]
@@ -64,7 +71,13 @@ function useEntries(): Entry[] {
     }
     for (const s of sessions.slice(0, 30)) {
       if (s.sessionId === sessionId) continue
-      out.push({ key: `session:${s.sessionId}`, title: s.title || s.sessionId, group: 'Sessions', words: 'open session', run: () => void openSession(s.sessionId) })
+      out.push({
+        key: `session:${s.sessionId}`,
+        title: s.title || s.sessionId,
+        group: 'Sessions',
+        words: 'open session',
+        run: () => void openSession(s.sessionId)
+      })
     }
     return out
     // `session` is read for attention only when the agents change: a streamed delta does not rebuild the list.

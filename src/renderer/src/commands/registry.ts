@@ -94,7 +94,10 @@ export function useAction(spec: ActionSpec): void {
     run.current = spec.run
   })
   const { id, title, group, keys, keywords, enabled, hidden } = spec
-  useEffect(() => registerAction({ id, title, group, keys, keywords, enabled, hidden, run: () => run.current() }), [id, title, group, keys, keywords, enabled, hidden])
+  useEffect(
+    () => registerAction({ id, title, group, keys, keywords, enabled, hidden, run: () => run.current() }),
+    [id, title, group, keys, keywords, enabled, hidden]
+  )
 }
 
 /** Registers a list of actions that belong together (one per choice of a setting, say); same rules as useAction. */

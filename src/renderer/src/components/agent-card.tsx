@@ -75,4 +75,3 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
     </button>
   )
 })
-

@@ -26,7 +26,9 @@ export function CompactButton({ sessionId, agentId, compacting, label = false }:
       {state.note && !state.error && <span className="muted small">{state.note}</span>}
       <button
         className={label ? 'btn btn-sm' : 'icon-button'}
-        title={busy ? 'Compacting the conversation…' : 'Compact: summarise the conversation so far to free its context window (the transcript keeps everything)'}
+        title={
+          busy ? 'Compacting the conversation…' : 'Compact: summarise the conversation so far to free its context window (the transcript keeps everything)'
+        }
         aria-label="Compact the conversation"
         onClick={run}
         disabled={busy}

@@ -33,11 +33,15 @@ export function CompactionRow({ item, compact = false }: { item: CompactionItem;
     <div className={`compaction-row done${open ? ' open' : ''}`} data-testid="compaction-marker" data-state="done">
       <div className="compaction-line">
         <span className="compaction-rule" aria-hidden="true" />
-        <button className="compaction-toggle" onClick={() => setOpen(!open)} aria-expanded={open} title={`Compacted because ${WHY[item.trigger]}${sizes ? `: ${sizes}` : ''}`} data-testid="compaction-toggle">
+        <button
+          className="compaction-toggle"
+          onClick={() => setOpen(!open)}
+          aria-expanded={open}
+          title={`Compacted because ${WHY[item.trigger]}${sizes ? `: ${sizes}` : ''}`}
+          data-testid="compaction-toggle"
+        >
           <Icon name="compact" size={13} />
-          <span>
-            Conversation compacted here — {open ? 'hide summary' : 'show summary'}
-          </span>
+          <span>Conversation compacted here — {open ? 'hide summary' : 'show summary'}</span>
         </button>
         {!compact && (
           <span className="compaction-meta muted small" title={`Compacted because ${WHY[item.trigger]}`}>

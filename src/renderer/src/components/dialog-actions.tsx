@@ -42,7 +42,14 @@ export function DialogActions({
     <div className={`form-actions${className ? ` ${className}` : ''}`}>
       {children}
       {onCancel && (
-        <button type="button" className="btn" onClick={onCancel} disabled={cancelDisabled} data-autofocus={focus === 'cancel' || undefined} data-testid={cancelTestId}>
+        <button
+          type="button"
+          className="btn"
+          onClick={onCancel}
+          disabled={cancelDisabled}
+          data-autofocus={focus === 'cancel' || undefined}
+          data-testid={cancelTestId}
+        >
           {cancelLabel}
         </button>
       )}

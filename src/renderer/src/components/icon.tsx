@@ -30,7 +30,8 @@ const PATHS = {
   sparkle: 'M8 2l1.4 4.6L14 8l-4.6 1.4L8 14l-1.4-4.6L2 8l4.6-1.4z',
   lock: 'M4 7.5h8v6H4zM5.75 7.5V5.25a2.25 2.25 0 0 1 4.5 0V7.5',
   key: 'M10 2.5a3.5 3.5 0 1 1-3.2 4.9L2.5 11.7V13.5h2v-1.5h1.5v-1.5h1.5l1-1A3.5 3.5 0 1 1 10 2.5zM10.8 5.2v.1',
-  agents: 'M5.5 7a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM11 7.5a1.7 1.7 0 1 0 0-3.4 1.7 1.7 0 0 0 0 3.4zM1.5 13c0-2.2 1.8-4 4-4s4 1.8 4 4M10 9.2c.3-.1.6-.2 1-.2 1.9 0 3.5 1.6 3.5 3.5',
+  agents:
+    'M5.5 7a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM11 7.5a1.7 1.7 0 1 0 0-3.4 1.7 1.7 0 0 0 0 3.4zM1.5 13c0-2.2 1.8-4 4-4s4 1.8 4 4M10 9.2c.3-.1.6-.2 1-.2 1.9 0 3.5 1.6 3.5 3.5',
   external: 'M9 2.5h4.5V7M13.5 2.5L7.5 8.5M11.5 9.5v4h-9v-9h4',
   dot: 'M8 9.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z',
   more: 'M3.5 8h.01M8 8h.01M12.5 8h.01',
@@ -48,7 +49,18 @@ export type IconName = keyof typeof PATHS
 
 export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
   return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.4} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.4}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      {...rest}
+    >
       <path d={PATHS[name]} />
     </svg>
   )

@@ -31,7 +31,21 @@ export const InboxRow = memo(function InboxRow({ item, sessionId, compact = fals
   }
 })
 
-function AgentMessage({ sessionId, from, fromName, summary, text, compact }: { sessionId: string; from: string; fromName: string; summary?: string; text: string; compact: boolean }) {
+function AgentMessage({
+  sessionId,
+  from,
+  fromName,
+  summary,
+  text,
+  compact
+}: {
+  sessionId: string
+  from: string
+  fromName: string
+  summary?: string
+  text: string
+  compact: boolean
+}) {
   const own = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.color)
   const type = useApp((s) => s.events.sessions[sessionId]?.agents[from]?.agentType ?? fromName)
   const color = useAgentColor(own, type)

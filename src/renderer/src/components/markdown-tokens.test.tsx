@@ -35,7 +35,9 @@ describe('TokenBlock: a streaming block drawn from tokens', () => {
   })
 
   it('shows a code block as plain text while it streams, with its language label', () => {
-    expect(drawn('```ts\nconst a = 1 < 2\n')).toBe('<div class="md-block"><pre class="code-block"><span class="code-lang">ts</span><code class="hljs">const a = 1 &lt; 2</code></pre></div>')
+    expect(drawn('```ts\nconst a = 1 < 2\n')).toBe(
+      '<div class="md-block"><pre class="code-block"><span class="code-lang">ts</span><code class="hljs">const a = 1 &lt; 2</code></pre></div>'
+    )
   })
 
   it('keeps a link only for the schemes the sanitizer allows', () => {

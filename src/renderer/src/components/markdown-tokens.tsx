@@ -107,7 +107,11 @@ function block(t: Token, i: number): ReactNode {
     }
     case 'list': {
       const list = t as Tokens.List
-      const items = list.items.map((item, j) => <li key={j}>{item.loose ? item.tokens.map(block) : item.tokens.map((c, k) => (c.type === 'text' ? inline((c as Tokens.Text).tokens ?? [c]) : block(c, k)))}</li>)
+      const items = list.items.map((item, j) => (
+        <li key={j}>
+          {item.loose ? item.tokens.map(block) : item.tokens.map((c, k) => (c.type === 'text' ? inline((c as Tokens.Text).tokens ?? [c]) : block(c, k)))}
+        </li>
+      ))
       return list.ordered ? (
         <ol key={i} start={list.start !== 1 && list.start !== '' ? Number(list.start) : undefined}>
           {items}

@@ -23,7 +23,11 @@ export function ModelWait({ agent, form = 'full', className = '' }: { agent: Pic
   if (since === null) return null
   const waited = waitedText(since, Math.max(now, since))
   return (
-    <span className={`model-wait ${className}`} data-testid="model-wait" title={`A request to the model is out; nothing of its reply has arrived${waited ? ` for ${waited}` : ' yet'}.`}>
+    <span
+      className={`model-wait ${className}`}
+      data-testid="model-wait"
+      title={`A request to the model is out; nothing of its reply has arrived${waited ? ` for ${waited}` : ' yet'}.`}
+    >
       <span className="model-wait-hatch" aria-hidden="true" />
       {/* The words give way before the time does, on the narrowest tile. */}
       <span className="model-wait-words">

@@ -4,7 +4,10 @@ import { splitPath } from './path-text'
 
 describe('splitPath', () => {
   it('keeps the separator with the directory, so the two read as the path again', () => {
-    expect(splitPath('/home/a/proj/.claude/agents/security-code-reviewer.md')).toEqual({ dir: '/home/a/proj/.claude/agents/', base: 'security-code-reviewer.md' })
+    expect(splitPath('/home/a/proj/.claude/agents/security-code-reviewer.md')).toEqual({
+      dir: '/home/a/proj/.claude/agents/',
+      base: 'security-code-reviewer.md'
+    })
     expect(splitPath('C:\\Users\\a\\.claude\\agents\\x.md')).toEqual({ dir: 'C:\\Users\\a\\.claude\\agents\\', base: 'x.md' })
   })
   it('a bare name has no directory', () => {

@@ -73,7 +73,18 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
           <Icon name="check" size={13} /> {size === 'tile' ? 'Allow' : 'Allow once'}
         </button>
         {like.length > 1 && size !== 'tile' && (
-          <button className="btn btn-sm" disabled={!!busy} onClick={() => answer('all', like.map((p) => ({ requestId: p.requestId, decision: 'allow' })))} title={`Allows these ${like.length} waiting requests once each, without adding a rule`} data-testid="perm-allow-like">
+          <button
+            className="btn btn-sm"
+            disabled={!!busy}
+            onClick={() =>
+              answer(
+                'all',
+                like.map((p) => ({ requestId: p.requestId, decision: 'allow' }))
+              )
+            }
+            title={`Allows these ${like.length} waiting requests once each, without adding a rule`}
+            data-testid="perm-allow-like"
+          >
             {size === 'panel' ? `Allow all ${like.length}` : `Allow all ${like.length} like this`}
           </button>
         )}
@@ -85,11 +96,16 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
         <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => one('deny')} data-testid="perm-deny">
           <Icon name="x" size={13} /> Deny
         </button>
-        {error && <span className="inline-error" role="alert">{error}</span>}
+        {error && (
+          <span className="inline-error" role="alert">
+            {error}
+          </span>
+        )}
       </div>
       {size === 'full' && rules.length > 0 && (
         <div className="perm-rule-note small muted" data-testid="perm-rule-note">
-          “Always allow” adds the rule <code>{rule}</code> for the rest of this session{others > 0 ? ` and allows the ${plural(others, 'other waiting request')} it covers` : ''}.
+          “Always allow” adds the rule <code>{rule}</code> for the rest of this session
+          {others > 0 ? ` and allows the ${plural(others, 'other waiting request')} it covers` : ''}.
         </div>
       )}
     </div>

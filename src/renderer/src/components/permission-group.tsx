@@ -46,7 +46,11 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
   const first = requests[0]
   const summaries = new Set(requests.map((r) => toolSummary(r.toolName, r.input)))
   const rule = first.suggestedRules.join(', ')
-  const all = (decision: 'allow' | 'deny') => answer(decision, requests.map((r) => ({ requestId: r.requestId, decision })))
+  const all = (decision: 'allow' | 'deny') =>
+    answer(
+      decision,
+      requests.map((r) => ({ requestId: r.requestId, decision }))
+    )
   return (
     <div className="permission-card permission-group" data-testid="permission-group" ref={wrap}>
       <div className="permission-head">
@@ -56,7 +60,8 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
           {summaries.size === 1 && <span className="muted">, all for the same</span>}
         </span>
       </div>
-      {summaries.size === 1 && (first.commandParts?.length ? <CommandParts parts={first.commandParts} /> : <code className="permission-summary">{[...summaries][0]}</code>)}
+      {summaries.size === 1 &&
+        (first.commandParts?.length ? <CommandParts parts={first.commandParts} /> : <code className="permission-summary">{[...summaries][0]}</code>)}
       <ul className="permission-group-items">
         {requests.map((r) => (
           <GroupItem key={r.requestId} request={r} />
@@ -65,18 +70,34 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
       <div className="permission-actions-wrap">
         <div className="permission-actions">
           {/* The group's own answers; each request's own buttons are beside it above. */}
-          <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => all('allow')} data-testid="perm-allow-all" title="Allows each of these requests once, without adding a rule">
+          <button
+            className="btn btn-primary btn-sm"
+            disabled={!!busy}
+            onClick={() => all('allow')}
+            data-testid="perm-allow-all"
+            title="Allows each of these requests once, without adding a rule"
+          >
             <Icon name="check" size={13} /> Allow all {requests.length}
           </button>
           {rule && (
-            <button className="btn btn-sm perm-always" disabled={!!busy} onClick={() => answer('always', [{ requestId: first.requestId, decision: 'allow_always' }])} title={`Adds ${rule} for the rest of this session; it answers all ${requests.length}`} data-testid="perm-always-all">
+            <button
+              className="btn btn-sm perm-always"
+              disabled={!!busy}
+              onClick={() => answer('always', [{ requestId: first.requestId, decision: 'allow_always' }])}
+              title={`Adds ${rule} for the rest of this session; it answers all ${requests.length}`}
+              data-testid="perm-always-all"
+            >
               <AlwaysLabel rule={rule} />
             </button>
           )}
           <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => all('deny')} data-testid="perm-deny-all">
             <Icon name="x" size={13} /> Deny all {requests.length}
           </button>
-          {error && <span className="inline-error" role="alert">{error}</span>}
+          {error && (
+            <span className="inline-error" role="alert">
+              {error}
+            </span>
+          )}
         </div>
         {rule && (
           <div className="perm-rule-note small muted">

@@ -25,7 +25,8 @@ export const LIMIT_LABEL: Record<AgentLimit, string> = {
 }
 
 /** The word for an agent's state: its limit when one ended it, else its status. */
-export const statusWord = (a: { status: AgentStatus; limit?: AgentLimit }): string => (a.limit && !['running', 'queued', 'waiting_permission'].includes(a.status) ? LIMIT_LABEL[a.limit] : STATUS_LABEL[a.status])
+export const statusWord = (a: { status: AgentStatus; limit?: AgentLimit }): string =>
+  a.limit && !['running', 'queued', 'waiting_permission'].includes(a.status) ? LIMIT_LABEL[a.limit] : STATUS_LABEL[a.status]
 
 /** theme.css names a status's color `--st-<status>`, in short where the status's own name is long. */
 const THEME_NAME: Partial<Record<AgentStatus, string>> = { waiting_permission: 'waiting', completed: 'done', interrupted: 'stopped', max_turns: 'maxturns' }

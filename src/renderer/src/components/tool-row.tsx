@@ -90,9 +90,7 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
           <ToolInput tool={tool} />
           {tool.output !== undefined && (
             <>
-              <div className="tool-section-label">
-                Output {timing.runMs !== undefined && <span className="muted">· {timingText(timing)}</span>}
-              </div>
+              <div className="tool-section-label">Output {timing.runMs !== undefined && <span className="muted">· {timingText(timing)}</span>}</div>
               <ToolOutput tool={tool} />
             </>
           )}

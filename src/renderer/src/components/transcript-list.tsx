@@ -72,8 +72,17 @@ function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: stri
 }
 
 function OlderRow({ count, error }: { count: number; error?: string }) {
-  if (error) return <div className="msg-error small" role="alert">Earlier items could not be loaded: {error} Open the session again to retry.</div>
-  return <div className="msg-notice transcript-older" data-testid="transcript-older">Loading {count.toLocaleString()} earlier items…</div>
+  if (error)
+    return (
+      <div className="msg-error small" role="alert">
+        Earlier items could not be loaded: {error} Open the session again to retry.
+      </div>
+    )
+  return (
+    <div className="msg-notice transcript-older" data-testid="transcript-older">
+      Loading {count.toLocaleString()} earlier items…
+    </div>
+  )
 }
 
 export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionId: string; agentId: string; footer?: ReactNode; empty?: ReactNode }) {
@@ -146,7 +155,13 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
             data-revealed={revealed && v.key === revealed.key ? 'true' : undefined}
             style={{ transform: `translateY(${v.start}px)` }}
           >
-            {v.index < top ? <OlderRow count={older} error={olderError} /> : v.index - top < items.length ? <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} /> : footer}
+            {v.index < top ? (
+              <OlderRow count={older} error={olderError} />
+            ) : v.index - top < items.length ? (
+              <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} />
+            ) : (
+              footer
+            )}
           </div>
         ))}
       </div>

@@ -15,12 +15,28 @@ describe('a picker with a default entry', () => {
   })
 
   it('lists a model alias once when it is the default model, and says what the default is before settings load', () => {
-    expect(choicesWithDefault(['haiku', 'sonnet', 'opus'], 'sonnet', (m) => m, 'Default model', (m) => `Model: ${m}`)).toEqual([
+    expect(
+      choicesWithDefault(
+        ['haiku', 'sonnet', 'opus'],
+        'sonnet',
+        (m) => m,
+        'Default model',
+        (m) => `Model: ${m}`
+      )
+    ).toEqual([
       { value: '', label: 'Model: sonnet' },
       { value: 'haiku', label: 'haiku' },
       { value: 'opus', label: 'opus' }
     ])
     expect(choicesWithDefault(['haiku'], undefined, (m) => m, 'Default model')[0]).toEqual({ value: '', label: 'Default model' })
-    expect(choicesWithDefault(['haiku'], 'opus', (m) => m, 'Default model', (m) => `${m} (default)`)[0].label).toBe('opus (default)')
+    expect(
+      choicesWithDefault(
+        ['haiku'],
+        'opus',
+        (m) => m,
+        'Default model',
+        (m) => `${m} (default)`
+      )[0].label
+    ).toBe('opus (default)')
   })
 })

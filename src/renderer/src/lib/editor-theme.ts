@@ -8,11 +8,25 @@ export const EDITOR_BASE_THEME = {
 } as const
 
 /** The text's spacing and its selection, which each view sets to its own values (the editor roomier, the diff denser). */
-export function editorText({ lineHeight, padding, linePadding, caret, selection }: { lineHeight: string; padding: string; linePadding: string; caret: string; selection: number }) {
+export function editorText({
+  lineHeight,
+  padding,
+  linePadding,
+  caret,
+  selection
+}: {
+  lineHeight: string
+  padding: string
+  linePadding: string
+  caret: string
+  selection: number
+}) {
   return {
     '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight },
     '.cm-content': { padding, caretColor: caret },
     '.cm-line': { padding: linePadding },
-    '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: `color-mix(in srgb, var(--accent) ${selection}%, transparent) !important` }
+    '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': {
+      backgroundColor: `color-mix(in srgb, var(--accent) ${selection}%, transparent) !important`
+    }
   }
 }

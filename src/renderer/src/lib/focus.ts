@@ -44,7 +44,13 @@ export function answerHandOff(actions: HTMLElement): AnswerHandOff | null {
   const scope = actions.closest<HTMLElement>('[data-permission-scope]')
   if (!scope) return null
   const mine = actions.querySelector(ALLOW)
-  return { scope, index: Math.max(0, [...scope.querySelectorAll(ALLOW)].findIndex((b) => b === mine)) }
+  return {
+    scope,
+    index: Math.max(
+      0,
+      [...scope.querySelectorAll(ALLOW)].findIndex((b) => b === mine)
+    )
+  }
 }
 
 /** The request that took the answered one's place (or the one before, at the end), else the scope's fallback. */

@@ -23,7 +23,7 @@ describe('format', () => {
   it('rounds a cost once: just under a boundary it reads like the boundary', () => {
     expect(formatCost(0.0094)).toBe('$0.009')
     expect(formatCost(0.00996)).toBe('$0.01')
-    expect(formatCost(0.0100)).toBe('$0.01')
+    expect(formatCost(0.01)).toBe('$0.01')
     expect(formatCost(0.0104)).toBe('$0.01')
     expect(formatCost(0.0999)).toBe('$0.10')
     expect(formatCost(99.996)).toBe('$100')

@@ -10,7 +10,11 @@ export interface LengthVerdict {
 }
 
 export function lengthVerdict(length: number, max: number, what = 'This message'): LengthVerdict {
-  if (length > max) return { over: true, text: `${what} is ${n(length)} characters; Fanout sends at most ${n(max)}. Shorten it (or put the long part in a file and refer to it) to send.` }
+  if (length > max)
+    return {
+      over: true,
+      text: `${what} is ${n(length)} characters; Fanout sends at most ${n(max)}. Shorten it (or put the long part in a file and refer to it) to send.`
+    }
   if (length > max * 0.9) return { over: false, text: `${n(length)} of ${n(max)} characters` }
   return { over: false, text: null }
 }

@@ -8,15 +8,21 @@ describe('the part of a permission reason the card does not already show', () =>
   })
 
   it('keeps what allow rules do not cover and the rule that asks, as sentences', () => {
-    expect(reasonBeyondInput('Bash wants to run: npm run test > results.txt (it uses output redirection to results.txt, which allow rules do not cover)', { command: 'npm run test > results.txt' })).toBe(
-      'It uses output redirection to results.txt, which allow rules do not cover.'
+    expect(
+      reasonBeyondInput('Bash wants to run: npm run test > results.txt (it uses output redirection to results.txt, which allow rules do not cover)', {
+        command: 'npm run test > results.txt'
+      })
+    ).toBe('It uses output redirection to results.txt, which allow rules do not cover.')
+    expect(reasonBeyondInput('Bash wants to run: git push (the rule "Bash(git push:*)" asks first)', { command: 'git push' })).toBe(
+      'The rule "Bash(git push:*)" asks first.'
     )
-    expect(reasonBeyondInput('Bash wants to run: git push (the rule "Bash(git push:*)" asks first)', { command: 'git push' })).toBe('The rule "Bash(git push:*)" asks first.')
   })
 
   it('a path shown relative to the folder is a repeat of the absolute one in the input', () => {
     expect(reasonBeyondInput('Edit wants to change src/a.ts', { file_path: '/work/p/src/a.ts', old_string: 'a', new_string: 'b' })).toBe('')
-    expect(reasonBeyondInput('Edit wants to change /etc/hosts, outside the working directory', { file_path: '/etc/hosts' })).toBe('Outside the working directory.')
+    expect(reasonBeyondInput('Edit wants to change /etc/hosts, outside the working directory', { file_path: '/etc/hosts' })).toBe(
+      'Outside the working directory.'
+    )
     expect(reasonBeyondInput('WebFetch wants to fetch https://example.com/a', { url: 'https://example.com/a' })).toBe('')
   })
 

@@ -45,4 +45,8 @@ export function placeAgents(
 }
 
 export const samePlacement = (a: Placement | null, b: Placement): boolean =>
-  !!a && a.grid.length === b.grid.length && a.finished.length === b.finished.length && a.grid.every((id, i) => b.grid[i] === id) && a.finished.every((id, i) => b.finished[i] === id)
+  !!a &&
+  a.grid.length === b.grid.length &&
+  a.finished.length === b.finished.length &&
+  a.grid.every((id, i) => b.grid[i] === id) &&
+  a.finished.every((id, i) => b.finished[i] === id)

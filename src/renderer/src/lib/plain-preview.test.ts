@@ -4,7 +4,9 @@ import { plainPreview, plainTail } from './plain-preview'
 describe('plainPreview', () => {
   it('shows the words of a result without its markdown markers', () => {
     expect(plainPreview('**Report:** the lexer drops *positions* and ~~columns~~.', 200)).toBe('Report: the lexer drops positions and columns.')
-    expect(plainPreview('`parse()` lives in [src/parser.ts](src/parser.ts) and runs over `lex()`.', 200)).toBe('parse() lives in src/parser.ts and runs over lex().')
+    expect(plainPreview('`parse()` lives in [src/parser.ts](src/parser.ts) and runs over `lex()`.', 200)).toBe(
+      'parse() lives in src/parser.ts and runs over lex().'
+    )
     expect(plainPreview('__Done__ — see <https://example.com/x> and ![diagram](d.png)', 200)).toBe('Done — see https://example.com/x and diagram')
   })
 
@@ -16,7 +18,20 @@ describe('plainPreview', () => {
   })
 
   it('folds a multi-line report into one line: headings introduce, lists keep their items, code and rules drop out', () => {
-    const report = ['## Findings', '', '1. `lex()` never reports a **line**.', '2. Splitting loses columns.', '', '- [x] checked', '> quoted', '', '```ts', 'const x = 1', '```', '---'].join('\n')
+    const report = [
+      '## Findings',
+      '',
+      '1. `lex()` never reports a **line**.',
+      '2. Splitting loses columns.',
+      '',
+      '- [x] checked',
+      '> quoted',
+      '',
+      '```ts',
+      'const x = 1',
+      '```',
+      '---'
+    ].join('\n')
     expect(plainPreview(report, 300)).toBe('Findings: 1. lex() never reports a line. 2. Splitting loses columns. • checked quoted const x = 1')
   })
 

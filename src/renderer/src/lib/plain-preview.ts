@@ -14,7 +14,9 @@ function plainInline(line: string): string {
     line
       .replace(/\\([\\`*_{}[\]()#+\-.!|~>])/g, (_, c: string) => keep(c))
       // In code, a backslash is just a backslash: undo the escapes set aside inside it.
-      .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_, __, text: string) => keep(text.trim().replace(/\uE000(\d+)\uE001/g, (_m, i: string) => `\\${kept[Number(i)]}`)))
+      .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_, __, text: string) =>
+        keep(text.trim().replace(/\uE000(\d+)\uE001/g, (_m, i: string) => `\\${kept[Number(i)]}`))
+      )
       // Images and links keep their words: ![alt](src) -> alt, [text](url) -> text, <https://x> -> https://x.
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
@@ -43,7 +45,12 @@ function plainLine(raw: string): string | null {
   })
   line = line.replace(/\s+#+\s*$/, heading ? '' : '$&')
   line = line.replace(/^[-*+]\s+(\[[ xX]\]\s+)?/, '• ').replace(/^(\d{1,9}[.)])\s+(\[[ xX]\]\s+)?/, '$1 ')
-  if (line.startsWith('|')) line = line.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).join(' · ')
+  if (line.startsWith('|'))
+    line = line
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim())
+      .join(' · ')
   line = plainInline(line).trim()
   if (!line) return null
   // A heading introduces what follows on the same line.

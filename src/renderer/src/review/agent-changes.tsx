@@ -82,7 +82,12 @@ export function AgentChangesView({ agentId }: { agentId: string }) {
         >
           <Icon name="merge" size={13} /> {changes.state === 'merged' ? 'Clean up' : `Merge into ${into ?? 'the current branch'}…`}
         </button>
-        <button className="btn btn-sm btn-danger-ghost" disabled={changes.state === 'running' || busy} onClick={() => openDialog({ kind: 'discard', agentId })} data-testid="review-discard">
+        <button
+          className="btn btn-sm btn-danger-ghost"
+          disabled={changes.state === 'running' || busy}
+          onClick={() => openDialog({ kind: 'discard', agentId })}
+          data-testid="review-discard"
+        >
           <Icon name="trash" size={13} /> Discard…
         </button>
         {changes.worktreePath && (
@@ -133,7 +138,9 @@ export function AgentChangesView({ agentId }: { agentId: string }) {
               ))}
             </ul>
           ) : (
-            <p className="small muted review-side-empty">{changes.state === 'running' ? 'Its work is committed when it finishes.' : 'None beyond the current branch.'}</p>
+            <p className="small muted review-side-empty">
+              {changes.state === 'running' ? 'Its work is committed when it finishes.' : 'None beyond the current branch.'}
+            </p>
           )}
           {changes.commits.length >= 200 && <p className="small muted">Showing the newest {plural(200, 'commit')}.</p>}
         </aside>

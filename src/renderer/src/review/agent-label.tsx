@@ -2,7 +2,17 @@
 import { useAgentColor } from '../lib/use-agent-color'
 import { useApp } from '../state/store'
 
-export function AgentLabel({ sessionId, agentId, fallbackType, showDescription = true }: { sessionId: string; agentId: string; fallbackType?: string; showDescription?: boolean }) {
+export function AgentLabel({
+  sessionId,
+  agentId,
+  fallbackType,
+  showDescription = true
+}: {
+  sessionId: string
+  agentId: string
+  fallbackType?: string
+  showDescription?: boolean
+}) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const type = agent?.agentType ?? fallbackType ?? 'agent'
   const color = useAgentColor(agent?.color, type, agent?.parentId === null)

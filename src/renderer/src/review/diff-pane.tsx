@@ -11,7 +11,12 @@ const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)}
 export function DiffPane() {
   const { file, diff, diffError: error, diffLoading: loading, layout } = usePick(useReview, 'file', 'diff', 'diffError', 'diffLoading', 'layout')
   if (!file) return <div className="review-diff empty-state muted">Choose a file to see its changes.</div>
-  const what = diff && diff.oldText === null && diff.newText !== null ? 'new file' : diff && diff.newText === null && diff.oldText !== null && !diff.binary && !diff.tooLarge ? 'deleted' : null
+  const what =
+    diff && diff.oldText === null && diff.newText !== null
+      ? 'new file'
+      : diff && diff.newText === null && diff.oldText !== null && !diff.binary && !diff.tooLarge
+        ? 'deleted'
+        : null
   return (
     <section className="review-diff" aria-label={`Diff of ${file.path}`} data-testid="review-diff">
       <div className="review-diff-bar">
@@ -22,10 +27,24 @@ export function DiffPane() {
         {what && <span className="tag">{what}</span>}
         {file.uncommitted && <span className="tag tag-warn">not committed yet</span>}
         <div className="ae-segmented review-layout-toggle" role="radiogroup" aria-label="Diff layout">
-          <button type="button" role="radio" aria-checked={layout === 'split'} className={layout === 'split' ? 'active' : ''} onClick={() => setLayout('split')} data-testid="diff-split">
+          <button
+            type="button"
+            role="radio"
+            aria-checked={layout === 'split'}
+            className={layout === 'split' ? 'active' : ''}
+            onClick={() => setLayout('split')}
+            data-testid="diff-split"
+          >
             Side by side
           </button>
-          <button type="button" role="radio" aria-checked={layout === 'unified'} className={layout === 'unified' ? 'active' : ''} onClick={() => setLayout('unified')} data-testid="diff-unified">
+          <button
+            type="button"
+            role="radio"
+            aria-checked={layout === 'unified'}
+            className={layout === 'unified' ? 'active' : ''}
+            onClick={() => setLayout('unified')}
+            data-testid="diff-unified"
+          >
             Unified
           </button>
         </div>
@@ -35,7 +54,8 @@ export function DiffPane() {
           <Pending error={error} loading={loading} text="Reading both sides…" />
         ) : diff.binary ? (
           <div className="empty-state muted" data-testid="diff-binary">
-            Binary file: {diff.oldText === null && !diff.oldSize ? 'added' : size(diff.oldSize)} → {diff.newSize ? size(diff.newSize) : 'deleted'}. There is no text to compare.
+            Binary file: {diff.oldText === null && !diff.oldSize ? 'added' : size(diff.oldSize)} → {diff.newSize ? size(diff.newSize) : 'deleted'}. There is no
+            text to compare.
           </div>
         ) : diff.tooLarge ? (
           <div className="empty-state muted" data-testid="diff-too-large">

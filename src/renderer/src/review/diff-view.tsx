@@ -26,7 +26,13 @@ const theme = EditorView.theme({
   '.cm-changeGutter': { width: '3px', paddingLeft: '1px' },
   '&.cm-merge-a .cm-changedLineGutter, .cm-deletedLineGutter': { background: 'var(--hl-del)' },
   '&.cm-merge-b .cm-changedLineGutter, .cm-changedLineGutter': { background: 'var(--hl-add)' },
-  '.cm-collapsedLines': { color: 'var(--text-muted)', background: 'var(--bg-subtle)', fontFamily: 'var(--font-ui)', fontSize: 'var(--fs-xs)', padding: '3px 10px' }
+  '.cm-collapsedLines': {
+    color: 'var(--text-muted)',
+    background: 'var(--bg-subtle)',
+    fontFamily: 'var(--font-ui)',
+    fontSize: 'var(--fs-xs)',
+    padding: '3px 10px'
+  }
 })
 
 const highlight = HighlightStyle.define([
@@ -100,7 +106,17 @@ export function DiffView({ path, oldText, newText, layout, label }: DiffViewProp
       const view = new EditorView({
         state: EditorState.create({
           doc: newText,
-          extensions: [...base('changes'), unifiedMergeView({ original: oldText, mergeControls: false, gutter: true, highlightChanges: true, syntaxHighlightDeletions: true, collapseUnchanged: COLLAPSE })]
+          extensions: [
+            ...base('changes'),
+            unifiedMergeView({
+              original: oldText,
+              mergeControls: false,
+              gutter: true,
+              highlightChanges: true,
+              syntaxHighlightDeletions: true,
+              collapseUnchanged: COLLAPSE
+            })
+          ]
         }),
         parent: mount,
         root: shadow

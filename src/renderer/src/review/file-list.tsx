@@ -31,7 +31,19 @@ export function Counts({ file }: { file: Pick<ChangedFile, 'additions' | 'deleti
   )
 }
 
-export function FileList({ agentId, files, uncommitted, open, label }: { agentId: string; files: ChangedFile[]; uncommitted: boolean; open: OpenFile | null; label: string }) {
+export function FileList({
+  agentId,
+  files,
+  uncommitted,
+  open,
+  label
+}: {
+  agentId: string
+  files: ChangedFile[]
+  uncommitted: boolean
+  open: OpenFile | null
+  label: string
+}) {
   if (!files.length) return null
   return (
     <ul className="review-files" aria-label={label} data-testid={uncommitted ? 'review-uncommitted' : 'review-files'}>
@@ -39,7 +51,13 @@ export function FileList({ agentId, files, uncommitted, open, label }: { agentId
         const active = open?.agentId === agentId && open.path === f.path && open.uncommitted === uncommitted
         return (
           <li key={f.path}>
-            <button className={`list-row review-file${active ? ' active' : ''}`} aria-current={active ? 'true' : undefined} onClick={() => void selectFile({ agentId, path: f.path, uncommitted })} data-testid="review-file" data-path={f.path}>
+            <button
+              className={`list-row review-file${active ? ' active' : ''}`}
+              aria-current={active ? 'true' : undefined}
+              onClick={() => void selectFile({ agentId, path: f.path, uncommitted })}
+              data-testid="review-file"
+              data-path={f.path}
+            >
               <StatusLetter status={f.status} />
               <PathText path={f.path} className="review-file-path" />
               <Counts file={f} />

@@ -8,7 +8,9 @@ export function MergeOutcomeText({ outcome }: { outcome: MergeOutcome }) {
     <>
       {outcome.merged.map((m) => (
         <div key={m.agentId} className="review-outcome-line" data-testid="merge-merged">
-          {m.files === 0 ? `${m.branch} was already on ${outcome.into}: tidied away.` : `${m.branch} ${m.strategy === 'merge' ? 'merged into' : 'squashed onto'} ${outcome.into} as ${m.commit.slice(0, 7)} (${m.files} file${m.files === 1 ? '' : 's'}).`}
+          {m.files === 0
+            ? `${m.branch} was already on ${outcome.into}: tidied away.`
+            : `${m.branch} ${m.strategy === 'merge' ? 'merged into' : 'squashed onto'} ${outcome.into} as ${m.commit.slice(0, 7)} (${m.files} file${m.files === 1 ? '' : 's'}).`}
           {m.cleanup && <span className="muted"> {m.cleanup}</span>}
         </div>
       ))}
@@ -43,7 +45,10 @@ export function OutcomeNote() {
   // While a dialog is open it shows the outcome itself.
   if (!outcome || dialog) return null
   return (
-    <div className={`review-outcome${outcome.kind === 'error' || (outcome.kind === 'merge' && outcome.outcome.stopped) ? ' bad' : ''}`} data-testid="review-outcome">
+    <div
+      className={`review-outcome${outcome.kind === 'error' || (outcome.kind === 'merge' && outcome.outcome.stopped) ? ' bad' : ''}`}
+      data-testid="review-outcome"
+    >
       {outcome.kind === 'error' && <div role="alert">{outcome.message}</div>}
       {outcome.kind === 'discard' && (
         <div role="status">

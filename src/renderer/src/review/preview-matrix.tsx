@@ -9,7 +9,12 @@ function pairOf(p: MergePreview, a: string, b: string): PreviewPair | undefined 
 }
 
 function Cell({ pair }: { pair: PreviewPair | undefined }) {
-  if (!pair) return <td className="matrix-self" aria-label="same agent">—</td>
+  if (!pair)
+    return (
+      <td className="matrix-self" aria-label="same agent">
+        —
+      </td>
+    )
   if (!pair.result.clean) {
     return (
       <td className="matrix-conflict" title={`Conflict in ${pair.result.conflicts.join(', ')}`} data-testid="matrix-cell" data-verdict="conflict">
@@ -71,7 +76,12 @@ export function PreviewMatrix({ preview, sessionId }: { preview: MergePreview; s
                   ✓ clean
                 </td>
               ) : (
-                <td className="matrix-conflict" title={`Conflicts with ${into} in ${a.againstHead.conflicts.join(', ')}`} data-testid="matrix-head" data-verdict="conflict">
+                <td
+                  className="matrix-conflict"
+                  title={`Conflicts with ${into} in ${a.againstHead.conflicts.join(', ')}`}
+                  data-testid="matrix-head"
+                  data-verdict="conflict"
+                >
                   ✕ conflict
                 </td>
               )}
@@ -91,12 +101,19 @@ export function PreviewMatrix({ preview, sessionId }: { preview: MergePreview; s
           ))}
           {conflicts.map((p) => (
             <li key={`${p.a}-${p.b}`} className="conflict">
-              {name(p.a)} and {name(p.b)} conflict in {p.result.conflicts.map((f) => <code key={f}>{f}</code>)}
+              {name(p.a)} and {name(p.b)} conflict in{' '}
+              {p.result.conflicts.map((f) => (
+                <code key={f}>{f}</code>
+              ))}
             </li>
           ))}
           {shared.map((p) => (
             <li key={`${p.a}-${p.b}`}>
-              {name(p.a)} and {name(p.b)} both changed {p.overlap.map((f) => <code key={f}>{f}</code>)} — they merge cleanly
+              {name(p.a)} and {name(p.b)} both changed{' '}
+              {p.overlap.map((f) => (
+                <code key={f}>{f}</code>
+              ))}{' '}
+              — they merge cleanly
             </li>
           ))}
         </ul>

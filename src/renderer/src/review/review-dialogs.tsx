@@ -50,7 +50,11 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
   const count = all ? (preview?.order.length ?? 0) : ids.length
   const agents = useApp((s) => s.events.sessions[view.sessionId]?.agents)
   // A single agent that conflicts: there is nothing to choose, only what to do instead.
-  const blockedAlone = !all && !!preview && order.length > 0 && order.every((id) => preview.blocked?.agentId === id || preview.agents.some((a) => a.agentId === id && !a.againstHead.clean))
+  const blockedAlone =
+    !all &&
+    !!preview &&
+    order.length > 0 &&
+    order.every((id) => preview.blocked?.agentId === id || preview.agents.some((a) => a.agentId === id && !a.againstHead.clean))
   const agentName = (id: string) => agents?.[id]?.name ?? agents?.[id]?.description ?? id
   return (
     <Dialog title={all ? `Merge all into ${into}` : `Merge into ${into}`} onClose={closeDialog} wide testId="merge-dialog">
@@ -96,7 +100,8 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
       {previewError && <div className="inline-error small">{previewError}</div>}
       {blockedAlone && (
         <p className="review-note small" data-testid="merge-blocked-help">
-          Merging it would need the conflict resolved by hand, so Fanout will not start it. Ask the agent to redo its change on top of <code>{into}</code> (send it a message), resolve it yourself with git, or discard its work.
+          Merging it would need the conflict resolved by hand, so Fanout will not start it. Ask the agent to redo its change on top of <code>{into}</code> (send
+          it a message), resolve it yourself with git, or discard its work.
         </p>
       )}
       {!cleanOnly && !blockedAlone && (
@@ -104,7 +109,14 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           <legend className="field-label">How</legend>
           {STRATEGIES.map((s) => (
             <label key={s.value} className={`merge-strategy-option${strategy === s.value ? ' active' : ''}`}>
-              <input type="radio" name="merge-strategy" value={s.value} checked={strategy === s.value} onChange={() => setStrategy(s.value)} data-testid={`merge-strategy-${s.value}`} />
+              <input
+                type="radio"
+                name="merge-strategy"
+                value={s.value}
+                checked={strategy === s.value}
+                onChange={() => setStrategy(s.value)}
+                data-testid={`merge-strategy-${s.value}`}
+              />
               <span>
                 <strong>{s.title}</strong>
                 <span className="small muted"> — {s.hint}</span>
@@ -114,7 +126,10 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           <span className="field-hint">Your choice is remembered for next time.</span>
         </fieldset>
       )}
-      <p className="small muted">A merge is all or nothing: if anything stands in the way, nothing is changed and the agent’s branch is kept. A merged agent’s worktree and branch are removed.</p>
+      <p className="small muted">
+        A merge is all or nothing: if anything stands in the way, nothing is changed and the agent’s branch is kept. A merged agent’s worktree and branch are
+        removed.
+      </p>
       {done && (
         <div className={`review-outcome${outcome.kind === 'error' || outcome.outcome.stopped ? ' bad' : ''}`} data-testid="merge-outcome">
           {outcome.kind === 'error' ? <div role="alert">{outcome.message}</div> : <MergeOutcomeText outcome={outcome.outcome} />}
@@ -127,8 +142,10 @@ export function MergeDialog({ agentIds, all }: { agentIds: string[]; all: boolea
           onCancel={closeDialog}
           confirm={busy ? 'Merging…' : cleanOnly ? 'Clean up' : `Merge${count > 1 ? ` ${count} agents` : ''}`}
           busy={busy}
-          disabled={!!problem || (all && !count) || (!all && !!preview && order.some((id) => preview.agents.find((a) => a.agentId === id && !a.againstHead.clean)))}
-          onConfirm={() => void mergeAgents(all ? preview?.order ?? [] : agentIds, all, strategy)}
+          disabled={
+            !!problem || (all && !count) || (!all && !!preview && order.some((id) => preview.agents.find((a) => a.agentId === id && !a.againstHead.clean)))
+          }
+          onConfirm={() => void mergeAgents(all ? (preview?.order ?? []) : agentIds, all, strategy)}
           focus="confirm"
           confirmTestId="merge-confirm"
         />
@@ -149,7 +166,12 @@ export function DiscardDialog({ agentId }: { agentId: string }) {
   const lost = c.commits.length > 0 || c.uncommitted.length > 0
   const files = [...c.files, ...c.uncommitted.filter((u) => !c.files.some((f) => f.path === u.path))]
   return (
-    <Dialog title={lost ? 'Discard this agent’s work?' : 'Remove this agent’s branch?'} onClose={closeDialog} testId="discard-dialog" describedBy="discard-what">
+    <Dialog
+      title={lost ? 'Discard this agent’s work?' : 'Remove this agent’s branch?'}
+      onClose={closeDialog}
+      testId="discard-dialog"
+      describedBy="discard-what"
+    >
       <p>
         <AgentLabel sessionId={view.sessionId} agentId={agentId} fallbackType={c.agentType} />
       </p>

@@ -10,7 +10,13 @@ function NavItem({ sessionId, agentId, active }: { sessionId: string; agentId: s
   const list = useReview((s) => s.list)
   const summary = workSummary(agentId, agent, list)
   return (
-    <button className={`list-row review-nav-item${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} onClick={() => void selectAgent(agentId)} data-testid="review-nav-agent" data-agent-id={agentId}>
+    <button
+      className={`list-row review-nav-item${active ? ' active' : ''}`}
+      aria-current={active ? 'page' : undefined}
+      onClick={() => void selectAgent(agentId)}
+      data-testid="review-nav-agent"
+      data-agent-id={agentId}
+    >
       <AgentLabel sessionId={sessionId} agentId={agentId} showDescription={false} />
       <span className="review-nav-desc" title={agent?.description}>
         {agent?.description}
@@ -26,7 +32,12 @@ export function ReviewNav() {
   return (
     <>
       <nav className="review-nav" aria-label="Agents">
-        <button className={`list-row review-nav-item overview${view.selected === null ? ' active' : ''}`} aria-current={view.selected === null ? 'page' : undefined} onClick={() => void selectAgent(null)} data-testid="review-nav-overview">
+        <button
+          className={`list-row review-nav-item overview${view.selected === null ? ' active' : ''}`}
+          aria-current={view.selected === null ? 'page' : undefined}
+          onClick={() => void selectAgent(null)}
+          data-testid="review-nav-overview"
+        >
           <span className="review-nav-title">All agents</span>
           <span className="review-nav-work">changes and conflict preview</span>
         </button>

@@ -144,7 +144,11 @@ function openFirstFile(): void {
   const { view, list, file } = get()
   const agent = view?.selected ? list?.agents.find((a) => a.agentId === view.selected) : undefined
   if (!agent || (file && file.agentId === agent.agentId && stillChanged(file))) return
-  const first = agent.files[0] ? { path: agent.files[0].path, uncommitted: false } : agent.uncommitted[0] ? { path: agent.uncommitted[0].path, uncommitted: true } : null
+  const first = agent.files[0]
+    ? { path: agent.files[0].path, uncommitted: false }
+    : agent.uncommitted[0]
+      ? { path: agent.uncommitted[0].path, uncommitted: true }
+      : null
   if (first) void selectFile({ agentId: agent.agentId, ...first })
   else set({ file: null, diff: null })
 }
@@ -172,7 +176,9 @@ function previewKey(): string {
   const list = get().list
   if (!list) return ''
   const c = list.checkout
-  return [c.head, c.branch, c.dirtyFiles.join(','), c.operation, ...list.agents.map((a) => `${a.agentId}:${a.tip}:${a.state}:${a.uncommitted.length}`)].join('|')
+  return [c.head, c.branch, c.dirtyFiles.join(','), c.operation, ...list.agents.map((a) => `${a.agentId}:${a.tip}:${a.state}:${a.uncommitted.length}`)].join(
+    '|'
+  )
 }
 let lastPreviewKey = ''
 

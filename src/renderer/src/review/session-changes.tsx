@@ -16,7 +16,8 @@ import { Pending } from '../components/pending'
 export function checkoutProblem(c: CheckoutState): string | null {
   if (c.operation) return `A ${c.operation} is in progress in ${c.root}: finish or abort it before merging.`
   if (!c.branch) return `HEAD is detached in ${c.root}: check out the branch to merge into.`
-  if (c.dirtyFiles.length) return `${c.branch} has uncommitted changes (${c.dirtyFiles.slice(0, 4).join(', ')}${c.dirtyFiles.length > 4 ? ` and ${c.dirtyFiles.length - 4} more` : ''}): commit or stash them before merging, so a merge never mixes with your own edits.`
+  if (c.dirtyFiles.length)
+    return `${c.branch} has uncommitted changes (${c.dirtyFiles.slice(0, 4).join(', ')}${c.dirtyFiles.length > 4 ? ` and ${c.dirtyFiles.length - 4} more` : ''}): commit or stash them before merging, so a merge never mixes with your own edits.`
   return null
 }
 
@@ -55,12 +56,22 @@ function AgentRow({ sessionId, agentId }: { sessionId: string; agentId: string }
           Review
         </button>
         {changes && (changes.state === 'ready' || changes.state === 'merged') && (
-          <button className="btn btn-sm" disabled={busy} onClick={() => openDialog({ kind: 'merge', agentIds: [agentId], all: false })} data-testid="review-row-merge">
+          <button
+            className="btn btn-sm"
+            disabled={busy}
+            onClick={() => openDialog({ kind: 'merge', agentIds: [agentId], all: false })}
+            data-testid="review-row-merge"
+          >
             {changes.state === 'merged' ? 'Clean up' : 'Merge…'}
           </button>
         )}
         {changes && changes.state !== 'running' && (
-          <button className="btn btn-sm btn-danger-ghost" disabled={busy} onClick={() => openDialog({ kind: 'discard', agentId })} data-testid="review-row-discard">
+          <button
+            className="btn btn-sm btn-danger-ghost"
+            disabled={busy}
+            onClick={() => openDialog({ kind: 'discard', agentId })}
+            data-testid="review-row-discard"
+          >
             Discard…
           </button>
         )}
@@ -95,7 +106,13 @@ export function SessionChangesView() {
         <div className="review-preview-head">
           <h3 id="preview-title">Conflict preview</h3>
           <span className="small muted">git merge-tree dry runs: nothing is touched</span>
-          <button className="btn btn-sm btn-ghost" onClick={() => void loadPreview()} title="Run the dry runs again against the current branch as it is now" disabled={previewLoading} data-testid="preview-refresh">
+          <button
+            className="btn btn-sm btn-ghost"
+            onClick={() => void loadPreview()}
+            title="Run the dry runs again against the current branch as it is now"
+            disabled={previewLoading}
+            data-testid="preview-refresh"
+          >
             {previewLoading ? 'Checking…' : 'Check again'}
           </button>
         </div>
@@ -135,7 +152,12 @@ function MergeAllBar() {
           ? `“Merge all” merges ${preview.order.length ? preview.order.map(label).join(', ') : 'nothing'}, then stops at ${label(preview.blocked.agentId)}: it conflicts with ${preview.blocked.with.length ? preview.blocked.with.map(label).join(', ') : (preview.checkout.branch ?? 'HEAD')} in ${preview.blocked.files.join(', ')}.`
           : `“Merge all” merges ${preview.order.map(label).join(', ')}, in that order, with no conflict.`}
       </p>
-      <button className="btn btn-primary btn-sm" disabled={busy || !preview.order.length} onClick={() => openDialog({ kind: 'merge', agentIds: preview.order, all: true })} data-testid="merge-all">
+      <button
+        className="btn btn-primary btn-sm"
+        disabled={busy || !preview.order.length}
+        onClick={() => openDialog({ kind: 'merge', agentIds: preview.order, all: true })}
+        data-testid="merge-all"
+      >
         <Icon name="merge" size={13} /> Merge all…
       </button>
     </div>

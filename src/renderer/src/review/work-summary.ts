@@ -24,7 +24,8 @@ export function landedText(r: LandedRecord): string {
 export function workSummary(agentId: string, agent: AgentState | undefined, list: ReviewList | null): WorkSummary {
   const c = list?.agents.find((a) => a.agentId === agentId)
   if (c) {
-    if (c.state === 'running') return { text: c.files.length || c.uncommitted.length ? `working · ${filesText(c)} so far` : 'working · no changes yet', tone: 'running' }
+    if (c.state === 'running')
+      return { text: c.files.length || c.uncommitted.length ? `working · ${filesText(c)} so far` : 'working · no changes yet', tone: 'running' }
     if (c.state === 'merged') return { text: 'already on the branch', tone: 'done' }
     if (c.state === 'empty') return { text: 'no changes', tone: 'none' }
     return { text: filesText(c), tone: 'ready' }

@@ -62,10 +62,7 @@ describe('agent counts by status', () => {
 
 describe('the count in words, the same in every view', () => {
   it('header: "2 of 4 subagents working" while any works, "4 subagents" after', () => {
-    const s = session(
-      ...readingAskingDone,
-      (sub) => [sub('d').start(), sub('d').end('failed', { error: 'Overloaded' })]
-    )
+    const s = session(...readingAskingDone, (sub) => [sub('d').start(), sub('d').end('failed', { error: 'Overloaded' })])
     expect(progressText(agentCounts(s))).toBe('2 of 4 subagents working')
     const done = session(
       (sub) => [sub('a').start(), sub('a').end('completed')],

@@ -60,7 +60,14 @@ export function agentCounts(session: SessionState | undefined, { withRoot = fals
   return counts
 }
 
-const LABEL: Record<CountGroup, string> = { running: 'running', waiting: 'waiting for permission', done: 'done', stopped: 'stopped', failed: 'failed', interrupted: 'interrupted' }
+const LABEL: Record<CountGroup, string> = {
+  running: 'running',
+  waiting: 'waiting for permission',
+  done: 'done',
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'interrupted'
+}
 const ORDER: CountGroup[] = ['running', 'waiting', 'done', 'stopped', 'failed', 'interrupted']
 
 /**

@@ -47,7 +47,8 @@ export const sendPrompt = (sessionId: string, prompt: string) => call('session.s
 export const stopAgent = (sessionId: string, agentId: string) => call('agent.stop', { sessionId, agentId })
 export const resumeInterrupted = (sessionId: string) => call('session.resumeInterrupted', { sessionId })
 export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
-export const compactAgent = (sessionId: string, agentId: string, instructions?: string) => call('agent.compact', { sessionId, agentId, ...(instructions ? { instructions } : {}) })
+export const compactAgent = (sessionId: string, agentId: string, instructions?: string) =>
+  call('agent.compact', { sessionId, agentId, ...(instructions ? { instructions } : {}) })
 export const respondPermission = (requestId: string, decision: PermissionDecision) => call('permission.respond', { requestId, decision })
 
 export async function renameSession(sessionId: string, title: string): Promise<void> {

@@ -27,7 +27,10 @@ export type PhaseProgress = 'done' | 'current' | 'upcoming' | 'skipped'
  * Each phase's state for the phase strip: the current one, those entered before, those passed over without
  * being entered, and the rest. `over`: nothing runs any more, so no phase is current and none is to come.
  */
-export function phaseProgress(session: Pick<SessionState, 'phases'>, { over = false } = {}): Array<{ phase: CoordinatorPhase; progress: PhaseProgress; note?: string }> {
+export function phaseProgress(
+  session: Pick<SessionState, 'phases'>,
+  { over = false } = {}
+): Array<{ phase: CoordinatorPhase; progress: PhaseProgress; note?: string }> {
   const current = session.phases.length ? session.phases[session.phases.length - 1] : null
   const entered = new Set(session.phases.map((p) => p.phase))
   const reached = current ? COORDINATOR_PHASES.indexOf(current.phase) : -1

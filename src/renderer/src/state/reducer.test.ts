@@ -20,7 +20,16 @@ function setup() {
     return session()
   }
   const session = (): SessionState => state.sessions[S]
-  return { clock, main, sub, apply, session, get state() { return state } }
+  return {
+    clock,
+    main,
+    sub,
+    apply,
+    session,
+    get state() {
+      return state
+    }
+  }
 }
 
 const transcript = transcriptLines
@@ -103,14 +112,21 @@ describe('applyEvents: statuses and turns', () => {
     expect(s.agents.a).toMatchObject({ status: 'completed', turn: 3, toolUses: 4, result: 'Found 3 callers', endedAt: s.agents.a.startedAt + 1500 })
   })
 
-  it.each(['completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const)('an agent ending as %s is no longer active and cancels its running tools', (status) => {
-    const t = setup()
-    const s = t.apply(t.main.start(), t.main.toolRun('tu1', 'Bash', { command: 'sleep 100' }), t.main.end(status, { error: status === 'failed' ? 'API overloaded' : undefined }))
-    expect(s.agents.main.status).toBe(status)
-    expect(s.tools.tu1.status).toBe('cancelled')
-    expect(s.agents.main.currentToolId).toBeNull()
-    expect(countAgents(s, ['main']).active).toBe(0)
-  })
+  it.each(['completed', 'failed', 'stopped', 'max_turns', 'interrupted'] as const)(
+    'an agent ending as %s is no longer active and cancels its running tools',
+    (status) => {
+      const t = setup()
+      const s = t.apply(
+        t.main.start(),
+        t.main.toolRun('tu1', 'Bash', { command: 'sleep 100' }),
+        t.main.end(status, { error: status === 'failed' ? 'API overloaded' : undefined })
+      )
+      expect(s.agents.main.status).toBe(status)
+      expect(s.tools.tu1.status).toBe('cancelled')
+      expect(s.agents.main.currentToolId).toBeNull()
+      expect(countAgents(s, ['main']).active).toBe(0)
+    }
+  )
 
   it('counts the agents a crash cut off apart, as neither running nor done, until they run again', () => {
     const t = setup()
@@ -178,7 +194,13 @@ describe('applyEvents: streaming text and messages', () => {
 
   it('hides system reminders and keeps the inbox text of user messages', () => {
     const t = setup()
-    const s = t.apply(t.main.start(), t.main.user([{ type: 'text', text: 'Go' }, { type: 'text', text: '<system-reminder>\nbe brief\n</system-reminder>' }]))
+    const s = t.apply(
+      t.main.start(),
+      t.main.user([
+        { type: 'text', text: 'Go' },
+        { type: 'text', text: '<system-reminder>\nbe brief\n</system-reminder>' }
+      ])
+    )
     expect(transcript(s, 'main')).toEqual(['user:Go'])
   })
 
@@ -223,7 +245,12 @@ describe('applyEvents: streaming text and messages', () => {
     const stopped = t.apply(t.main.start(), t.main.user('Go'), t.main.error('Overloaded. Retrying in 8 s (attempt 4 of 9).', true), t.main.end('stopped'))
     expect(transcript(stopped, 'main')).toEqual(['user:Go'])
     const u = setup()
-    const failed = u.apply(u.main.start(), u.main.user('Go'), u.main.error('Overloaded. Retrying in 8 s (attempt 4 of 9).', true), u.main.end('failed', { error: 'Budget reached' }))
+    const failed = u.apply(
+      u.main.start(),
+      u.main.user('Go'),
+      u.main.error('Overloaded. Retrying in 8 s (attempt 4 of 9).', true),
+      u.main.end('failed', { error: 'Budget reached' })
+    )
     expect(transcript(failed, 'main')).toEqual(['user:Go', 'error:Budget reached'])
   })
 
@@ -274,7 +301,11 @@ describe('applyEvents: tools', () => {
 
   it('takes the subagent id from an Agent call result when the child was not linked', () => {
     const t = setup()
-    const s = t.apply(t.main.start(), t.main.toolRun('tu-bg', 'Agent', {}), t.main.toolEnd('tu-bg', 'Agent', 'Launched in background', { details: { agentId: 'bg-1' } }))
+    const s = t.apply(
+      t.main.start(),
+      t.main.toolRun('tu-bg', 'Agent', {}),
+      t.main.toolEnd('tu-bg', 'Agent', 'Launched in background', { details: { agentId: 'bg-1' } })
+    )
     expect(s.tools['tu-bg'].childAgentId).toBe('bg-1')
   })
 })
@@ -386,7 +417,12 @@ describe('applyEvents: permissions', () => {
 
   it('ignores a duplicate request and a response to an unknown request', () => {
     const t = setup()
-    const s = t.apply(t.main.start(), t.main.permissionRequest('r1', 'Bash', {}), t.main.permissionRequest('r1', 'Bash', {}), t.main.permissionResponse('nope', 'allow'))
+    const s = t.apply(
+      t.main.start(),
+      t.main.permissionRequest('r1', 'Bash', {}),
+      t.main.permissionRequest('r1', 'Bash', {}),
+      t.main.permissionResponse('nope', 'allow')
+    )
     expect(s.permissionQueue).toEqual(['r1'])
   })
 })
@@ -395,7 +431,11 @@ describe('applyEvents: messages between agents and timeline', () => {
   it('shows a message received in the agent transcript, under its sender', () => {
     const t = setup()
     const r = t.sub('reviewer', 'tu-r')
-    const s = t.apply(t.main.start(), r.start({ agentType: 'code-reviewer' }), t.main.received('reviewer', '<agent-message from="reviewer" summary="check tests">\nPlease also check tests\n</agent-message>', 'check tests'))
+    const s = t.apply(
+      t.main.start(),
+      r.start({ agentType: 'code-reviewer' }),
+      t.main.received('reviewer', '<agent-message from="reviewer" summary="check tests">\nPlease also check tests\n</agent-message>', 'check tests')
+    )
     expect(transcript(s, 'main')).toEqual(['message:code-reviewer:Please also check tests'])
   })
 
@@ -433,7 +473,11 @@ describe('applyEvents: scale', () => {
     for (let turn = 1; events.length < 100_000; turn++) {
       events.push(t.main.turnStart(turn), t.main.user(`step ${turn}`))
       for (let i = 0; i < 20; i++) events.push(t.main.text(`word${i} `))
-      events.push(t.main.toolRun(`tu${turn}`, 'Read', { file_path: `/f${turn}` }), t.main.toolEnd(`tu${turn}`, 'Read', 'x', { durationMs: 1 }), t.main.turnEnd(turn))
+      events.push(
+        t.main.toolRun(`tu${turn}`, 'Read', { file_path: `/f${turn}` }),
+        t.main.toolEnd(`tu${turn}`, 'Read', 'x', { durationMs: 1 }),
+        t.main.turnEnd(turn)
+      )
     }
     const s = applyEvents(emptyEventsState(), events).sessions[S]
     expect(s.eventCount).toBe(events.length)

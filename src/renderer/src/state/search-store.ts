@@ -78,5 +78,12 @@ export async function openHit(hit: SearchHit): Promise<void> {
   closeSearch()
   if (useApp.getState().currentSessionId !== hit.sessionId) await openSession(hit.sessionId)
   if (!hit.agentId) return
-  ui.reveal({ sessionId: hit.sessionId, agentId: hit.agentId, ...(hit.toolUseId ? { toolUseId: hit.toolUseId } : {}), kind: hit.kind, words: searchWords(get().asked), ts: hit.ts })
+  ui.reveal({
+    sessionId: hit.sessionId,
+    agentId: hit.agentId,
+    ...(hit.toolUseId ? { toolUseId: hit.toolUseId } : {}),
+    kind: hit.kind,
+    words: searchWords(get().asked),
+    ts: hit.ts
+  })
 }

@@ -62,7 +62,10 @@ export function pendingLike(state: EventsState, request: PermissionState): Permi
  * figure, pushed with the session's row whenever its cost grows (cache reads and writes at their prices,
  * agents from before a restart included). A replay frame is the session at a past moment: its own fold.
  */
-export function sessionCostUsd(s: { sessions: readonly SessionSummary[]; events: EventsState; replayingSessionId: string | null }, sessionId: string | null): number {
+export function sessionCostUsd(
+  s: { sessions: readonly SessionSummary[]; events: EventsState; replayingSessionId: string | null },
+  sessionId: string | null
+): number {
   if (!sessionId) return 0
   if (sessionId === s.replayingSessionId) return s.events.sessions[sessionId]?.usage.costUsd ?? 0
   return s.sessions.find((x) => x.sessionId === sessionId)?.costUsd ?? 0

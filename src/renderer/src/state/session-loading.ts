@@ -81,7 +81,12 @@ export async function openSession(sessionId: string): Promise<void> {
 }
 
 /** Puts a session's history, with the live events that arrived while it was on its way, into the store. */
-function adoptOpened(sessionId: string, { session, view, olderItems, more, upTo }: CallResponse<'sessions.open'>, held: AgentEvent[], also: Partial<AppState> = {}): void {
+function adoptOpened(
+  sessionId: string,
+  { session, view, olderItems, more, upTo }: CallResponse<'sessions.open'>,
+  held: AgentEvent[],
+  also: Partial<AppState> = {}
+): void {
   // Live events that arrived while the history was on its way, minus those already in it.
   const fresh = eventsAfter(held, view, upTo)
   set((s) => {

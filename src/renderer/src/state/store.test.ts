@@ -199,7 +199,10 @@ describe('app store', () => {
     receiveNotice({ type: 'session_updated', session: { ...summary('new', 'running'), costUsd: 0.75 } })
     await settle()
     expect(f.calls.filter(([n]) => n === 'sessions.list')).toHaveLength(1)
-    expect(useApp.getState().sessions.map((x) => [x.sessionId, x.costUsd])).toEqual([['new', 0.75], ['old', 0.5]])
+    expect(useApp.getState().sessions.map((x) => [x.sessionId, x.costUsd])).toEqual([
+      ['new', 0.75],
+      ['old', 0.5]
+    ])
   })
 
   it('lists the requests a pushed row says wait, with who asks, without opening the session; answered elsewhere, they go', async () => {
@@ -209,7 +212,11 @@ describe('app store', () => {
     const sub = agentEvents('far', 'tester', clock, { agentId: 'main', toolUseId: 'tu-t' })
     const ask = sub.permissionRequest('r1', 'Bash', { command: 'npm test' }, { reason: 'runs tests' })
     const asker = sub.start() as AgentStartEvent
-    const waiting = { ...summary('far', 'waiting_permission'), waitingPermissions: 1, pendingRequests: { requests: [ask], agents: [main.start(), asker] } } as SessionSummary
+    const waiting = {
+      ...summary('far', 'waiting_permission'),
+      waitingPermissions: 1,
+      pendingRequests: { requests: [ask], agents: [main.start(), asker] }
+    } as SessionSummary
     receiveNotice({ type: 'session_updated', session: waiting })
     // Pushed again (its time moved on): the same request, once.
     receiveNotice({ type: 'session_updated', session: { ...waiting, updatedAt: 5 } })
@@ -230,7 +237,10 @@ describe('app store', () => {
     await connected()
     await startSession({ prompt: 'Fix it' })
     const ask = agentEvents('new', 'main', manualClock()).permissionRequest('r2', 'Bash', { command: 'ls' })
-    receiveNotice({ type: 'session_updated', session: { ...summary('new', 'waiting_permission'), waitingPermissions: 1, pendingRequests: { requests: [ask], agents: [] } } as SessionSummary })
+    receiveNotice({
+      type: 'session_updated',
+      session: { ...summary('new', 'waiting_permission'), waitingPermissions: 1, pendingRequests: { requests: [ask], agents: [] } } as SessionSummary
+    })
     expect(useApp.getState().events.sessions.new).toBeUndefined()
   })
 })

@@ -127,7 +127,11 @@ describe('team board', () => {
       w2.start({ name: 'bo' }),
       other.start(),
       w2.received('w1', '<agent-message from="ada" summary="schema ready">\nThe schema is in db/schema.sql.\n</agent-message>', 'schema ready'),
-      t.main.received('w2', '<task-notification>\n<task-id>w2</task-id>\n<status>completed</status>\n<summary>Agent "bo" completed</summary>\n<result>\nNo tasks left.\nmore\n</result>\n</task-notification>', 'bo: completed'),
+      t.main.received(
+        'w2',
+        '<task-notification>\n<task-id>w2</task-id>\n<status>completed</status>\n<summary>Agent "bo" completed</summary>\n<result>\nNo tasks left.\nmore\n</result>\n</task-notification>',
+        'bo: completed'
+      ),
       // Not team talk: the person writing to a member, a non-member writing to the lead.
       w1.received('user', 'hello'),
       t.main.received('x', 'report')
@@ -152,7 +156,11 @@ describe('team board', () => {
 
   it('shortens long messages and strips tags', () => {
     const preview = (text: string) => inboxPreview(parseInbox(text, 'w1'))
-    expect(preview('<agent-message from="ada" summary="plan">\n<team-request id="plan-1" type="plan_approval" from="ada">\n1. do it\n</team-request>\nRead the plan and answer with RespondToRequest.\n</agent-message>')).toBe('Plan for approval: 1. do it')
+    expect(
+      preview(
+        '<agent-message from="ada" summary="plan">\n<team-request id="plan-1" type="plan_approval" from="ada">\n1. do it\n</team-request>\nRead the plan and answer with RespondToRequest.\n</agent-message>'
+      )
+    ).toBe('Plan for approval: 1. do it')
     expect(preview('x'.repeat(400))).toHaveLength(280)
   })
 })

@@ -84,8 +84,18 @@ async function onConnected(): Promise<void> {
 
 // The tab remembers what it shows, for a reload (lib/tab-memory.ts).
 useApp.subscribe((s, prev) => {
-  if (s.currentSessionId === prev.currentSessionId && s.focusedAgentId === prev.focusedAgentId && s.maximizedAgentId === prev.maximizedAgentId && s.rightPane === prev.rightPane) return
+  if (
+    s.currentSessionId === prev.currentSessionId &&
+    s.focusedAgentId === prev.focusedAgentId &&
+    s.maximizedAgentId === prev.maximizedAgentId &&
+    s.rightPane === prev.rightPane
+  )
+    return
   // Still connecting after a reload: what it had open is not forgotten before it is restored.
   if (s.connection !== 'open' && !s.currentSessionId) return
-  saveView(s.currentSessionId ? { sessionId: s.currentSessionId, focusedAgentId: s.focusedAgentId, maximizedAgentId: s.maximizedAgentId, rightPane: s.rightPane } : null)
+  saveView(
+    s.currentSessionId
+      ? { sessionId: s.currentSessionId, focusedAgentId: s.focusedAgentId, maximizedAgentId: s.maximizedAgentId, rightPane: s.rightPane }
+      : null
+  )
 })

@@ -54,7 +54,8 @@ export function addressWithState(pasted: string): { url: string } | { error: str
     return { error: 'That is not an address. Paste the whole line “fanout web” printed, starting with http://.' }
   }
   const token = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(u.hash)?.[1]
-  if (u.protocol !== 'http:' || !/^(127\.0\.0\.1|localhost|\[::1\])$/.test(u.hostname)) return { error: 'Fanout serves browser mode on this computer only: the address starts with http://127.0.0.1.' }
+  if (u.protocol !== 'http:' || !/^(127\.0\.0\.1|localhost|\[::1\])$/.test(u.hostname))
+    return { error: 'Fanout serves browser mode on this computer only: the address starts with http://127.0.0.1.' }
   if (!token) return { error: 'That address has no token (#token=…): paste the whole address “fanout web” printed.' }
   return { url: `${u.origin}${u.pathname}#token=${token}&carry=${carriedState()}` }
 }

@@ -79,7 +79,11 @@ describe('websocket transport', () => {
     t.last().open()
     const call = t.api.call('settings.update', { limits: { maxDepth: 0 } })
     const { id } = JSON.parse(t.last().sent[0]) as { id: number }
-    const error = { code: 'invalid_request', message: 'settings.update: limits.maxDepth: Enter a number from 1 to 32.', fields: { 'limits.maxDepth': 'Enter a number from 1 to 32.' } }
+    const error = {
+      code: 'invalid_request',
+      message: 'settings.update: limits.maxDepth: Enter a number from 1 to 32.',
+      fields: { 'limits.maxDepth': 'Enter a number from 1 to 32.' }
+    }
     t.last().onmessage?.({ data: JSON.stringify({ kind: 'result', id, result: { ok: false, error } }) })
     const err = await call.catch((e: unknown) => e)
     expect(err).toBeInstanceOf(CallError)
@@ -127,7 +131,10 @@ describe('what a page may send', () => {
     const t = setUp(true)
     t.last().open()
     const huge = 'é'.repeat(WS_MAX_FRAME_BYTES / 2 + 10) // fewer characters than bytes: counted in UTF-8
-    await expect(t.api.call('session.sendPrompt', { sessionId: 's1', prompt: huge })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^Could not send your message: it is 8 MiB, and browser mode sends at most 8 MiB at once\. Shorten it\.$/) })
+    await expect(t.api.call('session.sendPrompt', { sessionId: 's1', prompt: huge })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^Could not send your message: it is 8 MiB, and browser mode sends at most 8 MiB at once\. Shorten it\.$/)
+    })
     expect(t.last().sent).toEqual([])
   })
 
@@ -136,10 +143,13 @@ describe('what a page may send', () => {
     t.last().open()
     const waiting = t.api.call('session.sendPrompt', { sessionId: 's1', prompt: 'x' })
     t.last().drop(1009)
-    await expect(waiting).rejects.toMatchObject({ code: 'disconnected', message: 'Fanout refused a message larger than 8 MiB and closed the connection while trying to send your message; once it is back, check whether that happened.' })
+    await expect(waiting).rejects.toMatchObject({
+      code: 'disconnected',
+      message:
+        'Fanout refused a message larger than 8 MiB and closed the connection while trying to send your message; once it is back, check whether that happened.'
+    })
     expect(t.states.at(-1)).toEqual(['closed', 'Fanout refused a message larger than 8 MiB and closed the connection. Reconnecting…'])
     expect(closeReason(1007)).toMatch(/not valid text/)
     expect(closeReason(1006)).toBeNull()
   })
 })
-

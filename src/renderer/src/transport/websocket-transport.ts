@@ -62,7 +62,11 @@ export function takeToken(location: Location, history: History): string | null {
   return sessionStorage.getItem('fanout-token')
 }
 
-export function createWebSocketTransport(token: string | null, url = `ws://${location.host}${WS_PATH}`, deps: WebSocketTransportDeps = browserDeps()): FanoutApi {
+export function createWebSocketTransport(
+  token: string | null,
+  url = `ws://${location.host}${WS_PATH}`,
+  deps: WebSocketTransportDeps = browserDeps()
+): FanoutApi {
   const pushes = pushListeners()
   const connectionListeners = new Set<(s: ConnectionState, detail?: string) => void>()
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; name: CallName }>()
@@ -117,7 +121,8 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
       ws = null
       const why = closeReason(ev?.code ?? 0)
       const lost = why ? why.replace(/\.$/, '') : 'Lost the connection to Fanout'
-      for (const [, p] of pending) p.reject(new CallError('disconnected', `${lost} while trying to ${callWords(p.name)}; once it is back, check whether that happened.`))
+      for (const [, p] of pending)
+        p.reject(new CallError('disconnected', `${lost} while trying to ${callWords(p.name)}; once it is back, check whether that happened.`))
       pending.clear()
       // A refused handshake never opens: after a few tries that is a wrong or stale token, not a restart.
       if (!everOpened && retry >= 3) {
@@ -152,7 +157,12 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
       // Refused here, with a sentence, rather than sent to be refused by the server (which closes the connection).
       const bytes = frameBytes(frame)
       if (bytes > WS_MAX_FRAME_BYTES)
-        return Promise.reject(new CallError('invalid_request', `Could not ${callWords(name)}: it is ${mib(bytes)}, and browser mode sends at most ${mib(WS_MAX_FRAME_BYTES)} at once. Shorten it.`))
+        return Promise.reject(
+          new CallError(
+            'invalid_request',
+            `Could not ${callWords(name)}: it is ${mib(bytes)}, and browser mode sends at most ${mib(WS_MAX_FRAME_BYTES)} at once. Shorten it.`
+          )
+        )
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject, name })
         ws!.send(frame)
@@ -167,4 +177,3 @@ export function createWebSocketTransport(token: string | null, url = `ws://${loc
     }
   }
 }
-

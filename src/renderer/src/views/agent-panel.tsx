@@ -50,7 +50,9 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
         {agent.maxTurns ? `/${agent.maxTurns}` : ''}
       </span>
       <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
-      <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">{formatCost(agent.usage.costUsd)}</span>
+      <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">
+        {formatCost(agent.usage.costUsd)}
+      </span>
       <ContextMeter context={agent.context} />
     </div>
   )
@@ -63,16 +65,18 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
   const active = isActive(agent.status) && !elsewhere
   return (
     <div className="panel-actions">
-      {error && <span className="inline-error small" role="alert" title={error}>{truncate(error, 60)}</span>}
+      {error && (
+        <span className="inline-error small" role="alert" title={error}>
+          {truncate(error, 60)}
+        </span>
+      )}
       {agent.context && agent.context.tokens !== null && <CompactButton sessionId={agent.sessionId} agentId={agent.id} compacting={agent.context.compacting} />}
       {active && onMessage && (
         <button className="icon-button" title="Steer: send this agent a message (M)" onClick={onMessage} data-testid="panel-message" data-action="message">
           <Icon name="message" size={14} />
         </button>
       )}
-      {active && (
-        <StopButton agent={agent} title="Stop this agent (S)" size={14} testId="panel-stop" setError={setError} />
-      )}
+      {active && <StopButton agent={agent} title="Stop this agent (S)" size={14} testId="panel-stop" setError={setError} />}
       <ChangesButton agent={agent} />
       <button
         className="icon-button"
@@ -272,7 +276,9 @@ export const AgentPanel = memo(function AgentPanel({
                 {shownItems.length + older - TAIL} earlier items — open the full transcript
               </button>
             )}
-            {tail.map((item) => (item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} />))}
+            {tail.map((item) =>
+              item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} />
+            )}
             {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
           </div>
         </div>

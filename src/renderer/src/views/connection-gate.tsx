@@ -40,7 +40,14 @@ export function ConnectionGate() {
         <SubmitForm className="gate-address" onSubmit={go}>
           <label htmlFor="gate-address">New address (the line “fanout web” printed when it started)</label>
           <div className="gate-address-row">
-            <input id="gate-address" value={address} onChange={(e) => (setAddress(e.target.value), setError(null))} placeholder="http://127.0.0.1:…/#token=…" data-testid="gate-address" spellCheck={false} />
+            <input
+              id="gate-address"
+              value={address}
+              onChange={(e) => (setAddress(e.target.value), setError(null))}
+              placeholder="http://127.0.0.1:…/#token=…"
+              data-testid="gate-address"
+              spellCheck={false}
+            />
             <button className="btn" type="submit" disabled={!address.trim()} data-testid="gate-go">
               Open
             </button>
@@ -54,7 +61,9 @@ export function ConnectionGate() {
       )}
       {drafts.length > 0 && (
         <div className="gate-drafts" data-testid="gate-drafts">
-          <p className="muted small">Kept: {drafts.length === 1 ? 'your unsent prompt goes' : `your ${drafts.length} unsent prompts go`} with you to the new address.</p>
+          <p className="muted small">
+            Kept: {drafts.length === 1 ? 'your unsent prompt goes' : `your ${drafts.length} unsent prompts go`} with you to the new address.
+          </p>
           {drafts.map((d, i) => (
             <pre key={i} className="gate-draft">
               {d}

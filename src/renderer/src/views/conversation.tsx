@@ -73,13 +73,21 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
       (err) => setState({ busy: false, error: errorMessage(err) })
     )
   }
-  useAction({ id: 'session.resume', title: 'Resume the agents Fanout’s stop cut off', group: 'Session', keywords: 'interrupted crash continue', enabled: cutOff > 0 && !state.busy, run: resume })
+  useAction({
+    id: 'session.resume',
+    title: 'Resume the agents Fanout’s stop cut off',
+    group: 'Session',
+    keywords: 'interrupted crash continue',
+    enabled: cutOff > 0 && !state.busy,
+    run: resume
+  })
   if (!cutOff) return null
   return (
     <div className="bottom-bar-wrap">
       <div className="running-bar" data-testid="interrupted-bar">
         <span className="muted small">
-          Fanout stopped while {cutOffWho(main, subagents)} {cutOff === 1 ? 'was' : 'were'} working. Resume to let {cutOff === 1 ? 'it' : 'them'} carry on where {cutOff === 1 ? 'it' : 'they'} left off.
+          Fanout stopped while {cutOffWho(main, subagents)} {cutOff === 1 ? 'was' : 'were'} working. Resume to let {cutOff === 1 ? 'it' : 'them'} carry on where{' '}
+          {cutOff === 1 ? 'it' : 'they'} left off.
         </span>
         <button className="btn btn-sm" onClick={resume} disabled={state.busy} data-testid="resume-interrupted">
           <Icon name="play" size={12} /> Resume
@@ -106,7 +114,14 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const running = !!root && isActive(root.status)
   const stop = () => rootId && stopWithToast(sessionId, rootId).catch((err) => setStopError(errorMessage(err)))
   // A session another process runs is read-only here: nothing to stop or write to.
-  useAction({ id: 'session.stop', title: 'Stop the main agent and its subagents', group: 'Session', keywords: 'halt cancel session', enabled: running && !elsewhere, run: stop })
+  useAction({
+    id: 'session.stop',
+    title: 'Stop the main agent and its subagents',
+    group: 'Session',
+    keywords: 'halt cancel session',
+    enabled: running && !elsewhere,
+    run: stop
+  })
   useAction({
     id: 'session.followup',
     title: running ? 'Write to the main agent while it works' : 'Follow up with the main agent',
@@ -159,44 +174,46 @@ function ConversationControls({
 }) {
   return (
     <>
-        {mine.map((p) => (
-          <PermissionCard key={p.requestId} request={p} />
-        ))}
-        {running && rootId && (
-          <div className="bottom-bar-wrap">
-            <div className="running-bar">
-              {root && root.waits.at(-1)?.kind === 'model' && root.waits.at(-1)?.end === null ? (
-                <ModelWait agent={root} className="small" />
-              ) : (
-                <span className="muted small">The main agent is working…</span>
-              )}
-              <button className="btn btn-sm" onClick={() => void onStop()} data-testid="stop-session">
-                <Icon name="stop" size={12} /> Stop
-              </button>
-            </div>
-            {/* Under the bar, full width: beside the button it squeezed the bar into a narrow column. */}
-            {stopError && (
-              <p className="inline-error" role="alert" data-testid="stop-error">
-                {stopError}
-              </p>
+      {mine.map((p) => (
+        <PermissionCard key={p.requestId} request={p} />
+      ))}
+      {running && rootId && (
+        <div className="bottom-bar-wrap">
+          <div className="running-bar">
+            {root && root.waits.at(-1)?.kind === 'model' && root.waits.at(-1)?.end === null ? (
+              <ModelWait agent={root} className="small" />
+            ) : (
+              <span className="muted small">The main agent is working…</span>
             )}
+            <button className="btn btn-sm" onClick={() => void onStop()} data-testid="stop-session">
+              <Icon name="stop" size={12} /> Stop
+            </button>
           </div>
-        )}
-        {!running && <InterruptedBar sessionId={sessionId} />}
-        <PromptBox
-          key={sessionId}
-          draftKey={`followup:${sessionId}`}
-          placeholder={running ? 'Message the main agent while it works… (/compact to compact its conversation)' : 'Follow up… (/compact to compact the conversation)'}
-          testId="followup"
-          maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
-          onSubmit={async (text) => {
-            // `/compact [what to keep]` compacts the main agent instead of going to it as a prompt.
-            const compact = parseCompactCommand(text)
-            if (compact && rootId) await compactAgent(sessionId, rootId, compact.instructions)
-            else if (running && rootId) await sendMessage(sessionId, rootId, text)
-            else await sendPrompt(sessionId, text)
-          }}
-        />
+          {/* Under the bar, full width: beside the button it squeezed the bar into a narrow column. */}
+          {stopError && (
+            <p className="inline-error" role="alert" data-testid="stop-error">
+              {stopError}
+            </p>
+          )}
+        </div>
+      )}
+      {!running && <InterruptedBar sessionId={sessionId} />}
+      <PromptBox
+        key={sessionId}
+        draftKey={`followup:${sessionId}`}
+        placeholder={
+          running ? 'Message the main agent while it works… (/compact to compact its conversation)' : 'Follow up… (/compact to compact the conversation)'
+        }
+        testId="followup"
+        maxChars={running ? MESSAGE_MAX_CHARS : PROMPT_MAX_CHARS}
+        onSubmit={async (text) => {
+          // `/compact [what to keep]` compacts the main agent instead of going to it as a prompt.
+          const compact = parseCompactCommand(text)
+          if (compact && rootId) await compactAgent(sessionId, rootId, compact.instructions)
+          else if (running && rootId) await sendMessage(sessionId, rootId, text)
+          else await sendPrompt(sessionId, text)
+        }}
+      />
     </>
   )
 }

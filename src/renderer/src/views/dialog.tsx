@@ -58,7 +58,15 @@ export function Dialog({
   }, [])
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-label={title} aria-describedby={describedBy} ref={ref} data-testid={testId}>
+      <div
+        className={`dialog${wide ? ' wide' : ''}${className ? ` ${className}` : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        aria-describedby={describedBy}
+        ref={ref}
+        data-testid={testId}
+      >
         <div className="dialog-head">
           <h2>{title}</h2>
           <button className="icon-button dialog-close" onClick={onClose} aria-label="Close">

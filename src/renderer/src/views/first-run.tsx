@@ -34,7 +34,13 @@ function KeySaved({ onReplace }: { onReplace(): void }) {
       <p className="muted small">Check that it works before you start, if you like: Fanout asks the API for its list of models.</p>
       <div className="first-run-saved-actions">
         {connection.button}
-        <button className="btn btn-primary" onClick={() => ui.dismissFirstRun()} ref={next} aria-describedby="first-run-key-saved-note" data-testid="first-run-continue">
+        <button
+          className="btn btn-primary"
+          onClick={() => ui.dismissFirstRun()}
+          ref={next}
+          aria-describedby="first-run-key-saved-note"
+          data-testid="first-run-continue"
+        >
           Continue <Icon name="chevronRight" size={13} />
         </button>
       </div>
@@ -64,13 +70,15 @@ export function FirstRun() {
           </span>
           <h1>Welcome to Fanout</h1>
         </div>
-        <p className="first-run-lead">Fanout runs Claude agents that delegate to parallel subagents — and shows every one of them working, live, side by side.</p>
+        <p className="first-run-lead">
+          Fanout runs Claude agents that delegate to parallel subagents — and shows every one of them working, live, side by side.
+        </p>
         <div className="first-run-options">
           <section className="first-run-option">
             <h2>Use your Anthropic API key</h2>
             <p className="muted small">
-              {mode === 'electron' ? 'Encrypted with your system keychain' : 'Kept in a file only your user can read'} and used only by Fanout’s own process; this page never
-              sees it again.
+              {mode === 'electron' ? 'Encrypted with your system keychain' : 'Kept in a file only your user can read'} and used only by Fanout’s own process;
+              this page never sees it again.
             </p>
             {keySaved && !replacing ? (
               <KeySaved onReplace={() => setReplacing(true)} />
@@ -94,9 +102,9 @@ export function FirstRun() {
               Watch the demo <span className="tag tag-accent">scripted</span>
             </h2>
             <p className="muted small">
-              A <strong>scripted</strong> model — no key, no network — fans out into parallel subagents over <code>{workspace?.name ?? 'this folder'}</code>, using real
-              tools: they list, search and read files, and one asks your permission to run <code>du -sh . &amp;&amp; node --version</code> to measure the
-              folder. The tour ends once you answer. Nothing in the folder is changed.
+              A <strong>scripted</strong> model — no key, no network — fans out into parallel subagents over <code>{workspace?.name ?? 'this folder'}</code>,
+              using real tools: they list, search and read files, and one asks your permission to run <code>du -sh . &amp;&amp; node --version</code> to measure
+              the folder. The tour ends once you answer. Nothing in the folder is changed.
             </p>
             <button className="btn btn-primary" onClick={() => void demo()} disabled={busy || !workspace} data-testid="first-run-demo">
               <Icon name="play" size={13} /> Run the scripted demo

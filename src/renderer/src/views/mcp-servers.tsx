@@ -16,7 +16,13 @@ const STATUS_LABEL: Record<McpServerInfo['status'], string> = {
   pending: 'Not started',
   untrusted: 'Waiting for your approval'
 }
-const SCOPE_LABEL: Record<McpServerInfo['scope'], string> = { fanout: 'Fanout settings', user: '~/.claude.json', project: '.mcp.json', local: 'local', agent: 'agent' }
+const SCOPE_LABEL: Record<McpServerInfo['scope'], string> = {
+  fanout: 'Fanout settings',
+  user: '~/.claude.json',
+  project: '.mcp.json',
+  local: 'local',
+  agent: 'agent'
+}
 
 function ServerRow({ server }: { server: McpServerInfo }) {
   const [open, setOpen] = useState(false)
@@ -24,7 +30,14 @@ function ServerRow({ server }: { server: McpServerInfo }) {
   return (
     <li className={`mcp-server mcp-${server.status}`} data-testid="mcp-server" data-server={server.name} data-status={server.status}>
       <div className="mcp-server-head">
-        <button type="button" className="icon-button mcp-toggle" onClick={() => setOpen(!open)} disabled={!hasTools} aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} the tools of ${server.name}`}>
+        <button
+          type="button"
+          className="icon-button mcp-toggle"
+          onClick={() => setOpen(!open)}
+          disabled={!hasTools}
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} the tools of ${server.name}`}
+        >
           <Icon name={open ? 'chevronDown' : 'chevronRight'} size={13} />
         </button>
         <span className={`mcp-dot mcp-dot-${server.status}`} />
@@ -100,7 +113,9 @@ export function McpServersSection() {
       {error && <div className="inline-error">{error}</div>}
       {!servers && !error && <div className="muted small">{cwd ? 'Starting the servers to list their tools…' : 'Open a folder to see its MCP servers.'}</div>}
       {servers && servers.length === 0 && (
-        <div className="muted small">No MCP servers for this folder. Add them to .mcp.json in the project, to ~/.claude.json, or as mcpServers in Fanout’s settings file.</div>
+        <div className="muted small">
+          No MCP servers for this folder. Add them to .mcp.json in the project, to ~/.claude.json, or as mcpServers in Fanout’s settings file.
+        </div>
       )}
       {servers && servers.length > 0 && (
         <ul className="mcp-list">
@@ -113,7 +128,8 @@ export function McpServersSection() {
         <div className="mcp-untrusted-note" data-testid="mcp-untrusted-note">
           <Icon name="shield" size={13} />
           <span className="small">
-            Servers from this folder’s .mcp.json start only once you approve the folder: they come with its files, and would run programs or connect to servers as you.
+            Servers from this folder’s .mcp.json start only once you approve the folder: they come with its files, and would run programs or connect to servers
+            as you.
           </span>
           <button type="button" className="btn btn-sm" onClick={() => void review()} data-testid="mcp-review">
             Review…
@@ -125,7 +141,11 @@ export function McpServersSection() {
           {p}
         </div>
       ))}
-      {servers && servers.length > 0 && <p className="field-hint">Agents call these tools as mcp__server__tool; a definition’s tools list can name them, or a whole server as mcp__server__*.</p>}
+      {servers && servers.length > 0 && (
+        <p className="field-hint">
+          Agents call these tools as mcp__server__tool; a definition’s tools list can name them, or a whole server as mcp__server__*.
+        </p>
+      )}
     </section>
   )
 }

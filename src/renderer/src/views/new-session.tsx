@@ -15,7 +15,6 @@ import { requestNotificationPermission } from './notifications'
 import { PromptBox } from './prompt-box'
 import { WaitingNotice } from './waiting-notice'
 
-
 export function NewSession() {
   const workspace = useApp((s) => s.workspace)
   const settings = useApp((s) => s.settings)
@@ -53,7 +52,13 @@ export function NewSession() {
             requestNotificationPermission()
             setNeedKey(false)
             try {
-              await startSession({ prompt, ...(agent ? { agent } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode } : {}), ...(effort ? { effort } : {}) })
+              await startSession({
+                prompt,
+                ...(agent ? { agent } : {}),
+                ...(model ? { model } : {}),
+                ...(mode ? { permissionMode: mode } : {}),
+                ...(effort ? { effort } : {})
+              })
             } catch (err) {
               if (err instanceof CallError && err.code === 'unavailable' && settings && !settings.hasApiKey) setNeedKey(true)
               throw err
@@ -74,7 +79,13 @@ export function NewSession() {
           <label className="select-inline" title="Model">
             <Icon name="sparkle" size={13} />
             <select value={model} onChange={(e) => setModel(e.target.value)} aria-label="Model">
-              {choicesWithDefault(aliases, settings?.defaultModel, (m) => m, 'Default model', (m) => `Model: ${m}`).map((c) => (
+              {choicesWithDefault(
+                aliases,
+                settings?.defaultModel,
+                (m) => m,
+                'Default model',
+                (m) => `Model: ${m}`
+              ).map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
                 </option>
@@ -119,11 +130,12 @@ export function NewSession() {
           <button className="btn btn-ghost btn-sm" onClick={() => void runDemo()} disabled={demoBusy} data-testid="run-demo">
             <Icon name="play" size={12} /> Run the scripted demo
           </button>
-          <span className="muted small">A scripted model (no API key, no network) fans out over this folder with real tools, and asks before it runs a command.</span>
+          <span className="muted small">
+            A scripted model (no API key, no network) fans out over this folder with real tools, and asks before it runs a command.
+          </span>
         </div>
         {demoError && <div className="inline-error">{demoError}</div>}
       </div>
     </div>
   )
 }
-

@@ -28,7 +28,13 @@ export function PhaseStrip({ sessionId }: { sessionId: string }) {
   return (
     <ol className="phase-strip" aria-label="Coordinator phases" data-testid="phase-strip">
       {steps.map((step, i) => (
-        <li key={step.phase} className={`phase-step phase-${step.progress}`} data-phase={step.phase} data-progress={step.progress} aria-current={step.progress === 'current' ? 'step' : undefined}>
+        <li
+          key={step.phase}
+          className={`phase-step phase-${step.progress}`}
+          data-phase={step.phase}
+          data-progress={step.progress}
+          aria-current={step.progress === 'current' ? 'step' : undefined}
+        >
           {i > 0 && <span className="phase-link" aria-hidden="true" />}
           <span className="phase-pill" title={step.progress === 'skipped' ? `${PHASE_LABEL[step.phase]}: skipped` : step.note}>
             <span className="phase-index">{step.progress === 'done' ? <Icon name="check" size={11} /> : i + 1}</span>
@@ -73,7 +79,13 @@ export function PhaseSections({
         const tileWidth = (width - layout.gap * (layout.cols - 1)) / layout.cols
         const label = g.phase ? PHASE_LABEL[g.phase] : 'Before the first phase'
         return (
-          <section key={g.phase ?? 'none'} className={`phase-section${g.phase === current ? ' current' : ''}`} data-testid="phase-section" data-phase={g.phase ?? 'none'} aria-label={label}>
+          <section
+            key={g.phase ?? 'none'}
+            className={`phase-section${g.phase === current ? ' current' : ''}`}
+            data-testid="phase-section"
+            data-phase={g.phase ?? 'none'}
+            aria-label={label}
+          >
             <h3 className="section-label phase-section-title">
               {label} <span className="count">{g.ids.length}</span>
             </h3>

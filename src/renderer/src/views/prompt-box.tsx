@@ -27,7 +27,18 @@ export interface PromptBoxProps {
   draftKey?: string
 }
 
-export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children, submitLabel = 'Send', testId = 'prompt', errorScope, maxChars = PROMPT_MAX_CHARS, draftKey }: PromptBoxProps) {
+export function PromptBox({
+  placeholder,
+  onSubmit,
+  disabled,
+  autoFocus,
+  children,
+  submitLabel = 'Send',
+  testId = 'prompt',
+  errorScope,
+  maxChars = PROMPT_MAX_CHARS,
+  draftKey
+}: PromptBoxProps) {
   const [text, setTextState] = useState(() => (draftKey ? savedDraft(draftKey) : ''))
   const setText = (value: string) => {
     setTextState(value)
@@ -88,7 +99,12 @@ export function PromptBox({ placeholder, onSubmit, disabled, autoFocus, children
           ) : (
             <span className="prompt-hint">⏎ to send · ⇧⏎ new line</span>
           )}
-          <button className="btn btn-primary btn-sm" onClick={() => void submit()} disabled={busy || disabled || !text.trim() || length.over} data-testid={`${testId}-send`}>
+          <button
+            className="btn btn-primary btn-sm"
+            onClick={() => void submit()}
+            disabled={busy || disabled || !text.trim() || length.over}
+            data-testid={`${testId}-send`}
+          >
             <Icon name="arrowUp" size={13} /> {submitLabel}
           </button>
         </div>

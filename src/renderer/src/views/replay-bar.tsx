@@ -16,7 +16,14 @@ export function ReplayBar() {
   const dragging = useRef(false)
   const pending = useRef<number | null>(null)
   const inFlight = useRef(false)
-  useAction({ id: 'replay.play', title: playing ? 'Pause the replay' : 'Play the replay', group: 'Session', keywords: 'replay start stop', enabled: !!timeline, run: () => (playing ? pause() : play()) })
+  useAction({
+    id: 'replay.play',
+    title: playing ? 'Pause the replay' : 'Play the replay',
+    group: 'Session',
+    keywords: 'replay start stop',
+    enabled: !!timeline,
+    run: () => (playing ? pause() : play())
+  })
 
   if (!timeline) {
     return (
@@ -63,7 +70,8 @@ export function ReplayBar() {
   }
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.shiftKey ? 10_000 : 1000
-    const to = e.key === 'ArrowLeft' ? ts - step : e.key === 'ArrowRight' ? ts + step : e.key === 'Home' ? timeline.startTs - 1 : e.key === 'End' ? timeline.endTs : null
+    const to =
+      e.key === 'ArrowLeft' ? ts - step : e.key === 'ArrowRight' ? ts + step : e.key === 'Home' ? timeline.startTs - 1 : e.key === 'End' ? timeline.endTs : null
     if (to === null) return
     e.preventDefault()
     goTo(Math.min(timeline.endTs, Math.max(timeline.startTs - 1, to)))
@@ -71,10 +79,22 @@ export function ReplayBar() {
 
   return (
     <div className="replay-bar" data-testid="replay-bar" aria-label="Replay">
-      <button className="btn btn-sm replay-play" onClick={() => (playing ? pause() : play())} data-testid="replay-play" aria-label={playing ? 'Pause' : 'Play'} title={playing ? 'Pause' : 'Play'}>
+      <button
+        className="btn btn-sm replay-play"
+        onClick={() => (playing ? pause() : play())}
+        data-testid="replay-play"
+        aria-label={playing ? 'Pause' : 'Play'}
+        title={playing ? 'Pause' : 'Play'}
+      >
         <Icon name={playing ? 'pause' : 'play'} size={13} />
       </button>
-      <select className="replay-speed" value={speed} onChange={(e) => setSpeed(Number(e.target.value) as Speed)} aria-label="Replay speed" data-testid="replay-speed">
+      <select
+        className="replay-speed"
+        value={speed}
+        onChange={(e) => setSpeed(Number(e.target.value) as Speed)}
+        aria-label="Replay speed"
+        data-testid="replay-speed"
+      >
         {SPEEDS.map((s) => (
           <option key={s} value={s}>
             {s}×
@@ -106,7 +126,13 @@ export function ReplayBar() {
           ))}
         </div>
         {timeline.marks.slice(0, 400).map((m, i) => (
-          <span key={i} className={`replay-mark mark-${m.kind}`} style={{ left: `${((m.ts - timeline.startTs) / span) * 100}%` }} title={`${formatClock(m.ts - timeline.startTs)} — ${m.label} ${m.kind === 'permission' || m.kind === 'phase' ? '' : MARK_LABEL[m.kind]}`} aria-hidden="true" />
+          <span
+            key={i}
+            className={`replay-mark mark-${m.kind}`}
+            style={{ left: `${((m.ts - timeline.startTs) / span) * 100}%` }}
+            title={`${formatClock(m.ts - timeline.startTs)} — ${m.label} ${m.kind === 'permission' || m.kind === 'phase' ? '' : MARK_LABEL[m.kind]}`}
+            aria-hidden="true"
+          />
         ))}
         <div className="replay-progress" style={{ width: `${at * 100}%` }} aria-hidden="true" />
         <div className="replay-thumb" style={{ left: `${at * 100}%` }} aria-hidden="true" />

@@ -21,20 +21,62 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   // icons; what is hidden stays in the accessible names and tooltips.
   const strip = useRef<HTMLDivElement>(null)
   const fit = useFitLevel(strip, 2, `${summary}|${team ? team.members.length : '-'}`)
-  useAction({ id: 'view.overview', title: 'Show the subagents overview', group: 'Session', keywords: 'tiles panels grid', enabled: pane !== 'panels', run: () => ui.setRightPane('panels') })
-  useAction({ id: 'view.timeline', title: 'Show the tree and timeline', group: 'Session', keywords: 'gantt', enabled: pane !== 'timeline', run: () => ui.setRightPane('timeline') })
-  useAction({ id: 'view.team', title: 'Show the team board', group: 'Session', keywords: 'tasks members', enabled: !!team && pane !== 'team', run: () => ui.setRightPane('team') })
+  useAction({
+    id: 'view.overview',
+    title: 'Show the subagents overview',
+    group: 'Session',
+    keywords: 'tiles panels grid',
+    enabled: pane !== 'panels',
+    run: () => ui.setRightPane('panels')
+  })
+  useAction({
+    id: 'view.timeline',
+    title: 'Show the tree and timeline',
+    group: 'Session',
+    keywords: 'gantt',
+    enabled: pane !== 'timeline',
+    run: () => ui.setRightPane('timeline')
+  })
+  useAction({
+    id: 'view.team',
+    title: 'Show the team board',
+    group: 'Session',
+    keywords: 'tasks members',
+    enabled: !!team && pane !== 'team',
+    run: () => ui.setRightPane('team')
+  })
   return (
     <section className="right-pane" aria-label="Subagents">
       <div className={`pane-tabs fit-${fit}`} role="tablist" ref={strip} data-testid="pane-tabs">
-        <button role="tab" aria-selected={pane === 'panels'} className={`pane-tab${pane === 'panels' ? ' active' : ''}`} onClick={() => ui.setRightPane('panels')} title={fit >= 2 ? 'Subagents' : undefined} data-testid="tab-panels">
+        <button
+          role="tab"
+          aria-selected={pane === 'panels'}
+          className={`pane-tab${pane === 'panels' ? ' active' : ''}`}
+          onClick={() => ui.setRightPane('panels')}
+          title={fit >= 2 ? 'Subagents' : undefined}
+          data-testid="tab-panels"
+        >
           <Icon name="grid" size={13} /> <span className="pane-tab-label">Subagents</span> <span className="count">{counts.total}</span>
         </button>
-        <button role="tab" aria-selected={pane === 'timeline'} className={`pane-tab${pane === 'timeline' ? ' active' : ''}`} onClick={() => ui.setRightPane('timeline')} title={fit >= 2 ? 'Tree & timeline' : undefined} data-testid="tab-timeline">
+        <button
+          role="tab"
+          aria-selected={pane === 'timeline'}
+          className={`pane-tab${pane === 'timeline' ? ' active' : ''}`}
+          onClick={() => ui.setRightPane('timeline')}
+          title={fit >= 2 ? 'Tree & timeline' : undefined}
+          data-testid="tab-timeline"
+        >
           <Icon name="timeline" size={13} /> <span className="pane-tab-label">Tree &amp; timeline</span>
         </button>
         {team && (
-          <button role="tab" aria-selected={pane === 'team'} className={`pane-tab${pane === 'team' ? ' active' : ''}`} onClick={() => ui.setRightPane('team')} title={fit >= 2 ? 'Team' : undefined} data-testid="tab-team">
+          <button
+            role="tab"
+            aria-selected={pane === 'team'}
+            className={`pane-tab${pane === 'team' ? ' active' : ''}`}
+            onClick={() => ui.setRightPane('team')}
+            title={fit >= 2 ? 'Team' : undefined}
+            data-testid="tab-team"
+          >
             <Icon name="agents" size={13} /> <span className="pane-tab-label">Team</span> <span className="count">{team.members.length}</span>
           </button>
         )}
@@ -48,7 +90,15 @@ export function RightPane({ sessionId }: { sessionId: string }) {
         </span>
       </div>
       <PhaseStrip sessionId={sessionId} />
-      <div className="pane-content">{pane === 'team' && team ? <TeamBoard sessionId={sessionId} /> : pane === 'timeline' ? <TreeTimeline sessionId={sessionId} /> : <Overview sessionId={sessionId} />}</div>
+      <div className="pane-content">
+        {pane === 'team' && team ? (
+          <TeamBoard sessionId={sessionId} />
+        ) : pane === 'timeline' ? (
+          <TreeTimeline sessionId={sessionId} />
+        ) : (
+          <Overview sessionId={sessionId} />
+        )}
+      </div>
     </section>
   )
 }

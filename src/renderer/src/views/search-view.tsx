@@ -37,14 +37,32 @@ function Snippet({ text }: { text: string }) {
 function HitRow({ hit, active, onOpen, id }: { hit: SearchHit; active: boolean; onOpen(): void; id: string }) {
   const who = hit.agentId ? `${hit.agentType ?? 'agent'}${hit.agentDescription ? ` · ${hit.agentDescription}` : ''}` : ''
   return (
-    <li id={id} role="option" aria-selected={active} className={`search-hit${active ? ' active' : ''}`} onMouseDown={(e) => e.preventDefault()} onClick={onOpen} data-testid="search-hit" data-kind={hit.kind} data-agent-id={hit.agentId ?? ''}>
+    <li
+      id={id}
+      role="option"
+      aria-selected={active}
+      className={`search-hit${active ? ' active' : ''}`}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={onOpen}
+      data-testid="search-hit"
+      data-kind={hit.kind}
+      data-agent-id={hit.agentId ?? ''}
+    >
       <div className="search-hit-head small">
         <span className={`tag search-kind kind-${hit.kind}`}>
           {KIND_LABEL[hit.kind]}
           {hit.toolName ? `: ${hit.toolName}` : ''}
         </span>
-        {hit.sessionTitle !== undefined && <span className="search-hit-session" title={hit.sessionTitle}>{hit.sessionTitle || 'Untitled session'}</span>}
-        {who && <span className="search-hit-agent muted" title={who}>{who}</span>}
+        {hit.sessionTitle !== undefined && (
+          <span className="search-hit-session" title={hit.sessionTitle}>
+            {hit.sessionTitle || 'Untitled session'}
+          </span>
+        )}
+        {who && (
+          <span className="search-hit-agent muted" title={who}>
+            {who}
+          </span>
+        )}
         <span className="search-hit-time muted" title={new Date(hit.ts).toLocaleString()}>
           {hit.sessionTitle !== undefined ? formatRelative(hit.ts) : formatTime(hit.ts)}
         </span>
@@ -80,7 +98,9 @@ export function SearchView() {
           value={text}
           onChange={(e) => setSearchText(e.target.value)}
           onKeyDown={onKey}
-          placeholder={scope === 'session' ? 'Transcripts, tool inputs and outputs of every agent…' : 'Titles, prompts and reports of every session in this folder…'}
+          placeholder={
+            scope === 'session' ? 'Transcripts, tool inputs and outputs of every agent…' : 'Titles, prompts and reports of every session in this folder…'
+          }
           aria-label="Search"
           role="combobox"
           aria-expanded={hits.length > 0}
@@ -92,10 +112,24 @@ export function SearchView() {
         {busy && <span className="spinner-dot" aria-hidden="true" />}
       </div>
       <div className="search-scope" role="radiogroup" aria-label="Where to search">
-        <button role="radio" aria-checked={scope === 'session'} className={`chip${scope === 'session' ? ' active' : ''}`} disabled={!inSession} onClick={() => setSearchScope('session')} data-testid="search-scope-session" title={inSession ? undefined : 'Open a session to search inside it'}>
+        <button
+          role="radio"
+          aria-checked={scope === 'session'}
+          className={`chip${scope === 'session' ? ' active' : ''}`}
+          disabled={!inSession}
+          onClick={() => setSearchScope('session')}
+          data-testid="search-scope-session"
+          title={inSession ? undefined : 'Open a session to search inside it'}
+        >
           This session
         </button>
-        <button role="radio" aria-checked={scope === 'all'} className={`chip${scope === 'all' ? ' active' : ''}`} onClick={() => setSearchScope('all')} data-testid="search-scope-all">
+        <button
+          role="radio"
+          aria-checked={scope === 'all'}
+          className={`chip${scope === 'all' ? ' active' : ''}`}
+          onClick={() => setSearchScope('all')}
+          data-testid="search-scope-all"
+        >
           All sessions
         </button>
         <span className="muted small search-status" role="status" data-testid="search-status">
@@ -117,7 +151,13 @@ export function SearchView() {
       )}
       <ul className="search-results" id="search-results" role="listbox" aria-label="Results" ref={list} data-testid="search-results">
         {hits.map((h, i) => (
-          <HitRow key={`${h.sessionId}:${h.agentId}:${h.seq}:${h.kind}:${i}`} id={`search-hit-${i}`} hit={h} active={i === active} onOpen={() => void openHit(h)} />
+          <HitRow
+            key={`${h.sessionId}:${h.agentId}:${h.seq}:${h.kind}:${i}`}
+            id={`search-hit-${i}`}
+            hit={h}
+            active={i === active}
+            onOpen={() => void openHit(h)}
+          />
         ))}
       </ul>
       {asked.trim() && !hits.length && !busy && !indexing && !error && <p className="muted search-empty">Nothing found for “{asked}”.</p>}

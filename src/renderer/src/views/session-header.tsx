@@ -18,7 +18,12 @@ import { useAction } from '../commands/registry'
 export function PermissionsButton() {
   const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
   return (
-    <button className={`icon-button permissions-button${count ? ' has-items' : ''}`} onClick={() => ui.setDialog('permissions')} title="Permission requests" data-testid="permissions-button">
+    <button
+      className={`icon-button permissions-button${count ? ' has-items' : ''}`}
+      onClick={() => ui.setDialog('permissions')}
+      title="Permission requests"
+      data-testid="permissions-button"
+    >
       <Icon name="shield" />
       <span>Permissions</span>
       {count > 0 && (
@@ -33,7 +38,13 @@ export function PermissionsButton() {
 function SearchButton() {
   useAction({ id: 'search.session', title: 'Search this session', group: 'Session', keywords: 'find transcript tool output', run: () => openSearch('session') })
   return (
-    <button className="icon-button" onClick={() => openSearch('session')} title="Search this session: every agent's transcript, tool inputs and outputs" aria-label="Search this session" data-testid="search-session-button">
+    <button
+      className="icon-button"
+      onClick={() => openSearch('session')}
+      title="Search this session: every agent's transcript, tool inputs and outputs"
+      aria-label="Search this session"
+      data-testid="search-session-button"
+    >
       <Icon name="search" />
       <span>Search</span>
     </button>
@@ -58,7 +69,13 @@ function ReplayButton({ sessionId, working }: { sessionId: string; working: bool
       disabled={working && !replaying}
       aria-pressed={replaying}
       aria-label="Replay"
-      title={replaying ? 'Leave the replay: the session as it is now' : working ? 'Replay is for a session whose agents have finished' : 'Replay this session: scrub its timeline, play it at 1×–20×'}
+      title={
+        replaying
+          ? 'Leave the replay: the session as it is now'
+          : working
+            ? 'Replay is for a session whose agents have finished'
+            : 'Replay this session: scrub its timeline, play it at 1×–20×'
+      }
       data-testid="replay-button"
     >
       <Icon name="replay" />
@@ -90,7 +107,11 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
         <span className="session-header-name" title={title} data-testid="session-title">
           {title}
         </span>
-        {summary?.demo && <span className="tag tag-accent" title="This session runs a scripted model: no API key, no network">scripted demo</span>}
+        {summary?.demo && (
+          <span className="tag tag-accent" title="This session runs a scripted model: no API key, no network">
+            scripted demo
+          </span>
+        )}
         {root && (othersWorking && !isActive(root.status) ? <StatusBadge status="running" /> : <StatusBadge status={root.status} limit={root.limit} />)}
       </div>
       {root && (
@@ -99,7 +120,12 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
             <Icon name="clock" size={13} /> {formatClock(elapsedMs(root, now))}
           </span>
           {counts && counts.total > 0 && (
-            <span title={`Subagents: ${countParts(counts).map((p) => p.text).join(', ')}`} data-testid="header-agent-count">
+            <span
+              title={`Subagents: ${countParts(counts)
+                .map((p) => p.text)
+                .join(', ')}`}
+              data-testid="header-agent-count"
+            >
               <Icon name="agents" size={13} /> {progressText(counts)}
             </span>
           )}
@@ -107,7 +133,11 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
             {formatTokens(tokens)} tok
           </span>
           {cached !== null && (
-            <span className="session-header-cached" title={`${breakdown}\nRead from the prompt cache: ${Math.round(cached * 100)}% of the input`} data-testid="session-cached">
+            <span
+              className="session-header-cached"
+              title={`${breakdown}\nRead from the prompt cache: ${Math.round(cached * 100)}% of the input`}
+              data-testid="session-cached"
+            >
               {Math.round(cached * 100)}% cached
             </span>
           )}

@@ -64,18 +64,21 @@ function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; on
   const running = isActive(session.status)
   // Gone from the list once deleted: busy until then, so Delete cannot be pressed twice.
   const remove = () =>
-    run(async () => {
-      await deleteSession(session.sessionId)
-      onClose()
-    }, { stayBusy: true })
+    run(
+      async () => {
+        await deleteSession(session.sessionId)
+        onClose()
+      },
+      { stayBusy: true }
+    )
   return (
     <Dialog title="Delete session" onClose={onClose} testId="delete-session-dialog">
       {running ? (
         <p>“{session.title || 'Untitled session'}” is still running. Stop it first, then delete it.</p>
       ) : (
         <p>
-          Delete “{session.title || 'Untitled session'}”? Its transcripts go to your system’s trash, where you can restore them; where there is no trash, they are deleted for good.
-          Files its agents changed in your project stay as they are.
+          Delete “{session.title || 'Untitled session'}”? Its transcripts go to your system’s trash, where you can restore them; where there is no trash, they
+          are deleted for good. Files its agents changed in your project stay as they are.
         </p>
       )}
       {error && <div className="inline-error">{error}</div>}
@@ -83,7 +86,13 @@ function DeleteSessionDialog({ session, onClose }: { session: SessionSummary; on
         onCancel={onClose}
         cancelLabel={running ? 'Close' : 'Keep it'}
         focus="cancel"
-        confirm={running ? undefined : (<><Icon name="trash" size={13} /> Delete</>)}
+        confirm={
+          running ? undefined : (
+            <>
+              <Icon name="trash" size={13} /> Delete
+            </>
+          )
+        }
         danger
         busy={busy}
         onConfirm={() => void remove()}

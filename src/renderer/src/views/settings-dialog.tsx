@@ -64,7 +64,9 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
           placeholder="sk-ant-…"
           aria-label="Anthropic API key"
           aria-invalid={check.error ? true : undefined}
-          aria-describedby={[check.error || check.warning ? 'api-key-check' : '', saved && !error ? 'api-key-saved' : ''].filter(Boolean).join(' ') || undefined}
+          aria-describedby={
+            [check.error || check.warning ? 'api-key-check' : '', saved && !error ? 'api-key-saved' : ''].filter(Boolean).join(' ') || undefined
+          }
           className={check.error ? 'invalid' : undefined}
           data-testid="api-key-input"
           ref={input}
@@ -85,7 +87,11 @@ export function ApiKeyForm({ onSaved, autoFocus = false }: { onSaved?: () => voi
           {check.warning}
         </span>
       )}
-      {saved && !error && <div className="ok-text small" id="api-key-saved" role="status">Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.</div>}
+      {saved && !error && (
+        <div className="ok-text small" id="api-key-saved" role="status">
+          Saved. It stays {mode === 'electron' ? 'encrypted with your system keychain' : 'in a file only your user can read'}.
+        </div>
+      )}
       {error && <div className="inline-error">{error}</div>}
     </SubmitForm>
   )
@@ -112,7 +118,15 @@ function ThemePicker() {
       </span>
       <div className="ae-segmented theme-picker" role="radiogroup" aria-labelledby="theme-label">
         {THEME_CHOICES.map((t) => (
-          <button key={t} type="button" role="radio" aria-checked={current === t} className={current === t ? 'active' : ''} onClick={() => void choose(t)} data-testid={`theme-${t}`}>
+          <button
+            key={t}
+            type="button"
+            role="radio"
+            aria-checked={current === t}
+            className={current === t ? 'active' : ''}
+            onClick={() => void choose(t)}
+            data-testid={`theme-${t}`}
+          >
             {THEME_LABEL[t]}
           </button>
         ))}
@@ -127,7 +141,8 @@ function ThemePicker() {
  * Settings closed, and what opened it is gone ("Add an API key in Settings" goes once a key is saved): the
  * prompt box, where the person was about to start, else the Settings button.
  */
-const settingsFallback = () => document.querySelector('[data-testid=new-prompt], [data-testid=followup]') ?? document.querySelector('[data-testid=open-settings]')
+const settingsFallback = () =>
+  document.querySelector('[data-testid=new-prompt], [data-testid=followup]') ?? document.querySelector('[data-testid=open-settings]')
 
 export function SettingsDialog() {
   const settings = useApp((s) => s.settings)
@@ -150,7 +165,16 @@ export function SettingsDialog() {
       {asking && (
         <Dialog title="Unsaved settings" onClose={() => setAsking(false)} testId="settings-discard-dialog">
           <p>Some settings are changed but not saved. Close Settings and lose those changes?</p>
-          <DialogActions onCancel={() => setAsking(false)} cancelLabel="Keep editing" cancelTestId="settings-keep-editing" focus="cancel" confirm="Discard changes" danger onConfirm={close} confirmTestId="settings-discard" />
+          <DialogActions
+            onCancel={() => setAsking(false)}
+            cancelLabel="Keep editing"
+            cancelTestId="settings-keep-editing"
+            focus="cancel"
+            confirm="Discard changes"
+            danger
+            onConfirm={close}
+            confirmTestId="settings-discard"
+          />
         </Dialog>
       )}
     </Dialog>

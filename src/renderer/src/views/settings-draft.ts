@@ -2,7 +2,17 @@
 // (shared/settings-fields.ts), and turned into a patch only when every field holds.
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { Settings, SettingsPatch } from '../../../shared/ipc-contract'
-import { checkBaseUrl, checkModelId, checkNumberSetting, MODEL_ALIAS_NAMES, type ClearingChoice, type EffortChoice, type ModelAliasName, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import {
+  checkBaseUrl,
+  checkModelId,
+  checkNumberSetting,
+  MODEL_ALIAS_NAMES,
+  type ClearingChoice,
+  type EffortChoice,
+  type ModelAliasName,
+  type NumberSetting,
+  type SettingsFieldKey
+} from '../../../shared/settings-fields'
 
 export interface Draft {
   baseUrl: string
@@ -32,7 +42,18 @@ export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
 export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'maxBudgetTokens', 'autoCompactPercent']
 
 /** Fields in the order they appear, so the first invalid one is the one focused. */
-export const FIELD_ORDER: SettingsFieldKey[] = ['baseUrl', 'defaultModel', ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const), 'maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'defaultPermissionMode', 'autoCompactPercent', 'toolResultClearing']
+export const FIELD_ORDER: SettingsFieldKey[] = [
+  'baseUrl',
+  'defaultModel',
+  ...MODEL_ALIAS_NAMES.map((a) => `alias.${a}` as const),
+  'maxConcurrentAgents',
+  'maxDepth',
+  'maxTurns',
+  'maxBudgetUsd',
+  'defaultPermissionMode',
+  'autoCompactPercent',
+  'toolResultClearing'
+]
 
 export const toDraft = (s: Settings): Draft => ({
   baseUrl: s.baseUrl ?? '',

@@ -4,7 +4,19 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
-import { CLEARING_CHOICES, CLEARING_LABEL, EFFORT_CHOICES, EFFORT_LABEL, MODEL_ALIAS_NAMES, NUMBER_RULES, settingsFieldErrors, type ClearingChoice, type EffortChoice, type NumberSetting, type SettingsFieldKey } from '../../../shared/settings-fields'
+import {
+  CLEARING_CHOICES,
+  CLEARING_LABEL,
+  EFFORT_CHOICES,
+  EFFORT_LABEL,
+  MODEL_ALIAS_NAMES,
+  NUMBER_RULES,
+  settingsFieldErrors,
+  type ClearingChoice,
+  type EffortChoice,
+  type NumberSetting,
+  type SettingsFieldKey
+} from '../../../shared/settings-fields'
 import { DialogActions } from '../components/dialog-actions'
 import { Icon } from '../components/icon'
 import { SubmitForm } from '../components/submit-form'
@@ -57,7 +69,11 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
   const err = (k: SettingsFieldKey) => hostErrors[k] ?? (showAll || touched.has(k) ? local[k] : undefined)
   const defaults = settings.defaultModelAliases
   // A typed address that cannot be one: its field says so (once), however it was typed.
-  const connection = useConnectionTest({ baseUrl: d.baseUrl, hints: SETTINGS_HINTS, onInvalidUrl: () => (setTouched((t) => new Set([...t, 'baseUrl'])), focusField('baseUrl')) })
+  const connection = useConnectionTest({
+    baseUrl: d.baseUrl,
+    hints: SETTINGS_HINTS,
+    onInvalidUrl: () => (setTouched((t) => new Set([...t, 'baseUrl'])), focusField('baseUrl'))
+  })
 
   // Before the next event: an Escape typed straight after a change must already know it is unsaved.
   useLayoutEffect(() => onDirty(!sameDraft(d, baseline)), [d, baseline, onDirty])
@@ -128,7 +144,15 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
             Base URL
           </label>
           <span className="inline-fields">
-            <input id="setting-baseUrl" value={d.baseUrl} onChange={(e) => up({ baseUrl: e.target.value })} placeholder="https://api.anthropic.com (default)" spellCheck={false} data-testid="setting-baseUrl" {...fieldProps('baseUrl', err('baseUrl'))} />
+            <input
+              id="setting-baseUrl"
+              value={d.baseUrl}
+              onChange={(e) => up({ baseUrl: e.target.value })}
+              placeholder="https://api.anthropic.com (default)"
+              spellCheck={false}
+              data-testid="setting-baseUrl"
+              {...fieldProps('baseUrl', err('baseUrl'))}
+            />
             {connection.button}
           </span>
           <FieldMessage field="baseUrl" error={err('baseUrl')} hint="For a gateway or an Anthropic-compatible server. Leave empty for the Anthropic API." />
@@ -139,8 +163,22 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
         <h3>Models</h3>
         <label className="field">
           <span className="field-label">Default model</span>
-          <input value={d.defaultModel} onChange={(e) => up({ defaultModel: e.target.value })} spellCheck={false} data-testid="setting-defaultModel" {...fieldProps('defaultModel', err('defaultModel'))} />
-          <FieldMessage field="defaultModel" error={err('defaultModel')} hint={<>haiku, sonnet, opus or a full model id. Agents with <code>model: inherit</code> use their parent’s.</>} />
+          <input
+            value={d.defaultModel}
+            onChange={(e) => up({ defaultModel: e.target.value })}
+            spellCheck={false}
+            data-testid="setting-defaultModel"
+            {...fieldProps('defaultModel', err('defaultModel'))}
+          />
+          <FieldMessage
+            field="defaultModel"
+            error={err('defaultModel')}
+            hint={
+              <>
+                haiku, sonnet, opus or a full model id. Agents with <code>model: inherit</code> use their parent’s.
+              </>
+            }
+          />
         </label>
         <label className="field">
           <span className="field-label">Effort</span>
@@ -153,14 +191,17 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
             ))}
           </select>
           <span className="field-hint">
-            How hard new sessions’ agents think. A model’s default is medium on the 5.x models. <code>effortLevel</code> in a project’s <code>.claude/settings.json</code>, an agent file’s <code>effort:</code> and the new-session picker win over this.
+            How hard new sessions’ agents think. A model’s default is medium on the 5.x models. <code>effortLevel</code> in a project’s{' '}
+            <code>.claude/settings.json</code>, an agent file’s <code>effort:</code> and the new-session picker win over this.
           </span>
         </label>
         <div className="field" role="group" aria-labelledby="aliases-label">
           <span className="field-label" id="aliases-label">
             Aliases
           </span>
-          <span className="field-hint">The model each name stands for, wherever it is used: the default model, agent files’ <code>model:</code>, and the Agent tool.</span>
+          <span className="field-hint">
+            The model each name stands for, wherever it is used: the default model, agent files’ <code>model:</code>, and the Agent tool.
+          </span>
           <div className="alias-table">
             {MODEL_ALIAS_NAMES.map((alias) => {
               const key = `alias.${alias}` as const
@@ -171,8 +212,20 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
                   <span className="muted" aria-hidden="true">
                     →
                   </span>
-                  <input value={value} onChange={(e) => up({ aliases: { ...d.aliases, [alias]: e.target.value } })} aria-label={`Model id for ${alias}`} spellCheck={false} {...fieldProps(key, err(key))} />
-                  <button type="button" className="btn-link small" disabled={value.trim() === defaults[alias]} onClick={() => up({ aliases: { ...d.aliases, [alias]: defaults[alias] } })} title={`Back to ${defaults[alias]}`}>
+                  <input
+                    value={value}
+                    onChange={(e) => up({ aliases: { ...d.aliases, [alias]: e.target.value } })}
+                    aria-label={`Model id for ${alias}`}
+                    spellCheck={false}
+                    {...fieldProps(key, err(key))}
+                  />
+                  <button
+                    type="button"
+                    className="btn-link small"
+                    disabled={value.trim() === defaults[alias]}
+                    onClick={() => up({ aliases: { ...d.aliases, [alias]: defaults[alias] } })}
+                    title={`Back to ${defaults[alias]}`}
+                  >
                     Reset to default
                   </button>
                   <span className="alias-message">
@@ -198,14 +251,23 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
         <h3>Permissions</h3>
         <label className="field">
           <span className="field-label">Main agent’s permission mode</span>
-          <select value={d.defaultPermissionMode} onChange={(e) => up({ defaultPermissionMode: e.target.value as PermissionMode })} data-testid="setting-permissionMode" {...fieldProps('defaultPermissionMode', err('defaultPermissionMode'))}>
+          <select
+            value={d.defaultPermissionMode}
+            onChange={(e) => up({ defaultPermissionMode: e.target.value as PermissionMode })}
+            data-testid="setting-permissionMode"
+            {...fieldProps('defaultPermissionMode', err('defaultPermissionMode'))}
+          >
             {modes.map((m) => (
               <option key={m} value={m}>
                 {m === 'bubble' ? 'Bubble to parent (the main agent has none: it asks you)' : MODE_LABEL[m]}
               </option>
             ))}
           </select>
-          <FieldMessage field="defaultPermissionMode" error={err('defaultPermissionMode')} hint="For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file." />
+          <FieldMessage
+            field="defaultPermissionMode"
+            error={err('defaultPermissionMode')}
+            hint="For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file."
+          />
         </label>
       </section>
       <section className="settings-section">
@@ -214,21 +276,38 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           <input type="checkbox" checked={d.autoCompact} onChange={(e) => up({ autoCompact: e.target.checked })} data-testid="setting-autoCompact" />
           <span>
             <span className="field-label">Compact conversations automatically</span>
-            <span className="field-hint">When an agent’s conversation nears its model’s context window, the older part is summarised and the agent carries on from the summary and its latest turns. Its transcript keeps everything.</span>
+            <span className="field-hint">
+              When an agent’s conversation nears its model’s context window, the older part is summarised and the agent carries on from the summary and its
+              latest turns. Its transcript keeps everything.
+            </span>
           </span>
         </label>
         <div className="field-grid">
-          {num('autoCompactPercent', 'Compact at (% of the window)', 'Empty: like Claude Code, the window less 33k (83.5% of 200k, 96.7% of 1M). 10 to 100.', 'Default')}
+          {num(
+            'autoCompactPercent',
+            'Compact at (% of the window)',
+            'Empty: like Claude Code, the window less 33k (83.5% of 200k, 96.7% of 1M). 10 to 100.',
+            'Default'
+          )}
           <label className="field">
             <span className="field-label">Old tool results</span>
-            <select value={d.toolResultClearing} onChange={(e) => up({ toolResultClearing: e.target.value as ClearingChoice })} data-testid="setting-toolResultClearing" {...fieldProps('toolResultClearing', err('toolResultClearing'))}>
+            <select
+              value={d.toolResultClearing}
+              onChange={(e) => up({ toolResultClearing: e.target.value as ClearingChoice })}
+              data-testid="setting-toolResultClearing"
+              {...fieldProps('toolResultClearing', err('toolResultClearing'))}
+            >
               {CLEARING_CHOICES.map((c) => (
                 <option key={c} value={c}>
                   {CLEARING_LABEL[c]}
                 </option>
               ))}
             </select>
-            <FieldMessage field="toolResultClearing" error={err('toolResultClearing')} hint="Past half the window, all but the last five become one-line notes in what is sent (transcripts keep them). The API does this for Claude 4 and later on Anthropic’s own endpoint; elsewhere Fanout does." />
+            <FieldMessage
+              field="toolResultClearing"
+              error={err('toolResultClearing')}
+              hint="Past half the window, all but the last five become one-line notes in what is sent (transcripts keep them). The API does this for Claude 4 and later on Anthropic’s own endpoint; elsewhere Fanout does."
+            />
           </label>
         </div>
       </section>
@@ -238,25 +317,41 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           <input type="checkbox" checked={d.coordinator} onChange={(e) => up({ coordinator: e.target.checked })} data-testid="setting-coordinator" />
           <span>
             <span className="field-label">Coordinator mode</span>
-            <span className="field-hint">The main agent only directs agents, in four phases: research, a plan, implementation with each worker in its own git worktree, and verification.</span>
+            <span className="field-hint">
+              The main agent only directs agents, in four phases: research, a plan, implementation with each worker in its own git worktree, and verification.
+            </span>
           </span>
         </label>
         <label className="check-field">
-          <input type="checkbox" checked={d.agentTeams || d.coordinator} disabled={d.coordinator} onChange={(e) => up({ agentTeams: e.target.checked })} data-testid="setting-agentTeams" />
+          <input
+            type="checkbox"
+            checked={d.agentTeams || d.coordinator}
+            disabled={d.coordinator}
+            onChange={(e) => up({ agentTeams: e.target.checked })}
+            data-testid="setting-agentTeams"
+          />
           <span>
             <span className="field-label">Agent teams</span>
-            <span className="field-hint">The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.</span>
+            <span className="field-hint">
+              The main agent can start a team: workers that take tasks from a shared list and message each other. Always on in coordinator mode.
+            </span>
           </span>
         </label>
         <label className="field">
           <span className="field-label">Agents that start together</span>
-          <select value={d.promptCacheSharing} onChange={(e) => up({ promptCacheSharing: e.target.value as Draft['promptCacheSharing'] })} data-testid="setting-promptCacheSharing">
+          <select
+            value={d.promptCacheSharing}
+            onChange={(e) => up({ promptCacheSharing: e.target.value as Draft['promptCacheSharing'] })}
+            data-testid="setting-promptCacheSharing"
+          >
             <option value="first">Share the prompt cache: start one, the rest once its reply begins</option>
             <option value="prewarm">Warm the prompt cache first, then start them all</option>
             <option value="off">Start them all at once</option>
           </select>
           <span className="field-hint" data-testid="promptCacheSharing-hint">
-            Agents started side by side have the same instructions and tools. Shared, those are read from the prompt cache at a tenth of the input price instead of each agent paying 1.25× to write them; it delays all but the first by the time a reply takes to begin. Warming first costs one more request and delays the first agent too.
+            Agents started side by side have the same instructions and tools. Shared, those are read from the prompt cache at a tenth of the input price instead
+            of each agent paying 1.25× to write them; it delays all but the first by the time a reply takes to begin. Warming first costs one more request and
+            delays the first agent too.
           </span>
         </label>
       </section>
@@ -264,7 +359,11 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
         <h3>Agents’ worktrees</h3>
         <label className="field">
           <span className="field-label">New agent worktrees start from</span>
-          <select value={d.worktreeBaseRef} onChange={(e) => up({ worktreeBaseRef: e.target.value as Draft['worktreeBaseRef'] })} data-testid="setting-worktreeBaseRef">
+          <select
+            value={d.worktreeBaseRef}
+            onChange={(e) => up({ worktreeBaseRef: e.target.value as Draft['worktreeBaseRef'] })}
+            data-testid="setting-worktreeBaseRef"
+          >
             <option value="head">Your current commit (head): unpushed commits included</option>
             <option value="fresh">The remote’s default branch (fresh): origin/HEAD, fetched first</option>
           </select>

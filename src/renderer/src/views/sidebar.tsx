@@ -11,7 +11,13 @@ import { Toasts } from './toasts'
 import { usePick } from '../lib/use-pick'
 
 export function Sidebar() {
-  const { workspace, sessions, sessionsError, currentSessionId: current, mode } = usePick(useApp, 'workspace', 'sessions', 'sessionsError', 'currentSessionId', 'mode')
+  const {
+    workspace,
+    sessions,
+    sessionsError,
+    currentSessionId: current,
+    mode
+  } = usePick(useApp, 'workspace', 'sessions', 'sessionsError', 'currentSessionId', 'mode')
   const agentsOpen = useAgentEditor((s) => s.open)
   const [folderError, setFolderError] = useState<string | null>(null)
 
@@ -39,7 +45,12 @@ export function Sidebar() {
         {workspace?.isGitRepo && <span className="tag tag-subtle">git</span>}
       </button>
       {folderError && <div className="inline-error sidebar-error">{folderError}</div>}
-      <button className="btn btn-block search-sessions-button" onClick={() => openSearch('all')} title="Search every session of this folder: titles, prompts and reports" data-testid="search-all-button">
+      <button
+        className="btn btn-block search-sessions-button"
+        onClick={() => openSearch('all')}
+        title="Search every session of this folder: titles, prompts and reports"
+        data-testid="search-all-button"
+      >
         <Icon name="search" size={14} /> Search sessions
       </button>
       <button
@@ -52,7 +63,11 @@ export function Sidebar() {
       >
         <Icon name="plus" size={14} /> New session
       </button>
-      <button className={`sidebar-nav-button${agentsOpen ? ' active' : ''}`} onClick={() => (agentsOpen ? closeAgents() : openAgents())} data-testid="open-agents">
+      <button
+        className={`sidebar-nav-button${agentsOpen ? ' active' : ''}`}
+        onClick={() => (agentsOpen ? closeAgents() : openAgents())}
+        data-testid="open-agents"
+      >
         <Icon name="agents" size={14} /> Agents
       </button>
       <div className="section-label sidebar-section-label">Sessions</div>

@@ -24,7 +24,15 @@ export function useConversationWidth(): [number | null, (w: number | null) => vo
 
 export const clampWidth = (w: number, total: number): number => Math.max(MIN_CONVERSATION, Math.min(w, total - MIN_AGENTS))
 
-export function Splitter({ container, width, onChange }: { container: RefObject<HTMLElement | null>; width: number | null; onChange: (w: number | null) => void }) {
+export function Splitter({
+  container,
+  width,
+  onChange
+}: {
+  container: RefObject<HTMLElement | null>
+  width: number | null
+  onChange: (w: number | null) => void
+}) {
   const [dragging, setDragging] = useState(false)
   const current = () => width ?? container.current?.querySelector('.conversation')?.getBoundingClientRect().width ?? MIN_CONVERSATION
   const total = () => container.current?.getBoundingClientRect().width ?? 0

@@ -51,14 +51,20 @@ export function StatusBar() {
   const mode = useApp((s) => s.mode)
   const cwd = useApp((s) => s.workspace?.cwd)
   const agentsOpen = useAgentEditor((s) => s.open)
-  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized', gone: 'Not connected' }[connection]
+  const label = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — reconnecting', unauthorized: 'Not authorized', gone: 'Not connected' }[
+    connection
+  ]
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span className={`conn conn-${connection}`} data-testid="connection">
         <span className="conn-dot" /> {label}
       </span>
       <span>{mode === 'electron' ? 'Desktop' : 'Browser mode'}</span>
-      {cwd && <span className="status-cwd" title={cwd}>{cwd}</span>}
+      {cwd && (
+        <span className="status-cwd" title={cwd}>
+          {cwd}
+        </span>
+      )}
       <span className="spacer" />
       {agentsOpen ? <AgentFileTotals /> : <SessionTotals />}
     </footer>

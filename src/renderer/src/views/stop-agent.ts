@@ -11,7 +11,8 @@ import { formatClock, formatCost, plural } from '../lib/format'
 export function stoppedText(session: SessionState, agentId: string, now: number): { title: string; body: string } {
   const a = session.agents[agentId]
   const isRoot = agentId === session.rootAgentId
-  const running = (id: string): number => session.agents[id].children.reduce((n, c) => n + (isActive(session.agents[c]?.status ?? 'completed') ? 1 : 0) + running(c), 0)
+  const running = (id: string): number =>
+    session.agents[id].children.reduce((n, c) => n + (isActive(session.agents[c]?.status ?? 'completed') ? 1 : 0) + running(c), 0)
   const children = running(agentId)
   const parts = [
     a.description && !isRoot ? a.description : '',

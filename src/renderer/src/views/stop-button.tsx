@@ -5,7 +5,21 @@ import { Icon } from '../components/icon'
 import { errorMessage } from '../transport/types'
 import { stopWithToast } from './stop-agent'
 
-export function StopButton({ agent, title, label, size, testId, setError }: { agent: AgentState; title: string; label?: string; size: number; testId: string; setError(error: string | null): void }) {
+export function StopButton({
+  agent,
+  title,
+  label,
+  size,
+  testId,
+  setError
+}: {
+  agent: AgentState
+  title: string
+  label?: string
+  size: number
+  testId: string
+  setError(error: string | null): void
+}) {
   return (
     <button
       className="icon-button danger"

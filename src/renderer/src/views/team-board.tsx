@@ -20,7 +20,14 @@ function MemberCard({ team, member }: { team: TeamSnapshot; member: TeamMember }
   const { current, completed } = memberWork(team, member.name)
   const color = useAgentColor(member.color, member.agentType)
   return (
-    <button className="member-card" style={color} onClick={() => ui.focusAgent(member.agentId)} title="Show its panel" data-testid="team-member" data-status={member.status}>
+    <button
+      className="member-card"
+      style={color}
+      onClick={() => ui.focusAgent(member.agentId)}
+      title="Show its panel"
+      data-testid="team-member"
+      data-status={member.status}
+    >
       <span className="member-bar" />
       <span className="member-head">
         <span className="member-name">{member.name}</span>
@@ -46,13 +53,22 @@ function MemberCard({ team, member }: { team: TeamSnapshot; member: TeamMember }
 function TaskCard({ team, task }: { team: TeamSnapshot; task: TeamTask }) {
   const blocked = isBlocked(team, task)
   return (
-    <div className={`task-card task-${task.status}${blocked ? ' blocked' : ''}`} data-testid="team-task" data-status={task.status} title={task.description || task.subject}>
+    <div
+      className={`task-card task-${task.status}${blocked ? ' blocked' : ''}`}
+      data-testid="team-task"
+      data-status={task.status}
+      title={task.description || task.subject}
+    >
       <div className="task-title">
         <span className="task-id">#{task.id}</span> {task.subject}
       </div>
       <div className="task-meta small">
         {task.owner ? <span className="task-owner">{task.owner}</span> : <span className="muted">unclaimed</span>}
-        {blocked && <span className="tag tag-warn">waits for {task.blockedBy.filter((id) => team.tasks.find((t) => t.id === id)?.status !== 'completed').join(', ')}</span>}
+        {blocked && (
+          <span className="tag tag-warn">
+            waits for {task.blockedBy.filter((id) => team.tasks.find((t) => t.id === id)?.status !== 'completed').join(', ')}
+          </span>
+        )}
       </div>
       {task.result && <div className="task-result muted small">{task.result}</div>}
     </div>

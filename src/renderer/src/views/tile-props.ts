@@ -5,7 +5,10 @@ import type { CSSProperties, FocusEvent } from 'react'
 import type { AgentState } from '../../../shared/view/session-state'
 import { ui } from '../state/store'
 
-export function tileProps(agent: AgentState, { testId, color, tabbable, focused }: { testId: string; color: CSSProperties; tabbable: boolean; focused: boolean }) {
+export function tileProps(
+  agent: AgentState,
+  { testId, color, tabbable, focused }: { testId: string; color: CSSProperties; tabbable: boolean; focused: boolean }
+) {
   return {
     style: color,
     'data-testid': testId,

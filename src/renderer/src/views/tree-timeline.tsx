@@ -73,7 +73,13 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
         </div>
         {/* On the track, not in the bar (which clips): a mark taller than the bar, in the text's color. */}
         {row.compactions.map((ts) => (
-          <span key={ts} className="tl-compaction" style={{ left: pct((ts - t0) / span) }} title={`Conversation compacted at ${formatClock(ts - row.start)}`} data-testid="timeline-compaction" />
+          <span
+            key={ts}
+            className="tl-compaction"
+            style={{ left: pct((ts - t0) / span) }}
+            title={`Conversation compacted at ${formatClock(ts - row.start)}`}
+            data-testid="timeline-compaction"
+          />
         ))}
       </div>
     </div>
@@ -113,12 +119,24 @@ export function TreeTimeline({ sessionId }: { sessionId: string }) {
         ))}
       </div>
       <div className="tl-legend small muted">
-        <span><i className="lg lg-bar" /> running</span>
-        <span><i className="lg lg-tool" /> tool call</span>
-        <span><i className="lg lg-queued" /> queued</span>
-        <span><i className="lg lg-permission" /> waiting for permission</span>
-        <span><i className="lg lg-compaction" /> compaction</span>
-        <span><i className="lg lg-model" /> waiting for the model</span>
+        <span>
+          <i className="lg lg-bar" /> running
+        </span>
+        <span>
+          <i className="lg lg-tool" /> tool call
+        </span>
+        <span>
+          <i className="lg lg-queued" /> queued
+        </span>
+        <span>
+          <i className="lg lg-permission" /> waiting for permission
+        </span>
+        <span>
+          <i className="lg lg-compaction" /> compaction
+        </span>
+        <span>
+          <i className="lg lg-model" /> waiting for the model
+        </span>
       </div>
     </div>
   )

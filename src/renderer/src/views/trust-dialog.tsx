@@ -23,20 +23,29 @@ const isServer = (i: TrustItem) => i.kind === 'mcp-server' || i.kind === 'agent-
 
 const GROUPS: Group[] = [
   { title: 'Programs it starts', hint: 'MCP servers started as programs on this computer, with your permissions.', has: (i) => isServer(i) && !isHttp(i) },
-  { title: 'Servers it connects to', hint: 'MCP servers reached over HTTP from this computer, sending the headers listed.', has: (i) => isServer(i) && isHttp(i) },
+  {
+    title: 'Servers it connects to',
+    hint: 'MCP servers reached over HTTP from this computer, sending the headers listed.',
+    has: (i) => isServer(i) && isHttp(i)
+  },
   { title: 'Commands its hooks run', hint: 'Shell commands run around agents’ tool calls and runs.', has: (i) => i.kind === 'hook' || i.kind === 'agent-hook' },
   {
     title: 'Permissions it grants',
     hint: 'Tool calls that would run without asking you, and folders opened to the tools.',
     has: (i) => i.kind === 'permission-rule' || i.kind === 'permission-mode' || i.kind === 'permission-directory' || i.kind === 'agent-mode'
   },
-  { title: 'Files it sends to the model', hint: 'Files outside this folder that its CLAUDE.md would put into every prompt.', has: (i) => i.kind === 'outside-file' }
+  {
+    title: 'Files it sends to the model',
+    hint: 'Files outside this folder that its CLAUDE.md would put into every prompt.',
+    has: (i) => i.kind === 'outside-file'
+  }
 ]
 /** Items that grant rather than run: their line is a sentence, not a command. */
 const GRANTS: ReadonlySet<ProjectCommandKind> = new Set(['permission-rule', 'permission-mode', 'permission-directory', 'agent-mode', 'outside-file'])
 
 function stateTag(item: TrustItem, answeredBefore: boolean) {
-  if (item.state === 'approved') return <span className="tag tag-subtle">{item.by === 'claude-settings' ? 'Approved in Claude Code settings' : 'Approved'}</span>
+  if (item.state === 'approved')
+    return <span className="tag tag-subtle">{item.by === 'claude-settings' ? 'Approved in Claude Code settings' : 'Approved'}</span>
   if (item.state === 'declined') return <span className="tag tag-subtle">Declined</span>
   if (item.changed) return <span className="tag tag-warn">Changed</span>
   return answeredBefore ? <span className="tag tag-warn">New</span> : null
@@ -92,7 +101,13 @@ export function TrustDialog() {
         cancelLabel={trust.state === 'trusted' ? 'Stop trusting it' : 'Don’t run them'}
         cancelDisabled={busy !== null}
         cancelTestId="trust-decline"
-        confirm={trust.state !== 'trusted' ? (<><Icon name="shield" size={13} /> {busy === 'trust' ? 'Saving…' : 'Trust and run them'}</>) : undefined}
+        confirm={
+          trust.state !== 'trusted' ? (
+            <>
+              <Icon name="shield" size={13} /> {busy === 'trust' ? 'Saving…' : 'Trust and run them'}
+            </>
+          ) : undefined
+        }
         disabled={busy !== null}
         onConfirm={() => void answer('trust')}
         confirmTestId="trust-accept"
@@ -110,8 +125,8 @@ function TrustBody({ trust }: { trust: FolderTrust }) {
   return (
     <div className="trust-body">
       <p id="trust-intro" className="trust-intro">
-        <code>{trust.folder}</code> brings {trust.items.length === 1 ? 'something' : `${trust.items.length} things`} that would run on this computer or act without asking you, as soon as
-        a session starts here. They come with the folder’s own files — a repository you cloned can contain them — so Fanout runs{' '}
+        <code>{trust.folder}</code> brings {trust.items.length === 1 ? 'something' : `${trust.items.length} things`} that would run on this computer or act
+        without asking you, as soon as a session starts here. They come with the folder’s own files — a repository you cloned can contain them — so Fanout runs{' '}
         {trust.state === 'trusted' ? 'them because you trusted them.' : waiting ? 'none of them until you say so.' : 'none of them: you declined.'}
       </p>
       {GROUPS.map((g) => {

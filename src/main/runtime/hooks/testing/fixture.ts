@@ -44,6 +44,10 @@ export function readHookLog(log: string): HookLogLine[] {
 /** `{hooks: {...}}` for a settings file: one matcher group per entry. */
 export function hooksSettings(entries: Array<{ event: string; matcher?: string; command: string; timeout?: number }>): { hooks: Record<string, unknown[]> } {
   const hooks: Record<string, unknown[]> = {}
-  for (const e of entries) (hooks[e.event] ??= []).push({ ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), hooks: [{ type: 'command', command: e.command, ...(e.timeout !== undefined ? { timeout: e.timeout } : {}) }] })
+  for (const e of entries)
+    (hooks[e.event] ??= []).push({
+      ...(e.matcher !== undefined ? { matcher: e.matcher } : {}),
+      hooks: [{ type: 'command', command: e.command, ...(e.timeout !== undefined ? { timeout: e.timeout } : {}) }]
+    })
   return { hooks }
 }

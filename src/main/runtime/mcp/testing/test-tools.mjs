@@ -22,14 +22,20 @@ export function registerTestTools(server, label) {
       { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' }
     ]
   }))
-  server.registerTool('fail', { description: 'Always fails.' }, async () => ({ content: [{ type: 'text', text: 'the fail tool always fails' }], isError: true }))
+  server.registerTool('fail', { description: 'Always fails.' }, async () => ({
+    content: [{ type: 'text', text: 'the fail tool always fails' }],
+    isError: true
+  }))
   server.registerTool('whereami', { description: 'Says where the server runs.', annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: 'text', text: JSON.stringify({ cwd: process.cwd(), testVar: process.env.MCP_TEST_VAR ?? null, pid: process.pid }) }]
   }))
-  server.registerTool('wait', { description: 'Waits until cancelled or ms pass.', inputSchema: { ms: z.number() } }, ({ ms }, extra) =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: `waited ${ms} ms` }] }), ms)
-      extra.signal.addEventListener('abort', () => clearTimeout(timer))
-    })
+  server.registerTool(
+    'wait',
+    { description: 'Waits until cancelled or ms pass.', inputSchema: { ms: z.number() } },
+    ({ ms }, extra) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: `waited ${ms} ms` }] }), ms)
+        extra.signal.addEventListener('abort', () => clearTimeout(timer))
+      })
   )
 }

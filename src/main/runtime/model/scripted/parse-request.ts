@@ -36,7 +36,13 @@ function toolResultsOf(content: unknown): SeenToolResult[] {
     .map((b: any) => ({ toolUseId: b.tool_use_id, content: typeof b.content === 'string' ? b.content : textOf(b.content), isError: b.is_error === true }))
 }
 
-export function parseRequest(method: string, path: string, headers: ParsedRequest['headers'], body: any, contextEdits: AppliedEdits | null = null): ParsedRequest {
+export function parseRequest(
+  method: string,
+  path: string,
+  headers: ParsedRequest['headers'],
+  body: any,
+  contextEdits: AppliedEdits | null = null
+): ParsedRequest {
   const messages: ParsedRequest['messages'] = Array.isArray(body?.messages) ? body.messages : []
   const tools: ParsedRequest['tools'] = Array.isArray(body?.tools) ? body.tools : []
   const users = messages.filter((m) => m.role === 'user')
@@ -70,7 +76,8 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/
 export function validateMessagesBody(body: any): string | null {
   if (!body || typeof body !== 'object') return 'Request body must be a JSON object.'
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required'
-  if (typeof body.max_tokens !== 'number' || body.max_tokens < 0 || !Number.isInteger(body.max_tokens)) return 'max_tokens: Field required (a whole number, 0 to pre-warm the cache)'
+  if (typeof body.max_tokens !== 'number' || body.max_tokens < 0 || !Number.isInteger(body.max_tokens))
+    return 'max_tokens: Field required (a whole number, 0 to pre-warm the cache)'
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required'
   let breakpoints = 0
   const countCache = (b: any) => {
@@ -91,7 +98,8 @@ export function validateMessagesBody(body: any): string | null {
   for (const [i, m] of messages.entries()) {
     if (m.role === 'system' && systemRole) {
       const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
-      if (!Array.isArray(blocks) || !blocks.length || blocks.some((b: any) => b?.type !== 'text' || !b.text)) return `messages.${i}: a system message holds non-empty text blocks only`
+      if (!Array.isArray(blocks) || !blocks.length || blocks.some((b: any) => b?.type !== 'text' || !b.text))
+        return `messages.${i}: a system message holds non-empty text blocks only`
       continue
     }
     if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'${systemRole ? " or 'system'" : ''}`
@@ -114,16 +122,21 @@ export function validateMessagesBody(body: any): string | null {
       const uses: string[] = m.content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id)
       if (!uses.length) continue
       const next = messages[i + 1]
-      const answered = new Set(next && Array.isArray(next.content) ? next.content.filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id) : [])
+      const answered = new Set(
+        next && Array.isArray(next.content) ? next.content.filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id) : []
+      )
       const missing = uses.filter((id) => !answered.has(id))
       if (missing.length)
         return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
     }
     if (m.role === 'user' && i > 0) {
       const prev = messages[i - 1]
-      const asked = new Set(prev.role === 'assistant' && Array.isArray(prev.content) ? prev.content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id) : [])
+      const asked = new Set(
+        prev.role === 'assistant' && Array.isArray(prev.content) ? prev.content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id) : []
+      )
       for (const r of toolResultsOf(m.content))
-        if (!asked.has(r.toolUseId)) return `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${r.toolUseId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`
+        if (!asked.has(r.toolUseId))
+          return `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${r.toolUseId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`
     }
   }
   if (breakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`

@@ -23,12 +23,15 @@ describe('the scripted server’s prompt cache over HTTP', () => {
   it('reports the split in message_start, and a sibling sent before the first response began reads nothing', async () => {
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
-    model = await startScriptedModel({
-      respond: async (req) => {
-        if (req.firstUserText === 'first') await held
-        return reply.text('ok')
-      }
-    }, { cacheSharing: 'off' }) // the client would hold the sibling back until the first response began
+    model = await startScriptedModel(
+      {
+        respond: async (req) => {
+          if (req.firstUserText === 'first') await held
+          return reply.text('ok')
+        }
+      },
+      { cacheSharing: 'off' }
+    ) // the client would hold the sibling back until the first response began
     const first = model.client.stream(request('first'))
     await until(() => model!.server.messageRequests().length === 1)
     const early = await model.client.stream(request('second'))
@@ -45,13 +48,20 @@ describe('the scripted server’s prompt cache over HTTP', () => {
     expect(reqs.map((r) => r.cache?.read)).toEqual([0, 0, late.usage.cacheReadTokens])
     // Billed at the real prices: reads at a tenth of the input price, writes at 1.25 times.
     const p = 3 / 1e6
-    expect(late.usage.costUsd).toBeCloseTo(late.usage.inputTokens * p + late.usage.cacheReadTokens * p * 0.1 + late.usage.cacheWriteTokens * p * 1.25 + late.usage.outputTokens * 15e-6, 9)
+    expect(late.usage.costUsd).toBeCloseTo(
+      late.usage.inputTokens * p + late.usage.cacheReadTokens * p * 0.1 + late.usage.cacheWriteTokens * p * 1.25 + late.usage.outputTokens * 15e-6,
+      9
+    )
   })
 
   it('pre-warms with max_tokens: 0 (no output, usage filled) and refuses it with stream: true', async () => {
     model = await startScriptedModel({ respond: () => reply.text('answered') })
     const sdk = new Anthropic({ apiKey: 'k', baseURL: model.server.url, maxRetries: 0 })
-    const body = { model: 'claude-sonnet-5-5', system: [{ type: 'text' as const, text: system, cache_control: { type: 'ephemeral' as const } }], messages: [{ role: 'user' as const, content: 'warmup' }] }
+    const body = {
+      model: 'claude-sonnet-5-5',
+      system: [{ type: 'text' as const, text: system, cache_control: { type: 'ephemeral' as const } }],
+      messages: [{ role: 'user' as const, content: 'warmup' }]
+    }
     const warm = await sdk.messages.create({ ...body, max_tokens: 0 })
     expect(warm.content).toEqual([])
     expect(warm.stop_reason).toBe('max_tokens')

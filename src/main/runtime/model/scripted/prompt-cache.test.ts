@@ -146,7 +146,13 @@ describe('the simulated prompt cache', () => {
     expect(cache.plan(withTools({ system: [text('a', CC), text('b', HOUR)] }), '')).toMatchObject({ error: expect.stringMatching(/1h.*5m/) })
     const five = withTools({ system: [text('a', CC), text('b', CC), text('c', CC), text('d', CC)] })
     expect(cache.plan(five, '')).toMatchObject({ error: expect.stringMatching(/maximum of 4.*Found 5/) })
-    const thinking = withTools({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's', cache_control: CC }] }, { role: 'user', content: 'go' }] })
+    const thinking = withTools({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's', cache_control: CC }] },
+        { role: 'user', content: 'go' }
+      ]
+    })
     expect(cache.plan(thinking, '')).toMatchObject({ error: expect.stringMatching(/Thinking blocks/) })
     expect(cache.plan(withTools({ system: [text('a', { type: 'ephemeral', ttl: '2h' })] }), '')).toMatchObject({ error: expect.stringMatching(/ttl/) })
   })
@@ -155,7 +161,8 @@ describe('the simulated prompt cache', () => {
     // No tools or system: block n (1-based) is the nth message block.
     const conversation = (n: number, breakpoints: number[]) => {
       const messages: object[] = []
-      for (let i = 1; i <= n; i++) messages.push({ role: i % 2 ? 'user' : 'assistant', content: [text(`block ${i} ${'z'.repeat(2000)}`, breakpoints.includes(i) ? CC : undefined)] })
+      for (let i = 1; i <= n; i++)
+        messages.push({ role: i % 2 ? 'user' : 'assistant', content: [text(`block ${i} ${'z'.repeat(2000)}`, breakpoints.includes(i) ? CC : undefined)] })
       return { model: 'claude-sonnet-4-5', messages }
     }
 
@@ -181,7 +188,11 @@ describe('the simulated prompt cache', () => {
 
     it('never finds stable content behind a breakpoint on a block that changes (the docs’ common mistake)', () => {
       const cache = new PromptCache({ now: clock().now })
-      const req = (stamp: string) => ({ model: 'claude-sonnet-4-5', system: [text(big('static context'))], messages: [{ role: 'user', content: [text(`${stamp} question`, CC)] }] })
+      const req = (stamp: string) => ({
+        model: 'claude-sonnet-4-5',
+        system: [text(big('static context'))],
+        messages: [{ role: 'user', content: [text(`${stamp} question`, CC)] }]
+      })
       send(cache, req('10:00'))
       const p = send(cache, req('10:01'))
       expect(p.read).toBe(0)
@@ -196,7 +207,17 @@ describe('the simulated prompt cache', () => {
     it('a change to the tools invalidates everything', () => {
       const cache = new PromptCache({ now: clock().now })
       send(cache, layered())
-      expect(send(cache, layered({ tools: [{ ...tools[0], description: 'changed' }, { ...tools[1], cache_control: CC }] })).read).toBe(0)
+      expect(
+        send(
+          cache,
+          layered({
+            tools: [
+              { ...tools[0], description: 'changed' },
+              { ...tools[1], cache_control: CC }
+            ]
+          })
+        ).read
+      ).toBe(0)
     })
 
     it('a change to the system prompt keeps the tools entry', () => {
@@ -215,13 +236,18 @@ describe('the simulated prompt cache', () => {
       }
       const cache = new PromptCache({ now: clock().now })
       send(cache, layered())
-      const image = layered({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, text(big('long task'), CC)] }] })
+      const image = layered({
+        messages: [
+          { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, text(big('long task'), CC)] }
+        ]
+      })
       expect(send(cache, image).read).toBe(tokensThrough(image, 2))
     })
 
     it('leaves Claude Code’s attribution line out of the prompt, as the API lifts it out', () => {
       const cache = new PromptCache({ now: clock().now })
-      const billed = (tag: string) => layered({ system: [text(`x-anthropic-billing-header: cc_version=2.1.328.${tag}; cc_entrypoint=sdk-cli;`), text(big('You are a careful agent.'), CC)] })
+      const billed = (tag: string) =>
+        layered({ system: [text(`x-anthropic-billing-header: cc_version=2.1.328.${tag}; cc_entrypoint=sdk-cli;`), text(big('You are a careful agent.'), CC)] })
       send(cache, billed('093'))
       const other = billed('471; cc_is_subagent=true')
       expect(send(cache, other).read).toBe(tokensThrough(other, 3)) // everything: the line is not in the chain
@@ -238,7 +264,13 @@ describe('the simulated prompt cache', () => {
     it('moving a breakpoint does not change the prefix: the marker is not part of it', () => {
       const cache = new PromptCache({ now: clock().now })
       send(cache, withTools({ messages: [{ role: 'user', content: [text(big('q1'), CC)] }] }))
-      const grown = withTools({ messages: [{ role: 'user', content: [text(big('q1'))] }, { role: 'assistant', content: 'a1' }, { role: 'user', content: [text('q2', CC)] }] })
+      const grown = withTools({
+        messages: [
+          { role: 'user', content: [text(big('q1'))] },
+          { role: 'assistant', content: 'a1' },
+          { role: 'user', content: [text('q2', CC)] }
+        ]
+      })
       expect(send(cache, grown).hitAt).toBe(3)
     })
   })
@@ -268,12 +300,24 @@ describe('the simulated prompt cache', () => {
       const same = { model: 'claude-sonnet-4-5', cache_control: CC, messages: [{ role: 'user', content: [text('a'), text(big('b'), CC)] }] }
       expect('error' in cache.plan(same, '')).toBe(false)
       expect(cache.plan({ ...same, cache_control: HOUR }, '')).toMatchObject({ error: expect.stringMatching(/ttl '5m'/) })
-      const four = { model: 'claude-sonnet-4-5', cache_control: CC, system: [text('1', CC), text('2', CC), text('3', CC), text('4', CC)], messages: [{ role: 'user', content: 'q' }] }
+      const four = {
+        model: 'claude-sonnet-4-5',
+        cache_control: CC,
+        system: [text('1', CC), text('2', CC), text('3', CC), text('4', CC)],
+        messages: [{ role: 'user', content: 'q' }]
+      }
       expect(cache.plan(four, '')).toMatchObject({ error: expect.stringMatching(/automatic caching needs one/) })
     })
 
     it('walks back past a block that cannot carry a breakpoint', () => {
-      const body = { model: 'claude-sonnet-4-5', cache_control: CC, messages: [{ role: 'user', content: big('question') }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }] }] }
+      const body = {
+        model: 'claude-sonnet-4-5',
+        cache_control: CC,
+        messages: [
+          { role: 'user', content: big('question') },
+          { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }] }
+        ]
+      }
       const p = send(new PromptCache({ now: clock().now }), body)
       expect(p.write5m).toBe(tokensThrough(body, 0))
     })

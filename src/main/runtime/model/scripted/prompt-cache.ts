@@ -96,18 +96,36 @@ export function cacheBlocks(body: any, workspace: string): { blocks: Block[]; to
   const salts = levelSalts(body)
   const raw: Array<{ text: string; control: unknown; eligible: boolean; salt?: string; where: string; thinking: boolean }> = []
   const tools: any[] = Array.isArray(body.tools) ? body.tools : []
-  tools.forEach((t, i) => raw.push({ text: canonical(t), control: t?.cache_control, eligible: true, where: `tools.${i}`, thinking: false, ...(i === 0 ? { salt: salts.tools } : {}) }))
+  tools.forEach((t, i) =>
+    raw.push({ text: canonical(t), control: t?.cache_control, eligible: true, where: `tools.${i}`, thinking: false, ...(i === 0 ? { salt: salts.tools } : {}) })
+  )
   // Claude Code's attribution line (`x-anthropic-billing-header: …`, first in its system prompt) is lifted out by
   // the API for billing: it is not part of the prompt, so it keys nothing.
-  const system = (typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : Array.isArray(body.system) ? body.system : []).filter(
-    (b: any) => !(typeof b?.text === 'string' && b.text.startsWith(BILLING_HEADER))
+  const system = (
+    typeof body.system === 'string' ? (body.system ? [{ type: 'text', text: body.system }] : []) : Array.isArray(body.system) ? body.system : []
+  ).filter((b: any) => !(typeof b?.text === 'string' && b.text.startsWith(BILLING_HEADER)))
+  system.forEach((b: any, i: number) =>
+    raw.push({
+      text: canonical(b),
+      control: b?.cache_control,
+      eligible: !!b?.text,
+      where: `system.${i}`,
+      thinking: false,
+      ...(i === 0 ? { salt: salts.system } : {})
+    })
   )
-  system.forEach((b: any, i: number) => raw.push({ text: canonical(b), control: b?.cache_control, eligible: !!b?.text, where: `system.${i}`, thinking: false, ...(i === 0 ? { salt: salts.system } : {}) }))
   let first = true
   for (const [mi, m] of (Array.isArray(body.messages) ? body.messages : []).entries()) {
     blocksOf(m?.content).forEach((b: any, bi) => {
       // The role and the message boundary are part of what the model reads.
-      raw.push({ text: `${bi === 0 ? `<${m.role}>` : ''}${canonical(b)}`, control: b?.cache_control, eligible: !isThinking(b) && !(b?.type === 'text' && !b.text), where: `messages.${mi}.content.${bi}`, thinking: isThinking(b), ...(first ? { salt: salts.messages } : {}) })
+      raw.push({
+        text: `${bi === 0 ? `<${m.role}>` : ''}${canonical(b)}`,
+        control: b?.cache_control,
+        eligible: !isThinking(b) && !(b?.type === 'text' && !b.text),
+        where: `messages.${mi}.content.${bi}`,
+        thinking: isThinking(b),
+        ...(first ? { salt: salts.messages } : {})
+      })
       first = false
     })
   }
@@ -119,7 +137,8 @@ export function cacheBlocks(body: any, workspace: string): { blocks: Block[]; to
     if (r.thinking) return { error: `${r.where}.cache_control: Thinking blocks cannot be cached directly with cache_control.` }
     const ttl = cacheTtlOf(r.control)
     if (!ttl) return { error: `${r.where}.cache_control: Input should be {"type": "ephemeral"} with an optional ttl of "5m" or "1h".` }
-    if (ttl === '1h' && lastTtl === '5m') return { error: `${r.where}.cache_control: a ttl='1h' cache_control block must not come after a ttl='5m' block (longer TTLs first).` }
+    if (ttl === '1h' && lastTtl === '5m')
+      return { error: `${r.where}.cache_control: a ttl='1h' cache_control block must not come after a ttl='5m' block (longer TTLs first).` }
     lastTtl = ttl
     explicit++
   }
@@ -130,10 +149,15 @@ export function cacheBlocks(body: any, workspace: string): { blocks: Block[]; to
     if (!ttl) return { error: 'cache_control: Input should be {"type": "ephemeral"} with an optional ttl of "5m" or "1h".' }
     let at = raw.length - 1
     while (at >= 0 && !raw[at].eligible) at--
-    if (at >= 0 && marks[at] !== undefined && marks[at] !== ttl) return { error: `cache_control: the last block already has a cache_control with ttl '${marks[at]}', not '${ttl}'.` }
+    if (at >= 0 && marks[at] !== undefined && marks[at] !== ttl)
+      return { error: `cache_control: the last block already has a cache_control with ttl '${marks[at]}', not '${ttl}'.` }
     if (at >= 0 && marks[at] === undefined) {
-      if (explicit >= MAX_CACHE_BREAKPOINTS) return { error: `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided, and automatic caching needs one of them. Found ${explicit}.` }
-      if (ttl === '1h' && marks.includes('5m')) return { error: 'cache_control: a ttl=\'1h\' automatic breakpoint must not come after a ttl=\'5m\' block (longer TTLs first).' }
+      if (explicit >= MAX_CACHE_BREAKPOINTS)
+        return {
+          error: `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided, and automatic caching needs one of them. Found ${explicit}.`
+        }
+      if (ttl === '1h' && marks.includes('5m'))
+        return { error: "cache_control: a ttl='1h' automatic breakpoint must not come after a ttl='5m' block (longer TTLs first)." }
       marks[at] = ttl
       explicit++
     }

@@ -55,8 +55,7 @@ export const reply = {
   badRequest: (message: string): HttpErrorReply => httpError(400, 'invalid_request_error', message),
   httpError,
   /** Streams `afterDeltas` deltas of `r`, then an SSE error event (default overloaded_error). */
-  errorAfter: (afterDeltas: number, r: ScriptedReply, errorType = 'overloaded_error'): MessageReply =>
-    interrupted(r, afterDeltas, 'error', errorType),
+  errorAfter: (afterDeltas: number, r: ScriptedReply, errorType = 'overloaded_error'): MessageReply => interrupted(r, afterDeltas, 'error', errorType),
   /** Streams `afterDeltas` deltas of `r`, then destroys the connection. */
   dropAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'drop'),
   /** Streams `afterDeltas` deltas of `r`, then ends the response cleanly but without message_stop. */

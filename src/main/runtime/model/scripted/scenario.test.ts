@@ -25,7 +25,11 @@ describe('scriptByAgent', () => {
         { role: 'user', content: 'more' }
       ])
     ])
-    expect(results).toEqual([[{ type: 'text', text: 'explore turn 1' }], [{ type: 'text', text: 'planning release' }], [{ type: 'text', text: 'explore turn 2' }]])
+    expect(results).toEqual([
+      [{ type: 'text', text: 'explore turn 1' }],
+      [{ type: 'text', text: 'planning release' }],
+      [{ type: 'text', text: 'explore turn 2' }]
+    ])
   })
 
   it('answers by attempt, so a retried request gets its next reply', async () => {
@@ -46,7 +50,12 @@ describe('scriptByAgent', () => {
       { role: 'assistant' as const, content: 'first' },
       { role: 'user' as const, content: 'and now?' }
     ]
-    model = await startScriptedModel({ respond: scriptByAgent([{ name: 'x', match: 'x', turns: [reply.text('first')], then: (req) => reply.text(`later: ${req.lastUserText}`) }, { name: 'y', match: 'y', turns: [reply.text('only')] }]) })
+    model = await startScriptedModel({
+      respond: scriptByAgent([
+        { name: 'x', match: 'x', turns: [reply.text('first')], then: (req) => reply.text(`later: ${req.lastUserText}`) },
+        { name: 'y', match: 'y', turns: [reply.text('only')] }
+      ])
+    })
     expect(await call('x', followUp)).toEqual([{ type: 'text', text: 'later: and now?' }])
     await expect(call('y', followUp)).rejects.toThrow('scripted server: agent y has no reply for turn 2 (its script has 1)')
   })

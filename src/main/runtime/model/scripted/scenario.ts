@@ -41,7 +41,10 @@ const preview = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '
  * Accepts a list of scripts, or an object whose keys are names (values `{ match, turns }`) or,
  * shorter, substring matchers (values are the turns): `scriptByAgent({ 'You are Explore': [t1, t2] })`.
  */
-export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'> | Turn[]>, opts: { fallback?: Respond; summarize?: Turn } = {}): Respond {
+export function scriptByAgent(
+  scripts: AgentScript[] | Record<string, Omit<AgentScript, 'name'> | Turn[]>,
+  opts: { fallback?: Respond; summarize?: Turn } = {}
+): Respond {
   const list: AgentScript[] = Array.isArray(scripts)
     ? scripts
     : Object.entries(scripts).map(([key, s]) => (Array.isArray(s) ? { name: key, match: key, turns: s } : { name: key, ...s }))
@@ -53,11 +56,15 @@ export function scriptByAgent(scripts: AgentScript[] | Record<string, Omit<Agent
     }
     if (!script) {
       if (opts.fallback) return opts.fallback(req, ctx)
-      return reply.badRequest(`scripted server: no script matches this request (system: ${preview(req.system)}, first user message: ${preview(req.firstUserText)})`)
+      return reply.badRequest(
+        `scripted server: no script matches this request (system: ${preview(req.system)}, first user message: ${preview(req.firstUserText)})`
+      )
     }
     const turn = script.turns[req.turn] ?? script.then
     if (turn === undefined)
-      return reply.badRequest(`scripted server: agent ${script.name ?? String(script.match)} has no reply for turn ${req.turn + 1} (its script has ${script.turns.length})`)
+      return reply.badRequest(
+        `scripted server: agent ${script.name ?? String(script.match)} has no reply for turn ${req.turn + 1} (its script has ${script.turns.length})`
+      )
     return typeof turn === 'function' ? turn(req, ctx) : turn
   }
 }
@@ -78,12 +85,24 @@ export function scriptTurns(...turns: Turn[]): Respond {
  */
 export function scriptedSummary(req: ParsedRequest): ScriptedReply {
   const textOf = (content: unknown): string =>
-    typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n') : ''
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n')
+        : ''
   const results: string[] = []
   for (const m of req.messages)
     if (Array.isArray(m.content)) for (const b of m.content) if (b?.type === 'tool_result') results.push(textOf(b.content).split('\n')[0].slice(0, 200))
-  const users = req.messages.filter((m) => m.role === 'user').map((m) => textOf(m.content)).filter((t) => !t.startsWith('Context compaction:'))
+  const users = req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => textOf(m.content))
+    .filter((t) => !t.startsWith('Context compaction:'))
   return reply.text(
-    [`1. Task: ${req.firstUserText.slice(0, 500)}`, `2. Latest request: ${(users[users.length - 1] ?? '').slice(0, 500)}`, `5. Work done: ${results.length} tool results seen.`, ...results.map((r) => `- ${r}`)].join('\n')
+    [
+      `1. Task: ${req.firstUserText.slice(0, 500)}`,
+      `2. Latest request: ${(users[users.length - 1] ?? '').slice(0, 500)}`,
+      `5. Work done: ${results.length} tool results seen.`,
+      ...results.map((r) => `- ${r}`)
+    ].join('\n')
   )
 }

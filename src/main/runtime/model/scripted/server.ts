@@ -71,7 +71,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text)
 }
 
-function sendError(res: ServerResponse, reply: Pick<HttpErrorReply, 'status' | 'errorType' | 'message' | 'retryAfterSeconds' | 'headers'>, requestId: string): void {
+function sendError(
+  res: ServerResponse,
+  reply: Pick<HttpErrorReply, 'status' | 'errorType' | 'message' | 'retryAfterSeconds' | 'headers'>,
+  requestId: string
+): void {
   const headers: Record<string, string> = { 'request-id': requestId, ...reply.headers }
   if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds)
   sendJson(res, reply.status, { type: 'error', error: { type: reply.errorType, message: reply.message }, request_id: requestId }, headers)
@@ -149,7 +153,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
     const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? contextWindowFor(rec.model))
-    if (rec.inputTokens > window) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: promptTooLongMessage(rec.inputTokens, window) }, requestId)
+    if (rec.inputTokens > window)
+      return sendError(res, { status: 400, errorType: 'invalid_request_error', message: promptTooLongMessage(rec.inputTokens, window) }, requestId)
     // The cache is consulted when the request arrives; what it writes is readable once the response begins.
     let plan: CachePlan | null = null
     if (cache) {
@@ -165,7 +170,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       if (latency) await wait(latency)
       if (res.destroyed) return
       if (plan) cache!.commit(plan)
-      return sendJson(res, 200, renderMessage({ kind: 'message', content: [], stopReason: 'max_tokens', usage: { output_tokens: 0 } }, rec, ids()), { 'request-id': requestId })
+      return sendJson(res, 200, renderMessage({ kind: 'message', content: [], stopReason: 'max_tokens', usage: { output_tokens: 0 } }, rec, ids()), {
+        'request-id': requestId
+      })
     }
     // Keyed by a digest, not the body, so a long session does not keep every conversation in memory.
     const key = createHash('sha1').update(raw).digest('base64')
@@ -225,7 +232,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const rec: RecordedRequest = { ...parsed, receivedAt, index: seenRequests++ }
     if (opts.recordRequests !== false) requests.push(rec)
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')
-    if (opts.apiKey !== undefined && key !== opts.apiKey) return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }, nextId('req'))
+    if (opts.apiKey !== undefined && key !== opts.apiKey)
+      return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }, nextId('req'))
     try {
       if (req.method === 'POST' && path === '/v1/messages') await handleMessages(res, raw, rec, workspaceOf(req))
       else if (req.method === 'GET' && path === '/v1/models') handleModels(res)

@@ -9,7 +9,6 @@ import type { MessageReply, ParsedRequest } from './types'
 /** A rough token count (4 characters a token), so usage, limits and cost have plausible magnitudes. */
 export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4))
 
-
 /** What the model reads of a request, in tokens. */
 export function requestTokens(body: { system?: unknown; tools?: unknown; messages?: unknown }): number {
   return estimateTokens(JSON.stringify(body.system ?? '') + JSON.stringify(body.tools ?? []) + JSON.stringify(body.messages ?? []))
@@ -35,7 +34,9 @@ export interface AppliedEdits {
 export function applyContextManagement(body: any, headers: ParsedRequest['headers']): { edits: AppliedEdits | null } | { error: string } {
   const cm = body?.context_management
   if (cm === undefined) return { edits: null }
-  const betas = String(headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim())
+  const betas = String(headers['anthropic-beta'] ?? '')
+    .split(',')
+    .map((b) => b.trim())
   if (!betas.includes(CONTEXT_MANAGEMENT_BETA)) return { error: 'context_management: Extra inputs are not permitted' }
   const edits: any[] = Array.isArray(cm?.edits) ? cm.edits : []
   let applied = null as AppliedEdits | null
@@ -66,7 +67,8 @@ function clearThinking(body: any, keep: unknown): void {
   if (keep === 'all') return
   const n = typeof (keep as { value?: unknown })?.value === 'number' ? (keep as { value: number }).value : 1
   const turns: any[] = (Array.isArray(body.messages) ? body.messages : []).filter((m: any) => m.role === 'assistant' && Array.isArray(m.content))
-  for (const m of turns.slice(0, Math.max(0, turns.length - n))) m.content = m.content.filter((b: any) => b?.type !== 'thinking' && b?.type !== 'redacted_thinking')
+  for (const m of turns.slice(0, Math.max(0, turns.length - n)))
+    m.content = m.content.filter((b: any) => b?.type !== 'thinking' && b?.type !== 'redacted_thinking')
 }
 
 /**

@@ -26,23 +26,53 @@ function calculatorRepo(): TempRepo {
 
 const worktreeOf = (text: string) => /checked out at (\S+)/.exec(text)?.[1] ?? '(no worktree)'
 const verifyCommands = (req: ParsedRequest) =>
-  [...req.firstUserText.matchAll(/(add|mul) at (\S+)/g)].map(([, fn, path]) => ({ name: 'Bash', input: { command: `cd ${path} && node checks/${fn}.check.js`, description: `check ${fn}` } }))
+  [...req.firstUserText.matchAll(/(add|mul) at (\S+)/g)].map(([, fn, path]) => ({
+    name: 'Bash',
+    input: { command: `cd ${path} && node checks/${fn}.check.js`, description: `check ${fn}` }
+  }))
 const verdict = (req: ParsedRequest) =>
-  req.toolResults.map((r) => (r.isError ? `FAIL: ${r.content.split('\n').find((l) => /returned/.test(l)) ?? r.content}` : `PASS: ${r.content.trim().split('\n')[0]}`)).join('\n')
+  req.toolResults
+    .map((r) => (r.isError ? `FAIL: ${r.content.split('\n').find((l) => /returned/.test(l)) ?? r.content}` : `PASS: ${r.content.trim().split('\n')[0]}`))
+    .join('\n')
 
 function script() {
   return scriptByAgent([
-    { name: 'explorer', match: /Survey the (checks|README)/, turns: [(req) => reply.toolUse('Glob', { pattern: req.firstUserText.includes('checks') ? 'checks/*.js' : '*.md' }), (req) => reply.text(`Found: ${req.toolResults[0].content.trim()}`)] },
-    { name: 'planner', match: 'Make a plan', turns: [reply.text('Plan: 1. src/add.js exports (a, b) => a + b. 2. src/mul.js exports (a, b) => a * b. Independent units; verify with checks/*.check.js.')] },
-    { name: 'adder', match: 'Implement src/add.js', turns: [reply.toolUse('Write', { file_path: 'src/add.js', content: 'module.exports = (a, b) => a + b\n' }), reply.text('add.js written.')] },
+    {
+      name: 'explorer',
+      match: /Survey the (checks|README)/,
+      turns: [
+        (req) => reply.toolUse('Glob', { pattern: req.firstUserText.includes('checks') ? 'checks/*.js' : '*.md' }),
+        (req) => reply.text(`Found: ${req.toolResults[0].content.trim()}`)
+      ]
+    },
+    {
+      name: 'planner',
+      match: 'Make a plan',
+      turns: [
+        reply.text('Plan: 1. src/add.js exports (a, b) => a + b. 2. src/mul.js exports (a, b) => a * b. Independent units; verify with checks/*.check.js.')
+      ]
+    },
+    {
+      name: 'adder',
+      match: 'Implement src/add.js',
+      turns: [reply.toolUse('Write', { file_path: 'src/add.js', content: 'module.exports = (a, b) => a + b\n' }), reply.text('add.js written.')]
+    },
     scriptedAgent('multiplier', 'Implement src/mul.js', [
       // A slip the verifier will catch: a sum, not a product.
       reply.toolUse('Write', { file_path: 'src/mul.js', content: 'module.exports = (a, b) => a + b\n' }),
       reply.text('mul.js written.'),
-      (req) => reply.toolUse('Write', { file_path: 'src/mul.js', content: req.lastUserText.includes('returned 5') ? 'module.exports = (a, b) => a * b\n' : 'wrong message\n' }),
+      (req) =>
+        reply.toolUse('Write', {
+          file_path: 'src/mul.js',
+          content: req.lastUserText.includes('returned 5') ? 'module.exports = (a, b) => a * b\n' : 'wrong message\n'
+        }),
       reply.text('mul.js fixed: it multiplies now.')
     ]),
-    { name: 'verifier', match: 'You verify work that other agents did', turns: [(req) => reply.toolUses(verifyCommands(req)), (req) => reply.text(verdict(req))] },
+    {
+      name: 'verifier',
+      match: 'You verify work that other agents did',
+      turns: [(req) => reply.toolUses(verifyCommands(req)), (req) => reply.text(verdict(req))]
+    },
     scriptedAgent('coordinator', 'You are the coordinator of a crew', [
       reply.toolUses([
         { name: 'SetPhase', input: { phase: 'research', note: 'what exists' } },
@@ -61,9 +91,17 @@ function script() {
       (req) =>
         reply.toolUses([
           { name: 'SetPhase', input: { phase: 'verification' } },
-          { name: 'Agent', input: { description: 'Verify both', prompt: `Verify: add at ${worktreeOf(req.toolResults[1].content)} and mul at ${worktreeOf(req.toolResults[2].content)}`, subagent_type: 'verifier' } }
+          {
+            name: 'Agent',
+            input: {
+              description: 'Verify both',
+              prompt: `Verify: add at ${worktreeOf(req.toolResults[1].content)} and mul at ${worktreeOf(req.toolResults[2].content)}`,
+              subagent_type: 'verifier'
+            }
+          }
         ]),
-      (req) => reply.toolUse('SendMessage', { to: 'multiplier', message: `Verification failed:\n${req.toolResults[1].content.split('\n')[1]}\nFix src/mul.js.` }),
+      (req) =>
+        reply.toolUse('SendMessage', { to: 'multiplier', message: `Verification failed:\n${req.toolResults[1].content.split('\n')[1]}\nFix src/mul.js.` }),
       reply.text('Waiting for the multiplier to fix its work.'),
       // Woken by the multiplier's report: check the fix with a fresh verifier.
       (req) => reply.toolUse('Agent', { description: 'Verify the fix', prompt: `Verify: mul at ${worktreeOf(req.lastUserText)}`, subagent_type: 'verifier' }),
@@ -107,10 +145,17 @@ describe('coordinator mode', () => {
       ['implementation', s.mainAgentId],
       ['verification', s.mainAgentId]
     ])
-    expect(byPhase(f.events)).toEqual({ research: ['Explore', 'Explore'], synthesis: ['Plan'], implementation: ['adder', 'multiplier'], verification: ['multiplier', 'verifier', 'verifier'] })
+    expect(byPhase(f.events)).toEqual({
+      research: ['Explore', 'Explore'],
+      synthesis: ['Plan'],
+      implementation: ['adder', 'multiplier'],
+      verification: ['multiplier', 'verifier', 'verifier']
+    })
 
     // The workers were isolated although the coordinator did not ask: separate worktrees and branches.
-    const workers = starts(f.events).filter((e): e is AgentStartEvent & { worktree: { path: string; branch: string } } => (e.name === 'adder' || e.name === 'multiplier') && !!e.worktree)
+    const workers = starts(f.events).filter(
+      (e): e is AgentStartEvent & { worktree: { path: string; branch: string } } => (e.name === 'adder' || e.name === 'multiplier') && !!e.worktree
+    )
     const adder = workers.find((w) => w.name === 'adder')!
     const multiplierRuns = workers.filter((w) => w.name === 'multiplier')
     expect(multiplierRuns).toHaveLength(2)
@@ -129,7 +174,12 @@ describe('coordinator mode', () => {
 
     // The verifier ran the real checks in the worktrees: the first time mul failed, after the fix it passed.
     const bash = f.events.filter((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === 'Bash')
-    expect(bash.map((b) => [b.isError, b.output.includes('add ok') ? 'add ok' : b.output.includes('mul ok') ? 'mul ok' : /mul\(2, 3\) returned 5/.test(b.output) ? 'mul returned 5' : b.output])).toEqual([
+    expect(
+      bash.map((b) => [
+        b.isError,
+        b.output.includes('add ok') ? 'add ok' : b.output.includes('mul ok') ? 'mul ok' : /mul\(2, 3\) returned 5/.test(b.output) ? 'mul returned 5' : b.output
+      ])
+    ).toEqual([
       [false, 'add ok'],
       [true, 'mul returned 5'],
       [false, 'mul ok']
@@ -148,17 +198,32 @@ describe('coordinator mode', () => {
     expect(req.toolNames).not.toContain('SetPhase')
     expect(req.toolNames).not.toContain('TeamCreate')
     expect(phases(f.events)).toEqual([])
-    expect(f.events.find((e) => e.type === 'tool_end' && e.name === 'SetPhase')).toMatchObject({ isError: true, output: expect.stringContaining('No tool named "SetPhase"') })
+    expect(f.events.find((e) => e.type === 'tool_end' && e.name === 'SetPhase')).toMatchObject({
+      isError: true,
+      output: expect.stringContaining('No tool named "SetPhase"')
+    })
   })
 
   it('reopens as the coordinator after a restart', async () => {
     const f = await makeFixture(
-      { respond: scriptByAgent([{ name: 'coordinator', match: 'You are the coordinator of a crew', turns: [reply.toolUse('SetPhase', { phase: 'implementation' }), reply.text('first'), reply.text('second')] }]) },
+      {
+        respond: scriptByAgent([
+          {
+            name: 'coordinator',
+            match: 'You are the coordinator of a crew',
+            turns: [reply.toolUse('SetPhase', { phase: 'implementation' }), reply.text('first'), reply.text('second')]
+          }
+        ])
+      },
       { coordinator: true }
     )
     await f.session.run('one')
     await f.session.close()
-    const reopened = await f.reopen((base) => import('../session/session').then(({ AgentSession }) => AgentSession.open({ ...base, sessionId: f.session.sessionId, ripgrep: false, managedSettingsFile: null })))
+    const reopened = await f.reopen((base) =>
+      import('../session/session').then(({ AgentSession }) =>
+        AgentSession.open({ ...base, sessionId: f.session.sessionId, ripgrep: false, managedSettingsFile: null })
+      )
+    )
     // It is still in the phase it was in, so its next workers still get worktrees.
     expect(reopened.coordinator?.phase).toBe('implementation')
     const result = await reopened.run('two')

@@ -23,23 +23,35 @@ export class Coordinator {
   phase: CoordinatorPhase | null = null
   private git: Promise<boolean> | null = null
 
-  constructor(
-    private readonly s: { cwd: string; sessionId: string; emit(event: AgentEvent): void }
-  ) {}
+  constructor(private readonly s: { cwd: string; sessionId: string; emit(event: AgentEvent): void }) {}
 
   setPhaseTool(coordinator: AgentHandle): Tool {
     return defineTool({
       name: SET_PHASE_TOOL_NAME,
       description: `Say which phase of the work you are entering: ${COORDINATOR_PHASES.join(', ')}. Call it before starting the phase's agents; the person sees the phase, and the agents you start are grouped under it.`,
-      schema: z.object({ phase: z.enum(COORDINATOR_PHASES), note: z.string().trim().max(500).optional().describe('One line on what this phase is for in this task') }).strict(),
+      schema: z
+        .object({ phase: z.enum(COORDINATOR_PHASES), note: z.string().trim().max(500).optional().describe('One line on what this phase is for in this task') })
+        .strict(),
       readOnly: false,
       // Never runs alongside the Agent calls of the same message: it must take effect before them.
       concurrencySafe: false,
       execute: async (input) => {
         const previous = this.phase
         this.phase = input.phase
-        this.s.emit({ agentId: coordinator.id, parentAgentId: coordinator.parentId, parentToolUseId: coordinator.parentToolUseId, sessionId: this.s.sessionId, ts: Date.now(), type: 'phase', phase: input.phase, ...(input.note ? { note: input.note } : {}) })
-        return { content: `Phase: ${input.phase}${previous && previous !== input.phase ? ` (was ${previous})` : ''}. ${PURPOSE[input.phase]}`, details: { phase: input.phase, previous } }
+        this.s.emit({
+          agentId: coordinator.id,
+          parentAgentId: coordinator.parentId,
+          parentToolUseId: coordinator.parentToolUseId,
+          sessionId: this.s.sessionId,
+          ts: Date.now(),
+          type: 'phase',
+          phase: input.phase,
+          ...(input.note ? { note: input.note } : {})
+        })
+        return {
+          content: `Phase: ${input.phase}${previous && previous !== input.phase ? ` (was ${previous})` : ''}. ${PURPOSE[input.phase]}`,
+          details: { phase: input.phase, previous }
+        }
       }
     })
   }
@@ -58,7 +70,8 @@ export class Coordinator {
   /** The coordinator's Agent tool: in the implementation phase a new agent gets its own worktree, in a git repository. */
   wrapSpawn(spawn: Spawn): Spawn {
     return async (input, ctx) => {
-      if (this.phase === 'implementation' && !input.resume && input.isolation === undefined && (await this.inGit())) return spawn({ ...input, isolation: 'worktree' }, ctx)
+      if (this.phase === 'implementation' && !input.resume && input.isolation === undefined && (await this.inGit()))
+        return spawn({ ...input, isolation: 'worktree' }, ctx)
       return spawn(input, ctx)
     }
   }

@@ -44,7 +44,11 @@ describe('background agents', () => {
     const launch = toolEnds(events, 'Agent')[0]
     expect(launch.isError).toBe(false)
     const details = launchedOf(launch)
-    expect(details).toEqual({ status: 'async_launched', agentId: expect.stringMatching(/^a[0-9a-f]{16}$/), outputFile: expect.stringContaining(details.agentId) })
+    expect(details).toEqual({
+      status: 'async_launched',
+      agentId: expect.stringMatching(/^a[0-9a-f]{16}$/),
+      outputFile: expect.stringContaining(details.agentId)
+    })
     expect(JSON.parse(launch.output.split('\n')[0])).toEqual(details)
     expect(isFinished(s.registry.get(details.agentId)!.status)).toBe(false)
 
@@ -54,7 +58,11 @@ describe('background agents', () => {
     expect(s.lastResult?.result).toBe('Done: Found 3 text files')
     const mainStarts = starts(events).filter((e) => e.agentId === s.mainAgentId)
     expect(mainStarts).toHaveLength(2)
-    expect(mainStarts[1].prompt).toMatch(new RegExp(`<task-notification>\\n<task-id>${details.agentId}</task-id>[\\s\\S]*<status>completed</status>[\\s\\S]*Found 3 text files[\\s\\S]*</task-notification>`))
+    expect(mainStarts[1].prompt).toMatch(
+      new RegExp(
+        `<task-notification>\\n<task-id>${details.agentId}</task-id>[\\s\\S]*<status>completed</status>[\\s\\S]*Found 3 text files[\\s\\S]*</task-notification>`
+      )
+    )
     expect(events.some((e) => e.type === 'message_received' && e.agentId === s.mainAgentId && e.from === details.agentId)).toBe(true)
     // Background agents get only the background allowlist: no Agent, no SendMessage.
     const workerRequest = model.server.messageRequests().find((r) => r.system.includes('You are the background worker'))!
@@ -180,14 +188,22 @@ describe('background agents', () => {
     const release = latch()
     const f = await makeFixture([
       scriptedAgent('grandchild', 'Deep background job', [heldUntil(release, reply.text('Deep job result: 99.'))]),
-      scriptedAgent('child', 'Delegate the deep job', [reply.toolUse('Agent', { description: 'Deep job', prompt: 'Deep background job', run_in_background: true }), reply.text('Delegated; not waiting.')]),
+      scriptedAgent('child', 'Delegate the deep job', [
+        reply.toolUse('Agent', { description: 'Deep job', prompt: 'Deep background job', run_in_background: true }),
+        reply.text('Delegated; not waiting.')
+      ]),
       mainAgent([
         reply.toolUse('Agent', { description: 'Delegate', prompt: 'Delegate the deep job.' }),
         () => {
           release.open()
           return reply.text('child returned')
         },
-        (req) => reply.text(/meant for agent a[0-9a-f]{16}, which is no longer running[\s\S]*Deep job result: 99\./.test(req.lastUserText) ? 'got the forwarded report' : 'no report')
+        (req) =>
+          reply.text(
+            /meant for agent a[0-9a-f]{16}, which is no longer running[\s\S]*Deep job result: 99\./.test(req.lastUserText)
+              ? 'got the forwarded report'
+              : 'no report'
+          )
       ])
     ])
     await f.session.run('go')

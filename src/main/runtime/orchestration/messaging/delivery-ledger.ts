@@ -96,7 +96,8 @@ export class DeliveryLedger {
       }
       if (pendingDeliveries(events).inbox.length) ledger.waiting.add(agentId)
     }
-    for (const r of reports.sort((a, b) => a.seq - b.seq)) if (!ledger.received.has(r.report.deliveryId)) ledger.owedReports.push({ from: r.from, report: r.report })
+    for (const r of reports.sort((a, b) => a.seq - b.seq))
+      if (!ledger.received.has(r.report.deliveryId)) ledger.owedReports.push({ from: r.from, report: r.report })
     return ledger
   }
 
@@ -132,18 +133,36 @@ export class DeliveryLedger {
             isError: !queued.restartable
           }
         // It was still waiting for a slot: no agent_start was written, so nothing of it ran.
-        return { content: `The subagent this call was to start had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Call ${AGENT_TOOL_NAME} again if the work is still needed.`, isError: true }
+        return {
+          content: `The subagent this call was to start had not started when Fanout stopped (it was closed or crashed); nothing of it ran. Call ${AGENT_TOOL_NAME} again if the work is still needed.`,
+          isError: true
+        }
       }
       if (name === SEND_MESSAGE_TOOL_NAME && this.received.has(sendDeliveryId(id)))
         return { content: 'The message was delivered before Fanout stopped (it was closed or crashed); it was not sent again.', isError: false }
       const request = asked.get(id)
       if (request) {
         const decision = answered.get(request)
-        if (decision === 'deny') return { content: `The user denied permission to use ${tool} for this call (before Fanout restarted). Do not retry it as is; take another approach or ask the user how to proceed.`, isError: true }
-        if (!decision) return { content: `${tool} was waiting for the user's approval when Fanout stopped (it was closed or crashed), so it did not run. Call it again if it is still needed; the user will be asked again.`, isError: true }
+        if (decision === 'deny')
+          return {
+            content: `The user denied permission to use ${tool} for this call (before Fanout restarted). Do not retry it as is; take another approach or ask the user how to proceed.`,
+            isError: true
+          }
+        if (!decision)
+          return {
+            content: `${tool} was waiting for the user's approval when Fanout stopped (it was closed or crashed), so it did not run. Call it again if it is still needed; the user will be asked again.`,
+            isError: true
+          }
       }
-      if (!ran.has(id)) return { content: `${tool} did not run: Fanout stopped (it was closed or crashed) before it started. Run it again if it is still needed.`, isError: true }
-      return { content: `${tool} was running when Fanout stopped (it was closed or crashed) and did not finish: it may have done part of its work. Check what it changed before running it again.`, isError: true }
+      if (!ran.has(id))
+        return {
+          content: `${tool} did not run: Fanout stopped (it was closed or crashed) before it started. Run it again if it is still needed.`,
+          isError: true
+        }
+      return {
+        content: `${tool} was running when Fanout stopped (it was closed or crashed) and did not finish: it may have done part of its work. Check what it changed before running it again.`,
+        isError: true
+      }
     }
   }
 

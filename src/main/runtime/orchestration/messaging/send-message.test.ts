@@ -15,12 +15,18 @@ describe('SendMessage', () => {
   it('the tool refuses a name no agent has, naming the agents there are; nothing waits in a mailbox', async () => {
     const f = await makeFixture([
       { name: 'helper', match: 'Help out', turns: [reply.text('helped')] },
-      mainAgent([reply.toolUse('Agent', { description: 'Help', prompt: 'Help out.', name: 'helper' }), reply.toolUse('SendMessage', { to: 'helpr', message: 'One more thing.' }), (req) => reply.text(req.toolResults[0].content)])
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Help', prompt: 'Help out.', name: 'helper' }),
+        reply.toolUse('SendMessage', { to: 'helpr', message: 'One more thing.' }),
+        (req) => reply.text(req.toolResults[0].content)
+      ])
     ])
     const result = await f.session.run('go')
     const [sent] = toolEnds(f.events, 'SendMessage')
     expect(sent.isError).toBe(true)
-    expect(result.result).toMatch(/^There is no agent 'helpr' in this session, so the message was not sent\. Agents you can message: 'helper' \(general-purpose, a[0-9a-f]{16}\)\./)
+    expect(result.result).toMatch(
+      /^There is no agent 'helpr' in this session, so the message was not sent\. Agents you can message: 'helper' \(general-purpose, a[0-9a-f]{16}\)\./
+    )
     expect(await peekMessages(f.dataDir, f.session.sessionId, 'helpr')).toEqual([])
   })
 
@@ -29,10 +35,19 @@ describe('SendMessage', () => {
     const f = await makeFixture([
       scriptedAgent('painter', 'Paint the fence', [
         heldUntil(turnOne, reply.toolUse('Glob', { pattern: '*' })),
-        (req) => reply.text(req.lastUserText.includes('<agent-message from="user">\nUse blue paint.\n</agent-message>') ? 'Painted it blue.' : 'Painted it white.'),
-        (req) => reply.text(req.lastUserText.includes('Add a second coat.') && JSON.stringify(req.messages).includes('Painted it blue.') ? 'Second coat done.' : 'lost my history')
+        (req) =>
+          reply.text(req.lastUserText.includes('<agent-message from="user">\nUse blue paint.\n</agent-message>') ? 'Painted it blue.' : 'Painted it white.'),
+        (req) =>
+          reply.text(
+            req.lastUserText.includes('Add a second coat.') && JSON.stringify(req.messages).includes('Painted it blue.')
+              ? 'Second coat done.'
+              : 'lost my history'
+          )
       ]),
-      mainAgent([reply.toolUse('Agent', { description: 'Paint', prompt: 'Paint the fence.', name: 'painter' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Paint', prompt: 'Paint the fence.', name: 'painter' }),
+        (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+      ])
     ])
     const { session: s, events } = f
     const run = s.run('Get the fence painted.')
@@ -55,7 +70,11 @@ describe('SendMessage', () => {
 
   it('a message that arrives as an agent finishes is not lost: it starts the agent again', async () => {
     const f = await makeFixture([
-      { name: 'sprinter', match: 'Run fast', turns: [reply.text('Finished the sprint.'), (req) => reply.text(req.lastUserText.includes('One more lap.') ? 'Ran one more lap.' : '?')] },
+      {
+        name: 'sprinter',
+        match: 'Run fast',
+        turns: [reply.text('Finished the sprint.'), (req) => reply.text(req.lastUserText.includes('One more lap.') ? 'Ran one more lap.' : '?')]
+      },
       mainAgent([reply.toolUse('Agent', { description: 'Sprint', prompt: 'Run fast.', name: 'sprinter' }), reply.text('ok'), reply.text('noted the extra lap')])
     ])
     const { session: s, events } = f
@@ -76,7 +95,11 @@ describe('SendMessage', () => {
 
   it('an agent messaging a finished agent resumes it, and the reply comes back as a task notification', async () => {
     const f = await makeFixture([
-      { name: 'counter', match: 'Count to three', turns: [reply.text('1, 2, 3.'), (req) => reply.text(req.lastUserText.includes('Now count to five') ? '1, 2, 3, 4, 5.' : '?')] },
+      {
+        name: 'counter',
+        match: 'Count to three',
+        turns: [reply.text('1, 2, 3.'), (req) => reply.text(req.lastUserText.includes('Now count to five') ? '1, 2, 3, 4, 5.' : '?')]
+      },
       mainAgent([
         reply.toolUse('Agent', { description: 'Count', prompt: 'Count to three.', name: 'counter' }),
         reply.toolUse('SendMessage', { to: 'counter', message: 'Now count to five.', summary: 'count further' }),
@@ -97,8 +120,15 @@ describe('SendMessage', () => {
   it('a message to an agent that does not exist yet waits in its durable mailbox and is read when it starts', async () => {
     const f = await makeFixture(
       [
-        { name: 'late', match: 'Start late', turns: [(req) => reply.text(req.firstUserText.includes('Bring snacks.') ? 'I saw the note: snacks.' : 'no note')] },
-        mainAgent([reply.toolUse('Agent', { description: 'Late one', prompt: 'Start late.', name: 'latecomer' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+        {
+          name: 'late',
+          match: 'Start late',
+          turns: [(req) => reply.text(req.firstUserText.includes('Bring snacks.') ? 'I saw the note: snacks.' : 'no note')]
+        },
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Late one', prompt: 'Start late.', name: 'latecomer' }),
+          (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+        ])
       ],
       { dataDir: undefined }
     )
@@ -106,7 +136,9 @@ describe('SendMessage', () => {
     await expect(f.session.sendMessage('latecomer', 'Bring snacks.')).rejects.toThrow("There is no agent 'latecomer' in this session.")
     const { session: s } = await f.newSession()
     expect(await s.sendMessage('latecomer', 'Bring snacks.', 'user', 'snacks')).toEqual({ delivery: 'mailbox', agentId: null })
-    expect(await peekMessages(f.dataDir, s.sessionId, 'latecomer')).toEqual([expect.objectContaining({ from: 'user', text: 'Bring snacks.', summary: 'snacks' })])
+    expect(await peekMessages(f.dataDir, s.sessionId, 'latecomer')).toEqual([
+      expect.objectContaining({ from: 'user', text: 'Bring snacks.', summary: 'snacks' })
+    ])
     const result = await s.run('go')
     expect(result.result).toBe('I saw the note: snacks.')
     expect(await peekMessages(f.dataDir, s.sessionId, 'latecomer')).toEqual([])
@@ -136,8 +168,18 @@ describe('SendMessage', () => {
           [
             { name: 'late', match: /You are late agent/, turns: [reply.text('late done')] },
             mainAgent([
-              reply.toolUses(Array.from({ length: WORKERS }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `You are worker w${i}.`, name: `w${i}` } }))),
-              reply.toolUses(Array.from({ length: LATE }, (_, i) => ({ name: 'Agent', input: { description: `Late ${i}`, prompt: `You are late agent l${i}.`, name: `late${i}` } })))
+              reply.toolUses(
+                Array.from({ length: WORKERS }, (_, i) => ({
+                  name: 'Agent',
+                  input: { description: `Worker ${i}`, prompt: `You are worker w${i}.`, name: `w${i}` }
+                }))
+              ),
+              reply.toolUses(
+                Array.from({ length: LATE }, (_, i) => ({
+                  name: 'Agent',
+                  input: { description: `Late ${i}`, prompt: `You are late agent l${i}.`, name: `late${i}` }
+                }))
+              )
             ])
           ],
           // Workers answer by turn number, whichever run they are in; everyone else (main woken by reports) just acknowledges.
@@ -196,12 +238,20 @@ describe('SendMessage', () => {
     const messageTools = toolEnds(events, 'SendMessage')
     expect(messageTools.filter((e) => e.isError)).toEqual([])
     for (const e of messageTools) {
-      const input = events.find((x): x is Extract<AgentEvent, { type: 'tool_run' }> => x.type === 'tool_run' && x.toolUseId === e.toolUseId)!.input as { to: string; message: string }
+      const input = events.find((x): x is Extract<AgentEvent, { type: 'tool_run' }> => x.type === 'tool_run' && x.toolUseId === e.toolUseId)!.input as {
+        to: string
+        message: string
+      }
       sent.push({ to: input.to, text: input.message })
     }
     expect(sent.length).toBeGreaterThan(2000)
 
-    expect(s.registry.all().filter((h) => h.inbox.length).map((h) => h.name)).toEqual([])
+    expect(
+      s.registry
+        .all()
+        .filter((h) => h.inbox.length)
+        .map((h) => h.name)
+    ).toEqual([])
     // Every message appears exactly once, in its recipient's conversation, and nowhere else.
     const seen = new Map<string, string[]>()
     for (const h of s.registry.all()) {

@@ -28,9 +28,19 @@ export interface SendOutcome {
  * keeping the message for an agent of that name that may never start.
  */
 /** What messaging needs from its session: the agents (live or on disk), delivery, and its records. */
-export type MessagingHost = Pick<SessionContext, 'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'mainHandle' | 'onError'>
+export type MessagingHost = Pick<
+  SessionContext,
+  'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'mainHandle' | 'onError'
+>
 
-export async function sendMessage(session: MessagingHost, to: string, message: string, from: string, summary?: string, opts: { mailbox?: boolean; deliveryId?: string } = {}): Promise<SendOutcome> {
+export async function sendMessage(
+  session: MessagingHost,
+  to: string,
+  message: string,
+  from: string,
+  summary?: string,
+  opts: { mailbox?: boolean; deliveryId?: string } = {}
+): Promise<SendOutcome> {
   const { deliveryId } = opts
   if (!to.trim()) throw new Error('SendMessage needs a recipient: an agent id or name.')
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
@@ -42,7 +52,12 @@ export async function sendMessage(session: MessagingHost, to: string, message: s
     const text = formatAgentMessage(label, message, summary)
     // An explicit message may restart an agent the person stopped; only automatic resumes skip those.
     if (!target.run) target.stoppedByUser = false
-    const delivery = session.delivery.deliver(target, text, { from: sender ? sender.id : from, ...(summary ? { summary } : {}), reportTo: sender ? sender.id : null, ...(deliveryId ? { deliveryId } : {}) })
+    const delivery = session.delivery.deliver(target, text, {
+      from: sender ? sender.id : from,
+      ...(summary ? { summary } : {}),
+      reportTo: sender ? sender.id : null,
+      ...(deliveryId ? { deliveryId } : {})
+    })
     await session.durable(target.id)
     return { delivery, agentId: target.id }
   }
@@ -61,7 +76,9 @@ export async function sendMessage(session: MessagingHost, to: string, message: s
 function knownAgents(session: MessagingHost, from: string): string {
   const others = session.registry.all().filter((h) => h.id !== from)
   if (!others.length) return "Use 'main' for the main agent."
-  const names = others.slice(0, 20).map((h) => (h.id === session.mainAgentId ? "'main' (the main agent)" : h.name ? `'${h.name}' (${h.agentType}, ${h.id})` : `'${h.id}' (${h.agentType})`))
+  const names = others
+    .slice(0, 20)
+    .map((h) => (h.id === session.mainAgentId ? "'main' (the main agent)" : h.name ? `'${h.name}' (${h.agentType}, ${h.id})` : `'${h.id}' (${h.agentType})`))
   return `Agents you can message: ${names.join(', ')}${others.length > 20 ? `, and ${others.length - 20} more` : ''}. Start a new agent with the Agent tool (its name parameter names it).`
 }
 
@@ -76,7 +93,12 @@ export async function claimMailbox(session: MessagingHost, handle: AgentHandle):
         // Delivered and on disk first, claimed after: a crash in between delivers them again, by the same ids.
         beforeClaim: async (messages) => {
           for (const m of messages)
-            session.delivery.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), { from: m.from, ...(m.summary ? { summary: m.summary } : {}), wake: false, deliveryId: `mail-${m.id}` })
+            session.delivery.deliver(handle, formatAgentMessage(m.from, m.text, m.summary), {
+              from: m.from,
+              ...(m.summary ? { summary: m.summary } : {}),
+              wake: false,
+              deliveryId: `mail-${m.id}`
+            })
           await session.durable(handle.id)
         }
       })

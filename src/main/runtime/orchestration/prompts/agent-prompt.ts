@@ -36,13 +36,29 @@ export async function agentSystemPrompt(
           return undefined
         })
       : undefined,
-    def.skills?.length ? loadSkills({ names: def.skills, cwd: src.cwd, home: src.home, ...(src.skills ? { index: src.skills } : {}), ...(def.file ? { definitionFile: def.file } : {}) }) : undefined
+    def.skills?.length
+      ? loadSkills({
+          names: def.skills,
+          cwd: src.cwd,
+          home: src.home,
+          ...(src.skills ? { index: src.skills } : {}),
+          ...(def.file ? { definitionFile: def.file } : {})
+        })
+      : undefined
   ])
   handle.memoryDir = memory?.dir
   for (const d of skills?.diagnostics ?? []) src.warn?.(`${d.file}: ${d.message}`)
   return buildSystemPrompt({
     body: def.systemPrompt,
-    environment: { cwd: handle.cwd, isGitRepo: git.isGitRepo, branch: git.branch, platform: process.platform, date: new Date(), model: handle.model, ...(worktree ? { worktree } : {}) },
+    environment: {
+      cwd: handle.cwd,
+      isGitRepo: git.isGitRepo,
+      branch: git.branch,
+      platform: process.platform,
+      date: new Date(),
+      model: handle.model,
+      ...(worktree ? { worktree } : {})
+    },
     claudeMd: src.claudeMd,
     omitClaudeMd: def.omitClaudeMd === true,
     ...(memory ? { agentMemory: memory } : {}),

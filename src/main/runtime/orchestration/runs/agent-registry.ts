@@ -79,7 +79,10 @@ export interface AgentHandle {
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */
-export type AgentIdentity = Omit<AgentHandle, 'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'received' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'> &
+export type AgentIdentity = Omit<
+  AgentHandle,
+  'status' | 'abort' | 'stoppedByUser' | 'inbox' | 'received' | 'usage' | 'startedAt' | 'messages' | 'run' | 'turnCount' | 'lastEventAt'
+> &
   Partial<Pick<AgentHandle, 'status' | 'messages'>>
 
 export function newAgentHandle(identity: AgentIdentity): AgentHandle {

@@ -62,11 +62,32 @@ export function startInboxRun(session: SubagentRunHost, handle: AgentHandle, rep
 }
 
 function emitStatus(session: SubagentRunHost, handle: AgentHandle, status: ChildResult['status'], detail?: string): void {
-  session.emit({ agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId, ts: Date.now(), type: 'status', status, ...(detail ? { detail } : {}) })
+  session.emit({
+    agentId: handle.id,
+    parentAgentId: handle.parentId,
+    parentToolUseId: handle.parentToolUseId,
+    sessionId: session.sessionId,
+    ts: Date.now(),
+    type: 'status',
+    status,
+    ...(detail ? { detail } : {})
+  })
 }
 
 function notStarted(handle: AgentHandle, status: 'stopped' | 'failed', error: string): ChildResult {
-  return { status, result: '', error, numTurns: 0, toolUses: 0, usage: emptyUsage(), durationMs: 0, messages: handle.messages, model: handle.model, stopReason: null, notStarted: true }
+  return {
+    status,
+    result: '',
+    error,
+    numTurns: 0,
+    toolUses: 0,
+    usage: emptyUsage(),
+    durationMs: 0,
+    messages: handle.messages,
+    model: handle.model,
+    stopReason: null,
+    notStarted: true
+  }
 }
 
 // One abort listener per caller signal, however many agents it starts at once (a wide fan-out would
@@ -83,10 +104,14 @@ function link(signal: AbortSignal | undefined, child: AbortController): () => vo
   if (!children) {
     const set = new Set<AbortController>()
     linked.set(signal, (children = set))
-    signal.addEventListener('abort', () => {
-      for (const c of set) c.abort(signal.reason)
-      set.clear()
-    }, { once: true })
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const c of set) c.abort(signal.reason)
+        set.clear()
+      },
+      { once: true }
+    )
   }
   children.add(child)
   return () => children.delete(child)
@@ -102,7 +127,13 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
 
   try {
     if (session.gate.slots.running >= session.gate.limits.maxConcurrent)
-      session.emit({ ...ids, ts: Date.now(), type: 'status', status: 'queued', detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots` })
+      session.emit({
+        ...ids,
+        ts: Date.now(),
+        type: 'status',
+        status: 'queued',
+        detail: `waiting for one of ${session.gate.limits.maxConcurrent} concurrent agent slots`
+      })
     try {
       handle.slot = await session.gate.slots.lease(abort.signal)
     } catch {
@@ -116,13 +147,20 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.hooks?.worktreeCreate(handle, `agent-${handle.id}`)
       if (made && 'error' in made) return notStarted(handle, 'failed', `Could not isolate the agent: ${made.error}`)
       if (made) {
-        if (!(await stat(made.path).catch(() => null))?.isDirectory()) return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
+        if (!(await stat(made.path).catch(() => null))?.isDirectory())
+          return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
         hookWorktree = made.path
         handle.cwd = made.path
         handle.worktree = { path: made.path, branch: '', hookBased: true }
       } else {
         try {
-          worktree = await createAgentWorktree({ repoCwd: handle.isolation.repoCwd, agentId: handle.id, agentType: label, description: handle.description ?? label, baseRef: session.worktreeBaseRef?.() })
+          worktree = await createAgentWorktree({
+            repoCwd: handle.isolation.repoCwd,
+            agentId: handle.id,
+            agentType: label,
+            description: handle.description ?? label,
+            baseRef: session.worktreeBaseRef?.()
+          })
         } catch (err) {
           return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
         }
@@ -149,7 +187,12 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       emit: emit.emit,
       extras: async () => {
         // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
-        const hooks = subagentHookRun(session.hooks, handle, (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }), () => session.teammateOf?.(handle) ?? null)
+        const hooks = subagentHookRun(
+          session.hooks,
+          handle,
+          (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }),
+          () => session.teammateOf?.(handle) ?? null
+        )
         const hookContext = [...(handle.startNotes ?? []).map(reminder), ...(await hooks.start())]
         stall = handle.background ? watchStall(session, handle, emit.markStalled) : null
         return {
@@ -164,7 +207,13 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
             worktree
               ? async () => {
                   const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
-                  finished = { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}), ...(done.error ? { error: done.error } : {}) }
+                  finished = {
+                    path: done.path,
+                    branch: done.branch,
+                    kept: done.kept,
+                    ...(done.commit ? { commit: done.commit } : {}),
+                    ...(done.error ? { error: done.error } : {})
+                  }
                   return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
                 }
               : hookWorktree
@@ -172,7 +221,11 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
                     const path = hookWorktree as string
                     // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
                     const removed = await session.hooks?.worktreeRemove(handle, path)
-                    const error = !removed ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept` : 'error' in removed ? `${removed.error}; the folder ${path} was kept` : undefined
+                    const error = !removed
+                      ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept`
+                      : 'error' in removed
+                        ? `${removed.error}; the folder ${path} was kept`
+                        : undefined
                     if (!error) handle.worktree = undefined
                     finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
                     return { worktree: { path, branch: '', kept: Boolean(error) } }
@@ -197,7 +250,8 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
   }
 }
 
-const stallMessage = (ms: number) => `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
+const stallMessage = (ms: number) =>
+  `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
 
 /**
  * The run's events on their way to the session: a fork's inherited history is recorded right after its
@@ -223,7 +277,16 @@ function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequ
       session.emit(event)
       if (event.type === 'model_request') turn.release()
       if (event.type === 'agent_start' && req.recordHistory) {
-        for (const message of req.history ?? []) session.emit({ agentId: event.agentId, parentAgentId: event.parentAgentId, parentToolUseId: event.parentToolUseId, sessionId: event.sessionId, ts: Date.now(), type: 'message', message })
+        for (const message of req.history ?? [])
+          session.emit({
+            agentId: event.agentId,
+            parentAgentId: event.parentAgentId,
+            parentToolUseId: event.parentToolUseId,
+            sessionId: event.sessionId,
+            ts: Date.now(),
+            type: 'message',
+            message
+          })
       }
     }
   }

@@ -20,7 +20,12 @@ export function budgetedClient(client: ModelClient, gate: SpawnGate): ModelClien
     listModels: (signal) => client.listModels(signal),
     stream(request, handlers, signal) {
       const over = gate.overBudget()
-      if (over) return Promise.reject(new BudgetExceededError(`Stopped at the session's budget: ${over} No further model calls are made; raise the budget in Settings → Limits to continue.`))
+      if (over)
+        return Promise.reject(
+          new BudgetExceededError(
+            `Stopped at the session's budget: ${over} No further model calls are made; raise the budget in Settings → Limits to continue.`
+          )
+        )
       return client.stream(request, handlers, signal)
     }
   }

@@ -16,9 +16,7 @@ import type { SessionContext } from '../types'
 /** What compacting an agent needs from its session: the model, the context settings, the agent's prompt, tools and hooks, and where events go. */
 export type CompactHost = Pick<SessionContext, 'sessionId' | 'client' | 'contextSettings' | 'emit' | 'hooks' | 'systemPrompt' | 'registry' | 'buildTools'>
 
-export type CompactOutcome =
-  | { status: 'scheduled' }
-  | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
+export type CompactOutcome = { status: 'scheduled' } | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
 
 export { parseCompactCommand } from '../../../../shared/compact-command'
 
@@ -43,7 +41,12 @@ export async function compactAgent(
  * Compacts an agent by id or name (`main` or the main agent's id: the main agent, whose own run queue `main`
  * holds it while it compacts); see compactAgent.
  */
-export async function compactById(session: CompactHost & Pick<SessionContext, 'mainAgentId' | 'mainHandle' | 'findAgent' | 'track'>, main: { readonly busy: boolean; exclusive<T>(work: () => Promise<T>): Promise<T> }, agentId: string, instructions?: string): Promise<CompactOutcome> {
+export async function compactById(
+  session: CompactHost & Pick<SessionContext, 'mainAgentId' | 'mainHandle' | 'findAgent' | 'track'>,
+  main: { readonly busy: boolean; exclusive<T>(work: () => Promise<T>): Promise<T> },
+  agentId: string,
+  instructions?: string
+): Promise<CompactOutcome> {
   const isMain = agentId === session.mainAgentId || agentId === 'main'
   // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
   const handle = isMain ? session.mainHandle() : (session.registry.find(agentId) ?? (await session.findAgent(agentId)))

@@ -16,7 +16,8 @@ afterEach(closeFixtures)
 
 const MODEL = 'claude-sonnet-5-5'
 const compactions = (events: AgentEvent[]) => events.filter((e): e is CompactionEvent => e.type === 'compaction')
-const firstText = (m: ChatMessage | undefined) => (m && Array.isArray(m.content) && m.content[0].type === 'text' ? m.content[0].text : typeof m?.content === 'string' ? m.content : '')
+const firstText = (m: ChatMessage | undefined) =>
+  m && Array.isArray(m.content) && m.content[0].type === 'text' ? m.content[0].text : typeof m?.content === 'string' ? m.content : ''
 
 // A main agent that reads the files it is told about, one per turn, and answers with their first lines.
 const readsFiles = (req: ParsedRequest) => {
@@ -26,7 +27,10 @@ const readsFiles = (req: ParsedRequest) => {
   const lines = req.toolResults.map((r) => r.content.split('\n')[0].replace(/^\s*\d+\t/, ''))
   return reply.text(lines.length ? `First lines: ${lines.join(', ')}` : `Noted: ${req.lastUserText.slice(0, 60)}`)
 }
-const reader = () => scriptByAgent([{ ...mainAgent([], readsFiles), summarize: (req) => reply.text(`Summary: ${req.messages.length} messages so far; the files read were a.txt and b.txt.`) }])
+const reader = () =>
+  scriptByAgent([
+    { ...mainAgent([], readsFiles), summarize: (req) => reply.text(`Summary: ${req.messages.length} messages so far; the files read were a.txt and b.txt.`) }
+  ])
 
 describe('compaction asked for', () => {
   it('compacts an idle main agent now; its next prompt starts from the summary, and a reopen rebuilds the same conversation', async () => {
@@ -43,7 +47,10 @@ describe('compaction asked for', () => {
     expect(f.model.server.messageRequests().find((r) => r.isSummaryRequest)!.lastUserText).toContain('added: Keep the file names.')
 
     await f.session.run('Thanks. Anything else?')
-    const next = f.model.server.messageRequests().filter((r) => !r.isSummaryRequest).at(-1)!
+    const next = f.model.server
+      .messageRequests()
+      .filter((r) => !r.isSummaryRequest)
+      .at(-1)!
     expect(next.firstUserText).toMatch(/^This conversation was compacted:/)
     expect(next.lastUserText).toBe('Thanks. Anything else?')
     await f.session.flush()
@@ -132,7 +139,10 @@ describe('a compacted agent after a restart', () => {
     await again.idle()
     const dormant = again.registry.get(child.id)!
     expect(dormant.messages.slice(0, compacted.length)).toEqual(compacted)
-    const asked = f.model.server.messageRequests().filter((r) => r.system.includes('You are the ledger reader') && !r.isSummaryRequest).at(-1)!
+    const asked = f.model.server
+      .messageRequests()
+      .filter((r) => r.system.includes('You are the ledger reader') && !r.isSummaryRequest)
+      .at(-1)!
     expect(asked.firstUserText).toMatch(/^This conversation was compacted:/)
     expect(asked.inputTokens).toBeLessThan(30_000)
     // It still knows the total (from its summary and kept turns) and reads nothing again.

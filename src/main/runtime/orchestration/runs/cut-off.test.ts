@@ -15,7 +15,13 @@ describe('subagents a crash cut off', () => {
     const f = await makeFixture([
       // Never answers: the crash comes first.
       scriptedAgent('mapper', 'Map the callers', [heldUntil(hold, reply.text('unreachable'))]),
-      mainAgent([reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }), reply.text('It is mapping in the background.')], (req) => reply.text(`seen: ${req.lastUserText}`))
+      mainAgent(
+        [
+          reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }),
+          reply.text('It is mapping in the background.')
+        ],
+        (req) => reply.text(`seen: ${req.lastUserText}`)
+      )
     ])
     const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Map the parser callers.')

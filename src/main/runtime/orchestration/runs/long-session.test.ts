@@ -14,7 +14,9 @@ const MODEL = 'claude-sonnet-5-5'
 const PARTS = 60
 
 const reads = (events: AgentEvent[], agentId?: string) =>
-  events.filter((e): e is ToolRunEvent => e.type === 'tool_run' && e.name === 'Read' && (!agentId || e.agentId === agentId)).map((e) => (e.input as { file_path: string }).file_path)
+  events
+    .filter((e): e is ToolRunEvent => e.type === 'tool_run' && e.name === 'Read' && (!agentId || e.agentId === agentId))
+    .map((e) => (e.input as { file_path: string }).file_path)
 const compactions = (events: AgentEvent[]) => events.filter((e): e is CompactionEvent => e.type === 'compaction')
 
 describe('a long session', () => {
@@ -60,7 +62,11 @@ describe('a long session', () => {
     const ledger = makeLedger(PARTS, 8_000)
     const f = await makeFixture(
       { respond: ledgerModel(PARTS, 'subagent'), contextWindow: WINDOW },
-      { permissionMode: 'bypassPermissions', files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content }, context: { windows: { [MODEL]: WINDOW } } }
+      {
+        permissionMode: 'bypassPermissions',
+        files: { ...ledger.files, [LEDGER_READER_FILE.path]: LEDGER_READER_FILE.content },
+        context: { windows: { [MODEL]: WINDOW } }
+      }
     )
     await f.session.reload()
     const result = await f.session.run('Have the ledger summed up for me.')
@@ -79,7 +85,11 @@ describe('clearing old tool results', () => {
     const ledger = makeLedger(PARTS, 8_000)
     const f = await makeFixture(
       { respond: ledgerModel(PARTS), contextWindow: WINDOW },
-      { permissionMode: 'bypassPermissions', files: ledger.files, context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 90, toolResultClearing: 'local', keepToolResults: 5 } }
+      {
+        permissionMode: 'bypassPermissions',
+        files: ledger.files,
+        context: { windows: { [MODEL]: WINDOW }, autoCompactPercent: 90, toolResultClearing: 'local', keepToolResults: 5 }
+      }
     )
     const result = await f.session.run(LEDGER_TASK(PARTS))
     expect(result.result).toBe(`I read all ${PARTS} parts. The sum of their values is ${ledger.sum}.`)

@@ -176,7 +176,20 @@ export class MainAgent {
       // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
       extras: async () => {
         if (byPerson) this.s.hooks?.newPrompt()
-        return { beforeFinish: mainStopHook(this.s.hooks, handle, (message) => this.s.emit({ agentId: handle.id, parentAgentId: null, parentToolUseId: null, sessionId: this.s.sessionId, ts: Date.now(), type: 'error', message, retrying: false })) }
+        return {
+          beforeFinish: mainStopHook(this.s.hooks, handle, (message) =>
+            this.s.emit({
+              agentId: handle.id,
+              parentAgentId: null,
+              parentToolUseId: null,
+              sessionId: this.s.sessionId,
+              ts: Date.now(),
+              type: 'error',
+              message,
+              retrying: false
+            })
+          )
+        }
       }
     })
     if (!result) return null

@@ -28,7 +28,17 @@ describe('session persistence', () => {
     const seen: Array<{ state: string; transcript: string }> = []
     for (let i = 0; i < 20; i++) {
       const agentId = `worker-${i}`
-      registry.add(newAgentHandle({ id: agentId, agentType: 'general-purpose', parentId: 'main', parentToolUseId: `t-${i}`, depth: 1, model: 'm', cwd: dataDir } as AgentIdentity))
+      registry.add(
+        newAgentHandle({
+          id: agentId,
+          agentType: 'general-purpose',
+          parentId: 'main',
+          parentToolUseId: `t-${i}`,
+          depth: 1,
+          model: 'm',
+          cwd: dataDir
+        } as AgentIdentity)
+      )
       const events = eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` })
       persistence.record(events.start({ prompt: `Task ${i}` }))
       const statePath = agentStatePath(dataDir, sessionId, agentId)
@@ -46,7 +56,14 @@ describe('session persistence', () => {
   it("answers a parent's Agent call only once the child's agent_end is in its transcript", async () => {
     const f = await makeFixture([
       { name: 'child', match: /^Task \d+$/, turns: [], then: (req) => reply.text(`done ${req.firstUserText}`) },
-      mainAgent([reply.toolUses(Array.from({ length: 12 }, (_, i) => ({ name: 'Agent', input: { description: `t${i}`, prompt: `Task ${i}`, subagent_type: 'general-purpose' } })))], reply.text('all done'))
+      mainAgent(
+        [
+          reply.toolUses(
+            Array.from({ length: 12 }, (_, i) => ({ name: 'Agent', input: { description: `t${i}`, prompt: `Task ${i}`, subagent_type: 'general-purpose' } }))
+          )
+        ],
+        reply.text('all done')
+      )
     ])
     const children = new Map<string, string>() // parentToolUseId -> child agent id
     const missing: string[] = []

@@ -22,7 +22,14 @@ export class SessionPersistence {
   private readonly writes = new Map<string, Promise<void>>()
 
   constructor(private readonly opts: SessionPersistenceOptions) {
-    this.recorder = createSessionRecorder({ dataDir: opts.dataDir, sessionId: opts.sessionId, cwd: opts.cwd, ...(opts.title ? { title: opts.title } : {}), onError: opts.onError, ...(opts.owned ? { owned: true } : {}) })
+    this.recorder = createSessionRecorder({
+      dataDir: opts.dataDir,
+      sessionId: opts.sessionId,
+      cwd: opts.cwd,
+      ...(opts.title ? { title: opts.title } : {}),
+      onError: opts.onError,
+      ...(opts.owned ? { owned: true } : {})
+    })
   }
 
   get dataDir(): string {

@@ -47,7 +47,10 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
     )
     if (wt.error) lines.push(`worktree problem: ${wt.error}`)
     // Only the main agent has RequestMerge; every parent learns that the person lands the work.
-    if (wt.kept) lines.push(`The person reviews and merges it in Fanout's Changes view${handle.depth === 1 ? '; RequestMerge asks them to merge it once the work is ready' : ''}.`)
+    if (wt.kept)
+      lines.push(
+        `The person reviews and merges it in Fanout's Changes view${handle.depth === 1 ? '; RequestMerge asks them to merge it once the work is ready' : ''}.`
+      )
   }
   const u = result.usage
   lines.push(
@@ -57,10 +60,16 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
 }
 
 /** The Agent call as Claude Code's PostToolUse hooks receive it (plus Fanout's numTurns, costUsd and worktree). */
-function agentResponse(handle: AgentHandle, result: AgentRunResult & { worktree?: AgentReportDetails['worktree'] }, body: string, prompt: string | undefined): Record<string, unknown> {
+function agentResponse(
+  handle: AgentHandle,
+  result: AgentRunResult & { worktree?: AgentReportDetails['worktree'] },
+  body: string,
+  prompt: string | undefined
+): Record<string, unknown> {
   const u = result.usage
   const toolsUsed = new Set<string>()
-  for (const m of result.messages) if (m.role === 'assistant' && Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_use') toolsUsed.add(b.name)
+  for (const m of result.messages)
+    if (m.role === 'assistant' && Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_use') toolsUsed.add(b.name)
   return {
     status: result.status,
     ...(prompt !== undefined ? { prompt } : {}),

@@ -50,7 +50,16 @@ describe('resume', () => {
 
     await s.flush()
     const state = await readAgentState(f.dataDir, s.sessionId, id)
-    expect(state).toMatchObject({ agentId: id, agentType: 'general-purpose', definition: { name: 'general-purpose', source: 'built-in' }, status: 'completed', turnCount: 3, stoppedByUser: false, name: 'reader', parentAgentId: s.mainAgentId })
+    expect(state).toMatchObject({
+      agentId: id,
+      agentType: 'general-purpose',
+      definition: { name: 'general-purpose', source: 'built-in' },
+      status: 'completed',
+      turnCount: 3,
+      stoppedByUser: false,
+      name: 'reader',
+      parentAgentId: s.mainAgentId
+    })
     expect(existsSync(transcriptPath(f.dataDir, s.sessionId, id))).toBe(true)
     const index = await readSessionIndex(f.dataDir, s.sessionId)
     expect(index?.agents[id]).toMatchObject({ runs: 2, status: 'completed' })
@@ -84,11 +93,19 @@ describe('resume', () => {
 
   it('reopens a session after a restart: the main agent continues its conversation, and an earlier subagent resumes from disk', async () => {
     const script = scriptByAgent([
-      scriptedAgent('scout', 'Find the colour', [reply.text('The colour is teal.'), (req) => reply.text(JSON.stringify(req.messages).includes('teal') ? 'Still teal, from memory.' : 'no memory')]),
+      scriptedAgent('scout', 'Find the colour', [
+        reply.text('The colour is teal.'),
+        (req) => reply.text(JSON.stringify(req.messages).includes('teal') ? 'Still teal, from memory.' : 'no memory')
+      ]),
       mainAgent([
         reply.toolUse('Agent', { description: 'Find colour', prompt: 'Find the colour.', name: 'scout' }),
         reply.text('Noted: teal.'),
-        (req) => reply.toolUse('Agent', { description: 'Ask scout again', prompt: 'Is it still the same colour?', resume: req.firstUserText.includes('Remember the colour') ? 'scout' : 'nobody' }),
+        (req) =>
+          reply.toolUse('Agent', {
+            description: 'Ask scout again',
+            prompt: 'Is it still the same colour?',
+            resume: req.firstUserText.includes('Remember the colour') ? 'scout' : 'nobody'
+          }),
         (req) => reply.text(`After the restart: ${req.toolResults[0].content.split('\n')[0]}`)
       ])
     ])
@@ -116,7 +133,13 @@ describe('resume', () => {
   it('resumeInterrupted restarts what a crash cut off (main and subagent), never an agent the person stopped', async () => {
     // The restart note and A's report may reach the main agent in one message or in two runs.
     const mainAfterRestart = (req: { lastUserText: string }) =>
-      reply.text(req.lastUserText.includes('A finished after the restart.') ? 'main got A' : req.lastUserText.includes(RESUME_AFTER_RESTART_NOTE) ? 'main resumed' : 'unexpected')
+      reply.text(
+        req.lastUserText.includes('A finished after the restart.')
+          ? 'main got A'
+          : req.lastUserText.includes(RESUME_AFTER_RESTART_NOTE)
+            ? 'main resumed'
+            : 'unexpected'
+      )
     const hold = latch()
     const f = await makeFixture([
       scriptedAgent('builder', 'Build step A', [
@@ -164,15 +187,23 @@ describe('resume', () => {
     expect(events2.some((e) => e.agentId === b.id)).toBe(false)
     expect(s2.lastResult?.result).toBe('main got A')
     // A continued its own conversation: its interrupted call was answered, then the restart note.
-    const aResumed = f.model.server.messageRequests().filter((r) => r.firstUserText.includes('Build step A') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))
+    const aResumed = f.model.server
+      .messageRequests()
+      .filter((r) => r.firstUserText.includes('Build step A') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))
     expect(aResumed).toHaveLength(1)
     expect(JSON.stringify(aResumed[0].messages)).toContain('Starting A.')
     // The main agent's unanswered Agent calls are answered with what is known: A was cut off and goes on in
     // the background (its report follows), B ended before the crash (its report is the answer).
-    const mainResumed = f.model.server.messageRequests().find((r) => r.system.includes('lead agent in Fanout') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))!
+    const mainResumed = f.model.server
+      .messageRequests()
+      .find((r) => r.system.includes('lead agent in Fanout') && r.lastUserText.includes(RESUME_AFTER_RESTART_NOTE))!
     const results = mainResumed.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b: { type: string }) => b.type === 'tool_result')
     expect(results.map((r: { content: string }) => r.content)).toEqual([
-      expect.stringMatching(new RegExp(`^The general-purpose agent ${a.id} that this call started was cut off when Fanout stopped .*its report reaches you as a <task-notification>`)),
+      expect.stringMatching(
+        new RegExp(
+          `^The general-purpose agent ${a.id} that this call started was cut off when Fanout stopped .*its report reaches you as a <task-notification>`
+        )
+      ),
       expect.stringMatching(new RegExp(`^The general-purpose agent was stopped before it finished\\.\n\nagentId: ${b.id}`))
     ])
     expect(mainResumed.lastUserText).toContain(a.id)
@@ -192,7 +223,11 @@ describe('resume', () => {
     expect(view.agents[a.id].description).toBe('Step A')
     expect(view.agents[b.id].description).toBe('Step B')
     expect(view.agents[s1.mainAgentId].description).toBe('Build both steps.')
-    expect(Object.values(view.agents).map((x) => x.description).join('\n')).not.toContain('Fanout stopped')
+    expect(
+      Object.values(view.agents)
+        .map((x) => x.description)
+        .join('\n')
+    ).not.toContain('Fanout stopped')
     hold.open()
   })
 })

@@ -36,7 +36,9 @@ export function cutOffNote(agents: Array<{ agentId: string; agentType: string; d
 }
 
 /** What loading and resuming agents from disk needs: their definitions and tools, runs, deliveries and the main agent. */
-export interface DormantContext extends SubagentRunHost, Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'availableToolNames' | 'findAgent' | 'mainHandle'> {
+export interface DormantContext
+  extends SubagentRunHost,
+    Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'availableToolNames' | 'findAgent' | 'mainHandle'> {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
   /** What the transcripts said was owed when the session was reopened (see DeliveryLedger). */
@@ -47,7 +49,11 @@ export interface DormantContext extends SubagentRunHost, Pick<SessionContext, 'c
 async function idOf(ctx: DormantContext, idOrName: string): Promise<string | null> {
   // A string that cannot be an id (a name with spaces, say) is looked up as a name only. An id with a
   // transcript is an agent even when its state.json is missing or broken (rebuilt when it loads).
-  if (isSafeId(idOrName) && (existsSync(transcriptPath(ctx.dataDir, ctx.sessionId, idOrName)) || (await readAgentState(ctx.dataDir, ctx.sessionId, idOrName).catch(() => null)))) return idOrName
+  if (
+    isSafeId(idOrName) &&
+    (existsSync(transcriptPath(ctx.dataDir, ctx.sessionId, idOrName)) || (await readAgentState(ctx.dataDir, ctx.sessionId, idOrName).catch(() => null)))
+  )
+    return idOrName
   const { states } = await listAgentStates(ctx.dataDir, ctx.sessionId)
   const named = states.filter((s) => s.name === idOrName).sort((a, b) => a.updatedAt - b.updatedAt)
   return named[named.length - 1]?.agentId ?? null
@@ -56,7 +62,10 @@ async function idOf(ctx: DormantContext, idOrName: string): Promise<string | nul
 function definitionOf(ctx: DormantContext, name: string, state: AgentState): AgentDefinition {
   if (name === MAIN_AGENT_TYPE) return MAIN_DEFINITION
   const def = ctx.agents().get(name)?.definition
-  if (!def) throw new Error(`it ran as the '${name}' agent${state.definition.file ? ` (${state.definition.file})` : ''}, and no definition with that name is loaded now; restore it to resume the agent`)
+  if (!def)
+    throw new Error(
+      `it ran as the '${name}' agent${state.definition.file ? ` (${state.definition.file})` : ''}, and no definition with that name is loaded now; restore it to resume the agent`
+    )
   return def
 }
 
@@ -66,7 +75,10 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   if (!agentId || agentId === ctx.mainAgentId) return undefined
   const existing = ctx.registry.get(agentId)
   if (existing) return existing
-  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, { sessionCwd: ctx.cwd, interruptedResult: (events) => ctx.ledger.interruptedResult(events) })
+  const loaded = await loadAgentForResume(ctx.dataDir, ctx.sessionId, agentId, {
+    sessionCwd: ctx.cwd,
+    interruptedResult: (events) => ctx.ledger.interruptedResult(events)
+  })
   const state = loaded.state
   if (!state) return undefined
   for (const note of loaded.notes) if (note.includes('could not be used')) ctx.onError(new Error(note))
@@ -226,7 +238,9 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
     }
   }
   if (mainCutOff) {
-    const list = resumed.length ? ` These subagents were cut off too and are running again in the background; their reports will reach you when they finish: ${resumed.join(', ')}.` : ''
+    const list = resumed.length
+      ? ` These subagents were cut off too and are running again in the background; their reports will reach you when they finish: ${resumed.join(', ')}.`
+      : ''
     wakeMain(`${RESUME_AFTER_RESTART_NOTE}${list}`)
     resumed.unshift(ctx.mainAgentId)
   }
@@ -240,10 +254,26 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
 function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string): void {
   const error = 'It had not started when Fanout stopped (it was closed or crashed), so nothing of it ran; start it again if the work is still needed.'
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: ctx.sessionId }
-  const result = { status: 'failed' as const, result: '', error, numTurns: 0, toolUses: 0, usage: handle.usage, durationMs: 0, messages: [], model: handle.model, stopReason: null }
+  const result = {
+    status: 'failed' as const,
+    result: '',
+    error,
+    numTurns: 0,
+    toolUses: 0,
+    usage: handle.usage,
+    durationMs: 0,
+    messages: [],
+    model: handle.model,
+    stopReason: null
+  }
   ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
   const target = ctx.registry.get(to) ?? ctx.mainHandle()
-  ctx.delivery.deliver(target, formatTaskNotification(handle, result), { from: handle.id, summary: `${handle.agentType}: not started`, wake: false, deliveryId: `not-started-${handle.id}` })
+  ctx.delivery.deliver(target, formatTaskNotification(handle, result), {
+    from: handle.id,
+    summary: `${handle.agentType}: not started`,
+    wake: false,
+    deliveryId: `not-started-${handle.id}`
+  })
 }
 
 /** The task of an agent that has no conversation yet: its launch record's, else its last run's prompt (not one made of deliveries, which come again from its inbox). */

@@ -34,7 +34,10 @@ describe('one run path', () => {
 
   it('a main-agent run that fails before the loop starts still closes the servers it opened', async () => {
     // `tools: NoSuchTool` resolves to nothing: the run throws after its MCP server started.
-    const f = await makeFixture({ respond: scriptByAgent([]) }, { trustProject: true, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('broken.pid', 'NoSuchTool') } })
+    const f = await makeFixture(
+      { respond: scriptByAgent([]) },
+      { trustProject: true, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': archivist('broken.pid', 'NoSuchTool') } }
+    )
     await f.session.reload()
     await expect(f.session.run('go', { agentType: 'archivist' })).rejects.toThrow(/NoSuchTool/)
     const file = join(f.cwd, 'broken.pid')
@@ -46,8 +49,23 @@ describe('one run path', () => {
   it("every agent's conversation and status are the fold of its events: the handle holds what its transcript holds", async () => {
     const f = await makeFixture(
       [
-        { name: 'child', match: 'Count the notes', turns: [reply.toolUse('Read', { file_path: 'notes.md' }), reply.text('Two notes.')], then: (req) => reply.text(`Also: ${req.lastUserText.slice(-20)}`) },
-        scriptedAgent('main', MAIN, [reply.toolUse('Agent', { description: 'Count notes', prompt: 'Count the notes', name: 'counter' }), reply.text('The child counted two.')], (req) => (req.toolResults.length ? reply.text('Sent it.') : req.lastUserText.includes('task-notification') ? reply.text('Noted the follow-up.') : reply.toolUse('SendMessage', { to: 'counter', message: 'and the title?' })))
+        {
+          name: 'child',
+          match: 'Count the notes',
+          turns: [reply.toolUse('Read', { file_path: 'notes.md' }), reply.text('Two notes.')],
+          then: (req) => reply.text(`Also: ${req.lastUserText.slice(-20)}`)
+        },
+        scriptedAgent(
+          'main',
+          MAIN,
+          [reply.toolUse('Agent', { description: 'Count notes', prompt: 'Count the notes', name: 'counter' }), reply.text('The child counted two.')],
+          (req) =>
+            req.toolResults.length
+              ? reply.text('Sent it.')
+              : req.lastUserText.includes('task-notification')
+                ? reply.text('Noted the follow-up.')
+                : reply.toolUse('SendMessage', { to: 'counter', message: 'and the title?' })
+        )
       ],
       { permissionMode: 'bypassPermissions', files: { 'notes.md': '# Notes\n- one\n- two\n' } }
     )

@@ -40,7 +40,8 @@ export interface AgentRunSpec {
 }
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
-export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'thinking' | 'gate' | 'onError' | 'prepareRun' | 'canUseTool' | 'claimMailbox' | 'durable'>
+export type RunHost = CompactHost &
+  Pick<SessionContext, 'toolOutputDir' | 'thinking' | 'gate' | 'onError' | 'prepareRun' | 'canUseTool' | 'claimMailbox' | 'durable'>
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -83,7 +84,11 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
         writeAhead: () => session.durable(handle.id),
-        context: contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL, takeRequest: () => takeCompactRequest(handle), hooks: compactionHooks(session.hooks, handle) }),
+        context: contextOptionsFor(handle.model, session.contextSettings, {
+          baseURL: session.client.baseURL,
+          takeRequest: () => takeCompactRequest(handle),
+          hooks: compactionHooks(session.hooks, handle)
+        }),
         toolOutputDir: session.toolOutputDir,
         ...extras
       },

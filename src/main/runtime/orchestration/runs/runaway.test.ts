@@ -19,15 +19,27 @@ describe('runaway guards', () => {
     const f = await makeFixture(
       [
         // Waits for a message that never comes, forever: what ran 2,500 turns before.
-        { name: 'waiter', match: 'Wait for the go signal', turns: [], then: reply.toolUse('TodoWrite', { todos: [{ content: 'wait for the go signal', status: 'in_progress', activeForm: 'Waiting' }] }) },
-        mainAgent([reply.toolUse('Agent', { description: 'Wait', prompt: 'Wait for the go signal', subagent_type: 'general-purpose' })], (req) => reply.text(`child said: ${req.toolResults[0]?.content.slice(0, 60) ?? ''}`))
+        {
+          name: 'waiter',
+          match: 'Wait for the go signal',
+          turns: [],
+          then: reply.toolUse('TodoWrite', { todos: [{ content: 'wait for the go signal', status: 'in_progress', activeForm: 'Waiting' }] })
+        },
+        mainAgent([reply.toolUse('Agent', { description: 'Wait', prompt: 'Wait for the go signal', subagent_type: 'general-purpose' })], (req) =>
+          reply.text(`child said: ${req.toolResults[0]?.content.slice(0, 60) ?? ''}`)
+        )
       ],
       { limits: { maxTurns: 7 } }
     )
     await f.session.run('Start the waiter.')
     await f.session.idle()
     const end = endOf(f.events, 'general-purpose')
-    expect(end).toMatchObject({ status: 'max_turns', limit: 'max_turns', numTurns: 7, error: 'Stopped at the limit of 7 turns (the limit every agent gets, set in Settings → Limits) before finishing.' })
+    expect(end).toMatchObject({
+      status: 'max_turns',
+      limit: 'max_turns',
+      numTurns: 7,
+      error: 'Stopped at the limit of 7 turns (the limit every agent gets, set in Settings → Limits) before finishing.'
+    })
     expect(f.events.some((e) => e.type === 'error' && e.agentId === end.agentId && e.message === end.error)).toBe(true)
     expect(f.model.server.messageRequests().filter((r) => r.firstUserText === 'Wait for the go signal')).toHaveLength(7)
   })
@@ -43,7 +55,9 @@ describe('runaway guards', () => {
     const end = endOf(f.events, 'general-purpose')
     expect(end.status).toBe('failed')
     expect(end.limit).toBe('no_progress')
-    expect(end.error).toMatch(/^Stopped for making no progress: the same failing Frobnicate call 5 turns in a row \(Frobnicate: No tool named "Frobnicate" is available to this agent\./)
+    expect(end.error).toMatch(
+      /^Stopped for making no progress: the same failing Frobnicate call 5 turns in a row \(Frobnicate: No tool named "Frobnicate" is available to this agent\./
+    )
     expect(end.numTurns).toBe(5)
     // The report the parent got says the same.
     const report = f.model.server.messageRequests().find((r) => r.firstUserText === 'Go.' && r.turn === 1)!
@@ -55,7 +69,9 @@ describe('runaway guards', () => {
       {
         name: 'main',
         match: 'lead agent in Fanout',
-        turns: Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? reply.toolUse('Glob', { pattern: '*' }) : reply.toolUse('Read', { file_path: `nope-${i % 3}.txt` }))),
+        turns: Array.from({ length: 12 }, (_, i) =>
+          i % 3 === 2 ? reply.toolUse('Glob', { pattern: '*' }) : reply.toolUse('Read', { file_path: `nope-${i % 3}.txt` })
+        ),
         then: reply.text('finished')
       }
     ])
@@ -68,7 +84,10 @@ describe('runaway guards', () => {
     const f = await makeFixture(
       [
         { name: 'worker', match: 'Count the files', turns: [], then: reply.toolUse('Glob', { pattern: '*' }, { usage }) },
-        mainAgent([reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', subagent_type: 'general-purpose' }, { usage })], reply.text('done', { usage }))
+        mainAgent(
+          [reply.toolUse('Agent', { description: 'Count', prompt: 'Count the files', subagent_type: 'general-purpose' }, { usage })],
+          reply.text('done', { usage })
+        )
       ],
       { limits: { budgetTokens: 20_000 } }
     )

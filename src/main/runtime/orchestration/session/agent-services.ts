@@ -120,7 +120,14 @@ export class AgentServices implements SessionContext {
       outputTail: (h) => p.outputLogs.get(h.id)?.tail()
     })
     this.main = new MainAgent(this, p.mainConfig)
-    this.delivery = new Deliveries({ sessionId: this.sessionId, mainAgentId: this.mainAgentId, registry: this.registry, emit: this.emit, main: this.main, startRun: (h, reportTo) => startInboxRun(this, h, reportTo) })
+    this.delivery = new Deliveries({
+      sessionId: this.sessionId,
+      mainAgentId: this.mainAgentId,
+      registry: this.registry,
+      emit: this.emit,
+      main: this.main,
+      startRun: (h, reportTo) => startInboxRun(this, h, reportTo)
+    })
     // Only asked for agents on disk, so only with a data folder.
     this.dormant = new DormantAgents(this as AgentServices & { dataDir: string })
     this.team = new TeamManager(this, p.teamLog)
@@ -189,7 +196,9 @@ export class AgentServices implements SessionContext {
 
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.p.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
+    return this.p.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) =>
+      this.extensions.report(handle.id, message)
+    )
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {

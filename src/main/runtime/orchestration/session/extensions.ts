@@ -50,7 +50,13 @@ export class SessionExtensions {
   private readonly own = new Map<string, AgentMcpTools>()
 
   constructor(private readonly opts: ExtensionsOptions) {
-    this.mcp = new SessionMcp({ cwd: opts.cwd, ...(opts.env ? { env: opts.env } : {}), ...(opts.passEnv ? { passEnv: opts.passEnv } : {}), ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}), report: this.report })
+    this.mcp = new SessionMcp({
+      cwd: opts.cwd,
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.passEnv ? { passEnv: opts.passEnv } : {}),
+      ...(opts.mcpStartTimeoutMs ? { startTimeoutMs: opts.mcpStartTimeoutMs } : {}),
+      report: this.report
+    })
     this.hooks = new HookRunner({
       sessionId: opts.sessionId,
       projectDir: opts.cwd,
@@ -75,14 +81,33 @@ export class SessionExtensions {
   /** An error event on the agent (it keeps running). */
   readonly report = (agentId: string, message: string): void => {
     const h = this.opts.registry.get(agentId)
-    this.opts.emit({ agentId, parentAgentId: h?.parentId ?? null, parentToolUseId: h?.parentToolUseId ?? null, sessionId: this.opts.sessionId, ts: Date.now(), type: 'error', message, retrying: false })
+    this.opts.emit({
+      agentId,
+      parentAgentId: h?.parentId ?? null,
+      parentToolUseId: h?.parentToolUseId ?? null,
+      sessionId: this.opts.sessionId,
+      ts: Date.now(),
+      type: 'error',
+      message,
+      retrying: false
+    })
   }
 
   /** Reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers), as they are on disk. */
   read(): ExtensionsConfig {
-    const settings = readSettingsFiles({ cwd: this.opts.cwd, home: this.opts.home, ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {}) })
+    const settings = readSettingsFiles({
+      cwd: this.opts.cwd,
+      home: this.opts.home,
+      ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
+    })
     this.settingsFiles = settings.files
-    const mcp = loadMcpConfig({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}), ...(this.opts.env ? { env: this.opts.env } : {}) })
+    const mcp = loadMcpConfig({
+      cwd: this.opts.cwd,
+      home: this.opts.home,
+      settingsFiles: settings.files,
+      ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}),
+      ...(this.opts.env ? { env: this.opts.env } : {})
+    })
     return { settingsFiles: settings.files, mcp, problems: [...settings.problems, ...mcp.problems] }
   }
 
@@ -157,10 +182,15 @@ export class SessionExtensions {
 
   /** The permission hook with PreToolUse in front. */
   canUseTool(handle: AgentHandle, inner: CanUseTool | undefined, broker: PermissionBroker | null): CanUseTool | undefined {
-    return hookedCanUseTool(this.hooks, handle, inner, broker && {
-      ruleDenial: (tool, input) => broker.ruleDenial(handle, tool, input),
-      ask: (tool, input, toolUseId, reason) => broker.askAbout(handle, tool.name, input, toolUseId, reason)
-    })
+    return hookedCanUseTool(
+      this.hooks,
+      handle,
+      inner,
+      broker && {
+        ruleDenial: (tool, input) => broker.ruleDenial(handle, tool, input),
+        ask: (tool, input, toolUseId, reason) => broker.askAbout(handle, tool.name, input, toolUseId, reason)
+      }
+    )
   }
 
   /** Closes every MCP server the session started. */

@@ -13,15 +13,24 @@ import { closeFixtures, tempRepo, makeFixture } from '../testing/session-fixture
 afterEach(closeFixtures)
 
 const MAIN = 'lead agent in Fanout'
-const keeper = (scope: string, extra = '') => `---\nname: keeper\ndescription: Keeps notes\ntools: Read, Write, Edit\nmemory: ${scope}\n${extra}---\nYou are the keeper.`
+const keeper = (scope: string, extra = '') =>
+  `---\nname: keeper\ndescription: Keeps notes\ntools: Read, Write, Edit\nmemory: ${scope}\n${extra}---\nYou are the keeper.`
 const writes = (events: AgentEvent[]) => events.filter((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === 'Write')
 
 async function run(mode: PermissionMode, scope: 'user' | 'project' | 'local', targets: (f: { cwd: string; home: string }) => string[], extra = '') {
   let paths: string[] = []
   const f = await makeFixture(
     [
-      { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUses(paths.map((p, i) => ({ name: 'Write', input: { file_path: p, content: `note ${i}\n` } }))), reply.text('noted')] },
-      { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
+      {
+        name: 'keeper',
+        match: 'You are the keeper',
+        turns: [() => reply.toolUses(paths.map((p, i) => ({ name: 'Write', input: { file_path: p, content: `note ${i}\n` } }))), reply.text('noted')]
+      },
+      {
+        name: 'main',
+        match: MAIN,
+        turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')]
+      }
     ],
     { permissionMode: mode, headless: true, files: { '.claude/agents/keeper.md': keeper(scope, extra) } }
   )
@@ -71,8 +80,16 @@ describe('agent memory and permissions', () => {
     let target = ''
     const f = await makeFixture(
       [
-        { name: 'keeper', match: 'You are the keeper', turns: [() => reply.toolUse('Write', { file_path: target, content: 'remembered\n' }), reply.text('noted')] },
-        { name: 'main', match: MAIN, turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')] }
+        {
+          name: 'keeper',
+          match: 'You are the keeper',
+          turns: [() => reply.toolUse('Write', { file_path: target, content: 'remembered\n' }), reply.text('noted')]
+        },
+        {
+          name: 'main',
+          match: MAIN,
+          turns: [reply.toolUse('Agent', { description: 'keep notes', prompt: 'Note it.', subagent_type: 'keeper' }), reply.text('done')]
+        }
       ],
       { cwd: r.root, permissionMode: 'default', headless: true, files: { '.claude/agents/keeper.md': keeper('project', 'isolation: worktree\n') } }
     )

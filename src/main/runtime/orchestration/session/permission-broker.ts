@@ -7,7 +7,16 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentEvent, PermissionRequestEvent } from '../../../../shared/events'
 import type { CanUseTool, PermissionDecision } from '../../loop/types'
-import { createPermissionGate, decidePermission, isReadOnlyAgent, type PermissionAnswer, type PermissionGate, type PermissionRequest, type PermissionRules, type SandboxState } from '../../permissions'
+import {
+  createPermissionGate,
+  decidePermission,
+  isReadOnlyAgent,
+  type PermissionAnswer,
+  type PermissionGate,
+  type PermissionRequest,
+  type PermissionRules,
+  type SandboxState
+} from '../../permissions'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
 
 export interface PermissionBrokerOptions {
@@ -42,7 +51,16 @@ export class PermissionBroker {
 
   constructor(private readonly opts: PermissionBrokerOptions) {
     // The root's mode is neutral: each agent's gate gets the agent's own effective mode (see effectiveMode).
-    this.root = createPermissionGate({ mode: 'default', rules: opts.rules, cwd: opts.cwd, headless: opts.headless, additionalDirectories: opts.additionalDirectories, readableDirectories: opts.readableDirectories, home: opts.home, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) })
+    this.root = createPermissionGate({
+      mode: 'default',
+      rules: opts.rules,
+      cwd: opts.cwd,
+      headless: opts.headless,
+      additionalDirectories: opts.additionalDirectories,
+      readableDirectories: opts.readableDirectories,
+      home: opts.home,
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {})
+    })
   }
 
   /** The rules in force, session rules included. */
@@ -54,7 +72,16 @@ export class PermissionBroker {
   setRules(rules: PermissionRules, additionalDirectories: string[]): void {
     this.opts.rules = rules
     this.opts.additionalDirectories = additionalDirectories
-    this.root = createPermissionGate({ mode: 'default', rules, cwd: this.opts.cwd, headless: this.opts.headless, additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home, ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}) })
+    this.root = createPermissionGate({
+      mode: 'default',
+      rules,
+      cwd: this.opts.cwd,
+      headless: this.opts.headless,
+      additionalDirectories,
+      readableDirectories: this.opts.readableDirectories,
+      home: this.opts.home,
+      ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {})
+    })
   }
 
   /** The permission hook for one run of this agent (its mode and cwd as they are now). */
@@ -78,15 +105,33 @@ export class PermissionBroker {
 
   /** A deny rule covering this call, even in bypass mode (a PreToolUse hook's "allow" skips the prompt, never a deny rule). */
   ruleDenial(handle: AgentHandle, tool: { name: string; readOnly?: boolean }, input: unknown): string | null {
-    const d = decidePermission({ mode: 'bypassPermissions', tool, input, rules: this.root.rules(), cwd: handle.cwd, additionalDirectories: this.opts.additionalDirectories, home: this.opts.home })
+    const d = decidePermission({
+      mode: 'bypassPermissions',
+      tool,
+      input,
+      rules: this.root.rules(),
+      cwd: handle.cwd,
+      additionalDirectories: this.opts.additionalDirectories,
+      home: this.opts.home
+    })
     return d.behavior === 'deny' ? d.message : null
   }
 
   /** Puts one call to the person whatever the rules say (a PreToolUse hook answered "ask"); denied where nobody can answer. */
   async askAbout(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision> {
-    if (this.opts.headless || handle.background === true) return { behavior: 'deny', message: `${toolName} was not run: a PreToolUse hook asked for approval (${reason}), and nobody can answer in this run.` }
-    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd }, { byHook: true })
-    return answer === 'deny' ? { behavior: 'deny', message: `The user denied permission to use ${toolName} for this call. Do not retry it as is; take another approach or ask the user how to proceed.` } : { behavior: 'allow' }
+    if (this.opts.headless || handle.background === true)
+      return { behavior: 'deny', message: `${toolName} was not run: a PreToolUse hook asked for approval (${reason}), and nobody can answer in this run.` }
+    const answer = await this.ask(
+      handle,
+      { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd },
+      { byHook: true }
+    )
+    return answer === 'deny'
+      ? {
+          behavior: 'deny',
+          message: `The user denied permission to use ${toolName} for this call. Do not retry it as is; take another approach or ask the user how to proceed.`
+        }
+      : { behavior: 'allow' }
   }
 
   /**
@@ -96,7 +141,11 @@ export class PermissionBroker {
   async askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
     if (this.opts.headless || handle.background === true) return 'nobody'
     // As a hook's question: no rule can answer it, and "Always allow" elsewhere never settles it.
-    const answer = await this.ask(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd }, { byHook: true })
+    const answer = await this.ask(
+      handle,
+      { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd },
+      { byHook: true }
+    )
     return answer === 'deny' ? 'deny' : 'allow'
   }
 
@@ -127,7 +176,16 @@ export class PermissionBroker {
   private coveredByRules(w: Waiting): boolean {
     if (!w.mode) return false
     const tool = { name: w.event.toolName }
-    const d = decidePermission({ mode: w.mode, tool, input: w.event.input, rules: this.root.rules(), cwd: w.handle.cwd, additionalDirectories: this.opts.additionalDirectories, readableDirectories: this.opts.readableDirectories, home: this.opts.home })
+    const d = decidePermission({
+      mode: w.mode,
+      tool,
+      input: w.event.input,
+      rules: this.root.rules(),
+      cwd: w.handle.cwd,
+      additionalDirectories: this.opts.additionalDirectories,
+      readableDirectories: this.opts.readableDirectories,
+      home: this.opts.home
+    })
     return d.behavior === 'allow'
   }
 
@@ -136,7 +194,13 @@ export class PermissionBroker {
     if (signal.aborted) return Promise.resolve('deny')
     const target = this.watcherOf(handle)
     const requestId = `perm-${randomBytes(8).toString('hex')}`
-    const base = (h: AgentHandle) => ({ agentId: h.id, parentAgentId: h.parentId, parentToolUseId: h.parentToolUseId, sessionId: this.opts.sessionId, ts: Date.now() })
+    const base = (h: AgentHandle) => ({
+      agentId: h.id,
+      parentAgentId: h.parentId,
+      parentToolUseId: h.parentToolUseId,
+      sessionId: this.opts.sessionId,
+      ts: Date.now()
+    })
     const event: PermissionRequestEvent = {
       ...base(target),
       type: 'permission_request',

@@ -48,21 +48,31 @@ describe('permissions', () => {
     // The agent shows as waiting while a request is open, then running again.
     const statuses = events.filter((e) => e.type === 'status' && e.agentId === s.mainAgentId).map((e) => (e.type === 'status' ? e.status : ''))
     expect(statuses.slice(0, 2)).toEqual(['waiting_permission', 'running'])
-    expect(events.filter((e) => e.type === 'permission_response').map((e) => (e.type === 'permission_response' ? e.decision : ''))).toEqual(['allow', 'deny', 'allow_always'])
+    expect(events.filter((e) => e.type === 'permission_response').map((e) => (e.type === 'permission_response' ? e.decision : ''))).toEqual([
+      'allow',
+      'deny',
+      'allow_always'
+    ])
     expect(s.pendingPermissions()).toEqual([])
     expect(() => s.respondPermission('perm-unknown', 'allow')).toThrow('No permission request perm-unknown is waiting')
   })
 
   it('"Always allow" names its rule and answers the waiting requests the rule covers, not the others', async () => {
     const worker = (n: number, command: string) => ({ name: `w${n}`, match: `Task ${n}.`, turns: [reply.toolUse('Bash', { command }), reply.text('ran')] })
-    const f = await makeFixture({
-      respond: scriptByAgent([
-        worker(1, 'npm test'),
-        worker(2, 'npm test -- --grep lexer'),
-        worker(3, 'rm -f build.log'),
-        mainAgent([reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task ${n}.`, subagent_type: 'worker' } }))), reply.text('done')])
-      ])
-    }, { files: { '.claude/agents/worker.md': '---\nname: worker\ndescription: Runs commands\ntools: Bash\n---\nYou run what you are asked.' } })
+    const f = await makeFixture(
+      {
+        respond: scriptByAgent([
+          worker(1, 'npm test'),
+          worker(2, 'npm test -- --grep lexer'),
+          worker(3, 'rm -f build.log'),
+          mainAgent([
+            reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task ${n}.`, subagent_type: 'worker' } }))),
+            reply.text('done')
+          ])
+        ])
+      },
+      { files: { '.claude/agents/worker.md': '---\nname: worker\ndescription: Runs commands\ntools: Bash\n---\nYou run what you are asked.' } }
+    )
     const { session: s, events } = f
     const run = s.run('Run the three tasks.')
     while (s.pendingPermissions().length < 3) await new Promise((r) => setTimeout(r, 10))
@@ -117,8 +127,15 @@ describe('permissions', () => {
   it('bubble: a subagent asks on its parent, where the person is watching', async () => {
     const f = await makeFixture(
       [
-        { name: 'child', match: 'Create the marker', turns: [reply.toolUse('Bash', { command: 'touch marker.txt' }), (req) => reply.text(req.toolResults[0].isError ? 'was denied' : 'made it')] },
-        mainAgent([reply.toolUse('Agent', { description: 'Marker', prompt: 'Create the marker.', subagent_type: 'bubbler' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+        {
+          name: 'child',
+          match: 'Create the marker',
+          turns: [reply.toolUse('Bash', { command: 'touch marker.txt' }), (req) => reply.text(req.toolResults[0].isError ? 'was denied' : 'made it')]
+        },
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Marker', prompt: 'Create the marker.', subagent_type: 'bubbler' }),
+          (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+        ])
       ],
       { files: { '.claude/agents/bubbler.md': '---\nname: bubbler\ndescription: Asks upward\npermissionMode: bubble\n---\nYou bubble.' } }
     )
@@ -137,7 +154,11 @@ describe('permissions', () => {
   it('headless sessions and background agents never ask: the call is denied with a reason that says how to allow it', async () => {
     const script = scriptByAgent([
       { name: 'bg', match: 'Background chore', turns: [reply.toolUse('Bash', { command: 'touch bg.txt' }), (req) => reply.text(req.toolResults[0].content)] },
-      mainAgent([reply.toolUse('Agent', { description: 'Chore', prompt: 'Background chore', run_in_background: true }), reply.text('launched'), reply.text('heard back')])
+      mainAgent([
+        reply.toolUse('Agent', { description: 'Chore', prompt: 'Background chore', run_in_background: true }),
+        reply.text('launched'),
+        reply.text('heard back')
+      ])
     ])
     const f = await makeFixture({ respond: script })
     await f.session.run('go')
@@ -159,13 +180,19 @@ describe('permissions', () => {
   })
 
   it('stopping an agent that waits for approval ends the request', async () => {
-    const f = await makeFixture({ respond: scriptByAgent({ 'lead agent in Fanout': [reply.toolUse('Bash', { command: 'touch y.txt' }), reply.text('never')] }) })
+    const f = await makeFixture({
+      respond: scriptByAgent({ 'lead agent in Fanout': [reply.toolUse('Bash', { command: 'touch y.txt' }), reply.text('never')] })
+    })
     const run = f.session.run('go')
     const ask = await waitForEvent<PermissionRequestEvent>(f.session, f.events, (e) => e.type === 'permission_request')
     f.session.stop()
     expect((await run).status).toBe('stopped')
     expect(f.session.pendingPermissions()).toEqual([])
-    expect(f.events.find((e) => e.type === 'permission_response')).toMatchObject({ requestId: ask.requestId, decision: 'deny', reason: 'the agent was stopped' })
+    expect(f.events.find((e) => e.type === 'permission_response')).toMatchObject({
+      requestId: ask.requestId,
+      decision: 'deny',
+      reason: 'the agent was stopped'
+    })
     expect(() => f.session.respondPermission(ask.requestId, 'allow')).toThrow(/answered already, or its agent stopped/)
   })
 })

@@ -15,7 +15,12 @@ export interface RestoreNotes {
   warnings: string[]
 }
 
-export async function restoreAgents(services: AgentServices, settings: Pick<SessionSettings, 'restoredEffort' | 'applyEffort'>, opened: OpenedSession, where: { dataDir: string; cwd: string }): Promise<RestoreNotes> {
+export async function restoreAgents(
+  services: AgentServices,
+  settings: Pick<SessionSettings, 'restoredEffort' | 'applyEffort'>,
+  opened: OpenedSession,
+  where: { dataDir: string; cwd: string }
+): Promise<RestoreNotes> {
   const { sessionId, mainAgentId } = services
   const notes: string[] = []
   const warnings: string[] = []
@@ -23,7 +28,10 @@ export async function restoreAgents(services: AgentServices, settings: Pick<Sess
   const ledger = DeliveryLedger.fromTranscripts(opened.agents)
   ledger.addLaunched((await listAgentStates(where.dataDir, sessionId)).states)
   services.ledger = ledger
-  const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, { sessionCwd: where.cwd, interruptedResult: (events) => ledger.interruptedResult(events) }).catch(() => null)
+  const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, {
+    sessionCwd: where.cwd,
+    interruptedResult: (events) => ledger.interruptedResult(events)
+  }).catch(() => null)
   // A crash cut the main agent off: it is idle now, and says so until it runs again.
   const cutOff = opened.interrupted.some((e) => e.agentId === mainAgentId)
   if (main) {

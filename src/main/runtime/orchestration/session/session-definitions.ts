@@ -70,8 +70,19 @@ export class SessionDefinitions {
   }
 
   /** `warn` hears what the agent runs without (a skill its definition names that does not exist). */
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree: { path: string; branch: string; baseCommit?: string } | undefined, warn: (message: string) => void): Promise<string> {
-    const build = () => agentSystemPrompt({ cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn }, def, handle, worktree)
+  systemPrompt(
+    def: AgentDefinition,
+    handle: AgentHandle,
+    worktree: { path: string; branch: string; baseCommit?: string } | undefined,
+    warn: (message: string) => void
+  ): Promise<string> {
+    const build = () =>
+      agentSystemPrompt(
+        { cwd: this.opts.cwd, home: this.opts.home, claudeMd: this.claudeMd, skills: this.skillIndex, git: (cwd) => this.git(cwd), warn },
+        def,
+        handle,
+        worktree
+      )
     // Memory and skills are read (and warned about) per agent; a worktree names its own folder and branch.
     if (worktree || def.memory || def.skills?.length) return build()
     // The environment names the day: a prompt built yesterday is not reused today.

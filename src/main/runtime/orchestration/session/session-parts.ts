@@ -64,7 +64,10 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     () => permissions.settings?.sandbox.disabledBy,
     () => options.headless === true
   )
-  const permissions = new SessionPermissions({ sessionId, cwd: options.cwd, home, registry, emit, toolOutputDir: p.toolOutputDir, extensions, sandbox }, options)
+  const permissions = new SessionPermissions(
+    { sessionId, cwd: options.cwd, home, registry, emit, toolOutputDir: p.toolOutputDir, extensions, sandbox },
+    options
+  )
   const settings = new SessionSettings({ options, home, definitions, extensions, permissions, mainConfig: p.mainConfig })
   return { extensions, definitions, sandbox, permissions, settings }
 }

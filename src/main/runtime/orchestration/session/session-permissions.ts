@@ -13,7 +13,10 @@ import type { AgentSessionOptions } from './session-options'
 import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from '../types'
 
-export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & { readonly extensions: SessionExtensions; readonly sandbox: SessionSandbox }
+export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & {
+  readonly extensions: SessionExtensions
+  readonly sandbox: SessionSandbox
+}
 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
@@ -30,7 +33,12 @@ export class SessionPermissions {
     const { options, s } = this
     // Read even when the session's own hook decides: deny rules bind the tools themselves (the path check).
     // The folder's own grants wait for the person's approval of the folder (trust/).
-    const settings = loadPermissionSettings({ cwd: s.cwd, home: s.home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}), ...(withhold ? { withhold } : {}) })
+    const settings = loadPermissionSettings({
+      cwd: s.cwd,
+      home: s.home,
+      ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}),
+      ...(withhold ? { withhold } : {})
+    })
     this.settings = settings
     if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules

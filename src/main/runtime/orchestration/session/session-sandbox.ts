@@ -60,7 +60,17 @@ export class SessionSandbox {
     if (!status.available && !this.noticed) {
       this.noticed = true
       const o = this.opts
-      o.emit({ agentId: o.mainAgentId, parentAgentId: null, parentToolUseId: null, sessionId: o.sessionId, ts: Date.now(), type: 'error', message: sandboxUnavailableNotice(status.reason, this.headless()), retrying: false, notice: true })
+      o.emit({
+        agentId: o.mainAgentId,
+        parentAgentId: null,
+        parentToolUseId: null,
+        sessionId: o.sessionId,
+        ts: Date.now(),
+        type: 'error',
+        message: sandboxUnavailableNotice(status.reason, this.headless()),
+        retrying: false,
+        notice: true
+      })
     }
     return this.last
   }

@@ -16,7 +16,11 @@ export interface ApplyTrustTarget {
   extensions: SessionExtensions
 }
 
-export function applyFolderTrust(trust: FolderTrust, read: ExtensionsConfig, target: ApplyTrustTarget): { withhold: (grant: PermissionPreapproval) => boolean } {
+export function applyFolderTrust(
+  trust: FolderTrust,
+  read: ExtensionsConfig,
+  target: ApplyTrustTarget
+): { withhold: (grant: PermissionPreapproval) => boolean } {
   const approved = approvedIn(trust)
   const waitingHashes = new Set(trust.items.filter((i) => i.state === 'waiting').map((i) => i.hash))
   const withheldByAgent = target.definitions.gate(approved)
@@ -29,7 +33,10 @@ export function applyFolderTrust(trust: FolderTrust, read: ExtensionsConfig, tar
   for (const [agentType, items] of withheldByAgent) {
     const still = items.filter((i: ProjectCommand) => waitingHashes.has(i.hash))
     if (still.length)
-      withheld.set(agentType, `Agent ${agentType}'s file brings ${describeWaiting(still)}, which ${still.length === 1 ? 'waits' : 'wait'} for your approval, so it runs without ${still.length === 1 ? 'it' : 'them'}:\n${still.map((i) => `- ${itemLine(i, 300)}`).join('\n')}\n${how}`)
+      withheld.set(
+        agentType,
+        `Agent ${agentType}'s file brings ${describeWaiting(still)}, which ${still.length === 1 ? 'waits' : 'wait'} for your approval, so it runs without ${still.length === 1 ? 'it' : 'them'}:\n${still.map((i) => `- ${itemLine(i, 300)}`).join('\n')}\n${how}`
+      )
   }
   target.extensions.configure(
     { ...read, settingsFiles: gateSettingsFiles(read.settingsFiles, target.cwd, approved), mcp: gateMcpConfig(read.mcp, target.cwd, approved) },

@@ -100,10 +100,34 @@ export class AgentSession {
     this.toolOutputDir = join(files, 'tool-outputs')
     this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
     this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
-    this.persistence = options.dataDir ? new SessionPersistence({ dataDir: options.dataDir, sessionId: this.sessionId, cwd: options.cwd, title: options.title, registry: this.registry, onError: this.onError, owned: lock !== null }) : null
-    this.mainConfig = { ...(options.model ? { model: options.model } : {}), ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}), ...(options.effort !== undefined ? { effort: options.effort } : {}) }
+    this.persistence = options.dataDir
+      ? new SessionPersistence({
+          dataDir: options.dataDir,
+          sessionId: this.sessionId,
+          cwd: options.cwd,
+          title: options.title,
+          registry: this.registry,
+          onError: this.onError,
+          owned: lock !== null
+        })
+      : null
+    this.mainConfig = {
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      ...(options.effort !== undefined ? { effort: options.effort } : {})
+    }
     // emit and track are read late: both exist once the constructor is done, before anything runs.
-    const parts = buildSessionParts({ options, sessionId: this.sessionId, home: this.home, mainAgentId: this.mainAgentId, registry: this.registry, toolOutputDir: this.toolOutputDir, mainConfig: this.mainConfig, emit: (e) => this.emit(e), track: (work) => this.services.track(work) })
+    const parts = buildSessionParts({
+      options,
+      sessionId: this.sessionId,
+      home: this.home,
+      mainAgentId: this.mainAgentId,
+      registry: this.registry,
+      toolOutputDir: this.toolOutputDir,
+      mainConfig: this.mainConfig,
+      emit: (e) => this.emit(e),
+      track: (work) => this.services.track(work)
+    })
     this.extensions = parts.extensions
     this.sandbox = parts.sandbox
     this.permissions = parts.permissions
@@ -170,7 +194,8 @@ export class AgentSession {
   static async open(options: OpenSessionOptions): Promise<AgentSession> {
     // One process runs a session: the lock first (SessionLockedError names the owner), then the files, which
     // from here on nobody else writes. An unknown id leaves no folder behind.
-    if (!existsSync(sessionDir(options.dataDir, options.sessionId))) throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
+    if (!existsSync(sessionDir(options.dataDir, options.sessionId)))
+      throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
     await checkDataDirWritable(options.dataDir)
     const lock = await acquireSessionLock(options.dataDir, options.sessionId, { app: options.owner ?? 'Fanout' })
     try {
@@ -188,7 +213,14 @@ export class AgentSession {
     if (!cwd) throw new Error(`Session ${options.sessionId} does not say which folder it worked in; pass cwd to reopen it.`)
     const session = new AgentSession({ ...options, cwd }, lock)
     session.openNotes.push(...opened.notes)
-    session.reopened = { title: opened.index.title, costUsd: opened.index.costUsd, tokens: tokensOf(opened.index.usage), agentIds: Object.keys(opened.index.agents), createdAt: opened.index.createdAt, updatedAt: opened.index.updatedAt }
+    session.reopened = {
+      title: opened.index.title,
+      costUsd: opened.index.costUsd,
+      tokens: tokensOf(opened.index.usage),
+      agentIds: Object.keys(opened.index.agents),
+      createdAt: opened.index.createdAt,
+      updatedAt: opened.index.updatedAt
+    }
     await session.reload()
     const restored = await restoreAgents(session.services, session.settings, opened, { dataDir: options.dataDir, cwd })
     session.openNotes.push(...restored.notes)
@@ -350,7 +382,8 @@ export class AgentSession {
 
   /** Removes an orphaned worktree (see cleanupOrphanWorktree: refuses uncommitted work unless forced). */
   cleanupOrphan(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
-    if (this.registry.isLive(orphan.agentId)) return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
+    if (this.registry.isLive(orphan.agentId))
+      return Promise.resolve({ removed: false, branchDeleted: false, reason: `agent ${orphan.agentId} is running in this session` })
     return cleanupOrphanWorktree(orphan, options)
   }
 

@@ -12,7 +12,11 @@ const listing = (req: ParsedRequest) => {
   const d = req.tools.find((t) => t.name === 'Agent')?.description ?? ''
   const at = d.indexOf('Available agent types')
   const block = d.slice(at).split('\n\n')[0]
-  return block.split('\n').slice(1).filter((l) => l.startsWith('- ')).map((l) => l.split(':')[0].slice(2))
+  return block
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.split(':')[0].slice(2))
 }
 
 describe('the Agent tool an agent gets', () => {
@@ -21,9 +25,26 @@ describe('the Agent tool an agent gets', () => {
     const f = await makeFixture(
       [
         { match: /You are the (lead|forker)\./, turns: [(req) => ((seen[/You are the (\w+)/.exec(req.system)![1]] = req), reply.text('ok'))] },
-        { match: MAIN, turns: [(req) => ((seen.main = req), reply.toolUses([{ name: 'Agent', input: { description: 'l', prompt: 'go', subagent_type: 'lead' } }, { name: 'Agent', input: { description: 'f', prompt: 'go', subagent_type: 'forker' } }])), reply.text('done')] }
+        {
+          match: MAIN,
+          turns: [
+            (req) => (
+              (seen.main = req),
+              reply.toolUses([
+                { name: 'Agent', input: { description: 'l', prompt: 'go', subagent_type: 'lead' } },
+                { name: 'Agent', input: { description: 'f', prompt: 'go', subagent_type: 'forker' } }
+              ])
+            ),
+            reply.text('done')
+          ]
+        }
       ],
-      { files: { '.claude/agents/lead.md': agentFile('lead', 'Agent(Explore), Read'), '.claude/agents/forker.md': agentFile('forker', 'Agent(Plan, fork), Read') } }
+      {
+        files: {
+          '.claude/agents/lead.md': agentFile('lead', 'Agent(Explore), Read'),
+          '.claude/agents/forker.md': agentFile('forker', 'Agent(Plan, fork), Read')
+        }
+      }
     )
     await f.session.run('go')
     expect(listing(seen.main)).toEqual(expect.arrayContaining(['general-purpose', 'Explore', 'Plan', 'lead', 'forker', 'fork']))
@@ -50,6 +71,6 @@ describe('the Agent tool an agent gets', () => {
     )
     await f.session.run('go')
     expect(deep!.toolNames).not.toContain('Agent')
-    expect(deep!.lastUserText).toContain('You have no Agent tool: you run at nesting depth 2, the session\'s limit (maxDepth 2), so you cannot start agents.')
+    expect(deep!.lastUserText).toContain("You have no Agent tool: you run at nesting depth 2, the session's limit (maxDepth 2), so you cannot start agents.")
   })
 })

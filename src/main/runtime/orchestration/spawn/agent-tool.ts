@@ -14,14 +14,24 @@ export const agentToolInput = z
     description: z.string().trim().min(1, 'give the task a short (3-5 word) description').describe('A short (3-5 word) description of the task'),
     prompt: z.string().trim().min(1, 'the prompt is the whole task for the subagent; it cannot be empty').describe('The task for the agent to perform'),
     subagent_type: z.string().trim().min(1).optional().describe(`The type of agent to use (default: general-purpose); "${FORK_AGENT_TYPE}" forks you`),
-    model: z.string().trim().min(1).optional().describe('Model for this agent: haiku, sonnet, opus, fable, inherit or a full model id. Default: the definition\'s model, else the parent\'s'),
-    max_turns: z.number().int().positive().optional().describe('Most model calls the agent may make (default: its definition\'s maxTurns)'),
+    model: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe("Model for this agent: haiku, sonnet, opus, fable, inherit or a full model id. Default: the definition's model, else the parent's"),
+    max_turns: z.number().int().positive().optional().describe("Most model calls the agent may make (default: its definition's maxTurns)"),
     effort: z
       .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
       .optional()
-      .describe('How hard the agent thinks: low, medium, high, xhigh or max, or a thinking budget in tokens (default: its definition\'s effort, else yours)'),
+      .describe("How hard the agent thinks: low, medium, high, xhigh or max, or a thinking budget in tokens (default: its definition's effort, else yours)"),
     run_in_background: z.boolean().optional().describe('Run the agent in the background; you are notified when it finishes'),
-    resume: z.string().trim().min(1).optional().describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
+    resume: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
     isolation: z.enum(['worktree']).optional().describe('"worktree" runs the agent in its own git worktree on a new branch'),
     name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
   })

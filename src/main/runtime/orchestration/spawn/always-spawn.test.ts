@@ -34,12 +34,15 @@ describe('an always-spawn run', () => {
     await f.session.flush()
     const rssGrowth = process.memoryUsage().rss - rssBefore
     const dir = join(f.dataDir, 'sessions', f.session.sessionId)
-    const bytes = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? bytes(join(d, e.name)) : statSync(join(d, e.name)).size), 0)
+    const bytes = (d: string): number =>
+      readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? bytes(join(d, e.name)) : statSync(join(d, e.name)).size), 0)
     const onDisk = bytes(dir)
     const spawned = starts(f.events).filter((e) => e.depth > 0)
     const unique = new Set(spawned.map((e) => e.agentId))
     const endsByLimit = ends(f.events).filter((e) => e.limit)
-    console.log(`always-spawn: ${unique.size} subagents, ${f.events.length} events, ${(onDisk / MB).toFixed(1)} MB on disk, RSS grew ${(rssGrowth / MB).toFixed(0)} MB; ended by a limit: ${endsByLimit.length} (${[...new Set(endsByLimit.map((e) => e.limit))].join(', ')})`)
+    console.log(
+      `always-spawn: ${unique.size} subagents, ${f.events.length} events, ${(onDisk / MB).toFixed(1)} MB on disk, RSS grew ${(rssGrowth / MB).toFixed(0)} MB; ended by a limit: ${endsByLimit.length} (${[...new Set(endsByLimit.map((e) => e.limit))].join(', ')})`
+    )
     // The count cap held, nothing is left running, and every run that ended said how.
     expect(unique.size).toBeLessThanOrEqual(200)
     expect(f.session.unfinished()).toEqual([])

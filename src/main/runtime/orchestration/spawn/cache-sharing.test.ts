@@ -26,7 +26,15 @@ afterEach(async () => {
 async function run(respond: Respond, sharing: CacheSharing, prompt = 'Fan out.', watch?: (e: AgentEvent) => void): Promise<RecordedRequest[]> {
   model = await startScriptedModel({ respond }, { cacheSharing: sharing })
   root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cache-')))
-  session = await AgentSession.create({ cwd: root, home: root, client: model.client, ripgrep: false, managedSettingsFile: null, limits: { maxConcurrent: 100 }, onError: () => undefined })
+  session = await AgentSession.create({
+    cwd: root,
+    home: root,
+    client: model.client,
+    ripgrep: false,
+    managedSettingsFile: null,
+    limits: { maxConcurrent: 100 },
+    onError: () => undefined
+  })
   if (watch) session.bus.subscribe(watch)
   const result = await session.run(prompt)
   expect(result.status).toBe('completed')
@@ -35,7 +43,10 @@ async function run(respond: Respond, sharing: CacheSharing, prompt = 'Fan out.',
 
 const fanOut = scriptByAgent([
   { name: 'worker', match: /Worker task \d+/, turns: [reply.toolUse('Glob', { pattern: '*.md' }), reply.text('found them')] },
-  mainAgent([reply.toolUses(Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))), reply.text('done')])
+  mainAgent([
+    reply.toolUses(Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))),
+    reply.text('done')
+  ])
 ])
 
 const isWorker = (r: RecordedRequest) => /Worker task \d+/.test(r.firstUserText)
@@ -44,7 +55,9 @@ const written = (r: RecordedRequest) => r.cache!.write5m + r.cache!.write1h
 
 /** Tokens of a worker's prefix: tools and system prompt (what the system breakpoint covers). */
 function prefixTokens(reqs: RecordedRequest[]): number {
-  const full = firstCalls(reqs).map((r) => r.cache!.read).sort((a, b) => b - a)
+  const full = firstCalls(reqs)
+    .map((r) => r.cache!.read)
+    .sort((a, b) => b - a)
   return full[0]
 }
 
@@ -129,14 +142,21 @@ describe('cache-aware fan-out', () => {
         then: (req) =>
           req.toolResults.length
             ? reply.text('all forks reported')
-            : reply.toolUses(Array.from({ length: forks }, (_, i) => ({ name: 'Agent', input: { description: `Fork ${i}`, prompt: `Side task ${i}`, subagent_type: 'fork' } })))
+            : reply.toolUses(
+                Array.from({ length: forks }, (_, i) => ({
+                  name: 'Agent',
+                  input: { description: `Fork ${i}`, prompt: `Side task ${i}`, subagent_type: 'fork' }
+                }))
+              )
       }
     ])
     await run(respond, 'first', 'Look around.')
     const result = await session!.run('Now split the work.')
     expect(result.status).toBe('completed')
     const reqs = model!.server.messageRequests()
-    const parentLast = reqs.filter((r) => r.system.includes('lead agent in Fanout') && !r.toolResults.length && r.lastUserText.includes('Now split the work.')).pop()!
+    const parentLast = reqs
+      .filter((r) => r.system.includes('lead agent in Fanout') && !r.toolResults.length && r.lastUserText.includes('Now split the work.'))
+      .pop()!
     const parentConversation = parentLast.cache!.read + written(parentLast)
     const forkFirsts = reqs.filter((r) => r.lastUserText.includes('Entered sub-agent context'))
     expect(forkFirsts).toHaveLength(forks)

@@ -48,10 +48,21 @@ describe('fan-out', () => {
           scriptedAgent('explorer', /Survey the (\w+) folder/, [
             (req) => reply.toolUse('Glob', { pattern: `${/Survey the (\w+)/.exec(req.firstUserText)![1]}/**/*.txt` }),
             (req) => reply.toolUse('Read', { file_path: req.toolResults[0].content.trim().split('\n')[0] }),
-            (req) => reply.text(`Report: ${req.toolResults[0].content.split('\n')[0].replace(/^\s*\d+\s*/, '').trim()}`)
+            (req) =>
+              reply.text(
+                `Report: ${req.toolResults[0].content
+                  .split('\n')[0]
+                  .replace(/^\s*\d+\s*/, '')
+                  .trim()}`
+              )
           ]),
           mainAgent([
-            reply.toolUses(areas.map((a) => ({ name: 'Agent', input: { description: `Survey ${a}`, prompt: `Survey the ${a} folder and report.`, subagent_type: 'Explore' } }))),
+            reply.toolUses(
+              areas.map((a) => ({
+                name: 'Agent',
+                input: { description: `Survey ${a}`, prompt: `Survey the ${a} folder and report.`, subagent_type: 'Explore' }
+              }))
+            ),
             (req) => reply.text(`Summary:\n${req.toolResults.map((r) => r.content.split('\n')[0]).join('\n')}`)
           ])
         ])
@@ -88,7 +99,11 @@ describe('fan-out', () => {
       { cwd },
       {
         respond: scriptByAgent([
-          { name: 'explorer', match: 'Sneaky task', turns: [reply.toolUse('Write', { file_path: join(cwd, 'pwned.txt'), content: 'x' }), reply.text('I could not write.')] },
+          {
+            name: 'explorer',
+            match: 'Sneaky task',
+            turns: [reply.toolUse('Write', { file_path: join(cwd, 'pwned.txt'), content: 'x' }), reply.text('I could not write.')]
+          },
           mainAgent([reply.toolUse('Agent', { description: 'Sneak', prompt: 'Sneaky task', subagent_type: 'Explore' }), reply.text('ok')])
         ])
       }
@@ -107,15 +122,29 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'grandchild', match: 'Level two task', turns: [reply.text('level two done')] },
-          { name: 'child', match: 'Level one task', turns: [reply.toolUse('Agent', { description: 'Go deeper', prompt: 'Level two task' }), (req) => reply.text(`child got: ${req.toolResults[0].content.split('\n')[0]}`)] },
-          mainAgent([reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+          {
+            name: 'child',
+            match: 'Level one task',
+            turns: [
+              reply.toolUse('Agent', { description: 'Go deeper', prompt: 'Level two task' }),
+              (req) => reply.text(`child got: ${req.toolResults[0].content.split('\n')[0]}`)
+            ]
+          },
+          mainAgent([
+            reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }),
+            (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+          ])
         ])
       }
     )
     const result = await s.run('go')
     expect(result.result).toBe('child got: level two done')
     const depths = starts(events).map((e) => [e.agentType, e.depth])
-    expect(depths).toEqual([['main', 0], ['general-purpose', 1], ['general-purpose', 2]])
+    expect(depths).toEqual([
+      ['main', 0],
+      ['general-purpose', 1],
+      ['general-purpose', 2]
+    ])
     const deepest = server.requests.find((r) => r.firstUserText.includes('Level two task'))!
     expect(deepest.toolNames).not.toContain('Agent')
     const middle = server.requests.find((r) => r.firstUserText.includes('Level one task'))!
@@ -141,7 +170,9 @@ describe('fan-out', () => {
       }
     )
     await s.run('go')
-    const agentEnds = events.filter((e) => e.type === 'tool_end' && e.name === 'Agent').map((e) => (e.type === 'tool_end' ? [e.isError, e.output.split('\n')[0]] : []))
+    const agentEnds = events
+      .filter((e) => e.type === 'tool_end' && e.name === 'Agent')
+      .map((e) => (e.type === 'tool_end' ? [e.isError, e.output.split('\n')[0]] : []))
     expect(agentEnds[0]).toEqual([true, expect.stringMatching(/There is no agent type 'no-such-agent'\. Available agent types: .*general-purpose/)])
     expect(agentEnds[1]).toEqual([false, 'small done'])
     expect(agentEnds[2]).toEqual([true, expect.stringMatching(/already created 1 subagents, the limit is 1/)])
@@ -155,7 +186,10 @@ describe('fan-out', () => {
         latencyMs: 10,
         respond: scriptByAgent([
           { name: 'worker', match: /Task number \d/, turns: [reply.text('ok')] },
-          mainAgent([reply.toolUses([1, 2, 3, 4, 5].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task number ${n}` } }))), reply.text('all done')])
+          mainAgent([
+            reply.toolUses([1, 2, 3, 4, 5].map((n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task number ${n}` } }))),
+            reply.text('all done')
+          ])
         ])
       }
     )
@@ -178,7 +212,11 @@ describe('fan-out', () => {
       { cwd },
       {
         respond: scriptByAgent([
-          { name: 'child', match: 'Long task', turns: [reply.toolUse('Glob', { pattern: '**/*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('never')] },
+          {
+            name: 'child',
+            match: 'Long task',
+            turns: [reply.toolUse('Glob', { pattern: '**/*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('never')]
+          },
           mainAgent([reply.toolUse('Agent', { description: 'Long', prompt: 'Long task', max_turns: 1 }), reply.text('ok')])
         ])
       }
@@ -197,7 +235,10 @@ describe('fan-out', () => {
       {
         respond: scriptByAgent([
           { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('x'.repeat(2000)))] },
-          mainAgent([reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))), reply.text('unreachable')])
+          mainAgent([
+            reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))),
+            reply.text('unreachable')
+          ])
         ])
       }
     )

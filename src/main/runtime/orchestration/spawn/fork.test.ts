@@ -31,7 +31,10 @@ describe('forkMessages', () => {
     expect(history).toEqual(parent)
     expect(prompt[0]).toEqual({ type: 'tool_result', tool_use_id: 't2', content: expect.stringContaining('not by you') })
     expect(prompt[1]).toEqual({ type: 'tool_result', tool_use_id: 't3', content: expect.stringContaining('This call started you') })
-    expect(prompt[2]).toEqual({ type: 'text', text: expect.stringMatching(/^Context: The 4 messages above are from the parent thread[\s\S]*Entered sub-agent context\.[\s\S]*Your task:\nCheck CI$/) })
+    expect(prompt[2]).toEqual({
+      type: 'text',
+      text: expect.stringMatching(/^Context: The 4 messages above are from the parent thread[\s\S]*Entered sub-agent context\.[\s\S]*Your task:\nCheck CI$/)
+    })
   })
 })
 
@@ -55,7 +58,7 @@ describe('fork', () => {
       { files: { 'plan.md': 'Step one: ship it.\n' } }
     )
     const result = await f.session.run('Review the plan.')
-    expect(result.result).toBe('Refused as expected: A forked agent cannot use Agent: it is in your tool list only so that your prompt matches your parent\'s')
+    expect(result.result).toBe("Refused as expected: A forked agent cannot use Agent: it is in your tool list only so that your prompt matches your parent's")
     const requests = f.model.server.messageRequests()
     const mainReq = requests.find((r) => r.system.includes('lead agent in Fanout') && r.turn === 1)!
     const forkReq = requests.find((r) => r.lastUserText.includes('Entered sub-agent context'))!
@@ -82,13 +85,23 @@ describe('fork', () => {
   it('a forkContext definition sees the parent thread, runs on the parent model, with its own prompt', async () => {
     const f = await makeFixture(
       [
-        scriptedAgent('reviewer', 'You are the context reviewer', [reply.text('unused'), (req) => reply.text(JSON.stringify(req.messages).includes('The launch code is 7-7-3') ? 'I can see the code from the parent thread.' : 'I see nothing')]),
+        scriptedAgent('reviewer', 'You are the context reviewer', [
+          reply.text('unused'),
+          (req) =>
+            reply.text(JSON.stringify(req.messages).includes('The launch code is 7-7-3') ? 'I can see the code from the parent thread.' : 'I see nothing')
+        ]),
         mainAgent([
           reply.toolUse('Agent', { description: 'Review', prompt: 'Review what we discussed.', subagent_type: 'ctx-reviewer' }),
           (req) => reply.text(req.toolResults[0].content.split('\n')[0])
         ])
       ],
-      { model: 'haiku', files: { '.claude/agents/ctx-reviewer.md': '---\nname: ctx-reviewer\ndescription: Reviews with the parent context\nforkContext: true\nmodel: opus\ntools: Read\n---\nYou are the context reviewer.' } }
+      {
+        model: 'haiku',
+        files: {
+          '.claude/agents/ctx-reviewer.md':
+            '---\nname: ctx-reviewer\ndescription: Reviews with the parent context\nforkContext: true\nmodel: opus\ntools: Read\n---\nYou are the context reviewer.'
+        }
+      }
     )
     const result = await f.session.run('The launch code is 7-7-3. Have it reviewed.')
     expect(result.result).toBe('I can see the code from the parent thread.')

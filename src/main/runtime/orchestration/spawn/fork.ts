@@ -32,8 +32,15 @@ export function forkMessages(parent: readonly ChatMessage[], spawningToolUseId: 
   // The spawning turn itself is kept as is: its calls are answered below, by the entry message.
   const history = spawning >= 0 ? [...repairConversation(parent.slice(0, spawning)).messages, parent[spawning]] : repairConversation(parent).messages
   const last = history[history.length - 1]
-  const calls = last?.role === 'assistant' && Array.isArray(last.content) ? last.content.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use') : []
-  const results: ContentBlock[] = calls.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: c.id === spawningToolUseId ? SPAWNING_CALL_RESULT : SIBLING_CALL_RESULT }))
+  const calls =
+    last?.role === 'assistant' && Array.isArray(last.content)
+      ? last.content.filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
+      : []
+  const results: ContentBlock[] = calls.map((c) => ({
+    type: 'tool_result',
+    tool_use_id: c.id,
+    content: c.id === spawningToolUseId ? SPAWNING_CALL_RESULT : SIBLING_CALL_RESULT
+  }))
   // No spawning call in view (not expected): a trailing user message is merged into the entry message so
   // that roles keep alternating.
   let lead: ContentBlock[] = []

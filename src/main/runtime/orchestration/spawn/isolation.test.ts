@@ -49,16 +49,34 @@ describe('isolated agents', () => {
           ]),
           reply.text('Wrote the feature.'),
           reply.toolUse('Read', { file_path: 'src/feature.ts' }),
-          (req) => reply.toolUse('Write', { file_path: 'src/feature.ts', content: `${req.toolResults[0].content.includes('feature = 1') ? 'export const feature = 2' : 'lost'}\n` }),
+          (req) =>
+            reply.toolUse('Write', {
+              file_path: 'src/feature.ts',
+              content: `${req.toolResults[0].content.includes('feature = 1') ? 'export const feature = 2' : 'lost'}\n`
+            }),
           reply.text('Bumped the feature.')
         ]),
         mainAgent([
           reply.toolUse('Agent', { description: 'Write feature', prompt: 'Write the feature.', subagent_type: 'archivist' }),
-          (req) => reply.toolUse('Agent', { description: 'Bump feature', prompt: 'Bump the feature.', resume: /agentId: (a[0-9a-f]{16})/.exec(req.toolResults[0].content)![1] }),
+          (req) =>
+            reply.toolUse('Agent', {
+              description: 'Bump feature',
+              prompt: 'Bump the feature.',
+              resume: /agentId: (a[0-9a-f]{16})/.exec(req.toolResults[0].content)![1]
+            }),
           (req) => reply.text(req.toolResults[0].content)
         ])
       ],
-      { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/archivist.md': ARCHIVIST, '.claude/skills/release-notes/SKILL.md': '---\nname: release-notes\ndescription: How to write release notes\n---\nSKILL BODY: write release notes in past tense.\n' } }
+      {
+        root: r.sandbox,
+        cwd: r.root,
+        permissionMode: 'bypassPermissions',
+        files: {
+          '.claude/agents/archivist.md': ARCHIVIST,
+          '.claude/skills/release-notes/SKILL.md':
+            '---\nname: release-notes\ndescription: How to write release notes\n---\nSKILL BODY: write release notes in past tense.\n'
+        }
+      }
     )
     const result = await f.session.run('Add a feature, then bump it.')
     const agent = starts(f.events).find((e) => e.agentType === 'archivist')!
@@ -95,7 +113,11 @@ describe('isolated agents', () => {
     const f = await makeFixture(
       [
         scriptedAgent('busy', 'Busy isolated job', [heldUntil(hold, reply.text('done'))]),
-        mainAgent([reply.toolUse('Agent', { description: 'Busy', prompt: 'Busy isolated job', isolation: 'worktree', run_in_background: true }), reply.text('ok'), reply.text('ok')])
+        mainAgent([
+          reply.toolUse('Agent', { description: 'Busy', prompt: 'Busy isolated job', isolation: 'worktree', run_in_background: true }),
+          reply.text('ok'),
+          reply.text('ok')
+        ])
       ],
       { root: r.sandbox, cwd: r.root }
     )

@@ -6,7 +6,6 @@ import { spawnTreeScript as treeScript } from '../testing/spawn-tree-script'
 
 afterEach(closeFixtures)
 
-
 describe('a 5x5x5 spawn tree', () => {
   it('finishes under every concurrency cap from 1 to 20, never running more subagents than the cap', { timeout: 300_000 }, async () => {
     for (let cap = 1; cap <= 20; cap++) {
@@ -17,8 +16,14 @@ describe('a 5x5x5 spawn tree', () => {
       const result = await f.session.run('Split the work three levels deep.')
       await f.session.idle()
       expect(result, `cap ${cap}`).toMatchObject({ status: 'completed', result: '5 of 5 answered' })
-      expect(starts(f.events).filter((e) => e.depth > 0), `cap ${cap}`).toHaveLength(5 + 25 + 125)
-      expect(ends(f.events).filter((e) => e.status !== 'completed'), `cap ${cap}`).toEqual([])
+      expect(
+        starts(f.events).filter((e) => e.depth > 0),
+        `cap ${cap}`
+      ).toHaveLength(5 + 25 + 125)
+      expect(
+        ends(f.events).filter((e) => e.status !== 'completed'),
+        `cap ${cap}`
+      ).toEqual([])
       expect(peak, `cap ${cap}`).toBeLessThanOrEqual(cap)
       expect(f.session.unfinished(), `cap ${cap}`).toEqual([])
       await closeFixtures()

@@ -52,7 +52,8 @@ export function depthLimitNote(depth: number, maxDepth: number): string {
 }
 
 /** What the Agent tool needs besides a subagent's run: definitions, tool names, ids, output logs, launch records and agents by name. */
-export type SpawnHost = SubagentRunHost & Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLog' | 'recordLaunch'>
+export type SpawnHost = SubagentRunHost &
+  Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLog' | 'recordLaunch'>
 
 export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
@@ -95,7 +96,13 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   })
   session.registry.add(handle)
   if (planned.background) handle.outputFile = session.outputLog(handle).file
-  ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', ...(planned.background ? { background: true } : {}) })
+  ctx.onUpdate?.({
+    agentId: handle.id,
+    agentType: handle.agentType,
+    model: handle.model,
+    status: 'queued',
+    ...(planned.background ? { background: true } : {})
+  })
 
   const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
   // A background agent is on disk with its task before the caller hears it was launched (a fork's inherited
@@ -126,9 +133,23 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
   if (agentType === FORK_AGENT_TYPE) {
     // A fork is the caller itself with its conversation so far: same prompt, model and tools, minus spawning.
     const background = input.run_in_background === true
-    const toolNames = (parent.toolNames ?? []).filter((t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t) && (!background || BACKGROUND_ALLOWED.has(t)))
+    const toolNames = (parent.toolNames ?? []).filter(
+      (t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t) && (!background || BACKGROUND_ALLOWED.has(t))
+    )
     if (!toolNames.length) return 'A fork of this agent would have no tools left; start a regular agent type instead.'
-    return { def: parent.definition, agentType: FORK_AGENT_TYPE, model: parent.model, toolNames, permissionMode: parent.permissionMode, fork: true, forkContext: true, background, isolated, ...(input.max_turns ? { maxTurns: input.max_turns } : {}), ...((input.effort ?? parent.effort) !== undefined ? { effort: input.effort ?? parent.effort } : {}) }
+    return {
+      def: parent.definition,
+      agentType: FORK_AGENT_TYPE,
+      model: parent.model,
+      toolNames,
+      permissionMode: parent.permissionMode,
+      fork: true,
+      forkContext: true,
+      background,
+      isolated,
+      ...(input.max_turns ? { maxTurns: input.max_turns } : {}),
+      ...((input.effort ?? parent.effort) !== undefined ? { effort: input.effort ?? parent.effort } : {})
+    }
   }
 
   const loaded = session.agents().get(agentType)
@@ -176,8 +197,12 @@ async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: Ag
     return refuse(`Agent ${id} cannot be resumed: ${errorMessage(err)}`)
   }
   if (!handle) return refuse(`There is no agent '${id}' in this session to resume. Start a new agent with the whole task in its prompt.`)
-  if (handle.id === session.mainAgentId || handle.id === caller.id) return refuse(`Agent ${handle.id} is ${handle.id === caller.id ? 'you' : 'the main agent'}; only subagents can be resumed.`)
-  if (handle.run) return refuse(`Agent ${handle.id} is still running. Send it more instructions with SendMessage (to: '${handle.name ?? handle.id}'), or wait for its report.`)
+  if (handle.id === session.mainAgentId || handle.id === caller.id)
+    return refuse(`Agent ${handle.id} is ${handle.id === caller.id ? 'you' : 'the main agent'}; only subagents can be resumed.`)
+  if (handle.run)
+    return refuse(
+      `Agent ${handle.id} is still running. Send it more instructions with SendMessage (to: '${handle.name ?? handle.id}'), or wait for its report.`
+    )
   const background = input.run_in_background === true
   handle.stoppedByUser = false
   handle.parentToolUseId = ctx.toolUseId

@@ -22,7 +22,13 @@ export { formatTaskList } from './task-list-tools'
 export function teamToolsFor(m: TeamManager, handle: AgentHandle, opts: { isMain: boolean; wanted: ReadonlySet<string> }): Tool[] {
   const hooks = m.hooks
   const beforeComplete = hooks?.has('TaskCompleted', handle)
-    ? (task: TeamTask, team: TeamSnapshot, actor: string) => hooks.taskCompleted(handle, { id: task.id, subject: task.subject, ...(task.description ? { description: task.description } : {}) }, team.name, actor === LEAD ? undefined : actor)
+    ? (task: TeamTask, team: TeamSnapshot, actor: string) =>
+        hooks.taskCompleted(
+          handle,
+          { id: task.id, subject: task.subject, ...(task.description ? { description: task.description } : {}) },
+          team.name,
+          actor === LEAD ? undefined : actor
+        )
     : undefined
   const taskTools = () => createTaskListTools({ manager: m, actor: () => m.actorOf(handle), ...(beforeComplete ? { beforeComplete } : {}) })
   if (opts.isMain) {
@@ -43,5 +49,11 @@ export function memberDefinitionFor(m: TeamManager, handle: AgentHandle, def: Ag
   const team = m.active()
   const member = m.memberOf(handle)
   if (!team || !member) return def
-  return memberDefinition(def, { team: team.name, description: team.description, name: member.name, agentType: def.agentType, members: team.members.map((x) => x.name) })
+  return memberDefinition(def, {
+    team: team.name,
+    description: team.description,
+    name: member.name,
+    agentType: def.agentType,
+    members: team.members.map((x) => x.name)
+  })
 }

@@ -12,10 +12,28 @@ export const REQUEST_PLAN_APPROVAL = 'RequestPlanApproval'
 export const RESPOND_TO_REQUEST = 'RespondToRequest'
 
 /** The lead's team tools (the main agent, when teams are on). */
-export const LEAD_TOOL_NAMES: readonly string[] = [TEAM_CREATE, TEAM_DELETE, TASK_CREATE, TASK_LIST, TASK_GET, TASK_UPDATE, REQUEST_SHUTDOWN, RESPOND_TO_REQUEST]
+export const LEAD_TOOL_NAMES: readonly string[] = [
+  TEAM_CREATE,
+  TEAM_DELETE,
+  TASK_CREATE,
+  TASK_LIST,
+  TASK_GET,
+  TASK_UPDATE,
+  REQUEST_SHUTDOWN,
+  RESPOND_TO_REQUEST
+]
 
 /** What every member gets on top of its definition's tools (SendMessage is the session's own tool). */
-export const MEMBER_TOOL_NAMES: readonly string[] = ['SendMessage', TASK_LIST, TASK_GET, TASK_CREATE, TASK_CLAIM, TASK_UPDATE, REQUEST_PLAN_APPROVAL, RESPOND_TO_REQUEST]
+export const MEMBER_TOOL_NAMES: readonly string[] = [
+  'SendMessage',
+  TASK_LIST,
+  TASK_GET,
+  TASK_CREATE,
+  TASK_CLAIM,
+  TASK_UPDATE,
+  REQUEST_PLAN_APPROVAL,
+  RESPOND_TO_REQUEST
+]
 
 /** Every team tool name, for tool resolution (a definition may list them). */
 export const TEAM_TOOL_NAMES: readonly string[] = [...new Set([...LEAD_TOOL_NAMES, ...MEMBER_TOOL_NAMES.filter((t) => t !== 'SendMessage')])]

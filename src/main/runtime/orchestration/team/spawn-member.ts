@@ -33,7 +33,11 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
 const RESERVED = new Set(['main', 'lead', 'user', 'fanout'])
 
 /** What the member will be, or a sentence saying why it cannot be. */
-export function planMember(s: Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'gate' | 'registry'>, lead: AgentHandle, m: MemberInput): MemberPlan | string {
+export function planMember(
+  s: Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'gate' | 'registry'>,
+  lead: AgentHandle,
+  m: MemberInput
+): MemberPlan | string {
   if (!NAME.test(m.name)) return `Member name '${m.name}' is not usable: use 1-64 letters, digits, '.', '_' or '-'.`
   if (RESERVED.has(m.name)) return `Member name '${m.name}' is reserved; choose another.`
   const agentType = m.agent_type ?? DEFAULT_SUBAGENT_TYPE

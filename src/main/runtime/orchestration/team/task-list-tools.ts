@@ -40,7 +40,8 @@ function formatTask(t: TeamTask, team: TeamSnapshot): string {
 async function asActor(m: TeamManager, actorOf: () => string | null, fn: (actor: string, team: TeamSnapshot) => Promise<ToolResult>): Promise<ToolResult> {
   await m.board.refresh()
   const team = m.active()
-  if (!team) return { content: 'There is no active team in this session, so there is no task list. The main agent creates a team with TeamCreate.', isError: true }
+  if (!team)
+    return { content: 'There is no active team in this session, so there is no task list. The main agent creates a team with TeamCreate.', isError: true }
   const actor = actorOf()
   if (!actor) return { content: `You are not a member of team ${team.name}.`, isError: true }
   return fn(actor, team)
@@ -66,7 +67,13 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
     defineTool({
       name: TASK_CREATE,
       description: "Add a task to the team's shared task list. blockedBy lists ids of tasks that must be completed first.",
-      schema: z.object({ subject: z.string().trim().min(1, 'a task needs a subject').max(200).describe('A short imperative title'), description: z.string().max(20_000).optional().describe('What done looks like'), blockedBy: ids.optional().describe('Ids of tasks that must be completed before this one') }).strict(),
+      schema: z
+        .object({
+          subject: z.string().trim().min(1, 'a task needs a subject').max(200).describe('A short imperative title'),
+          description: z.string().max(20_000).optional().describe('What done looks like'),
+          blockedBy: ids.optional().describe('Ids of tasks that must be completed before this one')
+        })
+        .strict(),
       readOnly: false,
       concurrencySafe: true,
       execute: (input) =>
@@ -90,12 +97,15 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       execute: (input) =>
         as(async (_actor, team) => {
           const t = team.tasks.find((x) => x.id === input.taskId)
-          return t ? { content: formatTask(t, team), details: { task: t } } : { content: `There is no task ${input.taskId}. TaskList shows the tasks.`, isError: true }
+          return t
+            ? { content: formatTask(t, team), details: { task: t } }
+            : { content: `There is no task ${input.taskId}. TaskList shows the tasks.`, isError: true }
         })
     }),
     defineTool({
       name: TASK_CLAIM,
-      description: 'Claim a task: it becomes yours and in progress. Without taskId you get the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
+      description:
+        'Claim a task: it becomes yours and in progress. Without taskId you get the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
       schema: z.object({ taskId: taskId.optional() }).strict(),
       readOnly: false,
       concurrencySafe: true,
@@ -126,7 +136,8 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       execute: (input) =>
         as(async (actor) => {
           const { taskId: id, ...patch } = input
-          if (!Object.values(patch).some((v) => v !== undefined)) return { content: 'Nothing to update: give a status, result, subject, description, addBlockedBy or owner.', isError: true }
+          if (!Object.values(patch).some((v) => v !== undefined))
+            return { content: 'Nothing to update: give a status, result, subject, description, addBlockedBy or owner.', isError: true }
           const task = m.active()?.tasks.find((t) => t.id === id)
           if (task && patch.status === 'completed' && task.status !== 'completed' && host.beforeComplete) {
             const blocked = await host.beforeComplete(task, m.active()!, actor)

@@ -40,25 +40,45 @@ describe('team board rules', () => {
     expect(again).toMatchObject({ ok: false, error: expect.stringContaining("already has a team, 'crew'") })
     const file2 = logFile()
     const b2 = new TeamBoard(file2)
-    expect(await b2.run({ op: 'team_create', actor: LEAD, name: 'x', description: '', leadAgentId: 'm', members: [member('a'), member('a')] })).toMatchObject({ ok: false, error: expect.stringContaining("Two members are named 'a'") })
-    expect(await b2.run({ op: 'team_create', actor: LEAD, name: 'x', description: '', leadAgentId: 'm', members: [member('lead')] })).toMatchObject({ ok: false })
+    expect(await b2.run({ op: 'team_create', actor: LEAD, name: 'x', description: '', leadAgentId: 'm', members: [member('a'), member('a')] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("Two members are named 'a'")
+    })
+    expect(await b2.run({ op: 'team_create', actor: LEAD, name: 'x', description: '', leadAgentId: 'm', members: [member('lead')] })).toMatchObject({
+      ok: false
+    })
     // Tasks need a team, and strangers cannot act on one.
-    expect(await b2.run({ op: 'task_create', actor: LEAD, subject: 's', description: '', blockedBy: [] })).toMatchObject({ ok: false, error: expect.stringContaining('no active team') })
-    expect(await board.run({ op: 'task_create', actor: 'mallory', subject: 's', description: '', blockedBy: [] })).toMatchObject({ ok: false, error: expect.stringContaining("'mallory' is not a member") })
+    expect(await b2.run({ op: 'task_create', actor: LEAD, subject: 's', description: '', blockedBy: [] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('no active team')
+    })
+    expect(await board.run({ op: 'task_create', actor: 'mallory', subject: 's', description: '', blockedBy: [] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("'mallory' is not a member")
+    })
   })
 
   it('claims respect dependencies, one task per worker at a time, and ownership', async () => {
     const board = await teamWith(logFile(), ['ada', 'bo'])
     expect(await board.run({ op: 'task_create', actor: LEAD, subject: 'schema', description: 'write the schema', blockedBy: [] })).toEqual(ok('1'))
     expect(await board.run({ op: 'task_create', actor: LEAD, subject: 'api', description: 'needs the schema', blockedBy: ['1'] })).toEqual(ok('2'))
-    expect(await board.run({ op: 'task_create', actor: LEAD, subject: 'bad', description: '', blockedBy: ['9'] })).toMatchObject({ ok: false, error: expect.stringContaining('do not exist: 9') })
+    expect(await board.run({ op: 'task_create', actor: LEAD, subject: 'bad', description: '', blockedBy: ['9'] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('do not exist: 9')
+    })
 
     expect(await board.run({ op: 'task_claim', actor: 'ada', taskId: '2' })).toMatchObject({ ok: false, error: 'Task 2 is blocked by unfinished task 1.' })
     expect(await board.run({ op: 'task_claim', actor: 'ada' })).toEqual(ok('1'))
     expect(await board.run({ op: 'task_claim', actor: 'bo', taskId: '1' })).toMatchObject({ ok: false, error: 'Task 1 was already claimed by ada.' })
     expect(await board.run({ op: 'task_claim', actor: 'bo' })).toMatchObject({ ok: false, error: expect.stringContaining('1 pending task is blocked') })
-    expect(await board.run({ op: 'task_claim', actor: 'ada', taskId: '2' })).toMatchObject({ ok: false, error: expect.stringContaining('You are working on task 1') })
-    expect(await board.run({ op: 'task_update', actor: 'bo', taskId: '1', status: 'completed' })).toMatchObject({ ok: false, error: expect.stringContaining('only its owner or the lead') })
+    expect(await board.run({ op: 'task_claim', actor: 'ada', taskId: '2' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('You are working on task 1')
+    })
+    expect(await board.run({ op: 'task_update', actor: 'bo', taskId: '1', status: 'completed' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('only its owner or the lead')
+    })
     expect(await board.run({ op: 'task_update', actor: 'ada', taskId: '1', status: 'completed', result: 'schema.sql written' })).toEqual(ok('1'))
     expect(await board.run({ op: 'task_claim', actor: 'bo' })).toEqual(ok('2'))
     const t = board.snapshot()!.tasks
@@ -73,8 +93,14 @@ describe('team board rules', () => {
     const board = await teamWith(logFile(), ['ada', 'bo'])
     await board.run({ op: 'task_create', actor: LEAD, subject: 'a', description: '', blockedBy: [] })
     await board.run({ op: 'task_create', actor: 'ada', subject: 'b', description: '', blockedBy: ['1'] })
-    expect(await board.run({ op: 'task_update', actor: LEAD, taskId: '1', addBlockedBy: ['2'] })).toMatchObject({ ok: false, error: expect.stringContaining('wait for itself') })
-    expect(await board.run({ op: 'task_update', actor: 'ada', taskId: '1', owner: 'bo' })).toMatchObject({ ok: false, error: expect.stringContaining('Only the team lead assigns') })
+    expect(await board.run({ op: 'task_update', actor: LEAD, taskId: '1', addBlockedBy: ['2'] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('wait for itself')
+    })
+    expect(await board.run({ op: 'task_update', actor: 'ada', taskId: '1', owner: 'bo' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Only the team lead assigns')
+    })
     expect(await board.run({ op: 'task_update', actor: LEAD, taskId: '1', owner: 'bo' })).toEqual(ok('1'))
     // Assigned to bo: ada cannot take it, bo can.
     expect(await board.run({ op: 'task_claim', actor: 'ada' })).toMatchObject({ ok: false })
@@ -87,11 +113,23 @@ describe('team board rules', () => {
 
   it('shutdown and plan-approval requests go the right way and are answered once; a shut-down member stays so', async () => {
     const board = await teamWith(logFile(), ['ada'])
-    expect(await board.run({ op: 'request', actor: 'ada', requestId: 'r1', type: 'shutdown', to: LEAD, content: 'x' })).toMatchObject({ ok: false, error: expect.stringContaining('Only the team lead asks') })
-    expect(await board.run({ op: 'request', actor: 'ada', requestId: 'p1', type: 'plan_approval', to: LEAD, content: '1. do it' })).toEqual({ ok: true, requestId: 'p1' })
-    expect(await board.run({ op: 'respond', actor: 'ada', requestId: 'p1', approve: true })).toMatchObject({ ok: false, error: expect.stringContaining('only lead can answer') })
+    expect(await board.run({ op: 'request', actor: 'ada', requestId: 'r1', type: 'shutdown', to: LEAD, content: 'x' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Only the team lead asks')
+    })
+    expect(await board.run({ op: 'request', actor: 'ada', requestId: 'p1', type: 'plan_approval', to: LEAD, content: '1. do it' })).toEqual({
+      ok: true,
+      requestId: 'p1'
+    })
+    expect(await board.run({ op: 'respond', actor: 'ada', requestId: 'p1', approve: true })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('only lead can answer')
+    })
     expect(await board.run({ op: 'respond', actor: LEAD, requestId: 'p1', approve: false, response: 'add tests' })).toEqual({ ok: true, requestId: 'p1' })
-    expect(await board.run({ op: 'respond', actor: LEAD, requestId: 'p1', approve: true })).toMatchObject({ ok: false, error: expect.stringContaining('already answered (rejected)') })
+    expect(await board.run({ op: 'respond', actor: LEAD, requestId: 'p1', approve: true })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('already answered (rejected)')
+    })
     await board.run({ op: 'member', actor: 'ada', name: 'ada', status: 'working' })
     expect(await board.run({ op: 'team_delete', actor: LEAD })).toMatchObject({ ok: false, error: expect.stringContaining('still working: ada') })
     await board.run({ op: 'request', actor: LEAD, requestId: 's1', type: 'shutdown', to: 'ada', content: 'all done' })

@@ -27,7 +27,10 @@ export function applyOp(state: TeamState, op: TeamOp): OpOutcome {
     case 'team_delete': {
       if (op.actor !== LEAD) return refuse('Only the team lead can delete the team.')
       const busy = team.members.filter((m) => m.status === 'working' || m.status === 'starting')
-      if (busy.length) return refuse(`Members are still working: ${busy.map((m) => m.name).join(', ')}. Ask them to shut down (RequestShutdown) and wait for them to finish first.`)
+      if (busy.length)
+        return refuse(
+          `Members are still working: ${busy.map((m) => m.name).join(', ')}. Ask them to shut down (RequestShutdown) and wait for them to finish first.`
+        )
       team.status = 'deleted'
       return { ok: true }
     }
@@ -54,14 +57,26 @@ export function applyOp(state: TeamState, op: TeamOp): OpOutcome {
 }
 
 function createTeam(state: TeamState, op: Extract<TeamOp, { op: 'team_create' }>): OpOutcome {
-  if (state.team?.status === 'active') return refuse(`This session already has a team, '${state.team.name}'. A session has one team at a time: work with it, or delete it (TeamDelete) once its members have stopped.`)
+  if (state.team?.status === 'active')
+    return refuse(
+      `This session already has a team, '${state.team.name}'. A session has one team at a time: work with it, or delete it (TeamDelete) once its members have stopped.`
+    )
   const names = new Set<string>()
   for (const m of op.members) {
     if (m.name === LEAD) return refuse(`'${LEAD}' is the team lead's own name; give the member another name.`)
     if (names.has(m.name)) return refuse(`Two members are named '${m.name}'; every member needs its own name.`)
     names.add(m.name)
   }
-  state.team = { name: op.name, description: op.description, leadAgentId: op.leadAgentId, members: op.members.map((m) => ({ ...m, status: 'starting' })), tasks: [], requests: [], status: 'active', createdAt: op.ts }
+  state.team = {
+    name: op.name,
+    description: op.description,
+    leadAgentId: op.leadAgentId,
+    members: op.members.map((m) => ({ ...m, status: 'starting' })),
+    tasks: [],
+    requests: [],
+    status: 'active',
+    createdAt: op.ts
+  }
   state.nextTaskId = 1
   return { ok: true }
 }
@@ -82,7 +97,16 @@ function createTask(state: TeamState, team: TeamSnapshot, op: Extract<TeamOp, { 
   const unknown = missing(team, op.blockedBy)
   if (unknown.length) return refuse(`blockedBy names tasks that do not exist: ${unknown.join(', ')}. Create those first, or list existing ids (TaskList).`)
   const id = String(state.nextTaskId++)
-  team.tasks.push({ id, subject: op.subject, description: op.description, status: 'pending', blockedBy: [...new Set(op.blockedBy)], createdBy: op.actor, createdAt: op.ts, updatedAt: op.ts })
+  team.tasks.push({
+    id,
+    subject: op.subject,
+    description: op.description,
+    status: 'pending',
+    blockedBy: [...new Set(op.blockedBy)],
+    createdBy: op.actor,
+    createdAt: op.ts,
+    updatedAt: op.ts
+  })
   return { ok: true, taskId: id }
 }
 
@@ -97,7 +121,10 @@ function claimable(team: TeamSnapshot, t: TeamTask, actor: string): string | nul
 
 function claimTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_claim' }>): OpOutcome {
   const holding = team.tasks.find((t) => t.owner === op.actor && t.status === 'in_progress' && t.id !== op.taskId)
-  if (holding) return refuse(`You are working on task ${holding.id} ("${holding.subject}"); complete it (TaskUpdate status: completed) or release it (status: pending) before claiming another.`)
+  if (holding)
+    return refuse(
+      `You are working on task ${holding.id} ("${holding.subject}"); complete it (TaskUpdate status: completed) or release it (status: pending) before claiming another.`
+    )
   let task: TeamTask | undefined
   if (op.taskId !== undefined) {
     task = findTask(team, op.taskId)
@@ -110,7 +137,11 @@ function claimTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_claim' }>
       const pending = team.tasks.filter((t) => t.status === 'pending')
       const blocked = pending.filter((t) => openBlockers(team, t.blockedBy).length)
       if (!pending.length) return { ok: false, code: 'none_available', error: 'No task is available: every task is claimed or completed.' }
-      return { ok: false, code: 'none_available', error: `No task is available to you: ${blocked.length} pending task${blocked.length === 1 ? ' is' : 's are'} blocked by unfinished work, ${pending.length - blocked.length} assigned to others.` }
+      return {
+        ok: false,
+        code: 'none_available',
+        error: `No task is available to you: ${blocked.length} pending task${blocked.length === 1 ? ' is' : 's are'} blocked by unfinished work, ${pending.length - blocked.length} assigned to others.`
+      }
     }
   }
   task.owner = op.actor
@@ -146,7 +177,8 @@ function updateTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_update' 
   if (op.addBlockedBy?.length) {
     const unknown = missing(team, op.addBlockedBy)
     if (unknown.length) return refuse(`addBlockedBy names tasks that do not exist: ${unknown.join(', ')}.`)
-    if (makesCycle(team, task.id, op.addBlockedBy)) return refuse(`Task ${task.id} cannot wait for ${op.addBlockedBy.join(', ')}: that would make it wait for itself.`)
+    if (makesCycle(team, task.id, op.addBlockedBy))
+      return refuse(`Task ${task.id} cannot wait for ${op.addBlockedBy.join(', ')}: that would make it wait for itself.`)
     if (task.status === 'completed') return refuse(`Task ${task.id} is completed; it cannot gain blockers.`)
   }
   if ((op.subject !== undefined || op.description !== undefined) && !lead && !mine && task.createdBy !== op.actor)
@@ -155,7 +187,12 @@ function updateTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_update' 
     const out = claimTask(team, { ...op, op: 'task_claim' })
     if (!out.ok) return out
   } else if (op.status === 'completed') {
-    if (!lead && !mine) return refuse(task.owner ? `Task ${task.id} belongs to ${task.owner}; only its owner or the lead can complete it.` : `Claim task ${task.id} (TaskClaim) before completing it.`)
+    if (!lead && !mine)
+      return refuse(
+        task.owner
+          ? `Task ${task.id} belongs to ${task.owner}; only its owner or the lead can complete it.`
+          : `Claim task ${task.id} (TaskClaim) before completing it.`
+      )
     if (task.status === 'completed') return refuse(`Task ${task.id} is already completed.`)
     task.status = 'completed'
   } else if (op.status === 'pending') {

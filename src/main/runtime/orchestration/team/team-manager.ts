@@ -80,7 +80,10 @@ export class TeamManager {
     if (lead.id !== this.s.mainAgentId) return refuse('Only the main agent leads a team; members and subagents cannot create one (teams do not nest).')
     await this.board.refresh()
     const existing = this.active()
-    if (existing) return refuse(`This session already has a team, '${existing.name}' (${existing.members.map((m) => m.name).join(', ')}). Give it more tasks or message its members; delete it with TeamDelete once they have stopped.`)
+    if (existing)
+      return refuse(
+        `This session already has a team, '${existing.name}' (${existing.members.map((m) => m.name).join(', ')}). Give it more tasks or message its members; delete it with TeamDelete once they have stopped.`
+      )
     const plans: MemberPlan[] = []
     const problems: string[] = []
     for (const m of input.members) {
@@ -101,13 +104,23 @@ export class TeamManager {
       name: input.team_name,
       description: input.description ?? '',
       leadAgentId: lead.id,
-      members: plans.map((p, i) => ({ name: p.input.name, agentId: ids[i], agentType: p.def.agentType, model: p.model, ...(p.def.color ? { color: p.def.color } : {}) }))
+      members: plans.map((p, i) => ({
+        name: p.input.name,
+        agentId: ids[i],
+        agentType: p.def.agentType,
+        model: p.model,
+        ...(p.def.color ? { color: p.def.color } : {})
+      }))
     })
     if (!made.ok) return refuse(made.error)
     const taskLines: string[] = []
     for (const t of input.tasks ?? []) {
       const out = await this.run({ op: 'task_create', actor: LEAD, subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy ?? [] })
-      taskLines.push(out.ok ? `- ${out.taskId}: ${t.subject}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}` : `- not created: "${t.subject}": ${out.error}`)
+      taskLines.push(
+        out.ok
+          ? `- ${out.taskId}: ${t.subject}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}`
+          : `- not created: "${t.subject}": ${out.error}`
+      )
     }
     const started = plans.map((p, i) => startMember(this.s, lead, p, ids[i], input.team_name, toolUseId))
     const memberLines = started.map((h) => `- ${h.name}: ${h.agentType} agent ${h.id}, model ${h.model}${h.isolation ? ', in its own git worktree' : ''}`)
@@ -131,7 +144,10 @@ Members claim tasks from the shared list and report to you as a <task-notificati
     const how = type === 'shutdown' ? 'Finish or release your current task, then answer' : 'Read the plan and answer'
     const text = `<team-request id="${requestId}" type="${type}" from="${attr(actor)}">\n${content}\n</team-request>\n${how} with RespondToRequest (request_id: "${requestId}", approve: true or false, and a response if you have one).`
     await this.deliver(from, to, text, `${type === 'shutdown' ? 'shutdown request' : 'plan for approval'} ${requestId}`)
-    return { content: `Sent ${type === 'shutdown' ? 'the shutdown request' : 'your plan'} to ${to === LEAD ? 'the lead' : to} (request ${requestId}). ${type === 'plan_approval' ? 'End your turn now: the answer arrives as a message and you continue from it.' : 'Its answer arrives as a message.'}`, details: { requestId, type, to } }
+    return {
+      content: `Sent ${type === 'shutdown' ? 'the shutdown request' : 'your plan'} to ${to === LEAD ? 'the lead' : to} (request ${requestId}). ${type === 'plan_approval' ? 'End your turn now: the answer arrives as a message and you continue from it.' : 'Its answer arrives as a message.'}`,
+      details: { requestId, type, to }
+    }
   }
 
   async respond(from: AgentHandle, requestId: string, approve: boolean, response?: string): Promise<ToolResult> {
@@ -151,7 +167,10 @@ Members claim tasks from the shared list and report to you as a <task-notificati
           : `${actor} declined to shut down.`
     const text = `<team-response request="${requestId}" type="${r.type}" approved="${approve}" from="${attr(actor)}">\n${response ?? ''}\n</team-response>\n${next}`
     await this.deliver(from, r.from, text, `${r.type === 'shutdown' ? 'shutdown' : 'plan'} ${verdict}`)
-    const mine = r.type === 'shutdown' && approve ? 'You are shut down: end your turn now with a one-line goodbye, and do no further work.' : `Answered ${requestId}: ${verdict}.`
+    const mine =
+      r.type === 'shutdown' && approve
+        ? 'You are shut down: end your turn now with a one-line goodbye, and do no further work.'
+        : `Answered ${requestId}: ${verdict}.`
     return { content: mine, details: { requestId, approved: approve } }
   }
 
@@ -164,7 +183,15 @@ Members claim tasks from the shared list and report to you as a <task-notificati
     this.team = this.board.snapshot()
     if (!this.team) return
     const lead = this.s.registry.get(this.team.leadAgentId)
-    this.s.emit({ agentId: this.team.leadAgentId, parentAgentId: lead?.parentId ?? null, parentToolUseId: lead?.parentToolUseId ?? null, sessionId: this.s.sessionId, ts: Date.now(), type: 'team', team: structuredClone(this.team) })
+    this.s.emit({
+      agentId: this.team.leadAgentId,
+      parentAgentId: lead?.parentId ?? null,
+      parentToolUseId: lead?.parentToolUseId ?? null,
+      sessionId: this.s.sessionId,
+      ts: Date.now(),
+      type: 'team',
+      team: structuredClone(this.team)
+    })
   }
 
   /** Keeps each member's status in the log: working while it runs, idle (or failed) after. */

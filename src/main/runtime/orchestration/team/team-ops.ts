@@ -22,7 +22,16 @@ export type TeamOp = OpBase &
     | { op: 'task_create'; subject: string; description: string; blockedBy: string[] }
     /** Claims `taskId`, or with no id the first task anyone may take (lowest id, pending, unowned, unblocked). */
     | { op: 'task_claim'; taskId?: string }
-    | { op: 'task_update'; taskId: string; status?: TaskStatus; subject?: string; description?: string; owner?: string | null; addBlockedBy?: string[]; result?: string }
+    | {
+        op: 'task_update'
+        taskId: string
+        status?: TaskStatus
+        subject?: string
+        description?: string
+        owner?: string | null
+        addBlockedBy?: string[]
+        result?: string
+      }
     | { op: 'request'; requestId: string; type: TeamRequestType; to: string; content: string }
     | { op: 'respond'; requestId: string; approve: boolean; response?: string }
   )

@@ -23,7 +23,15 @@ const teamCreateInput = z
     description: z.string().trim().max(500).optional().describe('What the team is for'),
     members: z.array(memberInput).min(1, 'a team needs at least one member').max(16),
     tasks: z
-      .array(z.object({ subject: z.string().trim().min(1).max(200), description: z.string().max(20_000).optional(), blockedBy: z.array(z.string().trim().min(1)).max(50).optional().describe('Ids of earlier tasks in this list ("1" is the first)') }).strict())
+      .array(
+        z
+          .object({
+            subject: z.string().trim().min(1).max(200),
+            description: z.string().max(20_000).optional(),
+            blockedBy: z.array(z.string().trim().min(1)).max(50).optional().describe('Ids of earlier tasks in this list ("1" is the first)')
+          })
+          .strict()
+      )
       .max(200)
       .optional()
       .describe('The first tasks for the shared list; they get ids "1", "2", … in this order')
@@ -51,7 +59,8 @@ export function createLeadTools(m: TeamManager, lead: AgentHandle): Tool[] {
     }),
     defineTool({
       name: REQUEST_SHUTDOWN,
-      description: 'Ask a team member to shut down: it finishes or releases its task and answers. Send this when the work is done or the member is no longer needed.',
+      description:
+        'Ask a team member to shut down: it finishes or releases its task and answers. Send this when the work is done or the member is no longer needed.',
       schema: z.object({ to: z.string().trim().min(1).describe("The member's name"), reason: z.string().trim().max(2000).optional() }).strict(),
       readOnly: false,
       concurrencySafe: true,
@@ -64,7 +73,8 @@ export function createMemberTools(m: TeamManager, member: AgentHandle): Tool[] {
   return [
     defineTool({
       name: REQUEST_PLAN_APPROVAL,
-      description: "Send your plan to the team lead for approval before you carry it out. End your turn after sending it: the lead's answer arrives as a message and you continue from it.",
+      description:
+        "Send your plan to the team lead for approval before you carry it out. End your turn after sending it: the lead's answer arrives as a message and you continue from it.",
       schema: z.object({ plan: z.string().trim().min(1, 'the plan is empty').max(50_000) }).strict(),
       readOnly: false,
       execute: (input) => m.request(member, 'plan_approval', LEAD, input.plan)
@@ -76,7 +86,8 @@ export function createMemberTools(m: TeamManager, member: AgentHandle): Tool[] {
 export function createRespondTool(m: TeamManager, caller: AgentHandle): Tool {
   return defineTool({
     name: RESPOND_TO_REQUEST,
-    description: 'Answer a team request sent to you (a <team-request> message): approve or reject it, with a response (your feedback on a plan, or why you cannot shut down yet).',
+    description:
+      'Answer a team request sent to you (a <team-request> message): approve or reject it, with a response (your feedback on a plan, or why you cannot shut down yet).',
     schema: z.object({ request_id: z.string().trim().min(1), approve: z.boolean(), response: z.string().trim().max(20_000).optional() }).strict(),
     readOnly: false,
     execute: (input) => m.respond(caller, input.request_id, input.approve, input.response)

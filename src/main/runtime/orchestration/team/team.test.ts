@@ -79,7 +79,18 @@ describe('agent teams', () => {
     // Members ran as their definition: its model and tools plus the member tools, its body after the team prompt.
     const req = f.model.server.requests.find((r) => r.system.includes('You are a careful worker'))!
     expect(req.model).toMatch(/haiku/)
-    expect([...req.toolNames].sort()).toEqual(['Glob', 'Read', 'RequestPlanApproval', 'RespondToRequest', 'SendMessage', 'TaskClaim', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'])
+    expect([...req.toolNames].sort()).toEqual([
+      'Glob',
+      'Read',
+      'RequestPlanApproval',
+      'RespondToRequest',
+      'SendMessage',
+      'TaskClaim',
+      'TaskCreate',
+      'TaskGet',
+      'TaskList',
+      'TaskUpdate'
+    ])
     expect(req.system.indexOf('a member of the agent team "crew"')).toBeLessThan(req.system.indexOf('You are a careful worker'))
     const memberStart = starts(f.events).find((s) => s.name === 'w0')!
     expect(memberStart).toMatchObject({ parentAgentId: f.session.mainAgentId, agentType: 'careful-worker', color: 'green', depth: 1 })
@@ -103,9 +114,22 @@ describe('agent teams', () => {
   it('one team per session, and a member cannot create one (no nested teams)', async () => {
     const f = await makeFixture(
       [
-        { name: 'nester', match: 'Try to nest', turns: [reply.toolUse('TeamCreate', { team_name: 'inner', members: [{ name: 'x', prompt: 'hi' }] }), (req) => reply.text(`refused: ${req.toolResults[0].content}`)] },
+        {
+          name: 'nester',
+          match: 'Try to nest',
+          turns: [
+            reply.toolUse('TeamCreate', { team_name: 'inner', members: [{ name: 'x', prompt: 'hi' }] }),
+            (req) => reply.text(`refused: ${req.toolResults[0].content}`)
+          ]
+        },
         scriptedAgent('lead', 'lead agent in Fanout', [
-          reply.toolUse('TeamCreate', { team_name: 'bad', members: [{ name: 'lead', prompt: 'x' }, { name: 'y', agent_type: 'no-such', prompt: 'x' }] }),
+          reply.toolUse('TeamCreate', {
+            team_name: 'bad',
+            members: [
+              { name: 'lead', prompt: 'x' },
+              { name: 'y', agent_type: 'no-such', prompt: 'x' }
+            ]
+          }),
           reply.toolUse('TeamCreate', { team_name: 'outer', members: [{ name: 'nester', prompt: 'Try to nest a team.' }] }),
           reply.toolUse('TeamCreate', { team_name: 'second', members: [{ name: 'other', prompt: 'hello' }] }),
           ...many(reply.text('ok'))
@@ -125,15 +149,44 @@ describe('agent teams', () => {
     expect(leads[2]).toMatchObject({ isError: true, output: expect.stringContaining("already has a team, 'outer'") })
     const nested = creates.find((c) => c.agentId !== f.session.mainAgentId)!
     expect(nested).toMatchObject({ isError: true, output: expect.stringContaining('No tool named "TeamCreate"') })
-    expect(starts(f.events).filter((s) => s.depth > 0).map((s) => s.name)).toEqual(['nester'])
+    expect(
+      starts(f.events)
+        .filter((s) => s.depth > 0)
+        .map((s) => s.name)
+    ).toEqual(['nester'])
   })
 
   it('members message each other by name: an idle member wakes with the message and answers', async () => {
     const f = await makeFixture(
       [
-        { name: 'ping', match: 'You are ping, a member', turns: [reply.toolUse('SendMessage', { to: 'pong', message: 'The schema is ready.', summary: 'schema ready' }), reply.text('Told pong.'), ...many(reply.text('ok'))] },
-        { name: 'pong', match: 'You are pong, a member', turns: many((req) => reply.text(req.lastUserText.includes('The schema is ready.') ? 'Got the schema news from ping.' : 'Waiting for the schema.')) },
-        { name: 'lead', match: 'lead agent in Fanout', turns: [reply.toolUse('TeamCreate', { team_name: 'pair', members: [{ name: 'ping', prompt: 'Tell pong.' }, { name: 'pong', prompt: 'Wait for ping.' }] }), ...many(reply.text('ok'))] }
+        {
+          name: 'ping',
+          match: 'You are ping, a member',
+          turns: [
+            reply.toolUse('SendMessage', { to: 'pong', message: 'The schema is ready.', summary: 'schema ready' }),
+            reply.text('Told pong.'),
+            ...many(reply.text('ok'))
+          ]
+        },
+        {
+          name: 'pong',
+          match: 'You are pong, a member',
+          turns: many((req) => reply.text(req.lastUserText.includes('The schema is ready.') ? 'Got the schema news from ping.' : 'Waiting for the schema.'))
+        },
+        {
+          name: 'lead',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('TeamCreate', {
+              team_name: 'pair',
+              members: [
+                { name: 'ping', prompt: 'Tell pong.' },
+                { name: 'pong', prompt: 'Wait for ping.' }
+              ]
+            }),
+            ...many(reply.text('ok'))
+          ]
+        }
       ],
       { teams: true }
     )
@@ -158,7 +211,8 @@ describe('agent teams', () => {
         const first = answered.size === 1
         return reply.toolUse('RespondToRequest', { request_id: plan[1], approve: !first, ...(first ? { response: 'Also write b.txt.' } : {}) })
       }
-      if (/<summary>[^<]*completed/.test(req.lastUserText) && /files written/.test(req.lastUserText)) return reply.toolUse('RequestShutdown', { to: 'bee', reason: 'Thanks, all done.' })
+      if (/<summary>[^<]*completed/.test(req.lastUserText) && /files written/.test(req.lastUserText))
+        return reply.toolUse('RequestShutdown', { to: 'bee', reason: 'Thanks, all done.' })
       if (/<summary>[^<]*completed/.test(req.lastUserText) && /bye/.test(req.lastUserText)) return reply.toolUse('TeamDelete', {})
       if (previousCall(req) === 'TeamDelete') return reply.text(`Closed: ${req.toolResults[0].content}`)
       return reply.text('Waiting.')
@@ -166,7 +220,8 @@ describe('agent teams', () => {
     const bee: Turn = (req) => {
       const prev = previousCall(req)
       if (req.turn === 0) return reply.toolUse('RequestPlanApproval', { plan: '1. write a.txt' })
-      if (/type="plan_approval" approved="false"/.test(req.lastUserText)) return reply.toolUse('RequestPlanApproval', { plan: '1. write a.txt\n2. write b.txt' })
+      if (/type="plan_approval" approved="false"/.test(req.lastUserText))
+        return reply.toolUse('RequestPlanApproval', { plan: '1. write a.txt\n2. write b.txt' })
       if (/type="plan_approval" approved="true"/.test(req.lastUserText))
         return reply.toolUses([
           { name: 'Write', input: { file_path: 'a.txt', content: 'a\n' } },
@@ -179,7 +234,12 @@ describe('agent teams', () => {
       return reply.text('Waiting for the lead to approve my plan.')
     }
     const f = await makeFixture(
-      { respond: scriptByAgent([{ name: 'bee', match: 'You are bee, a member', turns: many(bee) }, { name: 'lead', match: 'lead agent in Fanout', turns: many(lead) }]) },
+      {
+        respond: scriptByAgent([
+          { name: 'bee', match: 'You are bee, a member', turns: many(bee) },
+          { name: 'lead', match: 'lead agent in Fanout', turns: many(lead) }
+        ])
+      },
       { teams: true, permissionMode: 'acceptEdits' }
     )
     await f.session.run('Write the notes with a team.')
@@ -196,8 +256,18 @@ describe('agent teams', () => {
     ])
     expect(team.requests[0].response).toBe('Also write b.txt.')
     // Requests and answers arrived as messages, on both sides.
-    const received = f.events.filter((e) => e.type === 'message_received').map((e) => `${e.agentId === f.session.mainAgentId ? 'lead' : 'bee'}: ${(e as { summary?: string }).summary}`)
-    expect(received).toEqual(expect.arrayContaining([expect.stringMatching(/^lead: plan for approval plan-/), 'bee: plan rejected', 'bee: plan approved', expect.stringMatching(/^bee: shutdown request shutdown-/), 'lead: shutdown approved']))
+    const received = f.events
+      .filter((e) => e.type === 'message_received')
+      .map((e) => `${e.agentId === f.session.mainAgentId ? 'lead' : 'bee'}: ${(e as { summary?: string }).summary}`)
+    expect(received).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^lead: plan for approval plan-/),
+        'bee: plan rejected',
+        'bee: plan approved',
+        expect.stringMatching(/^bee: shutdown request shutdown-/),
+        'lead: shutdown approved'
+      ])
+    )
     expect(toolEnds(f.events, 'TeamDelete').at(-1)).toMatchObject({ isError: false })
     expect(f.session.lastResult?.result).toMatch(/^Closed: The team is deleted/)
   })

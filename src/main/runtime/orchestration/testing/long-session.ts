@@ -26,7 +26,8 @@ export function makeLedger(parts: number, charsPerPart: number): Ledger {
     sum += value
     const head = `Ledger part ${n} of ${parts}\nvalue: ${value}\n`
     let body = ''
-    for (let line = 0; body.length + head.length < charsPerPart; line++) body += `entry ${n}.${line}: ${'lorem ipsum dolor sit amet '.repeat(2)}${(n * 7919 + line * 104729) % 100000}\n`
+    for (let line = 0; body.length + head.length < charsPerPart; line++)
+      body += `entry ${n}.${line}: ${'lorem ipsum dolor sit amet '.repeat(2)}${(n * 7919 + line * 104729) % 100000}\n`
     files[partPath(n)] = head + body
   }
   return { files, sum, parts }
@@ -36,7 +37,11 @@ export const LEDGER_TASK = (parts: number): string =>
   `Read ${partPath(1)} through ${partPath(parts)} with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`
 
 const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n') : ''
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n')
+      : ''
 
 const NOTE = /Running total after part (\d+): (\d+)\./g
 
@@ -94,7 +99,8 @@ export function ledgerSummary(req: ParsedRequest): ScriptedReply {
 /** The subagent that reads the ledger when the main agent delegates it (write it to `.claude/agents/`). */
 export const LEDGER_READER_FILE = {
   path: '.claude/agents/ledger-reader.md',
-  content: '---\nname: ledger-reader\ndescription: Reads ledgers and adds them up\ntools: Read\n---\nYou are the ledger reader. Read what you are asked to, one file at a time, and report the total.'
+  content:
+    '---\nname: ledger-reader\ndescription: Reads ledgers and adds them up\ntools: Read\n---\nYou are the ledger reader. Read what you are asked to, one file at a time, and report the total.'
 }
 
 /**

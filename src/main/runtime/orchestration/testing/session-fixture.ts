@@ -79,7 +79,16 @@ export async function makeFixture(
   const model = await startScriptedModel(Array.isArray(server) ? { respond: scriptByAgent(server) } : server)
   const { files: _files, root: _root, ...sessionOpts } = opts
   // Sessions record to the fixture's data folder unless the test passes dataDir: undefined.
-  const session = await AgentSession.create({ client: model.client, home, dataDir, ripgrep: false, managedSettingsFile: null, onError: () => undefined, ...sessionOpts, cwd })
+  const session = await AgentSession.create({
+    client: model.client,
+    home,
+    dataDir,
+    ripgrep: false,
+    managedSettingsFile: null,
+    onError: () => undefined,
+    ...sessionOpts,
+    cwd
+  })
   const events: AgentEvent[] = []
   session.bus.subscribe((e) => events.push(e))
   const sessions = [session]
@@ -101,7 +110,11 @@ export async function makeFixture(
       return recorded(await fixture.reopen((base) => AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null })))
     },
     async openSession(sessionId, from = dataDir, opts = {}) {
-      return recorded(await fixture.reopen((base) => AgentSession.open({ client: base.client, home: base.home, dataDir: from, sessionId, ripgrep: false, managedSettingsFile: null, ...opts })))
+      return recorded(
+        await fixture.reopen((base) =>
+          AgentSession.open({ client: base.client, home: base.home, dataDir: from, sessionId, ripgrep: false, managedSettingsFile: null, ...opts })
+        )
+      )
     },
     async crashCopy(s) {
       await s.flush()

@@ -29,8 +29,15 @@ export interface RequestMergeHost {
 
 const input = z
   .object({
-    agents: z.array(z.string().trim().min(1)).min(1).max(50).describe('The agents whose work to merge: agent ids or names (as in their reports), or their branches (fanout/<agentId>)'),
-    strategy: z.enum(['merge', 'squash']).optional().describe('"merge" (a merge commit) or "squash" (one commit per agent); default: what the person last chose in the Changes view'),
+    agents: z
+      .array(z.string().trim().min(1))
+      .min(1)
+      .max(50)
+      .describe('The agents whose work to merge: agent ids or names (as in their reports), or their branches (fanout/<agentId>)'),
+    strategy: z
+      .enum(['merge', 'squash'])
+      .optional()
+      .describe('"merge" (a merge commit) or "squash" (one commit per agent); default: what the person last chose in the Changes view'),
     reason: z.string().trim().min(1).max(2000).describe('Why this work is ready to land, in a sentence the person will read when deciding')
   })
   .strict()
@@ -49,12 +56,17 @@ function describeWork(c: AgentChanges): string {
 
 export function outcomeText(o: MergeOutcome): string {
   const lines: string[] = []
-  for (const m of o.merged) lines.push(`Merged ${m.branch} into ${o.into} as ${m.commit.slice(0, 12)} (${m.strategy === 'merge' ? 'merge commit' : 'squashed'}, ${plural(m.files, 'file')})${m.cleanup ? `; ${m.cleanup}` : '; its worktree and branch were removed'}.`)
+  for (const m of o.merged)
+    lines.push(
+      `Merged ${m.branch} into ${o.into} as ${m.commit.slice(0, 12)} (${m.strategy === 'merge' ? 'merge commit' : 'squashed'}, ${plural(m.files, 'file')})${m.cleanup ? `; ${m.cleanup}` : '; its worktree and branch were removed'}.`
+    )
   for (const s of o.skipped) lines.push(`Skipped: ${s}.`)
   if (o.stopped) {
     lines.push(`Stopped at ${o.stopped.branch}: ${o.stopped.message}`)
     if (o.stopped.files.length) lines.push(`Files: ${o.stopped.files.join(', ')}`)
-    lines.push(`Not merged (their branches are kept): ${o.notMerged.join(', ')}. Tell the person; resolving a conflict is their call (or ask an agent to rework its branch on top of the current one).`)
+    lines.push(
+      `Not merged (their branches are kept): ${o.notMerged.join(', ')}. Tell the person; resolving a conflict is their call (or ask an agent to rework its branch on top of the current one).`
+    )
   }
   return lines.join('\n')
 }
@@ -67,27 +79,54 @@ export function createRequestMergeTool(host: RequestMergeHost): Tool {
     readOnly: false,
     async execute(req, ctx) {
       const mode = host.mode()
-      if (mode === 'plan') return { content: 'RequestMerge is not available in plan mode: merging changes the checkout. Describe which agents\' work is ready instead.', isError: true }
-      if (mode === 'dontAsk') return { content: 'RequestMerge needs the person\'s approval, and this agent runs in dontAsk mode, which never asks; tell the person which branches are ready instead.', isError: true }
+      if (mode === 'plan')
+        return {
+          content: "RequestMerge is not available in plan mode: merging changes the checkout. Describe which agents' work is ready instead.",
+          isError: true
+        }
+      if (mode === 'dontAsk')
+        return {
+          content:
+            "RequestMerge needs the person's approval, and this agent runs in dontAsk mode, which never asks; tell the person which branches are ready instead.",
+          isError: true
+        }
       const ids: string[] = []
       for (const name of req.agents) ids.push((await host.agentId(name)) ?? name.replace(/^fanout\//, ''))
       let changes: AgentChanges[]
       try {
         const resolved = await host.review.resolve(host.cwd, ids)
-        changes = (await host.review.list(host.cwd, resolved.map((b) => b.agentId))).agents
+        changes = (
+          await host.review.list(
+            host.cwd,
+            resolved.map((b) => b.agentId)
+          )
+        ).agents
       } catch (err) {
         if (err instanceof ReviewError) return { content: `RequestMerge: ${err.message}`, isError: true }
         throw err
       }
       const running = changes.filter((c) => c.state === 'running')
-      if (running.length) return { content: `RequestMerge: ${running.map(describeWork).join(', ')} ${running.length === 1 ? 'is' : 'are'} still running; wait for ${running.length === 1 ? 'its' : 'their'} report, then ask again.`, isError: true }
+      if (running.length)
+        return {
+          content: `RequestMerge: ${running.map(describeWork).join(', ')} ${running.length === 1 ? 'is' : 'are'} still running; wait for ${running.length === 1 ? 'its' : 'their'} report, then ask again.`,
+          isError: true
+        }
       const strategy = req.strategy ?? (await host.strategy())
       const list = await host.review.list(host.cwd)
       const into = list.checkout.branch ?? 'the detached HEAD'
       const reason = `Merge ${changes.map(describeWork).join(', ')} into ${into} (${strategy === 'merge' ? 'merge commits' : 'squashed'}). The agent says: ${req.reason}`
       const answer = await host.consent(ctx, req, reason)
-      if (answer === 'nobody') return { content: 'RequestMerge needs the person\'s approval and nobody can answer in this run (headless or background); nothing was merged. Name the branches in your answer so the person can merge them (fanout worktrees merge).', isError: true }
-      if (answer === 'deny') return { content: 'The person declined the merge; nothing was merged and the branches are kept. Do not ask again unless they tell you to.', isError: true }
+      if (answer === 'nobody')
+        return {
+          content:
+            "RequestMerge needs the person's approval and nobody can answer in this run (headless or background); nothing was merged. Name the branches in your answer so the person can merge them (fanout worktrees merge).",
+          isError: true
+        }
+      if (answer === 'deny')
+        return {
+          content: 'The person declined the merge; nothing was merged and the branches are kept. Do not ask again unless they tell you to.',
+          isError: true
+        }
       const outcome = await host.review.merge(host.cwd, { agents: changes.map((c) => c.agentId), strategy })
       return { content: outcomeText(outcome), details: { outcome }, isError: outcome.stopped !== null && outcome.merged.length === 0 }
     }

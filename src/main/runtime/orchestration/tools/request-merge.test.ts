@@ -31,7 +31,11 @@ async function session(mode: PermissionMode, opts: { headless?: boolean; baseRef
   const mergeResults: string[] = []
   const f = await makeFixture(
     [
-      { name: 'writer', match: 'You are the writer', turns: [reply.toolUse('Write', { file_path: 'notes.md', content: '# notes from the writer\n' }), reply.text('Wrote notes.md.')] },
+      {
+        name: 'writer',
+        match: 'You are the writer',
+        turns: [reply.toolUse('Write', { file_path: 'notes.md', content: '# notes from the writer\n' }), reply.text('Wrote notes.md.')]
+      },
       mainAgent([
         reply.toolUse('Agent', { description: 'Write notes', prompt: 'Write the notes.', subagent_type: 'writer' }),
         (req) => reply.toolUse('RequestMerge', { agents: [agentIdIn(req)], reason: 'The notes are written and checked.' }),
@@ -58,7 +62,9 @@ describe('RequestMerge', () => {
     const run = f.session.run('Write notes, then land them.')
     const asked = await request(f)
     const writer = starts(f.events).find((e) => e.agentType === 'writer')!
-    expect(asked.reason).toBe(`Merge writer ${writer.agentId} (fanout/${writer.agentId}: 1 file, +1 −0) into main (merge commits). The agent says: The notes are written and checked.`)
+    expect(asked.reason).toBe(
+      `Merge writer ${writer.agentId} (fanout/${writer.agentId}: 1 file, +1 −0) into main (merge commits). The agent says: The notes are written and checked.`
+    )
     expect(asked.suggestedRules).toEqual([])
     // Nothing is merged while the question waits.
     expect(existsSync(join(r.root, 'notes.md'))).toBe(false)
@@ -67,7 +73,9 @@ describe('RequestMerge', () => {
     expect(r.read('notes.md')).toBe('# notes from the writer\n')
     expect(r.git('log', '-1', '--format=%s')).toBe(`Merge fanout/${writer.agentId} (writer: Write notes)`)
     expect(r.git('status', '--porcelain')).toBe('')
-    expect(mergeResults[0]).toMatch(new RegExp(`^Merged fanout/${writer.agentId} into main as [0-9a-f]{12} \\(merge commit, 1 file\\); its worktree and branch were removed\\.$`))
+    expect(mergeResults[0]).toMatch(
+      new RegExp(`^Merged fanout/${writer.agentId} into main as [0-9a-f]{12} \\(merge commit, 1 file\\); its worktree and branch were removed\\.$`)
+    )
   })
 
   it('denied, nothing is merged and the branch is kept', async () => {
@@ -133,7 +141,12 @@ describe('RequestMerge', () => {
         { name: 'writer', match: 'You are the writer', turns: [reply.text('Nothing to write.')] },
         mainAgent([reply.toolUse('Agent', { description: 'Look', prompt: 'Look.', subagent_type: 'writer' }), reply.text('Done.')])
       ],
-      { root: r.sandbox, cwd: r.root, permissionMode: 'bypassPermissions', files: { '.claude/agents/writer.md': WRITER.replace('tools: Write', 'tools: Bash') } }
+      {
+        root: r.sandbox,
+        cwd: r.root,
+        permissionMode: 'bypassPermissions',
+        files: { '.claude/agents/writer.md': WRITER.replace('tools: Write', 'tools: Bash') }
+      }
     )
     // The writer's worktree (its start event's cwd) starts at the pushed commit, not at the local one.
     const done = f.session.run('Look.')

@@ -46,7 +46,14 @@ export interface SessionToolsOptions {
 }
 
 /** The tools every session offers, before coordinator, team and MCP tools (the agent editor shows them too). */
-export const BASE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, AGENT_TOOL_NAME, SEND_MESSAGE_TOOL_NAME, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME, SKILL_TOOL_NAME]
+export const BASE_TOOL_NAMES: readonly string[] = [
+  ...BUILTIN_TOOL_NAMES,
+  AGENT_TOOL_NAME,
+  SEND_MESSAGE_TOOL_NAME,
+  TASK_OUTPUT_TOOL_NAME,
+  TASK_STOP_TOOL_NAME,
+  SKILL_TOOL_NAME
+]
 
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
@@ -63,7 +70,14 @@ export class SessionTools {
     if (this.listing?.agents !== agents) this.listing = { agents, byAllowed: new Map() }
     const key = allowed ? JSON.stringify(allowed) : ''
     let description = this.listing.byAllowed.get(key)
-    if (description === undefined) this.listing.byAllowed.set(key, (description = agentToolDescription([...agents.values()].map((l) => l.definition), allowed)))
+    if (description === undefined)
+      this.listing.byAllowed.set(
+        key,
+        (description = agentToolDescription(
+          [...agents.values()].map((l) => l.definition),
+          allowed
+        ))
+      )
     return description
   }
 
@@ -96,7 +110,12 @@ export class SessionTools {
     })
     if (wanted.has(AGENT_TOOL_NAME)) {
       const spawn = (input: AgentToolInput, ctx: ToolContext) => spawnSubagent(s, handle, input, ctx)
-      tools.push(createAgentTool({ description: this.agentDescription(handle.allowedAgentTypes), spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn }))
+      tools.push(
+        createAgentTool({
+          description: this.agentDescription(handle.allowedAgentTypes),
+          spawn: s.coordinator && isMain ? s.coordinator.wrapSpawn(spawn) : spawn
+        })
+      )
     }
     if (s.coordinator && isMain && wanted.has(SET_PHASE_TOOL_NAME)) tools.push(s.coordinator.setPhaseTool(handle))
     if (s.teamsEnabled || !isMain) tools.push(...teamToolsFor(s.team, handle, { isMain, wanted }))
@@ -104,12 +123,22 @@ export class SessionTools {
     // The built-in tools, Agent and SendMessage read the same for every agent and lead the list; the tools
     // only some agents get (the main agent's task tools, a coordinator's, a team's, MCP tools) follow them.
     // An agent limited to some agent types (`tools: Agent(a, b)`) has an Agent tool of its own.
-    for (const t of tools) if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) || (t.name === AGENT_TOOL_NAME && !handle.allowedAgentTypes) || t.name === SEND_MESSAGE_TOOL_NAME) t.sameForEveryAgent = true
-        const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
+    for (const t of tools)
+      if (
+        (BUILTIN_TOOL_NAMES as readonly string[]).includes(t.name) ||
+        (t.name === AGENT_TOOL_NAME && !handle.allowedAgentTypes) ||
+        t.name === SEND_MESSAGE_TOOL_NAME
+      )
+        t.sameForEveryAgent = true
+    const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
     if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
-    return s.extensions.tools(handle, tools.filter((t) => wanted.has(t.name)), wanted)
+    return s.extensions.tools(
+      handle,
+      tools.filter((t) => wanted.has(t.name)),
+      wanted
+    )
   }
 }

@@ -54,7 +54,13 @@ describe('the Skill tool', () => {
     const plugin = writeUserAndPluginSkills(f.root, f.home)
     const s = await f.reopen(async (base) => {
       const { AgentSession } = await import('../session/session')
-      return AgentSession.create({ ...base, ripgrep: false, managedSettingsFile: null, onError: () => undefined, agentSources: { pluginDirs: [{ name: 'shipit', dir: plugin }] } })
+      return AgentSession.create({
+        ...base,
+        ripgrep: false,
+        managedSettingsFile: null,
+        onError: () => undefined,
+        agentSources: { pluginDirs: [{ name: 'shipit', dir: plugin }] }
+      })
     })
     const events: AgentEvent[] = []
     s.bus.subscribe((e) => events.push(e))
@@ -63,7 +69,8 @@ describe('the Skill tool', () => {
     expect(tool?.description).not.toContain('secret-ops')
     // Concurrent calls end in any order: each result by the call it answers.
     const runs = events.filter((e): e is ToolRunEvent => e.type === 'tool_run' && e.name === 'Skill')
-    const result = (name: string) => ends(events, 'Skill').find((e) => e.toolUseId === runs.find((r) => (r.input as { skill: string }).skill === name)?.toolUseId)!
+    const result = (name: string) =>
+      ends(events, 'Skill').find((e) => e.toolUseId === runs.find((r) => (r.input as { skill: string }).skill === name)?.toolUseId)!
     const [notes, deploy, typo, hidden] = ['release-notes', 'shipit:deploy', 'changelg', 'secret-ops'].map(result)
     expect(notes.isError, notes.output).toBe(false)
     expect(notes.output).toContain('Write notes for version v2.0 from the git log.')
@@ -78,7 +85,16 @@ describe('the Skill tool', () => {
     const f = await makeFixture(
       [
         { match: /You are (open|narrow)\./, turns: [(req) => ((seen[/You are (\w+)/.exec(req.system)![1]] = req.toolNames), reply.text('ok'))] },
-        { match: MAIN, turns: [reply.toolUses([{ name: 'Agent', input: { description: 'o', prompt: 'go', subagent_type: 'open' } }, { name: 'Agent', input: { description: 'n', prompt: 'go', subagent_type: 'narrow' } }]), reply.text('done')] }
+        {
+          match: MAIN,
+          turns: [
+            reply.toolUses([
+              { name: 'Agent', input: { description: 'o', prompt: 'go', subagent_type: 'open' } },
+              { name: 'Agent', input: { description: 'n', prompt: 'go', subagent_type: 'narrow' } }
+            ]),
+            reply.text('done')
+          ]
+        }
       ],
       {
         files: {
@@ -92,14 +108,22 @@ describe('the Skill tool', () => {
     expect(seen.open).toContain('Skill')
     expect(seen.narrow).not.toContain('Skill')
     const warning = f.events.find((e) => e.type === 'error' && e.message.includes('releas-notes'))
-    expect(warning).toMatchObject({ retrying: false, message: expect.stringMatching(/open\.md: Skill "releas-notes" was not found: .*Did you mean "release-notes"\? The agent runs without it\.$/) })
+    expect(warning).toMatchObject({
+      retrying: false,
+      message: expect.stringMatching(/open\.md: Skill "releas-notes" was not found: .*Did you mean "release-notes"\? The agent runs without it\.$/)
+    })
   })
 
   it('`fanout agents check` warns about a skill that is not installed, at the skills: line', async () => {
-    const f = await makeFixture({ respond: () => reply.text('unused') }, { files: { '.claude/agents/writer.md': '---\nname: writer\ndescription: Writes\nskills:\n  - missing-skill\n---\nYou write.' } })
+    const f = await makeFixture(
+      { respond: () => reply.text('unused') },
+      { files: { '.claude/agents/writer.md': '---\nname: writer\ndescription: Writes\nskills:\n  - missing-skill\n---\nYou write.' } }
+    )
     const out: string[] = []
     const code = await agentsCommand(['check', '--cwd', f.cwd], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: { HOME: f.home }, cwd: f.cwd })
     expect(code).toBe(0)
-    expect(out.join('')).toMatch(/\.claude\/agents\/writer\.md:4:1: warning: Skill "missing-skill" was not found: no \.claude\/skills\/missing-skill\/SKILL\.md/)
+    expect(out.join('')).toMatch(
+      /\.claude\/agents\/writer\.md:4:1: warning: Skill "missing-skill" was not found: no \.claude\/skills\/missing-skill\/SKILL\.md/
+    )
   })
 })

@@ -12,14 +12,19 @@ export const SKILL_TOOL_NAME = 'Skill'
 
 const schema = z
   .object({
-    skill: z.string().trim().min(1, 'name the skill, as the listing spells it').describe('The name of a skill from the list in this description (plugin skills are plugin:name). Do not guess names.'),
+    skill: z
+      .string()
+      .trim()
+      .min(1, 'name the skill, as the listing spells it')
+      .describe('The name of a skill from the list in this description (plugin skills are plugin:name). Do not guess names.'),
     args: z.string().optional().describe('Optional arguments for the skill')
   })
   .strict()
 
 export function skillToolDescription(skills: readonly SkillEntry[]): string {
   const head = `Load a skill: a packaged set of instructions the user or project has set up for a kind of task (deploy steps, a review checklist, a repo-specific workflow). When the task at hand is one a listed skill covers, call this first: the skill's instructions come back as the result, for you to follow in place of your default approach. Users may also ask for one by name (/name).`
-  if (!skills.length) return `${head}\n\nNo skills are installed for this project (.claude/skills/<name>/SKILL.md, ~/.claude/skills/<name>/SKILL.md or a plugin's skills/ folder), so there is nothing to load.`
+  if (!skills.length)
+    return `${head}\n\nNo skills are installed for this project (.claude/skills/<name>/SKILL.md, ~/.claude/skills/<name>/SKILL.md or a plugin's skills/ folder), so there is nothing to load.`
   return `${head}\n\nThe following skills are available:\n${formatSkillListing(skills)}\n\nOnly names from this list are valid.`
 }
 
@@ -36,16 +41,25 @@ export function createSkillTool(skills: () => readonly SkillEntry[]): Tool {
       const found = all.find((s) => s.name === name)
       if (!found) {
         const near = unknownSkills([name], all)[0]?.suggestion
-        return { content: `There is no skill named "${name}".${near ? ` Did you mean "${near}"?` : ''} ${all.length ? `Available skills: ${all.map((s) => s.name).join(', ')}.` : 'No skills are installed.'}`, isError: true }
+        return {
+          content: `There is no skill named "${name}".${near ? ` Did you mean "${near}"?` : ''} ${all.length ? `Available skills: ${all.map((s) => s.name).join(', ')}.` : 'No skills are installed.'}`,
+          isError: true
+        }
       }
       // Only a regular, bounded file: the SKILL.md found at start may have been swapped for a pipe or a device since.
       const read = readConfigFile(found.path)
-      if (!('text' in read)) return { content: `Skill "${name}" could not be read from ${found.path}: it ${'error' in read ? read.error : 'is gone'}`, isError: true }
+      if (!('text' in read))
+        return { content: `Skill "${name}" could not be read from ${found.path}: it ${'error' in read ? read.error : 'is gone'}`, isError: true }
       const text = read.text
       const body = parseFrontmatter(text).body.trim()
       const args = input.args?.trim() ?? ''
       const filled = body.includes('$ARGUMENTS') ? body.split('$ARGUMENTS').join(args) : body
-      const content = [`Skill "${name}" loaded (${found.scope}). Follow its instructions now. Files it mentions are relative to its folder: ${found.dir}`, '', filled, ...(args && !body.includes('$ARGUMENTS') ? ['', `ARGUMENTS: ${args}`] : [])].join('\n')
+      const content = [
+        `Skill "${name}" loaded (${found.scope}). Follow its instructions now. Files it mentions are relative to its folder: ${found.dir}`,
+        '',
+        filled,
+        ...(args && !body.includes('$ARGUMENTS') ? ['', `ARGUMENTS: ${args}`] : [])
+      ].join('\n')
       return { content, details: { skill: name, scope: found.scope, path: found.path }, response: { success: true, commandName: name } }
     }
   })

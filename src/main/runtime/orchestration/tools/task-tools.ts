@@ -31,7 +31,13 @@ const taskOutputInput = z
   .object({
     ...target,
     block: z.boolean().optional().describe('Wait for the agent to finish (default true)'),
-    timeout: z.number().int().min(0).max(MAX_WAIT_MS).optional().describe(`Most milliseconds to wait when block is true (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`)
+    timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_MS)
+      .optional()
+      .describe(`Most milliseconds to wait when block is true (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`)
   })
   .strict()
   .refine(needsId, idMissing)
@@ -65,21 +71,26 @@ export function createTaskOutputTool(host: TaskToolsHost): Tool {
       if (handle.run && input.block !== false) {
         let timer: ReturnType<typeof setTimeout> | undefined
         let onAbort: (() => void) | undefined
-        await host.aside(Promise.race([
-          handle.run,
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, input.timeout ?? DEFAULT_WAIT_MS)
-            onAbort = resolve
-            ctx.signal.addEventListener('abort', onAbort, { once: true })
-          })
-        ]))
+        await host.aside(
+          Promise.race([
+            handle.run,
+            new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, input.timeout ?? DEFAULT_WAIT_MS)
+              onAbort = resolve
+              ctx.signal.addEventListener('abort', onAbort, { once: true })
+            })
+          ])
+        )
         clearTimeout(timer)
         if (onAbort) ctx.signal.removeEventListener('abort', onAbort)
       }
       const details = { agentId: handle.id, status: handle.status, ...(handle.outputFile ? { outputFile: handle.outputFile } : {}) }
       if (handle.run || !handle.lastResult) {
         const waited = input.block !== false ? ` (waited ${Math.round((Date.now() - started) / 1000)} s)` : ''
-        return { content: `Agent ${handle.id} is still ${handle.status === 'queued' ? 'queued' : 'running'}${waited}; ${handle.turnCount} turns so far. ${progress(host, handle)}`, details }
+        return {
+          content: `Agent ${handle.id} is still ${handle.status === 'queued' ? 'queued' : 'running'}${waited}; ${handle.turnCount} turns so far. ${progress(host, handle)}`,
+          details
+        }
       }
       const report = formatAgentReport(handle, handle.lastResult)
       return { content: `Agent ${handle.id} has finished (status: ${handle.lastResult.status}).\n\n${report.content}`, details }
@@ -98,7 +109,11 @@ export function createTaskStopTool(host: TaskToolsHost): Tool {
       const id = (input.agentId ?? input.task_id) as string
       const handle = find(host, id)
       if (!handle) return unknown(id)
-      if (!handle.run) return { content: `Agent ${handle.id} is not running (status: ${handle.status}); there is nothing to stop.`, details: { agentId: handle.id, status: handle.status } }
+      if (!handle.run)
+        return {
+          content: `Agent ${handle.id} is not running (status: ${handle.status}); there is nothing to stop.`,
+          details: { agentId: handle.id, status: handle.status }
+        }
       handle.quiet = true
       const run = handle.run
       host.registry.stop(handle.id, false)

@@ -11,13 +11,70 @@ import type { Arg, CommandCheck, CommandEnv } from './command-check'
 import { has, parseOptions, type OptionSpec, type ParsedOptions } from './options'
 
 const DIFF_LONG = [
-  '--patch', '--no-patch', '--patch-with-stat', '--patch-with-raw', '--raw', '--shortstat', '--numstat', '--name-only', '--name-status', '--summary',
-  '--compact-summary', '--minimal', '--patience', '--histogram', '--ignore-space-change', '--ignore-all-space', '--ignore-blank-lines',
-  '--ignore-space-at-eol', '--ignore-cr-at-eol', '--function-context', '--text', '--full-index', '--binary', '--no-renames', '--find-copies-harder',
-  '--irreversible-delete', '--no-prefix', '--no-color', '--no-ext-diff', '--no-textconv', '--check', '--exit-code', '--quiet', '--cc', '--combined-all-paths'
+  '--patch',
+  '--no-patch',
+  '--patch-with-stat',
+  '--patch-with-raw',
+  '--raw',
+  '--shortstat',
+  '--numstat',
+  '--name-only',
+  '--name-status',
+  '--summary',
+  '--compact-summary',
+  '--minimal',
+  '--patience',
+  '--histogram',
+  '--ignore-space-change',
+  '--ignore-all-space',
+  '--ignore-blank-lines',
+  '--ignore-space-at-eol',
+  '--ignore-cr-at-eol',
+  '--function-context',
+  '--text',
+  '--full-index',
+  '--binary',
+  '--no-renames',
+  '--find-copies-harder',
+  '--irreversible-delete',
+  '--no-prefix',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--check',
+  '--exit-code',
+  '--quiet',
+  '--cc',
+  '--combined-all-paths'
 ]
-const DIFF_LONG_ARG = ['--diff-filter', '--unified', '--inter-hunk-context', '--src-prefix', '--dst-prefix', '--line-prefix', '--anchored', '--diff-algorithm', '--word-diff-regex', '--stat-width', '--stat-count', '--stat-name-width', '--abbrev']
-const DIFF_LONG_OPT = ['--stat', '--dirstat', '--find-renames', '--find-copies', '--break-rewrites', '--relative', '--word-diff', '--color-words', '--color', '--ignore-submodules', '--submodule']
+const DIFF_LONG_ARG = [
+  '--diff-filter',
+  '--unified',
+  '--inter-hunk-context',
+  '--src-prefix',
+  '--dst-prefix',
+  '--line-prefix',
+  '--anchored',
+  '--diff-algorithm',
+  '--word-diff-regex',
+  '--stat-width',
+  '--stat-count',
+  '--stat-name-width',
+  '--abbrev'
+]
+const DIFF_LONG_OPT = [
+  '--stat',
+  '--dirstat',
+  '--find-renames',
+  '--find-copies',
+  '--break-rewrites',
+  '--relative',
+  '--word-diff',
+  '--color-words',
+  '--color',
+  '--ignore-submodules',
+  '--submodule'
+]
 
 const LOG: OptionSpec = {
   short: 'pusimcrtzEFPg',
@@ -25,14 +82,73 @@ const LOG: OptionSpec = {
   shortOptArg: 'MCBlU',
   numeric: true,
   long: [
-    ...DIFF_LONG, '--oneline', '--graph', '--no-decorate', '--abbrev-commit', '--no-abbrev-commit', '--all', '--reverse', '--no-merges', '--merges',
-    '--first-parent', '--follow', '--relative-date', '--left-right', '--cherry-pick', '--cherry-mark', '--cherry', '--topo-order', '--date-order',
-    '--author-date-order', '--full-history', '--simplify-by-decoration', '--simplify-merges', '--ancestry-path', '--boundary', '--mailmap',
-    '--use-mailmap', '--no-mailmap', '--regexp-ignore-case', '--extended-regexp', '--fixed-strings', '--basic-regexp', '--perl-regexp', '--invert-grep',
-    '--all-match', '--full-diff', '--log-size', '--parents', '--children', '--source', '--no-walk', '--do-walk', '--remove-empty', '--walk-reflogs',
-    '--single-worktree', '--stdin'
+    ...DIFF_LONG,
+    '--oneline',
+    '--graph',
+    '--no-decorate',
+    '--abbrev-commit',
+    '--no-abbrev-commit',
+    '--all',
+    '--reverse',
+    '--no-merges',
+    '--merges',
+    '--first-parent',
+    '--follow',
+    '--relative-date',
+    '--left-right',
+    '--cherry-pick',
+    '--cherry-mark',
+    '--cherry',
+    '--topo-order',
+    '--date-order',
+    '--author-date-order',
+    '--full-history',
+    '--simplify-by-decoration',
+    '--simplify-merges',
+    '--ancestry-path',
+    '--boundary',
+    '--mailmap',
+    '--use-mailmap',
+    '--no-mailmap',
+    '--regexp-ignore-case',
+    '--extended-regexp',
+    '--fixed-strings',
+    '--basic-regexp',
+    '--perl-regexp',
+    '--invert-grep',
+    '--all-match',
+    '--full-diff',
+    '--log-size',
+    '--parents',
+    '--children',
+    '--source',
+    '--no-walk',
+    '--do-walk',
+    '--remove-empty',
+    '--walk-reflogs',
+    '--single-worktree',
+    '--stdin'
   ],
-  longArg: [...DIFF_LONG_ARG, '--format', '--max-count', '--skip', '--author', '--committer', '--since', '--after', '--until', '--before', '--grep', '--date', '--glob', '--exclude', '--encoding', '--max-parents', '--min-parents', '--since-as-filter'],
+  longArg: [
+    ...DIFF_LONG_ARG,
+    '--format',
+    '--max-count',
+    '--skip',
+    '--author',
+    '--committer',
+    '--since',
+    '--after',
+    '--until',
+    '--before',
+    '--grep',
+    '--date',
+    '--glob',
+    '--exclude',
+    '--encoding',
+    '--max-parents',
+    '--min-parents',
+    '--since-as-filter'
+  ],
   longOptArg: [...DIFF_LONG_OPT, '--pretty', '--decorate', '--branches', '--tags', '--remotes']
 }
 
@@ -48,10 +164,39 @@ const GREP: OptionSpec = {
   short: 'iIwvhHlLcnoqzEGFPpW',
   shortArg: 'efABCm',
   long: [
-    '--and', '--or', '--not', '--cached', '--untracked', '--no-index', '--exclude-standard', '--no-exclude-standard', '--recurse-submodules', '--full-name',
-    '--name-only', '--files-with-matches', '--files-without-match', '--count', '--line-number', '--column', '--break', '--heading', '--show-function',
-    '--function-context', '--all-match', '--no-color', '--ignore-case', '--word-regexp', '--invert-match', '--text', '--extended-regexp', '--basic-regexp',
-    '--fixed-strings', '--perl-regexp', '--null', '--only-matching', '--quiet'
+    '--and',
+    '--or',
+    '--not',
+    '--cached',
+    '--untracked',
+    '--no-index',
+    '--exclude-standard',
+    '--no-exclude-standard',
+    '--recurse-submodules',
+    '--full-name',
+    '--name-only',
+    '--files-with-matches',
+    '--files-without-match',
+    '--count',
+    '--line-number',
+    '--column',
+    '--break',
+    '--heading',
+    '--show-function',
+    '--function-context',
+    '--all-match',
+    '--no-color',
+    '--ignore-case',
+    '--word-regexp',
+    '--invert-match',
+    '--text',
+    '--extended-regexp',
+    '--basic-regexp',
+    '--fixed-strings',
+    '--perl-regexp',
+    '--null',
+    '--only-matching',
+    '--quiet'
   ],
   longArg: ['--max-depth', '--threads', '--max-count', '--after-context', '--before-context', '--context'],
   longOptArg: ['--color']
@@ -67,7 +212,21 @@ interface GitSub {
 }
 
 /** diff/show print contents unless asked only for names or statistics (and not for a patch as well). */
-const NAMES_ONLY = ['--stat', '--name-only', '--name-status', '--numstat', '--shortstat', '--summary', '--compact-summary', '--dirstat', '--quiet', '--exit-code', '--raw', '-s', '--no-patch']
+const NAMES_ONLY = [
+  '--stat',
+  '--name-only',
+  '--name-status',
+  '--numstat',
+  '--shortstat',
+  '--summary',
+  '--compact-summary',
+  '--dirstat',
+  '--quiet',
+  '--exit-code',
+  '--raw',
+  '-s',
+  '--no-patch'
+]
 const PATCH = ['-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--word-diff', '--color-words', '--cc', '-W', '--function-context']
 const printsContents = (p: ParsedOptions): boolean => !has(p, ...NAMES_ONLY) || has(p, ...PATCH)
 
@@ -77,21 +236,175 @@ const listOnly =
     operands.length && !has(p, ...flags) ? 'a name operand (that creates or changes it) without --list' : null
 
 const SUBCOMMANDS: Record<string, GitSub> = {
-  status: { spec: { short: 'sbvz', shortOptArg: 'u', long: ['--short', '--branch', '--long', '--verbose', '--no-ahead-behind', '--ahead-behind', '--renames', '--no-renames', '--show-stash', '--no-column'], longOptArg: ['--porcelain', '--untracked-files', '--ignored', '--ignore-submodules', '--column', '--find-renames'] }, operands: 'paths', content: false },
-  log: { spec: LOG, operands: 'revs-paths', content: (p) => has(p, '-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--word-diff', '--color-words', '--cc', '-c', '-m', '--function-context', '-S', '-G') },
+  status: {
+    spec: {
+      short: 'sbvz',
+      shortOptArg: 'u',
+      long: ['--short', '--branch', '--long', '--verbose', '--no-ahead-behind', '--ahead-behind', '--renames', '--no-renames', '--show-stash', '--no-column'],
+      longOptArg: ['--porcelain', '--untracked-files', '--ignored', '--ignore-submodules', '--column', '--find-renames']
+    },
+    operands: 'paths',
+    content: false
+  },
+  log: {
+    spec: LOG,
+    operands: 'revs-paths',
+    content: (p) =>
+      has(
+        p,
+        '-p',
+        '-u',
+        '--patch',
+        '--patch-with-stat',
+        '--patch-with-raw',
+        '--word-diff',
+        '--color-words',
+        '--cc',
+        '-c',
+        '-m',
+        '--function-context',
+        '-S',
+        '-G'
+      )
+  },
   whatchanged: { spec: LOG, operands: 'revs-paths', content: (p) => has(p, '-p', '-u', '--patch', '--word-diff', '--color-words', '-S', '-G') },
   show: { spec: LOG, operands: 'revs-paths', content: printsContents },
   diff: { spec: DIFF, operands: 'revs-paths', content: printsContents },
-  blame: { spec: { short: 'bcflnsetwp', shortArg: 'LSM', shortOptArg: 'C', long: ['--root', '--show-stats', '--porcelain', '--line-porcelain', '--incremental', '--show-name', '--show-number', '--show-email', '--minimal', '--reverse', '--first-parent', '--progress', '--no-progress'], longArg: ['--date', '--since', '--abbrev', '--encoding', '--ignore-rev', '--contents'] }, operands: 'revs-paths', content: true },
+  blame: {
+    spec: {
+      short: 'bcflnsetwp',
+      shortArg: 'LSM',
+      shortOptArg: 'C',
+      long: [
+        '--root',
+        '--show-stats',
+        '--porcelain',
+        '--line-porcelain',
+        '--incremental',
+        '--show-name',
+        '--show-number',
+        '--show-email',
+        '--minimal',
+        '--reverse',
+        '--first-parent',
+        '--progress',
+        '--no-progress'
+      ],
+      longArg: ['--date', '--since', '--abbrev', '--encoding', '--ignore-rev', '--contents']
+    },
+    operands: 'revs-paths',
+    content: true
+  },
   grep: { spec: GREP, operands: 'pattern-revs-paths', content: true },
   'cat-file': { spec: { short: 'ptse', long: [] }, operands: 'object', content: true },
-  'ls-files': { spec: { short: 'cdoimskuzftvAe', shortArg: 'x', long: ['--cached', '--deleted', '--others', '--ignored', '--stage', '--modified', '--killed', '--unmerged', '--exclude-standard', '--full-name', '--directory', '--no-empty-directory', '--error-unmatch', '--eol', '--recurse-submodules', '--sparse', '--deduplicate'], longArg: ['--exclude', '--format'], longOptArg: ['--abbrev'] }, operands: 'paths', content: false },
-  'ls-tree': { spec: { short: 'rtdlz', long: ['--name-only', '--name-status', '--object-only', '--full-name', '--full-tree', '--long'], longArg: ['--format'], longOptArg: ['--abbrev'] }, operands: 'revs-paths', content: false },
-  'rev-parse': { spec: { short: 'q', long: ['--verify', '--quiet', '--show-toplevel', '--git-dir', '--git-common-dir', '--absolute-git-dir', '--is-inside-work-tree', '--is-inside-git-dir', '--is-bare-repository', '--is-shallow-repository', '--show-prefix', '--show-cdup', '--symbolic', '--symbolic-full-name', '--all', '--abbrev-ref', '--show-superproject-working-tree', '--local-env-vars'], longOptArg: ['--short', '--branches', '--tags', '--remotes'] }, operands: 'none', content: false },
-  describe: { spec: { long: ['--tags', '--all', '--long', '--always', '--exact-match', '--contains', '--first-parent'], longArg: ['--match', '--exclude', '--candidates'], longOptArg: ['--abbrev', '--dirty', '--broken'] }, operands: 'none', content: false },
-  shortlog: { spec: { short: 'snec', long: ['--summary', '--numbered', '--email', '--committer', '--all', '--no-merges'], longArg: ['--group', '--format', '--since', '--until', '--author'] }, operands: 'none', content: false },
-  branch: { spec: { short: 'arvl', long: ['--all', '--remotes', '--verbose', '--list', '--show-current', '--no-color', '--ignore-case', '--omit-empty'], longArg: ['--sort', '--format', '--points-at'], longOptArg: ['--merged', '--no-merged', '--contains', '--no-contains', '--color', '--column', '--abbrev'] }, operands: 'none', content: false, extra: listOnly(['-l', '--list']) },
-  tag: { spec: { short: 'l', shortOptArg: 'n', long: ['--list', '--ignore-case', '--omit-empty'], longArg: ['--sort', '--format', '--points-at'], longOptArg: ['--contains', '--no-contains', '--merged', '--no-merged', '--color', '--column'] }, operands: 'none', content: false, extra: listOnly(['-l', '--list']) },
+  'ls-files': {
+    spec: {
+      short: 'cdoimskuzftvAe',
+      shortArg: 'x',
+      long: [
+        '--cached',
+        '--deleted',
+        '--others',
+        '--ignored',
+        '--stage',
+        '--modified',
+        '--killed',
+        '--unmerged',
+        '--exclude-standard',
+        '--full-name',
+        '--directory',
+        '--no-empty-directory',
+        '--error-unmatch',
+        '--eol',
+        '--recurse-submodules',
+        '--sparse',
+        '--deduplicate'
+      ],
+      longArg: ['--exclude', '--format'],
+      longOptArg: ['--abbrev']
+    },
+    operands: 'paths',
+    content: false
+  },
+  'ls-tree': {
+    spec: {
+      short: 'rtdlz',
+      long: ['--name-only', '--name-status', '--object-only', '--full-name', '--full-tree', '--long'],
+      longArg: ['--format'],
+      longOptArg: ['--abbrev']
+    },
+    operands: 'revs-paths',
+    content: false
+  },
+  'rev-parse': {
+    spec: {
+      short: 'q',
+      long: [
+        '--verify',
+        '--quiet',
+        '--show-toplevel',
+        '--git-dir',
+        '--git-common-dir',
+        '--absolute-git-dir',
+        '--is-inside-work-tree',
+        '--is-inside-git-dir',
+        '--is-bare-repository',
+        '--is-shallow-repository',
+        '--show-prefix',
+        '--show-cdup',
+        '--symbolic',
+        '--symbolic-full-name',
+        '--all',
+        '--abbrev-ref',
+        '--show-superproject-working-tree',
+        '--local-env-vars'
+      ],
+      longOptArg: ['--short', '--branches', '--tags', '--remotes']
+    },
+    operands: 'none',
+    content: false
+  },
+  describe: {
+    spec: {
+      long: ['--tags', '--all', '--long', '--always', '--exact-match', '--contains', '--first-parent'],
+      longArg: ['--match', '--exclude', '--candidates'],
+      longOptArg: ['--abbrev', '--dirty', '--broken']
+    },
+    operands: 'none',
+    content: false
+  },
+  shortlog: {
+    spec: {
+      short: 'snec',
+      long: ['--summary', '--numbered', '--email', '--committer', '--all', '--no-merges'],
+      longArg: ['--group', '--format', '--since', '--until', '--author']
+    },
+    operands: 'none',
+    content: false
+  },
+  branch: {
+    spec: {
+      short: 'arvl',
+      long: ['--all', '--remotes', '--verbose', '--list', '--show-current', '--no-color', '--ignore-case', '--omit-empty'],
+      longArg: ['--sort', '--format', '--points-at'],
+      longOptArg: ['--merged', '--no-merged', '--contains', '--no-contains', '--color', '--column', '--abbrev']
+    },
+    operands: 'none',
+    content: false,
+    extra: listOnly(['-l', '--list'])
+  },
+  tag: {
+    spec: {
+      short: 'l',
+      shortOptArg: 'n',
+      long: ['--list', '--ignore-case', '--omit-empty'],
+      longArg: ['--sort', '--format', '--points-at'],
+      longOptArg: ['--contains', '--no-contains', '--merged', '--no-merged', '--color', '--column']
+    },
+    operands: 'none',
+    content: false,
+    extra: listOnly(['-l', '--list'])
+  },
   remote: { spec: { short: 'v', long: ['--verbose'] }, operands: 'none', content: false }
 }
 

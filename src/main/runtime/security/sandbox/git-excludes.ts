@@ -57,7 +57,9 @@ async function userExcludesFile(top: string, env: Record<string, string | undefi
   if (cached?.key === key) return cached.file
   const fromConfig = await new Promise<string | null>((resolve) => {
     const clean = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && !k.startsWith('GIT_CONFIG'))) as Record<string, string>
-    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: top, env: clean, timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout.trim() || null))
+    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: top, env: clean, timeout: 10_000 }, (err, stdout) =>
+      resolve(err ? null : stdout.trim() || null)
+    )
   })
   const file = fromConfig ?? join(xdg, 'git/ignore')
   const found = statOrNull(file)?.isFile() ? file : null
@@ -96,7 +98,11 @@ export async function gitExcludesFor(cwd: string, placeholders: readonly string[
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const header = own ? `# ${own} (your own excludes file, copied)\n` : ''
-    writeFileSync(file, `${header}${theirs}${theirs && !theirs.endsWith('\n') ? '\n' : ''}# Placeholders the Bash sandbox mounts on (not files of this project)\n${lines.join('\n')}\n`, { mode: 0o600 })
+    writeFileSync(
+      file,
+      `${header}${theirs}${theirs && !theirs.endsWith('\n') ? '\n' : ''}# Placeholders the Bash sandbox mounts on (not files of this project)\n${lines.join('\n')}\n`,
+      { mode: 0o600 }
+    )
   } catch {
     return none
   }

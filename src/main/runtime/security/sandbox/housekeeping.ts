@@ -11,6 +11,8 @@ export function startSandboxHousekeeping(dataDir: string, warn: (message: string
   mountPoints.configure(journalDirOf(dataDir), (err) => {
     if (warned) return
     warned = true
-    warn(`Fanout could not record the Bash sandbox's placeholders in ${journalDirOf(dataDir)} (${err.message}); if Fanout is killed while a command runs, empty files such as .bashrc or .mcp.json may stay in the project.`)
+    warn(
+      `Fanout could not record the Bash sandbox's placeholders in ${journalDirOf(dataDir)} (${err.message}); if Fanout is killed while a command runs, empty files such as .bashrc or .mcp.json may stay in the project.`
+    )
   })
 }

@@ -94,7 +94,8 @@ export function foldJournal(file: string, text: string): ProcessJournal | null {
       continue
     }
     if (line.t === 'intent') entries.set(line.path, { path: line.path, kind: line.kind, id: null, at: line.at, held: true })
-    else if (line.t === 'made' || line.t === 'use') entries.set(line.path, { path: line.path, kind: line.kind, id: line.id, at: entries.get(line.path)?.at ?? 0, held: true })
+    else if (line.t === 'made' || line.t === 'use')
+      entries.set(line.path, { path: line.path, kind: line.kind, id: line.id, at: entries.get(line.path)?.at ?? 0, held: true })
     else if (line.t === 'free') {
       const e = entries.get(line.path)
       if (e) e.held = false

@@ -33,10 +33,18 @@ function project(files: Record<string, string> = { 'README.md': '# readme\n' }):
   return dir
 }
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
+  })
 const sandboxed = (dir: string, command: string) => runTool(createBashTool({ cwd: dir }), { command }, toolContext({ sandbox: 'workspace' }))
 const listing = (dir: string) => readdirSync(dir).sort()
-const journal = () => readdirSync(journalDir).filter((f) => f === `${process.pid}.jsonl`).map((f) => foldJournal(f, readFileSync(join(journalDir, f), 'utf8')))[0] ?? null
+const journal = () =>
+  readdirSync(journalDir)
+    .filter((f) => f === `${process.pid}.jsonl`)
+    .map((f) => foldJournal(f, readFileSync(join(journalDir, f), 'utf8')))[0] ?? null
 
 /** What sandbox-runtime protects in a project root (.claude whole, by Fanout's policy). */
 const EXPECTED = ['.bash_profile', '.bashrc', '.gitconfig', '.gitmodules', '.idea', '.mcp.json', '.profile', '.ripgreprc', '.vscode', '.zprofile', '.zshrc']
@@ -85,11 +93,14 @@ describe('the sandbox placeholders of one command', () => {
     expect(listing(b)).toEqual(['.git', 'README.md'])
   })
 
-  it('in the same folder, a second command stands on the first one\'s placeholders: still protected after the first ends', async () => {
+  it("in the same folder, a second command stands on the first one's placeholders: still protected after the first ends", async () => {
     const dir = project()
     const flag = join(root, `go-${n}`)
     const first = await runInBackground(dir)
-    const second = await runInBackground(dir, `until [ -e ${flag} ]; do sleep 0.05; done; (echo pwned > .bashrc) 2>/dev/null && echo WROTE || echo REFUSED; rm -f .mcp.json 2>/dev/null && echo REMOVED || echo KEPT`)
+    const second = await runInBackground(
+      dir,
+      `until [ -e ${flag} ]; do sleep 0.05; done; (echo pwned > .bashrc) 2>/dev/null && echo WROTE || echo REFUSED; rm -f .mcp.json 2>/dev/null && echo REMOVED || echo KEPT`
+    )
     await first.stop()
     expect(mountPoints.placeholderAt(join(dir, '.bashrc'))).toMatchObject({ holder: expect.stringContaining('until [ -e') })
     writeFileSync(flag, '')
@@ -127,17 +138,23 @@ describe('a placeholder someone wrote to is theirs', () => {
 describe('git inside the sandbox', () => {
   it('commits with `git add -A` and lists nothing of the placeholders, also those of another running command', async () => {
     const dir = project()
-    const alone = await sandboxed(dir, 'echo a > a.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git status --short && echo clean')
+    const alone = await sandboxed(
+      dir,
+      'echo a > a.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git status --short && echo clean'
+    )
     expect(alone.content).toBe('clean')
     const bg = await runInBackground(dir)
-    const shared = await sandboxed(dir, 'echo b > b.txt && git status --short && git add -A && git -c user.name=t -c user.email=t@t commit -qm two && echo committed')
+    const shared = await sandboxed(
+      dir,
+      'echo b > b.txt && git status --short && git add -A && git -c user.name=t -c user.email=t@t commit -qm two && echo committed'
+    )
     expect(shared.content).toBe('?? b.txt\ncommitted')
     await bg.stop()
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('b.txt')
     expect(git(dir, 'ls-files').trim().split('\n')).toEqual(['README.md', 'a.txt', 'b.txt'])
   })
 
-  it('keeps the person\'s own excludes file in force', async () => {
+  it("keeps the person's own excludes file in force", async () => {
     const dir = project()
     const home = join(root, `home-${n}`)
     mkdirSync(join(home, '.config', 'git'), { recursive: true })

@@ -219,7 +219,12 @@ export class MountPointLedger {
     if (own) return this.matches(own) ? { path, kind: own.kind, holder: this.describe(own) } : null
     for (const j of this.otherJournals()) {
       const e = j.entries.get(path)
-      if (e && stillPlaceholder(e, (p) => this.placeholderAt(p) !== null)) return { path, kind: e.kind, holder: processAlive(j.pid, j.start) ? `another Fanout process (pid ${j.pid})` : 'a Fanout process that ended without removing it' }
+      if (e && stillPlaceholder(e, (p) => this.placeholderAt(p) !== null))
+        return {
+          path,
+          kind: e.kind,
+          holder: processAlive(j.pid, j.start) ? `another Fanout process (pid ${j.pid})` : 'a Fanout process that ended without removing it'
+        }
     }
     return null
   }
@@ -229,7 +234,8 @@ export class MountPointLedger {
     if (this.platform !== 'linux') return []
     const found = new Set<string>()
     for (const p of this.placeholders.values()) if (isUnder(p.path, root) && this.matches(p)) found.add(p.path)
-    for (const j of this.otherJournals()) for (const e of j.entries.values()) if (isUnder(e.path, root) && !found.has(e.path) && this.placeholderAt(e.path)) found.add(e.path)
+    for (const j of this.otherJournals())
+      for (const e of j.entries.values()) if (isUnder(e.path, root) && !found.has(e.path) && this.placeholderAt(e.path)) found.add(e.path)
     return [...found].sort()
   }
 
@@ -311,7 +317,11 @@ export class MountPointLedger {
   private sweep(): void {
     const dir = this.journal?.dir
     if (!dir) return
-    const { removed } = sweepJournals(dir, { isOwn: (j) => this.journal?.isOwn(j) ?? false, ownPaths: new Set(this.placeholders.keys()), isPlaceholder: (p) => this.placeholderAt(p) !== null })
+    const { removed } = sweepJournals(dir, {
+      isOwn: (j) => this.journal?.isOwn(j) ?? false,
+      ownPaths: new Set(this.placeholders.keys()),
+      isPlaceholder: (p) => this.placeholderAt(p) !== null
+    })
     for (const p of removed) this.removed(p)
     if (this.placeholders.size === 0 && this.runs.size === 0) this.journal?.discard()
   }

@@ -1,7 +1,20 @@
 // What a crashed process's journal names is removed when it is still exactly the placeholder that was made,
 // and nothing else: not a file with content, not one changed since, not one a live process stands on.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -77,7 +90,7 @@ describe('sweeping what a crashed Fanout process left', () => {
     expect(existsSync(file)).toBe(false)
   })
 
-  it('leaves what a live process stands on, and what a crashed process\'s still-running sandbox stands on', () => {
+  it("leaves what a live process stands on, and what a crashed process's still-running sandbox stands on", () => {
     const held = placeholder('.bashrc')
     const orphaned = placeholder('.vscode')
     // A live process (this test's parent) that uses the first one.

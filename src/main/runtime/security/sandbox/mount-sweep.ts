@@ -27,7 +27,8 @@ const alive = (j: ProcessJournal): boolean => processAlive(j.pid, j.start) || [.
 export function sweepJournals(dir: string, opts: SweepOptions): SweepResult {
   const journals = readJournals(dir).filter((j) => !opts.isOwn(j))
   const live = new Map(journals.map((j) => [j, alive(j)]))
-  const heldBy = (path: string, except: ProcessJournal) => opts.ownPaths.has(path) || journals.some((j) => j !== except && live.get(j) && j.entries.get(path)?.held)
+  const heldBy = (path: string, except: ProcessJournal) =>
+    opts.ownPaths.has(path) || journals.some((j) => j !== except && live.get(j) && j.entries.get(path)?.held)
   const result: SweepResult = { removed: [], journalsClosed: 0 }
   for (const j of journals) {
     const isLive = live.get(j) ?? false

@@ -24,7 +24,22 @@ import type { PathPolicy } from '../path-policy'
 import type { CommandPolicy } from './sandbox-runtime'
 
 /** Credential stores no sandboxed command reads, relative to the home directory. */
-const CREDENTIAL_STORES = ['.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker/config.json', '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.claude/.credentials.json', '.anthropic']
+const CREDENTIAL_STORES = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gh',
+  '.config/gcloud',
+  '.azure',
+  '.kube',
+  '.docker/config.json',
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.pypirc',
+  '.claude/.credentials.json',
+  '.anthropic'
+]
 /** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
 const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
@@ -91,5 +106,12 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     allowWrite.push(gitDir)
     denyWrite.push(join(gitDir, 'hooks'), join(gitDir, 'config'))
   }
-  return { cwd: paths.cwd, tmpDir: opts.tmpDir, allowWrite, denyWrite: denyWrite.filter((p) => isAbsolute(p)), denyRead, allowedDomains: [...opts.allowedDomains] }
+  return {
+    cwd: paths.cwd,
+    tmpDir: opts.tmpDir,
+    allowWrite,
+    denyWrite: denyWrite.filter((p) => isAbsolute(p)),
+    denyRead,
+    allowedDomains: [...opts.allowedDomains]
+  }
 }

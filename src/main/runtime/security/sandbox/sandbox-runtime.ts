@@ -76,8 +76,10 @@ function missingDependencies(opts: SandboxRuntimeOptions): string[] {
   if (process.platform !== 'linux' && process.platform !== 'darwin') return [`sandboxing is not supported on ${process.platform}`]
   const missing: string[] = []
   if (process.platform === 'linux') {
-    if (opts.bwrapPath ? !executable(opts.bwrapPath) : !onPath('bwrap')) missing.push(opts.bwrapPath ? `bubblewrap not found at ${opts.bwrapPath}` : 'bubblewrap (bwrap) is not installed')
-    if (opts.socatPath ? !executable(opts.socatPath) : !onPath('socat')) missing.push(opts.socatPath ? `socat not found at ${opts.socatPath}` : 'socat is not installed')
+    if (opts.bwrapPath ? !executable(opts.bwrapPath) : !onPath('bwrap'))
+      missing.push(opts.bwrapPath ? `bubblewrap not found at ${opts.bwrapPath}` : 'bubblewrap (bwrap) is not installed')
+    if (opts.socatPath ? !executable(opts.socatPath) : !onPath('socat'))
+      missing.push(opts.socatPath ? `socat not found at ${opts.socatPath}` : 'socat is not installed')
   }
   if (!onPath('rg')) missing.push('ripgrep (rg) is not installed')
   return missing
@@ -155,7 +157,8 @@ export class SandboxRuntime {
       const probe = await this.wrap('true', { cwd: tmpdir(), allowWrite: [], denyWrite: [], denyRead: [], allowedDomains: [] })
       const run = await runProbe(probe.command)
       probe.release()
-      if (run.code !== 0) return { available: false, reason: `bubblewrap could not start a sandbox here (${run.output.split('\n').slice(-2).join(' ') || `exit ${run.code}`})` }
+      if (run.code !== 0)
+        return { available: false, reason: `bubblewrap could not start a sandbox here (${run.output.split('\n').slice(-2).join(' ') || `exit ${run.code}`})` }
       return { available: true, startMs: Math.round(performance.now() - started) }
     } catch (err) {
       initialized = undefined

@@ -49,8 +49,13 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
       </span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
       {ctx && (
-        <span className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined} title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`} data-testid="tile-context">
-          {percent(ctx.fraction)}<span className="tile-unit"> ctx</span>
+        <span
+          className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined}
+          title={`Context: ${formatCount(ctx.tokens)} of ${formatCount(ctx.window)} tokens`}
+          data-testid="tile-context"
+        >
+          {percent(ctx.fraction)}
+          <span className="tile-unit"> ctx</span>
         </span>
       )}
       {waited >= 1000 && (
@@ -149,9 +154,11 @@ export const AgentTile = memo(function AgentTile({
             <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
             <span className="tile-badge-text">{attention === 'permission' ? 'Needs you' : ATTENTION_LABEL[attention]}</span>
           </span>
-        ) : (
-          !active || agent.status === 'queued' ? <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>{statusWord(agent)}</span> : null
-        )}
+        ) : !active || agent.status === 'queued' ? (
+          <span className={`tile-status status-${agent.status}`} style={statusStyle(agent.status)}>
+            {statusWord(agent)}
+          </span>
+        ) : null}
       </div>
       <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
       {request ? (

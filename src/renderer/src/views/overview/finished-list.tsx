@@ -28,17 +28,41 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
       <ChangesButton agent={agent} />
-      <button className="icon-button" title="Show it in the grid" aria-label="Show it in the grid" onClick={() => ui.toggleExpanded(agentId)} data-testid="finished-expand">
+      <button
+        className="icon-button"
+        title="Show it in the grid"
+        aria-label="Show it in the grid"
+        onClick={() => ui.toggleExpanded(agentId)}
+        data-testid="finished-expand"
+      >
         <Icon name="grid" size={13} />
       </button>
-      <button className="icon-button" title="Open its whole transcript, the full width of the pane" aria-label="Open its transcript" onClick={() => ui.maximize(agentId)} data-testid="finished-open">
+      <button
+        className="icon-button"
+        title="Open its whole transcript, the full width of the pane"
+        aria-label="Open its transcript"
+        onClick={() => ui.maximize(agentId)}
+        data-testid="finished-open"
+      >
         <Icon name="transcript" size={13} />
       </button>
     </div>
   )
 }
 
-export function FinishedList({ sessionId, ids, open, onToggle, maxHeight }: { sessionId: string; ids: string[]; open: boolean; onToggle: () => void; maxHeight: number }) {
+export function FinishedList({
+  sessionId,
+  ids,
+  open,
+  onToggle,
+  maxHeight
+}: {
+  sessionId: string
+  ids: string[]
+  open: boolean
+  onToggle: () => void
+  maxHeight: number
+}) {
   return (
     <div className="finished-section" data-testid="finished-section">
       <button className="finished-toggle" onClick={onToggle} aria-expanded={open}>

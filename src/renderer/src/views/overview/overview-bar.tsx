@@ -12,7 +12,11 @@ const DENSITY_LABEL: Record<DensityChoice, string> = { auto: 'Auto', panels: 'Pa
 
 export function OverviewBar({ sessionId, density, canTidy }: { sessionId: string; density: Density; canTidy: boolean }) {
   const items = useApp(useShallow((s) => sessionAttention(s.events.sessions[sessionId], s.acknowledged)))
-  const names = useApp(useShallow((s) => items.map((i) => s.events.sessions[sessionId]?.agents[i.agentId]?.name ?? s.events.sessions[sessionId]?.agents[i.agentId]?.agentType ?? 'agent')))
+  const names = useApp(
+    useShallow((s) =>
+      items.map((i) => s.events.sessions[sessionId]?.agents[i.agentId]?.name ?? s.events.sessions[sessionId]?.agents[i.agentId]?.agentType ?? 'agent')
+    )
+  )
   const rootId = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
   const choice = useApp((s) => s.density)
   return (
@@ -42,7 +46,13 @@ export function OverviewBar({ sessionId, density, canTidy }: { sessionId: string
           <span className="muted small">No agent needs you</span>
         )}
       </div>
-      <button className="btn btn-sm btn-ghost overview-tidy" onClick={() => ui.tidy()} disabled={!canTidy} title={`Move finished agents out of the grid and close the gaps (${keyLabel('Alt+T')})`} data-testid="overview-tidy">
+      <button
+        className="btn btn-sm btn-ghost overview-tidy"
+        onClick={() => ui.tidy()}
+        disabled={!canTidy}
+        title={`Move finished agents out of the grid and close the gaps (${keyLabel('Alt+T')})`}
+        data-testid="overview-tidy"
+      >
         Tidy
       </button>
       <label className="select-inline overview-density" title={`How agents are drawn (${keyLabel('Alt+D')} for the next)`}>

@@ -32,7 +32,9 @@ const FINISHED_GAP = 10
 /** Clicks an agent's action button wherever it is shown (its tile, panel or full panel). */
 export function clickAgentAction(agentId: string, action: 'message' | 'stop' | 'maximize'): boolean {
   const id = CSS.escape(agentId)
-  const button = document.querySelector<HTMLButtonElement>(`[data-tile][data-agent-id="${id}"] [data-action=${action}], [data-testid=maximized-panel][data-agent-id="${id}"] [data-action=${action}]`)
+  const button = document.querySelector<HTMLButtonElement>(
+    `[data-tile][data-agent-id="${id}"] [data-action=${action}], [data-testid=maximized-panel][data-agent-id="${id}"] [data-action=${action}]`
+  )
   button?.click()
   return !!button
 }
@@ -44,9 +46,30 @@ function AgentActions({ sessionId }: { sessionId: string }) {
   const name = f ? `${f.name ?? f.agentType}${f.description ? ` (${f.description})` : ''}` : 'the selected agent'
   const elsewhere = useRunningElsewhere(sessionId)
   const active = !!f && isActive(f.status) && !elsewhere
-  useAction({ id: 'agent.stop', title: `Stop ${name}`, group: 'Agent', enabled: active, keywords: 'halt cancel', run: () => f && stopWithToast(sessionId, f.id) })
-  useAction({ id: 'agent.message', title: `Send a message to ${name}`, group: 'Agent', enabled: active, keywords: 'steer tell', run: () => f && clickAgentAction(f.id, 'message') })
-  useAction({ id: 'agent.maximize', title: `Open the full panel of ${name}`, group: 'Agent', enabled: !!f, keywords: 'maximize transcript', run: () => f && ui.maximize(f.id) })
+  useAction({
+    id: 'agent.stop',
+    title: `Stop ${name}`,
+    group: 'Agent',
+    enabled: active,
+    keywords: 'halt cancel',
+    run: () => f && stopWithToast(sessionId, f.id)
+  })
+  useAction({
+    id: 'agent.message',
+    title: `Send a message to ${name}`,
+    group: 'Agent',
+    enabled: active,
+    keywords: 'steer tell',
+    run: () => f && clickAgentAction(f.id, 'message')
+  })
+  useAction({
+    id: 'agent.maximize',
+    title: `Open the full panel of ${name}`,
+    group: 'Agent',
+    enabled: !!f,
+    keywords: 'maximize transcript',
+    run: () => f && ui.maximize(f.id)
+  })
   return null
 }
 
@@ -55,7 +78,15 @@ function OverviewActions({ canTidy }: { canTidy: boolean }) {
   useAction({ id: 'overview.tidy', enabled: canTidy, keywords: 'finished clean', run: () => ui.tidy() })
   useAction({ id: 'overview.density', keywords: 'panels tiles compact layout', run: () => ui.setDensity(nextDensity(useApp.getState().density)) })
   const label: Record<DensityChoice, string> = { auto: 'auto (from the number of agents)', panels: 'full panels', tiles: 'tiles', compact: 'compact tiles' }
-  useActionList(DENSITY_CHOICES.map((c) => ({ id: `overview.density.${c}`, title: `Overview density: ${label[c]}`, group: 'Overview' as const, enabled: c !== choice, run: () => ui.setDensity(c) })))
+  useActionList(
+    DENSITY_CHOICES.map((c) => ({
+      id: `overview.density.${c}`,
+      title: `Overview density: ${label[c]}`,
+      group: 'Overview' as const,
+      enabled: c !== choice,
+      run: () => ui.setDensity(c)
+    }))
+  )
   return null
 }
 
@@ -63,7 +94,14 @@ export function Overview({ sessionId }: { sessionId: string }) {
   const agents = useApp((s) => s.events.sessions[sessionId]?.agents)
   const order = useApp((s) => s.events.sessions[sessionId]?.agentOrder)
   const rootId = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
-  const { expanded, focusedAgentId: focused, maximizedAgentId: maximized, acknowledged, density: choice, tidySeq } = usePick(useApp, 'expanded', 'focusedAgentId', 'maximizedAgentId', 'acknowledged', 'density', 'tidySeq')
+  const {
+    expanded,
+    focusedAgentId: focused,
+    maximizedAgentId: maximized,
+    acknowledged,
+    density: choice,
+    tidySeq
+  } = usePick(useApp, 'expanded', 'focusedAgentId', 'maximizedAgentId', 'acknowledged', 'density', 'tidySeq')
   const phased = useApp((s) => (s.events.sessions[sessionId]?.phases.length ?? 0) > 0)
   const [showFinished, setShowFinished] = useState(true)
   const [container, setContainer] = useState<HTMLElement | null>(null)
@@ -90,12 +128,15 @@ export function Overview({ sessionId }: { sessionId: string }) {
   placement.current = placed
   const { grid, finished } = placed
 
-  const finishedHeight = finished.length ? FINISHED_GAP + FINISHED_HEAD + (showFinished ? Math.min(finished.length * FINISHED_ROW, Math.max(2 * FINISHED_ROW, size.height * 0.3)) : 0) : 0
+  const finishedHeight = finished.length
+    ? FINISHED_GAP + FINISHED_HEAD + (showFinished ? Math.min(finished.length * FINISHED_ROW, Math.max(2 * FINISHED_ROW, size.height * 0.3)) : 0)
+    : 0
   const area = { width: size.width, height: Math.max(0, size.height - finishedHeight) }
   const wanted = overviewLayout(grid.length, area.width, area.height, choice)
   let layout = wanted
   const before = drawn.current
-  if (hold && before && before.width === area.width && before.height === area.height && before.choice === choice && grid.length >= before.layout.cols) layout = before.layout
+  if (hold && before && before.width === area.width && before.height === area.height && before.choice === choice && grid.length >= before.layout.cols)
+    layout = before.layout
   else drawn.current = { layout, ...area, choice }
 
   // Back from a full panel, focus returns to its tile (or the control that opens it again).
@@ -106,7 +147,13 @@ export function Overview({ sessionId }: { sessionId: string }) {
     if (!prev || maximized) return
     const at = (sel: string) => document.querySelector(`[data-agent-id="${CSS.escape(prev)}"]${sel}`)
     // A panel's own maximize button (always shown), else the tile itself, else its finished row's button.
-    refocusWhenLost(() => at('[data-tile] [data-testid=panel-maximize]') ?? at('[data-tile]') ?? at(' [data-testid=finished-open]') ?? document.querySelector('[data-testid=tab-panels]'))
+    refocusWhenLost(
+      () =>
+        at('[data-tile] [data-testid=panel-maximize]') ??
+        at('[data-tile]') ??
+        at(' [data-testid=finished-open]') ??
+        document.querySelector('[data-testid=tab-panels]')
+    )
   }, [maximized])
 
   // Tidy changes something when the settled placement or layout differs from what is held on screen.
@@ -153,7 +200,15 @@ export function Overview({ sessionId }: { sessionId: string }) {
             {grid.map((id) => draw(id, layout.density, tileWidth))}
           </div>
         )}
-        {finished.length > 0 && <FinishedList sessionId={sessionId} ids={finished} open={showFinished} onToggle={() => setShowFinished(!showFinished)} maxHeight={finishedHeight - FINISHED_GAP - FINISHED_HEAD} />}
+        {finished.length > 0 && (
+          <FinishedList
+            sessionId={sessionId}
+            ids={finished}
+            open={showFinished}
+            onToggle={() => setShowFinished(!showFinished)}
+            maxHeight={finishedHeight - FINISHED_GAP - FINISHED_HEAD}
+          />
+        )}
       </div>
     </div>
   )

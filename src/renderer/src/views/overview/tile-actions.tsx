@@ -27,15 +27,27 @@ export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage
         </span>
       )}
       {active && (
-        <button className="icon-button" title={`Steer: send ${name} a message (M)`} aria-label={`Send ${name} a message`} onClick={onMessage} data-testid="tile-message" data-action="message">
+        <button
+          className="icon-button"
+          title={`Steer: send ${name} a message (M)`}
+          aria-label={`Send ${name} a message`}
+          onClick={onMessage}
+          data-testid="tile-message"
+          data-action="message"
+        >
           <Icon name="message" size={13} />
         </button>
       )}
-      {active && (
-        <StopButton agent={agent} title={`Stop ${name} (S)`} label={`Stop ${name}`} size={13} testId="tile-stop" setError={setError} />
-      )}
+      {active && <StopButton agent={agent} title={`Stop ${name} (S)`} label={`Stop ${name}`} size={13} testId="tile-stop" setError={setError} />}
       <ChangesButton agent={agent} />
-      <button className="icon-button" title="Open its full panel (Enter)" aria-label={`Open ${name}’s full panel`} onClick={() => ui.maximize(agent.id)} data-testid="tile-maximize" data-action="maximize">
+      <button
+        className="icon-button"
+        title="Open its full panel (Enter)"
+        aria-label={`Open ${name}’s full panel`}
+        onClick={() => ui.maximize(agent.id)}
+        data-testid="tile-maximize"
+        data-action="maximize"
+      >
         <Icon name="maximize" size={13} />
       </button>
     </div>

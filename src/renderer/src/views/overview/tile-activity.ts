@@ -19,7 +19,13 @@ export type Activity =
 /** How much of the newest text a tile keeps: about four lines of its widest form. */
 const TEXT_TAIL = 220
 
-export function tileActivity(a: AgentState, last: TranscriptItem | undefined, lastTool: ToolCall | undefined, current: ToolCall | undefined, request: PermissionState | undefined): Activity {
+export function tileActivity(
+  a: AgentState,
+  last: TranscriptItem | undefined,
+  lastTool: ToolCall | undefined,
+  current: ToolCall | undefined,
+  request: PermissionState | undefined
+): Activity {
   if (request) return { kind: 'permission', tool: request.toolName, summary: toolSummary(request.toolName, request.input) }
   if (a.status === 'queued') return { kind: 'queued' }
   if (a.endedAt !== null) {
@@ -30,9 +36,15 @@ export function tileActivity(a: AgentState, last: TranscriptItem | undefined, la
   if (waitingForModelSince(a) !== null) return { kind: 'model' }
   if (current) return { kind: 'tool', tool: current.name, summary: toolSummary(current.name, current.input, current.inputJson), running: true }
   if (last?.kind === 'tool' && lastTool && (lastTool.status === 'streaming' || lastTool.status === 'pending' || lastTool.status === 'running'))
-    return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: lastTool.status === 'running' }
+    return {
+      kind: 'tool',
+      tool: lastTool.name,
+      summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson),
+      running: lastTool.status === 'running'
+    }
   if (last?.kind === 'text' || last?.kind === 'thinking') return { kind: 'text', text: plainTail(last.text, TEXT_TAIL), thinking: last.kind === 'thinking' }
-  if (last?.kind === 'tool' && lastTool) return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: false }
+  if (last?.kind === 'tool' && lastTool)
+    return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: false }
   // A retry under way, a notice (the sandbox is unavailable), a message it received: said as they are.
   if (last?.kind === 'error') return { kind: 'note', text: last.message, warn: true }
   if (last?.kind === 'notice') return { kind: 'note', text: last.text, warn: false }

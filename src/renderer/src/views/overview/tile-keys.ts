@@ -20,7 +20,14 @@ export function tileToward(from: HTMLElement, key: 'ArrowLeft' | 'ArrowRight' | 
     if (el === from) continue
     const b = el.getBoundingClientRect()
     const d = centre(b)
-    const ahead = key === 'ArrowRight' ? b.left >= a.right - 1 : key === 'ArrowLeft' ? b.right <= a.left + 1 : key === 'ArrowDown' ? b.top >= a.bottom - 1 : b.bottom <= a.top + 1
+    const ahead =
+      key === 'ArrowRight'
+        ? b.left >= a.right - 1
+        : key === 'ArrowLeft'
+          ? b.right <= a.left + 1
+          : key === 'ArrowDown'
+            ? b.top >= a.bottom - 1
+            : b.bottom <= a.top + 1
     if (!ahead) continue
     const along = key === 'ArrowLeft' || key === 'ArrowRight' ? Math.abs(d.x - c.x) : Math.abs(d.y - c.y)
     const across = key === 'ArrowLeft' || key === 'ArrowRight' ? Math.abs(d.y - c.y) : Math.abs(d.x - c.x)

@@ -28,7 +28,11 @@ export async function waitUntil(cond: () => boolean, what: string, tries = 1000)
 export async function runInBackground(cwd: string, command = 'sleep 60', sandbox?: BashSandboxOptions): Promise<BackgroundCommand> {
   // Its output file is named after these: unique, or an earlier run's "exited" line would be read as this one's.
   const id = `${process.pid}-${++count}-${Math.random().toString(36).slice(2, 8)}`
-  const r = await runTool(createBashTool({ cwd, ...(sandbox ? { sandbox } : {}) }), { command, run_in_background: true }, toolContext({ sandbox: 'workspace', toolUseId: `toolu_bg${id}`, agentId: `bg${id}` }))
+  const r = await runTool(
+    createBashTool({ cwd, ...(sandbox ? { sandbox } : {}) }),
+    { command, run_in_background: true },
+    toolContext({ sandbox: 'workspace', toolUseId: `toolu_bg${id}`, agentId: `bg${id}` })
+  )
   if (r.isError) throw new Error(r.content)
   const { pid, outputFile } = r.details as BashDetails & { pid: number; outputFile: string }
   const output = () => (existsSync(outputFile) ? readFileSync(outputFile, 'utf8') : '')
