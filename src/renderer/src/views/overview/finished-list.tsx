@@ -1,6 +1,7 @@
 // Agents that finished while others work, one row each below the grid: status, task, result, time and cost,
 // and two ways back — into the grid, or its whole transcript.
 import { Icon } from '../../components/icon'
+import { IconButton } from '../../components/icon-button'
 import { StatusBadge } from '../../components/status'
 import { formatClock, formatCost } from '../../lib/format'
 import { plainPreview } from '../../lib/plain-preview'
@@ -28,24 +29,20 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
       <ChangesButton agent={agent} />
-      <button
-        className="icon-button"
+      <IconButton
+        icon="grid"
         title="Show it in the grid"
         aria-label="Show it in the grid"
         onClick={() => ui.toggleExpanded(agentId)}
         data-testid="finished-expand"
-      >
-        <Icon name="grid" size={13} />
-      </button>
-      <button
-        className="icon-button"
+      />
+      <IconButton
+        icon="transcript"
         title="Open its whole transcript, the full width of the pane"
         aria-label="Open its transcript"
         onClick={() => ui.maximize(agentId)}
         data-testid="finished-open"
-      >
-        <Icon name="transcript" size={13} />
-      </button>
+      />
     </div>
   )
 }
