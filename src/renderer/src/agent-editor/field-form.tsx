@@ -82,6 +82,12 @@ export function FieldForm({
     (key: EditorFieldKey, optional = true) =>
     (v: string) =>
       setField(key, v === '' && optional ? null : v)
+  // A yes/no field: on writes `on`, off removes the key (absent means no).
+  const yesNo = (key: EditorFieldKey, checked: boolean, label: string, on: FieldValue, testId?: string) => (
+    <FieldFrame field={key} problems={p(key)} error={err(key)}>
+      <Toggle checked={checked} label={label} onChange={(v) => setField(key, v ? on : null)} disabled={disabled} testId={testId} />
+    </FieldFrame>
+  )
   const configured = useAgentEditor((s) => s.mcpServers)
   const servers = [...new Set([...serverNames(str(f.mcpServers)), ...configured])]
   const knownIds = [...new Set(Object.values(aliases ?? {}))]
@@ -198,32 +204,9 @@ export function FieldForm({
                 disabled={disabled}
               />
             </FieldFrame>
-            <FieldFrame field="background" problems={p('background')} error={err('background')}>
-              <Toggle
-                checked={flag(f.background)}
-                label="Always run in the background"
-                onChange={(v) => setField('background', v ? true : null)}
-                disabled={disabled}
-                testId="field-input-background"
-              />
-            </FieldFrame>
-            <FieldFrame field="isolation" problems={p('isolation')} error={err('isolation')}>
-              <Toggle
-                checked={f.isolation === 'worktree'}
-                label="Own git worktree"
-                onChange={(v) => setField('isolation', v ? 'worktree' : null)}
-                disabled={disabled}
-                testId="field-input-isolation"
-              />
-            </FieldFrame>
-            <FieldFrame field="forkContext" problems={p('forkContext')} error={err('forkContext')}>
-              <Toggle
-                checked={flag(f.forkContext)}
-                label="See the caller’s conversation"
-                onChange={(v) => setField('forkContext', v ? true : null)}
-                disabled={disabled}
-              />
-            </FieldFrame>
+            {yesNo('background', flag(f.background), 'Always run in the background', true, 'field-input-background')}
+            {yesNo('isolation', f.isolation === 'worktree', 'Own git worktree', 'worktree', 'field-input-isolation')}
+            {yesNo('forkContext', flag(f.forkContext), 'See the caller’s conversation', true)}
           </div>
         </section>
 
