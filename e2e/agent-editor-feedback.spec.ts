@@ -8,24 +8,18 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test, watchProblems, type OpenApp } from './support/app-test'
 import { shoot } from './support/screens'
-import type { BrowserMode } from './support/fixtures'
+import { agentFile, type BrowserMode } from './support/fixtures'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
 
 /** Two values Claude Code has to quote to read (`: ` and `[`): not valid YAML, but the agent loads. */
-const QUOTED = [
-  '---',
-  'name: code-reviewer',
-  'description: Reviews code. Use when: a change is ready',
-  'color: [purple',
-  'model: sonnet',
-  '---',
-  'You review code.',
-  ''
-].join('\n')
+const QUOTED = agentFile(
+  ['name: code-reviewer', 'description: Reviews code. Use when: a change is ready', 'color: [purple', 'model: sonnet'],
+  'You review code.'
+)
 /** Line 5 indented by mistake: hard YAML error, the agent does not load. */
-const INDENTED = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
+const INDENTED = agentFile(['name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet'], 'You review code.')
 
 async function start(page: Page, openApp: OpenApp) {
   const problems = watchProblems(page, { console: true })
