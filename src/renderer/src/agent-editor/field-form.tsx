@@ -82,6 +82,20 @@ export function FieldForm({
     (key: EditorFieldKey, optional = true) =>
     (v: string) =>
       setField(key, v === '' && optional ? null : v)
+  // The tools it may use and the ones it may not: the same picker, only the first offers "all".
+  const toolsField = (key: 'tools' | 'disallowedTools', allowAll: boolean, testId: string) => (
+    <FieldFrame field={key} problems={p(key)} error={err(key)} group wide>
+      <ToolsPicker
+        value={list(f[key])}
+        onChange={(v) => setField(key, v)}
+        available={availableTools}
+        servers={servers}
+        allowAll={allowAll}
+        disabled={disabled}
+        testId={testId}
+      />
+    </FieldFrame>
+  )
   // A yes/no field: on writes `on`, off removes the key (absent means no).
   const yesNo = (key: EditorFieldKey, checked: boolean, label: string, on: FieldValue, testId?: string) => (
     <FieldFrame field={key} problems={p(key)} error={err(key)}>
@@ -122,28 +136,8 @@ export function FieldForm({
 
         <section className="ae-section">
           <h3>Tools</h3>
-          <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
-            <ToolsPicker
-              value={list(f.tools)}
-              onChange={(v) => setField('tools', v)}
-              available={availableTools}
-              servers={servers}
-              allowAll
-              disabled={disabled}
-              testId="tools-picker"
-            />
-          </FieldFrame>
-          <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
-            <ToolsPicker
-              value={list(f.disallowedTools)}
-              onChange={(v) => setField('disallowedTools', v)}
-              available={availableTools}
-              servers={servers}
-              allowAll={false}
-              disabled={disabled}
-              testId="disallowed-picker"
-            />
-          </FieldFrame>
+          {toolsField('tools', true, 'tools-picker')}
+          {toolsField('disallowedTools', false, 'disallowed-picker')}
         </section>
 
         <section className="ae-section">
