@@ -21,6 +21,9 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
   const say = (ms: number, text: string, tool?: { name: string; input: unknown }): ScriptedReply =>
     reply.with(pace(ms), block.text(text), ...(tool ? [block.toolUse(tool.name, tool.input)] : []))
 
+  // The Agent tool's call: a short description, the prompt (its marker picks the agent's script), the type.
+  const agent = (description: string, prompt: string, type: string): ReplyBlock => block.toolUse('Agent', { description, prompt, subagent_type: type })
+
   // A coordinator turn: a sentence, the phase it enters, then the agents or team it starts; `long` turns carry
   // large tool inputs, streamed in bigger JSON chunks.
   const phaseTurn = (text: string, phase: { phase: string; note?: string }, calls: ReplyBlock[], long = false): ScriptedReply =>
@@ -55,19 +58,13 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
           'Research first: two Explore agents in parallel.',
           { phase: 'research', note: 'map the parser and its tests' },
           [
-            block.toolUse('Agent', {
-              description: 'Map the parser',
-              prompt: `${EXPLORE} Where are parse() and lex(), and who calls them?`,
-              subagent_type: 'Explore'
-            }),
-            block.toolUse('Agent', { description: 'Find the tests', prompt: `${EXPLORE} Which tests cover the parser?`, subagent_type: 'Explore' })
+            agent('Map the parser', `${EXPLORE} Where are parse() and lex(), and who calls them?`, 'Explore'),
+            agent('Find the tests', `${EXPLORE} Which tests cover the parser?`, 'Explore')
           ],
           true
         )
       case 1:
-        return phaseTurn('Now a plan.', { phase: 'synthesis' }, [
-          block.toolUse('Agent', { description: 'Plan the fix', prompt: `${PLAN} Plan how lex() can report line and column.`, subagent_type: 'Plan' })
-        ])
+        return phaseTurn('Now a plan.', { phase: 'synthesis' }, [agent('Plan the fix', `${PLAN} Plan how lex() can report line and column.`, 'Plan')])
       case 2:
         return phaseTurn(
           'Three small tasks: a team of two takes them from a shared list.',
@@ -100,7 +97,7 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
         const reported = new Set([...history.matchAll(/<name>(ada|bo)<\/name>/g)].map((m) => m[1]))
         if (reported.size < 2) return say(20, 'Waiting for the rest of the team.')
         return phaseTurn('Both members are done: verification.', { phase: 'verification' }, [
-          block.toolUse('Agent', { description: 'Run the tests', prompt: `${VERIFY} Run the test suite and report.`, subagent_type: 'verifier' })
+          agent('Run the tests', `${VERIFY} Run the test suite and report.`, 'verifier')
         ])
       }
     }
