@@ -8,24 +8,18 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test, watchProblems, type OpenApp } from './support/app-test'
 import { shoot } from './support/screens'
-import type { BrowserMode } from './support/fixtures'
+import { agentFile, type BrowserMode } from './support/fixtures'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1400, height: 900 } })
 
 /** Two values Claude Code has to quote to read (`: ` and `[`): not valid YAML, but the agent loads. */
-const QUOTED = [
-  '---',
-  'name: code-reviewer',
-  'description: Reviews code. Use when: a change is ready',
-  'color: [purple',
-  'model: sonnet',
-  '---',
-  'You review code.',
-  ''
-].join('\n')
+const QUOTED = agentFile(
+  ['name: code-reviewer', 'description: Reviews code. Use when: a change is ready', 'color: [purple', 'model: sonnet'],
+  'You review code.'
+)
 /** Line 5 indented by mistake: hard YAML error, the agent does not load. */
-const INDENTED = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
+const INDENTED = agentFile(['name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet'], 'You review code.')
 
 async function start(page: Page, openApp: OpenApp) {
   const problems = watchProblems(page, { console: true })
@@ -35,6 +29,17 @@ async function start(page: Page, openApp: OpenApp) {
 }
 
 const entry = (page: Page, name: string) => page.getByTestId('agent-library').locator(`[data-testid=library-entry][data-agent="${name}"]`)
+
+const reviewerFile = () => join(app.project, '.claude/agents/code-reviewer.md')
+
+/** The editor open on code-reviewer; `before` is its text on disk, to show a step wrote nothing. */
+async function openReviewer(page: Page, openApp: OpenApp) {
+  const problems = await start(page, openApp)
+  const file = reviewerFile()
+  const before = readFileSync(file, 'utf8')
+  await entry(page, 'code-reviewer').click()
+  return { problems, file, before }
+}
 
 async function replaceRaw(page: Page, text: string) {
   await page.getByTestId('tab-raw').click()
@@ -59,7 +64,7 @@ test('a file that loads only because values are quoted: a warning said once, Fix
   await expect(page.getByTestId('field-input-name')).toBeEnabled()
   const editable = await look(page, 'field-input-name')
 
-  writeFileSync(join(app.project, '.claude/agents/code-reviewer.md'), QUOTED)
+  writeFileSync(reviewerFile(), QUOTED)
   await entry(page, 'code-reviewer').click()
   const banner = page.getByTestId('repair-banner')
   await expect(banner).toBeVisible()
@@ -110,7 +115,7 @@ test('a file that loads only because values are quoted: a warning said once, Fix
 
 test('a file that does not load: an error banner at the line that is wrong', async ({ page, openApp }) => {
   const problems = await start(page, openApp)
-  writeFileSync(join(app.project, '.claude/agents/code-reviewer.md'), INDENTED)
+  writeFileSync(reviewerFile(), INDENTED)
   // A file that does not load has no agent name: it is listed by its file.
   await page.getByTestId('agent-library').locator('[data-testid=library-entry]', { hasText: 'code-reviewer.md' }).click()
   const banner = page.getByTestId('load-error-banner')
@@ -126,8 +131,7 @@ test('a file that does not load: an error banner at the line that is wrong', asy
 })
 
 test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page, openApp }) => {
-  const problems = await start(page, openApp)
-  await entry(page, 'code-reviewer').click()
+  const { problems } = await openReviewer(page, openApp)
   await page.getByTestId('color-green').click()
   await expect(page.getByTestId('unsaved')).toBeVisible()
   await page.getByTestId('action-save').click()
@@ -144,15 +148,12 @@ test('Save and Ctrl+S say "Saved <file>", in a status toast', async ({ page, ope
   await page.keyboard.press('ControlOrMeta+s')
   await expect(saved).toBeVisible()
   await expect(page.getByTestId('unsaved')).toHaveCount(0)
-  expect(readFileSync(join(app.project, '.claude/agents/code-reviewer.md'), 'utf8')).toContain('color: blue')
+  expect(readFileSync(reviewerFile(), 'utf8')).toContain('color: blue')
   expect(problems).toEqual([])
 })
 
 test('saving a file that will not load asks first; keyboard only; warnings alone do not ask', async ({ page, openApp }) => {
-  const problems = await start(page, openApp)
-  const file = join(app.project, '.claude/agents/code-reviewer.md')
-  const before = readFileSync(file, 'utf8')
-  await entry(page, 'code-reviewer').click()
+  const { problems, file, before } = await openReviewer(page, openApp)
   await replaceRaw(page, INDENTED)
   await expect(page.getByTestId('problems-panel')).toContainText('code-reviewer.md:5:3')
 
@@ -198,10 +199,7 @@ test('saving a file that will not load asks first; keyboard only; warnings alone
 })
 
 test('a description cleared in the form: the draft would not load, fill in Description — not the file, not quotes', async ({ page, openApp }) => {
-  const problems = await start(page, openApp)
-  const file = join(app.project, '.claude/agents/code-reviewer.md')
-  const before = readFileSync(file, 'utf8')
-  await entry(page, 'code-reviewer').click()
+  const { problems, file, before } = await openReviewer(page, openApp)
   const description = page.getByTestId('field-input-description')
   await description.fill('')
 

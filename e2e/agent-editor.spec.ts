@@ -7,24 +7,24 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test, watchProblems } from './support/app-test'
 import { shoot } from './support/screens'
+import { agentFile } from './support/fixtures'
 
 test.use({ viewport: { width: 1600, height: 960 } })
 
 /** A description that runs over lines with an <example> block at column 0: Claude Code skips this file. */
-const BROKEN = [
-  '---',
-  'name: release-notes',
-  'description: Use this agent to draft release notes. Examples:',
-  '<example>',
-  'Context: a release is tagged',
-  'user: "write the notes for 1.2"',
-  'assistant: "I will use release-notes"',
-  '</example>',
-  'tools: Read, Grep',
-  '---',
-  'You draft release notes from the git log.',
-  ''
-].join('\n')
+const BROKEN = agentFile(
+  [
+    'name: release-notes',
+    'description: Use this agent to draft release notes. Examples:',
+    '<example>',
+    'Context: a release is tagged',
+    'user: "write the notes for 1.2"',
+    'assistant: "I will use release-notes"',
+    '</example>',
+    'tools: Read, Grep'
+  ],
+  'You draft release notes from the git log.'
+)
 
 async function typeInEditor(page: Page, testId: string, text: string) {
   const editor = page.getByTestId(testId)

@@ -1,7 +1,7 @@
 // Keyboard focus never falls to <body> when what held it goes away: maximizing and restoring a panel,
 // answering a permission request (in the queue dialog and on a panel), confirming or abandoning a session
 // rename, and closing the session ⋯ menu. The ⋯ menu follows the menu pattern: arrows, Home/End, Escape, Tab.
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, test, expectWaiting } from './support/app-test'
 import { shoot } from './support/screens'
 
@@ -10,6 +10,12 @@ test.use({ viewport: { width: 1280, height: 800 } })
 /** What has focus, for a readable failure: its test id, or its tag. */
 const focusedId = (page: Page) =>
   page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase() ?? null")
+
+/** Press a key: focus lands on `target`. */
+async function pressTo(page: Page, key: string, target: Locator) {
+  await page.keyboard.press(key)
+  await expect(target).toBeFocused()
+}
 
 test('maximize and restore a panel with Enter and Escape: focus stays on its maximize button', async ({ page, openApp }) => {
   await openApp({ prompt: 'Check the parser, fan out to 4' })
@@ -36,8 +42,7 @@ test('maximize and restore a panel with Enter and Escape: focus stays on its max
   await expect(gridButton).toBeFocused()
 
   // And Enter on the restore button does the same.
-  await page.keyboard.press('Enter')
-  await expect(restore).toBeFocused()
+  await pressTo(page, 'Enter', restore)
   await page.keyboard.press('Enter')
   await expect(maximized).toHaveCount(0)
   await expect(gridButton).toBeFocused()
@@ -45,8 +50,7 @@ test('maximize and restore a panel with Enter and Escape: focus stays on its max
   // The message box, dismissed with Escape, gives focus back to the button that opened it.
   const message = panel.getByTestId('panel-message')
   await message.focus()
-  await page.keyboard.press('Enter')
-  await expect(panel.getByTestId('panel-message-input')).toBeFocused()
+  await pressTo(page, 'Enter', panel.getByTestId('panel-message-input'))
   await page.keyboard.press('Escape')
   await expect(panel.getByTestId('panel-message-input')).toHaveCount(0)
   await expect(message).toBeFocused()
@@ -102,17 +106,12 @@ test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus t
   await expect(menu).toBeVisible()
   await expect(more).toHaveAttribute('aria-expanded', 'true')
   await expect(rename).toBeFocused()
-  await page.keyboard.press('ArrowDown')
-  await expect(remove).toBeFocused()
+  await pressTo(page, 'ArrowDown', remove)
   await shoot(page, 'focus-session-menu-arrow')
-  await page.keyboard.press('ArrowDown') // wraps around
-  await expect(rename).toBeFocused()
-  await page.keyboard.press('ArrowUp') // and back
-  await expect(remove).toBeFocused()
-  await page.keyboard.press('Home')
-  await expect(rename).toBeFocused()
-  await page.keyboard.press('End')
-  await expect(remove).toBeFocused()
+  await pressTo(page, 'ArrowDown', rename) // wraps around
+  await pressTo(page, 'ArrowUp', remove) // and back
+  await pressTo(page, 'Home', rename)
+  await pressTo(page, 'End', remove)
 
   // Escape closes it and gives focus back to ⋯.
   await page.keyboard.press('Escape')
@@ -121,8 +120,7 @@ test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus t
   await expect(more).toHaveAttribute('aria-expanded', 'false')
 
   // ArrowDown on ⋯ opens the menu too; Tab closes it and moves on from ⋯.
-  await page.keyboard.press('ArrowDown')
-  await expect(rename).toBeFocused()
+  await pressTo(page, 'ArrowDown', rename)
   await page.keyboard.press('Tab')
   await expect(menu).toHaveCount(0)
   await expect.poll(() => focusedId(page)).not.toBe('body')
@@ -142,8 +140,7 @@ test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus t
   // Rename abandoned with Escape: the same.
   await more.focus()
   await page.keyboard.press('Enter')
-  await page.keyboard.press('Enter')
-  await expect(input).toBeFocused()
+  await pressTo(page, 'Enter', input)
   await page.keyboard.press('Escape')
   await expect(input).toHaveCount(0)
   await expect(row.getByTestId('session-item')).toBeFocused()
@@ -151,8 +148,7 @@ test('session ⋯ menu: arrows, Home/End, Escape and Tab; rename returns focus t
 
   // Delete… then Keep it: focus goes back to ⋯, not to the menu item that went away.
   await more.focus()
-  await page.keyboard.press('ArrowUp') // opens the menu on its last item
-  await expect(remove).toBeFocused()
+  await pressTo(page, 'ArrowUp', remove) // opens the menu on its last item
   await page.keyboard.press('Enter')
   const dialog = page.getByTestId('delete-session-dialog')
   await expect(dialog).toBeVisible()

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { startBrowserMode, type BrowserMode } from './support/fixtures'
+import { startBrowserMode, type BrowserMode, agentFile } from './support/fixtures'
 import { shoot } from './support/screens'
 import { settle } from './support/settle'
 
@@ -13,9 +13,9 @@ let app: BrowserMode
 test.afterEach(async () => app?.close())
 
 /** Line 5 indented by mistake: the file does not load. */
-const BROKEN = ['---', 'name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet', '---', 'You review code.', ''].join('\n')
+const BROKEN = agentFile(['name: code-reviewer', 'description: Reviews code.', 'tools: Read', '  model: sonnet'], 'You review code.')
 /** A user-level agent of the same name as the project's: the project's file replaces it. */
-const REPLACED = ['---', 'name: test-writer', 'description: Writes tests, the user-level version.', 'tools: Read', '---', 'You write tests.', ''].join('\n')
+const REPLACED = agentFile(['name: test-writer', 'description: Writes tests, the user-level version.', 'tools: Read'], 'You write tests.')
 
 /** The text's colour against the first opaque background behind it, as the browser computed them. */
 function contrastOf(text: Locator) {

@@ -1,7 +1,7 @@
 // The scripted model for a coordinator-mode session in the e2e suite: the coordinator's four phases over the
 // tiny-parser project — two Explore agents, a Plan agent, an agent team of two isolated members that take
 // three tasks (one waiting for another) from the shared list, and a verifier that runs the real `npm test`.
-import { block, reply, type AgentScript, type ParsedRequest, type ScriptedReply } from '../../src/main/runtime/model/scripted'
+import { block, reply, type AgentScript, type ParsedRequest, type ReplyBlock, type ScriptedReply } from '../../src/main/runtime/model/scripted'
 
 const EXPLORE = '[coord explore]'
 const PLAN = '[coord plan]'
@@ -20,6 +20,14 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
   const pace = (chunkDelayMs: number) => ({ textChunk: 4, chunkDelayMs: Math.round(chunkDelayMs * opts.speed) })
   const say = (ms: number, text: string, tool?: { name: string; input: unknown }): ScriptedReply =>
     reply.with(pace(ms), block.text(text), ...(tool ? [block.toolUse(tool.name, tool.input)] : []))
+
+  // The Agent tool's call: a short description, the prompt (its marker picks the agent's script), the type.
+  const agent = (description: string, prompt: string, type: string): ReplyBlock => block.toolUse('Agent', { description, prompt, subagent_type: type })
+
+  // A coordinator turn: a sentence, the phase it enters, then the agents or team it starts; `long` turns carry
+  // large tool inputs, streamed in bigger JSON chunks.
+  const phaseTurn = (text: string, phase: { phase: string; note?: string }, calls: ReplyBlock[], long = false): ScriptedReply =>
+    reply.with(long ? { ...pace(20), jsonChunk: 200 } : pace(20), block.text(text), block.toolUse('SetPhase', phase), ...calls)
 
   const member = (req: ParsedRequest): ScriptedReply => {
     const prev = previousCall(req)
@@ -46,42 +54,37 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
   const coordinator = (req: ParsedRequest): ScriptedReply => {
     switch (req.turn) {
       case 0:
-        return reply.with(
-          { ...pace(20), jsonChunk: 200 },
-          block.text('Research first: two Explore agents in parallel.'),
-          block.toolUse('SetPhase', { phase: 'research', note: 'map the parser and its tests' }),
-          block.toolUse('Agent', {
-            description: 'Map the parser',
-            prompt: `${EXPLORE} Where are parse() and lex(), and who calls them?`,
-            subagent_type: 'Explore'
-          }),
-          block.toolUse('Agent', { description: 'Find the tests', prompt: `${EXPLORE} Which tests cover the parser?`, subagent_type: 'Explore' })
+        return phaseTurn(
+          'Research first: two Explore agents in parallel.',
+          { phase: 'research', note: 'map the parser and its tests' },
+          [
+            agent('Map the parser', `${EXPLORE} Where are parse() and lex(), and who calls them?`, 'Explore'),
+            agent('Find the tests', `${EXPLORE} Which tests cover the parser?`, 'Explore')
+          ],
+          true
         )
       case 1:
-        return reply.with(
-          pace(20),
-          block.text('Now a plan.'),
-          block.toolUse('SetPhase', { phase: 'synthesis' }),
-          block.toolUse('Agent', { description: 'Plan the fix', prompt: `${PLAN} Plan how lex() can report line and column.`, subagent_type: 'Plan' })
-        )
+        return phaseTurn('Now a plan.', { phase: 'synthesis' }, [agent('Plan the fix', `${PLAN} Plan how lex() can report line and column.`, 'Plan')])
       case 2:
-        return reply.with(
-          { ...pace(20), jsonChunk: 200 },
-          block.text('Three small tasks: a team of two takes them from a shared list.'),
-          block.toolUse('SetPhase', { phase: 'implementation', note: 'a team of two works through the task list' }),
-          block.toolUse('TeamCreate', {
-            team_name: 'lexer-crew',
-            description: 'positions in lexer errors',
-            members: [
-              { name: 'ada', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' },
-              { name: 'bo', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' }
-            ],
-            tasks: [
-              { subject: 'Track line and column in lex()' },
-              { subject: 'Add a LexError class' },
-              { subject: 'Report positions in parse()', blockedBy: ['1'] }
-            ]
-          })
+        return phaseTurn(
+          'Three small tasks: a team of two takes them from a shared list.',
+          { phase: 'implementation', note: 'a team of two works through the task list' },
+          [
+            block.toolUse('TeamCreate', {
+              team_name: 'lexer-crew',
+              description: 'positions in lexer errors',
+              members: [
+                { name: 'ada', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' },
+                { name: 'bo', prompt: 'Take tasks from the list until none is left.', isolation: 'worktree' }
+              ],
+              tasks: [
+                { subject: 'Track line and column in lex()' },
+                { subject: 'Add a LexError class' },
+                { subject: 'Report positions in parse()', blockedBy: ['1'] }
+              ]
+            })
+          ],
+          true
         )
       default: {
         if (previousCall(req) === 'TeamCreate') return say(20, 'The team is working; I will verify once both members report.')
@@ -93,12 +96,9 @@ export function coordinatorScripts(opts: { speed: number }): AgentScript[] {
         const history = req.messages.map((m) => JSON.stringify(m.content)).join('\n')
         const reported = new Set([...history.matchAll(/<name>(ada|bo)<\/name>/g)].map((m) => m[1]))
         if (reported.size < 2) return say(20, 'Waiting for the rest of the team.')
-        return reply.with(
-          pace(20),
-          block.text('Both members are done: verification.'),
-          block.toolUse('SetPhase', { phase: 'verification' }),
-          block.toolUse('Agent', { description: 'Run the tests', prompt: `${VERIFY} Run the test suite and report.`, subagent_type: 'verifier' })
-        )
+        return phaseTurn('Both members are done: verification.', { phase: 'verification' }, [
+          agent('Run the tests', `${VERIFY} Run the test suite and report.`, 'verifier')
+        ])
       }
     }
   }

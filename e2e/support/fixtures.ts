@@ -20,6 +20,9 @@ export interface BrowserMode {
   close(): Promise<void>
 }
 
+/** An agent file's text: its frontmatter lines between `---` fences, then the prompt and a final newline. */
+export const agentFile = (frontmatter: string[], prompt: string): string => ['---', ...frontmatter, '---', prompt, ''].join('\n')
+
 const AGENTS: Record<string, string> = {
   'code-reviewer':
     '---\nname: code-reviewer\ndescription: Reviews code for correctness and error handling. Use after changes.\ntools: Read, Grep, Glob\ncolor: purple\nmodel: sonnet\n---\nYou review code carefully and report concrete findings with file:line.\n',

@@ -116,12 +116,16 @@ export function FieldFrame({
   )
 }
 
-interface TextProps {
-  value: string
-  onChange(v: string): void
-  placeholder?: string
+/** What every control of a field takes: its value, where a change goes, whether it is locked, its test id. */
+interface ControlProps<T> {
+  value: T
+  onChange(v: T): void
   disabled?: boolean
   testId?: string
+}
+
+interface TextProps extends ControlProps<string> {
+  placeholder?: string
 }
 
 /** A text control's props, the input's and the textarea's alike: the field's own, its text kept while it has the focus. */
@@ -152,19 +156,7 @@ export function TextArea({ rows = 4, ...text }: TextProps & { rows?: number }) {
 }
 
 /** A yes/no field written only when on (off removes the key: absent means no). */
-export function Toggle({
-  checked,
-  label,
-  onChange,
-  disabled,
-  testId
-}: {
-  checked: boolean
-  label: string
-  onChange(v: boolean): void
-  disabled?: boolean
-  testId?: string
-}) {
+export function Toggle({ checked, label, onChange, disabled, testId }: Omit<ControlProps<boolean>, 'value'> & { checked: boolean; label: string }) {
   // Two labels name it: the field's ("Background") and its own sentence beside the box.
   const field = useField()
   return (
@@ -176,19 +168,7 @@ export function Toggle({
 }
 
 /** A select that is its field's control. */
-export function Select({
-  value,
-  onChange,
-  disabled,
-  testId,
-  children
-}: {
-  value: string
-  onChange(v: string): void
-  disabled?: boolean
-  testId?: string
-  children: ReactNode
-}) {
+export function Select({ value, onChange, disabled, testId, children }: ControlProps<string> & { children: ReactNode }) {
   const field = useField()
   return (
     <select {...ownControl(field)} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
@@ -204,13 +184,7 @@ export function ChoiceRow({
   onChange,
   disabled,
   testId
-}: {
-  options: Array<{ value: string; label: string; title?: string }>
-  value: string
-  onChange(v: string): void
-  disabled?: boolean
-  testId?: string
-}) {
+}: ControlProps<string> & { options: Array<{ value: string; label: string; title?: string }> }) {
   const field = useField()
   return (
     <div className="ae-choices" role="radiogroup" aria-labelledby={field?.labelId} aria-describedby={field?.hintId} data-testid={testId}>

@@ -82,6 +82,26 @@ export function FieldForm({
     (key: EditorFieldKey, optional = true) =>
     (v: string) =>
       setField(key, v === '' && optional ? null : v)
+  // The tools it may use and the ones it may not: the same picker, only the first offers "all".
+  const toolsField = (key: 'tools' | 'disallowedTools', allowAll: boolean, testId: string) => (
+    <FieldFrame field={key} problems={p(key)} error={err(key)} group wide>
+      <ToolsPicker
+        value={list(f[key])}
+        onChange={(v) => setField(key, v)}
+        available={availableTools}
+        servers={servers}
+        allowAll={allowAll}
+        disabled={disabled}
+        testId={testId}
+      />
+    </FieldFrame>
+  )
+  // A yes/no field: on writes `on`, off removes the key (absent means no).
+  const yesNo = (key: EditorFieldKey, checked: boolean, label: string, on: FieldValue, testId?: string) => (
+    <FieldFrame field={key} problems={p(key)} error={err(key)}>
+      <Toggle checked={checked} label={label} onChange={(v) => setField(key, v ? on : null)} disabled={disabled} testId={testId} />
+    </FieldFrame>
+  )
   const configured = useAgentEditor((s) => s.mcpServers)
   const servers = [...new Set([...serverNames(str(f.mcpServers)), ...configured])]
   const knownIds = [...new Set(Object.values(aliases ?? {}))]
@@ -116,28 +136,8 @@ export function FieldForm({
 
         <section className="ae-section">
           <h3>Tools</h3>
-          <FieldFrame field="tools" problems={p('tools')} error={err('tools')} group wide>
-            <ToolsPicker
-              value={list(f.tools)}
-              onChange={(v) => setField('tools', v)}
-              available={availableTools}
-              servers={servers}
-              allowAll
-              disabled={disabled}
-              testId="tools-picker"
-            />
-          </FieldFrame>
-          <FieldFrame field="disallowedTools" problems={p('disallowedTools')} error={err('disallowedTools')} group wide>
-            <ToolsPicker
-              value={list(f.disallowedTools)}
-              onChange={(v) => setField('disallowedTools', v)}
-              available={availableTools}
-              servers={servers}
-              allowAll={false}
-              disabled={disabled}
-              testId="disallowed-picker"
-            />
-          </FieldFrame>
+          {toolsField('tools', true, 'tools-picker')}
+          {toolsField('disallowedTools', false, 'disallowed-picker')}
         </section>
 
         <section className="ae-section">
@@ -198,32 +198,9 @@ export function FieldForm({
                 disabled={disabled}
               />
             </FieldFrame>
-            <FieldFrame field="background" problems={p('background')} error={err('background')}>
-              <Toggle
-                checked={flag(f.background)}
-                label="Always run in the background"
-                onChange={(v) => setField('background', v ? true : null)}
-                disabled={disabled}
-                testId="field-input-background"
-              />
-            </FieldFrame>
-            <FieldFrame field="isolation" problems={p('isolation')} error={err('isolation')}>
-              <Toggle
-                checked={f.isolation === 'worktree'}
-                label="Own git worktree"
-                onChange={(v) => setField('isolation', v ? 'worktree' : null)}
-                disabled={disabled}
-                testId="field-input-isolation"
-              />
-            </FieldFrame>
-            <FieldFrame field="forkContext" problems={p('forkContext')} error={err('forkContext')}>
-              <Toggle
-                checked={flag(f.forkContext)}
-                label="See the caller’s conversation"
-                onChange={(v) => setField('forkContext', v ? true : null)}
-                disabled={disabled}
-              />
-            </FieldFrame>
+            {yesNo('background', flag(f.background), 'Always run in the background', true, 'field-input-background')}
+            {yesNo('isolation', f.isolation === 'worktree', 'Own git worktree', 'worktree', 'field-input-isolation')}
+            {yesNo('forkContext', flag(f.forkContext), 'See the caller’s conversation', true)}
           </div>
         </section>
 

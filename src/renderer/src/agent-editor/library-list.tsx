@@ -8,6 +8,7 @@ import { useAgentColor } from '../lib/use-agent-color'
 import { selectEntry, visibleEntries } from './editor-library'
 import { editorUi, useAgentEditor, type LibraryFilter } from './editor-store'
 import { usePick } from '../lib/use-pick'
+import { TabRow } from '../components/tab-row'
 
 export const SOURCE_LABEL: Record<AgentSource, string> = {
   managed: 'Managed',
@@ -104,20 +105,7 @@ export function LibraryList() {
             data-testid="library-search"
           />
         </div>
-        <div className="ae-filters" role="tablist" aria-label="Filter">
-          {FILTERS.map((f) => (
-            <button
-              key={f.id}
-              role="tab"
-              aria-selected={filter === f.id}
-              className={`ae-filter${filter === f.id ? ' active' : ''}`}
-              onClick={() => editorUi.setFilter(f.id)}
-              data-testid={`filter-${f.id}`}
-            >
-              {f.label}
-            </button>
-          ))}
-        </div>
+        <TabRow label="Filter" className="ae-filters" tabClass="ae-filter" tabs={FILTERS} current={filter} onPick={editorUi.setFilter} testIdPrefix="filter-" />
       </div>
       <div className="ae-library-list">
         {error && <div className="inline-error sidebar-error">Could not read the agents: {error}</div>}

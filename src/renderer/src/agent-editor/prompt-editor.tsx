@@ -4,6 +4,7 @@ import { CodeEditor } from './code-editor'
 import { setBody } from './draft-edits'
 import { editorUi, useAgentEditor, type PromptMode } from './editor-store'
 import { useLocal } from './field-controls'
+import { TabRow } from '../components/tab-row'
 
 const MODES: Array<{ id: PromptMode; label: string }> = [
   { id: 'write', label: 'Write' },
@@ -21,20 +22,7 @@ export function PromptEditor({ body, bodyLine, readOnly }: { body: string; bodyL
         <h3>System prompt</h3>
         {readOnly && <span className="tag tag-subtle">read-only</span>}
         <span className="faint small">the markdown after the frontmatter, from line {bodyLine}</span>
-        <div className="ae-segmented" role="tablist" aria-label="Prompt view">
-          {MODES.map((m) => (
-            <button
-              key={m.id}
-              role="tab"
-              aria-selected={mode === m.id}
-              className={mode === m.id ? 'active' : ''}
-              onClick={() => editorUi.setPromptMode(m.id)}
-              data-testid={`prompt-mode-${m.id}`}
-            >
-              {m.label}
-            </button>
-          ))}
-        </div>
+        <TabRow label="Prompt view" className="ae-segmented" tabs={MODES} current={mode} onPick={editorUi.setPromptMode} testIdPrefix="prompt-mode-" />
       </div>
       <div className={`ae-prompt-body mode-${mode}`}>
         {mode !== 'preview' && (

@@ -14,6 +14,7 @@ import type { CommandPart } from '../../../shared/events'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorMessage } from '../transport/types'
 import { Icon } from './icon'
+import { InlineError } from './inline-error'
 
 /** `full`: the queue and the conversation; `panel`: a panel or transcript row; `tile`: an overview tile (once or no). */
 export type AnswerSize = 'full' | 'panel' | 'tile'
@@ -96,11 +97,7 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
         <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => one('deny')} data-testid="perm-deny">
           <Icon name="x" size={13} /> Deny
         </button>
-        {error && (
-          <span className="inline-error" role="alert">
-            {error}
-          </span>
-        )}
+        <InlineError error={error} as="span" />
       </div>
       {size === 'full' && rules.length > 0 && (
         <div className="perm-rule-note small muted" data-testid="perm-rule-note">

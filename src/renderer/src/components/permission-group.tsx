@@ -8,6 +8,7 @@ import { useAgentColor } from '../lib/use-agent-color'
 import { useApp } from '../state/store'
 import { Icon } from './icon'
 import { AlwaysLabel, CommandParts, PermissionActions, PermissionCard, useAnswer } from './permission-card'
+import { InlineError } from './inline-error'
 
 /** Groups requests that one answer fits: by session, tool, and the rule "Always" adds (else the command). */
 export function groupAlike(requests: readonly PermissionState[]): PermissionState[][] {
@@ -93,11 +94,7 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
           <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => all('deny')} data-testid="perm-deny-all">
             <Icon name="x" size={13} /> Deny all {requests.length}
           </button>
-          {error && (
-            <span className="inline-error" role="alert">
-              {error}
-            </span>
-          )}
+          <InlineError error={error} as="span" />
         </div>
         {rule && (
           <div className="perm-rule-note small muted">

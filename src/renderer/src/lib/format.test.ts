@@ -1,33 +1,48 @@
 import { describe, expect, it } from 'vitest'
 import { formatClock, formatCost, formatDuration, formatRelative, formatTokens } from './format'
 
+/** Each input formats to its text; a failure names the input. */
+function expectEach(format: (n: number) => string, cases: Array<[number, string]>) {
+  for (const [n, text] of cases) expect(format(n), `${format.name}(${n})`).toBe(text)
+}
+
 describe('format', () => {
   it('formats elapsed clocks, durations, tokens and cost compactly', () => {
-    expect(formatClock(42_000)).toBe('0:42')
-    expect(formatClock(3_723_000)).toBe('1:02:03')
-    expect(formatDuration(120)).toBe('120 ms')
-    expect(formatDuration(1234)).toBe('1.2 s')
-    expect(formatDuration(75_000)).toBe('1:15')
-    expect(formatTokens(950)).toBe('950')
-    expect(formatTokens(12_345)).toBe('12k')
-    expect(formatTokens(1234)).toBe('1.2k')
-    expect(formatTokens(2_500_000)).toBe('2.5M')
-    expect(formatCost(0)).toBe('$0.00')
-    expect(formatCost(0.0042)).toBe('$0.004')
-    // Something was spent: never shown as $0.000.
-    expect(formatCost(0.0003)).toBe('<$0.001')
-    expect(formatCost(0.0005)).toBe('$0.001')
-    expect(formatCost(1.5)).toBe('$1.50')
+    expectEach(formatClock, [
+      [42_000, '0:42'],
+      [3_723_000, '1:02:03']
+    ])
+    expectEach(formatDuration, [
+      [120, '120 ms'],
+      [1234, '1.2 s'],
+      [75_000, '1:15']
+    ])
+    expectEach(formatTokens, [
+      [950, '950'],
+      [12_345, '12k'],
+      [1234, '1.2k'],
+      [2_500_000, '2.5M']
+    ])
+    expectEach(formatCost, [
+      [0, '$0.00'],
+      [0.0042, '$0.004'],
+      // Something was spent: never shown as $0.000.
+      [0.0003, '<$0.001'],
+      [0.0005, '$0.001'],
+      [1.5, '$1.50']
+    ])
   })
 
   it('rounds a cost once: just under a boundary it reads like the boundary', () => {
-    expect(formatCost(0.0094)).toBe('$0.009')
-    expect(formatCost(0.00996)).toBe('$0.01')
-    expect(formatCost(0.01)).toBe('$0.01')
-    expect(formatCost(0.0104)).toBe('$0.01')
-    expect(formatCost(0.0999)).toBe('$0.10')
-    expect(formatCost(99.996)).toBe('$100')
-    expect(formatCost(123.4)).toBe('$123')
+    expectEach(formatCost, [
+      [0.0094, '$0.009'],
+      [0.00996, '$0.01'],
+      [0.01, '$0.01'],
+      [0.0104, '$0.01'],
+      [0.0999, '$0.10'],
+      [99.996, '$100'],
+      [123.4, '$123']
+    ])
   })
 
   it('says how long ago', () => {

@@ -8,6 +8,11 @@ import { Pending } from '../components/pending'
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : plural(n, 'byte'))
 
+const LAYOUTS = [
+  { id: 'split', label: 'Side by side' },
+  { id: 'unified', label: 'Unified' }
+] as const
+
 export function DiffPane() {
   const { file, diff, diffError: error, diffLoading: loading, layout } = usePick(useReview, 'file', 'diff', 'diffError', 'diffLoading', 'layout')
   if (!file) return <div className="review-diff empty-state muted">Choose a file to see its changes.</div>
@@ -27,26 +32,19 @@ export function DiffPane() {
         {what && <span className="tag">{what}</span>}
         {file.uncommitted && <span className="tag tag-warn">not committed yet</span>}
         <div className="ae-segmented review-layout-toggle" role="radiogroup" aria-label="Diff layout">
-          <button
-            type="button"
-            role="radio"
-            aria-checked={layout === 'split'}
-            className={layout === 'split' ? 'active' : ''}
-            onClick={() => setLayout('split')}
-            data-testid="diff-split"
-          >
-            Side by side
-          </button>
-          <button
-            type="button"
-            role="radio"
-            aria-checked={layout === 'unified'}
-            className={layout === 'unified' ? 'active' : ''}
-            onClick={() => setLayout('unified')}
-            data-testid="diff-unified"
-          >
-            Unified
-          </button>
+          {LAYOUTS.map((l) => (
+            <button
+              key={l.id}
+              type="button"
+              role="radio"
+              aria-checked={layout === l.id}
+              className={layout === l.id ? 'active' : ''}
+              onClick={() => setLayout(l.id)}
+              data-testid={`diff-${l.id}`}
+            >
+              {l.label}
+            </button>
+          ))}
         </div>
       </div>
       <div className="review-diff-body">

@@ -11,6 +11,7 @@ import { workSummary } from './work-summary'
 import type { CheckoutState } from '../../../shared/review'
 import { usePick } from '../lib/use-pick'
 import { Pending } from '../components/pending'
+import { InlineError } from '../components/inline-error'
 
 /** Why a merge would be refused right now, before anyone asks. */
 export function checkoutProblem(c: CheckoutState): string | null {
@@ -88,11 +89,7 @@ export function SessionChangesView() {
   return (
     <div className="review-overview" data-testid="review-overview">
       {list && <CheckoutLine checkout={list.checkout} />}
-      {listError && (
-        <div className="inline-error" role="alert">
-          {listError}
-        </div>
-      )}
+      <InlineError error={listError} />
       <OutcomeNote />
       <table className="review-agents">
         <caption className="review-caption">Agents that worked in their own worktree</caption>

@@ -7,6 +7,7 @@ import { Icon } from '../components/icon'
 import { allDrafts } from '../lib/tab-memory'
 import { addressWithState, continueWithToken, listenForLaunch } from '../transport/launch-channel'
 import { useApp } from '../state/store'
+import { InlineError } from '../components/inline-error'
 
 export function ConnectionGate() {
   const connection = useApp((s) => s.connection)
@@ -52,11 +53,7 @@ export function ConnectionGate() {
               Open
             </button>
           </div>
-          {error && (
-            <p className="inline-error" role="alert">
-              {error}
-            </p>
-          )}
+          <InlineError error={error} as="p" />
         </SubmitForm>
       )}
       {drafts.length > 0 && (

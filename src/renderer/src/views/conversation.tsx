@@ -19,6 +19,7 @@ import { errorMessage } from '../transport/types'
 import { useAction } from '../commands/registry'
 import { ModelWait } from '../components/model-wait'
 import { stopWithToast } from './stop-agent'
+import { InlineError } from '../components/inline-error'
 
 const ENDED: Partial<Record<AgentStatus, string>> = {
   completed: 'Finished in',
@@ -93,11 +94,7 @@ function InterruptedBar({ sessionId }: { sessionId: string }) {
           <Icon name="play" size={12} /> Resume
         </button>
       </div>
-      {state.error && (
-        <p className="inline-error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <InlineError error={state.error} as="p" />
     </div>
   )
 }

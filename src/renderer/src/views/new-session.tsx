@@ -6,7 +6,7 @@ import { EFFORT_CHOICES, EFFORT_LABEL, type EffortChoice } from '../../../shared
 
 const EFFORT_SHORT: Record<EffortChoice, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'extra high', max: 'max' }
 import { Icon } from '../components/icon'
-import { choicesWithDefault } from '../lib/default-choice'
+import { type Choice, choicesWithDefault } from '../lib/default-choice'
 import { useTask } from '../lib/use-task'
 import { MODE_LABEL } from '../lib/permission-modes'
 import { startDemo, startSession, ui, useApp } from '../state/store'
@@ -79,17 +79,15 @@ export function NewSession() {
           <label className="select-inline" title="Model">
             <Icon name="sparkle" size={13} />
             <select value={model} onChange={(e) => setModel(e.target.value)} aria-label="Model">
-              {choicesWithDefault(
-                aliases,
-                settings?.defaultModel,
-                (m) => m,
-                'Default model',
-                (m) => `Model: ${m}`
-              ).map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
+              <ChoiceOptions
+                choices={choicesWithDefault(
+                  aliases,
+                  settings?.defaultModel,
+                  (m) => m,
+                  'Default model',
+                  (m) => `Model: ${m}`
+                )}
+              />
             </select>
           </label>
           <label className="select-inline" title="Effort: how hard the agents think">
@@ -106,16 +104,14 @@ export function NewSession() {
           <label className="select-inline" title="Permission mode">
             <Icon name="shield" size={13} />
             <select value={mode} onChange={(e) => setMode(e.target.value as PermissionMode | '')} aria-label="Permission mode">
-              {choicesWithDefault(
-                PERMISSION_MODES.filter((m) => m !== 'bubble'),
-                settings?.defaultPermissionMode,
-                (m) => MODE_LABEL[m as PermissionMode],
-                'Default permissions'
-              ).map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
+              <ChoiceOptions
+                choices={choicesWithDefault(
+                  PERMISSION_MODES.filter((m) => m !== 'bubble'),
+                  settings?.defaultPermissionMode,
+                  (m) => MODE_LABEL[m as PermissionMode],
+                  'Default permissions'
+                )}
+              />
             </select>
           </label>
         </PromptBox>
@@ -137,5 +133,18 @@ export function NewSession() {
         {demoError && <div className="inline-error">{demoError}</div>}
       </div>
     </div>
+  )
+}
+
+/** The entries of a picker that starts with its default (see choicesWithDefault). */
+function ChoiceOptions({ choices }: { choices: Choice[] }) {
+  return (
+    <>
+      {choices.map((c) => (
+        <option key={c.value} value={c.value}>
+          {c.label}
+        </option>
+      ))}
+    </>
   )
 }

@@ -6,6 +6,7 @@ import { Icon } from '../components/icon'
 import { lengthVerdict } from '../lib/length-limit'
 import { savedDraft, saveDraft } from '../lib/tab-memory'
 import { errorMessage } from '../transport/types'
+import { InlineError } from '../components/inline-error'
 
 export interface PromptBoxProps {
   placeholder: string
@@ -114,11 +115,7 @@ export function PromptBox({
           {length.text}
         </div>
       )}
-      {error && (
-        <div className="inline-error" role="alert">
-          {error}
-        </div>
-      )}
+      <InlineError error={error} />
     </div>
   )
 }

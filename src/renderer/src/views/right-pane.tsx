@@ -2,9 +2,10 @@
 // mode the phase strip sits above them.
 import { useRef } from 'react'
 import { useAction } from '../commands/registry'
-import { Icon } from '../components/icon'
+import { Icon, type IconName } from '../components/icon'
 import { useFitLevel } from '../lib/use-fit-level'
 import { agentCounts, countParts } from '../state/agent-counts'
+import type { RightPane as RightPaneKind } from '../state/app-state'
 import { ui, useApp } from '../state/store'
 import { Overview } from './overview/overview'
 import { PhaseStrip } from './phase-strip'
@@ -21,65 +22,15 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   // icons; what is hidden stays in the accessible names and tooltips.
   const strip = useRef<HTMLDivElement>(null)
   const fit = useFitLevel(strip, 2, `${summary}|${team ? team.members.length : '-'}`)
-  useAction({
-    id: 'view.overview',
-    title: 'Show the subagents overview',
-    group: 'Session',
-    keywords: 'tiles panels grid',
-    enabled: pane !== 'panels',
-    run: () => ui.setRightPane('panels')
-  })
-  useAction({
-    id: 'view.timeline',
-    title: 'Show the tree and timeline',
-    group: 'Session',
-    keywords: 'gantt',
-    enabled: pane !== 'timeline',
-    run: () => ui.setRightPane('timeline')
-  })
-  useAction({
-    id: 'view.team',
-    title: 'Show the team board',
-    group: 'Session',
-    keywords: 'tasks members',
-    enabled: !!team && pane !== 'team',
-    run: () => ui.setRightPane('team')
-  })
+  usePaneAction(pane, 'panels', 'view.overview', 'Show the subagents overview', 'tiles panels grid')
+  usePaneAction(pane, 'timeline', 'view.timeline', 'Show the tree and timeline', 'gantt')
+  usePaneAction(pane, 'team', 'view.team', 'Show the team board', 'tasks members', !!team)
   return (
     <section className="right-pane" aria-label="Subagents">
       <div className={`pane-tabs fit-${fit}`} role="tablist" ref={strip} data-testid="pane-tabs">
-        <button
-          role="tab"
-          aria-selected={pane === 'panels'}
-          className={`pane-tab${pane === 'panels' ? ' active' : ''}`}
-          onClick={() => ui.setRightPane('panels')}
-          title={fit >= 2 ? 'Subagents' : undefined}
-          data-testid="tab-panels"
-        >
-          <Icon name="grid" size={13} /> <span className="pane-tab-label">Subagents</span> <span className="count">{counts.total}</span>
-        </button>
-        <button
-          role="tab"
-          aria-selected={pane === 'timeline'}
-          className={`pane-tab${pane === 'timeline' ? ' active' : ''}`}
-          onClick={() => ui.setRightPane('timeline')}
-          title={fit >= 2 ? 'Tree & timeline' : undefined}
-          data-testid="tab-timeline"
-        >
-          <Icon name="timeline" size={13} /> <span className="pane-tab-label">Tree &amp; timeline</span>
-        </button>
-        {team && (
-          <button
-            role="tab"
-            aria-selected={pane === 'team'}
-            className={`pane-tab${pane === 'team' ? ' active' : ''}`}
-            onClick={() => ui.setRightPane('team')}
-            title={fit >= 2 ? 'Team' : undefined}
-            data-testid="tab-team"
-          >
-            <Icon name="agents" size={13} /> <span className="pane-tab-label">Team</span> <span className="count">{team.members.length}</span>
-          </button>
-        )}
+        <PaneTab pane="panels" shown={pane} icon="grid" label="Subagents" fit={fit} count={counts.total} />
+        <PaneTab pane="timeline" shown={pane} icon="timeline" label="Tree & timeline" fit={fit} />
+        {team && <PaneTab pane="team" shown={pane} icon="agents" label="Team" fit={fit} count={team.members.length} />}
         <span className="pane-tabs-summary small muted" title={summary} data-fit data-testid="pane-summary">
           {parts.map((p) => (
             <span key={p.group} className={`count-${p.group}`} data-testid={`tab-count-${p.group}`}>
@@ -100,5 +51,46 @@ export function RightPane({ sessionId }: { sessionId: string }) {
         )}
       </div>
     </section>
+  )
+}
+
+/** The palette's command for one pane: it shows that pane, and is disabled while it is shown (or absent). */
+function usePaneAction(shown: RightPaneKind, pane: RightPaneKind, id: string, title: string, keywords: string, available = true) {
+  useAction({ id, title, group: 'Session', keywords, enabled: available && shown !== pane, run: () => ui.setRightPane(pane) })
+}
+
+/** One tab of the strip; once the strip is tight its label hides, so the tooltip says it. */
+function PaneTab({
+  pane,
+  shown,
+  icon,
+  label,
+  fit,
+  count
+}: {
+  pane: RightPaneKind
+  shown: RightPaneKind
+  icon: IconName
+  label: string
+  fit: number
+  count?: number
+}) {
+  return (
+    <button
+      role="tab"
+      aria-selected={shown === pane}
+      className={`pane-tab${shown === pane ? ' active' : ''}`}
+      onClick={() => ui.setRightPane(pane)}
+      title={fit >= 2 ? label : undefined}
+      data-testid={`tab-${pane}`}
+    >
+      <Icon name={icon} size={13} /> <span className="pane-tab-label">{label}</span>
+      {count !== undefined && (
+        <>
+          {' '}
+          <span className="count">{count}</span>
+        </>
+      )}
+    </button>
   )
 }

@@ -8,6 +8,7 @@ import { formatRelative, formatTime, plural } from '../lib/format'
 import { closeSearch, openHit, setSearchScope, setSearchText, useSearch } from '../state/search-store'
 import { useApp } from '../state/store'
 import { Dialog } from './dialog'
+import { InlineError } from '../components/inline-error'
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
   title: 'Session title',
@@ -144,11 +145,7 @@ export function SearchView() {
                 : ''}
         </span>
       </div>
-      {error && (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError error={error} as="p" />
       <ul className="search-results" id="search-results" role="listbox" aria-label="Results" ref={list} data-testid="search-results">
         {hits.map((h, i) => (
           <HitRow

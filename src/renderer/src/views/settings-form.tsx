@@ -2,7 +2,7 @@
 // permission mode, orchestration. Every field is checked as it is typed with the contract's own rules; Save
 // is refused while one is wrong, and a refusal from the host is put next to the field it is about.
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
-import { PERMISSION_MODES, type PermissionMode } from '../../../shared/agent-definition'
+import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import type { Settings } from '../../../shared/ipc-contract'
 import {
   CLEARING_CHOICES,
@@ -12,7 +12,6 @@ import {
   MODEL_ALIAS_NAMES,
   NUMBER_RULES,
   settingsFieldErrors,
-  type ClearingChoice,
   type EffortChoice,
   type NumberSetting,
   type SettingsFieldKey
@@ -133,6 +132,26 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
       <FieldMessage field={key} error={err(key)} hint={hint} />
     </label>
   )
+  // A select whose value is a checked setting: its errors and hint below it, like a number's.
+  const choice = (
+    key: 'defaultPermissionMode' | 'toolResultClearing',
+    label: string,
+    hint: string,
+    options: Array<{ value: string; label: string }>,
+    testId = `setting-${key}`
+  ) => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select value={d[key]} onChange={(e) => up({ [key]: e.target.value } as Partial<Draft>)} data-testid={testId} {...fieldProps(key, err(key))}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldMessage field={key} error={err(key)} hint={hint} />
+    </label>
+  )
   const modes = PERMISSION_MODES.filter((m) => m !== 'bubble' || d.defaultPermissionMode === 'bubble')
 
   return (
@@ -249,26 +268,13 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
       </section>
       <section className="settings-section">
         <h3>Permissions</h3>
-        <label className="field">
-          <span className="field-label">Main agent’s permission mode</span>
-          <select
-            value={d.defaultPermissionMode}
-            onChange={(e) => up({ defaultPermissionMode: e.target.value as PermissionMode })}
-            data-testid="setting-permissionMode"
-            {...fieldProps('defaultPermissionMode', err('defaultPermissionMode'))}
-          >
-            {modes.map((m) => (
-              <option key={m} value={m}>
-                {m === 'bubble' ? 'Bubble to parent (the main agent has none: it asks you)' : MODE_LABEL[m]}
-              </option>
-            ))}
-          </select>
-          <FieldMessage
-            field="defaultPermissionMode"
-            error={err('defaultPermissionMode')}
-            hint="For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file."
-          />
-        </label>
+        {choice(
+          'defaultPermissionMode',
+          'Main agent’s permission mode',
+          'For new sessions. Subagents can also bubble their requests up to their parent; set that in their agent file.',
+          modes.map((m) => ({ value: m, label: m === 'bubble' ? 'Bubble to parent (the main agent has none: it asks you)' : MODE_LABEL[m] })),
+          'setting-permissionMode'
+        )}
       </section>
       <section className="settings-section">
         <h3>Long sessions</h3>
@@ -289,26 +295,12 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
             'Empty: like Claude Code, the window less 33k (83.5% of 200k, 96.7% of 1M). 10 to 100.',
             'Default'
           )}
-          <label className="field">
-            <span className="field-label">Old tool results</span>
-            <select
-              value={d.toolResultClearing}
-              onChange={(e) => up({ toolResultClearing: e.target.value as ClearingChoice })}
-              data-testid="setting-toolResultClearing"
-              {...fieldProps('toolResultClearing', err('toolResultClearing'))}
-            >
-              {CLEARING_CHOICES.map((c) => (
-                <option key={c} value={c}>
-                  {CLEARING_LABEL[c]}
-                </option>
-              ))}
-            </select>
-            <FieldMessage
-              field="toolResultClearing"
-              error={err('toolResultClearing')}
-              hint="Past half the window, all but the last five become one-line notes in what is sent (transcripts keep them). The API does this for Claude 4 and later on Anthropic’s own endpoint; elsewhere Fanout does."
-            />
-          </label>
+          {choice(
+            'toolResultClearing',
+            'Old tool results',
+            'Past half the window, all but the last five become one-line notes in what is sent (transcripts keep them). The API does this for Claude 4 and later on Anthropic’s own endpoint; elsewhere Fanout does.',
+            CLEARING_CHOICES.map((c) => ({ value: c, label: CLEARING_LABEL[c] }))
+          )}
         </div>
       </section>
       <section className="settings-section">

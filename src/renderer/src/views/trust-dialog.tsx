@@ -11,6 +11,7 @@ import { useApp } from '../state/store'
 import { errorMessage } from '../transport/types'
 import { Dialog } from './dialog'
 import '../styles/trust.css'
+import { InlineError } from '../components/inline-error'
 
 interface Group {
   title: string
@@ -89,11 +90,7 @@ export function TrustDialog() {
   return (
     <Dialog title="Trust what this folder runs?" onClose={trustDialogClosed} wide testId="trust-dialog" describedBy="trust-intro">
       <TrustBody trust={trust} />
-      {error && (
-        <div className="inline-error" role="alert">
-          {error}
-        </div>
-      )}
+      <InlineError error={error} />
       {/* The focus on the first answer: not running them, unless that is the answer already given. */}
       <DialogActions
         className="trust-actions"

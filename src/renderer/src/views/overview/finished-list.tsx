@@ -1,6 +1,7 @@
 // Agents that finished while others work, one row each below the grid: status, task, result, time and cost,
 // and two ways back — into the grid, or its whole transcript.
-import { Icon } from '../../components/icon'
+import { Icon, type IconName } from '../../components/icon'
+import { IconButton } from '../../components/icon-button'
 import { StatusBadge } from '../../components/status'
 import { formatClock, formatCost } from '../../lib/format'
 import { plainPreview } from '../../lib/plain-preview'
@@ -8,6 +9,18 @@ import { ChangesButton } from '../../review/changes-button'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { elapsedMs } from '../../state/selectors'
 import { ui, useApp } from '../../state/store'
+
+/** A finished agent's two ways back: into the grid, or its whole transcript. */
+const WAYS_BACK: ReadonlyArray<{ icon: IconName; title: string; label: string; testId: string; run(agentId: string): void }> = [
+  { icon: 'grid', title: 'Show it in the grid', label: 'Show it in the grid', testId: 'finished-expand', run: (id) => ui.toggleExpanded(id) },
+  {
+    icon: 'transcript',
+    title: 'Open its whole transcript, the full width of the pane',
+    label: 'Open its transcript',
+    testId: 'finished-open',
+    run: (id) => ui.maximize(id)
+  }
+]
 
 function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
@@ -28,24 +41,9 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
         {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
       <ChangesButton agent={agent} />
-      <button
-        className="icon-button"
-        title="Show it in the grid"
-        aria-label="Show it in the grid"
-        onClick={() => ui.toggleExpanded(agentId)}
-        data-testid="finished-expand"
-      >
-        <Icon name="grid" size={13} />
-      </button>
-      <button
-        className="icon-button"
-        title="Open its whole transcript, the full width of the pane"
-        aria-label="Open its transcript"
-        onClick={() => ui.maximize(agentId)}
-        data-testid="finished-open"
-      >
-        <Icon name="transcript" size={13} />
-      </button>
+      {WAYS_BACK.map((w) => (
+        <IconButton key={w.testId} icon={w.icon} title={w.title} aria-label={w.label} onClick={() => w.run(agentId)} data-testid={w.testId} />
+      ))}
     </div>
   )
 }

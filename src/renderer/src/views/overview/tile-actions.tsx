@@ -4,7 +4,7 @@
 import { useLayoutEffect, useRef, useState } from 'react'
 import type { AgentState } from '../../../../shared/view/session-state'
 import { isActive } from '../../../../shared/view/session-state'
-import { Icon } from '../../components/icon'
+import { IconButton } from '../../components/icon-button'
 import { refocusWhenLost } from '../../lib/focus'
 import { truncate } from '../../lib/format'
 import { sendMessage, ui } from '../../state/store'
@@ -27,29 +27,25 @@ export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage
         </span>
       )}
       {active && (
-        <button
-          className="icon-button"
+        <IconButton
+          icon="message"
           title={`Steer: send ${name} a message (M)`}
           aria-label={`Send ${name} a message`}
           onClick={onMessage}
           data-testid="tile-message"
           data-action="message"
-        >
-          <Icon name="message" size={13} />
-        </button>
+        />
       )}
       {active && <StopButton agent={agent} title={`Stop ${name} (S)`} label={`Stop ${name}`} size={13} testId="tile-stop" setError={setError} />}
       <ChangesButton agent={agent} />
-      <button
-        className="icon-button"
+      <IconButton
+        icon="maximize"
         title="Open its full panel (Enter)"
         aria-label={`Open ${name}’s full panel`}
         onClick={() => ui.maximize(agent.id)}
         data-testid="tile-maximize"
         data-action="maximize"
-      >
-        <Icon name="maximize" size={13} />
-      </button>
+      />
     </div>
   )
 }
