@@ -20,6 +20,7 @@ import { startWebServer } from '../../src/main/web/server'
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
 import { dispatchCall } from '../../src/shared/ipc-dispatch'
 import { MAIN } from './consent-kit'
+import { hostOptions } from '../support/host'
 
 // An Anthropic-shaped key, and a gateway token that looks like nothing in particular (only registration finds it).
 const KEY = 'sk-ant-api03-LEAKTEST_9f8e7d6c5b4a3928171605f4e3d2c1b0a9f8e7d6c5b4a39281716-ZZZZ'
@@ -284,13 +285,9 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-ws-')))
     const project = join(root, 'project')
     mkdirSync(project)
-    const host = new LocalRuntimeHost({
-      cwd: project,
-      dataDir: join(root, 'data'),
-      home: join(root, 'home'),
-      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url },
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
-    })
+    const host = new LocalRuntimeHost(
+      hostOptions({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home') }, undefined, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url })
+    )
     const web = await startWebServer({ host, rendererDir: root })
     cleanup.push(
       () => host.close(),

@@ -10,12 +10,12 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ErrorEvent } from '../../src/shared/events'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { createModelClient } from '../../src/main/runtime/model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../../src/main/runtime/model/scripted'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { tempProjectRoot, undoAfterEach } from '../../src/main/runtime/tools/test-kit'
 import { checkFolderTrust, answerTrust } from '../../src/main/runtime/trust'
 import { MAIN, markerDir, snapshot } from './consent-kit'
+import { hostOptions } from '../support/host'
 
 const cleanup = undoAfterEach(closeFixtures)
 
@@ -285,14 +285,7 @@ describe('attack suite: answers and changes', () => {
     const link = join(t.root, 'link-to-project')
     symlinkSync(t.project, link)
     const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-    const host = new LocalRuntimeHost({
-      cwd: link,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
+    const host = new LocalRuntimeHost(hostOptions({ cwd: link, dataDir: t.dataDir, home: t.home }, server.url))
     cleanup.push(
       () => server.close(),
       () => host.close()
@@ -321,14 +314,7 @@ describe('attack suite: answers and changes', () => {
     const server = await startScriptedServer({
       respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }])
     })
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
+    const host = new LocalRuntimeHost(hostOptions({ cwd: t.project, dataDir: t.dataDir, home: t.home }, server.url))
     cleanup.push(
       () => server.close(),
       () => host.close()
@@ -364,14 +350,7 @@ describe('attack suite: answers and changes', () => {
     const server = await startScriptedServer({
       respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }])
     })
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
+    const host = new LocalRuntimeHost(hostOptions({ cwd: t.project, dataDir: t.dataDir, home: t.home }, server.url))
     cleanup.push(
       () => server.close(),
       () => host.close()
@@ -392,13 +371,7 @@ describe('attack suite: answers and changes', () => {
     t.write('.mcp.json', JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `${t.markers.touch('evil')}; exec cat`] } } }))
     t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('hook') }] }] } }))
     const before = snapshot(t.project)
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
-    })
+    const host = new LocalRuntimeHost(hostOptions({ cwd: t.project, dataDir: t.dataDir, home: t.home }))
     cleanup.push(() => host.close())
     expect((await host.handlers['mcp.list']({ cwd: t.project })).servers).toMatchObject([{ name: 'evil', status: 'untrusted' }])
     const { sessionId } = await host.handlers['demo.start']({ cwd: t.project })
