@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent } from '../model/scripted'
 import { closeFixtures, ends, latch, makeFixture as fixture, starts, waitForEvent } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
@@ -181,10 +181,7 @@ describe('SubagentStart and SubagentStop', () => {
           { match: 'You are the worker', turns: [reply.text('Done.'), (req) => reply.text(`Done, and: ${req.lastUserText.split('\n').slice(1).join(' ')}`)] },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), relayFirstLine]
           }
         ])
       },
@@ -218,10 +215,7 @@ describe('SubagentStart and SubagentStop', () => {
           { match: 'You are the worker', turns: Array.from({ length: MAX_STOP_BLOCKS + 1 }, (_, i) => reply.text(`attempt ${i + 1}`)) },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), relayFirstLine]
           }
         ])
       },
@@ -472,7 +466,7 @@ describe('PreToolUse and PostToolUse', () => {
             turns: [
               reply.toolUse('Bash', { command: 'echo main-ran' }),
               reply.toolUse('Agent', { description: 'Guarded', prompt: 'Run echo.', subagent_type: 'guarded' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+              relayFirstLine
             ]
           }
         ])

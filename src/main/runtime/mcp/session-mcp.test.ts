@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent } from '../model/scripted'
 import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
@@ -96,10 +96,7 @@ describe('MCP servers in a session', () => {
           },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }), relayFirstLine]
           }
         ])
       },
@@ -145,10 +142,7 @@ describe('MCP servers in a session', () => {
           },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }), relayFirstLine]
           }
         ])
       },
@@ -238,7 +232,7 @@ describe('MCP servers in a session', () => {
             turns: [
               reply.toolUse('mcp__local__echo', { text: 'ping' }),
               reply.toolUse('Agent', { description: 'Deliver', prompt: 'Deliver the parcel.', subagent_type: 'courier' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+              relayFirstLine
             ]
           }
         ])

@@ -74,6 +74,9 @@ export function byAttempt(...replies: ScriptedReply[]): Turn {
   return (_req, ctx) => replies[Math.min(ctx.attempt, replies.length - 1)]
 }
 
+/** A lead agent's last turn after a subagent's run: answers with the first line of what the Agent call returned. */
+export const relayFirstLine: Turn = (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+
 /** Answers every request with the same turns list, regardless of who asks (single-agent tests). */
 export function scriptTurns(...turns: Turn[]): Respond {
   return scriptByAgent([{ name: 'the agent', match: () => true, turns }])
