@@ -153,6 +153,13 @@ describe('attack suite: a model reply that carries the key, streamed a character
   })
 })
 
+/** A headless session in a folder the person trusts (its hooks and MCP servers run), holding `files`: the lead reads `file`, then says `said`. */
+const readInTrustedFolder = (root: string, file: string, said: string, files: Record<string, string>) =>
+  makeFixture(
+    { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: file }), reply.text(said)] }]) },
+    { root, headless: true, trustProject: true, files }
+  )
+
 describe('attack suite: tools, hooks and MCP servers that print the credential', () => {
   beforeAll(() => {
     process.env.FANOUT_ATTACK_GITHUB_TOKEN = 'ghp_attackToken1234567890abcdefABCDEF'
@@ -192,18 +199,10 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
   it("a hook sees the tool's output redacted: a PostToolUse hook's stdin never carries the key", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-hook-in-')))
     const log = join(root, 'hooks.log')
-    const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: '.env' }), reply.text('read it')] }]) },
-      {
-        root,
-        headless: true,
-        trustProject: true,
-        files: {
-          '.env': `ANTHROPIC_API_KEY=${KEY}\n`,
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }]))
-        }
-      }
-    )
+    const f = await readInTrustedFolder(root, '.env', 'read it', {
+      '.env': `ANTHROPIC_API_KEY=${KEY}\n`,
+      '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }]))
+    })
     await f.session.run('Read the env file.')
     const seen = readHookLog(log)
     expect(seen.map((l) => l.input.tool_name)).toEqual(['Read'])
@@ -239,29 +238,21 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
 
   it("a failing hook and a failing MCP server that print the credential on stderr: the error events don't carry it", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-stderr-')))
-    const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('done')] }]) },
-      {
-        root,
-        headless: true,
-        trustProject: true,
-        files: {
-          'README.md': 'hi',
-          '.claude/settings.json': JSON.stringify({
-            hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] }
-          }),
-          '.mcp.json': JSON.stringify({
-            mcpServers: {
-              tok: {
-                command: 'sh',
-                args: ['-c', 'echo "token=$GH" >&2; exit 3'],
-                env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' }
-              }
-            }
-          })
+    const f = await readInTrustedFolder(root, 'README.md', 'done', {
+      'README.md': 'hi',
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] }
+      }),
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          tok: {
+            command: 'sh',
+            args: ['-c', 'echo "token=$GH" >&2; exit 3'],
+            env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' }
+          }
         }
-      }
-    )
+      })
+    })
     await f.session.run('go')
     await f.session.flush()
     const errors = f.events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message)
