@@ -14,12 +14,11 @@ import { ensureCliBundle, runCli } from '../support/cli'
 import { hookCommand, hooksSettings, readHookLog } from '../../src/main/runtime/hooks/testing/fixture'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
 import { createModelClient } from '../../src/main/runtime/model/client'
-import { reply, scriptByAgent } from '../../src/main/runtime/model/scripted'
+import { reply, scriptLead } from '../../src/main/runtime/model/scripted'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { startWebServer } from '../../src/main/web/server'
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
 import { dispatchCall } from '../../src/shared/ipc-dispatch'
-import { MAIN } from './consent-kit'
 import { hostOptions } from '../support/host'
 
 // An Anthropic-shaped key, and a gateway token that looks like nothing in particular (only registration finds it).
@@ -155,10 +154,7 @@ describe('attack suite: a model reply that carries the key, streamed a character
 
 /** A headless session in a folder the person trusts (its hooks and MCP servers run), holding `files`: the lead reads `file`, then says `said`. */
 const readInTrustedFolder = (root: string, file: string, said: string, files: Record<string, string>) =>
-  makeFixture(
-    { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: file }), reply.text(said)] }]) },
-    { root, headless: true, trustProject: true, files }
-  )
+  makeFixture({ respond: scriptLead(reply.toolUse('Read', { file_path: file }), reply.text(said)) }, { root, headless: true, trustProject: true, files })
 
 describe('attack suite: tools, hooks and MCP servers that print the credential', () => {
   beforeAll(() => {
@@ -169,18 +165,13 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-tool-')))
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Read', input: { file_path: '.env' } },
-                { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }
-              ]),
-              reply.text('read it')
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Read', input: { file_path: '.env' } },
+            { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }
+          ]),
+          reply.text('read it')
+        )
       },
       { root, headless: true, files: { '.env': `ANTHROPIC_API_KEY=${KEY}\nOTHER=${TOKEN}\nPLAIN=hello\n` } }
     )
@@ -214,20 +205,15 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     const env = `ANTHROPIC_API_KEY=${KEY}\nDEBUG=1\n`
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUse('Read', { file_path: '.env' }),
-              reply.toolUse('Edit', {
-                file_path: '.env',
-                old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1',
-                new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0'
-              }),
-              (req) => reply.text(req.toolResults[0].content)
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUse('Read', { file_path: '.env' }),
+          reply.toolUse('Edit', {
+            file_path: '.env',
+            old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1',
+            new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0'
+          }),
+          (req) => reply.text(req.toolResults[0].content)
+        )
       },
       { root, permissionMode: 'acceptEdits', headless: true, files: { '.env': env } }
     )

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { relayFirstLine, reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent, scriptLead } from '../model/scripted'
 import { closeFixtures, ends, latch, makeFixture as fixture, starts, waitForEvent } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
@@ -245,21 +245,16 @@ describe('PreToolUse and PostToolUse', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Write', input: { file_path: 'secrets.txt', content: 'x' } },
-                { name: 'Bash', input: { command: 'echo allowed-by-hook > hook.txt' } },
-                { name: 'Bash', input: { command: 'rm -f hook.txt' } },
-                { name: 'Write', input: { file_path: 'notes.txt', content: 'original' } },
-                { name: 'Edit', input: { file_path: 'notes.txt', old_string: 'a', new_string: 'b' } }
-              ]),
-              reply.text('done')
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Write', input: { file_path: 'secrets.txt', content: 'x' } },
+            { name: 'Bash', input: { command: 'echo allowed-by-hook > hook.txt' } },
+            { name: 'Bash', input: { command: 'rm -f hook.txt' } },
+            { name: 'Write', input: { file_path: 'notes.txt', content: 'original' } },
+            { name: 'Edit', input: { file_path: 'notes.txt', old_string: 'a', new_string: 'b' } }
+          ]),
+          reply.text('done')
+        )
       },
       {
         headless: true,
@@ -326,18 +321,13 @@ describe('PreToolUse and PostToolUse', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Read', input: { file_path: 'a.txt' } },
-                { name: 'Read', input: { file_path: 'b.txt' } }
-              ]),
-              (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Read', input: { file_path: 'a.txt' } },
+            { name: 'Read', input: { file_path: 'b.txt' } }
+          ]),
+          (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))
+        )
       },
       {
         files: {
@@ -376,7 +366,7 @@ describe('PreToolUse and PostToolUse', () => {
   it('PostToolUse: additional context and a block reason reach the model with the result, and the hook sees the response', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content)] }]) },
+      { respond: scriptLead(reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content)) },
       {
         files: {
           'a.txt': 'alpha\n',
@@ -421,12 +411,9 @@ describe('PreToolUse and PostToolUse', () => {
     const garbled = h.cmd({ stdout: '{"decision": ' })
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')]
-          }
-        ])
+        respond: scriptLead(reply.toolUse('Read', { file_path: 'a.txt' }), (req) =>
+          reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')
+        )
       },
       {
         files: {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { relayFirstLine, reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent, scriptLead } from '../model/scripted'
 import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
@@ -26,18 +26,13 @@ describe('MCP servers in a session', () => {
   it('.mcp.json servers give the main agent mcp__server__tool tools; a read-only one runs, others go through the permission gate', async () => {
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'mcp__notes__echo', input: { text: 'hello' } },
-                { name: 'mcp__notes__add', input: { a: 2, b: 40 } }
-              ]),
-              (req) => reply.text(req.toolResults.map((r) => r.content).join(' | '))
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'mcp__notes__echo', input: { text: 'hello' } },
+            { name: 'mcp__notes__add', input: { a: 2, b: 40 } }
+          ]),
+          (req) => reply.text(req.toolResults.map((r) => r.content).join(' | '))
+        )
       },
       { headless: true, files: { '.mcp.json': mcpJson({ notes: stdioServerEntry(['--label', 'notes']) }) } }
     )
@@ -53,9 +48,7 @@ describe('MCP servers in a session', () => {
   it('a server that fails to start is an error event naming it and why; the agent keeps every other tool', async () => {
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          { match: MAIN, turns: [reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content)] }
-        ])
+        respond: scriptLead(reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content))
       },
       {
         permissionMode: 'bypassPermissions',
