@@ -10,7 +10,7 @@ import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestr
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
 const makeFixture: typeof fixture = (server, opts = {}) => fixture(server, { trustProject: true, ...opts })
 import { processGroupAlive } from '../tools/process-group'
-import { startHttpTestServer, stdioServerEntry, stopHttpTestServers } from './testing/servers'
+import { startHttpTestServer, stdioServerEntry, stopHttpTestServers, testServerTools } from './testing/servers'
 
 afterEach(async () => {
   await closeFixtures()
@@ -107,14 +107,7 @@ describe('MCP servers in a session', () => {
     expect(mainReq.toolNames.some((n) => n.startsWith('mcp__vault'))).toBe(false)
     const childReq = f.model.server.requests.find((r) => r.system.includes('You are the archivist'))!
     // Its own server's tools come on top of `tools: Read` (as in Claude Code); disallowedTools still removes one.
-    expect([...childReq.toolNames].sort()).toEqual([
-      'Read',
-      'mcp__vault__add',
-      'mcp__vault__echo',
-      'mcp__vault__picture',
-      'mcp__vault__wait',
-      'mcp__vault__whereami'
-    ])
+    expect([...childReq.toolNames].sort()).toEqual(['Read', ...testServerTools('vault', ['fail'])])
     const child = starts(f.events).find((e) => e.agentType === 'archivist')!
     expect(child.tools).toContain('mcp__vault__whereami')
     // The run ended, so its server process is gone.
@@ -195,14 +188,7 @@ describe('MCP servers in a session', () => {
     )
     await f.session.run('go')
     const picky = f.model.server.requests.find((r) => r.system.includes('You are picky'))!
-    expect([...picky.toolNames].sort()).toEqual([
-      'Read',
-      'mcp__alpha__add',
-      'mcp__alpha__echo',
-      'mcp__alpha__picture',
-      'mcp__alpha__wait',
-      'mcp__alpha__whereami'
-    ])
+    expect([...picky.toolNames].sort()).toEqual(['Read', ...testServerTools('alpha', ['fail'])])
     const narrow = f.model.server.requests.find((r) => r.system.includes('You are narrow'))!
     expect(narrow.toolNames).toEqual(['mcp__beta__echo'])
     const pickyId = starts(f.events).find((e) => e.agentType === 'picky')!.agentId
