@@ -7,9 +7,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { createModelClient } from '../../src/main/runtime/model/client'
 import { reply, scriptByAgent, startScriptedServer, type Respond } from '../../src/main/runtime/model/scripted'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
+import { hostOptions } from '../support/host'
 
 export const MAIN = 'lead agent in Fanout'
 
@@ -87,14 +87,7 @@ export async function startRunningHost(opts: { onRefused?: (message: string) => 
   let release = () => undefined as void
   const held = new Promise<void>((r) => (release = r))
   const model = await startScriptedServer({ respond: async () => (await held, reply.text('released')) })
-  const host = new LocalRuntimeHost({
-    cwd: project,
-    dataDir: join(root, 'data'),
-    home: join(root, 'home'),
-    env: {},
-    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-    createClient: () => createModelClient({ apiKey: 'k', baseURL: model.url, maxRetries: 0, env: {} })
-  })
+  const host = new LocalRuntimeHost(hostOptions({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home') }, model.url))
   const web = await startWebServer({ host, rendererDir: join(root, 'renderer'), onRefused: opts.onRefused ?? (() => undefined) })
   const { sessionId } = await host.handlers['session.start']({ prompt: 'Keep working.', cwd: project })
   const stillRunning = async () =>

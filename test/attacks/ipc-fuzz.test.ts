@@ -67,6 +67,28 @@ interface Answer {
   error?: { code: string; message: string }
 }
 
+/**
+ * Every call with every never-valid payload (invalid_request, or unsupported where the transport lacks the call) and
+ * with every bad field (refused), over one transport: the WebSocket and the Electron IPC must refuse alike.
+ */
+function fuzzEveryCall(send: (name: string, payload: unknown) => Promise<unknown>) {
+  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: invalid_request',
+    async (name, what, payload) => {
+      const a = checkAnswer(await send(name, payload), `${name} with ${what}`)
+      expect(a.ok).toBe(false)
+      expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
+    }
+  )
+
+  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))(
+    '%s with %s: refused, never run',
+    async (name, what, payload) => {
+      expect(checkAnswer(await send(name, payload), `${name} with ${what}`).ok).toBe(false)
+    }
+  )
+}
+
 function checkAnswer(answer: unknown, what: string): Answer {
   const parsed = IpcResultSchema.safeParse(answer)
   if (!parsed.success) throw new Error(`${what}: not an IPC result: ${JSON.stringify(answer).slice(0, 200)}`)
@@ -145,22 +167,7 @@ describe('attack suite: the IPC contract fuzzed over the browser-mode WebSocket'
     expect(answers - before, 'the bad frame got an answer').toBe(2)
   })
 
-  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))(
-    '%s with %s: invalid_request',
-    async (name, what, payload) => {
-      const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
-      expect(a.ok).toBe(false)
-      expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
-    }
-  )
-
-  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))(
-    '%s with %s: refused, never run',
-    async (name, what, payload) => {
-      const a = checkAnswer(await call(name, payload), `${name} with ${what}`)
-      expect(a.ok).toBe(false)
-    }
-  )
+  fuzzEveryCall(call)
 
   it.each(WEIRD_CALLS)('the call %j: unknown_call', async (name) => {
     const a = checkAnswer(await call(name, {}), `call ${name}`)
@@ -194,21 +201,7 @@ describe('attack suite: the IPC contract fuzzed over the Electron IPC handlers',
     expect(await invoke(name, { prompt: 'rm -rf /', cwd: '/tmp' })).toMatchObject({ ok: false, error: { code: 'unknown_call' } })
   })
 
-  it.each(CALL_NAMES.flatMap((name) => NEVER_VALID.map(([what, payload]) => [name, what, payload] as const)))(
-    '%s with %s: invalid_request',
-    async (name, what, payload) => {
-      const a = checkAnswer(await invoke(name, payload), `${name} with ${what}`)
-      expect(a.ok).toBe(false)
-      expect(['invalid_request', 'unsupported']).toContain(a.error!.code)
-    }
-  )
-
-  it.each(CALL_NAMES.flatMap((name) => BAD_FIELDS.map(([what, payload]) => [name, what, payload] as const)))(
-    '%s with %s: refused, never run',
-    async (name, what, payload) => {
-      expect(checkAnswer(await invoke(name, payload), `${name} with ${what}`).ok).toBe(false)
-    }
-  )
+  fuzzEveryCall(invoke)
 
   it.each([
     ['another webContents', { sender: { id: 2 }, senderFrame: { parent: null, url: 'fanout://app/index.html' } }],

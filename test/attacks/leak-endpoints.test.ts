@@ -14,12 +14,12 @@ import { ensureCliBundle, runCli } from '../support/cli'
 import { hookCommand, hooksSettings, readHookLog } from '../../src/main/runtime/hooks/testing/fixture'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
 import { createModelClient } from '../../src/main/runtime/model/client'
-import { reply, scriptByAgent } from '../../src/main/runtime/model/scripted'
+import { reply, scriptLead } from '../../src/main/runtime/model/scripted'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { startWebServer } from '../../src/main/web/server'
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
 import { dispatchCall } from '../../src/shared/ipc-dispatch'
-import { MAIN } from './consent-kit'
+import { hostOptions } from '../support/host'
 
 // An Anthropic-shaped key, and a gateway token that looks like nothing in particular (only registration finds it).
 const KEY = 'sk-ant-api03-LEAKTEST_9f8e7d6c5b4a3928171605f4e3d2c1b0a9f8e7d6c5b4a39281716-ZZZZ'
@@ -152,6 +152,10 @@ describe('attack suite: a model reply that carries the key, streamed a character
   })
 })
 
+/** A headless session in a folder the person trusts (its hooks and MCP servers run), holding `files`: the lead reads `file`, then says `said`. */
+const readInTrustedFolder = (root: string, file: string, said: string, files: Record<string, string>) =>
+  makeFixture({ respond: scriptLead(reply.toolUse('Read', { file_path: file }), reply.text(said)) }, { root, headless: true, trustProject: true, files })
+
 describe('attack suite: tools, hooks and MCP servers that print the credential', () => {
   beforeAll(() => {
     process.env.FANOUT_ATTACK_GITHUB_TOKEN = 'ghp_attackToken1234567890abcdefABCDEF'
@@ -161,18 +165,13 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-tool-')))
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Read', input: { file_path: '.env' } },
-                { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }
-              ]),
-              reply.text('read it')
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Read', input: { file_path: '.env' } },
+            { name: 'Grep', input: { pattern: 'KEY', path: '.', output_mode: 'content' } }
+          ]),
+          reply.text('read it')
+        )
       },
       { root, headless: true, files: { '.env': `ANTHROPIC_API_KEY=${KEY}\nOTHER=${TOKEN}\nPLAIN=hello\n` } }
     )
@@ -191,18 +190,10 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
   it("a hook sees the tool's output redacted: a PostToolUse hook's stdin never carries the key", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-hook-in-')))
     const log = join(root, 'hooks.log')
-    const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: '.env' }), reply.text('read it')] }]) },
-      {
-        root,
-        headless: true,
-        trustProject: true,
-        files: {
-          '.env': `ANTHROPIC_API_KEY=${KEY}\n`,
-          '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }]))
-        }
-      }
-    )
+    const f = await readInTrustedFolder(root, '.env', 'read it', {
+      '.env': `ANTHROPIC_API_KEY=${KEY}\n`,
+      '.claude/settings.json': JSON.stringify(hooksSettings([{ event: 'PostToolUse', command: hookCommand(root, log) }]))
+    })
     await f.session.run('Read the env file.')
     const seen = readHookLog(log)
     expect(seen.map((l) => l.input.tool_name)).toEqual(['Read'])
@@ -214,20 +205,15 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
     const env = `ANTHROPIC_API_KEY=${KEY}\nDEBUG=1\n`
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUse('Read', { file_path: '.env' }),
-              reply.toolUse('Edit', {
-                file_path: '.env',
-                old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1',
-                new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0'
-              }),
-              (req) => reply.text(req.toolResults[0].content)
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUse('Read', { file_path: '.env' }),
+          reply.toolUse('Edit', {
+            file_path: '.env',
+            old_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=1',
+            new_string: 'ANTHROPIC_API_KEY=[REDACTED]\nDEBUG=0'
+          }),
+          (req) => reply.text(req.toolResults[0].content)
+        )
       },
       { root, permissionMode: 'acceptEdits', headless: true, files: { '.env': env } }
     )
@@ -238,29 +224,21 @@ describe('attack suite: tools, hooks and MCP servers that print the credential',
 
   it("a failing hook and a failing MCP server that print the credential on stderr: the error events don't carry it", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-stderr-')))
-    const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('done')] }]) },
-      {
-        root,
-        headless: true,
-        trustProject: true,
-        files: {
-          'README.md': 'hi',
-          '.claude/settings.json': JSON.stringify({
-            hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] }
-          }),
-          '.mcp.json': JSON.stringify({
-            mcpServers: {
-              tok: {
-                command: 'sh',
-                args: ['-c', 'echo "token=$GH" >&2; exit 3'],
-                env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' }
-              }
-            }
-          })
+    const f = await readInTrustedFolder(root, 'README.md', 'done', {
+      'README.md': 'hi',
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo "x-api-key: ${KEY}" >&2; echo ${KEY} >&2; exit 1` }] }] }
+      }),
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          tok: {
+            command: 'sh',
+            args: ['-c', 'echo "token=$GH" >&2; exit 3'],
+            env: { GH: '${FANOUT_ATTACK_GITHUB_TOKEN}', GITHUB_TOKEN: '${FANOUT_ATTACK_GITHUB_TOKEN}' }
+          }
         }
-      }
-    )
+      })
+    })
     await f.session.run('go')
     await f.session.flush()
     const errors = f.events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message)
@@ -284,13 +262,9 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-ws-')))
     const project = join(root, 'project')
     mkdirSync(project)
-    const host = new LocalRuntimeHost({
-      cwd: project,
-      dataDir: join(root, 'data'),
-      home: join(root, 'home'),
-      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url },
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
-    })
+    const host = new LocalRuntimeHost(
+      hostOptions({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home') }, undefined, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: gw.url })
+    )
     const web = await startWebServer({ host, rendererDir: root })
     cleanup.push(
       () => host.close(),

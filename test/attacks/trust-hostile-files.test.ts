@@ -10,12 +10,12 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ErrorEvent } from '../../src/shared/events'
 import { LocalRuntimeHost } from '../../src/main/runtime/host'
-import { createModelClient } from '../../src/main/runtime/model/client'
-import { reply, scriptByAgent, startScriptedServer } from '../../src/main/runtime/model/scripted'
+import { reply, scriptByAgent, startScriptedServer, type Respond } from '../../src/main/runtime/model/scripted'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { tempProjectRoot, undoAfterEach } from '../../src/main/runtime/tools/test-kit'
 import { checkFolderTrust, answerTrust } from '../../src/main/runtime/trust'
 import { MAIN, markerDir, snapshot } from './consent-kit'
+import { hostOptions } from '../support/host'
 
 const cleanup = undoAfterEach(closeFixtures)
 
@@ -34,6 +34,24 @@ function tree() {
 const answer = (text: string) => ({ respond: scriptByAgent([{ match: MAIN, turns: [reply.text(text)] }]) })
 const mkfifo = (path: string) => execFileSync('mkfifo', [path])
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd, stdio: 'ignore' })
+
+/** Makes the project a repository with everything in it committed (a worktree needs a commit to start from). */
+const commitAll = (project: string) => {
+  git(project, 'init', '-q')
+  git(project, 'add', '-A')
+  git(project, 'commit', '-q', '-m', 'x')
+}
+
+/** A real host over the tree's folders, opened at `cwd` (the project unless said), its model scripted; closed after the test. */
+async function scriptedHost(t: ReturnType<typeof tree>, respond: Respond, cwd = t.project) {
+  const server = await startScriptedServer({ respond })
+  const host = new LocalRuntimeHost(hostOptions({ cwd, dataDir: t.dataDir, home: t.home }, server.url))
+  cleanup.push(
+    () => server.close(),
+    () => host.close()
+  )
+  return host
+}
 
 describe('attack suite: configuration files that are links to pipes and devices', () => {
   const shapes: Array<[string, (t: ReturnType<typeof tree>) => void, RegExp]> = [
@@ -284,19 +302,7 @@ describe('attack suite: answers and changes', () => {
     t.write('.mcp.json', JSON.stringify({ mcpServers: { notes: { command: 'sh', args: ['-c', `${t.markers.touch('notes')}; exec cat`] } } }))
     const link = join(t.root, 'link-to-project')
     symlinkSync(t.project, link)
-    const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-    const host = new LocalRuntimeHost({
-      cwd: link,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
-    cleanup.push(
-      () => server.close(),
-      () => host.close()
-    )
+    const host = await scriptedHost(t, scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]), link)
     const { trust } = await host.handlers['trust.get']({ cwd: link })
     expect(trust.folder).toBe(t.project)
     await host.handlers['trust.answer']({ cwd: link, decision: 'trust', hash: trust.hash })
@@ -315,23 +321,10 @@ describe('attack suite: answers and changes', () => {
     t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('try-hook') }] }] } }))
     const file = t.write('.claude/agents/trier.md', '---\nname: trier\ndescription: Tries.\n---\nYou are the trier.\n')
     t.write('README.md', 'hi')
-    git(t.project, 'init', '-q')
-    git(t.project, 'add', '-A')
-    git(t.project, 'commit', '-q', '-m', 'x')
-    const server = await startScriptedServer({
-      respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }])
-    })
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
-    cleanup.push(
-      () => server.close(),
-      () => host.close()
+    commitAll(t.project)
+    const host = await scriptedHost(
+      t,
+      scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: 'README.md' }), reply.text('tried')] }])
     )
     const finished = () =>
       new Promise<void>((r) => {
@@ -354,27 +347,14 @@ describe('attack suite: answers and changes', () => {
   it("a folder that arrives with its own .git (an archive) cannot run its git hooks or fsmonitor through Fanout's git", async () => {
     const t = tree()
     const file = t.write('.claude/agents/trier.md', '---\nname: trier\ndescription: Tries.\n---\nYou are the trier.\n')
-    git(t.project, 'init', '-q')
-    git(t.project, 'add', '-A')
-    git(t.project, 'commit', '-q', '-m', 'x')
+    commitAll(t.project)
     for (const hook of ['post-checkout', 'pre-commit', 'post-commit', 'reference-transaction']) {
       writeFileSync(join(t.project, '.git', 'hooks', hook), `#!/bin/sh\n${t.markers.touch(`git-${hook}`)}\n`, { mode: 0o755 })
     }
     git(t.project, 'config', 'core.fsmonitor', t.markers.touch('git-fsmonitor'))
-    const server = await startScriptedServer({
-      respond: scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }])
-    })
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
-    cleanup.push(
-      () => server.close(),
-      () => host.close()
+    const host = await scriptedHost(
+      t,
+      scriptByAgent([{ match: 'You are the trier', turns: [reply.toolUse('Read', { file_path: '.claude/agents/trier.md' }), reply.text('tried')] }])
     )
     const done = new Promise<unknown>((r) => {
       const off = host.onNotice((n) => n.type === 'agent_try_finished' && (off(), r(n)))
@@ -392,13 +372,7 @@ describe('attack suite: answers and changes', () => {
     t.write('.mcp.json', JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `${t.markers.touch('evil')}; exec cat`] } } }))
     t.write('.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: t.markers.touch('hook') }] }] } }))
     const before = snapshot(t.project)
-    const host = new LocalRuntimeHost({
-      cwd: t.project,
-      dataDir: t.dataDir,
-      home: t.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null }
-    })
+    const host = new LocalRuntimeHost(hostOptions({ cwd: t.project, dataDir: t.dataDir, home: t.home }))
     cleanup.push(() => host.close())
     expect((await host.handlers['mcp.list']({ cwd: t.project })).servers).toMatchObject([{ name: 'evil', status: 'untrusted' }])
     const { sessionId } = await host.handlers['demo.start']({ cwd: t.project })

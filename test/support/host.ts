@@ -24,6 +24,21 @@ export function folders() {
   return { tmp, cwd, dataDir: join(tmp, 'data'), home: join(tmp, 'home') }
 }
 
+/**
+ * What every test host is made with: these folders, no ripgrep and no managed settings (so the machine's own
+ * do not leak in), and the scripted Messages server at `modelUrl` as its model (none: no model client).
+ */
+export function hostOptions(dirs: { cwd: string; dataDir: string; home: string }, modelUrl?: string, env: Record<string, string> = {}): RuntimeHostOptions {
+  return {
+    cwd: dirs.cwd,
+    dataDir: dirs.dataDir,
+    home: dirs.home,
+    env,
+    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
+    ...(modelUrl ? { createClient: () => createModelClient({ apiKey: 'k', baseURL: modelUrl, maxRetries: 0, env: {} }) } : {})
+  }
+}
+
 export async function host(
   respond: Respond | null,
   dirs: { cwd: string; dataDir: string; home: string } = folders(),
@@ -32,15 +47,7 @@ export async function host(
 ) {
   let server: ScriptedServer | null = null
   if (respond) server = await startScriptedServer({ respond })
-  const h = new LocalRuntimeHost({
-    cwd: dirs.cwd,
-    dataDir: dirs.dataDir,
-    home: dirs.home,
-    env,
-    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-    ...(server ? { createClient: () => createModelClient({ apiKey: 'k', baseURL: server!.url, maxRetries: 0, env: {} }) } : {}),
-    ...extra
-  })
+  const h = new LocalRuntimeHost({ ...hostOptions(dirs, server?.url, env), ...extra })
   const events: AgentEvent[] = []
   const notices: HostNotice[] = []
   h.onEvents((batch) => events.push(...batch))

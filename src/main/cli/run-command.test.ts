@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { spawn } from 'node:child_process'
 import { cliProject, repoRoot, runCli, useCliServers } from '../../../test/support/cli'
-import { byAttempt, reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
+import { byAttempt, reply, scriptByAgent, scriptLead, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer
 const serve = useCliServers()
@@ -153,7 +153,7 @@ describe('fanout run', () => {
   it('Ctrl-C: every agent stops, the result says stopped (error_during_execution) and the exit status is 130', async () => {
     const { project, env } = setup()
     server = await serve({
-      respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' })] }])
+      respond: scriptLead(reply.with({ delayMs: 60_000 }, { type: 'text', text: 'too late' }))
     })
     const child = spawn(process.execPath, [join(repoRoot, 'bin/fanout'), 'run', '-p', 'Take your time.', '--cwd', project, '--output-format', 'json'], {
       env: { ...process.env, ...env(server.url) },
@@ -177,7 +177,7 @@ describe('fanout run', () => {
   it('says on stderr when it retries, so a slow or unreachable endpoint is not a silent wait', async () => {
     const { project, env } = setup()
     server = await serve({
-      respond: scriptByAgent([{ name: 'main', match: 'lead agent in Fanout', turns: [byAttempt(reply.overloaded(), reply.text('Done.'))] }])
+      respond: scriptLead(byAttempt(reply.overloaded(), reply.text('Done.')))
     })
     const r = await runCli(['run', '-p', 'Go', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(0)
@@ -209,16 +209,9 @@ describe('fanout run', () => {
   it('headless: a tool that needs approval is denied with a reason, and nothing is written', async () => {
     const { project, env } = setup()
     server = await serve({
-      respond: scriptByAgent([
-        {
-          name: 'main',
-          match: 'lead agent in Fanout',
-          turns: [
-            reply.toolUse('Write', { file_path: join(project, 'new.txt'), content: 'x' }),
-            (req) => reply.text(`Tool said: ${req.toolResults[0].content}`)
-          ]
-        }
-      ])
+      respond: scriptLead(reply.toolUse('Write', { file_path: join(project, 'new.txt'), content: 'x' }), (req) =>
+        reply.text(`Tool said: ${req.toolResults[0].content}`)
+      )
     })
     const r = await runCli(['run', '-p', 'write a file', '--cwd', project], { env: env(server.url) })
     expect(existsSync(join(project, 'new.txt'))).toBe(false)

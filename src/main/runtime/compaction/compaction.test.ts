@@ -55,6 +55,11 @@ function fetcher(count: number): Respond {
   ])
 }
 
+/** Loop options for a model with this context window whose old tool results are never cleared: only compaction makes room. */
+const compactionOnly = (window: number, settings: Partial<ContextSettings>) => ({
+  settings: { windows: { [MODEL]: window }, toolResultClearing: 'off' as const, ...settings }
+})
+
 async function loop(
   respond: Respond,
   server: { contextWindow?: number },
@@ -212,11 +217,7 @@ describe('clearing old tool results here', () => {
 
 describe('compaction in the loop', () => {
   it('compacts before a request passes the threshold, keeps recent turns, and makes every call once', async () => {
-    const { result, events, calls, requests } = await loop(
-      fetcher(45),
-      { contextWindow: 30_000 },
-      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } }
-    )
+    const { result, events, calls, requests } = await loop(fetcher(45), { contextWindow: 30_000 }, compactionOnly(30_000, { autoCompactPercent: 70 }))
     expect(result.status).toBe('completed')
     expect(result.result).toBe('All 45 fetched.')
     expect(calls).toEqual(Array.from({ length: 45 }, (_, i) => i + 1))
@@ -245,11 +246,7 @@ describe('compaction in the loop', () => {
   it('asks for the summary again with tools ruled out when the reply to the cache-friendly request calls a tool', async () => {
     const inner = fetcher(30)
     const respond: Respond = (req, ctx) => (req.isSummaryRequest && !req.body.tool_choice ? reply.toolUse('Fetch', { n: 1 }) : inner(req, ctx))
-    const { result, events, calls, requests } = await loop(
-      respond,
-      { contextWindow: 30_000 },
-      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 70 } }
-    )
+    const { result, events, calls, requests } = await loop(respond, { contextWindow: 30_000 }, compactionOnly(30_000, { autoCompactPercent: 70 }))
     expect(result.status).toBe('completed')
     // The tool the summary reply called never ran: each item was fetched once.
     expect(calls).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
@@ -265,11 +262,7 @@ describe('compaction in the loop', () => {
 
   it('recovers when the API refuses a request as too long: compacts, then sends the turn again', async () => {
     // The runtime thinks the window is 60k (and would compact at 95%), the server allows 24k.
-    const { result, events, calls, requests } = await loop(
-      fetcher(40),
-      { contextWindow: 24_000 },
-      { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompactPercent: 95 } }
-    )
+    const { result, events, calls, requests } = await loop(fetcher(40), { contextWindow: 24_000 }, compactionOnly(60_000, { autoCompactPercent: 95 }))
     expect(result.status).toBe('completed')
     expect(calls).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
     const overflow = compactions(events).filter((c) => c.trigger === 'overflow')
@@ -282,11 +275,7 @@ describe('compaction in the loop', () => {
   })
 
   it('with auto-compaction off, a refused request fails the run with the reason and what to do', async () => {
-    const { result } = await loop(
-      fetcher(20),
-      { contextWindow: 12_000 },
-      { settings: { windows: { [MODEL]: 60_000 }, toolResultClearing: 'off', autoCompact: false } }
-    )
+    const { result } = await loop(fetcher(20), { contextWindow: 12_000 }, compactionOnly(60_000, { autoCompact: false }))
     expect(result.status).toBe('failed')
     expect(result.error).toMatch(
       /^Invalid request \(400\): prompt is too long: \d+ tokens > 12000 maximum\. Automatic compaction is off \(Settings → Long sessions\)/
@@ -303,11 +292,7 @@ describe('compaction in the loop', () => {
       }
       return base(req, ctx)
     }
-    const { result, events, calls } = await loop(
-      respond,
-      { contextWindow: 200_000 },
-      { settings: { windows: { [MODEL]: 30_000 }, toolResultClearing: 'off', autoCompactPercent: 50 } }
-    )
+    const { result, events, calls } = await loop(respond, { contextWindow: 200_000 }, compactionOnly(30_000, { autoCompactPercent: 50 }))
     expect(result.status).toBe('completed')
     expect(calls).toHaveLength(24)
     const failed = compactions(events)

@@ -5,22 +5,9 @@ import { defaultBuiltinDir, defaultDocsDir, fanoutRoot, findFanoutRoot } from '.
 import { formatToolsForListing } from './listing'
 import { resolveAgentTools } from './resolve-tools'
 import { loadAgents } from './sources'
+import { CORE_TOOLS } from './testing/tools'
 
-const TOOLS = [
-  'Agent',
-  'Bash',
-  'Read',
-  'Write',
-  'Edit',
-  'Glob',
-  'Grep',
-  'NotebookEdit',
-  'WebFetch',
-  'WebSearch',
-  'TodoWrite',
-  'ExitPlanMode',
-  'AskUserQuestion'
-]
+const TOOLS = [...CORE_TOOLS, 'NotebookEdit', 'WebFetch', 'WebSearch', 'TodoWrite', 'ExitPlanMode', 'AskUserQuestion']
 
 describe('built-in agents', () => {
   it('finds the repository from the source tree and from the bundle locations', () => {

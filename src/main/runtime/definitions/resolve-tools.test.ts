@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinition } from '../../../shared/agent-definition'
 import { resolveAgentTools } from './resolve-tools'
+import { CORE_TOOLS } from './testing/tools'
 
-const AVAILABLE = [
-  'Agent',
-  'Bash',
-  'Read',
-  'Write',
-  'Edit',
-  'Glob',
-  'Grep',
-  'WebFetch',
-  'AskUserQuestion',
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'TaskOutput',
-  'SendMessage'
-]
+const AVAILABLE = [...CORE_TOOLS, 'WebFetch', 'AskUserQuestion', 'ExitPlanMode', 'EnterPlanMode', 'TaskOutput', 'SendMessage']
 const def = (over: Partial<AgentDefinition> = {}): AgentDefinition => ({
   agentType: 'x',
   whenToUse: 'w',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ToolEndEvent } from '../../../shared/events'
-import { reply, scriptByAgent, type ParsedRequest } from '../model/scripted'
+import { reply, scriptByAgent, scriptLead, type ParsedRequest } from '../model/scripted'
 // The folder's hooks run once it is trusted (trust/): each fixture is a folder the person approved.
 import { closeFixtures, makeFixture, starts } from '../orchestration/testing/session-fixture'
 import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
@@ -41,12 +41,7 @@ describe('Stop and PostToolUseFailure', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [reply.text('first answer'), (req) => reply.text(req.lastUserText.includes('run the tests first') ? 'tested, done' : 'ignored')]
-          }
-        ])
+        respond: scriptLead(reply.text('first answer'), (req) => reply.text(req.lastUserText.includes('run the tests first') ? 'tested, done' : 'ignored'))
       },
       {
         trustProject: true,
@@ -77,7 +72,7 @@ describe('Stop and PostToolUseFailure', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'missing.txt' }), (req) => reply.text(req.toolResults[0].content)] }])
+        respond: scriptLead(reply.toolUse('Read', { file_path: 'missing.txt' }), (req) => reply.text(req.toolResults[0].content))
       },
       {
         trustProject: true,
@@ -262,12 +257,9 @@ describe('WorktreeCreate and WorktreeRemove', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [reply.toolUse('Agent', { description: 'iso', prompt: 'x', subagent_type: 'isolated' }), (req) => reply.text(req.toolResults[0].content)]
-          }
-        ])
+        respond: scriptLead(reply.toolUse('Agent', { description: 'iso', prompt: 'x', subagent_type: 'isolated' }), (req) =>
+          reply.text(req.toolResults[0].content)
+        )
       },
       {
         trustProject: true,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent, scriptLead } from '../model/scripted'
 import { closeFixtures, ends, latch, makeFixture as fixture, starts, waitForEvent } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
@@ -181,10 +181,7 @@ describe('SubagentStart and SubagentStop', () => {
           { match: 'You are the worker', turns: [reply.text('Done.'), (req) => reply.text(`Done, and: ${req.lastUserText.split('\n').slice(1).join(' ')}`)] },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), relayFirstLine]
           }
         ])
       },
@@ -218,10 +215,7 @@ describe('SubagentStart and SubagentStop', () => {
           { match: 'You are the worker', turns: Array.from({ length: MAX_STOP_BLOCKS + 1 }, (_, i) => reply.text(`attempt ${i + 1}`)) },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Work', prompt: 'Do the work.', subagent_type: 'worker' }), relayFirstLine]
           }
         ])
       },
@@ -251,21 +245,16 @@ describe('PreToolUse and PostToolUse', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Write', input: { file_path: 'secrets.txt', content: 'x' } },
-                { name: 'Bash', input: { command: 'echo allowed-by-hook > hook.txt' } },
-                { name: 'Bash', input: { command: 'rm -f hook.txt' } },
-                { name: 'Write', input: { file_path: 'notes.txt', content: 'original' } },
-                { name: 'Edit', input: { file_path: 'notes.txt', old_string: 'a', new_string: 'b' } }
-              ]),
-              reply.text('done')
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Write', input: { file_path: 'secrets.txt', content: 'x' } },
+            { name: 'Bash', input: { command: 'echo allowed-by-hook > hook.txt' } },
+            { name: 'Bash', input: { command: 'rm -f hook.txt' } },
+            { name: 'Write', input: { file_path: 'notes.txt', content: 'original' } },
+            { name: 'Edit', input: { file_path: 'notes.txt', old_string: 'a', new_string: 'b' } }
+          ]),
+          reply.text('done')
+        )
       },
       {
         headless: true,
@@ -332,18 +321,13 @@ describe('PreToolUse and PostToolUse', () => {
     const h = hookDir()
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Read', input: { file_path: 'a.txt' } },
-                { name: 'Read', input: { file_path: 'b.txt' } }
-              ]),
-              (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'Read', input: { file_path: 'a.txt' } },
+            { name: 'Read', input: { file_path: 'b.txt' } }
+          ]),
+          (req) => reply.text(req.toolResults.map((r) => (r.isError ? 'denied' : 'read')).join(','))
+        )
       },
       {
         files: {
@@ -382,7 +366,7 @@ describe('PreToolUse and PostToolUse', () => {
   it('PostToolUse: additional context and a block reason reach the model with the result, and the hook sees the response', async () => {
     const h = hookDir()
     const f = await makeFixture(
-      { respond: scriptByAgent([{ match: MAIN, turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content)] }]) },
+      { respond: scriptLead(reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content)) },
       {
         files: {
           'a.txt': 'alpha\n',
@@ -427,12 +411,9 @@ describe('PreToolUse and PostToolUse', () => {
     const garbled = h.cmd({ stdout: '{"decision": ' })
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [reply.toolUse('Read', { file_path: 'a.txt' }), (req) => reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')]
-          }
-        ])
+        respond: scriptLead(reply.toolUse('Read', { file_path: 'a.txt' }), (req) =>
+          reply.text(req.toolResults[0].content.includes('alpha') ? 'read fine' : 'no')
+        )
       },
       {
         files: {
@@ -472,7 +453,7 @@ describe('PreToolUse and PostToolUse', () => {
             turns: [
               reply.toolUse('Bash', { command: 'echo main-ran' }),
               reply.toolUse('Agent', { description: 'Guarded', prompt: 'Run echo.', subagent_type: 'guarded' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+              relayFirstLine
             ]
           }
         ])

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { CONTRACT } from '../../../shared/ipc-contract'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
 import { stdioServerEntry } from '../mcp/testing/servers'
-import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
 import { processGroupAlive } from '../tools/process-group'
 import { tempProjectRoot, undoAfterEach } from '../tools/test-kit'
 import { LocalRuntimeHost } from './runtime-host'
+import { hostOptions } from '../../../../test/support/host'
 
 const cleanup = undoAfterEach()
 
@@ -86,14 +86,7 @@ describe('mcp.list', () => {
   it("answers from a running session's own servers, which stay up for its agents", async () => {
     const p = project()
     const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-    const host = new LocalRuntimeHost({
-      cwd: p.cwd,
-      dataDir: p.dataDir,
-      home: p.home,
-      env: {},
-      sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-      createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-    })
+    const host = new LocalRuntimeHost(hostOptions(p, server.url))
     cleanup.push(async () => {
       await host.close()
       await server.close()

@@ -9,9 +9,9 @@ import type { AgentEvent } from '../../../shared/events'
 import { eventsAfter } from '../../../shared/view/live-join'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, type EventsState } from '../../../shared/view/session-state'
-import { createModelClient } from '../model/client'
 import { reply, startScriptedServer } from '../model/scripted'
 import { LocalRuntimeHost } from './runtime-host'
+import { hostOptions } from '../../../../test/support/host'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -28,14 +28,7 @@ it('a session opened mid-stream, again and again, reads as the live page does', 
   const server = await startScriptedServer({ respond: () => reply.shaped({ textChunk: 7, chunkDelayMs: 1 }, reply.text(words)) })
   const tmp = mkdtempSync(join(tmpdir(), 'fanout-open-live-'))
   mkdirSync(join(tmp, 'project'))
-  const h = new LocalRuntimeHost({
-    cwd: join(tmp, 'project'),
-    dataDir: join(tmp, 'data'),
-    home: join(tmp, 'home'),
-    env: {},
-    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-    createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-  })
+  const h = new LocalRuntimeHost(hostOptions({ cwd: join(tmp, 'project'), dataDir: join(tmp, 'data'), home: join(tmp, 'home') }, server.url))
   cleanup.push(async () => {
     await h.close()
     await server.close()

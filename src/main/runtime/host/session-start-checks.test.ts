@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
-import { createModelClient } from '../model/client'
 import { reply, scriptByAgent, startScriptedServer } from '../model/scripted'
 import { LocalRuntimeHost } from './runtime-host'
+import { hostOptions } from '../../../../test/support/host'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -21,14 +21,7 @@ async function setup() {
   writeFileSync(join(project, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews.\n---\nYou review.\n')
   writeFileSync(join(root, 'a-file.txt'), 'not a folder')
   const server = await startScriptedServer({ respond: scriptByAgent([{ match: () => true, turns: [reply.text('hi')] }]) })
-  const host = new LocalRuntimeHost({
-    cwd: project,
-    dataDir: join(root, 'data'),
-    home: join(root, 'home'),
-    env: {},
-    sessionDefaults: { ripgrep: false, managedSettingsFile: null },
-    createClient: () => createModelClient({ apiKey: 'k', baseURL: server.url, maxRetries: 0, env: {} })
-  })
+  const host = new LocalRuntimeHost(hostOptions({ cwd: project, dataDir: join(root, 'data'), home: join(root, 'home') }, server.url))
   cleanup.push(async () => {
     await host.close()
     await server.close()

@@ -4,13 +4,13 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
-import { reply, scriptByAgent } from '../model/scripted'
+import { relayFirstLine, reply, scriptByAgent, scriptLead } from '../model/scripted'
 import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestration/testing/session-fixture'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
 const makeFixture: typeof fixture = (server, opts = {}) => fixture(server, { trustProject: true, ...opts })
 import { processGroupAlive } from '../tools/process-group'
-import { startHttpTestServer, stdioServerEntry, stopHttpTestServers } from './testing/servers'
+import { startHttpTestServer, stdioServerEntry, stopHttpTestServers, testServerTools } from './testing/servers'
 
 afterEach(async () => {
   await closeFixtures()
@@ -26,18 +26,13 @@ describe('MCP servers in a session', () => {
   it('.mcp.json servers give the main agent mcp__server__tool tools; a read-only one runs, others go through the permission gate', async () => {
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          {
-            match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'mcp__notes__echo', input: { text: 'hello' } },
-                { name: 'mcp__notes__add', input: { a: 2, b: 40 } }
-              ]),
-              (req) => reply.text(req.toolResults.map((r) => r.content).join(' | '))
-            ]
-          }
-        ])
+        respond: scriptLead(
+          reply.toolUses([
+            { name: 'mcp__notes__echo', input: { text: 'hello' } },
+            { name: 'mcp__notes__add', input: { a: 2, b: 40 } }
+          ]),
+          (req) => reply.text(req.toolResults.map((r) => r.content).join(' | '))
+        )
       },
       { headless: true, files: { '.mcp.json': mcpJson({ notes: stdioServerEntry(['--label', 'notes']) }) } }
     )
@@ -53,9 +48,7 @@ describe('MCP servers in a session', () => {
   it('a server that fails to start is an error event naming it and why; the agent keeps every other tool', async () => {
     const f = await makeFixture(
       {
-        respond: scriptByAgent([
-          { match: MAIN, turns: [reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content)] }
-        ])
+        respond: scriptLead(reply.toolUse('mcp__good__echo', { text: 'still here' }), (req) => reply.text(req.toolResults[0].content))
       },
       {
         permissionMode: 'bypassPermissions',
@@ -96,10 +89,7 @@ describe('MCP servers in a session', () => {
           },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Ask the vault', prompt: 'Where is the vault?', subagent_type: 'archivist' }), relayFirstLine]
           }
         ])
       },
@@ -117,14 +107,7 @@ describe('MCP servers in a session', () => {
     expect(mainReq.toolNames.some((n) => n.startsWith('mcp__vault'))).toBe(false)
     const childReq = f.model.server.requests.find((r) => r.system.includes('You are the archivist'))!
     // Its own server's tools come on top of `tools: Read` (as in Claude Code); disallowedTools still removes one.
-    expect([...childReq.toolNames].sort()).toEqual([
-      'Read',
-      'mcp__vault__add',
-      'mcp__vault__echo',
-      'mcp__vault__picture',
-      'mcp__vault__wait',
-      'mcp__vault__whereami'
-    ])
+    expect([...childReq.toolNames].sort()).toEqual(['Read', ...testServerTools('vault', ['fail'])])
     const child = starts(f.events).find((e) => e.agentType === 'archivist')!
     expect(child.tools).toContain('mcp__vault__whereami')
     // The run ended, so its server process is gone.
@@ -145,10 +128,7 @@ describe('MCP servers in a session', () => {
           },
           {
             match: MAIN,
-            turns: [
-              reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-            ]
+            turns: [reply.toolUse('Agent', { description: 'Read notes', prompt: 'Read the notes.', subagent_type: 'reader' }), relayFirstLine]
           }
         ])
       },
@@ -208,14 +188,7 @@ describe('MCP servers in a session', () => {
     )
     await f.session.run('go')
     const picky = f.model.server.requests.find((r) => r.system.includes('You are picky'))!
-    expect([...picky.toolNames].sort()).toEqual([
-      'Read',
-      'mcp__alpha__add',
-      'mcp__alpha__echo',
-      'mcp__alpha__picture',
-      'mcp__alpha__wait',
-      'mcp__alpha__whereami'
-    ])
+    expect([...picky.toolNames].sort()).toEqual(['Read', ...testServerTools('alpha', ['fail'])])
     const narrow = f.model.server.requests.find((r) => r.system.includes('You are narrow'))!
     expect(narrow.toolNames).toEqual(['mcp__beta__echo'])
     const pickyId = starts(f.events).find((e) => e.agentType === 'picky')!.agentId
@@ -238,7 +211,7 @@ describe('MCP servers in a session', () => {
             turns: [
               reply.toolUse('mcp__local__echo', { text: 'ping' }),
               reply.toolUse('Agent', { description: 'Deliver', prompt: 'Deliver the parcel.', subagent_type: 'courier' }),
-              (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+              relayFirstLine
             ]
           }
         ])

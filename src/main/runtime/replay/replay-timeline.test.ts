@@ -6,8 +6,7 @@ import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
-import { createSessionRecorder } from '../store/session-recorder'
-import { tempDataDir } from '../store/test-fixtures'
+import { recordClosed, tempDataDir } from '../store/test-fixtures'
 import { ReplaySession, steps } from './replay-timeline'
 
 let dataDir: string
@@ -57,17 +56,7 @@ function liveEvents(): AgentEvent[] {
 
 async function record(events: AgentEvent[]): Promise<void> {
   // A long flush delay: each agent's consecutive deltas merge into one line, as under load.
-  const r = createSessionRecorder({
-    dataDir,
-    sessionId: SID,
-    cwd: '/work/project',
-    flushDelayMs: 1000,
-    onError: (err) => {
-      throw err
-    }
-  })
-  for (const e of events) r.record(e)
-  await r.close()
+  await recordClosed({ dataDir, sessionId: SID, cwd: '/work/project', flushDelayMs: 1000 }, events)
 }
 
 const liveAt = (events: AgentEvent[], seq: number): SessionState =>

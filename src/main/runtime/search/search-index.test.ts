@@ -6,8 +6,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { createSessionRecorder } from '../store/session-recorder'
-import { tempDataDir } from '../store/test-fixtures'
+import { recordClosed, tempDataDir } from '../store/test-fixtures'
 import { transcriptPath } from '../store/data-dir'
 import { ftsQuery } from './fts-query'
 import { SearchService } from './search-service'
@@ -22,18 +21,14 @@ const SID = 'sess-1'
 let seq = 1_700_000_000_000_000
 const withSeq = (e: AgentEvent): AgentEvent => ({ ...e, seq: ++seq })
 
-async function record(events: AgentEvent[], sessionId = SID): Promise<void> {
-  const r = createSessionRecorder({
-    dataDir,
-    sessionId,
-    cwd: '/work/project',
-    onError: (err) => {
-      throw err
-    }
-  })
-  for (const e of events) r.record(withSeq(e))
-  await r.close()
-}
+/** The kinds of hit a search finds, in a fixed order (hits come ranked). */
+const kindsFound = (index: SessionSearch, query: string) =>
+  index
+    .search(query)
+    .map((h) => h.kind)
+    .sort()
+
+const record = (events: AgentEvent[], sessionId = SID) => recordClosed({ dataDir, sessionId, cwd: '/work/project' }, events.map(withSeq))
 
 function fanOut(clock = manualClock()) {
   const main = agentEvents(SID, 'main', clock)
@@ -110,12 +105,7 @@ describe('SessionSearch', () => {
     const again = new SessionSearch(dataDir, SID)
     expect((await again.behind()).bytes).toBe(Buffer.byteLength(readFileSync(file, 'utf8')) - Buffer.byteLength(before) + (await heldBytes(before)))
     await again.catchUp()
-    expect(
-      again
-        .search('bananas')
-        .map((h) => h.kind)
-        .sort()
-    ).toEqual(['prompt', 'text'])
+    expect(kindsFound(again, 'bananas')).toEqual(['prompt', 'text'])
     expect(again.search('alpha').length).toBe(1)
     await again.catchUp() // nothing new: nothing added
     expect(again.search('bananas').length).toBe(2)
@@ -139,12 +129,7 @@ describe('SessionSearch', () => {
     const rebuilt = new SessionSearch(dataDir, SID)
     expect(rebuilt.rebuiltBecause).toBeTruthy()
     await rebuilt.catchUp()
-    expect(
-      rebuilt
-        .search('marmot')
-        .map((h) => h.kind)
-        .sort()
-    ).toEqual(['prompt', 'report'])
+    expect(kindsFound(rebuilt, 'marmot')).toEqual(['prompt', 'report'])
     rebuilt.close()
     expect(readFileSync(file).equals(transcript)).toBe(true)
   })

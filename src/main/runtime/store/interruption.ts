@@ -38,13 +38,17 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
   const last = events[events.length - 1]
   // Only `queued` notes, never an agent_start: the agent never ran. It is over (stopped), not cut off mid-work.
   const neverStarted = first.type !== 'agent_start' && events.every((e) => e.type === 'status')
+  // Who ended: the agent and where it sits, as its first event placed it, in the session its last one names.
+  const who = {
+    type: 'agent_end' as const,
+    agentId: last.agentId,
+    parentAgentId: first.parentAgentId,
+    parentToolUseId: first.parentToolUseId,
+    sessionId: last.sessionId
+  }
   if (neverStarted)
     return {
-      type: 'agent_end',
-      agentId: last.agentId,
-      parentAgentId: first.parentAgentId,
-      parentToolUseId: first.parentToolUseId,
-      sessionId: last.sessionId,
+      ...who,
       ts: last.ts,
       ...(last.seq === undefined ? {} : { seq: last.seq }),
       status: 'stopped',
@@ -56,11 +60,7 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
       usage
     }
   return {
-    type: 'agent_end',
-    agentId: last.agentId,
-    parentAgentId: first.parentAgentId,
-    parentToolUseId: first.parentToolUseId,
-    sessionId: last.sessionId,
+    ...who,
     // When Fanout stopped, as near as the record tells: the session's last recorded moment (`stoppedAt`),
     // for the agent worked (or waited on the model) until then, not only until its own last event.
     ts: Math.max(last.ts, stoppedAt?.ts ?? 0),

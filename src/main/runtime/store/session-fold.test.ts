@@ -6,8 +6,7 @@ import { emptyEventsState, type TranscriptItem } from '../../../shared/view/sess
 import { transcriptPath } from './data-dir'
 import { openSession } from './open-session'
 import { foldSession, replaySession } from './session-fold'
-import { createSessionRecorder } from './session-recorder'
-import { sessionAgents, useTempDataDir } from './test-fixtures'
+import { recordClosed, sessionAgents, useTempDataDir } from './test-fixtures'
 import { readViewCheckpoint, viewCheckpointPath } from './view-checkpoint'
 
 let dataDir: string
@@ -15,18 +14,7 @@ useTempDataDir((dir) => (dataDir = dir))
 
 const { sessionId, main, child } = sessionAgents('sess-cp', { child: ['child-1', 't-agent'] })
 
-async function record(events: AgentEvent[]): Promise<void> {
-  const recorder = createSessionRecorder({
-    dataDir,
-    sessionId,
-    cwd: '/repo',
-    onError: (err) => {
-      throw err
-    }
-  })
-  for (const e of events) recorder.record(e)
-  await recorder.close()
-}
+const record = (events: AgentEvent[]) => recordClosed({ dataDir, sessionId, cwd: '/repo' }, events)
 
 const finished = (): AgentEvent[] => [
   main.start({ cwd: '/repo' }),

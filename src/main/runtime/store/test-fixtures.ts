@@ -7,7 +7,7 @@ import { afterEach, beforeEach } from 'vitest'
 import type { AgentEvent, ChatMessage, EventPayload } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import { readSessionIndex, writeSessionIndex } from './session-index-file'
-import { createSessionRecorder } from './session-recorder'
+import { createSessionRecorder, type SessionRecorder, type SessionRecorderOptions } from './session-recorder'
 import { lockPath } from './session-lock'
 
 export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -101,16 +101,26 @@ export async function markWriterDead(dataDir: string, sessionId: string): Promis
   if (existsSync(lock)) await writeFile(lock, JSON.stringify({ ...JSON.parse(await readFile(lock, 'utf8')), pid: DEAD_PID, hostname: hostname() }))
 }
 
-/** Records events as a process would that then crashed: on disk, never closed, its writer gone. */
-export async function recordCrashed(dataDir: string, sessionId: string, events: AgentEvent[], cwd = '/repo'): Promise<void> {
-  const recorder = createSessionRecorder({
-    dataDir,
-    sessionId,
-    cwd,
+/** A session recorder whose write errors fail the test instead of being reported aside. */
+export function strictRecorder(opts: Omit<SessionRecorderOptions, 'onError'>): SessionRecorder {
+  return createSessionRecorder({
+    ...opts,
     onError: (err) => {
       throw err
     }
   })
+}
+
+/** Records events and closes the recorder: a session as a process leaves it that ended well. */
+export async function recordClosed(opts: Omit<SessionRecorderOptions, 'onError'>, events: AgentEvent[]): Promise<void> {
+  const recorder = strictRecorder(opts)
+  for (const e of events) recorder.record(e)
+  await recorder.close()
+}
+
+/** Records events as a process would that then crashed: on disk, never closed, its writer gone. */
+export async function recordCrashed(dataDir: string, sessionId: string, events: AgentEvent[], cwd = '/repo'): Promise<void> {
+  const recorder = strictRecorder({ dataDir, sessionId, cwd })
   for (const e of events) recorder.record(e)
   await recorder.flush()
   const index = await readSessionIndex(dataDir, sessionId)

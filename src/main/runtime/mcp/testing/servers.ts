@@ -6,6 +6,14 @@ import { fileURLToPath } from 'node:url'
 export const STDIO_SERVER_SCRIPT = fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))
 export const HTTP_SERVER_SCRIPT = fileURLToPath(new URL('./http-server.mjs', import.meta.url))
 
+/** The tools test-tools.mjs registers, in sorted order. */
+const TEST_SERVER_TOOLS = ['add', 'echo', 'fail', 'picture', 'wait', 'whereami']
+
+/** The test server's tools as an agent gets them from the server named `server`, sorted, less the ones `without` names. */
+export function testServerTools(server: string, without: string[] = []): string[] {
+  return TEST_SERVER_TOOLS.filter((t) => !without.includes(t)).map((t) => `mcp__${server}__${t}`)
+}
+
 /** A `.mcp.json`-style entry that runs the stdio test server with these flags. */
 export function stdioServerEntry(flags: string[] = [], env: Record<string, string> = {}): { command: string; args: string[]; env: Record<string, string> } {
   return { command: process.execPath, args: [STDIO_SERVER_SCRIPT, ...flags], env }

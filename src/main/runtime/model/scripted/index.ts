@@ -1,7 +1,19 @@
 // The scripted Messages API server and its script helpers (tests, the benchmark and the app's demo mode).
 export { startScriptedServer, type ScriptedModelInfo, type ScriptedServer, type ScriptedServerOptions } from './server'
 export { block, reply } from './reply'
-export { byAttempt, matches, scriptByAgent, scriptedSummary, scriptTurns, type AgentScript, type Matcher, type Turn } from './scenario'
+export {
+  byAttempt,
+  LEAD_AGENT,
+  matches,
+  relayFirstLine,
+  scriptByAgent,
+  scriptLead,
+  scriptedSummary,
+  scriptTurns,
+  type AgentScript,
+  type Matcher,
+  type Turn
+} from './scenario'
 export { estimateTokens, requestTokens, CLEARED_RESULT_TEXT } from './usage'
 export { startScriptedModel, type ScriptedModel } from './fixture'
 export { parseRequest, validateMessagesBody } from './parse-request'

@@ -74,6 +74,17 @@ export function byAttempt(...replies: ScriptedReply[]): Turn {
   return (_req, ctx) => replies[Math.min(ctx.attempt, replies.length - 1)]
 }
 
+/** What the lead agent's system prompt says of it (orchestration/prompts/main-prompt.ts): scripts find the lead by it. */
+export const LEAD_AGENT = 'lead agent in Fanout'
+
+/** A script for the lead agent alone, its turns in order: any other agent's request is a test failure. */
+export function scriptLead(...turns: Turn[]): Respond {
+  return scriptByAgent([{ match: LEAD_AGENT, turns }])
+}
+
+/** A lead agent's last turn after a subagent's run: answers with the first line of what the Agent call returned. */
+export const relayFirstLine: Turn = (req) => reply.text(req.toolResults[0].content.split('\n')[0])
+
 /** Answers every request with the same turns list, regardless of who asks (single-agent tests). */
 export function scriptTurns(...turns: Turn[]): Respond {
   return scriptByAgent([{ name: 'the agent', match: () => true, turns }])

@@ -14,6 +14,9 @@ import { checkSedScript } from './sed-script'
 /** Commands that never read or write a file, whatever their words (echo, true, false). */
 const anyWords: CommandCheck = () => null
 
+/** The pattern, pattern file, match limit and context options that grep and rg spell alike (rg took them from grep). */
+const GREP_LONG_ARGS = ['--regexp', '--file', '--max-count', '--after-context', '--before-context', '--context']
+
 const ls = spec({
   operands: 'paths',
   short: 'aAbBcCdfFgGhiklmnNopqQrRsStuUvxX1Z',
@@ -106,21 +109,7 @@ const grepFamily = spec({
     '--line-buffered',
     '--unix-byte-offsets'
   ],
-  longArg: [
-    '--regexp',
-    '--file',
-    '--max-count',
-    '--after-context',
-    '--before-context',
-    '--context',
-    '--include',
-    '--exclude',
-    '--exclude-dir',
-    '--label',
-    '--binary-files',
-    '--devices',
-    '--directories'
-  ],
+  longArg: [...GREP_LONG_ARGS, '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--devices', '--directories'],
   longOptArg: ['--color', '--colour'],
   recursive: (p) => has(p, '-r', '--recursive') || p.options.some((o) => (o.name === '-d' || o.name === '--directories') && o.value === 'recurse'),
   defaultPath: (p) => has(p, '-r', '--recursive'),
@@ -197,12 +186,7 @@ const rg = spec({
     '--iglob',
     '--type',
     '--type-not',
-    '--regexp',
-    '--file',
-    '--max-count',
-    '--after-context',
-    '--before-context',
-    '--context',
+    ...GREP_LONG_ARGS,
     '--max-depth',
     '--maxdepth',
     '--max-filesize',
