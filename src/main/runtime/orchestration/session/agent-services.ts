@@ -25,8 +25,7 @@ import { startInboxRun } from '../runs/agent-run'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
 import type { SpawnGate } from '../runs/limits'
 import { MainAgent, type MainAgentConfig } from '../runs/main-agent'
-import type { OutputLog, OutputLogs } from '../runs/output-log'
-import type { SessionPersistence } from '../runs/persistence'
+import type { OutputLog } from '../runs/output-log'
 import { DormantAgents } from '../runs/resume'
 import { memberDefinitionFor, TeamManager } from '../team'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
@@ -34,6 +33,7 @@ import { SessionTools } from '../tools/session-tools'
 import type { SessionContext } from '../types'
 import type { SessionExtensions } from './extensions'
 import type { SessionDefinitions } from './session-definitions'
+import type { SessionFiles } from './session-files'
 import type { AgentSessionOptions } from './session-options'
 import type { SessionPermissions } from './session-permissions'
 import type { SessionSandbox } from './session-sandbox'
@@ -53,8 +53,6 @@ export interface ServiceParts {
   backgroundStallMs: number
   contextSettings: ContextSettings
   toolOutputDir: string
-  /** The team's durable log. */
-  teamLog: string
   emit(event: AgentEvent): void
   onError(err: Error): void
   definitions: SessionDefinitions
@@ -62,8 +60,7 @@ export interface ServiceParts {
   permissions: SessionPermissions
   sandbox: SessionSandbox
   settings: SessionSettings
-  outputLogs: OutputLogs
-  persistence: SessionPersistence | null
+  files: SessionFiles
   mainConfig: MainAgentConfig
 }
 
@@ -117,7 +114,7 @@ export class AgentServices implements SessionContext {
     this.tools = new SessionTools(this, {
       ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
       ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
-      outputTail: (h) => p.outputLogs.get(h.id)?.tail()
+      outputTail: (h) => p.files.outputLogs.get(h.id)?.tail()
     })
     this.main = new MainAgent(this, p.mainConfig)
     this.delivery = new Deliveries({
@@ -130,7 +127,7 @@ export class AgentServices implements SessionContext {
     })
     // Only asked for agents on disk, so only with a data folder.
     this.dormant = new DormantAgents(this as AgentServices & { dataDir: string })
-    this.team = new TeamManager(this, p.teamLog)
+    this.team = new TeamManager(this, p.files.teamLog)
   }
 
   /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
@@ -229,7 +226,7 @@ export class AgentServices implements SessionContext {
   }
 
   outputLog(handle: AgentHandle): OutputLog {
-    return this.p.outputLogs.for(handle.id)
+    return this.p.files.outputLogs.for(handle.id)
   }
 
   track(run: Promise<unknown>): void {
@@ -253,10 +250,10 @@ export class AgentServices implements SessionContext {
   }
 
   durable(agentId: string): Promise<void> {
-    return this.p.persistence ? this.p.persistence.flushAgent(agentId) : Promise.resolve()
+    return this.p.files.durable(agentId)
   }
 
   recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
-    return this.p.persistence ? this.p.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
+    return this.p.files.recordLaunch(handle, prompt)
   }
 }
