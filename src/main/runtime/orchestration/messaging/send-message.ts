@@ -30,7 +30,7 @@ export interface SendOutcome {
 /** What messaging needs from its session: the agents (live or on disk), delivery, and its records. */
 export type MessagingHost = Pick<
   SessionContext,
-  'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'mainHandle' | 'onError'
+  'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'main' | 'onError'
 >
 
 export async function sendMessage(
@@ -46,7 +46,7 @@ export async function sendMessage(
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
   const sender = from === 'user' ? undefined : session.registry.get(from)
   const label = sender ? (sender.name ?? sender.id) : from
-  const target = to === session.mainAgentId || to === 'main' ? session.mainHandle() : (session.registry.find(to) ?? (await session.findAgent(to)))
+  const target = to === session.mainAgentId || to === 'main' ? session.main.getHandle() : (session.registry.find(to) ?? (await session.findAgent(to)))
   if (target) {
     if (target.id === from) throw new Error('An agent cannot send a message to itself.')
     const text = formatAgentMessage(label, message, summary)

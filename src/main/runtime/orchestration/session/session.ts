@@ -267,12 +267,12 @@ export class AgentSession {
 
   /** Effective agent definitions (the CLI's list of agent types). */
   agents(): Map<string, LoadedAgent> {
-    return this.services.agents()
+    return this.services.definitions.agents()
   }
 
   /** Skills the model can invoke (the CLI's init line). */
   skillNames(): string[] {
-    return this.services
+    return this.services.definitions
       .skills()
       .filter((skill) => skill.modelInvocable)
       .map((s) => s.name)
@@ -285,7 +285,7 @@ export class AgentSession {
 
   /** The main agent's handle. */
   mainHandle(): AgentHandle {
-    return this.services.mainHandle()
+    return this.services.main.getHandle()
   }
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
