@@ -66,13 +66,8 @@ export interface SessionContext {
   findAgent(idOrName: string): Promise<AgentHandle | undefined>
   /** Moves messages waiting in the agent's durable mailbox into its inbox. */
   claimMailbox(handle: AgentHandle): Promise<void>
-  /** Resolves once everything the agent has recorded so far is on disk (a no-op without a data folder). */
-  durable(agentId: string): Promise<void>
-  /**
-   * Records a background agent as launched (its state, queued, with its task) before its caller is told so:
-   * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
-   */
-  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
+  /** What the session keeps on disk (session/session-files.ts). */
+  readonly files: FilesPart
   /** The main agent (runs/main-agent.ts). */
   readonly main: MainPart
   onError(err: Error): void
@@ -121,4 +116,14 @@ export interface PermissionsPart {
 export interface MainPart {
   /** The main agent's handle (made idle before its first run, so reports and messages can reach it). */
   getHandle(): AgentHandle
+}
+
+export interface FilesPart {
+  /** Resolves once everything the agent has recorded so far is on disk (a no-op without a data folder). */
+  durable(agentId: string): Promise<void>
+  /**
+   * Records a background agent as launched (its state, queued, with its task) before its caller is told so:
+   * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
+   */
+  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
 }

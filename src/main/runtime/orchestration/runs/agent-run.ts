@@ -41,7 +41,7 @@ export function startSubagentRun(session: SubagentRunHost, handle: AgentHandle, 
       // Its agent_end is on disk before anyone hears how it ended: the report it owes (recorded there), or its
       // parent's Agent call answered with it (else a crash could keep the parent's answer and lose the end,
       // and the restart would run a finished agent again and report it twice).
-      await session.durable(handle.id)
+      await session.files.durable(handle.id)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${errorMessage(err)}`)
     }

@@ -40,7 +40,7 @@ export interface AgentRunSpec {
 }
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
-export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'durable'>
+export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files'>
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -82,7 +82,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         canUseTool: session.permissions.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
-        writeAhead: () => session.durable(handle.id),
+        writeAhead: () => session.files.durable(handle.id),
         context: contextOptionsFor(handle.model, session.contextSettings, {
           baseURL: session.client.baseURL,
           takeRequest: () => takeCompactRequest(handle),

@@ -2,7 +2,9 @@
 // servers and hooks, output logs, durable state and mailboxes, the main agent, deliveries, dormant agents and
 // the team. The session builds one of these from its parts and hands it (never itself) to the run, spawn,
 // delivery, resume and team helpers, each of which types it by the narrow host it needs (RunHost,
-// SpawnHost, DormantContext, TeamHost, …). The session keeps its lifecycle and public surface.
+// SpawnHost, DormantContext, TeamHost, …). Those hosts name the parts they use (definitions, extensions,
+// permissions, settings, files…), which are given as they are rather than through forwarding methods. The
+// session keeps its lifecycle and public surface.
 import { randomBytes } from 'node:crypto'
 import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
@@ -80,6 +82,7 @@ export class AgentServices implements SessionContext {
   readonly settings: SessionSettings
   readonly outputLogs: OutputLogs
   readonly bus: EventBus
+  readonly files: SessionFiles
   readonly tools: SessionTools
   readonly main: MainAgent
   /** How text and reports reach this session's agents. */
@@ -117,6 +120,7 @@ export class AgentServices implements SessionContext {
     this.settings = p.settings
     this.outputLogs = p.files.outputLogs
     this.bus = p.bus
+    this.files = p.files
     this.tools = new SessionTools(this, {
       ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
       ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
@@ -133,7 +137,7 @@ export class AgentServices implements SessionContext {
     })
     // Only asked for agents on disk, so only with a data folder.
     this.dormant = new DormantAgents(this as AgentServices & { dataDir: string })
-    this.team = new TeamManager(this, p.files.teamLog)
+    this.team = new TeamManager(this, this.files.teamLog)
   }
 
   /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
@@ -192,13 +196,5 @@ export class AgentServices implements SessionContext {
 
   claimMailbox(handle: AgentHandle): Promise<void> {
     return claimMailbox(this, handle)
-  }
-
-  durable(agentId: string): Promise<void> {
-    return this.p.files.durable(agentId)
-  }
-
-  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
-    return this.p.files.recordLaunch(handle, prompt)
   }
 }

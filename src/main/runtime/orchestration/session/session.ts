@@ -328,7 +328,7 @@ export class AgentSession {
   respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
     const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
     this.permissions.respond(requestId, decision)
-    return watcher ? this.services.durable(watcher) : Promise.resolve()
+    return watcher ? this.files.durable(watcher) : Promise.resolve()
   }
 
   /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */

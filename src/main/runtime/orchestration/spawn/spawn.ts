@@ -53,7 +53,7 @@ export function depthLimitNote(depth: number, maxDepth: number): string {
 
 /** What the Agent tool needs besides a subagent's run: definitions, tool names, ids, output logs, launch records and agents by name. */
 export type SpawnHost = SubagentRunHost &
-  Pick<SessionContext, 'definitions' | 'aliases' | 'tools' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLogs' | 'recordLaunch'>
+  Pick<SessionContext, 'definitions' | 'aliases' | 'tools' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLogs' | 'files'>
 
 export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
@@ -107,7 +107,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
   // A background agent is on disk with its task before the caller hears it was launched (a fork's inherited
   // conversation is not: one cut off before it starts is reported as not started instead).
-  if (planned.background) await session.recordLaunch(handle, inherited ? null : input.prompt)
+  if (planned.background) await session.files.recordLaunch(handle, inherited ? null : input.prompt)
   const req: RunRequest = {
     prompt: inherited ? inherited.prompt : input.prompt,
     history: inherited ? inherited.history : [],
