@@ -9,12 +9,15 @@ import type { HookRunner } from '../hooks/runner'
 import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
+import type { SkillEntry } from '../context/skill-index'
+import type { PathPolicy } from '../security/path-policy'
 import type { Tool } from '../tools/define-tool'
 import type { WorktreeBaseRef } from '../worktrees'
 import type { Deliveries } from './messaging/delivery'
 import type { AgentHandle, AgentRegistry } from './runs/agent-registry'
 import type { SpawnGate } from './runs/limits'
-import type { OutputLog } from './runs/output-log'
+import type { EventBus } from './messaging/event-bus'
+import type { OutputLogs } from './runs/output-log'
 
 export type { ChildResult, RunRequest } from './runs/run-types'
 export type { DeliverOptions, Delivery } from './messaging/delivery-types'
@@ -37,30 +40,24 @@ export interface SessionContext {
   contextSettings: ContextSettings
   /** Where tool outputs too large for the conversation are saved (the session's folder). */
   toolOutputDir: string
-  /** false: thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). */
-  thinking?: boolean
-  /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
-  agents(): Map<string, LoadedAgent>
+  /** What the settings files say as of the last reload (session/session-settings.ts). */
+  readonly settings: SettingsPart
+  /** Agent definitions and skills (session/session-definitions.ts). */
+  readonly definitions: DefinitionsPart
   newAgentId(): string
-  /** Every tool name an agent could be given, for tool resolution. */
-  availableToolNames(): string[]
-  /** Builds the named tools for an agent on its cwd. */
-  buildTools(handle: AgentHandle, names: readonly string[]): Tool[]
-  /**
-   * Before a run builds its tools: connects the MCP servers it needs (the session's, once; its definition's
-   * own, for this run). The returned function closes the run's own servers when the run ends.
-   */
-  prepareRun?(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
-  /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and buildTools). */
-  hooks?: HookRunner
+  /** Every agent's tool set (tools/session-tools.ts). */
+  readonly tools: ToolsPart
+  /** MCP servers and hooks around the agents' tools (session/extensions.ts). */
+  readonly extensions: ExtensionsPart
+  /** Who answers permission questions, and the one path check (session/session-permissions.ts). */
+  readonly permissions: PermissionsPart
+  /** The session's events, as they go out. */
+  readonly bus: Pick<EventBus, 'subscribe'>
   /** The agent's name and team when it is a member of the session's active team (TeammateIdle hooks). */
   teammateOf?(handle: AgentHandle): { teammateName: string; teamName: string } | null
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
-  canUseTool(handle: AgentHandle): CanUseTool | undefined
-  /** Where new agent worktrees start (Claude Code's `worktree.baseRef`, read with the other settings). */
-  worktreeBaseRef?(): WorktreeBaseRef
-  /** Where a background agent's readable output log goes. */
-  outputLog(handle: AgentHandle): OutputLog
+  /** Background agents' readable output logs. */
+  readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */
   track(run: Promise<unknown>): void
   /** How text and reports reach agents (messaging/delivery.ts). */
@@ -69,6 +66,59 @@ export interface SessionContext {
   findAgent(idOrName: string): Promise<AgentHandle | undefined>
   /** Moves messages waiting in the agent's durable mailbox into its inbox. */
   claimMailbox(handle: AgentHandle): Promise<void>
+  /** What the session keeps on disk (session/session-files.ts). */
+  readonly files: FilesPart
+  /** The main agent (runs/main-agent.ts). */
+  readonly main: MainPart
+  onError(err: Error): void
+}
+
+// The session's parts a helper is given whole (so its host names the part, not a forwarding method). Declared
+// here by what the helpers use, as the classes that implement them import this file.
+
+export interface SettingsPart {
+  /** false: thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). */
+  readonly thinking: boolean | undefined
+  /** Where new agent worktrees start (Claude Code's `worktree.baseRef`). */
+  readonly baseRef: WorktreeBaseRef
+}
+
+export interface DefinitionsPart {
+  /** Effective definitions, read at spawn time so that a file changed on disk applies to the next spawn. */
+  agents(): Map<string, LoadedAgent>
+  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
+  skills(): SkillEntry[]
+}
+
+export interface ToolsPart {
+  /** Every tool name an agent could be given, for tool resolution. */
+  names(): string[]
+  /** Builds the named tools for an agent on its cwd. */
+  build(handle: AgentHandle, names: readonly string[]): Tool[]
+}
+
+export interface ExtensionsPart {
+  /**
+   * Before a run builds its tools: connects the MCP servers it needs (the session's, once; its definition's
+   * own, for this run). The returned function closes the run's own servers when the run ends.
+   */
+  prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
+  /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and the tools). */
+  readonly hooks: HookRunner
+}
+
+export interface PermissionsPart {
+  canUseTool(handle: AgentHandle): CanUseTool | undefined
+  /** The one path check for this agent's tools and permission decisions. */
+  pathPolicy(handle: AgentHandle): PathPolicy
+}
+
+export interface MainPart {
+  /** The main agent's handle (made idle before its first run, so reports and messages can reach it). */
+  getHandle(): AgentHandle
+}
+
+export interface FilesPart {
   /** Resolves once everything the agent has recorded so far is on disk (a no-op without a data folder). */
   durable(agentId: string): Promise<void>
   /**
@@ -76,7 +126,4 @@ export interface SessionContext {
    * one a crash catches before it starts is started after the restart. `prompt` null: it cannot be (a fork).
    */
   recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void>
-  /** The main agent's handle (made idle before its first run, so reports and messages can reach it). */
-  mainHandle(): AgentHandle
-  onError(err: Error): void
 }

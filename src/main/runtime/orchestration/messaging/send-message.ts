@@ -28,10 +28,7 @@ export interface SendOutcome {
  * keeping the message for an agent of that name that may never start.
  */
 /** What messaging needs from its session: the agents (live or on disk), delivery, and its records. */
-export type MessagingHost = Pick<
-  SessionContext,
-  'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'durable' | 'findAgent' | 'mainHandle' | 'onError'
->
+export type MessagingHost = Pick<SessionContext, 'sessionId' | 'dataDir' | 'mainAgentId' | 'registry' | 'delivery' | 'files' | 'findAgent' | 'main' | 'onError'>
 
 export async function sendMessage(
   session: MessagingHost,
@@ -46,7 +43,7 @@ export async function sendMessage(
   if (!message.trim()) throw new Error('SendMessage needs a message; it was empty.')
   const sender = from === 'user' ? undefined : session.registry.get(from)
   const label = sender ? (sender.name ?? sender.id) : from
-  const target = to === session.mainAgentId || to === 'main' ? session.mainHandle() : (session.registry.find(to) ?? (await session.findAgent(to)))
+  const target = to === session.mainAgentId || to === 'main' ? session.main.getHandle() : (session.registry.find(to) ?? (await session.findAgent(to)))
   if (target) {
     if (target.id === from) throw new Error('An agent cannot send a message to itself.')
     const text = formatAgentMessage(label, message, summary)
@@ -58,7 +55,7 @@ export async function sendMessage(
       reportTo: sender ? sender.id : null,
       ...(deliveryId ? { deliveryId } : {})
     })
-    await session.durable(target.id)
+    await session.files.durable(target.id)
     return { delivery, agentId: target.id }
   }
   if (opts.mailbox === false) throw new Error(`There is no agent '${to}' in this session, so the message was not sent. ${knownAgents(session, from)}`)
@@ -99,7 +96,7 @@ export async function claimMailbox(session: MessagingHost, handle: AgentHandle):
               wake: false,
               deliveryId: `mail-${m.id}`
             })
-          await session.durable(handle.id)
+          await session.files.durable(handle.id)
         }
       })
     } catch (err) {

@@ -22,7 +22,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
 /** What a subagent's run needs besides RunHost: its prompt, worktree base, where its report goes, the stall watch and idle(). */
-export type SubagentRunHost = RunHost & Pick<SessionContext, 'systemPrompt' | 'worktreeBaseRef' | 'teammateOf' | 'delivery' | 'backgroundStallMs' | 'track'>
+export type SubagentRunHost = RunHost & Pick<SessionContext, 'systemPrompt' | 'settings' | 'teammateOf' | 'delivery' | 'backgroundStallMs' | 'track'>
 
 export function startSubagentRun(session: SubagentRunHost, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   if (handle.run) throw new Error(`Agent ${handle.id} is already running.`)
@@ -41,7 +41,7 @@ export function startSubagentRun(session: SubagentRunHost, handle: AgentHandle, 
       // Its agent_end is on disk before anyone hears how it ended: the report it owes (recorded there), or its
       // parent's Agent call answered with it (else a crash could keep the parent's answer and lose the end,
       // and the restart would run a finished agent again and report it twice).
-      await session.durable(handle.id)
+      await session.files.durable(handle.id)
     } catch (err) {
       result = notStarted(handle, 'failed', `Internal error while running the agent: ${errorMessage(err)}`)
     }
@@ -144,7 +144,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
     // A folder a WorktreeCreate hook made instead of a git worktree (another VCS, a custom layout).
     let hookWorktree: string | undefined
     if (handle.isolation) {
-      const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.hooks?.worktreeCreate(handle, `agent-${handle.id}`)
+      const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.extensions.hooks.worktreeCreate(handle, `agent-${handle.id}`)
       if (made && 'error' in made) return notStarted(handle, 'failed', `Could not isolate the agent: ${made.error}`)
       if (made) {
         if (!(await stat(made.path).catch(() => null))?.isDirectory())
@@ -159,7 +159,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
             agentId: handle.id,
             agentType: label,
             description: handle.description ?? label,
-            baseRef: session.worktreeBaseRef?.()
+            baseRef: session.settings.baseRef
           })
         } catch (err) {
           return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
@@ -188,7 +188,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       extras: async () => {
         // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
         const hooks = subagentHookRun(
-          session.hooks,
+          session.extensions.hooks,
           handle,
           (message) => session.emit({ ...ids, ts: Date.now(), type: 'error', message, retrying: false }),
           () => session.teammateOf?.(handle) ?? null
@@ -220,7 +220,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
                 ? async () => {
                     const path = hookWorktree as string
                     // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
-                    const removed = await session.hooks?.worktreeRemove(handle, path)
+                    const removed = await session.extensions.hooks.worktreeRemove(handle, path)
                     const error = !removed
                       ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept`
                       : 'error' in removed

@@ -14,7 +14,7 @@ import { MAIN_DEFINITION } from '../prompts/main-prompt'
 import type { SessionContext } from '../types'
 
 /** What compacting an agent needs from its session: the model, the context settings, the agent's prompt, tools and hooks, and where events go. */
-export type CompactHost = Pick<SessionContext, 'sessionId' | 'client' | 'contextSettings' | 'emit' | 'hooks' | 'systemPrompt' | 'registry' | 'buildTools'>
+export type CompactHost = Pick<SessionContext, 'sessionId' | 'client' | 'contextSettings' | 'emit' | 'extensions' | 'systemPrompt' | 'registry' | 'tools'>
 
 export type CompactOutcome = { status: 'scheduled' } | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
 
@@ -42,14 +42,14 @@ export async function compactAgent(
  * holds it while it compacts); see compactAgent.
  */
 export async function compactById(
-  session: CompactHost & Pick<SessionContext, 'mainAgentId' | 'mainHandle' | 'findAgent' | 'track'>,
+  session: CompactHost & Pick<SessionContext, 'mainAgentId' | 'main' | 'findAgent' | 'track'>,
   main: { readonly busy: boolean; exclusive<T>(work: () => Promise<T>): Promise<T> },
   agentId: string,
   instructions?: string
 ): Promise<CompactOutcome> {
   const isMain = agentId === session.mainAgentId || agentId === 'main'
   // A live agent is found without waiting, so that the compaction holds it before anything else can start a run.
-  const handle = isMain ? session.mainHandle() : (session.registry.find(agentId) ?? (await session.findAgent(agentId)))
+  const handle = isMain ? session.main.getHandle() : (session.registry.find(agentId) ?? (await session.findAgent(agentId)))
   if (!handle) throw new Error(`There is no agent '${agentId}' in this session.`)
   const opts = instructions ? { instructions } : {}
   if (isMain) return compactAgent(session, handle, { ...opts, busy: main.busy, exclusive: (work) => main.exclusive(work) })
@@ -77,7 +77,7 @@ export async function compactIdle(session: CompactHost, handle: AgentHandle, ins
   // The tools its requests carry (a fork's are its parent's list), so the summary request's prefix is the cached one.
   const tools = apiToolSpecs(runTools(session, handle, handle.toolNames ?? []))
   const options = contextOptionsFor(handle.model, session.contextSettings, { baseURL: session.client.baseURL })
-  const hooks = compactionHooks(session.hooks, handle)
+  const hooks = compactionHooks(session.extensions.hooks, handle)
   const fixed = estimateFixedTokens(system, tools)
   const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: session.sessionId }
   const emit = (payload: EventPayload) => session.emit({ ...ids, ts: Date.now(), ...payload } as Parameters<CompactHost['emit']>[0])

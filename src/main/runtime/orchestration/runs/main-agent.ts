@@ -22,7 +22,7 @@ export interface MainRunOptions {
 }
 
 /** What the main agent needs besides RunHost: its definition and tools, its prompt, its id and idle(). */
-export type MainAgentHost = RunHost & Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'aliases' | 'availableToolNames' | 'systemPrompt' | 'track'>
+export type MainAgentHost = RunHost & Pick<SessionContext, 'cwd' | 'mainAgentId' | 'definitions' | 'aliases' | 'tools' | 'systemPrompt' | 'track'>
 
 export interface MainAgentConfig {
   /** The main agent's model (alias or id); default `sonnet`. */
@@ -93,7 +93,7 @@ export class MainAgent {
 
   /** The definition it runs as: the chosen agent, else the coordinator in coordinator mode, else none (main). */
   private definition(): AgentDefinition | undefined {
-    if (this.agentType) return this.s.agents().get(this.agentType)?.definition
+    if (this.agentType) return this.s.definitions.agents().get(this.agentType)?.definition
     return this.config.coordinator ? COORDINATOR_DEFINITION : undefined
   }
 
@@ -160,7 +160,7 @@ export class MainAgent {
       maxTurns: opts.maxTurns ?? def?.maxTurns,
       skipWhenNothingToSay: true,
       toolNames: () => {
-        let toolNames = this.s.availableToolNames()
+        let toolNames = this.s.tools.names()
         let allowedAgentTypes: string[] | undefined
         if (def) {
           const resolution = resolveAgentTools(def, toolNames, { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: false })
@@ -175,9 +175,9 @@ export class MainAgent {
       systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle),
       // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
       extras: async () => {
-        if (byPerson) this.s.hooks?.newPrompt()
+        if (byPerson) this.s.extensions.hooks.newPrompt()
         return {
-          beforeFinish: mainStopHook(this.s.hooks, handle, (message) =>
+          beforeFinish: mainStopHook(this.s.extensions.hooks, handle, (message) =>
             this.s.emit({
               agentId: handle.id,
               parentAgentId: null,

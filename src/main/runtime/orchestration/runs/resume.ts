@@ -36,9 +36,7 @@ export function cutOffNote(agents: Array<{ agentId: string; agentType: string; d
 }
 
 /** What loading and resuming agents from disk needs: their definitions and tools, runs, deliveries and the main agent. */
-export interface DormantContext
-  extends SubagentRunHost,
-    Pick<SessionContext, 'cwd' | 'mainAgentId' | 'agents' | 'availableToolNames' | 'findAgent' | 'mainHandle'> {
+export interface DormantContext extends SubagentRunHost, Pick<SessionContext, 'cwd' | 'mainAgentId' | 'definitions' | 'tools' | 'findAgent' | 'main'> {
   dataDir: string
   mainPermissionMode: AgentDefinition['permissionMode']
   /** What the transcripts said was owed when the session was reopened (see DeliveryLedger). */
@@ -61,7 +59,7 @@ async function idOf(ctx: DormantContext, idOrName: string): Promise<string | nul
 
 function definitionOf(ctx: DormantContext, name: string, state: AgentState): AgentDefinition {
   if (name === MAIN_AGENT_TYPE) return MAIN_DEFINITION
-  const def = ctx.agents().get(name)?.definition
+  const def = ctx.definitions.agents().get(name)?.definition
   if (!def)
     throw new Error(
       `it ran as the '${name}' agent${state.definition.file ? ` (${state.definition.file})` : ''}, and no definition with that name is loaded now; restore it to resume the agent`
@@ -98,8 +96,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   const def = definitionOf(ctx, defName, state)
   const isMainLike = def === MAIN_DEFINITION
   const resolution = isMainLike
-    ? { resolvedTools: ctx.availableToolNames(), error: undefined, allowedAgentTypes: undefined }
-    : resolveAgentTools(def, ctx.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: state.background === true, isSubagent: true })
+    ? { resolvedTools: ctx.tools.names(), error: undefined, allowedAgentTypes: undefined }
+    : resolveAgentTools(def, ctx.tools.names(), { isBuiltIn: def.source === 'built-in', isBackground: state.background === true, isSubagent: true })
   if (resolution.error) throw new Error(resolution.error)
   let toolNames = resolution.resolvedTools
   if (fork) toolNames = toolNames.filter((t) => t !== AGENT_TOOL_NAME && !ALWAYS_BLOCKED_FOR_SUBAGENTS.has(t))
@@ -267,7 +265,7 @@ function notStartedReport(ctx: DormantContext, handle: AgentHandle, to: string):
     stopReason: null
   }
   ctx.emit({ ...ids, ts: Date.now(), type: 'agent_end', status: 'failed', result: '', error, numTurns: 0, toolUses: 0, durationMs: 0, usage: handle.usage })
-  const target = ctx.registry.get(to) ?? ctx.mainHandle()
+  const target = ctx.registry.get(to) ?? ctx.main.getHandle()
   ctx.delivery.deliver(target, formatTaskNotification(handle, result), {
     from: handle.id,
     summary: `${handle.agentType}: not started`,

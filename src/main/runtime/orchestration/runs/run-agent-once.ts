@@ -40,14 +40,13 @@ export interface AgentRunSpec {
 }
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
-export type RunHost = CompactHost &
-  Pick<SessionContext, 'toolOutputDir' | 'thinking' | 'gate' | 'onError' | 'prepareRun' | 'canUseTool' | 'claimMailbox' | 'durable'>
+export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files'>
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
   try {
     // MCP servers first: their tools are among the ones the agent may be given.
-    closeRun = await session.prepareRun?.(handle, spec.def)
+    closeRun = await session.extensions.prepareRun(handle, spec.def)
     const toolNames = spec.toolNames()
     await session.claimMailbox(handle)
     if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
@@ -68,7 +67,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         client: session.client,
         model: handle.model,
         // A handle reloaded after a restart has no effort of its own: its definition's still applies.
-        ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.thinking }),
+        ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.settings.thinking }),
         systemPrompt: handle.systemPrompt,
         messages: spec.history,
         prompt: opening.blocks,
@@ -80,14 +79,14 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         ...(spec.maxTurns === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
         signal: handle.abort.signal,
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
-        canUseTool: session.canUseTool(handle),
+        canUseTool: session.permissions.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
-        writeAhead: () => session.durable(handle.id),
+        writeAhead: () => session.files.durable(handle.id),
         context: contextOptionsFor(handle.model, session.contextSettings, {
           baseURL: session.client.baseURL,
           takeRequest: () => takeCompactRequest(handle),
-          hooks: compactionHooks(session.hooks, handle)
+          hooks: compactionHooks(session.extensions.hooks, handle)
         }),
         toolOutputDir: session.toolOutputDir,
         ...extras

@@ -2,20 +2,16 @@
 // servers and hooks, output logs, durable state and mailboxes, the main agent, deliveries, dormant agents and
 // the team. The session builds one of these from its parts and hands it (never itself) to the run, spawn,
 // delivery, resume and team helpers, each of which types it by the narrow host it needs (RunHost,
-// SpawnHost, DormantContext, TeamHost, …). The session keeps its lifecycle and public surface.
+// SpawnHost, DormantContext, TeamHost, …). Those hosts name the parts they use (definitions, extensions,
+// permissions, settings, files…), which are given as they are rather than through forwarding methods. The
+// session keeps its lifecycle and public surface.
 import { randomBytes } from 'node:crypto'
-import type { AgentDefinition, LoadedAgent, PermissionMode } from '../../../../shared/agent-definition'
+import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
 import type { ContextSettings } from '../../compaction/context-settings'
-import type { SkillEntry } from '../../context/skill-index'
-import type { CanUseTool } from '../../loop/types'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import { AgentWorkReview } from '../../review'
-import type { PathPolicy } from '../../security/path-policy'
-import type { BashSandboxOptions } from '../../tools/bash-sandbox'
-import type { Tool } from '../../tools/define-tool'
-import type { WorktreeBaseRef } from '../../worktrees'
 import { Coordinator } from '../coordinator/coordinator'
 import { Deliveries } from '../messaging/delivery'
 import { DeliveryLedger } from '../messaging/delivery-ledger'
@@ -25,8 +21,7 @@ import { startInboxRun } from '../runs/agent-run'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
 import type { SpawnGate } from '../runs/limits'
 import { MainAgent, type MainAgentConfig } from '../runs/main-agent'
-import type { OutputLog, OutputLogs } from '../runs/output-log'
-import type { SessionPersistence } from '../runs/persistence'
+import type { OutputLogs } from '../runs/output-log'
 import { DormantAgents } from '../runs/resume'
 import { memberDefinitionFor, TeamManager } from '../team'
 import { REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from '../tools/request-merge-tool'
@@ -34,6 +29,7 @@ import { SessionTools } from '../tools/session-tools'
 import type { SessionContext } from '../types'
 import type { SessionExtensions } from './extensions'
 import type { SessionDefinitions } from './session-definitions'
+import type { SessionFiles } from './session-files'
 import type { AgentSessionOptions } from './session-options'
 import type { SessionPermissions } from './session-permissions'
 import type { SessionSandbox } from './session-sandbox'
@@ -53,8 +49,6 @@ export interface ServiceParts {
   backgroundStallMs: number
   contextSettings: ContextSettings
   toolOutputDir: string
-  /** The team's durable log. */
-  teamLog: string
   emit(event: AgentEvent): void
   onError(err: Error): void
   definitions: SessionDefinitions
@@ -62,8 +56,7 @@ export interface ServiceParts {
   permissions: SessionPermissions
   sandbox: SessionSandbox
   settings: SessionSettings
-  outputLogs: OutputLogs
-  persistence: SessionPersistence | null
+  files: SessionFiles
   mainConfig: MainAgentConfig
 }
 
@@ -82,7 +75,14 @@ export class AgentServices implements SessionContext {
   readonly toolOutputDir: string
   readonly emit: (event: AgentEvent) => void
   readonly onError: (err: Error) => void
+  readonly definitions: SessionDefinitions
   readonly extensions: SessionExtensions
+  readonly permissions: SessionPermissions
+  readonly sandbox: SessionSandbox
+  readonly settings: SessionSettings
+  readonly outputLogs: OutputLogs
+  readonly bus: EventBus
+  readonly files: SessionFiles
   readonly tools: SessionTools
   readonly main: MainAgent
   /** How text and reports reach this session's agents. */
@@ -113,11 +113,18 @@ export class AgentServices implements SessionContext {
     this.toolOutputDir = p.toolOutputDir
     this.emit = p.emit
     this.onError = p.onError
+    this.definitions = p.definitions
     this.extensions = p.extensions
+    this.permissions = p.permissions
+    this.sandbox = p.sandbox
+    this.settings = p.settings
+    this.outputLogs = p.files.outputLogs
+    this.bus = p.bus
+    this.files = p.files
     this.tools = new SessionTools(this, {
       ...(options.ripgrep !== undefined ? { ripgrep: options.ripgrep } : {}),
       ...(options.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: options.inProcessSearchUpTo } : {}),
-      outputTail: (h) => p.outputLogs.get(h.id)?.tail()
+      outputTail: (h) => this.outputLogs.get(h.id)?.tail()
     })
     this.main = new MainAgent(this, p.mainConfig)
     this.delivery = new Deliveries({
@@ -130,7 +137,7 @@ export class AgentServices implements SessionContext {
     })
     // Only asked for agents on disk, so only with a data folder.
     this.dormant = new DormantAgents(this as AgentServices & { dataDir: string })
-    this.team = new TeamManager(this, p.teamLog)
+    this.team = new TeamManager(this, this.files.teamLog)
   }
 
   /** Coordinator mode from now on (also when a reopened session's main agent ran as the coordinator). */
@@ -147,37 +154,8 @@ export class AgentServices implements SessionContext {
     return this.main.modeFor(undefined)
   }
 
-  get thinking(): boolean | undefined {
-    return this.p.settings.thinking
-  }
-
-  get hooks() {
-    return this.extensions.hooks
-  }
-
-  subscribe(listener: (event: AgentEvent) => void): () => void {
-    return this.p.bus.subscribe(listener)
-  }
-
-  agents(): Map<string, LoadedAgent> {
-    return this.p.definitions.agents()
-  }
-
-  /** The project's, the user's and the plugins' skills (the Skill tool's list). */
-  skills(): SkillEntry[] {
-    return this.p.definitions.skills()
-  }
-
   newAgentId(): string {
     return `a${randomBytes(8).toString('hex')}`
-  }
-
-  availableToolNames(): string[] {
-    return this.tools.names()
-  }
-
-  worktreeBaseRef(): WorktreeBaseRef {
-    return this.p.settings.baseRef
   }
 
   teammateOf(handle: AgentHandle): { teammateName: string; teamName: string } | null {
@@ -186,33 +164,9 @@ export class AgentServices implements SessionContext {
     return team && member ? { teammateName: member.name, teamName: team.name } : null
   }
 
-  prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>> {
-    return this.extensions.prepareRun(handle, def)
-  }
-
-  buildTools(handle: AgentHandle, names: readonly string[]): Tool[] {
-    return this.tools.build(handle, names)
-  }
-
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.p.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) =>
-      this.extensions.report(handle.id, message)
-    )
-  }
-
-  canUseTool(handle: AgentHandle): CanUseTool | undefined {
-    return this.p.permissions.canUseTool(handle)
-  }
-
-  /** How this agent's Bash commands are sandboxed (see SessionSandbox.forAgent). */
-  bashSandbox(handle: AgentHandle): BashSandboxOptions {
-    return this.p.sandbox.forAgent(handle)
-  }
-
-  /** The one path check for this agent's tools and permission decisions. */
-  pathPolicy(handle: AgentHandle): PathPolicy {
-    return this.p.permissions.pathPolicy(handle)
+    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
@@ -223,23 +177,15 @@ export class AgentServices implements SessionContext {
       review,
       mode: () => handle.permissionMode,
       agentId: async (name) => (await this.findAgent(name))?.id,
-      consent: (ctx, input, reason) => this.p.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
+      consent: (ctx, input, reason) => this.permissions.askConsent(handle, REQUEST_MERGE_TOOL_NAME, input, ctx.toolUseId, reason),
       strategy: async () => (await this.p.options.mergeStrategy?.()) ?? 'merge'
     }
-  }
-
-  outputLog(handle: AgentHandle): OutputLog {
-    return this.p.outputLogs.for(handle.id)
   }
 
   track(run: Promise<unknown>): void {
     this.runs.add(run)
     const done = () => this.runs.delete(run)
     run.then(done, done)
-  }
-
-  mainHandle(): AgentHandle {
-    return this.main.getHandle()
   }
 
   async findAgent(idOrName: string): Promise<AgentHandle | undefined> {
@@ -250,13 +196,5 @@ export class AgentServices implements SessionContext {
 
   claimMailbox(handle: AgentHandle): Promise<void> {
     return claimMailbox(this, handle)
-  }
-
-  durable(agentId: string): Promise<void> {
-    return this.p.persistence ? this.p.persistence.flushAgent(agentId) : Promise.resolve()
-  }
-
-  recordLaunch(handle: AgentHandle, prompt: string | null): Promise<void> {
-    return this.p.persistence ? this.p.persistence.writeState(handle, 'queued', prompt ?? undefined) : Promise.resolve()
   }
 }

@@ -52,7 +52,7 @@ export async function restoreAgents(
     services.coordinator?.restore(main.messages)
     // Deliveries it received and no written turn consumed reach it at its next turn, once, in order.
     const { inbox, received } = pendingDeliveries(main.events)
-    const handle = services.mainHandle()
+    const handle = services.main.getHandle()
     handle.inbox.push(...inbox)
     for (const id of received) handle.received.add(id)
     // Cut off before its first turn was written: the person's prompt is what it starts again from.
@@ -68,13 +68,13 @@ export async function restoreAgents(
 export async function resumeAgents(services: AgentServices & { dataDir: string }): Promise<ResumeReport> {
   const { delivery, mainAgentId } = services
   const report = await resumeInterrupted(services, (note) => {
-    const main = services.mainHandle()
+    const main = services.main.getHandle()
     if (main.task !== undefined && !main.messages.length) delivery.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
     main.task = undefined
     delivery.deliver(main, note, { from: 'fanout' })
   })
   // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
-  if (!report.resumed.includes(mainAgentId) && services.mainHandle().inbox.length) {
+  if (!report.resumed.includes(mainAgentId) && services.main.getHandle().inbox.length) {
     services.main.wake()
     report.resumed.unshift(mainAgentId)
   }

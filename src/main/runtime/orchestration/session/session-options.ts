@@ -11,7 +11,7 @@ import type { PermissionRules } from '../../permissions'
 import type { SandboxRuntime } from '../../security/sandbox/sandbox-runtime'
 import type { AgentHandle } from '../runs/agent-registry'
 import type { SpawnLimits } from '../runs/limits'
-import type { MainRunOptions } from '../runs/main-agent'
+import type { MainAgentConfig, MainRunOptions } from '../runs/main-agent'
 
 export const DEFAULT_BACKGROUND_STALL_MS = 15 * 60_000
 
@@ -89,6 +89,15 @@ export interface AgentSessionOptions {
 }
 
 export type RunOptions = MainRunOptions
+
+/** The main agent's model, permission mode and effort as the session's options set them (the rest: its defaults). */
+export function mainConfigOf(options: AgentSessionOptions): MainAgentConfig {
+  return {
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    ...(options.effort !== undefined ? { effort: options.effort } : {})
+  }
+}
 
 export interface OpenSessionOptions extends Omit<AgentSessionOptions, 'cwd' | 'sessionId' | 'dataDir'> {
   dataDir: string

@@ -6,7 +6,7 @@
 // browser mode) create or reopen one, subscribe to its events and use its public methods below.
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { LoadedAgent, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent, ContentBlock, PermissionRequestEvent } from '../../../../shared/events'
@@ -19,8 +19,8 @@ import type { AgentRunResult } from '../../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import type { PermissionAnswer, PermissionSettings } from '../../permissions'
-import { checkDataDirWritable, openSession, SessionNotFoundError, sessionDir } from '../../store'
-import { acquireSessionLock, type SessionLock } from '../../store/session-lock'
+import { openSession, SessionNotFoundError, sessionDir } from '../../store'
+import type { SessionLock } from '../../store/session-lock'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../../worktrees'
 import { compactById, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
@@ -31,14 +31,13 @@ import { EventBus } from '../messaging/event-bus'
 import type { SessionExtensions } from './extensions'
 import { DEFAULT_LIMITS, SpawnGate, type SpawnLimits } from '../runs/limits'
 import type { MainAgentConfig } from '../runs/main-agent'
-import { OutputLogs } from '../runs/output-log'
-import { SessionPersistence } from '../runs/persistence'
 import type { ResumeReport } from '../runs/resume'
 import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
+import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
-import { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
+import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import type { SessionPermissions } from './session-permissions'
 import type { SessionSandbox } from './session-sandbox'
 import type { SessionSettings } from './session-settings'
@@ -64,8 +63,8 @@ export class AgentSession {
   openNotes: string[] = []
   /** Of those, what the person must be told wherever they look (a state file that could not be used). */
   openWarnings: string[] = []
-  private readonly outputLogs: OutputLogs
-  private readonly persistence: SessionPersistence | null
+  /** Its lock aside, what it keeps on disk: transcripts and state, output logs, tool outputs, the team's log. */
+  private readonly files: SessionFiles
   private readonly permissions: SessionPermissions
   private readonly mainConfig: MainAgentConfig
   /** The Bash sandbox as this session uses it. */
@@ -96,26 +95,10 @@ export class AgentSession {
     this.dataDir = options.dataDir
     this.backgroundStallMs = options.backgroundStallMs ?? DEFAULT_BACKGROUND_STALL_MS
     // Where the session keeps its files: in its data folder, else (nothing to keep after it) in a temporary one.
-    const files = options.dataDir ? sessionDir(options.dataDir, this.sessionId) : join(tmpdir(), `fanout-${this.sessionId}`)
-    this.toolOutputDir = join(files, 'tool-outputs')
+    this.files = new SessionFiles({ ...options, sessionId: this.sessionId, registry: this.registry, onError: this.onError, owned: lock !== null })
+    this.toolOutputDir = this.files.toolOutputDir
     this.contextSettings = { ...DEFAULT_CONTEXT_SETTINGS, ...options.context, windows: { ...DEFAULT_CONTEXT_SETTINGS.windows, ...options.context?.windows } }
-    this.outputLogs = new OutputLogs(options.dataDir ? join(files, 'outputs') : files, this.onError)
-    this.persistence = options.dataDir
-      ? new SessionPersistence({
-          dataDir: options.dataDir,
-          sessionId: this.sessionId,
-          cwd: options.cwd,
-          title: options.title,
-          registry: this.registry,
-          onError: this.onError,
-          owned: lock !== null
-        })
-      : null
-    this.mainConfig = {
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-      ...(options.effort !== undefined ? { effort: options.effort } : {})
-    }
+    this.mainConfig = mainConfigOf(options)
     // emit and track are read late: both exist once the constructor is done, before anything runs.
     const parts = buildSessionParts({
       options,
@@ -145,12 +128,10 @@ export class AgentSession {
       backgroundStallMs: this.backgroundStallMs,
       contextSettings: this.contextSettings,
       toolOutputDir: this.toolOutputDir,
-      teamLog: join(files, 'team', 'log.jsonl'),
       emit: this.emit,
       onError: this.onError,
       ...parts,
-      outputLogs: this.outputLogs,
-      persistence: this.persistence,
+      files: this.files,
       mainConfig: this.mainConfig
     })
     if (options.coordinator) this.services.enableCoordinator()
@@ -174,16 +155,12 @@ export class AgentSession {
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
     const sessionId = options.sessionId ?? randomUUID()
     // Before any work: a data folder that cannot hold the session is one clear error, not a run that loses its record.
-    if (options.dataDir) await checkDataDirWritable(options.dataDir)
-    const lock = options.dataDir ? await acquireSessionLock(options.dataDir, sessionId, { app: options.owner ?? 'Fanout' }) : null
-    try {
+    const build = async (lock: SessionLock | null) => {
       const session = new AgentSession({ ...options, sessionId }, lock)
       await session.reload()
       return session
-    } catch (err) {
-      await lock?.release()
-      throw err
     }
+    return options.dataDir ? withSessionLock(options.dataDir, sessionId, options.owner, build) : build(null)
   }
 
   /**
@@ -196,14 +173,7 @@ export class AgentSession {
     // from here on nobody else writes. An unknown id leaves no folder behind.
     if (!existsSync(sessionDir(options.dataDir, options.sessionId)))
       throw new SessionNotFoundError(`No session ${options.sessionId} in ${join(options.dataDir, 'sessions')}`)
-    await checkDataDirWritable(options.dataDir)
-    const lock = await acquireSessionLock(options.dataDir, options.sessionId, { app: options.owner ?? 'Fanout' })
-    try {
-      return await AgentSession.reopen(options, lock)
-    } catch (err) {
-      await lock.release()
-      throw err
-    }
+    return withSessionLock(options.dataDir, options.sessionId, options.owner, (lock) => AgentSession.reopen(options, lock))
   }
 
   private static async reopen(options: OpenSessionOptions, lock: SessionLock): Promise<AgentSession> {
@@ -290,20 +260,19 @@ export class AgentSession {
     // Time-based, so a session resumed by a later process goes on counting upwards without reading the last one.
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)
-    this.persistence?.record(event)
-    this.outputLogs.get(event.agentId)?.add(event)
+    this.files.record(event)
     this.bus.emit(event)
     this.extensions.onEvent(event)
   }
 
   /** Effective agent definitions (the CLI's list of agent types). */
   agents(): Map<string, LoadedAgent> {
-    return this.services.agents()
+    return this.services.definitions.agents()
   }
 
   /** Skills the model can invoke (the CLI's init line). */
   skillNames(): string[] {
-    return this.services
+    return this.services.definitions
       .skills()
       .filter((skill) => skill.modelInvocable)
       .map((s) => s.name)
@@ -316,7 +285,7 @@ export class AgentSession {
 
   /** The main agent's handle. */
   mainHandle(): AgentHandle {
-    return this.services.mainHandle()
+    return this.services.main.getHandle()
   }
 
   /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
@@ -359,7 +328,7 @@ export class AgentSession {
   respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
     const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
     this.permissions.respond(requestId, decision)
-    return watcher ? this.services.durable(watcher) : Promise.resolve()
+    return watcher ? this.files.durable(watcher) : Promise.resolve()
   }
 
   /** Permission requests waiting for an answer (e.g. to show them again after the UI reconnects). */
@@ -411,7 +380,7 @@ export class AgentSession {
   /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
   async flush(): Promise<void> {
     await this.services.team.flush()
-    await Promise.all([this.persistence?.flush(), this.outputLogs.flush()])
+    await this.files.flush()
   }
 
   /** Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done. */
@@ -419,8 +388,7 @@ export class AgentSession {
     try {
       await this.extensions.close()
       await this.services.team.flush()
-      await this.outputLogs.flush()
-      await this.persistence?.close()
+      await this.files.close()
     } finally {
       await this.lock?.release()
     }

@@ -75,8 +75,8 @@ export function forkToolList(parentTools: readonly Tool[], own: readonly Tool[])
 }
 
 /** The tools an agent's requests carry: its own, or for a fork its parent's list (see forkToolList). */
-export function runTools(session: Pick<SessionContext, 'registry' | 'buildTools'>, handle: AgentHandle, toolNames: string[]): Tool[] {
-  const own = session.buildTools(handle, toolNames)
+export function runTools(session: Pick<SessionContext, 'registry' | 'tools'>, handle: AgentHandle, toolNames: string[]): Tool[] {
+  const own = session.tools.build(handle, toolNames)
   const parent = handle.fork && handle.parentId ? session.registry.get(handle.parentId) : undefined
-  return parent ? forkToolList(session.buildTools(parent, parent.toolNames ?? []), own) : own
+  return parent ? forkToolList(session.tools.build(parent, parent.toolNames ?? []), own) : own
 }

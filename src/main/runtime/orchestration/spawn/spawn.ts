@@ -53,7 +53,7 @@ export function depthLimitNote(depth: number, maxDepth: number): string {
 
 /** What the Agent tool needs besides a subagent's run: definitions, tool names, ids, output logs, launch records and agents by name. */
 export type SpawnHost = SubagentRunHost &
-  Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLog' | 'recordLaunch'>
+  Pick<SessionContext, 'definitions' | 'aliases' | 'tools' | 'newAgentId' | 'mainAgentId' | 'findAgent' | 'outputLogs' | 'files'>
 
 export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
@@ -63,7 +63,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   if (typeof planned === 'string') return refuse(planned)
   const refusal = session.gate.refusal(depth)
   if (refusal) return refuse(refusal)
-  if (planned.isolated && planned.background && !session.hooks?.has('WorktreeCreate', parent)) {
+  if (planned.isolated && planned.background && !session.extensions.hooks.has('WorktreeCreate', parent)) {
     // A background call returns before the worktree exists: say now, not in a later notification, when it cannot.
     try {
       await readRepo(parent.cwd)
@@ -95,7 +95,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
     ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
   })
   session.registry.add(handle)
-  if (planned.background) handle.outputFile = session.outputLog(handle).file
+  if (planned.background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({
     agentId: handle.id,
     agentType: handle.agentType,
@@ -107,7 +107,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   const inherited = planned.fork || planned.forkContext ? forkMessages(parent.messages, ctx.toolUseId, input.prompt) : null
   // A background agent is on disk with its task before the caller hears it was launched (a fork's inherited
   // conversation is not: one cut off before it starts is reported as not started instead).
-  if (planned.background) await session.recordLaunch(handle, inherited ? null : input.prompt)
+  if (planned.background) await session.files.recordLaunch(handle, inherited ? null : input.prompt)
   const req: RunRequest = {
     prompt: inherited ? inherited.prompt : input.prompt,
     history: inherited ? inherited.history : [],
@@ -128,7 +128,8 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
   const agentType = input.subagent_type ?? DEFAULT_SUBAGENT_TYPE
   if (parent.allowedAgentTypes && !parent.allowedAgentTypes.includes(agentType))
     return `This agent may only start these agent types: ${parent.allowedAgentTypes.join(', ')}; '${agentType}' is not one of them.`
-  const isolated = (input.isolation ?? (agentType === FORK_AGENT_TYPE ? undefined : session.agents().get(agentType)?.definition.isolation)) === 'worktree'
+  const isolated =
+    (input.isolation ?? (agentType === FORK_AGENT_TYPE ? undefined : session.definitions.agents().get(agentType)?.definition.isolation)) === 'worktree'
 
   if (agentType === FORK_AGENT_TYPE) {
     // A fork is the caller itself with its conversation so far: same prompt, model and tools, minus spawning.
@@ -152,8 +153,8 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
     }
   }
 
-  const loaded = session.agents().get(agentType)
-  if (!loaded) return `There is no agent type '${agentType}'. Available agent types: ${[...session.agents().keys(), FORK_AGENT_TYPE].join(', ')}.`
+  const loaded = session.definitions.agents().get(agentType)
+  if (!loaded) return `There is no agent type '${agentType}'. Available agent types: ${[...session.definitions.agents().keys(), FORK_AGENT_TYPE].join(', ')}.`
   const def = loaded.definition
   const background = input.run_in_background === true || def.background === true
   let model: string
@@ -163,7 +164,7 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
   } catch (err) {
     return errorMessage(err)
   }
-  const resolution = resolveAgentTools(def, session.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
+  const resolution = resolveAgentTools(def, session.tools.names(), { isBuiltIn: def.source === 'built-in', isBackground: background, isSubagent: true })
   // An agent whose tools come from its own MCP servers has them only once they connect, when it starts.
   if (resolution.error && !(def.mcpServers && resolution.invalidTools.every((t) => t.startsWith('mcp__')))) return resolution.error
   // A subagent at the depth limit cannot spawn further: keep the Agent tool out rather than let every call
@@ -208,7 +209,7 @@ async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: Ag
   handle.parentToolUseId = ctx.toolUseId
   handle.background = background || undefined
   if (input.effort !== undefined) handle.effort = input.effort
-  if (background) handle.outputFile = session.outputLog(handle).file
+  if (background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', resumed: true })
   const maxTurns = input.max_turns ?? handle.definition?.maxTurns
   const req: RunRequest = {

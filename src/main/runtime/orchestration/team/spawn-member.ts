@@ -34,15 +34,15 @@ const RESERVED = new Set(['main', 'lead', 'user', 'fanout'])
 
 /** What the member will be, or a sentence saying why it cannot be. */
 export function planMember(
-  s: Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'gate' | 'registry'>,
+  s: Pick<SessionContext, 'definitions' | 'aliases' | 'tools' | 'gate' | 'registry'>,
   lead: AgentHandle,
   m: MemberInput
 ): MemberPlan | string {
   if (!NAME.test(m.name)) return `Member name '${m.name}' is not usable: use 1-64 letters, digits, '.', '_' or '-'.`
   if (RESERVED.has(m.name)) return `Member name '${m.name}' is reserved; choose another.`
   const agentType = m.agent_type ?? DEFAULT_SUBAGENT_TYPE
-  const loaded = s.agents().get(agentType)
-  if (!loaded) return `Member ${m.name}: there is no agent type '${agentType}'. Available agent types: ${[...s.agents().keys()].join(', ')}.`
+  const loaded = s.definitions.agents().get(agentType)
+  if (!loaded) return `Member ${m.name}: there is no agent type '${agentType}'. Available agent types: ${[...s.definitions.agents().keys()].join(', ')}.`
   const def = loaded.definition
   let model: string
   try {
@@ -50,7 +50,7 @@ export function planMember(
   } catch (err) {
     return `Member ${m.name}: ${errorMessage(err)}`
   }
-  const resolution = resolveAgentTools(def, s.availableToolNames(), { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: true })
+  const resolution = resolveAgentTools(def, s.tools.names(), { isBuiltIn: def.source === 'built-in', isBackground: false, isSubagent: true })
   if (resolution.error) return `Member ${m.name}: ${resolution.error}`
   const depth = lead.depth + 1
   const own = resolution.resolvedTools.filter((t) => !LEAD_ONLY.has(t) && !(t === AGENT_TOOL_NAME && depth >= s.gate.limits.maxDepth))

@@ -17,11 +17,10 @@ import type { SubagentRunHost } from '../runs/agent-run'
 import type { SessionContext } from '../types'
 
 /** What the team needs from its session: members' plans and runs, their messages, ids, events and hooks. */
-export interface TeamHost extends SubagentRunHost, MessagingHost, Pick<SessionContext, 'agents' | 'aliases' | 'availableToolNames' | 'newAgentId'> {
-  subscribe(listener: (event: AgentEvent) => void): () => void
-  /** The session's hooks (TaskCompleted). */
-  readonly hooks?: HookRunner
-}
+export interface TeamHost
+  extends SubagentRunHost,
+    MessagingHost,
+    Pick<SessionContext, 'definitions' | 'aliases' | 'tools' | 'newAgentId' | 'bus' | 'extensions'> {}
 
 export interface CreateTeamInput {
   team_name: string
@@ -44,7 +43,7 @@ export class TeamManager {
     file: string
   ) {
     this.board = new TeamBoard(file, { onChange: () => this.changed(), onProblem: (p) => s.onError(new Error(p)) })
-    s.subscribe((e) => this.onEvent(e))
+    s.bus.subscribe((e) => this.onEvent(e))
   }
 
   /** Reads the team log (after a restart, the team as it was). */
@@ -53,7 +52,7 @@ export class TeamManager {
   }
 
   get hooks(): HookRunner | undefined {
-    return this.s.hooks
+    return this.s.extensions.hooks
   }
 
   /** The active team, if any. */

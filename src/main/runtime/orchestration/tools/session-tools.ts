@@ -2,17 +2,16 @@
 // state and todo list across its runs), the orchestration tools (Agent, SendMessage, TaskOutput, TaskStop,
 // SetPhase in coordinator mode, the team tools), and around them the MCP tools and hooks of its extensions.
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, FileState, TodoList } from '../../tools'
-import type { PathPolicy } from '../../security/path-policy'
-import type { BashSandboxOptions } from '../../tools/bash-sandbox'
 import type { Tool, ToolContext } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME, agentToolDescription, createAgentTool, type AgentToolInput } from '../spawn/agent-tool'
 import type { Coordinator } from '../coordinator/coordinator'
 import { SET_PHASE_TOOL_NAME } from '../coordinator/coordinator-prompt'
 import type { SessionExtensions } from '../session/extensions'
+import type { SessionSandbox } from '../session/session-sandbox'
+import type { SessionContext } from '../types'
 import { createSendMessageTool, SEND_MESSAGE_TOOL_NAME, type MessagingHost } from '../messaging/send-message'
 import { createSkillTool, SKILL_TOOL_NAME } from './skill-tool'
-import type { SkillEntry } from '../../context/skill-index'
 import { createRequestMergeTool, REQUEST_MERGE_TOOL_NAME, type RequestMergeHost } from './request-merge-tool'
 import { spawnSubagent, type SpawnHost } from '../spawn/spawn'
 import { createTaskOutputTool, createTaskStopTool, TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from './task-tools'
@@ -23,15 +22,14 @@ import { memberToolNames, TEAM_TOOL_NAMES, teamToolsFor, type TeamManager } from
  * what the Agent tool spawns with and SendMessage delivers with, and the parts below.
  */
 export interface ToolsHost extends SpawnHost, MessagingHost {
-  skills(): readonly SkillEntry[]
   readonly coordinator: Coordinator | null
   readonly teamsEnabled: boolean
   readonly team: TeamManager
   readonly extensions: SessionExtensions
-  /** The one path check for an agent's tools. */
-  pathPolicy(handle: AgentHandle): PathPolicy
-  /** How its Bash commands are sandboxed. */
-  bashSandbox(handle: AgentHandle): BashSandboxOptions
+  /** Who answers permission questions, and the one path check for an agent's tools. */
+  readonly permissions: SessionContext['permissions']
+  /** How an agent's Bash commands are sandboxed. */
+  readonly sandbox: Pick<SessionSandbox, 'forAgent'>
   /** What the main agent's RequestMerge needs (the session's folder, its review, the person's consent). */
   requestMergeHost(handle: AgentHandle): RequestMergeHost
 }
@@ -58,7 +56,7 @@ export const BASE_TOOL_NAMES: readonly string[] = [
 export class SessionTools {
   private readonly state = new Map<string, { fileState: FileState; todos: TodoList }>()
   /** The Agent tool's descriptions by allowed list ('' for any type), built once per loaded set of definitions rather than once per agent. */
-  private listing: { agents: ReturnType<ToolsHost['agents']>; byAllowed: Map<string, string> } | null = null
+  private listing: { agents: ReturnType<ToolsHost['definitions']['agents']>; byAllowed: Map<string, string> } | null = null
 
   constructor(
     private readonly s: ToolsHost,
@@ -66,7 +64,7 @@ export class SessionTools {
   ) {}
 
   private agentDescription(allowed?: readonly string[]): string {
-    const agents = this.s.agents()
+    const agents = this.s.definitions.agents()
     if (this.listing?.agents !== agents) this.listing = { agents, byAllowed: new Map() }
     const key = allowed ? JSON.stringify(allowed) : ''
     let description = this.listing.byAllowed.get(key)
@@ -103,8 +101,8 @@ export class SessionTools {
       cwd: handle.cwd,
       fileState: state.fileState,
       todos: state.todos,
-      paths: s.pathPolicy(handle),
-      sandbox: s.bashSandbox(handle),
+      paths: s.permissions.pathPolicy(handle),
+      sandbox: s.sandbox.forAgent(handle),
       ...(this.opts.ripgrep !== undefined ? { ripgrep: this.opts.ripgrep } : {}),
       ...(this.opts.inProcessSearchUpTo !== undefined ? { inProcessSearchUpTo: this.opts.inProcessSearchUpTo } : {})
     })
@@ -133,7 +131,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
-    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.skills()))
+    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.definitions.skills()))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(
       handle,
