@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path'
 import { splitGlobBase } from '../tools/glob-pattern'
 import { resolveToolPath } from '../tools/paths'
 import { BUILTIN_TOOL_META } from '../tools/registry'
+import { TEAM_TOOL_NAMES } from '../tools/team-tool-names'
 import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
 
 export type CallKind = 'bash' | 'edit' | 'read' | 'network' | 'free' | 'other'
@@ -20,16 +21,7 @@ export const NO_APPROVAL_TOOLS: readonly string[] = [
   'TaskStop',
   'ExitPlanMode',
   'SetPhase',
-  'TeamCreate',
-  'TeamDelete',
-  'TaskCreate',
-  'TaskList',
-  'TaskGet',
-  'TaskUpdate',
-  'TaskClaim',
-  'RequestShutdown',
-  'RequestPlanApproval',
-  'RespondToRequest',
+  ...TEAM_TOOL_NAMES,
   'RequestMerge'
 ]
 

@@ -1,26 +1,13 @@
 // Coordinator mode's instructions (Fanout's words) and the definition the main agent runs as in that mode:
 // a system prompt about directing agents through four phases, and orchestration tools only.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
+import { LEAD_TOOL_NAMES } from '../../tools/team-tool-names'
 
 export const COORDINATOR_AGENT_TYPE = 'coordinator'
 export const SET_PHASE_TOOL_NAME = 'SetPhase'
 
 /** The coordinator's tools: it directs agents and never touches files itself. */
-export const COORDINATOR_TOOLS = [
-  'Agent',
-  'SendMessage',
-  'TaskStop',
-  'TaskOutput',
-  SET_PHASE_TOOL_NAME,
-  'TeamCreate',
-  'TeamDelete',
-  'TaskCreate',
-  'TaskList',
-  'TaskGet',
-  'TaskUpdate',
-  'RequestShutdown',
-  'RespondToRequest'
-]
+export const COORDINATOR_TOOLS = ['Agent', 'SendMessage', 'TaskStop', 'TaskOutput', SET_PHASE_TOOL_NAME, ...LEAD_TOOL_NAMES]
 
 export const COORDINATOR_PROMPT = `You are the coordinator of a crew of agents in Fanout, working for a person on their software project. You do not read, search or change files yourself, and you run no commands: agents do that, and you direct them. Your tools are Agent (start an agent), SendMessage (continue one), TaskOutput and TaskStop (check on or stop a background agent), SetPhase (say which phase you are in) and the team tools.
 

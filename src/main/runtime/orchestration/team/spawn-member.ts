@@ -9,7 +9,7 @@ import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool'
 import { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from '../spawn/spawn'
 import type { SessionContext } from '../types'
-import { LEAD_ONLY, MEMBER_TOOL_NAMES } from './names'
+import { LEAD_ONLY, MEMBER_TOOL_NAMES } from '../../tools/team-tool-names'
 import { errorMessage } from '../../../../shared/error-message'
 
 export interface MemberInput {

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { TASK_STATUSES, type TeamSnapshot, type TeamTask } from '../../../../shared/team'
 import { defineTool, type Tool, type ToolResult } from '../../tools/define-tool'
-import { TASK_CLAIM, TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE } from './names'
+import { TASK_CLAIM, TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE } from '../../tools/team-tool-names'
 import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'
 

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { defineTool, type Tool } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
-import { REQUEST_PLAN_APPROVAL, REQUEST_SHUTDOWN, RESPOND_TO_REQUEST, TEAM_CREATE, TEAM_DELETE } from './names'
+import { REQUEST_PLAN_APPROVAL, REQUEST_SHUTDOWN, RESPOND_TO_REQUEST, TEAM_CREATE, TEAM_DELETE } from '../../tools/team-tool-names'
 import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'
 

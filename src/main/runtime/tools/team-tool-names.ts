@@ -1,5 +1,6 @@
 // Team tool names (Claude Code's where it has them: TeamCreate, TeamDelete, TaskCreate, TaskList, TaskGet,
-// TaskUpdate), and which of them the lead and the members get.
+// TaskUpdate), and which of them the lead and the members get. Kept below orchestration (which builds the
+// tools) so that permissions and the coordinator's tool list read the same names.
 export const TEAM_CREATE = 'TeamCreate'
 export const TEAM_DELETE = 'TeamDelete'
 export const TASK_CREATE = 'TaskCreate'
