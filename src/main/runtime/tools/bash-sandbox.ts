@@ -2,11 +2,9 @@
 // what the call was granted (ctx.sandbox); the agent's floor raises a "workspace" grant to "read-only" for
 // plan mode and read-only agents. Every command gets an environment without credentials (security/child-env).
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { childEnv } from '../security/child-env'
 import type { PathPolicy } from '../security/path-policy'
+import { privateTempDir } from '../security/private-temp'
 import { gitExcludesFor, withGitConfig, workTreeTop } from '../security/sandbox/git-excludes'
 import { sandboxPolicy } from '../security/sandbox/sandbox-policy'
 import { mountPoints } from '../security/sandbox/mount-points'
@@ -76,8 +74,7 @@ export async function prepareCommand(
       }
     return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
   }
-  const tmpDir = join(tmpdir(), 'fanout-sandbox', safeName(ctx.agentId))
-  mkdirSync(tmpDir, { recursive: true })
+  const tmpDir = privateTempDir('sandbox', safeName(ctx.agentId))
   const policy = sandboxPolicy(level, { paths, tmpDir, allowedDomains: opts?.allowedDomains?.() ?? [], secretFiles: opts?.secretFiles })
   const wrapped = await runtime.wrap(command, policy, ctx.signal)
   // A read-only command must not start a repository's fsmonitor program.

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool, type BashDetails } from './bash'
 import { makeTempDir, toolContext } from './test-kit'
@@ -22,15 +22,21 @@ function processGone(pid: number): boolean {
   }
 }
 
-/** A process whose command line holds the marker is still running (pids inside the sandbox are its own). */
-function markerRunning(marker: string): boolean {
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && !processGone(Number(pid))) return true
-    } catch {}
-  }
-  return false
+/** This machine's pids of the live processes whose command line holds the marker (pids inside the sandbox are its own). */
+function markedPids(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && !processGone(pid)
+      } catch {
+        return false
+      }
+    })
 }
+
+const markerRunning = (marker: string): boolean => markedPids(marker).length > 0
 
 async function waitUntil(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10))
@@ -114,10 +120,12 @@ describe('Bash', () => {
   })
 
   it('does not wait for a background grandchild that keeps the output pipe open', async () => {
-    const pidFile = join(dir, 'bg.pid')
-    const r = await bash({ command: `sleep 30 & echo $! > ${pidFile}; echo done` })
+    const marker = `30.${process.pid}3`
+    const r = await bash({ command: `sleep ${marker} & echo done` })
     expect(r.content).toBe('done')
-    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL')
+    // Found by its command line: `$!` inside the sandbox is a pid of its own namespace, not this machine's.
+    for (const pid of markedPids(marker)) process.kill(pid, 'SIGKILL')
+    await waitUntil(() => !markerRunning(marker), 'the grandchild to die')
   })
 
   it('runs in the background on request, writing output to a file', async () => {
@@ -125,8 +133,17 @@ describe('Bash', () => {
     const r = await bash({ command: 'echo bg-output', run_in_background: true }, toolContext({ signal: controller.signal }))
     const d = r.details as { outputFile: string; pid: number }
     expect(r.content).toContain(d.outputFile)
-    await waitUntil(() => existsSync(d.outputFile) && readFileSync(d.outputFile, 'utf8').includes('exited with code 0'), 'the background command to finish')
+    // Its own file, private to this process's user: never an earlier command's, never another user's.
+    expect(statSync(dirname(d.outputFile)).mode & 0o777).toBe(0o700)
+    expect(statSync(dirname(dirname(d.outputFile))).mode & 0o777).toBe(0o700)
+    const again = await bash({ command: 'true', run_in_background: true }, toolContext({ signal: controller.signal }))
+    const againFile = (again.details as { outputFile: string }).outputFile
+    expect(againFile).not.toBe(d.outputFile)
+    // The exit line is written once the command's sandbox is released (its placeholders gone from `dir`).
+    for (const file of [d.outputFile, againFile])
+      await waitUntil(() => readFileSync(file, 'utf8').includes('exited with code 0'), 'the background command to finish')
     expect(readFileSync(d.outputFile, 'utf8')).toContain('bg-output')
+    expect(readFileSync(againFile, 'utf8')).not.toContain('bg-output')
   })
 
   it('stops background commands when the agent is aborted', async () => {

@@ -3,12 +3,12 @@
 // UI while it runs. Every command runs in the OS sandbox the permission layer granted it (bash-sandbox.ts),
 // with an environment that carries no credentials.
 import { spawn } from 'node:child_process'
-import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs'
+import { appendFileSync, closeSync, openSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { PathPolicy } from '../security/path-policy'
+import { privateTempDir } from '../security/private-temp'
 import { builtinTool } from './builtin-tool'
 import type { SandboxLevel, ToolContext, ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
@@ -176,10 +176,21 @@ function safeName(s: string): string {
 }
 
 function runBackground(command: string, prepared: PreparedCommand, cwd: string, ctx: ToolContext): ToolResult {
-  const dir = join(tmpdir(), 'fanout-bash')
-  mkdirSync(dir, { recursive: true })
-  const outputFile = join(dir, `${safeName(ctx.agentId)}-${safeName(ctx.toolUseId)}.log`)
-  const fd = openSync(outputFile, 'a')
+  // A file of its own ('wx': never an earlier command's file, never through a link), numbered should a
+  // tool-use id repeat.
+  const dir = privateTempDir('bash')
+  const base = `${safeName(ctx.agentId)}-${safeName(ctx.toolUseId)}`
+  let outputFile = join(dir, `${base}.log`)
+  let fd: number
+  for (let n = 2; ; n++) {
+    try {
+      fd = openSync(outputFile, 'wx', 0o600)
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      outputFile = join(dir, `${base}-${n}.log`)
+    }
+  }
   const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', fd, fd], env: prepared.env })
   closeSync(fd)
   const pid = child.pid

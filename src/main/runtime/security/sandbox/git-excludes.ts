@@ -4,9 +4,10 @@
 // excludes file naming the placeholders of its repository, through GIT_CONFIG_* variables. That setting
 // replaces the person's own `core.excludesFile`, so its contents are copied in first: their ignores still hold.
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
+import { privateTempDir } from '../private-temp'
 
 /** The top of the work tree that holds `cwd` (where a `.git` folder or file is), or null outside git. */
 export function workTreeTop(cwd: string): string | null {
@@ -93,10 +94,9 @@ export async function gitExcludesFor(cwd: string, placeholders: readonly string[
   try {
     if (own) theirs = readFileSync(own, 'utf8')
   } catch {}
-  const dir = join(tmpdir(), 'fanout-git-excludes')
-  const file = join(dir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.gitignore`)
+  let file: string
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    file = join(privateTempDir('git-excludes'), `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.gitignore`)
     const header = own ? `# ${own} (your own excludes file, copied)\n` : ''
     writeFileSync(
       file,
