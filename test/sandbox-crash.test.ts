@@ -65,7 +65,7 @@ async function crashWhileCommandsRun(
   })
   children.push(child)
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-  await waitUntil(() => running(`sleep ${marker + 1}`) > 0 && running(`sleep ${marker}`) > 0, 'both sandboxed commands to run', 3000)
+  await waitUntil(() => running(`sleep ${marker + 1}`) > 0 && running(`sleep ${marker}`) > 0, 'both sandboxed commands to run', 60_000)
   expect(readdirSync(project).sort()).toEqual(['.git', ...PLACEHOLDERS, 'README.md'].sort())
   child.kill('SIGKILL')
   await exited
@@ -77,7 +77,7 @@ async function crashWhileCommandsRun(
 /** The orphaned commands end (as a background command or a long build finally does). */
 async function endOrphans(marker: number): Promise<void> {
   for (const m of [marker, marker + 1]) spawnSync('pkill', ['-KILL', '-f', `sleep ${m}`])
-  await waitUntil(() => running(`sleep ${marker}`) === 0 && running(`sleep ${marker + 1}`) === 0, 'the orphaned sandboxed commands to end', 3000)
+  await waitUntil(() => running(`sleep ${marker}`) === 0 && running(`sleep ${marker + 1}`) === 0, 'the orphaned sandboxed commands to end', 60_000)
 }
 
 /** A sleep length no other run of this test uses, so its processes are told apart from any left over. */
@@ -126,7 +126,7 @@ describe('after Fanout is killed while sandboxed commands run', () => {
     children.push(web)
     let out = ''
     web.stdout?.on('data', (d) => (out += d))
-    await waitUntil(() => out.includes('Open http'), 'browser mode to start', 3000)
+    await waitUntil(() => out.includes('Open http'), 'browser mode to start', 60_000)
     expect(readdirSync(p.project).sort()).toEqual(['.git', 'README.md'])
     expect(existsSync(join(p.dataDir, 'sandbox-mounts'))).toBe(true)
     expect(readdirSync(join(p.dataDir, 'sandbox-mounts'))).toEqual([])

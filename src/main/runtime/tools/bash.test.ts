@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool, type BashDetails } from './bash'
-import { makeTempDir, toolContext } from './test-kit'
+import { makeTempDir, toolContext, waitUntil } from './test-kit'
 import { runTool } from '../loop/run-tools'
 
 let dir: string
@@ -37,11 +37,6 @@ function markedPids(marker: string): number[] {
 }
 
 const markerRunning = (marker: string): boolean => markedPids(marker).length > 0
-
-async function waitUntil(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10))
-  if (!cond()) throw new Error(`still waiting for: ${what}`)
-}
 
 async function waitForFile(path: string): Promise<string> {
   await waitUntil(() => existsSync(path) && readFileSync(path, 'utf8').trim() !== '', `${path} to be written`)
@@ -149,9 +144,12 @@ describe('Bash', () => {
   it('stops background commands when the agent is aborted', async () => {
     const controller = new AbortController()
     const r = await bash({ command: 'sleep 300', run_in_background: true }, toolContext({ signal: controller.signal }))
-    const { pid } = r.details as { pid: number }
+    const { pid, outputFile } = r.details as { pid: number; outputFile: string }
     expect(processGone(pid)).toBe(false)
     controller.abort()
     await waitUntil(() => processGone(pid), 'the background command to die')
+    // Told once all of it has ended and its sandbox's placeholders are gone from the folder.
+    await waitUntil(() => readFileSync(outputFile, 'utf8').includes('[fanout: command exited on signal'), 'the exit line')
+    expect(readdirSync(dir)).toEqual([])
   })
 })

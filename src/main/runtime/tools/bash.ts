@@ -12,7 +12,7 @@ import { privateTempDir } from '../security/private-temp'
 import { builtinTool } from './builtin-tool'
 import type { SandboxLevel, ToolContext, ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
-import { killProcessGroup, trackBackgroundGroup } from './process-group'
+import { groupEnded, killProcessGroup, trackBackgroundGroup } from './process-group'
 import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
 import type { ToolOptions } from './tool-options'
 
@@ -114,7 +114,6 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
     const finish = (): void => {
       if (done) return
       done = true
-      prepared.release()
       for (const t of [timeoutTimer, killTimer, drainTimer, updateTimer]) if (t) clearTimeout(t)
       ctx.signal.removeEventListener('abort', onAbort)
       capture.flush()
@@ -150,7 +149,8 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
         isImage: false,
         noOutputExpected: false
       }
-      resolve({ content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response })
+      const result = { content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response }
+      void releaseWhenEnded(prepared, pid).then(() => resolve(result))
     }
     child.on('error', (err) => {
       spawnError = err
@@ -169,6 +169,14 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
     })
     child.on('close', finish)
   })
+}
+
+/** The command's sandbox is released (its placeholders removed) once nothing of the command runs any more. */
+async function releaseWhenEnded(prepared: PreparedCommand, pid: number | undefined): Promise<void> {
+  if (prepared.sandbox !== 'off' && pid !== undefined) await groupEnded(pid)
+  try {
+    prepared.release()
+  } catch {}
 }
 
 function safeName(s: string): string {
@@ -206,11 +214,14 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
   ctx.signal.addEventListener('abort', onAbort, { once: true })
   child.on('exit', (code, signal) => {
     untrack()
-    prepared.release()
     ctx.signal.removeEventListener('abort', onAbort)
-    try {
-      appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
-    } catch {}
+    // A stopped command's stragglers get no grace once its leader is gone.
+    if (ctx.signal.aborted) killProcessGroup(pid, 'SIGKILL')
+    void releaseWhenEnded(prepared, pid).then(() => {
+      try {
+        appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
+      } catch {}
+    })
   })
   return {
     content: [

@@ -1,5 +1,6 @@
 // Killing a command means killing everything it started: commands run as leaders of their own process
 // group (spawn `detached`), and we signal the group, so `npm test` or `sleep 100 &` children go too.
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** Signals the whole group led by `pid`; a group that is already gone is not an error. */
 export function killProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -20,6 +21,38 @@ export function processGroupAlive(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+/** True while a process of the group runs (Linux: from /proc, zombies not counted; elsewhere: signal 0). */
+export function groupRunning(pgid: number): boolean {
+  if (process.platform !== 'linux') return processGroupAlive(pgid)
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return processGroupAlive(pgid)
+  }
+  for (const name of names) {
+    const c = name.charCodeAt(0)
+    if (c < 48 || c > 57) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      // After the command name: state, parent pid, process group.
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (state !== 'Z' && Number(group) === pgid) return true
+    } catch {}
+  }
+  return false
+}
+
+/**
+ * Resolves once nothing of the group runs any more, or after `limitMs`. The leader's exit is not the end of a
+ * sandboxed command: bubblewrap's child may still be setting up its mounts, and would make a placeholder
+ * again in the project after the sandbox's release had removed it.
+ */
+export async function groupEnded(pgid: number, limitMs = 5000): Promise<void> {
+  const deadline = Date.now() + limitMs
+  while (groupRunning(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
 }
 
 const background = new Set<number>()

@@ -61,3 +61,15 @@ export function writeTree(root: string, files: Record<string, string | Buffer>, 
 export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
   return { signal: new AbortController().signal, agentId: 'agent-test', toolUseId: 'toolu_test', ...overrides }
 }
+
+/**
+ * Waits until `cond` holds, polling every 10 ms, for up to `limitMs` (by the clock: on a loaded two-core CI
+ * machine a poll count is no measure of time). Returns as soon as it holds; a test that can fail says what it waited for.
+ */
+export async function waitUntil(cond: () => boolean, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`still waiting after ${limitMs / 1000} s for: ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}

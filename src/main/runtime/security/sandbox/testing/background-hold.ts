@@ -5,7 +5,9 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createBashTool, type BashDetails } from '../../../tools/bash'
 import type { BashSandboxOptions } from '../../../tools/bash-sandbox'
-import { toolContext } from '../../../tools/test-kit'
+import { toolContext, waitUntil } from '../../../tools/test-kit'
+
+export { waitUntil }
 import { sharedSandboxRuntime } from '../sandbox-runtime'
 import { runTool } from '../../../loop/run-tools'
 
@@ -19,11 +21,6 @@ export interface BackgroundCommand {
 }
 
 let count = 0
-
-export async function waitUntil(cond: () => boolean, what: string, tries = 1000): Promise<void> {
-  for (let i = 0; i < tries && !cond(); i++) await new Promise((r) => setTimeout(r, 10))
-  if (!cond()) throw new Error(`still waiting for: ${what}`)
-}
 
 export async function runInBackground(cwd: string, command = 'sleep 60', sandbox?: BashSandboxOptions): Promise<BackgroundCommand> {
   // Its output file is named after these: unique, or an earlier run's "exited" line would be read as this one's.
