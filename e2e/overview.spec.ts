@@ -6,6 +6,7 @@
 import { type Locator, type Page } from '@playwright/test'
 import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
+import { e2eScript } from './support/e2e-model'
 
 const tiles = (page: Page) => page.locator('[data-tile]')
 
@@ -130,7 +131,15 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
 
 test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page, openApp }) => {
   test.setTimeout(120_000)
-  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Map it while the model pauses, fan out to 8' })
+  // The paused calls stay out until the test has seen the wait everywhere it shows.
+  let answer!: () => void
+  const modelPause = new Promise<void>((r) => (answer = r))
+  await openApp({
+    speed: 1,
+    viewport: { width: 1280, height: 800 },
+    respond: e2eScript({ speed: 1, modelPause }),
+    prompt: 'Map it while the model pauses, fan out to 8'
+  })
   const waiting = page
     .locator('[data-tile]')
     .filter({ has: page.getByTestId('model-wait') })
@@ -138,7 +147,7 @@ test('a tile whose request is out says it waits on the model, with the time; pan
   await expect(waiting).toBeVisible({ timeout: 30_000 })
   await expect(waiting.getByTestId('model-wait')).toContainText(/Waiting for the model(…| · \d+ s)/)
   // The time counts up while it waits.
-  await expect(waiting.getByTestId('model-wait')).toContainText(/· [2-9] s/, { timeout: 10_000 })
+  await expect(waiting.getByTestId('model-wait')).toContainText(/· ([2-9]|[1-9]\d+) s/, { timeout: 10_000 })
   await shoot(page, 'overview-waiting-for-model-1280')
   const id = (await waiting.getAttribute('data-agent-id'))!
   // The tree marks it, and the timeline draws the wait hatched.
@@ -151,6 +160,7 @@ test('a tile whose request is out says it waits on the model, with the time; pan
   await page.getByTestId('tab-panels').click()
   await page.locator(`[data-tile][data-agent-id="${id}"]`).getByTestId('tile-now').click()
   await expect(page.getByTestId('maximized-panel').getByTestId('model-wait')).toBeVisible()
+  answer()
   await expect(page.getByTestId('maximized-panel').getByTestId('model-wait')).toHaveCount(0, { timeout: 30_000 })
 })
 
@@ -160,9 +170,11 @@ test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M
   await expect(tiles(page)).toHaveCount(12, { timeout: 30_000 })
   const focusedTile = () => page.evaluate<string | null>("document.activeElement?.closest('[data-tile]')?.getAttribute('data-agent-id') ?? null")
 
-  // Tab reaches the grid at one tile; arrows move by where tiles are.
-  const order = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')!))
+  // Tab reaches the grid at one tile; arrows move by where tiles are. The pointer is on the grid first, so
+  // nothing moves from here on (read before, the order could change as an agent finishes, as it should).
+  await tiles(page).first().hover()
   await tiles(page).first().focus()
+  const order = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')!))
   expect(await focusedTile()).toBe(order[0])
   await page.keyboard.press('ArrowRight')
   expect(await focusedTile()).toBe(order[1])
@@ -186,7 +198,7 @@ test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M
   await expect.poll(focusedTile).toBe(order[0])
 
   // M steers: a message box on the tile; Escape closes it, focus back on the tile.
-  const tile = tiles(page).first()
+  const tile = page.locator(`[data-tile][data-agent-id="${order[0]}"]`)
   if ((await tile.getAttribute('data-status')) === 'running') {
     await page.keyboard.press('m')
     await expect(tile.getByTestId('tile-message-input')).toBeFocused()
