@@ -106,7 +106,24 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
 
 test('sixty-four at 1920×1080: every current action on screen, in light and dark; the density can be chosen', async ({ page, openApp }) => {
   test.setTimeout(240_000)
-  await openApp({ speed: 2, viewport: { width: 1920, height: 1080 }, prompt: 'Audit the whole repository, fan out to 64' })
+  // Sixty-four running throughout: every step counts them (a finished agent leaves the grid, and on a loaded
+  // machine the first are done before the last screenshot), so their reports wait until the test is over.
+  let over!: () => void
+  const reportsHeld = new Promise<void>((r) => (over = r))
+  await openApp({
+    speed: 2,
+    viewport: { width: 1920, height: 1080 },
+    respond: e2eScript({ speed: 2, reportsHeld }),
+    prompt: 'Audit the whole repository, fan out to 64'
+  })
+  try {
+    await sixtyFour(page)
+  } finally {
+    over()
+  }
+})
+
+async function sixtyFour(page: Page) {
   await expectAllOnScreen(page, 64)
   await expect(page.getByTestId('overview')).toHaveAttribute('data-density', 'tiles')
   await shoot(page, 'overview-64-1920')
@@ -127,29 +144,34 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
   await expect(page.getByTestId('agent-panel')).toHaveCount(64)
   await page.getByTestId('overview-density').selectOption('auto')
   await expect(page.getByTestId('agent-tile')).toHaveCount(64)
-})
+}
 
 test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page, openApp }) => {
   test.setTimeout(120_000)
   // The paused calls stay out until the test has seen the wait everywhere it shows.
   let answer!: () => void
   const modelPause = new Promise<void>((r) => (answer = r))
+  // Calls made, by agent: the wait looked at is a paused second call, not the short one before a first reply
+  // (every agent has that, and it ends on its own as soon as the slowest sibling has started).
+  const calls = new Map<string, number>()
   await openApp({
     speed: 1,
     viewport: { width: 1280, height: 800 },
     respond: e2eScript({ speed: 1, modelPause }),
-    prompt: 'Map it while the model pauses, fan out to 8'
+    prompt: 'Map it while the model pauses, fan out to 8',
+    before: (app) =>
+      void app.host.onEvents((batch) => {
+        for (const e of batch) if (e.type === 'model_request' && e.attempt === 1) calls.set(e.agentId, (calls.get(e.agentId) ?? 0) + 1)
+      })
   })
-  const waiting = page
-    .locator('[data-tile]')
-    .filter({ has: page.getByTestId('model-wait') })
-    .first()
-  await expect(waiting).toBeVisible({ timeout: 30_000 })
+  await expect.poll(() => [...calls.values()].some((n) => n >= 2), { timeout: 30_000 }).toBe(true)
+  const id = [...calls].find(([, n]) => n >= 2)![0]
+  const waiting = page.locator(`[data-tile][data-agent-id="${id}"]`)
+  await expect(waiting.getByTestId('model-wait')).toBeVisible()
   await expect(waiting.getByTestId('model-wait')).toContainText(/Waiting for the model(…| · \d+ s)/)
   // The time counts up while it waits.
   await expect(waiting.getByTestId('model-wait')).toContainText(/· ([2-9]|[1-9]\d+) s/, { timeout: 10_000 })
   await shoot(page, 'overview-waiting-for-model-1280')
-  const id = (await waiting.getAttribute('data-agent-id'))!
   // The tree marks it, and the timeline draws the wait hatched.
   await page.getByTestId('tab-timeline').click()
   const row = page.locator(`[data-testid=timeline-row][data-agent-id="${id}"]`)
