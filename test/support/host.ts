@@ -9,6 +9,7 @@ import type { HostNotice } from '../../src/shared/ipc-contract'
 import { createModelClient } from '../../src/main/runtime/model/client'
 import { startScriptedServer, type Respond, type ScriptedServer } from '../../src/main/runtime/model/scripted'
 import { LocalRuntimeHost, type RuntimeHostOptions } from '../../src/main/runtime/host/runtime-host'
+import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -59,13 +60,8 @@ export async function host(
   return { h, events, notices, dirs, server }
 }
 
-export const until = async (check: () => boolean, what: string, ms = 15_000) => {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+/** Waits by the clock for a condition (test-kit's waitUntil: 30 s unless told, which a loaded CI machine needs). */
+export const until = waitUntil
 
 export const mainEnded = (events: AgentEvent[], sessionId: string) =>
   events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)
