@@ -88,6 +88,19 @@ describe('Bash', () => {
     await waitUntil(() => !markerRunning(marker), 'the subshell to die')
   })
 
+  it('stopped while its sandbox is still starting, a command leaves none of its placeholders in the folder', async () => {
+    for (let round = 0; round < 5; round++) {
+      const controller = new AbortController()
+      const run = bash({ command: 'sleep 300' }, toolContext({ signal: controller.signal, toolUseId: `toolu_stop${round}` }))
+      // The placeholders are made just before bubblewrap starts: stop it then, in the middle of its set-up.
+      await waitUntil(() => readdirSync(dir).length > 0, 'the sandbox placeholders')
+      controller.abort()
+      const r = await run
+      expect((r.details as BashDetails).aborted).toBe(true)
+      expect(readdirSync(dir)).toEqual([])
+    }
+  })
+
   it('streams progress through onUpdate while the command runs', async () => {
     const updates: Array<{ output: string }> = []
     const r = await bash({ command: 'echo one; sleep 0.3; echo two' }, toolContext({ onUpdate: (d) => updates.push(d as { output: string }) }))
