@@ -12,9 +12,17 @@ import { LocalRuntimeHost, type RuntimeHostOptions } from '../../src/main/runtim
 import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 
 const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
+
+/**
+ * Closes the hosts (and their scripted servers) the test made. Runs after each test anyway; a test file that
+ * removes the hosts' folders in its own afterEach calls it first: after-hooks run last-registered first, so
+ * this module's (registered at import) would come after that removal, while the host may still be writing
+ * there (ENOTEMPTY on the removal, seen under load).
+ */
+export async function closeHosts(): Promise<void> {
   for (const c of cleanup.splice(0)) await c()
-})
+}
+afterEach(closeHosts)
 
 export function folders() {
   const tmp = mkdtempSync(join(tmpdir(), 'fanout-host-'))
