@@ -20,6 +20,7 @@ import { startWebServer } from '../../src/main/web/server'
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../src/shared/ipc-contract'
 import { dispatchCall } from '../../src/shared/ipc-dispatch'
 import { hostOptions } from '../support/host'
+import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 
 // An Anthropic-shaped key, and a gateway token that looks like nothing in particular (only registration finds it).
 const KEY = 'sk-ant-api03-LEAKTEST_9f8e7d6c5b4a3928171605f4e3d2c1b0a9f8e7d6c5b4a39281716-ZZZZ'
@@ -278,7 +279,7 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     const call = (id: number, name: string, payload: unknown) => ws.send(JSON.stringify({ id, call: name, payload }))
     call(1, 'session.start', { prompt: 'hello', cwd: project })
     call(2, 'settings.testConnection', { baseUrl: gw500.url })
-    await until(() => frames.some((f) => f.includes('"agent_end"')) && frames.some((f) => f.includes('"id":2')))
+    await waitUntil(() => frames.some((f) => f.includes('"agent_end"')) && frames.some((f) => f.includes('"id":2')), "the run's end and the answer to call 2")
     ws.close()
     expect(frames.join('\n')).toMatch(/authorization: Bearer \[REDACTED\]/)
     for (const f of frames) expectClean('a WebSocket frame', f)
@@ -305,11 +306,3 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     expectCleanFiles(join(root, 'data'))
   })
 })
-
-async function until(cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}

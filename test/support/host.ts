@@ -9,11 +9,20 @@ import type { HostNotice } from '../../src/shared/ipc-contract'
 import { createModelClient } from '../../src/main/runtime/model/client'
 import { startScriptedServer, type Respond, type ScriptedServer } from '../../src/main/runtime/model/scripted'
 import { LocalRuntimeHost, type RuntimeHostOptions } from '../../src/main/runtime/host/runtime-host'
+import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 
 const cleanup: Array<() => Promise<void>> = []
-afterEach(async () => {
+
+/**
+ * Closes the hosts (and their scripted servers) the test made. Runs after each test anyway; a test file that
+ * removes the hosts' folders in its own afterEach calls it first: after-hooks run last-registered first, so
+ * this module's (registered at import) would come after that removal, while the host may still be writing
+ * there (ENOTEMPTY on the removal, seen under load).
+ */
+export async function closeHosts(): Promise<void> {
   for (const c of cleanup.splice(0)) await c()
-})
+}
+afterEach(closeHosts)
 
 export function folders() {
   const tmp = mkdtempSync(join(tmpdir(), 'fanout-host-'))
@@ -59,13 +68,8 @@ export async function host(
   return { h, events, notices, dirs, server }
 }
 
-export const until = async (check: () => boolean, what: string, ms = 15_000) => {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+/** Waits by the clock for a condition (test-kit's waitUntil: 30 s unless told, which a loaded CI machine needs). */
+export const until = waitUntil
 
 export const mainEnded = (events: AgentEvent[], sessionId: string) =>
   events.some((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null)

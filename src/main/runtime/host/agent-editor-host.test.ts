@@ -6,13 +6,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { host as sharedHost, until } from '../../../../test/support/host'
+import { closeHosts, host as sharedHost, until } from '../../../../test/support/host'
 import type { AgentEvent } from '../../../shared/events'
 import { stdioServerEntry } from '../mcp/testing/servers'
 import { reply, scriptByAgent, type Respond } from '../model/scripted'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {
+  // The hosts first: a session still writing its transcripts into a folder being removed fails the removal.
+  await closeHosts()
   for (const c of cleanup.splice(0).reverse()) await c()
 })
 

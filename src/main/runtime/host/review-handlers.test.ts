@@ -2,13 +2,17 @@
 // a merge that tells open windows to read the folder again, and Open folder where no file manager answers.
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { host } from '../../../../test/support/host'
+import { closeHosts, host } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
 import { agentWorked } from '../review/testing/agent-work'
 import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 
 let repo: TempRepo | null = null
-afterEach(() => repo?.cleanup())
+afterEach(async () => {
+  // The host first: it may still be writing into the repository's folder (its data folder is there).
+  await closeHosts()
+  repo?.cleanup()
+})
 
 async function setup(openPath?: (path: string) => Promise<string | null>) {
   repo = makeTempRepo()

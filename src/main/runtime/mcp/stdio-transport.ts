@@ -116,7 +116,11 @@ export class OwnedStdioTransport implements Transport {
     })
   }
 
-  /** Ends the server: closes its stdin, then SIGTERM and SIGKILL to its process group if it lingers. */
+  /**
+   * Ends the server: closes its stdin, then SIGTERM and SIGKILL to its process group if it lingers. Resolves
+   * once it has exited: after SIGKILL that is certain, only its notice may take a while on a loaded machine
+   * (resolving before it would leave the server there for whoever looks right after).
+   */
   async close(): Promise<void> {
     const child = this.child
     if (!child || this.exitInfo || this.spawnError) return
@@ -129,7 +133,7 @@ export class OwnedStdioTransport implements Transport {
         if (process.platform === 'win32') child.kill(signal)
         else killProcessGroup(child.pid, signal)
       }
-      await wait(1500)
+      await wait(signal === 'SIGKILL' ? 10_000 : 1500)
     }
   }
 }

@@ -234,7 +234,10 @@ describe('fan-out', () => {
       { cwd },
       {
         respond: scriptByAgent([
-          { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('x'.repeat(2000)))] },
+          // Words: the session holds back an unfinished word (up to 512 characters, a key may be cut in two), so
+          // one 2000-character word would reach the bus only after 10 s or more of streaming (30 s and more on a
+          // loaded machine, past the test's timeout).
+          { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('slow '.repeat(400)))] },
           mainAgent([
             reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))),
             reply.text('unreachable')

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createBashTool, type BashDetails } from '../../../tools/bash'
 import type { BashSandboxOptions } from '../../../tools/bash-sandbox'
+import { groupEnded } from '../../../tools/process-group'
 import { toolContext, waitUntil } from '../../../tools/test-kit'
 
 export { waitUntil }
@@ -68,6 +69,9 @@ export async function holdWithPolicy(cwd: string, denyWrite: string[] = []): Pro
         if (child.pid) process.kill(-child.pid, 'SIGKILL')
       } catch {}
       await exited
+      // As the Bash tool does: the leader's exit is not the end of the sandbox (bubblewrap's child may still be
+      // setting up its mounts and would make a placeholder again after the release removed it).
+      if (child.pid) await groupEnded(child.pid)
       wrapped.release()
     }
   }
