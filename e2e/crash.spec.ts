@@ -7,28 +7,36 @@ import type { Page } from '@playwright/test'
 import { expect, test, sendPrompt, watchProblems } from './support/app-test'
 import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { e2eScript } from './support/e2e-model'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
 
-/** Starts a two-agent fan-out and copies its data mid-run; returns the copy's session id and folder. */
-async function copyMidRun(page: Page, app: BrowserMode): Promise<{ sessionId: string; copy: string }> {
+/**
+ * Starts a two-agent fan-out and copies its data mid-run, both agents working (their reports wait for the
+ * copy: the quick Explore would otherwise be done first on some runs); returns the copy's session id and folder.
+ */
+async function copyMidRun(page: Page, app: BrowserMode, copied: () => void): Promise<{ sessionId: string; copy: string }> {
   await sendPrompt(page, 'Crash test, fan out to 2')
   const reviewer = page.locator('[data-testid=agent-panel]', { hasText: 'code-reviewer' })
   await expect(reviewer).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
+  await expect(page.locator('[data-testid=agent-panel][data-status=running]')).toHaveCount(2)
   const [{ sessionId }] = (await app.host.handlers['sessions.list']({})).sessions
   await app.host.handlers['sessions.open']({ sessionId }) // writes out what the live session holds
   const copy = join(app.root, 'copied-data')
   cpSync(app.dataDir, copy, { recursive: true })
+  copied()
   return { sessionId, copy }
 }
 
 test('a session a crash cut off reopens as interrupted and resumes', async ({ page, openApp }) => {
   const problems = watchProblems(page)
-  app = await openApp()
+  let copied!: () => void
+  const reportsHeld = new Promise<void>((r) => (copied = r))
+  app = await openApp({ respond: e2eScript({ speed: 0.5, reportsHeld }) })
   const reviewer = page.locator('[data-testid=agent-panel]', { hasText: 'code-reviewer' })
   // The crash: what is on disk now, under a writer that is gone, is all the next launch gets.
-  const { sessionId, copy: crashed } = await copyMidRun(page, app)
+  const { sessionId, copy: crashed } = await copyMidRun(page, app, copied)
   await markWriterDead(crashed, sessionId)
   await app.restart({ dataDir: crashed })
 

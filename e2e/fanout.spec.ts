@@ -31,6 +31,9 @@ test('fan-out: stream, stop one, approve one, finish, reopen after restart', asy
 
   // Stop the reviewer mid-run: it keeps its place (the pointer is there), and a toast says what stopped.
   await expect(reviewer).toHaveAttribute('data-status', 'running')
+  // The pointer comes to the panel first, as a person's does (nothing moves under it from then on): measured
+  // before it came, a sibling finishing meanwhile would have rearranged the grid, as it should.
+  await reviewer.hover()
   const place = await reviewer.boundingBox()
   await reviewer.getByTestId('panel-stop').click()
   await expect(reviewer).toHaveAttribute('data-status', 'stopped')

@@ -6,6 +6,7 @@
 import { type Locator, type Page } from '@playwright/test'
 import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
+import { e2eScript } from './support/e2e-model'
 
 const tiles = (page: Page) => page.locator('[data-tile]')
 
@@ -105,7 +106,24 @@ test('sixteen at 1280×800: every current action on screen; Stop leaves every ot
 
 test('sixty-four at 1920×1080: every current action on screen, in light and dark; the density can be chosen', async ({ page, openApp }) => {
   test.setTimeout(240_000)
-  await openApp({ speed: 2, viewport: { width: 1920, height: 1080 }, prompt: 'Audit the whole repository, fan out to 64' })
+  // Sixty-four running throughout: every step counts them (a finished agent leaves the grid, and on a loaded
+  // machine the first are done before the last screenshot), so their reports wait until the test is over.
+  let over!: () => void
+  const reportsHeld = new Promise<void>((r) => (over = r))
+  await openApp({
+    speed: 2,
+    viewport: { width: 1920, height: 1080 },
+    respond: e2eScript({ speed: 2, reportsHeld }),
+    prompt: 'Audit the whole repository, fan out to 64'
+  })
+  try {
+    await sixtyFour(page)
+  } finally {
+    over()
+  }
+})
+
+async function sixtyFour(page: Page) {
   await expectAllOnScreen(page, 64)
   await expect(page.getByTestId('overview')).toHaveAttribute('data-density', 'tiles')
   await shoot(page, 'overview-64-1920')
@@ -126,21 +144,34 @@ test('sixty-four at 1920×1080: every current action on screen, in light and dar
   await expect(page.getByTestId('agent-panel')).toHaveCount(64)
   await page.getByTestId('overview-density').selectOption('auto')
   await expect(page.getByTestId('agent-tile')).toHaveCount(64)
-})
+}
 
 test('a tile whose request is out says it waits on the model, with the time; panel, tree and timeline too', async ({ page, openApp }) => {
   test.setTimeout(120_000)
-  await openApp({ speed: 1, viewport: { width: 1280, height: 800 }, prompt: 'Map it while the model pauses, fan out to 8' })
-  const waiting = page
-    .locator('[data-tile]')
-    .filter({ has: page.getByTestId('model-wait') })
-    .first()
-  await expect(waiting).toBeVisible({ timeout: 30_000 })
+  // The paused calls stay out until the test has seen the wait everywhere it shows.
+  let answer!: () => void
+  const modelPause = new Promise<void>((r) => (answer = r))
+  // Calls made, by agent: the wait looked at is a paused second call, not the short one before a first reply
+  // (every agent has that, and it ends on its own as soon as the slowest sibling has started).
+  const calls = new Map<string, number>()
+  await openApp({
+    speed: 1,
+    viewport: { width: 1280, height: 800 },
+    respond: e2eScript({ speed: 1, modelPause }),
+    prompt: 'Map it while the model pauses, fan out to 8',
+    before: (app) =>
+      void app.host.onEvents((batch) => {
+        for (const e of batch) if (e.type === 'model_request' && e.attempt === 1) calls.set(e.agentId, (calls.get(e.agentId) ?? 0) + 1)
+      })
+  })
+  await expect.poll(() => [...calls.values()].some((n) => n >= 2), { timeout: 30_000 }).toBe(true)
+  const id = [...calls].find(([, n]) => n >= 2)![0]
+  const waiting = page.locator(`[data-tile][data-agent-id="${id}"]`)
+  await expect(waiting.getByTestId('model-wait')).toBeVisible()
   await expect(waiting.getByTestId('model-wait')).toContainText(/Waiting for the model(…| · \d+ s)/)
   // The time counts up while it waits.
-  await expect(waiting.getByTestId('model-wait')).toContainText(/· [2-9] s/, { timeout: 10_000 })
+  await expect(waiting.getByTestId('model-wait')).toContainText(/· ([2-9]|[1-9]\d+) s/, { timeout: 10_000 })
   await shoot(page, 'overview-waiting-for-model-1280')
-  const id = (await waiting.getAttribute('data-agent-id'))!
   // The tree marks it, and the timeline draws the wait hatched.
   await page.getByTestId('tab-timeline').click()
   const row = page.locator(`[data-testid=timeline-row][data-agent-id="${id}"]`)
@@ -151,6 +182,7 @@ test('a tile whose request is out says it waits on the model, with the time; pan
   await page.getByTestId('tab-panels').click()
   await page.locator(`[data-tile][data-agent-id="${id}"]`).getByTestId('tile-now').click()
   await expect(page.getByTestId('maximized-panel').getByTestId('model-wait')).toBeVisible()
+  answer()
   await expect(page.getByTestId('maximized-panel').getByTestId('model-wait')).toHaveCount(0, { timeout: 30_000 })
 })
 
@@ -160,9 +192,11 @@ test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M
   await expect(tiles(page)).toHaveCount(12, { timeout: 30_000 })
   const focusedTile = () => page.evaluate<string | null>("document.activeElement?.closest('[data-tile]')?.getAttribute('data-agent-id') ?? null")
 
-  // Tab reaches the grid at one tile; arrows move by where tiles are.
-  const order = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')!))
+  // Tab reaches the grid at one tile; arrows move by where tiles are. The pointer is on the grid first, so
+  // nothing moves from here on (read before, the order could change as an agent finishes, as it should).
+  await tiles(page).first().hover()
   await tiles(page).first().focus()
+  const order = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-agent-id')!))
   expect(await focusedTile()).toBe(order[0])
   await page.keyboard.press('ArrowRight')
   expect(await focusedTile()).toBe(order[1])
@@ -186,7 +220,7 @@ test('keyboard: arrows between tiles, Enter to the full panel and Escape back, M
   await expect.poll(focusedTile).toBe(order[0])
 
   // M steers: a message box on the tile; Escape closes it, focus back on the tile.
-  const tile = tiles(page).first()
+  const tile = page.locator(`[data-tile][data-agent-id="${order[0]}"]`)
   if ((await tile.getAttribute('data-status')) === 'running') {
     await page.keyboard.press('m')
     await expect(tile.getByTestId('tile-message-input')).toBeFocused()

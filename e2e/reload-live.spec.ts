@@ -14,7 +14,15 @@ test.afterEach(async () => app?.close())
 const WORDS = Array.from({ length: 1500 }, (_, i) => `w${i}`).join(' ')
 
 test('a page reloaded mid-stream shows the streaming text once, then goes on with it', async ({ page }) => {
-  app = await startBrowserMode({ hasApiKey: true, respond: () => reply.shaped({ textChunk: 5, chunkDelayMs: 3 }, reply.text(WORDS)) })
+  // Near its end (of some 1,580 deltas) the reply waits until the page has shown it mid-way a few times: on a
+  // loaded machine the reload can take longer than the whole stream, and a page that joins after the end
+  // proves nothing about joining mid-stream.
+  let goOn!: () => void
+  const until = new Promise<void>((r) => (goOn = r))
+  app = await startBrowserMode({
+    hasApiKey: true,
+    respond: () => reply.shaped({ textChunk: 5, chunkDelayMs: 3, pause: { afterDeltas: 1400, until } }, reply.text(WORDS))
+  })
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(e.message))
   await page.goto(app.url)
@@ -31,6 +39,7 @@ test('a page reloaded mid-stream shows the streaming text once, then goes on wit
   await expect(async () => {
     const now = await shown()
     seen.push(now)
+    if (seen.filter((s) => s && s !== WORDS).length > 3) goOn()
     expect(now).toBe(WORDS)
   }).toPass({ timeout: 30_000, intervals: [40] })
   expect(seen.filter((s) => s && s !== WORDS).length).toBeGreaterThan(3) // the page caught it mid-stream

@@ -53,6 +53,9 @@ async function startThreeImplementers(page: Page, openApp: OpenApp): Promise<voi
 }
 
 test('Changes view: diff of an agent’s edit, conflict preview, merge, discard, merge all', async ({ page, openApp }) => {
+  // A run, two merges, a discard and 30 screenshots: on a loaded two-core machine well over the 60 s a
+  // short test gets (twice cut off there mid-step, nothing stuck), so it has a long test's budget.
+  test.setTimeout(180_000)
   const problems: string[] = []
   page.on('pageerror', (e) => problems.push(e.message))
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()))

@@ -27,9 +27,16 @@ test('sidebar: newest activity first, and relative times move on without a reloa
   await expect(items.nth(0)).toContainText('Second task')
   await expect(items.nth(1)).toContainText('First task')
 
-  await page.clock.fastForward('02:00')
-  await expect(items.nth(0)).toContainText('2 min ago')
+  // Two minutes after each session's last activity (the host's clock), its label says so. Each is timed
+  // from its own moment: the second session took as long as the machine let it, so one shared jump of two
+  // minutes could read "3 min ago" for the first (a label is rounded to the nearest minute).
+  const updatedAt = async (i: number) => Date.parse((await items.nth(i).locator('time').getAttribute('datetime'))!)
+  const [second, first] = [await updatedAt(0), await updatedAt(1)]
+  await page.clock.pauseAt(first + 120_000)
   await expect(items.nth(1)).toContainText('2 min ago')
+  await page.clock.pauseAt(second + 120_000)
+  await expect(items.nth(0)).toContainText('2 min ago')
+  await page.clock.resume() // (a paused clock draws no frames: the screenshot waits for some)
   await page.clock.fastForward('01:00:00')
   await expect(items.nth(0)).toContainText('1 h ago')
   await shoot(page, 'sidebar-times')

@@ -1,9 +1,10 @@
 // Screenshots of every main view with realistic data, in light and dark, saved under e2e/artifacts/
 // for a person to look at. Each also asserts the view rendered what it is for.
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { shoot } from './support/screens'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { expectAllUnderWay } from './support/app-test'
+import { e2eScript } from './support/e2e-model'
 
 let app: BrowserMode
 
@@ -66,7 +67,20 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   await expectAllUnderWay(page)
   await shoot(page, '09-twelve-agents')
   await page.getByTestId('new-session').click()
-  await app.restart({ speed: 2 }) // slower pacing, so all 32 are still running in the picture
+  // Slower pacing, and every report held until the test is over: all 32 still running in the picture and
+  // when the panels are counted (on a loaded machine the quickest were done before then, leaving the grid).
+  let over!: () => void
+  const reportsHeld = new Promise<void>((r) => (over = r))
+  await app.restart({ speed: 2, respond: e2eScript({ speed: 2, reportsHeld }) })
+  try {
+    await thirtyTwo(page)
+  } finally {
+    over()
+  }
+})
+
+async function thirtyTwo(page: Page) {
+  const tiles = page.locator('[data-tile]')
   await page.goto(app.url)
   await page.getByTestId('new-session').click()
   await page.getByTestId('new-prompt').fill('Audit everything, fan out to 32')
@@ -86,4 +100,4 @@ test('many agents: 12 and 32 side by side, every one on screen', async ({ page }
   const last = page.getByTestId('agent-panel').last()
   await last.scrollIntoViewIfNeeded()
   await expect(last.locator('.panel-body .markdown').first()).toBeVisible({ timeout: 20_000 })
-})
+}

@@ -98,31 +98,59 @@ function childTurn(req: ParsedRequest, speed: number): ScriptedReply {
  * really run side by side however long worktree creation or a loaded machine delays one of them. By type, not
  * by agent: siblings of one type share their prompt's prefix, and all but the first wait for its response to
  * begin before they ask (cache-sharing.ts), which a line that held that response for them would never let happen.
+ *
+ * And holds each subagent's report until every agent of the fan-out has asked for its first reply: in a wide
+ * fan-out the quickest (a docs-writer) can be done before a loaded machine has started the last of the others
+ * (64 agents, 16 of them in new worktrees), and a finished agent leaves the overview's grid, so "all 64 tiles at
+ * once" would never be true. Holding a report never holds a sibling's first request, so nothing waits on itself.
  */
 function startingLine() {
   let expected = 0
+  let agents = 0
   const arrived = new Set<string>()
+  const started = new Set<number>()
   const waiting: Array<() => void> = []
+  const finishing: Array<() => void> = []
+  // Neither wait is forever: agents that can never all start (queued behind a lower limit, stopped first) still end.
+  const until = (waits: Array<() => void>, ms: number) => Promise.race([new Promise<void>((go) => waits.push(go)), new Promise((r) => setTimeout(r, ms))])
   return {
-    expect(n: number) {
-      expected = n
+    expect(types: number, n: number) {
+      expected = types
+      agents = n
       arrived.clear()
+      started.clear()
+      // A new fan-out: the one before (if any still runs) no longer has a line to wait for.
+      for (const go of finishing.splice(0)) go()
     },
-    async arrive(tag: string): Promise<void> {
+    async arrive(tag: string, index: number): Promise<void> {
+      started.add(index)
+      if (started.size >= agents) for (const go of finishing.splice(0)) go()
       arrived.add(tag)
       if (arrived.size >= expected) for (const go of waiting.splice(0)) go()
-      else await Promise.race([new Promise<void>((go) => waiting.push(go)), new Promise((r) => setTimeout(r, 15_000))])
+      else await until(waiting, 15_000)
+    },
+    async finish(): Promise<void> {
+      if (started.size < agents) await until(finishing, 60_000)
     }
   }
 }
 
-export function e2eScript(opts: { speed: number }): Respond {
+/**
+ * `modelPause`: a test that looks at "waiting for the model" in several places holds the paused agents'
+ * second call until it has (a fixed pause can end before a loaded machine has drawn them all).
+ * `reportsHeld`: every subagent's report waits for it, so a test that needs them all still working at a
+ * moment of its choosing (a copy of the data mid-run) is not raced by the quickest finishing first.
+ */
+export function e2eScript(opts: { speed: number; modelPause?: Promise<void>; reportsHeld?: Promise<void> }): Respond {
   const line = startingLine()
   const child = {
     name: 'subagent',
     match: TAG,
     turns: Array.from({ length: 8 }, (_, turn) => async (req: ParsedRequest) => {
-      if (turn === 0) await line.arrive(planOf(Number(TAG.exec(req.firstUserText)![1])).type)
+      const index = Number(TAG.exec(req.firstUserText)![1])
+      if (turn === 0) await line.arrive(planOf(index).type, index)
+      if (turn === planOf(index).steps.length) await Promise.all([line.finish(), opts.reportsHeld])
+      if (turn === 1 && opts.modelPause && TAG.exec(req.firstUserText)![3]) await opts.modelPause
       return childTurn(req, opts.speed)
     })
   }
@@ -131,7 +159,7 @@ export function e2eScript(opts: { speed: number }): Respond {
     match: 'lead agent in Fanout',
     turns: [
       (req: ParsedRequest) => {
-        line.expect(new Set(Array.from({ length: fanOutCount(req) }, (_, i) => planOf(i).type)).size)
+        line.expect(new Set(Array.from({ length: fanOutCount(req) }, (_, i) => planOf(i).type)).size, fanOutCount(req))
         const pause = /the model pauses/i.test(req.firstUserText)
         return reply.with(
           // The Agent calls' JSON arrives in large pieces, so a 32-way fan-out starts in a second.

@@ -131,9 +131,12 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       if (cut.how === 'error') out = [...out, errorFrame(cut.errorType ?? 'overloaded_error', cut.errorMessage ?? 'Overloaded')]
     }
     const delay = reply.chunkDelayMs ?? 0
-    if (delay > 0) {
+    const pause = reply.pause
+    if (delay > 0 || pause) {
+      let deltas = 0
       for (const [i, f] of out.entries()) {
-        if (i > 0) await wait(delay)
+        if (i > 0 && delay > 0) await wait(delay)
+        if (pause && f.isDelta && deltas++ === pause.afterDeltas) await pause.until
         if (res.destroyed) return
         res.write(f.text)
       }

@@ -74,6 +74,8 @@ export interface StreamShape {
   jsonChunk?: number
   /** Delay before each SSE event after the first (ms). Default 0: the whole stream goes out in one write. */
   chunkDelayMs?: number
+  /** Holds the stream after this many content deltas until `until` settles: a test that must catch it mid-way. */
+  pause?: { afterDeltas: number; until: Promise<void> }
 }
 
 export interface Interruption {

@@ -1,0 +1,40 @@
+// A scripted stream's `pause`: it stops after that many deltas, nothing more arrives until the test lets it
+// go on, then the rest comes whole (an e2e test uses it to catch a page mid-stream on a loaded machine).
+import { afterEach, expect, it } from 'vitest'
+import { createModelClient } from '../index'
+import { reply, startScriptedServer, type ScriptedServer } from './index'
+
+let server: ScriptedServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+it('holds the stream after the given deltas until released, then sends the rest', async () => {
+  let goOn!: () => void
+  const until = new Promise<void>((r) => (goOn = r))
+  const words = 'one two three four five six seven eight'
+  server = await startScriptedServer({
+    respond: (req) => (req.firstUserText === 'Hi' ? reply.text(words, { textChunk: 4, pause: { afterDeltas: 3, until } }) : reply.text('ok'))
+  })
+  const client = createModelClient({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 })
+  let text = ''
+  let reached!: () => void
+  const three = new Promise<void>((r) => (reached = r))
+  const done = client.stream(
+    { model: 'claude-sonnet-5-5', system: 'You are terse.', messages: [{ role: 'user', content: 'Hi' }] },
+    { onText: (t) => ((text += t), text.length >= 12 && reached()) }
+  )
+  await three
+  // Held: another round trip to the server answers while this stream stays at its third delta.
+  await createModelClient({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }).stream({
+    model: 'claude-sonnet-5-5',
+    system: 'You are terse.',
+    messages: [{ role: 'user', content: 'Again' }]
+  })
+  expect(text).toBe(words.slice(0, 12))
+  goOn()
+  const res = await done
+  expect(text).toBe(words)
+  expect(res.content).toEqual([{ type: 'text', text: words }])
+})
