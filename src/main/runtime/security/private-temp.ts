@@ -3,15 +3,22 @@
 // unguessable name and mode 0700. A fixed name such as /tmp/fanout-bash would be shared by every run and
 // every user of the machine: another user could make it first and plant links in it (our output appended
 // to their choice of file, or read by them), and two runs would append to the same files.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+//
+// The folder's name carries the process id, so a process that was killed (kill -9, a crash: no exit hook)
+// is cleaned up after by the next one: its folder is removed, and what still runs with its folder in the
+// command line is stopped — a sandbox whose owner died keeps its bubblewrap and network relays alive.
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+
+const ROOT_NAME = /^fanout-(\d+)-[A-Za-z0-9]{6}$/
 
 let root: string | null = null
 
 function processRoot(): string {
   if (root) return root
-  const made = mkdtempSync(join(tmpdir(), 'fanout-'))
+  sweepDeadTempRoots()
+  const made = mkdtempSync(join(tmpdir(), `fanout-${process.pid}-`))
   root = made
   // Background commands die with the process (process-group.ts), so what they wrote goes with it.
   process.once('exit', () => rmSync(made, { recursive: true, force: true }))
@@ -23,4 +30,64 @@ export function privateTempDir(...name: string[]): string {
   const dir = join(processRoot(), ...name)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   return dir
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The process group of `pid` (from /proc; fields after the command name: state, parent, group). */
+function groupOf(pid: number | 'self'): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+}
+
+/** Stops every process (with its group) whose command line names a path under `dir`. Linux only. */
+function stopProcessesUsing(dir: string): void {
+  if (process.platform !== 'linux') return
+  const ownGroup = groupOf('self')
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dir}/`)) continue
+      const group = groupOf(pid)
+      process.kill(group > 1 && group !== ownGroup ? -group : pid, 'SIGKILL')
+    } catch {}
+  }
+}
+
+/**
+ * The scratch folders of this user's Fanout processes that are gone: what still runs under them is stopped
+ * and they are removed. Returns how many folders were swept.
+ */
+export function sweepDeadTempRoots(base = tmpdir()): number {
+  let names: string[]
+  try {
+    names = readdirSync(base)
+  } catch {
+    return 0
+  }
+  const uid = process.getuid?.()
+  let swept = 0
+  for (const name of names) {
+    const m = ROOT_NAME.exec(name)
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue
+    const dir = join(base, name)
+    try {
+      const st = lstatSync(dir)
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue
+      stopProcessesUsing(dir)
+      rmSync(dir, { recursive: true, force: true })
+      swept++
+    } catch {
+      // Another process sweeping the same folder, or a file in use: the next sweep tries again.
+    }
+  }
+  return swept
 }
