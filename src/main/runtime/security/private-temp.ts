@@ -10,6 +10,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { procStat } from './proc-stat'
 
 const ROOT_NAME = /^fanout-(\d+)-[A-Za-z0-9]{6}$/
 
@@ -41,22 +42,16 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** The process group of `pid` (from /proc; fields after the command name: state, parent, group). */
-function groupOf(pid: number | 'self'): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
-}
-
 /** Stops every process (with its group) whose command line names a path under `dir`. Linux only. */
 function stopProcessesUsing(dir: string): void {
   if (process.platform !== 'linux') return
-  const ownGroup = groupOf('self')
+  const ownGroup = procStat('self')?.group
   for (const name of readdirSync('/proc')) {
     const pid = Number(name)
     if (!Number.isInteger(pid) || pid === process.pid) continue
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dir}/`)) continue
-      const group = groupOf(pid)
+      const group = procStat(pid)?.group ?? 0
       process.kill(group > 1 && group !== ownGroup ? -group : pid, 'SIGKILL')
     } catch {}
   }

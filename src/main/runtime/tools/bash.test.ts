@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool, type BashDetails } from './bash'
+import { procStat } from '../security/proc-stat'
+import { SandboxRuntime, sharedSandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import { makeTempDir, toolContext, waitUntil } from './test-kit'
 import { runTool } from '../loop/run-tools'
 
@@ -14,12 +16,8 @@ const bash = (input: Record<string, unknown>, ctx = toolContext()) => runTool(cr
 
 /** Gone means no such process, or a zombie waiting for its (re)parent to reap it. */
 function processGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z'
-  } catch {
-    return true
-  }
+  const stat = procStat(pid)
+  return !stat || stat.state === 'Z'
 }
 
 /** This machine's pids of the live processes whose command line holds the marker (pids inside the sandbox are its own). */
@@ -99,6 +97,33 @@ describe('Bash', () => {
       expect((r.details as BashDetails).aborted).toBe(true)
       expect(readdirSync(dir)).toEqual([])
     }
+  })
+
+  it("says so when the sandbox cannot clean up after a command, in the result and in a background command's file", async () => {
+    // The process's one sandbox (sandbox-runtime starts once per process), with a release that fails.
+    const shared = sharedSandboxRuntime()
+    class FailingRelease extends SandboxRuntime {
+      override ready() {
+        return shared.ready()
+      }
+      override async wrap(...args: Parameters<SandboxRuntime['wrap']>) {
+        const wrapped = await shared.wrap(...args)
+        return {
+          ...wrapped,
+          release: () => {
+            wrapped.release()
+            throw new Error('disk full')
+          }
+        }
+      }
+    }
+    const tool = createBashTool({ cwd: dir, sandbox: { runtime: new FailingRelease() } })
+    const r = await runTool(tool, { command: 'echo hi' }, toolContext())
+    expect(r.content).toBe('hi\n(The sandbox could not clean up after the command: disk full. Empty placeholder files may be left in the folder.)')
+    const bg = await runTool(tool, { command: 'true', run_in_background: true }, toolContext({ toolUseId: 'toolu_failing_bg' }))
+    const { outputFile } = bg.details as { outputFile: string }
+    await waitUntil(() => readFileSync(outputFile, 'utf8').includes('exited with code 0'), 'the exit line')
+    expect(readFileSync(outputFile, 'utf8')).toContain('could not clean up after the command: disk full')
   })
 
   it('streams progress through onUpdate while the command runs', async () => {

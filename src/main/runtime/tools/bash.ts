@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { PathPolicy } from '../security/path-policy'
 import { privateTempDir } from '../security/private-temp'
+import { errorMessage } from '../../../shared/error-message'
 import { builtinTool } from './builtin-tool'
 import type { SandboxLevel, ToolContext, ToolResult } from './define-tool'
 import { OutputCapture } from './output-capture'
@@ -150,7 +151,7 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
         noOutputExpected: false
       }
       const result = { content: parts.join('\n'), isError: Boolean(spawnError) || timedOut || aborted || exitCode !== 0, details, response }
-      void releaseWhenEnded(prepared, pid).then(() => resolve(result))
+      void releaseWhenEnded(prepared, pid).then((problem) => resolve(problem ? { ...result, content: `${result.content}\n${problem}` } : result))
     }
     child.on('error', (err) => {
       spawnError = err
@@ -171,12 +172,18 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
   })
 }
 
-/** The command's sandbox is released (its placeholders removed) once nothing of the command runs any more. */
-async function releaseWhenEnded(prepared: PreparedCommand, pid: number | undefined): Promise<void> {
+/**
+ * The command's sandbox is released (its placeholders removed) once nothing of the command runs any more.
+ * Returns what went wrong doing so, in words for the result, or null.
+ */
+async function releaseWhenEnded(prepared: PreparedCommand, pid: number | undefined): Promise<string | null> {
   if (prepared.sandbox !== 'off' && pid !== undefined) await groupEnded(pid)
   try {
     prepared.release()
-  } catch {}
+    return null
+  } catch (err) {
+    return `(The sandbox could not clean up after the command: ${errorMessage(err)}. Empty placeholder files may be left in the folder.)`
+  }
 }
 
 function safeName(s: string): string {
@@ -217,9 +224,12 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
     ctx.signal.removeEventListener('abort', onAbort)
     // A stopped command's stragglers get no grace once its leader is gone.
     if (ctx.signal.aborted) killProcessGroup(pid, 'SIGKILL')
-    void releaseWhenEnded(prepared, pid).then(() => {
+    void releaseWhenEnded(prepared, pid).then((problem) => {
       try {
-        appendFileSync(outputFile, `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n`)
+        appendFileSync(
+          outputFile,
+          `\n[fanout: command exited ${code === null ? `on signal ${signal}` : `with code ${code}`}]\n${problem ? `${problem}\n` : ''}`
+        )
       } catch {}
     })
   })

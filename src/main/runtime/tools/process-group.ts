@@ -1,6 +1,7 @@
 // Killing a command means killing everything it started: commands run as leaders of their own process
 // group (spawn `detached`), and we signal the group, so `npm test` or `sleep 100 &` children go too.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
+import { procStat } from '../security/proc-stat'
 
 /** Signals the whole group led by `pid`; a group that is already gone is not an error. */
 export function killProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -25,22 +26,20 @@ export function processGroupAlive(pid: number): boolean {
 
 /** True while a process of the group runs (Linux: from /proc, zombies not counted; elsewhere: signal 0). */
 export function groupRunning(pgid: number): boolean {
-  if (process.platform !== 'linux') return processGroupAlive(pgid)
+  // No member at all, zombies included: nothing to look for (the usual answer once a command has closed).
+  if (!processGroupAlive(pgid)) return false
+  if (process.platform !== 'linux') return true
   let names: string[]
   try {
     names = readdirSync('/proc')
   } catch {
-    return processGroupAlive(pgid)
+    return true
   }
   for (const name of names) {
     const c = name.charCodeAt(0)
     if (c < 48 || c > 57) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      // After the command name: state, parent pid, process group.
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (state !== 'Z' && Number(group) === pgid) return true
-    } catch {}
+    const stat = procStat(Number(name))
+    if (stat && stat.state !== 'Z' && stat.group === pgid) return true
   }
   return false
 }

@@ -7,6 +7,7 @@
 import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { procStat } from '../proc-stat'
 
 export type MountKind = 'file' | 'dir'
 
@@ -57,14 +58,8 @@ export interface ProcessJournal {
 
 /** The start time of a process (clock ticks since boot, from /proc), or null when there is no such process. */
 export function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    // Field 22 of stat(5); fields[0] is field 3 (state). A zombie is gone for our purposes.
-    return fields[0] === 'Z' ? null : (fields[19] ?? null)
-  } catch {
-    return null
-  }
+  const stat = procStat(pid)
+  return !stat || stat.state === 'Z' ? null : (stat.start ?? null)
 }
 
 /** The process is running and is the one that was recorded (not another that got its pid). */

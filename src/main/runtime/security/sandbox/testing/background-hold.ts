@@ -7,10 +7,10 @@ import { createBashTool, type BashDetails } from '../../../tools/bash'
 import type { BashSandboxOptions } from '../../../tools/bash-sandbox'
 import { groupEnded } from '../../../tools/process-group'
 import { toolContext, waitUntil } from '../../../tools/test-kit'
-
-export { waitUntil }
 import { sharedSandboxRuntime } from '../sandbox-runtime'
 import { runTool } from '../../../loop/run-tools'
+
+export { waitUntil }
 
 export interface BackgroundCommand {
   pid: number
