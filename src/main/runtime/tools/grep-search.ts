@@ -1,7 +1,9 @@
 // The two Grep engines — ripgrep (`rg --json`) and a JS fallback — producing the same structured result, so
 // one formatter serves both and a machine without rg answers exactly as one with it.
-import { readFile, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { realpath, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { openRegular, readRegular } from '../security/open-beneath'
+import { realTarget } from '../security/real-target'
 import { compileGlob, matchGlob } from './glob-pattern'
 import { OverrideGlobs } from './ignore-rules'
 import { walkFiles } from './file-walk'
@@ -61,10 +63,27 @@ function stripEol(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line
 }
 
+/** The most an in-process search reads of one file (rg streams; this engine holds a file in memory). */
+export const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024
+
 export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
   const rootIsDir = (await stat(q.root)).isDirectory()
-  const cwd = rootIsDir ? q.root : dirname(q.root)
-  const target = rootIsDir ? '.' : basename(q.root)
+  if (!rootIsDir) {
+    // One file: opened here (no link followed, a regular file only: a FIFO named here would block rg forever)
+    // and handed to rg as its standard input, so rg never opens a path of its own.
+    const real = realTarget(q.root)
+    if (real === null) throw new GrepInputError(`${q.root} cannot be resolved (a symbolic link loop).`)
+    const { fh } = await openRegular(real, q.root)
+    try {
+      return await runGrep(rg, q, q.root, '-', fh.fd)
+    } finally {
+      await fh.close()
+    }
+  }
+  return runGrep(rg, q, q.root, '.')
+}
+
+async function runGrep(rg: string, q: GrepQuery, cwd: string, target: string, stdin?: number): Promise<GrepOutcome> {
   const args = [...RG_BASE_ARGS, ...q.globs.flatMap((g) => ['--glob', g]), '--glob', '!.git']
   if (q.type) args.push('--type', q.type)
   args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive')
@@ -76,9 +95,10 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOut
   const byPath = new Map<string, GrepFile>()
   let collected = 0
   let capped = false
-  const abs = (p: string): string => join(cwd, p.startsWith('./') ? p.slice(2) : p)
+  const abs = (p: string): string => (stdin !== undefined ? q.root : join(cwd, p.startsWith('./') ? p.slice(2) : p))
   const run = await runRipgrep(rg, args, {
-    cwd,
+    cwd: stdin !== undefined ? process.cwd() : cwd,
+    ...(stdin !== undefined ? { stdin } : {}),
     signal: q.signal,
     ...(q.filesOnly ? { separator: '\0' as const } : {}),
     onLine: (line) => {
@@ -181,10 +201,8 @@ export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
   const regex = compileGrepRegex(q.pattern, q.ignoreCase, q.multiline)
   const accept = typeFilter(q.type)
   const rootIsDir = (await stat(q.root)).isDirectory()
-  const paths = rootIsDir
-    ? (await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal })).map((rel) => join(q.root, rel))
-    : [q.root]
-  return (await searchFiles(q, regex, paths, Infinity))!
+  const rels = rootIsDir ? await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal }) : ['']
+  return (await searchFiles(q, regex, rels, Infinity))!
 }
 
 /** Text a search reads in-process before leaving the tree to rg: the regex runs on the main thread. */
@@ -202,14 +220,7 @@ export async function grepSearch(q: GrepQuery, rg: string | null, upTo = IN_PROC
     const rels = rootIsDir
       ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
       : ['']
-    const found =
-      rels &&
-      (await searchFiles(
-        q,
-        regex,
-        rels.map((rel) => join(q.root, rel)),
-        IN_PROCESS_GREP_BYTES
-      ))
+    const found = rels && (await searchFiles(q, regex, rels, IN_PROCESS_GREP_BYTES))
     if (found) return { ...found, engine: 'js' }
   }
   return { ...(await grepWithRipgrep(rg, q)), engine: 'rg' }
@@ -232,8 +243,20 @@ function decodeText(bytes: Buffer): string | null {
   return text.includes('\0') ? null : text
 }
 
-/** Searches `paths`; null when they hold more than `maxBytes` of text (the caller hands the search to rg). */
-async function searchFiles(q: GrepQuery, regex: RegExp, paths: string[], maxBytes: number): Promise<GrepOutcome | null> {
+/**
+ * Searches the files at root-relative `rels` ('' for the root itself); null when they hold more than `maxBytes`
+ * of text (the caller hands the search to rg). Each file is read at its real place under the root's real path
+ * through a verified folder fd (open-beneath.ts): one that turned into a link, a FIFO or a device since the
+ * walk is skipped, never followed or waited on.
+ */
+async function searchFiles(q: GrepQuery, regex: RegExp, rels: string[], maxBytes: number): Promise<GrepOutcome | null> {
+  const rootReal = rels.length === 1 && rels[0] === '' ? realTarget(q.root) : await realpath(q.root).catch(() => null)
+  if (rootReal === null) return { files: [], capped: false }
+  const read = (rel: string): Promise<Buffer | null> =>
+    readRegular(rel ? join(rootReal, rel) : rootReal, rel || q.root, GREP_MAX_FILE_BYTES).then(
+      (found) => found?.bytes ?? null,
+      () => null
+    )
   const files: GrepFile[] = []
   let collected = 0
   let capped = false
@@ -242,10 +265,11 @@ async function searchFiles(q: GrepQuery, regex: RegExp, paths: string[], maxByte
   // Bounded concurrency: fast on big trees without opening thousands of files at once.
   let next = 0
   const worker = async (): Promise<void> => {
-    while (next < paths.length && !capped && !tooBig) {
+    while (next < rels.length && !capped && !tooBig) {
       if (q.signal?.aborted) throw new Error('aborted')
-      const path = paths[next++]
-      const bytes = await readFile(path).catch(() => null)
+      const rel = rels[next++]
+      const path = rel ? join(q.root, rel) : q.root
+      const bytes = await read(rel)
       if (bytes && (bytesRead += bytes.length) > maxBytes) tooBig = true
       const text = bytes && !tooBig ? decodeText(bytes) : null
       if (text === null) continue // unreadable or binary: ripgrep skips these too

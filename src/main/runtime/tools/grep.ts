@@ -2,6 +2,7 @@
 // in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { FileRefusal, kindOf } from '../security/open-beneath'
 import type { PathPolicy } from '../security/path-policy'
 import { builtinTool } from './builtin-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
@@ -107,8 +108,11 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
     const root = paths.absolute(input.path ?? '.')
     const refused = paths.check('Grep', root, 'read')
     if (refused) return { content: refused, isError: true }
-    if (!(await stat(root).catch(() => null)))
-      return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+    const rootInfo = await stat(root).catch(() => null)
+    if (!rootInfo) return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+    // A FIFO, socket or device is no text to search, and reading one can block forever.
+    if (!rootInfo.isFile() && !rootInfo.isDirectory())
+      return { content: `${displayPath(opts.cwd, root)} is ${kindOf(rootInfo)}, not a regular file or a folder: Grep does not search it.`, isError: true }
     const content = input.output_mode === 'content'
     const query: GrepQuery = {
       pattern: input.pattern,
@@ -126,7 +130,7 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
     try {
       outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo)
     } catch (err) {
-      if (err instanceof GrepInputError) return { content: err.message, isError: true }
+      if (err instanceof GrepInputError || err instanceof FileRefusal) return { content: err.message, isError: true }
       throw err
     }
     // Protected files, and files an in-tree symlink leads to outside, are never shown.
