@@ -71,16 +71,17 @@ export async function withDir<T>(realDir: string, shown: string, create: boolean
   // The nearest existing ancestor, then the missing tail created one name at a time under it.
   const missing: string[] = []
   let at = realDir
-  let fh: FileHandle | null = null
-  for (;;) {
-    try {
-      fh = await openDirFd(at, true)
-      break
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' || !create || dirname(at) === at) throw code === 'ENOTDIR' || code === 'ELOOP' ? swapped(shown) : err
-      missing.unshift(basename(at))
-      at = dirname(at)
+  let fh = await nearestDir()
+  async function nearestDir(): Promise<FileHandle> {
+    for (;;) {
+      try {
+        return await openDirFd(at, true)
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code
+        if (code !== 'ENOENT' || !create || dirname(at) === at) throw code === 'ENOTDIR' || code === 'ELOOP' ? swapped(shown) : err
+        missing.unshift(basename(at))
+        at = dirname(at)
+      }
     }
   }
   try {
