@@ -52,16 +52,22 @@ function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSp
         if (refused) return { content: refused, isError: true }
       }
       const shown = displayPath(paths.cwd, abs)
-      // A path written inside the working directories never leads out of them: a link to outside there is
-      // either planted or being swapped in while the call runs (the permission layer judged it a moment ago).
-      // Naming the outside file itself is asked for like any other outside path.
-      if (paths.roots().some((r) => isInside(r, abs)) && !paths.inBounds(abs))
-        return {
-          content: `${meta.name} refused ${shown}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the file there.`,
-          isError: true
-        }
       try {
+        // Where the path leads is judged once, here, and that one answer is what gets checked and opened:
+        // asking again later could get another answer from a link swapped in between.
         const real = plannedTarget(abs, shown)
+        for (const a of access) {
+          const refused = paths.check(meta.name, real, a)
+          if (refused) return { content: refused, isError: true }
+        }
+        // A path written inside the working directories never leads out of them: a link to outside there is
+        // either planted or being swapped in while the call runs (the permission layer judged it a moment ago).
+        // Naming the outside file itself is asked for like any other outside path.
+        if (leadsOut(paths, abs, real))
+          return {
+            content: `${meta.name} refused ${shown}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the file there.`,
+            isError: true
+          }
         return await execute(input, { abs, real, shown, fileState, paths }, ctx)
       } catch (err) {
         if (err instanceof FileRefusal) return { content: err.message, isError: true }
@@ -69,6 +75,11 @@ function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSp
       }
     }
   })
+}
+
+/** True when `abs` lies inside a working directory as written but `real`, where it leads, lies outside them all. */
+export function leadsOut(paths: PathPolicy, abs: string, real: string): boolean {
+  return paths.roots().some((r) => isInside(r, abs)) && !paths.inBounds(real)
 }
 
 /**

@@ -1,8 +1,8 @@
 // The two Grep engines — ripgrep (`rg --json`) and a JS fallback — producing the same structured result, so
 // one formatter serves both and a machine without rg answers exactly as one with it.
-import { realpath, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { openRegular, readRegular } from '../security/open-beneath'
+import { stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { openRegular, readRegular, withDir } from '../security/open-beneath'
 import { realTarget } from '../security/real-target'
 import { compileGlob, matchGlob } from './glob-pattern'
 import { OverrideGlobs } from './ignore-rules'
@@ -16,8 +16,13 @@ import { errorMessage } from '../../../shared/error-message'
 
 export interface GrepQuery {
   pattern: string
-  /** Absolute path of the file or directory to search. */
+  /** Absolute path of the file or directory to search, as written (what results are shown under). */
   root: string
+  /**
+   * Where `root` really leads, as the path check judged it: the only place read. Defaults to resolving `root`
+   * now; a tool passes the answer it checked, so a link swapped in later cannot move the search.
+   */
+  rootReal?: string
   globs: string[]
   type?: string
   ignoreCase: boolean
@@ -67,23 +72,53 @@ function stripEol(line: string): string {
 export const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024
 
 export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
-  const rootIsDir = (await stat(q.root)).isDirectory()
-  if (!rootIsDir) {
+  const real = q.rootReal ?? realTarget(q.root)
+  if (real === null) throw new GrepInputError(`${q.root} cannot be resolved (a symbolic link loop).`)
+  if (!(await stat(real)).isDirectory()) {
     // One file: opened here (no link followed, a regular file only: a FIFO named here would block rg forever)
     // and handed to rg as its standard input, so rg never opens a path of its own.
-    const real = realTarget(q.root)
-    if (real === null) throw new GrepInputError(`${q.root} cannot be resolved (a symbolic link loop).`)
     const { fh } = await openRegular(real, q.root)
     try {
-      return await runGrep(rg, q, q.root, '-', fh.fd)
+      return await runGrep(rg, q, { stdin: fh.fd })
     } finally {
       await fh.close()
     }
   }
-  return runGrep(rg, q, q.root, '.')
+  // A folder: rg starts in it through a verified fd (its cwd is /proc/self/fd/N of the spawning process, which
+  // the child still holds when it changes directory), so a link swapped in for the root or above cannot move
+  // it. rg itself follows no links while it walks; what it reports is checked again below.
+  const found = await withDir(real, q.root, false, (dir) => runGrep(rg, q, { cwd: dir.at('.') }))
+  const kept = await Promise.all(found.files.map((f) => confirmed(f, join(real, relative(q.root, f.path)))))
+  return { ...found, files: found.files.filter((_, i) => kept[i]) }
 }
 
-async function runGrep(rg: string, q: GrepQuery, cwd: string, target: string, stdin?: number): Promise<GrepOutcome> {
+/**
+ * Whether what rg reported of a file is what the file beneath the real root holds, read through a verified
+ * folder fd: a folder swapped for a link while rg walked could have let it read elsewhere. A file whose
+ * lines differ (or that is no longer a regular file there) is dropped.
+ */
+async function confirmed(file: GrepFile, real: string): Promise<boolean> {
+  try {
+    if (file.lines.length === 0) {
+      const { fh } = await openRegular(real, real)
+      await fh.close()
+      return true
+    }
+    const found = await readRegular(real, real, GREP_MAX_FILE_BYTES)
+    if (!found) return false
+    const text = decodeText(found.bytes)
+    if (text === null) return false
+    const lines = text.split('\n')
+    return file.lines.every((l) => stripEol(lines[l.n - 1] ?? '') === l.text)
+  } catch {
+    return false
+  }
+}
+
+async function runGrep(rg: string, q: GrepQuery, where: { stdin: number } | { cwd: string }): Promise<GrepOutcome> {
+  const stdin = 'stdin' in where ? where.stdin : undefined
+  const cwd = 'cwd' in where ? where.cwd : process.cwd()
+  const target = stdin !== undefined ? '-' : '.'
   const args = [...RG_BASE_ARGS, ...q.globs.flatMap((g) => ['--glob', g]), '--glob', '!.git']
   if (q.type) args.push('--type', q.type)
   args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive')
@@ -95,9 +130,9 @@ async function runGrep(rg: string, q: GrepQuery, cwd: string, target: string, st
   const byPath = new Map<string, GrepFile>()
   let collected = 0
   let capped = false
-  const abs = (p: string): string => (stdin !== undefined ? q.root : join(cwd, p.startsWith('./') ? p.slice(2) : p))
+  const abs = (p: string): string => (stdin !== undefined ? q.root : join(q.root, p.startsWith('./') ? p.slice(2) : p))
   const run = await runRipgrep(rg, args, {
-    cwd: stdin !== undefined ? process.cwd() : cwd,
+    cwd,
     ...(stdin !== undefined ? { stdin } : {}),
     signal: q.signal,
     ...(q.filesOnly ? { separator: '\0' as const } : {}),
@@ -200,8 +235,9 @@ function searchText(text: string, regex: RegExp, q: GrepQuery): { lines: GrepLin
 export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
   const regex = compileGrepRegex(q.pattern, q.ignoreCase, q.multiline)
   const accept = typeFilter(q.type)
-  const rootIsDir = (await stat(q.root)).isDirectory()
-  const rels = rootIsDir ? await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal }) : ['']
+  const walkRoot = q.rootReal ?? q.root
+  const rootIsDir = (await stat(walkRoot)).isDirectory()
+  const rels = rootIsDir ? await walkFiles({ root: walkRoot, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal }) : ['']
   return (await searchFiles(q, regex, rels, Infinity))!
 }
 
@@ -216,9 +252,10 @@ export async function grepSearch(q: GrepQuery, rg: string | null, upTo = IN_PROC
   if (!rg) return { ...(await grepWithJs(q)), engine: 'js' }
   const regex = upTo > 0 ? inProcessRegex(q) : null
   if (regex) {
-    const rootIsDir = (await stat(q.root)).isDirectory()
+    const walkRoot = q.rootReal ?? q.root
+    const rootIsDir = (await stat(walkRoot)).isDirectory()
     const rels = rootIsDir
-      ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
+      ? await smallTreeFiles({ root: walkRoot, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
       : ['']
     const found = rels && (await searchFiles(q, regex, rels, IN_PROCESS_GREP_BYTES))
     if (found) return { ...found, engine: 'js' }
@@ -250,7 +287,7 @@ function decodeText(bytes: Buffer): string | null {
  * walk is skipped, never followed or waited on.
  */
 async function searchFiles(q: GrepQuery, regex: RegExp, rels: string[], maxBytes: number): Promise<GrepOutcome | null> {
-  const rootReal = rels.length === 1 && rels[0] === '' ? realTarget(q.root) : await realpath(q.root).catch(() => null)
+  const rootReal = q.rootReal ?? realTarget(q.root)
   if (rootReal === null) return { files: [], capped: false }
   const read = (rel: string): Promise<Buffer | null> =>
     readRegular(rel ? join(rootReal, rel) : rootReal, rel || q.root, GREP_MAX_FILE_BYTES).then(
