@@ -36,8 +36,13 @@ const SWAPPER = String.raw`
 const fs = require('fs'), path = require('path')
 const [kind, project, outside] = process.argv.slice(1)
 let n = 0
-// Reports its count now and then, and rests a millisecond every hundred swaps: a race, not a CPU hog.
-const tick = () => { if (n % 100 === 0) { fs.writeSync(1, n + '\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1) } }
+// Reports its count now and then. Half the swaps come at once (the tightest race), half after a rest of up to
+// two milliseconds (a call may find the folder still for a moment, so some go through): a race, not a CPU hog.
+const rest = new Int32Array(new SharedArrayBuffer(4))
+const tick = () => {
+  if (n % 100 === 0) fs.writeSync(1, n + '\n')
+  if (Math.random() < 0.5) Atomics.wait(rest, 0, 0, Math.random() * 2)
+}
 const quiet = (f) => { try { f() } catch {} }
 if (kind === 'flip') {
   const link = path.join(project, 'flip'), tmp = path.join(project, '.flip.tmp')
