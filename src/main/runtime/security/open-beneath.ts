@@ -78,7 +78,7 @@ export async function withDir<T>(realDir: string, shown: string, create: boolean
         return await openDirFd(at, true)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
-        if (code !== 'ENOENT' || !create || dirname(at) === at) throw code === 'ENOTDIR' || code === 'ELOOP' ? swapped(shown) : err
+        if (code !== 'ENOENT' || !create || dirname(at) === at) throw code === 'ELOOP' ? swapped(shown) : err
         missing.unshift(basename(at))
         at = dirname(at)
       }
@@ -96,7 +96,7 @@ export async function withDir<T>(realDir: string, shown: string, create: boolean
         next = await openDirFd(child, false)
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code
-        throw code === 'ELOOP' || code === 'ENOTDIR' ? swapped(shown) : err
+        throw code === 'ELOOP' ? swapped(shown) : err
       }
       await fh.close()
       fh = next

@@ -54,9 +54,10 @@ export const NOTEBOOK_EDIT_TOOL = fileTool({ name: 'NotebookEdit', readOnly: fal
     if (odd) return { content: odd, isError: true }
     const refusal = await fileState.checkWritable(abs, shown, file.real)
     if (refusal) return { content: refusal, isError: true }
+    const text = await currentText(file)
     let nb: { cells?: Cell[]; nbformat?: number; nbformat_minor?: number }
     try {
-      nb = JSON.parse(await currentText(file))
+      nb = JSON.parse(text)
     } catch (err) {
       return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
     }
