@@ -23,7 +23,8 @@ export interface AtomicWriteOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  // Hidden, and named after its target, so watchers and listings pass over it for the moment it exists.
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   // The folder nearly always exists: create it only when the write says it is missing.
   const write = async (): Promise<void> => {
     const fh = await open(temp, 'wx', opts.mode ?? 0o644)
