@@ -14,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reply } from '../../src/main/runtime/model/scripted/reply'
 import { closeFixtures, makeFixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { runTool } from '../../src/main/runtime/loop/run-tools'
-import { createEditTool, createGrepTool, createReadTool, createWriteTool } from '../../src/main/runtime/tools'
+import { createEditTool, createGrepTool, createNotebookEditTool, createReadTool, createWriteTool } from '../../src/main/runtime/tools'
 import { FileState } from '../../src/main/runtime/tools/file-state'
 import { toolContext, waitUntil } from '../../src/main/runtime/tools/test-kit'
 
 const SECRET = `OUTSIDE-SECRET-${Math.random().toString(36).slice(2)}`
 const FOLDERS = ['flip', 'swapdir'] as const
 const EDITS = 30
+const NOTEBOOK = `${JSON.stringify({ cells: [{ id: 'c1', cell_type: 'code', source: ['x = 1\n'], metadata: {}, outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 })}\n`
 
 interface RaceWorld {
   root: string
@@ -74,6 +75,7 @@ function makeRaceWorld(): RaceWorld {
   for (const dir of [join(project, 'flip-real'), join(project, 'swapdir'), outside]) {
     writeFileSync(join(dir, 'secret.txt'), dir === outside ? `${SECRET}\n` : 'inside\n')
     for (let i = 0; i < EDITS; i++) writeFileSync(join(dir, `e${i}.txt`), 'word\n')
+    writeFileSync(join(dir, 'nb.ipynb'), NOTEBOOK)
   }
   symlinkSync(join(project, 'flip-real'), join(project, 'flip'))
   return { root, project, outside, swappers: [], swaps: [0, 0] }
@@ -113,7 +115,8 @@ function outsideChanges(w: RaceWorld): string[] {
       continue
     }
     const text = readFileSync(join(w.outside, name), 'utf8')
-    if (name === 'secret.txt' ? text !== `${SECRET}\n` : !/^e\d+\.txt$/.test(name) || text !== 'word\n') out.push(`${name}: ${text.slice(0, 40)}`)
+    const planted = name === 'secret.txt' ? `${SECRET}\n` : name === 'nb.ipynb' ? NOTEBOOK : /^e\d+\.txt$/.test(name) ? 'word\n' : null
+    if (text !== planted) out.push(`${name}: ${text.slice(0, 40)}`)
   }
   return out
 }
@@ -127,6 +130,10 @@ function calls(folder: string, round: string): Array<{ name: string; input: Reco
     list.push({ name: 'Read', input: { file_path: `${folder}/e${i}.txt` } })
     list.push({ name: 'Edit', input: { file_path: `${folder}/e${i}.txt`, old_string: 'word', new_string: 'pwned' } })
     list.push({ name: 'Read', input: { file_path: `${folder}/secret.txt` } })
+    if (i % 3 === 0) {
+      list.push({ name: 'Read', input: { file_path: `${folder}/nb.ipynb` } })
+      list.push({ name: 'NotebookEdit', input: { notebook_path: `${folder}/nb.ipynb`, cell_id: 'c1', new_source: 'pwned' } })
+    }
   }
   list.push({ name: 'Grep', input: { pattern: 'OUTSIDE-SECRET', path: folder, output_mode: 'content' } })
   list.push({ name: 'Grep', input: { pattern: 'OUTSIDE-SECRET', path: `${folder}/secret.txt`, output_mode: 'content' } })
@@ -165,7 +172,7 @@ describe('TOCTOU: a process swaps a folder for a link out while the file tools w
     await fixture.session.run('race')
     await fixture.session.idle()
     await stopSwappers(w)
-    session = { results, world: w, writes: turns.filter((t) => t.name !== 'Read' && t.name !== 'Grep').length }
+    session = { results, world: w, writes: turns.filter((t) => !['Read', 'Grep'].includes(t.name)).length }
   }, 240_000)
 
   it('through an acceptEdits session: 0 writes land outside, 0 reads show what is there', () => {
@@ -175,7 +182,7 @@ describe('TOCTOU: a process swaps a folder for a link out while the file tools w
     console.log(
       `TOCTOU (acceptEdits session): ${writes} writes, ${escaped.length} escaped; ${results.length - writes} reads and searches, ${leaked.length} leaked; swaps ${world.swaps.join('+')}`
     )
-    expect(results.length).toBe(FOLDERS.length * (EDITS * 5 + 2))
+    expect(results.length).toBe(FOLDERS.length * (EDITS * 5 + 2 + Math.ceil(EDITS / 3) * 2))
     // The race was real: some calls went through (inside), some were refused or denied.
     expect(results.filter((r) => !r.isError).length).toBeGreaterThan(0)
     expect(escaped).toEqual([])
@@ -188,7 +195,7 @@ describe('TOCTOU: a process swaps a folder for a link out while the file tools w
     startSwappers(w)
     await waitUntil(() => w.swaps.every((n) => n > 0), 'both swappers to be swapping')
     const fileState = new FileState()
-    const make = { Read: createReadTool, Write: createWriteTool, Edit: createEditTool, Grep: createGrepTool }
+    const make = { Read: createReadTool, Write: createWriteTool, Edit: createEditTool, NotebookEdit: createNotebookEditTool, Grep: createGrepTool }
     let writes = 0
     let reads = 0
     let ok = 0
@@ -198,7 +205,7 @@ describe('TOCTOU: a process swaps a folder for a link out while the file tools w
         for (const call of calls(folder, `r${round}`)) {
           const tool = make[call.name as keyof typeof make]({ cwd: w.project, fileState, ...(round % 2 ? { ripgrep: false as const } : {}) })
           const r = await runTool(tool, call.input, toolContext())
-          if (call.name === 'Write' || call.name === 'Edit') writes++
+          if (call.name !== 'Read' && call.name !== 'Grep') writes++
           else reads++
           if (!r.isError) ok++
           if (r.content.includes(SECRET)) leaked.push(`${call.name} ${JSON.stringify(call.input)}: ${r.content.slice(0, 120)}`)
