@@ -70,7 +70,24 @@ describe('attack suite: configuration files that are links to pipes and devices'
       /\.mcp\.json is a symbolic link that loops/
     ],
     ['CLAUDE.md that is a named pipe', (t) => mkfifo(join(t.project, 'CLAUDE.md')), /^$/],
-    ['CLAUDE.md linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, 'CLAUDE.md')), /^$/]
+    ['CLAUDE.md linked to /dev/zero', (t) => symlinkSync('/dev/zero', join(t.project, 'CLAUDE.md')), /^$/],
+    [
+      'CLAUDE.md importing a named pipe',
+      (t) => {
+        writeFileSync(join(t.project, 'CLAUDE.md'), 'See @notes.md and @dev.md\n')
+        mkfifo(join(t.project, 'notes.md'))
+        symlinkSync('/dev/zero', join(t.project, 'dev.md'))
+      },
+      /^$/
+    ],
+    [
+      'an agent file that is a named pipe',
+      (t) => {
+        mkdirSync(join(t.project, '.claude', 'agents'), { recursive: true })
+        mkfifo(join(t.project, '.claude', 'agents', 'helper.md'))
+      },
+      /^$/
+    ]
   ]
   it.each(shapes)('%s: the session starts and answers; the file is reported, not read', async (_name, plant, problem) => {
     const t = tree()

@@ -3,11 +3,11 @@
 // written and the caller gets the current text to offer "reload" or "keep mine". Writes are atomic: a
 // temporary file in the same folder (hidden, so the agent scanner never reads it), flushed, then renamed
 // over the target, so a crash leaves either the old file or the new one, never half of each.
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { readFile, realpath, stat, unlink } from 'node:fs/promises'
 import type { FileVersion, SaveConflict } from '../../../shared/agent-editor'
 import { MAX_AGENT_FILE_CHARS } from '../definitions/parse'
+import { writeFileAtomic } from '../store/atomic-file'
 
 export class AgentFileError extends Error {
   constructor(
@@ -42,27 +42,13 @@ export async function readVersioned(path: string): Promise<{ text: string; versi
 /** Writes `text` to `path` atomically, keeping the old file's permissions and writing through a symlink. */
 export async function writeAtomic(path: string, text: string): Promise<FileVersion> {
   const target = await realpath(path).catch(() => path)
-  const dir = dirname(target)
-  await mkdir(dir, { recursive: true })
   const mode = await stat(target).then(
     (s) => s.mode & 0o777,
     () => 0o644
   )
-  const tmp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
   const bytes = Buffer.from(text, 'utf8')
-  const handle = await open(tmp, 'wx', mode)
-  try {
-    await handle.writeFile(bytes)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
-    await rename(tmp, target)
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined)
-    throw err
-  }
+  // The one atomic write (store/atomic-file.ts): a failed write leaves the old file whole and no temp file.
+  await writeFileAtomic(target, bytes, { mode, keepMode: true, fsyncDir: true })
   const info = await stat(target)
   return versionOf(bytes, info.mtimeMs)
 }

@@ -2,7 +2,8 @@
 // line or after whitespace names a file (relative to the importing file, `~/` for the home folder, or
 // absolute). Text inside fenced code blocks and inline code spans is never an import, so examples such as
 // `@decorator` or an npm scope in a code sample are left alone.
-import { open, realpath, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 
 /** Imported files larger than this are skipped: an import is for instructions, not for data. */
@@ -53,10 +54,12 @@ export async function resolveImport(target: string, fromFile: string, home: stri
 
 async function isTextFile(path: string): Promise<boolean> {
   try {
-    const info = await stat(path)
-    if (!info.isFile() || info.size > MAX_IMPORT_BYTES) return false
-    const handle = await open(path, 'r')
+    // Opened first, judged by what is open (O_NONBLOCK: a named pipe swapped in after a look would block a
+    // plain open until some writer came, and with it every file operation of the process).
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
     try {
+      const info = await handle.stat()
+      if (!info.isFile() || info.size > MAX_IMPORT_BYTES) return false
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0)
       return !buffer.subarray(0, bytesRead).includes(0)
     } finally {

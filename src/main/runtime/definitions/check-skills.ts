@@ -1,10 +1,11 @@
 // `agents check`: a `skills:` entry that names no installed skill (project, user or plugin) is a warning at
 // the line of `skills:`: the agent still loads and runs, without that skill, as Claude Code runs it.
-import { readFile } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/agent-definition'
 import { discoverSkills, unknownSkills } from '../context/skill-index'
 import { skillNotFound } from '../context/skills'
+import { readConfigFile } from '../store/read-config'
 import { diagnostic } from './diagnostics'
+import { MAX_AGENT_FILE_CHARS } from './parse'
 import type { SourceEntry } from './sources'
 
 export interface SkillCheckOptions {
@@ -15,7 +16,8 @@ export interface SkillCheckOptions {
 
 async function skillsLine(file: string): Promise<number> {
   try {
-    const lines = (await readFile(file, 'utf8')).split('\n')
+    const read = readConfigFile(file, MAX_AGENT_FILE_CHARS * 4) // never blocks on a pipe (store/read-config.ts)
+    const lines = ('text' in read ? read.text : '').split('\n')
     const at = lines.findIndex((l) => /^skills\s*:/.test(l))
     return at >= 0 ? at + 1 : 1
   } catch {

@@ -2,7 +2,8 @@
 //   built-in < plugin < user (~/.claude/agents) < project (.claude/agents, walking up from the working
 //   directory, nearest wins) < CLI (--agents JSON) < managed (policy folder)
 // Each winner remembers the definitions it shadowed, so the UI and `agents list --json` can show them.
-import { readFile, realpath, stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
+import { readConfigFile } from '../store/read-config'
 import { dirname, join, resolve } from 'node:path'
 import type { AgentDefinition, AgentSource, Diagnostic, LoadedAgent } from '../../../shared/agent-definition'
 import { builtinPlaceholders, defaultBuiltinDir, defaultDocsDir } from './builtins'
@@ -81,7 +82,11 @@ export async function readAgentFile(path: string, source: AgentSource, opts: Par
       )
       return { source, file: path, diagnostics: [d] }
     }
-    const text = await readFile(path, 'utf8')
+    // A regular file only, read within a bound: a repository's agent file that is a named pipe or a link to a
+    // device must not hang the load (store/read-config.ts).
+    const read = readConfigFile(path, MAX_AGENT_FILE_CHARS * 4)
+    if (!('text' in read)) throw Object.assign(new Error('unreadable'), { code: 'missing' in read ? 'ENOENT' : read.error })
+    const text = read.text
     return { source, file: path, ...parseAgentMarkdown(text, path, source, opts) }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err)

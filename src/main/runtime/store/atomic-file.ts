@@ -1,8 +1,11 @@
-// Whole-file writes that a crash can never leave half-written: write a temp file next to the target,
+// Whole-file writes that a crash or a failed write (a full disk, an I/O error) can never leave half-written:
+// write a temp file next to the target (created exclusively, so no file or link already there is followed),
 // fsync it, then rename over the target (atomic on POSIX; on Windows rename replaces too, but can fail
-// briefly with EPERM/EBUSY while another process has the file open, so it is retried).
+// briefly with EPERM/EBUSY while another process has the file open, so it is retried). The one atomic write:
+// Fanout's own state and the file tools (through security/open-beneath.ts, which hands it a path resolved
+// through a verified folder fd) both use it.
 import { randomBytes } from 'node:crypto'
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -11,14 +14,28 @@ export interface AtomicWriteOptions {
   mode?: number
   /** fsync before rename (default true): without it a power loss can leave an empty file after the rename. */
   fsync?: boolean
+  /** Set `mode` exactly (chmod after create, so the umask does not narrow it): keeping a replaced file's mode. */
+  keepMode?: boolean
+  /** Also fsync the folder after the rename, so the new name itself survives a power loss (users' files). */
+  fsyncDir?: boolean
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  // Hidden, and named after its target, so watchers and listings pass over it for the moment it exists.
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   // The folder nearly always exists: create it only when the write says it is missing.
-  const write = () => writeFile(temp, data, { mode: opts.mode ?? 0o644, flush: opts.fsync !== false })
+  const write = async (): Promise<void> => {
+    const fh = await open(temp, 'wx', opts.mode ?? 0o644)
+    try {
+      await fh.writeFile(data)
+      if (opts.keepMode && opts.mode !== undefined) await fh.chmod(opts.mode)
+      if (opts.fsync !== false) await fh.sync()
+    } finally {
+      await fh.close()
+    }
+  }
   try {
     try {
       await write()
@@ -28,10 +45,25 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
       await write()
     }
     await renameWithRetry(temp, file)
+    if (opts.fsyncDir) await syncDir(dirname(file))
   } catch (err) {
     // A write cut short (a full disk) or a rename refused leaves no temp file behind.
     await unlink(temp).catch(() => {})
     throw err
+  }
+}
+
+/** fsync of a folder (its entries); a no-op where folders cannot be opened for it (Windows). */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const fh = await open(dir, 'r')
+  try {
+    // The rename has happened: a file system that cannot sync folders (EINVAL) does not make it a failure.
+    await fh.sync().catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EINVAL' && err.code !== 'ENOTSUP') throw err
+    })
+  } finally {
+    await fh.close()
   }
 }
 

@@ -1,12 +1,12 @@
 // Edit: exact string replacement. Failure messages say exactly what went wrong and what to do next
 // (how many matches, where), because the model's next call depends on them.
 import { REDACTED } from '../../../shared/redact'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { fileTool, heldByPlaceholder } from './file-tool'
 import { numberLine } from './read'
 import { patchFromReplacements, type PatchHunk, type Replacement } from './text-patch'
-import { writeAndRecord } from './write'
+import { currentText, notRegular, writeAndRecord } from './write'
 
 const schema = z.object({
   file_path: z.string().min(1).describe('The path of the file to modify (absolute, or relative to the working directory)'),
@@ -72,12 +72,14 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
     if (input.old_string === input.new_string) return { content: 'No changes to make: old_string and new_string are exactly the same.', isError: true }
     const { placeholder, refusal: held } = heldByPlaceholder(file)
     if (held) return held
-    const info = placeholder ? null : await stat(abs).catch(() => null)
+    const info = placeholder ? null : await stat(file.real).catch(() => null)
     if (info?.isDirectory()) return { content: `${shown} is a directory, not a file.`, isError: true }
+    const odd = notRegular(info, shown)
+    if (odd) return { content: odd, isError: true }
     if (!info) {
       if (input.old_string !== '')
         return { content: `File does not exist: ${shown}. To create it, use Write (or Edit with an empty old_string).`, isError: true }
-      await writeAndRecord(fileState, abs, input.new_string)
+      await writeAndRecord(fileState, file, input.new_string)
       const patch = patchFromReplacements('', [{ index: 0, oldText: '', newText: input.new_string }])
       return {
         content: `Created ${shown}.`,
@@ -85,9 +87,9 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
         response: editResponse(abs, input, '', patch.hunks)
       }
     }
-    const refusal = await fileState.checkWritable(abs, shown)
+    const refusal = await fileState.checkWritable(abs, shown, file.real)
     if (refusal) return { content: refusal, isError: true }
-    const before = await readFile(abs, 'utf8')
+    const before = await currentText(file)
     let oldString = input.old_string
     let newString = input.new_string
     let matches: number[]
@@ -122,7 +124,7 @@ export const EDIT_TOOL = fileTool({ name: 'Edit', readOnly: false, concurrencySa
       cursor = r.index + r.oldText.length
     }
     after += before.slice(cursor)
-    await writeAndRecord(fileState, abs, after)
+    await writeAndRecord(fileState, file, after)
     const patch = patchFromReplacements(before, replacements)
     const count = replacements.length
     return {

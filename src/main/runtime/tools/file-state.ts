@@ -1,7 +1,11 @@
 // What one agent has read, so Write/Edit can insist on "read before you overwrite" and refuse to clobber
 // a file that changed on disk (the user or another agent edited it) since this agent last looked.
 import { createHash } from 'node:crypto'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { readRegular } from '../security/open-beneath'
+
+/** The most a Write/Edit/NotebookEdit reads of a file it is about to change (the Read tool's own limit). */
+export const EDIT_MAX_FILE_BYTES = 50 * 1024 * 1024
 
 export interface FileSnapshot {
   mtimeMs: number
@@ -39,10 +43,10 @@ export class FileState {
    * Null when the agent may overwrite the file; otherwise a message the model can act on.
    * A file that does not exist may always be created. A touched-but-identical file is fine: only content counts.
    */
-  async checkWritable(absPath: string, displayName = absPath): Promise<string | null> {
+  async checkWritable(absPath: string, displayName = absPath, real = absPath): Promise<string | null> {
     let current: { mtimeMs: number; size: number }
     try {
-      current = await stat(absPath)
+      current = await stat(real)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw err
@@ -50,8 +54,9 @@ export class FileState {
     const seen = this.files.get(absPath)
     if (!seen) return `${displayName} already exists and has not been read yet. Read it first, then write or edit it.`
     if (current.mtimeMs === seen.mtimeMs && current.size === seen.size) return null
-    const bytes = await readFile(absPath)
-    if (hashContent(bytes) === seen.hash) {
+    // Read through the verified open: no FIFO blocks it, no swapped link redirects it, no huge file fills memory.
+    const bytes = (await readRegular(real, displayName, EDIT_MAX_FILE_BYTES))?.bytes
+    if (bytes && hashContent(bytes) === seen.hash) {
       this.files.set(absPath, { ...seen, mtimeMs: current.mtimeMs })
       return null
     }

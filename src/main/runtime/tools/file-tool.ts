@@ -1,17 +1,23 @@
 // The part Read, Write, Edit and NotebookEdit share: the agent's file state, and the file a call names resolved
-// through the one path check (the agent's cwd, `~`, symlinks, deny rules) before the tool sees it.
+// through the one path check (the agent's cwd, `~`, symlinks, deny rules) before the tool sees it. The tool
+// then touches only `real`, the target that check approved, through security/open-beneath.ts, which refuses
+// the call if a swapped link would send it anywhere else.
 import type { z } from 'zod'
+import { FileRefusal, plannedTarget } from '../security/open-beneath'
 import type { Access, PathPolicy } from '../security/path-policy'
 import { heldMessage, placeholderAt, placeholderOnTheWay, type PlaceholderInfo } from '../security/placeholders'
 import type { BuiltinTool, BuiltinToolMeta } from './builtin-tool'
 import { defineTool, type Tool, type ToolContext, type ToolMeta, type ToolResult, type ToolSpec } from './define-tool'
 import { FileState } from './file-state'
-import { displayPath } from './paths'
+import { displayPath, isInside } from './paths'
 import { pathPolicyOf, type ToolOptions } from './tool-options'
 
 /** The file a call names, as the tool works on it. */
 export interface FileTarget {
+  /** As written (absolute): the key of the agent's file state, and what hooks and the model are told. */
   abs: string
+  /** Where it really leads, as the path check judged it: the only place the tool opens. */
+  real: string
   /** As the model is shown it (relative to cwd when inside). */
   shown: string
   fileState: FileState
@@ -45,9 +51,35 @@ function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSp
         const refused = paths.check(meta.name, abs, a)
         if (refused) return { content: refused, isError: true }
       }
-      return execute(input, { abs, shown: displayPath(paths.cwd, abs), fileState, paths }, ctx)
+      const shown = displayPath(paths.cwd, abs)
+      try {
+        // Where the path leads is judged once, here, and that one answer is what gets checked and opened:
+        // asking again later could get another answer from a link swapped in between.
+        const real = plannedTarget(abs, shown)
+        for (const a of access) {
+          const refused = paths.check(meta.name, real, a)
+          if (refused) return { content: refused, isError: true }
+        }
+        // A path written inside the working directories never leads out of them: a link to outside there is
+        // either planted or being swapped in while the call runs (the permission layer judged it a moment ago).
+        // Naming the outside file itself is asked for like any other outside path.
+        if (leadsOut(paths, abs, real))
+          return {
+            content: `${meta.name} refused ${shown}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the file there.`,
+            isError: true
+          }
+        return await execute(input, { abs, real, shown, fileState, paths }, ctx)
+      } catch (err) {
+        if (err instanceof FileRefusal) return { content: err.message, isError: true }
+        throw err
+      }
     }
   })
+}
+
+/** True when `abs` lies inside a working directory as written but `real`, where it leads, lies outside them all. */
+export function leadsOut(paths: PathPolicy, abs: string, real: string): boolean {
+  return paths.roots().some((r) => isInside(r, abs)) && !paths.inBounds(real)
 }
 
 /**

@@ -9,6 +9,8 @@ import { builtinTool } from './builtin-tool'
 import { placeholdersUnder } from '../security/placeholders'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
+import { leadsOut } from './file-tool'
+import { realTarget } from '../security/real-target'
 import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
 import type { ToolOptions } from './tool-options'
@@ -79,11 +81,22 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     }
     const refused = paths.check('Glob', root, 'read')
     if (refused) return { content: refused, isError: true }
-    const rootInfo = statOrNull(root)
+    // Where the root leads is judged once; the listing is of that real folder (a link swapped in later cannot
+    // move it), and a root written inside the working directories must lead inside them.
+    const rootReal = realTarget(root)
+    if (rootReal === null) return { content: `${displayPath(opts.cwd, root)} cannot be resolved (a symbolic link loop).`, isError: true }
+    const refusedReal = paths.check('Glob', rootReal, 'read')
+    if (refusedReal) return { content: refusedReal, isError: true }
+    if (leadsOut(paths, root, rootReal))
+      return {
+        content: `Glob refused ${displayPath(opts.cwd, root)}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the folder there.`,
+        isError: true
+      }
+    const rootInfo = statOrNull(rootReal)
     const rg = ripgrepPath(opts.ripgrep)
     // A root that is not there is searched by neither engine; report the one a search would have started with.
     const listed = rootInfo?.isDirectory()
-      ? await listFiles(root, rg, ctx.signal, opts.inProcessSearchUpTo)
+      ? await listFiles(rootReal, rg, ctx.signal, opts.inProcessSearchUpTo)
       : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
     const all = listed.files
     // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty

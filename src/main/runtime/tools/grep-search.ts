@@ -1,7 +1,9 @@
 // The two Grep engines — ripgrep (`rg --json`) and a JS fallback — producing the same structured result, so
 // one formatter serves both and a machine without rg answers exactly as one with it.
-import { readFile, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { openRegular, readRegular, withDir } from '../security/open-beneath'
+import { realTarget } from '../security/real-target'
 import { compileGlob, matchGlob } from './glob-pattern'
 import { OverrideGlobs } from './ignore-rules'
 import { walkFiles } from './file-walk'
@@ -14,8 +16,13 @@ import { errorMessage } from '../../../shared/error-message'
 
 export interface GrepQuery {
   pattern: string
-  /** Absolute path of the file or directory to search. */
+  /** Absolute path of the file or directory to search, as written (what results are shown under). */
   root: string
+  /**
+   * Where `root` really leads, as the path check judged it: the only place read. Defaults to resolving `root`
+   * now; a tool passes the answer it checked, so a link swapped in later cannot move the search.
+   */
+  rootReal?: string
   globs: string[]
   type?: string
   ignoreCase: boolean
@@ -61,10 +68,57 @@ function stripEol(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line
 }
 
+/** The most an in-process search reads of one file (rg streams; this engine holds a file in memory). */
+export const GREP_MAX_FILE_BYTES = 50 * 1024 * 1024
+
 export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOutcome> {
-  const rootIsDir = (await stat(q.root)).isDirectory()
-  const cwd = rootIsDir ? q.root : dirname(q.root)
-  const target = rootIsDir ? '.' : basename(q.root)
+  const real = q.rootReal ?? realTarget(q.root)
+  if (real === null) throw new GrepInputError(`${q.root} cannot be resolved (a symbolic link loop).`)
+  if (!(await stat(real)).isDirectory()) {
+    // One file: opened here (no link followed, a regular file only: a FIFO named here would block rg forever)
+    // and handed to rg as its standard input, so rg never opens a path of its own.
+    const { fh } = await openRegular(real, q.root)
+    try {
+      return await runGrep(rg, q, { stdin: fh.fd })
+    } finally {
+      await fh.close()
+    }
+  }
+  // A folder: rg starts in it through a verified fd (its cwd is /proc/self/fd/N of the spawning process, which
+  // the child still holds when it changes directory), so a link swapped in for the root or above cannot move
+  // it. rg itself follows no links while it walks; what it reports is checked again below.
+  const found = await withDir(real, q.root, false, (dir) => runGrep(rg, q, { cwd: dir.at('.') }))
+  const kept = await Promise.all(found.files.map((f) => confirmed(f, join(real, relative(q.root, f.path)))))
+  return { ...found, files: found.files.filter((_, i) => kept[i]) }
+}
+
+/**
+ * Whether what rg reported of a file is what the file beneath the real root holds, read through a verified
+ * folder fd: a folder swapped for a link while rg walked could have let it read elsewhere. A file whose
+ * lines differ (or that is no longer a regular file there) is dropped.
+ */
+async function confirmed(file: GrepFile, real: string): Promise<boolean> {
+  try {
+    if (file.lines.length === 0) {
+      const { fh } = await openRegular(real, real)
+      await fh.close()
+      return true
+    }
+    const found = await readRegular(real, real, GREP_MAX_FILE_BYTES)
+    if (!found) return false
+    const text = decodeText(found.bytes)
+    if (text === null) return false
+    const lines = text.split('\n')
+    return file.lines.every((l) => stripEol(lines[l.n - 1] ?? '') === l.text)
+  } catch {
+    return false
+  }
+}
+
+async function runGrep(rg: string, q: GrepQuery, where: { stdin: number } | { cwd: string }): Promise<GrepOutcome> {
+  const stdin = 'stdin' in where ? where.stdin : undefined
+  const cwd = 'cwd' in where ? where.cwd : process.cwd()
+  const target = stdin !== undefined ? '-' : '.'
   const args = [...RG_BASE_ARGS, ...q.globs.flatMap((g) => ['--glob', g]), '--glob', '!.git']
   if (q.type) args.push('--type', q.type)
   args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive')
@@ -76,9 +130,10 @@ export async function grepWithRipgrep(rg: string, q: GrepQuery): Promise<GrepOut
   const byPath = new Map<string, GrepFile>()
   let collected = 0
   let capped = false
-  const abs = (p: string): string => join(cwd, p.startsWith('./') ? p.slice(2) : p)
+  const abs = (p: string): string => (stdin !== undefined ? q.root : join(q.root, p.startsWith('./') ? p.slice(2) : p))
   const run = await runRipgrep(rg, args, {
     cwd,
+    ...(stdin !== undefined ? { stdin } : {}),
     signal: q.signal,
     ...(q.filesOnly ? { separator: '\0' as const } : {}),
     onLine: (line) => {
@@ -180,11 +235,10 @@ function searchText(text: string, regex: RegExp, q: GrepQuery): { lines: GrepLin
 export async function grepWithJs(q: GrepQuery): Promise<GrepOutcome> {
   const regex = compileGrepRegex(q.pattern, q.ignoreCase, q.multiline)
   const accept = typeFilter(q.type)
-  const rootIsDir = (await stat(q.root)).isDirectory()
-  const paths = rootIsDir
-    ? (await walkFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal })).map((rel) => join(q.root, rel))
-    : [q.root]
-  return (await searchFiles(q, regex, paths, Infinity))!
+  const walkRoot = q.rootReal ?? q.root
+  const rootIsDir = (await stat(walkRoot)).isDirectory()
+  const rels = rootIsDir ? await walkFiles({ root: walkRoot, overrides: new OverrideGlobs([...q.globs, '!.git']), accept, signal: q.signal }) : ['']
+  return (await searchFiles(q, regex, rels, Infinity))!
 }
 
 /** Text a search reads in-process before leaving the tree to rg: the regex runs on the main thread. */
@@ -198,18 +252,12 @@ export async function grepSearch(q: GrepQuery, rg: string | null, upTo = IN_PROC
   if (!rg) return { ...(await grepWithJs(q)), engine: 'js' }
   const regex = upTo > 0 ? inProcessRegex(q) : null
   if (regex) {
-    const rootIsDir = (await stat(q.root)).isDirectory()
+    const walkRoot = q.rootReal ?? q.root
+    const rootIsDir = (await stat(walkRoot)).isDirectory()
     const rels = rootIsDir
-      ? await smallTreeFiles({ root: q.root, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
+      ? await smallTreeFiles({ root: walkRoot, overrides: new OverrideGlobs([...q.globs, '!.git']), accept: typeFilter(q.type), signal: q.signal, upTo })
       : ['']
-    const found =
-      rels &&
-      (await searchFiles(
-        q,
-        regex,
-        rels.map((rel) => join(q.root, rel)),
-        IN_PROCESS_GREP_BYTES
-      ))
+    const found = rels && (await searchFiles(q, regex, rels, IN_PROCESS_GREP_BYTES))
     if (found) return { ...found, engine: 'js' }
   }
   return { ...(await grepWithRipgrep(rg, q)), engine: 'rg' }
@@ -232,8 +280,20 @@ function decodeText(bytes: Buffer): string | null {
   return text.includes('\0') ? null : text
 }
 
-/** Searches `paths`; null when they hold more than `maxBytes` of text (the caller hands the search to rg). */
-async function searchFiles(q: GrepQuery, regex: RegExp, paths: string[], maxBytes: number): Promise<GrepOutcome | null> {
+/**
+ * Searches the files at root-relative `rels` ('' for the root itself); null when they hold more than `maxBytes`
+ * of text (the caller hands the search to rg). Each file is read at its real place under the root's real path
+ * through a verified folder fd (open-beneath.ts): one that turned into a link, a FIFO or a device since the
+ * walk is skipped, never followed or waited on.
+ */
+async function searchFiles(q: GrepQuery, regex: RegExp, rels: string[], maxBytes: number): Promise<GrepOutcome | null> {
+  const rootReal = q.rootReal ?? realTarget(q.root)
+  if (rootReal === null) return { files: [], capped: false }
+  const read = (rel: string): Promise<Buffer | null> =>
+    readRegular(rel ? join(rootReal, rel) : rootReal, rel || q.root, GREP_MAX_FILE_BYTES).then(
+      (found) => found?.bytes ?? null,
+      () => null
+    )
   const files: GrepFile[] = []
   let collected = 0
   let capped = false
@@ -242,10 +302,11 @@ async function searchFiles(q: GrepQuery, regex: RegExp, paths: string[], maxByte
   // Bounded concurrency: fast on big trees without opening thousands of files at once.
   let next = 0
   const worker = async (): Promise<void> => {
-    while (next < paths.length && !capped && !tooBig) {
+    while (next < rels.length && !capped && !tooBig) {
       if (q.signal?.aborted) throw new Error('aborted')
-      const path = paths[next++]
-      const bytes = await readFile(path).catch(() => null)
+      const rel = rels[next++]
+      const path = rel ? join(q.root, rel) : q.root
+      const bytes = await read(rel)
       if (bytes && (bytesRead += bytes.length) > maxBytes) tooBig = true
       const text = bytes && !tooBig ? decodeText(bytes) : null
       if (text === null) continue // unreadable or binary: ripgrep skips these too

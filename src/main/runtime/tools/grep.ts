@@ -2,10 +2,13 @@
 // in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { FileRefusal, kindOf } from '../security/open-beneath'
 import type { PathPolicy } from '../security/path-policy'
 import { builtinTool } from './builtin-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
+import { leadsOut } from './file-tool'
 import { displayPath } from './paths'
+import { realTarget } from '../security/real-target'
 import { ripgrepPath } from './ripgrep'
 import type { ToolOptions } from './tool-options'
 
@@ -107,12 +110,26 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
     const root = paths.absolute(input.path ?? '.')
     const refused = paths.check('Grep', root, 'read')
     if (refused) return { content: refused, isError: true }
-    if (!(await stat(root).catch(() => null)))
-      return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+    // Where the root leads is judged once, and the search reads only beneath that real folder (see grep-search.ts).
+    const rootReal = realTarget(root)
+    if (rootReal === null) return { content: `${displayPath(opts.cwd, root)} cannot be resolved (a symbolic link loop).`, isError: true }
+    const refusedReal = paths.check('Grep', rootReal, 'read')
+    if (refusedReal) return { content: refusedReal, isError: true }
+    if (leadsOut(paths, root, rootReal))
+      return {
+        content: `Grep refused ${displayPath(opts.cwd, root)}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the folder there.`,
+        isError: true
+      }
+    const rootInfo = await stat(rootReal).catch(() => null)
+    if (!rootInfo) return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
+    // A FIFO, socket or device is no text to search, and reading one can block forever.
+    if (!rootInfo.isFile() && !rootInfo.isDirectory())
+      return { content: `${displayPath(opts.cwd, root)} is ${kindOf(rootInfo)}, not a regular file or a folder: Grep does not search it.`, isError: true }
     const content = input.output_mode === 'content'
     const query: GrepQuery = {
       pattern: input.pattern,
       root,
+      rootReal,
       globs: splitGlobs(input.glob),
       type: input.type,
       ignoreCase: input['-i'] ?? false,
@@ -126,7 +143,7 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
     try {
       outcome = await grepSearch(query, ripgrepPath(opts.ripgrep), opts.inProcessSearchUpTo)
     } catch (err) {
-      if (err instanceof GrepInputError) return { content: err.message, isError: true }
+      if (err instanceof GrepInputError || err instanceof FileRefusal) return { content: err.message, isError: true }
       throw err
     }
     // Protected files, and files an in-tree symlink leads to outside, are never shown.

@@ -1,6 +1,7 @@
 // "Every file under a root that a search should see": walked in-process for a small tree, `rg --files` for a
 // larger one (search-engine.ts), the same walk when rg is missing; hidden files included, .gitignore honoured,
 // `.git` skipped. Results are root-relative, forward-slash.
+import { withDir } from '../security/open-beneath'
 import { OverrideGlobs } from './ignore-rules'
 import { walkFiles } from './file-walk'
 import { runRipgrep } from './ripgrep'
@@ -23,15 +24,18 @@ export async function listFiles(
   const small = await smallTreeFiles({ root, overrides, signal, upTo })
   if (small) return { files: small, engine: 'js' }
   const files: string[] = []
-  const run = await runRipgrep(rg, ['--files', '--null', ...RG_BASE_ARGS, '--glob', '!.git', '--', '.'], {
-    cwd: root,
-    signal,
-    separator: '\0',
-    onLine: (line) => {
-      if (line) files.push(line.startsWith('./') ? line.slice(2) : line)
-      return files.length < LIST_FILES_CAP
-    }
-  })
+  // rg starts in the folder through a verified fd (open-beneath.ts), so a link swapped in for it cannot move it.
+  const run = await withDir(root, root, false, (dir) =>
+    runRipgrep(rg, ['--files', '--null', ...RG_BASE_ARGS, '--glob', '!.git', '--', '.'], {
+      cwd: dir.at('.'),
+      signal,
+      separator: '\0',
+      onLine: (line) => {
+        if (line) files.push(line.startsWith('./') ? line.slice(2) : line)
+        return files.length < LIST_FILES_CAP
+      }
+    })
+  )
   if (run.code === 2 && files.length === 0) throw new Error(`ripgrep failed: ${run.stderr || 'unknown error'}`)
   return { files, engine: 'rg' }
 }

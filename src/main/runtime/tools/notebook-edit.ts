@@ -1,10 +1,10 @@
 // NotebookEdit: replace, insert or delete one cell of a Jupyter notebook (.ipynb), Claude Code's schema.
 // Same read-before-write rule as Edit; the notebook JSON is rewritten with nbformat's own layout.
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { z } from 'zod'
 import { fileTool } from './file-tool'
-import { writeAndRecord } from './write'
+import { currentText, notRegular, writeAndRecord } from './write'
 import { errorMessage } from '../../../shared/error-message'
 
 const schema = z.object({
@@ -44,14 +44,20 @@ export const NOTEBOOK_EDIT_TOOL = fileTool({ name: 'NotebookEdit', readOnly: fal
   schema,
   pathField: 'notebook_path',
   access: ['write', 'read'],
-  async execute(input, { abs, shown, fileState }) {
+  async execute(input, file) {
+    const { abs, shown, fileState } = file
     if (extname(abs) !== '.ipynb') return { content: `${shown} is not a .ipynb notebook; use Edit for other files.`, isError: true }
-    if (!(await stat(abs).catch(() => null))) return { content: `Notebook does not exist: ${shown}.`, isError: true }
-    const refusal = await fileState.checkWritable(abs, shown)
+    const info = await stat(file.real).catch(() => null)
+    if (!info) return { content: `Notebook does not exist: ${shown}.`, isError: true }
+    if (info.isDirectory()) return { content: `${shown} is a directory, not a notebook.`, isError: true }
+    const odd = notRegular(info, shown)
+    if (odd) return { content: odd, isError: true }
+    const refusal = await fileState.checkWritable(abs, shown, file.real)
     if (refusal) return { content: refusal, isError: true }
+    const text = await currentText(file)
     let nb: { cells?: Cell[]; nbformat?: number; nbformat_minor?: number }
     try {
-      nb = JSON.parse(await readFile(abs, 'utf8'))
+      nb = JSON.parse(text)
     } catch (err) {
       return { content: `${shown} is not valid notebook JSON: ${errorMessage(err)}`, isError: true }
     }
@@ -82,7 +88,7 @@ export const NOTEBOOK_EDIT_TOOL = fileTool({ name: 'NotebookEdit', readOnly: fal
         delete cell.execution_count
       }
     }
-    await writeAndRecord(fileState, abs, `${JSON.stringify(nb, null, 1)}\n`)
+    await writeAndRecord(fileState, file, `${JSON.stringify(nb, null, 1)}\n`)
     const verb = mode === 'delete' ? 'Deleted' : mode === 'insert' ? 'Inserted' : 'Replaced'
     return { content: `${verb} cell ${cellId ?? index} in ${shown}.`, details: { notebookPath: abs, editMode: mode, cellId, index, cells: cells.length } }
   }

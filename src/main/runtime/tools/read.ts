@@ -1,8 +1,9 @@
 // Read: numbered lines (cat -n style) so the model can cite and edit precisely; records what it saw so
 // Write/Edit can insist on read-before-write.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
+import { kindOf, openRegular, readBounded } from '../security/open-beneath'
 import { placeholderAt } from '../security/placeholders'
 import { fileTool } from './file-tool'
 import type { ToolOptions } from './tool-options'
@@ -90,7 +91,7 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
   maxOutputChars: READ_MAX_OUTPUT_CHARS + 500,
   pathField: 'file_path',
   access: ['read'],
-  async execute(input, { abs, shown, fileState }) {
+  async execute(input, { abs, real, shown, fileState }) {
     const placeholder = placeholderAt(abs)
     if (placeholder) {
       const what = placeholder.kind === 'dir' ? 'an empty folder' : 'an empty file'
@@ -101,13 +102,18 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
     }
     let info
     try {
-      info = await stat(abs)
+      info = await stat(real)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { content: await notFoundMessage(abs, shown, opts.cwd), isError: true }
       throw err
     }
     if (info.isDirectory())
       return { content: `${shown} is a directory, not a file. Use Glob (e.g. pattern "*" with path "${shown}") or Bash ls to list it.`, isError: true }
+    if (!info.isFile())
+      return {
+        content: `${shown} is ${kindOf(info)}, not a regular file: Read reads regular files only (a FIFO or device could block or never end).`,
+        isError: true
+      }
     if (info.size > READ_MAX_FILE_BYTES)
       return {
         content: `${shown} is ${(info.size / 1048576).toFixed(1)} MB, too large to read. Use Grep to search it, or Bash (head, sed -n) to look at parts.`,
@@ -119,7 +125,22 @@ export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySaf
         content: `${shown} is ${kb(info.size)}, more than ${kb(READ_MAX_WHOLE_FILE_BYTES)}. Read part of it with offset and limit (e.g. offset 1, limit 500), or use Grep to find what you need.`,
         isError: true
       }
-    const bytes = await readFile(abs)
+    // Opened through the verified folder fd (no swapped link followed, nothing but a regular file), and read
+    // no further than the limit whatever the file grew to since the stat above.
+    const { fh, info: opened } = await openRegular(real, shown)
+    let bytes: Buffer
+    try {
+      const read = await readBounded(fh, ranged ? READ_MAX_FILE_BYTES : READ_MAX_WHOLE_FILE_BYTES)
+      if (!read.whole)
+        return {
+          content: `${shown} grew past ${kb(ranged ? READ_MAX_FILE_BYTES : READ_MAX_WHOLE_FILE_BYTES)} while being read; read part of it with offset and limit, or use Grep.`,
+          isError: true
+        }
+      bytes = read.bytes
+    } finally {
+      await fh.close()
+    }
+    info = opened
     const kind = binaryKind(abs, bytes)
     if (kind)
       return {

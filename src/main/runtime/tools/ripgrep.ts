@@ -41,11 +41,18 @@ export interface RipgrepRun {
 export function runRipgrep(
   rg: string,
   args: string[],
-  opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean | void; separator?: '\n' | '\0' }
+  opts: {
+    cwd: string
+    signal?: AbortSignal
+    onLine: (line: string) => boolean | void
+    separator?: '\n' | '\0'
+    /** An open file rg reads as its standard input (`-`): a file already opened and checked, never a path. */
+    stdin?: number
+  }
 ): Promise<RipgrepRun> {
   const sep = opts.separator ?? '\n'
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+    const child = spawn(rg, args, { cwd: opts.cwd, stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'], env: childEnv() })
     let stderr = ''
     let pending = ''
     let stopped = false
@@ -55,8 +62,8 @@ export function runRipgrep(
     }
     const onAbort = (): void => stop()
     opts.signal?.addEventListener('abort', onAbort, { once: true })
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8')
+    child.stdout!.on('data', (chunk: string) => {
       if (stopped) return
       pending += chunk
       let nl: number
@@ -69,8 +76,8 @@ export function runRipgrep(
         }
       }
     })
-    child.stderr.setEncoding('utf8')
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8')
+    child.stderr!.on('data', (chunk: string) => {
       if (stderr.length < 10_000) stderr += chunk
     })
     child.on('error', (err) => {

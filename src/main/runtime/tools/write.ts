@@ -1,11 +1,11 @@
 // Write: creates or replaces a whole file. Replacing requires a prior Read by this agent and an unchanged
 // file on disk, so an agent never silently throws away edits it has not seen.
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { stat } from 'node:fs/promises'
 import { z } from 'zod'
-import { claimPlaceholder } from '../security/placeholders'
-import type { FileState } from './file-state'
-import { fileTool, heldByPlaceholder } from './file-tool'
+import { FileRefusal, kindOf, readRegular, replaceRegular } from '../security/open-beneath'
+import { claimPlaceholder, placeholderAt } from '../security/placeholders'
+import { EDIT_MAX_FILE_BYTES, type FileState } from './file-state'
+import { fileTool, heldByPlaceholder, type FileTarget } from './file-tool'
 import { patchFromTexts } from './text-patch'
 import type { ToolOptions } from './tool-options'
 
@@ -15,16 +15,29 @@ const schema = z.object({
 })
 
 /**
- * Writes and records the result as seen by this agent (its own write is not a foreign change). Over a
- * placeholder of the Bash sandbox it writes in place (the sandbox's mount stays on it; moving it away would
- * let the running command write there), and from then on the file is the agent's, not a placeholder.
+ * Writes and records the result as seen by this agent (its own write is not a foreign change). The new text
+ * goes to a temp file beside the target, renamed over it (open-beneath.ts): a failed write leaves the old file
+ * whole. Over a placeholder of the Bash sandbox it writes in place (the sandbox's mount stays on it; moving it
+ * away would let the running command write there), and from then on the file is the agent's, not a placeholder.
  */
-export async function writeAndRecord(fileState: FileState, abs: string, content: string): Promise<void> {
-  await mkdir(dirname(abs), { recursive: true })
-  claimPlaceholder(abs)
-  await writeFile(abs, content, 'utf8')
-  const info = await stat(abs)
-  fileState.record(abs, content, info.mtimeMs)
+export async function writeAndRecord(fileState: FileState, file: Pick<FileTarget, 'abs' | 'real' | 'shown'>, content: string): Promise<void> {
+  const inPlace = placeholderAt(file.abs)?.kind === 'file'
+  claimPlaceholder(file.abs)
+  const info = await replaceRegular(file.real, file.shown, content, { inPlace })
+  fileState.record(file.abs, content, info.mtimeMs)
+}
+
+/** The current text of the file a Write/Edit replaces (through the verified open; bounded). */
+export async function currentText(file: Pick<FileTarget, 'real' | 'shown'>): Promise<string> {
+  const found = await readRegular(file.real, file.shown, EDIT_MAX_FILE_BYTES)
+  if (!found) throw new FileRefusal(`${file.shown} disappeared while it was being changed; Read it again.`)
+  return found.bytes.toString('utf8')
+}
+
+/** A refusal for an existing entry that is not a regular file (a FIFO, a socket, a device), else null. */
+export function notRegular(info: { isFile(): boolean; isDirectory(): boolean } | null, shown: string): string | null {
+  if (!info || info.isFile() || info.isDirectory()) return null
+  return `${shown} is ${kindOf(info as Parameters<typeof kindOf>[0])}, not a regular file: the file tools do not read or replace it.`
 }
 
 export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, (opts: ToolOptions) => ({
@@ -41,12 +54,14 @@ export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrency
     // Writing over an empty-file placeholder creates the file (no Read needed first).
     const { placeholder, refusal: held } = heldByPlaceholder(file)
     if (held) return held
-    const existing = placeholder ? null : await stat(abs).catch(() => null)
+    const existing = placeholder ? null : await stat(file.real).catch(() => null)
     if (existing?.isDirectory()) return { content: `${shown} is a directory; give the path of a file inside it.`, isError: true }
-    const refusal = placeholder ? null : await fileState.checkWritable(abs, shown)
+    const odd = notRegular(existing, shown)
+    if (odd) return { content: odd, isError: true }
+    const refusal = placeholder ? null : await fileState.checkWritable(abs, shown, file.real)
     if (refusal) return { content: refusal, isError: true }
-    const before = existing ? await readFile(abs, 'utf8') : ''
-    await writeAndRecord(fileState, abs, input.content)
+    const before = existing ? await currentText(file) : ''
+    await writeAndRecord(fileState, file, input.content)
     const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0)
     const patch = patchFromTexts(before, input.content)
     const kind = existing ? 'update' : 'create'
