@@ -168,6 +168,8 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
         handle.worktree = { path: worktree.path, branch: worktree.branch }
       }
     }
+    // An isolated agent runs in its worktree or not at all: never in the checkout it was made from.
+    if (handle.isolation && !worktree && !hookWorktree) return notStarted(handle, 'failed', `Could not isolate the agent ${handle.id}: it has no worktree.`)
     if (!def && (!handle.fork || !handle.systemPrompt)) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
 
     let finished: ChildResult['worktree']

@@ -103,6 +103,7 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     turnCount: handle.turnCount,
     status,
     stoppedByUser: handle.stoppedByUser,
+    ...(handle.isolation ? { isolation: 'worktree' as const } : {}),
     ...(handle.worktree ? { worktree: { ...handle.worktree } } : {}),
     cwd: handle.isolation?.repoCwd ?? handle.cwd,
     parentAgentId: handle.parentId,
