@@ -1,7 +1,7 @@
 // Isolated agents survive a crash in their worktrees: a `fanout run` whose main agent starts more worktree
 // agents than its two concurrent slots (background ones, a foreground one, and a background one started by
 // another worktree agent) is killed with SIGKILL at a point of an agent's life — queued, its worktree just
-// made, running, committing, a nested one running — then `--resume`d. Every run of every agent was in its own
+// made, running, committing, a nested one running (its parent's worktree there or gone) — then `--resume`d. Every run of every agent was in its own
 // worktree, the checkout has no change of any agent (`git status --porcelain` empty, its files as they were),
 // and every agent's work is in a commit on its branch. The counts are printed for the issue's closing note.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -34,7 +34,7 @@ const git = (cwd: string, ...args: string[]) => {
   return r.stdout.trim()
 }
 
-type Stage = 'queued' | 'worktree-made' | 'running' | 'committing' | 'nested'
+type Stage = 'queued' | 'worktree-made' | 'running' | 'committing' | 'nested' | 'nested-orphan'
 
 interface Point {
   stage: Stage
@@ -46,7 +46,8 @@ const POINTS: Point[] = [
   { stage: 'worktree-made', name: 'starting (an agent’s worktree just made, not yet recorded)' },
   { stage: 'running', name: 'running (an agent wrote its file in its worktree)' },
   { stage: 'committing', name: 'finishing (git committing an agent’s worktree)' },
-  { stage: 'nested', name: 'nested (an agent started by a worktree agent is running)' }
+  { stage: 'nested', name: 'nested (an agent started by a worktree agent is running)' },
+  { stage: 'nested-orphan', name: 'nested, its parent finished with no changes (so its worktree, the nested agent’s origin, is gone)' }
 ]
 
 /**
@@ -122,10 +123,12 @@ function script(p: CrashProject, stage: Stage) {
     if (!state.killed) {
       if (stage === 'queued' && !wrote) await hold()
       if (stage === 'running' && wrote) await hold()
-      if (stage === 'nested' && agent === NESTED) await hold()
+      if ((stage === 'nested' || stage === 'nested-orphan') && agent === NESTED) await hold()
     }
     if (agent === 'fg-0' && toStart(req, [NESTED]).length)
       return reply.toolUse('Agent', { description: NESTED, prompt: `Task ${NESTED}`, isolation: 'worktree', run_in_background: true })
+    // Changing nothing, it ends with its worktree removed.
+    if (stage === 'nested-orphan' && agent === 'fg-0') return reply.text(report(agent))
     if (!wrote) return reply.toolUse('Write', { file_path: `${agent}.txt`, content: `${agent} was here\n` })
     // Reports it heard (a nested agent's) go on with its own.
     const all = text(req)
@@ -177,7 +180,13 @@ async function crashAndResume(point: Point): Promise<void> {
       'worktree-made': () => existsSync(p.marker('git-held')),
       running: () => existsSync(p.marker('model-held')),
       committing: () => existsSync(p.marker('git-held')),
-      nested: () => existsSync(p.marker('model-held'))
+      nested: () => existsSync(p.marker('model-held')),
+      'nested-orphan': () => {
+        const [id] = sessionIds(p)
+        if (!id || !existsSync(p.marker('model-held'))) return false
+        const dir = agentsDir(p, id)
+        return readdirSync(dir).some((n) => n.endsWith('.jsonl') && /"type":"agent_end".*"kept":false/.test(readFileSync(join(dir, n), 'utf8')))
+      }
     }
     await until(`the kill point (${point.name})`, at[point.stage], first, 120_000)
     killGroup(first)
@@ -200,7 +209,8 @@ async function crashAndResume(point: Point): Promise<void> {
     const changed = status ? status.split('\n') : []
     if (readFileSync(join(p.project, 'README.md'), 'utf8') !== readme) changed.push('README.md rewritten')
     tally.checkoutChanges += changed.length
-    const lost = ALL.filter((n) => git(p.project, 'log', '--all', '--format=%H', '--', `${n}.txt`) === '')
+    const wrote = point.stage === 'nested-orphan' ? ALL.filter((n) => n !== 'fg-0') : ALL
+    const lost = wrote.filter((n) => git(p.project, 'log', '--all', '--format=%H', '--', `${n}.txt`) === '')
     tally.workLost += lost.length
 
     expect(seen.inCheckout, 'every run of every agent was in its own worktree').toEqual([])
