@@ -12,7 +12,9 @@ import { AgentWorkReview } from '../../src/main/runtime/review'
 import { agentWorked } from '../../src/main/runtime/review/testing/agent-work'
 import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 import { makeTempRepo, type TempRepo } from '../../src/main/runtime/worktrees/testing/temp-repo'
+import { dispatchCall } from '../../src/shared/ipc-dispatch'
 import { ensureCliBundle, runCli } from '../support/cli'
+import { closeHosts, host } from '../support/host'
 
 beforeAll(() => ensureCliBundle(), 120_000)
 
@@ -126,6 +128,27 @@ describe('merges of one repository, several processes', () => {
     expect(outcome.stopped).toBeNull()
     expect(outcome.merged.map((m) => m.agentId).sort()).toEqual(['a3', 'a4'])
     landedOnce(s)
+  })
+
+  it('the app’s merge call through the host waits for a CLI merge holding the repository, then lands the rest', { timeout: 180_000 }, async () => {
+    const s = await setup()
+    const { h } = await host(null, { cwd: s.repo.root, dataDir: s.dataDir, home: join(s.dataDir, '..', 'home') }, {}, { owner: 'the Fanout app' })
+    try {
+      const cli = runCli(['worktrees', 'merge', 'a1', 'a2', '--cwd', s.repo.root], { env: s.env, timeoutMs: 120_000 })
+      await waitUntil(() => existsSync(s.held), 'the CLI merge inside its merge', 60_000)
+      const app = dispatchCall(h, 'review.merge', { cwd: s.repo.root, all: true, strategy: 'merge' })
+      // Whenever the app's call reaches the lock, it cannot land anything while the CLI holds it.
+      expect(s.repo.git('log', '--format=%s', 'main')).toBe('initial commit')
+      s.release()
+      const [c, outcome] = await Promise.all([cli, app])
+      expect(c.code, c.stderr).toBe(0)
+      expect(outcome).toMatchObject({ ok: true, value: { outcome: { stopped: null } } })
+      const merged = (outcome as { value: { outcome: { merged: Array<{ agentId: string }> } } }).value.outcome.merged.map((m) => m.agentId)
+      expect(merged.sort()).toEqual(['a3', 'a4'])
+      landedOnce(s)
+    } finally {
+      await closeHosts()
+    }
   })
 
   it('a merge killed with SIGKILL while it holds the lock: the next merge takes the stale lock over and lands everything', { timeout: 180_000 }, async () => {
