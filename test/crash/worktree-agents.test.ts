@@ -1,9 +1,10 @@
 // Isolated agents survive a crash in their worktrees: a `fanout run` whose main agent starts more worktree
 // agents than its two concurrent slots (background ones, a foreground one, and a background one started by
 // another worktree agent) is killed with SIGKILL at a point of an agent's life — queued, its worktree just
-// made, running, committing, a nested one running (its parent's worktree there or gone) — then `--resume`d. Every run of every agent was in its own
-// worktree, the checkout has no change of any agent (`git status --porcelain` empty, its files as they were),
-// and every agent's work is in a commit on its branch. The counts are printed for the issue's closing note.
+// made, running, committing, a nested one running (its parent's worktree there or gone) — then `--resume`d.
+// Every run of every agent was in its own worktree, the checkout has no change of any agent (`git status
+// --porcelain` empty, its files as they were), and every agent's work is in a commit on its branch. The
+// counts are printed for the issue's closing note.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
