@@ -17,6 +17,8 @@ export interface RunProcessOptions {
   timeoutMs?: number
   /** Hears the output so far each time more arrives (the benchmark notes when a result has been printed). */
   onStdout?: (stdout: string) => void
+  /** The same for stderr (a test waits until a process says it waits). */
+  onStderr?: (stderr: string) => void
 }
 
 /** Runs `cmd` with `env` as its whole environment, collecting its output; killed after `timeoutMs` (30 s). */
@@ -33,7 +35,10 @@ export function runProcess(cmd: string, args: string[], opts: RunProcessOptions 
       stdout += d
       opts.onStdout?.(stdout)
     })
-    child.stderr.on('data', (d) => (stderr += d))
+    child.stderr.on('data', (d) => {
+      stderr += d
+      opts.onStderr?.(stderr)
+    })
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
     child.on('error', reject)
     child.on('close', (code) => {

@@ -116,7 +116,8 @@ async function merge(review: AgentWorkReview, cwd: string, names: string[], all:
     err(`fanout worktrees merge: name the agents to merge, or --all\n\n${REVIEW_USAGE.merge}`)
     return 2
   }
-  const r = await review.merge(cwd, { agents: names, all, strategy: squash ? 'squash' : 'merge' })
+  const onWait = (message: string) => err(`fanout worktrees merge: ${message}\n`)
+  const r = await review.merge(cwd, { agents: names, all, strategy: squash ? 'squash' : 'merge', onWait })
   for (const s of r.skipped) out(`skipped: ${s}\n`)
   for (const m of r.merged) {
     const how = m.files === 0 ? 'was already on' : `${m.strategy === 'merge' ? 'merged into' : 'squashed onto'}`
@@ -164,7 +165,7 @@ async function discard(review: AgentWorkReview, cwd: string, names: string[], ye
       refused++
       continue
     }
-    const done = await review.discard(cwd, c.agentId, c.tip)
+    const done = await review.discard(cwd, c.agentId, c.tip, { onWait: (message) => err(`fanout worktrees discard: ${message}\n`) })
     out(
       `discarded ${done.branch}: ${done.removedWorktree ? 'worktree removed, ' : ''}${done.deletedBranch ? 'branch deleted' : 'branch kept (it moved)'}${c.commits.length ? ` (its last commit was ${c.tip.slice(0, 10)})` : ''}\n`
     )
@@ -269,7 +270,8 @@ export async function worktreesReviewCommand(sub: string, argv: string[]): Promi
     return 2
   }
   const cwd = resolve(values.cwd ?? process.cwd())
-  const review = new AgentWorkReview()
+  // Another merge or discard in the repository (another process, the app) is waited for, and said on stderr.
+  const review = new AgentWorkReview({ app: `fanout worktrees ${sub}` })
   try {
     if (sub === 'diff') return await diff(review, cwd, positionals, values.stat === true)
     if (sub === 'merge') return await merge(review, cwd, positionals, values.all === true, values.squash === true)

@@ -12,12 +12,15 @@ import type { LiveSessions } from './live-sessions'
 export interface ReviewCallsOptions {
   live: LiveSessions
   listeners: HostListeners
+  /** Fanout's data folder (where a repository's merge lock lives) and this program's name for whoever waits on it. */
+  dataDir: string
+  app: string
   /** Opens a folder for the person (Electron's shell.openPath); default: the platform's opener. */
   openPath?: OpenPath
 }
 
 export function reviewHandlers(o: ReviewCallsOptions): CallHandlers<ReviewCallName> {
-  const review = new AgentWorkReview({ isLive: (id) => o.live.all().some((l) => l.session.registry.isLive(id)) })
+  const review = new AgentWorkReview({ isLive: (id) => o.live.all().some((l) => l.session.registry.isLive(id)), dataDir: o.dataDir, app: o.app })
   return {
     'review.list': async ({ cwd, agentIds }) => ({ list: await review.list(cwd, agentIds) }),
 

@@ -2,9 +2,10 @@
 // sides, preview conflicts, merge (one, several or all, in a conflict-avoiding order), discard. Used by the
 // host (the app's Changes view), the CLI (`fanout worktrees diff|merge|discard|preview`) and the main
 // agent's RequestMerge tool. Every call reads the repository afresh; merges and discards run one at a time
-// per repository, queued with worktree creation and cleanup (repo-queue.ts).
+// per repository, across processes too (merge-lock.ts: a second one waits, then works on the new state).
 import type { AgentChanges, DiscardOutcome, FileDiff, MergeOutcome, MergePreview, MergeStrategy, ReviewList } from '../../../shared/review'
-import { BRANCH_PREFIX, enqueueForRepo, readRepo, WorktreeError, type RepoInfo } from '../worktrees'
+import { resolveDataDir } from '../store/data-dir'
+import { BRANCH_PREFIX, readRepo, WorktreeError, type RepoInfo } from '../worktrees'
 import { listAgentBranches, type AgentBranch } from './agent-branches'
 import { agentChanges, mergeBase } from './changes'
 import { checkoutState } from './checkout'
@@ -13,12 +14,22 @@ import { requireWriteTree, GitTooOldError } from './dry-run'
 import { blobSide, diskSide, fileDiff, safeRelativePath } from './file-diff'
 import { readLanded, recordLanded } from './landed-log'
 import { mergeOne } from './merge-one'
+import { withMergeLock } from './merge-lock'
 import { planMerges, previewMerges, touched } from './preview'
 import { ReviewError } from './review-error'
 
 export interface AgentWorkReviewOptions {
   /** True for agents running now in this process (their branches cannot be merged or discarded yet). */
   isLive?: (agentId: string) => boolean
+  /** Fanout's data folder, where the repository's merge lock lives (default: this process's, FANOUT_DATA_DIR or the platform's). */
+  dataDir?: string
+  /** Who merges, as another process waiting for it names it: `fanout worktrees merge`, `the Fanout app`. */
+  app?: string
+}
+
+/** Told when another merge or discard in the repository is under way: this one waits for it, then runs. */
+export interface LockWait {
+  onWait?: (message: string) => void
 }
 
 export interface MergeRequest {
@@ -27,6 +38,7 @@ export interface MergeRequest {
   /** Every agent branch that is not running. */
   all?: boolean
   strategy: MergeStrategy
+  onWait?: LockWait['onWait']
 }
 
 export class AgentWorkReview {
@@ -98,7 +110,7 @@ export class AgentWorkReview {
   async merge(cwd: string, req: MergeRequest): Promise<MergeOutcome> {
     const repo = await this.repo(cwd)
     await this.requireGit(repo)
-    return enqueueForRepo(repo.commonDir, async () => {
+    return this.locked(repo, req, async () => {
       const fresh = await readRepo(repo.cwd)
       const all = await this.branches(fresh)
       // "All" of a session's agents: the ones whose branch is gone (merged, discarded) are simply not there any more.
@@ -148,9 +160,9 @@ export class AgentWorkReview {
   }
 
   /** Drops an agent's worktree and branch; `expectTip` is the tip the person was shown (refused if it moved). */
-  async discard(cwd: string, agentId: string, expectTip?: string): Promise<DiscardOutcome> {
+  async discard(cwd: string, agentId: string, expectTip?: string, wait: LockWait = {}): Promise<DiscardOutcome> {
     const repo = await this.repo(cwd)
-    return enqueueForRepo(repo.commonDir, async () => {
+    return this.locked(repo, wait, async () => {
       const fresh = await readRepo(repo.cwd)
       const [b] = resolveNames(await this.branches(fresh), [agentId])
       const changes = await agentChanges(fresh.cwd, fresh.head, b)
@@ -158,6 +170,12 @@ export class AgentWorkReview {
       await recordLanded(fresh.commonDir, { agentId: b.agentId, branch: b.branch, action: 'discarded', commit: b.tip, at: Date.now() })
       return out
     })
+  }
+
+  /** Runs `op` as the only change to the repository's checkout and refs, among every process's merges and discards. */
+  private locked<T>(repo: RepoInfo, wait: LockWait, op: () => Promise<T>): Promise<T> {
+    const opts = { dataDir: this.o.dataDir ?? resolveDataDir(), app: this.o.app ?? 'Fanout', ...(wait.onWait ? { onWait: wait.onWait } : {}) }
+    return withMergeLock(repo.commonDir, opts, op)
   }
 
   private async requireGit(repo: RepoInfo): Promise<void> {

@@ -21,7 +21,13 @@ const agentStateSchema = z.object({
   status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted']),
   /** The user stopped it: never resumed automatically after a restart. */
   stoppedByUser: z.boolean(),
+  /**
+   * It works in a worktree of its own (`isolation: worktree`), recorded when it is launched, before it waits for
+   * a slot: a restart makes or reattaches that worktree before it runs, and never runs it in the checkout (`cwd`).
+   */
+  isolation: z.literal('worktree').optional(),
   worktree: z.object({ path: z.string(), branch: z.string(), hookBased: z.boolean().optional() }).optional(),
+  /** Where it works; for an isolated agent, the checkout its worktree is made from. */
   cwd: z.string(),
   parentAgentId: z.string().nullable(),
   parentToolUseId: z.string().nullable().optional(),

@@ -99,17 +99,27 @@ export async function acquireSessionLock(dataDir: string, sessionId: string, opt
   const file = lockPath(dataDir, sessionId)
   await ensureDataDir(dataDir)
   await mkdir(sessionDir(dataDir, sessionId), { recursive: true })
-  const owner: LockOwner = { ...currentProcess(), app: opts.app, acquiredAt: Date.now(), token: randomUUID() }
+  const taken = await tryLock(file, opts.app)
+  if ('owner' in taken) throw new SessionLockedError(sessionId, taken.owner, file)
+  return taken.lock
+}
+
+/**
+ * Takes the lock file `file` (its folder exists) for this process when it is free or stale; else names the
+ * live process holding it. The one way Fanout takes a lock between processes: a session's, a repository's merges.
+ */
+export async function tryLock(file: string, app: string): Promise<{ lock: SessionLock } | { owner: LockOwner }> {
+  const owner: LockOwner = { ...currentProcess(), app, acquiredAt: Date.now(), token: randomUUID() }
   const content = JSON.stringify(owner) + '\n'
   for (let attempt = 0; attempt < 200; attempt++) {
-    if (await publish(file, content)) return held(file, owner)
+    if (await publish(file, content)) return { lock: held(file, owner) }
     const found = await readLock(file)
     if (found.kind === 'missing') continue // let go meanwhile: try again
-    if (found.kind === 'owner' && live(found.owner)) throw new SessionLockedError(sessionId, found.owner, file)
-    if (await replaceStale(file, found, content)) return held(file, owner)
+    if (found.kind === 'owner' && live(found.owner)) return { owner: found.owner }
+    if (await replaceStale(file, found, content)) return { lock: held(file, owner) }
     if (attempt > 2) await sleep(5 + Math.random() * 20) // another process is replacing it just now
   }
-  throw new Error(`Could not take ${file}: it kept changing (another process is racing for the session).`)
+  throw new Error(`Could not take ${file}: it kept changing (other processes are racing for it).`)
 }
 
 /**

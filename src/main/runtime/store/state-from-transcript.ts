@@ -10,9 +10,12 @@ export function stateFromTranscript(events: readonly AgentEvent[], ids: { sessio
   let start: AgentStartEvent | null = null
   let end: AgentEndEvent | null = null
   let turns = 0
+  // One run that had a worktree says the agent is an isolated one, even once a run removed it (no changes).
+  let isolated = false
   for (const e of events) {
     if (e.type === 'agent_start') {
       start = e
+      if (e.worktree) isolated = true
       end = null
     } else if (e.type === 'agent_end') end = e
     else if (e.type === 'turn_start') turns++
@@ -34,8 +37,9 @@ export function stateFromTranscript(events: readonly AgentEvent[], ids: { sessio
     turnCount: turns,
     status: end ? end.status : 'running',
     stoppedByUser: false,
+    ...(isolated ? { isolation: 'worktree' as const } : {}),
     ...(worktree ? { worktree } : {}),
-    cwd: worktree ? ids.sessionCwd : start.cwd,
+    cwd: isolated ? ids.sessionCwd : start.cwd,
     parentAgentId: start.parentAgentId,
     parentToolUseId: start.parentToolUseId,
     ...(start.name ? { name: start.name } : {}),

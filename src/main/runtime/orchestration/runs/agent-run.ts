@@ -22,7 +22,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
 /** What a subagent's run needs besides RunHost: its prompt, worktree base, where its report goes, the stall watch and idle(). */
-export type SubagentRunHost = RunHost & Pick<SessionContext, 'systemPrompt' | 'settings' | 'teammateOf' | 'delivery' | 'backgroundStallMs' | 'track'>
+export type SubagentRunHost = RunHost & Pick<SessionContext, 'cwd' | 'systemPrompt' | 'settings' | 'teammateOf' | 'delivery' | 'backgroundStallMs' | 'track'>
 
 export function startSubagentRun(session: SubagentRunHost, handle: AgentHandle, req: RunRequest): Promise<ChildResult> {
   if (handle.run) throw new Error(`Agent ${handle.id} is already running.`)
@@ -155,7 +155,9 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       } else {
         try {
           worktree = await createAgentWorktree({
-            repoCwd: handle.isolation.repoCwd,
+            // Made from its parent's worktree (a nested agent); if that one is gone since (it finished with no
+            // changes, or was merged), from the session's folder: the same repository.
+            repoCwd: (await stat(handle.isolation.repoCwd).catch(() => null))?.isDirectory() ? handle.isolation.repoCwd : session.cwd,
             agentId: handle.id,
             agentType: label,
             description: handle.description ?? label,
@@ -168,6 +170,8 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
         handle.worktree = { path: worktree.path, branch: worktree.branch }
       }
     }
+    // An isolated agent runs in its worktree or not at all: never in the checkout it was made from.
+    if (handle.isolation && !worktree && !hookWorktree) return notStarted(handle, 'failed', `Could not isolate the agent ${handle.id}: it has no worktree.`)
     if (!def && (!handle.fork || !handle.systemPrompt)) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
 
     let finished: ChildResult['worktree']

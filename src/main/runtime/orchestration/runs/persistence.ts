@@ -42,6 +42,13 @@ export class SessionPersistence {
 
   record(event: AgentEvent): void {
     this.recorder.record(event)
+    // A run that failed before it started (its worktree could not be made, say) has no agent_end: its state
+    // says failed all the same, or every restart would start it again (and report its failure again).
+    if (event.type === 'status' && event.status === 'failed') {
+      const handle = this.opts.registry.get(event.agentId)
+      if (handle) void this.writeState(handle, 'failed', undefined, this.flushAgent(event.agentId))
+      return
+    }
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
     // The state follows the transcript: a state saying the agent runs, written before its agent_start line
@@ -103,6 +110,7 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     turnCount: handle.turnCount,
     status,
     stoppedByUser: handle.stoppedByUser,
+    ...(handle.isolation ? { isolation: 'worktree' as const } : {}),
     ...(handle.worktree ? { worktree: { ...handle.worktree } } : {}),
     cwd: handle.isolation?.repoCwd ?? handle.cwd,
     parentAgentId: handle.parentId,

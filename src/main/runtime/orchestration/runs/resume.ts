@@ -135,7 +135,11 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     toolNames,
     ...(state.background ? { background: true } : {}),
     ...(fork ? { fork: true } : {}),
-    ...(state.worktree ? { isolation: { repoCwd: state.cwd }, worktree: state.worktree } : {})
+    // An isolated agent stays one whatever it was doing when Fanout stopped — waiting for a slot (no worktree
+    // yet), having its worktree made, running, committing — and also once a run removed its empty worktree:
+    // its run makes or reattaches the worktree first and never runs in the checkout (`cwd` is that checkout).
+    ...(isIsolated(state) ? { isolation: { repoCwd: state.cwd } } : {}),
+    ...(state.worktree ? { worktree: state.worktree } : {})
   }
   // Loaded by someone else while this read the disk (a message to it, the resume loop): one handle per
   // agent, or the same agent could run twice at once.
@@ -144,6 +148,9 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   ctx.registry.add(handle)
   return handle
 }
+
+/** Whether the agent works in a worktree of its own: its launch said so, or it had one. */
+const isIsolated = (state: AgentState): boolean => state.isolation === 'worktree' || state.worktree !== undefined
 
 /**
  * A session's agents from before a restart: each loaded on demand (once, however many ask for it at the

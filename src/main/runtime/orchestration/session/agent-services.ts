@@ -171,7 +171,11 @@ export class AgentServices implements SessionContext {
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
   requestMergeHost(handle: AgentHandle): RequestMergeHost {
-    const review = new AgentWorkReview({ isLive: (id) => this.registry.isLive(id) })
+    const review = new AgentWorkReview({
+      isLive: (id) => this.registry.isLive(id),
+      ...(this.dataDir ? { dataDir: this.dataDir } : {}),
+      app: 'a Fanout session (RequestMerge)'
+    })
     return {
       cwd: this.cwd,
       review,
