@@ -55,6 +55,18 @@ export class StreamIncompleteError extends Error {
   }
 }
 
+/**
+ * The stream broke the Messages API's protocol: a data line that is not JSON, an event out of order (a delta
+ * for a block that never started, anything before message_start or after message_stop). The message cannot be
+ * trusted, so the attempt is retried whole, like a 5xx.
+ */
+export class StreamMalformedError extends Error {
+  constructor(detail: string) {
+    super(`The response stream was malformed (${detail}).`)
+    this.name = 'StreamMalformedError'
+  }
+}
+
 /** A runaway guard refused the call (the session's budget): the run ends with this reason and `limit`. */
 export class LimitReachedError extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // The SDK's own retries are off (maxRetries: 0) because they cannot restart a stream that drops
 // half-way through a message; the client retries whole attempts itself.
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
-import { StreamIncompleteError } from './errors'
+import { StreamIncompleteError, StreamMalformedError } from './errors'
 import { errorMessage } from '../../../shared/error-message'
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529])
@@ -61,7 +61,7 @@ function rootMessage(err: unknown): string {
 }
 
 export function describeFailure(err: unknown): FailureInfo {
-  if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
+  if (err instanceof StreamIncompleteError || err instanceof StreamMalformedError) return { retryable: true, message: err.message }
   if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
   if (err instanceof APIConnectionError)
     return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}`, ...(isUnreachable(err) ? { unreachable: true } : {}) }
