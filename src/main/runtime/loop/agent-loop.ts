@@ -5,7 +5,7 @@
 import type { AgentEvent, AgentLimit, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import { ContextControl, type RunIo } from '../compaction/context-control'
-import { ModelAbortedError, promptTooLong } from '../model/errors'
+import { ModelAbortedError, ModelCallError, promptTooLong } from '../model/errors'
 import { modelMaxTokens } from '../model/effort'
 import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
@@ -81,7 +81,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     pending = null
     pendingIds = []
   }
-  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit): AgentRunResult => {
+  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit, apiError?: AgentRunResult['apiError']): AgentRunResult => {
     let result = runText
     if (status === 'max_turns') {
       const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
@@ -94,6 +94,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       result,
       ...(error !== undefined ? { error } : {}),
       ...(limit ? { limit } : {}),
+      ...(apiError ? { apiError } : {}),
       numTurns,
       toolUses,
       usage,
@@ -225,7 +226,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           send({ type: 'error', message: message + advice, retrying: false })
           send({ type: 'turn_end', turn, stopReason: 'error' })
           // A guard that refused the call (the session's budget, the time its retries may take) names itself.
-          return finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit)
+          return finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit, apiErrorOf(err))
         }
       }
 
@@ -299,6 +300,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     } catch {}
     return finish('failed', message)
   }
+}
+
+/** A model call's final failure as Claude Code reports it: the status and the API's own words, else our sentence. */
+function apiErrorOf(err: unknown): AgentRunResult['apiError'] {
+  if (!(err instanceof ModelCallError)) return undefined
+  return { status: err.status ?? null, ...(err.api?.type ? { type: err.api.type } : {}), message: err.api?.message ?? err.message }
 }
 
 function overflowAdvice(autoCompact: boolean): string {

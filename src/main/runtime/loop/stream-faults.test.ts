@@ -23,6 +23,7 @@ const echo = defineTool({
   name: 'Echo',
   description: 'Echoes its text.',
   schema: z.object({ text: z.string() }),
+  readOnly: true,
   async execute({ text }) {
     runs++
     return { content: `echo: ${text}` }

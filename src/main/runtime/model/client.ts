@@ -18,7 +18,7 @@ export interface ModelClientConfig {
   apiKey?: string
   authToken?: string
   baseURL?: string
-  /** Retries after the first attempt. Default 8. */
+  /** Retries after the first attempt. Default: CLAUDE_CODE_MAX_RETRIES from the environment, else 8. */
   maxRetries?: number
   /** First backoff delay; doubles per attempt. Default 500 ms. */
   retryBaseMs?: number
@@ -90,7 +90,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const baseURL = cfg.baseURL || env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'
   const baseUrlSource: BaseUrlSource = cfg.baseURL ? (cfg.baseUrlSource ?? 'settings') : env.ANTHROPIC_BASE_URL ? 'environment' : 'default'
   const prices = cfg.prices ?? DEFAULT_PRICES
-  const maxAttempts = Math.max(0, cfg.maxRetries ?? DEFAULT_MAX_RETRIES) + 1
+  // CLAUDE_CODE_MAX_RETRIES is Claude Code's own knob for the same budget; a script written for it works here.
+  const fromEnv = Number.parseInt(env.CLAUDE_CODE_MAX_RETRIES ?? '', 10)
+  const maxAttempts = Math.max(0, cfg.maxRetries ?? (Number.isFinite(fromEnv) ? fromEnv : DEFAULT_MAX_RETRIES)) + 1
   const backoff = { baseMs: cfg.retryBaseMs ?? 500, maxMs: cfg.retryMaxMs ?? 32_000, maxRetryAfterMs: cfg.maxRetryAfterMs }
 
   // Exactly one credential is passed and the other is null, so the SDK neither reads the environment
@@ -202,7 +204,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         }
         if (!failure.retryable || n >= maxAttempts) {
           const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(Date.now() - started)})` : ''
-          throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable)
+          throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable, undefined, undefined, failure.api)
         }
         const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
         const spent = Date.now() - started
@@ -213,7 +215,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
             n,
             true,
             undefined,
-            'retry_time'
+            'retry_time',
+            failure.api
           )
         handlers.onRetry?.({ attempt: n, maxAttempts, delayMs, message: failure.message, status: failure.status, spentMs: spent, maxRetryTimeMs })
         try {

@@ -32,7 +32,9 @@ export class ModelCallError extends Error {
     /** Set when nothing answered at the address: why, in the system's words (`connect ECONNREFUSED …`). */
     readonly unreachable?: string,
     /** Set when the call gave up because its retries took longer than allowed. */
-    readonly limit?: AgentLimit
+    readonly limit?: AgentLimit,
+    /** What the API itself said (its error type and message), when it answered with an error. */
+    readonly api?: { type?: string; message: string }
   ) {
     super(message)
     this.name = 'ModelCallError'

@@ -63,6 +63,8 @@ export class AgentSession {
   openNotes: string[] = []
   /** Of those, what the person must be told wherever they look (a state file that could not be used). */
   openWarnings: string[] = []
+  /** Reopened with the main agent's conversation lost (transcript deleted, empty, unreadable): why. Resuming it is refused. */
+  lostHistory: string | null = null
   /** Its lock aside, what it keeps on disk: transcripts and state, output logs, tool outputs, the team's log. */
   private readonly files: SessionFiles
   private readonly permissions: SessionPermissions
@@ -195,6 +197,7 @@ export class AgentSession {
     const restored = await restoreAgents(session.services, session.settings, opened, { dataDir: options.dataDir, cwd })
     session.openNotes.push(...restored.notes)
     session.openWarnings.push(...restored.warnings)
+    session.lostHistory = restored.lostHistory ?? null
     return session
   }
 
@@ -364,6 +367,23 @@ export class AgentSession {
       ...(budgetUsd !== undefined ? { budgetUsd } : {}),
       ...(budgetTokens !== undefined ? { budgetTokens } : {})
     })
+  }
+
+  /**
+   * Team tasks claimed (in progress) by a member that is not running: once the session is idle nothing will
+   * finish them. One sentence each; empty without a team.
+   */
+  stalledTeamTasks(): string[] {
+    const team = this.services.team.active()
+    if (!team) return []
+    return team.tasks
+      .filter((t) => t.status === 'in_progress')
+      .flatMap((t) => {
+        const member = team.members.find((m) => m.name === t.owner)
+        const handle = member ? this.registry.get(member.agentId) : undefined
+        if (handle && (handle.run !== null || !isFinished(handle.status))) return []
+        return [`Team task ${t.id} ("${t.subject}") is still claimed by ${t.owner ?? 'nobody'}, who is not running: it will not be finished.`]
+      })
   }
 
   /** Agents not finished: queued, running or waiting, or with a run in progress. None once idle() resolved, unless something is stuck. */
