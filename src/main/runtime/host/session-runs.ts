@@ -5,7 +5,7 @@ import type { CallHandler } from '../../../shared/call-handlers'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
-import type { AgentSession, AgentSessionOptions } from '../orchestration'
+import { RetryRefusedError, type AgentSession, type AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
 import { describeOwner, SessionLockedError, sessionOwner } from '../store/session-lock'
 import { startDemoModel } from './demo'
@@ -117,6 +117,20 @@ export class SessionRuns {
     }
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
+    return {}
+  }
+
+  retryAgent: CallHandler<'agent.retry'> = async ({ sessionId, agentId }) => {
+    const live = await this.ensureLive(sessionId)
+    try {
+      const { run } = await live.session.retry(agentId)
+      // Started: how it ends is pushed as its events, like any run's; a throw is said where the agent is shown.
+      void Promise.resolve(run).catch((err: unknown) => this.o.listeners.error(sessionId, agentId, errorMessage(err)))
+    } catch (err) {
+      if (err instanceof RetryRefusedError) throw new HostCallError(err.kind, err.message)
+      throw err
+    }
+    this.o.live.updated(live)
     return {}
   }
 

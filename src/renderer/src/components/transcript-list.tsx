@@ -5,7 +5,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
-import { useApp } from '../state/store'
+import { retryAgent, useApp } from '../state/store'
+import { useTask } from '../lib/use-task'
 import { AgentCard } from './agent-card'
 import { CompactionRow } from './compaction-row'
 import { findRevealed, highlightWords } from './reveal'
@@ -31,7 +32,7 @@ function Thinking({ text, streaming }: { text: string; streaming: boolean }) {
   )
 }
 
-const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptItem; sessionId: string; isRoot: boolean }) {
+const Row = memo(function Row({ item, sessionId, agentId, isRoot }: { item: TranscriptItem; sessionId: string; agentId: string; isRoot: boolean }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -55,6 +56,7 @@ const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptIte
         <div className={`msg-error${item.retrying ? ' retrying' : ''}`} role="alert">
           <Icon name="alert" size={14} />
           <span>{item.retrying ? `Retrying — ${item.message}` : item.message}</span>
+          {!item.retrying && <RetryButton sessionId={sessionId} agentId={agentId} itemKey={item.key} />}
         </div>
       )
     case 'notice':
@@ -65,6 +67,29 @@ const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptIte
       return <CompactionRow item={item} />
   }
 })
+
+/**
+ * Retry on the error that ended a failed agent (its last error, while it is failed): it runs again from its
+ * conversation as it stands, sending the failed request again. A refusal is said next to the button.
+ */
+function RetryButton({ sessionId, agentId, itemKey }: { sessionId: string; agentId: string; itemKey: string }) {
+  const shown = useApp((s) => {
+    const session = s.events.sessions[sessionId]
+    if (session?.agents[agentId]?.status !== 'failed') return false
+    const items = session.items[agentId] ?? EMPTY
+    return items.findLast((i) => i.kind === 'error')?.key === itemKey
+  })
+  const task = useTask()
+  if (!shown) return null
+  return (
+    <>
+      <button className="msg-error-retry" disabled={task.busy} onClick={() => void task.run(() => retryAgent(sessionId, agentId))}>
+        Retry
+      </button>
+      {task.error && <span className="msg-error-retry-problem">{task.error}</span>}
+    </>
+  )
+}
 
 function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
   const isAgent = useApp((s) => AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[toolUseId]?.name ?? ''))
@@ -158,7 +183,7 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
             {v.index < top ? (
               <OlderRow count={older} error={olderError} />
             ) : v.index - top < items.length ? (
-              <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} />
+              <Row item={items[v.index - top]} sessionId={sessionId} agentId={agentId} isRoot={isRoot} />
             ) : (
               footer
             )}

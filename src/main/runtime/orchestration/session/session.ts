@@ -35,6 +35,7 @@ import type { ResumeReport } from '../runs/resume'
 import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
+import { retryAgent } from '../runs/retry-agent'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -308,6 +309,14 @@ export class AgentSession {
    */
   compact(agentId: string = this.mainAgentId, instructions?: string): Promise<CompactOutcome> {
     return compactById(this.services, this.services.main, agentId, instructions)
+  }
+
+  /**
+   * Runs a failed agent (by id or name; `main` for the main agent) again from its conversation as it stands:
+   * the failed request is sent again. Resolves once it started; `run` settles when it ends.
+   */
+  retry(agentId: string): ReturnType<typeof retryAgent> {
+    return retryAgent(this.services, agentId)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */
