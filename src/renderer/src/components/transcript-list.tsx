@@ -5,8 +5,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
-import { retryAgent, useApp } from '../state/store'
-import { useTask } from '../lib/use-task'
+import { useApp } from '../state/store'
+import { RetryButton } from './retry-button'
 import { AgentCard } from './agent-card'
 import { CompactionRow } from './compaction-row'
 import { findRevealed, highlightWords } from './reveal'
@@ -67,29 +67,6 @@ const Row = memo(function Row({ item, sessionId, agentId, isRoot }: { item: Tran
       return <CompactionRow item={item} />
   }
 })
-
-/**
- * Retry on the error that ended a failed agent (its last error, while it is failed): it runs again from its
- * conversation as it stands, sending the failed request again. A refusal is said next to the button.
- */
-function RetryButton({ sessionId, agentId, itemKey }: { sessionId: string; agentId: string; itemKey: string }) {
-  const shown = useApp((s) => {
-    const session = s.events.sessions[sessionId]
-    if (session?.agents[agentId]?.status !== 'failed') return false
-    const items = session.items[agentId] ?? EMPTY
-    return items.findLast((i) => i.kind === 'error')?.key === itemKey
-  })
-  const task = useTask()
-  if (!shown) return null
-  return (
-    <>
-      <button className="msg-error-retry" disabled={task.busy} onClick={() => void task.run(() => retryAgent(sessionId, agentId))}>
-        Retry
-      </button>
-      {task.error && <span className="msg-error-retry-problem">{task.error}</span>}
-    </>
-  )
-}
 
 function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
   const isAgent = useApp((s) => AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[toolUseId]?.name ?? ''))
