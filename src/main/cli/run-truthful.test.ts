@@ -144,6 +144,39 @@ describe('fanout run: results that tell the truth', () => {
     expect(server.messageRequests()).toHaveLength(before)
   })
 
+  it('a team task still claimed by a member that is not running makes the run an error (stalled_team_tasks), exit 1', async () => {
+    const { project, env } = cliProject('fanout-stalled-', {})
+    const server = await serve({
+      respond: scriptByAgent([
+        // The member claims the task, then goes idle without finishing it.
+        { name: 'member', match: 'WORKER TASK', turns: [reply.toolUse('TaskClaim', {})], then: reply.text('I will get to it later.') },
+        {
+          name: 'lead',
+          match: 'lead agent in Fanout',
+          turns: [
+            reply.toolUse('TeamCreate', {
+              team_name: 'crew',
+              description: 'does the one task',
+              members: [{ name: 'w1', agent_type: 'general-purpose', prompt: 'WORKER TASK' }],
+              tasks: [{ subject: 'write the changelog' }]
+            })
+          ],
+          then: reply.text('Noted.')
+        }
+      ])
+    })
+    const r = await runCli(['run', '-p', 'Use a team.', '--cwd', project, '--teams', ...json], { env: env(server.url) })
+    expect(r.code, r.stderr).toBe(1)
+    const out = JSON.parse(r.stdout)
+    expect(out).toMatchObject({ is_error: true, subtype: 'error_during_execution', terminal_reason: 'stalled_team_tasks' })
+    expect(out.result).toMatch(/^Noted\.\n\n\[Team task \w+ \("write the changelog"\) is still claimed by w1, who is not running: it will not be finished\.\]$/)
+    expect(r.stderr).toContain('fanout run: failed: Team task')
+    // Resumed, the task is still stalled: every resume says so and exits 1, never 0.
+    const again = await runCli(['run', '--resume', out.session_id, '-p', 'continue', '--teams', ...json], { env: env(server.url) })
+    expect(again.code, again.stderr).toBe(1)
+    expect(JSON.parse(again.stdout).terminal_reason).toBe('stalled_team_tasks')
+  })
+
   it('a data folder that fills up mid-run makes the result an error, never "success"', async (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip('mounting a tmpfs needs root')
     const { project, dataDir, env } = cliProject('fanout-full-', {})
