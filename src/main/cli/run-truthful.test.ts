@@ -193,8 +193,7 @@ describe('fanout run: results that tell the truth', () => {
             } catch {}
             return reply.toolUse('Glob', { pattern: '*' }, { text: 'Looking around the project folder. '.repeat(40) })
           }
-          // Space comes back: the run can finish (a writer that waits for space goes on).
-          rmSync(filler, { force: true })
+          // The disk stays full to the end: the answer comes, but the session's record cannot be complete.
           return reply.text('All done.')
         }
       })
