@@ -74,3 +74,23 @@ it('a failed subagent is retried from its conversation and its new report reache
   // The report wakes the main agent, which hears it.
   await until(() => events.some((e) => e.type === 'agent_end' && e.parentAgentId === null && e.result === 'main heard: the report'))
 })
+
+it('after a restart, a main agent whose last run failed can still be retried from its conversation', async () => {
+  let failing = true
+  const respond = (req: { lastUserText: string }) =>
+    failing ? reply.badRequest('scripted: refused before the restart') : reply.text(`answered: ${req.lastUserText}`)
+  const first = await host(respond)
+  const { sessionId } = await first.h.handlers['session.start']({ prompt: 'Tidy the README.', cwd: first.dirs.cwd })
+  await until(() => first.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null))
+  await first.h.close()
+
+  failing = false
+  const second = await host(respond, first.dirs)
+  await second.h.handlers['sessions.open']({ sessionId })
+  const mainId = first.events.find((e) => e.type === 'agent_start' && e.parentAgentId === null)!.agentId
+  await second.h.handlers['agent.retry']({ sessionId, agentId: mainId })
+  await until(() => ends(second.events, mainId).length === 1)
+  expect(ends(second.events, mainId)[0]).toMatchObject({ status: 'completed', result: 'answered: Tidy the README.' })
+  // The request sent again after the restart is the one that failed before it.
+  expect(second.server!.messageRequests()[0].body.messages).toEqual(first.server!.messageRequests()[0].body.messages)
+})

@@ -62,7 +62,9 @@ export async function restoreAgents(
       services.enableCoordinator()
       agentType = undefined
     }
-    services.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
+    // A main agent whose last run failed stays failed (its Retry is offered) until it runs again.
+    const ended = cutOff ? 'interrupted' : main.state?.status === 'failed' ? 'failed' : 'completed'
+    services.main.restore(repairConversation(main.messages).messages, agentType, ended)
     // The effort chosen when the session began (not its definition's own, which applies anyway).
     if (main.state?.effort !== undefined && !main.state.definition.file) {
       settings.restoredEffort = main.state.effort
