@@ -17,13 +17,13 @@ it('a main agent whose model call failed is retried from its conversation: the s
   )
   const { sessionId } = await h.handlers['session.start']({ prompt: 'Count the files.', cwd: dirs.cwd })
   const main = () => events.find((e) => e.type === 'agent_start' && e.parentAgentId === null)?.agentId ?? ''
-  await until(() => ends(events, main()).length === 1)
+  await until(() => ends(events, main()).length === 1, 'the main agent to fail')
   expect(ends(events, main())[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('the API refused this once') })
   const failedBody = server!.messageRequests()[0].body
 
   failing = false
   await h.handlers['agent.retry']({ sessionId, agentId: main() })
-  await until(() => ends(events, main()).length === 2)
+  await until(() => ends(events, main()).length === 2, 'the retried main agent to end')
   expect(ends(events, main())[1].status).toBe('completed')
   // Not a fresh start: the request sent again is the one that failed, message for message.
   const again = server!.messageRequests()[1]
@@ -58,21 +58,27 @@ it('a failed subagent is retried from its conversation and its new report reache
   )
   const { sessionId } = await h.handlers['session.start']({ prompt: 'Go.', cwd: dirs.cwd })
   const sub = () => events.find((e) => e.type === 'agent_start' && e.parentAgentId !== null)?.agentId ?? ''
-  await until(() => sub() !== '' && ends(events, sub()).length === 1 && events.some((e) => e.type === 'agent_end' && e.parentAgentId === null))
+  await until(
+    () => sub() !== '' && ends(events, sub()).length === 1 && events.some((e) => e.type === 'agent_end' && e.parentAgentId === null),
+    'the subagent to fail and the main agent to answer'
+  )
   expect(ends(events, sub())[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('in the middle of a call to Glob') })
   const before = server!.messageRequests().filter((r) => r.firstUserText.includes('SUB TASK'))
   expect(before).toHaveLength(2)
 
   cut = false
   await h.handlers['agent.retry']({ sessionId, agentId: sub() })
-  await until(() => ends(events, sub()).length === 2)
+  await until(() => ends(events, sub()).length === 2, 'the retried subagent to end')
   expect(ends(events, sub())[1].status).toBe('completed')
   // Its first turn (the Glob that ran) is history, not done again: the retry sends the request that failed.
   const subRequests = server!.messageRequests().filter((r) => r.firstUserText.includes('SUB TASK'))
   expect(subRequests).toHaveLength(3)
   expect(subRequests[2].body.messages).toEqual(subRequests[1].body.messages)
   // The report wakes the main agent, which hears it.
-  await until(() => events.some((e) => e.type === 'agent_end' && e.parentAgentId === null && e.result === 'main heard: the report'))
+  await until(
+    () => events.some((e) => e.type === 'agent_end' && e.parentAgentId === null && e.result === 'main heard: the report'),
+    'the main agent to hear the report'
+  )
 })
 
 it('after a restart, a main agent whose last run failed can still be retried from its conversation', async () => {
@@ -81,7 +87,7 @@ it('after a restart, a main agent whose last run failed can still be retried fro
     failing ? reply.badRequest('scripted: refused before the restart') : reply.text(`answered: ${req.lastUserText}`)
   const first = await host(respond)
   const { sessionId } = await first.h.handlers['session.start']({ prompt: 'Tidy the README.', cwd: first.dirs.cwd })
-  await until(() => first.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null))
+  await until(() => first.events.some((e) => e.type === 'agent_end' && e.parentAgentId === null), 'the main agent to fail')
   await first.h.close()
 
   failing = false
@@ -89,7 +95,7 @@ it('after a restart, a main agent whose last run failed can still be retried fro
   await second.h.handlers['sessions.open']({ sessionId })
   const mainId = first.events.find((e) => e.type === 'agent_start' && e.parentAgentId === null)!.agentId
   await second.h.handlers['agent.retry']({ sessionId, agentId: mainId })
-  await until(() => ends(second.events, mainId).length === 1)
+  await until(() => ends(second.events, mainId).length === 1, 'the retried main agent to end')
   expect(ends(second.events, mainId)[0]).toMatchObject({ status: 'completed', result: 'answered: Tidy the README.' })
   // The request sent again after the restart is the one that failed before it.
   expect(second.server!.messageRequests()[0].body.messages).toEqual(first.server!.messageRequests()[0].body.messages)

@@ -8,6 +8,7 @@ import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
 import { resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
 import type { AgentServices } from './agent-services'
 import type { SessionSettings } from './session-settings'
+import { existsSync } from 'node:fs'
 import { errorMessage } from '../../../../shared/error-message'
 
 /** What the person is told about the reopened session: notes, and of those the ones to show wherever they look. */
@@ -48,7 +49,7 @@ export async function restoreAgents(
     ranTurns > 0 && !main
       ? `the main agent's transcript could not be read (${unreadable}), though the session says it ran ${ranTurns} turn${ranTurns === 1 ? '' : 's'}`
       : ranTurns > 0 && main && !main.messages.length
-        ? `the main agent's transcript (${main.transcriptFile}) holds no conversation, though the session says it ran ${ranTurns} turn${ranTurns === 1 ? '' : 's'}`
+        ? `the main agent's transcript (${main.transcriptFile}) ${existsSync(main.transcriptFile) ? 'holds no conversation' : 'is missing'}, though the session says it ran ${ranTurns} turn${ranTurns === 1 ? '' : 's'}`
         : undefined
   if (lostHistory) warnings.push(`This session cannot be resumed: ${lostHistory}.`)
   // A crash cut the main agent off: it is idle now, and says so until it runs again.
