@@ -175,7 +175,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
-  const stuck = watchForStuckRun(session)
+  // A run stuck for good still answers in the format asked for: a failure, with the reason.
+  const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
   // Off the critical path (after the first model response): a note about worktrees a crash left behind.
@@ -326,12 +327,13 @@ function unfinishedMessage(left: AgentHandle[]): string {
  * Node exits when nothing is left to wait for, even with promises pending: a run whose agents all wait on
  * each other would end with status 0 and no output. This says so instead and makes the exit status 1.
  */
-function watchForStuckRun(session: AgentSession): { dispose(): void } {
+function watchForStuckRun(session: AgentSession, answer: (reason: string) => void): { dispose(): void } {
   let said = false
   const onBeforeExit = () => {
     if (said) return
     said = true
-    process.stderr.write(`fanout run: the run cannot make progress: ${unfinishedMessage(session.unfinished())}\n`)
+    const reason = `the run cannot make progress: ${unfinishedMessage(session.unfinished())}`
+    answer(reason)
     process.exitCode = 1
     void session.close().catch(() => undefined)
   }
