@@ -258,7 +258,10 @@ export interface ErrorEvent extends EventBase {
   message: string
   /** True when the runtime will retry; false when the error ends the agent. */
   retrying: boolean
+  /** On a retry: the attempt that failed (1-based), of `maxAttempts` in all, the next one in `delayMs`. */
   attempt?: number
+  maxAttempts?: number
+  delayMs?: number
   /** Something the person should know that stops nothing (e.g. the Bash sandbox is unavailable): said once. */
   notice?: boolean
 }

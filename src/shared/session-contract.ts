@@ -131,6 +131,11 @@ export const SESSION_CONTRACT = {
     response: z.object({ resumed: z.array(z.string()), problems: z.array(z.string()) })
   },
   'agent.stop': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
+  /**
+   * Runs a failed agent (the main agent or a subagent) again from its conversation as it stands: the request that
+   * failed is sent again, not a fresh start. A subagent's new report reaches the agent that started it.
+   */
+  'agent.retry': { request: z.object({ sessionId: Id('sessionId'), agentId: Id('agentId') }).strict(), response: None },
   /** Compacts an agent's conversation: now when it is idle, before its next request when it runs. */
   'agent.compact': {
     request: z

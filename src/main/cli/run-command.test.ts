@@ -182,7 +182,7 @@ describe('fanout run', () => {
     const r = await runCli(['run', '-p', 'Go', '--cwd', project], { env: env(server.url) })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('Done.\n')
-    expect(r.stderr).toMatch(/^fanout: Overloaded \(529\): .*Retrying in .* \(attempt 2 of 9\)\.\n$/)
+    expect(r.stderr).toMatch(/^fanout: Overloaded \(529\): .*Retrying in .* \(attempt 2 of 9; .* spent of at most 10 min retrying\)\.\n$/)
   })
 
   it('text output prints the answer; a failing model gives a non-zero exit and says why', async () => {

@@ -12,6 +12,8 @@ import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
 import { errorMessage } from '../../shared/error-message'
+import { emptyUsage } from '../../shared/usage'
+import type { AgentRunResult } from '../runtime/loop/types'
 
 /** Whose retry it is: nothing for the main agent, the type and id of a subagent. */
 function retryLabel(session: AgentSession, agentId: string): string {
@@ -103,6 +105,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (fromEnv.problem) process.stderr.write(`fanout: ${fromEnv.problem}\n`)
   const effort = args.effort ?? fromEnv.effort
   let tally: RunTally | null = null
+  // What could not be written to the data folder (a full disk…): the run's record is incomplete, so it is not a success.
+  const writeFailures: string[] = []
   let session: AgentSession
   try {
     const common = {
@@ -119,7 +123,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(effort !== undefined ? { effort } : {}),
       ...(config.settings.defaultEffort ? { defaultEffort: config.settings.defaultEffort } : {}),
       dataDir: config.dataDir,
-      onError: (e: Error) => process.stderr.write(`fanout: transcript: ${e.message}\n`),
+      onError: (e: Error) => {
+        writeFailures.push(e.message)
+        process.stderr.write(`fanout: transcript: ${e.message}\n`)
+      },
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
       ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
@@ -168,7 +175,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
-  const stuck = watchForStuckRun(session)
+  // A run stuck for good still answers in the format asked for: a failure, with the reason.
+  const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
   // Off the critical path (after the first model response): a note about worktrees a crash left behind.
@@ -185,31 +193,73 @@ export async function runCommand(argv: string[]): Promise<number> {
       () => undefined
     )
   })
-  let code: number
+  let code = 0
+  let summary: ResultMessage | null = null
   try {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
-    else code = await runToTheEnd()
+    else summary = await runToTheEnd()
   } catch (err) {
-    process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
+    // A run that could not start or go on still answers in the format asked for: a failure, with its reason.
+    if (compact) process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
+    else summary = failedSummary(errorMessage(err))
     code = 1
   } finally {
     process.off('SIGINT', onSigint)
     stuck.dispose()
-    out.dispose()
   }
   try {
     await session.close()
   } catch (err) {
-    // The answer is out; what could not be saved is said in one line, never a stack trace.
-    process.stderr.write(`fanout run: the session could not be saved completely: ${errorMessage(err)}\n`)
+    // What could not be saved is said in one line, never a stack trace; the result (written after) says it too.
+    const line = `the session could not be saved completely: ${errorMessage(err)}`
+    process.stderr.write(`fanout run: ${line}\n`)
+    if (summary) markUndone(summary, 'session_not_saved', line)
     if (code === 0) code = 1
   }
+  if (summary && writeFailures.length)
+    markUndone(
+      summary,
+      'transcript_write_failed',
+      `the session's record is incomplete: ${writeFailures.length} write${writeFailures.length === 1 ? '' : 's'} to the data folder failed (${writeFailures[0]})`
+    )
+  if (summary) code = printResult(summary)
+  out.dispose()
   await shutdownSandbox()
   return code
 
-  async function runToTheEnd(): Promise<number> {
+  function failedSummary(reason: string): ResultMessage {
+    const failed: AgentRunResult = {
+      status: 'failed',
+      result: '',
+      error: reason,
+      numTurns: 0,
+      toolUses: 0,
+      usage: emptyUsage(),
+      durationMs: 0,
+      messages: [],
+      model: '',
+      stopReason: null
+    }
+    return resultMessage({ sessionId: session.sessionId, result: failed, tally: counted, interrupted: false, overBudget: false })
+  }
+
+  /** The result on stdout in the chosen format, the reason on stderr; the exit status. */
+  function printResult(summary: ResultMessage): number {
+    if (pipeClosed) return EXIT_PIPE_CLOSED
+    if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+    else if (stream) stream.result(summary)
+    else if (summary.result) out.write(`${summary.result}\n`)
+    // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
+    if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+    return interrupted ? 130 : summary.is_error ? 1 : 0
+  }
+
+  async function runToTheEnd(): Promise<ResultMessage> {
     if (args.resume) {
+      // A session whose main conversation is gone is not started afresh as if it were new: that would be a
+      // different run under the same id, and its answer would look like the resumed one's.
+      if (session.lostHistory) throw new Error(`cannot resume session ${session.sessionId}: ${session.lostHistory}`)
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
@@ -231,26 +281,32 @@ export async function runCommand(argv: string[]): Promise<number> {
     })
     // Nothing may be left queued or running once the session is idle: that would be work silently dropped.
     const left = session.unfinished()
-    if (left.length && !summary.is_error)
-      Object.assign(summary, {
-        subtype: 'error_during_execution',
-        terminal_reason: 'unfinished_agents',
-        is_error: true,
-        status: 'failed',
-        error: unfinishedMessage(left),
-        errors: [unfinishedMessage(left)]
-      })
-    if (!pipeClosed) {
-      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
-      else if (stream) stream.result(summary)
-      else {
-        if (result.result) out.write(`${result.result}\n`)
-        if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
-      }
-      return interrupted ? 130 : summary.is_error ? 1 : 0
-    }
-    return EXIT_PIPE_CLOSED
+    if (left.length) markUndone(summary, 'unfinished_agents', unfinishedMessage(left))
+    // A team task still claimed once nothing runs will never be finished by its idle owner.
+    const stalled = session.stalledTeamTasks()
+    if (stalled.length) markUndone(summary, 'stalled_team_tasks', stalled.join(' '))
+    return summary
   }
+}
+
+/**
+ * Work was left undone though the main agent answered: the result says so (never `success`), with the reason
+ * in `result`, `error` and `errors`. The first reason found is the one given; later ones join `errors`.
+ */
+export function markUndone(summary: ResultMessage, terminal: string, reason: string): void {
+  if (summary.is_error) {
+    summary.errors = [...(summary.errors ?? []), reason]
+    return
+  }
+  Object.assign(summary, {
+    subtype: 'error_during_execution',
+    terminal_reason: terminal,
+    is_error: true,
+    status: 'failed',
+    result: summary.result ? `${summary.result}\n\n[${reason}]` : reason,
+    error: reason,
+    errors: [reason]
+  })
 }
 
 function failureLine(summary: ResultMessage): string {
@@ -271,12 +327,13 @@ function unfinishedMessage(left: AgentHandle[]): string {
  * Node exits when nothing is left to wait for, even with promises pending: a run whose agents all wait on
  * each other would end with status 0 and no output. This says so instead and makes the exit status 1.
  */
-function watchForStuckRun(session: AgentSession): { dispose(): void } {
+function watchForStuckRun(session: AgentSession, answer: (reason: string) => void): { dispose(): void } {
   let said = false
   const onBeforeExit = () => {
     if (said) return
     said = true
-    process.stderr.write(`fanout run: the run cannot make progress: ${unfinishedMessage(session.unfinished())}\n`)
+    const reason = `the run cannot make progress: ${unfinishedMessage(session.unfinished())}`
+    answer(reason)
     process.exitCode = 1
     void session.close().catch(() => undefined)
   }

@@ -94,6 +94,10 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
         record('agent.stop', req)
         return {}
       },
+      async 'agent.retry'(req) {
+        record('agent.retry', req)
+        return {}
+      },
       async 'agent.sendMessage'(req) {
         record('agent.sendMessage', req)
         return {}

@@ -40,6 +40,8 @@ export interface ResultMessage {
   terminal_reason: string
   subagent_stats: SubagentStats
   api_error_status: number | null
+  /** On an API error: its type as the API named it (`invalid_request_error`, `overloaded_error`…), as Claude Code's. */
+  api_error_type?: string
   uuid: string
   /** On the error subtypes: what went wrong. */
   errors?: string[]
@@ -97,7 +99,8 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
   }
   const status: AgentRunResult['status'] = interrupted ? 'stopped' : result.status
   const error = interrupted ? 'Interrupted: the run was stopped with Ctrl-C before it finished.' : result.error
-  const apiStatus = result.status === 'failed' && result.error ? Number(/\((\d{3})\)/.exec(result.error)?.[1] ?? NaN) : NaN
+  const apiError = !interrupted && result.status === 'failed' ? result.apiError : undefined
+  const apiStatus = apiError?.status ?? NaN
   let subtype: ResultSubtype = 'success'
   let terminal = 'completed'
   if (status === 'max_turns') {
@@ -108,7 +111,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     terminal = 'budget_exhausted'
   } else if (status === 'failed') {
     subtype = 'error_during_execution'
-    terminal = Number.isFinite(apiStatus) ? 'api_error' : 'model_error'
+    terminal = apiError ? 'api_error' : 'model_error'
   } else if (status === 'stopped') {
     subtype = 'error_during_execution'
     terminal = 'aborted_streaming'
@@ -121,7 +124,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     duration_ms: Date.now() - tally.startedAt,
     duration_api_ms: tally.apiMs,
     num_turns: tally.mainTurns,
-    result: result.result,
+    result: resultText(status, result, error),
     stop_reason: tally.lastStopReason,
     session_id: sessionId,
     total_cost_usd: Math.round(cost * 1e6) / 1e6,
@@ -131,6 +134,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     terminal_reason: terminal,
     subagent_stats: tally.stats,
     api_error_status: Number.isFinite(apiStatus) ? apiStatus : null,
+    ...(apiError?.type ? { api_error_type: apiError.type } : {}),
     uuid: randomUUID(),
     ...(isError
       ? { errors: [status === 'max_turns' ? `Reached maximum number of turns (${tally.mainTurns})` : (error ?? `The run ended as ${status}.`)] }
@@ -148,4 +152,16 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     })),
     compactions: { ...tally.compactions }
   }
+}
+
+/**
+ * `result` never looks like an answer when the run failed: a model call's failure reads as Claude Code's
+ * `API Error: <status> <the API's message>`, any other failure is its reason (a run that did no work would
+ * otherwise print an empty result and a script could not tell why).
+ */
+export function resultText(status: AgentRunResult['status'], result: AgentRunResult, error: string | undefined): string {
+  if (status !== 'failed') return result.result
+  const api = result.apiError
+  if (api) return `API Error: ${api.status !== null ? `${api.status} ` : ''}${api.message}`
+  return error ?? result.result
 }

@@ -89,8 +89,8 @@ export class StreamJsonWriter {
           type: 'system',
           subtype: 'api_retry',
           attempt: e.attempt ?? 1,
-          max_retries: 8,
-          retry_delay_ms: retryDelay(e.message),
+          max_retries: e.maxAttempts !== undefined ? e.maxAttempts - 1 : 8,
+          retry_delay_ms: e.delayMs ?? retryDelay(e.message),
           error_status: statusOf(e.message),
           error: errorKind(e.message),
           ...this.base()

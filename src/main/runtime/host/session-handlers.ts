@@ -40,6 +40,7 @@ export function sessionHandlers({ workspace, sessions, runs, search, replay }: S
     'session.sendPrompt': runs.sendPrompt,
     'session.resumeInterrupted': runs.resumeInterrupted,
     'agent.stop': runs.stopAgent,
+    'agent.retry': runs.retryAgent,
     'agent.sendMessage': runs.sendMessage,
     'agent.compact': runs.compactAgent,
     'permission.respond': runs.respondPermission,

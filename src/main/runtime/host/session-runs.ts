@@ -5,7 +5,7 @@ import type { CallHandler } from '../../../shared/call-handlers'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
-import type { AgentSession, AgentSessionOptions } from '../orchestration'
+import { RetryRefusedError, type AgentSession, type AgentSessionOptions } from '../orchestration'
 import { titleFromPrompt } from '../store'
 import { describeOwner, SessionLockedError, sessionOwner } from '../store/session-lock'
 import { startDemoModel } from './demo'
@@ -87,6 +87,7 @@ export class SessionRuns {
 
   sendPrompt: CallHandler<'session.sendPrompt'> = async ({ sessionId, prompt }) => {
     const live = await this.ensureLive(sessionId)
+    refuseLostHistory(live)
     if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
     // Settings changed since the session started apply from this prompt on (turn ceiling, budgets).
     live.session.applyLimits((await this.o.factory.config()).limits)
@@ -96,6 +97,7 @@ export class SessionRuns {
 
   resumeInterrupted: CallHandler<'session.resumeInterrupted'> = async ({ sessionId }) => {
     const live = await this.ensureLive(sessionId)
+    refuseLostHistory(live)
     if (mainRunning(live))
       throw new HostCallError('conflict', 'The main agent is working; resume the interrupted agents once it has finished, or stop it first.')
     const report = await live.session.resumeInterrupted()
@@ -117,6 +119,20 @@ export class SessionRuns {
     }
     if (!live.session.registry.get(agentId)) throw new HostCallError('not_found', `There is no agent ${agentId} in this session.`)
     live.session.stop(agentId, true)
+    return {}
+  }
+
+  retryAgent: CallHandler<'agent.retry'> = async ({ sessionId, agentId }) => {
+    const live = await this.ensureLive(sessionId)
+    try {
+      const { run } = await live.session.retry(agentId)
+      // Started: how it ends is pushed as its events, like any run's; a throw is said where the agent is shown.
+      void Promise.resolve(run).catch((err: unknown) => this.o.listeners.error(sessionId, agentId, errorMessage(err)))
+    } catch (err) {
+      if (err instanceof RetryRefusedError) throw new HostCallError(err.kind, err.message)
+      throw err
+    }
+    this.o.live.updated(live)
     return {}
   }
 
@@ -198,3 +214,12 @@ export class SessionRuns {
 }
 
 const mainRunning = (live: Live): boolean => live.session.registry.get(live.session.mainAgentId)?.status === 'running'
+
+/**
+ * A session whose main conversation is lost (its transcript deleted, emptied, unreadable) is not continued:
+ * the main agent would start afresh under the old session, as if it remembered. Said with the reason.
+ */
+function refuseLostHistory(live: Live): void {
+  if (live.session.lostHistory)
+    throw new HostCallError('conflict', `This session cannot be continued: ${live.session.lostHistory}. Start a new session for this work.`)
+}

@@ -5,7 +5,9 @@
 import type { AgentEvent, AgentLimit, ChatMessage, ContentBlock, EventPayload } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 import { ContextControl, type RunIo } from '../compaction/context-control'
-import { ModelAbortedError, promptTooLong } from '../model/errors'
+import { ModelAbortedError, ModelCallError, promptTooLong } from '../model/errors'
+import { modelMaxTokens } from '../model/effort'
+import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
 import { inboxBlocks, keepablePartial, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock, textOf } from './conversation'
 import { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak } from './progress'
@@ -22,7 +24,7 @@ const OVERFLOW_RECOVERIES = 2
 export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] =>
   tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
 
-const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`)
+const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`)
 
 export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promise<AgentRunResult> {
   const started = performance.now()
@@ -53,6 +55,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   let toolUses = 0
   let stopReason: string | null = null
   let recoveries = 0
+  // Raised once, to the model's own limit, when a tool call is cut off by max_tokens.
+  let maxTokens = opts.maxTokens
   const streak = new FailureStreak(opts.maxRepeatedFailures ?? DEFAULT_MAX_REPEATED_FAILURES)
 
   const append = (message: ChatMessage, deliveries: string[] = []) => {
@@ -77,7 +81,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     pending = null
     pendingIds = []
   }
-  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit): AgentRunResult => {
+  const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit, apiError?: AgentRunResult['apiError']): AgentRunResult => {
     let result = runText
     if (status === 'max_turns') {
       const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
@@ -90,6 +94,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       result,
       ...(error !== undefined ? { error } : {}),
       ...(limit ? { limit } : {}),
+      ...(apiError ? { apiError } : {}),
       numTurns,
       toolUses,
       usage,
@@ -107,12 +112,15 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),
     onToolInputDelta: (toolUseId, partialJson) => send({ type: 'tool_input_delta', toolUseId, partialJson }),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
+    // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
     onRetry: (r) =>
       send({
         type: 'error',
-        message: `${r.message}. Retrying in ${seconds(r.delayMs)} (attempt ${r.attempt + 1} of ${r.maxAttempts}).`,
+        message: `${r.message.replace(/\.$/, '')}. Retrying in ${seconds(r.delayMs)} (attempt ${r.attempt + 1} of ${r.maxAttempts}; ${seconds(r.spentMs)} spent of at most ${seconds(r.maxRetryTimeMs)} retrying).`,
         retrying: true,
-        attempt: r.attempt
+        attempt: r.attempt,
+        maxAttempts: r.maxAttempts,
+        delayMs: r.delayMs
       })
   }
 
@@ -168,7 +176,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
               system: opts.systemPrompt,
               messages: sent.messages,
               tools: apiTools,
-              maxTokens: opts.maxTokens,
+              maxTokens,
               thinking: opts.thinking,
               effort: opts.effort,
               promptCaching: opts.promptCaching,
@@ -178,6 +186,24 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
             handlers,
             signal
           )
+          // A tool call cut off by max_tokens cannot run (its input is incomplete): asked again once with the
+          // model's own output limit, when the request had less. The cut reply is void, like a retried attempt's.
+          const cut = response.cutToolUse
+          if (cut && (maxTokens ?? DEFAULT_MAX_TOKENS) < modelMaxTokens(opts.model)) {
+            const from = maxTokens ?? DEFAULT_MAX_TOKENS
+            maxTokens = modelMaxTokens(opts.model)
+            usage = addUsage(usage, response.usage)
+            send({ type: 'usage', usage: response.usage, model: response.model })
+            send({
+              type: 'error',
+              message: `The reply reached max_tokens (${from.toLocaleString('en-US')}) in the middle of a call to ${cut.name}. Asking again with max_tokens ${maxTokens.toLocaleString('en-US')}.`,
+              retrying: true,
+              attempt: 1,
+              maxAttempts: 2,
+              delayMs: 0
+            })
+            continue
+          }
           break
         } catch (err) {
           const tooLong = context && !(err instanceof ModelAbortedError) ? promptTooLong(err) : null
@@ -200,13 +226,22 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           send({ type: 'error', message: message + advice, retrying: false })
           send({ type: 'turn_end', turn, stopReason: 'error' })
           // A guard that refused the call (the session's budget, the time its retries may take) names itself.
-          return finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit)
+          return finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit, apiErrorOf(err))
         }
       }
 
       usage = addUsage(usage, response.usage)
       stopReason = response.stopReason
       send({ type: 'usage', usage: response.usage, model: response.model })
+      if (response.cutToolUse) {
+        // Running the call would act on a truncated input, and answering it would hide the cut from the run's
+        // result: the agent fails, saying why. Its history keeps the request, so a retry asks it again.
+        const limit = (maxTokens ?? DEFAULT_MAX_TOKENS).toLocaleString('en-US')
+        const message = `The model's reply reached its output limit (max_tokens ${limit}) in the middle of a call to ${response.cutToolUse.name}, so the call was not run: its input is incomplete.`
+        send({ type: 'error', message, retrying: false })
+        send({ type: 'turn_end', turn, stopReason })
+        return finish('failed', message)
+      }
       // The API returns an empty message now and then; an empty one cannot be sent back.
       if (response.content.length) append({ role: 'assistant', content: response.content })
       context?.observe(messages, response.usage)
@@ -265,6 +300,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     } catch {}
     return finish('failed', message)
   }
+}
+
+/** A model call's final failure as Claude Code reports it: the status and the API's own words, else our sentence. */
+function apiErrorOf(err: unknown): AgentRunResult['apiError'] {
+  if (!(err instanceof ModelCallError)) return undefined
+  return { status: err.status ?? null, ...(err.api?.type ? { type: err.api.type } : {}), message: err.api?.message ?? err.message }
 }
 
 function overflowAdvice(autoCompact: boolean): string {

@@ -88,6 +88,11 @@ export interface AgentRunResult {
   error?: string
   /** The runaway guard that ended the run, if one did. */
   limit?: AgentLimit
+  /**
+   * A model call that failed for good ended the run: the HTTP status (null when the API never answered: a
+   * dropped or broken stream, no connection) and what the API said, for Claude Code's `API Error: …` result.
+   */
+  apiError?: { status: number | null; type?: string; message: string }
   /** Model calls made. */
   numTurns: number
   /** Tool calls the model asked for (refused ones included). */

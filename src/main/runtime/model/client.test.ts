@@ -118,7 +118,10 @@ describe('createModelClient', () => {
     const kinds = [
       [reply.dropAfter, /connection dropped/],
       [reply.endAfter, /ended before the message was complete/],
-      [reply.errorAfter, /Overloaded: Overloaded/]
+      [reply.errorAfter, /Overloaded: Overloaded/],
+      [reply.malformedAfter, /stream was malformed \(a data line is not JSON/],
+      [reply.outOfOrderAfter, /stream was malformed \(content_block_delta for content block 99, which is not open\)/],
+      [(_n: number, r: Parameters<typeof reply.emptyStream>[0]) => reply.emptyStream(r), /ended before the message was complete \(no events at all\)/]
     ] as const
     for (const [cut, why] of kinds) {
       const full = reply.text('Hello there, general Kenobi.', { textChunk: 4 })
@@ -132,12 +135,43 @@ describe('createModelClient', () => {
           text = ''
         }
       })
-      expect(retries).toHaveLength(1)
+      expect(retries, String(why)).toHaveLength(1)
       expect(retries[0].message).toMatch(why)
       expect(text).toBe('Hello there, general Kenobi.')
       expect(res.content).toEqual([{ type: 'text', text: 'Hello there, general Kenobi.' }])
       await server!.close()
       server = undefined
+    }
+  })
+
+  it('a stream fault on every attempt gives up with the retry budget, saying how many attempts over how long', async () => {
+    const full = reply.text('never whole', { textChunk: 2 })
+    const { client } = await setup(() => reply.malformedAfter(1, full))
+    const retries: RetryInfo[] = []
+    const err = await client.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
+    expect(err).toBeInstanceOf(ModelCallError)
+    expect(err.message).toMatch(/^The response stream was malformed .*\(gave up after 4 attempts over \d+ (ms|s)\)$/)
+    expect(retries.map((r) => [r.attempt, r.maxAttempts])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4]
+    ])
+    expect(retries[0].maxRetryTimeMs).toBe(600_000)
+  })
+
+  it('an event stream that breaks the protocol order is retried, not trusted', async () => {
+    const { MessageAccumulator } = await import('./message-accumulator')
+    const start = { type: 'message_start', message: { usage: {} } } as any
+    const cases: Array<[any[], RegExp]> = [
+      [[{ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }], /before message_start/],
+      [[start, start], /a second message_start/],
+      [[start, { type: 'content_block_stop', index: 0 }], /not open/],
+      [[start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'message_stop' }], /still open/],
+      [[start, { type: 'message_stop' }, { type: 'message_delta', delta: {} }], /after message_stop/]
+    ]
+    for (const [events, why] of cases) {
+      const acc = new MessageAccumulator()
+      expect(() => events.forEach((e) => acc.add(e)), String(why)).toThrow(why)
     }
   })
 
@@ -180,7 +214,7 @@ describe('createModelClient', () => {
     const { client, server } = await setup(scriptTurns(reply.overloaded()))
     const err = await client.stream(ask()).catch((e) => e)
     expect(err).toBeInstanceOf(ModelCallError)
-    expect(err.message).toMatch(/Overloaded \(529\).*gave up after 4 attempts/)
+    expect(err.message).toMatch(/Overloaded \(529\).*gave up after 4 attempts over \d+ (ms|s)\)$/)
     expect(err.attempts).toBe(4)
     expect(server.messageRequests()).toHaveLength(4)
   })

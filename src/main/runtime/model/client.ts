@@ -6,7 +6,7 @@ import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, Raw
 import { createHash } from 'node:crypto'
 import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
-import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError } from './errors'
+import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
@@ -18,7 +18,7 @@ export interface ModelClientConfig {
   apiKey?: string
   authToken?: string
   baseURL?: string
-  /** Retries after the first attempt. Default 8. */
+  /** Retries after the first attempt. Default: CLAUDE_CODE_MAX_RETRIES from the environment, else 8. */
   maxRetries?: number
   /** First backoff delay; doubles per attempt. Default 500 ms. */
   retryBaseMs?: number
@@ -90,7 +90,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const baseURL = cfg.baseURL || env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'
   const baseUrlSource: BaseUrlSource = cfg.baseURL ? (cfg.baseUrlSource ?? 'settings') : env.ANTHROPIC_BASE_URL ? 'environment' : 'default'
   const prices = cfg.prices ?? DEFAULT_PRICES
-  const maxAttempts = Math.max(0, cfg.maxRetries ?? DEFAULT_MAX_RETRIES) + 1
+  // CLAUDE_CODE_MAX_RETRIES is Claude Code's own knob for the same budget; a script written for it works here.
+  const fromEnv = Number.parseInt(env.CLAUDE_CODE_MAX_RETRIES ?? '', 10)
+  const maxAttempts = Math.max(0, cfg.maxRetries ?? (Number.isFinite(fromEnv) ? fromEnv : DEFAULT_MAX_RETRIES)) + 1
   const backoff = { baseMs: cfg.retryBaseMs ?? 500, maxMs: cfg.retryMaxMs ?? 32_000, maxRetryAfterMs: cfg.maxRetryAfterMs }
 
   // Exactly one credential is passed and the other is null, so the SDK neither reads the environment
@@ -102,7 +104,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     maxRetries: 0,
     timeout: cfg.timeoutMs,
     fetch: cfg.fetch ?? defaultFetch(),
-    openTelemetry: false
+    openTelemetry: false,
+    // The SDK logs a data line it cannot parse to the console; the client retries it and says so in its own words.
+    logLevel: 'off'
   })
 
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
@@ -142,14 +146,18 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       idle = true
       attemptAbort.abort()
     }, idleMs)
+    let streaming = false
     try {
       const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) })
+      streaming = true
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
         if (event.type === 'message_start') ticket.begun()
       }
     } catch (err) {
+      // The SDK parses each data line with JSON.parse: a line that is not JSON is a broken stream, retried like one.
+      if (streaming && err instanceof SyntaxError && !signal?.aborted) throw new StreamMalformedError(`a data line is not JSON: ${err.message}`)
       if (!idle || signal?.aborted) throw err
     } finally {
       clearTimeout(watchdog)
@@ -183,6 +191,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           model: request.model,
           inputErrors: acc.inputErrors,
           attempts: n,
+          ...(acc.cutToolUse() ? { cutToolUse: acc.cutToolUse() } : {}),
           ...(acc.clearedToolUses ? { clearedToolUses: acc.clearedToolUses } : {})
         }
       } catch (err) {
@@ -194,8 +203,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true, unreachableCause(failure.message))
         }
         if (!failure.retryable || n >= maxAttempts) {
-          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'})` : ''
-          throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable)
+          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(Date.now() - started)})` : ''
+          throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable, undefined, undefined, failure.api)
         }
         const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
         const spent = Date.now() - started
@@ -206,9 +215,10 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
             n,
             true,
             undefined,
-            'retry_time'
+            'retry_time',
+            failure.api
           )
-        handlers.onRetry?.({ attempt: n, maxAttempts, delayMs, message: failure.message, status: failure.status })
+        handlers.onRetry?.({ attempt: n, maxAttempts, delayMs, message: failure.message, status: failure.status, spentMs: spent, maxRetryTimeMs })
         try {
           await sleep(delayMs, signal)
         } catch {

@@ -32,7 +32,9 @@ export class ModelCallError extends Error {
     /** Set when nothing answered at the address: why, in the system's words (`connect ECONNREFUSED …`). */
     readonly unreachable?: string,
     /** Set when the call gave up because its retries took longer than allowed. */
-    readonly limit?: AgentLimit
+    readonly limit?: AgentLimit,
+    /** What the API itself said (its error type and message), when it answered with an error. */
+    readonly api?: { type?: string; message: string }
   ) {
     super(message)
     this.name = 'ModelCallError'
@@ -52,6 +54,18 @@ export class StreamIncompleteError extends Error {
   constructor(detail: string) {
     super(`The response stream ended before the message was complete (${detail}).`)
     this.name = 'StreamIncompleteError'
+  }
+}
+
+/**
+ * The stream broke the Messages API's protocol: a data line that is not JSON, an event out of order (a delta
+ * for a block that never started, anything before message_start or after message_stop). The message cannot be
+ * trusted, so the attempt is retried whole, like a 5xx.
+ */
+export class StreamMalformedError extends Error {
+  constructor(detail: string) {
+    super(`The response stream was malformed (${detail}).`)
+    this.name = 'StreamMalformedError'
   }
 }
 

@@ -7,6 +7,7 @@ import type { ContentBlock } from '../../../shared/events'
 import type { TokenCounts } from './pricing'
 import type { StreamHandlers } from './types'
 import { errorMessage } from '../../../shared/error-message'
+import { StreamMalformedError } from './errors'
 
 type Building =
   | { type: 'text'; text: string }
@@ -23,10 +24,14 @@ export class MessageAccumulator {
   clearedToolUses: { toolUses: number; inputTokens: number } | undefined
   started = false
   stopped = false
+  /** Blocks started and not yet stopped, and every block started: the protocol's order is checked against them. */
+  private open = new Set<number>()
+  private begun = new Set<number>()
 
   constructor(private readonly handlers: StreamHandlers = {}) {}
 
   add(event: RawMessageStreamEvent): void {
+    this.checkOrder(event)
     switch (event.type) {
       case 'message_start': {
         this.started = true
@@ -67,6 +72,27 @@ export class MessageAccumulator {
         this.stopped = true
         break
     }
+  }
+
+  /** Throws StreamMalformedError for an event the protocol does not allow where it came. */
+  private checkOrder(event: RawMessageStreamEvent): void {
+    const bad = (why: string) => {
+      throw new StreamMalformedError(why)
+    }
+    if (this.stopped) bad(`${event.type} after message_stop`)
+    if (event.type === 'message_start') {
+      if (this.started) bad('a second message_start')
+      return
+    }
+    if (!this.started) bad(`${event.type} before message_start`)
+    if (event.type === 'content_block_start') {
+      if (this.begun.has(event.index)) bad(`content block ${event.index} started twice`)
+      this.begun.add(event.index)
+      this.open.add(event.index)
+    } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
+      if (!this.open.has(event.index)) bad(`${event.type} for content block ${event.index}, which is not open`)
+      if (event.type === 'content_block_stop') this.open.delete(event.index)
+    } else if (event.type === 'message_stop' && this.open.size) bad(`message_stop with content block ${[...this.open][0]} still open`)
   }
 
   private noteContextEdits(cm: any): void {
@@ -128,6 +154,16 @@ export class MessageAccumulator {
     const block = this.blocks[index]
     if (block?.type !== 'tool_use') return
     block.input = parseToolInput(block.json, (err) => (this.inputErrors[block.id] = err))
+  }
+
+  /**
+   * The tool call max_tokens cut off: the reply stopped for max_tokens while its last block was a tool_use, so
+   * that call's input is incomplete (even when what arrived happens to parse) and it must not run.
+   */
+  cutToolUse(): { id: string; name: string } | undefined {
+    if (this.stopReason !== 'max_tokens') return undefined
+    const last = this.blocks.findLast((b) => b !== undefined)
+    return last?.type === 'tool_use' ? { id: last.id, name: last.name } : undefined
   }
 
   /** The message so far. A tool_use block whose input has not finished streaming (no content_block_stop yet) is left out. */

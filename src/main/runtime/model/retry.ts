@@ -2,7 +2,7 @@
 // The SDK's own retries are off (maxRetries: 0) because they cannot restart a stream that drops
 // half-way through a message; the client retries whole attempts itself.
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
-import { StreamIncompleteError } from './errors'
+import { StreamIncompleteError, StreamMalformedError } from './errors'
 import { errorMessage } from '../../../shared/error-message'
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504, 529])
@@ -22,6 +22,14 @@ export interface FailureInfo {
   retryAfterMs?: number
   /** Nothing answered at the address (refused, unknown host): worth one quick retry, not nine slow ones. */
   unreachable?: boolean
+  /** What the API itself said, when it answered with an error: its error type and message. */
+  api?: ApiErrorDetail
+}
+
+/** An API error as the API put it (Claude Code's `API Error: 400 <message>` is made of these). */
+export interface ApiErrorDetail {
+  type?: string
+  message: string
 }
 
 const TYPE_LABELS: Record<string, string> = {
@@ -61,7 +69,7 @@ function rootMessage(err: unknown): string {
 }
 
 export function describeFailure(err: unknown): FailureInfo {
-  if (err instanceof StreamIncompleteError) return { retryable: true, message: err.message }
+  if (err instanceof StreamIncompleteError || err instanceof StreamMalformedError) return { retryable: true, message: err.message }
   if (err instanceof APIUserAbortError) return { retryable: false, message: 'The request was aborted.' }
   if (err instanceof APIConnectionError)
     return { retryable: true, message: `Could not reach the API: ${rootMessage(err)}`, ...(isUnreachable(err) ? { unreachable: true } : {}) }
@@ -75,7 +83,13 @@ export function describeFailure(err: unknown): FailureInfo {
     let retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : RETRYABLE_TYPES.has(type ?? '')
     if (shouldRetryHeader === 'false' && status !== undefined) retryable = false
     if (shouldRetryHeader === 'true') retryable = true
-    return { retryable, status, message, retryAfterMs: status !== undefined ? retryAfterFrom(err.headers) : undefined }
+    return {
+      retryable,
+      status,
+      message,
+      retryAfterMs: status !== undefined ? retryAfterFrom(err.headers) : undefined,
+      api: { ...(type ? { type } : {}), message: detail }
+    }
   }
   if (isUnreachable(err)) return { retryable: true, unreachable: true, message: `Could not reach the API: ${rootMessage(err)}` }
   if (isNetworkError(err)) return { retryable: true, message: `The connection dropped: ${rootMessage(err)}` }

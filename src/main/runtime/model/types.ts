@@ -67,6 +67,10 @@ export interface RetryInfo {
   /** What went wrong, for people: "Overloaded (529)". */
   message: string
   status?: number
+  /** Time the call has spent so far, attempts and waits (ms). */
+  spentMs: number
+  /** The most the call may spend retrying before it gives up (ms). */
+  maxRetryTimeMs: number
 }
 
 export interface StreamHandlers {
@@ -98,6 +102,8 @@ export interface ModelResponse {
   inputErrors: Record<string, string>
   /** Attempts it took (1 when nothing was retried). */
   attempts: number
+  /** The tool call max_tokens cut off in the middle (stop_reason max_tokens while its input streamed): it must not run. */
+  cutToolUse?: { id: string; name: string }
   /** What the API's context management cleared from this request, when it cleared anything. */
   clearedToolUses?: { toolUses: number; inputTokens: number }
 }

@@ -7,6 +7,7 @@ export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolIn
 export { EventBus, type EventListener } from './messaging/event-bus'
 export { DEFAULT_LIMITS, Semaphore, SpawnGate, type SpawnLimits } from './runs/limits'
 export { BudgetExceededError } from './runs/budget'
+export { RetryRefusedError } from './runs/retry-agent'
 export { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from './spawn/spawn'
 export { FORK_AGENT_TYPE, forkMessages } from './spawn/fork'
 export { SEND_MESSAGE_TOOL_NAME, type SendOutcome } from './messaging/send-message'

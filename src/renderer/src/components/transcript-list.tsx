@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { useApp } from '../state/store'
+import { RetryButton } from './retry-button'
 import { AgentCard } from './agent-card'
 import { CompactionRow } from './compaction-row'
 import { findRevealed, highlightWords } from './reveal'
@@ -31,7 +32,7 @@ function Thinking({ text, streaming }: { text: string; streaming: boolean }) {
   )
 }
 
-const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptItem; sessionId: string; isRoot: boolean }) {
+const Row = memo(function Row({ item, sessionId, agentId, isRoot }: { item: TranscriptItem; sessionId: string; agentId: string; isRoot: boolean }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -55,6 +56,7 @@ const Row = memo(function Row({ item, sessionId, isRoot }: { item: TranscriptIte
         <div className={`msg-error${item.retrying ? ' retrying' : ''}`} role="alert">
           <Icon name="alert" size={14} />
           <span>{item.retrying ? `Retrying — ${item.message}` : item.message}</span>
+          {!item.retrying && <RetryButton sessionId={sessionId} agentId={agentId} itemKey={item.key} />}
         </div>
       )
     case 'notice':
@@ -158,7 +160,7 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
             {v.index < top ? (
               <OlderRow count={older} error={olderError} />
             ) : v.index - top < items.length ? (
-              <Row item={items[v.index - top]} sessionId={sessionId} isRoot={isRoot} />
+              <Row item={items[v.index - top]} sessionId={sessionId} agentId={agentId} isRoot={isRoot} />
             ) : (
               footer
             )}

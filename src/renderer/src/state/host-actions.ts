@@ -45,6 +45,7 @@ function markLive(sessionId: string): void {
 
 export const sendPrompt = (sessionId: string, prompt: string) => call('session.sendPrompt', { sessionId, prompt })
 export const stopAgent = (sessionId: string, agentId: string) => call('agent.stop', { sessionId, agentId })
+export const retryAgent = (sessionId: string, agentId: string) => call('agent.retry', { sessionId, agentId })
 export const resumeInterrupted = (sessionId: string) => call('session.resumeInterrupted', { sessionId })
 export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
 export const compactAgent = (sessionId: string, agentId: string, instructions?: string) =>

@@ -14,6 +14,7 @@ const WORDS: Partial<Record<CallName, string>> = {
   'session.sendPrompt': 'send your message',
   'session.resumeInterrupted': 'resume the agents',
   'agent.stop': 'stop the agent',
+  'agent.retry': 'retry the agent',
   'agent.sendMessage': 'send your message',
   'permission.respond': 'answer the permission request',
   'settings.get': 'load the settings',

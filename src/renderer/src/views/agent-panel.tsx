@@ -30,6 +30,7 @@ import { sendMessage, ui, useApp } from '../state/store'
 import { useRunningElsewhere } from './running-elsewhere'
 import { ModelWait } from '../components/model-wait'
 import { StopButton } from './stop-button'
+import { RetryButton } from '../components/retry-button'
 import { tileProps } from './tile-props'
 import { useTask } from '../lib/use-task'
 
@@ -119,7 +120,7 @@ export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximiz
 })
 
 // Memoized: a panel re-renders on each delta, but only its last item changed.
-const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptItem; sessionId: string }) {
+const TailItem = memo(function TailItem({ item, sessionId, agentId }: { item: TranscriptItem; sessionId: string; agentId: string }) {
   const isAgentTool = useApp((s) => item.kind === 'tool' && AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[item.toolUseId]?.name ?? ''))
   switch (item.kind) {
     case 'user':
@@ -131,7 +132,12 @@ const TailItem = memo(function TailItem({ item, sessionId }: { item: TranscriptI
     case 'tool':
       return isAgentTool ? <AgentCard sessionId={sessionId} toolUseId={item.toolUseId} /> : <ToolRow sessionId={sessionId} toolUseId={item.toolUseId} compact />
     case 'error':
-      return <div className={`msg-error small${item.retrying ? ' retrying' : ''}`}>{item.message}</div>
+      return (
+        <div className={`msg-error small${item.retrying ? ' retrying' : ''}`}>
+          {item.message}
+          {!item.retrying && <RetryButton sessionId={sessionId} agentId={agentId} itemKey={item.key} />}
+        </div>
+      )
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
     case 'inbox':
@@ -277,7 +283,7 @@ export const AgentPanel = memo(function AgentPanel({
               </button>
             )}
             {tail.map((item) =>
-              item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} />
+              item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} agentId={agentId} />
             )}
             {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
           </div>

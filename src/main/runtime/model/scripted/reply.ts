@@ -3,7 +3,7 @@
 //   reply.toolUse('Read', { file_path: 'a.ts' })
 //   reply.message(block.thinking('Let me look.'), block.text('Reading both.'), block.toolUse('Glob', { pattern: '*.ts' }))
 //   reply.rateLimited({ retryAfterSeconds: 0.05 }), reply.overloaded(), reply.dropAfter(2, reply.text('...'))
-import type { HttpErrorReply, MessageReply, ReplyBlock, ScriptedReply, StreamShape } from './types'
+import type { HttpErrorReply, InterruptionKind, MessageReply, ReplyBlock, ScriptedReply, StreamShape } from './types'
 
 export const block = {
   text: (text: string): ReplyBlock => ({ type: 'text', text }),
@@ -24,7 +24,7 @@ function httpError(status: number, errorType: string, message: string, extra: Pa
   return { kind: 'http_error', status, errorType, message, ...extra }
 }
 
-function interrupted(reply: ScriptedReply, afterDeltas: number, how: 'error' | 'drop' | 'end', errorType?: string): MessageReply {
+function interrupted(reply: ScriptedReply, afterDeltas: number, how: InterruptionKind, errorType?: string): MessageReply {
   if (reply.kind !== 'message') throw new Error('Only a message reply can be interrupted mid-stream.')
   return { ...reply, interrupt: { afterDeltas, how, errorType, errorMessage: errorType === 'overloaded_error' ? 'Overloaded' : undefined } }
 }
@@ -59,5 +59,26 @@ export const reply = {
   /** Streams `afterDeltas` deltas of `r`, then destroys the connection. */
   dropAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'drop'),
   /** Streams `afterDeltas` deltas of `r`, then ends the response cleanly but without message_stop. */
-  endAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'end')
+  endAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'end'),
+  /** Streams `afterDeltas` deltas of `r`, then a data line that is not JSON, then the rest of `r`. */
+  malformedAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'malformed'),
+  /** Streams `afterDeltas` deltas of `r`, then a delta for a content block that never started, then the rest of `r`. */
+  outOfOrderAfter: (afterDeltas: number, r: ScriptedReply): MessageReply => interrupted(r, afterDeltas, 'out_of_order'),
+  /** A 200 event stream that ends with no events at all (what `r` would have said is never sent). */
+  emptyStream: (r: ScriptedReply): MessageReply => interrupted(r, 0, 'empty'),
+  /**
+   * `r` cut off by max_tokens in the middle of its last block, as the API sends it: the block stops with
+   * `keep` characters of its input (or text) and the message stops with stop_reason max_tokens.
+   */
+  cutByMaxTokens: (r: MessageReply, keep = 12): MessageReply => {
+    const last = r.content.at(-1)
+    if (!last) throw new Error('cutByMaxTokens needs a reply with content.')
+    const cut: ReplyBlock =
+      last.type === 'tool_use'
+        ? { type: 'tool_use', name: last.name, id: last.id, rawJson: (last.rawJson ?? JSON.stringify(last.input ?? {})).slice(0, keep) }
+        : last.type === 'text'
+          ? { type: 'text', text: last.text.slice(0, keep) }
+          : last
+    return { ...r, content: [...r.content.slice(0, -1), cut], stopReason: 'max_tokens' }
+  }
 }

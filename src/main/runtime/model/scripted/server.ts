@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { DEFAULT_MODEL_ALIASES } from '../aliases'
 import { parseRequest, validateMessagesBody } from './parse-request'
 import { PromptCache, type CachePlan } from './prompt-cache'
-import { errorFrame, renderMessage, renderStream, type Frame, type RenderIds } from './sse'
+import { errorFrame, renderMessage, renderStream, strayDelta, type Frame, type RenderIds } from './sse'
 import { contextWindowFor } from '../context-window'
 import { applyContextManagement, promptTooLongMessage } from './usage'
 import type { HttpErrorReply, MessageReply, ParsedRequest, RecordedRequest, Respond, ReplyBlock } from './types'
@@ -127,11 +127,22 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (cut) {
       let deltas = 0
       const at = frames.findIndex((f) => f.isDelta && ++deltas > cut.afterDeltas)
-      out = at === -1 ? frames.slice(0, -2) : frames.slice(0, at) // never reach message_stop
+      const head = at === -1 ? frames.slice(0, -2) : frames.slice(0, at)
+      // A malformed or out-of-order event is followed by the rest of the stream: a client that skipped it would finish wrong.
+      if (cut.how === 'malformed')
+        out = [
+          ...head,
+          { text: 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_d\n\n', isDelta: false },
+          ...frames.slice(head.length)
+        ]
+      else if (cut.how === 'out_of_order') out = [...head, strayDelta(), ...frames.slice(head.length)]
+      else if (cut.how === 'empty') out = []
+      else out = head // never reach message_stop
       if (cut.how === 'error') out = [...out, errorFrame(cut.errorType ?? 'overloaded_error', cut.errorMessage ?? 'Overloaded')]
     }
     const delay = reply.chunkDelayMs ?? 0
     const pause = reply.pause
+    if (!out.length) return void res.end()
     if (delay > 0 || pause) {
       let deltas = 0
       for (const [i, f] of out.entries()) {

@@ -83,6 +83,11 @@ export function renderStream(reply: MessageReply, req: ParsedRequest, ids: Rende
   return frames
 }
 
+/** A text delta for a content block that was never started (index 99): an event out of order. */
+export function strayDelta(): Frame {
+  return frame('content_block_delta', { type: 'content_block_delta', index: 99, delta: { type: 'text_delta', text: 'stray' } })
+}
+
 export function errorFrame(type: string, message: string): Frame {
   return frame('error', { type: 'error', error: { type, message } })
 }

@@ -78,11 +78,18 @@ export interface StreamShape {
   pause?: { afterDeltas: number; until: Promise<void> }
 }
 
+export type InterruptionKind = 'error' | 'drop' | 'end' | 'malformed' | 'out_of_order' | 'empty'
+
 export interface Interruption {
   /** content_block_delta events sent before the interruption. */
   afterDeltas: number
-  /** `error`: an SSE error event; `drop`: the socket is destroyed; `end`: the response ends cleanly without message_stop. */
-  how: 'error' | 'drop' | 'end'
+  /**
+   * `error`: an SSE error event; `drop`: the socket is destroyed; `end`: the response ends cleanly without
+   * message_stop; `malformed`: a data line that is not JSON, then the rest of the stream; `out_of_order`: a
+   * delta for a block that never started, then the rest of the stream; `empty`: a 200 event stream with no
+   * events at all (`afterDeltas` is ignored).
+   */
+  how: InterruptionKind
   errorType?: string
   errorMessage?: string
 }

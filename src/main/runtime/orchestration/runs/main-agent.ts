@@ -113,6 +113,22 @@ export class MainAgent {
     }
   }
 
+  /**
+   * Runs a failed main agent again from its conversation as it stands: the request that failed is sent again
+   * (its history ends with it), or, when the history ends with the agent's own reply, `note` asks it to go on.
+   */
+  async retry(note: string): Promise<AgentRunResult> {
+    if (this.userRun || this.pending > 0) throw new Error('The main agent is working; it can be retried once it has stopped.')
+    this.userRun = true
+    try {
+      const endsWithRequest = this.getHandle().messages.at(-1)?.role === 'user'
+      const result = await this.enqueue(() => this.runOnce(endsWithRequest ? undefined : note, {}, true, true))
+      return result as AgentRunResult
+    } finally {
+      this.userRun = false
+    }
+  }
+
   /** Runs the main agent on what waits in its inbox, unless it is busy (it will read it) or the person stopped it. */
   wake(): void {
     const h = this.handle
@@ -136,7 +152,7 @@ export class MainAgent {
     return run
   }
 
-  private async runOnce(prompt: string | ContentBlock[] | undefined, opts: MainRunOptions, byPerson: boolean): Promise<AgentRunResult | null> {
+  private async runOnce(prompt: string | ContentBlock[] | undefined, opts: MainRunOptions, byPerson: boolean, retry = false): Promise<AgentRunResult | null> {
     if (opts.agentType !== undefined) this.agentType = opts.agentType
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
@@ -158,7 +174,8 @@ export class MainAgent {
       ...(prompt !== undefined ? { prompt } : {}),
       history: repairConversation(handle.messages).messages,
       maxTurns: opts.maxTurns ?? def?.maxTurns,
-      skipWhenNothingToSay: true,
+      // A retry has nothing new to say: it sends the failed request again.
+      skipWhenNothingToSay: !retry,
       toolNames: () => {
         let toolNames = this.s.tools.names()
         let allowedAgentTypes: string[] | undefined

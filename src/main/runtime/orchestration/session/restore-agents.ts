@@ -8,11 +8,18 @@ import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
 import { resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
 import type { AgentServices } from './agent-services'
 import type { SessionSettings } from './session-settings'
+import { existsSync } from 'node:fs'
+import { errorMessage } from '../../../../shared/error-message'
 
 /** What the person is told about the reopened session: notes, and of those the ones to show wherever they look. */
 export interface RestoreNotes {
   notes: string[]
   warnings: string[]
+  /**
+   * Why the main agent's conversation is lost (its transcript deleted, empty or unreadable while the session
+   * says it ran turns): resuming it would start afresh under the old session's id, so the caller refuses.
+   */
+  lostHistory?: string
 }
 
 export async function restoreAgents(
@@ -28,10 +35,23 @@ export async function restoreAgents(
   const ledger = DeliveryLedger.fromTranscripts(opened.agents)
   ledger.addLaunched((await listAgentStates(where.dataDir, sessionId)).states)
   services.ledger = ledger
+  let unreadable = ''
   const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, {
     sessionCwd: where.cwd,
     interruptedResult: (events) => ledger.interruptedResult(events)
-  }).catch(() => null)
+  }).catch((err: unknown) => {
+    unreadable = errorMessage(err)
+    return null
+  })
+  // The session (its index, or the main agent's state) says the main agent ran turns, yet no conversation came back.
+  const ranTurns = Math.max(opened.index.agents[mainAgentId]?.turnCount ?? 0, main?.state?.turnCount ?? 0)
+  const lostHistory =
+    ranTurns > 0 && !main
+      ? `the main agent's transcript could not be read (${unreadable}), though the session says it ran ${ranTurns} turn${ranTurns === 1 ? '' : 's'}`
+      : ranTurns > 0 && main && !main.messages.length
+        ? `the main agent's transcript (${main.transcriptFile}) ${existsSync(main.transcriptFile) ? 'holds no conversation' : 'is missing'}, though the session says it ran ${ranTurns} turn${ranTurns === 1 ? '' : 's'}`
+        : undefined
+  if (lostHistory) warnings.push(`This session cannot be resumed: ${lostHistory}.`)
   // A crash cut the main agent off: it is idle now, and says so until it runs again.
   const cutOff = opened.interrupted.some((e) => e.agentId === mainAgentId)
   if (main) {
@@ -43,7 +63,9 @@ export async function restoreAgents(
       services.enableCoordinator()
       agentType = undefined
     }
-    services.main.restore(repairConversation(main.messages).messages, agentType, cutOff ? 'interrupted' : 'completed')
+    // A main agent whose last run failed stays failed (its Retry is offered) until it runs again.
+    const ended = cutOff ? 'interrupted' : main.state?.status === 'failed' ? 'failed' : 'completed'
+    services.main.restore(repairConversation(main.messages).messages, agentType, ended)
     // The effort chosen when the session began (not its definition's own, which applies anyway).
     if (main.state?.effort !== undefined && !main.state.definition.file) {
       settings.restoredEffort = main.state.effort
@@ -61,7 +83,7 @@ export async function restoreAgents(
   services.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== mainAgentId)
   await services.team.load()
   await services.delivery.deliverOwed(ledger.owedReports, opened.index, (id) => services.findAgent(id))
-  return { notes, warnings }
+  return { notes, warnings, ...(lostHistory ? { lostHistory } : {}) }
 }
 
 /** Restarts the agents a crash or quit cut off and those with deliveries waiting; the main agent last. */

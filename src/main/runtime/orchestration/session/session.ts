@@ -35,6 +35,7 @@ import type { ResumeReport } from '../runs/resume'
 import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
+import { retryAgent } from '../runs/retry-agent'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -63,6 +64,8 @@ export class AgentSession {
   openNotes: string[] = []
   /** Of those, what the person must be told wherever they look (a state file that could not be used). */
   openWarnings: string[] = []
+  /** Reopened with the main agent's conversation lost (transcript deleted, empty, unreadable): why. Resuming it is refused. */
+  lostHistory: string | null = null
   /** Its lock aside, what it keeps on disk: transcripts and state, output logs, tool outputs, the team's log. */
   private readonly files: SessionFiles
   private readonly permissions: SessionPermissions
@@ -195,6 +198,7 @@ export class AgentSession {
     const restored = await restoreAgents(session.services, session.settings, opened, { dataDir: options.dataDir, cwd })
     session.openNotes.push(...restored.notes)
     session.openWarnings.push(...restored.warnings)
+    session.lostHistory = restored.lostHistory ?? null
     return session
   }
 
@@ -307,6 +311,14 @@ export class AgentSession {
     return compactById(this.services, this.services.main, agentId, instructions)
   }
 
+  /**
+   * Runs a failed agent (by id or name; `main` for the main agent) again from its conversation as it stands:
+   * the failed request is sent again. Resolves once it started; `run` settles when it ends.
+   */
+  retry(agentId: string): ReturnType<typeof retryAgent> {
+    return retryAgent(this.services, agentId)
+  }
+
   /** Stops one agent and its descendants (default: the main agent, and so everything). */
   stop(agentId: string = this.mainAgentId, byUser = true): boolean {
     return this.registry.stop(agentId, byUser)
@@ -364,6 +376,23 @@ export class AgentSession {
       ...(budgetUsd !== undefined ? { budgetUsd } : {}),
       ...(budgetTokens !== undefined ? { budgetTokens } : {})
     })
+  }
+
+  /**
+   * Team tasks claimed (in progress) by a member that is not running: once the session is idle nothing will
+   * finish them. One sentence each; empty without a team.
+   */
+  stalledTeamTasks(): string[] {
+    const team = this.services.team.active()
+    if (!team) return []
+    return team.tasks
+      .filter((t) => t.status === 'in_progress')
+      .flatMap((t) => {
+        const member = team.members.find((m) => m.name === t.owner)
+        const handle = member ? this.registry.get(member.agentId) : undefined
+        if (handle && (handle.run !== null || !isFinished(handle.status))) return []
+        return [`Team task ${t.id} ("${t.subject}") is still claimed by ${t.owner ?? 'nobody'}, who is not running: it will not be finished.`]
+      })
   }
 
   /** Agents not finished: queued, running or waiting, or with a run in progress. None once idle() resolved, unless something is stuck. */

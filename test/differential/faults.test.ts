@@ -1,0 +1,74 @@
+// Differential: faults of the Messages API as Claude Code and Fanout meet them, side by side against the same
+// scripted server. Stream faults (a data line that is not JSON, an event out of order, an empty 200 stream)
+// are retried by both and the run finishes; an API error ends both with `API Error: <status> <message>` in
+// `result` and exit 1; a tool call cut off by max_tokens is where they differ (docs/claude-code-differences.md).
+import { afterAll, describe, expect, it } from 'vitest'
+import { reply } from '../../src/main/runtime/model/scripted'
+import type { MessageReply } from '../../src/main/runtime/model/scripted/types'
+import { claudeCode } from './claude-code'
+import { cleanupRuns, conversation, runSide, type Scenario } from './harness'
+
+const cc = claudeCode()
+afterAll(cleanupRuns)
+
+const scenario = (respond: Scenario['respond']): Scenario => ({ respond, prompt: 'MAIN TASK', args: ['--model', 'opus', '--output-format', 'json'] })
+const both = (s: Scenario) => Promise.all([runSide('claude-code', s), runSide('fanout', s)])
+const isMain = (req: Parameters<Scenario['respond']>[0]) => conversation(req).includes('MAIN TASK')
+
+describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by side${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
+  const answer = () => reply.text('the whole answer, once', { textChunk: 3 })
+  const faults: Array<[string, (r: MessageReply) => MessageReply]> = [
+    ['a data line that is not JSON', (r) => reply.malformedAfter(2, r)],
+    ['an event out of order', (r) => reply.outOfOrderAfter(2, r)],
+    ['an empty 200 stream', (r) => reply.emptyStream(r)]
+  ]
+  for (const [name, fault] of faults) {
+    it(`${name}: both retry and finish with the whole answer, exit 0`, async () => {
+      // The first attempt of each streamed request of the main agent fails; the same request again (Fanout's
+      // retry) or Claude Code's non-streaming fallback is answered. Keyed by attempt: the two sides run at once.
+      const s = scenario((req, ctx) => (!isMain(req) ? reply.text('ok') : req.stream && ctx.attempt === 0 ? fault(answer()) : answer()))
+      for (const side of await both(s)) {
+        expect(side.code, `${side.side}: ${side.stderr}`).toBe(0)
+        const out = JSON.parse(side.stdout)
+        expect(out, side.side).toMatchObject({ is_error: false, result: 'the whole answer, once' })
+        expect(side.requests.filter(isMain).length, side.side).toBeGreaterThanOrEqual(2)
+      }
+    }, 180_000)
+  }
+
+  it('an API error: both exit 1 with `API Error: <status> <message>` in result, api_error_status and api_error_type', async () => {
+    const s = scenario(() => reply.badRequest('messages.0: something the API refused'))
+    const [claude, fanout] = await both(s)
+    for (const side of [claude, fanout]) {
+      expect(side.code, side.side).toBe(1)
+      expect(JSON.parse(side.stdout), side.side).toMatchObject({
+        is_error: true,
+        result: 'API Error: 400 messages.0: something the API refused',
+        terminal_reason: 'api_error',
+        api_error_status: 400,
+        api_error_type: 'invalid_request_error'
+      })
+    }
+    // Claude Code keeps subtype `success` on an API error; Fanout says error_during_execution (a difference listed).
+    expect(JSON.parse(claude.stdout).subtype).toBe('success')
+    expect(JSON.parse(fanout.stdout).subtype).toBe('error_during_execution')
+  }, 180_000)
+
+  it('a tool call cut off by max_tokens: Claude Code answers it as invalid input and goes on; Fanout fails the run saying why', async () => {
+    const s = scenario((req) =>
+      isMain(req) && req.turn === 0 ? reply.cutByMaxTokens(reply.toolUse('Bash', { command: 'echo hello there', description: 'say' })) : reply.text('done')
+    )
+    const [claude, fanout] = await both(s)
+    expect(claude.code).toBe(0)
+    const told = JSON.stringify(claude.requests.at(-1)!.messages)
+    expect(told).toContain('could not be parsed as JSON')
+    expect(JSON.parse(claude.stdout).result).toBe('done')
+    expect(fanout.code).toBe(1)
+    const out = JSON.parse(fanout.stdout)
+    expect(out).toMatchObject({ is_error: true, status: 'failed' })
+    expect(out.result).toMatch(/reached its output limit \(max_tokens 128,000\) in the middle of a call to Bash, so the call was not run/)
+    // Both asked with the model's own output limit; Fanout had nothing higher to ask again with.
+    expect(claude.requests[0].maxTokens).toBe(128_000)
+    expect(fanout.requests.filter(isMain).map((r) => r.maxTokens)).toEqual([128_000])
+  }, 180_000)
+})
