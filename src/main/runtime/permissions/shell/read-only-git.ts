@@ -208,6 +208,12 @@ interface GitSub {
   operands: 'revs-paths' | 'paths' | 'none' | 'pattern-revs-paths' | 'object'
   /** Its output shows file contents. */
   content: boolean | ((p: ParsedOptions) => boolean)
+  /**
+   * Its options whose value names a file or folder git reads (`blame --contents FILE`, `blame -S REVS-FILE`,
+   * `grep -f PATTERNS`): each goes through the path check like an operand. Every other option that takes a
+   * value in this file takes text (a count, a format, a pattern, a revision), never a file name.
+   */
+  pathOptions?: string[]
   extra?: (p: ParsedOptions, operands: Arg[]) => string | null
 }
 
@@ -293,9 +299,10 @@ const SUBCOMMANDS: Record<string, GitSub> = {
       longArg: ['--date', '--since', '--abbrev', '--encoding', '--ignore-rev', '--contents']
     },
     operands: 'revs-paths',
-    content: true
+    content: true,
+    pathOptions: ['--contents', '-S']
   },
-  grep: { spec: GREP, operands: 'pattern-revs-paths', content: true },
+  grep: { spec: GREP, operands: 'pattern-revs-paths', content: true, pathOptions: ['-f'] },
   'cat-file': { spec: { short: 'ptse', long: [] }, operands: 'object', content: true },
   'ls-files': {
     spec: {
@@ -428,8 +435,10 @@ function checkOperands(sub: GitSub, p: ParsedOptions, operands: Arg[], afterDash
   let rest = operands
   if (sub.operands === 'pattern-revs-paths' && !has(p, '-e', '-f')) rest = rest.slice(1)
   let objectPaths = 0
+  // `--no-index` makes every operand a file, existing or not (git diff --no-index A B, git grep --no-index P F).
+  const allPaths = sub.operands === 'paths' || has(p, '--no-index')
   for (const a of rest) {
-    if (sub.operands === 'paths') {
+    if (allPaths) {
       paths.push(a)
       continue
     }
@@ -472,6 +481,7 @@ export const checkGit: CommandCheck = (args, env) => {
     if (['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects'].includes(v)) continue
     if (v === '-C' && i + 1 < args.length) {
       const dir = args[++i]
+      if (dir.glob) return 'a glob as the folder of git -C'
       const why = env.readPath(dir, { cwd })
       if (why) return why
       cwd = resolve(cwd, dir.value)
@@ -499,9 +509,9 @@ export const checkGit: CommandCheck = (args, env) => {
   const extra = sub.extra?.(r.parsed, operands)
   if (extra) return `git ${name}: ${extra}`
   for (const o of r.parsed.options) {
-    if (o.name !== '-f' || o.value === undefined) continue
+    if (o.value === undefined || !sub.pathOptions?.includes(o.name)) continue
     const why = env.readPath({ value: o.value }, { cwd })
-    if (why) return why
+    if (why) return `git ${name} ${o.name}: ${why}`
   }
   if (sub.operands === 'none') return null
   return checkOperands(sub, r.parsed, operands, after, env, cwd)

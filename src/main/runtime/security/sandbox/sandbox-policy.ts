@@ -37,8 +37,14 @@ const CREDENTIAL_STORES = [
   '.git-credentials',
   '.npmrc',
   '.pypirc',
+  '.anthropic',
+  // Claude Code's: ~/.claude.json holds its primaryApiKey and OAuth account, .credentials.json its OAuth
+  // tokens, and a CLAUDE_CONFIG_DIR-style copy of either may sit under ~/.config/claude.
+  '.claude.json',
+  '.claude.json.backup',
   '.claude/.credentials.json',
-  '.anthropic'
+  '.config/claude/.credentials.json',
+  '.config/claude/.claude.json'
 ]
 /** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
 const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
