@@ -20,6 +20,7 @@ import { readConfigFile } from '../../store/read-config'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
+import { CLAUDE_CODE_CREDENTIAL_FILES } from '../credential-files'
 import type { PathPolicy } from '../path-policy'
 import type { CommandPolicy } from './sandbox-runtime'
 
@@ -38,13 +39,7 @@ const CREDENTIAL_STORES = [
   '.npmrc',
   '.pypirc',
   '.anthropic',
-  // Claude Code's: ~/.claude.json holds its primaryApiKey and OAuth account, .credentials.json its OAuth
-  // tokens, and a CLAUDE_CONFIG_DIR-style copy of either may sit under ~/.config/claude.
-  '.claude.json',
-  '.claude.json.backup',
-  '.claude/.credentials.json',
-  '.config/claude/.credentials.json',
-  '.config/claude/.claude.json'
+  ...CLAUDE_CODE_CREDENTIAL_FILES
 ]
 /** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
 const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
