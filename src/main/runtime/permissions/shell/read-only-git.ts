@@ -4,10 +4,12 @@
 // signature checks (run gpg), `--output`, and every subcommand or form that changes something (branch NAME,
 // tag NAME, config, fetch). Subcommands that print file contents (show, diff, log -p, grep, blame, cat-file)
 // also have their paths checked: `git show HEAD:secrets/a.txt` names a protected file, and one that prints
-// the whole tree is not read-only while the tree holds a file a Read deny rule protects.
+// the whole tree is not read-only while the tree holds a file a Read deny rule protects. And git in a
+// repository whose own config runs programs or reads files elsewhere is not read-only (git-repo-config.ts).
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { Arg, CommandCheck, CommandEnv } from './command-check'
+import { gitConfigRefusal } from './git-repo-config'
 import { has, parseOptions, type OptionSpec, type ParsedOptions } from './options'
 
 const DIFF_LONG = [
@@ -491,9 +493,11 @@ export const checkGit: CommandCheck = (args, env) => {
   }
   const name = args[i]?.value
   if (name === undefined) return null
-  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return null
+  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return gitConfigRefusal(cwd)
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined
   if (!sub) return `git ${name} is not on the read-only list`
+  const config = gitConfigRefusal(cwd)
+  if (config) return config
   const rest = args.slice(i + 1)
   if (rest.some((a) => a.glob && a.value.startsWith('-'))) return 'a glob where an option could be'
   const dashes = rest.findIndex((a) => a.value === '--')

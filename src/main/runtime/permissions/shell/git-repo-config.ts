@@ -1,0 +1,197 @@
+// The repository's own git config can make a read-only git command run programs or read files anywhere:
+// `diff.<driver>.textconv` and `filter.<driver>.*` (run on `git diff`, `git show`, `git log -p`, `git status`),
+// `diff.external`, `core.fsmonitor` (run on `git status`), `log.showSignature` (gpg on `git log`),
+// `blame.ignoreRevsFile`, `mailmap.file`, `core.excludesFile`, `core.attributesFile` (files read from
+// anywhere), `core.worktree` (a work tree elsewhere), `include.path` (more config from anywhere). A repository
+// someone else made controls that file. So git is read-only only in a repository whose config holds nothing
+// but settings known to be inert (an allowlist, like the options); anything else, and a config that cannot
+// be read, makes every git command in it ask. The person's own config (~/.gitconfig) is theirs, not looked at.
+import { statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { readConfigFile } from '../../store/read-config'
+
+/** `section.key` (subsection left out) of settings that neither run a program nor name a file. */
+const INERT = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.logallrefupdates',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'core.symlinks',
+  'core.autocrlf',
+  'core.eol',
+  'core.safecrlf',
+  'core.quotepath',
+  'core.abbrev',
+  'core.checkstat',
+  'core.trustctime',
+  'core.compression',
+  'core.loosecompression',
+  'core.bigfilethreshold',
+  'core.sharedrepository',
+  'core.sparsecheckout',
+  'core.sparsecheckoutcone',
+  'core.commentchar',
+  'core.whitespace',
+  'core.untrackedcache',
+  'core.splitindex',
+  'core.preloadindex',
+  'core.multipackindex',
+  'core.commitgraph',
+  'core.warnambiguousrefs',
+  'core.longpaths',
+  'core.fscache',
+  'core.protectntfs',
+  'core.protecthfs',
+  'core.hidedotfiles',
+  'extensions.objectformat',
+  'extensions.refstorage',
+  'extensions.worktreeconfig',
+  'extensions.partialclone',
+  'extensions.preciousobjects',
+  'remote.url',
+  'remote.pushurl',
+  'remote.fetch',
+  'remote.push',
+  'remote.tagopt',
+  'remote.prune',
+  'remote.mirror',
+  'remote.promisor',
+  'remote.partialclonefilter',
+  'remote.skipdefaultupdate',
+  'remote.skipfetchall',
+  'branch.remote',
+  'branch.merge',
+  'branch.rebase',
+  'branch.pushremote',
+  'branch.description',
+  'user.name',
+  'user.email',
+  'user.useconfigonly',
+  'user.signingkey',
+  'init.defaultbranch',
+  'pull.rebase',
+  'pull.ff',
+  'push.default',
+  'push.autosetupremote',
+  'fetch.prune',
+  'fetch.prunetags',
+  'gc.auto',
+  'gc.autodetach',
+  'index.version',
+  'index.sparse',
+  'index.threads',
+  'submodule.url',
+  'submodule.active',
+  'submodule.branch',
+  'status.showuntrackedfiles',
+  'status.branch',
+  'status.short',
+  'status.relativepaths',
+  'status.aheadbehind',
+  'status.renames',
+  'status.showstash',
+  'log.date',
+  'log.decorate',
+  'log.abbrevcommit',
+  'log.follow',
+  'diff.renames',
+  'diff.algorithm',
+  'diff.mnemonicprefix',
+  'diff.noprefix',
+  'diff.context',
+  'diff.interhunkcontext',
+  'diff.indentheuristic',
+  'diff.colormoved',
+  'diff.statgraphwidth',
+  'diff.relative',
+  'merge.ff',
+  'merge.conflictstyle',
+  'merge.renames',
+  'rebase.autosquash',
+  'rebase.autostash',
+  'rebase.updaterefs',
+  'tag.sort',
+  'rerere.enabled',
+  'lfs.repositoryformatversion',
+  'color.ui',
+  'color.diff',
+  'color.status',
+  'color.branch',
+  // Used only by commands that are never read-only (commit, tag, push, receive).
+  'commit.gpgsign',
+  'tag.gpgsign',
+  'receive.denycurrentbranch',
+  'worktree.guessremote'
+])
+/** Sections whose subsection names something else (a remote, a branch, a submodule): their keys are read without it. */
+const NAMED = new Set(['remote', 'branch', 'submodule'])
+const MAX_CONFIG = 256 * 1024
+
+/** The keys a git config file sets, as `section.key` (lowercase, a named section's name left out), or null if it cannot be read. */
+export function configKeys(text: string): string[] | null {
+  const keys: string[] = []
+  let section: string | null = null
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim()
+    if (!line || line.startsWith('#') || line.startsWith(';')) continue
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line)
+    if (header) {
+      const [name, ...dotted] = header[1].toLowerCase().split('.')
+      const sub = header[2] ?? (dotted.length ? dotted.join('.') : undefined)
+      // A subsection outside the named sections (`diff "x"`, `filter "lfs"`) is a driver: never inert.
+      section = sub !== undefined && !NAMED.has(name) ? `${name}.<${sub}>` : name
+      line = header[3].trim()
+      if (!line || line.startsWith('#') || line.startsWith(';')) continue
+    }
+    if (section === null) return null
+    const key = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=|$|[#;])/.exec(line)
+    if (!key) return null
+    keys.push(`${section}.${key[1].toLowerCase()}`)
+  }
+  return keys
+}
+
+const statOrNull = (p: string) => {
+  try {
+    return statSync(p, { throwIfNoEntry: false }) ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The config files of the repository around `dir`: its git folder's, its common folder's, a worktree's own. */
+function configFiles(dir: string): string[] | null {
+  for (let d = dir; ; d = dirname(d)) {
+    const dotGit = join(d, '.git')
+    const info = statOrNull(dotGit)
+    if (info?.isDirectory()) return [join(dotGit, 'config'), join(dotGit, 'config.worktree')]
+    if (info?.isFile()) {
+      const read = readConfigFile(dotGit, 64 * 1024)
+      const m = 'text' in read ? /^gitdir:\s*(.+)$/m.exec(read.text) : null
+      if (!m) return null
+      const gitDir = resolve(d, m[1].trim())
+      const common = readConfigFile(join(gitDir, 'commondir'), 64 * 1024)
+      const commonDir = 'text' in common ? resolve(gitDir, common.text.trim()) : gitDir
+      return [join(commonDir, 'config'), join(gitDir, 'config.worktree')]
+    }
+    if (dirname(d) === d) return []
+  }
+}
+
+/** Why the repository around `dir` makes git not read-only (a setting that runs or reads), or null. */
+export function gitConfigRefusal(dir: string): string | null {
+  const files = configFiles(dir)
+  if (files === null) return 'its .git file could not be read'
+  for (const file of files) {
+    const read = readConfigFile(file, MAX_CONFIG)
+    if ('missing' in read) continue
+    if (!('text' in read)) return `the repository's ${file} could not be read`
+    const keys = configKeys(read.text)
+    if (keys === null) return `the repository's ${file} could not be read as git config`
+    const odd = keys.find((k) => !INERT.has(k) && !k.startsWith('advice.'))
+    if (odd) return `the repository's git config sets ${odd}, which can make git run a program or read files elsewhere`
+  }
+  return null
+}
