@@ -2,7 +2,8 @@
 // run a program or read a file elsewhere makes git not read-only there, in the main checkout and in a
 // worktree (whose config lives in the common git folder).
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PathPolicy } from '../../security/path-policy'
@@ -69,6 +70,25 @@ describe("the repository's own git config", () => {
     expect(verdict('git status', wt)).toEqual({ readOnly: true })
     appendFileSync(join(dir, '.git/config'), '[core]\n\tfsmonitor = touch /tmp/pwned\n')
     expect(verdict('git status', wt).readOnly).toBe(false)
+  })
+
+  it('a .git file that sends git to another repository on the machine makes git ask; a real worktree does not', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'fanout-git-elsewhere-'))
+    try {
+      execFileSync('git', ['init', '-q'], { cwd: elsewhere })
+      const planted = join(dir, 'planted')
+      mkdirSync(planted)
+      writeFileSync(join(planted, '.git'), `gitdir: ${join(elsewhere, '.git')}\n`)
+      const v = verdict('git log -p', planted)
+      expect(v.readOnly ? '' : v.reason).toContain('outside the working directories and not this worktree')
+      // Pointing at someone else's linked worktree: its git folder names another .git file back.
+      execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'x'], { cwd: elsewhere })
+      execFileSync('git', ['worktree', 'add', '-q', join(elsewhere, 'wt')], { cwd: elsewhere })
+      writeFileSync(join(planted, '.git'), `gitdir: ${join(elsewhere, '.git', 'worktrees', 'wt')}\n`)
+      expect(verdict('git status', planted).readOnly).toBe(false)
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true })
+    }
   })
 
   it('a config that cannot be read as git config, or is not a file, makes git ask', () => {

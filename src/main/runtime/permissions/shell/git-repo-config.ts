@@ -6,7 +6,7 @@
 // someone else made controls that file. So git is read-only only in a repository whose config holds nothing
 // but settings known to be inert (an allowlist, like the options); anything else, and a config that cannot
 // be read, makes every git command in it ask. The person's own config (~/.gitconfig) is theirs, not looked at.
-import { statSync } from 'node:fs'
+import { realpathSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { readConfigFile } from '../../store/read-config'
 
@@ -161,29 +161,53 @@ const statOrNull = (p: string) => {
   }
 }
 
-/** The config files of the repository around `dir`: its git folder's, its common folder's, a worktree's own. */
-function configFiles(dir: string): string[] | null {
+const real = (p: string): string => {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+const textOf = (file: string): string | null => {
+  const read = readConfigFile(file, 64 * 1024)
+  return 'text' in read ? read.text.trim() : null
+}
+
+/**
+ * The config files of the repository around `dir` (its git folder's, its common folder's, a worktree's own),
+ * or why git there is not read-only. A `.git` file may send git to any repository on the machine (`gitdir:
+ * ~/private/.git`, whose history `git log -p` would print): it is followed only to a git folder inside the
+ * working directories (a submodule's) or to a linked worktree's that names this very `.git` file back, as
+ * git's own worktrees do.
+ */
+function configFiles(dir: string, readable: (abs: string) => string | null): string[] | string {
   for (let d = dir; ; d = dirname(d)) {
     const dotGit = join(d, '.git')
     const info = statOrNull(dotGit)
     if (info?.isDirectory()) return [join(dotGit, 'config'), join(dotGit, 'config.worktree')]
     if (info?.isFile()) {
-      const read = readConfigFile(dotGit, 64 * 1024)
-      const m = 'text' in read ? /^gitdir:\s*(.+)$/m.exec(read.text) : null
-      if (!m) return null
+      const m = /^gitdir:\s*(.+)$/m.exec(textOf(dotGit) ?? '')
+      if (!m) return 'its .git file could not be read'
       const gitDir = resolve(d, m[1].trim())
-      const common = readConfigFile(join(gitDir, 'commondir'), 64 * 1024)
-      const commonDir = 'text' in common ? resolve(gitDir, common.text.trim()) : gitDir
+      const back = textOf(join(gitDir, 'gitdir'))
+      if (readable(gitDir) !== null && (back === null || real(resolve(gitDir, back)) !== real(dotGit)))
+        return `its .git file sends git to ${gitDir}, outside the working directories and not this worktree's git folder`
+      const common = textOf(join(gitDir, 'commondir'))
+      const commonDir = common !== null ? resolve(gitDir, common) : gitDir
       return [join(commonDir, 'config'), join(gitDir, 'config.worktree')]
     }
     if (dirname(d) === d) return []
   }
 }
 
-/** Why the repository around `dir` makes git not read-only (a setting that runs or reads), or null. */
-export function gitConfigRefusal(dir: string): string | null {
-  const files = configFiles(dir)
-  if (files === null) return 'its .git file could not be read'
+/**
+ * Why the repository around `dir` makes git not read-only (a setting that runs or reads, a `.git` file that
+ * leads elsewhere), or null. `readable` is the path check: null when a path may be read.
+ */
+export function gitConfigRefusal(dir: string, readable: (abs: string) => string | null): string | null {
+  const files = configFiles(dir, readable)
+  if (typeof files === 'string') return files
   for (const file of files) {
     const read = readConfigFile(file, MAX_CONFIG)
     if ('missing' in read) continue

@@ -493,10 +493,10 @@ export const checkGit: CommandCheck = (args, env) => {
   }
   const name = args[i]?.value
   if (name === undefined) return null
-  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return gitConfigRefusal(cwd)
+  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return gitConfigRefusal(cwd, (abs) => env.readPath({ value: abs }))
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined
   if (!sub) return `git ${name} is not on the read-only list`
-  const config = gitConfigRefusal(cwd)
+  const config = gitConfigRefusal(cwd, (abs) => env.readPath({ value: abs }))
   if (config) return config
   const rest = args.slice(i + 1)
   if (rest.some((a) => a.glob && a.value.startsWith('-'))) return 'a glob where an option could be'
