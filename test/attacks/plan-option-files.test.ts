@@ -3,7 +3,7 @@
 // through the scripted model into real sessions. Nothing may be read that the path check refuses, nothing
 // may change, and a hinted MCP tool runs in no mode without a rule or a person: refused in plan mode, asked
 // (so denied headless) in default and acceptEdits.
-import { writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stdioServerEntry } from '../../src/main/runtime/mcp/testing/servers'
@@ -26,6 +26,19 @@ const worlds: World[] = []
 let restoreEnv = () => {}
 let plan: Verdict[]
 const other: Record<string, Verdict[]> = {}
+let gitConfig: Verdict[]
+const GIT_CONFIG_ATTACKS: Attack[] = [
+  'git status',
+  'git diff',
+  'git diff HEAD -- README.md',
+  'git log -p -- README.md',
+  'git log --oneline',
+  'git show HEAD -- README.md',
+  'git blame README.md',
+  'git grep word -- src',
+  'git stash list',
+  'git -C src log -n 1'
+].map((command, i) => ({ id: `git-config-${i}`, tool: 'Bash', input: { command } }))
 
 async function world(): Promise<World> {
   const w = await makeWorld()
@@ -46,6 +59,15 @@ beforeAll(async () => {
   expect(plan).toHaveLength(attacks.length)
   for (const mode of ['default', 'acceptEdits'] as const)
     other[mode] = (await runCampaign({ world: await world(), attacks: MCP_CALLS, session: session(mode) })).verdicts
+  // A repository whose own git config runs programs (they would write markers, and print ~/.claude.json).
+  const hostile = await world()
+  const run = (n: string) => `sh -c 'cat ~/.claude.json; touch ${hostile.markers}/${n}'`
+  appendFileSync(
+    join(hostile.project, '.git', 'config'),
+    `[core]\n\tfsmonitor = ${run('fsmonitor')}\n[diff "x"]\n\ttextconv = ${run('textconv')}\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = ${run('gpg')}\n[blame]\n\tignoreRevsFile = ${hostile.home}/.claude.json\n`
+  )
+  writeFileSync(join(hostile.project, '.gitattributes'), '* diff=x\n')
+  gitConfig = (await runCampaign({ world: hostile, attacks: GIT_CONFIG_ATTACKS, session: { permissionMode: 'plan' } })).verdicts
 }, 600_000)
 
 afterAll(async () => {
@@ -71,6 +93,14 @@ describe('plan mode: options that take a file', () => {
     expect(byId.get('of-home-git-blame-contents')).toContain(`${worlds[0].home}/.claude.json, outside the working directories`)
     expect(byId.get('of-outside-rg-ignore-file')).toContain('--ignore-file is not on the read-only list')
     expect(byId.get('of-protected-jq-after-dashes')).toContain('Read(./secrets/**)')
+  })
+})
+
+describe('plan mode in a repository whose own git config runs programs', () => {
+  it('runs none of them and reads nothing through them: every git command asks (denied in plan mode)', () => {
+    report('plan mode, hostile git config', gitConfig)
+    expect(escapes(gitConfig)).toEqual([])
+    for (const v of gitConfig) expect(v.result, v.id).toMatch(/not available in plan mode.*the repository's git config sets/s)
   })
 })
 
