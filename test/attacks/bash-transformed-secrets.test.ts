@@ -161,5 +161,10 @@ describe('a key carried out in another shape', () => {
     const ran = runs.allowed.filter((v) => !v.isError && !v.id.includes('claude-json')).length
     expect(ran).toBeGreaterThan(SHAPES.length - 8)
     expect(runs.allowed.find((v) => v.id === 'allowed-cat')?.result).toContain('[REDACTED]')
+    // ~/.claude.json is unreadable in the sandbox (not merely redacted: its key is registered nowhere here).
+    for (const v of runs.allowed.filter((v) => v.id.includes('claude-json'))) {
+      expect(v.isError, v.id).toBe(true)
+      expect(v.result, v.id).not.toMatch(/primaryApiKey|7072696d617279|yrammirp|cHJpbWFyeU/)
+    }
   })
 })
