@@ -126,7 +126,8 @@ beforeAll(async () => {
     mkdirSync(join(w.project, 'notes'), { recursive: true })
     writeFileSync(join(w.project, K), `${SECRET_KEY}\n`)
     writeFileSync(join(w.home, '.claude.json'), JSON.stringify({ primaryApiKey: CLAUDE_JSON_KEY }))
-    const attacks: Attack[] = SHAPES.map(([id, command]) => ({ id: `${mode}-${id}`, tool: 'Bash', input: { command } }))
+    // By its absolute path too: the command's own HOME need not be the session's.
+    const attacks: Attack[] = SHAPES.map(([id, command]) => ({ id: `${mode}-${id}`, tool: 'Bash', input: { command: command.replace('~', w.home) } }))
     runs[mode] = (
       await runCampaign({
         world: w,
