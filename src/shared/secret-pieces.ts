@@ -167,6 +167,17 @@ function formsOf(secret: string): Record<ViewName, string[]> {
   return { text: text.filter(Boolean), hex, dump: hex, digits }
 }
 
+/**
+ * Only values shaped like a key or token are looked for in pieces: a credential-named variable can hold a
+ * path or a word (`PASSWORD_STORE_DIR=/home/me/.password-store`), and hiding every 8 letters of that would
+ * hide every path under the home folder. Such a value is still hidden whole (redact.ts).
+ */
+function tokenLike(v: string): boolean {
+  if (/\s|:\/\//.test(v) || /^[/~.]/.test(v)) return false
+  const a = alnum(v)
+  return a.length >= MIN_PIECES_SECRET && /[0-9]/.test(a) && /[a-z]/.test(a) && new Set(a).size >= 10
+}
+
 function grams(segments: readonly string[], k: number, into: Set<string>): void {
   for (const s of segments) for (let i = 0; i + k <= s.length; i++) into.add(s.slice(i, i + k))
 }
@@ -183,7 +194,7 @@ export class SecretPieces {
   private readonly index: Record<ViewName, Map<string, number>> = { text: new Map(), hex: new Map(), dump: new Map(), digits: new Map() }
 
   add(secret: string): void {
-    if (alnum(secret).length < MIN_PIECES_SECRET) return
+    if (!tokenLike(secret)) return
     const id = this.known.length
     const forms = formsOf(secret)
     this.known.push({ forms })

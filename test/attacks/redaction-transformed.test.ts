@@ -139,6 +139,14 @@ describe('a registered secret reshaped by a command is redacted', () => {
     expect(judged([...redactText(body)].reverse().join(''), KEY)).toBeNull()
   })
 
+  it('a credential-named value that is a path or a word is hidden whole, never in pieces (paths stay readable)', () => {
+    registerSecret('/home/someone/.password-store')
+    registerSecret('correcthorsebatterystaple')
+    expect(redactText('ls /home/someone/.password-store')).toBe('ls [REDACTED]')
+    expect(redactText('/home/someone/projects/app/src/main.ts')).toBe('/home/someone/projects/app/src/main.ts')
+    expect(redactText('the correcthorse battery')).toBe('the correcthorse battery')
+  })
+
   it('leaves ordinary output alone: dumps, hashes, prose, code', () => {
     const texts = [
       sh('printf "hello world, this is a README with TODO items\\n" | xxd', ''),
