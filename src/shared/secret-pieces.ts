@@ -167,6 +167,9 @@ function formsOf(secret: string): Record<ViewName, string[]> {
   return { text: text.filter(Boolean), hex, dump: hex, digits }
 }
 
+/** Prefixes every key of a kind starts with (Anthropic, GitHub, GitLab, Slack, AWS key ids, npm, Stripe). */
+const PUBLIC_PREFIX = /^(?:sk-ant-[a-z]+\d*-|github_pat_|gh[oprsu]_|glpat-|xox[abpr]-|AKIA|ASIA|npm_|[sprk]k_(?:live|test)_|sk-)/
+
 /**
  * Only values shaped like a key or token are looked for in pieces: a credential-named variable can hold a
  * path or a word (`PASSWORD_STORE_DIR=/home/me/.password-store`), and hiding every 8 letters of that would
@@ -194,10 +197,14 @@ export class SecretPieces {
   private readonly index: Record<ViewName, Map<string, number>> = { text: new Map(), hex: new Map(), dump: new Map(), digits: new Map() }
 
   add(secret: string): void {
-    if (!tokenLike(secret)) return
+    // Pieces are looked for in the part of the secret that is its own: a key's public prefix (`sk-ant-api03-`)
+    // is in every key and in code that handles keys, which must stay readable. Once the secret is seen, its
+    // edges are looked for in the whole of it, prefix included.
+    const own = secret.replace(PUBLIC_PREFIX, '')
+    if (!tokenLike(own)) return
     const id = this.known.length
-    const forms = formsOf(secret)
-    this.known.push({ forms })
+    const forms = formsOf(own)
+    this.known.push({ forms: formsOf(secret) })
     for (const view of VIEWS) {
       const set = new Set<string>()
       grams(forms[view], PIECE[view], set)
