@@ -91,6 +91,29 @@ describe("the repository's own git config", () => {
     }
   })
 
+  it("a submodule's git folder is the repository's too: its config is held to the same list, its core.worktree inside is fine", () => {
+    const mod = join(dir, '.git', 'modules', 'lib')
+    mkdirSync(mod, { recursive: true })
+    writeFileSync(join(mod, 'HEAD'), 'ref: refs/heads/main\n')
+    writeFileSync(join(mod, 'config'), '[core]\n\trepositoryformatversion = 0\n\tworktree = ../../../lib\n')
+    mkdirSync(join(dir, 'lib'))
+    writeFileSync(join(dir, 'lib', '.git'), 'gitdir: ../.git/modules/lib\n')
+    expect(verdict('git status')).toEqual({ readOnly: true })
+    expect(verdict('cd lib && git status')).toEqual({ readOnly: true })
+    writeFileSync(join(mod, 'config'), '[core]\n\tworktree = ../../../../../../..\n')
+    expect(verdict('git status').readOnly).toBe(false)
+    writeFileSync(join(mod, 'config'), '[core]\n\tworktree = ../../../lib\n\tfsmonitor = touch /tmp/pwned\n')
+    const v = verdict('git status')
+    expect(v.readOnly ? '' : v.reason).toContain('core.fsmonitor')
+    // Nested: a submodule of the submodule.
+    writeFileSync(join(mod, 'config'), '[core]\n\tworktree = ../../../lib\n')
+    const nested = join(mod, 'modules', 'deep', 'er')
+    mkdirSync(nested, { recursive: true })
+    writeFileSync(join(nested, 'HEAD'), 'x\n')
+    writeFileSync(join(nested, 'config'), '[diff "x"]\n\ttextconv = cat /etc/shadow\n')
+    expect(verdict('git diff').readOnly).toBe(false)
+  })
+
   it('a config that cannot be read as git config, or is not a file, makes git ask', () => {
     writeFileSync(join(dir, '.git/config'), '[core]\n\t= broken\n')
     expect(verdict('git status').readOnly).toBe(false)

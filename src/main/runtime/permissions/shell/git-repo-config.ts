@@ -6,8 +6,8 @@
 // someone else made controls that file. So git is read-only only in a repository whose config holds nothing
 // but settings known to be inert (an allowlist, like the options); anything else, and a config that cannot
 // be read, makes every git command in it ask. The person's own config (~/.gitconfig) is theirs, not looked at.
-import { realpathSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { readConfigFile } from '../../store/read-config'
 
 /** `section.key` (subsection left out) of settings that neither run a program nor name a file. */
@@ -129,9 +129,15 @@ const INERT = new Set([
 const NAMED = new Set(['remote', 'branch', 'submodule'])
 const MAX_CONFIG = 256 * 1024
 
-/** The keys a git config file sets, as `section.key` (lowercase, a named section's name left out), or null if it cannot be read. */
-export function configKeys(text: string): string[] | null {
-  const keys: string[] = []
+export interface ConfigEntry {
+  /** `section.key`, lowercase, a named section's name left out, a driver's in `<…>`. */
+  key: string
+  value: string
+}
+
+/** The settings a git config file makes, or null if it cannot be read as git config. */
+export function configEntries(text: string): ConfigEntry[] | null {
+  const entries: ConfigEntry[] = []
   let section: string | null = null
   for (const raw of text.split(/\r?\n/)) {
     let line = raw.trim()
@@ -146,11 +152,17 @@ export function configKeys(text: string): string[] | null {
       if (!line || line.startsWith('#') || line.startsWith(';')) continue
     }
     if (section === null) return null
-    const key = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=|$|[#;])/.exec(line)
-    if (!key) return null
-    keys.push(`${section}.${key[1].toLowerCase()}`)
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*)|$|[#;])/.exec(line)
+    if (!m) return null
+    const value = (m[2] ?? '').replace(/\s+[#;].*$/, '').replace(/^"(.*)"$/, '$1')
+    entries.push({ key: `${section}.${m[1].toLowerCase()}`, value })
   }
-  return keys
+  return entries
+}
+
+/** The keys of configEntries. */
+export function configKeys(text: string): string[] | null {
+  return configEntries(text)?.map((e) => e.key) ?? null
 }
 
 const statOrNull = (p: string) => {
@@ -208,14 +220,42 @@ function configFiles(dir: string, readable: (abs: string) => string | null): str
 export function gitConfigRefusal(dir: string, readable: (abs: string) => string | null): string | null {
   const files = configFiles(dir, readable)
   if (typeof files === 'string') return files
+  // Submodules' git folders too: `git status` and `git diff --submodule=diff` run git in each, with its config.
+  const commonDirs = [...new Set(files.filter((f) => basename(f) === 'config').map((f) => dirname(f)))]
+  for (const common of commonDirs) moduleConfigs(common, files, 0)
   for (const file of files) {
     const read = readConfigFile(file, MAX_CONFIG)
     if ('missing' in read) continue
     if (!('text' in read)) return `the repository's ${file} could not be read`
-    const keys = configKeys(read.text)
-    if (keys === null) return `the repository's ${file} could not be read as git config`
-    const odd = keys.find((k) => !INERT.has(k) && !k.startsWith('advice.'))
-    if (odd) return `the repository's git config sets ${odd}, which can make git run a program or read files elsewhere`
+    const entries = configEntries(read.text)
+    if (entries === null) return `the repository's ${file} could not be read as git config`
+    // core.worktree (every submodule's config has one) is inert when it names a folder the agent may read.
+    const odd = entries.find(
+      (e) => !INERT.has(e.key) && !e.key.startsWith('advice.') && !(e.key === 'core.worktree' && e.value && readable(resolve(dirname(file), e.value)) === null)
+    )
+    if (odd) return `the repository's git config sets ${odd.key}, which can make git run a program or read files elsewhere`
   }
   return null
+}
+
+/** The config files of the submodules' git folders under `gitDir/modules` (nested ones too), bounded. */
+function moduleConfigs(gitDir: string, out: string[], depth: number): void {
+  const walk = (folder: string, level: number) => {
+    if (level > 6 || out.length > 500) return
+    let names: string[]
+    try {
+      names = readdirSync(folder)
+    } catch {
+      return
+    }
+    for (const n of names) {
+      const sub = join(folder, n)
+      if (!statOrNull(sub)?.isDirectory()) continue
+      if (statOrNull(join(sub, 'HEAD'))) {
+        out.push(join(sub, 'config'), join(sub, 'config.worktree'))
+        if (depth < 4) moduleConfigs(sub, out, depth + 1)
+      } else walk(sub, level + 1)
+    }
+  }
+  walk(join(gitDir, 'modules'), 0)
 }
