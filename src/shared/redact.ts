@@ -6,38 +6,29 @@
 // carries them: an error body an endpoint echoed, a tool's output, a file an agent read.
 // Pure (no Node): the adapters and the runtime share it, and with it one registry of secrets per process.
 
+import { SecretPieces } from './secret-pieces'
+
 export const REDACTED = '[REDACTED]'
 
 /** Shorter values are too likely to occur by chance (and too weak to be worth hiding). */
 const MIN_SECRET_LENGTH = 8
 
 const secrets = new Set<string>()
+const pieces = new SecretPieces()
 /** Longest first, so a secret that contains another is removed whole. */
 let ordered: string[] = []
 
 /**
- * Adds a value to hide from now on (the key in use, a token); short or empty values are ignored. Its base64
- * forms are hidden too (`echo $KEY | base64` is the commonest way to slip a key past a filter): the part
- * of each that does not depend on the bytes around it, for each of the three alignments.
+ * Adds a value to hide from now on (the key in use, a token); short or empty values are ignored. It is hidden
+ * as it is and, when long enough, in every shape a command can give it (secret-pieces.ts): reversed, hex,
+ * octal, base64/base32, case-changed, split across lines or cut into pieces.
  */
 export function registerSecret(value: string | null | undefined): void {
   const v = value?.trim()
   if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return
   secrets.add(v)
-  for (const b of base64Forms(v)) secrets.add(b)
+  pieces.add(v)
   ordered = [...secrets].sort((a, b) => b.length - a.length)
-}
-
-function base64Forms(v: string): string[] {
-  if (v.length < 16 || !/^[\x20-\x7e]+$/.test(v) || typeof btoa !== 'function') return []
-  const out: string[] = []
-  for (let pad = 0; pad < 3; pad++) {
-    const b64 = btoa('\0'.repeat(pad) + v).replace(/=+$/, '')
-    // Drop the groups that mix in the unknown bytes before (pad) and after the value.
-    const stable = b64.slice(pad ? 4 : 0, Math.max(0, b64.length - 4))
-    if (stable.length >= 16) out.push(stable)
-  }
-  return out
 }
 
 /**
@@ -51,6 +42,7 @@ export function registerEnvironmentSecrets(env: Record<string, string | undefine
 /** For tests: forget every registered secret. */
 export function clearSecrets(): void {
   secrets.clear()
+  pieces.clear()
   ordered = []
 }
 
@@ -73,6 +65,8 @@ export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
   let out = text
   for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED)
+  const spans = pieces.spans(out)
+  for (let k = spans.length - 1; k >= 0; k--) out = out.slice(0, spans[k][0]) + REDACTED + out.slice(spans[k][1])
   if (out.includes('sk-ant-')) out = out.replace(KEY_SHAPE, REDACTED)
   if (HEADER_HINT.test(out))
     out = out.replace(HEADER_VALUE, (_all, n1?: string, _v1?: string, n2?: string, _v2?: string, n3?: string) => `${n1 ?? n2 ?? n3 ?? ''}${REDACTED}`)

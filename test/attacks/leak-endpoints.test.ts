@@ -26,12 +26,27 @@ import { waitUntil } from '../../src/main/runtime/tools/test-kit'
 const KEY = 'sk-ant-api03-LEAKTEST_9f8e7d6c5b4a3928171605f4e3d2c1b0a9f8e7d6c5b4a39281716-ZZZZ'
 const TOKEN = 'gw_7c1d0e9f8a7b6c5d4e3f2a1b'
 const b64 = (s: string) => Buffer.from(s).toString('base64')
+const rev = (s: string) => [...s].reverse().join('')
+const hex = (s: string) => Buffer.from(s).toString('hex')
 /** The SDK sends an API key as `x-api-key` or `Authorization: Bearer`, by version. */
 const sentKey = (h: Record<string, string | string[] | undefined>) => String(h['x-api-key'] ?? String(h.authorization ?? '').replace(/^Bearer /, ''))
 
 /** Every place a credential must not be in: the text, and every file under these folders. */
 function expectClean(where: string, text: string): void {
-  for (const secret of [KEY, TOKEN, KEY.slice(13, 60), b64(KEY).slice(4, 60)])
+  for (const secret of [
+    KEY,
+    TOKEN,
+    KEY.slice(13, 60),
+    KEY.slice(14, 40),
+    KEY.slice(44, 70),
+    TOKEN.slice(0, 12),
+    TOKEN.slice(14),
+    b64(KEY).slice(4, 60),
+    rev(KEY).slice(5, 60),
+    rev(TOKEN),
+    hex(KEY).slice(26, 100),
+    hex(TOKEN)
+  ])
     if (text.includes(secret)) throw new Error(`${where} carries a credential (${secret.slice(0, 12)}…)`)
 }
 function filesUnder(dir: string): string[] {
@@ -52,7 +67,7 @@ function expectCleanFiles(dir: string): number {
   return files.length
 }
 
-type Echo = 'anthropic-401' | 'html-403' | 'retry-500' | 'base64-400' | 'json-echo-headers'
+type Echo = 'anthropic-401' | 'html-403' | 'retry-500' | 'base64-400' | 'json-echo-headers' | 'reversed-401' | 'hex-400' | 'halves-403'
 
 /** A gateway that echoes the credentials it was sent, in the shape `mode` says. */
 function echoGateway(mode: Echo): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
@@ -82,6 +97,12 @@ function echoGateway(mode: Echo): Promise<{ url: string; hits: () => number; clo
         'application/json',
         JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `bad credential ${b64(key || auth.replace(/^Bearer /, ''))}` } })
       )
+    const sent = key || auth.replace(/^Bearer /, '')
+    if (mode === 'reversed-401')
+      return send(401, 'application/json', JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `key ${rev(sent)} is invalid` } }))
+    if (mode === 'hex-400')
+      return send(400, 'application/json', JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `credential 0x${hex(sent)}` } }))
+    if (mode === 'halves-403') return send(403, 'text/plain', `first part: ${sent.slice(0, sent.length >> 1)}\nsecond part: ${sent.slice(sent.length >> 1)}\n`)
     return send(401, 'application/json', JSON.stringify({ received: req.headers }))
   })
   return new Promise((resolve) =>
@@ -101,7 +122,7 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c()
 })
 
-const ECHOES: Echo[] = ['anthropic-401', 'html-403', 'retry-500', 'base64-400', 'json-echo-headers']
+const ECHOES: Echo[] = ['anthropic-401', 'html-403', 'retry-500', 'base64-400', 'json-echo-headers', 'reversed-401', 'hex-400', 'halves-403']
 const CREDENTIALS = [
   ['an API key', { apiKey: KEY }],
   ['an auth token', { authToken: TOKEN }]

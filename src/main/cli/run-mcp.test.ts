@@ -13,6 +13,7 @@ import { processGroupAlive } from '../runtime/tools/process-group'
 
 let server: ScriptedServer
 const serve = useCliServers()
+const ALLOW_ECHO = { permissions: { allow: ['mcp__notes__echo'] } }
 
 describe('fanout run with MCP servers and hooks', () => {
   it("calls the project's MCP server, runs PreToolUse hooks on the call, and stops the server on exit", async () => {
@@ -26,6 +27,9 @@ describe('fanout run with MCP servers and hooks', () => {
       join(project, '.claude', 'settings.json'),
       JSON.stringify(hooksSettings([{ event: 'PreToolUse', matcher: 'mcp__notes__.*', command: hookCommand(tmp, log) }]))
     )
+    // An MCP tool runs headless only when a rule allows it (its server's readOnlyHint grants nothing).
+    mkdirSync(join(tmp, '.claude'), { recursive: true })
+    writeFileSync(join(tmp, '.claude', 'settings.json'), JSON.stringify(ALLOW_ECHO))
     server = await serve({
       respond: scriptByAgent([
         { match: 'lead agent in Fanout', turns: [reply.toolUse('mcp__notes__echo', { text: 'from the cli' }), (req) => reply.text(req.toolResults[0].content)] }
@@ -48,6 +52,7 @@ describe('fanout run with MCP servers and hooks', () => {
     const project = join(tmp, 'project')
     mkdirSync(join(project, '.claude'), { recursive: true })
     mkdirSync(join(tmp, 'home', '.claude'), { recursive: true })
+    writeFileSync(join(tmp, 'home', '.claude', 'settings.json'), JSON.stringify(ALLOW_ECHO))
     const pidFile = join(tmp, 'server.pid')
     const log = join(tmp, 'hooks.log')
     writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'cli', '--pid-file', pidFile]) } }))
@@ -93,7 +98,7 @@ describe('fanout run with MCP servers and hooks', () => {
 
   it("honours Claude Code's approvals in the person's own settings, and disabledMcpjsonServers over them", async () => {
     const p = hostileProject()
-    writeFileSync(join(p.tmp, 'home', '.claude', 'settings.json'), JSON.stringify({ enabledMcpjsonServers: ['notes'] }))
+    writeFileSync(join(p.tmp, 'home', '.claude', 'settings.json'), JSON.stringify({ ...ALLOW_ECHO, enabledMcpjsonServers: ['notes'] }))
     server = await serve({ respond: echoScript() })
     const r = await runCli(['run', '-p', 'Echo something.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'cli echo: x', is_error: false })

@@ -1,8 +1,10 @@
 // Assembles what every front end (CLI, app, browser mode) needs before it can run agents: the data
 // folder, Fanout's settings, and a model client from the stored key or the environment.
+import { homedir } from 'node:os'
 import type { ContextSettings } from './compaction/context-settings'
 import { registerEnvironmentSecrets } from '../../shared/redact'
 import { isSecretEnvEntry } from './security/child-env'
+import { registerCredentialFileSecrets } from './security/credential-files'
 import type { ModelAliases } from './model/aliases'
 import { createModelClient, type ModelClientConfig } from './model/client'
 import { MissingCredentialsError } from './model/errors'
@@ -57,6 +59,7 @@ export async function createClientFromConfig(
 ): Promise<{ client: ModelClient } | { error: string; missingKey?: true }> {
   const env = opts.env ?? process.env
   registerEnvironmentSecrets(env, isSecretEnvEntry)
+  registerCredentialFileSecrets(env.HOME || homedir())
   let stored: string | null
   try {
     stored = await (opts.keyStore ?? credentialsKeyStore(config.dataDir)).get()

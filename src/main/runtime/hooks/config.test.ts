@@ -76,4 +76,26 @@ describe('parseHooks', () => {
     expect(hooksFromSettings([a, b]).table.PreToolUse.map((m) => m.hooks[0].command)).toEqual(['a', 'b'])
     expect(hooksFromSettings([a, b, { file: 'local.json', json: { disableAllHooks: true } }]).table.PreToolUse).toEqual([])
   })
+
+  it("disableAllHooks turns off the hooks of its own level and below, never the person's: a folder silences only itself, and is told", () => {
+    const hook = (command: string) => ({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } })
+    const user = { file: '/h/.claude/settings.json', source: 'user', json: hook('guard.sh') }
+    const managed = { file: '/etc/claude-code/managed-settings.json', source: 'managed', json: hook('policy.sh') }
+    const project = { file: '/p/.claude/settings.json', source: 'project', json: { ...hook('repo.sh'), disableAllHooks: true } }
+    const local = { file: '/p/.claude/settings.local.json', source: 'local', json: hook('local.sh') }
+    const commands = (files: Array<{ file: string; source: string; json: Record<string, unknown> }>) =>
+      hooksFromSettings(files).table.PreToolUse.flatMap((m) => m.hooks.map((h) => h.command))
+    const fromFolder = hooksFromSettings([user, project, local, managed])
+    expect(commands([user, project, local, managed])).toEqual(['guard.sh', 'policy.sh'])
+    expect(fromFolder.problems).toEqual([
+      expect.stringMatching(/^\/p\/\.claude\/settings\.json: "disableAllHooks": true turns off this folder's own hooks only; your hooks/)
+    ])
+    // The person's own file turns off theirs and the folder's; managed hooks stay. Managed turns off all.
+    const userOff = { ...user, json: { ...user.json, disableAllHooks: true } }
+    expect(commands([userOff, { ...project, json: hook('repo.sh') }, managed])).toEqual(['policy.sh'])
+    expect(hooksFromSettings([userOff, project, managed]).problems).toEqual([])
+    expect(commands([user, project, { ...managed, json: { ...managed.json, disableAllHooks: true } }])).toEqual([])
+    // A folder that disables hooks where only its own exist: nothing to tell.
+    expect(hooksFromSettings([project, local]).problems).toEqual([])
+  })
 })

@@ -149,9 +149,28 @@ export function parseHooks(value: unknown, source: string, inDefinition = false)
   return { table, problems }
 }
 
-/** The hooks of every settings file, lowest precedence first; `"disableAllHooks": true` in any file turns them all off. */
-export function hooksFromSettings(files: ReadonlyArray<{ file: string; json: Record<string, unknown> }>): { table: HookTable; problems: string[] } {
-  if (files.some((f) => f.json.disableAllHooks === true)) return { table: emptyHookTable(), problems: [] }
-  const parsed = files.map((f) => parseHooks(f.json.hooks, f.file))
-  return { table: mergeHookTables(...parsed.map((p) => p.table)), problems: parsed.flatMap((p) => p.problems) }
+/**
+ * Who may switch whose hooks off with `"disableAllHooks": true`: a file turns off the hooks of its own level
+ * and those below it, never those above. Managed settings outrank the person's own (user) settings, which
+ * outrank the folder's (project and local, and a file of unknown source). So a repository, trusted or not,
+ * can silence only its own hooks: the person's guard hooks keep running, and the folder is told so.
+ */
+const HOOK_AUTHORITY: Record<string, number> = { managed: 3, user: 2, project: 1, local: 1 }
+const authority = (source: string | undefined): number => HOOK_AUTHORITY[source ?? ''] ?? 1
+
+/** The hooks of every settings file, lowest precedence first, less those a `disableAllHooks` of equal or higher authority turns off. */
+export function hooksFromSettings(files: ReadonlyArray<{ file: string; source?: string; json: Record<string, unknown> }>): {
+  table: HookTable
+  problems: string[]
+} {
+  const off = Math.max(0, ...files.filter((f) => f.json.disableAllHooks === true).map((f) => authority(f.source)))
+  const kept = files.filter((f) => authority(f.source) > off)
+  const parsed = kept.map((f) => parseHooks(f.json.hooks, f.file))
+  const problems = parsed.flatMap((p) => p.problems)
+  const folderOff = files.find((f) => f.json.disableAllHooks === true && authority(f.source) === 1)
+  if (folderOff && off === 1 && parsed.some((p) => Object.values(p.table).some((m) => m.length)))
+    problems.push(
+      `${folderOff.file}: "disableAllHooks": true turns off this folder's own hooks only; your hooks (user and managed settings) still run. Only your user settings (~/.claude/settings.json) can turn those off.`
+    )
+  return { table: mergeHookTables(...parsed.map((p) => p.table)), problems }
 }

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../../shared/events'
 import type { RuntimeHost } from '../../../shared/host'
 import { registerEnvironmentSecrets } from '../../../shared/redact'
 import { isSecretEnvEntry } from '../security/child-env'
+import { registerCredentialFileSecrets } from '../security/credential-files'
 import type { HostCallName, HostNotice } from '../../../shared/ipc-contract'
 import type { ModelClient } from '../model/types'
 import type { AgentSessionOptions } from '../orchestration'
@@ -77,6 +78,7 @@ export class LocalRuntimeHost implements RuntimeHost {
     const dataDir = options.dataDir ?? resolveDataDir(env)
     const keyStore = options.keyStore ?? credentialsKeyStore(dataDir)
     const home = options.home ?? homedir()
+    registerCredentialFileSecrets(home)
     const { listeners } = this
     const factory = new SessionFactory({
       env,

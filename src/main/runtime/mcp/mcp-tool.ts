@@ -2,7 +2,8 @@
 // sent to the model. Input is checked against the top level of that schema (an object, its required fields,
 // the JSON types and enums of its properties) so the model gets a precise error without a round trip; deeper
 // rules are the server's to enforce, and its refusal comes back as a clear error too. A tool is read-only (and
-// so may run alongside others, and in plan mode) only when the server says so with `readOnlyHint`.
+// so may run alongside others) only when the server says so with `readOnlyHint`; that claim never grants a
+// permission: the tool is asked for unless a rule allows it, and refused in plan mode (permissions/tool-call.ts).
 import type { Tool, ToolResult } from '../tools/define-tool'
 import type { McpConnection, McpToolInfo } from './connect'
 import { mcpToolName } from './server-config'

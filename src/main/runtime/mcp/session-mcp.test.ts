@@ -23,26 +23,35 @@ const toolEnd = (events: AgentEvent[], name: string) => events.find((e): e is To
 const mcpJson = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers })
 
 describe('MCP servers in a session', () => {
-  it('.mcp.json servers give the main agent mcp__server__tool tools; a read-only one runs, others go through the permission gate', async () => {
+  it('.mcp.json servers give the main agent mcp__server__tool tools; one a rule allows runs, the others (readOnlyHint or not) go through the permission gate', async () => {
     const f = await makeFixture(
       {
         respond: scriptLead(
           reply.toolUses([
             { name: 'mcp__notes__echo', input: { text: 'hello' } },
-            { name: 'mcp__notes__add', input: { a: 2, b: 40 } }
+            { name: 'mcp__notes__add', input: { a: 2, b: 40 } },
+            { name: 'mcp__notes__whereami', input: {} }
           ]),
           (req) => reply.text(req.toolResults.map((r) => r.content).join(' | '))
         )
       },
-      { headless: true, files: { '.mcp.json': mcpJson({ notes: stdioServerEntry(['--label', 'notes']) }) } }
+      {
+        headless: true,
+        files: {
+          '.mcp.json': mcpJson({ notes: stdioServerEntry(['--label', 'notes']) }),
+          '.claude/settings.json': JSON.stringify({ permissions: { allow: ['mcp__notes__echo'] } })
+        }
+      }
     )
     const result = await f.session.run('Use the notes server.')
     expect(result.status).toBe('completed')
     const req = f.model.server.requests[0]
     expect(req.toolNames).toEqual(expect.arrayContaining(['Read', 'Bash', 'Agent', 'mcp__notes__echo', 'mcp__notes__add', 'mcp__notes__picture']))
     expect(req.tools.find((t) => t.name === 'mcp__notes__add')?.input_schema).toMatchObject({ type: 'object', required: ['a', 'b'] })
-    // echo says readOnlyHint, so even a headless run allows it; add does not, so it needs approval nobody can give.
+    // A rule allows echo, so even a headless run runs it; add and whereami need approval nobody can give here,
+    // whereami although its server calls it read-only (readOnlyHint is the server's claim, not a grant).
     expect(result.result).toMatch(/^notes echo: hello \| mcp__notes__add needs approval and this run is headless, so it was denied/)
+    expect(result.result).toMatch(/\| mcp__notes__whereami needs approval and this run is headless, so it was denied/)
   })
 
   it('a server that fails to start is an error event naming it and why; the agent keeps every other tool', async () => {

@@ -211,6 +211,24 @@ describe('decidePermission: rules', () => {
     expect(decide('default', 'Read', file('src/a.ts'), rulesFrom({ allow: ['Read'], deny: ['Read'] }, 'project')).behavior).toBe('deny')
   })
 
+  it("an MCP tool's readOnlyHint grants nothing: refused in plan mode, asked in default and acceptEdits, denied in dontAsk, run in bypass", () => {
+    // The tool as mcp-tool.ts builds it from a server that claims readOnlyHint.
+    const hinted = { name: 'mcp__notes__search', readOnly: true }
+    const plan = decide('plan', hinted, {})
+    expect(plan.behavior).toBe('deny')
+    expect(plan.behavior === 'deny' && plan.message).toMatch(/not available in plan mode/)
+    expect(decide('plan', hinted, {}, rulesFrom({ allow: ['mcp__notes'] }, 'project')).behavior).toBe('deny')
+    for (const mode of ['default', 'acceptEdits'] as const) {
+      const d = decide(mode, hinted, {})
+      expect(d.behavior, mode).toBe('ask')
+      expect(d.behavior === 'ask' && d.suggestedRules).toEqual(['mcp__notes__search'])
+      expect(decide(mode, hinted, {}, rulesFrom({ allow: ['mcp__notes__search'] }, 'project')).behavior, mode).toBe('allow')
+    }
+    expect(decide('dontAsk', hinted, {}).behavior).toBe('deny')
+    expect(decide('bypassPermissions', hinted, {}).behavior).toBe('allow')
+    expect(decide('bypassPermissions', hinted, {}, rulesFrom({ deny: ['mcp__notes'] }, 'project')).behavior).toBe('deny')
+  })
+
   it('matches MCP servers, WebFetch domains and agent types', () => {
     const mcp = { name: 'mcp__github__create_issue', readOnly: false }
     expect(decide('default', mcp, {}, rulesFrom({ allow: ['mcp__github'] }, 'project')).behavior).toBe('allow')

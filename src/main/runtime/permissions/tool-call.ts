@@ -2,6 +2,7 @@
 import { isAbsolute, join } from 'node:path'
 import { splitGlobBase } from '../tools/glob-pattern'
 import { resolveToolPath } from '../tools/paths'
+import { isMcpToolName } from '../definitions/tool-list'
 import { BUILTIN_TOOL_META } from '../tools/registry'
 import { TEAM_TOOL_NAMES } from '../tools/team-tool-names'
 import { FILE_EDIT_TOOL_NAMES, FILE_READ_TOOL_NAMES } from '../tools/tool-names'
@@ -85,5 +86,9 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
     return { name, kind: 'network', readOnly: true, url, host }
   }
   if (kind === 'free') return { name, kind: 'free', readOnly: true, subagentType: str(args.subagent_type) }
+  // An MCP server's `readOnlyHint` is the server's claim about itself, not a grant: its tools run when a rule
+  // allows them or a person approves, like Claude Code's (which refuses them in plan mode). The hint still
+  // lets the loop run such calls side by side (tool.concurrencySafe); it never decides a permission.
+  if (isMcpToolName(name)) return { name, kind: 'other', readOnly: false }
   return { name, kind: 'other', readOnly }
 }

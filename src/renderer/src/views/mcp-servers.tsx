@@ -60,7 +60,14 @@ function ServerRow({ server }: { server: McpServerInfo }) {
           {server.tools.map((t) => (
             <li key={t.name}>
               <code>{t.name}</code>
-              {t.readOnly && <span className="tag tag-accent">read-only</span>}
+              {t.readOnly && (
+                <span
+                  className="tag tag-accent"
+                  title="The server says this tool only reads (readOnlyHint). That is its claim, not a permission: the tool still needs a rule or your approval, and plan mode refuses it."
+                >
+                  says read-only
+                </span>
+              )}
               <span className="muted small mcp-tool-desc">{t.description}</span>
             </li>
           ))}

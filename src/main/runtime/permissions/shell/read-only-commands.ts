@@ -3,7 +3,11 @@
 // it, is not read-only, whatever it does. Left out on purpose: pagers (less, more, man: shell escapes),
 // anything that runs other programs (xargs, env, timeout, nice, awk, find -exec, rg --pre), and every
 // option that writes (sort -o, tree -o, sed -i, uniq's output operand), follows symlinks everywhere (grep -R,
-// find -L, rg -L, du -L) or reads a list of further files (--files0-from).
+// find -L, rg -L, du -L) or reads a list of further files (--files0-from), `file -z` (runs decompressors).
+// Every option whose value names a file the command reads is a path option (`pathOptions`, checked like an
+// operand); every other option listed with a value takes text (a count, a pattern, a format). Options that
+// take a file and are not worth the check (`--exclude-from`, `--ignore-file`, `sort -T`, `diff --from-file`,
+// `date -f`, `file -m`, `jq --slurpfile`) are simply not listed: test/attacks/bash-option-files.ts plays them all.
 import { spec, type CommandCheck } from './command-check'
 import { checkFind } from './read-only-find'
 import { checkGit } from './read-only-git'
@@ -122,7 +126,7 @@ const rg = spec({
   patternOptions: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
   pathOptions: ['-f', '--file'],
   short: 'iswxvclnNoHIqUaPSFu.bp',
-  shortArg: 'egtTABCmMrjEd',
+  shortArg: 'egtTABCmMrjEdf',
   long: [
     '--hidden',
     '--no-hidden',
@@ -250,20 +254,8 @@ export const READ_ONLY_COMMANDS: Record<string, CommandCheck> = {
   wc: spec({ operands: 'paths', short: 'clmwL', long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length'], longArg: ['--total'] }),
   file: spec({
     operands: 'paths',
-    short: 'bhiLkNnprsz0',
-    long: [
-      '--brief',
-      '--mime',
-      '--mime-type',
-      '--mime-encoding',
-      '--dereference',
-      '--no-dereference',
-      '--keep-going',
-      '--raw',
-      '--special-files',
-      '--uncompress',
-      '--print0'
-    ]
+    short: 'bhiLkNnprs0',
+    long: ['--brief', '--mime', '--mime-type', '--mime-encoding', '--dereference', '--no-dereference', '--keep-going', '--raw', '--special-files', '--print0']
   }),
   stat: spec({ operands: 'paths', short: 'Lft', shortArg: 'c', long: ['--dereference', '--file-system', '--terse'], longArg: ['--format', '--printf'] }),
   du: spec({
@@ -483,6 +475,11 @@ function checkJqCommand(): CommandCheck {
   return (args, env) => {
     const rest = []
     for (let i = 0; i < args.length; i++) {
+      // After `--` jq reads every word as a file, `--arg` included (`jq . -- --arg secret y`).
+      if (args[i].value === '--') {
+        rest.push(...args.slice(i))
+        break
+      }
       if (args[i].value === '--arg' || args[i].value === '--argjson') {
         if (i + 2 >= args.length) return `${args[i].value} needs a name and a value`
         i += 2

@@ -4,10 +4,12 @@
 // signature checks (run gpg), `--output`, and every subcommand or form that changes something (branch NAME,
 // tag NAME, config, fetch). Subcommands that print file contents (show, diff, log -p, grep, blame, cat-file)
 // also have their paths checked: `git show HEAD:secrets/a.txt` names a protected file, and one that prints
-// the whole tree is not read-only while the tree holds a file a Read deny rule protects.
+// the whole tree is not read-only while the tree holds a file a Read deny rule protects. And git in a
+// repository whose own config runs programs or reads files elsewhere is not read-only (git-repo-config.ts).
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { Arg, CommandCheck, CommandEnv } from './command-check'
+import { gitConfigRefusal } from './git-repo-config'
 import { has, parseOptions, type OptionSpec, type ParsedOptions } from './options'
 
 const DIFF_LONG = [
@@ -208,6 +210,12 @@ interface GitSub {
   operands: 'revs-paths' | 'paths' | 'none' | 'pattern-revs-paths' | 'object'
   /** Its output shows file contents. */
   content: boolean | ((p: ParsedOptions) => boolean)
+  /**
+   * Its options whose value names a file or folder git reads (`blame --contents FILE`, `blame -S REVS-FILE`,
+   * `grep -f PATTERNS`): each goes through the path check like an operand. Every other option that takes a
+   * value in this file takes text (a count, a format, a pattern, a revision), never a file name.
+   */
+  pathOptions?: string[]
   extra?: (p: ParsedOptions, operands: Arg[]) => string | null
 }
 
@@ -293,9 +301,10 @@ const SUBCOMMANDS: Record<string, GitSub> = {
       longArg: ['--date', '--since', '--abbrev', '--encoding', '--ignore-rev', '--contents']
     },
     operands: 'revs-paths',
-    content: true
+    content: true,
+    pathOptions: ['--contents', '-S']
   },
-  grep: { spec: GREP, operands: 'pattern-revs-paths', content: true },
+  grep: { spec: GREP, operands: 'pattern-revs-paths', content: true, pathOptions: ['-f'] },
   'cat-file': { spec: { short: 'ptse', long: [] }, operands: 'object', content: true },
   'ls-files': {
     spec: {
@@ -428,8 +437,10 @@ function checkOperands(sub: GitSub, p: ParsedOptions, operands: Arg[], afterDash
   let rest = operands
   if (sub.operands === 'pattern-revs-paths' && !has(p, '-e', '-f')) rest = rest.slice(1)
   let objectPaths = 0
+  // `--no-index` makes every operand a file, existing or not (git diff --no-index A B, git grep --no-index P F).
+  const allPaths = sub.operands === 'paths' || has(p, '--no-index')
   for (const a of rest) {
-    if (sub.operands === 'paths') {
+    if (allPaths) {
       paths.push(a)
       continue
     }
@@ -472,6 +483,7 @@ export const checkGit: CommandCheck = (args, env) => {
     if (['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects'].includes(v)) continue
     if (v === '-C' && i + 1 < args.length) {
       const dir = args[++i]
+      if (dir.glob) return 'a glob as the folder of git -C'
       const why = env.readPath(dir, { cwd })
       if (why) return why
       cwd = resolve(cwd, dir.value)
@@ -481,9 +493,11 @@ export const checkGit: CommandCheck = (args, env) => {
   }
   const name = args[i]?.value
   if (name === undefined) return null
-  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return null
+  if (name === 'stash' && args.length === i + 2 && args[i + 1].value === 'list') return gitConfigRefusal(cwd, (abs) => env.readPath({ value: abs }))
   const sub = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined
   if (!sub) return `git ${name} is not on the read-only list`
+  const config = gitConfigRefusal(cwd, (abs) => env.readPath({ value: abs }))
+  if (config) return config
   const rest = args.slice(i + 1)
   if (rest.some((a) => a.glob && a.value.startsWith('-'))) return 'a glob where an option could be'
   const dashes = rest.findIndex((a) => a.value === '--')
@@ -499,9 +513,9 @@ export const checkGit: CommandCheck = (args, env) => {
   const extra = sub.extra?.(r.parsed, operands)
   if (extra) return `git ${name}: ${extra}`
   for (const o of r.parsed.options) {
-    if (o.name !== '-f' || o.value === undefined) continue
+    if (o.value === undefined || !sub.pathOptions?.includes(o.name)) continue
     const why = env.readPath({ value: o.value }, { cwd })
-    if (why) return why
+    if (why) return `git ${name} ${o.name}: ${why}`
   }
   if (sub.operands === 'none') return null
   return checkOperands(sub, r.parsed, operands, after, env, cwd)

@@ -72,6 +72,9 @@ export function wordValue(word: ShNode, home: string): WordValue {
         raw = raw.slice(1)
         tilde = true
       }
+      // bash expands an unquoted `~` after the `=` of a word shaped like an assignment (`a=~/x`, `a=b:~/x`),
+      // even as an argument: the command would see a home path the literal text does not show.
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(out.value + raw) && /[=:]~/.test(raw)) return { ok: false, why: 'a ~ after = (bash expands it)' }
       const why = unquoted(raw, out)
       if (why) return { ok: false, why }
     } else if (type === 'SglQuoted') {

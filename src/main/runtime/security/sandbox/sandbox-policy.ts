@@ -20,6 +20,7 @@ import { readConfigFile } from '../../store/read-config'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
+import { CLAUDE_CODE_CREDENTIAL_FILES } from '../credential-files'
 import type { PathPolicy } from '../path-policy'
 import type { CommandPolicy } from './sandbox-runtime'
 
@@ -37,8 +38,8 @@ const CREDENTIAL_STORES = [
   '.git-credentials',
   '.npmrc',
   '.pypirc',
-  '.claude/.credentials.json',
-  '.anthropic'
+  '.anthropic',
+  ...CLAUDE_CODE_CREDENTIAL_FILES
 ]
 /** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
 const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
