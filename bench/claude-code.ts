@@ -2,6 +2,7 @@
 // devDependency's native binary, a temporary HOME, nothing of this machine's configuration), run headless
 // (`-p`) against the scripted server. The benchmark also wants the moment its JSON result had been printed:
 // the process goes on shutting down after that, which is not fan-out overhead.
+import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeCode, runClaudeCode as runKit } from '../test/differential/claude-code'
@@ -12,6 +13,12 @@ export { CLAUDE_CODE_VERSION } from '../test/differential/claude-code'
 export function claudeCodeBinary(): { path: string } | { skip: string } {
   const bin = claudeCode()
   return bin.path ? { path: bin.path } : { skip: bin.skip ?? 'Claude Code is not installed' }
+}
+
+/** The version of the binary as installed (`claude --version`), whatever the project pins. */
+export function claudeCodeVersion(bin: string): string {
+  const v = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, HOME: '/nonexistent-home-for-version' } })
+  return (v.stdout || '').trim().split(/\s/)[0] || 'of unknown version'
 }
 
 export interface ClaudeCodeRun {

@@ -52,8 +52,17 @@ export interface StreamProbeResult {
   longTasks: number[]
   /** Durations of animation frames over 50 ms (long-animation-frame entries), ms. */
   longFrames: number[]
-  /** Per agent id: [highest marker on screen, epoch ms when it appeared], in the order seen. */
+  /** Per agent id: [highest marker on screen, epoch ms when it appeared in the DOM], in the order seen. */
   seen: Record<string, Array<[number, number]>>
+  /**
+   * The same markers, with the epoch ms they were painted: the frame after the DOM update (its
+   * requestAnimationFrame, then a task once that frame has been laid out and painted).
+   */
+  painted: Record<string, Array<[number, number]>>
+  /** From start to stop, ms (the start burst and the stream). */
+  elapsedMs: number
+  /** Epoch ms when the expected number of tiles was first on screen, painted (the start burst); 0 if never. */
+  tilesPaintedAt: number
   /** Agents whose tile or panel was visible when the probe stopped (the rest were scrolled out of view). */
   onScreen: string[]
   /** The overview's density as measured (tiles, compact, panels). */
@@ -69,7 +78,7 @@ interface StreamProbe {
  * `‹seq›` marker of its streamed text first appears in the DOM. Markers are appended in order, so the
  * last one in a panel's text tells which deltas are now visible.
  */
-export function startStreamProbe(): void {
+export function startStreamProbe(expectTiles: number): void {
   const w = globalThis as unknown as Page
   // Agent ids of the panels in the visible part of the panels grid (and the window).
   const panelsOnScreen = (): string[] => {
@@ -85,7 +94,35 @@ export function startStreamProbe(): void {
       .map((p) => p.getAttribute('data-agent-id')!)
   }
   const now = () => w.performance.timeOrigin + w.performance.now()
-  const result: StreamProbeResult = { frames: [], longTasks: [], longFrames: [], seen: {}, onScreen: [], density: '' }
+  const result: StreamProbeResult = {
+    frames: [],
+    longTasks: [],
+    longFrames: [],
+    seen: {},
+    painted: {},
+    elapsedMs: 0,
+    tilesPaintedAt: 0,
+    onScreen: [],
+    density: ''
+  }
+  const startedAt = now()
+  // Markers in the DOM not yet painted, stamped together once the next frame has been painted.
+  let unpainted: Array<[string, number]> = []
+  let tilesInDom = false
+  let paintScheduled = false
+  const afterPaint = () => {
+    if (paintScheduled) return
+    paintScheduled = true
+    w.requestAnimationFrame(() =>
+      w.setTimeout(() => {
+        paintScheduled = false
+        const at = now()
+        for (const [id, seq] of unpainted) (result.painted[id] ??= []).push([seq, at])
+        unpainted = []
+        if (tilesInDom && !result.tilesPaintedAt) result.tilesPaintedAt = at
+      }, 0)
+    )
+  }
   const last: Record<string, number> = {}
   let running = true
   let prev = -1
@@ -109,6 +146,10 @@ export function startStreamProbe(): void {
 
   const mo = new w.MutationObserver((records) => {
     const at = now()
+    if (!tilesInDom && [...w.document.querySelectorAll('[data-tile]')].length >= expectTiles) {
+      tilesInDom = true
+      afterPaint()
+    }
     const panels = new Set<El>()
     for (const r of records) {
       const el = (r.target as El).closest ? r.target : r.target.parentElement
@@ -125,6 +166,8 @@ export function startStreamProbe(): void {
       if (!Number.isFinite(seq) || seq <= (last[id] ?? -1)) continue
       last[id] = seq
       ;(result.seen[id] ??= []).push([seq, at])
+      unpainted.push([id, seq])
+      afterPaint()
     }
   })
   mo.observe(w.document.body, { childList: true, subtree: true, characterData: true })
@@ -132,6 +175,7 @@ export function startStreamProbe(): void {
   w.__fanoutBench = {
     stop() {
       running = false
+      result.elapsedMs = now() - startedAt
       mo.disconnect()
       for (const o of observers) o.disconnect()
       result.onScreen = panelsOnScreen()

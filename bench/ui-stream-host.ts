@@ -8,10 +8,16 @@ import type { AgentEvent, EventPayload } from '../src/shared/events'
 import type { HostHandlers, RuntimeHost } from '../src/shared/host'
 import type { HostNotice, SessionSummary } from '../src/shared/ipc-contract'
 import { HostListeners } from '../src/main/runtime/host/host-listeners'
+import { createSessionRecorder, type SessionRecorder } from '../src/main/runtime/store'
 
 export interface StreamPlan {
   agents: number
   deltasPerSecond: number
+  /**
+   * A data folder to record every event in, as browser mode's host does in the same process (transcripts,
+   * the session's index and view fold): the runtime's own work shares the machine with the page.
+   */
+  recordTo?: string
 }
 
 export interface StreamRun {
@@ -39,6 +45,9 @@ export class StreamHost implements RuntimeHost {
   private readonly listeners = new HostListeners()
   private session: { id: string; mainId: string; childIds: string[]; cwd: string; title: string; createdAt: number } | null = null
   private timers: Array<ReturnType<typeof setInterval>> = []
+  private recorder: SessionRecorder | null = null
+  /** Epoch ms when the fan-out's start burst began (every agent's start events, one after another). */
+  burstAt = 0
   /** The real host's handlers, but for the list, starting a session and stopping an agent. */
   readonly handlers: HostHandlers
 
@@ -59,6 +68,7 @@ export class StreamHost implements RuntimeHost {
         const mainId = `main-${id.slice(0, 8)}`
         const childIds = Array.from({ length: this.plan.agents }, (_, i) => `agent-${i + 1}-${id.slice(0, 6)}`)
         this.session = { id, mainId, childIds, cwd, title: prompt.split('\n')[0].slice(0, 80), createdAt: Date.now() }
+        if (this.plan.recordTo) this.recorder = createSessionRecorder({ dataDir: this.plan.recordTo, sessionId: id, cwd, title: this.session.title })
         // After the answer, as the real host does: the renderer marks the session live when it gets the id.
         setTimeout(() => this.fanOut(prompt), 0)
         return { sessionId: id }
@@ -76,6 +86,7 @@ export class StreamHost implements RuntimeHost {
 
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t)
+    await this.recorder?.close()
     await this.inner.close()
   }
 
@@ -151,6 +162,7 @@ export class StreamHost implements RuntimeHost {
 
   private fanOut(prompt: string): void {
     const s = this.session!
+    this.burstAt = epochNow()
     const main = (p: EventPayload) => this.emit(s.mainId, null, null, p)
     main({
       type: 'agent_start',
@@ -195,6 +207,7 @@ export class StreamHost implements RuntimeHost {
   private emit(agentId: string, parentAgentId: string | null, parentToolUseId: string | null, payload: EventPayload): void {
     const event = { ...payload, agentId, parentAgentId, parentToolUseId, sessionId: this.session!.id, ts: Date.now() } as AgentEvent
     // One event per call, as the runtime's bus delivers them: the pump does the batching.
+    this.recorder?.record(event)
     this.listeners.events([event])
   }
 

@@ -2,9 +2,13 @@
 // one run. The scripted server simulates the prompt cache, so each request's input is split as the API
 // bills it: uncached ×1, cache writes ×1.25 (1-hour ×2), cache reads ×0.1 — "billed input", in
 // input-token equivalents, and dollars at Sonnet's list price.
-// Overhead is the wall time of a run, from the first request's arrival at the server to the end of the run,
-// minus the model's time on the critical path: 4 calls of L for a fan-out (main, worker's tool call,
-// worker's answer, main's summary), one more where siblings wait for the first one's response to begin.
+// Both sides run as a person runs them: `fanout run` and `claude -p`, each a fresh process with its default
+// settings (fanout-process.ts, claude-code.ts), in interleaved pairs (Fanout, Claude Code, Fanout, …) so a
+// machine that gets busier or quieter during the run weighs on both alike; median and min of each.
+// Overhead is the wall time of a run, from the first request's arrival at the server to the moment its
+// result was printed, minus the model's time on the scenario's critical path, the same for both sides: 4
+// calls of L for a fan-out (main, worker's tool call, worker's answer, main's summary). What a side adds on
+// top (Fanout's siblings waiting for the first one's response, a pre-warm) is its own overhead.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -13,14 +17,12 @@ import { dirname, join } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import type { ContextSettings } from '../src/main/runtime/compaction/context-settings'
 import type { CacheSharing } from '../src/main/runtime/model/cache-sharing'
-import { createModelClient } from '../src/main/runtime/model/client'
-import { createHttpFetch } from '../src/main/runtime/model/http-fetch'
 import { costOf } from '../src/main/runtime/model/pricing'
 import { contextWindowFor } from '../src/main/runtime/model/context-window'
 import { CACHE_PRICE } from '../src/main/runtime/model/prompt-cache-rules'
-import { AgentSession } from '../src/main/runtime/orchestration'
 import { LEDGER_TASK, makeLedger, type Ledger } from '../src/main/runtime/orchestration/testing/long-session'
-import { claudeCodeBinary, runClaudeCode, CLAUDE_CODE_VERSION } from './claude-code'
+import { claudeCodeBinary, claudeCodeVersion, runClaudeCode } from './claude-code'
+import { runFanoutProcess } from './fanout-process'
 import { FAN_OUT_MARK, FORKS_MARK, LONG_MARK, type RunStats } from './cost-server'
 
 const MODEL = 'claude-sonnet-5-5'
@@ -36,9 +38,8 @@ const PARTS = Number(process.env.BENCH_LONG_PARTS ?? 60)
 const PART_BYTES = Number(process.env.BENCH_LONG_PART_BYTES ?? 20 * 1024)
 const LONG_MODEL = process.env.BENCH_LONG_MODEL ?? 'claude-sonnet-4-6'
 
-const now = () => performance.timeOrigin + performance.now()
-const http = createHttpFetch()
-let runs = 0
+// The checkout whose bin/fanout runs (npm run bench runs from it).
+const ROOT = process.cwd()
 
 class CostServer {
   private constructor(
@@ -108,6 +109,7 @@ const dollars = (s: RunStats, model = MODEL) =>
   costOf(model, { inputTokens: s.uncached, outputTokens: s.output, cacheReadTokens: s.read, cacheWriteTokens: s.write5m }) +
   (s.write1h * CACHE_PRICE.write1h * 3) / 1e6
 
+/** `fanout run` as a fresh process; `mode` and `context` other than the defaults go in its settings.json. */
 async function fanout(
   server: CostServer,
   p: { cwd: string; home: string },
@@ -115,32 +117,28 @@ async function fanout(
   mode: CacheSharing,
   latency: number,
   modelCalls: number,
-  model?: string,
+  model = MODEL,
   context?: Partial<ContextSettings>
 ): Promise<Measured> {
   await server.reset(latency)
-  // A key of its own per run: a fresh cache workspace, and a gate that remembers nothing of earlier runs.
-  const client = createModelClient({ apiKey: `bench-run-${++runs}`, baseURL: server.url, maxRetries: 0, env: {}, fetch: http, cacheSharing: mode })
-  const session = await AgentSession.create({
+  const settings = { ...(mode !== 'first' ? { promptCacheSharing: mode } : {}), ...(context ? { context } : {}) }
+  const run = await runFanoutProcess({
+    root: ROOT,
     cwd: p.cwd,
     home: p.home,
-    client,
-    managedSettingsFile: null,
-    limits: { maxConcurrent: 1000, maxAgentsPerSession: 10_000 },
-    dataDir: mkdtempSync(join(tmpdir(), 'fanout-bench-data-')),
-    ...(model ? { model } : {}),
-    ...(context ? { context } : {})
+    baseUrl: server.url,
+    prompt,
+    model,
+    ...(Object.keys(settings).length ? { settings } : {})
   })
-  const result = await session.run(prompt, { maxTurns: 500 })
-  const ended = now()
-  await session.close()
   const stats = await server.stats()
+  const ok = run.code === 0 && run.result?.is_error === false
   return {
     stats,
-    overhead: ended - stats.firstArrival - modelCalls * latency,
-    ok: result.status === 'completed',
-    answer: result.result ?? '',
-    ...(result.status !== 'completed' ? { note: result.error } : {})
+    overhead: run.endedAt - stats.firstArrival - modelCalls * latency,
+    ok,
+    answer: String(run.result?.result ?? ''),
+    ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
   }
 }
 
@@ -186,7 +184,33 @@ const costRow = (name: string, m: Measured): string[] => [
 ]
 const COST_HEAD = ['', 'requests', 'uncached', 'cache writes', 'cache reads', 'billed input', 'cost']
 
+/** Model calls on a fan-out's critical path, subtracted alike from both sides' wall time. */
+const CRITICAL_CALLS = 4
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+
+/** The run whose overhead is the median (the lower middle one of an even count): its cost figures are shown. */
+function medianRun(runs: Measured[]): Measured {
+  const s = [...runs].sort((a, b) => a.overhead - b.overhead)
+  return s[Math.floor((s.length - 1) / 2)]!
+}
+
+interface SizeFigures {
+  billed: { fanout: number; claudeCode: number | null }
+  overhead: { fanout: number; claudeCode: number | null; latencyCost: number }
+}
+
 export interface VsClaudeCode {
+  /** Each fan-out size run, by size. */
+  sizes: Record<number, SizeFigures>
   /** The 16-way fan-out was among the sizes run (BENCH_CC_SIZES). */
   ran16: boolean
   billed16: { fanout: number; claudeCode: number | null }
@@ -197,71 +221,84 @@ export interface VsClaudeCode {
 export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   const cc = claudeCodeBinary()
   const bin = 'path' in cc ? cc.path : null
-  const load = () =>
-    loadavg()
-      .map((x) => x.toFixed(2))
-      .join(', ')
   console.log(
-    `\nFanout beside Claude Code ${CLAUDE_CODE_VERSION} on the same scripted scenarios (${MODEL}; server in its own process, prompt cache simulated; load average ${load()})`
+    `\nFanout (\`fanout run\`, default settings) beside Claude Code ${bin ? claudeCodeVersion(bin) : '(not installed)'} (\`claude -p\`), each a fresh process, on the same scripted scenarios (${MODEL}; server in its own process, prompt cache simulated; load average ${load()})`
   )
   if (!bin) console.log(`  Claude Code: not measured — ${'skip' in cc ? cc.skip : ''}`)
   console.log('  billed input = uncached + 1.25 × cache writes + 0.1 × cache reads (input-token equivalents); cost adds output at list price')
-  console.log("  overhead = wall time from the first request to the end of the run − the model's time on the critical path (4·L for a")
-  console.log('  fan-out; +1·L where siblings wait for the first response, +2·L pre-warming); latency vs off = wall time more than sharing off')
+  console.log("  overhead = wall time from the first request to the printed result − the model's time on the critical path, the same")
+  console.log(`  for both: ${CRITICAL_CALLS}·L (main, worker's tool call, worker's answer, main's summary); latency vs off = overhead more than sharing off`)
   const server = await CostServer.start()
   const p = makeProject()
   const summary: VsClaudeCode = {
+    sizes: {},
     ran16: SCENARIOS.includes('fan-out') && SIZES.includes(16),
     billed16: { fanout: 0, claudeCode: null },
     overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 },
     ...(!bin ? { skip: (cc as { skip: string }).skip } : {})
   }
   try {
-    // One run of each, not shown: the first run in a process pays for JIT compilation and cold file caches
-    // (about 200 ms on the 4-way fan-out), which would land on whichever row came first.
+    // One run of each, not shown: the first run of a binary after a build pays for its code cache and cold
+    // file caches, which a person pays once, not at every run.
     if (SCENARIOS.includes('fan-out'))
-      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'off', L, 4)
+      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'first', L, CRITICAL_CALLS)
     if (bin && SCENARIOS.includes('fan-out'))
-      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, 4)
+      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, CRITICAL_CALLS)
     for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
-      const wait = size > 1 ? 1 : 0
-      const repeats = size === 16 ? REPEATS : 1
-      const best = async (f: () => Promise<Measured>) => {
-        const all: Measured[] = []
-        for (let i = 0; i < repeats; i++) all.push(await f())
-        return all.reduce((a, b) => (b.overhead < a.overhead ? b : a))
+      // Interleaved pairs: Fanout, Claude Code, Fanout, Claude Code…
+      const loadBefore = load()
+      const fan: Measured[] = []
+      const claude: Measured[] = []
+      for (let i = 0; i < REPEATS; i++) {
+        fan.push(await fanout(server, p, prompt, 'first', L, CRITICAL_CALLS))
+        if (bin) claude.push(await claudeCode(server, p, prompt, L, CRITICAL_CALLS))
       }
-      // Model time on the critical path: sharing adds one response start (the siblings wait for the first);
-      // pre-warming adds two (the main agent's prefix is warmed before its first request too).
-      const first = await best(() => fanout(server, p, prompt, 'first', L, 4 + wait))
-      const prewarm = await best(() => fanout(server, p, prompt, 'prewarm', L, 5 + wait))
-      const off = await best(() => fanout(server, p, prompt, 'off', L, 4))
-      const claude = bin ? await best(() => claudeCode(server, p, prompt, L, 4)) : null
+      // The other cache-sharing settings, once each, for their cost and the latency they add.
+      const prewarm = await fanout(server, p, prompt, 'prewarm', L, CRITICAL_CALLS)
+      const off = await fanout(server, p, prompt, 'off', L, CRITICAL_CALLS)
+      const first = medianRun(fan)
+      const cc = claude.length ? medianRun(claude) : null
       console.log(
-        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call${repeats > 1 ? `; overhead best of ${repeats}` : ''})`
+        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()})`
       )
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
-      if (claude) rows.push(costRow('Claude Code', claude))
-      const waited = (m: Measured) => (m === first ? wait : m === prewarm ? 1 + wait : 0)
+      if (cc) rows.push(costRow('Claude Code', cc))
       table(
-        [...COST_HEAD, 'overhead', 'latency vs off'],
+        [...COST_HEAD, 'overhead median', 'min', 'latency vs off'],
         rows.map((r, i) => {
-          const m = [first, prewarm, off, claude][i]!
-          const more = m.overhead + waited(m) * L - off.overhead
-          return [...r, ms(m.overhead), m === first || m === prewarm ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : '']
+          const runs = [fan, [prewarm], [off], claude][i]!
+          const m = [first, prewarm, off, cc][i]!
+          const more = m.overhead - off.overhead
+          return [
+            ...r,
+            ms(median(runs.map((x) => x.overhead))),
+            ms(Math.min(...runs.map((x) => x.overhead))),
+            i < 2 ? `${more < 0 ? '−' : '+'}${ms(Math.abs(more))}` : ''
+          ]
         })
       )
-      if (claude && claude.stats.agents < size)
-        console.log(`  Claude Code ran ${claude.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
-      if (claude)
+      if (cc && cc.stats.agents < size)
+        console.log(`  Claude Code ran ${cc.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
+      if (cc) {
+        const [fm, cm] = [median(fan.map((x) => x.overhead)), median(claude.map((x) => x.overhead))]
         console.log(
-          `  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(claude.stats))} (1/${(billed(claude.stats) / billed(first.stats)).toFixed(1)}); overhead: Fanout ${ms(first.overhead)} vs Claude Code ${ms(claude.overhead)} (1/${(claude.overhead / Math.max(1, first.overhead)).toFixed(1)})`
+          `  billed input: Fanout ${n(billed(first.stats))} vs Claude Code ${n(billed(cc.stats))} (1/${(billed(cc.stats) / billed(first.stats)).toFixed(1)}); overhead median: Fanout ${ms(fm)} vs Claude Code ${ms(cm)} (1/${(cm / Math.max(1, fm)).toFixed(1)})`
         )
-      for (const m of [first, prewarm, off, claude]) if (m && !m.ok) console.log(`  a run failed: ${m.note}`)
+      }
+      for (const m of [...fan, prewarm, off, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
+      const figures = {
+        billed: { fanout: billed(first.stats), claudeCode: cc ? billed(cc.stats) : null },
+        overhead: {
+          fanout: median(fan.map((x) => x.overhead)),
+          claudeCode: cc ? median(claude.map((x) => x.overhead)) : null,
+          latencyCost: first.overhead - off.overhead
+        }
+      }
+      summary.sizes[size] = figures
       if (size === 16) {
-        summary.billed16 = { fanout: billed(first.stats), claudeCode: claude ? billed(claude.stats) : null }
-        summary.overhead16 = { fanout: first.overhead, claudeCode: claude ? claude.overhead : null, latencyCost: first.overhead + L - off.overhead }
+        summary.billed16 = figures.billed
+        summary.overhead16 = figures.overhead
       }
     }
 

@@ -17,4 +17,21 @@ export interface SpawnLimits {
   maxTurns: number
 }
 
-export const DEFAULT_LIMITS: SpawnLimits = { maxConcurrent: 20, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 }
+/**
+ * 128 subagents at once: twice the widest fan-out we measure (64 start in one wave), while 128 agents stay
+ * within a desktop's limits: about 8 file descriptors each at their peak (a keep-alive socket, transcript
+ * and state files, a tool's child process and its pipes) is ~1,000, under the common soft limit of 1,024,
+ * and a few MB each (conversation, capped tool outputs) is well under a GB. How many of them talk to the
+ * model at once is not this number's business: the rate limiter (model/rate-limiter.ts) learns that from
+ * the API's answers and queues the rest.
+ */
+export const DEFAULT_MAX_CONCURRENT = 128
+
+export const DEFAULT_LIMITS: SpawnLimits = {
+  maxConcurrent: DEFAULT_MAX_CONCURRENT,
+  maxDepth: 3,
+  maxAgentsPerSession: 200,
+  budgetUsd: 0,
+  budgetTokens: 0,
+  maxTurns: 200
+}

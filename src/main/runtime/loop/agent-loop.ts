@@ -107,6 +107,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
 
   const handlers: StreamHandlers = {
     onRequest: (attempt) => send({ type: 'model_request', model: opts.model, attempt }),
+    // Held back by the API's rate limits: queued, as an agent waiting for a slot is, until its request goes.
+    onWait: (reason) => send(reason === null ? { type: 'status', status: 'running' } : { type: 'status', status: 'queued', detail: reason }),
     onText: (text) => send({ type: 'text_delta', text }),
     onThinking: (text) => send({ type: 'thinking_delta', text }),
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),

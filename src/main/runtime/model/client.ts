@@ -1,7 +1,7 @@
 // The Anthropic client: streaming Messages API through @anthropic-ai/sdk, with our own retry loop
 // (so a stream that drops half-way is retried whole and its partial text never reaches the
 // conversation), usage and cost per call, and GET /v1/models.
-import Anthropic from '@anthropic-ai/sdk'
+import Anthropic, { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { createHash } from 'node:crypto'
 import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
@@ -9,6 +9,7 @@ import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
+import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody, latestReply } from './request-body'
@@ -57,13 +58,20 @@ const UNREACHABLE_ATTEMPTS = 2
 let sharedFetch: typeof fetch | undefined
 const defaultFetch = () => (sharedFetch ??= createHttpFetch())
 
-// One gate per endpoint and credential, as the cache is per workspace: sessions of one process share it.
+// One gate and one rate limiter per endpoint and credential, as the cache and the rate limits are per
+// workspace: sessions of one process share them.
 const gates = new Map<string, CacheSharingGate>()
-function gateFor(baseURL: string, credential: string): CacheSharingGate {
-  const id = `${baseURL}\u0000${createHash('sha1').update(credential).digest('base64')}`
+const limiters = new Map<string, RateLimiter>()
+const accountOf = (baseURL: string, credential: string) => `${baseURL}\u0000${createHash('sha1').update(credential).digest('base64')}`
+function gateFor(id: string): CacheSharingGate {
   let gate = gates.get(id)
   if (!gate) gates.set(id, (gate = new CacheSharingGate()))
   return gate
+}
+function limiterFor(id: string): RateLimiter {
+  let limiter = limiters.get(id)
+  if (!limiter) limiters.set(id, (limiter = new RateLimiter()))
+  return limiter
 }
 
 /** A `max_tokens: 0` request of the body's prefix alone: it writes the tools and system entries and returns. */
@@ -112,7 +120,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const idleMs = cfg.streamIdleTimeoutMs ?? 180_000
   const maxRetryTimeMs = cfg.maxRetryTimeMs ?? DEFAULT_MAX_RETRY_TIME_MS
   const sharing = cfg.cacheSharing ?? DEFAULT_CACHE_SHARING
-  const gate = gateFor(baseURL, apiKey ?? authToken ?? '')
+  const account = accountOf(baseURL, apiKey ?? authToken ?? '')
+  const gate = gateFor(account)
+  const limiter = limiterFor(account)
 
   /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
   async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, betas: string[], signal: AbortSignal | undefined): Promise<CacheTicket> {
@@ -134,7 +144,9 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     signal: AbortSignal | undefined,
     /** How long this attempt may go without an event: the idle timeout, or less when the call's retry time is nearly spent. */
     idleMs: number,
-    ticket: CacheTicket
+    ticket: CacheTicket,
+    /** This request's place under the rate limiter: it reads the answer's status and headers. */
+    slot: Ticket
   ): Promise<void> {
     // A stalled stream never ends on its own: a watchdog, re-armed by every event, cuts it. The attempt
     // has its own controller that the caller's signal and the watchdog both abort (cheaper than AbortSignal.any).
@@ -148,7 +160,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     }, idleMs)
     let streaming = false
     try {
-      const stream = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) })
+      const { data: stream, response } = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) }).withResponse()
+      slot.observe(response.status, response.headers)
       streaming = true
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
@@ -156,6 +169,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         if (event.type === 'message_start') ticket.begun()
       }
     } catch (err) {
+      if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
       // The SDK parses each data line with JSON.parse: a line that is not JSON is a broken stream, retried like one.
       if (streaming && err instanceof SyntaxError && !signal?.aborted) throw new StreamMalformedError(`a data line is not JSON: ${err.message}`)
       if (!idle || signal?.aborted) throw err
@@ -179,10 +193,19 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       const acc = new MessageAccumulator(handlers)
       try {
         if (signal?.aborted) throw new ModelAbortedError([])
+        const slot = await limiter
+          .acquire(signal, (reason) => handlers.onWait?.(reason))
+          .catch(() => {
+            throw new ModelAbortedError([])
+          })
         handlers.onRequest?.(n)
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
         const left = maxRetryTimeMs - (Date.now() - started)
-        await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket)
+        try {
+          await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket, slot)
+        } finally {
+          slot.release()
+        }
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         return {
           content: acc.content(),

@@ -79,6 +79,11 @@ export interface StreamHandlers {
    * delta the agent waits on the model, and the UI says so.
    */
   onRequest?(attempt: number): void
+  /**
+   * The request waits for the rate limiter (rate-limiter.ts) before it goes: `reason` says why, and null
+   * says the wait is over (onRequest follows). The agent shows as queued meanwhile.
+   */
+  onWait?(reason: string | null): void
   onText?(text: string): void
   onThinking?(text: string): void
   /** A tool_use block began; its input follows as JSON fragments. */

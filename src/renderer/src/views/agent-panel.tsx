@@ -33,6 +33,7 @@ import { StopButton } from './stop-button'
 import { RetryButton } from '../components/retry-button'
 import { tileProps } from './tile-props'
 import { useTask } from '../lib/use-task'
+import { queuedWhy } from './overview/tile-activity'
 
 const TAIL = 24
 /** A panel shows a few lines of a long message: about three panels' worth is laid out, not all of it. */
@@ -285,7 +286,7 @@ export const AgentPanel = memo(function AgentPanel({
             {tail.map((item) =>
               item.kind === 'tool' && item.toolUseId === waitingToolId ? null : <TailItem key={item.key} item={item} sessionId={sessionId} agentId={agentId} />
             )}
-            {agent.status === 'queued' && <div className="msg-notice">Waiting for a free slot…</div>}
+            {agent.status === 'queued' && <div className="msg-notice">{queuedWhy(agent)}</div>}
           </div>
         </div>
       </div>

@@ -46,6 +46,12 @@ export interface ScriptedServerOptions {
    * Default: each model's own (context-window.ts: 1M for the 5.x models, 200,000 for most others).
    */
   contextWindow?: number | ((model: string) => number)
+  /**
+   * An account that serves only `concurrent` message requests at once: one more is answered 429
+   * rate_limit_error with `retry-after-ms` (and `retry-after`), as the API does, and every answer carries
+   * the anthropic-ratelimit-requests-* headers (limit, remaining, reset). Default: no limit.
+   */
+  rateLimit?: { concurrent: number; retryAfterMs?: number }
 }
 
 export interface ScriptedServer {
@@ -57,6 +63,8 @@ export interface ScriptedServer {
   messageRequests(): RecordedRequest[]
   /** The simulated prompt cache, null when it is off. */
   promptCache: PromptCache | null
+  /** Message requests answered 429 by `rateLimit`, and the most served at once. */
+  rateLimited: { refused: number; peakConcurrent: number }
   close(): Promise<void>
 }
 
@@ -113,6 +121,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
   const requests: RecordedRequest[] = []
   const bodyCounts = new Map<string, number>()
   let seenRequests = 0
+  const limited = { refused: 0, peakConcurrent: 0 }
+  let serving = 0
   let seq = 0
   const nextId = (prefix: string) => `${prefix}_scripted_${(++seq).toString(36).padStart(6, '0')}`
   const ids = (): RenderIds => ({
@@ -162,8 +172,43 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     res.end()
   }
 
+  /** The rate-limit headers of an answer, and whether the request must be refused (rateLimit). */
+  function admit(res: ServerResponse): { refuse: boolean; headers: Record<string, string> } {
+    const limit = opts.rateLimit
+    if (!limit) return { refuse: false, headers: {} }
+    const after = limit.retryAfterMs ?? 50
+    const refuse = serving >= limit.concurrent
+    if (!refuse) {
+      serving++
+      limited.peakConcurrent = Math.max(limited.peakConcurrent, serving)
+      res.once('close', () => serving--)
+    } else limited.refused++
+    const headers = {
+      'anthropic-ratelimit-requests-limit': String(limit.concurrent),
+      'anthropic-ratelimit-requests-remaining': String(Math.max(0, limit.concurrent - serving)),
+      'anthropic-ratelimit-requests-reset': new Date(Date.now() + after).toISOString()
+    }
+    return { refuse, headers }
+  }
+
   async function handleMessages(res: ServerResponse, raw: string, rec: RecordedRequest, workspace: string): Promise<void> {
     const requestId = nextId('req')
+    const admitted = admit(res)
+    if (admitted.refuse) {
+      const after = opts.rateLimit?.retryAfterMs ?? 50
+      return sendError(
+        res,
+        {
+          status: 429,
+          errorType: 'rate_limit_error',
+          message: 'Number of concurrent connections has exceeded your rate limit.',
+          headers: { ...admitted.headers, 'retry-after-ms': String(after), 'retry-after': String(Math.ceil(after / 1000)) }
+        },
+        requestId
+      )
+    }
+    // Every answer from here on (a stream, JSON, an error) carries the headers.
+    for (const [name, value] of Object.entries(admitted.headers)) res.setHeader(name, value)
     const invalid = opts.validate === false ? null : validateMessagesBody(rec.body)
     if (invalid) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: invalid }, requestId)
     const window = typeof opts.contextWindow === 'function' ? opts.contextWindow(rec.model) : (opts.contextWindow ?? contextWindowFor(rec.model))
@@ -270,6 +315,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     requests,
     messageRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
     promptCache: cache,
+    rateLimited: limited,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

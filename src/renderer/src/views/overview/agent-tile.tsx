@@ -89,7 +89,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
         </>
       )}
       {activity.kind === 'model' && <ModelWait agent={agent} form={compact ? 'tile' : 'full'} />}
-      {activity.kind === 'queued' && <span className="muted">Waiting for a free slot…</span>}
+      {activity.kind === 'queued' && <span className="muted">{activity.why}</span>}
       {activity.kind === 'tool' && (
         <>
           <span className="tile-tool">

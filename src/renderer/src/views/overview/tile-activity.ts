@@ -9,12 +9,21 @@ import { toolSummary } from '../../lib/tool-summary'
 export type Activity =
   | { kind: 'permission'; tool: string; summary: string }
   | { kind: 'model' }
-  | { kind: 'queued' }
+  | { kind: 'queued'; why: string }
   | { kind: 'tool'; tool: string; summary: string; running: boolean }
   | { kind: 'text'; text: string; thinking: boolean }
   | { kind: 'result'; text: string; error: boolean }
   | { kind: 'note'; text: string; warn: boolean }
   | { kind: 'idle' }
+
+/**
+ * Why a queued agent waits, for people: for a free agent slot (before it starts), or for the API's rate
+ * limits (model/rate-limiter.ts says why in the status detail).
+ */
+export function queuedWhy(a: Pick<AgentState, 'statusDetail'>): string {
+  const d = a.statusDetail
+  return d && !/agent slots/.test(d) ? `Queued: ${d}…` : 'Waiting for a free slot…'
+}
 
 /** How much of the newest text a tile keeps: about four lines of its widest form. */
 const TEXT_TAIL = 220
@@ -27,7 +36,7 @@ export function tileActivity(
   request: PermissionState | undefined
 ): Activity {
   if (request) return { kind: 'permission', tool: request.toolName, summary: toolSummary(request.toolName, request.input) }
-  if (a.status === 'queued') return { kind: 'queued' }
+  if (a.status === 'queued') return { kind: 'queued', why: queuedWhy(a) }
   if (a.endedAt !== null) {
     const error = a.status === 'failed' || a.status === 'interrupted' || a.status === 'max_turns'
     const text = (error ? (a.error ?? a.statusDetail) : undefined) ?? a.result ?? ''

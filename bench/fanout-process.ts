@@ -1,0 +1,70 @@
+// `fanout run` for the benchmark as a person starts it: a fresh process of the built CLI (bin/fanout, its
+// code cache as a user's would be after one run), a data folder of its own with no settings (the defaults:
+// subagent cap, cache sharing), a HOME of its own, against the scripted server. Like Claude Code's run
+// (claude-code.ts), the end is the moment its JSON result had been printed: the process goes on shutting
+// down after that, which is not fan-out overhead.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface FanoutRun {
+  code: number | null
+  /** Epoch ms when its JSON result had been printed. */
+  endedAt: number
+  result: any
+  stderr: string
+}
+
+const epochNow = () => performance.timeOrigin + performance.now()
+let runs = 0
+
+/**
+ * `fanout run -p PROMPT --output-format json` in `cwd` against `baseUrl`; resolves once it exits. `settings`
+ * is written to the run's settings.json (none: the defaults, as a new user has them).
+ */
+export function runFanoutProcess(opts: {
+  root: string
+  cwd: string
+  home: string
+  baseUrl: string
+  prompt: string
+  model: string
+  settings?: Record<string, unknown>
+}): Promise<FanoutRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
+  if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
+  const child = spawn(
+    process.execPath,
+    [join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
+    {
+      cwd: opts.cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: opts.home,
+        // A key of its own per run: a fresh cache workspace on the server, as Claude Code's runs get.
+        ANTHROPIC_API_KEY: `bench-fanout-run-${process.pid}-${++runs}`,
+        ANTHROPIC_BASE_URL: opts.baseUrl,
+        FANOUT_DATA_DIR: dataDir
+      },
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
+  let stdout = ''
+  let stderr = ''
+  let endedAt = 0
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d
+    if (!endedAt && stdout.trimEnd().endsWith('}')) endedAt = epochNow()
+  })
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      let result: any = null
+      try {
+        result = JSON.parse(stdout)
+      } catch {}
+      resolve({ code, endedAt: endedAt || epochNow(), result, stderr })
+    })
+  })
+}

@@ -1,0 +1,111 @@
+// The rate limiter's reaction to the API's answers: refusals narrow the window once per burst and hold
+// requests for the server's retry-after; the rate-limit headers hold requests back before a refusal.
+// A fake clock; the holds' timers are real but short (they only let waiters go, nothing is timed).
+import { describe, expect, it } from 'vitest'
+import { RateLimiter, type Ticket } from './rate-limiter'
+
+const headers = (h: Record<string, string> = {}) => new Headers(h)
+
+async function takeAll(limiter: RateLimiter, n: number): Promise<Ticket[]> {
+  return Promise.all(Array.from({ length: n }, () => limiter.acquire()))
+}
+
+describe('RateLimiter', () => {
+  it('lets a wide burst go at once while the API says nothing', async () => {
+    const limiter = new RateLimiter()
+    const tickets = await takeAll(limiter, 64)
+    expect(limiter.running).toBe(64)
+    expect(limiter.queued).toBe(0)
+    for (const t of tickets) t.release()
+    expect(limiter.running).toBe(0)
+  })
+
+  it('narrows to what the server still serves after a burst of 429s, once per burst, and queues the rest', async () => {
+    const limiter = new RateLimiter()
+    const tickets = await takeAll(limiter, 64)
+    // The server took 4 and refused the other 60, which end their attempts.
+    for (const t of tickets.slice(4)) {
+      t.observe(429, headers({ 'retry-after-ms': '0' }))
+      t.release()
+    }
+    expect(limiter.limit).toBe(4)
+    const reasons: Array<string | null> = []
+    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    expect(limiter.queued).toBe(1)
+    expect(reasons[0]).toMatch(/in flight/)
+    tickets[0].observe(200, headers())
+    tickets[0].release()
+    await next
+    expect(reasons).toEqual([expect.any(String), null])
+  })
+
+  it('widens again by one for each answer that got through while the window was full', async () => {
+    const limiter = new RateLimiter({ max: 8 })
+    const tickets = await takeAll(limiter, 8)
+    tickets[7].observe(429, headers({ 'retry-after-ms': '0' }))
+    tickets[7].release()
+    expect(limiter.limit).toBe(4)
+    // Still 7 in flight, more than the window: the answers widen it.
+    tickets[0].observe(200, headers())
+    expect(limiter.limit).toBe(5)
+  })
+
+  it('holds new requests until the retry-after of a 429, then lets them go', async () => {
+    let now = 1_000_000
+    const limiter = new RateLimiter({ now: () => now })
+    const [t] = await takeAll(limiter, 1)
+    t.observe(429, headers({ 'retry-after-ms': '30' }))
+    t.release()
+    const reasons: Array<string | null> = []
+    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    expect(reasons[0]).toMatch(/rate limited by the API/)
+    expect(limiter.queued).toBe(1)
+    now += 30
+    await next
+    expect(limiter.running).toBe(1)
+  })
+
+  it('starts no more requests than requests-remaining until requests-reset', async () => {
+    let now = Date.parse('2026-11-23T10:00:00Z')
+    const limiter = new RateLimiter({ now: () => now })
+    const [t] = await takeAll(limiter, 1)
+    t.observe(200, headers({ 'anthropic-ratelimit-requests-remaining': '2', 'anthropic-ratelimit-requests-reset': '2026-11-23T10:00:00.040Z' }))
+    t.release()
+    await takeAll(limiter, 2)
+    const reasons: Array<string | null> = []
+    const third = limiter.acquire(undefined, (r) => reasons.push(r))
+    expect(reasons[0]).toMatch(/request limit is used up/)
+    now += 40
+    await third
+    expect(limiter.running).toBe(3)
+  })
+
+  it('holds every request while a token limit is used up, until its reset', async () => {
+    let now = Date.parse('2026-11-23T10:00:00Z')
+    const limiter = new RateLimiter({ now: () => now })
+    const [t] = await takeAll(limiter, 1)
+    t.observe(200, headers({ 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': '2026-11-23T10:00:00.020Z' }))
+    t.release()
+    const reasons: Array<string | null> = []
+    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    expect(reasons[0]).toMatch(/token limit/)
+    now += 20
+    await next
+    expect(limiter.running).toBe(1)
+  })
+
+  it('caps a hold the server asks for at maxHoldMs, and a queued request leaves when its signal aborts', async () => {
+    const now = 5_000
+    const limiter = new RateLimiter({ now: () => now, maxHoldMs: 60_000 })
+    const [t] = await takeAll(limiter, 1)
+    t.observe(529, headers({ 'retry-after': '86400' }))
+    t.release()
+    const reasons: Array<string | null> = []
+    const stop = new AbortController()
+    const waiting = limiter.acquire(stop.signal, (r) => reasons.push(r))
+    expect(reasons[0]).toMatch(/overloaded; waiting 60 s/)
+    stop.abort(new Error('stopped'))
+    await expect(waiting).rejects.toThrow('stopped')
+    expect(limiter.queued).toBe(0)
+  })
+})
