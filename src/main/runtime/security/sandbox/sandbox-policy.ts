@@ -21,6 +21,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
 import type { PathPolicy } from '../path-policy'
+import { PROTECTED_DIRS, PROTECTED_FILES } from '../protected-paths'
+import { realTarget } from '../real-target'
 import type { CommandPolicy } from './sandbox-runtime'
 
 /** Credential stores no sandboxed command reads, relative to the home directory. */
@@ -40,8 +42,15 @@ const CREDENTIAL_STORES = [
   '.claude/.credentials.json',
   '.anthropic'
 ]
-/** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
-const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
+/**
+ * Protected paths (protected-paths.ts) a command may not create either: each runs on the user's next ordinary
+ * command (npm, yarn). The others are denied when they exist: an absent one would cost a placeholder file per
+ * command, and creating it runs nothing by itself (sandbox-runtime covers its own absent list: .mcp.json,
+ * .gitmodules, shell rc files, .vscode, .idea).
+ */
+const DENIED_ABSENT = ['.npmrc', '.yarnrc', '.yarnrc.yml']
+/** Inside the repository's git folder, besides sandbox-runtime's hooks and config: what git obeys later. */
+const GIT_DIR_PROTECTED = ['config.worktree', 'modules', 'worktrees', 'info/attributes']
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
 const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
 
@@ -54,6 +63,21 @@ export interface SandboxPolicyOptions {
   allowedDomains: readonly string[]
   /** Files that must stay unreadable (e.g. Fanout's stored API key). */
   secretFiles?: readonly string[]
+  /** More protected paths no command may write: the configured hooks path, hooks' scripts (protected-paths.ts). */
+  protectedExtra?: readonly string[]
+}
+
+/**
+ * The protected paths (protected-paths.ts) of the working tree that exist, and the extra ones, each with where
+ * it really leads (a `.husky` that is a link to `tools/hooks` protects `tools/hooks`). `.git` itself stays
+ * writable so commits work; its parts git obeys later are listed.
+ */
+function protectedWritePaths(cwd: string, extra: readonly string[]): string[] {
+  const names = [...PROTECTED_DIRS.filter((d) => d !== '.git'), ...PROTECTED_FILES, ...GIT_DIR_PROTECTED.map((p) => join('.git', p))]
+  const found = names.map((n) => join(cwd, n)).filter((p) => existsSync(p))
+  const all = [...found, ...extra]
+  const real = all.map((p) => realTarget(p)).filter((p): p is string => p !== null)
+  return [...new Set([...all, ...real])]
 }
 
 /** A gitignore-style rule as the sandbox's path list reads it (absolute; globs expanded by the sandbox). */
@@ -99,7 +123,8 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
     // Absent or not, as sandbox-runtime would cover an absent one with a placeholder at this same path anyway.
     join(paths.cwd, '.claude'),
-    ...RUNS_LATER_FILES.map((f) => join(paths.cwd, f)).filter((f) => existsSync(f))
+    ...DENIED_ABSENT.map((f) => join(paths.cwd, f)),
+    ...protectedWritePaths(paths.cwd, opts.protectedExtra ?? [])
   ]
   const gitDir = outsideGitDir(paths.cwd)
   if (gitDir) {
