@@ -133,7 +133,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   const { mode, rules, cwd } = check
   const ctx: PathContext = { cwd, home: check.home }
   const policy = check.policy ?? new PathPolicy({ cwd, roots: check.additionalDirectories ?? [], rules: () => rules, home: check.home })
-  const call = describeCall(check.tool, check.input, cwd)
+  const call = describeCall(check.tool, check.input, cwd, (p) => policy.absolute(p))
   const parsed = call.kind === 'bash' ? parseBashCommand(call.command ?? '') : undefined
   const sandbox = check.sandbox ?? { available: true }
   const floor: SandboxLevel = mode === 'plan' || check.readOnlyAgent ? 'read-only' : 'workspace'

@@ -152,7 +152,14 @@ const hooksPaths = new Map<string, string[]>()
  * parent too. Call before deciding a write or building a sandbox; cheap enough for each.
  */
 export async function refreshHooksPath(cwd: string): Promise<readonly string[]> {
-  const raw = await tryGit(cwd, ['config', '--get', 'core.hooksPath'])
+  // Fanout's own git sets core.hooksPath on its command line (so it runs no hook): the files' value is the last
+  // one that does not come from there. Reading config runs nothing the repository names.
+  const listed = await tryGit(cwd, ['config', '--show-origin', '--get-all', 'core.hooksPath'])
+  const fromFiles = (listed ?? '')
+    .split('\n')
+    .filter((l) => l.includes('\t') && !l.startsWith('command line:'))
+    .map((l) => l.slice(l.indexOf('\t') + 1))
+  const raw = fromFiles[fromFiles.length - 1]
   const top = raw ? await tryGit(cwd, ['rev-parse', '--show-toplevel']) : null
   const found: string[] = []
   if (raw) {

@@ -23,6 +23,7 @@ import type { SandboxLevel } from '../../tools/define-tool'
 import type { PathPolicy } from '../path-policy'
 import { PROTECTED_DIRS, PROTECTED_FILES } from '../protected-paths'
 import { realTarget } from '../real-target'
+import { otherNamesOf } from './hard-links'
 import type { CommandPolicy } from './sandbox-runtime'
 
 /** Credential stores no sandboxed command reads, relative to the home directory. */
@@ -77,7 +78,9 @@ function protectedWritePaths(cwd: string, extra: readonly string[]): string[] {
   const found = names.map((n) => join(cwd, n)).filter((p) => existsSync(p))
   const all = [...found, ...extra]
   const real = all.map((p) => realTarget(p)).filter((p): p is string => p !== null)
-  return [...new Set([...all, ...real])]
+  // A second name of a protected file (a hard link) is the protected file.
+  const aliases = otherNamesOf([...all, join(cwd, '.git', 'hooks'), join(cwd, '.git', 'config')], cwd)
+  return [...new Set([...all, ...real, ...aliases])]
 }
 
 /** A gitignore-style rule as the sandbox's path list reads it (absolute; globs expanded by the sandbox). */
