@@ -20,12 +20,15 @@ export const PROTECTED_DIRS = [
   '.git', // hooks, config (filters, fsmonitor, aliases), a worktree's pointers
   '.claude', // settings (hooks, permissions), hooks' scripts, agents, commands, skills, output styles
   '.husky', // git hooks husky installs (core.hooksPath .husky/_ runs .husky/<hook>)
+  '.githooks', // the other common hooks folder
   '.vscode', // tasks.json runs on folder open, settings.json names programs
   '.idea',
   '.zed',
   '.fleet',
   '.devcontainer', // postCreateCommand and friends
-  '.direnv'
+  '.cargo', // config.toml: runners, rustc wrappers
+  '.mvn', // the Maven wrapper and JVM options
+  '.yarn' // releases and plugins yarn runs (the sandbox protects only those two: yarn writes its cache here)
 ] as const
 
 /** Files protected wherever they are: shell start-up and env loaders, tool configs that run programs. */

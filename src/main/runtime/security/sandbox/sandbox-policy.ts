@@ -3,7 +3,8 @@
 //   sandbox's own writable scratch paths are denied too), no network;
 // - workspace (every other sandboxed command): writes in the agent's working tree (the worktree when
 //   isolated, with the repository's git folder so commits work, its hooks and config excepted) and a
-//   per-session temporary folder; network only to the domains the user allowed.
+//   per-session temporary folder, never the protected paths (protected-paths.ts: the one list the file tools
+//   obey too); network only to the domains the user allowed.
 // Both: reads everywhere except files a Read(...) deny rule protects and well-known credential stores
 // (SSH and cloud keys, token files, Fanout's own stored API key). sandbox-runtime itself adds the dangerous
 // files of the working tree (.git/hooks, .git/config, shell rc files, .vscode, .claude/agents) to the write
@@ -52,6 +53,8 @@ const CREDENTIAL_STORES = [
 const DENIED_ABSENT = ['.npmrc', '.yarnrc', '.yarnrc.yml']
 /** Inside the repository's git folder, besides sandbox-runtime's hooks and config: what git obeys later. */
 const GIT_DIR_PROTECTED = ['config.worktree', 'modules', 'worktrees', 'info/attributes']
+/** Protected folders a command protects only in part: yarn writes its cache and install state in `.yarn`. */
+const IN_PART: Record<string, string[]> = { '.yarn': ['.yarn/releases', '.yarn/plugins'] }
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
 const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
 
@@ -74,7 +77,8 @@ export interface SandboxPolicyOptions {
  * writable so commits work; its parts git obeys later are listed.
  */
 function protectedWritePaths(cwd: string, extra: readonly string[]): string[] {
-  const names = [...PROTECTED_DIRS.filter((d) => d !== '.git'), ...PROTECTED_FILES, ...GIT_DIR_PROTECTED.map((p) => join('.git', p))]
+  const dirs = PROTECTED_DIRS.filter((d) => d !== '.git').flatMap((d) => IN_PART[d] ?? [d])
+  const names = [...dirs, ...PROTECTED_FILES, ...GIT_DIR_PROTECTED.map((p) => join('.git', p))]
   const found = names.map((n) => join(cwd, n)).filter((p) => existsSync(p))
   const all = [...found, ...extra]
   const real = all.map((p) => realTarget(p)).filter((p): p is string => p !== null)
