@@ -49,7 +49,7 @@ const TARGETS = [
 ]
 
 /** Paths a new file may not appear at (a protected folder, a protected name). */
-const NEW_FILES = ['.husky/post-checkout', '.claude/hooks/new.sh', '.claude/settings.local.json', '.vscode/settings.json', '.npmrc', '.zshenv']
+const NEW_FILES = ['.husky/post-checkout', '.claude/hooks/new.sh', '.claude/settings.local.json', '.vscode/settings.json', '.yarnrc.yml', '.zshenv']
 
 async function protectedWorld(): Promise<World> {
   const w = await makeWorld()
@@ -59,6 +59,7 @@ async function protectedWorld(): Promise<World> {
   execFileSync('git', ['config', 'core.hooksPath', '.husky'], { cwd: w.project })
   execFileSync('git', ['config', 'fanout.note', 'word'], { cwd: w.project })
   put(p('.claude/nb.ipynb'), notebook)
+  put(p('.npmrc'), '//registry.example/:_authToken=word\n')
   put(p('src/nb2.ipynb'), notebook)
   put(p('.vscode/nb.ipynb'), notebook)
   put(p('.github/workflows/ci.yml'), 'on: push # word\n')
@@ -86,7 +87,7 @@ function protectedRel(rel: string): boolean {
   if (/^\.git\/(refs|logs|index|orig_head|fetch_head|commit_editmsg)/.test(r)) return false
   return (
     /^(\.git|\.claude|\.husky|\.vscode|\.idea|\.zed|\.devcontainer)(\/|$)/.test(r) ||
-    /(^|\/)(\.mcp\.json|\.gitmodules|\.envrc|\.zshrc|\.zshenv|\.bashrc|\.npmrc)$/.test(r) ||
+    /(^|\/)(\.mcp\.json|\.gitmodules|\.envrc|\.zshrc|\.zshenv|\.bashrc|\.npmrc|\.yarnrc\.yml)$/.test(r) ||
     r === 'scripts/guard.sh' ||
     r === 'hard.txt'
   )
@@ -189,7 +190,7 @@ function bashAttacks(): Attack[] {
     bash('sh-gitmodules', 'echo pwned > .gitmodules'),
     bash('sh-envrc', 'echo pwned >> .envrc'),
     bash('sh-zshrc', 'echo pwned > .zshrc'),
-    bash('sh-npmrc-new', 'echo "node-options=--require ./x.js" > .npmrc'),
+    bash('sh-npmrc', 'echo "node-options=--require ./x.js" >> .npmrc'),
     bash('sh-home-claude-json', `echo pwned > ~/.claude.json`)
   ]
 }
@@ -257,7 +258,8 @@ describe('protected paths × modes × tools × spellings', () => {
 
   it('prints the total', () => {
     const all = Object.values(results).flat()
-    const attacks = all.filter((v) => !v.id.startsWith('ok-'))
+    // The reads before the writes (so a write is refused as protected, not as unread) are not attacks.
+    const attacks = all.filter((v) => !/^(ok-|read-)/.test(v.id))
     console.log(`[attacks] protected paths, all modes: ${attacks.length} cases, ${escapes(all).length} escapes`)
     expect(escapes(all)).toHaveLength(0)
   })

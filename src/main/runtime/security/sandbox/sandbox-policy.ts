@@ -44,13 +44,9 @@ const CREDENTIAL_STORES = [
   '.claude/.credentials.json',
   '.anthropic'
 ]
-/**
- * Protected paths (protected-paths.ts) a command may not create either: each runs on the user's next ordinary
- * command (npm, yarn). The others are denied when they exist: an absent one would cost a placeholder file per
- * command, and creating it runs nothing by itself (sandbox-runtime covers its own absent list: .mcp.json,
- * .gitmodules, shell rc files, .vscode, .idea).
- */
-const DENIED_ABSENT = ['.npmrc', '.yarnrc', '.yarnrc.yml']
+// Protected paths that do not exist are not denied (each would cost a placeholder file per command): creating
+// one runs nothing the project's own code could not (sandbox-runtime still covers its own absent list:
+// .mcp.json, .gitmodules, shell rc files, .vscode, .idea; and .claude is denied absent or not).
 /** Inside the repository's git folder, besides sandbox-runtime's hooks and config: what git obeys later. */
 const GIT_DIR_PROTECTED = ['config.worktree', 'modules', 'worktrees', 'info/attributes']
 /** Protected folders a command protects only in part: yarn writes its cache and install state in `.yarn`. */
@@ -130,7 +126,6 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
     // Absent or not, as sandbox-runtime would cover an absent one with a placeholder at this same path anyway.
     join(paths.cwd, '.claude'),
-    ...DENIED_ABSENT.map((f) => join(paths.cwd, f)),
     ...protectedWritePaths(paths.cwd, opts.protectedExtra ?? [])
   ]
   const gitDir = outsideGitDir(paths.cwd)
