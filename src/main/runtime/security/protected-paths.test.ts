@@ -27,6 +27,9 @@ describe('the protected-path list', () => {
     expect(foldSegment('GIT~1')).toBe('.git')
     expect(foldSegment('.claude. ')).toBe('.claude')
     expect(foldSegment('\uff0eclaude')).toBe('.claude') // fullwidth full stop
+    expect(foldSegment('.g\u0130t')).toBe('.git')
+    expect(foldSegment('.g\u0131t')).toBe('.git')
+    expect(foldSegment('.hu\u017fky')).toBe('.husky')
   })
 
   it('protects by segment, below the roots only after the root, and names the reason', () => {

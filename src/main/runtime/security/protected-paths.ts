@@ -85,6 +85,10 @@ export function foldSegment(segment: string): string {
     .normalize('NFKC')
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
     .toLowerCase()
+    // Dotless and dotted i, and accents (`.gİt`, `.gït`): folded too, erring on the side of protecting.
+    .replace(/\u0131/g, 'i')
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
     // Windows ignores trailing dots and spaces; `GIT~1` is `.git`'s short name.
     .replace(/[. ]+$/, '')
   return /^git~\d+$/.test(folded) ? '.git' : folded
