@@ -7,7 +7,9 @@
 // other failure (another exit code, a timeout, JSON that does not parse) is reported as an error event with
 // the command and its stderr, and the hook is treated as having said nothing: a broken hook is never fatal.
 import { randomUUID } from 'node:crypto'
+import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
+import { protectHookScripts } from '../security/protected-paths'
 import { effortLevel } from '../model/effort'
 import { emptyHookTable, matcherMatches, mergeHookTables, parseHooks, TOOL_NAME_ALIASES, type HookCommand, type HookEvent, type HookTable } from './config'
 import { runHookCommand, type HookRun } from './run-command'
@@ -121,6 +123,9 @@ export class HookRunner {
       for (const p of parsed.problems) this.opts.report(agent.id, `Hook configuration: ${p}`)
       own = parsed.table
       this.definitionTables.set(def, own)
+      // Its hooks' scripts are protected from then on, like the settings' (security/protected-paths.ts).
+      const commands = Object.values(own).flatMap((matchers) => matchers.flatMap((m) => m.hooks.map((h) => h.command)))
+      protectHookScripts(def, commands, this.opts.projectDir, homedir())
     }
     return mergeHookTables(this.settings, own)
   }

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { CommandPart } from '../../../shared/events'
 import { PathPolicy } from '../security/path-policy'
+import { namesProtectedPath } from '../security/protected-paths'
 import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
 import { bashReadOnlyVerdict } from './bash-read-only'
@@ -54,8 +55,11 @@ export interface PermissionCheck {
 export type PermissionDecision =
   | { behavior: 'allow'; rule?: string; sandbox?: SandboxLevel }
   | { behavior: 'deny'; message: string; rule?: string }
-  /** `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either). */
-  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean; commandParts?: CommandPart[] }
+  /**
+   * `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either);
+   * `protectedPath`: it writes a protected path (protected-paths.ts), which no mode writes without a person.
+   */
+  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean; protectedPath?: boolean; commandParts?: CommandPart[] }
 
 function hostMatches(content: string, host: string | undefined, broad: boolean): boolean {
   if (!host || !content.startsWith('domain:')) return false
@@ -95,6 +99,11 @@ function denyMessage(call: ToolCall, rule: PermissionRule): string {
   return `Permission to use ${call.name} was denied by the rule "${rule.raw}" ${where}. Do not retry this call; find another way or tell the user it is blocked.`
 }
 
+/** The allow rule for exactly this file, the one kind that lets a protected path be written without asking. */
+function exactEditRule(path: string, cwd: string): string {
+  return isInside(cwd, path) ? `Edit(./${relative(cwd, path)})` : `Edit(/${path})`
+}
+
 function shown(path: string, cwd: string): string {
   return isInside(cwd, path) ? relative(cwd, path) || '.' : path
 }
@@ -107,8 +116,11 @@ function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: Parsed
     const why = history ? ` (git can show files the rule "${history.raw}" protects from the repository's history)` : ''
     return `Bash wants to run${outside}: ${call.command}${unsure.length ? ` (it uses ${unsure.join(', ')}, which allow rules do not cover)` : ''}${why}`
   }
-  if (call.kind === 'edit')
-    return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${call.path && policy?.runsLater(call.path) ? ' (a file other programs run or obey: git hooks and config, settings, MCP servers, editor tasks)' : ''}`
+  if (call.kind === 'edit') {
+    const why = call.path ? policy?.protectedWrite(call.path) : null
+    const what = why ? ` (a protected path: ${why}; other programs run or obey it, or it holds credentials)` : ''
+    return `${call.name} wants to change ${call.path ? shown(call.path, cwd) : 'a file'}${inside ? '' : ', outside the working directory'}${what}`
+  }
   if (call.kind === 'read') return `${call.name} wants to read ${call.path}, outside the working directory`
   if (call.kind === 'network') return `${call.name} wants to fetch ${call.url ?? 'a URL'}`
   return `${call.name} needs approval`
@@ -121,7 +133,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   const { mode, rules, cwd } = check
   const ctx: PathContext = { cwd, home: check.home }
   const policy = check.policy ?? new PathPolicy({ cwd, roots: check.additionalDirectories ?? [], rules: () => rules, home: check.home })
-  const call = describeCall(check.tool, check.input, cwd)
+  const call = describeCall(check.tool, check.input, cwd, (p) => policy.absolute(p))
   const parsed = call.kind === 'bash' ? parseBashCommand(call.command ?? '') : undefined
   const sandbox = check.sandbox ?? { available: true }
   const floor: SandboxLevel = mode === 'plan' || check.readOnlyAgent ? 'read-only' : 'workspace'
@@ -141,6 +153,26 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   // 2. An agent's own memory files, in every mode (its file tools only); then the mode.
   if (call.kind === 'edit' && call.path && check.writableDirs?.some((dir) => new PathPolicy({ cwd: dir, home: check.home }).inBounds(call.path!)))
     return { behavior: 'allow' }
+  // A protected path (protected-paths.ts) is asked for in every mode, bypass and acceptEdits included, unless an
+  // allow rule names it (a broad `Edit(./**)` does not); plan and dontAsk deny it (below), as they deny any ask.
+  const protectedWhy = call.kind === 'edit' && call.path ? policy.protectedWrite(call.path) : null
+  if (protectedWhy && mode !== 'plan') {
+    const named = rules.allow.find((r) => ruleCovers(r, call, ctx, 'allow') && r.content !== undefined && namesProtectedPath(r.content))
+    if (named) return { behavior: 'allow', rule: named.raw }
+    const asked = rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))
+    const decision = {
+      behavior: 'ask' as const,
+      reason: askReason(call, cwd, policy.inBounds(call.path as string), undefined, policy) + (asked ? ` (the rule "${asked.raw}" asks first)` : ''),
+      suggestedRules: [exactEditRule(call.path as string, cwd)],
+      outside: !policy.inBounds(call.path as string),
+      protectedPath: true
+    }
+    if (mode !== 'dontAsk') return decision
+    return {
+      behavior: 'deny',
+      message: `${call.name} may not change ${shown(call.path as string, cwd)} without a person's approval (${protectedWhy}), and this agent runs in dontAsk mode. A permissions.allow rule naming the file, such as ${decision.suggestedRules[0]}, would allow it. Do not try to change it another way.`
+    }
+  }
   if (mode === 'bypassPermissions') {
     if (call.kind !== 'bash') return { behavior: 'allow' }
     if (history)
@@ -199,7 +231,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
       const auto = bashAuto('read-only')
       if (auto) return auto
     }
-    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside && !policy.runsLater(call.path)) return { behavior: 'allow' }
+    if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
     const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
     const suggestedRules = call.unsandboxed ? [] : suggestRules(call, cwd, policy)

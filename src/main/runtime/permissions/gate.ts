@@ -4,6 +4,7 @@
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { CommandPart } from '../../../shared/events'
 import { PathPolicy } from '../security/path-policy'
+import { refreshHooksPath } from '../security/protected-paths'
 import type { SandboxLevel } from '../tools/define-tool'
 import { approvedSandbox, decidePermission, type SandboxState } from './decide'
 import { effectiveMode } from './mode'
@@ -113,6 +114,8 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
     async canUseTool(tool, input, toolUseId) {
       const sandbox: SandboxState = tool.name === 'Bash' && opts.sandbox ? await opts.sandbox() : { available: true }
       const roots = [...(opts.additionalDirectories ?? []), ...(opts.extraRoots ?? [])]
+      // The configured hooks path (core.hooksPath) is protected: read it before judging a write.
+      if (EDIT_TOOLS.has(tool.name)) await refreshHooksPath(opts.cwd)
       const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
       const writable = opts.writableDirs?.()
       const decision = decidePermission({
@@ -131,6 +134,11 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       })
       if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
+      if ((opts.headless || !opts.ask) && decision.protectedPath)
+        return deny(
+          `${tool.name} was denied: ${decision.reason}. No permission mode writes a protected path without a person's approval, and this run has no one to ask. Do not try to change it another way (Bash cannot either); tell the user the change you would make, or they can allow exactly this file with a permissions.allow rule such as ${decision.suggestedRules[0]}.`,
+          tool.name
+        )
       if (opts.headless || !opts.ask)
         return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
       let answer: PermissionAnswer

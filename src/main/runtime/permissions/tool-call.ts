@@ -54,7 +54,16 @@ function kindByName(name: string): CallKind {
   return NO_APPROVAL_TOOLS.includes(name) ? 'free' : 'other'
 }
 
-export function describeCall(tool: { name: string; readOnly?: boolean }, input: unknown, cwd: string): ToolCall {
+/**
+ * `absolute` turns a model-supplied path into the absolute one the tool will use (the path check's own, so `~`
+ * means the same home to the decision and to the tool); default: relative to cwd, `~` the process's home.
+ */
+export function describeCall(
+  tool: { name: string; readOnly?: boolean },
+  input: unknown,
+  cwd: string,
+  absolute: (p: string) => string = (p) => resolveToolPath(cwd, p)
+): ToolCall {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
   const name = tool.name
   const meta = BUILTIN_TOOL_META[name] as (typeof BUILTIN_TOOL_META)[string] | undefined
@@ -63,16 +72,16 @@ export function describeCall(tool: { name: string; readOnly?: boolean }, input: 
   if (kind === 'bash') return { name, kind: 'bash', readOnly: false, command: str(args.command) ?? '', unsandboxed: args.dangerouslyDisableSandbox === true }
   if (kind === 'edit') {
     const p = str(args.file_path) ?? str(args.notebook_path)
-    return { name, kind: 'edit', readOnly: false, path: p && resolveToolPath(cwd, p) }
+    return { name, kind: 'edit', readOnly: false, path: p && absolute(p) }
   }
   if (kind === 'read') {
     const file = str(args.file_path) ?? str(args.notebook_path)
-    if (file) return { name, kind: 'read', readOnly: true, path: resolveToolPath(cwd, file) }
-    let dir = resolveToolPath(cwd, str(args.path) ?? '.')
+    if (file) return { name, kind: 'read', readOnly: true, path: absolute(file) }
+    let dir = absolute(str(args.path) ?? '.')
     const pattern = str(args.pattern)
     // Glob searches from its pattern's fixed part (`link/*` searches link/, `../x/*.ts` searches ../x).
     if (name === 'Glob' && pattern) {
-      const { base } = splitGlobBase(pattern.startsWith('~/') ? resolveToolPath(cwd, pattern) : pattern.trim())
+      const { base } = splitGlobBase(pattern.startsWith('~/') ? absolute(pattern) : pattern.trim())
       if (base) dir = isAbsolute(base) ? base : join(dir, base)
     }
     return { name, kind: 'read', readOnly: true, path: dir, searchesDirectory: true }

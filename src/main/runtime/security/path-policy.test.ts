@@ -67,8 +67,8 @@ describe('PathPolicy', () => {
 
   it('files that run later are known as such', () => {
     for (const rel of ['.git/hooks/pre-commit', '.claude/settings.json', '.mcp.json', '.vscode/tasks.json', '.bashrc'])
-      expect(policy.runsLater(join(project, rel)), rel).toBe(true)
-    expect(policy.runsLater(join(project, 'src/a.ts'))).toBe(false)
+      expect(policy.protectedWrite(join(project, rel)), rel).not.toBeNull()
+    expect(policy.protectedWrite(join(project, 'src/a.ts'))).toBeNull()
   })
 })
 

@@ -11,22 +11,15 @@
 // walks a tree: Glob and Grep hand it each file they found.
 import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
 import type { PermissionRule, PermissionRules } from '../permissions/rules'
 import { compileGlob } from '../tools/glob-pattern'
+import { hasOtherLinks, knownHookScripts, knownHooksPaths, protectedReason } from './protected-paths'
 import { isInside, resolveToolPath } from '../tools/paths'
 import { FILE_EDIT_TOOL_NAMES } from '../tools/tool-names'
 
 export type Access = 'read' | 'write'
-
-/**
- * Files whose content other programs run or obey later, outside Fanout's control: git hooks and config, the
- * project's Claude settings (hooks) and MCP servers, editor task files, shell start-up files. acceptEdits
- * never changes them without asking; the sandbox never lets a command write them.
- */
-const RUNS_LATER =
-  /(^|\/)(\.git(\/|$)|\.claude\/settings(\.local)?\.json$|\.mcp\.json$|\.vscode(\/|$)|\.idea(\/|$)|\.gitmodules$|\.(bashrc|bash_profile|zshrc|zprofile|profile)$)/
 
 export interface PathPolicyOptions {
   cwd: string
@@ -119,9 +112,19 @@ export class PathPolicy {
     })
   }
 
-  /** A file other programs will run or obey later (see RUNS_LATER): never written without asking. */
-  runsLater(abs: string): boolean {
-    return this.candidates(abs).some((c) => c === UNKNOWABLE || this.roots().some((r) => isInside(r, c) && RUNS_LATER.test(relative(r, c))))
+  /**
+   * Why writing this path needs a person (protected-paths.ts: files other programs run or obey later, and
+   * credential stores), or null. Every spelling counts: as written and where it really leads; a path whose
+   * target cannot be known, and a file with other hard links (one may be a protected file), are protected.
+   */
+  protectedWrite(abs: string): string | null {
+    const where = { roots: this.roots(), home: this.home, extra: [...knownHooksPaths(this.cwd), ...knownHookScripts()] }
+    for (const c of this.candidates(abs)) {
+      if (c === UNKNOWABLE) return 'where it leads cannot be known (a symlink loop)'
+      const why = protectedReason(c, where)
+      if (why) return why
+    }
+    return hasOtherLinks(abs) ? 'it has other hard links, and one may be a protected file' : null
   }
 
   /** For a tool about to touch a file: null when it may, else the message the model sees. */

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { childEnv } from '../security/child-env'
 import type { PathPolicy } from '../security/path-policy'
 import { privateTempDir } from '../security/private-temp'
+import { knownHookScripts, refreshHooksPath } from '../security/protected-paths'
 import { gitExcludesFor, withGitConfig, workTreeTop } from '../security/sandbox/git-excludes'
 import { sandboxPolicy } from '../security/sandbox/sandbox-policy'
 import { mountPoints } from '../security/sandbox/mount-points'
@@ -75,7 +76,9 @@ export async function prepareCommand(
     return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
   }
   const tmpDir = privateTempDir('sandbox', safeName(ctx.agentId))
-  const policy = sandboxPolicy(level, { paths, tmpDir, allowedDomains: opts?.allowedDomains?.() ?? [], secretFiles: opts?.secretFiles })
+  // The configured hooks path and hooks' scripts are protected paths too (security/protected-paths.ts).
+  const protectedExtra = level === 'workspace' ? [...(await refreshHooksPath(paths.cwd)), ...knownHookScripts()] : []
+  const policy = sandboxPolicy(level, { paths, tmpDir, allowedDomains: opts?.allowedDomains?.() ?? [], secretFiles: opts?.secretFiles, protectedExtra })
   const wrapped = await runtime.wrap(command, policy, ctx.signal)
   // A read-only command must not start a repository's fsmonitor program.
   const env = level === 'read-only' ? withGitConfig(baseEnv({}), 'core.fsmonitor', 'false') : baseEnv({})

@@ -6,6 +6,7 @@ import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
 import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../../hooks'
 import { notifyHooks } from '../../hooks/notifications'
+import { protectHookScripts } from '../../security/protected-paths'
 import type { CanUseTool } from '../../loop/types'
 import { loadMcpConfig, type McpConfig } from '../../mcp/load-config'
 import { SessionMcp, type AgentMcpTools } from '../../mcp/session-mcp'
@@ -119,6 +120,9 @@ export class SessionExtensions {
     this.mcp.configure(config.mcp)
     const hooks = hooksFromSettings(config.settingsFiles)
     this.hooks.configure(hooks.table, [...config.problems, ...hooks.problems])
+    // A hook's script runs as the user: no agent may rewrite it without asking (security/protected-paths.ts).
+    const commands = Object.values(hooks.table).flatMap((matchers) => matchers.flatMap((m) => m.hooks.map((h) => h.command)))
+    protectHookScripts(this, commands, this.opts.cwd, this.opts.home)
     this.waitingNote = notes.waiting
     this.withheldNotes = new Map(notes.withheld)
   }

@@ -3,7 +3,8 @@
 //   sandbox's own writable scratch paths are denied too), no network;
 // - workspace (every other sandboxed command): writes in the agent's working tree (the worktree when
 //   isolated, with the repository's git folder so commits work, its hooks and config excepted) and a
-//   per-session temporary folder; network only to the domains the user allowed.
+//   per-session temporary folder, never the protected paths (protected-paths.ts: the one list the file tools
+//   obey too); network only to the domains the user allowed.
 // Both: reads everywhere except files a Read(...) deny rule protects and well-known credential stores
 // (SSH and cloud keys, token files, Fanout's own stored API key). sandbox-runtime itself adds the dangerous
 // files of the working tree (.git/hooks, .git/config, shell rc files, .vscode, .claude/agents) to the write
@@ -22,6 +23,9 @@ import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
 import { CLAUDE_CODE_CREDENTIAL_FILES } from '../credential-files'
 import type { PathPolicy } from '../path-policy'
+import { PROTECTED_DIRS, PROTECTED_FILES } from '../protected-paths'
+import { realTarget } from '../real-target'
+import { otherNamesOf } from './hard-links'
 import type { CommandPolicy } from './sandbox-runtime'
 
 /** Credential stores no sandboxed command reads, relative to the home directory. */
@@ -41,8 +45,13 @@ const CREDENTIAL_STORES = [
   '.anthropic',
   ...CLAUDE_CODE_CREDENTIAL_FILES
 ]
-/** Files in a write root that run later (sandbox-runtime already covers .git/hooks, .git/config, .mcp.json, .vscode…). */
-const RUNS_LATER_FILES = ['.mcp.json', '.gitmodules']
+// Protected paths that do not exist are not denied (each would cost a placeholder file per command): creating
+// one runs nothing the project's own code could not (sandbox-runtime still covers its own absent list:
+// .mcp.json, .gitmodules, shell rc files, .vscode, .idea; and .claude is denied absent or not).
+/** Inside the repository's git folder, besides sandbox-runtime's hooks and config: what git obeys later. */
+const GIT_DIR_PROTECTED = ['config.worktree', 'modules', 'worktrees', 'info/attributes']
+/** Protected folders a command protects only in part: yarn writes its cache and install state in `.yarn`. */
+const IN_PART: Record<string, string[]> = { '.yarn': ['.yarn/releases', '.yarn/plugins'] }
 /** Paths sandbox-runtime leaves writable by default; a read-only command gets none of them. */
 const LIBRARY_SCRATCH = (home: string) => ['/tmp/claude', join(home, '.npm', '_logs'), join(home, '.claude', 'debug')]
 
@@ -55,6 +64,24 @@ export interface SandboxPolicyOptions {
   allowedDomains: readonly string[]
   /** Files that must stay unreadable (e.g. Fanout's stored API key). */
   secretFiles?: readonly string[]
+  /** More protected paths no command may write: the configured hooks path, hooks' scripts (protected-paths.ts). */
+  protectedExtra?: readonly string[]
+}
+
+/**
+ * The protected paths (protected-paths.ts) of the working tree that exist, and the extra ones, each with where
+ * it really leads (a `.husky` that is a link to `tools/hooks` protects `tools/hooks`). `.git` itself stays
+ * writable so commits work; its parts git obeys later are listed.
+ */
+function protectedWritePaths(cwd: string, extra: readonly string[]): string[] {
+  const dirs = PROTECTED_DIRS.filter((d) => d !== '.git').flatMap((d) => IN_PART[d] ?? [d])
+  const names = [...dirs, ...PROTECTED_FILES, ...GIT_DIR_PROTECTED.map((p) => join('.git', p))]
+  const found = names.map((n) => join(cwd, n)).filter((p) => existsSync(p))
+  const all = [...found, ...extra]
+  const real = all.map((p) => realTarget(p)).filter((p): p is string => p !== null)
+  // A second name of a protected file (a hard link) is the protected file.
+  const aliases = otherNamesOf([...all, join(cwd, '.git', 'hooks'), join(cwd, '.git', 'config')], cwd)
+  return [...new Set([...all, ...real, ...aliases])]
 }
 
 /** A gitignore-style rule as the sandbox's path list reads it (absolute; globs expanded by the sandbox). */
@@ -100,7 +127,7 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     ...paths.rulesFor('write', 'Bash').map((r) => ruleToSandboxPath(r.content as string, r.root, paths)),
     // Absent or not, as sandbox-runtime would cover an absent one with a placeholder at this same path anyway.
     join(paths.cwd, '.claude'),
-    ...RUNS_LATER_FILES.map((f) => join(paths.cwd, f)).filter((f) => existsSync(f))
+    ...protectedWritePaths(paths.cwd, opts.protectedExtra ?? [])
   ]
   const gitDir = outsideGitDir(paths.cwd)
   if (gitDir) {
