@@ -105,6 +105,14 @@ export function runChild(command: string, args: readonly string[], options: RunO
       finish()
       reject(e)
     })
+    // Stopped: settled when the program itself ends; a child it left holding the pipes must not keep us waiting.
+    child.once('exit', () => {
+      if (!failure) return
+      finish()
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      reject(failure)
+    })
     child.once('close', (code, signal) => {
       finish()
       if (failure) return reject(failure)
