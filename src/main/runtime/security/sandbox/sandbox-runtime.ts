@@ -16,7 +16,6 @@ import { accessSync, constants } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { childEnv } from '../child-env'
 import { mountPoints } from './mount-points'
 import { errorMessage } from '../../../../shared/error-message'
 
