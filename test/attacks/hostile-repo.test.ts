@@ -16,6 +16,9 @@ import { gitExcludesFor } from '../../src/main/runtime/security/sandbox/git-excl
 import { cleanupOrphanWorktree, createAgentWorktree, findOrphanWorktrees, finishAgentWorktree, probeGit, readRepo } from '../../src/main/runtime/worktrees'
 import { startPoint } from '../../src/main/runtime/worktrees/base-ref'
 import { runGit, tryGit } from '../../src/main/runtime/worktrees/git'
+import { closeFixtures, makeFixture, starts } from '../../src/main/runtime/orchestration/testing/session-fixture'
+import { mainAgent, scriptedAgent } from '../../src/main/runtime/orchestration/testing/scripted-agents'
+import { reply } from '../../src/main/runtime/model/scripted'
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-hostile-')))
 const markers = join(tmp, 'markers')
@@ -101,11 +104,12 @@ let root = ''
 let upstream = ''
 const review = new AgentWorkReview()
 
-function hostileRepo(): string {
+/** Builds the hostile repository at `tmp/<name>` (its upstream beside it) and returns its folder. */
+function hostileRepo(name: string): string {
   mkdirSync(markers, { recursive: true })
   mkdirSync(home, { recursive: true })
-  upstream = join(tmp, 'upstream')
-  root = join(tmp, 'repo')
+  upstream = join(tmp, `${name}-upstream`)
+  const root = join(tmp, name)
   mkdirSync(root)
   plainGit(root, 'init', '-q', '-b', 'main')
   plainGit(root, 'config', 'user.name', 'Person')
@@ -120,14 +124,14 @@ function hostileRepo(): string {
   plainGit(root, 'remote', 'add', 'origin', `file://${upstream}`)
   // Now the hostile part: nothing above ran under it.
   const gitDir = join(root, '.git')
-  const hooks = join(tmp, 'hooks')
+  const hooks = join(tmp, `${name}-hooks`)
   mkdirSync(hooks)
   for (const h of HOOKS) {
     script(join(hooks, h), `hookspath-${h}`)
     script(join(gitDir, 'hooks', h), `hook-${h}`)
   }
   KEYS['core.hooksPath'] = hooks
-  KEYS['core.fsmonitor'] = script(join(tmp, 'fsmonitor'), 'fsmonitor')
+  KEYS['core.fsmonitor'] = script(join(tmp, `${name}-fsmonitor`), 'fsmonitor')
   for (const [k, v] of Object.entries(KEYS)) plainGit(root, 'config', k, v)
   const inc = join(gitDir, 'hostile-include')
   for (const [k, v] of Object.entries(INCLUDED)) plainGit(root, 'config', '--file', inc, k, v)
@@ -143,9 +147,10 @@ const g = (cwd: string, ...args: string[]) => runGit(cwd, args)
 beforeAll(() => {
   ensureCliBundle()
   process.env.HOME = home // the runner reads the person's ~/.gitconfig from here
-  hostileRepo()
+  root = hostileRepo('repo')
 }, 120_000)
-afterAll(() => {
+afterAll(async () => {
+  await closeFixtures()
   process.env.HOME = savedHome
   rmSync(tmp, { recursive: true, force: true })
 })
@@ -237,6 +242,27 @@ describe('a hostile repository: Fanout runs none of its programs', () => {
     expect(fired()).toEqual([])
     console.log(`hostile repo: ${keys} keys × ${entry.length} entry points, ${fired().length} programs run`)
   }, 240_000)
+
+  it('a session opened in it, with a worktree agent that writes and is auto-committed: 0 programs run', async () => {
+    const project = hostileRepo('session-repo')
+    const f = await makeFixture(
+      [
+        scriptedAgent('coder', 'You are the coder', [reply.toolUse('Write', { file_path: 'feature.txt', content: 'feature\n' }), reply.text('Done.')]),
+        mainAgent([reply.toolUse('Agent', { description: 'Write feature', prompt: 'Write it.', subagent_type: 'coder' }), reply.text('ok')])
+      ],
+      {
+        root: realpathSync(mkdtempSync(join(tmpdir(), 'fanout-hostile-session-'))),
+        cwd: project,
+        permissionMode: 'bypassPermissions',
+        files: { '.claude/agents/coder.md': '---\nname: coder\ndescription: Writes code\ntools: Write\nisolation: worktree\n---\nYou are the coder.' }
+      }
+    )
+    await f.session.run('Write the feature.')
+    const agent = starts(f.events).find((e) => e.agentType === 'coder')
+    expect(agent?.worktree?.branch).toMatch(/^fanout\//)
+    expect(await g(project, 'show', `${agent!.worktree!.branch}:feature.txt`)).toBe('feature')
+    expect(fired()).toEqual([])
+  }, 120_000)
 
   it('a core.worktree that leads out of the checkout is refused, not followed', async () => {
     const r = join(tmp, 'redirect')
