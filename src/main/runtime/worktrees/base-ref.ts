@@ -65,11 +65,11 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
     const worktree = (json as { worktree?: unknown } | null)?.worktree
     const value = (worktree as { baseRef?: unknown } | null | undefined)?.baseRef
     if (value === undefined) continue
-    if ((scopes[i] === 'project' || scopes[i] === 'local') && !o.projectTrusted) {
-      if (value !== DEFAULT_WORKTREE_BASE_REF)
-        out.problems.push(
-          `${file}: "worktree.baseRef" is ignored: this folder is not trusted, and only your own or a trusted folder's settings choose where worktrees start.`
-        )
+    // `head` only keeps Fanout from fetching, so any folder may choose it; anything else waits for trust.
+    if ((scopes[i] === 'project' || scopes[i] === 'local') && !o.projectTrusted && value !== 'head') {
+      out.problems.push(
+        `${file}: "worktree.baseRef" is ignored: this folder is not trusted, and only your own or a trusted folder's settings make Fanout fetch from its remote.`
+      )
       continue
     }
     if (typeof value === 'string' && (WORKTREE_BASE_REFS as readonly string[]).includes(value)) {

@@ -61,7 +61,8 @@ export class SessionSettings {
     this.baseRef = readBaseRefSetting({
       cwd,
       home,
-      projectTrusted: this.folderTrust.state === 'trusted',
+      // The folder's own `worktree.baseRef` ("fresh" fetches from its remote) counts once the person trusted it.
+      projectTrusted: this.folderTrust.state === 'trusted' || options.trustProject === true,
       ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {})
     }).value
     const settings = this.p.permissions.reload(withhold)
