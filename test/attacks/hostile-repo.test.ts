@@ -117,7 +117,12 @@ function hostileRepo(name: string): string {
   writeFileSync(join(root, 'a.txt'), 'one\ntwo\nthree\n')
   writeFileSync(join(root, 'notes.md'), '# notes\n')
   writeFileSync(join(root, 'shared.txt'), 'base\n')
-  writeFileSync(join(root, '.gitattributes'), '* filter=evil diff=evil merge=evil\n*.txt filter=Mixed.Case\n*.md filter=inc diff=inc merge=inc\n')
+  writeFileSync(join(root, 'b.txt'), 'bee\n')
+  writeFileSync(join(root, 'c.txt'), 'sea\n')
+  writeFileSync(
+    join(root, '.gitattributes'),
+    '* filter=evil diff=evil merge=evil\n*.txt filter=Mixed.Case\n*.md filter=inc diff=inc merge=inc\nb.txt filter=onbranch\nc.txt filter=wtonly\n'
+  )
   plainGit(root, 'add', '-A')
   plainGit(root, 'commit', '-q', '-m', 'start')
   plainGit(tmp, 'clone', '-q', '--bare', root, upstream)
@@ -136,6 +141,16 @@ function hostileRepo(name: string): string {
   const inc = join(gitDir, 'hostile-include')
   for (const [k, v] of Object.entries(INCLUDED)) plainGit(root, 'config', '--file', inc, k, v)
   plainGit(root, 'config', 'include.path', 'hostile-include')
+  // Conditional includes that hold only where Fanout's git goes next: on an agent's branch, in a linked worktree
+  // (git's own child processes, e.g. worktree add's checkout, read the config again there).
+  for (const [cond, file, key, marker] of [
+    ['onbranch:fanout/**', 'onbranch.cfg', 'filter.onbranch.smudge', 'onbranch-smudge'],
+    ['gitdir:**/worktrees/**', 'wt.cfg', 'filter.wtonly.smudge', 'worktree-only-smudge']
+  ]) {
+    plainGit(root, 'config', '--file', join(gitDir, file), key, mark(marker))
+    plainGit(root, 'config', '--file', join(gitDir, file), key.replace('smudge', 'clean'), mark(`${marker}-clean`))
+    plainGit(root, 'config', `includeIf.${cond}.path`, file)
+  }
   writeFileSync(join(gitDir, 'info', 'attributes'), '*.dat filter=evil diff=evil\n')
   return root
 }
@@ -238,7 +253,7 @@ describe('a hostile repository: Fanout runs none of its programs', () => {
       await runGit(root, ['show', 'HEAD'])
       await tryGit(root, ['diff', 'HEAD~1'])
     })
-    const keys = Object.keys(KEYS).length + Object.keys(INCLUDED).length + HOOKS.length * 2
+    const keys = Object.keys(KEYS).length + Object.keys(INCLUDED).length + HOOKS.length * 2 + 4
     expect(fired()).toEqual([])
     console.log(`hostile repo: ${keys} keys × ${entry.length} entry points, ${fired().length} programs run`)
   }, 240_000)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { judgeConfig, parseConfigListing } from './git-config-guard'
+import { includedFiles, judgeConfig, parseConfigListing } from './git-config-guard'
 
 describe('git config guard', () => {
   it('parses the -z listing (a key without a value, a value with newlines and `=`)', () => {
@@ -35,5 +35,28 @@ describe('git config guard', () => {
       ['core.sshcommand', 'ssh']
     ])
     expect(v.worktreeRedirects).toEqual(['../..'])
+  })
+
+  it('reads every file the repository includes, whatever the condition; not the ones the person includes', () => {
+    const entries = parseConfigListing(
+      [
+        'global',
+        'file:/home/me/.gitconfig',
+        'include.path\nmine.cfg',
+        'local',
+        'file:.git/config',
+        'include.path\nplain.cfg',
+        'local',
+        'file:.git/config',
+        'includeif.onbranch:fanout/**.path\n../up.cfg',
+        'local',
+        'file:.git/config',
+        'includeif.gitdir:**/worktrees/**.path\n~/x.cfg',
+        ''
+      ].join('\0'),
+      true
+    )
+    expect(entries[1]).toEqual({ scope: 'local', origin: 'file:.git/config', key: 'include.path', value: 'plain.cfg' })
+    expect(includedFiles(entries, '/repo', '/home/me')).toEqual(['/repo/.git/plain.cfg', '/repo/up.cfg', '/home/me/x.cfg'])
   })
 })

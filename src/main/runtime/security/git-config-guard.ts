@@ -16,6 +16,8 @@
 // diff command or merge driver makes git fail ("cannot run") instead of running anything — diffs are asked
 // with --no-ext-diff --no-textconv, so only a merge of a file with a repository merge driver fails, closed.
 
+import { dirname, join, resolve } from 'node:path'
+
 /** `-c` settings every Fanout git command gets, whatever any config says. */
 export const ALWAYS: readonly string[] = [
   'core.hooksPath=/dev/null',
@@ -85,19 +87,46 @@ export interface ConfigEntry {
   scope: string
   key: string
   value: string | null
+  /** `file:<path>` (relative to the folder git ran in), `command line:`…, when listed with --show-origin. */
+  origin?: string
 }
 
-/** Parses `git config -z --list --show-scope`: `scope NUL key [LF value] NUL`, repeated. */
-export function parseConfigListing(out: string): ConfigEntry[] {
+/**
+ * Parses `git config -z --list --show-scope [--show-origin]`: `scope NUL [origin NUL] key [LF value] NUL`.
+ */
+export function parseConfigListing(out: string, withOrigin = false): ConfigEntry[] {
   const parts = out.split('\0')
+  const step = withOrigin ? 3 : 2
   const entries: ConfigEntry[] = []
-  for (let i = 0; i + 1 < parts.length; i += 2) {
+  for (let i = 0; i + step - 1 < parts.length; i += step) {
     const scope = parts[i]
-    const kv = parts[i + 1]
+    const kv = parts[i + step - 1]
     const nl = kv.indexOf('\n')
-    entries.push({ scope, key: nl < 0 ? kv : kv.slice(0, nl), value: nl < 0 ? null : kv.slice(nl + 1) })
+    entries.push({
+      scope,
+      key: nl < 0 ? kv : kv.slice(0, nl),
+      value: nl < 0 ? null : kv.slice(nl + 1),
+      ...(withOrigin ? { origin: parts[i + 1] } : {})
+    })
   }
   return entries
+}
+
+/**
+ * The files the repository's config includes, conditional or not (`include.path`, `includeIf.<cond>.path`).
+ * A condition that is false where the listing ran can be true where git goes next — `onbranch:fanout/**` on an
+ * agent's branch, `gitdir:**\/worktrees/**` in its worktree, both read again by git's own child processes — so
+ * every such file is read and its keys neutralised whatever its condition. Paths as git resolves them:
+ * `~/` from the home folder, relative ones from the including file's folder.
+ */
+export function includedFiles(entries: readonly ConfigEntry[], cwd: string, home: string): string[] {
+  const out: string[] = []
+  for (const e of entries) {
+    if (TRUSTED_SCOPES.has(e.scope) || !e.value || !/^include(if\..*)?\.path$/i.test(e.key)) continue
+    const from = e.origin?.startsWith('file:') ? dirname(resolve(cwd, e.origin.slice(5))) : cwd
+    out.push(e.value.startsWith('~/') ? join(home, e.value.slice(2)) : resolve(from, e.value))
+  }
+  return out
 }
 
 /** The person's own files; everything else is the repository's (or unknown, which counts as the repository's). */

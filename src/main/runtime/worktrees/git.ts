@@ -8,8 +8,9 @@
 // variables this runner must set (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_KEY_n), and would be a second way to start a
 // process beside the spawn helper; five call sites already went around it for those reasons.
 import { realpath, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { ALWAYS, GIT_ENV, judgeConfig, parseConfigListing } from '../security/git-config-guard'
+import { ALWAYS, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
 import { runChild } from '../security/spawn'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -125,12 +126,30 @@ async function checkWorktreeRedirect(dir: string, global: string[], values: stri
   }
 }
 
+/** Included config files read per command at most (an include loop or a flood of them stops here). */
+const MAX_INCLUDES = 64
+
 /** The neutralising settings for a command in `dir`, from the configuration git would read there. */
 async function safeSettings(dir: string, global: string[]): Promise<Record<string, string>> {
-  const listing = await spawnGit(dir, [...global, 'config', '-z', '--list', '--show-scope'], GIT_ENV, {})
+  const list = ['config', '-z', '--list', '--show-scope', '--show-origin']
+  const listing = await spawnGit(dir, [...global, ...list], GIT_ENV, {})
   // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
   if (listing.code !== 0) throw new GitError(listing.stderr.toString('utf8').trim() || `git config --list exited with code ${listing.code}`, listing.code)
-  const verdict = judgeConfig(parseConfigListing(listing.stdout.toString('utf8')))
+  const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
+  // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
+  const home = process.env.HOME || homedir()
+  const queue = includedFiles(entries, dir, home)
+  const seen = new Set<string>()
+  for (let file = queue.shift(); file !== undefined && seen.size < MAX_INCLUDES; file = queue.shift()) {
+    if (seen.has(file)) continue
+    seen.add(file)
+    const r = await spawnGit(dir, [...list, '--includes', '--file', file], GIT_ENV, {})
+    if (r.code !== 0) continue // not there (git skips a missing include too) or not a config file
+    const more = parseConfigListing(r.stdout.toString('utf8'), true).map((e) => ({ ...e, scope: 'included' }))
+    entries.push(...more)
+    queue.push(...includedFiles(more, dir, home))
+  }
+  const verdict = judgeConfig(entries)
   if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects)
   return configEnv(verdict.overrides)
 }
