@@ -25,6 +25,22 @@ describe('spawn helper', () => {
     expect(out).toContain('from stdin')
     expect(out).toContain('PLAIN_SETTING=kept')
     for (const v of Object.values(SECRETS)) expect(out).not.toContain(v)
+    // git's config pairs are settings, not secrets (the sandbox hands git its excludes file this way).
+    const git = await runChild('/bin/sh', ['-c', 'env'], {
+      env: { set: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.excludesFile', GIT_CONFIG_VALUE_0: '/x' } }
+    })
+    const again = await runChild('/bin/sh', ['-c', 'env'], {
+      env: {
+        base: Object.fromEntries(
+          git.stdout
+            .toString('utf8')
+            .trim()
+            .split('\n')
+            .map((l) => l.split(/=(.*)/s, 2))
+        )
+      }
+    })
+    expect(again.stdout.toString('utf8')).toContain('GIT_CONFIG_KEY_0=core.excludesFile')
     // A name the settings pass on is kept.
     const passed = await runChild('/bin/sh', ['-c', 'env'], { env: { pass: ['GITHUB_TOKEN'] } })
     expect(passed.stdout.toString('utf8')).toContain('GITHUB_TOKEN=ghp_spawntest')
