@@ -279,6 +279,39 @@ describe('a hostile repository: Fanout runs none of its programs', () => {
     expect(fired()).toEqual([])
   }, 120_000)
 
+  it("a submodule's own config (another .git/modules/*/config) runs nothing when Fanout's git looks at the checkout", async () => {
+    const sub = join(tmp, 'sub-origin')
+    mkdirSync(sub)
+    plainGit(sub, 'init', '-q')
+    writeFileSync(join(sub, 'f.txt'), 'x\n')
+    writeFileSync(join(sub, '.gitattributes'), '* filter=subf diff=subf\n')
+    plainGit(sub, 'add', '-A')
+    plainGit(sub, '-c', 'user.name=a', '-c', 'user.email=b', 'commit', '-q', '-m', 's')
+    const top = join(tmp, 'with-submodule')
+    mkdirSync(top)
+    plainGit(top, 'init', '-q')
+    plainGit(top, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sub')
+    writeFileSync(join(top, '.gitmodules'), `${readFileSync(join(top, '.gitmodules'), 'utf8')}\tignore = none\n`)
+    plainGit(top, '-c', 'user.name=a', '-c', 'user.email=b', 'commit', '-q', '-am', 't')
+    const modules = join(top, '.git', 'modules', 'sub', 'config')
+    plainGit(top, 'config', '--file', modules, 'filter.subf.clean', mark('submodule-clean'))
+    plainGit(top, 'config', '--file', modules, 'diff.subf.textconv', mark('submodule-textconv'))
+    plainGit(top, 'config', '--file', modules, 'core.fsmonitor', script(join(tmp, 'sub-fsmonitor'), 'submodule-fsmonitor'))
+    writeFileSync(join(top, 'sub', 'f.txt'), 'changed\n')
+    writeFileSync(join(top, 'top.txt'), 'top\n')
+    for (const args of [
+      ['status', '--porcelain'],
+      ['diff', 'HEAD', '--stat'],
+      ['add', '-A'],
+      ['update-index', '-q', '--refresh']
+    ]) {
+      await runGit(top, args)
+      expect(fired(), `after git ${args.join(' ')}`).toEqual([])
+    }
+    expect(await runGit(top, ['diff', '--cached', '--name-only'])).toBe('top.txt')
+    expect(fired()).toEqual([])
+  })
+
   it('a core.worktree that leads out of the checkout is refused, not followed', async () => {
     const r = join(tmp, 'redirect')
     mkdirSync(r)

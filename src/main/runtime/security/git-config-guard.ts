@@ -36,6 +36,10 @@ export const ALWAYS: readonly string[] = [
   'protocol.ext.allow=never',
   'submodule.recurse=false',
   'fetch.recurseSubmodules=false',
+  // Looking into a submodule's work tree starts `git status` there, under the submodule's own config (another
+  // .git/modules/*/config, which an agent's sandbox can write): its commit is compared, never its files.
+  'diff.ignoreSubmodules=dirty',
+  'status.submoduleSummary=false',
   // An automatic gc would start git processes in the background that outlive the command.
   'gc.auto=0',
   'maintenance.auto=false'
@@ -79,6 +83,7 @@ const PROGRAM_KEYS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^trailer\..+\.(command|cmd)$/, ''],
   [/^interactive\.difffilter$/, ''],
   [/^submodule\..+\.update$/, 'none'],
+  [/^submodule\..+\.ignore$/, 'dirty'],
   [/^(browser|man)\..+\.(cmd|path)$/, ''],
   [/^web\.browser$/, '']
 ]
@@ -148,7 +153,7 @@ export function judgeConfig(entries: readonly ConfigEntry[]): ConfigVerdict {
   for (const { scope, key, value } of entries) {
     if (TRUSTED_SCOPES.has(scope)) continue
     const lower = key.toLowerCase()
-    if (lower === 'core.worktree' && value !== null) worktreeRedirects.push(value)
+    if (lower === 'core.worktree' && value !== null && scope !== 'submodule') worktreeRedirects.push(value)
     const rule = PROGRAM_KEYS.find(([re]) => re.test(lower))
     if (rule) overrides.set(key, rule[1])
   }

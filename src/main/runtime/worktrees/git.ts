@@ -7,10 +7,10 @@
 // non-zero (merge-tree and diff answer with exit 1), reads no binary output (cat-file blob), refuses the GIT_*
 // variables this runner must set (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_KEY_n), and would be a second way to start a
 // process beside the spawn helper; five call sites already went around it for those reasons.
-import { realpath, stat } from 'node:fs/promises'
+import { readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { ALWAYS, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
+import { ALWAYS, type ConfigEntry, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
 import { runChild } from '../security/spawn'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -67,9 +67,10 @@ function splitGlobal(args: readonly string[]): { global: string[]; command: stri
 
 /** Flags each subcommand is given so nothing it could run on the repository's behalf does. */
 const SUBCOMMAND_FLAGS: Record<string, readonly string[]> = {
-  diff: ['--no-ext-diff', '--no-textconv'],
+  diff: ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'],
   log: ['--no-ext-diff', '--no-textconv'],
   show: ['--no-ext-diff', '--no-textconv'],
+  status: ['--ignore-submodules=dirty'],
   commit: ['--no-verify', '--no-gpg-sign'],
   merge: ['--no-verify', '--no-gpg-sign'],
   'commit-tree': ['--no-gpg-sign'],
@@ -79,6 +80,15 @@ const SUBCOMMAND_FLAGS: Record<string, readonly string[]> = {
   fetch: ['--upload-pack=git-upload-pack', '--no-recurse-submodules'],
   'ls-remote': ['--upload-pack=git-upload-pack'],
   push: ['--receive-pack=git-receive-pack', '--no-verify', '--no-signed']
+}
+
+/**
+ * Settings a subcommand gets on top of ALWAYS: `add` still asks a submodule's `git status` at `dirty` (git 2.39);
+ * at `all` it does not (unless `.gitmodules` says otherwise), and still stages a moved submodule commit. Where
+ * git does look into a submodule, the submodule's own program keys are overridden too (submoduleConfigs).
+ */
+const SUBCOMMAND_CONFIG: Record<string, readonly string[]> = {
+  add: ['diff.ignoreSubmodules=all']
 }
 
 async function spawnGit(dir: string, args: readonly string[], env: Record<string, string | undefined>, options: GitOptions) {
@@ -129,6 +139,25 @@ async function checkWorktreeRedirect(dir: string, global: string[], values: stri
 /** Included config files read per command at most (an include loop or a flood of them stops here). */
 const MAX_INCLUDES = 64
 
+/** `config` files under the repository's `modules/` folders (its own, and each linked worktree's), bounded. */
+async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): Promise<string[]> {
+  const local = entries.find((e) => e.scope === 'local' && e.origin?.startsWith('file:'))
+  if (!local?.origin) return []
+  const common = dirname(resolve(dir, local.origin.slice(5)))
+  const roots = [join(common, 'modules')]
+  for (const w of await readdir(join(common, 'worktrees')).catch(() => [] as string[])) roots.push(join(common, 'worktrees', w, 'modules'))
+  const found: string[] = []
+  const walk = async (d: string, depth: number): Promise<void> => {
+    if (depth > 8 || found.length >= MAX_INCLUDES) return
+    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+      if (e.isFile() && e.name === 'config') found.push(join(d, e.name))
+      else if (e.isDirectory() && e.name !== 'objects' && e.name !== 'refs') await walk(join(d, e.name), depth + 1)
+    }
+  }
+  for (const r of roots) await walk(r, 0)
+  return found
+}
+
 /** The neutralising settings for a command in `dir`, from the configuration git would read there. */
 async function safeSettings(dir: string, global: string[]): Promise<Record<string, string>> {
   const list = ['config', '-z', '--list', '--show-scope', '--show-origin']
@@ -138,14 +167,18 @@ async function safeSettings(dir: string, global: string[]): Promise<Record<strin
   const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
   // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
   const home = process.env.HOME || homedir()
-  const queue = includedFiles(entries, dir, home)
+  // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
+  // environment but the submodule's config read afresh, so its program keys are overridden from here.
+  const submodules = new Set(await submoduleConfigs(dir, entries))
+  const queue = [...includedFiles(entries, dir, home), ...submodules]
   const seen = new Set<string>()
   for (let file = queue.shift(); file !== undefined && seen.size < MAX_INCLUDES; file = queue.shift()) {
     if (seen.has(file)) continue
     seen.add(file)
     const r = await spawnGit(dir, [...list, '--includes', '--file', file], GIT_ENV, {})
     if (r.code !== 0) continue // not there (git skips a missing include too) or not a config file
-    const more = parseConfigListing(r.stdout.toString('utf8'), true).map((e) => ({ ...e, scope: 'included' }))
+    // A submodule's core.worktree leads to its own checkout: its program keys count here, its work tree does not.
+    const more = parseConfigListing(r.stdout.toString('utf8'), true).map((e) => ({ ...e, scope: submodules.has(file) ? 'submodule' : 'included' }))
     entries.push(...more)
     queue.push(...includedFiles(more, dir, home))
   }
@@ -164,7 +197,7 @@ async function gitOnce(dir: string, args: readonly string[], options: GitOptions
   const [sub, ...rest] = command
   const flags = (sub && SUBCOMMAND_FLAGS[sub]) || []
   const settings = await safeSettings(dir, global)
-  const config = [...(options.config ?? []), ...ALWAYS].flatMap((c) => ['-c', c])
+  const config = [...(options.config ?? []), ...ALWAYS, ...((sub && SUBCOMMAND_CONFIG[sub]) || [])].flatMap((c) => ['-c', c])
   const argv = ['--no-pager', ...config, ...global, ...(sub ? [sub, ...flags, ...rest] : [])]
   const r = await spawnGit(dir, argv, { ...(options.env ?? {}), ...GIT_ENV, ...settings }, options)
   const code = r.code ?? -1
