@@ -11,6 +11,30 @@ const nodeOnlyInMain = {
   message: 'This layer runs without Node built-ins.'
 }
 
+// One way to start a program and one way to run git (DESIGN.md, docs/sandbox.md): node:child_process only in
+// security/spawn.ts (it gives every child the credential-free environment), git only through worktrees/git.ts
+// (which neutralises the repository's config). test/layering.test.ts checks the same. Test fixtures are exempt.
+const oneWayToSpawn = {
+  files: ['src/**/*.ts', 'src/**/*.tsx'],
+  ignores: ['src/**/*.test.ts', 'src/**/testing/**', 'src/main/runtime/tools/search-fixture.ts', 'src/main/runtime/security/spawn.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...['ImportDeclaration', 'ImportExpression', 'ExportNamedDeclaration', 'ExportAllDeclaration'].flatMap((node) => [
+        {
+          selector: `${node}[source.value=/^(node:)?child_process$/]`,
+          message: 'Start programs through security/spawn.ts (spawnChild, runChild): it strips credentials from their environment.'
+        },
+        { selector: `${node}[source.value=/^simple-git/]`, message: "Run git through worktrees/git.ts (runGit): it neutralises the repository's config." }
+      ]),
+      {
+        selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?child_process$|^simple-git/]",
+        message: 'Start programs through security/spawn.ts, git through worktrees/git.ts.'
+      }
+    ]
+  }
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'e2e/artifacts/**', 'test-results/**', '.fanout-data/**'] },
   js.configs.recommended,
@@ -57,6 +81,7 @@ export default tseslint.config(
       ]
     }
   },
+  oneWayToSpawn,
   {
     files: ['src/shared/**'],
     rules: {

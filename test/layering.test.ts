@@ -149,6 +149,31 @@ describe('layering', () => {
     expect(backEdges(files)).toEqual([])
   })
 
+  it('only security/spawn.ts starts programs (node:child_process) and only worktrees/git.ts runs git', () => {
+    // Test fixtures (testing/ folders, the search fixture) make repositories with plain execFileSync: they run in
+    // tests only, never with a person's credentials at stake.
+    const fixture = (f: string) => f.includes('/testing/') || f.endsWith('/tools/search-fixture.ts')
+    const bad = files
+      .filter((f) => !fixture(f))
+      .flatMap((f) => {
+        const rel = relative(root, f).replaceAll('\\', '/')
+        return importsOf(f).flatMap((s) => {
+          if ((s === 'node:child_process' || s === 'child_process') && rel !== 'src/main/runtime/security/spawn.ts')
+            return [`${rel} imports ${s}: start programs through security/spawn.ts (spawnChild, runChild), which strips credentials`]
+          if (s === 'simple-git' || s.startsWith('simple-git/'))
+            return [`${rel} imports ${s}: run git through worktrees/git.ts (runGit), which neutralises the repository's config`]
+          return []
+        })
+      })
+    expect(bad).toEqual([])
+    // git itself is started only by the runner: a literal 'git' handed to the spawn helper elsewhere is a second way.
+    const direct = files
+      .filter((f) => !fixture(f) && !f.endsWith('/worktrees/git.ts'))
+      .filter((f) => /\b(spawnChild|runChild)\(\s*['"]git['"]/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+    expect(direct).toEqual([])
+  })
+
   it('src/main/runtime has no import cycle', () => {
     expect(runtimeCycles(files).map((c) => c.join(' → '))).toEqual([])
   })

@@ -1,13 +1,12 @@
 // `fanout worktrees diff|merge|discard|preview`: the CLI twin of the app's Changes view. What isolated agents
 // changed on their branches, the conflict preview, merging into the current branch (all or nothing each,
 // stopping at the first conflict with a non-zero exit that names the files) and discarding after a yes.
-import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import type { AgentChanges, ChangedFile, MergePreview, MergeStop } from '../../shared/review'
 import { AgentWorkReview, discardWarning, ReviewError } from '../runtime/review'
-import { cleanGitEnv } from '../runtime/worktrees/git'
+import { runGitRaw, runGitResult } from '../runtime/worktrees/git'
 import { errorMessage } from '../../shared/error-message'
 
 export const REVIEW_USAGE: Record<string, string> = {
@@ -69,21 +68,12 @@ function summary(c: AgentChanges): string {
 /** git's own diff output (colored on a terminal), whatever its exit status (`--no-index` exits 1 on a difference). */
 function gitDiff(dir: string, args: string[]): Promise<string> {
   const color = process.stdout.isTTY ? '--color=always' : '--no-color'
-  return new Promise((done, fail) => {
-    execFile('git', ['diff', color, '--no-ext-diff', ...args], { cwd: dir, env: cleanGitEnv(), maxBuffer: 512 * 1024 * 1024 }, (e, stdout, stderr) => {
-      if (e && (e as { code?: unknown }).code !== 1) fail(new Error(String(stderr).trim() || e.message))
-      else done(String(stdout))
-    })
-  })
+  return runGitResult(dir, ['diff', color, ...args], { allowExitCodes: [1], maxBuffer: 512 * 1024 * 1024 }).then((r) => r.stdout.toString('utf8'))
 }
 
 /** New files git does not track yet (shown whole, as additions). */
-function untracked(dir: string): Promise<string[]> {
-  return new Promise((done, fail) =>
-    execFile('git', ['ls-files', '--others', '--exclude-standard', '-z'], { cwd: dir, env: cleanGitEnv() }, (e, stdout) =>
-      e ? fail(e) : done(String(stdout).split('\0').filter(Boolean))
-    )
-  )
+async function untracked(dir: string): Promise<string[]> {
+  return (await runGitRaw(dir, ['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
 }
 
 async function diff(review: AgentWorkReview, cwd: string, names: string[], stat: boolean): Promise<number> {

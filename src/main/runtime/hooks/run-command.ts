@@ -1,9 +1,8 @@
 // Runs one hook command the way Claude Code does: through the shell, in the project folder, with
 // CLAUDE_PROJECT_DIR set and the event as JSON on stdin. A command that outlives its timeout is killed with
 // everything it started (it leads its own process group). Never throws: what happened is in the result.
-import { spawn } from 'node:child_process'
 import { redactValue } from '../../../shared/redact'
-import { childEnv } from '../security/child-env'
+import { spawnChild } from '../security/spawn'
 import { killProcessGroup } from '../tools/process-group'
 
 const MAX_OUTPUT_CHARS = 1_000_000
@@ -42,9 +41,9 @@ export function runHookCommand(opts: RunHookOptions): Promise<HookRun> {
       clearTimeout(timer)
       resolve(run)
     }
-    const child = spawn(shell.cmd, shell.args, {
+    const child = spawnChild(shell.cmd, shell.args, {
       cwd: opts.projectDir,
-      env: childEnv({ base: opts.env ?? process.env, pass: opts.passEnv, set: { CLAUDE_PROJECT_DIR: opts.projectDir } }),
+      env: { base: opts.env ?? process.env, ...(opts.passEnv ? { pass: opts.passEnv } : {}), set: { CLAUDE_PROJECT_DIR: opts.projectDir } },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32'
     })

@@ -2,11 +2,10 @@
 // process we own. Owning the process (rather than the SDK's StdioClientTransport) is what lets a failed start
 // say why: "command not found", the exit code or signal, and the last lines the server wrote to stderr. The
 // server runs as the leader of its own process group, so closing it also ends whatever it started.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawnChild, type ChildProcess } from '../security/spawn'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { childEnv } from '../security/child-env'
 import { killProcessGroup } from '../tools/process-group'
 
 const STDERR_TAIL_CHARS = 4000
@@ -59,13 +58,12 @@ export class OwnedStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('The MCP server process was already started.')
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
+      const child = spawnChild(this.params.command, this.params.args, {
         cwd: this.params.cwd,
         // The server's own `env` from its configuration is passed as written; nothing else that carries a credential.
-        env: childEnv({ pass: this.params.passEnv, set: this.params.env }),
+        env: { ...(this.params.passEnv ? { pass: this.params.passEnv } : {}), set: this.params.env },
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true
+        detached: process.platform !== 'win32'
       })
       this.child = child
       child.once('error', (err: NodeJS.ErrnoException) => {

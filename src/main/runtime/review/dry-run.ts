@@ -1,9 +1,9 @@
 // `git merge-tree --write-tree` dry runs: would two commits merge cleanly, and which files would conflict.
 // Nothing in any checkout, index or ref changes; git only writes the merged tree's objects into the object
 // store (unreferenced, so `git gc` drops them). Needs git 2.38 or newer.
-import { execFile } from 'node:child_process'
 import type { DryRun } from '../../../shared/review'
-import { cleanGitEnv, runGit } from '../worktrees/git'
+import { errorMessage } from '../../../shared/error-message'
+import { runGit, runGitResult } from '../worktrees/git'
 
 export const MIN_GIT = [2, 38] as const
 
@@ -40,22 +40,16 @@ export interface TreeMerge extends DryRun {
 
 /**
  * Merges `theirs` into `ours` in memory. Exit status 1 means conflicts (listed after the tree); anything
- * else non-zero is a real failure and throws. Run directly rather than through simple-git, which drops
- * stdout when a command exits non-zero.
+ * else non-zero is a real failure and throws.
  */
 export async function mergeTrees(dir: string, ours: string, theirs: string): Promise<TreeMerge> {
-  const { out, code } = await new Promise<{ out: string; code: number }>((resolve, reject) => {
-    execFile(
-      'git',
-      ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs],
-      { cwd: dir, env: cleanGitEnv(), maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = (err as { code?: unknown } | null)?.code
-        if (err && code !== 1) reject(new Error(`git merge-tree failed: ${String(stderr).trim() || err.message}`))
-        else resolve({ out: String(stdout), code: err ? 1 : 0 })
-      }
-    )
-  })
+  const r = await runGitResult(dir, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs], { allowExitCodes: [1] }).catch(
+    (err) => {
+      throw new Error(`git merge-tree failed: ${errorMessage(err)}`)
+    }
+  )
+  const out = r.stdout.toString('utf8')
+  const code = r.code
   const [tree, ...rest] = out.split('\0')
   if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new Error(`git merge-tree gave no tree: ${out.slice(0, 200)}`)
   const conflicts = [...new Set(rest.filter(Boolean))]

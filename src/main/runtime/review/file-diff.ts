@@ -1,10 +1,9 @@
 // Both sides of one changed file, for the diff viewer: the text at the merge base and on the agent's branch
 // (or in its worktree, for changes not committed yet). Binary and very large files are said, not sent.
-import { execFile } from 'node:child_process'
 import { lstat, readFile, readlink } from 'node:fs/promises'
 import { isAbsolute, join, normalize, sep } from 'node:path'
 import type { ChangedFile, FileDiff } from '../../../shared/review'
-import { cleanGitEnv, tryGit } from '../worktrees/git'
+import { runGitResult, tryGit } from '../worktrees/git'
 
 /** The viewer's limit per side; the CLI's `worktrees diff` prints any size. */
 export const MAX_VIEW_BYTES = 1024 * 1024
@@ -31,12 +30,8 @@ function fromBuffer(buf: Buffer, size: number): Side {
   return { text: buf.toString('utf8'), binary: false, size, tooLarge: false }
 }
 
-function catBlob(dir: string, spec: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['cat-file', 'blob', spec], { cwd: dir, env: cleanGitEnv(), encoding: 'buffer', maxBuffer: MAX_VIEW_BYTES + 1024 }, (err, stdout) =>
-      err ? reject(err) : resolve(stdout)
-    )
-  })
+async function catBlob(dir: string, spec: string): Promise<Buffer> {
+  return (await runGitResult(dir, ['cat-file', 'blob', spec], { maxBuffer: MAX_VIEW_BYTES + 1024 })).stdout
 }
 
 /** The file in commit `rev`, or ABSENT when it is not there. */

@@ -1,7 +1,7 @@
 // Opens a folder in the system's file manager where Fanout runs without Electron (browser mode, which
 // serves only this machine): `xdg-open` on Linux, `open` on macOS, `explorer` on Windows. The Electron app
 // passes shell.openPath instead. A machine without one says so; the path is shown to copy instead.
-import { spawn } from 'node:child_process'
+import { spawnChild } from '../security/spawn'
 import { errorMessage } from '../../../shared/error-message'
 
 /** Resolves with null once the opener started, else with why not. */
@@ -14,7 +14,8 @@ export const openWithSystem: OpenPath = (path) =>
     const command = OPENERS[process.platform] ?? 'xdg-open'
     let child
     try {
-      child = spawn(command, [path], { detached: true, stdio: 'ignore' })
+      // The file manager gets the credential-free environment: no API key or token rides along into it.
+      child = spawnChild(command, [path], { detached: true, stdio: 'ignore' })
     } catch (err) {
       resolve(`${command} could not be started: ${errorMessage(err)}`)
       return

@@ -45,9 +45,12 @@ const SECRET_SUFFIX = /(APIKEY|ACCESSKEY|SECRETKEY|AUTHTOKEN|ACCESSTOKEN|TOKEN|S
 const NOT_SECRET = new Set(['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'KEYTIMEOUT', 'XAUTHORITY', 'PWD', 'OLDPWD'])
 const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i
 
+/** git's GIT_CONFIG_KEY_<n> holds a config key's name (its value is GIT_CONFIG_VALUE_<n>, judged as any value). */
+const GIT_CONFIG_KEY = /^GIT_CONFIG_KEY_\d+$/
+
 export function isSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase()
-  if (NOT_SECRET.has(upper)) return false
+  if (NOT_SECRET.has(upper) || GIT_CONFIG_KEY.test(upper)) return false
   if (FANOUT_CREDENTIALS.has(upper)) return true
   if (upper.split(/_+/).some((part) => SECRET_PARTS.has(part))) return true
   return SECRET_SUFFIX.test(upper)

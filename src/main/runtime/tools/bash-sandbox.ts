@@ -29,6 +29,8 @@ export interface PreparedCommand {
   /** The command line for `/bin/bash -c`. */
   line: string
   env: Record<string, string>
+  /** The credential-looking names the settings pass on anyway (the spawn helper filters `env` again with them). */
+  passEnv: readonly string[]
   /** What the command runs in, for the UI and the model. */
   sandbox: SandboxLevel
   /** Call with the pid of the process that runs `line`. */
@@ -63,8 +65,9 @@ export async function prepareCommand(
   opts: BashSandboxOptions | false | undefined
 ): Promise<PreparedCommand | { refused: string }> {
   const level = opts === false ? 'off' : effectiveLevel(opts?.floor ?? 'workspace', ctx.sandbox)
-  const baseEnv = (extra: Record<string, string>) => childEnv({ pass: opts ? opts.passEnv : undefined, set: { ...NO_PROMPTS, ...extra } })
-  if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
+  const passEnv = (opts ? opts.passEnv : undefined) ?? []
+  const baseEnv = (extra: Record<string, string>) => childEnv({ pass: passEnv, set: { ...NO_PROMPTS, ...extra } })
+  if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), passEnv, sandbox: 'off', started: noop, release: noop }
   const runtime = opts?.runtime ?? sharedSandboxRuntime()
   const status = await runtime.ready()
   if (!status.available) {
@@ -73,7 +76,7 @@ export async function prepareCommand(
       return {
         refused: `Bash did not run the command: it was approved to run in ${describeSandbox(level)}, and the sandbox is unavailable (${status.reason}).`
       }
-    return { line: command, env: baseEnv({}), sandbox: 'off', started: noop, release: noop }
+    return { line: command, env: baseEnv({}), passEnv, sandbox: 'off', started: noop, release: noop }
   }
   const tmpDir = privateTempDir('sandbox', safeName(ctx.agentId))
   // The configured hooks path and hooks' scripts are protected paths too (security/protected-paths.ts).
@@ -90,6 +93,7 @@ export async function prepareCommand(
   return {
     line: wrapped.command,
     env: git?.env ?? env,
+    passEnv,
     sandbox: level,
     started: wrapped.started,
     release: () => {

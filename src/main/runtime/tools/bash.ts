@@ -2,7 +2,7 @@
 // takes down everything the command started. Output is interleaved stdout+stderr, capped, and streamed to the
 // UI while it runs. Every command runs in the OS sandbox the permission layer granted it (bash-sandbox.ts),
 // with an environment that carries no credentials.
-import { spawn } from 'node:child_process'
+import { spawnChild } from '../security/spawn'
 import { appendFileSync, closeSync, openSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -67,7 +67,12 @@ function runForeground(command: string, prepared: PreparedCommand, cwd: string, 
   const capture = new OutputCapture(undefined, undefined, ctx.outputFile)
   // Kept apart as well, for hooks: Claude Code's tool_response has stdout and stderr separately.
   const apart = { stdout: new OutputCapture(), stderr: new OutputCapture() }
-  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: prepared.env })
+  const child = spawnChild('/bin/bash', ['-c', prepared.line], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { base: prepared.env, pass: prepared.passEnv }
+  })
   const pid = child.pid
   if (pid !== undefined) prepared.started(pid)
   let timedOut = false
@@ -206,7 +211,12 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
       outputFile = join(dir, `${base}-${n}.log`)
     }
   }
-  const child = spawn('/bin/bash', ['-c', prepared.line], { cwd, detached: true, stdio: ['ignore', fd, fd], env: prepared.env })
+  const child = spawnChild('/bin/bash', ['-c', prepared.line], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { base: prepared.env, pass: prepared.passEnv }
+  })
   closeSync(fd)
   const pid = child.pid
   if (pid === undefined) {

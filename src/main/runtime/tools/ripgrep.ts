@@ -1,9 +1,8 @@
 // Locating and running ripgrep. Tools take `ripgrep?: string | false` so tests (and machines without rg)
 // exercise the JS fallback explicitly; `undefined` means "use rg when it is on PATH".
-import { spawn } from 'node:child_process'
+import { spawnChild } from '../security/spawn'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { childEnv } from '../security/child-env'
 
 let cached: string | null | undefined
 
@@ -52,7 +51,7 @@ export function runRipgrep(
 ): Promise<RipgrepRun> {
   const sep = opts.separator ?? '\n'
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: opts.cwd, stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'], env: childEnv() })
+    const child = spawnChild(rg, args, { cwd: opts.cwd, stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'] })
     let stderr = ''
     let pending = ''
     let stopped = false

@@ -47,17 +47,28 @@ describe('worktree.baseRef', () => {
       scope: 'user'
     })
     settings(r.root, 'settings.json', 'head')
-    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({
+    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null, projectTrusted: true })).toMatchObject({
       value: 'head',
       file: join(r.root, '.claude', 'settings.json'),
       scope: 'project'
     })
     settings(r.root, 'settings.local.json', 'origin/main')
-    const bad = readBaseRefSetting({ cwd: r.root, home, managedFile: null })
+    const bad = readBaseRefSetting({ cwd: r.root, home, managedFile: null, projectTrusted: true })
     expect(bad.value).toBe('head')
     expect(bad.problems).toEqual([
       `${join(r.root, '.claude', 'settings.local.json')}: "worktree.baseRef" is "origin/main"; it must be "head" or "fresh", so it is ignored.`
     ])
+    // An untrusted folder's settings cannot make Fanout fetch from its remote: the user's value holds.
+    settings(r.root, 'settings.local.json', 'fresh')
+    settings(home, 'settings.json', 'head')
+    const untrusted = readBaseRefSetting({ cwd: r.root, home, managedFile: null })
+    expect(untrusted).toMatchObject({ value: 'head', scope: 'project' })
+    expect(untrusted.problems[0]).toContain('"worktree.baseRef" is ignored: this folder is not trusted')
+    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null, projectTrusted: true })).toMatchObject({ value: 'fresh', scope: 'local' })
+    // "head" asks Fanout to do less: any folder may say it.
+    settings(r.root, 'settings.local.json', 'head')
+    settings(home, 'settings.json', 'fresh')
+    expect(readBaseRefSetting({ cwd: r.root, home, managedFile: null })).toMatchObject({ value: 'head', scope: 'local' })
     const managed = join(r.sandbox, 'managed.json')
     writeFileSync(managed, JSON.stringify({ worktree: { baseRef: 'fresh' } }))
     expect(readBaseRefSetting({ cwd: r.root, home, managedFile: managed })).toMatchObject({ value: 'fresh', file: managed, scope: 'managed' })

@@ -5,10 +5,9 @@
 // Claude Code's default is `fresh`; Fanout's is `head`: a subagent works on what its parent sees, and its
 // work is merged back into the branch the person is on (see docs/reviewing-agents-work.md).
 import { readConfigJson } from '../store/read-config'
-import { execFile } from 'node:child_process'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { cleanGitEnv, errorText, tryGit } from './git'
+import { errorText, runGit, tryGit } from './git'
 import type { RepoInfo } from './repo'
 
 export const WORKTREE_BASE_REFS = ['head', 'fresh'] as const
@@ -30,6 +29,12 @@ export interface BaseRefFiles {
   home?: string
   /** Managed settings file (default /etc/claude-code/managed-settings.json); null to skip. */
   managedFile?: string | null
+  /**
+   * Whether the folder's own settings (`.claude/settings.json`, `settings.local.json`) may choose: `fresh` makes
+   * Fanout fetch from the repository's remote, which a downloaded repository must not decide for itself. Only a
+   * folder the person trusted (trust/: answered "Trust", or `--trust-project`) counts; default false.
+   */
+  projectTrusted?: boolean
 }
 
 /** The settings files, most specific last: user, project, local, managed (Claude Code's order of precedence). */
@@ -60,6 +65,13 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
     const worktree = (json as { worktree?: unknown } | null)?.worktree
     const value = (worktree as { baseRef?: unknown } | null | undefined)?.baseRef
     if (value === undefined) continue
+    // `head` only keeps Fanout from fetching, so any folder may choose it; anything else waits for trust.
+    if ((scopes[i] === 'project' || scopes[i] === 'local') && !o.projectTrusted && value !== 'head') {
+      out.problems.push(
+        `${file}: "worktree.baseRef" is ignored: this folder is not trusted, and only your own or a trusted folder's settings make Fanout fetch from its remote.`
+      )
+      continue
+    }
     if (typeof value === 'string' && (WORKTREE_BASE_REFS as readonly string[]).includes(value)) {
       out.value = value as WorktreeBaseRef
       out.file = file
@@ -111,13 +123,14 @@ async function defaultRemoteBranch(dir: string): Promise<string | null> {
 function fetchOrigin(repo: RepoInfo): Promise<string | null> {
   const known = fetches.get(repo.commonDir)
   if (known && Date.now() - known.at < FETCH_REUSE_MS) return known.done
-  const done = new Promise<string | null>((done) => {
-    const env = cleanGitEnv({ GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' })
-    execFile('git', ['fetch', '--quiet', 'origin'], { cwd: repo.cwd, env, timeout: FETCH_TIMEOUT_MS }, (err, _out, stderr) => {
-      if (!err) return done(null)
-      done(`git fetch origin failed: ${String(stderr).trim() || errorText(err)}`)
-    })
-  })
+  // The runner never prompts; ssh is told not to either (BatchMode), whatever ssh command config names.
+  const done = runGit(repo.cwd, ['fetch', '--quiet', '--no-recurse-submodules', 'origin'], {
+    env: { GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' },
+    timeoutMs: FETCH_TIMEOUT_MS
+  }).then(
+    () => null,
+    (err: unknown) => `git fetch origin failed: ${errorText(err)}`
+  )
   fetches.set(repo.commonDir, { at: Date.now(), done })
   return done
 }

@@ -57,9 +57,9 @@ describe('finishAgentWorktree', () => {
 
   it('keeps the worktree with its changes, and says why, when the commit fails', async () => {
     const { r, wt } = await setup()
-    // Signing with a program that always fails makes `git commit` fail for a reason outside our control.
-    git(wt.path, 'config', 'commit.gpgsign', 'true')
-    git(wt.path, 'config', 'gpg.program', 'false')
+    // An index lock another git process never lets go of makes `git commit` fail for a reason outside our
+    // control (a failing signing program no longer can: Fanout's git never signs, nor runs the repository's programs).
+    writeFileSync(join(git(wt.path, 'rev-parse', '--absolute-git-dir'), 'index.lock'), '')
     writeFileSync(join(wt.path, 'precious.txt'), 'do not lose me\n')
     const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'precious' })
     expect(done).toMatchObject({ changed: true, kept: true })

@@ -1,68 +1,216 @@
-// One way to run git for worktree isolation: simple-git bound to a directory, with retries when another
-// git process (often the user's own, in the parent checkout) holds a lock file for a moment.
-import { realpath, stat } from 'node:fs/promises'
-import type { SimpleGit } from 'simple-git'
-import { childEnv } from '../security/child-env'
+// The one way Fanout runs git: every git command —
+// worktrees, the agent's commit, Review, the CLI, base-ref's fetch, the sandbox's excludes — goes through
+// runGitResult below, with the repository's configuration neutralised (security/git-config-guard.ts): no
+// program the repository names runs, no hook, no signing, no pager or editor, no prompt.
+//
+// Why execFile-style through security/spawn.ts rather than simple-git: simple-git drops stdout when git exits
+// non-zero (merge-tree and diff answer with exit 1), reads no binary output (cat-file blob), refuses the GIT_*
+// variables this runner must set (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_KEY_n), and would be a second way to start a
+// process beside the spawn helper; five call sites already went around it for those reasons.
+import { readdir, realpath, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { ALWAYS, type ConfigEntry, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
+import { runChild } from '../security/spawn'
 import { errorMessage } from '../../../shared/error-message'
 
 /**
- * simple-git strips GIT_* variables inherited from the environment (so a stray GIT_DIR or GIT_WORK_TREE,
- * e.g. when Fanout is started from a git hook, cannot point our commands at another repository).
- * The identity variables are the exception: a user who sets them expects agent commits to carry them.
+ * Inherited GIT_* variables are dropped (a stray GIT_DIR or GIT_WORK_TREE, e.g. when Fanout is started from a
+ * git hook, must not point our commands at another repository; GIT_CONFIG_* must not add settings). The
+ * identity variables are the exception: a user who sets them expects agent commits to carry them.
  */
 const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']
 
-const SIMPLE_GIT_GUARDED = /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i
-
-/**
- * The environment for git run directly (not through simple-git): without credentials (security/child-env.ts)
- * and without inherited GIT_* variables but the identity ones; `extra` is set on top as given.
- */
-export function cleanGitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') || IDENTITY_ENV.includes(k)))
-  return childEnv({ base, set: extra })
+function baseEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') || IDENTITY_ENV.includes(k)))
 }
 
 export interface GitOptions {
-  /** Extra `-c key=value` settings for this command only (never written to any config file). */
+  /** Extra `-c key=value` settings for this command only (never written to any config file); the safe ones win. */
   config?: string[]
+  /** Variables set on top of the scrubbed environment (e.g. GIT_SSH_COMMAND for a fetch). */
+  env?: Record<string, string>
+  /** Exit codes that are answers, not failures (`merge-tree` and `diff` say "differs" with 1). */
+  allowExitCodes?: readonly number[]
+  input?: string | Buffer
+  timeoutMs?: number
+  signal?: AbortSignal
+  /** Largest stdout taken (default 64 MiB); more fails the command. */
+  maxBuffer?: number
 }
 
-// simple-git (with the debug and file-exists modules it brings) is loaded when git first runs, not when
-// Fanout starts: `fanout run` reaches its first model request without running git.
-let simpleGitModule: Promise<typeof import('simple-git')> | undefined
+export interface GitResult {
+  code: number
+  stdout: Buffer
+  stderr: string
+}
+
+export class GitError extends Error {
+  override name = 'GitError'
+  constructor(
+    message: string,
+    readonly exitCode: number | null
+  ) {
+    super(message)
+  }
+}
+
+// Options git takes before the subcommand, with the value that follows them (when not written `--opt=value`).
+const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'])
+
+/** Splits `args` into git's own options (given to the config listing too) and the subcommand with its arguments. */
+function splitGlobal(args: readonly string[]): { global: string[]; command: string[] } {
+  let i = 0
+  while (i < args.length && args[i].startsWith('-')) i += GLOBAL_WITH_VALUE.has(args[i]) ? 2 : 1
+  return { global: args.slice(0, i), command: args.slice(i) }
+}
+
+/** Flags each subcommand is given so nothing it could run on the repository's behalf does. */
+const SUBCOMMAND_FLAGS: Record<string, readonly string[]> = {
+  diff: ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'],
+  log: ['--no-ext-diff', '--no-textconv'],
+  show: ['--no-ext-diff', '--no-textconv'],
+  status: ['--ignore-submodules=dirty'],
+  commit: ['--no-verify', '--no-gpg-sign'],
+  merge: ['--no-verify', '--no-gpg-sign'],
+  'commit-tree': ['--no-gpg-sign'],
+  'cherry-pick': ['--no-gpg-sign'],
+  revert: ['--no-gpg-sign'],
+  // git takes the first remote.<name>.uploadpack it reads and refuses later ones: only the option beats it.
+  fetch: ['--upload-pack=git-upload-pack', '--no-recurse-submodules'],
+  'ls-remote': ['--upload-pack=git-upload-pack'],
+  push: ['--receive-pack=git-receive-pack', '--no-verify', '--no-signed']
+}
 
 /**
- * What the repository's own configuration would run when Fanout runs git there: its hooks (post-checkout
- * runs on `worktree add`) and an fsmonitor command. A folder that arrives with its own .git (an archive)
- * could plant either; Fanout's git commands run neither, whatever the folder says.
+ * Settings a subcommand gets on top of ALWAYS: `add` still asks a submodule's `git status` at `dirty` (git 2.39);
+ * at `all` it does not (unless `.gitmodules` says otherwise), and still stages a moved submodule commit. Where
+ * git does look into a submodule, the submodule's own program keys are overridden too (submoduleConfigs).
  */
-const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false']
+const SUBCOMMAND_CONFIG: Record<string, readonly string[]> = {
+  add: ['diff.ignoreSubmodules=all']
+}
 
-async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> {
-  const { simpleGit } = await (simpleGitModule ??= import('simple-git'))
-  // No credentials in git's environment (see security/child-env.ts). The variables simple-git guards (GIT_*
-  // but the identity, EDITOR, PAGER…) are left out: it drops them from the ambient environment, and refuses to
-  // run when one is passed explicitly.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SIMPLE_GIT_GUARDED.test(k) || IDENTITY_ENV.includes(k)))
-  const git = simpleGit({
-    baseDir: dir,
-    config: [...SAFE_CONFIG, ...(options.config ?? [])],
-    // simple-git refuses these keys in `config` unless told they are meant: these values switch things off.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    allowEnvironment: IDENTITY_ENV,
-    trimmed: false,
-    maxConcurrentProcesses: 4,
-    // simple-git only fails a command that exits non-zero AND writes to stderr; quiet failures
-    // (`rev-parse --verify -q`, `symbolic-ref -q`) must fail too, or "no HEAD" would read as an empty answer.
-    errors(error, result) {
-      if (error) return error
-      if (result.exitCode === 0) return undefined
-      const stderr = Buffer.concat(result.stdErr).toString('utf8').trim()
-      return Buffer.from(stderr || `git exited with code ${result.exitCode}`)
-    }
+async function spawnGit(dir: string, args: readonly string[], env: Record<string, string | undefined>, options: GitOptions) {
+  return runChild('git', args, {
+    cwd: dir,
+    env: { base: baseEnv(), set: env },
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxBuffer ? { maxBuffer: options.maxBuffer } : {})
   })
-  return git.env(childEnv({ base }))
+}
+
+/** GIT_CONFIG_COUNT/KEY_n/VALUE_n for `pairs`: taken at the command line's precedence, any key spelled exactly. */
+function configEnv(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) }
+  pairs.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = k
+    env[`GIT_CONFIG_VALUE_${i}`] = v
+  })
+  return env
+}
+
+/** The top of the checkout holding `dir` (where a `.git` folder or file is), or null. */
+async function checkoutTop(dir: string): Promise<string | null> {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (await stat(join(d, '.git')).catch(() => null)) return d
+    if (dirname(d) === d) return null
+  }
+}
+
+/**
+ * A `core.worktree` from the repository's config moves the work tree git reads and writes; it is followed only
+ * when it leads back to the checkout holding `dir` (a submodule's does), never elsewhere (`..`, `/`).
+ */
+async function checkWorktreeRedirect(dir: string, global: string[], values: string[]): Promise<void> {
+  if (global.some((a) => a === '--work-tree' || a.startsWith('--work-tree='))) return
+  const gitDir = await spawnGit(dir, [...global, 'rev-parse', '--absolute-git-dir'], GIT_ENV, {})
+  const top = await checkoutTop(dir)
+  const real = async (p: string) => realpath(p).catch(() => resolve(p))
+  for (const value of values) {
+    const target = await real(resolve(gitDir.stdout.toString('utf8').trim(), value))
+    if (!top || target !== (await real(top)))
+      throw new GitError(`This repository's git config sets core.worktree to ${JSON.stringify(value)}, outside its checkout; Fanout does not follow it.`, null)
+  }
+}
+
+/** Included config files read per command at most (an include loop or a flood of them stops here). */
+const MAX_INCLUDES = 64
+
+/** `config` files under the repository's `modules/` folders (its own, and each linked worktree's), bounded. */
+async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): Promise<string[]> {
+  const local = entries.find((e) => e.scope === 'local' && e.origin?.startsWith('file:'))
+  if (!local?.origin) return []
+  const common = dirname(resolve(dir, local.origin.slice(5)))
+  const roots = [join(common, 'modules')]
+  for (const w of await readdir(join(common, 'worktrees')).catch(() => [] as string[])) roots.push(join(common, 'worktrees', w, 'modules'))
+  const found: string[] = []
+  const walk = async (d: string, depth: number): Promise<void> => {
+    if (depth > 8 || found.length >= MAX_INCLUDES) return
+    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+      if (e.isFile() && e.name === 'config') found.push(join(d, e.name))
+      else if (e.isDirectory() && e.name !== 'objects' && e.name !== 'refs') await walk(join(d, e.name), depth + 1)
+    }
+  }
+  for (const r of roots) await walk(r, 0)
+  return found
+}
+
+/** The neutralising settings for a command in `dir`, from the configuration git would read there. */
+async function safeSettings(dir: string, global: string[]): Promise<Record<string, string>> {
+  const list = ['config', '-z', '--list', '--show-scope', '--show-origin']
+  const listing = await spawnGit(dir, [...global, ...list], GIT_ENV, {})
+  // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
+  if (listing.code !== 0) throw new GitError(listing.stderr.toString('utf8').trim() || `git config --list exited with code ${listing.code}`, listing.code)
+  const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
+  // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
+  const home = process.env.HOME || homedir()
+  // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
+  // environment but the submodule's config read afresh, so its program keys are overridden from here.
+  const submodules = new Set(await submoduleConfigs(dir, entries))
+  const queue = [...includedFiles(entries, dir, home), ...submodules]
+  const seen = new Set<string>()
+  for (let file = queue.shift(); file !== undefined && seen.size < MAX_INCLUDES; file = queue.shift()) {
+    if (seen.has(file)) continue
+    seen.add(file)
+    const r = await spawnGit(dir, [...list, '--includes', '--file', file], GIT_ENV, {})
+    if (r.code !== 0) continue // not there (git skips a missing include too) or not a config file
+    // A submodule's core.worktree leads to its own checkout: its program keys count here, its work tree does not.
+    const more = parseConfigListing(r.stdout.toString('utf8'), true).map((e) => ({ ...e, scope: submodules.has(file) ? 'submodule' : 'included' }))
+    entries.push(...more)
+    queue.push(...includedFiles(more, dir, home))
+  }
+  const verdict = judgeConfig(entries)
+  if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects)
+  return configEnv(verdict.overrides)
+}
+
+/**
+ * `git <args>` in `dir` with the repository's config neutralised; the exit code, stdout and stderr. A code not
+ * 0 nor in `allowExitCodes` throws GitError with git's message. Lock contention is not retried here.
+ */
+async function gitOnce(dir: string, args: readonly string[], options: GitOptions): Promise<GitResult> {
+  if (!(await isDirectory(dir))) throw new GitError(`git cannot run in ${dir}: no such folder`, null)
+  const { global, command } = splitGlobal(args)
+  const [sub, ...rest] = command
+  const flags = (sub && SUBCOMMAND_FLAGS[sub]) || []
+  const settings = await safeSettings(dir, global)
+  const config = [...(options.config ?? []), ...ALWAYS, ...((sub && SUBCOMMAND_CONFIG[sub]) || [])].flatMap((c) => ['-c', c])
+  const argv = ['--no-pager', ...config, ...global, ...(sub ? [sub, ...flags, ...rest] : [])]
+  const r = await spawnGit(dir, argv, { ...(options.env ?? {}), ...GIT_ENV, ...settings }, options)
+  const code = r.code ?? -1
+  const stderr = r.stderr.toString('utf8')
+  if (code !== 0 && !(options.allowExitCodes ?? []).includes(code)) {
+    throw new GitError(stderr.trim() || `git ${sub ?? ''} exited with ${r.signal ? `signal ${r.signal}` : `code ${code}`}`, r.code)
+  }
+  return { code, stdout: r.stdout, stderr }
+}
+
+/** `git <args>` in `dir`: exit code, raw stdout and stderr; lock contention is retried. */
+export function runGitResult(dir: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return retryOnLock(() => gitOnce(dir, args, options))
 }
 
 export async function isDirectory(path: string): Promise<boolean> {
@@ -98,19 +246,18 @@ export async function retryOnLock<T>(op: () => Promise<T>, attempts = 6): Promis
 
 /** `git <args>` in `dir`, returning trimmed stdout; lock contention is retried. */
 export async function runGit(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
-  const out = await retryOnLock(async () => (await gitIn(dir, options)).raw(args))
-  return out.trim()
+  return (await runGitResult(dir, args, options)).stdout.toString('utf8').trim()
 }
 
 /** `git <args>` in `dir`, stdout exactly as git wrote it (for `-z` listings, whose first entry may begin with a space). */
-export async function runGitRaw(dir: string, args: string[]): Promise<string> {
-  return retryOnLock(async () => (await gitIn(dir)).raw(args))
+export async function runGitRaw(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
+  return (await runGitResult(dir, args, options)).stdout.toString('utf8')
 }
 
 /** Like runGit, but a non-zero exit gives `null` instead of an error (for questions such as "is there a HEAD?"). */
-export async function tryGit(dir: string, args: string[]): Promise<string | null> {
+export async function tryGit(dir: string, args: string[], options: GitOptions = {}): Promise<string | null> {
   try {
-    return await runGit(dir, args)
+    return await runGit(dir, args, options)
   } catch {
     return null
   }

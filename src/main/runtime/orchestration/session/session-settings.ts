@@ -58,7 +58,13 @@ export class SessionSettings {
       problems: read.problems
     })
     const { withhold } = applyFolderTrust(this.folderTrust, read, { cwd, headless: options.headless === true, definitions, extensions })
-    this.baseRef = readBaseRefSetting({ cwd, home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) }).value
+    this.baseRef = readBaseRefSetting({
+      cwd,
+      home,
+      // The folder's own `worktree.baseRef` ("fresh" fetches from its remote) counts once the person trusted it.
+      projectTrusted: this.folderTrust.state === 'trusted' || options.trustProject === true,
+      ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {})
+    }).value
     const settings = this.p.permissions.reload(withhold)
     if (settings) this.p.mainConfig.defaultMode = settings.defaultMode
     this.applyEffort()

@@ -126,7 +126,7 @@ describe('RequestMerge', () => {
     expect(starts(f.events).find((e) => e.agentId === f.session.mainAgentId)!.tools).toContain('RequestMerge')
   })
 
-  it('new agent worktrees follow worktree.baseRef from the project settings', async () => {
+  it('new agent worktrees follow worktree.baseRef from the settings of a trusted project', async () => {
     const r = tempRepo()
     const remote = join(r.sandbox, 'remote.git')
     r.git('init', '--quiet', '--bare', '--initial-branch=main', remote)
@@ -145,6 +145,8 @@ describe('RequestMerge', () => {
         root: r.sandbox,
         cwd: r.root,
         permissionMode: 'bypassPermissions',
+        // "fresh" fetches from the repository's remote: only a trusted folder's settings may ask for it.
+        trustProject: true,
         files: { '.claude/agents/writer.md': WRITER.replace('tools: Write', 'tools: Bash') }
       }
     )

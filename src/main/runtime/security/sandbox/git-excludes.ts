@@ -3,11 +3,11 @@
 // same folder as empty files (`git add -A` would commit them). So every sandboxed command gets a git
 // excludes file naming the placeholders of its repository, through GIT_CONFIG_* variables. That setting
 // replaces the person's own `core.excludesFile`, so its contents are copied in first: their ignores still hold.
-import { execFile } from 'node:child_process'
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { privateTempDir } from '../private-temp'
+import { tryGit } from '../../worktrees/git'
 
 /** The top of the work tree that holds `cwd` (where a `.git` folder or file is), or null outside git. */
 export function workTreeTop(cwd: string): string | null {
@@ -56,12 +56,8 @@ async function userExcludesFile(top: string, env: Record<string, string | undefi
   const key = mtimes([join(home, '.gitconfig'), join(xdg, 'git/config'), join(top, '.git'), '/etc/gitconfig', join(top, '.git/config')])
   const cached = configured.get(top)
   if (cached?.key === key) return cached.file
-  const fromConfig = await new Promise<string | null>((resolve) => {
-    const clean = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && !k.startsWith('GIT_CONFIG'))) as Record<string, string>
-    execFile('git', ['config', '--path', '--get', 'core.excludesFile'], { cwd: top, env: clean, timeout: 10_000 }, (err, stdout) =>
-      resolve(err ? null : stdout.trim() || null)
-    )
-  })
+  // Through the one git runner: the repository's config is listed and neutralised there like everywhere else.
+  const fromConfig = (await tryGit(top, ['config', '--path', '--get', 'core.excludesFile'], { timeoutMs: 10_000 })) || null
   const file = fromConfig ?? join(xdg, 'git/ignore')
   const found = statOrNull(file)?.isFile() ? file : null
   configured.set(top, { key, file: found })

@@ -10,13 +10,12 @@
 // so it stays outside the CLI bundle) with require(), which Node 20.19+ allows for ES modules: an import()
 // would not survive the CLI's code-cached bundle. It is loaded when a command is first sandboxed: `fanout
 // run` does not pay for it (~100 ms) until Bash runs.
-import { spawn } from 'node:child_process'
+import { spawnChild } from '../spawn'
 import { randomBytes } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { childEnv } from '../child-env'
 import { mountPoints } from './mount-points'
 import { errorMessage } from '../../../../shared/error-message'
 
@@ -88,7 +87,7 @@ function missingDependencies(opts: SandboxRuntimeOptions): string[] {
 /** Runs a wrapped command to its end, for the start-up probe. */
 function runProbe(command: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+    const child = spawnChild('/bin/bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (c: Buffer) => (output += c.toString()))
     child.stderr.on('data', (c: Buffer) => (output += c.toString()))
