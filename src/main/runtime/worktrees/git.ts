@@ -11,6 +11,8 @@ import { errorMessage } from '../../../shared/error-message'
  * The identity variables are the exception: a user who sets them expects agent commits to carry them.
  */
 const IDENTITY_ENV = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']
+/** Set by Fanout itself (GitOptions.dirs), never taken from the ambient environment. */
+const DIRS_ENV = ['GIT_DIR', 'GIT_COMMON_DIR', 'GIT_WORK_TREE']
 
 const SIMPLE_GIT_GUARDED = /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i
 
@@ -26,6 +28,12 @@ export function cleanGitEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
 export interface GitOptions {
   /** Extra `-c key=value` settings for this command only (never written to any config file). */
   config?: string[]
+  /**
+   * An agent worktree's git folders as Fanout recorded and checked them (git-dirs.ts): passed to git as
+   * GIT_DIR / GIT_COMMON_DIR / GIT_WORK_TREE, so git follows neither the worktree's `.git` file nor the
+   * `commondir` and `gitdir` files, which a sandboxed agent could otherwise have rewritten.
+   */
+  dirs?: { gitDir: string; commonDir: string; workTree: string }
 }
 
 // simple-git (with the debug and file-exists modules it brings) is loaded when git first runs, not when
@@ -50,7 +58,7 @@ async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> 
     config: [...SAFE_CONFIG, ...(options.config ?? [])],
     // simple-git refuses these keys in `config` unless told they are meant: these values switch things off.
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    allowEnvironment: IDENTITY_ENV,
+    allowEnvironment: options.dirs ? [...IDENTITY_ENV, ...DIRS_ENV] : IDENTITY_ENV,
     trimmed: false,
     maxConcurrentProcesses: 4,
     // simple-git only fails a command that exits non-zero AND writes to stderr; quiet failures
@@ -62,7 +70,8 @@ async function gitIn(dir: string, options: GitOptions = {}): Promise<SimpleGit> 
       return Buffer.from(stderr || `git exited with code ${result.exitCode}`)
     }
   })
-  return git.env(childEnv({ base }))
+  const dirs = options.dirs ? { GIT_DIR: options.dirs.gitDir, GIT_COMMON_DIR: options.dirs.commonDir, GIT_WORK_TREE: options.dirs.workTree } : {}
+  return git.env(childEnv({ base, set: dirs }))
 }
 
 export async function isDirectory(path: string): Promise<boolean> {
@@ -103,14 +112,14 @@ export async function runGit(dir: string, args: string[], options: GitOptions = 
 }
 
 /** `git <args>` in `dir`, stdout exactly as git wrote it (for `-z` listings, whose first entry may begin with a space). */
-export async function runGitRaw(dir: string, args: string[]): Promise<string> {
-  return retryOnLock(async () => (await gitIn(dir)).raw(args))
+export async function runGitRaw(dir: string, args: string[], options: GitOptions = {}): Promise<string> {
+  return retryOnLock(async () => (await gitIn(dir, options)).raw(args))
 }
 
 /** Like runGit, but a non-zero exit gives `null` instead of an error (for questions such as "is there a HEAD?"). */
-export async function tryGit(dir: string, args: string[]): Promise<string | null> {
+export async function tryGit(dir: string, args: string[], options: GitOptions = {}): Promise<string | null> {
   try {
-    return await runGit(dir, args)
+    return await runGit(dir, args, options)
   } catch {
     return null
   }
