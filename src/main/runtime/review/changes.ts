@@ -119,8 +119,9 @@ export async function worktreeChanges(dirs: WorktreeGitDirs | null): Promise<Cha
   if (!tracked) return []
   const only = pathspecWithoutPlaceholders(path)
   const [names, counts, others] = await Promise.all([
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--name-status', '-z', '-M', 'HEAD', ...only], { dirs }),
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--numstat', '-z', '-M', 'HEAD', ...only], { dirs }),
+    // Submodules by their commit only (see worktrees/agent-branch.ts uncommittedChanges).
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--ignore-submodules=dirty', '--name-status', '-z', '-M', 'HEAD', ...only], { dirs }),
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--ignore-submodules=dirty', '--numstat', '-z', '-M', 'HEAD', ...only], { dirs }),
     runGitRaw(path, ['ls-files', '--others', '--exclude-standard', '-z', ...only], { dirs })
   ])
   const files = parseDiffListing(names, counts)

@@ -89,11 +89,19 @@ export async function commitAll(dirs: WorktreeGitDirs, branch: string, message: 
   return syncBranchToHead(dirs, branch)
 }
 
-/** `git status` listing every change, including each untracked file; the sandbox's placeholders are not changes. */
+/**
+ * `git status` listing every change, including each untracked file; the sandbox's placeholders are not changes.
+ * Submodules count by the commit they are at, not by what is uncommitted inside them (which no commit here
+ * could hold): looking inside would run git in a repository the agent may have made, with its config.
+ */
 export async function uncommittedChanges(dirs: WorktreeGitDirs): Promise<string> {
-  return runGit(dirs.workTree, ['status', '--porcelain=v1', '--untracked-files=all', '--ignore-submodules=none', ...pathspecWithoutPlaceholders(dirs.workTree)], {
-    dirs
-  })
+  return runGit(
+    dirs.workTree,
+    ['status', '--porcelain=v1', '--untracked-files=all', '--ignore-submodules=dirty', ...pathspecWithoutPlaceholders(dirs.workTree)],
+    {
+      dirs
+    }
+  )
 }
 
 /**

@@ -96,7 +96,10 @@ async function finishLocked(
   const pointedAt = await headSymref(dirs)
   let head: string
   try {
-    head = (await uncommittedChanges(dirs)) !== '' ? await commitAll(dirs, worktree.branch, commitMessage(agentType, description)) : await syncBranchToHead(dirs, worktree.branch)
+    head =
+      (await uncommittedChanges(dirs)) !== ''
+        ? await commitAll(dirs, worktree.branch, commitMessage(agentType, description))
+        : await syncBranchToHead(dirs, worktree.branch)
   } catch (err) {
     return {
       ...base,

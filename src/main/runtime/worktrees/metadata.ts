@@ -1,7 +1,8 @@
 // Facts about an agent worktree that git does not keep (the commit it started from, which agent made it),
 // stored in the worktree's own admin folder (.git/worktrees/<name>/) so git removes them with the worktree.
 // A sandboxed agent cannot write it (security/sandbox/git-dir-policy.ts): it is Fanout's record.
-import { readFile, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { findAdminDir } from './git-dirs'
@@ -31,8 +32,15 @@ async function adminDir(worktreePath: string, commonDir: string): Promise<string
   return dir
 }
 
+/** Written beside and renamed over: never through whatever stands at the name (a link included). */
 export async function writeMetadata(worktreePath: string, commonDir: string, meta: WorktreeMetadata): Promise<void> {
-  await writeFile(join(await adminDir(worktreePath, commonDir), FILE), JSON.stringify(meta, null, 2) + '\n', 'utf8')
+  const dir = await adminDir(worktreePath, commonDir)
+  const tmp = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`)
+  await writeFile(tmp, JSON.stringify(meta, null, 2) + '\n', { encoding: 'utf8', flag: 'wx' })
+  await rename(tmp, join(dir, FILE)).catch(async (err) => {
+    await unlink(tmp).catch(() => undefined)
+    throw err
+  })
 }
 
 /** Changes some fields of the stored metadata; does nothing when there is none (a worktree made by hand or an older build). */

@@ -3,7 +3,7 @@
 // and forcing commits them to the agent's branch before the folder goes.
 import { realpath, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { dirname, resolve } from 'node:path'
+import { dirname } from 'node:path'
 import { commitAll, syncBranchToHead, uncommittedChanges } from './agent-branch'
 import { agentWorktreeEntries } from './agent-worktrees'
 import { branchFor } from './branch-name'
@@ -91,9 +91,7 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
 }
 
 async function commitsAhead(dir: string, tip: string, branch: string, baseCommit: string | null): Promise<number> {
-  const args = baseCommit
-    ? ['rev-list', '--count', `${baseCommit}..${tip}`]
-    : ['rev-list', '--count', tip, '--not', `--exclude=${branch}`, '--branches']
+  const args = baseCommit ? ['rev-list', '--count', `${baseCommit}..${tip}`] : ['rev-list', '--count', tip, '--not', `--exclude=${branch}`, '--branches']
   return Number((await tryGit(dir, args)) ?? 0) || 0
 }
 
@@ -147,7 +145,11 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
     try {
       await syncBranchToHead(dirs, orphan.branch)
     } catch (err) {
-      return { removed: false, branchDeleted: false, reason: `the worktree's commits could not be put on ${orphan.branch}, so nothing was removed: ${errorText(err)}` }
+      return {
+        removed: false,
+        branchDeleted: false,
+        reason: `the worktree's commits could not be put on ${orphan.branch}, so nothing was removed: ${errorText(err)}`
+      }
     }
     if (orphan.locked) {
       if (!force)

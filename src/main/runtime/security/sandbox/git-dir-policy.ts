@@ -89,10 +89,7 @@ function mainCheckout(cwd: string, top: string): GitDirWrites {
   return {
     // Below the top, cwd does not hold the git folder: it is added so that commits work as at the top.
     allowWrite: top === cwd ? [] : [gitDir],
-    denyWrite: [
-      ...MAIN_DENIED.map((p) => join(gitDir, p)),
-      ...MAIN_DENIED_IF_PRESENT.map((p) => join(gitDir, p)).filter((p) => existsSync(p))
-    ]
+    denyWrite: [...MAIN_DENIED.map((p) => join(gitDir, p)), ...MAIN_DENIED_IF_PRESENT.map((p) => join(gitDir, p)).filter((p) => existsSync(p))]
   }
 }
 
