@@ -224,3 +224,78 @@ it('escape suite: a worktree agent cannot reach the shared repository state; its
   report('worktree escape', verdicts)
   console.log(`escape suite: ${verdicts.length} attempts, ${escapes(verdicts).length + readdirSync(markers).length} escapes`)
 }, 600_000)
+
+it("an agent in the main checkout commits there, but cannot write what runs or redirects git, nor an agent worktree's git folder", async () => {
+  const world = await makeWorld()
+  worlds.push(world)
+  const { project, markers, root } = world
+  const C = realpathSync(join(project, '.git'))
+  writeFileSync(join(project, '.claude', 'settings.json'), '{}\n')
+  git(project, 'add', '-A')
+  git(project, 'commit', '-qm', 'settings')
+  const other = await createAgentWorktree({ repoCwd: project, agentId: 'other', agentType: 'coder', description: 'other work' })
+  const P = join(root, 'payloads')
+  mkdirSync(P)
+  writeFileSync(join(P, 'evil.config'), evilConfig(markers, 'main'))
+  writeFileSync(join(P, 'hook'), `#!/bin/sh\ntouch ${markers}/hook\n`)
+  chmodSync(join(P, 'hook'), 0o755)
+  const q = (s: string) => `'${s}'`
+  const OA = join(C, 'worktrees', 'other')
+  const attacks: Attack[] = [
+    {
+      id: 'legit-commit',
+      command: 'echo legit > legit.txt && git add legit.txt && git -c user.name=a -c user.email=a@a commit -qm legit && git log --oneline -1'
+    },
+    { id: 'config', command: `cat ${q(`${P}/evil.config`)} >> .git/config` },
+    { id: 'git-config', command: `git config core.fsmonitor "touch ${markers}/git-config"` },
+    { id: 'hooks', command: `cp ${q(`${P}/hook`)} .git/hooks/post-commit` },
+    { id: 'info-attributes', command: "mkdir -p .git/info; echo '* filter=evil' >> .git/info/attributes" },
+    { id: 'info-exclude', command: "echo 'legit.txt' >> .git/info/exclude" },
+    { id: 'info-replace', command: 'mv .git/info .git/info.old && mkdir .git/info' },
+    { id: 'alternates', command: `echo ${q(root)} > .git/objects/info/alternates` },
+    { id: 'config-worktree', command: `cp ${q(`${P}/evil.config`)} .git/config.worktree` },
+    { id: 'modules', command: `mkdir -p .git/modules/x && cp ${q(`${P}/evil.config`)} .git/modules/x/config` },
+    { id: 'agent-commondir', command: `echo ${q(root)} > ${q(`${OA}/commondir`)}` },
+    { id: 'agent-record', command: `echo '{}' > ${q(`${OA}/fanout.json`)}` },
+    { id: 'agent-head', command: `git rev-parse HEAD > ${q(`${OA}/HEAD`)}` },
+    { id: 'agent-new-admin', command: 'mkdir .git/worktrees/fake' },
+    { id: 'agent-files', command: `echo x >> ${q(`${other.path}/README.md`)}` },
+    { id: 'agent-dotgit', command: `echo 'gitdir: ${root}' > ${q(`${other.path}/.git`)}` }
+  ].map(({ id, command }) => ({ id, tool: 'Bash', input: { command } }))
+  const { verdicts } = await runCampaign({
+    world,
+    attacks,
+    session: { permissionMode: 'default', permissionRules: rulesFrom({ allow: ['Bash'] }, 'cli'), cwd: project },
+    watch: [
+      // Commits write refs, logs, objects, the index and HEAD: those are the agent's to write here, as in Claude Code.
+      { dir: C, allowed: (rel) => /^(refs|logs|objects\/[0-9a-f]{2})(\/|$)|^(HEAD|ORIG_HEAD|COMMIT_EDITMSG|index)$/.test(rel) },
+      { dir: other.path },
+      { dir: markers },
+      { dir: world.outside },
+      { dir: world.home }
+    ]
+  })
+  expect(verdicts).toHaveLength(attacks.length)
+  expect(escapes(verdicts)).toEqual([])
+  expect(verdicts[0]).toMatchObject({ isError: false, result: expect.stringContaining('legit') })
+  expect(git(project, 'show', 'HEAD:legit.txt')).toBe('legit')
+  // Fanout's own git then: the other agent's review and finish run nothing.
+  const review = new AgentWorkReview()
+  await review.list(project)
+  await finishAgentWorktree({ worktree: other, agentType: 'coder', description: 'other work' })
+  expect(readdirSync(markers)).toEqual([])
+  report('main checkout git folder', verdicts)
+  console.log(`escape suite (main checkout): ${verdicts.length} attempts, ${escapes(verdicts).length + readdirSync(markers).length} escapes`)
+}, 600_000)
+
+it('Fanout runs no git in a main checkout whose git folder holds a planted commondir, and says why', async () => {
+  const world = await makeWorld()
+  worlds.push(world)
+  const fake = join(world.root, 'fake.git')
+  git(world.root, 'init', '-q', '--bare', fake)
+  writeFileSync(join(fake, 'config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n${evilConfig(world.markers, 'planted').replace('[core]\n', '')}`)
+  writeFileSync(join(world.project, '.git', 'commondir'), `${fake}\n`)
+  await expect(new AgentWorkReview().list(world.project)).rejects.toThrow(/commondir/)
+  await expect(createAgentWorktree({ repoCwd: world.project, agentId: 'a1' })).rejects.toThrow(/commondir/)
+  expect(readdirSync(world.markers)).toEqual([])
+})

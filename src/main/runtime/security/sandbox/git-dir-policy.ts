@@ -10,15 +10,18 @@
 //   `config.worktree`, `modules/`, `fanout.json`). No ref, no `packed-refs`, no config, no other worktree's
 //   folder is writable: the worktree is on a detached HEAD and Fanout, outside the sandbox, moves the agent's
 //   branch to its commits (worktrees/agent-branch.ts). So an agent's commits land only on its branch.
-// - In a main checkout (`.git` is a folder), commits stay possible as in Claude Code's sandbox (which denies
-//   `.git/hooks` and `.git/config`); the folders that run or redirect git are read-only too.
+// - In a main checkout (`.git` is a folder), or a linked worktree the person made themselves (no Fanout
+//   record in its admin folder), commits on the person's branch stay possible as in Claude Code's sandbox
+//   (which denies `.git/hooks` and `.git/config`); what runs or redirects git is read-only too, and so are
+//   the other worktrees' admin folders (an agent's among them).
 // The worktree's own `.git` file is read-only in both (sandbox-runtime denies it at the command's cwd only).
 //
-// A denied path that does not exist gets a placeholder (an empty file or folder, mount-points.ts) while the
-// command runs. An empty `config.worktree`, `info/`, `modules/` or `objects/info/` changes nothing for git,
-// but an empty `commondir` makes every git command fail ("failed to read commondir"), so an absent
-// `commondir` of a main checkout is not denied (see docs/sandbox.md: what is left).
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+// A denied path that does not exist gets a placeholder (an empty file, mount-points.ts) while the command
+// runs. An empty `config.worktree`, `modules` or `objects/info` changes nothing for git, but an empty
+// `commondir` makes every git command fail ("failed to read commondir"), so an absent `commondir` of a main
+// checkout is not denied: Fanout refuses to run git in a main checkout that has one (worktrees/repo.ts), and
+// docs/sandbox.md says what is left for the person's own git.
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 
 export interface GitDirWrites {
@@ -48,9 +51,14 @@ const real = (path: string): string => {
 }
 
 /** Under a main checkout's git folder: what runs or redirects git (hooks and config sandbox-runtime adds itself). */
-const MAIN_DENIED = ['config', 'hooks', 'info', 'objects/info', 'config.worktree', 'modules', 'worktrees']
-/** Denied only when present (an empty placeholder would break git, see above). */
-const MAIN_DENIED_IF_PRESENT = ['commondir', 'gitdir']
+const MAIN_DENIED = ['config', 'hooks', 'objects/info', 'config.worktree', 'modules']
+/**
+ * Denied when present. An empty `commondir` placeholder would break git; a placeholder file where git makes
+ * `info/` or `worktrees/` would make git fail to create them while a command runs (Fanout's own
+ * `git worktree add` for an isolated agent among them), and what could be planted there instead runs nothing
+ * by itself: attributes name drivers only config defines, and Fanout checks every worktree folder it uses.
+ */
+const MAIN_DENIED_IF_PRESENT = ['commondir', 'gitdir', 'info', 'worktrees']
 /** Under a worktree's admin folder: what redirects git, and Fanout's record. */
 const ADMIN_DENIED = ['commondir', 'gitdir', 'config.worktree', 'modules', 'fanout.json']
 
@@ -98,6 +106,12 @@ function linkedWorktree(top: string): GitDirWrites {
   const dirs = linkedWorktreeDirs(top)
   if (!dirs) return { allowWrite: [], denyWrite: [dotGit] }
   const { adminDir, commonDir } = dirs
+  // Fanout's record marks an agent's worktree; the agent cannot write it there, nor take it away.
+  if (existsSync(join(adminDir, 'fanout.json'))) return agentWorktree(dotGit, adminDir, commonDir)
+  return ownWorktree(dotGit, adminDir, commonDir)
+}
+
+function agentWorktree(dotGit: string, adminDir: string, commonDir: string): GitDirWrites {
   return {
     allowWrite: [adminDir, join(commonDir, 'objects')],
     denyWrite: [
@@ -107,5 +121,35 @@ function linkedWorktree(top: string): GitDirWrites {
       join(commonDir, 'objects', 'info'),
       join(commonDir, 'objects', 'pack')
     ]
+  }
+}
+
+/**
+ * A linked worktree the person made and started Fanout in: the agent works on their branch as in a main
+ * checkout, so refs stay writable; what runs or redirects git, and the other worktrees' folders, do not.
+ */
+function ownWorktree(dotGit: string, adminDir: string, commonDir: string): GitDirWrites {
+  const others = namesIn(join(commonDir, 'worktrees'))
+    .map((n) => join(commonDir, 'worktrees', n))
+    .filter((d) => d !== adminDir)
+  return {
+    allowWrite: [commonDir],
+    denyWrite: [
+      dotGit,
+      ...MAIN_DENIED.map((p) => join(commonDir, p)),
+      ...MAIN_DENIED_IF_PRESENT.filter((p) => p !== 'worktrees')
+        .map((p) => join(commonDir, p))
+        .filter((p) => existsSync(p)),
+      ...ADMIN_DENIED.map((p) => join(adminDir, p)),
+      ...others
+    ]
+  }
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }
