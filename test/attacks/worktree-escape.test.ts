@@ -109,7 +109,7 @@ it('escape suite: a worktree agent cannot reach the shared repository state; its
     {
       id: 'legit-commit',
       command:
-        "echo legit > legit.txt && printf '* filter=evil diff=evil merge=evil\\n' > .gitattributes && git add legit.txt .gitattributes && git -c user.name=a -c user.email=a@a commit -qm legit && git log --oneline -1"
+        "echo legit > legit.txt && printf '* filter=evil diff=evil merge=evil\\n' > .gitattributes && git add legit.txt .gitattributes && git -c user.name=a -c user.email=a@a commit -qm legit && git rev-parse HEAD > .legit && git log --oneline -1"
     },
     // Redirects: where git finds the rest of the repository.
     { id: 'commondir', command: `echo ${q(fake)} > ${q(`${A}/commondir`)}` },
@@ -174,8 +174,11 @@ it('escape suite: a worktree agent cannot reach the shared repository state; its
       id: 'nested-repository',
       command: `git init -q sub && git -C sub -c user.name=a -c user.email=a@a commit -q --allow-empty -m s && cat ${q(`${P}/nested.config`)} >> sub/.git/config && echo '* filter=evil diff=evil' > sub/.gitattributes && echo x > sub/f && git -C sub add f; git add sub && echo y >> sub/f`
     },
-    // Last: HEAD pointed at the user's branch with uncommitted work, for Fanout's auto-commit to follow.
-    { id: 'head-at-main-with-work', command: `git symbolic-ref HEAD refs/heads/${main} && echo more >> legit.txt` }
+    // HEAD pointed at the user's branch (its own admin folder's HEAD is the agent's to write): Fanout's commit must not follow it.
+    { id: 'head-at-main', command: `git symbolic-ref HEAD refs/heads/${main} && git -c user.name=a -c user.email=a@a commit -q --allow-empty -m onto-main` },
+    { id: 'head-back', command: 'git checkout -q --detach "$(cat .legit)" && git log --oneline -1' },
+    // Last: work left uncommitted, for Fanout's auto-commit.
+    { id: 'uncommitted-work', command: 'echo more >> legit.txt' }
   ].map(({ id, command }) => ({ id, tool: 'Bash', input: { command } }))
 
   const changedAdmin = (rel: string) =>
@@ -200,7 +203,8 @@ it('escape suite: a worktree agent cannot reach the shared repository state; its
   expect(escapes(verdicts)).toEqual([])
   const legit = verdicts.find((v) => v.id === 'legit-commit')
   expect(legit).toMatchObject({ isError: false, result: expect.stringContaining('legit') })
-  const agentCommit = git(wt.path, 'rev-parse', 'HEAD')
+  const agentCommit = readFileSync(join(wt.path, '.legit'), 'utf8').trim()
+  expect(git(wt.path, 'rev-parse', 'HEAD')).toBe(agentCommit)
 
   // Fanout, outside the sandbox: finish (auto-commit), orphan scan, review, merge.
   const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'hostile work' })

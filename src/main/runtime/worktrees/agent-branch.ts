@@ -57,17 +57,30 @@ export async function branchTip(dirs: WorktreeGitDirs, branch: string): Promise<
 }
 
 /**
+ * A HEAD the agent pointed at a ref (`git symbolic-ref HEAD refs/heads/main`) names someone else's commit,
+ * not its work: it is detached again at the agent's branch, so that what the worktree holds is measured
+ * and committed against the agent's own tip. Returns the ref HEAD named, or null when it was detached.
+ */
+export async function normalizeHead(dirs: WorktreeGitDirs, branch: string): Promise<string | null> {
+  const pointedAt = await headSymref(dirs)
+  if (pointedAt === null) return null
+  const tip = await branchTip(dirs, branch)
+  if (tip) await detachHead(dirs, tip)
+  return pointedAt
+}
+
+/**
  * Moves `refs/heads/<branch>` to the worktree's HEAD commit (only that ref, only if it still holds the tip
- * read here). Returns the branch's tip afterwards. A HEAD the agent pointed at a branch is detached again.
+ * read here). Returns the branch's tip afterwards.
  */
 export async function syncBranchToHead(dirs: WorktreeGitDirs, branch: string): Promise<string> {
+  await normalizeHead(dirs, branch)
   const head = await headCommit(dirs)
   const tip = await branchTip(dirs, branch)
   if (!head) {
     if (tip) return tip
     throw new Error(`the worktree ${dirs.workTree} has no commit checked out and ${branch} does not exist`)
   }
-  if ((await headSymref(dirs)) !== null) await detachHead(dirs, head)
   if (head === tip) return head
   await runGit(dirs.workTree, ['update-ref', '-m', 'fanout: the agent committed', `refs/heads/${branch}`, head, tip ?? ''], { dirs })
   return head
@@ -80,6 +93,7 @@ export async function syncBranchToHead(dirs: WorktreeGitDirs, branch: string): P
  */
 export async function commitAll(dirs: WorktreeGitDirs, branch: string, message: string): Promise<string> {
   const run = (args: string[], config: string[] = []) => runGit(dirs.workTree, args, { dirs, config })
+  await normalizeHead(dirs, branch)
   await run(['add', '-A', ...pathspecWithoutPlaceholders(dirs.workTree)])
   const tree = await run(['write-tree'])
   const head = await headCommit(dirs)

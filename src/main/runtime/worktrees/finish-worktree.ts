@@ -4,7 +4,7 @@
 import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { placeholdersUnder } from '../security/placeholders'
-import { commitAll, headSymref, syncBranchFromAdminDir, syncBranchToHead, uncommittedChanges } from './agent-branch'
+import { commitAll, normalizeHead, syncBranchFromAdminDir, syncBranchToHead, uncommittedChanges } from './agent-branch'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { findAdminDir, type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { updateMetadata } from './metadata'
@@ -93,9 +93,10 @@ async function finishLocked(
   }
   // The run is over: another Fanout process may land this work now (see review/agent-branches.ts).
   await updateMetadata(worktree.path, commonDir, { finishedAt: new Date().toISOString() }).catch(() => undefined)
-  const pointedAt = await headSymref(dirs)
+  let pointedAt: string | null = null
   let head: string
   try {
+    pointedAt = await normalizeHead(dirs, worktree.branch)
     head =
       (await uncommittedChanges(dirs)) !== ''
         ? await commitAll(dirs, worktree.branch, commitMessage(agentType, description))
@@ -109,7 +110,7 @@ async function finishLocked(
     }
   }
   if (head !== worktree.baseCommit) {
-    const note = pointedAt ? `the agent pointed the worktree at ${pointedAt}; its commit was taken for ${worktree.branch} only` : undefined
+    const note = pointedAt ? `the agent pointed the worktree's HEAD at ${pointedAt}; its files were committed to ${worktree.branch} only` : undefined
     return { ...base, changed: true, kept: true, commit: head, ...(note ? { error: note } : {}) }
   }
   // A sandboxed command it started in the background still runs there (its placeholders say so): keep it.
