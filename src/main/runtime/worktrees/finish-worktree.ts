@@ -93,7 +93,7 @@ async function finishLocked(
   }
   // The run is over: another Fanout process may land this work now (see review/agent-branches.ts).
   await updateMetadata(worktree.path, commonDir, { finishedAt: new Date().toISOString() }).catch(() => undefined)
-  let pointedAt: string | null = null
+  let pointedAt: string | null
   let head: string
   try {
     pointedAt = await normalizeHead(dirs, worktree.branch)
