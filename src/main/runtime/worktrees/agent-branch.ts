@@ -9,8 +9,9 @@ import { open, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathspecWithoutPlaceholders } from '../security/placeholders'
 import { runGit, tryGit } from './git'
-import type { WorktreeGitDirs } from './git-dirs'
+import { type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { commitIdentityConfig } from './identity'
+import { enqueueForRepo } from './repo-queue'
 
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 
@@ -134,4 +135,16 @@ export async function syncBranchFromAdminDir(repoRoot: string, adminDir: string,
   const tip = await tryGit(repoRoot, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])
   if (!head || head === tip) return
   await tryGit(repoRoot, ['update-ref', '-m', 'fanout: the agent committed', `refs/heads/${branch}`, head, tip ?? ''])
+}
+
+/**
+ * After each of the agent's commands: its branch follows the commits it made (detached HEAD only; a HEAD it
+ * pointed at a ref is left for finishing to set right). Serialized with the repository's other operations.
+ * Never throws: the branch is moved again when the agent finishes.
+ */
+export async function followAgentCommits(worktree: { path: string; branch: string; commonDir: string }): Promise<void> {
+  await enqueueForRepo(worktree.commonDir, async () => {
+    const dirs = await worktreeGitDirs(worktree.path, worktree.commonDir)
+    if ((await headSymref(dirs)) === null) await syncBranchToHead(dirs, worktree.branch)
+  }).catch(() => undefined)
 }

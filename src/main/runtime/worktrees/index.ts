@@ -8,7 +8,7 @@ export type { OrphanWorktree, FindOrphansOptions, CleanupOptions, CleanupResult 
 export { readRepo, WorktreeError, listWorktrees } from './repo'
 export { readMetadata, updateMetadata } from './metadata'
 export { removeWorktreeAndBranch, recordedCommonDir } from './finish-worktree'
-export { uncommittedChanges, commitAll, syncBranchToHead, headCommit } from './agent-branch'
+export { uncommittedChanges, commitAll, syncBranchToHead, headCommit, followAgentCommits } from './agent-branch'
 export { worktreeGitDirs, worktreeGitDirsOrNull } from './git-dirs'
 export type { WorktreeGitDirs } from './git-dirs'
 export { agentWorktreeEntries } from './agent-worktrees'
