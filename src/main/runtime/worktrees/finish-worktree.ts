@@ -114,7 +114,7 @@ async function finishLocked(
     return { ...base, changed: true, kept: true, commit: head, ...(note ? { error: note } : {}) }
   }
   // A sandboxed command it started in the background still runs there (its placeholders say so): keep it.
-  const held = placeholdersUnder(worktree.path)
+  const held = [...placeholdersUnder(worktree.path), ...placeholdersUnder(dirs.gitDir)]
   if (held.length) {
     return {
       ...base,

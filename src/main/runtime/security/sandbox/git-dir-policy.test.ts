@@ -52,20 +52,13 @@ describe('gitDirWrites', () => {
     const w = gitDirWrites(own)
     expect(w.allowWrite).toEqual([C])
     expect(w.denyWrite).toEqual(
-      expect.arrayContaining([
-        join(own, '.git'),
-        join(C, 'config'),
-        join(C, 'hooks'),
-        join(C, 'modules'),
-        join(C, 'worktrees', 'a1'),
-        join(C, 'worktrees', 'own', 'commondir')
-      ])
+      expect.arrayContaining([join(own, '.git'), join(C, 'config'), join(C, 'hooks'), join(C, 'worktrees', 'a1'), join(C, 'worktrees', 'own', 'commondir')])
     )
     expect(w.denyWrite).not.toContain(join(C, 'worktrees', 'own'))
     expect(agent.path).toBeTruthy()
   })
 
-  it('a main checkout: commits stay, config, hooks, modules, alternates, info and the worktrees folder do not; an absent commondir gets no placeholder', async () => {
+  it('a main checkout: commits stay; config, hooks, alternates, config.worktree, modules, info and the worktrees folder do not; an absent commondir gets no placeholder', async () => {
     const r = repo()
     const C = join(r.root, '.git')
     await createAgentWorktree({ repoCwd: r.root, agentId: 'a1' })

@@ -50,13 +50,17 @@ const real = (path: string): string => {
   }
 }
 
-/** Under a main checkout's git folder: what runs or redirects git (hooks and config sandbox-runtime adds itself). */
+/**
+ * Under a main checkout's git folder: what runs or redirects git (hooks and config sandbox-runtime adds
+ * itself). `config.worktree` (read with `extensions.worktreeConfig`) and `modules/` (submodules' own git
+ * folders, each with a config) get a placeholder when absent: an empty file there changes nothing for git.
+ */
 const MAIN_DENIED = ['config', 'hooks', 'objects/info', 'config.worktree', 'modules']
 /**
  * Denied when present. An empty `commondir` placeholder would break git; a placeholder file where git makes
  * `info/` or `worktrees/` would make git fail to create them while a command runs (Fanout's own
- * `git worktree add` for an isolated agent among them), and what could be planted there instead runs nothing
- * by itself: attributes name drivers only config defines, and Fanout checks every worktree folder it uses.
+ * `git worktree add` for an isolated agent among them). What could be planted there instead runs nothing by
+ * itself: attributes name drivers only config defines, and Fanout checks every worktree folder it uses.
  */
 const MAIN_DENIED_IF_PRESENT = ['commondir', 'gitdir', 'info', 'worktrees']
 /** Under a worktree's admin folder: what redirects git, and Fanout's record. */
@@ -107,7 +111,8 @@ function linkedWorktree(top: string): GitDirWrites {
   if (!dirs) return { allowWrite: [], denyWrite: [dotGit] }
   const { adminDir, commonDir } = dirs
   // Fanout's record marks an agent's worktree; the agent cannot write it there, nor take it away.
-  if (existsSync(join(adminDir, 'fanout.json'))) return agentWorktree(dotGit, adminDir, commonDir)
+  // (Its content, not its presence: an empty placeholder of a running command is no record.)
+  if (readSmall(join(adminDir, 'fanout.json'))) return agentWorktree(dotGit, adminDir, commonDir)
   return ownWorktree(dotGit, adminDir, commonDir)
 }
 
@@ -140,7 +145,7 @@ function ownWorktree(dotGit: string, adminDir: string, commonDir: string): GitDi
       ...MAIN_DENIED_IF_PRESENT.filter((p) => p !== 'worktrees')
         .map((p) => join(commonDir, p))
         .filter((p) => existsSync(p)),
-      ...ADMIN_DENIED.map((p) => join(adminDir, p)),
+      ...ADMIN_DENIED.filter((p) => p !== 'fanout.json').map((p) => join(adminDir, p)),
       ...others
     ]
   }
