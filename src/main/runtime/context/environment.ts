@@ -50,7 +50,8 @@ export function environmentDetails(input: EnvironmentInput): string {
       '',
       `You are working in an isolated git worktree at ${wt.path}${from ? `, created from ${from}` : ''}. ` +
         "Your changes stay here and do not affect the user's checkout. Uncommitted changes in the original checkout are not present in this copy. " +
-        `When you finish, everything you changed is committed to the branch ${wt.branch} for the user to review; you do not need to commit it yourself.`
+        `When you finish, everything you changed is committed to the branch ${wt.branch} for the user to review; you do not need to commit it yourself. ` +
+        `The worktree is on a detached HEAD: commits you make move it, and they land on ${wt.branch} too; other branches and tags cannot be changed from here.`
     )
   }
   return lines.join('\n')

@@ -1,6 +1,6 @@
 // Every agent branch (`fanout/<agentId>`) of a repository, with its worktree (when it still has one), what
 // the worktree's metadata says about the agent, and whether the agent is still at work.
-import { BRANCH_PREFIX, listWorktrees, ownerAlive, readMetadata, type RepoInfo } from '../worktrees'
+import { agentWorktreeEntries, BRANCH_PREFIX, ownerAlive, type RepoInfo, type WorktreeGitDirs, worktreeGitDirsOrNull } from '../worktrees'
 import { isDirectory, runGit, tryGit } from '../worktrees/git'
 
 export interface AgentBranch {
@@ -9,6 +9,8 @@ export interface AgentBranch {
   tip: string
   /** The worktree folder, when one is registered for the branch and exists. */
   worktreePath: string | null
+  /** Its git folders as Fanout checked them (worktrees/git-dirs.ts); null when they do not check out. */
+  worktreeDirs: WorktreeGitDirs | null
   /** Where the agent started: recorded with its worktree, else the fork point from the current commit. */
   baseCommit: string
   agentType?: string
@@ -26,16 +28,18 @@ export interface ListBranchesOptions {
 
 export async function listAgentBranches(repo: RepoInfo, options: ListBranchesOptions = {}): Promise<AgentBranch[]> {
   const refs = await runGit(repo.cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)', `refs/heads/${BRANCH_PREFIX}`])
-  const worktrees = await listWorktrees(repo.cwd)
+  const worktrees = await agentWorktreeEntries(repo)
   const out: AgentBranch[] = []
   for (const line of refs.split('\n')) {
     const [ref, tip] = line.split('\0')
     if (!ref || !tip) continue
     const branch = ref.slice('refs/heads/'.length)
     const agentId = branch.slice(BRANCH_PREFIX.length)
-    const entry = worktrees.find((w) => w.branch === branch && !w.bare)
+    const found = worktrees.find((w) => w.agentId === agentId)
+    const entry = found?.entry
     const worktreePath = entry && (await isDirectory(entry.path)) ? entry.path : null
-    const meta = entry ? await readMetadata(entry.path, repo.commonDir) : null
+    const worktreeDirs = worktreePath ? await worktreeGitDirsOrNull(worktreePath, repo.commonDir) : null
+    const meta = found?.meta ?? null
     const liveHere = options.isLive?.(agentId) ?? false
     const liveElsewhere = !!meta && !meta.finishedAt && ownerAlive(meta.owner)
     out.push({
@@ -43,6 +47,7 @@ export async function listAgentBranches(repo: RepoInfo, options: ListBranchesOpt
       branch,
       tip,
       worktreePath,
+      worktreeDirs,
       baseCommit: meta?.baseCommit ?? (await forkPoint(repo, tip)),
       ...(meta?.agentType ? { agentType: meta.agentType } : {}),
       ...(meta?.description ? { description: meta.description } : {}),

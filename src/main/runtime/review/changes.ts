@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { AgentChanges, AgentCommit, ChangedFile, FileChangeStatus } from '../../../shared/review'
 import { pathspecWithoutPlaceholders } from '../security/placeholders'
 import { runGit, runGitRaw, tryGit } from '../worktrees/git'
+import type { WorktreeGitDirs } from '../worktrees'
 import type { AgentBranch } from './agent-branches'
 
 const MAX_COMMITS = 200
@@ -85,7 +86,7 @@ export async function agentChanges(dir: string, head: string | null, branch: Age
   const [commits, files, uncommitted] = await Promise.all([
     commitsBetween(dir, base, branch.tip),
     diffFiles(dir, base, branch.tip),
-    worktreeChanges(branch.worktreePath)
+    worktreeChanges(branch.worktreeDirs)
   ])
   const onHead = head !== null && (await isAncestor(dir, branch.tip, head))
   const state = branch.live ? 'running' : branch.tip === branch.baseCommit && !uncommitted.length ? 'empty' : onHead && !uncommitted.length ? 'merged' : 'ready'
@@ -110,15 +111,18 @@ export async function agentChanges(dir: string, head: string | null, branch: Age
  * Changes in a worktree not committed to its branch: edits to tracked files and new files (ignored ones
  * aside, and the Bash sandbox's placeholders, which are not files of the agent's).
  */
-export async function worktreeChanges(path: string | null): Promise<ChangedFile[]> {
-  if (!path) return []
-  const tracked = await tryGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD'])
+export async function worktreeChanges(dirs: WorktreeGitDirs | null): Promise<ChangedFile[]> {
+  if (!dirs) return []
+  // The worktree's git folders as Fanout recorded them, never its own `.git` file (worktrees/git-dirs.ts).
+  const path = dirs.workTree
+  const tracked = await tryGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD'], { dirs })
   if (!tracked) return []
   const only = pathspecWithoutPlaceholders(path)
   const [names, counts, others] = await Promise.all([
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--name-status', '-z', '-M', 'HEAD', ...only]),
-    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--numstat', '-z', '-M', 'HEAD', ...only]),
-    runGitRaw(path, ['ls-files', '--others', '--exclude-standard', '-z', ...only])
+    // Submodules by their commit only (see worktrees/agent-branch.ts uncommittedChanges).
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--ignore-submodules=dirty', '--name-status', '-z', '-M', 'HEAD', ...only], { dirs }),
+    runGitRaw(path, ['diff', '--no-color', '--no-ext-diff', '--ignore-submodules=dirty', '--numstat', '-z', '-M', 'HEAD', ...only], { dirs }),
+    runGitRaw(path, ['ls-files', '--others', '--exclude-standard', '-z', ...only], { dirs })
   ])
   const files = parseDiffListing(names, counts)
   for (const rel of others.split('\0').filter(Boolean)) files.push({ path: rel, status: 'added', ...(await countNewFile(join(path, rel))) })

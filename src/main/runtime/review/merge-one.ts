@@ -5,7 +5,7 @@
 // never a MERGE_HEAD, a conflict marker or a half-updated checkout: a refused merge leaves everything as it was.
 import { join } from 'node:path'
 import type { MergeStop, MergeStrategy, MergedAgent } from '../../../shared/review'
-import { commitAll, commitMessage, removeWorktreeAndBranch, type RepoInfo } from '../worktrees'
+import { commitAll, commitMessage, removeWorktreeAndBranch, syncBranchToHead, type RepoInfo } from '../worktrees'
 import { errorText, runGit, tryGit } from '../worktrees/git'
 import { commitIdentityConfig } from '../worktrees/identity'
 import type { AgentBranch } from './agent-branches'
@@ -63,9 +63,12 @@ export async function mergeOne(
 
   // Work a crash left uncommitted in the worktree belongs to the branch: commit it there first, as the agent would have.
   let tip = b.tip
-  if (b.worktreePath && (await worktreeChanges(b.worktreePath)).length) {
+  // Commits of the agent a crash kept from its branch are the branch's too (worktrees/agent-branch.ts).
+  if (b.worktreeDirs) {
     try {
-      tip = await commitAll(b.worktreePath, commitMessage(b.agentType ?? b.agentId, `${b.description ?? 'work'} (saved from an interrupted run)`))
+      tip = (await worktreeChanges(b.worktreeDirs)).length
+        ? await commitAll(b.worktreeDirs, b.branch, commitMessage(b.agentType ?? b.agentId, `${b.description ?? 'work'} (saved from an interrupted run)`))
+        : await syncBranchToHead(b.worktreeDirs, b.branch)
     } catch (err) {
       return stop(b, 'failed', `The uncommitted changes in ${b.worktreePath} could not be committed to ${b.branch}, so nothing was merged: ${errorText(err)}`)
     }

@@ -5,7 +5,7 @@
 // per repository, across processes too (merge-lock.ts: a second one waits, then works on the new state).
 import type { AgentChanges, DiscardOutcome, FileDiff, MergeOutcome, MergePreview, MergeStrategy, ReviewList } from '../../../shared/review'
 import { resolveDataDir } from '../store/data-dir'
-import { BRANCH_PREFIX, readRepo, WorktreeError, type RepoInfo } from '../worktrees'
+import { BRANCH_PREFIX, headCommit, readRepo, WorktreeError, type RepoInfo } from '../worktrees'
 import { listAgentBranches, type AgentBranch } from './agent-branches'
 import { agentChanges, mergeBase } from './changes'
 import { checkoutState } from './checkout'
@@ -86,7 +86,11 @@ export class AgentWorkReview {
     if (!file) throw new ReviewError('not_found', `${path} is not among the ${uncommitted ? 'uncommitted changes' : 'changes'} of ${b.branch}.`)
     const oldPath = file.oldPath ?? file.path
     if (uncommitted) {
-      return fileDiff(file, await blobSide(b.worktreePath!, 'HEAD', oldPath), await diskSide(b.worktreePath!, file.path))
+      // The worktree's HEAD read through Fanout's record of its git folders, the blob from the repository itself:
+      // no git command follows the worktree's own `.git` file (worktrees/git-dirs.ts).
+      const head = b.worktreeDirs ? await headCommit(b.worktreeDirs) : null
+      if (!head || !b.worktreePath) throw new ReviewError('not_found', `${b.branch}'s worktree has no commit Fanout can read.`)
+      return fileDiff(file, await blobSide(repo.cwd, head, oldPath), await diskSide(b.worktreePath, file.path))
     }
     const base = await mergeBase(repo.cwd, repo.head, b)
     return fileDiff(file, await blobSide(repo.cwd, base, oldPath), await blobSide(repo.cwd, b.tip, file.path))

@@ -13,7 +13,7 @@ import { createEditTool } from '../tools/edit'
 import { createGlobTool } from '../tools/glob'
 import { createReadTool } from '../tools/read'
 import { createWriteTool } from '../tools/write'
-import { createAgentWorktree, finishAgentWorktree, uncommittedChanges } from '../worktrees'
+import { createAgentWorktree, finishAgentWorktree, uncommittedChanges, worktreeGitDirs } from '../worktrees'
 import { git, makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { placeholderAt, placeholdersUnder } from './placeholders'
 import { holdWithPolicy, runInBackground, type BackgroundCommand } from './sandbox/testing/background-hold'
@@ -53,8 +53,9 @@ describe("an isolated agent's worktree while a sandboxed command runs in it", ()
     writeFileSync(join(wt.path, 'work.txt'), 'done\n')
     const write = await runTool(createWriteTool({ cwd: wt.path }), { file_path: '.mcp.json', content: '' }, toolContext())
     expect(write.isError).toBeFalsy()
-    expect(await uncommittedChanges(wt.path)).toBe('?? .mcp.json\n?? work.txt')
-    expect((await worktreeChanges(wt.path)).map((f) => f.path)).toEqual(['.mcp.json', 'work.txt'])
+    const dirs = await worktreeGitDirs(wt.path, wt.commonDir)
+    expect(await uncommittedChanges(dirs)).toBe('?? .mcp.json\n?? work.txt')
+    expect((await worktreeChanges(dirs)).map((f) => f.path)).toEqual(['.mcp.json', 'work.txt'])
     const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'work' })
     expect(done).toMatchObject({ changed: true, kept: true })
     expect(r.git('show', '--name-only', '--format=', 'fanout/agent1').split('\n').sort()).toEqual(['.mcp.json', 'work.txt'])
@@ -66,8 +67,9 @@ describe("an isolated agent's worktree while a sandboxed command runs in it", ()
     const r = repo()
     const wt = await createAgentWorktree({ repoCwd: r.root, agentId: 'agent2' })
     await hold(wt.path)
-    expect(await uncommittedChanges(wt.path)).toBe('')
-    expect(await worktreeChanges(wt.path)).toEqual([])
+    const dirs = await worktreeGitDirs(wt.path, wt.commonDir)
+    expect(await uncommittedChanges(dirs)).toBe('')
+    expect(await worktreeChanges(dirs)).toEqual([])
     const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'nothing' })
     expect(done).toMatchObject({ changed: false, kept: true, error: expect.stringContaining('a sandboxed command is still running') })
     expect(r.git('rev-parse', 'fanout/agent2')).toBe(wt.baseCommit)

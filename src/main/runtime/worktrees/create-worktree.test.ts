@@ -44,7 +44,9 @@ describe('createAgentWorktree', () => {
     expect(wt.path).toBe(join(r.sandbox, '.fanout-worktrees', 'project', 'a1'))
     expect(wt.path.startsWith(r.root + '/')).toBe(false)
     expect(git(wt.path, 'rev-parse', 'HEAD')).toBe(head)
-    expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('fanout/a1')
+    // Detached: the agent's sandbox can write no ref, and Fanout moves fanout/a1 to its commits (agent-branch.ts).
+    expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('HEAD')
+    expect(r.git('rev-parse', 'fanout/a1')).toBe(head)
     expect(readFileSync(join(wt.path, 'src/app.ts'), 'utf8')).toBe('export const answer = 42\n')
     expect(r.git('worktree', 'list')).toContain(wt.path)
   })
@@ -114,7 +116,7 @@ describe('createAgentWorktree', () => {
     const base = join(r.sandbox, 'data', 'worktrees')
     const wt = await createAgentWorktree({ repoCwd: r.root, agentId: 'b1', baseDir: base })
     expect(wt.path).toBe(join(base, 'project', 'b1'))
-    expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('fanout/b1')
+    expect(r.git('rev-parse', 'fanout/b1')).toBe(git(wt.path, 'rev-parse', 'HEAD'))
   })
 
   it("never touches the parent's checkout, index, branch or uncommitted work", async () => {
@@ -148,7 +150,7 @@ describe('createAgentWorktree', () => {
     for (const [i, wt] of wts.entries()) {
       expect(wt.branch).toBe(`fanout/c${i}`)
       expect(git(wt.path, 'rev-parse', 'HEAD')).toBe(head)
-      expect(git(wt.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`fanout/c${i}`)
+      expect(r.git('rev-parse', `fanout/c${i}`)).toBe(head)
     }
     expect(r.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(9)
 

@@ -4,13 +4,17 @@
 import { mkdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { detachHead, headCommit } from './agent-branch'
+import { agentWorktreeEntries } from './agent-worktrees'
+import { branchFor } from './branch-name'
 import { errorText, isDirectory, runGit, tryGit } from './git'
+import { worktreeGitDirs } from './git-dirs'
 import { startPoint, type WorktreeBaseRef } from './base-ref'
 import { readMetadata, updateMetadata, writeMetadata } from './metadata'
-import { listWorktrees, readRepo, WorktreeError, type RepoInfo } from './repo'
+import { readRepo, WorktreeError, type RepoInfo } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
-export const BRANCH_PREFIX = 'fanout/'
+export { BRANCH_PREFIX, branchFor } from './branch-name'
 /** Folder, next to the repository's main checkout, that holds agent worktrees when no baseDir is given. */
 export const DEFAULT_WORKTREES_FOLDER = '.fanout-worktrees'
 
@@ -44,6 +48,8 @@ export interface AgentWorktree {
   baseCommit: string
   /** The parent's checkout root. */
   repoRoot: string
+  /** The repository's common git folder: Fanout's record of where the worktree's git folders are (git-dirs.ts). */
+  commonDir: string
   /** The parent's cwd relative to its checkout root; the agent's cwd is the same place inside the worktree. */
   relativeCwd: string
   /** Where the agent's tools run: `path` + `relativeCwd`. */
@@ -55,10 +61,6 @@ export interface AgentWorktree {
 }
 
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
-
-export function branchFor(agentId: string): string {
-  return `${BRANCH_PREFIX}${agentId}`
-}
 
 function checkAgentId(agentId: string): void {
   if (!AGENT_ID.test(agentId) || agentId.includes('..') || agentId.endsWith('.lock')) {
@@ -93,13 +95,13 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   const { agentId } = options
   const branch = branchFor(agentId)
   const result = (path: string, baseCommit: string, reused: boolean): Promise<AgentWorktree> =>
-    finishSetup({ agentId, path, branch, baseCommit, repoRoot: repo.repoRoot, relativeCwd: repo.relativeCwd, cwd: '', reused })
+    finishSetup(repo, { agentId, path, branch, baseCommit, repoRoot: repo.repoRoot, commonDir: repo.commonDir, relativeCwd: repo.relativeCwd, cwd: '', reused })
 
-  const existing = (await listWorktrees(repo.cwd)).find((w) => w.branch === branch)
+  const existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)?.entry
   if (existing && (await isDirectory(existing.path))) {
-    const meta = await readMetadata(existing.path)
+    const meta = await readMetadata(existing.path, repo.commonDir)
     // Running again: this process owns it now, and it is no longer finished.
-    await updateMetadata(existing.path, { owner: ownerNow(), finishedAt: undefined })
+    await updateMetadata(existing.path, repo.commonDir, { owner: ownerNow(), finishedAt: undefined })
     return result(existing.path, meta?.baseCommit ?? (await baseOf(repo, branch)), true)
   }
   if (existing) {
@@ -124,7 +126,7 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
     // The agent ran before and its branch was kept: continue on it rather than start over.
     await addWorktree(repo, ['worktree', 'add', path, branch], path)
     const baseCommit = await baseOf(repo, branch)
-    await writeMetadata(path, metadataFor(options, repo, baseCommit))
+    await writeMetadata(path, repo.commonDir, metadataFor(options, repo, baseCommit))
     return result(path, baseCommit, true)
   }
 
@@ -139,7 +141,7 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
     await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${branch}`, start.commit])
     throw err
   }
-  await writeMetadata(path, metadataFor(options, repo, start.commit))
+  await writeMetadata(path, repo.commonDir, metadataFor(options, repo, start.commit))
   return { ...(await result(path, start.commit, false)), startedFrom: { ref: start.ref, ...(start.note ? { note: start.note } : {}) } }
 }
 
@@ -179,7 +181,12 @@ function metadataFor(options: CreateWorktreeOptions, repo: RepoInfo, baseCommit:
   }
 }
 
-async function finishSetup(worktree: AgentWorktree): Promise<AgentWorktree> {
+async function finishSetup(repo: RepoInfo, worktree: AgentWorktree): Promise<AgentWorktree> {
+  // The agent works on a detached HEAD: inside its sandbox no ref is writable, and Fanout moves its branch
+  // to its commits (agent-branch.ts). A worktree of an older build, still on its branch, is detached here too.
+  const dirs = await worktreeGitDirs(worktree.path, repo.commonDir)
+  const head = await headCommit(dirs)
+  if (head) await detachHead(dirs, head)
   const cwd = join(worktree.path, worktree.relativeCwd)
   // The parent's cwd may be a folder git does not track (empty or ignored); recreate it so the agent can start there.
   await mkdir(cwd, { recursive: true })

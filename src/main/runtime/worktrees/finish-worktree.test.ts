@@ -102,15 +102,16 @@ describe('finishAgentWorktree', () => {
     expect(branches(r)).toBe('')
   })
 
-  it('never commits into an enclosing repository when the worktree lost its .git file', async () => {
+  it('never commits into an enclosing repository when the worktree lost its .git file: the work lands on its branch', async () => {
     const { r, wt } = await setup()
     // The folder holding the user's projects is itself a repository (dotfiles-style home, monorepo parent).
     git(r.sandbox, 'init', '--quiet')
     unlinkSync(join(wt.path, '.git'))
     writeFileSync(join(wt.path, 'stray.txt'), 'x\n')
     const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'orphaned' })
-    expect(done).toMatchObject({ kept: true })
-    expect(done.error).toMatch(/no longer a git worktree/)
+    // Fanout runs git with the worktree's git folders from its own record, never by looking for a .git.
+    expect(done).toMatchObject({ kept: true, changed: true })
+    expect(r.git('show', 'fanout/agent1:stray.txt')).toBe('x')
     expect(() => git(r.sandbox, 'rev-parse', '--verify', 'HEAD')).toThrow()
     expect(git(r.sandbox, 'diff', '--cached', '--name-only')).toBe('')
     expect(existsSync(join(wt.path, 'stray.txt'))).toBe(true)

@@ -3,10 +3,12 @@
 // nothing is removed unless git confirms it is clean, and a failed commit leaves everything in place.
 import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { pathspecWithoutPlaceholders, placeholdersUnder } from '../security/placeholders'
-import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
-import { commitIdentityConfig } from './identity'
+import { placeholdersUnder } from '../security/placeholders'
+import { commitAll, normalizeHead, syncBranchFromAdminDir, syncBranchToHead, uncommittedChanges } from './agent-branch'
+import { errorText, isDirectory, runGit, tryGit } from './git'
+import { findAdminDir, type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { updateMetadata } from './metadata'
+import { WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
 export interface WorktreeRef {
@@ -15,6 +17,8 @@ export interface WorktreeRef {
   baseCommit: string
   /** The parent's checkout: lets a worktree whose folder was deleted still be unregistered. */
   repoRoot?: string
+  /** The repository's common git folder, as recorded when the worktree was made (see git-dirs.ts). */
+  commonDir?: string
 }
 
 export interface FinishWorktreeOptions {
@@ -41,26 +45,11 @@ export function commitMessage(agentType: string, description: string): string {
   return `Agent ${agentType}: ${subject || 'changes'}`
 }
 
-/**
- * `git status` output listing every change, including each untracked file (not just its folder). The Bash
- * sandbox's placeholders (empty files that exist only while a sandboxed command runs) are not changes.
- */
-export async function uncommittedChanges(worktreePath: string): Promise<string> {
-  return runGit(worktreePath, ['status', '--porcelain=v1', '--untracked-files=all', '--ignore-submodules=none', ...pathspecWithoutPlaceholders(worktreePath)])
-}
-
-/** `git add -A` (placeholders aside) and commit in the worktree; returns the new commit or throws with git's reason. */
-export async function commitAll(worktreePath: string, message: string): Promise<string> {
-  await runGit(worktreePath, ['add', '-A', ...pathspecWithoutPlaceholders(worktreePath)])
-  const identity = await commitIdentityConfig(worktreePath)
-  // --no-verify: this commit is a checkpoint of the agent's work; a hook rejecting work in progress would
-  // leave it uncommitted. The user's hooks run when they commit or merge the result themselves.
-  await runGit(worktreePath, ['commit', '--no-verify', '--quiet', '-m', message], { config: identity })
-  return runGit(worktreePath, ['rev-parse', 'HEAD'])
-}
-
-async function commonDirOf(worktreePath: string): Promise<string> {
-  return realpath(resolve(worktreePath, await runGit(worktreePath, ['rev-parse', '--git-common-dir'])))
+/** The repository's common git folder as Fanout recorded it, else as the parent's checkout (not the worktree) says. */
+export async function recordedCommonDir(ref: Pick<WorktreeRef, 'commonDir' | 'repoRoot' | 'path'>): Promise<string> {
+  if (ref.commonDir) return realpath(ref.commonDir)
+  if (!ref.repoRoot) throw new WorktreeError(`Fanout has no record of the repository ${ref.path} belongs to; it runs no git command there`)
+  return realpath(resolve(ref.repoRoot, await runGit(ref.repoRoot, ['rev-parse', '--git-common-dir'])))
 }
 
 /**
@@ -85,7 +74,7 @@ export async function finishAgentWorktree(options: FinishWorktreeOptions): Promi
   const { worktree } = options
   const base: Pick<FinishedWorktree, 'branch' | 'path'> = { branch: worktree.branch, path: worktree.path }
   if (!(await isDirectory(worktree.path))) return finishMissing(worktree, base)
-  const key = await commonDirOf(worktree.path)
+  const key = await recordedCommonDir(worktree)
   return enqueueForRepo(key, () => finishLocked(options, key, base))
 }
 
@@ -94,32 +83,38 @@ async function finishLocked(
   commonDir: string,
   base: Pick<FinishedWorktree, 'branch' | 'path'>
 ): Promise<FinishedWorktree> {
-  if (!(await isCheckoutRoot(worktree.path))) {
-    return { ...base, changed: false, kept: true, error: `${worktree.path} is no longer a git worktree; it was left untouched` }
+  // Never the worktree's own `.git` file or its admin folder's commondir as they are now: the agent could
+  // have rewritten them. A worktree that no longer checks out against the record is left untouched.
+  let dirs: WorktreeGitDirs
+  try {
+    dirs = await worktreeGitDirs(worktree.path, commonDir)
+  } catch (err) {
+    return { ...base, changed: false, kept: true, error: `${errorText(err)}; it was left untouched` }
   }
   // The run is over: another Fanout process may land this work now (see review/agent-branches.ts).
-  await updateMetadata(worktree.path, { finishedAt: new Date().toISOString() }).catch(() => undefined)
-  const dirty = (await uncommittedChanges(worktree.path)) !== ''
-  if (dirty) {
-    try {
-      await commitAll(worktree.path, commitMessage(agentType, description))
-    } catch (err) {
-      return {
-        ...base,
-        changed: true,
-        kept: true,
-        error: `the agent's changes could not be committed (${errorText(err)}); they are still in ${worktree.path}`
-      }
+  await updateMetadata(worktree.path, commonDir, { finishedAt: new Date().toISOString() }).catch(() => undefined)
+  let pointedAt: string | null
+  let head: string
+  try {
+    pointedAt = await normalizeHead(dirs, worktree.branch)
+    head =
+      (await uncommittedChanges(dirs)) !== ''
+        ? await commitAll(dirs, worktree.branch, commitMessage(agentType, description))
+        : await syncBranchToHead(dirs, worktree.branch)
+  } catch (err) {
+    return {
+      ...base,
+      changed: true,
+      kept: true,
+      error: `the agent's changes could not be committed (${errorText(err)}); they are still in ${worktree.path}`
     }
   }
-  const head = await runGit(worktree.path, ['rev-parse', 'HEAD'])
-  const onBranch = await tryGit(worktree.path, ['symbolic-ref', '--quiet', '--short', 'HEAD'])
-  if (head !== worktree.baseCommit || onBranch !== worktree.branch) {
-    const note = onBranch === worktree.branch ? undefined : `the agent switched the worktree to ${onBranch ?? 'a detached HEAD'}`
+  if (head !== worktree.baseCommit) {
+    const note = pointedAt ? `the agent pointed the worktree's HEAD at ${pointedAt}; its files were committed to ${worktree.branch} only` : undefined
     return { ...base, changed: true, kept: true, commit: head, ...(note ? { error: note } : {}) }
   }
   // A sandboxed command it started in the background still runs there (its placeholders say so): keep it.
-  const held = placeholdersUnder(worktree.path)
+  const held = [...placeholdersUnder(worktree.path), ...placeholdersUnder(dirs.gitDir)]
   if (held.length) {
     return {
       ...base,
@@ -139,8 +134,11 @@ async function finishMissing(worktree: WorktreeRef, base: Pick<FinishedWorktree,
   const gone = `the worktree folder ${worktree.path} no longer exists`
   if (!worktree.repoRoot || !(await isDirectory(worktree.repoRoot))) return { ...base, changed: false, kept: false, error: gone }
   const repoRoot = worktree.repoRoot
-  const key = await commonDirOf(repoRoot)
+  const key = await recordedCommonDir(worktree)
   return enqueueForRepo(key, async () => {
+    // Commits the agent made are named by its admin folder's HEAD alone (it works detached): onto the branch first.
+    const adminDir = await findAdminDir(key, worktree.path)
+    if (adminDir) await syncBranchFromAdminDir(repoRoot, adminDir, worktree.branch)
     // Unregister the vanished folder (a no-op failure when git already pruned it).
     await tryGit(repoRoot, ['worktree', 'remove', worktree.path])
     const tip = await tryGit(repoRoot, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktree.branch}`])

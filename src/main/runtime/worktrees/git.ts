@@ -37,6 +37,12 @@ export interface GitOptions {
   signal?: AbortSignal
   /** Largest stdout taken (default 64 MiB); more fails the command. */
   maxBuffer?: number
+  /**
+   * An agent worktree's git folders as Fanout recorded and checked them (git-dirs.ts): passed to git as
+   * GIT_DIR / GIT_COMMON_DIR / GIT_WORK_TREE, so git follows neither the worktree's `.git` file nor the
+   * `commondir` and `gitdir` files, which a sandboxed agent could otherwise have rewritten.
+   */
+  dirs?: { gitDir: string; commonDir: string; workTree: string }
 }
 
 export interface GitResult {
@@ -124,9 +130,9 @@ async function checkoutTop(dir: string): Promise<string | null> {
  * A `core.worktree` from the repository's config moves the work tree git reads and writes; it is followed only
  * when it leads back to the checkout holding `dir` (a submodule's does), never elsewhere (`..`, `/`).
  */
-async function checkWorktreeRedirect(dir: string, global: string[], values: string[]): Promise<void> {
-  if (global.some((a) => a === '--work-tree' || a.startsWith('--work-tree='))) return
-  const gitDir = await spawnGit(dir, [...global, 'rev-parse', '--absolute-git-dir'], GIT_ENV, {})
+async function checkWorktreeRedirect(dir: string, global: string[], values: string[], dirsEnv: Record<string, string>): Promise<void> {
+  if (dirsEnv.GIT_WORK_TREE || global.some((a) => a === '--work-tree' || a.startsWith('--work-tree='))) return
+  const gitDir = await spawnGit(dir, [...global, 'rev-parse', '--absolute-git-dir'], { ...dirsEnv, ...GIT_ENV }, {})
   const top = await checkoutTop(dir)
   const real = async (p: string) => realpath(p).catch(() => resolve(p))
   for (const value of values) {
@@ -159,9 +165,9 @@ async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): P
 }
 
 /** The neutralising settings for a command in `dir`, from the configuration git would read there. */
-async function safeSettings(dir: string, global: string[]): Promise<Record<string, string>> {
+async function safeSettings(dir: string, global: string[], dirsEnv: Record<string, string>): Promise<Record<string, string>> {
   const list = ['config', '-z', '--list', '--show-scope', '--show-origin']
-  const listing = await spawnGit(dir, [...global, ...list], GIT_ENV, {})
+  const listing = await spawnGit(dir, [...global, ...list], { ...dirsEnv, ...GIT_ENV }, {})
   // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
   if (listing.code !== 0) throw new GitError(listing.stderr.toString('utf8').trim() || `git config --list exited with code ${listing.code}`, listing.code)
   const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
@@ -183,7 +189,7 @@ async function safeSettings(dir: string, global: string[]): Promise<Record<strin
     queue.push(...includedFiles(more, dir, home))
   }
   const verdict = judgeConfig(entries)
-  if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects)
+  if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects, dirsEnv)
   return configEnv(verdict.overrides)
 }
 
@@ -196,10 +202,13 @@ async function gitOnce(dir: string, args: readonly string[], options: GitOptions
   const { global, command } = splitGlobal(args)
   const [sub, ...rest] = command
   const flags = (sub && SUBCOMMAND_FLAGS[sub]) || []
-  const settings = await safeSettings(dir, global)
+  const dirsEnv: Record<string, string> = options.dirs
+    ? { GIT_DIR: options.dirs.gitDir, GIT_COMMON_DIR: options.dirs.commonDir, GIT_WORK_TREE: options.dirs.workTree }
+    : {}
+  const settings = await safeSettings(dir, global, dirsEnv)
   const config = [...(options.config ?? []), ...ALWAYS, ...((sub && SUBCOMMAND_CONFIG[sub]) || [])].flatMap((c) => ['-c', c])
   const argv = ['--no-pager', ...config, ...global, ...(sub ? [sub, ...flags, ...rest] : [])]
-  const r = await spawnGit(dir, argv, { ...(options.env ?? {}), ...GIT_ENV, ...settings }, options)
+  const r = await spawnGit(dir, argv, { ...(options.env ?? {}), ...dirsEnv, ...GIT_ENV, ...settings }, options)
   const code = r.code ?? -1
   const stderr = r.stderr.toString('utf8')
   if (code !== 0 && !(options.allowExitCodes ?? []).includes(code)) {

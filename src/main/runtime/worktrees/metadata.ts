@@ -1,9 +1,11 @@
 // Facts about an agent worktree that git does not keep (the commit it started from, which agent made it),
 // stored in the worktree's own admin folder (.git/worktrees/<name>/) so git removes them with the worktree.
-import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+// A sandboxed agent cannot write it (security/sandbox/git-dir-policy.ts): it is Fanout's record.
+import { randomBytes } from 'node:crypto'
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
-import { runGit, tryGit } from './git'
+import { findAdminDir } from './git-dirs'
 
 const FILE = 'fanout.json'
 
@@ -23,52 +25,48 @@ const metadataSchema = z.object({
 
 export type WorktreeMetadata = z.infer<typeof metadataSchema>
 
-async function adminDir(worktreePath: string): Promise<string> {
-  return runGit(worktreePath, ['rev-parse', '--absolute-git-dir'])
+/** The admin folder, found from the repository's common folder (never through the worktree's own `.git` file). */
+async function adminDir(worktreePath: string, commonDir: string): Promise<string> {
+  const dir = await findAdminDir(commonDir, worktreePath)
+  if (!dir) throw new Error(`${worktreePath} is not a worktree of the repository at ${commonDir}`)
+  return dir
 }
 
-export async function writeMetadata(worktreePath: string, meta: WorktreeMetadata): Promise<void> {
-  await writeFile(join(await adminDir(worktreePath), FILE), JSON.stringify(meta, null, 2) + '\n', 'utf8')
+/** Written beside and renamed over: never through whatever stands at the name (a link included). */
+export async function writeMetadata(worktreePath: string, commonDir: string, meta: WorktreeMetadata): Promise<void> {
+  const dir = await adminDir(worktreePath, commonDir)
+  const tmp = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`)
+  await writeFile(tmp, JSON.stringify(meta, null, 2) + '\n', { encoding: 'utf8', flag: 'wx' })
+  await rename(tmp, join(dir, FILE)).catch(async (err) => {
+    await unlink(tmp).catch(() => undefined)
+    throw err
+  })
 }
 
 /** Changes some fields of the stored metadata; does nothing when there is none (a worktree made by hand or an older build). */
-export async function updateMetadata(worktreePath: string, patch: Partial<Omit<WorktreeMetadata, 'version'>>): Promise<void> {
-  const meta = await readMetadata(worktreePath)
+export async function updateMetadata(worktreePath: string, commonDir: string, patch: Partial<Omit<WorktreeMetadata, 'version'>>): Promise<void> {
+  const meta = await readMetadata(worktreePath, commonDir)
   if (!meta) return
   const next: Record<string, unknown> = { ...meta, ...patch }
   for (const [k, v] of Object.entries(next)) if (v === undefined) delete next[k]
-  await writeMetadata(worktreePath, next as WorktreeMetadata)
+  await writeMetadata(worktreePath, commonDir, next as WorktreeMetadata)
 }
 
 /**
  * The stored metadata, or null when it is missing or unreadable (a worktree made by an older build or by hand).
- * With `commonDir`, it is found even when the worktree's folder has been deleted.
+ * Found from the repository's common folder, so also when the worktree's folder has been deleted.
  */
-export async function readMetadata(worktreePath: string, commonDir?: string): Promise<WorktreeMetadata | null> {
-  const dir = (await tryGit(worktreePath, ['rev-parse', '--absolute-git-dir'])) ?? (commonDir ? await findAdminDir(commonDir, worktreePath) : null)
-  if (!dir) return null
+export async function readMetadata(worktreePath: string, commonDir: string): Promise<WorktreeMetadata | null> {
+  const dir = await findAdminDir(commonDir, worktreePath)
+  return dir ? readMetadataIn(dir) : null
+}
+
+/** The metadata in an admin folder (`<common>/worktrees/<name>`). */
+export async function readMetadataIn(adminDir: string): Promise<WorktreeMetadata | null> {
   try {
-    const parsed = metadataSchema.safeParse(JSON.parse(await readFile(join(dir, FILE), 'utf8')))
+    const parsed = metadataSchema.safeParse(JSON.parse(await readFile(join(adminDir, FILE), 'utf8')))
     return parsed.success ? parsed.data : null
   } catch {
     return null
   }
-}
-
-/** The admin folder (.git/worktrees/<name>) whose `gitdir` file points into `worktreePath`. */
-async function findAdminDir(commonDir: string, worktreePath: string): Promise<string | null> {
-  const root = join(commonDir, 'worktrees')
-  let names: string[]
-  try {
-    names = await readdir(root)
-  } catch {
-    return null
-  }
-  for (const name of names) {
-    try {
-      const gitdir = (await readFile(join(root, name, 'gitdir'), 'utf8')).trim()
-      if (resolve(dirname(resolve(root, name, gitdir))) === resolve(worktreePath)) return join(root, name)
-    } catch {}
-  }
-  return null
 }

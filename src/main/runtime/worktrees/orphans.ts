@@ -3,12 +3,14 @@
 // and forcing commits them to the agent's branch before the folder goes.
 import { realpath, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { dirname, resolve } from 'node:path'
-import { errorText, isCheckoutRoot, isDirectory, runGit, tryGit } from './git'
-import { BRANCH_PREFIX } from './create-worktree'
-import { commitAll, commitMessage, uncommittedChanges } from './finish-worktree'
-import { readMetadata } from './metadata'
-import { listWorktrees, readRepo, WorktreeError } from './repo'
+import { dirname } from 'node:path'
+import { commitAll, syncBranchToHead, uncommittedChanges } from './agent-branch'
+import { agentWorktreeEntries } from './agent-worktrees'
+import { branchFor } from './branch-name'
+import { errorText, isDirectory, runGit, tryGit } from './git'
+import { worktreeGitDirs, worktreeGitDirsOrNull } from './git-dirs'
+import { commitMessage } from './finish-worktree'
+import { readRepo, WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
 export interface OrphanWorktree {
@@ -17,6 +19,8 @@ export interface OrphanWorktree {
   branch: string
   /** A checkout of the same repository, used to run the cleanup. */
   repoRoot: string
+  /** The repository's common git folder (the worktree's git folders are checked against it: git-dirs.ts). */
+  commonDir: string
   /** The commit the agent started from; null when the worktree's metadata is missing. */
   baseCommit: string | null
   /** The commit checked out in the worktree (null if git cannot tell). */
@@ -59,25 +63,26 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
     throw err
   }
   const orphans: OrphanWorktree[] = []
-  for (const entry of await listWorktrees(repo.cwd)) {
-    if (!entry.branch?.startsWith(BRANCH_PREFIX) || entry.bare) continue
-    const agentId = entry.branch.slice(BRANCH_PREFIX.length)
+  for (const { agentId, entry, meta } of await agentWorktreeEntries(repo)) {
     if (isLive?.(agentId)) continue
     const exists = await isDirectory(entry.path)
-    const meta = await readMetadata(entry.path, repo.commonDir)
     if (ownerAlive(meta?.owner)) continue
     const baseCommit = meta?.baseCommit ?? null
+    const branch = branchFor(agentId)
+    const dirs = exists ? await worktreeGitDirsOrNull(entry.path, repo.commonDir) : null
     orphans.push({
       agentId,
       path: entry.path,
-      branch: entry.branch,
+      branch,
       repoRoot: repo.mainRoot === repo.commonDir ? repo.repoRoot : repo.mainRoot,
+      commonDir: repo.commonDir,
       baseCommit,
       head: entry.head,
       exists,
       locked: entry.locked,
-      uncommittedChanges: exists && (await isCheckoutRoot(entry.path)) ? (await uncommittedChanges(entry.path)) !== '' : false,
-      commitsAhead: await commitsAhead(repo.cwd, entry.branch, baseCommit),
+      uncommittedChanges: dirs ? (await uncommittedChanges(dirs)) !== '' : false,
+      // The agent's HEAD: its commits reach its branch when Fanout finishes it, which a crash may have cut off.
+      commitsAhead: await commitsAhead(repo.cwd, entry.head ?? `refs/heads/${branch}`, branch, baseCommit),
       ...(meta?.agentType ? { agentType: meta.agentType } : {}),
       ...(meta?.description ? { description: meta.description } : {})
     })
@@ -85,10 +90,8 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
   return orphans
 }
 
-async function commitsAhead(dir: string, branch: string, baseCommit: string | null): Promise<number> {
-  const args = baseCommit
-    ? ['rev-list', '--count', `${baseCommit}..refs/heads/${branch}`]
-    : ['rev-list', '--count', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches']
+async function commitsAhead(dir: string, tip: string, branch: string, baseCommit: string | null): Promise<number> {
+  const args = baseCommit ? ['rev-list', '--count', `${baseCommit}..${tip}`] : ['rev-list', '--count', tip, '--not', `--exclude=${branch}`, '--branches']
   return Number((await tryGit(dir, args)) ?? 0) || 0
 }
 
@@ -109,19 +112,21 @@ export interface CleanupResult {
 }
 
 export async function cleanupOrphanWorktree(orphan: OrphanWorktree, options: CleanupOptions = {}): Promise<CleanupResult> {
-  const repoRoot = orphan.repoRoot
-  const key = await realpath(resolve(repoRoot, await runGit(repoRoot, ['rev-parse', '--git-common-dir'])))
-  return enqueueForRepo(key, () => cleanupLocked(orphan, repoRoot, options.force === true))
+  const key = await realpath(orphan.commonDir)
+  return enqueueForRepo(key, () => cleanupLocked(orphan, orphan.repoRoot, options.force === true))
 }
 
 async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: boolean): Promise<CleanupResult> {
   let commit: string | undefined
   if (await isDirectory(orphan.path)) {
-    if (!(await isCheckoutRoot(orphan.path))) {
-      return { removed: false, branchDeleted: false, reason: `${orphan.path} is no longer a git worktree; it was left untouched` }
+    let dirs
+    try {
+      dirs = await worktreeGitDirs(orphan.path, orphan.commonDir)
+    } catch (err) {
+      return { removed: false, branchDeleted: false, reason: `${errorText(err)}; it was left untouched` }
     }
     // Look again: the user may have edited files since the orphan list was made.
-    if ((await uncommittedChanges(orphan.path)) !== '') {
+    if ((await uncommittedChanges(dirs)) !== '') {
       if (!force) {
         return {
           removed: false,
@@ -131,9 +136,19 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
       }
       const message = commitMessage(orphan.agentType ?? orphan.agentId, `${orphan.description ?? 'work'} (saved from an interrupted run)`)
       try {
-        commit = await commitAll(orphan.path, message)
+        commit = await commitAll(dirs, orphan.branch, message)
       } catch (err) {
         return { removed: false, branchDeleted: false, reason: `the uncommitted changes could not be committed, so nothing was removed: ${errorText(err)}` }
+      }
+    }
+    // Commits the agent made that a crash kept from its branch: on the branch before the worktree goes.
+    try {
+      await syncBranchToHead(dirs, orphan.branch)
+    } catch (err) {
+      return {
+        removed: false,
+        branchDeleted: false,
+        reason: `the worktree's commits could not be put on ${orphan.branch}, so nothing was removed: ${errorText(err)}`
       }
     }
     if (orphan.locked) {

@@ -1,6 +1,6 @@
 // What worktree isolation needs to know about the parent's repository, read without changing anything.
-import { realpath } from 'node:fs/promises'
-import { basename, relative, resolve } from 'node:path'
+import { lstat, realpath } from 'node:fs/promises'
+import { basename, join, relative, resolve } from 'node:path'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 
 export class WorktreeError extends Error {
@@ -43,6 +43,13 @@ export async function readRepo(cwd: string): Promise<RepoInfo> {
     throw new WorktreeError(`isolation: worktree needs a checkout with a working tree; git says for ${dir}: ${why}`)
   }
   if (!top) throw new WorktreeError(`isolation: worktree needs a checkout with a working tree; ${dir} is inside a bare repository`)
+  // A main checkout's git folder has no `commondir` (only a linked worktree's admin folder has one): one that
+  // appeared there was planted, to send git to a config of someone's choosing. Fanout runs no git there.
+  if ((await isDirectory(join(top, '.git'))) && (await lstat(join(top, '.git', 'commondir')).catch(() => null))) {
+    throw new WorktreeError(
+      `the git folder ${join(top, '.git')} holds a commondir file, which sends git to another repository's configuration; Fanout runs no git there until it is removed`
+    )
+  }
   const realCwd = await realpath(dir)
   const repoRoot = await realpath(top)
   const commonDir = await realpath(resolve(dir, await runGit(dir, ['rev-parse', '--git-common-dir'])))

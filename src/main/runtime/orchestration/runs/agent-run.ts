@@ -10,7 +10,7 @@ import type { AgentEvent, ReportIntent } from '../../../../shared/events'
 import { emptyUsage } from '../../../../shared/usage'
 import { subagentHookRun } from '../../hooks/wiring'
 import { repairConversation } from '../../store/rebuild-conversation'
-import { createAgentWorktree, finishAgentWorktree, type AgentWorktree } from '../../worktrees'
+import { createAgentWorktree, finishAgentWorktree, followAgentCommits, type AgentWorktree } from '../../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { runAgentOnce, type RunHost } from './run-agent-once'
 import { takeStartTurn, type StartTurn } from './start-line'
@@ -179,6 +179,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
     // Siblings started together set up behind the first one's first request (start-line.ts).
     turn = await takeStartTurn(session, handle.parentId, abort.signal)
     const emit = eventFilter(session, handle, req, () => finished, turn)
+    if (worktree) emit.emit = followCommits(emit.emit, handle.id, worktree)
     const result = await runAgentOnce(session, handle, {
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
@@ -262,6 +263,14 @@ const stallMessage = (ms: number) =>
  * agent_start, a stalled background agent ends as `failed` (with its last output) rather than `stopped`, and
  * the report a background run owes is decided and recorded in its agent_end (see ReportIntent).
  */
+/** An isolated agent's branch follows the commits its Bash commands make (worktrees/agent-branch.ts). */
+function followCommits(emit: (event: AgentEvent) => void, agentId: string, worktree: AgentWorktree): (event: AgentEvent) => void {
+  return (event) => {
+    emit(event)
+    if (event.type === 'tool_end' && event.name === 'Bash' && event.agentId === agentId) void followAgentCommits(worktree)
+  }
+}
+
 function eventFilter(session: SubagentRunHost, handle: AgentHandle, req: RunRequest, worktree: () => ChildResult['worktree'], turn: StartTurn) {
   const state = {
     stalledAfter: null as number | null,

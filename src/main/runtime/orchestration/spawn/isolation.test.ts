@@ -107,6 +107,39 @@ describe('isolated agents', () => {
     expect(toolEnds(f.events, 'Agent').every((e) => !e.isError)).toBe(true)
   })
 
+  it("an isolated agent's own git commit (sandboxed Bash) lands on its branch; moving the user's branch or tag fails", async () => {
+    const r = repo()
+    r.git('tag', 'v1.0')
+    const head = r.git('rev-parse', 'HEAD')
+    const f = await makeFixture(
+      [
+        scriptedAgent('committer', 'You are the committer', [
+          reply.toolUse('Bash', {
+            command: 'echo mine > mine.txt && git add mine.txt && git -c user.name=a -c user.email=a@a commit -qm mine && git log --format=%s -1'
+          }),
+          reply.toolUse('Bash', { command: 'git branch -f main HEAD; git tag -f v1.0 HEAD; git push -f . HEAD:refs/heads/main' }),
+          reply.text('Committed.')
+        ]),
+        mainAgent([reply.toolUse('Agent', { description: 'Commit', prompt: 'Commit a file.', subagent_type: 'committer' }), reply.text('done')])
+      ],
+      {
+        root: r.sandbox,
+        cwd: r.root,
+        permissionMode: 'bypassPermissions',
+        files: { '.claude/agents/committer.md': '---\nname: committer\ndescription: Commits\ntools: Bash\nisolation: worktree\n---\nYou are the committer.' }
+      }
+    )
+    await f.session.run('Commit.')
+    const agent = starts(f.events).find((e) => e.agentType === 'committer')!
+    const branch = `fanout/${agent.agentId}`
+    const [commit, hostile] = toolEnds(f.events, 'Bash')
+    expect(commit).toMatchObject({ isError: false, output: 'mine' })
+    expect(hostile.isError).toBe(true)
+    expect(r.git('log', '--format=%s', `${head}..${branch}`)).toBe('mine')
+    expect(r.git('rev-parse', 'main')).toBe(head)
+    expect(r.git('rev-parse', 'v1.0')).toBe(head)
+  })
+
   it('finds worktrees a crash left behind, never one whose agent is running, and cleans up without losing work', async () => {
     const r = repo()
     const hold = latch()

@@ -46,8 +46,25 @@ const journal = () =>
     .filter((f) => f === `${process.pid}.jsonl`)
     .map((f) => foldJournal(f, readFileSync(join(journalDir, f), 'utf8')))[0] ?? null
 
-/** What sandbox-runtime protects in a project root (.claude whole, by Fanout's policy). */
-const EXPECTED = ['.bash_profile', '.bashrc', '.gitconfig', '.gitmodules', '.idea', '.mcp.json', '.profile', '.ripgreprc', '.vscode', '.zprofile', '.zshrc']
+/**
+ * What sandbox-runtime protects in a project root (.claude whole, by Fanout's policy), and what of its git
+ * folder would redirect git when absent (git-dir-policy.ts).
+ */
+const EXPECTED = [
+  '.bash_profile',
+  '.bashrc',
+  '.git/config.worktree',
+  '.git/modules',
+  '.gitconfig',
+  '.gitmodules',
+  '.idea',
+  '.mcp.json',
+  '.profile',
+  '.ripgreprc',
+  '.vscode',
+  '.zprofile',
+  '.zshrc'
+]
 
 describe('the sandbox placeholders of one command', () => {
   it('are made before the command starts, recorded in the journal, and removed with their record when it ends', async () => {
@@ -84,11 +101,12 @@ describe('the sandbox placeholders of one command', () => {
     const b = project()
     const inA = await runInBackground(a)
     const inB = await runInBackground(b)
-    expect(mountPoints.placeholdersUnder(a)).toHaveLength(12)
+    // sandbox-runtime's eleven, .claude, and .git/config.worktree and .git/modules (git-dir-policy.ts).
+    expect(mountPoints.placeholdersUnder(a)).toHaveLength(14)
     await inA.stop()
     // sandbox-runtime alone keeps every placeholder until the last sandbox of the process ends.
     expect(listing(a)).toEqual(['.git', 'README.md'])
-    expect(mountPoints.placeholdersUnder(b)).toHaveLength(12)
+    expect(mountPoints.placeholdersUnder(b)).toHaveLength(14)
     await inB.stop()
     expect(listing(b)).toEqual(['.git', 'README.md'])
   })

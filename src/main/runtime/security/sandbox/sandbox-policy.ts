@@ -2,7 +2,7 @@
 // - read-only (plan mode, read-only agents, commands auto-approved as read-only): no writes anywhere (the
 //   sandbox's own writable scratch paths are denied too), no network;
 // - workspace (every other sandboxed command): writes in the agent's working tree (the worktree when
-//   isolated, with the repository's git folder so commits work, its hooks and config excepted) and a
+//   isolated, with what of the repository's git folder its own commits need: git-dir-policy.ts) and a
 //   per-session temporary folder, never the protected paths (protected-paths.ts: the one list the file tools
 //   obey too); network only to the domains the user allowed.
 // Both: reads everywhere except files a Read(...) deny rule protects and well-known credential stores
@@ -16,9 +16,9 @@
 // `.claude/agents` and `.claude/commands` with empty files a person sees while the command runs; under a
 // read-only `.claude` it needs none). Without a `.claude` folder the one placeholder is `.claude` itself,
 // as before. See mount-points.ts.
-import { existsSync, statSync } from 'node:fs'
-import { readConfigFile } from '../../store/read-config'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { gitDirWrites } from './git-dir-policy'
 import { resolvePattern } from '../../permissions/path-rules'
 import type { SandboxLevel } from '../../tools/define-tool'
 import { CLAUDE_CODE_CREDENTIAL_FILES } from '../credential-files'
@@ -92,25 +92,6 @@ function ruleToSandboxPath(content: string, root: string | undefined, paths: Pat
   return anywhere ? join(base, '**', body.replace(/\/$/, '')) : join(base, body)
 }
 
-/** The repository's git folder when it lies outside cwd (a worktree's, or cwd below the top). */
-export function outsideGitDir(cwd: string): string | null {
-  for (let d = cwd; ; d = dirname(d)) {
-    const dotGit = join(d, '.git')
-    const info = statSync(dotGit, { throwIfNoEntry: false })
-    if (info?.isDirectory()) return d === cwd ? null : dotGit
-    if (info?.isFile()) {
-      // Both files are the repository's: read only as small regular files (a link to a pipe would hang).
-      const dotGitFile = readConfigFile(dotGit, 64 * 1024)
-      const m = 'text' in dotGitFile ? /^gitdir:\s*(.+)$/m.exec(dotGitFile.text) : null
-      if (!m) return null
-      const gitDir = resolve(d, m[1].trim())
-      const common = readConfigFile(join(gitDir, 'commondir'), 64 * 1024)
-      return 'text' in common ? resolve(gitDir, common.text.trim()) : gitDir
-    }
-    if (dirname(d) === d) return null
-  }
-}
-
 export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: SandboxPolicyOptions): CommandPolicy {
   const { paths } = opts
   const home = paths.home
@@ -129,11 +110,9 @@ export function sandboxPolicy(level: Exclude<SandboxLevel, 'off'>, opts: Sandbox
     join(paths.cwd, '.claude'),
     ...protectedWritePaths(paths.cwd, opts.protectedExtra ?? [])
   ]
-  const gitDir = outsideGitDir(paths.cwd)
-  if (gitDir) {
-    allowWrite.push(gitDir)
-    denyWrite.push(join(gitDir, 'hooks'), join(gitDir, 'config'))
-  }
+  const git = gitDirWrites(paths.cwd)
+  allowWrite.push(...git.allowWrite)
+  denyWrite.push(...git.denyWrite)
   return {
     cwd: paths.cwd,
     tmpDir: opts.tmpDir,
