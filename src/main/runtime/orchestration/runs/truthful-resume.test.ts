@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
 import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
-import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -19,7 +19,11 @@ describe('a resume tells the truth', () => {
       scriptedAgent('mapper', 'Map the callers', [
         reply.toolUse('Glob', { pattern: '*' }),
         // Before the crash it never answers; restarted, it reports.
-        (req) => (req.lastUserText.includes(RESUME_NOTE_START) ? reply.text(REPORT) : heldUntil(hold, reply.text('unreachable'))(req, {} as never))
+        async (req) => {
+          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
+          await hold.wait
+          return reply.text('unreachable')
+        }
       ]),
       mainAgent(
         [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }), reply.text('It is mapping.')],
@@ -55,7 +59,11 @@ describe('a resume tells the truth', () => {
     const f = await makeFixture([
       scriptedAgent('mapper', 'Map the callers', [
         reply.toolUse('Glob', { pattern: '*' }),
-        (req) => (req.lastUserText.includes(RESUME_NOTE_START) ? reply.text(REPORT) : heldUntil(hold, reply.text('unreachable'))(req, {} as never))
+        async (req) => {
+          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
+          await hold.wait
+          return reply.text('unreachable')
+        }
       ]),
       // A foreground call: the crash cuts off the main agent inside it.
       mainAgent([reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], (req) =>
