@@ -1,7 +1,7 @@
 // The one check every crash and fault test runs on what the model was sent: each request the scripted server
 // received keeps the rules of the Messages API for tool calls (see request-invariants.ts), and an agent's
-// request never rewrites what its previous request said (history is append-only: a compaction starts a new
-// conversation, and old tool results cleared to save room are the one change allowed).
+// request never rewrites what its previous request said and the model answered (history is append-only: a
+// compaction starts a new conversation, and old tool results cleared to save room are the one change allowed).
 import type { ChatMessage } from '../../../../shared/events'
 import { conversationViolations } from '../request-invariants'
 import type { ParsedRequest } from './types'
@@ -52,9 +52,12 @@ export function requestLogViolations(requests: readonly ParsedRequest[]): string
     const before = last.get(key)
     last.set(key, messages)
     if (!before) return
-    const shared = Math.min(before.length, messages.length)
-    // A shorter conversation than the last request's, with the same start: the agent's history lost messages.
-    if (messages.length < before.length) problems.push(`request ${n}: sends ${messages.length} messages, its agent's previous request sent ${before.length}`)
+    // What the model had answered: all but the previous request's last message. That one may be gone when a
+    // kill came before it was written (its reply never recorded either): sent again, or another in its place.
+    const answered = before.length - 1
+    const shared = Math.min(answered, messages.length)
+    if (messages.length < answered)
+      problems.push(`request ${n}: sends ${messages.length} messages, its agent's previous request had ${answered} already answered`)
     for (let i = 0; i < shared; i++)
       if (!sameMessage(before[i], messages[i])) {
         problems.push(`request ${n}: message ${i} differs from what its agent's previous request sent (history rewritten)`)
