@@ -61,8 +61,9 @@ function falseNotes(requests: Array<{ lastUserText: string; messages: unknown[] 
   const out: string[] = []
   for (const r of requests) {
     const text = r.lastUserText
-    if (text.includes('Not running, so no report will come from them'))
-      out.push(`a note says agents are not running: ${text.slice(text.indexOf('Not running'), 300)}`)
+    // The CLI's resume restarts every cut-off agent: no note may say one will never report (the old note did).
+    const never = text.search(/no report will come/)
+    if (never >= 0) out.push(`a note says agents will not report: ${text.slice(Math.max(0, never - 200), never + 40)}`)
     const running = /Restarted and running again in the background[^\n]*\n((?:- .*\n?)+)/.exec(text)?.[1] ?? ''
     for (const m of running.matchAll(/^- (\S+) \(general-purpose: (\S+)\)/gm))
       if (!finalText.includes(reportMarker(m[2]))) out.push(`a note says ${m[2]} (${m[1]}) is running and will report, and its report never came`)
