@@ -86,7 +86,7 @@ export interface ContextLimits {
  * same failing call repeated without progress, the session's budget (tokens or dollars), or a model call whose
  * retries took longer than allowed. The status says how it ended; `error` says why, in words.
  */
-export type AgentLimit = 'max_turns' | 'no_progress' | 'budget' | 'retry_time'
+export type AgentLimit = 'max_turns' | 'no_progress' | 'budget' | 'retry_time' | 'spawn_limit'
 
 export interface AgentEndEvent extends EventBase {
   type: 'agent_end'

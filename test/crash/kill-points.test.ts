@@ -6,6 +6,7 @@
 // concurrency cap when the kill lands. The counts are printed for the issue's closing note.
 import { existsSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestLogViolations } from '../../src/main/runtime/model/scripted'
 import { ensureCliBundle } from '../support/cli'
 import {
   agentIdOf,
@@ -159,6 +160,8 @@ async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean;
     expect(final.lost, 'nothing delivered is left unread').toEqual([])
     expect(final.twice, 'nothing is delivered or read twice').toEqual([])
     expect(final.runTwice, 'no agent runs twice at once').toEqual([])
+    // Every request the model got, before the kill and after: no tool_use id twice, each call answered once, no answered history rewritten.
+    expect(requestLogViolations(server.messageRequests())).toEqual([])
     // The main agent heard every report exactly once, and watcher-0 read the message once.
     expect(summary.result).toBe(`reports=${p.agents.all.length} dups=0 ack=1`)
     const effects = p.effects()

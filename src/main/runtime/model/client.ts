@@ -13,6 +13,7 @@ import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody, latestReply } from './request-body'
+import { assertSendable } from './request-invariants'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
@@ -184,6 +185,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   }
 
   async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+    // Never a request the API would reject for its tool calls: that is a bug to say, not a 400 to retry.
+    assertSendable(request.messages)
     const body = buildRequestBody(request)
     const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []

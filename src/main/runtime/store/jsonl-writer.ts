@@ -18,6 +18,10 @@ export interface JsonlWriterOptions<T> {
   beforeOpen?: () => Promise<void>
   /** A write failed (the batch is kept and retried on the next append or flush); once per outage. Default: console.error. */
   onError?: (err: Error) => void
+  /** A write succeeded after `onError` reported an outage: the file is whole again and writing goes on. */
+  onRecover?: () => void
+  /** While a write keeps failing (a full disk), how often it is tried again without waiting for an append. Default 1 s. */
+  retryDelayMs?: number
 }
 
 export const DEFAULT_FLUSH_DELAY_MS = 16
@@ -35,6 +39,15 @@ export class JsonlWriter<T = unknown> {
   private lastError: Error | null = null
   /** A failure was reported and no write has succeeded since: repeats are not reported again. */
   private failing = false
+  /**
+   * The file's length up to the end of its last complete line that this writer knows of (null before it has
+   * opened the file). A write that fails part way (ENOSPC, EIO) can leave some of its bytes: the file is cut
+   * back to this length before the next write, so no line is torn or written twice.
+   */
+  private committed: number | null = null
+  /** A write failed since the file was last known whole. */
+  private dirty = false
+  private retryTimer: ReturnType<typeof setTimeout> | null = null
   private readonly delay: number
 
   constructor(
@@ -90,6 +103,7 @@ export class JsonlWriter<T = unknown> {
   /** Flushes and closes for good. */
   async close(): Promise<void> {
     this.closed = true
+    this.cancelRetry()
     await this.release()
   }
 
@@ -97,6 +111,23 @@ export class JsonlWriter<T = unknown> {
     if (this.timer || this.writing) return // a running drain picks up new values itself
     // Kept ref'd on purpose: a process about to exit still writes what it queued.
     this.timer = setTimeout(() => this.onTimer(), this.delay)
+  }
+
+  /** While failing: tried again now and then, so writing goes on when space returns even if nothing new comes. */
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null
+      if (!this.writing && (this.pending.length || this.unwritten)) this.startDrain()
+    }, this.opts.retryDelayMs ?? 1000)
+    // A process that is done otherwise is not kept alive by a disk that stays full.
+    this.retryTimer.unref?.()
+  }
+
+  private cancelRetry(): void {
+    if (!this.retryTimer) return
+    clearTimeout(this.retryTimer)
+    this.retryTimer = null
   }
 
   private cancelTimer(): void {
@@ -128,16 +159,40 @@ export class JsonlWriter<T = unknown> {
         const { handle, prefix, header } = this.handle ? { handle: this.handle, prefix: '', header: false } : await this.openFile()
         text = prefix + text // a failed write keeps the header (or line end) for the retry
         withHeader ||= header
-        if (text) await handle.appendFile(text, 'utf8')
-        this.failing = false
+        if (this.dirty && this.committed !== null) {
+          // What a failed write left (part of a batch that is written again whole below) goes first.
+          await handle.truncate(this.committed)
+          this.dirty = false
+        }
+        if (text) {
+          this.dirty = true
+          await handle.appendFile(text, 'utf8')
+          this.dirty = false
+          if (this.committed !== null) this.committed += Buffer.byteLength(text, 'utf8')
+        }
         this.headerUnwritten = false
+        if (this.failing) {
+          this.failing = false
+          this.cancelRetry()
+          this.opts.onRecover?.()
+        }
       } catch (err) {
+        // Cut back at once what the failed write left (shrinking needs no space): the file on disk holds
+        // whole lines only, also while the disk stays full and if the process is killed meanwhile.
+        if (this.dirty && this.handle && this.committed !== null) {
+          const h = this.handle
+          await h.truncate(this.committed).then(
+            () => (this.dirty = false),
+            () => undefined
+          )
+        }
         this.unwritten = text
         this.headerUnwritten = withHeader
         this.lastError = new Error(`Could not write ${this.file}: ${errorMessage(err)}`, { cause: err })
         // Reported once per outage, not once per batch (a full disk would otherwise log 60 times a second).
         if (!this.failing) (this.opts.onError ?? ((e) => console.error(e.message)))(this.lastError)
         this.failing = true
+        this.scheduleRetry()
         return
       }
     }
@@ -169,12 +224,20 @@ export class JsonlWriter<T = unknown> {
     const created = await this.tryOpen('ax')
     if (created) {
       const prefix = header()
+      this.committed = 0
       return { handle: (this.handle = created), prefix, header: prefix !== '' }
     }
     const handle = (await this.tryOpen('a+'))!
     let prefix = ''
     try {
-      const { size } = await handle.stat()
+      let { size } = await handle.stat()
+      // Opened again after a failed write of ours (released meanwhile): what that write left goes.
+      if (this.dirty && this.committed !== null && size > this.committed) {
+        await handle.truncate(this.committed)
+        size = this.committed
+      }
+      this.dirty = false
+      this.committed = size
       if (size === 0) {
         prefix = header()
       } else {

@@ -75,6 +75,15 @@ export function repairConversation(
     const blocks = blocksOf(msg)
     if (msg.role === 'assistant') {
       answerPending(i)
+      // A call id seen before is a message written twice (a write that failed and was retried by an older
+      // version): sending it again is a request the API rejects, so the copy goes.
+      const repeated = blocks.filter((b) => b.type === 'tool_use' && names.has(b.id))
+      if (repeated.length) {
+        repairs.push(
+          `message ${i}: dropped a repeated assistant message (tool calls ${repeated.map((b) => (b as { id: string }).id).join(', ')} were made before)`
+        )
+        return
+      }
       if (!blocks.length) {
         repairs.push(`message ${i}: dropped an empty assistant message`)
         return

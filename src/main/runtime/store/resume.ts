@@ -10,7 +10,7 @@ import { listAgentStates, readAgentState, type AgentState } from './agent-state'
 import { errorCode } from './atomic-file'
 import { agentsDir, agentStatePath, transcriptPath } from './data-dir'
 import { mapLimit } from './map-limit'
-import { rebuildConversation, type RebuildOptions } from './rebuild-conversation'
+import { foldConversation, rebuildConversation, type RebuildOptions } from './rebuild-conversation'
 import { isTerminalStatus } from './session-index'
 import { stateFromTranscript } from './state-from-transcript'
 import { readTranscript } from './transcript-reader'
@@ -20,6 +20,12 @@ export interface AgentResumeData {
   state: AgentState | null
   /** The agent's messages, ready to send with one more user turn (see appendUserText). */
   messages: ChatMessage[]
+  /**
+   * The tail of `messages` the transcript lacks: the answers to the calls a crash cut off, decided now. The
+   * caller records them (as `message` events) before anything else is added, so each is decided once and a
+   * later resume reads the same history, byte for byte, instead of deciding (and wording) them again.
+   */
+  decided: ChatMessage[]
   /** Every event of its transcript, in order (deliveries, tool runs: what the repair of a cut-off turn needs). */
   events: AgentEvent[]
   /** Corrupt lines skipped, repairs made, a state rebuilt: one sentence each. */
@@ -51,10 +57,15 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
     )
   ])
   notes.push(...transcript.issues.map((i) => i.message))
+  const folded = foldConversation(transcript.events)
   const messages = rebuildConversation(transcript.events, {
     onRepair: (n) => notes.push(`${file}: ${n}`),
     ...(opts.interruptedResult ? { interruptedResult: opts.interruptedResult(transcript.events) } : {})
   })
+  // Only answers added after everything recorded can be recorded as they are (appended); a repair inside the
+  // history (an old transcript's) is made again the same way on every read.
+  const appended = messages.length >= folded.length && folded.every((m, i) => messages[i] === m)
+  const decided = appended ? messages.slice(folded.length) : []
   let state = saved.state
   // Written after the transcript, state.json can lag it by a crash: a run the transcript says ended, ended.
   const recorded = stateFromTranscript(transcript.events, { sessionId, agentId, sessionCwd: opts.sessionCwd ?? '' })
@@ -67,7 +78,7 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
   }
   const first = transcript.events.find((e) => e.type === 'agent_start' && !continuesTask(e.prompt))
   const description = state?.description ?? (first?.type === 'agent_start' ? first.description : undefined)
-  return { state, messages, events: transcript.events, notes, transcriptFile: file, ...(description ? { description } : {}) }
+  return { state, messages, decided, events: transcript.events, notes, transcriptFile: file, ...(description ? { description } : {}) }
 }
 
 /**

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 import { ensureDataDir, sessionDir, transcriptPath } from './data-dir'
 import { JsonlWriter } from './jsonl-writer'
+import { errorMessage } from '../../../shared/error-message'
 import { openSession, SessionNotFoundError } from './open-session'
 import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
@@ -25,8 +26,13 @@ export interface SessionRecorderOptions {
   flushDelayMs?: number
   /** session.json is rewritten at most this often while events arrive. Default 250 ms. */
   indexIntervalMs?: number
-  /** Disk errors (never thrown from `record`). Default: console.error. */
+  /** Disk errors (never thrown from `record`), and the notice that writing goes on after one. Default: console.error. */
   onError?: (err: Error) => void
+  /**
+   * How long `flushAgent` (what a tool that changes anything, and a report, wait on) waits for a transcript
+   * write that keeps failing (a full disk) before it gives up with a clear error. Default 2 minutes.
+   */
+  diskWaitMs?: number
   /**
    * This process holds the session's lock: a session found on disk was left by a writer that is gone, so
    * every run it left open is closed as interrupted (without the lock, only when its pid is gone).
@@ -122,7 +128,15 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         header: () => makeHeader(e),
         merge: mergeDeltas,
         beforeOpen: () => loading,
-        onError
+        // Said plainly, once per outage, and again when it is over: the person sees the run paused, not broken.
+        onError: (err) =>
+          onError(
+            new Error(
+              `Paused: ${err.message}. Agent ${e.agentId} waits before its next tool call or report; what is not written yet is kept in memory and written as soon as the disk has room (tried every second).`,
+              { cause: err }
+            )
+          ),
+        onRecover: () => onError(new Error(`Resumed: the transcript of agent ${e.agentId} is written again; nothing was lost or written twice.`))
       })
       writers.set(e.agentId, w)
     }
@@ -212,7 +226,20 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     flush: flushAll,
     async flushAgent(agentId) {
       await ready
-      await writers.get(agentId)?.flush()
+      const w = writers.get(agentId)
+      if (!w) return
+      // Paused, not failed, while the disk is full: the writer tries again by itself; this waits for it.
+      const limit = opts.diskWaitMs ?? 120_000
+      const deadline = Date.now() + limit
+      for (;;) {
+        try {
+          return await w.flush()
+        } catch (err) {
+          if (Date.now() >= deadline)
+            throw new Error(`${errorMessage(err)} (still failing after waiting ${Math.round(limit / 1000)} s for the disk; the run stops here)`, { cause: err })
+          await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(1, deadline - Date.now()))))
+        }
+      }
     },
     async close() {
       if (closed) return

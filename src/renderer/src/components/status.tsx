@@ -21,7 +21,8 @@ export const LIMIT_LABEL: Record<AgentLimit, string> = {
   max_turns: 'Turn limit',
   no_progress: 'No progress',
   budget: 'Budget reached',
-  retry_time: 'API gave up'
+  retry_time: 'API gave up',
+  spawn_limit: 'Spawn limit'
 }
 
 /** The word for an agent's state: its limit when one ended it, else its status. */

@@ -17,4 +17,5 @@ export {
 export { estimateTokens, requestTokens, CLEARED_RESULT_TEXT } from './usage'
 export { startScriptedModel, type ScriptedModel } from './fixture'
 export { parseRequest, validateMessagesBody } from './parse-request'
+export { requestLogViolations } from './request-log'
 export type * from './types'

@@ -35,7 +35,7 @@ describe('subagents a crash cut off', () => {
     const first = await s2.run('What did it find?')
     expect(first.result).toContain('What did it find?')
     expect(first.result).toContain(`${mapper.id} (general-purpose: Map callers)`)
-    expect(first.result).toMatch(/cut off and are not running now, so no report will come from them/)
+    expect(first.result).toMatch(/Not running, so no report will come from them:\n- \w+ \(general-purpose: Map callers\): it was not restarted/)
     // The prompt stays the run's label and the person's words; the note is not shown as theirs.
     const start = events2.find((e) => e.type === 'agent_start' && e.parentAgentId === null)!
     expect(start).toMatchObject({ description: 'What did it find?' })

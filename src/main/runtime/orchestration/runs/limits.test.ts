@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Semaphore, SpawnGate, DEFAULT_LIMITS } from './limits'
+import { Semaphore, SpawnGate, DEFAULT_LIMITS, SPAWN_REFUSALS_BEFORE_STOP } from './limits'
 
 /** A tree of runs, each holding a lease while it works and setting it aside while its children run. */
 async function tree(sem: Semaphore, width: number, depth: number, log: { peak: number; running: number; done: number }): Promise<void> {
@@ -129,5 +129,15 @@ describe('SpawnGate', () => {
     expect(gate2.refusal(1)).toBeNull()
     tokens = 50_000
     expect(gate2.refusal(1)).toBe('Subagent not started: the session has used 50,000 tokens of its budget of 50,000. Finish with the results you have.')
+  })
+
+  it('stops the session once its agents keep spawning past the count limit, telling the model how many calls are left', () => {
+    const gate = new SpawnGate({ ...DEFAULT_LIMITS, maxAgentsPerSession: 1 }, () => ({ costUsd: 0, tokens: 0 }))
+    gate.admit()
+    expect(gate.refusal(1)).toMatch(/Do not call Agent again; .* After 19 more refused Agent calls in this session, every agent of it is stopped\.$/)
+    for (let n = 2; n < SPAWN_REFUSALS_BEFORE_STOP; n++) gate.refusal(1)
+    expect(gate.spawnRunaway()).toBeNull()
+    expect(gate.refusal(1)).toMatch(/The session stops now/)
+    expect(gate.spawnRunaway()).toMatch(/^Stopped: the session's agents kept starting subagents after its limit of 1 was reached \(20 Agent calls refused\)/)
   })
 })

@@ -140,6 +140,13 @@ class Lease implements SlotLease {
   }
 }
 
+/**
+ * Spawns the session limit may refuse before the session stops: a model that keeps calling Agent once it was
+ * told the limit is reached (every agent of an always-spawning model does, on every turn) would otherwise run
+ * each of its hundreds of agents to its turn ceiling. Past this, every agent's next model call is refused.
+ */
+export const SPAWN_REFUSALS_BEFORE_STOP = 20
+
 export class SpawnGate {
   private spawned = 0
   readonly slots: Semaphore
@@ -166,7 +173,8 @@ export class SpawnGate {
     }
     if (this.spawned >= maxAgentsPerSession) {
       this.refused.session_limit++
-      return `Subagent not started: this session already created ${this.spawned} subagents, the limit is ${maxAgentsPerSession}. Finish with the results you have.`
+      const left = SPAWN_REFUSALS_BEFORE_STOP - this.refused.session_limit
+      return `Subagent not started: this session already created ${this.spawned} subagents, the limit is ${maxAgentsPerSession}. Do not call Agent again; finish with the results you have. ${left > 0 ? `After ${left} more refused Agent call${left === 1 ? '' : 's'} in this session, every agent of it is stopped.` : 'The session stops now: every agent of it is stopped at its next model call.'}`
     }
     const over = this.overBudget()
     if (over) {
@@ -185,6 +193,12 @@ export class SpawnGate {
     if (budgetTokens > 0 && Number.isFinite(budgetTokens) && spent.tokens >= budgetTokens)
       return `the session has used ${spent.tokens.toLocaleString('en-US')} tokens of its budget of ${budgetTokens.toLocaleString('en-US')}.`
     return null
+  }
+
+  /** Why the session's agents are stopped for spawning past its limit, as a sentence; null while they are not. */
+  spawnRunaway(): string | null {
+    if (this.refused.session_limit < SPAWN_REFUSALS_BEFORE_STOP) return null
+    return `Stopped: the session's agents kept starting subagents after its limit of ${this.limits.maxAgentsPerSession} was reached (${this.refused.session_limit} Agent calls refused), so no further model calls are made. Raise the limit in Settings → Limits, or give a task that needs fewer subagents.`
   }
 
   /** Counts a spawn that passed `refusal`. */

@@ -3,7 +3,7 @@
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
-import type { AgentEvent, AgentStartEvent } from '../../../../shared/events'
+import type { AgentEvent, AgentStartEvent, ChatMessage } from '../../../../shared/events'
 import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../../definitions'
 import { existsSync } from 'node:fs'
@@ -23,17 +23,52 @@ import { errorMessage } from '../../../../shared/error-message'
 
 export { RESUME_AFTER_RESTART_NOTE }
 
-/**
- * What the main agent is told with the person's next prompt when subagents a crash cut off were not
- * resumed: they are not working, and no report will come from them. `agents`: id, type and task of each.
- */
-export function cutOffNote(agents: Array<{ agentId: string; agentType: string; description: string }>): string {
-  const list = agents.map((a) => `- ${a.agentId} (${a.agentType}${a.description ? `: ${a.description}` : ''})`).join('\n')
-  return (
-    'Fanout stopped (it was closed or crashed) and has restarted since these subagents were started. They were cut off and are not running now, ' +
-    `so no report will come from them:\n${list}\nTo have one continue, send it a message with SendMessage; otherwise do the work another way.`
-  )
+/** A subagent a crash cut off, as the reopened session's index names it. */
+export interface CutOffAgent {
+  agentId: string
+  agentType: string
+  description: string
 }
+
+/** Where a cut-off subagent stands now: read from its handle at the moment the note is built. */
+export type CutOffStanding = { agent: CutOffAgent } & (
+  | { kind: 'running' }
+  | { kind: 'finished'; status: string; reportTo: string | null }
+  | { kind: 'not_running'; reason: string }
+)
+
+const named = (a: CutOffAgent) => `${a.agentId} (${a.agentType}${a.description ? `: ${a.description}` : ''})`
+
+/**
+ * What the main agent is told about the subagents a crash cut off, built after the restart did what it
+ * could, from where each one stands at that moment: running again (its report will come), finished since
+ * (its report is delivered on its own, not repeated here), or not running (and why, and what to do).
+ * Nothing in it may be false when it is sent: a model acts on it (redoing work it is told will never come).
+ */
+export function cutOffNote(standings: readonly CutOffStanding[], mainAgentId: string): string {
+  const running = standings.filter((s) => s.kind === 'running')
+  const finished = standings.filter((s): s is Extract<CutOffStanding, { kind: 'finished' }> => s.kind === 'finished')
+  const stopped = standings.filter((s): s is Extract<CutOffStanding, { kind: 'not_running' }> => s.kind === 'not_running')
+  const parts = ['Fanout stopped (it was closed or crashed) and has restarted since these subagents were started; they were cut off.']
+  if (running.length)
+    parts.push(
+      `Restarted and running again in the background; each one's report reaches you as a <task-notification> when it finishes, so do not start them again:\n${running.map((s) => `- ${named(s.agent)}`).join('\n')}`
+    )
+  if (finished.length)
+    parts.push(
+      `Restarted and finished since; each one's report is delivered as a <task-notification> (to you, or to the agent that started it), not repeated here:\n${finished
+        .map((s) => `- ${named(s.agent)}: ${s.status}${s.reportTo && s.reportTo !== mainAgentId ? `, reported to ${s.reportTo}` : ''}`)
+        .join('\n')}`
+    )
+  if (stopped.length)
+    parts.push(
+      `Not running, so no report will come from them:\n${stopped.map((s) => `- ${named(s.agent)}: ${s.reason}`).join('\n')}\nTo have one continue, send it a message with SendMessage; otherwise do the work another way.`
+    )
+  return parts.join('\n\n')
+}
+
+/** Why a cut-off agent that no restart touched is not running. */
+export const NOT_RESUMED_REASON = 'it was not restarted (the session was reopened without resuming the agents a crash cut off)'
 
 /** What loading and resuming agents from disk needs: their definitions and tools, runs, deliveries and the main agent. */
 export interface DormantContext extends SubagentRunHost, Pick<SessionContext, 'cwd' | 'mainAgentId' | 'definitions' | 'tools' | 'findAgent' | 'main'> {
@@ -128,7 +163,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     // Spend before the restart is counted once, from the reopened session's index (see AgentSession.open).
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     startedAt: Date.now(),
-    messages: loaded.messages,
+    // Without the answers decided now: they are recorded below, and the record adds them (one writer).
+    messages: loaded.messages.slice(0, loaded.messages.length - loaded.decided.length),
     run: null,
     turnCount: state.turnCount,
     lastEventAt: Date.now(),
@@ -146,6 +182,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   const raced = ctx.registry.get(state.agentId)
   if (raced) return raced
   ctx.registry.add(handle)
+  recordDecided(ctx, handle, loaded.decided)
   return handle
 }
 
@@ -153,12 +190,23 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
 const isIsolated = (state: AgentState): boolean => state.isolation === 'worktree' || state.worktree !== undefined
 
 /**
+ * Records the answers a reload decided for an agent's cut-off calls, once: from now on they are its history
+ * like any message, and a later resume reads them back instead of deciding (and wording) them again.
+ */
+export function recordDecided(ctx: Pick<DormantContext, 'emit' | 'sessionId'>, handle: AgentHandle, decided: readonly ChatMessage[]): void {
+  const ids = { agentId: handle.id, parentAgentId: handle.parentId, parentToolUseId: handle.parentToolUseId, sessionId: ctx.sessionId }
+  for (const message of decided) ctx.emit({ ...ids, ts: Date.now(), type: 'message', message })
+}
+
+/**
  * A session's agents from before a restart: each loaded on demand (once, however many ask for it at the
  * same moment), and the ones a crash cut off, which the main agent hears about with the person's next prompt.
  */
 export class DormantAgents {
-  /** Subagents a crash cut off, not run since. */
-  cutOff: Array<{ agentId: string; agentType: string; description: string }> = []
+  /** Subagents a crash cut off, not said to the main agent yet. */
+  cutOff: CutOffAgent[] = []
+  /** Why a restart did not restart an agent, by id (see ResumeReport.notResumed). */
+  private readonly whyNot = new Map<string, string>()
   private readonly loads = new Map<string, Promise<AgentHandle | undefined>>()
 
   constructor(private readonly ctx: DormantContext) {}
@@ -174,12 +222,26 @@ export class DormantAgents {
     return load
   }
 
-  /** The cut-off note for the main agent's next prompt, said once; null when every cut-off agent was resumed or messaged since. */
+  /** What a restart did: the note says why an agent it did not restart is not running. */
+  noteRestart(report: ResumeReport): void {
+    for (const n of report.notResumed) this.whyNot.set(n.agentId, n.reason)
+  }
+
+  /** Where each cut-off subagent stands now, read from the registry at this moment. */
+  standings(): CutOffStanding[] {
+    return this.cutOff.map((agent): CutOffStanding => {
+      const h = this.ctx.registry.get(agent.agentId)
+      if (h?.run) return { agent, kind: 'running' }
+      if (h && isFinished(h.status) && h.status !== 'interrupted') return { agent, kind: 'finished', status: h.status, reportTo: h.parentId }
+      return { agent, kind: 'not_running', reason: this.whyNot.get(agent.agentId) ?? NOT_RESUMED_REASON }
+    })
+  }
+
+  /** The note about the cut-off subagents for the main agent, said once (built now, from where they stand now); null when there were none. */
   takeCutOffNote(): string | null {
-    // Not those resumed or messaged since (they left the interrupted state).
-    const cutOff = this.cutOff.filter((a) => (this.ctx.registry.get(a.agentId)?.status ?? 'interrupted') === 'interrupted')
+    const standings = this.standings()
     this.cutOff = []
-    return cutOff.length ? cutOffNote(cutOff) : null
+    return standings.length ? cutOffNote(standings, this.ctx.mainAgentId) : null
   }
 }
 
@@ -188,6 +250,8 @@ export interface ResumeReport {
   resumed: string[]
   /** Agents that could not be resumed, or state files that could not be read: one sentence each. */
   problems: string[]
+  /** Cut-off agents this restart did not restart, each with why (what the main agent is told). */
+  notResumed: Array<{ agentId: string; reason: string }>
 }
 
 /**
@@ -196,9 +260,10 @@ export interface ResumeReport {
  * nearest ancestor still running, or the main agent); the main agent, if it was cut off, is resumed too and
  * told which subagents were restarted.
  */
-export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: string) => void): Promise<ResumeReport> {
+export async function resumeInterrupted(ctx: DormantContext, wakeMain: (report: ResumeReport) => void): Promise<ResumeReport> {
   const { states, problems } = await agentsToResume(ctx.dataDir, ctx.sessionId, { sessionCwd: ctx.cwd })
   const resumed: string[] = []
+  const notResumed: ResumeReport['notResumed'] = []
   let mainCutOff = false
   for (const state of states) {
     if (state.agentId === ctx.mainAgentId) {
@@ -218,6 +283,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
         else if (handle.inbox.length) startInboxRun(ctx, handle, reportTo)
         else {
           notStartedReport(ctx, handle, states.some((s) => s.agentId === reportTo) ? reportTo : ctx.mainAgentId)
+          notResumed.push({ agentId: handle.id, reason: 'it had not started when Fanout stopped and its task could not be restored; nothing of it ran' })
           continue
         }
       } else {
@@ -227,6 +293,7 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       resumed.push(handle.id)
     } catch (err) {
       problems.push(`Agent ${state.agentId} was not resumed: ${errorMessage(err)}`)
+      notResumed.push({ agentId: state.agentId, reason: `it could not be restarted: ${errorMessage(err)}` })
     }
   }
   // Agents that were not cut off but had deliveries waiting (a message that was to resume them, a report):
@@ -242,14 +309,12 @@ export async function resumeInterrupted(ctx: DormantContext, wakeMain: (note: st
       problems.push(`Agent ${agentId} has messages waiting but was not resumed: ${errorMessage(err)}`)
     }
   }
+  const report = { resumed, problems, notResumed }
   if (mainCutOff) {
-    const list = resumed.length
-      ? ` These subagents were cut off too and are running again in the background; their reports will reach you when they finish: ${resumed.join(', ')}.`
-      : ''
-    wakeMain(`${RESUME_AFTER_RESTART_NOTE}${list}`)
     resumed.unshift(ctx.mainAgentId)
+    wakeMain(report)
   }
-  return { resumed, problems }
+  return report
 }
 
 /**

@@ -2,10 +2,10 @@
 // conversation (and coordinator mode, effort, inbox) as it was left, the subagents a crash cut off, the
 // team, and the reports owed to agents. The session calls restoreAgents once, right after its first reload;
 // resumeAgents when the person (or the CLI) asks for the cut-off agents to go on.
-import { listAgentStates, loadAgentForResume, repairConversation, type OpenedSession } from '../../store'
+import { listAgentStates, loadAgentForResume, type OpenedSession } from '../../store'
 import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
 import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
-import { resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
+import { recordDecided, RESUME_AFTER_RESTART_NOTE, resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
 import type { AgentServices } from './agent-services'
 import type { SessionSettings } from './session-settings'
 import { existsSync } from 'node:fs'
@@ -65,7 +65,10 @@ export async function restoreAgents(
     }
     // A main agent whose last run failed stays failed (its Retry is offered) until it runs again.
     const ended = cutOff ? 'interrupted' : main.state?.status === 'failed' ? 'failed' : 'completed'
-    services.main.restore(repairConversation(main.messages).messages, agentType, ended)
+    // The answers decided now for calls a crash cut off are recorded (once), and the record adds them.
+    const recorded = main.messages.slice(0, main.messages.length - main.decided.length)
+    services.main.restore(recorded, agentType, ended)
+    recordDecided(services, services.main.getHandle(), main.decided)
     // The effort chosen when the session began (not its definition's own, which applies anyway).
     if (main.state?.effort !== undefined && !main.state.definition.file) {
       settings.restoredEffort = main.state.effort
@@ -89,12 +92,16 @@ export async function restoreAgents(
 /** Restarts the agents a crash or quit cut off and those with deliveries waiting; the main agent last. */
 export async function resumeAgents(services: AgentServices & { dataDir: string }): Promise<ResumeReport> {
   const { delivery, mainAgentId } = services
-  const report = await resumeInterrupted(services, (note) => {
+  const report = await resumeInterrupted(services, (done) => {
+    // Built now, after every agent this restart could restart was started: it says where each one stands.
+    services.dormant.noteRestart(done)
+    const cutOff = services.dormant.takeCutOffNote()
     const main = services.main.getHandle()
     if (main.task !== undefined && !main.messages.length) delivery.deliver(main, main.task, { from: 'user', wake: false, deliveryId: `task-${main.id}` })
     main.task = undefined
-    delivery.deliver(main, note, { from: 'fanout' })
+    delivery.deliver(main, cutOff ? `${RESUME_AFTER_RESTART_NOTE}\n\n${cutOff}` : RESUME_AFTER_RESTART_NOTE, { from: 'fanout' })
   })
+  services.dormant.noteRestart(report)
   // Deliveries waiting for the main agent (a report, a message) wake it, as they would have before the crash.
   if (!report.resumed.includes(mainAgentId) && services.main.getHandle().inbox.length) {
     services.main.wake()

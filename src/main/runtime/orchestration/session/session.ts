@@ -353,7 +353,7 @@ export class AgentSession {
    * waiting that they were about to read; needs a dataDir.
    */
   resumeInterrupted(): Promise<ResumeReport> {
-    return this.dataDir ? resumeAgents(this.services as AgentServices & { dataDir: string }) : Promise.resolve({ resumed: [], problems: [] })
+    return this.dataDir ? resumeAgents(this.services as AgentServices & { dataDir: string }) : Promise.resolve({ resumed: [], problems: [], notResumed: [] })
   }
 
   /** Fanout worktrees of this folder's repository whose agent is not running here: left behind by a crash, or kept work. */

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { reply, type ParsedRequest } from '../../model/scripted'
 import { closeFixtures, ends, makeFixture, starts } from '../testing/session-fixture'
+import { SPAWN_REFUSALS_BEFORE_STOP } from '../runs/limits'
 
 afterEach(closeFixtures)
 
@@ -29,7 +30,7 @@ describe('an always-spawn run', () => {
     const f = await makeFixture({ respond: alwaysSpawn, recordRequests: false })
     global.gc?.()
     const rssBefore = process.memoryUsage().rss
-    await f.session.run('Spawn forever.')
+    const result = await f.session.run('Spawn forever.')
     await f.session.idle()
     await f.session.flush()
     const rssGrowth = process.memoryUsage().rss - rssBefore
@@ -41,12 +42,24 @@ describe('an always-spawn run', () => {
     const unique = new Set(spawned.map((e) => e.agentId))
     const endsByLimit = ends(f.events).filter((e) => e.limit)
     console.log(
-      `always-spawn: ${unique.size} subagents, ${f.events.length} events, ${(onDisk / MB).toFixed(1)} MB on disk, RSS grew ${(rssGrowth / MB).toFixed(0)} MB; ended by a limit: ${endsByLimit.length} (${[...new Set(endsByLimit.map((e) => e.limit))].join(', ')})`
+      `always-spawn: ${unique.size} subagents, ${f.events.filter((e) => e.type === 'turn_start').length} turns, ${f.events.length} events, ${(onDisk / MB).toFixed(1)} MB on disk, RSS grew ${(rssGrowth / MB).toFixed(0)} MB; ended by a limit: ${endsByLimit.length} (${[...new Set(endsByLimit.map((e) => e.limit))].join(', ')})`
     )
     // The count cap held, nothing is left running, and every run that ended said how.
     expect(unique.size).toBeLessThanOrEqual(200)
     expect(f.session.unfinished()).toEqual([])
     for (const e of ends(f.events)) if (e.status !== 'completed') expect(e.error, `${e.agentId} ended ${e.status}`).toBeTruthy()
+    // It stopped by itself, for a reason it names: the session's spawn budget, then the spawning kept on.
+    expect(f.session.gate.totalSpawned).toBe(200)
+    expect(f.session.gate.refused.session_limit).toBeGreaterThanOrEqual(SPAWN_REFUSALS_BEFORE_STOP)
+    expect(endsByLimit.some((e) => e.limit === 'spawn_limit')).toBe(true)
+    const lastMain = ends(f.events)
+      .filter((e) => e.agentId === f.session.mainAgentId)
+      .pop()!
+    expect(f.session.lastResult ?? result).toMatchObject({ status: 'failed' })
+    expect(lastMain.error).toMatch(/kept starting subagents after its limit of 200 was reached/)
+    // Bounded work: every agent makes at most a few calls after the limit, not its 200-turn ceiling.
+    const turns = f.events.filter((e) => e.type === 'turn_start').length
+    expect(turns).toBeLessThan(2_000)
     expect(onDisk).toBeLessThan(60 * MB)
     expect(rssGrowth).toBeLessThan(600 * MB)
   })

@@ -1,0 +1,146 @@
+// Chaos: the crash suite's mixed workload (foreground workers with a side effect each, worktree editors,
+// background watchers, a SendMessage, a compaction) as real `fanout run` processes against the scripted
+// server, killed with SIGKILL at random — but seeded, so a failure can be replayed (FANOUT_CHAOS_SEED) —
+// points, sometimes again during the resume, then resumed to the end. Checked on every request the model
+// received (no tool_use id twice, each call answered once, no agent's answered history rewritten, no note
+// about cut-off agents that says something false) and on disk (every report once, every side effect once,
+// every message read once, no agent run twice). Bounded: a few runs, each with limits; prints its figures.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestLogViolations } from '../../src/main/runtime/model/scripted'
+import { ensureCliBundle } from '../support/cli'
+import {
+  crashProject,
+  crashScript,
+  endCrashTest,
+  inspect,
+  killGroup,
+  lostWorktreeChanges,
+  reportMarker,
+  sessionIds,
+  startCrashServer,
+  startRun,
+  transcriptTexts,
+  until,
+  type Holds
+} from '../support/crash-kit'
+
+beforeAll(() => ensureCliBundle(), 120_000)
+
+const SEED = Number(process.env.FANOUT_CHAOS_SEED ?? 26)
+const RUNS = Number(process.env.FANOUT_CHAOS_RUNS ?? 5)
+
+/** mulberry32: a small seeded generator, so a run's kill points can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const figures = { runs: 0, kills: 0, requests: 0, violations: 0 }
+afterAll(() => {
+  console.log(
+    `chaos: ${figures.runs} runs, ${figures.kills} kills, ${figures.requests} model requests checked, ${figures.violations} violations (seed ${SEED})`
+  )
+})
+
+/** Every event line written so far, over all transcripts of the run's session. */
+const lines = (p: ReturnType<typeof crashProject>) => {
+  const [id] = sessionIds(p)
+  return id ? Object.values(transcriptTexts(p, id)).reduce((n, t) => n + t.split('\n').length - 1, 0) : 0
+}
+
+/** What the notes about cut-off agents said that reality did not bear out: the CLI's resume restarts every one. */
+function falseNotes(requests: Array<{ lastUserText: string; messages: unknown[] }>, finalText: string): string[] {
+  const out: string[] = []
+  for (const r of requests) {
+    const text = r.lastUserText
+    // The CLI's resume restarts every cut-off agent: no note may say one will never report (the old note did).
+    const never = text.search(/no report will come/)
+    if (never >= 0) out.push(`a note says agents will not report: ${text.slice(Math.max(0, never - 200), never + 40)}`)
+    const running = /Restarted and running again in the background[^\n]*\n((?:- .*\n?)+)/.exec(text)?.[1] ?? ''
+    for (const m of running.matchAll(/^- (\S+) \(general-purpose: (\S+)\)/gm))
+      if (!finalText.includes(reportMarker(m[2]))) out.push(`a note says ${m[2]} (${m[1]}) is running and will report, and its report never came`)
+  }
+  return out
+}
+
+describe('chaos: a mixed workload killed at seeded random points, each resumed', () => {
+  it(`${RUNS} runs (seed ${SEED})`, { timeout: 600_000 }, async () => {
+    const rand = random(SEED)
+    const problems: string[] = []
+    for (let run = 0; run < RUNS; run++) {
+      const pick = rand()
+      const holds: Holds = pick < 0.33 ? { blockTool: true } : pick < 0.5 ? { slowStream: true } : pick < 0.67 ? { holdCompaction: true } : {}
+      const p = crashProject(16)
+      const script = crashScript(p, holds)
+      const server = await startCrashServer(script)
+      try {
+        figures.runs++
+        const first = startRun(p, server.url, ['-p', 'Fan out over the project.'])
+        // A kill after this many transcript lines, or when a hold is reached, whichever is first.
+        const at = 10 + Math.floor(rand() * 120)
+        const held = () => lines(p) >= at || existsSync(p.marker('tool')) || existsSync(p.marker('compaction'))
+        let killed = await until(`line ${at}`, held, first, 60_000).then(
+          () => true,
+          () => false
+        )
+        if (killed) {
+          killGroup(first)
+          figures.kills++
+        }
+        const firstOut = await first.done
+        script.killed = true
+        p.release()
+        const [sessionId] = sessionIds(p)
+        expect(sessionId, firstOut.stderr).toBeTruthy()
+        // Sometimes the resume is killed too, once an agent has started again.
+        if (killed && rand() < 0.4) {
+          const before = lines(p)
+          const again = startRun(p, server.url, ['--resume', sessionId, '-p', 'Continue.'])
+          killed = await until('the resume to write', () => lines(p) > before + 5 + Math.floor(rand() * 20), again, 60_000).then(
+            () => true,
+            () => false
+          )
+          if (killed) {
+            killGroup(again)
+            figures.kills++
+          }
+          await again.done
+        }
+        const last = firstOut.code === 0 && !killed ? firstOut : await startRun(p, server.url, ['--resume', sessionId, '-p', 'Continue.']).done
+        const requests = server.messageRequests()
+        figures.requests += requests.length
+        const found: string[] = []
+        found.push(...requestLogViolations(requests))
+        expect(last.code, last.stderr).toBe(0)
+        const summary = JSON.parse(last.stdout)
+        if (summary.result !== `reports=${p.agents.all.length} dups=0 ack=1`) found.push(`the main agent's count: ${summary.result}`)
+        const main = requests.filter((r) => r.firstUserText.startsWith('Fan out over the project.'))
+        found.push(...falseNotes(main, JSON.stringify(main[main.length - 1]?.messages ?? [])))
+        const disk = await inspect(p, sessionId, { afterKill: false })
+        found.push(...disk.unreadable, ...disk.lost, ...disk.twice, ...disk.runTwice)
+        const effects = p.effects()
+        for (const n of [...p.agents.workers, ...p.agents.watchers]) {
+          const k = effects.filter((e) => e === n).length
+          if (k !== 1) found.push(`side effect of ${n} done ${k} times`)
+        }
+        found.push(...lostWorktreeChanges(p).map((f) => `worktree change lost: ${f}`))
+        const index = JSON.parse(readFileSync(join(p.dataDir, 'sessions', sessionId, 'session.json'), 'utf8'))
+        for (const a of Object.values(index.agents as Record<string, { agentId: string; status: string }>))
+          if (a.status !== 'completed' && a.status !== 'stopped') found.push(`agent ${a.agentId} ended ${a.status}`)
+        figures.violations += found.length
+        problems.push(...found.map((f) => `run ${run} (holds ${JSON.stringify(holds)}, kill at line ${at}): ${f}`))
+      } finally {
+        await endCrashTest(p, script, server)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
