@@ -86,6 +86,14 @@ export interface AgentSessionOptions {
   defaultEffort?: string | number
   /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */
   thinking?: boolean
+  /** The main agent's instructions in place of its definition's (Claude Code's `--system-prompt`). */
+  systemPrompt?: string
+  /** Text added at the end of the main agent's system prompt (Claude Code's `--append-system-prompt`). */
+  appendSystemPrompt?: string
+  /** The mode when neither `permissionMode`, the definition nor a settings file's `defaultMode` sets one (Fanout's `defaultPermissionMode` setting). */
+  fallbackPermissionMode?: PermissionMode
+  /** Folders outside cwd the tools may use, on top of the settings' `additionalDirectories` (Claude Code's `--add-dir`). */
+  additionalDirectories?: string[]
 }
 
 export type RunOptions = MainRunOptions

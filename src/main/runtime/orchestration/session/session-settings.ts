@@ -60,7 +60,10 @@ export class SessionSettings {
     const { withhold } = applyFolderTrust(this.folderTrust, read, { cwd, headless: options.headless === true, definitions, extensions })
     this.baseRef = readBaseRefSetting({ cwd, home, ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}) }).value
     const settings = this.p.permissions.reload(withhold)
-    if (settings) this.p.mainConfig.defaultMode = settings.defaultMode
+    // CLI flag (options.permissionMode, applied above this) > the settings files' defaultMode > Fanout's own default.
+    const defaultMode = settings?.defaultMode ?? options.fallbackPermissionMode
+    if (defaultMode) this.p.mainConfig.defaultMode = defaultMode
+    else delete this.p.mainConfig.defaultMode
     this.applyEffort()
   }
 
