@@ -89,7 +89,13 @@ export function runClaudeCode(opts: RunClaudeCodeOptions): Promise<ProcessResult
     TMPDIR: join(opts.home, 'tmp'),
     ...opts.env
   }
-  return runProcess(bin.path, opts.args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 90_000, ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.onStdout ? { onStdout: opts.onStdout } : {}) })
+  return runProcess(bin.path, opts.args, {
+    cwd: opts.cwd,
+    env,
+    timeoutMs: opts.timeoutMs ?? 90_000,
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+    ...(opts.onStdout ? { onStdout: opts.onStdout } : {})
+  })
 }
 
 /** Parses JSON lines, naming the line that does not parse. */

@@ -27,7 +27,10 @@ const CASES: Record<string, Scenario> = {
   'claude "P" -p': base(['FORM TASK', '-p']),
   'echo P | claude -p': base(['-p'], { input: 'FORM TASK\n' }),
   'echo P | claude -p --output-format json': base(['-p', '--output-format', 'json'], { input: 'FORM TASK\n' }),
-  '--input-format stream-json': base(['-p', '--input-format', 'stream-json', '--output-format', 'json'], {
+  '--input-format stream-json without stream-json output': base(['-p', '--input-format', 'stream-json', '--output-format', 'json'], {
+    input: `${json({ type: 'user', message: { role: 'user', content: 'FORM TASK' } })}\n`
+  }),
+  '--input-format stream-json': base(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
     input: `${json({ type: 'user', message: { role: 'user', content: 'FORM TASK' } })}\n`
   }),
   '--output-format stream-json --verbose': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose']),
@@ -35,7 +38,7 @@ const CASES: Record<string, Scenario> = {
   '--system-prompt': base(['-p', 'FORM TASK', '--system-prompt', 'REPLACED-KIT-MARKER']),
   '--model sonnet': base(['-p', 'FORM TASK', '--model', 'sonnet']),
   'no model set': base(['-p', 'FORM TASK']),
-  'ANTHROPIC_MODEL': base(['-p', 'FORM TASK'], { env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } }),
+  ANTHROPIC_MODEL: base(['-p', 'FORM TASK'], { env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } }),
   '--model beats ANTHROPIC_MODEL': base(['-p', 'FORM TASK', '--model', 'sonnet'], { env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } }),
   'model in user settings': base(['-p', 'FORM TASK'], { homeFiles: { '.claude/settings.json': json({ model: 'haiku' }) } }),
   'model in project settings': base(['-p', 'FORM TASK'], { settings: { model: 'sonnet' } }),
@@ -53,7 +56,25 @@ const CASES: Record<string, Scenario> = {
   '--permission-mode beats defaultMode': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan'], {
     settings: { permissions: { defaultMode: 'acceptEdits' } }
   }),
-  '--dangerously-skip-permissions': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions']),
+  // As root Claude Code refuses it unless IS_SANDBOX says the machine is a sandbox (we run as root in CI).
+  '--dangerously-skip-permissions': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], {
+    env: { IS_SANDBOX: '' }
+  }),
+  '--dangerously-skip-permissions with IS_SANDBOX=1': base(
+    ['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+    {
+      env: { IS_SANDBOX: '1' }
+    }
+  ),
+  '--permission-mode bypassPermissions': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'], {
+    env: { IS_SANDBOX: '1' }
+  }),
+  '--permission-mode manual': base(['-p', 'FORM TASK', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'manual']),
+  '--tools Read,Bash': base(['-p', 'FORM TASK', '--tools', 'Read,Bash']),
+  '--restricted': base(['-p', 'FORM TASK', '--restricted']),
+  '-r with an unknown session id': base(['-p', 'FORM TASK', '-r', '0b4c7a0e-5a8b-4c55-9a2e-1f2d3c4b5a60']),
+  '--verbose alone': base(['-p', 'FORM TASK', '--verbose']),
+  '--name and --debug': base(['-p', 'FORM TASK', '-n', 'kit run', '--debug']),
   '--allowedTools / --allowed-tools': base(['-p', 'FORM TASK', '--allowed-tools', 'Read', '--allowedTools', 'Bash(git *)']),
   '--disallowedTools WebFetch': base(['-p', 'FORM TASK', '--disallowedTools', 'WebFetch']),
   '--mcp-config + --strict-mcp-config': base(['-p', 'FORM TASK', '--mcp-config', json({ mcpServers: {} }), '--strict-mcp-config']),
@@ -76,8 +97,10 @@ const CASES: Record<string, Scenario> = {
  */
 const KNOWN: Record<string, string> = {
   'a wrong --output-format: stderr': "Fanout's --output-format also takes events, so the choices listed differ",
-  'unknown option: stderr': 'commander suggests the nearest of Fanout\'s options, which include its own (--cwd, --teams…)',
-  '--disallowedTools WebFetch: tools': 'Claude Code removes a tool denied by name from the request; Fanout offers it and denies the call'
+  'unknown option: stderr': "commander suggests the nearest of Fanout's options, which include its own (--cwd, --teams…)",
+  '--restricted: tools':
+    'Fanout keeps offering Bash and WebFetch and denies every call to them; Claude Code removes Bash and offers Glob and Grep in its place',
+  'no model set: tools': 'Fanout keeps Glob, Grep, NotebookEdit and WebFetch among the tools of the first request; Claude Code 2.1.328 defers them (ToolSearch)'
 }
 
 interface Seen {
@@ -95,8 +118,13 @@ function firstRequest(r: SideResult): RecordedRequest | undefined {
   return r.requests[0]
 }
 
-/** What a user or the model notices, one string per aspect. */
-function seen(r: SideResult): Seen {
+const toolsOf = (r: SideResult) => COMMON_TOOLS.filter((t) => firstRequest(r)?.toolNames.includes(t))
+
+/**
+ * What a user or the model notices, one string per aspect. The tools are compared as the change a case's flags
+ * make to that side's own set (the sets themselves differ on purpose: BASELINE's tools aspect).
+ */
+function seen(r: SideResult, baseline: string[] | null): Seen {
   const req = firstRequest(r)
   const out = r.stdout.trim()
   const lines = out.split('\n').filter(Boolean)
@@ -111,13 +139,16 @@ function seen(r: SideResult): Seen {
   }
   const system = req?.system ?? ''
   const marker = ['APPENDED-KIT-MARKER', 'REPLACED-KIT-MARKER'].filter((m) => system.includes(m)).join(',')
-  const env = r.requests.map((q) => conversation(q)).join('\n').match(/kit=([\w-]*)/)?.[1]
+  const env = r.requests
+    .map((q) => conversation(q))
+    .join('\n')
+    .match(/kit=([\w-]*)/)?.[1]
   return {
     code: r.code,
     ...(req ? { model: req.body.model as string } : {}),
     marker,
     // The tools a user can name on the command line: the ones both ship (MCP and Fanout's own left out).
-    ...(req ? { tools: COMMON_TOOLS.filter((t) => req.toolNames.includes(t)).join(',') } : {}),
+    ...(req ? { tools: toolChange(toolsOf(r), baseline) } : {}),
     shape,
     ...(mode ? { mode } : {}),
     ...(env !== undefined ? { env } : {}),
@@ -125,6 +156,15 @@ function seen(r: SideResult): Seen {
     ...(r.code !== 0 ? { stderr: r.stderr.trim().split('\n')[0] } : {})
   }
 }
+
+function toolChange(tools: string[], baseline: string[] | null): string {
+  if (!baseline) return tools.join(',')
+  const added = tools.filter((t) => !baseline.includes(t)).map((t) => `+${t}`)
+  const removed = baseline.filter((t) => !tools.includes(t)).map((t) => `-${t}`)
+  return [...added, ...removed].join(',') || 'unchanged'
+}
+
+const BASELINE = 'no model set'
 
 const COMMON_TOOLS = ['Agent', 'Bash', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Read', 'WebFetch', 'WebSearch', 'Write']
 
@@ -150,10 +190,13 @@ describe.skipIf(!cc.path)(`Claude Code's command line and settings${cc.skip ? ` 
     const unexplained: string[] = []
     const explained: string[] = []
     for (const [name, [claude, fanout]] of Object.entries(results)) {
-      const [a, b] = [seen(claude), seen(fanout)]
+      const [baseClaude, baseFanout] = results[BASELINE]
+      const [a, b] = name === BASELINE ? [seen(claude, null), seen(fanout, null)] : [seen(claude, toolsOf(baseClaude)), seen(fanout, toolsOf(baseFanout))]
       for (const aspect of new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof Seen>) {
         total++
-        if (json(a[aspect]) === json(b[aspect])) {
+        // --tools: the same tools left is the same, whatever each side started from.
+        const sameSet = aspect === 'tools' && json(toolsOf(claude)) === json(toolsOf(fanout)) && claude.requests.length > 0
+        if (json(a[aspect]) === json(b[aspect]) || sameSet) {
           same++
           continue
         }

@@ -66,7 +66,6 @@ const NOT_APPLIED: Record<string, string> = {
   fallbackModel: 'a busy model is retried rather than replaced',
   permissionPromptTool: 'no tool answers permission prompts headless: a call that needs approval is denied',
   maxBudgetUsd: "the spend is not capped from the command line (see the budget in Fanout's settings)",
-  tools: 'every built-in tool stays available (limit them with --disallowedTools)',
   maxThinkingTokens: 'use --effort',
   mcpDebug: 'MCP problems are said on stderr'
 }

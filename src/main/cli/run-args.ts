@@ -102,6 +102,8 @@ export interface RunArgs {
   systemPrompt?: string
   appendSystemPrompt?: string
   addDirs: string[]
+  /** --tools: the built-in tools offered (undefined: all; "default" is all). */
+  onlyTools?: string[]
   /** One line each for options given that Fanout does not apply (printed on stderr). */
   notes: string[]
 }
@@ -196,6 +198,11 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   const cwd = resolve(typeof o.cwd === 'string' ? o.cwd : process.cwd())
   const notes = ignoredFlagNotes(o)
   const format = (o.outputFormat ?? 'text') as RunArgs['format']
+  if (o.inputFormat === 'stream-json' && format !== 'stream-json') throw new UsageError('Error: --input-format=stream-json requires output-format=stream-json.')
+  // Claude Code's guard, kept: as root, bypassing every check is for a sandbox that says it is one.
+  // (--permission-mode bypassPermissions is not held to it: Fanout always took that as root, and scripts rely on it.)
+  if (o.dangerouslySkipPermissions === true && process.getuid?.() === 0 && !process.env.IS_SANDBOX)
+    throw new UsageError('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons')
   let prompt = typeof o.prompt === 'string' ? o.prompt : parsed.words.join(' ')
   if (!prompt.trim()) {
     const input = await stdin()
@@ -217,10 +224,13 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   }
   if (mode === undefined && o.dangerouslySkipPermissions === true) mode = 'bypassPermissions'
   const disallowed = splitToolRules(o.disallowedTools ?? [])
+  const tools = o.tools === undefined ? undefined : splitToolRules(o.tools as string[])
+  let onlyTools = tools === undefined || tools.includes('default') ? undefined : tools
   if (o.restricted === true) {
-    // What --restricted takes away that Fanout can take away the same way: the tools that run code or fetch.
-    disallowed.push('Bash', 'WebFetch')
-    notes.push('--restricted: Bash and WebFetch are denied; settings files are still read.')
+    // What --restricted takes away that Fanout can take away the same way: the tools that run code or fetch,
+    // unless --tools names them.
+    for (const t of ['Bash', 'WebFetch']) if (!tools?.includes(t)) disallowed.push(t)
+    notes.push('--restricted: Bash and WebFetch are denied unless --tools names them; settings files are still read.')
   }
   let mcpServers: Record<string, unknown> | undefined
   for (const config of (o.mcpConfig ?? []) as string[]) {
@@ -257,6 +267,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof o.systemPromptFile === 'string' ? { systemPrompt: readText(o.systemPromptFile, cwd, '--system-prompt-file') } : {}),
     ...(typeof o.appendSystemPrompt === 'string' ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(typeof o.appendSystemPromptFile === 'string' ? { appendSystemPrompt: readText(o.appendSystemPromptFile, cwd, '--append-system-prompt-file') } : {}),
+    ...(onlyTools ? { onlyTools } : {}),
     addDirs: ((o.addDir ?? []) as string[]).map((d) => resolve(cwd, d)),
     notes
   }

@@ -3,6 +3,8 @@
 // which the session reads with folder trust > Fanout's defaultPermissionMode), the settings' `env` for Bash,
 // hooks and MCP servers, permission rules from --allowedTools/--disallowedTools/--settings, MCP servers from
 // --mcp-config, the system prompt flags, --add-dir, --session-id, --name and -c/--continue.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import { errorMessage } from '../../shared/error-message'
 import type { AgentSessionOptions } from '../runtime/orchestration'
@@ -74,9 +76,10 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
   if (args.continueLatest) {
     const { sessions } = await listSessions(config.dataDir)
     const latest = sessions.filter((s) => s.cwd === args.cwd).sort((a, b) => b.updatedAt - a.updatedAt)[0]
-    if (!latest) throw new UsageError('Error: No conversation found to continue')
-    resume = latest.sessionId
-  }
+    // Nothing to continue: a new session, as Claude Code starts one.
+    if (latest) resume = latest.sessionId
+  } else if (resume && (!/^[\w-]+$/.test(resume) || !existsSync(join(config.dataDir, 'sessions', resume))))
+    throw new UsageError(`No conversation found with session ID: ${resume}`)
   const mcpServers = args.mcpServers || config.settings.mcpServers ? { ...config.settings.mcpServers, ...args.mcpServers } : undefined
   const rulesGiven = rules.allow.length + rules.deny.length + rules.ask.length > 0
   const options: ClaudeRunOptions['options'] = {
@@ -90,6 +93,7 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     ...(args.addDirs.length || fromSettings.dirs.length ? { additionalDirectories: [...args.addDirs, ...fromSettings.dirs] } : {}),
     ...(args.sessionId && !resume ? { sessionId: args.sessionId } : {}),
     ...(args.title ? { title: args.title } : {}),
+    ...(args.onlyTools ? { onlyTools: args.onlyTools } : {}),
     // The same array the session hands its children's environment filter: afterOpen adds to it.
     passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv, ...pass]
   }

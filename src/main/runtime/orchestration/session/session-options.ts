@@ -94,6 +94,8 @@ export interface AgentSessionOptions {
   fallbackPermissionMode?: PermissionMode
   /** Folders outside cwd the tools may use, on top of the settings' `additionalDirectories` (Claude Code's `--add-dir`). */
   additionalDirectories?: string[]
+  /** The only tools the main agent is offered besides MCP servers' (Claude Code's `--tools`); unset: all. */
+  onlyTools?: string[]
 }
 
 export type RunOptions = MainRunOptions
@@ -103,7 +105,8 @@ export function mainConfigOf(options: AgentSessionOptions): MainAgentConfig {
   return {
     ...(options.model ? { model: options.model } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-    ...(options.effort !== undefined ? { effort: options.effort } : {})
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(options.onlyTools ? { onlyTools: options.onlyTools } : {})
   }
 }
 
