@@ -8,8 +8,8 @@ describe('--help', () => {
   it.each([
     [['--help'], 'fanout — run Claude agents'],
     [['help'], 'fanout — run Claude agents'],
-    [['run', '--help'], 'Usage: fanout run'],
-    [['run', '-h'], 'Usage: fanout run'],
+    [['run', '--help'], 'Usage: fanout [run]'],
+    [['run', '-h'], 'Usage: fanout [run]'],
     [['agents', '--help'], 'fanout agents list'],
     [['agents', 'list', '--help'], 'fanout agents list'],
     [['agents', 'check', '--help'], 'fanout agents check'],
