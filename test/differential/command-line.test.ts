@@ -128,7 +128,7 @@ function seen(r: SideResult, baseline: string[] | null): Seen {
   const req = firstRequest(r)
   const out = r.stdout.trim()
   const lines = out.split('\n').filter(Boolean)
-  let shape = 'text'
+  let shape: string
   let mode: string | undefined
   try {
     const first = JSON.parse(lines[0] ?? '')

@@ -225,7 +225,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   if (mode === undefined && o.dangerouslySkipPermissions === true) mode = 'bypassPermissions'
   const disallowed = splitToolRules(o.disallowedTools ?? [])
   const tools = o.tools === undefined ? undefined : splitToolRules(o.tools as string[])
-  let onlyTools = tools === undefined || tools.includes('default') ? undefined : tools
+  const onlyTools = tools === undefined || tools.includes('default') ? undefined : tools
   if (o.restricted === true) {
     // What --restricted takes away that Fanout can take away the same way: the tools that run code or fetch,
     // unless --tools names them.

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
 import { errorMessage } from '../../shared/error-message'
 import type { AgentSessionOptions } from '../runtime/orchestration'
-import { emptyRules, mergeRules, rulesFrom, type PermissionRules } from '../runtime/permissions'
+import { mergeRules, rulesFrom, type PermissionRules } from '../runtime/permissions'
 import type { RuntimeConfig } from '../runtime/setup'
 import { listSessions } from '../runtime/store/list-sessions'
 import { chooseModel, FOLDER_LEVELS, flagDefaultMode, flagPermissions, settingsEnv, settingsLayers, type SettingsLayer } from './claude-settings'
@@ -60,7 +60,7 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     else notes.push(`--settings: permissions.defaultMode '${fromFlagSettings}' is not a mode Fanout knows; left out.`)
   }
   const fromSettings = flagPermissions(layers)
-  let rules: PermissionRules = emptyRules()
+  let rules: PermissionRules
   try {
     rules = mergeRules(
       rulesFrom({ allow: args.allowedTools, deny: args.disallowedTools }, 'cli', args.cwd),
