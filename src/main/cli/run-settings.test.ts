@@ -1,7 +1,7 @@
 // Claude Code's settings in a headless run, end to end (the real CLI, called as `claude` is: no `run`): `env`
 // reaches Bash — a repository's own only in a folder the person trusts —, `model` and ANTHROPIC_MODEL choose the
 // model with Claude Code's precedence, and `permissions.defaultMode` beats Fanout's own default, the flag beats both.
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
@@ -31,7 +31,15 @@ const settings = (v: unknown) => JSON.stringify(v)
 describe("Claude Code's settings in fanout -p", () => {
   it("`env` reaches Bash, a credential-looking name too (the person wrote it); the folder's own only when it is trusted", async () => {
     const files = {
-      '.claude/settings.json': settings({ env: { PROJECT_VAR: 'from-project' }, permissions: { allow: ['Bash(echo *)'] } })
+      '.claude/settings.json': settings({
+        env: { PROJECT_VAR: 'from-project' },
+        permissions: { allow: ['Bash(echo *)'] },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "$USER_VAR $MY_API_TOKEN $PROJECT_VAR" > "$CLAUDE_PROJECT_DIR/hook-env.txt"' }] }
+          ]
+        }
+      })
     }
     const home = { '.claude/settings.json': settings({ env: { USER_VAR: 'from-user', MY_API_TOKEN: 'tok-123' } }) }
     const { project, env } = setup(files, home)
@@ -39,6 +47,9 @@ describe("Claude Code's settings in fanout -p", () => {
     const trusted = await runCli(['-p', 'print the variables', '--allowedTools', 'Bash(echo *)', '--trust-project'], { cwd: project, env: env(server.url) })
     expect(trusted.code, trusted.stderr).toBe(0)
     expect(trusted.stdout).toContain('Bash said: user=from-user token=tok-123 project=from-project')
+    // The hooks are given them too.
+    expect(readFileSync(join(project, 'hook-env.txt'), 'utf8')).toBe('from-user tok-123 from-project\n')
+    rmSync(join(project, 'hook-env.txt'))
     const untrusted = await runCli(['-p', 'print the variables', '--allowedTools', 'Bash(echo *)'], { cwd: project, env: env(server.url) })
     expect(untrusted.code, untrusted.stderr).toBe(0)
     expect(untrusted.stdout).toContain('Bash said: user=from-user token=tok-123 project=\n')
