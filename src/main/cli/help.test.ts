@@ -28,3 +28,17 @@ describe('--help', () => {
     expect(r.stdout).not.toMatch(/unknown option/i)
   })
 })
+
+describe("Claude Code's command line at the top level", () => {
+  it("`fanout -v` is the version; `fanout mcp list` says it is Claude Code's own command instead of prompting the model with it", async () => {
+    const v = await runCli(['-v'], { env: { ANTHROPIC_API_KEY: '' } })
+    expect(v.code).toBe(0)
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+ \(Fanout\)\n$/)
+    const mcp = await runCli(['mcp', 'list'], { env: { ANTHROPIC_API_KEY: '' } })
+    expect(mcp.code).toBe(1)
+    expect(mcp.stderr).toMatch(/^fanout: 'claude mcp' is Claude Code's own command; Fanout does not offer it/)
+    const unknown = await runCli(['--no-such-flag', '-p', 'x'], { env: { ANTHROPIC_API_KEY: '' } })
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toBe("error: unknown option '--no-such-flag'\n")
+  })
+})

@@ -21,10 +21,20 @@ Each command takes --help for its own options.
 /** Commands that work in projects: what a crashed Fanout left there is tidied first. */
 const WORKS_IN_PROJECTS = new Set(['agents', 'run', 'worktrees', 'web'])
 const COMMANDS = new Set([...WORKS_IN_PROJECTS, 'trust', 'help', '--help', '-h'])
+/** Claude Code's own subcommands (`claude mcp add …`): not offered, and never sent to the model as a prompt. */
+const CLAUDE_ONLY_COMMANDS = new Set(
+  'attach auth auto-mode doctor gateway import install kill logs mcp plugin plugins purge respawn rm setup-token stop ultrareview update upgrade'.split(' ')
+)
 
 export async function main(argv: string[]): Promise<number> {
   redactProcessOutput()
   // Anything else is Claude Code's own command line (`fanout -p "P"`, `fanout "P" -p`): a run, as `claude` takes it.
+  if (CLAUDE_ONLY_COMMANDS.has(argv[0])) {
+    process.stderr.write(
+      `fanout: 'claude ${argv[0]}' is Claude Code's own command; Fanout does not offer it (docs/claude-code-differences.md). Run 'fanout help' for Fanout's.\n`
+    )
+    return 1
+  }
   if (argv.length && !COMMANDS.has(argv[0])) argv = ['run', ...argv]
   const [command] = argv
   if (WORKS_IN_PROJECTS.has(command)) {
