@@ -65,7 +65,6 @@ const NOT_APPLIED: Record<string, string> = {
   brief: 'Fanout has no SendUserMessage tool',
   fallbackModel: 'a busy model is retried rather than replaced',
   permissionPromptTool: 'no tool answers permission prompts headless: a call that needs approval is denied',
-  maxBudgetUsd: "the spend is not capped from the command line (see the budget in Fanout's settings)",
   maxThinkingTokens: 'use --effort',
   mcpDebug: 'MCP problems are said on stderr'
 }

@@ -28,6 +28,7 @@ export const RUN_USAGE = `Usage: fanout [run] [options] [prompt]
   --disallowedTools RULES... permission rules that deny
   --settings FILE|JSON       more settings (model, env, permissions) on top of the settings files
   --mcp-config FILE|JSON...  MCP servers ("mcpServers"); --strict-mcp-config: only these
+  --max-budget-usd N         the run's spending limit
   --system-prompt TEXT       the main agent's instructions instead of Fanout's
   --append-system-prompt TEXT  added at the end of the main agent's system prompt
   --add-dir DIR...           folders outside the project the tools may use
@@ -102,6 +103,8 @@ export interface RunArgs {
   systemPrompt?: string
   appendSystemPrompt?: string
   addDirs: string[]
+  /** --max-budget-usd: the session's spending limit (Fanout's budget setting for this run). */
+  maxBudgetUsd?: number
   /** --tools: the built-in tools offered (undefined: all; "default" is all). */
   onlyTools?: string[]
   /** One line each for options given that Fanout does not apply (printed on stderr). */
@@ -268,6 +271,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof o.appendSystemPrompt === 'string' ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
     ...(typeof o.appendSystemPromptFile === 'string' ? { appendSystemPrompt: readText(o.appendSystemPromptFile, cwd, '--append-system-prompt-file') } : {}),
     ...(onlyTools ? { onlyTools } : {}),
+    ...(typeof o.maxBudgetUsd === 'number' ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
     addDirs: ((o.addDir ?? []) as string[]).map((d) => resolve(cwd, d)),
     notes
   }

@@ -72,6 +72,25 @@ describe("Claude Code's flags in fanout -p", () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe('ok\n')
     expect(r.stderr).toContain('fanout: --fallback-model is not applied here: a busy model is retried rather than replaced.\n')
-    expect(r.stderr).toContain('fanout: --strict-mcp-config is not applied here')
+  })
+
+  it("--mcp-config adds servers; with --strict-mcp-config they are the only ones (the folder's .mcp.json is not read)", async () => {
+    const { project, env } = cliProject('fanout-flags-', { '.mcp.json': JSON.stringify({ mcpServers: { projsrv: { command: '/nonexistent/proj-server' } } }) })
+    server = await serve({ respond: () => reply.text('ok') })
+    const servers = async (args: string[]) => {
+      const r = await runCli(['-p', 'hi', '--trust-project', '--output-format', 'stream-json', '--verbose', ...args], { cwd: project, env: env(server.url) })
+      expect(r.code, r.stderr).toBe(0)
+      return (JSON.parse(r.stdout.split('\n')[0]).mcp_servers as Array<{ name: string }>).map((m) => m.name).sort()
+    }
+    const cli = ['--mcp-config', JSON.stringify({ mcpServers: { clisrv: { command: '/nonexistent/cli-server' } } })]
+    expect(await servers(cli)).toEqual(['clisrv', 'projsrv'])
+    expect(await servers([...cli, '--strict-mcp-config'])).toEqual(['clisrv'])
+  })
+
+  it('--max-budget-usd caps the spend as the budget setting does', async () => {
+    const { project, env } = cliProject('fanout-flags-', {})
+    server = await serve({ respond: scriptLead(reply.toolUse('Glob', { pattern: '*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('done')) })
+    const r = await runCli(['-p', 'go', '--max-budget-usd', '0.000001', '--output-format', 'json'], { cwd: project, env: env(server.url) })
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true })
   })
 })

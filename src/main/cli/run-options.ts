@@ -71,7 +71,6 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
   }
   const flagLayer = layers.find((l) => l.level === 'flag')
   if (flagLayer?.value.hooks) notes.push('--settings: its hooks are not run (put them in .claude/settings.json or ~/.claude/settings.json).')
-  if (args.strictMcpConfig) notes.push("--strict-mcp-config is not applied here: the folder's approved .mcp.json servers load too.")
   let resume = args.resume
   if (args.continueLatest) {
     const { sessions } = await listSessions(config.dataDir)
@@ -80,7 +79,9 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     if (latest) resume = latest.sessionId
   } else if (resume && (!/^[\w-]+$/.test(resume) || !existsSync(join(config.dataDir, 'sessions', resume))))
     throw new UsageError(`No conversation found with session ID: ${resume}`)
-  const mcpServers = args.mcpServers || config.settings.mcpServers ? { ...config.settings.mcpServers, ...args.mcpServers } : undefined
+  // --strict-mcp-config: the command line's servers only, as in Claude Code (not even Fanout's own settings').
+  const fanoutServers = args.strictMcpConfig ? undefined : config.settings.mcpServers
+  const mcpServers = args.mcpServers || fanoutServers ? { ...fanoutServers, ...args.mcpServers } : undefined
   const rulesGiven = rules.allow.length + rules.deny.length + rules.ask.length > 0
   const options: ClaudeRunOptions['options'] = {
     ...(model.model ? { model: model.model } : {}),
@@ -88,6 +89,8 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     fallbackPermissionMode: config.settings.defaultPermissionMode,
     ...(rulesGiven ? { permissionRules: rules } : {}),
     ...(mcpServers ? { mcpServers } : {}),
+    ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    ...(args.maxBudgetUsd !== undefined ? { limits: { ...config.limits, budgetUsd: args.maxBudgetUsd } } : {}),
     ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
     ...(args.appendSystemPrompt !== undefined ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
     ...(args.addDirs.length || fromSettings.dirs.length ? { additionalDirectories: [...args.addDirs, ...fromSettings.dirs] } : {}),

@@ -58,6 +58,8 @@ export interface AgentSessionOptions {
   teams?: boolean
   /** MCP servers from Fanout's own settings, as in `.mcp.json`'s `mcpServers` (the project's files are read too). */
   mcpServers?: Record<string, unknown>
+  /** Only `mcpServers`: no .mcp.json or ~/.claude.json servers (Claude Code's `--strict-mcp-config`). */
+  strictMcpConfig?: boolean
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
   /**
