@@ -110,7 +110,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1
   }
   for (const note of claude.notes) process.stderr.write(`fanout: ${note}\n`)
-  const resume = claude.resume
+  // -c/--continue: the folder's latest session, resumed like --resume's.
+  if (claude.resume) args.resume = claude.resume
   const fromEnv = effortFromEnv(process.env)
   if (fromEnv.problem) process.stderr.write(`fanout: ${fromEnv.problem}\n`)
   const effort = args.effort ?? fromEnv.effort
@@ -136,8 +137,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(args.trustProject ? { trustProject: true } : {}),
       ...claude.options
     }
-    session = resume
-      ? await AgentSession.open({ ...common, sessionId: resume, dataDir: config.dataDir })
+    session = args.resume
+      ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
       : await AgentSession.create({ ...common, cwd: args.cwd })
   } catch (err) {
     process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
@@ -221,7 +222,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   return code
 
   async function runToTheEnd(): Promise<number> {
-    if (resume) {
+    if (args.resume) {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
