@@ -92,6 +92,18 @@ export function chooseModel(opts: { flag?: string; env: Record<string, string | 
   return opts.fallback ? { model: opts.fallback, from: "Fanout's defaultModel setting" } : { from: 'default' }
 }
 
+/** The model Claude Code 2.1.328 sends when nothing chooses one (claude-opus-5-5; test/differential/command-line.test.ts). */
+export const CLAUDE_CODE_DEFAULT_MODEL = 'opus'
+
+/**
+ * Fanout's `defaultModel` when the person wrote one in Fanout's settings.json, else Claude Code's default: a
+ * script moved from `claude -p` gets the model it got there, and a Fanout setting still counts.
+ */
+export function fallbackModel(dataDir: string): string {
+  const written = readJson(join(dataDir, 'settings.json'))?.defaultModel
+  return typeof written === 'string' && written.trim() ? written.trim() : CLAUDE_CODE_DEFAULT_MODEL
+}
+
 /** The most specific `permissions.defaultMode` of --settings (the files' own the session reads, with trust). */
 export function flagDefaultMode(layers: readonly SettingsLayer[]): string | undefined {
   const flag = layers.find((l) => l.level === 'flag')

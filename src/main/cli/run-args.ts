@@ -19,7 +19,7 @@ export const RUN_USAGE = `Usage: fanout [run] [options] [prompt]
   --agent NAME               run the main agent as this agent definition
   --model M                  haiku, sonnet, opus or a full model id (default: ANTHROPIC_MODEL, else the
                              "model" of --settings, .claude/settings.local.json, .claude/settings.json,
-                             ~/.claude/settings.json, else Fanout's defaultModel setting)
+                             ~/.claude/settings.json, else Fanout's defaultModel setting, else opus)
   --permission-mode MODE     default (manual) | acceptEdits | plan | dontAsk | bypassPermissions | auto
                              (default: permissions.defaultMode of the settings files, else Fanout's
                              defaultPermissionMode; headless: a tool that needs approval is denied)

@@ -27,7 +27,10 @@ function project(contextSettings: Record<string, unknown>) {
     writeFileSync(join(p.project, rel), text)
   }
   mkdirSync(p.dataDir, { recursive: true })
-  writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify({ context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...contextSettings } }))
+  writeFileSync(
+    join(p.dataDir, 'settings.json'),
+    JSON.stringify({ defaultModel: 'sonnet', context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...contextSettings } })
+  )
   return { ...p, ledger }
 }
 

@@ -11,7 +11,7 @@ import type { AgentSessionOptions } from '../runtime/orchestration'
 import { mergeRules, rulesFrom, type PermissionRules } from '../runtime/permissions'
 import type { RuntimeConfig } from '../runtime/setup'
 import { listSessions } from '../runtime/store/list-sessions'
-import { chooseModel, FOLDER_LEVELS, flagDefaultMode, flagPermissions, settingsEnv, settingsLayers, type SettingsLayer } from './claude-settings'
+import { chooseModel, fallbackModel, FOLDER_LEVELS, flagDefaultMode, flagPermissions, settingsEnv, settingsLayers, type SettingsLayer } from './claude-settings'
 import { UsageError, type RunArgs } from './run-args'
 
 export interface ClaudeRunOptions {
@@ -51,7 +51,7 @@ export function settingsBeforeConfig(args: RunArgs): { layers: SettingsLayer[]; 
 
 export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, layers: SettingsLayer[], pass: string[]): Promise<ClaudeRunOptions> {
   const notes = [...args.notes]
-  const model = chooseModel({ ...(args.model ? { flag: args.model } : {}), env: process.env, layers, fallback: config.settings.defaultModel })
+  const model = chooseModel({ ...(args.model ? { flag: args.model } : {}), env: process.env, layers, fallback: fallbackModel(config.dataDir) })
   let permissionMode = args.permissionMode
   const fromFlagSettings = flagDefaultMode(layers)
   if (!permissionMode && fromFlagSettings) {

@@ -76,6 +76,12 @@ describe("Claude Code's settings in fanout -p", () => {
     const r = await runCli(['-p', 'hi'], { cwd: bare.project, env: { ...bare.env(server.url), ANTHROPIC_MODEL: '' } })
     expect(r.code, r.stderr).toBe(0)
     expect(server.messageRequests().at(-1)!.body.model).toBe('claude-opus-5-5')
+    // A defaultModel written in Fanout's own settings counts when nothing above chooses.
+    mkdirSync(bare.dataDir, { recursive: true })
+    writeFileSync(join(bare.dataDir, 'settings.json'), settings({ defaultModel: 'haiku' }))
+    const own = await runCli(['-p', 'hi'], { cwd: bare.project, env: { ...bare.env(server.url), ANTHROPIC_MODEL: '' } })
+    expect(own.code, own.stderr).toBe(0)
+    expect(server.messageRequests().at(-1)!.body.model).toBe('claude-haiku-5-5')
   })
 
   it("permissions.defaultMode beats Fanout's own default; --permission-mode beats both", async () => {

@@ -79,7 +79,7 @@ describe('LocalRuntimeHost', () => {
 
   it('keeps the key write-only: settings say whether there is one, never what it is', async () => {
     const { h } = await host(null)
-    expect((await h.handlers['settings.get']({})).settings).toMatchObject({ hasApiKey: false, apiKeySource: 'none', defaultModel: 'opus' })
+    expect((await h.handlers['settings.get']({})).settings).toMatchObject({ hasApiKey: false, apiKeySource: 'none', defaultModel: 'sonnet' })
     const after = await h.handlers['settings.setApiKey']({ apiKey: 'sk-ant-secret-123' })
     expect(after.settings).toMatchObject({ hasApiKey: true, apiKeySource: 'stored' })
     expect(JSON.stringify(after)).not.toContain('secret')

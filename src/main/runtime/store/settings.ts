@@ -31,8 +31,7 @@ const limitFields = {
   maxTurns: z.int().min(1).max(10_000)
 }
 
-/** The main agent's model when nothing chooses one: Claude Code 2.1.328's (it sends claude-opus-5-5; test/differential/command-line.test.ts). */
-export const DEFAULT_MODEL = 'opus'
+export const DEFAULT_MODEL = 'sonnet'
 
 const aliasesSchema = z.strictObject({
   haiku: modelId.default(DEFAULT_MODEL_ALIASES.haiku),
