@@ -68,6 +68,8 @@ export interface RunClaudeCodeOptions {
   home: string
   env?: Record<string, string>
   timeoutMs?: number
+  /** What stdin carries. */
+  input?: string
   /** Hears its output so far as it arrives. */
   onStdout?: (stdout: string) => void
 }
@@ -87,7 +89,13 @@ export function runClaudeCode(opts: RunClaudeCodeOptions): Promise<ProcessResult
     TMPDIR: join(opts.home, 'tmp'),
     ...opts.env
   }
-  return runProcess(bin.path, opts.args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs ?? 90_000, ...(opts.onStdout ? { onStdout: opts.onStdout } : {}) })
+  return runProcess(bin.path, opts.args, {
+    cwd: opts.cwd,
+    env,
+    timeoutMs: opts.timeoutMs ?? 90_000,
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+    ...(opts.onStdout ? { onStdout: opts.onStdout } : {})
+  })
 }
 
 /** Parses JSON lines, naming the line that does not parse. */

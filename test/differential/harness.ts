@@ -35,6 +35,15 @@ export interface Scenario {
   env?: Record<string, string>
   /** Fanout's own settings.json (its data folder), for what Claude Code reads from the environment. */
   fanoutSettings?: Record<string, unknown>
+  /**
+   * The whole command line, as a user's script writes it (`-p PROMPT …` is not added). Fanout gets exactly
+   * these words too, without `run` in front: `alias claude=fanout` must work.
+   */
+  argv?: string[]
+  /** What stdin carries. */
+  input?: string
+  /** Files under HOME (e.g. `.claude/settings.json`). */
+  homeFiles?: Record<string, string>
 }
 
 export interface SideResult extends ProcessResult {
@@ -82,6 +91,10 @@ function makeProject(root: string, scenario: Scenario): { project: string; home:
   const hookLog = join(root, 'hooks.jsonl')
   const recorder = join(root, 'record-hook.mjs')
   writeFileSync(recorder, RECORDER)
+  for (const [rel, text] of Object.entries(scenario.homeFiles ?? {})) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true })
+    writeFileSync(join(home, rel), text)
+  }
   for (const [rel, text] of Object.entries(scenario.files ?? {})) {
     const file = join(project, rel)
     mkdirSync(dirname(file), { recursive: true })
@@ -115,10 +128,11 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
   const { project, home, hookLog } = makeProject(root, scenario)
   const server = await startScriptedServer({ respond: scenario.respond, validate: side === 'fanout' })
   try {
-    const args = ['-p', scenario.prompt, ...(scenario.args ?? []), ...(scenario.sideArgs?.[side] ?? [])]
+    const args = [...(scenario.argv ?? ['-p', scenario.prompt, ...(scenario.args ?? [])]), ...(scenario.sideArgs?.[side] ?? [])]
+    const input = scenario.input !== undefined ? { input: scenario.input } : {}
     let out: ProcessResult
     if (side === 'claude-code') {
-      out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}) })
+      out = await runClaudeCode({ cwd: project, args, baseUrl: server.url, home, ...(scenario.env ? { env: scenario.env } : {}), ...input })
     } else {
       if (scenario.fanoutSettings) {
         mkdirSync(join(root, 'data'), { recursive: true })
@@ -138,10 +152,11 @@ export async function runSide(side: Side, scenario: Scenario): Promise<SideResul
       }
       // FANOUT_KIT_REPO=/path/to/another/checkout runs the kit against that build (e.g. main, to see what it fixed).
       const other = process.env.FANOUT_KIT_REPO
-      if (other) out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000, bin: join(other, 'bin/fanout') })
+      const argv = scenario.argv ? args : ['run', ...args]
+      if (other) out = await runCli(argv, { cwd: project, env, timeoutMs: 90_000, bin: join(other, 'bin/fanout'), ...input })
       else {
         ensureCliBundle()
-        out = await runCli(['run', ...args], { cwd: project, env, timeoutMs: 90_000 })
+        out = await runCli(argv, { cwd: project, env, timeoutMs: 90_000, ...input })
       }
     }
     return { ...out, side, project, home, hooks: readJsonLines(hookLog, `${side} hook log`) as RecordedHook[], requests: server.messageRequests() }

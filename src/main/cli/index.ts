@@ -6,7 +6,9 @@ const HELP = `fanout — run Claude agents with subagents, headless or in the ap
 Usage:
   fanout agents list [--cwd DIR] [--json]     every effective agent definition
   fanout agents check [PATH...]               diagnostics for agent files (exit 1 if any fails to load)
-  fanout run -p PROMPT [options]              run an agent to completion
+  fanout [run] [options] -p PROMPT            run an agent to completion, headless; takes Claude Code's
+                                              invocations as they are (alias claude=fanout): claude -p "P",
+                                              claude "P" -p, echo P | claude -p --output-format json
   fanout web [--cwd DIR] [--port P]           serve the app in a browser (127.0.0.1, per-launch token)
   fanout worktrees list|clean [--cwd DIR]     agent worktrees left behind by a crash, and their cleanup
   fanout worktrees diff|preview|merge|discard agents' changes: review, conflict preview, land or drop
@@ -18,9 +20,22 @@ Each command takes --help for its own options.
 
 /** Commands that work in projects: what a crashed Fanout left there is tidied first. */
 const WORKS_IN_PROJECTS = new Set(['agents', 'run', 'worktrees', 'web'])
+const COMMANDS = new Set([...WORKS_IN_PROJECTS, 'trust', 'help', '--help', '-h'])
+/** Claude Code's own subcommands (`claude mcp add …`): not offered, and never sent to the model as a prompt. */
+const CLAUDE_ONLY_COMMANDS = new Set(
+  'attach auth auto-mode doctor gateway import install kill logs mcp plugin plugins purge respawn rm setup-token stop ultrareview update upgrade'.split(' ')
+)
 
 export async function main(argv: string[]): Promise<number> {
   redactProcessOutput()
+  // Anything else is Claude Code's own command line (`fanout -p "P"`, `fanout "P" -p`): a run, as `claude` takes it.
+  if (CLAUDE_ONLY_COMMANDS.has(argv[0])) {
+    process.stderr.write(
+      `fanout: 'claude ${argv[0]}' is Claude Code's own command; Fanout does not offer it (docs/claude-code-differences.md). Run 'fanout help' for Fanout's.\n`
+    )
+    return 1
+  }
+  if (argv.length && !COMMANDS.has(argv[0])) argv = ['run', ...argv]
   const [command] = argv
   if (WORKS_IN_PROJECTS.has(command)) {
     const [{ startSandboxHousekeeping }, { resolveDataDir }] = await Promise.all([
@@ -47,7 +62,6 @@ export async function main(argv: string[]): Promise<number> {
     case 'trust':
       return (await import('./trust-command')).trustCommand(argv.slice(1))
     default:
-      process.stderr.write(`fanout: unknown command '${command}'. Run 'fanout help' for the list.\n`)
       return 2
   }
 }

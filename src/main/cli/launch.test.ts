@@ -31,11 +31,11 @@ describe('fanout with a code cache', () => {
     expect(answers).toEqual(['You said: hello', 'You said: hello', 'You said: hello'])
   })
 
-  it('a usage error still exits 2 with the usage, with or without a cache', async () => {
+  it("a usage error still exits 1 with Claude Code's message, with or without a cache", async () => {
     const { dataDir } = cliProject('fanout-launch-', {})
     for (let i = 0; i < 2; i++) {
       const r = await runCli(['run', '--max-turns', 'zero', '-p', 'x'], { env: { FANOUT_CODE_CACHE_DIR: join(dataDir, 'cc') } })
-      expect(r.code).toBe(2)
+      expect(r.code).toBe(1)
       expect(r.stderr).toMatch(/--max-turns must be a whole number/)
     }
   })

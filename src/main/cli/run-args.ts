@@ -1,28 +1,51 @@
-// `fanout run`'s command line: its usage text and the parse of argv into RunArgs (errors as UsageError).
+// `fanout run`'s command line (also `fanout -p …` without the word run, as `claude` is called): its usage text
+// and what argv asks for as RunArgs. claude-args.ts parses it the way Claude Code does; this file turns the
+// options into what a run needs, reading the files they name (errors as UsageError, in Claude Code's words).
+import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { PERMISSION_MODES, type PermissionMode } from '../../shared/agent-definition'
-import { EFFORT_LEVELS, readEffort } from '../runtime/model/effort'
+import type { PermissionMode } from '../../shared/agent-definition'
+import { EFFORT_LEVELS } from '../runtime/model/effort'
 import { parseCompactCommand } from '../runtime/orchestration/runs/compact-agent'
 import { errorMessage } from '../../shared/error-message'
+import { ClaudeArgsError, ignoredFlagNotes, parseClaudeCommandLine } from './claude-args'
 
 /** Fanout's version, as the stream's system/init reports it. */
 export const FANOUT_VERSION = '0.1.0'
 
-export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
-  -p, --prompt TEXT          the task (or pass it on stdin)
+export const RUN_USAGE = `Usage: fanout [run] [options] [prompt]
+       (the word run may be left out, so \`alias claude=fanout\` runs Claude Code's headless invocations)
+  -p, --print                the prompt is the argument (or stdin: echo "P" | fanout -p); always headless
   --cwd DIR                  the folder the agents work in (default: the current one)
   --agent NAME               run the main agent as this agent definition
-  --model M                  haiku, sonnet, opus or a full model id (default: sonnet)
-  --permission-mode MODE     ${PERMISSION_MODES.join(' | ')} (headless: a tool that needs approval is denied)
+  --model M                  haiku, sonnet, opus or a full model id (default: ANTHROPIC_MODEL, else the
+                             "model" of --settings, .claude/settings.local.json, .claude/settings.json,
+                             ~/.claude/settings.json, else Fanout's defaultModel setting, else opus)
+  --permission-mode MODE     default (manual) | acceptEdits | plan | dontAsk | bypassPermissions | auto
+                             (default: permissions.defaultMode of the settings files, else Fanout's
+                             defaultPermissionMode; headless: a tool that needs approval is denied)
+  --dangerously-skip-permissions  the same as --permission-mode bypassPermissions
+  --allowedTools RULES...    permission rules that allow (e.g. "Bash(git *)" Edit; comma or space separated)
+  --disallowedTools RULES... permission rules that deny
+  --settings FILE|JSON       more settings (model, env, permissions) on top of the settings files
+  --mcp-config FILE|JSON...  MCP servers ("mcpServers"); --strict-mcp-config: only these
+  --max-budget-usd N         the run's spending limit
+  --system-prompt TEXT       the main agent's instructions instead of Fanout's
+  --append-system-prompt TEXT  added at the end of the main agent's system prompt
+  --add-dir DIR...           folders outside the project the tools may use
+  -c, --continue             continue the most recent session of this folder
+  -r, --resume SESSION_ID    continue a recorded session: the main agent keeps its history, and agents that
+                             were cut off by a crash are resumed (never ones the user stopped)
+  --session-id UUID          the new session's id
+  -n, --name NAME            the session's title
   --max-turns N              most model calls of the main agent
   --effort LEVEL             ${EFFORT_LEVELS.join(' | ')} (also CLAUDE_CODE_EFFORT_LEVEL, effortLevel in
                              .claude/settings.json, or the defaultEffort setting; default: each model's own)
   --output-format FORMAT     text (the final answer), json (one result object, Claude Code's schema),
                              stream-json (Claude Code's stream messages, one a line, then the result) or
                              events (every Fanout event of every agent, one a line, then the result)
+  --input-format FORMAT      text (default) or stream-json (user messages on stdin, one a line)
   --verbose                  accepted for Claude Code compatibility (stream-json does not need it here)
-  --agents JSON              extra agent definitions, as on Claude Code's command line
+  --agents JSON|FILE         extra agent definitions, as on Claude Code's command line
   --coordinator              coordinator mode: the main agent directs agents through research, synthesis,
                              implementation (each worker in its own git worktree) and verification, with
                              orchestration tools only (also the 'coordinator' setting)
@@ -31,12 +54,12 @@ export const RUN_USAGE = `Usage: fanout run -p PROMPT [options]
   --pass-env NAME            give Bash, hooks and MCP servers this credential-looking environment variable
                              (repeatable; NAME or PREFIX_*; also the 'passEnvironment' setting). Others
                              that carry credentials (API keys, tokens, passwords) are kept from them
-  --resume SESSION_ID        continue a recorded session: the main agent keeps its history, and agents that
-                             were cut off by a crash are resumed (never ones the user stopped)
   --trust-project            let this run use what the folder brings that runs by itself (.mcp.json servers,
                              hooks and permissions in .claude/settings*.json, agent files' hooks and servers)
                              without approving it first; otherwise only what you approved for the folder
                              ('fanout trust allow', or the app) or Claude Code's enabledMcpjsonServers runs
+Every other option of \`claude --help\` is accepted; one that does not apply to Fanout is named on stderr
+(docs/claude-code-differences.md says why) and the run goes on.
 
 Long sessions compact themselves: past a threshold of the model's context window (settings.json
 "context": {"autoCompactPercent": N}; default like Claude Code's: 167k of a 200k window, 967k of 1M),
@@ -45,9 +68,9 @@ latest turns.
 -p "/compact [what to keep]" with --resume compacts the session's main agent now.
 `
 
-/** A command line that does not parse: said with the usage, exit 2. */
+/** A command line that does not parse, or names what cannot be read: said in one line on stderr, exit 1 as in Claude Code. */
 export class UsageError extends Error {}
-/** `fanout run --help`: the usage on stdout, exit 0. */
+/** `--help` or `--version`: the text (the usage when empty) on stdout, exit 0. */
 export class HelpRequested extends Error {}
 
 export interface RunArgs {
@@ -61,10 +84,31 @@ export interface RunArgs {
   format: 'text' | 'json' | 'stream-json' | 'events'
   agentsJson?: string
   resume?: string
+  /** -c/--continue: the most recent session of this folder. */
+  continueLatest?: boolean
+  sessionId?: string
+  title?: string
   coordinator?: boolean
   teams?: boolean
   passEnv: string[]
   trustProject?: boolean
+  /** --allowedTools and --disallowedTools, one rule each (commas and spaces split as Claude Code splits them). */
+  allowedTools: string[]
+  disallowedTools: string[]
+  /** --settings: the file's text or the JSON given, parsed. */
+  settings?: { source: string; value: Record<string, unknown> }
+  /** --mcp-config: the servers of every config given, by name. */
+  mcpServers?: Record<string, unknown>
+  strictMcpConfig?: boolean
+  systemPrompt?: string
+  appendSystemPrompt?: string
+  addDirs: string[]
+  /** --max-budget-usd: the session's spending limit (Fanout's budget setting for this run). */
+  maxBudgetUsd?: number
+  /** --tools: the built-in tools offered (undefined: all; "default" is all). */
+  onlyTools?: string[]
+  /** One line each for options given that Fanout does not apply (printed on stderr). */
+  notes: string[]
 }
 
 async function readStdin(): Promise<string> {
@@ -74,75 +118,168 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-export async function parseRunArgs(argv: string[], stdin: () => Promise<string> = readStdin): Promise<RunArgs> {
-  let values: Record<string, string | boolean | string[] | undefined>
+/** Claude Code's rule lists: "Bash(git *) Edit" or "Read,Write" — split at commas and spaces outside parentheses. */
+export function splitToolRules(values: readonly string[]): string[] {
+  const out: string[] = []
+  for (const v of values) {
+    let depth = 0
+    let cur = ''
+    for (const ch of v) {
+      if (ch === '(') depth++
+      else if (ch === ')') depth = Math.max(0, depth - 1)
+      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+        if (cur) out.push(cur)
+        cur = ''
+      } else cur += ch
+    }
+    if (cur) out.push(cur)
+  }
+  return out
+}
+
+/** `--settings` and `--mcp-config` take a file or the JSON itself, as in Claude Code. */
+function jsonOrFile(value: string, cwd: string, what: string): { source: string; value: Record<string, unknown> } {
+  const text = value.trim()
+  let raw = text
+  let source = `${what} (command line)`
+  if (!text.startsWith('{')) {
+    const file = resolve(cwd, text)
+    if (!existsSync(file)) throw new UsageError(`Error: ${what === '--settings' ? 'Settings' : 'MCP config'} file not found: ${file}`)
+    raw = readFileSync(file, 'utf8')
+    source = file
+  }
   try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        prompt: { type: 'string', short: 'p' },
-        print: { type: 'boolean' },
-        cwd: { type: 'string' },
-        agent: { type: 'string' },
-        model: { type: 'string' },
-        'permission-mode': { type: 'string' },
-        'max-turns': { type: 'string' },
-        'output-format': { type: 'string' },
-        effort: { type: 'string' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        agents: { type: 'string' },
-        resume: { type: 'string' },
-        coordinator: { type: 'boolean' },
-        teams: { type: 'boolean' },
-        'pass-env': { type: 'string', multiple: true },
-        'trust-project': { type: 'boolean' }
-      },
-      allowPositionals: false,
-      strict: true
-    }).values
+    const parsed = JSON.parse(raw) as unknown
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object')
+    return { source, value: parsed as Record<string, unknown> }
   } catch (err) {
-    throw new UsageError(errorMessage(err))
-  }
-  if (values.help === true) throw new HelpRequested()
-  const format = (values['output-format'] ?? 'text') as string
-  if (!['text', 'json', 'stream-json', 'events'].includes(format))
-    throw new UsageError(`--output-format must be text, json, stream-json or events, not '${format}'.`)
-  const effort = values.effort as string | undefined
-  if (effort !== undefined && typeof readEffort(effort) !== 'string')
-    throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')}, not '${effort}'.`)
-  const prompt = typeof values.prompt === 'string' ? values.prompt : (await stdin()).trim()
-  if (!prompt) throw new UsageError('No prompt: pass -p "what to do" or pipe it on stdin.')
-  if (parseCompactCommand(prompt) && typeof values.resume !== 'string') throw new UsageError('/compact works on a recorded session: pass --resume SESSION_ID.')
-  const mode = values['permission-mode'] as string | undefined
-  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode))
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(', ')}, not '${mode}'.`)
-  let maxTurns: number | undefined
-  if (values['max-turns'] !== undefined) {
-    maxTurns = Number(values['max-turns'])
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not '${values['max-turns']}'.`)
-  }
-  return {
-    prompt,
-    cwd: resolve(typeof values.cwd === 'string' ? values.cwd : process.cwd()),
-    ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
-    ...(typeof values.model === 'string' ? { model: values.model } : {}),
-    ...(mode ? { permissionMode: mode as PermissionMode } : {}),
-    ...(maxTurns !== undefined ? { maxTurns } : {}),
-    ...(effort !== undefined ? { effort: effort.trim().toLowerCase() } : {}),
-    format: format as RunArgs['format'],
-    ...(typeof values.agents === 'string' ? { agentsJson: values.agents } : {}),
-    ...(typeof values.resume === 'string' ? { resume: values.resume } : {}),
-    ...(values.coordinator === true ? { coordinator: true } : {}),
-    ...(values.teams === true ? { teams: true } : {}),
-    passEnv: parsePassEnv(values['pass-env']),
-    ...(values['trust-project'] === true ? { trustProject: true } : {})
+    throw new UsageError(`Error: Invalid ${what} ${source === `${what} (command line)` ? 'JSON' : source}: ${errorMessage(err)}`)
   }
 }
 
-function parsePassEnv(v: string | boolean | string[] | undefined): string[] {
-  const names = Array.isArray(v) ? v : typeof v === 'string' ? [v] : []
+const readText = (file: string, cwd: string, flag: string) => {
+  try {
+    return readFileSync(resolve(cwd, file), 'utf8')
+  } catch (err) {
+    throw new UsageError(`Error: ${flag}: ${errorMessage(err)}`)
+  }
+}
+
+/** --input-format stream-json: the text of every user message on stdin (Fanout runs them as one prompt). */
+function streamJsonPrompt(text: string, notes: string[]): string {
+  const parts: string[] = []
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue
+    let msg: any
+    try {
+      msg = JSON.parse(line)
+    } catch {
+      throw new UsageError(`Error: --input-format stream-json: a line of stdin is not JSON: ${line.slice(0, 120)}`)
+    }
+    if (msg?.type !== 'user') continue
+    const content = msg.message?.content
+    if (typeof content === 'string') parts.push(content)
+    else if (Array.isArray(content)) for (const b of content) if (b?.type === 'text' && typeof b.text === 'string') parts.push(b.text)
+  }
+  if (parts.length > 1) notes.push(`--input-format stream-json: the ${parts.length} user messages are sent as one prompt.`)
+  return parts.join('\n\n')
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export async function parseRunArgs(argv: string[], stdin: () => Promise<string> = readStdin): Promise<RunArgs> {
+  let parsed: ReturnType<typeof parseClaudeCommandLine>
+  try {
+    parsed = parseClaudeCommandLine(argv)
+  } catch (err) {
+    if (err instanceof ClaudeArgsError) throw new UsageError(err.message)
+    throw err
+  }
+  const o = parsed.opts as Record<string, any>
+  if (o.help === true) throw new HelpRequested()
+  if (o.version === true) throw new HelpRequested(`${FANOUT_VERSION} (Fanout)\n`)
+  const cwd = resolve(typeof o.cwd === 'string' ? o.cwd : process.cwd())
+  const notes = ignoredFlagNotes(o)
+  const format = (o.outputFormat ?? 'text') as RunArgs['format']
+  if (o.inputFormat === 'stream-json' && format !== 'stream-json') throw new UsageError('Error: --input-format=stream-json requires output-format=stream-json.')
+  // Claude Code's guard, kept: as root, bypassing every check is for a sandbox that says it is one.
+  // (--permission-mode bypassPermissions is not held to it: Fanout always took that as root, and scripts rely on it.)
+  if (o.dangerouslySkipPermissions === true && process.getuid?.() === 0 && !process.env.IS_SANDBOX)
+    throw new UsageError('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons')
+  let prompt = typeof o.prompt === 'string' ? o.prompt : parsed.words.join(' ')
+  if (!prompt.trim()) {
+    const input = await stdin()
+    prompt = o.inputFormat === 'stream-json' ? streamJsonPrompt(input, notes) : input
+  }
+  prompt = prompt.trim()
+  if (!prompt) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
+  const resumeId = typeof o.resume === 'string' ? o.resume : undefined
+  if (o.resume === true) notes.push('-r/--resume without a session id continues the most recent session of this folder (there is no picker headless).')
+  const continueLatest = o.continue === true || o.resume === true
+  if (parseCompactCommand(prompt) && !resumeId && !continueLatest)
+    throw new UsageError('Error: /compact works on a recorded session: pass --resume SESSION_ID or --continue.')
+  if (typeof o.sessionId === 'string' && !UUID.test(o.sessionId)) throw new UsageError('Error: Invalid session ID. Must be a valid UUID.')
+  let mode = o.permissionMode as string | undefined
+  if (mode === 'manual') mode = 'default'
+  if (mode === 'auto') {
+    notes.push("--permission-mode auto is not applied here: Fanout has no auto-mode classifier; the 'default' mode is used.")
+    mode = 'default'
+  }
+  if (mode === undefined && o.dangerouslySkipPermissions === true) mode = 'bypassPermissions'
+  const disallowed = splitToolRules(o.disallowedTools ?? [])
+  const tools = o.tools === undefined ? undefined : splitToolRules(o.tools as string[])
+  const onlyTools = tools === undefined || tools.includes('default') ? undefined : tools
+  if (o.restricted === true) {
+    // What --restricted takes away that Fanout can take away the same way: the tools that run code or fetch,
+    // unless --tools names them.
+    for (const t of ['Bash', 'WebFetch']) if (!tools?.includes(t)) disallowed.push(t)
+    notes.push('--restricted: Bash and WebFetch are denied unless --tools names them; settings files are still read.')
+  }
+  let mcpServers: Record<string, unknown> | undefined
+  for (const config of (o.mcpConfig ?? []) as string[]) {
+    const read = jsonOrFile(config, cwd, '--mcp-config')
+    const servers = read.value.mcpServers
+    if (!servers || typeof servers !== 'object') throw new UsageError(`Error: Invalid MCP configuration: ${read.source} has no "mcpServers" object`)
+    mcpServers = { ...mcpServers, ...(servers as Record<string, unknown>) }
+  }
+  const agents = typeof o.agents === 'string' ? o.agents : undefined
+  return {
+    prompt,
+    cwd,
+    ...(typeof o.agent === 'string' ? { agent: o.agent } : {}),
+    ...(typeof o.model === 'string' ? { model: o.model } : {}),
+    ...(mode ? { permissionMode: mode as PermissionMode } : {}),
+    ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns as number } : {}),
+    ...(typeof o.effort === 'string' ? { effort: o.effort.trim().toLowerCase() } : {}),
+    format,
+    ...(agents !== undefined ? { agentsJson: agents.trim().startsWith('{') ? agents : readText(agents, cwd, '--agents') } : {}),
+    ...(resumeId ? { resume: resumeId } : {}),
+    ...(continueLatest && !resumeId ? { continueLatest: true } : {}),
+    ...(typeof o.sessionId === 'string' ? { sessionId: o.sessionId.toLowerCase() } : {}),
+    ...(typeof o.name === 'string' ? { title: o.name } : {}),
+    ...(o.coordinator === true ? { coordinator: true } : {}),
+    ...(o.teams === true ? { teams: true } : {}),
+    passEnv: parsePassEnv(o.passEnv),
+    ...(o.trustProject === true ? { trustProject: true } : {}),
+    allowedTools: splitToolRules(o.allowedTools ?? []),
+    disallowedTools: disallowed,
+    ...(typeof o.settings === 'string' ? { settings: jsonOrFile(o.settings, cwd, '--settings') } : {}),
+    ...(mcpServers ? { mcpServers } : {}),
+    ...(o.strictMcpConfig === true ? { strictMcpConfig: true } : {}),
+    ...(typeof o.systemPrompt === 'string' ? { systemPrompt: o.systemPrompt } : {}),
+    ...(typeof o.systemPromptFile === 'string' ? { systemPrompt: readText(o.systemPromptFile, cwd, '--system-prompt-file') } : {}),
+    ...(typeof o.appendSystemPrompt === 'string' ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+    ...(typeof o.appendSystemPromptFile === 'string' ? { appendSystemPrompt: readText(o.appendSystemPromptFile, cwd, '--append-system-prompt-file') } : {}),
+    ...(onlyTools ? { onlyTools } : {}),
+    ...(typeof o.maxBudgetUsd === 'number' ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    addDirs: ((o.addDir ?? []) as string[]).map((d) => resolve(cwd, d)),
+    notes
+  }
+}
+
+function parsePassEnv(v: unknown): string[] {
+  const names = Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []
   for (const n of names)
-    if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n)) throw new UsageError(`--pass-env takes a variable name (or a prefix ending in *), not '${n}'.`)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n)) throw new UsageError(`Error: --pass-env takes a variable name (or a prefix ending in *), not '${n}'.`)
   return names
 }

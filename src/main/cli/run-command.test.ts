@@ -193,14 +193,14 @@ describe('fanout run', () => {
     expect(r.stderr).toMatch(/failed: .*prompt is too long/)
   })
 
-  it('reads the prompt from stdin, and refuses bad options with usage', async () => {
+  it("reads the prompt from stdin, and refuses bad options in Claude Code's words", async () => {
     const { project, env } = setup()
     server = await serve({ respond: (req) => reply.text(`You said: ${req.firstUserText}`) })
     const ok = await runCli(['run', '--cwd', project], { env: env(server.url), input: 'piped prompt\n' })
     expect(ok.stdout.trim()).toBe('You said: piped prompt')
     const bad = await runCli(['run', '-p', 'x', '--output-format', 'xml'], { env: env(server.url) })
-    expect(bad.code).toBe(2)
-    expect(bad.stderr).toMatch(/--output-format must be text, json, stream-json or events, not 'xml'/)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toBe("error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are text, json, stream-json, events.\n")
     const noKey = await runCli(['run', '-p', 'x', '--cwd', project], { env: { ...env(server.url), ANTHROPIC_API_KEY: '' } })
     expect(noKey.code).toBe(1)
     expect(noKey.stderr).toMatch(/No Anthropic credentials/)

@@ -8,6 +8,7 @@ import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
+import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
@@ -84,15 +85,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     args = await parseRunArgs(argv)
   } catch (err) {
     if (err instanceof HelpRequested) {
-      process.stdout.write(RUN_USAGE)
+      process.stdout.write(err.message || RUN_USAGE)
       return 0
     }
+    // In Claude Code's words and with its exit status (claude-args.ts).
     if (err instanceof UsageError) {
-      process.stderr.write(`fanout run: ${err.message}\n\n${RUN_USAGE}`)
-      return 2
+      process.stderr.write(`${err.message}\n`)
+      return 1
     }
     throw err
   }
+  const { layers, pass } = settingsBeforeConfig(args)
   const config = await loadRuntimeConfig()
   for (const problem of config.settingsProblems) process.stderr.write(`fanout: settings: ${problem}\n`)
   const made = await createClientFromConfig(config)
@@ -100,7 +103,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.stderr.write(`fanout run: ${made.error}\n`)
     return 1
   }
-  const permissionMode = args.permissionMode ?? config.settings.defaultPermissionMode
+  let claude: ClaudeRunOptions
+  try {
+    claude = await claudeRunOptions(args, config, layers, pass)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    process.stderr.write(`${err.message}\n`)
+    return 1
+  }
+  for (const note of claude.notes) process.stderr.write(`fanout: ${note}\n`)
+  // -c/--continue: the folder's latest session, resumed like --resume's.
+  if (claude.resume) args.resume = claude.resume
   const fromEnv = effortFromEnv(process.env)
   if (fromEnv.problem) process.stderr.write(`fanout: ${fromEnv.problem}\n`)
   const effort = args.effort ?? fromEnv.effort
@@ -114,8 +127,6 @@ export async function runCommand(argv: string[]): Promise<number> {
       aliases: config.aliases,
       limits: config.limits,
       context: config.context,
-      permissionMode,
-      ...(args.model ? { model: args.model } : {}),
       headless: true,
       owner: 'fanout run',
       onPermissionDenied: (_message: string, toolName: string, _agentId: string, call?: { input: unknown; toolUseId: string }) =>
@@ -130,8 +141,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
       ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
-      passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv],
-      ...(args.trustProject ? { trustProject: true } : {})
+      ...(args.trustProject ? { trustProject: true } : {}),
+      ...claude.options
     }
     session = args.resume
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
@@ -146,6 +157,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     pipeClosed = true
     session.stop(session.mainAgentId, false)
   })
+  const permissionMode = claude.permissionMode ?? session.permissionSettings?.defaultMode ?? config.settings.defaultPermissionMode
+  for (const note of claude.afterOpen(args.trustProject === true || session.folderTrust?.state === 'trusted')) process.stderr.write(`fanout: ${note}\n`)
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   const compact = parseCompactCommand(args.prompt)

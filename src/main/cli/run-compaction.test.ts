@@ -27,7 +27,10 @@ function project(contextSettings: Record<string, unknown>) {
     writeFileSync(join(p.project, rel), text)
   }
   mkdirSync(p.dataDir, { recursive: true })
-  writeFileSync(join(p.dataDir, 'settings.json'), JSON.stringify({ context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...contextSettings } }))
+  writeFileSync(
+    join(p.dataDir, 'settings.json'),
+    JSON.stringify({ defaultModel: 'sonnet', context: { windows: { 'claude-sonnet-5-5': WINDOW }, ...contextSettings } })
+  )
   return { ...p, ledger }
 }
 
@@ -235,7 +238,7 @@ describe('fanout run, a long session', () => {
     expect(server.messageRequests().at(-1)!.lastUserText).toContain('added: keep the total')
     expect(lines(transcriptOf(dataDir, sessionId)).filter((e) => e.type === 'compaction')).toHaveLength(1)
     const fresh = await runCli(['run', '-p', '/compact', '--cwd', cwd], { env: env(server.url) })
-    expect(fresh.code).toBe(2)
-    expect(fresh.stderr).toMatch(/^fanout run: \/compact works on a recorded session: pass --resume SESSION_ID\.\n\nUsage: fanout run/)
+    expect(fresh.code).toBe(1)
+    expect(fresh.stderr).toBe('Error: /compact works on a recorded session: pass --resume SESSION_ID or --continue.\n')
   }, 150_000)
 })

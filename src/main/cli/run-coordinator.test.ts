@@ -69,7 +69,7 @@ describe('fanout run --coordinator', () => {
 
   it('refuses a value after --coordinator with a usage error', async () => {
     const r = await runCli(['run', '-p', 'x', '--coordinator=yes'])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/--coordinator/)
   })
 })

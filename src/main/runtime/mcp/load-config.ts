@@ -36,6 +36,8 @@ export interface LoadMcpConfigOptions {
   /** Claude Code settings files, for `disabledMcpjsonServers`. */
   settingsFiles?: SettingsFile[]
   env?: Record<string, string | undefined>
+  /** Only `fanoutServers` (Claude Code's `--strict-mcp-config`): ~/.claude.json and the .mcp.json files are not read. */
+  strict?: boolean
 }
 
 export interface McpConfig {
@@ -100,6 +102,7 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
   }
 
   if (opts.fanoutServers) add(opts.fanoutServers, 'fanout', undefined, 'Fanout settings')
+  if (opts.strict) return { servers: [...byName.values()], problems }
   const claudeJsonFile = join(opts.home, '.claude.json')
   const claudeJson = readJson(claudeJsonFile, problems, MAX_CLAUDE_JSON_BYTES)
   add(serversOf(claudeJson, claudeJsonFile, problems), 'user', claudeJsonFile, claudeJsonFile)

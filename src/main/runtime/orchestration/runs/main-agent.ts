@@ -35,6 +35,8 @@ export interface MainAgentConfig {
   coordinator?: boolean
   /** The session's effort (low|medium|high|xhigh|max or a thinking budget); a definition's own `effort` wins. */
   effort?: string | number
+  /** Claude Code's `--tools`: the only tools the main agent is offered besides MCP servers' (unset: all). */
+  onlyTools?: readonly string[]
 }
 
 export { MAIN_DEFINITION }
@@ -185,6 +187,8 @@ export class MainAgent {
           toolNames = resolution.resolvedTools
           allowedAgentTypes = resolution.allowedAgentTypes
         }
+        const only = this.config.onlyTools
+        if (only) toolNames = toolNames.filter((t) => only.includes(t) || t.startsWith('mcp__'))
         handle.toolNames = toolNames
         handle.allowedAgentTypes = allowedAgentTypes
         return toolNames

@@ -164,9 +164,16 @@ export class AgentServices implements SessionContext {
     return team && member ? { teammateName: member.name, teamName: team.name } : null
   }
 
-  systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
+  async systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
+    // Claude Code's --system-prompt and --append-system-prompt are the main agent's only, as there.
+    const { systemPrompt, appendSystemPrompt } = this.p.options
+    const isMain = handle.id === this.mainAgentId
+    const own = isMain && systemPrompt !== undefined ? { ...def, systemPrompt } : def
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
-    return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
+    const text = await this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, own), handle, worktree, (message) =>
+      this.extensions.report(handle.id, message)
+    )
+    return isMain && appendSystemPrompt ? `${text}\n\n${appendSystemPrompt}` : text
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */

@@ -26,6 +26,8 @@ export interface ExtensionsOptions {
   /** Servers from Fanout's own settings. */
   mcpServers?: Record<string, unknown>
   mcpStartTimeoutMs?: number
+  /** Only `mcpServers`: no .mcp.json or ~/.claude.json servers (Claude Code's `--strict-mcp-config`). */
+  strictMcp?: boolean
   managedSettingsFile?: string | null
   env?: Record<string, string | undefined>
   /** Counts background work (Notification hooks) towards the session's idle(). */
@@ -107,6 +109,7 @@ export class SessionExtensions {
       home: this.opts.home,
       settingsFiles: settings.files,
       ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}),
+      ...(this.opts.strictMcp ? { strict: true } : {}),
       ...(this.opts.env ? { env: this.opts.env } : {})
     })
     return { settingsFiles: settings.files, mcp, problems: [...settings.problems, ...mcp.problems] }

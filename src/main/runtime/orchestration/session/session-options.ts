@@ -58,6 +58,8 @@ export interface AgentSessionOptions {
   teams?: boolean
   /** MCP servers from Fanout's own settings, as in `.mcp.json`'s `mcpServers` (the project's files are read too). */
   mcpServers?: Record<string, unknown>
+  /** Only `mcpServers`: no .mcp.json or ~/.claude.json servers (Claude Code's `--strict-mcp-config`). */
+  strictMcpConfig?: boolean
   /** How long an MCP server may take to start. Default 30 s. */
   mcpStartTimeoutMs?: number
   /**
@@ -86,6 +88,16 @@ export interface AgentSessionOptions {
   defaultEffort?: string | number
   /** false turns thinking off where the model allows it (Claude Code's `alwaysThinkingEnabled: false`). Default on. */
   thinking?: boolean
+  /** The main agent's instructions in place of its definition's (Claude Code's `--system-prompt`). */
+  systemPrompt?: string
+  /** Text added at the end of the main agent's system prompt (Claude Code's `--append-system-prompt`). */
+  appendSystemPrompt?: string
+  /** The mode when neither `permissionMode`, the definition nor a settings file's `defaultMode` sets one (Fanout's `defaultPermissionMode` setting). */
+  fallbackPermissionMode?: PermissionMode
+  /** Folders outside cwd the tools may use, on top of the settings' `additionalDirectories` (Claude Code's `--add-dir`). */
+  additionalDirectories?: string[]
+  /** The only tools the main agent is offered besides MCP servers' (Claude Code's `--tools`); unset: all. */
+  onlyTools?: string[]
 }
 
 export type RunOptions = MainRunOptions
@@ -95,7 +107,8 @@ export function mainConfigOf(options: AgentSessionOptions): MainAgentConfig {
   return {
     ...(options.model ? { model: options.model } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-    ...(options.effort !== undefined ? { effort: options.effort } : {})
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(options.onlyTools ? { onlyTools: options.onlyTools } : {})
   }
 }
 

@@ -46,6 +46,7 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     track: p.track,
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
+    ...(options.strictMcpConfig ? { strictMcp: true } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
     ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
   })

@@ -39,6 +39,8 @@ export class SessionPermissions {
       ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {}),
       ...(withhold ? { withhold } : {})
     })
+    if (options.additionalDirectories?.length)
+      settings.additionalDirectories = [...new Set([...settings.additionalDirectories, ...options.additionalDirectories])]
     this.settings = settings
     if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules

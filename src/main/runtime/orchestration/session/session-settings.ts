@@ -66,7 +66,10 @@ export class SessionSettings {
       ...(options.managedSettingsFile !== undefined ? { managedFile: options.managedSettingsFile } : {})
     }).value
     const settings = this.p.permissions.reload(withhold)
-    if (settings) this.p.mainConfig.defaultMode = settings.defaultMode
+    // CLI flag (options.permissionMode, applied above this) > the settings files' defaultMode > Fanout's own default.
+    const defaultMode = settings?.defaultMode ?? options.fallbackPermissionMode
+    if (defaultMode) this.p.mainConfig.defaultMode = defaultMode
+    else delete this.p.mainConfig.defaultMode
     this.applyEffort()
   }
 
