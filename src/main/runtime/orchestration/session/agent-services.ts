@@ -11,6 +11,7 @@ import type { AgentEvent } from '../../../../shared/events'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
+import type { NestedInstructions } from '../../context/nested-instructions'
 import { AgentWorkReview } from '../../review'
 import { Coordinator } from '../coordinator/coordinator'
 import { Deliveries } from '../messaging/delivery'
@@ -167,6 +168,10 @@ export class AgentServices implements SessionContext {
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string> {
     // A team member's prompt is the team's instructions, then its definition's body (also after a restart).
     return this.definitions.systemPrompt(memberDefinitionFor(this.team, handle, def), handle, worktree, (message) => this.extensions.report(handle.id, message))
+  }
+
+  nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null> {
+    return this.definitions.nestedInstructions(def, handle)
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
