@@ -1,7 +1,7 @@
 // Differential: which instruction files reach the model, and when. At the start: the user's CLAUDE.md and
 // rules, a CLAUDE.md in the folder above the repository, the project's CLAUDE.md and its rules without
 // `paths:`. Later, after the tool result that earned them: a subfolder's CLAUDE.md and rules the first time
-// the agent reads a file there (once per folder, per agent; Grep does not count), and a rule whose `paths:`
+// the agent reads a file there (once per folder, per agent; Grep does not count, a Read that fails does), and a rule whose `paths:`
 // globs name the file read. Where each side puts the start-up files differs on purpose (Claude Code: a
 // reminder in the first user message; Fanout: the system prompt), so "at the start" means either.
 import { describe, expect, it } from 'vitest'
@@ -26,6 +26,7 @@ const MARKERS = [
   'PKG RULE',
   'DEEP MEMORY',
   'OTHER MEMORY',
+  'GONE MEMORY',
   'SUB1 MEMORY'
 ]
 const MARKER_RE = new RegExp(`\\b(${[...MARKERS].sort((a, b) => b.length - a.length).join('|')})\\b`, 'g')
@@ -50,6 +51,7 @@ const MAIN_STEPS: Array<[string, (cwd: string) => Record<string, unknown>]> = [
   ['Read', (cwd) => ({ file_path: `${cwd}/docs/readme.md` })],
   ['Grep', (cwd) => ({ pattern: 'x', path: `${cwd}/other` })],
   ['Read', (cwd) => ({ file_path: `${cwd}/pkg/deep/f.txt` })],
+  ['Read', (cwd) => ({ file_path: `${cwd}/gone/missing.txt` })],
   ['Agent', () => ({ description: 'sub', prompt: 'SUB TASK', subagent_type: 'general-purpose' })]
 ]
 const SUB_STEPS: Array<[string, (cwd: string) => Record<string, unknown>]> = [
@@ -80,6 +82,7 @@ const SCENARIO: Scenario = {
     'docs/readme.md': 'doc',
     'other/CLAUDE.md': 'OTHER MEMORY',
     'other/x.txt': 'x',
+    'gone/CLAUDE.md': 'GONE MEMORY',
     'sub1/CLAUDE.md': 'SUB1 MEMORY',
     'sub1/s.txt': 's'
   },
@@ -128,7 +131,7 @@ describe.skipIf(!cc.path)(`instruction files under Claude Code and Fanout${cc.sk
 
   it("the main agent is given a subfolder's files and path rules after the same tool calls", () => {
     const [c, f] = [instructions(claude, isMain), instructions(fanout, isMain)]
-    expect(c.perCall).toEqual([['PKG MEMORY', 'PKG RULE'], [], ['USER TS RULE', 'TS RULE'], ['DOCS RULE'], [], ['DEEP MEMORY'], []])
+    expect(c.perCall).toEqual([['PKG MEMORY', 'PKG RULE'], [], ['USER TS RULE', 'TS RULE'], ['DOCS RULE'], [], ['DEEP MEMORY'], ['GONE MEMORY'], []])
     expect(f.perCall).toEqual(c.perCall)
   })
 

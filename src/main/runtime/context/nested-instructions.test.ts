@@ -63,16 +63,17 @@ describe('NestedInstructions', () => {
     expect(await n.afterTools([read(join(t.repo, 'pkg/other.txt')), read('pkg/deep/g.txt')])).toEqual([])
   })
 
-  it('gives nothing for the working folder itself, a failed call, Grep, or a file outside it', async () => {
+  it('gives nothing for the working folder itself, Grep, or a file outside it; a failed Read counts', async () => {
     t.write(join(t.repo, 'CLAUDE.md'), 'root')
     t.write(join(t.repo, 'a/CLAUDE.md'), 'a memory')
     t.write(join(t.root, 'outside/CLAUDE.md'), 'outside')
     const n = await tracker()
     expect(await n.afterTools([read(join(t.repo, 'x.txt'))])).toEqual([])
-    expect(await n.afterTools([read(join(t.repo, 'a/x.txt'), true)])).toEqual([])
     expect(await n.afterTools([{ name: 'Grep', input: { path: join(t.repo, 'a'), pattern: 'x' }, isError: false }])).toEqual([])
     expect(await n.afterTools([read(join(t.root, 'outside/x.txt'))])).toEqual([])
-    expect(await n.afterTools([{ name: 'Edit', input: { file_path: join(t.repo, 'a/x.txt') }, isError: false }])).toHaveLength(1)
+    expect(await n.afterTools([read(join(t.repo, 'a/missing.txt'), true)])).toHaveLength(1)
+    t.write(join(t.repo, 'b/CLAUDE.md'), 'b memory')
+    expect(await n.afterTools([{ name: 'Edit', input: { file_path: join(t.repo, 'b/x.txt') }, isError: false }])).toHaveLength(1)
   })
 
   it('gives a rule with paths: when a matching file is read, relative to the project, once', async () => {

@@ -37,11 +37,14 @@ export class NestedInstructions {
     this.conditional.push(...opts.loaded.filter((e) => !this.given.has(e.path)))
   }
 
-  /** The reminders a turn's successful file tool calls bring, in call order; [] when nothing new applies. */
+  /**
+   * The reminders a turn's file tool calls bring, in call order; [] when nothing new applies. A call that
+   * failed counts too, as in Claude Code: reading a file that is not there still shows the folder's rules.
+   */
   async afterTools(calls: ReadonlyArray<{ name: string; input: unknown; isError: boolean }>): Promise<string[]> {
     const out: string[] = []
     for (const c of calls) {
-      if (c.isError || !FILE_TOOLS.has(c.name)) continue
+      if (!FILE_TOOLS.has(c.name)) continue
       const path = (c.input as { file_path?: unknown } | null)?.file_path
       if (typeof path !== 'string' || !path) continue
       for (const e of await this.forFile(resolve(this.opts.cwd, path))) out.push(`Contents of ${e.path}:\n\n${e.content.trim()}`)
