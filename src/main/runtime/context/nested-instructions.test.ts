@@ -118,3 +118,12 @@ describe('NestedInstructions', () => {
     expect(names(await n.afterTools([read(join(worktree, 'src/a.ts'))]))).toEqual([`Contents of ${ts}:`])
   })
 })
+
+describe('names that start with two dots', () => {
+  it('a folder named ..notes inside the project is a subfolder like any other', async () => {
+    const md = t.write(join(t.repo, '..notes/CLAUDE.md'), 'dots')
+    const rule = t.write(join(t.repo, '.claude/rules/dots.md'), '---\npaths: "..notes/*.txt"\n---\ndots rule')
+    const n = await tracker()
+    expect(names(await n.afterTools([read(join(t.repo, '..notes/a.txt'))]))).toEqual([`Contents of ${md}:`, `Contents of ${rule}:`])
+  })
+})

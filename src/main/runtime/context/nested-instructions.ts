@@ -2,7 +2,7 @@
 // it reads or edits a file in a subfolder of its working directory, that folder's CLAUDE.md files and rules
 // (and those of the folders between); and the first time it touches a file that a rule's `paths:` globs
 // name, that rule. Each file is given once per agent, as a reminder after the tool result.
-import { dirname, relative, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { alwaysLoaded, ClaudeMdReader, type ClaudeMdEntry } from './claude-md'
 import { ruleMatches } from './rules'
 
@@ -21,9 +21,10 @@ export interface NestedInstructionsOptions {
   loadedRoot?: string
 }
 
+/** Whether `path` lies strictly below `folder` (a name such as `..notes` is inside). */
 const inside = (folder: string, path: string): boolean => {
   const rel = relative(folder, path)
-  return !rel.startsWith('..') && !rel.startsWith(sep) && rel !== '' && !rel.includes(`..${sep}`)
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 export class NestedInstructions {
