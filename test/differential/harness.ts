@@ -22,6 +22,10 @@ export interface RecordedHook {
 export interface Scenario {
   /** Files of the project (a git repository with one commit), e.g. `.claude/agents/helper.md`. */
   files?: Record<string, string>
+  /** Files of the folder that holds the project (above its repository root), e.g. `CLAUDE.md`. */
+  outerFiles?: Record<string, string>
+  /** Files of the run's HOME, e.g. `.claude/rules/style.md`. */
+  homeFiles?: Record<string, string>
   /** Hook entries that record their input; `label` defaults to `event:matcher`. */
   hooks?: Array<{ event: string; matcher?: string; label?: string }>
   /** More settings for `.claude/settings.json` (beside the hooks). */
@@ -91,15 +95,16 @@ function makeProject(root: string, scenario: Scenario): { project: string; home:
   const hookLog = join(root, 'hooks.jsonl')
   const recorder = join(root, 'record-hook.mjs')
   writeFileSync(recorder, RECORDER)
-  for (const [rel, text] of Object.entries(scenario.homeFiles ?? {})) {
-    mkdirSync(dirname(join(home, rel)), { recursive: true })
-    writeFileSync(join(home, rel), text)
-  }
-  for (const [rel, text] of Object.entries(scenario.files ?? {})) {
-    const file = join(project, rel)
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
-  }
+  for (const [dir, files] of [
+    [project, scenario.files],
+    [root, scenario.outerFiles],
+    [home, scenario.homeFiles]
+  ] as const)
+    for (const [rel, text] of Object.entries(files ?? {})) {
+      const file = join(dir, rel)
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, text)
+    }
   const hooks: Record<string, unknown[]> = {}
   for (const h of scenario.hooks ?? []) {
     const label = h.label ?? (h.matcher !== undefined ? `${h.event}:${h.matcher}` : h.event)

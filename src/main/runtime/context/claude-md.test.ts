@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -14,9 +15,10 @@ afterEach(() => t.cleanup())
 const summary = (entries: ClaudeMdEntry[]) => entries.map((e) => [e.path, e.scope, e.content.trim(), e.importedFrom ?? null])
 
 describe('loadClaudeMd', () => {
-  it('loads user, project and local files from the repository root down to cwd, in that order', async () => {
+  it('loads user, project and local files from above the repository root down to cwd, in that order', async () => {
     const userMd = t.write(join(t.home, '.claude/CLAUDE.md'), 'user rules')
-    t.write(join(t.root, 'work/CLAUDE.md'), 'above the repository: not for this project')
+    // Claude Code walks up to the filesystem root: a workspace folder's CLAUDE.md applies to every checkout in it.
+    const aboveMd = t.write(join(t.root, 'work/CLAUDE.md'), 'workspace rules')
     const rootMd = t.write(join(t.repo, 'CLAUDE.md'), 'root rules')
     const dotMd = t.write(join(t.repo, '.claude/CLAUDE.md'), 'dot-claude rules')
     const localMd = t.write(join(t.repo, 'CLAUDE.local.md'), 'my local rules')
@@ -27,6 +29,7 @@ describe('loadClaudeMd', () => {
     const entries = await loadClaudeMd({ cwd: deep, home: t.home })
     expect(summary(entries)).toEqual([
       [userMd, 'user', 'user rules', null],
+      [aboveMd, 'project', 'workspace rules', null],
       [rootMd, 'project', 'root rules', null],
       [dotMd, 'project', 'dot-claude rules', null],
       [localMd, 'local', 'my local rules', null],
@@ -144,5 +147,50 @@ describe('formatClaudeMd', () => {
 
   it('is empty without files', () => {
     expect(formatClaudeMd([])).toBe('')
+  })
+})
+
+describe('rules and folders above the repository', () => {
+  it("loads the user's and each folder's .claude/rules (subfolders too) after its CLAUDE.md files, frontmatter dropped", async () => {
+    const userMd = t.write(join(t.home, '.claude/CLAUDE.md'), 'user memory')
+    const userRule = t.write(join(t.home, '.claude/rules/style.md'), 'user rule')
+    const rootMd = t.write(join(t.repo, 'CLAUDE.md'), 'root memory')
+    const a = t.write(join(t.repo, '.claude/rules/a.md'), '---\ndescription: x\n---\nrule a')
+    const b = t.write(join(t.repo, '.claude/rules/deeper/b.md'), 'rule b')
+    t.write(join(t.repo, '.claude/rules/notes.txt'), 'not a rule')
+    const ts = t.write(join(t.repo, '.claude/rules/ts.md'), '---\npaths: "src/**/*.ts"\n---\nts rule')
+    const entries = await loadClaudeMd({ cwd: t.repo, home: t.home })
+    expect(summary(entries)).toEqual([
+      [userMd, 'user', 'user memory', null],
+      [userRule, 'user', 'user rule', null],
+      [rootMd, 'project', 'root memory', null],
+      [a, 'project', 'rule a', null],
+      [b, 'project', 'rule b', null],
+      [ts, 'project', 'ts rule', null]
+    ])
+    expect(entries.find((e) => e.path === ts)?.globs).toEqual(['src/**/*.ts'])
+    // A rule with paths: waits for its files; the others are in the prompt.
+    const prompt = formatClaudeMd(entries)
+    expect(prompt).toContain('rule a')
+    expect(prompt).toContain('user rule')
+    expect(prompt).not.toContain('ts rule')
+  })
+
+  it('judges a file above the repository against its own folder, so trust does not ask about it', async () => {
+    const aboveMd = t.write(join(t.root, 'work/CLAUDE.md'), 'workspace')
+    const inRepo = t.write(join(t.repo, 'CLAUDE.md'), 'project')
+    const entries = await loadClaudeMd({ cwd: t.repo, home: t.home })
+    expect(entries.find((e) => e.path === aboveMd)?.base).toBe(join(t.root, 'work'))
+    expect(entries.find((e) => e.path === inRepo)?.base).toBeUndefined()
+  })
+
+  it('does not follow a link to a folder inside .claude/rules, and reads no pipe as a rule', async () => {
+    mkdirSync(join(t.repo, '.claude/rules'), { recursive: true })
+    t.write(join(t.root, 'elsewhere/secret.md'), 'SECRET')
+    symlinkSync(join(t.root, 'elsewhere'), join(t.repo, '.claude/rules/linked'))
+    execFileSync('mkfifo', [join(t.repo, '.claude/rules/pipe.md')])
+    const entries = await loadClaudeMd({ cwd: t.repo, home: t.home })
+    expect(entries.map((e) => e.content)).not.toContain('SECRET')
+    expect(entries.filter((e) => e.path.startsWith(t.repo))).toEqual([])
   })
 })

@@ -264,6 +264,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           ...(opts.writeAhead ? { writeAhead: opts.writeAhead } : {})
         })
         pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
+        if (opts.afterTools) {
+          const inputs = new Map(calls.map((c) => [c.id, c.input]))
+          // Extra context only: a failure to read it must not fail the turn.
+          const notes = await opts.afterTools(outcomes.map((o) => ({ name: o.name, input: inputs.get(o.id), isError: o.isError }))).catch(() => [])
+          pending.push(...notes.map(reminderBlock))
+        }
         send({ type: 'turn_end', turn, stopReason })
         const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
         if (stuck) {

@@ -60,6 +60,11 @@ export interface AgentLoopOptions extends AgentIds {
    */
   writeAhead?: () => Promise<void>
   /**
+   * Asked after a turn's tool calls ran: texts to add after their results as reminders (the instruction
+   * files of the folders and paths they touched, context/nested-instructions.ts).
+   */
+  afterTools?: (calls: Array<{ name: string; input: unknown; isError: boolean }>) => Promise<string[]>
+  /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
    * stops, fails or reaches maxTurns.

@@ -10,6 +10,7 @@ import type { CanUseTool } from '../loop/types'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { SkillEntry } from '../context/skill-index'
+import type { NestedInstructions } from '../context/nested-instructions'
 import type { PathPolicy } from '../security/path-policy'
 import type { Tool } from '../tools/define-tool'
 import type { WorktreeBaseRef } from '../worktrees'
@@ -56,6 +57,8 @@ export interface SessionContext {
   /** The agent's name and team when it is a member of the session's active team (TeammateIdle hooks). */
   teammateOf?(handle: AgentHandle): { teammateName: string; teamName: string } | null
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
+  /** What gives the agent its subfolders' CLAUDE.md files and path rules as it works; null when its definition omits CLAUDE.md. */
+  nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null>
   /** Background agents' readable output logs. */
   readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */

@@ -127,7 +127,8 @@ export function inlineServersOf(def: Pick<AgentDefinition, 'mcpServers'>): McpSe
 /** A project CLAUDE.md (or a file it imports) whose real path lies outside the project: another file's content would go to the model. */
 export function isOutsideFile(entry: ClaudeMdEntry, root: string): boolean {
   if (entry.scope === 'user') return false
-  const rel = relative(root, entry.path)
+  // A CLAUDE.md of a folder above the repository (and its imports) is judged against that folder.
+  const rel = relative(entry.base ?? root, entry.path)
   return rel.startsWith('..') || isAbsolute(rel)
 }
 

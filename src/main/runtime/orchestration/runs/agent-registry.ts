@@ -5,6 +5,7 @@ import type { AgentEvent, AgentStatus, ChatMessage } from '../../../../shared/ev
 import { addUsage, emptyUsage, type Usage } from '../../../../shared/usage'
 import type { AgentRunResult, InboxItem } from '../../loop/types'
 import type { SlotLease } from './limits'
+import type { NestedInstructions } from '../../context/nested-instructions'
 
 export interface AgentHandle {
   id: string
@@ -76,6 +77,8 @@ export interface AgentHandle {
   memoryDir?: string
   /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
   startNotes?: string[]
+  /** Which subfolder CLAUDE.md files and path rules it was given (once each), made at its first run. */
+  instructions?: NestedInstructions | null
 }
 
 /** The fields every new handle starts with: who the agent is comes from the caller, its run state from here. */

@@ -40,7 +40,8 @@ export interface AgentRunSpec {
 }
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
-export type RunHost = CompactHost & Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files'>
+export type RunHost = CompactHost &
+  Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files' | 'nestedInstructions'>
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -51,6 +52,9 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
     await session.claimMailbox(handle)
     if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
     handle.systemPrompt = await spec.systemPrompt()
+    // Made once per agent, so a folder's CLAUDE.md it was given in an earlier run is not given again.
+    if (handle.instructions === undefined) handle.instructions = await session.nestedInstructions(spec.def, handle)
+    const nested = handle.instructions
     const tools = runTools(session, handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
     // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
@@ -89,6 +93,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
           hooks: compactionHooks(session.extensions.hooks, handle)
         }),
         toolOutputDir: session.toolOutputDir,
+        ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         ...extras
       },
       spec.emit ?? session.emit

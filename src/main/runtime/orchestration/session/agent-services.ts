@@ -11,6 +11,7 @@ import type { AgentEvent } from '../../../../shared/events'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
+import type { NestedInstructions } from '../../context/nested-instructions'
 import { AgentWorkReview } from '../../review'
 import { Coordinator } from '../coordinator/coordinator'
 import { Deliveries } from '../messaging/delivery'
@@ -174,6 +175,10 @@ export class AgentServices implements SessionContext {
       this.extensions.report(handle.id, message)
     )
     return isMain && appendSystemPrompt ? `${text}\n\n${appendSystemPrompt}` : text
+  }
+
+  nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null> {
+    return this.definitions.nestedInstructions(def, handle)
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */

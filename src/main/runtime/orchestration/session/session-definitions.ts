@@ -6,6 +6,7 @@
 import type { AgentDefinition, LoadedAgent } from '../../../../shared/agent-definition'
 import type { ProjectCommand } from '../../../../shared/trust'
 import { loadClaudeMd, type ClaudeMdEntry } from '../../context'
+import { NestedInstructions } from '../../context/nested-instructions'
 import { projectRootOf } from '../../context/project-root'
 import { discoverSkills, type SkillEntry } from '../../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../../definitions'
@@ -95,6 +96,13 @@ export class SessionDefinitions {
       prompt.catch(() => byKey.delete(key))
     }
     return prompt
+  }
+
+  /** Null for a definition that leaves CLAUDE.md out (Explore, Plan): it gets none of it later either. */
+  async nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null> {
+    if (def?.omitClaudeMd) return null
+    const root = await projectRootOf(handle.cwd)
+    return new NestedInstructions({ cwd: handle.cwd, home: this.opts.home, root, loaded: this.claudeMd, loadedRoot: this.read.root })
   }
 
   private git(cwd: string) {
