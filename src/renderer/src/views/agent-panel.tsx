@@ -12,6 +12,7 @@ import { Icon } from '../components/icon'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { CommandParts, PermissionActions } from '../components/permission-card'
+import { EditDiffView } from '../components/edit-diff-view'
 import { StatusBadge, statusWord } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
@@ -170,6 +171,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
         </div>
       )}
       <CommandParts parts={request.commandParts} />
+      <EditDiffView toolName={request.toolName} input={request.input} />
       <PermissionActions key={request.requestId} request={request} size="panel" />
     </div>
   )
