@@ -8,7 +8,9 @@ import { AgentCard } from '../components/agent-card'
 import { CompactButton } from '../components/compact-button'
 import { CompactionRow } from '../components/compaction-row'
 import { ContextMeter } from '../components/context-meter'
+import { AgentName } from '../components/agent-name'
 import { Icon } from '../components/icon'
+import { agentFullName } from '../lib/agent-naming'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { CommandParts, PermissionActions } from '../components/permission-card'
@@ -100,14 +102,12 @@ export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximiz
     <div className="panel-header">
       <div className="panel-title-row">
         <StatusBadge status={agent.status} limit={agent.limit} compact />
-        <span className="agent-type">{agent.agentType}</span>
+        {/* The task first (what differs between panels), the type as its badge. */}
+        <AgentName agent={agent} taskClass="panel-desc agent-task" />
         <span className="panel-status-word" title={agent.limit ? agent.error : undefined}>
           {statusWord(agent)}
         </span>
         <PanelActions agent={agent} onMessage={onMessage} maximized={maximized} />
-      </div>
-      <div className="panel-desc" title={agent.description}>
-        {agent.description}
       </div>
       <AgentMeta agent={agent} />
       {agent.worktree && (
@@ -265,7 +265,7 @@ export const AgentPanel = memo(function AgentPanel({
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
       {...tileProps(agent, { testId: 'agent-panel', color, tabbable, focused })}
-      aria-label={`${agent.agentType}: ${agent.description}`}
+      aria-label={agentFullName(agent)}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />
       <ModelWait agent={agent} className="panel-model-wait" />
