@@ -91,6 +91,15 @@ async function expectDistinctTasks(list: Locator, n: number, where: string) {
   for (const t of titles) expect(t).toMatch(/^(\w+) .+ \((general-purpose|Explore)\)$/)
 }
 
+/** The header while agents run: its title readable, the Permissions button wholly on screen. */
+async function expectHeaderFits(page: Page, width: number) {
+  const title = await visibleTexts(page.getByTestId('session-title'))
+  expect(title[0].length, `the title at ${width}: "${title[0]}"`).toBeGreaterThanOrEqual(12)
+  const button = await page.getByTestId('permissions-button').boundingBox()
+  expect(button, `Permissions at ${width}`).not.toBeNull()
+  expect(button!.x + button!.width, `Permissions off screen at ${width}`).toBeLessThanOrEqual(width)
+}
+
 async function run(
   page: Page,
   openApp: Parameters<Parameters<typeof test>[2]>[0]['openApp'],
@@ -135,6 +144,7 @@ test('sixteen agents at 1280×800: tiles, "needs you" chips and panel headers ea
     expect(new Set(chipTexts).size).toBe(3)
     expect(chipTexts.filter((t) => t.length < 12)).toEqual([])
     await expect(chips.first()).toHaveAttribute('aria-label', /^Needs your permission: .+ \(general-purpose\)$/)
+    await expectHeaderFits(page, 1280)
     await shoot(page, 'names-16-1280')
     for (const size of [
       { width: 1024, height: 700 },
@@ -144,6 +154,7 @@ test('sixteen agents at 1280×800: tiles, "needs you" chips and panel headers ea
       // Tiles or panels, whichever the room gives: each names its own task.
       await expect(page.locator('[data-testid=agent-tile], [data-testid=agent-panel]')).toHaveCount(16)
       await expectDistinctTasks(page.locator('[data-testid=agent-tile] .tile-desc, [data-testid=agent-panel] .panel-desc'), 16, `agents at ${size.width}`)
+      await expectHeaderFits(page, size.width)
       await shoot(page, `names-16-${size.width}`)
     }
     // Panels: the header leads with the task, the type beside it as a badge.
@@ -151,6 +162,16 @@ test('sixteen agents at 1280×800: tiles, "needs you" chips and panel headers ea
     const heads = page.locator('[data-testid=agent-panel] .panel-desc')
     await expectDistinctTasks(heads, 16, 'panel headers at 1920')
     await expect(page.locator('[data-testid=agent-panel] .agent-type-badge').first()).toHaveText(/general-purpose|Explore/)
+    // Each panel's context meter is whole: "12%" on a narrow panel, never "0% of 20" cut by its row.
+    await expect(page.locator('[data-testid=agent-panel] [data-testid=context-meter]')).toHaveCount(16, { timeout: 30_000 })
+    const cut = await page.locator('[data-testid=agent-panel] .panel-meta').evaluateAll(
+      (rows) =>
+        rows.filter((row) => {
+          const meter = row.querySelector('[data-testid=context-meter]')
+          return meter && meter.getBoundingClientRect().right > row.getBoundingClientRect().right + 0.5
+        }).length
+    )
+    expect(cut, 'panels whose context meter is cut off').toBe(0)
     await shoot(page, 'names-panels-1920')
   } finally {
     over()

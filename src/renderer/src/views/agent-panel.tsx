@@ -53,11 +53,13 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
         turn {agent.turn}
         {agent.maxTurns ? `/${agent.maxTurns}` : ''}
       </span>
-      <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
+      <span className="panel-meta-tokens" title={usageBreakdown(agent.usage)}>
+        {formatTokens(tokens)} tok
+      </span>
       <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">
         {formatCost(agent.usage.costUsd)}
       </span>
-      <ContextMeter context={agent.context} />
+      <ContextMeter context={agent.context} fit />
     </div>
   )
 }
