@@ -118,6 +118,7 @@ test('sixty-four agents at 1920×1080: every tile shows its own task, at least 1
   const over = await run(page, openApp, 64, { width: 1920, height: 1080 }, 0)
   try {
     await expectDistinctTasks(page.locator('[data-testid=agent-tile] .tile-desc'), 64, 'tiles at 1920')
+    await expectHeaderFits(page, 1920)
     await shoot(page, 'names-64-1920')
     // Tree rows: task first, not "general-purpose" four times.
     await page.getByTestId('tab-timeline').click()
