@@ -24,7 +24,7 @@ export interface Scenario {
   files?: Record<string, string>
   /** Files of the folder that holds the project (above its repository root), e.g. `CLAUDE.md`. */
   outerFiles?: Record<string, string>
-  /** Files of the run's HOME, e.g. `.claude/rules/style.md`. */
+  /** Files of the run's HOME, e.g. `.claude/rules/style.md` or `.claude/settings.json`. */
   homeFiles?: Record<string, string>
   /** Hook entries that record their input; `label` defaults to `event:matcher`. */
   hooks?: Array<{ event: string; matcher?: string; label?: string }>
@@ -46,8 +46,6 @@ export interface Scenario {
   argv?: string[]
   /** What stdin carries. */
   input?: string
-  /** Files under HOME (e.g. `.claude/settings.json`). */
-  homeFiles?: Record<string, string>
 }
 
 export interface SideResult extends ProcessResult {

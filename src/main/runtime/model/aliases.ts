@@ -84,6 +84,19 @@ export function resolveModel(input: ResolveModelInput): string {
 }
 
 /**
+ * A model id for a request: an alias ("sonnet", "opus[1m]", "best") resolved, a full id as it is. State
+ * restored from disk (a reopened session's main agent, a resumed agent's state.json) may hold the alias it
+ * was configured with, and the API refuses a bare alias; a word that is no alias is left for the API to refuse.
+ */
+export function fullModelId(model: string, aliases: ModelAliases = DEFAULT_MODEL_ALIASES): string {
+  try {
+    return resolveModel({ parent: model, aliases })
+  } catch {
+    return model
+  }
+}
+
+/**
  * Picks the newest active model of each family from a /v1/models listing; families the listing
  * does not offer keep their current id. Uses the listing's `line` when it has one, else the id.
  */

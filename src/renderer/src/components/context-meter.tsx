@@ -3,7 +3,11 @@
 import { contextMeter } from '../../../shared/view/context-meter'
 import type { AgentContext } from '../../../shared/view/session-state'
 
-export function ContextMeter({ context, short = false }: { context: AgentContext | undefined; short?: boolean }) {
+/**
+ * `short`: the percentage alone. `fit`: both, the container choosing (a narrow panel shows "12%" whole rather
+ * than "12% of 20" cut off by its row).
+ */
+export function ContextMeter({ context, short = false, fit = false }: { context: AgentContext | undefined; short?: boolean; fit?: boolean }) {
   const meter = contextMeter(context)
   if (!context || !meter) return null
   const cls = `context-meter${meter.high ? ' high' : ''}${context.compacting ? ' compacting' : ''}`
@@ -12,7 +16,20 @@ export function ContextMeter({ context, short = false }: { context: AgentContext
       <span className="context-meter-bar" aria-hidden="true">
         <span className="context-meter-fill" style={{ width: `${Math.max(2, meter.percent)}%` }} />
       </span>
-      <span className="context-meter-text">{context.compacting ? 'compacting…' : short ? `${meter.percent}%` : meter.label}</span>
+      <span className="context-meter-text">
+        {context.compacting ? (
+          'compacting…'
+        ) : short ? (
+          `${meter.percent}%`
+        ) : fit ? (
+          <>
+            <span className="context-meter-long">{meter.label}</span>
+            <span className="context-meter-short">{meter.percent}%</span>
+          </>
+        ) : (
+          meter.label
+        )}
+      </span>
     </span>
   )
 }

@@ -13,6 +13,7 @@ import { respondPermission, useApp } from '../state/store'
 import type { CommandPart } from '../../../shared/events'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorMessage } from '../transport/types'
+import { EditDiffView } from './edit-diff-view'
 import { Icon } from './icon'
 import { InlineError } from './inline-error'
 
@@ -162,6 +163,8 @@ export function PermissionCard({ request }: { request: PermissionState }) {
       {agent?.description && <div className="permission-desc muted small">{agent.description}</div>}
       {/* A compound command shows once: part by part with what covers each, else whole in its box. */}
       {request.commandParts?.length ? <CommandParts parts={request.commandParts} /> : summary && <code className="permission-summary">{summary}</code>}
+      {/* An edit is approved seeing what it changes, not only where. */}
+      <EditDiffView toolName={request.toolName} input={request.input} wide />
       <details className="permission-input">
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>

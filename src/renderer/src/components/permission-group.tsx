@@ -7,6 +7,7 @@ import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
 import { useApp } from '../state/store'
 import { Icon } from './icon'
+import { EditDiffView } from './edit-diff-view'
 import { AlwaysLabel, CommandParts, PermissionActions, PermissionCard, useAnswer } from './permission-card'
 import { InlineError } from './inline-error'
 
@@ -36,6 +37,7 @@ function GroupItem({ request }: { request: PermissionState }) {
         {agent?.description && <span className="muted small"> — {agent.description}</span>}
       </span>
       <PermissionActions request={request} size="tile" />
+      <EditDiffView toolName={request.toolName} input={request.input} />
     </li>
   )
 }

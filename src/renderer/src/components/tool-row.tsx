@@ -6,7 +6,9 @@ import { reasonBeyondInput } from '../lib/permission-reason'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
+import { EditDiffView } from './edit-diff-view'
 import { Icon, Spinner } from './icon'
+import { editDiffOf } from '../lib/edit-diff'
 import { CommandParts, PermissionActions } from './permission-card'
 import { useOpenRows } from './row-state'
 
@@ -29,6 +31,8 @@ function ToolStatusIcon({ tool }: { tool: ToolCall }) {
 
 function ToolInput({ tool }: { tool: ToolCall }) {
   const input = tool.input as Record<string, unknown> | undefined
+  // An edit reads as the diff it makes (raw JSON only while its input is still streaming in).
+  if (editDiffOf(tool.name, tool.input)) return <EditDiffView toolName={tool.name} input={tool.input} />
   if (tool.name === 'Bash' && typeof input?.command === 'string') return <pre className="tool-pre">$ {input.command}</pre>
   return <pre className="tool-pre">{tool.input !== undefined ? prettyJson(tool.input) : tool.inputJson || '…'}</pre>
 }

@@ -8,10 +8,13 @@ import { AgentCard } from '../components/agent-card'
 import { CompactButton } from '../components/compact-button'
 import { CompactionRow } from '../components/compaction-row'
 import { ContextMeter } from '../components/context-meter'
+import { AgentName } from '../components/agent-name'
 import { Icon } from '../components/icon'
+import { agentFullName } from '../lib/agent-naming'
 import { InboxRow } from '../components/inbox-row'
 import { MarkdownView } from '../components/markdown-view'
 import { CommandParts, PermissionActions } from '../components/permission-card'
+import { EditDiffView } from '../components/edit-diff-view'
 import { StatusBadge, statusWord } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
@@ -51,11 +54,13 @@ export function AgentMeta({ agent }: { agent: AgentState }) {
         turn {agent.turn}
         {agent.maxTurns ? `/${agent.maxTurns}` : ''}
       </span>
-      <span title={usageBreakdown(agent.usage)}>{formatTokens(tokens)} tok</span>
+      <span className="panel-meta-tokens" title={usageBreakdown(agent.usage)}>
+        {formatTokens(tokens)} tok
+      </span>
       <span title={usageBreakdown(agent.usage)} data-testid="panel-cost">
         {formatCost(agent.usage.costUsd)}
       </span>
-      <ContextMeter context={agent.context} />
+      <ContextMeter context={agent.context} fit />
     </div>
   )
 }
@@ -100,14 +105,12 @@ export const PanelHeader = memo(function PanelHeader({ agent, onMessage, maximiz
     <div className="panel-header">
       <div className="panel-title-row">
         <StatusBadge status={agent.status} limit={agent.limit} compact />
-        <span className="agent-type">{agent.agentType}</span>
+        {/* The task first (what differs between panels), the type as its badge. */}
+        <AgentName agent={agent} taskClass="panel-desc agent-task" />
         <span className="panel-status-word" title={agent.limit ? agent.error : undefined}>
           {statusWord(agent)}
         </span>
         <PanelActions agent={agent} onMessage={onMessage} maximized={maximized} />
-      </div>
-      <div className="panel-desc" title={agent.description}>
-        {agent.description}
       </div>
       <AgentMeta agent={agent} />
       {agent.worktree && (
@@ -171,6 +174,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
         </div>
       )}
       <CommandParts parts={request.commandParts} />
+      <EditDiffView toolName={request.toolName} input={request.input} />
       <PermissionActions key={request.requestId} request={request} size="panel" />
     </div>
   )
@@ -264,7 +268,7 @@ export const AgentPanel = memo(function AgentPanel({
       ref={ref}
       className={`agent-panel status-${agent.status}${focused ? ' focused' : ''}${dense ? ' dense' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
       {...tileProps(agent, { testId: 'agent-panel', color, tabbable, focused })}
-      aria-label={`${agent.agentType}: ${agent.description}`}
+      aria-label={agentFullName(agent)}
     >
       <PanelHeader agent={agent} onMessage={toggleMessaging} />
       <ModelWait agent={agent} className="panel-model-wait" />

@@ -22,10 +22,11 @@ export function PermissionsButton() {
       className={`icon-button permissions-button${count ? ' has-items' : ''}`}
       onClick={() => ui.setDialog('permissions')}
       title="Permission requests"
+      aria-label={count ? `Permissions, ${count} waiting` : 'Permissions'}
       data-testid="permissions-button"
     >
       <Icon name="shield" />
-      <span>Permissions</span>
+      <span className="permissions-label">Permissions</span>
       {count > 0 && (
         <span className="badge" data-testid="permissions-badge">
           {count}
@@ -124,9 +125,15 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
               title={`Subagents: ${countParts(counts)
                 .map((p) => p.text)
                 .join(', ')}`}
-              data-testid="header-agent-count"
             >
-              <Icon name="agents" size={13} /> {progressText(counts)}
+              <Icon name="agents" size={13} />{' '}
+              <span className="header-count-long" data-testid="header-agent-count">
+                {progressText(counts)}
+              </span>
+              {/* A narrow header: "3/16" (working of all), the words in the tooltip. */}
+              <span className="header-count-short" aria-hidden="true">
+                {counts.active > 0 ? `${counts.active}/${counts.total}` : counts.total}
+              </span>
             </span>
           )}
           <span className="session-header-tokens" title={breakdown}>

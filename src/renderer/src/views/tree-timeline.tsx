@@ -1,6 +1,8 @@
 // The agent tree beside a timeline: each agent's lifetime as a bar on one time axis, with its tool
 // calls marked on it and its waits (queued, waiting for permission, waiting for the model) hatched, so a
 // person sees what ran in parallel and what waited.
+import { AgentName } from '../components/agent-name'
+import { agentFullName } from '../lib/agent-naming'
 import { memo } from 'react'
 import { ModelWait } from '../components/model-wait'
 import { StatusDot } from '../components/status'
@@ -32,15 +34,15 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
     <>
       {row.depth > 0 && <span className="tl-elbow" aria-hidden="true" />}
       <StatusDot status={agent.status} />
-      <span className="agent-type">{agent.agentType}</span>
-      <span className="tl-desc">{agent.description}</span>
+      {/* The task first: four general-purpose agents read alike by type. */}
+      <AgentName agent={agent} taskClass="tl-desc" />
       <ModelWait agent={agent} form="label" className="tl-model-wait" />
     </>
   )
   return (
     <div className={`tl-row${open ? ' tl-openable' : ''}`} style={color} data-testid="timeline-row" data-agent-id={agent.id}>
       {open ? (
-        <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agent.description} — show its panel`}>
+        <button className="tl-label" style={{ paddingLeft: 8 + row.depth * 14 }} onClick={open} title={`${agentFullName(agent)} — show its panel`}>
           {label}
         </button>
       ) : (
@@ -52,7 +54,7 @@ const Row = memo(function Row({ row, sessionId, t0, span, now }: { row: Timeline
         <div
           className={`tl-bar status-${agent.status}`}
           style={{ left: pct(left), width: pct(width) }}
-          title={`${agent.agentType}: ${formatClock(end - row.start)}${row.end === null ? ' so far' : ''}`}
+          title={`${agentFullName(agent)}: ${formatClock(end - row.start)}${row.end === null ? ' so far' : ''}`}
         >
           {row.waits.map((w, i) => (
             <span

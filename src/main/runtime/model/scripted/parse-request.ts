@@ -1,5 +1,7 @@
 // Pulls the routing fields out of a Messages API body, and checks the rules the real API enforces
 // (so a loop bug that the real API would reject fails here too, with the API's kind of message).
+import { isModelAlias } from '../../../../shared/settings-fields'
+import { withoutContextSuffix } from '../aliases'
 import { versionOf } from '../prompt-cache-rules'
 import { SUMMARY_REQUEST_HEADER } from '../../compaction/summary-prompt'
 import type { ParsedRequest, SeenToolResult } from './types'
@@ -76,6 +78,8 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/
 export function validateMessagesBody(body: any): string | null {
   if (!body || typeof body !== 'object') return 'Request body must be a JSON object.'
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required'
+  // The API knows model ids, not Claude Code's aliases: a bare "sonnet" is refused (aliases are resolved by the client side).
+  if (isModelAlias(withoutContextSuffix(body.model))) return `model: ${body.model} is an alias, not a model id`
   if (typeof body.max_tokens !== 'number' || body.max_tokens < 0 || !Number.isInteger(body.max_tokens))
     return 'max_tokens: Field required (a whole number, 0 to pre-warm the cache)'
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required'

@@ -6,6 +6,7 @@ import { compactConversation } from '../../compaction/compact'
 import { contextOptionsFor } from '../../compaction/context-settings'
 import { estimateFixedTokens, estimateMessagesTokens } from '../../compaction/estimate-tokens'
 import { compactionHooks } from '../../hooks/wiring'
+import { fullModelId } from '../../model/aliases'
 import { apiToolSpecs } from '../../loop'
 import { repairConversation } from '../../store/rebuild-conversation'
 import type { AgentHandle } from './agent-registry'
@@ -14,7 +15,10 @@ import { MAIN_DEFINITION } from '../prompts/main-prompt'
 import type { SessionContext } from '../types'
 
 /** What compacting an agent needs from its session: the model, the context settings, the agent's prompt, tools and hooks, and where events go. */
-export type CompactHost = Pick<SessionContext, 'sessionId' | 'client' | 'contextSettings' | 'emit' | 'extensions' | 'systemPrompt' | 'registry' | 'tools'>
+export type CompactHost = Pick<
+  SessionContext,
+  'sessionId' | 'client' | 'aliases' | 'contextSettings' | 'emit' | 'extensions' | 'systemPrompt' | 'registry' | 'tools'
+>
 
 export type CompactOutcome = { status: 'scheduled' } | { status: 'compacted'; tokensBefore: number; tokensAfter: number }
 
@@ -72,6 +76,8 @@ export async function compactById(
 export async function compactIdle(session: CompactHost, handle: AgentHandle, instructions: string | undefined): Promise<CompactOutcome> {
   const messages = repairConversation(handle.messages).messages
   if (messages.filter((m) => m.role === 'assistant').length < 1) throw new Error(`Agent ${handle.id} has no conversation to compact yet.`)
+  // A reopened session's agent may hold the alias it was configured with; the API takes only a full id.
+  handle.model = fullModelId(handle.model, session.aliases)
   const def = handle.definition ?? MAIN_DEFINITION
   const system = handle.systemPrompt ?? (await session.systemPrompt(def, handle))
   // The tools its requests carry (a fork's are its parent's list), so the summary request's prefix is the cached one.

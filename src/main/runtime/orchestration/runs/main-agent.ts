@@ -7,7 +7,7 @@ import type { ChatMessage, ContentBlock } from '../../../../shared/events'
 import { resolveAgentTools } from '../../definitions'
 import { mainStopHook } from '../../hooks/wiring'
 import type { AgentRunResult } from '../../loop/types'
-import { resolveModel } from '../../model/aliases'
+import { fullModelId, resolveModel } from '../../model/aliases'
 import { repairConversation } from '../../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from '../coordinator/coordinator-prompt'
@@ -83,7 +83,8 @@ export class MainAgent {
       depth: 0,
       agentType: def?.agentType ?? MAIN_AGENT_TYPE,
       definition: def ?? null,
-      model: this.config.model ?? 'sonnet',
+      // A full id from the start: a reopened session's Compact builds a request from this handle before any run.
+      model: this.modelFor(def, false),
       cwd: this.s.cwd,
       permissionMode: this.modeFor(def),
       status,
@@ -97,6 +98,16 @@ export class MainAgent {
   private definition(): AgentDefinition | undefined {
     if (this.agentType) return this.s.definitions.agents().get(this.agentType)?.definition
     return this.config.coordinator ? COORDINATOR_DEFINITION : undefined
+  }
+
+  /** The full model id it runs on; `strict` throws for a model that is neither an alias nor an id (a run says so). */
+  private modelFor(def: AgentDefinition | undefined, strict: boolean): string {
+    try {
+      return resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
+    } catch (err) {
+      if (strict) throw err
+      return fullModelId(this.config.model ?? 'sonnet', this.s.aliases)
+    }
   }
 
   modeFor(def: AgentDefinition | undefined): NonNullable<AgentDefinition['permissionMode']> {
@@ -158,7 +169,7 @@ export class MainAgent {
     if (opts.agentType !== undefined) this.agentType = opts.agentType
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
-    const model = resolveModel({ override: this.config.model, definition: def?.model, parent: this.config.model ?? 'sonnet', aliases: this.s.aliases })
+    const model = this.modelFor(def, true)
     const handle = this.getHandle()
     if (!byPerson && handle.stoppedByUser) return null
     Object.assign(handle, {

@@ -2,6 +2,7 @@
 // conversation, the definition, the model and the worktree. `loadDormantAgent` turns them back into a
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
+import { fullModelId } from '../../model/aliases'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent, AgentStartEvent, ChatMessage } from '../../../../shared/events'
 import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../../shared/run-opening'
@@ -149,7 +150,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     ...(state.effort !== undefined ? { effort: state.effort } : {}),
     // Its task, as it was named when started: a resumed run is the same agent doing the same task.
     ...(loaded.description ? { description: loaded.description } : {}),
-    model: state.model,
+    // Its state.json may hold an alias (written by an older version, or the main agent's setting): a full id.
+    model: fullModelId(state.model, ctx.aliases),
     cwd: state.cwd,
     permissionMode: childPermissionMode(ctx.mainPermissionMode ?? 'default', def.permissionMode),
     ...(resolution.allowedAgentTypes ? { allowedAgentTypes: resolution.allowedAgentTypes } : {}),

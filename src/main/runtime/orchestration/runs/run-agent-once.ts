@@ -4,6 +4,7 @@
 // happens. What differs between kinds of run (a concurrency slot, a worktree, SubagentStart/Stop hooks, the
 // main agent's queue) wraps around this function; the agent's conversation and status are never written
 // here, only folded from the events the run emits (AgentRegistry.note).
+import { fullModelId } from '../../model/aliases'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../../shared/events'
 import { contextOptionsFor } from '../../compaction/context-settings'
@@ -46,6 +47,8 @@ export type RunHost = CompactHost &
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
   try {
+    // Every request is built from the handle: one restored from disk may hold an alias, which the API refuses.
+    handle.model = fullModelId(handle.model, session.aliases)
     // MCP servers first: their tools are among the ones the agent may be given.
     closeRun = await session.extensions.prepareRun(handle, spec.def)
     const toolNames = spec.toolNames()

@@ -8,7 +8,9 @@ import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
 import { isActive } from '../../../../shared/view/session-state'
+import { AgentName } from '../../components/agent-name'
 import { Icon } from '../../components/icon'
+import { agentFullName } from '../../lib/agent-naming'
 import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
 import { StatusDot, statusStyle, statusWord } from '../../components/status'
@@ -129,12 +131,11 @@ export const AgentTile = memo(function AgentTile({
   if (!agent) return null
   const ctx = contextUse(agent)
   const active = isActive(agent.status)
-  const name = agent.name ?? agent.agentType
   return (
     <article
       className={`agent-tile ${density} status-${agent.status}${focused ? ' focused' : ''}${attention ? ` needs-you needs-${attention}` : ''}`}
       {...tileProps(agent, { testId: 'agent-tile', color, tabbable, focused })}
-      aria-label={`${name}: ${agent.description}. ${attention ? ATTENTION_LABEL[attention] : statusWord(agent)}.`}
+      aria-label={`${agentFullName(agent)}. ${attention ? ATTENTION_LABEL[attention] : statusWord(agent)}.`}
       onClick={(e) => {
         if ((e.target as HTMLElement).closest('button, input, a, details')) return
         ui.maximize(agent.id)
@@ -143,12 +144,8 @@ export const AgentTile = memo(function AgentTile({
       <span className="tile-bar" aria-hidden="true" />
       <div className="tile-head">
         <StatusDot status={agent.status} />
-        <span className="agent-type" title={agent.agentType}>
-          {name}
-        </span>
-        <span className="tile-desc" title={agent.description}>
-          {agent.description}
-        </span>
+        {/* The task first: at 64 tiles it is what tells one agent from the next; the type is the badge. */}
+        <AgentName agent={agent} style={color} taskClass="tile-desc" />
         {attention ? (
           <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
             <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />

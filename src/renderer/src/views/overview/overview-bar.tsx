@@ -2,6 +2,7 @@
 // person (each a button to it, and "Next" for Alt+J), Tidy, and the density (auto shows what it chose).
 import { useShallow } from 'zustand/react/shallow'
 import { Icon } from '../../components/icon'
+import { agentFullName, agentTask } from '../../lib/agent-naming'
 import { keyLabel } from '../../commands/keys'
 import { runAction } from '../../commands/registry'
 import type { Density } from '../../lib/overview-layout'
@@ -12,9 +13,21 @@ const DENSITY_LABEL: Record<DensityChoice, string> = { auto: 'Auto', panels: 'Pa
 
 export function OverviewBar({ sessionId, density, canTidy }: { sessionId: string; density: Density; canTidy: boolean }) {
   const items = useApp(useShallow((s) => sessionAttention(s.events.sessions[sessionId], s.acknowledged)))
+  // By task, the part that differs ("imple…" three times told the person nothing); the type is in the tooltip.
   const names = useApp(
     useShallow((s) =>
-      items.map((i) => s.events.sessions[sessionId]?.agents[i.agentId]?.name ?? s.events.sessions[sessionId]?.agents[i.agentId]?.agentType ?? 'agent')
+      items.map((i) => {
+        const agent = s.events.sessions[sessionId]?.agents[i.agentId]
+        return agent ? agentTask(agent) : 'agent'
+      })
+    )
+  )
+  const fullNames = useApp(
+    useShallow((s) =>
+      items.map((i) => {
+        const agent = s.events.sessions[sessionId]?.agents[i.agentId]
+        return agent ? agentFullName(agent) : 'agent'
+      })
     )
   )
   const rootId = useApp((s) => s.events.sessions[sessionId]?.rootAgentId)
@@ -30,9 +43,11 @@ export function OverviewBar({ sessionId, density, canTidy }: { sessionId: string
               <button
                 key={item.agentId}
                 className={`attention-chip attention-${item.reason}`}
-                title={`${ATTENTION_LABEL[item.reason]}: ${names[i]}`}
+                title={`${ATTENTION_LABEL[item.reason]}: ${fullNames[i]}`}
+                aria-label={`${ATTENTION_LABEL[item.reason]}: ${fullNames[i]}`}
                 onClick={() => (item.agentId === rootId ? runAction('next-attention') : ui.focusAgent(item.agentId))}
                 data-testid="attention-chip"
+                data-index={i}
               >
                 {names[i]}
               </button>
