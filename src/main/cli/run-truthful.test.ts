@@ -1,13 +1,13 @@
 // `fanout run` never says success when work was left undone, and its result says why: an API error (as
 // Claude Code's `API Error: …`), a tool call cut off by max_tokens, a resumed session whose main conversation
 // is gone, a data folder that filled up. Stream faults are retried for subagents too, foreground and background.
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
 import { byAttempt, reply, scriptByAgent } from '../runtime/model/scripted'
 import type { MessageReply } from '../runtime/model/scripted/types'
+import { CAN_MOUNT, CANNOT_MOUNT_REASON, mountSmallDisk } from '../runtime/store/testing/full-disk'
 
 const serve = useCliServers()
 const json = ['--output-format', 'json']
@@ -178,10 +178,10 @@ describe('fanout run: results that tell the truth', () => {
   })
 
   it('a data folder that fills up mid-run makes the result an error, never "success"', async (ctx) => {
-    if (process.getuid?.() !== 0) return ctx.skip('mounting a tmpfs needs root')
+    if (!CAN_MOUNT) return ctx.skip(CANNOT_MOUNT_REASON)
     const { project, dataDir, env } = cliProject('fanout-full-', {})
     mkdirSync(dataDir, { recursive: true })
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dataDir])
+    const disk = mountSmallDisk('1m', dataDir)
     try {
       const filler = join(dataDir, 'filler')
       const server = await serve({
@@ -197,7 +197,8 @@ describe('fanout run: results that tell the truth', () => {
           return reply.text('All done.')
         }
       })
-      const r = await runCli(['run', '-p', 'Go.', '--cwd', project, ...json], { env: env(server.url) })
+      // The disk stays full: after the wait for space (3 s here, 2 min by default) the run stops, and says so.
+      const r = await runCli(['run', '-p', 'Go.', '--cwd', project, ...json], { env: { ...env(server.url), FANOUT_DISK_WAIT_MS: '3000' } })
       const out = JSON.parse(r.stdout)
       expect(r.code).toBe(1)
       expect(out.is_error).toBe(true)
@@ -205,7 +206,7 @@ describe('fanout run: results that tell the truth', () => {
       expect(out.terminal_reason).toMatch(/transcript_write_failed|session_not_saved/)
       expect(out.result).toMatch(/ENOSPC|no space/i)
     } finally {
-      execFileSync('umount', ['-l', dataDir])
+      disk.unmount()
     }
   })
 })

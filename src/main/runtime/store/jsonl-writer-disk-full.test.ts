@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { waitUntil } from '../tools/test-kit'
-import { CAN_MOUNT, CANNOT_MOUNT_REASON, fillDisk, mountSmallDisk } from './full-disk'
+import { CAN_MOUNT, CANNOT_MOUNT_REASON, fillDisk, mountSmallDisk } from './testing/full-disk'
 import { JsonlWriter } from './jsonl-writer'
 
 const wholeLines = (file: string) => {

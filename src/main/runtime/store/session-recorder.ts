@@ -229,7 +229,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       const w = writers.get(agentId)
       if (!w) return
       // Paused, not failed, while the disk is full: the writer tries again by itself; this waits for it.
-      const limit = opts.diskWaitMs ?? 120_000
+      const limit = opts.diskWaitMs ?? diskWaitFromEnv() ?? 120_000
       const deadline = Date.now() + limit
       for (;;) {
         try {
@@ -255,4 +255,10 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       await writeCheckpoint().catch(() => undefined)
     }
   }
+}
+
+/** `FANOUT_DISK_WAIT_MS`: how long a run waits for a full disk before it stops (docs/sessions-and-crashes.md). */
+function diskWaitFromEnv(): number | undefined {
+  const n = Number(process.env.FANOUT_DISK_WAIT_MS)
+  return Number.isFinite(n) && n >= 0 && process.env.FANOUT_DISK_WAIT_MS !== '' ? n : undefined
 }

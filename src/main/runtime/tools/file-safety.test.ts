@@ -17,6 +17,7 @@ import { createNotebookEditTool } from './notebook-edit'
 import { createReadTool } from './read'
 import { toolContext } from './test-kit'
 import { createWriteTool } from './write'
+import { CAN_MOUNT, CANNOT_MOUNT_REASON, mountSmallDisk } from '../store/testing/full-disk'
 
 type ToolName = 'Read' | 'Write' | 'Edit' | 'NotebookEdit' | 'Grep' | 'Glob'
 const MAKERS = {
@@ -110,25 +111,14 @@ describe('FIFOs, sockets and devices', () => {
   }
 })
 
-/** Mounts a tmpfs of `kb` KiB at `at`, or says why it cannot (not root, mount refused). */
-function mountTmpfs(at: string, kb: number): string | null {
-  if (process.platform !== 'linux') return 'tmpfs mounts are Linux only'
-  if (process.getuid?.() !== 0) return 'not root: cannot mount a tmpfs'
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', at], { stdio: 'pipe' })
-    return null
-  } catch (err) {
-    return `mount refused: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`
-  }
-}
-
 describe('a full disk', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-full-')))
   const disk = join(root, 'disk')
   mkdirSync(disk)
-  const why = mountTmpfs(disk, 1024)
+  const why = CAN_MOUNT ? null : CANNOT_MOUNT_REASON
+  const mounted = CAN_MOUNT ? mountSmallDisk('1024k', disk) : null
   afterAll(() => {
-    if (!why) execFileSync('umount', ['-l', disk])
+    mounted?.unmount()
     rmSync(root, { recursive: true, force: true })
   })
   const original = `${'line of the original file\n'.repeat(2000)}last line\n` // ~52 KB
