@@ -52,7 +52,7 @@ const POINTS: Point[] = [
 ]
 
 /**
- * The run's git: `worktree add` (after it ran) or `commit` waits for the release when the point arms it,
+ * The run's git: `worktree add` (after it ran) or `commit` / `commit-tree` (Fanout's own commit is plumbing) waits for the release when the point arms it,
  * and marks that it is holding.
  */
 function holdingGit(p: CrashProject, stage: Stage): void {
@@ -64,7 +64,7 @@ function holdingGit(p: CrashProject, stage: Stage): void {
     stage === 'worktree-made'
       ? `#!/bin/sh\ncase " $* " in\n  *" worktree add "*) "${realGit}" "$@"; rc=$?; ${hold}; exit $rc ;;\nesac\nexec "${realGit}" "$@"\n`
       : stage === 'committing'
-        ? `#!/bin/sh\ncase " $* " in\n  *" commit "*) ${hold} ;;\nesac\nexec "${realGit}" "$@"\n`
+        ? `#!/bin/sh\ncase " $* " in\n  *" commit "*|*" commit-tree "*) ${hold} ;;\nesac\nexec "${realGit}" "$@"\n`
         : `#!/bin/sh\nexec "${realGit}" "$@"\n`
   writeFileSync(join(p.root, 'bin', 'git'), script)
   chmodSync(join(p.root, 'bin', 'git'), 0o755)
