@@ -64,14 +64,14 @@ export function crashProject(size = 16): CrashProject {
   const marker = (name: string) => (name === 'tool' ? join(project, '.tool.marker') : join(root, `${name}.marker`))
   const release = join(root, 'release')
   // Fanout's git runs no repository hook (core.hooksPath=/dev/null), so the mid-commit point holds in a `git`
-  // ahead of the real one on the run's PATH: the first commit waits there, armed by the scenario that kills
+  // ahead of the real one on the run's PATH: the first commit (`commit-tree`, how Fanout commits a worktree) waits there, armed by the scenario that kills
   // mid-commit (crashScript with holdCommit), until the release; every other git command goes straight through.
   const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim()
   const bin = join(root, 'bin')
   mkdirSync(bin)
   writeFileSync(
     join(bin, 'git'),
-    `#!/bin/sh\ncase " $* " in\n  *" commit "*)\n    if [ -e "${marker('arm-commit')}" ] && [ ! -e "${marker('commit')}" ]; then\n      touch "${marker('commit')}"\n      while [ ! -e "${release}" ]; do sleep 0.05; done\n    fi ;;\nesac\nexec "${realGit}" "$@"\n`
+    `#!/bin/sh\ncase " $* " in\n  *" commit "*|*" commit-tree "*)\n    if [ -e "${marker('arm-commit')}" ] && [ ! -e "${marker('commit')}" ]; then\n      touch "${marker('commit')}"\n      while [ ! -e "${release}" ]; do sleep 0.05; done\n    fi ;;\nesac\nexec "${realGit}" "$@"\n`
   )
   chmodSync(join(bin, 'git'), 0o755)
   return {

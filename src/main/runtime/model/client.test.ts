@@ -150,7 +150,7 @@ describe('createModelClient', () => {
     const retries: RetryInfo[] = []
     const err = await client.stream(ask(), { onRetry: (r) => retries.push(r) }).catch((e) => e)
     expect(err).toBeInstanceOf(ModelCallError)
-    expect(err.message).toMatch(/^The response stream was malformed .*\(gave up after 4 attempts over \d+ (ms|s)\)$/)
+    expect(err.message).toMatch(/^The response stream was malformed .*\(gave up after 4 attempts over [\d.]+ (ms|s|min)\)$/)
     expect(retries.map((r) => [r.attempt, r.maxAttempts])).toEqual([
       [1, 4],
       [2, 4],
@@ -214,7 +214,7 @@ describe('createModelClient', () => {
     const { client, server } = await setup(scriptTurns(reply.overloaded()))
     const err = await client.stream(ask()).catch((e) => e)
     expect(err).toBeInstanceOf(ModelCallError)
-    expect(err.message).toMatch(/Overloaded \(529\).*gave up after 4 attempts over \d+ (ms|s)\)$/)
+    expect(err.message).toMatch(/Overloaded \(529\).*gave up after 4 attempts over [\d.]+ (ms|s|min)\)$/)
     expect(err.attempts).toBe(4)
     expect(server.messageRequests()).toHaveLength(4)
   })
