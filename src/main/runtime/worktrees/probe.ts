@@ -35,6 +35,20 @@ async function gitDirOf(top: string): Promise<string | null | typeof UNREADABLE>
   return isAbsolute(m[1]) ? m[1] : resolve(top, m[1])
 }
 
+/**
+ * The top of the checkout holding `cwd` and its git folder, read from `.git` without running git; null when there
+ * is none or `.git` is not a plain folder or gitdir file (then ask git).
+ */
+export async function findGitDir(cwd: string): Promise<{ top: string; gitDir: string } | null> {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (await stat(join(dir, '.git')).catch(() => null)) {
+      const gitDir = await gitDirOf(dir)
+      return typeof gitDir === 'string' ? { top: dir, gitDir } : null
+    }
+    if (dirname(dir) === dir) return null
+  }
+}
+
 async function fastProbe(cwd: string): Promise<GitProbe | null> {
   let dir = resolve(cwd)
   for (;;) {
