@@ -12,6 +12,8 @@ import { readConfigFile } from '../store/read-config'
 import { runGit, tryGit } from './git'
 import { type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { commitIdentityConfig } from './identity'
+import { isHalfMade } from './half-made'
+import { WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/
@@ -102,6 +104,9 @@ export async function syncBranchToHead(dirs: WorktreeGitDirs, branch: string): P
  */
 export async function commitAll(dirs: WorktreeGitDirs, branch: string, message: string): Promise<string> {
   const run = (args: string[], config: string[] = []) => runGit(dirs.workTree, args, { dirs, config })
+  // A checkout git never finished (half-made.ts): its missing files would be committed as deletions.
+  if (isHalfMade(dirs.gitDir))
+    throw new WorktreeError(`${dirs.workTree} was never fully checked out (git worktree add was stopped); nothing is committed from it`)
   await normalizeHead(dirs, branch)
   await run(['add', '-A', ...pathspecWithoutPlaceholders(dirs.workTree)])
   const tree = await run(['write-tree'])

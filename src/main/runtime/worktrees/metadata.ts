@@ -19,7 +19,8 @@ const metadataSchema = z.object({
   createdAt: z.string(),
   agentType: z.string().optional(),
   description: z.string().optional(),
-  owner: z.object({ pid: z.number(), hostname: z.string() }).optional(),
+  /** The process using the worktree; its start time tells a live owner from a later process given its pid. */
+  owner: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).optional(),
   /** Set when the agent's run ended and its work was committed; cleared when it runs again (resume). */
   finishedAt: z.string().optional()
 })
