@@ -4,10 +4,11 @@
 // temporary file in the same folder (hidden, so the agent scanner never reads it), flushed, then renamed
 // over the target, so a crash leaves either the old file or the new one, never half of each.
 import { createHash } from 'node:crypto'
-import { readFile, realpath, stat, unlink } from 'node:fs/promises'
+import { realpath, stat, unlink } from 'node:fs/promises'
 import type { FileVersion, SaveConflict } from '../../../shared/agent-editor'
 import { MAX_AGENT_FILE_CHARS } from '../definitions/parse'
 import { writeFileAtomic } from '../store/atomic-file'
+import { readConfigBytes } from '../store/read-config'
 
 export class AgentFileError extends Error {
   constructor(
@@ -31,7 +32,11 @@ export async function readVersioned(path: string): Promise<{ text: string; versi
     const info = await stat(path)
     if (!info.isFile()) throw new AgentFileError('invalid_request', `${path} is not a file.`)
     if (info.size > MAX_AGENT_FILE_CHARS * 4) throw new AgentFileError('invalid_request', `${path} is ${info.size} bytes, too large for an agent file.`)
-    const bytes = await readFile(path)
+    // Read as a bounded regular file: a pipe swapped in after the stat is refused, not waited on.
+    const read = readConfigBytes(path, MAX_AGENT_FILE_CHARS * 4)
+    if ('missing' in read) return null
+    if ('error' in read) throw new AgentFileError('invalid_request', `${path} ${read.error}.`)
+    const bytes = read.bytes
     return { text: bytes.toString('utf8'), version: versionOf(bytes, info.mtimeMs) }
   } catch (err) {
     if (isMissing(err)) return null

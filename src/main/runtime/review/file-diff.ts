@@ -1,9 +1,11 @@
 // Both sides of one changed file, for the diff viewer: the text at the merge base and on the agent's branch
 // (or in its worktree, for changes not committed yet). Binary and very large files are said, not sent.
-import { lstat, readFile, readlink } from 'node:fs/promises'
+import { lstat, readlink, realpath } from 'node:fs/promises'
 import { isAbsolute, join, normalize, sep } from 'node:path'
 import type { ChangedFile, FileDiff } from '../../../shared/review'
+import { FileRefusal, openRegular, readBounded } from '../security/open-beneath'
 import { runGitResult, tryGit } from '../worktrees/git'
+import { ReviewError } from './review-error'
 
 /** The viewer's limit per side; the CLI's `worktrees diff` prints any size. */
 export const MAX_VIEW_BYTES = 1024 * 1024
@@ -43,18 +45,37 @@ export async function blobSide(dir: string, rev: string, path: string): Promise<
   return fromBuffer(await catBlob(dir, spec), size)
 }
 
-/** The file as it is in a worktree folder now (a symbolic link shows as its target, as git stores it). */
+/**
+ * The file as it is in a worktree folder now (a symbolic link shows as its target, as git stores it). The agent
+ * can change the folder while we look, so the file is opened once (non-blocking, no link followed, beneath the
+ * verified folder: security/open-beneath.ts) and judged on what was opened: a pipe, socket or device swapped in
+ * is refused, not waited on, and a file that grew past the limit is read only up to it.
+ */
 export async function diskSide(root: string, path: string): Promise<Side> {
-  const file = join(root, path)
+  const file = join(await realpath(root), path)
   const info = await lstat(file).catch(() => null)
   if (!info) return ABSENT
   if (info.isSymbolicLink()) {
     const target = await readlink(file)
     return { text: target, binary: false, size: target.length, tooLarge: false }
   }
-  if (!info.isFile()) return ABSENT
-  if (info.size > MAX_VIEW_BYTES) return { text: null, binary: false, size: info.size, tooLarge: true }
-  return fromBuffer(await readFile(file), info.size)
+  let opened
+  try {
+    opened = await openRegular(file, path)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ABSENT
+    if (err instanceof FileRefusal)
+      throw new ReviewError('unsupported', `${path} cannot be shown: ${err.message.replace(/: it cannot be read or changed with the file tools\.$/, '.')}`)
+    throw err
+  }
+  const { fh, info: opens } = opened
+  try {
+    if (opens.size > MAX_VIEW_BYTES) return { text: null, binary: false, size: opens.size, tooLarge: true }
+    const { bytes, whole } = await readBounded(fh, MAX_VIEW_BYTES)
+    return whole ? fromBuffer(bytes, bytes.length) : { text: null, binary: false, size: MAX_VIEW_BYTES + 1, tooLarge: true }
+  } finally {
+    await fh.close()
+  }
 }
 
 export function fileDiff(file: ChangedFile, before: Side, after: Side): FileDiff {

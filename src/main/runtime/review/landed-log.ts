@@ -1,9 +1,13 @@
 // What Fanout did with agents' branches (merged, squashed, discarded), kept in the repository's git dir
 // (`.git/fanout/landed.jsonl`, one JSON line each) so that a session's Changes view can still say what
 // became of an agent whose branch is gone, in this process or the next one.
-import { appendFile, mkdir, readFile } from 'node:fs/promises'
+import { appendFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LandedRecord } from '../../../shared/review'
+import { readConfigFile } from '../store/read-config'
+
+/** Far more than years of merges; a larger file is not read. */
+const MAX_LOG_BYTES = 64 * 1024 * 1024
 
 const file = (commonDir: string) => join(commonDir, 'fanout', 'landed.jsonl')
 
@@ -17,7 +21,10 @@ export async function readLanded(commonDir: string): Promise<Map<string, LandedR
   const out = new Map<string, LandedRecord>()
   let text: string
   try {
-    text = await readFile(file(commonDir), 'utf8')
+    // Bounded, regular files only: a pipe planted in the repository's git folder must not hang Review.
+    const read = readConfigFile(file(commonDir), MAX_LOG_BYTES)
+    if (!('text' in read)) return out
+    text = read.text
   } catch {
     return out
   }

@@ -12,8 +12,10 @@
 // user types). Protecting them would refuse ordinary work.
 import { statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { tryGit } from '../worktrees/git'
+import { listConfig } from '../worktrees/git'
+import { findGitDir } from '../worktrees/probe'
 import { isInside } from '../tools/paths'
+import { configFingerprint, defaultConfigFiles, listedConfigFiles } from './config-identity'
 
 /** Folders protected whole wherever they are: configuration that runs commands or grants. */
 export const PROTECTED_DIRS = [
@@ -149,34 +151,44 @@ export function hasOtherLinks(abs: string): boolean {
   return info !== undefined && info.isFile() && info.nlink > 1
 }
 
-// ---- The configured hooks path (core.hooksPath): read through git, cached for the synchronous check.
+// ---- The configured hooks path (core.hooksPath): read through git once per configuration, cached.
 
 const hooksPaths = new Map<string, string[]>()
+/** Per cwd: the config files the last answer came from, and their fingerprint then (config-identity.ts). */
+const hooksPathSources = new Map<string, { files: string[]; fingerprint: string }>()
 
 /**
- * Reads `core.hooksPath` for the repository at cwd (repository, global and system config) and remembers it for
+ * Reads `core.hooksPath` for the repository at cwd (repository, global and included config) and remembers it for
  * the synchronous check. Husky's `.husky/_` runs `.husky/<hook>`, so a hooks folder named `_` protects its
- * parent too. Call before deciding a write or building a sandbox; cheap enough for each.
+ * parent too. Called before each write decision and each sandboxed command: git runs (one `git config --list`)
+ * only when a config file it read, or one it could read, changed since the last answer.
  */
 export async function refreshHooksPath(cwd: string): Promise<readonly string[]> {
+  const key = resolve(cwd)
+  const checkout = await findGitDir(key)
+  const known = hooksPathSources.get(key)
+  if (known && hooksPaths.has(key) && configFingerprint(known.files) === known.fingerprint) return hooksPaths.get(key) ?? []
+  const top = checkout?.top ?? key
+  const candidates = [...new Set([...defaultConfigFiles(checkout?.top ?? null, checkout?.gitDir ?? null), ...(known?.files ?? [])])]
+  const before = configFingerprint(candidates)
+  const entries = (await listConfig(key)) ?? []
   // Fanout's own git sets core.hooksPath on its command line (so it runs no hook): the files' value is the last
   // one that does not come from there. Reading config runs nothing the repository names.
-  const listed = await tryGit(cwd, ['config', '--show-origin', '--get-all', 'core.hooksPath'])
-  const fromFiles = (listed ?? '')
-    .split('\n')
-    .filter((l) => l.includes('\t') && !l.startsWith('command line:'))
-    .map((l) => l.slice(l.indexOf('\t') + 1))
-  const raw = fromFiles[fromFiles.length - 1]
-  const top = raw ? await tryGit(cwd, ['rev-parse', '--show-toplevel']) : null
+  const fromFiles = entries.filter((e) => e.key.toLowerCase() === 'core.hookspath' && e.value !== null && e.origin?.startsWith('file:'))
+  const raw = fromFiles[fromFiles.length - 1]?.value
   const found: string[] = []
   if (raw) {
     const value = raw.trim()
     const expanded = value.startsWith('~/') ? join(process.env.HOME ?? '', value.slice(2)) : value
-    const abs = isAbsolute(expanded) ? expanded : resolve(top ?? cwd, expanded)
+    const abs = isAbsolute(expanded) ? expanded : resolve(top, expanded)
     found.push(abs)
     if (foldSegment(abs.split(sep).pop() ?? '') === '_') found.push(resolve(abs, '..'))
   }
-  hooksPaths.set(resolve(cwd), found)
+  hooksPaths.set(key, found)
+  // Kept only when no file changed while git read them: otherwise the next check reads again.
+  const files = [...new Set([...candidates, ...listedConfigFiles(entries, top)])]
+  if (configFingerprint(candidates) === before) hooksPathSources.set(key, { files, fingerprint: configFingerprint(files) })
+  else hooksPathSources.delete(key)
   return found
 }
 

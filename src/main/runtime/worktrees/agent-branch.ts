@@ -5,12 +5,15 @@
 // Fanout moves `fanout/<agentId>` to the agent's HEAD itself, outside the sandbox, after checking that HEAD
 // names a commit, with a compare-and-swap against the tip it read: that is the only ref an agent's work moves.
 import { randomBytes } from 'node:crypto'
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { open, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathspecWithoutPlaceholders } from '../security/placeholders'
+import { readConfigFile } from '../store/read-config'
 import { runGit, tryGit } from './git'
 import { type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { commitIdentityConfig } from './identity'
+import { isHalfMade } from './half-made'
+import { WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/
@@ -21,10 +24,17 @@ export async function headCommit(dirs: WorktreeGitDirs): Promise<string | null> 
   return out && COMMIT.test(out) ? out : null
 }
 
+/** A HEAD file's text, trimmed: a regular file of at most 4 KiB, or null (a pipe an agent planted must not hang us). */
+function readHead(path: string): string | null {
+  const read = readConfigFile(path, 4096)
+  return 'text' in read ? read.text.trim() : null
+}
+
 /** The ref a symbolic HEAD names (`refs/heads/main`), or null when HEAD is detached (as Fanout leaves it). */
 export async function headSymref(dirs: WorktreeGitDirs): Promise<string | null> {
   try {
-    const text = (await readFile(join(dirs.gitDir, 'HEAD'), 'utf8')).slice(0, 4096).trim()
+    const text = readHead(join(dirs.gitDir, 'HEAD'))
+    if (text === null) return null
     return text.startsWith('ref:') ? text.slice(4).trim() : null
   } catch {
     return null
@@ -94,6 +104,9 @@ export async function syncBranchToHead(dirs: WorktreeGitDirs, branch: string): P
  */
 export async function commitAll(dirs: WorktreeGitDirs, branch: string, message: string): Promise<string> {
   const run = (args: string[], config: string[] = []) => runGit(dirs.workTree, args, { dirs, config })
+  // A checkout git never finished (half-made.ts): its missing files would be committed as deletions.
+  if (isHalfMade(dirs.gitDir))
+    throw new WorktreeError(`${dirs.workTree} was never fully checked out (git worktree add was stopped); nothing is committed from it`)
   await normalizeHead(dirs, branch)
   await run(['add', '-A', ...pathspecWithoutPlaceholders(dirs.workTree)])
   const tree = await run(['write-tree'])
@@ -126,7 +139,9 @@ export async function uncommittedChanges(dirs: WorktreeGitDirs): Promise<string>
 export async function syncBranchFromAdminDir(repoRoot: string, adminDir: string, branch: string): Promise<void> {
   let text: string
   try {
-    text = (await readFile(join(adminDir, 'HEAD'), 'utf8')).slice(0, 4096).trim()
+    const read = readHead(join(adminDir, 'HEAD'))
+    if (read === null) return
+    text = read
   } catch {
     return
   }

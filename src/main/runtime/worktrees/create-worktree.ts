@@ -2,14 +2,15 @@
 // in a folder outside the user's checkout. The parent's working tree, index and branch are never touched:
 // every command here either reads the parent's repository or writes only the new worktree and its branch.
 import { mkdir } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { detachHead, headCommit } from './agent-branch'
 import { agentWorktreeEntries } from './agent-worktrees'
 import { branchFor } from './branch-name'
+import { currentProcess } from '../store/process-identity'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { worktreeGitDirs } from './git-dirs'
 import { startPoint, type WorktreeBaseRef } from './base-ref'
+import { isHalfMade, makerAlive, removeHalfMade } from './half-made'
 import { readMetadata, updateMetadata, writeMetadata } from './metadata'
 import { readRepo, WorktreeError, type RepoInfo } from './repo'
 import { enqueueForRepo } from './repo-queue'
@@ -97,7 +98,23 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   const result = (path: string, baseCommit: string, reused: boolean): Promise<AgentWorktree> =>
     finishSetup(repo, { agentId, path, branch, baseCommit, repoRoot: repo.repoRoot, commonDir: repo.commonDir, relativeCwd: repo.relativeCwd, cwd: '', reused })
 
-  const existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)?.entry
+  let existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)?.entry
+  if (existing && (await isDirectory(existing.path))) {
+    const meta = await readMetadata(existing.path, repo.commonDir)
+    const dirs = await worktreeGitDirs(existing.path, repo.commonDir)
+    if (isHalfMade(dirs.gitDir)) {
+      // `git worktree add` was stopped part way (half-made.ts): never taken as it is, made again once its maker is gone.
+      if (makerAlive(meta)) {
+        throw new WorktreeError(`isolation: worktree ${existing.path} is still being created by another Fanout process (pid ${meta?.owner?.pid})`)
+      }
+      const tip = await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])
+      const base = meta?.baseCommit ?? tip
+      if (!base)
+        throw new WorktreeError(`isolation: worktree ${existing.path} was left half made and its start commit is unknown; remove it with git worktree remove`)
+      await removeHalfMade(repo.cwd, dirs, branch, base)
+      existing = undefined
+    }
+  }
   if (existing && (await isDirectory(existing.path))) {
     const meta = await readMetadata(existing.path, repo.commonDir)
     // Running again: this process owns it now, and it is no longer finished.
@@ -146,12 +163,14 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
 }
 
 function ownerNow() {
-  return { pid: process.pid, hostname: hostname() }
+  const me = currentProcess()
+  return { pid: me.pid, hostname: me.hostname, processStart: me.processStart }
 }
 
 async function addWorktree(repo: RepoInfo, args: string[], path: string): Promise<void> {
   try {
-    await runGit(repo.cwd, args)
+    // In English whatever the user's language: a half-made worktree is told by git's "initializing" lock reason.
+    await runGit(repo.cwd, args, { env: { LC_ALL: 'C' } })
   } catch (err) {
     throw new WorktreeError(`isolation: worktree could not be created at ${path}: ${errorText(err)}`)
   }

@@ -6,8 +6,9 @@
 // folder `<common>/worktrees/<name>` whose `gitdir` file names this worktree (the agent cannot write either:
 // see security/sandbox/git-dir-policy.ts), checks that folder's `commondir` leads back, and hands all three
 // to git explicitly (GitOptions.dirs). Anything else is refused with a sentence saying what was found.
-import { readdir, readFile, realpath } from 'node:fs/promises'
+import { readdir, realpath } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { readConfigFile } from '../store/read-config'
 import { WorktreeError } from './repo'
 
 export interface WorktreeGitDirs {
@@ -23,8 +24,8 @@ const SMALL = 64 * 1024
 
 async function readSmall(path: string): Promise<string | null> {
   try {
-    const text = await readFile(path, 'utf8')
-    return text.length > SMALL ? null : text.trim()
+    const read = readConfigFile(path, SMALL)
+    return 'text' in read ? read.text.trim() : null
   } catch {
     return null
   }

@@ -164,6 +164,16 @@ async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): P
   return found
 }
 
+/**
+ * The configuration git reads in `dir`, with scopes and origins (origins relative to the top of the checkout): one
+ * `git config --list`, which runs nothing the configuration names. Null when git cannot read it.
+ */
+export async function listConfig(dir: string): Promise<ConfigEntry[] | null> {
+  if (!(await isDirectory(dir))) return null
+  const r = await spawnGit(dir, ['config', '-z', '--list', '--show-scope', '--show-origin'], GIT_ENV, {})
+  return r.code === 0 ? parseConfigListing(r.stdout.toString('utf8'), true) : null
+}
+
 /** The neutralising settings for a command in `dir`, from the configuration git would read there. */
 async function safeSettings(dir: string, global: string[], dirsEnv: Record<string, string>): Promise<Record<string, string>> {
   const list = ['config', '-z', '--list', '--show-scope', '--show-origin']

@@ -2,9 +2,10 @@
 // stored in the worktree's own admin folder (.git/worktrees/<name>/) so git removes them with the worktree.
 // A sandboxed agent cannot write it (security/sandbox/git-dir-policy.ts): it is Fanout's record.
 import { randomBytes } from 'node:crypto'
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { rename, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { readConfigFile } from '../store/read-config'
 import { findAdminDir } from './git-dirs'
 
 const FILE = 'fanout.json'
@@ -18,7 +19,8 @@ const metadataSchema = z.object({
   createdAt: z.string(),
   agentType: z.string().optional(),
   description: z.string().optional(),
-  owner: z.object({ pid: z.number(), hostname: z.string() }).optional(),
+  /** The process using the worktree; its start time tells a live owner from a later process given its pid. */
+  owner: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).optional(),
   /** Set when the agent's run ended and its work was committed; cleared when it runs again (resume). */
   finishedAt: z.string().optional()
 })
@@ -61,10 +63,17 @@ export async function readMetadata(worktreePath: string, commonDir: string): Pro
   return dir ? readMetadataIn(dir) : null
 }
 
+/** The file's text; it lives in the repository's git folder, so a pipe or a huge file there is refused, not read. */
+function readMetadataText(path: string): string {
+  const read = readConfigFile(path, 64 * 1024)
+  if (!('text' in read)) throw new Error('missing' in read ? 'no metadata' : read.error)
+  return read.text
+}
+
 /** The metadata in an admin folder (`<common>/worktrees/<name>`). */
 export async function readMetadataIn(adminDir: string): Promise<WorktreeMetadata | null> {
   try {
-    const parsed = metadataSchema.safeParse(JSON.parse(await readFile(join(adminDir, FILE), 'utf8')))
+    const parsed = metadataSchema.safeParse(JSON.parse(readMetadataText(join(adminDir, FILE))))
     return parsed.success ? parsed.data : null
   } catch {
     return null

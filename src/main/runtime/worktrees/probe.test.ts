@@ -1,5 +1,6 @@
 // The fast git probe must say exactly what git says: repository or not, which branch, where the top is.
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -34,5 +35,21 @@ describe('probeGit', () => {
   it('says a plain folder is not a repository', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-norepo-')))
     expect(await probeGit(dir)).toEqual({ isGitRepo: false, branch: null, repoRoot: null })
+  })
+
+  // A repository may hold anything in `.git`: a named pipe there must not hang the probe (nor git, which hangs on
+  // a HEAD pipe), so it is refused at once and the folder counts as no repository.
+  it('refuses a .git that is a named pipe, without hanging', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-fifo-git-')))
+    execFileSync('mkfifo', [join(dir, '.git')])
+    expect(await probeGit(dir)).toEqual({ isGitRepo: false, branch: null, repoRoot: null })
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('refuses a HEAD that is a named pipe, without hanging', async () => {
+    repo = makeTempRepo()
+    unlinkSync(join(repo.root, '.git', 'HEAD'))
+    execFileSync('mkfifo', [join(repo.root, '.git', 'HEAD')])
+    expect(await probeGit(repo.root)).toEqual({ isGitRepo: false, branch: null, repoRoot: null })
   })
 })

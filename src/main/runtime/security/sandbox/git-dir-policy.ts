@@ -21,8 +21,9 @@
 // `commondir` makes every git command fail ("failed to read commondir"), so an absent `commondir` of a main
 // checkout is not denied: Fanout refuses to run git in a main checkout that has one (worktrees/repo.ts), and
 // docs/sandbox.md says what is left for the person's own git.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { readConfigFile } from '../../store/read-config'
 
 export interface GitDirWrites {
   allowWrite: string[]
@@ -34,9 +35,9 @@ const SMALL = 64 * 1024
 /** A small regular file's text, trimmed, or null (a link to a pipe or device must not hang the wrap). */
 function readSmall(path: string): string | null {
   try {
-    const info = statSync(path, { throwIfNoEntry: false })
-    if (!info?.isFile() || info.size > SMALL) return null
-    return readFileSync(path, 'utf8').trim()
+    // Opened non-blocking and checked on the open file: a pipe swapped in after a stat must not hang the wrap.
+    const read = readConfigFile(path, SMALL)
+    return 'text' in read ? read.text.trim() : null
   } catch {
     return null
   }

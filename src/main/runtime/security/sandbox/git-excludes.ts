@@ -3,10 +3,11 @@
 // same folder as empty files (`git add -A` would commit them). So every sandboxed command gets a git
 // excludes file naming the placeholders of its repository, through GIT_CONFIG_* variables. That setting
 // replaces the person's own `core.excludesFile`, so its contents are copied in first: their ignores still hold.
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { privateTempDir } from '../private-temp'
+import { readConfigFile } from '../../store/read-config'
 import { tryGit } from '../../worktrees/git'
 
 /** The top of the work tree that holds `cwd` (where a `.git` folder or file is), or null outside git. */
@@ -88,7 +89,9 @@ export async function gitExcludesFor(cwd: string, placeholders: readonly string[
   const own = await userExcludesFile(top, process.env)
   let theirs = ''
   try {
-    if (own) theirs = readFileSync(own, 'utf8')
+    // core.excludesFile may come from the repository's config: a pipe or a huge file there is skipped, not read.
+    const read = own ? readConfigFile(own) : null
+    if (read && 'text' in read) theirs = read.text
   } catch {}
   let file: string
   try {
