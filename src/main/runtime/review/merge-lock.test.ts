@@ -29,11 +29,16 @@ describe('withMergeLock', () => {
     const waits: string[] = []
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
+    let entered!: () => void
+    const inFirst = new Promise<void>((r) => (entered = r))
     const first = withMergeLock(commonDir, { dataDir, app: 'first' }, async () => {
       log.push('first in')
+      entered()
       await held
       log.push('first out')
     })
+    // The first holds the lock before the second asks (started together, either could win the race for it).
+    await inFirst
     const second = withMergeLock(commonDir, { dataDir, app: 'second', onWait: (m) => waits.push(m) }, async () => {
       log.push('second in')
     })
