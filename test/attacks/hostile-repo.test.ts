@@ -312,6 +312,20 @@ describe('a hostile repository: Fanout runs none of its programs', () => {
     expect(fired()).toEqual([])
   })
 
+  it('from a subfolder too: the files git names relative to the top are found, conditional includes neutralised', async () => {
+    // git reports the config files it read relative to the top of the checkout, wherever it was started; a
+    // runner that read them relative to its own folder would miss the includes that hold only where git goes next.
+    const sub = join(root, 'sub', 'deeper')
+    mkdirSync(sub, { recursive: true })
+    const path = join(tmp, 'from-subfolder')
+    await runGit(sub, ['worktree', 'add', '-b', 'fanout/from-subfolder', path, 'HEAD'])
+    expect(readFileSync(join(path, 'b.txt'), 'utf8')).toBe('bee\n')
+    writeFileSync(join(path, 'b.txt'), 'bee two\n')
+    await runGit(join(path), ['add', '-A'])
+    expect(await runGit(sub, ['diff', 'HEAD', '--stat'])).toBe('')
+    expect(fired()).toEqual([])
+  })
+
   it('a core.worktree that leads out of the checkout is refused, not followed', async () => {
     const r = join(tmp, 'redirect')
     mkdirSync(r)

@@ -181,12 +181,14 @@ async function safeSettings(dir: string, global: string[], dirsEnv: Record<strin
   // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
   if (listing.code !== 0) throw new GitError(listing.stderr.toString('utf8').trim() || `git config --list exited with code ${listing.code}`, listing.code)
   const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
+  // git names a config file it read relative to the top of the checkout (it moves there first), not to `dir`.
+  const base = dirsEnv.GIT_WORK_TREE ?? (await checkoutTop(dir)) ?? dir
   // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
   const home = process.env.HOME || homedir()
   // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
   // environment but the submodule's config read afresh, so its program keys are overridden from here.
-  const submodules = new Set(await submoduleConfigs(dir, entries))
-  const queue = [...includedFiles(entries, dir, home), ...submodules]
+  const submodules = new Set(await submoduleConfigs(base, entries))
+  const queue = [...includedFiles(entries, base, home), ...submodules]
   const seen = new Set<string>()
   for (let file = queue.shift(); file !== undefined && seen.size < MAX_INCLUDES; file = queue.shift()) {
     if (seen.has(file)) continue
@@ -196,7 +198,7 @@ async function safeSettings(dir: string, global: string[], dirsEnv: Record<strin
     // A submodule's core.worktree leads to its own checkout: its program keys count here, its work tree does not.
     const more = parseConfigListing(r.stdout.toString('utf8'), true).map((e) => ({ ...e, scope: submodules.has(file) ? 'submodule' : 'included' }))
     entries.push(...more)
-    queue.push(...includedFiles(more, dir, home))
+    queue.push(...includedFiles(more, base, home))
   }
   const verdict = judgeConfig(entries)
   if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects, dirsEnv)
