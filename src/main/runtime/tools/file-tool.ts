@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import { FileRefusal, plannedTarget } from '../security/open-beneath'
 import type { Access, PathPolicy } from '../security/path-policy'
 import { heldMessage, placeholderAt, placeholderOnTheWay, type PlaceholderInfo } from '../security/placeholders'
+import { realTarget } from '../security/real-target'
 import type { BuiltinTool, BuiltinToolMeta } from './builtin-tool'
 import { defineTool, type Tool, type ToolContext, type ToolMeta, type ToolResult, type ToolSpec } from './define-tool'
 import { FileState } from './file-state'
@@ -80,6 +81,25 @@ function defineFileTool<S extends z.ZodType>(opts: ToolOptions, spec: FileToolSp
 /** True when `abs` lies inside a working directory as written but `real`, where it leads, lies outside them all. */
 export function leadsOut(paths: PathPolicy, abs: string, real: string): boolean {
   return paths.roots().some((r) => isInside(r, abs)) && !paths.inBounds(real)
+}
+
+/**
+ * Where a search's root really leads, judged once (Glob, Grep): the folder the search then reads beneath (a link
+ * swapped in later cannot move it), or the refusal. A root written inside the working directories must lead inside them.
+ */
+export function searchRoot(tool: 'Glob' | 'Grep', paths: PathPolicy, cwd: string, root: string): { rootReal: string } | ToolResult {
+  const refused = paths.check(tool, root, 'read')
+  if (refused) return { content: refused, isError: true }
+  const rootReal = realTarget(root)
+  if (rootReal === null) return { content: `${displayPath(cwd, root)} cannot be resolved (a symbolic link loop).`, isError: true }
+  const refusedReal = paths.check(tool, rootReal, 'read')
+  if (refusedReal) return { content: refusedReal, isError: true }
+  if (leadsOut(paths, root, rootReal))
+    return {
+      content: `${tool} refused ${displayPath(cwd, root)}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the folder there.`,
+      isError: true
+    }
+  return { rootReal }
 }
 
 /**

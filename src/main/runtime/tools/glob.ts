@@ -9,8 +9,7 @@ import { builtinTool } from './builtin-tool'
 import { placeholdersUnder } from '../security/placeholders'
 import { compileGlob, GlobSyntaxError, matchGlob, splitGlobBase } from './glob-pattern'
 import { listFiles } from './list-files'
-import { leadsOut } from './file-tool'
-import { realTarget } from '../security/real-target'
+import { searchRoot } from './file-tool'
 import { displayPath } from './paths'
 import { ripgrepPath } from './ripgrep'
 import type { ToolOptions } from './tool-options'
@@ -79,19 +78,10 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
       if (err instanceof GlobSyntaxError) return { content: `Invalid glob pattern "${input.pattern}": ${err.message}.`, isError: true }
       throw err
     }
-    const refused = paths.check('Glob', root, 'read')
-    if (refused) return { content: refused, isError: true }
-    // Where the root leads is judged once; the listing is of that real folder (a link swapped in later cannot
-    // move it), and a root written inside the working directories must lead inside them.
-    const rootReal = realTarget(root)
-    if (rootReal === null) return { content: `${displayPath(opts.cwd, root)} cannot be resolved (a symbolic link loop).`, isError: true }
-    const refusedReal = paths.check('Glob', rootReal, 'read')
-    if (refusedReal) return { content: refusedReal, isError: true }
-    if (leadsOut(paths, root, rootReal))
-      return {
-        content: `Glob refused ${displayPath(opts.cwd, root)}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the folder there.`,
-        isError: true
-      }
+    // Where the root leads is judged once; the listing is of that real folder.
+    const judged = searchRoot('Glob', paths, opts.cwd, root)
+    if (!('rootReal' in judged)) return judged
+    const { rootReal } = judged
     const rootInfo = statOrNull(rootReal)
     const rg = ripgrepPath(opts.ripgrep)
     // A root that is not there is searched by neither engine; report the one a search would have started with.

@@ -6,9 +6,8 @@ import { FileRefusal, kindOf } from '../security/open-beneath'
 import type { PathPolicy } from '../security/path-policy'
 import { builtinTool } from './builtin-tool'
 import { GrepInputError, grepSearch, type GrepFile, type GrepQuery } from './grep-search'
-import { leadsOut } from './file-tool'
+import { searchRoot } from './file-tool'
 import { displayPath } from './paths'
-import { realTarget } from '../security/real-target'
 import { ripgrepPath } from './ripgrep'
 import type { ToolOptions } from './tool-options'
 
@@ -108,18 +107,10 @@ export const GREP_TOOL = builtinTool({ name: 'Grep', readOnly: true, concurrency
   schema,
   async execute(input, ctx) {
     const root = paths.absolute(input.path ?? '.')
-    const refused = paths.check('Grep', root, 'read')
-    if (refused) return { content: refused, isError: true }
     // Where the root leads is judged once, and the search reads only beneath that real folder (see grep-search.ts).
-    const rootReal = realTarget(root)
-    if (rootReal === null) return { content: `${displayPath(opts.cwd, root)} cannot be resolved (a symbolic link loop).`, isError: true }
-    const refusedReal = paths.check('Grep', rootReal, 'read')
-    if (refusedReal) return { content: refusedReal, isError: true }
-    if (leadsOut(paths, root, rootReal))
-      return {
-        content: `Grep refused ${displayPath(opts.cwd, root)}: it is inside the working directories as written, but a symbolic link on the way leads outside them. Use the real path if you mean the folder there.`,
-        isError: true
-      }
+    const judged = searchRoot('Grep', paths, opts.cwd, root)
+    if (!('rootReal' in judged)) return judged
+    const { rootReal } = judged
     const rootInfo = await stat(rootReal).catch(() => null)
     if (!rootInfo) return { content: `Path does not exist: ${displayPath(opts.cwd, root)} (working directory: ${opts.cwd}).`, isError: true }
     // A FIFO, socket or device is no text to search, and reading one can block forever.
