@@ -73,7 +73,9 @@ describe('runAgentLoop failures', () => {
       [true, 2]
     ])
     expect(errors[0].message).toMatch(/^Rate limited \(429\): .*Retrying in 10 ms \(attempt 2 of 4; [\d.]+ m?s spent of at most 10 min retrying\)\.$/)
-    expect(errors[1].message).toMatch(/^Overloaded \(529\): Overloaded\. Retrying in [\d.]+ m?s \(attempt 3 of 4; [\d.]+ m?s spent of at most 10 min retrying\)\.$/)
+    expect(errors[1].message).toMatch(
+      /^Overloaded \(529\): Overloaded\. Retrying in [\d.]+ m?s \(attempt 3 of 4; [\d.]+ m?s spent of at most 10 min retrying\)\.$/
+    )
   })
 
   it('retries a stream that drops mid-message without duplicating its text', async () => {
