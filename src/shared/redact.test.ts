@@ -48,6 +48,21 @@ describe('redactText', () => {
     for (const text of prose) expect(redactText(text)).toBe(text)
   })
 
+  it('leaves numbered words and counts alone when a secret holds a run of digits, yet still finds its dump', () => {
+    // The hex of "0123456789" is 30 31 … 39: words like w30 w31 … (or decimal bytes 48 49 …) in ordinary output
+    // are not a dump of it.
+    const key = 'sk-ant-api03-e2e-secret-key-0123456789abcdef'
+    registerSecret(key)
+    const words = Array.from({ length: 120 }, (_, n) => `w${n}`).join(' ')
+    expect(redactText(words)).toBe(words)
+    const bytes = Array.from({ length: 60 }, (_, n) => String(40 + n)).join(', ')
+    expect(redactText(`item ${bytes}`)).toBe(`item ${bytes}`)
+    const hex = [...Buffer.from(key)].map((b) => b.toString(16).padStart(2, '0')).join(' ')
+    expect(holdsSecret(hex)).toBe(true)
+    const cEscaped = [...Buffer.from(key)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')
+    expect(holdsSecret(cEscaped)).toBe(true)
+  })
+
   it('registers credential-named environment values only, and ignores values too short to be secrets', () => {
     const isSecret = (name: string) => /TOKEN|SECRET/.test(name)
     registerEnvironmentSecrets(

@@ -41,6 +41,10 @@ function views(text: string): Record<ViewName, View> {
     v.s += c
     v.at.push(i)
   }
+  // '|' is in no secret's form, so a run of a view never matches across it.
+  const breakRun = (v: View, i: number) => {
+    if (v.s.length && v.s[v.s.length - 1] !== '|') push(v, '|', i)
+  }
   let lineStart = true
   for (let i = 0; i < text.length; i++) {
     if (lineStart) {
@@ -87,7 +91,11 @@ function views(text: string): Record<ViewName, View> {
     c = c.toLowerCase()
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) push(out.text, c, i)
     if ((c >= 'a' && c <= 'f') || (c >= '0' && c <= '9')) push(out.hex, c, i)
+    // A letter no hex digit is ends a run of the hex view (a dump never has one between its bytes; `\x73` has an x
+    // that is no byte's), and any letter ends a run of the digits view: `w30 w31 w32` is words, not the bytes 0 1 2.
+    else if (c >= 'g' && c <= 'z' && !(c === 'x' && text[i - 1] === '\\')) breakRun(out.hex, i)
     if (c >= '0' && c <= '9') push(out.digits, c, i)
+    else if (c >= 'a' && c <= 'z') breakRun(out.digits, i)
   }
   return out
 }
