@@ -57,9 +57,9 @@ describe('redactText', () => {
     expect(redactText(words)).toBe(words)
     const bytes = Array.from({ length: 60 }, (_, n) => String(40 + n)).join(', ')
     expect(redactText(`item ${bytes}`)).toBe(`item ${bytes}`)
-    const hex = [...Buffer.from(key)].map((b) => b.toString(16).padStart(2, '0')).join(' ')
+    const hex = [...new TextEncoder().encode(key)].map((b) => b.toString(16).padStart(2, '0')).join(' ')
     expect(holdsSecret(hex)).toBe(true)
-    const cEscaped = [...Buffer.from(key)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')
+    const cEscaped = [...new TextEncoder().encode(key)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')
     expect(holdsSecret(cEscaped)).toBe(true)
   })
 
