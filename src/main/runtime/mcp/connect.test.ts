@@ -156,8 +156,8 @@ describe('server configuration', () => {
     expect(parseServerConfig('a', { command: 'x', args: '--flag' }, '/p/.mcp.json', env)).toEqual({
       error: 'MCP server "a" in /p/.mcp.json: args must be a list of strings'
     })
-    expect(parseServerConfig('b', { type: 'sse', url: 'https://x' }, '/p/.mcp.json', env)).toMatchObject({
-      error: expect.stringContaining('transport type "sse" is not supported by Fanout')
+    expect(parseServerConfig('b', { type: 'ws', url: 'wss://x' }, '/p/.mcp.json', env)).toMatchObject({
+      error: expect.stringContaining('transport type "ws" is not supported by Fanout')
     })
     expect(parseServerConfig('c', { args: [] }, '/p/.mcp.json', env)).toMatchObject({ error: expect.stringContaining('neither "command"') })
     expect(parseServerConfig('d', { command: 'x', env: { K: '${NOPE}' } }, '/p/.mcp.json', env)).toEqual({

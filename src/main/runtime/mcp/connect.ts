@@ -1,9 +1,10 @@
-// Connecting to one MCP server: start it (stdio) or reach it (streamable HTTP), run the MCP handshake, and list
+// Connecting to one MCP server: start it (stdio) or reach it (streamable HTTP, or the older HTTP+SSE), run the MCP handshake, and list
 // its tools, all within a start timeout. A server that cannot be used fails with a McpStartError whose message
 // says which server and why: command not found, the exit code and the tail of its stderr, a timeout, an HTTP
 // status or a refused connection.
 import { resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, type Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js'
@@ -72,13 +73,14 @@ function stdioFailure(
   return `MCP server "${name}" (${describeTransport(config)}) failed to start: ${connectionError(err)}${tail(transport.stderrTail)}`
 }
 
-function httpFailure(name: string, config: Extract<McpTransportConfig, { type: 'http' }>, err: unknown, timeoutMs: number): string {
+function httpFailure(name: string, config: Extract<McpTransportConfig, { type: 'http' | 'sse' }>, err: unknown, timeoutMs: number): string {
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
     return `MCP server "${name}" at ${config.url} did not answer within ${seconds(timeoutMs)}.`
   if (err instanceof StreamableHTTPError && typeof err.code === 'number' && err.code >= 400) {
     const body = err.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '').trim()
     return `MCP server "${name}" at ${config.url} answered HTTP ${err.code}${body ? `: ${body.slice(0, 300)}` : ''}.`
   }
+  if (err instanceof SseError && typeof err.code === 'number' && err.code >= 400) return `MCP server "${name}" at ${config.url} answered HTTP ${err.code}.`
   return `MCP server "${name}" at ${config.url} could not be reached: ${connectionError(err)}.`
 }
 
@@ -94,6 +96,16 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolI
   return tools
 }
 
+function remoteTransport(config: Extract<McpTransportConfig, { type: 'http' | 'sse' }>): Transport {
+  const url = new URL(config.url)
+  if (config.type === 'http') return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } })
+  // The SSE stream is a GET the SDK opens through eventsource: its headers go in eventSourceInit's fetch too.
+  return new SSEClientTransport(url, {
+    requestInit: { headers: config.headers },
+    eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...config.headers } }) }
+  })
+}
+
 export async function connectMcpServer(name: string, config: McpTransportConfig, opts: ConnectOptions): Promise<McpConnection> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS
   const stdio =
@@ -106,11 +118,7 @@ export async function connectMcpServer(name: string, config: McpTransportConfig,
           ...(opts.passEnv ? { passEnv: opts.passEnv } : {})
         })
       : null
-  const transport: Transport =
-    stdio ??
-    new StreamableHTTPClientTransport(new URL((config as { url: string }).url), {
-      requestInit: { headers: (config as { headers: Record<string, string> }).headers }
-    })
+  const transport: Transport = stdio ?? remoteTransport(config as Extract<McpTransportConfig, { type: 'http' | 'sse' }>)
   const client = new Client({ name: 'fanout', version: '0.1.0' }, { capabilities: {} })
   // The SDK reports transport hiccups here; a failed start is reported by connect() itself.
   client.onerror = () => undefined
@@ -132,7 +140,7 @@ export async function connectMcpServer(name: string, config: McpTransportConfig,
     if (stdio && !stdio.exit && !stdio.startError) await new Promise((r) => setTimeout(r, 50))
     const message = stdio
       ? stdioFailure(name, config as Extract<McpTransportConfig, { type: 'stdio' }>, stdio, err, timeoutMs)
-      : httpFailure(name, config as Extract<McpTransportConfig, { type: 'http' }>, err, timeoutMs)
+      : httpFailure(name, config as Extract<McpTransportConfig, { type: 'http' | 'sse' }>, err, timeoutMs)
     await client.close().catch(() => undefined)
     await transport.close().catch(() => undefined)
     throw new McpStartError(message, name)

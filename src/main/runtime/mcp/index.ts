@@ -6,3 +6,5 @@ export { checkInput, createMcpTool, DEFAULT_MCP_CALL_TIMEOUT_MS } from './mcp-to
 export { describeTransport, expandEnv, mcpToolName, normalizeMcpName, parseServerConfig, type McpTransportConfig } from './server-config'
 export { SessionMcp, type AgentMcpTools, type McpAgent, type McpServerState, type McpServerStatus, type SessionMcpOptions } from './session-mcp'
 export { mcpResultToToolResult, type McpResultDetails } from './tool-result'
+export { listPromptCommands, promptCommand, type McpPromptCommand } from './prompt-commands'
+export { createResourceTools, LIST_RESOURCES_TOOL, NO_RESOURCES, READ_RESOURCE_TOOL } from './resource-tools'

@@ -1,6 +1,7 @@
 // One MCP server's configuration as Claude Code writes it (`.mcp.json`, `~/.claude.json`, a definition's
 // inline `mcpServers` entry): `{ command, args, env }` for a local process over stdio, or
-// `{ type: "http", url, headers }` for a streamable-HTTP server. `${VAR}` and `${VAR:-default}` are expanded
+// `{ type: "http", url, headers }` for a streamable-HTTP server, `{ type: "sse", url, headers }` for the older
+// HTTP+SSE transport. `${VAR}` and `${VAR:-default}` are expanded
 // from the environment in the command, arguments, env values, URL and headers. A bad entry becomes an error
 // sentence naming the server and the field, never a throw.
 import { z } from 'zod'
@@ -9,7 +10,7 @@ import { isSecretEnvEntry } from '../security/child-env'
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: 'http'; url: string; headers: Record<string, string> }
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> }
 
 const stringMap = z.record(z.string(), z.string(), { error: 'must be an object of string values' })
 
@@ -22,7 +23,7 @@ const stdioSchema = z.object({
 })
 
 const httpSchema = z.object({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
+  type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
   url: z.string({ error: 'must be a URL' }).trim().min(1, 'is empty'),
   headers: stringMap.optional()
 })
@@ -52,8 +53,8 @@ export function parseServerConfig(
     return fail('the entry must be an object like {"command": "...", "args": [...]} or {"type": "http", "url": "..."}')
   const entry = raw as Record<string, unknown>
   const type = entry.type
-  if (type === 'sse' || type === 'ws' || type === 'sse-ide' || type === 'ws-ide' || type === 'sdk')
-    return fail(`transport type "${String(type)}" is not supported by Fanout; use "stdio" (a command) or "http" (streamable HTTP)`)
+  if (type === 'ws' || type === 'sse-ide' || type === 'ws-ide' || type === 'sdk')
+    return fail(`transport type "${String(type)}" is not supported by Fanout; use "stdio" (a command), "http" (streamable HTTP) or "sse"`)
   if (type !== undefined && typeof type !== 'string') return fail('"type" must be "stdio" or "http"')
   const missing = new Set<string>()
   const x = (s: string) => expandEnv(s, env, missing)
@@ -69,7 +70,7 @@ export function parseServerConfig(
       env: xMap(parsed.data.env),
       ...(parsed.data.cwd ? { cwd: x(parsed.data.cwd) } : {})
     }
-  } else if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp' || (type === undefined && 'url' in entry)) {
+  } else if (type === 'sse' || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' || (type === undefined && 'url' in entry)) {
     const parsed = httpSchema.safeParse(entry)
     if (!parsed.success) return fail(issueText(parsed.error))
     const url = x(parsed.data.url)
@@ -78,9 +79,9 @@ export function parseServerConfig(
     } catch {
       if (!missing.size) return fail(`url ${JSON.stringify(url)} is not a valid URL`)
     }
-    config = { type: 'http', url, headers: xMap(parsed.data.headers) }
+    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: xMap(parsed.data.headers) }
   } else if (typeof type === 'string') {
-    return fail(`unknown transport type "${type}"; use "stdio" (a command) or "http" (streamable HTTP)`)
+    return fail(`unknown transport type "${type}"; use "stdio" (a command), "http" (streamable HTTP) or "sse"`)
   } else {
     return fail('the entry has neither "command" (a local server) nor "url" (an HTTP server)')
   }
@@ -93,7 +94,7 @@ const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|x-api-key|api-k
 
 /** A server's credentials (its auth headers, its credential-named environment values) are never shown anywhere. */
 function registerServerSecrets(config: McpTransportConfig): void {
-  if (config.type === 'http') {
+  if (config.type !== 'stdio') {
     for (const [name, value] of Object.entries(config.headers))
       if (CREDENTIAL_HEADER.test(name)) registerSecret(value.replace(/^(?:bearer|basic|token)\s+/i, ''))
   } else for (const [name, value] of Object.entries(config.env)) if (isSecretEnvEntry(name, value)) registerSecret(value)

@@ -11,6 +11,8 @@ import type { McpConnection } from './connect'
 import { McpStartError } from './errors'
 import type { McpConfig, McpScope, McpServerEntry } from './load-config'
 import { createMcpTool } from './mcp-tool'
+import { listPromptCommands, type McpPromptCommand } from './prompt-commands'
+import { createResourceTools } from './resource-tools'
 import { describeTransport, mcpToolName, normalizeMcpName, type McpTransportConfig } from './server-config'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -139,9 +141,23 @@ export class SessionMcp {
     return this.sessionTools().map((t) => t.name)
   }
 
-  /** Tools of the connected configured servers. */
+  /** Tools of the connected configured servers, and the resource tools when one of them offers resources. */
   sessionTools(): Tool[] {
-    return [...this.live.values()].flatMap((l) => (l.connection ? l.tools : []))
+    return [...[...this.live.values()].flatMap((l) => (l.connection ? l.tools : [])), ...createResourceTools(() => this.connections())]
+  }
+
+  /** The configured servers connected now, in configuration order. */
+  connections(): McpConnection[] {
+    return this.entries.flatMap((e) => {
+      const c = this.live.get(e.name)?.connection
+      return c && !c.lostReason() ? [c] : []
+    })
+  }
+
+  /** The prompts of the connected servers as slash commands (`/mcp__server__prompt`), for the commands loader. */
+  async promptCommands(): Promise<McpPromptCommand[]> {
+    await this.ready()
+    return listPromptCommands(this.connections())
   }
 
   /**
@@ -224,7 +240,8 @@ export class SessionMcp {
   status(): McpServerStatus[] {
     return this.entries.map((entry) => {
       const live = this.live.get(entry.name)
-      const transport = entry.config?.type ?? null
+      // The contract knows stdio and http; the older HTTP+SSE is shown as http (its URL says the rest).
+      const transport = entry.config ? (entry.config.type === 'stdio' ? 'stdio' : 'http') : null
       const base = {
         name: entry.name,
         scope: entry.scope,

@@ -43,7 +43,7 @@ export function startHttpTestServer(flags: string[] = []): Promise<HttpTestServe
       const m = /listening (\d+)/.exec(out)
       if (!m) return
       const server: HttpTestServer = {
-        url: `http://127.0.0.1:${m[1]}/mcp`,
+        url: `http://127.0.0.1:${m[1]}/${flags.includes('--sse') ? 'sse' : 'mcp'}`,
         async close() {
           running.delete(server)
           child.kill('SIGTERM')

@@ -5,10 +5,11 @@
 //   --hang             never answers (the client's start timeout fires)
 //   --exit-after-call  exits with code 7 right after answering one tool call
 //   --pid-file PATH    writes its pid there (tests check the process is gone after close)
+//   --resources        also serves resources and a prompt (test-tools.mjs registerTestResources)
 import { writeFileSync } from 'node:fs'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { registerTestTools } from './test-tools.mjs'
+import { registerTestResources, registerTestTools } from './test-tools.mjs'
 
 const args = process.argv.slice(2)
 const flag = (name) => args.includes(name)
@@ -30,6 +31,7 @@ if (flag('--hang')) {
 } else {
   const server = new McpServer({ name: 'fanout-test-stdio', version: '1.0.0' })
   registerTestTools(server, value('--label') ?? 'stdio')
+  if (flag('--resources')) registerTestResources(server, value('--label') ?? 'stdio')
   const transport = new StdioServerTransport()
   if (flag('--exit-after-call')) {
     const send = transport.send.bind(transport)

@@ -39,3 +39,16 @@ export function registerTestTools(server, label) {
       })
   )
 }
+
+// Resources and prompts, for servers started with --resources: a text file, a JSON document and a prompt with an argument.
+export function registerTestResources(server, label) {
+  server.registerResource('readme', 'memo://readme', { description: `The ${label} readme.`, mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${label} readme: hello from the resource` }]
+  }))
+  server.registerResource('config', 'memo://config.json', { description: 'A JSON document.', mimeType: 'application/json' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ label, answer: 42 }) }]
+  }))
+  server.registerPrompt('greet', { description: `Greets someone (${label}).`, argsSchema: { name: z.string() } }, ({ name }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `PROMPT-GREET: say hello to ${name} from ${label}` } }]
+  }))
+}
