@@ -103,6 +103,8 @@ export interface RunArgs {
   systemPrompt?: string
   appendSystemPrompt?: string
   addDirs: string[]
+  /** --plugin-dir: plugin folders for this run (or folders of plugins), resolved against the working directory. */
+  pluginDirs: string[]
   /** --max-budget-usd: the session's spending limit (Fanout's budget setting for this run). */
   maxBudgetUsd?: number
   /** --tools: the built-in tools offered (undefined: all; "default" is all). */
@@ -273,6 +275,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(onlyTools ? { onlyTools } : {}),
     ...(typeof o.maxBudgetUsd === 'number' ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
     addDirs: ((o.addDir ?? []) as string[]).map((d) => resolve(cwd, d)),
+    pluginDirs: ((o.pluginDir ?? []) as string[]).map((d) => resolve(cwd, d)),
     notes
   }
 }

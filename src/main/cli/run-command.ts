@@ -139,6 +139,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         process.stderr.write(`fanout: transcript: ${e.message}\n`)
       },
       ...(args.agentsJson ? { agentSources: { cliAgentsJson: args.agentsJson } } : {}),
+      ...(args.pluginDirs.length ? { pluginDirs: args.pluginDirs } : {}),
       ...(args.coordinator || config.settings.coordinator ? { coordinator: true } : {}),
       ...(args.teams || config.settings.agentTeams ? { teams: true } : {}),
       ...(args.trustProject ? { trustProject: true } : {}),

@@ -1,6 +1,7 @@
 // The MCP servers a session may use, from every place Claude Code reads them, lowest precedence first:
 // Fanout's own settings, `~/.claude.json` (`mcpServers`: user scope), `.mcp.json` in the project folder and
-// the folders above it (the closest wins), and `~/.claude.json` `projects[<folder>].mcpServers` (local scope).
+// the folders above it (the closest wins), enabled plugins' servers (`plugin:<plugin>:<server>`, of the folder's
+// scope when the folder brought the plugin), and `~/.claude.json` `projects[<folder>].mcpServers` (local scope).
 // A later source replaces an earlier server with the same name. `.mcp.json` servers listed in a settings file's
 // `disabledMcpjsonServers` (or `disabledMcpServers` for the folder in `~/.claude.json`) are kept but disabled,
 // so the UI can say why they do not run. Nothing here throws: problems come back as sentences.
@@ -36,8 +37,10 @@ export interface LoadMcpConfigOptions {
   /** Claude Code settings files, for `disabledMcpjsonServers`. */
   settingsFiles?: SettingsFile[]
   env?: Record<string, string | undefined>
-  /** Only `fanoutServers` (Claude Code's `--strict-mcp-config`): ~/.claude.json and the .mcp.json files are not read. */
+  /** Only `fanoutServers` (Claude Code's `--strict-mcp-config`): ~/.claude.json, the .mcp.json files and plugins are not read. */
   strict?: boolean
+  /** Enabled plugins' servers (plugins/), already named `plugin:<plugin>:<server>`. */
+  pluginServers?: ReadonlyArray<{ name: string; raw: unknown; file: string; folderBrought: boolean }>
 }
 
 export interface McpConfig {
@@ -110,6 +113,7 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): McpConfig {
     const json = readJson(file, problems)
     if (json) add(serversOf(json, file, problems), 'project', file, file)
   }
+  for (const p of opts.pluginServers ?? []) add({ [p.name]: p.raw }, p.folderBrought ? 'project' : 'user', p.file, p.file)
   const projects = claudeJson?.projects
   const local =
     projects && typeof projects === 'object' ? ((projects as Record<string, unknown>)[resolve(opts.cwd)] as Record<string, unknown> | undefined) : undefined

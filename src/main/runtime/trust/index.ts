@@ -8,6 +8,7 @@ import { projectRootOf } from '../context/project-root'
 import { loadAgents, type LoadAgentsOptions } from '../definitions'
 import { readSettingsFiles, type SettingsFile } from '../hooks/settings-files'
 import { loadMcpConfig, type McpConfig } from '../mcp/load-config'
+import { loadPlugins } from '../plugins'
 import { claudeMcpApprovals } from './claude-approvals'
 import { evaluateTrust } from './folder-trust'
 import { collectItems } from './scan'
@@ -68,15 +69,19 @@ export interface CheckFolderOptions {
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
   fanoutServers?: Record<string, unknown>
   trustAll?: boolean
+  /** `--plugin-dir` folders. */
+  pluginDirs?: readonly string[]
 }
 
 /** Reads a folder's configuration the way a session would and says what of it waits, is approved or declined. */
 export async function checkFolderTrust(opts: CheckFolderOptions): Promise<FolderTrust> {
   const settings = readSettingsFiles({ cwd: opts.cwd, home: opts.home, ...(opts.managedFile !== undefined ? { managedFile: opts.managedFile } : {}) })
+  const plugins = loadPlugins({ cwd: opts.cwd, home: opts.home, settingsFiles: settings.files, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) })
   const mcp = loadMcpConfig({
     cwd: opts.cwd,
     home: opts.home,
     settingsFiles: settings.files,
+    pluginServers: plugins.servers,
     ...(opts.fanoutServers ? { fanoutServers: opts.fanoutServers } : {}),
     ...(opts.env ? { env: opts.env } : {})
   })
@@ -90,10 +95,10 @@ export async function checkFolderTrust(opts: CheckFolderOptions): Promise<Folder
     home: opts.home,
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.trustAll ? { trustAll: true } : {}),
-    settingsFiles: settings.files,
+    settingsFiles: [...settings.files, ...plugins.hookFiles],
     mcp,
     agents: agents.agents,
     claudeMd: { entries, root },
-    problems: [...settings.problems, ...mcp.problems]
+    problems: [...settings.problems, ...plugins.problems, ...mcp.problems]
   })
 }

@@ -9,6 +9,7 @@ import { notifyHooks } from '../../hooks/notifications'
 import { protectHookScripts } from '../../security/protected-paths'
 import type { CanUseTool } from '../../loop/types'
 import { loadMcpConfig, type McpConfig } from '../../mcp/load-config'
+import { loadPlugins } from '../../plugins'
 import { SessionMcp, type AgentMcpTools } from '../../mcp/session-mcp'
 import { transcriptPath } from '../../store'
 import type { Tool } from '../../tools/define-tool'
@@ -34,6 +35,8 @@ export interface ExtensionsOptions {
   track?: (work: Promise<unknown>) => void
   /** Credential-looking variables the user's settings pass to hooks and MCP servers anyway. */
   passEnv?: readonly string[]
+  /** `--plugin-dir` folders (plugins enabled in settings are found from the settings files). */
+  pluginDirs?: readonly string[]
 }
 
 /** What the extensions read from disk, before and after the folder's approvals are applied. */
@@ -96,7 +99,7 @@ export class SessionExtensions {
     })
   }
 
-  /** Reads `.mcp.json`, `~/.claude.json` and the settings files (hooks, disabled servers), as they are on disk. */
+  /** Reads `.mcp.json`, `~/.claude.json`, the settings files (hooks, disabled servers) and enabled plugins, as they are on disk. */
   read(): ExtensionsConfig {
     const settings = readSettingsFiles({
       cwd: this.opts.cwd,
@@ -104,15 +107,18 @@ export class SessionExtensions {
       ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
     })
     this.settingsFiles = settings.files
+    // Plugins' hooks come as settings files of their level, their servers as entries: gated with the folder's own.
+    const plugins = loadPlugins({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {}) })
     const mcp = loadMcpConfig({
       cwd: this.opts.cwd,
       home: this.opts.home,
       settingsFiles: settings.files,
+      pluginServers: plugins.servers,
       ...(this.opts.mcpServers ? { fanoutServers: this.opts.mcpServers } : {}),
       ...(this.opts.strictMcp ? { strict: true } : {}),
       ...(this.opts.env ? { env: this.opts.env } : {})
     })
-    return { settingsFiles: settings.files, mcp, problems: [...settings.problems, ...mcp.problems] }
+    return { settingsFiles: [...settings.files, ...plugins.hookFiles], mcp, problems: [...settings.problems, ...plugins.problems, ...mcp.problems] }
   }
 
   /**

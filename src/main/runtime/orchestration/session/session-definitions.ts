@@ -10,6 +10,7 @@ import { NestedInstructions } from '../../context/nested-instructions'
 import { projectRootOf } from '../../context/project-root'
 import { discoverSkills, type SkillEntry } from '../../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../../definitions'
+import { loadPlugins } from '../../plugins'
 import { gateAgents, gateClaudeMd, type Approved } from '../../trust'
 import { probeGit } from '../../worktrees'
 import { agentSystemPrompt } from '../prompts/agent-prompt'
@@ -20,6 +21,9 @@ export interface SessionDefinitionsOptions {
   home: string
   /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+  /** `--plugin-dir` folders; plugins the settings files enable are found at each reload. */
+  pluginDirs?: readonly string[]
+  managedSettingsFile?: string | null
 }
 
 export class SessionDefinitions {
@@ -34,12 +38,19 @@ export class SessionDefinitions {
   /** The definitions and CLAUDE.md files as read from disk; apply the folder's approvals with gate() before anything uses them. */
   async reload(): Promise<{ agents: LoadedAgent[]; claudeMd: { entries: ClaudeMdEntry[]; root: string } }> {
     const { cwd, home } = this.opts
-    const pluginDirs = this.opts.agentSources?.pluginDirs
+    // Enabled plugins' agents and skills, read again at each reload: enabling one in settings applies to the next spawn.
+    const plugins = loadPlugins({
+      cwd,
+      home,
+      ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {}),
+      ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
+    })
+    const pluginDirs = [...(this.opts.agentSources?.pluginDirs ?? []), ...plugins.pluginDirs]
     const [agents, claudeMd, root, skills] = await Promise.all([
-      loadAgents({ cwd, home, ...this.opts.agentSources }),
+      loadAgents({ cwd, home, ...this.opts.agentSources, pluginDirs }),
       loadClaudeMd({ cwd, home }),
       projectRootOf(cwd),
-      discoverSkills({ cwd, home, ...(pluginDirs ? { pluginDirs } : {}) })
+      discoverSkills({ cwd, home, pluginDirs })
     ])
     this.read = { agents: agents.byType, claudeMd, root }
     this.loaded = new Map()

@@ -48,6 +48,11 @@ export interface AgentSessionOptions {
   onError?: (err: Error) => void
   /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+  /**
+   * `--plugin-dir` folders: plugins for this session beside those the settings files enable (`enabledPlugins`),
+   * each bringing its agents, skills, hooks and MCP servers (runtime/plugins/).
+   */
+  pluginDirs?: string[]
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
   /** Glob and Grep search trees of up to this many entries in-process (tools/search-engine.ts); 0: always rg. */

@@ -48,9 +48,16 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
     ...(options.strictMcpConfig ? { strictMcp: true } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
-    ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+    ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {}),
+    ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {})
   })
-  const definitions = new SessionDefinitions({ cwd: options.cwd, home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
+  const definitions = new SessionDefinitions({
+    cwd: options.cwd,
+    home,
+    ...(options.agentSources ? { agentSources: options.agentSources } : {}),
+    ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
+  })
   // The sandbox asks the permission settings (read at each reload) whether it is turned off and where commands may connect.
   const sandbox: SessionSandbox = new SessionSandbox(
     {

@@ -1,0 +1,184 @@
+// Claude Code plugins: each enabled plugin (find.ts) read through its manifest (manifest.ts) into what it
+// contributes — agents and skills (its `agents/` and `skills/`, named `plugin:name`), hooks (`hooks/hooks.json`
+// and the manifest's `hooks`), MCP servers (`.mcp.json` and the manifest's `mcpServers`, named
+// `plugin:<plugin>:<server>` as Claude Code names them) and command folders for the slash-command loader.
+// `${CLAUDE_PLUGIN_ROOT}` (and `${CLAUDE_PLUGIN_DATA}`) in hook commands and server configurations become the
+// plugin's folder (its data folder); hook commands get both as environment variables too. Hooks reach the
+// session as settings files and servers as `.mcp.json` entries: a plugin the folder brought is of the folder's
+// level (`project`), so the folder's approvals gate it exactly as they gate the folder's own (trust/).
+import { existsSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { readSettingsFiles, type SettingsFile } from '../hooks/settings-files'
+import { readConfigJson } from '../store/read-config'
+import { findPlugins, type FoundPlugin } from './find'
+import { readManifest, type PluginManifest } from './manifest'
+
+export { findPlugins, type FoundPlugin } from './find'
+export { manifestSchema, readManifest, type PluginManifest } from './manifest'
+
+export interface LoadedPlugin extends FoundPlugin {
+  name: string
+  manifest: PluginManifest | null
+  /** `~/.claude/plugins/data/<name>-<marketplace>`: CLAUDE_PLUGIN_DATA. */
+  dataDir: string
+}
+
+export interface PluginServer {
+  /** `plugin:<plugin>:<server>`. */
+  name: string
+  raw: unknown
+  file: string
+  folderBrought: boolean
+}
+
+export interface Plugins {
+  plugins: LoadedPlugin[]
+  /** For the agents and skills loaders (`agents/` and `skills/` under `dir`). */
+  pluginDirs: Array<{ name: string; dir: string }>
+  /** Hooks as settings files: `project` for a plugin the folder brought, `user` for the person's own. */
+  hookFiles: SettingsFile[]
+  servers: PluginServer[]
+  problems: string[]
+}
+
+export interface LoadPluginsOptions {
+  cwd: string
+  home: string
+  /** The settings files as read (enabledPlugins, extraKnownMarketplaces); read here when absent. */
+  settingsFiles?: readonly SettingsFile[]
+  managedFile?: string | null
+  /** `--plugin-dir` values. */
+  pluginDirs?: readonly string[]
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** Every string in a JSON value with the plugin's placeholders replaced. */
+function expand(value: unknown, vars: Record<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g, (_all, k: string) => vars[k])
+  if (Array.isArray(value)) return value.map((v) => expand(v, vars))
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, vars)]))
+  return value
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** A `hooks` map whose commands know where their plugin is: placeholders expanded, both variables exported. */
+function pluginHooks(value: unknown, vars: Record<string, string>): unknown {
+  const exports = `export CLAUDE_PLUGIN_ROOT=${quote(vars.CLAUDE_PLUGIN_ROOT)} CLAUDE_PLUGIN_DATA=${quote(vars.CLAUDE_PLUGIN_DATA)}; `
+  const expanded = expand(value, vars)
+  if (!isRecord(expanded)) return expanded
+  return Object.fromEntries(
+    Object.entries(expanded).map(([event, matchers]) => [
+      event,
+      Array.isArray(matchers)
+        ? matchers.map((m) =>
+            isRecord(m) && Array.isArray(m.hooks)
+              ? { ...m, hooks: m.hooks.map((h) => (isRecord(h) && typeof h.command === 'string' ? { ...h, command: exports + h.command } : h)) }
+              : m
+          )
+        : matchers
+    ])
+  )
+}
+
+const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
+
+/** A hooks file's or inline value's events map: `{hooks: {...}}` as hooks.json writes it, or the map itself. */
+const eventsOf = (json: Record<string, unknown>): unknown => (isRecord(json.hooks) ? json.hooks : json)
+
+/** A servers file's or inline value's servers: `{mcpServers: {...}}` as .mcp.json writes it, or the map itself. */
+const serversOf = (json: Record<string, unknown>): Record<string, unknown> => (isRecord(json.mcpServers) ? json.mcpServers : json)
+
+function readJsonFile(file: string, what: string, problems: string[]): Record<string, unknown> | null {
+  const read = readConfigJson(file)
+  if ('json' in read) return read.json
+  if ('error' in read) problems.push(`${file} ${read.error}; the plugin's ${what} from it are not loaded`)
+  return null
+}
+
+function loadOne(found: FoundPlugin, home: string, out: Plugins): void {
+  const read = readManifest(found.root)
+  if ('error' in read) {
+    out.problems.push(`${read.error}; plugin ${found.key} is not loaded`)
+    return
+  }
+  const manifest = 'manifest' in read ? read.manifest : null
+  const name = manifest?.name ?? basename(found.root)
+  if (out.plugins.some((p) => p.name === name)) {
+    out.problems.push(`plugin "${name}" at ${found.root} has the name of a plugin already loaded; it is not loaded twice`)
+    return
+  }
+  const dataDir = join(home, '.claude', 'plugins', 'data', `${name}-${found.marketplace}`.replace(/[^A-Za-z0-9._-]/g, '-'))
+  const vars = { CLAUDE_PLUGIN_ROOT: found.root, CLAUDE_PLUGIN_DATA: dataDir }
+  const plugin: LoadedPlugin = { ...found, name, manifest, dataDir }
+  out.plugins.push(plugin)
+  out.pluginDirs.push({ name, dir: found.root })
+  const source = found.folderBrought ? ('project' as const) : ('user' as const)
+  const manifestFile = join(found.root, '.claude-plugin', 'plugin.json')
+
+  const hookSources: Array<{ file: string; value: unknown }> = []
+  const defaultHooks = join(found.root, 'hooks', 'hooks.json')
+  const fromFile = (file: string) => {
+    const json = readJsonFile(file, 'hooks', out.problems)
+    if (json) hookSources.push({ file, value: eventsOf(json) })
+  }
+  if (existsSync(defaultHooks)) fromFile(defaultHooks)
+  for (const h of asList(manifest?.hooks)) {
+    if (typeof h === 'string') {
+      const file = resolve(found.root, h)
+      if (file !== defaultHooks) fromFile(file)
+    } else hookSources.push({ file: manifestFile, value: eventsOf(h) })
+  }
+  for (const h of hookSources) out.hookFiles.push({ file: h.file, source, json: { hooks: pluginHooks(h.value, vars) } })
+
+  const serverSources: Array<{ file: string; servers: Record<string, unknown> }> = []
+  const defaultServers = join(found.root, '.mcp.json')
+  const serversFrom = (file: string) => {
+    const json = readJsonFile(file, 'MCP servers', out.problems)
+    if (json) serverSources.push({ file, servers: serversOf(json) })
+  }
+  if (existsSync(defaultServers)) serversFrom(defaultServers)
+  for (const s of asList(manifest?.mcpServers)) {
+    if (typeof s === 'string') {
+      const file = resolve(found.root, s)
+      if (file !== defaultServers) serversFrom(file)
+    } else serverSources.push({ file: manifestFile, servers: serversOf(s) })
+  }
+  for (const { file, servers } of serverSources)
+    for (const [server, raw] of Object.entries(servers))
+      out.servers.push({ name: `plugin:${name}:${server}`, raw: expand(raw, vars), file, folderBrought: found.folderBrought })
+}
+
+/** Finds and reads every enabled plugin. Never throws: what could not be loaded is in `problems`. */
+export function loadPlugins(opts: LoadPluginsOptions): Plugins {
+  const settingsFiles =
+    opts.settingsFiles ??
+    readSettingsFiles({ cwd: opts.cwd, home: opts.home, ...(opts.managedFile !== undefined ? { managedFile: opts.managedFile } : {}) }).files
+  const found = findPlugins({ cwd: opts.cwd, home: opts.home, settingsFiles, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) })
+  const out: Plugins = { plugins: [], pluginDirs: [], hookFiles: [], servers: [], problems: [...found.problems] }
+  for (const p of found.plugins) loadOne(p, opts.home, out)
+  return out
+}
+
+/**
+ * The folders of plugin slash commands, for the commands loader: each plugin's `commands/` and the folders its
+ * manifest's `commands` names (a file named there gives its folder and `file`). Commands are `/plugin:name`.
+ */
+export function pluginCommandDirs(plugins: Pick<Plugins, 'plugins'>): Array<{ dir: string; namespace: string; file?: string }> {
+  const out: Array<{ dir: string; namespace: string; file?: string }> = []
+  for (const p of plugins.plugins) {
+    const dirs = [join(p.root, 'commands'), ...asList(p.manifest?.commands).map((c) => resolve(p.root, c))]
+    for (const d of dirs) {
+      let st: ReturnType<typeof statSync> | undefined
+      try {
+        st = statSync(d)
+      } catch {
+        continue
+      }
+      if (st.isDirectory()) out.push({ dir: d, namespace: p.name })
+      else if (st.isFile()) out.push({ dir: dirname(d), namespace: p.name, file: d })
+    }
+  }
+  return out
+}

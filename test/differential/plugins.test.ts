@@ -1,0 +1,134 @@
+// Differential: Claude Code plugins and MCP servers' resources and transports, each scenario run through Claude
+// Code and through Fanout on the same scripted model. A plugin comes from `--plugin-dir`, from `enabledPlugins`
+// with an installed plugin (`~/.claude/plugins/installed_plugins.json`), or from a marketplace folder; what is
+// compared is what the model sees (the agent and skill listings, tool results) and what ran (a plugin hook's
+// `${CLAUDE_PLUGIN_ROOT}` and environment). Each remaining difference is in docs/claude-code-differences.md.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reply, type ParsedRequest } from '../../src/main/runtime/model/scripted'
+import { startHttpTestServer, stdioServerEntry, stopHttpTestServers, type HttpTestServer } from '../../src/main/runtime/mcp/testing/servers'
+import { claudeCode } from './claude-code'
+import { cleanupRuns, conversation, requestText, runSide, type Scenario, type SideResult } from './harness'
+
+const cc = claudeCode()
+const skipped = cc.skip ? ` (skipped: ${cc.skip})` : ''
+
+const HOOK_SCRIPT = `import { appendFileSync } from 'node:fs'
+let text = ''
+process.stdin.on('data', (c) => (text += c))
+process.stdin.on('end', () => {
+  const input = JSON.parse(text)
+  appendFileSync(process.env.CLAUDE_PROJECT_DIR + '/plugin-hook.jsonl', JSON.stringify({ arg: process.argv[2], env: process.env.CLAUDE_PLUGIN_ROOT ?? null, data: process.env.CLAUDE_PLUGIN_DATA ?? null, tool: input.tool_name, event: input.hook_event_name }) + '\\n')
+})
+`
+
+/** A plugin's files under `at`: an agent, a skill, a command, a PreToolUse hook on Bash and a stdio MCP server with resources. */
+function pluginFiles(at: string, name: string, manifest: Record<string, unknown> | null = { name, version: '1.0.0', description: `The ${name} plugin` }) {
+  return {
+    ...(manifest ? { [`${at}/.claude-plugin/plugin.json`]: JSON.stringify(manifest, null, 2) } : {}),
+    [`${at}/agents/helper.md`]: `---\nname: helper\ndescription: The ${name} helper agent\n---\nYou help with ${name}.\n`,
+    [`${at}/skills/tidy/SKILL.md`]: `---\nname: tidy\ndescription: Tidy things up (${name})\n---\nTIDY-BODY of ${name}: put each thing in its place.\n`,
+    [`${at}/hooks/hooks.json`]: JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/hook.mjs" "${CLAUDE_PLUGIN_ROOT}"' }] }] }
+    }),
+    [`${at}/hook.mjs`]: HOOK_SCRIPT,
+    [`${at}/.mcp.json`]: JSON.stringify({ mcpServers: { docs: stdioServerEntry(['--label', `${name}-docs`, '--resources']) } })
+  }
+}
+
+/** The scripted model: on the marker, one tool call a turn from `calls`, then the text "done". */
+function calls(list: Array<[string, Record<string, unknown>]>) {
+  return (req: ParsedRequest) => {
+    if (!conversation(req).includes('PLUGIN TASK')) return reply.text('ok')
+    const call = list[req.turn]
+    return call ? reply.toolUse(call[0], call[1]) : reply.text('done')
+  }
+}
+
+/** The request that carries the task's first turn. */
+const firstTaskRequest = (r: SideResult) => r.requests.find((q) => conversation(q).includes('PLUGIN TASK'))!
+
+/** Tool results of the task, in order, as the model read them. */
+const results = (r: SideResult): string[] =>
+  r.requests
+    .filter((q) => conversation(q).includes('PLUGIN TASK') && q.toolResults.length)
+    .map((q) => q.toolResults.map((t) => t.content).join('\n'))
+
+const hookLog = (r: SideResult): any[] => {
+  try {
+    return readFileSync(join(r.project, 'plugin-hook.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  } catch {
+    return []
+  }
+}
+
+function both(scenario: Scenario): { claude: () => SideResult; fanout: () => SideResult } {
+  let claude: SideResult
+  let fanout: SideResult
+  beforeAll(async () => {
+    ;[claude, fanout] = await Promise.all([runSide('claude-code', scenario), runSide('fanout', scenario)])
+    expect(claude.code, claude.stderr).toBe(0)
+    expect(fanout.code, fanout.stderr).toBe(0)
+  }, 240_000)
+  afterAll(cleanupRuns)
+  return { claude: () => claude, fanout: () => fanout }
+}
+
+const ALLOWED = ['--allowedTools', 'Bash', 'Skill', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'mcp__plugin_kit_docs__echo']
+
+describe.skipIf(!cc.path)(`a plugin from --plugin-dir${skipped}`, () => {
+  const sides = both({
+    files: pluginFiles('plug', 'kit'),
+    respond: calls([
+      ['Bash', { command: 'echo from-bash' }],
+      ['mcp__plugin_kit_docs__echo', { text: 'hi' }],
+      ['ListMcpResourcesTool', {}],
+      ['ReadMcpResourceTool', { server: 'plugin:kit:docs', uri: 'memo://readme' }],
+      ['ListMcpResourcesTool', { server: 'nope' }],
+      ['Skill', { skill: 'kit:tidy' }]
+    ]),
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json', '--plugin-dir', 'plug', ...ALLOWED]
+  })
+
+  it('lists the plugin agent as plugin:name with its description', () => {
+    // The listing's lines are read from the text: the kit's block parser takes `name: ` to end at the first colon.
+    const line = (r: SideResult) => /^- kit:helper: .*$/m.exec(requestText(firstTaskRequest(r)))?.[0]
+    expect(line(sides.fanout())).toBe(line(sides.claude()))
+    expect(line(sides.claude())).toBe('- kit:helper: The kit helper agent (Tools: All tools)')
+  })
+
+  it('lists the plugin skill as plugin:name', () => {
+    for (const r of [sides.claude(), sides.fanout()]) expect(requestText(firstTaskRequest(r))).toContain('- kit:tidy: Tidy things up (kit)')
+  })
+
+  it("runs the plugin's hook with ${CLAUDE_PLUGIN_ROOT} expanded and in its environment", () => {
+    const norm = (r: SideResult) => hookLog(r).map((h) => ({ ...h, arg: h.arg.replace(r.project, '<project>'), env: h.env?.replace(r.project, '<project>') }))
+    expect(norm(sides.claude())).toEqual([{ arg: '<project>/plug', env: '<project>/plug', data: expect.stringMatching(/kit-inline$/), tool: 'Bash', event: 'PreToolUse' }])
+    expect(norm(sides.fanout())).toEqual(norm(sides.claude()).map((h) => ({ ...h, data: expect.stringMatching(/kit-inline$/) })))
+  })
+
+  it("serves the plugin's MCP server as plugin:kit:docs (tools mcp__plugin_kit_docs__*)", () => {
+    expect(results(sides.fanout())[1]).toBe(results(sides.claude())[1])
+    expect(results(sides.claude())[1]).toBe('kit-docs echo: hi')
+  })
+
+  it('ListMcpResourcesTool answers the same resource list, each with its server', () => {
+    expect(JSON.parse(results(sides.fanout())[2])).toEqual(JSON.parse(results(sides.claude())[2]))
+  })
+
+  it('ReadMcpResourceTool answers the same contents', () => {
+    expect(JSON.parse(results(sides.fanout())[3])).toEqual(JSON.parse(results(sides.claude())[3]))
+  })
+
+  it('an unknown server is named with the servers there are', () => {
+    expect(results(sides.fanout())[4]).toContain('Server "nope" not found. Available servers: plugin:kit:docs')
+    expect(results(sides.claude())[4]).toContain('Server "nope" not found. Available servers: plugin:kit:docs')
+  })
+
+  it('the Skill tool loads the plugin skill', () => {
+    const text = (r: SideResult) => JSON.stringify(r.requests.at(-1)!.messages)
+    for (const r of [sides.claude(), sides.fanout()]) expect(text(r)).toContain('TIDY-BODY of kit')
+  })
+})
