@@ -3,8 +3,9 @@
 // with an installed plugin (`~/.claude/plugins/installed_plugins.json`), or from a marketplace folder; what is
 // compared is what the model sees (the agent and skill listings, tool results) and what ran (a plugin hook's
 // `${CLAUDE_PLUGIN_ROOT}` and environment). Each remaining difference is in docs/claude-code-differences.md.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reply, type ParsedRequest } from '../../src/main/runtime/model/scripted'
 import { startHttpTestServer, stdioServerEntry, stopHttpTestServers, type HttpTestServer } from '../../src/main/runtime/mcp/testing/servers'
@@ -51,13 +52,14 @@ const firstTaskRequest = (r: SideResult) => r.requests.find((q) => conversation(
 
 /** Tool results of the task, in order, as the model read them. */
 const results = (r: SideResult): string[] =>
-  r.requests
-    .filter((q) => conversation(q).includes('PLUGIN TASK') && q.toolResults.length)
-    .map((q) => q.toolResults.map((t) => t.content).join('\n'))
+  r.requests.filter((q) => conversation(q).includes('PLUGIN TASK') && q.toolResults.length).map((q) => q.toolResults.map((t) => t.content).join('\n'))
 
 const hookLog = (r: SideResult): any[] => {
   try {
-    return readFileSync(join(r.project, 'plugin-hook.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    return readFileSync(join(r.project, 'plugin-hook.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
   } catch {
     return []
   }
@@ -105,7 +107,9 @@ describe.skipIf(!cc.path)(`a plugin from --plugin-dir${skipped}`, () => {
 
   it("runs the plugin's hook with ${CLAUDE_PLUGIN_ROOT} expanded and in its environment", () => {
     const norm = (r: SideResult) => hookLog(r).map((h) => ({ ...h, arg: h.arg.replace(r.project, '<project>'), env: h.env?.replace(r.project, '<project>') }))
-    expect(norm(sides.claude())).toEqual([{ arg: '<project>/plug', env: '<project>/plug', data: expect.stringMatching(/kit-inline$/), tool: 'Bash', event: 'PreToolUse' }])
+    expect(norm(sides.claude())).toEqual([
+      { arg: '<project>/plug', env: '<project>/plug', data: expect.stringMatching(/kit-inline$/), tool: 'Bash', event: 'PreToolUse' }
+    ])
     expect(norm(sides.fanout())).toEqual(norm(sides.claude()).map((h) => ({ ...h, data: expect.stringMatching(/kit-inline$/) })))
   })
 
@@ -130,5 +134,182 @@ describe.skipIf(!cc.path)(`a plugin from --plugin-dir${skipped}`, () => {
   it('the Skill tool loads the plugin skill', () => {
     const text = (r: SideResult) => JSON.stringify(r.requests.at(-1)!.messages)
     for (const r of [sides.claude(), sides.fanout()]) expect(text(r)).toContain('TIDY-BODY of kit')
+  })
+})
+
+/** The plugin folder both sides share, outside either run's HOME (installed_plugins.json names it by its absolute path). */
+const shared = mkdtempSync(join(tmpdir(), 'fanout-diff-plugin-'))
+{
+  for (const [rel, text] of Object.entries(pluginFiles('market/plugins/lint', 'lint'))) {
+    mkdirSync(dirname(join(shared, rel)), { recursive: true })
+    writeFileSync(join(shared, rel), text)
+  }
+  mkdirSync(join(shared, 'market/.claude-plugin'), { recursive: true })
+  writeFileSync(
+    join(shared, 'market/.claude-plugin/marketplace.json'),
+    JSON.stringify({ name: 'acme', owner: { name: 'kit' }, plugins: [{ name: 'lint', source: './plugins/lint', description: 'Lints' }] })
+  )
+}
+afterAll(() => rmSync(shared, { recursive: true, force: true }))
+
+const MARKET = { acme: { source: { source: 'directory', path: join(shared, 'market') } } }
+
+/** The person's settings enable lint@acme (or switch it off); the marketplace is one they know (known_marketplaces.json). */
+const userHome = (enabled: boolean): Record<string, string> => ({
+  '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'lint@acme': enabled } }),
+  '.claude/plugins/known_marketplaces.json': JSON.stringify({
+    acme: { ...MARKET.acme, installLocation: join(shared, 'market'), lastUpdated: '2026-01-01T00:00:00.000Z' }
+  })
+})
+
+const LINT_ROOT = join(shared, 'market/plugins/lint')
+const LINT_ALLOWED = ['--allowedTools', 'Bash', 'mcp__plugin_lint_docs__echo']
+const lintCalls = calls([
+  ['Bash', { command: 'echo from-bash' }],
+  ['mcp__plugin_lint_docs__echo', { text: 'from the marketplace' }]
+])
+
+for (const [title, scenario] of [
+  ["enabled in the user's settings from a marketplace folder they know", { homeFiles: userHome(true) }],
+  [
+    "enabled in the project's settings from a marketplace folder the project declares",
+    { settings: { enabledPlugins: { 'lint@acme': true }, extraKnownMarketplaces: MARKET } }
+  ]
+] as const) {
+  describe.skipIf(!cc.path)(`a plugin ${title}${skipped}`, () => {
+    const sides = both({ ...scenario, respond: lintCalls, prompt: 'PLUGIN TASK', args: ['--output-format', 'json', ...LINT_ALLOWED] })
+
+    it('lists its agent', () => {
+      for (const r of [sides.claude(), sides.fanout()])
+        expect(requestText(firstTaskRequest(r))).toContain('- lint:helper: The lint helper agent (Tools: All tools)')
+    })
+
+    it("runs its hook from the plugin's folder in the marketplace", () => {
+      for (const r of [sides.claude(), sides.fanout()]) expect(hookLog(r).map((h) => [h.arg, h.env, h.tool])).toEqual([[LINT_ROOT, LINT_ROOT, 'Bash']])
+    })
+
+    it('serves its MCP server', () => {
+      expect(results(sides.fanout())[1]).toBe(results(sides.claude())[1])
+      expect(results(sides.claude())[1]).toBe('lint-docs echo: from the marketplace')
+    })
+  })
+}
+
+describe.skipIf(!cc.path)(`a plugin switched off in the user's settings${skipped}`, () => {
+  const sides = both({ homeFiles: userHome(false), respond: calls([]), prompt: 'PLUGIN TASK', args: ['--output-format', 'json'] })
+
+  it('brings nothing: no agent, no skill, no server tools', () => {
+    for (const r of [sides.claude(), sides.fanout()]) {
+      const text = requestText(firstTaskRequest(r))
+      expect(text).not.toContain('lint:helper')
+      expect(text).not.toContain('lint:tidy')
+      expect(firstTaskRequest(r).toolNames.some((n) => n.startsWith('mcp__plugin_lint'))).toBe(false)
+    }
+  })
+})
+
+describe.skipIf(!cc.path)(`a folder of plugins given to --plugin-dir, one without a manifest${skipped}`, () => {
+  const sides = both({
+    files: { ...pluginFiles('plugins/alpha', 'alpha'), ...pluginFiles('plugins/beta', 'beta'), ...pluginFiles('bare', 'bare', null) },
+    respond: calls([]),
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json', '--plugin-dir', 'plugins', '--plugin-dir', 'bare']
+  })
+
+  it("loads each child plugin's agent", () => {
+    for (const r of [sides.claude(), sides.fanout()]) {
+      const text = requestText(firstTaskRequest(r))
+      expect(text).toContain('- alpha:helper: The alpha helper agent')
+      expect(text).toContain('- beta:helper: The beta helper agent')
+    }
+  })
+
+  it('names a plugin without a manifest after its folder', () => {
+    for (const r of [sides.claude(), sides.fanout()]) expect(requestText(firstTaskRequest(r))).toContain('- bare:helper: The bare helper agent')
+  })
+
+  it("lists each plugin's skill", () => {
+    for (const r of [sides.claude(), sides.fanout()]) {
+      const text = requestText(firstTaskRequest(r))
+      for (const p of ['alpha', 'beta', 'bare']) expect(text).toContain(`- ${p}:tidy: Tidy things up (${p})`)
+    }
+  })
+})
+
+describe.skipIf(!cc.path)(`a plugin agent run through the Agent tool${skipped}`, () => {
+  const sides = both({
+    files: pluginFiles('plug', 'kit'),
+    respond: (req: ParsedRequest) => {
+      if (req.system.includes('You help with kit.')) return reply.text('HELPER-REPORT: tidy')
+      if (!conversation(req).includes('PLUGIN TASK')) return reply.text('ok')
+      if (req.turn === 0) return reply.toolUse('Agent', { subagent_type: 'kit:helper', description: 'help', prompt: 'Help me.' })
+      return reply.text('done')
+    },
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json', '--plugin-dir', 'plug']
+  })
+
+  it("runs a subagent on the plugin agent's prompt", () => {
+    // Claude Code 2.1.328 may start it in the background (its result then comes in a later turn): what is
+    // compared is that the subagent ran, on the plugin's prompt.
+    for (const r of [sides.claude(), sides.fanout()]) expect(r.requests.some((q) => q.system.includes('You help with kit.'))).toBe(true)
+  })
+})
+
+describe.skipIf(!cc.path)(`MCP servers over HTTP+SSE and streamable HTTP, with and without resources${skipped}`, () => {
+  let sse: HttpTestServer
+  let http: HttpTestServer
+  let claude: SideResult
+  let fanout: SideResult
+  beforeAll(async () => {
+    sse = await startHttpTestServer(['--sse', '--label', 'events', '--resources'])
+    http = await startHttpTestServer(['--label', 'plain'])
+    const scenario: Scenario = {
+      files: { '.mcp.json': JSON.stringify({ mcpServers: { events: { type: 'sse', url: sse.url }, plain: { type: 'http', url: http.url } } }) },
+      settings: { enabledMcpjsonServers: ['events', 'plain'] },
+      respond: calls([
+        ['mcp__events__echo', { text: 'over sse' }],
+        ['mcp__plain__echo', { text: 'over http' }],
+        ['ListMcpResourcesTool', { server: 'events' }],
+        ['ListMcpResourcesTool', { server: 'plain' }],
+        ['ReadMcpResourceTool', { server: 'events', uri: 'memo://config.json' }],
+        ['ReadMcpResourceTool', { server: 'plain', uri: 'memo://readme' }]
+      ]),
+      prompt: 'PLUGIN TASK',
+      args: ['--output-format', 'json', '--allowedTools', 'mcp__events__echo', 'mcp__plain__echo', 'ListMcpResourcesTool', 'ReadMcpResourceTool']
+    }
+    ;[claude, fanout] = await Promise.all([runSide('claude-code', scenario), runSide('fanout', scenario)])
+    expect(claude.code, claude.stderr).toBe(0)
+    expect(fanout.code, fanout.stderr).toBe(0)
+  }, 240_000)
+  afterAll(async () => {
+    await stopHttpTestServers()
+    cleanupRuns()
+  })
+
+  it('calls a tool of an sse server', () => {
+    expect(results(fanout)[0]).toBe(results(claude)[0])
+    expect(results(claude)[0]).toBe('events echo: over sse')
+  })
+
+  it('calls a tool of a streamable HTTP server', () => {
+    expect(results(fanout)[1]).toBe(results(claude)[1])
+  })
+
+  it("lists one server's resources", () => {
+    expect(JSON.parse(results(fanout)[2])).toEqual(JSON.parse(results(claude)[2]))
+  })
+
+  it('says there are none for a server without resources', () => {
+    expect(results(fanout)[3]).toBe(results(claude)[3])
+  })
+
+  it('reads a JSON resource', () => {
+    expect(JSON.parse(results(fanout)[4])).toEqual(JSON.parse(results(claude)[4]))
+  })
+
+  it('refuses to read from a server without resources, saying so', () => {
+    expect(results(fanout)[5]).toContain('Server "plain" does not support resources')
+    expect(results(claude)[5]).toContain('Server "plain" does not support resources')
   })
 })

@@ -118,9 +118,12 @@ function marketplacePlugin(market: Marketplace, marketName: string, plugin: stri
     problems.push(`${file}: marketplace ${marketName} lists no plugin named "${plugin}"; it is not loaded`)
     return null
   }
-  const base = isRecord(read.json.metadata) && typeof read.json.metadata.pluginRoot === 'string' ? resolve(market.dir, read.json.metadata.pluginRoot) : market.dir
+  const base =
+    isRecord(read.json.metadata) && typeof read.json.metadata.pluginRoot === 'string' ? resolve(market.dir, read.json.metadata.pluginRoot) : market.dir
   if (typeof entry.source === 'string') return isAbsolute(entry.source) ? entry.source : resolve(base, entry.source)
-  problems.push(`${file}: plugin ${plugin}@${marketName} comes from a remote source, and Fanout does not fetch plugins; install it with Claude Code (/plugin install) and it loads from there`)
+  problems.push(
+    `${file}: plugin ${plugin}@${marketName} comes from a remote source, and Fanout does not fetch plugins; install it with Claude Code (/plugin install) and it loads from there`
+  )
   return null
 }
 

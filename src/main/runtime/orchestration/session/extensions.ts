@@ -108,7 +108,12 @@ export class SessionExtensions {
     })
     this.settingsFiles = settings.files
     // Plugins' hooks come as settings files of their level, their servers as entries: gated with the folder's own.
-    const plugins = loadPlugins({ cwd: this.opts.cwd, home: this.opts.home, settingsFiles: settings.files, ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {}) })
+    const plugins = loadPlugins({
+      cwd: this.opts.cwd,
+      home: this.opts.home,
+      settingsFiles: settings.files,
+      ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {})
+    })
     const mcp = loadMcpConfig({
       cwd: this.opts.cwd,
       home: this.opts.home,
