@@ -5,7 +5,7 @@
 // like the folder's own hooks and servers. Each case runs a whole session headless without approval (nothing
 // of the plugin runs, no tool of its servers is offered, the wait is said) and approved (it does run).
 // The person's own plugin (enabled in their settings, from their marketplace) runs without asking.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
