@@ -28,6 +28,7 @@ export const RUN_USAGE = `Usage: fanout [run] [options] [prompt]
   --disallowedTools RULES... permission rules that deny
   --settings FILE|JSON       more settings (model, env, permissions) on top of the settings files
   --mcp-config FILE|JSON...  MCP servers ("mcpServers"); --strict-mcp-config: only these
+  --plugin-dir DIR           load a plugin (or a folder of plugins) for this run: agents, skills, hooks, servers
   --max-budget-usd N         the run's spending limit
   --system-prompt TEXT       the main agent's instructions instead of Fanout's
   --append-system-prompt TEXT  added at the end of the main agent's system prompt
