@@ -313,3 +313,49 @@ describe.skipIf(!cc.path)(`MCP servers over HTTP+SSE and streamable HTTP, with a
     expect(results(claude)[5]).toContain('Server "plain" does not support resources')
   })
 })
+
+describe.skipIf(!cc.path)(`resource tools without a rule that allows them, in default mode${skipped}`, () => {
+  const sides = both({
+    files: { '.mcp.json': JSON.stringify({ mcpServers: { docs: stdioServerEntry(['--label', 'docs', '--resources']) } }) },
+    settings: { enabledMcpjsonServers: ['docs'] },
+    respond: calls([
+      ['ListMcpResourcesTool', {}],
+      ['ReadMcpResourceTool', { server: 'docs', uri: 'memo://readme' }]
+    ]),
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json']
+  })
+
+  it('ListMcpResourcesTool runs without asking in Fanout; Claude Code first wants it loaded through ToolSearch', () => {
+    // A documented difference (docs/claude-code-differences.md): Claude Code 2.1.328 defers the resource tools
+    // behind ToolSearch, and a call before the search (with no rule naming the tool) is "No such tool".
+    expect(results(sides.claude())[0]).toMatch(/No such tool available: ListMcpResourcesTool/)
+    expect(JSON.parse(results(sides.fanout())[0])).toEqual([
+      { name: 'readme', uri: 'memo://readme', description: 'The docs readme.', mimeType: 'text/plain', server: 'docs' },
+      { name: 'config', uri: 'memo://config.json', description: 'A JSON document.', mimeType: 'application/json', server: 'docs' }
+    ])
+  })
+
+  it('ReadMcpResourceTool runs without asking (it only reads)', () => {
+    expect(results(sides.fanout())[1]).toBe(results(sides.claude())[1])
+    expect(results(sides.claude())[1]).toContain('docs readme: hello from the resource')
+  })
+})
+
+describe.skipIf(!cc.path)(`--strict-mcp-config with a --plugin-dir plugin${skipped}`, () => {
+  const sides = both({
+    files: pluginFiles('plug', 'kit'),
+    respond: calls([]),
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json', '--plugin-dir', 'plug', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}']
+  })
+
+  it("offers the plugin's server tools or not, alike", () => {
+    const plugged = (r: SideResult) => firstTaskRequest(r).toolNames.some((n) => n.startsWith('mcp__plugin_kit_docs__'))
+    expect(plugged(sides.fanout())).toBe(plugged(sides.claude()))
+  })
+
+  it('still lists the plugin agent', () => {
+    for (const r of [sides.claude(), sides.fanout()]) expect(requestText(firstTaskRequest(r))).toContain('- kit:helper:')
+  })
+})
