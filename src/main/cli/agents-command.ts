@@ -1,7 +1,6 @@
 // `fanout agents list|check`: what agents a working directory has, and what is wrong with agent files.
 import { homedir } from 'node:os'
-import { basename, isAbsolute, relative, resolve } from 'node:path'
-import { readFileSync } from 'node:fs'
+import { isAbsolute, relative, resolve } from 'node:path'
 import type { Diagnostic, LoadedAgent } from '../../shared/agent-definition'
 import {
   checkAgentPaths,
@@ -14,6 +13,7 @@ import {
   type CheckResult,
   type LoadAgentsOptions
 } from '../runtime/definitions'
+import { loadPlugins } from '../runtime/plugins'
 
 export const AGENTS_USAGE = `Usage:
   fanout agents list [--cwd DIR] [--json]   every effective agent: the Agent tool's listing lines, or JSON
@@ -49,20 +49,12 @@ interface Parsed {
   options: LoadAgentsOptions
 }
 
-function pluginName(dir: string): string {
-  try {
-    const manifest = JSON.parse(readFileSync(resolve(dir, '.claude-plugin/plugin.json'), 'utf8'))
-    if (typeof manifest.name === 'string' && manifest.name) return manifest.name
-  } catch {}
-  return basename(resolve(dir))
-}
-
 function parseArgs(sub: 'list' | 'check', args: string[], io: CommandIO): Parsed {
   let cwd = io.cwd
   let json = false
   let cliAgentsJson: string | undefined
   let managedDir = io.env.FANOUT_MANAGED_AGENTS_DIR || defaultManagedAgentsDir()
-  const pluginDirs: { name: string; dir: string }[] = []
+  const pluginPaths: string[] = []
   const paths: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]
@@ -75,14 +67,14 @@ function parseArgs(sub: 'list' | 'check', args: string[], io: CommandIO): Parsed
     else if (arg === '--json' && sub === 'list') json = true
     else if (arg === '--agents') cliAgentsJson = value()
     else if (arg === '--managed-dir') managedDir = resolve(io.cwd, value())
-    else if (arg === '--plugin-dir') {
-      const dir = resolve(io.cwd, value())
-      pluginDirs.push({ name: pluginName(dir), dir })
-    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg} for 'fanout agents ${sub}'`)
+    else if (arg === '--plugin-dir') pluginPaths.push(resolve(io.cwd, value()))
+    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg} for 'fanout agents ${sub}'`)
     else if (sub === 'check') paths.push(arg)
     else throw new UsageError(`'fanout agents list' takes no arguments (got '${arg}'); use --cwd DIR to pick a folder`)
   }
   const home = io.env.HOME || homedir()
+  // The plugins a session here would load: these --plugin-dir folders and those the settings files enable.
+  const { pluginDirs } = loadPlugins({ cwd, home, pluginDirs: pluginPaths })
   return { cwd, json, paths, options: { cwd, home, pluginDirs, cliAgentsJson, managedDir } }
 }
 
