@@ -1,0 +1,86 @@
+// `fanout run` with plugins, as a real process: a plugin the project enables brings a hook and an MCP server that
+// wait for the folder's approval (said on stderr with how to approve), `fanout trust` lists them, and once
+// `fanout trust allow` approves the folder both run; a --plugin-dir plugin is the person's own and runs at once.
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli, useCliServers } from '../../../test/support/cli'
+import { hookCommand, readHookLog } from '../runtime/hooks/testing/fixture'
+import { stdioServerEntry } from '../runtime/mcp/testing/servers'
+import { reply, scriptByAgent, type ScriptedServer } from '../runtime/model/scripted'
+
+let server: ScriptedServer
+const serve = useCliServers()
+
+function pluginProject() {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-run-plugins-')))
+  const project = join(tmp, 'project')
+  const log = join(tmp, 'hooks.log')
+  const files: Record<string, string> = {
+    'project/.claude/settings.json': JSON.stringify({
+      enabledPlugins: { 'kit@acme': true },
+      extraKnownMarketplaces: { acme: { source: { source: 'directory', path: './market' } } }
+    }),
+    'project/market/.claude-plugin/marketplace.json': JSON.stringify({ name: 'acme', plugins: [{ name: 'kit', source: './kit' }] }),
+    'project/market/kit/.claude-plugin/plugin.json': JSON.stringify({ name: 'kit' }),
+    'project/market/kit/hooks/hooks.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: hookCommand(tmp, log) }] }] } }),
+    'project/market/kit/.mcp.json': JSON.stringify({ mcpServers: { notes: stdioServerEntry(['--label', 'kit']) } }),
+    'home/.claude/settings.json': JSON.stringify({ permissions: { allow: ['mcp__plugin_kit_notes__echo'] } })
+  }
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(tmp, rel)), { recursive: true })
+    writeFileSync(join(tmp, rel), text)
+  }
+  const env = (url: string) => ({
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_AUTH_TOKEN: '',
+    ANTHROPIC_BASE_URL: url,
+    FANOUT_DATA_DIR: join(tmp, 'data'),
+    HOME: join(tmp, 'home')
+  })
+  return { tmp, project, log, env }
+}
+
+const echoScript = () =>
+  scriptByAgent([
+    {
+      match: 'lead agent in Fanout',
+      turns: [
+        (req) => (req.toolNames.includes('mcp__plugin_kit_notes__echo') ? reply.toolUse('mcp__plugin_kit_notes__echo', { text: 'x' }) : reply.text('no tool')),
+        (req) => reply.text(req.toolResults[0].content)
+      ]
+    }
+  ])
+
+describe('fanout run with plugins', () => {
+  it("a project's plugin waits for the folder's approval; `fanout trust allow` lets its hook and server run", async () => {
+    const p = pluginProject()
+    server = await serve({ respond: echoScript() })
+    const before = await runCli(['run', '-p', 'Echo.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
+    expect(JSON.parse(before.stdout)).toMatchObject({ result: 'no tool' })
+    expect(before.stderr).toMatch(/wait(s)? for your approval/)
+    expect(before.stderr).toContain('plugin:kit:notes')
+    expect(readHookLog(p.log)).toHaveLength(0)
+
+    const show = await runCli(['trust', '--cwd', p.project], { env: p.env('http://127.0.0.1:9') })
+    expect(show.stdout).toMatch(/\[waiting\] MCP server "plugin:kit:notes"/)
+    expect(show.stdout).toMatch(/\[waiting\] Hook "PreToolUse"/)
+    expect((await runCli(['trust', 'allow', '--cwd', p.project], { env: p.env('http://127.0.0.1:9') })).code).toBe(0)
+
+    const after = await runCli(['run', '-p', 'Echo.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
+    expect(after.stderr).toBe('')
+    expect(JSON.parse(after.stdout)).toMatchObject({ result: 'kit echo: x' })
+    expect(readHookLog(p.log)).toHaveLength(1)
+  })
+
+  it('a --plugin-dir plugin is the person’s own: its hook and server run without asking', async () => {
+    const p = pluginProject()
+    writeFileSync(join(p.project, '.claude', 'settings.json'), '{}')
+    server = await serve({ respond: echoScript() })
+    const r = await runCli(['-p', 'Echo.', '--output-format', 'json', '--plugin-dir', 'market/kit'], { cwd: p.project, env: p.env(server.url) })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'kit echo: x' })
+    expect(readHookLog(p.log)).toHaveLength(1)
+  })
+})
