@@ -3,7 +3,7 @@
 // with an installed plugin (`~/.claude/plugins/installed_plugins.json`), or from a marketplace folder; what is
 // compared is what the model sees (the agent and skill listings, tool results) and what ran (a plugin hook's
 // `${CLAUDE_PLUGIN_ROOT}` and environment). Each remaining difference is in docs/claude-code-differences.md.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -357,5 +357,42 @@ describe.skipIf(!cc.path)(`--strict-mcp-config with a --plugin-dir plugin${skipp
 
   it('still lists the plugin agent', () => {
     for (const r of [sides.claude(), sides.fanout()]) expect(requestText(firstTaskRequest(r))).toContain('- kit:helper:')
+  })
+})
+
+describe.skipIf(!cc.path)(`a plugin whose manifest names its hooks file and holds its MCP servers inline${skipped}`, () => {
+  const files = pluginFiles('plug', 'kit', {
+    name: 'kit',
+    hooks: './config/hooks.json',
+    mcpServers: { inline: stdioServerEntry(['--label', 'inline']) }
+  })
+  files['plug/config/hooks.json'] = files['plug/hooks/hooks.json'].replace('"matcher":"Bash"', '"matcher":"Read"')
+  delete files['plug/hooks/hooks.json']
+  delete files['plug/.mcp.json']
+  const sides = both({
+    files: { ...files, 'README.md': 'read me\n' },
+    respond: calls([
+      ['Read', { file_path: 'README.md' }],
+      ['mcp__plugin_kit_inline__echo', { text: 'inline' }],
+      ['Bash', { command: 'echo bash' }]
+    ]),
+    prompt: 'PLUGIN TASK',
+    args: ['--output-format', 'json', '--plugin-dir', 'plug', '--allowedTools', 'Bash', 'Read', 'mcp__plugin_kit_inline__echo']
+  })
+
+  it('runs the hooks of the file the manifest names (on Read, not on Bash)', () => {
+    for (const r of [sides.claude(), sides.fanout()]) expect(hookLog(r).map((h) => h.tool)).toEqual(['Read'])
+  })
+
+  it("serves the manifest's inline server", () => {
+    expect(results(sides.fanout())[1]).toBe(results(sides.claude())[1])
+    expect(results(sides.claude())[1]).toBe('inline echo: inline')
+  })
+
+  it("creates the plugin's data folder for its hooks and servers", () => {
+    for (const r of [sides.claude(), sides.fanout()]) {
+      const data = hookLog(r)[0]?.data as string
+      expect(existsSync(data), `${r.side}: ${data}`).toBe(true)
+    }
   })
 })

@@ -6,7 +6,7 @@
 // plugin's folder (its data folder); hook commands get both as environment variables too. Hooks reach the
 // session as settings files and servers as `.mcp.json` entries: a plugin the folder brought is of the folder's
 // level (`project`), so the folder's approvals gate it exactly as they gate the folder's own (trust/).
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { readSettingsFiles, type SettingsFile } from '../hooks/settings-files'
 import { readConfigJson } from '../store/read-config'
@@ -148,6 +148,12 @@ function loadOne(found: FoundPlugin, home: string, out: Plugins): void {
   for (const { file, servers } of serverSources)
     for (const [server, raw] of Object.entries(servers))
       out.servers.push({ name: `plugin:${name}:${server}`, raw: expand(raw, vars), file, folderBrought: found.folderBrought })
+  // Claude Code makes the data folder before a hook or server can write there; one segment, named from the manifest.
+  if (hookSources.length || serverSources.length) {
+    try {
+      mkdirSync(dataDir, { recursive: true })
+    } catch {}
+  }
 }
 
 /** Finds and reads every enabled plugin. Never throws: what could not be loaded is in `problems`. */
