@@ -18,6 +18,7 @@ import { readFrontmatterDoc } from './frontmatter-doc'
 import { buildLibrary } from './library'
 import { repairAgentText } from './repair'
 import { finishTryRun, planTryRun, type TryPlan } from './try-agent'
+import { loadPlugins } from '../plugins'
 
 export interface AgentEditorOptions {
   home: string
@@ -44,7 +45,13 @@ export class AgentEditorService {
   }
 
   private ctx(cwd: string): AgentPathContext {
-    return { cwd: resolve(cwd), home: this.options.home, sources: this.options.sources ?? {} }
+    const sources = this.options.sources ?? {}
+    return { cwd: resolve(cwd), home: this.options.home, sources: { ...sources, pluginDirs: this.pluginDirs(cwd) } }
+  }
+
+  /** The plugins a session in `cwd` loads: the configured ones and those its settings files enable (read-only here). */
+  private pluginDirs(cwd: string): Array<{ name: string; dir: string }> {
+    return [...(this.options.sources?.pluginDirs ?? []), ...loadPlugins({ cwd: resolve(cwd), home: this.options.home }).pluginDirs]
   }
 
   /** Watches the agent folders that apply to these working directories (the workspace, live sessions). */
@@ -56,7 +63,7 @@ export class AgentEditorService {
     }
     add(userAgentsDir(this.options.home), true)
     for (const cwd of cwds) projectAgentDirs(resolve(cwd), this.options.home).forEach((dir, i) => add(dir, i === 0))
-    for (const plugin of this.options.sources?.pluginDirs ?? []) add(resolve(plugin.dir, 'agents'), false)
+    for (const cwd of cwds) for (const plugin of this.pluginDirs(cwd)) add(resolve(plugin.dir, 'agents'), false)
     if (this.options.sources?.managedDir) add(this.options.sources.managedDir, false)
     this.watcher.setFolders([...folders.values()])
   }

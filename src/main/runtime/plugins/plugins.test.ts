@@ -111,3 +111,23 @@ describe('manifest errors', () => {
     expect(p.problems[0]).toContain(join(root, 'p/.claude-plugin/plugin.json'))
   })
 })
+
+describe('the agent editor sees the plugins a session loads', () => {
+  it("lists a settings-enabled plugin's agent, read-only, under its plugin name", async () => {
+    const { AgentEditorService } = await import('../agent-editor/editor-service')
+    const root = tree({
+      'project/market/.claude-plugin/marketplace.json': JSON.stringify({ name: 'm', plugins: [{ name: 'lint', source: './lint' }] }),
+      'project/market/lint/agents/checker.md': '---\nname: checker\ndescription: Checks.\n---\nCheck.\n',
+      'project/.claude/settings.json': JSON.stringify({
+        enabledPlugins: { 'lint@m': true },
+        extraKnownMarketplaces: { m: { source: { source: 'directory', path: './market' } } }
+      })
+    })
+    const service = new AgentEditorService({ home: join(root, 'home') })
+    const lib = await service.library({ cwd: join(root, 'project') })
+    expect(lib.listing).toContain('- lint:checker: Checks.')
+    const entry = lib.entries.find((e) => e.file === join(root, 'project/market/lint/agents/checker.md'))
+    expect(entry).toMatchObject({ source: 'plugin' })
+    service.close()
+  })
+})
