@@ -92,6 +92,9 @@ export async function restoreAgents(
 /** Restarts the agents a crash or quit cut off and those with deliveries waiting; the main agent last. */
 export async function resumeAgents(services: AgentServices & { dataDir: string }): Promise<ResumeReport> {
   const { delivery, mainAgentId } = services
+  // Team members a crash caught between TeamCreate's write and their launch records start below like any launched agent.
+  const { states } = await listAgentStates(services.dataDir, services.sessionId)
+  await services.team.recordUnlaunched(new Set(states.map((s) => s.agentId)))
   const report = await resumeInterrupted(services, (done) => {
     // Built now, after every agent this restart could restart was started: it says where each one stands.
     services.dormant.noteRestart(done)
