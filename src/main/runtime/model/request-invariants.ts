@@ -109,7 +109,12 @@ export class HistoryRewriteError extends InvalidConversationError {
  * (historyRewrites), except right after a compaction, which starts the conversation over.
  */
 export class SentHistory {
-  private last: ChatMessage[] | null = null
+  private last: ChatMessage[] | null
+
+  /** `sent`: what was sent before this process (a restored agent's recorded conversation), if known. */
+  constructor(sent?: readonly ChatMessage[]) {
+    this.last = sent?.length ? sent.slice() : null
+  }
 
   /** Throws HistoryRewriteError when `messages` rewrites what was sent; else records them as sent. */
   check(messages: readonly ChatMessage[]): void {

@@ -3,6 +3,7 @@
 // sent; a compaction starts the history over. Tests check the same over the scripted server's log.
 import { afterEach, describe, expect, it } from 'vitest'
 import { reply, requestLogViolations, scriptByAgent, type ParsedRequest } from '../../model/scripted'
+import { AgentSession } from '../session/session'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
 import { mainAgent } from '../testing/scripted-agents'
 
@@ -30,6 +31,20 @@ describe('history already sent is never rewritten', () => {
     expect(result.error).toMatch(/rewrites what this agent already sent the model, so it was not sent .*message 1 differs/)
     expect(f.model.server.messageRequests()).toHaveLength(sent)
     expect(requestLogViolations(f.model.server.messageRequests())).toEqual([])
+  })
+
+  it('after a restart, the first request must extend what the transcript says the model was sent', async () => {
+    const f = await makeFixture({ respond: answers() }, { permissionMode: 'bypassPermissions' })
+    await f.session.run('First thing')
+    await f.session.run('Second thing')
+    await f.session.close()
+    const again = await f.reopen((base) => AgentSession.open({ ...base, sessionId: f.session.sessionId }))
+    const sent = f.model.server.messageRequests().length
+    again.mainHandle().messages[1] = { role: 'assistant', content: [{ type: 'text', text: 'Something the model never said' }] }
+    const result = await again.run('Third thing')
+    expect(result.status).toBe('failed')
+    expect(result.error).toMatch(/rewrites what this agent already sent the model.*message 1 differs/)
+    expect(f.model.server.messageRequests()).toHaveLength(sent)
   })
 
   it('after a compaction the conversation starts over, and requests go out again', async () => {

@@ -3,6 +3,7 @@
 // team, and the reports owed to agents. The session calls restoreAgents once, right after its first reload;
 // resumeAgents when the person (or the CLI) asks for the cut-off agents to go on.
 import { listAgentStates, loadAgentForResume, type OpenedSession } from '../../store'
+import { SentHistory } from '../../model/request-invariants'
 import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
 import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
 import { recordDecided, RESUME_AFTER_RESTART_NOTE, resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
@@ -68,6 +69,8 @@ export async function restoreAgents(
     // The answers decided now for calls a crash cut off are recorded (once), and the record adds them.
     const recorded = main.messages.slice(0, main.messages.length - main.decided.length)
     services.main.restore(recorded, agentType, ended)
+    // What it was sent before the restart: its next request extends that, never rewrites it.
+    if (main.asRecorded) services.main.getHandle().sentHistory = new SentHistory(recorded)
     recordDecided(services, services.main.getHandle(), main.decided)
     // The effort chosen when the session began (not its definition's own, which applies anyway).
     if (main.state?.effort !== undefined && !main.state.definition.file) {
