@@ -1,6 +1,6 @@
 // Differential: faults of the Messages API as Claude Code and Fanout meet them, side by side against the same
 // scripted server. Stream faults (a data line that is not JSON, an event out of order, an empty 200 stream)
-// are retried by both and the run finishes; an API error ends both with `API Error: <status> <message>` in
+// are retried by both and the run finishes, in the main agent and in a subagent, foreground or background; an API error ends both with `API Error: <status> <message>` in
 // `result` and exit 1; a tool call cut off by max_tokens is where they differ (docs/claude-code-differences.md).
 import { afterAll, describe, expect, it } from 'vitest'
 import { reply } from '../../src/main/runtime/model/scripted'
@@ -35,6 +35,39 @@ describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by si
       }
     }, 180_000)
   }
+
+  // A subagent's stream breaks the same way: foreground (its parent waits on it) and background (its report
+  // comes as a notification). Both sides retry its request, the subagent reports once, and the run finishes.
+  const isSub = (req: Parameters<Scenario['respond']>[0]) => !isMain(req) && conversation(req).includes('SUB TASK')
+  const REPORT = 'SUB REPORT: the files are fine'
+  for (const background of [false, true])
+    for (const [name, fault] of faults.slice(0, 2)) {
+      it(`a ${background ? 'background' : 'foreground'} subagent's stream with ${name}: both retry it, its report reaches the main agent once, exit 0`, async () => {
+        const s = scenario((req, ctx) => {
+          if (isSub(req)) return req.stream && ctx.attempt === 0 ? fault(reply.text(REPORT, { textChunk: 3 })) : reply.text(REPORT)
+          if (!isMain(req)) return reply.text('ok')
+          const said = conversation(req)
+          if (!said.includes('"Agent"') && !said.includes('SUB TASK'))
+            return reply.toolUse('Agent', {
+              description: 'Check files',
+              prompt: 'SUB TASK: check the files',
+              subagent_type: 'general-purpose',
+              ...(background ? { run_in_background: true } : {})
+            })
+          return reply.text(said.includes(REPORT) ? 'main saw the report' : 'waiting for the report')
+        })
+        for (const side of await both(s)) {
+          expect(side.code, `${side.side}: ${side.stderr}`).toBe(0)
+          const subs = side.requests.filter(isSub)
+          expect(subs.length, side.side).toBeGreaterThanOrEqual(2)
+          const main = side.requests.filter(isMain)
+          const last = JSON.stringify(main.at(-1)!.messages)
+          expect(last.split(REPORT).length - 1, side.side).toBe(1)
+          // In -p mode both wait for a background agent's report and answer it: the run's result is that answer.
+          expect(JSON.parse(side.stdout), side.side).toMatchObject({ is_error: false, result: 'main saw the report' })
+        }
+      }, 180_000)
+    }
 
   it('an API error: both exit 1 with `API Error: <status> <message>` in result, api_error_status and api_error_type', async () => {
     const s = scenario(() => reply.badRequest('messages.0: something the API refused'))

@@ -61,7 +61,7 @@ export function crashProject(size = 16): CrashProject {
   git(project, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'init')
   // Markers a sandboxed Bash command touches are in the working tree (the only place it may write); the
   // others (the held git's, the test's own) beside it.
-  const marker = (name: string) => (name === 'tool' ? join(project, '.tool.marker') : join(root, `${name}.marker`))
+  const marker = (name: string) => (name === 'tool' || name === 'team' ? join(project, `.${name}.marker`) : join(root, `${name}.marker`))
   const release = join(root, 'release')
   // Fanout's git runs no repository hook (core.hooksPath=/dev/null), so the mid-commit point holds in a `git`
   // ahead of the real one on the run's PATH: the first commit (`commit-tree`, how Fanout commits a worktree) waits there, armed by the scenario that kills
@@ -107,6 +107,24 @@ export interface Holds {
    * task is padded past that, so it compacts before its first request.
    */
   holdCompaction?: boolean
+  /** A team member's side effect for its claimed task waits for the release (a kill with a team task claimed). */
+  holdTeamTask?: boolean
+}
+
+/**
+ * The team of a run with `--teams` (crashScript's `team`): the lead creates it beside its first fan-out. Its
+ * workers claim the tasks one at a time, each task's side effect (`team-<subject>` in effects.log) then
+ * TaskUpdate completed; crew-idle claims nothing and goes idle at once. Each member's last words carry its
+ * report marker.
+ */
+export const TEAM = {
+  name: 'crew',
+  workers: ['crew-0', 'crew-1'],
+  idle: 'crew-idle',
+  tasks: ['task-a', 'task-b', 'task-c'],
+  get members(): string[] {
+    return [...this.workers, this.idle]
+  }
 }
 
 /** The agent that compacts (mid-compaction point), its model's window, and the padding that fills half of it. */
@@ -180,7 +198,11 @@ export interface CrashScript {
   killed: boolean
 }
 
-export function crashScript(p: CrashProject, holds: Holds): CrashScript {
+/**
+ * The scripted model of a crash run. `team`: the lead also creates TEAM; `'abandon'`: after the kill, a worker
+ * that holds a task claimed before it leaves it unfinished and goes idle (work a resume cannot finish).
+ */
+export function crashScript(p: CrashProject, holds: Holds, opts: { team?: boolean | 'abandon' } = {}): CrashScript {
   if (holds.holdCommit) writeFileSync(p.marker('arm-commit'), '')
   if (holds.holdCompaction) {
     mkdirSync(p.dataDir, { recursive: true })
@@ -198,6 +220,8 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
         // The summary names the task (as a model's would), so the compacted agent still knows who it is.
         return reply.text(`Task ${agent ?? 'main'}: the conversation so far was its task and background notes; nothing of it has been done yet.`)
       }
+      const member = /^Team member (\S+)\./.exec(req.firstUserText)?.[1]
+      if (member) return memberTurn(member, req)
       if (!agent) return mainTurn(req)
       return agentTurn(agent, req)
     }
@@ -215,9 +239,11 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
       const mine = spawned.filter((c) => c.input.description === name)
       return !mine.length || mine.every((c) => c.result !== undefined && NOT_RUN.test(c.result))
     })
-    if (toStart.length) {
-      return reply.toolUses(
-        toStart.map((name) => ({
+    const team = opts.team && mustRun(req, 'TeamCreate', () => existsSync(teamLog(p))) ? [teamCreate()] : []
+    if (toStart.length || team.length) {
+      return reply.toolUses([
+        ...team,
+        ...toStart.map((name) => ({
           name: 'Agent',
           input: {
             description: name,
@@ -228,7 +254,7 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
             ...(name.startsWith('editor') ? { isolation: 'worktree' } : {})
           }
         }))
-      )
+      ])
     }
     if (mustRun(req, 'SendMessage')) return reply.toolUse('SendMessage', { to: 'watcher-0', message: NOTE })
     const all = texts(req)
@@ -265,7 +291,55 @@ export function crashScript(p: CrashProject, holds: Holds): CrashScript {
       return reply.text(`${reportMarker(agent)} ${'streaming slowly '.repeat(200)}`, { textChunk: 6, chunkDelayMs: 25 })
     return reply.text(reportMarker(agent))
   }
+  /** A team member's turn, decided from its conversation: claim, do the task's side effect once, complete; idle when none is left. */
+  function memberTurn(name: string, req: ParsedRequest): ScriptedReply {
+    const idle = () => reply.text(`${reportMarker(name)} idle`)
+    if (name === TEAM.idle) return idle()
+    const claims = calls(req, 'TaskClaim')
+    const lastClaim = claims.at(-1)
+    // A claim a crash cut off (or never made): claim again; the member's own in-progress task comes back to it.
+    if (!lastClaim || lastClaim.result === undefined || NOT_RUN.test(lastClaim.result) || MAYBE_RAN.test(lastClaim.result))
+      return reply.toolUse('TaskClaim', {})
+    const claimed = /You claimed task (\S+?)\.\n[^]*?\b(task-[a-z])\b/.exec(lastClaim.result)
+    if (!claimed) return idle() // "No task is available": nothing left to do.
+    const [, taskId, subject] = claimed
+    if (opts.team === 'abandon' && state.killed) return reply.text(`${reportMarker(name)} idle: I will finish ${subject} later`)
+    const effect = `team-${subject}`
+    const doneBy = (c: Call) => c.input.taskId === taskId && c.result !== undefined && !NOT_RUN.test(c.result) && !MAYBE_RAN.test(c.result)
+    const effectCalls = calls(req, 'Bash').filter((c) => c.input.description === `effect of ${effect}`)
+    if (
+      !effectCalls.length ||
+      effectCalls.every((c) => c.result !== undefined && (NOT_RUN.test(c.result) || (MAYBE_RAN.test(c.result) && !p.effects().includes(effect))))
+    ) {
+      const block = holds.holdTeamTask && !state.killed
+      const command = block
+        ? `echo ${effect} >> effects.log && touch "${p.marker('team')}" && while [ ! -e "${join(p.root, 'release')}" ]; do sleep 0.05; done`
+        : `echo ${effect} >> effects.log`
+      return reply.toolUse('Bash', { command, description: `effect of ${effect}` })
+    }
+    // Completing twice does no harm (the second is refused as already completed): only a completion known done counts.
+    if (!calls(req, 'TaskUpdate').some(doneBy)) return reply.toolUse('TaskUpdate', { taskId, status: 'completed', result: `${effect} done` })
+    return reply.toolUse('TaskClaim', {})
+  }
+
+  function teamCreate() {
+    return {
+      name: 'TeamCreate',
+      input: {
+        team_name: TEAM.name,
+        description: 'does the team tasks',
+        members: TEAM.members.map((name) => ({ name, agent_type: 'general-purpose', prompt: `Team member ${name}. Work through the team's tasks.` })),
+        tasks: TEAM.tasks.map((subject) => ({ subject }))
+      }
+    }
+  }
   return state
+}
+
+/** The session's team log (written by TeamCreate). */
+export function teamLog(p: CrashProject): string {
+  const [id] = sessionIds(p)
+  return join(p.dataDir, 'sessions', id ?? 'none', 'team', 'log.jsonl')
 }
 
 export async function startCrashServer(script: CrashScript): Promise<ScriptedServer> {

@@ -156,7 +156,8 @@ export function claudeProgram(): Command {
     opt('--coordinator'),
     opt('--teams'),
     opt('--pass-env <name>').argParser(collect),
-    opt('--trust-project')
+    opt('--trust-project'),
+    opt('--retry [agent]')
   ]
   for (const o of options) program.addOption(o)
   return program

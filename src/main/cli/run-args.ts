@@ -36,6 +36,10 @@ export const RUN_USAGE = `Usage: fanout [run] [options] [prompt]
   -c, --continue             continue the most recent session of this folder
   -r, --resume SESSION_ID    continue a recorded session: the main agent keeps its history, and agents that
                              were cut off by a crash are resumed (never ones the user stopped)
+  --retry [AGENT]            with --resume or --continue and no prompt: run a failed agent again from its
+                             conversation as it stands, as the app's Retry does (the failed request is sent
+                             again). AGENT is an agent id or name; without it the main agent if it failed,
+                             else every failed subagent (each one's new report reaches the agent that started it)
   --session-id UUID          the new session's id
   -n, --name NAME            the session's title
   --max-turns N              most model calls of the main agent
@@ -85,6 +89,8 @@ export interface RunArgs {
   format: 'text' | 'json' | 'stream-json' | 'events'
   agentsJson?: string
   resume?: string
+  /** --retry: the failed agent to run again (an id or name), or true for the session's failed ones. */
+  retry?: string | true
   /** -c/--continue: the most recent session of this folder. */
   continueLatest?: boolean
   sessionId?: string
@@ -210,12 +216,18 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   if (o.dangerouslySkipPermissions === true && process.getuid?.() === 0 && !process.env.IS_SANDBOX)
     throw new UsageError('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons')
   let prompt = typeof o.prompt === 'string' ? o.prompt : parsed.words.join(' ')
-  if (!prompt.trim()) {
+  const retry = o.retry === true || typeof o.retry === 'string' ? (o.retry as string | true) : undefined
+  if (retry !== undefined) {
+    if (prompt.trim()) throw new UsageError('Error: --retry sends the failed request again: give no prompt with it.')
+    if (typeof o.resume !== 'string' && o.resume !== true && o.continue !== true)
+      throw new UsageError('Error: --retry runs a failed agent of a recorded session again: pass --resume SESSION_ID or --continue.')
+  }
+  if (!prompt.trim() && retry === undefined) {
     const input = await stdin()
     prompt = o.inputFormat === 'stream-json' ? streamJsonPrompt(input, notes) : input
   }
   prompt = prompt.trim()
-  if (!prompt) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
+  if (!prompt && retry === undefined) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
   const resumeId = typeof o.resume === 'string' ? o.resume : undefined
   if (o.resume === true) notes.push('-r/--resume without a session id continues the most recent session of this folder (there is no picker headless).')
   const continueLatest = o.continue === true || o.resume === true
@@ -257,6 +269,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     format,
     ...(agents !== undefined ? { agentsJson: agents.trim().startsWith('{') ? agents : readText(agents, cwd, '--agents') } : {}),
     ...(resumeId ? { resume: resumeId } : {}),
+    ...(retry !== undefined ? { retry } : {}),
     ...(continueLatest && !resumeId ? { continueLatest: true } : {}),
     ...(typeof o.sessionId === 'string' ? { sessionId: o.sessionId.toLowerCase() } : {}),
     ...(typeof o.name === 'string' ? { title: o.name } : {}),

@@ -269,6 +269,29 @@ export async function runCommand(argv: string[]): Promise<number> {
     return interrupted ? 130 : summary.is_error ? 1 : 0
   }
 
+  /**
+   * `--retry`: the failed agents run again as the app's Retry runs them; resolves once they ended, with what
+   * gives the result when no main-agent run does (a subagent whose report woke nobody: its own last run).
+   */
+  async function retryFailed(which: string | true): Promise<() => AgentRunResult> {
+    const ids = which === true ? await session.failedAgents() : [which]
+    if (!ids.length) throw new Error(`nothing to retry: no agent of session ${session.sessionId} failed`)
+    const runs: Array<Promise<unknown>> = []
+    const retried: string[] = []
+    for (const id of ids) {
+      const { agentId, run } = await session.retry(id)
+      process.stderr.write(`fanout: retrying ${agentId === session.mainAgentId ? 'the main agent' : retryLabel(session, agentId).slice(0, -2)}\n`)
+      retried.push(agentId)
+      runs.push(run)
+    }
+    await Promise.allSettled(runs)
+    return () => {
+      const last = retried.map((id) => session.registry.get(id)?.lastResult).find((r) => r !== undefined)
+      if (!last) throw new Error(`the retried agent${retried.length === 1 ? '' : 's'} ${retried.join(', ')} left no result`)
+      return last
+    }
+  }
+
   async function runToTheEnd(): Promise<ResultMessage> {
     if (args.resume) {
       // A session whose main conversation is gone is not started afresh as if it were new: that would be a
@@ -277,13 +300,16 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, {
-      ...(args.agent ? { agentType: args.agent } : {}),
-      ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
-    })
+    const ran =
+      args.retry !== undefined
+        ? await retryFailed(args.retry)
+        : await session.run(args.prompt, {
+            ...(args.agent ? { agentType: args.agent } : {}),
+            ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
+          })
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
-    const result = session.lastResult ?? first
+    const result = session.lastResult ?? (typeof ran === 'function' ? ran() : ran)
     counted.refusals(session.gate.refused)
     const summary = resultMessage({
       sessionId: session.sessionId,

@@ -210,3 +210,72 @@ describe('fanout run: results that tell the truth', () => {
     }
   })
 })
+
+describe("fanout run --resume ID --retry: a failed run runs again as the app's Retry runs it", () => {
+  it('the failed main agent sends its failed request again and the run answers (exit 0); nothing failed: exit 1 saying so', async () => {
+    const { project, dataDir, env } = cliProject('fanout-retry-', {})
+    let refuse = true
+    const server = await serve({ respond: (req) => (refuse ? reply.badRequest('messages.0: refused once') : reply.text(`answer to ${req.lastUserText}`)) })
+    const first = await runCli(['run', '-p', 'Summarise the project.', '--cwd', project, ...json], { env: env(server.url) })
+    expect(first.code).toBe(1)
+    const { sessionId } = onlySession(dataDir)
+    refuse = false
+    const failed = server.messageRequests().at(-1)!
+    const r = await runCli(['run', '--resume', sessionId, '--retry', ...json], { env: env(server.url) })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('fanout: retrying the main agent')
+    const sent = server.messageRequests().at(-1)!
+    // The same request, not the task from scratch nor a new prompt.
+    expect(sent.messages).toEqual(failed.messages)
+    expect(JSON.parse(r.stdout)).toMatchObject({ is_error: false, result: 'answer to Summarise the project.', session_id: sessionId })
+    // Now nothing has failed: a second --retry says so and exits 1.
+    const again = await runCli(['run', '--resume', sessionId, '--retry', ...json], { env: env(server.url) })
+    expect(again.code).toBe(1)
+    expect(JSON.parse(again.stdout).result).toBe(`nothing to retry: no agent of session ${sessionId} failed`)
+    expect(again.stderr).toContain('fanout run: failed: nothing to retry')
+  })
+
+  it('a failed subagent runs again from its conversation; its new report reaches the main agent, which answers', async () => {
+    const { project, dataDir, env } = cliProject('fanout-retrysub-', {})
+    let cut = true
+    const server = await serve({
+      respond: scriptByAgent([
+        {
+          name: 'sub',
+          match: 'SUB TASK',
+          turns: [() => (cut ? reply.cutByMaxTokens(reply.toolUse('Glob', { pattern: '*' })) : reply.text('SUB REPORT: 3 files'))]
+        },
+        {
+          name: 'main',
+          match: 'lead agent in Fanout',
+          turns: [reply.toolUse('Agent', { description: 'Sub work', prompt: 'SUB TASK', subagent_type: 'general-purpose' })],
+          then: (req) => reply.text(`main saw: ${JSON.stringify(req.messages).includes('SUB REPORT') ? 'the report' : 'a failure'}`)
+        }
+      ])
+    })
+    const first = await runCli(['run', '-p', 'Go.', '--cwd', project, ...json], { env: env(server.url) })
+    expect(JSON.parse(first.stdout)).toMatchObject({ result: 'main saw: a failure', subagent_stats: { failed: 1 } })
+    const { sessionId } = onlySession(dataDir)
+    cut = false
+    const r = await runCli(['run', '--resume', sessionId, '--retry', ...json], { env: env(server.url) })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/fanout: retrying general-purpose [\w-]+\n/)
+    expect(JSON.parse(r.stdout).result).toBe('main saw: the report')
+    // Its retry sent its own failed request again: its task, once.
+    const subs = server.messageRequests().filter((q) => q.firstUserText.startsWith('SUB TASK'))
+    expect(subs).toHaveLength(2)
+    expect(subs[1].messages).toEqual(subs[0].messages)
+  })
+
+  it('--retry needs a recorded session and no prompt', async () => {
+    const { project, env } = cliProject('fanout-retryargs-', {})
+    const server = await serve({ respond: () => reply.text('never') })
+    const alone = await runCli(['run', '--retry', '--cwd', project], { env: env(server.url) })
+    expect(alone.code).toBe(1)
+    expect(alone.stderr).toContain('Error: --retry runs a failed agent of a recorded session again: pass --resume SESSION_ID or --continue.')
+    const withPrompt = await runCli(['run', '--resume', 'x', '--retry', '-p', 'do it', '--cwd', project], { env: env(server.url) })
+    expect(withPrompt.code).toBe(1)
+    expect(withPrompt.stderr).toContain('Error: --retry sends the failed request again: give no prompt with it.')
+    expect(server.messageRequests()).toHaveLength(0)
+  })
+})

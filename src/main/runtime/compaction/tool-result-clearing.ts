@@ -5,6 +5,7 @@
 // `context-management-2025-06-27`); for the others, the same rule is applied here, to what is sent only: the
 // conversation itself (and its transcript) keeps every result whole.
 import type { ChatMessage, ContentBlock } from '../../../shared/events'
+import { CLEARED_RESULT_PREFIX } from '../model/request-invariants'
 import type { ContextManagement } from '../model/types'
 import { CHARS_PER_TOKEN } from './estimate-tokens'
 
@@ -47,7 +48,7 @@ export function clearedStub(toolName: string | undefined, content: string): stri
   const saved = SAVED_IN.exec(content)?.[1]
   const what = toolName ? `this ${toolName} call` : 'this tool call'
   const again = saved ? `Its whole output is saved in ${saved}.` : 'Call the tool again if you need it.'
-  return `[Old tool result cleared to keep the context small: ${what} returned ${size(content.length)}. ${again}]`
+  return `${CLEARED_RESULT_PREFIX} to keep the context small: ${what} returned ${size(content.length)}. ${again}]`
 }
 
 /** Clearing done here, for a model without the API's context management. One per agent run. */

@@ -73,7 +73,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     }
   }
   // A compaction replaces the conversation (the compaction event has already told the session so).
-  const replaceMessages = (next: ChatMessage[]) => messages.splice(0, messages.length, ...next)
+  const replaceMessages = (next: ChatMessage[]) => {
+    messages.splice(0, messages.length, ...next)
+    opts.sentHistory?.compacted()
+  }
   // Tool results (or an undelivered prompt) must reach the conversation even when the run stops,
   // so that a resumed agent's history answers every tool_use.
   const flushPending = () => {
@@ -172,6 +175,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       for (;;) {
         const sent = context?.request(messages) ?? { messages }
         try {
+          // What this agent sent before is sent again as it was (history is append-only): a bug of ours fails here.
+          opts.sentHistory?.check(sent.messages)
           response = await opts.client.stream(
             {
               model: opts.model,

@@ -3,6 +3,7 @@
 import type { AgentEndEvent, AgentEvent, AgentLimit, ChatMessage, ContentBlock } from '../../../shared/events'
 import type { Usage } from '../../../shared/usage'
 import type { ContextOptions } from '../compaction/context-control'
+import type { SentHistory } from '../model/request-invariants'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
 import type { SandboxLevel, Tool } from '../tools/define-tool'
 
@@ -59,6 +60,11 @@ export interface AgentLoopOptions extends AgentIds {
    * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started.
    */
   writeAhead?: () => Promise<void>
+  /**
+   * The agent's history as it last sent it, across its runs: each request is checked to extend it before it
+   * is sent (a rewrite fails the run instead), and a compaction starts it over.
+   */
+  sentHistory?: SentHistory
   /**
    * Asked after a turn's tool calls ran: texts to add after their results as reminders (the instruction
    * files of the folders and paths they touched, context/nested-instructions.ts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatMessage } from '../../../shared/events'
-import { appendUserText, INTERRUPTED_TOOL_RESULT, rebuildConversation, repairConversation } from './rebuild-conversation'
+import { appendUserText, INTERRUPTED_TOOL_RESULT, rebuildConversation, repairConversation, repairedHistory } from './rebuild-conversation'
 import { eventsFor } from './test-fixtures'
 
 const f = eventsFor({ sessionId: 's', agentId: 'a', parentAgentId: null, parentToolUseId: null })
@@ -62,5 +62,29 @@ describe('rebuildConversation', () => {
 
   it('appends a plain user turn after an assistant reply', () => {
     expect(appendUserText([user('a'), assistant('b')], 'c')).toEqual([user('a'), assistant('b'), user('c')])
+  })
+})
+
+describe('repairedHistory', () => {
+  const call = (id: string): ChatMessage => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Glob', input: {} }] })
+  const answer = (id: string): ChatMessage => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] })
+
+  it('repairs an old history once, gives the same repaired messages again, and repairs anew after an append', () => {
+    // An old transcript wrote the assistant message twice: the copy is dropped on every read.
+    const history: ChatMessage[] = [{ role: 'user', content: 'Go.' }, call('a'), call('a'), answer('a')]
+    const first = repairedHistory(history)
+    expect(first).toEqual(repairConversation(history).messages)
+    const second = repairedHistory(history)
+    // The same repair, not a new one: the very message objects the first read made.
+    expect(second).not.toBe(first)
+    second.forEach((m, i) => expect(m).toBe(first[i]))
+    // An append (in place, as the agent's handle grows) invalidates it.
+    history.push(call('b'))
+    const third = repairedHistory(history)
+    expect(third).toHaveLength(first.length + 2)
+    expect(third.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', is_error: true }] })
+    // A message replaced at the end (same length) invalidates it too.
+    history[history.length - 1] = call('c')
+    expect(JSON.stringify(repairedHistory(history))).toContain('"tool_use_id":"c"')
   })
 })

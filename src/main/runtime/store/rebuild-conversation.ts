@@ -124,6 +124,30 @@ export function repairConversation(
   return { messages: out, repairs }
 }
 
+/** What repairedHistory keeps for one conversation array: the repair, and what the array held when it was made. */
+interface Repaired {
+  length: number
+  last: ChatMessage | undefined
+  messages: ChatMessage[]
+}
+const repairs = new WeakMap<readonly ChatMessage[], Repaired>()
+
+/**
+ * repairConversation(messages).messages, made once per state of the array: an agent's conversation (its
+ * handle's, appended to in place) is repaired when it changed, not again at every run and compaction. An append
+ * changes its length and last message, which invalidates the repair; a compaction replaces the array. A new
+ * array is returned each time, for the caller to extend.
+ */
+export function repairedHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+  const last = messages[messages.length - 1]
+  let kept = repairs.get(messages)
+  if (!kept || kept.length !== messages.length || kept.last !== last) {
+    kept = { length: messages.length, last, messages: repairConversation(messages).messages }
+    repairs.set(messages, kept)
+  }
+  return kept.messages.slice()
+}
+
 /**
  * Adds a user turn with `text` (a resume prompt, a SendMessage): merged into a trailing user message
  * (e.g. synthetic tool results) after its blocks, so the conversation keeps alternating roles.

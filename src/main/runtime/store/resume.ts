@@ -26,6 +26,12 @@ export interface AgentResumeData {
    * later resume reads the same history, byte for byte, instead of deciding (and wording) them again.
    */
   decided: ChatMessage[]
+  /**
+   * Whether `messages` without `decided` is the transcript's conversation as recorded, so as the model was sent
+   * it: no repair inside it (an older version's transcript can need one). Then the agent's next request must
+   * extend it (SentHistory), across the restart as within a process.
+   */
+  asRecorded: boolean
   /** Every event of its transcript, in order (deliveries, tool runs: what the repair of a cut-off turn needs). */
   events: AgentEvent[]
   /** Corrupt lines skipped, repairs made, a state rebuilt: one sentence each. */
@@ -78,7 +84,7 @@ export async function loadAgentForResume(dataDir: string, sessionId: string, age
   }
   const first = transcript.events.find((e) => e.type === 'agent_start' && !continuesTask(e.prompt))
   const description = state?.description ?? (first?.type === 'agent_start' ? first.description : undefined)
-  return { state, messages, decided, events: transcript.events, notes, transcriptFile: file, ...(description ? { description } : {}) }
+  return { state, messages, decided, asRecorded: appended, events: transcript.events, notes, transcriptFile: file, ...(description ? { description } : {}) }
 }
 
 /**

@@ -3,10 +3,8 @@
 // request never rewrites what its previous request said and the model answered (history is append-only: a
 // compaction starts a new conversation, and old tool results cleared to save room are the one change allowed).
 import type { ChatMessage } from '../../../../shared/events'
-import { conversationViolations } from '../request-invariants'
+import { conversationViolations, historyRewrites } from '../request-invariants'
 import type { ParsedRequest } from './types'
-
-const CLEARED = '[Old tool result cleared'
 
 /** The message without what the request adds on the wire only (cache breakpoints). */
 function plain(value: unknown): unknown {
@@ -17,21 +15,6 @@ function plain(value: unknown): unknown {
     return out
   }
   return value
-}
-
-/** Whether `later` says what `earlier` said: the same, or a tool result of it cleared since. */
-function sameMessage(earlier: unknown, later: unknown): boolean {
-  const a = JSON.stringify(earlier)
-  const b = JSON.stringify(later)
-  if (a === b || !b.includes(CLEARED)) return a === b
-  const ea = (earlier as ChatMessage).content
-  const eb = (later as ChatMessage).content
-  if (!Array.isArray(ea) || !Array.isArray(eb) || ea.length !== eb.length) return false
-  return ea.every((x, i) => {
-    const y = eb[i]
-    if (x.type === 'tool_result' && y.type === 'tool_result' && x.tool_use_id === y.tool_use_id && JSON.stringify(y.content).includes(CLEARED)) return true
-    return JSON.stringify(x) === JSON.stringify(y)
-  })
 }
 
 /**
@@ -52,17 +35,7 @@ export function requestLogViolations(requests: readonly ParsedRequest[]): string
     const before = last.get(key)
     last.set(key, messages)
     if (!before) return
-    // What the model had answered: all but the previous request's last message. That one may be gone when a
-    // kill came before it was written (its reply never recorded either): sent again, or another in its place.
-    const answered = before.length - 1
-    const shared = Math.min(answered, messages.length)
-    if (messages.length < answered)
-      problems.push(`request ${n}: sends ${messages.length} messages, its agent's previous request had ${answered} already answered`)
-    for (let i = 0; i < shared; i++)
-      if (!sameMessage(before[i], messages[i])) {
-        problems.push(`request ${n}: message ${i} differs from what its agent's previous request sent (history rewritten)`)
-        break
-      }
+    for (const p of historyRewrites(before as ChatMessage[], messages as ChatMessage[])) problems.push(`request ${n}: ${p}`)
   })
   return problems
 }

@@ -4,6 +4,7 @@ import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-d
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../../shared/usage'
 import type { AgentRunResult, InboxItem } from '../../loop/types'
+import type { SentHistory } from '../../model/request-invariants'
 import type { SlotLease } from './limits'
 import type { NestedInstructions } from '../../context/nested-instructions'
 
@@ -43,6 +44,8 @@ export interface AgentHandle {
   slot?: SlotLease | null
   /** The last finished run. */
   lastResult?: AgentRunResult
+  /** Its history as last sent to the model in this process (see SentHistory): never rewritten, until a compaction. */
+  sentHistory?: SentHistory
   /** Turns over every run. */
   turnCount: number
   /** When this agent last emitted an event (stall detection). */
@@ -140,7 +143,10 @@ export class AgentRegistry {
     else if (event.type === 'status') handle.status = event.status
     else if (event.type === 'turn_start') handle.turnCount++
     else if (event.type === 'message') handle.messages.push(event.message)
-    else if (event.type === 'compaction' && event.messages) handle.messages = [...event.messages]
+    else if (event.type === 'compaction' && event.messages) {
+      handle.messages = [...event.messages]
+      handle.sentHistory?.compacted()
+    }
   }
 
   /** Whether the agent is at work in this process: a run in progress, or a status that is not final. */

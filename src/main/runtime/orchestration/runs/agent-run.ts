@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent, ReportIntent } from '../../../../shared/events'
 import { emptyUsage } from '../../../../shared/usage'
 import { subagentHookRun } from '../../hooks/wiring'
-import { repairConversation } from '../../store/rebuild-conversation'
+import { repairedHistory } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, followAgentCommits, type AgentWorktree } from '../../worktrees'
 import type { AgentHandle } from './agent-registry'
 import { runAgentOnce, type RunHost } from './run-agent-once'
@@ -184,7 +184,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
       // Read now, not when the run was asked for: a compaction may have ended in between.
-      history: req.history ?? repairConversation(handle.messages).messages,
+      history: req.history ?? repairedHistory(handle.messages),
       maxTurns: req.maxTurns,
       toolNames: () => handle.toolNames ?? [],
       // A fork keeps the system prompt it inherited from its parent.

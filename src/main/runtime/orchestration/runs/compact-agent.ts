@@ -8,7 +8,7 @@ import { estimateFixedTokens, estimateMessagesTokens } from '../../compaction/es
 import { compactionHooks } from '../../hooks/wiring'
 import { fullModelId } from '../../model/aliases'
 import { apiToolSpecs } from '../../loop'
-import { repairConversation } from '../../store/rebuild-conversation'
+import { repairedHistory } from '../../store/rebuild-conversation'
 import type { AgentHandle } from './agent-registry'
 import { runTools } from '../spawn/fork'
 import { MAIN_DEFINITION } from '../prompts/main-prompt'
@@ -74,7 +74,7 @@ export async function compactById(
 }
 
 export async function compactIdle(session: CompactHost, handle: AgentHandle, instructions: string | undefined): Promise<CompactOutcome> {
-  const messages = repairConversation(handle.messages).messages
+  const messages = repairedHistory(handle.messages)
   if (messages.filter((m) => m.role === 'assistant').length < 1) throw new Error(`Agent ${handle.id} has no conversation to compact yet.`)
   // A reopened session's agent may hold the alias it was configured with; the API takes only a full id.
   handle.model = fullModelId(handle.model, session.aliases)

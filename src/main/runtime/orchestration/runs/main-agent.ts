@@ -8,7 +8,7 @@ import { resolveAgentTools } from '../../definitions'
 import { mainStopHook } from '../../hooks/wiring'
 import type { AgentRunResult } from '../../loop/types'
 import { fullModelId, resolveModel } from '../../model/aliases'
-import { repairConversation } from '../../store/rebuild-conversation'
+import { repairedHistory } from '../../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
 import { COORDINATOR_DEFINITION } from '../coordinator/coordinator-prompt'
 import { MAIN_AGENT_TYPE, MAIN_DEFINITION } from '../prompts/main-prompt'
@@ -185,7 +185,7 @@ export class MainAgent {
     const result = await runAgentOnce(this.s, handle, {
       def: def ?? null,
       ...(prompt !== undefined ? { prompt } : {}),
-      history: repairConversation(handle.messages).messages,
+      history: repairedHistory(handle.messages),
       maxTurns: opts.maxTurns ?? def?.maxTurns,
       // A retry has nothing new to say: it sends the failed request again.
       skipWhenNothingToSay: !retry,

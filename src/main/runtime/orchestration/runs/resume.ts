@@ -3,6 +3,7 @@
 // handle (idle, ready to be resumed or messaged), `DormantAgents` is a session's view of them, and
 // `resumeInterrupted` restarts the agents a crash cut off — never one the person stopped.
 import { fullModelId } from '../../model/aliases'
+import { SentHistory } from '../../model/request-invariants'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent, AgentStartEvent, ChatMessage } from '../../../../shared/events'
 import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../../shared/run-opening'
@@ -183,6 +184,8 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
   // agent, or the same agent could run twice at once.
   const raced = ctx.registry.get(state.agentId)
   if (raced) return raced
+  // What it was sent before the restart: its next request extends that, never rewrites it.
+  if (loaded.asRecorded) handle.sentHistory = new SentHistory(handle.messages)
   ctx.registry.add(handle)
   recordDecided(ctx, handle, loaded.decided)
   return handle

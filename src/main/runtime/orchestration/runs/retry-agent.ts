@@ -1,6 +1,8 @@
 // The Retry action on a failed agent: it runs again from its conversation as it stands, not afresh. A failed
 // model call left the request that failed as the history's last message, so the retry sends it again; a
 // subagent's new report reaches the agent that started it (or the main agent) like a background report.
+import { listAgentStates } from '../../store'
+import type { SessionContext } from '../types'
 import type { AgentHandle } from './agent-registry'
 import type { AgentRunResult } from '../../loop/types'
 import { startSubagentRun, type SubagentRunHost } from './agent-run'
@@ -35,6 +37,25 @@ export async function retryAgent(host: RetryHost, idOrName: string): Promise<{ a
     ...(maxTurns !== undefined ? { maxTurns } : {})
   })
   return { agentId: handle.id, run }
+}
+
+/**
+ * The agents a retry that names none starts again (`fanout run --resume ID --retry`): the main agent when its
+ * last run failed; else every failed subagent, running in this process or recorded on disk; else none.
+ */
+export async function failedAgents(host: RetryHost & Pick<SessionContext, 'dataDir' | 'sessionId' | 'registry'>): Promise<string[]> {
+  const main = host.main.getHandle()
+  if (main.status === 'failed' && !main.run) return [main.id]
+  const failed = new Set(
+    host.registry
+      .all()
+      .filter((h) => h.id !== host.mainAgentId && h.status === 'failed' && !h.run)
+      .map((h) => h.id)
+  )
+  if (host.dataDir)
+    for (const s of (await listAgentStates(host.dataDir, host.sessionId)).states)
+      if (s.agentId !== host.mainAgentId && s.status === 'failed' && !host.registry.get(s.agentId)) failed.add(s.agentId)
+  return [...failed]
 }
 
 /** Why a retry was refused, with the kind of refusal the host answers with. */

@@ -12,6 +12,7 @@ import { compactionHooks } from '../../hooks/wiring'
 import { runAgent, type RunAgentOptions } from '../../loop'
 import type { AgentRunResult, EmitFn } from '../../loop/types'
 import { effortRequest } from '../../model/effort'
+import { SentHistory } from '../../model/request-invariants'
 import { compactIdle, type CompactHost } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from '../messaging/delivery'
@@ -90,6 +91,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
         writeAhead: () => session.files.durable(handle.id),
+        sentHistory: (handle.sentHistory ??= new SentHistory()),
         context: contextOptionsFor(handle.model, session.contextSettings, {
           baseURL: session.client.baseURL,
           takeRequest: () => takeCompactRequest(handle),

@@ -3,6 +3,7 @@
 // team, and the reports owed to agents. The session calls restoreAgents once, right after its first reload;
 // resumeAgents when the person (or the CLI) asks for the cut-off agents to go on.
 import { listAgentStates, loadAgentForResume, type OpenedSession } from '../../store'
+import { SentHistory } from '../../model/request-invariants'
 import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
 import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
 import { recordDecided, RESUME_AFTER_RESTART_NOTE, resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
@@ -68,6 +69,8 @@ export async function restoreAgents(
     // The answers decided now for calls a crash cut off are recorded (once), and the record adds them.
     const recorded = main.messages.slice(0, main.messages.length - main.decided.length)
     services.main.restore(recorded, agentType, ended)
+    // What it was sent before the restart: its next request extends that, never rewrites it.
+    if (main.asRecorded) services.main.getHandle().sentHistory = new SentHistory(recorded)
     recordDecided(services, services.main.getHandle(), main.decided)
     // The effort chosen when the session began (not its definition's own, which applies anyway).
     if (main.state?.effort !== undefined && !main.state.definition.file) {
@@ -92,6 +95,9 @@ export async function restoreAgents(
 /** Restarts the agents a crash or quit cut off and those with deliveries waiting; the main agent last. */
 export async function resumeAgents(services: AgentServices & { dataDir: string }): Promise<ResumeReport> {
   const { delivery, mainAgentId } = services
+  // Team members a crash caught between TeamCreate's write and their launch records start below like any launched agent.
+  const { states } = await listAgentStates(services.dataDir, services.sessionId)
+  await services.team.recordUnlaunched(new Set(states.map((s) => s.agentId)))
   const report = await resumeInterrupted(services, (done) => {
     // Built now, after every agent this restart could restart was started: it says where each one stands.
     services.dormant.noteRestart(done)

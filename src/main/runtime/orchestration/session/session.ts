@@ -35,7 +35,7 @@ import type { ResumeReport } from '../runs/resume'
 import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
-import { retryAgent } from '../runs/retry-agent'
+import { failedAgents, retryAgent } from '../runs/retry-agent'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -317,6 +317,11 @@ export class AgentSession {
    */
   retry(agentId: string): ReturnType<typeof retryAgent> {
     return retryAgent(this.services, agentId)
+  }
+
+  /** What a retry naming no agent runs again: the main agent if it failed, else every failed subagent (see failedAgents). */
+  failedAgents(): Promise<string[]> {
+    return failedAgents(this.services)
   }
 
   /** Stops one agent and its descendants (default: the main agent, and so everything). */

@@ -65,12 +65,44 @@ export function planMember(
 }
 
 /**
- * Registers the member's agent and starts its first run. Its definition stays the plain one (what state.json
- * records); the session adds the team instructions to its prompt for as long as it is a member.
+ * Registers the member's agent, records it as launched (with its task: a crash before its first turn leaves it
+ * to start on resume) and starts its first run. Its definition stays the plain one (what state.json records);
+ * the session adds the team instructions to its prompt for as long as it is a member.
  */
-export function startMember(s: SubagentRunHost, lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
+export async function startMember(
+  s: SubagentRunHost,
+  lead: AgentHandle,
+  plan: MemberPlan,
+  agentId: string,
+  teamName: string,
+  toolUseId: string
+): Promise<AgentHandle> {
   s.gate.admit()
-  const handle = newAgentHandle({
+  const handle = memberHandle(lead, plan, agentId, teamName, toolUseId)
+  s.registry.add(handle)
+  await s.files.recordLaunch(handle, plan.input.prompt)
+  const maxTurns = plan.def.maxTurns
+  void startSubagentRun(s, handle, { prompt: plan.input.prompt, history: [], reportTo: lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+  return handle
+}
+
+/**
+ * Records a member the team log lists and nothing else does (a crash came between TeamCreate's write and the
+ * member's launch record) as launched, so the resume starts it like any launched agent. Not registered here.
+ */
+export function recordMemberLaunch(
+  s: SubagentRunHost,
+  lead: AgentHandle,
+  plan: MemberPlan,
+  agentId: string,
+  teamName: string,
+  toolUseId: string
+): Promise<void> {
+  return s.files.recordLaunch(memberHandle(lead, plan, agentId, teamName, toolUseId), plan.input.prompt)
+}
+
+function memberHandle(lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
+  return newAgentHandle({
     id: agentId,
     parentId: lead.id,
     parentToolUseId: toolUseId,
@@ -86,8 +118,4 @@ export function startMember(s: SubagentRunHost, lead: AgentHandle, plan: MemberP
     toolNames: plan.toolNames,
     ...(plan.isolated ? { isolation: { repoCwd: lead.cwd } } : {})
   })
-  s.registry.add(handle)
-  const maxTurns = plan.def.maxTurns
-  void startSubagentRun(s, handle, { prompt: plan.input.prompt, history: [], reportTo: lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
-  return handle
 }

@@ -74,6 +74,11 @@ export class TeamBoard {
     }
   }
 
+  /** How the active team's member `agentId` was launched (its task and the call that started the team), when the log says. */
+  launchOf(agentId: string): { prompt: string; toolUseId?: string } | undefined {
+    return this.state.launches[agentId]
+  }
+
   /** The team as last read (a copy), or null when none was created. */
   snapshot(): TeamSnapshot | null {
     return this.state.team ? structuredClone(this.state.team) : null

@@ -8,12 +8,17 @@ import { LEAD, type TeamOp } from './team-ops'
 export interface TeamState {
   team: TeamSnapshot | null
   nextTaskId: number
+  /** Each member's task and the call that started the team, by agent id (from team_create): how to launch it again. */
+  launches: Record<string, { prompt: string; toolUseId?: string }>
 }
 
-/** `none_available`: a claim of "the next task" found nothing to take — an answer, not a failure. */
-export type OpOutcome = { ok: true; taskId?: string; requestId?: string } | { ok: false; error: string; code?: 'none_available' }
+/**
+ * `none_available`: a claim of "the next task" found nothing to take — an answer, not a failure. `tasks`: the
+ * outcome of each task a team_create made with the team, in order.
+ */
+export type OpOutcome = { ok: true; taskId?: string; requestId?: string; tasks?: OpOutcome[] } | { ok: false; error: string; code?: 'none_available' }
 
-export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1 })
+export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1, launches: {} })
 
 const refuse = (error: string): OpOutcome => ({ ok: false, error })
 
@@ -71,14 +76,18 @@ function createTeam(state: TeamState, op: Extract<TeamOp, { op: 'team_create' }>
     name: op.name,
     description: op.description,
     leadAgentId: op.leadAgentId,
-    members: op.members.map((m) => ({ ...m, status: 'starting' })),
+    members: op.members.map(({ prompt: _prompt, ...m }) => ({ ...m, status: 'starting' })),
     tasks: [],
     requests: [],
     status: 'active',
     createdAt: op.ts
   }
   state.nextTaskId = 1
-  return { ok: true }
+  state.launches = {}
+  for (const m of op.members) if (m.prompt !== undefined) state.launches[m.agentId] = { prompt: m.prompt, ...(op.toolUseId ? { toolUseId: op.toolUseId } : {}) }
+  const team = state.team
+  const tasks = (op.tasks ?? []).map((t) => createTask(state, team, { ...t, op: 'task_create', actor: op.actor, opId: op.opId, ts: op.ts }))
+  return { ok: true, ...(op.tasks ? { tasks } : {}) }
 }
 
 const findTask = (team: TeamSnapshot, id: string) => team.tasks.find((t) => t.id === id)

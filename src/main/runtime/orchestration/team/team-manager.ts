@@ -9,7 +9,7 @@ import type { HookRunner } from '../../hooks/runner'
 import type { ToolResult } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
 import { sendMessage, type MessagingHost } from '../messaging/send-message'
-import { planMember, startMember, type MemberInput, type MemberPlan } from './spawn-member'
+import { planMember, recordMemberLaunch, startMember, type MemberInput, type MemberPlan } from './spawn-member'
 import { TeamBoard } from './team-board'
 import type { OpOutcome } from './team-fold'
 import { LEAD, type TeamOpInput } from './team-ops'
@@ -97,6 +97,8 @@ export class TeamManager {
     if (plans.length > left) return refuse(`The team was not created: it needs ${plans.length} agents, and this session may start only ${left} more.`)
 
     const ids = plans.map(() => this.s.newAgentId())
+    // One write: the team, its members with their tasks, and its first tasks. A crash after it leaves the whole
+    // team on disk, and a member not yet recorded as launched is started on resume (recordUnlaunched).
     const made = await this.run({
       op: 'team_create',
       actor: LEAD,
@@ -108,20 +110,20 @@ export class TeamManager {
         agentId: ids[i],
         agentType: p.def.agentType,
         model: p.model,
-        ...(p.def.color ? { color: p.def.color } : {})
-      }))
+        ...(p.def.color ? { color: p.def.color } : {}),
+        prompt: p.input.prompt
+      })),
+      tasks: (input.tasks ?? []).map((t) => ({ subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy ?? [] })),
+      toolUseId
     })
     if (!made.ok) return refuse(made.error)
-    const taskLines: string[] = []
-    for (const t of input.tasks ?? []) {
-      const out = await this.run({ op: 'task_create', actor: LEAD, subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy ?? [] })
-      taskLines.push(
-        out.ok
-          ? `- ${out.taskId}: ${t.subject}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}`
-          : `- not created: "${t.subject}": ${out.error}`
-      )
-    }
-    const started = plans.map((p, i) => startMember(this.s, lead, p, ids[i], input.team_name, toolUseId))
+    const taskLines = (input.tasks ?? []).map((t, i) => {
+      const out = made.tasks?.[i]
+      return out?.ok
+        ? `- ${out.taskId}: ${t.subject}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}`
+        : `- not created: "${t.subject}": ${out?.ok === false ? out.error : 'not recorded'}`
+    })
+    const started = await Promise.all(plans.map((p, i) => startMember(this.s, lead, p, ids[i], input.team_name, toolUseId)))
     const memberLines = started.map((h) => `- ${h.name}: ${h.agentType} agent ${h.id}, model ${h.model}${h.isolation ? ', in its own git worktree' : ''}`)
     return {
       content: `Team "${input.team_name}" is working.
@@ -131,6 +133,31 @@ ${taskLines.length ? `Tasks:\n${taskLines.join('\n')}\n` : 'The task list is emp
 Members claim tasks from the shared list and report to you as a <task-notification> each time they go idle. Follow progress with TaskList, steer a member with SendMessage (to its name), and when the work is done ask each member to shut down (RequestShutdown), then TeamDelete.`,
       details: { team: input.team_name, members: started.map((h) => ({ name: h.name, agentId: h.id, agentType: h.agentType })) }
     }
+  }
+
+  /**
+   * Members the team log lists that were never recorded as launched (`known`: the agents with a state file): a
+   * crash came between TeamCreate's write and their launch records. Recorded as launched now, from the task the
+   * log keeps, so the resume that follows starts them. Their names, for the person.
+   */
+  async recordUnlaunched(known: ReadonlySet<string>): Promise<string[]> {
+    await this.board.refresh()
+    const team = this.active()
+    const lead = team ? this.s.registry.get(team.leadAgentId) : undefined
+    if (!team || !lead) return []
+    const done: string[] = []
+    for (const m of team.members) {
+      const launch = this.board.launchOf(m.agentId)
+      if (known.has(m.agentId) || !launch) continue
+      const plan = planMember(this.s, lead, { name: m.name, agent_type: m.agentType, prompt: launch.prompt, ...(m.model ? { model: m.model } : {}) })
+      if (typeof plan === 'string') {
+        this.s.onError(new Error(`Team member ${m.name} could not be started again: ${plan}`))
+        continue
+      }
+      await recordMemberLaunch(this.s, lead, plan, m.agentId, team.name, launch.toolUseId ?? '')
+      done.push(m.name)
+    }
+    return done
   }
 
   /** Sends a shutdown or plan-approval request as a message and records it. */

@@ -16,7 +16,18 @@ interface OpBase {
 
 export type TeamOp = OpBase &
   (
-    | { op: 'team_create'; name: string; description: string; leadAgentId: string; members: Array<Omit<TeamMember, 'status'>> }
+    | {
+        op: 'team_create'
+        name: string
+        description: string
+        leadAgentId: string
+        /** `prompt`: its task, so a member a crash caught before its launch was recorded can be started on resume. */
+        members: Array<Omit<TeamMember, 'status'> & { prompt?: string }>
+        /** The first tasks, created with the team in the same write (a crash cannot leave a team without them). */
+        tasks?: Array<{ subject: string; description: string; blockedBy: string[] }>
+        /** The lead's TeamCreate call, the members' parent call. */
+        toolUseId?: string
+      }
     | { op: 'team_delete' }
     | { op: 'member'; name: string; status: MemberStatus; branch?: string }
     | { op: 'task_create'; subject: string; description: string; blockedBy: string[] }
