@@ -370,12 +370,8 @@ export class AgentSession {
 
   /** New limits from Settings: the turn ceiling and budgets apply from the next run or model call (concurrency and depth stay as the session began). */
   applyLimits(limits: Partial<SpawnLimits>): void {
-    const { maxTurns, budgetUsd, budgetTokens } = limits
-    Object.assign(this.gate.limits, {
-      ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
-      ...(budgetTokens !== undefined ? { budgetTokens } : {})
-    })
+    const { maxConcurrent: _c, maxDepth: _d, maxAgentsPerSession: _n, ...later } = limits
+    for (const [k, v] of Object.entries(later)) if (v !== undefined) Object.assign(this.gate.limits, { [k]: v })
   }
 
   /**
