@@ -99,12 +99,13 @@ export function historyRuns(records: readonly AgentRunRecord[]): Map<string, Age
   const runs = new Map<string, AgentRunRecord[]>()
   for (const r of records) {
     if (r.verdict) {
-      const run = byAgent.get(`${r.sessionId}/${r.agentId}`)
+      const run = byAgent.get(r.agentId)
       if (run) run.outcome = r.outcome
       continue
     }
     const copy = { ...r }
-    byAgent.set(`${r.sessionId}/${r.agentId}`, copy)
+    // Agent ids are random and never reused: a verdict finds its run by id alone (review knows no session).
+    byAgent.set(r.agentId, copy)
     const key = historyKey(r)
     const list = runs.get(key) ?? []
     list.push(copy)

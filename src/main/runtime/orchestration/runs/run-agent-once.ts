@@ -17,6 +17,8 @@ import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
 import { guardedClient, subtreeBudgetStop } from './budget'
+import { checkFanout } from '../spawn/fanout-estimate'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { runTools } from '../spawn/fork'
 import type { SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
@@ -43,7 +45,20 @@ export interface AgentRunSpec {
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
 export type RunHost = CompactHost &
-  Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files' | 'nestedInstructions' | 'mainAgentId'>
+  Pick<
+    SessionContext,
+    | 'toolOutputDir'
+    | 'settings'
+    | 'gate'
+    | 'onError'
+    | 'permissions'
+    | 'claimMailbox'
+    | 'files'
+    | 'nestedInstructions'
+    | 'mainAgentId'
+    | 'dataDir'
+    | 'definitions'
+  >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -100,6 +115,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         }),
         toolOutputDir: session.toolOutputDir,
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
+        // What its subagents will cost, said (and asked, above the setting) before they start.
+        ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
         ...extras
       },
       spec.emit ?? session.emit

@@ -25,6 +25,7 @@ import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type C
 import { compactById, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
 import { budgetedClient } from '../runs/budget'
+import { RunHistoryRecorder } from '../runs/run-history'
 import type { Coordinator } from '../coordinator/coordinator'
 import type { DeliveryLedger } from '../messaging/delivery-ledger'
 import { EventBus } from '../messaging/event-bus'
@@ -78,6 +79,8 @@ export class AgentSession {
   reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
+  /** Each subagent run, as it ends, into the agent definitions' history (null: nothing is recorded). */
+  private history: RunHistoryRecorder | null = null
   /** What the files say as of the last reload (trust, effort, worktree.baseRef). */
   private readonly settings: SessionSettings
 
@@ -138,6 +141,15 @@ export class AgentSession {
       mainConfig: this.mainConfig
     })
     if (options.coordinator) this.services.enableCoordinator()
+    // The session that owns its data folder records its subagents' runs in the definitions' history.
+    if (options.dataDir && lock)
+      this.history = new RunHistoryRecorder({
+        dataDir: options.dataDir,
+        sessionId: this.sessionId,
+        mainAgentId: this.mainAgentId,
+        registry: this.registry,
+        onError: this.onError
+      })
   }
 
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -265,6 +277,7 @@ export class AgentSession {
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)
     this.files.record(event)
+    this.history?.note(event)
     this.bus.emit(event)
     this.extensions.onEvent(event)
   }
@@ -404,6 +417,7 @@ export class AgentSession {
 
   /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
   async flush(): Promise<void> {
+    await this.history?.flush()
     await this.services.team.flush()
     await this.files.flush()
   }
@@ -412,6 +426,7 @@ export class AgentSession {
   async close(): Promise<void> {
     try {
       await this.extensions.close()
+      await this.history?.flush()
       await this.services.team.flush()
       await this.files.close()
     } finally {

@@ -12,13 +12,14 @@ import { readRepo } from '../../worktrees'
 import { startSubagentRun, type SubagentRunHost } from '../runs/agent-run'
 import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
+import { DEFAULT_SUBAGENT_TYPE } from './agent-tool-name'
 import { FORK_AGENT_TYPE, forkMessages } from './fork'
 import { formatAgentReport } from '../runs/report'
 import { budgetFor } from '../runs/budget'
 import type { RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
-export const DEFAULT_SUBAGENT_TYPE = 'general-purpose'
+export { DEFAULT_SUBAGENT_TYPE }
 
 const refuse = (content: string): ToolResult => ({ content, isError: true })
 
