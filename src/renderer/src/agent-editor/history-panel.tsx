@@ -93,7 +93,7 @@ export function HistoryPanel({ agentType, file }: { agentType: string | undefine
               .map((r) => (
                 <span key={`${r.agentId}${r.ts}`} style={{ display: 'contents' }}>
                   <span className="muted">
-                    {new Date(r.ts).toLocaleDateString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
+                    {new Date(r.ts).toLocaleString(undefined, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })}
                   </span>
                   <span>{OUTCOME_TEXT[r.outcome]}</span>
                   <span>{usd(r.costUsd)}</span>

@@ -3,8 +3,18 @@
 import { useApp } from '../state/store'
 import { budgetUse, type BudgetUse } from '../../../shared/view/budget-use'
 
-/** `short`: the percentage alone (cards, tiles); else the amounts ("$0.42 of $2.00"). */
-export function BudgetBar({ sessionId, agentId, short = false }: { sessionId: string; agentId: string | null | undefined; short?: boolean }) {
+/** `short`: the percentage alone (cards); `bare`: the bar alone, its figures in the title (tiles, whose row is full); else the amounts ("$0.42 of $2.00"). */
+export function BudgetBar({
+  sessionId,
+  agentId,
+  short = false,
+  bare = false
+}: {
+  sessionId: string
+  agentId: string | null | undefined
+  short?: boolean
+  bare?: boolean
+}) {
   // A string, not the object: the selector's answer must compare equal while nothing changed.
   const key = useApp((s) => {
     const u = budgetUse(s.events.sessions[sessionId], agentId)
@@ -15,7 +25,7 @@ export function BudgetBar({ sessionId, agentId, short = false }: { sessionId: st
   return (
     <span
       className={`budget-bar ${use.level}`}
-      title={use.detail}
+      title={bare ? `${use.label} (${use.percent}%). ${use.detail}` : use.detail}
       data-testid="budget-bar"
       data-level={use.level}
       data-percent={use.percent}
@@ -28,7 +38,7 @@ export function BudgetBar({ sessionId, agentId, short = false }: { sessionId: st
       <span className="budget-bar-track" aria-hidden="true">
         <span className="budget-bar-fill" style={{ width: `${Math.max(2, use.percent)}%` }} />
       </span>
-      <span className="budget-bar-text">{short ? `${use.percent}%` : use.label}</span>
+      {!bare && <span className="budget-bar-text">{short ? `${use.percent}%` : use.label}</span>}
     </span>
   )
 }

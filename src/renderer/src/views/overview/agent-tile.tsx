@@ -51,7 +51,7 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
         <span className="tile-unit"> tok</span>
       </span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
-      <BudgetBar sessionId={sessionId} agentId={agentId} short />
+      <BudgetBar sessionId={sessionId} agentId={agentId} bare />
       {ctx && (
         <span
           className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined}
