@@ -91,6 +91,8 @@ describe('fanout run', () => {
     expect(lines.map((l) => (l.subtype ? `${l.type}/${l.subtype}` : l.type))).toEqual([
       'system/init',
       'assistant',
+      // Fanout's own line (docs/budgets.md): what the Agent calls will cost, before the subagent starts.
+      'system/fanout_estimate',
       'system/task_started',
       'user',
       'system/task_progress',
