@@ -179,8 +179,12 @@ export class AgentWorkReview {
     })
   }
 
-  /** The agent definition's history learns what became of the run's work (best effort: the merge stands either way). */
+  /**
+   * The agent definition's history learns what became of the run's work (best effort: the merge stands either
+   * way). Only with a data folder named: a review without one (a test's) writes nobody's history.
+   */
   private async verdict(b: AgentBranch, outcome: 'merged' | 'discarded'): Promise<void> {
+    if (!this.o.dataDir) return
     const record = {
       ts: Date.now(),
       sessionId: '',
@@ -193,7 +197,7 @@ export class AgentWorkReview {
       durationMs: 0,
       verdict: true as const
     }
-    await appendAgentRun(this.o.dataDir ?? resolveDataDir(), record).catch(() => undefined)
+    await appendAgentRun(this.o.dataDir, record).catch(() => undefined)
   }
 
   /** Runs `op` as the only change to the repository's checkout and refs, among every process's merges and discards. */
