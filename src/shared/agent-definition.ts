@@ -23,6 +23,12 @@ export interface Diagnostic {
   message: string
 }
 
+/** A spending limit in dollars and/or tokens (input, output and cache together). */
+export interface AgentBudget {
+  usd?: number
+  tokens?: number
+}
+
 export interface AgentDefinition {
   /** `name` in the frontmatter. Plugin agents are namespaced `plugin:sub:name`. */
   agentType: string
@@ -48,6 +54,8 @@ export interface AgentDefinition {
   criticalSystemReminder?: string
   /** Built-in only: skip CLAUDE.md memory (Explore, Plan). Frontmatter key `omitClaudeMd`. */
   omitClaudeMd?: boolean
+  /** Fanout's own `budget:` (Claude Code ignores it): what one run of this agent and its subagents may spend. */
+  budget?: AgentBudget
   /** The markdown body: the agent's system prompt. */
   systemPrompt: string
   source: AgentSource

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { Absolute, AbsolutePath } from './contract-fields'
 import type { AgentAnalysis, AgentLibrary, OpenedAgentFile, SaveResult, TryAgentResult } from './agent-editor'
 import { EDITOR_FIELD_KEYS } from './agent-editor'
+import type { AgentStats } from './budget'
 
 /** The loader refuses larger files (MAX_AGENT_FILE_CHARS in the runtime). */
 const MAX_TEXT = 1024 * 1024
@@ -34,7 +35,14 @@ const Opened = shaped<OpenedAgentFile>('document', (v) => typeof v.text === 'str
 const Saved = shaped<SaveResult>('save result', (v) => typeof v.saved === 'boolean')
 const Tried = shaped<TryAgentResult>('try result', (v) => typeof v.sessionId === 'string' && typeof v.agentId === 'string')
 
+const Stats = shaped<AgentStats>('stats', (v) => typeof v.runs === 'number' && Array.isArray(v.last))
+
 export const AGENT_EDITOR_CONTRACT = {
+  /** An agent definition's recorded runs (store/agent-history.ts): its figures and last runs; null before its first run. */
+  'agents.history': {
+    request: z.object({ agentType: Name, file: AgentFile.optional() }).strict(),
+    response: z.object({ stats: Stats.nullable() })
+  },
   /** Every agent file of a folder by source, with shadowing, diagnostics and the Agent tool's listing. */
   'agents.library': { request: z.object({ cwd: Cwd }).strict(), response: z.object({ library: Library }) },
   /** One agent file: its text, version and analysis. */

@@ -40,7 +40,9 @@ export const AGENT_EVENT_TYPES = [
   'phase',
   'team',
   'compaction_start',
-  'compaction'
+  'compaction',
+  'budget',
+  'estimate'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
 

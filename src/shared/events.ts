@@ -2,6 +2,7 @@
 // Every event names the agent it belongs to, that agent's parent, and the parent's tool_use id that spawned it.
 import type { CoordinatorPhase, TeamSnapshot } from './team'
 import type { Usage } from './usage'
+import type { AgentBudget, BudgetSource, FanoutEstimate, Spend } from './budget'
 
 export type AgentStatus =
   | 'queued'
@@ -68,6 +69,8 @@ export interface AgentStartEvent extends EventBase {
   name?: string
   tools: string[]
   worktree?: { path: string; branch: string }
+  /** What it and its subagents may spend, and from where (absent: no budget of its own). */
+  budget?: AgentBudget & { from: BudgetSource }
   /** The model's context window and the size at which the conversation is compacted (tokens); absent in older transcripts. */
   context?: ContextLimits
 }
@@ -325,6 +328,25 @@ export interface TeamEvent extends EventBase {
   team: TeamSnapshot
 }
 
+/**
+ * A budget this agent carries (its own, or the session's on the main agent) crossed its warning share, or was
+ * reached: then this agent and every agent under it stop at their next model call.
+ */
+export interface BudgetEvent extends EventBase {
+  type: 'budget'
+  level: 'warning' | 'reached'
+  limit: AgentBudget
+  from: BudgetSource
+  /** What the agent and its subtree had spent (the whole session's, for the session's budget). */
+  spent: Spend
+}
+
+/** What the Agent calls of one assistant message are expected to cost, before any of them starts. */
+export interface EstimateEvent extends EventBase {
+  type: 'estimate'
+  estimate: FanoutEstimate
+}
+
 export type AgentEvent =
   | AgentStartEvent
   | AgentEndEvent
@@ -349,6 +371,8 @@ export type AgentEvent =
   | TeamEvent
   | CompactionStartEvent
   | CompactionEvent
+  | BudgetEvent
+  | EstimateEvent
 
 export type AgentEventType = AgentEvent['type']
 

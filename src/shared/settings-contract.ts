@@ -46,6 +46,9 @@ const ModelSetting = (alias: boolean) =>
     if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error })
   })
 
+const dollarSetting = (name: NumberSetting) =>
+  z.number({ error: DOLLARS_TEXT }).min(NUMBER_RULES[name].min, rangeText(name)).max(NUMBER_RULES[name].max, rangeText(name))
+
 export const LimitsSchema = z.object({
   /** Subagents running at once across the session; more wait as `queued`. */
   maxConcurrentAgents: wholeSetting('maxConcurrentAgents'),
@@ -59,6 +62,10 @@ export const LimitsSchema = z.object({
     .nullable(),
   /** Stop the session once its agents together have used this many tokens; null for no limit. */
   maxBudgetTokens: wholeSetting('maxBudgetTokens').nullable(),
+  /** Each subagent's subtree stops at this cost unless its call or file sets a budget; null for no limit. */
+  subagentBudgetUsd: dollarSetting('subagentBudgetUsd').nullable().optional(),
+  /** A fan-out whose estimate's high end is above this is asked about first; null never asks. */
+  approveFanoutAboveUsd: dollarSetting('approveFanoutAboveUsd').nullable().optional(),
   /** Turns per run for every agent (main or subagent) without a maxTurns of its own. */
   maxTurns: wholeSetting('maxTurns')
 })

@@ -28,7 +28,15 @@ export type CacheSharingMode = (typeof CACHE_SHARING_MODES)[number]
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 
-export type NumberSetting = 'maxConcurrentAgents' | 'maxDepth' | 'maxTurns' | 'maxBudgetUsd' | 'maxBudgetTokens' | 'autoCompactPercent'
+export type NumberSetting =
+  | 'maxConcurrentAgents'
+  | 'maxDepth'
+  | 'maxTurns'
+  | 'maxBudgetUsd'
+  | 'maxBudgetTokens'
+  | 'subagentBudgetUsd'
+  | 'approveFanoutAboveUsd'
+  | 'autoCompactPercent'
 
 interface NumberRule {
   min: number
@@ -47,6 +55,10 @@ export const NUMBER_RULES: Readonly<Record<NumberSetting, NumberRule>> = {
   maxBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '5 or 2.50', optional: true },
   /** Tokens of every agent together; empty means no limit. */
   maxBudgetTokens: { min: 1000, max: 1_000_000_000_000, whole: true, example: '2000000', optional: true },
+  /** Dollars each subagent and its own subagents may spend unless its call or file says; empty means no limit. */
+  subagentBudgetUsd: { min: 0.01, max: 100_000, whole: false, example: '0.50', optional: true },
+  /** Dollars above which a fan-out's estimate is asked about first; empty means never ask. */
+  approveFanoutAboveUsd: { min: 0.01, max: 100_000, whole: false, example: '1', optional: true },
   /** Percent of the model's context window; empty means Claude Code's default threshold. */
   autoCompactPercent: { min: 10, max: 100, whole: true, example: '80', optional: true }
 }

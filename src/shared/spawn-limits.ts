@@ -15,6 +15,14 @@ export interface SpawnLimits {
   budgetTokens: number
   /** Turns of any agent's run (the main agent's and every subagent's) that has no maxTurns of its own. */
   maxTurns: number
+  /** What each subagent and its own subagents may spend when neither its Agent call nor its definition says (USD); 0: no limit. */
+  subagentBudgetUsd: number
+  /** The same in tokens; 0: no limit. */
+  subagentBudgetTokens: number
+  /** The share of any budget (percent) at which a warning goes out before it stops anything. */
+  budgetWarnPercent: number
+  /** Ask the person before a turn's subagents start when their estimate's high end is above this (USD); 0: never ask. */
+  approveFanoutAboveUsd: number
 }
 
 /**
@@ -33,5 +41,9 @@ export const DEFAULT_LIMITS: SpawnLimits = {
   maxAgentsPerSession: 200,
   budgetUsd: 0,
   budgetTokens: 0,
-  maxTurns: 200
+  maxTurns: 200,
+  subagentBudgetUsd: 0,
+  subagentBudgetTokens: 0,
+  budgetWarnPercent: 80,
+  approveFanoutAboveUsd: 0
 }

@@ -1,4 +1,5 @@
-// `fanout agents list|check`: what agents a working directory has, and what is wrong with agent files.
+// `fanout agents list|check|stats`: what agents a working directory has, what is wrong with agent files,
+// and (agents-stats.ts) what their runs have cost.
 import { homedir } from 'node:os'
 import { isAbsolute, relative, resolve } from 'node:path'
 import type { Diagnostic, LoadedAgent } from '../../shared/agent-definition'
@@ -19,7 +20,8 @@ export const AGENTS_USAGE = `Usage:
   fanout agents list [--cwd DIR] [--json]   every effective agent: the Agent tool's listing lines, or JSON
   fanout agents check [PATH...] [--cwd DIR] diagnostics as file:line:col: severity: message
                                             (no PATH: every source that applies to DIR); exit 1 if a file fails to load
-Options for both:
+  fanout agents stats [NAME] [--json]       each definition's recorded runs: cost, tokens, turns, outcomes
+Options for list and check:
   --cwd DIR            the working directory whose .claude/agents folders apply (default: the current one)
   --agents JSON        agents given as on Claude Code's command line: '{"name": {"description": "...", "prompt": "..."}}'
   --plugin-dir DIR     a plugin folder whose agents/ are loaded as plugin:NAME agents (repeatable)
@@ -114,6 +116,7 @@ export async function agentsCommand(argv: string[], io: CommandIO = processIO): 
     ;(sub === undefined ? io.stderr : io.stdout)(AGENTS_USAGE)
     return sub === undefined ? 2 : 0
   }
+  if (sub === 'stats') return (await import('./agents-stats')).statsCommand(rest, io)
   if (sub !== 'list' && sub !== 'check') {
     io.stderr(`fanout agents: unknown subcommand '${sub}'\n${AGENTS_USAGE}`)
     return 2

@@ -6,6 +6,7 @@ const HELP = `fanout — run Claude agents with subagents, headless or in the ap
 Usage:
   fanout agents list [--cwd DIR] [--json]     every effective agent definition
   fanout agents check [PATH...]               diagnostics for agent files (exit 1 if any fails to load)
+  fanout agents stats [NAME]                  each agent definition's runs: cost, tokens, turns, outcomes
   fanout [run] [options] -p PROMPT            run an agent to completion, headless; takes Claude Code's
                                               invocations as they are (alias claude=fanout): claude -p "P",
                                               claude "P" -p, echo P | claude -p --output-format json

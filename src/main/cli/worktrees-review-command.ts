@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import type { AgentChanges, ChangedFile, MergePreview, MergeStop } from '../../shared/review'
+import { resolveDataDir } from '../runtime/store/data-dir'
 import { AgentWorkReview, discardWarning, ReviewError } from '../runtime/review'
 import { runGitRaw, runGitResult } from '../runtime/worktrees/git'
 import { errorMessage } from '../../shared/error-message'
@@ -261,7 +262,7 @@ export async function worktreesReviewCommand(sub: string, argv: string[]): Promi
   }
   const cwd = resolve(values.cwd ?? process.cwd())
   // Another merge or discard in the repository (another process, the app) is waited for, and said on stderr.
-  const review = new AgentWorkReview({ app: `fanout worktrees ${sub}` })
+  const review = new AgentWorkReview({ app: `fanout worktrees ${sub}`, dataDir: resolveDataDir() })
   try {
     if (sub === 'diff') return await diff(review, cwd, positionals, values.stat === true)
     if (sub === 'merge') return await merge(review, cwd, positionals, values.all === true, values.squash === true)

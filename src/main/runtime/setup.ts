@@ -38,13 +38,12 @@ export function credentialsKeyStore(dataDir: string, codec?: SecretCodec): KeySt
 export async function loadRuntimeConfig(opts: { env?: Record<string, string | undefined>; dataDir?: string } = {}): Promise<RuntimeConfig> {
   const dataDir = opts.dataDir ?? resolveDataDir(opts.env ?? process.env)
   const loaded = await loadSettings(dataDir)
-  const { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd, budgetTokens, maxTurns } = loaded.settings.limits
   return {
     dataDir,
     settings: loaded.settings,
     settingsProblems: loaded.problems,
     aliases: { ...loaded.settings.modelAliases },
-    limits: { maxConcurrent, maxDepth, maxAgentsPerSession, budgetUsd, budgetTokens, maxTurns },
+    limits: { ...loaded.settings.limits },
     context: { ...loaded.settings.context }
   }
 }

@@ -25,6 +25,10 @@ const analysis = (file: string, text: string): AgentAnalysis => ({
 
 export function recordingAgentEditor(record: (call: string, request: unknown) => void): CallHandlers<AgentEditorCallName> {
   return {
+    async 'agents.history'(req) {
+      record('agents.history', req)
+      return { stats: null }
+    },
     async 'agents.library'(req) {
       record('agents.library', req)
       return {

@@ -88,6 +88,8 @@ export function agentStart(d: SessionDraft, e: AgentStartEvent): void {
     name: e.name,
     tools: e.tools,
     worktree: e.worktree ?? a.worktree,
+    budget: e.budget,
+    budgetLevel: undefined,
     status: 'running' as AgentStatus,
     statusDetail: undefined,
     limit: undefined,

@@ -115,5 +115,13 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
       return compactionStart(d, a, e)
     case 'compaction':
       return compactionEnd(d, a, e)
+    case 'budget':
+      // The session's budget arrives on the main agent, which may carry none of its own.
+      a.budget ??= { ...e.limit, from: e.from }
+      a.budgetLevel = e.level
+      return
+    case 'estimate':
+      d.set('estimates', { ...d.state.estimates, [a.id]: e.estimate })
+      return
   }
 }

@@ -48,7 +48,7 @@ export class SessionDraft {
     return this.s
   }
 
-  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage' | 'phases' | 'team' | 'teamMessages'>(
+  set<K extends 'rootAgentId' | 'startedAt' | 'lastEventTs' | 'eventCount' | 'usage' | 'phases' | 'team' | 'teamMessages' | 'estimates'>(
     key: K,
     value: SessionState[K]
   ): void {

@@ -4,6 +4,7 @@
 import type { AgentLimit, AgentStatus, CommandPart, CompactionTrigger } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
+import type { AgentBudget, BudgetSource, FanoutEstimate } from '../budget'
 import type { InboxMessage } from './inbox-message'
 
 export type TranscriptItem =
@@ -150,6 +151,10 @@ export interface AgentState {
   phase?: CoordinatorPhase
   /** Its context window and how full it is; absent in transcripts from before it was recorded. */
   context?: AgentContext
+  /** What it and its subagents may spend, and from where (see view/budget-use.ts for how far in they are). */
+  budget?: AgentBudget & { from: BudgetSource }
+  /** The last budget event: past its warning share, or reached (its subtree stopped). */
+  budgetLevel?: 'warning' | 'reached'
   /** @internal counter for item keys. */
   itemSeq: number
   /** @internal the key of the "Retrying…" item of a model call not yet over (see resolveRetry). */
@@ -208,6 +213,8 @@ export interface SessionState {
   /** The session's agent team as last reported, and the messages among its members. */
   team: TeamSnapshot | null
   teamMessages: TeamMessage[]
+  /** The latest fan-out estimate of each agent that started subagents, by agent id (absent in older views). */
+  estimates?: Record<string, FanoutEstimate>
 }
 
 export interface PhaseEntry {

@@ -58,6 +58,10 @@ export interface ResultMessage {
    * reads and writes apart) and what that cost at the API's prices (writes 1.25x or 2x the input price, reads 0.1x).
    */
   agents: AgentCost[]
+  /** Fanout: each fan-out's estimate before it started (docs/budgets.md); absent when no agent started subagents. */
+  estimates?: RunTally['estimates']
+  /** Fanout: budgets that warned or were reached; absent when none did. */
+  budgets?: RunTally['budgets']
 }
 
 export interface AgentCost {
@@ -150,7 +154,9 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
       usage: apiUsage(a.usage),
       cost_usd: Math.round(a.usage.costUsd * 1e9) / 1e9
     })),
-    compactions: { ...tally.compactions }
+    compactions: { ...tally.compactions },
+    ...(tally.estimates.length ? { estimates: tally.estimates } : {}),
+    ...(tally.budgets.length ? { budgets: tally.budgets } : {})
   }
 }
 

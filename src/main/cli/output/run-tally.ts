@@ -4,6 +4,7 @@
 // which spawns the limits refused, and the tool calls that were denied. The result messages are built from it.
 import type { AgentEndEvent, AgentEvent, AgentLimit, AgentStartEvent } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
+import type { FanoutEstimate } from '../../../shared/budget'
 
 export interface PermissionDenial {
   tool_name: string
@@ -43,6 +44,16 @@ export class RunTally {
   readonly denials: PermissionDenial[] = []
   /** Fanout: conversations compacted during the run (any agent's), and compactions that failed. */
   readonly compactions = { done: 0, failed: 0 }
+  /** Fanout: what each fan-out was estimated to cost before it started (docs/budgets.md). */
+  readonly estimates: Array<{ agent_id: string } & FanoutEstimate> = []
+  /** Fanout: budgets that warned or were reached, on the agent holding them. */
+  readonly budgets: Array<{
+    agent_id: string
+    level: 'warning' | 'reached'
+    from: string
+    limit: { usd?: number; tokens?: number }
+    spent: { usd: number; tokens: number }
+  }> = []
   readonly stats: SubagentStats = {
     spawned: 0,
     requested: { background: 0, foreground: 0, unset: 0 },
@@ -109,6 +120,12 @@ export class RunTally {
       }
       case 'compaction':
         this.compactions[e.error ? 'failed' : 'done']++
+        return
+      case 'estimate':
+        this.estimates.push({ agent_id: e.agentId, ...e.estimate })
+        return
+      case 'budget':
+        this.budgets.push({ agent_id: e.agentId, level: e.level, from: e.from, limit: e.limit, spent: e.spent })
         return
       case 'usage':
         this.byModel.set(e.model, addUsage(this.byModel.get(e.model) ?? emptyUsage(), e.usage))

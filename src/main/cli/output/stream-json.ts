@@ -96,6 +96,12 @@ export class StreamJsonWriter {
           ...this.base()
         })
         return
+      case 'estimate':
+        this.write({ type: 'system', subtype: 'fanout_estimate', agent_id: e.agentId, ...e.estimate, ...this.base() })
+        return
+      case 'budget':
+        this.write({ type: 'system', subtype: `budget_${e.level}`, agent_id: e.agentId, from: e.from, limit: e.limit, spent: e.spent, ...this.base() })
+        return
       case 'compaction':
         // Claude Code marks only its own conversation's boundary, and has no trigger for "the API refused it": that is an auto one.
         if (e.agentId !== this.s.mainAgentId || e.error) return

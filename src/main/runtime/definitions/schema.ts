@@ -23,6 +23,19 @@ const wholeNumber = z.union([
 /** A tool or skill list: "A, B", a YAML list, or nothing. Read further by tool-list.ts. */
 const nameList = z.union([z.string(), z.array(z.unknown()), z.null()])
 const record = z.record(z.string(), z.unknown())
+const amount = z.union([
+  z.number().positive(),
+  z
+    .string()
+    .regex(/^\s*\$?\d+(\.\d+)?\s*$/)
+    .transform((v) => Number(v.trim().replace('$', '')))
+    .pipe(z.number().positive())
+])
+/** Fanout's own field (Claude Code ignores it): what one run of the agent, its subagents included, may spend. */
+const budget = z
+  .strictObject({ usd: amount, tokens: wholeNumber })
+  .partial()
+  .refine((b) => b.usd !== undefined || b.tokens !== undefined)
 
 export const frontmatterFields = {
   name: z.string().min(1),
@@ -43,7 +56,8 @@ export const frontmatterFields = {
   hooks: record,
   initialPrompt: text,
   criticalSystemReminder_EXPERIMENTAL: text,
-  omitClaudeMd: booleanish
+  omitClaudeMd: booleanish,
+  budget
 } as const
 
 export type FrontmatterKey = keyof typeof frontmatterFields
@@ -75,7 +89,8 @@ export const FIELD_EXPECTS: Readonly<Record<FrontmatterKey, string>> = {
   hooks: 'a mapping of hook events to hooks',
   initialPrompt: 'a non-empty text',
   criticalSystemReminder_EXPERIMENTAL: 'a non-empty text',
-  omitClaudeMd: 'true or false'
+  omitClaudeMd: 'true or false',
+  budget: 'a mapping with usd (dollars above 0) and/or tokens (a whole number above 0), e.g. {usd: 2, tokens: 500000}'
 }
 
 /** Keys people write by mistake (often copied from slash commands or skills), and what they meant. */
@@ -93,7 +108,9 @@ export const KEY_SUGGESTIONS: Readonly<Record<string, FrontmatterKey>> = {
   'initial-prompt': 'initialPrompt',
   'mcp-servers': 'mcpServers',
   mcp_servers: 'mcpServers',
-  colour: 'color'
+  colour: 'color',
+  'max-budget-usd': 'budget',
+  maxBudgetUsd: 'budget'
 }
 
 /** The known key a misspelt one most likely means: same letters ignoring case, `-` and `_`. */

@@ -4,9 +4,11 @@ import type { AgentEditorCallName } from '../../../shared/agent-editor-contract'
 import type { CallHandlers } from '../../../shared/call-handlers'
 import type { AgentEditorService } from '../agent-editor'
 import type { SessionRuns } from './session-runs'
+import type { AgentFolders } from './agent-folders'
 
-export function agentEditorHandlers(editor: AgentEditorService, runs: SessionRuns): CallHandlers<AgentEditorCallName> {
+export function agentEditorHandlers(editor: AgentEditorService, runs: SessionRuns, folders: Pick<AgentFolders, 'history'>): CallHandlers<AgentEditorCallName> {
   return {
+    'agents.history': folders.history,
     'agents.library': async (req) => ({ library: await editor.library(req) }),
     'agents.open': async (req) => ({ document: await editor.open(req) }),
     'agents.analyze': async (req) => ({ analysis: editor.analyze(req) }),

@@ -1,6 +1,8 @@
 // The agent files and MCP servers of the folders the host works in: the agent editor and its folder watch
 // (live sessions re-read their agents when files change), `agents.list`, `mcp.list`, and the MCP tool
 // names the editor offers.
+import { agentStats, historyKey, historyRuns, type AgentStats } from '../../../shared/budget'
+import { readAgentHistory } from '../store/agent-history'
 import { resolve } from 'node:path'
 import { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
@@ -44,6 +46,12 @@ export class AgentFolders {
   listAgents = async ({ cwd }: { cwd: string }) => {
     const loaded = await loadAgents({ cwd: resolve(cwd), home: this.o.home })
     return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
+  }
+
+  /** An agent definition's runs as the history records them; a file's own runs when the file is given. */
+  history = async ({ agentType, file }: { agentType: string; file?: string }): Promise<{ stats: AgentStats | null }> => {
+    const runs = historyRuns(await readAgentHistory(this.o.dataDir)).get(historyKey({ agentType, ...(file ? { file: resolve(file) } : {}) }))
+    return { stats: runs?.length ? agentStats(runs) : null }
   }
 
   listMcpServers = async ({ cwd }: { cwd: string }) => {

@@ -140,7 +140,7 @@ export class LocalRuntimeHost implements RuntimeHost {
       }),
       ...settingsHandlers(this.settings),
       ...folderHandlers(this.folders, this.trust),
-      ...agentEditorHandlers(this.folders.editor, this.runs),
+      ...agentEditorHandlers(this.folders.editor, this.runs, this.folders),
       ...reviewHandlers({ live: this.live, listeners, dataDir, app: options.owner ?? 'Fanout', ...(options.openPath ? { openPath: options.openPath } : {}) }),
       ...searchReplayHandlers(this.search, this.replay)
     }

@@ -19,6 +19,8 @@ export function settingsView(s: Settings, keySource: KeySource, baseRef: UiSetti
       maxDepth: Math.max(1, s.limits.maxDepth),
       maxBudgetUsd: s.limits.budgetUsd > 0 ? s.limits.budgetUsd : null,
       maxBudgetTokens: s.limits.budgetTokens > 0 ? s.limits.budgetTokens : null,
+      subagentBudgetUsd: s.limits.subagentBudgetUsd > 0 ? s.limits.subagentBudgetUsd : null,
+      approveFanoutAboveUsd: s.limits.approveFanoutAboveUsd > 0 ? s.limits.approveFanoutAboveUsd : null,
       maxTurns: s.limits.maxTurns
     },
     defaultPermissionMode: s.defaultPermissionMode,
@@ -56,6 +58,8 @@ export function storePatch(p: UiPatch): SettingsPatch {
       ...(l.maxDepth !== undefined ? { maxDepth: l.maxDepth } : {}),
       ...(l.maxBudgetUsd !== undefined ? { budgetUsd: l.maxBudgetUsd ?? 0 } : {}),
       ...(l.maxBudgetTokens !== undefined ? { budgetTokens: l.maxBudgetTokens ?? 0 } : {}),
+      ...(l.subagentBudgetUsd !== undefined ? { subagentBudgetUsd: l.subagentBudgetUsd ?? 0 } : {}),
+      ...(l.approveFanoutAboveUsd !== undefined ? { approveFanoutAboveUsd: l.approveFanoutAboveUsd ?? 0 } : {}),
       ...(l.maxTurns !== undefined ? { maxTurns: l.maxTurns } : {})
     }
   }

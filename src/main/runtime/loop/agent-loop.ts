@@ -258,6 +258,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         .map((b) => ({ id: b.id, name: b.name, input: b.input, inputError: response.inputErrors[b.id] }))
       if (calls.length) {
         toolUses += calls.length
+        const refused = opts.beforeTools ? await opts.beforeTools(calls).catch(() => null) : null
+        if (refused) for (const c of calls) if (refused.has(c.id)) c.refused = refused.get(c.id)
         const outcomes = await runToolCalls(calls, {
           tools,
           agentId,

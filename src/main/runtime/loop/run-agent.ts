@@ -17,6 +17,8 @@ export interface RunAgentOptions extends AgentLoopOptions {
   background?: boolean
   name?: string
   worktree?: AgentStartEvent['worktree']
+  /** Its budget, said in agent_start (the runs/budget.ts check is in its client). */
+  budget?: AgentStartEvent['budget']
   /**
    * Runs after the loop and before agent_end (e.g. to clean up a worktree); what it returns is added
    * to agent_end. A throw is reported in agent_end's error, never lost.
@@ -53,6 +55,7 @@ export async function runAgent(opts: RunAgentOptions, emit: EmitFn): Promise<Age
     ...(opts.background ? { background: true } : {}),
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.worktree ? { worktree: opts.worktree } : {}),
+    ...(opts.budget ? { budget: opts.budget } : {}),
     ...(opts.context ? { context: opts.context.limits } : {})
   }
   emit(start)

@@ -16,6 +16,8 @@ export interface ToolCall {
   input: unknown
   /** Set when the streamed input was not valid JSON. */
   inputError?: string
+  /** Set when the call is answered without running (AgentLoopOptions.beforeTools): the model's result. */
+  refused?: string
 }
 
 export interface ToolCallOutcome {
@@ -75,6 +77,7 @@ function refusal(call: ToolCall, tools: ReadonlyMap<string, Tool>): string {
 async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult> {
   const tool = ctx.tools.get(call.name)
   if (!tool) return { content: refusal(call, ctx.tools), isError: true }
+  if (call.refused !== undefined) return { content: call.refused, isError: true }
   if (call.inputError)
     return {
       content: `The input for ${call.name} was not valid JSON (${call.inputError}). Call ${call.name} again with a JSON object as its input.`,

@@ -71,6 +71,11 @@ export interface AgentLoopOptions extends AgentIds {
    */
   afterTools?: (calls: Array<{ name: string; input: unknown; isError: boolean }>) => Promise<string[]>
   /**
+   * Asked before a turn's tool calls run, with all of them (a fan-out's estimate and its approval): the calls
+   * it answers (by id) are not run, their answer is the result the model gets. A throw refuses nothing.
+   */
+  beforeTools?: (calls: ReadonlyArray<{ id: string; name: string; input: unknown }>) => Promise<ReadonlyMap<string, string> | null>
+  /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
    * stops, fails or reaches maxTurns.

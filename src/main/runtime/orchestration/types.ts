@@ -114,6 +114,8 @@ export interface PermissionsPart {
   canUseTool(handle: AgentHandle): CanUseTool | undefined
   /** The one path check for this agent's tools and permission decisions. */
   pathPolicy(handle: AgentHandle): PathPolicy
+  /** Asks the person about one call whatever the rules say; `nobody` when no one can answer (headless, background). */
+  askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'>
 }
 
 export interface MainPart {

@@ -1,10 +1,12 @@
 // Reviewing and landing agents' work on real repositories: agents worked in real worktrees (created and
 // finished by the runtime's own calls), and every assertion reads what git itself reports afterwards.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { AgentWorkReview, ReviewError } from './index'
+import { historyRuns } from '../../../shared/budget'
+import { appendAgentRun, readAgentHistory } from '../store/agent-history'
 import { agentWorked } from './testing/agent-work'
 
 const repos: TempRepo[] = []
@@ -296,5 +298,26 @@ describe('naming agents', () => {
     await expect(ids('abc')).rejects.toThrow(/No agent branch matches "abc"\. Agent branches here: fanout\/abcd1234, fanout\/abce5678\./)
     await expect(ids('fanout/abc')).rejects.toThrow(/matches 2 agent branches/)
     await expect(review.list(join(r.sandbox))).rejects.toBeInstanceOf(ReviewError)
+  })
+})
+
+describe("the agent definitions' history", () => {
+  it('learns what review did with a run’s work: merged or discarded replaces the run’s outcome', async () => {
+    const r = repo()
+    const dataDir = join(r.root, '..', `data-${Math.random().toString(36).slice(2)}`)
+    const run = { ts: 1, sessionId: 's', agentType: 'writer', outcome: 'completed' as const, costUsd: 0.1, tokens: 10, turns: 2, durationMs: 5 }
+    await appendAgentRun(dataDir, { ...run, agentId: 'a1' })
+    await appendAgentRun(dataDir, { ...run, agentId: 'a2' })
+    await agentWorked(r, 'a1', { files: { 'one.md': '1\n' } })
+    await agentWorked(r, 'a2', { files: { 'two.md': '2\n' } })
+    const recording = new AgentWorkReview({ dataDir })
+    await recording.merge(r.root, { agents: ['a1'], all: false, strategy: 'merge' })
+    await recording.discard(r.root, 'a2')
+    const runs = [...historyRuns(await readAgentHistory(dataDir)).values()][0]
+    expect(runs.map((x) => [x.agentId, x.outcome])).toEqual([
+      ['a1', 'merged'],
+      ['a2', 'discarded']
+    ])
+    rmSync(dataDir, { recursive: true, force: true })
   })
 })

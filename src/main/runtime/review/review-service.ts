@@ -14,6 +14,7 @@ import { requireWriteTree, GitTooOldError } from './dry-run'
 import { blobSide, diskSide, fileDiff, safeRelativePath } from './file-diff'
 import { readLanded, recordLanded } from './landed-log'
 import { mergeOne } from './merge-one'
+import { appendAgentRun } from '../store/agent-history'
 import { withMergeLock } from './merge-lock'
 import { planMerges, previewMerges, touched } from './preview'
 import { ReviewError } from './review-error'
@@ -158,6 +159,7 @@ export class AgentWorkReview {
           ...(fresh.branch ? { into: fresh.branch } : {}),
           at: Date.now()
         })
+        await this.verdict(b, 'merged')
       }
       return outcome
     })
@@ -172,8 +174,30 @@ export class AgentWorkReview {
       const changes = await agentChanges(fresh.cwd, fresh.head, b)
       const out = await discardOne(fresh, b, changes, expectTip)
       await recordLanded(fresh.commonDir, { agentId: b.agentId, branch: b.branch, action: 'discarded', commit: b.tip, at: Date.now() })
+      await this.verdict(b, 'discarded')
       return out
     })
+  }
+
+  /**
+   * The agent definition's history learns what became of the run's work (best effort: the merge stands either
+   * way). Only with a data folder named: a review without one (a test's) writes nobody's history.
+   */
+  private async verdict(b: AgentBranch, outcome: 'merged' | 'discarded'): Promise<void> {
+    if (!this.o.dataDir) return
+    const record = {
+      ts: Date.now(),
+      sessionId: '',
+      agentId: b.agentId,
+      agentType: b.agentType ?? 'agent',
+      outcome,
+      costUsd: 0,
+      tokens: 0,
+      turns: 0,
+      durationMs: 0,
+      verdict: true as const
+    }
+    await appendAgentRun(this.o.dataDir, record).catch(() => undefined)
   }
 
   /** Runs `op` as the only change to the repository's checkout and refs, among every process's merges and discards. */

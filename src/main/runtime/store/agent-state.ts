@@ -42,6 +42,10 @@ const agentStateSchema = z.object({
   prompt: z.string().optional(),
   /** How hard it thinks (the session's for the main agent; an Agent call's `effort` for a subagent). */
   effort: z.union([z.string(), z.number()]).optional(),
+  /** Its budget (runs/budget.ts): a resumed subtree stops where it would have. */
+  budget: z
+    .object({ usd: z.number().positive().optional(), tokens: z.number().positive().optional(), from: z.enum(['session', 'call', 'definition', 'setting']) })
+    .optional(),
   updatedAt: z.number()
 })
 

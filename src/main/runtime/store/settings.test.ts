@@ -16,7 +16,18 @@ describe('settings', () => {
     expect(s).toMatchObject({ exists: false, problems: [] })
     expect(s.settings).toEqual({
       modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
-      limits: { maxConcurrent: 128, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 },
+      limits: {
+        maxConcurrent: 128,
+        maxDepth: 3,
+        maxAgentsPerSession: 200,
+        budgetUsd: 0,
+        budgetTokens: 0,
+        maxTurns: 200,
+        subagentBudgetUsd: 0,
+        subagentBudgetTokens: 0,
+        budgetWarnPercent: 80,
+        approveFanoutAboveUsd: 0
+      },
       context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: {} },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'default',
@@ -59,7 +70,18 @@ describe('settings', () => {
     const { settings, problems } = await loadSettings(dataDir)
     expect(settings).toEqual({
       modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'my-gateway/sonnet', opus: 'claude-opus-5-5' },
-      limits: { maxConcurrent: 4, maxDepth: 3, maxAgentsPerSession: 200, budgetUsd: 0, budgetTokens: 0, maxTurns: 200 },
+      limits: {
+        maxConcurrent: 4,
+        maxDepth: 3,
+        maxAgentsPerSession: 200,
+        budgetUsd: 0,
+        budgetTokens: 0,
+        maxTurns: 200,
+        subagentBudgetUsd: 0,
+        subagentBudgetTokens: 0,
+        budgetWarnPercent: 80,
+        approveFanoutAboveUsd: 0
+      },
       context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: { 'gateway/model': 64_000 } },
       defaultModel: 'sonnet',
       defaultPermissionMode: 'acceptEdits',
@@ -106,7 +128,18 @@ describe('settings', () => {
   it('updates only what the patch names, keeping keys this version does not know', async () => {
     await writeFile(file(), JSON.stringify({ theme: 'light', futureKey: { a: 1 }, limits: { maxDepth: 2 } }))
     const s = await updateSettings(dataDir, { limits: { budgetUsd: 5 }, baseURL: 'http://127.0.0.1:8080' })
-    expect(s.limits).toEqual({ maxConcurrent: 128, maxDepth: 2, maxAgentsPerSession: 200, budgetUsd: 5, budgetTokens: 0, maxTurns: 200 })
+    expect(s.limits).toEqual({
+      maxConcurrent: 128,
+      maxDepth: 2,
+      maxAgentsPerSession: 200,
+      budgetUsd: 5,
+      budgetTokens: 0,
+      maxTurns: 200,
+      subagentBudgetUsd: 0,
+      subagentBudgetTokens: 0,
+      budgetWarnPercent: 80,
+      approveFanoutAboveUsd: 0
+    })
     expect(JSON.parse(await readFile(file(), 'utf8'))).toEqual({
       theme: 'light',
       futureKey: { a: 1 },

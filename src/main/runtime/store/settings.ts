@@ -28,7 +28,14 @@ const limitFields = {
   /** Tokens (input, output and cache) the whole session may use; 0 means no ceiling. */
   budgetTokens: z.int().min(0).max(1e12),
   /** Turns of any agent's run (main agent or subagent) that has no maxTurns of its own. */
-  maxTurns: z.int().min(1).max(10_000)
+  maxTurns: z.int().min(1).max(10_000),
+  /** USD each subagent's subtree may spend unless its call or definition says; 0 means no limit. */
+  subagentBudgetUsd: z.number().min(0),
+  subagentBudgetTokens: z.int().min(0).max(1e12),
+  /** Percent of a budget at which the warning goes out. */
+  budgetWarnPercent: z.int().min(1).max(100),
+  /** USD above which a fan-out's estimate asks the person first; 0 means never. */
+  approveFanoutAboveUsd: z.number().min(0)
 }
 
 export const DEFAULT_MODEL = 'sonnet'
@@ -45,7 +52,11 @@ const limitsSchema = z.strictObject({
   maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
   budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd),
   budgetTokens: limitFields.budgetTokens.default(DEFAULT_LIMITS.budgetTokens),
-  maxTurns: limitFields.maxTurns.default(DEFAULT_LIMITS.maxTurns)
+  maxTurns: limitFields.maxTurns.default(DEFAULT_LIMITS.maxTurns),
+  subagentBudgetUsd: limitFields.subagentBudgetUsd.default(DEFAULT_LIMITS.subagentBudgetUsd),
+  subagentBudgetTokens: limitFields.subagentBudgetTokens.default(DEFAULT_LIMITS.subagentBudgetTokens),
+  budgetWarnPercent: limitFields.budgetWarnPercent.default(DEFAULT_LIMITS.budgetWarnPercent),
+  approveFanoutAboveUsd: limitFields.approveFanoutAboveUsd.default(DEFAULT_LIMITS.approveFanoutAboveUsd)
 })
 
 const contextFields = {

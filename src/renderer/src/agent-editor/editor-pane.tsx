@@ -22,6 +22,7 @@ import { PromptEditor } from './prompt-editor'
 import { Prose } from './prose'
 import { EffectivePanel, ProblemsPanel } from './side-panels'
 import { TryPanel } from './try-panel'
+import { HistoryPanel } from './history-panel'
 
 /** A link that shows a line of the raw file. */
 function LineLink({ line, label, mono = false }: { line: number; label?: string; mono?: boolean }) {
@@ -281,7 +282,7 @@ function RawView({ draft, note }: { draft: Draft; note?: string }) {
   )
 }
 
-type SidePanel = 'problems' | 'effective' | 'try'
+type SidePanel = 'problems' | 'effective' | 'history' | 'try'
 
 /** Wider than this, the side panels have their own column beside the form (agent-editor.css, same figure). */
 const NARROW = 720
@@ -353,6 +354,7 @@ export function EditorPane({ draft }: { draft: Draft }) {
                 'Effective tools',
                 a?.effective && !a.effective.tools.error && <span className="count">{a.effective.tools.resolvedTools.length}</span>
               )}
+              {sideTab('history', 'History')}
               {sideTab('try', 'Try it')}
             </span>
           </div>
@@ -380,6 +382,9 @@ export function EditorPane({ draft }: { draft: Draft }) {
               <EffectivePanel analysis={a} />
             </div>
           )}
+          <div className="ae-side-slot" data-panel="history">
+            <HistoryPanel agentType={typeof a?.fields.name === 'string' ? a.fields.name : undefined} file={draft.file} />
+          </div>
           <div className="ae-side-slot" data-panel="try">
             <TryPanel file={draft.file} canRun={!!a?.loaded} isGitRepo={isGitRepo} />
           </div>

@@ -10,6 +10,7 @@ import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
 import { ContextMeter } from './context-meter'
+import { BudgetBar } from './budget-bar'
 import { Icon } from './icon'
 import { StatusBadge } from './status'
 
@@ -59,6 +60,7 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
               {fit < 1 && <span>{turn}</span>}
               {fit < 3 && <ContextMeter context={child.context} short />}
               <span className="agent-card-cost">{cost}</span>
+              <BudgetBar sessionId={sessionId} agentId={child.id} short />
               {currentTool && (
                 <span className="agent-card-tool" title={currentTool.name}>
                   ▸ {currentTool.name}

@@ -14,6 +14,7 @@ import type { CommandPart } from '../../../shared/events'
 import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
 import { errorMessage } from '../transport/types'
 import { EditDiffView } from './edit-diff-view'
+import { estimateIn, FanoutEstimateView } from './fanout-estimate'
 import { Icon } from './icon'
 import { InlineError } from './inline-error'
 
@@ -148,6 +149,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
   // The command (or path) shows once, in its box; the reason adds only what it says beyond it.
   const reason = reasonBeyondInput(request.reason, request.input)
   const color = useAgentColor(agent?.color, agent?.agentType ?? 'agent', agent?.parentId === null)
+  const estimate = estimateIn(request.input)
   return (
     <div className="permission-card" data-testid="permission-card">
       <div className="permission-head">
@@ -162,7 +164,13 @@ export function PermissionCard({ request }: { request: PermissionState }) {
       </div>
       {agent?.description && <div className="permission-desc muted small">{agent.description}</div>}
       {/* A compound command shows once: part by part with what covers each, else whole in its box. */}
-      {request.commandParts?.length ? <CommandParts parts={request.commandParts} /> : summary && <code className="permission-summary">{summary}</code>}
+      {estimate ? (
+        <FanoutEstimateView estimate={estimate} />
+      ) : request.commandParts?.length ? (
+        <CommandParts parts={request.commandParts} />
+      ) : (
+        summary && <code className="permission-summary">{summary}</code>
+      )}
       {/* An edit is approved seeing what it changes, not only where. */}
       <EditDiffView toolName={request.toolName} input={request.input} wide />
       <details className="permission-input">

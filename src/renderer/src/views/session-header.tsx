@@ -1,6 +1,7 @@
 // The bar over a session: its title and status, live totals, and the permission queue button.
 import { CompactButton } from '../components/compact-button'
 import { ContextMeter } from '../components/context-meter'
+import { BudgetBar } from '../components/budget-bar'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
@@ -151,6 +152,7 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           <span title={breakdown} data-testid="session-cost">
             {formatCost(cost)}
           </span>
+          {sessionId && <BudgetBar sessionId={sessionId} agentId={root.id} />}
           {root.context && (
             <span className="header-context" data-testid="header-context">
               <span className="header-context-label">Main agent</span>

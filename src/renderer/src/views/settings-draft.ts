@@ -22,6 +22,8 @@ export interface Draft {
   maxDepth: string
   maxBudgetUsd: string
   maxBudgetTokens: string
+  subagentBudgetUsd: string
+  approveFanoutAboveUsd: string
   maxTurns: string
   defaultPermissionMode: PermissionMode
   /** '': each model's own default. */
@@ -39,7 +41,16 @@ export interface Draft {
 
 export type FieldErrors = Partial<Record<SettingsFieldKey, string>>
 
-export const NUMBER_FIELDS: NumberSetting[] = ['maxConcurrentAgents', 'maxDepth', 'maxTurns', 'maxBudgetUsd', 'maxBudgetTokens', 'autoCompactPercent']
+export const NUMBER_FIELDS: NumberSetting[] = [
+  'maxConcurrentAgents',
+  'maxDepth',
+  'maxTurns',
+  'maxBudgetUsd',
+  'maxBudgetTokens',
+  'subagentBudgetUsd',
+  'approveFanoutAboveUsd',
+  'autoCompactPercent'
+]
 
 /** Fields in the order they appear, so the first invalid one is the one focused. */
 export const FIELD_ORDER: SettingsFieldKey[] = [
@@ -50,6 +61,8 @@ export const FIELD_ORDER: SettingsFieldKey[] = [
   'maxDepth',
   'maxTurns',
   'maxBudgetUsd',
+  'subagentBudgetUsd',
+  'approveFanoutAboveUsd',
   'defaultPermissionMode',
   'autoCompactPercent',
   'toolResultClearing'
@@ -63,6 +76,8 @@ export const toDraft = (s: Settings): Draft => ({
   maxDepth: String(s.limits.maxDepth),
   maxBudgetUsd: s.limits.maxBudgetUsd === null ? '' : String(s.limits.maxBudgetUsd),
   maxBudgetTokens: s.limits.maxBudgetTokens === null || s.limits.maxBudgetTokens === undefined ? '' : String(s.limits.maxBudgetTokens),
+  subagentBudgetUsd: s.limits.subagentBudgetUsd == null ? '' : String(s.limits.subagentBudgetUsd),
+  approveFanoutAboveUsd: s.limits.approveFanoutAboveUsd == null ? '' : String(s.limits.approveFanoutAboveUsd),
   maxTurns: String(s.limits.maxTurns),
   defaultPermissionMode: s.defaultPermissionMode,
   defaultEffort: s.defaultEffort ?? '',
@@ -114,6 +129,8 @@ export function draftPatch(d: Draft, defaults: Record<string, string>): Settings
       maxDepth: num('maxDepth')!,
       maxBudgetUsd: num('maxBudgetUsd'),
       maxBudgetTokens: num('maxBudgetTokens'),
+      subagentBudgetUsd: num('subagentBudgetUsd'),
+      approveFanoutAboveUsd: num('approveFanoutAboveUsd'),
       maxTurns: num('maxTurns')!
     },
     defaultPermissionMode: d.defaultPermissionMode === 'bubble' ? undefined : d.defaultPermissionMode,

@@ -264,6 +264,18 @@ export function SettingsForm({ settings, onDirty }: { settings: Settings; onDirt
           {num('maxTurns', 'Turns per agent', 'Each run of any agent without its own max turns. 1 to 10,000.')}
           {num('maxBudgetUsd', 'Budget per session (USD)', 'Stops the session at this cost. Empty: no limit.', 'No limit')}
           {num('maxBudgetTokens', 'Token budget per session', 'All agents together: input, output and cache. Empty: no limit.', 'No limit')}
+          {num(
+            'subagentBudgetUsd',
+            'Budget per subagent (USD)',
+            'Stops a subagent and its own subagents at this cost, unless its Agent call or file sets a budget. Empty: no limit.',
+            'No limit'
+          )}
+          {num(
+            'approveFanoutAboveUsd',
+            'Ask before fan-outs above (USD)',
+            'Asks before subagents start whose estimate may cost more than this. Empty: never ask.',
+            'Never ask'
+          )}
         </div>
       </section>
       <section className="settings-section">

@@ -3,6 +3,7 @@
 import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentEvent, AgentStatus, ChatMessage } from '../../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../../shared/usage'
+import type { AgentBudget, BudgetSource } from '../../../../shared/budget'
 import type { AgentRunResult, InboxItem } from '../../loop/types'
 import type { SentHistory } from '../../model/request-invariants'
 import type { SlotLease } from './limits'
@@ -80,6 +81,10 @@ export interface AgentHandle {
   memoryDir?: string
   /** Notes for its first turn, as system reminders (e.g. why it has no Agent tool). */
   startNotes?: string[]
+  /** What it and every agent under it may spend (its Agent call's, its definition's, or the setting's); see runs/budget.ts. */
+  budget?: AgentBudget & { from: BudgetSource }
+  /** The last budget event it sent (`warning …`/`reached …` and the budget): each is said once per budget. */
+  budgetNoted?: string
   /** Which subfolder CLAUDE.md files and path rules it was given (once each), made at its first run. */
   instructions?: NestedInstructions | null
 }

@@ -155,7 +155,8 @@ export class SpawnGate {
 
   constructor(
     readonly limits: SpawnLimits,
-    private readonly spent: () => Spent
+    /** What the session has spent so far, restarts included. */
+    readonly spent: () => Spent
   ) {
     this.slots = new Semaphore(Math.max(1, limits.maxConcurrent))
   }

@@ -118,6 +118,7 @@ function stateOf(handle: AgentHandle, sessionId: string, status: AgentStateInput
     ...(handle.name ? { name: handle.name } : {}),
     ...(handle.description ? { description: handle.description } : {}),
     ...(handle.background ? { background: true } : {}),
-    ...(handle.effort !== undefined ? { effort: handle.effort } : {})
+    ...(handle.effort !== undefined ? { effort: handle.effort } : {}),
+    ...(handle.budget ? { budget: { ...handle.budget } } : {})
   }
 }

@@ -30,11 +30,13 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
     ...(result.worktree ? { worktree: result.worktree } : {})
   }
   const body =
-    result.status === 'failed'
-      ? `The ${handle.agentType} agent failed: ${result.error ?? 'unknown error'}${result.result ? `\n\nIts last output:\n${result.result}` : ''}`
-      : result.status === 'stopped'
-        ? `The ${handle.agentType} agent was stopped before it finished.${result.result ? `\n\nIts output so far:\n${result.result}` : ''}`
-        : result.result || `(The ${handle.agentType} agent finished without a final message.)`
+    result.status === 'failed' && result.limit === 'budget'
+      ? `The ${handle.agentType} agent stopped at a budget. ${result.error ?? ''}${result.result ? `\n\nIts last output:\n${result.result}` : ''}`
+      : result.status === 'failed'
+        ? `The ${handle.agentType} agent failed: ${result.error ?? 'unknown error'}${result.result ? `\n\nIts last output:\n${result.result}` : ''}`
+        : result.status === 'stopped'
+          ? `The ${handle.agentType} agent was stopped before it finished.${result.result ? `\n\nIts output so far:\n${result.result}` : ''}`
+          : result.result || `(The ${handle.agentType} agent finished without a final message.)`
   const lines = [
     `agentId: ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} — to continue it, use SendMessage with to: '${handle.name ?? handle.id}', or Agent with resume: '${handle.id}'`
   ]

@@ -149,6 +149,7 @@ export async function loadDormantAgent(ctx: DormantContext, idOrName: string): P
     definition: def,
     ...(state.name ? { name: state.name } : {}),
     ...(state.effort !== undefined ? { effort: state.effort } : {}),
+    ...(state.budget ? { budget: state.budget } : {}),
     // Its task, as it was named when started: a resumed run is the same agent doing the same task.
     ...(loaded.description ? { description: loaded.description } : {}),
     // Its state.json may hold an alias (written by an older version, or the main agent's setting): a full id.

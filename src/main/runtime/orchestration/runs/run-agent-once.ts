@@ -17,6 +17,9 @@ import { compactIdle, type CompactHost } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
+import { guardedClient, subtreeBudgetStop } from './budget'
+import { checkFanout } from '../spawn/fanout-estimate'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { runTools } from '../spawn/fork'
 import type { SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
@@ -43,7 +46,20 @@ export interface AgentRunSpec {
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
 export type RunHost = CompactHost &
-  Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files' | 'nestedInstructions'>
+  Pick<
+    SessionContext,
+    | 'toolOutputDir'
+    | 'settings'
+    | 'gate'
+    | 'onError'
+    | 'permissions'
+    | 'claimMailbox'
+    | 'files'
+    | 'nestedInstructions'
+    | 'mainAgentId'
+    | 'dataDir'
+    | 'definitions'
+  >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -72,7 +88,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         sessionId: session.sessionId,
         agentType: handle.agentType,
         depth: handle.depth,
-        client: session.client,
+        // The session's guards, then this agent's own budget and its ancestors' (one more predicate, checked before each call).
+        client: guardedClient(session.client, () => subtreeBudgetStop(session, handle)),
         model: handle.model,
         // A handle reloaded after a restart has no effort of its own: its definition's still applies.
         ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.settings.thinking }),
@@ -86,6 +103,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         maxTurns: spec.maxTurns ?? session.gate.limits.maxTurns,
         ...(spec.maxTurns === undefined ? { maxTurnsFrom: DEFAULT_TURNS_FROM } : {}),
         signal: handle.abort.signal,
+        ...budgetShown(session, handle),
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
         canUseTool: session.permissions.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
@@ -99,6 +117,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         }),
         toolOutputDir: session.toolOutputDir,
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
+        // What its subagents will cost, said (and asked, above the setting) before they start.
+        ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
         ...extras
       },
       spec.emit ?? session.emit
@@ -110,6 +130,14 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
   } finally {
     await closeRun?.().catch((err: unknown) => session.onError(new Error(`Closing the MCP servers of agent ${handle.id} failed: ${errorMessage(err)}`)))
   }
+}
+
+/** The budget its tile shows: its own, or on the main agent the session's. */
+function budgetShown(session: RunHost, handle: AgentHandle): Pick<RunAgentOptions, 'budget'> {
+  if (handle.budget) return { budget: handle.budget }
+  const { budgetUsd, budgetTokens } = session.gate.limits
+  if (handle.id !== session.mainAgentId || !(budgetUsd > 0 || budgetTokens > 0)) return {}
+  return { budget: { ...(budgetUsd > 0 ? { usd: budgetUsd } : {}), ...(budgetTokens > 0 ? { tokens: budgetTokens } : {}), from: 'session' } }
 }
 
 /** The compaction the person asked for, once. */

@@ -25,6 +25,7 @@ import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type C
 import { compactById, type CompactOutcome } from '../runs/compact-agent'
 import { AgentRegistry, isFinished, type AgentHandle } from '../runs/agent-registry'
 import { budgetedClient } from '../runs/budget'
+import { RunHistoryRecorder } from '../runs/run-history'
 import type { Coordinator } from '../coordinator/coordinator'
 import type { DeliveryLedger } from '../messaging/delivery-ledger'
 import { EventBus } from '../messaging/event-bus'
@@ -78,6 +79,8 @@ export class AgentSession {
   reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
+  /** Each subagent run, as it ends, into the agent definitions' history (null: nothing is recorded). */
+  private history: RunHistoryRecorder | null = null
   /** What the files say as of the last reload (trust, effort, worktree.baseRef). */
   private readonly settings: SessionSettings
 
@@ -138,6 +141,15 @@ export class AgentSession {
       mainConfig: this.mainConfig
     })
     if (options.coordinator) this.services.enableCoordinator()
+    // The session that owns its data folder records its subagents' runs in the definitions' history.
+    if (options.dataDir && lock)
+      this.history = new RunHistoryRecorder({
+        dataDir: options.dataDir,
+        sessionId: this.sessionId,
+        mainAgentId: this.mainAgentId,
+        registry: this.registry,
+        onError: this.onError
+      })
   }
 
   /** Set in coordinator mode: the current phase and the SetPhase tool. */
@@ -265,6 +277,7 @@ export class AgentSession {
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)
     this.files.record(event)
+    this.history?.note(event)
     this.bus.emit(event)
     this.extensions.onEvent(event)
   }
@@ -375,12 +388,8 @@ export class AgentSession {
 
   /** New limits from Settings: the turn ceiling and budgets apply from the next run or model call (concurrency and depth stay as the session began). */
   applyLimits(limits: Partial<SpawnLimits>): void {
-    const { maxTurns, budgetUsd, budgetTokens } = limits
-    Object.assign(this.gate.limits, {
-      ...(maxTurns !== undefined ? { maxTurns } : {}),
-      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
-      ...(budgetTokens !== undefined ? { budgetTokens } : {})
-    })
+    const { maxConcurrent: _c, maxDepth: _d, maxAgentsPerSession: _n, ...later } = limits
+    for (const [k, v] of Object.entries(later)) if (v !== undefined) Object.assign(this.gate.limits, { [k]: v })
   }
 
   /**
@@ -413,6 +422,7 @@ export class AgentSession {
 
   /** Everything recorded so far is on disk: transcripts, session.json, state files and output logs. */
   async flush(): Promise<void> {
+    await this.history?.flush()
     await this.services.team.flush()
     await this.files.flush()
   }
@@ -421,6 +431,7 @@ export class AgentSession {
   async close(): Promise<void> {
     try {
       await this.extensions.close()
+      await this.history?.flush()
       await this.services.team.flush()
       await this.files.close()
     } finally {

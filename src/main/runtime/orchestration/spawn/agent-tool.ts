@@ -32,6 +32,10 @@ export const agentToolInput = z
       .min(1)
       .optional()
       .describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
+    budget: z
+      .strictObject({ usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() })
+      .optional()
+      .describe('Most this agent and its subagents may spend, in dollars (usd) and/or tokens; it stops there and you are told'),
     isolation: z.enum(['worktree']).optional().describe('"worktree" runs the agent in its own git worktree on a new branch'),
     name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
   })

@@ -12,12 +12,14 @@ import { readRepo } from '../../worktrees'
 import { startSubagentRun, type SubagentRunHost } from '../runs/agent-run'
 import { newAgentHandle, type AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME, type AgentToolInput } from './agent-tool'
+import { DEFAULT_SUBAGENT_TYPE } from './agent-tool-name'
 import { FORK_AGENT_TYPE, forkMessages } from './fork'
 import { formatAgentReport } from '../runs/report'
+import { budgetFor } from '../runs/budget'
 import type { RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
-export const DEFAULT_SUBAGENT_TYPE = 'general-purpose'
+export { DEFAULT_SUBAGENT_TYPE }
 
 const refuse = (content: string): ToolResult => ({ content, isError: true })
 
@@ -94,6 +96,8 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
     ...(planned.fork ? { fork: true } : {}),
     ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
   })
+  const budget = budgetFor(input.budget, planned.fork ? undefined : planned.def?.budget, session.gate.limits)
+  if (budget) handle.budget = budget
   session.registry.add(handle)
   if (planned.background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({
@@ -209,6 +213,8 @@ async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: Ag
   handle.parentToolUseId = ctx.toolUseId
   handle.background = background || undefined
   if (input.effort !== undefined) handle.effort = input.effort
+  // A larger budget lets a subtree stopped at its budget go on.
+  if (input.budget && (input.budget.usd || input.budget.tokens)) handle.budget = { ...input.budget, from: 'call' }
   if (background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({ agentId: handle.id, agentType: handle.agentType, model: handle.model, status: 'queued', resumed: true })
   const maxTurns = input.max_turns ?? handle.definition?.maxTurns

@@ -15,6 +15,7 @@ import { ModelWait } from '../../components/model-wait'
 import { PermissionActions } from '../../components/permission-card'
 import { StatusDot, statusStyle, statusWord } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
+import { BudgetBar } from '../../components/budget-bar'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL } from '../../state/attention'
@@ -50,6 +51,7 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
         <span className="tile-unit"> tok</span>
       </span>
       <span title="Cost">{formatCost(agent.usage.costUsd)}</span>
+      <BudgetBar sessionId={sessionId} agentId={agentId} bare />
       {ctx && (
         <span
           className={ctx.fraction >= 0.8 ? 'tile-ctx-high' : undefined}

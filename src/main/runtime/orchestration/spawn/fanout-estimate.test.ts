@@ -1,0 +1,59 @@
+// A fan-out's estimate before it starts: an `estimate` event for the turn's Agent calls, and above the
+// setting, one question to the person for the whole fan-out; refused, no agent starts and the model is told.
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EstimateEvent, PermissionRequestEvent } from '../../../../shared/events'
+import { reply } from '../../model/scripted'
+import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
+import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
+
+afterEach(closeFixtures)
+
+const calls = (n: number) =>
+  reply.toolUses(
+    Array.from({ length: n }, (_, i) => ({
+      name: 'Agent',
+      input: { description: `Part ${i + 1}`, prompt: `Do part ${i + 1}.`, subagent_type: 'general-purpose' }
+    }))
+  )
+
+describe('fan-out estimate', () => {
+  it('asks once before 16 agents whose estimate is above the setting; a denial starts none and says why', async () => {
+    let heard: string[] = []
+    const f = await makeFixture(
+      [
+        scriptedAgent('worker', 'Do part', [], reply.text('did it')),
+        mainAgent([calls(16)], (req) => {
+          heard = req.toolResults.map((r) => r.content)
+          return reply.text('ok')
+        })
+      ],
+      { limits: { approveFanoutAboveUsd: 0.5 } }
+    )
+    f.session.subscribe((e) => {
+      if (e.type === 'permission_request') queueMicrotask(() => f.session.respondPermission(e.requestId, 'deny'))
+    })
+    await f.session.run('Split it 16 ways.')
+    await f.session.idle()
+    const estimate = f.events.find((e): e is EstimateEvent => e.type === 'estimate')!.estimate
+    expect(estimate.agents).toHaveLength(16)
+    expect(estimate.approveAbove).toBe(0.5)
+    expect(estimate.low).toBeLessThan(estimate.median)
+    expect(estimate.high).toBeGreaterThan(0.5)
+    const asked = f.events.filter((e): e is PermissionRequestEvent => e.type === 'permission_request')
+    expect(asked).toHaveLength(1)
+    expect(asked[0].reason).toMatch(/^Start 16 agents: about \$\d+\.\d\d \(\$\d+\.\d+–\$\d+\.\d\d\), no recorded runs/)
+    expect(asked[0].input).toMatchObject({ estimate: { approveAbove: 0.5 } })
+    expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(0)
+    expect(heard).toHaveLength(16)
+    expect(heard[0]).toMatch(/^Subagent not started: this turn's 16 agents: .* the person did not approve it/)
+  })
+
+  it('below the setting (or without one) the estimate is said and nothing is asked', async () => {
+    const f = await makeFixture([scriptedAgent('worker', 'Do part', [], reply.text('did it')), mainAgent([calls(2)], reply.text('ok'))])
+    await f.session.run('Split it.')
+    await f.session.idle()
+    expect(f.events.filter((e) => e.type === 'estimate')).toHaveLength(1)
+    expect(f.events.some((e) => e.type === 'permission_request')).toBe(false)
+    expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(2)
+  })
+})

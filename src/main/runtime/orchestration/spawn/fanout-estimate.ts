@@ -1,0 +1,87 @@
+// What a turn's Agent calls will cost, said before any of them starts: an `estimate` event (the approval
+// surface, the CLI's json and stream-json outputs show it) from each definition's recorded runs and the
+// prompts' sizes, with a range. Above the amount Settings → Limits names, the person is asked first, once for
+// the whole fan-out; refused (or with nobody to ask), the calls are answered without starting anything.
+import { estimateCall, estimateText, historyKey, historyRuns, sumEstimates, type FanoutEstimate } from '../../../../shared/budget'
+import { readAgentHistory } from '../../store/agent-history'
+import type { AgentHandle } from '../runs/agent-registry'
+import type { SessionContext } from '../types'
+import { AGENT_TOOL_NAME, DEFAULT_SUBAGENT_TYPE } from './agent-tool-name'
+import { FORK_AGENT_TYPE } from './fork'
+
+export type EstimateHost = Pick<SessionContext, 'dataDir' | 'definitions' | 'gate' | 'emit' | 'sessionId' | 'permissions'>
+
+interface AgentCall {
+  id: string
+  agentType: string
+  prompt: string
+  description: string
+}
+
+function agentCalls(calls: ReadonlyArray<{ id: string; name: string; input: unknown }>): AgentCall[] {
+  const out: AgentCall[] = []
+  for (const c of calls) {
+    if (c.name !== AGENT_TOOL_NAME || typeof c.input !== 'object' || c.input === null) continue
+    const input = c.input as Record<string, unknown>
+    // Resuming continues a known agent; its cost is its own history's, not a new run's.
+    if (typeof input.prompt !== 'string' || input.resume !== undefined) continue
+    const agentType = typeof input.subagent_type === 'string' && input.subagent_type.trim() ? input.subagent_type.trim() : DEFAULT_SUBAGENT_TYPE
+    out.push({ id: c.id, agentType, prompt: input.prompt, description: typeof input.description === 'string' ? input.description : '' })
+  }
+  return out
+}
+
+/** The estimate of `calls`' new subagents from the recorded history; null when they start none. */
+export async function estimateFanout(host: EstimateHost, calls: ReadonlyArray<{ id: string; name: string; input: unknown }>): Promise<FanoutEstimate | null> {
+  const agents = agentCalls(calls)
+  if (!agents.length) return null
+  const runs = historyRuns(host.dataDir ? await readAgentHistory(host.dataDir).catch(() => []) : [])
+  const defs = host.definitions.agents()
+  const approveAbove = host.gate.limits.approveFanoutAboveUsd
+  return sumEstimates(
+    agents.map((a) => {
+      const file = a.agentType === FORK_AGENT_TYPE ? undefined : defs.get(a.agentType)?.definition.file
+      return estimateCall(
+        { toolUseId: a.id, agentType: a.agentType, promptChars: a.prompt.length },
+        runs.get(historyKey({ agentType: a.agentType, file })) ?? []
+      )
+    }),
+    approveAbove > 0 ? approveAbove : undefined
+  )
+}
+
+/** AgentLoopOptions.beforeTools for an agent that may spawn: says the estimate, and asks above the setting. */
+export async function checkFanout(
+  host: EstimateHost,
+  handle: AgentHandle,
+  calls: ReadonlyArray<{ id: string; name: string; input: unknown }>
+): Promise<ReadonlyMap<string, string> | null> {
+  const estimate = await estimateFanout(host, calls)
+  if (!estimate) return null
+  host.emit({
+    agentId: handle.id,
+    parentAgentId: handle.parentId,
+    parentToolUseId: handle.parentToolUseId,
+    sessionId: host.sessionId,
+    ts: Date.now(),
+    type: 'estimate',
+    estimate
+  })
+  if (!estimate.approveAbove || estimate.high <= estimate.approveAbove) return null
+  const text = estimateText(estimate)
+  const first = estimate.agents[0].toolUseId
+  const answer = await host.permissions.askConsent(
+    handle,
+    AGENT_TOOL_NAME,
+    { estimate, agents: agentCalls(calls).map((a) => ({ subagent_type: a.agentType, description: a.description })) },
+    first,
+    `Start ${text}? Its high end is above the $${estimate.approveAbove.toFixed(2)} that needs your approval (Settings → Limits).`
+  )
+  if (answer === 'allow') return null
+  const why =
+    answer === 'nobody'
+      ? `nobody is here to approve it (a fan-out estimated above $${estimate.approveAbove.toFixed(2)} needs the person's approval)`
+      : 'the person did not approve it'
+  const refusal = `Subagent not started: this turn's ${text}, and ${why}. Do the work with fewer or cheaper agents, or yourself.`
+  return new Map(estimate.agents.map((a) => [a.toolUseId, refusal]))
+}
