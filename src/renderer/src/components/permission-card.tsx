@@ -164,7 +164,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
       {/* A compound command shows once: part by part with what covers each, else whole in its box. */}
       {request.commandParts?.length ? <CommandParts parts={request.commandParts} /> : summary && <code className="permission-summary">{summary}</code>}
       {/* An edit is approved seeing what it changes, not only where. */}
-      <EditDiffView toolName={request.toolName} input={request.input} wide />
+      <EditDiffView toolName={request.toolName} input={request.input} previousText={request.previousText} wide />
       <details className="permission-input">
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>

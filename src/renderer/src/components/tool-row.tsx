@@ -29,10 +29,10 @@ function ToolStatusIcon({ tool }: { tool: ToolCall }) {
   }
 }
 
-function ToolInput({ tool }: { tool: ToolCall }) {
+function ToolInput({ tool, previousText }: { tool: ToolCall; previousText?: string }) {
   const input = tool.input as Record<string, unknown> | undefined
   // An edit reads as the diff it makes (raw JSON only while its input is still streaming in).
-  if (editDiffOf(tool.name, tool.input)) return <EditDiffView toolName={tool.name} input={tool.input} />
+  if (editDiffOf(tool.name, tool.input)) return <EditDiffView toolName={tool.name} input={tool.input} details={tool.details} previousText={previousText} />
   if (tool.name === 'Bash' && typeof input?.command === 'string') return <pre className="tool-pre">$ {input.command}</pre>
   return <pre className="tool-pre">{tool.input !== undefined ? prettyJson(tool.input) : tool.inputJson || '…'}</pre>
 }
@@ -91,7 +91,8 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
       {open && (
         <div className="tool-body">
           <div className="tool-section-label">Input</div>
-          <ToolInput tool={tool} />
+          {/* An overwriting Write: against the file's text its request carried, until its own patch says what it did. */}
+          <ToolInput tool={tool} previousText={request?.previousText} />
           {tool.output !== undefined && (
             <>
               <div className="tool-section-label">Output {timing.runMs !== undefined && <span className="muted">· {timingText(timing)}</span>}</div>
