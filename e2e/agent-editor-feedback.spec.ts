@@ -269,6 +269,8 @@ test('a save never drops what was typed in a field the file could not take: refu
   await expect(refused).toContainText('Hooks (`hooks`, not in code-reviewer.md yet)')
   await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toHaveCount(0)
   expect(readFileSync(file, 'utf8')).toBe(before)
+  // The checks beside it are about the file without what was typed, and say so first.
+  await expect(page.getByTestId('problems-unapplied')).toContainText('What you typed in Hooks is not in the file')
   await shoot(page, '35-agent-save-refused')
 
   // Fixed: the refusal goes, and the save writes both fields.
@@ -277,6 +279,7 @@ test('a save never drops what was typed in a field the file could not take: refu
   await page.keyboard.press('Backspace')
   await page.keyboard.insertText('PreToolUse: []')
   await expect(refused).toHaveCount(0, { timeout: 10_000 })
+  await expect(page.getByTestId('problems-unapplied')).toHaveCount(0)
   await page.getByTestId('action-save').click()
   await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toBeVisible()
   const saved = readFileSync(file, 'utf8')

@@ -376,7 +376,7 @@ export function EditorPane({ draft }: { draft: Draft }) {
         <aside className="ae-side" aria-label="Validation and result">
           {a && (
             <div className="ae-side-slot" data-panel="problems">
-              <ProblemsPanel analysis={a} />
+              <ProblemsPanel analysis={a} unapplied={draft.unapplied} />
             </div>
           )}
           {a && (
