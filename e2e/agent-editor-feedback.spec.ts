@@ -271,7 +271,7 @@ test('a save never drops what was typed in a field the file could not take: refu
   expect(readFileSync(file, 'utf8')).toBe(before)
   // The checks beside it are about the file without what was typed, and say so first.
   await expect(page.getByTestId('problems-unapplied')).toContainText('What you typed in Hooks is not in the file')
-  await shoot(page, '35-agent-save-refused')
+  await shoot(page, '37-agent-save-refused')
 
   // Fixed: the refusal goes, and the save writes both fields.
   await page.locator('[data-testid=yaml-hooks] .cm-content').click()

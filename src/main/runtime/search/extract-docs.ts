@@ -9,7 +9,7 @@
 import { contentBlocks, type AgentEvent } from '../../../shared/events'
 import { continuesTask } from '../../../shared/run-opening'
 import { humanNote } from '../../../shared/view/fanout-note'
-import { parseInbox } from '../../../shared/view/inbox-message'
+import { parseInbox, reportBody } from '../../../shared/view/inbox-message'
 import { withoutModelMarkup } from '../../../shared/view/model-markup'
 import { streamEnd } from '../store/transcript-format'
 
@@ -126,7 +126,8 @@ export class DocExtractor {
         doc('tool_input', `${e.name}\n${inputText(e.input)}`, { toolUseId: e.toolUseId, toolName: e.name })
         break
       case 'tool_end':
-        doc('tool_output', e.output, { toolUseId: e.toolUseId, toolName: e.name })
+        // An Agent call's output is the subagent's report and lines for the model (its id, how to continue it): its words only.
+        doc('tool_output', e.name === 'Agent' ? reportBody(e.output) : e.output, { toolUseId: e.toolUseId, toolName: e.name })
         break
       case 'message_received':
         doc('message', inboxText(e.text, e.from))

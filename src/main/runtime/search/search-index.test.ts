@@ -185,7 +185,12 @@ describe('SearchService', () => {
       sub.turnStart(2),
       sub.toolRun('t2', 'Read', { file_path: 'src/lexer.ts' }),
       sub.toolEnd('t2', 'Read', 'const marmoset_tokens = split(src)'),
-      main.received('a1', '<agent-message from="a1" summary="done">\nthe tapir is fixed\n</agent-message>')
+      main.received('a1', '<agent-message from="a1" summary="done">\nthe tapir is fixed\n</agent-message>'),
+      main.toolEnd(
+        'tu-agent',
+        'Agent',
+        'The lexer loses the okapi positions.\n\nagentId: a1b2c3d4e5f60718 — to continue it, use SendMessage with to: a1b2c3d4e5f60718\n<usage>total_tokens: 12</usage>'
+      )
     ])
     clock.advance(1)
     const service = new SearchService({ dataDir, describe: async () => ({ title: 'Parser audit', cwd: '/work/project', updatedAt: 1 }), waitMs: 10_000 })
@@ -197,6 +202,10 @@ describe('SearchService', () => {
     const [message] = (await service.acrossSessions([SID], '/work/project', 'tapir', 50)).hits
     expect(message).toMatchObject({ agentId: 'main', kind: 'message' })
     expect(message.snippet).not.toMatch(/agent-message|from=|summary=/)
+    // A subagent's report as its Agent call returned it: its words, not the lines for the model.
+    const [report] = (await service.acrossSessions([SID], '/work/project', 'okapi', 50)).hits
+    expect(report).toMatchObject({ kind: 'tool_output', toolName: 'Agent' })
+    expect((await service.acrossSessions([SID], '/work/project', 'SendMessage', 50)).hits).toEqual([])
     await service.close()
   })
 
