@@ -55,3 +55,12 @@ describe("Fanout's notes as the person reads them", () => {
     }
   })
 })
+
+describe('a tool output with the reminders a hook appended', () => {
+  it('reads as the tool gave it, the hook’s words apart', async () => {
+    const { splitReminders } = await import('./model-markup')
+    const out = 'src/a.ts:1: ok\n\n<system-reminder>\nPostToolUse hook feedback: lint found 2 problems\n</system-reminder>'
+    expect(splitReminders(out)).toEqual({ text: 'src/a.ts:1: ok', reminders: ['PostToolUse hook feedback: lint found 2 problems'] })
+    expect(splitReminders('plain')).toEqual({ text: 'plain', reminders: [] })
+  })
+})

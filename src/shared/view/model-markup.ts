@@ -28,3 +28,20 @@ export function withoutModelMarkup(text: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 }
+
+const REMINDER_BLOCK = /\n*<system-reminder>\n?([\s\S]*?)\n?<\/system-reminder>/g
+
+/**
+ * A tool's output with the reminders Fanout appended for the model (a PostToolUse hook's feedback or added
+ * context, hooks/runner.ts) taken out, and their words: the output reads as the tool gave it, the hook's
+ * words as a note of their own.
+ */
+export function splitReminders(text: string): { text: string; reminders: string[] } {
+  if (!text.includes('<system-reminder>')) return { text, reminders: [] }
+  const reminders: string[] = []
+  const rest = text.replace(REMINDER_BLOCK, (_, inner: string) => {
+    if (inner.trim()) reminders.push(inner.trim())
+    return ''
+  })
+  return { text: rest.replace(/\s+$/, ''), reminders }
+}

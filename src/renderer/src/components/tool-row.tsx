@@ -6,6 +6,7 @@ import { reasonBeyondInput } from '../lib/permission-reason'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
+import { splitReminders } from '../../../shared/view/model-markup'
 import { EditDiffView } from './edit-diff-view'
 import { Icon, Spinner } from './icon'
 import { editDiffOf } from '../lib/edit-diff'
@@ -39,11 +40,17 @@ function ToolInput({ tool, previousText }: { tool: ToolCall; previousText?: stri
 
 function ToolOutput({ tool }: { tool: ToolCall }) {
   const [all, setAll] = useState(false)
-  const out = tool.output ?? ''
+  // What a hook added for the model (<system-reminder>) shows as its words, apart from the tool's own output.
+  const { text: out, reminders } = splitReminders(tool.output ?? '')
   const shown = all ? out : out.slice(0, OUTPUT_PREVIEW)
   return (
     <>
       <pre className={`tool-pre${tool.status === 'error' ? ' tool-pre-error' : ''}`}>{shown || '(no output)'}</pre>
+      {reminders.map((r, i) => (
+        <div key={i} className="tool-hook-note small muted" data-testid="tool-hook-note">
+          {r}
+        </div>
+      ))}
       {!all && out.length > OUTPUT_PREVIEW && (
         <button className="btn-link small" onClick={() => setAll(true)}>
           Show all {out.length.toLocaleString()} characters
