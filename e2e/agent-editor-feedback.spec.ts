@@ -2,7 +2,9 @@
 // only thanks to Claude Code's quoting gets a warning (as its problems are warnings), said once, with each
 // line to look at, and a form that looks as locked as it is and says why; every save says "Saved <file>";
 // saving a file that will not load asks first, from the keyboard too; a form field emptied speaks of the
-// unsaved draft and points at that field, never at quotes or the raw file. Screenshots in light and dark.
+// unsaved draft and points at that field, never at quotes or the raw file; what was typed in a field the file
+// cannot take (YAML that does not parse) is never dropped by a save that then says "Saved": the save is refused,
+// naming the field and where it is. Screenshots in light and dark.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -249,5 +251,39 @@ test('a description cleared in the form: the draft would not load, fill in Descr
   // Filled in again: it loads, and the banner goes.
   await description.fill('Reviews code.')
   await expect(banner).toHaveCount(0)
+  expect(problems).toEqual([])
+})
+
+test('a save never drops what was typed in a field the file could not take: refused, naming the field and its line', async ({ page, openApp }) => {
+  const { problems, file, before } = await openReviewer(page, openApp)
+  // YAML that does not parse, in the hooks field: the file keeps its last good value and the field says why.
+  await page.locator('[data-testid=yaml-hooks] .cm-content').click()
+  await page.keyboard.insertText('PreToolUse: [')
+  await expect(page.getByTestId('field-hooks').getByRole('alert')).toContainText('not valid YAML', { timeout: 10_000 })
+  // Another field's change is made all the same.
+  await page.getByTestId('color-green').click()
+  await expect(page.getByTestId('unsaved')).toBeVisible()
+  await page.getByTestId('action-save').click()
+  const refused = page.getByTestId('save-error')
+  await expect(refused).toContainText('Not saved: what you typed in this field is not in the file')
+  await expect(refused).toContainText('Hooks (`hooks`, not in code-reviewer.md yet)')
+  await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toHaveCount(0)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  // The checks beside it are about the file without what was typed, and say so first.
+  await expect(page.getByTestId('problems-unapplied')).toContainText('What you typed in Hooks is not in the file')
+  await shoot(page, '37-agent-save-refused')
+
+  // Fixed: the refusal goes, and the save writes both fields.
+  await page.locator('[data-testid=yaml-hooks] .cm-content').click()
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.press('Backspace')
+  await page.keyboard.insertText('PreToolUse: []')
+  await expect(refused).toHaveCount(0, { timeout: 10_000 })
+  await expect(page.getByTestId('problems-unapplied')).toHaveCount(0)
+  await page.getByTestId('action-save').click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved code-reviewer.md' })).toBeVisible()
+  const saved = readFileSync(file, 'utf8')
+  expect(saved).toContain('PreToolUse: []')
+  expect(saved).toContain('color: green')
   expect(problems).toEqual([])
 })

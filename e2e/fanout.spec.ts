@@ -93,9 +93,9 @@ test('a page from before a restart says so and to open the new address, instead 
   const port = Number(new URL(app.url).port)
   await app.server.close()
   await expect(page.getByTestId('connection')).toHaveText(/reconnecting/)
-  // What could not be done is said in the person's words.
-  await sendPrompt(page, 'Map the parser')
-  await expect(page.getByText('Could not start the session: not connected to Fanout.')).toBeVisible()
+  // Nothing can be done meanwhile: the page says it lost the connection and its controls are disabled.
+  await expect(page.getByTestId('connection-lost')).toContainText('Lost the connection to Fanout')
+  await expect(page.getByTestId('new-prompt')).toBeDisabled()
   // Fanout starts again at the same address, with a new token: the page stops and says what to do.
   const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
   try {

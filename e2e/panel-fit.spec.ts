@@ -59,7 +59,7 @@ async function expectCardsFit(page: Page) {
       const parts = lines.flatMap((line) =>
         [...line.children].map((e) => ({
           text: (e.textContent ?? '').trim() || e.className,
-          gives: e.matches('.agent-card-desc, .agent-card-result'),
+          gives: e.matches('.agent-card-desc, .agent-card-result, .agent-type-badge'),
           right: box(e).right,
           lineRight: box(line).right,
           cut: e.scrollWidth - e.clientWidth,

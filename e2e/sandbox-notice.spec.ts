@@ -1,5 +1,6 @@
 // Without a sandbox (no bubblewrap), the app says so once in the transcript, as a notice, and the read-only
-// command it would have run without asking waits for approval instead, saying why.
+// command it would have run without asking waits for approval instead, saying why in a few words (the
+// sandbox's sentence shows once on a screen).
 import { expect, test } from '@playwright/test'
 import { reply } from '../src/main/runtime/model/scripted/reply'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
@@ -27,6 +28,9 @@ for (const width of [1024, 1280, 1920]) {
     await expect(notice).toContainText('bubblewrap not found at /nonexistent/bwrap')
     await expect(notice).toContainText('ask for approval instead')
     await expect(page.getByTestId('permissions-badge')).toHaveText('1')
+    // The sentence shows once on the screen: the approval it leads to says why in a few words.
+    await expect(page.getByTestId('permission-reason').first()).toHaveText('Asks because the Bash sandbox is unavailable.')
+    await expect(page.getByText('bubblewrap not found at /nonexistent/bwrap')).toHaveCount(1)
     await shoot(page, `sandbox-notice-${width}`)
   })
 }

@@ -64,6 +64,19 @@ test('search finds a string from one agent’s tool output and opens that agent 
   // The test-writer's report says it, and the main agent's summary repeats it.
   await expect(page.locator('[data-testid=search-hit][data-kind=report]')).toHaveCount(2)
   await expect(page.locator('[data-testid=search-hit][data-kind=report]', { hasText: 'test-writer' })).toHaveCount(1)
+  // A subagent's tool output is found across sessions too, saying where: the session, whose (task first), the
+  // turn and the tool; the words only, never the envelopes the model reads.
+  await page.getByTestId('search-input').fill('parses numbers')
+  const across = page.locator('[data-testid=search-hit][data-kind=tool_output]')
+  await expect(across).toHaveCount(1)
+  await expect(across).toHaveAttribute('data-agent-id', tester!)
+  await expect(across.locator('.search-hit-session')).not.toBeEmpty()
+  await expect(across.getByTestId('search-hit-agent')).toHaveText(/^Run the parser test suite.*\(test-writer\)$/)
+  await expect(across.getByTestId('search-hit-turn')).toHaveText('turn 2')
+  await expect(across).toContainText('Tool output: Bash')
+  await page.getByTestId('search-input').fill('parser')
+  await expect(page.getByTestId('search-hit').first()).toBeVisible()
+  await expect(page.getByTestId('search-results')).not.toContainText(/<\/?(agent-message|task-notification|system-reminder)/)
   for (const width of [1024, 1280, 1920]) {
     await page.setViewportSize({ width, height: width === 1920 ? 1080 : 800 })
     await page.getByTestId('search-scope-session').click()

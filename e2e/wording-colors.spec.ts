@@ -18,7 +18,7 @@ async function watchStartingCards(page: Page) {
   await page.addInitScript({
     content: `window.startingCards = []
       new MutationObserver(() => {
-        for (const card of document.querySelectorAll('.agent-card.pending')) window.startingCards.push(card.querySelector('.agent-type')?.textContent ?? '(no type yet)')
+        for (const card of document.querySelectorAll('.agent-card.pending')) window.startingCards.push(card.querySelector('.agent-card-desc')?.textContent ?? '(no type yet)')
       }).observe(document, { subtree: true, childList: true, characterData: true })`
   })
 }

@@ -55,7 +55,7 @@ export const AGENT_EDITOR_CONTRACT = {
     response: z.object({
       text: z.string(),
       analysis: Analysis,
-      /** The change that could not be made (the text is returned unchanged). */
+      /** The first change that could not be made: its field keeps what the text had; the batch's other changes are made. */
       error: z.object({ key: z.string().optional(), message: z.string() }).optional()
     })
   },

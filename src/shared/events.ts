@@ -295,6 +295,8 @@ export interface PermissionRequestEvent extends EventBase {
   suggestedRules?: string[]
   /** A compound Bash command, part by part: which parts the suggested rules cover, and why the others may run. */
   commandParts?: CommandPart[]
+  /** An overwriting Write: the file's text now, so the approval shows the diff it makes (absent for a new file, or one too large or not to be shown). */
+  previousText?: string
 }
 
 export interface PermissionResponseEvent extends EventBase {

@@ -11,3 +11,11 @@ export const RESUME_AFTER_RESTART_NOTE = `${RESUME_NOTE_START} Your conversation
 
 /** Whether a run with this prompt continues the agent's task rather than giving it a new one. */
 export const continuesTask = (prompt: string): boolean => openedByInbox(prompt) || prompt.trimStart().startsWith(RESUME_NOTE_START)
+
+/** The note's part about subagents a crash cut off (orchestration/runs/resume.ts cutOffNote): its opening and the heads of its lists. */
+export const CUT_OFF_NOTE = {
+  start: 'Fanout stopped (it was closed or crashed) and has restarted since these subagents were started; they were cut off.',
+  running: 'Restarted and running again in the background',
+  finished: 'Restarted and finished since',
+  stopped: 'Not running, so no report will come from them'
+} as const

@@ -24,6 +24,8 @@ export const SearchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS),
   toolUseId: z.string().optional(),
   toolName: z.string().optional(),
+  /** The agent's turn (of its run) the hit is from. */
+  turn: z.number().optional(),
   seq: z.number(),
   ts: z.number(),
   /** Fragments of the text with each matched word between \u0002 and \u0003 (never markup). */
@@ -60,7 +62,7 @@ export type ReplayTimeline = z.infer<typeof ReplayTimelineSchema>
 const Steps = z.custom<AgentEvent[][]>((v) => Array.isArray(v) && v.every((s) => Array.isArray(s)), 'steps must be lists of events')
 
 export const SEARCH_REPLAY_CONTRACT = {
-  /** Full-text search in one session (every transcript, tool inputs and outputs) or across a folder's sessions. */
+  /** Full-text search in one session or across a folder's sessions: titles and every transcript (tool inputs and outputs, subagents' too). */
   'search.query': {
     request: z
       .object({

@@ -47,6 +47,8 @@ export const SessionSummarySchema = z.object({
   waitingPermissions: z.number().int().nonnegative().optional(),
   /** Those requests, with the agents that ask: a window that has not opened the session lists and answers them. */
   pendingRequests: PendingRequestsSchema.optional(),
+  /** The main agent ended its turn on a question (shared/view/question.ts) and nothing else works: the session waits on the person. */
+  asksYou: z.boolean().optional(),
   model: z.string().optional(),
   /** A scripted demo session (no real model). */
   demo: z.boolean().optional(),

@@ -11,6 +11,7 @@ import { useSearch } from './state/search-store'
 import { useApp } from './state/store'
 import { Conversation } from './views/conversation'
 import { ConnectionGate } from './views/connection-gate'
+import { ConnectionLost } from './views/connection-lost'
 import { FirstRun } from './views/first-run'
 import { NewSession } from './views/new-session'
 import { watchForNotifications } from './views/notifications'
@@ -64,6 +65,7 @@ export function App() {
       (s.firstRunKeySaved || (!!s.settings && !s.settings.hasApiKey && !s.settings.firstRunSkipped && s.sessions.length === 0))
   )
   const connection = useApp((s) => s.connection)
+  const lost = useApp((s) => s.connectionLostAt !== null)
   const trustOpen = useApp((s) => s.trustOpen)
   const agentsOpen = useAgentEditor((s) => s.open)
   const searchOpen = useSearch((s) => s.open)
@@ -72,30 +74,35 @@ export function App() {
 
   if (connection === 'unauthorized' || connection === 'gone') return <ConnectionGate />
   return (
-    <div className="app">
-      <AppActions />
-      <Sidebar />
-      <main className="main">
-        {agentsOpen ? (
-          <AgentsView />
-        ) : firstRun ? (
-          <FirstRun />
-        ) : (
-          <>
-            {currentSessionId && <SessionHeader sessionId={currentSessionId} />}
-            <SessionArea />
-          </>
-        )}
-      </main>
-      <StatusBar />
-      {dialog === 'settings' && <SettingsDialog />}
-      {dialog === 'permissions' && <PermissionQueue />}
-      {dialog === 'open-folder' && <OpenFolderDialog />}
-      <ChangesDialog />
-      {trustOpen && <TrustDialog />}
-      {searchOpen && <SearchView />}
-      {dialog === 'shortcuts' && <ShortcutsSheet />}
-      {dialog === 'palette' && <CommandPalette />}
+    <div className={`app${lost ? ' app-lost' : ''}`}>
+      {lost && <ConnectionLost />}
+      {/* Lost: nothing on the page can act (Allow, Send, Stop…) until the host answers again. A disabled
+          fieldset disables every control in it; inert takes the rest (rows, links) out of pointer and keys. */}
+      <fieldset className="app-frame" disabled={lost} inert={lost} aria-hidden={lost || undefined}>
+        <AppActions />
+        <Sidebar />
+        <main className="main">
+          {agentsOpen ? (
+            <AgentsView />
+          ) : firstRun ? (
+            <FirstRun />
+          ) : (
+            <>
+              {currentSessionId && <SessionHeader sessionId={currentSessionId} />}
+              <SessionArea />
+            </>
+          )}
+        </main>
+        <StatusBar />
+        {dialog === 'settings' && <SettingsDialog />}
+        {dialog === 'permissions' && <PermissionQueue />}
+        {dialog === 'open-folder' && <OpenFolderDialog />}
+        <ChangesDialog />
+        {trustOpen && <TrustDialog />}
+        {searchOpen && <SearchView />}
+        {dialog === 'shortcuts' && <ShortcutsSheet />}
+        {dialog === 'palette' && <CommandPalette />}
+      </fieldset>
     </div>
   )
 }

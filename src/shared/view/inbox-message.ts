@@ -86,7 +86,7 @@ function parseReport(text: string): InboxMessage | null {
  * The agent's own words of a report (orchestration/runs/report.ts): the lines after them — how to continue it,
  * where its worktree is, the usage line — are for the model.
  */
-function reportBody(result: string): string {
+export function reportBody(result: string): string {
   const meta = result.search(/\n*^agentId: \S+/m)
   return (meta === -1 ? result.replace(/<usage>[\s\S]*?<\/usage>/g, '') : result.slice(0, meta)).trim()
 }

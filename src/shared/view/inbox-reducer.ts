@@ -3,13 +3,16 @@
 // delivered: the user message that carries it is recognized by its text and not shown again. A delivery
 // that arrives while a reply streams waits for that reply to end, so it never cuts a block in two.
 import type { MessageReceivedEvent } from '../events'
+import { humanNote, isFanoutNote } from './fanout-note'
 import { isEnvelope, parseInbox } from './inbox-message'
 import type { SessionDraft } from './session-draft'
 import type { AgentState, InboxItem } from './session-state'
 import { pushItem } from './transcript-items'
 
 function inboxItem(d: SessionDraft, from: string, text: string, ts: number): Omit<InboxItem, 'key'> {
-  const message = parseInbox(text, from)
+  const parsed = parseInbox(text, from)
+  // Fanout's notes to the model show as a line for the person (fanout-note.ts).
+  const message = parsed.type === 'note' ? { ...parsed, text: humanNote(parsed.text) } : parsed
   const sender = message.type === 'agent' && d.hasAgent(from) ? d.peekAgent(from) : undefined
   // The envelope names an unnamed sender by its id: its type reads better.
   const fromName = sender ? (sender.name ?? sender.agentType) : undefined
@@ -32,12 +35,14 @@ export function endStream(d: SessionDraft, a: AgentState): void {
   for (const item of held) pushItem(d, a, item)
 }
 
-/** A text block of a user message: shown already if it was delivered; an envelope without a recorded delivery is parsed. */
+/** A text block of a user message: shown already if it was delivered; an envelope or a note of Fanout's without a recorded delivery is parsed. */
 export function userText(d: SessionDraft, a: AgentState, text: string, ts: number): void {
   const i = a.unread?.indexOf(text) ?? -1
   if (i !== -1) {
     a.unread = a.unread!.filter((_, j) => j !== i)
     return
   }
-  pushItem(d, a, isEnvelope(text) ? inboxItem(d, '', text, ts) : { kind: 'user', text, ts })
+  if (isEnvelope(text)) pushItem(d, a, inboxItem(d, '', text, ts))
+  else if (isFanoutNote(text)) pushItem(d, a, inboxItem(d, 'fanout', text, ts))
+  else pushItem(d, a, { kind: 'user', text, ts })
 }

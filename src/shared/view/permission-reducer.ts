@@ -19,6 +19,7 @@ export function permissionRequest(d: SessionDraft, e: PermissionRequestEvent): v
     reason: e.reason,
     suggestedRules: e.suggestedRules ?? [],
     ...(e.commandParts ? { commandParts: e.commandParts } : {}),
+    ...(e.previousText !== undefined ? { previousText: e.previousText } : {}),
     ts: e.ts
   })
   d.queue().push(e.requestId)

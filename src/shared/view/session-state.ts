@@ -185,6 +185,8 @@ export interface PermissionState {
   suggestedRules: string[]
   /** A compound command part by part: which parts the rules cover (see PermissionRequestEvent). */
   commandParts?: CommandPart[]
+  /** An overwriting Write: the file's text when it asked (see PermissionRequestEvent). */
+  previousText?: string
   ts: number
   decision?: PermissionDecision | 'expired'
   respondedAt?: number

@@ -121,16 +121,20 @@ export class AgentEditorService {
 
   analyze = ({ cwd, file, text }: { cwd: string; file: string; text: string }): AgentAnalysis => this.analysis(cwd, file, text)
 
-  /** Applies form changes, then a new body, to a draft. A change that cannot be made leaves the text as it was. */
+  /**
+   * Applies form changes, then a new body, to a draft. Each change on its own: one that cannot be made leaves
+   * its field as the text had it and is named in `error`; the others of the batch are made all the same (a
+   * keystroke in one field is never lost to another field's bad YAML).
+   */
   edit = ({ cwd, file, text, changes, body }: { cwd: string; file: string; text: string; changes: FieldChange[]; body?: string }) => {
     let next = text
     let error: { key?: string; message: string } | undefined
-    if (changes.length) {
-      const edited = applyFieldChanges(text, changes, file)
+    for (const change of changes) {
+      const edited = applyFieldChanges(next, [change], file)
       if (edited.ok) next = edited.text
-      else error = { ...(edited.key ? { key: edited.key } : {}), message: edited.message }
+      else error ??= { ...(edited.key ? { key: edited.key } : {}), message: edited.message }
     }
-    if (body !== undefined && !error) next = next.slice(0, readFrontmatterDoc(next).bodyStart) + body
+    if (body !== undefined && (!error || readFrontmatterDoc(next).ok)) next = next.slice(0, readFrontmatterDoc(next).bodyStart) + body
     return { text: next, analysis: this.analysis(cwd, file, next), ...(error ? { error } : {}) }
   }
 

@@ -92,6 +92,27 @@ describe('agent editor through the host', () => {
     expect(helperSystems()[1]).toContain('version two')
   })
 
+  it("a batch of form changes makes every change it can: one field's bad YAML is named and loses no other field's change", async () => {
+    const dirs = project(false)
+    const { h } = await host(() => reply.text('unused'), dirs)
+    const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'batch', template: 'blank' })
+    const { document } = await h.handlers['agents.open']({ cwd: dirs.cwd, file })
+    const edited = await h.handlers['agents.edit']({
+      cwd: dirs.cwd,
+      file,
+      text: document.text,
+      changes: [
+        { key: 'mcpServers', value: 'a: [b' },
+        { key: 'description', value: 'Kept although mcpServers was refused' }
+      ],
+      body: 'The new prompt.\n'
+    })
+    expect(edited.error).toMatchObject({ key: 'mcpServers', message: expect.stringContaining('not valid YAML') })
+    expect(edited.text).toContain('description: Kept although mcpServers was refused')
+    expect(edited.text).not.toMatch(/^mcpServers:/m)
+    expect(edited.text.endsWith('The new prompt.\n')).toBe(true)
+  })
+
   it('never overwrites a change made on disk while the file was open; keeping mine is explicit', async () => {
     const dirs = project(false)
     const { h } = await host(() => reply.text('unused'), dirs)

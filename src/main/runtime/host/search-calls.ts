@@ -1,5 +1,5 @@
-// search.query for the host: in one session (every transcript, tool inputs and outputs) or across the
-// sessions of a folder (titles, prompts, reports), through the search indexes (src/main/runtime/search),
+// search.query for the host: in one session or across the sessions of a folder (titles, and every
+// transcript: tool inputs and outputs, subagents' too), through the search indexes (src/main/runtime/search),
 // which catch up as the host's sessions record events.
 import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
@@ -54,6 +54,7 @@ export class SearchCalls {
           kind: h.kind,
           ...(h.toolUseId ? { toolUseId: h.toolUseId } : {}),
           ...(h.toolName ? { toolName: h.toolName } : {}),
+          ...(h.turn ? { turn: h.turn } : {}),
           seq: h.seq,
           ts: h.ts,
           snippet: h.snippet
@@ -78,6 +79,8 @@ export class SearchCalls {
         agentId: h.agentId,
         ...(h.agent ? { agentType: h.agent.agentType, agentDescription: h.agent.description } : {}),
         kind: h.kind,
+        ...(h.toolName ? { toolName: h.toolName } : {}),
+        ...(h.turn ? { turn: h.turn } : {}),
         seq: h.seq,
         ts: h.ts,
         snippet: h.snippet

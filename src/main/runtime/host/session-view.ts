@@ -2,6 +2,7 @@
 import type { AgentStartEvent, PermissionRequestEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { redactValue } from '../../../shared/redact'
+import { endsOnQuestion } from '../../../shared/view/question'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
 import type { SessionIndex, SessionSummary as StoredSummary } from '../store'
@@ -68,6 +69,7 @@ export function liveSummaryView(
     // A reopened session counts its agents from before the restart too, loaded again or not.
     agentCount: new Set([...(session.reopened?.agentIds ?? []), ...agents.map((a) => a.id)]).size,
     ...(main ? { model: main.model } : {}),
+    ...(main?.status === 'completed' && !running && endsOnQuestion(main.lastResult?.result) ? { asksYou: true } : {}),
     ...(meta.demo ? { demo: true } : {})
   }
 }

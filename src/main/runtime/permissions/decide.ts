@@ -6,6 +6,7 @@
 import { join, relative } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { CommandPart } from '../../../shared/events'
+import { NO_SANDBOX_LEAD, NO_SANDBOX_TAIL } from '../../../shared/sandbox-words'
 import { PathPolicy } from '../security/path-policy'
 import { namesProtectedPath } from '../security/protected-paths'
 import { isInside } from '../tools/paths'
@@ -200,9 +201,7 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
   // Without a sandbox, what it would have auto-approved is asked instead.
   const bashAuto = (level: SandboxLevel, rule?: string): PermissionDecision | undefined =>
     sandbox.available ? { behavior: 'allow', sandbox: level, ...(rule ? { rule } : {}) } : undefined
-  const noSandbox = sandbox.available
-    ? ''
-    : ` (the Bash sandbox is unavailable: ${sandbox.reason}; commands that would run without asking inside it need approval)`
+  const noSandbox = sandbox.available ? '' : ` (${NO_SANDBOX_LEAD}${sandbox.reason}${NO_SANDBOX_TAIL})`
 
   // 3. Ask rules, then 4. allow rules.
   const asked = parsed ? bashRuleHits(rules.ask, call.command ?? '', parsed) : rules.ask.find((r) => ruleCovers(r, call, ctx, 'ask'))

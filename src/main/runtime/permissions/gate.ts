@@ -23,6 +23,8 @@ export interface PermissionRequest {
   suggestedRules: string[]
   /** A compound Bash command part by part (see decide.ts commandParts). */
   commandParts?: CommandPart[]
+  /** An overwriting Write: the file's text now (permissions/previous-text.ts). */
+  previousText?: string
   mode: PermissionMode
   cwd: string
 }

@@ -1,5 +1,6 @@
-// The index across sessions, `<dataDir>/search.db`: every session's title, the prompts its agents were
-// given and the reports they made, copied from each session's own index (session-search.ts) as that one
+// The index across sessions, `<dataDir>/search.db`: every session's title and every document of its
+// transcripts (prompts, replies, thinking, tool inputs and outputs — subagents' too —, messages, errors,
+// reports), copied from each session's own index (session-search.ts) as that one
 // grows. It remembers, per session, the last document it copied, so a copy cut short by a kill goes on
 // where it stopped; damaged, it is rebuilt from the sessions' indexes, which are rebuilt from transcripts.
 import { join } from 'node:path'
@@ -10,11 +11,11 @@ import type { AgentLabel, SessionSearch } from './session-search'
 
 const SCHEMA = `
   CREATE TABLE sessions (session_id TEXT PRIMARY KEY, cwd TEXT NOT NULL, title TEXT NOT NULL, copied_until INTEGER NOT NULL, title_doc INTEGER);
-  CREATE TABLE docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, agent_id TEXT, kind TEXT NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL, agent TEXT);
+  CREATE TABLE docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, agent_id TEXT, kind TEXT NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL, agent TEXT, tool_name TEXT, turn INTEGER);
   CREATE INDEX docs_session ON docs (session_id);`
 
-/** What is searched across sessions (besides titles). */
-export const ACROSS_KINDS: readonly DocKind[] = ['prompt', 'report']
+/** What is searched across sessions (besides titles): all a session's index holds, a person looks for a word anywhere. */
+export const ACROSS_KINDS: readonly DocKind[] = ['prompt', 'text', 'thinking', 'tool_input', 'tool_output', 'message', 'error', 'report']
 
 const COPY_BATCH = 500
 
@@ -24,6 +25,8 @@ export interface AcrossHit {
   sessionId: string
   agentId: string | null
   kind: DocKind | 'title'
+  toolName?: string
+  turn?: number
   seq: number
   ts: number
   snippet: string
@@ -69,12 +72,12 @@ export class AllSessionsSearch {
       const docs = index.docsAfter(after, ACROSS_KINDS, COPY_BATCH)
       if (!docs.length) return
       inTransaction(this.db, () => {
-        const doc = this.db.prepare('INSERT INTO docs (session_id, agent_id, kind, seq, ts, agent) VALUES (?, ?, ?, ?, ?, ?)')
+        const doc = this.db.prepare('INSERT INTO docs (session_id, agent_id, kind, seq, ts, agent, tool_name, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         const fts = this.db.prepare('INSERT INTO fts (rowid, body) VALUES (?, ?)')
         try {
           for (const d of docs) {
             const label = labels[d.agentId]
-            const { lastInsertRowid } = doc.run([index.sessionId, d.agentId, d.kind, d.seq, d.ts, label ? JSON.stringify(label) : null])
+            const { lastInsertRowid } = doc.run([index.sessionId, d.agentId, d.kind, d.seq, d.ts, label ? JSON.stringify(label) : null, d.toolName, d.turn])
             fts.run([lastInsertRowid, d.body])
           }
         } finally {
@@ -104,12 +107,12 @@ export class AllSessionsSearch {
     return this.db.all('SELECT session_id FROM sessions').map((r) => String(r.session_id))
   }
 
-  /** Titles, prompts and reports of the sessions of `cwd` that hold every word of `text`, newest first. */
+  /** Documents of the sessions of `cwd` (titles and transcripts) that hold every word of `text`, newest first. */
   search(text: string, cwd: string, limit = 100): AcrossHit[] {
     const match = ftsQuery(text)
     if (!match) return []
     const rows = this.db.all(
-      `SELECT d.session_id, d.agent_id, d.kind, d.seq, d.ts, d.agent, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
+      `SELECT d.session_id, d.agent_id, d.kind, d.tool_name, d.turn, d.seq, d.ts, d.agent, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
        FROM fts JOIN docs d ON d.id = fts.rowid JOIN sessions s ON s.session_id = d.session_id
        WHERE fts MATCH ? AND s.cwd = ? ORDER BY fts.rowid DESC LIMIT ?`,
       [match, cwd, limit]
@@ -118,6 +121,8 @@ export class AllSessionsSearch {
       sessionId: String(r.session_id),
       agentId: r.agent_id ? String(r.agent_id) : null,
       kind: r.kind as AcrossHit['kind'],
+      ...(r.tool_name ? { toolName: String(r.tool_name) } : {}),
+      ...(r.turn ? { turn: Number(r.turn) } : {}),
       seq: Number(r.seq),
       ts: Number(r.ts),
       snippet: String(r.snippet),

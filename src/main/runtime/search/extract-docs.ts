@@ -8,6 +8,9 @@
 // unknown types (a newer Fanout's) make no document and are otherwise harmless.
 import { contentBlocks, type AgentEvent } from '../../../shared/events'
 import { continuesTask } from '../../../shared/run-opening'
+import { humanNote } from '../../../shared/view/fanout-note'
+import { parseInbox, reportBody } from '../../../shared/view/inbox-message'
+import { withoutModelMarkup } from '../../../shared/view/model-markup'
 import { streamEnd } from '../store/transcript-format'
 
 export type DocKind = 'prompt' | 'text' | 'thinking' | 'tool_input' | 'tool_output' | 'message' | 'error' | 'report'
@@ -20,6 +23,8 @@ export interface SearchDoc {
   ts: number
   toolUseId?: string
   toolName?: string
+  /** The agent's turn (of its current run) the document is from; absent before its first turn. */
+  turn?: number
 }
 
 /** Longer texts are cut: a tool output of megabytes is still found by its first 256 KB. */
@@ -29,6 +34,15 @@ const REMINDER = /^\s*<system-reminder>[\s\S]*<\/system-reminder>\s*$/
 
 /** An event's place in its session (as session-fold.ts orders events): its seq, else its time in µs. */
 const placeOf = (e: AgentEvent): number => e.seq ?? e.ts * 1000
+
+/** A delivered message as a person reads it (the envelope's words, a note of Fanout's as its short line). */
+function inboxText(text: string, from: string): string {
+  const m = parseInbox(text, from)
+  return m.type === 'note' ? humanNote(m.text) : m.text
+}
+
+/** A document's text: cut to MAX_BODY, without Fanout's model-facing tags (snippets are made of it). */
+const bodyOf = (text: string): string => withoutModelMarkup(text.length > MAX_BODY ? text.slice(0, MAX_BODY) : text)
 
 /** Tool input as a person reads it: `command: npm test`, one field a line, long values whole. */
 export function inputText(input: unknown): string {
@@ -44,6 +58,7 @@ interface Held {
   text: string
   seq: number
   ts: number
+  turn: number
 }
 
 /** One agent's transcript, line by line. `held()` says whether deltas wait for their stream's end. */
@@ -51,6 +66,8 @@ export class DocExtractor {
   private heldDeltas: Held[] = []
   /** Texts this run's prompt already made a document of (its first user message repeats it). */
   private runPrompt: string | null = null
+  /** The turn the agent is in (turn_start), 0 before its run's first. */
+  private turn = 0
 
   get holding(): boolean {
     return this.heldDeltas.length > 0
@@ -58,24 +75,26 @@ export class DocExtractor {
 
   /** What carries over to the next line besides held deltas (kept with the index, see session-index.ts). */
   get state(): string | null {
-    return this.runPrompt
+    return this.runPrompt === null && !this.turn ? null : JSON.stringify({ prompt: this.runPrompt, turn: this.turn })
   }
 
   set state(value: string | null) {
-    this.runPrompt = value
+    const saved = value ? (JSON.parse(value) as { prompt?: string | null; turn?: number }) : {}
+    this.runPrompt = saved.prompt ?? null
+    this.turn = saved.turn ?? 0
   }
 
   line(e: AgentEvent): SearchDoc[] {
     const out: SearchDoc[] = []
     const doc = (kind: DocKind, body: string, extra: Partial<SearchDoc> = {}) => {
-      const text = body.trim()
-      if (text) out.push({ kind, body: text.length > MAX_BODY ? text.slice(0, MAX_BODY) : text, agentId: e.agentId, seq: placeOf(e), ts: e.ts, ...extra })
+      const text = bodyOf(body.trim())
+      if (text) out.push({ kind, body: text, agentId: e.agentId, seq: placeOf(e), ts: e.ts, ...(this.turn ? { turn: this.turn } : {}), ...extra })
     }
     if (e.type === 'text_delta' || e.type === 'thinking_delta') {
       const kind = e.type === 'text_delta' ? 'text' : 'thinking'
       const last = this.heldDeltas[this.heldDeltas.length - 1]
       if (last && last.kind === kind) last.text += e.text
-      else this.heldDeltas.push({ kind, text: e.text, seq: placeOf(e), ts: e.ts })
+      else this.heldDeltas.push({ kind, text: e.text, seq: placeOf(e), ts: e.ts, turn: this.turn })
       return out
     }
     const end = streamEnd(e)
@@ -84,7 +103,11 @@ export class DocExtractor {
       this.heldDeltas = []
     }
     switch (e.type) {
+      case 'turn_start':
+        this.turn = e.turn
+        break
       case 'agent_start':
+        this.turn = 0
         // A run a delivery opened (a report, a message) is found through that message, and one Fanout's note
         // after a restart opened is the same task going on: neither is a prompt of its own.
         this.runPrompt = continuesTask(e.prompt) ? null : e.prompt.trim()
@@ -103,10 +126,11 @@ export class DocExtractor {
         doc('tool_input', `${e.name}\n${inputText(e.input)}`, { toolUseId: e.toolUseId, toolName: e.name })
         break
       case 'tool_end':
-        doc('tool_output', e.output, { toolUseId: e.toolUseId, toolName: e.name })
+        // An Agent call's output is the subagent's report and lines for the model (its id, how to continue it): its words only.
+        doc('tool_output', e.name === 'Agent' ? reportBody(e.output) : e.output, { toolUseId: e.toolUseId, toolName: e.name })
         break
       case 'message_received':
-        doc('message', e.text)
+        doc('message', inboxText(e.text, e.from))
         break
       case 'error':
         if (!e.retrying) doc('error', e.message)
@@ -120,8 +144,8 @@ export class DocExtractor {
   }
 
   private heldDoc(e: AgentEvent, h: Held): SearchDoc[] {
-    const text = h.text.trim()
+    const text = bodyOf(h.text.trim())
     if (!text) return []
-    return [{ kind: h.kind, body: text.length > MAX_BODY ? text.slice(0, MAX_BODY) : text, agentId: e.agentId, seq: h.seq, ts: h.ts }]
+    return [{ kind: h.kind, body: text, agentId: e.agentId, seq: h.seq, ts: h.ts, ...(h.turn ? { turn: h.turn } : {}) }]
   }
 }

@@ -18,7 +18,7 @@ const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as type
 export type Db = SqliteDatabase
 
 /** Bump when the schema or what goes into documents changes: an index of another format is rebuilt. */
-export const SEARCH_FORMAT = 1
+export const SEARCH_FORMAT = 2
 
 const TOKENIZER = `unicode61 remove_diacritics 2 tokenchars '_'`
 

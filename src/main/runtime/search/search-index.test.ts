@@ -174,7 +174,42 @@ describe('SearchService', () => {
     await second.close()
   })
 
-  it('searches across sessions by title, prompt and report, and a question catches a session up first', async () => {
+  it("across sessions finds a word of a subagent's tool output, saying whose, which tool and which turn; no markup in snippets", async () => {
+    const { main, sub, clock } = fanOut()
+    await record([
+      main.start({ prompt: 'Audit the parser', description: 'Audit the parser' }),
+      main.assistant([{ type: 'tool_use', id: 'tu-agent', name: 'Agent', input: {} }]),
+      sub.start({ agentType: 'Explore', prompt: 'Look in src', description: 'Find the lexer bug' }),
+      sub.turnStart(1),
+      sub.toolRun('t1', 'Bash', { command: 'grep -rn tokens src' }),
+      sub.turnStart(2),
+      sub.toolRun('t2', 'Read', { file_path: 'src/lexer.ts' }),
+      sub.toolEnd('t2', 'Read', 'const marmoset_tokens = split(src)'),
+      main.received('a1', '<agent-message from="a1" summary="done">\nthe tapir is fixed\n</agent-message>'),
+      main.toolEnd(
+        'tu-agent',
+        'Agent',
+        'The lexer loses the okapi positions.\n\nagentId: a1b2c3d4e5f60718 — to continue it, use SendMessage with to: a1b2c3d4e5f60718\n<usage>total_tokens: 12</usage>'
+      )
+    ])
+    clock.advance(1)
+    const service = new SearchService({ dataDir, describe: async () => ({ title: 'Parser audit', cwd: '/work/project', updatedAt: 1 }), waitMs: 10_000 })
+    const [hit, ...rest] = (await service.acrossSessions([SID], '/work/project', 'marmoset', 50)).hits
+    expect(rest).toEqual([])
+    expect(hit).toMatchObject({ sessionId: SID, agentId: 'a1', kind: 'tool_output', toolName: 'Read', turn: 2 })
+    expect(hit.agent).toMatchObject({ agentType: 'Explore', description: 'Find the lexer bug' })
+    expect(hit.snippet).toContain('\u0002marmoset_tokens\u0003')
+    const [message] = (await service.acrossSessions([SID], '/work/project', 'tapir', 50)).hits
+    expect(message).toMatchObject({ agentId: 'main', kind: 'message' })
+    expect(message.snippet).not.toMatch(/agent-message|from=|summary=/)
+    // A subagent's report as its Agent call returned it: its words, not the lines for the model.
+    const [report] = (await service.acrossSessions([SID], '/work/project', 'okapi', 50)).hits
+    expect(report).toMatchObject({ kind: 'tool_output', toolName: 'Agent' })
+    expect((await service.acrossSessions([SID], '/work/project', 'SendMessage', 50)).hits).toEqual([])
+    await service.close()
+  })
+
+  it('searches across sessions by title, prompt, transcript and report, and a question catches a session up first', async () => {
     const clock = manualClock()
     const a = agentEvents('s-a', 'main-a', clock)
     const b = agentEvents('s-b', 'main-b', clock)
@@ -184,10 +219,9 @@ describe('SearchService', () => {
     const service = new SearchService({ dataDir, describe: async (id) => ({ title: titles[id], cwd: '/work/project', updatedAt: 1 }), waitMs: 10_000 })
     const across = await service.acrossSessions(['s-a', 's-b'], '/work/project', 'flamingo', 50)
     expect(across.indexing).toBeUndefined()
-    expect(across.hits.map((h) => `${h.sessionId}:${h.kind}`).sort()).toEqual(['s-a:prompt', 's-a:report', 's-a:title'])
+    expect(across.hits.map((h) => `${h.sessionId}:${h.kind}`).sort()).toEqual(['s-a:prompt', 's-a:report', 's-a:title', 's-b:tool_input'])
     // Another folder's sessions are not this folder's answer.
     expect((await service.acrossSessions(['s-a'], '/elsewhere', 'flamingo', 50)).hits).toEqual([])
-    // A tool's input is searched inside the session, not across.
     expect((await service.inSession('s-b', 'flamingo', 50)).hits.map((h) => h.kind)).toEqual(['tool_input'])
     titles['s-a'] = 'Renamed pelican'
     await service.retitle('s-a')

@@ -166,7 +166,7 @@ export class SearchService {
     }
   }
 
-  /** Titles, prompts and reports of the sessions given (a folder's), newest first. */
+  /** Titles and transcript documents of the sessions given (a folder's), newest first. */
   async acrossSessions(sessionIds: readonly string[], cwd: string, text: string, limit: number): Promise<{ hits: AcrossHit[]; indexing?: Indexing }> {
     // Sessions whose index lags behind are caught up one after the other; the answer does not wait long.
     const all = this.allSessions()

@@ -16,7 +16,7 @@ import { tailLines } from './tail-lines'
 
 const SCHEMA = `
   CREATE TABLE sources (file TEXT PRIMARY KEY, resume_at INTEGER NOT NULL, indexed_until INTEGER NOT NULL, state TEXT, agent TEXT);
-  CREATE TABLE docs (id INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, kind TEXT NOT NULL, tool_use_id TEXT, tool_name TEXT, seq INTEGER NOT NULL, ts INTEGER NOT NULL);`
+  CREATE TABLE docs (id INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, kind TEXT NOT NULL, tool_use_id TEXT, tool_name TEXT, seq INTEGER NOT NULL, ts INTEGER NOT NULL, turn INTEGER);`
 
 /** Documents per transaction: small enough that the main process never waits long on one. */
 const BATCH = 400
@@ -29,6 +29,8 @@ export interface SessionHit {
   kind: DocKind
   toolUseId?: string
   toolName?: string
+  /** The agent's turn (of its run) the hit is from. */
+  turn?: number
   seq: number
   ts: number
   /** Fragments of the document with each matched word between \u0002 and \u0003. */
@@ -184,11 +186,11 @@ export class SessionSearch {
   private insert(name: string, docs: ReadonlyArray<SearchDoc & { agent: AgentLabel | null }>, s: Source): void {
     inTransaction(this.db, () => {
       if (docs.length) {
-        const doc = this.db.prepare('INSERT INTO docs (agent_id, kind, tool_use_id, tool_name, seq, ts) VALUES (?, ?, ?, ?, ?, ?)')
+        const doc = this.db.prepare('INSERT INTO docs (agent_id, kind, tool_use_id, tool_name, seq, ts, turn) VALUES (?, ?, ?, ?, ?, ?, ?)')
         const fts = this.db.prepare('INSERT INTO fts (rowid, body) VALUES (?, ?)')
         try {
           for (const d of docs) {
-            const { lastInsertRowid } = doc.run([d.agentId, d.kind, d.toolUseId ?? null, d.toolName ?? null, d.seq, d.ts])
+            const { lastInsertRowid } = doc.run([d.agentId, d.kind, d.toolUseId ?? null, d.toolName ?? null, d.seq, d.ts, d.turn ?? null])
             fts.run([lastInsertRowid, d.body])
           }
         } finally {
@@ -212,7 +214,7 @@ export class SessionSearch {
     if (!match) return []
     const kindFilter = kinds?.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : ''
     const rows = this.db.all(
-      `SELECT d.id, d.agent_id, d.kind, d.tool_use_id, d.tool_name, d.seq, d.ts, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
+      `SELECT d.id, d.agent_id, d.kind, d.tool_use_id, d.tool_name, d.turn, d.seq, d.ts, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
        FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? ${kindFilter} ORDER BY fts.rowid DESC LIMIT ?`,
       [match, ...(kinds ?? []), limit]
     )
@@ -222,6 +224,7 @@ export class SessionSearch {
       kind: r.kind as DocKind,
       ...(r.tool_use_id ? { toolUseId: String(r.tool_use_id) } : {}),
       ...(r.tool_name ? { toolName: String(r.tool_name) } : {}),
+      ...(r.turn ? { turn: Number(r.turn) } : {}),
       seq: Number(r.seq),
       ts: Number(r.ts),
       snippet: String(r.snippet)
@@ -233,13 +236,22 @@ export class SessionSearch {
     afterId: number,
     kinds: readonly DocKind[],
     limit: number
-  ): Array<{ id: number; agentId: string; kind: DocKind; seq: number; ts: number; body: string }> {
+  ): Array<{ id: number; agentId: string; kind: DocKind; toolName: string | null; turn: number | null; seq: number; ts: number; body: string }> {
     return this.db
       .all(
-        `SELECT d.id, d.agent_id, d.kind, d.seq, d.ts, fts.body FROM docs d JOIN fts ON fts.rowid = d.id WHERE d.id > ? AND d.kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY d.id LIMIT ?`,
+        `SELECT d.id, d.agent_id, d.kind, d.tool_name, d.turn, d.seq, d.ts, fts.body FROM docs d JOIN fts ON fts.rowid = d.id WHERE d.id > ? AND d.kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY d.id LIMIT ?`,
         [afterId, ...kinds, limit]
       )
-      .map((r) => ({ id: Number(r.id), agentId: String(r.agent_id), kind: r.kind as DocKind, seq: Number(r.seq), ts: Number(r.ts), body: String(r.body) }))
+      .map((r) => ({
+        id: Number(r.id),
+        agentId: String(r.agent_id),
+        kind: r.kind as DocKind,
+        toolName: r.tool_name ? String(r.tool_name) : null,
+        turn: r.turn ? Number(r.turn) : null,
+        seq: Number(r.seq),
+        ts: Number(r.ts),
+        body: String(r.body)
+      }))
   }
 
   /** The highest document id (documents are only ever added, so ids only grow). */

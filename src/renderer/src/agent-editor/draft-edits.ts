@@ -35,7 +35,10 @@ async function work(): Promise<void> {
           sent = now.text
           continue
         }
-        patchDraft({ text: r.text, analysis: r.analysis, analysisFor: r.text, fieldError: r.error })
+        const unapplied = stillUnapplied(now.unapplied, changes, r.error)
+        // A save refused for what the text lacked is no longer true once the text has it all.
+        const settled = now.unapplied && !unapplied ? { saveError: undefined } : {}
+        patchDraft({ text: r.text, analysis: r.analysis, analysisFor: r.text, fieldError: r.error, unapplied, ...settled })
         break
       }
     }
@@ -44,6 +47,21 @@ async function work(): Promise<void> {
   } finally {
     working = false
   }
+}
+
+/** Which fields' form values the text lacks after a batch: a refused change's field joins, the others made leave. */
+function stillUnapplied(
+  before: Partial<Record<EditorFieldKey, string>> | undefined,
+  changes: ReadonlyArray<{ key: EditorFieldKey }>,
+  error: { key?: string; message: string } | undefined
+): Partial<Record<EditorFieldKey, string>> | undefined {
+  const out = { ...before }
+  for (const { key } of changes) {
+    // An error naming no field is about the whole batch: none of it is in the text.
+    if (error && (error.key === key || !error.key)) out[key] = error.message
+    else delete out[key]
+  }
+  return Object.keys(out).length ? out : undefined
 }
 
 export function setField(key: EditorFieldKey, value: FieldValue | null): void {

@@ -336,7 +336,11 @@ export function EditorPane({ draft }: { draft: Draft }) {
       <div className="ae-editor-body" data-side={side ?? 'none'}>
         <div className="ae-main">
           <Banners draft={draft} />
-          {draft.saveError && <div className="ae-banner error">{draft.saveError}</div>}
+          {draft.saveError && (
+            <div className="ae-banner error" role="alert" data-testid="save-error">
+              {draft.saveError}
+            </div>
+          )}
           {draft.fieldError && !draft.fieldError.key && <div className="ae-banner error">{draft.fieldError.message}</div>}
           <div className="ae-tabs" role="tablist">
             {mainTab('form', 'Form')}
@@ -364,7 +368,7 @@ export function EditorPane({ draft }: { draft: Draft }) {
             )}
             {tab === 'form' && a && !unreadable && (
               <>
-                <FieldForm analysis={a} fieldError={draft.fieldError} availableTools={tools} readOnly={readOnly} />
+                <FieldForm analysis={a} fieldError={draft.fieldError} unapplied={draft.unapplied} availableTools={tools} readOnly={readOnly} />
                 <PromptEditor body={a.body} bodyLine={a.bodyLine} readOnly={readOnly || !a.formEditable} />
               </>
             )}
@@ -374,7 +378,7 @@ export function EditorPane({ draft }: { draft: Draft }) {
         <aside className="ae-side" aria-label="Validation and result">
           {a && (
             <div className="ae-side-slot" data-panel="problems">
-              <ProblemsPanel analysis={a} />
+              <ProblemsPanel analysis={a} unapplied={draft.unapplied} />
             </div>
           )}
           {a && (

@@ -56,8 +56,15 @@ function fakeHost(disk: { text: string }) {
           return { document: { file: FILE, text: disk.text, version: VERSION, source: 'project', scope: 'project', analysis: analysis(disk.text) } } as never
         case 'agents.edit': {
           await new Promise<void>((release) => edits.push({ text: request.text, changes: request.changes, release }))
-          const text = request.text + request.changes.map((c: FieldChange) => `${c.key}=${String(c.value)}\n`).join('')
-          return { text, analysis: analysis(text) } as never
+          // A value with BADYAML in it is refused, as the host refuses YAML that does not parse; the others are made.
+          const made = request.changes.filter((c: FieldChange) => !String(c.value).includes('BADYAML'))
+          const refused = request.changes.find((c: FieldChange) => String(c.value).includes('BADYAML'))
+          const text = request.text + made.map((c: FieldChange) => `${c.key}=${String(c.value)}\n`).join('')
+          return {
+            text,
+            analysis: analysis(text),
+            ...(refused ? { error: { key: refused.key, message: `\`${refused.key}\` is not valid YAML: bad` } } : {})
+          } as never
         }
         case 'agents.analyze':
           return { analysis: analysis(request.text) } as never
@@ -178,6 +185,35 @@ describe('agent editor store', () => {
     expect(useAgentEditor.getState().dialog).toBeNull()
     expect(disk.text).toBe('WARN\n')
     expect(useToasts.getState().toasts).toEqual([expect.objectContaining({ body: 'Loads, with 1 warning.', kind: 'success' })])
+  })
+
+  it('never saves a draft without what was typed in a field the text could not take, and says which field and where', async () => {
+    const disk = { text: 'start\n' }
+    const host = await openDraft(disk)
+    setField('hooks', 'BADYAML: [')
+    setField('model', 'opus')
+    await until(() => host.edits.length === 1)
+    host.edits[0].release()
+    await until(() => host.edits.length === 2)
+    host.edits[1].release()
+    await until(() => useAgentEditor.getState().draft!.text === 'start\nmodel=opus\n') // the other field's change is made
+    expect(useAgentEditor.getState().draft!.unapplied).toEqual({ hooks: '`hooks` is not valid YAML: bad' })
+    expect(isDirty(useAgentEditor.getState().draft)).toBe(true)
+    await saveDraft()
+    expect(host.saves).toHaveLength(0)
+    expect(disk.text).toBe('start\n')
+    const refused = useAgentEditor.getState().draft!.saveError!
+    expect(refused).toMatch(/^Not saved: /)
+    expect(refused).toContain('Hooks (`hooks`, not in a.md yet): `hooks` is not valid YAML: bad.')
+    expect(useToasts.getState().toasts).toEqual([]) // no "Saved… Loads cleanly"
+    // Fixed: the field is in the text, the refusal goes, and the save writes all of it.
+    setField('hooks', 'PreToolUse: []')
+    await until(() => host.edits.length === 3)
+    host.edits[2].release()
+    await until(() => useAgentEditor.getState().draft!.unapplied === undefined)
+    expect(useAgentEditor.getState().draft!.saveError).toBeUndefined()
+    await saveDraft()
+    expect(disk.text).toBe('start\nmodel=opus\nhooks=PreToolUse: []\n')
   })
 
   it('asks before leaving unsaved changes', async () => {

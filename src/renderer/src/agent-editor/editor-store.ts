@@ -4,7 +4,7 @@
 // conflicts, file operations).
 import { create } from 'zustand'
 import type { AgentSource } from '../../../shared/agent-definition'
-import type { AgentAnalysis, AgentLibrary, AgentScope, FileVersion, TryAgentResult } from '../../../shared/agent-editor'
+import type { AgentAnalysis, AgentLibrary, AgentScope, EditorFieldKey, FileVersion, TryAgentResult } from '../../../shared/agent-editor'
 import type { HostNotice } from '../../../shared/ipc-contract'
 import { useApp } from '../state/store'
 import type { LoadProblem } from './load-problem'
@@ -35,6 +35,11 @@ export interface Draft {
   analysisFor: string
   /** A form change the host could not make, shown at its field. */
   fieldError?: { key?: string; message: string }
+  /**
+   * Fields whose form value is not in the text (the host refused the change: YAML that does not parse, a value
+   * it cannot write), with why. A save would drop what the person typed there, so it is refused while any is.
+   */
+  unapplied?: Partial<Record<EditorFieldKey, string>>
   /** The file changed (or went away) on disk while this draft had unsaved changes. */
   conflict?: { text: string | null; version: FileVersion | null }
   saving: boolean
@@ -96,7 +101,8 @@ export const editorCwd = (): string => {
   return c
 }
 
-export const isDirty = (d: Draft | null): boolean => !!d && d.text !== d.savedText
+/** Unsaved: the text differs from the disk's, or a field holds what the person typed that the text could not take. */
+export const isDirty = (d: Draft | null): boolean => !!d && (d.text !== d.savedText || !!d.unapplied)
 
 export function patchDraft(patch: Partial<Draft>): void {
   const d = useAgentEditor.getState().draft

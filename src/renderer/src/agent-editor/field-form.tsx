@@ -64,11 +64,14 @@ function LockedNote({ analysis, readOnly }: { analysis: AgentAnalysis; readOnly:
 export function FieldForm({
   analysis,
   fieldError,
+  unapplied,
   availableTools,
   readOnly
 }: {
   analysis: AgentAnalysis
   fieldError?: { key?: string; message: string }
+  /** Fields whose form value the text lacks, and why (said at each until it is in). */
+  unapplied?: Partial<Record<EditorFieldKey, string>>
   availableTools: string[]
   readOnly: boolean
 }) {
@@ -76,7 +79,7 @@ export function FieldForm({
   const f = analysis.fields
   const problems = problemsByField(analysis)
   const p = (key: EditorFieldKey) => problems[key] ?? []
-  const err = (key: EditorFieldKey) => (fieldError?.key === key ? fieldError.message : undefined)
+  const err = (key: EditorFieldKey) => unapplied?.[key] ?? (fieldError?.key === key ? fieldError.message : undefined)
   const disabled = readOnly || !analysis.formEditable
   const text =
     (key: EditorFieldKey, optional = true) =>

@@ -1,11 +1,12 @@
 // What the draft does to files: save (never over a change made on disk meanwhile), settle a conflict with
 // the disk, revert, and the file operations (new, duplicate, rename, move, delete) and a try run.
-import type { AgentAnalysis, AgentScope } from '../../../shared/agent-editor'
+import type { AgentAnalysis, AgentScope, EditorFieldKey } from '../../../shared/agent-editor'
 import { NOT_ANSWERED, trustAnswered } from '../state/folder-trust'
 import { call } from '../state/store'
 import { errorMessage } from '../transport/types'
 import { confirmToast } from '../views/notifications'
 import { analyzeNow } from './draft-edits'
+import { FIELD_LABEL } from './field-help'
 import { loadFile, refreshLibrary, selectEntry } from './editor-library'
 import { editorCwd, patchDraft, useAgentEditor, type Draft } from './editor-store'
 import { fileName, loadProblem } from './load-problem'
@@ -20,6 +21,12 @@ const set = useAgentEditor.setState
 export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}): Promise<void> {
   let d = get().draft
   if (!d || d.saving) return
+  // What the person typed in a field the text could not take would be dropped by writing the text: say so, write nothing.
+  const notInText = unappliedText(d)
+  if (notInText) {
+    patchDraft({ saveError: notInText })
+    return
+  }
   if (opts.anyway) {
     if (get().dialog?.kind === 'save-anyway') set({ dialog: null })
   } else {
@@ -59,6 +66,18 @@ export async function saveDraft(opts: { anyway?: boolean; force?: boolean } = {}
   } catch (err) {
     patchDraft({ saving: false, saveError: errorMessage(err) })
   }
+}
+
+/** Why the draft cannot be saved as the form shows it, naming each field and where it is in the file; null when it can. */
+export function unappliedText(d: Draft): string | null {
+  const keys = Object.keys(d.unapplied ?? {}) as EditorFieldKey[]
+  if (!keys.length) return null
+  const where = (key: EditorFieldKey) => {
+    const line = d.analysis?.keySpans[key]?.line
+    return line ? `${fileName(d.file)}:${line}` : `not in ${fileName(d.file)} yet`
+  }
+  const each = keys.map((key) => `${FIELD_LABEL[key]} (\`${key}\`, ${where(key)}): ${d.unapplied![key]!.replace(/\.?\s*$/, '.')}`)
+  return `Not saved: what you typed in ${keys.length === 1 ? 'this field is' : 'these fields is'} not in the file, and saving would drop it. ${each.join(' ')} Fix it, or Revert, then save.`
 }
 
 /** Saving only makes the "unsaved" badge go: say so, and whether what was written loads. */

@@ -2,15 +2,18 @@
 // effective result — the tools a subagent of this definition really gets, why each other tool is removed,
 // and the exact line it adds to the Agent tool's listing.
 import type { Diagnostic } from '../../../shared/agent-definition'
-import type { AgentAnalysis } from '../../../shared/agent-editor'
+import type { AgentAnalysis, EditorFieldKey } from '../../../shared/agent-editor'
 import { Icon } from '../components/icon'
 import { editorUi } from './editor-store'
+import { FIELD_LABEL } from './field-help'
 import { Prose } from './prose'
 
 const fileName = (file: string): string => file.split(/[\\/]/).pop() ?? file
 
-export function ProblemsPanel({ analysis }: { analysis: AgentAnalysis }) {
+/** `unapplied`: fields whose typed value the text lacks (the draft's, see editor-store.ts), said before any "Loads cleanly". */
+export function ProblemsPanel({ analysis, unapplied }: { analysis: AgentAnalysis; unapplied?: Partial<Record<EditorFieldKey, string>> }) {
   const shown = analysis.diagnostics
+  const notInText = Object.keys(unapplied ?? {}) as EditorFieldKey[]
   const counts = { error: 0, warning: 0, info: 0 }
   for (const d of shown) counts[d.severity]++
   return (
@@ -35,6 +38,12 @@ export function ProblemsPanel({ analysis }: { analysis: AgentAnalysis }) {
           )}
         </span>
       </h3>
+      {notInText.length > 0 && (
+        <p className="err-text small" data-testid="problems-unapplied">
+          <Icon name="alert" size={13} /> What you typed in {notInText.map((k) => FIELD_LABEL[k]).join(', ')} is not in the file; what follows is about the file
+          without it.
+        </p>
+      )}
       {shown.length === 0 ? (
         <p className="ae-ok small">
           <Icon name="check" size={13} /> Loads cleanly, exactly as Claude Code reads it.

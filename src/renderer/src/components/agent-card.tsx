@@ -1,5 +1,7 @@
-// An Agent tool call in a transcript: the subagent's type, task and live status; click to jump to its panel.
+// An Agent tool call in a transcript: the subagent's task first (what differs between agents), its type as a
+// badge in its colour (components/agent-name.tsx), and live status; click to jump to its panel.
 import { memo, useRef } from 'react'
+import { agentFullName } from '../lib/agent-naming'
 import { formatClock, formatCost } from '../lib/format'
 import { plainPreview } from '../lib/plain-preview'
 import { pendingAgentType } from '../lib/agent-call'
@@ -9,6 +11,7 @@ import { useFitLevel } from '../lib/use-fit-level'
 import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { ui, useApp } from '../state/store'
+import { AgentTypeBadge } from './agent-name'
 import { ContextMeter } from './context-meter'
 import { BudgetBar } from './budget-bar'
 import { Icon } from './icon'
@@ -48,8 +51,14 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
       <span className="agent-card-bar" />
       <span className="agent-card-main">
         <span className="agent-card-line">
-          {type && <span className="agent-type">{type}</span>}
-          {description ? <span className="agent-card-desc">{description}</span> : !type && <span className="agent-card-desc muted">A new subagent</span>}
+          {description ? (
+            <span className="agent-card-desc agent-task" title={agentFullName({ agentType: type ?? 'agent', name: child?.name, description })}>
+              {description}
+            </span>
+          ) : (
+            <span className="agent-card-desc muted">{type ? `A new ${type} agent` : 'A new subagent'}</span>
+          )}
+          {type && description && <AgentTypeBadge agent={{ agentType: type, name: child?.name, description }} />}
           {child?.background && <span className="tag">background</span>}
         </span>
         <span className="agent-card-line agent-card-stats muted small" ref={stats}>

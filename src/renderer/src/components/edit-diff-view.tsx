@@ -3,15 +3,16 @@
 // is narrow; a large diff starts collapsed behind its line counts.
 import { useState } from 'react'
 import { DiffView } from '../review/diff-view'
-import { editDiffOf, LARGE_DIFF_LINES } from '../lib/edit-diff'
+import { editDiffOf, LARGE_DIFF_LINES, type WriteBefore } from '../lib/edit-diff'
 import { plural } from '../lib/format'
 import { useSize } from '../lib/use-size'
 
 /** Below this width a side-by-side diff leaves each side too narrow to read. */
 const SPLIT_MIN_WIDTH = 760
 
-export function EditDiffView({ toolName, input, wide = false }: { toolName: string; input: unknown; wide?: boolean }) {
-  const diff = editDiffOf(toolName, input)
+/** `previousText` / `details`: what an overwriting Write replaces (its request's, or its patch once it ran). */
+export function EditDiffView({ toolName, input, wide = false, previousText, details }: { toolName: string; input: unknown; wide?: boolean } & WriteBefore) {
+  const diff = editDiffOf(toolName, input, { previousText, details })
   const [ref, { width }] = useSize()
   const large = !!diff && diff.removed + diff.added > LARGE_DIFF_LINES
   const [open, setOpen] = useState(!large)

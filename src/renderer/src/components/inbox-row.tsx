@@ -82,8 +82,18 @@ function ReportRow({ sessionId, item }: { sessionId: string; item: InboxItem }) 
     >
       <StatusDot status={m.status} />
       <span className="msg-report-line">
-        <strong className="agent-type">{name ?? type}</strong>
-        {name && <span className="muted"> ({type})</span>} {reportVerb(m.status)}
+        {/* Task first, as the agent's card above names it; the type (or member name) after it. */}
+        {agent?.description ? (
+          <>
+            <strong className="msg-report-task">{agent.description}</strong> <span className="muted">({name ?? type})</span>
+          </>
+        ) : (
+          <>
+            <strong className="agent-type">{name ?? type}</strong>
+            {name && <span className="muted"> ({type})</span>}
+          </>
+        )}{' '}
+        {reportVerb(m.status)}
         {preview && <span className="msg-report-preview"> — {preview}</span>}
       </span>
       {agent && <Icon name="chevronRight" size={14} className="agent-card-go" />}

@@ -172,7 +172,7 @@ export function PermissionCard({ request }: { request: PermissionState }) {
         summary && <code className="permission-summary">{summary}</code>
       )}
       {/* An edit is approved seeing what it changes, not only where. */}
-      <EditDiffView toolName={request.toolName} input={request.input} wide />
+      <EditDiffView toolName={request.toolName} input={request.input} previousText={request.previousText} wide />
       <details className="permission-input">
         <summary>Full input</summary>
         <pre>{prettyJson(request.input)}</pre>

@@ -37,7 +37,7 @@ function GroupItem({ request }: { request: PermissionState }) {
         {agent?.description && <span className="muted small"> — {agent.description}</span>}
       </span>
       <PermissionActions request={request} size="tile" />
-      <EditDiffView toolName={request.toolName} input={request.input} />
+      <EditDiffView toolName={request.toolName} input={request.input} previousText={request.previousText} />
     </li>
   )
 }

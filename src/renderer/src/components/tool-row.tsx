@@ -6,6 +6,7 @@ import { reasonBeyondInput } from '../lib/permission-reason'
 import { prettyJson, toolSummary } from '../lib/tool-summary'
 import { useApp } from '../state/store'
 import type { ToolCall } from '../../../shared/view/session-state'
+import { splitReminders } from '../../../shared/view/model-markup'
 import { EditDiffView } from './edit-diff-view'
 import { Icon, Spinner } from './icon'
 import { editDiffOf } from '../lib/edit-diff'
@@ -29,21 +30,27 @@ function ToolStatusIcon({ tool }: { tool: ToolCall }) {
   }
 }
 
-function ToolInput({ tool }: { tool: ToolCall }) {
+function ToolInput({ tool, previousText }: { tool: ToolCall; previousText?: string }) {
   const input = tool.input as Record<string, unknown> | undefined
   // An edit reads as the diff it makes (raw JSON only while its input is still streaming in).
-  if (editDiffOf(tool.name, tool.input)) return <EditDiffView toolName={tool.name} input={tool.input} />
+  if (editDiffOf(tool.name, tool.input)) return <EditDiffView toolName={tool.name} input={tool.input} details={tool.details} previousText={previousText} />
   if (tool.name === 'Bash' && typeof input?.command === 'string') return <pre className="tool-pre">$ {input.command}</pre>
   return <pre className="tool-pre">{tool.input !== undefined ? prettyJson(tool.input) : tool.inputJson || '…'}</pre>
 }
 
 function ToolOutput({ tool }: { tool: ToolCall }) {
   const [all, setAll] = useState(false)
-  const out = tool.output ?? ''
+  // What a hook added for the model (<system-reminder>) shows as its words, apart from the tool's own output.
+  const { text: out, reminders } = splitReminders(tool.output ?? '')
   const shown = all ? out : out.slice(0, OUTPUT_PREVIEW)
   return (
     <>
       <pre className={`tool-pre${tool.status === 'error' ? ' tool-pre-error' : ''}`}>{shown || '(no output)'}</pre>
+      {reminders.map((r, i) => (
+        <div key={i} className="tool-hook-note small muted" data-testid="tool-hook-note">
+          {r}
+        </div>
+      ))}
       {!all && out.length > OUTPUT_PREVIEW && (
         <button className="btn-link small" onClick={() => setAll(true)}>
           Show all {out.length.toLocaleString()} characters
@@ -91,7 +98,8 @@ export const ToolRow = memo(function ToolRow({ sessionId, toolUseId, compact = f
       {open && (
         <div className="tool-body">
           <div className="tool-section-label">Input</div>
-          <ToolInput tool={tool} />
+          {/* An overwriting Write: against the file's text its request carried, until its own patch says what it did. */}
+          <ToolInput tool={tool} previousText={request?.previousText} />
           {tool.output !== undefined && (
             <>
               <div className="tool-section-label">Output {timing.runMs !== undefined && <span className="muted">· {timingText(timing)}</span>}</div>

@@ -17,6 +17,19 @@ describe('editDiffOf', () => {
     expect(d).toMatchObject({ oldText: '', newText: 'one\ntwo\n', removed: 0, added: 2, note: 'whole file' })
   })
 
+  it('shows an overwriting Write against the text it replaces: asking, with the file as it was; done, with its patch', () => {
+    const input = { file_path: 'src/a.ts', content: 'one\nTWO\nthree\n' }
+    const asking = editDiffOf('Write', input, { previousText: 'one\ntwo\nthree\n' })
+    expect(asking).toMatchObject({ oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n', removed: 1, added: 1, note: 'replaces the whole file' })
+    const details = {
+      kind: 'update',
+      patch: { additions: 1, deletions: 1, hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' one', '-two', '+TWO', ' three'] }] }
+    }
+    expect(editDiffOf('Write', input, { details })).toMatchObject({ oldText: 'one\ntwo\nthree', newText: 'one\nTWO\nthree', removed: 1, added: 1 })
+    // A new file stays all added, whatever its details say.
+    expect(editDiffOf('Write', input, { details: { kind: 'create', patch: { hunks: [] } } })).toMatchObject({ oldText: '', note: 'whole file' })
+  })
+
   it('joins a MultiEdit’s edits and counts each', () => {
     const d = editDiffOf('MultiEdit', {
       file_path: 'x.ts',

@@ -1,6 +1,7 @@
 // What an edit tool call would change, as the two texts a diff shows: Edit and MultiEdit as the replaced
-// strings, Write as its whole content (all added: the renderer does not have the file's old text),
-// NotebookEdit as the cell's new source. Null for any other tool, or input not yet complete enough to show.
+// strings; Write over an existing file against the text it replaces (the request carries it while it asks,
+// the tool's patch once it ran), else as its whole content, all added; NotebookEdit as the cell's new
+// source. Null for any other tool, or input not yet complete enough to show.
 
 export interface EditDiff {
   path: string
@@ -27,7 +28,47 @@ function counted(path: string, oldText: string, newText: string, note?: string):
 /** Separates the old/new strings of several edits in one diff, so each reads as its own stretch. */
 const SEPARATOR = '\n…\n'
 
-export function editDiffOf(toolName: string, input: unknown): EditDiff | null {
+/** What an overwriting Write is compared with: the file's text when it asked, or the patch it made (its details). */
+export interface WriteBefore {
+  previousText?: string
+  details?: unknown
+}
+
+/** Lines removed and added between two texts, past the lines they share at the start and the end. */
+function changedLines(oldText: string, newText: string): { removed: number; added: number } {
+  const a = oldText === '' ? [] : oldText.replace(/\n$/, '').split('\n')
+  const b = newText === '' ? [] : newText.replace(/\n$/, '').split('\n')
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
+  return { removed: a.length - head - tail, added: b.length - head - tail }
+}
+
+interface Hunk {
+  lines: string[]
+}
+
+/** A Write's patch (tools/write.ts details: `{ kind: 'update', patch: { hunks, additions, deletions } }`) as two texts. */
+function fromPatch(path: string, details: unknown): EditDiff | null {
+  const d = details as { kind?: unknown; patch?: { hunks?: unknown; additions?: unknown; deletions?: unknown } } | undefined
+  if (d?.kind !== 'update' || !Array.isArray(d.patch?.hunks)) return null
+  const hunks = (d.patch.hunks as Hunk[]).filter((h) => Array.isArray(h?.lines))
+  const side = (keep: string) =>
+    hunks
+      .map((h) =>
+        h.lines
+          .filter((l) => l[0] === ' ' || l[0] === keep)
+          .map((l) => l.slice(1))
+          .join('\n')
+      )
+      .join(SEPARATOR)
+  const removed = typeof d.patch.deletions === 'number' ? d.patch.deletions : 0
+  const added = typeof d.patch.additions === 'number' ? d.patch.additions : 0
+  return { path, oldText: side('-'), newText: side('+'), note: 'overwrote the file', removed, added }
+}
+
+export function editDiffOf(toolName: string, input: unknown, before: WriteBefore = {}): EditDiff | null {
   if (!EDIT_TOOLS.has(toolName) || !input || typeof input !== 'object') return null
   const o = input as Record<string, unknown>
   switch (toolName) {
@@ -51,6 +92,10 @@ export function editDiffOf(toolName: string, input: unknown): EditDiff | null {
       const path = str(o.file_path)
       const content = str(o.content)
       if (path === undefined || content === undefined) return null
+      const ran = fromPatch(path, before.details)
+      if (ran) return ran
+      if (before.previousText !== undefined)
+        return { path, oldText: before.previousText, newText: content, note: 'replaces the whole file', ...changedLines(before.previousText, content) }
       return counted(path, '', content, 'whole file')
     }
     case 'NotebookEdit': {

@@ -1,5 +1,6 @@
 // A permission card shows the command once: the reason's repeat of it is dropped, its news is kept.
 import { describe, expect, it } from 'vitest'
+import { NO_SANDBOX_LEAD, NO_SANDBOX_TAIL } from '../../../shared/sandbox-words'
 import { reasonBeyondInput } from './permission-reason'
 
 describe('the part of a permission reason the card does not already show', () => {
@@ -16,6 +17,14 @@ describe('the part of a permission reason the card does not already show', () =>
     expect(reasonBeyondInput('Bash wants to run: git push (the rule "Bash(git push:*)" asks first)', { command: 'git push' })).toBe(
       'The rule "Bash(git push:*)" asks first.'
     )
+  })
+
+  it('the sandbox sentence the session notice says in full is a few words on a card, whatever its reason holds', () => {
+    const why = 'bubblewrap not found at /nonexistent/bwrap; install it (apt-get install bubblewrap)'
+    const reason = `Bash wants to run: git status --short (${NO_SANDBOX_LEAD}${why}${NO_SANDBOX_TAIL})`
+    const shown = reasonBeyondInput(reason, { command: 'git status --short' })
+    expect(shown).toBe('Asks because the Bash sandbox is unavailable.')
+    expect(shown).not.toContain('bubblewrap')
   })
 
   it('a path shown relative to the folder is a repeat of the absolute one in the input', () => {

@@ -2,11 +2,24 @@
 // repeats what the card already shows — the command, the file — before what is news: a part of the command
 // that allow rules do not cover, a rule that asks first, a path outside the folder. The card shows the input
 // once, in its own box, and only the news from the reason.
+import { NO_SANDBOX_LEAD, NO_SANDBOX_TAIL } from '../../../shared/sandbox-words'
 
 const LEAD = /^\S+ wants to \w+:? /
 
+/** A card says in a few words what the session's notice says in full: one sandbox sentence on a screen. */
+export const NO_SANDBOX_SHORT = 'asks because the Bash sandbox is unavailable'
+
+/** The reason with the sandbox's full sentence (why it is unavailable, what that means) cut to a few words. */
+function shortSandbox(reason: string): string {
+  const at = reason.toLowerCase().indexOf(NO_SANDBOX_LEAD.toLowerCase())
+  if (at === -1) return reason
+  const end = reason.indexOf(NO_SANDBOX_TAIL, at)
+  return end === -1 ? reason : `${reason.slice(0, at)}${NO_SANDBOX_SHORT}${reason.slice(end + NO_SANDBOX_TAIL.length)}`
+}
+
 /** The reason without the command or path it repeats: what remains, as sentences; '' when nothing does. */
-export function reasonBeyondInput(reason: string, input: unknown): string {
+export function reasonBeyondInput(full: string, input: unknown): string {
+  const reason = shortSandbox(full)
   const lead = LEAD.exec(reason)
   if (!lead) return reason
   const after = reason.slice(lead[0].length)

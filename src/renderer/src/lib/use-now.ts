@@ -56,10 +56,23 @@ export function setReplayNow(ts: number | null): void {
   for (const l of replayListeners) l()
 }
 
+// While the connection to Fanout is lost, what the page shows is as of that moment: a running agent's clock
+// stops there rather than count on as if it still ran (the host may be gone).
+let stoppedNow: number | null = null
+
+/** Stops the clocks at `ts` (the moment the connection was lost); null: they run again. */
+export function setStoppedNow(ts: number | null): void {
+  if (ts === stoppedNow) return
+  stoppedNow = ts
+  for (const l of replayListeners) l()
+}
+
+const stoppedClock: Clock = { subscribe: replayClock.subscribe, now: () => stoppedNow ?? Date.now() }
+
 /** The current time, updated every second while `live`; a fixed value otherwise. In a replay, the moment shown. */
 export function useNow(live: boolean): number {
-  const replaying = useSyncExternalStore(replayClock.subscribe, () => replayNow !== null)
-  const clock = replaying ? replayClock : seconds
+  const held = useSyncExternalStore(replayClock.subscribe, () => (replayNow !== null ? 'replay' : stoppedNow !== null ? 'stopped' : null))
+  const clock = held === 'replay' ? replayClock : held === 'stopped' ? stoppedClock : seconds
   return useSyncExternalStore(live ? clock.subscribe : noop, () => (live ? clock.now() : 0))
 }
 

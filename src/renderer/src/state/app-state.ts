@@ -26,6 +26,8 @@ export interface AppState {
   mode: 'electron' | 'browser'
   connection: ConnectionState
   connectionDetail?: string
+  /** When a connection the page had was lost (null while connected, or before the first one). */
+  connectionLostAt: number | null
   workspace: Workspace | null
   sessions: SessionSummary[]
   sessionsError?: string
@@ -89,6 +91,7 @@ export const initial: AppState = {
   api: null,
   mode: 'browser',
   connection: 'connecting',
+  connectionLostAt: null,
   workspace: null,
   sessions: [],
   settings: null,

@@ -62,7 +62,15 @@ function fakeApi() {
     onNotice: (_l: (n: HostNotice) => void) => () => {},
     onConnection: (l) => ((connection = l), () => {})
   }
-  return { api, calls, history, push: (e: AgentEvent[]) => events(e), connect: () => connection('open'), release: () => releaseOpen?.() }
+  return {
+    api,
+    calls,
+    history,
+    push: (e: AgentEvent[]) => events(e),
+    connect: () => connection('open'),
+    connection: (s: ConnectionState) => connection(s),
+    release: () => releaseOpen?.()
+  }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
@@ -103,6 +111,26 @@ function recordTwelveSteps(history: AgentEvent[]): void {
 afterEach(() => resetStore())
 
 describe('app store', () => {
+  it('a connection it had and lost holds the moment it went (the page freezes there) until it is open again, and reads the host again then', async () => {
+    const f = fakeApi()
+    boot(f.api)
+    f.connection('connecting')
+    expect(useApp.getState().connectionLostAt).toBeNull() // never connected: nothing was lost
+    f.connect()
+    await settle()
+    const before = f.calls.filter(([name]) => name === 'workspace.get').length
+    f.connection('closed')
+    const lostAt = useApp.getState().connectionLostAt
+    expect(lostAt).not.toBeNull()
+    f.connection('connecting') // trying again: still lost since the same moment
+    f.connection('closed')
+    expect(useApp.getState().connectionLostAt).toBe(lostAt)
+    f.connect()
+    await settle()
+    expect(useApp.getState().connectionLostAt).toBeNull()
+    expect(f.calls.filter(([name]) => name === 'workspace.get').length).toBe(before + 1)
+  })
+
   it('loads workspace, settings and sessions once connected', async () => {
     const f = await connected()
     await settle()

@@ -4,6 +4,7 @@
 import type { HostNotice } from '../../../shared/ipc-contract'
 import type { FanoutApi } from '../transport/types'
 import { savedView, saveView } from '../lib/tab-memory'
+import { setStoppedNow } from '../lib/use-now'
 import { call, get, set, useApp } from './app-state'
 import { receiveEvents } from './live-events'
 import { adoptRow, adoptWorkspace, forgetSession, openSession, refreshAgentDefs, refreshSessions } from './session-loading'
@@ -48,8 +49,11 @@ export function boot(a: FanoutApi): () => void {
     a.onEvents(receiveEvents),
     a.onNotice(receiveNotice),
     a.onConnection((connection, connectionDetail) => {
-      const was = get().connection
-      set({ connection, connectionDetail })
+      const { connection: was, connectionLostAt } = get()
+      // Lost once it was open, until it is open again: the page freezes (app.tsx) and its clocks stop where it was lost.
+      const lostAt = connection === 'open' ? null : (connectionLostAt ?? (was === 'open' ? Date.now() : null))
+      set({ connection, connectionDetail, connectionLostAt: lostAt })
+      setStoppedNow(lostAt)
       if (connection === 'open' && was !== 'open') void onConnected()
     })
   ]

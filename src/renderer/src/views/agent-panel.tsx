@@ -174,7 +174,7 @@ function PanelPermission({ request }: { request: PermissionState }) {
         </div>
       )}
       <CommandParts parts={request.commandParts} />
-      <EditDiffView toolName={request.toolName} input={request.input} />
+      <EditDiffView toolName={request.toolName} input={request.input} previousText={request.previousText} />
       <PermissionActions key={request.requestId} request={request} size="panel" />
     </div>
   )

@@ -1,9 +1,11 @@
-// The search box: in the session shown or across the folder's sessions, results as they come (newest
-// first), each saying whose it is (agent, tool) and what matched, words marked. Arrow keys move, Enter
+// The search box: in the session shown or across the folder's sessions (titles and every transcript, subagents'
+// tool outputs too), results as they come (newest first), each saying where it is (session, agent by its task,
+// turn, tool) and what matched, words marked. Arrow keys move, Enter
 // opens the result: the agent at that place in its transcript.
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { SearchHit } from '../../../shared/search-replay-contract'
 import { Icon } from '../components/icon'
+import { agentFullName } from '../lib/agent-naming'
 import { formatRelative, formatTime, plural } from '../lib/format'
 import { closeSearch, openHit, setSearchScope, setSearchText, useSearch } from '../state/search-store'
 import { useApp } from '../state/store'
@@ -36,7 +38,8 @@ function Snippet({ text }: { text: string }) {
 }
 
 function HitRow({ hit, active, onOpen, id }: { hit: SearchHit; active: boolean; onOpen(): void; id: string }) {
-  const who = hit.agentId ? `${hit.agentType ?? 'agent'}${hit.agentDescription ? ` · ${hit.agentDescription}` : ''}` : ''
+  // Task first, as tiles name agents: "Find the lexer bug (Explore)".
+  const who = hit.agentId ? agentFullName({ agentType: hit.agentType ?? 'agent', description: hit.agentDescription }) : ''
   return (
     <li
       id={id}
@@ -60,8 +63,13 @@ function HitRow({ hit, active, onOpen, id }: { hit: SearchHit; active: boolean; 
           </span>
         )}
         {who && (
-          <span className="search-hit-agent muted" title={who}>
+          <span className="search-hit-agent muted" title={who} data-testid="search-hit-agent">
             {who}
+          </span>
+        )}
+        {hit.turn !== undefined && (
+          <span className="search-hit-turn muted" data-testid="search-hit-turn">
+            turn {hit.turn}
           </span>
         )}
         <span className="search-hit-time muted" title={new Date(hit.ts).toLocaleString()}>
@@ -100,7 +108,9 @@ export function SearchView() {
           onChange={(e) => setSearchText(e.target.value)}
           onKeyDown={onKey}
           placeholder={
-            scope === 'session' ? 'Transcripts, tool inputs and outputs of every agent…' : 'Titles, prompts and reports of every session in this folder…'
+            scope === 'session'
+              ? 'Transcripts, tool inputs and outputs of every agent…'
+              : 'Titles and transcripts (tool outputs too) of every session in this folder…'
           }
           aria-label="Search"
           role="combobox"

@@ -4,6 +4,7 @@ import { ContextMeter } from '../components/context-meter'
 import { BudgetBar } from '../components/budget-bar'
 import { Icon } from '../components/icon'
 import { StatusBadge } from '../components/status'
+import { endsOnQuestion } from '../../../shared/view/question'
 import { formatClock, formatCost, formatTokens, firstLine, truncate } from '../lib/format'
 import { useNow } from '../lib/use-now'
 import { agentCounts, countParts, progressText } from '../state/agent-counts'
@@ -115,6 +116,18 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
           </span>
         )}
         {root && (othersWorking && !isActive(root.status) ? <StatusBadge status="running" /> : <StatusBadge status={root.status} limit={root.limit} />)}
+        {/* Ended on a question with nothing else at work: the session waits on the person's answer. */}
+        {root && root.status === 'completed' && !othersWorking && endsOnQuestion(root.result) && (
+          <button
+            type="button"
+            className="tag tag-warn header-question"
+            title="The main agent ended its turn with a question for you: answer in the prompt box"
+            onClick={() => document.querySelector<HTMLElement>('[data-testid=followup]')?.focus()}
+            data-testid="header-question"
+          >
+            Asks you
+          </button>
+        )}
       </div>
       {root && (
         <div className="session-header-stats">

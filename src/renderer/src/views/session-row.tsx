@@ -178,6 +178,11 @@ export function SessionRow({ session: s, active }: { session: SessionSummary; ac
                   {s.waitingPermissions} waiting
                 </span>
               )}
+              {s.asksYou && !s.waitingPermissions && (
+                <span className="session-tag session-waiting" title="The main agent ended its turn with a question for you" data-testid="session-question">
+                  asks you
+                </span>
+              )}
               <RelativeTime ts={s.updatedAt} /> · {subagentsText(listedSubagents(s.agentCount))} · {formatCost(cost)}
             </span>
           </span>

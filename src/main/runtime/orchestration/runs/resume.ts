@@ -6,7 +6,7 @@ import { fullModelId } from '../../model/aliases'
 import { SentHistory } from '../../model/request-invariants'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent, AgentStartEvent, ChatMessage } from '../../../../shared/events'
-import { continuesTask, RESUME_AFTER_RESTART_NOTE } from '../../../../shared/run-opening'
+import { continuesTask, CUT_OFF_NOTE, RESUME_AFTER_RESTART_NOTE } from '../../../../shared/run-opening'
 import { ALWAYS_BLOCKED_FOR_SUBAGENTS, resolveAgentTools } from '../../definitions'
 import { existsSync } from 'node:fs'
 import { agentsToResume, listAgentStates, loadAgentForResume, readAgentState, transcriptPath, type AgentState } from '../../store'
@@ -51,20 +51,20 @@ export function cutOffNote(standings: readonly CutOffStanding[], mainAgentId: st
   const running = standings.filter((s) => s.kind === 'running')
   const finished = standings.filter((s): s is Extract<CutOffStanding, { kind: 'finished' }> => s.kind === 'finished')
   const stopped = standings.filter((s): s is Extract<CutOffStanding, { kind: 'not_running' }> => s.kind === 'not_running')
-  const parts = ['Fanout stopped (it was closed or crashed) and has restarted since these subagents were started; they were cut off.']
+  const parts: string[] = [CUT_OFF_NOTE.start]
   if (running.length)
     parts.push(
-      `Restarted and running again in the background; each one's report reaches you as a <task-notification> when it finishes, so do not start them again:\n${running.map((s) => `- ${named(s.agent)}`).join('\n')}`
+      `${CUT_OFF_NOTE.running}; each one's report reaches you as a <task-notification> when it finishes, so do not start them again:\n${running.map((s) => `- ${named(s.agent)}`).join('\n')}`
     )
   if (finished.length)
     parts.push(
-      `Restarted and finished since; each one's report is delivered as a <task-notification> (to you, or to the agent that started it), not repeated here:\n${finished
+      `${CUT_OFF_NOTE.finished}; each one's report is delivered as a <task-notification> (to you, or to the agent that started it), not repeated here:\n${finished
         .map((s) => `- ${named(s.agent)}: ${s.status}${s.reportTo && s.reportTo !== mainAgentId ? `, reported to ${s.reportTo}` : ''}`)
         .join('\n')}`
     )
   if (stopped.length)
     parts.push(
-      `Not running, so no report will come from them:\n${stopped.map((s) => `- ${named(s.agent)}: ${s.reason}`).join('\n')}\nTo have one continue, send it a message with SendMessage; otherwise do the work another way.`
+      `${CUT_OFF_NOTE.stopped}:\n${stopped.map((s) => `- ${named(s.agent)}: ${s.reason}`).join('\n')}\nTo have one continue, send it a message with SendMessage; otherwise do the work another way.`
     )
   return parts.join('\n\n')
 }

@@ -18,6 +18,7 @@ import {
   type SandboxState
 } from '../../permissions'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
+import { previousTextOf } from '../../permissions/previous-text'
 
 export interface PermissionBrokerOptions {
   sessionId: string
@@ -89,7 +90,11 @@ export class PermissionBroker {
     const gate = this.root.forSubagent({
       definitionMode: handle.permissionMode,
       cwd: handle.cwd,
-      ask: (req) => this.ask(handle, req),
+      // An overwriting Write is approved seeing what it replaces.
+      ask: async (req) => {
+        const previousText = await previousTextOf(req.toolName, req.input, handle.cwd, this.opts.home)
+        return this.ask(handle, previousText === undefined ? req : { ...req, previousText })
+      },
       headless: this.opts.headless || handle.background === true,
       readOnlyAgent: isReadOnlyAgent(handle.definition),
       // Its own memory folder: a working directory (read without asking), and writable in every mode.
@@ -211,7 +216,8 @@ export class PermissionBroker {
       requestingAgentId: handle.id,
       toolUseId: req.toolUseId,
       suggestedRules: req.suggestedRules,
-      ...(req.commandParts ? { commandParts: req.commandParts } : {})
+      ...(req.commandParts ? { commandParts: req.commandParts } : {}),
+      ...(req.previousText !== undefined ? { previousText: req.previousText } : {})
     }
     return new Promise<PermissionAnswer>((resolve) => {
       const settle = (answer: PermissionAnswer, why?: string) => {

@@ -1,7 +1,9 @@
 // Agents that finished while others work, one row each below the grid: status, task, result, time and cost,
 // and two ways back — into the grid, or its whole transcript.
 import { Icon, type IconName } from '../../components/icon'
+import { AgentName } from '../../components/agent-name'
 import { IconButton } from '../../components/icon-button'
+import { RetryAgentButton } from '../../components/retry-button'
 import { StatusBadge } from '../../components/status'
 import { formatClock, formatCost } from '../../lib/format'
 import { plainPreview } from '../../lib/plain-preview'
@@ -30,9 +32,9 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
     <div className="finished-row" style={color} data-testid="finished-row" data-agent-id={agentId}>
       <span className="finished-bar" />
       <StatusBadge status={agent.status} limit={agent.limit} />
-      <span className="agent-type">{agent.name ?? agent.agentType}</span>
-      <span className="finished-desc" title={agent.description}>
-        {agent.description}
+      {/* Task first, as tiles name agents; the type (or member name) as its badge. */}
+      <span className="finished-name">
+        <AgentName agent={agent} style={color} taskClass="finished-desc agent-task" />
       </span>
       <span className="finished-result muted" title={agent.error ?? agent.result}>
         {plainPreview(agent.error ?? agent.result ?? '', 140)}
@@ -40,6 +42,7 @@ function FinishedRow({ sessionId, agentId }: { sessionId: string; agentId: strin
       <span className="finished-stats muted">
         {agent.endedAt !== null && formatClock(elapsedMs(agent, agent.endedAt))} · {formatCost(agent.usage.costUsd)}
       </span>
+      <RetryAgentButton sessionId={sessionId} agentId={agentId} />
       <ChangesButton agent={agent} />
       {WAYS_BACK.map((w) => (
         <IconButton key={w.testId} icon={w.icon} title={w.title} aria-label={w.label} onClick={() => w.run(agentId)} data-testid={w.testId} />
