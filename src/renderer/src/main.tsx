@@ -17,6 +17,7 @@ import './styles/context.css'
 import './styles/review.css'
 import './styles/search-replay.css'
 import './styles/overview.css'
+import './styles/usage.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {
