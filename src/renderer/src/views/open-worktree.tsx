@@ -3,6 +3,7 @@
 // A page in a browser may be on another machine than the folder, and cannot start programs there: it
 // shows the path to copy and says why.
 import { useState } from 'react'
+import { create } from 'zustand'
 import type { OpenWith } from '../../../shared/review-contract'
 import type { AgentState } from '../../../shared/view/session-state'
 import { IconButton } from '../components/icon-button'
@@ -20,24 +21,33 @@ const CHOICES: Array<{ with: OpenWith; label: string }> = [
   { with: 'files', label: 'Show in file manager' }
 ]
 
+// Which agent's worktree the dialog shows: kept outside the button, whose tile or panel may go away while
+// the dialog is open (the overview changes layout with the window's size).
+const useShown = create<{ agent: { sessionId: string; agentId: string } | null }>(() => ({ agent: null }))
+const close = () => useShown.setState({ agent: null })
+
 export function OpenWorktreeButton({ agent }: { agent: AgentState }) {
-  const [open, setOpen] = useState(false)
   if (!agent.worktree || agent.worktree.kept === false) return null
   return (
-    <>
-      <IconButton
-        icon="folder"
-        title={`Open its worktree (${agent.worktree.path}) in an editor or a terminal`}
-        aria-label={`Open the worktree of ${agentTask(agent)}`}
-        onClick={(e) => {
-          e.stopPropagation()
-          setOpen(true)
-        }}
-        data-testid="open-worktree"
-      />
-      {open && <OpenWorktreeDialog agent={agent} onClose={() => setOpen(false)} />}
-    </>
+    <IconButton
+      icon="folder"
+      title={`Open its worktree (${agent.worktree.path}) in an editor or a terminal`}
+      aria-label={`Open the worktree of ${agentTask(agent)}`}
+      onClick={(e) => {
+        e.stopPropagation()
+        useShown.setState({ agent: { sessionId: agent.sessionId, agentId: agent.id } })
+      }}
+      data-testid="open-worktree"
+    />
   )
+}
+
+/** Mounted once by the app, beside its other dialogs. */
+export function OpenWorktreeDialogs() {
+  const shown = useShown((s) => s.agent)
+  const agent = useApp((s) => (shown ? s.events.sessions[shown.sessionId]?.agents[shown.agentId] : undefined))
+  if (!agent?.worktree) return null
+  return <OpenWorktreeDialog agent={agent} onClose={close} />
 }
 
 function OpenWorktreeDialog({ agent, onClose }: { agent: AgentState; onClose(): void }) {
