@@ -1,7 +1,7 @@
 // `@path` in a person's prompt, as Claude Code reads it: the file's content goes to the model with the prompt,
 // as the Read tool would have returned it, in two reminders after the prompt ("Called the Read tool with the
 // following input: …", "Result of calling the Read tool: …"). `@"a path with spaces"` is quoted; `@agent-name`
-// names an agent, not a file; a mention that reads nothing (no such file, a directory, a protected path) adds
+// names an agent, not a file (the model is told the person wants that agent, in Claude Code's words); a mention that reads nothing (no such file, a directory, a protected path) adds
 // nothing, as in Claude Code. The reading itself is the caller's, through the agent's own Read tool, so a
 // mention is judged by the one path check every read is.
 
@@ -27,3 +27,16 @@ export function fileMentions(prompt: string): string[] {
 export function fileMentionTexts(absPath: string, readResult: string): [string, string] {
   return [`Called the Read tool with the following input: ${JSON.stringify({ file_path: absPath })}`, `Result of calling the Read tool:\n${readResult}`]
 }
+
+const AGENT_MENTION = /(^|\s)@agent-([\w:.@-]*[\w])/g
+
+/** The agent types a prompt names as `@agent-type`, in order, once each. */
+export function agentMentions(prompt: string): string[] {
+  const out: string[] = []
+  for (const m of prompt.matchAll(AGENT_MENTION)) if (!out.includes(m[2])) out.push(m[2])
+  return out
+}
+
+/** Claude Code's reminder for an agent the person mentioned. */
+export const agentMentionText = (agentType: string): string =>
+  `The user has expressed a desire to invoke the agent "${agentType}". Please invoke the agent appropriately, passing in the required context to it.`

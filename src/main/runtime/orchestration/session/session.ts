@@ -36,7 +36,7 @@ import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
 import { retryAgent } from '../runs/retry-agent'
-import { fileMentionBlocks } from './prompt-mentions'
+import { mentionBlocks } from './prompt-mentions'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -294,11 +294,12 @@ export class AgentSession {
   }
 
   /**
-   * Sends a prompt to the main agent; a follow-up continues the same conversation. Files it mentions
-   * (`@path`) go with it as Claude Code sends them (prompt-mentions.ts).
+   * Sends a prompt to the main agent; a follow-up continues the same conversation. Files and agents it
+   * mentions (`@path`, `@agent-type`) go with it as Claude Code sends them (prompt-mentions.ts).
    */
   async run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
-    const mentioned = await fileMentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId)
+    const agents = this.services.definitions.agents()
+    const mentioned = await mentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId, (type) => agents.has(type))
     // Its conversation may say those agents work in the background: it must not wait for their reports.
     const note = this.services.dormant.takeCutOffNote()
     if (!note && mentioned.length === 0) return this.services.main.run(prompt, opts)
