@@ -67,7 +67,9 @@ export function usePromptMenu(text: string, caret: number | null, project: strin
         tag: SOURCE_TAG[c.source]
       }))
     if (kind !== 'mention') return []
-    const agentItems = rank(agents, query.replace(/^agent-/, ''), (a) => a.definition.agentType, 5).map((a) => ({
+    // The folder's own agents before the built-in ones.
+    const ordered = [...agents.filter((a) => a.definition.source !== 'built-in'), ...agents.filter((a) => a.definition.source === 'built-in')]
+    const agentItems = rank(ordered, query.replace(/^agent-/, ''), (a) => a.definition.agentType, 5).map((a) => ({
       key: `agent:${a.definition.agentType}`,
       insert: `@agent-${a.definition.agentType}`,
       label: `@agent-${a.definition.agentType}`,
