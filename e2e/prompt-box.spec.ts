@@ -119,6 +119,15 @@ test('/ lists commands, @ picks a file that reaches the model, ↑ recalls earli
   await expect(followup).toHaveValue('Second prompt')
   await page.keyboard.press('Escape')
 
+  // In the conversation the menu opens above the box.
+  await followup.fill('')
+  await page.keyboard.type('/')
+  const above = page.getByRole('listbox', { name: 'Commands' })
+  await expect(above.getByRole('option')).toHaveCount(2)
+  expect((await above.boundingBox())!.y + (await above.boundingBox())!.height).toBeLessThanOrEqual((await followup.boundingBox())!.y)
+  await shoot(page, 'prompt-followup-commands-1280')
+  await page.keyboard.press('Escape')
+
   // ↑ only from the first line: on a second line it moves the caret as usual.
   await followup.fill('line one\nline two')
   await page.keyboard.press('ArrowUp')

@@ -60,5 +60,10 @@ test('a worktree agent’s folder to copy in a browser; usage by agent with tota
   await table.getByTestId('usage-sort-turns').click()
   await expect(table.locator('th[aria-sort=ascending]')).toContainText('Turns')
   expect(await turns()).toEqual([...(await turns())].sort((a, b) => a - b))
-  await shootSizes(page, 'usage-table')
+  // Every column in view, the time too, at each size.
+  for (const size of SIZES) {
+    await page.setViewportSize(size)
+    await expect(table.getByTestId('usage-sort-duration')).toBeInViewport({ ratio: 1 })
+    await shoot(page, `usage-table-${size.width}`)
+  }
 })

@@ -138,7 +138,7 @@ export function UsageButton({ sessionId, cost, title }: { sessionId: string; cos
         {cost}
       </button>
       {open && (
-        <Dialog title="Usage by agent" onClose={() => setOpen(false)} wide testId="usage-dialog">
+        <Dialog title="Usage by agent" onClose={() => setOpen(false)} wide className="usage-dialog" testId="usage-dialog">
           <UsageTable sessionId={sessionId} />
         </Dialog>
       )}
