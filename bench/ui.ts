@@ -5,6 +5,8 @@
 //     intervals, long tasks, event-to-painted latency (and to the DOM), the start burst and JS heap, with
 //     every event recorded by the runtime in the same process, as browser mode does.
 //  2. Opening a recorded 100,000-event session through the real host: click to painted transcript.
+//  3. Switching Subagents ↔ Tree & timeline with the 64 agents running (ui-switch.ts).
+// BENCH_UI_PHASES=stream,open,switch runs some of them.
 // Prints figures against the targets; never fails on time. BENCH_UI_SECONDS shortens the stream.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -19,6 +21,7 @@ import { startTrace } from './trace-summary'
 import { writeBigSession } from './ui-big-session'
 import { installMessageClock, startStreamProbe, stopStreamProbe, timeCatchUp, timeOpenSession, type StreamProbeResult } from './ui-probe'
 import { StreamHost, type StreamRun } from './ui-stream-host'
+import { benchPaneSwitch } from './ui-switch'
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20)
 const AGENTS = Number(process.env.BENCH_UI_AGENTS ?? 64)
@@ -274,8 +277,18 @@ export async function benchUi(root: string): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'fanout-bench-ui-'))
   const browser = await chromium.launch({ executablePath: chromiumPath, args: config.use?.launchOptions?.args })
   try {
-    await benchStreaming(browser, rendererDir, tmp)
-    await benchOpen(browser, rendererDir, tmp)
+    const phases = process.env.BENCH_UI_PHASES?.split(',').map((s) => s.trim())
+    const run = (phase: string) => !phases || phases.includes(phase)
+    if (run('stream')) await benchStreaming(browser, rendererDir, tmp)
+    if (run('open')) await benchOpen(browser, rendererDir, tmp)
+    if (run('switch')) {
+      const project = join(tmp, 'switch-project')
+      mkdirSync(project, { recursive: true })
+      await benchPaneSwitch(browser, rendererDir, tmp, await tempHost(project, join(tmp, 'switch-data'), join(tmp, 'home')), AGENTS, {
+        profile: PROFILE_DIR,
+        trace: TRACE_DIR
+      })
+    }
   } finally {
     await browser.close()
     rmSync(tmp, { recursive: true, force: true })

@@ -5,6 +5,7 @@ import { AGENT_SOURCES } from './agent-definition'
 import type { Diagnostic, LoadedAgent } from './agent-definition'
 import { AbsolutePath } from './contract-fields'
 import { FolderTrustSchema } from './trust'
+import { CommandInfoSchema } from './prompt-commands'
 
 const DiagnosticSchema = z.object({
   file: z.string(),
@@ -43,6 +44,9 @@ export const McpServerInfoSchema = z.object({
 })
 export type McpServerInfo = z.infer<typeof McpServerInfoSchema>
 
+/** The most files `folder.files` lists (the picker filters them in the page). */
+export const FOLDER_FILES_MAX = 20_000
+
 export const FOLDER_CONTRACT = {
   'agents.list': {
     request: z.object({ cwd: AbsolutePath }).strict(),
@@ -52,6 +56,19 @@ export const FOLDER_CONTRACT = {
   'mcp.list': {
     request: z.object({ cwd: AbsolutePath }).strict(),
     response: z.object({ servers: z.array(McpServerInfoSchema), problems: z.array(z.string()) })
+  },
+  /** The `/` commands a prompt in this folder may start with: the app's own and the folder's skills. */
+  'folder.commands': {
+    request: z.object({ cwd: AbsolutePath }).strict(),
+    response: z.object({ commands: z.array(CommandInfoSchema) })
+  },
+  /**
+   * The folder's files for `@` mentions: root-relative, as a search sees them (.gitignore honoured, .git
+   * left out), at most FOLDER_FILES_MAX; `complete` false when there were more.
+   */
+  'folder.files': {
+    request: z.object({ cwd: AbsolutePath }).strict(),
+    response: z.object({ files: z.array(z.string()), complete: z.boolean() })
   },
   /** What a folder brings that would run or grant by itself, and whether the person approved each. */
   'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema }) },

@@ -152,6 +152,10 @@ const DiscardOutcomeSchema = z.object({
   lostFiles: z.number().int().nonnegative()
 }) satisfies z.ZodType<DiscardOutcome>
 
+/** What an agent's worktree can be opened with. */
+export const OPEN_WITH = ['files', 'editor', 'terminal'] as const
+export type OpenWith = (typeof OPEN_WITH)[number]
+
 export const REVIEW_CONTRACT = {
   /** What each agent changed on its branch (files with counts, commits, worktree), and the checkout's state. */
   'review.list': {
@@ -185,9 +189,12 @@ export const REVIEW_CONTRACT = {
     request: z.object({ cwd: Cwd, agentId: AgentId, expectTip: Sha }).strict(),
     response: z.object({ outcome: DiscardOutcomeSchema })
   },
-  /** Opens an agent's worktree folder in the system's file manager. */
+  /**
+   * Opens an agent's worktree folder in the system's file manager, a code editor or a terminal (`with`,
+   * default the file manager). Only ever on the person's click; only a worktree git lists for the agent's branch.
+   */
   'review.openFolder': {
-    request: z.object({ cwd: Cwd, agentId: AgentId }).strict(),
+    request: z.object({ cwd: Cwd, agentId: AgentId, with: z.enum(OPEN_WITH).optional() }).strict(),
     /** `opened` false: no file manager could be started here; `message` says why and the path is there to copy. */
     response: z.object({ path: z.string(), opened: z.boolean(), message: z.string().optional() })
   }

@@ -25,7 +25,9 @@ export function cachedShare(u: Usage): number | null {
   return input > 0 ? u.cacheReadTokens / input : null
 }
 
-const count = (n: number) => Math.round(n).toLocaleString('en-US')
+// One formatter, made once: toLocaleString builds one per call, and a tile's tooltip calls it on every render.
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+const count = (n: number) => COUNT.format(Math.round(n))
 
 /**
  * How the tokens were billed, for people: input split as the API prices it (uncached at the input price,

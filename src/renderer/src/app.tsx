@@ -18,6 +18,7 @@ import { watchForNotifications } from './views/notifications'
 import { OpenFolderDialog } from './views/open-folder'
 import { PermissionQueue } from './views/permission-queue'
 import { ChangesDialog } from './review/changes-dialog'
+import { OpenWorktreeDialogs } from './views/open-worktree'
 import { ReplayBar } from './views/replay-bar'
 import { SearchView } from './views/search-view'
 import { RightPane } from './views/right-pane'
@@ -98,6 +99,7 @@ export function App() {
         {dialog === 'permissions' && <PermissionQueue />}
         {dialog === 'open-folder' && <OpenFolderDialog />}
         <ChangesDialog />
+        <OpenWorktreeDialogs />
         {trustOpen && <TrustDialog />}
         {searchOpen && <SearchView />}
         {dialog === 'shortcuts' && <ShortcutsSheet />}

@@ -18,6 +18,7 @@ import './styles/budget.css'
 import './styles/review.css'
 import './styles/search-replay.css'
 import './styles/overview.css'
+import './styles/usage.css'
 
 startTheme()
 useApp.subscribe((s, prev) => {

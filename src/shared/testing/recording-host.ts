@@ -137,6 +137,14 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
         record('demo.start', req)
         return { sessionId: 'demo-1' }
       },
+      async 'folder.commands'(req) {
+        record('folder.commands', req)
+        return { commands: [] }
+      },
+      async 'folder.files'(req) {
+        record('folder.files', req)
+        return { files: [], complete: true }
+      },
       async 'mcp.list'(req) {
         record('mcp.list', req)
         return { servers: [], problems: [] }

@@ -20,6 +20,8 @@ export interface SkillEntry {
   dir: string
   /** false when its frontmatter says `disable-model-invocation: true`: only a person may call it, not the Skill tool. */
   modelInvocable: boolean
+  /** Its frontmatter's `argument-hint`: what a person types after `/name`. */
+  argumentHint?: string
 }
 
 export interface SkillIndexOptions {
@@ -54,7 +56,16 @@ async function entry(skillsDir: string, folder: string, name: string, scope: Ski
     if (!('text' in read)) return null
     const fm = parseFrontmatter(read.text)
     const description = typeof fm.data.description === 'string' ? fm.data.description.trim().replace(/\s+/g, ' ') : ''
-    return { name, description, scope, path, dir: dirname(path), modelInvocable: fm.data['disable-model-invocation'] !== true }
+    const hint = typeof fm.data['argument-hint'] === 'string' ? fm.data['argument-hint'].trim() : ''
+    return {
+      name,
+      description,
+      scope,
+      path,
+      dir: dirname(path),
+      modelInvocable: fm.data['disable-model-invocation'] !== true,
+      ...(hint ? { argumentHint: hint } : {})
+    }
   } catch {
     return null
   }

@@ -1,10 +1,12 @@
 // The host's review calls through the contract, on a real repository where two agents worked: the list,
 // a merge that tells open windows to read the folder again, and Open folder where no file manager answers.
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeHosts, host } from '../../../../test/support/host'
 import { dispatchCall } from '../../../shared/ipc-dispatch'
 import { agentWorked } from '../review/testing/agent-work'
+import { waitUntil } from '../tools/test-kit'
 import { makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 
 let repo: TempRepo | null = null
@@ -59,5 +61,40 @@ describe('review calls', () => {
       ok: false,
       error: { code: 'conflict', message: expect.stringContaining('changed since its changes were shown') }
     })
+  })
+
+  it('opens the worktree in the editor ($VISUAL) in that folder; a terminal where none is installed says so; nothing else is opened', async () => {
+    const { h, w1 } = await setup()
+    const marker = join(repo!.sandbox, 'editor-ran')
+    const editor = join(repo!.sandbox, 'my-editor')
+    writeFileSync(editor, `#!/bin/sh\necho "$(pwd) $*" > '${marker}'\n`)
+    chmodSync(editor, 0o755)
+    const saved = { VISUAL: process.env.VISUAL, PATH: process.env.PATH }
+    const empty = join(repo!.sandbox, 'only-git')
+    mkdirSync(empty)
+    // git alone (the review reads the worktree list with it), no terminal.
+    for (const dir of (process.env.PATH ?? '').split(':'))
+      if (existsSync(join(dir, 'git')) && !existsSync(join(empty, 'git'))) symlinkSync(join(dir, 'git'), join(empty, 'git'))
+    try {
+      process.env.VISUAL = editor
+      expect(await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'a1', with: 'editor' })).toEqual({
+        ok: true,
+        value: { path: w1.path, opened: true }
+      })
+      await waitUntil(() => existsSync(marker), 'the editor to start')
+      expect(readFileSync(marker, 'utf8').trim()).toBe(`${w1.path} ${w1.path}`)
+      process.env.PATH = empty
+      const terminal = await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'a1', with: 'terminal' })
+      expect(terminal).toMatchObject({ ok: true, value: { opened: false, message: expect.stringContaining('no terminal is installed here') } })
+    } finally {
+      process.env.VISUAL = saved.VISUAL
+      process.env.PATH = saved.PATH
+    }
+    // Only the three ways, and only an agent's own worktree.
+    expect(await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: 'a1', with: 'shell' } as never)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' }
+    })
+    expect(await dispatchCall(h, 'review.openFolder', { cwd: repo!.root, agentId: '../..', with: 'editor' })).toMatchObject({ ok: false })
   })
 })

@@ -5,7 +5,7 @@
 import type { CallHandlers } from '../../../shared/call-handlers'
 import type { ReviewCallName } from '../../../shared/review-contract'
 import { AgentWorkReview, ReviewError } from '../review'
-import { openWithSystem, type OpenPath } from '../review/open-folder'
+import { openInEditor, openInTerminal, openWithSystem, type OpenPath } from '../review/open-folder'
 import type { HostListeners } from './host-listeners'
 import type { LiveSessions } from './live-sessions'
 
@@ -40,11 +40,12 @@ export function reviewHandlers(o: ReviewCallsOptions): CallHandlers<ReviewCallNa
       return { outcome }
     },
 
-    'review.openFolder': async ({ cwd, agentId }) => {
-      // The path comes from git's own list of the agent's worktree, never from the request.
+    'review.openFolder': async ({ cwd, agentId, with: using = 'files' }) => {
+      // The path comes from git's own list of the agent's worktree (a fanout/<id> branch), never from the request.
       const [branch] = await review.resolve(cwd, [agentId])
       if (!branch.worktreePath) throw new ReviewError('not_found', `${branch.branch} has no worktree folder any more; its work is only on the branch.`)
-      const problem = await (o.openPath ?? openWithSystem)(branch.worktreePath)
+      const open = using === 'editor' ? openInEditor : using === 'terminal' ? openInTerminal : (o.openPath ?? openWithSystem)
+      const problem = await open(branch.worktreePath)
       return {
         path: branch.worktreePath,
         opened: problem === null,

@@ -139,7 +139,7 @@ export class LocalRuntimeHost implements RuntimeHost {
         replay: this.replay
       }),
       ...settingsHandlers(this.settings),
-      ...folderHandlers(this.folders, this.trust),
+      ...folderHandlers(this.folders, this.trust, home),
       ...agentEditorHandlers(this.folders.editor, this.runs, this.folders),
       ...reviewHandlers({ live: this.live, listeners, dataDir, app: options.owner ?? 'Fanout', ...(options.openPath ? { openPath: options.openPath } : {}) }),
       ...searchReplayHandlers(this.search, this.replay)

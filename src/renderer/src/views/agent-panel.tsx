@@ -18,6 +18,7 @@ import { EditDiffView } from '../components/edit-diff-view'
 import { StatusBadge, statusWord } from '../components/status'
 import { ToolRow } from '../components/tool-row'
 import { ChangesButton } from '../review/changes-button'
+import { OpenWorktreeButton } from './open-worktree'
 import { refocusWhenLost } from '../lib/focus'
 import { reasonBeyondInput } from '../lib/permission-reason'
 import { formatClock, formatCost, formatTokens, truncate } from '../lib/format'
@@ -85,6 +86,7 @@ export function PanelActions({ agent, onMessage, maximized }: { agent: AgentStat
       )}
       {active && <StopButton agent={agent} title="Stop this agent (S)" size={14} testId="panel-stop" setError={setError} />}
       <ChangesButton agent={agent} />
+      <OpenWorktreeButton agent={agent} />
       <button
         className="icon-button"
         title={maximized ? 'Back to the grid (Esc)' : 'Maximize this panel: its whole transcript, the full width of the pane (Enter)'}

@@ -169,6 +169,8 @@ function ConversationControls({
   stopError: string | null
   onStop: () => unknown
 }) {
+  // The project whose prompt history and files the box offers: the session's folder.
+  const project = useApp((s) => s.sessions.find((x) => x.sessionId === sessionId)?.cwd ?? s.workspace?.cwd)
   return (
     <>
       {mine.map((p) => (
@@ -198,6 +200,7 @@ function ConversationControls({
       <PromptBox
         key={sessionId}
         draftKey={`followup:${sessionId}`}
+        project={project}
         placeholder={
           running ? 'Message the main agent while it works… (/compact to compact its conversation)' : 'Follow up… (/compact to compact the conversation)'
         }

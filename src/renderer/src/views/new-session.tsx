@@ -47,6 +47,7 @@ export function NewSession() {
           submitLabel="Start"
           testId="new-prompt"
           draftKey="new-session"
+          project={workspace?.cwd}
           errorScope={settings?.hasApiKey}
           onSubmit={async (prompt) => {
             requestNotificationPermission()

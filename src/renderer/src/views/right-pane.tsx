@@ -1,6 +1,6 @@
 // The right side of a session: the live panels grid, the tree + timeline, or the team board; in coordinator
 // mode the phase strip sits above them.
-import { useRef } from 'react'
+import { Activity, useRef, useState } from 'react'
 import { useAction } from '../commands/registry'
 import { Icon, type IconName } from '../components/icon'
 import { useFitLevel } from '../lib/use-fit-level'
@@ -16,6 +16,11 @@ export function RightPane({ sessionId }: { sessionId: string }) {
   const pane = useApp((s) => s.rightPane)
   const counts = useApp((s) => agentCounts(s.events.sessions[sessionId]))
   const team = useApp((s) => s.events.sessions[sessionId]?.team ?? null)
+  const shown: RightPaneKind = pane === 'team' && !team ? 'panels' : pane
+  // Views shown before in this session: kept mounted (hidden) from then on. A new session starts afresh.
+  const [visited, setVisited] = useState<{ sessionId: string; panes: Set<RightPaneKind> }>(() => ({ sessionId, panes: new Set([shown]) }))
+  if (visited.sessionId !== sessionId || !visited.panes.has(shown))
+    setVisited((v) => ({ sessionId, panes: new Set([...(v.sessionId === sessionId ? v.panes : []), shown]) }))
   const parts = countParts(counts)
   const summary = parts.map((p) => p.text).join(', ')
   // The strip stays one line: first the summary shortens ("2 waiting"), then the tabs show only their
@@ -42,13 +47,18 @@ export function RightPane({ sessionId }: { sessionId: string }) {
       </div>
       <PhaseStrip sessionId={sessionId} />
       <div className="pane-content">
-        {pane === 'team' && team ? (
-          <TeamBoard sessionId={sessionId} />
-        ) : pane === 'timeline' ? (
-          <TreeTimeline sessionId={sessionId} />
-        ) : (
+        {/* The overview and the tree stay mounted once shown, the other one hidden (Activity: kept, its
+            effects paused, its updates after the visible view's): switching back shows what is built
+            instead of building 64 tiles or rows again. */}
+        <Activity mode={shown === 'panels' ? 'visible' : 'hidden'}>
           <Overview sessionId={sessionId} />
+        </Activity>
+        {visited.sessionId === sessionId && visited.panes.has('timeline') && (
+          <Activity mode={shown === 'timeline' ? 'visible' : 'hidden'}>
+            <TreeTimeline sessionId={sessionId} />
+          </Activity>
         )}
+        {shown === 'team' && <TeamBoard sessionId={sessionId} />}
       </div>
     </section>
   )

@@ -16,6 +16,7 @@ import { openSearch } from '../state/search-store'
 import { ui, useApp } from '../state/store'
 import { SessionChangesButton } from '../review/changes-button'
 import { useAction } from '../commands/registry'
+import { UsageButton } from './usage-table'
 
 export function PermissionsButton() {
   const count = useApp((s) => pendingPermissions(s.events, s.replayingSessionId).length)
@@ -162,9 +163,13 @@ export function SessionHeader({ sessionId }: { sessionId: string | null }) {
               {Math.round(cached * 100)}% cached
             </span>
           )}
-          <span title={breakdown} data-testid="session-cost">
-            {formatCost(cost)}
-          </span>
+          {sessionId ? (
+            <UsageButton sessionId={sessionId} cost={formatCost(cost)} title={breakdown} />
+          ) : (
+            <span title={breakdown} data-testid="session-cost">
+              {formatCost(cost)}
+            </span>
+          )}
           {sessionId && <BudgetBar sessionId={sessionId} agentId={root.id} />}
           {root.context && (
             <span className="header-context" data-testid="header-context">

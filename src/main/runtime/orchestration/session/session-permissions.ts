@@ -72,7 +72,12 @@ export class SessionPermissions {
 
   /** The one path check for an agent: its cwd, the additional directories, the deny rules in force. */
   pathPolicy(handle: AgentHandle): PathPolicy {
-    return new PathPolicy({ cwd: handle.cwd, roots: () => this.settings?.additionalDirectories ?? [], rules: () => this.rules(), home: this.s.home })
+    return this.pathPolicyIn(handle.cwd)
+  }
+
+  /** The same check for a folder before any agent runs in it (the files a prompt mentions). */
+  pathPolicyIn(cwd: string): PathPolicy {
+    return new PathPolicy({ cwd, roots: () => this.settings?.additionalDirectories ?? [], rules: () => this.rules(), home: this.s.home })
   }
 
   canUseTool(handle: AgentHandle): CanUseTool | undefined {

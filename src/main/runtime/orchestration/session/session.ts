@@ -37,6 +37,7 @@ import { sendMessage, type SendOutcome } from '../messaging/send-message'
 import { AgentServices } from './agent-services'
 import { restoreAgents, resumeAgents } from './restore-agents'
 import { failedAgents, retryAgent } from '../runs/retry-agent'
+import { mentionBlocks } from './prompt-mentions'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
@@ -305,13 +306,18 @@ export class AgentSession {
     return this.services.main.getHandle()
   }
 
-  /** Sends a prompt to the main agent; a follow-up continues the same conversation. */
-  run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
+  /**
+   * Sends a prompt to the main agent; a follow-up continues the same conversation. Files and agents it
+   * mentions (`@path`, `@agent-type`) go with it as Claude Code sends them (prompt-mentions.ts).
+   */
+  async run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
+    const agents = this.services.definitions.agents()
+    const mentioned = await mentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId, (type) => agents.has(type))
     // Its conversation may say those agents work in the background: it must not wait for their reports.
     const note = this.services.dormant.takeCutOffNote()
-    if (!note) return this.services.main.run(prompt, opts)
+    if (!note && mentioned.length === 0) return this.services.main.run(prompt, opts)
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
-    const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, reminderBlock(note)]
+    const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, ...mentioned, ...(note ? [reminderBlock(note)] : [])]
     return this.services.main.run(blocks, opts)
   }
 

@@ -10,6 +10,7 @@ import { truncate } from '../../lib/format'
 import { sendMessage, ui } from '../../state/store'
 import { errorMessage } from '../../transport/types'
 import { ChangesButton } from '../../review/changes-button'
+import { OpenWorktreeButton } from '../open-worktree'
 import { useRunningElsewhere } from '../running-elsewhere'
 import { StopButton } from '../stop-button'
 
@@ -38,6 +39,7 @@ export function TileActions({ agent, onMessage }: { agent: AgentState; onMessage
       )}
       {active && <StopButton agent={agent} title={`Stop ${name} (S)`} label={`Stop ${name}`} size={13} testId="tile-stop" setError={setError} />}
       <ChangesButton agent={agent} />
+      <OpenWorktreeButton agent={agent} />
       <IconButton
         icon="maximize"
         title="Open its full panel (Enter)"
