@@ -10,6 +10,8 @@ import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
 import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
+import { planPrompt, type PromptPlan } from './slash-command'
+import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
 import { errorMessage } from '../../shared/error-message'
@@ -80,6 +82,7 @@ function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string 
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
+  const startedAt = Date.now()
   let args: RunArgs
   try {
     args = await parseRunArgs(argv)
@@ -211,7 +214,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
-    else summary = await runToTheEnd()
+    else {
+      const plan = await planPrompt(session, args.prompt, args.agent, startedAt)
+      summary = plan.kind === 'local' ? localSummary(plan.text, plan.localCommand) : await runToTheEnd(plan.prompt, plan.opts)
+    }
   } catch (err) {
     // A run that could not start or go on still answers in the format asked for: a failure, with its reason.
     if (compact) process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
@@ -268,7 +274,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     return interrupted ? 130 : summary.is_error ? 1 : 0
   }
 
-  async function runToTheEnd(): Promise<ResultMessage> {
+  /** A slash command answered without a model call, as Claude Code's result line says it (`local_command`). */
+  function localSummary(text: string, localCommand: string | undefined): ResultMessage {
+    const done: AgentRunResult = {
+      status: 'completed',
+      result: text,
+      numTurns: 0,
+      toolUses: 0,
+      usage: emptyUsage(),
+      durationMs: Date.now() - startedAt,
+      messages: [],
+      model: '',
+      stopReason: null
+    }
+    const summary = resultMessage({ sessionId: session.sessionId, result: done, tally: counted, interrupted: false, overBudget: false })
+    if (stream) stream.localAnswer(text, session.mainHandle().model)
+    return Object.assign(summary, { stop_reason: null, ...(localCommand ? { local_command: localCommand } : {}) })
+  }
+
+  async function runToTheEnd(prompt: string | ContentBlock[], planned: Extract<PromptPlan, { kind: 'run' }>['opts']): Promise<ResultMessage> {
     if (args.resume) {
       // A session whose main conversation is gone is not started afresh as if it were new: that would be a
       // different run under the same id, and its answer would look like the resumed one's.
@@ -276,7 +300,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, {
+    const first = await session.run(prompt, {
+      ...planned,
       ...(args.agent ? { agentType: args.agent } : {}),
       ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
     })

@@ -214,6 +214,26 @@ export class StreamJsonWriter {
     })
   }
 
+  /** A slash command answered without a model call: the init line, then Claude Code's synthetic assistant message. */
+  localAnswer(text: string, model: string): void {
+    this.init({ tools: [], model } as unknown as AgentStartEvent)
+    this.write({
+      type: 'assistant',
+      message: {
+        id: randomUUID(),
+        model: '<synthetic>',
+        role: 'assistant',
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        type: 'message',
+        content: [{ type: 'text', text }]
+      },
+      parent_tool_use_id: null,
+      local_command_source: `<local-command-stdout>${text}</local-command-stdout>`,
+      ...this.base()
+    })
+  }
+
   result(r: ResultMessage): void {
     this.write(r as unknown as Line)
   }

@@ -1,5 +1,6 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
+import type { CommandFolder } from '../../commands'
 import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { MergeStrategy } from '../../../../shared/review'
@@ -48,6 +49,8 @@ export interface AgentSessionOptions {
   onError?: (err: Error) => void
   /** Extra sources for the definitions loader (plugins, --agents JSON, managed folder). */
   agentSources?: Omit<LoadAgentsOptions, 'cwd' | 'home'>
+  /** More folders of slash-command files (a plugin's `commands/`, named `namespace:name`): commands/load-commands.ts. */
+  commandFolders?: readonly CommandFolder[]
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
   /** Glob and Grep search trees of up to this many entries in-process (tools/search-engine.ts); 0: always rg. */
