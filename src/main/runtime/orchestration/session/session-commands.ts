@@ -1,8 +1,9 @@
 // A `/name args` prompt made ready to send (commands/ does the reading and filling in): its `!` blocks run as
 // the main agent's Bash would — the same permission decision (mode, rules, the command's `allowed-tools`, hooks)
 // and the sandbox that decision grants — and its `@file` mentions are read by the main agent's Read tool,
-// through the one path check. A repository's command file is hostile input: nothing in it runs any other way,
-// and the `allowed-tools` of a command the folder brings count only once the person trusts the folder.
+// through the one path check, and only inside the working directories. A repository's command file is hostile
+// input: nothing in it runs any other way, and the `allowed-tools` of a command the folder brings count only once
+// the person trusts the folder.
 import { randomUUID } from 'node:crypto'
 import type { ContentBlock } from '../../../../shared/events'
 import { expandCommand, loadCommands, type CommandDefinition, type CommandEffects, type CommandFolder } from '../../commands'
@@ -73,9 +74,14 @@ export async function prepareCommand(host: CommandsHost, command: CommandDefinit
       return { ok: true, stdout: response?.stdout ?? ran.result.content }
     },
     async read(path) {
-      const ran = await asMainAgent(host, handle, 'Read', { file_path: path.startsWith('/') || path.startsWith('~') ? path : `${host.cwd}/${path}` })
+      // Only a file inside the working directories, as written and where it leads, whatever the mode: a file
+      // the command names is read before anyone sees the prompt (bypass lets the Read tool go anywhere).
+      const policy = host.permissions.pathPolicy(handle)
+      const abs = policy.absolute(path)
+      if (!policy.inBounds(abs)) return null
+      const ran = await asMainAgent(host, handle, 'Read', { file_path: abs })
       if ('denied' in ran || ran.result.isError) return null
-      const file = (ran.result.details as { filePath?: string } | undefined)?.filePath ?? `${host.cwd}/${path}`
+      const file = (ran.result.details as { filePath?: string } | undefined)?.filePath ?? abs
       return { path: file, content: ran.result.content }
     }
   }
