@@ -10,7 +10,7 @@ import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
 import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
-import { planPrompt, type PromptPlan } from './slash-command'
+import { planPrompt, type PromptPlan } from '../runtime/orchestration'
 import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
@@ -215,7 +215,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
     else {
-      const plan = await planPrompt(session, args.prompt, args.agent, startedAt)
+      const plan = await planPrompt(session, args.prompt, { ...(args.agent ? { agent: args.agent } : {}), startedAt, builtins: true })
       summary = plan.kind === 'local' ? localSummary(plan.text, plan.localCommand) : await runToTheEnd(plan.prompt, plan.opts)
     }
   } catch (err) {

@@ -1,8 +1,9 @@
 // The agent files and MCP servers of the folders the host works in: the agent editor and its folder watch
-// (live sessions re-read their agents when files change), `agents.list`, `mcp.list`, and the MCP tool
+// (live sessions re-read their agents when files change), `agents.list`, `commands.list`, `mcp.list`, and the MCP tool
 // names the editor offers.
 import { resolve } from 'node:path'
 import { AgentEditorService } from '../agent-editor'
+import { BUILTIN_COMMANDS, loadCommands } from '../commands'
 import { loadAgents } from '../definitions'
 import type { AgentSessionOptions } from '../orchestration'
 import type { HostListeners } from './host-listeners'
@@ -19,6 +20,8 @@ export interface AgentFoldersOptions {
   env: Record<string, string | undefined>
   dataDir: string
   agentSources?: AgentSessionOptions['agentSources']
+  /** More folders of command files (plugins' `commands/`), listed as `namespace:name`. */
+  commandFolders?: AgentSessionOptions['commandFolders']
 }
 
 export class AgentFolders {
@@ -44,6 +47,19 @@ export class AgentFolders {
   listAgents = async ({ cwd }: { cwd: string }) => {
     const loaded = await loadAgents({ cwd: resolve(cwd), home: this.o.home })
     return { agents: loaded.agents, errors: loaded.diagnostics.filter((d) => d.severity === 'error') }
+  }
+
+  /** `commands.list`: what the prompt box's `/` menu offers, resolved as a prompt is (runtime/commands). */
+  listCommands = async ({ cwd }: { cwd: string }) => {
+    const files = await loadCommands({ cwd: resolve(cwd), home: this.o.home, ...(this.o.commandFolders ? { extraFolders: this.o.commandFolders } : {}) })
+    const listed = files.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+      source: c.source
+    }))
+    const builtins = BUILTIN_COMMANDS.filter((b) => !files.some((c) => c.name === b.name)).map((b) => ({ ...b, source: 'built-in' as const }))
+    return { commands: [...listed, ...builtins] }
   }
 
   listMcpServers = async ({ cwd }: { cwd: string }) => {

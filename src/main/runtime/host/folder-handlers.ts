@@ -9,6 +9,7 @@ import type { TrustCalls } from './trust-calls'
 export function folderHandlers(folders: AgentFolders, trust: TrustCalls): CallHandlers<FolderCallName> {
   return {
     'agents.list': async (req) => folders.listAgents({ cwd: await requireFolder(req.cwd) }),
+    'commands.list': async (req) => folders.listCommands({ cwd: await requireFolder(req.cwd) }),
     'mcp.list': async (req) => folders.listMcpServers({ cwd: await requireFolder(req.cwd) }),
     'trust.get': trust.get,
     'trust.answer': trust.answer

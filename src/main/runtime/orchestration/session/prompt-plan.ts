@@ -1,22 +1,32 @@
-// What `fanout run -p PROMPT` sends when PROMPT is a slash command, decided as Claude Code 2.1 decides it
-// (runtime/commands): a command file or skill becomes its prompt (on its own model and with its allow rules for
+// What a prompt sends when it is a slash command, decided as Claude Code 2.1 decides it (runtime/commands), for
+// `fanout run -p PROMPT` and the app's prompt box alike: a command file or skill becomes its prompt (on its own model and with its allow rules for
 // that run), a built-in such as `/cost` or `/context` is answered without a model call, and anything else goes
 // to the model as typed. An agent's `initialPrompt` (`--agent NAME`) goes before the first prompt, as Claude
 // Code sends it.
-import type { ContentBlock } from '../../shared/events'
-import { answerBuiltin, resolvePrompt, type BuiltinFacts } from '../runtime/commands'
-import type { AgentSession } from '../runtime/orchestration'
-import type { MainRunOptions } from '../runtime/orchestration/runs/main-agent'
+import type { ContentBlock } from '../../../../shared/events'
+import { answerBuiltin, resolvePrompt, type BuiltinFacts } from '../../commands'
+import type { MainRunOptions } from '../runs/main-agent'
+import type { AgentSession } from './session'
 
 export type PromptPlan =
   | { kind: 'run'; prompt: string | ContentBlock[]; opts: Pick<MainRunOptions, 'model' | 'commandRules'> }
   /** Answered here: the result text, and Claude Code's `local_command` for it. */
   | { kind: 'local'; text: string; localCommand?: string }
 
-export async function planPrompt(session: AgentSession, prompt: string, agent: string | undefined, startedAt: number): Promise<PromptPlan> {
+export interface PlanOptions {
+  /** `--agent NAME`: its `initialPrompt` leads a new conversation. */
+  agent?: string
+  /** When the run began (`/cost`'s wall time). */
+  startedAt: number
+  /** Answer the built-ins (`/cost`…) here; without it they go to the model as typed (the app has no place to print them). */
+  builtins: boolean
+}
+
+export async function planPrompt(session: AgentSession, prompt: string, opts: PlanOptions): Promise<PromptPlan> {
+  const { agent, startedAt } = opts
   const resolved = resolvePrompt(prompt, await session.commands())
   let plan: PromptPlan
-  if (resolved.kind === 'builtin') {
+  if (resolved.kind === 'builtin' && opts.builtins) {
     const facts = await builtinFacts(session, startedAt)
     const answer = answerBuiltin(resolved.name, () => facts)
     plan = answer
