@@ -1,5 +1,6 @@
 // `fanout run -p PROMPT`: runs the main agent (and every subagent it spawns) to completion, headless.
 // Transcripts are recorded like in the app, so a CLI session can be reopened there.
+import { BUILTIN_COMMANDS } from '../runtime/commands'
 import type { AgentEvent } from '../../shared/events'
 import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
@@ -166,10 +167,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
+  // The init line of stream-json lists them; a folder without any costs one directory listing.
+  const slashNames = args.format === 'stream-json' ? await commandNames(session) : []
   tally = new RunTally(session.mainAgentId)
   const counted = tally
   const stream =
-    args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => out.write(`${JSON.stringify(line)}\n`)) : null
+    args.format === 'stream-json'
+      ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.write(`${JSON.stringify(line)}\n`))
+      : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
@@ -379,8 +384,14 @@ function watchForStuckRun(session: AgentSession, answer: (reason: string) => voi
   return { dispose: () => process.off('beforeExit', onBeforeExit) }
 }
 
+/** The slash commands a run knows, as Claude Code's init line lists them (files and skills, then built-ins). */
+async function commandNames(session: AgentSession): Promise<string[]> {
+  const files = (await session.commands().catch(() => [])).map((c) => c.name)
+  return [...new Set([...files, ...BUILTIN_COMMANDS.map((b) => b.name)])]
+}
+
 /** What the stream-json writer needs from the session. */
-function streamSession(session: AgentSession, permissionMode: string) {
+function streamSession(session: AgentSession, permissionMode: string, slashNames: string[]) {
   return {
     sessionId: session.sessionId,
     mainAgentId: session.mainAgentId,
@@ -388,6 +399,7 @@ function streamSession(session: AgentSession, permissionMode: string) {
     permissionMode,
     version: FANOUT_VERSION,
     agentTypes: () => [...session.agents().keys()],
+    slashCommands: () => slashNames,
     skillNames: () => session.skillNames(),
     mcpServers: () => session.extensions.mcp.status().map((m) => ({ name: m.name, status: m.status, ...(m.error ? { error: m.error } : {}) })),
     takeToolResponse: (id: string) => session.extensions.takeToolResponse(id),

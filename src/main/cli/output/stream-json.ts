@@ -19,6 +19,8 @@ export interface StreamSession {
   permissionMode: string
   /** Agent types the session can start. */
   agentTypes(): string[]
+  /** Every slash command the run knows (command files, skills, built-ins), as the init line lists them. */
+  slashCommands?(): string[]
   /** Skills the main agent can call with the Skill tool. */
   skillNames(): string[]
   mcpServers(): Array<{ name: string; status: string; error?: string }>
@@ -129,7 +131,7 @@ export class StreamJsonWriter {
       mcp_servers: this.s.mcpServers(),
       model: e.model,
       permissionMode: this.s.permissionMode,
-      slash_commands: [],
+      slash_commands: this.s.slashCommands?.() ?? [],
       apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
       claude_code_version: this.s.version,
       output_style: 'default',

@@ -28,6 +28,8 @@ export interface CommandDefinition {
   path: string
   /** A skill's folder (its prompt starts with "Base directory for this skill: DIR"). */
   skillDir?: string
+  /** Where a skill was found: a project's skill grants its `allowed-tools` only in a trusted folder, as a project command. */
+  skillScope?: 'project' | 'user' | 'plugin'
   /** The prompt: the file without its frontmatter. */
   body: string
   /** A frontmatter problem: the command still loads, without its frontmatter (as Claude Code does). */

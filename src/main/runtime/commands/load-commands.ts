@@ -83,7 +83,7 @@ export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDe
     const c = readCommandFile(skill.path, skill.name, 'skill')
     // `user-invocable: false`: a skill only the model calls is no command.
     if (!c || !c.userInvocable) continue
-    add({ ...c, description: skill.description || c.description, skillDir: skill.dir })
+    add({ ...c, description: skill.description || c.description, skillDir: skill.dir, skillScope: skill.scope })
   }
   return out
 }

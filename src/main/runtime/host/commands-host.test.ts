@@ -32,9 +32,15 @@ it('a command typed in the prompt box reaches the model as Claude Code sends it'
   write(join(dirs.cwd, '.claude/commands/review.md'), 'Review $1 then $0')
   const { h, events, server } = await host(() => reply.text('done'), dirs)
   const { sessionId } = await h.handlers['session.start']({ prompt: '/review a b', cwd: dirs.cwd })
-  await until(() => mainEnded(events, sessionId))
+  await until(() => mainEnded(events, sessionId), 'the main agent ends')
   const first = server!.messageRequests()[0].body as { messages: Array<{ content: Array<{ text: string }> }> }
   const texts = first.messages[0].content.map((b) => b.text)
   expect(texts).toContain('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>a b</command-args>\n')
   expect(texts).toContain('Review b then a')
+  // The person's view shows the command as typed, and the run is labelled by it.
+  const start = events.find((e) => e.type === 'agent_start' && e.sessionId === sessionId)
+  expect(start?.type === 'agent_start' && start.description).toBe('/review a b')
+  const { view } = await h.handlers['sessions.open']({ sessionId })
+  const items = view.items[view.rootAgentId!].flatMap((i) => (i.kind === 'user' ? [i.text] : []))
+  expect(items).toEqual(['/review a b'])
 })

@@ -35,8 +35,7 @@ export function sessionCommands(host: CommandsHost): Promise<CommandDefinition[]
 
 /** The allow rules a command's `allowed-tools` grants: none from a folder the person has not trusted, none that do not parse. */
 export function commandRules(host: CommandsHost, command: CommandDefinition): PermissionRule[] {
-  if (command.source === 'project' && !host.folderTrusted()) return []
-  if (command.source === 'skill' && command.path.startsWith(host.cwd) && !host.folderTrusted()) return []
+  if ((command.source === 'project' || command.skillScope === 'project') && !host.folderTrusted()) return []
   const out: PermissionRule[] = []
   for (const raw of command.allowedTools) {
     const parsed = parseRule(raw, 'session', host.cwd)
@@ -56,7 +55,9 @@ async function asMainAgent(host: CommandsHost, handle: AgentHandle, name: 'Bash'
   const decision = canUse ? await canUse(tool, parsed.input, toolUseId) : { behavior: 'allow' as const }
   if (decision.behavior === 'deny') return { denied: decision.message }
   const sandbox = 'sandbox' in decision ? decision.sandbox : undefined
-  const signal = handle.abort?.signal ?? new AbortController().signal
+  // A run the person stopped earlier left its signal aborted; this is a new prompt. Stopping it stops the command.
+  if (handle.abort.signal.aborted) handle.abort = new AbortController()
+  const signal = handle.abort.signal
   return { result: await runTool(tool, input, { signal, agentId: handle.id, toolUseId, ...(sandbox ? { sandbox } : {}) }) }
 }
 
