@@ -22,6 +22,8 @@ interface Case {
   extra?: (r: SideResult) => unknown
   /** The printed result is compared by its shape (digits as N), not its numbers. */
   shape?: boolean
+  /** `/context`: compared by its layout (headings and table header), the numbers being each side's own estimate. */
+  contextShape?: boolean
   /** A documented difference (docs/claude-code-differences.md): what Fanout does instead, from Claude Code's observation. */
   differs?: { why: string; fanout: (claude: Observation) => Observation }
 }
@@ -60,6 +62,40 @@ const CASES: Case[] = [
   {
     name: "the user's own commands (~/.claude/commands)",
     scenario: json('/mine hi', { homeFiles: { '.claude/commands/mine.md': 'USER COMMAND $ARGUMENTS' } })
+  },
+  {
+    name: "the user's command wins over the project's of the same name",
+    scenario: json('/same', { files: { '.claude/commands/same.md': 'PROJECT SAME' }, homeFiles: { '.claude/commands/same.md': 'USER SAME' } })
+  },
+  {
+    name: 'line ends are kept as written (CRLF), the frontmatter read',
+    scenario: json('/crlf x', { files: { '.claude/commands/crlf.md': '---\r\ndescription: d\r\n---\r\nLINE1 $ARGUMENTS\r\nLINE2\r\n' } })
+  },
+  { name: 'a command file named like a built-in wins over it', scenario: json('/cost', { files: { '.claude/commands/cost.md': 'MY COST CMD' } }) },
+  { name: 'names keep their case', scenario: json('/MyCmd hi', { files: { '.claude/commands/MyCmd.md': 'UPPER $ARGUMENTS' } }) },
+  { name: 'a command name with a dot', scenario: json('/v1.2', { files: { '.claude/commands/v1.2.md': 'DOTTED' } }) },
+  {
+    name: 'a slash after spaces is text for the model',
+    scenario: json('  /ld x', { files: { '.claude/commands/ld.md': 'LEAD $ARGUMENTS' } }),
+    differs: { why: 'Fanout trims every -p prompt; Claude Code keeps the leading spaces of a text prompt', fanout: (o) => ({ ...o, prompt: '/ld x' }) }
+  },
+  { name: 'a trailing newline of the file is kept', scenario: json('/nl', { files: { '.claude/commands/nl.md': 'NL BODY\n\n' } }) },
+  {
+    name: 'a skill fills 0-based words too',
+    scenario: json('/pick one two', { files: { '.claude/skills/pick/SKILL.md': '---\nname: pick\ndescription: p\n---\nfirst=$0 second=$1' } })
+  },
+  {
+    name: '/context is answered without the model',
+    scenario: { prompt: '/context' },
+    contextShape: true,
+    differs: {
+      why: "Claude Code lists its bundled skills in a '### Skills' table; Fanout has no bundled skills",
+      fanout: (o) => ({ ...o, printed: (o.printed as string[]).filter((l) => l !== '### Skills') })
+    }
+  },
+  {
+    name: 'a read-only ! block runs under a narrow allowed-tools',
+    scenario: json('/st', { files: { '.claude/commands/st.md': '---\nallowed-tools: Bash(git status:*)\n---\nS: !`git status --short`' } })
   },
   {
     name: 'description and argument-hint do not reach the prompt',
@@ -156,8 +192,13 @@ function userTexts(r: SideResult): string[] {
 const family = (model: string | undefined): string | null => (model ? (/(opus|sonnet|haiku|fable)/.exec(model)?.[1] ?? model) : null)
 
 /** The stdout's result text (json: its `result`; stream-json: the kinds of lines and the result; text: as printed). */
-function printed(r: SideResult, shape: boolean): unknown {
+function printed(r: SideResult, shape: boolean, layout = false): unknown {
   const norm = (t: string) => (shape ? t.replace(/\d+(\.\d+)?/g, 'N') : t)
+  if (layout)
+    return r.stdout
+      .split('\n')
+      .filter((l) => /^(#|\*\*Model|\| Category)/.test(l))
+      .map((l) => l.replace(/:\*\*.*/, ':**'))
   const trimmed = r.stdout.trim()
   if (trimmed.startsWith('{"type":"system"')) {
     const lines = jsonLines(trimmed, `${r.side} stdout`)
@@ -193,7 +234,7 @@ function observe(r: SideResult, c: Case) {
     prompt: at >= 0 ? p(texts[at + 1]) : p(plain.at(-1)),
     attached,
     model: family(r.requests[0]?.model as string | undefined),
-    printed: madeCall ? null : printed(r, c.shape === true),
+    printed: madeCall ? null : printed(r, c.shape === true, c.contextShape === true),
     code: r.code,
     ...(c.extra ? { extra: c.extra(r) } : {})
   }
@@ -203,7 +244,9 @@ function observe(r: SideResult, c: Case) {
 function comparable(o: ReturnType<typeof observe>): ReturnType<typeof observe> {
   const cut = (t: unknown) => (typeof t === 'string' ? t.replace(/(Shell command permission check failed for pattern "[^"]*"):[\s\S]*/, '$1: <reason>') : t)
   const printedCut =
-    o.printed && typeof o.printed === 'object' ? { ...(o.printed as Record<string, unknown>), result: cut((o.printed as any).result) } : cut(o.printed)
+    o.printed && typeof o.printed === 'object' && !Array.isArray(o.printed)
+      ? { ...(o.printed as Record<string, unknown>), result: cut((o.printed as any).result) }
+      : cut(o.printed)
   return { ...o, printed: printedCut }
 }
 

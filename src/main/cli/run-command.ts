@@ -220,7 +220,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
     else {
-      const plan = await planPrompt(session, args.prompt, { ...(args.agent ? { agent: args.agent } : {}), startedAt, builtins: true })
+      const plan = await planPrompt(session, args.prompt, {
+        ...(args.agent ? { agent: args.agent } : {}),
+        startedAt,
+        builtins: true,
+        commands: args.slashCommand
+      })
       summary = plan.kind === 'local' ? localSummary(plan.text, plan.localCommand) : await runToTheEnd(plan.prompt, plan.opts)
     }
   } catch (err) {

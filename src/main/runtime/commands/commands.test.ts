@@ -105,6 +105,7 @@ describe('resolving a prompt', () => {
   it('a command, a built-in, or text for the model', () => {
     expect(parseSlash('/a:b  c d ')).toEqual({ name: 'a:b', args: 'c d' })
     expect(parseSlash('not /a')).toBeNull()
+    expect(parseSlash('  /a')).toBeNull()
     expect(resolvePrompt('/frontend:component Btn', [cmd])).toMatchObject({ kind: 'command', args: 'Btn' })
     expect(resolvePrompt('/cost', [])).toEqual({ kind: 'builtin', name: 'cost', args: '' })
     expect(resolvePrompt('/foo bar', [])).toEqual({ kind: 'text' })
@@ -175,7 +176,7 @@ describe('loading', () => {
   let t: TempTree
   afterEach(() => t?.cleanup())
 
-  it('finds project, user and extra folders, subfolders as folder:name, then skills; the first name found wins', async () => {
+  it("finds user, project and extra folders, subfolders as folder:name, then skills; the first name found wins (the user's)", async () => {
     t = makeTempTree()
     t.write(join(t.repo, '.claude/commands/review.md'), 'PROJECT REVIEW')
     t.write(join(t.repo, '.claude/commands/frontend/component.md'), '---\ndescription: comp\nargument-hint: <name>\n---\nC')
@@ -186,14 +187,14 @@ describe('loading', () => {
     t.write(join(t.repo, '.claude/skills/hidden/SKILL.md'), '---\nname: hidden\nuser-invocable: false\n---\nH')
     const all = await loadCommands({ cwd: t.repo, home: t.home, extraFolders: [{ dir: join(t.root, 'plugin/commands'), namespace: 'tools' }] })
     expect(all.map((c) => [c.name, c.source])).toEqual([
-      ['frontend:component', 'project'],
-      ['review', 'project'],
       ['mine', 'user'],
+      ['review', 'user'],
+      ['frontend:component', 'project'],
       ['tools:deploy', 'plugin'],
       ['greet', 'skill']
     ])
-    expect(all[0]).toMatchObject({ description: 'comp', argumentHint: '<name>' })
-    expect(all.find((c) => c.name === 'review')?.body).toBe('PROJECT REVIEW')
+    expect(all[2]).toMatchObject({ description: 'comp', argumentHint: '<name>' })
+    expect(all.find((c) => c.name === 'review')?.body).toBe('USER REVIEW')
     expect(all.find((c) => c.name === 'greet')?.skillDir).toBe(join(t.repo, '.claude/skills/greet'))
   })
 

@@ -48,9 +48,8 @@ export function fileMentions(text: string): string[] {
 }
 
 export async function expandCommand(command: CommandDefinition, args: string, effects: CommandEffects): Promise<Expansion> {
+  // The body as written (Claude Code keeps its line ends, CRLF too).
   let text = command.skillDir ? `Base directory for this skill: ${command.skillDir}\n\n${command.body}` : command.body
-  // Claude Code trims the prompt of a command file; the skill's is its body as written after the base line.
-  if (!command.skillDir) text = text.trim()
   // Each block's output replaces exactly its own text, from the last to the first so positions hold.
   const blocks = findShellBlocks(text)
   const outputs: string[] = []

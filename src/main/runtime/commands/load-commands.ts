@@ -1,5 +1,5 @@
-// Every command a person can type after `/`, found as Claude Code finds them: `.claude/commands/**/*.md` in the
-// working folder and each folder above it up to the repository root (nearest first), `~/.claude/commands`,
+// Every command a person can type after `/`, found as Claude Code finds them: `~/.claude/commands`, then
+// `.claude/commands/**/*.md` in the working folder and each folder above it up to the repository root (nearest first),
 // folders a caller adds (a plugin's `commands/`, named `namespace:name`), then the skills (a skill is a command
 // too: `/skill-name args`). A subfolder names its commands `folder:name` (`frontend/component.md` is
 // `/frontend:component`). The first one found under a name wins.
@@ -54,7 +54,7 @@ async function commandFiles(dir: string, parts: string[] = [], found: Array<[str
   return found
 }
 
-/** Every command, first found wins: the project's (nearest folder first), the user's, the extra folders', then skills. */
+/** Every command, first found wins: the user's, the project's (nearest folder first), the extra folders', then skills. */
 export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDefinition[]> {
   const out: CommandDefinition[] = []
   const seen = new Set<string>()
@@ -63,9 +63,10 @@ export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDe
     seen.add(c.name)
     out.push(c)
   }
+  // The user's own first: Claude Code 2.1 runs `~/.claude/commands/x.md` when the project has an `x.md` too.
   const roots: Array<{ dir: string; source: CommandSource; prefix: string; within?: string }> = [
-    ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'commands'), source: 'project' as const, prefix: '', within: d })),
     { dir: join(opts.home, '.claude', 'commands'), source: 'user', prefix: '' },
+    ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'commands'), source: 'project' as const, prefix: '', within: d })),
     ...(opts.extraFolders ?? []).map((f) => ({
       dir: f.dir,
       source: f.source ?? ('plugin' as const),

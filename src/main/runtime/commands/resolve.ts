@@ -8,7 +8,8 @@ export type Resolution = { kind: 'command'; command: CommandDefinition; args: st
 
 /** `/name rest` → name and rest (the rest as typed, its surrounding space dropped); null for no command shape. */
 export function parseSlash(prompt: string): { name: string; args: string } | null {
-  const m = /^\s*\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(prompt)
+  // Only at the very start: "  /x" is text for the model, as in Claude Code.
+  const m = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(prompt)
   if (!m) return null
   return { name: m[1], args: (m[2] ?? '').trim() }
 }

@@ -20,8 +20,8 @@ it('commands.list gives name, description, argument hint and source', async () =
   const { h } = await host(null, dirs)
   const { commands } = await h.handlers['commands.list']({ cwd: dirs.cwd })
   expect(commands.slice(0, 3)).toEqual([
-    { name: 'frontend:component', description: 'Make a component', argumentHint: '<name>', source: 'project' },
     { name: 'mine', description: 'Mine', source: 'user' },
+    { name: 'frontend:component', description: 'Make a component', argumentHint: '<name>', source: 'project' },
     { name: 'greet', description: 'Greets', source: 'skill' }
   ])
   expect(commands.filter((c) => c.source === 'built-in').map((c) => c.name)).toContain('cost')

@@ -20,11 +20,13 @@ export interface PlanOptions {
   startedAt: number
   /** Answer the built-ins (`/cost`…) here; without it they go to the model as typed (the app has no place to print them). */
   builtins: boolean
+  /** false: the prompt is text whatever it looks like (it did not start with `/` as typed). */
+  commands?: boolean
 }
 
 export async function planPrompt(session: AgentSession, prompt: string, opts: PlanOptions): Promise<PromptPlan> {
   const { agent, startedAt } = opts
-  const resolved = resolvePrompt(prompt, await session.commands())
+  const resolved = opts.commands === false ? ({ kind: 'text' } as const) : resolvePrompt(prompt, await session.commands())
   let plan: PromptPlan
   if (resolved.kind === 'builtin' && opts.builtins) {
     const facts = await builtinFacts(session, startedAt)

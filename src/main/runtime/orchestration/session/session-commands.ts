@@ -72,7 +72,9 @@ export async function prepareCommand(host: CommandsHost, command: CommandDefinit
       if ('denied' in ran) return { ok: false, denied: ran.denied ?? '' }
       const response = ran.result.response as { stdout?: string; stderr?: string } | undefined
       if (ran.result.isError) return { ok: false, failed: response?.stderr ?? ran.result.content }
-      return { ok: true, stdout: response?.stdout ?? ran.result.content }
+      // Claude Code's words for a command that printed nothing.
+      const stdout = response?.stdout ?? ran.result.content
+      return { ok: true, stdout: stdout.trim() ? stdout : '(Bash completed with no output)' }
     },
     async read(path) {
       // Only a file inside the working directories, as written and where it leads, whatever the mode: a file
