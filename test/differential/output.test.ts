@@ -42,7 +42,7 @@ export const STREAM_KEYS_NOT_SENT: Record<string, Record<string, string>> = {
     ultrathink_available: 'Claude Code’s “ultrathink” keyword',
     ultrathink_typed_raises: 'as ultrathink_available',
     view_mode: 'Claude Code’s terminal view mode',
-    terminal_slash_commands: 'Fanout has no slash commands in -p runs'
+    terminal_slash_commands: 'Claude Code’s commands that only a terminal can run; Fanout lists no terminal-only command'
   },
   assistant: { request_id: 'the API request id is not kept per message' },
   user: { tool_result_meta: 'Claude Code’s internal bookkeeping of tool results' },

@@ -80,6 +80,8 @@ export class HelpRequested extends Error {}
 
 export interface RunArgs {
   prompt: string
+  /** The prompt as given, before trimming: only one that starts with `/` is a slash command (`  /x` is text, as in Claude Code). */
+  slashCommand: boolean
   cwd: string
   agent?: string
   model?: string
@@ -226,6 +228,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     const input = await stdin()
     prompt = o.inputFormat === 'stream-json' ? streamJsonPrompt(input, notes) : input
   }
+  const slashCommand = prompt.startsWith('/')
   prompt = prompt.trim()
   if (!prompt && retry === undefined) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
   const resumeId = typeof o.resume === 'string' ? o.resume : undefined
@@ -260,6 +263,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
   const agents = typeof o.agents === 'string' ? o.agents : undefined
   return {
     prompt,
+    slashCommand,
     cwd,
     ...(typeof o.agent === 'string' ? { agent: o.agent } : {}),
     ...(typeof o.model === 'string' ? { model: o.model } : {}),

@@ -1,5 +1,6 @@
 // `fanout run -p PROMPT`: runs the main agent (and every subagent it spawns) to completion, headless.
 // Transcripts are recorded like in the app, so a CLI session can be reopened there.
+import { BUILTIN_COMMANDS } from '../runtime/commands'
 import type { AgentEvent } from '../../shared/events'
 import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
@@ -10,6 +11,8 @@ import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
 import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from './run-options'
 import { RunTally } from './output/run-tally'
+import { planPrompt, type PromptPlan } from '../runtime/orchestration'
+import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
 import { errorMessage } from '../../shared/error-message'
@@ -80,6 +83,7 @@ function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>): string 
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
+  const startedAt = Date.now()
   let args: RunArgs
   try {
     args = await parseRunArgs(argv)
@@ -164,10 +168,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
   const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
+  // The init line of stream-json lists them; a folder without any costs one directory listing.
+  const slashNames = args.format === 'stream-json' ? await commandNames(session) : []
   tally = new RunTally(session.mainAgentId)
   const counted = tally
   const stream =
-    args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode), (line) => out.write(`${JSON.stringify(line)}\n`)) : null
+    args.format === 'stream-json'
+      ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.write(`${JSON.stringify(line)}\n`))
+      : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
@@ -212,7 +220,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
-    else summary = await runToTheEnd()
+    else if (args.retry !== undefined) summary = await runToTheEnd('', {})
+    else {
+      const plan = await planPrompt(session, args.prompt, {
+        ...(args.agent ? { agent: args.agent } : {}),
+        startedAt,
+        builtins: true,
+        commands: args.slashCommand
+      })
+      summary = plan.kind === 'local' ? localSummary(plan.text, plan.localCommand) : await runToTheEnd(plan.prompt, plan.opts)
+    }
   } catch (err) {
     // A run that could not start or go on still answers in the format asked for: a failure, with its reason.
     if (compact) process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
@@ -292,7 +309,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
   }
 
-  async function runToTheEnd(): Promise<ResultMessage> {
+  /** A slash command answered without a model call, as Claude Code's result line says it (`local_command`). */
+  function localSummary(text: string, localCommand: string | undefined): ResultMessage {
+    const done: AgentRunResult = {
+      status: 'completed',
+      result: text,
+      numTurns: 0,
+      toolUses: 0,
+      usage: emptyUsage(),
+      durationMs: Date.now() - startedAt,
+      messages: [],
+      model: '',
+      stopReason: null
+    }
+    const summary = resultMessage({ sessionId: session.sessionId, result: done, tally: counted, interrupted: false, overBudget: false })
+    if (stream) stream.localAnswer(text, session.mainHandle().model)
+    return Object.assign(summary, { stop_reason: null, ...(localCommand ? { local_command: localCommand } : {}) })
+  }
+
+  async function runToTheEnd(prompt: string | ContentBlock[], planned: Extract<PromptPlan, { kind: 'run' }>['opts']): Promise<ResultMessage> {
     if (args.resume) {
       // A session whose main conversation is gone is not started afresh as if it were new: that would be a
       // different run under the same id, and its answer would look like the resumed one's.
@@ -303,7 +338,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const ran =
       args.retry !== undefined
         ? await retryFailed(args.retry)
-        : await session.run(args.prompt, {
+        : await session.run(prompt, {
+            ...planned,
             ...(args.agent ? { agentType: args.agent } : {}),
             ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
           })
@@ -381,8 +417,14 @@ function watchForStuckRun(session: AgentSession, answer: (reason: string) => voi
   return { dispose: () => process.off('beforeExit', onBeforeExit) }
 }
 
+/** The slash commands a run knows, as Claude Code's init line lists them (files and skills, then built-ins). */
+async function commandNames(session: AgentSession): Promise<string[]> {
+  const files = (await session.commands().catch(() => [])).map((c) => c.name)
+  return [...new Set([...files, ...BUILTIN_COMMANDS.map((b) => b.name)])]
+}
+
 /** What the stream-json writer needs from the session. */
-function streamSession(session: AgentSession, permissionMode: string) {
+function streamSession(session: AgentSession, permissionMode: string, slashNames: string[]) {
   return {
     sessionId: session.sessionId,
     mainAgentId: session.mainAgentId,
@@ -390,6 +432,7 @@ function streamSession(session: AgentSession, permissionMode: string) {
     permissionMode,
     version: FANOUT_VERSION,
     agentTypes: () => [...session.agents().keys()],
+    slashCommands: () => slashNames,
     skillNames: () => session.skillNames(),
     mcpServers: () => session.extensions.mcp.status().map((m) => ({ name: m.name, status: m.status, ...(m.error ? { error: m.error } : {}) })),
     takeToolResponse: (id: string) => session.extensions.takeToolResponse(id),

@@ -1,6 +1,7 @@
 // Whole messages: an assistant message replaces what was streamed for it (or adds it, on a replay without
 // deltas); a user message shows its text (not reminders, not deliveries shown already) and fills in tool
 // results a replay without tool_end lacks.
+import { typedCommand } from '../command-block'
 import { contentBlocks, type ChatMessage } from '../events'
 import { endStream, userText } from './inbox-reducer'
 import type { SessionDraft } from './session-draft'
@@ -59,10 +60,18 @@ function isReminder(text: string): boolean {
 
 export function userMessage(d: SessionDraft, a: AgentState, message: ChatMessage, ts: number): void {
   settleStreaming(d, a)
+  // A slash command shows as typed; the prompt it became (the next text block) is the model's, not the person's words.
+  let afterCommand = false
   for (const b of contentBlocks(message)) {
     if (b.type === 'text') {
       if (!b.text.trim() || isReminder(b.text)) continue
-      userText(d, a, b.text, ts)
+      const typed = typedCommand(b.text)
+      if (afterCommand) {
+        afterCommand = false
+        continue
+      }
+      if (typed) afterCommand = true
+      userText(d, a, typed ?? b.text, ts)
     } else if (b.type === 'tool_result' && d.hasTool(b.tool_use_id)) {
       // Replays without tool_end still show the result.
       const t = d.peekTool(b.tool_use_id)!

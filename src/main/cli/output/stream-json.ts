@@ -19,6 +19,8 @@ export interface StreamSession {
   permissionMode: string
   /** Agent types the session can start. */
   agentTypes(): string[]
+  /** Every slash command the run knows (command files, skills, built-ins), as the init line lists them. */
+  slashCommands?(): string[]
   /** Skills the main agent can call with the Skill tool. */
   skillNames(): string[]
   mcpServers(): Array<{ name: string; status: string; error?: string }>
@@ -135,7 +137,7 @@ export class StreamJsonWriter {
       mcp_servers: this.s.mcpServers(),
       model: e.model,
       permissionMode: this.s.permissionMode,
-      slash_commands: [],
+      slash_commands: this.s.slashCommands?.() ?? [],
       apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
       claude_code_version: this.s.version,
       output_style: 'default',
@@ -216,6 +218,26 @@ export class StreamJsonWriter {
       output_file: this.s.outputFile(e.agentId) ?? '',
       summary: e.error ?? e.result,
       usage,
+      ...this.base()
+    })
+  }
+
+  /** A slash command answered without a model call: the init line, then Claude Code's synthetic assistant message. */
+  localAnswer(text: string, model: string): void {
+    this.init({ tools: [], model } as unknown as AgentStartEvent)
+    this.write({
+      type: 'assistant',
+      message: {
+        id: randomUUID(),
+        model: '<synthetic>',
+        role: 'assistant',
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        type: 'message',
+        content: [{ type: 'text', text }]
+      },
+      parent_tool_use_id: null,
+      local_command_source: `<local-command-stdout>${text}</local-command-stdout>`,
       ...this.base()
     })
   }

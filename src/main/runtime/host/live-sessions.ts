@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import type { AgentStartEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
-import type { AgentSession } from '../orchestration'
+import { planPrompt, type AgentSession } from '../orchestration'
 import type { DemoModel } from './demo'
 import type { HostListeners } from './host-listeners'
 import { liveSummaryView } from './session-view'
@@ -103,11 +103,19 @@ export class LiveSessions {
   }
 
   runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
-    live.session.run(prompt, opts).then(
-      () => this.updated(live),
-      // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
-      (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
-    )
+    // A slash command typed in the prompt box becomes its prompt, as in `fanout run -p` (prompt-plan.ts); one
+    // that answers itself (a refused `!` block) is said where the session shows problems.
+    const started = Date.now()
+    planPrompt(live.session, prompt, { startedAt: started, builtins: false, ...(opts?.agentType ? { agent: opts.agentType } : {}) })
+      .then((plan) => {
+        if (plan.kind === 'local') throw new Error(plan.text)
+        return live.session.run(plan.prompt, { ...opts, ...plan.opts })
+      })
+      .then(
+        () => this.updated(live),
+        // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
+        (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
+      )
   }
 
   /** Lets a session go (it is being deleted): no longer live, its files and demo model released. */

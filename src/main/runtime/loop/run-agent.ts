@@ -1,6 +1,7 @@
 // An agent run with its lifecycle events: agent_start, the loop's events, agent_end. The orchestration
 // layer calls this for the main agent and for every subagent; the loop itself stays lifecycle-free so
 // that resume and fork can reuse it.
+import { typedCommand } from '../../../shared/command-block'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../shared/events'
 import { runAgentLoop } from './agent-loop'
 import { promptBlocks, textOf } from './conversation'
@@ -27,7 +28,13 @@ export interface RunAgentOptions extends AgentLoopOptions {
 }
 
 function firstLine(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? ''
+  const first = text.trim().split('\n', 1)[0] ?? ''
+  // A slash command's block is labelled as the person typed it.
+  const lines = text.trim().split('\n')
+  const command = first.startsWith('<command-message>')
+    ? (typedCommand(`${lines.slice(0, 3).join('\n')}\n`) ?? typedCommand(`${lines.slice(0, 2).join('\n')}\n`))
+    : null
+  const line = command ?? first
   return line.length > 80 ? `${line.slice(0, 79)}…` : line
 }
 

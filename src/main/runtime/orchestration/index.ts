@@ -2,6 +2,7 @@
 // mailboxes, forks, permission requests and limits.
 export { AgentSession } from './session/session'
 export { DEFAULT_BACKGROUND_STALL_MS, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session/session-options'
+export { planPrompt, type PlanOptions, type PromptPlan } from './session/prompt-plan'
 export { AgentRegistry, isFinished, type AgentHandle } from './runs/agent-registry'
 export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolInput } from './spawn/agent-tool'
 export { EventBus, type EventListener } from './messaging/event-bus'

@@ -8,7 +8,7 @@ import { refreshHooksPath } from '../security/protected-paths'
 import type { SandboxLevel } from '../tools/define-tool'
 import { approvedSandbox, decidePermission, type SandboxState } from './decide'
 import { effectiveMode } from './mode'
-import { mergeRules, parseRule, type PermissionRules, type RuleBehavior } from './rules'
+import { mergeRules, parseRule, type PermissionRule, type PermissionRules, type RuleBehavior } from './rules'
 import { errorMessage } from '../../../shared/error-message'
 
 export type PermissionAnswer = 'allow' | 'allow_always' | 'deny'
@@ -72,6 +72,8 @@ export interface PermissionGate {
     readOnlyAgent?: boolean
     extraRoots?: string[]
     writableDirs?: () => string[] | undefined
+    /** Allow rules for this gate alone: a slash command's `allowed-tools` while its prompt runs (deny rules still win). */
+    extraAllow?: readonly PermissionRule[]
   }): PermissionGate
 }
 
@@ -174,6 +176,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       return makeGate(
         {
           ...opts,
+          ...(child.extraAllow?.length ? { rules: mergeRules(opts.rules, { allow: [...child.extraAllow], deny: [], ask: [] }) } : {}),
           mode: effectiveMode(opts.mode, child.definitionMode),
           cwd: child.cwd,
           ask: child.ask ?? opts.ask,

@@ -8,6 +8,7 @@ import type { AgentRunResult, InboxItem } from '../../loop/types'
 import type { SentHistory } from '../../model/request-invariants'
 import type { SlotLease } from './limits'
 import type { NestedInstructions } from '../../context/nested-instructions'
+import type { PermissionRule } from '../../permissions/rules'
 
 export interface AgentHandle {
   id: string
@@ -68,6 +69,8 @@ export interface AgentHandle {
   quiet?: boolean
   /** How hard it thinks: the Agent call's `effort`, else its definition's (see model/effort.ts). */
   effort?: string | number
+  /** A slash command's `allowed-tools` while the main agent runs its prompt (commands/): allowed without asking. */
+  commandRules?: PermissionRule[]
   /**
    * After a restart, for an agent cut off before its first turn was written (so it has no conversation):
    * the task its run was started with, to start it again from (its agent_start, or its launch record).

@@ -7,6 +7,7 @@ import type { ChatMessage, ContentBlock } from '../../../../shared/events'
 import { resolveAgentTools } from '../../definitions'
 import { mainStopHook } from '../../hooks/wiring'
 import type { AgentRunResult } from '../../loop/types'
+import type { PermissionRule } from '../../permissions/rules'
 import { fullModelId, resolveModel } from '../../model/aliases'
 import { repairedHistory } from '../../store/rebuild-conversation'
 import { newAgentHandle, type AgentHandle } from './agent-registry'
@@ -19,6 +20,10 @@ export interface MainRunOptions {
   /** Run the main agent as this definition (like `--agent NAME`); kept for later runs. */
   agentType?: string
   maxTurns?: number
+  /** This run alone, on this model (a slash command's `model:`). */
+  model?: string
+  /** This run alone, these allow rules (a slash command's `allowed-tools`, already parsed). */
+  commandRules?: PermissionRule[]
 }
 
 /** What the main agent needs besides RunHost: its definition and tools, its prompt, its id and idle(). */
@@ -169,7 +174,7 @@ export class MainAgent {
     if (opts.agentType !== undefined) this.agentType = opts.agentType
     const def = this.definition()
     if (this.agentType && !def) throw new Error(`There is no agent named '${this.agentType}'. Run 'fanout agents list' to see the available agents.`)
-    const model = this.modelFor(def, true)
+    const model = opts.model ? resolveModel({ override: opts.model, parent: this.modelFor(def, true), aliases: this.s.aliases }) : this.modelFor(def, true)
     const handle = this.getHandle()
     if (!byPerson && handle.stoppedByUser) return null
     Object.assign(handle, {
@@ -180,7 +185,8 @@ export class MainAgent {
       abort: new AbortController(),
       stoppedByUser: false,
       startedAt: Date.now(),
-      effort: def?.effort ?? this.config.effort
+      effort: def?.effort ?? this.config.effort,
+      commandRules: opts.commandRules
     } satisfies Partial<AgentHandle>)
     const result = await runAgentOnce(this.s, handle, {
       def: def ?? null,

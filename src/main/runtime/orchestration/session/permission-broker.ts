@@ -99,7 +99,8 @@ export class PermissionBroker {
       readOnlyAgent: isReadOnlyAgent(handle.definition),
       // Its own memory folder: a working directory (read without asking), and writable in every mode.
       ...(handle.memoryDir ? { extraRoots: [handle.memoryDir] } : {}),
-      writableDirs: () => (handle.memoryDir ? [handle.memoryDir] : undefined)
+      writableDirs: () => (handle.memoryDir ? [handle.memoryDir] : undefined),
+      ...(handle.commandRules?.length ? { extraAllow: handle.commandRules } : {})
     })
     return async (tool, input, toolUseId) => {
       const decision = await gate.canUseTool(tool, input, toolUseId)

@@ -40,6 +40,8 @@ import { failedAgents, retryAgent } from '../runs/retry-agent'
 import { mentionBlocks } from './prompt-mentions'
 import { SessionFiles, withSessionLock } from './session-files'
 import { buildSessionParts } from './session-parts'
+import { contextFacts, prepareCommand, sessionCommands, type CommandsHost, type ContextFacts, type PreparedPrompt } from './session-commands'
+import type { CommandDefinition } from '../../commands'
 import { DEFAULT_BACKGROUND_STALL_MS, mainConfigOf, type AgentSessionOptions, type OpenSessionOptions, type RunOptions } from './session-options'
 import type { SessionPermissions } from './session-permissions'
 import type { SessionSandbox } from './session-sandbox'
@@ -307,18 +309,59 @@ export class AgentSession {
   }
 
   /**
-   * Sends a prompt to the main agent; a follow-up continues the same conversation. Files and agents it
-   * mentions (`@path`, `@agent-type`) go with it as Claude Code sends them (prompt-mentions.ts).
+   * Sends a prompt (text, or the blocks a slash command became) to the main agent; a follow-up continues the same
+   * conversation. Files and agents a typed prompt mentions (`@path`, `@agent-type`) go with it as Claude Code sends
+   * them (prompt-mentions.ts); a command's own `@file`s were read when it was prepared (session-commands.ts).
    */
-  async run(prompt: string, opts: RunOptions = {}): Promise<AgentRunResult> {
+  async run(prompt: string | ContentBlock[], opts: RunOptions = {}): Promise<AgentRunResult> {
     const agents = this.services.definitions.agents()
-    const mentioned = await mentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId, (type) => agents.has(type))
+    const mentioned =
+      typeof prompt === 'string'
+        ? await mentionBlocks(prompt, this.services.permissions.pathPolicyIn(this.cwd), this.mainAgentId, (type) => agents.has(type))
+        : []
     // Its conversation may say those agents work in the background: it must not wait for their reports.
     const note = this.services.dormant.takeCutOffNote()
     if (!note && mentioned.length === 0) return this.services.main.run(prompt, opts)
     // After the prompt, so that the prompt stays the run's first line (its label); hidden in the UI like any reminder.
-    const blocks: ContentBlock[] = [{ type: 'text', text: prompt }, ...mentioned, ...(note ? [reminderBlock(note)] : [])]
+    const blocks: ContentBlock[] = [
+      ...(typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt),
+      ...mentioned,
+      ...(note ? [reminderBlock(note)] : [])
+    ]
     return this.services.main.run(blocks, opts)
+  }
+
+  /** Every slash command a person can type here: command files, plugin folders', skills (commands/). */
+  commands(): Promise<CommandDefinition[]> {
+    return sessionCommands(this.commandsHost())
+  }
+
+  /** A command with its arguments made ready to run (its `!` blocks run, `@files` read, as the main agent would). */
+  prepareCommand(command: CommandDefinition, args: string): Promise<PreparedPrompt> {
+    return prepareCommand(this.commandsHost(), command, args)
+  }
+
+  /** What `/context` reports: the main agent's model and its next request's parts, estimated. */
+  contextFacts(): Promise<ContextFacts> {
+    const services = this.services
+    return contextFacts({
+      tools: services.tools,
+      main: services.main,
+      contextSettings: this.contextSettings,
+      systemPrompt: (def, handle) => services.systemPrompt(def, handle)
+    })
+  }
+
+  private commandsHost(): CommandsHost {
+    return {
+      tools: this.services.tools,
+      main: this.services.main,
+      permissions: this.services.permissions,
+      cwd: this.cwd,
+      home: this.home,
+      folderTrusted: () => this.options.trustProject === true || this.folderTrust?.state === 'trusted',
+      ...(this.options.commandFolders ? { commandFolders: this.options.commandFolders } : {})
+    }
   }
 
   /**

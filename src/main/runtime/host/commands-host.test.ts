@@ -1,0 +1,46 @@
+// The app's side of slash commands: `commands.list` (the prompt box's `/` menu) lists what a prompt would
+// resolve — the folder's and the user's command files, skills, built-ins — and a prompt typed in the app is
+// expanded the same way `fanout run -p` expands it.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { expect, it } from 'vitest'
+import { reply } from '../model/scripted'
+import { folders, host, mainEnded, until } from '../../../../test/support/host'
+
+const write = (path: string, text: string) => {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+}
+
+it('commands.list gives name, description, argument hint and source', async () => {
+  const dirs = folders()
+  write(join(dirs.cwd, '.claude/commands/frontend/component.md'), '---\ndescription: Make a component\nargument-hint: <name>\n---\nC $ARGUMENTS')
+  write(join(dirs.home, '.claude/commands/mine.md'), '# Mine\nbody')
+  write(join(dirs.cwd, '.claude/skills/greet/SKILL.md'), '---\nname: greet\ndescription: Greets\n---\nG')
+  const { h } = await host(null, dirs)
+  const { commands } = await h.handlers['commands.list']({ cwd: dirs.cwd })
+  expect(commands.slice(0, 3)).toEqual([
+    { name: 'mine', description: 'Mine', source: 'user' },
+    { name: 'frontend:component', description: 'Make a component', argumentHint: '<name>', source: 'project' },
+    { name: 'greet', description: 'Greets', source: 'skill' }
+  ])
+  expect(commands.filter((c) => c.source === 'built-in').map((c) => c.name)).toContain('cost')
+})
+
+it('a command typed in the prompt box reaches the model as Claude Code sends it', async () => {
+  const dirs = folders()
+  write(join(dirs.cwd, '.claude/commands/review.md'), 'Review $1 then $0')
+  const { h, events, server } = await host(() => reply.text('done'), dirs)
+  const { sessionId } = await h.handlers['session.start']({ prompt: '/review a b', cwd: dirs.cwd })
+  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  const first = server!.messageRequests()[0].body as { messages: Array<{ content: Array<{ text: string }> }> }
+  const texts = first.messages[0].content.map((b) => b.text)
+  expect(texts).toContain('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>a b</command-args>\n')
+  expect(texts).toContain('Review b then a')
+  // The person's view shows the command as typed, and the run is labelled by it.
+  const start = events.find((e) => e.type === 'agent_start' && e.sessionId === sessionId)
+  expect(start?.type === 'agent_start' && start.description).toBe('/review a b')
+  const { view } = await h.handlers['sessions.open']({ sessionId })
+  const items = view.items[view.rootAgentId!].flatMap((i) => (i.kind === 'user' ? [i.text] : []))
+  expect(items).toEqual(['/review a b'])
+})
