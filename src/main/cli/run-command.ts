@@ -12,6 +12,7 @@ import { claudeRunOptions, settingsBeforeConfig, type ClaudeRunOptions } from '.
 import { RunTally } from './output/run-tally'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
+import { orphanNote } from './orphan-note'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
@@ -192,20 +193,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
-  // Off the critical path (after the first model response): a note about worktrees a crash left behind.
-  const offerCleanup = session.bus.subscribe((e) => {
-    if (e.type !== 'usage') return
-    offerCleanup()
-    void session.findOrphans().then(
-      (orphans) => {
-        if (orphans.length)
-          process.stderr.write(
-            `fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`
-          )
-      },
-      () => undefined
-    )
-  })
+  // Off the critical path (a quiet moment after the first model response): worktrees a crash left behind.
+  const leftovers = orphanNote(session, (line) => process.stderr.write(line))
   let code = 0
   let summary: ResultMessage | null = null
   try {
@@ -221,6 +210,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint)
     stuck.dispose()
   }
+  await leftovers.settle()
   try {
     await session.close()
   } catch (err) {
