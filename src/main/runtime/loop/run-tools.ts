@@ -72,7 +72,7 @@ function refusal(call: ToolCall, tools: ReadonlyMap<string, Tool>): string {
 }
 
 /** Everything that happens for one call before and while its tool runs, minus events. */
-async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult> {
+async function execute(call: ToolCall, ctx: ToolRunContext, batch: readonly ToolCall[]): Promise<ToolResult> {
   const tool = ctx.tools.get(call.name)
   if (!tool) return { content: refusal(call, ctx.tools), isError: true }
   if (call.inputError)
@@ -103,7 +103,8 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     toolUseId: call.id,
     onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
     ...(sandbox ? { sandbox } : {}),
-    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {})
+    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {}),
+    ...(batch.length > 1 ? { batch } : {})
   })
 }
 
@@ -137,10 +138,10 @@ function abortedPromise(signal: AbortSignal): { promise: Promise<void>; dispose(
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) }
 }
 
-async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome> {
+async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>, batch: readonly ToolCall[]): Promise<ToolCallOutcome> {
   const started = performance.now()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
-  const result = await raceAbort(execute(call, ctx), call, aborted, ctx.signal)
+  const result = await raceAbort(execute(call, ctx, batch), call, aborted, ctx.signal)
   // The API rejects an empty tool_result, and an empty one tells the model nothing. What a tool read or ran
   // goes to the model and the UI: a credential it came across (an env dump, a config file) goes to neither.
   // A large output is saved whole to a file (redacted too) and the model gets its head and the path.
@@ -166,13 +167,13 @@ function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
 }
 
 async function runBatch(calls: ToolCall[], ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome[]> {
-  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx, aborted)))
+  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx, aborted, calls)))
   const out: ToolCallOutcome[] = new Array(calls.length)
   let next = 0
   const worker = async () => {
     while (next < calls.length) {
       const i = next++
-      out[i] = await runOne(calls[i], ctx, aborted)
+      out[i] = await runOne(calls[i], ctx, aborted, calls)
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, ctx.maxConcurrency) }, worker))

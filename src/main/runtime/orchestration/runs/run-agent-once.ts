@@ -42,7 +42,7 @@ export interface AgentRunSpec {
 
 /** What one run needs from its session besides compaction's CompactHost: its tools, permission checks, limits and durable state. */
 export type RunHost = CompactHost &
-  Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files' | 'nestedInstructions'>
+  Pick<SessionContext, 'toolOutputDir' | 'settings' | 'gate' | 'onError' | 'permissions' | 'claimMailbox' | 'files' | 'nestedInstructions' | 'sharedContext'>
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
   let closeRun: (() => Promise<void>) | undefined
@@ -58,6 +58,9 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
     // Made once per agent, so a folder's CLAUDE.md it was given in an earlier run is not given again.
     if (handle.instructions === undefined) handle.instructions = await session.nestedInstructions(spec.def, handle)
     const nested = handle.instructions
+    // Siblings of one message share their prompt's prefix: context for it, used where it makes the prefix cacheable.
+    const sharers = handle.sharers ?? 1
+    const fill = sharers >= 2 && !handle.fork && !handle.worktree ? await session.sharedContext(spec.def ?? null, handle) : ''
     const tools = runTools(session, handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
     // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
@@ -96,6 +99,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
           hooks: compactionHooks(session.extensions.hooks, handle)
         }),
         toolOutputDir: session.toolOutputDir,
+        ...(fill ? { cacheFill: { text: fill, sharers } } : {}),
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         ...extras
       },
