@@ -7,6 +7,7 @@ import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
 import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
+import { noteWrite } from '../tools/list-files'
 import type { CanUseTool } from './types'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -96,7 +97,9 @@ async function execute(call: ToolCall, ctx: ToolRunContext, batch: readonly Tool
     sandbox = decision.sandbox
   }
   if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
-  return invokeTool(tool, parsed.input, {
+  // Files may change from here: searches list the folder afresh (before the tool and once it is done).
+  if (!tool.readOnly) noteWrite()
+  const done = invokeTool(tool, parsed.input, {
     rawInput,
     signal: ctx.signal,
     agentId: ctx.agentId,
@@ -106,6 +109,8 @@ async function execute(call: ToolCall, ctx: ToolRunContext, batch: readonly Tool
     ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {}),
     ...(batch.length > 1 ? { batch } : {})
   })
+  if (!tool.readOnly) void done.finally(noteWrite).catch(() => undefined)
+  return done
 }
 
 /** How long a stopped agent waits for a tool to settle before answering its call as interrupted. */
