@@ -82,10 +82,13 @@ const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_]
 // (A number followed by a space is left alone: `od -An -tx1` starts its lines with a byte, not an offset.)
 const LINE_PREFIX = /[ \t]*(?:[0-9a-fA-F]{6,}(?::|(?=[\t ]))|\d+(?=[:\t]))[:]?/y
 
-const scratch: Record<ViewName, View> = { text: new View(), hex: new View(), dump: new View(), digits: new View() }
+const newViews = (): Record<ViewName, View> => ({ text: new View(), hex: new View(), dump: new View(), digits: new View() })
+const scratch = newViews()
+/** Texts longer than this get views of their own, let go after: the reused ones never grow past it. */
+const SCRATCH_MAX = 1 << 18
 
 function views(text: string): Record<ViewName, View> {
-  const out = scratch
+  const out = text.length > SCRATCH_MAX ? newViews() : scratch
   for (const view of VIEWS) out[view].reset(text.length + 1)
   let lineStart = true
   for (let i = 0; i < text.length; i++) {
