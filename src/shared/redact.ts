@@ -23,9 +23,10 @@ let ordered: string[] = []
 // registered: objects (a WeakMap, so nothing is kept alive) and the latest long strings found clean.
 const cleanObjects = new WeakMap<object, number>()
 const cleanStrings = new Set<string>()
-/** Strings shorter than this cost less to redact again than to look up. */
+/** Strings shorter than this cost less to redact again than to look up; longer than the max are not kept. */
 const CLEAN_STRING_MIN = 1024
-const CLEAN_STRINGS_KEPT = 64
+const CLEAN_STRING_MAX = 1 << 18
+const CLEAN_STRINGS_KEPT = 32
 let generation = 0
 
 function secretsChanged(): void {
@@ -80,7 +81,7 @@ const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
 
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
-  const long = text.length >= CLEAN_STRING_MIN
+  const long = text.length >= CLEAN_STRING_MIN && text.length <= CLEAN_STRING_MAX
   if (long && cleanStrings.has(text)) return text
   const out = redactFresh(text)
   if (long && out === text) {
