@@ -133,7 +133,12 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     // for the first of them instead).
     const warm = sharing === 'prewarm' && latestReply(request.messages) === -1 ? prewarmBody(body) : null
     try {
-      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined)
+      return await gate.enter(
+        key,
+        signal,
+        warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined,
+        request.model
+      )
     } catch {
       throw new ModelAbortedError([])
     }
@@ -168,7 +173,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
-        if (event.type === 'message_start') ticket.begun()
+        if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
       }
     } catch (err) {
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
