@@ -352,6 +352,7 @@ function streamSession(session: AgentSession, permissionMode: string) {
     cwd: session.cwd,
     permissionMode,
     version: FANOUT_VERSION,
+    servedByAnthropic: /^https:\/\/api\.anthropic\.com\/?$/.test(session.client.baseURL),
     agentTypes: () => [...session.agents().keys()],
     skillNames: () => session.skillNames(),
     mcpServers: () => session.extensions.mcp.status().map((m) => ({ name: m.name, status: m.status, ...(m.error ? { error: m.error } : {}) })),
