@@ -162,3 +162,47 @@ describe('redactedJson', () => {
     expect(redactedJson({ a: ['s3cr3t-value-xyz', 1], b: { c: 'x-api-key: abcdefgh1234' } })).toBe(`{"a":["${REDACTED}",1],"b":{"c":"x-api-key: ${REDACTED}"}}`)
   })
 })
+
+describe('redacted once, yet never stale', () => {
+  // An event is redacted on the session's bus and written again by a UI transport: the second pass trusts the
+  // first only while no secret was registered since, and only for what the first pass read whole.
+  const later = 'tok-registered-later-9f8e7d6c5b4a'
+
+  it('redacts again what was redacted before a secret was registered', () => {
+    const event = { type: 'tool_end', result: `output mentions ${later}`, nested: { text: `${later}!` } }
+    expect(redactValue(event)).toBe(event)
+    expect(redactedJson({ events: [event] })).toContain(later)
+    registerSecret(later)
+    expect(JSON.stringify(redactValue(event))).not.toContain(later)
+    expect(redactedJson({ events: [event] })).not.toContain(later)
+  })
+
+  it('forgets a long text found clean once that text becomes a secret', () => {
+    const long = `${'line of ordinary output\n'.repeat(100)}${later}`
+    expect(redactText(long)).toBe(long)
+    registerSecret(later)
+    expect(redactText(long)).not.toContain(later)
+    expect(redactText(long.split('').reverse().join(''))).not.toContain('9f8e7d6c5b4a'.split('').reverse().join(''))
+  })
+
+  it('still reads, when serializing, what a first pass left unread: class instances and very deep values', () => {
+    registerSecret(later)
+    class Box {
+      constructor(readonly held: string) {}
+    }
+    const event = { type: 'x', box: new Box(later) }
+    expect(redactValue(event)).toBe(event)
+    expect(redactedJson({ events: [event] })).not.toContain(later)
+    let deep: Record<string, unknown> = { s: later }
+    for (let i = 0; i < 80; i++) deep = { d: deep }
+    redactValue(deep)
+    expect(redactedJson(deep)).not.toContain(later)
+  })
+
+  it('writes what a redaction returned without reading it again, and redacts what sits beside it', () => {
+    registerSecret(later)
+    const redacted = redactValue({ type: 'message', text: `key ${later}` })
+    expect(redacted.text).toBe(`key ${REDACTED}`)
+    expect(redactedJson({ events: [redacted], notice: later })).toBe(`{"events":[{"type":"message","text":"key ${REDACTED}"}],"notice":"${REDACTED}"}`)
+  })
+})

@@ -18,6 +18,22 @@ const pieces = new SecretPieces()
 /** Longest first, so a secret that contains another is removed whole. */
 let ordered: string[] = []
 
+// Redacted once, not at every exit: an event passes the session's bus, then a UI transport, and a tool's
+// output the loop before both. What came out of a redaction is remembered until the next secret is
+// registered: objects (a WeakMap, so nothing is kept alive) and the latest long strings found clean.
+const cleanObjects = new WeakMap<object, number>()
+const cleanStrings = new Set<string>()
+/** Strings shorter than this cost less to redact again than to look up; longer than the max are not kept. */
+const CLEAN_STRING_MIN = 1024
+const CLEAN_STRING_MAX = 1 << 18
+const CLEAN_STRINGS_KEPT = 32
+let generation = 0
+
+function secretsChanged(): void {
+  generation++
+  cleanStrings.clear()
+}
+
 /**
  * Adds a value to hide from now on (the key in use, a token); short or empty values are ignored. It is hidden
  * as it is and, when long enough, in every shape a command can give it (secret-pieces.ts): reversed, hex,
@@ -29,6 +45,7 @@ export function registerSecret(value: string | null | undefined): void {
   secrets.add(v)
   pieces.add(v)
   ordered = [...secrets].sort((a, b) => b.length - a.length)
+  secretsChanged()
 }
 
 /**
@@ -44,6 +61,7 @@ export function clearSecrets(): void {
   secrets.clear()
   pieces.clear()
   ordered = []
+  secretsChanged()
 }
 
 // `sk-ant-api03-…`, `sk-ant-admin01-…`, `sk-ant-oat01-…`: Anthropic's key shapes.
@@ -63,6 +81,17 @@ const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
 
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
+  const long = text.length >= CLEAN_STRING_MIN && text.length <= CLEAN_STRING_MAX
+  if (long && cleanStrings.has(text)) return text
+  const out = redactFresh(text)
+  if (long && out === text) {
+    if (cleanStrings.size >= CLEAN_STRINGS_KEPT) cleanStrings.delete(cleanStrings.values().next().value as string)
+    cleanStrings.add(text)
+  }
+  return out
+}
+
+function redactFresh(text: string): string {
   let out = text
   for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED)
   const spans = pieces.spans(out)
@@ -81,7 +110,24 @@ export function redactText(text: string): string {
  */
 export function redactValue<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return redactText(value) as T
-  if (value === null || typeof value !== 'object' || depth > 64) return value
+  if (value === null || typeof value !== 'object') return value
+  if (cleanObjects.get(value) === generation) return value
+  if (depth > 64) {
+    walkedWhole = false
+    return value
+  }
+  if (depth > 0) return redactObject(value, depth)
+  // Only a whole value is remembered (an event), and only when every string in it was looked at.
+  walkedWhole = true
+  const out = redactObject(value, depth)
+  if (walkedWhole) cleanObjects.set(out as object, generation)
+  return out
+}
+
+/** False once a walk left something unread (too deep, a class instance). */
+let walkedWhole = true
+
+function redactObject<T extends object>(value: T, depth: number): T {
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null
     for (let i = 0; i < value.length; i++) {
@@ -92,7 +138,10 @@ export function redactValue<T>(value: T, depth = 0): T {
   }
   // Only plain data travels (JSON): class instances are left as they are.
   const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return value
+  if (proto !== Object.prototype && proto !== null) {
+    walkedWhole = false
+    return value
+  }
   let copy: Record<string, unknown> | null = null
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const key = redactText(k)
@@ -106,9 +155,20 @@ export function redactValue<T>(value: T, depth = 0): T {
   return (copy ?? value) as T
 }
 
-/** JSON of `value` with every string value redacted, in the one pass that serializes it (the WebSocket's frames). */
+/**
+ * JSON of `value` with every string value redacted, in the one pass that serializes it (the WebSocket's frames).
+ * What a redaction already returned (an event from the session's bus) is written as it is.
+ */
 export function redactedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redactText(v) : v))
+  // Inside a clean object everything is clean: its children are noted as the walk reaches them.
+  const cleanHere = new WeakSet<object>()
+  return JSON.stringify(value, function (this: unknown, _key, v: unknown) {
+    const holder = this as object
+    const inClean = cleanHere.has(holder) || cleanObjects.get(holder) === generation
+    if (typeof v === 'string') return inClean ? v : redactText(v)
+    if (inClean && v !== null && typeof v === 'object') cleanHere.add(v)
+    return v
+  })
 }
 
 /** True when the text still holds something redactText would remove (tests and assertions). */

@@ -10,7 +10,8 @@
 // out of all of them, ANSI escapes too. Each secret is written in every
 // encoding above, in the alphabet of its view, and any run of PIECE characters it shares with a view marks
 // that stretch of the text. Once a secret is seen in a text, shorter runs (EDGE) of it are marked too, so the
-// ends of a dump's lines (a few bytes of the secret beside a line break) go with the rest.
+// ends of a dump's lines (a few bytes of the secret beside a line break) go with the rest. Runs are found by a
+// rolling hash over each view (class Grams): linear in the text, no substring made unless a hash matched.
 // What this cannot see: pieces shorter than PIECE characters handed out one per command (`cut -c1-4`, then
 // `cut -c5-8`…), and encodings it does not know (a cipher, a custom alphabet). Pure, no Node.
 
@@ -24,10 +25,56 @@ export const MIN_PIECES_SECRET = 12
 type ViewName = keyof typeof PIECE
 const VIEWS: readonly ViewName[] = ['text', 'hex', 'dump', 'digits']
 
-interface View {
-  s: string
-  /** The text index of each character of `s`. */
-  at: number[]
+/**
+ * A view of the text: characters of one alphabet as char codes, with each one's place in the text. Typed arrays
+ * reused from call to call (spans() runs on every event, often on 100 KB of a tool's output): no string is
+ * built and none sliced unless a gram's hash matches.
+ */
+class View {
+  codes = new Uint16Array(1024)
+  at = new Int32Array(1024)
+  n = 0
+
+  reset(capacity: number): void {
+    this.n = 0
+    if (this.codes.length >= capacity) return
+    const size = Math.max(capacity, this.codes.length * 2)
+    this.codes = new Uint16Array(size)
+    this.at = new Int32Array(size)
+  }
+
+  push(code: number, i: number): void {
+    if (this.n === this.codes.length) this.grow()
+    this.codes[this.n] = code
+    this.at[this.n++] = i
+  }
+
+  // '|' is in no secret's form, so a run of a view never matches across it.
+  breakRun(i: number): void {
+    if (this.n && this.codes[this.n - 1] !== BAR) this.push(BAR, i)
+  }
+
+  private grow(): void {
+    const codes = new Uint16Array(this.codes.length * 2)
+    const at = new Int32Array(this.codes.length * 2)
+    codes.set(this.codes)
+    at.set(this.at)
+    this.codes = codes
+    this.at = at
+  }
+}
+
+const BAR = 0x7c
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39
+const isLower = (c: number) => c >= 0x61 && c <= 0x7a
+const isHexCode = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
+/** The character lowercased, as one code (a non-ASCII letter whose lowercase is an ASCII one counts as it). */
+function lower(text: string, i: number): number {
+  const c = text.charCodeAt(i)
+  if (c >= 0x41 && c <= 0x5a) return c + 32
+  if (c < 0x80) return c
+  const l = text[i].toLowerCase().charCodeAt(0)
+  return l < 0x80 ? l : c
 }
 
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y
@@ -35,16 +82,14 @@ const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_]
 // (A number followed by a space is left alone: `od -An -tx1` starts its lines with a byte, not an offset.)
 const LINE_PREFIX = /[ \t]*(?:[0-9a-fA-F]{6,}(?::|(?=[\t ]))|\d+(?=[:\t]))[:]?/y
 
+const newViews = (): Record<ViewName, View> => ({ text: new View(), hex: new View(), dump: new View(), digits: new View() })
+const scratch = newViews()
+/** Texts longer than this get views of their own, let go after: the reused ones never grow past it. */
+const SCRATCH_MAX = 1 << 18
+
 function views(text: string): Record<ViewName, View> {
-  const out: Record<ViewName, View> = { text: { s: '', at: [] }, hex: { s: '', at: [] }, dump: { s: '', at: [] }, digits: { s: '', at: [] } }
-  const push = (v: View, c: string, i: number) => {
-    v.s += c
-    v.at.push(i)
-  }
-  // '|' is in no secret's form, so a run of a view never matches across it.
-  const breakRun = (v: View, i: number) => {
-    if (v.s.length && v.s[v.s.length - 1] !== '|') push(v, '|', i)
-  }
+  const out = text.length > SCRATCH_MAX ? newViews() : scratch
+  for (const view of VIEWS) out[view].reset(text.length + 1)
   let lineStart = true
   for (let i = 0; i < text.length; i++) {
     if (lineStart) {
@@ -58,12 +103,12 @@ function views(text: string): Record<ViewName, View> {
         continue
       }
     }
-    let c = text[i]
-    if (c === '\n' || c === '\r') {
+    const raw = text.charCodeAt(i)
+    if (raw === 0x0a || raw === 0x0d) {
       lineStart = true
       continue
     }
-    if (c === '\x1b') {
+    if (raw === 0x1b) {
       ANSI.lastIndex = i
       const m = ANSI.exec(text)
       if (m) {
@@ -72,30 +117,31 @@ function views(text: string): Record<ViewName, View> {
       }
     }
     // `%2D` in a URL-encoded copy is the character it encodes (the hex view reads its digits as they are).
-    if (c === '%' && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) {
-      const decoded = String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)).toLowerCase()
-      if (/[a-z0-9]/.test(decoded)) push(out.text, decoded, i)
+    if (raw === 0x25 && isHexCode(text.charCodeAt(i + 1)) && isHexCode(text.charCodeAt(i + 2))) {
+      const byte = Number.parseInt(text.slice(i + 1, i + 3), 16)
+      const decoded = byte >= 0x41 && byte <= 0x5a ? byte + 32 : byte
+      if (isLower(decoded) || isDigit(decoded)) out.text.push(decoded, i)
       for (const k of [i + 1, i + 2]) {
-        const d = text[k].toLowerCase()
-        push(out.hex, d, k)
-        if (d >= '0' && d <= '9') push(out.digits, d, k)
+        const d = lower(text, k)
+        out.hex.push(d, k)
+        if (isDigit(d)) out.digits.push(d, k)
       }
       i += 2
       continue
     }
     // `0x73` (a C array of bytes): the 0x is no digit of the value.
-    if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && /[0-9a-fA-F]/.test(text[i + 2] ?? '')) {
+    if (raw === 0x30 && (text.charCodeAt(i + 1) | 0x20) === 0x78 && isHexCode(text.charCodeAt(i + 2))) {
       i++
       continue
     }
-    c = c.toLowerCase()
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) push(out.text, c, i)
-    if ((c >= 'a' && c <= 'f') || (c >= '0' && c <= '9')) push(out.hex, c, i)
+    const c = lower(text, i)
+    if (isLower(c) || isDigit(c)) out.text.push(c, i)
+    if (isDigit(c) || (c >= 0x61 && c <= 0x66)) out.hex.push(c, i)
     // A letter no hex digit is ends a run of the hex view (a dump never has one between its bytes; `\x73` has an x
     // that is no byte's), and any letter ends a run of the digits view: `w30 w31 w32` is words, not the bytes 0 1 2.
-    else if (c >= 'g' && c <= 'z' && !(c === 'x' && text[i - 1] === '\\')) breakRun(out.hex, i)
-    if (c >= '0' && c <= '9') push(out.digits, c, i)
-    else if (c >= 'a' && c <= 'z') breakRun(out.digits, i)
+    else if (c >= 0x67 && c <= 0x7a && !(c === 0x78 && text.charCodeAt(i - 1) === 0x5c)) out.hex.breakRun(i)
+    if (isDigit(c)) out.digits.push(c, i)
+    else if (isLower(c)) out.digits.breakRun(i)
   }
   return out
 }
@@ -110,10 +156,7 @@ function dumpLine(text: string, from: number, dump: View): void {
   HEX_TOKEN.lastIndex = from
   for (let m = HEX_TOKEN.exec(text); m; m = HEX_TOKEN.exec(text)) {
     const start = HEX_TOKEN.lastIndex - m[1].length
-    for (let k = 0; k < m[1].length; k++) {
-      dump.s += m[1][k].toLowerCase()
-      dump.at.push(start + k)
-    }
+    for (let k = 0; k < m[1].length; k++) dump.push(lower(text, start + k), start + k)
   }
 }
 
@@ -189,20 +232,97 @@ function tokenLike(v: string): boolean {
   return a.length >= MIN_PIECES_SECRET && /[0-9]/.test(a) && /[a-z]/.test(a) && new Set(a).size >= 10
 }
 
-function grams(segments: readonly string[], k: number, into: Set<string>): void {
-  for (const s of segments) for (let i = 0; i + k <= s.length; i++) into.add(s.slice(i, i + k))
+/** Multiplier of the rolling hash (odd, so each k-gram's hash is a polynomial of its codes mod 2^32). */
+const BASE = 0x01000193
+/** Bits of the filter that most positions are turned away by before any Map is asked. */
+const FILTER_BITS = 16
+
+/**
+ * Grams of k characters and the secret each belongs to, found in a view by a rolling hash: each position
+ * costs a multiply, a bit test and, on the rare filter hit, a Map look-up; a gram is compared character by
+ * character only when its hash matched.
+ */
+class Grams {
+  private readonly byHash = new Map<number, Array<{ gram: string; id: number }>>()
+  private readonly filter = new Uint32Array((1 << FILTER_BITS) >>> 5)
+  /** BASE^(k-1) mod 2^32: what the character leaving the window contributed. */
+  private readonly out: number
+
+  constructor(readonly k: number) {
+    let p = 1
+    for (let i = 1; i < k; i++) p = Math.imul(p, BASE)
+    this.out = p
+  }
+
+  get size(): number {
+    return this.byHash.size
+  }
+
+  /** Every gram of the segments, for `id` (a gram already held keeps the secret it had). */
+  addAll(segments: readonly string[], id: number): void {
+    for (const s of segments) for (let i = 0; i + this.k <= s.length; i++) this.add(s.slice(i, i + this.k), id)
+  }
+
+  /** Calls `hit(i, id)` for each place i of the view where one of the grams starts. */
+  scan(view: View, hit: (i: number, id: number) => void): void {
+    const { k } = this
+    const { codes, n } = view
+    if (n < k || !this.byHash.size) return
+    let h = 0
+    for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + codes[i]) | 0
+    for (let i = 0; i + k <= n; i++) {
+      h = (Math.imul(h, BASE) + codes[i + k - 1]) | 0
+      const bit = slot(h)
+      if (this.filter[bit >>> 5] & (1 << (bit & 31))) {
+        const list = this.byHash.get(h & KEY_MASK)
+        if (list) for (const entry of list) if (same(codes, i, entry.gram)) hit(i, entry.id)
+      }
+      h = (h - Math.imul(codes[i], this.out)) | 0
+    }
+  }
+
+  private add(gram: string, id: number): void {
+    let h = 0
+    for (let i = 0; i < gram.length; i++) h = (Math.imul(h, BASE) + gram.charCodeAt(i)) | 0
+    const key = h & KEY_MASK
+    const list = this.byHash.get(key)
+    if (list?.some((e) => e.gram === gram)) return
+    if (list) list.push({ gram, id })
+    else this.byHash.set(key, [{ gram, id }])
+    const bit = slot(h)
+    this.filter[bit >>> 5] |= 1 << (bit & 31)
+  }
 }
+
+/** Keys kept small integers, which a Map holds without boxing. */
+const KEY_MASK = 0x3fffffff
+/** The filter's bit for a hash: its high bits mixed, as a polynomial hash's low bits vary least. */
+function slot(h: number): number {
+  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - FILTER_BITS)
+}
+
+function same(codes: Uint16Array, at: number, gram: string): boolean {
+  for (let j = 0; j < gram.length; j++) if (codes[at + j] !== gram.charCodeAt(j)) return false
+  return true
+}
+
+const viewGrams = (k: Record<ViewName, number>): Record<ViewName, Grams> => ({
+  text: new Grams(k.text),
+  hex: new Grams(k.hex),
+  dump: new Grams(k.dump),
+  digits: new Grams(k.digits)
+})
 
 interface Known {
   forms: Record<ViewName, string[]>
   /** Built when the secret is first seen in a text. */
-  edges?: Record<ViewName, Set<string>>
+  edges?: Record<ViewName, Grams>
 }
 
 /** The registered secrets' pieces, and where they show in a text. */
 export class SecretPieces {
   private readonly known: Known[] = []
-  private readonly index: Record<ViewName, Map<string, number>> = { text: new Map(), hex: new Map(), dump: new Map(), digits: new Map() }
+  private index = viewGrams(PIECE)
 
   add(secret: string): void {
     // Pieces are looked for in the part of the secret that is its own: a key's public prefix (`sk-ant-api03-`)
@@ -213,16 +333,12 @@ export class SecretPieces {
     const id = this.known.length
     const forms = formsOf(own)
     this.known.push({ forms: formsOf(secret) })
-    for (const view of VIEWS) {
-      const set = new Set<string>()
-      grams(forms[view], PIECE[view], set)
-      for (const g of set) if (!this.index[view].has(g)) this.index[view].set(g, id)
-    }
+    for (const view of VIEWS) this.index[view].addAll(forms[view], id)
   }
 
   clear(): void {
     this.known.length = 0
-    for (const view of VIEWS) this.index[view].clear()
+    this.index = viewGrams(PIECE)
   }
 
   get size(): number {
@@ -236,25 +352,23 @@ export class SecretPieces {
     const marks: Array<[number, number]> = []
     const seen = new Set<number>()
     for (const view of VIEWS) {
-      const { s, at } = v[view]
+      const { at } = v[view]
       const k = PIECE[view]
-      const index = this.index[view]
-      for (let i = 0; i + k <= s.length; i++) {
-        const id = index.get(s.slice(i, i + k))
-        if (id === undefined) continue
+      this.index[view].scan(v[view], (i, id) => {
         seen.add(id)
         marks.push([at[i], at[i + k - 1] + 1])
-      }
+      })
     }
     for (const id of seen) {
       const known = this.known[id]
-      known.edges ??= Object.fromEntries(VIEWS.map((view) => [view, new Set<string>()])) as Record<ViewName, Set<string>>
+      if (!known.edges) {
+        known.edges = viewGrams(EDGE)
+        for (const view of VIEWS) known.edges[view].addAll(known.forms[view], 0)
+      }
       for (const view of VIEWS) {
-        const edges = known.edges[view]
-        if (!edges.size) grams(known.forms[view], EDGE[view], edges)
-        const { s, at } = v[view]
+        const { at } = v[view]
         const k = EDGE[view]
-        for (let i = 0; i + k <= s.length; i++) if (edges.has(s.slice(i, i + k))) marks.push([at[i], at[i + k - 1] + 1])
+        known.edges[view].scan(v[view], (i) => marks.push([at[i], at[i + k - 1] + 1]))
       }
     }
     return merge(marks)

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { runProcess, type CliResult } from '../support/run-process'
 
 /** The version the kit was written against (package.json pins it). */
-export const CLAUDE_CODE_VERSION = '2.1.328'
+export const CLAUDE_CODE_VERSION = '2.1.330'
 
 const require = createRequire(import.meta.url)
 

@@ -15,6 +15,7 @@ import { planPrompt, type PromptPlan } from '../runtime/orchestration'
 import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
+import { orphanNote } from './orphan-note'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
@@ -201,20 +202,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
   for (const note of session.openNotes) process.stderr.write(`fanout: ${note}\n`)
-  // Off the critical path (after the first model response): a note about worktrees a crash left behind.
-  const offerCleanup = session.bus.subscribe((e) => {
-    if (e.type !== 'usage') return
-    offerCleanup()
-    void session.findOrphans().then(
-      (orphans) => {
-        if (orphans.length)
-          process.stderr.write(
-            `fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`
-          )
-      },
-      () => undefined
-    )
-  })
+  // Off the critical path (a quiet moment after the first model response): worktrees a crash left behind.
+  const leftovers = orphanNote(session, (line) => process.stderr.write(line))
   let code = 0
   let summary: ResultMessage | null = null
   try {
@@ -239,6 +228,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint)
     stuck.dispose()
   }
+  await leftovers.settle()
   try {
     await session.close()
   } catch (err) {
@@ -431,6 +421,7 @@ function streamSession(session: AgentSession, permissionMode: string, slashNames
     cwd: session.cwd,
     permissionMode,
     version: FANOUT_VERSION,
+    servedByAnthropic: /^https:\/\/api\.anthropic\.com\/?$/.test(session.client.baseURL),
     agentTypes: () => [...session.agents().keys()],
     slashCommands: () => slashNames,
     skillNames: () => session.skillNames(),

@@ -29,6 +29,8 @@ export interface StreamSession {
   /** Where a background agent writes its output. */
   outputFile(agentId: string): string | undefined
   version: string
+  /** The model requests go to Anthropic's own API (no other base URL): Claude Code 2.1.330's `served_by_anthropic`. */
+  servedByAnthropic: boolean
 }
 
 type Line = Record<string, unknown>
@@ -144,6 +146,7 @@ export class StreamJsonWriter {
       agents: this.s.agentTypes(),
       skills: this.s.skillNames(),
       plugins: [],
+      served_by_anthropic: this.s.servedByAnthropic,
       uuid: randomUUID(),
       fanout_version: this.s.version
     })

@@ -188,6 +188,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
               effort: opts.effort,
               promptCaching: opts.promptCaching,
               sharedTools,
+              ...(opts.cacheFill ? { cacheFill: opts.cacheFill } : {}),
               ...(sent.contextManagement ? { contextManagement: sent.contextManagement } : {})
             },
             handlers,

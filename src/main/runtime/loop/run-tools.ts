@@ -7,6 +7,7 @@ import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
 import { DEFAULT_MAX_OUTPUT_CHARS, type SandboxLevel, type Tool, type ToolContext, type ToolResult } from '../tools/define-tool'
 import { limitOutput, toolOutputFile } from '../tools/large-output'
+import { noteWrite } from '../tools/list-files'
 import type { CanUseTool } from './types'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -74,7 +75,7 @@ function refusal(call: ToolCall, tools: ReadonlyMap<string, Tool>): string {
 }
 
 /** Everything that happens for one call before and while its tool runs, minus events. */
-async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult> {
+async function execute(call: ToolCall, ctx: ToolRunContext, batch: readonly ToolCall[]): Promise<ToolResult> {
   const tool = ctx.tools.get(call.name)
   if (!tool) return { content: refusal(call, ctx.tools), isError: true }
   if (call.refused !== undefined) return { content: call.refused, isError: true }
@@ -99,15 +100,20 @@ async function execute(call: ToolCall, ctx: ToolRunContext): Promise<ToolResult>
     sandbox = decision.sandbox
   }
   if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
-  return invokeTool(tool, parsed.input, {
+  // Files may change from here: searches list the folder afresh (before the tool and once it is done).
+  if (!tool.readOnly) noteWrite()
+  const done = invokeTool(tool, parsed.input, {
     rawInput,
     signal: ctx.signal,
     agentId: ctx.agentId,
     toolUseId: call.id,
     onUpdate: (details) => ctx.emit({ type: 'tool_update', toolUseId: call.id, details }),
     ...(sandbox ? { sandbox } : {}),
-    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {})
+    ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {}),
+    ...(batch.length > 1 ? { batch } : {})
   })
+  if (!tool.readOnly) void done.finally(noteWrite).catch(() => undefined)
+  return done
 }
 
 /** How long a stopped agent waits for a tool to settle before answering its call as interrupted. */
@@ -140,10 +146,10 @@ function abortedPromise(signal: AbortSignal): { promise: Promise<void>; dispose(
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) }
 }
 
-async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome> {
+async function runOne(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>, batch: readonly ToolCall[]): Promise<ToolCallOutcome> {
   const started = performance.now()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
-  const result = await raceAbort(execute(call, ctx), call, aborted, ctx.signal)
+  const result = await raceAbort(execute(call, ctx, batch), call, aborted, ctx.signal)
   // The API rejects an empty tool_result, and an empty one tells the model nothing. What a tool read or ran
   // goes to the model and the UI: a credential it came across (an env dump, a config file) goes to neither.
   // A large output is saved whole to a file (redacted too) and the model gets its head and the path.
@@ -169,13 +175,13 @@ function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
 }
 
 async function runBatch(calls: ToolCall[], ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome[]> {
-  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx, aborted)))
+  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runOne(c, ctx, aborted, calls)))
   const out: ToolCallOutcome[] = new Array(calls.length)
   let next = 0
   const worker = async () => {
     while (next < calls.length) {
       const i = next++
-      out[i] = await runOne(calls[i], ctx, aborted)
+      out[i] = await runOne(calls[i], ctx, aborted, calls)
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, ctx.maxConcurrency) }, worker))

@@ -86,6 +86,8 @@ export interface AgentLoopOptions extends AgentIds {
   maxTokens?: number
   /** Default true. */
   promptCaching?: boolean
+  /** Context the client may add to the prefix to make it cacheable (ModelRequest.cacheFill). */
+  cacheFill?: { text: string; sharers: number }
   /** Cap on concurrency-safe tool calls running at once within one assistant message. Default: no cap. */
   maxToolConcurrency?: number
   /** Context management: compaction at the threshold and on overflow, clearing of old tool results. Absent: none. */

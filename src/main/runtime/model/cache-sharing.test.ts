@@ -12,6 +12,39 @@ function gateWithClock() {
 }
 
 describe('cache sharing', () => {
+  it('stops waiting where waits read nothing (an endpoint that does not cache the model), and measures again a lifetime later', async () => {
+    const { clock, gate } = gateWithClock()
+    /** One fan-out of a leader and a waiter; true when the waiter waited for the leader's response. */
+    const fanOut = async (key: string, read: number): Promise<boolean> => {
+      const leader = await gate.enter(key, undefined, undefined, 'haiku')
+      let went = false
+      const waiter = gate.enter(key, undefined, undefined, 'haiku').then((t) => ((went = true), t))
+      await flush()
+      const waited = !went
+      leader.begun(0)
+      ;(await waiter).begun(read)
+      return waited
+    }
+    // Each fan-out its own prefix (a new leader each time).
+    expect(await fanOut('a1', 4000)).toBe(true)
+    expect(await fanOut('a2', 0)).toBe(true)
+    expect(await fanOut('a3', 4000)).toBe(true) // a read resets the count
+    expect(await fanOut('b', 0)).toBe(true)
+    expect(await fanOut('c', 0)).toBe(true)
+    // Two waits in a row read nothing: this model's requests go at once, whatever their prefix.
+    expect(await fanOut('d', 0)).toBe(false)
+    // Other models still wait.
+    const other = await gate.enter('e', undefined, undefined, 'sonnet')
+    let went = false
+    void gate.enter('e', undefined, undefined, 'sonnet').then(() => (went = true))
+    await flush()
+    expect(went).toBe(false)
+    other.begun(0)
+    // A lifetime after the last unpaid wait, waiting is measured again.
+    clock.t += 1000
+    expect(await fanOut('f', 4000)).toBe(true)
+  })
+
   it('first: lets one request go, the others once its response has begun; later ones go at once while warm', async () => {
     const { clock, gate } = gateWithClock()
     const order: string[] = []

@@ -11,6 +11,10 @@
 //    request with that prefix waits for (an extra request; even a lone request waits);
 //  - `off`: nothing waits.
 // Waiting never blocks for long: a leader that fails lets the others go, and no wait outlasts `maxWaitMs`.
+// And a wait must pay: the gate measures what the requests that waited read from the cache (their response's
+// `cache_read_input_tokens`). Where waiters of a model read nothing twice running (an endpoint or gateway that
+// does not cache it, a prefix the model will not cache after all), its requests stop waiting for one cache
+// lifetime, then try again: one time-to-first-token is never spent for nothing fan-out after fan-out.
 import { createHash } from 'node:crypto'
 import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
 import { latestReply } from './request-body'
@@ -24,8 +28,8 @@ export type CacheSharing = CacheSharingMode
 export const DEFAULT_CACHE_SHARING: CacheSharing = 'first'
 
 export interface CacheTicket {
-  /** This request's response began: its prefix is in the cache now. */
-  begun(): void
+  /** This request's response began: its prefix is in the cache now. `read`: the tokens it read from the cache. */
+  begun(read?: number): void
   /** It ended without a response: whoever waited on it goes on its own. */
   failed(): void
 }
@@ -48,8 +52,13 @@ export interface CacheGateOptions {
   maxWaitMs?: number
 }
 
+/** Waits in a row that read nothing after which a model's requests stop waiting (for one cache lifetime). */
+const UNPAID_WAITS = 2
+
 export class CacheSharingGate {
   private readonly lanes = new Map<string, Lane>()
+  /** Per model: waits in a row that read nothing, and when waiting was last found not to pay. */
+  private readonly unpaid = new Map<string, { count: number; since: number }>()
   private readonly now: () => number
   private readonly warmForMs: number
   private readonly maxWaitMs: number
@@ -66,14 +75,17 @@ export class CacheSharingGate {
    * Resolves when a request with this prefix key may be sent (null key: at once). With `prewarm`, a request
    * that finds its prefix neither cached nor in flight sends it first and goes once that is done.
    */
-  async enter(key: string | null, signal?: AbortSignal, prewarm?: () => Promise<void>): Promise<CacheTicket> {
+  async enter(key: string | null, signal?: AbortSignal, prewarm?: () => Promise<void>, model = ''): Promise<CacheTicket> {
     if (key === null) return NO_TICKET
+    let waited = false
     for (;;) {
       const started = this.now()
       const lane = this.lanes.get(key)
-      if (lane && lane.warmSince !== null && started - lane.warmSince < this.warmForMs) return this.ticket(key, lane, started)
+      if (lane && lane.warmSince !== null && started - lane.warmSince < this.warmForMs) return this.ticket(key, lane, started, waited ? model : null)
       if (lane && lane.warmSince === null) {
+        if (!this.waitingPays(model, started)) return NO_TICKET
         await this.wait(lane.ready, signal)
+        waited = true
         if (this.lanes.get(key) === lane && lane.warmSince === null) return NO_TICKET // waited long enough
         continue
       }
@@ -94,9 +106,26 @@ export class CacheSharingGate {
     }
   }
 
-  private ticket(key: string, lane: Lane, started: number): CacheTicket {
+  /** False while waits for this model's prefixes were found to read nothing (see UNPAID_WAITS). */
+  private waitingPays(model: string, t: number): boolean {
+    const u = this.unpaid.get(model)
+    if (!u || u.count < UNPAID_WAITS) return true
+    if (t - u.since < this.warmForMs) return false
+    this.unpaid.delete(model) // a lifetime later: measured again
+    return true
+  }
+
+  /** What a request that waited read: nothing counts against waiting for its model, anything resets the count. */
+  private measure(model: string, read: number | undefined): void {
+    if (read === undefined) return
+    if (read > 0) this.unpaid.delete(model)
+    else this.unpaid.set(model, { count: (this.unpaid.get(model)?.count ?? 0) + 1, since: this.now() })
+  }
+
+  private ticket(key: string, lane: Lane, started: number, waitedFor: string | null = null): CacheTicket {
     return {
-      begun: () => {
+      begun: (read?: number) => {
+        if (waitedFor !== null) this.measure(waitedFor, read)
         if (this.lanes.get(key) !== lane) return
         lane.warmSince = Math.max(lane.warmSince ?? 0, started)
         lane.settle()

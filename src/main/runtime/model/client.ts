@@ -13,6 +13,7 @@ import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
 import { buildRequestBody, latestReply } from './request-body'
+import { withCacheFill } from './cache-fill'
 import { assertSendable } from './request-invariants'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
@@ -132,7 +133,12 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     // for the first of them instead).
     const warm = sharing === 'prewarm' && latestReply(request.messages) === -1 ? prewarmBody(body) : null
     try {
-      return await gate.enter(key, signal, warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined)
+      return await gate.enter(
+        key,
+        signal,
+        warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined,
+        request.model
+      )
     } catch {
       throw new ModelAbortedError([])
     }
@@ -167,7 +173,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
         watchdog.refresh()
         acc.add(event)
-        if (event.type === 'message_start') ticket.begun()
+        if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
       }
     } catch (err) {
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
@@ -184,9 +190,11 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     if (!acc.stopped) throw new StreamIncompleteError(acc.started ? 'no message_stop event' : 'no events at all')
   }
 
-  async function stream(request: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
+  async function stream(asked: ModelRequest, handlers: StreamHandlers = {}, signal?: AbortSignal): Promise<ModelResponse> {
     // Never a request the API would reject for its tool calls: that is a bug to say, not a 400 to retry.
-    assertSendable(request.messages)
+    assertSendable(asked.messages)
+    // A prefix under the model's cache minimum is filled with the context given for it, where that pays.
+    const request = withCacheFill(asked)
     const body = buildRequestBody(request)
     const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []

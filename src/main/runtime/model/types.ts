@@ -38,6 +38,12 @@ export interface ModelRequest {
   promptCaching?: boolean
   /** How many leading tools every agent of the session gets alike: the tools' breakpoint goes after them. */
   sharedTools?: number
+  /**
+   * Context that helps the agent (project instructions, a listing of its folder), appended to the system prompt
+   * when its prefix is under the model's cache minimum and filling it pays for the `sharers` requests expected
+   * to share it (a fan-out's siblings): model/cache-fill.ts. The same object for every turn of a run.
+   */
+  cacheFill?: { text: string; sharers: number }
   /** The message whose last block is the conversation's cache breakpoint (default the last one). */
   cacheBreakpointAt?: number
   /** `none`: the reply may not call tools (it keys the messages' cache apart: a summary request uses it only as a fallback). */

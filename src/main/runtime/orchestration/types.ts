@@ -59,6 +59,8 @@ export interface SessionContext {
   systemPrompt(def: AgentDefinition, handle: AgentHandle, worktree?: { path: string; branch: string; baseCommit?: string }): Promise<string>
   /** What gives the agent its subfolders' CLAUDE.md files and path rules as it works; null when its definition omits CLAUDE.md. */
   nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null>
+  /** Context siblings share, to fill their prompt prefix up to the cache minimum where that pays (ModelRequest.cacheFill). */
+  sharedContext(def: AgentDefinition | null, handle: AgentHandle): Promise<string>
   /** Background agents' readable output logs. */
   readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */

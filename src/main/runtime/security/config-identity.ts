@@ -36,16 +36,27 @@ export function listedConfigFiles(entries: readonly ConfigEntry[], top: string):
   return [...new Set(files)]
 }
 
-/** The fingerprint of `files` as they are now. */
+/**
+ * The fingerprint of `files` as they are now. A folder among them (a `.git` folder) counts by its identity
+ * alone: git writes its index and locks there on every command, which changes no configuration.
+ */
 export function configFingerprint(files: readonly string[]): string {
   const env = `${process.env.HOME ?? ''}\0${process.env.XDG_CONFIG_HOME ?? ''}`
-  const parts = files.map((f) => {
-    try {
-      const s = statSync(f, { throwIfNoEntry: false, bigint: true })
-      return s ? `${f}\0${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : `${f}\0-`
-    } catch {
-      return `${f}\0?`
-    }
-  })
-  return [env, ...parts].join('\n')
+  return [env, ...files.map((f) => stamp(f, false))].join('\n')
+}
+
+/** The fingerprint of folders whose entries matter (where a submodule's config may appear): their times too. */
+export function folderFingerprint(folders: readonly string[]): string {
+  return folders.map((f) => stamp(f, true)).join('\n')
+}
+
+function stamp(f: string, entries: boolean): string {
+  try {
+    const s = statSync(f, { throwIfNoEntry: false, bigint: true })
+    if (!s) return `${f}\0-`
+    if (s.isDirectory() && !entries) return `${f}\0dir:${s.dev}:${s.ino}`
+    return `${f}\0${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+  } catch {
+    return `${f}\0?`
+  }
 }

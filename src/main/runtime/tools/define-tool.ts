@@ -19,6 +19,8 @@ export interface ToolContext {
   outputFile?: string
   /** The call's input before `parse` (as the model, a hook or the person gave it): what hooks report as tool_input. */
   rawInput?: unknown
+  /** The calls of the same assistant message that run alongside this one, itself included (absent when alone). */
+  batch?: ReadonlyArray<{ name: string; input: unknown }>
 }
 
 export interface ToolResult {

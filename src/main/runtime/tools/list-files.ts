@@ -1,6 +1,14 @@
 // "Every file under a root that a search should see": walked in-process for a small tree, `rg --files` for a
 // larger one (search-engine.ts), the same walk when rg is missing; hidden files included, .gitignore honoured,
 // `.git` skipped. Results are root-relative, forward-slash.
+//
+// Sibling Globs (a fan-out's agents searching one folder at once) share one listing: a walk or rg run under way
+// for the same folder is joined (a search that overlaps another sees the tree as that one does), unless the
+// runtime wrote since it began (noteWrite: every tool that is not read-only) or one of the folder's own ignore
+// files changed. A finished listing is not reused: nothing tells it apart from a tree changed since by someone
+// else. A listing still going on is stopped only when every search that joined it was.
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { withDir } from '../security/open-beneath'
 import { OverrideGlobs } from './ignore-rules'
 import { walkFiles } from './file-walk'
@@ -13,12 +21,88 @@ export const LIST_FILES_CAP = 250_000
 
 export type SearchEngine = 'rg' | 'js'
 
-export async function listFiles(
-  root: string,
-  rg: string | null,
-  signal?: AbortSignal,
-  upTo = IN_PROCESS_SEARCH_UP_TO
-): Promise<{ files: string[]; engine: SearchEngine }> {
+export interface Listing {
+  /** Shared with the searches that joined it: never changed. */
+  files: readonly string[]
+  engine: SearchEngine
+}
+
+const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore']
+
+interface Shared {
+  key: string
+  writes: number
+  /** When it finished; null while under way (only a listing under way is joined). */
+  doneAt: number | null
+  result: Promise<Listing>
+  stop: AbortController
+  joined: number
+}
+
+const shared = new Map<string, Shared>()
+let writes = 0
+
+/** The runtime changed files (a tool that is not read-only ran): no listing from before is reused. */
+export function noteWrite(): void {
+  writes++
+}
+
+export async function listFiles(root: string, rg: string | null, signal?: AbortSignal, upTo = IN_PROCESS_SEARCH_UP_TO): Promise<Listing> {
+  const key = `${root}\u0000${rg ?? ''}\u0000${upTo}\u0000${IGNORE_FILES.map((f) => stamp(join(root, f))).join('\u0000')}`
+  let entry = shared.get(root)
+  const usable = entry && entry.key === key && entry.writes === writes && entry.doneAt === null
+  if (!entry || !usable) {
+    const stop = new AbortController()
+    const mine: Shared = { key, writes, doneAt: null, stop, joined: 0, result: listFresh(root, rg, stop.signal, upTo) }
+    const forget = () => {
+      mine.doneAt = Date.now()
+      if (shared.get(root) === mine) shared.delete(root)
+    }
+    mine.result.then(forget, forget)
+    if (shared.size > 256) shared.clear()
+    shared.set(root, (entry = mine))
+  }
+  return joinListing(entry, signal)
+}
+
+/** Waits for the shared listing as one of its searches: this one's abort leaves it to the others. */
+async function joinListing(entry: Shared, signal?: AbortSignal): Promise<Listing> {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted')
+  entry.joined++
+  let left = false
+  const leave = () => {
+    if (left) return
+    left = true
+    if (--entry.joined === 0 && entry.doneAt === null) entry.stop.abort()
+  }
+  let onAbort: (() => void) | undefined
+  try {
+    return await Promise.race([
+      entry.result,
+      new Promise<never>((_, reject) => {
+        if (!signal) return
+        onAbort = () => {
+          leave()
+          reject(signal.reason ?? new Error('aborted'))
+        }
+        signal.addEventListener('abort', onAbort, { once: true })
+      })
+    ])
+  } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort)
+    if (!left) {
+      left = true
+      entry.joined--
+    }
+  }
+}
+
+function stamp(file: string): string {
+  const s = statSync(file, { throwIfNoEntry: false, bigint: true })
+  return s ? `${s.ino}:${s.size}:${s.mtimeNs}` : '-'
+}
+
+async function listFresh(root: string, rg: string | null, signal: AbortSignal, upTo: number): Promise<Listing> {
   const overrides = new OverrideGlobs(['!.git'])
   if (!rg) return { files: await walkFiles({ root, overrides, signal, maxFiles: LIST_FILES_CAP }), engine: 'js' }
   const small = await smallTreeFiles({ root, overrides, signal, upTo })

@@ -11,6 +11,8 @@ import { readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { ALWAYS, type ConfigEntry, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
+import { configFingerprint, defaultConfigFiles, folderFingerprint, listedConfigFiles } from '../security/config-identity'
+import { readConfigFile } from '../store/read-config'
 import { runChild } from '../security/spawn'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -145,23 +147,31 @@ async function checkWorktreeRedirect(dir: string, global: string[], values: stri
 /** Included config files read per command at most (an include loop or a flood of them stops here). */
 const MAX_INCLUDES = 64
 
-/** `config` files under the repository's `modules/` folders (its own, and each linked worktree's), bounded. */
-async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): Promise<string[]> {
+/**
+ * `config` files under the repository's `modules/` folders (its own, and each linked worktree's), bounded; with
+ * the folders whose entries say a submodule's config came or went. A folder holding a `config` is a submodule's
+ * git folder, rewritten by every git command there: its `modules/` is watched instead (nested submodules).
+ */
+async function submoduleConfigs(dir: string, entries: readonly ConfigEntry[]): Promise<{ files: string[]; folders: string[] }> {
   const local = entries.find((e) => e.scope === 'local' && e.origin?.startsWith('file:'))
-  if (!local?.origin) return []
+  if (!local?.origin) return { files: [], folders: [] }
   const common = dirname(resolve(dir, local.origin.slice(5)))
   const roots = [join(common, 'modules')]
+  const folders = [join(common, 'worktrees')]
   for (const w of await readdir(join(common, 'worktrees')).catch(() => [] as string[])) roots.push(join(common, 'worktrees', w, 'modules'))
   const found: string[] = []
   const walk = async (d: string, depth: number): Promise<void> => {
     if (depth > 8 || found.length >= MAX_INCLUDES) return
-    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+    const list = await readdir(d, { withFileTypes: true }).catch(() => [])
+    if (list.some((e) => e.isFile() && e.name === 'config')) folders.push(join(d, 'modules'))
+    else folders.push(d)
+    for (const e of list) {
       if (e.isFile() && e.name === 'config') found.push(join(d, e.name))
       else if (e.isDirectory() && e.name !== 'objects' && e.name !== 'refs') await walk(join(d, e.name), depth + 1)
     }
   }
   for (const r of roots) await walk(r, 0)
-  return found
+  return { files: found, folders }
 }
 
 /**
@@ -174,8 +184,71 @@ export async function listConfig(dir: string): Promise<ConfigEntry[] | null> {
   return r.code === 0 ? parseConfigListing(r.stdout.toString('utf8'), true) : null
 }
 
+/**
+ * The settings last worked out per folder (and git options), with the files and folders they were read from and
+ * the fingerprint of those then (security/config-identity.ts): while no file git reads config from — the
+ * repository's, the person's, an included one, a submodule's, a `.git` that would start a checkout nearer —
+ * has changed, a command spawns no `git config --list` of its own. Anything changed is read afresh.
+ */
+const settingsCache = new Map<string, { settings: Record<string, string>; files: string[]; folders: string[]; fingerprint: string }>()
+const SETTINGS_KEPT = 256
+
+/** For tests: forget every cached reading. */
+export function forgetGitSettings(): void {
+  settingsCache.clear()
+}
+
 /** The neutralising settings for a command in `dir`, from the configuration git would read there. */
 async function safeSettings(dir: string, global: string[], dirsEnv: Record<string, string>): Promise<Record<string, string>> {
+  // `-C`, `--git-dir` and the like point git elsewhere than `dir`: read afresh each time (no caller caches them).
+  const cacheable = global.length === 0
+  const key = JSON.stringify([resolve(dir), dirsEnv])
+  const known = cacheable ? settingsCache.get(key) : undefined
+  const fingerprint = (files: string[], folders: string[]) => `${configFingerprint(files)}\n${folderFingerprint(folders)}`
+  if (known && fingerprint(known.files, known.folders) === known.fingerprint) return known.settings
+  const candidates = [...new Set([...(await configCandidates(dir, dirsEnv)), ...(known?.files ?? [])])]
+  const before = configFingerprint(candidates)
+  const read = await readSettings(dir, global, dirsEnv)
+  settingsCache.delete(key)
+  // Kept only when no file changed while git read them, and when nothing outside the files decides (core.worktree).
+  if (cacheable && read.cacheable && configFingerprint(candidates) === before) {
+    const files = [...new Set([...candidates, ...read.files])]
+    if (settingsCache.size >= SETTINGS_KEPT) settingsCache.delete(settingsCache.keys().next().value as string)
+    settingsCache.set(key, { settings: read.settings, files, folders: read.folders, fingerprint: fingerprint(files, read.folders) })
+  }
+  return read.settings
+}
+
+/**
+ * Config files git could read in `dir` before any listing names them: the person's, the git folder's, and the
+ * `.git` of `dir` and each folder above it up to the checkout's top (one appearing nearer makes a new checkout).
+ */
+async function configCandidates(dir: string, dirsEnv: Record<string, string>): Promise<string[]> {
+  const top = dirsEnv.GIT_WORK_TREE ?? (await checkoutTop(dir))
+  const gitDir = dirsEnv.GIT_DIR ?? (top ? gitDirAt(top) : null)
+  const files = defaultConfigFiles(top, gitDir)
+  if (dirsEnv.GIT_COMMON_DIR) files.push(join(dirsEnv.GIT_COMMON_DIR, 'config'))
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    files.push(join(d, '.git'))
+    if (d === top || dirname(d) === d) break
+  }
+  return files
+}
+
+/** The git folder a checkout's `.git` names (a folder, or a `gitdir:` file); null when it is neither. */
+function gitDirAt(top: string): string | null {
+  const dotGit = join(top, '.git')
+  const read = readConfigFile(dotGit, 64 * 1024)
+  if (!('text' in read)) return dotGit // a folder (or nothing): its config is dotGit/config
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(read.text)
+  return m ? resolve(top, m[1]) : null
+}
+
+async function readSettings(
+  dir: string,
+  global: string[],
+  dirsEnv: Record<string, string>
+): Promise<{ settings: Record<string, string>; files: string[]; folders: string[]; cacheable: boolean }> {
   const list = ['config', '-z', '--list', '--show-scope', '--show-origin']
   const listing = await spawnGit(dir, [...global, ...list], { ...dirsEnv, ...GIT_ENV }, {})
   // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
@@ -187,7 +260,8 @@ async function safeSettings(dir: string, global: string[], dirsEnv: Record<strin
   const home = process.env.HOME || homedir()
   // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
   // environment but the submodule's config read afresh, so its program keys are overridden from here.
-  const submodules = new Set(await submoduleConfigs(base, entries))
+  const modules = await submoduleConfigs(base, entries)
+  const submodules = new Set(modules.files)
   const queue = [...includedFiles(entries, base, home), ...submodules]
   const seen = new Set<string>()
   for (let file = queue.shift(); file !== undefined && seen.size < MAX_INCLUDES; file = queue.shift()) {
@@ -202,7 +276,10 @@ async function safeSettings(dir: string, global: string[], dirsEnv: Record<strin
   }
   const verdict = judgeConfig(entries)
   if (verdict.worktreeRedirects.length) await checkWorktreeRedirect(dir, global, verdict.worktreeRedirects, dirsEnv)
-  return configEnv(verdict.overrides)
+  const files = [...listedConfigFiles(entries, base), ...seen, ...queue]
+  // Past the include bound some files went unread: read again next time rather than trust a partial reading.
+  const cacheable = !verdict.worktreeRedirects.length && queue.length === 0
+  return { settings: configEnv(verdict.overrides), files, folders: modules.folders, cacheable }
 }
 
 /**

@@ -1,9 +1,9 @@
 // Worktrees left behind when Fanout stopped mid-run (a crash, a killed process): found at start so the
 // user can be offered a cleanup. Cleanup never loses work: uncommitted changes block it unless forced,
 // and forcing commits them to the agent's branch before the folder goes.
-import { realpath, rmdir } from 'node:fs/promises'
+import { readdir, realpath, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { dirname } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { commitAll, syncBranchToHead, uncommittedChanges } from './agent-branch'
 import { agentWorktreeEntries } from './agent-worktrees'
 import { branchFor } from './branch-name'
@@ -12,6 +12,8 @@ import { worktreeGitDirs, worktreeGitDirsOrNull } from './git-dirs'
 import { commitMessage } from './finish-worktree'
 import { readRepo, WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
+import { findGitDir } from './probe'
+import { readConfigFile } from '../store/read-config'
 
 export interface OrphanWorktree {
   agentId: string
@@ -55,6 +57,7 @@ export function ownerAlive(owner: { pid: number; hostname: string } | undefined)
 
 /** Fanout worktrees of the repository around `repoCwd` whose agent is not running. [] outside a git repository. */
 export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOptions): Promise<OrphanWorktree[]> {
+  if (await noLinkedWorktrees(repoCwd)) return []
   let repo
   try {
     repo = await readRepo(repoCwd)
@@ -88,6 +91,21 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
     })
   }
   return orphans
+}
+
+/**
+ * True when the repository has no linked worktree at all (its common git folder has no `worktrees/` entry), read
+ * from the files alone: the check at every run's start then starts no git. Anything unusual asks git.
+ */
+async function noLinkedWorktrees(cwd: string): Promise<boolean> {
+  const found = await findGitDir(cwd).catch(() => null)
+  if (!found) return false
+  // The repository's own file, read bounded and only if regular (a pipe there must not hang the run).
+  const commondir = readConfigFile(join(found.gitDir, 'commondir'), 4096)
+  if ('error' in commondir) return false
+  const common = 'text' in commondir ? resolve(found.gitDir, commondir.text.trim()) : found.gitDir
+  const entries = await readdir(join(common, 'worktrees')).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : null))
+  return entries !== null && entries.length === 0
 }
 
 async function commitsAhead(dir: string, tip: string, branch: string, baseCommit: string | null): Promise<number> {

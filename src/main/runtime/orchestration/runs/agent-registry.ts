@@ -57,6 +57,8 @@ export interface AgentHandle {
   /** Its system prompt as last built (a fork of this agent inherits it). */
   systemPrompt?: string
   background?: boolean
+  /** Agents one message started with the same type and model, itself included: they share a prompt prefix. */
+  sharers?: number
   /** `subagent_type: "fork"`: a copy of its parent; it cannot spawn agents. */
   fork?: boolean
   /** Runs in its own git worktree, created from this checkout (the parent's cwd). */

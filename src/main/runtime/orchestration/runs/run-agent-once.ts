@@ -59,6 +59,7 @@ export type RunHost = CompactHost &
     | 'mainAgentId'
     | 'dataDir'
     | 'definitions'
+    | 'sharedContext'
   >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
@@ -75,6 +76,9 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
     // Made once per agent, so a folder's CLAUDE.md it was given in an earlier run is not given again.
     if (handle.instructions === undefined) handle.instructions = await session.nestedInstructions(spec.def, handle)
     const nested = handle.instructions
+    // Siblings of one message share their prompt's prefix: context for it, used where it makes the prefix cacheable.
+    const sharers = handle.sharers ?? 1
+    const fill = sharers >= 2 && !handle.fork && !handle.worktree ? await session.sharedContext(spec.def ?? null, handle) : ''
     const tools = runTools(session, handle, toolNames)
     const extras = (await spec.extras?.()) ?? {}
     // Taken from the inbox only now, as the loop records it with their delivery ids: a step above that
@@ -116,6 +120,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
           hooks: compactionHooks(session.extensions.hooks, handle)
         }),
         toolOutputDir: session.toolOutputDir,
+        ...(fill ? { cacheFill: { text: fill, sharers } } : {}),
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         // What its subagents will cost, said (and asked, above the setting) before they start.
         ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),

@@ -181,6 +181,10 @@ export class AgentServices implements SessionContext {
     return this.definitions.nestedInstructions(def, handle)
   }
 
+  sharedContext(def: AgentDefinition | null, handle: AgentHandle): Promise<string> {
+    return this.definitions.sharedContext(def, handle.cwd)
+  }
+
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */
   requestMergeHost(handle: AgentHandle): RequestMergeHost {
     const review = new AgentWorkReview({

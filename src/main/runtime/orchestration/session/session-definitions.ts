@@ -5,7 +5,8 @@
 // of its type, folder and model: sixteen siblings get the very same text.
 import type { AgentDefinition, LoadedAgent } from '../../../../shared/agent-definition'
 import type { ProjectCommand } from '../../../../shared/trust'
-import { loadClaudeMd, type ClaudeMdEntry } from '../../context'
+import { formatClaudeMd, loadClaudeMd, type ClaudeMdEntry } from '../../context'
+import { folderListing } from '../../context/folder-listing'
 import { NestedInstructions } from '../../context/nested-instructions'
 import { projectRootOf } from '../../context/project-root'
 import { discoverSkills, type SkillEntry } from '../../context/skill-index'
@@ -71,6 +72,7 @@ export class SessionDefinitions {
     this.claudeMd = gateClaudeMd(this.read.claudeMd, this.opts.cwd, this.read.root, approved)
     // Prompts built from the earlier definitions and CLAUDE.md are not reused.
     this.prompts = new WeakMap()
+    this.contexts = new WeakMap()
     return gated.withheld
   }
 
@@ -108,6 +110,34 @@ export class SessionDefinitions {
     }
     return prompt
   }
+
+  /**
+   * Context that helps agents of `def` working in `cwd` and may fill their shared prompt prefix up to the model's
+   * cache minimum (model/cache-fill.ts): the project's instructions where the definition leaves them out of its
+   * prompt, and a listing of the folder. The same text for every sibling; read once per definition and folder.
+   */
+  sharedContext(def: AgentDefinition | null, cwd: string): Promise<string> {
+    const key = `${cwd}\u0000${def?.omitClaudeMd ? 'instructions' : ''}`
+    let byKey = this.contexts.get(def ?? this)
+    if (!byKey) this.contexts.set(def ?? this, (byKey = new Map()))
+    let text = byKey.get(key)
+    if (!text) {
+      text = (async () => {
+        const instructions = def?.omitClaudeMd ? formatClaudeMd(this.claudeMd).trim() : ''
+        const listing = await folderListing(cwd)
+        const parts = [
+          'Context shared by the agents of this task. It may help; your task decides what you read and do.',
+          instructions ? `<project_instructions>\n${instructions}\n</project_instructions>` : '',
+          listing.length ? `<folder_listing root="${cwd}">\n${listing.join('\n')}\n</folder_listing>` : ''
+        ]
+        return parts.filter(Boolean).length > 1 ? parts.filter(Boolean).join('\n\n') : ''
+      })()
+      byKey.set(key, text)
+    }
+    return text
+  }
+
+  private contexts = new WeakMap<object, Map<string, Promise<string>>>()
 
   /** Null for a definition that leaves CLAUDE.md out (Explore, Plan): it gets none of it later either. */
   async nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null> {

@@ -99,6 +99,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   const budget = budgetFor(input.budget, planned.fork ? undefined : planned.def?.budget, session.gate.limits)
   if (budget) handle.budget = budget
   session.registry.add(handle)
+  handle.sharers = sharersOf(input, ctx)
   if (planned.background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({
     agentId: handle.id,
@@ -193,6 +194,16 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
 }
 
 /** `resume: <agentId>`: the agent continues with its full history and the prompt as its next message. */
+/** The Agent calls of this call's message that start an agent of the same type on the same model, itself included. */
+function sharersOf(input: AgentToolInput, ctx: ToolContext): number {
+  if (!ctx.batch) return 1
+  const same = (other: unknown): boolean => {
+    const o = (other ?? {}) as Partial<AgentToolInput>
+    return !o.resume && (o.subagent_type ?? '') === (input.subagent_type ?? '') && (o.model ?? '') === (input.model ?? '') && !o.isolation === !input.isolation
+  }
+  return Math.max(1, ctx.batch.filter((c) => c.name === AGENT_TOOL_NAME && same(c.input)).length)
+}
+
 async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
   const id = input.resume as string
   let handle: AgentHandle | undefined

@@ -1,0 +1,90 @@
+// The cache minimum, end to end: sixteen Explore siblings on Haiku, whose tools and system prompt (~2,500 tokens)
+// are under Haiku's 4,096-token minimum, so nothing of theirs is ever cached. Filled with context that helps them
+// (the project's instructions Explore leaves out, a listing of the folder), their shared prefix crosses it: one
+// sibling writes it and fifteen read it, and the billed input (uncached ×1, writes ×1.25, reads ×0.1) falls.
+// Two siblings gain nothing from a write and are left as they were.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { reply, scriptByAgent, startScriptedModel, type RecordedRequest, type ScriptedModel } from '../../model/scripted'
+import { minCacheableTokens } from '../../model/prompt-cache-rules'
+import { AgentSession } from '../session/session'
+import { mainAgent } from '../testing/scripted-agents'
+
+let model: ScriptedModel | undefined
+let session: AgentSession | undefined
+let root: string | undefined
+
+afterEach(async () => {
+  await session?.close()
+  await model?.close()
+  if (root) rmSync(root, { recursive: true, force: true })
+  model = session = root = undefined
+})
+
+const INSTRUCTIONS = 'Tests live beside the code they test. Run one file with `npx vitest run <file>`.'
+
+async function fanOut(n: number): Promise<RecordedRequest[]> {
+  const respond = scriptByAgent([
+    { name: 'explorer', match: /Explore task \d+/, turns: [reply.text('found it')] },
+    mainAgent([
+      reply.toolUses(
+        Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { subagent_type: 'Explore', description: `Look ${i}`, prompt: `Explore task ${i}` } }))
+      ),
+      reply.text('done')
+    ])
+  ])
+  model = await startScriptedModel({ respond }, { cacheSharing: 'first' })
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cache-fill-')))
+  writeFileSync(join(root, 'CLAUDE.md'), `${INSTRUCTIONS}\n`)
+  for (const dir of ['src', 'src/model', 'src/view', 'test', 'docs']) mkdirSync(join(root, dir), { recursive: true })
+  // A project of a few hundred files, as most are: its listing is what an Explore agent would look for first.
+  for (let i = 0; i < 300; i++) writeFileSync(join(root, ['src', 'src/model', 'src/view', 'test', 'docs'][i % 5], `feature-module-${i}.ts`), '')
+  session = await AgentSession.create({
+    cwd: root,
+    home: root,
+    client: model.client,
+    ripgrep: false,
+    managedSettingsFile: null,
+    limits: { maxConcurrent: 100 },
+    onError: () => undefined
+  })
+  const result = await session.run('Fan out.')
+  expect(result.status).toBe('completed')
+  return model.server.messageRequests().filter((r) => /Explore task \d+/.test(r.firstUserText))
+}
+
+/** Billed input of a request in base-price tokens, as the API bills a 5-minute cache. */
+const billed = (r: RecordedRequest) => r.cache!.uncached + r.cache!.write5m * 1.25 + r.cache!.write1h * 2 + r.cache!.read * 0.1
+const systemText = (r: RecordedRequest) => JSON.stringify((r.body as { system?: unknown }).system ?? '')
+
+describe('filling a fan-out’s shared prefix up to the cache minimum', () => {
+  it('sixteen Explore siblings on Haiku: filled with context that helps, one writes the prefix and fifteen read it', async () => {
+    const reqs = await fanOut(16)
+    expect(reqs).toHaveLength(16)
+    expect(minCacheableTokens(reqs[0].model)).toBe(4096)
+    // The fill is the context promised: the instructions Explore otherwise goes without, and the folder.
+    for (const r of reqs) {
+      expect(systemText(r)).toContain(INSTRUCTIONS.slice(0, 40))
+      expect(systemText(r)).toContain('src/model/')
+    }
+    const readers = reqs.filter((r) => r.cache!.read >= 4096)
+    expect(readers).toHaveLength(15)
+    const writers = reqs.filter((r) => r.cache!.write5m >= 4096)
+    expect(writers).toHaveLength(1)
+    // What the fan-out paid for its input, against what the same prompts cost uncached (no fill, nothing cached).
+    const paid = reqs.reduce((n, r) => n + billed(r), 0)
+    const plainPrefix = Math.min(...reqs.map((r) => r.cache!.uncached + r.cache!.read + r.cache!.write5m)) // filled size: an upper bound
+    expect(paid).toBeLessThan((16 * plainPrefix) / 2.5)
+  })
+
+  it('two siblings: a write would cost more than it saves, so their prompts go as they are', async () => {
+    const reqs = await fanOut(2)
+    expect(reqs).toHaveLength(2)
+    for (const r of reqs) {
+      expect(systemText(r)).not.toContain('src/model/')
+      expect(r.cache!.read + r.cache!.write5m).toBe(0)
+    }
+  })
+})
