@@ -83,4 +83,32 @@ describe('fanout run with plugins', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'kit echo: x' })
     expect(readHookLog(p.log)).toHaveLength(1)
   })
+
+  it("a plugin's command runs as /plugin:name, and a connected server's prompt as /mcp__server__prompt", async () => {
+    const p = pluginProject()
+    writeFileSync(join(p.project, '.claude', 'settings.json'), '{}')
+    mkdirSync(join(p.project, 'market/kit/commands'), { recursive: true })
+    writeFileSync(join(p.project, 'market/kit/commands/hello.md'), '---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS from the kit.\n')
+    server = await serve({ respond: () => reply.text('ok') })
+    const kit = await runCli(['-p', '/kit:hello Ada', '--output-format', 'json', '--plugin-dir', 'market/kit'], { cwd: p.project, env: p.env(server.url) })
+    expect(kit.code).toBe(0)
+    expect(server.requests[0].firstUserText).toContain('<command-name>/kit:hello</command-name>')
+    expect(server.requests[0].firstUserText).toContain('Say hello to Ada from the kit.')
+
+    writeFileSync(join(p.project, '.mcp.json'), JSON.stringify({ mcpServers: { docs: stdioServerEntry(['--label', 'docs', '--resources']) } }))
+    const mcp = await runCli(['-p', '/mcp__docs__greet Grace', '--output-format', 'json', '--strict-mcp-config', '--mcp-config', '.mcp.json'], {
+      cwd: p.project,
+      env: p.env(server.url)
+    })
+    expect(mcp.code).toBe(0)
+    const sent = server.requests.at(-1)!.firstUserText
+    expect(sent).toContain('<command-name>/mcp__docs__greet</command-name>')
+    expect(sent).toContain('PROMPT-GREET: say hello to Grace from docs')
+
+    const missing = await runCli(['-p', '/mcp__docs__greet', '--output-format', 'json', '--strict-mcp-config', '--mcp-config', '.mcp.json'], {
+      cwd: p.project,
+      env: p.env(server.url)
+    })
+    expect(JSON.parse(missing.stdout).result).toBe('Missing required argument: name. Usage: /mcp__docs__greet name')
+  })
 })

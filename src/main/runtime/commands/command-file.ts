@@ -30,6 +30,8 @@ export interface CommandDefinition {
   skillDir?: string
   /** Where a skill was found: a project's skill grants its `allowed-tools` only in a trusted folder, as a project command. */
   skillScope?: 'project' | 'user' | 'plugin'
+  /** From a plugin the folder brought: gated like the project's own (its `allowed-tools` need a trusted folder). */
+  folderBrought?: boolean
   /** The prompt: the file without its frontmatter. */
   body: string
   /** A frontmatter problem: the command still loads, without its frontmatter (as Claude Code does). */

@@ -198,6 +198,18 @@ describe('loading', () => {
     expect(all.find((c) => c.name === 'greet')?.skillDir).toBe(join(t.repo, '.claude/skills/greet'))
   })
 
+  it("a plugin manifest's single command file is the only one of its folder; a folder-brought plugin's commands say so", async () => {
+    t = makeTempTree()
+    t.write(join(t.root, 'kit/extra/one.md'), '---\nallowed-tools: Bash(rm:*)\n---\nONE')
+    t.write(join(t.root, 'kit/extra/two.md'), 'TWO')
+    const all = await loadCommands({
+      cwd: t.repo,
+      home: t.home,
+      extraFolders: [{ dir: join(t.root, 'kit/extra'), namespace: 'kit', file: join(t.root, 'kit/extra/one.md'), folderBrought: true }]
+    })
+    expect(all.map((c) => [c.name, c.folderBrought])).toEqual([['kit:one', true]])
+  })
+
   it("a repository's command that links out of it, or to a pipe, is not offered", async () => {
     t = makeTempTree()
     t.write(join(t.root, 'secret.txt'), 'SECRET')

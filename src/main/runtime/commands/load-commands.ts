@@ -15,6 +15,10 @@ export interface CommandFolder {
   dir: string
   namespace?: string
   source?: CommandSource
+  /** Only this file of `dir` (a plugin manifest that names one command file). */
+  file?: string
+  /** The folder brought it (a project's plugin): its `allowed-tools` count only once the folder is trusted. */
+  folderBrought?: boolean
 }
 
 export interface LoadCommandsOptions {
@@ -64,21 +68,25 @@ export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDe
     out.push(c)
   }
   // The user's own first: Claude Code 2.1 runs `~/.claude/commands/x.md` when the project has an `x.md` too.
-  const roots: Array<{ dir: string; source: CommandSource; prefix: string; within?: string }> = [
+  const roots: Array<{ dir: string; source: CommandSource; prefix: string; within?: string; file?: string; folderBrought?: boolean }> = [
     { dir: join(opts.home, '.claude', 'commands'), source: 'user', prefix: '' },
     ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'commands'), source: 'project' as const, prefix: '', within: d })),
     ...(opts.extraFolders ?? []).map((f) => ({
       dir: f.dir,
       source: f.source ?? ('plugin' as const),
       prefix: f.namespace ? `${f.namespace}:` : '',
-      within: f.dir
+      within: f.dir,
+      ...(f.file ? { file: f.file } : {}),
+      ...(f.folderBrought ? { folderBrought: true } : {})
     }))
   ]
   for (const root of roots)
     for (const [parts, path] of await commandFiles(root.dir)) {
+      if (root.file && path !== root.file) continue
       // A repository's command file that is a link out of it would send that file to the model: not offered.
       if (root.within && (await leadsOutside(path, root.within))) continue
-      add(readCommandFile(path, `${root.prefix}${parts.join(':')}`, root.source))
+      const c = readCommandFile(path, `${root.prefix}${parts.join(':')}`, root.source)
+      add(c && root.folderBrought ? { ...c, folderBrought: true } : c)
     }
   for (const skill of await discoverSkills({ cwd: opts.cwd, home: opts.home, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) })) {
     const c = readCommandFile(skill.path, skill.name, 'skill')

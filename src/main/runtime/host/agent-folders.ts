@@ -5,7 +5,7 @@ import { agentStats, historyKey, historyRuns, type AgentStats } from '../../../s
 import { readAgentHistory } from '../store/agent-history'
 import { resolve } from 'node:path'
 import { AgentEditorService } from '../agent-editor'
-import { BUILTIN_COMMANDS, loadCommands } from '../commands'
+import { BUILTIN_COMMANDS, loadFolderCommands } from '../commands'
 import { loadAgents } from '../definitions'
 import type { AgentSessionOptions } from '../orchestration'
 import type { HostListeners } from './host-listeners'
@@ -59,7 +59,7 @@ export class AgentFolders {
 
   /** `commands.list`: what the prompt box's `/` menu offers, resolved as a prompt is (runtime/commands). */
   listCommands = async ({ cwd }: { cwd: string }) => {
-    const files = await loadCommands({ cwd: resolve(cwd), home: this.o.home, ...(this.o.commandFolders ? { extraFolders: this.o.commandFolders } : {}) })
+    const files = await loadFolderCommands(resolve(cwd), this.o.home, this.o.commandFolders ? { extraFolders: this.o.commandFolders } : {})
     const listed = files.map((c) => ({
       name: c.name,
       description: c.description,

@@ -1,4 +1,4 @@
-// What the prompt box offers as the person types: `/` commands (the app's own and the folder's skills) and
+// What the prompt box offers as the person types: `/` commands (the app's own, command files, plugins', skills) and
 // `@` files. Files are listed the way Glob lists them — the same walk (tools/list-files.ts: .gitignore
 // honoured, .git left out, links not followed) and the same path check (security/path-policy.ts: what the
 // folder's Read deny rules protect, and what a link leads to outside, is not offered).
@@ -6,21 +6,26 @@ import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FOLDER_FILES_MAX } from '../../../shared/folder-contract'
 import { BUILTIN_COMMANDS, type CommandInfo } from '../../../shared/prompt-commands'
-import { discoverSkills } from '../context/skill-index'
+import { loadFolderCommands } from '../commands'
 import { loadPermissionSettings } from '../permissions'
 import { PathPolicy } from '../security/path-policy'
 import { listFiles } from '../tools/list-files'
 import { findRipgrep } from '../tools/ripgrep'
 
+/**
+ * The `/` menu: the commands the app acts on itself, then what a typed `/name` resolves to — command files,
+ * enabled plugins' commands and skills — resolved as a sent prompt is (commands/folder-commands.ts).
+ */
 export async function folderCommands(cwd: string, home: string): Promise<CommandInfo[]> {
-  const skills = await discoverSkills({ cwd, home })
+  const own = new Set(BUILTIN_COMMANDS.map((b) => b.name))
+  const loaded = (await loadFolderCommands(cwd, home)).filter((c) => !own.has(c.name) && c.source !== 'built-in')
   return [
     ...BUILTIN_COMMANDS,
-    ...skills.map((s) => ({
-      name: s.name,
-      description: s.description,
-      ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
-      source: s.scope
+    ...loaded.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+      source: c.source === 'skill' ? (c.skillScope ?? 'project') : (c.source as Exclude<typeof c.source, 'skill' | 'built-in'>)
     }))
   ]
 }

@@ -167,12 +167,20 @@ export function loadPlugins(opts: LoadPluginsOptions): Plugins {
   return out
 }
 
+/** A folder of a plugin's command files; `file` when the manifest names one file; `folderBrought` as the plugin's. */
+export interface PluginCommandDir {
+  dir: string
+  namespace: string
+  file?: string
+  folderBrought?: boolean
+}
+
 /**
  * The folders of plugin slash commands, for the commands loader: each plugin's `commands/` and the folders its
  * manifest's `commands` names (a file named there gives its folder and `file`). Commands are `/plugin:name`.
  */
-export function pluginCommandDirs(plugins: Pick<Plugins, 'plugins'>): Array<{ dir: string; namespace: string; file?: string }> {
-  const out: Array<{ dir: string; namespace: string; file?: string }> = []
+export function pluginCommandDirs(plugins: Pick<Plugins, 'plugins'>): PluginCommandDir[] {
+  const out: PluginCommandDir[] = []
   for (const p of plugins.plugins) {
     const dirs = [join(p.root, 'commands'), ...asList(p.manifest?.commands).map((c) => resolve(p.root, c))]
     for (const d of dirs) {
@@ -182,8 +190,9 @@ export function pluginCommandDirs(plugins: Pick<Plugins, 'plugins'>): Array<{ di
       } catch {
         continue
       }
-      if (st.isDirectory()) out.push({ dir: d, namespace: p.name })
-      else if (st.isFile()) out.push({ dir: dirname(d), namespace: p.name, file: d })
+      const brought = p.folderBrought ? { folderBrought: true } : {}
+      if (st.isDirectory()) out.push({ dir: d, namespace: p.name, ...brought })
+      else if (st.isFile()) out.push({ dir: dirname(d), namespace: p.name, file: d, ...brought })
     }
   }
   return out

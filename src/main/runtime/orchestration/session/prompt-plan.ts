@@ -4,7 +4,8 @@
 // to the model as typed. An agent's `initialPrompt` (`--agent NAME`) goes before the first prompt, as Claude
 // Code sends it.
 import type { ContentBlock } from '../../../../shared/events'
-import { answerBuiltin, resolvePrompt, type BuiltinFacts } from '../../commands'
+import { answerBuiltin, commandBlock, parseSlash, resolvePrompt, type BuiltinFacts } from '../../commands'
+import { errorMessage } from '../../../../shared/error-message'
 import type { MainRunOptions } from '../runs/main-agent'
 import type { AgentSession } from './session'
 
@@ -40,8 +41,32 @@ export async function planPrompt(session: AgentSession, prompt: string, opts: Pl
       prepared.kind === 'answer'
         ? { kind: 'local', text: prepared.text, localCommand: prepared.localCommand }
         : { kind: 'run', prompt: prepared.blocks, opts: { ...(prepared.model ? { model: prepared.model } : {}), commandRules: prepared.commandRules } }
-  } else plan = { kind: 'run', prompt, opts: {} }
+  } else plan = (await mcpPrompt(session, prompt, opts.commands !== false)) ?? { kind: 'run', prompt, opts: {} }
   return plan.kind === 'run' ? withInitialPrompt(session, plan, agent) : plan
+}
+
+/**
+ * `/mcp__server__prompt args`: a connected server's prompt (mcp/prompt-commands.ts), its messages sent as the
+ * command's text; a required argument left out, or a server that fails, is answered here with the reason.
+ */
+async function mcpPrompt(session: AgentSession, prompt: string, commands: boolean): Promise<PromptPlan | null> {
+  const slash = commands ? parseSlash(prompt) : null
+  if (!slash?.name.startsWith('mcp__')) return null
+  const found = (await session.extensions.mcp.promptCommands()).find((c) => c.name === slash.name)
+  if (!found) return null
+  try {
+    const text = await found.expand(slash.args)
+    return {
+      kind: 'run',
+      prompt: [
+        { type: 'text', text: commandBlock(found.name, slash.args) },
+        { type: 'text', text }
+      ],
+      opts: {}
+    }
+  } catch (err) {
+    return { kind: 'local', text: errorMessage(err) }
+  }
 }
 
 /** `--agent NAME` whose definition has `initialPrompt`: it leads the first prompt of a new conversation. */

@@ -6,7 +6,7 @@
 // the person trusts the folder.
 import { randomUUID } from 'node:crypto'
 import type { ContentBlock } from '../../../../shared/events'
-import { expandCommand, loadCommands, type CommandDefinition, type CommandEffects, type CommandFolder } from '../../commands'
+import { expandCommand, loadFolderCommands, type CommandDefinition, type CommandEffects, type CommandFolder } from '../../commands'
 import { runTool } from '../../loop/run-tools'
 import { parseRule, type PermissionRule } from '../../permissions/rules'
 import type { AgentHandle } from '../runs/agent-registry'
@@ -21,6 +21,8 @@ export type CommandsHost = Pick<SessionContext, 'cwd' | 'home' | 'permissions' |
   folderTrusted(): boolean
   /** More folders of command files (a plugin's `commands/`). */
   commandFolders?: readonly CommandFolder[]
+  /** `--plugin-dir` folders beside the plugins the settings enable. */
+  pluginDirs?: readonly string[]
 }
 
 export type PreparedPrompt =
@@ -29,13 +31,17 @@ export type PreparedPrompt =
   /** Answered without a model call (a refused or failed `!` block), in Claude Code's words. */
   | { kind: 'answer'; text: string; localCommand: string }
 
+/** Every command typed here can name: command files, the enabled plugins' commands and skills, skills. */
 export function sessionCommands(host: CommandsHost): Promise<CommandDefinition[]> {
-  return loadCommands({ cwd: host.cwd, home: host.home, ...(host.commandFolders ? { extraFolders: host.commandFolders } : {}) })
+  return loadFolderCommands(host.cwd, host.home, {
+    ...(host.commandFolders ? { extraFolders: host.commandFolders } : {}),
+    ...(host.pluginDirs ? { pluginDirs: host.pluginDirs } : {})
+  })
 }
 
 /** The allow rules a command's `allowed-tools` grants: none from a folder the person has not trusted, none that do not parse. */
 export function commandRules(host: CommandsHost, command: CommandDefinition): PermissionRule[] {
-  if ((command.source === 'project' || command.skillScope === 'project') && !host.folderTrusted()) return []
+  if ((command.source === 'project' || command.skillScope === 'project' || command.folderBrought) && !host.folderTrusted()) return []
   const out: PermissionRule[] = []
   for (const raw of command.allowedTools) {
     const parsed = parseRule(raw, 'session', host.cwd)
