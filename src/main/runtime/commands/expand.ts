@@ -9,6 +9,7 @@ import type { ContentBlock } from '../../../shared/events'
 import { escapeBang, substituteArguments } from './arguments'
 import type { CommandDefinition } from './command-file'
 import { findShellBlocks } from './shell-blocks'
+import { fileMentions, fileMentionTexts } from '../context/file-mentions'
 
 /** What expanding a command may do, each through the session's own path (the main agent's Bash and Read). */
 export interface CommandEffects {
@@ -35,18 +36,6 @@ export function commandBlock(name: string, args: string): string {
   return `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>\n${args ? `<command-args>${args}</command-args>\n` : ''}`
 }
 
-const MENTION = /(?<=^|\s)@("([^"]+)"|[^\s"]+)/g
-
-/** `@path` mentions of a prompt, in order, once each (a trailing comma or period is punctuation). */
-export function fileMentions(text: string): string[] {
-  const out: string[] = []
-  for (const m of text.matchAll(MENTION)) {
-    const path = (m[2] ?? m[1]).replace(/[.,;:!?)]+$/, '')
-    if (path && !out.includes(path)) out.push(path)
-  }
-  return out
-}
-
 export async function expandCommand(command: CommandDefinition, args: string, effects: CommandEffects): Promise<Expansion> {
   // The body as written (Claude Code keeps its line ends, CRLF too).
   let text = command.skillDir ? `Base directory for this skill: ${command.skillDir}\n\n${command.body}` : command.body
@@ -71,12 +60,10 @@ export async function expandCommand(command: CommandDefinition, args: string, ef
   for (const mention of fileMentions(prompt)) {
     const file = await effects.read(mention)
     if (!file) continue
+    const [called, result] = fileMentionTexts(file.path, file.content)
     attachments.push(
-      {
-        type: 'text',
-        text: `<system-reminder>\nCalled the Read tool with the following input: ${JSON.stringify({ file_path: file.path })}\n</system-reminder>`
-      },
-      { type: 'text', text: `<system-reminder>\nResult of calling the Read tool:\n${file.content}\n</system-reminder>` }
+      { type: 'text', text: `<system-reminder>\n${called}\n</system-reminder>` },
+      { type: 'text', text: `<system-reminder>\n${result}\n</system-reminder>` }
     )
   }
   return {

@@ -4,6 +4,7 @@ export { loadCommands, type CommandFolder, type LoadCommandsOptions } from './lo
 export { loadFolderCommands, type FolderCommandsOptions } from './folder-commands'
 export { escapeBang, splitArguments, substituteArguments } from './arguments'
 export { findShellBlocks, type ShellBlock } from './shell-blocks'
-export { commandBlock, expandCommand, fileMentions, type CommandEffects, type Expansion } from './expand'
+export { fileMentions } from '../context/file-mentions'
+export { commandBlock, expandCommand, type CommandEffects, type Expansion } from './expand'
 export { answerBuiltin, BUILTIN_COMMANDS, isBuiltin, type BuiltinAnswer, type BuiltinFacts } from './builtins'
 export { parseSlash, resolvePrompt, type Resolution } from './resolve'
