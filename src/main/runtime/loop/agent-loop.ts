@@ -271,6 +271,11 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           pending.push(...notes.map(reminderBlock))
         }
         send({ type: 'turn_end', turn, stopReason })
+        const halt = opts.halted?.()
+        if (halt) {
+          flushPending()
+          return { ...finish('completed'), hookStop: { terminal: 'hook_stopped', reason: halt.reason } }
+        }
         const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
         if (stuck) {
           flushPending()
@@ -294,6 +299,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         continue
       }
       const more = await opts.beforeFinish?.(runText)
+      const halt = opts.halted?.()
+      if (halt) return { ...finish('completed'), hookStop: { terminal: 'stop_hook_prevented', reason: halt.reason } }
       if (more) {
         pending = [{ type: 'text', text: more }]
         continue

@@ -38,6 +38,8 @@ export interface AgentSessionOptions {
   mergeStrategy?: () => Promise<MergeStrategy>
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
   managedSettingsFile?: string | null
+  /** Claude Code's --settings (a file or JSON the person gave): its hooks run as the person's own. */
+  flagSettings?: { file: string; json: Record<string, unknown> }
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
   dataDir?: string
   /** The title recorded for the session (listings, reopening); default: its first prompt's first line. */

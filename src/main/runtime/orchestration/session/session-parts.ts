@@ -48,6 +48,7 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
     ...(options.strictMcpConfig ? { strictMcp: true } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
+    ...(options.flagSettings ? { flagSettings: options.flagSettings } : {}),
     ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
   })
   const definitions = new SessionDefinitions({ cwd: options.cwd, home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
