@@ -6,7 +6,7 @@
 // Anything else, including anything the parser refuses, is not read-only: the answer is "ask", never a guess.
 import { existsSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { Arg, CommandEnv } from './command-check'
+import type { Arg } from './command-check'
 import { FILE_EDIT_COMMANDS, type EditEnv } from './file-edit-commands'
 import { expandGlob } from './glob-expand'
 import { binOp, nodeType, parseShell, redirOp, type ShNode } from './parse-shell'
