@@ -78,6 +78,8 @@ export interface RunArgs {
   cwd: string
   agent?: string
   model?: string
+  /** --fallback-model: the model that takes over when the main one is overloaded (as Claude Code's -p does). */
+  fallbackModel?: string
   permissionMode?: PermissionMode
   maxTurns?: number
   effort?: string
@@ -248,6 +250,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     cwd,
     ...(typeof o.agent === 'string' ? { agent: o.agent } : {}),
     ...(typeof o.model === 'string' ? { model: o.model } : {}),
+    ...(typeof o.fallbackModel === 'string' && o.fallbackModel.trim() ? { fallbackModel: o.fallbackModel.trim() } : {}),
     ...(mode ? { permissionMode: mode as PermissionMode } : {}),
     ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns as number } : {}),
     ...(typeof o.effort === 'string' ? { effort: o.effort.trim().toLowerCase() } : {}),

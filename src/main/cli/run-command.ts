@@ -5,6 +5,7 @@ import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/runs/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
+import { fullModelId } from '../runtime/model/aliases'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
@@ -98,7 +99,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { layers, pass } = settingsBeforeConfig(args)
   const config = await loadRuntimeConfig()
   for (const problem of config.settingsProblems) process.stderr.write(`fanout: settings: ${problem}\n`)
-  const made = await createClientFromConfig(config)
+  // --fallback-model: the client switches to it when the main model is overloaded (model/client.ts).
+  const made = await createClientFromConfig(config, args.fallbackModel ? { client: { fallbackModel: fullModelId(args.fallbackModel, config.aliases) } } : {})
   if ('error' in made) {
     process.stderr.write(`fanout run: ${made.error}\n`)
     return 1

@@ -84,6 +84,11 @@ export class StreamJsonWriter {
         if (e.agentId === this.s.mainAgentId) return
         return this.taskEnd(e)
       case 'error':
+        if (e.modelFallback && e.agentId === this.s.mainAgentId) {
+          const { from, to } = e.modelFallback
+          this.write({ type: 'system', subtype: 'model_fallback', trigger: 'overloaded', original_model: from, fallback_model: to, content: e.message, ...this.base() })
+          return
+        }
         if (!e.retrying) return
         this.write({
           type: 'system',

@@ -115,6 +115,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     onToolInputDelta: (toolUseId, partialJson) => send({ type: 'tool_input_delta', toolUseId, partialJson }),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
+    onFallback: ({ from, to }) =>
+      send({ type: 'error', message: `Switched to ${to} due to high demand for ${from}`, retrying: false, notice: true, modelFallback: { from, to } }),
     onRetry: (r) =>
       send({
         type: 'error',
