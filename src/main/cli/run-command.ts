@@ -278,13 +278,36 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const first = await session.run(args.prompt, {
-      ...(args.agent ? { agentType: args.agent } : {}),
-      ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
-    })
+    const runOpts = { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) }
+    if (args.turns) return runTurns(args.turns, runOpts)
+    const first = await session.run(args.prompt, runOpts)
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
-    const result = session.lastResult ?? first
+    return summaryOf(session.lastResult ?? first)
+  }
+
+  /**
+   * --input-format stream-json: each user message on stdin is a turn of one conversation, run as it arrives,
+   * its result printed as it ends (Claude Code's multi-turn -p); the last one's is the run's.
+   */
+  async function runTurns(turns: AsyncIterable<string>, runOpts: { agentType?: string; maxTurns?: number }): Promise<ResultMessage> {
+    let last: ResultMessage | null = null
+    for await (const text of turns) {
+      if (last) {
+        printResult(last)
+        // Each turn's result counts its own model calls, and its stream opens with system/init.
+        counted.mainTurns = 0
+        stream?.newTurn()
+      }
+      const first = await session.run(text, runOpts)
+      await session.idle()
+      last = summaryOf(session.lastResult ?? first)
+    }
+    if (!last) throw new Error('Input must be provided either through stdin or as a prompt argument when using --print')
+    return last
+  }
+
+  function summaryOf(result: AgentRunResult): ResultMessage {
     counted.refusals(session.gate.refused)
     const summary = resultMessage({
       sessionId: session.sessionId,
