@@ -65,13 +65,31 @@ describe("Claude Code's flags in fanout -p", () => {
   it('a flag that cannot apply is one line on stderr and the run goes on', async () => {
     const { project, env } = cliProject('fanout-flags-', {})
     server = await serve({ respond: () => reply.text('ok') })
-    const r = await runCli(['-p', 'hi', '--fallback-model', 'sonnet', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}'], {
+    const r = await runCli(['-p', 'hi', '--brief', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}'], {
       cwd: project,
       env: env(server.url)
     })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe('ok\n')
-    expect(r.stderr).toContain('fanout: --fallback-model is not applied here: a busy model is retried rather than replaced.\n')
+    expect(r.stderr).toContain('fanout: --brief is not applied here: Fanout has no SendUserMessage tool.\n')
+  })
+
+  it('--fallback-model answers when the main model stays overloaded, and later calls go to it at once', async () => {
+    const { project, env } = cliProject('fanout-flags-', {})
+    server = await serve({
+      respond: (req) =>
+        String(req.body.model).includes('opus')
+          ? reply.overloaded({ retryAfterSeconds: 0 })
+          : req.turn === 0
+            ? reply.toolUse('Bash', { command: 'ls', description: 'list' })
+            : reply.text(`answered by ${req.body.model}`)
+    })
+    const r = await runCli(['-p', 'hi', '--model', 'opus', '--fallback-model', 'sonnet'], { cwd: project, env: env(server.url) })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^answered by claude-sonnet/)
+    expect(r.stderr).toMatch(/Switched to claude-sonnet\S* due to high demand for claude-opus/)
+    // Three overloaded answers, then the fallback for the first call and the second alike.
+    expect(server.messageRequests().map((q) => String(q.body.model).split('-')[1])).toEqual(['opus', 'opus', 'opus', 'sonnet', 'sonnet'])
   })
 
   it("--mcp-config adds servers; with --strict-mcp-config they are the only ones (the folder's .mcp.json is not read)", async () => {

@@ -287,19 +287,43 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 
   /**
-   * --input-format stream-json: each user message on stdin is a turn of one conversation, run as it arrives,
-   * its result printed as it ends (Claude Code's multi-turn -p); the last one's is the run's.
+   * --input-format stream-json: the user messages on stdin are turns of one conversation (Claude Code's
+   * multi-turn -p). The first starts as it arrives; those that arrive while a turn runs are sent together as
+   * the next turn once it ends, as Claude Code sends its queued messages. Each turn's result is printed as it
+   * ends; the last one's is the run's.
    */
   async function runTurns(turns: AsyncIterable<string>, runOpts: { agentType?: string; maxTurns?: number }): Promise<ResultMessage> {
+    const queue: string[] = []
+    let ended = false
+    let failure: unknown
+    const waiting: { wake: (() => void) | null } = { wake: null }
+    void (async () => {
+      try {
+        for await (const text of turns) {
+          queue.push(text)
+          waiting.wake?.()
+        }
+      } catch (err) {
+        failure = err
+      } finally {
+        ended = true
+        waiting.wake?.()
+      }
+    })()
     let last: ResultMessage | null = null
-    for await (const text of turns) {
+    for (;;) {
+      while (!queue.length && !ended && failure === undefined) await new Promise<void>((r) => (waiting.wake = r))
+      waiting.wake = null
+      if (failure !== undefined) throw failure
+      if (!queue.length) break
+      const texts = queue.splice(0, last ? queue.length : 1)
       if (last) {
         printResult(last)
         // Each turn's result counts its own model calls, and its stream opens with system/init.
         counted.mainTurns = 0
         stream?.newTurn()
       }
-      const first = await session.run(text, runOpts)
+      const first = await session.run(texts.join('\n\n'), runOpts)
       await session.idle()
       last = summaryOf(session.lastResult ?? first)
     }

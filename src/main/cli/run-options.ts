@@ -11,7 +11,16 @@ import type { AgentSessionOptions } from '../runtime/orchestration'
 import { mergeRules, rulesFrom, type PermissionRules } from '../runtime/permissions'
 import type { RuntimeConfig } from '../runtime/setup'
 import { listSessions } from '../runtime/store/list-sessions'
-import { chooseModel, fallbackModel, FOLDER_LEVELS, flagDefaultMode, flagPermissions, settingsEnv, settingsLayers, type SettingsLayer } from './claude-settings'
+import {
+  chooseModel,
+  fallbackModel,
+  FOLDER_LEVELS,
+  flagDefaultMode,
+  flagPermissions,
+  settingsEnv,
+  settingsLayers,
+  type SettingsLayer
+} from '../runtime/store/claude-settings'
 import { UsageError, type RunArgs } from './run-args'
 
 export interface ClaudeRunOptions {

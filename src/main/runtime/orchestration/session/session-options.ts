@@ -80,6 +80,11 @@ export interface AgentSessionOptions {
   trustFolder?: string
   /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
   passEnvironment?: string[]
+  /**
+   * Claude Code settings' `env` for this session's Bash commands, hooks and MCP servers (the app reads it per
+   * folder, store/claude-settings.ts; the CLI sets its own process's). Passed as written: the person chose it.
+   */
+  env?: Record<string, string>
   /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
   sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */

@@ -35,6 +35,8 @@ export interface SessionParts {
 
 export function buildSessionParts(p: PartsInput): SessionParts {
   const { options, sessionId, home, mainAgentId, registry, emit } = p
+  // A settings `env` entry passes the credential filter: the person wrote it.
+  const passEnv = [...(options.passEnvironment ?? []), ...Object.keys(options.env ?? {})]
   const extensions = new SessionExtensions({
     sessionId,
     cwd: options.cwd,
@@ -49,7 +51,8 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     ...(options.strictMcpConfig ? { strictMcp: true } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
     ...(options.flagSettings ? { flagSettings: options.flagSettings } : {}),
-    ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+    ...(passEnv.length ? { passEnv } : {}),
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {})
   })
   const definitions = new SessionDefinitions({ cwd: options.cwd, home, ...(options.agentSources ? { agentSources: options.agentSources } : {}) })
   // The sandbox asks the permission settings (read at each reload) whether it is turned off and where commands may connect.
@@ -61,7 +64,8 @@ export function buildSessionParts(p: PartsInput): SessionParts {
       allowedDomains: () => permissions.settings?.sandbox.allowedDomains ?? [],
       secretFiles: () => [credentialsPath(options.dataDir ?? resolveDataDir())],
       ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}),
-      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+      ...(passEnv.length ? { passEnv } : {}),
+      ...(options.env ? { env: options.env } : {})
     },
     () => permissions.settings?.sandbox.disabledBy,
     () => options.headless === true
