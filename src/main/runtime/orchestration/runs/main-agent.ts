@@ -196,12 +196,13 @@ export class MainAgent {
     // their context opens the run; a prompt a hook blocks never reaches the model.
     const hooks = this.s.extensions.hooks
     const typed = byPerson && !retry && prompt !== undefined
-    if (typed) hooks.newPrompt()
     const context: string[] = []
+    // Before the prompt's id exists: Claude Code's SessionStart input has no prompt_id.
     if (!this.started) {
       this.started = true
       context.push(...(await hooks.sessionStart(handle, this.resumed ? 'resume' : 'startup')))
     }
+    if (typed) hooks.newPrompt()
     if (typed) {
       const outcome = await hooks.userPromptSubmit(handle, promptText(prompt))
       if (!('context' in outcome)) return this.refused(handle, 'blocked' in outcome ? outcome.blocked : outcome.stopped)
