@@ -19,6 +19,8 @@ useTempDirs('all', ['fanout-ae-cwd-', 'fanout-ae-out-'], (a, b) => {
   writeTree(outside, { 'x.txt': '' })
   mkdirSync(join(cwd, '.claude'), { recursive: true })
   symlinkSync(outside, join(cwd, 'out-link'))
+  mkdirSync(join(cwd, 'dest'))
+  symlinkSync(outside, join(cwd, 'dest', 'src'))
   symlinkSync(join(outside, 'x.txt'), join(cwd, 'file-link'))
   linkSync(join(cwd, '.git', 'HEAD'), join(cwd, 'head-hardlink'))
 })
@@ -54,6 +56,8 @@ describe('acceptEdits: file-writing Bash inside the project', () => {
     ['mv src/deep .git/x', 'moving into .git'],
     ['cp README.md out-link/y.txt', 'through a link that leads out'],
     ['echo x > file-link', 'a link to a file outside'],
+    ['cp -r src dest', 'into a folder holding a link that leads out (cp writes through it)'],
+    ['rm -r dest', 'a folder holding a link that leads out'],
     ['echo x > head-hardlink', 'a hard link to a protected file'],
     ['touch ~/.bashrc', 'the home folder'],
     ['cp README.md /tmp/elsewhere.md', 'an absolute path outside'],

@@ -168,12 +168,13 @@ export class PathPolicy {
    */
   bashWriteRefusal(abs: string, how: { tree: boolean }): string | null {
     const one = (p: string): string | null => {
+      // A link in the tree that leads out (cp -r would write through it) counts as outside.
+      if (!this.inBounds(p)) return `it changes ${p}, which leads outside the working directories`
       const rule = this.deniedBy(p, 'write', 'Bash')
       if (rule) return `it changes ${p}, protected by the rule "${rule.raw}"`
       const why = this.protectedWrite(p)
       return why ? `it changes ${p} (${why})` : null
     }
-    if (!this.inBounds(abs)) return `it changes ${abs}, outside the working directories`
     if (this.roots().some((r) => this.candidates(abs).includes(resolve(r)))) return `it changes the working directory ${abs} itself`
     const why = one(abs)
     if (why || !how.tree || !statSync(abs, { throwIfNoEntry: false })?.isDirectory()) return why
