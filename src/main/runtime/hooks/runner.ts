@@ -113,6 +113,8 @@ export class HookRunner {
   private readonly definitionTables = new WeakMap<object, HookTable>()
   /** Set by each prompt the person sends; absent until the first one (Claude Code's `prompt_id`). */
   private promptId: string | undefined
+  /** Context SessionStart hooks gave after a compaction, waiting for the agent's next message. */
+  private readonly laterContext = new Map<string, string[]>()
   /** Agents a hook told to stop (`continue: false`), until their run takes it. */
   private readonly halts = new Map<string, HookHalt>()
 
@@ -240,6 +242,20 @@ export class HookRunner {
     )
     if (blocks.length) return { blocked: `UserPromptSubmit operation blocked by hook:\n${blocks.join('\n')}\n\nOriginal prompt: ${prompt}` }
     return { context: contextOf(said, 'UserPromptSubmit', 'UserPromptSubmit') }
+  }
+
+  /** After a compaction of the main agent's conversation: SessionStart with source "compact", its context kept for the agent's next message. */
+  async afterCompaction(agent: HookAgent): Promise<void> {
+    if (agent.id !== this.opts.mainAgentId) return
+    const context = await this.sessionStart(agent, 'compact')
+    if (context.length) this.laterContext.set(agent.id, [...(this.laterContext.get(agent.id) ?? []), ...context])
+  }
+
+  /** The context waiting for this agent's next message (afterCompaction), once. */
+  takeContext(agentId: string): string[] {
+    const context = this.laterContext.get(agentId) ?? []
+    this.laterContext.delete(agentId)
+    return context
   }
 
   /** SessionEnd, as the session closes (`reason`: clear, logout, prompt_input_exit, other); what it prints is not read. */

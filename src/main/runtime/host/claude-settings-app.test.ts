@@ -27,7 +27,7 @@ describe("the app honours Claude Code's settings model and env", () => {
     expect(await dispatchCall(h, 'session.start', { prompt: 'print the variables', cwd: dirs.cwd, permissionMode: 'bypassPermissions' })).toMatchObject({
       ok: true
     })
-    await until(() => server!.messageRequests().length >= 2, 60_000)
+    await until(() => server!.messageRequests().length >= 2, 'two model requests', 60_000)
     const [first, second] = server!.messageRequests()
     expect(first.body.model).toMatch(/haiku/)
     expect(JSON.stringify(second.messages)).toContain('user=from-user folder=')
@@ -39,7 +39,7 @@ describe("the app honours Claude Code's settings model and env", () => {
     write(join(dirs.home, '.claude', 'settings.json'), { model: 'haiku' })
     const { h, server } = await host(() => reply.text('ok'), dirs, { ANTHROPIC_MODEL: 'claude-opus-4-1' })
     expect(await dispatchCall(h, 'session.start', { prompt: 'hi', cwd: dirs.cwd })).toMatchObject({ ok: true })
-    await until(() => server!.messageRequests().length >= 1, 60_000)
+    await until(() => server!.messageRequests().length >= 1, 'a model request', 60_000)
     expect(server!.messageRequests()[0].body.model).toBe('claude-opus-4-1')
   }, 90_000)
 })

@@ -234,7 +234,7 @@ export class MainAgent {
       // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
       extras: async () => {
         return {
-          drainInbox: () => [...context.splice(0), ...handle.inbox.splice(0)],
+          drainInbox: () => [...context.splice(0), ...hooks.takeContext(handle.id), ...handle.inbox.splice(0)],
           beforeFinish: mainStopHook(this.s.extensions.hooks, handle, (message) =>
             this.s.emit({
               agentId: handle.id,
