@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
+import { waitUntil } from '../runtime/tools/test-kit'
 import { reply, scriptLead, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer
@@ -73,6 +74,39 @@ describe("Claude Code's flags in fanout -p", () => {
     expect(r.stdout).toBe('ok\n')
     expect(r.stderr).toContain('fanout: --brief is not applied here: Fanout has no SendUserMessage tool.\n')
   })
+
+  it('--input-format stream-json: each user message is a turn of one conversation, answered while stdin stays open', async () => {
+    const { project, env } = cliProject('fanout-flags-', {})
+    server = await serve({ respond: (req) => reply.text(`answer ${req.lastUserText}`) })
+    let stdout = ''
+    const line = (text: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`
+    // The second message is written only once the first turn's result is out: a run that waited for stdin to end would never answer.
+    async function* input() {
+      yield line('one')
+      await waitUntil(() => stdout.includes('"type":"result"'), 'the first turn’s result', 60_000)
+      yield line('two')
+    }
+    const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+      cwd: project,
+      env: env(server.url),
+      input: input(),
+      onStdout: (s) => (stdout = s),
+      timeoutMs: 90_000
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'result').map((l) => [l.result, l.num_turns])).toEqual([
+      ['answer one', 1],
+      ['answer two', 1]
+    ])
+    expect(lines.filter((l) => l.subtype === 'init')).toHaveLength(2)
+    // One conversation: the second request carries the first exchange.
+    const [, second] = server.messageRequests()
+    expect(JSON.stringify(second.messages)).toContain('answer one')
+  }, 120_000)
 
   it('--fallback-model answers when the main model stays overloaded, and later calls go to it at once', async () => {
     const { project, env } = cliProject('fanout-flags-', {})

@@ -190,6 +190,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
+  // Results already printed (a multi-turn run prints each turn's as it ends).
+  const printed = new WeakSet<ResultMessage>()
   // A run stuck for good still answers in the format asked for: a failure, with the reason.
   const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
@@ -262,11 +264,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   /** The result on stdout in the chosen format, the reason on stderr; the exit status. */
   function printResult(summary: ResultMessage): number {
     if (pipeClosed) return EXIT_PIPE_CLOSED
-    if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
-    else if (stream) stream.result(summary)
-    else if (summary.result) out.write(`${summary.result}\n`)
-    // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
-    if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+    // A multi-turn run printed each turn's result as it ended (runTurns): the last is not printed again.
+    if (!printed.has(summary)) {
+      printed.add(summary)
+      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+      else if (stream) stream.result(summary)
+      else if (summary.result) out.write(`${summary.result}\n`)
+      // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
+      if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+    }
     return interrupted ? 130 : summary.is_error ? 1 : 0
   }
 
@@ -318,7 +324,6 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (!queue.length) break
       const texts = queue.splice(0, last ? queue.length : 1)
       if (last) {
-        printResult(last)
         // Each turn's result counts its own model calls, and its stream opens with system/init.
         counted.mainTurns = 0
         stream?.newTurn()
@@ -326,6 +331,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       const first = await session.run(texts.join('\n\n'), runOpts)
       await session.idle()
       last = summaryOf(session.lastResult ?? first)
+      printResult(last)
     }
     if (!last) throw new Error('Input must be provided either through stdin or as a prompt argument when using --print')
     return last
