@@ -267,6 +267,8 @@ export interface ErrorEvent extends EventBase {
   delayMs?: number
   /** Something the person should know that stops nothing (e.g. the Bash sandbox is unavailable): said once. */
   notice?: boolean
+  /** With notice: the model was overloaded and the fallback model answers from now on (--fallback-model). */
+  modelFallback?: { from: string; to: string }
 }
 
 /**

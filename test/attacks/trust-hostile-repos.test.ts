@@ -125,7 +125,7 @@ const CASES: Case[] = [
     approvedRuns: ['subagent-start', 'subagent-stop']
   },
   {
-    name: 'hooks of events Fanout does not run yet (SessionStart, UserPromptSubmit, Stop, Notification)',
+    name: 'hooks of the session events (SessionStart, UserPromptSubmit, Stop, Notification, PreCompact, SessionEnd)',
     files: (t) => ({
       '.claude/settings.json': json({
         hooks: Object.fromEntries(
@@ -135,7 +135,9 @@ const CASES: Case[] = [
           ])
         )
       })
-    })
+    }),
+    // A run of the main agent fires these three; PreCompact, Notification and SessionEnd need other moments.
+    approvedRuns: ['event-SessionStart', 'event-Stop', 'event-UserPromptSubmit']
   },
   {
     name: 'a hook of a type other than command',

@@ -26,8 +26,11 @@ export interface Scenario {
   outerFiles?: Record<string, string>
   /** Files of the run's HOME, e.g. `.claude/rules/style.md` or `.claude/settings.json`. */
   homeFiles?: Record<string, string>
-  /** Hook entries that record their input; `label` defaults to `event:matcher`. */
-  hooks?: Array<{ event: string; matcher?: string; label?: string }>
+  /**
+   * Hook entries that record their input; `label` defaults to `event:matcher`. A hook may also answer: `stdout`
+   * (e.g. a JSON object), `stderr` and its exit `code` (default 0).
+   */
+  hooks?: Array<{ event: string; matcher?: string; label?: string; stdout?: string; stderr?: string; code?: number }>
   /** More settings for `.claude/settings.json` (beside the hooks). */
   settings?: Record<string, unknown>
   respond: Respond
@@ -58,11 +61,19 @@ export interface SideResult extends ProcessResult {
 }
 
 const RECORDER = `import { appendFileSync } from 'node:fs'
-const [log, label] = process.argv.slice(2)
+const [log, label, stdout = '', stderr = '', code = '0'] = process.argv.slice(2)
 let text = ''
 process.stdin.on('data', (c) => (text += c))
-process.stdin.on('end', () => appendFileSync(log, JSON.stringify({ label, input: JSON.parse(text) }) + '\\n'))
+process.stdin.on('end', () => {
+  appendFileSync(log, JSON.stringify({ label, input: JSON.parse(text) }) + '\\n')
+  process.stdout.write(stdout)
+  process.stderr.write(stderr)
+  process.exitCode = Number(code)
+})
 `
+
+/** One word for sh, whatever it holds (a hook's JSON answer has quotes and braces). */
+const shellWord = (s: string) => `'${s.replaceAll("'", "'\\''")}'`
 
 const roots: string[] = []
 
@@ -108,7 +119,7 @@ function makeProject(root: string, scenario: Scenario): { project: string; home:
     const label = h.label ?? (h.matcher !== undefined ? `${h.event}:${h.matcher}` : h.event)
     ;(hooks[h.event] ??= []).push({
       ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-      hooks: [{ type: 'command', command: `node ${JSON.stringify(recorder)} ${JSON.stringify(hookLog)} ${JSON.stringify(label)}` }]
+      hooks: [{ type: 'command', command: ['node', recorder, hookLog, label, h.stdout ?? '', h.stderr ?? '', String(h.code ?? 0)].map(shellWord).join(' ') }]
     })
   }
   if (scenario.hooks?.length || scenario.settings) {

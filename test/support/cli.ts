@@ -49,7 +49,15 @@ export function useCliServers(): (opts: ScriptedServerOptions) => Promise<Script
 /** Spawns the CLI without blocking this process's event loop (in-process servers keep answering). */
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string; onStderr?: (stderr: string) => void } = {}
+  opts: {
+    cwd?: string
+    env?: Record<string, string | undefined>
+    input?: string | AsyncIterable<string>
+    timeoutMs?: number
+    bin?: string
+    onStdout?: (stdout: string) => void
+    onStderr?: (stderr: string) => void
+  } = {}
 ): Promise<CliResult> {
   return runProcess(process.execPath, [opts.bin ?? join(repoRoot, 'bin/fanout'), ...args], {
     ...opts,

@@ -13,7 +13,8 @@ export interface RunProcessOptions {
   cwd?: string
   /** The whole environment of the program (default: this process's). */
   env?: Record<string, string | undefined>
-  input?: string
+  /** What stdin carries: all at once, or piece by piece as the generator yields (it may wait on the output first). */
+  input?: string | AsyncIterable<string>
   timeoutMs?: number
   /** Hears the output so far each time more arrives (the benchmark notes when a result has been printed). */
   onStdout?: (stdout: string) => void
@@ -45,6 +46,12 @@ export function runProcess(cmd: string, args: string[], opts: RunProcessOptions 
       clearTimeout(timer)
       resolvePromise({ code, stdout, stderr })
     })
-    child.stdin.end(opts.input ?? '')
+    const input = opts.input ?? ''
+    if (typeof input === 'string') child.stdin.end(input)
+    else
+      void (async () => {
+        for await (const piece of input) child.stdin.write(piece)
+        child.stdin.end()
+      })().catch(() => child.stdin.destroy())
   })
 }

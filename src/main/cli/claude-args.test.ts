@@ -18,9 +18,16 @@ describe("Claude Code's command line", () => {
 
   it('reads the prompt from stdin, and the user messages of --input-format stream-json', async () => {
     expect((await parse(['-p'], async () => 'from stdin\n')).prompt).toBe('from stdin')
-    const lines = [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'streamed' }] } }].map((l) => JSON.stringify(l)).join('\n')
-    const args = await parse(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], async () => lines)
-    expect(args.prompt).toBe('streamed')
+    const line = (text: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } })}\n`
+    // Split mid-line and mid-character: each message is one turn, whole.
+    const chunks = [line('streamed'), line('second é').slice(0, 40), line('second é').slice(40), JSON.stringify({ type: 'control' })]
+    const args = await parseRunArgs(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], noStdin, async function* () {
+      yield* chunks
+    })
+    expect(args.prompt).toBe('')
+    const turns: string[] = []
+    for await (const t of args.turns!) turns.push(t)
+    expect(turns).toEqual(['streamed', 'second é'])
   })
 
   it('accepts every option `claude --help` lists', () => {
@@ -46,9 +53,9 @@ describe("Claude Code's command line", () => {
   })
 
   it('names each option that cannot apply, in one line, and goes on', async () => {
-    const args = await parse(['-p', 'P', '--fallback-model', 'sonnet', '--bare', '--worktree', '--no-session-persistence', '--chrome'])
+    const args = await parse(['-p', 'P', '--brief', '--bare', '--worktree', '--no-session-persistence', '--chrome'])
     expect(args.notes).toHaveLength(5)
-    for (const flag of ['--fallback-model', '--bare', '--worktree', '--no-session-persistence', '--chrome'])
+    for (const flag of ['--brief', '--bare', '--worktree', '--no-session-persistence', '--chrome'])
       expect(
         args.notes.filter((n) => n.startsWith(`${flag} is not applied here: `)),
         flag

@@ -62,7 +62,6 @@ const NOT_APPLIED: Record<string, string> = {
   autocompact: 'the compaction threshold comes from settings.json "context"',
   promptSuggestions: 'no prompt suggestions are made',
   brief: 'Fanout has no SendUserMessage tool',
-  fallbackModel: 'a busy model is retried rather than replaced',
   permissionPromptTool: 'no tool answers permission prompts headless: a call that needs approval is denied',
   maxThinkingTokens: 'use --effort',
   mcpDebug: 'MCP problems are said on stderr'

@@ -85,6 +85,8 @@ export interface RunArgs {
   cwd: string
   agent?: string
   model?: string
+  /** --fallback-model: the model that takes over when the main one is overloaded (as Claude Code's -p does). */
+  fallbackModel?: string
   permissionMode?: PermissionMode
   maxTurns?: number
   effort?: string
@@ -120,6 +122,8 @@ export interface RunArgs {
   onlyTools?: string[]
   /** One line each for options given that Fanout does not apply (printed on stderr). */
   notes: string[]
+  /** --input-format stream-json with no prompt given: the user messages of stdin, each a turn (`prompt` is empty). */
+  turns?: AsyncIterable<string>
 }
 
 async function readStdin(): Promise<string> {
@@ -176,29 +180,49 @@ const readText = (file: string, cwd: string, flag: string) => {
   }
 }
 
-/** --input-format stream-json: the text of every user message on stdin (Fanout runs them as one prompt). */
-function streamJsonPrompt(text: string, notes: string[]): string {
-  const parts: string[] = []
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue
-    let msg: any
-    try {
-      msg = JSON.parse(line)
-    } catch {
-      throw new UsageError(`Error: --input-format stream-json: a line of stdin is not JSON: ${line.slice(0, 120)}`)
-    }
-    if (msg?.type !== 'user') continue
-    const content = msg.message?.content
-    if (typeof content === 'string') parts.push(content)
-    else if (Array.isArray(content)) for (const b of content) if (b?.type === 'text' && typeof b.text === 'string') parts.push(b.text)
+/** One line of --input-format stream-json: the text of a user message, or null for any other line. */
+function userMessageText(line: string): string | null {
+  if (!line.trim()) return null
+  let msg: any
+  try {
+    msg = JSON.parse(line)
+  } catch {
+    throw new UsageError(`Error: --input-format stream-json: a line of stdin is not JSON: ${line.slice(0, 120)}`)
   }
-  if (parts.length > 1) notes.push(`--input-format stream-json: the ${parts.length} user messages are sent as one prompt.`)
-  return parts.join('\n\n')
+  if (msg?.type !== 'user') return null
+  const content = msg.message?.content
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return null
+  const texts = content.flatMap((b: any) => (b?.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+  return texts.length ? texts.join('\n\n') : null
+}
+
+/**
+ * --input-format stream-json: each user message's text as its line arrives, so each starts a turn of the
+ * conversation while stdin stays open (Claude Code's multi-turn -p).
+ */
+export async function* streamJsonTurns(input: AsyncIterable<string | Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder()
+  let pending = ''
+  for await (const chunk of input) {
+    pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+      const text = userMessageText(pending.slice(0, nl))
+      pending = pending.slice(nl + 1)
+      if (text !== null) yield text
+    }
+  }
+  const last = userMessageText(pending + decoder.decode())
+  if (last !== null) yield last
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export async function parseRunArgs(argv: string[], stdin: () => Promise<string> = readStdin): Promise<RunArgs> {
+export async function parseRunArgs(
+  argv: string[],
+  stdin: () => Promise<string> = readStdin,
+  stdinStream: () => AsyncIterable<string | Uint8Array> = () => process.stdin
+): Promise<RunArgs> {
   let parsed: ReturnType<typeof parseClaudeCommandLine>
   try {
     parsed = parseClaudeCommandLine(argv)
@@ -224,13 +248,12 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     if (typeof o.resume !== 'string' && o.resume !== true && o.continue !== true)
       throw new UsageError('Error: --retry runs a failed agent of a recorded session again: pass --resume SESSION_ID or --continue.')
   }
-  if (!prompt.trim() && retry === undefined) {
-    const input = await stdin()
-    prompt = o.inputFormat === 'stream-json' ? streamJsonPrompt(input, notes) : input
-  }
+  // stream-json input is read turn by turn as the run goes (run-command.ts), not before it starts.
+  const turns = !prompt.trim() && retry === undefined && o.inputFormat === 'stream-json' ? streamJsonTurns(stdinStream()) : undefined
+  if (!prompt.trim() && !turns && retry === undefined) prompt = await stdin()
   const slashCommand = prompt.startsWith('/')
   prompt = prompt.trim()
-  if (!prompt && retry === undefined) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
+  if (!prompt && !turns && retry === undefined) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
   const resumeId = typeof o.resume === 'string' ? o.resume : undefined
   if (o.resume === true) notes.push('-r/--resume without a session id continues the most recent session of this folder (there is no picker headless).')
   const continueLatest = o.continue === true || o.resume === true
@@ -267,6 +290,7 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     cwd,
     ...(typeof o.agent === 'string' ? { agent: o.agent } : {}),
     ...(typeof o.model === 'string' ? { model: o.model } : {}),
+    ...(typeof o.fallbackModel === 'string' && o.fallbackModel.trim() ? { fallbackModel: o.fallbackModel.trim() } : {}),
     ...(mode ? { permissionMode: mode as PermissionMode } : {}),
     ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns as number } : {}),
     ...(typeof o.effort === 'string' ? { effort: o.effort.trim().toLowerCase() } : {}),
@@ -294,7 +318,8 @@ export async function parseRunArgs(argv: string[], stdin: () => Promise<string> 
     ...(typeof o.maxBudgetUsd === 'number' ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
     addDirs: ((o.addDir ?? []) as string[]).map((d) => resolve(cwd, d)),
     pluginDirs: ((o.pluginDir ?? []) as string[]).map((d) => resolve(cwd, d)),
-    notes
+    notes,
+    ...(turns ? { turns } : {})
   }
 }
 

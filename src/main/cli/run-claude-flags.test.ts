@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
+import { waitUntil } from '../runtime/tools/test-kit'
 import { reply, scriptLead, type ScriptedServer } from '../runtime/model/scripted'
 
 let server: ScriptedServer
@@ -65,13 +66,64 @@ describe("Claude Code's flags in fanout -p", () => {
   it('a flag that cannot apply is one line on stderr and the run goes on', async () => {
     const { project, env } = cliProject('fanout-flags-', {})
     server = await serve({ respond: () => reply.text('ok') })
-    const r = await runCli(['-p', 'hi', '--fallback-model', 'sonnet', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}'], {
+    const r = await runCli(['-p', 'hi', '--brief', '--strict-mcp-config', '--mcp-config', '{"mcpServers":{}}'], {
       cwd: project,
       env: env(server.url)
     })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe('ok\n')
-    expect(r.stderr).toContain('fanout: --fallback-model is not applied here: a busy model is retried rather than replaced.\n')
+    expect(r.stderr).toContain('fanout: --brief is not applied here: Fanout has no SendUserMessage tool.\n')
+  })
+
+  it('--input-format stream-json: each user message is a turn of one conversation, answered while stdin stays open', async () => {
+    const { project, env } = cliProject('fanout-flags-', {})
+    server = await serve({ respond: (req) => reply.text(`answer ${req.lastUserText}`) })
+    let stdout = ''
+    const line = (text: string) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`
+    // The second message is written only once the first turn's result is out: a run that waited for stdin to end would never answer.
+    async function* input() {
+      yield line('one')
+      await waitUntil(() => stdout.includes('"type":"result"'), 'the first turn’s result', 60_000)
+      yield line('two')
+    }
+    const r = await runCli(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+      cwd: project,
+      env: env(server.url),
+      input: input(),
+      onStdout: (s) => (stdout = s),
+      timeoutMs: 90_000
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'result').map((l) => [l.result, l.num_turns])).toEqual([
+      ['answer one', 1],
+      ['answer two', 1]
+    ])
+    expect(lines.filter((l) => l.subtype === 'init')).toHaveLength(2)
+    // One conversation: the second request carries the first exchange.
+    const [, second] = server.messageRequests()
+    expect(JSON.stringify(second.messages)).toContain('answer one')
+  }, 120_000)
+
+  it('--fallback-model answers when the main model stays overloaded, and later calls go to it at once', async () => {
+    const { project, env } = cliProject('fanout-flags-', {})
+    server = await serve({
+      respond: (req) =>
+        String(req.body.model).includes('opus')
+          ? reply.overloaded({ retryAfterSeconds: 0 })
+          : req.turn === 0
+            ? reply.toolUse('Bash', { command: 'ls', description: 'list' })
+            : reply.text(`answered by ${req.body.model}`)
+    })
+    const r = await runCli(['-p', 'hi', '--model', 'opus', '--fallback-model', 'sonnet'], { cwd: project, env: env(server.url) })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^answered by claude-sonnet/)
+    expect(r.stderr).toMatch(/Switched to claude-sonnet\S* due to high demand for claude-opus/)
+    // Three overloaded answers, then the fallback for the first call and the second alike.
+    expect(server.messageRequests().map((q) => String(q.body.model).split('-')[1])).toEqual(['opus', 'opus', 'opus', 'sonnet', 'sonnet'])
   })
 
   it("--mcp-config adds servers; with --strict-mcp-config they are the only ones (the folder's .mcp.json is not read)", async () => {

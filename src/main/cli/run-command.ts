@@ -6,6 +6,7 @@ import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/runs/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
+import { fullModelId } from '../runtime/model/aliases'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
 import { FANOUT_VERSION, HelpRequested, parseRunArgs, RUN_USAGE, UsageError, type RunArgs } from './run-args'
@@ -103,7 +104,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { layers, pass } = settingsBeforeConfig(args)
   const config = await loadRuntimeConfig()
   for (const problem of config.settingsProblems) process.stderr.write(`fanout: settings: ${problem}\n`)
-  const made = await createClientFromConfig(config)
+  // --fallback-model: the client switches to it when the main model is overloaded (model/client.ts).
+  const made = await createClientFromConfig(config, args.fallbackModel ? { client: { fallbackModel: fullModelId(args.fallbackModel, config.aliases) } } : {})
   if ('error' in made) {
     process.stderr.write(`fanout run: ${made.error}\n`)
     return 1
@@ -198,6 +200,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     session.stop()
   }
   process.on('SIGINT', onSigint)
+  // Results already printed (a multi-turn run prints each turn's as it ends).
+  const printed = new WeakSet<ResultMessage>()
   // A run stuck for good still answers in the format asked for: a failure, with the reason.
   const stuck = watchForStuckRun(session, (reason) => void printResult(failedSummary(reason)))
 
@@ -209,7 +213,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   try {
     // Through the same close below: the session's lock is let go and what it wrote is saved.
     if (compact) code = await compactNow(session, compact.instructions, args.format, out)
-    else if (args.retry !== undefined) summary = await runToTheEnd('', {})
+    // A retry sends the failed request again; stream-json turns are planned one by one as they arrive.
+    else if (args.retry !== undefined || args.turns) summary = await runToTheEnd('', {})
     else {
       const plan = await planPrompt(session, args.prompt, {
         ...(args.agent ? { agent: args.agent } : {}),
@@ -268,11 +273,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   /** The result on stdout in the chosen format, the reason on stderr; the exit status. */
   function printResult(summary: ResultMessage): number {
     if (pipeClosed) return EXIT_PIPE_CLOSED
-    if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
-    else if (stream) stream.result(summary)
-    else if (summary.result) out.write(`${summary.result}\n`)
-    // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
-    if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+    // A multi-turn run printed each turn's result as it ended (runTurns): the last is not printed again.
+    if (!printed.has(summary)) {
+      printed.add(summary)
+      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+      else if (stream) stream.result(summary)
+      else if (summary.result) out.write(`${summary.result}\n`)
+      // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
+      if (summary.is_error) process.stderr.write(`fanout run: ${interrupted ? 'stopped (Ctrl-C)' : failureLine(summary)}\n`)
+    }
     return interrupted ? 130 : summary.is_error ? 1 : 0
   }
 
@@ -325,17 +334,71 @@ export async function runCommand(argv: string[]): Promise<number> {
       const resumed = await session.resumeInterrupted()
       for (const problem of resumed.problems) process.stderr.write(`fanout: resume: ${problem}\n`)
     }
-    const ran =
-      args.retry !== undefined
-        ? await retryFailed(args.retry)
-        : await session.run(prompt, {
-            ...planned,
-            ...(args.agent ? { agentType: args.agent } : {}),
-            ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {})
-          })
+    const runOpts = { ...(args.agent ? { agentType: args.agent } : {}), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) }
+    if (args.turns) return runTurns(args.turns, runOpts)
+    const ran = args.retry !== undefined ? await retryFailed(args.retry) : await session.run(prompt, { ...planned, ...runOpts })
     // A background agent's report starts another main-agent run: the answer is the last one.
     await session.idle()
-    const result = session.lastResult ?? (typeof ran === 'function' ? ran() : ran)
+    return summaryOf(session.lastResult ?? (typeof ran === 'function' ? ran() : ran))
+  }
+
+  /**
+   * --input-format stream-json: the user messages on stdin are turns of one conversation (Claude Code's
+   * multi-turn -p). The first starts as it arrives; those that arrive while a turn runs are sent together as
+   * the next turn once it ends, as Claude Code sends its queued messages. Each turn's result is printed as it
+   * ends; the last one's is the run's.
+   */
+  async function runTurns(turns: AsyncIterable<string>, runOpts: { agentType?: string; maxTurns?: number }): Promise<ResultMessage> {
+    const queue: string[] = []
+    let ended = false
+    let failure: unknown
+    const waiting: { wake: (() => void) | null } = { wake: null }
+    void (async () => {
+      try {
+        for await (const text of turns) {
+          queue.push(text)
+          waiting.wake?.()
+        }
+      } catch (err) {
+        failure = err
+      } finally {
+        ended = true
+        waiting.wake?.()
+      }
+    })()
+    let last: ResultMessage | null = null
+    for (;;) {
+      while (!queue.length && !ended && failure === undefined) await new Promise<void>((r) => (waiting.wake = r))
+      waiting.wake = null
+      if (failure !== undefined) throw failure
+      if (!queue.length) break
+      const texts = queue.splice(0, last ? queue.length : 1)
+      if (last) {
+        // Each turn's result counts its own model calls, and its stream opens with system/init.
+        counted.mainTurns = 0
+        stream?.newTurn()
+      }
+      // Each turn is a prompt as typed: a slash command in it runs as in a one-prompt run.
+      const text = texts.join('\n\n')
+      const plan = await planPrompt(session, text.trim(), {
+        ...(args.agent ? { agent: args.agent } : {}),
+        startedAt,
+        builtins: true,
+        commands: text.startsWith('/')
+      })
+      if (plan.kind === 'local') last = localSummary(plan.text, plan.localCommand)
+      else {
+        const first = await session.run(plan.prompt, { ...plan.opts, ...runOpts })
+        await session.idle()
+        last = summaryOf(session.lastResult ?? first)
+      }
+      printResult(last)
+    }
+    if (!last) throw new Error('Input must be provided either through stdin or as a prompt argument when using --print')
+    return last
+  }
+
+  function summaryOf(result: AgentRunResult): ResultMessage {
     counted.refusals(session.gate.refused)
     const summary = resultMessage({
       sessionId: session.sessionId,

@@ -11,7 +11,16 @@ import type { AgentSessionOptions } from '../runtime/orchestration'
 import { mergeRules, rulesFrom, type PermissionRules } from '../runtime/permissions'
 import type { RuntimeConfig } from '../runtime/setup'
 import { listSessions } from '../runtime/store/list-sessions'
-import { chooseModel, fallbackModel, FOLDER_LEVELS, flagDefaultMode, flagPermissions, settingsEnv, settingsLayers, type SettingsLayer } from './claude-settings'
+import {
+  chooseModel,
+  fallbackModel,
+  FOLDER_LEVELS,
+  flagDefaultMode,
+  flagPermissions,
+  settingsEnv,
+  settingsLayers,
+  type SettingsLayer
+} from '../runtime/store/claude-settings'
 import { UsageError, type RunArgs } from './run-args'
 
 export interface ClaudeRunOptions {
@@ -70,7 +79,6 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     throw new UsageError(`Error: Invalid permission rule: ${errorMessage(err)}`)
   }
   const flagLayer = layers.find((l) => l.level === 'flag')
-  if (flagLayer?.value.hooks) notes.push('--settings: its hooks are not run (put them in .claude/settings.json or ~/.claude/settings.json).')
   let resume = args.resume
   if (args.continueLatest) {
     const { sessions } = await listSessions(config.dataDir)
@@ -97,6 +105,8 @@ export async function claudeRunOptions(args: RunArgs, config: RuntimeConfig, lay
     ...(args.sessionId && !resume ? { sessionId: args.sessionId } : {}),
     ...(args.title ? { title: args.title } : {}),
     ...(args.onlyTools ? { onlyTools: args.onlyTools } : {}),
+    // Its hooks run as the person's own (they typed it), read with the settings files at --settings' level.
+    ...(flagLayer ? { flagSettings: { file: flagLayer.file, json: flagLayer.value } } : {}),
     // The same array the session hands its children's environment filter: afterOpen adds to it.
     passEnvironment: [...(config.settings.passEnvironment ?? []), ...args.passEnv, ...pass]
   }

@@ -119,7 +119,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
   } else if (status === 'stopped') {
     subtype = 'error_during_execution'
     terminal = 'aborted_streaming'
-  }
+  } else if (result.hookStop) terminal = result.hookStop.terminal
   const isError = subtype !== 'success'
   return {
     type: 'result',

@@ -88,6 +88,19 @@ export class StreamJsonWriter {
         if (e.agentId === this.s.mainAgentId) return
         return this.taskEnd(e)
       case 'error':
+        if (e.modelFallback && e.agentId === this.s.mainAgentId) {
+          const { from, to } = e.modelFallback
+          this.write({
+            type: 'system',
+            subtype: 'model_fallback',
+            trigger: 'overloaded',
+            original_model: from,
+            fallback_model: to,
+            content: e.message,
+            ...this.base()
+          })
+          return
+        }
         if (!e.retrying) return
         this.write({
           type: 'system',
@@ -125,6 +138,11 @@ export class StreamJsonWriter {
         return
       default:
     }
+  }
+
+  /** A new turn of a multi-turn run (--input-format stream-json): it opens with its own system/init, as in Claude Code. */
+  newTurn(): void {
+    this.initSent = false
   }
 
   private init(e: AgentStartEvent): void {

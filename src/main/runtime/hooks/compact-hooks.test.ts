@@ -51,7 +51,8 @@ describe('PreCompact and PostCompact', () => {
     const settings = hooksSettings([
       { event: 'PreCompact', matcher: 'manual', command: h.cmd({ stdout: 'Keep every number you saw.' }) },
       { event: 'PreCompact', matcher: 'auto', command: h.cmd({ stdout: 'never asked' }) },
-      { event: 'PostCompact', command: h.cmd() }
+      { event: 'PostCompact', command: h.cmd() },
+      { event: 'SessionStart', matcher: 'compact', command: h.cmd({ stdout: 'AFTER-COMPACT' }) }
     ])
     const f = await makeFixture(
       { respond: reader() },
@@ -84,6 +85,14 @@ describe('PreCompact and PostCompact', () => {
 
     const [done] = compactions(f.events)
     expect(h.events('PostCompact')).toEqual([expect.objectContaining({ hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: done.summary })])
+    // Then SessionStart with source "compact" (not "startup": its matcher says compact): its context opens the next run.
+    expect(h.events('SessionStart').map((e) => e.source)).toEqual(['compact'])
+    await f.session.run('Please read a.txt')
+    const next = f.model.server
+      .messageRequests()
+      .filter((r) => !r.isSummaryRequest)
+      .at(-1)!
+    expect(JSON.stringify(next.messages)).toContain('SessionStart:compact hook success: AFTER-COMPACT')
   })
 
   it('a PreCompact hook that exits 2 blocks a compaction asked for: it says why, nothing is summarised, the conversation stays whole', async () => {

@@ -21,17 +21,17 @@ export const HOOK_EVENTS = [
   'WorktreeCreate',
   'WorktreeRemove',
   'PreCompact',
-  'PostCompact'
+  'PostCompact',
+  'SessionStart',
+  'UserPromptSubmit',
+  'SessionEnd'
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
 /** Events Claude Code 2.1.328 has that Fanout never fires: accepted in files without complaint. */
 export const IGNORED_HOOK_EVENTS: ReadonlySet<string> = new Set([
   'PostToolBatch',
-  'UserPromptSubmit',
   'UserPromptExpansion',
-  'SessionStart',
-  'SessionEnd',
   'StopFailure',
   'PreModelSwitch',
   'PostModelSwitch',
@@ -150,12 +150,13 @@ export function parseHooks(value: unknown, source: string, inDefinition = false)
 }
 
 /**
+ * (`flag` is --settings: the person's own words on the command line, as strong as their user settings.)
  * Who may switch whose hooks off with `"disableAllHooks": true`: a file turns off the hooks of its own level
  * and those below it, never those above. Managed settings outrank the person's own (user) settings, which
  * outrank the folder's (project and local, and a file of unknown source). So a repository, trusted or not,
  * can silence only its own hooks: the person's guard hooks keep running, and the folder is told so.
  */
-const HOOK_AUTHORITY: Record<string, number> = { managed: 3, user: 2, project: 1, local: 1 }
+const HOOK_AUTHORITY: Record<string, number> = { managed: 3, user: 2, flag: 2, project: 1, local: 1 }
 const authority = (source: string | undefined): number => HOOK_AUTHORITY[source ?? ''] ?? 1
 
 /** The hooks of every settings file, lowest precedence first, less those a `disableAllHooks` of equal or higher authority turns off. */

@@ -58,6 +58,8 @@ export type PreToolUseOutcome = { decision?: 'allow' | 'deny' | 'ask'; reason?: 
 interface HookOutput {
   continue?: boolean
   stopReason?: string
+  systemMessage?: unknown
+  suppressOutput?: boolean
   decision?: string
   reason?: string
   hookSpecificOutput?: {
@@ -70,10 +72,22 @@ interface HookOutput {
 }
 
 /** What one hook said: nothing (failed, or plain output), a block (exit 2) or a JSON answer; `stdout` as printed on exit 0. */
-type Said = { kind: 'json'; out: HookOutput; stdout: string } | { kind: 'block'; reason: string } | { kind: 'none'; stdout?: string; failed?: string }
+type Said =
+  | { kind: 'json'; out: HookOutput; stdout: string }
+  | { kind: 'block'; reason: string; command: string }
+  | { kind: 'none'; stdout?: string; failed?: string }
 
 /** Events whose input has no `permission_mode` in Claude Code 2.1.328 (seen in the differential kit). */
-const NO_MODE_EVENTS: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact'])
+const NO_MODE_EVENTS: ReadonlySet<HookEvent> = new Set(['PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd'])
+
+/** A hook answered `"continue": false`: the agent's run ends (Claude Code's hook_stopped), with the hook's stopReason. */
+export interface HookHalt {
+  event: HookEvent
+  reason: string
+}
+
+/** What UserPromptSubmit hooks made of a prompt: context for the model, or the reason it is not sent. */
+export type PromptOutcome = { context: string[] } | { blocked: string } | { stopped: string }
 
 /** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
 const TURN_EVENTS: ReadonlySet<HookEvent> = new Set([
@@ -99,6 +113,10 @@ export class HookRunner {
   private readonly definitionTables = new WeakMap<object, HookTable>()
   /** Set by each prompt the person sends; absent until the first one (Claude Code's `prompt_id`). */
   private promptId: string | undefined
+  /** Context SessionStart hooks gave after a compaction, waiting for the agent's next message. */
+  private readonly laterContext = new Map<string, string[]>()
+  /** Agents a hook told to stop (`continue: false`), until their run takes it. */
+  private readonly halts = new Map<string, HookHalt>()
 
   constructor(private readonly opts: HookRunnerOptions) {}
 
@@ -176,7 +194,73 @@ export class HookRunner {
         })
         return this.read(event, agent, hook, run)
       })
+    ).then((said) => this.common(event, agent, said))
+  }
+
+  /** The fields every event's JSON may carry: `continue: false` ends the agent's run, `systemMessage` is shown to the person. */
+  private common(event: HookEvent, agent: HookAgent, said: Said[]): Said[] {
+    for (const s of said) {
+      if (s.kind !== 'json') continue
+      if (typeof s.out.systemMessage === 'string' && s.out.systemMessage.trim()) this.opts.report(agent.id, `${event} hook says: ${s.out.systemMessage.trim()}`)
+      if (s.out.continue === false && !this.halts.has(agent.id))
+        this.halts.set(agent.id, { event, reason: typeof s.out.stopReason === 'string' ? s.out.stopReason : '' })
+    }
+    return said
+  }
+
+  /** A `continue: false` a hook gave for this agent since it was last asked (the loop ends the run after the turn's tools). */
+  takeHalt(agentId: string): HookHalt | null {
+    const halt = this.halts.get(agentId) ?? null
+    this.halts.delete(agentId)
+    return halt
+  }
+
+  /**
+   * SessionStart (`source`: startup, resume, clear or compact; matchers match it): context for the main agent's
+   * next message, from `additionalContext` or, as Claude Code takes it, plain stdout.
+   */
+  async sessionStart(agent: HookAgent, source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<string[]> {
+    const said = await this.run('SessionStart', agent, source, { source })
+    this.halts.delete(agent.id) // a session cannot be kept from starting
+    return contextOf(said, 'SessionStart', `SessionStart:${source}`)
+  }
+
+  /**
+   * UserPromptSubmit, for a prompt the person sent: a block (exit 2, `decision: "block"`) or `continue: false`
+   * keeps it from the model; else context for the model from `additionalContext` or plain stdout.
+   */
+  async userPromptSubmit(agent: HookAgent, prompt: string): Promise<PromptOutcome> {
+    const said = await this.run('UserPromptSubmit', agent, null, { prompt })
+    const halt = this.takeHalt(agent.id)
+    if (halt) return { stopped: `Operation stopped by hook: ${halt.reason}` }
+    const blocks = said.flatMap((s) =>
+      s.kind === 'block'
+        ? [`[${s.command}]: ${s.reason}`]
+        : s.kind === 'json' && s.out.decision === 'block'
+          ? [typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : 'a UserPromptSubmit hook blocked it']
+          : []
     )
+    if (blocks.length) return { blocked: `UserPromptSubmit operation blocked by hook:\n${blocks.join('\n')}\n\nOriginal prompt: ${prompt}` }
+    return { context: contextOf(said, 'UserPromptSubmit', 'UserPromptSubmit') }
+  }
+
+  /** After a compaction of the main agent's conversation: SessionStart with source "compact", its context kept for the agent's next message. */
+  async afterCompaction(agent: HookAgent): Promise<void> {
+    if (agent.id !== this.opts.mainAgentId) return
+    const context = await this.sessionStart(agent, 'compact')
+    if (context.length) this.laterContext.set(agent.id, [...(this.laterContext.get(agent.id) ?? []), ...context])
+  }
+
+  /** The context waiting for this agent's next message (afterCompaction), once. */
+  takeContext(agentId: string): string[] {
+    const context = this.laterContext.get(agentId) ?? []
+    this.laterContext.delete(agentId)
+    return context
+  }
+
+  /** SessionEnd, as the session closes (`reason`: clear, logout, prompt_input_exit, other); what it prints is not read. */
+  async sessionEnd(agent: HookAgent, reason: string): Promise<void> {
+    await this.run('SessionEnd', agent, reason, { reason })
   }
 
   private read(event: HookEvent, agent: HookAgent, hook: HookCommand, run: HookRun): Said {
@@ -187,7 +271,8 @@ export class HookRunner {
     }
     if (run.spawnError) return fail(`could not be started: ${run.spawnError}`)
     if (run.timedOut) return fail(`did not finish within its ${hook.timeoutSec} s timeout and was stopped`)
-    if (run.exitCode === 2) return { kind: 'block', reason: run.stderr.trim() || `${event} hook \`${hook.command}\` exited with code 2.` }
+    if (run.exitCode === 2)
+      return { kind: 'block', reason: run.stderr.trim() || `${event} hook \`${hook.command}\` exited with code 2.`, command: hook.command }
     if (run.exitCode !== 0) return fail(`failed with exit code ${run.exitCode}`)
     const out = run.stdout.trim()
     if (!out.startsWith('{')) return { kind: 'none', stdout: run.stdout }
@@ -388,6 +473,17 @@ export class HookRunner {
     }
     return { notes, ...(replaceOutput !== undefined ? { replaceOutput } : {}) }
   }
+}
+
+/** Context for the model: `additionalContext` (JSON) or plain stdout (exit 0), as Claude Code words each. */
+function contextOf(said: Said[], event: string, label: string): string[] {
+  const out: string[] = []
+  for (const s of said) {
+    const ctx = s.kind === 'json' ? s.out.hookSpecificOutput?.additionalContext : undefined
+    if (typeof ctx === 'string' && ctx.trim()) out.push(reminder(`${event} hook additional context: ${ctx.trim()}`))
+    if (s.kind === 'none' && !s.failed && s.stdout?.trim()) out.push(reminder(`${label} hook success: ${s.stdout.trim()}`))
+  }
+  return out
 }
 
 /** Reasons hooks gave to go on (exit 2, or `decision: "block"`), joined; null when none blocked. */

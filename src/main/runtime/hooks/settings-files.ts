@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path'
 import { MANAGED_SETTINGS_FILE } from '../permissions'
 import { readConfigJson } from '../store/read-config'
 
-export type SettingsSource = 'user' | 'project' | 'local' | 'managed'
+/** `flag`: Claude Code's `--settings` (a file or a JSON string the person gave on the command line). */
+export type SettingsSource = 'user' | 'project' | 'local' | 'flag' | 'managed'
 
 export interface SettingsFile {
   file: string
@@ -19,6 +20,8 @@ export interface ReadSettingsOptions {
   home: string
   /** null skips it; default /etc/claude-code/managed-settings.json. */
   managedFile?: string | null
+  /** --settings, read by the command line: between the local file and the managed one, as Claude Code ranks it. */
+  flag?: { file: string; json: Record<string, unknown> }
 }
 
 export function readSettingsFiles(opts: ReadSettingsOptions): { files: SettingsFile[]; problems: string[] } {
@@ -40,6 +43,10 @@ export function readSettingsFiles(opts: ReadSettingsOptions): { files: SettingsF
     const read = readConfigJson(c.file)
     if ('json' in read) files.push({ ...c, json: read.json })
     else if ('error' in read) problems.push(`${c.file} ${read.error}`)
+  }
+  if (opts.flag) {
+    const managedAt = files.findIndex((f) => f.source === 'managed')
+    files.splice(managedAt < 0 ? files.length : managedAt, 0, { ...opts.flag, source: 'flag' })
   }
   return { files, problems }
 }

@@ -8,7 +8,8 @@
 // - SubagentStart runs just before a subagent's run and SubagentStop exactly once as it ends, whichever way.
 //   A SubagentStop hook that blocks a finished agent hands it the reason as its next instruction, at most
 //   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever;
-// - PreCompact and PostCompact run around every compaction of the agent's conversation.
+// - PreCompact and PostCompact run around every compaction of the agent's conversation, and SessionStart
+//   (source "compact") after the main agent's.
 import type { CompactionHooks } from '../compaction/compact'
 import { invokeTool } from '../loop/run-tools'
 import type { CanUseTool, PermissionDecision } from '../loop/types'
@@ -174,6 +175,8 @@ export function compactionHooks(runner: HookRunner | undefined, agent: HookAgent
     before: async (trigger, instructions) => (runner.has('PreCompact', agent) ? runner.preCompact(agent, trigger, instructions) : {}),
     after: async (trigger, summary) => {
       if (runner.has('PostCompact', agent)) await runner.postCompact(agent, trigger, summary)
+      // Then SessionStart (source "compact"), as Claude Code: its context joins the agent's next message.
+      if (runner.has('SessionStart', agent)) await runner.afterCompaction(agent)
     }
   }
 }

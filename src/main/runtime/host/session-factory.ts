@@ -1,11 +1,14 @@
 // How the host makes its sessions: the settings in force, a model client (a missing key as a message the
 // person can act on), and the options every session of this host shares, for new and reopened ones alike.
+import { homedir } from 'node:os'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import { MissingCredentialsError } from '../model/errors'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'
 import { createClientFromConfig, loadRuntimeConfig, type KeyStore, type RuntimeConfig } from '../setup'
 import { loadSettings } from '../store'
+import { chooseModel, FOLDER_LEVELS, settingsEnv, settingsLayers } from '../store/claude-settings'
+import { checkFolderTrust } from '../trust'
 import { sessionCallError } from './session-files'
 
 export interface SessionFactoryOptions {
@@ -43,8 +46,28 @@ export class SessionFactory {
     return made.client
   }
 
-  create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
-    return AgentSession.create({ ...this.base(config, client), ...opts })
+  async create(config: RuntimeConfig, client: ModelClient, opts: Partial<AgentSessionOptions> & { cwd: string }): Promise<AgentSession> {
+    return AgentSession.create({ ...this.base(config, client), ...(await this.claudeSettings(config, opts.cwd)), ...opts })
+  }
+
+  /**
+   * What Claude Code's settings files choose for a session in `cwd`, read by the same functions the CLI reads
+   * them with (store/claude-settings.ts): the main agent's `model` (ANTHROPIC_MODEL, then the most specific
+   * file's, then Fanout's defaultModel) and the `env` its commands, hooks and MCP servers get — a folder's own
+   * files' only once the person trusts the folder, as in the CLI.
+   */
+  private async claudeSettings(config: RuntimeConfig, cwd: string): Promise<{ model?: string; env?: Record<string, string> }> {
+    const home = this.o.home ?? homedir()
+    const managed = this.o.sessionDefaults?.managedSettingsFile
+    const layers = settingsLayers({ cwd, home, ...(managed !== undefined ? { managedFile: managed } : {}) })
+    const folderEnv = layers.some((l) => FOLDER_LEVELS.includes(l.level) && l.value.env !== undefined)
+    const trusted =
+      folderEnv &&
+      (await checkFolderTrust({ cwd, home, dataDir: this.o.dataDir, env: this.o.env, ...(managed !== undefined ? { managedFile: managed } : {}) })).state ===
+        'trusted'
+    const { env } = settingsEnv(layers, trusted)
+    const { model } = chooseModel({ env: { ...this.o.env, ...env }, layers, fallback: config.settings.defaultModel })
+    return { ...(model ? { model } : {}), ...(Object.keys(env).length ? { env } : {}) }
   }
 
   /** A recorded session opened again from its transcripts; `not_found` when there is none. */

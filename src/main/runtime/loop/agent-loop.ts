@@ -118,6 +118,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     onToolInputDelta: (toolUseId, partialJson) => send({ type: 'tool_input_delta', toolUseId, partialJson }),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
+    onFallback: ({ from, to }) =>
+      send({ type: 'error', message: `Switched to ${to} due to high demand for ${from}`, retrying: false, notice: true, modelFallback: { from, to } }),
     onRetry: (r) =>
       send({
         type: 'error',
@@ -279,6 +281,11 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           pending.push(...notes.map(reminderBlock))
         }
         send({ type: 'turn_end', turn, stopReason })
+        const halt = opts.halted?.()
+        if (halt) {
+          flushPending()
+          return { ...finish('completed'), hookStop: { terminal: 'hook_stopped', reason: halt.reason } }
+        }
         const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
         if (stuck) {
           flushPending()
@@ -302,6 +309,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         continue
       }
       const more = await opts.beforeFinish?.(runText)
+      const halt = opts.halted?.()
+      if (halt) return { ...finish('completed'), hookStop: { terminal: 'stop_hook_prevented', reason: halt.reason } }
       if (more) {
         pending = [{ type: 'text', text: more }]
         continue

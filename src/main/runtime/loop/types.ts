@@ -81,6 +81,11 @@ export interface AgentLoopOptions extends AgentIds {
    * stops, fails or reaches maxTurns.
    */
   beforeFinish?: (finalText: string) => Promise<string | null | undefined>
+  /**
+   * Asked after each turn's tool calls and as the agent finishes: a hook said `"continue": false` (its event and
+   * stopReason). The run ends there, completed, without another model call (Claude Code's hook_stopped).
+   */
+  halted?: () => { event: string; reason: string } | null
   thinking?: ThinkingConfig
   effort?: Effort
   maxTokens?: number
@@ -122,6 +127,8 @@ export interface AgentRunResult {
   model: string
   /** The last model call's stop reason. */
   stopReason: string | null
+  /** A hook ended the run (`continue: false`): after a tool call (hook_stopped) or as it finished (stop_hook_prevented); its stopReason. */
+  hookStop?: { terminal: 'hook_stopped' | 'stop_hook_prevented'; reason: string }
 }
 
 export type EmitFn = (event: AgentEvent) => void

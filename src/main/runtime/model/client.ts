@@ -47,7 +47,15 @@ export interface ModelClientConfig {
   baseUrlSource?: BaseUrlSource
   /** How requests that share a prompt prefix start (cache-sharing.ts). Default `first`. */
   cacheSharing?: CacheSharing
+  /**
+   * Claude Code's --fallback-model (a full id): a model that answers "overloaded" (529) FALLBACK_AFTER_OVERLOADS
+   * times in a row is replaced by this one, for that call and every later call of this client.
+   */
+  fallbackModel?: string
 }
+
+/** Overloaded answers in a row before --fallback-model takes over (Claude Code 2.1.328 switches at the third). */
+export const FALLBACK_AFTER_OVERLOADS = 3
 
 const DEFAULT_MAX_RETRIES = 8
 const DEFAULT_MAX_RETRY_TIME_MS = 10 * 60_000
@@ -125,6 +133,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const account = accountOf(baseURL, apiKey ?? authToken ?? '')
   const gate = gateFor(account)
   const limiter = limiterFor(account)
+  /** Models replaced by the fallback model after overloads, for every later call (see fallbackModel). */
+  const switched = new Map<string, string>()
 
   /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
   async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, betas: string[], signal: AbortSignal | undefined): Promise<CacheTicket> {
@@ -195,7 +205,10 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     assertSendable(asked.messages)
     // A prefix under the model's cache minimum is filled with the context given for it, where that pays.
     const request = withCacheFill(asked)
-    const body = buildRequestBody(request)
+    // A model that was overloaded for good earlier in this process is not asked again: its fallback is.
+    let model = switched.get(request.model) ?? request.model
+    let body = buildRequestBody(model === request.model ? request : { ...request, model })
+    let overloaded = 0
     const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     if (signal?.aborted) throw new ModelAbortedError([])
@@ -221,8 +234,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         return {
           content: acc.content(),
           stopReason: acc.stopReason,
-          usage: usageWithCost(request.model, acc.tokens, prices),
-          model: request.model,
+          usage: usageWithCost(model, acc.tokens, prices),
+          model,
           inputErrors: acc.inputErrors,
           attempts: n,
           ...(acc.cutToolUse() ? { cutToolUse: acc.cutToolUse() } : {}),
@@ -235,6 +248,16 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         const failure = describeFailure(err)
         if (failure.unreachable && n >= Math.min(maxAttempts, UNREACHABLE_ATTEMPTS)) {
           throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true, unreachableCause(failure.message))
+        }
+        overloaded = failure.status === 529 ? overloaded + 1 : 0
+        const fallback = cfg.fallbackModel
+        if (fallback && model !== fallback && overloaded >= FALLBACK_AFTER_OVERLOADS) {
+          switched.set(request.model, fallback)
+          handlers.onFallback?.({ from: model, to: fallback })
+          model = fallback
+          body = buildRequestBody({ ...request, model })
+          overloaded = 0
+          continue
         }
         if (!failure.retryable || n >= maxAttempts) {
           const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(Date.now() - started)})` : ''

@@ -100,6 +100,8 @@ export interface StreamHandlers {
    * the next attempt streams the message again from its start.
    */
   onRetry?(info: RetryInfo): void
+  /** The model was overloaded too often: the call goes on with the fallback model (--fallback-model). */
+  onFallback?(info: { from: string; to: string }): void
 }
 
 export interface ModelResponse {

@@ -21,3 +21,17 @@ export function bashReadOnlyVerdict(command: string, policy: PathPolicy): ReadOn
 export function isReadOnlyBashCommand(command: string, policy: PathPolicy): boolean {
   return bashReadOnlyVerdict(command, policy).readOnly
 }
+
+/**
+ * acceptEdits: the command only reads what it may and changes files inside the working directories that are
+ * neither protected nor denied (shell/file-edit-commands.ts), as Claude Code lets it run without asking.
+ */
+export function bashFileEditVerdict(command: string, policy: PathPolicy): ReadOnlyVerdict {
+  return classifyReadOnly(command, {
+    cwd: policy.cwd,
+    home: policy.home,
+    checkRead: (abs) => policy.bashReadRefusal(abs),
+    protectedUnder: (dir) => policy.bashRecursiveRefusal(dir),
+    checkWrite: (abs, how) => policy.bashWriteRefusal(abs, how)
+  })
+}

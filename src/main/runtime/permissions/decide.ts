@@ -11,7 +11,7 @@ import { PathPolicy } from '../security/path-policy'
 import { namesProtectedPath } from '../security/protected-paths'
 import { isInside } from '../tools/paths'
 import { parseBashCommand, type ParsedCommand } from './bash-command'
-import { bashReadOnlyVerdict } from './bash-read-only'
+import { bashFileEditVerdict, bashReadOnlyVerdict } from './bash-read-only'
 import {
   bashAllowed,
   bashReadsDeniedPath,
@@ -231,6 +231,19 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
       if (auto) return auto
     }
     if (call.kind === 'edit' && mode === 'acceptEdits' && call.path && inside) return { behavior: 'allow' }
+    // acceptEdits covers Bash that only makes, copies, moves or removes files in the project (touch, mkdir,
+    // echo > f …), as in Claude Code; still in the workspace sandbox, and never a protected path.
+    if (
+      call.kind === 'bash' &&
+      mode === 'acceptEdits' &&
+      floor === 'workspace' &&
+      !call.unsandboxed &&
+      !history &&
+      bashFileEditVerdict(call.command ?? '', policy).readOnly
+    ) {
+      const auto = bashAuto('workspace')
+      if (auto) return auto
+    }
     if (call.kind === 'other' && call.readOnly) return { behavior: 'allow' }
     const reason = askReason(call, cwd, inside, parsed, policy) + (call.kind === 'bash' ? noSandbox : '')
     const suggestedRules = call.unsandboxed ? [] : suggestRules(call, cwd, policy)

@@ -9,7 +9,7 @@
 // The same object answers the permission layer (decide.ts), the tools at run time, and the read-only Bash
 // classifier, so no tool can have its own idea of where a path leads. It knows nothing about how a search
 // walks a tree: Glob and Grep hand it each file they found.
-import { statSync } from 'node:fs'
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
@@ -20,6 +20,9 @@ import { isInside, resolveToolPath } from '../tools/paths'
 import { FILE_EDIT_TOOL_NAMES } from '../tools/tool-names'
 
 export type Access = 'read' | 'write'
+
+/** Entries of a folder tree acceptEdits' Bash checks before it lets rm -r, mv or cp -r change it unasked. */
+const TREE_CHECK_LIMIT = 5000
 
 export interface PathPolicyOptions {
   cwd: string
@@ -156,6 +159,43 @@ export class PathPolicy {
     if (rule) return `it reads ${abs}, protected by the rule "${rule.raw}"`
     if (!this.inBounds(abs)) return `it reads ${abs}, outside the working directories`
     return null
+  }
+
+  /**
+   * Why Bash in acceptEdits may not change this path without asking (shell/file-edit-commands.ts), or null:
+   * an Edit deny rule, outside the working directories, a working directory itself, a protected path, and
+   * with `tree` (rm -r, mv, cp -r) anything of those below it.
+   */
+  bashWriteRefusal(abs: string, how: { tree: boolean }): string | null {
+    const one = (p: string): string | null => {
+      // A link in the tree that leads out (cp -r would write through it) counts as outside.
+      if (!this.inBounds(p)) return `it changes ${p}, which leads outside the working directories`
+      const rule = this.deniedBy(p, 'write', 'Bash')
+      if (rule) return `it changes ${p}, protected by the rule "${rule.raw}"`
+      const why = this.protectedWrite(p)
+      return why ? `it changes ${p} (${why})` : null
+    }
+    if (this.roots().some((r) => this.candidates(abs).includes(resolve(r)))) return `it changes the working directory ${abs} itself`
+    const why = one(abs)
+    if (why || !how.tree || !statSync(abs, { throwIfNoEntry: false })?.isDirectory()) return why
+    // Walked without following links (rm -r and mv take a link, not what it leads to); a tree too big to check is asked for.
+    let left = TREE_CHECK_LIMIT
+    const walk = (dir: string): string | null => {
+      let entries: Dirent[]
+      try {
+        entries = readdirSync(dir, { withFileTypes: true })
+      } catch {
+        return `it changes ${dir}, which could not be listed`
+      }
+      for (const e of entries) {
+        if (--left < 0) return `it changes ${abs}, a tree too big to check`
+        const p = join(dir, e.name)
+        const found = one(p) ?? (e.isDirectory() ? walk(p) : null)
+        if (found) return found
+      }
+      return null
+    }
+    return walk(abs)
   }
 
   /** Why a recursive Bash read from this directory is not read-only, or null. */

@@ -23,6 +23,8 @@ export interface BashSandboxOptions {
   secretFiles?: readonly string[]
   /** Credential-looking variables the user's settings pass on anyway. */
   passEnv?: readonly string[]
+  /** Variables every command gets (Claude Code settings' `env`), under Fanout's own NO_PROMPTS. */
+  env?: Readonly<Record<string, string>>
 }
 
 export interface PreparedCommand {
@@ -66,7 +68,8 @@ export async function prepareCommand(
 ): Promise<PreparedCommand | { refused: string }> {
   const level = opts === false ? 'off' : effectiveLevel(opts?.floor ?? 'workspace', ctx.sandbox)
   const passEnv = (opts ? opts.passEnv : undefined) ?? []
-  const baseEnv = (extra: Record<string, string>) => childEnv({ pass: passEnv, set: { ...NO_PROMPTS, ...extra } })
+  const settingsEnv = (opts ? opts.env : undefined) ?? {}
+  const baseEnv = (extra: Record<string, string>) => childEnv({ pass: passEnv, set: { ...settingsEnv, ...NO_PROMPTS, ...extra } })
   if (level === 'off' || opts === false) return { line: command, env: baseEnv({}), passEnv, sandbox: 'off', started: noop, release: noop }
   const runtime = opts?.runtime ?? sharedSandboxRuntime()
   const status = await runtime.ready()

@@ -4,6 +4,7 @@
 // the next run, so no report is left unread.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { ChatMessage, ContentBlock } from '../../../../shared/events'
+import { emptyUsage } from '../../../../shared/usage'
 import { resolveAgentTools } from '../../definitions'
 import { mainStopHook } from '../../hooks/wiring'
 import type { AgentRunResult } from '../../loop/types'
@@ -52,12 +53,20 @@ export class MainAgent {
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
   private userRun = false
+  /** SessionStart hooks ran in this process; `resumed`: the session was reopened from disk (source "resume"). */
+  private started = false
+  private resumed = false
   lastResult: AgentRunResult | null = null
 
   constructor(
     private readonly s: MainAgentHost,
     private readonly config: MainAgentConfig
   ) {}
+
+  /** It ran (SessionStart hooks fired) in this process: the session ends with SessionEnd hooks. */
+  get sessionStarted(): boolean {
+    return this.started
+  }
 
   /** A run is going or queued. */
   get busy(): boolean {
@@ -71,6 +80,7 @@ export class MainAgent {
   restore(history: ChatMessage[], agentType: string | undefined, status: AgentHandle['status'] = 'completed'): void {
     if (this.handle) throw new Error('The main agent was restored after it had started.')
     this.agentType = agentType
+    this.resumed = true
     this.create(history, status)
   }
 
@@ -188,6 +198,22 @@ export class MainAgent {
       effort: def?.effort ?? this.config.effort,
       commandRules: opts.commandRules
     } satisfies Partial<AgentHandle>)
+    // SessionStart once per process, then UserPromptSubmit for a prompt the person typed (not a retry's note):
+    // their context opens the run; a prompt a hook blocks never reaches the model.
+    const hooks = this.s.extensions.hooks
+    const typed = byPerson && !retry && prompt !== undefined
+    const context: string[] = []
+    // Before the prompt's id exists: Claude Code's SessionStart input has no prompt_id.
+    if (!this.started) {
+      this.started = true
+      context.push(...(await hooks.sessionStart(handle, this.resumed ? 'resume' : 'startup')))
+    }
+    if (typed) hooks.newPrompt()
+    if (typed) {
+      const outcome = await hooks.userPromptSubmit(handle, promptText(prompt))
+      if (!('context' in outcome)) return this.refused(handle, 'blocked' in outcome ? outcome.blocked : outcome.stopped)
+      context.push(...outcome.context)
+    }
     const result = await runAgentOnce(this.s, handle, {
       def: def ?? null,
       ...(prompt !== undefined ? { prompt } : {}),
@@ -213,8 +239,8 @@ export class MainAgent {
       systemPrompt: () => this.s.systemPrompt(def ?? MAIN_DEFINITION, handle),
       // Reached only when there is something to say: a new prompt from the person gets its own prompt_id in hooks.
       extras: async () => {
-        if (byPerson) this.s.extensions.hooks.newPrompt()
         return {
+          drainInbox: () => [...context.splice(0), ...hooks.takeContext(handle.id), ...handle.inbox.splice(0)],
           beforeFinish: mainStopHook(this.s.extensions.hooks, handle, (message) =>
             this.s.emit({
               agentId: handle.id,
@@ -235,4 +261,36 @@ export class MainAgent {
     this.lastResult = result
     return result
   }
+
+  /** A prompt a UserPromptSubmit hook kept from the model: the run's answer is the hook's reason (as Claude Code's -p prints it), said to the person too. */
+  private refused(handle: AgentHandle, text: string): AgentRunResult {
+    this.s.emit({
+      agentId: handle.id,
+      parentAgentId: null,
+      parentToolUseId: null,
+      sessionId: this.s.sessionId,
+      ts: Date.now(),
+      type: 'error',
+      message: text,
+      retrying: false
+    })
+    const result: AgentRunResult = {
+      status: 'completed',
+      result: text,
+      numTurns: 0,
+      toolUses: 0,
+      usage: emptyUsage(),
+      durationMs: 0,
+      messages: [...handle.messages],
+      model: handle.model,
+      stopReason: null
+    }
+    handle.lastResult = result
+    this.lastResult = result
+    return result
+  }
+}
+
+function promptText(prompt: string | ContentBlock[]): string {
+  return typeof prompt === 'string' ? prompt : prompt.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
 }

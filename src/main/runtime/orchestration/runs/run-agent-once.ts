@@ -69,6 +69,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
     handle.model = fullModelId(handle.model, session.aliases)
     // MCP servers first: their tools are among the ones the agent may be given.
     closeRun = await session.extensions.prepareRun(handle, spec.def)
+    // A `continue: false` left from before this run (a hook that ran as the last one ended) is not this run's.
+    session.extensions.hooks.takeHalt(handle.id)
     const toolNames = spec.toolNames()
     await session.claimMailbox(handle)
     if (spec.skipWhenNothingToSay && (spec.prompt === undefined ? !handle.inbox.length : !spec.prompt.length)) return null
@@ -124,6 +126,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         // What its subagents will cost, said (and asked, above the setting) before they start.
         ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
+        // A hook's `continue: false` ends this agent's run after the turn's tools.
+        halted: () => session.extensions.hooks.takeHalt(handle.id),
         ...extras
       },
       spec.emit ?? session.emit

@@ -30,6 +30,8 @@ export interface ExtensionsOptions {
   /** Only `mcpServers`: no .mcp.json or ~/.claude.json servers (Claude Code's `--strict-mcp-config`). */
   strictMcp?: boolean
   managedSettingsFile?: string | null
+  /** --settings: read with the settings files, at its level (hooks, disabled servers). */
+  flagSettings?: { file: string; json: Record<string, unknown> }
   env?: Record<string, string | undefined>
   /** Counts background work (Notification hooks) towards the session's idle(). */
   track?: (work: Promise<unknown>) => void
@@ -104,7 +106,8 @@ export class SessionExtensions {
     const settings = readSettingsFiles({
       cwd: this.opts.cwd,
       home: this.opts.home,
-      ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
+      ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {}),
+      ...(this.opts.flagSettings ? { flag: this.opts.flagSettings } : {})
     })
     this.settingsFiles = settings.files
     // Plugins' hooks come as settings files of their level, their servers as entries: gated with the folder's own.

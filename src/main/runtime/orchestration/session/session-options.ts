@@ -39,6 +39,8 @@ export interface AgentSessionOptions {
   mergeStrategy?: () => Promise<MergeStrategy>
   /** The managed settings file; null to skip it. Default /etc/claude-code/managed-settings.json. */
   managedSettingsFile?: string | null
+  /** Claude Code's --settings (a file or JSON the person gave): its hooks run as the person's own. */
+  flagSettings?: { file: string; json: Record<string, unknown> }
   /** Record transcripts and each agent's state.json under `<dataDir>/sessions/<sessionId>/`. */
   dataDir?: string
   /** The title recorded for the session (listings, reopening); default: its first prompt's first line. */
@@ -86,6 +88,11 @@ export interface AgentSessionOptions {
   trustFolder?: string
   /** Credential-looking environment variables passed to Bash, hooks and MCP servers anyway (names or `PREFIX_*`; Fanout's `passEnvironment` setting). */
   passEnvironment?: string[]
+  /**
+   * Claude Code settings' `env` for this session's Bash commands, hooks and MCP servers (the app reads it per
+   * folder, store/claude-settings.ts; the CLI sets its own process's). Passed as written: the person chose it.
+   */
+  env?: Record<string, string>
   /** Replaces the process's Bash sandbox (tests: one whose bubblewrap is missing). */
   sandboxRuntime?: SandboxRuntime
   /** The session's effort (low|medium|high|xhigh|max or a thinking budget): the main agent's and, through it, its subagents' unless a definition or call says otherwise. Unset: each model's default. */

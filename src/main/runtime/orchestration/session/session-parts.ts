@@ -35,6 +35,8 @@ export interface SessionParts {
 
 export function buildSessionParts(p: PartsInput): SessionParts {
   const { options, sessionId, home, mainAgentId, registry, emit } = p
+  // A settings `env` entry passes the credential filter: the person wrote it.
+  const passEnv = [...(options.passEnvironment ?? []), ...Object.keys(options.env ?? {})]
   const extensions = new SessionExtensions({
     sessionId,
     cwd: options.cwd,
@@ -48,7 +50,9 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     ...(options.mcpStartTimeoutMs ? { mcpStartTimeoutMs: options.mcpStartTimeoutMs } : {}),
     ...(options.strictMcpConfig ? { strictMcp: true } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {}),
-    ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {}),
+    ...(options.flagSettings ? { flagSettings: options.flagSettings } : {}),
+    ...(passEnv.length ? { passEnv } : {}),
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
     ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {})
   })
   const definitions = new SessionDefinitions({
@@ -67,7 +71,8 @@ export function buildSessionParts(p: PartsInput): SessionParts {
       allowedDomains: () => permissions.settings?.sandbox.allowedDomains ?? [],
       secretFiles: () => [credentialsPath(options.dataDir ?? resolveDataDir())],
       ...(options.sandboxRuntime ? { runtime: options.sandboxRuntime } : {}),
-      ...(options.passEnvironment ? { passEnv: options.passEnvironment } : {})
+      ...(passEnv.length ? { passEnv } : {}),
+      ...(options.env ? { env: options.env } : {})
     },
     () => permissions.settings?.sandbox.disabledBy,
     () => options.headless === true

@@ -19,6 +19,8 @@ export interface SessionSandboxOptions {
   secretFiles: () => string[]
   /** Environment variables passed to commands beyond the safe defaults. */
   passEnv?: string[]
+  /** Variables every command gets (Claude Code settings' `env`). */
+  env?: Record<string, string>
 }
 
 export function sandboxUnavailableNotice(reason: string, headless: boolean): string {
@@ -43,13 +45,14 @@ export class SessionSandbox {
 
   /** How this agent's Bash commands are sandboxed: read-only in plan mode and for read-only agents. */
   forAgent(handle: AgentHandle): BashSandboxOptions {
-    const { allowedDomains, secretFiles, passEnv } = this.opts
+    const { allowedDomains, secretFiles, passEnv, env } = this.opts
     return {
       runtime: this.runtime(),
       floor: handle.permissionMode === 'plan' || isReadOnlyAgent(handle.definition) ? 'read-only' : 'workspace',
       allowedDomains,
       secretFiles: secretFiles(),
-      ...(passEnv ? { passEnv } : {})
+      ...(passEnv ? { passEnv } : {}),
+      ...(env ? { env } : {})
     }
   }
 

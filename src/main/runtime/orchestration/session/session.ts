@@ -477,9 +477,15 @@ export class AgentSession {
     await this.files.flush()
   }
 
-  /** Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done. */
-  async close(): Promise<void> {
+  /**
+   * Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done.
+   * A session whose main agent ran here ends with its SessionEnd hooks (`reason` as Claude Code's: clear,
+   * logout, prompt_input_exit or other), before its MCP servers close.
+   */
+  async close(reason = 'other'): Promise<void> {
     try {
+      const main = this.services.main
+      if (main.sessionStarted) await this.extensions.hooks.sessionEnd(main.getHandle(), reason)
       await this.extensions.close()
       await this.history?.flush()
       await this.services.team.flush()

@@ -6,7 +6,8 @@
 // Anything else, including anything the parser refuses, is not read-only: the answer is "ask", never a guess.
 import { existsSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { Arg, CommandEnv } from './command-check'
+import type { Arg } from './command-check'
+import { FILE_EDIT_COMMANDS, type EditEnv } from './file-edit-commands'
 import { expandGlob } from './glob-expand'
 import { binOp, nodeType, parseShell, redirOp, type ShNode } from './parse-shell'
 import { READ_ONLY_COMMANDS } from './read-only-commands'
@@ -19,6 +20,11 @@ export interface ReadOnlyContext {
   checkRead(absPath: string): string | null
   /** Why a recursive read from this directory could reach a protected file, or null. */
   protectedUnder(absDir: string): string | null
+  /**
+   * acceptEdits: why the command may not change this absolute path (`tree`: nor anything below it), or null.
+   * With it, the commands of FILE_EDIT_COMMANDS and output redirected into a file count too.
+   */
+  checkWrite?(absPath: string, how: { tree: boolean }): string | null
 }
 
 export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; reason: string }
@@ -49,13 +55,31 @@ function repoRootOf(dir: string): string {
 class Classifier {
   constructor(private readonly ctx: ReadOnlyContext) {}
 
-  env(cwd: string): CommandEnv {
+  env(cwd: string): EditEnv {
     return {
       cwd,
       readPath: (arg, how) => this.readPath(arg, how?.cwd ?? cwd),
+      writePath: (arg, how) => this.writePath(arg, cwd, how?.tree ?? false),
       repoRoot: (at) => repoRootOf(at ?? cwd),
       protectedUnder: (dir) => this.ctx.protectedUnder(dir)
     }
+  }
+
+  /** Only with checkWrite (acceptEdits): a path the command changes, glob expanded. */
+  writePath(arg: Arg, cwd: string, tree: boolean): string | null {
+    const check = this.ctx.checkWrite
+    if (!check) return `it changes ${arg.value}`
+    let paths: string[]
+    if (arg.glob) {
+      const expanded = expandGlob(arg.glob, cwd)
+      if (expanded === null) return `the glob ${arg.value} names too many files to check`
+      paths = expanded.length ? expanded : [resolve(cwd, arg.value)]
+    } else paths = [isAbsolute(arg.value) ? resolve(arg.value) : resolve(cwd, arg.value)]
+    for (const p of paths) {
+      const why = check(p, { tree })
+      if (why) return why
+    }
+    return null
   }
 
   readPath(arg: Arg, cwd: string): string | null {
@@ -86,6 +110,8 @@ class Classifier {
     if ((op === '>&' || op === '<&') && !w.glob && /^(\d+|-)$/.test(w.value)) return null
     if (op === '<&') return 'an unusual input redirection'
     if (w.value === '/dev/null' && !w.glob) return null
+    // acceptEdits: output into a file it may change (never a glob: what it names is decided when it runs).
+    if ((op === '>' || op === '>>') && this.ctx.checkWrite && !w.glob) return this.writePath(w, state.cwd, false)
     return `output redirection to ${w.value}`
   }
 
@@ -102,6 +128,10 @@ class Classifier {
     if (name.glob) return 'a glob as the command name'
     if (name.value.includes('/')) return `a command run by its path (${name.value})`
     if (name.value === 'cd') return this.cd(rest, state)
+    if (this.ctx.checkWrite && Object.hasOwn(FILE_EDIT_COMMANDS, name.value)) {
+      const why = FILE_EDIT_COMMANDS[name.value](rest, this.env(state.cwd))
+      return why && `${name.value}: ${why}`
+    }
     const check = Object.hasOwn(READ_ONLY_COMMANDS, name.value) ? READ_ONLY_COMMANDS[name.value] : undefined
     if (!check) return `${name.value} is not on the read-only list`
     const why = check(rest, this.env(state.cwd))

@@ -4,8 +4,8 @@
 // --model flag above them. The rest of those files (permissions, hooks, effort…) the session reads itself.
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { MANAGED_SETTINGS_FILE } from '../runtime/permissions/settings'
-import { readConfigFile } from '../runtime/store/read-config'
+import { MANAGED_SETTINGS_FILE } from '../permissions/settings'
+import { readConfigFile } from './read-config'
 
 export type SettingsLevel = 'user' | 'project' | 'local' | 'flag' | 'managed'
 
