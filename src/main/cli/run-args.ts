@@ -253,7 +253,8 @@ export async function parseRunArgs(
   if (!prompt.trim() && !turns && retry === undefined) prompt = await stdin()
   const slashCommand = prompt.startsWith('/')
   prompt = prompt.trim()
-  if (!prompt && !turns && retry === undefined) throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
+  if (!prompt && !turns && retry === undefined)
+    throw new UsageError('Error: Input must be provided either through stdin or as a prompt argument when using --print')
   const resumeId = typeof o.resume === 'string' ? o.resume : undefined
   if (o.resume === true) notes.push('-r/--resume without a session id continues the most recent session of this folder (there is no picker headless).')
   const continueLatest = o.continue === true || o.resume === true
