@@ -255,7 +255,11 @@ describe(`attack suite: hostile repositories (${CASES.length} cases, each also r
     expect(result.status).toBe('completed')
     expect(markers.ran()).toEqual([])
     expect(leaks).toEqual([])
-    expect(snapshot(project)).toEqual(before)
+    // acceptEdits is the person's own mode: like Claude Code it lets `touch` inside the project run unasked (in the
+    // sandbox); what the folder's settings would add — a write outside it — must still not happen.
+    const after = snapshot(project)
+    if (c.mode === 'acceptEdits') for (const m of ['marker-bash', 'marker-bash-helper']) delete after[m]
+    expect(after).toEqual(before)
     expect(snapshot(root)['outside.txt']).toBeUndefined()
     for (const r of f.model.server.requests) expect(r.toolNames.filter((n) => n.startsWith('mcp__'))).toEqual([])
     // What waits is said (except what Fanout would never run anyway).
