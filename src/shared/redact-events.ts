@@ -5,7 +5,7 @@
 // (its `message`, `tool_start`, `turn_end` or `agent_end` always follows). Every other event is redacted
 // whole. Pure: the session's event bus uses it, so transcripts, pumps and the CLI see the same text.
 import type { AgentEvent } from './events'
-import { redactText, redactValue } from './redact'
+import { markRedacted, redactionGeneration, redactText, redactValue } from './redact'
 
 type DeltaEvent = Extract<AgentEvent, { type: 'text_delta' | 'thinking_delta' | 'tool_input_delta' }>
 
@@ -43,37 +43,83 @@ export function safeCut(text: string): number {
   return cut
 }
 
+type Sink = (event: AgentEvent) => void
+
+interface Held {
+  event: DeltaEvent
+  text: string
+}
+
 export class EventRedactor {
-  private readonly held = new Map<string, { event: DeltaEvent; text: string }>()
+  private readonly held = new Map<string, Held>()
+  /**
+   * Per delta stream, the redaction generation at which the rest of its delta events (ids, type, time: the
+   * same in every delta of a stream) was found clean: then only each delta's text is read, and the event is
+   * marked redacted whole, so no exit (the WebSocket, Electron IPC) walks it again.
+   */
+  private readonly restClean = new Map<string, number>()
 
   /** What to emit for `event`, in order: held text of the agent's other streams, then the event (redacted). */
   take(event: AgentEvent): AgentEvent[] {
-    if (!isDelta(event)) return [...this.flushAgent(event.agentId), redactValue(event)]
-    const key = streamKey(event)
-    const out = this.flushAgent(event.agentId, key)
-    const text = (this.held.get(key)?.text ?? '') + textOf(event)
-    const cut = safeCut(text)
-    if (cut < text.length) this.held.set(key, { event, text: text.slice(cut) })
-    else this.held.delete(key)
-    if (cut > 0) out.push(withText(event, redactText(text.slice(0, cut))))
+    const out: AgentEvent[] = []
+    this.each(event, (e) => out.push(e))
     return out
+  }
+
+  /** take(), handing each event to `sink` as it comes: no array per event on the stream's hot path. */
+  each(event: AgentEvent, sink: Sink): void {
+    if (!isDelta(event)) {
+      this.flushAgent(event.agentId, sink)
+      if (event.type === 'agent_end') this.forget(event.agentId)
+      sink(redactValue(event))
+      return
+    }
+    const key = streamKey(event)
+    this.flushAgent(event.agentId, sink, key)
+    const h = this.held.get(key)
+    const text = h ? h.text + textOf(event) : textOf(event)
+    const cut = safeCut(text)
+    if (cut < text.length) {
+      if (h) {
+        h.event = event
+        h.text = text.slice(cut)
+      } else this.held.set(key, { event, text: text.slice(cut) })
+    } else if (h) this.held.delete(key)
+    if (cut > 0) sink(this.redacted(key, event, cut === text.length ? text : text.slice(0, cut)))
   }
 
   /** Everything still held (a session closing). */
   flush(): AgentEvent[] {
-    const out = [...this.held.values()].map((h) => withText(h.event, redactText(h.text)))
+    const out = [...this.held.entries()].map(([key, h]) => this.redacted(key, h.event, h.text))
     this.held.clear()
+    this.restClean.clear()
     return out
   }
 
-  private flushAgent(agentId: string, except?: string): AgentEvent[] {
-    if (!this.held.size) return []
-    const out: AgentEvent[] = []
+  /** The delta with `text`, redacted: its text always; the rest once per stream and generation. */
+  private redacted(key: string, event: DeltaEvent, text: string): AgentEvent {
+    const at = redactionGeneration()
+    if (this.restClean.get(key) !== at) {
+      const bare = withText(event, '')
+      // Something besides the text holds a secret: this delta is walked whole (and the next one checked again).
+      if (redactValue(bare) !== bare) return redactValue(withText(event, text))
+      this.restClean.set(key, at)
+    }
+    return markRedacted(withText(event, redactText(text)), at)
+  }
+
+  private flushAgent(agentId: string, sink: Sink, except?: string): void {
+    if (!this.held.size) return
     for (const [key, h] of this.held) {
       if (key === except || h.event.agentId !== agentId) continue
       this.held.delete(key)
-      out.push(withText(h.event, redactText(h.text)))
+      sink(this.redacted(key, h.event, h.text))
     }
-    return out
+  }
+
+  /** An agent's run ended: its streams' notes go (a resumed run starts new ones). */
+  private forget(agentId: string): void {
+    const prefix = `${agentId}\u0000`
+    for (const key of this.restClean.keys()) if (key.startsWith(prefix)) this.restClean.delete(key)
   }
 }

@@ -127,6 +127,25 @@ describe('EventRedactor: a key cut between deltas', () => {
     expect(joined(r.take({ ...base, type: 'tool_start', toolUseId: 't', name: 'Read' } as AgentEvent))).toBe('wor<tool_start>')
   })
 
+  it('redacts a secret registered mid-stream from the deltas after it, and a secret in a stream id every time', () => {
+    const r = new EventRedactor()
+    const key = 'tok-mid-stream-0a1b2c3d4e5f'
+    expect(joined(r.take(delta(`first ${key} `)))).toBe(`first ${key} `) // not a secret yet
+    registerSecret(key)
+    expect(joined(r.take(delta(`then ${key} `)))).toBe(`then ${REDACTED} `)
+    const input = (partialJson: string): AgentEvent => ({ ...base, type: 'tool_input_delta', toolUseId: `tu_${key}`, partialJson })
+    for (const e of [...r.take(input('{"a": 1 ')), ...r.take(input(', "b": 2 '))]) expect(JSON.stringify(e)).not.toContain(key)
+  })
+
+  it('hands the exits deltas they need not read again, yet never stale after a secret is registered', () => {
+    const r = new EventRedactor()
+    const later = 'tok-after-the-delta-5e6f7a8b9c'
+    const [sent] = r.take(delta(`says ${later} `))
+    expect(redactValue(sent)).toBe(sent) // redacted whole already: the WebSocket and IPC send it as it is
+    registerSecret(later)
+    expect(redactedJson(sent)).not.toContain(later)
+  })
+
   it('cuts after whitespace, and never holds more than a bounded tail', () => {
     expect(safeCut('two words ')).toBe(10)
     expect(safeCut('two words')).toBe(4)

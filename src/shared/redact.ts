@@ -124,6 +124,18 @@ export function redactValue<T>(value: T, depth = 0): T {
   return out
 }
 
+/**
+ * Notes `value` as redacted whole (its caller passed every string in it through redactText at this
+ * generation, see EventRedactor), so the exits send it as it is. Never for a value with strings unread.
+ */
+export function markRedacted<T extends object>(value: T, at: number): T {
+  if (at === generation) cleanObjects.set(value, generation)
+  return value
+}
+
+/** Changes whenever a secret is registered or cleared: what was redacted before is read again. */
+export const redactionGeneration = (): number => generation
+
 /** False once a walk left something unread (too deep, a class instance). */
 let walkedWhole = true
 

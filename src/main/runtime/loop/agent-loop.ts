@@ -112,10 +112,12 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
     onRequest: (attempt) => send({ type: 'model_request', model: opts.model, attempt }),
     // Held back by the API's rate limits: queued, as an agent waiting for a slot is, until its request goes.
     onWait: (reason) => send(reason === null ? { type: 'status', status: 'running' } : { type: 'status', status: 'queued', detail: reason }),
-    onText: (text) => send({ type: 'text_delta', text }),
-    onThinking: (text) => send({ type: 'thinking_delta', text }),
+    // Deltas are the stream's bulk: each is built as one object (send's spread would build two).
+    onText: (text) => emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), type: 'text_delta', text }),
+    onThinking: (text) => emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), type: 'thinking_delta', text }),
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),
-    onToolInputDelta: (toolUseId, partialJson) => send({ type: 'tool_input_delta', toolUseId, partialJson }),
+    onToolInputDelta: (toolUseId, partialJson) =>
+      emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), type: 'tool_input_delta', toolUseId, partialJson }),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
     onFallback: ({ from, to }) =>

@@ -1,7 +1,7 @@
 // The gate that starts requests sharing a prompt prefix so that they read it instead of each writing it.
 // Ordering is observed through promises (no timers), the clock is a variable.
 import { describe, expect, it } from 'vitest'
-import { CacheSharingGate, stablePrefixKey } from './cache-sharing'
+import { CacheSharingGate, stablePrefixKey, waitIsWorthIt } from './cache-sharing'
 import type { ModelRequest } from './types'
 
 const flush = () => new Promise((r) => setImmediate(r))
@@ -150,5 +150,31 @@ describe('cache sharing', () => {
       expect(stablePrefixKey({ ...base, ...change })).not.toBe(key)
     expect(stablePrefixKey({ ...base, tools: [], system: 'short' })).toBeNull()
     expect(stablePrefixKey({ ...base, model: 'claude-haiku-4-5' })).toBeNull() // 1.5k tokens < 4,096
+  })
+})
+
+describe('whether a wait is worth its time', () => {
+  // A 4,700-token Haiku prefix: each sibling that reads it instead of writing it saves about $0.0054.
+  const haiku = { prefixTokens: 4700 }
+  it('lets two Haiku siblings go at once and makes sixteen wait, at a one-second latency', () => {
+    expect(waitIsWorthIt('claude-haiku-4-5', haiku, 1, 1000)).toBe(false)
+    expect(waitIsWorthIt('claude-haiku-4-5', haiku, 15, 1000)).toBe(true)
+  })
+  it('weighs a slower model latency against the saving', () => {
+    expect(waitIsWorthIt('claude-haiku-4-5', haiku, 2, 1000)).toBe(true)
+    expect(waitIsWorthIt('claude-haiku-4-5', haiku, 2, 5000)).toBe(false)
+  })
+  it('always waits for a Sonnet prefix of any fan-out and for a model without a known price', () => {
+    expect(waitIsWorthIt('claude-sonnet-4-5', { prefixTokens: 20_000 }, 1, 1000)).toBe(true)
+    expect(waitIsWorthIt('my-gateway-model', { prefixTokens: 10 }, 1, 60_000)).toBe(true)
+  })
+  it('does not hold a request whose saving is below one latency: the gate lets it go while the leader is in flight', async () => {
+    const gate = new CacheSharingGate()
+    const leader = await gate.enter('k', undefined, undefined, 'claude-haiku-4-5', { prefixTokens: 4700, sharers: 2 })
+    let went = false
+    const second = gate.enter('k', undefined, undefined, 'claude-haiku-4-5', { prefixTokens: 4700, sharers: 2 }).then(() => (went = true))
+    await second
+    expect(went).toBe(true) // the leader's response has not begun: it did not wait for it
+    leader.begun()
   })
 })

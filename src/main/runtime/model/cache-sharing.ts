@@ -15,8 +15,16 @@
 // `cache_read_input_tokens`). Where waiters of a model read nothing twice running (an endpoint or gateway that
 // does not cache it, a prefix the model will not cache after all), its requests stop waiting for one cache
 // lifetime, then try again: one time-to-first-token is never spent for nothing fan-out after fan-out.
+// And a wait must be worth its time (`waitIsWorthIt`): a request waits only when what the siblings save by
+// it, (n−1)·P·input price·(1.25 − 0.1) for a prefix of P tokens shared by n requests (n: the fan-out's
+// `cacheFill.sharers`, else the requests that met on the prefix so far), is at least one model latency (the
+// leaders' measured time to first token, 1 s until measured) priced at WAIT_USD_PER_SECOND. Two Haiku
+// siblings on a 4,700-token prefix save $0.005 and go at once; sixteen save $0.08 and wait; a Sonnet or
+// Opus prefix always pays. A model without a known price waits as before (the measurement above still applies).
 import { createHash } from 'node:crypto'
-import { CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
+import { DEFAULT_PRICES } from './pricing'
+import { familyOf } from './aliases'
+import { CACHE_PRICE, CACHE_TTL_MS, minCacheableTokens } from './prompt-cache-rules'
 import { latestReply } from './request-body'
 import { toolsJson } from './tools-json'
 import type { ModelRequest } from './types'
@@ -39,6 +47,8 @@ const NO_TICKET: CacheTicket = { begun() {}, failed() {} }
 interface Lane {
   /** Resolves when the prefix is written or its writer gave up. */
   ready: Promise<void>
+  /** Requests that met this prefix in flight (the leader's siblings so far). */
+  waiters: number
   settle: () => void
   /** The start of the last request whose response began with this prefix (null while in flight). */
   warmSince: number | null
@@ -55,10 +65,35 @@ export interface CacheGateOptions {
 /** Waits in a row that read nothing after which a model's requests stop waiting (for one cache lifetime). */
 const UNPAID_WAITS = 2
 
+/** What a second of a fan-out's wait is worth, in USD (about a person's time: $36 an hour). */
+export const WAIT_USD_PER_SECOND = 0.01
+/** A model's time to first token until the gate has measured one. */
+const DEFAULT_LATENCY_MS = 1000
+
+/** What a request may tell the gate about the wait's worth: its prefix's tokens and how many share it. */
+export interface WaitWorth {
+  prefixTokens: number
+  sharers?: number
+}
+
+/**
+ * The rule of the header: waiting pays when (n−1) siblings' saving on the prefix is at least one model latency
+ * at WAIT_USD_PER_SECOND. True for a model without a known price.
+ */
+export function waitIsWorthIt(model: string, worth: WaitWorth, siblings: number, latencyMs: number): boolean {
+  const family = familyOf(model)
+  const price = family ? DEFAULT_PRICES[family]?.inputPerMTok : undefined
+  if (!price) return true
+  const saving = (siblings * worth.prefixTokens * price * (CACHE_PRICE.write5m - CACHE_PRICE.read)) / 1_000_000
+  return saving >= (latencyMs / 1000) * WAIT_USD_PER_SECOND
+}
+
 export class CacheSharingGate {
   private readonly lanes = new Map<string, Lane>()
   /** Per model: waits in a row that read nothing, and when waiting was last found not to pay. */
   private readonly unpaid = new Map<string, { count: number; since: number }>()
+  /** Per model: the leaders' time to first token, smoothed. */
+  private readonly latency = new Map<string, number>()
   private readonly now: () => number
   private readonly warmForMs: number
   private readonly maxWaitMs: number
@@ -75,7 +110,7 @@ export class CacheSharingGate {
    * Resolves when a request with this prefix key may be sent (null key: at once). With `prewarm`, a request
    * that finds its prefix neither cached nor in flight sends it first and goes once that is done.
    */
-  async enter(key: string | null, signal?: AbortSignal, prewarm?: () => Promise<void>, model = ''): Promise<CacheTicket> {
+  async enter(key: string | null, signal?: AbortSignal, prewarm?: () => Promise<void>, model = '', worth?: WaitWorth): Promise<CacheTicket> {
     if (key === null) return NO_TICKET
     let waited = false
     for (;;) {
@@ -84,6 +119,9 @@ export class CacheSharingGate {
       if (lane && lane.warmSince !== null && started - lane.warmSince < this.warmForMs) return this.ticket(key, lane, started, waited ? model : null)
       if (lane && lane.warmSince === null) {
         if (!this.waitingPays(model, started)) return NO_TICKET
+        if (!waited) lane.waiters++
+        const siblings = Math.max(lane.waiters, (worth?.sharers ?? 0) - 1)
+        if (worth && !waitIsWorthIt(model, worth, siblings, this.latency.get(model) ?? DEFAULT_LATENCY_MS)) return NO_TICKET
         await this.wait(lane.ready, signal)
         waited = true
         if (this.lanes.get(key) === lane && lane.warmSince === null) return NO_TICKET // waited long enough
@@ -92,9 +130,9 @@ export class CacheSharingGate {
       this.sweep(started)
       let settle!: () => void
       const ready = new Promise<void>((r) => (settle = r))
-      const mine: Lane = { ready, settle, warmSince: null }
+      const mine: Lane = { ready, settle, warmSince: null, waiters: 0 }
       this.lanes.set(key, mine)
-      if (!prewarm) return this.ticket(key, mine, started)
+      if (!prewarm) return this.ticket(key, mine, started, null, model)
       try {
         await prewarm()
         mine.warmSince = started
@@ -122,11 +160,12 @@ export class CacheSharingGate {
     else this.unpaid.set(model, { count: (this.unpaid.get(model)?.count ?? 0) + 1, since: this.now() })
   }
 
-  private ticket(key: string, lane: Lane, started: number, waitedFor: string | null = null): CacheTicket {
+  private ticket(key: string, lane: Lane, started: number, waitedFor: string | null = null, leaderOf?: string): CacheTicket {
     return {
       begun: (read?: number) => {
         if (waitedFor !== null) this.measure(waitedFor, read)
         if (this.lanes.get(key) !== lane) return
+        if (leaderOf !== undefined && lane.warmSince === null) this.noteLatency(leaderOf, this.now() - started)
         lane.warmSince = Math.max(lane.warmSince ?? 0, started)
         lane.settle()
       },
@@ -134,6 +173,11 @@ export class CacheSharingGate {
         if (lane.warmSince === null) this.drop(key, lane)
       }
     }
+  }
+
+  private noteLatency(model: string, ms: number): void {
+    const before = this.latency.get(model)
+    this.latency.set(model, before === undefined ? ms : 0.7 * before + 0.3 * ms)
   }
 
   private drop(key: string, lane: Lane): void {
@@ -169,7 +213,7 @@ export class CacheSharingGate {
 
 // The prefix key of a request: what the tools and system breakpoints cover, plus what renders ahead of the
 // messages. Memoized on the tools array, which a run reuses for every turn.
-const memo = new WeakMap<object, { system: unknown; rest: string; key: string | null }>()
+const memo = new WeakMap<object, { system: unknown; rest: string; key: string | null; tokens: number }>()
 
 const replyIds = new WeakMap<object, number>()
 let nextReplyId = 0
@@ -196,6 +240,17 @@ export function stablePrefixKey(request: ModelRequest): string | null {
   const tools = request.tools ?? []
   const hit = memo.get(tools)
   if (hit && hit.system === request.system && hit.rest === rest) return hit.key
+  return remember(request, rest).key
+}
+
+/** Tokens of a request's stable prefix (tools and system prompt), as the key counted them. */
+export function stablePrefixTokens(request: ModelRequest): number {
+  stablePrefixKey(request)
+  return memo.get(request.tools ?? [])?.tokens ?? 0
+}
+
+function remember(request: ModelRequest, rest: string): { key: string | null; tokens: number } {
+  const tools = request.tools ?? []
   const toolsText = toolsJson(tools)
   const systemText = typeof request.system === 'string' ? request.system : JSON.stringify(request.system ?? '')
   const tokens = (toolsText.length + systemText.length) / 4
@@ -203,6 +258,7 @@ export function stablePrefixKey(request: ModelRequest): string | null {
     tokens < minCacheableTokens(request.model)
       ? null
       : createHash('sha1').update(rest).update('\u0000').update(toolsText).update('\u0000').update(systemText).digest('base64')
-  memo.set(tools, { system: request.system, rest, key })
-  return key
+  const entry = { system: request.system, rest, key, tokens }
+  memo.set(tools, entry)
+  return entry
 }

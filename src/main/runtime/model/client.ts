@@ -4,7 +4,7 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { createHash } from 'node:crypto'
-import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, type CacheSharing, type CacheTicket } from './cache-sharing'
+import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch } from './http-fetch'
@@ -137,7 +137,14 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const switched = new Map<string, string>()
 
   /** Waits, when siblings are writing the same prefix, until it can be read (see cache-sharing.ts). */
-  async function enterGate(request: ModelRequest, body: MessageCreateParamsStreaming, betas: string[], signal: AbortSignal | undefined): Promise<CacheTicket> {
+  async function enterGate(
+    request: ModelRequest,
+    body: MessageCreateParamsStreaming,
+    betas: string[],
+    signal: AbortSignal | undefined,
+    /** How many requests the fan-out shares this prefix between (its cache fill's count), when known. */
+    sharers?: number
+  ): Promise<CacheTicket> {
     const key = sharing === 'off' || request.promptCaching === false ? null : sharingKey(request)
     // A pre-warm carries the stable prefix alone: it serves agents' first requests (forks of one turn wait
     // for the first of them instead).
@@ -147,7 +154,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         key,
         signal,
         warm ? async () => void (await sdk.messages.create(warm, { signal, ...betaHeaders(betas) })) : undefined,
-        request.model
+        request.model,
+        key === null ? undefined : { prefixTokens: stablePrefixTokens(request), ...(sharers ? { sharers } : {}) }
       )
     } catch {
       throw new ModelAbortedError([])
@@ -212,7 +220,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     const started = Date.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     if (signal?.aborted) throw new ModelAbortedError([])
-    const ticket = await enterGate(request, body, betas, signal)
+    const ticket = await enterGate(request, body, betas, signal, asked.cacheFill?.sharers)
     for (let n = 1; ; n++) {
       const acc = new MessageAccumulator(handlers)
       try {

@@ -61,6 +61,8 @@ export interface SessionContext {
   nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null>
   /** Context siblings share, to fill their prompt prefix up to the cache minimum where that pays (ModelRequest.cacheFill). */
   sharedContext(def: AgentDefinition | null, handle: AgentHandle): Promise<string>
+  /** A tool that may change files is about to run: the shared context's folder listing is read again next time. */
+  filesMayHaveChanged(): void
   /** Background agents' readable output logs. */
   readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */

@@ -29,21 +29,30 @@ export function makeHeader(event: Pick<AgentEvent, 'agentId' | 'sessionId' | 'pa
 /**
  * Folds `next` into `prev` when both are deltas of the same stream (text, thinking, or one tool call's
  * input JSON) of the same agent. The merged event keeps `prev`'s timestamp (when the stream started).
- * Never mutates its arguments: the same event objects also go to the UI.
+ * Never mutates an event it did not make: the same event objects also go to the UI.
  */
 export function mergeDeltas(prev: AgentEvent, next: AgentEvent): AgentEvent | null {
   if (prev.type !== next.type || prev.agentId !== next.agentId) return null
+  if (prev.type === 'tool_input_delta' && next.type === 'tool_input_delta' && prev.toolUseId !== next.toolUseId) return null
+  if (prev.type !== 'text_delta' && prev.type !== 'thinking_delta' && prev.type !== 'tool_input_delta') return null
   // The merged line keeps its first delta's time and takes its last one's place in the stream (seq); it
   // remembers its first one's (firstSeq), so a replay knows the moments inside it the live view saw.
+  // The first merge copies (the event itself is shared with the bus's other listeners); later merges grow
+  // that copy in place, so a long reply costs no object per delta on its way to the transcript.
+  const line = (merged.has(prev) ? prev : { ...prev }) as typeof prev
   const first = prev.firstSeq ?? prev.seq
-  const seq = next.seq === undefined ? {} : { seq: next.seq, ...(first !== undefined ? { firstSeq: first } : {}) }
-  if (prev.type === 'text_delta' && next.type === 'text_delta') return { ...prev, text: prev.text + next.text, ...seq }
-  if (prev.type === 'thinking_delta' && next.type === 'thinking_delta') return { ...prev, text: prev.text + next.text, ...seq }
-  if (prev.type === 'tool_input_delta' && next.type === 'tool_input_delta' && prev.toolUseId === next.toolUseId) {
-    return { ...prev, partialJson: prev.partialJson + next.partialJson, ...seq }
+  if (next.seq !== undefined) {
+    line.seq = next.seq
+    if (first !== undefined) line.firstSeq = first
   }
-  return null
+  if (line.type === 'tool_input_delta') line.partialJson += (next as typeof line).partialJson
+  else line.text += (next as typeof line).text
+  merged.add(line)
+  return line
 }
+
+/** Lines mergeDeltas made: owned by the transcript writer's batch, so they may grow in place. */
+const merged = new WeakSet<AgentEvent>()
 
 /**
  * What an event does to the streamed deltas of the reply before it (the UI's reducer decides so): an

@@ -59,6 +59,8 @@ export interface AgentHandle {
   background?: boolean
   /** Agents one message started with the same type and model, itself included: they share a prompt prefix. */
   sharers?: number
+  /** The start its prompt shares with those siblings' (spawn.ts briefOf): context for their shared prefix. */
+  brief?: string
   /** `subagent_type: "fork"`: a copy of its parent; it cannot spawn agents. */
   fork?: boolean
   /** Runs in its own git worktree, created from this checkout (the parent's cwd). */

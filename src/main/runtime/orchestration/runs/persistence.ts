@@ -1,6 +1,11 @@
 // A session's memory on disk: every event goes to the agent's transcript (through the store's recorder),
 // and each agent's state.json is rewritten when one of its runs starts and when it ends, so a restart
 // knows which agents were cut off, which ones the user stopped, and how to continue each one.
+// The state a run starts with ("running", not fsynced) is batched like transcript lines: written once per
+// STATE_BATCH_MS for every agent that started meanwhile, after the transcript's own batch holds their
+// agent_start (never forcing it out early), and dropped when a newer state of the agent is written first.
+// A kill in between leaves what a kill just before the write always could: agent_start in the transcript,
+// the launch state (or none) in state.json — and the transcript is the record (docs/sessions-and-crashes.md).
 import type { AgentEvent } from '../../../../shared/events'
 import { createSessionRecorder, writeAgentState, type AgentStateInput, type SessionRecorder } from '../../store'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
@@ -17,9 +22,15 @@ export interface SessionPersistenceOptions {
   owned?: boolean
 }
 
+/** How long a run's starting state waits to be written with others: the transcript's batch delay. */
+const STATE_BATCH_MS = 16
+
 export class SessionPersistence {
   readonly recorder: SessionRecorder
   private readonly writes = new Map<string, Promise<void>>()
+  /** Agents whose "running" state waits for the next batch. */
+  private readonly starting = new Map<string, AgentHandle>()
+  private batchTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(private readonly opts: SessionPersistenceOptions) {
     this.recorder = createSessionRecorder({
@@ -51,9 +62,26 @@ export class SessionPersistence {
     }
     if (event.type !== 'agent_start' && event.type !== 'agent_end') return
     const handle = this.opts.registry.get(event.agentId)
+    if (!handle) return
+    if (event.type === 'agent_end') void this.writeState(handle, event.status, undefined, this.flushAgent(event.agentId))
+    else this.startLater(handle)
+  }
+
+  private startLater(handle: AgentHandle): void {
+    this.starting.set(handle.id, handle)
+    // Kept ref'd like the transcript's timer: a process about to exit still writes what it queued.
+    this.batchTimer ??= setTimeout(() => this.writeStarts(), STATE_BATCH_MS)
+  }
+
+  private writeStarts(): void {
+    if (this.batchTimer) clearTimeout(this.batchTimer)
+    this.batchTimer = null
+    const handles = [...this.starting.values()]
+    this.starting.clear()
     // The state follows the transcript: a state saying the agent runs, written before its agent_start line
     // (which the recorder batches), would leave a crash in between an agent no restart can start again.
-    if (handle) void this.writeState(handle, event.type === 'agent_end' ? event.status : 'running', undefined, this.flushAgent(event.agentId))
+    // By now the transcript's batch has usually gone out, so this waits for it rather than forcing it.
+    for (const handle of handles) void this.writeState(handle, 'running', undefined, this.flushAgent(handle.id))
   }
 
   /**
@@ -61,6 +89,8 @@ export class SessionPersistence {
    * given). Resolves once it is written (errors reported).
    */
   writeState(handle: AgentHandle, status: AgentStateInput['status'], prompt?: string, after?: Promise<void>): Promise<void> {
+    // A newer state supersedes a starting state not written yet (the agent's end, a relaunch).
+    if (status !== 'running') this.starting.delete(handle.id)
     const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
     const next = previous
@@ -84,11 +114,13 @@ export class SessionPersistence {
   }
 
   async flush(): Promise<void> {
+    this.writeStarts()
     await Promise.all([...this.writes.values()])
     await this.recorder.flush()
   }
 
   async close(): Promise<void> {
+    this.writeStarts()
     await Promise.all([...this.writes.values()])
     await this.recorder.close()
   }

@@ -60,6 +60,7 @@ export type RunHost = CompactHost &
     | 'dataDir'
     | 'definitions'
     | 'sharedContext'
+    | 'filesMayHaveChanged'
   >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
@@ -114,7 +115,10 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         canUseTool: session.permissions.canUseTool(handle),
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
-        writeAhead: () => session.files.durable(handle.id),
+        writeAhead: () => {
+          session.filesMayHaveChanged()
+          return session.files.durable(handle.id)
+        },
         sentHistory: (handle.sentHistory ??= new SentHistory()),
         context: contextOptionsFor(handle.model, session.contextSettings, {
           baseURL: session.client.baseURL,

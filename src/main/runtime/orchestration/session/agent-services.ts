@@ -182,7 +182,11 @@ export class AgentServices implements SessionContext {
   }
 
   sharedContext(def: AgentDefinition | null, handle: AgentHandle): Promise<string> {
-    return this.definitions.sharedContext(def, handle.cwd)
+    return this.definitions.sharedContext(def, handle.cwd, handle.brief)
+  }
+
+  filesMayHaveChanged(): void {
+    this.definitions.filesMayHaveChanged()
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */

@@ -72,7 +72,6 @@ export class SessionDefinitions {
     this.claudeMd = gateClaudeMd(this.read.claudeMd, this.opts.cwd, this.read.root, approved)
     // Prompts built from the earlier definitions and CLAUDE.md are not reused.
     this.prompts = new WeakMap()
-    this.contexts = new WeakMap()
     return gated.withheld
   }
 
@@ -114,30 +113,32 @@ export class SessionDefinitions {
   /**
    * Context that helps agents of `def` working in `cwd` and may fill their shared prompt prefix up to the model's
    * cache minimum (model/cache-fill.ts): the project's instructions where the definition leaves them out of its
-   * prompt, and a listing of the folder. The same text for every sibling; read once per definition and folder.
+   * prompt, the parent's brief (what the siblings' prompts start with), and a listing of the folder. The same
+   * text for every sibling; the listing is read once per folder until a tool that may change files runs.
    */
-  sharedContext(def: AgentDefinition | null, cwd: string): Promise<string> {
-    const key = `${cwd}\u0000${def?.omitClaudeMd ? 'instructions' : ''}`
-    let byKey = this.contexts.get(def ?? this)
-    if (!byKey) this.contexts.set(def ?? this, (byKey = new Map()))
-    let text = byKey.get(key)
-    if (!text) {
-      text = (async () => {
-        const instructions = def?.omitClaudeMd ? formatClaudeMd(this.claudeMd).trim() : ''
-        const listing = await folderListing(cwd)
-        const parts = [
-          'Context shared by the agents of this task. It may help; your task decides what you read and do.',
-          instructions ? `<project_instructions>\n${instructions}\n</project_instructions>` : '',
-          listing.length ? `<folder_listing root="${cwd}">\n${listing.join('\n')}\n</folder_listing>` : ''
-        ]
-        return parts.filter(Boolean).length > 1 ? parts.filter(Boolean).join('\n\n') : ''
-      })()
-      byKey.set(key, text)
-    }
-    return text
+  async sharedContext(def: AgentDefinition | null, cwd: string, brief = ''): Promise<string> {
+    const instructions = def?.omitClaudeMd ? formatClaudeMd(this.claudeMd).trim() : ''
+    const listing = await this.listingOf(cwd)
+    const parts = [
+      instructions ? `<project_instructions>\n${instructions}\n</project_instructions>` : '',
+      brief ? `<shared_brief>\n${brief}\n</shared_brief>` : '',
+      listing.length ? `<folder_listing root="${cwd}">\n${listing.join('\n')}\n</folder_listing>` : ''
+    ].filter(Boolean)
+    return parts.length ? ['Context shared by the agents of this task. It may help; your task decides what you read and do.', ...parts].join('\n\n') : ''
   }
 
-  private contexts = new WeakMap<object, Map<string, Promise<string>>>()
+  /** Tools that may change files ran (or are about to): the next shared context lists the folder again. */
+  filesMayHaveChanged(): void {
+    this.listings.clear()
+  }
+
+  private listingOf(cwd: string): Promise<string[]> {
+    let listing = this.listings.get(cwd)
+    if (!listing) this.listings.set(cwd, (listing = folderListing(cwd)))
+    return listing
+  }
+
+  private readonly listings = new Map<string, Promise<string[]>>()
 
   /** Null for a definition that leaves CLAUDE.md out (Explore, Plan): it gets none of it later either. */
   async nestedInstructions(def: AgentDefinition | null, handle: AgentHandle): Promise<NestedInstructions | null> {

@@ -272,10 +272,10 @@ export class AgentSession {
   private readonly redactor = new EventRedactor()
 
   readonly emit = (event: AgentEvent): void => {
-    for (const e of this.redactor.take(event)) this.emitRedacted(e)
+    this.redactor.each(event, this.emitRedacted)
   }
 
-  private emitRedacted(event: AgentEvent): void {
+  private readonly emitRedacted = (event: AgentEvent): void => {
     // Time-based, so a session resumed by a later process goes on counting upwards without reading the last one.
     event.seq = this.lastSeq = Math.max(Date.now() * 1000, this.lastSeq + 1)
     this.registry.note(event)

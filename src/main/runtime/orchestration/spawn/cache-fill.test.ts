@@ -25,15 +25,15 @@ afterEach(async () => {
 
 const INSTRUCTIONS = 'Tests live beside the code they test. Run one file with `npx vitest run <file>`.'
 
-async function fanOut(n: number): Promise<RecordedRequest[]> {
+const explorers = (n: number, brief: string) =>
+  reply.toolUses(
+    Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { subagent_type: 'Explore', description: `Look ${i}`, prompt: `${brief}Explore task ${i}` } }))
+  )
+
+async function fanOut(n: number, opts: { brief?: string; turns?: ReturnType<typeof reply.text>[] } = {}): Promise<RecordedRequest[]> {
   const respond = scriptByAgent([
     { name: 'explorer', match: /Explore task \d+/, turns: [reply.text('found it')] },
-    mainAgent([
-      reply.toolUses(
-        Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { subagent_type: 'Explore', description: `Look ${i}`, prompt: `Explore task ${i}` } }))
-      ),
-      reply.text('done')
-    ])
+    mainAgent(opts.turns ?? [explorers(n, opts.brief ?? ''), reply.text('done')])
   ])
   model = await startScriptedModel({ respond }, { cacheSharing: 'first' })
   root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cache-fill-')))
@@ -48,6 +48,7 @@ async function fanOut(n: number): Promise<RecordedRequest[]> {
     ripgrep: false,
     managedSettingsFile: null,
     limits: { maxConcurrent: 100 },
+    permissionMode: 'bypassPermissions',
     onError: () => undefined
   })
   const result = await session.run('Fan out.')
@@ -77,6 +78,26 @@ describe('filling a fan-out’s shared prefix up to the cache minimum', () => {
     const paid = reqs.reduce((n, r) => n + billed(r), 0)
     const plainPrefix = Math.min(...reqs.map((r) => r.cache!.uncached + r.cache!.read + r.cache!.write5m)) // filled size: an upper bound
     expect(paid).toBeLessThan((16 * plainPrefix) / 2.5)
+  })
+
+  it("gives the parent's brief, what every sibling's prompt starts with, in the shared prefix, and no sibling's own part", async () => {
+    const brief = `${'We are moving the billing module to the new ledger API; keep the public names. '.repeat(8)}\n`
+    const reqs = await fanOut(16, { brief })
+    for (const r of reqs) {
+      expect(systemText(r)).toContain('<shared_brief>')
+      expect(systemText(r)).toContain('keep the public names')
+      expect(systemText(r)).not.toMatch(/Explore task \d+/)
+    }
+    expect(reqs.filter((r) => r.cache!.read >= 4096)).toHaveLength(15)
+  })
+
+  it('lists the folder again for a later fan-out once a tool wrote to it', async () => {
+    const reqs = await fanOut(4, {
+      turns: [explorers(4, ''), reply.toolUse('Write', { file_path: 'src/written-by-the-agent.ts', content: 'x\n' }), explorers(4, ''), reply.text('done')]
+    })
+    expect(reqs).toHaveLength(8)
+    expect(reqs.slice(0, 4).some((r) => systemText(r).includes('written-by-the-agent'))).toBe(false)
+    for (const r of reqs.slice(4)) expect(systemText(r)).toContain('src/written-by-the-agent.ts')
   })
 
   it('two siblings: a write would cost more than it saves, so their prompts go as they are', async () => {

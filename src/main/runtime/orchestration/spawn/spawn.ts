@@ -100,6 +100,8 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   if (budget) handle.budget = budget
   session.registry.add(handle)
   handle.sharers = sharersOf(input, ctx)
+  const brief = briefOf(input, ctx)
+  if (brief) handle.brief = brief
   if (planned.background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({
     agentId: handle.id,
@@ -193,15 +195,42 @@ function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, de
   }
 }
 
+/** Shortest shared start of sibling prompts worth giving as context (about 100 tokens): shorter helps no one. */
+const MIN_BRIEF_CHARS = 400
+
+/**
+ * The parent's brief: the text every sibling's prompt starts with (the same filter as sharersOf), through its
+ * last whole line. Each sibling reads it in its own prompt anyway; in the shared prefix it is cached once.
+ */
+function briefOf(input: AgentToolInput, ctx: ToolContext): string {
+  if (!ctx.batch || !input.prompt) return ''
+  const prompts = ctx.batch
+    .filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input))
+    .map((c) => (c.input as Partial<AgentToolInput>).prompt)
+    .filter((p): p is string => typeof p === 'string')
+  if (prompts.length < 2) return ''
+  let end = prompts[0].length
+  for (const p of prompts) {
+    end = Math.min(end, p.length)
+    let i = 0
+    while (i < end && p.charCodeAt(i) === prompts[0].charCodeAt(i)) i++
+    end = i
+  }
+  const shared = prompts[0].slice(0, prompts[0].lastIndexOf('\n', end) + 1).trim()
+  return shared.length >= MIN_BRIEF_CHARS ? shared : ''
+}
+
 /** `resume: <agentId>`: the agent continues with its full history and the prompt as its next message. */
 /** The Agent calls of this call's message that start an agent of the same type on the same model, itself included. */
 function sharersOf(input: AgentToolInput, ctx: ToolContext): number {
   if (!ctx.batch) return 1
-  const same = (other: unknown): boolean => {
-    const o = (other ?? {}) as Partial<AgentToolInput>
-    return !o.resume && (o.subagent_type ?? '') === (input.subagent_type ?? '') && (o.model ?? '') === (input.model ?? '') && !o.isolation === !input.isolation
-  }
-  return Math.max(1, ctx.batch.filter((c) => c.name === AGENT_TOOL_NAME && same(c.input)).length)
+  return Math.max(1, ctx.batch.filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input)).length)
+}
+
+/** Another Agent call of the message starts an agent of the same type and model as `input` (they share a prefix). */
+function sameKind(other: unknown, input: AgentToolInput): boolean {
+  const o = (other ?? {}) as Partial<AgentToolInput>
+  return !o.resume && (o.subagent_type ?? '') === (input.subagent_type ?? '') && (o.model ?? '') === (input.model ?? '') && !o.isolation === !input.isolation
 }
 
 async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
