@@ -4,7 +4,7 @@
 // The session's own client asks the session's conditions before every call any agent makes (its budget, and
 // agents that keep spawning past its limit: orchestration/runs/budget.ts `sessionStops`). Two guards are not
 // predicates of a run and stay where they act: a background agent's stall is a timer that aborts it
-// (runs/agent-run.ts), and a spawn past the depth, count or budget limit is refused as the Agent call's
+// (runs/agent-run.ts; its verdict is ./stall.ts), and a spawn past the depth, count or budget limit is refused as the Agent call's
 // result (runs/limits.ts SpawnGate.refusal), not by stopping the parent.
 import type { AgentLoopOptions } from '../types'
 import { hookHalt } from './hook-halt'
@@ -16,6 +16,7 @@ export { firstStop, guardedClient, StopError, type CallOutcome, type StopConditi
 export { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak, noProgress } from './no-progress'
 export { turnLimit, turnLimitNote } from './turn-limit'
 export { hookHalt } from './hook-halt'
+export { stallVerdict } from './stall'
 
 /** One run's stop list, in the order its conditions are asked. */
 export function runStops(opts: Pick<AgentLoopOptions, 'maxTurns' | 'maxTurnsFrom' | 'stopWhen' | 'halted' | 'maxRepeatedFailures'>): StopCondition[] {

@@ -12,13 +12,13 @@ import { subagentHookRun } from '../../hooks/wiring'
 import { repairedHistory } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, followAgentCommits, type AgentWorktree } from '../../worktrees'
 import { setAgentWorktree, type AgentHandle } from './agent-registry'
+import { stallVerdict } from '../../loop/stop'
 import { runAgentOnce, type RunHost } from './run-agent-once'
 import { takeStartTurn, type StartTurn } from './start-line'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
 /** What a subagent's run needs besides RunHost: its prompt, worktree base, where its report goes, the stall watch and idle(). */
@@ -253,8 +253,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
   }
 }
 
-const stallMessage = (ms: number) =>
-  `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
+const stallMessage = (ms: number) => stallVerdict(ms).message
 
 /**
  * The run's events on their way to the session: a fork's inherited history is recorded right after its
