@@ -8,11 +8,12 @@
 // than the source length, and a damaged payload can crash it). Anything else is ignored and replaced.
 import { createHash } from 'node:crypto'
 import { isAscii } from 'node:buffer'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import vm from 'node:vm'
+import { writeFileAtomicSync } from '../runtime/store/atomic-file'
 
 const MAGIC = Buffer.from('FANOUTC1')
 const DIGEST = 32
@@ -97,17 +98,11 @@ function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer, com
   for (const dir of dirs) {
     const file = join(dir, `${name}.bin`)
     // Written whole under a private name, then renamed: a reader sees the old cache or the new one.
-    const tmp = `${file}.${process.pid}.tmp`
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
-      writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 })
-      renameSync(tmp, file)
+      writeFileAtomicSync(file, Buffer.concat([header, data]), { mode: 0o600, fsync: false })
       return
-    } catch {
-      try {
-        rmSync(tmp, { force: true })
-      } catch {}
-    }
+    } catch {}
   }
 }
 

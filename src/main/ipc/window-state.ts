@@ -1,7 +1,7 @@
 // Remembers the window's bounds across launches in a small JSON file under userData. A missing or
 // broken file, or bounds on a display that is gone, fall back to a centred default.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { writeFileAtomicSync } from '../runtime/store/atomic-file'
 import { z } from 'zod'
 
 const StateSchema = z.object({
@@ -30,10 +30,7 @@ export function loadWindowState(file: string): WindowState | null {
 }
 
 export function saveWindowState(file: string, state: WindowState): void {
-  mkdirSync(dirname(file), { recursive: true })
-  const tmp = `${file}.tmp`
-  writeFileSync(tmp, JSON.stringify(state))
-  renameSync(tmp, file)
+  writeFileAtomicSync(file, JSON.stringify(state), { fsync: false })
 }
 
 /** Keeps saved bounds only if at least 100×50 px of the title area is on some display's work area. */

@@ -2,12 +2,11 @@
 // `<project>/.claude/settings.json` (project), `<project>/.claude/settings.local.json` (local) and the managed
 // file. Hooks and MCP switches (`disabledMcpjsonServers`) are read from these; a file that cannot be read or
 // parsed is reported with its path and skipped, never thrown.
-import { join, resolve } from 'node:path'
-import { MANAGED_SETTINGS_FILE } from '../permissions'
+import { claudeSettingsFiles, type SettingsLevel } from '../store/claude-settings-files'
 import { readConfigJson } from '../store/read-config'
 
 /** `flag`: Claude Code's `--settings` (a file or a JSON string the person gave on the command line). */
-export type SettingsSource = 'user' | 'project' | 'local' | 'flag' | 'managed'
+export type SettingsSource = SettingsLevel
 
 export interface SettingsFile {
   file: string
@@ -25,24 +24,12 @@ export interface ReadSettingsOptions {
 }
 
 export function readSettingsFiles(opts: ReadSettingsOptions): { files: SettingsFile[]; problems: string[] } {
-  const cwd = resolve(opts.cwd)
-  const managed = opts.managedFile === undefined ? MANAGED_SETTINGS_FILE : opts.managedFile
-  const candidates: Array<{ file: string; source: SettingsSource }> = [
-    { file: join(opts.home, '.claude', 'settings.json'), source: 'user' },
-    { file: join(cwd, '.claude', 'settings.json'), source: 'project' },
-    { file: join(cwd, '.claude', 'settings.local.json'), source: 'local' },
-    ...(managed ? [{ file: managed, source: 'managed' as const }] : [])
-  ]
   const files: SettingsFile[] = []
   const problems: string[] = []
-  const seen = new Set<string>()
-  for (const c of candidates) {
-    // Working in the home folder: the user and project settings are one file, read once.
-    if (seen.has(c.file)) continue
-    seen.add(c.file)
-    const read = readConfigJson(c.file)
-    if ('json' in read) files.push({ ...c, json: read.json })
-    else if ('error' in read) problems.push(`${c.file} ${read.error}`)
+  for (const { file, level } of claudeSettingsFiles(opts)) {
+    const read = readConfigJson(file)
+    if ('json' in read) files.push({ file, source: level, json: read.json })
+    else if ('error' in read) problems.push(`${file} ${read.error}`)
   }
   if (opts.flag) {
     const managedAt = files.findIndex((f) => f.source === 'managed')

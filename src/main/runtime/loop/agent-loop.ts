@@ -10,7 +10,7 @@ import { modelMaxTokens } from '../model/effort'
 import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ApiToolSpec, ModelResponse, StreamHandlers } from '../model/types'
 import { inboxBlocks, keepablePartial, MAX_TOKENS_NUDGE, promptBlocks, reminderBlock, textOf } from './conversation'
-import { DEFAULT_MAX_REPEATED_FAILURES, FailureStreak } from './progress'
+import { firstStop, guardedClient, runStops, turnLimitNote } from './stop'
 import { runToolCalls, type ToolCall } from './run-tools'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
 import { errorMessage } from '../../../shared/error-message'
@@ -38,9 +38,11 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const sharedTools = firstOwn === -1 ? apiTools.length : firstOwn
   const messages: ChatMessage[] = [...(opts.messages ?? [])]
   const historyLength = messages.length
-  const context = opts.context
-    ? new ContextControl({ ...opts.context, client: opts.client, model: opts.model, system: opts.systemPrompt, tools: apiTools })
-    : null
+  // The run's stop list: asked before each turn, before each model call (through `client`) and after each turn's tools.
+  const stops = runStops(opts)
+  let numTurns = 0
+  const client = guardedClient(opts.client, stops, () => ({ turns: numTurns }))
+  const context = opts.context ? new ContextControl({ ...opts.context, client, model: opts.model, system: opts.systemPrompt, tools: apiTools }) : null
   let pending: ContentBlock[] | null = promptBlocks(opts.prompt)
   // The deliveries `pending` carries: consumed once the message holding them is written.
   let pendingIds: string[] = [...(opts.promptDeliveries ?? [])]
@@ -51,13 +53,11 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   // This run's last words: the text of its latest assistant message that had any (a compaction may summarise the message itself).
   let runText = ''
   let usage = emptyUsage()
-  let numTurns = 0
   let toolUses = 0
   let stopReason: string | null = null
   let recoveries = 0
   // Raised once, to the model's own limit, when a tool call is cut off by max_tokens.
   let maxTokens = opts.maxTokens
-  const streak = new FailureStreak(opts.maxRepeatedFailures ?? DEFAULT_MAX_REPEATED_FAILURES)
 
   const append = (message: ChatMessage, deliveries: string[] = []) => {
     messages.push(message)
@@ -87,10 +87,8 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
   const finish = (status: AgentRunStatus, error?: string, limit?: AgentLimit, apiError?: AgentRunResult['apiError']): AgentRunResult => {
     let result = runText
     if (status === 'max_turns') {
-      const note = `[Stopped after reaching the limit of ${opts.maxTurns} turns before finishing the task.]`
+      const note = turnLimitNote(opts.maxTurns)
       result = result ? `${result}\n\n${note}` : note
-      limit = 'max_turns'
-      error ??= `Stopped at the limit of ${opts.maxTurns} turns${opts.maxTurnsFrom ? ` (${opts.maxTurnsFrom})` : ''} before finishing.`
     }
     return {
       status,
@@ -146,9 +144,10 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         flushPending()
         return finish('stopped')
       }
-      if (opts.maxTurns !== undefined && numTurns >= opts.maxTurns) {
+      const ceiling = firstStop(stops, 'turn', { turns: numTurns })
+      if (ceiling) {
         flushPending()
-        const ended = finish('max_turns')
+        const ended = finish('max_turns', ceiling.message, ceiling.limit)
         // Said where the agent's work is shown, not only in its status.
         send({ type: 'error', message: ended.error!, retrying: false })
         return ended
@@ -181,7 +180,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         try {
           // What this agent sent before is sent again as it was (history is append-only): a bug of ours fails here.
           opts.sentHistory?.check(sent.messages)
-          response = await opts.client.stream(
+          response = await client.stream(
             {
               model: opts.model,
               system: opts.systemPrompt,
@@ -283,16 +282,15 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
           pending.push(...notes.map(reminderBlock))
         }
         send({ type: 'turn_end', turn, stopReason })
-        const halt = opts.halted?.()
-        if (halt) {
+        const stop = firstStop(stops, 'tools', {
+          turns: numTurns,
+          outcomes: outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined }))
+        })
+        if (stop) {
           flushPending()
-          return { ...finish('completed'), hookStop: { terminal: 'hook_stopped', reason: halt.reason } }
-        }
-        const stuck = streak.record(outcomes.map((o, k) => ({ ...o, input: tools.has(o.name) ? calls[k].input : undefined })))
-        if (stuck) {
-          flushPending()
-          send({ type: 'error', message: stuck, retrying: false })
-          return finish('failed', stuck, 'no_progress')
+          if (stop.hook) return { ...finish('completed'), hookStop: { terminal: 'hook_stopped', reason: stop.message } }
+          send({ type: 'error', message: stop.message, retrying: false })
+          return finish('failed', stop.message, stop.limit)
         }
         continue
       }
@@ -311,6 +309,7 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
         continue
       }
       const more = await opts.beforeFinish?.(runText)
+      // A Stop/SubagentStop hook's `continue: false`: the same signal as hook_halt's, asked as the agent finishes.
       const halt = opts.halted?.()
       if (halt) return { ...finish('completed'), hookStop: { terminal: 'stop_hook_prevented', reason: halt.reason } }
       if (more) {

@@ -6,6 +6,7 @@ import type { ContextOptions } from '../compaction/context-control'
 import type { SentHistory } from '../model/request-invariants'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
 import type { SandboxLevel, Tool } from '../tools/define-tool'
+import type { StopCondition } from './stop/stop-condition'
 
 export interface AgentIds {
   agentId: string
@@ -41,6 +42,11 @@ export interface AgentLoopOptions extends AgentIds {
   maxTurns?: number
   /** Where maxTurns comes from when it is not the agent's own (e.g. the setting every agent gets), said when it ends the run. */
   maxTurnsFrom?: string
+  /**
+   * More stop conditions for this run (its subtree budget, runs/budget.ts), asked with the loop's own in one
+   * list (loop/stop/): before each model call for `request` ones.
+   */
+  stopWhen?: StopCondition[]
   /**
    * Turns in a row whose calls all failed the same way (the same tools, the same errors) before the run
    * ends as failed for making no progress. Default 5; 0 turns the guard off.

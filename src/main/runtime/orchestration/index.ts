@@ -7,7 +7,6 @@ export { AgentRegistry, isFinished, type AgentHandle } from './runs/agent-regist
 export { AGENT_TOOL_NAME, agentToolDescription, agentToolInput, type AgentToolInput } from './spawn/agent-tool'
 export { EventBus, type EventListener } from './messaging/event-bus'
 export { DEFAULT_LIMITS, Semaphore, SpawnGate, type SpawnLimits } from './runs/limits'
-export { BudgetExceededError } from './runs/budget'
 export { RetryRefusedError } from './runs/retry-agent'
 export { childPermissionMode, DEFAULT_SUBAGENT_TYPE } from './spawn/spawn'
 export { FORK_AGENT_TYPE, forkMessages } from './spawn/fork'

@@ -4,14 +4,15 @@
 // A broken file never stops a run: every problem becomes a Diagnostic naming the file and line, and the rest
 // of the file still counts. A malformed deny rule is applied to its whole tool rather than dropped.
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { PERMISSION_MODES, type Diagnostic, type PermissionMode } from '../../../shared/agent-definition'
+import { claudeSettingsFiles } from '../store/claude-settings-files'
 import { readConfigFile } from '../store/read-config'
 import { jsonErrorOffset } from './json-position'
 import { emptyRules, parseRule, RULE_BEHAVIORS, type PermissionRules, type RuleSource } from './rules'
 import { errorMessage } from '../../../shared/error-message'
 
-export const MANAGED_SETTINGS_FILE = '/etc/claude-code/managed-settings.json'
+export { MANAGED_SETTINGS_FILE } from '../store/claude-settings-files'
 
 /** The `sandbox` section, as far as a user's own files say it (a project cannot widen its own sandbox). */
 export interface SandboxSettings {
@@ -236,20 +237,8 @@ export function loadPermissionSettings(opts: LoadPermissionSettingsOptions): Per
   const home = opts.home ?? homedir()
   const cwd = resolve(opts.cwd)
   const out: PermissionSettings = { sandbox: { allowedDomains: [] }, rules: emptyRules(), additionalDirectories: [], diagnostics: [], files: [] }
-  const managed = opts.managedFile === undefined ? MANAGED_SETTINGS_FILE : opts.managedFile
-  const candidates: Array<{ file: string; source: RuleSource; root: string }> = [
-    { file: join(home, '.claude', 'settings.json'), source: 'user', root: home },
-    { file: join(cwd, '.claude', 'settings.json'), source: 'project', root: cwd },
-    { file: join(cwd, '.claude', 'settings.local.json'), source: 'local', root: cwd }
-  ]
-  if (managed) candidates.push({ file: managed, source: 'managed', root: dirname(managed) })
-  const seen = new Set<string>()
-  for (const c of candidates) {
-    // A missing file, and a placeholder of the Bash sandbox (an Edit deny rule on an absent settings file), are
-    // no settings file: readConfigFile says so (store/read-config.ts).
-    if (seen.has(c.file)) continue
-    seen.add(c.file) // running in the home directory: user and project settings are one file
-    loadFile(c.file, c.source, c.root, home, out, opts.withhold)
-  }
+  // A missing file, and a placeholder of the Bash sandbox (an Edit deny rule on an absent settings file), are
+  // no settings file: readConfigFile says so (store/read-config.ts).
+  for (const c of claudeSettingsFiles({ cwd, home, managedFile: opts.managedFile })) loadFile(c.file, c.level, c.root, home, out, opts.withhold)
   return out
 }

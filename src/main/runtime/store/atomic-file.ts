@@ -2,9 +2,11 @@
 // write a temp file next to the target (created exclusively, so no file or link already there is followed),
 // fsync it, then rename over the target (atomic on POSIX; on Windows rename replaces too, but can fail
 // briefly with EPERM/EBUSY while another process has the file open, so it is retried). The one atomic write:
-// Fanout's own state and the file tools (through security/open-beneath.ts, which hands it a path resolved
-// through a verified folder fd) both use it.
+// Fanout's own state, the file tools (through security/open-beneath.ts, which hands it a path resolved
+// through a verified folder fd), git files Fanout rewrites in a worktree's admin folder (HEAD, its metadata),
+// a stale session lock's replacement, and, synchronously, the CLI's code cache and the window's bounds.
 import { randomBytes } from 'node:crypto'
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { errorMessage } from '../../../shared/error-message'
@@ -18,13 +20,14 @@ export interface AtomicWriteOptions {
   keepMode?: boolean
   /** Also fsync the folder after the rename, so the new name itself survives a power loss (users' files). */
   fsyncDir?: boolean
+  /** Create a missing folder (default true); false: a missing folder fails the write, nothing is made. */
+  createDir?: boolean
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  // Hidden, and named after its target, so watchers and listings pass over it for the moment it exists.
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = tempBeside(file)
   // The folder nearly always exists: create it only when the write says it is missing.
   const write = async (): Promise<void> => {
     const fh = await open(temp, 'wx', opts.mode ?? 0o644)
@@ -40,7 +43,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     try {
       await write()
     } catch (err) {
-      if (errorCode(err) !== 'ENOENT') throw err
+      if (errorCode(err) !== 'ENOENT' || opts.createDir === false) throw err
       await mkdir(dirname(file), { recursive: true })
       await write()
     }
@@ -49,6 +52,41 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   } catch (err) {
     // A write cut short (a full disk) or a rename refused leaves no temp file behind.
     await unlink(temp).catch(() => {})
+    throw err
+  }
+}
+
+// Hidden, and named after its target, so watchers and listings pass over it for the moment it exists.
+const tempBeside = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+
+/**
+ * writeFileAtomic for the few writers that must not wait (a process about to exit): the same steps, except
+ * that a refused rename is not retried (Windows) and the folder is not fsynced.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, opts: Omit<AtomicWriteOptions, 'fsyncDir' | 'keepMode'> = {}): void {
+  const temp = tempBeside(file)
+  const write = () => {
+    const fd = openSync(temp, 'wx', opts.mode ?? 0o644)
+    try {
+      writeFileSync(fd, data)
+      if (opts.fsync !== false) fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  }
+  try {
+    try {
+      write()
+    } catch (err) {
+      if (errorCode(err) !== 'ENOENT' || opts.createDir === false) throw err
+      mkdirSync(dirname(file), { recursive: true })
+      write()
+    }
+    renameSync(temp, file)
+  } catch (err) {
+    try {
+      unlinkSync(temp)
+    } catch {}
     throw err
   }
 }

@@ -2,12 +2,11 @@
 // and the `env` Bash, hooks and MCP servers are given, read from every level the way Claude Code reads them
 // (user < project < local < --settings < managed; the more specific wins), with `ANTHROPIC_MODEL` and the
 // --model flag above them. The rest of those files (permissions, hooks, effort…) the session reads itself.
-import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { MANAGED_SETTINGS_FILE } from '../permissions/settings'
+import { claudeSettingsFiles, type SettingsLevel } from './claude-settings-files'
 import { readConfigFile } from './read-config'
 
-export type SettingsLevel = 'user' | 'project' | 'local' | 'flag' | 'managed'
+export type { SettingsLevel }
 
 export interface SettingsLayer {
   level: SettingsLevel
@@ -33,18 +32,14 @@ export function settingsLayers(opts: {
   flag?: { source: string; value: Record<string, unknown> }
   managedFile?: string | null
 }): SettingsLayer[] {
-  const home = opts.home ?? homedir()
   const layers: SettingsLayer[] = []
-  const add = (level: SettingsLevel, file: string) => {
+  for (const { file, level } of claudeSettingsFiles(opts)) {
+    // --settings ranks between the local file and the managed one.
+    if (level === 'managed' && opts.flag) layers.push({ level: 'flag', file: opts.flag.source, value: opts.flag.value })
     const value = readJson(file)
     if (value) layers.push({ level, file, value })
   }
-  add('user', join(home, '.claude', 'settings.json'))
-  add('project', join(opts.cwd, '.claude', 'settings.json'))
-  add('local', join(opts.cwd, '.claude', 'settings.local.json'))
-  if (opts.flag) layers.push({ level: 'flag', file: opts.flag.source, value: opts.flag.value })
-  const managed = opts.managedFile === undefined ? MANAGED_SETTINGS_FILE : opts.managedFile
-  if (managed) add('managed', managed)
+  if (opts.flag && !layers.some((l) => l.level === 'flag')) layers.push({ level: 'flag', file: opts.flag.source, value: opts.flag.value })
   return layers
 }
 

@@ -9,9 +9,9 @@
 // under `owner.lock.breaking` (taken the same way), so two processes that both find the same stale lock
 // cannot both take the session.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import { createExclusive, errorCode } from './atomic-file'
+import { mkdir, readFile, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createExclusive, errorCode, writeFileAtomic } from './atomic-file'
 import { ensureDataDir, sessionDir } from './data-dir'
 import { currentProcess, processState, type ProcessIdentity } from './process-identity'
 
@@ -148,9 +148,7 @@ async function replaceStale(file: string, stale: Found, content: string): Promis
         ? now.kind === 'garbage' && now.text === stale.text
         : stale.kind === 'owner' && now.kind === 'owner' && now.owner.token === stale.owner.token && !live(now.owner)
     if (!same) return false
-    const temp = join(dirname(file), `.${basename(file)}.${randomUUID()}.tmp`)
-    await writeFile(temp, content, { mode: 0o600 })
-    await rename(temp, file)
+    await writeFileAtomic(file, content, { mode: 0o600, fsync: false })
     return true
   } finally {
     await unlink(breaker).catch(() => {})

@@ -4,8 +4,7 @@
 // move from inside: not the user's branches or tags, not another agent's branch, not even the agent's own.
 // Fanout moves `fanout/<agentId>` to the agent's HEAD itself, outside the sandbox, after checking that HEAD
 // names a commit, with a compare-and-swap against the tip it read: that is the only ref an agent's work moves.
-import { randomBytes } from 'node:crypto'
-import { open, rename, unlink } from 'node:fs/promises'
+import { writeFileAtomic } from '../store/atomic-file'
 import { join } from 'node:path'
 import { pathspecWithoutPlaceholders } from '../security/placeholders'
 import { readConfigFile } from '../store/read-config'
@@ -47,19 +46,8 @@ export async function headSymref(dirs: WorktreeGitDirs): Promise<string | null> 
  */
 export async function detachHead(dirs: WorktreeGitDirs, commit: string): Promise<void> {
   if (!COMMIT.test(commit)) throw new Error(`not a commit id: ${commit}`)
-  const tmp = join(dirs.gitDir, `HEAD.fanout-${randomBytes(6).toString('hex')}`)
-  const handle = await open(tmp, 'wx', 0o644)
-  try {
-    await handle.writeFile(`${commit}\n`)
-  } finally {
-    await handle.close()
-  }
-  try {
-    await rename(tmp, join(dirs.gitDir, 'HEAD'))
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined)
-    throw err
-  }
+  // No fsync, as git writes HEAD; no folder made: a missing admin folder is an error, not something to create.
+  await writeFileAtomic(join(dirs.gitDir, 'HEAD'), `${commit}\n`, { fsync: false, createDir: false })
 }
 
 /** The branch's tip, or null when it does not exist. */

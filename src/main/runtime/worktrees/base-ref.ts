@@ -5,8 +5,7 @@
 // Claude Code's default is `fresh`; Fanout's is `head`: a subagent works on what its parent sees, and its
 // work is merged back into the branch the person is on (see docs/reviewing-agents-work.md).
 import { readConfigJson } from '../store/read-config'
-import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { claudeSettingsFiles } from '../store/claude-settings-files'
 import { errorText, runGit, tryGit } from './git'
 import type { RepoInfo } from './repo'
 
@@ -37,27 +36,11 @@ export interface BaseRefFiles {
   projectTrusted?: boolean
 }
 
-/** The settings files, most specific last: user, project, local, managed (Claude Code's order of precedence). */
-export function settingsFiles(o: BaseRefFiles): string[] {
-  const home = o.home ?? homedir()
-  const cwd = resolve(o.cwd)
-  const managed = o.managedFile === undefined ? '/etc/claude-code/managed-settings.json' : o.managedFile
-  return [
-    join(home, '.claude', 'settings.json'),
-    join(cwd, '.claude', 'settings.json'),
-    join(cwd, '.claude', 'settings.local.json'),
-    ...(managed ? [managed] : [])
-  ]
-}
-
 /** Reads `worktree.baseRef` from Claude Code's settings files; a file that cannot be read or parsed is skipped (the permission settings report it). */
 export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
   const out: BaseRefSetting = { value: DEFAULT_WORKTREE_BASE_REF, file: null, scope: null, problems: [] }
-  const scopes = ['user', 'project', 'local', 'managed'] as const
-  const files = settingsFiles(o)
-  for (const [i, file] of files.entries()) {
-    // Run in the home folder, user and project settings are one file: it counts as the user's.
-    if (files.indexOf(file) !== i) continue
+  // Run in the home folder, user and project settings are one file: it counts as the user's.
+  for (const { file, level } of claudeSettingsFiles(o)) {
     // A settings file a repository planted may be a pipe or a device: read only as a regular, bounded file.
     const read = readConfigJson(file)
     if (!('json' in read)) continue
@@ -66,7 +49,7 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
     const value = (worktree as { baseRef?: unknown } | null | undefined)?.baseRef
     if (value === undefined) continue
     // `head` only keeps Fanout from fetching, so any folder may choose it; anything else waits for trust.
-    if ((scopes[i] === 'project' || scopes[i] === 'local') && !o.projectTrusted && value !== 'head') {
+    if ((level === 'project' || level === 'local') && !o.projectTrusted && value !== 'head') {
       out.problems.push(
         `${file}: "worktree.baseRef" is ignored: this folder is not trusted, and only your own or a trusted folder's settings make Fanout fetch from its remote.`
       )
@@ -75,7 +58,7 @@ export function readBaseRefSetting(o: BaseRefFiles): BaseRefSetting {
     if (typeof value === 'string' && (WORKTREE_BASE_REFS as readonly string[]).includes(value)) {
       out.value = value as WorktreeBaseRef
       out.file = file
-      out.scope = scopes[i]
+      out.scope = level
     } else {
       out.problems.push(`${file}: "worktree.baseRef" is ${JSON.stringify(value)}; it must be "head" or "fresh", so it is ignored.`)
     }

@@ -1,8 +1,7 @@
 // Facts about an agent worktree that git does not keep (the commit it started from, which agent made it),
 // stored in the worktree's own admin folder (.git/worktrees/<name>/) so git removes them with the worktree.
 // A sandboxed agent cannot write it (security/sandbox/git-dir-policy.ts): it is Fanout's record.
-import { randomBytes } from 'node:crypto'
-import { rename, unlink, writeFile } from 'node:fs/promises'
+import { writeJsonAtomic } from '../store/atomic-file'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { readConfigFile } from '../store/read-config'
@@ -37,12 +36,8 @@ async function adminDir(worktreePath: string, commonDir: string): Promise<string
 /** Written beside and renamed over: never through whatever stands at the name (a link included). */
 export async function writeMetadata(worktreePath: string, commonDir: string, meta: WorktreeMetadata): Promise<void> {
   const dir = await adminDir(worktreePath, commonDir)
-  const tmp = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`)
-  await writeFile(tmp, JSON.stringify(meta, null, 2) + '\n', { encoding: 'utf8', flag: 'wx' })
-  await rename(tmp, join(dir, FILE)).catch(async (err) => {
-    await unlink(tmp).catch(() => undefined)
-    throw err
-  })
+  // No fsync: a lost write leaves the metadata before it, which a worktree made by an older build lacks anyway.
+  await writeJsonAtomic(join(dir, FILE), meta, { fsync: false, createDir: false })
 }
 
 /** Changes some fields of the stored metadata; does nothing when there is none (a worktree made by hand or an older build). */

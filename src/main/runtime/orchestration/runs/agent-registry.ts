@@ -212,6 +212,21 @@ export class AgentRegistry {
   }
 }
 
+/**
+ * The one writer of an agent's worktree once its handle exists (a reopened agent's handle is built with the
+ * one its state saved, runs/resume.ts): `at` places it there, its cwd the folder it works in; undefined says
+ * the worktree is gone (its cwd stays: an isolated agent's next run makes or reattaches one before it runs).
+ */
+export function setAgentWorktree(handle: AgentHandle, at: (NonNullable<AgentHandle['worktree']> & { cwd: string }) | undefined): void {
+  if (!at) {
+    handle.worktree = undefined
+    return
+  }
+  const { cwd, ...worktree } = at
+  handle.cwd = cwd
+  handle.worktree = worktree
+}
+
 export function isFinished(status: AgentStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'stopped' || status === 'max_turns' || status === 'interrupted'
 }

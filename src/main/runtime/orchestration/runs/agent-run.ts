@@ -11,14 +11,14 @@ import { emptyUsage } from '../../../../shared/usage'
 import { subagentHookRun } from '../../hooks/wiring'
 import { repairedHistory } from '../../store/rebuild-conversation'
 import { createAgentWorktree, finishAgentWorktree, followAgentCommits, type AgentWorktree } from '../../worktrees'
-import type { AgentHandle } from './agent-registry'
+import { setAgentWorktree, type AgentHandle } from './agent-registry'
+import { stallVerdict } from '../../loop/stop'
 import { runAgentOnce, type RunHost } from './run-agent-once'
 import { takeStartTurn, type StartTurn } from './start-line'
 import type { ChildResult, RunRequest, SessionContext } from '../types'
 import { errorMessage } from '../../../../shared/error-message'
 
 const reminder = (text: string) => `<system-reminder>\n${text}\n</system-reminder>`
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /** Starts a run of `handle` now; the promise settles with its result and never rejects. */
 /** What a subagent's run needs besides RunHost: its prompt, worktree base, where its report goes, the stall watch and idle(). */
@@ -150,8 +150,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
         if (!(await stat(made.path).catch(() => null))?.isDirectory())
           return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
         hookWorktree = made.path
-        handle.cwd = made.path
-        handle.worktree = { path: made.path, branch: '', hookBased: true }
+        setAgentWorktree(handle, { path: made.path, branch: '', hookBased: true, cwd: made.path })
       } else {
         try {
           worktree = await createAgentWorktree({
@@ -166,8 +165,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
         } catch (err) {
           return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
         }
-        handle.cwd = worktree.cwd
-        handle.worktree = { path: worktree.path, branch: worktree.branch }
+        setAgentWorktree(handle, { path: worktree.path, branch: worktree.branch, cwd: worktree.cwd })
       }
     }
     // An isolated agent runs in its worktree or not at all: never in the checkout it was made from.
@@ -231,7 +229,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
                       : 'error' in removed
                         ? `${removed.error}; the folder ${path} was kept`
                         : undefined
-                    if (!error) handle.worktree = undefined
+                    if (!error) setAgentWorktree(handle, undefined)
                     finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
                     return { worktree: { path, branch: '', kept: Boolean(error) } }
                   }
@@ -255,8 +253,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
   }
 }
 
-const stallMessage = (ms: number) =>
-  `The background agent showed no activity for ${seconds(ms)} and was stopped (its stall timeout); its output so far is kept.`
+const stallMessage = (ms: number) => stallVerdict(ms).message
 
 /**
  * The run's events on their way to the session: a fork's inherited history is recorded right after its

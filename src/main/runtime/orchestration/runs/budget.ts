@@ -6,50 +6,52 @@
 // was spent and what its parent can do; every agent under the budget's holder stops the same way at its own
 // next call, so a subtree stops within one request of each agent in flight. A warning (a `budget` event)
 // goes out once when a budget passes its warning share. Agents that keep spawning past the session's limit
-// are stopped here too (`limit: 'spawn_limit'`, see SpawnGate.spawnRunaway).
+// are stopped here too (`limit: 'spawn_limit'`, see SpawnGate.spawnRunaway). Each is a stop condition of the
+// one list the loop asks (loop/stop/).
 import { BUDGET_SOURCE_TEXT, budgetShare, budgetText, spendText, type BudgetSource, type Spend } from '../../../../shared/budget'
 import type { AgentBudget } from '../../../../shared/agent-definition'
 import type { BudgetEvent, EventBase } from '../../../../shared/events'
-import { LimitReachedError } from '../../model/errors'
+import { guardedClient, type StopCondition, type StopVerdict } from '../../loop/stop'
 import type { ModelClient } from '../../model/types'
 import type { SessionContext } from '../types'
 import type { AgentHandle } from './agent-registry'
 import type { SpawnGate } from './limits'
 
-export class BudgetExceededError extends LimitReachedError {
-  constructor(message: string) {
-    super(message, 'budget')
-    this.name = 'BudgetExceededError'
-  }
-}
+type Verdict = Omit<StopVerdict, 'by'>
 
-/** `client` with a check before each call: the error it returns refuses the call. */
-export function guardedClient(client: ModelClient, check: () => LimitReachedError | null): ModelClient {
-  return {
-    get baseURL() {
-      return client.baseURL
+/** The session's stop conditions, asked before every model call of any of its agents: its spawn runaway guard and its budget. */
+export function sessionStops(gate: SpawnGate): StopCondition[] {
+  return [
+    {
+      name: 'spawn_runaway',
+      at: 'request',
+      check: () => {
+        const runaway = gate.spawnRunaway()
+        return runaway ? { limit: 'spawn_limit', message: runaway } : null
+      }
     },
-    listModels: (signal) => client.listModels(signal),
-    stream(request, handlers, signal) {
-      const stop = check()
-      if (stop) return Promise.reject(stop)
-      return client.stream(request, handlers, signal)
+    {
+      name: 'session_budget',
+      at: 'request',
+      check: () => {
+        const over = gate.overBudget()
+        return over
+          ? {
+              limit: 'budget',
+              message: `Stopped at the session's budget: ${over} No further model calls are made; raise the budget in Settings → Limits (or --max-budget-usd) to continue.`
+            }
+          : null
+      }
     }
-  }
+  ]
 }
 
-/** The session's client: its spawn runaway guard and its budget. */
-export function budgetedClient(client: ModelClient, gate: SpawnGate): ModelClient {
-  return guardedClient(client, () => {
-    const runaway = gate.spawnRunaway()
-    if (runaway) return new LimitReachedError(runaway, 'spawn_limit')
-    const over = gate.overBudget()
-    if (over)
-      return new BudgetExceededError(
-        `Stopped at the session's budget: ${over} No further model calls are made; raise the budget in Settings → Limits (or --max-budget-usd) to continue.`
-      )
-    return null
-  })
+/** The session's client: its stop conditions asked before each call. */
+export const budgetedClient = (client: ModelClient, gate: SpawnGate): ModelClient => guardedClient(client, sessionStops(gate))
+
+/** An agent's own budget and its ancestors', as the stop condition its run adds to the loop's list. */
+export function subtreeBudget(host: BudgetHost, handle: AgentHandle): StopCondition {
+  return { name: 'subtree_budget', at: 'request', check: () => subtreeBudgetStop(host, handle) }
 }
 
 /** An agent's own budget and where it came from; kept on its handle and said in its agent_start. */
@@ -77,7 +79,7 @@ const spendOf = (u: { costUsd: number; inputTokens: number; outputTokens: number
  * and the session's for warnings: the first budget reached, as the error that refuses the call; null while
  * every one holds. Warnings go out as `budget` events on the holder.
  */
-export function subtreeBudgetStop(host: BudgetHost, handle: AgentHandle): LimitReachedError | null {
+export function subtreeBudgetStop(host: BudgetHost, handle: AgentHandle): Verdict | null {
   const warnAt = host.gate.limits.budgetWarnPercent / 100
   const main = host.registry.get(host.mainAgentId)
   const { budgetUsd, budgetTokens } = host.gate.limits
@@ -96,7 +98,7 @@ export function subtreeBudgetStop(host: BudgetHost, handle: AgentHandle): LimitR
         at.budgetNoted = `reached ${budgetText(budget)}`
         emitBudget(host, at, { level: 'reached', limit: pick(budget), from: budget.from, spent })
       }
-      return new BudgetExceededError(stopText(at, handle, budget, spent))
+      return { limit: 'budget', message: stopText(at, handle, budget, spent) }
     }
     warnOnce(host, at, budget, budget.from, spent, warnAt)
   }

@@ -17,7 +17,7 @@ import { compactIdle, type CompactHost } from './compact-agent'
 import type { AgentHandle } from './agent-registry'
 import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
-import { guardedClient, subtreeBudgetStop } from './budget'
+import { subtreeBudget } from './budget'
 import { checkFanout } from '../spawn/fanout-estimate'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { runTools } from '../spawn/fork'
@@ -95,8 +95,9 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         sessionId: session.sessionId,
         agentType: handle.agentType,
         depth: handle.depth,
-        // The session's guards, then this agent's own budget and its ancestors' (one more predicate, checked before each call).
-        client: guardedClient(session.client, () => subtreeBudgetStop(session, handle)),
+        // The session's client asks the session's stop conditions; this agent's own budget and its ancestors' join the run's list.
+        client: session.client,
+        stopWhen: [subtreeBudget(session, handle)],
         model: handle.model,
         // A handle reloaded after a restart has no effort of its own: its definition's still applies.
         ...effortRequest(handle.model, handle.effort ?? spec.def?.effort, { thinking: session.settings.thinking }),

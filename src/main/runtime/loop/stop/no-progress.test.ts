@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FailureStreak } from './progress'
+import { FailureStreak } from './no-progress'
 
 const fail = (name: string, input: unknown, content = 'failed the same way') => ({ name, input, content, isError: true })
 

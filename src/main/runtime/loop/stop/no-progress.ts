@@ -4,16 +4,11 @@
 // (tool, input and error) are the ones the previous turn made. A call to a tool the agent does not have is
 // the same call whatever its input: guessing at a missing tool's arguments makes no more progress than
 // repeating them. Different calls that fail alike (trying one command after another) are not a loop.
+import type { CallOutcome, StopCondition } from './stop-condition'
 
 export const DEFAULT_MAX_REPEATED_FAILURES = 5
 
-export interface CallOutcome {
-  name: string
-  /** The call's input; undefined when it does not count (a tool that does not exist). */
-  input?: unknown
-  content: string
-  isError: boolean
-}
+export type { CallOutcome }
 
 export class FailureStreak {
   private last: string | null = null
@@ -44,4 +39,17 @@ export class FailureStreak {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > 160 ? `${line.slice(0, 159)}…` : line
+}
+
+/** The guard as a stop condition: one streak per run, fed each turn's tool calls. */
+export function noProgress(maxRepeatedFailures = DEFAULT_MAX_REPEATED_FAILURES): StopCondition {
+  const streak = new FailureStreak(maxRepeatedFailures)
+  return {
+    name: 'no_progress',
+    at: 'tools',
+    check: ({ outcomes }) => {
+      const stuck = outcomes ? streak.record(outcomes) : null
+      return stuck ? { limit: 'no_progress', message: stuck } : null
+    }
+  }
 }
