@@ -11,8 +11,8 @@ import type { AgentSession } from './session'
 
 export type PromptPlan =
   | { kind: 'run'; prompt: string | ContentBlock[]; opts: Pick<MainRunOptions, 'model' | 'commandRules'> }
-  /** Answered here: the result text, and Claude Code's `local_command` for it. */
-  | { kind: 'local'; text: string; localCommand?: string }
+  /** Answered here: the result text, and Claude Code's `local_command` for it; `builtin` names the built-in that answered. */
+  | { kind: 'local'; text: string; localCommand?: string; builtin?: string }
 
 export interface PlanOptions {
   /** `--agent NAME`: its `initialPrompt` leads a new conversation. */
@@ -33,7 +33,7 @@ export async function planPrompt(session: AgentSession, prompt: string, opts: Pl
     const facts = await builtinFacts(session, startedAt)
     const answer = answerBuiltin(resolved.name, () => facts)
     plan = answer
-      ? { kind: 'local', text: answer.text, ...(answer.localCommand ? { localCommand: answer.localCommand } : {}) }
+      ? { kind: 'local', text: answer.text, builtin: resolved.name, ...(answer.localCommand ? { localCommand: answer.localCommand } : {}) }
       : { kind: 'run', prompt, opts: {} }
   } else if (resolved.kind === 'command') {
     const prepared = await session.prepareCommand(resolved.command, resolved.args)
