@@ -13,7 +13,10 @@ export function appBuiltinText(name: string, text: string): string {
       '',
       'To start afresh, start a **New session** (Alt+N, or the sidebar’s New session). `/compact` shrinks this one instead.'
     ].join('\n')
-  return text
+  // -p's lines are for a terminal: kept as lines, each label in bold (the spaces that aligned them would not).
+  if (name === 'cost' || name === 'usage') return text.replace(/^([^:\n]+):\s+/gm, '**$1:** ').replace(/\n/g, '  \n')
+  if (name === 'context') return text
+  return text.replace(/\n/g, '\n\n')
 }
 
 const HELP = [

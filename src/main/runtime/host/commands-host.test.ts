@@ -57,7 +57,7 @@ it('a built-in typed in the prompt box is answered in the app, as a card of its 
     const e = events.find((x) => x.type === 'command_output' && x.command === prompt)
     return e?.type === 'command_output' ? e.text : ''
   }
-  expect(await answer('/cost')).toMatch(/^Estimated cost: +\$0\.\d{4}/)
+  expect(await answer('/cost')).toMatch(/\*\*Estimated cost:\*\* \$0\.\d{4}/)
   expect(await answer('/context')).toContain('## Context Usage')
   expect(await answer('/model')).toMatch(/Current model: `claude-/)
   expect(await answer('/help')).toContain('`/context`')

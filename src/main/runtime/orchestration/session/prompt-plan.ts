@@ -6,6 +6,7 @@
 import type { ContentBlock } from '../../../../shared/events'
 import { answerBuiltin, commandBlock, parseSlash, resolvePrompt, type BuiltinFacts } from '../../commands'
 import { errorMessage } from '../../../../shared/error-message'
+import { addUsage } from '../../../../shared/usage'
 import type { MainRunOptions } from '../runs/main-agent'
 import type { AgentSession } from './session'
 
@@ -79,10 +80,11 @@ function withInitialPrompt(session: AgentSession, plan: Extract<PromptPlan, { ki
 
 async function builtinFacts(session: AgentSession, startedAt: number): Promise<BuiltinFacts> {
   const ctx = await session.contextFacts()
-  const usage = session.registry.totalUsage()
+  // A reopened session's spend before the restart counts too, as the session's cost everywhere does.
+  const usage = session.reopened ? addUsage(session.reopened.usage, session.registry.totalUsage()) : session.registry.totalUsage()
   return {
     model: ctx.model,
-    costUsd: (session.reopened?.costUsd ?? 0) + usage.costUsd,
+    costUsd: usage.costUsd,
     apiMs: 0,
     wallMs: Date.now() - startedAt,
     usage: { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens, cacheWrite: usage.cacheWriteTokens },
