@@ -260,7 +260,8 @@ test('the palette goes to an agent or a session by name; ? shows every shortcut;
   await page.keyboard.press('Shift+Slash')
   await expect(page.getByTestId('shortcuts-sheet')).toHaveCount(0)
   await expect(page.getByTestId('followup')).toHaveValue('?')
-  await page.locator('.session-header').click()
+  // The header's corner: its middle now holds buttons (the cost opens the usage table).
+  await page.locator('.session-header').click({ position: { x: 4, y: 4 } })
   await page.keyboard.press('Shift+Slash')
   const sheet = page.getByTestId('shortcuts-sheet')
   await expect(sheet).toBeVisible()
