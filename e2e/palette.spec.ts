@@ -124,6 +124,12 @@ const EFFECTS: Record<string, (page: Page, ctx: { sessionTitle: string; agentId:
     await expect(page.getByTestId('search-scope-session')).toHaveAttribute('aria-checked', 'true')
     await closeDialog(page)
   },
+  'session.usage': async (page) => {
+    const dialog = page.getByTestId('usage-dialog')
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByTestId('usage-total')).toContainText('Total')
+    await closeDialog(page)
+  },
   'session.replay': async (page) => {
     await expect(page.getByTestId('replay-bar')).toBeVisible()
     await expect(page.getByTestId('replay-play')).toBeVisible({ timeout: 20_000 })
@@ -213,6 +219,7 @@ test('the palette lists every action and runs each one; app keys work from anywh
     'session.stop',
     'search',
     'search.session',
+    'session.usage',
     'session.replay',
     'replay.play'
   ])
@@ -253,7 +260,8 @@ test('the palette goes to an agent or a session by name; ? shows every shortcut;
   await page.keyboard.press('Shift+Slash')
   await expect(page.getByTestId('shortcuts-sheet')).toHaveCount(0)
   await expect(page.getByTestId('followup')).toHaveValue('?')
-  await page.locator('.session-header').click()
+  // The header's corner: its middle now holds buttons (the cost opens the usage table).
+  await page.locator('.session-header').click({ position: { x: 4, y: 4 } })
   await page.keyboard.press('Shift+Slash')
   const sheet = page.getByTestId('shortcuts-sheet')
   await expect(sheet).toBeVisible()

@@ -98,7 +98,8 @@ test('twelve agents at 1280, 1024 and 1920: grid, counts, a message, maximize, f
   await expect(label).toHaveText(/^Output · \d+ (ms|s)$/)
   expect(await label.evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).textTransform)).toBe('none')
   await snap(page, '1280-maximized')
-  await page.locator('.session-header').click()
+  // The header's corner: its middle now holds buttons (the cost opens the usage table).
+  await page.locator('.session-header').click({ position: { x: 4, y: 4 } })
   await page.keyboard.press('Escape')
   await expect(page.getByTestId('maximized-panel')).toHaveCount(0)
 

@@ -42,7 +42,8 @@ export const AGENT_EVENT_TYPES = [
   'compaction_start',
   'compaction',
   'budget',
-  'estimate'
+  'estimate',
+  'command_output'
 ] as const satisfies readonly AgentEventType[]
 const _allEventTypes: Exclude<AgentEventType, (typeof AGENT_EVENT_TYPES)[number]> extends never ? true : false = true
 

@@ -351,6 +351,19 @@ export interface EstimateEvent extends EventBase {
   estimate: FanoutEstimate
 }
 
+/**
+ * A built-in command a person typed in the app's prompt box (`/cost`, `/context`, `/model`, `/help`, `/clear`),
+ * answered where it was typed without a model call (orchestration/session/prompt-plan.ts, host/app-builtins.ts).
+ * Never part of the conversation the model sees.
+ */
+export interface CommandOutputEvent extends EventBase {
+  type: 'command_output'
+  /** As typed: `/cost`. */
+  command: string
+  /** The answer, Markdown (Claude Code's words where it has them). */
+  text: string
+}
+
 export type AgentEvent =
   | AgentStartEvent
   | AgentEndEvent
@@ -377,6 +390,7 @@ export type AgentEvent =
   | CompactionEvent
   | BudgetEvent
   | EstimateEvent
+  | CommandOutputEvent
 
 export type AgentEventType = AgentEvent['type']
 

@@ -16,6 +16,7 @@ import { emptySession, type EventsState } from './session-state'
 import { agentError, appendDelta, beginStream, resolveRetry, settleStreaming } from './stream-reducer'
 import { applyPhase, applyTeam, teamMessage } from './team-reducer'
 import { startTool, toolEnd, toolInputDelta, toolRun, toolUpdate } from './tool-reducer'
+import { pushItem } from './transcript-items'
 
 export function applyEvents(state: EventsState, events: readonly AgentEvent[]): EventsState {
   if (!events.length) return state
@@ -123,5 +124,7 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'estimate':
       d.set('estimates', { ...d.state.estimates, [a.id]: e.estimate })
       return
+    case 'command_output':
+      return pushItem(d, a, { kind: 'command', command: e.command, text: e.text, ts: e.ts })
   }
 }

@@ -14,6 +14,8 @@ export type TranscriptItem =
   | { kind: 'tool'; key: string; toolUseId: string; ts: number }
   | { kind: 'error'; key: string; message: string; retrying: boolean; ts: number }
   | { kind: 'notice'; key: string; text: string; ts: number }
+  /** A built-in command answered in the app (`/cost`…): what was typed and its answer, apart from the conversation. */
+  | { kind: 'command'; key: string; command: string; text: string; ts: number }
   | CompactionItem
   | InboxItem
 

@@ -44,3 +44,40 @@ it('a command typed in the prompt box reaches the model as Claude Code sends it'
   const items = view.items[view.rootAgentId!].flatMap((i) => (i.kind === 'user' ? [i.text] : []))
   expect(items).toEqual(['/review a b'])
 })
+
+it('a built-in typed in the prompt box is answered in the app, as a card of its own, without a model call', async () => {
+  const dirs = folders()
+  const { h, events, server } = await host(() => reply.text('done'), dirs)
+  const { sessionId } = await h.handlers['session.start']({ prompt: 'first question', cwd: dirs.cwd })
+  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  const requests = server!.messageRequests().length
+  const answer = async (prompt: string) => {
+    await h.handlers['session.sendPrompt']({ sessionId, prompt })
+    await until(() => events.some((e) => e.type === 'command_output' && e.command === prompt), `the answer to ${prompt}`)
+    const e = events.find((x) => x.type === 'command_output' && x.command === prompt)
+    return e?.type === 'command_output' ? e.text : ''
+  }
+  expect(await answer('/cost')).toMatch(/\*\*Estimated cost:\*\* \$0\.\d{4}/)
+  expect(await answer('/context')).toContain('## Context Usage')
+  expect(await answer('/model')).toMatch(/Current model: `claude-/)
+  expect(await answer('/help')).toContain('`/context`')
+  expect(await answer('/clear')).toContain('New session')
+  expect(server!.messageRequests().length).toBe(requests)
+  // Kept with the session: reopened, the conversation shows the cards, and the model never saw them.
+  const { view } = await h.handlers['sessions.open']({ sessionId })
+  expect(view.items[view.rootAgentId!].flatMap((i) => (i.kind === 'command' ? [i.command] : []))).toEqual(['/cost', '/context', '/model', '/help', '/clear'])
+  const { commands } = await h.handlers['folder.commands']({ cwd: dirs.cwd })
+  expect(commands.filter((c) => c.source === 'builtin').map((c) => c.name)).toEqual(['compact', 'cost', 'context', 'model', 'help', 'clear'])
+})
+
+it("a folder's command file of a built-in's name runs, and the / menu lists it instead", async () => {
+  const dirs = folders()
+  write(join(dirs.cwd, '.claude/commands/cost.md'), '---\ndescription: Price the plan\n---\nPrice it')
+  const { h, events, server } = await host(() => reply.text('priced'), dirs)
+  const { sessionId } = await h.handlers['session.start']({ prompt: '/cost', cwd: dirs.cwd })
+  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  expect(server!.messageRequests().length).toBe(1)
+  expect(events.some((e) => e.type === 'command_output')).toBe(false)
+  const { commands } = await h.handlers['folder.commands']({ cwd: dirs.cwd })
+  expect(commands.filter((c) => c.name === 'cost')).toEqual([{ name: 'cost', description: 'Price the plan', source: 'project' }])
+})

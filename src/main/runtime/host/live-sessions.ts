@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import type { AgentStartEvent } from '../../../shared/events'
 import type { SessionSummary } from '../../../shared/ipc-contract'
 import { planPrompt, type AgentSession } from '../orchestration'
+import { appBuiltinText } from './app-builtins'
 import type { DemoModel } from './demo'
 import type { HostListeners } from './host-listeners'
 import { liveSummaryView } from './session-view'
@@ -105,9 +106,11 @@ export class LiveSessions {
   runInBackground(live: Live, prompt: string, opts: Parameters<AgentSession['run']>[1]): void {
     // A slash command typed in the prompt box becomes its prompt, as in `fanout run -p` (prompt-plan.ts); one
     // that answers itself (a refused `!` block) is said where the session shows problems.
-    const started = Date.now()
-    planPrompt(live.session, prompt, { startedAt: started, builtins: false, ...(opts?.agentType ? { agent: opts.agentType } : {}) })
-      .then((plan) => {
+    // A built-in (`/cost`, `/context`…) is answered here, as a card in the conversation (app-builtins.ts); `/cost`
+    // counts its wall time from when the session began.
+    planPrompt(live.session, prompt, { startedAt: live.createdAt, builtins: true, ...(opts?.agentType ? { agent: opts.agentType } : {}) })
+      .then((plan): unknown => {
+        if (plan.kind === 'local' && plan.builtin) return this.commandOutput(live, prompt, appBuiltinText(plan.builtin, plan.text))
         if (plan.kind === 'local') throw new Error(plan.text)
         return live.session.run(plan.prompt, { ...opts, ...plan.opts })
       })
@@ -116,6 +119,20 @@ export class LiveSessions {
         // A run that cannot start (unknown --agent, busy main agent) still shows up where it happened.
         (err) => this.o.listeners.error(live.session.sessionId, live.session.mainAgentId, errorMessage(err))
       )
+  }
+
+  private commandOutput(live: Live, typed: string, text: string): void {
+    const { session } = live
+    session.emit({
+      type: 'command_output',
+      command: typed.trim(),
+      text,
+      agentId: session.mainAgentId,
+      parentAgentId: null,
+      parentToolUseId: null,
+      sessionId: session.sessionId,
+      ts: Date.now()
+    })
   }
 
   /** Lets a session go (it is being deleted): no longer live, its files and demo model released. */

@@ -17,10 +17,12 @@ import { findRipgrep } from '../tools/ripgrep'
  * enabled plugins' commands and skills — resolved as a sent prompt is (commands/folder-commands.ts).
  */
 export async function folderCommands(cwd: string, home: string): Promise<CommandInfo[]> {
-  const own = new Set(BUILTIN_COMMANDS.map((b) => b.name))
-  const loaded = (await loadFolderCommands(cwd, home)).filter((c) => !own.has(c.name) && c.source !== 'built-in')
+  // `/compact` is the page's before anything else; the other built-ins give way to a command file of their name, as
+  // a sent prompt does (commands/resolve.ts), so the menu lists what would run.
+  const loaded = (await loadFolderCommands(cwd, home)).filter((c) => c.name !== 'compact' && c.source !== 'built-in')
+  const shadowed = new Set(loaded.map((c) => c.name))
   return [
-    ...BUILTIN_COMMANDS,
+    ...BUILTIN_COMMANDS.filter((b) => b.name === 'compact' || !shadowed.has(b.name)),
     ...loaded.map((c) => ({
       name: c.name,
       description: c.description,

@@ -79,6 +79,7 @@ export class SearchCalls {
         agentId: h.agentId,
         ...(h.agent ? { agentType: h.agent.agentType, agentDescription: h.agent.description } : {}),
         kind: h.kind,
+        ...(h.toolUseId ? { toolUseId: h.toolUseId } : {}),
         ...(h.toolName ? { toolName: h.toolName } : {}),
         ...(h.turn ? { turn: h.turn } : {}),
         seq: h.seq,

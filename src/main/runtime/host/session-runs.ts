@@ -1,6 +1,7 @@
 // Running sessions: start one (from a prompt, as the scripted demo, or as the editor's Try it), send it
 // prompts and messages, answer its permission requests, stop and resume its agents. A recorded session
 // this process does not run is reopened for whichever of these needs it.
+import { answeredBuiltin } from '../../../shared/prompt-commands'
 import type { CallHandler } from '../../../shared/call-handlers'
 import { HostCallError } from '../../../shared/ipc-dispatch'
 import type { AgentEditorService } from '../agent-editor'
@@ -88,7 +89,9 @@ export class SessionRuns {
   sendPrompt: CallHandler<'session.sendPrompt'> = async ({ sessionId, prompt }) => {
     const live = await this.ensureLive(sessionId)
     refuseLostHistory(live)
-    if (mainRunning(live)) throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
+    // A built-in (`/cost`…) is answered without the main agent, so it may be asked while it works.
+    if (mainRunning(live) && !answeredBuiltin(prompt))
+      throw new HostCallError('conflict', 'The main agent is still working; wait for it to finish or stop it first.')
     // Settings changed since the session started apply from this prompt on (turn ceiling, budgets).
     live.session.applyLimits((await this.o.factory.config()).limits)
     this.o.live.runInBackground(live, prompt, {})

@@ -5,7 +5,7 @@ import { redactValue } from '../../../shared/redact'
 import { endsOnQuestion } from '../../../shared/view/question'
 import type { AgentSession } from '../orchestration'
 import { isFinished } from '../orchestration'
-import type { SessionIndex, SessionSummary as StoredSummary } from '../store'
+import { sessionAsksYou, type SessionIndex, type SessionSummary as StoredSummary } from '../store'
 import { currentProcess } from '../store/process-identity'
 import type { LockOwner } from '../store/session-lock'
 
@@ -24,6 +24,7 @@ export function storedSummaryView(s: StoredSummary, demo: boolean): SessionSumma
     updatedAt: s.updatedAt,
     costUsd: s.costUsd,
     agentCount: s.agentCount,
+    ...(s.asksYou ? { asksYou: true } : {}),
     ...(demo ? { demo: true } : {})
   }
 }
@@ -40,6 +41,7 @@ export function openedSummaryView(index: SessionIndex, demo: boolean): SessionSu
     costUsd: index.costUsd,
     agentCount: Object.keys(index.agents).length,
     ...(main?.model ? { model: main.model } : {}),
+    ...(sessionAsksYou(index) ? { asksYou: true } : {}),
     ...(demo ? { demo: true } : {})
   }
 }

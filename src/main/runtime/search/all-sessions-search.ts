@@ -11,7 +11,7 @@ import type { AgentLabel, SessionSearch } from './session-search'
 
 const SCHEMA = `
   CREATE TABLE sessions (session_id TEXT PRIMARY KEY, cwd TEXT NOT NULL, title TEXT NOT NULL, copied_until INTEGER NOT NULL, title_doc INTEGER);
-  CREATE TABLE docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, agent_id TEXT, kind TEXT NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL, agent TEXT, tool_name TEXT, turn INTEGER);
+  CREATE TABLE docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, agent_id TEXT, kind TEXT NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL, agent TEXT, tool_use_id TEXT, tool_name TEXT, turn INTEGER);
   CREATE INDEX docs_session ON docs (session_id);`
 
 /** What is searched across sessions (besides titles): all a session's index holds, a person looks for a word anywhere. */
@@ -19,12 +19,17 @@ export const ACROSS_KINDS: readonly DocKind[] = ['prompt', 'text', 'thinking', '
 
 const COPY_BATCH = 500
 
+/** This file's own format: 3 added each document's tool call (tool_use_id), so it alone is rebuilt, not every session's index. */
+const ACROSS_FORMAT = 3
+
 export const allSessionsDbPath = (dataDir: string): string => join(dataDir, 'search.db')
 
 export interface AcrossHit {
   sessionId: string
   agentId: string | null
   kind: DocKind | 'title'
+  /** The tool call a hit in its input or output belongs to, so opening the hit lands on that call. */
+  toolUseId?: string
   toolName?: string
   turn?: number
   seq: number
@@ -38,7 +43,7 @@ export class AllSessionsSearch {
   readonly rebuiltBecause?: string
 
   constructor(readonly dataDir: string) {
-    const opened = openSearchDb(allSessionsDbPath(dataDir), SCHEMA)
+    const opened = openSearchDb(allSessionsDbPath(dataDir), SCHEMA, ACROSS_FORMAT)
     this.db = opened.db
     this.rebuiltBecause = opened.reason
   }
@@ -72,12 +77,24 @@ export class AllSessionsSearch {
       const docs = index.docsAfter(after, ACROSS_KINDS, COPY_BATCH)
       if (!docs.length) return
       inTransaction(this.db, () => {
-        const doc = this.db.prepare('INSERT INTO docs (session_id, agent_id, kind, seq, ts, agent, tool_name, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        const doc = this.db.prepare(
+          'INSERT INTO docs (session_id, agent_id, kind, seq, ts, agent, tool_use_id, tool_name, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'
+        )
         const fts = this.db.prepare('INSERT INTO fts (rowid, body) VALUES (?, ?)')
         try {
           for (const d of docs) {
             const label = labels[d.agentId]
-            const { lastInsertRowid } = doc.run([index.sessionId, d.agentId, d.kind, d.seq, d.ts, label ? JSON.stringify(label) : null, d.toolName, d.turn])
+            const { lastInsertRowid } = doc.run([
+              index.sessionId,
+              d.agentId,
+              d.kind,
+              d.seq,
+              d.ts,
+              label ? JSON.stringify(label) : null,
+              d.toolUseId,
+              d.toolName,
+              d.turn
+            ])
             fts.run([lastInsertRowid, d.body])
           }
         } finally {
@@ -112,7 +129,7 @@ export class AllSessionsSearch {
     const match = ftsQuery(text)
     if (!match) return []
     const rows = this.db.all(
-      `SELECT d.session_id, d.agent_id, d.kind, d.tool_name, d.turn, d.seq, d.ts, d.agent, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
+      `SELECT d.session_id, d.agent_id, d.kind, d.tool_use_id, d.tool_name, d.turn, d.seq, d.ts, d.agent, snippet(fts, 0, char(2), char(3), '…', 24) AS snippet
        FROM fts JOIN docs d ON d.id = fts.rowid JOIN sessions s ON s.session_id = d.session_id
        WHERE fts MATCH ? AND s.cwd = ? ORDER BY fts.rowid DESC LIMIT ?`,
       [match, cwd, limit]
@@ -121,6 +138,7 @@ export class AllSessionsSearch {
       sessionId: String(r.session_id),
       agentId: r.agent_id ? String(r.agent_id) : null,
       kind: r.kind as AcrossHit['kind'],
+      ...(r.tool_use_id ? { toolUseId: String(r.tool_use_id) } : {}),
       ...(r.tool_name ? { toolName: String(r.tool_name) } : {}),
       ...(r.turn ? { turn: Number(r.turn) } : {}),
       seq: Number(r.seq),

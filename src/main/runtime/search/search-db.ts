@@ -36,9 +36,10 @@ function removeDbFiles(file: string): void {
 
 /**
  * Opens (creating or recreating when needed) a search database. `schema` creates the tables beyond the
- * `meta` table and the `fts` table every index has.
+ * `meta` table and the `fts` table every index has; `format` is that schema's version (SEARCH_FORMAT unless the
+ * file's own tables changed alone).
  */
-export function openSearchDb(file: string, schema: string): OpenedDb {
+export function openSearchDb(file: string, schema: string, format = SEARCH_FORMAT): OpenedDb {
   let reason: string | undefined
   try {
     const db = new Database(file)
@@ -50,7 +51,7 @@ export function openSearchDb(file: string, schema: string): OpenedDb {
         // the query or insert that reads it fail as corrupt, and the index is rebuilt then (search-service.ts).
         const row = db.get(`SELECT value FROM meta WHERE key = 'format'`)
         db.get('SELECT count(*) AS n FROM fts_config')
-        if (Number(row?.value) === SEARCH_FORMAT) return { db, fresh: false }
+        if (Number(row?.value) === format) return { db, fresh: false }
         reason = 'it is from another version of Fanout'
       }
     } catch (err) {
@@ -69,7 +70,7 @@ export function openSearchDb(file: string, schema: string): OpenedDb {
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
       CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = "${TOKENIZER}");
       ${schema}
-      INSERT INTO meta (key, value) VALUES ('format', '${SEARCH_FORMAT}');
+      INSERT INTO meta (key, value) VALUES ('format', '${format}');
       COMMIT;`)
   } catch (err) {
     db.close()

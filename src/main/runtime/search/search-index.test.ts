@@ -196,7 +196,8 @@ describe('SearchService', () => {
     const service = new SearchService({ dataDir, describe: async () => ({ title: 'Parser audit', cwd: '/work/project', updatedAt: 1 }), waitMs: 10_000 })
     const [hit, ...rest] = (await service.acrossSessions([SID], '/work/project', 'marmoset', 50)).hits
     expect(rest).toEqual([])
-    expect(hit).toMatchObject({ sessionId: SID, agentId: 'a1', kind: 'tool_output', toolName: 'Read', turn: 2 })
+    // The tool call itself, so opening the hit lands on that call, not on whatever was nearest in time.
+    expect(hit).toMatchObject({ sessionId: SID, agentId: 'a1', kind: 'tool_output', toolUseId: 't2', toolName: 'Read', turn: 2 })
     expect(hit.agent).toMatchObject({ agentType: 'Explore', description: 'Find the lexer bug' })
     expect(hit.snippet).toContain('\u0002marmoset_tokens\u0003')
     const [message] = (await service.acrossSessions([SID], '/work/project', 'tapir', 50)).hits
@@ -204,7 +205,7 @@ describe('SearchService', () => {
     expect(message.snippet).not.toMatch(/agent-message|from=|summary=/)
     // A subagent's report as its Agent call returned it: its words, not the lines for the model.
     const [report] = (await service.acrossSessions([SID], '/work/project', 'okapi', 50)).hits
-    expect(report).toMatchObject({ kind: 'tool_output', toolName: 'Agent' })
+    expect(report).toMatchObject({ kind: 'tool_output', toolUseId: 'tu-agent', toolName: 'Agent' })
     expect((await service.acrossSessions([SID], '/work/project', 'SendMessage', 50)).hits).toEqual([])
     await service.close()
   })

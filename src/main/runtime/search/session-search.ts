@@ -236,16 +236,27 @@ export class SessionSearch {
     afterId: number,
     kinds: readonly DocKind[],
     limit: number
-  ): Array<{ id: number; agentId: string; kind: DocKind; toolName: string | null; turn: number | null; seq: number; ts: number; body: string }> {
+  ): Array<{
+    id: number
+    agentId: string
+    kind: DocKind
+    toolUseId: string | null
+    toolName: string | null
+    turn: number | null
+    seq: number
+    ts: number
+    body: string
+  }> {
     return this.db
       .all(
-        `SELECT d.id, d.agent_id, d.kind, d.tool_name, d.turn, d.seq, d.ts, fts.body FROM docs d JOIN fts ON fts.rowid = d.id WHERE d.id > ? AND d.kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY d.id LIMIT ?`,
+        `SELECT d.id, d.agent_id, d.kind, d.tool_use_id, d.tool_name, d.turn, d.seq, d.ts, fts.body FROM docs d JOIN fts ON fts.rowid = d.id WHERE d.id > ? AND d.kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY d.id LIMIT ?`,
         [afterId, ...kinds, limit]
       )
       .map((r) => ({
         id: Number(r.id),
         agentId: String(r.agent_id),
         kind: r.kind as DocKind,
+        toolUseId: r.tool_use_id ? String(r.tool_use_id) : null,
         toolName: r.tool_name ? String(r.tool_name) : null,
         turn: r.turn ? Number(r.turn) : null,
         seq: Number(r.seq),

@@ -55,6 +55,29 @@ describe('listSessions', () => {
     expect(problems[0].message).toMatch(/Invalid session id "bad name"/)
   })
 
+  it('says a session ended on a question to the person from what it stored, also when session.json is rebuilt, until the next run', async () => {
+    const f = eventsFor({ sessionId: 'ask', agentId: 'main', parentAgentId: null, parentToolUseId: null })
+    const asking = { ...f.end('completed'), result: 'I found two parsers.\n\nWhich one should I keep?' }
+    const rec = createSessionRecorder({ dataDir, sessionId: 'ask', cwd: '/p' })
+    rec.record(f.start({ prompt: 'Tidy the parsers' }))
+    rec.record(asking)
+    await rec.close()
+    await recordSession('plain', 'Plain task', 0)
+    const asks = async () => Object.fromEntries((await listSessions(dataDir)).sessions.map((s) => [s.sessionId, s.asksYou]))
+    expect(await asks()).toEqual({ ask: true, plain: false })
+    await writeFile(join(dataDir, 'sessions', 'ask', 'session.json'), '{ torn')
+    expect(await asks()).toEqual({ ask: true, plain: false })
+
+    // Answered: the next run's end decides again.
+    const next = createSessionRecorder({ dataDir, sessionId: 'ask', cwd: '/p' })
+    next.record(f.start({ prompt: 'Keep the new one' }))
+    await next.flush()
+    expect(await asks()).toEqual({ ask: false, plain: false })
+    next.record(f.end('completed'))
+    await next.close()
+    expect(await asks()).toEqual({ ask: false, plain: false })
+  })
+
   it('shows a session whose writer died mid-run as interrupted, and a live one as running', async () => {
     await recordSession('crashed', 'Crashed task', 0, false)
     const idx = (await readSessionIndex(dataDir, 'crashed'))!

@@ -7,7 +7,7 @@ import { errorCode } from './atomic-file'
 import { sessionDir, sessionsDir } from './data-dir'
 import { mapLimit } from './map-limit'
 import { openSession } from './open-session'
-import type { SessionIndex, SessionStatus } from './session-index'
+import { isTerminalStatus, type SessionIndex, type SessionStatus } from './session-index'
 import { effectiveStatus, readSessionIndex } from './session-index-file'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -23,6 +23,8 @@ export interface SessionSummary {
   agentCount: number
   /** The main agent's type (e.g. general-purpose), '' when none started. */
   agentType: string
+  /** The session finished on its main agent asking the person something (see AgentRecord.asksYou). */
+  asksYou: boolean
   dir: string
 }
 
@@ -91,6 +93,19 @@ function summarize(index: SessionIndex, dir: string): SessionSummary {
     usage: index.usage,
     agentCount: agents.length,
     agentType: main?.agentType ?? '',
+    asksYou: sessionAsksYou(index),
     dir
   }
+}
+
+/** As a live session's row says it (host/session-view.ts): the latest main run completed on a question, nothing else at work. */
+export function sessionAsksYou(index: SessionIndex): boolean {
+  const roots = Object.values(index.agents).filter((a) => a.parentAgentId === null)
+  const root = roots.sort((a, b) => b.startedAt - a.startedAt)[0]
+  return (
+    index.status === 'completed' &&
+    root?.status === 'completed' &&
+    root.asksYou === true &&
+    !Object.values(index.agents).some((a) => !isTerminalStatus(a.status))
+  )
 }

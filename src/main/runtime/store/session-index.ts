@@ -4,6 +4,7 @@
 import { redactText } from '../../../shared/redact'
 import { z } from 'zod'
 import { continuesTask } from '../../../shared/run-opening'
+import { endsOnQuestion } from '../../../shared/view/question'
 import type { AgentEvent, AgentStatus } from '../../../shared/events'
 import { addUsage, emptyUsage, type Usage } from '../../../shared/usage'
 
@@ -35,6 +36,8 @@ export interface AgentRecord {
   /** Times the agent was started: 1, plus one per resume. */
   runs: number
   error?: string
+  /** Its last run completed on a question to the person (endsOnQuestion of its result): a session row says "Asks you" after a restart too. */
+  asksYou?: boolean
 }
 
 export interface SessionIndex {
@@ -114,6 +117,7 @@ export class SessionIndexBuilder {
         a.parentToolUseId = e.parentToolUseId
         delete a.endedAt
         delete a.error
+        delete a.asksYou
         if (e.name) a.name = e.name
         if (e.background) a.background = true
         if (e.worktree) a.worktree = { ...e.worktree }
@@ -142,6 +146,7 @@ export class SessionIndexBuilder {
         a.status = e.status
         a.endedAt = e.ts
         if (e.error) a.error = e.error
+        if (e.status === 'completed' && endsOnQuestion(e.result)) a.asksYou = true
         if (e.worktree) a.worktree = { ...e.worktree }
         // Usage events are the count. A loop that emitted none for this run still reports the run's
         // usage on agent_end; only then is it added (adding both would count every token twice).

@@ -61,12 +61,27 @@ const Row = memo(function Row({ item, sessionId, agentId, isRoot }: { item: Tran
       )
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
+    case 'command':
+      return <CommandOutput command={item.command} text={item.text} />
     case 'inbox':
       return <InboxRow item={item} sessionId={sessionId} />
     case 'compaction':
       return <CompactionRow item={item} />
   }
 })
+
+/** A built-in answered in the app (`/cost`…): what was typed and the answer, set apart from the model's words. */
+export function CommandOutput({ command, text, compact }: { command: string; text: string; compact?: boolean }) {
+  return (
+    <div className={`msg-command${compact ? ' compact' : ''}`} data-testid="command-output">
+      <div className="msg-command-head">
+        <code>{command}</code>
+        <span>Answered by Fanout · not sent to the model</span>
+      </div>
+      <MarkdownView text={text} />
+    </div>
+  )
+}
 
 function ToolItem({ sessionId, toolUseId }: { sessionId: string; toolUseId: string }) {
   const isAgent = useApp((s) => AGENT_TOOL_NAMES.has(s.events.sessions[sessionId]?.tools[toolUseId]?.name ?? ''))

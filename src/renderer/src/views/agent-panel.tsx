@@ -12,6 +12,7 @@ import { AgentName } from '../components/agent-name'
 import { Icon } from '../components/icon'
 import { agentFullName } from '../lib/agent-naming'
 import { InboxRow } from '../components/inbox-row'
+import { CommandOutput } from '../components/transcript-list'
 import { MarkdownView } from '../components/markdown-view'
 import { CommandParts, PermissionActions } from '../components/permission-card'
 import { EditDiffView } from '../components/edit-diff-view'
@@ -146,6 +147,8 @@ const TailItem = memo(function TailItem({ item, sessionId, agentId }: { item: Tr
       )
     case 'notice':
       return <div className="msg-notice">{item.text}</div>
+    case 'command':
+      return <CommandOutput command={item.command} text={item.text} compact />
     case 'inbox':
       return <InboxRow item={item} sessionId={sessionId} compact />
     case 'compaction':

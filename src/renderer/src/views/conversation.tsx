@@ -12,6 +12,7 @@ import { isActive, type AgentState, type PermissionState } from '../../../shared
 import { agentCounts, cutOffWho, subagentsText } from '../state/agent-counts'
 import { compactAgent, resumeInterrupted, sendMessage, sendPrompt, useApp } from '../state/store'
 import { parseCompactCommand } from '../../../shared/compact-command'
+import { answeredBuiltin } from '../../../shared/prompt-commands'
 import { PromptBox } from './prompt-box'
 import { RunningElsewhereBar, useRunningElsewhere } from './running-elsewhere'
 import { useState } from 'react'
@@ -210,7 +211,8 @@ function ConversationControls({
           // `/compact [what to keep]` compacts the main agent instead of going to it as a prompt.
           const compact = parseCompactCommand(text)
           if (compact && rootId) await compactAgent(sessionId, rootId, compact.instructions)
-          else if (running && rootId) await sendMessage(sessionId, rootId, text)
+          // `/cost`, `/context`… are answered by the host, also while the main agent works: never a message to it.
+          else if (running && rootId && !answeredBuiltin(text)) await sendMessage(sessionId, rootId, text)
           else await sendPrompt(sessionId, text)
         }}
       />

@@ -1,6 +1,6 @@
 // Usage by agent: tokens in and out, prompt-cache reads and writes, cost, turns and time of each agent of a
 // session, sortable by any column, with the session's totals. Opened from the header's token and cost
-// figures (the same numbers, summed).
+// figures (the same numbers, summed), or the palette's "Usage by agent".
 import { useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { agentFullName, agentTask, agentBadge } from '../lib/agent-naming'
@@ -10,6 +10,7 @@ import { elapsedMs } from '../state/selectors'
 import { useApp } from '../state/store'
 import { isActive, type AgentState } from '../../../shared/view/session-state'
 import { addUsage, emptyUsage, usageBreakdown } from '../../../shared/usage'
+import { useAction } from '../commands/registry'
 import { Dialog } from './dialog'
 
 type Column = 'agent' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cost' | 'turns' | 'duration'
@@ -129,9 +130,10 @@ export function UsageTable({ sessionId }: { sessionId: string }) {
   )
 }
 
-/** The header's way in: the session's cost, a button that opens the table. */
+/** The header's way in: the session's cost, a button that opens the table (and the palette's, by its action). */
 export function UsageButton({ sessionId, cost, title }: { sessionId: string; cost: string; title: string }) {
   const [open, setOpen] = useState(false)
+  useAction({ id: 'session.usage', title: 'Usage by agent', group: 'Session', keywords: 'cost tokens price spend table', run: () => setOpen(true) })
   return (
     <>
       <button className="header-usage" onClick={() => setOpen(true)} title={`${title}\nClick for usage by agent`} data-testid="session-cost">

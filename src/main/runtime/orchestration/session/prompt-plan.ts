@@ -6,13 +6,14 @@
 import type { ContentBlock } from '../../../../shared/events'
 import { answerBuiltin, commandBlock, parseSlash, resolvePrompt, type BuiltinFacts } from '../../commands'
 import { errorMessage } from '../../../../shared/error-message'
+import { addUsage } from '../../../../shared/usage'
 import type { MainRunOptions } from '../runs/main-agent'
 import type { AgentSession } from './session'
 
 export type PromptPlan =
   | { kind: 'run'; prompt: string | ContentBlock[]; opts: Pick<MainRunOptions, 'model' | 'commandRules'> }
-  /** Answered here: the result text, and Claude Code's `local_command` for it. */
-  | { kind: 'local'; text: string; localCommand?: string }
+  /** Answered here: the result text, and Claude Code's `local_command` for it; `builtin` names the built-in that answered. */
+  | { kind: 'local'; text: string; localCommand?: string; builtin?: string }
 
 export interface PlanOptions {
   /** `--agent NAME`: its `initialPrompt` leads a new conversation. */
@@ -33,7 +34,7 @@ export async function planPrompt(session: AgentSession, prompt: string, opts: Pl
     const facts = await builtinFacts(session, startedAt)
     const answer = answerBuiltin(resolved.name, () => facts)
     plan = answer
-      ? { kind: 'local', text: answer.text, ...(answer.localCommand ? { localCommand: answer.localCommand } : {}) }
+      ? { kind: 'local', text: answer.text, builtin: resolved.name, ...(answer.localCommand ? { localCommand: answer.localCommand } : {}) }
       : { kind: 'run', prompt, opts: {} }
   } else if (resolved.kind === 'command') {
     const prepared = await session.prepareCommand(resolved.command, resolved.args)
@@ -79,10 +80,11 @@ function withInitialPrompt(session: AgentSession, plan: Extract<PromptPlan, { ki
 
 async function builtinFacts(session: AgentSession, startedAt: number): Promise<BuiltinFacts> {
   const ctx = await session.contextFacts()
-  const usage = session.registry.totalUsage()
+  // A reopened session's spend before the restart counts too, as the session's cost everywhere does.
+  const usage = session.reopened ? addUsage(session.reopened.usage, session.registry.totalUsage()) : session.registry.totalUsage()
   return {
     model: ctx.model,
-    costUsd: (session.reopened?.costUsd ?? 0) + usage.costUsd,
+    costUsd: usage.costUsd,
     apiMs: 0,
     wallMs: Date.now() - startedAt,
     usage: { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens, cacheWrite: usage.cacheWriteTokens },

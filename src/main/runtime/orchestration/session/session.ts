@@ -79,7 +79,7 @@ export class AgentSession {
   /** What the session gives its agents (tools, prompts, permissions, main agent, team…): handed to the helpers instead of the session. */
   private readonly services: AgentServices
   /** The recorded session this one reopened: its title, its agents, what it had spent before the restart, and when it began and last did something. */
-  reopened: { title: string; costUsd: number; tokens: number; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
+  reopened: { title: string; costUsd: number; tokens: number; usage: Usage; agentIds: string[]; createdAt: number; updatedAt: number } | null = null
   /** MCP servers and hooks around the agents' tools. */
   readonly extensions: SessionExtensions
   /** Each subagent run, as it ends, into the agent definitions' history (null: nothing is recorded). */
@@ -205,6 +205,7 @@ export class AgentSession {
       title: opened.index.title,
       costUsd: opened.index.costUsd,
       tokens: tokensOf(opened.index.usage),
+      usage: opened.index.usage,
       agentIds: Object.keys(opened.index.agents),
       createdAt: opened.index.createdAt,
       updatedAt: opened.index.updatedAt
