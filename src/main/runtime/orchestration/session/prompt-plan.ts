@@ -79,6 +79,8 @@ function withInitialPrompt(session: AgentSession, plan: Extract<PromptPlan, { ki
 
 async function builtinFacts(session: AgentSession, startedAt: number): Promise<BuiltinFacts> {
   const ctx = await session.contextFacts()
+  // Every server has connected or failed by then, as Claude Code's count is taken.
+  await session.extensions.mcp.ready()
   const usage = session.registry.totalUsage()
   return {
     model: ctx.model,
@@ -86,6 +88,7 @@ async function builtinFacts(session: AgentSession, startedAt: number): Promise<B
     apiMs: 0,
     wallMs: Date.now() - startedAt,
     usage: { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens, cacheWrite: usage.cacheWriteTokens },
-    context: { systemPrompt: ctx.systemPrompt, tools: ctx.tools, messages: ctx.messages, window: ctx.window, autocompactBuffer: ctx.buffer }
+    context: { systemPrompt: ctx.systemPrompt, tools: ctx.tools, messages: ctx.messages, window: ctx.window, autocompactBuffer: ctx.buffer },
+    mcpStatuses: session.extensions.mcp.status().map((m) => m.status)
   }
 }
