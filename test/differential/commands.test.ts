@@ -165,7 +165,10 @@ const CASES: Case[] = [
   { name: '/help is not available headless (json)', scenario: json('/help') },
   { name: '/release-notes is not available headless', scenario: { prompt: '/release-notes' } },
   { name: '/clear answers nothing', scenario: json('/clear') },
-  { name: '/agents says where agent files go (json)', scenario: json('/agents', { files: { '.claude/agents/helper.md': '---\nname: helper\ndescription: helps\n---\nbody' } }) },
+  {
+    name: '/agents says where agent files go (json)',
+    scenario: json('/agents', { files: { '.claude/agents/helper.md': '---\nname: helper\ndescription: helps\n---\nbody' } })
+  },
   { name: '/agents in text', scenario: { prompt: '/agents' } },
   {
     name: '/mcp counts the servers (one fails to start)',

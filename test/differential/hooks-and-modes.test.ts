@@ -172,12 +172,21 @@ const CASES: Record<string, Case> = {
   ]),
   'SessionEnd fires as the run ends': hooksCase([{ event: 'SessionEnd', matcher: 'other' }, { event: 'UserPromptSubmit' }], { prompt: 'PLAIN' }),
   // PermissionRequest: where a call needs approval (after PreToolUse), in -p too
-  'PermissionRequest allow runs the call': permissionCase([{ event: 'PermissionRequest', matcher: 'Bash', stdout: permission('allow') }, { event: 'PreToolUse' }]),
-  'PermissionRequest deny with a message': permissionCase([{ event: 'PermissionRequest', matcher: 'Bash', stdout: permission('deny', 'MK-PR-DENY') }], ['MK-PR-DENY']),
+  'PermissionRequest allow runs the call': permissionCase([
+    { event: 'PermissionRequest', matcher: 'Bash', stdout: permission('allow') },
+    { event: 'PreToolUse' }
+  ]),
+  'PermissionRequest deny with a message': permissionCase(
+    [{ event: 'PermissionRequest', matcher: 'Bash', stdout: permission('deny', 'MK-PR-DENY') }],
+    ['MK-PR-DENY']
+  ),
   'PermissionRequest exit 2 denies': permissionCase([{ event: 'PermissionRequest', stderr: 'MK-PR-2', code: 2 }]),
   'PermissionRequest saying nothing: denied headless': permissionCase([{ event: 'PermissionRequest', matcher: 'Bash' }]),
   'PermissionRequest matcher for another tool': permissionCase([{ event: 'PermissionRequest', matcher: 'Edit' }]),
-  'PermissionRequest not fired for an allowed call': { ...permissionCase([{ event: 'PermissionRequest' }]), scenario: { ...permissionCase([{ event: 'PermissionRequest' }]).scenario, args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'] } },
+  'PermissionRequest not fired for an allowed call': {
+    ...permissionCase([{ event: 'PermissionRequest' }]),
+    scenario: { ...permissionCase([{ event: 'PermissionRequest' }]).scenario, args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'] }
+  },
   // stream-json of a refused prompt: the system/informational line before the result
   'UserPromptSubmit exit 2 (stream-json)': hooksCase([{ event: 'UserPromptSubmit', stderr: 'MK-UPS-NO', code: 2 }], { prompt: 'PLAIN', args: STREAM }),
   'UserPromptSubmit continue false (stream-json)': hooksCase([{ event: 'UserPromptSubmit', stdout: out({ continue: false, stopReason: 'MK-UPS-STOP' }) }], {

@@ -239,10 +239,10 @@ export class HookRunner {
     if (halt) return { stopped: `Operation stopped by hook: ${halt.reason}`, reason: halt.reason }
     const reasons: string[] = []
     const blocks = said.flatMap((s) => {
-      if (s.kind === 'block') return reasons.push(s.reason), [`[${s.command}]: ${s.reason}`]
+      if (s.kind === 'block') return (reasons.push(s.reason), [`[${s.command}]: ${s.reason}`])
       if (s.kind !== 'json' || s.out.decision !== 'block') return []
       const reason = typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : 'a UserPromptSubmit hook blocked it'
-      return reasons.push(reason), [reason]
+      return (reasons.push(reason), [reason])
     })
     if (blocks.length)
       return { blocked: `UserPromptSubmit operation blocked by hook:\n${blocks.join('\n')}\n\nOriginal prompt: ${prompt}`, reason: reasons.join('\n') }
@@ -444,7 +444,9 @@ export class HookRunner {
     const said = await this.run('PermissionRequest', agent, toolName, {
       tool_name: toolName,
       tool_input: input,
-      permission_suggestions: suggestedRules.length ? [{ type: 'addRules', rules: suggestedRules.map(ruleValue), behavior: 'allow', destination: 'session' }] : []
+      permission_suggestions: suggestedRules.length
+        ? [{ type: 'addRules', rules: suggestedRules.map(ruleValue), behavior: 'allow', destination: 'session' }]
+        : []
     })
     let answer: PermissionHookAnswer | null = null
     for (const s of said) {

@@ -114,7 +114,12 @@ describe('session lifecycle hooks', () => {
     await f.session.run('BASH TASK')
     const log = readHookLog(h.log).map((l) => l.input)
     expect(log.map((i) => i.hook_event_name)).toEqual(['PreToolUse', 'PermissionRequest'])
-    expect(log[1]).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'touch made.txt && echo ran' }, permission_mode: 'default', permission_suggestions: expect.any(Array) })
+    expect(log[1]).toMatchObject({
+      tool_name: 'Bash',
+      tool_input: { command: 'touch made.txt && echo ran' },
+      permission_mode: 'default',
+      permission_suggestions: expect.any(Array)
+    })
     const result = JSON.stringify(f.model.server.messageRequests()[1].messages.at(-1))
     if (expected === 'ran') expect(result).toContain('"content":"ran"')
     else expect(result).toContain(expected)
