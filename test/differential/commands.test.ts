@@ -165,6 +165,23 @@ const CASES: Case[] = [
   { name: '/help is not available headless (json)', scenario: json('/help') },
   { name: '/release-notes is not available headless', scenario: { prompt: '/release-notes' } },
   { name: '/clear answers nothing', scenario: json('/clear') },
+  {
+    name: '/agents says where agent files go (json)',
+    scenario: json('/agents', { files: { '.claude/agents/helper.md': '---\nname: helper\ndescription: helps\n---\nbody' } })
+  },
+  { name: '/agents in text', scenario: { prompt: '/agents' } },
+  {
+    name: '/mcp counts the servers (one fails to start)',
+    scenario: json('/mcp', { files: { '.mcp.json': JSON.stringify({ mcpServers: { broken: { command: 'node', args: ['-e', 'process.exit(1)'] } } }) } })
+  },
+  {
+    name: '/mcp with no server configured',
+    scenario: { prompt: '/mcp' },
+    differs: {
+      why: 'Claude Code points to `claude mcp add`, which Fanout does not have; Fanout names the files it reads servers from',
+      fanout: (o) => ({ ...o, printed: 'No MCP servers are configured. Add one in .mcp.json or the mcpServers of your settings.' })
+    }
+  },
   { name: '/cost in stream-json', scenario: { prompt: '/cost', args: ['--output-format', 'stream-json', '--verbose'] }, shape: true },
   {
     name: "--agent sends the agent's initialPrompt before the prompt",

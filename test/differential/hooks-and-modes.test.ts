@@ -53,6 +53,13 @@ const bash = (command: string, makes?: string, mode = 'acceptEdits'): Case => ({
   },
   ...(makes ? { makes } : {})
 })
+const permission = (behavior: string, message?: string) =>
+  out({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, ...(message ? { message } : {}) } } })
+/** `touch made.txt` in default mode: it needs approval, so PermissionRequest hooks are asked. */
+const permissionCase = (hooks: Hook[], markers?: string[]): Case => {
+  const c = bash('touch made.txt', 'made.txt', 'default')
+  return { ...c, scenario: { ...c.scenario, hooks }, ...(markers ? { markers } : {}) }
+}
 const userLine = (text: string) => `${json({ type: 'user', message: { role: 'user', content: text } })}\n`
 
 const CASES: Record<string, Case> = {
@@ -164,6 +171,28 @@ const CASES: Record<string, Case> = {
     { event: 'PostToolUse', label: 'no matcher' }
   ]),
   'SessionEnd fires as the run ends': hooksCase([{ event: 'SessionEnd', matcher: 'other' }, { event: 'UserPromptSubmit' }], { prompt: 'PLAIN' }),
+  // PermissionRequest: where a call needs approval (after PreToolUse), in -p too
+  'PermissionRequest allow runs the call': permissionCase([
+    { event: 'PermissionRequest', matcher: 'Bash', stdout: permission('allow') },
+    { event: 'PreToolUse' }
+  ]),
+  'PermissionRequest deny with a message': permissionCase(
+    [{ event: 'PermissionRequest', matcher: 'Bash', stdout: permission('deny', 'MK-PR-DENY') }],
+    ['MK-PR-DENY']
+  ),
+  'PermissionRequest exit 2 denies': permissionCase([{ event: 'PermissionRequest', stderr: 'MK-PR-2', code: 2 }]),
+  'PermissionRequest saying nothing: denied headless': permissionCase([{ event: 'PermissionRequest', matcher: 'Bash' }]),
+  'PermissionRequest matcher for another tool': permissionCase([{ event: 'PermissionRequest', matcher: 'Edit' }]),
+  'PermissionRequest not fired for an allowed call': {
+    ...permissionCase([{ event: 'PermissionRequest' }]),
+    scenario: { ...permissionCase([{ event: 'PermissionRequest' }]).scenario, args: ['--output-format', 'json', '--permission-mode', 'acceptEdits'] }
+  },
+  // stream-json of a refused prompt: the system/informational line before the result
+  'UserPromptSubmit exit 2 (stream-json)': hooksCase([{ event: 'UserPromptSubmit', stderr: 'MK-UPS-NO', code: 2 }], { prompt: 'PLAIN', args: STREAM }),
+  'UserPromptSubmit continue false (stream-json)': hooksCase([{ event: 'UserPromptSubmit', stdout: out({ continue: false, stopReason: 'MK-UPS-STOP' }) }], {
+    prompt: 'PLAIN',
+    args: STREAM
+  }),
   // --settings
   'hooks in --settings JSON': {
     scenario: {
@@ -220,12 +249,8 @@ const CASES: Record<string, Case> = {
  * Aspects that differ for a reason docs/claude-code-differences.md gives ("case: aspect"). A difference not
  * listed fails the test; a listed one that has gone is reported so the list can shrink.
  */
-const REFUSED = 'a prompt a UserPromptSubmit hook keeps from the model ends with terminal_reason "completed"; Claude Code leaves the key out'
 const TURN_LIMIT = "Fanout's result at the turn limit keeps the last answer and says the limit was reached; Claude Code's is empty"
 const KNOWN: Record<string, string> = {
-  'UserPromptSubmit exit 2 blocks the prompt: results': REFUSED,
-  'UserPromptSubmit decision block: results': REFUSED,
-  'UserPromptSubmit continue false: results': REFUSED,
   'Stop decision block until the turn limit: results': TURN_LIMIT,
   'Stop exit 2 feeds stderr back: results': TURN_LIMIT
 }
@@ -246,7 +271,13 @@ const unroot = (text: string, r: SideResult) => text.split(dirname(r.project)).j
 function seen(c: Case, r: SideResult): Seen {
   const lines = r.stdout.trim().startsWith('{') ? jsonLines(r.stdout, `${r.side} stdout`) : []
   const results = lines.length
-    ? lines.filter((l) => l.type === 'result').map((l) => `${l.subtype}/${l.terminal_reason ?? '-'}: ${unroot(String(l.result ?? ''), r)}`)
+    ? lines.flatMap((l) =>
+        l.type === 'result'
+          ? [`${l.subtype}/${l.terminal_reason ?? '-'}: ${unroot(String(l.result ?? ''), r)}`]
+          : l.type === 'system' && l.subtype === 'informational'
+            ? [`informational ${json(l.prompt_submit_outcome)}: ${unroot(String(l.content), r)}`]
+            : []
+      )
     : [unroot(r.stdout.trim(), r)]
   const everything = r.requests.map((q) => `${q.system}\n${conversation(q)}`).join('\n')
   const toolResult = r.requests

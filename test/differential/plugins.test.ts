@@ -326,14 +326,14 @@ describe.skipIf(!cc.path)(`resource tools without a rule that allows them, in de
     args: ['--output-format', 'json']
   })
 
-  it('ListMcpResourcesTool runs without asking in Fanout; Claude Code first wants it loaded through ToolSearch', () => {
-    // A documented difference (docs/claude-code-differences.md): Claude Code 2.1.328 defers the resource tools
-    // behind ToolSearch, and a call before the search (with no rule naming the tool) is "No such tool".
-    expect(results(sides.claude())[0]).toMatch(/No such tool available: ListMcpResourcesTool/)
-    expect(JSON.parse(results(sides.fanout())[0])).toEqual([
+  it('ListMcpResourcesTool runs without asking (it only reads), with the same list', () => {
+    // Claude Code 2.1.328 deferred it behind ToolSearch ("No such tool available"); 2.1.330 runs it as Fanout does.
+    const expected = [
       { name: 'readme', uri: 'memo://readme', description: 'The docs readme.', mimeType: 'text/plain', server: 'docs' },
       { name: 'config', uri: 'memo://config.json', description: 'A JSON document.', mimeType: 'application/json', server: 'docs' }
-    ])
+    ]
+    expect(JSON.parse(results(sides.claude())[0])).toEqual(expected)
+    expect(JSON.parse(results(sides.fanout())[0])).toEqual(expected)
   })
 
   it('ReadMcpResourceTool runs without asking (it only reads)', () => {

@@ -37,7 +37,8 @@ export interface ResultMessage {
   usage: ReturnType<typeof apiUsage> & { server_tool_use: { web_search_requests: number; web_fetch_requests: number }; service_tier: string }
   modelUsage: Record<string, ModelUsageEntry>
   permission_denials: PermissionDenial[]
-  terminal_reason: string
+  /** Left out, as Claude Code leaves it out, when a UserPromptSubmit hook kept the prompt from the model. */
+  terminal_reason?: string
   subagent_stats: SubagentStats
   api_error_status: number | null
   /** On an API error: its type as the API named it (`invalid_request_error`, `overloaded_error`…), as Claude Code's. */
@@ -85,6 +86,13 @@ export interface ResultInput {
   windows?: Readonly<Record<string, number>>
 }
 
+/** Results of a prompt a UserPromptSubmit hook refused: stream-json says so in a `system/informational` line before them. */
+const refusals = new WeakMap<ResultMessage, NonNullable<AgentRunResult['promptRefused']>>()
+
+export function promptRefusalOf(summary: ResultMessage): AgentRunResult['promptRefused'] {
+  return refusals.get(summary)
+}
+
 export function resultMessage({ sessionId, result, tally, interrupted, overBudget, windows }: ResultInput): ResultMessage {
   const modelUsage: Record<string, ModelUsageEntry> = {}
   let cost = 0
@@ -121,7 +129,8 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     terminal = 'aborted_streaming'
   } else if (result.hookStop) terminal = result.hookStop.terminal
   const isError = subtype !== 'success'
-  return {
+  const refused = !interrupted && result.promptRefused
+  const summary: ResultMessage = {
     type: 'result',
     subtype,
     is_error: isError,
@@ -135,7 +144,7 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     usage: { ...apiUsage(tally.mainUsage), server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 }, service_tier: 'standard' },
     modelUsage,
     permission_denials: tally.denials,
-    terminal_reason: terminal,
+    ...(refused ? {} : { terminal_reason: terminal }),
     subagent_stats: tally.stats,
     api_error_status: Number.isFinite(apiStatus) ? apiStatus : null,
     ...(apiError?.type ? { api_error_type: apiError.type } : {}),
@@ -158,6 +167,8 @@ export function resultMessage({ sessionId, result, tally, interrupted, overBudge
     ...(tally.estimates.length ? { estimates: tally.estimates } : {}),
     ...(tally.budgets.length ? { budgets: tally.budgets } : {})
   }
+  if (refused) refusals.set(summary, refused)
+  return summary
 }
 
 /**

@@ -6,11 +6,12 @@
 //   system/task_updated    then task_notification as it ends
 //   system/api_retry       a model call failed and will be retried
 //   system/compact_boundary the main agent's conversation was compacted (trigger, pre_tokens, post_tokens)
+//   system/informational   a UserPromptSubmit hook kept the prompt from the model (just before its result)
 //   result                 last (result-message.ts)
 // Fanout's own per-agent events (deltas, status, permissions, teams) are `--output-format events`.
 import { randomUUID } from 'node:crypto'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ChatMessage } from '../../../shared/events'
-import type { ResultMessage } from './result-message'
+import { promptRefusalOf, type ResultMessage } from './result-message'
 
 export interface StreamSession {
   sessionId: string
@@ -264,6 +265,18 @@ export class StreamJsonWriter {
   }
 
   result(r: ResultMessage): void {
+    const refused = promptRefusalOf(r)
+    if (refused)
+      this.write({
+        type: 'system',
+        subtype: 'informational',
+        content: r.result,
+        level: 'warning',
+        prevent_continuation: true,
+        // Claude Code keeps a stopped prompt (in the transcript) and drops a blocked one.
+        prompt_submit_outcome: { kind: refused.kind, prompt_kept: refused.kind === 'stopped_by_hook', reason: refused.reason },
+        ...this.base()
+      })
     this.write(r as unknown as Line)
   }
 }

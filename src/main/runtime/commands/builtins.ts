@@ -1,6 +1,6 @@
 // The built-in commands a headless run (`-p "/cost"`) answers without a model call, in Claude Code 2.1's words:
 // `/cost` (and `/usage`) the session's spend, `/context` what fills the context window, `/model` the model,
-// `/clear` nothing. The interactive ones (`/help`, `/status`…) say they are not available here, as Claude Code
+// `/clear` nothing, `/mcp` how many MCP servers connected, `/agents` where agent files go. The interactive ones (`/help`, `/status`…) say they are not available here, as Claude Code
 // does. Anything else, and a command file or skill of the same name, is not a built-in (resolve.ts).
 
 export interface BuiltinFacts {
@@ -12,6 +12,8 @@ export interface BuiltinFacts {
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number }
   /** Estimated tokens of the main agent's next request: system prompt, tool definitions, conversation; the window. */
   context: { systemPrompt: number; tools: number; messages: number; window: number; autocompactBuffer: number }
+  /** The configured MCP servers' states once each connected or failed (`/mcp`). */
+  mcpStatuses: string[]
 }
 
 export interface BuiltinAnswer {
@@ -54,7 +56,7 @@ const INTERACTIVE_ONLY = new Set([
   'pr-comments'
 ])
 
-const ANSWERED = new Set(['cost', 'usage', 'context', 'model', 'clear'])
+const ANSWERED = new Set(['cost', 'usage', 'context', 'model', 'clear', 'mcp', 'agents'])
 
 /** Every built-in name this module answers (for listings). */
 export const BUILTIN_COMMANDS: ReadonlyArray<{ name: string; description: string }> = [
@@ -63,6 +65,8 @@ export const BUILTIN_COMMANDS: ReadonlyArray<{ name: string; description: string
   { name: 'context', description: 'Show what fills the context window' },
   { name: 'model', description: 'Show the current model' },
   { name: 'clear', description: 'Clear the conversation history' },
+  { name: 'mcp', description: 'Show how many MCP servers are connected' },
+  { name: 'agents', description: 'Show where agent definitions live' },
   { name: 'compact', description: 'Compact the conversation, keeping what you ask for' }
 ]
 
@@ -108,6 +112,27 @@ export function contextText(f: BuiltinFacts): string {
   ].join('\n')
 }
 
+/** Claude Code 2.1.330's one-line `/mcp` in -p; with none configured, where Fanout reads servers from. */
+export function mcpText(statuses: readonly string[]): string {
+  if (!statuses.length) return 'No MCP servers are configured. Add one in .mcp.json or the mcpServers of your settings.'
+  const n = (s: string) => statuses.filter((x) => x === s).length
+  const connected = n('connected')
+  const disabled = n('disabled')
+  return `${statuses.length} MCP server${statuses.length === 1 ? '' : 's'}: ${connected} connected, ${statuses.length - connected - disabled} not connected, ${disabled} disabled. Use \`/mcp\` in the terminal for details.`
+}
+
+/** Claude Code 2.1.330's `/agents` in -p: agents are files (Fanout reads the same ones). */
+export const AGENTS_TEXT = [
+  'The /agents wizard has been removed.',
+  '',
+  'Ask Claude to create or update subagents for you (e.g. "create a code-reviewer subagent that ..."),',
+  'or edit the files directly:',
+  '  • .claude/agents/       (this project)',
+  '  • ~/.claude/agents/     (all projects)',
+  '',
+  'Docs: https://code.claude.com/docs/en/sub-agents'
+].join('\n')
+
 /** The answer to a built-in, or null when `name` is none (then it goes to the model as text, as in Claude Code). */
 export function answerBuiltin(name: string, facts: () => BuiltinFacts): BuiltinAnswer | null {
   if (INTERACTIVE_ONLY.has(name)) return { text: `/${name} isn't available in this environment.` }
@@ -115,6 +140,8 @@ export function answerBuiltin(name: string, facts: () => BuiltinFacts): BuiltinA
   if (name === 'cost' || name === 'usage') return { text: costText(facts()), localCommand: 'cost' }
   if (name === 'context') return { text: contextText(facts()), localCommand: 'context' }
   if (name === 'clear') return { text: '', localCommand: 'clear' }
+  if (name === 'mcp') return { text: mcpText(facts().mcpStatuses), localCommand: 'mcp' }
+  if (name === 'agents') return { text: AGENTS_TEXT, localCommand: 'agents' }
   return {
     text: `Current model: \`${facts().model}\`\nUsage: /model <name>. Available: sonnet, opus, haiku, or a full model ID.`,
     localCommand: 'model'

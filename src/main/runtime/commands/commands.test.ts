@@ -115,6 +115,16 @@ describe('resolving a prompt', () => {
   it("built-ins answer in Claude Code's words", () => {
     expect(answerBuiltin('help', () => ({}) as never)).toEqual({ text: "/help isn't available in this environment." })
     expect(answerBuiltin('foo', () => ({}) as never)).toBeNull()
+    const mcp = (mcpStatuses: string[]) => answerBuiltin('mcp', () => ({ mcpStatuses }) as never)
+    expect(mcp(['failed'])).toEqual({
+      text: '1 MCP server: 0 connected, 1 not connected, 0 disabled. Use `/mcp` in the terminal for details.',
+      localCommand: 'mcp'
+    })
+    expect(mcp(['connected', 'disabled', 'untrusted'])?.text).toBe(
+      '3 MCP servers: 1 connected, 1 not connected, 1 disabled. Use `/mcp` in the terminal for details.'
+    )
+    expect(mcp([])?.text).toMatch(/^No MCP servers are configured\./)
+    expect(answerBuiltin('agents', () => ({}) as never)).toMatchObject({ text: expect.stringContaining('.claude/agents/'), localCommand: 'agents' })
   })
 })
 

@@ -22,6 +22,8 @@ export interface SkillEntry {
   modelInvocable: boolean
   /** Its frontmatter's `argument-hint`: what a person types after `/name`. */
   argumentHint?: string
+  /** A command file (`.claude/commands/*.md`) offered beside the skills, as Claude Code's Skill tool offers them: `path` is the file. */
+  command?: { argumentNames: string[] }
 }
 
 export interface SkillIndexOptions {

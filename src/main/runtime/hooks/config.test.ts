@@ -66,7 +66,7 @@ describe('parseHooks', () => {
       expect.stringMatching(/^\.claude\/settings\.json: hooks\.PreToolUse\[1\]\.matcher is not a valid regular expression \(.+\); these hooks never run$/),
       '.claude/settings.json: hooks.PreToolUse[2] must be an object with "matcher" and "hooks"',
       '.claude/settings.json: hooks.PostToolUse must be a list like [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]',
-      '.claude/settings.json: unknown hook event "Teleport"; Fanout runs PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStart, SubagentStop, TeammateIdle, TaskCompleted, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, SessionStart, UserPromptSubmit, SessionEnd'
+      '.claude/settings.json: unknown hook event "Teleport"; Fanout runs PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, SubagentStart, SubagentStop, TeammateIdle, TaskCompleted, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, SessionStart, UserPromptSubmit, SessionEnd, PermissionRequest'
     ])
   })
 

@@ -24,7 +24,8 @@ export const HOOK_EVENTS = [
   'PostCompact',
   'SessionStart',
   'UserPromptSubmit',
-  'SessionEnd'
+  'SessionEnd',
+  'PermissionRequest'
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
@@ -35,7 +36,6 @@ export const IGNORED_HOOK_EVENTS: ReadonlySet<string> = new Set([
   'StopFailure',
   'PreModelSwitch',
   'PostModelSwitch',
-  'PermissionRequest',
   'PermissionDenied',
   'Setup',
   'TaskCreated',

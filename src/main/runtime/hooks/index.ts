@@ -15,6 +15,6 @@ export {
   type HookTable
 } from './config'
 export { runHookCommand, type HookRun, type RunHookOptions } from './run-command'
-export { HookRunner, type BackgroundTask, type HookAgent, type HookRunnerOptions, type PreToolUseOutcome } from './runner'
+export { HookRunner, type BackgroundTask, type HookAgent, type HookRunnerOptions, type PermissionHookAnswer, type PreToolUseOutcome } from './runner'
 export { readSettingsFiles, type SettingsFile, type SettingsSource } from './settings-files'
 export { hookedCanUseTool, hookedTools, mainStopHook, MAX_STOP_BLOCKS, subagentHookRun, type HookGate, type SubagentHookRun, type TeammateInfo } from './wiring'

@@ -53,6 +53,9 @@ export interface HookRunnerOptions {
   passEnv?: readonly string[]
 }
 
+/** What PermissionRequest hooks decided for a call that needed approval; null when none decided. */
+export type PermissionHookAnswer = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string }
+
 export type PreToolUseOutcome = { decision?: 'allow' | 'deny' | 'ask'; reason?: string; updatedInput?: Record<string, unknown> }
 
 interface HookOutput {
@@ -68,6 +71,7 @@ interface HookOutput {
     updatedInput?: unknown
     additionalContext?: unknown
     updatedMCPToolOutput?: unknown
+    decision?: { behavior?: unknown; updatedInput?: unknown; message?: unknown }
   }
 }
 
@@ -87,7 +91,7 @@ export interface HookHalt {
 }
 
 /** What UserPromptSubmit hooks made of a prompt: context for the model, or the reason it is not sent. */
-export type PromptOutcome = { context: string[] } | { blocked: string } | { stopped: string }
+export type PromptOutcome = { context: string[] } | { blocked: string; reason: string } | { stopped: string; reason: string }
 
 /** Events whose input carries `effort` (they fire inside an agent's turn), as in Claude Code. */
 const TURN_EVENTS: ReadonlySet<HookEvent> = new Set([
@@ -232,15 +236,16 @@ export class HookRunner {
   async userPromptSubmit(agent: HookAgent, prompt: string): Promise<PromptOutcome> {
     const said = await this.run('UserPromptSubmit', agent, null, { prompt })
     const halt = this.takeHalt(agent.id)
-    if (halt) return { stopped: `Operation stopped by hook: ${halt.reason}` }
-    const blocks = said.flatMap((s) =>
-      s.kind === 'block'
-        ? [`[${s.command}]: ${s.reason}`]
-        : s.kind === 'json' && s.out.decision === 'block'
-          ? [typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : 'a UserPromptSubmit hook blocked it']
-          : []
-    )
-    if (blocks.length) return { blocked: `UserPromptSubmit operation blocked by hook:\n${blocks.join('\n')}\n\nOriginal prompt: ${prompt}` }
+    if (halt) return { stopped: `Operation stopped by hook: ${halt.reason}`, reason: halt.reason }
+    const reasons: string[] = []
+    const blocks = said.flatMap((s) => {
+      if (s.kind === 'block') return (reasons.push(s.reason), [`[${s.command}]: ${s.reason}`])
+      if (s.kind !== 'json' || s.out.decision !== 'block') return []
+      const reason = typeof s.out.reason === 'string' && s.out.reason.trim() ? s.out.reason.trim() : 'a UserPromptSubmit hook blocked it'
+      return (reasons.push(reason), [reason])
+    })
+    if (blocks.length)
+      return { blocked: `UserPromptSubmit operation blocked by hook:\n${blocks.join('\n')}\n\nOriginal prompt: ${prompt}`, reason: reasons.join('\n') }
     return { context: contextOf(said, 'UserPromptSubmit', 'UserPromptSubmit') }
   }
 
@@ -429,6 +434,33 @@ export class HookRunner {
     return outcome
   }
 
+  /**
+   * PermissionRequest: a call needs approval (Claude Code fires it after PreToolUse, where it would ask, in -p
+   * too). `hookSpecificOutput.decision.behavior` "allow" (with an optional updatedInput) or "deny" (with its
+   * message) answers in the person's place, and exit 2 denies with stderr; deny wins. Null: no hook decided,
+   * the call is asked (or, headless, denied) as usual.
+   */
+  async permissionRequest(agent: HookAgent, toolName: string, input: unknown, suggestedRules: readonly string[]): Promise<PermissionHookAnswer | null> {
+    const said = await this.run('PermissionRequest', agent, toolName, {
+      tool_name: toolName,
+      tool_input: input,
+      permission_suggestions: suggestedRules.length
+        ? [{ type: 'addRules', rules: suggestedRules.map(ruleValue), behavior: 'allow', destination: 'session' }]
+        : []
+    })
+    let answer: PermissionHookAnswer | null = null
+    for (const s of said) {
+      if (s.kind === 'block') return { behavior: 'deny', message: s.reason }
+      const d = s.kind === 'json' ? s.out.hookSpecificOutput?.decision : undefined
+      if (!isObject(d)) continue
+      if (d.behavior === 'deny')
+        return { behavior: 'deny', message: typeof d.message === 'string' && d.message.trim() ? d.message.trim() : 'A PermissionRequest hook denied it.' }
+      if (d.behavior === 'allow') answer = { behavior: 'allow', ...(isObject(d.updatedInput) ? { updatedInput: d.updatedInput } : {}) }
+      else this.opts.report(agent.id, `A PermissionRequest hook answered behavior ${JSON.stringify(d.behavior)}; expected "allow" or "deny". It was ignored.`)
+    }
+    return answer
+  }
+
   /** PostToolUseFailure: a call failed (`error` is what the model was told); feedback and context for the model. */
   async postToolUseFailure(
     agent: HookAgent,
@@ -473,6 +505,12 @@ export class HookRunner {
     }
     return { notes, ...(replaceOutput !== undefined ? { replaceOutput } : {}) }
   }
+}
+
+/** `Bash(npm test:*)` as Claude Code's permission suggestion names it: `{toolName, ruleContent}`. */
+function ruleValue(rule: string): { toolName: string; ruleContent?: string } {
+  const m = rule.match(/^([^(]+)\((.*)\)$/s)
+  return m ? { toolName: m[1], ruleContent: m[2] } : { toolName: rule }
 }
 
 /** Context for the model: `additionalContext` (JSON) or plain stdout (exit 0), as Claude Code words each. */

@@ -89,6 +89,41 @@ describe('session lifecycle hooks', () => {
     expect(result.numTurns).toBe(0)
     expect(f.model.server.messageRequests()).toEqual([])
     expect(f.events.some((e) => e.type === 'error' && answer.test(e.message))).toBe(true)
+    expect(result.promptRefused?.kind).toBe(_what === 'continue false' ? 'stopped_by_hook' : 'blocked_by_hook')
+  })
+
+  it.each([
+    ['allow', { stdout: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } } }, 'ran'],
+    ['deny', { stdout: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'PR-NO' } } } }, 'PR-NO'],
+    ['exit 2', { stderr: 'PR-EXIT', exit: 2 }, 'PR-EXIT'],
+    ['nothing said', {}, 'headless']
+  ] as const)('PermissionRequest %s: asked after PreToolUse for a call that needs approval, headless too', async (_what, behaviour, expected) => {
+    const h = hookDir()
+    const touch = (req: ParsedRequest) =>
+      req.turn === 0 ? reply.toolUse('Bash', { command: 'touch made.txt && echo ran', description: 'make' }) : reply.text('answer')
+    const f = await makeFixture(
+      { respond: touch },
+      {
+        headless: true,
+        files: settings([
+          { event: 'PreToolUse', command: h.cmd() },
+          { event: 'PermissionRequest', matcher: 'Bash', command: h.cmd(behaviour as HookBehaviour) }
+        ])
+      }
+    )
+    await f.session.run('BASH TASK')
+    const log = readHookLog(h.log).map((l) => l.input)
+    expect(log.map((i) => i.hook_event_name)).toEqual(['PreToolUse', 'PermissionRequest'])
+    expect(log[1]).toMatchObject({
+      tool_name: 'Bash',
+      tool_input: { command: 'touch made.txt && echo ran' },
+      permission_mode: 'default',
+      permission_suggestions: expect.any(Array)
+    })
+    const result = JSON.stringify(f.model.server.messageRequests()[1].messages.at(-1))
+    if (expected === 'ran') expect(result).toContain('"content":"ran"')
+    else expect(result).toContain(expected)
+    if (expected !== 'ran') expect(result).toContain('"is_error":true')
   })
 
   it.each([

@@ -135,6 +135,8 @@ export interface AgentRunResult {
   stopReason: string | null
   /** A hook ended the run (`continue: false`): after a tool call (hook_stopped) or as it finished (stop_hook_prevented); its stopReason. */
   hookStop?: { terminal: 'hook_stopped' | 'stop_hook_prevented'; reason: string }
+  /** A UserPromptSubmit hook kept the prompt from the model: blocked it (exit 2, `decision: "block"`) or stopped the run (`continue: false`), with its reason. */
+  promptRefused?: { kind: 'blocked_by_hook' | 'stopped_by_hook'; reason: string }
 }
 
 export type EmitFn = (event: AgentEvent) => void

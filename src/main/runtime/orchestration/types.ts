@@ -95,6 +95,8 @@ export interface DefinitionsPart {
   agents(): Map<string, LoadedAgent>
   /** The project's, the user's and the plugins' skills (the Skill tool's list). */
   skills(): SkillEntry[]
+  /** Command files the model may call through the Skill tool. */
+  commands(): SkillEntry[]
 }
 
 export interface ToolsPart {

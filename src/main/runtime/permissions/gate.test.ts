@@ -46,6 +46,39 @@ describe('createPermissionGate', () => {
     expect(await gate.canUseTool({ name: 'Read', readOnly: true }, { file_path: 'x' }, 't')).toMatchObject({ behavior: 'allow' })
   })
 
+  it("askHook (PermissionRequest hooks) answers in the person's place: allow, deny, or nothing; never for a protected path, nor where no ask is needed", async () => {
+    const asked: PermissionRequest[] = []
+    const answers: Array<Awaited<ReturnType<NonNullable<Parameters<typeof createPermissionGate>[0]['askHook']>>>> = []
+    const gate = createPermissionGate({
+      mode: 'default',
+      rules: rulesFrom({ allow: ['Bash(ls:*)'] }, 'project', cwd),
+      cwd,
+      headless: true,
+      askHook: async (req) => {
+        asked.push(req)
+        return answers.shift() ?? null
+      }
+    })
+    answers.push({ behavior: 'allow' })
+    expect(await gate.canUseTool(Bash, { command: 'npm test' }, 't1')).toMatchObject({ behavior: 'allow', sandbox: expect.any(String) })
+    expect(asked[0]).toMatchObject({ toolName: 'Bash', input: { command: 'npm test' }, toolUseId: 't1', suggestedRules: expect.any(Array) })
+    answers.push({ behavior: 'deny', message: 'not today' })
+    expect(await gate.canUseTool(Bash, { command: 'npm test' }, 't2')).toEqual({
+      behavior: 'deny',
+      message: 'A PermissionRequest hook denied this Bash call: not today'
+    })
+    // No answer: headless denies as before.
+    expect(await gate.canUseTool(Bash, { command: 'npm test' }, 't3')).toMatchObject({ behavior: 'deny', message: expect.stringContaining('headless') })
+    // Allowed by a rule: nothing to ask, the hook is not consulted.
+    const before = asked.length
+    expect(await gate.canUseTool(Bash, { command: 'ls' }, 't4')).toMatchObject({ behavior: 'allow' })
+    // A protected path is a person's decision alone: a hook's allow is never asked for it.
+    answers.push({ behavior: 'allow' })
+    const protectedWrite = await gate.canUseTool(Edit, { file_path: join(cwd, '.git/hooks/pre-commit'), old_string: 'a', new_string: 'b' }, 't5')
+    expect(protectedWrite.behavior).toBe('deny')
+    expect(asked.length).toBe(before)
+  })
+
   it('headless hints name only what would work: no acceptEdits already on or for an edit outside, no repeated mode, no rule already allowed', async () => {
     const message = async (mode: 'default' | 'acceptEdits' | 'plan', tool: typeof Bash, input: unknown, rules = emptyRules()) => {
       const d = await createPermissionGate({ mode, rules, cwd, headless: true, home }).canUseTool(tool, input, 't')

@@ -31,7 +31,11 @@ export interface PermissionRequest {
 
 export type AskFn = (req: PermissionRequest) => Promise<PermissionAnswer>
 
-export type GateDecision = { behavior: 'allow'; sandbox?: SandboxLevel } | { behavior: 'deny'; message: string }
+/** An answer given in the person's place (PermissionRequest hooks), or null to ask as usual. */
+export type AskHookAnswer = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string }
+export type AskHook = (req: PermissionRequest) => Promise<AskHookAnswer | null>
+
+export type GateDecision = { behavior: 'allow'; sandbox?: SandboxLevel; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string }
 
 export interface PermissionGateOptions {
   mode: PermissionMode
@@ -39,6 +43,11 @@ export interface PermissionGateOptions {
   cwd: string
   /** Asks a person (the app, or the parent's watcher for `bubble`). Absent: behaves as headless. */
   ask?: AskFn
+  /**
+   * Consulted where the gate would ask (a person, or headless: deny): its allow or deny stands for the
+   * person's answer. Never for a protected path, which only a person may approve.
+   */
+  askHook?: AskHook
   headless?: boolean
   additionalDirectories?: string[]
   /** Directories whose files may be read without asking (never edited). */
@@ -68,6 +77,7 @@ export interface PermissionGate {
     definitionMode?: PermissionMode
     cwd: string
     ask?: AskFn
+    askHook?: AskHook
     headless?: boolean
     readOnlyAgent?: boolean
     extraRoots?: string[]
@@ -138,6 +148,21 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       })
       if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
       if (decision.behavior === 'deny') return deny(decision.message, tool.name)
+      const approvedFor = (call: unknown): GateDecision =>
+        tool.name === 'Bash' ? { behavior: 'allow', sandbox: approvedSandbox(call, opts.mode, opts.readOnlyAgent === true, sandbox) } : { behavior: 'allow' }
+      const request: PermissionRequest = {
+        toolName: tool.name,
+        input,
+        toolUseId,
+        reason: decision.reason,
+        suggestedRules: decision.suggestedRules,
+        ...(decision.commandParts ? { commandParts: decision.commandParts } : {}),
+        mode: opts.mode,
+        cwd: opts.cwd
+      }
+      const hooked = decision.protectedPath || !opts.askHook ? null : await opts.askHook(request)
+      if (hooked?.behavior === 'deny') return deny(`A PermissionRequest hook denied this ${tool.name} call: ${hooked.message}`, tool.name)
+      if (hooked) return hooked.updatedInput ? { ...approvedFor(hooked.updatedInput), updatedInput: hooked.updatedInput } : approvedFor(input)
       if ((opts.headless || !opts.ask) && decision.protectedPath)
         return deny(
           `${tool.name} was denied: ${decision.reason}. No permission mode writes a protected path without a person's approval, and this run has no one to ask. Do not try to change it another way (Bash cannot either); tell the user the change you would make, or they can allow exactly this file with a permissions.allow rule such as ${decision.suggestedRules[0]}.`,
@@ -147,21 +172,11 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
         return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
       let answer: PermissionAnswer
       try {
-        answer = await opts.ask({
-          toolName: tool.name,
-          input,
-          toolUseId,
-          reason: decision.reason,
-          suggestedRules: decision.suggestedRules,
-          ...(decision.commandParts ? { commandParts: decision.commandParts } : {}),
-          mode: opts.mode,
-          cwd: opts.cwd
-        })
+        answer = await opts.ask(request)
       } catch (err) {
         return deny(`${tool.name} was not run: the approval request failed (${errorMessage(err)}).`, tool.name)
       }
-      const approved = (): GateDecision =>
-        tool.name === 'Bash' ? { behavior: 'allow', sandbox: approvedSandbox(input, opts.mode, opts.readOnlyAgent === true, sandbox) } : { behavior: 'allow' }
+      const approved = (): GateDecision => approvedFor(input)
       if (answer === 'allow_always') {
         for (const rule of decision.suggestedRules) addSessionRule(rule)
         return approved()
@@ -180,6 +195,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
           mode: effectiveMode(opts.mode, child.definitionMode),
           cwd: child.cwd,
           ask: child.ask ?? opts.ask,
+          ...((child.askHook ?? opts.askHook) ? { askHook: child.askHook ?? opts.askHook } : {}),
           headless: child.headless ?? opts.headless,
           readOnlyAgent: child.readOnlyAgent ?? false,
           extraRoots: child.extraRoots ?? [],

@@ -12,6 +12,8 @@ export {
 export {
   createPermissionGate,
   type AskFn,
+  type AskHook,
+  type AskHookAnswer,
   type GateDecision,
   type PermissionAnswer,
   type PermissionGate,

@@ -211,7 +211,8 @@ export class MainAgent {
     if (typed) hooks.newPrompt()
     if (typed) {
       const outcome = await hooks.userPromptSubmit(handle, promptText(prompt))
-      if (!('context' in outcome)) return this.refused(handle, 'blocked' in outcome ? outcome.blocked : outcome.stopped)
+      if ('blocked' in outcome) return this.refused(handle, outcome.blocked, { kind: 'blocked_by_hook', reason: outcome.reason })
+      if ('stopped' in outcome) return this.refused(handle, outcome.stopped, { kind: 'stopped_by_hook', reason: outcome.reason })
       context.push(...outcome.context)
     }
     const result = await runAgentOnce(this.s, handle, {
@@ -263,7 +264,7 @@ export class MainAgent {
   }
 
   /** A prompt a UserPromptSubmit hook kept from the model: the run's answer is the hook's reason (as Claude Code's -p prints it), said to the person too. */
-  private refused(handle: AgentHandle, text: string): AgentRunResult {
+  private refused(handle: AgentHandle, text: string, why: NonNullable<AgentRunResult['promptRefused']>): AgentRunResult {
     this.s.emit({
       agentId: handle.id,
       parentAgentId: null,
@@ -283,7 +284,8 @@ export class MainAgent {
       durationMs: 0,
       messages: [...handle.messages],
       model: handle.model,
-      stopReason: null
+      stopReason: null,
+      promptRefused: why
     }
     handle.lastResult = result
     this.lastResult = result

@@ -11,6 +11,7 @@ import {
   createPermissionGate,
   decidePermission,
   isReadOnlyAgent,
+  type AskHookAnswer,
   type PermissionAnswer,
   type PermissionGate,
   type PermissionRequest,
@@ -34,6 +35,8 @@ export interface PermissionBrokerOptions {
   emit: (event: AgentEvent) => void
   /** Told about every denial (e.g. the CLI prints them). */
   onDenied?: (message: string, toolName: string, agentId: string, call: { input: unknown; toolUseId: string }) => void
+  /** PermissionRequest hooks: asked where a call would be put to the person (or denied headless); their answer stands for the person's. */
+  askHook?: (handle: AgentHandle, req: PermissionRequest) => Promise<AskHookAnswer | null>
   /** Whether Bash can be sandboxed (absent: it can). */
   sandbox?: () => Promise<SandboxState>
 }
@@ -95,6 +98,7 @@ export class PermissionBroker {
         const previousText = await previousTextOf(req.toolName, req.input, handle.cwd, this.opts.home)
         return this.ask(handle, previousText === undefined ? req : { ...req, previousText })
       },
+      ...(this.opts.askHook ? { askHook: (req: PermissionRequest) => this.opts.askHook!(handle, req) } : {}),
       headless: this.opts.headless || handle.background === true,
       readOnlyAgent: isReadOnlyAgent(handle.definition),
       // Its own memory folder: a working directory (read without asking), and writable in every mode.
@@ -125,6 +129,9 @@ export class PermissionBroker {
 
   /** Puts one call to the person whatever the rules say (a PreToolUse hook answered "ask"); denied where nobody can answer. */
   async askAbout(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision> {
+    const hooked = await this.opts.askHook?.(handle, { toolName, input, toolUseId, reason, suggestedRules: [], mode: handle.permissionMode, cwd: handle.cwd })
+    if (hooked?.behavior === 'deny') return { behavior: 'deny', message: `A PermissionRequest hook denied this ${toolName} call: ${hooked.message}` }
+    if (hooked) return { behavior: 'allow', ...(hooked.updatedInput ? { updatedInput: hooked.updatedInput } : {}) }
     if (this.opts.headless || handle.background === true)
       return { behavior: 'deny', message: `${toolName} was not run: a PreToolUse hook asked for approval (${reason}), and nobody can answer in this run.` }
     const answer = await this.ask(

@@ -80,6 +80,8 @@ function withInitialPrompt(session: AgentSession, plan: Extract<PromptPlan, { ki
 
 async function builtinFacts(session: AgentSession, startedAt: number): Promise<BuiltinFacts> {
   const ctx = await session.contextFacts()
+  // Every server has connected or failed by then, as Claude Code's count is taken.
+  await session.extensions.mcp.ready()
   // A reopened session's spend before the restart counts too, as the session's cost everywhere does.
   const usage = session.reopened ? addUsage(session.reopened.usage, session.registry.totalUsage()) : session.registry.totalUsage()
   return {
@@ -88,6 +90,7 @@ async function builtinFacts(session: AgentSession, startedAt: number): Promise<B
     apiMs: 0,
     wallMs: Date.now() - startedAt,
     usage: { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens, cacheWrite: usage.cacheWriteTokens },
-    context: { systemPrompt: ctx.systemPrompt, tools: ctx.tools, messages: ctx.messages, window: ctx.window, autocompactBuffer: ctx.buffer }
+    context: { systemPrompt: ctx.systemPrompt, tools: ctx.tools, messages: ctx.messages, window: ctx.window, autocompactBuffer: ctx.buffer },
+    mcpStatuses: session.extensions.mcp.status().map((m) => m.status)
   }
 }

@@ -12,6 +12,8 @@ import { projectRootOf } from '../../context/project-root'
 import { discoverSkills, type SkillEntry } from '../../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../../definitions'
 import { loadPlugins } from '../../plugins'
+import { loadFolderCommands, type CommandDefinition, type CommandFolder } from '../../commands'
+import { dirname } from 'node:path'
 import { gateAgents, gateClaudeMd, type Approved } from '../../trust'
 import { probeGit } from '../../worktrees'
 import { agentSystemPrompt } from '../prompts/agent-prompt'
@@ -25,12 +27,15 @@ export interface SessionDefinitionsOptions {
   /** `--plugin-dir` folders; plugins the settings files enable are found at each reload. */
   pluginDirs?: readonly string[]
   managedSettingsFile?: string | null
+  /** More folders of command files (a plugin's `commands/`), for the Skill tool's listing of command files. */
+  commandFolders?: readonly CommandFolder[]
 }
 
 export class SessionDefinitions {
   private loaded = new Map<string, LoadedAgent>()
   private claudeMd: ClaudeMdEntry[] = []
   private skillIndex: SkillEntry[] = []
+  private commandIndex: SkillEntry[] = []
   private readonly gitInfo = new Map<string, ReturnType<typeof probeGit>>()
   private prompts = new WeakMap<AgentDefinition, Map<string, Promise<string>>>()
 
@@ -47,22 +52,32 @@ export class SessionDefinitions {
       ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
     })
     const pluginDirs = [...(this.opts.agentSources?.pluginDirs ?? []), ...plugins.pluginDirs]
-    const [agents, claudeMd, root, skills] = await Promise.all([
+    const [agents, claudeMd, root, skills, commands] = await Promise.all([
       loadAgents({ cwd, home, ...this.opts.agentSources, pluginDirs }),
       loadClaudeMd({ cwd, home }),
       projectRootOf(cwd),
-      discoverSkills({ cwd, home, pluginDirs })
+      discoverSkills({ cwd, home, pluginDirs }),
+      loadFolderCommands(cwd, home, {
+        ...(this.opts.commandFolders ? { extraFolders: this.opts.commandFolders } : {}),
+        ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {})
+      }).catch(() => [] as CommandDefinition[])
     ])
     this.read = { agents: agents.byType, claudeMd, root }
     this.loaded = new Map()
     this.claudeMd = []
     this.skillIndex = skills
+    this.commandIndex = modelCommands(commands, skills)
     return { agents: agents.agents, claudeMd: { entries: claudeMd, root } }
   }
 
   /** The project's, the user's and the plugins' skills, as last found. */
   skills(): SkillEntry[] {
     return this.skillIndex
+  }
+
+  /** The command files the model may call through the Skill tool (not `disable-model-invocation`), as last found. */
+  commands(): SkillEntry[] {
+    return this.commandIndex
   }
 
   /** Takes out of the folder's own files what the person has not approved; says, per agent type, what. */
@@ -152,4 +167,21 @@ export class SessionDefinitions {
     if (!probe) this.gitInfo.set(cwd, (probe = probeGit(cwd)))
     return probe
   }
+}
+
+/** Command files as Skill tool entries: Claude Code lists them beside the skills; a skill of the same name wins. */
+function modelCommands(commands: readonly CommandDefinition[], skills: readonly SkillEntry[]): SkillEntry[] {
+  const taken = new Set(skills.map((s) => s.name))
+  return commands
+    .filter((c) => c.source !== 'skill' && c.source !== 'built-in' && !c.disableModelInvocation && !taken.has(c.name))
+    .map((c) => ({
+      name: c.name,
+      description: c.description,
+      scope: c.source === 'user' ? ('user' as const) : c.source === 'plugin' ? ('plugin' as const) : ('project' as const),
+      path: c.path,
+      dir: dirname(c.path),
+      modelInvocable: true,
+      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+      command: { argumentNames: c.argumentNames }
+    }))
 }

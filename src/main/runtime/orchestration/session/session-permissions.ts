@@ -58,6 +58,10 @@ export class SessionPermissions {
         sandbox: s.sandbox.state,
         registry: s.registry,
         emit: s.emit,
+        askHook: (handle, req) =>
+          s.extensions.hooks.has('PermissionRequest', handle)
+            ? s.extensions.hooks.permissionRequest(handle, req.toolName, req.input, req.suggestedRules)
+            : Promise.resolve(null),
         ...(options.onPermissionDenied ? { onDenied: options.onPermissionDenied } : {})
       })
     return settings

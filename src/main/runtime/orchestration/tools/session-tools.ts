@@ -131,7 +131,7 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
-    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => s.definitions.skills()))
+    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => [...s.definitions.skills(), ...s.definitions.commands()]))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(
       handle,

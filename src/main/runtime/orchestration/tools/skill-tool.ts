@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { parseFrontmatter } from '../../context'
 import { formatSkillListing, unknownSkills, type SkillEntry } from '../../context/skill-index'
 import { readConfigFile } from '../../store/read-config'
+import { substituteArguments } from '../../commands/arguments'
 import { defineTool, type Tool } from '../../tools/define-tool'
 
 export const SKILL_TOOL_NAME = 'Skill'
@@ -53,6 +54,15 @@ export function createSkillTool(skills: () => readonly SkillEntry[]): Tool {
       const text = read.text
       const body = parseFrontmatter(text).body.trim()
       const args = input.args?.trim() ?? ''
+      if (found.command) {
+        // A command file, as a typed command fills it in; its `!` blocks are not run for the model (only when a person types it).
+        const prompt = substituteArguments(body, args, { names: found.command.argumentNames, appendIfUnused: true })
+        return {
+          content: `Command "/${name}" loaded (${found.scope}). Follow its instructions now.\n\n${prompt}`,
+          details: { skill: name, scope: found.scope, path: found.path },
+          response: { success: true, commandName: name }
+        }
+      }
       const filled = body.includes('$ARGUMENTS') ? body.split('$ARGUMENTS').join(args) : body
       const content = [
         `Skill "${name}" loaded (${found.scope}). Follow its instructions now. Files it mentions are relative to its folder: ${found.dir}`,
