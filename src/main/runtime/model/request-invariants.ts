@@ -5,6 +5,7 @@
 // Across an agent's requests the history is append-only: what it sent once and the model answered is sent
 // again as it was (SentHistory), until a compaction replaces the conversation.
 import { contentBlocks, type ChatMessage } from '../../../shared/events'
+import { redactValue } from '../../../shared/redact'
 
 /** How an old tool result cleared to save room begins (compaction/tool-result-clearing.ts writes it). */
 export const CLEARED_RESULT_PREFIX = '[Old tool result cleared'
@@ -77,7 +78,10 @@ function sameMessage(earlier: ChatMessage, later: ChatMessage): boolean {
     const y = b[i]
     if (x === y) return true
     if (x.type === 'tool_result' && y.type === 'tool_result' && x.tool_use_id === y.tool_use_id && (cleared(x) || cleared(y))) return true
-    return JSON.stringify(x) === JSON.stringify(y)
+    if (JSON.stringify(x) === JSON.stringify(y)) return true
+    // What the session records of a message is redacted (credentials never reach transcripts, so neither the
+    // conversation a later run is built from): the same message with a secret made [REDACTED] is no rewrite.
+    return JSON.stringify(redactValue(x)) === JSON.stringify(redactValue(y))
   })
 }
 

@@ -2,6 +2,7 @@
 // SentHistory), so a bug that changes an answered message fails the run with what is wrong, and nothing is
 // sent; a compaction starts the history over. Tests check the same over the scripted server's log.
 import { afterEach, describe, expect, it } from 'vitest'
+import { clearSecrets, registerSecret } from '../../../../shared/redact'
 import { reply, requestLogViolations, scriptByAgent, type ParsedRequest } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
@@ -31,6 +32,30 @@ describe('history already sent is never rewritten', () => {
     expect(result.error).toMatch(/rewrites what this agent already sent the model, so it was not sent .*message 1 differs/)
     expect(f.model.server.messageRequests()).toHaveLength(sent)
     expect(requestLogViolations(f.model.server.messageRequests())).toEqual([])
+  })
+
+  it('redaction is no rewrite: a secret the model said is [REDACTED] in what the session records, and the next run goes on', async () => {
+    const secret = 'k3y-Vq8ZtR2wLm5Xp9Jc4Hn7'
+    registerSecret(secret)
+    try {
+      const f = await makeFixture(
+        {
+          respond: scriptByAgent([
+            mainAgent([], (req: ParsedRequest) =>
+              req.turn === 0 ? reply.toolUse('Glob', { pattern: `${secret}/*.none` }) : reply.text(`done with ${req.turn} turns`)
+            )
+          ])
+        },
+        { permissionMode: 'bypassPermissions' }
+      )
+      expect((await f.session.run('First thing')).status).toBe('completed')
+      const second = await f.session.run('Second thing')
+      expect(second.status).toBe('completed')
+      expect(f.model.server.messageRequests()).toHaveLength(3)
+      expect(requestLogViolations(f.model.server.messageRequests())).toEqual([])
+    } finally {
+      clearSecrets()
+    }
   })
 
   it('after a restart, the first request must extend what the transcript says the model was sent', async () => {
