@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { BUILTIN_COMMANDS } from '../../../shared/prompt-commands'
 import { folderCommands, folderFiles } from './prompt-sources'
 
 let root = ''
@@ -23,10 +24,16 @@ function project(files: Record<string, string>) {
 }
 
 describe('prompt sources', () => {
-  it('lists /compact and the skills with their argument hints', async () => {
-    const { cwd, home } = project({ '.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ships it\nargument-hint: <version>\n---\nShip.\n' })
-    expect(await folderCommands(cwd, home)).toEqual([
-      expect.objectContaining({ name: 'compact', source: 'builtin', argumentHint: '[what to keep]' }),
+  it('lists the app’s built-ins, then the command files and skills with their argument hints', async () => {
+    const { cwd, home } = project({
+      '.claude/skills/ship/SKILL.md': '---\nname: ship\ndescription: Ships it\nargument-hint: <version>\n---\nShip.\n',
+      '.claude/commands/review.md': '---\ndescription: Review the diff\nargument-hint: <pr>\n---\nReview $ARGUMENTS.\n'
+    })
+    const listed = await folderCommands(cwd, home)
+    expect(listed.slice(0, BUILTIN_COMMANDS.length)).toEqual(BUILTIN_COMMANDS)
+    expect(listed[0]).toMatchObject({ name: 'compact', source: 'builtin', argumentHint: '[what to keep]' })
+    expect(listed.slice(BUILTIN_COMMANDS.length)).toEqual([
+      { name: 'review', description: 'Review the diff', argumentHint: '<pr>', source: 'project' },
       { name: 'ship', description: 'Ships it', argumentHint: '<version>', source: 'project' }
     ])
   })
