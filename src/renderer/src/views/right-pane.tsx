@@ -47,14 +47,12 @@ export function RightPane({ sessionId }: { sessionId: string }) {
       </div>
       <PhaseStrip sessionId={sessionId} />
       <div className="pane-content">
-        {/* The overview and the tree stay mounted once shown, the other one hidden: switching back shows what
-            is built instead of building 64 tiles or rows again. The overview is hidden by content-visibility,
-            not Activity's display:none, so its tiles keep their layout (and its size stays, so nothing
-            measures again): showing it is a paint, not 64 layouts — its updates meanwhile skip layout and
-            paint. The tree's rows are cheap to lay out, and Activity pauses its effects. */}
-        <div className={`pane-keep${shown === 'panels' ? '' : ' pane-keep-hidden'}`} aria-hidden={shown !== 'panels' || undefined}>
+        {/* The overview and the tree stay mounted once shown, the other one hidden (Activity: kept, its
+            effects paused, its updates after the visible view's): switching back shows what is built
+            instead of building 64 tiles or rows again. */}
+        <Activity mode={shown === 'panels' ? 'visible' : 'hidden'}>
           <Overview sessionId={sessionId} />
-        </div>
+        </Activity>
         {visited.sessionId === sessionId && visited.panes.has('timeline') && (
           <Activity mode={shown === 'timeline' ? 'visible' : 'hidden'}>
             <TreeTimeline sessionId={sessionId} />
