@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test'
 import { reply, scriptByAgent, type ParsedRequest } from '../src/main/runtime/model/scripted'
 import { expect, test } from './support/app-test'
 import { shoot } from './support/screens'
+import { BUILTIN_COMMANDS } from '../src/shared/prompt-commands'
 
 /** The main agent answers each prompt; `seen` collects the text blocks of each prompt's user message. */
 function recorder(seen: string[][]) {
@@ -49,7 +50,7 @@ test('/ lists commands, @ picks a file that reaches the model, ↑ recalls earli
   const box = page.getByTestId('new-prompt')
   await box.click()
 
-  // `/`: the app's own command and the folder's skill, each with its argument hint and description.
+  // `/`: the app's own commands and the folder's skill, each with its argument hint and description.
   await page.keyboard.type('/')
   const menu = page.getByRole('listbox', { name: 'Commands' })
   await expect(menu).toBeVisible()
@@ -123,7 +124,8 @@ test('/ lists commands, @ picks a file that reaches the model, ↑ recalls earli
   await followup.fill('')
   await page.keyboard.type('/')
   const above = page.getByRole('listbox', { name: 'Commands' })
-  await expect(above.getByRole('option')).toHaveCount(2)
+  // The app's own commands and the folder's skill.
+  await expect(above.getByRole('option')).toHaveCount(BUILTIN_COMMANDS.length + 1)
   expect((await above.boundingBox())!.y + (await above.boundingBox())!.height).toBeLessThanOrEqual((await followup.boundingBox())!.y)
   await shoot(page, 'prompt-followup-commands-1280')
   await page.keyboard.press('Escape')
@@ -146,7 +148,7 @@ for (const width of [1024, 1920]) {
     await openApp({ viewport: { width, height: width === 1024 ? 720 : 1080 }, before: (app) => skill(app.project) })
     await page.getByTestId('new-prompt').click()
     await page.keyboard.type('/')
-    await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toHaveCount(2)
+    await expect(page.getByRole('listbox', { name: 'Commands' }).getByRole('option')).toHaveCount(BUILTIN_COMMANDS.length + 1)
     await shoot(page, `prompt-commands-${width}`)
     await page.getByTestId('new-prompt').fill('')
     await page.keyboard.type('@')
