@@ -100,11 +100,13 @@ export function App() {
         {dialog === 'open-folder' && <OpenFolderDialog />}
         <ChangesDialog />
         <OpenWorktreeDialogs />
-        {trustOpen && <TrustDialog />}
         {searchOpen && <SearchView />}
         {dialog === 'shortcuts' && <ShortcutsSheet />}
         {dialog === 'palette' && <CommandPalette />}
       </fieldset>
+      {/* Outside the fieldset: Chromium left the main area unlaid (0×0, a blank new-session view) after this modal
+          dialog closed inside the display: contents fieldset. */}
+      {trustOpen && <TrustDialog />}
     </div>
   )
 }
