@@ -47,22 +47,7 @@ export type McpServerInfo = z.infer<typeof McpServerInfoSchema>
 /** The most files `folder.files` lists (the picker filters them in the page). */
 export const FOLDER_FILES_MAX = 20_000
 
-/** One slash command a person can type in a folder (the prompt box's `/` menu lists them). */
-export const SlashCommandInfoSchema = z.object({
-  /** What follows `/`: `name`, `folder:name` for a subfolder's file, `plugin:name` for a plugin's. */
-  name: z.string(),
-  description: z.string(),
-  argumentHint: z.string().optional(),
-  source: z.enum(['project', 'user', 'plugin', 'skill', 'built-in'])
-})
-export type SlashCommandInfo = z.infer<typeof SlashCommandInfoSchema>
-
 export const FOLDER_CONTRACT = {
-  /** The slash commands of a folder: its and the user's command files, skills, and the built-ins a prompt answers. */
-  'commands.list': {
-    request: z.object({ cwd: AbsolutePath }).strict(),
-    response: z.object({ commands: z.array(SlashCommandInfoSchema) })
-  },
   'agents.list': {
     request: z.object({ cwd: AbsolutePath }).strict(),
     response: z.object({ agents: z.array(LoadedAgentSchema), errors: z.array(DiagnosticSchema) })

@@ -129,10 +129,6 @@ export function createRecordingHost(cwd = '/tmp/project'): RecordingHost {
         record('settings.testConnection', req)
         return { ok: true, url: req.baseUrl ?? 'https://api.anthropic.com', message: 'The endpoint answered.' }
       },
-      async 'commands.list'(req) {
-        record('commands.list', req)
-        return { commands: [] }
-      },
       async 'agents.list'(req) {
         record('agents.list', req)
         return { agents: [], errors: [] }

@@ -7,7 +7,7 @@ import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { leadsOutside, projectFolders } from '../context/project-root'
-import { discoverSkills } from '../context/skill-index'
+import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { readCommandFile, type CommandDefinition, type CommandSource } from './command-file'
 
 /** A folder of command files another feature brings (a plugin's `commands/`): its commands are `namespace:name`. */
@@ -27,6 +27,8 @@ export interface LoadCommandsOptions {
   extraFolders?: readonly CommandFolder[]
   /** Plugin folders whose skills are listed as `plugin:skill` (context/skill-index.ts). */
   pluginDirs?: ReadonlyArray<{ name: string; dir: string }>
+  /** The skills as already found (else found here, with `pluginDirs`'). */
+  skills?: readonly SkillEntry[]
 }
 
 /** Bounds on what a hostile tree can make the loader walk. */
@@ -88,7 +90,8 @@ export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDe
       const c = readCommandFile(path, `${root.prefix}${parts.join(':')}`, root.source)
       add(c && root.folderBrought ? { ...c, folderBrought: true } : c)
     }
-  for (const skill of await discoverSkills({ cwd: opts.cwd, home: opts.home, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) })) {
+  const skills = opts.skills ?? (await discoverSkills({ cwd: opts.cwd, home: opts.home, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) }))
+  for (const skill of skills) {
     const c = readCommandFile(skill.path, skill.name, 'skill')
     // `user-invocable: false`: a skill only the model calls is no command.
     if (!c || !c.userInvocable) continue

@@ -1,11 +1,10 @@
 // The agent files and MCP servers of the folders the host works in: the agent editor and its folder watch
-// (live sessions re-read their agents when files change), `agents.list`, `commands.list`, `mcp.list`, and the MCP tool
+// (live sessions re-read their agents when files change), `agents.list`, `mcp.list`, and the MCP tool
 // names the editor offers.
 import { agentStats, historyKey, historyRuns, type AgentStats } from '../../../shared/budget'
 import { readAgentHistory } from '../store/agent-history'
 import { resolve } from 'node:path'
 import { AgentEditorService } from '../agent-editor'
-import { BUILTIN_COMMANDS, loadFolderCommands } from '../commands'
 import { loadAgents } from '../definitions'
 import type { AgentSessionOptions } from '../orchestration'
 import type { HostListeners } from './host-listeners'
@@ -22,8 +21,6 @@ export interface AgentFoldersOptions {
   env: Record<string, string | undefined>
   dataDir: string
   agentSources?: AgentSessionOptions['agentSources']
-  /** More folders of command files (plugins' `commands/`), listed as `namespace:name`. */
-  commandFolders?: AgentSessionOptions['commandFolders']
 }
 
 export class AgentFolders {
@@ -55,19 +52,6 @@ export class AgentFolders {
   history = async ({ agentType, file }: { agentType: string; file?: string }): Promise<{ stats: AgentStats | null }> => {
     const runs = historyRuns(await readAgentHistory(this.o.dataDir)).get(historyKey({ agentType, ...(file ? { file: resolve(file) } : {}) }))
     return { stats: runs?.length ? agentStats(runs) : null }
-  }
-
-  /** `commands.list`: what the prompt box's `/` menu offers, resolved as a prompt is (runtime/commands). */
-  listCommands = async ({ cwd }: { cwd: string }) => {
-    const files = await loadFolderCommands(resolve(cwd), this.o.home, this.o.commandFolders ? { extraFolders: this.o.commandFolders } : {})
-    const listed = files.map((c) => ({
-      name: c.name,
-      description: c.description,
-      ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
-      source: c.source
-    }))
-    const builtins = BUILTIN_COMMANDS.filter((b) => !files.some((c) => c.name === b.name)).map((b) => ({ ...b, source: 'built-in' as const }))
-    return { commands: [...listed, ...builtins] }
   }
 
   listMcpServers = async ({ cwd }: { cwd: string }) => {

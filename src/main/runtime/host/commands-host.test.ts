@@ -1,4 +1,4 @@
-// The app's side of slash commands: `commands.list` (the prompt box's `/` menu) lists what a prompt would
+// The app's side of slash commands: `folder.commands` (the prompt box's `/` menu) lists what a prompt would
 // resolve — the folder's and the user's command files, skills, built-ins — and a prompt typed in the app is
 // expanded the same way `fanout run -p` expands it.
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -12,19 +12,20 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text)
 }
 
-it('commands.list gives name, description, argument hint and source', async () => {
+it('folder.commands gives name, description, argument hint and source', async () => {
   const dirs = folders()
   write(join(dirs.cwd, '.claude/commands/frontend/component.md'), '---\ndescription: Make a component\nargument-hint: <name>\n---\nC $ARGUMENTS')
   write(join(dirs.home, '.claude/commands/mine.md'), '# Mine\nbody')
   write(join(dirs.cwd, '.claude/skills/greet/SKILL.md'), '---\nname: greet\ndescription: Greets\n---\nG')
   const { h } = await host(null, dirs)
-  const { commands } = await h.handlers['commands.list']({ cwd: dirs.cwd })
-  expect(commands.slice(0, 3)).toEqual([
+  const { commands } = await h.handlers['folder.commands']({ cwd: dirs.cwd })
+  const builtins = commands.filter((c) => c.source === 'builtin')
+  expect(builtins.map((c) => c.name)).toContain('cost')
+  expect(commands.slice(builtins.length, builtins.length + 3)).toEqual([
     { name: 'mine', description: 'Mine', source: 'user' },
     { name: 'frontend:component', description: 'Make a component', argumentHint: '<name>', source: 'project' },
-    { name: 'greet', description: 'Greets', source: 'skill' }
+    { name: 'greet', description: 'Greets', source: 'project' }
   ])
-  expect(commands.filter((c) => c.source === 'built-in').map((c) => c.name)).toContain('cost')
 })
 
 it('a command typed in the prompt box reaches the model as Claude Code sends it', async () => {

@@ -10,7 +10,6 @@ import type { TrustCalls } from './trust-calls'
 export function folderHandlers(folders: AgentFolders, trust: TrustCalls, home: string): CallHandlers<FolderCallName> {
   return {
     'agents.list': async (req) => folders.listAgents({ cwd: await requireFolder(req.cwd) }),
-    'commands.list': async (req) => folders.listCommands({ cwd: await requireFolder(req.cwd) }),
     'mcp.list': async (req) => folders.listMcpServers({ cwd: await requireFolder(req.cwd) }),
     'folder.commands': async (req) => ({ commands: await folderCommands(await requireFolder(req.cwd), home) }),
     'folder.files': async (req) => folderFiles(await requireFolder(req.cwd), home),

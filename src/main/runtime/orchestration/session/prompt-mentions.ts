@@ -15,15 +15,21 @@ export async function mentionBlocks(prompt: string, paths: PathPolicy, agentId: 
   const blocks: ContentBlock[] = agentMentions(prompt)
     .filter(isAgent)
     .map((type) => reminderBlock(agentMentionText(type)))
-  const wanted = fileMentions(prompt)
-  if (wanted.length === 0) return blocks
-  const read = createReadTool({ cwd: paths.cwd, paths })
-  for (const [i, path] of wanted.entries()) {
-    const abs = paths.absolute(path)
-    if (!paths.inBounds(abs) || paths.candidates(abs).some((c) => protectedReason(c, { roots: paths.roots(), home: paths.home }))) continue
-    const result = await runTool(read, { file_path: abs }, { signal: new AbortController().signal, agentId, toolUseId: `mention-${i}` })
-    if (result.isError) continue
-    for (const text of fileMentionTexts(abs, result.content)) blocks.push(reminderBlock(text))
+  for (const [i, path] of fileMentions(prompt).entries()) {
+    const file = await readMention(paths, path, agentId, `mention-${i}`)
+    if (file) for (const text of fileMentionTexts(file.path, file.content)) blocks.push(reminderBlock(text))
   }
   return blocks
+}
+
+/**
+ * One mentioned file as the Read tool returns it, or null for what a mention may not reach (outside the working
+ * directories, a protected path) or cannot read. A typed prompt's `@path` and a command file's alike.
+ */
+export async function readMention(paths: PathPolicy, path: string, agentId: string, toolUseId: string): Promise<{ path: string; content: string } | null> {
+  const abs = paths.absolute(path)
+  if (!paths.inBounds(abs) || paths.candidates(abs).some((c) => protectedReason(c, { roots: paths.roots(), home: paths.home }))) return null
+  const read = createReadTool({ cwd: paths.cwd, paths })
+  const result = await runTool(read, { file_path: abs }, { signal: new AbortController().signal, agentId, toolUseId })
+  return result.isError ? null : { path: abs, content: result.content }
 }

@@ -1,16 +1,17 @@
 // A `/name args` prompt made ready to send (commands/ does the reading and filling in): its `!` blocks run as
 // the main agent's Bash would — the same permission decision (mode, rules, the command's `allowed-tools`, hooks)
-// and the sandbox that decision grants — and its `@file` mentions are read by the main agent's Read tool,
-// through the one path check, and only inside the working directories. A repository's command file is hostile
-// input: nothing in it runs any other way, and the `allowed-tools` of a command the folder brings count only once
-// the person trusts the folder.
+// and the sandbox that decision grants — and its `@file` mentions are read as a typed prompt's are
+// (prompt-mentions.ts: the Read tool on the one path check, only inside the working directories, no protected
+// path). A repository's command file is hostile input: nothing in it runs any other way, and the `allowed-tools`
+// of a command the folder brings count only once the person trusts the folder.
 import { randomUUID } from 'node:crypto'
 import type { ContentBlock } from '../../../../shared/events'
-import { expandCommand, loadFolderCommands, type CommandDefinition, type CommandEffects, type CommandFolder } from '../../commands'
+import { expandCommand, loadFolderCommands, type CommandDefinition, type CommandEffects } from '../../commands'
 import { runTool } from '../../loop/run-tools'
 import { parseRule, type PermissionRule } from '../../permissions/rules'
 import type { AgentHandle } from '../runs/agent-registry'
 import type { SessionContext } from '../types'
+import { readMention } from './prompt-mentions'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { estimateMessagesTokens, estimateTextTokens } from '../../compaction/estimate-tokens'
 import { AUTO_COMPACT_BUFFER, contextWindowFor, OUTPUT_RESERVE_CAP } from '../../model/context-window'
@@ -19,8 +20,6 @@ import { MAIN_DEFINITION } from '../prompts/main-prompt'
 export type CommandsHost = Pick<SessionContext, 'cwd' | 'home' | 'permissions' | 'tools' | 'main'> & {
   /** The person trusts the folder (its own grants count). */
   folderTrusted(): boolean
-  /** More folders of command files (a plugin's `commands/`). */
-  commandFolders?: readonly CommandFolder[]
   /** `--plugin-dir` folders beside the plugins the settings enable. */
   pluginDirs?: readonly string[]
 }
@@ -33,10 +32,7 @@ export type PreparedPrompt =
 
 /** Every command typed here can name: command files, the enabled plugins' commands and skills, skills. */
 export function sessionCommands(host: CommandsHost): Promise<CommandDefinition[]> {
-  return loadFolderCommands(host.cwd, host.home, {
-    ...(host.commandFolders ? { extraFolders: host.commandFolders } : {}),
-    ...(host.pluginDirs ? { pluginDirs: host.pluginDirs } : {})
-  })
+  return loadFolderCommands(host.cwd, host.home, host.pluginDirs ? { pluginDirs: host.pluginDirs } : {})
 }
 
 /** The allow rules a command's `allowed-tools` grants: none from a folder the person has not trusted, none that do not parse. */
@@ -50,8 +46,8 @@ export function commandRules(host: CommandsHost, command: CommandDefinition): Pe
   return out
 }
 
-/** Runs one tool as the main agent would call it: its permission hook first, then the tool with what was granted. */
-async function asMainAgent(host: CommandsHost, handle: AgentHandle, name: 'Bash' | 'Read', input: Record<string, unknown>) {
+/** Runs Bash as the main agent would call it: its permission decision first, then the command in the sandbox granted. */
+async function asMainAgent(host: CommandsHost, handle: AgentHandle, name: 'Bash', input: Record<string, unknown>) {
   const tool = host.tools.build(handle, [name]).find((t) => t.name === name)
   if (!tool) return { denied: `${name} is not available to the main agent` }
   const parsed = tool.parse(input)
@@ -82,17 +78,9 @@ export async function prepareCommand(host: CommandsHost, command: CommandDefinit
       const stdout = response?.stdout ?? ran.result.content
       return { ok: true, stdout: stdout.trim() ? stdout : '(Bash completed with no output)' }
     },
-    async read(path) {
-      // Only a file inside the working directories, as written and where it leads, whatever the mode: a file
-      // the command names is read before anyone sees the prompt (bypass lets the Read tool go anywhere).
-      const policy = host.permissions.pathPolicy(handle)
-      const abs = policy.absolute(path)
-      if (!policy.inBounds(abs)) return null
-      const ran = await asMainAgent(host, handle, 'Read', { file_path: abs })
-      if ('denied' in ran || ran.result.isError) return null
-      const file = (ran.result.details as { filePath?: string } | undefined)?.filePath ?? abs
-      return { path: file, content: ran.result.content }
-    }
+    // Only what a typed `@path` reaches, whatever the mode: a file the command names is read before anyone sees
+    // the prompt (bypass would let the Read tool go anywhere).
+    read: (path) => readMention(host.permissions.pathPolicy(handle), path, handle.id, `command-${randomUUID()}`)
   }
   try {
     const expanded = await expandCommand(command, args, effects)

@@ -12,7 +12,7 @@ import { projectRootOf } from '../../context/project-root'
 import { discoverSkills, type SkillEntry } from '../../context/skill-index'
 import { loadAgents, type LoadAgentsOptions } from '../../definitions'
 import { loadPlugins } from '../../plugins'
-import { loadFolderCommands, type CommandDefinition, type CommandFolder } from '../../commands'
+import { loadFolderCommands, type CommandDefinition } from '../../commands'
 import { dirname } from 'node:path'
 import { gateAgents, gateClaudeMd, type Approved } from '../../trust'
 import { probeGit } from '../../worktrees'
@@ -27,8 +27,6 @@ export interface SessionDefinitionsOptions {
   /** `--plugin-dir` folders; plugins the settings files enable are found at each reload. */
   pluginDirs?: readonly string[]
   managedSettingsFile?: string | null
-  /** More folders of command files (a plugin's `commands/`), for the Skill tool's listing of command files. */
-  commandFolders?: readonly CommandFolder[]
 }
 
 export class SessionDefinitions {
@@ -52,16 +50,14 @@ export class SessionDefinitions {
       ...(this.opts.managedSettingsFile !== undefined ? { managedFile: this.opts.managedSettingsFile } : {})
     })
     const pluginDirs = [...(this.opts.agentSources?.pluginDirs ?? []), ...plugins.pluginDirs]
-    const [agents, claudeMd, root, skills, commands] = await Promise.all([
+    const [agents, claudeMd, root, skills] = await Promise.all([
       loadAgents({ cwd, home, ...this.opts.agentSources, pluginDirs }),
       loadClaudeMd({ cwd, home }),
       projectRootOf(cwd),
-      discoverSkills({ cwd, home, pluginDirs }),
-      loadFolderCommands(cwd, home, {
-        ...(this.opts.commandFolders ? { extraFolders: this.opts.commandFolders } : {}),
-        ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {})
-      }).catch(() => [] as CommandDefinition[])
+      discoverSkills({ cwd, home, pluginDirs })
     ])
+    // The plugins and skills just read, not read again: the loader adds the command files.
+    const commands = await loadFolderCommands(cwd, home, { plugins, skills })
     this.read = { agents: agents.byType, claudeMd, root }
     this.loaded = new Map()
     this.claudeMd = []

@@ -1,6 +1,5 @@
 // How a session is set up: the options of a new session (AgentSession.create) and of a recorded one
 // reopened after a restart (AgentSession.open).
-import type { CommandFolder } from '../../commands'
 import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { MergeStrategy } from '../../../../shared/review'
@@ -56,8 +55,6 @@ export interface AgentSessionOptions {
    * each bringing its agents, skills, hooks and MCP servers (runtime/plugins/).
    */
   pluginDirs?: string[]
-  /** More folders of slash-command files (a plugin's `commands/`, named `namespace:name`): commands/load-commands.ts. */
-  commandFolders?: readonly CommandFolder[]
   /** Path of `rg`, or false to use the JS search fallback. */
   ripgrep?: string | false
   /** Glob and Grep search trees of up to this many entries in-process (tools/search-engine.ts); 0: always rg. */

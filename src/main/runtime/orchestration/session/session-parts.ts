@@ -60,7 +60,6 @@ export function buildSessionParts(p: PartsInput): SessionParts {
     home,
     ...(options.agentSources ? { agentSources: options.agentSources } : {}),
     ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
-    ...(options.commandFolders ? { commandFolders: options.commandFolders } : {}),
     ...(options.managedSettingsFile !== undefined ? { managedSettingsFile: options.managedSettingsFile } : {})
   })
   // The sandbox asks the permission settings (read at each reload) whether it is turned off and where commands may connect.

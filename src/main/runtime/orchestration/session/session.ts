@@ -361,7 +361,6 @@ export class AgentSession {
       cwd: this.cwd,
       home: this.home,
       folderTrusted: () => this.options.trustProject === true || this.folderTrust?.state === 'trusted',
-      ...(this.options.commandFolders ? { commandFolders: this.options.commandFolders } : {}),
       ...(this.options.pluginDirs ? { pluginDirs: this.options.pluginDirs } : {})
     }
   }
