@@ -16,10 +16,16 @@ export async function prepareContext(run: RunState, turn: number): Promise<Agent
   return run.finish('stopped')
 }
 
+/** The conversation as this attempt sends it: old tool results cleared by the context control, if any. */
+export type SentConversation = Pick<ModelRequest, 'messages' | 'contextManagement'>
+
+export function conversationToSend(run: RunState): SentConversation {
+  return run.context?.request(run.messages) ?? { messages: run.messages }
+}
+
 /** The model request for this attempt. Throws when the history sent before was changed (a bug of ours). */
-export function requestFor(run: RunState): ModelRequest {
+export function requestFor(run: RunState, sent: SentConversation): ModelRequest {
   const { model, systemPrompt: system, thinking, effort, promptCaching, cacheFill, sentHistory } = run.opts
-  const sent = run.context?.request(run.messages) ?? { messages: run.messages }
   // What this agent sent before is sent again as it was (history is append-only): a bug of ours fails here.
   sentHistory?.check(sent.messages)
   const { apiTools: tools, maxTokens, sharedTools } = run

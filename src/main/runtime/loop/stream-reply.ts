@@ -9,7 +9,7 @@ import { ModelAbortedError, ModelCallError, promptTooLong } from '../model/error
 import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ModelResponse } from '../model/types'
 import { keepablePartial } from './conversation'
-import { requestFor } from './prepare-request'
+import { conversationToSend, requestFor } from './prepare-request'
 import type { Ended, RunState } from './run-state'
 import { streamHandlers } from './stream-handlers'
 import type { AgentRunResult } from './types'
@@ -22,8 +22,9 @@ export async function streamReply(run: RunState, turn: number): Promise<{ respon
   const handlers = streamHandlers(run)
   let overflows = 0
   for (;;) {
+    const sent = conversationToSend(run)
     try {
-      const response = await run.client.stream(requestFor(run), handlers, signal)
+      const response = await run.client.stream(requestFor(run, sent), handlers, signal)
       // A tool call cut off by max_tokens cannot run (its input is incomplete): asked again once with the
       // model's own output limit, when the request had less. The cut reply is void, like a retried attempt's.
       const cut = response.cutToolUse
