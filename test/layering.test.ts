@@ -174,6 +174,27 @@ describe('layering', () => {
     expect(direct).toEqual([])
   })
 
+  it("one owner of an agent's worktree: only worktrees/agent-worktree-lifecycle.ts reaches the steps that make and remove one", () => {
+    const worktrees = join(runtime, 'worktrees')
+    const steps = ['create-worktree', 'finish-worktree', 'half-made', 'orphans'].map((n) => join(worktrees, `${n}.ts`))
+    // The steps call each other (making one rebuilds a half-made one; an orphan's commit is worded as a finish's).
+    // commitAll only asks half-made.ts whether a worktree is one (it never commits from one).
+    const mayImport = new Set([join(worktrees, 'agent-worktree-lifecycle.ts'), ...steps])
+    const asks = (f: string, t: string) => f === join(worktrees, 'agent-branch.ts') && t === join(worktrees, 'half-made.ts')
+    const imports = files.flatMap((f) =>
+      importsOf(f)
+        .filter((s) => steps.includes(runtimeTarget(f, s) ?? '') && !mayImport.has(f) && !asks(f, runtimeTarget(f, s) ?? ''))
+        .map((s) => `${relative(root, f)} imports '${s}': make, finish, land or clean up a worktree through worktrees/agent-worktree-lifecycle.ts`)
+    )
+    expect(imports).toEqual([])
+    // Nor does anyone else add, remove or prune a worktree, or delete a branch, with git directly.
+    const direct = files
+      .filter((f) => !f.startsWith(worktrees + '/') && !f.includes('/testing/'))
+      .filter((f) => /['"]worktree['"],\s*['"](add|remove|prune|move|unlock)['"]|['"]update-ref['"],\s*['"]-d['"]/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+    expect(direct).toEqual([])
+  })
+
   it('src/main/runtime has no import cycle', () => {
     expect(runtimeCycles(files).map((c) => c.join(' → '))).toEqual([])
   })

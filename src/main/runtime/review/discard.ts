@@ -2,8 +2,7 @@
 // its branch. The confirmation named a tip; if the branch moved since, nothing is dropped (the person did not
 // see the newer work).
 import type { AgentChanges, DiscardOutcome } from '../../../shared/review'
-import type { RepoInfo } from '../worktrees'
-import { errorText, runGit, tryGit } from '../worktrees/git'
+import { discardAgentWorktree, type RepoInfo } from '../worktrees'
 import type { AgentBranch } from './agent-branches'
 import { ReviewError } from './review-error'
 
@@ -12,21 +11,9 @@ export async function discardOne(repo: RepoInfo, b: AgentBranch, changes: AgentC
   if (expectTip && expectTip !== b.tip) {
     throw new ReviewError('conflict', `${b.branch} changed since its changes were shown (now at ${b.tip.slice(0, 12)}); look at them again before discarding.`)
   }
-  let removedWorktree = false
-  if (b.worktreePath) {
-    await tryGit(repo.cwd, ['worktree', 'unlock', b.worktreePath])
-    try {
-      // --force: the person agreed to lose the uncommitted files too. Run from the repository, not the worktree.
-      await runGit(repo.commonDir, ['worktree', 'remove', '--force', b.worktreePath])
-      removedWorktree = true
-    } catch (err) {
-      throw new ReviewError('internal', `The worktree ${b.worktreePath} could not be removed, so nothing was discarded: ${errorText(err)}`)
-    }
-  } else {
-    // Its folder was deleted by hand: drop the stale registration, if git still has one.
-    await tryGit(repo.cwd, ['worktree', 'prune'])
-  }
-  const deleted = (await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${b.branch}`, b.tip])) !== null
+  const dropped = await discardAgentWorktree(repo, b)
+  if ('error' in dropped) throw new ReviewError('internal', dropped.error)
+  const { removedWorktree, deletedBranch: deleted } = dropped
   return {
     agentId: b.agentId,
     branch: b.branch,

@@ -5,7 +5,7 @@
 // never a MERGE_HEAD, a conflict marker or a half-updated checkout: a refused merge leaves everything as it was.
 import { join } from 'node:path'
 import type { MergeStop, MergeStrategy, MergedAgent } from '../../../shared/review'
-import { commitAll, commitMessage, removeWorktreeAndBranch, syncBranchToHead, type RepoInfo } from '../worktrees'
+import { commitAll, commitMessage, removeMergedWorktree, syncBranchToHead, type RepoInfo } from '../worktrees'
 import { errorText, runGit, tryGit } from '../worktrees/git'
 import { commitIdentityConfig } from '../worktrees/identity'
 import type { AgentBranch } from './agent-branches'
@@ -139,12 +139,7 @@ export async function mergeOne(
   return { ok: true, merged: { agentId: b.agentId, branch: b.branch, commit, strategy, files, cleanup: await cleanUp(repo, b, tip) } }
 }
 
-/** Its work is on the current branch now: the worktree goes (if it is clean) and so does the branch (if still at `tip`). */
-async function cleanUp(repo: RepoInfo, b: AgentBranch, tip: string): Promise<string | null> {
-  if (b.worktreePath) {
-    const problem = await removeWorktreeAndBranch(repo.commonDir, { path: b.worktreePath, branch: b.branch, baseCommit: tip })
-    return problem ?? null
-  }
-  const deleted = await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${b.branch}`, tip])
-  return deleted === null ? `the branch ${b.branch} was kept: it moved after the merge` : null
+/** Its work is on the current branch now: its worktree and branch go (worktrees/agent-worktree-lifecycle.ts). */
+function cleanUp(repo: RepoInfo, b: AgentBranch, tip: string): Promise<string | null> {
+  return removeMergedWorktree(repo, { worktreePath: b.worktreePath, branch: b.branch, tip })
 }

@@ -1,13 +1,8 @@
-// Worktree isolation (`isolation: worktree`): the API the orchestration layer calls when it spawns and ends agents.
-export { createAgentWorktree, branchFor, worktreePathFor, BRANCH_PREFIX, DEFAULT_WORKTREES_FOLDER } from './create-worktree'
-export type { AgentWorktree, CreateWorktreeOptions } from './create-worktree'
-export { finishAgentWorktree, commitMessage } from './finish-worktree'
-export type { FinishWorktreeOptions, FinishedWorktree, WorktreeRef } from './finish-worktree'
-export { findOrphanWorktrees, cleanupOrphanWorktree, ownerAlive } from './orphans'
-export type { OrphanWorktree, FindOrphansOptions, CleanupOptions, CleanupResult } from './orphans'
+// Worktree isolation (`isolation: worktree`): the API the rest of the runtime calls. An agent's worktree is made,
+// finished, landed and cleaned up only through agent-worktree-lifecycle.ts (test/layering.test.ts).
+export * from './agent-worktree-lifecycle'
 export { readRepo, WorktreeError, listWorktrees } from './repo'
 export { readMetadata, updateMetadata } from './metadata'
-export { removeWorktreeAndBranch, recordedCommonDir } from './finish-worktree'
 export { uncommittedChanges, commitAll, syncBranchToHead, headCommit, followAgentCommits } from './agent-branch'
 export { worktreeGitDirs, worktreeGitDirsOrNull } from './git-dirs'
 export type { WorktreeGitDirs } from './git-dirs'

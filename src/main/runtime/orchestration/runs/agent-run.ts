@@ -4,13 +4,12 @@
 // resume triggered by a message or a restart. The steps every agent's run shares are in run-agent-once.ts;
 // this file adds what only subagents have. `handle.run` is set for exactly as long as the run lasts, and is
 // cleared in the same synchronous step that looks for messages that arrived too late for the loop.
-import { stat } from 'node:fs/promises'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent, ReportIntent } from '../../../../shared/events'
 import { emptyUsage } from '../../../../shared/usage'
 import { subagentHookRun } from '../../hooks/wiring'
 import { repairedHistory } from '../../store/rebuild-conversation'
-import { createAgentWorktree, finishAgentWorktree, followAgentCommits, type AgentWorktree } from '../../worktrees'
+import { followAgentCommits, openRunWorktree, type AgentWorktree } from '../../worktrees'
 import { setAgentWorktree, type AgentHandle } from './agent-registry'
 import { stallVerdict } from '../../loop/stop'
 import { runAgentOnce, type RunHost } from './run-agent-once'
@@ -140,36 +139,27 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       return notStarted(handle, 'stopped', `The ${label} agent was stopped before it started.`)
     }
 
-    let worktree: AgentWorktree | undefined
-    // A folder a WorktreeCreate hook made instead of a git worktree (another VCS, a custom layout).
-    let hookWorktree: string | undefined
-    if (handle.isolation) {
-      const made = handle.worktree?.hookBased ? { path: handle.worktree.path } : await session.extensions.hooks.worktreeCreate(handle, `agent-${handle.id}`)
-      if (made && 'error' in made) return notStarted(handle, 'failed', `Could not isolate the agent: ${made.error}`)
-      if (made) {
-        if (!(await stat(made.path).catch(() => null))?.isDirectory())
-          return notStarted(handle, 'failed', `Could not isolate the agent: the WorktreeCreate hook printed ${made.path}, which is not a folder.`)
-        hookWorktree = made.path
-        setAgentWorktree(handle, { path: made.path, branch: '', hookBased: true, cwd: made.path })
-      } else {
-        try {
-          worktree = await createAgentWorktree({
-            // Made from its parent's worktree (a nested agent); if that one is gone since (it finished with no
-            // changes, or was merged), from the session's folder: the same repository.
-            repoCwd: (await stat(handle.isolation.repoCwd).catch(() => null))?.isDirectory() ? handle.isolation.repoCwd : session.cwd,
-            agentId: handle.id,
-            agentType: label,
-            description: handle.description ?? label,
-            baseRef: session.settings.baseRef
-          })
-        } catch (err) {
-          return notStarted(handle, 'failed', `Could not isolate the agent: ${errorMessage(err)}`)
-        }
-        setAgentWorktree(handle, { path: worktree.path, branch: worktree.branch, cwd: worktree.cwd })
-      }
-    }
-    // An isolated agent runs in its worktree or not at all: never in the checkout it was made from.
-    if (handle.isolation && !worktree && !hookWorktree) return notStarted(handle, 'failed', `Could not isolate the agent ${handle.id}: it has no worktree.`)
+    // Its folder (worktrees/agent-worktree-lifecycle.ts): a git worktree, or one a WorktreeCreate hook made. An
+    // isolated agent runs there or not at all: never in the checkout it was made from.
+    const opened = handle.isolation
+      ? await openRunWorktree({
+          agentId: handle.id,
+          agentType: label,
+          description: handle.description ?? label,
+          baseRef: session.settings.baseRef,
+          // Made from its parent's worktree (a nested agent), or the session's folder once that one is gone.
+          repoCwd: handle.isolation.repoCwd,
+          fallbackCwd: session.cwd,
+          ...(handle.worktree?.hookBased ? { hookFolder: handle.worktree.path } : {}),
+          hooks: {
+            create: () => session.extensions.hooks.worktreeCreate(handle, `agent-${handle.id}`),
+            remove: (path) => session.extensions.hooks.worktreeRemove(handle, path)
+          },
+          record: (at) => setAgentWorktree(handle, at)
+        })
+      : undefined
+    if (opened && 'error' in opened) return notStarted(handle, 'failed', `Could not isolate the agent: ${opened.error}`)
+    const worktree = opened
     if (!def && (!handle.fork || !handle.systemPrompt)) return notStarted(handle, 'failed', `Agent ${handle.id} has no definition to run with.`)
 
     let finished: ChildResult['worktree']
@@ -177,7 +167,7 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
     // Siblings started together set up behind the first one's first request (start-line.ts).
     turn = await takeStartTurn(session, handle.parentId, abort.signal)
     const emit = eventFilter(session, handle, req, () => finished, turn)
-    if (worktree) emit.emit = followCommits(emit.emit, handle.id, worktree)
+    if (worktree?.git) emit.emit = followCommits(emit.emit, handle.id, worktree.git)
     const result = await runAgentOnce(session, handle, {
       def,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
@@ -186,7 +176,8 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
       maxTurns: req.maxTurns,
       toolNames: () => handle.toolNames ?? [],
       // A fork keeps the system prompt it inherited from its parent.
-      systemPrompt: async () => (handle.fork && handle.systemPrompt ? handle.systemPrompt : session.systemPrompt(def as AgentDefinition, handle, worktree)),
+      systemPrompt: async () =>
+        handle.fork && handle.systemPrompt ? handle.systemPrompt : session.systemPrompt(def as AgentDefinition, handle, worktree?.git),
       emit: emit.emit,
       extras: async () => {
         // SubagentStart runs now and SubagentStop exactly once as the run ends (in finalize, or when a finished agent may stop).
@@ -203,37 +194,17 @@ async function runOnce(session: SubagentRunHost, handle: AgentHandle, req: RunRe
           ...(def?.color ? { color: def.color } : {}),
           ...(handle.background ? { background: true } : {}),
           ...(handle.name ? { name: handle.name } : {}),
-          ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : hookWorktree ? { worktree: { path: hookWorktree, branch: '' } } : {}),
+          ...(worktree ? { worktree: { path: worktree.path, branch: worktree.branch } } : {}),
           drainInbox: () => [...hookContext.splice(0), ...handle.inbox.splice(0)],
           beforeFinish: hooks.beforeFinish,
           finalize: hooks.finalize(
             worktree
               ? async () => {
-                  const done = await finishAgentWorktree({ worktree, agentType: label, description: handle.description ?? label })
-                  finished = {
-                    path: done.path,
-                    branch: done.branch,
-                    kept: done.kept,
-                    ...(done.commit ? { commit: done.commit } : {}),
-                    ...(done.error ? { error: done.error } : {})
-                  }
-                  return { worktree: { path: done.path, branch: done.branch, kept: done.kept, ...(done.commit ? { commit: done.commit } : {}) } }
+                  finished = await worktree.finish()
+                  const { error: _, ...ended } = finished
+                  return { worktree: ended }
                 }
-              : hookWorktree
-                ? async () => {
-                    const path = hookWorktree as string
-                    // Fanout cannot tell what another VCS holds: the WorktreeRemove hook decides; without one the folder stays.
-                    const removed = await session.extensions.hooks.worktreeRemove(handle, path)
-                    const error = !removed
-                      ? `no WorktreeRemove hook is configured, so the folder ${path} made by the WorktreeCreate hook was kept`
-                      : 'error' in removed
-                        ? `${removed.error}; the folder ${path} was kept`
-                        : undefined
-                    if (!error) setAgentWorktree(handle, undefined)
-                    finished = { path, branch: '', kept: Boolean(error), ...(error ? { error } : {}) }
-                    return { worktree: { path, branch: '', kept: Boolean(error) } }
-                  }
-                : undefined
+              : undefined
           )
         }
       }

@@ -1,0 +1,83 @@
+// Phase 3, stream the model's reply. The model client retries, waits on rate limits and falls back to another
+// model by itself (model/); here the run recovers what it can: a request the API refused as too long is
+// compacted and sent again, a tool call cut off by max_tokens is asked again once with the model's own output
+// limit. A stop ends the run `stopped` (keeping what streamed before it), any other failure `failed`.
+import type { AgentLimit } from '../../../shared/events'
+import { errorMessage } from '../../../shared/error-message'
+import { modelMaxTokens } from '../model/effort'
+import { ModelAbortedError, ModelCallError, promptTooLong } from '../model/errors'
+import { DEFAULT_MAX_TOKENS } from '../model/request-body'
+import type { ModelResponse } from '../model/types'
+import { keepablePartial } from './conversation'
+import { conversationToSend, requestFor } from './prepare-request'
+import type { Ended, RunState } from './run-state'
+import { streamHandlers } from './stream-handlers'
+import type { AgentRunResult } from './types'
+
+// Compactions after the API refused one turn's request as too long, before the run gives up.
+const OVERFLOW_RECOVERIES = 2
+
+export async function streamReply(run: RunState, turn: number): Promise<{ response: ModelResponse } | Ended> {
+  const { context, signal } = run
+  const handlers = streamHandlers(run)
+  let overflows = 0
+  for (;;) {
+    const sent = conversationToSend(run)
+    try {
+      const response = await run.client.stream(requestFor(run, sent), handlers, signal)
+      // A tool call cut off by max_tokens cannot run (its input is incomplete): asked again once with the
+      // model's own output limit, when the request had less. The cut reply is void, like a retried attempt's.
+      const cut = response.cutToolUse
+      if (cut && (run.maxTokens ?? DEFAULT_MAX_TOKENS) < modelMaxTokens(run.opts.model)) {
+        const from = run.maxTokens ?? DEFAULT_MAX_TOKENS
+        run.maxTokens = modelMaxTokens(run.opts.model)
+        run.addUsage(response.usage)
+        run.send({ type: 'usage', usage: response.usage, model: response.model })
+        run.send({
+          type: 'error',
+          message: `The reply reached max_tokens (${from.toLocaleString('en-US')}) in the middle of a call to ${cut.name}. Asking again with max_tokens ${run.maxTokens.toLocaleString('en-US')}.`,
+          retrying: true,
+          attempt: 1,
+          maxAttempts: 2,
+          delayMs: 0
+        })
+        continue
+      }
+      return { response }
+    } catch (err) {
+      const tooLong = context && !(err instanceof ModelAbortedError) ? promptTooLong(err) : null
+      if (tooLong && context && overflows < OVERFLOW_RECOVERIES) {
+        overflows++
+        const compacted = await context.onOverflow(run.messages, tooLong.tokens, run.io)
+        if (compacted && !signal.aborted) {
+          run.replaceMessages(compacted)
+          continue
+        }
+      }
+      if (err instanceof ModelAbortedError || signal.aborted) {
+        const kept = err instanceof ModelAbortedError ? keepablePartial(err.partial) : []
+        if (kept.length) run.append({ role: 'assistant', content: kept })
+        run.send({ type: 'turn_end', turn, stopReason: 'aborted' })
+        return { end: run.finish('stopped') }
+      }
+      const message = errorMessage(err)
+      const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
+      run.send({ type: 'error', message: message + advice, retrying: false })
+      run.send({ type: 'turn_end', turn, stopReason: 'error' })
+      // A guard that refused the call (the session's budget, the time its retries may take) names itself.
+      return { end: run.finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit, apiErrorOf(err)) }
+    }
+  }
+}
+
+/** A model call's final failure as Claude Code reports it: the status and the API's own words, else our sentence. */
+function apiErrorOf(err: unknown): AgentRunResult['apiError'] {
+  if (!(err instanceof ModelCallError)) return undefined
+  return { status: err.status ?? null, ...(err.api?.type ? { type: err.api.type } : {}), message: err.api?.message ?? err.message }
+}
+
+function overflowAdvice(autoCompact: boolean): string {
+  return autoCompact
+    ? 'Compacting the conversation did not bring it under the limit; the conversation is kept whole, and a smaller task or a fresh session may help.'
+    : 'Automatic compaction is off (Settings → Long sessions): compact this agent (its Compact button, or /compact) and send the message again.'
+}
