@@ -1,8 +1,9 @@
 // A temp file of an atomic write whose process was killed before its rename is not the agent's work: finishing
 // the agent (or cleaning up its orphaned worktree) removes it before committing. A write in flight (its process
-// alive) and a file that only looks like one stay.
+// alive) and a file that only looks like one stay. A stale index lock a killed git command left does not keep
+// the agent's work from being committed.
 import { spawnSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { atomicTempWriter } from '../store/atomic-file'
@@ -72,6 +73,28 @@ describe('what a killed write leaves in a worktree', () => {
     const result = await cleanupOrphanWorktree(orphan)
     expect(result).toMatchObject({ removed: true, branchDeleted: true })
     expect(committed(r)).toEqual(['README.md', 'src/app.ts'])
+  })
+
+  it("a stale index lock (made before this process started) goes, so the agent's work is committed; a fresh one stays", async () => {
+    const { r, wt } = await setup()
+    const dirs = await worktreeGitDirs(wt.path, wt.commonDir)
+    const lock = join(dirs.gitDir, 'index.lock')
+    writeFileSync(join(wt.path, 'work.txt'), 'the agent wrote this\n')
+    // A git command started before this process (a kill stopped it mid-add) left its lock.
+    writeFileSync(lock, '')
+    const before = new Date(Date.now() - process.uptime() * 1000 - 60_000)
+    utimesSync(lock, before, before)
+    const done = await finishAgentWorktree({ worktree: wt, agentType: 'coder', description: 'work' })
+    expect(done).toMatchObject({ changed: true, kept: true })
+    expect(done.error).toBeUndefined()
+    expect(committed(r)).toContain('work.txt')
+    expect(existsSync(lock)).toBe(false)
+
+    // One made while this process runs may be a live git command's: left, and the commit waits for it.
+    writeFileSync(join(wt.path, 'more.txt'), 'more\n')
+    writeFileSync(lock, '')
+    expect(await removeCrashDebris(dirs)).toEqual([])
+    expect(existsSync(lock)).toBe(true)
   })
 
   it('is never followed through a link: only a regular file, where git listed it, is removed', async () => {
