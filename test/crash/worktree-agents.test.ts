@@ -75,6 +75,8 @@ const text = (req: ParsedRequest) => JSON.stringify(req.messages)
 const report = (name: string) => `REPORT ${name} DONE`
 /** A restart that says an Agent call never started: a sensible model starts that agent again. */
 const NOT_RUN = /did not run: Fanout stopped|had not started when Fanout stopped \(it was closed or crashed\); nothing of it ran/
+/** A restart that says a Write never put its content in the file (it never ran, or the kill came before its file was replaced): a sensible model writes it again. */
+const NOT_WRITTEN = /did not run: Fanout stopped|did not finish: Fanout stopped/
 
 function toolCalls(req: ParsedRequest, tool: string): Array<{ input: Record<string, unknown>; result?: string }> {
   const out: Array<{ id: string; input: Record<string, unknown>; result?: string }> = []
@@ -120,7 +122,7 @@ function script(p: CrashProject, stage: Stage) {
       const all = text(req)
       return reply.text(`reports=${ALL.filter((n) => all.includes(report(n))).length}`)
     }
-    const wrote = toolCalls(req, 'Write').some((c) => c.result !== undefined)
+    const wrote = toolCalls(req, 'Write').some((c) => c.result !== undefined && !NOT_WRITTEN.test(c.result))
     if (!state.killed) {
       if (stage === 'queued' && !wrote) await hold()
       if (stage === 'running' && wrote) await hold()

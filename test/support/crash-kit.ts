@@ -177,8 +177,8 @@ function calls(req: ParsedRequest, tool: string): Call[] {
   return out
 }
 
-/** After a restart a call that never ran says so: a sensible model makes it again. */
-const NOT_RUN = /did not run: Fanout stopped|had not started when Fanout stopped \(it was closed or crashed\); nothing of it ran/
+/** After a restart a call that never ran says so (a Write also when its file never got its content): a sensible model makes it again. */
+const NOT_RUN = /did not run: Fanout stopped|did not finish: Fanout stopped|had not started when Fanout stopped \(it was closed or crashed\); nothing of it ran/
 /** One that may have partly run says so too: a sensible model checks what it did (`done`) before making it again. */
 const MAYBE_RAN = /may have done part of its work/
 const mustRun = (req: ParsedRequest, tool: string, done: () => boolean = () => false): boolean => {

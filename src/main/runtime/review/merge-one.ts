@@ -5,7 +5,7 @@
 // never a MERGE_HEAD, a conflict marker or a half-updated checkout: a refused merge leaves everything as it was.
 import { join } from 'node:path'
 import type { MergeStop, MergeStrategy, MergedAgent } from '../../../shared/review'
-import { commitAll, commitMessage, removeMergedWorktree, syncBranchToHead, type RepoInfo } from '../worktrees'
+import { commitAll, commitMessage, removeCrashDebris, removeMergedWorktree, syncBranchToHead, type RepoInfo } from '../worktrees'
 import { errorText, runGit, tryGit } from '../worktrees/git'
 import { commitIdentityConfig } from '../worktrees/identity'
 import type { AgentBranch } from './agent-branches'
@@ -66,6 +66,8 @@ export async function mergeOne(
   // Commits of the agent a crash kept from its branch are the branch's too (worktrees/agent-branch.ts).
   if (b.worktreeDirs) {
     try {
+      // Temp files of writes the crash cut off are not the agent's work (worktrees/crash-debris.ts).
+      await removeCrashDebris(b.worktreeDirs)
       tip = (await worktreeChanges(b.worktreeDirs)).length
         ? await commitAll(b.worktreeDirs, b.branch, commitMessage(b.agentType ?? b.agentId, `${b.description ?? 'work'} (saved from an interrupted run)`))
         : await syncBranchToHead(b.worktreeDirs, b.branch)

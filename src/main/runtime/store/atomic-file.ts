@@ -56,8 +56,16 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
 }
 
-// Hidden, and named after its target, so watchers and listings pass over it for the moment it exists.
+// Hidden, and named after its target, so watchers and listings pass over it for the moment it exists; the
+// writer's pid in the name tells the temp file of a write a kill cut off (its writer gone) from one in flight.
 const tempBeside = (file: string) => join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+const TEMP_NAME = /^\..+\.([1-9]\d{0,9})\.[0-9a-f]{8}\.tmp$/
+
+/** The pid of the process whose atomic write made the temp file named `name` (a file name, no folder), or null when it is not one. */
+export function atomicTempWriter(name: string): number | null {
+  const m = TEMP_NAME.exec(name)
+  return m ? Number(m[1]) : null
+}
 
 /**
  * writeFileAtomic for the few writers that must not wait (a process about to exit): the same steps, except

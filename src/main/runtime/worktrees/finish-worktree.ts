@@ -5,6 +5,7 @@ import { realpath, rmdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { placeholdersUnder } from '../security/placeholders'
 import { commitAll, normalizeHead, syncBranchFromAdminDir, syncBranchToHead, uncommittedChanges } from './agent-branch'
+import { removeCrashDebris } from './crash-debris'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { findAdminDir, type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
 import { updateMetadata } from './metadata'
@@ -97,6 +98,8 @@ async function finishLocked(
   let head: string
   try {
     pointedAt = await normalizeHead(dirs, worktree.branch)
+    // A Write a kill cut off left its temp file, not the agent's work: never committed (crash-debris.ts).
+    await removeCrashDebris(dirs)
     head =
       (await uncommittedChanges(dirs)) !== ''
         ? await commitAll(dirs, worktree.branch, commitMessage(agentType, description))

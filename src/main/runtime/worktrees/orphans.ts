@@ -5,6 +5,7 @@ import { readdir, realpath, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { commitAll, syncBranchToHead, uncommittedChanges } from './agent-branch'
+import { removeCrashDebris } from './crash-debris'
 import { agentWorktreeEntries } from './agent-worktrees'
 import { branchFor } from './branch-name'
 import { errorText, isDirectory, runGit, tryGit } from './git'
@@ -143,7 +144,9 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
     } catch (err) {
       return { removed: false, branchDeleted: false, reason: `${errorText(err)}; it was left untouched` }
     }
-    // Look again: the user may have edited files since the orphan list was made.
+    // What the kill left that is not the agent's work goes first (crash-debris.ts). Then look again: the
+    // user may have edited files since the orphan list was made.
+    await removeCrashDebris(dirs)
     if ((await uncommittedChanges(dirs)) !== '') {
       if (!force) {
         return {

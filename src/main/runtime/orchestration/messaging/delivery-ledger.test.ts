@@ -1,7 +1,12 @@
 // How a reopened session answers each tool call a crash cut off, from what the transcripts say of it: a
 // permission the person refused stays refused, one never answered is asked again, a message already
-// delivered is not sent again, a call that never started says so, one that was running may have partly run.
-import { describe, expect, it } from 'vitest'
+// delivered is not sent again, a call that never started says so, a Write is done or not as its file says,
+// one that was running may have partly run.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/events'
 import { DeliveryLedger } from './delivery-ledger'
 import { sendDeliveryId } from './send-message'
@@ -101,3 +106,91 @@ describe('answers to the calls a crash cut off', () => {
     expect(ledger.owedReports.map((r) => [r.from, r.report.deliveryId])).toEqual([['c2', 'd2']])
   })
 })
+
+describe('a Write a crash cut off', () => {
+  // Write replaces its file whole, in one step: the file tells whether the call's content got there.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cut-write-')))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const start = (cwd: string): AgentEvent => ({
+    ...base,
+    type: 'agent_start',
+    agentType: 'general-purpose',
+    description: 'd',
+    prompt: 'p',
+    model: 'm',
+    cwd,
+    depth: 1,
+    tools: []
+  })
+  const write = (toolUseId: string, file_path: string, content: string): AgentEvent => ({
+    ...base,
+    type: 'tool_run',
+    toolUseId,
+    name: 'Write',
+    input: { file_path, content }
+  })
+  const answerOf = (events: AgentEvent[], id: string) => DeliveryLedger.fromTranscripts({ a: { events } }).interruptedResult(events)({ id, name: 'Write' })
+
+  it('finished when its file holds the content it gave (a relative path is read in the folder its run worked in)', () => {
+    mkdirSync(join(dir, 'run2'))
+    writeFileSync(join(dir, 'run2', 'done.txt'), 'all of it\n')
+    const events = [start(join(dir, 'run1')), start(join(dir, 'run2')), write('w1', 'done.txt', 'all of it\n')]
+    expect(answerOf(events, 'w1')).toEqual({
+      isError: false,
+      content: 'Write had finished when Fanout stopped (it was closed or crashed): done.txt holds the content this call gave. Only its result was lost.'
+    })
+  })
+
+  it('did not finish when the file is missing, holds something else, or more, or is not a regular file', () => {
+    writeFileSync(join(dir, 'old.txt'), 'what was there before\n')
+    writeFileSync(join(dir, 'longer.txt'), 'all of it\nand more\n')
+    mkfifo(join(dir, 'pipe'))
+    for (const [id, path] of [
+      ['missing', 'missing.txt'],
+      ['old', 'old.txt'],
+      ['longer', 'longer.txt'],
+      ['pipe', join(dir, 'pipe')]
+    ]) {
+      const events = [start(dir), write(id, path, 'all of it\n')]
+      expect(answerOf(events, id), path).toEqual({
+        isError: true,
+        content: `Write did not finish: Fanout stopped (it was closed or crashed) before ${path.startsWith('/') ? 'pipe' : path} held the content this call gave, so what this call was to write is not there. Run it again if it is still needed.`
+      })
+    }
+  })
+
+  it('an Edit: in the file when it has new_string and not old_string, not in it for the reverse; else the file cannot tell', () => {
+    writeFileSync(join(dir, 'edited.ts'), 'export const answer = 43\n')
+    const edit = (toolUseId: string, old_string: string, new_string: string): AgentEvent => ({
+      ...base,
+      type: 'tool_run',
+      toolUseId,
+      name: 'Edit',
+      input: { file_path: 'edited.ts', old_string, new_string }
+    })
+    const events = [start(dir), edit('in', '= 42', '= 43'), edit('out', '= 43', '= 44'), edit('both', 'answer', 'answer = 4'), edit('gone', '= 43', '')]
+    const ledger = DeliveryLedger.fromTranscripts({ a: { events } }).interruptedResult(events)
+    expect(ledger({ id: 'in', name: 'Edit' })).toEqual({
+      isError: false,
+      content:
+        "Edit was cut off when Fanout stopped (it was closed or crashed), and edited.ts does not have this call's old_string and has its new_string, as the edit leaves it. Only its result was lost."
+    })
+    expect(ledger({ id: 'out', name: 'Edit' })).toEqual({
+      isError: true,
+      content:
+        "Edit did not finish: Fanout stopped (it was closed or crashed) before it changed edited.ts, which still has this call's old_string and not its new_string. Run it again if it is still needed."
+    })
+    expect(ledger({ id: 'both', name: 'Edit' })?.content).toMatch(/may have done part of its work/)
+    expect(ledger({ id: 'gone', name: 'Edit' })?.content).toMatch(/^Edit did not finish: .* which still has this call's old_string\. Run it again/)
+  })
+
+  it('with an input it cannot read a path from is answered like any call cut off while running', () => {
+    const events = [start(dir), { ...base, type: 'tool_run', toolUseId: 'bad', name: 'Write', input: { content: 'x' } } as AgentEvent]
+    expect(answerOf(events, 'bad')?.content).toMatch(/may have done part of its work/)
+  })
+})
+
+/** A named pipe: reading one must not hang the resume (mkfifo is there on Linux and macOS). */
+function mkfifo(path: string): void {
+  execFileSync('mkfifo', [path])
+}

@@ -5,13 +5,15 @@
 // - reports a run recorded in its agent_end that no agent received: delivered once, now;
 // - the tool calls a crash cut off, each answered with what is known of it: its result if it finished (the
 //   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
-//   delivered, a permission refused or never given, or that it may have partly run.
+//   delivered, a permission refused or never given, a Write or Edit done or not (as its file tells), or that
+//   it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
 import type { InboxItem } from '../../loop/types'
 import { formatAgentReport } from '../runs/report'
 import type { AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
+import { cutOffFileCall } from '../../tools/cut-off-file-calls'
 
 /** What an agent's transcript says is waiting for it: deliveries received and not consumed, in order. */
 export function pendingDeliveries(events: readonly AgentEvent[]): { inbox: InboxItem[]; received: Set<string> } {
@@ -107,12 +109,18 @@ export class DeliveryLedger {
    */
   interruptedResult(events: readonly AgentEvent[]): (call: { id: string; name: string }) => { content: string; isError: boolean } | undefined {
     const ran = new Set<string>()
+    // Each call's input and the folder its tools ran in (its run's agent_start), for the calls whose file tells what they did.
+    const runs = new Map<string, { input: unknown; cwd: string | null }>()
+    let cwd: string | null = null
     const ended = new Map<string, { output: string; isError: boolean }>()
     const asked = new Map<string, string>() // toolUseId -> requestId
     const answered = new Map<string, string>() // requestId -> decision
     for (const e of events) {
-      if (e.type === 'tool_run') ran.add(e.toolUseId)
-      else if (e.type === 'tool_end') ended.set(e.toolUseId, { output: e.output, isError: e.isError })
+      if (e.type === 'agent_start') cwd = e.cwd
+      else if (e.type === 'tool_run') {
+        ran.add(e.toolUseId)
+        runs.set(e.toolUseId, { input: e.input, cwd })
+      } else if (e.type === 'tool_end') ended.set(e.toolUseId, { output: e.output, isError: e.isError })
       else if (e.type === 'permission_request' && e.toolUseId) asked.set(e.toolUseId, e.requestId)
       else if (e.type === 'permission_response') answered.set(e.requestId, e.decision)
     }
@@ -159,6 +167,10 @@ export class DeliveryLedger {
           content: `${tool} did not run: Fanout stopped (it was closed or crashed) before it started. Run it again if it is still needed.`,
           isError: true
         }
+      // A Write or Edit: its file tells whether its change is there (tools/cut-off-file-calls.ts).
+      const cut = runs.get(id)
+      const told = cut?.cwd ? cutOffFileCall(name, cut.cwd, cut.input) : undefined
+      if (told) return told
       return {
         content: `${tool} was running when Fanout stopped (it was closed or crashed) and did not finish: it may have done part of its work. Check what it changed before running it again.`,
         isError: true

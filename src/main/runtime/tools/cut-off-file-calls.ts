@@ -1,0 +1,80 @@
+// How a file tool's call that a crash cut off (it was running; its result was never recorded) is answered on
+// resume, told by the file itself. Write and Edit change a file in one step — the new text goes to a temp file
+// renamed over the file (security/open-beneath.ts) — so a kill leaves the file as it was or as the call made it,
+// never in between, and which one it is can be read. "It may have done part of its work" is no answer for
+// them: a model that takes it for done ends its task with its change never made (and an isolated agent's
+// worktree is then removed as unchanged). Each answer says what the file holds now, which is true however
+// the call went; when the file cannot tell (an Edit whose old and new text are both there, or neither), there
+// is no answer here and the call is answered like any other cut off while running. The file is read as Fanout
+// reads any file a project holds: a regular file only, bounded, so a pipe left there cannot hang the resume.
+import { readConfigBytes } from '../store/read-config'
+import { EDIT_MAX_FILE_BYTES } from './file-state'
+import { displayPath, resolveToolPath } from './paths'
+
+export interface CutOffAnswer {
+  content: string
+  isError: boolean
+}
+
+const STOPPED = 'when Fanout stopped (it was closed or crashed)'
+
+/** The file a call names, as its tool resolves it, and how it is shown; null without a usable path. */
+function target(cwd: string, input: unknown): { abs: string; shown: string } | null {
+  const path = (input as { file_path?: unknown } | null)?.file_path
+  if (typeof path !== 'string' || !path.trim()) return null
+  const abs = resolveToolPath(cwd, path)
+  return { abs, shown: displayPath(cwd, abs) }
+}
+
+/** A Write: its file holds exactly the content it gave (it finished), or not (it must be written again). */
+function cutOffWrite(cwd: string, input: unknown): CutOffAnswer | undefined {
+  const file = target(cwd, input)
+  const content = (input as { content?: unknown }).content
+  if (!file || typeof content !== 'string') return undefined
+  const want = Buffer.from(content, 'utf8')
+  const read = readConfigBytes(file.abs, want.length)
+  if ('bytes' in read && read.bytes.equals(want))
+    return { content: `Write had finished ${STOPPED}: ${file.shown} holds the content this call gave. Only its result was lost.`, isError: false }
+  return {
+    content: `Write did not finish: Fanout stopped (it was closed or crashed) before ${file.shown} held the content this call gave, so what this call was to write is not there. Run it again if it is still needed.`,
+    isError: true
+  }
+}
+
+/**
+ * An Edit with an old_string: its file has new_string and no old_string (as the edit leaves it), or old_string
+ * and no new_string (the edit is not in it: it would have put new_string there).
+ */
+function cutOffEdit(cwd: string, input: unknown): CutOffAnswer | undefined {
+  const file = target(cwd, input)
+  const { old_string: from, new_string: to } = (input ?? {}) as { old_string?: unknown; new_string?: unknown }
+  if (!file || typeof from !== 'string' || typeof to !== 'string' || from === '' || from === to) return undefined
+  const read = readConfigBytes(file.abs, EDIT_MAX_FILE_BYTES)
+  if (!('bytes' in read)) return undefined
+  const text = read.bytes.toString('utf8')
+  // An empty new_string deletes: then only old_string tells.
+  const hasFrom = text.includes(from)
+  const hasTo = to !== '' && text.includes(to)
+  const newPart = (has: boolean) => (to === '' ? '' : has ? ' and has its new_string' : ' and not its new_string')
+  if (!hasFrom && (hasTo || to === ''))
+    return {
+      content: `Edit was cut off ${STOPPED}, and ${file.shown} does not have this call's old_string${newPart(true)}, as the edit leaves it. Only its result was lost.`,
+      isError: false
+    }
+  if (hasFrom && !hasTo)
+    return {
+      content: `Edit did not finish: Fanout stopped (it was closed or crashed) before it changed ${file.shown}, which still has this call's old_string${newPart(false)}. Run it again if it is still needed.`,
+      isError: true
+    }
+  return undefined
+}
+
+const ANSWERS: Record<string, (cwd: string, input: unknown) => CutOffAnswer | undefined> = { Write: cutOffWrite, Edit: cutOffEdit }
+
+/**
+ * What the file says of a file tool's call a crash cut off: `cwd` is where the agent's tools ran (its run's
+ * agent_start), `input` the call's. Undefined when the tool is not one of these or its file cannot tell.
+ */
+export function cutOffFileCall(name: string, cwd: string, input: unknown): CutOffAnswer | undefined {
+  return Object.hasOwn(ANSWERS, name) ? ANSWERS[name](cwd, input) : undefined
+}
