@@ -11,7 +11,8 @@ import { interruptedEnd } from './interruption'
 import { emptyIndex, finalizeIndex, isTerminalStatus, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { mapLimit } from './map-limit'
-import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript-reader'
+import { NewerTranscriptError } from './transcript/decode'
+import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript/reader'
 import { errorMessage } from '../../../shared/error-message'
 
 export interface OpenedSession {
@@ -60,6 +61,8 @@ export async function openSession(dataDir: string, sessionId: string, readOption
 
   const read = await mapLimit(files, 16, (f) =>
     readTranscript(f, readOptions).catch((err: Error) => {
+      // A newer Fanout's session is refused whole: without that agent, a resume would write over its story.
+      if (err instanceof NewerTranscriptError) throw err
       notes.push(`${err.message}; that agent is left out`)
       return null
     })
@@ -133,14 +136,14 @@ function differs(stored: SessionIndex, rebuilt: SessionIndex): boolean {
   })
 }
 
-function lastMoment(transcripts: readonly Transcript[]): { ts: number; seq?: number } {
+function lastMoment(transcripts: readonly Transcript[]): { ts: number; seq: number } {
   let ts = 0
-  let seq: number | undefined
+  let seq = 0
   for (const t of transcripts) {
     for (const e of t.events) {
       if (e.ts > ts) ts = e.ts
-      if (e.seq !== undefined && (seq === undefined || e.seq > seq)) seq = e.seq
+      if (e.seq > seq) seq = e.seq
     }
   }
-  return seq === undefined ? { ts } : { ts, seq }
+  return { ts, seq }
 }

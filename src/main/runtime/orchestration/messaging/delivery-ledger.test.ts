@@ -2,13 +2,13 @@
 // permission the person refused stays refused, one never answered is asked again, a message already
 // delivered is not sent again, a call that never started says so, one that was running may have partly run.
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../../../../shared/events'
+import type { RecordedEvent } from '../../store'
 import { DeliveryLedger } from './delivery-ledger'
 import { sendDeliveryId } from './send-message'
 
-const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
-const run = (toolUseId: string, name: string): AgentEvent => ({ ...base, type: 'tool_run', toolUseId, name, input: {} })
-const ask = (toolUseId: string, requestId: string): AgentEvent => ({
+const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1, seq: 1000 }
+const run = (toolUseId: string, name: string): RecordedEvent => ({ ...base, type: 'tool_run', toolUseId, name, input: {} })
+const ask = (toolUseId: string, requestId: string): RecordedEvent => ({
   ...base,
   type: 'permission_request',
   requestId,
@@ -18,10 +18,10 @@ const ask = (toolUseId: string, requestId: string): AgentEvent => ({
   requestingAgentId: 'a',
   toolUseId
 })
-const answer = (requestId: string, decision: 'allow' | 'deny'): AgentEvent => ({ ...base, type: 'permission_response', requestId, decision })
+const answer = (requestId: string, decision: 'allow' | 'deny'): RecordedEvent => ({ ...base, type: 'permission_response', requestId, decision })
 
 describe('answers to the calls a crash cut off', () => {
-  const events: AgentEvent[] = [
+  const events: RecordedEvent[] = [
     ask('t-denied', 'r1'),
     answer('r1', 'deny'),
     ask('t-waiting', 'r2'),
@@ -33,7 +33,7 @@ describe('answers to the calls a crash cut off', () => {
     run('t-sent', 'SendMessage'),
     run('t-unsent', 'SendMessage')
   ]
-  const receiver: AgentEvent[] = [{ ...base, agentId: 'b', type: 'message_received', from: 'a', text: 'hi', deliveryId: sendDeliveryId('t-sent') }]
+  const receiver: RecordedEvent[] = [{ ...base, agentId: 'b', type: 'message_received', from: 'a', text: 'hi', deliveryId: sendDeliveryId('t-sent') }]
   const answerOf = DeliveryLedger.fromTranscripts({ a: { events }, b: { events: receiver } }).interruptedResult(events)
 
   it('a refused permission stays refused; one never answered did not run and will be asked again', () => {
@@ -66,7 +66,7 @@ describe('answers to the calls a crash cut off', () => {
 
   it('a report recorded in an agent_end and received by nobody is owed, once; one received is not', () => {
     const report = (deliveryId: string) => ({ deliveryId, to: 'a', text: `report ${deliveryId}` })
-    const child = (id: string, deliveryId: string, seq: number): AgentEvent[] => [
+    const child = (id: string, deliveryId: string, seq: number): RecordedEvent[] => [
       {
         ...base,
         agentId: id,
@@ -94,9 +94,9 @@ describe('answers to the calls a crash cut off', () => {
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
         report: report(deliveryId),
         seq: seq + 1
-      } as AgentEvent
+      } as RecordedEvent
     ]
-    const parent: AgentEvent[] = [{ ...base, type: 'message_received', from: 'c1', text: 'report d1', deliveryId: 'd1' }]
+    const parent: RecordedEvent[] = [{ ...base, type: 'message_received', from: 'c1', text: 'report d1', deliveryId: 'd1' }]
     const ledger = DeliveryLedger.fromTranscripts({ a: { events: parent }, c1: { events: child('c1', 'd1', 10) }, c2: { events: child('c2', 'd2', 20) } })
     expect(ledger.owedReports.map((r) => [r.from, r.report.deliveryId])).toEqual([['c2', 'd2']])
   })

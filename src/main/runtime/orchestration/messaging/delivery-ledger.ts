@@ -7,6 +7,7 @@
 //   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
 //   delivered, a permission refused or never given, or that it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
+import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'
 import { formatAgentReport } from '../runs/report'
 import type { AgentHandle } from '../runs/agent-registry'
@@ -77,7 +78,7 @@ export class DeliveryLedger {
     return new DeliveryLedger()
   }
 
-  static fromTranscripts(agents: Record<string, { events: readonly AgentEvent[] }>): DeliveryLedger {
+  static fromTranscripts(agents: Record<string, { events: readonly RecordedEvent[] }>): DeliveryLedger {
     const ledger = new DeliveryLedger()
     const reports: Array<OwedReport & { seq: number }> = []
     for (const [agentId, { events }] of Object.entries(agents)) {
@@ -91,7 +92,7 @@ export class DeliveryLedger {
           if (e.parentToolUseId && !ledger.childRuns.has(e.parentToolUseId)) ledger.childRuns.set(e.parentToolUseId, run)
         } else if (e.type === 'agent_end') {
           if (run) run.end = e
-          if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq ?? e.ts * 1000 })
+          if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq })
         }
       }
       if (pendingDeliveries(events).inbox.length) ledger.waiting.add(agentId)
