@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { agentsDir, sessionDir } from '../store/data-dir'
 import { errorCode } from '../store/atomic-file'
-import { openTranscriptDecoder } from '../store/transcript/decode'
+import { openTranscriptDecoder, type TranscriptDecoder } from '../store/transcript/decode'
 import { DocExtractor, type DocKind, type SearchDoc } from './extract-docs'
 import { ftsQuery } from './fts-query'
 import { inTransaction, openSearchDb, type Db } from './search-db'
@@ -62,6 +62,8 @@ export class SessionSearch {
   /** Why an earlier index file was thrown away, when it was (said once, in the answer that rebuilt it). */
   readonly rebuiltBecause?: string
   private closed = false
+  /** Each transcript's version, once its header was read: its lines are checked and migrated as any reader's. */
+  private readonly decoders = new Map<string, TranscriptDecoder>()
 
   constructor(
     readonly dataDir: string,
@@ -125,8 +127,9 @@ export class SessionSearch {
       }
       const file = join(agentsDir(this.dataDir, this.sessionId), name)
       // Lines are checked and migrated as every transcript reader does; a newer Fanout's file is not indexed.
-      const decoder = await openTranscriptDecoder(file).catch(() => null)
+      const decoder = this.decoders.get(name) ?? (await openTranscriptDecoder(file).catch(() => null))
       if (!decoder) continue
+      this.decoders.set(name, decoder)
       for await (const lines of tailLines(file, source.resumeAt)) {
         for (const line of lines) {
           if (line.start >= size) break
@@ -179,6 +182,7 @@ export class SessionSearch {
   }
 
   private forget(name: string): void {
+    this.decoders.delete(name)
     const agentId = name.replace(/\.jsonl$/, '')
     inTransaction(this.db, () => {
       this.db.run('DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE agent_id = ?)', [agentId])

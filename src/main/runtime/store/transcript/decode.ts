@@ -3,7 +3,8 @@
 // readTranscript (reader.ts) reads a file whole through it; search and a follower of another process's
 // session tail a file from an offset through it (openTranscriptDecoder).
 import type { AgentEvent } from '../../../../shared/events'
-import { parseLine, readRawLines } from '../jsonl-reader'
+import { open } from 'node:fs/promises'
+import { parseLine } from '../jsonl-reader'
 import type { TranscriptHeader } from './format'
 import { TRANSCRIPT_VERSION, migrateEvent, migrationsFrom, type Migration, type RecordedEvent } from './migrations'
 import { anyHeader, problemOf, SCHEMAS, type FormatVersion } from './schema'
@@ -72,17 +73,25 @@ export class TranscriptDecoder {
   }
 }
 
+/** A header is a few hundred bytes: a first line longer than this is an event, and the file has none. */
+const HEADER_MAX = 64 * 1024
+
 /**
  * For a reader that starts mid-file: the decoder its first line (the header) calls for; null while the file
- * has no complete line (ask again later). A file without a header is read as the oldest version. Throws
- * NewerTranscriptError, and what opening the file throws.
+ * has no complete line (ask again later). A file without a header is read as the oldest version. Reads
+ * the first line alone. Throws NewerTranscriptError, and what opening the file throws.
  */
 export async function openTranscriptDecoder(file: string): Promise<TranscriptDecoder | null> {
-  for await (const lines of readRawLines(file)) {
-    if (!lines[0].terminated) return null
-    const first = parseLine(lines[0])
+  const handle = await open(file, 'r')
+  try {
+    const buf = Buffer.alloc(HEADER_MAX)
+    const { bytesRead } = await handle.read(buf, 0, HEADER_MAX, 0)
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a)
+    if (nl === -1) return bytesRead === HEADER_MAX ? new TranscriptDecoder(1) : null
+    const first = parseLine({ line: 1, text: buf.toString('utf8', 0, nl), terminated: true })
     const read = first.ok ? readHeader(file, first.value) : ({ kind: 'none' } as const)
     return new TranscriptDecoder(read.kind === 'none' ? 1 : read.version)
+  } finally {
+    await handle.close()
   }
-  return null
 }

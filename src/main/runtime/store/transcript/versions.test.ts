@@ -7,7 +7,7 @@ import { agentsDir, sessionDir, transcriptPath } from '../data-dir'
 import { openSession } from '../open-session'
 import { createSessionRecorder } from '../session-recorder'
 import { eventsFor, tempDataDir } from '../test-fixtures'
-import { NewerTranscriptError } from './decode'
+import { NewerTranscriptError, openTranscriptDecoder } from './decode'
 import { TRANSCRIPT_VERSION } from './format'
 import { readTranscript } from './reader'
 
@@ -20,10 +20,10 @@ const FIXTURES = join(__dirname, 'fixtures')
 const T0 = 1763726400000
 const TYPES = ['agent_start', 'message', 'turn_start', 'text_delta', 'text_delta', 'message', 'usage', 'turn_end', 'agent_end']
 
-/** A fixture as agent main-1's transcript of session s-old in the data folder. */
-async function placed(fixture: string): Promise<string> {
-  const file = transcriptPath(dir, 's-old', 'main-1')
-  await mkdir(agentsDir(dir, 's-old'), { recursive: true })
+/** A fixture as agent main-1's transcript of a session (s-old) in the data folder. */
+async function placed(fixture: string, sessionId = 's-old'): Promise<string> {
+  const file = transcriptPath(dir, sessionId, 'main-1')
+  await mkdir(agentsDir(dir, sessionId), { recursive: true })
   await copyFile(join(FIXTURES, fixture), file)
   return file
 }
@@ -144,5 +144,23 @@ describe('a damaged header', () => {
       `${file}:3: line is JSON but not an agent event of transcript version 2 (seq: Invalid input: expected number, received undefined), skipped`,
       `${file}:4: line is JSON but not an agent event of transcript version 2 (ts: Invalid input: expected number, received string), skipped`
     ])
+  })
+})
+
+describe('readers that tail a file from an offset (search, a follower) decode it alike (search: search-index.test.ts)', () => {
+  it('the decoder comes from the first line alone: its version, none yet, or a refusal', async () => {
+    const v1 = await openTranscriptDecoder(await placed('v1-before-seq.jsonl'))
+    expect(v1?.version).toBe(1)
+    expect(v1?.migrated).toBe(true)
+    const line = JSON.parse((await readFile(join(FIXTURES, 'v1-before-seq.jsonl'), 'utf8')).split('\n')[2])
+    expect(v1?.event(line)).toEqual({ ok: true, event: { ...line, seq: line.ts * 1000 } })
+    const file = join(dir, 'growing.jsonl')
+    await writeFile(file, '')
+    expect(await openTranscriptDecoder(file)).toBeNull()
+    await writeFile(file, '{"type":"header","version":2')
+    expect(await openTranscriptDecoder(file)).toBeNull() // the header is still being written
+    await writeFile(file, `{"type":"header","version":2,"agentId":"a","sessionId":"s","parentAgentId":null,"createdAt":1}\n`)
+    expect((await openTranscriptDecoder(file))?.migrated).toBe(false)
+    await expect(openTranscriptDecoder(await placed('v3-newer.jsonl'))).rejects.toThrow(NewerTranscriptError)
   })
 })
