@@ -12,6 +12,7 @@ import { emptyIndex, finalizeIndex, isTerminalStatus, SessionIndexBuilder, type 
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { mapLimit } from './map-limit'
 import { NewerTranscriptError } from './transcript/decode'
+import { migratedNote, TRANSCRIPT_VERSION } from './transcript/migrations'
 import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript/reader'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -68,6 +69,8 @@ export async function openSession(dataDir: string, sessionId: string, readOption
     })
   )
   const transcripts = read.filter((t): t is Transcript => t !== null)
+  const migrated = transcripts.filter((t) => t.writtenIn < TRANSCRIPT_VERSION).map((t) => t.writtenIn)
+  if (migrated.length) notes.push(migratedNote(migrated))
   // Replay agents in the order they were created so the first main agent gives the session its title.
   // Agents created in the same millisecond keep the order the live session saw them in, which is the
   // order of session.json's agents (a fan-out starts several at once; their panels keep their places).

@@ -14,7 +14,7 @@ export type RecordedEvent = AgentEvent & { seq: number }
 export interface Migration {
   from: number
   to: number
-  /** Why the format changed, in a sentence (said when a file is read migrated). */
+  /** Why the format changed, in a few words (migratedNote says it when a file is read migrated). */
   why: string
   /** An event line valid in `from`, as `to` writes it. */
   event(e: AgentEvent): AgentEvent
@@ -41,6 +41,17 @@ export const TRANSCRIPT_VERSION = (MIGRATIONS.length + 1) as FormatVersion
 /** The steps from `version` up to the current one (none for the current version). */
 export function migrationsFrom(version: number): readonly Migration[] {
   return MIGRATIONS.filter((m) => m.from >= version)
+}
+
+/**
+ * What a reader says of the files it read migrated (their versions as written), in one sentence: nothing
+ * is lost, but a person looking at the files on disk should know they are not in today's format.
+ */
+export function migratedNote(versions: readonly number[]): string {
+  const from = [...new Set(versions)].sort((a, b) => a - b)
+  const why = MIGRATIONS.filter((m) => m.from >= from[0]).map((m) => `${m.from} -> ${m.to}: ${m.why}`)
+  const n = versions.length
+  return `${n} transcript${n === 1 ? '' : 's'} of format version ${from.join(', ')} ${n === 1 ? 'was' : 'were'} read as version ${TRANSCRIPT_VERSION} (${why.join('; ')}); the files are left as they are.`
 }
 
 /** An event of a `version` file as the current version writes it. */
