@@ -6,7 +6,7 @@ import { PerformanceObserver } from 'node:perf_hooks'
 import type { AgentEvent } from '../src/shared/events'
 import { EventRedactor } from '../src/shared/redact-events'
 import { redactedJson, registerSecret } from '../src/shared/redact'
-import { mergeDeltas } from '../src/main/runtime/store/transcript-format'
+import { mergeDeltas } from '../src/main/runtime/store/transcript/format'
 
 const AGENTS = 64
 const DELTAS = 2000 // per agent

@@ -43,12 +43,13 @@ export interface EventBase {
   /**
    * The event's place in its session's stream: strictly increasing, in microseconds since the epoch (or
    * one more than the last when events come faster), so a reopened session can tell which live events its
-   * transcripts already hold. An event merged from several deltas carries the last one's. Absent in
-   * transcripts written before it existed.
+   * transcripts already hold. An event merged from several deltas carries the last one's. Every event
+   * a transcript reader returns has one: lines written before it existed (format version 1) get it from
+   * their time on read (store/transcript/migrations.ts).
    */
   seq?: number
   /**
-   * On a transcript line that merged several deltas (store/transcript-format.ts): the seq of the first.
+   * On a transcript line that merged several deltas (store/transcript/format.ts): the seq of the first.
    * Between it and `seq` other agents' events happened while this line's text was only partly shown.
    */
   firstSeq?: number

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentEvent } from '../../src/shared/events'
 import { reply, startScriptedServer, type ParsedRequest, type ScriptedReply, type ScriptedServer } from '../../src/main/runtime/model/scripted'
-import { readTranscript } from '../../src/main/runtime/store/transcript-reader'
+import { readTranscript } from '../../src/main/runtime/store/transcript/reader'
 import { repoRoot } from './cli'
 
 /** Who the main agent starts: workers (a Bash side effect each), 2 worktree editors, 4 background watchers. */

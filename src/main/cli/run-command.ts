@@ -6,6 +6,7 @@ import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
 import { parseCompactCommand } from '../runtime/orchestration/runs/compact-agent'
 import { shutdownSandbox } from '../runtime/security/sandbox/sandbox-runtime'
+import { NewerTranscriptError } from '../runtime/store'
 import { fullModelId } from '../runtime/model/aliases'
 import { createClientFromConfig, loadRuntimeConfig } from '../runtime/setup'
 import { resultMessage, type ResultMessage } from './output/result-message'
@@ -156,6 +157,14 @@ export async function runCommand(argv: string[]): Promise<number> {
       ? await AgentSession.open({ ...common, sessionId: args.resume, dataDir: config.dataDir })
       : await AgentSession.create({ ...common, cwd: args.cwd })
   } catch (err) {
+    // A session a newer Fanout wrote is a run that cannot go on, not a bad command line: it answers in the
+    // format asked for, like a resume whose history is lost (nothing of the session was touched).
+    if (args.resume && err instanceof NewerTranscriptError) {
+      const summary = failedResult(args.resume, new RunTally(''), `cannot resume session ${args.resume}: ${err.message}`)
+      if (args.format !== 'text') process.stdout.write(`${JSON.stringify(summary)}\n`)
+      process.stderr.write(`fanout run: ${failureLine(summary)}\n`)
+      return 1
+    }
     process.stderr.write(`fanout run: ${errorMessage(err)}\n`)
     return 1
   }
@@ -255,19 +264,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   return code
 
   function failedSummary(reason: string): ResultMessage {
-    const failed: AgentRunResult = {
-      status: 'failed',
-      result: '',
-      error: reason,
-      numTurns: 0,
-      toolUses: 0,
-      usage: emptyUsage(),
-      durationMs: 0,
-      messages: [],
-      model: '',
-      stopReason: null
-    }
-    return resultMessage({ sessionId: session.sessionId, result: failed, tally: counted, interrupted: false, overBudget: false })
+    return failedResult(session.sessionId, counted, reason)
   }
 
   /** The result on stdout in the chosen format, the reason on stderr; the exit status. */
@@ -436,6 +433,23 @@ export function markUndone(summary: ResultMessage, terminal: string, reason: str
     error: reason,
     errors: [reason]
   })
+}
+
+/** The result of a run that failed before or without any model call: `reason` is its error and its result. */
+function failedResult(sessionId: string, tally: RunTally, reason: string): ResultMessage {
+  const failed: AgentRunResult = {
+    status: 'failed',
+    result: '',
+    error: reason,
+    numTurns: 0,
+    toolUses: 0,
+    usage: emptyUsage(),
+    durationMs: 0,
+    messages: [],
+    model: '',
+    stopReason: null
+  }
+  return resultMessage({ sessionId, result: failed, tally, interrupted: false, overBudget: false })
 }
 
 function failureLine(summary: ResultMessage): string {

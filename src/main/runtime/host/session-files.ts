@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { HostCallError } from '../../../shared/ipc-dispatch'
-import { ensureDataDir, readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
+import { ensureDataDir, NewerTranscriptError, readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
 
 const NAME_FILE = 'name.json'
 const DEMO_FILE = 'demo.json'
@@ -37,8 +37,12 @@ export async function markDemoSession(dataDir: string, sessionId: string): Promi
 
 const noSession = (sessionId: string) => new HostCallError('not_found', `There is no session ${sessionId}.`)
 
-/** The store's "no such session" as the call's `not_found`; any other failure as it is. */
+/**
+ * The store's "no such session" as the call's `not_found`; a session a newer Fanout wrote as `conflict`, its
+ * sentence as it is (it names the file and both versions); any other failure as it is.
+ */
 export function sessionCallError(err: unknown, sessionId: string): unknown {
+  if (err instanceof NewerTranscriptError) return new HostCallError('conflict', err.message)
   return err instanceof SessionNotFoundError ? noSession(sessionId) : err
 }
 

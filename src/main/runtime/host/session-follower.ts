@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import type { AgentEvent } from '../../../shared/events'
 import { agentsDir } from '../store'
 import { sessionOwner } from '../store/session-lock'
-import { isEventLike } from '../store/transcript-format'
+import { openTranscriptDecoder, type TranscriptDecoder } from '../store/transcript/decode'
+import type { RecordedEvent } from '../store/transcript/migrations'
 
 /** How often the transcripts are looked at (a file system watch would miss appends on some file systems). */
 const POLL_MS = 250
@@ -28,6 +29,8 @@ export class SessionFollower {
   private readonly offsets = new Map<string, number>()
   /** Each agent's last event passed on (or folded into the view that was opened). */
   private readonly seen = new Map<string, number>()
+  /** Each transcript's version, once its header is there: its lines are checked and migrated as any reader's. */
+  private readonly decoders = new Map<string, TranscriptDecoder>()
   private timer: ReturnType<typeof setInterval> | null = null
   private polling: Promise<void> | null = null
   private stopped = false
@@ -73,11 +76,15 @@ export class SessionFollower {
   private async readNew(): Promise<AgentEvent[]> {
     const dir = agentsDir(this.o.dataDir, this.o.sessionId)
     const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'))
-    const out: AgentEvent[] = []
+    const out: RecordedEvent[] = []
     for (const name of names) {
       const from = this.offsets.get(name) ?? 0
       const size = (await stat(join(dir, name)).catch(() => null))?.size ?? from
       if (size <= from) continue
+      // No header yet: looked at again next time. A newer Fanout's file: not followed (opening it said why).
+      const decoder = this.decoders.get(name) ?? (await openTranscriptDecoder(join(dir, name)).catch(() => null))
+      if (!decoder) continue
+      this.decoders.set(name, decoder)
       const { text, end } = await readComplete(join(dir, name), from, size)
       this.offsets.set(name, end)
       for (const line of text.split('\n')) {
@@ -88,15 +95,15 @@ export class SessionFollower {
         } catch {
           continue // a torn line a crash left: readers skip it
         }
-        if (!isEventLike(e)) continue // the header
-        const event = e as AgentEvent
-        const last = this.seen.get(event.agentId) ?? 0
-        if (event.seq !== undefined && event.seq <= last) continue
-        if (event.seq !== undefined) this.seen.set(event.agentId, event.seq)
+        const read = decoder.event(e)
+        if (!read.ok) continue // the header, or a line the transcript reader reports
+        const event = read.event
+        if (event.seq <= (this.seen.get(event.agentId) ?? 0)) continue
+        this.seen.set(event.agentId, event.seq)
         out.push(event)
       }
     }
-    return out.sort((a, b) => (a.seq ?? a.ts * 1000) - (b.seq ?? b.ts * 1000))
+    return out.sort((a, b) => a.seq - b.seq)
   }
 }
 

@@ -3,6 +3,7 @@
 // live fold of every event up to that seq. Moments inside a merged line are never offered.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
+import type { RecordedEvent } from '../store/transcript/migrations'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
@@ -135,7 +136,7 @@ describe('replay', () => {
         ts: 1,
         seq,
         ...(firstSeq ? { firstSeq } : {})
-      }) as AgentEvent
+      }) as RecordedEvent
     // Lines by place: 1, 2, 3 (merged from 1.5), 4, 6 (merged from 5), 7.
     const { places } = steps([e(1), e(2), e(3, 1.5), e(4), e(6, 5), e(7)])
     expect(places).toEqual([1, 3, 4, 6, 7])

@@ -4,9 +4,9 @@
 // that seq, not a picture of it.
 //
 // A step ends where the live view was whole: a transcript line that merged several deltas
-// (transcript-format.ts mergeDeltas, `firstSeq`..`seq`) was shown a piece at a time while other agents'
+// (store/transcript/format.ts mergeDeltas, `firstSeq`..`seq`) was shown a piece at a time while other agents'
 // events came in between; the moments inside it are not in the record, so no frame stops there.
-import type { AgentEvent } from '../../../shared/events'
+import type { RecordedEvent } from '../store/transcript/migrations'
 import type { ReplayMark, ReplayTimeline } from '../../../shared/search-replay-contract'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptySession, type SessionState } from '../../../shared/view/session-state'
@@ -18,7 +18,7 @@ const ACTIVITY_SLICES = 240
 
 export class ReplaySession {
   /** Every event in place order. */
-  readonly events: AgentEvent[]
+  readonly events: RecordedEvent[]
   /** ends[i]: the index just past the last event of step i (steps are contiguous from 0). */
   private readonly ends: number[]
   /** Each step's place (its last event's). */
@@ -29,7 +29,7 @@ export class ReplaySession {
 
   private constructor(
     readonly sessionId: string,
-    events: AgentEvent[]
+    events: RecordedEvent[]
   ) {
     this.events = events
     const { ends, places } = steps(events)
@@ -44,7 +44,7 @@ export class ReplaySession {
     return new ReplaySession(sessionId, mergedEvents(opened))
   }
 
-  static fromEvents(sessionId: string, events: AgentEvent[]): ReplaySession {
+  static fromEvents(sessionId: string, events: RecordedEvent[]): ReplaySession {
     return new ReplaySession(
       sessionId,
       [...events].sort((a, b) => eventPlace(a) - eventPlace(b))
@@ -109,9 +109,9 @@ export class ReplaySession {
   }
 
   /** Up to `limit` steps after place `after`, each a list of events to apply together. */
-  stepsAfter(after: number, limit: number): { steps: AgentEvent[][]; done: boolean } {
+  stepsAfter(after: number, limit: number): { steps: RecordedEvent[][]; done: boolean } {
     const first = this.stepAt(after) + 1
-    const out: AgentEvent[][] = []
+    const out: RecordedEvent[][] = []
     for (let s = first; s < this.ends.length && out.length < limit; s++) out.push(this.events.slice(s ? this.ends[s - 1] : 0, this.ends[s]))
     return { steps: out, done: first + out.length >= this.ends.length }
   }
@@ -143,7 +143,7 @@ export class ReplaySession {
   }
 }
 
-function markOf(e: AgentEvent, label: string): ReplayMark | null {
+function markOf(e: RecordedEvent, label: string): ReplayMark | null {
   const at = { seq: eventPlace(e), ts: e.ts, agentId: e.agentId, label }
   switch (e.type) {
     case 'agent_start':
@@ -165,10 +165,10 @@ function markOf(e: AgentEvent, label: string): ReplayMark | null {
  * Steps: runs of events after which the live view was whole. A place is inside a merged line when that
  * line's first delta came before it and its last after it (firstSeq <= place < seq): no step ends there.
  */
-export function steps(events: readonly AgentEvent[]): { ends: number[]; places: number[] } {
+export function steps(events: readonly RecordedEvent[]): { ends: number[]; places: number[] } {
   const spans = events
-    .filter((e) => e.firstSeq !== undefined && e.seq !== undefined && e.firstSeq < e.seq)
-    .map((e) => [e.firstSeq!, e.seq!] as const)
+    .filter((e) => e.firstSeq !== undefined && e.firstSeq < e.seq)
+    .map((e) => [e.firstSeq!, e.seq] as const)
     .sort((a, b) => a[0] - b[0])
   const ends: number[] = []
   const places: number[] = []

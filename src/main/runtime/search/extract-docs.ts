@@ -4,14 +4,15 @@
 //
 // Streamed deltas are not documents of their own: the assistant message that ends a stream repeats them
 // in full. Only a stream that ends without one (a reply cut off by a failure, a stop or a crash) keeps its
-// deltas, so they are held until the stream's end says which (transcript-format.ts streamEnd). Lines of
+// deltas, so they are held until the stream's end says which (store/transcript/format.ts streamEnd). Lines of
 // unknown types (a newer Fanout's) make no document and are otherwise harmless.
 import { contentBlocks, type AgentEvent } from '../../../shared/events'
+import type { RecordedEvent } from '../store/transcript/migrations'
 import { continuesTask } from '../../../shared/run-opening'
 import { humanNote } from '../../../shared/view/fanout-note'
 import { parseInbox, reportBody } from '../../../shared/view/inbox-message'
 import { withoutModelMarkup } from '../../../shared/view/model-markup'
-import { streamEnd } from '../store/transcript-format'
+import { streamEnd } from '../store/transcript/format'
 
 export type DocKind = 'prompt' | 'text' | 'thinking' | 'tool_input' | 'tool_output' | 'message' | 'error' | 'report'
 
@@ -31,9 +32,6 @@ export interface SearchDoc {
 export const MAX_BODY = 256 * 1024
 
 const REMINDER = /^\s*<system-reminder>[\s\S]*<\/system-reminder>\s*$/
-
-/** An event's place in its session (as session-fold.ts orders events): its seq, else its time in µs. */
-const placeOf = (e: AgentEvent): number => e.seq ?? e.ts * 1000
 
 /** A delivered message as a person reads it (the envelope's words, a note of Fanout's as its short line). */
 function inboxText(text: string, from: string): string {
@@ -84,17 +82,17 @@ export class DocExtractor {
     this.turn = saved.turn ?? 0
   }
 
-  line(e: AgentEvent): SearchDoc[] {
+  line(e: RecordedEvent): SearchDoc[] {
     const out: SearchDoc[] = []
     const doc = (kind: DocKind, body: string, extra: Partial<SearchDoc> = {}) => {
       const text = bodyOf(body.trim())
-      if (text) out.push({ kind, body: text, agentId: e.agentId, seq: placeOf(e), ts: e.ts, ...(this.turn ? { turn: this.turn } : {}), ...extra })
+      if (text) out.push({ kind, body: text, agentId: e.agentId, seq: e.seq, ts: e.ts, ...(this.turn ? { turn: this.turn } : {}), ...extra })
     }
     if (e.type === 'text_delta' || e.type === 'thinking_delta') {
       const kind = e.type === 'text_delta' ? 'text' : 'thinking'
       const last = this.heldDeltas[this.heldDeltas.length - 1]
       if (last && last.kind === kind) last.text += e.text
-      else this.heldDeltas.push({ kind, text: e.text, seq: placeOf(e), ts: e.ts, turn: this.turn })
+      else this.heldDeltas.push({ kind, text: e.text, seq: e.seq, ts: e.ts, turn: this.turn })
       return out
     }
     const end = streamEnd(e)

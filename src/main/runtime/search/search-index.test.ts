@@ -1,13 +1,13 @@
 // The search indexes on real transcripts written by the store's recorder: documents of every kind, built
 // as lines are appended (only the new ones read), never a duplicate after a restart in the middle of a
 // stream, rebuilt when the file is damaged, missing or from another format, and never touching a transcript.
-import { readFileSync, writeFileSync, existsSync, appendFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
 import { recordClosed, tempDataDir } from '../store/test-fixtures'
-import { transcriptPath } from '../store/data-dir'
+import { agentsDir, transcriptPath } from '../store/data-dir'
 import { ftsQuery } from './fts-query'
 import { SearchService } from './search-service'
 import { searchDbPath, SessionSearch } from './session-search'
@@ -240,3 +240,24 @@ async function heldBytes(text: string): Promise<number> {
   for (let i = lines.length - 1; i >= 0 && JSON.parse(lines[i]).type === 'text_delta'; i--) n += Buffer.byteLength(lines[i]) + 1
   return n
 }
+
+describe('SessionSearch across transcript versions', () => {
+  const fixture = (name: string, sessionId: string) => {
+    mkdirSync(agentsDir(dataDir, sessionId), { recursive: true })
+    copyFileSync(join(__dirname, '../store/transcript/fixtures', name), transcriptPath(dataDir, sessionId, 'main-1'))
+  }
+
+  it('finds the words of a version 1 session at their migrated place, and indexes nothing of a newer one', async () => {
+    fixture('v1-before-seq.jsonl', 's-old')
+    const old = new SessionSearch(dataDir, 's-old')
+    await old.catchUp()
+    // The assistant message, 5 ms into the fixture, written before events had a seq: its time in µs.
+    expect(old.search('hello').map((h) => [h.kind, h.seq])).toContainEqual(['text', (1763726400000 + 5) * 1000])
+    old.close()
+    fixture('v3-newer.jsonl', 's-new')
+    const newer = new SessionSearch(dataDir, 's-new')
+    await newer.catchUp()
+    expect(newer.search('hello')).toEqual([])
+    newer.close()
+  })
+})

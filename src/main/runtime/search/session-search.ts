@@ -5,10 +5,9 @@
 // a kill -9 at any point leaves an index that is consistent and knows where to go on.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { AgentEvent } from '../../../shared/events'
 import { agentsDir, sessionDir } from '../store/data-dir'
 import { errorCode } from '../store/atomic-file'
-import { isEventLike } from '../store/transcript-format'
+import { openTranscriptDecoder, type TranscriptDecoder } from '../store/transcript/decode'
 import { DocExtractor, type DocKind, type SearchDoc } from './extract-docs'
 import { ftsQuery } from './fts-query'
 import { inTransaction, openSearchDb, type Db } from './search-db'
@@ -63,6 +62,8 @@ export class SessionSearch {
   /** Why an earlier index file was thrown away, when it was (said once, in the answer that rebuilt it). */
   readonly rebuiltBecause?: string
   private closed = false
+  /** Each transcript's version, once its header was read: its lines are checked and migrated as any reader's. */
+  private readonly decoders = new Map<string, TranscriptDecoder>()
 
   constructor(
     readonly dataDir: string,
@@ -124,7 +125,12 @@ export class SessionSearch {
         this.insert(name, docs, { resumeAt, indexedUntil: until, state, agent })
         docs = []
       }
-      for await (const lines of tailLines(join(agentsDir(this.dataDir, this.sessionId), name), source.resumeAt)) {
+      const file = join(agentsDir(this.dataDir, this.sessionId), name)
+      // Lines are checked and migrated as every transcript reader does; a newer Fanout's file is not indexed.
+      const decoder = this.decoders.get(name) ?? (await openTranscriptDecoder(file).catch(() => null))
+      if (!decoder) continue
+      this.decoders.set(name, decoder)
+      for await (const lines of tailLines(file, source.resumeAt)) {
         for (const line of lines) {
           if (line.start >= size) break
           let value: unknown
@@ -134,11 +140,12 @@ export class SessionSearch {
             lastEnd = line.end // a damaged line: the transcript reader reports it; the index skips it
             continue
           }
-          if (!isEventLike(value)) {
-            lastEnd = line.end
+          const read = decoder.event(value)
+          if (!read.ok) {
+            lastEnd = line.end // the header, or a line the transcript reader reports
             continue
           }
-          const e = value as AgentEvent
+          const e = read.event
           if (e.type === 'agent_start')
             agent = { agentType: e.agentType, description: e.description, ...(e.name ? { name: e.name } : {}), parentAgentId: e.parentAgentId }
           const wasHolding = extractor.holding
@@ -175,6 +182,7 @@ export class SessionSearch {
   }
 
   private forget(name: string): void {
+    this.decoders.delete(name)
     const agentId = name.replace(/\.jsonl$/, '')
     inTransaction(this.db, () => {
       this.db.run('DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE agent_id = ?)', [agentId])

@@ -23,10 +23,12 @@ export { JsonlWriter, DEFAULT_FLUSH_DELAY_MS } from './jsonl-writer'
 export type { JsonlWriterOptions } from './jsonl-writer'
 export { readJsonlLines } from './jsonl-reader'
 export type { JsonlLine } from './jsonl-reader'
-export { TRANSCRIPT_VERSION, makeHeader, mergeDeltas } from './transcript-format'
-export type { TranscriptHeader } from './transcript-format'
-export { readTranscript } from './transcript-reader'
-export type { Transcript, TranscriptIssue, TranscriptIssueKind } from './transcript-reader'
+export { TRANSCRIPT_VERSION, makeHeader, mergeDeltas } from './transcript/format'
+export type { TranscriptHeader } from './transcript/format'
+export { readTranscript } from './transcript/reader'
+export type { Transcript, TranscriptIssue, TranscriptIssueKind } from './transcript/reader'
+export { NewerTranscriptError } from './transcript/decode'
+export type { RecordedEvent } from './transcript/migrations'
 export {
   SESSION_INDEX_VERSION,
   SessionIndexBuilder,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../../../shared/events'
+import type { RecordedEvent } from './transcript/migrations'
 import { transcriptPath } from './data-dir'
 import { interruptedEnd, INTERRUPTED_AGENT_ERROR } from './interruption'
 import { listSessions } from './list-sessions'
@@ -7,7 +7,7 @@ import { openSession } from './open-session'
 import { replaySession } from './session-fold'
 import { createSessionRecorder } from './session-recorder'
 import { eventsFor, recordCrashed, sessionAgents, useTempDataDir } from './test-fixtures'
-import { readTranscript } from './transcript-reader'
+import { readTranscript } from './transcript/reader'
 import { readViewCheckpoint } from './view-checkpoint'
 
 let dataDir: string
@@ -16,7 +16,7 @@ useTempDataDir((dir) => (dataDir = dir))
 const { sessionId, main, done, cut } = sessionAgents('sess-crash', { done: ['docs-1', 't-docs'], cut: ['explore-1', 't-explore'] })
 
 /** A fan-out cut off mid-run: one subagent finished, the other was inside a Grep, streaming text. */
-function fanOut(): AgentEvent[] {
+function fanOut(): RecordedEvent[] {
   return [
     main.start({ prompt: 'Crash test, fan out to 2', cwd: '/repo' }),
     main.turn(1),
@@ -168,7 +168,7 @@ describe('agents started in the same millisecond', () => {
     const ts = Date.now()
     // Ids that sort against their order, so neither the name nor the directory listing gives it.
     const ids = ['z-first', 'm-second', 'a-third']
-    const events: AgentEvent[] = [{ ...main.start({ cwd: '/repo' }), ts: ts - 10 }]
+    const events: RecordedEvent[] = [{ ...main.start({ cwd: '/repo' }), ts: ts - 10 }]
     for (const agentId of ids) events.push({ ...eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${agentId}` }).start(), ts })
     await recordCrashed(dataDir, sessionId, events)
     const { state } = await replaySession(dataDir, sessionId)

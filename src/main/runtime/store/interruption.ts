@@ -3,7 +3,8 @@
 // with an `agent_end` of status `interrupted`, timed at the session's last recorded moment, so that every
 // reader agrees it is not running and when it stopped: the index, the UI's fold, the process that takes
 // the session over (which records these ends, see session-recorder.ts), and a resume.
-import type { AgentEndEvent, AgentEvent } from '../../../shared/events'
+import type { AgentEndEvent } from '../../../shared/events'
+import type { RecordedEvent } from './transcript/migrations'
 import { addUsage, emptyUsage } from '../../../shared/usage'
 
 export const INTERRUPTED_AGENT_ERROR = 'Fanout stopped (it was closed or crashed) while this agent was working.'
@@ -13,7 +14,7 @@ export const NEVER_STARTED_ERROR = 'It was still waiting to start when Fanout st
  * The agent_end an agent's transcript lacks when it stops inside a run; null when its last run ended (or
  * it has no events). A transcript whose agent_start was lost counts as one run from its first event.
  */
-export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: number; seq?: number }): AgentEndEvent | null {
+export function interruptedEnd(events: readonly RecordedEvent[], stoppedAt?: { ts: number; seq: number }): (AgentEndEvent & { seq: number }) | null {
   if (!events.length) return null
   let start = 0
   for (let i = events.length - 1; i >= 0; i--) {
@@ -50,7 +51,7 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
     return {
       ...who,
       ts: last.ts,
-      ...(last.seq === undefined ? {} : { seq: last.seq }),
+      seq: last.seq,
       status: 'stopped',
       result: '',
       error: NEVER_STARTED_ERROR,
@@ -64,8 +65,8 @@ export function interruptedEnd(events: readonly AgentEvent[], stoppedAt?: { ts: 
     // When Fanout stopped, as near as the record tells: the session's last recorded moment (`stoppedAt`),
     // for the agent worked (or waited on the model) until then, not only until its own last event.
     ts: Math.max(last.ts, stoppedAt?.ts ?? 0),
-    // Its place is after that moment (a replay orders events by seq where they have one).
-    ...(last.seq === undefined && stoppedAt?.seq === undefined ? {} : { seq: Math.max(last.seq ?? 0, stoppedAt?.seq ?? 0) }),
+    // Its place is after that moment (a replay orders events by seq).
+    seq: Math.max(last.seq, stoppedAt?.seq ?? 0),
     status: 'interrupted',
     result: '',
     error: INTERRUPTED_AGENT_ERROR,

@@ -11,7 +11,9 @@ import { interruptedEnd } from './interruption'
 import { emptyIndex, finalizeIndex, isTerminalStatus, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { mapLimit } from './map-limit'
-import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript-reader'
+import { NewerTranscriptError } from './transcript/decode'
+import { migratedNote, TRANSCRIPT_VERSION } from './transcript/migrations'
+import { readTranscript, type ReadTranscriptOptions, type Transcript } from './transcript/reader'
 import { errorMessage } from '../../../shared/error-message'
 
 export interface OpenedSession {
@@ -60,11 +62,15 @@ export async function openSession(dataDir: string, sessionId: string, readOption
 
   const read = await mapLimit(files, 16, (f) =>
     readTranscript(f, readOptions).catch((err: Error) => {
+      // A newer Fanout's session is refused whole: without that agent, a resume would write over its story.
+      if (err instanceof NewerTranscriptError) throw err
       notes.push(`${err.message}; that agent is left out`)
       return null
     })
   )
   const transcripts = read.filter((t): t is Transcript => t !== null)
+  const migrated = transcripts.filter((t) => t.writtenIn < TRANSCRIPT_VERSION).map((t) => t.writtenIn)
+  if (migrated.length) notes.push(migratedNote(migrated))
   // Replay agents in the order they were created so the first main agent gives the session its title.
   // Agents created in the same millisecond keep the order the live session saw them in, which is the
   // order of session.json's agents (a fan-out starts several at once; their panels keep their places).
@@ -133,14 +139,14 @@ function differs(stored: SessionIndex, rebuilt: SessionIndex): boolean {
   })
 }
 
-function lastMoment(transcripts: readonly Transcript[]): { ts: number; seq?: number } {
+function lastMoment(transcripts: readonly Transcript[]): { ts: number; seq: number } {
   let ts = 0
-  let seq: number | undefined
+  let seq = 0
   for (const t of transcripts) {
     for (const e of t.events) {
       if (e.ts > ts) ts = e.ts
-      if (e.seq !== undefined && (seq === undefined || e.seq > seq)) seq = e.seq
+      if (e.seq > seq) seq = e.seq
     }
   }
-  return seq === undefined ? { ts } : { ts, seq }
+  return { ts, seq }
 }

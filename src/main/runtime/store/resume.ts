@@ -13,7 +13,7 @@ import { mapLimit } from './map-limit'
 import { foldConversation, rebuildConversation, type RebuildOptions } from './rebuild-conversation'
 import { isTerminalStatus } from './session-index'
 import { stateFromTranscript } from './state-from-transcript'
-import { readTranscript } from './transcript-reader'
+import { readTranscript } from './transcript/reader'
 
 export interface AgentResumeData {
   /** From state.json, or rebuilt from the transcript when that file is missing or broken (a note says so); null only for an empty transcript. */

@@ -5,19 +5,20 @@ import type { AgentEvent } from '../../../shared/events'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptyEventsState, emptySession, type SessionState } from '../../../shared/view/session-state'
 import { openSession, type OpenedSession } from './open-session'
+import type { RecordedEvent } from './transcript/migrations'
 import { finalizeIndex, isTerminalStatus, type SessionIndex } from './session-index'
 import { effectiveStatus, readSessionIndex, writerGone } from './session-index-file'
 import { readViewCheckpoint, transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
 
-/** An event's place in time: its seq (microseconds) where it has one, else its millisecond time. */
-export const eventPlace = (e: AgentEvent): number => e.seq ?? e.ts * 1000
+/** An event's place in time: its seq (microseconds; a transcript reader gives every event one). */
+export const eventPlace = (e: RecordedEvent): number => e.seq
 
 /**
  * Every agent's events as one sequence in the order they happened (ties keep each transcript's order).
  * A replay reads them with `skipSettledDeltas`, so the deltas a finished message repeats are already out.
  */
-export function mergedEvents(o: OpenedSession): AgentEvent[] {
-  const all: AgentEvent[] = []
+export function mergedEvents(o: OpenedSession): RecordedEvent[] {
+  const all: RecordedEvent[] = []
   for (const t of Object.values(o.agents)) for (const e of t.events) all.push(e)
   return all.sort((a, b) => eventPlace(a) - eventPlace(b))
 }
@@ -29,13 +30,8 @@ export function mergedEvents(o: OpenedSession): AgentEvent[] {
 export function lastSeqs(o: OpenedSession): Record<string, number> {
   const seen: Record<string, number> = {}
   for (const [id, t] of Object.entries(o.agents)) {
-    for (let i = t.events.length - 1; i >= 0; i--) {
-      const seq = t.events[i].seq
-      if (seq !== undefined) {
-        seen[id] = seq
-        break
-      }
-    }
+    const last = t.events[t.events.length - 1]
+    if (last) seen[id] = last.seq
   }
   return seen
 }

@@ -6,7 +6,7 @@ import { openSession } from './open-session'
 import { readSessionIndex } from './session-index-file'
 import { createSessionRecorder } from './session-recorder'
 import { eventsFor, sessionAgents, useTempDataDir } from './test-fixtures'
-import { readTranscript } from './transcript-reader'
+import { readTranscript } from './transcript/reader'
 
 let dataDir: string
 useTempDataDir((dir) => (dataDir = dir))
@@ -45,7 +45,7 @@ describe('session recorder', () => {
     for (const id of ['main', 'explore-1', 'deep-1']) {
       const t = await readTranscript(join(dir, 'agents', `${id}.jsonl`))
       expect(t.issues).toEqual([])
-      expect(t.header).toMatchObject({ agentId: id, sessionId, version: 1 })
+      expect(t.header).toMatchObject({ agentId: id, sessionId, version: 2 })
       expect(t.events.every((e) => e.agentId === id)).toBe(true)
     }
     const mainT = await readTranscript(join(dir, 'agents', 'main.jsonl'))

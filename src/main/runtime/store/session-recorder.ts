@@ -11,7 +11,9 @@ import { openSession, SessionNotFoundError } from './open-session'
 import { replaySession } from './session-fold'
 import { emptyIndex, SessionIndexBuilder, type SessionIndex } from './session-index'
 import { currentWriter, effectiveStatus, writeSessionIndex } from './session-index-file'
-import { makeHeader, mergeDeltas } from './transcript-format'
+import { NewerTranscriptError } from './transcript/decode'
+import { makeHeader, mergeDeltas } from './transcript/format'
+import type { RecordedEvent } from './transcript/migrations'
 import { transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
 import { ViewFold } from './view-fold'
 
@@ -79,6 +81,11 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   const fold = new ViewFold(sessionId)
   // The session on disk could not be read: only a replay knows what its transcripts hold.
   let foldable = true
+  // Set when the session on disk is a newer Fanout's: nothing is recorded.
+  let refused: NewerTranscriptError | null = null
+  // The last seq recorded: an event that comes without one (the session's bus gives every event its own)
+  // is placed after it, so every line written has one (transcript version 2).
+  let lastSeq = 0
 
   // Loading an existing session (resume) reads its transcripts; ours must not reach the disk before that
   // read, or the events recorded meanwhile would be counted twice. Transcripts open after `loading`.
@@ -93,7 +100,11 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       builder = new SessionIndexBuilder(idx)
       // What is on disk goes first in the fold, with the ends of the runs a crash cut off (already among
       // the events read): written just below, they are not folded a second time.
-      for (const t of Object.values(existing.agents)) for (const e of t.events) fold.line(e)
+      for (const t of Object.values(existing.agents))
+        for (const e of t.events) {
+          fold.line(e)
+          if (e.seq > lastSeq) lastSeq = e.seq
+        }
       // Taking over from a writer that crashed: the runs it cut off end here, on disk, before anything new.
       for (const end of existing.interrupted) {
         const w = writerFor(end)
@@ -101,6 +112,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         w.release().catch(() => {}) // errors already reported
       }
     } catch (err) {
+      // A newer Fanout's session: none of its files is written to (lines of this version would make them
+      // files neither Fanout reads), not even a new agent's.
+      if (err instanceof NewerTranscriptError) refused = err
       if (!(err instanceof SessionNotFoundError)) {
         foldable = false
         onError(err as Error)
@@ -155,6 +169,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
   async function writeIndexNow(): Promise<void> {
     if (timer) clearTimeout(timer)
     timer = null
+    if (refused) return
     while (indexWrite) await indexWrite // one write at a time, so an older snapshot never lands last
     const snap = builder.snapshot()
     indexWrite = writeSessionIndex(dataDir, snap)
@@ -177,7 +192,11 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     else early.push(e)
   }
 
-  function write(e: AgentEvent): void {
+  function write(given: AgentEvent): void {
+    if (refused) return
+    const seq = given.seq ?? Math.max(given.ts * 1000, lastSeq + 1)
+    const e = (given.seq === undefined ? { ...given, seq } : given) as RecordedEvent
+    if (seq > lastSeq) lastSeq = seq
     let w: JsonlWriter<AgentEvent>
     try {
       w = writerFor(e)
@@ -185,7 +204,8 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       onError(err as Error) // an unsafe agent id: report, never throw into the event bus
       return
     }
-    const line = w.append(e)
+    // A merged line takes its last delta's seq: it has one too.
+    const line = w.append(e) as RecordedEvent
     fold.line(line, line !== e)
     if (fold.pending >= FOLD_BACKLOG) fold.fold()
     if (e.type === 'agent_end') w.release().catch(() => {}) // write it now and free the fd; errors already reported

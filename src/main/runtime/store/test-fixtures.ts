@@ -9,6 +9,7 @@ import type { Usage } from '../../../shared/usage'
 import { readSessionIndex, writeSessionIndex } from './session-index-file'
 import { createSessionRecorder, type SessionRecorder, type SessionRecorderOptions } from './session-recorder'
 import { lockPath } from './session-lock'
+import type { RecordedEvent } from './transcript/migrations'
 
 export async function tempDataDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fanout-store-'))
@@ -26,8 +27,12 @@ let clock = 1_700_000_000_000
 
 /** Builds events for one agent with increasing timestamps. */
 export function eventsFor(ref: AgentRef) {
-  const base = () => ({ ...ref, ts: ++clock })
-  const ev = (payload: EventPayload): AgentEvent => ({ ...base(), ...payload }) as AgentEvent
+  // Each with its place in the stream, as the session's bus gives it (transcripts hold it: version 2).
+  const base = () => {
+    const ts = ++clock
+    return { ...ref, ts, seq: ts * 1000 }
+  }
+  const ev = (payload: EventPayload): RecordedEvent => ({ ...base(), ...payload }) as RecordedEvent
   return {
     ev,
     start: (over: Partial<EventPayload<Extract<AgentEvent, { type: 'agent_start' }>>> = {}) =>

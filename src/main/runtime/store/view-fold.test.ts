@@ -7,12 +7,12 @@ import { openSession } from './open-session'
 import { foldSession, replaySession } from './session-fold'
 import { createSessionRecorder } from './session-recorder'
 import { eventsFor, recordCrashed, tempDataDir } from './test-fixtures'
-import { readTranscript } from './transcript-reader'
+import { readTranscript } from './transcript/reader'
 import { readViewCheckpoint } from './view-checkpoint'
 
 // Counts transcript reads; every call still reads the file.
-vi.mock('./transcript-reader', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('./transcript-reader')>()
+vi.mock('./transcript/reader', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('./transcript/reader')>()
   return { ...mod, readTranscript: vi.fn(mod.readTranscript) }
 })
 const reads = vi.mocked(readTranscript)

@@ -8,16 +8,16 @@
 // (readTranscript's skipSettledDeltas), every agent's events in the order of their place. A delta's fate
 // is known only when its stream ends, so events are folded in place order up to the first delta of any
 // agent still undecided; the rest wait for the next fold.
-import type { AgentEvent } from '../../../shared/events'
+import type { RecordedEvent } from './transcript/migrations'
 import { applyEvents } from '../../../shared/view/reducer'
 import { emptySession, type SessionState } from '../../../shared/view/session-state'
 import { eventPlace } from './session-fold'
-import { streamEnd } from './transcript-format'
+import { streamEnd } from './transcript/format'
 
 const DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'thinking_delta', 'tool_input_delta'])
 
 interface Line {
-  e: AgentEvent
+  e: RecordedEvent
   /** The agent's place in the replay's list of transcripts: breaks ties of place, as its stable sort does. */
   agent: number
   /** Arrival: keeps an agent's lines in file order where their places tie. */
@@ -59,7 +59,7 @@ export class ViewFold {
    * The next line of an agent's transcript. `merged`: the writer folded it into that agent's previous,
    * still unwritten line (consecutive deltas of one stream), so it replaces that line.
    */
-  line(e: AgentEvent, merged = false): void {
+  line(e: RecordedEvent, merged = false): void {
     const a = this.agentLines(e.agentId)
     if (e.type === 'agent_start') a.run = 'open'
     else if (e.type === 'agent_end') a.run = 'ended'

@@ -7,13 +7,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../../../../shared/events'
+import type { RecordedEvent } from '../../store'
 import { DeliveryLedger } from './delivery-ledger'
 import { sendDeliveryId } from './send-message'
 
-const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
-const run = (toolUseId: string, name: string): AgentEvent => ({ ...base, type: 'tool_run', toolUseId, name, input: {} })
-const ask = (toolUseId: string, requestId: string): AgentEvent => ({
+const base = { agentId: 'a', parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1, seq: 1000 }
+const run = (toolUseId: string, name: string): RecordedEvent => ({ ...base, type: 'tool_run', toolUseId, name, input: {} })
+const ask = (toolUseId: string, requestId: string): RecordedEvent => ({
   ...base,
   type: 'permission_request',
   requestId,
@@ -23,10 +23,10 @@ const ask = (toolUseId: string, requestId: string): AgentEvent => ({
   requestingAgentId: 'a',
   toolUseId
 })
-const answer = (requestId: string, decision: 'allow' | 'deny'): AgentEvent => ({ ...base, type: 'permission_response', requestId, decision })
+const answer = (requestId: string, decision: 'allow' | 'deny'): RecordedEvent => ({ ...base, type: 'permission_response', requestId, decision })
 
 describe('answers to the calls a crash cut off', () => {
-  const events: AgentEvent[] = [
+  const events: RecordedEvent[] = [
     ask('t-denied', 'r1'),
     answer('r1', 'deny'),
     ask('t-waiting', 'r2'),
@@ -38,7 +38,7 @@ describe('answers to the calls a crash cut off', () => {
     run('t-sent', 'SendMessage'),
     run('t-unsent', 'SendMessage')
   ]
-  const receiver: AgentEvent[] = [{ ...base, agentId: 'b', type: 'message_received', from: 'a', text: 'hi', deliveryId: sendDeliveryId('t-sent') }]
+  const receiver: RecordedEvent[] = [{ ...base, agentId: 'b', type: 'message_received', from: 'a', text: 'hi', deliveryId: sendDeliveryId('t-sent') }]
   const answerOf = DeliveryLedger.fromTranscripts({ a: { events }, b: { events: receiver } }).interruptedResult(events)
 
   it('a refused permission stays refused; one never answered did not run and will be asked again', () => {
@@ -71,7 +71,7 @@ describe('answers to the calls a crash cut off', () => {
 
   it('a report recorded in an agent_end and received by nobody is owed, once; one received is not', () => {
     const report = (deliveryId: string) => ({ deliveryId, to: 'a', text: `report ${deliveryId}` })
-    const child = (id: string, deliveryId: string, seq: number): AgentEvent[] => [
+    const child = (id: string, deliveryId: string, seq: number): RecordedEvent[] => [
       {
         ...base,
         agentId: id,
@@ -99,9 +99,9 @@ describe('answers to the calls a crash cut off', () => {
         usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
         report: report(deliveryId),
         seq: seq + 1
-      } as AgentEvent
+      } as RecordedEvent
     ]
-    const parent: AgentEvent[] = [{ ...base, type: 'message_received', from: 'c1', text: 'report d1', deliveryId: 'd1' }]
+    const parent: RecordedEvent[] = [{ ...base, type: 'message_received', from: 'c1', text: 'report d1', deliveryId: 'd1' }]
     const ledger = DeliveryLedger.fromTranscripts({ a: { events: parent }, c1: { events: child('c1', 'd1', 10) }, c2: { events: child('c2', 'd2', 20) } })
     expect(ledger.owedReports.map((r) => [r.from, r.report.deliveryId])).toEqual([['c2', 'd2']])
   })
@@ -111,7 +111,7 @@ describe('a Write a crash cut off', () => {
   // Write replaces its file whole, in one step: the file tells whether the call's content got there.
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cut-write-')))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  const start = (cwd: string): AgentEvent => ({
+  const start = (cwd: string): RecordedEvent => ({
     ...base,
     type: 'agent_start',
     agentType: 'general-purpose',
@@ -122,14 +122,14 @@ describe('a Write a crash cut off', () => {
     depth: 1,
     tools: []
   })
-  const write = (toolUseId: string, file_path: string, content: string): AgentEvent => ({
+  const write = (toolUseId: string, file_path: string, content: string): RecordedEvent => ({
     ...base,
     type: 'tool_run',
     toolUseId,
     name: 'Write',
     input: { file_path, content }
   })
-  const answerOf = (events: AgentEvent[], id: string) => DeliveryLedger.fromTranscripts({ a: { events } }).interruptedResult(events)({ id, name: 'Write' })
+  const answerOf = (events: RecordedEvent[], id: string) => DeliveryLedger.fromTranscripts({ a: { events } }).interruptedResult(events)({ id, name: 'Write' })
 
   it('finished when its file holds the content it gave (a relative path is read in the folder its run worked in)', () => {
     mkdirSync(join(dir, 'run2'))
@@ -161,7 +161,7 @@ describe('a Write a crash cut off', () => {
 
   it('an Edit: in the file when it has new_string and not old_string, not in it for the reverse; else the file cannot tell', () => {
     writeFileSync(join(dir, 'edited.ts'), 'export const answer = 43\n')
-    const edit = (toolUseId: string, old_string: string, new_string: string): AgentEvent => ({
+    const edit = (toolUseId: string, old_string: string, new_string: string): RecordedEvent => ({
       ...base,
       type: 'tool_run',
       toolUseId,
@@ -185,7 +185,7 @@ describe('a Write a crash cut off', () => {
   })
 
   it('with an input it cannot read a path from is answered like any call cut off while running', () => {
-    const events = [start(dir), { ...base, type: 'tool_run', toolUseId: 'bad', name: 'Write', input: { content: 'x' } } as AgentEvent]
+    const events = [start(dir), { ...base, type: 'tool_run', toolUseId: 'bad', name: 'Write', input: { content: 'x' } } as RecordedEvent]
     expect(answerOf(events, 'bad')?.content).toMatch(/may have done part of its work/)
   })
 })

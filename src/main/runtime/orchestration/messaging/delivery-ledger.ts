@@ -8,6 +8,7 @@
 //   delivered, a permission refused or never given, a Write or Edit done or not (as its file tells), or that
 //   it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
+import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'
 import { formatAgentReport } from '../runs/report'
 import type { AgentHandle } from '../runs/agent-registry'
@@ -79,7 +80,7 @@ export class DeliveryLedger {
     return new DeliveryLedger()
   }
 
-  static fromTranscripts(agents: Record<string, { events: readonly AgentEvent[] }>): DeliveryLedger {
+  static fromTranscripts(agents: Record<string, { events: readonly RecordedEvent[] }>): DeliveryLedger {
     const ledger = new DeliveryLedger()
     const reports: Array<OwedReport & { seq: number }> = []
     for (const [agentId, { events }] of Object.entries(agents)) {
@@ -93,7 +94,7 @@ export class DeliveryLedger {
           if (e.parentToolUseId && !ledger.childRuns.has(e.parentToolUseId)) ledger.childRuns.set(e.parentToolUseId, run)
         } else if (e.type === 'agent_end') {
           if (run) run.end = e
-          if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq ?? e.ts * 1000 })
+          if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq })
         }
       }
       if (pendingDeliveries(events).inbox.length) ledger.waiting.add(agentId)

@@ -10,7 +10,7 @@ import type { AgentEndEvent, EstimateEvent } from '../../../../shared/events'
 import { statsCommand } from '../../../cli/agents-stats'
 import { reply } from '../../model/scripted'
 import { readAgentHistory } from '../../store/agent-history'
-import { readTranscript } from '../../store/transcript-reader'
+import { readTranscript } from '../../store/transcript/reader'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
@@ -50,7 +50,7 @@ describe('agent history', () => {
     const transcripts = join(f.dataDir, 'sessions', sessionId)
     for (const r of first) {
       const file = readdirSync(transcripts, { recursive: true, encoding: 'utf8' }).find((p) => p.endsWith(`${r.agentId}.jsonl`))!
-      const end = (await readTranscript(join(transcripts, file))).events.find((e): e is AgentEndEvent => e.type === 'agent_end')!
+      const end = (await readTranscript(join(transcripts, file))).events.find((e): e is AgentEndEvent & { seq: number } => e.type === 'agent_end')!
       const u = end.usage
       expect(r).toMatchObject({
         agentType: 'scout',

@@ -1,12 +1,15 @@
-// Reads an agent transcript back: every complete event line, in order. A torn last line (the writer
-// stopped mid-line) is skipped with a note; a corrupt line elsewhere is reported with its line number
-// and skipped. Only a file that cannot be opened at all is an exception.
-import type { AgentEvent } from '../../../shared/events'
-import { parseLine, readRawLines, type RawLine } from './jsonl-reader'
-import { isEventLike, isHeader, streamEnd, TRANSCRIPT_VERSION, type TranscriptHeader } from './transcript-format'
-import { errorMessage } from '../../../shared/error-message'
+// Reads an agent transcript back: every complete event line, in order, checked against its version's schema
+// and migrated to the current version (decode.ts). A torn last line (the writer stopped mid-line) is skipped
+// with a note; a corrupt line elsewhere is reported with its line number and skipped. A file that cannot be
+// opened, or that a newer Fanout wrote (NewerTranscriptError), is an exception.
+import { errorMessage } from '../../../../shared/error-message'
+import { parseLine, readRawLines, type RawLine } from '../jsonl-reader'
+import { NewerTranscriptError, readHeader, TranscriptDecoder } from './decode'
+import { streamEnd, TRANSCRIPT_VERSION, type TranscriptHeader } from './format'
+import type { RecordedEvent } from './migrations'
+import type { FormatVersion } from './schema'
 
-export type TranscriptIssueKind = 'torn-last-line' | 'corrupt-line' | 'not-an-event' | 'missing-header' | 'unsupported-version'
+export type TranscriptIssueKind = 'torn-last-line' | 'corrupt-line' | 'not-an-event' | 'missing-header' | 'corrupt-header'
 
 export interface TranscriptIssue {
   /** 1-based line number in the file. */
@@ -18,8 +21,11 @@ export interface TranscriptIssue {
 
 export interface Transcript {
   file: string
+  /** As migrated: `version` is the current one (see `writtenIn`). */
   header: TranscriptHeader | null
-  events: AgentEvent[]
+  /** The version the file was written in (1 for a file without a usable header); below the current one, its events were migrated. */
+  writtenIn: FormatVersion
+  events: RecordedEvent[]
   issues: TranscriptIssue[]
 }
 
@@ -39,11 +45,13 @@ const DELTA_PREFIXES = [...DELTA_TYPES].map((t) => `{"type":"${t}"`)
 const looksLikeDelta = (text: string) => text.startsWith('{"type":"') && DELTA_PREFIXES.some((p) => text.startsWith(p))
 
 export async function readTranscript(file: string, options: ReadTranscriptOptions = {}): Promise<Transcript> {
-  const out: Transcript = { file, header: null, events: [], issues: [] }
+  const out: Transcript = { file, header: null, writtenIn: TRANSCRIPT_VERSION, events: [], issues: [] }
   const issue = (line: number, kind: TranscriptIssueKind, message: string) => out.issues.push({ line, kind, message: `${file}:${line}: ${message}` })
   let first = true
+  // Lines before the header is read (none: it is the first line) are read as the oldest version.
+  let decoder = new TranscriptDecoder(1)
   // With skipSettledDeltas: what came after the last event that ended a stream, deltas still unparsed.
-  let since: Array<AgentEvent | RawLine> = []
+  let since: Array<RecordedEvent | RawLine> = []
 
   const take = (raw: RawLine) => {
     const entry = parseLine(raw)
@@ -53,27 +61,26 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
       } else {
         issue(entry.line, 'corrupt-line', `line is not valid JSON (${entry.error}), skipped`)
       }
+      if (first) out.writtenIn = 1 // whatever the lost header said: the rest is read by the loosest schema
       first = false
-      return null
-    }
-    if (first && isHeader(entry.value)) {
-      first = false
-      out.header = entry.value
-      if (entry.value.version !== TRANSCRIPT_VERSION) {
-        issue(
-          entry.line,
-          'unsupported-version',
-          `transcript format version ${String(entry.value.version)} is not ${TRANSCRIPT_VERSION}; events read as best effort`
-        )
-      }
       return null
     }
     if (first) {
       first = false
+      const head = readHeader(file, entry.value) // throws for a newer version: nothing of it is read
+      if (head.kind !== 'none') {
+        out.writtenIn = head.version
+        decoder = new TranscriptDecoder(head.version)
+        if (head.kind === 'ok') out.header = head.header
+        else issue(entry.line, 'corrupt-header', `the header line is damaged (${head.problem}); events read as version ${head.version}`)
+        return null
+      }
+      out.writtenIn = 1
       issue(entry.line, 'missing-header', 'no header line; reading events without it')
     }
-    if (isEventLike(entry.value)) return entry.value
-    issue(entry.line, 'not-an-event', 'line is JSON but not an agent event (no "type" and "agentId"), skipped')
+    const read = decoder.event(entry.value)
+    if (read.ok) return read.event
+    issue(entry.line, 'not-an-event', `line is JSON but not an agent event of transcript version ${decoder.version} (${read.problem}), skipped`)
     return null
   }
 
@@ -106,6 +113,7 @@ export async function readTranscript(file: string, options: ReadTranscriptOption
     }
     settle(true)
   } catch (err) {
+    if (err instanceof NewerTranscriptError) throw err
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`Transcript not found: ${file}`, { cause: err })
     throw new Error(`Cannot read transcript ${file}: ${errorMessage(err)}`, { cause: err })
   }

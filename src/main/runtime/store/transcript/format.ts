@@ -1,9 +1,19 @@
-// The transcript file format: a versioned header line, then one AgentEvent per line.
+// The transcript file format, as this Fanout writes it: a versioned header line, then one AgentEvent per
+// line (schema.ts says what each version's lines must be; migrations.ts how older ones are read).
 // Consecutive streaming deltas of one agent may be folded into one line when written; a reader sees
 // exactly the same text, in fewer, larger events.
-import type { AgentEvent } from '../../../shared/events'
+//
+// Appending to an older file: the recorder appends to a transcript whatever version its header names,
+// and never rewrites it. That is safe while every migration only fills in what older lines lack (v1 -> v2
+// adds `seq` where missing; today's lines always carry it), so lines written now are valid lines of every
+// older version, and a reader migrates the whole file alike. It keeps a session's files append-only:
+// a crash mid-migration cannot lose history, and a process following the session (the app, read-only)
+// never sees a file replaced under it. A migration that changes what a line means must instead rewrite
+// the file (atomic-file.ts, under the session's lock) before the first append.
+import type { AgentEvent } from '../../../../shared/events'
+import { TRANSCRIPT_VERSION } from './migrations'
 
-export const TRANSCRIPT_VERSION = 1
+export { TRANSCRIPT_VERSION }
 
 export interface TranscriptHeader {
   type: 'header'
@@ -72,14 +82,4 @@ export function streamEnd(e: AgentEvent): 'replaced' | 'kept' | null {
     default:
       return null
   }
-}
-
-export function isHeader(value: unknown): value is TranscriptHeader {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'header'
-}
-
-export function isEventLike(value: unknown): value is AgentEvent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const v = value as { type?: unknown; agentId?: unknown }
-  return typeof v.type === 'string' && v.type !== 'header' && typeof v.agentId === 'string'
 }

@@ -1,11 +1,11 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../../../shared/events'
-import { JsonlWriter } from './jsonl-writer'
-import { eventsFor, tempDataDir } from './test-fixtures'
-import { makeHeader, mergeDeltas } from './transcript-format'
-import { readTranscript } from './transcript-reader'
+import type { AgentEvent } from '../../../../shared/events'
+import { JsonlWriter } from '../jsonl-writer'
+import { eventsFor, tempDataDir } from '../test-fixtures'
+import { makeHeader, mergeDeltas } from './format'
+import { readTranscript } from './reader'
 
 let dir: string
 let cleanup: () => Promise<void>
@@ -27,7 +27,7 @@ describe('readTranscript', () => {
     const file = join(dir, 'a1.jsonl')
     await writeTranscript(file, events)
     const t = await readTranscript(file)
-    expect(t.header).toMatchObject({ type: 'header', version: 1, agentId: 'a1', sessionId: 's1', parentAgentId: null, createdAt: events[0].ts })
+    expect(t.header).toMatchObject({ type: 'header', version: 2, agentId: 'a1', sessionId: 's1', parentAgentId: null, createdAt: events[0].ts })
     expect(t.events).toEqual(events)
     expect(t.issues).toEqual([])
   })
