@@ -31,6 +31,8 @@ export function runFanoutProcess(opts: {
   prompt: string
   model: string
   settings?: Record<string, unknown>
+  /** More environment (e.g. FANOUT_CODE_CACHE_DIR). */
+  env?: Record<string, string>
 }): Promise<FanoutRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
@@ -45,7 +47,8 @@ export function runFanoutProcess(opts: {
         // A key of its own per run: a fresh cache workspace on the server, as Claude Code's runs get.
         ANTHROPIC_API_KEY: `bench-fanout-run-${process.pid}-${++runs}`,
         ANTHROPIC_BASE_URL: opts.baseUrl,
-        FANOUT_DATA_DIR: dataDir
+        FANOUT_DATA_DIR: dataDir,
+        ...opts.env
       },
       stdio: ['ignore', 'pipe', 'pipe']
     }
