@@ -36,9 +36,11 @@ export function runFanoutProcess(opts: {
 }): Promise<FanoutRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
+  // BENCH_FANOUT_PROFILE=dir: each run's CPU profile lands there (open it in DevTools; out/cli/fanout.cjs.map names its functions).
+  const profile = process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : []
   const child = spawn(
     process.execPath,
-    [join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
+    [...profile, join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
     {
       cwd: opts.cwd,
       env: {
