@@ -1,78 +1,119 @@
-// Process start to first model request for `fanout run`: what a person waits before anything happens.
-// Every run is a fresh process. Warm: every run after the first. First run after a build: the cache the
-// build prepared (compiled, not yet run), which that run completes. No cache: nothing read or written.
-// Each gets a cache folder of its own, so the checkout's cache is left alone.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+// Process start to first model request: what a person waits before anything happens, `fanout run -p`
+// beside `claude -p` (the version the project pins). Every run is a fresh process; the time runs from the
+// spawn to the arrival, at the scripted server (its own process, cost-server-process.ts), of the first
+// request that carries the person's prompt. Pairs are interleaved (Fanout, Claude Code, Fanout, …) after
+// one unmeasured run of each (a person's first run after installing fills caches once), so a machine that
+// gets busier or quieter weighs on both alike; median and min of each, the same arithmetic for both.
+// Then Fanout's start by state of its code cache: the first run after a build (the cache the build
+// prepared) and none (each in a cache folder of its own, so the checkout's cache is left alone); the
+// side-by-side runs are the warm case, a cache completed by the run before.
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { primeCaches } from '../src/main/cli/code-cache'
-import { reply, scriptTurns, startScriptedServer } from '../src/main/runtime/model/scripted'
+import { claudeCodeBinary, claudeCodeVersion, runClaudeCode } from './claude-code'
+import { START_MARK } from './cost-server'
+import { CostServer } from './cost-server-process'
+import { runFanoutProcess } from './fanout-process'
 
-const RUNS = 9
+const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 9)
+const MODEL = 'claude-sonnet-5-5'
+const PROMPT = `${START_MARK}: say hi.`
+/** Done-when of #28: process start to first request at least this many times faster than Claude Code. */
+const TARGET = 4
 
-async function timeToFirstRequest(root: string, dataDir: string, cacheDir: string): Promise<number | undefined> {
-  const server = await startScriptedServer({ respond: scriptTurns(reply.text('hi')) })
-  const started = performance.now()
-  const child = spawn(process.execPath, [join(root, 'bin/fanout'), 'run', '-p', 'hello', '--output-format', 'json'], {
-    cwd: root,
-    env: { ...process.env, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, FANOUT_DATA_DIR: dataDir, FANOUT_CODE_CACHE_DIR: cacheDir },
-    stdio: 'ignore'
-  })
-  await new Promise((r) => child.on('exit', r))
-  const firstRequest = server.requests[0]?.receivedAt
-  await server.close()
-  return firstRequest === undefined ? undefined : firstRequest - started
+export interface CliStartFigures {
+  fanout: { median: number; min: number }
+  /** null when Claude Code was not measured (`skip` says why). */
+  claudeCode: { median: number; min: number; version: string } | null
+  skip?: string
 }
 
-/** Node's own start, for scale: spawn to exit of `node -e 0` with the same environment. */
-async function nodeAlone(): Promise<number> {
-  const started = performance.now()
-  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' })
-  await new Promise((r) => child.on('exit', r))
-  return performance.now() - started
+const epochNow = () => performance.timeOrigin + performance.now()
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
-function describe(label: string, runs: number[]): string {
-  runs.sort((a, b) => a - b)
-  return `${label} (${runs.length} runs): median ${runs[Math.floor(runs.length / 2)]?.toFixed(0)} ms, best ${runs[0]?.toFixed(0)} ms`
+const describe = (label: string, runs: number[]): string =>
+  `${label} (${runs.length} runs): median ${median(runs).toFixed(0)} ms, min ${Math.min(...runs).toFixed(0)} ms`
+
+/** Spawn → first request with the prompt, ms; undefined when none arrived (the run failed). */
+async function timed(server: CostServer, start: () => Promise<unknown>): Promise<number | undefined> {
+  await server.reset(0)
+  const started = epochNow()
+  await start()
+  const { promptArrival } = await server.stats()
+  return promptArrival ? promptArrival - started : undefined
 }
 
-export async function benchCliStart(root: string): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
-  const made: string[] = [dataDir]
-  const newCacheDir = () => {
-    made.push(mkdtempSync(join(tmpdir(), 'fanout-bench-cache-')))
-    return made.at(-1)!
-  }
-  // What the build leaves for `fanout run` (scripts/build.mjs primes the checkout's cache the same way).
-  const primedCacheDir = () => {
-    const dir = newCacheDir()
-    primeCaches(join(root, 'out/cli/fanout.cjs'), { names: ['run'], dirs: [dir] })
-    return dir
-  }
-  const load = loadavg()[0]!.toFixed(2)
-  const runs = async (cacheDir: () => string) => {
-    const out: number[] = []
+export async function benchCliStart(root: string): Promise<CliStartFigures> {
+  const tmp = mkdtempSync(join(tmpdir(), 'fanout-bench-cli-'))
+  const cwd = join(tmp, 'project')
+  const home = join(tmp, 'home')
+  mkdirSync(cwd, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const server = await CostServer.start()
+  const cc = claudeCodeBinary()
+  const bin = 'path' in cc ? cc.path : null
+  const version = bin ? claudeCodeVersion(bin) : ''
+  const loadBefore = loadavg()[0]!.toFixed(2)
+  const fanout = (env?: Record<string, string>) => () =>
+    runFanoutProcess({ root, cwd, home, baseUrl: server.url, prompt: PROMPT, model: MODEL, ...(env ? { env } : {}) })
+  const claude = () => runClaudeCode({ cwd, home, baseUrl: server.url, prompt: PROMPT, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
+  const push = (to: number[], t: number | undefined) => void (t !== undefined && to.push(t))
+  try {
+    // Side by side, as installed: Fanout with the checkout's code cache (completed by the unmeasured run), Claude Code's binary.
+    const fan: number[] = []
+    const claudeRuns: number[] = []
+    await timed(server, fanout())
+    if (bin) await timed(server, claude)
     for (let i = 0; i < RUNS; i++) {
-      const t = await timeToFirstRequest(root, dataDir, cacheDir())
-      if (t !== undefined) out.push(t)
+      push(fan, await timed(server, fanout()))
+      if (bin) push(claudeRuns, await timed(server, claude))
     }
-    return out
+
+    // Fanout's start by state of its code cache.
+    const made: string[] = []
+    const newCacheDir = () => {
+      made.push(mkdtempSync(join(tmpdir(), 'fanout-bench-cache-')))
+      return made.at(-1)!
+    }
+    const byCache = async (dir: () => string) => {
+      const out: number[] = []
+      for (let i = 0; i < RUNS; i++) push(out, await timed(server, fanout({ FANOUT_CODE_CACHE_DIR: dir() })))
+      return out
+    }
+    // What the build leaves for `fanout run` (scripts/build.mjs primes the checkout's cache the same way).
+    const first = await byCache(() => {
+      const dir = newCacheDir()
+      primeCaches(join(root, 'out/cli/fanout.cjs'), { names: ['run'], dirs: [dir] })
+      return dir
+    })
+    const none = await byCache(() => 'off')
+    for (const dir of made) rmSync(dir, { recursive: true, force: true })
+
+    console.log(
+      `\nProcess start to first model request: spawn → the first request carrying the prompt at the scripted server (its own process); ${RUNS} interleaved pairs after one unmeasured run of each; load average ${loadBefore} -> ${loadavg()[0]!.toFixed(2)}`
+    )
+    console.log(`  ${describe('Fanout (`fanout run -p`, warm code cache)', fan)}`)
+    const figures: CliStartFigures = { fanout: { median: median(fan), min: Math.min(...fan) }, claudeCode: null }
+    if (bin && claudeRuns.length) {
+      console.log(`  ${describe(`Claude Code ${version} (\`claude -p\`)`, claudeRuns)}`)
+      figures.claudeCode = { median: median(claudeRuns), min: Math.min(...claudeRuns), version }
+      const ratio = figures.claudeCode.median / figures.fanout.median
+      console.log(
+        `  Fanout starts ${ratio.toFixed(1)}× faster (medians; mins ${(figures.claudeCode.min / figures.fanout.min).toFixed(1)}×) (target ≥ ${TARGET}×: ${ratio >= TARGET ? 'met' : 'NOT met'})`
+      )
+    } else {
+      figures.skip = bin ? 'Claude Code sent no request with the prompt' : (cc as { skip: string }).skip
+      console.log(`  Claude Code: not measured — ${figures.skip}`)
+    }
+    console.log(`  Fanout, ${describe('first run after a build', first)}; ${describe('no code cache at all', none)}`)
+    return figures
+  } finally {
+    server.stop()
+    rmSync(tmp, { recursive: true, force: true })
   }
-  const first = await runs(primedCacheDir)
-  const none = await runs(() => 'off')
-  const warmDir = newCacheDir()
-  await timeToFirstRequest(root, dataDir, warmDir)
-  const warm = await runs(() => warmDir)
-  const node: number[] = []
-  for (let i = 0; i < RUNS; i++) node.push(await nodeAlone())
-  for (const dir of made) rmSync(dir, { recursive: true, force: true })
-  console.log(`\nfanout run: process start to first model request (target < 200 ms; load average ${load} -> ${loadavg()[0]!.toFixed(2)})`)
-  console.log(`  ${describe('warm, with its code cache', warm)}`)
-  console.log(`  ${describe('first run after a build', first)}`)
-  console.log(`  ${describe('no code cache at all', none)}`)
-  // NODE_EXTRA_CA_CERTS makes Node 20 parse the certificates at every start, before any of our code runs.
-  const certs = process.env.NODE_EXTRA_CA_CERTS ? ` (NODE_EXTRA_CA_CERTS is set: Node parses it at every start)` : ''
-  console.log(`  ${describe('node -e 0, spawn to exit, for scale', node)}${certs}`)
 }

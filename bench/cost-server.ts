@@ -11,7 +11,7 @@
 // a run with an empty cache; `stats` prints what the requests since the reset read, wrote and cost.
 import { createInterface } from 'node:readline'
 import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
-import { reply, startScriptedServer, type ParsedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
+import { reply, startScriptedServer, type ParsedRequest, type RecordedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
 import { contextWindowFor } from '../src/main/runtime/model/context-window'
 import { ledgerProgress, ledgerTurn } from '../src/main/runtime/orchestration/testing/long-session'
 
@@ -26,6 +26,8 @@ export interface RunStats {
   output: number
   /** Epoch ms (sub-ms precision) of the first request's arrival. */
   firstArrival: number
+  /** Epoch ms of the first request that carries the person's prompt (a bench mark, FANOUT-BENCH…); 0 if none. */
+  promptArrival: number
   /** Distinct fan-out workers and forks that called the model: the agents that really ran. */
   agents: number
   /** The largest request, in tokens (those refused as too long included). */
@@ -36,6 +38,9 @@ export interface RunStats {
   summaries: number
 }
 
+/** Every bench prompt holds this: the request carrying it is the one that works on the person's prompt. */
+export const BENCH_MARK = 'FANOUT-BENCH'
+export const START_MARK = 'FANOUT-BENCH start'
 export const FAN_OUT_MARK = 'FANOUT-BENCH fan-out'
 export const FORKS_MARK = 'FANOUT-BENCH forks'
 export const LONG_MARK = 'FANOUT-BENCH long session'
@@ -125,6 +130,8 @@ function summaryOf(req: ParsedRequest): ScriptedReply {
   )
 }
 
+const arrivalOf = (req: RecordedRequest | undefined): number => (req ? performance.timeOrigin + req.receivedAt : 0)
+
 /** Entry of the server process: prints its URL, then answers control lines. */
 export async function serveCost(): Promise<void> {
   let latency = 0
@@ -160,6 +167,7 @@ export async function serveCost(): Promise<void> {
         write1h: sum((c) => c.write1h),
         output,
         firstArrival: reqs.length ? performance.timeOrigin + reqs[0].receivedAt : 0,
+        promptArrival: arrivalOf(reqs.find((r) => userTexts(r).some((t) => t.includes(BENCH_MARK)))),
         agents: new Set(
           reqs.flatMap((r) =>
             userTexts(r)

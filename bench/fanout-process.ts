@@ -31,12 +31,16 @@ export function runFanoutProcess(opts: {
   prompt: string
   model: string
   settings?: Record<string, unknown>
+  /** More environment (e.g. FANOUT_CODE_CACHE_DIR). */
+  env?: Record<string, string>
 }): Promise<FanoutRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanout-bench-data-'))
   if (opts.settings) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(opts.settings))
+  // BENCH_FANOUT_PROFILE=dir: each run's CPU profile lands there (open it in DevTools; out/cli/fanout.cjs.map names its functions).
+  const profile = process.env.BENCH_FANOUT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FANOUT_PROFILE}`] : []
   const child = spawn(
     process.execPath,
-    [join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
+    [...profile, join(opts.root, 'bin/fanout'), 'run', '-p', opts.prompt, '--output-format', 'json', '--model', opts.model, '--cwd', opts.cwd],
     {
       cwd: opts.cwd,
       env: {
@@ -45,7 +49,8 @@ export function runFanoutProcess(opts: {
         // A key of its own per run: a fresh cache workspace on the server, as Claude Code's runs get.
         ANTHROPIC_API_KEY: `bench-fanout-run-${process.pid}-${++runs}`,
         ANTHROPIC_BASE_URL: opts.baseUrl,
-        FANOUT_DATA_DIR: dataDir
+        FANOUT_DATA_DIR: dataDir,
+        ...opts.env
       },
       stdio: ['ignore', 'pipe', 'pipe']
     }

@@ -9,12 +9,10 @@
 // result was printed, minus the model's time on the scenario's critical path, the same for both sides: 4
 // calls of L for a fan-out (main, worker's tool call, worker's answer, main's summary). What a side adds on
 // top (Fanout's siblings waiting for the first one's response, a pre-warm) is its own overhead.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { createInterface, type Interface } from 'node:readline'
 import type { ContextSettings } from '../src/main/runtime/compaction/context-settings'
 import type { CacheSharing } from '../src/main/runtime/model/cache-sharing'
 import { costOf } from '../src/main/runtime/model/pricing'
@@ -24,6 +22,7 @@ import { LEDGER_TASK, makeLedger, type Ledger } from '../src/main/runtime/orches
 import { claudeCodeBinary, claudeCodeVersion, runClaudeCode } from './claude-code'
 import { runFanoutProcess } from './fanout-process'
 import { FAN_OUT_MARK, FORKS_MARK, LONG_MARK, type RunStats } from './cost-server'
+import { CostServer } from './cost-server-process'
 
 const MODEL = 'claude-sonnet-5-5'
 const L = Number(process.env.BENCH_CC_LATENCY_MS ?? 300)
@@ -40,42 +39,6 @@ const LONG_MODEL = process.env.BENCH_LONG_MODEL ?? 'claude-sonnet-4-6'
 
 // The checkout whose bin/fanout runs (npm run bench runs from it).
 const ROOT = process.cwd()
-
-class CostServer {
-  private constructor(
-    readonly url: string,
-    private readonly child: ChildProcess,
-    private readonly lines: AsyncIterator<string>
-  ) {}
-
-  static async start(): Promise<CostServer> {
-    const child = spawn(process.execPath, [process.argv[1], '--cost-server'], { stdio: ['pipe', 'pipe', 'inherit'] })
-    const rl: Interface = createInterface({ input: child.stdout! })
-    const lines = rl[Symbol.asyncIterator]()
-    const first = await lines.next()
-    if (first.done) throw new Error('the cost server exited before it started')
-    return new CostServer(first.value.trim(), child, lines)
-  }
-
-  private async ask(line: string): Promise<string> {
-    this.child.stdin!.write(`${line}\n`)
-    const r = await this.lines.next()
-    if (r.done) throw new Error('the cost server exited')
-    return r.value
-  }
-
-  async reset(latencyMs: number): Promise<void> {
-    await this.ask(`reset ${latencyMs}`)
-  }
-
-  async stats(): Promise<RunStats> {
-    return JSON.parse(await this.ask('stats')) as RunStats
-  }
-
-  stop(): void {
-    this.child.kill()
-  }
-}
 
 function makeProject(): { cwd: string; home: string; ledger: Ledger } {
   const root = mkdtempSync(join(tmpdir(), 'fanout-bench-cc-'))
@@ -203,18 +166,17 @@ function medianRun(runs: Measured[]): Measured {
   return s[Math.floor((s.length - 1) / 2)]!
 }
 
-interface SizeFigures {
+export interface SizeFigures {
   billed: { fanout: number; claudeCode: number | null }
   overhead: { fanout: number; claudeCode: number | null; latencyCost: number }
+  /** Agents Claude Code really ran (its own limits may refuse some), or null when not measured. */
+  claudeCodeAgents: number | null
 }
 
 export interface VsClaudeCode {
   /** Each fan-out size run, by size. */
   sizes: Record<number, SizeFigures>
-  /** The 16-way fan-out was among the sizes run (BENCH_CC_SIZES). */
-  ran16: boolean
-  billed16: { fanout: number; claudeCode: number | null }
-  overhead16: { fanout: number; claudeCode: number | null; latencyCost: number }
+  /** Why Claude Code was not measured, when it was not. */
   skip?: string
 }
 
@@ -232,9 +194,6 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   const p = makeProject()
   const summary: VsClaudeCode = {
     sizes: {},
-    ran16: SCENARIOS.includes('fan-out') && SIZES.includes(16),
-    billed16: { fanout: 0, claudeCode: null },
-    overhead16: { fanout: 0, claudeCode: null, latencyCost: 0 },
     ...(!bin ? { skip: (cc as { skip: string }).skip } : {})
   }
   try {
@@ -287,7 +246,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         )
       }
       for (const m of [...fan, prewarm, off, ...claude]) if (!m.ok) console.log(`  a run failed: ${m.note}`)
-      const figures = {
+      const figures: SizeFigures = {
+        claudeCodeAgents: cc ? cc.stats.agents : null,
         billed: { fanout: billed(first.stats), claudeCode: cc ? billed(cc.stats) : null },
         overhead: {
           fanout: median(fan.map((x) => x.overhead)),
@@ -296,10 +256,6 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         }
       }
       summary.sizes[size] = figures
-      if (size === 16) {
-        summary.billed16 = figures.billed
-        summary.overhead16 = figures.overhead
-      }
     }
 
     if (SCENARIOS.includes('forks')) {

@@ -12,15 +12,20 @@ function overflows(row: HTMLElement): boolean {
 
 export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number, content: string): number {
   const [level, setLevel] = useState(0)
-  const [width, setWidth] = useState(0)
+  // Bumped when the row's width differs from the width it was last measured at.
+  const [resized, setResized] = useState(0)
+  const measuredWidth = useRef(-1)
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth))
+    // Layout is up to date when the observer reports, so reading the width here costs nothing. Its first
+    // report usually gives the width the row was measured at on mount: nothing starts again then (at a burst of
+    // 64 new rows, that restart was a second round of renders and forced layouts for each row).
+    const ro = new ResizeObserver(() => el.clientWidth !== measuredWidth.current && setResized((n) => n + 1))
     ro.observe(el)
     return () => ro.disconnect()
   }, [ref])
-  const key = `${width}\n${content}`
+  const key = `${resized}\n${content}`
   const measured = useRef(key)
   useLayoutEffect(() => {
     const el = ref.current
@@ -30,6 +35,7 @@ export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number
       if (level !== 0) return setLevel(0)
     }
     if (level < maxLevel && overflows(el)) setLevel(level + 1)
+    measuredWidth.current = el.clientWidth
   }, [ref, key, level, maxLevel])
   return level
 }

@@ -39,6 +39,25 @@ export function treeOrder(session: SessionState): TreeRow[] {
 }
 
 /** Requests waiting for the person, oldest first; `replaying`: a session shown as a replay frame (its requests are the past). */
+const comingCache = new WeakMap<SessionState['tools'], number>()
+
+/**
+ * Agent calls of the session whose agent has not started yet (its input streaming, or the call about to
+ * run): the subagents about to appear. Memoized per tools object (it changes only when a tool does).
+ */
+export function agentsComing(session: SessionState | undefined): number {
+  if (!session) return 0
+  const cached = comingCache.get(session.tools)
+  if (cached !== undefined) return cached
+  let n = 0
+  for (const id in session.tools) {
+    const t = session.tools[id]
+    if (AGENT_TOOL_NAMES.has(t.name) && !t.childAgentId && (t.status === 'streaming' || t.status === 'pending' || t.status === 'running')) n++
+  }
+  comingCache.set(session.tools, n)
+  return n
+}
+
 export function pendingPermissions(state: EventsState, replaying: string | null = null): PermissionState[] {
   const out: PermissionState[] = []
   for (const s of Object.values(state.sessions)) if (s.id !== replaying) for (const id of s.permissionQueue) out.push(s.permissions[id])

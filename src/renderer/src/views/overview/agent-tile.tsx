@@ -16,6 +16,7 @@ import { PermissionActions } from '../../components/permission-card'
 import { StatusDot, statusStyle, statusWord } from '../../components/status'
 import { formatClock, formatCost, formatCount, formatTokens } from '../../lib/format'
 import { BudgetBar } from '../../components/budget-bar'
+import { createMountBudget, useMountBudget } from '../../lib/mount-budget'
 import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL } from '../../state/attention'
@@ -111,20 +112,24 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
   )
 })
 
-export const AgentTile = memo(function AgentTile({
-  sessionId,
-  agentId,
-  focused,
-  tabbable,
-  density
-}: {
+interface TileProps {
   sessionId: string
   agentId: string
   focused: boolean
   /** The one tile of the grid that Tab reaches (the others by arrow keys). */
   tabbable: boolean
   density: Exclude<Density, 'panels'>
-}) {
+}
+
+// 16 tiles a frame: a fan-out of 64 fills in over 4 frames instead of one task of ~70-80 ms (mount-budget.ts).
+const TILE_MOUNTS = createMountBudget(16)
+
+export const AgentTile = memo(function AgentTile(props: TileProps) {
+  // Until its frame comes, an empty box holds the tile's place in the grid (no text, nothing to announce).
+  return useMountBudget(TILE_MOUNTS) ? <Tile {...props} /> : <div className={`agent-tile ${props.density} tile-pending`} aria-hidden="true" />
+})
+
+function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
@@ -176,4 +181,4 @@ export const AgentTile = memo(function AgentTile({
       {messaging && <TileMessage agent={agent} onDone={() => setMessaging(false)} />}
     </article>
   )
-})
+}

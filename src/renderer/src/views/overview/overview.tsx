@@ -12,6 +12,7 @@ import { DENSE_WIDTH } from '../../lib/grid-layout'
 import { nextDensity, overviewLayout, type Density, type OverviewLayout } from '../../lib/overview-layout'
 import { placeAgents, samePlacement, type Placement } from '../../lib/placement'
 import { useSize } from '../../lib/use-size'
+import { agentsComing } from '../../state/selectors'
 import { DENSITY_CHOICES, ui, useApp, type DensityChoice } from '../../state/store'
 import { AgentPanel } from '../agent-panel'
 import { PhaseSections } from '../phase-strip'
@@ -103,10 +104,16 @@ export function Overview({ sessionId }: { sessionId: string }) {
     tidySeq
   } = usePick(useApp, 'expanded', 'focusedAgentId', 'maximizedAgentId', 'acknowledged', 'density', 'tidySeq')
   const phased = useApp((s) => (s.events.sessions[sessionId]?.phases.length ?? 0) > 0)
+  const coming = useApp((s) => agentsComing(s.events.sessions[sessionId]))
   const [showFinished, setShowFinished] = useState(true)
   const [container, setContainer] = useState<HTMLElement | null>(null)
   const held = useHold(container)
   const [scrollRef, size] = useSize()
+  // Nothing is drawn in the grid before its size is first known: laid out for a 0×0 area, the overview would
+  // mount a full panel for each agent (64 of them when a fan-out opens the session) to throw them away for
+  // tiles once measured. Once measured it stays drawn (hidden, it reads 0×0 and keeps what it built).
+  const measured = useRef(false)
+  if (size.width > 0 && size.height > 0) measured.current = true
 
   // What is placed where, and the layout, as last drawn: kept while the person is at the overview.
   const placement = useRef<Placement | null>(null)
@@ -132,7 +139,9 @@ export function Overview({ sessionId }: { sessionId: string }) {
     ? FINISHED_GAP + FINISHED_HEAD + (showFinished ? Math.min(finished.length * FINISHED_ROW, Math.max(2 * FINISHED_ROW, size.height * 0.3)) : 0)
     : 0
   const area = { width: size.width, height: Math.max(0, size.height - finishedHeight) }
-  const wanted = overviewLayout(grid.length, area.width, area.height, choice)
+  // Laid out for the agents about to start too: a fan-out whose starts straddle two frames is drawn as the
+  // tiles it will be from the first frame, not first as a few full panels thrown away a frame later.
+  const wanted = overviewLayout(grid.length + coming, area.width, area.height, choice)
   let layout = wanted
   const before = drawn.current
   if (hold && before && before.width === area.width && before.height === area.height && before.choice === choice && grid.length >= before.layout.cols)
@@ -189,8 +198,10 @@ export function Overview({ sessionId }: { sessionId: string }) {
       {actions}
       <OverviewBar sessionId={sessionId} density={layout.density} canTidy={canTidy} />
       <div className="panels-scroll" ref={scrollRef} onKeyDown={(e) => tileKey(e, e.currentTarget, ui.selectTile)}>
-        {grid.length > 0 && phased && <PhaseSections sessionId={sessionId} ids={grid} width={area.width} height={area.height} choice={choice} draw={draw} />}
-        {grid.length > 0 && !phased && (
+        {grid.length > 0 && measured.current && phased && (
+          <PhaseSections sessionId={sessionId} ids={grid} width={area.width} height={area.height} choice={choice} draw={draw} />
+        )}
+        {grid.length > 0 && measured.current && !phased && (
           <div
             className={`panels-grid grid-${layout.density}`}
             style={{ gridTemplateColumns: `repeat(${layout.cols}, minmax(0, 1fr))`, gridAutoRows: `${layout.rowHeight}px`, gap: `${layout.gap}px` }}

@@ -1,0 +1,41 @@
+// The cost benchmark's scripted server (cost-server.ts) in a process of its own, so that its work weighs on
+// neither runtime: `npm run bench` starts it as `--cost-server` and drives it with control lines.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface, type Interface } from 'node:readline'
+import type { RunStats } from './cost-server'
+
+export class CostServer {
+  private constructor(
+    readonly url: string,
+    private readonly child: ChildProcess,
+    private readonly lines: AsyncIterator<string>
+  ) {}
+
+  static async start(): Promise<CostServer> {
+    const child = spawn(process.execPath, [process.argv[1], '--cost-server'], { stdio: ['pipe', 'pipe', 'inherit'] })
+    const rl: Interface = createInterface({ input: child.stdout! })
+    const lines = rl[Symbol.asyncIterator]()
+    const first = await lines.next()
+    if (first.done) throw new Error('the cost server exited before it started')
+    return new CostServer(first.value.trim(), child, lines)
+  }
+
+  private async ask(line: string): Promise<string> {
+    this.child.stdin!.write(`${line}\n`)
+    const r = await this.lines.next()
+    if (r.done) throw new Error('the cost server exited')
+    return r.value
+  }
+
+  async reset(latencyMs: number): Promise<void> {
+    await this.ask(`reset ${latencyMs}`)
+  }
+
+  async stats(): Promise<RunStats> {
+    return JSON.parse(await this.ask('stats')) as RunStats
+  }
+
+  stop(): void {
+    this.child.kill()
+  }
+}
