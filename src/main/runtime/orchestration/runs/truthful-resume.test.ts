@@ -12,19 +12,22 @@ afterEach(closeFixtures)
 const REPORT = 'MAPPED: parse() has 3 callers'
 const count = (text: string, part: string) => text.split(part).length - 1
 
+/** The subagent the crash cuts off: before the crash it never answers (held until the end); restarted, it reports. */
+const mapperScript = (hold: ReturnType<typeof latch>) =>
+  scriptedAgent('mapper', 'Map the callers', [
+    reply.toolUse('Glob', { pattern: '*' }),
+    async (req) => {
+      if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
+      await hold.wait
+      return reply.text('unreachable')
+    }
+  ])
+
 describe('a resume tells the truth', () => {
   it('after a kill and `continue`, a background subagent the restart runs again is named as running, and its report comes once', async () => {
     const hold = latch()
     const f = await makeFixture([
-      scriptedAgent('mapper', 'Map the callers', [
-        reply.toolUse('Glob', { pattern: '*' }),
-        // Before the crash it never answers; restarted, it reports.
-        async (req) => {
-          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
-          await hold.wait
-          return reply.text('unreachable')
-        }
-      ]),
+      mapperScript(hold),
       mainAgent(
         [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }), reply.text('It is mapping.')],
         (req) => reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
@@ -57,14 +60,7 @@ describe('a resume tells the truth', () => {
   it('a cut-off call is answered once: a second resume sends the same history, and the report is not folded into it', async () => {
     const hold = latch()
     const f = await makeFixture([
-      scriptedAgent('mapper', 'Map the callers', [
-        reply.toolUse('Glob', { pattern: '*' }),
-        async (req) => {
-          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
-          await hold.wait
-          return reply.text('unreachable')
-        }
-      ]),
+      mapperScript(hold),
       // A foreground call: the crash cuts off the main agent inside it.
       mainAgent([reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], (req) =>
         reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
