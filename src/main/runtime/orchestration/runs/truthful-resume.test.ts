@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
-import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
+import { agentReached, closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
@@ -35,8 +35,7 @@ describe('a resume tells the truth', () => {
     ])
     const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Map the parser callers.')
-    const mapper = s1.registry.all().find((h) => h.description === 'Map callers')!
-    await waitForEvent(s1, events1, (e) => e.type === 'tool_end' && e.agentId === mapper.id)
+    const mapper = await agentReached(s1, events1, 'Map callers', 'tool_end')
     const crashed = await f.crashCopy(s1)
     // The killed process is gone: it sends nothing more (its held call is let go only at the end).
     s1.stop()
