@@ -16,20 +16,19 @@ import { ensureCliBundle } from '../support/cli'
 import { seededRandom } from '../support/seeded-random'
 import {
   crashProject,
-  crashScript,
   endCrashTest,
+  type Holds,
   inspect,
   killGroup,
   lostWorktreeChanges,
   reportMarker,
   sessionIds,
-  startCrashServer,
+  startCrashTest,
   startRun,
   TEAM,
   teamLog,
   transcriptTexts,
-  until,
-  type Holds
+  until
 } from '../support/crash-kit'
 
 beforeAll(() => ensureCliBundle(), 120_000)
@@ -102,9 +101,7 @@ describe('chaos: a mixed workload killed at seeded random points, each resumed',
               : pick < 0.8
                 ? { holdTeamTask: true }
                 : {}
-      const p = crashProject(16)
-      const script = crashScript(p, holds, { team: true })
-      const server = await startCrashServer(script)
+      const { p, script, server } = await startCrashTest(16, holds, { team: true })
       try {
         figures.runs++
         const first = startRun(p, server.url, ['-p', 'Fan out over the project.', '--teams'])
