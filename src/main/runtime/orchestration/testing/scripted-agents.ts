@@ -15,6 +15,11 @@ export function mainAgent(turns: Turn[], then?: Turn): AgentScript {
   return scriptedAgent('main', MAIN_AGENT_MATCH, turns, then)
 }
 
+/** The turns of an agent that starts a subagent for each of `inputs` at once (Agent calls), then says "done". */
+export function spawnAllThenDone(inputs: Array<Record<string, unknown>>): Turn[] {
+  return [reply.toolUses(inputs.map((input) => ({ name: 'Agent', input }))), reply.text('done')]
+}
+
 /** A main agent that notes each prompt (its first 40 characters) and, asked to compact, answers `summary`. */
 export function notingMainAgent(summary: string): Respond {
   return scriptByAgent([{ ...mainAgent([], (req) => reply.text(`Noted: ${req.lastUserText.slice(0, 40)}`)), summarize: () => reply.text(summary) }])
