@@ -3,70 +3,18 @@
 // it can act (Allow, Deny, Send, Stop), and running agents' clocks stop where the connection went. Started
 // again on the same data and continued there, the main agent's conversation tells of the restart in one
 // human line: not the model's note with its hex agent ids.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startScriptedServer, type ScriptedServer } from '../src/main/runtime/model/scripted'
-import { e2eScript } from './support/e2e-model'
-import { makeProject } from './support/fixtures'
+import { fanoutWebHost } from './support/fanout-web'
 import { shoot } from './support/screens'
 
-const repo = process.cwd()
-let root = ''
-let model: ScriptedServer | null = null
-let child: ChildProcess | null = null
-
-test.beforeAll(() => {
-  // The CLI bundle, as `npm run build` makes it (the spec runs after a build; this only refreshes it).
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: repo, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
-})
-test.afterEach(async () => {
-  child?.kill('SIGKILL')
-  await model?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
-})
-
-/** Starts `fanout web` as a person would; resolves with the address it printed. */
-function startFanoutWeb(project: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolveUrl, reject) => {
-    const p = spawn(process.execPath, [join(repo, 'bin/fanout'), 'web', '--cwd', project], {
-      cwd: project,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    child = p
-    let out = ''
-    p.stdout!.on('data', (d) => {
-      out += d
-      const m = /Open (http:\/\/\S+)/.exec(out)
-      if (m) resolveUrl(m[1])
-    })
-    p.stderr!.on('data', (d) => (out += d))
-    p.on('exit', (code) => reject(new Error(`fanout web exited (${code}) before printing its address:\n${out}`)))
-  })
-}
+const host = fanoutWebHost('fanout-lost-', 'sk-ant-e2e-lost')
 
 test('killing the host greys the page within 2 s, disables every action and stops its clocks; the restart reads as one line', async ({ page, context }) => {
   test.setTimeout(180_000)
   await page.setViewportSize({ width: 1280, height: 860 })
-  root = mkdtempSync(join(tmpdir(), 'fanout-lost-'))
-  const project = makeProject(root)
-  const dataDir = join(root, 'data')
-  mkdirSync(dataDir, { recursive: true })
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
-  model = await startScriptedServer({ respond: e2eScript({ speed: 0.5 }), latencyMs: 60, recordRequests: false })
-  const env = {
-    FANOUT_DATA_DIR: dataDir,
-    HOME: join(root, 'home'),
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: 'sk-ant-e2e-lost',
-    DISABLE_TELEMETRY: '1'
-  }
+  await host.prepare()
 
-  const first = await startFanoutWeb(project, env)
+  const first = await host.start()
   await page.goto(first)
   await page.getByTestId('new-prompt').fill('Review the parser, fan out to 4')
   await page.getByTestId('new-prompt-send').click()
@@ -78,9 +26,7 @@ test('killing the host greys the page within 2 s, disables every action and stop
   await page.getByTestId('followup').fill('typed before it died')
 
   // The host dies.
-  const killed = new Promise((r) => child!.once('exit', r))
-  child!.kill('SIGKILL')
-  await killed
+  await host.kill()
   await expect(page.getByTestId('connection-lost')).toBeVisible({ timeout: 2_000 })
   await expect(page.getByTestId('connection-lost')).toContainText('Lost the connection to Fanout')
   // Nothing can act: the approval, the prompt box and its Send, Stop.
@@ -105,7 +51,7 @@ test('killing the host greys the page within 2 s, disables every action and stop
   await page.setViewportSize({ width: 1280, height: 860 })
 
   // Started again on the same data; the old page (its token is the old launch's) continues at the new one.
-  const second = await startFanoutWeb(project, env)
+  const second = await host.start()
   const fresh = await context.newPage()
   await fresh.goto(second)
   await expect(fresh.getByTestId('connection')).toHaveText(/Connected/)

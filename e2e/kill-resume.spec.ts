@@ -2,51 +2,11 @@
 // fan-out, then started again on the same data. The page from before (its token is stale) keeps the
 // unsent prompt, hears of the new launch and continues there; the session says who was cut off in the
 // panels' words, with true times; Resume lets every agent finish under its own name and task.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { startScriptedServer, type ScriptedServer } from '../src/main/runtime/model/scripted'
-import { e2eScript } from './support/e2e-model'
-import { makeProject } from './support/fixtures'
-
-const repo = process.cwd()
-let root = ''
-let model: ScriptedServer | null = null
-let child: ChildProcess | null = null
+import { fanoutWebHost } from './support/fanout-web'
 
 test.use({ viewport: { width: 1500, height: 920 } })
-test.beforeAll(() => {
-  // The CLI bundle, as `npm run build` makes it (the spec runs after a build; this only refreshes it).
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: repo, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)
-})
-test.afterEach(async () => {
-  child?.kill('SIGKILL')
-  await model?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
-})
-
-/** Starts `fanout web` as a person would; resolves with the address it printed. */
-function startFanoutWeb(project: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolveUrl, reject) => {
-    const p = spawn(process.execPath, [join(repo, 'bin/fanout'), 'web', '--cwd', project], {
-      cwd: project,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    child = p
-    let out = ''
-    p.stdout!.on('data', (d) => {
-      out += d
-      const m = /Open (http:\/\/\S+)/.exec(out)
-      if (m) resolveUrl(m[1])
-    })
-    p.stderr!.on('data', (d) => (out += d))
-    p.on('exit', (code) => reject(new Error(`fanout web exited (${code}) before printing its address:\n${out}`)))
-  })
-}
+const host = fanoutWebHost('fanout-kill-', 'sk-ant-e2e-kill')
 
 /** Each agent's task as its panel (or finished row) names it, by agent id. */
 const descriptions = (page: Page) =>
@@ -56,21 +16,9 @@ const descriptions = (page: Page) =>
 
 test('after kill -9 and Resume, every agent keeps its name; the stale page keeps the draft and continues at the new launch', async ({ page, context }) => {
   test.setTimeout(150_000)
-  root = mkdtempSync(join(tmpdir(), 'fanout-kill-'))
-  const project = makeProject(root)
-  const dataDir = join(root, 'data')
-  mkdirSync(dataDir, { recursive: true })
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ limits: { maxConcurrent: 64 } }))
-  model = await startScriptedServer({ respond: e2eScript({ speed: 0.5 }), latencyMs: 60, recordRequests: false })
-  const env = {
-    FANOUT_DATA_DIR: dataDir,
-    HOME: join(root, 'home'),
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: 'sk-ant-e2e-kill',
-    DISABLE_TELEMETRY: '1'
-  }
+  await host.prepare()
 
-  const first = await startFanoutWeb(project, env)
+  const first = await host.start()
   await page.goto(first)
   await page.getByTestId('new-prompt').fill('Crash test, fan out to 6')
   await page.getByTestId('new-prompt-send').click()
@@ -86,10 +34,8 @@ test('after kill -9 and Resume, every agent keeps its name; the stale page keeps
   await page.getByTestId('followup').fill('a message I had not sent when it crashed')
 
   // The crash.
-  const killed = new Promise((r) => child!.once('exit', r))
-  child!.kill('SIGKILL')
-  await killed
-  const second = await startFanoutWeb(project, env)
+  await host.kill()
+  const second = await host.start()
 
   // The old page cannot connect (its token is the old launch's) and says so, keeping the draft.
   await expect(page.getByTestId('unauthorized')).toBeVisible({ timeout: 40_000 })

@@ -104,20 +104,20 @@ test('/ lists commands, @ picks a file that reaches the model, ↑ recalls earli
   await followup.fill('Second prompt')
   await page.keyboard.press('Enter')
   await expect(page.getByText('Answer 2.')).toBeVisible({ timeout: 30_000 })
+  /** A key pressed in the box, and what the box then holds. */
+  const press = async (key: string, holds: string) => {
+    await page.keyboard.press(key)
+    await expect(followup).toHaveValue(holds)
+  }
   await followup.click()
   await page.keyboard.type('my draft')
-  await page.keyboard.press('ArrowUp')
-  await expect(followup).toHaveValue('Second prompt')
-  await page.keyboard.press('ArrowUp')
-  await expect(followup).toHaveValue('Check @src/parser.ts with @agent-code-reviewer please')
-  await page.keyboard.press('ArrowDown')
-  await expect(followup).toHaveValue('Second prompt')
+  await press('ArrowUp', 'Second prompt')
+  await press('ArrowUp', 'Check @src/parser.ts with @agent-code-reviewer please')
+  await press('ArrowDown', 'Second prompt')
   // Editing a recalled entry does not change the history.
   await page.keyboard.type(' edited')
-  await page.keyboard.press('Escape')
-  await expect(followup).toHaveValue('my draft')
-  await page.keyboard.press('ArrowUp')
-  await expect(followup).toHaveValue('Second prompt')
+  await press('Escape', 'my draft')
+  await press('ArrowUp', 'Second prompt')
   await page.keyboard.press('Escape')
 
   // In the conversation the menu opens above the box.

@@ -7,20 +7,10 @@ import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AgentSource } from '../src/shared/agent-definition'
 import { defaultBuiltinDir, loadAgents, parseAgentMarkdown } from '../src/main/runtime/definitions'
+import { seededRandom } from './support/seeded-random'
 
 const SEED = Number(process.env.FANOUT_FUZZ_SEED ?? 20240611)
 const CASES = 3000
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const HANDMADE = [
   '---\nname: a\ndescription: Use it. Examples: <example>Context: x</example>\\nmore\ntools: Read, Bash(git:*)\nmodel: sonnet\n---\nPrompt\n',
@@ -139,7 +129,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 describe('fuzzing the agent loader', () => {
   it(`parses ${CASES} mutated files without crashing; each loads or says why not`, () => {
-    const r = rng(SEED)
+    const r = seededRandom(SEED)
     const base = seeds()
     // Big inputs (up to the size caps) take tens of milliseconds each: a few of them prove the point.
     const heavy = new Set(['manyKeys', 'huge'])
@@ -181,7 +171,7 @@ describe('fuzzing the agent loader', () => {
   })
 
   it('loads a folder of damaged files from disk: every file is loaded or has an error diagnostic', async () => {
-    const r = rng(SEED + 1)
+    const r = seededRandom(SEED + 1)
     const base = seeds()
     const dir = join(tmp, 'project/.claude/agents')
     mkdirSync(dir, { recursive: true })

@@ -17,7 +17,7 @@ import type { AgentSessionOptions } from '../../src/main/runtime/orchestration'
 import { placeholderAt } from '../../src/main/runtime/security/placeholders'
 import { namesIn } from '../../src/main/runtime/tools/paths'
 import { mountPoints } from '../../src/main/runtime/security/sandbox/mount-points'
-import { makeFixture, type Fixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
+import { closeFixtures, makeFixture, type Fixture } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { reply } from '../../src/main/runtime/model/scripted/reply'
 import type { ParsedRequest } from '../../src/main/runtime/model/scripted/types'
 
@@ -273,6 +273,12 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ verdicts: Ve
     stopListening()
   }
   return { verdicts, fixture }
+}
+
+/** After a file's campaigns (its afterAll): their sessions closed, then the worlds they ran in. */
+export async function closeCampaigns(worlds: World[]): Promise<void> {
+  await closeFixtures()
+  for (const w of worlds) await w.close()
 }
 
 /** Every verdict that broke a promise: a change, a leak or a canary hit. */

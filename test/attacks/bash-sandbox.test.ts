@@ -4,9 +4,21 @@
 // attack from the read-only families is played here too: run, it must still leave no marker outside.
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { rulesFrom } from '../../src/main/runtime/permissions'
-import { escapes, GITHUB, makeWorld, OUTSIDE, plantEnv, report, RUNS_LATER, runCampaign, SECRET_KEY, type Verdict, type World } from './attack-kit'
+import {
+  closeCampaigns,
+  escapes,
+  GITHUB,
+  makeWorld,
+  OUTSIDE,
+  plantEnv,
+  report,
+  RUNS_LATER,
+  runCampaign,
+  SECRET_KEY,
+  type Verdict,
+  type World
+} from './attack-kit'
 import { execAttacks, sandboxAttacks } from './bash-attacks'
 
 let restoreEnv = () => {}
@@ -36,8 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   restoreEnv()
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 describe('attacks on the sandbox (commands that are allowed to run)', () => {

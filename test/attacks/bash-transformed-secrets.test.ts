@@ -10,8 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clearSecrets, registerSecret } from '../../src/shared/redact'
 import { rulesFrom } from '../../src/main/runtime/permissions'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
-import { escapes, makeWorld, report, runCampaign, RUNS_LATER, SECRET_KEY, type Attack, type Verdict, type World } from './attack-kit'
+import { closeCampaigns, escapes, makeWorld, report, runCampaign, RUNS_LATER, SECRET_KEY, type Attack, type Verdict, type World } from './attack-kit'
 
 /** What the command printed, also when it complained (a decoder meeting `[REDACTED]`). */
 function sh(command: string, input: string): string {
@@ -144,8 +143,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearSecrets()
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 describe('a key carried out in another shape', () => {

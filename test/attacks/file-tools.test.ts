@@ -3,8 +3,7 @@
 // searches over a tree that holds protected files, and the files other programs run later. Played through
 // the scripted model into real acceptEdits and default sessions (headless: what needs a person is denied).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
-import { escapes, makeWorld, report, runCampaign, type Attack, type Verdict, type World } from './attack-kit'
+import { closeCampaigns, escapes, makeWorld, report, runCampaign, type Attack, type Verdict, type World } from './attack-kit'
 
 const worlds: World[] = []
 const results: Record<string, Verdict[]> = {}
@@ -85,8 +84,7 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 describe('attacks on the path check (Read, Write, Edit, NotebookEdit, Glob, Grep)', () => {

@@ -6,13 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { hookCommand, readHookLog } from '../../src/main/runtime/hooks/testing/fixture'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
-import { escapes, makeWorld, report, runCampaign, type Attack, type World } from './attack-kit'
+import { closeCampaigns, escapes, makeWorld, report, runCampaign, type Attack, type World } from './attack-kit'
 
 const worlds: World[] = []
 afterAll(async () => {
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 async function guarded(where: 'settings.json' | 'settings.local.json', trustProject: boolean, mode: 'plan' | 'default' | 'bypassPermissions') {

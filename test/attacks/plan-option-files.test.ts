@@ -7,8 +7,7 @@ import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stdioServerEntry } from '../../src/main/runtime/mcp/testing/servers'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
-import { escapes, GITHUB, makeWorld, plantEnv, report, runCampaign, SECRET_KEY, type Attack, type Verdict, type World } from './attack-kit'
+import { closeCampaigns, escapes, GITHUB, makeWorld, plantEnv, report, runCampaign, SECRET_KEY, type Attack, type Verdict, type World } from './attack-kit'
 import { HARMLESS, optionFileAttacks } from './bash-option-files'
 
 const CLAUDE_JSON_SECRET = `CLAUDEJSON-${Math.random().toString(36).slice(2)}`
@@ -72,8 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   restoreEnv()
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 describe('plan mode: options that take a file', () => {

@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process'
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { rulesFrom } from '../../src/main/runtime/permissions'
-import { escapes, makeWorld, report, runCampaign, type Attack, type Verdict, type World } from './attack-kit'
+import { closeCampaigns, escapes, makeWorld, report, runCampaign, type Attack, type Verdict, type World } from './attack-kit'
 
 const worlds: World[] = []
 const results: Record<string, Verdict[]> = {}
@@ -234,8 +233,7 @@ beforeAll(async () => {
 }, 900_000)
 
 afterAll(async () => {
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
 
 describe('protected paths × modes × tools × spellings', () => {

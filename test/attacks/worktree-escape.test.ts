@@ -10,17 +10,18 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { closeFixtures } from '../../src/main/runtime/orchestration/testing/session-fixture'
 import { rulesFrom } from '../../src/main/runtime/permissions'
 import { AgentWorkReview } from '../../src/main/runtime/review'
 import { createAgentWorktree, findOrphanWorktrees, finishAgentWorktree } from '../../src/main/runtime/worktrees'
-import { type Attack, escapes, makeWorld, report, runCampaign, type World } from './attack-kit'
+import { closeCampaigns, type Attack, escapes, makeWorld, report, runCampaign, type World } from './attack-kit'
 
 const worlds: World[] = []
 afterAll(async () => {
-  await closeFixtures()
-  for (const w of worlds) await w.close()
+  await closeCampaigns(worlds)
 })
+
+/** Folders no attack may change at all: the other agent's worktree, the markers, the world's outside folder and home. */
+const untouchable = (world: World, otherWorktree: string, markers: string) => [otherWorktree, markers, world.outside, world.home].map((dir) => ({ dir }))
 
 const ID_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ID_ENV } }).trim()
@@ -193,10 +194,7 @@ it('escape suite: a worktree agent cannot reach the shared repository state; its
       { dir: C, allowed: (rel) => /^objects\/[0-9a-f]{2}(\/|$)/.test(rel) || changedAdmin(rel) },
       { dir: project, allowed: (rel) => rel === '.git' || rel.startsWith('.git/') },
       { dir: wt.path, allowed: (rel) => rel !== '.git' },
-      { dir: other.path },
-      { dir: markers },
-      { dir: world.outside },
-      { dir: world.home }
+      ...untouchable(world, other.path, markers)
     ]
   })
   expect(verdicts).toHaveLength(attacks.length)
@@ -273,10 +271,7 @@ it("an agent in the main checkout commits there, but cannot write what runs or r
     watch: [
       // Commits write refs, logs, objects, the index and HEAD: those are the agent's to write here, as in Claude Code.
       { dir: C, allowed: (rel) => /^(refs|logs|objects\/[0-9a-f]{2})(\/|$)|^(HEAD|ORIG_HEAD|COMMIT_EDITMSG|index)$/.test(rel) },
-      { dir: other.path },
-      { dir: markers },
-      { dir: world.outside },
-      { dir: world.home }
+      ...untouchable(world, other.path, markers)
     ]
   })
   expect(verdicts).toHaveLength(attacks.length)

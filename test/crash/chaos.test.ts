@@ -13,40 +13,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestLogViolations } from '../../src/main/runtime/model/scripted'
 import { TeamBoard } from '../../src/main/runtime/orchestration/team/team-board'
 import { ensureCliBundle } from '../support/cli'
+import { seededRandom } from '../support/seeded-random'
 import {
   crashProject,
-  crashScript,
   endCrashTest,
+  type Holds,
   inspect,
   killGroup,
   lostWorktreeChanges,
   reportMarker,
   sessionIds,
-  startCrashServer,
+  startCrashTest,
   startRun,
   TEAM,
   teamLog,
   transcriptTexts,
-  until,
-  type Holds
+  until
 } from '../support/crash-kit'
 
 beforeAll(() => ensureCliBundle(), 120_000)
 
 const SEED = Number(process.env.FANOUT_CHAOS_SEED ?? 26)
 const RUNS = Number(process.env.FANOUT_CHAOS_RUNS ?? 5)
-
-/** mulberry32: a small seeded generator, so a run's kill points can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const figures = { runs: 0, kills: 0, requests: 0, violations: 0 }
 afterAll(() => {
@@ -99,7 +87,7 @@ async function teamProblems(p: ReturnType<typeof crashProject>, effects: string[
 
 describe('chaos: a mixed workload killed at seeded random points, each resumed', () => {
   it(`${RUNS} runs (seed ${SEED})`, { timeout: 600_000 }, async () => {
-    const rand = random(SEED)
+    const rand = seededRandom(SEED)
     const problems: string[] = []
     for (let run = 0; run < RUNS; run++) {
       const pick = rand()
@@ -113,9 +101,7 @@ describe('chaos: a mixed workload killed at seeded random points, each resumed',
               : pick < 0.8
                 ? { holdTeamTask: true }
                 : {}
-      const p = crashProject(16)
-      const script = crashScript(p, holds, { team: true })
-      const server = await startCrashServer(script)
+      const { p, script, server } = await startCrashTest(16, holds, { team: true })
       try {
         figures.runs++
         const first = startRun(p, server.url, ['-p', 'Fan out over the project.', '--teams'])

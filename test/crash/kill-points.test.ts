@@ -12,19 +12,17 @@ import {
   agentIdOf,
   agentsDir,
   COMPACTING,
-  crashProject,
-  crashScript,
+  type CrashProject,
   endCrashTest,
+  type Holds,
   inspect,
   killGroup,
   lostWorktreeChanges,
   sessionIds,
-  startCrashServer,
+  startCrashTest,
   startRun,
   transcriptTexts,
-  until,
-  type CrashProject,
-  type Holds
+  until
 } from '../support/crash-kit'
 import { join } from 'node:path'
 
@@ -83,9 +81,7 @@ const KILL_POINTS: KillPoint[] = [
 
 /** Runs, kills at the point, checks what the kill left, resumes (killing the resume too when asked), and checks the outcome. */
 async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean; agents?: number } = {}): Promise<void> {
-  const p = crashProject(opts.agents)
-  const script = crashScript(p, point.holds)
-  const server = await startCrashServer(script)
+  const { p, script, server } = await startCrashTest(opts.agents, point.holds)
   try {
     const first = startRun(p, server.url, ['-p', 'Fan out over the project.'])
     await until(`the kill point (${point.name})`, point.when(p), first).catch(async (err: Error) => {

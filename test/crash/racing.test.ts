@@ -7,15 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../../src/main/runtime/model/scripted'
 import { spawnTreeScript } from '../../src/main/runtime/orchestration/testing/spawn-tree-script'
 import { cliProject, ensureCliBundle, runCli } from '../support/cli'
-import { crashProject, crashScript, endCrashTest, inspect, killGroup, sessionIds, startCrashServer, startRun, until } from '../support/crash-kit'
+import { endCrashTest, inspect, killGroup, sessionIds, startCrashTest, startRun, until } from '../support/crash-kit'
 
 beforeAll(() => ensureCliBundle(), 120_000)
 
 describe('two processes, one session', () => {
   it('of two --resume started together after a crash, exactly one runs the session', { timeout: 180_000 }, async () => {
-    const p = crashProject()
-    const script = crashScript(p, { blockTool: true })
-    const server = await startCrashServer(script)
+    const { p, script, server } = await startCrashTest(undefined, { blockTool: true })
     try {
       const first = startRun(p, server.url, ['-p', 'Fan out over the project.'])
       await until('worker-5 in its Bash call', () => existsSync(p.marker('tool')), first)

@@ -8,20 +8,18 @@ import { requestLogViolations } from '../../src/main/runtime/model/scripted'
 import { TeamBoard } from '../../src/main/runtime/orchestration/team/team-board'
 import { ensureCliBundle } from '../support/cli'
 import {
-  crashProject,
-  crashScript,
+  type CrashProject,
   endCrashTest,
+  type Holds,
   inspect,
   killGroup,
   reportMarker,
   sessionIds,
-  startCrashServer,
+  startCrashTest,
   startRun,
   TEAM,
   teamLog,
-  until,
-  type CrashProject,
-  type Holds
+  until
 } from '../support/crash-kit'
 
 beforeAll(() => ensureCliBundle(), 120_000)
@@ -47,9 +45,7 @@ const KILLS: TeamKill[] = [
 
 describe('crash: a team task claimed before a kill', () => {
   it.each(KILLS)('killed with $name: the resumed run finishes every task once, and exits 0', { timeout: 240_000 }, async ({ holds, when }) => {
-    const p = crashProject(16)
-    const script = crashScript(p, holds, { team: true })
-    const server = await startCrashServer(script)
+    const { p, script, server } = await startCrashTest(16, holds, { team: true })
     try {
       const first = startRun(p, server.url, ['-p', 'Fan out over the project.', '--teams'])
       await until('the kill point', when(p), first, 120_000)
@@ -78,9 +74,7 @@ describe('crash: a team task claimed before a kill', () => {
   it('a task claimed before the kill that its member leaves unfinished: every resume exits 1, the reason in result and on stderr', {
     timeout: 240_000
   }, async () => {
-    const p = crashProject(16)
-    const script = crashScript(p, { holdTeamTask: true }, { team: 'abandon' })
-    const server = await startCrashServer(script)
+    const { p, script, server } = await startCrashTest(16, { holdTeamTask: true }, { team: 'abandon' })
     try {
       const first = startRun(p, server.url, ['-p', 'Fan out over the project.', '--teams'])
       await until('a team task claimed', () => existsSync(p.marker('team')), first, 120_000)

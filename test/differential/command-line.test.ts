@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reply, type ParsedRequest, type RecordedRequest } from '../../src/main/runtime/model/scripted'
 import { claudeCode } from './claude-code'
-import { cleanupRuns, conversation, runSide, type Scenario, type SideResult } from './harness'
+import { cleanupRuns, conversation, runSide, twoAtATime, type Scenario, type SideResult } from './harness'
 
 const cc = claudeCode()
 
@@ -172,15 +172,10 @@ const results: Record<string, [SideResult, SideResult]> = {}
 
 describe.skipIf(!cc.path)(`Claude Code's command line and settings${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
   beforeAll(async () => {
-    const names = Object.keys(CASES)
-    // Two cases at a time: each starts two processes, and the machine is shared.
-    for (let i = 0; i < names.length; i += 2)
-      await Promise.all(
-        names.slice(i, i + 2).map(async (name) => {
-          const s = CASES[name]
-          results[name] = [await runSide('claude-code', s), await runSide('fanout', s)]
-        })
-      )
+    await twoAtATime(Object.keys(CASES), async (name) => {
+      const s = CASES[name]
+      results[name] = [await runSide('claude-code', s), await runSide('fanout', s)]
+    })
   }, 900_000)
   afterAll(cleanupRuns)
 

@@ -82,6 +82,11 @@ export function cleanupRuns(): void {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true })
 }
 
+/** Runs `each` over the cases two at a time: each case starts two processes (Claude Code's and Fanout's), and the machine is shared. */
+export async function twoAtATime(names: string[], each: (name: string) => Promise<void>): Promise<void> {
+  for (let i = 0; i < names.length; i += 2) await Promise.all(names.slice(i, i + 2).map(each))
+}
+
 /**
  * For a describe block that compares one scenario: both sides run it once before its tests (each must exit
  * 0), `got` receives the two results, and the runs' folders are removed after.

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reply, type ParsedRequest } from '../../src/main/runtime/model/scripted'
 import { claudeCode, jsonLines } from './claude-code'
-import { cleanupRuns, conversation, runSide, type Scenario, type SideResult } from './harness'
+import { cleanupRuns, conversation, runSide, twoAtATime, type Scenario, type SideResult } from './harness'
 
 const cc = claudeCode()
 const json = (v: unknown) => JSON.stringify(v)
@@ -299,17 +299,12 @@ const results: Record<string, [Seen, Seen]> = {}
 
 describe.skipIf(!cc.path)(`hooks, acceptEdits and run flags under Claude Code and Fanout${cc.skip ? ` (skipped: ${cc.skip})` : ''}`, () => {
   beforeAll(async () => {
-    const names = Object.keys(CASES)
-    // Two cases at a time: each starts two processes, and the machine is shared.
-    for (let i = 0; i < names.length; i += 2)
-      await Promise.all(
-        names.slice(i, i + 2).map(async (name) => {
-          const c = CASES[name]
-          const claude = await runSide('claude-code', c.scenario)
-          const fanout = await runSide('fanout', c.scenario)
-          results[name] = [seen(c, claude), seen(c, fanout)]
-        })
-      )
+    await twoAtATime(Object.keys(CASES), async (name) => {
+      const c = CASES[name]
+      const claude = await runSide('claude-code', c.scenario)
+      const fanout = await runSide('fanout', c.scenario)
+      results[name] = [seen(c, claude), seen(c, fanout)]
+    })
   }, 1_200_000)
   afterAll(cleanupRuns)
 

@@ -346,6 +346,18 @@ export async function startCrashServer(script: CrashScript): Promise<ScriptedSer
   return startScriptedServer({ respond: (req) => script.respond(req) })
 }
 
+/** A crash test's start: the project (`size` agents), its script with `holds`, and the server playing it. End it with endCrashTest. */
+export async function startCrashTest(
+  size: number | undefined,
+  holds: Holds,
+  opts: { team?: boolean | 'abandon' } = {}
+): Promise<{ p: CrashProject; script: CrashScript; server: ScriptedServer }> {
+  const p = crashProject(size)
+  const script = crashScript(p, holds, opts)
+  const server = await startCrashServer(script)
+  return { p, script, server }
+}
+
 /**
  * The end of a crash test, passed or failed: the script stops holding requests, the project is let go, the
  * server closes and the project's folder is removed (kept, to look into, with FANOUT_KEEP_CRASH=1).

@@ -53,6 +53,13 @@ const echoScript = () =>
     }
   ])
 
+/** The run said nothing on stderr, the kit's server answered the echo, and its hook ran once. */
+function expectKitRan(r: { stdout: string; stderr: string }, hookLog: string): void {
+  expect(r.stderr).toBe('')
+  expect(JSON.parse(r.stdout)).toMatchObject({ result: 'kit echo: x' })
+  expect(readHookLog(hookLog)).toHaveLength(1)
+}
+
 describe('fanout run with plugins', () => {
   it("a project's plugin waits for the folder's approval; `fanout trust allow` lets its hook and server run", async () => {
     const p = pluginProject()
@@ -69,9 +76,7 @@ describe('fanout run with plugins', () => {
     expect((await runCli(['trust', 'allow', '--cwd', p.project], { env: p.env('http://127.0.0.1:9') })).code).toBe(0)
 
     const after = await runCli(['run', '-p', 'Echo.', '--cwd', p.project, '--output-format', 'json'], { env: p.env(server.url) })
-    expect(after.stderr).toBe('')
-    expect(JSON.parse(after.stdout)).toMatchObject({ result: 'kit echo: x' })
-    expect(readHookLog(p.log)).toHaveLength(1)
+    expectKitRan(after, p.log)
   })
 
   it('a --plugin-dir plugin is the person’s own: its hook and server run without asking', async () => {
@@ -79,9 +84,7 @@ describe('fanout run with plugins', () => {
     writeFileSync(join(p.project, '.claude', 'settings.json'), '{}')
     server = await serve({ respond: echoScript() })
     const r = await runCli(['-p', 'Echo.', '--output-format', 'json', '--plugin-dir', 'market/kit'], { cwd: p.project, env: p.env(server.url) })
-    expect(r.stderr).toBe('')
-    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'kit echo: x' })
-    expect(readHookLog(p.log)).toHaveLength(1)
+    expectKitRan(r, p.log)
   })
 
   it("a plugin's command runs as /plugin:name, and a connected server's prompt as /mcp__server__prompt", async () => {

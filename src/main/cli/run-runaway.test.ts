@@ -2,20 +2,9 @@
 // by itself, says why (the session's spawn limit), and exits non-zero — it never runs on until it is killed.
 import { describe, expect, it } from 'vitest'
 import { cliProject, runCli, useCliServers } from '../../../test/support/cli'
-import { reply, type ParsedRequest } from '../runtime/model/scripted'
+import { alwaysSpawn } from '../runtime/orchestration/testing/always-spawn-script'
 
 const serve = useCliServers()
-
-function alwaysSpawn(req: ParsedRequest) {
-  if (!req.toolNames.includes('Agent')) return reply.text(`leaf: ${req.firstUserText}`)
-  const n = req.turn
-  return reply.toolUses([
-    { name: 'Agent', input: { description: `bg ${n}a`, prompt: `Spawn more ${n}a`, run_in_background: true } },
-    { name: 'Agent', input: { description: `bg ${n}b`, prompt: `Spawn more ${n}b`, run_in_background: true } },
-    { name: 'Agent', input: { description: `fg ${n}`, prompt: `Spawn more ${n}c` } },
-    { name: 'Glob', input: { pattern: '*' } }
-  ])
-}
 
 describe('fanout run with an always-spawning model', () => {
   it('stops by itself at the spawn limit, names it, and exits 1', { timeout: 240_000 }, async () => {

@@ -2,27 +2,14 @@
 // closes at whatever of the reply comes first, and each one is kept for the timeline.
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../events'
-import { agentEvents, manualClock } from '../testing/event-builder'
+import { mainAgentFold } from '../testing/main-agent-fold'
 import { contextUse, contextWindowOf } from './context-use'
 import { modelWaitMs, waitingForModelSince } from './model-wait'
-import { applyEvents } from './reducer'
-import { emptyEventsState, type EventsState } from './session-state'
-
-function setup() {
-  const clock = manualClock()
-  const main = agentEvents('s', 'main', clock)
-  let state: EventsState = emptyEventsState()
-  const apply = (...events: AgentEvent[]) => {
-    state = applyEvents(state, events)
-    return state.sessions.s.agents.main
-  }
-  return { clock, main, apply }
-}
 
 describe('waiting for the model', () => {
   it('opens at the request and closes at the first delta, whichever kind', () => {
     for (const first of ['text', 'thinking', 'tool'] as const) {
-      const t = setup()
+      const t = mainAgentFold()
       const t0 = t.clock.now()
       let a = t.apply(t.main.start(), t.main.turnStart(1), t.main.request())
       expect(waitingForModelSince(a)).toBe(t0)
@@ -38,13 +25,13 @@ describe('waiting for the model', () => {
   })
 
   it('a delta of a reply already streaming leaves the agent object as it was (no render per delta)', () => {
-    const t = setup()
+    const t = mainAgentFold()
     const a = t.apply(t.main.start(), t.main.request(), t.main.text('one'))
     expect(t.apply(t.main.text(' two'))).toBe(a)
   })
 
   it('closes when the call ends without a delta: its whole message, its usage, an error, the turn or the agent ending', () => {
-    const enders = (t: ReturnType<typeof setup>): AgentEvent[] => [
+    const enders = (t: ReturnType<typeof mainAgentFold>): AgentEvent[] => [
       t.main.assistant('whole'),
       t.main.usage({ inputTokens: 10 }),
       t.main.error('Overloaded (529)', true),
@@ -53,7 +40,7 @@ describe('waiting for the model', () => {
       t.main.end('stopped')
     ]
     for (let i = 0; i < 6; i++) {
-      const t = setup()
+      const t = mainAgentFold()
       t.apply(t.main.start(), t.main.request())
       t.clock.advance(300)
       const a = t.apply(enders(t)[i])
@@ -63,7 +50,7 @@ describe('waiting for the model', () => {
   })
 
   it('a retry opens a new wait for its own request; each wait stays on the timeline', () => {
-    const t = setup()
+    const t = mainAgentFold()
     t.apply(t.main.start(), t.main.request(1))
     t.clock.advance(1000)
     t.apply(t.main.error('Overloaded (529). Retrying in 2 s (attempt 2 of 9).', true))
@@ -80,7 +67,7 @@ describe('waiting for the model', () => {
   })
 
   it('a permission wait and a model wait never overlap', () => {
-    const t = setup()
+    const t = mainAgentFold()
     t.apply(t.main.start(), t.main.request())
     t.clock.advance(100)
     t.apply(t.main.toolStart('tu', 'Bash'), t.main.toolRun('tu', 'Bash', { command: 'ls' }), t.main.status('waiting_permission'))
@@ -91,7 +78,7 @@ describe('waiting for the model', () => {
   })
 
   it('a transcript cut off while waiting (a crash) closes the wait when the agent is ended as interrupted', () => {
-    const t = setup()
+    const t = mainAgentFold()
     t.apply(t.main.start(), t.main.request())
     t.clock.advance(4000)
     const a = t.apply(t.main.end('interrupted', { error: 'Fanout stopped' }))
@@ -102,7 +89,7 @@ describe('waiting for the model', () => {
 
 describe('context use', () => {
   it('is the latest call’s prompt (cached or not) plus its reply, against the model’s window', () => {
-    const t = setup()
+    const t = mainAgentFold()
     let a = t.apply(t.main.start({ model: 'sonnet' }))
     expect(contextUse(a)).toBeNull()
     a = t.apply(t.main.usage({ inputTokens: 2000, cacheReadTokens: 30_000, cacheWriteTokens: 8000, outputTokens: 10_000 }, 'claude-sonnet-4-5'))

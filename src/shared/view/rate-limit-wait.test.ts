@@ -1,21 +1,13 @@
 // An agent the rate limiter holds back mid-run (model/rate-limiter.ts): `queued` with the reason, a queued
 // span on its timeline, then running again and waiting on the model once its request goes.
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../events'
-import { agentEvents, manualClock } from '../testing/event-builder'
+import { mainAgentFold } from '../testing/main-agent-fold'
 import { waitingForModelSince } from './model-wait'
-import { applyEvents } from './reducer'
-import { ACTIVE_STATUSES, emptyEventsState, type EventsState } from './session-state'
+import { ACTIVE_STATUSES } from './session-state'
 
 describe('an agent held back by the rate limiter', () => {
   it('shows as queued with the reason while it waits, then running and waiting on the model', () => {
-    const clock = manualClock()
-    const main = agentEvents('s', 'main', clock)
-    let state: EventsState = emptyEventsState()
-    const apply = (...events: AgentEvent[]) => {
-      state = applyEvents(state, events)
-      return state.sessions.s.agents.main
-    }
+    const { clock, main, apply } = mainAgentFold()
     apply(main.start(), main.turnStart(1))
     const t0 = clock.now()
     let a = apply(main.status('queued', 'rate limited by the API; waiting 2 s'))

@@ -6,6 +6,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { firstByName } from '../context/first-by-name'
 import { leadsOutside, projectFolders } from '../context/project-root'
 import { discoverSkills, type SkillEntry } from '../context/skill-index'
 import { readCommandFile, type CommandDefinition, type CommandSource } from './command-file'
@@ -62,13 +63,7 @@ async function commandFiles(dir: string, parts: string[] = [], found: Array<[str
 
 /** Every command, first found wins: the user's, the project's (nearest folder first), the extra folders', then skills. */
 export async function loadCommands(opts: LoadCommandsOptions): Promise<CommandDefinition[]> {
-  const out: CommandDefinition[] = []
-  const seen = new Set<string>()
-  const add = (c: CommandDefinition | null) => {
-    if (!c || seen.has(c.name)) return
-    seen.add(c.name)
-    out.push(c)
-  }
+  const { list: out, add } = firstByName<CommandDefinition>()
   // The user's own first: Claude Code 2.1 runs `~/.claude/commands/x.md` when the project has an `x.md` too.
   const roots: Array<{ dir: string; source: CommandSource; prefix: string; within?: string; file?: string; folderBrought?: boolean }> = [
     { dir: join(opts.home, '.claude', 'commands'), source: 'user', prefix: '' },

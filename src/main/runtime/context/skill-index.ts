@@ -7,6 +7,7 @@ import { readdir, realpath } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { meantName } from '../definitions/spelling'
 import { readConfigFile } from '../store/read-config'
+import { firstByName } from './first-by-name'
 import { leadsOutside, projectFolders } from './project-root'
 import { parseFrontmatter } from './skill-frontmatter'
 
@@ -74,13 +75,7 @@ async function entry(skillsDir: string, folder: string, name: string, scope: Ski
 }
 
 export async function discoverSkills(opts: SkillIndexOptions): Promise<SkillEntry[]> {
-  const out: SkillEntry[] = []
-  const seen = new Set<string>()
-  const add = (e: SkillEntry | null) => {
-    if (!e || seen.has(e.name)) return
-    seen.add(e.name)
-    out.push(e)
-  }
+  const { list: out, add } = firstByName<SkillEntry>()
   const roots: Array<{ dir: string; scope: SkillEntry['scope']; prefix: string; within?: string }> = [
     ...(await projectFolders(opts.cwd)).map((d) => ({ dir: join(d, '.claude', 'skills'), scope: 'project' as const, prefix: '', within: d })),
     { dir: join(opts.home, '.claude', 'skills'), scope: 'user', prefix: '' },

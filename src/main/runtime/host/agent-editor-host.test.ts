@@ -41,6 +41,21 @@ async function host(respond: Respond, dirs: ReturnType<typeof project>) {
 const mainEnds = (events: AgentEvent[], sessionId: string) =>
   events.filter((e) => e.type === 'agent_end' && e.sessionId === sessionId && e.parentAgentId === null).length
 
+type Handlers = Awaited<ReturnType<typeof host>>['h']['handlers']
+
+/** A new blank agent file in the project, opened, with the form's `edit` applied to its text (not saved). */
+async function createAndEdit(
+  handlers: Handlers,
+  cwd: string,
+  name: string,
+  edit: { changes: Parameters<Handlers['agents.edit']>[0]['changes']; body: string }
+) {
+  const { file } = await handlers['agents.create']({ cwd, scope: 'project', name, template: 'blank' })
+  const { document } = await handlers['agents.open']({ cwd, file })
+  const edited = await handlers['agents.edit']({ cwd, file, text: document.text, ...edit })
+  return { file, document, edited }
+}
+
 describe('agent editor through the host', () => {
   it('a definition saved in the editor, then changed on disk, applies to the next spawn of a running session', async () => {
     const dirs = project(false)
@@ -60,12 +75,7 @@ describe('agent editor through the host', () => {
       ]),
       dirs
     )
-    const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'helper', template: 'blank' })
-    const { document } = await h.handlers['agents.open']({ cwd: dirs.cwd, file })
-    const edited = await h.handlers['agents.edit']({
-      cwd: dirs.cwd,
-      file,
-      text: document.text,
+    const { file, document, edited } = await createAndEdit(h.handlers, dirs.cwd, 'helper', {
       changes: [{ key: 'description', value: 'Helps: with anything' }],
       body: 'You are helper, version one.\n'
     })
@@ -95,12 +105,7 @@ describe('agent editor through the host', () => {
   it("a batch of form changes makes every change it can: one field's bad YAML is named and loses no other field's change", async () => {
     const dirs = project(false)
     const { h } = await host(() => reply.text('unused'), dirs)
-    const { file } = await h.handlers['agents.create']({ cwd: dirs.cwd, scope: 'project', name: 'batch', template: 'blank' })
-    const { document } = await h.handlers['agents.open']({ cwd: dirs.cwd, file })
-    const edited = await h.handlers['agents.edit']({
-      cwd: dirs.cwd,
-      file,
-      text: document.text,
+    const { edited } = await createAndEdit(h.handlers, dirs.cwd, 'batch', {
       changes: [
         { key: 'mcpServers', value: 'a: [b' },
         { key: 'description', value: 'Kept although mcpServers was refused' }

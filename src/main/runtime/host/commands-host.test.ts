@@ -12,6 +12,14 @@ const write = (path: string, text: string) => {
   writeFileSync(path, text)
 }
 
+/** A host whose model answers `answer` to everything, and `prompt` sent in a new session, run until the main agent ends. */
+async function ranPrompt(dirs: ReturnType<typeof folders>, answer: string, prompt: string) {
+  const made = await host(() => reply.text(answer), dirs)
+  const { sessionId } = await made.h.handlers['session.start']({ prompt, cwd: dirs.cwd })
+  await until(() => mainEnded(made.events, sessionId), 'the main agent ends')
+  return { ...made, sessionId }
+}
+
 it('folder.commands gives name, description, argument hint and source', async () => {
   const dirs = folders()
   write(join(dirs.cwd, '.claude/commands/frontend/component.md'), '---\ndescription: Make a component\nargument-hint: <name>\n---\nC $ARGUMENTS')
@@ -31,9 +39,7 @@ it('folder.commands gives name, description, argument hint and source', async ()
 it('a command typed in the prompt box reaches the model as Claude Code sends it', async () => {
   const dirs = folders()
   write(join(dirs.cwd, '.claude/commands/review.md'), 'Review $1 then $0')
-  const { h, events, server } = await host(() => reply.text('done'), dirs)
-  const { sessionId } = await h.handlers['session.start']({ prompt: '/review a b', cwd: dirs.cwd })
-  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  const { h, events, server, sessionId } = await ranPrompt(dirs, 'done', '/review a b')
   const first = server!.messageRequests()[0].body as { messages: Array<{ content: Array<{ text: string }> }> }
   const texts = first.messages[0].content.map((b) => b.text)
   expect(texts).toContain('<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>a b</command-args>\n')
@@ -48,9 +54,7 @@ it('a command typed in the prompt box reaches the model as Claude Code sends it'
 
 it('a built-in typed in the prompt box is answered in the app, as a card of its own, without a model call', async () => {
   const dirs = folders()
-  const { h, events, server } = await host(() => reply.text('done'), dirs)
-  const { sessionId } = await h.handlers['session.start']({ prompt: 'first question', cwd: dirs.cwd })
-  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  const { h, events, server, sessionId } = await ranPrompt(dirs, 'done', 'first question')
   const requests = server!.messageRequests().length
   const answer = async (prompt: string) => {
     await h.handlers['session.sendPrompt']({ sessionId, prompt })
@@ -74,9 +78,7 @@ it('a built-in typed in the prompt box is answered in the app, as a card of its 
 it("a folder's command file of a built-in's name runs, and the / menu lists it instead", async () => {
   const dirs = folders()
   write(join(dirs.cwd, '.claude/commands/cost.md'), '---\ndescription: Price the plan\n---\nPrice it')
-  const { h, events, server } = await host(() => reply.text('priced'), dirs)
-  const { sessionId } = await h.handlers['session.start']({ prompt: '/cost', cwd: dirs.cwd })
-  await until(() => mainEnded(events, sessionId), 'the main agent ends')
+  const { h, events, server } = await ranPrompt(dirs, 'priced', '/cost')
   expect(server!.messageRequests().length).toBe(1)
   expect(events.some((e) => e.type === 'command_output')).toBe(false)
   const { commands } = await h.handlers['folder.commands']({ cwd: dirs.cwd })

@@ -8,6 +8,8 @@ import { HostCallError } from '../../../shared/ipc-dispatch'
 import { readSessionIndex } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { SearchService } from '../search/search-service'
+import type { AgentLabel, SessionHit } from '../search/session-search'
+import type { AcrossHit } from '../search/all-sessions-search'
 import type { LiveSessions } from './live-sessions'
 import { sessionName, storedSession } from './session-files'
 
@@ -17,6 +19,21 @@ export interface SearchCallsOptions {
   cwd(): string
   /** The folder's sessions, newest first (the sidebar's list). */
   listSessions: CallHandler<'sessions.list'>
+}
+
+/** A hit as the page reads it, in one session or across sessions: the agent it is in, where, and its snippet. */
+function hitFields(h: SessionHit | AcrossHit, agent: AgentLabel | null | undefined): Omit<SearchHit, 'sessionId' | 'sessionTitle'> {
+  return {
+    agentId: h.agentId,
+    ...(agent ? { agentType: agent.agentType, agentDescription: agent.description } : {}),
+    kind: h.kind,
+    ...(h.toolUseId ? { toolUseId: h.toolUseId } : {}),
+    ...(h.toolName ? { toolName: h.toolName } : {}),
+    ...(h.turn ? { turn: h.turn } : {}),
+    seq: h.seq,
+    ts: h.ts,
+    snippet: h.snippet
+  }
 }
 
 export class SearchCalls {
@@ -45,21 +62,7 @@ export class SearchCalls {
     if (sessionId) {
       if (!(await this.describe(sessionId))) throw new HostCallError('not_found', `There is no session ${sessionId}.`)
       const r = await this.service.inSession(sessionId, text, limit)
-      const hits: SearchHit[] = r.hits.map((h) => {
-        const agent = r.agents[h.agentId]
-        return {
-          sessionId,
-          agentId: h.agentId,
-          ...(agent ? { agentType: agent.agentType, agentDescription: agent.description } : {}),
-          kind: h.kind,
-          ...(h.toolUseId ? { toolUseId: h.toolUseId } : {}),
-          ...(h.toolName ? { toolName: h.toolName } : {}),
-          ...(h.turn ? { turn: h.turn } : {}),
-          seq: h.seq,
-          ts: h.ts,
-          snippet: h.snippet
-        }
-      })
+      const hits: SearchHit[] = r.hits.map((h) => ({ sessionId, ...hitFields(h, r.agents[h.agentId]) }))
       return { hits, ...(r.indexing ? { indexing: r.indexing } : {}) }
     }
     const folder = resolve(cwd ?? this.o.cwd())
@@ -73,19 +76,7 @@ export class SearchCalls {
     )
     const hits: SearchHit[] = r.hits
       .filter((h) => titles.has(h.sessionId))
-      .map((h) => ({
-        sessionId: h.sessionId,
-        sessionTitle: titles.get(h.sessionId) ?? '',
-        agentId: h.agentId,
-        ...(h.agent ? { agentType: h.agent.agentType, agentDescription: h.agent.description } : {}),
-        kind: h.kind,
-        ...(h.toolUseId ? { toolUseId: h.toolUseId } : {}),
-        ...(h.toolName ? { toolName: h.toolName } : {}),
-        ...(h.turn ? { turn: h.turn } : {}),
-        seq: h.seq,
-        ts: h.ts,
-        snippet: h.snippet
-      }))
+      .map((h) => ({ sessionId: h.sessionId, sessionTitle: titles.get(h.sessionId) ?? '', ...hitFields(h, h.agent) }))
     return { hits, ...(r.indexing ? { indexing: r.indexing } : {}) }
   }
 

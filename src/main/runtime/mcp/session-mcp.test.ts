@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, ErrorEvent, ToolEndEvent } from '../../../shared/events'
 import { relayFirstLine, reply, scriptByAgent, scriptLead } from '../model/scripted'
 import { closeFixtures, ends, makeFixture as fixture, starts } from '../orchestration/testing/session-fixture'
+import { spawnAllThenDone } from '../orchestration/testing/scripted-agents'
 
 // What a folder's own hooks and servers do once the person has approved the folder (trust/ keeps them out until then).
 const makeFixture: typeof fixture = (server, opts = {}) => fixture(server, { trustProject: true, ...opts })
@@ -171,13 +172,10 @@ describe('MCP servers in a session', () => {
           { match: 'You are narrow', turns: [reply.text('ok')] },
           {
             match: MAIN,
-            turns: [
-              reply.toolUses([
-                { name: 'Agent', input: { description: 'picky', prompt: 'p', subagent_type: 'picky' } },
-                { name: 'Agent', input: { description: 'narrow', prompt: 'n', subagent_type: 'narrow' } }
-              ]),
-              reply.text('done')
-            ]
+            turns: spawnAllThenDone([
+              { description: 'picky', prompt: 'p', subagent_type: 'picky' },
+              { description: 'narrow', prompt: 'n', subagent_type: 'narrow' }
+            ])
           }
         ])
       },

@@ -10,6 +10,24 @@ async function takeAll(limiter: RateLimiter, n: number): Promise<Ticket[]> {
   return Promise.all(Array.from({ length: n }, () => limiter.acquire()))
 }
 
+/** The clock's start where the headers' reset times are read from it. */
+const START = Date.parse('2026-11-23T10:00:00Z')
+
+/** A limiter on a clock the test moves (`clock.now`) after one request answered `status` with headers `h`. */
+async function afterAnswer(status: number, h: Record<string, string>, { start = START, ...opts }: { start?: number; maxHoldMs?: number } = {}) {
+  const clock = { now: start }
+  const limiter = new RateLimiter({ now: () => clock.now, ...opts })
+  const [t] = await takeAll(limiter, 1)
+  t.observe(status, headers(h))
+  t.release()
+  /** The next request, with the reasons it is told while it waits. */
+  const waitNext = (signal?: AbortSignal) => {
+    const reasons: Array<string | null> = []
+    return { reasons, next: limiter.acquire(signal, (r) => reasons.push(r)) }
+  }
+  return { clock, limiter, waitNext }
+}
+
 describe('RateLimiter', () => {
   it('lets a wide burst go at once while the API says nothing', async () => {
     const limiter = new RateLimiter()
@@ -51,58 +69,40 @@ describe('RateLimiter', () => {
   })
 
   it('holds new requests until the retry-after of a 429, then lets them go', async () => {
-    let now = 1_000_000
-    const limiter = new RateLimiter({ now: () => now })
-    const [t] = await takeAll(limiter, 1)
-    t.observe(429, headers({ 'retry-after-ms': '30' }))
-    t.release()
-    const reasons: Array<string | null> = []
-    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    const { clock, limiter, waitNext } = await afterAnswer(429, { 'retry-after-ms': '30' }, { start: 1_000_000 })
+    const { reasons, next } = waitNext()
     expect(reasons[0]).toMatch(/rate limited by the API/)
     expect(limiter.queued).toBe(1)
-    now += 30
+    clock.now += 30
     await next
     expect(limiter.running).toBe(1)
   })
 
   it('starts no more requests than requests-remaining until requests-reset', async () => {
-    let now = Date.parse('2026-11-23T10:00:00Z')
-    const limiter = new RateLimiter({ now: () => now })
-    const [t] = await takeAll(limiter, 1)
-    t.observe(200, headers({ 'anthropic-ratelimit-requests-remaining': '2', 'anthropic-ratelimit-requests-reset': '2026-11-23T10:00:00.040Z' }))
-    t.release()
+    const limits = { 'anthropic-ratelimit-requests-remaining': '2', 'anthropic-ratelimit-requests-reset': '2026-11-23T10:00:00.040Z' }
+    const { clock, limiter, waitNext } = await afterAnswer(200, limits)
     await takeAll(limiter, 2)
-    const reasons: Array<string | null> = []
-    const third = limiter.acquire(undefined, (r) => reasons.push(r))
+    const { reasons, next: third } = waitNext()
     expect(reasons[0]).toMatch(/request limit is used up/)
-    now += 40
+    clock.now += 40
     await third
     expect(limiter.running).toBe(3)
   })
 
   it('holds every request while a token limit is used up, until its reset', async () => {
-    let now = Date.parse('2026-11-23T10:00:00Z')
-    const limiter = new RateLimiter({ now: () => now })
-    const [t] = await takeAll(limiter, 1)
-    t.observe(200, headers({ 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': '2026-11-23T10:00:00.020Z' }))
-    t.release()
-    const reasons: Array<string | null> = []
-    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    const limits = { 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': '2026-11-23T10:00:00.020Z' }
+    const { clock, limiter, waitNext } = await afterAnswer(200, limits)
+    const { reasons, next } = waitNext()
     expect(reasons[0]).toMatch(/token limit/)
-    now += 20
+    clock.now += 20
     await next
     expect(limiter.running).toBe(1)
   })
 
   it('caps a hold the server asks for at maxHoldMs, and a queued request leaves when its signal aborts', async () => {
-    const now = 5_000
-    const limiter = new RateLimiter({ now: () => now, maxHoldMs: 60_000 })
-    const [t] = await takeAll(limiter, 1)
-    t.observe(529, headers({ 'retry-after': '86400' }))
-    t.release()
-    const reasons: Array<string | null> = []
+    const { limiter, waitNext } = await afterAnswer(529, { 'retry-after': '86400' }, { start: 5_000, maxHoldMs: 60_000 })
     const stop = new AbortController()
-    const waiting = limiter.acquire(stop.signal, (r) => reasons.push(r))
+    const { reasons, next: waiting } = waitNext(stop.signal)
     expect(reasons[0]).toMatch(/overloaded; waiting 60 s/)
     stop.abort(new Error('stopped'))
     await expect(waiting).rejects.toThrow('stopped')

@@ -97,6 +97,32 @@ function readJsonFile(file: string, what: string, problems: string[]): Record<st
   return null
 }
 
+/**
+ * Where a plugin's hooks (or MCP servers) come from: its default file when it has one, then each entry of the
+ * manifest's list — a path to a file (read unless it is the default again) or the part written inline.
+ */
+function partSources<T>(
+  part: { root: string; manifestFile: string; problems: string[] },
+  defaultFile: string,
+  entries: PluginManifest['hooks'],
+  what: string,
+  valueOf: (json: Record<string, unknown>) => T
+): Array<{ file: string; value: T }> {
+  const sources: Array<{ file: string; value: T }> = []
+  const fromFile = (file: string) => {
+    const json = readJsonFile(file, what, part.problems)
+    if (json) sources.push({ file, value: valueOf(json) })
+  }
+  if (existsSync(defaultFile)) fromFile(defaultFile)
+  for (const e of asList(entries)) {
+    if (typeof e === 'string') {
+      const file = resolve(part.root, e)
+      if (file !== defaultFile) fromFile(file)
+    } else sources.push({ file: part.manifestFile, value: valueOf(e) })
+  }
+  return sources
+}
+
 function loadOne(found: FoundPlugin, home: string, out: Plugins): void {
   const read = readManifest(found.root)
   if ('error' in read) {
@@ -117,35 +143,13 @@ function loadOne(found: FoundPlugin, home: string, out: Plugins): void {
   const source = found.folderBrought ? ('project' as const) : ('user' as const)
   const manifestFile = join(found.root, '.claude-plugin', 'plugin.json')
 
-  const hookSources: Array<{ file: string; value: unknown }> = []
-  const defaultHooks = join(found.root, 'hooks', 'hooks.json')
-  const fromFile = (file: string) => {
-    const json = readJsonFile(file, 'hooks', out.problems)
-    if (json) hookSources.push({ file, value: eventsOf(json) })
-  }
-  if (existsSync(defaultHooks)) fromFile(defaultHooks)
-  for (const h of asList(manifest?.hooks)) {
-    if (typeof h === 'string') {
-      const file = resolve(found.root, h)
-      if (file !== defaultHooks) fromFile(file)
-    } else hookSources.push({ file: manifestFile, value: eventsOf(h) })
-  }
+  const part = { root: found.root, manifestFile, problems: out.problems }
+
+  const hookSources = partSources(part, join(found.root, 'hooks', 'hooks.json'), manifest?.hooks, 'hooks', eventsOf)
   for (const h of hookSources) out.hookFiles.push({ file: h.file, source, json: { hooks: pluginHooks(h.value, vars) } })
 
-  const serverSources: Array<{ file: string; servers: Record<string, unknown> }> = []
-  const defaultServers = join(found.root, '.mcp.json')
-  const serversFrom = (file: string) => {
-    const json = readJsonFile(file, 'MCP servers', out.problems)
-    if (json) serverSources.push({ file, servers: serversOf(json) })
-  }
-  if (existsSync(defaultServers)) serversFrom(defaultServers)
-  for (const s of asList(manifest?.mcpServers)) {
-    if (typeof s === 'string') {
-      const file = resolve(found.root, s)
-      if (file !== defaultServers) serversFrom(file)
-    } else serverSources.push({ file: manifestFile, servers: serversOf(s) })
-  }
-  for (const { file, servers } of serverSources)
+  const serverSources = partSources(part, join(found.root, '.mcp.json'), manifest?.mcpServers, 'MCP servers', serversOf)
+  for (const { file, value: servers } of serverSources)
     for (const [server, raw] of Object.entries(servers))
       out.servers.push({ name: `plugin:${name}:${server}`, raw: expand(raw, vars), file, folderBrought: found.folderBrought })
   // Claude Code makes the data folder before a hook or server can write there; one segment, named from the manifest.

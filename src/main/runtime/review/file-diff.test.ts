@@ -1,13 +1,13 @@
 // The Review screen reads an agent's worktree while the agent may still change it: whatever stands at a path
 // (or is swapped in between the look and the read), the viewer answers at once, never waiting on a pipe.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { unlinkSync, writeFileSync } from 'node:fs'
 import * as fsp from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { diskSide, MAX_VIEW_BYTES } from './file-diff'
 import { ReviewError } from './review-error'
+import { tempFolders } from '../../../../test/support/temp-folders'
 
 // Swaps the file named `swap-me` for a named pipe right after it is looked at: the race an agent can win.
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -25,15 +25,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-function folder(): string {
-  const d = mkdtempSync(join(tmpdir(), 'fanout-diskside-'))
-  dirs.push(d)
-  return d
-}
+const folder = tempFolders('fanout-diskside-')
 
 describe('diskSide', () => {
   it('refuses a named pipe, saying what it is', async () => {

@@ -2,21 +2,18 @@
 // overlap, the later one is told it waits, every checkout of one repository shares the lock, and a stale
 // lock is taken over without waiting. (Two real processes: test/crash/merge-lock.test.ts.)
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { waitUntil } from '../tools/test-kit'
 import { mergeLockPath, withMergeLock } from './merge-lock'
+import { tempFolders } from '../../../../test/support/temp-folders'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempFolder = tempFolders('fanout-merge-lock-')
 
 function folders() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-merge-lock-')))
-  dirs.push(root)
+  const root = realpathSync(tempFolder())
   const commonDir = join(root, 'repo', '.git')
   mkdirSync(commonDir, { recursive: true })
   return { dataDir: join(root, 'data'), commonDir, root }

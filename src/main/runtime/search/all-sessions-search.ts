@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { DocKind } from './extract-docs'
 import { ftsQuery } from './fts-query'
 import { inTransaction, openSearchDb, type Db } from './search-db'
-import type { AgentLabel, SessionSearch } from './session-search'
+import type { AgentLabel, HitPlace, SessionSearch } from './session-search'
 
 const SCHEMA = `
   CREATE TABLE sessions (session_id TEXT PRIMARY KEY, cwd TEXT NOT NULL, title TEXT NOT NULL, copied_until INTEGER NOT NULL, title_doc INTEGER);
@@ -24,17 +24,10 @@ const ACROSS_FORMAT = 3
 
 export const allSessionsDbPath = (dataDir: string): string => join(dataDir, 'search.db')
 
-export interface AcrossHit {
+export interface AcrossHit extends HitPlace {
   sessionId: string
   agentId: string | null
   kind: DocKind | 'title'
-  /** The tool call a hit in its input or output belongs to, so opening the hit lands on that call. */
-  toolUseId?: string
-  toolName?: string
-  turn?: number
-  seq: number
-  ts: number
-  snippet: string
   agent: AgentLabel | null
 }
 

@@ -22,10 +22,9 @@ const BATCH = 400
 
 export const searchDbPath = (dataDir: string, sessionId: string): string => join(sessionDir(dataDir, sessionId), 'search.db')
 
-export interface SessionHit {
-  docId: number
-  agentId: string
-  kind: DocKind
+/** Where a hit is, in one session's index or across sessions, and what of it matched. */
+export interface HitPlace {
+  /** The tool call a hit in its input or output belongs to, so opening the hit lands on that call. */
   toolUseId?: string
   toolName?: string
   /** The agent's turn (of its run) the hit is from. */
@@ -34,6 +33,12 @@ export interface SessionHit {
   ts: number
   /** Fragments of the document with each matched word between \u0002 and \u0003. */
   snippet: string
+}
+
+export interface SessionHit extends HitPlace {
+  docId: number
+  agentId: string
+  kind: DocKind
 }
 
 /** The agent a transcript belongs to, as the index remembers it from its agent_start. */

@@ -1,17 +1,18 @@
 // The open that proves where it landed, with the swap made deterministic: the path is judged, then a folder or
 // the file itself is swapped for a link out, then the open runs. It must refuse, and nothing outside may change.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { FileRefusal, openRegular, plannedTarget, readRegular, replaceRegular } from './open-beneath'
+import { tempFolders } from '../../../../test/support/temp-folders'
 
+const tempFolder = tempFolders('fanout-beneath-')
 let root: string
 let project: string
 let outside: string
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-beneath-')))
+  root = realpathSync(tempFolder())
   project = join(root, 'project')
   outside = join(root, 'outside')
   mkdirSync(join(project, 'dir'), { recursive: true })
@@ -19,7 +20,6 @@ beforeEach(() => {
   writeFileSync(join(project, 'dir/f.txt'), 'inside\n')
   writeFileSync(join(outside, 'f.txt'), 'outside\n')
 })
-afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 /** Swaps project/dir for a link to the outside folder, as a racing process would between check and open. */
 const swapDir = (): void => {

@@ -10,34 +10,37 @@ beforeEach(async () => ({ dir: dataDir, cleanup } = await tempDataDir()))
 afterEach(() => cleanup())
 const file = () => join(dataDir, 'settings.json')
 
+/** The defaults, written out: a change to any of them shows here (DEFAULT_SETTINGS is checked against this). */
+const DEFAULTS = {
+  modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
+  limits: {
+    maxConcurrent: 128,
+    maxDepth: 3,
+    maxAgentsPerSession: 200,
+    budgetUsd: 0,
+    budgetTokens: 0,
+    maxTurns: 200,
+    subagentBudgetUsd: 0,
+    subagentBudgetTokens: 0,
+    budgetWarnPercent: 80,
+    approveFanoutAboveUsd: 0
+  },
+  context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: {} },
+  defaultModel: 'sonnet',
+  defaultPermissionMode: 'default',
+  theme: 'system',
+  coordinator: false,
+  agentTeams: false,
+  promptCacheSharing: 'first',
+  firstRunSkipped: false,
+  mergeStrategy: 'merge'
+}
+
 describe('settings', () => {
   it('gives the defaults when there is no file', async () => {
     const s = await loadSettings(dataDir)
     expect(s).toMatchObject({ exists: false, problems: [] })
-    expect(s.settings).toEqual({
-      modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'claude-sonnet-5-5', opus: 'claude-opus-5-5' },
-      limits: {
-        maxConcurrent: 128,
-        maxDepth: 3,
-        maxAgentsPerSession: 200,
-        budgetUsd: 0,
-        budgetTokens: 0,
-        maxTurns: 200,
-        subagentBudgetUsd: 0,
-        subagentBudgetTokens: 0,
-        budgetWarnPercent: 80,
-        approveFanoutAboveUsd: 0
-      },
-      context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: {} },
-      defaultModel: 'sonnet',
-      defaultPermissionMode: 'default',
-      theme: 'system',
-      coordinator: false,
-      agentTeams: false,
-      promptCacheSharing: 'first',
-      firstRunSkipped: false,
-      mergeStrategy: 'merge'
-    })
+    expect(s.settings).toEqual(DEFAULTS)
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
   })
 
@@ -69,28 +72,13 @@ describe('settings', () => {
     const before = await readFile(file(), 'utf8')
     const { settings, problems } = await loadSettings(dataDir)
     expect(settings).toEqual({
-      modelAliases: { haiku: 'claude-haiku-5-5', sonnet: 'my-gateway/sonnet', opus: 'claude-opus-5-5' },
-      limits: {
-        maxConcurrent: 4,
-        maxDepth: 3,
-        maxAgentsPerSession: 200,
-        budgetUsd: 0,
-        budgetTokens: 0,
-        maxTurns: 200,
-        subagentBudgetUsd: 0,
-        subagentBudgetTokens: 0,
-        budgetWarnPercent: 80,
-        approveFanoutAboveUsd: 0
-      },
-      context: { autoCompact: true, toolResultClearing: 'auto', keepToolResults: 5, windows: { 'gateway/model': 64_000 } },
-      defaultModel: 'sonnet',
+      ...DEFAULTS,
+      modelAliases: { ...DEFAULTS.modelAliases, sonnet: 'my-gateway/sonnet' },
+      limits: { ...DEFAULTS.limits, maxConcurrent: 4 },
+      context: { ...DEFAULTS.context, windows: { 'gateway/model': 64_000 } },
       defaultPermissionMode: 'acceptEdits',
       theme: 'dark',
-      coordinator: false,
-      agentTeams: true,
-      promptCacheSharing: 'first',
-      firstRunSkipped: false,
-      mergeStrategy: 'merge'
+      agentTeams: true
     })
     expect(problems.sort()).toEqual(
       [
@@ -128,18 +116,7 @@ describe('settings', () => {
   it('updates only what the patch names, keeping keys this version does not know', async () => {
     await writeFile(file(), JSON.stringify({ theme: 'light', futureKey: { a: 1 }, limits: { maxDepth: 2 } }))
     const s = await updateSettings(dataDir, { limits: { budgetUsd: 5 }, baseURL: 'http://127.0.0.1:8080' })
-    expect(s.limits).toEqual({
-      maxConcurrent: 128,
-      maxDepth: 2,
-      maxAgentsPerSession: 200,
-      budgetUsd: 5,
-      budgetTokens: 0,
-      maxTurns: 200,
-      subagentBudgetUsd: 0,
-      subagentBudgetTokens: 0,
-      budgetWarnPercent: 80,
-      approveFanoutAboveUsd: 0
-    })
+    expect(s.limits).toEqual({ ...DEFAULTS.limits, maxDepth: 2, budgetUsd: 5 })
     expect(JSON.parse(await readFile(file(), 'utf8'))).toEqual({
       theme: 'light',
       futureKey: { a: 1 },

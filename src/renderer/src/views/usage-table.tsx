@@ -9,7 +9,7 @@ import { useNow } from '../lib/use-now'
 import { elapsedMs } from '../state/selectors'
 import { useApp } from '../state/store'
 import { isActive, type AgentState } from '../../../shared/view/session-state'
-import { addUsage, emptyUsage, usageBreakdown } from '../../../shared/usage'
+import { addUsage, emptyUsage, usageBreakdown, type Usage } from '../../../shared/usage'
 import { useAction } from '../commands/registry'
 import { Dialog } from './dialog'
 
@@ -51,6 +51,21 @@ function rowOf(agent: AgentState, now: number): Row {
     turns: agent.turn,
     duration: elapsedMs(agent, now)
   }
+}
+
+/** The token and cost columns, one agent's or the session's total. */
+function UsageCells({ usage, costTestId }: { usage: Usage; costTestId: string }) {
+  return (
+    <>
+      <td className="num">{formatTokens(usage.inputTokens)}</td>
+      <td className="num">{formatTokens(usage.outputTokens)}</td>
+      <td className="num">{formatTokens(usage.cacheReadTokens)}</td>
+      <td className="num">{formatTokens(usage.cacheWriteTokens)}</td>
+      <td className="num" data-testid={costTestId}>
+        {formatCost(usage.costUsd)}
+      </td>
+    </>
+  )
 }
 
 export function UsageTable({ sessionId }: { sessionId: string }) {
@@ -98,13 +113,7 @@ export function UsageTable({ sessionId }: { sessionId: string }) {
                   <span className="usage-task">{r.id === rootId ? 'Main agent' : agentTask(r.agent)}</span>
                   {badge && r.id !== rootId && <span className="usage-type">{badge}</span>}
                 </th>
-                <td className="num">{formatTokens(r.input)}</td>
-                <td className="num">{formatTokens(r.output)}</td>
-                <td className="num">{formatTokens(r.cacheRead)}</td>
-                <td className="num">{formatTokens(r.cacheWrite)}</td>
-                <td className="num" data-testid="usage-cost">
-                  {formatCost(r.cost)}
-                </td>
+                <UsageCells usage={r.agent.usage} costTestId="usage-cost" />
                 <td className="num">{r.turns}</td>
                 <td className="num">{formatClock(r.duration)}</td>
               </tr>
@@ -114,13 +123,7 @@ export function UsageTable({ sessionId }: { sessionId: string }) {
         <tfoot>
           <tr data-testid="usage-total" title={usageBreakdown(total)}>
             <th scope="row">Total ({rows.length} agents)</th>
-            <td className="num">{formatTokens(total.inputTokens)}</td>
-            <td className="num">{formatTokens(total.outputTokens)}</td>
-            <td className="num">{formatTokens(total.cacheReadTokens)}</td>
-            <td className="num">{formatTokens(total.cacheWriteTokens)}</td>
-            <td className="num" data-testid="usage-total-cost">
-              {formatCost(total.costUsd)}
-            </td>
+            <UsageCells usage={total} costTestId="usage-total-cost" />
             <td className="num">{turns}</td>
             <td className="num" />
           </tr>

@@ -10,6 +10,7 @@ export {
   scriptLead,
   scriptedSummary,
   scriptTurns,
+  textOf,
   type AgentScript,
   type Matcher,
   type Turn

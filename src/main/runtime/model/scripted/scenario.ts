@@ -90,17 +90,19 @@ export function scriptTurns(...turns: Turn[]): Respond {
   return scriptByAgent([{ name: 'the agent', match: () => true, turns }])
 }
 
+/** A message's text as a script reads it: its text blocks and its tool results' text, a line each. */
+export const textOf = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n')
+      : ''
+
 /**
  * A model's summary, made up from the summary request itself: the task (the first user message), the latest
  * request, and the first line of every tool result it shows, so a test can see what the summary was written from.
  */
 export function scriptedSummary(req: ParsedRequest): ScriptedReply {
-  const textOf = (content: unknown): string =>
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n')
-        : ''
   const results: string[] = []
   for (const m of req.messages)
     if (Array.isArray(m.content)) for (const b of m.content) if (b?.type === 'tool_result') results.push(textOf(b.content).split('\n')[0].slice(0, 200))

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
 import { pendingDeliveries } from './delivery-ledger'
 import { AgentSession } from '../session/session'
-import { closeFixtures, latch, makeFixture, waitForEvent, type Fixture } from '../testing/session-fixture'
+import { agentReached, closeFixtures, latch, makeFixture, waitForEvent, type Fixture } from '../testing/session-fixture'
 import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
@@ -142,8 +142,7 @@ describe('delivery across a crash', () => {
       ])
       const { session: s1, events: events1 } = await f.newSession()
       await s1.run('Start a counter.')
-      const child = s1.registry.all().find((h) => h.description === 'Count')!
-      await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === child.id)
+      const child = await agentReached(s1, events1, 'Count', 'turn_start')
       const crashed = await f.crashCopy(s1)
       // What a kill right after its agent_start leaves: no message of its conversation on disk.
       const { readFileSync, writeFileSync } = await import('node:fs')

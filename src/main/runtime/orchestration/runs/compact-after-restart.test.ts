@@ -4,20 +4,13 @@
 // refuses an alias as the API does, so each path below fails if an alias reaches a request.
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_MODEL_ALIASES } from '../../model/aliases'
-import { reply, scriptByAgent, type ParsedRequest } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
-import { mainAgent } from '../testing/scripted-agents'
+import { notingMainAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
-const answers = () =>
-  scriptByAgent([
-    {
-      ...mainAgent([], (req: ParsedRequest) => reply.text(`Noted: ${req.lastUserText.slice(0, 40)}`)),
-      summarize: () => reply.text('Summary: the person said hello twice.')
-    }
-  ])
+const answers = () => notingMainAgent('Summary: the person said hello twice.')
 
 describe('compact after a restart', () => {
   it('sends the full model id, not the alias the session was configured with, for the summary and the next prompt', async () => {

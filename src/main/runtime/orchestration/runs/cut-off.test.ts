@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { applyEvents } from '../../../../shared/view/reducer'
 import { emptyEventsState } from '../../../../shared/view/session-state'
 import { reply } from '../../model/scripted'
-import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
+import { agentReached, closeFixtures, latch, makeFixture } from '../testing/session-fixture'
 import { heldUntil, mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
@@ -25,8 +25,7 @@ describe('subagents a crash cut off', () => {
     ])
     const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Map the parser callers.')
-    const mapper = s1.registry.all().find((h) => h.description === 'Map callers')!
-    await waitForEvent(s1, events1, (e) => e.type === 'turn_start' && e.agentId === mapper.id)
+    const mapper = await agentReached(s1, events1, 'Map callers', 'turn_start')
     // The crash: a copy of what is on disk, whose writer is gone.
     const crashed = await f.crashCopy(s1)
     hold.open()

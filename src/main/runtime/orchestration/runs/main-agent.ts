@@ -242,18 +242,7 @@ export class MainAgent {
       extras: async () => {
         return {
           drainInbox: () => [...context.splice(0), ...hooks.takeContext(handle.id), ...handle.inbox.splice(0)],
-          beforeFinish: mainStopHook(this.s.extensions.hooks, handle, (message) =>
-            this.s.emit({
-              agentId: handle.id,
-              parentAgentId: null,
-              parentToolUseId: null,
-              sessionId: this.s.sessionId,
-              ts: Date.now(),
-              type: 'error',
-              message,
-              retrying: false
-            })
-          )
+          beforeFinish: mainStopHook(this.s.extensions.hooks, handle, (message) => this.sayError(handle, message))
         }
       }
     })
@@ -265,16 +254,7 @@ export class MainAgent {
 
   /** A prompt a UserPromptSubmit hook kept from the model: the run's answer is the hook's reason (as Claude Code's -p prints it), said to the person too. */
   private refused(handle: AgentHandle, text: string, why: NonNullable<AgentRunResult['promptRefused']>): AgentRunResult {
-    this.s.emit({
-      agentId: handle.id,
-      parentAgentId: null,
-      parentToolUseId: null,
-      sessionId: this.s.sessionId,
-      ts: Date.now(),
-      type: 'error',
-      message: text,
-      retrying: false
-    })
+    this.sayError(handle, text)
     const result: AgentRunResult = {
       status: 'completed',
       result: text,
@@ -290,6 +270,20 @@ export class MainAgent {
     handle.lastResult = result
     this.lastResult = result
     return result
+  }
+
+  /** An error the main agent's conversation shows the person (one that is not retried). */
+  private sayError(handle: AgentHandle, message: string): void {
+    this.s.emit({
+      agentId: handle.id,
+      parentAgentId: null,
+      parentToolUseId: null,
+      sessionId: this.s.sessionId,
+      ts: Date.now(),
+      type: 'error',
+      message,
+      retrying: false
+    })
   }
 }
 

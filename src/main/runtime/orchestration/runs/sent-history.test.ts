@@ -6,17 +6,11 @@ import { clearSecrets, registerSecret } from '../../../../shared/redact'
 import { reply, requestLogViolations, scriptByAgent, type ParsedRequest } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
-import { mainAgent } from '../testing/scripted-agents'
+import { mainAgent, notingMainAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
-const answers = () =>
-  scriptByAgent([
-    {
-      ...mainAgent([], (req: ParsedRequest) => reply.text(`Noted: ${req.lastUserText.slice(0, 40)}`)),
-      summarize: () => reply.text('Summary: the person said a few things.')
-    }
-  ])
+const answers = () => notingMainAgent('Summary: the person said a few things.')
 
 describe('history already sent is never rewritten', () => {
   it('a request that would change an answered message is not sent: the run fails saying so', async () => {

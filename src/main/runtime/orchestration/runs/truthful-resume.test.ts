@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
-import { closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
+import { agentReached, closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
@@ -12,19 +12,22 @@ afterEach(closeFixtures)
 const REPORT = 'MAPPED: parse() has 3 callers'
 const count = (text: string, part: string) => text.split(part).length - 1
 
+/** The subagent the crash cuts off: before the crash it never answers (held until the end); restarted, it reports. */
+const mapperScript = (hold: ReturnType<typeof latch>) =>
+  scriptedAgent('mapper', 'Map the callers', [
+    reply.toolUse('Glob', { pattern: '*' }),
+    async (req) => {
+      if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
+      await hold.wait
+      return reply.text('unreachable')
+    }
+  ])
+
 describe('a resume tells the truth', () => {
   it('after a kill and `continue`, a background subagent the restart runs again is named as running, and its report comes once', async () => {
     const hold = latch()
     const f = await makeFixture([
-      scriptedAgent('mapper', 'Map the callers', [
-        reply.toolUse('Glob', { pattern: '*' }),
-        // Before the crash it never answers; restarted, it reports.
-        async (req) => {
-          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
-          await hold.wait
-          return reply.text('unreachable')
-        }
-      ]),
+      mapperScript(hold),
       mainAgent(
         [reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers', run_in_background: true }), reply.text('It is mapping.')],
         (req) => reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
@@ -32,8 +35,7 @@ describe('a resume tells the truth', () => {
     ])
     const { session: s1, events: events1 } = await f.newSession()
     await s1.run('Map the parser callers.')
-    const mapper = s1.registry.all().find((h) => h.description === 'Map callers')!
-    await waitForEvent(s1, events1, (e) => e.type === 'tool_end' && e.agentId === mapper.id)
+    const mapper = await agentReached(s1, events1, 'Map callers', 'tool_end')
     const crashed = await f.crashCopy(s1)
     // The killed process is gone: it sends nothing more (its held call is let go only at the end).
     s1.stop()
@@ -57,14 +59,7 @@ describe('a resume tells the truth', () => {
   it('a cut-off call is answered once: a second resume sends the same history, and the report is not folded into it', async () => {
     const hold = latch()
     const f = await makeFixture([
-      scriptedAgent('mapper', 'Map the callers', [
-        reply.toolUse('Glob', { pattern: '*' }),
-        async (req) => {
-          if (req.lastUserText.includes(RESUME_NOTE_START)) return reply.text(REPORT)
-          await hold.wait
-          return reply.text('unreachable')
-        }
-      ]),
+      mapperScript(hold),
       // A foreground call: the crash cuts off the main agent inside it.
       mainAgent([reply.toolUse('Agent', { description: 'Map callers', prompt: 'Map the callers' })], (req) =>
         reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)

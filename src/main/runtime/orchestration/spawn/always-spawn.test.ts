@@ -4,26 +4,13 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { reply, type ParsedRequest } from '../../model/scripted'
+import { alwaysSpawn } from '../testing/always-spawn-script'
 import { closeFixtures, ends, makeFixture, starts } from '../testing/session-fixture'
 import { SPAWN_REFUSALS_BEFORE_STOP } from '../runs/limits'
 
 afterEach(closeFixtures)
 
 const MB = 1024 * 1024
-
-function alwaysSpawn(req: ParsedRequest) {
-  // Agents without the Agent tool (at the depth limit) can only talk; the others never stop spawning.
-  if (!req.toolNames.includes('Agent')) return reply.text(`leaf: ${req.firstUserText}`)
-  const n = req.turn
-  // One call that always works (reading a file), so the no-progress guard does not end it: only the turn limit does.
-  return reply.toolUses([
-    { name: 'Agent', input: { description: `bg ${n}a`, prompt: `Spawn more ${n}a`, run_in_background: true } },
-    { name: 'Agent', input: { description: `bg ${n}b`, prompt: `Spawn more ${n}b`, run_in_background: true } },
-    { name: 'Agent', input: { description: `fg ${n}`, prompt: `Spawn more ${n}c` } },
-    { name: 'Glob', input: { pattern: '*' } }
-  ])
-}
 
 describe('an always-spawn run', () => {
   it('ends, every agent with a status and a reason, with memory and transcripts bounded', { timeout: 300_000 }, async () => {

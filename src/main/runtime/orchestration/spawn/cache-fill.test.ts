@@ -3,25 +3,15 @@
 // (the project's instructions Explore leaves out, a listing of the folder), their shared prefix crosses it: one
 // sibling writes it and fifteen read it, and the billed input (uncached ×1, writes ×1.25, reads ×0.1) falls.
 // Two siblings gain nothing from a write and are left as they were.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { reply, scriptByAgent, startScriptedModel, type RecordedRequest, type ScriptedModel } from '../../model/scripted'
+import { reply, scriptByAgent, type RecordedRequest } from '../../model/scripted'
 import { minCacheableTokens } from '../../model/prompt-cache-rules'
-import { AgentSession } from '../session/session'
+import { closeCacheSession, openCacheSession } from '../testing/cache-session'
 import { mainAgent } from '../testing/scripted-agents'
 
-let model: ScriptedModel | undefined
-let session: AgentSession | undefined
-let root: string | undefined
-
-afterEach(async () => {
-  await session?.close()
-  await model?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
-  model = session = root = undefined
-})
+afterEach(closeCacheSession)
 
 const INSTRUCTIONS = 'Tests live beside the code they test. Run one file with `npx vitest run <file>`.'
 
@@ -35,21 +25,17 @@ async function fanOut(n: number, opts: { brief?: string; turns?: ReturnType<type
     { name: 'explorer', match: /Explore task \d+/, turns: [reply.text('found it')] },
     mainAgent(opts.turns ?? [explorers(n, opts.brief ?? ''), reply.text('done')])
   ])
-  model = await startScriptedModel({ respond }, { cacheSharing: 'first' })
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cache-fill-')))
-  writeFileSync(join(root, 'CLAUDE.md'), `${INSTRUCTIONS}\n`)
-  for (const dir of ['src', 'src/model', 'src/view', 'test', 'docs']) mkdirSync(join(root, dir), { recursive: true })
-  // A project of a few hundred files, as most are: its listing is what an Explore agent would look for first.
-  for (let i = 0; i < 300; i++) writeFileSync(join(root, ['src', 'src/model', 'src/view', 'test', 'docs'][i % 5], `feature-module-${i}.ts`), '')
-  session = await AgentSession.create({
-    cwd: root,
-    home: root,
-    client: model.client,
-    ripgrep: false,
-    managedSettingsFile: null,
-    limits: { maxConcurrent: 100 },
-    permissionMode: 'bypassPermissions',
-    onError: () => undefined
+  const { model, session } = await openCacheSession({
+    respond,
+    sharing: 'first',
+    prefix: 'fanout-cache-fill-',
+    prepare: (root) => {
+      writeFileSync(join(root, 'CLAUDE.md'), `${INSTRUCTIONS}\n`)
+      for (const dir of ['src', 'src/model', 'src/view', 'test', 'docs']) mkdirSync(join(root, dir), { recursive: true })
+      // A project of a few hundred files, as most are: its listing is what an Explore agent would look for first.
+      for (let i = 0; i < 300; i++) writeFileSync(join(root, ['src', 'src/model', 'src/view', 'test', 'docs'][i % 5], `feature-module-${i}.ts`), '')
+    },
+    session: { permissionMode: 'bypassPermissions' }
   })
   const result = await session.run('Fan out.')
   expect(result.status).toBe('completed')

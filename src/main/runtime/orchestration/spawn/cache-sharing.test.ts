@@ -1,40 +1,20 @@
 // Cache-aware fan-out, end to end: a real session against the scripted server, whose simulated prompt cache
 // reports what each request read and wrote. Siblings of one type read their shared prefix instead of each
 // writing it; a subagent reads the tools its parent wrote; forks read their parent's cached conversation.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/events'
 import type { CacheSharing } from '../../model/cache-sharing'
-import { reply, scriptByAgent, startScriptedModel, type RecordedRequest, type Respond, type ScriptedModel } from '../../model/scripted'
-import { AgentSession } from '../session/session'
+import { reply, scriptByAgent, type RecordedRequest, type Respond } from '../../model/scripted'
+import { closeCacheSession, openCacheSession, type CacheSession } from '../testing/cache-session'
 import { mainAgent } from '../testing/scripted-agents'
 
 const N = 16
-let model: ScriptedModel | undefined
-let session: AgentSession | undefined
-let root: string | undefined
-
-afterEach(async () => {
-  await session?.close()
-  await model?.close()
-  if (root) rmSync(root, { recursive: true, force: true })
-  model = session = root = undefined
-})
+let current: CacheSession | undefined
+afterEach(closeCacheSession)
 
 async function run(respond: Respond, sharing: CacheSharing, prompt = 'Fan out.', watch?: (e: AgentEvent) => void): Promise<RecordedRequest[]> {
-  model = await startScriptedModel({ respond }, { cacheSharing: sharing })
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cache-')))
-  session = await AgentSession.create({
-    cwd: root,
-    home: root,
-    client: model.client,
-    ripgrep: false,
-    managedSettingsFile: null,
-    limits: { maxConcurrent: 100 },
-    onError: () => undefined
-  })
+  current = await openCacheSession({ respond, sharing, prefix: 'fanout-cache-' })
+  const { model, session } = current
   if (watch) session.bus.subscribe(watch)
   const result = await session.run(prompt)
   expect(result.status).toBe('completed')
@@ -151,9 +131,9 @@ describe('cache-aware fan-out', () => {
       }
     ])
     await run(respond, 'first', 'Look around.')
-    const result = await session!.run('Now split the work.')
+    const result = await current!.session.run('Now split the work.')
     expect(result.status).toBe('completed')
-    const reqs = model!.server.messageRequests()
+    const reqs = current!.model.server.messageRequests()
     const parentLast = reqs
       .filter((r) => r.system.includes('lead agent in Fanout') && !r.toolResults.length && r.lastUserText.includes('Now split the work.'))
       .pop()!

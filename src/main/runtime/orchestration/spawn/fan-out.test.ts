@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../../shared/events'
-import { reply, scriptByAgent, startScriptedModel, type ScriptedModel } from '../../model/scripted'
+import { reply, scriptByAgent, startScriptedModel, type AgentScript, type ScriptedModel } from '../../model/scripted'
 import { AgentSession } from '../session/session'
 import type { AgentSessionOptions } from '../session/session-options'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
@@ -24,8 +24,9 @@ function project(): string {
   return dir
 }
 
-async function session(opts: Partial<AgentSessionOptions> & { cwd: string }, respond: Parameters<typeof startScriptedModel>[0]) {
-  model = await startScriptedModel(respond)
+/** `server`: the scripted server's options, or (most tests) just its agents' scripts. */
+async function session(opts: Partial<AgentSessionOptions> & { cwd: string }, server: Parameters<typeof startScriptedModel>[0] | AgentScript[]) {
+  model = await startScriptedModel(Array.isArray(server) ? { respond: scriptByAgent(server) } : server)
   const home = mkdtempSync(join(tmpdir(), 'fanout-home-'))
   const s = await AgentSession.create({ client: model.client, home, ripgrep: false, ...opts })
   const events: AgentEvent[] = []
@@ -95,19 +96,14 @@ describe('fan-out', () => {
 
   it('refuses a tool the definition does not grant, whatever the model asks, and the file stays untouched', async () => {
     const cwd = project()
-    const { s, events } = await session(
-      { cwd },
+    const { s, events } = await session({ cwd }, [
       {
-        respond: scriptByAgent([
-          {
-            name: 'explorer',
-            match: 'Sneaky task',
-            turns: [reply.toolUse('Write', { file_path: join(cwd, 'pwned.txt'), content: 'x' }), reply.text('I could not write.')]
-          },
-          mainAgent([reply.toolUse('Agent', { description: 'Sneak', prompt: 'Sneaky task', subagent_type: 'Explore' }), reply.text('ok')])
-        ])
-      }
-    )
+        name: 'explorer',
+        match: 'Sneaky task',
+        turns: [reply.toolUse('Write', { file_path: join(cwd, 'pwned.txt'), content: 'x' }), reply.text('I could not write.')]
+      },
+      mainAgent([reply.toolUse('Agent', { description: 'Sneak', prompt: 'Sneaky task', subagent_type: 'Explore' }), reply.text('ok')])
+    ])
     await s.run('go')
     expect(existsSync(join(cwd, 'pwned.txt'))).toBe(false)
     const refused = events.find((e) => e.type === 'tool_end' && e.name === 'Write')
@@ -117,26 +113,18 @@ describe('fan-out', () => {
 
   it('nests agents to the depth limit and keeps the Agent tool from the deepest level', async () => {
     const cwd = project()
-    const { s, events, server } = await session(
-      { cwd, limits: { maxDepth: 2 } },
+    const { s, events, server } = await session({ cwd, limits: { maxDepth: 2 } }, [
+      { name: 'grandchild', match: 'Level two task', turns: [reply.text('level two done')] },
       {
-        respond: scriptByAgent([
-          { name: 'grandchild', match: 'Level two task', turns: [reply.text('level two done')] },
-          {
-            name: 'child',
-            match: 'Level one task',
-            turns: [
-              reply.toolUse('Agent', { description: 'Go deeper', prompt: 'Level two task' }),
-              (req) => reply.text(`child got: ${req.toolResults[0].content.split('\n')[0]}`)
-            ]
-          },
-          mainAgent([
-            reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }),
-            (req) => reply.text(req.toolResults[0].content.split('\n')[0])
-          ])
-        ])
-      }
-    )
+        name: 'child',
+        match: 'Level one task',
+        turns: [
+          reply.toolUse('Agent', { description: 'Go deeper', prompt: 'Level two task' }),
+          (req) => reply.text(`child got: ${req.toolResults[0].content.split('\n')[0]}`)
+        ]
+      },
+      mainAgent([reply.toolUse('Agent', { description: 'Go down', prompt: 'Level one task' }), (req) => reply.text(req.toolResults[0].content.split('\n')[0])])
+    ])
     const result = await s.run('go')
     expect(result.result).toBe('child got: level two done')
     const depths = starts(events).map((e) => [e.agentType, e.depth])
@@ -153,22 +141,17 @@ describe('fan-out', () => {
 
   it('reports limits to the parent instead of spawning: unknown type, too many agents', async () => {
     const cwd = project()
-    const { s, events } = await session(
-      { cwd, limits: { maxAgentsPerSession: 1 } },
-      {
-        respond: scriptByAgent([
-          { name: 'child', match: 'Small task', turns: [reply.text('small done')] },
-          mainAgent([
-            reply.toolUses([
-              { name: 'Agent', input: { description: 'Bad type', prompt: 'x', subagent_type: 'no-such-agent' } },
-              { name: 'Agent', input: { description: 'First', prompt: 'Small task' } }
-            ]),
-            reply.toolUse('Agent', { description: 'Second', prompt: 'Small task' }),
-            reply.text('done')
-          ])
-        ])
-      }
-    )
+    const { s, events } = await session({ cwd, limits: { maxAgentsPerSession: 1 } }, [
+      { name: 'child', match: 'Small task', turns: [reply.text('small done')] },
+      mainAgent([
+        reply.toolUses([
+          { name: 'Agent', input: { description: 'Bad type', prompt: 'x', subagent_type: 'no-such-agent' } },
+          { name: 'Agent', input: { description: 'First', prompt: 'Small task' } }
+        ]),
+        reply.toolUse('Agent', { description: 'Second', prompt: 'Small task' }),
+        reply.text('done')
+      ])
+    ])
     await s.run('go')
     const agentEnds = events
       .filter((e) => e.type === 'tool_end' && e.name === 'Agent')
@@ -208,19 +191,14 @@ describe('fan-out', () => {
 
   it('stops a subagent at its max_turns and says so in its result', async () => {
     const cwd = project()
-    const { s, events } = await session(
-      { cwd },
+    const { s, events } = await session({ cwd }, [
       {
-        respond: scriptByAgent([
-          {
-            name: 'child',
-            match: 'Long task',
-            turns: [reply.toolUse('Glob', { pattern: '**/*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('never')]
-          },
-          mainAgent([reply.toolUse('Agent', { description: 'Long', prompt: 'Long task', max_turns: 1 }), reply.text('ok')])
-        ])
-      }
-    )
+        name: 'child',
+        match: 'Long task',
+        turns: [reply.toolUse('Glob', { pattern: '**/*' }), reply.toolUse('Glob', { pattern: '*' }), reply.text('never')]
+      },
+      mainAgent([reply.toolUse('Agent', { description: 'Long', prompt: 'Long task', max_turns: 1 }), reply.text('ok')])
+    ])
     await s.run('go')
     const childEnd = ends(events).find((e) => e.parentAgentId === s.mainAgentId)!
     expect(childEnd.status).toBe('max_turns')
@@ -230,21 +208,16 @@ describe('fan-out', () => {
 
   it('stopping the main agent stops every running descendant', async () => {
     const cwd = project()
-    const { s, events } = await session(
-      { cwd },
-      {
-        respond: scriptByAgent([
-          // Words: the session holds back an unfinished word (up to 512 characters, a key may be cut in two), so
-          // one 2000-character word would reach the bus only after 10 s or more of streaming (30 s and more on a
-          // loaded machine, past the test's timeout).
-          { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('slow '.repeat(400)))] },
-          mainAgent([
-            reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))),
-            reply.text('unreachable')
-          ])
-        ])
-      }
-    )
+    const { s, events } = await session({ cwd }, [
+      // Words: the session holds back an unfinished word (up to 512 characters, a key may be cut in two), so
+      // one 2000-character word would reach the bus only after 10 s or more of streaming (30 s and more on a
+      // loaded machine, past the test's timeout).
+      { name: 'slow', match: /Slow task \d/, turns: [reply.shaped({ textChunk: 1, chunkDelayMs: 20 }, reply.text('slow '.repeat(400)))] },
+      mainAgent([
+        reply.toolUses([1, 2, 3].map((n) => ({ name: 'Agent', input: { description: `Slow ${n}`, prompt: `Slow task ${n}` } }))),
+        reply.text('unreachable')
+      ])
+    ])
     const run = s.run('go')
     await new Promise<void>((resolve) => {
       const off = s.bus.subscribe((e) => {

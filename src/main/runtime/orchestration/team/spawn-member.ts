@@ -64,25 +64,27 @@ export function planMember(
   }
 }
 
+/** One member's launch: its plan, the id it runs as, its team, and the lead's TeamCreate call that made it. */
+export interface MemberLaunch {
+  lead: AgentHandle
+  plan: MemberPlan
+  agentId: string
+  teamName: string
+  toolUseId: string
+}
+
 /**
  * Registers the member's agent, records it as launched (with its task: a crash before its first turn leaves it
  * to start on resume) and starts its first run. Its definition stays the plain one (what state.json records);
  * the session adds the team instructions to its prompt for as long as it is a member.
  */
-export async function startMember(
-  s: SubagentRunHost,
-  lead: AgentHandle,
-  plan: MemberPlan,
-  agentId: string,
-  teamName: string,
-  toolUseId: string
-): Promise<AgentHandle> {
+export async function startMember(s: SubagentRunHost, m: MemberLaunch): Promise<AgentHandle> {
   s.gate.admit()
-  const handle = memberHandle(lead, plan, agentId, teamName, toolUseId)
+  const handle = memberHandle(m)
   s.registry.add(handle)
-  await s.files.recordLaunch(handle, plan.input.prompt)
-  const maxTurns = plan.def.maxTurns
-  void startSubagentRun(s, handle, { prompt: plan.input.prompt, history: [], reportTo: lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
+  await s.files.recordLaunch(handle, m.plan.input.prompt)
+  const maxTurns = m.plan.def.maxTurns
+  void startSubagentRun(s, handle, { prompt: m.plan.input.prompt, history: [], reportTo: m.lead.id, ...(maxTurns !== undefined ? { maxTurns } : {}) })
   return handle
 }
 
@@ -90,18 +92,11 @@ export async function startMember(
  * Records a member the team log lists and nothing else does (a crash came between TeamCreate's write and the
  * member's launch record) as launched, so the resume starts it like any launched agent. Not registered here.
  */
-export function recordMemberLaunch(
-  s: SubagentRunHost,
-  lead: AgentHandle,
-  plan: MemberPlan,
-  agentId: string,
-  teamName: string,
-  toolUseId: string
-): Promise<void> {
-  return s.files.recordLaunch(memberHandle(lead, plan, agentId, teamName, toolUseId), plan.input.prompt)
+export function recordMemberLaunch(s: SubagentRunHost, m: MemberLaunch): Promise<void> {
+  return s.files.recordLaunch(memberHandle(m), m.plan.input.prompt)
 }
 
-function memberHandle(lead: AgentHandle, plan: MemberPlan, agentId: string, teamName: string, toolUseId: string): AgentHandle {
+function memberHandle({ lead, plan, agentId, teamName, toolUseId }: MemberLaunch): AgentHandle {
   return newAgentHandle({
     id: agentId,
     parentId: lead.id,

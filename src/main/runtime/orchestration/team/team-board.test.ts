@@ -2,24 +2,19 @@
 // requests), reopening from disk, and races — many workers in this process and several processes on one
 // file — where no task is ever taken twice and none is lost.
 import { execFile } from 'node:child_process'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TeamBoard } from './team-board'
 import { LEAD, type TeamOp } from './team-ops'
+import { tempFolders } from '../../../../../test/support/temp-folders'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempFolder = tempFolders('fanout-team-')
 
 function logFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fanout-team-'))
-  dirs.push(dir)
-  return join(dir, 'team', 'log.jsonl')
+  return join(tempFolder(), 'team', 'log.jsonl')
 }
 
 const member = (name: string, i = 0) => ({ name, agentId: `a${String(i).padStart(16, '0')}`, agentType: 'general-purpose' })

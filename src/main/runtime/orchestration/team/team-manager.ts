@@ -123,7 +123,7 @@ export class TeamManager {
         ? `- ${out.taskId}: ${t.subject}${t.blockedBy?.length ? ` (after ${t.blockedBy.join(', ')})` : ''}`
         : `- not created: "${t.subject}": ${out?.ok === false ? out.error : 'not recorded'}`
     })
-    const started = await Promise.all(plans.map((p, i) => startMember(this.s, lead, p, ids[i], input.team_name, toolUseId)))
+    const started = await Promise.all(plans.map((p, i) => startMember(this.s, { lead, plan: p, agentId: ids[i], teamName: input.team_name, toolUseId })))
     const memberLines = started.map((h) => `- ${h.name}: ${h.agentType} agent ${h.id}, model ${h.model}${h.isolation ? ', in its own git worktree' : ''}`)
     return {
       content: `Team "${input.team_name}" is working.
@@ -154,7 +154,7 @@ Members claim tasks from the shared list and report to you as a <task-notificati
         this.s.onError(new Error(`Team member ${m.name} could not be started again: ${plan}`))
         continue
       }
-      await recordMemberLaunch(this.s, lead, plan, m.agentId, team.name, launch.toolUseId ?? '')
+      await recordMemberLaunch(this.s, { lead, plan, agentId: m.agentId, teamName: team.name, toolUseId: launch.toolUseId ?? '' })
       done.push(m.name)
     }
     return done

@@ -5,7 +5,7 @@
 // from what its request shows (its notes, the summary a compaction left, the tool results still in view),
 // never from a turn counter, so a compaction that loses progress shows up as a part read twice or a wrong sum.
 import type { ParsedRequest, Respond, ScriptedReply } from '../../model/scripted'
-import { reply, scriptByAgent } from '../../model/scripted'
+import { reply, scriptByAgent, textOf } from '../../model/scripted'
 
 export interface Ledger {
   /** Files to write into the project (relative path → content). */
@@ -35,13 +35,6 @@ export function makeLedger(parts: number, charsPerPart: number): Ledger {
 
 export const LEDGER_TASK = (parts: number): string =>
   `Read ${partPath(1)} through ${partPath(parts)} with the Read tool, one file per turn and in order, and tell me the sum of their "value:" lines.`
-
-const textOf = (content: unknown): string =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((b: any) => (b?.type === 'text' ? b.text : b?.type === 'tool_result' ? textOf(b.content) : '')).join('\n')
-      : ''
 
 const NOTE = /Running total after part (\d+): (\d+)\./g
 

@@ -1,6 +1,6 @@
 // Scripted agents for orchestration tests: the main agent's script, and a turn held at a known point until
 // the test lets it go, so that a test reads as what each agent does rather than how the server is driven.
-import type { AgentScript, Turn } from '../../model/scripted'
+import { reply, scriptByAgent, type AgentScript, type Respond, type Turn } from '../../model/scripted'
 
 /** What the main agent's system prompt says (and no subagent's does). */
 export const MAIN_AGENT_MATCH = 'lead agent in Fanout'
@@ -13,6 +13,16 @@ export function scriptedAgent(name: string, match: AgentScript['match'], turns: 
 /** The main agent's script: `turns` in order, then `then` for every turn after them. */
 export function mainAgent(turns: Turn[], then?: Turn): AgentScript {
   return scriptedAgent('main', MAIN_AGENT_MATCH, turns, then)
+}
+
+/** The turns of an agent that starts a subagent for each of `inputs` at once (Agent calls), then says "done". */
+export function spawnAllThenDone(inputs: Array<Record<string, unknown>>): Turn[] {
+  return [reply.toolUses(inputs.map((input) => ({ name: 'Agent', input }))), reply.text('done')]
+}
+
+/** A main agent that notes each prompt (its first 40 characters) and, asked to compact, answers `summary`. */
+export function notingMainAgent(summary: string): Respond {
+  return scriptByAgent([{ ...mainAgent([], (req) => reply.text(`Noted: ${req.lastUserText.slice(0, 40)}`)), summarize: () => reply.text(summary) }])
 }
 
 /**

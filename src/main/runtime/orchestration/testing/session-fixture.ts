@@ -8,6 +8,7 @@ import type { AgentEndEvent, AgentEvent, AgentStartEvent } from '../../../../sha
 import { scriptByAgent, startScriptedModel, type AgentScript, type ScriptedModel, type ScriptedServerOptions } from '../../model/scripted'
 import { markWriterDead } from '../../store/test-fixtures'
 import { makeTempRepo, type TempRepo } from '../../worktrees/testing/temp-repo'
+import type { AgentHandle } from '../runs/agent-registry'
 import { AgentSession } from '../session/session'
 import type { AgentSessionOptions, OpenSessionOptions } from '../session/session-options'
 
@@ -153,6 +154,13 @@ export function waitForEvent<E extends AgentEvent = AgentEvent>(session: AgentSe
       }
     })
   })
+}
+
+/** The subagent described `description`, once it has emitted an event of `type` (already or later). */
+export async function agentReached(session: AgentSession, events: AgentEvent[], description: string, type: AgentEvent['type']): Promise<AgentHandle> {
+  const agent = session.registry.all().find((h) => h.description === description)!
+  await waitForEvent(session, events, (e) => e.type === type && e.agentId === agent.id)
+  return agent
 }
 
 /** A promise the test opens when it chooses: scripted replies await it to hold an agent at a known point. */

@@ -7,6 +7,7 @@ import type { AgentEvent, ToolEndEvent, ToolRunEvent } from '../../../../shared/
 import { agentsCommand } from '../../../cli/agents-command'
 import { reply } from '../../model/scripted'
 import { closeFixtures, makeFixture } from '../testing/session-fixture'
+import { spawnAllThenDone } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
 
@@ -87,13 +88,10 @@ describe('the Skill tool', () => {
         { match: /You are (open|narrow)\./, turns: [(req) => ((seen[/You are (\w+)/.exec(req.system)![1]] = req.toolNames), reply.text('ok'))] },
         {
           match: MAIN,
-          turns: [
-            reply.toolUses([
-              { name: 'Agent', input: { description: 'o', prompt: 'go', subagent_type: 'open' } },
-              { name: 'Agent', input: { description: 'n', prompt: 'go', subagent_type: 'narrow' } }
-            ]),
-            reply.text('done')
-          ]
+          turns: spawnAllThenDone([
+            { description: 'o', prompt: 'go', subagent_type: 'open' },
+            { description: 'n', prompt: 'go', subagent_type: 'narrow' }
+          ])
         }
       ],
       {

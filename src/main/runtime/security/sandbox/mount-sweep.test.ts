@@ -1,38 +1,25 @@
 // What a crashed process's journal names is removed when it is still exactly the placeholder that was made,
 // and nothing else: not a file with content, not one changed since, not one a live process stands on.
 import { spawnSync } from 'node:child_process'
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  utimesSync,
-  writeFileSync
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { processStart, type JournalLine, type MountKind } from './mount-journal'
 import { sweepJournals } from './mount-sweep'
 import { identityOf, lstatOrNull } from './placeholder-identity'
+import { tempFolders } from '../../../../../test/support/temp-folders'
 
+const tempFolder = tempFolders('fanout-sweep-')
 let root: string
 let dir: string
 let project: string
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-sweep-')))
+  root = realpathSync(tempFolder())
   dir = join(root, 'journal')
   project = join(root, 'project')
   mkdirSync(dir)
   mkdirSync(project)
 })
-afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 /** A pid that was running a moment ago and is not now. */
 const deadPid = (): number => spawnSync('true').pid as number

@@ -151,8 +151,8 @@ function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
       <span className="tile-bar" aria-hidden="true" />
       <div className="tile-head">
         <StatusDot status={agent.status} />
-        {/* The task first: at 64 tiles it is what tells one agent from the next; the type is the badge. */}
-        <AgentName agent={agent} style={color} taskClass="tile-desc" />
+        {/* The task first, in .agent-task's look: at 64 tiles it is what tells one agent from the next; the type is the badge, and gives way first. */}
+        <AgentName agent={agent} style={color} taskClass="tile-desc agent-task" />
         {attention ? (
           <span className={`tile-badge tile-badge-${attention}`} data-testid="tile-attention" title={ATTENTION_LABEL[attention]}>
             <Icon name={attention === 'permission' ? 'shield' : 'alert'} size={11} />
