@@ -201,7 +201,7 @@ describe('runAgentLoop', () => {
       ),
       {
         tools: [probe('write', false, [])],
-        canUseTool: async (tool, input: any) => {
+        beforeToolCall: async (tool, input: any) => {
           asked.push([tool.name, input.label])
           return input.label === 'no'
             ? { behavior: 'deny', message: 'The user denied write for "no".' }
