@@ -189,7 +189,7 @@ describe('runAgentLoop', () => {
     expect(invalid.content).toMatch(/Invalid input for read:\n- label: .*\n- ms: /)
   })
 
-  it('asks canUseTool before running, and reports a denial to the model', async () => {
+  it('asks beforeToolCall before running, and reports a denial to the model', async () => {
     const asked: unknown[] = []
     const { requests } = await run(
       scriptTurns(

@@ -1,7 +1,7 @@
 // What a session adds around its agents' tools: MCP servers (mcp/) and hooks (hooks/). The session keeps one
 // of these and calls it at four points: reload (read the configuration), prepareRun (connect the servers a run
-// needs), buildTools (add MCP tools, wrap every tool with PostToolUse) and canUseTool (PreToolUse before the
-// permission check). Problems are error events on the agent concerned, never throws.
+// needs), tools (add MCP tools) and afterToolCall (PostToolUse, step 8 of the tool-call pipeline; PreToolUse is
+// step 2, put together in session-permissions.ts). Problems are error events on the agent concerned, never throws.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
 import { hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../../hooks'
