@@ -49,6 +49,31 @@ export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
   return { busy, error, answer }
 }
 
+/**
+ * Words for the agent with the answer (the model's tool result says them): they go with whichever answer is
+ * clicked, and Enter in the field denies with them, the safe answer.
+ */
+export function FeedbackField({ value, onChange, onSubmit, disabled }: { value: string; onChange: (v: string) => void; onSubmit: () => void; disabled: boolean }) {
+  return (
+    <input
+      type="text"
+      className="perm-feedback"
+      aria-label="Tell the agent (optional)"
+      placeholder="Tell the agent what to do instead (optional; Enter denies with it)"
+      maxLength={FEEDBACK_MAX_CHARS}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' || e.nativeEvent.isComposing || !value.trim()) return
+        e.preventDefault()
+        onSubmit()
+      }}
+      data-testid="perm-feedback"
+    />
+  )
+}
+
 /** "Always allow Bash(npm test:*)": the rule in code, cut with its whole text in the tooltip when long. */
 export function AlwaysLabel({ rule, max = 60 }: { rule: string; max?: number }) {
   return (
@@ -67,7 +92,6 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
   const { busy, error, answer } = useAnswer(wrap)
   const rules = request.suggestedRules
   const rule = rules.join(', ')
-  // Words for the agent go with whichever answer is given; Enter in the field denies with them (the safe answer).
   const [feedback, setFeedback] = useState('')
   const said = size === 'full' ? feedback : ''
   const one = (decision: PermissionChoice) => answer(decision, [{ requestId: request.requestId, decision }], said)
@@ -75,24 +99,7 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
   const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
     <div className="permission-actions-wrap" ref={wrap}>
-      {size === 'full' && (
-        <input
-          type="text"
-          className="perm-feedback"
-          aria-label="Tell the agent (optional)"
-          placeholder="Tell the agent what to do instead (optional; Enter denies with it)"
-          maxLength={FEEDBACK_MAX_CHARS}
-          value={feedback}
-          disabled={!!busy}
-          onChange={(e) => setFeedback(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter' || e.nativeEvent.isComposing || !feedback.trim()) return
-            e.preventDefault()
-            void one('deny')
-          }}
-          data-testid="perm-feedback"
-        />
-      )}
+      {size === 'full' && <FeedbackField value={feedback} onChange={setFeedback} onSubmit={() => void one('deny')} disabled={!!busy} />}
       <div className="permission-actions">
         <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => one('allow')} data-testid="perm-allow">
           <Icon name="check" size={13} /> {size === 'tile' ? 'Allow' : 'Allow once'}
