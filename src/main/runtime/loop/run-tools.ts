@@ -8,10 +8,7 @@ import { runToolCall, type ToolRunContext } from '../tool-call/pipeline'
 import type { ToolCallOutcome } from '../tool-call/record'
 import type { ToolCall } from '../tool-call/validate'
 
-export { invokeTool, runTool } from '../tool-call/execute'
-export { ABORT_GRACE_MS, type ToolRunContext } from '../tool-call/pipeline'
-export type { ToolCallOutcome } from '../tool-call/record'
-export type { ToolCall } from '../tool-call/validate'
+export type { ToolCall, ToolCallOutcome, ToolRunContext }
 
 /** One abort listener per assistant message (not per call), so 64 parallel calls do not trip MaxListeners. */
 function abortedPromise(signal: AbortSignal): { promise: Promise<void>; dispose(): void } {
