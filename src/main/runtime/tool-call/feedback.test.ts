@@ -26,30 +26,35 @@ function toolResultSent(requests: RecordedRequest[], toolUseId: string): string 
   return undefined
 }
 
+/** A session whose main agent runs two Bash calls that ask, answered deny then allow, each with its words. */
+async function denyThenAllow(words: [string, string]) {
+  const f = await makeFixture({
+    respond: scriptByAgent({
+      'lead agent in Fanout': [
+        reply.toolUse('Bash', { command: 'touch denied.txt' }, { id: 'toolu_deny' }),
+        reply.toolUse('Bash', { command: 'touch allowed.txt' }, { id: 'toolu_allow' }),
+        reply.text('done')
+      ]
+    })
+  })
+  let asked = 0
+  f.session.bus.subscribe((e) => {
+    if (e.type !== 'permission_request') return
+    const i = asked++
+    queueMicrotask(() => f.session.respondPermission(e.requestId, i === 0 ? 'deny' : 'allow', words[i]))
+  })
+  await f.session.run('Make two files.')
+  return f
+}
+
 const responses = (events: AgentEvent[]) => events.filter((e): e is PermissionResponseEvent => e.type === 'permission_response')
 
 describe("the person's words with a permission answer", () => {
   it('deny with words: the model gets the denial sentence and the words; allow with words: the result and the words; both recorded', async () => {
     const secret = 'Zq8xW7vU6tS5-rR4qP3oN2m'
     registerSecret(secret)
-    const f = await makeFixture({
-      respond: scriptByAgent({
-        'lead agent in Fanout': [
-          reply.toolUse('Bash', { command: 'touch denied.txt' }, { id: 'toolu_deny' }),
-          reply.toolUse('Bash', { command: 'touch allowed.txt' }, { id: 'toolu_allow' }),
-          reply.text('done')
-        ]
-      })
-    })
-    const { session: s, events } = f
-    const words = [`Use the Makefile instead; the token is ${secret}`, 'Fine, but only this once']
-    let asked = 0
-    s.bus.subscribe((e) => {
-      if (e.type !== 'permission_request') return
-      const i = asked++
-      queueMicrotask(() => s.respondPermission(e.requestId, i === 0 ? 'deny' : 'allow', words[i]))
-    })
-    await s.run('Make two files.')
+    const f = await denyThenAllow([`Use the Makefile instead; the token is ${secret}`, 'Fine, but only this once'])
+    const { events } = f
     expect(existsSync(join(f.cwd, 'denied.txt'))).toBe(false)
     expect(existsSync(join(f.cwd, 'allowed.txt'))).toBe(true)
 
@@ -83,23 +88,10 @@ describe("the person's words with a permission answer", () => {
   })
 
   it('without words the answers read as before: the one denial sentence alone, the tool output untouched', async () => {
-    const f = await makeFixture({
-      respond: scriptByAgent({
-        'lead agent in Fanout': [
-          reply.toolUse('Bash', { command: 'touch a.txt' }, { id: 'toolu_a' }),
-          reply.toolUse('Bash', { command: 'touch b.txt' }, { id: 'toolu_b' }),
-          reply.text('done')
-        ]
-      })
-    })
-    let asked = 0
-    f.session.bus.subscribe((e) => {
-      if (e.type === 'permission_request') queueMicrotask(() => f.session.respondPermission(e.requestId, asked++ === 0 ? 'deny' : 'allow', '   '))
-    })
-    await f.session.run('Make two files.')
+    const f = await denyThenAllow(['   ', ''])
     const sent = f.model.server.messageRequests()
-    expect(toolResultSent(sent, 'toolu_a')).toBe(personDenied('Bash'))
-    expect(toolResultSent(sent, 'toolu_b')).not.toContain('The user allowed')
+    expect(toolResultSent(sent, 'toolu_deny')).toBe(personDenied('Bash'))
+    expect(toolResultSent(sent, 'toolu_allow')).not.toContain('The user allowed')
     expect(responses(f.events).every((e) => e.feedback === undefined)).toBe(true)
   })
 })
