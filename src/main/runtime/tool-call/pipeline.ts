@@ -1,4 +1,4 @@
-// One tool call, step by step (the folder's README lists them):
+// One tool call, step by step (index.ts lists them with their files):
 //   1 validate → 2 hooks (PreToolUse) → 3 rules → 4 mode → 5 ask → 6 sandbox → 7 execute → 8 post-hooks → 9 record.
 // Steps 2-6 are the run's `beforeToolCall` (its session composes them: pre-hooks.ts, then gate.ts, which asks the
 // person through person-queue.ts), step 8 its `afterToolCall`; each step answers a CallVerdict (verdict.ts).

@@ -1,4 +1,4 @@
-// What each step of a tool call decides (tool-call/README: validate → hooks → rules → mode → ask → sandbox →
+// What each step of a tool call decides (index.ts: validate → hooks → rules → mode → ask → sandbox →
 // execute → post-hooks → record), as one union, and the sentences the model is given for the person's answers.
 // Not the person's answer itself: that is shared/permission-answer.ts (allow / allow always / deny, and words).
 import type { CommandPart } from '../../../shared/events'
