@@ -11,7 +11,7 @@ import { mountPoints } from '../src/main/runtime/security/sandbox/mount-points'
 import { SandboxRuntime, shutdownSandbox } from '../src/main/runtime/security/sandbox/sandbox-runtime'
 import { createBashTool } from '../src/main/runtime/tools/bash'
 import type { SandboxLevel } from '../src/main/runtime/tools/define-tool'
-import { runTool } from '../src/main/runtime/loop/run-tools'
+import { runTool } from '../src/main/runtime/tool-call/execute'
 
 const RUNS = 15
 

@@ -3,6 +3,7 @@
 import type { CoordinatorPhase, TeamSnapshot } from './team'
 import type { Usage } from './usage'
 import type { AgentBudget, BudgetSource, FanoutEstimate, Spend } from './budget'
+import type { PermissionChoice } from './permission-answer'
 
 export type AgentStatus =
   | 'queued'
@@ -305,8 +306,10 @@ export interface PermissionRequestEvent extends EventBase {
 export interface PermissionResponseEvent extends EventBase {
   type: 'permission_response'
   requestId: string
-  decision: 'allow' | 'allow_always' | 'deny'
+  decision: PermissionChoice
   reason?: string
+  /** What the person said to the agent with the answer (its tool result carries it too). */
+  feedback?: string
 }
 
 /** A message delivered to this agent (SendMessage, task notification). */

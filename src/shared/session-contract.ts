@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { AgentStartEvent, PermissionRequestEvent } from './events'
 import { AbsolutePath, AGENT_STATUSES, Empty, Id, MainAgentMode, MESSAGE_MAX_CHARS, None, Prompt } from './contract-fields'
+import { PermissionAnswerSchema } from './permission-answer'
 import { EFFORT_CHOICES } from './settings-fields'
 import { OlderPageSchema, SessionViewSchema } from './view-schemas'
 
@@ -168,7 +169,7 @@ export const SESSION_CONTRACT = {
     response: None
   },
   'permission.respond': {
-    request: z.object({ requestId: Id('requestId'), decision: z.enum(['allow', 'allow_always', 'deny']) }).strict(),
+    request: PermissionAnswerSchema.extend({ requestId: Id('requestId') }).strict(),
     response: None
   },
   'demo.start': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ sessionId: z.string() }) }

@@ -14,7 +14,7 @@ import { createBashTool } from '../../src/main/runtime/tools/bash'
 import { makeTempDir, toolContext } from '../../src/main/runtime/tools/test-kit'
 import { cliProject, ensureCliBundle, runCli } from '../support/cli'
 import { makeWorld, runCampaign, snapshot, diff } from './attack-kit'
-import { runTool } from '../../src/main/runtime/loop/run-tools'
+import { runTool } from '../../src/main/runtime/tool-call/execute'
 
 const noBwrap = () => new SandboxRuntime({ bwrapPath: '/nonexistent/bwrap' })
 afterEach(() => closeFixtures())

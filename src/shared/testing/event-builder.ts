@@ -1,5 +1,6 @@
 // Builds realistic AgentEvent sequences for tests and fixtures (reducer tests, the e2e fake host):
 // every event gets the base fields right (agent, parent, parent tool use, session, time).
+import type { PermissionChoice } from '../permission-answer'
 import type { AgentEvent, AgentStartEvent, ChatMessage, ContentBlock, EventBase } from '../events'
 import { emptyUsage, type Usage } from '../usage'
 
@@ -29,7 +30,7 @@ export interface AgentEvents {
     input: unknown,
     opts?: { requestingAgentId?: string; toolUseId?: string; reason?: string; suggestedRules?: string[] }
   ): AgentEvent
-  permissionResponse(requestId: string, decision: 'allow' | 'allow_always' | 'deny'): AgentEvent
+  permissionResponse(requestId: string, decision: PermissionChoice): AgentEvent
   received(from: string, text: string, summary?: string): AgentEvent
   end(
     status: Extract<AgentEvent, { type: 'agent_end' }>['status'],

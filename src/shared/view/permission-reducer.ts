@@ -1,5 +1,6 @@
 // Permission requests: queued when asked, marked with the answer (or expired, when their agent ended or
 // nobody is left to answer) and taken off the queue; the requesting agent waits while any of its own wait.
+import type { PermissionChoice } from '../permission-answer'
 import type { PermissionRequestEvent, PermissionResponseEvent } from '../events'
 import { setStatus } from './agent-status'
 import { SessionDraft } from './session-draft'
@@ -28,7 +29,7 @@ export function permissionRequest(d: SessionDraft, e: PermissionRequestEvent): v
   if (e.toolUseId && d.hasTool(e.toolUseId)) d.tool(e.toolUseId).permissionRequestId = e.requestId
 }
 
-export function expirePermission(d: SessionDraft, requestId: string, ts: number, decision?: 'allow' | 'allow_always' | 'deny'): void {
+export function expirePermission(d: SessionDraft, requestId: string, ts: number, decision?: PermissionChoice): void {
   const p = d.permission(requestId)
   if (!p) return
   p.decision = decision ?? 'expired'
@@ -43,11 +44,17 @@ export function permissionResponse(d: SessionDraft, e: PermissionResponseEvent):
   const p = d.state.permissions[e.requestId]
   if (!p) return
   const requester = settleRequest(d, e.requestId, e.ts, e.decision)
-  if (requester && e.decision === 'deny') pushItem(d, requester, { kind: 'notice', text: `Denied ${p.toolName}${e.reason ? `: ${e.reason}` : ''}`, ts: e.ts })
+  // What the person said goes with the answer, in the record and the conversation (a replay shows it too).
+  const answered = e.feedback ? d.permission(e.requestId) : undefined
+  if (answered) answered.feedback = e.feedback
+  const said = e.feedback ? ` — you said: “${e.feedback}”` : ''
+  if (requester && e.decision === 'deny')
+    pushItem(d, requester, { kind: 'notice', text: `Denied ${p.toolName}${e.reason ? `: ${e.reason}` : ''}${said}`, ts: e.ts })
+  else if (requester && said) pushItem(d, requester, { kind: 'notice', text: `Allowed ${p.toolName}${said}`, ts: e.ts })
 }
 
 /** Takes a request off the queue (answered, or gone unseen) and lets its agent run once none of its own waits; returns that agent if known. */
-export function settleRequest(d: SessionDraft, requestId: string, ts: number, decision?: 'allow' | 'allow_always' | 'deny'): AgentState | null {
+export function settleRequest(d: SessionDraft, requestId: string, ts: number, decision?: PermissionChoice): AgentState | null {
   const p = d.state.permissions[requestId]
   if (!p) return null
   expirePermission(d, requestId, ts, decision)

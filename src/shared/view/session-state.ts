@@ -1,6 +1,7 @@
 // The normalized UI state of sessions, built from AgentEvents by reducer.ts. Agents, tools and
 // permission requests are maps by id; each agent's transcript is a list of small items that refer to
 // tools by id, so a streaming delta touches one agent's last item and nothing else.
+import type { PermissionChoice } from '../permission-answer'
 import type { AgentLimit, AgentStatus, CommandPart, CompactionTrigger } from '../events'
 import type { CoordinatorPhase, TeamSnapshot } from '../team'
 import { emptyUsage, type Usage } from '../usage'
@@ -171,8 +172,6 @@ export interface AgentState {
   held?: Array<Omit<InboxItem, 'key'>>
 }
 
-export type PermissionDecision = 'allow' | 'allow_always' | 'deny'
-
 export interface PermissionState {
   requestId: string
   sessionId: string
@@ -190,7 +189,9 @@ export interface PermissionState {
   /** An overwriting Write: the file's text when it asked (see PermissionRequestEvent). */
   previousText?: string
   ts: number
-  decision?: PermissionDecision | 'expired'
+  decision?: PermissionChoice | 'expired'
+  /** What the person said with the answer. */
+  feedback?: string
   respondedAt?: number
 }
 

@@ -7,7 +7,7 @@ import { runInBackground } from '../security/sandbox/testing/background-hold'
 import { createBashTool } from '../tools/bash'
 import { toolContext } from '../tools/test-kit'
 import { AgentFolderWatcher } from './folder-watcher'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let root: string
 let watcher: AgentFolderWatcher | null = null

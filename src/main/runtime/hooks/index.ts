@@ -17,4 +17,4 @@ export {
 export { runHookCommand, type HookRun, type RunHookOptions } from './run-command'
 export { HookRunner, type BackgroundTask, type HookAgent, type HookRunnerOptions, type PermissionHookAnswer, type PreToolUseOutcome } from './runner'
 export { readSettingsFiles, type SettingsFile, type SettingsSource } from './settings-files'
-export { hookedCanUseTool, hookedTools, mainStopHook, MAX_STOP_BLOCKS, subagentHookRun, type HookGate, type SubagentHookRun, type TeammateInfo } from './wiring'
+export { mainStopHook, MAX_STOP_BLOCKS, subagentHookRun, type SubagentHookRun, type TeammateInfo } from './wiring'

@@ -1,85 +1,15 @@
 // Where hooks meet the agent loop, as small wrappers the orchestration layer applies:
-// - PreToolUse runs inside the permission hook, before the usual check: a hook's deny stops the call, its
-//   allow skips the prompt (deny rules still apply), its ask puts the call to the person, and its
-//   updatedInput replaces the input;
-// - PostToolUse wraps each tool: after a successful call its feedback and context are appended to the result
-//   (`tool_response` is the tool's Claude Code-shaped `response`, else `{content, details}`); after a failed
-//   call PostToolUseFailure does the same;
+// - PreToolUse and PostToolUse/PostToolUseFailure are steps of the tool-call pipeline (tool-call/pre-hooks.ts,
+//   tool-call/post-hooks.ts);
 // - SubagentStart runs just before a subagent's run and SubagentStop exactly once as it ends, whichever way.
 //   A SubagentStop hook that blocks a finished agent hands it the reason as its next instruction, at most
 //   MAX_STOP_BLOCKS times in a row, so a hook that always blocks cannot keep an agent running forever;
 // - PreCompact and PostCompact run around every compaction of the agent's conversation, and SessionStart
 //   (source "compact") after the main agent's.
 import type { CompactionHooks } from '../compaction/compact'
-import { invokeTool } from '../loop/run-tools'
-import type { CanUseTool, PermissionDecision } from '../loop/types'
-import type { Tool } from '../tools/define-tool'
 import type { HookAgent, HookRunner } from './runner'
 
 export const MAX_STOP_BLOCKS = 5
-
-export interface HookGate {
-  /** A deny rule that covers the call (checked even when a hook allows it), or null. */
-  ruleDenial(tool: Tool, input: unknown): string | null
-  /** Asks the person about the call even where the rules would allow it (a hook said "ask"). */
-  ask(tool: Tool, input: unknown, toolUseId: string, reason: string): Promise<PermissionDecision>
-}
-
-export function hookedCanUseTool(runner: HookRunner, agent: HookAgent, inner: CanUseTool | undefined, gate: HookGate | null): CanUseTool | undefined {
-  const usual: CanUseTool = inner ?? (async () => ({ behavior: 'allow' }))
-  return async (tool, input, toolUseId) => {
-    if (!runner.has('PreToolUse', agent)) return usual(tool, input, toolUseId)
-    const outcome = await runner.preToolUse(agent, tool.name, input, toolUseId)
-    const current = outcome.updatedInput ?? input
-    const updated = outcome.updatedInput ? { updatedInput: outcome.updatedInput } : {}
-    if (outcome.decision === 'deny')
-      return { behavior: 'deny', message: `A PreToolUse hook blocked this ${tool.name} call: ${outcome.reason ?? 'it gave no reason'}` }
-    if (outcome.decision === 'allow') {
-      const denial = gate?.ruleDenial(tool, current)
-      return denial ? { behavior: 'deny', message: denial } : { behavior: 'allow', ...updated }
-    }
-    const decision =
-      outcome.decision === 'ask' && gate
-        ? await gate.ask(tool, current, toolUseId, outcome.reason ?? `A PreToolUse hook asks for approval of this ${tool.name} call.`)
-        : await usual(tool, current, toolUseId)
-    if (decision.behavior === 'deny') return decision
-    const sandbox = decision.sandbox ? { sandbox: decision.sandbox } : {}
-    return { behavior: 'allow', ...sandbox, ...(decision.updatedInput !== undefined ? { updatedInput: decision.updatedInput } : updated) }
-  }
-}
-
-/** Each tool, with PostToolUse hooks run after its successful calls and PostToolUseFailure after its failed ones. */
-export function hookedTools(
-  runner: HookRunner,
-  agent: HookAgent,
-  tools: Tool[],
-  onResponse?: (toolUseId: string, response: Record<string, unknown>) => void
-): Tool[] {
-  return tools.map((tool) => ({
-    ...tool,
-    async execute(input, ctx) {
-      const started = Date.now()
-      const raw = ctx.rawInput ?? input
-      const result = await invokeTool(tool, input, ctx)
-      const durationMs = Date.now() - started
-      if (onResponse && !result.isError) onResponse(ctx.toolUseId, result.response ?? { content: result.content })
-      if (result.isError) {
-        if (!runner.has('PostToolUseFailure', agent)) return result
-        const notes = await runner.postToolUseFailure(agent, tool.name, raw, ctx.toolUseId, {
-          error: result.content,
-          isInterrupt: ctx.signal.aborted,
-          durationMs
-        })
-        return notes.length ? { ...result, content: [result.content, ...notes].join('\n\n') } : result
-      }
-      if (ctx.signal.aborted || !runner.has('PostToolUse', agent)) return result
-      const response = result.response ?? { content: result.content, ...(result.details !== undefined ? { details: result.details } : {}) }
-      const { notes, replaceOutput } = await runner.postToolUse(agent, tool.name, raw, response, ctx.toolUseId, durationMs)
-      if (!notes.length && replaceOutput === undefined) return result
-      return { ...result, content: [replaceOutput ?? result.content, ...notes].join('\n\n') }
-    }
-  }))
-}
 
 export interface SubagentHookRun {
   /** SubagentStart: context for the agent's first message. */

@@ -162,10 +162,10 @@ export class SessionRuns {
   }
 
   /** Answers a waiting permission request in whichever live session asked it. */
-  respondPermission: CallHandler<'permission.respond'> = async ({ requestId, decision }) => {
+  respondPermission: CallHandler<'permission.respond'> = async ({ requestId, decision, feedback }) => {
     for (const live of this.o.live.all()) {
       if (live.session.pendingPermissions().some((p) => p.requestId === requestId)) {
-        await live.session.respondPermission(requestId, decision)
+        await live.session.respondPermission(requestId, decision, feedback || undefined)
         return {}
       }
     }

@@ -162,7 +162,7 @@ describe('runAgentLoop failures', () => {
     const asking = await run(scriptTurns(reply.toolUse('stubborn', { ms: 1 }), reply.text('never')), {
       signal: ac2.signal,
       tools: [stubborn],
-      canUseTool: () => {
+      beforeToolCall: () => {
         setTimeout(() => ac2.abort(), 10)
         return new Promise(() => {}) // the user never answers
       }

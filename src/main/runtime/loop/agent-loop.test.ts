@@ -189,7 +189,7 @@ describe('runAgentLoop', () => {
     expect(invalid.content).toMatch(/Invalid input for read:\n- label: .*\n- ms: /)
   })
 
-  it('asks canUseTool before running, and reports a denial to the model', async () => {
+  it('asks beforeToolCall before running, and reports a denial to the model', async () => {
     const asked: unknown[] = []
     const { requests } = await run(
       scriptTurns(
@@ -201,7 +201,7 @@ describe('runAgentLoop', () => {
       ),
       {
         tools: [probe('write', false, [])],
-        canUseTool: async (tool, input: any) => {
+        beforeToolCall: async (tool, input: any) => {
           asked.push([tool.name, input.label])
           return input.label === 'no'
             ? { behavior: 'deny', message: 'The user denied write for "no".' }

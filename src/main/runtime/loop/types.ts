@@ -5,7 +5,8 @@ import type { Usage } from '../../../shared/usage'
 import type { ContextOptions } from '../compaction/context-control'
 import type { SentHistory } from '../model/request-invariants'
 import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
-import type { SandboxLevel, Tool } from '../tools/define-tool'
+import type { Tool } from '../tools/define-tool'
+import type { AfterToolCall, BeforeToolCall } from '../tool-call/verdict'
 import type { StopCondition } from './stop/stop-condition'
 
 export interface AgentIds {
@@ -21,10 +22,6 @@ export interface InboxItem {
   text: string
   deliveryId?: string
 }
-
-export type PermissionDecision = { behavior: 'allow'; updatedInput?: unknown; sandbox?: SandboxLevel } | { behavior: 'deny'; message: string }
-
-export type CanUseTool = (tool: Tool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
 
 export interface AgentLoopOptions extends AgentIds {
   client: ModelClient
@@ -55,8 +52,10 @@ export interface AgentLoopOptions extends AgentIds {
   signal?: AbortSignal
   /** Re-injected as a <system-reminder> into the user message that opens every turn. */
   criticalSystemReminder?: string
-  /** Permission hook; absent means every call is allowed. */
-  canUseTool?: CanUseTool
+  /** Steps 2-6 of every tool call (hooks, rules, mode, ask, sandbox: tool-call/); absent means every call is allowed. */
+  beforeToolCall?: BeforeToolCall
+  /** Step 8 of every tool call (PostToolUse hooks); absent: the tool's result as it is. */
+  afterToolCall?: AfterToolCall
   /** Messages to deliver (SendMessage, notifications); drained at the start of every turn, and before the agent would finish. */
   drainInbox?: () => Array<string | InboxItem>
   /** The deliveries the prompt is made of (a run opened by its inbox): recorded as consumed with the message that carries them. */

@@ -9,7 +9,7 @@ import { connectMcpServer, McpStartError, type McpConnection } from './connect'
 import { createMcpTool } from './mcp-tool'
 import { parseServerConfig, type McpTransportConfig } from './server-config'
 import { startHttpTestServer, stdioServerEntry, stopHttpTestServers } from './testing/servers'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 const open: McpConnection[] = []
 afterEach(async () => {

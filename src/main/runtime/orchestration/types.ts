@@ -6,7 +6,7 @@ import type { AgentDefinition, LoadedAgent } from '../../../shared/agent-definit
 import type { AgentEvent } from '../../../shared/events'
 import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
-import type { CanUseTool } from '../loop/types'
+import type { AfterToolCall, BeforeToolCall } from '../tool-call'
 import type { ModelAliases } from '../model/aliases'
 import type { ModelClient } from '../model/types'
 import type { SkillEntry } from '../context/skill-index'
@@ -112,12 +112,15 @@ export interface ExtensionsPart {
    * own, for this run). The returned function closes the run's own servers when the run ends.
    */
   prepareRun(handle: AgentHandle, def: AgentDefinition | null): Promise<() => Promise<void>>
-  /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are in canUseTool and the tools). */
+  /** The session's hooks: SubagentStart/SubagentStop around subagent runs (tool hooks are steps of the tool-call pipeline). */
   readonly hooks: HookRunner
+  /** Step 8 of the tool-call pipeline for one run of this agent: PostToolUse hooks. */
+  afterToolCall(handle: AgentHandle): AfterToolCall
 }
 
 export interface PermissionsPart {
-  canUseTool(handle: AgentHandle): CanUseTool | undefined
+  /** Steps 2-6 of the tool-call pipeline for one run of this agent (tool-call/). */
+  beforeToolCall(handle: AgentHandle): BeforeToolCall | undefined
   /** The one path check for this agent's tools and permission decisions. */
   pathPolicy(handle: AgentHandle): PathPolicy
   /** Asks the person about one call whatever the rules say; `nobody` when no one can answer (headless, background). */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PermissionMode } from '../../../shared/agent-definition'
 import { useTempDirs, writeTree } from '../tools/test-kit'
-import { decidePermission, type PermissionDecision } from './decide'
+import { decidePermission, type RulesVerdict } from './decide'
 import { emptyRules, rulesFrom, type PermissionRules } from './rules'
 
 let cwd: string
@@ -34,7 +34,7 @@ function decide(
   tool: keyof typeof TOOLS | { name: string; readOnly: boolean },
   input: unknown,
   rules: PermissionRules = emptyRules()
-): PermissionDecision {
+): RulesVerdict {
   return decidePermission({ mode, tool: typeof tool === 'string' ? TOOLS[tool] : tool, input, rules, cwd })
 }
 const bash = (command: string) => ({ command })

@@ -5,7 +5,6 @@
 // says which sandbox it runs in; where the sandbox cannot run, what it would have auto-approved is asked.
 import { join, relative } from 'node:path'
 import type { PermissionMode } from '../../../shared/agent-definition'
-import type { CommandPart } from '../../../shared/events'
 import { NO_SANDBOX_LEAD, NO_SANDBOX_TAIL } from '../../../shared/sandbox-words'
 import { PathPolicy } from '../security/path-policy'
 import { namesProtectedPath } from '../security/protected-paths'
@@ -25,6 +24,7 @@ import {
 import { insideWorkingDirs, pathRuleMatches, type PathContext } from './path-rules'
 import { ruleAppliesToTool, type PermissionRule, type PermissionRules } from './rules'
 import { describeCall, type ToolCall } from './tool-call'
+import type { CallVerdict } from '../tool-call/verdict'
 
 export { ruleAppliesToTool }
 export type { SandboxLevel, SandboxState }
@@ -53,14 +53,8 @@ export interface PermissionCheck {
   writableDirs?: string[]
 }
 
-export type PermissionDecision =
-  | { behavior: 'allow'; rule?: string; sandbox?: SandboxLevel }
-  | { behavior: 'deny'; message: string; rule?: string }
-  /**
-   * `outside`: the call reaches outside the working directories (so acceptEdits would not allow it either);
-   * `protectedPath`: it writes a protected path (protected-paths.ts), which no mode writes without a person.
-   */
-  | { behavior: 'ask'; reason: string; suggestedRules: string[]; outside?: boolean; protectedPath?: boolean; commandParts?: CommandPart[] }
+/** Steps 3 and 4 of a tool call answer in the pipeline's one verdict type: allow, deny or ask (never pass). */
+export type RulesVerdict = Exclude<CallVerdict, { behavior: 'pass' }>
 
 function hostMatches(content: string, host: string | undefined, broad: boolean): boolean {
   if (!host || !content.startsWith('domain:')) return false
@@ -130,7 +124,7 @@ function askReason(call: ToolCall, cwd: string, inside: boolean, parsed?: Parsed
 const PLAN_MESSAGE = (name: string, why?: string) =>
   `${name} is not available in plan mode, which allows only read-only tools (Read, Glob, Grep, read-only Bash such as ls or git status)${why ? `; this command is not read-only: ${why}` : ''}. Describe the change you would make instead of making it.`
 
-export function decidePermission(check: PermissionCheck): PermissionDecision {
+export function decidePermission(check: PermissionCheck): RulesVerdict {
   const { mode, rules, cwd } = check
   const ctx: PathContext = { cwd, home: check.home }
   const policy = check.policy ?? new PathPolicy({ cwd, roots: check.additionalDirectories ?? [], rules: () => rules, home: check.home })
@@ -197,9 +191,9 @@ export function decidePermission(check: PermissionCheck): PermissionDecision {
     return { behavior: 'deny', message: PLAN_MESSAGE(call.name, verdict && !verdict.readOnly ? verdict.reason : undefined) }
 
   const inside = call.path ? policy.inBounds(call.path) : true
-  let decision: Extract<PermissionDecision, { behavior: 'ask' }> | undefined
+  let decision: Extract<RulesVerdict, { behavior: 'ask' }> | undefined
   // Without a sandbox, what it would have auto-approved is asked instead.
-  const bashAuto = (level: SandboxLevel, rule?: string): PermissionDecision | undefined =>
+  const bashAuto = (level: SandboxLevel, rule?: string): RulesVerdict | undefined =>
     sandbox.available ? { behavior: 'allow', sandbox: level, ...(rule ? { rule } : {}) } : undefined
   const noSandbox = sandbox.available ? '' : ` (${NO_SANDBOX_LEAD}${sandbox.reason}${NO_SANDBOX_TAIL})`
 

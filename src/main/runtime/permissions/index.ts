@@ -1,26 +1,15 @@
-// The permission layer: modes, Claude Code settings rules, decisions, and the gate the agent loop calls.
+// The permission layer: modes, Claude Code settings rules and the decision they make for a call (steps 3 and 4 of
+// the tool-call pipeline; the gate that asks the person is tool-call/gate.ts).
 export {
   approvedSandbox,
   decidePermission,
   ruleAppliesToTool,
   suggestRules,
   type PermissionCheck,
-  type PermissionDecision,
+  type RulesVerdict,
   type SandboxLevel,
   type SandboxState
 } from './decide'
-export {
-  createPermissionGate,
-  type AskFn,
-  type AskHook,
-  type AskHookAnswer,
-  type GateDecision,
-  type PermissionAnswer,
-  type PermissionGate,
-  type PermissionGateOptions,
-  type PermissionRequest
-} from './gate'
-export { headlessPermissions, type AgentCanUseTool, type AgentPermissionTarget, type HeadlessPermissionsOptions } from './headless'
 export { effectiveMode } from './mode'
 export {
   emptyRules,

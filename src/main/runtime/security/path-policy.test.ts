@@ -9,7 +9,7 @@ import { createWriteTool } from '../tools/write'
 import { makeTempDir, toolContext, writeTree } from '../tools/test-kit'
 import { PathPolicy } from './path-policy'
 import { realTarget } from './real-target'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let root: string
 let project: string

@@ -17,7 +17,7 @@ import { createAgentWorktree, finishAgentWorktree, uncommittedChanges, worktreeG
 import { git, makeTempRepo, type TempRepo } from '../worktrees/testing/temp-repo'
 import { placeholderAt, placeholdersUnder } from './placeholders'
 import { holdWithPolicy, runInBackground, type BackgroundCommand } from './sandbox/testing/background-hold'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 const running: Array<{ stop(): Promise<void> }> = []
 const cleanups: Array<() => void> = []

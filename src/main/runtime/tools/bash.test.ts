@@ -5,7 +5,7 @@ import { createBashTool, type BashDetails } from './bash'
 import { procStat } from '../security/proc-stat'
 import { SandboxRuntime, sharedSandboxRuntime } from '../security/sandbox/sandbox-runtime'
 import { makeTempDir, toolContext, waitUntil } from './test-kit'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let dir: string
 let cleanup: () => void

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BUILTIN_TOOL_META, BUILTIN_TOOL_NAMES, createBuiltinTools, TodoList } from './index'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
 
 let dir: string

@@ -4,7 +4,7 @@ import { createGlobTool, GLOB_MAX_RESULTS } from './glob'
 import { findRipgrep } from './ripgrep'
 import { searchOptions, useSearchFixture } from './search-fixture'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 const fixture = useSearchFixture()
 const glob = (input: Record<string, unknown>, ripgrep: string | false | undefined, cwd = fixture.dir) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createGrepTool, splitGlobs } from './grep'
 import { searchOptions, useSearchFixture } from './search-fixture'
 import { toolContext } from './test-kit'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 const fixture = useSearchFixture()
 const grep = (input: Record<string, unknown>, ripgrep: string | false | undefined) =>

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FileState } from './file-state'
 import { createReadTool, READ_DEFAULT_LIMIT } from './read'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let dir: string
 let cleanup: () => void

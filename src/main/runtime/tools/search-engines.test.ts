@@ -15,7 +15,7 @@ import { listFiles } from './list-files'
 import { findRipgrep } from './ripgrep'
 import { IN_PROCESS_SEARCH_UP_TO } from './search-engine'
 import { makeTempDir, toolContext, writeTree } from './test-kit'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let dir: string
 let cleanup: () => void

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { htmlToText } from './html-to-text'
 import { toolContext } from './test-kit'
 import { createWebFetchTool, WEB_FETCH_MAX_CHARS } from './web-fetch'
-import { runTool } from '../loop/run-tools'
+import { runTool } from '../tool-call/execute'
 
 let server: Server
 let base: string

@@ -11,7 +11,8 @@ import { useAgentColor } from '../lib/use-agent-color'
 import { pendingLike } from '../state/selectors'
 import { respondPermission, useApp } from '../state/store'
 import type { CommandPart } from '../../../shared/events'
-import type { PermissionDecision, PermissionState } from '../../../shared/view/session-state'
+import { FEEDBACK_MAX_CHARS, type PermissionChoice } from '../../../shared/permission-answer'
+import type { PermissionState } from '../../../shared/view/session-state'
 import { errorMessage } from '../transport/types'
 import { EditDiffView } from './edit-diff-view'
 import { estimateIn, FanoutEstimateView } from './fanout-estimate'
@@ -33,12 +34,12 @@ export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
     },
     []
   )
-  const answer = async (label: string, calls: Array<{ requestId: string; decision: PermissionDecision }>) => {
+  const answer = async (label: string, calls: Array<{ requestId: string; decision: PermissionChoice }>, feedback?: string) => {
     if (wrap.current) handOff.current = answerHandOff(wrap.current)
     setBusy(label)
     setError(null)
     try {
-      await Promise.all(calls.map((c) => respondPermission(c.requestId, c.decision)))
+      await Promise.all(calls.map((c) => respondPermission(c.requestId, c.decision, feedback)))
     } catch (err) {
       setError(errorMessage(err))
       setBusy(null)
@@ -46,6 +47,31 @@ export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
     }
   }
   return { busy, error, answer }
+}
+
+/**
+ * Words for the agent with the answer (the model's tool result says them): they go with whichever answer is
+ * clicked, and Enter in the field denies with them, the safe answer.
+ */
+export function FeedbackField({ value, onChange, onSubmit, disabled }: { value: string; onChange: (v: string) => void; onSubmit: () => void; disabled: boolean }) {
+  return (
+    <input
+      type="text"
+      className="perm-feedback"
+      aria-label="Tell the agent (optional)"
+      placeholder="Tell the agent what to do instead (optional; Enter denies with it)"
+      maxLength={FEEDBACK_MAX_CHARS}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' || e.nativeEvent.isComposing || !value.trim()) return
+        e.preventDefault()
+        onSubmit()
+      }}
+      data-testid="perm-feedback"
+    />
+  )
 }
 
 /** "Always allow Bash(npm test:*)": the rule in code, cut with its whole text in the tooltip when long. */
@@ -66,11 +92,14 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
   const { busy, error, answer } = useAnswer(wrap)
   const rules = request.suggestedRules
   const rule = rules.join(', ')
-  const one = (decision: PermissionDecision) => answer(decision, [{ requestId: request.requestId, decision }])
+  const [feedback, setFeedback] = useState('')
+  const said = size === 'full' ? feedback : ''
+  const one = (decision: PermissionChoice) => answer(decision, [{ requestId: request.requestId, decision }], said)
   const others = like.length - 1
   const alwaysTitle = `Adds ${rule} for the rest of this session${others > 0 ? `, and allows the ${plural(others, 'other waiting request')} it covers` : ''}`
   return (
     <div className="permission-actions-wrap" ref={wrap}>
+      {size === 'full' && <FeedbackField value={feedback} onChange={setFeedback} onSubmit={() => void one('deny')} disabled={!!busy} />}
       <div className="permission-actions">
         <button className="btn btn-primary btn-sm" disabled={!!busy} onClick={() => one('allow')} data-testid="perm-allow">
           <Icon name="check" size={13} /> {size === 'tile' ? 'Allow' : 'Allow once'}
@@ -82,7 +111,8 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
             onClick={() =>
               answer(
                 'all',
-                like.map((p) => ({ requestId: p.requestId, decision: 'allow' }))
+                like.map((p) => ({ requestId: p.requestId, decision: 'allow' })),
+                said
               )
             }
             title={`Allows these ${like.length} waiting requests once each, without adding a rule`}
@@ -97,7 +127,7 @@ export function PermissionActions({ request, size = 'full' }: { request: Permiss
           </button>
         )}
         <button className="btn btn-sm btn-danger-ghost" disabled={!!busy} onClick={() => one('deny')} data-testid="perm-deny">
-          <Icon name="x" size={13} /> Deny
+          <Icon name="x" size={13} /> {said.trim() ? 'Deny with note' : 'Deny'}
         </button>
         <InlineError error={error} as="span" />
       </div>

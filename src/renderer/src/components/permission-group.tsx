@@ -1,14 +1,14 @@
 // Alike permission requests in one card — the same tool, the same rule "Always" would add (or the same
 // command) in one session — with one answer for all of them ("Allow all N"), and each still answerable on
 // its own.
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import type { PermissionState } from '../../../shared/view/session-state'
 import { toolSummary } from '../lib/tool-summary'
 import { useAgentColor } from '../lib/use-agent-color'
 import { useApp } from '../state/store'
 import { Icon } from './icon'
 import { EditDiffView } from './edit-diff-view'
-import { AlwaysLabel, CommandParts, PermissionActions, PermissionCard, useAnswer } from './permission-card'
+import { AlwaysLabel, CommandParts, FeedbackField, PermissionActions, PermissionCard, useAnswer } from './permission-card'
 import { InlineError } from './inline-error'
 
 /** Groups requests that one answer fits: by session, tool, and the rule "Always" adds (else the command). */
@@ -45,6 +45,7 @@ function GroupItem({ request }: { request: PermissionState }) {
 export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
   const wrap = useRef<HTMLDivElement>(null)
   const { busy, error, answer } = useAnswer(wrap)
+  const [feedback, setFeedback] = useState('')
   if (requests.length === 1) return <PermissionCard request={requests[0]} />
   const first = requests[0]
   const summaries = new Set(requests.map((r) => toolSummary(r.toolName, r.input)))
@@ -52,7 +53,8 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
   const all = (decision: 'allow' | 'deny') =>
     answer(
       decision,
-      requests.map((r) => ({ requestId: r.requestId, decision }))
+      requests.map((r) => ({ requestId: r.requestId, decision })),
+      feedback
     )
   return (
     <div className="permission-card permission-group" data-testid="permission-group" ref={wrap}>
@@ -71,6 +73,7 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
         ))}
       </ul>
       <div className="permission-actions-wrap">
+        <FeedbackField value={feedback} onChange={setFeedback} onSubmit={() => void all('deny')} disabled={!!busy} />
         <div className="permission-actions">
           {/* The group's own answers; each request's own buttons are beside it above. */}
           <button
@@ -86,7 +89,7 @@ export function PermissionGroup({ requests }: { requests: PermissionState[] }) {
             <button
               className="btn btn-sm perm-always"
               disabled={!!busy}
-              onClick={() => answer('always', [{ requestId: first.requestId, decision: 'allow_always' }])}
+              onClick={() => answer('always', [{ requestId: first.requestId, decision: 'allow_always' }], feedback)}
               title={`Adds ${rule} for the rest of this session; it answers all ${requests.length}`}
               data-testid="perm-always-all"
             >

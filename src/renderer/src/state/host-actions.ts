@@ -2,7 +2,7 @@
 // request, rename, delete, change settings, open a folder. Each throws CallError, so a view shows a
 // failure next to the control that caused it; what changes comes back pushed (a session's row, its events).
 import type { CallName, CallRequest, SettingsPatch } from '../../../shared/ipc-contract'
-import type { PermissionDecision } from '../../../shared/view/session-state'
+import type { PermissionChoice } from '../../../shared/permission-answer'
 import { notConnectedText } from '../transport/call-words'
 import { CallError } from '../transport/types'
 import { call, get, set } from './app-state'
@@ -50,7 +50,9 @@ export const resumeInterrupted = (sessionId: string) => call('session.resumeInte
 export const sendMessage = (sessionId: string, to: string, message: string) => call('agent.sendMessage', { sessionId, to, message })
 export const compactAgent = (sessionId: string, agentId: string, instructions?: string) =>
   call('agent.compact', { sessionId, agentId, ...(instructions ? { instructions } : {}) })
-export const respondPermission = (requestId: string, decision: PermissionDecision) => call('permission.respond', { requestId, decision })
+/** The person's answer to a permission request, with words for the agent (its tool result says them). */
+export const respondPermission = (requestId: string, decision: PermissionChoice, feedback?: string) =>
+  call('permission.respond', { requestId, decision, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) })
 
 export async function renameSession(sessionId: string, title: string): Promise<void> {
   const { session } = await call('sessions.rename', { sessionId, title })

@@ -23,12 +23,20 @@ const ask = (toolUseId: string, requestId: string): RecordedEvent => ({
   requestingAgentId: 'a',
   toolUseId
 })
-const answer = (requestId: string, decision: 'allow' | 'deny'): RecordedEvent => ({ ...base, type: 'permission_response', requestId, decision })
+const answer = (requestId: string, decision: 'allow' | 'deny', feedback?: string): RecordedEvent => ({
+  ...base,
+  type: 'permission_response',
+  requestId,
+  decision,
+  ...(feedback ? { feedback } : {})
+})
 
 describe('answers to the calls a crash cut off', () => {
   const events: RecordedEvent[] = [
     ask('t-denied', 'r1'),
     answer('r1', 'deny'),
+    ask('t-denied-said', 'r4'),
+    answer('r4', 'deny', 'Use the Makefile'),
     ask('t-waiting', 'r2'),
     ask('t-allowed', 'r3'),
     answer('r3', 'allow'),
@@ -46,6 +54,8 @@ describe('answers to the calls a crash cut off', () => {
       isError: true,
       content: expect.stringMatching(/^The user denied permission to use Bash for this call \(before Fanout restarted\)\. Do not retry it as is/)
     })
+    // The person's words with the denial are still said after the restart.
+    expect(answerOf({ id: 't-denied-said', name: 'Bash' })?.content).toMatch(/\(before Fanout restarted\)\..*\nThe user said: Use the Makefile$/s)
     expect(answerOf({ id: 't-waiting', name: 'Bash' })).toEqual({
       isError: true,
       content: expect.stringMatching(/^Bash was waiting for the user's approval when Fanout stopped .* so it did not run\. .*the user will be asked again\.$/)

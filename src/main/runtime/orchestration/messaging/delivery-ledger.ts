@@ -10,6 +10,7 @@
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
 import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'
+import { personDenied } from '../../tool-call/verdict'
 import { formatAgentReport } from '../runs/report'
 import type { AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
@@ -115,7 +116,7 @@ export class DeliveryLedger {
     let cwd: string | null = null
     const ended = new Map<string, { output: string; isError: boolean }>()
     const asked = new Map<string, string>() // toolUseId -> requestId
-    const answered = new Map<string, string>() // requestId -> decision
+    const answered = new Map<string, { decision: string; feedback?: string }>() // requestId -> the person's answer
     for (const e of events) {
       if (e.type === 'agent_start') cwd = e.cwd
       else if (e.type === 'tool_run') {
@@ -123,7 +124,7 @@ export class DeliveryLedger {
         runs.set(e.toolUseId, { input: e.input, cwd })
       } else if (e.type === 'tool_end') ended.set(e.toolUseId, { output: e.output, isError: e.isError })
       else if (e.type === 'permission_request' && e.toolUseId) asked.set(e.toolUseId, e.requestId)
-      else if (e.type === 'permission_response') answered.set(e.requestId, e.decision)
+      else if (e.type === 'permission_response') answered.set(e.requestId, { decision: e.decision, ...(e.feedback ? { feedback: e.feedback } : {}) })
     }
     return ({ id, name }) => {
       const tool = name || 'The tool'
@@ -151,13 +152,9 @@ export class DeliveryLedger {
         return { content: 'The message was delivered before Fanout stopped (it was closed or crashed); it was not sent again.', isError: false }
       const request = asked.get(id)
       if (request) {
-        const decision = answered.get(request)
-        if (decision === 'deny')
-          return {
-            content: `The user denied permission to use ${tool} for this call (before Fanout restarted). Do not retry it as is; take another approach or ask the user how to proceed.`,
-            isError: true
-          }
-        if (!decision)
+        const answer = answered.get(request)
+        if (answer?.decision === 'deny') return { content: personDenied(tool, answer.feedback, ' (before Fanout restarted)'), isError: true }
+        if (!answer)
           return {
             content: `${tool} was waiting for the user's approval when Fanout stopped (it was closed or crashed), so it did not run. Call it again if it is still needed; the user will be asked again.`,
             isError: true

@@ -113,7 +113,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         signal: handle.abort.signal,
         ...budgetShown(session, handle),
         ...(spec.def?.criticalSystemReminder ? { criticalSystemReminder: spec.def.criticalSystemReminder } : {}),
-        canUseTool: session.permissions.canUseTool(handle),
+        beforeToolCall: session.permissions.beforeToolCall(handle),
+        afterToolCall: session.extensions.afterToolCall(handle),
         drainInbox: () => handle.inbox.splice(0),
         // Written ahead: the transcript holds the call before a tool that changes anything runs.
         writeAhead: () => {

@@ -1,20 +1,19 @@
 // What a session adds around its agents' tools: MCP servers (mcp/) and hooks (hooks/). The session keeps one
 // of these and calls it at four points: reload (read the configuration), prepareRun (connect the servers a run
-// needs), buildTools (add MCP tools, wrap every tool with PostToolUse) and canUseTool (PreToolUse before the
-// permission check). Problems are error events on the agent concerned, never throws.
+// needs), tools (add MCP tools) and afterToolCall (PostToolUse, step 8 of the tool-call pipeline; PreToolUse is
+// step 2, put together in session-permissions.ts). Problems are error events on the agent concerned, never throws.
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import type { AgentEvent } from '../../../../shared/events'
-import { hookedCanUseTool, hookedTools, hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../../hooks'
+import { hooksFromSettings, HookRunner, readSettingsFiles, type SettingsFile } from '../../hooks'
 import { notifyHooks } from '../../hooks/notifications'
 import { protectHookScripts } from '../../security/protected-paths'
-import type { CanUseTool } from '../../loop/types'
+import { postToolHooks, type AfterToolCall } from '../../tool-call'
 import { loadMcpConfig, type McpConfig } from '../../mcp/load-config'
 import { loadPlugins } from '../../plugins'
 import { SessionMcp, type AgentMcpTools } from '../../mcp/session-mcp'
 import { transcriptPath } from '../../store'
 import type { Tool } from '../../tools/define-tool'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
-import type { PermissionBroker } from './permission-broker'
 
 export interface ExtensionsOptions {
   sessionId: string
@@ -174,12 +173,17 @@ export class SessionExtensions {
     return this.mcp.toolNames()
   }
 
-  /** The agent's tools plus its MCP tools (the session's it was given, and its own), each with PostToolUse hooks. */
+  /** The agent's tools plus its MCP tools (the session's it was given, and its own). */
   tools(handle: AgentHandle, built: Tool[], wanted: ReadonlySet<string>): Tool[] {
     const names = new Set(built.map((t) => t.name))
     const add = (t: Tool) => !names.has(t.name) && names.add(t.name)
     const mcp = [...this.mcp.sessionTools().filter((t) => wanted.has(t.name)), ...(this.own.get(handle.id)?.tools ?? [])].filter(add)
-    return hookedTools(this.hooks, handle, [...built, ...mcp], this.responses ? (id, response) => this.keep(id, response) : undefined)
+    return [...built, ...mcp]
+  }
+
+  /** Step 8 of the tool-call pipeline for one run of this agent: its PostToolUse hooks (and stream-json's kept responses). */
+  afterToolCall(handle: AgentHandle): AfterToolCall {
+    return postToolHooks(this.hooks, handle, (id, response) => this.keep(id, response))
   }
 
   /** From now on, keep each tool call's Claude Code-shaped result until takeToolResponse reads it (stream-json's tool_use_result). */
@@ -199,19 +203,6 @@ export class SessionExtensions {
     map.set(toolUseId, response)
     // Never read (a call whose message was not written): bounded all the same.
     if (map.size > 1000) map.delete(map.keys().next().value as string)
-  }
-
-  /** The permission hook with PreToolUse in front. */
-  canUseTool(handle: AgentHandle, inner: CanUseTool | undefined, broker: PermissionBroker | null): CanUseTool | undefined {
-    return hookedCanUseTool(
-      this.hooks,
-      handle,
-      inner,
-      broker && {
-        ruleDenial: (tool, input) => broker.ruleDenial(handle, tool, input),
-        ask: (tool, input, toolUseId, reason) => broker.askAbout(handle, tool.name, input, toolUseId, reason)
-      }
-    )
   }
 
   /** Closes every MCP server the session started. */

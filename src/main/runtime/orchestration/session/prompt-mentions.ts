@@ -6,7 +6,7 @@
 import type { ContentBlock } from '../../../../shared/events'
 import { agentMentions, agentMentionText, fileMentions, fileMentionTexts } from '../../context/file-mentions'
 import { reminderBlock } from '../../loop'
-import { runTool } from '../../loop/run-tools'
+import { runTool } from '../../tool-call'
 import type { PathPolicy } from '../../security/path-policy'
 import { protectedReason } from '../../security/protected-paths'
 import { createReadTool } from '../../tools/read'

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ContentBlock } from '../../../../shared/events'
 import { expandCommand, loadFolderCommands, type CommandDefinition, type CommandEffects } from '../../commands'
-import { runTool } from '../../loop/run-tools'
+import { runTool } from '../../tool-call'
 import { parseRule, type PermissionRule } from '../../permissions/rules'
 import type { AgentHandle } from '../runs/agent-registry'
 import type { SessionContext } from '../types'
@@ -17,7 +17,7 @@ import { estimateMessagesTokens, estimateTextTokens } from '../../compaction/est
 import { AUTO_COMPACT_BUFFER, contextWindowFor, OUTPUT_RESERVE_CAP } from '../../model/context-window'
 import { MAIN_DEFINITION } from '../prompts/main-prompt'
 
-export type CommandsHost = Pick<SessionContext, 'cwd' | 'home' | 'permissions' | 'tools' | 'main'> & {
+export type CommandsHost = Pick<SessionContext, 'cwd' | 'home' | 'permissions' | 'tools' | 'main' | 'extensions'> & {
   /** The person trusts the folder (its own grants count). */
   folderTrusted(): boolean
   /** `--plugin-dir` folders beside the plugins the settings enable. */
@@ -53,14 +53,17 @@ async function asMainAgent(host: CommandsHost, handle: AgentHandle, name: 'Bash'
   const parsed = tool.parse(input)
   if (!parsed.ok) return { denied: parsed.error }
   const toolUseId = `command-${randomUUID()}`
-  const canUse = host.permissions.canUseTool(handle)
-  const decision = canUse ? await canUse(tool, parsed.input, toolUseId) : { behavior: 'allow' as const }
+  const before = host.permissions.beforeToolCall(handle)
+  const decision = before ? await before(tool, parsed.input, toolUseId) : { behavior: 'allow' as const }
   if (decision.behavior === 'deny') return { denied: decision.message }
   const sandbox = 'sandbox' in decision ? decision.sandbox : undefined
   // A run the person stopped earlier left its signal aborted; this is a new prompt. Stopping it stops the command.
   if (handle.abort.signal.aborted) handle.abort = new AbortController()
   const signal = handle.abort.signal
-  return { result: await runTool(tool, input, { signal, agentId: handle.id, toolUseId, ...(sandbox ? { sandbox } : {}) }) }
+  const started = Date.now()
+  const result = await runTool(tool, input, { signal, agentId: handle.id, toolUseId, ...(sandbox ? { sandbox } : {}) })
+  // Its PostToolUse hooks run as for the agent's own calls (step 8 of the tool-call pipeline).
+  return { result: await host.extensions.afterToolCall(handle)(tool, { rawInput: input, toolUseId, signal, durationMs: Date.now() - started }, result) }
 }
 
 export async function prepareCommand(host: CommandsHost, command: CommandDefinition, args: string): Promise<PreparedPrompt> {

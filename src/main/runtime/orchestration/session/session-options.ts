@@ -4,7 +4,7 @@ import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { MergeStrategy } from '../../../../shared/review'
 import type { LoadAgentsOptions } from '../../definitions'
-import type { CanUseTool } from '../../loop/types'
+import type { BeforeToolCall } from '../../tool-call'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
 import type { PermissionRules } from '../../permissions'
@@ -27,7 +27,7 @@ export interface AgentSessionOptions {
   /** The main agent's mode (subagents derive theirs from it). Default: the definition's, else settings' defaultMode, else `default`. */
   permissionMode?: PermissionMode
   /** Builds the permission hook for one agent, replacing the session's own gates (and their permission_request events). */
-  permissions?: (handle: AgentHandle) => CanUseTool | undefined
+  permissions?: (handle: AgentHandle) => BeforeToolCall | undefined
   /** Nobody answers permission requests: a call that needs approval is denied with a reason saying how to allow it. */
   headless?: boolean
   /** Told about every denied tool call (e.g. the CLI prints them to stderr). */

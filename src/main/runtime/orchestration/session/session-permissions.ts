@@ -1,14 +1,15 @@
-// Who answers a session's permission questions: a PermissionBroker built from the Claude Code settings files
-// (re-read on reload) and the session's own rules, or the `permissions` hook the session was given instead.
-// Either way the extensions' PreToolUse hooks decide first.
+// Who answers a session's permission questions: the tool-call pipeline's gates and the person's queue
+// (tool-call/person-queue.ts), built from the Claude Code settings files (re-read on reload) and the session's own
+// rules, or the `permissions` hook the session was given instead. Either way PreToolUse hooks decide first: this
+// is where an agent's steps 2-6 (tool-call/pre-hooks.ts) are put together, once per run.
 import type { PermissionRequestEvent } from '../../../../shared/events'
-import type { CanUseTool } from '../../loop/types'
-import { emptyRules, loadPermissionSettings, mergeRules, type PermissionAnswer, type PermissionRules, type PermissionSettings } from '../../permissions'
+import type { PermissionChoice } from '../../../../shared/permission-answer'
+import { emptyRules, loadPermissionSettings, mergeRules, type PermissionRules, type PermissionSettings } from '../../permissions'
 import type { PermissionPreapproval } from '../../permissions/settings'
 import { PathPolicy } from '../../security/path-policy'
+import { beforeToolCall, PersonQueue, type BeforeToolCall } from '../../tool-call'
 import type { AgentHandle } from '../runs/agent-registry'
 import type { SessionExtensions } from './extensions'
-import { PermissionBroker } from './permission-broker'
 import type { AgentSessionOptions } from './session-options'
 import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from '../types'
@@ -21,7 +22,7 @@ export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' 
 export class SessionPermissions {
   /** The permission settings in force (rules, defaultMode, and problems found in the files). */
   settings: PermissionSettings | null = null
-  private broker: PermissionBroker | null = null
+  private queue: PersonQueue<AgentHandle> | null = null
 
   constructor(
     private readonly s: PermissionsHost,
@@ -44,9 +45,9 @@ export class SessionPermissions {
     this.settings = settings
     if (options.permissions) return null
     const rules = options.permissionRules ? mergeRules(settings.rules, options.permissionRules) : settings.rules
-    if (this.broker) this.broker.setRules(rules, settings.additionalDirectories)
+    if (this.queue) this.queue.setRules(rules, settings.additionalDirectories)
     else
-      this.broker = new PermissionBroker({
+      this.queue = new PersonQueue<AgentHandle>({
         sessionId: s.sessionId,
         cwd: s.cwd,
         home: s.home,
@@ -56,7 +57,7 @@ export class SessionPermissions {
         readableDirectories: [s.toolOutputDir],
         headless: options.headless === true,
         sandbox: s.sandbox.state,
-        registry: s.registry,
+        agent: (id) => s.registry.get(id),
         emit: s.emit,
         askHook: (handle, req) =>
           s.extensions.hooks.has('PermissionRequest', handle)
@@ -69,7 +70,7 @@ export class SessionPermissions {
 
   /** The rules in force: the settings files', the session's own, and "allow always" answers. */
   rules(): PermissionRules {
-    if (this.broker) return this.broker.rules()
+    if (this.queue) return this.queue.rules()
     const base = this.settings?.rules ?? emptyRules()
     return this.options.permissionRules ? mergeRules(base, this.options.permissionRules) : base
   }
@@ -84,24 +85,41 @@ export class SessionPermissions {
     return new PathPolicy({ cwd, roots: () => this.settings?.additionalDirectories ?? [], rules: () => this.rules(), home: this.s.home })
   }
 
-  canUseTool(handle: AgentHandle): CanUseTool | undefined {
-    if (this.options.permissions) return this.s.extensions.canUseTool(handle, this.options.permissions(handle), null)
-    return this.s.extensions.canUseTool(handle, this.broker?.canUseTool(handle), this.broker)
+  /** Steps 2-6 of the tool-call pipeline for one run of this agent: its PreToolUse hooks, then its gate (or the session's own hook). */
+  beforeToolCall(handle: AgentHandle): BeforeToolCall | undefined {
+    const own = this.options.permissions?.(handle)
+    const decide = this.options.permissions ? (own ? { own } : null) : this.queue ? { gate: this.queue.gateFor(handle) } : null
+    return beforeToolCall(this.s.extensions.hooks, handle, decide)
   }
 
-  /** Asks the person about one call whatever the rules say (see PermissionBroker.askConsent); `nobody` without a broker. */
-  askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
-    return this.broker ? this.broker.askConsent(handle, toolName, input, toolUseId, reason) : Promise.resolve('nobody')
+  /**
+   * Puts one call to the person whatever the mode and rules say (a tool that must never act on its own authority,
+   * such as RequestMerge, or a fan-out above its cost); `nobody` where no one can answer (headless, background).
+   */
+  async askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
+    if (!this.queue || this.options.headless === true || handle.background === true) return 'nobody'
+    // As a hook's question: no rule can answer it, and "Always allow" elsewhere never settles it.
+    const answer = await this.queue.put(handle, {
+      toolName,
+      input,
+      toolUseId,
+      reason,
+      suggestedRules: [],
+      mode: handle.permissionMode,
+      cwd: handle.cwd,
+      byHook: true
+    })
+    return answer.decision === 'deny' ? 'deny' : 'allow'
   }
 
-  /** Answers a `permission_request` event. Throws when no such request is waiting. */
-  respond(requestId: string, decision: PermissionAnswer): void {
-    if (!this.broker) throw new Error(`No permission request ${requestId} is waiting: this session's permissions are decided by its own hook.`)
-    this.broker.respond(requestId, decision)
+  /** Answers a `permission_request` event with the person's choice and words. Throws when no such request is waiting. */
+  respond(requestId: string, decision: PermissionChoice, feedback?: string): void {
+    if (!this.queue) throw new Error(`No permission request ${requestId} is waiting: this session's permissions are decided by its own hook.`)
+    this.queue.respond(requestId, feedback ? { decision, feedback } : { decision })
   }
 
   /** Permission requests waiting for an answer. */
   pending(): PermissionRequestEvent[] {
-    return this.broker?.pending() ?? []
+    return this.queue?.pending() ?? []
   }
 }

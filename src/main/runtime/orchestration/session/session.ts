@@ -18,7 +18,8 @@ import { reminderBlock } from '../../loop'
 import type { AgentRunResult } from '../../loop/types'
 import { DEFAULT_MODEL_ALIASES, type ModelAliases } from '../../model/aliases'
 import type { ModelClient } from '../../model/types'
-import type { PermissionAnswer, PermissionSettings } from '../../permissions'
+import type { PermissionSettings } from '../../permissions'
+import type { PermissionChoice } from '../../../../shared/permission-answer'
 import { openSession, SessionNotFoundError, sessionDir } from '../../store'
 import type { SessionLock } from '../../store/session-lock'
 import { cleanupOrphanWorktree, findOrphanWorktrees, type CleanupOptions, type CleanupResult, type OrphanWorktree } from '../../worktrees'
@@ -358,6 +359,7 @@ export class AgentSession {
       tools: this.services.tools,
       main: this.services.main,
       permissions: this.services.permissions,
+      extensions: this.extensions,
       cwd: this.cwd,
       home: this.home,
       folderTrusted: () => this.options.trustProject === true || this.folderTrust?.state === 'trusted',
@@ -402,12 +404,13 @@ export class AgentSession {
   }
 
   /**
-   * Answers a `permission_request` event. Throws when no such request is waiting. Resolves once the answer
+   * Answers a `permission_request` event: the person's choice, and words for the agent (its tool result says
+   * them). Throws when no such request is waiting. Resolves once the answer
    * is on disk: an answer acknowledged to the person is never lost to a crash.
    */
-  respondPermission(requestId: string, decision: PermissionAnswer): Promise<void> {
+  respondPermission(requestId: string, decision: PermissionChoice, feedback?: string): Promise<void> {
     const watcher = this.permissions.pending().find((p) => p.requestId === requestId)?.agentId
-    this.permissions.respond(requestId, decision)
+    this.permissions.respond(requestId, decision, feedback)
     return watcher ? this.files.durable(watcher) : Promise.resolve()
   }
 

@@ -11,7 +11,7 @@ import { AgentWorkReview } from '../../review'
 import { createRequestMergeTool } from './request-merge-tool'
 import { closeFixtures, tempRepo, makeFixture, starts, waitForEvent } from '../testing/session-fixture'
 import { mainAgent } from '../testing/scripted-agents'
-import { runTool } from '../../loop/run-tools'
+import { runTool } from '../../tool-call/execute'
 
 afterEach(closeFixtures)
 

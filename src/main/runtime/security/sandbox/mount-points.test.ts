@@ -11,7 +11,7 @@ import { toolContext } from '../../tools/test-kit'
 import { foldJournal } from './mount-journal'
 import { mountPoints } from './mount-points'
 import { runInBackground } from './testing/background-hold'
-import { runTool } from '../../loop/run-tools'
+import { runTool } from '../../tool-call/execute'
 
 let root: string
 let journalDir: string

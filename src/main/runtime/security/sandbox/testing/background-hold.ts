@@ -8,7 +8,7 @@ import type { BashSandboxOptions } from '../../../tools/bash-sandbox'
 import { groupEnded } from '../../../tools/process-group'
 import { toolContext, waitUntil } from '../../../tools/test-kit'
 import { sharedSandboxRuntime } from '../sandbox-runtime'
-import { runTool } from '../../../loop/run-tools'
+import { runTool } from '../../../tool-call/execute'
 
 export { waitUntil }
 

@@ -1,9 +1,10 @@
 // Permissions for a headless run (`fanout run`): rules from the Claude Code settings files of the run's
 // directory, no one to ask, so whatever would need approval is denied with a reason that says how to allow it.
 import type { Diagnostic, PermissionMode } from '../../../shared/agent-definition'
-import { createPermissionGate, type GateDecision } from './gate'
-import { mergeRules, type PermissionRules } from './rules'
-import { loadPermissionSettings } from './settings'
+import { mergeRules, type PermissionRules } from '../permissions/rules'
+import { loadPermissionSettings } from '../permissions/settings'
+import { createPermissionGate } from './gate'
+import type { BeforeToolCall } from './verdict'
 
 export interface HeadlessPermissionsOptions {
   cwd: string
@@ -25,10 +26,8 @@ export interface AgentPermissionTarget {
   permissionMode: PermissionMode
 }
 
-export type AgentCanUseTool = (tool: { name: string; readOnly?: boolean }, input: unknown, toolUseId: string) => Promise<GateDecision>
-
 /** Returns a factory: one permission hook per agent (by its handle), all sharing the loaded rules. */
-export async function headlessPermissions(opts: HeadlessPermissionsOptions): Promise<(agent: AgentPermissionTarget) => AgentCanUseTool> {
+export async function headlessPermissions(opts: HeadlessPermissionsOptions): Promise<(agent: AgentPermissionTarget) => BeforeToolCall> {
   const settings = loadPermissionSettings({ cwd: opts.cwd, home: opts.home, managedFile: opts.managedFile })
   for (const d of settings.diagnostics) {
     if (opts.onDiagnostic) opts.onDiagnostic(d)
@@ -36,7 +35,7 @@ export async function headlessPermissions(opts: HeadlessPermissionsOptions): Pro
   }
   const rules = opts.rules ? mergeRules(settings.rules, opts.rules) : settings.rules
   const fallbackMode = opts.mode ?? settings.defaultMode ?? 'default'
-  const gates = new Map<string, AgentCanUseTool>()
+  const gates = new Map<string, BeforeToolCall>()
   return (agent) => {
     let hook = gates.get(agent.id)
     if (!hook) {

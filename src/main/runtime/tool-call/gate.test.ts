@@ -5,9 +5,9 @@ import { createBuiltinTools } from '../tools/index'
 import { toolContext, useTempDirs, writeTree } from '../tools/test-kit'
 import { createPermissionGate, type PermissionRequest } from './gate'
 import { headlessPermissions } from './headless'
-import { effectiveMode } from './mode'
-import { emptyRules, rulesFrom } from './rules'
-import { runTool } from '../loop/run-tools'
+import { effectiveMode } from '../permissions/mode'
+import { emptyRules, rulesFrom } from '../permissions/rules'
+import { runTool } from './execute'
 
 let cwd: string
 let home: string
@@ -105,7 +105,7 @@ describe('createPermissionGate', () => {
   it('asks with the reason and suggested rule; honours allow and deny answers', async () => {
     const asked: PermissionRequest[] = []
     let answer: 'allow' | 'deny' = 'allow'
-    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async (req) => (asked.push(req), answer) })
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async (req) => (asked.push(req), { decision: answer }) })
     expect(await gate.canUseTool(Edit, { file_path: 'a.txt' }, 'toolu_a')).toMatchObject({ behavior: 'allow' })
     expect(asked[0]).toMatchObject({
       toolName: 'Edit',
@@ -122,11 +122,11 @@ describe('createPermissionGate', () => {
 
   it('"allow always" adds a session rule that this agent and its subagents then use', async () => {
     let asks = 0
-    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async () => (asks++, 'allow_always') })
+    const gate = createPermissionGate({ mode: 'default', rules: emptyRules(), cwd, ask: async () => (asks++, { decision: 'allow_always' }) })
     await gate.canUseTool(Bash, { command: 'npm run lint -- --fix' }, 't1')
     expect(gate.rules().allow.map((r) => `${r.source}:${r.raw}`)).toEqual(['session:Bash(npm run lint:*)'])
     expect(await gate.canUseTool(Bash, { command: 'npm run lint' }, 't2')).toMatchObject({ behavior: 'allow' })
-    const child = gate.forSubagent({ cwd, ask: async () => (asks++, 'deny') })
+    const child = gate.forSubagent({ cwd, ask: async () => (asks++, { decision: 'deny' }) })
     expect(await child.canUseTool(Bash, { command: 'npm run lint src' }, 't3')).toMatchObject({ behavior: 'allow' })
     expect(asks).toBe(1)
   })

@@ -1,17 +1,17 @@
-// The permission gate an agent loop calls before every tool call: decides, asks a person when it must (or,
-// headless, denies with a reason that says how to allow it next time), and remembers "allow always" answers as
-// session rules shared with every agent of the session.
+// Steps 3-6 of a tool call for one agent (tool-call/pipeline.ts): 3 rules and 4 mode (permissions/decide.ts),
+// 5 ask — a PermissionRequest hook in the person's place, else the person (person-queue.ts), else, headless, a
+// denial that says how to allow it next time —, 6 sandbox (which one an approved Bash call runs in). "Allow
+// always" answers become session rules shared with every agent of the session.
 import type { PermissionMode } from '../../../shared/agent-definition'
 import type { CommandPart } from '../../../shared/events'
+import type { PermissionAnswer } from '../../../shared/permission-answer'
+import { errorMessage } from '../../../shared/error-message'
+import { approvedSandbox, decidePermission, type SandboxState } from '../permissions/decide'
+import { effectiveMode } from '../permissions/mode'
+import { mergeRules, parseRule, type PermissionRule, type PermissionRules, type RuleBehavior } from '../permissions/rules'
 import { PathPolicy } from '../security/path-policy'
 import { refreshHooksPath } from '../security/protected-paths'
-import type { SandboxLevel } from '../tools/define-tool'
-import { approvedSandbox, decidePermission, type SandboxState } from './decide'
-import { effectiveMode } from './mode'
-import { mergeRules, parseRule, type PermissionRule, type PermissionRules, type RuleBehavior } from './rules'
-import { errorMessage } from '../../../shared/error-message'
-
-export type PermissionAnswer = 'allow' | 'allow_always' | 'deny'
+import { personDenied, type AllowVerdict, type AskVerdict, type CallVerdict, type FinalVerdict } from './verdict'
 
 export interface PermissionRequest {
   toolName: string
@@ -27,6 +27,8 @@ export interface PermissionRequest {
   previousText?: string
   mode: PermissionMode
   cwd: string
+  /** A PreToolUse hook asked, not the rules: no rule can answer it, and "Always allow" elsewhere never settles it. */
+  byHook?: boolean
 }
 
 export type AskFn = (req: PermissionRequest) => Promise<PermissionAnswer>
@@ -34,8 +36,6 @@ export type AskFn = (req: PermissionRequest) => Promise<PermissionAnswer>
 /** An answer given in the person's place (PermissionRequest hooks), or null to ask as usual. */
 export type AskHookAnswer = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string }
 export type AskHook = (req: PermissionRequest) => Promise<AskHookAnswer | null>
-
-export type GateDecision = { behavior: 'allow'; sandbox?: SandboxLevel; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string }
 
 export interface PermissionGateOptions {
   mode: PermissionMode
@@ -55,8 +55,8 @@ export interface PermissionGateOptions {
   home?: string
   /** Folders this agent may write in every mode: its own memory folder (read at each call, as it is found at run start). */
   writableDirs?: () => string[] | undefined
-  /** Told about every denial (e.g. the CLI prints them to stderr). */
-  onDenied?: (message: string, toolName: string) => void
+  /** Told about every denial of the rules, the mode or the ask step (e.g. the CLI prints them to stderr). */
+  onDenied?: (message: string, toolName: string, call: { input: unknown; toolUseId: string }) => void
   /** Whether Bash can run in the OS sandbox (asked before deciding a Bash call). Absent: available. */
   sandbox?: () => Promise<SandboxState>
   /** The agent is read-only by its definition: its commands run without write access. */
@@ -69,7 +69,12 @@ export interface PermissionGate {
   readonly mode: PermissionMode
   /** The rules in force: the given ones plus session rules added by "allow always". */
   rules(): PermissionRules
-  canUseTool(tool: { name: string; readOnly?: boolean }, input: unknown, toolUseId: string): Promise<GateDecision>
+  /** Steps 3-6 for a call no PreToolUse hook answered. */
+  canUseTool(tool: { name: string; readOnly?: boolean }, input: unknown, toolUseId: string): Promise<FinalVerdict>
+  /** Step 5 for a call a PreToolUse hook asked about, whatever the rules say; denied where nobody can answer. */
+  askAbout(tool: { name: string }, input: unknown, toolUseId: string, asked: AskVerdict): Promise<FinalVerdict>
+  /** A deny rule covering this call, even in bypass mode (a PreToolUse hook's "allow" skips the ask, never a deny rule). */
+  ruleDenial(tool: { name: string; readOnly?: boolean }, input: unknown): string | null
   /** Adds a rule for the rest of the session (shared with subagents' gates). */
   addSessionRule(rule: string, behavior?: RuleBehavior): void
   /** A gate for a subagent: effective mode, same rules (deny rules always inherited), its own cwd and asker. */
@@ -82,6 +87,7 @@ export interface PermissionGate {
     readOnlyAgent?: boolean
     extraRoots?: string[]
     writableDirs?: () => string[] | undefined
+    onDenied?: PermissionGateOptions['onDenied']
     /** Allow rules for this gate alone: a slash command's `allowed-tools` while its prompt runs (deny rules still win). */
     extraAllow?: readonly PermissionRule[]
   }): PermissionGate
@@ -117,10 +123,64 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
     if (!parsed.ok) throw new Error(`Invalid permission rule: ${parsed.error}`)
     if (!session[behavior].some((r) => r.raw === parsed.rule.raw)) session[behavior].push(parsed.rule)
   }
-  const deny = (message: string, toolName: string): GateDecision => {
-    opts.onDenied?.(message, toolName)
-    return { behavior: 'deny', message }
+  const nobody = () => opts.headless || !opts.ask
+  const request = (tool: { name: string }, input: unknown, toolUseId: string, asked: AskVerdict): PermissionRequest => ({
+    toolName: tool.name,
+    input,
+    toolUseId,
+    reason: asked.reason,
+    suggestedRules: asked.suggestedRules,
+    ...(asked.commandParts ? { commandParts: asked.commandParts } : {}),
+    mode: opts.mode,
+    cwd: opts.cwd,
+    ...(asked.byHook ? { byHook: true } : {})
+  })
+
+  /** Step 5 for a call the rules or the mode put to the person; `approved` is step 6 (the sandbox). */
+  const askStep = async (
+    tool: { name: string },
+    input: unknown,
+    toolUseId: string,
+    asked: AskVerdict,
+    approved: (call: unknown) => AllowVerdict
+  ): Promise<CallVerdict> => {
+    const req = request(tool, input, toolUseId, asked)
+    const hooked = asked.protectedPath || !opts.askHook ? null : await opts.askHook(req)
+    if (hooked?.behavior === 'deny') return { behavior: 'deny', message: `A PermissionRequest hook denied this ${tool.name} call: ${hooked.message}` }
+    if (hooked) return hooked.updatedInput ? { ...approved(hooked.updatedInput), updatedInput: hooked.updatedInput } : approved(input)
+    if (nobody() && asked.byHook)
+      return {
+        behavior: 'deny',
+        message: `${tool.name} was not run: a PreToolUse hook asked for approval (${asked.reason}), and nobody can answer in this run.`
+      }
+    if (nobody() && asked.protectedPath)
+      return {
+        behavior: 'deny',
+        message: `${tool.name} was denied: ${asked.reason}. No permission mode writes a protected path without a person's approval, and this run has no one to ask. Do not try to change it another way (Bash cannot either); tell the user the change you would make, or they can allow exactly this file with a permissions.allow rule such as ${asked.suggestedRules[0]}.`
+      }
+    if (nobody())
+      return { behavior: 'deny', message: headlessMessage(tool.name, asked.reason, asked.suggestedRules, opts.mode, rules(), asked.outside === true) }
+    let answer: PermissionAnswer
+    try {
+      answer = await opts.ask!(req)
+    } catch (err) {
+      return { behavior: 'deny', message: `${tool.name} was not run: the approval request failed (${errorMessage(err)}).` }
+    }
+    if (answer.decision === 'deny') return { behavior: 'deny', message: personDenied(tool.name, answer.feedback) }
+    if (answer.decision === 'allow_always') for (const rule of asked.suggestedRules) addSessionRule(rule)
+    const feedback = answer.feedback?.trim()
+    return { ...approved(input), ...(feedback ? { feedback } : {}) }
   }
+
+  const final = (verdict: CallVerdict, tool: { name: string }, call: { input: unknown; toolUseId: string }): FinalVerdict => {
+    if (verdict.behavior === 'deny') {
+      opts.onDenied?.(verdict.message, tool.name, call)
+      return verdict
+    }
+    if (verdict.behavior === 'allow') return verdict
+    throw new Error(`The permission gate ended on ${verdict.behavior}`)
+  }
+
   return {
     mode: opts.mode,
     rules,
@@ -132,7 +192,8 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
       if (EDIT_TOOLS.has(tool.name)) await refreshHooksPath(opts.cwd)
       const policy = new PathPolicy({ cwd: opts.cwd, roots, rules, home: opts.home })
       const writable = opts.writableDirs?.()
-      const decision = decidePermission({
+      // Steps 3 and 4: deny rules, the agent's memory, the mode, ask rules, allow rules, the defaults.
+      const decided = decidePermission({
         mode: opts.mode,
         tool,
         input,
@@ -146,46 +207,34 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
         readOnlyAgent: opts.readOnlyAgent,
         ...(writable?.length ? { writableDirs: writable } : {})
       })
-      if (decision.behavior === 'allow') return { behavior: 'allow', ...(decision.sandbox ? { sandbox: decision.sandbox } : {}) }
-      if (decision.behavior === 'deny') return deny(decision.message, tool.name)
-      const approvedFor = (call: unknown): GateDecision =>
-        tool.name === 'Bash' ? { behavior: 'allow', sandbox: approvedSandbox(call, opts.mode, opts.readOnlyAgent === true, sandbox) } : { behavior: 'allow' }
-      const request: PermissionRequest = {
-        toolName: tool.name,
+      const call = { input, toolUseId }
+      if (decided.behavior === 'allow') return { behavior: 'allow', ...(decided.sandbox ? { sandbox: decided.sandbox } : {}) }
+      if (decided.behavior !== 'ask') return final(decided, tool, call)
+      // Step 6 once approved: the sandbox an approved Bash call runs in.
+      const approved = (approvedInput: unknown): AllowVerdict =>
+        tool.name === 'Bash'
+          ? { behavior: 'allow', sandbox: approvedSandbox(approvedInput, opts.mode, opts.readOnlyAgent === true, sandbox) }
+          : { behavior: 'allow' }
+      return final(await askStep(tool, input, toolUseId, decided, approved), tool, call)
+    },
+    async askAbout(tool, input, toolUseId, asked) {
+      // As Claude Code: a call a hook asked about runs as the tool's own default once approved.
+      const verdict = await askStep(tool, input, toolUseId, { ...asked, suggestedRules: [], byHook: true }, () => ({ behavior: 'allow' }))
+      if (verdict.behavior === 'allow') return verdict
+      if (verdict.behavior === 'deny') return verdict
+      throw new Error(`The permission gate ended on ${verdict.behavior}`)
+    },
+    ruleDenial(tool, input) {
+      const d = decidePermission({
+        mode: 'bypassPermissions',
+        tool,
         input,
-        toolUseId,
-        reason: decision.reason,
-        suggestedRules: decision.suggestedRules,
-        ...(decision.commandParts ? { commandParts: decision.commandParts } : {}),
-        mode: opts.mode,
-        cwd: opts.cwd
-      }
-      const hooked = decision.protectedPath || !opts.askHook ? null : await opts.askHook(request)
-      if (hooked?.behavior === 'deny') return deny(`A PermissionRequest hook denied this ${tool.name} call: ${hooked.message}`, tool.name)
-      if (hooked) return hooked.updatedInput ? { ...approvedFor(hooked.updatedInput), updatedInput: hooked.updatedInput } : approvedFor(input)
-      if ((opts.headless || !opts.ask) && decision.protectedPath)
-        return deny(
-          `${tool.name} was denied: ${decision.reason}. No permission mode writes a protected path without a person's approval, and this run has no one to ask. Do not try to change it another way (Bash cannot either); tell the user the change you would make, or they can allow exactly this file with a permissions.allow rule such as ${decision.suggestedRules[0]}.`,
-          tool.name
-        )
-      if (opts.headless || !opts.ask)
-        return deny(headlessMessage(tool.name, decision.reason, decision.suggestedRules, opts.mode, rules(), decision.outside === true), tool.name)
-      let answer: PermissionAnswer
-      try {
-        answer = await opts.ask(request)
-      } catch (err) {
-        return deny(`${tool.name} was not run: the approval request failed (${errorMessage(err)}).`, tool.name)
-      }
-      const approved = (): GateDecision => approvedFor(input)
-      if (answer === 'allow_always') {
-        for (const rule of decision.suggestedRules) addSessionRule(rule)
-        return approved()
-      }
-      if (answer === 'allow') return approved()
-      return deny(
-        `The user denied permission to use ${tool.name} for this call. Do not retry it as is; take another approach or ask the user how to proceed.`,
-        tool.name
-      )
+        rules: rules(),
+        cwd: opts.cwd,
+        additionalDirectories: opts.additionalDirectories,
+        home: opts.home
+      })
+      return d.behavior === 'deny' ? d.message : null
     },
     forSubagent(child) {
       return makeGate(
@@ -196,6 +245,7 @@ function makeGate(opts: PermissionGateOptions, session: PermissionRules): Permis
           cwd: child.cwd,
           ask: child.ask ?? opts.ask,
           ...((child.askHook ?? opts.askHook) ? { askHook: child.askHook ?? opts.askHook } : {}),
+          ...((child.onDenied ?? opts.onDenied) ? { onDenied: child.onDenied ?? opts.onDenied } : {}),
           headless: child.headless ?? opts.headless,
           readOnlyAgent: child.readOnlyAgent ?? false,
           extraRoots: child.extraRoots ?? [],
