@@ -44,7 +44,9 @@ test('words with a denial and with an approval reach the agent, by keyboard, in 
   // The conversation says what was said; the model got the denial and the words.
   await expect(page.locator('.msg-notice').filter({ hasText: 'you said: “Do not delete build/; run make clean instead”' })).toHaveCount(1)
   await expectWaiting(page, 1)
-  expect(results.get('toolu_clean')).toMatch(/^The user denied permission to use Bash for this call\..*\nThe user said: Do not delete build\/; run make clean instead$/s)
+  expect(results.get('toolu_clean')).toMatch(
+    /^The user denied permission to use Bash for this call\..*\nThe user said: Do not delete build\/; run make clean instead$/s
+  )
 
   // In the permission dialog: words with Allow once go with the approval.
   await page.getByTestId('permissions-button').click()

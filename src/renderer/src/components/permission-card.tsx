@@ -53,7 +53,17 @@ export function useAnswer(wrap: React.RefObject<HTMLElement | null>) {
  * Words for the agent with the answer (the model's tool result says them): they go with whichever answer is
  * clicked, and Enter in the field denies with them, the safe answer.
  */
-export function FeedbackField({ value, onChange, onSubmit, disabled }: { value: string; onChange: (v: string) => void; onSubmit: () => void; disabled: boolean }) {
+export function FeedbackField({
+  value,
+  onChange,
+  onSubmit,
+  disabled
+}: {
+  value: string
+  onChange: (v: string) => void
+  onSubmit: () => void
+  disabled: boolean
+}) {
   return (
     <input
       type="text"
