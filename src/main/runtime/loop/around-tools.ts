@@ -10,8 +10,10 @@ import type { ToolCall, ToolCallOutcome } from './run-tools'
 /** Counts the turn's calls and marks those the caller refuses; returns them. */
 export async function beforeTools(run: RunState, calls: ToolCall[]): Promise<ToolCall[]> {
   run.toolUses += calls.length
-  const refused = run.opts.beforeTools ? await run.opts.beforeTools(calls).catch(() => null) : null
+  const answer = run.opts.beforeTools ? await run.opts.beforeTools(calls).catch(() => null) : null
+  const refused = answer?.refused
   if (refused) for (const c of calls) if (refused.has(c.id)) c.refused = refused.get(c.id)
+  run.toolsNote = answer?.note
   return calls
 }
 
@@ -24,6 +26,8 @@ export async function afterTools(run: RunState, turn: number, calls: ToolCall[],
     ...(o.isError ? { is_error: true } : {})
   }))
   run.pending = pending
+  if (run.toolsNote) pending.push({ type: 'text', text: run.toolsNote })
+  run.toolsNote = undefined
   if (run.opts.afterTools) {
     const inputs = new Map(calls.map((c) => [c.id, c.input]))
     // Extra context only: a failure to read it must not fail the turn.

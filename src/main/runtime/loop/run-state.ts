@@ -36,6 +36,8 @@ export class RunState {
   numTurns = 0
   /** What opens the next turn's user message (the prompt, tool results, a nudge); null when nothing waits. */
   pending: ContentBlock[] | null
+  /** The note `beforeTools` gave this turn's calls (the person's words with an approval): it goes with their results. */
+  toolsNote: string | undefined = undefined
   /** The deliveries `pending` carries: consumed once the message holding them is written. */
   pendingIds: string[]
   /** This run's last words: the text of its latest assistant message that had any (a compaction may summarise the message itself). */

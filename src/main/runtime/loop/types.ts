@@ -77,9 +77,10 @@ export interface AgentLoopOptions extends AgentIds {
   afterTools?: (calls: Array<{ name: string; input: unknown; isError: boolean }>) => Promise<string[]>
   /**
    * Asked before a turn's tool calls run, with all of them (a fan-out's estimate and its approval): the calls
-   * it answers (by id) are not run, their answer is the result the model gets. A throw refuses nothing.
+   * it answers (by id) are not run, their answer is the result the model gets; its note (the person's words
+   * with an approval) goes with the turn's results. A throw refuses nothing.
    */
-  beforeTools?: (calls: ReadonlyArray<{ id: string; name: string; input: unknown }>) => Promise<ReadonlyMap<string, string> | null>
+  beforeTools?: (calls: ReadonlyArray<{ id: string; name: string; input: unknown }>) => Promise<BeforeToolsAnswer | null>
   /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
@@ -139,3 +140,9 @@ export interface AgentRunResult {
 }
 
 export type EmitFn = (event: AgentEvent) => void
+
+/** What `beforeTools` says of a turn's calls: those it refuses (id → the result the model gets), and a note for the model. */
+export interface BeforeToolsAnswer {
+  refused?: ReadonlyMap<string, string>
+  note?: string
+}

@@ -19,6 +19,7 @@ import type { AgentHandle, AgentRegistry } from './runs/agent-registry'
 import type { SpawnGate } from './runs/limits'
 import type { EventBus } from './messaging/event-bus'
 import type { OutputLogs } from './runs/output-log'
+import type { ConsentAnswer } from './tools/request-merge-tool'
 
 export type { ChildResult, RunRequest } from './runs/run-types'
 export type { DeliverOptions, Delivery } from './messaging/delivery-types'
@@ -124,7 +125,7 @@ export interface PermissionsPart {
   /** The one path check for this agent's tools and permission decisions. */
   pathPolicy(handle: AgentHandle): PathPolicy
   /** Asks the person about one call whatever the rules say; `nobody` when no one can answer (headless, background). */
-  askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'>
+  askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<ConsentAnswer>
 }
 
 export interface MainPart {

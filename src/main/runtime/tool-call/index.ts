@@ -25,4 +25,4 @@ export { headlessPermissions, type AgentPermissionTarget, type HeadlessPermissio
 export { PersonQueue, type AskingAgent, type PersonQueueOptions } from './person-queue'
 export { postToolHooks } from './post-hooks'
 export { invokeTool, runTool } from './execute'
-export { personDenied, type AfterToolCall, type BeforeToolCall, type CallVerdict, type FinalVerdict } from './verdict'
+export { personAllowedNote, personDenied, personSaid, type AfterToolCall, type BeforeToolCall, type CallVerdict, type FinalVerdict } from './verdict'

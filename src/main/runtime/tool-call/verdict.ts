@@ -48,8 +48,12 @@ export type AfterToolCall = (tool: Tool, call: AfterCall, result: ToolResult) =>
 
 /** The one sentence the model gets when the person denies a call, with their words when they gave some. */
 export function personDenied(toolName: string, feedback?: string, when = ''): string {
-  const said = feedback?.trim() ? `\nThe user said: ${feedback.trim()}` : ''
-  return `The user denied permission to use ${toolName} for this call${when}. Do not retry it as is; take another approach or ask the user how to proceed.${said}`
+  return `The user denied permission to use ${toolName} for this call${when}. Do not retry it as is; take another approach or ask the user how to proceed.${personSaid(feedback)}`
+}
+
+/** The person's words after a refusal the model gets ("" without words). */
+export function personSaid(feedback: string | undefined): string {
+  return feedback?.trim() ? `\nThe user said: ${feedback.trim()}` : ''
 }
 
 /** Appended to an allowed call's result when the person said something with their approval. */

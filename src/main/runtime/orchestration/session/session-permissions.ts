@@ -13,6 +13,7 @@ import type { SessionExtensions } from './extensions'
 import type { AgentSessionOptions } from './session-options'
 import type { SessionSandbox } from './session-sandbox'
 import type { SessionContext } from '../types'
+import type { ConsentAnswer } from '../tools/request-merge-tool'
 
 export type PermissionsHost = Pick<SessionContext, 'sessionId' | 'cwd' | 'home' | 'registry' | 'emit' | 'toolOutputDir'> & {
   readonly extensions: SessionExtensions
@@ -96,8 +97,8 @@ export class SessionPermissions {
    * Puts one call to the person whatever the mode and rules say (a tool that must never act on its own authority,
    * such as RequestMerge, or a fan-out above its cost); `nobody` where no one can answer (headless, background).
    */
-  async askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<'allow' | 'deny' | 'nobody'> {
-    if (!this.queue || this.options.headless === true || handle.background === true) return 'nobody'
+  async askConsent(handle: AgentHandle, toolName: string, input: unknown, toolUseId: string, reason: string): Promise<ConsentAnswer> {
+    if (!this.queue || this.options.headless === true || handle.background === true) return { decision: 'nobody' }
     // As a hook's question: no rule can answer it, and "Always allow" elsewhere never settles it.
     const answer = await this.queue.put(handle, {
       toolName,
@@ -109,7 +110,7 @@ export class SessionPermissions {
       cwd: handle.cwd,
       byHook: true
     })
-    return answer.decision === 'deny' ? 'deny' : 'allow'
+    return { decision: answer.decision === 'deny' ? 'deny' : 'allow', ...(answer.feedback ? { feedback: answer.feedback } : {}) }
   }
 
   /** Answers a `permission_request` event with the person's choice and words. Throws when no such request is waiting. */

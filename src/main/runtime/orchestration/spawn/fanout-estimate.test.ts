@@ -48,6 +48,41 @@ describe('fan-out estimate', () => {
     expect(heard[0]).toMatch(/^Subagent not started: this turn's 16 agents: .* the person did not approve it/)
   })
 
+  it("the person's words go with the answer: in each refusal with a denial, beside the reports with an approval", async () => {
+    for (const [choice, words] of [
+      ['deny', 'Two agents are enough'],
+      ['allow', 'Keep each report short']
+    ] as const) {
+      let heard: string[] = []
+      let said = ''
+      const f = await makeFixture(
+        [
+          scriptedAgent('worker', 'Do part', [], reply.text('did it')),
+          mainAgent([calls(16)], (req) => {
+            heard = req.toolResults.map((r) => r.content)
+            said = req.lastUserText
+            return reply.text('ok')
+          })
+        ],
+        { limits: { approveFanoutAboveUsd: 0.5 } }
+      )
+      f.session.subscribe((e) => {
+        if (e.type === 'permission_request') queueMicrotask(() => f.session.respondPermission(e.requestId, choice, words))
+      })
+      await f.session.run('Split it 16 ways.')
+      await f.session.idle()
+      expect(heard).toHaveLength(16)
+      if (choice === 'deny') {
+        expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(0)
+        expect(heard[0]).toMatch(/the person did not approve it\. .*\nThe user said: Two agents are enough$/s)
+      } else {
+        expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(16)
+        expect(heard.every((r) => r.includes('did it'))).toBe(true)
+        expect(said).toContain('The user approved this fan-out and said: Keep each report short')
+      }
+    }
+  })
+
   it('below the setting (or without one) the estimate is said and nothing is asked', async () => {
     const f = await makeFixture([scriptedAgent('worker', 'Do part', [], reply.text('did it')), mainAgent([calls(2)], reply.text('ok'))])
     await f.session.run('Split it.')

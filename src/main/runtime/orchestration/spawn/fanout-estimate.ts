@@ -8,6 +8,8 @@ import type { AgentHandle } from '../runs/agent-registry'
 import type { SessionContext } from '../types'
 import { AGENT_TOOL_NAME, DEFAULT_SUBAGENT_TYPE } from './agent-tool-name'
 import { FORK_AGENT_TYPE } from './fork'
+import { personSaid } from '../../tool-call'
+import type { BeforeToolsAnswer } from '../../loop'
 
 export type EstimateHost = Pick<SessionContext, 'dataDir' | 'definitions' | 'gate' | 'emit' | 'sessionId' | 'permissions'>
 
@@ -55,7 +57,7 @@ export async function checkFanout(
   host: EstimateHost,
   handle: AgentHandle,
   calls: ReadonlyArray<{ id: string; name: string; input: unknown }>
-): Promise<ReadonlyMap<string, string> | null> {
+): Promise<BeforeToolsAnswer | null> {
   const estimate = await estimateFanout(host, calls)
   if (!estimate) return null
   host.emit({
@@ -77,11 +79,11 @@ export async function checkFanout(
     first,
     `Start ${text}? Its high end is above the $${estimate.approveAbove.toFixed(2)} that needs your approval (Settings → Limits).`
   )
-  if (answer === 'allow') return null
+  if (answer.decision === 'allow') return answer.feedback?.trim() ? { note: `The user approved this fan-out and said: ${answer.feedback.trim()}` } : null
   const why =
-    answer === 'nobody'
+    answer.decision === 'nobody'
       ? `nobody is here to approve it (a fan-out estimated above $${estimate.approveAbove.toFixed(2)} needs the person's approval)`
       : 'the person did not approve it'
-  const refusal = `Subagent not started: this turn's ${text}, and ${why}. Do the work with fewer or cheaper agents, or yourself.`
-  return new Map(estimate.agents.map((a) => [a.toolUseId, refusal]))
+  const refusal = `Subagent not started: this turn's ${text}, and ${why}. Do the work with fewer or cheaper agents, or yourself.${personSaid(answer.feedback)}`
+  return { refused: new Map(estimate.agents.map((a) => [a.toolUseId, refusal])) }
 }

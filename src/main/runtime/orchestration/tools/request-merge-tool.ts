@@ -8,10 +8,15 @@ import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentChanges, MergeOutcome, MergeStrategy } from '../../../../shared/review'
 import { AgentWorkReview, ReviewError } from '../../review'
 import { defineTool, type Tool, type ToolContext } from '../../tools/define-tool'
+import { personAllowedNote, personSaid } from '../../tool-call'
 
 export const REQUEST_MERGE_TOOL_NAME = 'RequestMerge'
 
-export type ConsentAnswer = 'allow' | 'deny' | 'nobody'
+/** The person's answer to a consent ask (`nobody` where no one can answer), with the words they gave. */
+export interface ConsentAnswer {
+  decision: 'allow' | 'deny' | 'nobody'
+  feedback?: string
+}
 
 export interface RequestMergeHost {
   /** The session's folder: its checkout is what is merged into. */
@@ -116,19 +121,23 @@ export function createRequestMergeTool(host: RequestMergeHost): Tool {
       const into = list.checkout.branch ?? 'the detached HEAD'
       const reason = `Merge ${changes.map(describeWork).join(', ')} into ${into} (${strategy === 'merge' ? 'merge commits' : 'squashed'}). The agent says: ${req.reason}`
       const answer = await host.consent(ctx, req, reason)
-      if (answer === 'nobody')
+      if (answer.decision === 'nobody')
         return {
           content:
             "RequestMerge needs the person's approval and nobody can answer in this run (headless or background); nothing was merged. Name the branches in your answer so the person can merge them (fanout worktrees merge).",
           isError: true
         }
-      if (answer === 'deny')
+      if (answer.decision === 'deny')
         return {
-          content: 'The person declined the merge; nothing was merged and the branches are kept. Do not ask again unless they tell you to.',
+          content: `The person declined the merge; nothing was merged and the branches are kept. Do not ask again unless they tell you to.${personSaid(answer.feedback)}`,
           isError: true
         }
       const outcome = await host.review.merge(host.cwd, { agents: changes.map((c) => c.agentId), strategy })
-      return { content: outcomeText(outcome), details: { outcome }, isError: outcome.stopped !== null && outcome.merged.length === 0 }
+      return {
+        content: `${outcomeText(outcome)}${personAllowedNote(answer.feedback)}`,
+        details: { outcome },
+        isError: outcome.stopped !== null && outcome.merged.length === 0
+      }
     }
   })
 }

@@ -68,24 +68,26 @@ describe('RequestMerge', () => {
     expect(asked.suggestedRules).toEqual([])
     // Nothing is merged while the question waits.
     expect(existsSync(join(r.root, 'notes.md'))).toBe(false)
-    f.session.respondPermission(asked.requestId, 'allow')
+    f.session.respondPermission(asked.requestId, 'allow', 'Thanks, ship it')
     await run
     expect(r.read('notes.md')).toBe('# notes from the writer\n')
     expect(r.git('log', '-1', '--format=%s')).toBe(`Merge fanout/${writer.agentId} (writer: Write notes)`)
     expect(r.git('status', '--porcelain')).toBe('')
     expect(mergeResults[0]).toMatch(
-      new RegExp(`^Merged fanout/${writer.agentId} into main as [0-9a-f]{12} \\(merge commit, 1 file\\); its worktree and branch were removed\\.$`)
+      new RegExp(
+        `^Merged fanout/${writer.agentId} into main as [0-9a-f]{12} \\(merge commit, 1 file\\); its worktree and branch were removed\\.\n\nThe user allowed this call and said: Thanks, ship it$`
+      )
     )
   })
 
   it('denied, nothing is merged and the branch is kept', async () => {
     const { r, f, mergeResults } = await session('default')
     const run = f.session.run('Write notes, then land them.')
-    f.session.respondPermission((await request(f)).requestId, 'deny')
+    f.session.respondPermission((await request(f)).requestId, 'deny', 'Wait until I have read the diff')
     await run
     expect(existsSync(join(r.root, 'notes.md'))).toBe(false)
     expect(r.git('branch', '--list', 'fanout/*')).not.toBe('')
-    expect(mergeResults[0]).toMatch(/^The person declined the merge; nothing was merged/)
+    expect(mergeResults[0]).toMatch(/^The person declined the merge; nothing was merged.*\nThe user said: Wait until I have read the diff$/s)
     const end = f.events.find((e): e is ToolEndEvent => e.type === 'tool_end' && e.name === 'RequestMerge')!
     expect(end.isError).toBe(true)
   })
@@ -106,7 +108,7 @@ describe('RequestMerge', () => {
         review: new AgentWorkReview(),
         mode: () => mode,
         agentId: async () => undefined,
-        consent: async () => ((asked = true), 'allow'),
+        consent: async () => ((asked = true), { decision: 'allow' }),
         strategy: async () => 'merge'
       })
       const r = await runTool(tool, { agents: ['a1'], reason: 'ready' }, { signal: new AbortController().signal, agentId: 'main', toolUseId: 't1' })
