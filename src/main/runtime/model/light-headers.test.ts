@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { FormData as LightFormData, Headers as LightHeaders } from './light-headers'
 
+type HeadersInit = ConstructorParameters<typeof globalThis.Headers>[0]
+
 type AnyHeaders = {
   append(n: string, v: string): void
   set(n: string, v: string): void

@@ -39,11 +39,13 @@ class LightHeaders {
 
   constructor(init?: HeadersInitLike) {
     if (init === undefined || init === null) return
+    // Ours or a built-in one: the same methods.
     if (init instanceof LightHeaders) {
-      init.forEach((value, name) => this.append(name, value))
-      // A built-in Headers joins set-cookie in forEach; its own list keeps them apart.
-      if (!(#values in init) && typeof init.getSetCookie === 'function') {
-        const cookies = init.getSetCookie()
+      const source = init as unknown as globalThis.Headers
+      source.forEach((value, name) => this.append(name, value))
+      // Should a built-in Headers join set-cookie in forEach, its own list keeps them apart.
+      if (!(#values in init) && typeof source.getSetCookie === 'function') {
+        const cookies = source.getSetCookie()
         if (cookies.length) this.#values.set('set-cookie', [...cookies])
       }
       return
@@ -126,13 +128,15 @@ export { LightHeaders as Headers }
  * FormData as the SDK uses it: `instanceof FormData` answered without loading undici, and the built-in
  * one (undici loaded then) only when a FormData is made, for a file upload.
  */
-export class FormData {
+class LazyFormData {
   static [Symbol.hasInstance](v: unknown): boolean {
     return typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object FormData]'
   }
 
   constructor(...args: ConstructorParameters<typeof globalThis.FormData>) {
     // biome-ignore lint/correctness/noConstructorReturn: the built-in FormData is what the caller gets
-    return new globalThis.FormData(...args) as unknown as FormData
+    return new globalThis.FormData(...args) as unknown as LazyFormData
   }
 }
+
+export const FormData = LazyFormData as unknown as typeof globalThis.FormData
