@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { cliProject, repoRoot, runCli, useCliServers } from '../../../test/support/cli'
 import { reply, scriptLead } from '../runtime/model/scripted'
@@ -17,7 +18,7 @@ describe('fanout run before its first request', () => {
     const server = await serve({ respond: scriptLead(reply.text('Hi.')) })
     const probe = join(mkdtempSync(join(tmpdir(), 'fanout-start-probe-')), 'probe.json')
     const r = await runCli(['run', '-p', 'Say hi.', '--cwd', project, '--output-format', 'json'], {
-      env: { ...env(server.url), FANOUT_START_PROBE: probe, NODE_OPTIONS: `--require ${join(repoRoot, 'test/support/start-probe.cjs')}` }
+      env: { ...env(server.url), FANOUT_START_PROBE: probe, NODE_OPTIONS: `--import ${pathToFileURL(join(repoRoot, 'test/support/start-probe.mjs')).href}` }
     })
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'Hi.', is_error: false })

@@ -1,10 +1,10 @@
-// Preloaded (NODE_OPTIONS=--require) into a `fanout run` by run-start.test.ts: when the process sends its first
+// Preloaded (NODE_OPTIONS=--import) into a `fanout run` by run-start.test.ts: when the process sends its first
 // HTTP request, writes to FANOUT_START_PROBE what it had done by then that costs start-up time for nothing
 // on that path: Node's fetch (undici) loaded, ICU's locale data touched by a locale-aware call.
-'use strict'
-const fs = require('node:fs')
-const http = require('node:http')
-const https = require('node:https')
+// The default exports are the modules the bundle requires, so patching them reaches its requests.
+import fs from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
 
 const localeCalls = []
 let sent = false
