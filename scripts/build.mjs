@@ -4,11 +4,32 @@
 import { build } from 'esbuild'
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+// The Anthropic SDK's modules get light-headers.ts's Headers and FormData instead of the globals: Node 20
+// loads all of undici (~15 ms) when the global Headers is first touched, and the SDK touches it while it
+// builds every request, although http-fetch.ts sends them over node:http.
+const sdkModule = /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.m?js$/
+const lightHeaders = join(root, 'src/main/runtime/model/light-headers.ts')
+const sdkWithLightHeaders = {
+  name: 'sdk-light-headers',
+  setup(b) {
+    b.onLoad({ filter: sdkModule }, async ({ path }) => {
+      const text = await readFile(path, 'utf8')
+      if (!/\b(Headers|FormData)\b/.test(text)) return undefined
+      const esm = path.endsWith('.mjs')
+      const bring = esm
+        ? `import { Headers, FormData } from ${JSON.stringify(lightHeaders)};\n`
+        : `const { Headers, FormData } = require(${JSON.stringify(lightHeaders)});\n`
+      return { contents: bring + text, loader: 'js', resolveDir: dirname(path) }
+    })
+  }
+}
 
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
@@ -38,6 +59,7 @@ export async function buildCli() {
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
+    plugins: [sdkWithLightHeaders],
     logLevel: 'warning'
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { emptySession } from './view/session-state'
 import { createRecordingHost } from './testing/recording-host'
 import { CALL_NAMES, CONTRACT, IpcResultSchema, type CallName } from './ipc-contract'
-import { HostCallError, dispatchCall } from './ipc-dispatch'
+import { HostCallError } from './host-call-error'
+import { dispatchCall } from './ipc-dispatch'
 
 describe('IPC contract', () => {
   it('has a request and response schema for every call', () => {

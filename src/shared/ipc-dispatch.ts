@@ -16,18 +16,6 @@ import {
   type IpcResult
 } from './ipc-contract'
 
-/** An error with a contract error code, for hosts and shell handlers to throw; `fields`: see IpcError. */
-export class HostCallError extends Error {
-  constructor(
-    readonly code: IpcErrorCode,
-    message: string,
-    readonly fields?: FieldErrors
-  ) {
-    super(message)
-    this.name = 'HostCallError'
-  }
-}
-
 /** Calls a platform serves itself (e.g. Electron's folder picker); absent ones answer `unsupported`. */
 export type ShellHandlers = Partial<CallHandlers<CallName>>
 

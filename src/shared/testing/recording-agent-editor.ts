@@ -4,7 +4,7 @@
 import type { AgentAnalysis } from '../agent-editor'
 import type { CallHandlers } from '../call-handlers'
 import type { AgentEditorCallName } from '../agent-editor-contract'
-import { HostCallError } from '../ipc-dispatch'
+import { HostCallError } from '../host-call-error'
 
 const VERSION = { mtimeMs: 0, size: 0, hash: '0'.repeat(64) }
 

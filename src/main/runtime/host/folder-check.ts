@@ -3,7 +3,7 @@
 import { constants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { errorMessage } from '../../../shared/error-message'
 
 export async function requireFolder(cwd: string): Promise<string> {

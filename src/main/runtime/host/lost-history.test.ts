@@ -3,7 +3,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { reply } from '../model/scripted'
 import { host, until } from '../../../../test/support/host'
 

@@ -3,7 +3,7 @@
 // that follow a moment, for playing it. A session this process still runs is not replayed: its record
 // is still growing.
 import type { CallHandler } from '../../../shared/call-handlers'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { isFinished } from '../orchestration'
 import { ReplaySession } from '../replay/replay-timeline'
 import type { LiveSessions } from './live-sessions'

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { splitSession, type OlderPage } from '../../../shared/view/session-pages'
 import type { SessionState } from '../../../shared/view/session-state'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 
 const KEEP = 8
 const EXPIRE_MS = 10 * 60_000

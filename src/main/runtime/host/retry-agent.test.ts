@@ -3,7 +3,7 @@
 // new report reaches its parent. What is not failed, or unknown, is refused with a sentence.
 import { expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { reply, scriptByAgent } from '../model/scripted'
 import { host, until } from '../../../../test/support/host'
 

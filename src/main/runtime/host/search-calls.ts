@@ -4,7 +4,7 @@
 import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
 import type { SearchHit } from '../../../shared/search-replay-contract'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { readSessionIndex } from '../store'
 import { isSafeId } from '../store/data-dir'
 import { SearchService } from '../search/search-service'

@@ -1,7 +1,7 @@
 // How the host makes its sessions: the settings in force, a model client (a missing key as a message the
 // person can act on), and the options every session of this host shares, for new and reopened ones alike.
 import { homedir } from 'node:os'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { MissingCredentialsError } from '../model/errors'
 import type { ModelClient } from '../model/types'
 import { AgentSession, type AgentSessionOptions } from '../orchestration'

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { ensureDataDir, NewerTranscriptError, readSessionSummary, SessionNotFoundError, sessionDir, writeJsonAtomic, type SessionSummary } from '../store'
 
 const NAME_FILE = 'name.json'

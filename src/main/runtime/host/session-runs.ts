@@ -3,7 +3,7 @@
 // this process does not run is reopened for whichever of these needs it.
 import { answeredBuiltin } from '../../../shared/prompt-commands'
 import type { CallHandler } from '../../../shared/call-handlers'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import type { AgentEditorService } from '../agent-editor'
 import { loadAgents } from '../definitions'
 import { RetryRefusedError, type AgentSession, type AgentSessionOptions } from '../orchestration'

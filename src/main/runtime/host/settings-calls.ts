@@ -1,7 +1,7 @@
 // The host's settings calls: read and change settings.json, store the write-only key, and test the
 // endpoint. The key is only ever read here to make a client; no answer carries it.
 import type { HostNotice, SettingsPatch } from '../../../shared/ipc-contract'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { registerSecret } from '../../../shared/redact'
 import { loadRuntimeConfig, type KeyStore } from '../setup'
 import { ensureDataDir, updateSettings } from '../store'

@@ -3,7 +3,7 @@
 // the sessions working in that folder (an approved server starts for their next agent; a declined one stops).
 import type { CallHandler } from '../../../shared/call-handlers'
 import { resolve } from 'node:path'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { answerTrust, checkFolderTrust, folderKey } from '../trust'
 import type { HostListeners } from './host-listeners'
 import type { LiveSessions } from './live-sessions'

@@ -10,6 +10,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
 import { pipeline, type Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+// Not the global Headers: touching it loads all of undici (light-headers.ts).
+import { Headers } from './light-headers'
 
 export interface HttpFetchOptions {
   /** Most open connections per origin. Default 256 (a wide fan-out streams that many calls at once). */

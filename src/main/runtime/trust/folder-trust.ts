@@ -4,7 +4,7 @@
 // like, .mcp.json servers only, see claude-approvals.ts). Anything else waits, and nothing waiting runs.
 import { createHash } from 'node:crypto'
 import type { FolderTrust, FolderTrustState, ProjectCommand, TrustItem } from '../../../shared/trust'
-import { HostCallError } from '../../../shared/ipc-dispatch'
+import { HostCallError } from '../../../shared/host-call-error'
 import { folderKey, readFolderAnswer, writeFolderAnswer, type FolderAnswer } from './trust-store'
 import type { Collected } from './scan'
 

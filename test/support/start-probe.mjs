@@ -1,0 +1,44 @@
+// Preloaded (NODE_OPTIONS=--import) into a `fanout run` by run-start.test.ts: when the process sends its first
+// HTTP request, writes to FANOUT_START_PROBE what it had done by then that costs start-up time for nothing
+// on that path: Node's fetch (undici) loaded, ICU's locale data touched by a locale-aware call.
+// The default exports are the modules the bundle requires, so patching them reaches its requests.
+import fs from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+
+const localeCalls = []
+let sent = false
+const note = (what) => {
+  if (!sent && !localeCalls.includes(what)) localeCalls.push(what)
+}
+const watch = (owner, name, label) => {
+  const original = owner[name]
+  owner[name] = function (...args) {
+    note(label)
+    return original.apply(this, args)
+  }
+}
+watch(Number.prototype, 'toLocaleString', 'Number.prototype.toLocaleString')
+watch(String.prototype, 'localeCompare', 'String.prototype.localeCompare')
+for (const name of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) watch(Date.prototype, name, `Date.prototype.${name}`)
+for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'ListFormat', 'RelativeTimeFormat', 'Segmenter']) {
+  const Original = Intl[name]
+  Intl[name] = new Proxy(Original, {
+    construct: (target, args, newTarget) => (note(`Intl.${name}`), Reflect.construct(target, args, newTarget)),
+    apply: (target, self, args) => (note(`Intl.${name}`), Reflect.apply(target, self, args))
+  })
+}
+
+const firstRequest = () => {
+  if (sent) return
+  sent = true
+  const undici = process.moduleLoadList.some((m) => m.includes('undici'))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, localeCalls }))
+}
+for (const mod of [http, https]) {
+  const request = mod.request
+  mod.request = function (...args) {
+    firstRequest()
+    return request.apply(this, args)
+  }
+}
