@@ -90,8 +90,9 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
       : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
     const all = listed.files
     // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
-    // files that exist only while a command runs, always the newest) are not listed.
-    const visible = paths.searchFilter(root, 'Glob')
+    // files that exist only while a command runs, always the newest) are not listed. Both engines list without
+    // following links beneath rootReal, so where each file leads is known without asking the disk per file.
+    const visible = paths.searchFilter(root, 'Glob', { listedIn: rootReal })
     const placeholders = new Set(placeholdersUnder(root))
     const matched = await sortByMtime(
       root,
