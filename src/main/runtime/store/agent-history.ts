@@ -1,6 +1,6 @@
 // Every run of an agent definition, and review's later verdict on its work, one line each in
 // `<dataDir>/agent-history.jsonl`: what `fanout agents stats`, the agent library and the fan-out estimate
-// read. Append-only, one O_APPEND write of a whole line per record (as the mailbox writes), so sessions in
+// read. Append-only, one O_APPEND write of whole lines per batch of records (as the mailbox writes), so sessions in
 // several processes never interleave their lines and nothing already written is rewritten. A line that is
 // not a record (cut by a crash, written by hand) is skipped, never fatal.
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
@@ -29,10 +29,45 @@ const recordSchema = z.object({
   verdict: z.literal(true).optional()
 })
 
-/** Appends one record; durable in the file once the promise resolves. */
-export async function appendAgentRun(dataDir: string, record: AgentRunRecord): Promise<void> {
-  await mkdir(dataDir, { recursive: true })
-  await appendFile(agentHistoryPath(dataDir), `${JSON.stringify(record)}\n`, { flag: 'a' })
+interface Pending {
+  lines: string
+  done: Promise<void>
+}
+
+/** Records waiting for their write, per data folder: a fan-out's siblings ending together share one. */
+const pending = new Map<string, Pending>()
+
+/**
+ * Appends one record; in the file once the promise resolves. Records appended in the same turn of the event
+ * loop (sixty-four siblings ending at once) go out as one O_APPEND write of whole lines: one open, not one
+ * open and a mkdir per record, and still nothing another process writes lands inside a line.
+ */
+export function appendAgentRun(dataDir: string, record: AgentRunRecord): Promise<void> {
+  const line = `${JSON.stringify(record)}\n`
+  const queued = pending.get(dataDir)
+  if (queued) {
+    queued.lines += line
+    return queued.done
+  }
+  const batch: Pending = { lines: line, done: Promise.resolve() }
+  batch.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    pending.delete(dataDir)
+    return appendLines(dataDir, batch.lines)
+  })
+  pending.set(dataDir, batch)
+  return batch.done
+}
+
+async function appendLines(dataDir: string, lines: string): Promise<void> {
+  const file = agentHistoryPath(dataDir)
+  try {
+    await appendFile(file, lines, { flag: 'a' })
+  } catch (err) {
+    // The data folder is made once, when the first write finds it missing.
+    if (errorCode(err) !== 'ENOENT') throw err
+    await mkdir(dataDir, { recursive: true })
+    await appendFile(file, lines, { flag: 'a' })
+  }
 }
 
 /** Every record in the store, oldest first; none when there is no store yet. */
