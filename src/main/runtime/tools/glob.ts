@@ -33,6 +33,12 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
+/**
+ * The mtimes sibling Globs found, per listing they share (list-files.ts: searches that overlap join one
+ * listing and see the tree as it does): a file is stat'ed once for all of them, not once per agent.
+ */
+const listingMtimes = new WeakMap<readonly string[], Map<string, number>>()
+
 /** Unreadable or vanished: sorts last. */
 const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
 
@@ -42,12 +48,17 @@ const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
  * microseconds, while a promise per file queues on libuv's four threads and costs tens of main-thread
  * work — and a fan-out runs many Globs at once.
  */
-export async function sortByMtime(root: string, rels: string[]): Promise<string[]> {
+export async function sortByMtime(root: string, rels: string[], known?: Map<string, number>): Promise<string[]> {
   const withTime: { rel: string; mtime: number }[] = []
   for (let i = 0; i < rels.length; i++) {
     if (i > 0 && i % STAT_BATCH === 0) await new Promise<void>((r) => setImmediate(r))
     const rel = rels[i]
-    withTime.push({ rel, mtime: mtimeOf(join(root, rel)) })
+    let mtime = known?.get(rel)
+    if (mtime === undefined) {
+      mtime = mtimeOf(join(root, rel))
+      known?.set(rel, mtime)
+    }
+    withTime.push({ rel, mtime })
   }
   withTime.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
   return withTime.map((x) => x.rel)
@@ -94,9 +105,13 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     // following links beneath rootReal, so where each file leads is known without asking the disk per file.
     const visible = paths.searchFilter(root, 'Glob', { listedIn: rootReal })
     const placeholders = new Set(placeholdersUnder(root))
+    let mtimes = listingMtimes.get(all)
+    if (!mtimes) listingMtimes.set(all, (mtimes = new Map()))
+    // Stat'ed in the real folder the listing is of (the names are its): no link on the way is followed again.
     const matched = await sortByMtime(
-      root,
-      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel)))
+      rootReal,
+      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))),
+      mtimes
     )
     const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
     const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
