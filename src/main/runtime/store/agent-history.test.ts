@@ -33,6 +33,17 @@ describe('appendAgentRun', () => {
     expect(readFileSync(agentHistoryPath(dataDir), 'utf8').split('\n')).toHaveLength(66) // 65 lines and the last newline
   })
 
+  it('records appended in later turns, while a write is under way, land after it in the order appended', async () => {
+    const dataDir = join(dir, 'staggered')
+    const writes: Promise<void>[] = []
+    for (let i = 0; i < 20; i++) {
+      writes.push(appendAgentRun(dataDir, run(i)))
+      if (i % 3 === 0) await new Promise((r) => setImmediate(r))
+    }
+    await Promise.all(writes)
+    expect((await readAgentHistory(dataDir)).map((r) => r.agentId)).toEqual(Array.from({ length: 20 }, (_, i) => `a${i}`))
+  })
+
   it('a write that fails fails the records it carried, and the next write goes on', async () => {
     const blocked = join(dir, 'blocked')
     const { writeFileSync } = await import('node:fs')

@@ -29,32 +29,45 @@ const recordSchema = z.object({
   verdict: z.literal(true).optional()
 })
 
-interface Pending {
-  lines: string
-  done: Promise<void>
+interface Queue {
+  /** The batch being written, if any. */
+  writing: Promise<void> | null
+  /** Records waiting for the write under way to end: they go out together in the next one. */
+  next: { lines: string; done: Promise<void> } | null
 }
 
-/** Records waiting for their write, per data folder: a fan-out's siblings ending together share one. */
-const pending = new Map<string, Pending>()
+const queues = new Map<string, Queue>()
 
 /**
- * Appends one record; in the file once the promise resolves. Records appended in the same turn of the event
- * loop (sixty-four siblings ending at once) go out as one O_APPEND write of whole lines: one open, not one
- * open and a mkdir per record, and still nothing another process writes lands inside a line.
+ * Appends one record; in the file once the promise resolves. One write at a time per data folder, in the
+ * order appended: the records that arrive while one is under way (sixty-four siblings ending together) go
+ * out as the next one, one O_APPEND write of whole lines — one open, not an open and a mkdir per record,
+ * and nothing another process writes lands inside a line.
  */
 export function appendAgentRun(dataDir: string, record: AgentRunRecord): Promise<void> {
   const line = `${JSON.stringify(record)}\n`
-  const queued = pending.get(dataDir)
-  if (queued) {
-    queued.lines += line
-    return queued.done
+  let queue = queues.get(dataDir)
+  if (!queue) queues.set(dataDir, (queue = { writing: null, next: null }))
+  if (queue.next) {
+    queue.next.lines += line
+    return queue.next.done
   }
-  const batch: Pending = { lines: line, done: Promise.resolve() }
-  batch.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-    pending.delete(dataDir)
-    return appendLines(dataDir, batch.lines)
-  })
-  pending.set(dataDir, batch)
+  const q = queue
+  const batch = { lines: line, done: Promise.resolve() }
+  // Sent once the write under way has ended (or at the end of this turn of the event loop), whatever it did.
+  const previous = q.writing ?? new Promise<void>((r) => setImmediate(r))
+  batch.done = previous
+    .catch(() => undefined)
+    .then(() => {
+      q.next = null
+      return appendLines(dataDir, batch.lines)
+    })
+  q.next = batch
+  q.writing = batch.done
+  const forget = () => {
+    if (q.writing === batch.done && !q.next) queues.delete(dataDir)
+  }
+  batch.done.then(forget, forget)
   return batch.done
 }
 
