@@ -34,10 +34,21 @@ function statOrNull(path: string): Stats | null {
 }
 
 /**
- * The mtimes sibling Globs found, per listing they share (list-files.ts: searches that overlap join one
- * listing and see the tree as it does): a file is stat'ed once for all of them, not once per agent.
+ * What sibling Globs found about the listing they share (list-files.ts: searches that overlap join one listing
+ * and see the tree as it does): a file's mtime, stat'ed once for all of them, not once per agent, and the Bash
+ * sandbox's placeholders under a root (read from every process's mount journal), asked once too.
  */
-const listingMtimes = new WeakMap<readonly string[], Map<string, number>>()
+interface ListingFacts {
+  mtimes: Map<string, number>
+  placeholders: Map<string, Set<string>>
+}
+const listingFacts = new WeakMap<readonly string[], ListingFacts>()
+
+function factsOf(listing: readonly string[]): ListingFacts {
+  let facts = listingFacts.get(listing)
+  if (!facts) listingFacts.set(listing, (facts = { mtimes: new Map(), placeholders: new Map() }))
+  return facts
+}
 
 /** Unreadable or vanished: sorts last. */
 const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
@@ -104,14 +115,14 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
     // files that exist only while a command runs, always the newest) are not listed. Both engines list without
     // following links beneath rootReal, so where each file leads is known without asking the disk per file.
     const visible = paths.searchFilter(root, 'Glob', { listedIn: rootReal })
-    const placeholders = new Set(placeholdersUnder(root))
-    let mtimes = listingMtimes.get(all)
-    if (!mtimes) listingMtimes.set(all, (mtimes = new Map()))
+    const facts = factsOf(all)
+    let placeholders = facts.placeholders.get(root)
+    if (!placeholders) facts.placeholders.set(root, (placeholders = new Set(placeholdersUnder(root))))
     // Stat'ed in the real folder the listing is of (the names are its): no link on the way is followed again.
     const matched = await sortByMtime(
       rootReal,
       all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))),
-      mtimes
+      facts.mtimes
     )
     const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
     const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }
