@@ -204,9 +204,16 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         acc.add(event)
         if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
         // Their connections are opened while this reply still streams: one each, but the first, which takes
-        // over this call's own once it is answered.
-        else if (preconnect && event.type === 'content_block_start' && event.content_block.type === 'tool_use' && SPAWNING_TOOLS.has(event.content_block.name))
-          if (++spawns > 1) preconnect(baseURL, spawns - 1)
+        // over this call's own once it is answered, and no more than the rate limiter lets go at once.
+        else if (
+          preconnect &&
+          event.type === 'content_block_start' &&
+          event.content_block.type === 'tool_use' &&
+          SPAWNING_TOOLS.has(event.content_block.name)
+        ) {
+          const warm = Math.min(++spawns, limiter.limit) - 1
+          if (warm > 0) preconnect(baseURL, warm)
+        }
       }
     } catch (err) {
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
