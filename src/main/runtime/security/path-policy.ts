@@ -157,8 +157,9 @@ export class PathPolicy {
    */
   searchFilter(root: string, toolName: string, opts: { listedIn?: string } = {}): (absFile: string) => boolean {
     const rootAbs = resolve(root)
-    const rootReal = this.candidates(rootAbs).filter((c) => c !== UNKNOWABLE)
     const listedIn = opts.listedIn
+    // The listed folder is where the root leads (searchRoot judged it): not asked of the disk again.
+    const rootReal = listedIn ? [...new Set([rootAbs, listedIn])] : this.candidates(rootAbs).filter((c) => c !== UNKNOWABLE)
     const rules = this.rulesFor('read', toolName)
     return (file) => {
       // A file a link-free listing found under `listedIn` is already known to lead there: its real path is
