@@ -327,3 +327,35 @@ describe('scripted server', () => {
     expect(err.message).toMatch(/has no reply for turn 2 \(its script has 1\)/)
   })
 })
+
+describe('connections for the subagents a reply starts', () => {
+  it('a reply starting four subagents opens connections for three while it streams (the fourth takes its own); other tools open none', async () => {
+    const { createHttpFetch } = await import('./http-fetch')
+    const pool = createHttpFetch()
+    const asked: number[] = []
+    const clientFor = (url: string) =>
+      createModelClient({
+        apiKey: 'test-key',
+        baseURL: url,
+        fetch: Object.assign(((input, init) => pool(input, init)) as typeof globalThis.fetch, {
+          preconnect: (to: string | URL, count: number) => {
+            expect(String(to)).toBe(url)
+            asked.push(count)
+            return pool.preconnect(to, count)
+          }
+        })
+      })
+    server = await startScriptedServer({
+      respond: scriptTurns(reply.message(...[1, 2, 3, 4].map((i) => block.toolUse('Agent', { description: `d${i}`, prompt: `p${i}` }, `toolu_${i}`))))
+    })
+    const res = await clientFor(server.url).stream(ask())
+    expect(res.content.filter((b) => b.type === 'tool_use')).toHaveLength(4)
+    expect(asked).toEqual([1, 2, 3])
+    await server.close()
+    server = await startScriptedServer({
+      respond: scriptTurns(reply.message(block.toolUse('Read', { file_path: 'a.ts' }, 'toolu_5'), block.toolUse('Glob', { pattern: '*' }, 'toolu_6')))
+    })
+    await clientFor(server.url).stream(ask())
+    expect(asked).toEqual([1, 2, 3])
+  })
+})

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
-import { createHttpFetch } from './http-fetch'
+import { createHttpFetch, type PooledFetch } from './http-fetch'
 import { MessageAccumulator } from './message-accumulator'
 import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
@@ -65,8 +65,15 @@ const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms < 120_000 
 const UNREACHABLE_ATTEMPTS = 2
 
 // One connection pool for the process: every session's client shares its keep-alive connections.
-let sharedFetch: typeof fetch | undefined
+let sharedFetch: PooledFetch | undefined
 const defaultFetch = () => (sharedFetch ??= createHttpFetch())
+
+/**
+ * Tools whose every call starts a model call of its own right after the reply (a subagent's first request):
+ * Fanout's Agent, and Task, its name in older Claude Code transcripts. Named here rather than imported so the
+ * model layer does not reach into orchestration.
+ */
+const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task'])
 
 // One gate and one rate limiter per endpoint and credential, as the cache and the rate limits are per
 // workspace: sessions of one process share them.
@@ -113,6 +120,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const maxAttempts = Math.max(0, cfg.maxRetries ?? (Number.isFinite(fromEnv) ? fromEnv : DEFAULT_MAX_RETRIES)) + 1
   const backoff = { baseMs: cfg.retryBaseMs ?? 500, maxMs: cfg.retryMaxMs ?? 32_000, maxRetryAfterMs: cfg.maxRetryAfterMs }
 
+  const httpFetch = cfg.fetch ?? defaultFetch()
+  const preconnect = 'preconnect' in httpFetch && typeof httpFetch.preconnect === 'function' ? (httpFetch as PooledFetch).preconnect : null
   // Exactly one credential is passed and the other is null, so the SDK neither reads the environment
   // again nor falls back to profiles on disk.
   const sdk = new Anthropic({
@@ -121,7 +130,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     baseURL,
     maxRetries: 0,
     timeout: cfg.timeoutMs,
-    fetch: cfg.fetch ?? defaultFetch(),
+    fetch: httpFetch,
     openTelemetry: false,
     // The SDK logs a data line it cannot parse to the console; the client retries it and says so in its own words.
     logLevel: 'off'
@@ -184,6 +193,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
       attemptAbort.abort()
     }, idleMs)
     let streaming = false
+    /** Subagents this reply starts so far: each will make a call as soon as the reply's tools run. */
+    let spawns = 0
     try {
       const { data: stream, response } = await sdk.messages.create(body, { signal: attemptAbort.signal, ...betaHeaders(betas) }).withResponse()
       slot.observe(response.status, response.headers)
@@ -192,6 +203,17 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         watchdog.refresh()
         acc.add(event)
         if (event.type === 'message_start') ticket.begun(event.message.usage?.cache_read_input_tokens ?? 0)
+        // Their connections are opened while this reply still streams: one each, but the first, which takes
+        // over this call's own once it is answered, and no more than the rate limiter lets go at once.
+        else if (
+          preconnect &&
+          event.type === 'content_block_start' &&
+          event.content_block.type === 'tool_use' &&
+          SPAWNING_TOOLS.has(event.content_block.name)
+        ) {
+          const warm = Math.min(++spawns, limiter.limit) - 1
+          if (warm > 0) preconnect(baseURL, warm)
+        }
       }
     } catch (err) {
       if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeFailure } from './retry'
 import { createHttpFetch } from './http-fetch'
+import { waitUntil } from '../tools/test-kit'
 
 let server: Server | null = null
 const sockets = new Set<string>()
@@ -229,5 +230,48 @@ describe('the idle timeout of pooled connections', () => {
     await new Promise((r) => setTimeout(r, 120))
     expect(await (await fetch(url)).text()).toBe('ok') // after the idle timeout: a new one
     expect(sockets.size).toBe(2)
+  })
+})
+
+describe('connections opened ahead of calls known to be coming (preconnect)', () => {
+  it('sibling calls find their connections open: no connection more than asked, each one used', async () => {
+    const connections = new Set<Socket>()
+    const release: (() => void)[] = []
+    const url = await serve((req, res) => {
+      if (req.url === '/hold') release.push(() => res.end('held'))
+      else res.end('ok')
+    })
+    server!.on('connection', (s: Socket) => connections.add(s))
+    const fetch = createHttpFetch()
+    // A pool that never reached the origin opens nothing ahead: it does not know how it would connect.
+    expect(fetch.preconnect(url, 4)).toBe(0)
+    expect(await (await fetch(url, { method: 'POST', body: '{}' })).text()).toBe('ok')
+    // One connection is free already: three more are opened.
+    expect(fetch.preconnect(url, 4)).toBe(3)
+    expect(fetch.preconnect(url, 4)).toBe(0) // asked again: nothing more
+    await waitUntil(() => connections.size === 4, 'the server accepted the warm connections')
+    // Four calls at once, each held until all four arrived: they went out on the four open connections.
+    const calls = Array.from({ length: 4 }, () => fetch(`${url}/hold`, { method: 'POST', body: '{}' }).then((r) => r.text()))
+    await waitUntil(() => release.length === 4, 'the four held calls arrived')
+    for (const r of release) r()
+    expect(await Promise.all(calls)).toEqual(['held', 'held', 'held', 'held'])
+    expect(connections.size).toBe(4)
+    expect(sockets.size).toBe(4) // every warm connection carried a call
+  })
+
+  it('a warm connection the server closed, or one left unused past the idle time, is not used: the call makes its own', async () => {
+    const connections = new Set<Socket>()
+    const url = await serve((_req, res) => res.end('ok'))
+    server!.on('connection', (s: Socket) => connections.add(s))
+    const fetch = createHttpFetch({ idleSocketMs: 50 })
+    expect(await (await fetch(url)).text()).toBe('ok')
+    await waitUntil(() => [...connections].every((s) => s.destroyed), 'the idle pooled connection closed')
+    expect(fetch.preconnect(url, 2)).toBe(2)
+    await waitUntil(() => connections.size === 3, 'the warm connections are open')
+    // The server drops one; the idle time closes the other.
+    ;[...connections].at(-1)!.destroy()
+    await waitUntil(() => [...connections].every((s) => s.destroyed), 'both warm connections are gone')
+    expect(await (await fetch(url)).text()).toBe('ok')
+    expect(connections.size).toBe(4)
   })
 })

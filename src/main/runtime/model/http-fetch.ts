@@ -57,6 +57,70 @@ function closeIdleSockets<A extends HttpAgent>(agent: A, idleMs: number): A {
   return agent
 }
 
+/**
+ * Connections opened ahead of the calls known to be coming (a reply that starts N subagents): the Agent
+ * makes its connections through `createConnection`, which hands out a warm one when it has one for that
+ * origin, so the calls find the connect (and against the real API, the TLS handshake, resumed from the
+ * session the pool already holds) done while the process was waiting. A warm connection is made exactly as
+ * the Agent makes its own: with the options it passed for its last connection to that origin (a pool never
+ * connected to an origin opens none ahead). One unused for `idleMs` is closed; none keeps the process alive.
+ */
+function warmConnections<A extends HttpAgent>(agent: A, idleMs: number): A & { preconnect(origin: URL, count: number): number } {
+  type Make = (options: object, cb?: (err: Error | null, socket: Socket) => void) => Socket
+  const make = (agent as unknown as { createConnection: Make }).createConnection.bind(agent)
+  const lastOptions = new Map<string, object>()
+  const warm = new Map<string, Socket[]>()
+  const originOf = (options: { host?: string; port?: number | string }) => `${options.host}:${options.port}`
+  const usable = (s: Socket) => !s.destroyed && (s.readyState === 'open' || s.readyState === 'opening')
+  /** What a parked connection listens to, taken off when the Agent takes it. */
+  const parked = new WeakMap<Socket, () => void>()
+  ;(agent as unknown as { createConnection: Make }).createConnection = (options, cb) => {
+    const origin = originOf(options as { host?: string; port?: number })
+    lastOptions.set(origin, options)
+    const list = warm.get(origin)
+    while (list?.length) {
+      const socket = list.pop()!
+      parked.get(socket)?.()
+      if (usable(socket)) return socket.ref()
+      socket.destroy()
+    }
+    return make(options, cb)
+  }
+  return Object.assign(agent, {
+    /** Opens connections to `origin` until `count` are free or warm there; answers how many it opened. */
+    preconnect(origin: URL, count: number): number {
+      // Spelt as the Agent names it: the host without an IPv6 address's brackets, the port a number.
+      const key = `${origin.hostname.replace(/^\[|\]$/g, '')}:${origin.port || (origin.protocol === 'https:' ? 443 : 80)}`
+      const options = lastOptions.get(key)
+      if (!options) return 0
+      const list = (warm.get(key) ?? []).filter((s) => usable(s) || void s.destroy())
+      warm.set(key, list)
+      const free = Object.entries(agent.freeSockets).reduce((n, [name, socks]) => n + (name.startsWith(`${key}:`) ? (socks?.length ?? 0) : 0), 0)
+      // The pool's own count (Node's Agent keeps it; not in its typings), so warm ones never pass maxSockets.
+      const total = (agent as unknown as { totalSocketCount?: number }).totalSocketCount ?? 0
+      let opened = 0
+      while (list.length + free < count && total + list.length < agent.maxSockets) {
+        const socket = make({ ...options })
+        const onError = () => void socket.destroy() // parked: nobody else listens yet
+        const onIdle = () => socket.destroy()
+        const onClose = () => {
+          const now = warm.get(key)
+          const i = now?.indexOf(socket) ?? -1
+          if (i >= 0) now!.splice(i, 1)
+        }
+        socket.on('error', onError).on('timeout', onIdle).once('close', onClose).setTimeout(idleMs).unref()
+        parked.set(socket, () => {
+          parked.delete(socket)
+          socket.off('error', onError).off('timeout', onIdle).off('close', onClose).setTimeout(0)
+        })
+        list.push(socket)
+        opened++
+      }
+      return opened
+    }
+  })
+}
+
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason
   if (reason instanceof Error && reason.name === 'AbortError') return reason
@@ -133,12 +197,21 @@ class HttpResponse {
   }
 }
 
-export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
+/** The pooled fetch, and how to open connections ahead of calls known to be coming. */
+export type PooledFetch = typeof fetch & {
+  /**
+   * Makes sure `count` connections to `url`'s origin are free or being opened (a connection the pool has not
+   * made to that origin yet is not opened ahead). Answers how many it opened.
+   */
+  preconnect(url: string | URL, count: number): number
+}
+
+export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
   const maxSockets = opts.maxSockets ?? 256
   const idleMs = opts.idleSocketMs ?? 4000
   const agents = {
-    'http:': closeIdleSockets(new HttpAgent({ keepAlive: true, maxSockets }), idleMs),
-    'https:': closeIdleSockets(new HttpsAgent({ keepAlive: true, maxSockets }), idleMs)
+    'http:': warmConnections(closeIdleSockets(new HttpAgent({ keepAlive: true, maxSockets }), idleMs), idleMs),
+    'https:': warmConnections(closeIdleSockets(new HttpsAgent({ keepAlive: true, maxSockets }), idleMs), idleMs)
   }
 
   function send(
@@ -202,9 +275,15 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
     })
   }
 
-  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+  const pooled = (async (input: string | URL | Request, init: RequestInit = {}) => {
     const body = requestBody(init.body)
     if (body === null || (typeof input === 'object' && !(input instanceof URL))) return fetch(input, init)
     return send(new URL(String(input)), (init.method ?? 'GET').toUpperCase(), plainHeaders(init.headers), body, init.signal ?? undefined, 0)
-  }) as typeof fetch
+  }) as PooledFetch
+  pooled.preconnect = (url, count) => {
+    const u = new URL(String(url))
+    const agent = u.protocol === 'https:' ? agents['https:'] : u.protocol === 'http:' ? agents['http:'] : null
+    return agent ? agent.preconnect(u, count) : 0
+  }
+  return pooled
 }

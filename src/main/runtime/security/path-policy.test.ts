@@ -65,6 +65,25 @@ describe('PathPolicy', () => {
     expect(wider.inBounds(join(project, 'out/o.txt'))).toBe(true)
   })
 
+  it("a search's filter answers alike for a link-free listing: a folder reached through a link keeps its real path's rules", async () => {
+    const { walkFiles } = await import('../tools/file-walk')
+    for (const [root, rootReal] of [
+      [project, project],
+      [join(project, 'docs', 'alias'), join(project, 'secrets')],
+      [join(project, 'out'), outside]
+    ]) {
+      const files = (await walkFiles({ root: rootReal })).map((rel) => join(root, rel))
+      expect(files.length).toBeGreaterThan(0)
+      const perFile = policy.searchFilter(root, 'Glob')
+      const listed = policy.searchFilter(root, 'Glob', { listedIn: rootReal })
+      for (const f of files) expect([f, listed(f)]).toEqual([f, perFile(f)])
+    }
+    // Through the link, the protected folder's file is hidden.
+    expect(policy.searchFilter(join(project, 'docs', 'alias'), 'Glob', { listedIn: join(project, 'secrets') })(join(project, 'docs', 'alias', 'k.txt'))).toBe(
+      false
+    )
+  })
+
   it('files that run later are known as such', () => {
     for (const rel of ['.git/hooks/pre-commit', '.claude/settings.json', '.mcp.json', '.vscode/tasks.json', '.bashrc'])
       expect(policy.protectedWrite(join(project, rel)), rel).not.toBeNull()

@@ -11,7 +11,7 @@
 // walks a tree: Glob and Grep hand it each file they found.
 import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { insideWorkingDirs, matchesOne, pathCandidates, pathRuleMatches, resolvePattern, UNKNOWABLE } from '../permissions/path-rules'
 import type { PermissionRule, PermissionRules } from '../permissions/rules'
 import { compileGlob } from '../tools/glob-pattern'
@@ -81,6 +81,13 @@ export class PathPolicy {
     return this.rulesFor(access, toolName).find((r) => pathRuleMatches(r.content as string, r.root, ctx, abs, 'deny'))
   }
 
+  /** The first of these deny rules matching one of a path's candidates (as written, where it leads): deniedBy's answer. */
+  private denyRuleAmong(rules: PermissionRule[], candidates: string[]): PermissionRule | undefined {
+    if (candidates.includes(UNKNOWABLE)) return rules[0]
+    const ctx = { cwd: this.cwd, home: this.home }
+    return rules.find((r) => candidates.some((c) => matchesOne(r.content as string, r.root, ctx, c)))
+  }
+
   /**
    * A deny rule that could protect something below this directory: a search from here could reach it.
    * Errs on the side of "could": a name pattern (`.env`, `*.pem`) reaches every folder under its base.
@@ -142,13 +149,25 @@ export class PathPolicy {
    * For searches (Glob, Grep): whether a file found under `root` may be shown. Protected files are skipped,
    * and so is a file whose real location is outside both the searched folder and the working directories
    * (an in-repo symlink pointing out).
+   * `listedIn`: the files were listed by a walk that follows no links (readdir's entry types, `rg --files`
+   * without -L) beneath this real folder, which `root` leads to: a file's real path is then that folder joined
+   * with its path under `root`, with no realpath per file. Names a listing found are all it takes; a folder
+   * swapped for a link after the listing can only make a name found inside stand for a file elsewhere, which
+   * every tool that opens it (Read, Grep's reads) checks again.
    */
-  searchFilter(root: string, toolName: string): (absFile: string) => boolean {
-    const rootReal = this.candidates(root).filter((c) => c !== UNKNOWABLE)
+  searchFilter(root: string, toolName: string, opts: { listedIn?: string } = {}): (absFile: string) => boolean {
+    const rootAbs = resolve(root)
+    const listedIn = opts.listedIn
+    // The listed folder is where the root leads (searchRoot judged it): not asked of the disk again.
+    const rootReal = listedIn ? [...new Set([rootAbs, listedIn])] : this.candidates(rootAbs).filter((c) => c !== UNKNOWABLE)
+    const rules = this.rulesFor('read', toolName)
     return (file) => {
-      if (this.deniedBy(file, 'read', toolName)) return false
-      const real = this.candidates(file)
+      // A file a link-free listing found under `listedIn` is already known to lead there: its real path is
+      // spelt, not asked of the disk (a realpath is a system call per folder on the way, per file found).
+      const abs = resolve(file)
+      const real = listedIn && isInside(rootAbs, abs) ? [...new Set([abs, join(listedIn, relative(rootAbs, abs))])] : this.candidates(abs)
       if (real.includes(UNKNOWABLE)) return false
+      if (rules.length && this.denyRuleAmong(rules, real)) return false
       return real.every((c) => rootReal.some((r) => isInside(r, c))) || this.inBounds(file)
     }
   }

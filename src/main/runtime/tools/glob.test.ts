@@ -84,4 +84,18 @@ describe('Glob', () => {
     expect(bad.isError).toBe(true)
     expect(bad.content).toContain("unclosed '{'")
   })
+
+  it('sibling Globs started together (one shared listing) each list newest first, with either engine', async () => {
+    for (const engine of [undefined, false] as const) {
+      const [ts, all, again] = await Promise.all([
+        glob({ pattern: '**/*.ts' }, engine),
+        glob({ pattern: '**/*' }, engine),
+        glob({ pattern: '**/*.ts' }, engine)
+      ])
+      expect(ts.content.split('\n')).toEqual(['sub/real.ts', '.hidden/secret.ts', 'src/components/button.test.ts', 'src/util.ts', 'src/app.ts'])
+      expect(again.content).toBe(ts.content)
+      // The .ts files keep their places among all files: the same mtimes answered both patterns.
+      expect(all.content.split('\n').filter((f) => f.endsWith('.ts'))).toEqual(ts.content.split('\n'))
+    }
+  })
 })

@@ -33,6 +33,23 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
+/**
+ * What sibling Globs found about the listing they share (list-files.ts: searches that overlap join one listing
+ * and see the tree as it does): a file's mtime, stat'ed once for all of them, not once per agent, and the Bash
+ * sandbox's placeholders under a root (read from every process's mount journal), asked once too.
+ */
+interface ListingFacts {
+  mtimes: Map<string, number>
+  placeholders: Map<string, Set<string>>
+}
+const listingFacts = new WeakMap<readonly string[], ListingFacts>()
+
+function factsOf(listing: readonly string[]): ListingFacts {
+  let facts = listingFacts.get(listing)
+  if (!facts) listingFacts.set(listing, (facts = { mtimes: new Map(), placeholders: new Map() }))
+  return facts
+}
+
 /** Unreadable or vanished: sorts last. */
 const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
 
@@ -42,12 +59,17 @@ const mtimeOf = (path: string): number => statOrNull(path)?.mtimeMs ?? 0
  * microseconds, while a promise per file queues on libuv's four threads and costs tens of main-thread
  * work — and a fan-out runs many Globs at once.
  */
-export async function sortByMtime(root: string, rels: string[]): Promise<string[]> {
+export async function sortByMtime(root: string, rels: string[], known?: Map<string, number>): Promise<string[]> {
   const withTime: { rel: string; mtime: number }[] = []
   for (let i = 0; i < rels.length; i++) {
     if (i > 0 && i % STAT_BATCH === 0) await new Promise<void>((r) => setImmediate(r))
     const rel = rels[i]
-    withTime.push({ rel, mtime: mtimeOf(join(root, rel)) })
+    let mtime = known?.get(rel)
+    if (mtime === undefined) {
+      mtime = mtimeOf(join(root, rel))
+      known?.set(rel, mtime)
+    }
+    withTime.push({ rel, mtime })
   }
   withTime.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
   return withTime.map((x) => x.rel)
@@ -90,12 +112,17 @@ export const GLOB_TOOL = builtinTool({ name: 'Glob', readOnly: true, concurrency
       : { files: [], engine: rg && opts.inProcessSearchUpTo === 0 ? ('rg' as const) : ('js' as const) }
     const all = listed.files
     // Protected files, files an in-tree symlink leads to outside, and the Bash sandbox's placeholders (empty
-    // files that exist only while a command runs, always the newest) are not listed.
-    const visible = paths.searchFilter(root, 'Glob')
-    const placeholders = new Set(placeholdersUnder(root))
+    // files that exist only while a command runs, always the newest) are not listed. Both engines list without
+    // following links beneath rootReal, so where each file leads is known without asking the disk per file.
+    const visible = paths.searchFilter(root, 'Glob', { listedIn: rootReal })
+    const facts = factsOf(all)
+    let placeholders = facts.placeholders.get(root)
+    if (!placeholders) facts.placeholders.set(root, (placeholders = new Set(placeholdersUnder(root))))
+    // Stat'ed in the real folder the listing is of (the names are its): no link on the way is followed again.
     const matched = await sortByMtime(
-      root,
-      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel)))
+      rootReal,
+      all.filter((rel) => matchGlob(glob, rel) && !placeholders.has(join(root, rel)) && visible(join(root, rel))),
+      facts.mtimes
     )
     const shown = matched.slice(0, GLOB_MAX_RESULTS).map((rel) => displayPath(opts.cwd, join(root, rel)))
     const details = { pattern: input.pattern, root, total: matched.length, truncated: matched.length > GLOB_MAX_RESULTS, engine: listed.engine }

@@ -56,9 +56,11 @@ export class RunHistoryRecorder {
       durationMs: e.durationMs,
       promptChars: start.promptChars
     }
-    this.writing = this.writing
-      .then(() => appendAgentRun(this.o.dataDir, record))
-      .catch((err: unknown) => this.o.onError(new Error(`Recording the run of agent ${e.agentId} in the agents' history failed: ${errorMessage(err)}`)))
+    // Appended at once: the store keeps the order and writes the runs that end together as one batch.
+    const written = appendAgentRun(this.o.dataDir, record).catch((err: unknown) =>
+      this.o.onError(new Error(`Recording the run of agent ${e.agentId} in the agents' history failed: ${errorMessage(err)}`))
+    )
+    this.writing = Promise.all([this.writing, written]).then(() => undefined)
   }
 
   /** Resolves once every run ended so far is in the store. */
