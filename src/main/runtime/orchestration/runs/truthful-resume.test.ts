@@ -106,6 +106,7 @@ describe('a resume tells the truth', () => {
   it('a kill while the model holds a request leaves its messages on disk: the resume sends them as they were, and extends them', async () => {
     // The data folder as a kill -9 leaves it the moment the model has the second request (nothing flushed after).
     let killed: { dir: string; onDisk: unknown[]; sent: unknown[] } | null = null
+    let sessionId = ''
     const f: Fixture = await makeFixture(
       [
         mainAgent(
@@ -116,7 +117,7 @@ describe('a resume tells the truth', () => {
                 const dir = join(f.root, 'killed')
                 cpSync(f.dataDir, dir, { recursive: true })
                 // Not there at all is a kill that leaves nothing of what was sent.
-                const agents = join(dir, 'sessions', readdirSync(join(dir, 'sessions'))[0] ?? '-', 'agents')
+                const agents = join(dir, 'sessions', sessionId, 'agents')
                 const main = (existsSync(agents) ? readdirSync(agents) : []).find((n) => n.startsWith('main-') && n.endsWith('.jsonl'))
                 const onDisk = (main ? readFileSync(join(agents, main), 'utf8') : '')
                   .split('\n')
@@ -133,6 +134,7 @@ describe('a resume tells the truth', () => {
       { files: { 'a.txt': 'a' } }
     )
     const { session: s1 } = await f.newSession()
+    sessionId = s1.sessionId
     await s1.run('List the files.')
     await s1.idle()
     expect(killed, 'the model got a second request').not.toBeNull()
