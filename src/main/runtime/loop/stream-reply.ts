@@ -24,7 +24,10 @@ export async function streamReply(run: RunState, turn: number): Promise<{ respon
   for (;;) {
     const sent = conversationToSend(run)
     try {
-      const response = await run.client.stream(requestFor(run, sent), handlers, signal)
+      const request = requestFor(run, sent)
+      // On disk before it is sent: a crash after this cannot take back what the model saw (see `recorded`).
+      await run.opts.recorded?.()
+      const response = await run.client.stream(request, handlers, signal)
       // A tool call cut off by max_tokens cannot run (its input is incomplete): asked again once with the
       // model's own output limit, when the request had less. The cut reply is void, like a retried attempt's.
       const cut = response.cutToolUse

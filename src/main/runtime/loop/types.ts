@@ -66,6 +66,12 @@ export interface AgentLoopOptions extends AgentIds {
    */
   writeAhead?: () => Promise<void>
   /**
+   * Resolves once everything the agent has recorded so far is on disk; awaited before each model request. What
+   * the model is sent is then in the transcript, so a resume after a crash (kill -9 while the recorder still
+   * held the lines) rebuilds the very history the model saw and extends it, never rewrites it (SentHistory).
+   */
+  recorded?: () => Promise<void>
+  /**
    * The agent's history as it last sent it, across its runs: each request is checked to extend it before it
    * is sent (a rewrite fails the run instead), and a compaction starts it over.
    */

@@ -31,7 +31,7 @@ export interface SessionRecorderOptions {
   /** Disk errors (never thrown from `record`), and the notice that writing goes on after one. Default: console.error. */
   onError?: (err: Error) => void
   /**
-   * How long `flushAgent` (what a tool that changes anything, and a report, wait on) waits for a transcript
+   * How long `flushAgent` (what a model request, a tool that changes anything and a report wait on) waits for a transcript
    * write that keeps failing (a full disk) before it gives up with a clear error. Default 2 minutes.
    */
   diskWaitMs?: number
@@ -146,7 +146,7 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         onError: (err) =>
           onError(
             new Error(
-              `Paused: ${err.message}. Agent ${e.agentId} waits before its next tool call or report; what is not written yet is kept in memory and written as soon as the disk has room (tried every second).`,
+              `Paused: ${err.message}. Agent ${e.agentId} waits before its next model request, tool call or report; what is not written yet is kept in memory and written as soon as the disk has room (tried every second).`,
               { cause: err }
             )
           ),

@@ -121,6 +121,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
           session.filesMayHaveChanged()
           return session.files.durable(handle.id)
         },
+        // Every request's messages are in the transcript before it goes: a resume rebuilds what the model saw.
+        recorded: () => session.files.durable(handle.id),
         sentHistory: (handle.sentHistory ??= new SentHistory()),
         context: contextOptionsFor(handle.model, session.contextSettings, {
           baseURL: session.client.baseURL,

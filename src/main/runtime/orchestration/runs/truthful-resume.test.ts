@@ -1,10 +1,14 @@
 // What the model is told after a crash is true, and what it was told stays told: the note about cut-off
 // subagents is built after the restart and says which run again, and a cut-off call's answer is decided
 // once and recorded, so a second resume sends the same history (no report twice, no rewritten tool result).
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ChatMessage } from '../../../../shared/events'
+import { markWriterDead } from '../../store/test-fixtures'
 import { reply, requestLogViolations } from '../../model/scripted'
 import { RESUME_NOTE_START } from '../../../../shared/run-opening'
-import { agentReached, closeFixtures, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
+import { agentReached, closeFixtures, type Fixture, latch, makeFixture, waitForEvent } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
 
 afterEach(closeFixtures)
@@ -98,4 +102,62 @@ describe('a resume tells the truth', () => {
     expect(requestLogViolations(requests)).toEqual([])
     hold.open()
   })
+
+  it('a kill while the model holds a request leaves its messages on disk: the resume sends them as they were, and extends them', async () => {
+    // The data folder as a kill -9 leaves it the moment the model has the second request (nothing flushed after).
+    let killed: { dir: string; onDisk: unknown[]; sent: unknown[] } | null = null
+    let sessionId = ''
+    const f: Fixture = await makeFixture(
+      [
+        mainAgent(
+          [
+            reply.toolUse('Glob', { pattern: '*' }), // read-only: nothing is written ahead of it
+            (req) => {
+              if (!killed) {
+                const dir = join(f.root, 'killed')
+                cpSync(f.dataDir, dir, { recursive: true })
+                // Not there at all is a kill that leaves nothing of what was sent.
+                const agents = join(dir, 'sessions', sessionId, 'agents')
+                const main = (existsSync(agents) ? readdirSync(agents) : []).find((n) => n.startsWith('main-') && n.endsWith('.jsonl'))
+                const onDisk = (main ? readFileSync(join(agents, main), 'utf8') : '')
+                  .split('\n')
+                  .filter((l) => l.includes('"type":"message"'))
+                  .map((l) => (JSON.parse(l) as { message: ChatMessage }).message)
+                killed = { dir, onDisk: plainOf(onDisk), sent: plainOf(req.messages) }
+              }
+              return reply.text('One file.')
+            }
+          ],
+          (req) => reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
+        )
+      ],
+      { files: { 'a.txt': 'a' } }
+    )
+    const { session: s1 } = await f.newSession()
+    sessionId = s1.sessionId
+    await s1.run('List the files.')
+    await s1.idle()
+    expect(killed, 'the model got a second request').not.toBeNull()
+    const at = killed as unknown as { dir: string; onDisk: unknown[]; sent: unknown[] }
+    // Everything the model was sent was in the transcript before it was sent.
+    expect(at.onDisk).toEqual(at.sent)
+    await s1.close()
+
+    await markWriterDead(at.dir, s1.sessionId)
+    const { session: s2 } = await f.openSession(s1.sessionId, at.dir)
+    await s2.resumeInterrupted()
+    await s2.run('And now?')
+    await s2.idle()
+    const requests = f.model.server.messageRequests()
+    const main = requests.filter((r) => r.system.includes('lead agent in Fanout'))
+    expect(main[main.length - 1].lastUserText).toContain('And now?')
+    // The Glob's result the model saw before the kill is the one it sees after: no "interrupted" in its place.
+    expect(JSON.stringify(main[main.length - 1].messages)).not.toContain('did not finish')
+    expect(requestLogViolations(requests)).toEqual([])
+  })
 })
+
+/** Messages as compared across requests: without cache breakpoints (not part of a message). */
+function plainOf(value: unknown): unknown[] {
+  return JSON.parse(JSON.stringify(value, (k, v) => (k === 'cache_control' ? undefined : v)))
+}
