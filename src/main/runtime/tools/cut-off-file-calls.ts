@@ -7,6 +7,13 @@
 // the call went; when the file cannot tell (an Edit whose old and new text are both there, or neither), there
 // is no answer here and the call is answered like any other cut off while running. The file is read as Fanout
 // reads any file a project holds: a regular file only, bounded, so a pipe left there cannot hang the resume.
+// And the temp file a kill left beside it (its writer gone) is removed: in a worktree the finish step would
+// remove it anyway (worktrees/crash-debris.ts), but an agent working in the checkout would leave it there.
+import { lstatSync, readdirSync, realpathSync, unlinkSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { atomicTempWriter } from '../store/atomic-file'
+import { processState } from '../store/process-identity'
 import { readConfigBytes } from '../store/read-config'
 import { EDIT_MAX_FILE_BYTES } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
@@ -76,5 +83,31 @@ const ANSWERS: Record<string, (cwd: string, input: unknown) => CutOffAnswer | un
  * agent_start), `input` the call's. Undefined when the tool is not one of these or its file cannot tell.
  */
 export function cutOffFileCall(name: string, cwd: string, input: unknown): CutOffAnswer | undefined {
-  return Object.hasOwn(ANSWERS, name) ? ANSWERS[name](cwd, input) : undefined
+  if (!Object.hasOwn(ANSWERS, name)) return undefined
+  const file = target(cwd, input)
+  if (file) removeDeadTemps(file.abs)
+  return ANSWERS[name](cwd, input)
+}
+
+/**
+ * Removes the temp files of atomic writes to `file` whose writing process is gone (`.<name>.<pid>.<random>.tmp`
+ * beside it): regular files only, in the folder as it really is (no link swapped in). Best effort: a file that
+ * cannot be removed stays, and the answer is the same.
+ */
+function removeDeadTemps(file: string): void {
+  try {
+    const dir = dirname(file)
+    if (realpathSync(dir) !== dir) return
+    const prefix = `.${basename(file)}.`
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(prefix)) continue
+      const pid = atomicTempWriter(name)
+      if (pid === null || name.slice(prefix.length).split('.').length !== 3) continue
+      if (processState({ pid, hostname: hostname() }) !== 'gone') continue
+      const path = join(dir, name)
+      if (lstatSync(path).isFile()) unlinkSync(path)
+    }
+  } catch {
+    // Left as it is: the folder is gone or unreadable.
+  }
 }

@@ -2,8 +2,8 @@
 // permission the person refused stays refused, one never answered is asked again, a message already
 // delivered is not sent again, a call that never started says so, a Write is done or not as its file says,
 // one that was running may have partly run.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -167,6 +167,17 @@ describe('a Write a crash cut off', () => {
         content: `Write did not finish: Fanout stopped (it was closed or crashed) before ${path.startsWith('/') ? 'pipe' : path} held the content this call gave, so what this call was to write is not there. Run it again if it is still needed.`
       })
     }
+  })
+
+  it('removes the temp file the killed Write left beside its file (its writer gone), not one in flight or a look-alike', () => {
+    mkdirSync(join(dir, 'temps'))
+    const dead = `.notes.md.${spawnSync(process.execPath, ['-e', '']).pid}.0badc0de.tmp`
+    const live = `.notes.md.${process.pid}.feedface.tmp`
+    const others = ['.notes.md.bak', `.other.md.${spawnSync(process.execPath, ['-e', '']).pid}.0badc0de.tmp`]
+    for (const name of [dead, live, ...others]) writeFileSync(join(dir, 'temps', name), 'all of')
+    const events = [start(join(dir, 'temps')), write('t1', 'notes.md', 'all of it\n')]
+    expect(answerOf(events, 't1')?.content).toMatch(/^Write did not finish/)
+    expect(readdirSync(join(dir, 'temps')).sort()).toEqual([live, ...others].sort())
   })
 
   it('an Edit: in the file when it has new_string and not old_string, not in it for the reverse; else the file cannot tell', () => {
