@@ -105,7 +105,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
     defineTool({
       name: TASK_CLAIM,
       description:
-        'Claim a task: it becomes yours and in progress. Without taskId you get the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
+        'Claim a task: it becomes yours and in progress. Without taskId you get the task you are working on, else the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
       schema: z.object({ taskId: taskId.optional() }).strict(),
       readOnly: false,
       concurrencySafe: true,

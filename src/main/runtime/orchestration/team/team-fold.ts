@@ -130,6 +130,9 @@ function claimable(team: TeamSnapshot, t: TeamTask, actor: string): string | nul
 
 function claimTask(team: TeamSnapshot, op: Extract<TeamOp, { op: 'task_claim' }>): OpOutcome {
   const holding = team.tasks.find((t) => t.owner === op.actor && t.status === 'in_progress' && t.id !== op.taskId)
+  // Asked for the first task it may take, a worker that holds one gets that one back: after a crash cut off
+  // the answer to its claim, this is how it learns what it is working on (refused, it would go idle on it).
+  if (holding && op.taskId === undefined) return { ok: true, taskId: holding.id }
   if (holding)
     return refuse(
       `You are working on task ${holding.id} ("${holding.subject}"); complete it (TaskUpdate status: completed) or release it (status: pending) before claiming another.`
