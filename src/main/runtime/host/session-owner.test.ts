@@ -33,7 +33,10 @@ describe('a session run by another process', () => {
     const otherEvents: AgentEvent[] = []
     other.subscribe((e) => otherEvents.push(e))
     const running = other.run('What is in this folder?')
-    await until(() => otherEvents.some((e) => e.type === 'tool_end'), 'the first tool call')
+    // Its second model request waits for `step`: once it is sent, the other process emits nothing more until then,
+    // so what is flushed now is all the view can have (after only the tool call, the turn's end and the next
+    // request's events could come between the flush and `inView`, be in neither, and be followed with a lower seq).
+    await until(() => otherEvents.filter((e) => e.type === 'model_request').length >= 2, 'the second model request')
     await other.flush()
 
     const { h, events, notices } = await host(
