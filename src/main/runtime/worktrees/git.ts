@@ -120,6 +120,12 @@ function configEnv(pairs: ReadonlyArray<readonly [string, string]>): Record<stri
   return env
 }
 
+/** Whether git started in `dir` is inside the git folder rather than a work tree (it does not move to a top then). */
+async function insideGitDir(dir: string, dirsEnv: Record<string, string>): Promise<boolean> {
+  const r = await spawnGit(dir, ['rev-parse', '--is-inside-git-dir'], { ...dirsEnv, ...GIT_ENV }, {})
+  return r.code === 0 && r.stdout.toString('utf8').trim() === 'true'
+}
+
 /** The top of the checkout holding `dir` (where a `.git` folder or file is), or null. */
 async function checkoutTop(dir: string): Promise<string | null> {
   for (let d = resolve(dir); ; d = dirname(d)) {
@@ -254,13 +260,17 @@ async function readSettings(
   // A config git cannot read fails the command too; running it without knowing what to neutralise would not be safe.
   if (listing.code !== 0) throw new GitError(listing.stderr.toString('utf8').trim() || `git config --list exited with code ${listing.code}`, listing.code)
   const entries = parseConfigListing(listing.stdout.toString('utf8'), true)
-  // git names a config file it read relative to the top of the checkout (it moves there first), not to `dir`.
-  const base = dirsEnv.GIT_WORK_TREE ?? (await checkoutTop(dir)) ?? dir
+  // git names a config file it read relative to where it runs: the top of the checkout (it moves there first),
+  // but the folder it started in when that is inside the git folder (a command run from the repository's
+  // `.git`, as worktree removal is): there `file:config` is `.git/config`, and an include beside it is
+  // `.git/<name>`, not a file at the top that does not exist (its program keys would go unneutralised).
+  const top = dirsEnv.GIT_WORK_TREE ?? (await checkoutTop(dir)) ?? dir
+  const base = dirsEnv.GIT_WORK_TREE === undefined && (await insideGitDir(dir, dirsEnv)) ? resolve(dir) : top
   // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
   const home = process.env.HOME || homedir()
   // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
   // environment but the submodule's config read afresh, so its program keys are overridden from here.
-  const modules = await submoduleConfigs(base, entries)
+  const modules = await submoduleConfigs(top, entries)
   const submodules = new Set(modules.files)
   const queue = [...includedFiles(entries, base, home), ...submodules]
   const seen = new Set<string>()
