@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { hostname } from 'node:os'
 import { errorMessage } from '../../../shared/error-message'
+import { processState } from './process-identity'
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, e.g. 0o600 for secrets. */
@@ -65,6 +67,12 @@ const TEMP_NAME = /^\..+\.([1-9]\d{0,9})\.[0-9a-f]{8}\.tmp$/
 export function atomicTempWriter(name: string): number | null {
   const m = TEMP_NAME.exec(name)
   return m ? Number(m[1]) : null
+}
+
+/** Whether `name` is the temp file of an atomic write a kill cut off: its writing process (on this host) is gone. */
+export function deadWriterTemp(name: string): boolean {
+  const pid = atomicTempWriter(name)
+  return pid !== null && processState({ pid, hostname: hostname() }) === 'gone'
 }
 
 /**

@@ -10,10 +10,8 @@
 // And the temp file a kill left beside it (its writer gone) is removed: in a worktree the finish step would
 // remove it anyway (worktrees/crash-debris.ts), but an agent working in the checkout would leave it there.
 import { lstatSync, readdirSync, realpathSync, unlinkSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { atomicTempWriter } from '../store/atomic-file'
-import { processState } from '../store/process-identity'
+import { deadWriterTemp } from '../store/atomic-file'
 import { readConfigBytes } from '../store/read-config'
 import { EDIT_MAX_FILE_BYTES } from './file-state'
 import { displayPath, resolveToolPath } from './paths'
@@ -101,9 +99,8 @@ function removeDeadTemps(file: string): void {
     const prefix = `.${basename(file)}.`
     for (const name of readdirSync(dir)) {
       if (!name.startsWith(prefix)) continue
-      const pid = atomicTempWriter(name)
-      if (pid === null || name.slice(prefix.length).split('.').length !== 3) continue
-      if (processState({ pid, hostname: hostname() }) !== 'gone') continue
+      // `.<name>.<pid>.<random>.tmp` of this very file (not of `<name>.bak`), its writer gone.
+      if (name.slice(prefix.length).split('.').length !== 3 || !deadWriterTemp(name)) continue
       const path = join(dir, name)
       if (lstatSync(path).isFile()) unlinkSync(path)
     }

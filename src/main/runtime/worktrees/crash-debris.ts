@@ -12,10 +12,8 @@
 //   there): this process's git runs one command at a time per repository (repo-queue.ts), so no command of
 //   its own holds it then.
 import { lstat, realpath, unlink } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { atomicTempWriter } from '../store/atomic-file'
-import { processState } from '../store/process-identity'
+import { deadWriterTemp } from '../store/atomic-file'
 import { placeholdersUnder } from '../security/placeholders'
 import { runGitRaw } from './git'
 import type { WorktreeGitDirs } from './git-dirs'
@@ -46,10 +44,7 @@ async function removeStaleIndexLock(dirs: WorktreeGitDirs): Promise<boolean> {
 
 async function removeTempFiles(dirs: WorktreeGitDirs): Promise<string[]> {
   const listed = await runGitRaw(dirs.workTree, ['ls-files', '-z', '--others', '--exclude-standard'], { dirs })
-  const candidates = listed.split('\0').filter((rel) => {
-    const pid = rel ? atomicTempWriter(basename(rel)) : null
-    return pid !== null && processState({ pid, hostname: hostname() }) === 'gone'
-  })
+  const candidates = listed.split('\0').filter((rel) => rel !== '' && deadWriterTemp(basename(rel)))
   if (!candidates.length) return []
   const root = await realpath(dirs.workTree)
   const removed: string[] = []

@@ -9,7 +9,7 @@
 // process beside the spawn helper; five call sites already went around it for those reasons.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { ALWAYS, type ConfigEntry, GIT_ENV, includedFiles, judgeConfig, parseConfigListing } from '../security/git-config-guard'
 import { configFingerprint, defaultConfigFiles, folderFingerprint, listedConfigFiles } from '../security/config-identity'
 import { readConfigFile } from '../store/read-config'
@@ -118,12 +118,6 @@ function configEnv(pairs: ReadonlyArray<readonly [string, string]>): Record<stri
     env[`GIT_CONFIG_VALUE_${i}`] = v
   })
   return env
-}
-
-/** Whether git started in `dir` is inside the git folder rather than a work tree (it does not move to a top then). */
-async function insideGitDir(dir: string, dirsEnv: Record<string, string>): Promise<boolean> {
-  const r = await spawnGit(dir, ['rev-parse', '--is-inside-git-dir'], { ...dirsEnv, ...GIT_ENV }, {})
-  return r.code === 0 && r.stdout.toString('utf8').trim() === 'true'
 }
 
 /** The top of the checkout holding `dir` (where a `.git` folder or file is), or null. */
@@ -265,7 +259,9 @@ async function readSettings(
   // `.git`, as worktree removal is): there `file:config` is `.git/config`, and an include beside it is
   // `.git/<name>`, not a file at the top that does not exist (its program keys would go unneutralised).
   const top = dirsEnv.GIT_WORK_TREE ?? (await checkoutTop(dir)) ?? dir
-  const base = dirsEnv.GIT_WORK_TREE === undefined && (await insideGitDir(dir, dirsEnv)) ? resolve(dir) : top
+  const here = resolve(dir)
+  const gitFolder = join(top, '.git')
+  const base = dirsEnv.GIT_WORK_TREE === undefined && (here === gitFolder || here.startsWith(`${gitFolder}${sep}`)) ? here : top
   // Included files are read whatever their condition (see includedFiles); as the repository's, whoever included them.
   const home = process.env.HOME || homedir()
   // Submodules' own configs too: git looks into a submodule by starting itself there, with our overrides in its
