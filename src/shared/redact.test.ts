@@ -204,6 +204,26 @@ describe('redacted once, yet never stale', () => {
     expect(redactText(long.split('').reverse().join(''))).not.toContain('9f8e7d6c5b4a'.split('').reverse().join(''))
   })
 
+  it('forgets short texts found clean (ids, field names) once a secret they carry is registered', () => {
+    const id = `agent-${later}`
+    const key = later.slice(-12)
+    expect(redactText(id)).toBe(id)
+    expect(redactText(`${key}-x`)).toBe(`${key}-x`)
+    expect(redactValue({ [id]: 1 })).toEqual({ [id]: 1 })
+    registerSecret(later)
+    expect(redactText(id)).not.toContain(later)
+    expect(Object.keys(redactValue({ [id]: 1 }) as object).join()).not.toContain(later)
+    expect(redactText(`${key}-x`)).toBe('[REDACTED]-x') // a piece of it, found clean before, too
+  })
+
+  it('stays correct past the short clean strings it keeps (the oldest are forgotten, nothing stale is kept)', () => {
+    const many = Array.from({ length: 9000 }, (_, i) => `field-name-${i}`)
+    for (const s of many) expect(redactText(s)).toBe(s)
+    registerSecret(later)
+    expect(redactText(`x ${later} y`)).toBe('x [REDACTED] y')
+    for (const s of many.slice(0, 50)) expect(redactText(s)).toBe(s)
+  })
+
   it('still reads, when serializing, what a first pass left unread: class instances and very deep values', () => {
     registerSecret(later)
     class Box {

@@ -20,18 +20,24 @@ let ordered: string[] = []
 
 // Redacted once, not at every exit: an event passes the session's bus, then a UI transport, and a tool's
 // output the loop before both. What came out of a redaction is remembered until the next secret is
-// registered: objects (a WeakMap, so nothing is kept alive) and the latest long strings found clean.
+// registered: objects (a WeakMap, so nothing is kept alive), the latest long strings found clean, and many
+// more short ones. Short strings repeat by the thousand in a fan-out (field names, agent and session ids,
+// model names, paths: every event of every agent carries them), and each costs a scan of its every form
+// for a piece of a secret (secret-pieces.ts): a lookup is several times cheaper.
 const cleanObjects = new WeakMap<object, number>()
 const cleanStrings = new Set<string>()
-/** Strings shorter than this cost less to redact again than to look up; longer than the max are not kept. */
+const cleanShortStrings = new Set<string>()
+/** Strings from this length on are kept among the long ones; longer than the max are not kept. */
 const CLEAN_STRING_MIN = 1024
 const CLEAN_STRING_MAX = 1 << 18
 const CLEAN_STRINGS_KEPT = 32
+const CLEAN_SHORT_STRINGS_KEPT = 8192
 let generation = 0
 
 function secretsChanged(): void {
   generation++
   cleanStrings.clear()
+  cleanShortStrings.clear()
 }
 
 /**
@@ -81,12 +87,13 @@ const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
 
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
-  const long = text.length >= CLEAN_STRING_MIN && text.length <= CLEAN_STRING_MAX
-  if (long && cleanStrings.has(text)) return text
+  if (text.length > CLEAN_STRING_MAX) return redactFresh(text)
+  const [kept, most] = text.length < CLEAN_STRING_MIN ? [cleanShortStrings, CLEAN_SHORT_STRINGS_KEPT] : [cleanStrings, CLEAN_STRINGS_KEPT]
+  if (kept.has(text)) return text
   const out = redactFresh(text)
-  if (long && out === text) {
-    if (cleanStrings.size >= CLEAN_STRINGS_KEPT) cleanStrings.delete(cleanStrings.values().next().value as string)
-    cleanStrings.add(text)
+  if (out === text) {
+    if (kept.size >= most) kept.delete(kept.values().next().value as string)
+    kept.add(text)
   }
   return out
 }
