@@ -52,6 +52,12 @@ export interface ScriptedServerOptions {
    * the anthropic-ratelimit-requests-* headers (limit, remaining, reset). Default: no limit.
    */
   rateLimit?: { concurrent: number; retryAfterMs?: number }
+  /**
+   * A model's output rate: a streamed reply's deltas go out as a model generates them, this many tokens a
+   * second (4 characters a token), after the latency; a message with sixteen Agent calls then streams for
+   * seconds, as the API's does. Default 0: every frame at once.
+   */
+  outputTokensPerSecond?: number | (() => number)
 }
 
 export interface ScriptedServer {
@@ -130,7 +136,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     toolUseId: (b: ReplyBlock & { type: 'tool_use' }) => b.id ?? nextId('toolu')
   })
 
-  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string): Promise<void> {
+  const rateOf = () => (typeof opts.outputTokensPerSecond === 'function' ? opts.outputTokensPerSecond() : (opts.outputTokensPerSecond ?? 0))
+
+  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string, rate: number): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId })
     const cut = reply.interrupt
     let out = frames
@@ -153,11 +161,23 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const delay = reply.chunkDelayMs ?? 0
     const pause = reply.pause
     if (!out.length) return void res.end()
-    if (delay > 0 || pause) {
+    if (delay > 0 || pause || rate > 0) {
       let deltas = 0
+      // Paced from the stream's start by the characters generated so far: timer slack does not add up.
+      let start = performance.now()
+      let chars = 0
       for (const [i, f] of out.entries()) {
         if (i > 0 && delay > 0) await wait(delay)
-        if (pause && f.isDelta && deltas++ === pause.afterDeltas) await pause.until
+        if (pause && f.isDelta && deltas++ === pause.afterDeltas) {
+          const held = performance.now()
+          await pause.until
+          start += performance.now() - held
+        }
+        if (rate > 0 && f.chars) {
+          chars += f.chars
+          const due = start + (chars / 4 / rate) * 1000 - performance.now()
+          if (due >= 1) await wait(due)
+        }
         if (res.destroyed) return
         res.write(f.text)
       }
@@ -251,7 +271,10 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (reply.kind === 'http_error') return sendError(res, reply, requestId)
     if (plan) cache!.commit(plan)
     if (!rec.stream) return sendJson(res, 200, renderMessage(reply, rec, ids()), { 'request-id': requestId })
-    await streamFrames(res, renderStream(reply, rec, ids()), reply, requestId)
+    const frames = renderStream(reply, rec, ids())
+    const rate = rateOf()
+    if (rate > 0) rec.outputMs = (frames.reduce((n, f) => n + (f.chars ?? 0), 0) / 4 / rate) * 1000
+    await streamFrames(res, frames, reply, requestId, rate)
   }
 
   function handleModels(res: ServerResponse): void {

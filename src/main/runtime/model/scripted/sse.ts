@@ -7,6 +7,8 @@ export interface Frame {
   /** The SSE text: `event: x\ndata: {...}\n\n`. */
   text: string
   isDelta: boolean
+  /** A delta's generated characters (its text, thinking or JSON): what a model emits at its output rate. */
+  chars?: number
 }
 
 export interface RenderIds {
@@ -53,7 +55,11 @@ export function renderStream(reply: MessageReply, req: ParsedRequest, ids: Rende
     frame('ping', { type: 'ping' })
   ]
   reply.content.forEach((b, index) => {
-    const delta = (d: unknown) => frames.push(frame('content_block_delta', { type: 'content_block_delta', index, delta: d }, true))
+    const delta = (d: { text?: string; thinking?: string; partial_json?: string; signature?: string; type: string }) =>
+      frames.push({
+        ...frame('content_block_delta', { type: 'content_block_delta', index, delta: d }, true),
+        chars: (d.text ?? d.thinking ?? d.partial_json ?? '').length
+      })
     if (b.type === 'text') {
       frames.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }))
       for (const c of chunks(b.text, textChunk)) delta({ type: 'text_delta', text: c })

@@ -38,3 +38,19 @@ it('holds the stream after the given deltas until released, then sends the rest'
   expect(text).toBe(words)
   expect(res.content).toEqual([{ type: 'text', text: words }])
 })
+
+it('streams at the output rate it is given: a reply of 100 tokens at 1,000 a second takes at least 100 ms, its text arriving along the way', async () => {
+  const words = 'abcd'.repeat(100)
+  server = await startScriptedServer({ outputTokensPerSecond: 1000, respond: () => reply.text(words, { textChunk: 8 }) })
+  const client = createModelClient({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 })
+  const arrivals: number[] = []
+  const start = performance.now()
+  const res = await client.stream(
+    { model: 'claude-sonnet-5-5', system: 'You are terse.', messages: [{ role: 'user', content: 'Hi' }] },
+    { onText: () => arrivals.push(performance.now() - start) }
+  )
+  expect(res.content).toEqual([{ type: 'text', text: words }])
+  expect(server.messageRequests()[0].outputMs).toBe(100)
+  expect(arrivals.at(-1)!).toBeGreaterThanOrEqual(95)
+  expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 50) // not all at the end
+})

@@ -46,6 +46,8 @@ export interface RecordedRequest extends ParsedRequest {
   receivedAt: number
   /** Index in arrival order. */
   index: number
+  /** How long its reply's output takes at the server's output rate (outputTokensPerSecond), in ms; 0 without one. */
+  outputMs?: number
 }
 
 export interface RespondContext {
