@@ -219,10 +219,12 @@ export interface UsageEvent extends EventBase {
   usage: Usage
   model: string
   /**
-   * `compaction`: the call that summarised the conversation. It is billed like any other, but its size says
-   * nothing about the conversation's, so it does not move the context meter.
+   * `compaction`: the call that summarised the conversation; `cache_warm`: a request that wrote the prompt
+   * prefix of subagents this agent is starting to the cache ahead of them (orchestration/spawn/warm-spawn.ts).
+   * Each is billed like any other, but its size says nothing about the conversation's, so it does not move the
+   * context meter, and it is no answer to the agent's own call.
    */
-  purpose?: 'compaction'
+  purpose?: 'compaction' | 'cache_warm'
 }
 
 /** Why a conversation was compacted. */

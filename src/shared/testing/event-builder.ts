@@ -20,7 +20,7 @@ export interface AgentEvents {
   toolRun(toolUseId: string, name: string, input: unknown): AgentEvent
   toolUpdate(toolUseId: string, details: unknown): AgentEvent
   toolEnd(toolUseId: string, name: string, output: string, opts?: { isError?: boolean; durationMs?: number; details?: unknown }): AgentEvent
-  usage(usage: Partial<Usage>, model?: string, purpose?: 'compaction'): AgentEvent
+  usage(usage: Partial<Usage>, model?: string, purpose?: 'compaction' | 'cache_warm'): AgentEvent
   compactionStart(trigger: Extract<AgentEvent, { type: 'compaction_start' }>['trigger'], tokensBefore: number): AgentEvent
   compaction(opts: Omit<Extract<AgentEvent, { type: 'compaction' }>, keyof EventBase | 'type' | 'durationMs'> & { durationMs?: number }): AgentEvent
   error(message: string, retrying?: boolean): AgentEvent

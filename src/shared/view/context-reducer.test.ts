@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { agentEvents, manualClock } from '../testing/event-builder'
 import { transcriptLines } from '../testing/transcript-lines'
 import { contextMeter, shortTokens } from './context-meter'
+import { waitingForModelSince } from './model-wait'
 import { applyEvents } from './reducer'
 import { emptyEventsState } from './session-state'
 
@@ -34,6 +35,17 @@ describe('the context meter', () => {
     expect(contextMeter(ctx())).toMatchObject({ label: '15% of 200k', high: false })
     expect(s.sessions.s1.items.main.at(-1)).toMatchObject({ kind: 'compaction', state: 'done', summary: 'The task so far.', tokensAfter: 31_000 })
     expect(transcriptLines(s.sessions.s1, 'main')).toEqual(['compaction:auto:done'])
+  })
+
+  it('a cache warming for subagents is billed to the agent but moves no meter and answers none of its calls', () => {
+    let s = applyEvents(emptyEventsState(), [main.start({ context: limits }), main.usage({ inputTokens: 50_000 }), main.request()])
+    const a = () => s.sessions.s1.agents.main
+    expect(waitingForModelSince(a())).not.toBeNull()
+    s = applyEvents(s, [main.usage({ inputTokens: 20, cacheWriteTokens: 6_000 }, 'claude-haiku-4-5', 'cache_warm')])
+    expect(a().context!.tokens).toBe(50_000)
+    expect(a().usage.cacheWriteTokens).toBe(6_000)
+    expect(waitingForModelSince(a())).not.toBeNull() // still waiting on its own call
+    expect(a().resolvedModel).not.toBe('claude-haiku-4-5')
   })
 
   it('a failed compaction keeps the figure and says why; a replay without its start still gets a marker', () => {

@@ -86,14 +86,16 @@ function applyOne(d: SessionDraft, e: AgentEvent): void {
     case 'tool_end':
       return toolEnd(d, a, e)
     case 'usage':
+      a.usage = addUsage(a.usage, e.usage)
+      d.addUsage(e.usage)
+      // A cache warming comes while the agent's own call streams: it answers nothing and sizes nothing.
+      if (e.purpose === 'cache_warm') return
       resolveRetry(d, a) // the call answered
       modelAnswered(d, a.id, e.ts)
-      a.usage = addUsage(a.usage, e.usage)
       if (e.purpose !== 'compaction') {
         a.contextTokens = e.usage.inputTokens + e.usage.cacheReadTokens + e.usage.cacheWriteTokens + e.usage.outputTokens
         a.resolvedModel = e.model
       }
-      d.addUsage(e.usage)
       contextUsage(a, e)
       return
     case 'error':

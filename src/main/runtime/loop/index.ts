@@ -1,6 +1,6 @@
 // The agent loop's public surface.
 export { runAgentLoop } from './agent-loop'
-export { apiToolSpecs } from './run-state'
+export { apiToolSpecs, toolSpecsOf } from './run-state'
 export { runAgent, type RunAgentOptions } from './run-agent'
 export { agentEventStream, type AgentEventStream } from './event-stream'
 export { runToolCalls, type ToolCall, type ToolCallOutcome, type ToolRunContext } from './run-tools'

@@ -14,6 +14,13 @@ export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] =>
   tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputJsonSchema }))
 
 /** A phase's way of saying the run is over, with its result. */
+/** The tools as requests carry them, and how many lead every agent's list alike (the tools' cache breakpoint goes after them). */
+export function toolSpecsOf(tools: AgentLoopOptions['tools']): { apiTools: ApiToolSpec[]; sharedTools: number } {
+  const apiTools = apiToolSpecs(tools)
+  const firstOwn = tools.findIndex((t) => !t.sameForEveryAgent)
+  return { apiTools, sharedTools: firstOwn === -1 ? apiTools.length : firstOwn }
+}
+
 export interface Ended {
   end: AgentRunResult
 }
@@ -57,9 +64,9 @@ export class RunState {
   ) {
     this.signal = opts.signal ?? new AbortController().signal
     this.tools = new Map(opts.tools.map((t) => [t.name, t]))
-    this.apiTools = apiToolSpecs(opts.tools)
-    const firstOwn = opts.tools.findIndex((t) => !t.sameForEveryAgent)
-    this.sharedTools = firstOwn === -1 ? this.apiTools.length : firstOwn
+    const specs = toolSpecsOf(opts.tools)
+    this.apiTools = specs.apiTools
+    this.sharedTools = specs.sharedTools
     this.messages = [...(opts.messages ?? [])]
     this.historyLength = this.messages.length
     this.stops = runStops(opts)

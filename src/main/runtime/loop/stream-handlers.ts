@@ -18,6 +18,7 @@ export function streamHandlers(run: RunState): StreamHandlers {
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),
     onToolInputDelta: (toolUseId, partialJson) =>
       emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), type: 'tool_input_delta', toolUseId, partialJson }),
+    ...(opts.toolUseStreamed ? { onToolUse: opts.toolUseStreamed } : {}),
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
     onFallback: ({ from, to }) =>

@@ -4,7 +4,7 @@ import type { AgentEndEvent, AgentEvent, AgentLimit, ChatMessage, ContentBlock }
 import type { Usage } from '../../../shared/usage'
 import type { ContextOptions } from '../compaction/context-control'
 import type { SentHistory } from '../model/request-invariants'
-import type { Effort, ModelClient, SystemBlock, ThinkingConfig } from '../model/types'
+import type { Effort, ModelClient, SystemBlock, ThinkingConfig, ToolUseReady } from '../model/types'
 import type { Tool } from '../tools/define-tool'
 import type { AfterToolCall, BeforeToolCall } from '../tool-call/verdict'
 import type { StopCondition } from './stop/stop-condition'
@@ -103,6 +103,12 @@ export interface AgentLoopOptions extends AgentIds {
   maxTokens?: number
   /** Default true. */
   promptCaching?: boolean
+  /**
+   * A tool call of the reply streamed whole while the reply goes on (StreamHandlers.onToolUse), with the calls
+   * before it: for readying what the call will need (a subagent's prompt prefix warmed in the cache). Nothing
+   * runs here: the call itself runs with the turn's others once the reply is complete.
+   */
+  toolUseStreamed?: (call: ToolUseReady, sofar: readonly ToolUseReady[]) => void
   /** Context the client may add to the prefix to make it cacheable (ModelRequest.cacheFill). */
   cacheFill?: { text: string; sharers: number }
   /** Cap on concurrency-safe tool calls running at once within one assistant message. Default: no cap. */

@@ -12,6 +12,34 @@ function gateWithClock() {
 }
 
 describe('cache sharing', () => {
+  it('a warming ahead of a fan-out: requests that meet it wait for it, none is sent twice, and a failed one lets them go', async () => {
+    const { clock, gate } = gateWithClock()
+    let finish!: () => void
+    let writes = 0
+    const write = () => (writes++, new Promise<void>((r) => (finish = r)))
+    expect(gate.lead('k', write)).toBe(true)
+    expect(gate.lead('k', write)).toBe(false) // on its way already
+    let went = false
+    const sibling = gate.enter('k', undefined, undefined, 'sonnet').then((t) => ((went = true), t))
+    await flush()
+    expect(went).toBe(false)
+    finish()
+    await sibling
+    expect(went).toBe(true)
+    expect(gate.lead('k', write)).toBe(false) // warm
+    expect(writes).toBe(1)
+    clock.t = 2000 // a lifetime later it is written again
+    expect(gate.lead('k', write)).toBe(true)
+    finish()
+    let fail!: (e: Error) => void
+    expect(gate.lead('f', () => new Promise<void>((_, r) => (fail = r)))).toBe(true)
+    const waiter = gate.enter('f', undefined, undefined, 'sonnet')
+    fail(new Error('overloaded'))
+    // It goes on its own, as the first of its prefix now; once it fails too, nothing is left on the way.
+    ;(await waiter).failed()
+    expect(gate.lead('f', async () => undefined)).toBe(true)
+  })
+
   it('stops waiting where waits read nothing (an endpoint that does not cache the model), and measures again a lifetime later', async () => {
     const { clock, gate } = gateWithClock()
     /** One fan-out of a leader and a waiter; true when the waiter waited for the leader's response. */

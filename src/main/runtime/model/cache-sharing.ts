@@ -144,6 +144,30 @@ export class CacheSharingGate {
     }
   }
 
+  /**
+   * Writes a prefix ahead of the requests that will share it (a fan-out's siblings while their Agent calls
+   * still stream): `write` runs when the prefix is neither warm nor in flight, and requests that meet it in
+   * flight wait for it as for a first request. False when it was not needed (nothing ran).
+   */
+  lead(key: string, write: () => Promise<void>): boolean {
+    const now = this.now()
+    const lane = this.lanes.get(key)
+    if (lane && (lane.warmSince === null || now - lane.warmSince < this.warmForMs)) return false
+    this.sweep(now)
+    let settle!: () => void
+    const ready = new Promise<void>((r) => (settle = r))
+    const mine: Lane = { ready, settle, warmSince: null, waiters: 0 }
+    this.lanes.set(key, mine)
+    write().then(
+      () => {
+        if (this.lanes.get(key) === mine) mine.warmSince = now
+        mine.settle()
+      },
+      () => this.drop(key, mine)
+    )
+    return true
+  }
+
   /** False while waits for this model's prefixes were found to read nothing (see UNPAID_WAITS). */
   private waitingPays(model: string, t: number): boolean {
     const u = this.unpaid.get(model)

@@ -15,6 +15,7 @@ import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMess
 import { buildRequestBody, latestReply } from './request-body'
 import { withCacheFill } from './cache-fill'
 import { assertSendable } from './request-invariants'
+import type { Usage } from '../../../shared/usage'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
 
 export interface ModelClientConfig {
@@ -332,5 +333,46 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     return out
   }
 
-  return { stream, listModels, baseURL }
+  async function warm(asked: ModelRequest, signal?: AbortSignal): Promise<Usage | null> {
+    if (sharing === 'off' || asked.promptCaching === false || signal?.aborted) return null
+    const request = withCacheFill(asked)
+    const model = switched.get(request.model) ?? request.model
+    const body = buildRequestBody(model === request.model ? request : { ...request, model })
+    const key = sharingKey(request)
+    const prefix = prewarmBody(body)
+    if (key === null || !prefix) return null
+    let usage: Usage | null = null
+    const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
+    const write = async () => {
+      const slot = await limiter.acquire(signal)
+      try {
+        const { data, response } = await sdk.messages.create(prefix, { signal, ...betaHeaders(betas) }).withResponse()
+        slot.observe(response.status, response.headers)
+        const u = data.usage as any
+        usage = usageWithCost(
+          model,
+          {
+            inputTokens: u?.input_tokens ?? 0,
+            outputTokens: u?.output_tokens ?? 0,
+            cacheReadTokens: u?.cache_read_input_tokens ?? 0,
+            cacheWriteTokens: u?.cache_creation_input_tokens ?? 0,
+            cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0
+          },
+          prices
+        )
+      } catch (err) {
+        if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
+        throw err
+      } finally {
+        slot.release()
+      }
+    }
+    let done!: Promise<void>
+    const led = gate.lead(key, () => (done = write()))
+    if (!led) return null
+    await done.catch(() => undefined)
+    return usage
+  }
+
+  return { stream, listModels, baseURL, warm }
 }

@@ -5,7 +5,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { ContentBlock } from '../../../shared/events'
 import type { TokenCounts } from './pricing'
-import type { StreamHandlers } from './types'
+import type { StreamHandlers, ToolUseReady } from './types'
 import { errorMessage } from '../../../shared/error-message'
 import { StreamMalformedError } from './errors'
 
@@ -27,6 +27,8 @@ export class MessageAccumulator {
   /** Blocks started and not yet stopped, and every block started: the protocol's order is checked against them. */
   private open = new Set<number>()
   private begun = new Set<number>()
+  /** The tool calls whose input arrived whole so far (StreamHandlers.onToolUse). */
+  private ready: ToolUseReady[] = []
 
   constructor(private readonly handlers: StreamHandlers = {}) {}
 
@@ -154,6 +156,10 @@ export class MessageAccumulator {
     const block = this.blocks[index]
     if (block?.type !== 'tool_use') return
     block.input = parseToolInput(block.json, (err) => (this.inputErrors[block.id] = err))
+    if (!this.handlers.onToolUse || this.inputErrors[block.id] !== undefined) return
+    const ready = { id: block.id, name: block.name, input: block.input }
+    this.ready.push(ready)
+    this.handlers.onToolUse(ready, this.ready)
   }
 
   /**

@@ -96,12 +96,25 @@ export interface StreamHandlers {
   onToolStart?(toolUseId: string, name: string): void
   onToolInputDelta?(toolUseId: string, partialJson: string): void
   /**
+   * A tool_use block's input arrived whole and parsed (its content_block_stop) while the message may go on:
+   * `sofar` is every such block of this attempt's message, this one last. For work that may be readied ahead
+   * (a subagent's prompt prefix warmed in the cache); nothing may run or change here.
+   */
+  onToolUse?(block: ToolUseReady, sofar: readonly ToolUseReady[]): void
+  /**
    * The current attempt failed and will be retried. Deltas already reported for this attempt are void:
    * the next attempt streams the message again from its start.
    */
   onRetry?(info: RetryInfo): void
   /** The model was overloaded too often: the call goes on with the fallback model (--fallback-model). */
   onFallback?(info: { from: string; to: string }): void
+}
+
+/** A tool call whose input streamed whole (StreamHandlers.onToolUse). */
+export interface ToolUseReady {
+  id: string
+  name: string
+  input: unknown
 }
 
 export interface ModelResponse {
@@ -136,5 +149,11 @@ export interface ModelClient {
   stream(request: ModelRequest, handlers?: StreamHandlers, signal?: AbortSignal): Promise<ModelResponse>
   /** GET /v1/models (all pages). Throws when the endpoint does not offer it. */
   listModels(signal?: AbortSignal): Promise<ModelListing[]>
+  /**
+   * Writes the request's stable prefix (tools, system prompt) to the prompt cache ahead of requests that will
+   * share it (a `max_tokens: 0` request), unless it is cached or on its way already, or cache sharing is off.
+   * Resolves with what the warming cost, null when nothing was sent; never throws.
+   */
+  warm?(request: ModelRequest, signal?: AbortSignal): Promise<Usage | null>
   readonly baseURL: string
 }

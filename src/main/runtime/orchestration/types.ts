@@ -8,7 +8,7 @@ import type { ContextSettings } from '../compaction/context-settings'
 import type { HookRunner } from '../hooks/runner'
 import type { AfterToolCall, BeforeToolCall } from '../tool-call'
 import type { ModelAliases } from '../model/aliases'
-import type { ModelClient } from '../model/types'
+import type { ModelClient, ToolUseReady } from '../model/types'
 import type { SkillEntry } from '../context/skill-index'
 import type { NestedInstructions } from '../context/nested-instructions'
 import type { PathPolicy } from '../security/path-policy'
@@ -64,6 +64,8 @@ export interface SessionContext {
   sharedContext(def: AgentDefinition | null, handle: AgentHandle): Promise<string>
   /** A tool that may change files is about to run: the shared context's folder listing is read again next time. */
   filesMayHaveChanged(): void
+  /** An Agent call of `parent` streamed whole while its message goes on: its agent's prompt prefix may be warmed (spawn/warm-spawn.ts). */
+  warmSpawn?(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void
   /** Background agents' readable output logs. */
   readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */

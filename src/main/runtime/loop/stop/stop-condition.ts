@@ -79,6 +79,8 @@ export function guardedClient(client: ModelClient, list: readonly StopCondition[
       const stop = firstStop(asked, 'request', state())
       if (stop) return Promise.reject(new StopError(stop))
       return client.stream(request, handlers, signal)
-    }
+    },
+    // A warming is a request too: none once a limit refuses requests.
+    ...(client.warm ? { warm: (request, signal) => (firstStop(asked, 'request', state()) ? Promise.resolve(null) : client.warm!(request, signal)) } : {})
   }
 }

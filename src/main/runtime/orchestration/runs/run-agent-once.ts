@@ -61,6 +61,7 @@ export type RunHost = CompactHost &
     | 'definitions'
     | 'sharedContext'
     | 'filesMayHaveChanged'
+    | 'warmSpawn'
   >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
@@ -134,6 +135,8 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         // What its subagents will cost, said (and asked, above the setting) before they start.
         ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
+        // Its subagents' prompt prefix, warmed in the cache while their calls still stream.
+        ...(toolNames.includes(AGENT_TOOL_NAME) && session.warmSpawn ? { toolUseStreamed: (call, sofar) => session.warmSpawn!(handle, call, sofar) } : {}),
         // A hook's `continue: false` ends this agent's run after the turn's tools.
         halted: () => session.extensions.hooks.takeHalt(handle.id),
         ...extras

@@ -10,7 +10,8 @@ import type { AgentDefinition, PermissionMode } from '../../../../shared/agent-d
 import type { AgentEvent } from '../../../../shared/events'
 import type { ContextSettings } from '../../compaction/context-settings'
 import type { ModelAliases } from '../../model/aliases'
-import type { ModelClient } from '../../model/types'
+import type { ModelClient, ToolUseReady } from '../../model/types'
+import { warmSpawn } from '../spawn/warm-spawn'
 import type { NestedInstructions } from '../../context/nested-instructions'
 import { AgentWorkReview } from '../../review'
 import { Coordinator } from '../coordinator/coordinator'
@@ -187,6 +188,10 @@ export class AgentServices implements SessionContext {
 
   filesMayHaveChanged(): void {
     this.definitions.filesMayHaveChanged()
+  }
+
+  warmSpawn(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void {
+    warmSpawn(this, parent, call, sofar)
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */

@@ -21,10 +21,14 @@ async function run(respond: Respond, sharing: CacheSharing, prompt = 'Fan out.',
   return model.server.messageRequests()
 }
 
+// Named agents, so that their prefix is not warmed while the calls stream (spawn/warm-spawn.ts, its own tests):
+// these tests are of the gate itself, which serves every fan-out whose prefix was not warmed ahead.
 const fanOut = scriptByAgent([
   { name: 'worker', match: /Worker task \d+/, turns: [reply.toolUse('Glob', { pattern: '*.md' }), reply.text('found them')] },
   mainAgent([
-    reply.toolUses(Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}` } }))),
+    reply.toolUses(
+      Array.from({ length: N }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}`, name: `worker-${i}` } }))
+    ),
     reply.text('done')
   ])
 ])

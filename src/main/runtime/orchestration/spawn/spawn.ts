@@ -31,7 +31,7 @@ export function childPermissionMode(parent: PermissionMode, own: PermissionMode 
   return effectiveMode(parent, own)
 }
 
-interface Plan {
+export interface Plan {
   def: AgentDefinition | null
   agentType: string
   model: string
@@ -61,7 +61,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   if (parent.fork) return refuse('A forked agent cannot start agents. Do this work yourself.')
   if (input.resume) return resumeSubagent(session, parent, input, ctx)
   const depth = parent.depth + 1
-  const planned = plan(session, parent, input, depth)
+  const planned = planSpawn(session, parent, input, depth)
   if (typeof planned === 'string') return refuse(planned)
   const refusal = session.gate.refusal(depth)
   if (refusal) return refuse(refusal)
@@ -75,27 +75,7 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   }
 
   session.gate.admit()
-  const handle = newAgentHandle({
-    id: session.newAgentId(),
-    parentId: parent.id,
-    parentToolUseId: ctx.toolUseId,
-    depth,
-    agentType: planned.agentType,
-    definition: planned.def,
-    ...(input.name ? { name: input.name } : {}),
-    description: input.description,
-    model: planned.model,
-    cwd: parent.cwd,
-    permissionMode: planned.permissionMode,
-    ...(planned.allowedAgentTypes ? { allowedAgentTypes: planned.allowedAgentTypes } : {}),
-    toolNames: planned.toolNames,
-    ...(planned.effort !== undefined ? { effort: planned.effort } : {}),
-    ...(planned.notes ? { startNotes: planned.notes } : {}),
-    ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
-    ...(planned.background ? { background: true } : {}),
-    ...(planned.fork ? { fork: true } : {}),
-    ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
-  })
+  const handle = childHandle(planned, parent, input, { id: session.newAgentId(), depth, toolUseId: ctx.toolUseId })
   const budget = budgetFor(input.budget, planned.fork ? undefined : planned.def?.budget, session.gate.limits)
   if (budget) handle.budget = budget
   session.registry.add(handle)
@@ -130,8 +110,38 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   return formatAgentReport(handle, result, input.prompt)
 }
 
+/** The handle of the agent `planned` will be, not yet registered anywhere (warm-spawn.ts builds one to read its prompt). */
+export function childHandle(planned: Plan, parent: AgentHandle, input: AgentToolInput, at: { id: string; depth: number; toolUseId: string }): AgentHandle {
+  return newAgentHandle({
+    id: at.id,
+    parentId: parent.id,
+    parentToolUseId: at.toolUseId,
+    depth: at.depth,
+    agentType: planned.agentType,
+    definition: planned.def,
+    ...(input.name ? { name: input.name } : {}),
+    description: input.description,
+    model: planned.model,
+    cwd: parent.cwd,
+    permissionMode: planned.permissionMode,
+    ...(planned.allowedAgentTypes ? { allowedAgentTypes: planned.allowedAgentTypes } : {}),
+    toolNames: planned.toolNames,
+    ...(planned.effort !== undefined ? { effort: planned.effort } : {}),
+    ...(planned.notes ? { startNotes: planned.notes } : {}),
+    ...(planned.fork && parent.systemPrompt ? { systemPrompt: parent.systemPrompt } : {}),
+    ...(planned.background ? { background: true } : {}),
+    ...(planned.fork ? { fork: true } : {}),
+    ...(planned.isolated ? { isolation: { repoCwd: parent.cwd } } : {})
+  })
+}
+
 /** What the agent will be: its definition, model, tools and mode, or a refusal sentence. */
-function plan(session: SpawnHost, parent: AgentHandle, input: AgentToolInput, depth: number): Plan | string {
+export function planSpawn(
+  session: Pick<SpawnHost, 'definitions' | 'aliases' | 'tools' | 'gate'>,
+  parent: AgentHandle,
+  input: AgentToolInput,
+  depth: number
+): Plan | string {
   const agentType = input.subagent_type ?? DEFAULT_SUBAGENT_TYPE
   if (parent.allowedAgentTypes && !parent.allowedAgentTypes.includes(agentType))
     return `This agent may only start these agent types: ${parent.allowedAgentTypes.join(', ')}; '${agentType}' is not one of them.`
@@ -228,7 +238,7 @@ function sharersOf(input: AgentToolInput, ctx: ToolContext): number {
 }
 
 /** Another Agent call of the message starts an agent of the same type and model as `input` (they share a prefix). */
-function sameKind(other: unknown, input: AgentToolInput): boolean {
+export function sameKind(other: unknown, input: AgentToolInput): boolean {
   const o = (other ?? {}) as Partial<AgentToolInput>
   return !o.resume && (o.subagent_type ?? '') === (input.subagent_type ?? '') && (o.model ?? '') === (input.model ?? '') && !o.isolation === !input.isolation
 }
