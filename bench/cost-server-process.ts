@@ -27,8 +27,9 @@ export class CostServer {
     return r.value
   }
 
-  async reset(latencyMs: number): Promise<void> {
-    await this.ask(`reset ${latencyMs}`)
+  /** Starts a run: an empty cache, `latencyMs` before each reply, replies streamed at `rate` tokens a second (0: at once). */
+  async reset(latencyMs: number, rate = 0): Promise<void> {
+    await this.ask(`reset ${latencyMs} ${rate}`)
   }
 
   async stats(): Promise<RunStats> {

@@ -7,8 +7,9 @@
 //    turns, then answers with the sum; it decides from what its request shows, never from a turn counter, so
 //    it carries on across a compaction. Both runtimes' summary requests (Fanout's by its header, Claude
 //    Code's by its own prompt) are answered with a text summary that keeps the task and the running total.
-// Its prompt cache is the simulated one (prompt-cache.ts). Control lines on stdin: `reset <latencyMs>` starts
-// a run with an empty cache; `stats` prints what the requests since the reset read, wrote and cost.
+// Its prompt cache is the simulated one (prompt-cache.ts). Control lines on stdin: `reset <latencyMs> [<output
+// tokens a second>]` starts a run with an empty cache (and replies streamed at that rate, 0: at once); `stats`
+// prints what the requests since the reset read, wrote and cost.
 import { createInterface } from 'node:readline'
 import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
 import { reply, startScriptedServer, type ParsedRequest, type RecordedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
@@ -36,6 +37,34 @@ export interface RunStats {
   tooLong: number
   /** Summary requests answered: the compactions either runtime asked for. */
   summaries: number
+  /**
+   * The model's output time on the scenario's critical path at the run's output rate (ms): the main agent's
+   * replies, one per turn, and the longest chain of one agent's replies. The same replies for both sides.
+   */
+  criticalOutputMs: number
+}
+
+/** The agent a request is of: a worker or fork by its task, the main agent by the bench mark, else none (a side request). */
+function agentOf(req: ParsedRequest): string | null {
+  const texts = userTexts(req)
+  const worker = /Worker task (\d+)/.exec(texts[0] ?? '')
+  if (worker) return `worker ${worker[1]}`
+  const fork = texts.slice(1).flatMap((t) => /Fork task (\d+)/.exec(t)?.[1] ?? [])
+  if (fork.length) return `fork ${fork[fork.length - 1]}`
+  return texts.some((t) => t.includes(BENCH_MARK)) ? 'main' : null
+}
+
+/** See RunStats.criticalOutputMs. */
+function criticalOutputMs(reqs: RecordedRequest[]): number {
+  const mainTurns = new Map<number, number>()
+  const agents = new Map<string, number>()
+  for (const r of reqs) {
+    const who = agentOf(r)
+    const ms = r.outputMs ?? 0
+    if (who === 'main') mainTurns.set(r.turn, Math.max(mainTurns.get(r.turn) ?? 0, ms))
+    else if (who) agents.set(who, (agents.get(who) ?? 0) + ms)
+  }
+  return [...mainTurns.values()].reduce((a, b) => a + b, 0) + Math.max(0, ...agents.values())
 }
 
 /** Every bench prompt holds this: the request carrying it is the one that works on the person's prompt. */
@@ -135,10 +164,12 @@ const arrivalOf = (req: RecordedRequest | undefined): number => (req ? performan
 /** Entry of the server process: prints its URL, then answers control lines. */
 export async function serveCost(): Promise<void> {
   let latency = 0
+  let rate = 0
   const cache = new PromptCache()
   let output = 0
   const server = await startScriptedServer({
     latencyMs: () => latency,
+    outputTokensPerSecond: () => rate,
     promptCache: cache,
     respond: (req) => {
       const r = benchScript(req)
@@ -148,9 +179,10 @@ export async function serveCost(): Promise<void> {
   })
   process.stdout.write(`${server.url}\n`)
   for await (const line of createInterface({ input: process.stdin })) {
-    const [cmd, arg] = line.trim().split(/\s+/)
+    const [cmd, arg, arg2] = line.trim().split(/\s+/)
     if (cmd === 'reset') {
       latency = Number(arg ?? 0)
+      rate = Number(arg2 ?? 0)
       cache.clear()
       server.requests.length = 0
       output = 0
@@ -177,7 +209,8 @@ export async function serveCost(): Promise<void> {
         ).size,
         peak: reqs.reduce((n, r) => Math.max(n, r.inputTokens), 0),
         tooLong: reqs.filter((r) => r.inputTokens > contextWindowFor(r.model)).length,
-        summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length
+        summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length,
+        criticalOutputMs: criticalOutputMs(reqs)
       }
       process.stdout.write(`${JSON.stringify(stats)}\n`)
     }

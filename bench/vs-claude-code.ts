@@ -7,8 +7,10 @@
 // machine that gets busier or quieter during the run weighs on both alike; median and min of each.
 // Overhead is the wall time of a run, from the first request's arrival at the server to the moment its
 // result was printed, minus the model's time on the scenario's critical path, the same for both sides: 4
-// calls of L for a fan-out (main, worker's tool call, worker's answer, main's summary). What a side adds on
-// top (Fanout's siblings waiting for the first one's response, a pre-warm) is its own overhead.
+// calls of L for a fan-out (main, worker's tool call, worker's answer, main's summary), plus the time those
+// replies take to stream at the model's output rate (RATE): the last Agent call arrives only when the main
+// agent's whole message has, so no runtime can start the last agent sooner. What a side adds on top
+// (Fanout's siblings waiting for the first one's response, a pre-warm) is its own overhead.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -26,7 +28,18 @@ import { CostServer } from './cost-server-process'
 
 const MODEL = 'claude-sonnet-5-5'
 const L = Number(process.env.BENCH_CC_LATENCY_MS ?? 300)
+// The model's output rate in the fan-out scenarios: a reply streams as a model generates it (Sonnet gives about
+// 50–100 tokens a second), so a message with 16 Agent calls takes seconds to arrive, as a person's does. 0 sends
+// every reply at once (the figures of earlier runs).
+const RATE = Number(process.env.BENCH_CC_OUTPUT_TOKENS_PER_S ?? 80)
 const LONG_L = Number(process.env.BENCH_LONG_LATENCY_MS ?? 50)
+/** The scripted model's pace: latency before each reply, output tokens a second (0: at once). */
+interface Pace {
+  latency: number
+  rate: number
+}
+const FAN_PACE: Pace = { latency: L, rate: RATE }
+const LONG_PACE: Pace = { latency: LONG_L, rate: 0 }
 const SIZES = (process.env.BENCH_CC_SIZES ?? '4,16,64').split(',').map(Number)
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5)
 // Which scenarios to run (a comma list of fan-out, forks, long; default all), e.g. only the long session.
@@ -78,12 +91,12 @@ async function fanout(
   p: { cwd: string; home: string },
   prompt: string,
   mode: CacheSharing,
-  latency: number,
+  pace: Pace,
   modelCalls: number,
   model = MODEL,
   context?: Partial<ContextSettings>
 ): Promise<Measured> {
-  await server.reset(latency)
+  await server.reset(pace.latency, pace.rate)
   const settings = { ...(mode !== 'first' ? { promptCacheSharing: mode } : {}), ...(context ? { context } : {}) }
   const run = await runFanoutProcess({
     root: ROOT,
@@ -98,7 +111,7 @@ async function fanout(
   const ok = run.code === 0 && run.result?.is_error === false
   return {
     stats,
-    overhead: run.endedAt - stats.firstArrival - modelCalls * latency,
+    overhead: run.endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs,
     ok,
     answer: String(run.result?.result ?? ''),
     ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
@@ -109,17 +122,17 @@ async function claudeCode(
   server: CostServer,
   p: { cwd: string; home: string },
   prompt: string,
-  latency: number,
+  pace: Pace,
   modelCalls: number,
   model = MODEL
 ): Promise<Measured> {
-  await server.reset(latency)
+  await server.reset(pace.latency, pace.rate)
   const run = await runClaudeCode({ cwd: p.cwd, home: p.home, baseUrl: server.url, prompt, model, tools: ['Read', 'Glob', 'Agent'] })
   const stats = await server.stats()
   const ok = run.code === 0 && run.result?.is_error === false
   return {
     stats,
-    overhead: run.endedAt - stats.firstArrival - modelCalls * latency,
+    overhead: run.endedAt - stats.firstArrival - modelCalls * pace.latency - stats.criticalOutputMs,
     ok,
     answer: String(run.result?.result ?? ''),
     ...(!ok ? { note: (run.result?.result ?? run.stderr).toString().slice(0, 200) } : {})
@@ -189,7 +202,9 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
   if (!bin) console.log(`  Claude Code: not measured — ${'skip' in cc ? cc.skip : ''}`)
   console.log('  billed input = uncached + 1.25 × cache writes + 0.1 × cache reads (input-token equivalents); cost adds output at list price')
   console.log("  overhead = wall time from the first request to the printed result − the model's time on the critical path, the same")
-  console.log(`  for both: ${CRITICAL_CALLS}·L (main, worker's tool call, worker's answer, main's summary); latency vs off = overhead more than sharing off`)
+  console.log(
+    `  for both: ${CRITICAL_CALLS}·L (main, worker's tool call, worker's answer, main's summary) and those replies' output time at ${RATE ? `${RATE} tokens a second (the replies stream as a model writes them)` : 'no output rate (each reply arrives at once)'}; latency vs off = overhead more than sharing off`
+  )
   const server = await CostServer.start()
   const p = makeProject()
   const summary: VsClaudeCode = {
@@ -200,9 +215,9 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
     // One run of each, not shown: the first run of a binary after a build pays for its code cache and cold
     // file caches, which a person pays once, not at every run.
     if (SCENARIOS.includes('fan-out'))
-      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'first', L, CRITICAL_CALLS)
+      await fanout(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, 'first', FAN_PACE, CRITICAL_CALLS)
     if (bin && SCENARIOS.includes('fan-out'))
-      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, L, CRITICAL_CALLS)
+      await claudeCode(server, p, `${FAN_OUT_MARK} N=4: start 4 agents at once, each lists the TypeScript files under src.`, FAN_PACE, CRITICAL_CALLS)
     for (const size of SCENARIOS.includes('fan-out') ? SIZES : []) {
       const prompt = `${FAN_OUT_MARK} N=${size}: start ${size} agents at once, each lists the TypeScript files under src.`
       // Interleaved pairs: Fanout, Claude Code, Fanout, Claude Code…
@@ -210,16 +225,16 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const fan: Measured[] = []
       const claude: Measured[] = []
       for (let i = 0; i < REPEATS; i++) {
-        fan.push(await fanout(server, p, prompt, 'first', L, CRITICAL_CALLS))
-        if (bin) claude.push(await claudeCode(server, p, prompt, L, CRITICAL_CALLS))
+        fan.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS))
+        if (bin) claude.push(await claudeCode(server, p, prompt, FAN_PACE, CRITICAL_CALLS))
       }
       // The other cache-sharing settings, once each, for their cost and the latency they add.
-      const prewarm = await fanout(server, p, prompt, 'prewarm', L, CRITICAL_CALLS)
-      const off = await fanout(server, p, prompt, 'off', L, CRITICAL_CALLS)
+      const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
+      const off = await fanout(server, p, prompt, 'off', FAN_PACE, CRITICAL_CALLS)
       const first = medianRun(fan)
       const cc = claude.length ? medianRun(claude) : null
       console.log(
-        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()})`
+        `\n  ${size}-way fan-out (each agent Globs once, then answers; L = ${L} ms a model call, output at ${RATE || '∞'} tokens/s; ${REPEATS} interleaved pairs; load average ${loadBefore} -> ${load()})`
       )
       const rows = [costRow('Fanout, sharing: first (default)', first), costRow('Fanout, sharing: prewarm', prewarm), costRow('Fanout, sharing: off', off)]
       if (cc) rows.push(costRow('Claude Code', cc))
@@ -261,9 +276,9 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
     if (SCENARIOS.includes('forks')) {
       const size = 16
       const prompt = `${FORKS_MARK} N=${size}: read notes.md, then fork yourself ${size} times.`
-      const first = await fanout(server, p, prompt, 'first', L, 5)
-      const off = await fanout(server, p, prompt, 'off', L, 5)
-      const claude = bin ? await claudeCode(server, p, prompt, L, 5) : null
+      const first = await fanout(server, p, prompt, 'first', FAN_PACE, 5)
+      const off = await fanout(server, p, prompt, 'off', FAN_PACE, 5)
+      const claude = bin ? await claudeCode(server, p, prompt, FAN_PACE, 5) : null
       console.log(`\n  Fork fan-out: the main agent reads a 6k-token file, then forks itself ${size} times; each fork Globs once`)
       const rows = [costRow('Fanout, sharing: first', first), costRow('Fanout, sharing: off', off)]
       if (claude) rows.push(costRow('Claude Code', claude))
@@ -287,11 +302,11 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
  */
 async function longSession(server: CostServer, p: { cwd: string; home: string; ledger: Ledger }, withClaudeCode: boolean): Promise<void> {
   const prompt = `${LONG_MARK} parts=${PARTS}: ${LEDGER_TASK(PARTS)}`
-  const fan = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1, LONG_MODEL)
+  const fan = await fanout(server, p, prompt, 'first', LONG_PACE, PARTS + 1, LONG_MODEL)
   // Fanout's default clears old tool results (locally, off Anthropic's own API) before it compacts; that
   // rewrites the cached conversation, so compaction alone is measured too.
-  const compactOnly = await fanout(server, p, prompt, 'first', LONG_L, PARTS + 1, LONG_MODEL, { toolResultClearing: 'off' })
-  const claude = withClaudeCode ? await claudeCode(server, p, prompt, LONG_L, PARTS + 1, LONG_MODEL) : null
+  const compactOnly = await fanout(server, p, prompt, 'first', LONG_PACE, PARTS + 1, LONG_MODEL, { toolResultClearing: 'off' })
+  const claude = withClaudeCode ? await claudeCode(server, p, prompt, LONG_PACE, PARTS + 1, LONG_MODEL) : null
   const window = contextWindowFor(LONG_MODEL)
   const kb = Math.round(PART_BYTES / 1024)
   console.log(
