@@ -79,9 +79,9 @@ export async function spawnSubagent(session: SpawnHost, parent: AgentHandle, inp
   const budget = budgetFor(input.budget, planned.fork ? undefined : planned.def?.budget, session.gate.limits)
   if (budget) handle.budget = budget
   session.registry.add(handle)
-  handle.sharers = sharersOf(input, ctx)
-  const brief = briefOf(input, ctx)
-  if (brief) handle.brief = brief
+  const siblings = siblingsOf(input, ctx)
+  handle.sharers = siblings.count
+  if (siblings.brief) handle.brief = siblings.brief
   if (planned.background) handle.outputFile = session.outputLogs.for(handle.id).file
   ctx.onUpdate?.({
     agentId: handle.id,
@@ -208,16 +208,39 @@ export function planSpawn(
 /** Shortest shared start of sibling prompts worth giving as context (about 100 tokens): shorter helps no one. */
 const MIN_BRIEF_CHARS = 400
 
+/** A call's kind: the calls of one kind start agents that share their prompt prefix (sameKind). */
+const kindOf = (input: Partial<AgentToolInput>): string => `${input.subagent_type ?? ''}\u0000${input.model ?? ''}\u0000${!input.isolation}`
+
+/** Per message (its batch of calls) and kind: how many calls start such an agent, and their shared brief. Read once, not per call. */
+const siblingsByBatch = new WeakMap<readonly unknown[], Map<string, { count: number; brief: string }>>()
+
+function siblingsOf(input: AgentToolInput, ctx: ToolContext): { count: number; brief: string } {
+  if (!ctx.batch) return { count: 1, brief: '' }
+  let byKind = siblingsByBatch.get(ctx.batch)
+  if (!byKind) {
+    byKind = new Map()
+    const prompts = new Map<string, string[]>()
+    for (const c of ctx.batch) {
+      const other = (c.input ?? {}) as Partial<AgentToolInput>
+      if (c.name !== AGENT_TOOL_NAME || other.resume) continue
+      const kind = kindOf(other)
+      const seen = byKind.get(kind) ?? { count: 0, brief: '' }
+      seen.count++
+      byKind.set(kind, seen)
+      if (typeof other.prompt === 'string') prompts.set(kind, [...(prompts.get(kind) ?? []), other.prompt])
+    }
+    for (const [kind, list] of prompts) byKind.get(kind)!.brief = sharedStart(list)
+    siblingsByBatch.set(ctx.batch, byKind)
+  }
+  const mine = byKind.get(kindOf(input))
+  return { count: Math.max(1, mine?.count ?? 1), brief: input.prompt ? (mine?.brief ?? '') : '' }
+}
+
 /**
- * The parent's brief: the text every sibling's prompt starts with (the same filter as sharersOf), through its
- * last whole line. Each sibling reads it in its own prompt anyway; in the shared prefix it is cached once.
+ * The parent's brief: the text every sibling's prompt starts with (siblings of one kind), through its last
+ * whole line. Each sibling reads it in its own prompt anyway; in the shared prefix it is cached once.
  */
-function briefOf(input: AgentToolInput, ctx: ToolContext): string {
-  if (!ctx.batch || !input.prompt) return ''
-  const prompts = ctx.batch
-    .filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input))
-    .map((c) => (c.input as Partial<AgentToolInput>).prompt)
-    .filter((p): p is string => typeof p === 'string')
+function sharedStart(prompts: string[]): string {
   if (prompts.length < 2) return ''
   let end = prompts[0].length
   for (const p of prompts) {
@@ -230,17 +253,10 @@ function briefOf(input: AgentToolInput, ctx: ToolContext): string {
   return shared.length >= MIN_BRIEF_CHARS ? shared : ''
 }
 
-/** `resume: <agentId>`: the agent continues with its full history and the prompt as its next message. */
-/** The Agent calls of this call's message that start an agent of the same type on the same model, itself included. */
-function sharersOf(input: AgentToolInput, ctx: ToolContext): number {
-  if (!ctx.batch) return 1
-  return Math.max(1, ctx.batch.filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input)).length)
-}
-
 /** Another Agent call of the message starts an agent of the same type and model as `input` (they share a prefix). */
 export function sameKind(other: unknown, input: AgentToolInput): boolean {
   const o = (other ?? {}) as Partial<AgentToolInput>
-  return !o.resume && (o.subagent_type ?? '') === (input.subagent_type ?? '') && (o.model ?? '') === (input.model ?? '') && !o.isolation === !input.isolation
+  return !o.resume && kindOf(o) === kindOf(input)
 }
 
 async function resumeSubagent(session: SpawnHost, caller: AgentHandle, input: AgentToolInput, ctx: ToolContext): Promise<ToolResult> {
