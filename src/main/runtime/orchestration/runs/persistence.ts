@@ -24,12 +24,12 @@ export interface SessionPersistenceOptions {
 
 /**
  * How long a run's starting state waits to be written with others. Not at once: a fan-out's siblings start
- * together and their first requests leave within the next ~100 ms (64 of them); 64 atomic state writes in that
- * burst held each sibling's request back by a few milliseconds of main-thread work. The state is written after
+ * together and their first requests leave within the next ~250 ms (64 of them on two cores); 64 atomic state
+ * writes in that burst held each sibling's request back by a few milliseconds of main-thread work. The state is written after
  * the agent's transcript in any case (see writeStarts), at flush and close at once, and the time it waits
  * changes nothing a restart reads: until it is written, the state says what it said when the run was queued.
  */
-const STATE_BATCH_MS = 150
+const STATE_BATCH_MS = 400
 
 export class SessionPersistence {
   readonly recorder: SessionRecorder
