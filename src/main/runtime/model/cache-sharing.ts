@@ -168,6 +168,11 @@ export class CacheSharingGate {
     return true
   }
 
+  /** Whether waiting for (or warming) this model's prefixes pays now: false while waits were found to read nothing. */
+  waitsPay(model: string): boolean {
+    return this.waitingPays(model, this.now())
+  }
+
   /** False while waits for this model's prefixes were found to read nothing (see UNPAID_WAITS). */
   private waitingPays(model: string, t: number): boolean {
     const u = this.unpaid.get(model)

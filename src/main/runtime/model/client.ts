@@ -333,10 +333,15 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     return out
   }
 
+  /** Models the endpoint refused a warming for (a gateway without max_tokens 0, say): not warmed again by this client. */
+  const warmRefused = new Set<string>()
+
   async function warm(asked: ModelRequest, signal?: AbortSignal): Promise<Usage | null> {
     if (sharing === 'off' || asked.promptCaching === false || signal?.aborted) return null
     const request = withCacheFill(asked)
     const model = switched.get(request.model) ?? request.model
+    // Nor where waits for this model were found to read nothing (an endpoint that does not cache it).
+    if (warmRefused.has(model) || !gate.waitsPay(model)) return null
     const body = buildRequestBody(model === request.model ? request : { ...request, model })
     const key = sharingKey(request)
     const prefix = prewarmBody(body)
@@ -362,6 +367,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         )
       } catch (err) {
         if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
+        if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 429) warmRefused.add(model)
         throw err
       } finally {
         slot.release()
