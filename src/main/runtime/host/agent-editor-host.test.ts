@@ -43,6 +43,12 @@ const mainEnds = (events: AgentEvent[], sessionId: string) =>
 
 type Handlers = Awaited<ReturnType<typeof host>>['h']['handlers']
 
+/** The helper agent's prompt as the host's live session last read it (the host keeps its sessions private). */
+function liveHelperPrompt(h: Awaited<ReturnType<typeof host>>['h']): string {
+  const live = (h as unknown as { live: { all(): Array<{ session: { agents(): Map<string, { definition: { systemPrompt?: string } }> } }> } }).live
+  return live.all()[0]?.session.agents().get('helper')?.definition.systemPrompt ?? ''
+}
+
 /** A new blank agent file in the project, opened, with the form's `edit` applied to its text (not saved). */
 async function createAndEdit(
   handlers: Handlers,
@@ -97,6 +103,9 @@ describe('agent editor through the host', () => {
     notices.length = 0
     writeFileSync(file, readFileSync(file, 'utf8').replace('version one', 'version two'))
     await until(() => notices.some((n) => n.type === 'agents_changed'), 'the folder watch to notice the change')
+    // A reload the editor's save started can still be under way, reading the old file, and notify after the
+    // change on disk (a loaded machine): the prompt goes once the session itself holds the new text.
+    await until(() => liveHelperPrompt(h).includes('version two'), 'the running session to re-read the file')
     await h.handlers['session.sendPrompt']({ sessionId, prompt: 'Again' })
     await until(() => mainEnds(events, sessionId) === 2, 'the second run')
     expect(helperSystems()[1]).toContain('version two')
