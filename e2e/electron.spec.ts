@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeProject } from './support/fixtures'
+import { REPO_ROOT } from './support/repo-root'
 
-const pkg = join(process.cwd(), 'node_modules/electron')
+const pkg = join(REPO_ROOT, 'node_modules/electron')
 const pathFile = join(pkg, 'path.txt')
 const binary = existsSync(pathFile) ? join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim()) : null
 const noDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
@@ -19,7 +20,7 @@ test('the desktop window is hardened and exposes only the contract', async () =>
   const project = makeProject(root)
   const app = await electron.launch({
     executablePath: binary!,
-    args: [process.cwd(), `--fanout-cwd=${project}`],
+    args: [REPO_ROOT, `--fanout-cwd=${project}`],
     env: { ...process.env, FANOUT_DATA_DIR: join(root, 'data') }
   })
   try {

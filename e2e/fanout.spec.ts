@@ -8,6 +8,7 @@ import { reply, startScriptedServer } from '../src/main/runtime/model/scripted'
 import { startWebServer } from '../src/main/web/server'
 import type { BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { REPO_ROOT } from './support/repo-root'
 
 let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
@@ -97,7 +98,7 @@ test('a page from before a restart says so and to open the new address, instead 
   await expect(page.getByTestId('connection-lost')).toContainText('Lost the connection to Fanout')
   await expect(page.getByTestId('new-prompt')).toBeDisabled()
   // Fanout starts again at the same address, with a new token: the page stops and says what to do.
-  const restarted = await startWebServer({ host: app.host, rendererDir: join(process.cwd(), 'out/renderer'), port })
+  const restarted = await startWebServer({ host: app.host, rendererDir: join(REPO_ROOT, 'out/renderer'), port })
   try {
     await expect(page.getByTestId('unauthorized')).toContainText('Fanout was restarted', { timeout: 45_000 })
   } finally {

@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test'
 import { reply, scriptByAgent, startScriptedServer, type ScriptedServer } from '../src/main/runtime/model/scripted'
 import { startBrowserMode, type BrowserMode } from './support/fixtures'
 import { shoot } from './support/screens'
+import { REPO_ROOT } from './support/repo-root'
 
 let app: BrowserMode
 let server: ScriptedServer | null = null
@@ -45,7 +46,7 @@ test('a session fanout run is running opens read-only, follows it live, and can 
       }
     ])
   })
-  cli = spawn(process.execPath, [join(process.cwd(), 'bin/fanout'), 'run', '-p', 'Count the source files', '--cwd', app.project], {
+  cli = spawn(process.execPath, [join(REPO_ROOT, 'bin/fanout'), 'run', '-p', 'Count the source files', '--cwd', app.project], {
     env: {
       ...process.env,
       ANTHROPIC_API_KEY: 'test-key',

@@ -9,8 +9,9 @@ import { test } from '@playwright/test'
 import { startScriptedServer, type ScriptedServer } from '../../src/main/runtime/model/scripted'
 import { e2eScript } from './e2e-model'
 import { makeProject } from './fixtures'
+import { REPO_ROOT } from './repo-root'
 
-const repo = process.cwd()
+const repo = REPO_ROOT
 
 export interface FanoutWebHost {
   /** A fresh project, a data dir (room for 64 agents) and the scripted model; the env a launch runs with. */

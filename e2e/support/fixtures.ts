@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import type { RuntimeHost } from '../../src/shared/host'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
 import { createE2eHost, type E2eHostOptions } from './host-factory'
+import { REPO_ROOT } from './repo-root'
 
 export interface BrowserMode {
   url: string
@@ -61,7 +62,7 @@ export async function startBrowserMode(opts: Partial<E2eHostOptions> = {}): Prom
   let options: E2eHostOptions = { cwd: project, dataDir, speed: 0.5, ...opts }
   const boot = async () => {
     const host = await createE2eHost(options)
-    const server = await startWebServer({ host, rendererDir: join(process.cwd(), 'out/renderer') })
+    const server = await startWebServer({ host, rendererDir: join(REPO_ROOT, 'out/renderer') })
     return { host, server }
   }
   let { host, server } = await boot()

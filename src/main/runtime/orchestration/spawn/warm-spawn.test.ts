@@ -72,9 +72,10 @@ describe('subagents warmed while their calls stream', () => {
     expect(warm[0].usage.costUsd).toBeGreaterThan(0)
   })
 
-  it('warms nothing for a lone Agent call, worktree agents, forks, named agents, or with cache sharing off', async () => {
+  it('warms nothing for one or two Agent calls, worktree agents, forks, named agents, or with cache sharing off', async () => {
     for (const [inputs, sharing] of [
       [calls(1), 'first'],
+      [calls(2), 'first'],
       [calls(4), 'off'],
       [calls(4, { isolation: 'worktree' }), 'first'],
       [calls(4, { subagent_type: 'fork' }), 'first'],

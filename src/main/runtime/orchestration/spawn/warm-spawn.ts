@@ -3,10 +3,11 @@
 // others read it only once that request's response has begun (model/cache-sharing.ts), so with the calls
 // run when the message is complete every sibling but the first waits one time to first token. But a
 // message that starts many agents streams for seconds (each call's prompt is hundreds of tokens), and the
-// prefix is known as soon as a call's input is: when a second call of the same kind has streamed whole, the
+// prefix is known as soon as a call's input is: when a third call of the same kind has streamed whole, the
 // prefix is warmed (one `max_tokens: 0` request, ModelClient.warm), and by the time the message ends it is
 // in the cache and no sibling waits. Nothing runs here: no agent, tool, hook or permission; a call that is
-// then refused or never made costs only the warming, which the parent's usage shows (purpose cache_warm).
+// then refused or never made costs only the warming, which the parent's usage shows (purpose cache_warm) and
+// which counts towards budgets like any request.
 // Left out, as their prefix is not known before they start: forks and forkContext agents (their prefix is
 // the parent's conversation), worktree agents (their prompt names their worktree), named teammates, agents
 // with MCP servers of their own, and prefixes under the model's cache minimum (a fan-out fills those with
@@ -34,8 +35,10 @@ export function warmSpawn(session: WarmHost, parent: AgentHandle, call: ToolUseR
   const parsed = agentToolInput.safeParse(call.input)
   if (!parsed.success) return
   const input = parsed.data as AgentToolInput
-  // The second call of a kind: a lone call has no one to share its prefix with, a third finds it on its way.
-  if (sofar.filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input)).length !== 2) return
+  // The third call of a kind. Two calls gain nothing: their message ends as the second arrives, so the
+  // second would wait for the warming as it waits for the first's response, and pay one more request; from
+  // the third on, the calls after it stream while the warming is under way. A fourth finds it on its way.
+  if (sofar.filter((c) => c.name === AGENT_TOOL_NAME && sameKind(c.input, input)).length !== 3) return
   if (input.resume || input.name || input.isolation) return
   void warm(session, parent, input, call.id).catch(() => undefined)
 }
