@@ -88,11 +88,12 @@ const ASSIGNMENT_HINT = /(?:KEY|TOKEN|SECRET|PASSWORD)["']?\s*[:=]/
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length < MIN_SECRET_LENGTH) return text
   if (text.length > CLEAN_STRING_MAX) return redactFresh(text)
-  const [kept, most] = text.length < CLEAN_STRING_MIN ? [cleanShortStrings, CLEAN_SHORT_STRINGS_KEPT] : [cleanStrings, CLEAN_STRINGS_KEPT]
+  const short = text.length < CLEAN_STRING_MIN
+  const kept = short ? cleanShortStrings : cleanStrings
   if (kept.has(text)) return text
   const out = redactFresh(text)
   if (out === text) {
-    if (kept.size >= most) kept.delete(kept.values().next().value as string)
+    if (kept.size >= (short ? CLEAN_SHORT_STRINGS_KEPT : CLEAN_STRINGS_KEPT)) kept.delete(kept.values().next().value as string)
     kept.add(text)
   }
   return out

@@ -127,54 +127,46 @@ export class CacheSharingGate {
         if (this.lanes.get(key) === lane && lane.warmSince === null) return NO_TICKET // waited long enough
         continue
       }
-      this.sweep(started)
-      let settle!: () => void
-      const ready = new Promise<void>((r) => (settle = r))
-      const mine: Lane = { ready, settle, warmSince: null, waiters: 0 }
-      this.lanes.set(key, mine)
-      if (!prewarm) return this.ticket(key, mine, started, null, model)
-      try {
-        await prewarm()
-        mine.warmSince = started
-        mine.settle()
-      } catch {
-        this.drop(key, mine)
-      }
+      if (!prewarm) return this.ticket(key, this.openLane(key, started), started, null, model)
+      await this.lead(key, prewarm)?.catch(() => undefined) // a failed pre-warm lets the request go uncached
       return NO_TICKET
     }
   }
 
-  /**
-   * Writes a prefix ahead of the requests that will share it (a fan-out's siblings while their Agent calls
-   * still stream): `write` runs when the prefix is neither warm nor in flight, and requests that meet it in
-   * flight wait for it as for a first request. False when it was not needed (nothing ran).
-   */
-  lead(key: string, write: () => Promise<void>): boolean {
-    const now = this.now()
-    const lane = this.lanes.get(key)
-    if (lane && (lane.warmSince === null || now - lane.warmSince < this.warmForMs)) return false
+  /** A new lane for `key`, in flight from `now` (expired lanes swept first). */
+  private openLane(key: string, now: number): Lane {
     this.sweep(now)
     let settle!: () => void
     const ready = new Promise<void>((r) => (settle = r))
-    const mine: Lane = { ready, settle, warmSince: null, waiters: 0 }
-    this.lanes.set(key, mine)
-    write().then(
+    const lane: Lane = { ready, settle, warmSince: null, waiters: 0 }
+    this.lanes.set(key, lane)
+    return lane
+  }
+
+  /**
+   * Writes a prefix ahead of the requests that will share it (a fan-out's siblings while their Agent calls
+   * still stream, or a `prewarm`): `write` runs when the prefix is neither warm nor in flight, and requests
+   * that meet it in flight wait for it as for a first request. Returns what `write` returns, or null when it
+   * was not needed (nothing ran).
+   */
+  lead<T>(key: string, write: () => Promise<T>): Promise<T> | null {
+    const now = this.now()
+    const lane = this.lanes.get(key)
+    if (lane && (lane.warmSince === null || now - lane.warmSince < this.warmForMs)) return null
+    const mine = this.openLane(key, now)
+    const written = write()
+    written.then(
       () => {
         if (this.lanes.get(key) === mine) mine.warmSince = now
         mine.settle()
       },
       () => this.drop(key, mine)
     )
-    return true
+    return written
   }
 
-  /** Whether waiting for (or warming) this model's prefixes pays now: false while waits were found to read nothing. */
-  waitsPay(model: string): boolean {
-    return this.waitingPays(model, this.now())
-  }
-
-  /** False while waits for this model's prefixes were found to read nothing (see UNPAID_WAITS). */
-  private waitingPays(model: string, t: number): boolean {
+  /** Whether waiting for (or warming) this model's prefixes pays: false while waits were found to read nothing (see UNPAID_WAITS). */
+  waitingPays(model: string, t = this.now()): boolean {
     const u = this.unpaid.get(model)
     if (!u || u.count < UNPAID_WAITS) return true
     if (t - u.since < this.warmForMs) return false

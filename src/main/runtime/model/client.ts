@@ -8,7 +8,7 @@ import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch, type PooledFetch } from './http-fetch'
-import { MessageAccumulator } from './message-accumulator'
+import { MessageAccumulator, tokenCountsOf } from './message-accumulator'
 import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
 import { backoffDelay, describeFailure, sleep, unreachableCause, unreachableMessage, type BaseUrlSource } from './retry'
@@ -341,30 +341,18 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     const request = withCacheFill(asked)
     const model = switched.get(request.model) ?? request.model
     // Nor where waits for this model were found to read nothing (an endpoint that does not cache it).
-    if (warmRefused.has(model) || !gate.waitsPay(model)) return null
+    if (warmRefused.has(model) || !gate.waitingPays(model)) return null
     const body = buildRequestBody(model === request.model ? request : { ...request, model })
     const key = sharingKey(request)
     const prefix = prewarmBody(body)
     if (key === null || !prefix) return null
-    let usage: Usage | null = null
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
-    const write = async () => {
+    const write = async (): Promise<Usage> => {
       const slot = await limiter.acquire(signal)
       try {
         const { data, response } = await sdk.messages.create(prefix, { signal, ...betaHeaders(betas) }).withResponse()
         slot.observe(response.status, response.headers)
-        const u = data.usage as any
-        usage = usageWithCost(
-          model,
-          {
-            inputTokens: u?.input_tokens ?? 0,
-            outputTokens: u?.output_tokens ?? 0,
-            cacheReadTokens: u?.cache_read_input_tokens ?? 0,
-            cacheWriteTokens: u?.cache_creation_input_tokens ?? 0,
-            cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0
-          },
-          prices
-        )
+        return usageWithCost(model, tokenCountsOf(data.usage), prices)
       } catch (err) {
         if (err instanceof APIError && err.status !== undefined && err.headers) slot.observe(err.status, err.headers)
         if (err instanceof APIError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 429) warmRefused.add(model)
@@ -373,11 +361,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         slot.release()
       }
     }
-    let done!: Promise<void>
-    const led = gate.lead(key, () => (done = write()))
-    if (!led) return null
-    await done.catch(() => undefined)
-    return usage
+    // A failed warming costs nothing more: the siblings write the prefix as they would have (and a refusal is remembered above).
+    return gate.lead(key, write)?.catch(() => null) ?? null
   }
 
   return { stream, listModels, baseURL, warm }

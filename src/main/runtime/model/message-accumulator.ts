@@ -15,6 +15,18 @@ type Building =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; json: string; input?: unknown }
 
+/** The token counts of an API `usage` object (a message's, or a stream's message_start); absent fields count 0. */
+export function tokenCountsOf(usage: unknown): TokenCounts {
+  const u = usage as any
+  return {
+    inputTokens: u?.input_tokens ?? 0,
+    outputTokens: u?.output_tokens ?? 0,
+    cacheReadTokens: u?.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: u?.cache_creation_input_tokens ?? 0,
+    cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0
+  }
+}
+
 export class MessageAccumulator {
   private blocks: Array<Building | undefined> = []
   readonly inputErrors: Record<string, string> = {}
@@ -37,14 +49,7 @@ export class MessageAccumulator {
     switch (event.type) {
       case 'message_start': {
         this.started = true
-        const u = event.message.usage as any
-        this.tokens = {
-          inputTokens: u?.input_tokens ?? 0,
-          outputTokens: u?.output_tokens ?? 0,
-          cacheReadTokens: u?.cache_read_input_tokens ?? 0,
-          cacheWriteTokens: u?.cache_creation_input_tokens ?? 0,
-          cacheWrite1hTokens: u?.cache_creation?.ephemeral_1h_input_tokens ?? 0
-        }
+        this.tokens = tokenCountsOf(event.message.usage)
         break
       }
       case 'content_block_start':

@@ -123,7 +123,9 @@ function prewarmRefusal(body: any): string | null {
 
 export async function startScriptedServer(opts: ScriptedServerOptions): Promise<ScriptedServer> {
   const cache = opts.promptCache === false ? null : (opts.promptCache ?? new PromptCache())
-  const latencyOf = () => (typeof opts.latencyMs === 'function' ? opts.latencyMs() : (opts.latencyMs ?? 0))
+  /** A number option given as a number or as a function read per request (0 when absent). */
+  const read = (v: number | (() => number) | undefined): number => (typeof v === 'function' ? v() : (v ?? 0))
+  const latencyOf = () => read(opts.latencyMs)
   const requests: RecordedRequest[] = []
   const bodyCounts = new Map<string, number>()
   let seenRequests = 0
@@ -135,8 +137,6 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     messageId: nextId('msg'),
     toolUseId: (b: ReplyBlock & { type: 'tool_use' }) => b.id ?? nextId('toolu')
   })
-
-  const rateOf = () => (typeof opts.outputTokensPerSecond === 'function' ? opts.outputTokensPerSecond() : (opts.outputTokensPerSecond ?? 0))
 
   async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string, rate: number): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId })
@@ -272,7 +272,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (plan) cache!.commit(plan)
     if (!rec.stream) return sendJson(res, 200, renderMessage(reply, rec, ids()), { 'request-id': requestId })
     const frames = renderStream(reply, rec, ids())
-    const rate = rateOf()
+    const rate = read(opts.outputTokensPerSecond)
     if (rate > 0) rec.outputMs = (frames.reduce((n, f) => n + (f.chars ?? 0), 0) / 4 / rate) * 1000
     await streamFrames(res, frames, reply, requestId, rate)
   }

@@ -227,7 +227,10 @@ function siblingsOf(input: AgentToolInput, ctx: ToolContext): { count: number; b
       const seen = byKind.get(kind) ?? { count: 0, brief: '' }
       seen.count++
       byKind.set(kind, seen)
-      if (typeof other.prompt === 'string') prompts.set(kind, [...(prompts.get(kind) ?? []), other.prompt])
+      if (typeof other.prompt !== 'string') continue
+      const list = prompts.get(kind)
+      if (list) list.push(other.prompt)
+      else prompts.set(kind, [other.prompt])
     }
     for (const [kind, list] of prompts) byKind.get(kind)!.brief = sharedStart(list)
     siblingsByBatch.set(ctx.batch, byKind)
