@@ -107,10 +107,20 @@ export function formatZodError(toolName: string, error: z.ZodError): string {
 // Tools are built per agent, but their schemas are module constants: convert each schema once.
 const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>()
 
+/**
+ * zod writes `.int()` as bounded by ±2^53−1: the model learns nothing from it (an integer is all it needs to
+ * know), and each bound is ~10 tokens in the prefix every request of every agent reads. The schema still
+ * checks the input (parse); only the description the model reads leaves the bounds out.
+ */
+function dropSafeIntegerBounds({ jsonSchema: json }: { jsonSchema: Record<string, unknown> }): void {
+  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum
+  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum
+}
+
 function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
   let json = jsonSchemas.get(schema)
   if (!json) {
-    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>
+    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBounds }) as Record<string, unknown>
     delete json.$schema
     jsonSchemas.set(schema, json)
   }
