@@ -1,6 +1,6 @@
 // Filling a shared prefix up to the model's cache minimum. A prefix (tools and system prompt) shorter than the
 // model's minimum cacheable length is never cached: sixteen Explore siblings on Haiku (minimum 4,096 tokens,
-// prefix ~2,500) each pay their whole prefix at the full price, every request. Adding context that helps them
+// prefix ~2,300) each pay their whole prefix at the full price, every request. Adding context that helps them
 // (the project's instructions, a listing of the folder: orchestration supplies it as `cacheFill`) until the
 // prefix crosses the minimum makes it one cache write (1.25×) and fifteen reads (0.1×). Whether that pays is
 // decided by the prices, per fan-out: filled, the prefix costs 1.25·F + 0.1·F·(n−1) for n requests sharing it;

@@ -1,4 +1,4 @@
-// The cache minimum, end to end: sixteen Explore siblings on Haiku, whose tools and system prompt (~2,500 tokens)
+// The cache minimum, end to end: sixteen Explore siblings on Haiku, whose tools and system prompt (~2,300 tokens)
 // are under Haiku's 4,096-token minimum, so nothing of theirs is ever cached. Filled with context that helps them
 // (the project's instructions Explore leaves out, a listing of the folder), their shared prefix crosses it: one
 // sibling writes it and fifteen read it, and the billed input (uncached ×1, writes ×1.25, reads ×0.1) falls.
@@ -33,7 +33,7 @@ async function fanOut(n: number, opts: { brief?: string; turns?: ReturnType<type
       writeFileSync(join(root, 'CLAUDE.md'), `${INSTRUCTIONS}\n`)
       for (const dir of ['src', 'src/model', 'src/view', 'test', 'docs']) mkdirSync(join(root, dir), { recursive: true })
       // A project of a few hundred files, as most are: its listing is what an Explore agent would look for first.
-      for (let i = 0; i < 300; i++) writeFileSync(join(root, ['src', 'src/model', 'src/view', 'test', 'docs'][i % 5], `feature-module-${i}.ts`), '')
+      for (let i = 0; i < 360; i++) writeFileSync(join(root, ['src', 'src/model', 'src/view', 'test', 'docs'][i % 5], `feature-module-${i}.ts`), '')
     },
     session: { permissionMode: 'bypassPermissions' }
   })

@@ -131,7 +131,10 @@ export class SessionTools {
     const taskHost = { registry: s.registry, outputTail: this.opts.outputTail, aside: <T>(wait: Promise<T>) => s.gate.aside(handle, wait) }
     if (wanted.has(TASK_OUTPUT_TOOL_NAME)) tools.push(createTaskOutputTool(taskHost))
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
-    if (wanted.has(SKILL_TOOL_NAME)) tools.push(createSkillTool(() => [...s.definitions.skills(), ...s.definitions.commands()]))
+    // Offered only when there is a skill to load: with none, the tool could only refuse, and its description
+    // would be ~200 tokens that every request of the agent reads. An agent started after one is added gets it.
+    const skills = () => [...s.definitions.skills(), ...s.definitions.commands()]
+    if (wanted.has(SKILL_TOOL_NAME) && skills().some((k) => k.modelInvocable)) tools.push(createSkillTool(skills))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(
       handle,

@@ -112,6 +112,33 @@ describe('the Skill tool', () => {
     })
   })
 
+  it('is left out while there is no skill the model may load, and offered to the agents started once one is added', async () => {
+    const seen: string[][] = []
+    const record = (req: { toolNames: string[] }) => void seen.push(req.toolNames)
+    const spawnHelper = () => reply.toolUse('Agent', { description: 'h', prompt: 'Helper task' })
+    const f = await makeFixture(
+      [
+        { match: /Helper task/, turns: [(req) => (record(req), reply.text('ok'))] },
+        { match: MAIN, turns: [(req) => (record(req), spawnHelper()), reply.text('done'), () => spawnHelper(), reply.text('done')] }
+      ],
+      // Only a skill the model may not call: nothing to offer it.
+      { files: { '.claude/skills/secret-ops/SKILL.md': skill('secret-ops', 'Only for people', 'Do not run this.', 'disable-model-invocation: true\n') } }
+    )
+    await f.session.run('go')
+    expect(seen).toHaveLength(2)
+    for (const names of seen) {
+      expect(names).toContain('Read')
+      expect(names).not.toContain('Skill')
+    }
+    mkdirSync(join(f.cwd, '.claude/skills/release-notes'), { recursive: true })
+    writeFileSync(join(f.cwd, '.claude/skills/release-notes/SKILL.md'), skill('release-notes', 'Draft release notes', 'Write notes.'))
+    await f.session.reload()
+    seen.length = 0
+    await f.session.run('go again')
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toContain('Skill')
+  })
+
   it('`fanout agents check` warns about a skill that is not installed, at the skills: line', async () => {
     const f = await makeFixture(
       { respond: () => reply.text('unused') },

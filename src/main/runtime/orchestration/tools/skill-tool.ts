@@ -22,14 +22,15 @@ const schema = z
   })
   .strict()
 
-export function skillToolDescription(skills: readonly SkillEntry[]): string {
+function skillToolDescription(skills: readonly SkillEntry[]): string {
   const head = `Load a skill: a packaged set of instructions the user or project has set up for a kind of task (deploy steps, a review checklist, a repo-specific workflow). When the task at hand is one a listed skill covers, call this first: the skill's instructions come back as the result, for you to follow in place of your default approach. Users may also ask for one by name (/name).`
-  if (!skills.length)
-    return `${head}\n\nNo skills are installed for this project (.claude/skills/<name>/SKILL.md, ~/.claude/skills/<name>/SKILL.md or a plugin's skills/ folder), so there is nothing to load.`
   return `${head}\n\nThe following skills are available:\n${formatSkillListing(skills)}\n\nOnly names from this list are valid.`
 }
 
-/** `skills()` is read at each call, so a skill added while the session runs is found after a reload. */
+/**
+ * `skills()` is read at each call, so a skill added while the session runs is found after a reload. Made only
+ * when the model may load at least one (orchestration/tools/session-tools.ts).
+ */
 export function createSkillTool(skills: () => readonly SkillEntry[]): Tool {
   return defineTool({
     name: SKILL_TOOL_NAME,
