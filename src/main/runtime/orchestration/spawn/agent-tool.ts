@@ -58,12 +58,10 @@ ${formatAgentListing(listed)}${fork}${only}
 
 Give each subagent a complete, self-contained prompt: it sees nothing of your conversation, only what you write. Say what to do, what you already know, and what to report back. When you start several agents for independent work, put all the Agent calls in one message so they run at the same time.
 
-- subagent_type picks the agent (default general-purpose).
 - The agent's final message comes back to you as this tool's result; the person does not see it, so pass on what matters.
 - Continue an agent later with SendMessage (to its id or name), or with resume: <agentId> and the next instructions as prompt; a new Agent call starts fresh.
 - isolation: "worktree" gives the agent its own git worktree on a new branch; its changes are committed there and the branch is reported back.
-- run_in_background: true returns at once with the agent's id and output file; keep working, and its report reaches you as a <task-notification> message when it finishes. Use TaskOutput to wait for it or read its progress, TaskStop to stop it. Background agents cannot ask for permissions or start agents.
-- subagent_type: "${FORK_AGENT_TYPE}" starts a copy of you that sees this conversation; agent types marked with forkContext see it too and run on your model.`
+- run_in_background: true returns at once with the agent's id and output file; keep working, and its report reaches you as a <task-notification> message when it finishes. Use TaskOutput to wait for it or read its progress, TaskStop to stop it. Background agents cannot ask for permissions or start agents.`
 }
 
 export function createAgentTool(opts: {
