@@ -61,7 +61,7 @@ export const FALLBACK_AFTER_OVERLOADS = 3
 const DEFAULT_MAX_RETRIES = 8
 const DEFAULT_MAX_RETRY_TIME_MS = 10 * 60_000
 
-const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`)
+const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`)
 /** Attempts, in all, at an address that refused the connection or does not resolve. */
 const UNREACHABLE_ATTEMPTS = 2
 
@@ -240,7 +240,8 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     let model = switched.get(request.model) ?? request.model
     let body = buildRequestBody(model === request.model ? request : { ...request, model })
     let overloaded = 0
-    const started = Date.now()
+    // Time spent retrying runs on the monotonic clock: a wall clock set back or forward must not stretch or cut it.
+    const started = performance.now()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     if (signal?.aborted) throw new ModelAbortedError([])
     const ticket = await enterGate(request, body, betas, signal, asked.cacheFill?.sharers)
@@ -255,7 +256,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           })
         handlers.onRequest?.(n)
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
-        const left = maxRetryTimeMs - (Date.now() - started)
+        const left = maxRetryTimeMs - (performance.now() - started)
         try {
           await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket, slot)
         } finally {
@@ -291,11 +292,11 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           continue
         }
         if (!failure.retryable || n >= maxAttempts) {
-          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(Date.now() - started)})` : ''
+          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(performance.now() - started)})` : ''
           throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable, undefined, undefined, failure.api)
         }
         const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
-        const spent = Date.now() - started
+        const spent = Math.round(performance.now() - started)
         if (spent + delayMs >= maxRetryTimeMs)
           throw new ModelCallError(
             `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${duration(spent)}: a call may spend at most ${duration(maxRetryTimeMs)} retrying${failure.retryAfterMs !== undefined ? `, and the server asked to wait ${duration(delayMs)} more` : ''})`,

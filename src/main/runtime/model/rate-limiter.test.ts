@@ -78,6 +78,42 @@ describe('RateLimiter', () => {
     expect(limiter.running).toBe(1)
   })
 
+  it('holds for the time the server asked, whatever the wall clock does meanwhile', async () => {
+    // Holds run on the monotonic clock: a wall clock set back a minute (NTP, a resumed VM) during a short
+    // hold of a 529 must not hold the next request a minute more. Real clocks here, Date.now set back.
+    const realNow = Date.now
+    let setBack = 0
+    Date.now = () => realNow() - setBack
+    try {
+      const limiter = new RateLimiter()
+      const [t] = await takeAll(limiter, 1)
+      t.observe(529, headers({ 'retry-after-ms': '25' }))
+      t.release()
+      setBack = 60_000
+      const started = performance.now()
+      await limiter.acquire()
+      expect(performance.now() - started).toBeLessThan(5_000)
+    } finally {
+      Date.now = realNow
+    }
+  })
+
+  it('reads a reset header on the wall clock and waits for it on its own clock', async () => {
+    const clock = { now: 5_000 }
+    const wall = { now: START }
+    const limiter = new RateLimiter({ now: () => clock.now, wallNow: () => wall.now })
+    const [t] = await takeAll(limiter, 1)
+    t.observe(200, headers({ 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': '2026-11-23T10:00:00.030Z' }))
+    t.release()
+    const reasons: Array<string | null> = []
+    const next = limiter.acquire(undefined, (r) => reasons.push(r))
+    expect(reasons[0]).toMatch(/token limit/)
+    wall.now -= 60_000
+    clock.now += 30
+    await next
+    expect(limiter.running).toBe(1)
+  })
+
   it('starts no more requests than requests-remaining until requests-reset', async () => {
     const limits = { 'anthropic-ratelimit-requests-remaining': '2', 'anthropic-ratelimit-requests-reset': '2026-11-23T10:00:00.040Z' }
     const { clock, limiter, waitNext } = await afterAnswer(200, limits)

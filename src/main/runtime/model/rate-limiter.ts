@@ -28,7 +28,13 @@ export interface RateLimiterOptions {
   max?: number
   /** Longest hold honoured from a header or retry-after (a misconfigured gateway must not stall agents for hours). Default 5 min. */
   maxHoldMs?: number
+  /**
+   * The clock holds are kept on: monotonic by default (performance.now), so a hold of one second lasts one
+   * second when the machine's wall clock is set back or forward meanwhile. Given alone, it is the wall clock too.
+   */
   now?: () => number
+  /** The wall clock the headers' reset times (RFC 3339) are read against. Default `now` when given, else Date.now. */
+  wallNow?: () => number
 }
 
 /** Why a request waits, for the agent's status line. */
@@ -50,6 +56,7 @@ export class RateLimiter {
   private readonly max: number
   private readonly maxHoldMs: number
   private readonly now: () => number
+  private readonly wallNow: () => number
   /** Requests allowed in flight. */
   private window: number
   private inFlight = 0
@@ -69,7 +76,8 @@ export class RateLimiter {
   constructor(opts: RateLimiterOptions = {}) {
     this.max = Math.max(1, opts.max ?? MAX_IN_FLIGHT)
     this.maxHoldMs = opts.maxHoldMs ?? 300_000
-    this.now = opts.now ?? Date.now
+    this.now = opts.now ?? (() => performance.now())
+    this.wallNow = opts.wallNow ?? opts.now ?? Date.now
     this.window = this.max
   }
 
@@ -131,18 +139,23 @@ export class RateLimiter {
       this.window = Math.min(this.max, this.window + 1)
     }
     const left = intHeader(headers, REQUEST_LIMIT.remaining)
-    const reset = timeHeader(headers, REQUEST_LIMIT.reset)
+    const reset = this.onClock(timeHeader(headers, REQUEST_LIMIT.reset))
     if (left !== null && reset !== null && reset > now) {
       this.requestsLeft = left
       this.requestsReset = Math.min(reset, now + this.maxHoldMs)
     }
     for (const t of TOKEN_LIMITS) {
       const tokens = intHeader(headers, t.remaining)
-      const at = timeHeader(headers, t.reset)
+      const at = this.onClock(timeHeader(headers, t.reset))
       if (tokens !== null && tokens <= 0 && at !== null) this.hold(at, 'the API token limit is used up until it refills')
     }
     this.pump()
     return refused
+  }
+
+  /** A wall-clock time from a header, on the limiter's own clock. */
+  private onClock(wall: number | null): number | null {
+    return wall === null ? null : this.now() + (wall - this.wallNow())
   }
 
   private hold(until: number, reason: string): void {
