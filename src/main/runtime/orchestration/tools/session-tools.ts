@@ -133,8 +133,9 @@ export class SessionTools {
     if (wanted.has(TASK_STOP_TOOL_NAME)) tools.push(createTaskStopTool(taskHost))
     // Offered only when there is a skill to load: with none, the tool could only refuse, and its description
     // would be ~200 tokens that every request of the agent reads. An agent started after one is added gets it.
-    const skills = () => [...s.definitions.skills(), ...s.definitions.commands()]
-    if (wanted.has(SKILL_TOOL_NAME) && skills().some((k) => k.modelInvocable)) tools.push(createSkillTool(skills))
+    const loadable = (k: { modelInvocable: boolean }) => k.modelInvocable
+    if (wanted.has(SKILL_TOOL_NAME) && (s.definitions.skills().some(loadable) || s.definitions.commands().some(loadable)))
+      tools.push(createSkillTool(() => [...s.definitions.skills(), ...s.definitions.commands()]))
     if (isMain && wanted.has(REQUEST_MERGE_TOOL_NAME)) tools.push(createRequestMergeTool(s.requestMergeHost(handle)))
     return s.extensions.tools(
       handle,
