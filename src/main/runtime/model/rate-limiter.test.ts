@@ -78,6 +78,24 @@ describe('RateLimiter', () => {
     expect(limiter.running).toBe(1)
   })
 
+  it('lets a held request go when its hold ends between two readings of the clock', async () => {
+    // A clock that moves on each time it is read (a loaded machine: the process is preempted between two
+    // readings, or a timer fires a hair before the hold's end). Whichever readings the end of the hold falls
+    // between, the waiting request is let go once it is over: never left queued with no timer to wake it.
+    const stranded: number[] = []
+    for (let hold = 0.05; hold <= 3; hold += 0.05) {
+      let t = 1_000
+      const limiter = new RateLimiter({ now: () => (t += 0.4) })
+      const [first] = await takeAll(limiter, 1)
+      first.observe(529, headers({ 'retry-after-ms': hold.toFixed(2) }))
+      first.release()
+      const next = limiter.acquire().then((ticket) => ticket.release())
+      const woke = await Promise.race([next.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 200))])
+      if (!woke) stranded.push(Number(hold.toFixed(2)))
+    }
+    expect(stranded).toEqual([])
+  })
+
   it('holds for the time the server asked, whatever the wall clock does meanwhile', async () => {
     // Holds run on the monotonic clock: a wall clock set back a minute (NTP, a resumed VM) during a short
     // hold of a 529 must not hold the next request a minute more. Real clocks here, Date.now set back.

@@ -165,9 +165,8 @@ export class RateLimiter {
     this.holdReason = reason
   }
 
-  /** Why a new request may not start now, or null when it may. */
-  private blocked(): WaitReason | null {
-    const now = this.now()
+  /** Why a new request may not start at `now`, or null when it may. */
+  private blocked(now = this.now()): WaitReason | null {
     if (now < this.holdUntil) return `${this.holdReason}; waiting ${Math.ceil((this.holdUntil - now) / 1000)} s`
     if (this.requestsLeft !== null && now < this.requestsReset && this.requestsLeft <= 0) return 'the API request limit is used up until it refills'
     if (this.inFlight >= this.limit) return `${this.inFlight} model requests in flight, as many as the API takes now`
@@ -197,11 +196,19 @@ export class RateLimiter {
     }
   }
 
-  /** Lets waiters go while nothing blocks them; else wakes up when the hold ends. */
+  /**
+   * Lets waiters go while nothing blocks them; else wakes up when the hold ends. Whether they are blocked
+   * and how long to sleep are read off one reading of the clock: read twice, a hold that ends between the
+   * two readings (a timer fires a hair before its time, then the clock moves on) blocked the waiters and
+   * set no timer to wake them, and they waited for good.
+   */
   private pump(): void {
-    while (this.waiters.length && this.blocked() === null) this.waiters.shift()!.go(this.start())
+    let now = this.now()
+    while (this.waiters.length && this.blocked(now) === null) {
+      this.waiters.shift()!.go(this.start())
+      now = this.now()
+    }
     if (!this.waiters.length || this.timer) return
-    const now = this.now()
     const until = Math.max(this.holdUntil, this.requestsLeft !== null && this.requestsLeft <= 0 ? this.requestsReset : 0)
     if (until > now) {
       this.timer = setTimeout(() => {
