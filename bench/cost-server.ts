@@ -10,10 +10,12 @@
 // Its prompt cache is the simulated one (prompt-cache.ts). Control lines on stdin: `reset <latencyMs> [<output
 // tokens a second>]` starts a run with an empty cache (and replies streamed at that rate, 0: at once); `stats`
 // prints what the requests since the reset read, wrote and cost.
+import { appendFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { PromptCache } from '../src/main/runtime/model/scripted/prompt-cache'
 import { reply, startScriptedServer, type ParsedRequest, type RecordedRequest, type ScriptedReply } from '../src/main/runtime/model/scripted'
 import { contextWindowFor } from '../src/main/runtime/model/context-window'
+import { CACHE_PRICE } from '../src/main/runtime/model/prompt-cache-rules'
 import { ledgerProgress, ledgerTurn } from '../src/main/runtime/orchestration/testing/long-session'
 
 export interface RunStats {
@@ -159,6 +161,27 @@ function summaryOf(req: ParsedRequest): ScriptedReply {
   )
 }
 
+/**
+ * Where a run's billed input went, one line a request (`BENCH_REQUEST_LOG=file`): who asked (the first user
+ * text), its turn, and its input split as billed.
+ */
+function requestLog(reqs: RecordedRequest[]): string {
+  const lines = reqs.map((r) => {
+    const c = r.cache
+    const who = (userTexts(r)[0] ?? '').replace(/\s+/g, ' ').slice(0, 40)
+    const billed = c ? c.uncached + CACHE_PRICE.write5m * c.write5m + CACHE_PRICE.write1h * c.write1h + CACHE_PRICE.read * c.read : r.inputTokens
+    return [
+      who.padEnd(40),
+      `turn ${r.turn}`,
+      r.model,
+      `in ${r.inputTokens}`,
+      c ? `uncached ${c.uncached} write ${c.write5m + c.write1h} read ${c.read}` : 'no cache',
+      `billed ${Math.round(billed)}`
+    ].join('  ')
+  })
+  return `${lines.join('\n')}\n--\n`
+}
+
 const arrivalOf = (req: RecordedRequest | undefined): number => (req ? performance.timeOrigin + req.receivedAt : 0)
 
 /** Entry of the server process: prints its URL, then answers control lines. */
@@ -212,6 +235,7 @@ export async function serveCost(): Promise<void> {
         summaries: reqs.filter((r) => isSummary(r) && r.inputTokens <= contextWindowFor(r.model)).length,
         criticalOutputMs: criticalOutputMs(reqs)
       }
+      if (process.env.BENCH_REQUEST_LOG) appendFileSync(process.env.BENCH_REQUEST_LOG, requestLog(reqs))
       process.stdout.write(`${JSON.stringify(stats)}\n`)
     }
   }
