@@ -18,9 +18,9 @@ const REPORT = [
   '<result>',
   'Nothing left for me.',
   '',
-  "agentId: w1 (name: ada) — to continue it, use SendMessage with to: 'ada', or Agent with resume: 'w1'",
+  'agentId: w1 (name: ada)',
   'worktree: its changes are on branch fanout/w1 (commit 36b9ac68b359), checked out at /tmp/p/.fanout-worktrees/w1',
-  '<usage>agent_type: general-purpose; model: claude-sonnet-5-5; status: completed; turns: 5; tool_uses: 4; duration_ms: 9282; tokens_in: 4981; tokens_out: 206; cost_usd: 0.018033</usage>',
+  '<usage>model: claude-sonnet-5-5; status: completed; turns: 5; tool_uses: 4; duration_ms: 9282; tokens_in: 4981; tokens_out: 206; cost_usd: 0.018033</usage>',
   '</result>',
   '</task-notification>'
 ].join('\n')

@@ -37,9 +37,10 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
         : result.status === 'stopped'
           ? `The ${handle.agentType} agent was stopped before it finished.${result.result ? `\n\nIts output so far:\n${result.result}` : ''}`
           : result.result || `(The ${handle.agentType} agent finished without a final message.)`
-  const lines = [
-    `agentId: ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''} — to continue it, use SendMessage with to: '${handle.name ?? handle.id}', or Agent with resume: '${handle.id}'`
-  ]
+  // The parent reads these lines on every later turn, and a fan-out's parent sixteen times over: what it can
+  // use, once. How to continue an agent (SendMessage, resume) is said once, in the Agent tool's description;
+  // its type is the one the parent asked for.
+  const lines = [`agentId: ${handle.id}${handle.name ? ` (name: ${handle.name})` : ''}`]
   if (result.worktree) {
     const wt = result.worktree
     lines.push(
@@ -56,7 +57,7 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
   }
   const u = result.usage
   lines.push(
-    `<usage>agent_type: ${handle.agentType}; model: ${result.model}; status: ${result.status}; turns: ${result.numTurns}; tool_uses: ${result.toolUses}; duration_ms: ${result.durationMs}; tokens_in: ${u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens}; tokens_out: ${u.outputTokens}; cost_usd: ${u.costUsd.toFixed(6)}</usage>`
+    `<usage>model: ${result.model}; status: ${result.status}; turns: ${result.numTurns}; tool_uses: ${result.toolUses}; duration_ms: ${result.durationMs}; tokens_in: ${u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens}; tokens_out: ${u.outputTokens}; cost_usd: ${u.costUsd.toFixed(6)}</usage>`
   )
   return { content: `${body}\n\n${lines.join('\n')}`, details, isError: result.status === 'failed', response: agentResponse(handle, result, body, prompt) }
 }
