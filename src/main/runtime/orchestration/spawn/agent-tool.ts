@@ -14,17 +14,12 @@ export const agentToolInput = z
     description: z.string().trim().min(1, 'give the task a short (3-5 word) description').describe('A short (3-5 word) description of the task'),
     prompt: z.string().trim().min(1, 'the prompt is the whole task for the subagent; it cannot be empty').describe('The task for the agent to perform'),
     subagent_type: z.string().trim().min(1).optional().describe(`The type of agent to use (default: general-purpose); "${FORK_AGENT_TYPE}" forks you`),
-    model: z
-      .string()
-      .trim()
-      .min(1)
-      .optional()
-      .describe("Model for this agent: haiku, sonnet, opus, fable, inherit or a full model id. Default: the definition's model, else the parent's"),
+    model: z.string().trim().min(1).optional().describe("haiku, sonnet, opus, fable, inherit or a model id (default: the definition's model, else yours)"),
     max_turns: z.number().int().positive().optional().describe("Most model calls the agent may make (default: its definition's maxTurns)"),
     effort: z
       .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
       .optional()
-      .describe("How hard the agent thinks: low, medium, high, xhigh or max, or a thinking budget in tokens (default: its definition's effort, else yours)"),
+      .describe("How hard it thinks: a level or a thinking budget in tokens (default: the definition's effort, else yours)"),
     run_in_background: z.boolean().optional().describe('Run the agent in the background; you are notified when it finishes'),
     resume: z
       .string()
@@ -59,7 +54,7 @@ ${formatAgentListing(listed)}${fork}${only}
 Give each subagent a complete, self-contained prompt: it sees nothing of your conversation, only what you write. Say what to do, what you already know, and what to report back. When you start several agents for independent work, put all the Agent calls in one message so they run at the same time.
 
 - The agent's final message comes back to you as this tool's result; the person does not see it, so pass on what matters.
-- Continue an agent later with SendMessage (to its id or name), or with resume: <agentId> and the next instructions as prompt; a new Agent call starts fresh.
+- The result ends with the agent's id (agentId): continue the agent later with SendMessage (to its id or name), or with resume: <agentId> and the next instructions as prompt; a new Agent call starts fresh.
 - isolation: "worktree" gives the agent its own git worktree on a new branch; its changes are committed there and the branch is reported back.
 - run_in_background: true returns at once with the agent's id and output file; keep working, and its report reaches you as a <task-notification> message when it finishes. Use TaskOutput to wait for it or read its progress, TaskStop to stop it. Background agents cannot ask for permissions or start agents.`
 }
