@@ -46,6 +46,26 @@ describe('a half-made worktree', () => {
     expect(wt.path).toBe(again.path)
   })
 
+  it('is removed and made again when the kill came before git set its HEAD, leaving the repository whole', async () => {
+    // git writes a placeholder HEAD (the null id; newer git `ref: refs/heads/.invalid`) before it points HEAD at
+    // the start commit and checks files out: killed there, the worktree is empty and `git log --all` fails on it.
+    for (const [agentId, placeholder] of [
+      ['p1', '0'.repeat(40)],
+      ['p2', 'ref: refs/heads/.invalid']
+    ]) {
+      r = makeTempRepo()
+      const { wt, dirs } = await halfMade(r, agentId)
+      writeFileSync(join(dirs.gitDir, 'HEAD'), `${placeholder}\n`)
+      for (const f of ['src/app.ts', 'README.md']) if (existsSync(join(wt.path, f))) unlinkSync(join(wt.path, f))
+      const again = await createAgentWorktree({ repoCwd: r.root, agentId })
+      expect(readFileSync(join(again.path, 'src/app.ts'), 'utf8')).toBe(r.read('src/app.ts'))
+      expect(r.git('-C', again.path, 'status', '--porcelain')).toBe('')
+      expect(r.git('log', '--all', '--format=%H').split('\n')).toContain(r.git('rev-parse', 'HEAD'))
+      r.cleanup()
+      r = null
+    }
+  })
+
   it('is never committed from', async () => {
     r = makeTempRepo()
     const base = r.git('rev-parse', 'HEAD')

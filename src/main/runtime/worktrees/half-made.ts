@@ -27,6 +27,16 @@ export function makerAlive(meta: WorktreeMetadata | null): boolean {
   return processState(meta.owner) !== 'gone'
 }
 
+/**
+ * What git writes in a new worktree's HEAD before it points it at the start commit, so the folder counts as a
+ * repository meanwhile: the null object id (or, on newer git, `ref: refs/heads/.invalid`). A kill then leaves a
+ * worktree that never had a commit checked out, and a HEAD that breaks `git log --all` in the person's
+ * repository until the worktree is gone.
+ */
+export function headPlaceholder(head: string): boolean {
+  return /^0{40}(0{24})?$/.test(head) || head === 'ref: refs/heads/.invalid'
+}
+
 const FILE_MODES = new Set(['100644', '100755', '120000'])
 
 /** The object id git gives `bytes` as a blob, in the repository's hash (sha1 or sha256, told by `base`'s length). */
@@ -49,7 +59,7 @@ async function checkNoWork(repoCwd: string, dirs: WorktreeGitDirs, branch: strin
   if (tip !== null && tip !== base) refuse(`its branch ${branch} has moved from ${base.slice(0, 12)}`)
   const headFile = readConfigFile(join(dirs.gitDir, 'HEAD'), 4096)
   const head = 'text' in headFile ? headFile.text.trim() : ''
-  if (head !== base && head !== `ref: refs/heads/${branch}`) refuse('its HEAD is not at its start commit')
+  if (!headPlaceholder(head) && head !== base && head !== `ref: refs/heads/${branch}`) refuse('its HEAD is not at its start commit')
   const files = new Map<string, { mode: string; id: string }>()
   for (const line of (await runGitRaw(repoCwd, ['ls-tree', '-r', '-z', '--full-tree', base])).split('\0')) {
     const m = /^(\d+) \w+ ([0-9a-f]+)\t(.*)$/s.exec(line)
