@@ -224,12 +224,15 @@ const PUBLIC_PREFIX = /^(?:sk-ant-[a-z]+\d*-|github_pat_|gh[oprsu]_|glpat-|xox[a
 /**
  * Only values shaped like a key or token are looked for in pieces: a credential-named variable can hold a
  * path or a word (`PASSWORD_STORE_DIR=/home/me/.password-store`), and hiding every 8 letters of that would
- * hide every path under the home folder. Such a value is still hidden whole (redact.ts).
+ * hide every path under the home folder. Such a value is still hidden whole (redact.ts). A value counts as a
+ * token when it mixes letters and digits, or when it starts with a key's public prefix: a key's random body
+ * may hold no digit (eleven random base-36 characters lack one about one time in 35).
  */
-function tokenLike(v: string): boolean {
+function tokenLike(v: string, keyPrefixed: boolean): boolean {
   if (/\s|:\/\//.test(v) || /^[/~.]/.test(v)) return false
   const a = alnum(v)
-  return a.length >= MIN_PIECES_SECRET && /[0-9]/.test(a) && /[a-z]/.test(a) && new Set(a).size >= 10
+  if (a.length < MIN_PIECES_SECRET || !/[a-z]/.test(a) || new Set(a).size < 10) return false
+  return keyPrefixed || /[0-9]/.test(a)
 }
 
 /** Multiplier of the rolling hash (odd, so each k-gram's hash is a polynomial of its codes mod 2^32). */
@@ -329,7 +332,7 @@ export class SecretPieces {
     // is in every key and in code that handles keys, which must stay readable. Once the secret is seen, its
     // edges are looked for in the whole of it, prefix included.
     const own = secret.replace(PUBLIC_PREFIX, '')
-    if (!tokenLike(own)) return
+    if (!tokenLike(own, own !== secret)) return
     const id = this.known.length
     const forms = formsOf(own)
     this.known.push({ forms: formsOf(secret) })

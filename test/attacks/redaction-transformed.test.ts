@@ -9,6 +9,9 @@ const PREFIX = 'sk-ant-api03-'
 const BODY = `LEAKCHECK${Array.from({ length: 30 }, (_, i) => 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[(i * 37 + 11) % 57]).join('')}`
 const KEY = PREFIX + BODY
 const TOKEN = 'ghp_0Qz8Yc4Lr2Vw6Ns1Km5Jt9Hx3Fd7Bp0Ag4Ue'
+// A key whose random body happens to hold no digit (a test key of random base-36 characters, once in 35):
+// its prefix says it is a key, so it is looked for in pieces like any other.
+const LETTERS_KEY = `${PREFIX}LEAKCHECKhuxfwfmjqzrtvbnpgsdoyi`
 
 /** What the command printed, also when it complained (a decoder meeting `[REDACTED]`). */
 function sh(command: string, input: string): string {
@@ -95,6 +98,7 @@ function recovered(text: string, secret: string): string | null {
 beforeAll(() => {
   registerSecret(KEY)
   registerSecret(TOKEN)
+  registerSecret(LETTERS_KEY)
 })
 let played = 0
 let escaped = 0
@@ -112,8 +116,12 @@ function judged(text: string, secret: string): string | null {
 }
 
 describe('a registered secret reshaped by a command is redacted', () => {
-  for (const secret of [KEY, TOKEN]) {
-    it.each(CASES)(`${secret.slice(0, 4)}: %s`, (_name, command, back) => {
+  for (const [label, secret] of [
+    ['key', KEY],
+    ['token', TOKEN],
+    ['key without a digit', LETTERS_KEY]
+  ]) {
+    it.each(CASES)(`${label}: %s`, (_name, command, back) => {
       const seen = redactText(sh(command, `${secret}\n`))
       expect(judged(back(seen), secret)).toBeNull()
       expect(recovered(seen, secret)).toBeNull()
