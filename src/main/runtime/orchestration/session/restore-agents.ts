@@ -36,6 +36,9 @@ export async function restoreAgents(
   const ledger = DeliveryLedger.fromTranscripts(opened.agents)
   ledger.addLaunched((await listAgentStates(where.dataDir, sessionId)).states)
   services.ledger = ledger
+  // The team as it was, read first: a TeamCreate the crash cut off is answered from its log.
+  await services.team.load()
+  ledger.teamCreates = (id) => services.team.board.createdBy(id)
   let unreadable = ''
   const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, {
     sessionCwd: where.cwd,
@@ -87,7 +90,6 @@ export async function restoreAgents(
     if (!main.messages.length) Object.assign(handle, taskOf(main.state, main.events))
   } else if (cutOff) services.main.restore([], undefined, 'interrupted')
   services.dormant.cutOff = Object.values(opened.index.agents).filter((a) => a.status === 'interrupted' && a.agentId !== mainAgentId)
-  await services.team.load()
   await services.delivery.deliverOwed(ledger.owedReports, opened.index, (id) => services.findAgent(id))
   return { notes, warnings, ...(lostHistory ? { lostHistory } : {}) }
 }

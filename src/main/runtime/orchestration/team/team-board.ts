@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { TeamSnapshot } from '../../../../shared/team'
 import { OpLog } from './op-log'
-import { applyOp, emptyTeamState, type OpOutcome, type TeamState } from './team-fold'
+import { applyOp, emptyTeamState, type OpOutcome, type TeamCreateRecord, type TeamState } from './team-fold'
 import type { TeamOp, TeamOpInput } from './team-ops'
 import { errorMessage } from '../../../../shared/error-message'
 
@@ -77,6 +77,11 @@ export class TeamBoard {
   /** How the active team's member `agentId` was launched (its task and the call that started the team), when the log says. */
   launchOf(agentId: string): { prompt: string; toolUseId?: string } | undefined {
     return this.state.launches[agentId]
+  }
+
+  /** What the TeamCreate call `toolUseId` came to, as last read; undefined when the log holds no record of it. */
+  createdBy(toolUseId: string): TeamCreateRecord | undefined {
+    return this.state.creates[toolUseId]
   }
 
   /** The team as last read (a copy), or null when none was created. */

@@ -10,7 +10,12 @@ export interface TeamState {
   nextTaskId: number
   /** Each member's task and the call that started the team, by agent id (from team_create): how to launch it again. */
   launches: Record<string, { prompt: string; toolUseId?: string }>
+  /** What each TeamCreate call came to, by its tool_use id: how a call a crash cut off is answered on resume. */
+  creates: Record<string, TeamCreateRecord>
 }
+
+/** A TeamCreate call as the log records it: the team it made, or why the fold refused it. */
+export type TeamCreateRecord = { ok: true; team: string; members: string[]; tasks: number } | { ok: false; error: string }
 
 /**
  * `none_available`: a claim of "the next task" found nothing to take — an answer, not a failure. `tasks`: the
@@ -18,13 +23,20 @@ export interface TeamState {
  */
 export type OpOutcome = { ok: true; taskId?: string; requestId?: string; tasks?: OpOutcome[] } | { ok: false; error: string; code?: 'none_available' }
 
-export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1, launches: {} })
+export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1, launches: {}, creates: {} })
 
 const refuse = (error: string): OpOutcome => ({ ok: false, error })
 
 /** Applies one operation to `state` (in place) and says whether it took effect. */
 export function applyOp(state: TeamState, op: TeamOp): OpOutcome {
-  if (op.op === 'team_create') return createTeam(state, op)
+  if (op.op === 'team_create') {
+    const out = createTeam(state, op)
+    if (op.toolUseId)
+      state.creates[op.toolUseId] = out.ok
+        ? { ok: true, team: op.name, members: op.members.map((m) => m.name), tasks: (out.tasks ?? []).filter((t) => t.ok).length }
+        : { ok: false, error: out.error }
+    return out
+  }
   const team = state.team
   if (!team || team.status !== 'active') return refuse('There is no active team in this session. The lead creates one with TeamCreate.')
   if (op.actor !== LEAD && !team.members.some((m) => m.name === op.actor)) return refuse(`'${op.actor}' is not a member of team ${team.name}.`)
