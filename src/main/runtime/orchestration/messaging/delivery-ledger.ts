@@ -6,7 +6,7 @@
 // - the tool calls a crash cut off, each answered with what is known of it: its result if it finished (the
 //   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
 //   delivered, a permission refused or never given, a Write or Edit done or not (as its file tells), a team
-//   created or not (as the team log tells), or that it may have partly run.
+//   or task change made or not (as the team log tells), or that it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
 import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'
@@ -16,9 +16,7 @@ import type { AgentHandle } from '../runs/agent-registry'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
 import { cutOffFileCall } from '../../tools/cut-off-file-calls'
-import { TEAM_CREATE } from '../../tools/team-tool-names'
-import { cutOffTeamCreate } from '../team/cut-off-team-create'
-import type { TeamCreateRecord } from '../team/team-fold'
+import { LOGGED_TEAM_TOOLS } from '../team/cut-off-team-call'
 
 /** What an agent's transcript says is waiting for it: deliveries received and not consumed, in order. */
 export function pendingDeliveries(events: readonly AgentEvent[]): { inbox: InboxItem[]; received: Set<string> } {
@@ -72,8 +70,8 @@ export class DeliveryLedger {
   readonly waiting = new Set<string>()
   /** Background agents launched and not started (their state says queued), by the launching call's id. */
   private readonly launched = new Map<string, { agentId: string; agentType: string; restartable: boolean }>()
-  /** What the team log records of a TeamCreate call, by its id (set once the session has read its team log). */
-  teamCreates?: (toolUseId: string) => TeamCreateRecord | undefined
+  /** How the team log answers a team tool's cut-off call (set once the session has read its team log). */
+  teamCall?: (name: string, toolUseId: string) => { content: string; isError: boolean } | undefined
 
   /** Notes the background agents a crash caught before they started (from their state files). */
   addLaunched(states: ReadonlyArray<{ agentId: string; agentType: string; status: string; parentToolUseId?: string | null; prompt?: string }>): void {
@@ -170,8 +168,9 @@ export class DeliveryLedger {
           content: `${tool} did not run: Fanout stopped (it was closed or crashed) before it started. Run it again if it is still needed.`,
           isError: true
         }
-      // TeamCreate: the team log tells whether the team was made (team/cut-off-team-create.ts).
-      if (name === TEAM_CREATE && this.teamCreates) return cutOffTeamCreate(this.teamCreates(id))
+      // TeamCreate, TaskCreate, TaskClaim…: the team log tells whether it took effect (team/cut-off-team-call.ts).
+      const logged = LOGGED_TEAM_TOOLS.has(name) ? this.teamCall?.(name, id) : undefined
+      if (logged) return logged
       // A Write or Edit: its file tells whether its change is there (tools/cut-off-file-calls.ts).
       const cut = runs.get(id)
       const told = cut?.cwd ? cutOffFileCall(name, cut.cwd, cut.input) : undefined

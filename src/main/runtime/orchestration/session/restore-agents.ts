@@ -6,6 +6,7 @@ import { listAgentStates, loadAgentForResume, type OpenedSession } from '../../s
 import { SentHistory } from '../../model/request-invariants'
 import { COORDINATOR_AGENT_TYPE } from '../coordinator/coordinator-prompt'
 import { DeliveryLedger, pendingDeliveries } from '../messaging/delivery-ledger'
+import { cutOffTeamCall } from '../team/cut-off-team-call'
 import { recordDecided, RESUME_AFTER_RESTART_NOTE, resumeInterrupted, taskOf, type ResumeReport } from '../runs/resume'
 import type { AgentServices } from './agent-services'
 import type { SessionSettings } from './session-settings'
@@ -36,9 +37,9 @@ export async function restoreAgents(
   const ledger = DeliveryLedger.fromTranscripts(opened.agents)
   ledger.addLaunched((await listAgentStates(where.dataDir, sessionId)).states)
   services.ledger = ledger
-  // The team as it was, read first: a TeamCreate the crash cut off is answered from its log.
+  // The team as it was, read first: a team tool's call the crash cut off is answered from its log.
   await services.team.load()
-  ledger.teamCreates = (id) => services.team.board.createdBy(id)
+  ledger.teamCall = (name, id) => cutOffTeamCall(name, services.team.board.callOf(id), services.team.board.snapshot())
   let unreadable = ''
   const main = await loadAgentForResume(where.dataDir, sessionId, mainAgentId, {
     sessionCwd: where.cwd,

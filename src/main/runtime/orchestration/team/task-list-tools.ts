@@ -22,7 +22,7 @@ export function formatTaskList(team: TeamSnapshot): string {
   return `Team ${team.name}: ${team.tasks.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)\n${team.tasks.map((t) => line(t, team)).join('\n')}`
 }
 
-function formatTask(t: TeamTask, team: TeamSnapshot): string {
+export function formatTask(t: TeamTask, team: TeamSnapshot): string {
   const blocks = team.tasks.filter((x) => x.blockedBy.includes(t.id)).map((x) => x.id)
   return [
     line(t, team),
@@ -76,9 +76,16 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
         .strict(),
       readOnly: false,
       concurrencySafe: true,
-      execute: (input) =>
+      execute: (input, ctx) =>
         as(async (actor) => {
-          const out = await m.run({ op: 'task_create', actor, subject: input.subject, description: input.description ?? '', blockedBy: input.blockedBy ?? [] })
+          const out = await m.run({
+            op: 'task_create',
+            actor,
+            toolUseId: ctx.toolUseId,
+            subject: input.subject,
+            description: input.description ?? '',
+            blockedBy: input.blockedBy ?? []
+          })
           return out.ok ? after(out.taskId, 'Created') : { content: out.error, isError: true }
         })
     }),
@@ -109,9 +116,9 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       schema: z.object({ taskId: taskId.optional() }).strict(),
       readOnly: false,
       concurrencySafe: true,
-      execute: (input) =>
+      execute: (input, ctx) =>
         as(async (actor) => {
-          const out = await m.run({ op: 'task_claim', actor, ...(input.taskId ? { taskId: input.taskId } : {}) })
+          const out = await m.run({ op: 'task_claim', actor, toolUseId: ctx.toolUseId, ...(input.taskId ? { taskId: input.taskId } : {}) })
           if (out.ok) return after(out.taskId, 'You claimed')
           // Nothing left to take is an answer (end your turn or wait), not a failed call.
           return { content: out.error, isError: !('code' in out && out.code === 'none_available'), details: { claimed: false } }
@@ -133,7 +140,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
         .strict(),
       readOnly: false,
       concurrencySafe: true,
-      execute: (input) =>
+      execute: (input, ctx) =>
         as(async (actor) => {
           const { taskId: id, ...patch } = input
           if (!Object.values(patch).some((v) => v !== undefined))
@@ -143,7 +150,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
             const blocked = await host.beforeComplete(task, m.active()!, actor)
             if (blocked) return { content: `Task ${id} was not marked completed: a TaskCompleted hook blocked it:\n${blocked}`, isError: true }
           }
-          const out = await m.run({ op: 'task_update', actor, taskId: id, ...patch })
+          const out = await m.run({ op: 'task_update', actor, toolUseId: ctx.toolUseId, taskId: id, ...patch })
           return out.ok ? after(out.taskId, actor === LEAD ? 'Updated' : 'You updated') : { content: out.error, isError: true }
         })
     })

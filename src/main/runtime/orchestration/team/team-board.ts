@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { TeamSnapshot } from '../../../../shared/team'
 import { OpLog } from './op-log'
-import { applyOp, emptyTeamState, type OpOutcome, type TeamCreateRecord, type TeamState } from './team-fold'
+import { applyOp, emptyTeamState, type OpOutcome, type CallRecord, type TeamState } from './team-fold'
 import type { TeamOp, TeamOpInput } from './team-ops'
 import { errorMessage } from '../../../../shared/error-message'
 
@@ -79,9 +79,12 @@ export class TeamBoard {
     return this.state.launches[agentId]
   }
 
-  /** What the TeamCreate call `toolUseId` came to, as last read; undefined when the log holds no record of it. */
-  createdBy(toolUseId: string): TeamCreateRecord | undefined {
-    return this.state.creates[toolUseId]
+  /**
+   * What the team tool's call `toolUseId` came to, as last read: its record, `null` when the log surely holds none
+   * (every tool's operation in it carries its call's id), undefined when it cannot tell (an older log).
+   */
+  callOf(toolUseId: string): CallRecord | null | undefined {
+    return this.state.calls[toolUseId] ?? (this.state.untracked ? undefined : null)
   }
 
   /** The team as last read (a copy), or null when none was created. */

@@ -95,7 +95,7 @@ describe('a TeamCreate a crash cut off', () => {
     const { lead, board, model } = await cutOffTeamCreate(true)
     const told = teamCreateResults(lead[0])
     expect(told).toEqual([expect.stringContaining('TeamCreate had finished when Fanout stopped')])
-    expect(told[0]).toContain('team "crew" was created with 1 member (m1) and 2 tasks')
+    expect(told[0]).toContain('Team "crew" was created with 1 member (m1) and 2 tasks')
     expect(told[0]).not.toMatch(/may have done part/)
     expect(lead.flatMap(teamCreateResults)).toHaveLength(lead.length)
     expect(board.snapshot()?.name).toBe('crew')

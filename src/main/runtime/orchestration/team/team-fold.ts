@@ -10,12 +10,20 @@ export interface TeamState {
   nextTaskId: number
   /** Each member's task and the call that started the team, by agent id (from team_create): how to launch it again. */
   launches: Record<string, { prompt: string; toolUseId?: string }>
-  /** What each TeamCreate call came to, by its tool_use id: how a call a crash cut off is answered on resume. */
-  creates: Record<string, TeamCreateRecord>
+  /** What each team tool's call came to, by its tool_use id: how a call a crash cut off is answered on resume. */
+  calls: Record<string, CallRecord>
+  /** The log holds a tool's operation with no call id (written before ids were): a call missing from `calls` may still be in it. */
+  untracked: boolean
 }
 
-/** A TeamCreate call as the log records it: the team it made, or why the fold refused it. */
-export type TeamCreateRecord = { ok: true; team: string; members: string[]; tasks: number } | { ok: false; error: string }
+/** A team tool's call as the log records it: what it did (the team it made, the task it touched), or why the fold refused it. */
+export type CallRecord =
+  | { ok: true; op: 'team_create'; team: string; members: string[]; tasks: number }
+  | { ok: true; op: Exclude<TeamOp['op'], 'team_create'>; taskId?: string }
+  | { ok: false; op: TeamOp['op']; error: string; code?: 'none_available' }
+
+/** The operations only a tool call makes (the others come from the runtime: member status, requests and answers). */
+const CALL_OPS: ReadonlySet<TeamOp['op']> = new Set(['team_create', 'team_delete', 'task_create', 'task_claim', 'task_update'])
 
 /**
  * `none_available`: a claim of "the next task" found nothing to take — an answer, not a failure. `tasks`: the
@@ -23,20 +31,27 @@ export type TeamCreateRecord = { ok: true; team: string; members: string[]; task
  */
 export type OpOutcome = { ok: true; taskId?: string; requestId?: string; tasks?: OpOutcome[] } | { ok: false; error: string; code?: 'none_available' }
 
-export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1, launches: {}, creates: {} })
+export const emptyTeamState = (): TeamState => ({ team: null, nextTaskId: 1, launches: {}, calls: {}, untracked: false })
 
 const refuse = (error: string): OpOutcome => ({ ok: false, error })
 
-/** Applies one operation to `state` (in place) and says whether it took effect. */
+/** Applies one operation to `state` (in place) and says whether it took effect; a tool call's outcome is kept by its id. */
 export function applyOp(state: TeamState, op: TeamOp): OpOutcome {
-  if (op.op === 'team_create') {
-    const out = createTeam(state, op)
-    if (op.toolUseId)
-      state.creates[op.toolUseId] = out.ok
-        ? { ok: true, team: op.name, members: op.members.map((m) => m.name), tasks: (out.tasks ?? []).filter((t) => t.ok).length }
-        : { ok: false, error: out.error }
-    return out
-  }
+  const out = applyOne(state, op)
+  if (op.toolUseId) state.calls[op.toolUseId] = callRecord(op, out)
+  else if (CALL_OPS.has(op.op)) state.untracked = true
+  return out
+}
+
+function callRecord(op: TeamOp, out: OpOutcome): CallRecord {
+  if (!out.ok) return { ok: false, op: op.op, error: out.error, ...(out.code ? { code: out.code } : {}) }
+  if (op.op === 'team_create')
+    return { ok: true, op: op.op, team: op.name, members: op.members.map((m) => m.name), tasks: (out.tasks ?? []).filter((t) => t.ok).length }
+  return { ok: true, op: op.op, ...(out.taskId ? { taskId: out.taskId } : {}) }
+}
+
+function applyOne(state: TeamState, op: TeamOp): OpOutcome {
+  if (op.op === 'team_create') return createTeam(state, op)
   const team = state.team
   if (!team || team.status !== 'active') return refuse('There is no active team in this session. The lead creates one with TeamCreate.')
   if (op.actor !== LEAD && !team.members.some((m) => m.name === op.actor)) return refuse(`'${op.actor}' is not a member of team ${team.name}.`)

@@ -12,6 +12,8 @@ interface OpBase {
   opId: string
   actor: string
   ts: number
+  /** The tool call that made it (TeamCreate, TeamDelete, TaskCreate, TaskClaim, TaskUpdate): a call a crash cut off is answered from its record. */
+  toolUseId?: string
 }
 
 export type TeamOp = OpBase &
@@ -25,8 +27,6 @@ export type TeamOp = OpBase &
         members: Array<Omit<TeamMember, 'status'> & { prompt?: string }>
         /** The first tasks, created with the team in the same write (a crash cannot leave a team without them). */
         tasks?: Array<{ subject: string; description: string; blockedBy: string[] }>
-        /** The lead's TeamCreate call, the members' parent call. */
-        toolUseId?: string
       }
     | { op: 'team_delete' }
     | { op: 'member'; name: string; status: MemberStatus; branch?: string }

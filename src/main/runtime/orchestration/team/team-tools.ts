@@ -52,8 +52,8 @@ export function createLeadTools(m: TeamManager, lead: AgentHandle): Tool[] {
       description: 'End the team once its members have stopped (ask them with RequestShutdown first). Its task list stays on disk.',
       schema: z.object({}).strict(),
       readOnly: false,
-      async execute() {
-        const out = await m.run({ op: 'team_delete', actor: LEAD })
+      async execute(_input, ctx) {
+        const out = await m.run({ op: 'team_delete', actor: LEAD, toolUseId: ctx.toolUseId })
         return out.ok ? { content: 'The team is deleted. Its task list and history stay in the session folder.' } : { content: out.error, isError: true }
       }
     }),
