@@ -6,7 +6,7 @@
 // first write leaves the file empty: no record, so nothing done, however the file looks.
 import type { TeamSnapshot } from '../../../../shared/team'
 import { TASK_CLAIM, TASK_CREATE, TASK_UPDATE, TEAM_CREATE, TEAM_DELETE } from '../../tools/team-tool-names'
-import { formatTask } from './task-list-tools'
+import { formatTask } from './task-format'
 import type { CallRecord } from './team-fold'
 
 /** The team tools whose calls the log records by id. */

@@ -13,7 +13,7 @@ import { memberDefinition } from './worker-prompt'
 export { LEAD_TOOL_NAMES, MEMBER_TOOL_NAMES, TEAM_TOOL_NAMES } from '../../tools/team-tool-names'
 export { TeamBoard } from './team-board'
 export { TeamManager, type CreateTeamInput, type TeamHost } from './team-manager'
-export { formatTaskList } from './task-list-tools'
+export { formatTaskList } from './task-format'
 
 /**
  * The team tools an agent gets: the main agent gets the lead's tools it asked for (when teams are on); a

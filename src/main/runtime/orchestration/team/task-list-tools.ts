@@ -7,34 +7,10 @@ import { defineTool, type Tool, type ToolResult } from '../../tools/define-tool'
 import { TASK_CLAIM, TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE } from '../../tools/team-tool-names'
 import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'
+import { formatTask, formatTaskList } from './task-format'
 
 const taskId = z.string().trim().min(1, 'give the task id, e.g. "3"').max(20).describe('The task id, e.g. "3" (TaskList shows them)')
 const ids = z.array(z.string().trim().min(1).max(20)).max(50)
-
-function line(t: TeamTask, team: TeamSnapshot): string {
-  const open = t.blockedBy.filter((id) => team.tasks.find((x) => x.id === id)?.status !== 'completed')
-  return `#${t.id} [${t.status}] ${t.subject}${t.owner ? ` — ${t.owner}` : ''}${open.length ? ` (blocked by ${open.join(', ')})` : ''}`
-}
-
-export function formatTaskList(team: TeamSnapshot): string {
-  if (!team.tasks.length) return `Team ${team.name} has no tasks yet.`
-  const count = (s: TeamTask['status']) => team.tasks.filter((t) => t.status === s).length
-  return `Team ${team.name}: ${team.tasks.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)\n${team.tasks.map((t) => line(t, team)).join('\n')}`
-}
-
-export function formatTask(t: TeamTask, team: TeamSnapshot): string {
-  const blocks = team.tasks.filter((x) => x.blockedBy.includes(t.id)).map((x) => x.id)
-  return [
-    line(t, team),
-    t.description && `Description: ${t.description}`,
-    t.blockedBy.length ? `Waits for: ${t.blockedBy.join(', ')}` : '',
-    blocks.length ? `Blocks: ${blocks.join(', ')}` : '',
-    `Created by ${t.createdBy}`,
-    t.result ? `Result: ${t.result}` : ''
-  ]
-    .filter(Boolean)
-    .join('\n')
-}
 
 /** Runs `fn` for a caller in the active team, or explains why it cannot. */
 async function asActor(m: TeamManager, actorOf: () => string | null, fn: (actor: string, team: TeamSnapshot) => Promise<ToolResult>): Promise<ToolResult> {
