@@ -148,8 +148,9 @@ export class AgentServices implements SessionContext {
     this.p.mainConfig.coordinator = true
   }
 
+  /** Asked for, in coordinator mode, or a reopened session that made a team: its lead keeps the tools to lead it. */
   get teamsEnabled(): boolean {
-    return this.p.options.teams === true || this.coordinator !== null
+    return this.p.options.teams === true || this.coordinator !== null || this.team.everCreated
   }
 
   get mainPermissionMode(): PermissionMode {

@@ -82,7 +82,8 @@ async function cutOffTeamCreate(recorded: boolean) {
   }
   restarted = true
   lead.length = 0
-  const { session: s2 } = await f.openSession(sid, copy, { permissionMode: 'bypassPermissions', teams: true })
+  // Reopened as `fanout run --resume` without --teams: a session whose log holds a team keeps its lead's team tools.
+  const { session: s2 } = await f.openSession(sid, copy, { permissionMode: 'bypassPermissions', ...(recorded ? {} : { teams: true }) })
   await s2.resumeInterrupted()
   await s2.idle()
   const board = new TeamBoard(join(sessionDir(copy, sid), 'team', 'log.jsonl'))
@@ -91,7 +92,7 @@ async function cutOffTeamCreate(recorded: boolean) {
 }
 
 describe('a TeamCreate a crash cut off', () => {
-  it('after the team was recorded: the lead is told the team was made, does not make it again, and the member reports', async () => {
+  it('after the team was recorded: the lead is told the team was made, does not make it again, keeps its team tools without --teams, and the member reports', async () => {
     const { lead, board, model } = await cutOffTeamCreate(true)
     const told = teamCreateResults(lead[0])
     expect(told).toEqual([expect.stringContaining('TeamCreate had finished when Fanout stopped')])
@@ -99,6 +100,7 @@ describe('a TeamCreate a crash cut off', () => {
     expect(told[0]).not.toMatch(/may have done part/)
     expect(lead.flatMap(teamCreateResults)).toHaveLength(lead.length)
     expect(board.snapshot()?.name).toBe('crew')
+    expect(lead[0].toolNames).toEqual(expect.arrayContaining(['TeamDelete', 'TaskList', 'TaskCreate', 'TaskUpdate', 'RequestShutdown']))
     expect(model.server.messageRequests().filter((r) => r.firstUserText.startsWith('MEMBER TASK')).length).toBeGreaterThanOrEqual(2)
   })
 

@@ -55,6 +55,11 @@ export class TeamManager {
     return this.s.extensions.hooks
   }
 
+  /** Whether this session has had a team (its log holds one, active or deleted). */
+  get everCreated(): boolean {
+    return this.team !== null
+  }
+
   /** The active team, if any. */
   active(): TeamSnapshot | null {
     return this.team?.status === 'active' ? this.team : null
