@@ -1,14 +1,15 @@
 // How a file tool's call that a crash cut off (it was running; its result was never recorded) is answered on
-// resume, told by the file itself. Write and Edit change a file in one step — the new text goes to a temp file
-// renamed over the file (security/open-beneath.ts) — so a kill leaves the file as it was or as the call made it,
-// never in between, and which one it is can be read. "It may have done part of its work" is no answer for
-// them: a model that takes it for done ends its task with its change never made (and an isolated agent's
-// worktree is then removed as unchanged). Each answer says what the file holds now, which is true however
-// the call went; when the file cannot tell (an Edit whose old and new text are both there, or neither), there
-// is no answer here and the call is answered like any other cut off while running. The file is read as Fanout
-// reads any file a project holds: a regular file only, bounded, so a pipe left there cannot hang the resume.
-// And the temp file a kill left beside it (its writer gone) is removed: in a worktree the finish step would
-// remove it anyway (worktrees/crash-debris.ts), but an agent working in the checkout would leave it there.
+// resume, told by the file itself. Write, Edit and NotebookEdit change a file in one step — the new text goes
+// to a temp file renamed over the file (security/open-beneath.ts) — so a kill leaves the file as it was or as
+// the call made it, never in between, and which one it is can be read. "It may have done part of its work" is
+// no answer for them: a model that takes it for done ends its task with its change never made (and an
+// isolated agent's worktree is then removed as unchanged). Each answer says what the file holds now, which is
+// true however the call went; when the file cannot tell (an Edit whose old and new text are both there, or
+// neither; a notebook cell inserted), there is no answer here and the call is answered like any other cut off
+// while running. The file is read as Fanout reads any file a project holds: a regular file only, bounded, so
+// a pipe left there cannot hang the resume. And the temp file a kill left beside it (its writer gone) is
+// removed: in a worktree the finish step would remove it anyway (worktrees/crash-debris.ts), but an agent
+// working in the checkout would leave it there.
 import { lstatSync, readdirSync, realpathSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { deadWriterTemp } from '../store/atomic-file'
@@ -23,9 +24,9 @@ export interface CutOffAnswer {
 
 const STOPPED = 'when Fanout stopped (it was closed or crashed)'
 
-/** The file a call names, as its tool resolves it, and how it is shown; null without a usable path. */
-function target(cwd: string, input: unknown): { abs: string; shown: string } | null {
-  const path = (input as { file_path?: unknown } | null)?.file_path
+/** The file a call names (`field` of its input), as its tool resolves it, and how it is shown; null without a usable path. */
+function target(cwd: string, input: unknown, field = 'file_path'): { abs: string; shown: string } | null {
+  const path = (input as Record<string, unknown> | null)?.[field]
   if (typeof path !== 'string' || !path.trim()) return null
   const abs = resolveToolPath(cwd, path)
   return { abs, shown: displayPath(cwd, abs) }
@@ -74,7 +75,58 @@ function cutOffEdit(cwd: string, input: unknown): CutOffAnswer | undefined {
   return undefined
 }
 
-const ANSWERS: Record<string, (cwd: string, input: unknown) => CutOffAnswer | undefined> = { Write: cutOffWrite, Edit: cutOffEdit }
+/** `cell-3`, `3`: a cell by its place, which a deletion moves (NotebookEdit's findCell). */
+const BY_PLACE = /^(?:cell-)?\d+$/
+
+/**
+ * A NotebookEdit that replaced a cell's source (the cell stays where it is): the cell holds the new source or
+ * not. One that deleted a cell by its id: the cell is gone or still there. An insert cannot be told from a cell
+ * that was there before, nor a deletion by place from the next cell moving up: those get the general answer.
+ */
+function cutOffNotebookEdit(cwd: string, input: unknown): CutOffAnswer | undefined {
+  const file = target(cwd, input, 'notebook_path')
+  const { cell_id: id, new_source: source, edit_mode: mode = 'replace' } = (input ?? {}) as { cell_id?: unknown; new_source?: unknown; edit_mode?: unknown }
+  if (!file || typeof id !== 'string' || (mode !== 'replace' && mode !== 'delete') || (mode === 'delete' && BY_PLACE.test(id))) return undefined
+  const read = readConfigBytes(file.abs, EDIT_MAX_FILE_BYTES)
+  if (!('bytes' in read)) return undefined
+  let cells: Array<{ id?: unknown; source?: unknown }>
+  try {
+    const nb = JSON.parse(read.bytes.toString('utf8')) as { cells?: unknown }
+    if (!Array.isArray(nb.cells)) return undefined
+    cells = nb.cells
+  } catch {
+    return undefined
+  }
+  const byId = cells.findIndex((c) => c?.id === id)
+  const place = BY_PLACE.exec(id) ? Number(id.replace('cell-', '')) : -1
+  const cell = byId !== -1 ? cells[byId] : place < cells.length ? cells[place] : undefined
+  const shown = `cell ${id} of ${file.shown}`
+  if (mode === 'delete')
+    return byId === -1
+      ? {
+          content: `NotebookEdit was cut off ${STOPPED}, and ${file.shown} has no cell ${id}, as the deletion leaves it. Only its result was lost.`,
+          isError: false
+        }
+      : {
+          content: `NotebookEdit did not finish: Fanout stopped (it was closed or crashed) before it deleted ${shown}, which is still there. Run it again if it is still needed.`,
+          isError: true
+        }
+  if (!cell || typeof source !== 'string') return undefined
+  const now = Array.isArray(cell.source) ? cell.source.join('') : cell.source
+  if (now === source)
+    return { content: `NotebookEdit had finished ${STOPPED}: ${shown} holds the source this call gave. Only its result was lost.`, isError: false }
+  return {
+    content: `NotebookEdit did not finish: Fanout stopped (it was closed or crashed) before ${shown} held the source this call gave, so this edit is not there. Run it again if it is still needed.`,
+    isError: true
+  }
+}
+
+const ANSWERS: Record<string, (cwd: string, input: unknown) => CutOffAnswer | undefined> = {
+  Write: cutOffWrite,
+  Edit: cutOffEdit,
+  NotebookEdit: cutOffNotebookEdit
+}
+const PATH_FIELD: Record<string, string> = { NotebookEdit: 'notebook_path' }
 
 /**
  * What the file says of a file tool's call a crash cut off: `cwd` is where the agent's tools ran (its run's
@@ -82,7 +134,7 @@ const ANSWERS: Record<string, (cwd: string, input: unknown) => CutOffAnswer | un
  */
 export function cutOffFileCall(name: string, cwd: string, input: unknown): CutOffAnswer | undefined {
   if (!Object.hasOwn(ANSWERS, name)) return undefined
-  const file = target(cwd, input)
+  const file = target(cwd, input, PATH_FIELD[name])
   if (file) removeDeadTemps(file.abs)
   return ANSWERS[name](cwd, input)
 }

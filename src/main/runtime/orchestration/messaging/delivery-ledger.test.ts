@@ -205,6 +205,55 @@ describe('a Write a crash cut off', () => {
     expect(ledger({ id: 'gone', name: 'Edit' })?.content).toMatch(/^Edit did not finish: .* which still has this call's old_string\. Run it again/)
   })
 
+  it('a NotebookEdit: a replaced cell holds the new source or not; a cell deleted by id is gone or not; an insert cannot tell', () => {
+    const nb = (cells: Array<{ id: string; source: string[] }>) =>
+      `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: cells.map((c) => ({ cell_type: 'code', metadata: {}, outputs: [], execution_count: null, ...c })) }, null, 1)}\n`
+    writeFileSync(
+      join(dir, 'a.ipynb'),
+      nb([
+        { id: 'c1', source: ['x = 2\n', 'print(x)'] },
+        { id: 'c2', source: ['y = 1'] }
+      ])
+    )
+    const call = (toolUseId: string, input: Record<string, unknown>): RecordedEvent => ({
+      ...base,
+      type: 'tool_run',
+      toolUseId,
+      name: 'NotebookEdit',
+      input: { notebook_path: 'a.ipynb', ...input }
+    })
+    const events = [
+      start(dir),
+      call('replaced', { cell_id: 'c1', new_source: 'x = 2\nprint(x)' }),
+      call('by-place', { cell_id: 'cell-1', new_source: 'y = 1' }),
+      call('not-yet', { cell_id: 'c2', new_source: 'y = 2' }),
+      call('deleted', { cell_id: 'c9', edit_mode: 'delete', new_source: '' }),
+      call('still-there', { cell_id: 'c2', edit_mode: 'delete', new_source: '' }),
+      call('delete-by-place', { cell_id: 'cell-0', edit_mode: 'delete', new_source: '' }),
+      call('inserted', { cell_id: 'c1', edit_mode: 'insert', cell_type: 'code', new_source: 'z = 3' })
+    ]
+    const ledger = DeliveryLedger.fromTranscripts({ a: { events } }).interruptedResult(events)
+    const answer = (id: string) => ledger({ id, name: 'NotebookEdit' })
+    expect(answer('replaced')).toEqual({
+      isError: false,
+      content:
+        'NotebookEdit had finished when Fanout stopped (it was closed or crashed): cell c1 of a.ipynb holds the source this call gave. Only its result was lost.'
+    })
+    expect(answer('by-place')).toMatchObject({ isError: false, content: expect.stringContaining('cell cell-1 of a.ipynb holds the source') })
+    expect(answer('not-yet')).toEqual({
+      isError: true,
+      content:
+        'NotebookEdit did not finish: Fanout stopped (it was closed or crashed) before cell c2 of a.ipynb held the source this call gave, so this edit is not there. Run it again if it is still needed.'
+    })
+    expect(answer('deleted')).toMatchObject({ isError: false, content: expect.stringContaining('a.ipynb has no cell c9, as the deletion leaves it') })
+    expect(answer('still-there')).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^NotebookEdit did not finish: .* deleted cell c2 of a\.ipynb, which is still there\. Run it again/)
+    })
+    expect(answer('delete-by-place')?.content).toMatch(/may have done part of its work/)
+    expect(answer('inserted')?.content).toMatch(/may have done part of its work/)
+  })
+
   it('with an input it cannot read a path from is answered like any call cut off while running', () => {
     const events = [start(dir), { ...base, type: 'tool_run', toolUseId: 'bad', name: 'Write', input: { content: 'x' } } as RecordedEvent]
     expect(answerOf(events, 'bad')?.content).toMatch(/may have done part of its work/)
