@@ -117,6 +117,71 @@ describe('answers to the calls a crash cut off', () => {
   })
 })
 
+describe('a TaskStop a crash cut off', () => {
+  // Told by its agent's transcript: the agent's run ended, or it was cut off with the rest and goes on at the resume.
+  const started = (id: string, name: string): RecordedEvent =>
+    ({
+      ...base,
+      agentId: id,
+      parentAgentId: 'a',
+      type: 'agent_start',
+      agentType: 'general-purpose',
+      description: 'd',
+      prompt: 'p',
+      model: 'm',
+      cwd: '/',
+      depth: 1,
+      tools: [],
+      name
+    }) as RecordedEvent
+  const ended = (id: string, status: string): RecordedEvent =>
+    ({
+      ...base,
+      agentId: id,
+      parentAgentId: 'a',
+      type: 'agent_end',
+      status,
+      result: 'r',
+      numTurns: 1,
+      toolUses: 0,
+      durationMs: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }
+    }) as RecordedEvent
+  const stop = (toolUseId: string, input: Record<string, unknown>): RecordedEvent => ({ ...base, type: 'tool_run', toolUseId, name: 'TaskStop', input })
+  const caller = [
+    stop('by-id', { agentId: 'w1' }),
+    stop('by-name', { task_id: 'watcher' }),
+    stop('still-running', { agentId: 'w3' }),
+    stop('unknown', { agentId: 'zz' })
+  ]
+  const answerOf = DeliveryLedger.fromTranscripts({
+    a: { events: caller },
+    w1: { events: [started('w1', 'one'), ended('w1', 'stopped')] },
+    w2: { events: [started('w2', 'watcher'), ended('w2', 'completed')] },
+    w3: { events: [started('w3', 'three')] }
+  }).interruptedResult(caller)
+  const stopAnswer = (id: string) => answerOf({ id, name: 'TaskStop' })
+
+  it('its agent ended: it had finished, whether the stop or the agent ended it', () => {
+    expect(stopAnswer('by-id')).toEqual({
+      isError: false,
+      content:
+        "TaskStop had finished when Fanout stopped (it was closed or crashed): agent w1 is not running (its run ended: stopped). Only this call's result was lost."
+    })
+    expect(stopAnswer('by-name')?.content).toContain('agent w2 is not running (its run ended: completed)')
+  })
+
+  it('its agent was still running: the stop did not happen, and the agent goes on at the resume', () => {
+    expect(stopAnswer('still-running')).toEqual({
+      isError: true,
+      content: expect.stringMatching(
+        /^TaskStop did not finish: Fanout stopped .* before agent w3 stopped\. .*goes on.*Call TaskStop again if it is still to be stopped\.$/
+      )
+    })
+    expect(stopAnswer('unknown')?.content).toMatch(/may have done part of its work/)
+  })
+})
+
 describe('a Write a crash cut off', () => {
   // Write replaces its file whole, in one step: the file tells whether the call's content got there.
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-cut-write-')))

@@ -6,7 +6,7 @@
 // - the tool calls a crash cut off, each answered with what is known of it: its result if it finished (the
 //   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
 //   delivered, a permission refused or never given, a Write or Edit done or not (as its file tells), a team
-//   or task change made or not (as the team log tells), or that it may have partly run.
+//   or task change made or not (as the team log tells), an agent stopped or not (as its transcript tells), or that it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
 import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'
@@ -17,6 +17,7 @@ import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
 import { cutOffFileCall } from '../../tools/cut-off-file-calls'
 import { LOGGED_TEAM_TOOLS } from '../team/cut-off-team-call'
+import { TASK_STOP_TOOL_NAME } from '../tools/task-tools'
 
 /** What an agent's transcript says is waiting for it: deliveries received and not consumed, in order. */
 export function pendingDeliveries(events: readonly AgentEvent[]): { inbox: InboxItem[]; received: Set<string> } {
@@ -66,6 +67,8 @@ export class DeliveryLedger {
   readonly owedReports: OwedReport[] = []
   /** The subagent run each Agent call started (by the call's tool_use id). */
   private readonly childRuns = new Map<string, ChildRun>()
+  /** Each agent's last run, by its id and by its name (what TaskStop may name it by). */
+  private readonly lastRuns = new Map<string, ChildRun>()
   /** Agents with deliveries waiting (received, not consumed). */
   readonly waiting = new Set<string>()
   /** Background agents launched and not started (their state says queued), by the launching call's id. */
@@ -96,6 +99,8 @@ export class DeliveryLedger {
           // The run the call itself started: a later run under the same call (a resume after a crash)
           // reports by notification, so the call's answer stays what that first run came to.
           if (e.parentToolUseId && !ledger.childRuns.has(e.parentToolUseId)) ledger.childRuns.set(e.parentToolUseId, run)
+          ledger.lastRuns.set(agentId, run)
+          if (e.name) ledger.lastRuns.set(e.name, run)
         } else if (e.type === 'agent_end') {
           if (run) run.end = e
           if (e.report) reports.push({ from: agentId, report: e.report, seq: e.seq })
@@ -171,6 +176,10 @@ export class DeliveryLedger {
       // TeamCreate, TaskCreate, TaskClaim…: the team log tells whether it took effect (team/cut-off-team-call.ts).
       const logged = LOGGED_TEAM_TOOLS.has(name) ? this.teamCall?.(name, id) : undefined
       if (logged) return logged
+      if (name === TASK_STOP_TOOL_NAME) {
+        const stopped = this.cutOffStop(runs.get(id)?.input)
+        if (stopped) return stopped
+      }
       // A Write or Edit: its file tells whether its change is there (tools/cut-off-file-calls.ts).
       const cut = runs.get(id)
       const told = cut?.cwd ? cutOffFileCall(name, cut.cwd, cut.input) : undefined
@@ -179,6 +188,28 @@ export class DeliveryLedger {
         content: `${tool} was running when Fanout stopped (it was closed or crashed) and did not finish: it may have done part of its work. Check what it changed before running it again.`,
         isError: true
       }
+    }
+  }
+
+  /**
+   * A TaskStop a crash cut off, told by its agent's transcript: the agent's run ended (stopped, or finished on its
+   * own), or it was cut off with the rest, still running, and is restarted like them: then the stop did not
+   * happen, and the model is told so rather than left to take "may have done part of its work" for a stop.
+   */
+  private cutOffStop(input: unknown): { content: string; isError: boolean } | undefined {
+    const { agentId, task_id: taskId } = (input ?? {}) as { agentId?: unknown; task_id?: unknown }
+    const target = typeof agentId === 'string' ? agentId : typeof taskId === 'string' ? taskId : undefined
+    const run = target === undefined ? undefined : this.lastRuns.get(target)
+    if (!run) return undefined
+    const who = `agent ${run.start.agentId}`
+    if (run.end && run.end.status !== 'interrupted')
+      return {
+        content: `TaskStop had finished when Fanout stopped (it was closed or crashed): ${who} is not running (its run ended: ${run.end.status}). Only this call's result was lost.`,
+        isError: false
+      }
+    return {
+      content: `TaskStop did not finish: Fanout stopped (it was closed or crashed) before ${who} stopped. It was cut off with the other running agents: when the interrupted agents are resumed it goes on, and its report reaches you as a <task-notification>. Call TaskStop again if it is still to be stopped.`,
+      isError: true
     }
   }
 
