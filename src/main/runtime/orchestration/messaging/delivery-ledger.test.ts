@@ -31,6 +31,37 @@ const answer = (requestId: string, decision: 'allow' | 'deny', feedback?: string
   ...(feedback ? { feedback } : {})
 })
 
+/** A subagent's run as its transcript records it: its start, and its end with `status`. */
+const agentStart = (id: string, extra: Partial<RecordedEvent> = {}): RecordedEvent =>
+  ({
+    ...base,
+    agentId: id,
+    parentAgentId: 'a',
+    type: 'agent_start',
+    agentType: 'general-purpose',
+    description: 'd',
+    prompt: 'p',
+    model: 'm',
+    cwd: '/',
+    depth: 1,
+    tools: [],
+    ...extra
+  }) as RecordedEvent
+const agentEnd = (id: string, status: string, extra: Partial<RecordedEvent> = {}): RecordedEvent =>
+  ({
+    ...base,
+    agentId: id,
+    parentAgentId: 'a',
+    type: 'agent_end',
+    status,
+    result: 'r',
+    numTurns: 1,
+    toolUses: 0,
+    durationMs: 1,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    ...extra
+  }) as RecordedEvent
+
 describe('answers to the calls a crash cut off', () => {
   const events: RecordedEvent[] = [
     ask('t-denied', 'r1'),
@@ -82,34 +113,8 @@ describe('answers to the calls a crash cut off', () => {
   it('a report recorded in an agent_end and received by nobody is owed, once; one received is not', () => {
     const report = (deliveryId: string) => ({ deliveryId, to: 'a', text: `report ${deliveryId}` })
     const child = (id: string, deliveryId: string, seq: number): RecordedEvent[] => [
-      {
-        ...base,
-        agentId: id,
-        parentAgentId: 'a',
-        type: 'agent_start',
-        agentType: 'general-purpose',
-        description: 'd',
-        prompt: 'p',
-        model: 'm',
-        cwd: '/',
-        depth: 1,
-        tools: [],
-        seq
-      },
-      {
-        ...base,
-        agentId: id,
-        parentAgentId: 'a',
-        type: 'agent_end',
-        status: 'completed',
-        result: 'r',
-        numTurns: 1,
-        toolUses: 0,
-        durationMs: 1,
-        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
-        report: report(deliveryId),
-        seq: seq + 1
-      } as RecordedEvent
+      agentStart(id, { seq }),
+      agentEnd(id, 'completed', { report: report(deliveryId), seq: seq + 1 } as Partial<RecordedEvent>)
     ]
     const parent: RecordedEvent[] = [{ ...base, type: 'message_received', from: 'c1', text: 'report d1', deliveryId: 'd1' }]
     const ledger = DeliveryLedger.fromTranscripts({ a: { events: parent }, c1: { events: child('c1', 'd1', 10) }, c2: { events: child('c2', 'd2', 20) } })
@@ -119,34 +124,8 @@ describe('answers to the calls a crash cut off', () => {
 
 describe('a TaskStop a crash cut off', () => {
   // Told by its agent's transcript: the agent's run ended, or it was cut off with the rest and goes on at the resume.
-  const started = (id: string, name: string): RecordedEvent =>
-    ({
-      ...base,
-      agentId: id,
-      parentAgentId: 'a',
-      type: 'agent_start',
-      agentType: 'general-purpose',
-      description: 'd',
-      prompt: 'p',
-      model: 'm',
-      cwd: '/',
-      depth: 1,
-      tools: [],
-      name
-    }) as RecordedEvent
-  const ended = (id: string, status: string): RecordedEvent =>
-    ({
-      ...base,
-      agentId: id,
-      parentAgentId: 'a',
-      type: 'agent_end',
-      status,
-      result: 'r',
-      numTurns: 1,
-      toolUses: 0,
-      durationMs: 1,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }
-    }) as RecordedEvent
+  const started = (id: string, name: string) => agentStart(id, { name } as Partial<RecordedEvent>)
+  const ended = (id: string, status: string) => agentEnd(id, status)
   const stop = (toolUseId: string, input: Record<string, unknown>): RecordedEvent => ({ ...base, type: 'tool_run', toolUseId, name: 'TaskStop', input })
   const caller = [
     stop('by-id', { agentId: 'w1' }),
