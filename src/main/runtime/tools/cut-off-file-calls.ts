@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path'
 import { deadWriterTemp } from '../store/atomic-file'
 import { readConfigBytes } from '../store/read-config'
 import { EDIT_MAX_FILE_BYTES } from './file-state'
+import { CELL_BY_PLACE, findCell } from './notebook-edit'
 import { displayPath, resolveToolPath } from './paths'
 
 export interface CutOffAnswer {
@@ -75,9 +76,6 @@ function cutOffEdit(cwd: string, input: unknown): CutOffAnswer | undefined {
   return undefined
 }
 
-/** `cell-3`, `3`: a cell by its place, which a deletion moves (NotebookEdit's findCell). */
-const BY_PLACE = /^(?:cell-)?\d+$/
-
 /**
  * A NotebookEdit that replaced a cell's source (the cell stays where it is): the cell holds the new source or
  * not. One that deleted a cell by its id: the cell is gone or still there. An insert cannot be told from a cell
@@ -86,7 +84,7 @@ const BY_PLACE = /^(?:cell-)?\d+$/
 function cutOffNotebookEdit(cwd: string, input: unknown): CutOffAnswer | undefined {
   const file = target(cwd, input, 'notebook_path')
   const { cell_id: id, new_source: source, edit_mode: mode = 'replace' } = (input ?? {}) as { cell_id?: unknown; new_source?: unknown; edit_mode?: unknown }
-  if (!file || typeof id !== 'string' || (mode !== 'replace' && mode !== 'delete') || (mode === 'delete' && BY_PLACE.test(id))) return undefined
+  if (!file || typeof id !== 'string' || (mode !== 'replace' && mode !== 'delete') || (mode === 'delete' && CELL_BY_PLACE.test(id))) return undefined
   const read = readConfigBytes(file.abs, EDIT_MAX_FILE_BYTES)
   if (!('bytes' in read)) return undefined
   let cells: Array<{ id?: unknown; source?: unknown }>
@@ -97,12 +95,11 @@ function cutOffNotebookEdit(cwd: string, input: unknown): CutOffAnswer | undefin
   } catch {
     return undefined
   }
-  const byId = cells.findIndex((c) => c?.id === id)
-  const place = BY_PLACE.exec(id) ? Number(id.replace('cell-', '')) : -1
-  const cell = byId !== -1 ? cells[byId] : place < cells.length ? cells[place] : undefined
+  // As the tool found it: by id, else by place (a deletion here is by id only, so found means still there).
+  const at = findCell(cells, id)
   const shown = `cell ${id} of ${file.shown}`
   if (mode === 'delete')
-    return byId === -1
+    return at === -1
       ? {
           content: `NotebookEdit was cut off ${STOPPED}, and ${file.shown} has no cell ${id}, as the deletion leaves it. Only its result was lost.`,
           isError: false
@@ -111,7 +108,8 @@ function cutOffNotebookEdit(cwd: string, input: unknown): CutOffAnswer | undefin
           content: `NotebookEdit did not finish: Fanout stopped (it was closed or crashed) before it deleted ${shown}, which is still there. Run it again if it is still needed.`,
           isError: true
         }
-  if (!cell || typeof source !== 'string') return undefined
+  if (at === -1 || typeof source !== 'string') return undefined
+  const cell = cells[at]
   const now = Array.isArray(cell.source) ? cell.source.join('') : cell.source
   if (now === source)
     return { content: `NotebookEdit had finished ${STOPPED}: ${shown} holds the source this call gave. Only its result was lost.`, isError: false }

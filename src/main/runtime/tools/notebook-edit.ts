@@ -32,10 +32,14 @@ function toSourceLines(source: string): string[] {
   return source === '' ? [] : source.split(/(?<=\n)/)
 }
 
-function findCell(cells: Cell[], cellId: string): number {
-  const byId = cells.findIndex((c) => c.id === cellId)
+/** `cell-3` or `3`: a cell by its place (which an insert or a deletion before it moves), not by its id. */
+export const CELL_BY_PLACE = /^(?:cell-)?(\d+)$/
+
+/** The index of the cell `cellId` names: by its id, else by its place; -1 when there is none. */
+export function findCell(cells: ReadonlyArray<{ id?: unknown }>, cellId: string): number {
+  const byId = cells.findIndex((c) => c?.id === cellId)
   if (byId !== -1) return byId
-  const m = /^(?:cell-)?(\d+)$/.exec(cellId)
+  const m = CELL_BY_PLACE.exec(cellId)
   return m && Number(m[1]) < cells.length ? Number(m[1]) : -1
 }
 

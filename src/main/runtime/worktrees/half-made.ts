@@ -33,7 +33,7 @@ export function makerAlive(meta: WorktreeMetadata | null): boolean {
  * worktree that never had a commit checked out, and a HEAD that breaks `git log --all` in the person's
  * repository until the worktree is gone.
  */
-export function headPlaceholder(head: string): boolean {
+function headPlaceholder(head: string): boolean {
   return /^0{40}(0{24})?$/.test(head) || head === 'ref: refs/heads/.invalid'
 }
 

@@ -6,7 +6,8 @@
 // - the tool calls a crash cut off, each answered with what is known of it: its result if it finished (the
 //   tool_end is there, only the turn that carries it was not written), its subagent's report, a message
 //   delivered, a permission refused or never given, a Write or Edit done or not (as its file tells), a team
-//   or task change made or not (as the team log tells), an agent stopped or not (as its transcript tells), or that it may have partly run.
+//   or task change made or not (as the team log tells), an agent stopped or not (as its transcript tells),
+//   or that it may have partly run.
 import type { AgentEndEvent, AgentEvent, AgentStartEvent, ReportIntent } from '../../../../shared/events'
 import type { RecordedEvent } from '../../store'
 import type { InboxItem } from '../../loop/types'

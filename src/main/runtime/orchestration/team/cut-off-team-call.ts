@@ -16,11 +16,11 @@ const STOPPED = 'Fanout stopped (it was closed or crashed)'
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** What a call that took effect did, in the words the tool itself answers with; a task as the team now stands. */
-function done(tool: string, record: Extract<CallRecord, { ok: true }>, team: TeamSnapshot | null): string {
+function done(record: Extract<CallRecord, { ok: true }>, team: TeamSnapshot | null): string {
   if (record.op === 'team_create')
     return `Team "${record.team}" was created with ${plural(record.members.length, 'member')} (${record.members.join(', ')}) and ${plural(record.tasks, 'task')}.`
   if (record.op === 'team_delete') return 'The team is deleted.'
-  const verb = tool === TASK_CREATE ? 'Created' : tool === TASK_CLAIM ? 'You claimed' : 'Updated'
+  const verb = record.op === 'task_create' ? 'Created' : record.op === 'task_claim' ? 'You claimed' : 'Updated'
   const task = team?.tasks.find((t) => t.id === record.taskId)
   return `${verb} task ${record.taskId ?? '?'}.${task && team ? `\n${formatTask(task, team)}` : ''}`
 }
@@ -52,5 +52,5 @@ export function cutOffTeamCall(
     record.op === 'team_create'
       ? '\nMembers cut off before they reported go on when the interrupted agents are resumed, and each reports to you as a <task-notification>.'
       : ''
-  return { content: `${tool} had finished when ${STOPPED}; only its result was lost: ${again}.\n${done(tool, record, team)}${members}`, isError: false }
+  return { content: `${tool} had finished when ${STOPPED}; only its result was lost: ${again}.\n${done(record, team)}${members}`, isError: false }
 }
