@@ -27,6 +27,7 @@ export const AGENT_EVENT_TYPES = [
   'text_delta',
   'thinking_delta',
   'message',
+  'reply_blocks',
   'tool_start',
   'tool_input_delta',
   'tool_run',

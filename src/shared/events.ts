@@ -175,6 +175,17 @@ export interface MessageEvent extends EventBase {
   deliveries?: string[]
 }
 
+/**
+ * Blocks of the assistant's reply that streamed whole while the rest of it still streams, recorded before a
+ * call among them starts (loop/early-calls.ts): each event adds the blocks after the previous one's. A crash
+ * before the reply is complete resumes with this much of it, so a call that ran is in the conversation and
+ * answered; the reply's `message` replaces them once it is complete.
+ */
+export interface ReplyBlocksEvent extends EventBase {
+  type: 'reply_blocks'
+  blocks: ContentBlock[]
+}
+
 export interface ToolStartEvent extends EventBase {
   type: 'tool_start'
   toolUseId: string
@@ -380,6 +391,7 @@ export type AgentEvent =
   | TextDeltaEvent
   | ThinkingDeltaEvent
   | MessageEvent
+  | ReplyBlocksEvent
   | ToolStartEvent
   | ToolInputDeltaEvent
   | ToolRunEvent

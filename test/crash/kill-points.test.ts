@@ -67,6 +67,18 @@ const KILL_POINTS: KillPoint[] = [
       return !!sessionId && existsSync(agentsDir(p, sessionId)) && Object.keys(transcriptTexts(p, sessionId)).length >= 8
     }
   },
+  {
+    name: 'mid-reply (the fan-out reply half streamed, the agents of its first calls started)',
+    holds: { holdReply: true },
+    when: (p) => () => {
+      const [sessionId] = sessionIds(p)
+      return (
+        !!sessionId &&
+        existsSync(p.marker('reply')) &&
+        Object.values(transcriptTexts(p, sessionId)).filter((t) => t.includes('"type":"agent_start"')).length >= 4
+      )
+    }
+  },
   { name: 'mid-stream (a report half streamed)', holds: { slowStream: true }, when: (p) => transcriptHas(p, 'worker-3', '"type":"text_delta","text":"REPORT') },
   { name: 'mid-tool (a Bash command running)', holds: { blockTool: true }, when: (p) => () => existsSync(p.marker('tool')) },
   { name: 'mid-worktree-commit (git committing an editor\u2019s worktree)', holds: { holdCommit: true }, when: (p) => () => existsSync(p.marker('commit')) },
@@ -78,6 +90,8 @@ const KILL_POINTS: KillPoint[] = [
     when: (p) => () => existsSync(p.marker('compaction')) && transcriptHas(p, COMPACTING, '"type":"compaction_start"')()
   }
 ]
+
+const killPoint = (name: string): KillPoint => KILL_POINTS.find((k) => k.name.startsWith(name))!
 
 /** Runs, kills at the point, checks what the kill left, resumes (killing the resume too when asked), and checks the outcome. */
 async function crashAndResume(point: KillPoint, opts: { killResumeToo?: boolean; agents?: number } = {}): Promise<void> {
@@ -189,10 +203,10 @@ describe('kill -9 at scripted points of a 16-agent run, then --resume', () => {
   for (const point of KILL_POINTS) {
     it(point.name, { timeout: 240_000 }, () => crashAndResume(point))
   }
-  it('mid-tool, then again during the resume', { timeout: 240_000 }, () => crashAndResume(KILL_POINTS[2], { killResumeToo: true }))
+  it('mid-tool, then again during the resume', { timeout: 240_000 }, () => crashAndResume(killPoint('mid-tool'), { killResumeToo: true }))
 })
 
 describe('kill -9 in a 64-agent fan-out (58 workers queued past the cap of 20), then --resume', () => {
-  it('mid-tool', { timeout: 360_000 }, () => crashAndResume(KILL_POINTS[2], { agents: 64 }))
-  it('mid-SendMessage', { timeout: 360_000 }, () => crashAndResume(KILL_POINTS[4], { agents: 64 }))
+  it('mid-tool', { timeout: 360_000 }, () => crashAndResume(killPoint('mid-tool'), { agents: 64 }))
+  it('mid-SendMessage', { timeout: 360_000 }, () => crashAndResume(killPoint('mid-SendMessage'), { agents: 64 }))
 })

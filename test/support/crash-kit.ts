@@ -109,6 +109,11 @@ export interface Holds {
   holdCompaction?: boolean
   /** A team member's side effect for its claimed task waits for the release (a kill with a team task claimed). */
   holdTeamTask?: boolean
+  /**
+   * The main agent's fan-out reply stops streaming after half of its Agent calls (the mid-reply point): the
+   * calls that arrived whole have started their agents (loop/early-calls.ts), the rest never arrive.
+   */
+  holdReply?: boolean
 }
 
 /**
@@ -241,7 +246,7 @@ export function crashScript(p: CrashProject, holds: Holds, opts: { team?: boolea
     })
     const team = opts.team && mustRun(req, 'TeamCreate', () => existsSync(teamLog(p))) ? [teamCreate()] : []
     if (toStart.length || team.length) {
-      return reply.toolUses([
+      const fanOut = reply.toolUses([
         ...team,
         ...toStart.map((name) => ({
           name: 'Agent',
@@ -255,6 +260,12 @@ export function crashScript(p: CrashProject, holds: Holds, opts: { team?: boolea
           }
         }))
       ])
+      if (!holds.holdReply || state.killed) return fanOut
+      // Held after half of its calls (each streams in chunks of 7 characters) until the kill.
+      const half = fanOut.content.slice(0, Math.ceil(fanOut.content.length / 2))
+      const afterDeltas = half.reduce((n, b) => n + (b.type === 'tool_use' ? Math.ceil(JSON.stringify(b.input).length / 7) : 0), 0) + 1
+      writeFileSync(p.marker('reply'), '')
+      return { ...fanOut, pause: { afterDeltas, until: waitFor(() => state.killed) } }
     }
     if (mustRun(req, 'SendMessage')) return reply.toolUse('SendMessage', { to: 'watcher-0', message: NOTE })
     const all = texts(req)

@@ -144,6 +144,49 @@ describe('runAgentLoop', () => {
     expect(requests[1].toolResults.map((r) => r.content)).toEqual(['read:r1', 'read:r2', 'read:r3', 'write:w1', 'write:w2', 'read:r4'])
   })
 
+  it('starts calls as they stream when asked: only the first batch, the same order rules and cap, every result in the order asked', async () => {
+    const log: Parameters<typeof probe>[2] = []
+    const live = { now: 0, max: 0 }
+    const call = (name: string, label: string, ms: number) => ({ name, input: { label, ms } })
+    const offered: string[] = []
+    const { result, events, requests } = await run(
+      scriptTurns(
+        reply.toolUses([call('read', 'r1', 60), call('read', 'r2', 60), call('read', 'r3', 10), call('write', 'w1', 10), call('read', 'r4', 10)]),
+        reply.text('done')
+      ),
+      {
+        tools: [probe('read', true, log, live), probe('write', false, log, live)],
+        maxToolConcurrency: 2,
+        startEarly: (c) => (offered.push((c.input as { label: string }).label), true)
+      }
+    )
+    expect(result.status).toBe('completed')
+    // r1 and r2 started before the reply was complete; r3 waited for the cap, w1 and what follows it for the reply's end.
+    const replyAt = events.findIndex((e) => e.type === 'message' && e.message.role === 'assistant')
+    const early = events.slice(0, replyAt).flatMap((e) => (e.type === 'tool_run' ? [(e.input as { label: string }).label] : []))
+    expect(early).toEqual(['r1', 'r2'])
+    expect(offered).toEqual(['r1', 'r2'])
+    expect(live.max).toBe(2)
+    const at = (id: string) => log.find((l) => l.id === id)!
+    expect(at('w1').start).toBeGreaterThanOrEqual(Math.max(at('r1').end, at('r2').end, at('r3').end))
+    expect(at('r4').start).toBeGreaterThanOrEqual(at('w1').end)
+    expect(requests[1].toolResults.map((r) => r.content)).toEqual(['read:r1', 'read:r2', 'read:r3', 'write:w1', 'read:r4'])
+    // The reply was recorded up to each call before it started; the reply itself follows whole.
+    expect(of(events, 'reply_blocks').map((e) => e.blocks.length)).toEqual([1, 1])
+  })
+
+  it('holds back a call its caller says must wait for the reply’s end, and then runs it with the rest', async () => {
+    const call = (label: string) => ({ name: 'read', input: { label, ms: 5 } })
+    const { events, requests } = await run(scriptTurns(reply.toolUses([call('a'), call('b'), call('c')]), reply.text('done')), {
+      tools: [probe('read', true, [])],
+      startEarly: (c) => (c.input as { label: string }).label !== 'b'
+    })
+    const replyAt = events.findIndex((e) => e.type === 'message' && e.message.role === 'assistant')
+    const runs = events.flatMap((e, i) => (e.type === 'tool_run' ? [[(e.input as { label: string }).label, i < replyAt]] : []))
+    expect(Object.fromEntries(runs)).toEqual({ a: true, b: false, c: true })
+    expect(requests[1].toolResults.map((r) => r.content)).toEqual(['read:a', 'read:b', 'read:c'])
+  })
+
   it('caps concurrent safe calls when asked', async () => {
     const live = { now: 0, max: 0 }
     const calls = Array.from({ length: 6 }, (_, i) => ({ name: 'read', input: { label: `r${i}`, ms: 15 } }))

@@ -6,6 +6,7 @@
 // agent-loop has the same shape); what they share between them is the run's state (run-state.ts).
 import { errorMessage } from '../../../shared/error-message'
 import { afterTools, beforeTools } from './around-tools'
+import { EarlyCalls } from './early-calls'
 import { stopAfterTools } from './check-stops'
 import { handleReply } from './handle-reply'
 import { nextTurnOrFinish } from './next-turn'
@@ -30,20 +31,27 @@ export async function runAgentLoop(opts: AgentLoopOptions, emit: EmitFn): Promis
       const stopped = await prepareContext(run, turn)
       if (stopped) return stopped
       // 3. Stream the model's reply (retries and fallbacks are the client's; too long, cut tool calls are ours).
-      const streamed = await streamReply(run, turn)
-      if ('end' in streamed) return streamed.end
-      // 4. Handle the reply: usage, stop reason, the assistant message, its tool calls.
-      const reply = handleReply(run, turn, streamed.response)
-      if ('end' in reply) return reply.end
-      if (reply.calls.length) {
-        // 5. Run the tools.
-        const calls = await beforeTools(run, reply.calls)
-        const outcomes = await runToolCalls(calls, toolRunContext(run))
-        await afterTools(run, turn, calls, outcomes)
-        // 6. Check the stop conditions asked after tools; else the results open the next turn.
-        const stop = stopAfterTools(run, calls, outcomes)
-        if (stop) return stop
-        continue
+      // Calls that stream whole may start before the reply ends (early-calls.ts).
+      const tools = toolRunContext(run)
+      const early = new EarlyCalls(run, tools)
+      try {
+        const streamed = await streamReply(run, turn, early)
+        if ('end' in streamed) return streamed.end
+        // 4. Handle the reply: usage, stop reason, the assistant message, its tool calls.
+        const reply = handleReply(run, turn, streamed.response, early)
+        if ('end' in reply) return reply.end
+        if (reply.calls.length) {
+          // 5. Run the tools (those that started early are waited for).
+          const calls = await beforeTools(run, reply.calls, early)
+          const outcomes = await runToolCalls(calls, tools, early)
+          await afterTools(run, turn, calls, outcomes)
+          // 6. Check the stop conditions asked after tools; else the results open the next turn.
+          const stop = stopAfterTools(run, calls, outcomes)
+          if (stop) return stop
+          continue
+        }
+      } finally {
+        early.dispose()
       }
       // 7. No tool calls: another turn when there is more for the agent, else the run is done.
       const done = await nextTurnOrFinish(run, turn)

@@ -4,15 +4,17 @@
 // adds (e.g. instructions of a folder a tool reached), and the turn ends.
 import type { ContentBlock } from '../../../shared/events'
 import { reminderBlock } from './conversation'
+import type { EarlyCalls } from './early-calls'
 import type { RunState } from './run-state'
 import type { ToolCall, ToolCallOutcome } from './run-tools'
 
-/** Counts the turn's calls and marks those the caller refuses; returns them. */
-export async function beforeTools(run: RunState, calls: ToolCall[]): Promise<ToolCall[]> {
+/** Counts the turn's calls and marks those the caller refuses (never one that started early); returns them. */
+export async function beforeTools(run: RunState, calls: ToolCall[], early: EarlyCalls): Promise<ToolCall[]> {
   run.toolUses += calls.length
-  const answer = run.opts.beforeTools ? await run.opts.beforeTools(calls).catch(() => null) : null
+  const started = new Set(calls.filter((c) => early.has(c.id)).map((c) => c.id))
+  const answer = run.opts.beforeTools ? await run.opts.beforeTools(calls, started).catch(() => null) : null
   const refused = answer?.refused
-  if (refused) for (const c of calls) if (refused.has(c.id)) c.refused = refused.get(c.id)
+  if (refused) for (const c of calls) if (refused.has(c.id) && !started.has(c.id)) c.refused = refused.get(c.id)
   run.toolsNote = answer?.note
   return calls
 }
@@ -27,7 +29,9 @@ export async function afterTools(run: RunState, turn: number, calls: ToolCall[],
   }))
   run.pending = pending
   if (run.toolsNote) pending.push({ type: 'text', text: run.toolsNote })
+  if (run.replyNote) pending.push(reminderBlock(run.replyNote))
   run.toolsNote = undefined
+  run.replyNote = undefined
   if (run.opts.afterTools) {
     const inputs = new Map(calls.map((c) => [c.id, c.input]))
     // Extra context only: a failure to read it must not fail the turn.

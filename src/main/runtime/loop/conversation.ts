@@ -35,11 +35,18 @@ export function lastAssistantText(messages: ChatMessage[]): string {
 }
 
 /**
- * What an interrupted assistant message keeps in the conversation: its text (and signed thinking).
- * Tool calls are dropped because they were never answered, and unsigned thinking would be rejected on resume.
+ * What an interrupted assistant message keeps in the conversation: its text (and signed thinking), and the tool
+ * calls that started while it streamed (`started`), whose results follow. Other tool calls are dropped because
+ * they were never answered, and unsigned thinking would be rejected on resume.
  */
-export function keepablePartial(content: ContentBlock[]): ContentBlock[] {
-  return content.filter((b) => (b.type === 'text' && b.text !== '') || (b.type === 'thinking' && !!b.signature) || b.type === 'redacted_thinking')
+export function keepablePartial(content: ContentBlock[], started: (id: string) => boolean = () => false): ContentBlock[] {
+  return content.filter(
+    (b) =>
+      (b.type === 'text' && b.text !== '') ||
+      (b.type === 'thinking' && !!b.signature) ||
+      b.type === 'redacted_thinking' ||
+      (b.type === 'tool_use' && started(b.id))
+  )
 }
 
 export const MAX_TOKENS_NUDGE =

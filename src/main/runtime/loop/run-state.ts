@@ -45,6 +45,8 @@ export class RunState {
   pending: ContentBlock[] | null
   /** The note `beforeTools` gave this turn's calls (the person's words with an approval): it goes with their results. */
   toolsNote: string | undefined = undefined
+  /** What happened to this turn's reply that the model must know (cut short after its calls started): it goes with their results. */
+  replyNote: string | undefined = undefined
   /** The deliveries `pending` carries: consumed once the message holding them is written. */
   pendingIds: string[]
   /** This run's last words: the text of its latest assistant message that had any (a compaction may summarise the message itself). */

@@ -7,6 +7,7 @@ import { NOT_RUN } from '../tool-call/execute'
 import { runToolCall, type ToolRunContext } from '../tool-call/pipeline'
 import type { ToolCallOutcome } from '../tool-call/record'
 import type { ToolCall } from '../tool-call/validate'
+import type { EarlyCalls } from './early-calls'
 
 export type { ToolCall, ToolCallOutcome, ToolRunContext }
 
@@ -27,18 +28,44 @@ function notRun(call: ToolCall, ctx: ToolRunContext): ToolCallOutcome {
   return { id: call.id, name: call.name, content, isError: true }
 }
 
-async function runBatch(calls: ToolCall[], ctx: ToolRunContext, aborted: Promise<void>): Promise<ToolCallOutcome[]> {
-  if (calls.length === 1 || ctx.maxConcurrency >= calls.length) return Promise.all(calls.map((c) => runToolCall(c, ctx, aborted, calls)))
-  const out: ToolCallOutcome[] = new Array(calls.length)
-  let next = 0
-  const worker = async () => {
-    while (next < calls.length) {
-      const i = next++
-      out[i] = await runToolCall(calls[i], ctx, aborted, calls)
+async function runBatch(calls: ToolCall[], ctx: ToolRunContext, aborted: Promise<void>, early?: EarlyCalls): Promise<ToolCallOutcome[]> {
+  const started = early ? calls.map((c) => early.outcome(c.id)) : []
+  if (!started.some(Boolean) && (calls.length === 1 || ctx.maxConcurrency >= calls.length))
+    return Promise.all(calls.map((c) => runToolCall(c, ctx, aborted, calls)))
+  // Calls that started while the reply streamed (early-calls.ts) are waited for, and hold their place under the cap.
+  const slots = new Slots(Math.max(1, ctx.maxConcurrency))
+  for (const p of started) if (p) slots.hold(p)
+  return Promise.all(calls.map((c, i) => started[i] ?? slots.run(() => runToolCall(c, ctx, aborted, calls))))
+}
+
+/** At most `limit` calls at once, started in the order asked. */
+class Slots {
+  private active = 0
+  private readonly waiting: Array<() => void> = []
+  constructor(private readonly limit: number) {}
+
+  hold(work: Promise<unknown>): void {
+    this.active++
+    const release = () => this.release()
+    void work.then(release, release)
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) this.active++
+    else await new Promise<void>((resolve) => this.waiting.push(resolve))
+    try {
+      return await work()
+    } finally {
+      this.release()
     }
   }
-  await Promise.all(Array.from({ length: Math.max(1, ctx.maxConcurrency) }, worker))
-  return out
+
+  /** A freed slot goes to the next call waiting, else back to the pool. */
+  private release(): void {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.active--
+  }
 }
 
 function isSafe(call: ToolCall, tools: ReadonlyMap<string, Tool>): boolean {
@@ -47,8 +74,8 @@ function isSafe(call: ToolCall, tools: ReadonlyMap<string, Tool>): boolean {
   return !tool || !!call.inputError || tool.concurrencySafe
 }
 
-/** Runs the calls; the outcomes are in the order of `calls`. */
-export async function runToolCalls(calls: ToolCall[], ctx: ToolRunContext): Promise<ToolCallOutcome[]> {
+/** Runs the calls (those `early` started are waited for); the outcomes are in the order of `calls`. */
+export async function runToolCalls(calls: ToolCall[], ctx: ToolRunContext, early?: EarlyCalls): Promise<ToolCallOutcome[]> {
   const batches: ToolCall[][] = []
   for (const call of calls) {
     const last = batches[batches.length - 1]
@@ -61,10 +88,10 @@ export async function runToolCalls(calls: ToolCall[], ctx: ToolRunContext): Prom
     for (const batch of batches) {
       if (ctx.signal.aborted) {
         // Calls that never started still get a result and a tool_end (but no tool_run: they did not run).
-        for (const call of batch) outcomes.push(notRun(call, ctx))
+        for (const call of batch) outcomes.push(await (early?.outcome(call.id) ?? notRun(call, ctx)))
         continue
       }
-      outcomes.push(...(await runBatch(batch, ctx, aborted.promise)))
+      outcomes.push(...(await runBatch(batch, ctx, aborted.promise, early)))
     }
   } finally {
     aborted.dispose()

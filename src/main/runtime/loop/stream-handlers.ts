@@ -1,11 +1,12 @@
 // What the model client tells the loop while a reply streams, turned into the agent's events: each request,
 // waits behind the rate limits, the streamed deltas, a model fallback and each retry with its budget.
 import type { StreamHandlers } from '../model/types'
+import type { EarlyCalls } from './early-calls'
 import type { RunState } from './run-state'
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`)
 
-export function streamHandlers(run: RunState): StreamHandlers {
+export function streamHandlers(run: RunState, early: EarlyCalls): StreamHandlers {
   const { send, emit, opts } = run
   const { agentId, parentAgentId, parentToolUseId, sessionId } = opts
   return {
@@ -18,7 +19,16 @@ export function streamHandlers(run: RunState): StreamHandlers {
     onToolStart: (toolUseId, name) => send({ type: 'tool_start', toolUseId, name }),
     onToolInputDelta: (toolUseId, partialJson) =>
       emit({ agentId, parentAgentId, parentToolUseId, sessionId, ts: Date.now(), type: 'tool_input_delta', toolUseId, partialJson }),
-    ...(opts.toolUseStreamed ? { onToolUse: opts.toolUseStreamed } : {}),
+    // A call that streamed whole starts now when it may (early-calls.ts); one that waits for the reply's end may
+    // still be readied for (toolUseStreamed), with the other calls that wait.
+    onToolUse: (call, sofar, message) => {
+      if (early.offer(call, sofar, message) || !opts.toolUseStreamed) return
+      opts.toolUseStreamed(
+        call,
+        sofar.filter((c) => !early.has(c.id))
+      )
+    },
+    committed: () => early.committed,
     // Deltas of the failed attempt are void; consumers drop them when they see a retrying error.
     // The budget is said while waiting: which attempt comes next, when, and how long retrying may go on in all.
     onFallback: ({ from, to }) =>

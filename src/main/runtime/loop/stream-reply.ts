@@ -2,13 +2,14 @@
 // model by itself (model/); here the run recovers what it can: a request the API refused as too long is
 // compacted and sent again, a tool call cut off by max_tokens is asked again once with the model's own output
 // limit. A stop ends the run `stopped` (keeping what streamed before it), any other failure `failed`.
-import type { AgentLimit } from '../../../shared/events'
+import type { AgentLimit, ContentBlock } from '../../../shared/events'
 import { errorMessage } from '../../../shared/error-message'
 import { modelMaxTokens } from '../model/effort'
 import { ModelAbortedError, ModelCallError, promptTooLong } from '../model/errors'
 import { DEFAULT_MAX_TOKENS } from '../model/request-body'
 import type { ModelResponse } from '../model/types'
 import { keepablePartial } from './conversation'
+import type { EarlyCalls } from './early-calls'
 import { conversationToSend, requestFor } from './prepare-request'
 import type { Ended, RunState } from './run-state'
 import { streamHandlers } from './stream-handlers'
@@ -17,9 +18,9 @@ import type { AgentRunResult } from './types'
 // Compactions after the API refused one turn's request as too long, before the run gives up.
 const OVERFLOW_RECOVERIES = 2
 
-export async function streamReply(run: RunState, turn: number): Promise<{ response: ModelResponse } | Ended> {
+export async function streamReply(run: RunState, turn: number, early: EarlyCalls): Promise<{ response: ModelResponse } | Ended> {
   const { context, signal } = run
-  const handlers = streamHandlers(run)
+  const handlers = streamHandlers(run, early)
   let overflows = 0
   for (;;) {
     const sent = conversationToSend(run)
@@ -30,8 +31,9 @@ export async function streamReply(run: RunState, turn: number): Promise<{ respon
       const response = await run.client.stream(request, handlers, signal)
       // A tool call cut off by max_tokens cannot run (its input is incomplete): asked again once with the
       // model's own output limit, when the request had less. The cut reply is void, like a retried attempt's.
+      // Not when calls of the reply have started: it is kept, and the cut call answered as not run (handle-reply.ts).
       const cut = response.cutToolUse
-      if (cut && (run.maxTokens ?? DEFAULT_MAX_TOKENS) < modelMaxTokens(run.opts.model)) {
+      if (cut && !early.committed && (run.maxTokens ?? DEFAULT_MAX_TOKENS) < modelMaxTokens(run.opts.model)) {
         const from = run.maxTokens ?? DEFAULT_MAX_TOKENS
         run.maxTokens = modelMaxTokens(run.opts.model)
         run.addUsage(response.usage)
@@ -58,11 +60,12 @@ export async function streamReply(run: RunState, turn: number): Promise<{ respon
         }
       }
       if (err instanceof ModelAbortedError || signal.aborted) {
-        const kept = err instanceof ModelAbortedError ? keepablePartial(err.partial) : []
-        if (kept.length) run.append({ role: 'assistant', content: kept })
+        // The calls that started stay in the reply, answered with what they came to as they stopped.
+        await keepPartial(run, early, err instanceof ModelAbortedError ? err.partial : early.head)
         run.send({ type: 'turn_end', turn, stopReason: 'aborted' })
         return { end: run.finish('stopped') }
       }
+      if (early.committed) await keepPartial(run, early, early.head)
       const message = errorMessage(err)
       const advice = tooLong && context ? `${/[.!?]$/.test(message) ? '' : '.'} ${overflowAdvice(context.limits.autoCompact)}` : ''
       run.send({ type: 'error', message: message + advice, retrying: false })
@@ -71,6 +74,19 @@ export async function streamReply(run: RunState, turn: number): Promise<{ respon
       return { end: run.finish('failed', message + advice, (err as { limit?: AgentLimit } | null)?.limit, apiErrorOf(err)) }
     }
   }
+}
+
+/**
+ * What a reply that ended in a stop or a failure leaves in the conversation: its text, and the calls that started
+ * while it streamed (early-calls.ts) followed by their results, so that every call that ran is answered.
+ */
+async function keepPartial(run: RunState, early: EarlyCalls, partial: ContentBlock[]): Promise<void> {
+  const kept = keepablePartial(partial, (id) => early.has(id))
+  if (kept.length) run.append({ role: 'assistant', content: kept })
+  if (!early.committed) return
+  const outcomes = await early.settle(kept.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])))
+  run.pending = outcomes.map((o) => ({ type: 'tool_result', tool_use_id: o.id, content: o.content, ...(o.isError ? { is_error: true } : {}) }))
+  run.flushPending()
 }
 
 /** A model call's final failure as Claude Code reports it: the status and the API's own words, else our sentence. */

@@ -84,9 +84,10 @@ export interface AgentLoopOptions extends AgentIds {
   /**
    * Asked before a turn's tool calls run, with all of them (a fan-out's estimate and its approval): the calls
    * it answers (by id) are not run, their answer is the result the model gets; its note (the person's words
-   * with an approval) goes with the turn's results. A throw refuses nothing.
+   * with an approval) goes with the turn's results. A throw refuses nothing. `started` are the calls that
+   * started while the reply streamed (startEarly): they cannot be refused.
    */
-  beforeTools?: (calls: ReadonlyArray<{ id: string; name: string; input: unknown }>) => Promise<BeforeToolsAnswer | null>
+  beforeTools?: (calls: ReadonlyArray<{ id: string; name: string; input: unknown }>, started: ReadonlySet<string>) => Promise<BeforeToolsAnswer | null>
   /**
    * Asked when the agent would finish (a reply without tool calls, an empty inbox): text it returns becomes the
    * agent's next user message and the run goes on (a SubagentStop hook that blocks). Not asked when the run
@@ -106,9 +107,16 @@ export interface AgentLoopOptions extends AgentIds {
   /**
    * A tool call of the reply streamed whole while the reply goes on (StreamHandlers.onToolUse), with the calls
    * before it: for readying what the call will need (a subagent's prompt prefix warmed in the cache). Nothing
-   * runs here: the call itself runs with the turn's others once the reply is complete.
+   * runs here: the call itself runs with the turn's others once the reply is complete (or started: startEarly).
    */
   toolUseStreamed?: (call: ToolUseReady, sofar: readonly ToolUseReady[]) => void
+  /**
+   * Whether a call whose input streamed whole may start before the reply ends (loop/early-calls.ts), `sofar` being
+   * the reply's calls so far, this one last. Asked only of a call that would run in the reply's first batch
+   * (concurrency-safe, as is every call before it). Absent: every call waits for the reply's end. A call it holds
+   * back runs with the others then, and is offered to toolUseStreamed instead.
+   */
+  startEarly?: (call: ToolUseReady, sofar: readonly ToolUseReady[]) => boolean
   /** Context the client may add to the prefix to make it cacheable (ModelRequest.cacheFill). */
   cacheFill?: { text: string; sharers: number }
   /** Cap on concurrency-safe tool calls running at once within one assistant message. Default: no cap. */

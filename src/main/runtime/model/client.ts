@@ -278,6 +278,18 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
         if (err instanceof ModelAbortedError) throw err
         if (signal?.aborted) throw new ModelAbortedError(acc.content())
         const failure = describeFailure(err)
+        // Calls of this reply have started: asking again would make a second reply beside their work, so the
+        // reply ends where it got to (its unsigned thinking, which the API would refuse back, left out).
+        if (handlers.committed?.())
+          return {
+            content: acc.content().filter((b) => b.type !== 'thinking' || !!b.signature),
+            stopReason: null,
+            usage: usageWithCost(model, acc.tokens, prices),
+            model,
+            inputErrors: acc.inputErrors,
+            attempts: n,
+            cutShort: failure.message
+          }
         if (failure.unreachable && n >= Math.min(maxAttempts, UNREACHABLE_ATTEMPTS)) {
           throw new ModelCallError(unreachableMessage(baseURL, baseUrlSource, failure.message), undefined, n, true, unreachableCause(failure.message))
         }

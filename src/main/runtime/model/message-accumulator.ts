@@ -164,7 +164,7 @@ export class MessageAccumulator {
     if (!this.handlers.onToolUse || this.inputErrors[block.id] !== undefined) return
     const ready = { id: block.id, name: block.name, input: block.input }
     this.ready.push(ready)
-    this.handlers.onToolUse(ready, this.ready)
+    this.handlers.onToolUse(ready, this.ready, () => this.content())
   }
 
   /**

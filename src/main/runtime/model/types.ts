@@ -98,9 +98,16 @@ export interface StreamHandlers {
   /**
    * A tool_use block's input arrived whole and parsed (its content_block_stop) while the message may go on:
    * `sofar` is every such block of this attempt's message, this one last. For work that may be readied ahead
-   * (a subagent's prompt prefix warmed in the cache); nothing may run or change here.
+   * (a subagent's prompt prefix warmed in the cache, or the call started: loop/early-calls.ts). `message` reads
+   * the reply so far: every block before this one and this one, all complete.
    */
-  onToolUse?(block: ToolUseReady, sofar: readonly ToolUseReady[]): void
+  onToolUse?(block: ToolUseReady, sofar: readonly ToolUseReady[], message: () => ContentBlock[]): void
+  /**
+   * True once the caller has acted on this attempt's reply (a call in it started while it streamed): the
+   * attempt is then never retried nor asked again. A failure after that ends the reply where it got to
+   * (ModelResponse.cutShort) instead, so that the calls that ran stay in the conversation with their results.
+   */
+  committed?(): boolean
   /**
    * The current attempt failed and will be retried. Deltas already reported for this attempt are void:
    * the next attempt streams the message again from its start.
@@ -132,6 +139,11 @@ export interface ModelResponse {
   cutToolUse?: { id: string; name: string }
   /** What the API's context management cleared from this request, when it cleared anything. */
   clearedToolUses?: { toolUses: number; inputTokens: number }
+  /**
+   * The reply ended before its message_stop, after calls in it had started (StreamHandlers.committed): why (the
+   * failure, in words). `content` is what arrived whole; it was not retried.
+   */
+  cutShort?: string
 }
 
 /** Information about a model the endpoint offers (GET /v1/models). */

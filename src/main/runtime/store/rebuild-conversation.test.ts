@@ -26,6 +26,30 @@ describe('rebuildConversation', () => {
     expect(notes).toEqual([])
   })
 
+  it('a reply whose calls started while it streamed: its whole message replaces the blocks recorded on the way; cut off, those blocks are the reply', () => {
+    const head = (blocks: ChatMessage['content']) => ({ ...f.message(user('')), type: 'reply_blocks' as const, blocks: blocks as never })
+    const whole = assistant([{ type: 'text', text: 'Two agents' }, toolUse('t1'), toolUse('t2'), toolUse('t3')])
+    const finished = [
+      f.message(user('Go')),
+      head([{ type: 'text', text: 'Two agents' }, toolUse('t1')]),
+      head([toolUse('t2')]),
+      f.message(whole),
+      f.message(user([result('t1'), result('t2'), result('t3')]))
+    ]
+    expect(rebuildConversation(finished)).toEqual([user('Go'), whole, user([result('t1'), result('t2'), result('t3')])])
+    // A crash before the reply was complete: the blocks recorded so far stand for it, their calls answered.
+    const cut = finished.slice(0, 3)
+    expect(rebuildConversation(cut)).toEqual([
+      user('Go'),
+      assistant([{ type: 'text', text: 'Two agents' }, toolUse('t1'), toolUse('t2')]),
+      user([interrupted('t1'), interrupted('t2')])
+    ])
+    // A compaction after them starts over from its own messages.
+    expect(rebuildConversation([...cut, { ...f.message(user('')), type: 'compaction' as const, messages: [user('Summary')] } as never])).toEqual([
+      user('Summary')
+    ])
+  })
+
   it('answers tool calls left dangling by a transcript that ends mid-turn with error results', () => {
     const events = [f.message(user('Go')), f.message(assistant([{ type: 'text', text: 'Reading' }, toolUse('t1'), toolUse('t2')]))]
     const notes: string[] = []

@@ -22,13 +22,27 @@ export interface RebuildOptions {
   interruptedResult?: (call: { id: string; name: string }) => { content: string; isError: boolean } | undefined
 }
 
-/** The agent's conversation folded from its events: `message` appends, a compaction starts over from its result. */
+/**
+ * The agent's conversation folded from its events: `message` appends, a compaction starts over from its result.
+ * `reply_blocks` gather the head of a reply whose calls started while it streamed: its complete `message`
+ * replaces them, and a transcript that ends before that message (a crash) keeps the head as the reply.
+ */
 export function foldConversation(events: readonly AgentEvent[]): ChatMessage[] {
   let messages: ChatMessage[] = []
+  let head: ContentBlock[] | null = null
   for (const e of events) {
-    if (e.type === 'message') messages.push(e.message)
-    else if (e.type === 'compaction' && e.messages) messages = [...e.messages]
+    if (e.type === 'reply_blocks') (head ??= []).push(...e.blocks)
+    else if (e.type === 'message') {
+      // The reply itself supersedes its head; anything else after a head (never written so today) keeps it first.
+      if (head && e.message.role !== 'assistant') messages.push({ role: 'assistant', content: head })
+      head = null
+      messages.push(e.message)
+    } else if (e.type === 'compaction' && e.messages) {
+      head = null
+      messages = [...e.messages]
+    }
   }
+  if (head?.length) messages.push({ role: 'assistant', content: head })
   return messages
 }
 

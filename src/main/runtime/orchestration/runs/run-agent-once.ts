@@ -19,6 +19,7 @@ import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
 import { subtreeBudget } from './budget'
 import { checkFanout } from '../spawn/fanout-estimate'
+import { startsEarly } from '../spawn/early-spawn'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { runTools } from '../spawn/fork'
 import type { SessionContext } from '../types'
@@ -135,7 +136,9 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         ...(nested ? { afterTools: (calls) => nested.afterTools(calls) } : {}),
         // What its subagents will cost, said (and asked, above the setting) before they start.
         ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
-        // Its subagents' prompt prefix, warmed in the cache while their calls still stream.
+        // Calls that start as soon as they have streamed whole, before the reply ends (spawn/early-spawn.ts).
+        startEarly: (call, sofar) => startsEarly(session, handle, call, sofar),
+        // Its subagents' prompt prefix, warmed in the cache while their calls still stream (those that wait for the reply's end).
         ...(toolNames.includes(AGENT_TOOL_NAME) && session.warmSpawn ? { toolUseStreamed: (call, sofar) => session.warmSpawn!(handle, call, sofar) } : {}),
         // A hook's `continue: false` ends this agent's run after the turn's tools.
         halted: () => session.extensions.hooks.takeHalt(handle.id),

@@ -103,6 +103,48 @@ describe('a resume tells the truth', () => {
     hold.open()
   })
 
+  it('a kill while the reply still streams, after a call in it started: the resume holds the reply so far, the call answered, its agent run once', async () => {
+    const hold = latch()
+    const calls = [
+      { name: 'Agent', input: { description: 'Map callers', prompt: 'Map the callers' } },
+      { name: 'Agent', input: { description: 'Second task', prompt: 'Never streamed whole' } }
+    ]
+    const f = await makeFixture([
+      mapperScript(hold),
+      scriptedAgent('second', 'Never streamed whole', [reply.text('second ran')]),
+      // The reply is held after its first call has streamed whole (and started) until the end of the test.
+      mainAgent([{ ...reply.toolUses(calls), pause: { afterDeltas: Math.ceil(JSON.stringify(calls[0].input).length / 7) + 1, until: hold.wait } }], (req) =>
+        reply.text(`main saw: ${req.lastUserText.slice(0, 40)}`)
+      )
+    ])
+    const { session: s1, events: events1 } = await f.newSession()
+    void s1.run('Map the parser callers.')
+    await waitForEvent(s1, events1, (e) => e.type === 'tool_end' && e.name === 'Glob')
+    const mapper = s1.registry.all().find((h) => h.description === 'Map callers')!
+    // The reply has not ended: its call started while it streamed.
+    expect(events1.some((e) => e.agentId === s1.mainAgentId && e.type === 'message' && e.message.role === 'assistant')).toBe(false)
+    const crashed = await f.crashCopy(s1)
+    s1.stop()
+
+    const { session: s2 } = await f.openSession(s1.sessionId, crashed)
+    const report = await s2.resumeInterrupted()
+    expect(report.resumed.sort()).toEqual([mapper.id, s1.mainAgentId].sort())
+    await s2.idle()
+    const requests = f.model.server.messageRequests()
+    const main = requests.filter((r) => r.system.includes('lead agent in Fanout'))
+    const resumed = main.find((r) => r.turn === 1)!
+    // The reply as far as it had streamed: the call that started, not the one still streaming.
+    const replyBlocks = resumed.messages[1].content as Array<{ type: string; id?: string; input?: { prompt?: string } }>
+    expect(replyBlocks.filter((b) => b.type === 'tool_use').map((b) => b.input?.prompt)).toEqual(['Map the callers'])
+    const answer = (resumed.messages[2].content as Array<{ type: string; content?: string }>).find((b) => b.type === 'tool_result')!
+    expect(answer.content).toMatch(/that this call started was cut off when Fanout stopped[^]*Do not start it again/)
+    // The mapper ran again once and reported once; the call that never streamed whole started nothing.
+    expect(requests.filter((r) => r.firstUserText.includes('Never streamed whole'))).toHaveLength(0)
+    expect(count(JSON.stringify(main[main.length - 1].messages), REPORT)).toBe(1)
+    expect(requestLogViolations(requests)).toEqual([])
+    hold.open()
+  })
+
   it('a kill while the model holds a request leaves its messages on disk: the resume sends them as they were, and extends them', async () => {
     // The data folder as a kill -9 leaves it the moment the model has the second request (nothing flushed after).
     let killed: { dir: string; onDisk: unknown[]; sent: unknown[] } | null = null

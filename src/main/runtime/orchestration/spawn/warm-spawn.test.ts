@@ -1,7 +1,9 @@
 // Subagents' prefix warmed while their Agent calls stream (warm-spawn.ts), end to end: a real session on the
 // scripted server, whose simulated prompt cache says what each request read and wrote. The main agent's
 // message is held in the middle of its calls until the warming reaches the server, so "while it streams" is
-// a fact of the run, not a timing.
+// a fact of the run, not a timing. Calls that start as they arrive (early-spawn.ts) need no warming: the first
+// one's own request writes the prefix. These sessions ask for approval of fan-outs above an amount, so their
+// calls wait for the reply's end, where a warming is what saves the siblings their wait.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AgentEvent, UsageEvent } from '../../../../shared/events'
 import { reply, scriptByAgent, type RecordedRequest, type Respond } from '../../model/scripted'
@@ -10,6 +12,9 @@ import { mainAgent } from '../testing/scripted-agents'
 import type { CacheSharing } from '../../model/cache-sharing'
 
 afterEach(closeCacheSession)
+
+/** Fan-outs above $1,000 need approval: none here does, but no Agent call starts before its reply ends. */
+const WAIT_FOR_REPLY = { limits: { maxConcurrent: 100, approveFanoutAboveUsd: 1000 } }
 
 const isWorker = (r: RecordedRequest) => /Worker task \d+/.test(r.firstUserText)
 const firstCalls = (reqs: RecordedRequest[]) => reqs.filter((r) => isWorker(r) && r.turn === 0 && r.maxTokens !== 0)
@@ -41,7 +46,7 @@ async function fanOut(inputs: ReturnType<typeof calls>, sharing: CacheSharing = 
     mainAgent([{ ...reply.toolUses(inputs), pause: { afterDeltas: deltasOf(inputs, Math.min(3, inputs.length)), until } }, reply.text('done')])
   ])
   const respond: Respond = (req, ctx) => script(req, ctx)
-  const current = await openCacheSession({ respond, sharing, prefix: 'fanout-warm-' })
+  const current = await openCacheSession({ respond, sharing, prefix: 'fanout-warm-', session: WAIT_FOR_REPLY })
   seen.server = current.model.server
   const events: AgentEvent[] = []
   current.session.bus.subscribe((e) => events.push(e))
@@ -99,7 +104,7 @@ describe('subagents warmed while their calls stream', () => {
       // The reply is cut by max_tokens in its last call: the turn fails and no call of it runs.
       mainAgent([{ ...reply.toolUses(inputs), stopReason: 'max_tokens' }])
     ])
-    const current = await openCacheSession({ respond: script, sharing: 'first', prefix: 'fanout-warm-' })
+    const current = await openCacheSession({ respond: script, sharing: 'first', prefix: 'fanout-warm-', session: WAIT_FOR_REPLY })
     const result = await current.session.run('Fan out.')
     expect(result.status).not.toBe('completed')
     const reqs = current.model.server.messageRequests()
