@@ -20,7 +20,7 @@ const REPORT = [
   '',
   'agentId: w1 (name: ada)',
   'worktree: its changes are on branch fanout/w1 (commit 36b9ac68b359), checked out at /tmp/p/.fanout-worktrees/w1',
-  '<usage>model: claude-sonnet-5-5; status: completed; turns: 5; tool_uses: 4; duration_ms: 9282; tokens_in: 4981; tokens_out: 206; cost_usd: 0.018033</usage>',
+  '<usage>tokens: 4981 in, 206 out; tool_uses: 4; duration_ms: 9282; cost_usd: 0.0180</usage>',
   '</result>',
   '</task-notification>'
 ].join('\n')

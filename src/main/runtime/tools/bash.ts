@@ -258,7 +258,7 @@ export const BASH_TOOL = builtinTool({ name: 'Bash', readOnly: false, concurrenc
   description: [
     `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
     'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
-    `Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}); on timeout the command and all its child processes are killed.`,
+    'On timeout the command and all its child processes are killed.',
     'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
     'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
     'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'

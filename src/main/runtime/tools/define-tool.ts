@@ -108,19 +108,22 @@ export function formatZodError(toolName: string, error: z.ZodError): string {
 const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>()
 
 /**
- * zod writes `.int()` as bounded by ±2^53−1: the model learns nothing from it (an integer is all it needs to
- * know), and each bound is ~10 tokens in the prefix every request of every agent reads. The schema still
- * checks the input (parse); only the description the model reads leaves the bounds out.
+ * What the schema says that tells the model nothing, left out of the description it reads (each is tokens in the
+ * prefix every request of every agent reads; a fan-out's workers read it twice each): zod writes `.int()` as
+ * bounded by ±2^53−1 (an integer is all the model needs to know), and `.min(1)` on a string as `minLength: 1`
+ * (a value is never meant to be empty). The schema still checks the input in full (parse), and an empty string
+ * is refused with a sentence the model can act on.
  */
-function dropSafeIntegerBounds({ jsonSchema: json }: { jsonSchema: Record<string, unknown> }): void {
+function dropUninformative({ jsonSchema: json }: { jsonSchema: Record<string, unknown> }): void {
   if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum
   if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum
+  if (json.type === 'string' && json.minLength === 1) delete json.minLength
 }
 
 function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
   let json = jsonSchemas.get(schema)
   if (!json) {
-    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBounds }) as Record<string, unknown>
+    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropUninformative }) as Record<string, unknown>
     delete json.$schema
     jsonSchemas.set(schema, json)
   }

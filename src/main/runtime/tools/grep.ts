@@ -16,13 +16,13 @@ const MAX_LINE_CHARS = 500
 const schema = z.object({
   pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\{\\}")'),
   path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
-  glob: z.string().optional().describe('Glob to filter files, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts"; several separated by spaces'),
-  type: z.string().optional().describe('File type to search (rg --type), e.g. js, ts, py, rust, go, java, md'),
+  glob: z.string().optional().describe('Glob to filter files ("*.{ts,tsx}"); several separated by spaces'),
+  type: z.string().optional().describe('File type to search (rg --type)'),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
     .default('files_with_matches')
-    .describe('"content" shows matching lines, "files_with_matches" shows file paths (default), "count" shows match counts per file'),
+    .describe('What to show (the description says each)'),
   '-i': z.boolean().optional().describe('Case insensitive search'),
   '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
   '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode)'),

@@ -19,7 +19,7 @@ export const READ_MAX_OUTPUT_CHARS = 100_000
 const IMAGE_TYPES: Record<string, string> = { '.png': 'PNG', '.jpg': 'JPEG', '.jpeg': 'JPEG', '.gif': 'GIF', '.webp': 'WebP', '.bmp': 'BMP', '.ico': 'ICO' }
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('The path of the file to read (absolute, or relative to the working directory)'),
+  file_path: z.string().min(1).describe('The file to read'),
   offset: z.number().int().min(1).optional().describe('The line number to start reading from (1-based). Use with limit for large files'),
   limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`)
 })

@@ -10,7 +10,7 @@ import { patchFromTexts } from './text-patch'
 import type { ToolOptions } from './tool-options'
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
+  file_path: z.string().min(1).describe('The file to write'),
   content: z.string().describe('The full content to write to the file')
 })
 

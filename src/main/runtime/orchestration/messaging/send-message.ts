@@ -124,7 +124,7 @@ const CONFIRMATION: Record<Delivery, (to: string) => string> = {
 export function createSendMessageTool(session: MessagingHost, caller: AgentHandle): Tool {
   return defineTool({
     name: SEND_MESSAGE_TOOL_NAME,
-    description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>. A name no agent of this session has is refused.`,
+    description: `Send a message to another agent of this session, by its id or name (e.g. a subagent you started, or 'main'). A running agent reads it at its next turn; an agent that has finished is resumed with it, and its report comes back to you as a <task-notification>.`,
     schema: sendMessageInput,
     readOnly: false,
     // Messages to different agents are independent; several in one turn go out together.

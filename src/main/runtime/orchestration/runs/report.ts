@@ -55,9 +55,11 @@ export function formatAgentReport(handle: AgentHandle, result: AgentRunResult & 
         `The person reviews and merges it in Fanout's Changes view${handle.depth === 1 ? '; RequestMerge asks them to merge it once the work is ready' : ''}.`
       )
   }
+  // What it took, as Claude Code's own result says it (tokens, tool uses, time) and its cost; its model is the
+  // one the parent chose, and how it ended is said above when it did not complete.
   const u = result.usage
   lines.push(
-    `<usage>model: ${result.model}; status: ${result.status}; turns: ${result.numTurns}; tool_uses: ${result.toolUses}; duration_ms: ${result.durationMs}; tokens_in: ${u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens}; tokens_out: ${u.outputTokens}; cost_usd: ${u.costUsd.toFixed(6)}</usage>`
+    `<usage>tokens: ${u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens} in, ${u.outputTokens} out; tool_uses: ${result.toolUses}; duration_ms: ${result.durationMs}; cost_usd: ${u.costUsd.toFixed(4)}</usage>`
   )
   return { content: `${body}\n\n${lines.join('\n')}`, details, isError: result.status === 'failed', response: agentResponse(handle, result, body, prompt) }
 }

@@ -20,7 +20,7 @@ export const agentToolInput = z
       .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
       .optional()
       .describe("How hard it thinks: a level or a thinking budget in tokens (default: the definition's effort, else yours)"),
-    run_in_background: z.boolean().optional().describe('Run the agent in the background; you are notified when it finishes'),
+    run_in_background: z.boolean().optional().describe('Run the agent in the background (see above)'),
     resume: z
       .string()
       .trim()
@@ -31,7 +31,10 @@ export const agentToolInput = z
       .strictObject({ usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() })
       .optional()
       .describe('Most this agent and its subagents may spend, in dollars (usd) and/or tokens; it stops there and you are told'),
-    isolation: z.enum(['worktree']).optional().describe('"worktree" runs the agent in its own git worktree on a new branch'),
+    isolation: z
+      .enum(['worktree'])
+      .optional()
+      .describe('"worktree": its own git worktree on a new branch, where its changes are committed; the branch is reported back'),
     name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
   })
   .strict()
@@ -54,8 +57,7 @@ ${formatAgentListing(listed)}${fork}${only}
 Give each subagent a complete, self-contained prompt: it sees nothing of your conversation, only what you write. Say what to do, what you already know, and what to report back. When you start several agents for independent work, put all the Agent calls in one message so they run at the same time.
 
 - The agent's final message comes back to you as this tool's result; the person does not see it, so pass on what matters.
-- The result ends with the agent's id (agentId): continue the agent later with SendMessage (to its id or name), or with resume: <agentId> and the next instructions as prompt; a new Agent call starts fresh.
-- isolation: "worktree" gives the agent its own git worktree on a new branch; its changes are committed there and the branch is reported back.
+- The result ends with the agent's id (agentId): continue the agent later with SendMessage (to its id or name), or with resume; a new Agent call starts fresh.
 - run_in_background: true returns at once with the agent's id and output file; keep working, and its report reaches you as a <task-notification> message when it finishes. Use TaskOutput to wait for it or read its progress, TaskStop to stop it. Background agents cannot ask for permissions or start agents.`
 }
 
