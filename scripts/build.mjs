@@ -31,6 +31,23 @@ const sdkWithLightHeaders = {
   }
 }
 
+// zod's `z.locales` namespace pulls its ~50 translations of error messages into the bundle (260 KB of 2.3 MB)
+// and evaluates each at start; Fanout's messages are English (zod registers `en` itself, from schemas.js), so
+// the CLI bundle's `z.locales` holds `en` alone.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(importer) ? { path: join(dirname(importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined
+    )
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, ({ path }) => ({
+      contents: `export { default as en } from ${JSON.stringify(path)}`,
+      loader: 'js',
+      resolveDir: dirname(path)
+    }))
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
@@ -59,7 +76,7 @@ export async function buildCli() {
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders],
+    plugins: [sdkWithLightHeaders, zodEnglishOnly],
     logLevel: 'warning'
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.

@@ -10,5 +10,7 @@ export function endsOnQuestion(text: string | null | undefined): boolean {
       .split(/\n\s*\n/)
       .pop()
       ?.trim() ?? ''
-  return /[?？][)\]"'”’*_`\s]*$/.test(last)
+  // Non-ASCII marks spelt as escapes: a regular expression literal is copied into the CLI bundle as written, and
+  // one character outside ASCII makes the launcher decode the whole 2 MB bundle as UTF-8 (code-cache.ts).
+  return /[?\uFF1F][)\]"'\u201D\u2019*_`\s]*$/.test(last)
 }

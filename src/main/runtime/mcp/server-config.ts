@@ -5,6 +5,7 @@
 // from the environment in the command, arguments, env values, URL and headers. A bad entry becomes an error
 // sentence naming the server and the field, never a throw.
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { registerSecret } from '../../../shared/redact'
 import { isSecretEnvEntry } from '../security/child-env'
 
@@ -12,21 +13,26 @@ export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { type: 'http' | 'sse'; url: string; headers: Record<string, string> }
 
-const stringMap = z.record(z.string(), z.string(), { error: 'must be an object of string values' })
+const stringMap = lazy(() => z.record(z.string(), z.string(), { error: 'must be an object of string values' }))
 
-const stdioSchema = z.object({
-  type: z.literal('stdio').optional(),
-  command: z.string({ error: 'must be a command (a string)' }).trim().min(1, 'is empty'),
-  args: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional()
-})
+// Built at first use: a run without MCP servers parses no entry.
+const stdioSchema = lazy(() =>
+  z.object({
+    type: z.literal('stdio').optional(),
+    command: z.string({ error: 'must be a command (a string)' }).trim().min(1, 'is empty'),
+    args: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
+    env: stringMap().optional(),
+    cwd: z.string().optional()
+  })
+)
 
-const httpSchema = z.object({
-  type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
-  url: z.string({ error: 'must be a URL' }).trim().min(1, 'is empty'),
-  headers: stringMap.optional()
-})
+const httpSchema = lazy(() =>
+  z.object({
+    type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+    url: z.string({ error: 'must be a URL' }).trim().min(1, 'is empty'),
+    headers: stringMap().optional()
+  })
+)
 
 /** `${VAR}` / `${VAR:-default}`, as Claude Code expands them in MCP configs. */
 export function expandEnv(text: string, env: Record<string, string | undefined>, missing: Set<string>): string {
@@ -61,7 +67,7 @@ export function parseServerConfig(
   const xMap = (m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, x(v)]))
   let config: McpTransportConfig
   if (type === 'stdio' || (type === undefined && 'command' in entry)) {
-    const parsed = stdioSchema.safeParse(entry)
+    const parsed = stdioSchema().safeParse(entry)
     if (!parsed.success) return fail(issueText(parsed.error))
     config = {
       type: 'stdio',
@@ -71,7 +77,7 @@ export function parseServerConfig(
       ...(parsed.data.cwd ? { cwd: x(parsed.data.cwd) } : {})
     }
   } else if (type === 'sse' || type === 'http' || type === 'streamable-http' || type === 'streamableHttp' || (type === undefined && 'url' in entry)) {
-    const parsed = httpSchema.safeParse(entry)
+    const parsed = httpSchema().safeParse(entry)
     if (!parsed.success) return fail(issueText(parsed.error))
     const url = x(parsed.data.url)
     try {

@@ -4,37 +4,43 @@
 // as Claude Code does. Problems come back as `file:line:col: message` sentences, never throws.
 import { join } from 'node:path'
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { readConfigFile } from '../store/read-config'
 
 export const MANIFEST_FILE = join('.claude-plugin', 'plugin.json')
 
-const paths = z.union([z.string(), z.array(z.string())], { error: 'must be a path or a list of paths' })
-const pathOrConfig = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.union([z.string(), z.record(z.string(), z.unknown())]))], {
-  error: 'must be a path, an object, or a list of them'
-})
-
-export const manifestSchema = z
-  .object({
-    name: z
-      .string({ error: 'must be a string' })
-      .min(1, 'is empty')
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be kebab-case: letters, digits, "-", "_" and ".", no spaces'),
-    version: z.string({ error: 'must be a string' }).optional(),
-    description: z.string({ error: 'must be a string' }).optional(),
-    author: z.union([z.string(), z.object({ name: z.string().optional(), email: z.string().optional(), url: z.string().optional() })]).optional(),
-    homepage: z.string().optional(),
-    repository: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-    license: z.string().optional(),
-    keywords: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
-    commands: paths.optional(),
-    agents: paths.optional(),
-    skills: paths.optional(),
-    hooks: pathOrConfig.optional(),
-    mcpServers: pathOrConfig.optional()
+const paths = lazy(() => z.union([z.string(), z.array(z.string())], { error: 'must be a path or a list of paths' }))
+const pathOrConfig = lazy(() =>
+  z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.union([z.string(), z.record(z.string(), z.unknown())]))], {
+    error: 'must be a path, an object, or a list of them'
   })
-  .loose()
+)
 
-export type PluginManifest = z.infer<typeof manifestSchema>
+// Built at first use: a run without plugins reads no manifest.
+export const manifestSchema = lazy(() =>
+  z
+    .object({
+      name: z
+        .string({ error: 'must be a string' })
+        .min(1, 'is empty')
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be kebab-case: letters, digits, "-", "_" and ".", no spaces'),
+      version: z.string({ error: 'must be a string' }).optional(),
+      description: z.string({ error: 'must be a string' }).optional(),
+      author: z.union([z.string(), z.object({ name: z.string().optional(), email: z.string().optional(), url: z.string().optional() })]).optional(),
+      homepage: z.string().optional(),
+      repository: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+      license: z.string().optional(),
+      keywords: z.array(z.string(), { error: 'must be a list of strings' }).optional(),
+      commands: paths().optional(),
+      agents: paths().optional(),
+      skills: paths().optional(),
+      hooks: pathOrConfig().optional(),
+      mcpServers: pathOrConfig().optional()
+    })
+    .loose()
+)
+
+export type PluginManifest = z.infer<ReturnType<typeof manifestSchema>>
 
 /** Line and column (1-based) of a character offset. */
 function at(text: string, offset: number): string {
@@ -66,7 +72,7 @@ export function readManifest(root: string): ManifestRead {
     return { error: `${file}:${pos ? at(read.text, Number(pos[1])) : '1:1'}: not valid JSON (${(err as Error).message})` }
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) return { error: `${file}:1:1: the manifest must be a JSON object like {"name": "my-plugin"}` }
-  const parsed = manifestSchema.safeParse(json)
+  const parsed = manifestSchema().safeParse(json)
   if (parsed.success) return { manifest: parsed.data, file }
   const issue = parsed.error.issues[0]
   const path = issue.path.length ? issue.path.join('.') : 'the manifest'

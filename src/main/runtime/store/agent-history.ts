@@ -6,6 +6,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import type { AgentRunRecord } from '../../../shared/budget'
 import { errorCode } from './atomic-file'
 
@@ -13,21 +14,24 @@ export const AGENT_HISTORY_FILE = 'agent-history.jsonl'
 
 export const agentHistoryPath = (dataDir: string): string => join(dataDir, AGENT_HISTORY_FILE)
 
-const recordSchema = z.object({
-  ts: z.number(),
-  sessionId: z.string(),
-  agentId: z.string(),
-  agentType: z.string(),
-  file: z.string().optional(),
-  model: z.string().optional(),
-  outcome: z.enum(['completed', 'failed', 'stopped', 'budget', 'max_turns', 'merged', 'discarded']),
-  costUsd: z.number().min(0),
-  tokens: z.number().min(0),
-  turns: z.number().min(0),
-  durationMs: z.number().min(0),
-  promptChars: z.number().min(0).optional(),
-  verdict: z.literal(true).optional()
-})
+// Built at first use: nothing reads the history before a run's first model request.
+const recordSchema = lazy(() =>
+  z.object({
+    ts: z.number(),
+    sessionId: z.string(),
+    agentId: z.string(),
+    agentType: z.string(),
+    file: z.string().optional(),
+    model: z.string().optional(),
+    outcome: z.enum(['completed', 'failed', 'stopped', 'budget', 'max_turns', 'merged', 'discarded']),
+    costUsd: z.number().min(0),
+    tokens: z.number().min(0),
+    turns: z.number().min(0),
+    durationMs: z.number().min(0),
+    promptChars: z.number().min(0).optional(),
+    verdict: z.literal(true).optional()
+  })
+)
 
 interface Queue {
   /** The batch being written, if any. */
@@ -96,7 +100,7 @@ export async function readAgentHistory(dataDir: string): Promise<AgentRunRecord[
   for (const line of text.split('\n')) {
     if (!line.trim()) continue
     try {
-      const parsed = recordSchema.safeParse(JSON.parse(line))
+      const parsed = recordSchema().safeParse(JSON.parse(line))
       if (parsed.success) records.push(parsed.data as AgentRunRecord)
     } catch {
       // A line cut short by a crash: the records around it stand.

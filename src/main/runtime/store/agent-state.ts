@@ -3,53 +3,57 @@
 import { readdir } from 'node:fs/promises'
 import { z } from 'zod'
 import { AGENT_SOURCES } from '../../../shared/agent-definition'
+import { lazy } from '../../../shared/lazy'
 import { errorCode, readJsonFile, writeJsonAtomic } from './atomic-file'
 import { agentsDir, agentStatePath } from './data-dir'
 import { mapLimit } from './map-limit'
 
 export const AGENT_STATE_VERSION = 1
 
-const agentStateSchema = z.object({
-  version: z.literal(AGENT_STATE_VERSION).default(AGENT_STATE_VERSION),
-  agentId: z.string().min(1),
-  sessionId: z.string().min(1),
-  agentType: z.string(),
-  /** Where the definition came from, so a resume finds the same one (or says it changed). */
-  definition: z.object({ name: z.string(), source: z.enum(AGENT_SOURCES), file: z.string().optional() }),
-  model: z.string(),
-  turnCount: z.number().int().nonnegative(),
-  status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted']),
-  /** The user stopped it: never resumed automatically after a restart. */
-  stoppedByUser: z.boolean(),
-  /**
-   * It works in a worktree of its own (`isolation: worktree`), recorded when it is launched, before it waits for
-   * a slot: a restart makes or reattaches that worktree before it runs, and never runs it in the checkout (`cwd`).
-   */
-  isolation: z.literal('worktree').optional(),
-  worktree: z.object({ path: z.string(), branch: z.string(), hookBased: z.boolean().optional() }).optional(),
-  /** Where it works; for an isolated agent, the checkout its worktree is made from. */
-  cwd: z.string(),
-  parentAgentId: z.string().nullable(),
-  parentToolUseId: z.string().nullable().optional(),
-  name: z.string().optional(),
-  /** The task it was started with (the Agent tool's description): a resumed run keeps it. */
-  description: z.string().optional(),
-  background: z.boolean().optional(),
-  /**
-   * The task of a background agent that was launched and has not started yet (waiting for a slot): what a
-   * restart starts it with. Gone once it runs (its transcript holds its conversation then).
-   */
-  prompt: z.string().optional(),
-  /** How hard it thinks (the session's for the main agent; an Agent call's `effort` for a subagent). */
-  effort: z.union([z.string(), z.number()]).optional(),
-  /** Its budget (runs/budget.ts): a resumed subtree stops where it would have. */
-  budget: z
-    .object({ usd: z.number().positive().optional(), tokens: z.number().positive().optional(), from: z.enum(['session', 'call', 'definition', 'setting']) })
-    .optional(),
-  updatedAt: z.number()
-})
+// Built at first use: a run reads or writes no agent state before its first model request.
+const agentStateSchema = lazy(() =>
+  z.object({
+    version: z.literal(AGENT_STATE_VERSION).default(AGENT_STATE_VERSION),
+    agentId: z.string().min(1),
+    sessionId: z.string().min(1),
+    agentType: z.string(),
+    /** Where the definition came from, so a resume finds the same one (or says it changed). */
+    definition: z.object({ name: z.string(), source: z.enum(AGENT_SOURCES), file: z.string().optional() }),
+    model: z.string(),
+    turnCount: z.number().int().nonnegative(),
+    status: z.enum(['queued', 'running', 'waiting_permission', 'completed', 'failed', 'stopped', 'max_turns', 'interrupted']),
+    /** The user stopped it: never resumed automatically after a restart. */
+    stoppedByUser: z.boolean(),
+    /**
+     * It works in a worktree of its own (`isolation: worktree`), recorded when it is launched, before it waits for
+     * a slot: a restart makes or reattaches that worktree before it runs, and never runs it in the checkout (`cwd`).
+     */
+    isolation: z.literal('worktree').optional(),
+    worktree: z.object({ path: z.string(), branch: z.string(), hookBased: z.boolean().optional() }).optional(),
+    /** Where it works; for an isolated agent, the checkout its worktree is made from. */
+    cwd: z.string(),
+    parentAgentId: z.string().nullable(),
+    parentToolUseId: z.string().nullable().optional(),
+    name: z.string().optional(),
+    /** The task it was started with (the Agent tool's description): a resumed run keeps it. */
+    description: z.string().optional(),
+    background: z.boolean().optional(),
+    /**
+     * The task of a background agent that was launched and has not started yet (waiting for a slot): what a
+     * restart starts it with. Gone once it runs (its transcript holds its conversation then).
+     */
+    prompt: z.string().optional(),
+    /** How hard it thinks (the session's for the main agent; an Agent call's `effort` for a subagent). */
+    effort: z.union([z.string(), z.number()]).optional(),
+    /** Its budget (runs/budget.ts): a resumed subtree stops where it would have. */
+    budget: z
+      .object({ usd: z.number().positive().optional(), tokens: z.number().positive().optional(), from: z.enum(['session', 'call', 'definition', 'setting']) })
+      .optional(),
+    updatedAt: z.number()
+  })
+)
 
-export type AgentState = z.infer<typeof agentStateSchema>
+export type AgentState = z.infer<ReturnType<typeof agentStateSchema>>
 /** What callers pass: version and updatedAt are filled in. */
 export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { updatedAt?: number }
 
@@ -60,7 +64,7 @@ export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { upda
  */
 export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean } = {}): Promise<AgentState> {
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)
-  const r = agentStateSchema.safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
+  const r = agentStateSchema().safeParse({ ...state, version: AGENT_STATE_VERSION, updatedAt: state.updatedAt ?? Date.now() })
   if (!r.success) throw new Error(`Refusing to write an invalid agent state to ${file}: ${describe(r.error)}`)
   await writeJsonAtomic(file, r.data, { fsync: opts.durable !== false })
   return r.data
@@ -71,7 +75,7 @@ export async function readAgentState(dataDir: string, sessionId: string, agentId
   const file = agentStatePath(dataDir, sessionId, agentId)
   const raw = await readJsonFile(file)
   if (raw === null) return null
-  const r = agentStateSchema.safeParse(raw)
+  const r = agentStateSchema().safeParse(raw)
   if (!r.success) throw new Error(`${file}: ${describe(r.error)}`)
   return r.data
 }

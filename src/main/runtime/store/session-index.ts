@@ -3,6 +3,7 @@
 // transcripts), so the two can never disagree about what an event means.
 import { redactText } from '../../../shared/redact'
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { continuesTask } from '../../../shared/run-opening'
 import { endsOnQuestion } from '../../../shared/view/question'
 import type { AgentEvent, AgentStatus } from '../../../shared/events'
@@ -237,47 +238,54 @@ function sameUsage(a: Usage, b: Usage): boolean {
   )
 }
 
-const usageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadTokens: z.number(),
-  cacheWriteTokens: z.number(),
-  costUsd: z.number()
-})
+// Built at first use: a new session has no index to read before its first model request.
+const usageSchema = lazy(() =>
+  z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+    costUsd: z.number()
+  })
+)
 
-const agentRecordSchema = z.looseObject({
-  agentId: z.string(),
-  parentAgentId: z.string().nullable(),
-  parentToolUseId: z.string().nullable(),
-  agentType: z.string(),
-  description: z.string(),
-  status: z.string(),
-  model: z.string(),
-  startedAt: z.number(),
-  usage: usageSchema,
-  depth: z.number().default(0),
-  turnCount: z.number().default(0),
-  toolUses: z.number().default(0),
-  runs: z.number().default(1)
-})
+const agentRecordSchema = lazy(() =>
+  z.looseObject({
+    agentId: z.string(),
+    parentAgentId: z.string().nullable(),
+    parentToolUseId: z.string().nullable(),
+    agentType: z.string(),
+    description: z.string(),
+    status: z.string(),
+    model: z.string(),
+    startedAt: z.number(),
+    usage: usageSchema(),
+    depth: z.number().default(0),
+    turnCount: z.number().default(0),
+    toolUses: z.number().default(0),
+    runs: z.number().default(1)
+  })
+)
 
-const sessionIndexSchema = z.looseObject({
-  version: z.number(),
-  sessionId: z.string(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  cwd: z.string(),
-  title: z.string(),
-  status: z.string(),
-  agents: z.record(z.string(), agentRecordSchema),
-  usage: usageSchema,
-  costUsd: z.number(),
-  writer: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).nullable().default(null)
-})
+const sessionIndexSchema = lazy(() =>
+  z.looseObject({
+    version: z.number(),
+    sessionId: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    cwd: z.string(),
+    title: z.string(),
+    status: z.string(),
+    agents: z.record(z.string(), agentRecordSchema()),
+    usage: usageSchema(),
+    costUsd: z.number(),
+    writer: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).nullable().default(null)
+  })
+)
 
 /** Validates a parsed session.json; throws an error naming the file and the first bad field. */
 export function parseSessionIndex(value: unknown, file: string): SessionIndex {
-  const r = sessionIndexSchema.safeParse(value)
+  const r = sessionIndexSchema().safeParse(value)
   if (!r.success) {
     const issue = r.error.issues[0]
     throw new Error(`${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`)

@@ -2,6 +2,7 @@
 // permission mode, theme. Loading never fails on a bad value: that one field falls back to its default
 // and the problem is reported with its path; the file itself is left as the user wrote it.
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { PERMISSION_MODES } from '../../../shared/agent-definition'
 import { CACHE_SHARING_MODES } from '../../../shared/settings-fields'
 import { DEFAULT_LIMITS } from '../../../shared/spawn-limits'
@@ -113,27 +114,30 @@ const settingsSchema = z.strictObject({
   passEnvironment: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional()
 })
 
-const patchSchema = z.strictObject({
-  baseURL: baseURL.nullable().optional(),
-  defaultModel: modelId.optional(),
-  /** null takes an alias back to its default. */
-  modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
-  limits: z.strictObject(limitFields).partial().optional(),
-  /** null takes autoCompactPercent back to Claude Code's threshold. */
-  context: z
-    .strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() })
-    .partial()
-    .optional(),
-  defaultPermissionMode: permissionMode.optional(),
-  /** null: back to each model's default. */
-  defaultEffort: effortLevel.nullable().optional(),
-  theme: theme.optional(),
-  coordinator: z.boolean().optional(),
-  agentTeams: z.boolean().optional(),
-  promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
-  firstRunSkipped: z.boolean().optional(),
-  mergeStrategy: z.enum(['merge', 'squash']).optional()
-})
+// Built at first use: only a change to the settings is checked against it, never a run's start.
+const patchSchema = lazy(() =>
+  z.strictObject({
+    baseURL: baseURL.nullable().optional(),
+    defaultModel: modelId.optional(),
+    /** null takes an alias back to its default. */
+    modelAliases: z.strictObject({ haiku: modelId.nullable(), sonnet: modelId.nullable(), opus: modelId.nullable() }).partial().optional(),
+    limits: z.strictObject(limitFields).partial().optional(),
+    /** null takes autoCompactPercent back to Claude Code's threshold. */
+    context: z
+      .strictObject({ ...contextFields, autoCompactPercent: contextFields.autoCompactPercent.nullable() })
+      .partial()
+      .optional(),
+    defaultPermissionMode: permissionMode.optional(),
+    /** null: back to each model's default. */
+    defaultEffort: effortLevel.nullable().optional(),
+    theme: theme.optional(),
+    coordinator: z.boolean().optional(),
+    agentTeams: z.boolean().optional(),
+    promptCacheSharing: z.enum(CACHE_SHARING_MODES).optional(),
+    firstRunSkipped: z.boolean().optional(),
+    mergeStrategy: z.enum(['merge', 'squash']).optional()
+  })
+)
 
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -234,7 +238,7 @@ function mergeSection(current: unknown, patch: Raw): Raw {
  */
 export async function updateSettings(dataDir: string, patch: SettingsPatch): Promise<Settings> {
   const file = settingsPath(dataDir)
-  const valid = patchSchema.safeParse(patch)
+  const valid = patchSchema().safeParse(patch)
   if (!valid.success) {
     const i = valid.error.issues[0]
     const where = [...i.path.map(String), ...(i.code === 'unrecognized_keys' ? [i.keys.join(', ')] : [])].join('.')

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { writeJsonAtomic } from '../store/atomic-file'
 import { readConfigJson } from '../store/read-config'
 
@@ -16,15 +17,18 @@ export interface FolderAnswer {
   answeredAt: number
 }
 
-const FolderAnswerSchema = z.object({
-  approved: z.array(z.string()),
-  declined: z.array(z.string()),
-  seen: z.array(z.string()),
-  answeredAt: z.number()
-})
+// Built at first use: the store is read only for a folder that runs something by itself.
+const FolderAnswerSchema = lazy(() =>
+  z.object({
+    approved: z.array(z.string()),
+    declined: z.array(z.string()),
+    seen: z.array(z.string()),
+    answeredAt: z.number()
+  })
+)
 
-const StoreSchema = z.object({ version: z.literal(1), folders: z.record(z.string(), FolderAnswerSchema) })
-type StoreFile = z.infer<typeof StoreSchema>
+const StoreSchema = lazy(() => z.object({ version: z.literal(1), folders: z.record(z.string(), FolderAnswerSchema()) }))
+type StoreFile = z.infer<ReturnType<typeof StoreSchema>>
 
 export const trustStorePath = (dataDir: string): string => join(dataDir, 'trusted-folders.json')
 
@@ -43,7 +47,7 @@ function read(dataDir: string): { store: StoreFile; problem?: string } {
   if ('missing' in got) return { store: { version: 1, folders: {} } }
   if ('error' in got)
     return { store: { version: 1, folders: {} }, problem: `${file} ${got.error}; every folder is treated as not approved until you answer again` }
-  const parsed = StoreSchema.safeParse(got.json)
+  const parsed = StoreSchema().safeParse(got.json)
   if (!parsed.success)
     return {
       store: { version: 1, folders: {} },

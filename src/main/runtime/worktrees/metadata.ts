@@ -4,27 +4,31 @@
 import { writeJsonAtomic } from '../store/atomic-file'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { lazy } from '../../../shared/lazy'
 import { readConfigFile } from '../store/read-config'
 import { findAdminDir } from './git-dirs'
 
 const FILE = 'fanout.json'
 
-const metadataSchema = z.object({
-  version: z.literal(1),
-  agentId: z.string(),
-  baseCommit: z.string(),
-  repoRoot: z.string(),
-  relativeCwd: z.string(),
-  createdAt: z.string(),
-  agentType: z.string().optional(),
-  description: z.string().optional(),
-  /** The process using the worktree; its start time tells a live owner from a later process given its pid. */
-  owner: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).optional(),
-  /** Set when the agent's run ended and its work was committed; cleared when it runs again (resume). */
-  finishedAt: z.string().optional()
-})
+// Built at first use: a run without worktrees reads no metadata.
+const metadataSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    agentId: z.string(),
+    baseCommit: z.string(),
+    repoRoot: z.string(),
+    relativeCwd: z.string(),
+    createdAt: z.string(),
+    agentType: z.string().optional(),
+    description: z.string().optional(),
+    /** The process using the worktree; its start time tells a live owner from a later process given its pid. */
+    owner: z.object({ pid: z.number(), hostname: z.string(), processStart: z.string().nullable().optional() }).optional(),
+    /** Set when the agent's run ended and its work was committed; cleared when it runs again (resume). */
+    finishedAt: z.string().optional()
+  })
+)
 
-export type WorktreeMetadata = z.infer<typeof metadataSchema>
+export type WorktreeMetadata = z.infer<ReturnType<typeof metadataSchema>>
 
 /** The admin folder, found from the repository's common folder (never through the worktree's own `.git` file). */
 async function adminDir(worktreePath: string, commonDir: string): Promise<string> {
@@ -68,7 +72,7 @@ function readMetadataText(path: string): string {
 /** The metadata in an admin folder (`<common>/worktrees/<name>`). */
 export async function readMetadataIn(adminDir: string): Promise<WorktreeMetadata | null> {
   try {
-    const parsed = metadataSchema.safeParse(JSON.parse(readMetadataText(join(adminDir, FILE))))
+    const parsed = metadataSchema().safeParse(JSON.parse(readMetadataText(join(adminDir, FILE))))
     return parsed.success ? parsed.data : null
   } catch {
     return null

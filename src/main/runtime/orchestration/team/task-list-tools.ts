@@ -2,6 +2,7 @@
 // tasks of the session's team. Every change goes through the team log, so what one member claimed no other
 // member can claim, whichever of them asked first in wall-clock terms.
 import { z } from 'zod'
+import { lazy } from '../../../../shared/lazy'
 import { TASK_STATUSES, type TeamSnapshot, type TeamTask } from '../../../../shared/team'
 import { defineTool, type Tool, type ToolResult } from '../../tools/define-tool'
 import { TASK_CLAIM, TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE } from '../../tools/team-tool-names'
@@ -9,8 +10,9 @@ import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'
 import { formatTask, formatTaskList } from './task-format'
 
-const taskId = z.string().trim().min(1, 'give the task id, e.g. "3"').max(20).describe('The task id, e.g. "3" (TaskList shows them)')
-const ids = z.array(z.string().trim().min(1).max(20)).max(50)
+// Built when the team's tools are, not at every start (teams are off by default).
+const taskId = lazy(() => z.string().trim().min(1, 'give the task id, e.g. "3"').max(20).describe('The task id, e.g. "3" (TaskList shows them)'))
+const ids = lazy(() => z.array(z.string().trim().min(1).max(20)).max(50))
 
 /** Runs `fn` for a caller in the active team, or explains why it cannot. */
 async function asActor(m: TeamManager, actorOf: () => string | null, fn: (actor: string, team: TeamSnapshot) => Promise<ToolResult>): Promise<ToolResult> {
@@ -47,7 +49,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
         .object({
           subject: z.string().trim().min(1, 'a task needs a subject').max(200).describe('A short imperative title'),
           description: z.string().max(20_000).optional().describe('What done looks like'),
-          blockedBy: ids.optional().describe('Ids of tasks that must be completed before this one')
+          blockedBy: ids().optional().describe('Ids of tasks that must be completed before this one')
         })
         .strict(),
       readOnly: false,
@@ -75,7 +77,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
     defineTool({
       name: TASK_GET,
       description: 'One task in full: description, dependencies, owner and result.',
-      schema: z.object({ taskId }).strict(),
+      schema: z.object({ taskId: taskId() }).strict(),
       readOnly: true,
       execute: (input) =>
         as(async (_actor, team) => {
@@ -89,7 +91,7 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       name: TASK_CLAIM,
       description:
         'Claim a task: it becomes yours and in progress. Without taskId you get the task you are working on, else the first task you may take (pending, unassigned or assigned to you, not blocked). First come, first served: a task someone else claimed cannot be claimed.',
-      schema: z.object({ taskId: taskId.optional() }).strict(),
+      schema: z.object({ taskId: taskId().optional() }).strict(),
       readOnly: false,
       concurrencySafe: true,
       execute: (input, ctx) =>
@@ -105,12 +107,12 @@ export function createTaskListTools(host: TaskToolsHost): Tool[] {
       description: `Update a task: status "completed" (with a short result) when you finish it, "pending" to give it back, "in_progress" to claim it; edit its subject or description; add tasks it waits for. The lead may also assign it (owner: a member name, or null).`,
       schema: z
         .object({
-          taskId,
+          taskId: taskId(),
           status: z.enum(TASK_STATUSES).optional(),
           result: z.string().max(20_000).optional().describe('What was done (with status completed)'),
           subject: z.string().trim().min(1).max(200).optional(),
           description: z.string().max(20_000).optional(),
-          addBlockedBy: ids.optional().describe('Ids of tasks this one must wait for'),
+          addBlockedBy: ids().optional().describe('Ids of tasks this one must wait for'),
           owner: z.string().trim().min(1).max(64).nullable().optional().describe('Lead only: assign to a member (null to unassign)')
         })
         .strict(),

@@ -1,49 +1,53 @@
 // The team's own tools: the lead creates and deletes the team and asks members to shut down; members send
 // plans for approval; whoever receives a request answers it. Requests and answers travel as messages.
 import { z } from 'zod'
+import { lazy } from '../../../../shared/lazy'
 import { defineTool, type Tool } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
 import { REQUEST_PLAN_APPROVAL, REQUEST_SHUTDOWN, RESPOND_TO_REQUEST, TEAM_CREATE, TEAM_DELETE } from '../../tools/team-tool-names'
 import type { TeamManager } from './team-manager'
 import { LEAD } from './team-ops'
 
-const memberInput = z
-  .object({
-    name: z.string().trim().min(1).max(64).describe('How the team addresses this member (letters, digits, . _ -)'),
-    agent_type: z.string().trim().min(1).optional().describe('The agent definition it runs as (default general-purpose): its tools and model apply'),
-    prompt: z.string().trim().min(1, "the member's first instructions cannot be empty").describe('Its first instructions: its role and what to do first'),
-    model: z.string().trim().min(1).optional().describe("Override the definition's model"),
-    isolation: z.enum(['worktree']).optional().describe('"worktree": the member works in its own git worktree')
-  })
-  .strict()
+// Built when a team is made, not at every start (teams are off by default).
+const teamCreateInput = lazy(() => {
+  const memberInput = z
+    .object({
+      name: z.string().trim().min(1).max(64).describe('How the team addresses this member (letters, digits, . _ -)'),
+      agent_type: z.string().trim().min(1).optional().describe('The agent definition it runs as (default general-purpose): its tools and model apply'),
+      prompt: z.string().trim().min(1, "the member's first instructions cannot be empty").describe('Its first instructions: its role and what to do first'),
+      model: z.string().trim().min(1).optional().describe("Override the definition's model"),
+      isolation: z.enum(['worktree']).optional().describe('"worktree": the member works in its own git worktree')
+    })
+    .strict()
 
-const teamCreateInput = z
-  .object({
-    team_name: z.string().trim().min(1).max(64),
-    description: z.string().trim().max(500).optional().describe('What the team is for'),
-    members: z.array(memberInput).min(1, 'a team needs at least one member').max(16),
-    tasks: z
-      .array(
-        z
-          .object({
-            subject: z.string().trim().min(1).max(200),
-            description: z.string().max(20_000).optional(),
-            blockedBy: z.array(z.string().trim().min(1)).max(50).optional().describe('Ids of earlier tasks in this list ("1" is the first)')
-          })
-          .strict()
-      )
-      .max(200)
-      .optional()
-      .describe('The first tasks for the shared list; they get ids "1", "2", … in this order')
-  })
-  .strict()
+  return z
+    .object({
+      team_name: z.string().trim().min(1).max(64),
+      description: z.string().trim().max(500).optional().describe('What the team is for'),
+      members: z.array(memberInput).min(1, 'a team needs at least one member').max(16),
+      tasks: z
+        .array(
+          z
+            .object({
+              subject: z.string().trim().min(1).max(200),
+              description: z.string().max(20_000).optional(),
+              blockedBy: z.array(z.string().trim().min(1)).max(50).optional().describe('Ids of earlier tasks in this list ("1" is the first)')
+            })
+            .strict()
+        )
+        .max(200)
+        .optional()
+        .describe('The first tasks for the shared list; they get ids "1", "2", … in this order')
+    })
+    .strict()
+})
 
 export function createLeadTools(m: TeamManager, lead: AgentHandle): Tool[] {
   return [
     defineTool({
       name: TEAM_CREATE,
       description: `Create an agent team: members that work in parallel from a shared task list and talk through messages. Each member runs as an agent definition (agent_type: its tools and model apply) with the team's instructions; give each a name and its first instructions, and seed the task list with tasks. Members claim tasks themselves, report to you each time they go idle, and can be messaged by name. One team per session; members cannot create teams.`,
-      schema: teamCreateInput,
+      schema: teamCreateInput(),
       readOnly: false,
       execute: (input, ctx) => m.create(lead, input, ctx.toolUseId)
     }),
