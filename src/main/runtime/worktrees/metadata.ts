@@ -9,7 +9,7 @@ import { findAdminDir } from './git-dirs'
 
 const FILE = 'fanout.json'
 
-const metadataSchema = z.object({
+export const metadataSchema = z.object({
   version: z.literal(1),
   agentId: z.string(),
   baseCommit: z.string(),
