@@ -5,7 +5,8 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureCliBundle, runCli } from '../../../test/support/cli'
-import { createAgentWorktree } from '../runtime/worktrees'
+import { createAgentWorktree, worktreePathFor } from '../runtime/worktrees'
+import { killedAdd } from '../runtime/worktrees/testing/killed-add'
 import { git, makeTempRepo, type TempRepo } from '../runtime/worktrees/testing/temp-repo'
 
 let repo: TempRepo | null = null
@@ -52,5 +53,18 @@ describe('fanout worktrees', () => {
     expect(forced.stdout).toMatch(/branch fanout\/dirty kept \(uncommitted changes saved as [0-9a-f]{12}\)/)
     expect(git(repo!.root, 'show', 'fanout/dirty:unsaved.txt')).toBe('work in progress')
     expect((await runCli(['worktrees', 'list', '--cwd', repo!.root])).stdout).toBe('No agent worktrees are left behind.\n')
+  })
+
+  it('lists and cleans a worktree a killed `git worktree add` left, whose placeholder HEAD broke `git log --all`', async () => {
+    repo = makeTempRepo()
+    const path = worktreePathFor({ mainRoot: repo.root, repoName: 'project' }, 'half')
+    killedAdd(repo, 'half', path, 'commondir')
+    expect(() => git(repo!.root, 'log', '--all')).toThrow(/bad object/)
+    expect((await runCli(['worktrees', 'list', '--cwd', repo.root])).stdout).toBe(`${path}  (agent half; left half made by a stopped git worktree add)\n`)
+    const tidy = await runCli(['worktrees', 'clean', '--cwd', repo.root])
+    expect(tidy.stdout).toBe(`removed ${path}; branch fanout/half kept\n`)
+    expect(tidy.code).toBe(0)
+    expect(existsSync(path)).toBe(false)
+    expect(git(repo.root, 'log', '--all', '--format=%H')).toContain(git(repo.root, 'rev-parse', 'HEAD'))
   })
 })

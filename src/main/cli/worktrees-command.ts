@@ -21,13 +21,15 @@ export const WORKTREES_USAGE = `Usage:
 
 export function describeOrphan(o: OrphanWorktree): string {
   const what = [o.agentType && `${o.agentType} agent`, o.description && `"${o.description}"`].filter(Boolean).join(' ') || `agent ${o.agentId}`
-  const state = !o.exists
-    ? 'folder deleted'
-    : o.uncommittedChanges
-      ? 'uncommitted changes'
-      : o.commitsAhead
-        ? `${o.commitsAhead} commit${o.commitsAhead === 1 ? '' : 's'} on ${o.branch}`
-        : 'no changes'
+  const state = o.halfMade
+    ? 'left half made by a stopped git worktree add'
+    : !o.exists
+      ? 'folder deleted'
+      : o.uncommittedChanges
+        ? 'uncommitted changes'
+        : o.commitsAhead
+          ? `${o.commitsAhead} commit${o.commitsAhead === 1 ? '' : 's'} on ${o.branch}`
+          : 'no changes'
   return `${o.path}  (${what}; ${state})`
 }
 

@@ -10,8 +10,9 @@ import { currentProcess } from '../store/process-identity'
 import { errorText, isDirectory, runGit, tryGit } from './git'
 import { worktreeGitDirs } from './git-dirs'
 import { startPoint, type WorktreeBaseRef } from './base-ref'
-import { isHalfMade, makerAlive, removeHalfMade } from './half-made'
-import { readMetadata, updateMetadata, writeMetadata } from './metadata'
+import { findHalfMade, removeHalfMade } from './half-made'
+import { updateMetadata, writeMetadata } from './metadata'
+import { dropPendingAdd, type PendingAdd, readPendingAdd, writePendingAdd } from './pending-add'
 import { readRepo, WorktreeError, type RepoInfo } from './repo'
 import { enqueueForRepo } from './repo-queue'
 
@@ -98,32 +99,25 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
   const result = (path: string, baseCommit: string, reused: boolean): Promise<AgentWorktree> =>
     finishSetup(repo, { agentId, path, branch, baseCommit, repoRoot: repo.repoRoot, commonDir: repo.commonDir, relativeCwd: repo.relativeCwd, cwd: '', reused })
 
-  let existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)?.entry
-  if (existing && (await isDirectory(existing.path))) {
-    const meta = await readMetadata(existing.path, repo.commonDir)
-    const dirs = await worktreeGitDirs(existing.path, repo.commonDir)
-    if (isHalfMade(dirs.gitDir)) {
-      // `git worktree add` was stopped part way (half-made.ts): never taken as it is, made again once its maker is gone.
-      if (makerAlive(meta)) {
-        throw new WorktreeError(`isolation: worktree ${existing.path} is still being created by another Fanout process (pid ${meta?.owner?.pid})`)
-      }
-      const tip = await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])
-      const base = meta?.baseCommit ?? tip
-      if (!base)
-        throw new WorktreeError(`isolation: worktree ${existing.path} was left half made and its start commit is unknown; remove it with git worktree remove`)
-      await removeHalfMade(repo.cwd, dirs, branch, base)
-      existing = undefined
-    }
-  }
-  if (existing && (await isDirectory(existing.path))) {
-    const meta = await readMetadata(existing.path, repo.commonDir)
-    // Running again: this process owns it now, and it is no longer finished.
-    await updateMetadata(existing.path, repo.commonDir, { owner: ownerNow(), finishedAt: undefined })
-    return result(existing.path, meta?.baseCommit ?? (await baseOf(repo, branch)), true)
+  // What an earlier `git worktree add` for this agent that a kill stopped part way left (half-made.ts): never
+  // taken as it is; removed once its maker is gone and it is proved to hold no work, then made again below.
+  const pending = readPendingAdd(repo.commonDir, agentId)
+  for (const half of await findHalfMade(repo.cwd, repo.commonDir, agentId)) await removeHalfMade(repo.cwd, repo.commonDir, half)
+
+  const existing = (await agentWorktreeEntries(repo)).find((w) => w.agentId === agentId)
+  if (existing && (await isDirectory(existing.entry.path))) {
+    const { path } = existing.entry
+    const baseCommit = existing.meta?.baseCommit ?? pending?.baseCommit ?? (await baseOf(repo, branch))
+    // Running again: this process owns it now, and it is no longer finished. One git made just before a kill
+    // has no metadata yet: without it, once detached, nothing would say whose it is.
+    if (existing.meta) await updateMetadata(path, repo.commonDir, { owner: ownerNow(), finishedAt: undefined })
+    else await writeMetadata(path, repo.commonDir, metadataFor(options, repo, baseCommit))
+    await dropPendingAdd(repo.commonDir, agentId)
+    return result(path, baseCommit, true)
   }
   if (existing) {
     // Registered but its folder is gone: drop only that stale registration (the branch and its commits stay).
-    await runGit(repo.cwd, ['worktree', 'remove', '--force', existing.path])
+    await runGit(repo.cwd, ['worktree', 'remove', '--force', existing.entry.path])
   }
 
   const path = worktreePathFor(repo, agentId, options.baseDir)
@@ -138,12 +132,11 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
     throw new WorktreeError(`isolation: worktree cannot create the folder ${dirname(path)}: ${errorText(err)}`)
   }
 
-  const branchExists = (await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) !== null
-  if (branchExists) {
-    // The agent ran before and its branch was kept: continue on it rather than start over.
-    await addWorktree(repo, ['worktree', 'add', path, branch], path)
-    const baseCommit = await baseOf(repo, branch)
-    await writeMetadata(path, repo.commonDir, metadataFor(options, repo, baseCommit))
+  const tip = await tryGit(repo.cwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])
+  if (tip) {
+    // The agent ran before and its branch was kept (or a killed add made it): continue on it rather than start over.
+    const baseCommit = pending?.baseCommit ?? (await baseOf(repo, branch))
+    await addRecorded(repo, { ...metadataFor(options, repo, baseCommit), path, checkout: tip }, ['worktree', 'add', path, branch])
     return result(path, baseCommit, true)
   }
 
@@ -151,15 +144,33 @@ async function createLocked(repo: RepoInfo, options: CreateWorktreeOptions): Pro
     throw new WorktreeError(`isolation: worktree needs at least one commit; the repository at ${repo.repoRoot} has none yet (make an initial commit first)`)
   }
   const start = await startPoint(repo, options.baseRef ?? 'head')
+  const meta = { ...metadataFor(options, repo, start.commit), path, checkout: start.commit }
   try {
-    await addWorktree(repo, ['worktree', 'add', '--no-track', '-b', branch, path, start.commit], path)
+    await addRecorded(repo, meta, ['worktree', 'add', '--no-track', '-b', branch, path, start.commit])
   } catch (err) {
     // git may leave the new branch behind when the checkout fails; delete it only if it still points at our start.
     await tryGit(repo.cwd, ['update-ref', '-d', `refs/heads/${branch}`, start.commit])
     throw err
   }
-  await writeMetadata(path, repo.commonDir, metadataFor(options, repo, start.commit))
   return { ...(await result(path, start.commit, false)), startedFrom: { ref: start.ref, ...(start.note ? { note: start.note } : {}) } }
+}
+
+/**
+ * `git worktree add`, with Fanout's record of it written first and its metadata after (pending-add.ts): a kill
+ * at any point leaves one of the two naming the agent and the process that was making its worktree.
+ */
+async function addRecorded(repo: RepoInfo, record: PendingAdd, args: string[]): Promise<void> {
+  await writePendingAdd(repo.commonDir, record)
+  try {
+    await addWorktree(repo, args, record.path)
+  } catch (err) {
+    // git removes what it made when it fails (not when killed); the record goes with it.
+    await dropPendingAdd(repo.commonDir, record.agentId)
+    throw err
+  }
+  const { path: _p, checkout: _c, ...meta } = record
+  await writeMetadata(record.path, repo.commonDir, meta)
+  await dropPendingAdd(repo.commonDir, record.agentId)
 }
 
 function ownerNow() {

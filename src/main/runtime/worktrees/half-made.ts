@@ -1,30 +1,35 @@
-// A worktree whose `git worktree add` was killed part way: git registered it and left its `locked` file with the
-// reason "initializing" (removed only once the checkout is complete), and only some files are checked out. Taken
-// as it is, the agent's commit would record every missing file as deleted on its branch. So such a worktree, when
-// the process that was making it is gone, is removed and made again; it is removed only once proved to hold no
-// agent work (its branch and HEAD still at the start commit, every file in it one of that commit's files as they
-// are there), and nothing is ever committed from it (commitAll refuses).
+// A worktree whose `git worktree add` was killed part way. git writes, in order: the agent's branch (with `-b`),
+// the admin folder `<common>/worktrees/<name>/` with `locked` "initializing", the worktree folder, `gitdir`, the
+// worktree's `.git` file, a placeholder HEAD, `commondir`; then it points HEAD at the branch, checks the files
+// out and unlocks. A kill after any of these leaves a registration Fanout never wrote its metadata into (that
+// comes after git returns): found here by Fanout's record of the add (pending-add.ts), or, for one an older build
+// left, by the agent's branch named like its folder. Taken as it is, the agent's commit would record every
+// missing file as deleted, and a placeholder HEAD breaks `git log --all` in the person's repository. So once
+// the process that was making it is gone, it is removed (and, for an agent that runs again, made again); only
+// once proved to hold no agent work (its branch and HEAD still at the commit being checked out, every file in it
+// one of that commit's files as they are there), and nothing is ever committed from it (commitAll refuses).
 import { createHash } from 'node:crypto'
-import { lstat, readdir, readlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, readdir, readlink, realpath, rmdir, unlink } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { readConfigBytes, readConfigFile } from '../store/read-config'
 import { processState } from '../store/process-identity'
-import { runGit, runGitRaw, tryGit } from './git'
-import type { WorktreeGitDirs } from './git-dirs'
-import type { WorktreeMetadata } from './metadata'
+import { branchFor } from './branch-name'
+import { isDirectory, runGit, runGitRaw, tryGit } from './git'
+import { type WorktreeGitDirs, worktreeGitDirs } from './git-dirs'
+import { readMetadataIn, type WorktreeMetadata } from './metadata'
+import { type PendingAdd, pendingAdds } from './pending-add'
 import { WorktreeError } from './repo'
 
 /** True while git's own "initializing" lock is in the admin folder: the checkout never finished. */
 export function isHalfMade(adminDir: string): boolean {
-  const read = readConfigFile(join(adminDir, 'locked'), 4096)
   // git writes the reason in the user's language; Fanout runs `worktree add` with LC_ALL=C (create-worktree.ts).
-  return 'text' in read && read.text.trim() === 'initializing'
+  return readSmall(join(adminDir, 'locked')) === 'initializing'
 }
 
 /** Whether the process that was making the worktree may still be at it (another live Fanout process). */
-export function makerAlive(meta: WorktreeMetadata | null): boolean {
-  if (!meta?.owner || meta.owner.pid === process.pid) return false
-  return processState(meta.owner) !== 'gone'
+export function makerAlive(owner: WorktreeMetadata['owner']): boolean {
+  if (!owner || owner.pid === process.pid) return false
+  return processState(owner) !== 'gone'
 }
 
 /**
@@ -35,6 +40,126 @@ export function makerAlive(meta: WorktreeMetadata | null): boolean {
  */
 function headPlaceholder(head: string): boolean {
   return /^0{40}(0{24})?$/.test(head) || head === 'ref: refs/heads/.invalid'
+}
+
+function readSmall(path: string): string | null {
+  try {
+    const read = readConfigFile(path, 4096)
+    return 'text' in read ? read.text.trim() : null
+  } catch {
+    return null
+  }
+}
+
+const realOr = (path: string) => realpath(path).catch(() => resolve(path))
+
+/** A worktree git never finished adding, and the agent it was for. */
+export interface HalfMadeWorktree {
+  agentId: string
+  /** `<common>/worktrees/<name>`; null when the kill came before git made it (only Fanout's record is left). */
+  adminDir: string | null
+  /** The worktree folder, as git's `gitdir` or Fanout's record names it; null when neither does. */
+  path: string | null
+  meta: WorktreeMetadata | null
+  record: PendingAdd | null
+}
+
+/** An admin folder git was still filling in: locked "initializing", its HEAD the placeholder, or left empty. */
+function unfinished(adminDir: string, hasGitdir: boolean, names: string[]): boolean {
+  if (isHalfMade(adminDir)) return true
+  if (!hasGitdir) return names.length === 0
+  return headPlaceholder(readSmall(join(adminDir, 'HEAD')) ?? '')
+}
+
+/** The repository's half-made worktrees (the agent's only, when `agentId` is given). */
+export async function findHalfMade(repoCwd: string, commonDir: string, agentId?: string): Promise<HalfMadeWorktree[]> {
+  const records = await Promise.all(
+    (await pendingAdds(commonDir)).filter((p) => !agentId || p.agentId === agentId).map(async (p) => ({ p, real: await realOr(p.path) }))
+  )
+  const root = join(commonDir, 'worktrees')
+  const found: HalfMadeWorktree[] = []
+  const registered = new Set<string>()
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const adminDir = join(root, name)
+    const gitdir = readSmall(join(adminDir, 'gitdir'))
+    const path = gitdir ? await realOr(dirname(resolve(adminDir, gitdir))) : null
+    if (path) registered.add(path)
+    const names = await readdir(adminDir).catch(() => null)
+    if (!names || !unfinished(adminDir, path !== null, names)) continue
+    const meta = await readMetadataIn(adminDir)
+    const record = records.find((r) => (path ? r.real === path : r.p.agentId === name))?.p ?? null
+    // Fanout names the worktree folder after the agent, and git names the admin folder after the worktree folder.
+    const named = path ? basename(path) : name
+    const id = meta?.agentId ?? record?.agentId ?? ((await branchExists(repoCwd, named)) ? named : null)
+    if (id && (!agentId || id === agentId)) found.push({ agentId: id, adminDir, path: path ?? record?.path ?? null, meta, record })
+  }
+  // Killed before git registered anything (or before it wrote `gitdir`, in a folder named otherwise).
+  for (const { p, real } of records) {
+    if (!found.some((h) => h.record === p) && !registered.has(real)) found.push({ agentId: p.agentId, adminDir: null, path: p.path, meta: null, record: p })
+  }
+  return found
+}
+
+async function branchExists(repoCwd: string, agentId: string): Promise<boolean> {
+  return (await tryGit(repoCwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branchFor(agentId)}^{commit}`])) !== null
+}
+
+/**
+ * Removes a half-made worktree proved to hold no agent work; its branch stays. Throws a WorktreeError saying
+ * why not when its maker may still be at it or something in it is not git's.
+ */
+export async function removeHalfMade(repoCwd: string, commonDir: string, h: HalfMadeWorktree): Promise<void> {
+  const owner = h.meta?.owner ?? h.record?.owner
+  if (makerAlive(owner)) {
+    throw new WorktreeError(`isolation: worktree ${h.path ?? h.adminDir} is still being created by another Fanout process (pid ${owner?.pid})`)
+  }
+  if (!h.adminDir) return
+  // Before `commondir` git has checked nothing out, and will not remove what it cannot read as a worktree.
+  if (!h.path || readSmall(join(h.adminDir, 'commondir')) === null) return removeUnstarted({ ...h, adminDir: h.adminDir })
+  const dirs = await worktreeGitDirs(h.path, commonDir)
+  const branch = branchFor(h.agentId)
+  const checkout = h.record?.checkout ?? h.meta?.baseCommit ?? (await tryGit(repoCwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]))
+  if (!checkout) throw new WorktreeError(`isolation: worktree ${h.path} was left half made and its start commit is unknown; remove it with git worktree remove`)
+  await checkNoWork(repoCwd, dirs, branch, checkout)
+  // Twice --force: git refuses to remove a locked worktree otherwise.
+  await runGit(repoCwd, ['worktree', 'remove', '--force', '--force', dirs.workTree])
+}
+
+const refusal = (where: string, why: string) =>
+  new WorktreeError(`isolation: worktree ${where} was left half made by a stopped process, and ${why}; it is left as it is for you to look at`)
+
+/** What git writes in the admin folder before `commondir`. */
+const FIRST_WRITES = new Set(['locked', 'gitdir', 'HEAD'])
+
+/**
+ * A registration git stopped before `commondir`, removed file by file: only the files git writes by then (HEAD
+ * still its placeholder) and a worktree folder holding at most the `.git` file that names this admin folder.
+ */
+async function removeUnstarted(h: HalfMadeWorktree & { adminDir: string }): Promise<void> {
+  const refuse = (why: string): never => {
+    throw refusal(h.path ?? h.adminDir, why)
+  }
+  const names = await readdir(h.adminDir)
+  for (const n of names) {
+    if (!FIRST_WRITES.has(n) || !(await lstat(join(h.adminDir, n))).isFile()) refuse(`its git folder ${h.adminDir} holds ${n}, which git writes later`)
+  }
+  const head = readSmall(join(h.adminDir, 'HEAD'))
+  if (head !== null && !headPlaceholder(head)) refuse('its HEAD names a commit')
+  const folder = h.path ? await lstat(h.path).catch(() => null) : null
+  if (h.path && folder) {
+    if (!folder.isDirectory()) refuse(`${h.path} is not a folder`)
+    const inside = await readdir(h.path)
+    for (const n of inside) if (n !== '.git') refuse(`${n} in it was not put there by git`)
+    if (inside.length) {
+      const link = readSmall(join(h.path, '.git'))
+      const to = link?.startsWith('gitdir: ') ? await realOr(resolve(h.path, link.slice('gitdir: '.length))) : null
+      if (to !== (await realOr(h.adminDir))) refuse('its .git file does not name its git folder')
+      await unlink(join(h.path, '.git'))
+    }
+    await rmdir(h.path)
+  }
+  for (const n of names) await unlink(join(h.adminDir, n))
+  await rmdir(h.adminDir)
 }
 
 const FILE_MODES = new Set(['100644', '100755', '120000'])
@@ -49,11 +174,12 @@ function blobId(bytes: Buffer, base: string): string {
 
 /**
  * Throws unless the half-made worktree holds nothing but `base`'s own files: the branch and HEAD at `base`, and
- * every file on disk one of base's files with base's content (missing ones are what the kill left out).
+ * every file on disk one of base's files with base's content (missing ones are what the kill left out; a folder
+ * deleted by hand holds none).
  */
 async function checkNoWork(repoCwd: string, dirs: WorktreeGitDirs, branch: string, base: string): Promise<void> {
   const refuse = (why: string): never => {
-    throw new WorktreeError(`isolation: worktree ${dirs.workTree} was left half made by a stopped process, and ${why}; it is left as it is for you to look at`)
+    throw refusal(dirs.workTree, why)
   }
   const tip = await tryGit(repoCwd, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])
   if (tip !== null && tip !== base) refuse(`its branch ${branch} has moved from ${base.slice(0, 12)}`)
@@ -86,12 +212,5 @@ async function checkNoWork(repoCwd: string, dirs: WorktreeGitDirs, branch: strin
       if (!bytes || blobId(bytes, base) !== want?.id) refuse(`${path} in it differs from its start commit`)
     }
   }
-  await walk('')
-}
-
-/** Removes a half-made worktree proved to hold no agent work (see checkNoWork); its branch, at `base`, stays. */
-export async function removeHalfMade(repoCwd: string, dirs: WorktreeGitDirs, branch: string, base: string): Promise<void> {
-  await checkNoWork(repoCwd, dirs, branch, base)
-  // Twice --force: git refuses to remove a locked worktree otherwise.
-  await runGit(repoCwd, ['worktree', 'remove', '--force', '--force', dirs.workTree])
+  if (await isDirectory(dirs.workTree)) await walk('')
 }

@@ -11,7 +11,7 @@ import { findAdminDir } from './git-dirs'
 const FILE = 'fanout.json'
 
 // Built at first use: a run without worktrees reads no metadata.
-const metadataSchema = lazy(() =>
+export const metadataSchema = lazy(() =>
   z.object({
     version: z.literal(1),
     agentId: z.string(),

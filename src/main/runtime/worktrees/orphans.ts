@@ -14,6 +14,8 @@ import { commitMessage } from './finish-worktree'
 import { readRepo, WorktreeError } from './repo'
 import { enqueueForRepo } from './repo-queue'
 import { findGitDir } from './probe'
+import { findHalfMade, removeHalfMade } from './half-made'
+import { dropPendingAdd, pendingAdds } from './pending-add'
 import { readConfigFile } from '../store/read-config'
 
 export interface OrphanWorktree {
@@ -37,6 +39,8 @@ export interface OrphanWorktree {
   commitsAhead: number
   agentType?: string
   description?: string
+  /** A `git worktree add` killed part way left it (half-made.ts): its cleanup removes it once proved to hold no work. */
+  halfMade?: true
 }
 
 export interface FindOrphansOptions {
@@ -67,18 +71,24 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
     throw err
   }
   const orphans: OrphanWorktree[] = []
+  const repoRoot = repo.mainRoot === repo.commonDir ? repo.repoRoot : repo.mainRoot
+  const halfMade = await findHalfMade(repo.cwd, repo.commonDir)
+  const records = new Map((await pendingAdds(repo.commonDir)).map((p) => [p.agentId, p]))
   for (const { agentId, entry, meta } of await agentWorktreeEntries(repo)) {
-    if (isLive?.(agentId)) continue
+    if (isLive?.(agentId) || halfMade.some((h) => h.path === entry.path)) continue
     const exists = await isDirectory(entry.path)
-    if (ownerAlive(meta?.owner)) continue
-    const baseCommit = meta?.baseCommit ?? null
+    // Fanout's record of the add names its maker until the metadata does (a kill may have come between the two).
+    const record = records.get(agentId)
+    if (ownerAlive(meta?.owner ?? record?.owner)) continue
+    const baseCommit = meta?.baseCommit ?? record?.baseCommit ?? null
     const branch = branchFor(agentId)
     const dirs = exists ? await worktreeGitDirsOrNull(entry.path, repo.commonDir) : null
+    const about = meta ?? record
     orphans.push({
       agentId,
       path: entry.path,
       branch,
-      repoRoot: repo.mainRoot === repo.commonDir ? repo.repoRoot : repo.mainRoot,
+      repoRoot,
       commonDir: repo.commonDir,
       baseCommit,
       head: entry.head,
@@ -87,16 +97,41 @@ export async function findOrphanWorktrees({ repoCwd, isLive }: FindOrphansOption
       uncommittedChanges: dirs ? (await uncommittedChanges(dirs)) !== '' : false,
       // The agent's HEAD: its commits reach its branch when Fanout finishes it, which a crash may have cut off.
       commitsAhead: await commitsAhead(repo.cwd, entry.head ?? `refs/heads/${branch}`, branch, baseCommit),
-      ...(meta?.agentType ? { agentType: meta.agentType } : {}),
-      ...(meta?.description ? { description: meta.description } : {})
+      ...(about?.agentType ? { agentType: about.agentType } : {}),
+      ...(about?.description ? { description: about.description } : {})
+    })
+  }
+  for (const agentId of new Set(halfMade.map((h) => h.agentId))) {
+    const mine = halfMade.filter((h) => h.agentId === agentId)
+    if (isLive?.(agentId) || mine.some((h) => ownerAlive(h.meta?.owner ?? h.record?.owner))) continue
+    const about = mine.find((h) => h.record)?.record ?? mine.find((h) => h.meta)?.meta ?? null
+    const path = mine.find((h) => h.path)?.path ?? mine[0].adminDir ?? ''
+    const branch = branchFor(agentId)
+    const baseCommit = about?.baseCommit ?? null
+    orphans.push({
+      agentId,
+      path,
+      branch,
+      repoRoot,
+      commonDir: repo.commonDir,
+      baseCommit,
+      head: null,
+      exists: await isDirectory(path),
+      locked: true,
+      uncommittedChanges: false,
+      commitsAhead: await commitsAhead(repo.cwd, `refs/heads/${branch}`, branch, baseCommit),
+      ...(about?.agentType ? { agentType: about.agentType } : {}),
+      ...(about?.description ? { description: about.description } : {}),
+      halfMade: true
     })
   }
   return orphans
 }
 
 /**
- * True when the repository has no linked worktree at all (its common git folder has no `worktrees/` entry), read
- * from the files alone: the check at every run's start then starts no git. Anything unusual asks git.
+ * True when the repository has no linked worktree at all (its common git folder has no `worktrees/` entry) and
+ * no add of Fanout's was cut off (pending-add.ts), read from the files alone: the check at every run's start then
+ * starts no git. Anything unusual asks git.
  */
 async function noLinkedWorktrees(cwd: string): Promise<boolean> {
   const found = await findGitDir(cwd).catch(() => null)
@@ -105,8 +140,11 @@ async function noLinkedWorktrees(cwd: string): Promise<boolean> {
   const commondir = readConfigFile(join(found.gitDir, 'commondir'), 4096)
   if ('error' in commondir) return false
   const common = 'text' in commondir ? resolve(found.gitDir, commondir.text.trim()) : found.gitDir
-  const entries = await readdir(join(common, 'worktrees')).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : null))
-  return entries !== null && entries.length === 0
+  const empty = async (dir: string) => {
+    const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : null))
+    return entries !== null && entries.length === 0
+  }
+  return (await empty(join(common, 'worktrees'))) && (await empty(join(common, 'fanout', 'worktree-adds')))
 }
 
 async function commitsAhead(dir: string, tip: string, branch: string, baseCommit: string | null): Promise<number> {
@@ -136,6 +174,7 @@ export async function cleanupOrphanWorktree(orphan: OrphanWorktree, options: Cle
 }
 
 async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: boolean): Promise<CleanupResult> {
+  if (orphan.halfMade) return cleanupHalfMade(orphan, repoRoot)
   let commit: string | undefined
   if (await isDirectory(orphan.path)) {
     let dirs
@@ -192,8 +231,30 @@ async function cleanupLocked(orphan: OrphanWorktree, repoRoot: string, force: bo
   } else {
     await tryGit(repoRoot, ['worktree', 'remove', orphan.path])
   }
+  await dropPendingAdd(orphan.commonDir, orphan.agentId)
   const branchDeleted = await deleteBranchIfEmpty(repoRoot, orphan)
   return { removed: true, branchDeleted, ...(commit ? { commit } : {}) }
+}
+
+/**
+ * Looked for again here, in the repository's queue (this process may have been making it when it was listed):
+ * every half-made registration of the agent goes, each once proved to hold no work, then Fanout's record.
+ */
+async function cleanupHalfMade(orphan: OrphanWorktree, repoRoot: string): Promise<CleanupResult> {
+  const found = await findHalfMade(repoRoot, orphan.commonDir, orphan.agentId)
+  if (!found.length) return { removed: false, branchDeleted: false, reason: `${orphan.path} is no longer half made; list the worktrees again` }
+  try {
+    for (const half of found) await removeHalfMade(repoRoot, orphan.commonDir, half)
+  } catch (err) {
+    return { removed: false, branchDeleted: false, reason: errorText(err) }
+  }
+  await rmdir(dirname(orphan.path)).catch(() => undefined)
+  await dropPendingAdd(orphan.commonDir, orphan.agentId)
+  // The branch git made for it, still at its start, holds nothing (a kept branch's work is never at its base),
+  // unless a whole worktree of the agent's is on it.
+  const inUse = (await agentWorktreeEntries({ cwd: repoRoot, commonDir: orphan.commonDir })).some((w) => w.agentId === orphan.agentId)
+  const branchDeleted = !inUse && (await deleteBranchIfEmpty(repoRoot, orphan))
+  return { removed: true, branchDeleted }
 }
 
 /** Deletes the branch only when it is exactly at its known base: it holds no work at all. */
