@@ -66,6 +66,8 @@ export interface SessionContext {
   filesMayHaveChanged(): void
   /** An Agent call of `parent` streamed whole while its message goes on: its agent's prompt prefix may be warmed (spawn/warm-spawn.ts). */
   warmSpawn?(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void
+  /** Whether a call of `parent` that streamed whole may start before its reply ends (spawn/early-spawn.ts); absent: none does. */
+  startsEarly?(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): boolean
   /** Background agents' readable output logs. */
   readonly outputLogs: Pick<OutputLogs, 'for'>
   /** Counts a run towards idle(). */

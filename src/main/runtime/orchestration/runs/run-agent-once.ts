@@ -19,7 +19,6 @@ import { inboxPrompt } from '../messaging/delivery'
 import { DEFAULT_TURNS_FROM } from './limits'
 import { subtreeBudget } from './budget'
 import { checkFanout } from '../spawn/fanout-estimate'
-import { startsEarly } from '../spawn/early-spawn'
 import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import { runTools } from '../spawn/fork'
 import type { SessionContext } from '../types'
@@ -63,6 +62,7 @@ export type RunHost = CompactHost &
     | 'sharedContext'
     | 'filesMayHaveChanged'
     | 'warmSpawn'
+    | 'startsEarly'
   >
 
 export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: AgentRunSpec): Promise<AgentRunResult | null> {
@@ -137,7 +137,7 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         // What its subagents will cost, said (and asked, above the setting) before they start.
         ...(toolNames.includes(AGENT_TOOL_NAME) ? { beforeTools: (calls) => checkFanout(session, handle, calls) } : {}),
         // Calls that start as soon as they have streamed whole, before the reply ends (spawn/early-spawn.ts).
-        startEarly: (call, sofar) => startsEarly(session, handle, call, sofar),
+        ...(session.startsEarly ? { startEarly: (call, sofar) => session.startsEarly!(handle, call, sofar) } : {}),
         // Its subagents' prompt prefix, warmed in the cache while their calls still stream (those that wait for the reply's end).
         ...(toolNames.includes(AGENT_TOOL_NAME) && session.warmSpawn ? { toolUseStreamed: (call, sofar) => session.warmSpawn!(handle, call, sofar) } : {}),
         // A hook's `continue: false` ends this agent's run after the turn's tools.

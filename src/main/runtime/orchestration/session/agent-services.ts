@@ -12,6 +12,7 @@ import type { ContextSettings } from '../../compaction/context-settings'
 import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient, ToolUseReady } from '../../model/types'
 import { warmSpawn } from '../spawn/warm-spawn'
+import { startsEarly } from '../spawn/early-spawn'
 import type { NestedInstructions } from '../../context/nested-instructions'
 import { AgentWorkReview } from '../../review'
 import { Coordinator } from '../coordinator/coordinator'
@@ -193,6 +194,10 @@ export class AgentServices implements SessionContext {
 
   warmSpawn(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void {
     warmSpawn(this, parent, call, sofar)
+  }
+
+  startsEarly(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): boolean {
+    return startsEarly(this, parent, call, sofar)
   }
 
   /** What the main agent's RequestMerge needs: this folder's agents' work, and the person's say through the permission queue. */

@@ -91,7 +91,9 @@ describe('fan-out', () => {
     expect(agentTool.description).toMatch(/^- Explore: .*\(Tools: All tools except Agent, Edit, Write, NotebookEdit, ExitPlanMode\)$/m)
     // Tool results carry the id to continue the agent and its usage.
     const agentResult = events.find((e) => e.type === 'tool_end' && e.name === 'Agent')
-    expect(agentResult && 'output' in agentResult ? agentResult.output : '').toMatch(/agentId: a[0-9a-f]{16}[\s\S]*<usage>tokens: \d+ in, \d+ out; tool_uses: \d+; duration_ms: \d+; cost_usd: [\d.]+<\/usage>/)
+    expect(agentResult && 'output' in agentResult ? agentResult.output : '').toMatch(
+      /agentId: a[0-9a-f]{16}[\s\S]*<usage>tokens: \d+ in, \d+ out; tool_uses: \d+; duration_ms: \d+; cost_usd: [\d.]+<\/usage>/
+    )
   })
 
   it('refuses a tool the definition does not grant, whatever the model asks, and the file stays untouched', async () => {
