@@ -163,15 +163,19 @@ function summaryOf(req: ParsedRequest): ScriptedReply {
 
 /**
  * Where a run's billed input went, one line a request (`BENCH_REQUEST_LOG=file`): who asked (the first user
- * text), its turn, and its input split as billed.
+ * text), when it arrived (from the run's first request), its turn, and its input split as billed.
  */
 function requestLog(reqs: RecordedRequest[]): string {
+  const first = reqs[0]?.receivedAt ?? 0
   const lines = reqs.map((r) => {
     const c = r.cache
     const who = (userTexts(r)[0] ?? '').replace(/\s+/g, ' ').slice(0, 40)
     const billed = c ? c.uncached + CACHE_PRICE.write5m * c.write5m + CACHE_PRICE.write1h * c.write1h + CACHE_PRICE.read * c.read : r.inputTokens
     return [
       who.padEnd(40),
+      `at ${Math.round(r.receivedAt - first)
+        .toString()
+        .padStart(6)} ms`,
       `turn ${r.turn}`,
       r.model,
       `in ${r.inputTokens}`,
