@@ -1,7 +1,8 @@
 // Differential: faults of the Messages API as Claude Code and Fanout meet them, side by side against the same
 // scripted server. Stream faults (a data line that is not JSON, an event out of order, an empty 200 stream)
 // are retried by both and the run finishes, in the main agent and in a subagent, foreground or background; an API error ends both with `API Error: <status> <message>` in
-// `result` and exit 1; a tool call cut off by max_tokens is where they differ (docs/claude-code-differences.md).
+// `result` and exit 1; a tool call cut off by max_tokens, and a reply that drops after its Agent calls started,
+// are where they differ (docs/claude-code-differences.md).
 import { afterAll, describe, expect, it } from 'vitest'
 import { reply } from '../../src/main/runtime/model/scripted'
 import type { MessageReply } from '../../src/main/runtime/model/scripted/types'
@@ -68,6 +69,35 @@ describe.skipIf(!!cc.skip)(`faults of the API, Claude Code and Fanout side by si
         }
       }, 180_000)
     }
+
+  it('a reply that drops after two of its Agent calls streamed whole: Claude Code asks again; Fanout keeps the reply, runs those two once and tells the model', async () => {
+    const calls = [0, 1, 2].map((i) => ({
+      name: 'Agent',
+      input: { description: `Check ${i}`, prompt: `SUB TASK ${i}: check the files`, subagent_type: 'general-purpose' }
+    }))
+    // The drop comes one delta into the third call: the first two have streamed whole.
+    const deltas = calls.slice(0, 2).reduce((n, c) => n + Math.ceil(JSON.stringify(c.input).length / 7), 0) + 1
+    const subOf = (req: Parameters<Scenario['respond']>[0]) => /SUB TASK (\d)/.exec(JSON.stringify(req.messages[0]))?.[1]
+    const s = scenario((req, ctx) => {
+      const sub = subOf(req)
+      if (sub && !isMain(req)) return reply.text(`REPORT ${sub}`)
+      if (!isMain(req)) return reply.text('ok')
+      if (req.turn > 0) return reply.text('done')
+      return req.stream && ctx.attempt === 0 ? reply.dropAfter(deltas, reply.toolUses(calls)) : reply.toolUses(calls)
+    })
+    const [claude, fanout] = await both(s)
+    for (const side of [claude, fanout]) expect(side.code, `${side.side}: ${side.stderr}`).toBe(0)
+    // Claude Code sends the fan-out's request again after the drop.
+    expect(claude.requests.filter((r) => isMain(r) && r.turn === 0).length).toBeGreaterThanOrEqual(2)
+    // Fanout does not: its first two agents had started; each runs once, and the third, which never arrived whole, not at all.
+    expect(fanout.requests.filter((r) => isMain(r) && r.turn === 0)).toHaveLength(1)
+    const started = fanout.requests.filter((r) => !isMain(r) && r.turn === 0).map(subOf)
+    expect(started.sort()).toEqual(['0', '1'])
+    const next = fanout.requests.filter(isMain).at(-1)!
+    expect(next.toolResults.map((t) => t.content)).toEqual([expect.stringContaining('REPORT 0'), expect.stringContaining('REPORT 1')])
+    expect(next.lastUserText).toMatch(/Your previous reply was cut short \([^)]*\): the tool calls in it above ran/)
+    expect(JSON.parse(fanout.stdout)).toMatchObject({ is_error: false, result: 'done' })
+  }, 180_000)
 
   it('an API error: both exit 1 with `API Error: <status> <message>` in result, api_error_status and api_error_type', async () => {
     const s = scenario(() => reply.badRequest('messages.0: something the API refused'))
