@@ -48,10 +48,39 @@ const zodEnglishOnly = {
   }
 }
 
+// The bundle's banner and what it must leave in node_modules: the CLI's and the table's builds alike.
+const banner = { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+const external = ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm']
+
+// The JSON schemas of the tools' inputs (src/main/cli/tool-input-table.ts), for the bundle to send as they are:
+// made from zod, by the function the runtime would use, here once instead of at every `fanout run` start.
+async function toolInputJson(outdir) {
+  const file = join(outdir, 'tool-input-table.cjs')
+  await build({
+    entryPoints: [join(root, 'src/main/cli/tool-input-table.ts')],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external,
+    define: { 'import.meta.url': '__fanoutModuleUrl' },
+    banner,
+    plugins: [zodEnglishOnly],
+    logLevel: 'warning'
+  })
+  try {
+    return createRequire(import.meta.url)(file).toolInputTable()
+  } finally {
+    rmSync(file, { force: true })
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
   for (const old of ['chunks', 'fanout.mjs', 'fanout.mjs.map']) rmSync(join(outdir, old), { recursive: true, force: true })
+  const toolInputs = await toolInputJson(outdir)
   await build({
     // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
     // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
@@ -68,10 +97,11 @@ export async function buildCli() {
     // hundreds of files from node_modules, and process start to first request is a product figure.
     // sandbox-runtime finds its seccomp helper next to its own files, and node-sqlite3-wasm its .wasm file
     // next to its script: both are loaded from node_modules.
-    external: ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm'],
-    // Code that finds Fanout's files from import.meta.url gets the bundle's own URL.
-    define: { 'import.meta.url': '__fanoutModuleUrl' },
-    banner: { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    external,
+    // Code that finds Fanout's files from import.meta.url gets the bundle's own URL; the tools' input schemas
+    // come as JSON (src/main/runtime/tools/input-json.ts).
+    define: { 'import.meta.url': '__fanoutModuleUrl', __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs) },
+    banner,
     // Minified, the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000 __name
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
