@@ -76,6 +76,22 @@ async function toolInputJson(outdir) {
   }
 }
 
+// commander loads node:child_process when it is evaluated, for subcommands that are programs of their own
+// (Fanout has none): its `spawn` is looked up at such a call instead, so `fanout run` does not load
+// child_process before its first request (src/main/cli/run-start.test.ts checks it; ~1.5 ms of every start).
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!text.includes(eager)) return undefined
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"
+      return { contents: text.replace(eager, lazy), loader: 'js', resolveDir: dirname(path) }
+    })
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
@@ -106,7 +122,7 @@ export async function buildCli() {
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders, zodEnglishOnly],
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess],
     logLevel: 'warning'
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.

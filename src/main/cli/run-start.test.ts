@@ -32,7 +32,7 @@ describe('fanout run before its first request', () => {
     expect(sent.map((t) => t.name)).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit', 'Agent', 'SendMessage', 'TaskOutput', 'RequestMerge']))
     for (const tool of sent) expect(JSON.stringify(tool.input_schema)).toBe(JSON.stringify(table[tool.name]))
     const seen = JSON.parse(readFileSync(probe, 'utf8'))
-    expect(seen).toMatchObject({ undici: false, localeCalls: [] })
+    expect(seen).toMatchObject({ undici: false, builtins: [], localeCalls: [] })
     // No zod schema is built for what a plain run does not read before its first request (shared/lazy.ts): the
     // settings when there is no settings file, the tools' inputs (the build converted them to JSON, so the
     // request carries them without zod: tools/input-json.ts), team tools, agent state, the session index, agent
