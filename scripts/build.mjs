@@ -48,10 +48,55 @@ const zodEnglishOnly = {
   }
 }
 
+// The bundle's banner and what it must leave in node_modules: the CLI's and the table's builds alike.
+const banner = { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+const external = ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm']
+
+// The JSON schemas of the tools' inputs (src/main/cli/tool-input-table.ts), for the bundle to send as they are:
+// made from zod, by the function the runtime would use, here once instead of at every `fanout run` start.
+async function toolInputJson(outdir) {
+  const file = join(outdir, 'tool-input-table.cjs')
+  await build({
+    entryPoints: [join(root, 'src/main/cli/tool-input-table.ts')],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external,
+    define: { 'import.meta.url': '__fanoutModuleUrl' },
+    banner,
+    plugins: [zodEnglishOnly],
+    logLevel: 'warning'
+  })
+  try {
+    return createRequire(import.meta.url)(file).toolInputTable()
+  } finally {
+    rmSync(file, { force: true })
+  }
+}
+
+// commander loads node:child_process when it is evaluated, for subcommands that are programs of their own
+// (Fanout has none): its `spawn` is looked up at such a call instead, so `fanout run` does not load
+// child_process before its first request (src/main/cli/run-start.test.ts checks it; ~1.5 ms of every start).
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!text.includes(eager)) return undefined
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"
+      return { contents: text.replace(eager, lazy), loader: 'js', resolveDir: dirname(path) }
+    })
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
   for (const old of ['chunks', 'fanout.mjs', 'fanout.mjs.map']) rmSync(join(outdir, old), { recursive: true, force: true })
+  const toolInputs = await toolInputJson(outdir)
   await build({
     // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
     // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
@@ -68,15 +113,16 @@ export async function buildCli() {
     // hundreds of files from node_modules, and process start to first request is a product figure.
     // sandbox-runtime finds its seccomp helper next to its own files, and node-sqlite3-wasm its .wasm file
     // next to its script: both are loaded from node_modules.
-    external: ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm'],
-    // Code that finds Fanout's files from import.meta.url gets the bundle's own URL.
-    define: { 'import.meta.url': '__fanoutModuleUrl' },
-    banner: { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    external,
+    // Code that finds Fanout's files from import.meta.url gets the bundle's own URL; the tools' input schemas
+    // come as JSON (src/main/runtime/tools/input-json.ts).
+    define: { 'import.meta.url': '__fanoutModuleUrl', __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs) },
+    banner,
     // Minified, the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000 __name
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders, zodEnglishOnly],
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess],
     logLevel: 'warning'
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.

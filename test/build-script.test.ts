@@ -27,5 +27,9 @@ describe('scripts/build.mjs', () => {
     // zod's translations of its messages are left out (260 KB read and evaluated at every start), English kept.
     expect(bundle.includes('Ongeldige invoer')).toBe(false)
     expect(bundle.includes('Invalid input: expected')).toBe(true)
+    // The model client is the SDK's base client with its Messages and Models resources (model/sdk-client.ts),
+    // not the default export that evaluates every resource the SDK has at every start.
+    expect(bundle.includes('/v1/messages')).toBe(true)
+    for (const other of ['/v1/files', '/v1/skills', '/v1/organizations']) expect(bundle.includes(other)).toBe(false)
   }, 60_000)
 })

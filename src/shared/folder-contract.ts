@@ -71,7 +71,7 @@ export const FOLDER_CONTRACT = {
     response: z.object({ files: z.array(z.string()), complete: z.boolean() })
   },
   /** What a folder brings that would run or grant by itself, and whether the person approved each. */
-  'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema }) },
+  'trust.get': { request: z.object({ cwd: AbsolutePath }).strict(), response: z.object({ trust: FolderTrustSchema() }) },
   /** The person's answer about a folder: trust what it brings (as listed), or not. */
   'trust.answer': {
     request: z
@@ -82,7 +82,7 @@ export const FOLDER_CONTRACT = {
         hash: z.string().regex(/^[0-9a-f]{32}$/, 'hash must be the list hash trust.get returned')
       })
       .strict(),
-    response: z.object({ trust: FolderTrustSchema })
+    response: z.object({ trust: FolderTrustSchema() })
   }
 } as const
 export type FolderCallName = keyof typeof FOLDER_CONTRACT

@@ -31,7 +31,7 @@ export const HostNoticeSchema = z.discriminatedUnion('type', [
   /** Desktop only: the person chose one of APP_COMMANDS (app-commands.ts) in the application menu. */
   z.object({ type: z.literal('command'), id: z.string() }),
   /** The person answered about a folder (here or in another window): what it brings and what may run. */
-  z.object({ type: z.literal('trust_changed'), trust: FolderTrustSchema }),
+  z.object({ type: z.literal('trust_changed'), trust: FolderTrustSchema() }),
   ...AGENT_EDITOR_NOTICES,
   ...REVIEW_NOTICES
 ])

@@ -3,6 +3,7 @@
 // settings pre-approve), and what the person said about each. Nothing of it takes effect in a folder until
 // the person approves it there; a change to any of it waits for a new answer.
 import { z } from 'zod'
+import { lazy } from './lazy'
 
 export const PROJECT_COMMAND_KINDS = [
   /** A server in .mcp.json (this folder's or a folder's above it): a program started, or a URL connected to. */
@@ -71,27 +72,32 @@ export interface FolderTrust {
   problems: string[]
 }
 
-export const TrustItemSchema = z.object({
-  id: z.string(),
-  kind: z.enum(PROJECT_COMMAND_KINDS),
-  file: z.string(),
-  name: z.string(),
-  command: z.string(),
-  detail: z.string().optional(),
-  hash: z.string(),
-  state: z.enum(['approved', 'declined', 'waiting']),
-  by: z.enum(['you', 'claude-settings', 'flag']).optional(),
-  changed: z.boolean().optional()
-}) satisfies z.ZodType<TrustItem>
+const TrustItemSchema = () =>
+  z.object({
+    id: z.string(),
+    kind: z.enum(PROJECT_COMMAND_KINDS),
+    file: z.string(),
+    name: z.string(),
+    command: z.string(),
+    detail: z.string().optional(),
+    hash: z.string(),
+    state: z.enum(['approved', 'declined', 'waiting']),
+    by: z.enum(['you', 'claude-settings', 'flag']).optional(),
+    changed: z.boolean().optional()
+  }) satisfies z.ZodType<TrustItem>
 
-export const FolderTrustSchema = z.object({
-  folder: z.string(),
-  state: z.enum(['none', 'waiting', 'trusted', 'declined']),
-  items: z.array(TrustItemSchema),
-  hash: z.string(),
-  notRun: z.array(z.object({ file: z.string(), setting: z.string(), command: z.string() })),
-  problems: z.array(z.string())
-}) satisfies z.ZodType<FolderTrust>
+/** Built at first use: only the app's contracts read it, never a run. */
+export const FolderTrustSchema = lazy(
+  () =>
+    z.object({
+      folder: z.string(),
+      state: z.enum(['none', 'waiting', 'trusted', 'declined']),
+      items: z.array(TrustItemSchema()),
+      hash: z.string(),
+      notRun: z.array(z.object({ file: z.string(), setting: z.string(), command: z.string() })),
+      problems: z.array(z.string())
+    }) satisfies z.ZodType<FolderTrust>
+)
 
 /** What each kind is, for headings in the dialog and lines on the command line. */
 export const KIND_TEXT: Record<ProjectCommandKind, string> = {

@@ -1,7 +1,7 @@
 // Preloaded (NODE_OPTIONS=--import) into a `fanout run` by run-start.test.ts: when the process sends its first
 // HTTP request, writes to FANOUT_START_PROBE what it had done by then that costs start-up time for nothing
-// on that path: Node's fetch (undici) loaded, ICU's locale data touched by a locale-aware call, zod schemas
-// built (the field names of every object schema made so far: zod hands each new schema to this hook).
+// on that path: Node's fetch (undici) or other built-in modules it does not use loaded, ICU's locale data touched by a locale-aware call, zod schemas
+// built (how many, and the field names of every object schema made so far: zod hands each new schema to this hook).
 // The default exports are the modules the bundle requires, so patching them reaches its requests.
 import fs from 'node:fs'
 import http from 'node:http'
@@ -10,9 +10,12 @@ import https from 'node:https'
 const localeCalls = []
 let sent = false
 const zodObjects = []
+let zodSchemas = 0
 globalThis.__zod_globalConfig = {
   postProcessor: (schema) => {
-    if (!sent && schema?._zod?.def?.type === 'object') zodObjects.push(schema)
+    if (sent) return
+    zodSchemas++
+    if (schema?._zod?.def?.type === 'object') zodObjects.push(schema)
   }
 }
 const note = (what) => {
@@ -40,8 +43,10 @@ const firstRequest = () => {
   if (sent) return
   sent = true
   const undici = process.moduleLoadList.some((m) => m.includes('undici'))
+  // Node's own modules that nothing before the first request uses: no program is started, no answer inflated.
+  const builtins = ['child_process', 'zlib'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
-  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, localeCalls, zodObjectKeys }))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys }))
 }
 for (const mod of [http, https]) {
   const request = mod.request

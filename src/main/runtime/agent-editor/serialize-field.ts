@@ -4,7 +4,7 @@
 // spans lines or holds `: ` or `<example>` (what breaks unquoted descriptions in Claude Code files).
 import { Document, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml'
 import type { EditorFieldKey, FieldValue } from '../../../shared/agent-editor'
-import { FIELD_EXPECTS, frontmatterFields } from '../definitions/schema'
+import { FIELD_EXPECTS, frontmatterField } from '../definitions/schema'
 import { isListField, isYamlField } from './field-view'
 
 export class FieldEditError extends Error {
@@ -72,7 +72,7 @@ export function parseYamlField(key: EditorFieldKey, source: string): Node {
   const error = doc.errors[0]
   if (error) throw new FieldEditError(key, `\`${key}\` is not valid YAML: ${error.message}`)
   const value: unknown = doc.toJS({ maxAliasCount: 100 })
-  const check = frontmatterFields[key as 'mcpServers' | 'hooks'].safeParse(value)
+  const check = frontmatterField(key as 'mcpServers' | 'hooks').safeParse(value)
   if (!check.success) throw new FieldEditError(key, `\`${key}\` should be ${FIELD_EXPECTS[key as 'mcpServers' | 'hooks']}`)
   return doc.contents as Node
 }

@@ -5,7 +5,7 @@ import type { AgentDefinition, AgentSource, Diagnostic } from '../../../shared/a
 import { isBareWord } from '../../../shared/settings-fields'
 import type { Position } from './diagnostics'
 import { diagnostic, preview } from './diagnostics'
-import { FIELD_EXPECTS, FRONTMATTER_KEYS, MODEL_ALIASES, frontmatterFields, suggestKey, type FrontmatterKey } from './schema'
+import { FIELD_EXPECTS, FRONTMATTER_KEYS, MODEL_ALIASES, frontmatterField, suggestKey, type FrontmatterKey } from './schema'
 import { meantAlias, misspeltTools } from './spelling'
 import { readToolList } from './tool-list'
 
@@ -64,7 +64,7 @@ export function readAgentFields(raw: Record<string, unknown>, ctx: FieldReadCont
       warn(key, 'plugin-forbidden', `plugin agents cannot set \`${key}\`; it is ignored (a plugin may not widen its own permissions)`, ctx.keyAt(key))
       continue
     }
-    const parsed = frontmatterFields[field].safeParse(value)
+    const parsed = frontmatterField(field).safeParse(value)
     if (!parsed.success) {
       warn(key, 'invalid-field', `\`${key}\` should be ${FIELD_EXPECTS[field]}, but is ${preview(value)}; the field is ignored`)
       continue

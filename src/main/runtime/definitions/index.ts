@@ -1,6 +1,6 @@
 // Agent definitions: parse markdown + frontmatter, sources and priority, tool resolution, Agent-tool listing.
 export type { AgentDefinition, AgentSource, Diagnostic, LoadedAgent, ShadowedDefinition, ToolResolution } from '../../../shared/agent-definition'
-export { agentFrontmatterSchema, frontmatterFields, AGENT_COLORS, EFFORT_LEVELS, MODEL_ALIASES, FRONTMATTER_KEYS } from './schema'
+export { agentFrontmatterSchema, frontmatterField, AGENT_COLORS, EFFORT_LEVELS, MODEL_ALIASES, FRONTMATTER_KEYS } from './schema'
 export type { AgentFrontmatter, AgentFrontmatterInput, FrontmatterKey } from './schema'
 export { parseAgentMarkdown, substitutePlaceholders, MAX_AGENT_FILE_CHARS, MAX_FRONTMATTER_CHARS } from './parse'
 export type { ParseAgentOptions, ParsedAgent } from './parse'

@@ -1,13 +1,14 @@
 // The Anthropic client: streaming Messages API through @anthropic-ai/sdk, with our own retry loop
 // (so a stream that drops half-way is retried whole and its partial text never reaches the
 // conversation), usage and cost per call, and GET /v1/models.
-import Anthropic, { APIError } from '@anthropic-ai/sdk'
+import { APIError } from '@anthropic-ai/sdk/core/error'
 import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { createHash } from 'node:crypto'
 import { CacheSharingGate, DEFAULT_CACHE_SHARING, sharingKey, stablePrefixTokens, type CacheSharing, type CacheTicket } from './cache-sharing'
 import { registerSecret } from '../../../shared/redact'
 import { MissingCredentialsError, ModelAbortedError, ModelCallError, StreamIncompleteError, StreamMalformedError } from './errors'
 import { createHttpFetch, type PooledFetch } from './http-fetch'
+import { MessagesClient } from './sdk-client'
 import { MessageAccumulator, tokenCountsOf } from './message-accumulator'
 import { RateLimiter, type Ticket } from './rate-limiter'
 import { DEFAULT_PRICES, usageWithCost, type PriceTable } from './pricing'
@@ -125,7 +126,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
   const preconnect = 'preconnect' in httpFetch && typeof httpFetch.preconnect === 'function' ? (httpFetch as PooledFetch).preconnect : null
   // Exactly one credential is passed and the other is null, so the SDK neither reads the environment
   // again nor falls back to profiles on disk.
-  const sdk = new Anthropic({
+  const sdk = new MessagesClient({
     apiKey: apiKey ?? null,
     authToken: authToken ?? null,
     baseURL,

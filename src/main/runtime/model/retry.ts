@@ -1,7 +1,7 @@
 // Which failures are worth retrying, how long to wait, and an abortable sleep.
 // The SDK's own retries are off (maxRetries: 0) because they cannot restart a stream that drops
 // half-way through a message; the client retries whole attempts itself.
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
 import { StreamIncompleteError, StreamMalformedError } from './errors'
 import { errorMessage } from '../../../shared/error-message'
 

@@ -2,8 +2,12 @@
 // gets the credential-free environment (child-env.ts) built here from what the caller asks for, so a new
 // place that runs a program cannot hand it the API key by passing `process.env` along. Nothing else in src/
 // imports node:child_process (eslint's no-restricted-imports and test/layering.test.ts check it).
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams, type StdioOptions } from 'node:child_process'
+import type { ChildProcess, ChildProcessWithoutNullStreams, StdioOptions } from 'node:child_process'
 import { childEnv, type ChildEnvOptions } from './child-env'
+
+// Loaded at the first spawn, not at start: `fanout run` starts no program before its first model request, and
+// node:child_process (with the dgram and socket-list modules it loads) is ~1.5 ms of every start.
+const childProcess = () => process.getBuiltinModule('node:child_process')
 
 export type { ChildProcess }
 
@@ -20,7 +24,7 @@ export interface SpawnOptions {
  * Typed with its streams present: those `stdio` sets to 'pipe' (stdout and stderr by default) are.
  */
 export function spawnChild(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcessWithoutNullStreams {
-  return spawn(command, [...args], {
+  return childProcess().spawn(command, [...args], {
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     env: childEnv(options.env),
     stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS, loadSettings, updateSettings } from './settings'
+import { DEFAULT_SETTINGS, loadSettings, parseSettings, settingsSchema, updateSettings } from './settings'
 import { tempDataDir } from './test-fixtures'
 
 let dataDir: string
@@ -42,6 +42,16 @@ describe('settings', () => {
     expect(s).toMatchObject({ exists: false, problems: [] })
     expect(s.settings).toEqual(DEFAULTS)
     expect(s.settings).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it('writes out the defaults the schema gives (a run without a settings file builds no schema), keys in its order', () => {
+    const fromSchema = settingsSchema().parse({})
+    for (const settings of [DEFAULT_SETTINGS, parseSettings({}).settings, parseSettings(null).settings]) {
+      expect(settings).toStrictEqual(fromSchema)
+      expect(JSON.stringify(settings)).toBe(JSON.stringify(fromSchema))
+    }
+    // Each run gets its own copy.
+    expect(parseSettings({}).settings.limits).not.toBe(parseSettings({}).settings.limits)
   })
 
   it('takes how agents that start together share the prompt cache, and refuses a mode that does not exist', async () => {

@@ -15,108 +15,117 @@ import { errorMessage } from '../../../shared/error-message'
 
 export const THEMES = ['system', 'light', 'dark'] as const
 
-const modelId = z.string().trim().min(1, 'must be a model id')
-
-const baseURL = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-
-// Field rules without defaults (a patch must not fill in defaults), then with them (loading).
-const limitFields = {
-  maxConcurrent: z.int().min(1).max(1000),
-  maxDepth: z.int().min(0).max(50),
-  maxAgentsPerSession: z.int().min(1).max(100_000),
-  /** USD; 0 means no ceiling. */
-  budgetUsd: z.number().min(0),
-  /** Tokens (input, output and cache) the whole session may use; 0 means no ceiling. */
-  budgetTokens: z.int().min(0).max(1e12),
-  /** Turns of any agent's run (main agent or subagent) that has no maxTurns of its own. */
-  maxTurns: z.int().min(1).max(10_000),
-  /** USD each subagent's subtree may spend unless its call or definition says; 0 means no limit. */
-  subagentBudgetUsd: z.number().min(0),
-  subagentBudgetTokens: z.int().min(0).max(1e12),
-  /** Percent of a budget at which the warning goes out. */
-  budgetWarnPercent: z.int().min(1).max(100),
-  /** USD above which a fan-out's estimate asks the person first; 0 means never. */
-  approveFanoutAboveUsd: z.number().min(0)
-}
-
 export const DEFAULT_MODEL = 'sonnet'
 
-const aliasesSchema = z.strictObject({
-  haiku: modelId.default(DEFAULT_MODEL_ALIASES.haiku),
-  sonnet: modelId.default(DEFAULT_MODEL_ALIASES.sonnet),
-  opus: modelId.default(DEFAULT_MODEL_ALIASES.opus)
+// The schemas, built at their first use: a settings file to read, or a change to check.
+const fields = lazy(() => {
+  const modelId = z.string().trim().min(1, 'must be a model id')
+
+  const baseURL = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+
+  // Field rules without defaults (a patch must not fill in defaults), then with them (loading).
+  const limitFields = {
+    maxConcurrent: z.int().min(1).max(1000),
+    maxDepth: z.int().min(0).max(50),
+    maxAgentsPerSession: z.int().min(1).max(100_000),
+    /** USD; 0 means no ceiling. */
+    budgetUsd: z.number().min(0),
+    /** Tokens (input, output and cache) the whole session may use; 0 means no ceiling. */
+    budgetTokens: z.int().min(0).max(1e12),
+    /** Turns of any agent's run (main agent or subagent) that has no maxTurns of its own. */
+    maxTurns: z.int().min(1).max(10_000),
+    /** USD each subagent's subtree may spend unless its call or definition says; 0 means no limit. */
+    subagentBudgetUsd: z.number().min(0),
+    subagentBudgetTokens: z.int().min(0).max(1e12),
+    /** Percent of a budget at which the warning goes out. */
+    budgetWarnPercent: z.int().min(1).max(100),
+    /** USD above which a fan-out's estimate asks the person first; 0 means never. */
+    approveFanoutAboveUsd: z.number().min(0)
+  }
+
+  const aliasesSchema = z.strictObject({
+    haiku: modelId.default(DEFAULT_MODEL_ALIASES.haiku),
+    sonnet: modelId.default(DEFAULT_MODEL_ALIASES.sonnet),
+    opus: modelId.default(DEFAULT_MODEL_ALIASES.opus)
+  })
+
+  const limitsSchema = z.strictObject({
+    maxConcurrent: limitFields.maxConcurrent.default(DEFAULT_LIMITS.maxConcurrent),
+    maxDepth: limitFields.maxDepth.default(DEFAULT_LIMITS.maxDepth),
+    maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
+    budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd),
+    budgetTokens: limitFields.budgetTokens.default(DEFAULT_LIMITS.budgetTokens),
+    maxTurns: limitFields.maxTurns.default(DEFAULT_LIMITS.maxTurns),
+    subagentBudgetUsd: limitFields.subagentBudgetUsd.default(DEFAULT_LIMITS.subagentBudgetUsd),
+    subagentBudgetTokens: limitFields.subagentBudgetTokens.default(DEFAULT_LIMITS.subagentBudgetTokens),
+    budgetWarnPercent: limitFields.budgetWarnPercent.default(DEFAULT_LIMITS.budgetWarnPercent),
+    approveFanoutAboveUsd: limitFields.approveFanoutAboveUsd.default(DEFAULT_LIMITS.approveFanoutAboveUsd)
+  })
+
+  const contextFields = {
+    autoCompact: z.boolean(),
+    /** Compact past this share of the model's window; absent: Claude Code's threshold (window − reply reserve − 13k). */
+    autoCompactPercent: z.number().min(10, 'must be between 10 and 100').max(100, 'must be between 10 and 100'),
+    toolResultClearing: z.enum(CLEARING_CHOICES),
+    keepToolResults: z.int().min(0).max(1_000),
+    /** Context windows (tokens) by model id, for models the built-in table does not know. */
+    windows: z.record(z.string().trim().min(1), z.int().min(1_000, 'a context window is at least 1,000 tokens').max(100_000_000))
+  }
+
+  const contextSchema = z.strictObject({
+    autoCompact: contextFields.autoCompact.default(DEFAULT_CONTEXT_SETTINGS.autoCompact),
+    autoCompactPercent: contextFields.autoCompactPercent.optional(),
+    toolResultClearing: contextFields.toolResultClearing.default(DEFAULT_CONTEXT_SETTINGS.toolResultClearing),
+    keepToolResults: contextFields.keepToolResults.default(DEFAULT_CONTEXT_SETTINGS.keepToolResults),
+    windows: contextFields.windows.default({})
+  })
+
+  const permissionMode = z.enum(PERMISSION_MODES)
+  /** A session's effort when nothing else sets one (see model/effort-settings.ts); absent: each model's default. */
+  const effortLevel = z.enum(EFFORT_LEVELS as unknown as ['low', 'medium', 'high', 'xhigh', 'max'])
+  const theme = z.enum(THEMES)
+
+  return { baseURL, modelId, limitFields, aliasesSchema, limitsSchema, contextFields, contextSchema, permissionMode, effortLevel, theme }
 })
 
-const limitsSchema = z.strictObject({
-  maxConcurrent: limitFields.maxConcurrent.default(DEFAULT_LIMITS.maxConcurrent),
-  maxDepth: limitFields.maxDepth.default(DEFAULT_LIMITS.maxDepth),
-  maxAgentsPerSession: limitFields.maxAgentsPerSession.default(DEFAULT_LIMITS.maxAgentsPerSession),
-  budgetUsd: limitFields.budgetUsd.default(DEFAULT_LIMITS.budgetUsd),
-  budgetTokens: limitFields.budgetTokens.default(DEFAULT_LIMITS.budgetTokens),
-  maxTurns: limitFields.maxTurns.default(DEFAULT_LIMITS.maxTurns),
-  subagentBudgetUsd: limitFields.subagentBudgetUsd.default(DEFAULT_LIMITS.subagentBudgetUsd),
-  subagentBudgetTokens: limitFields.subagentBudgetTokens.default(DEFAULT_LIMITS.subagentBudgetTokens),
-  budgetWarnPercent: limitFields.budgetWarnPercent.default(DEFAULT_LIMITS.budgetWarnPercent),
-  approveFanoutAboveUsd: limitFields.approveFanoutAboveUsd.default(DEFAULT_LIMITS.approveFanoutAboveUsd)
+export const settingsSchema = lazy(() => {
+  const { baseURL, modelId, aliasesSchema, limitsSchema, contextSchema, permissionMode, effortLevel, theme } = fields()
+  return z.strictObject({
+    /** Anthropic-compatible endpoint; absent = the SDK default (or ANTHROPIC_BASE_URL). */
+    baseURL: baseURL.optional(),
+    /** The main agent's model: an alias or a full id. */
+    defaultModel: modelId.default(DEFAULT_MODEL),
+    modelAliases: aliasesSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
+    /** Long sessions: auto-compaction and its threshold, clearing of old tool results, context windows by model. */
+    context: contextSchema.prefault({}),
+    defaultPermissionMode: permissionMode.default('default'),
+    defaultEffort: effortLevel.optional(),
+    theme: theme.default('system'),
+    /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
+    coordinator: z.boolean().default(false),
+    /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
+    agentTeams: z.boolean().default(false),
+    /** How agents that start together share the prompt cache (model/cache-sharing.ts). */
+    promptCacheSharing: z.enum(CACHE_SHARING_MODES).default('first'),
+    /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
+    firstRunSkipped: z.boolean().default(false),
+    /** How the Changes view merges an agent's branch: a merge commit, or one squashed commit (the person's last choice). */
+    mergeStrategy: z.enum(['merge', 'squash']).default('merge'),
+    /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * Environment variables that look like credentials but that Bash commands, hooks and MCP servers should get
+     * anyway (names, or `PREFIX_*`). Everything else that carries a credential is kept from them.
+     */
+    passEnvironment: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional()
+  })
 })
 
-const contextFields = {
-  autoCompact: z.boolean(),
-  /** Compact past this share of the model's window; absent: Claude Code's threshold (window − reply reserve − 13k). */
-  autoCompactPercent: z.number().min(10, 'must be between 10 and 100').max(100, 'must be between 10 and 100'),
-  toolResultClearing: z.enum(CLEARING_CHOICES),
-  keepToolResults: z.int().min(0).max(1_000),
-  /** Context windows (tokens) by model id, for models the built-in table does not know. */
-  windows: z.record(z.string().trim().min(1), z.int().min(1_000, 'a context window is at least 1,000 tokens').max(100_000_000))
-}
-
-const contextSchema = z.strictObject({
-  autoCompact: contextFields.autoCompact.default(DEFAULT_CONTEXT_SETTINGS.autoCompact),
-  autoCompactPercent: contextFields.autoCompactPercent.optional(),
-  toolResultClearing: contextFields.toolResultClearing.default(DEFAULT_CONTEXT_SETTINGS.toolResultClearing),
-  keepToolResults: contextFields.keepToolResults.default(DEFAULT_CONTEXT_SETTINGS.keepToolResults),
-  windows: contextFields.windows.default({})
-})
-
-const permissionMode = z.enum(PERMISSION_MODES)
-/** A session's effort when nothing else sets one (see model/effort-settings.ts); absent: each model's default. */
-const effortLevel = z.enum(EFFORT_LEVELS as unknown as ['low', 'medium', 'high', 'xhigh', 'max'])
-const theme = z.enum(THEMES)
-
-const settingsSchema = z.strictObject({
-  /** Anthropic-compatible endpoint; absent = the SDK default (or ANTHROPIC_BASE_URL). */
-  baseURL: baseURL.optional(),
-  /** The main agent's model: an alias or a full id. */
-  defaultModel: modelId.default(DEFAULT_MODEL),
-  modelAliases: aliasesSchema.prefault({}),
-  limits: limitsSchema.prefault({}),
-  /** Long sessions: auto-compaction and its threshold, clearing of old tool results, context windows by model. */
-  context: contextSchema.prefault({}),
-  defaultPermissionMode: permissionMode.default('default'),
-  defaultEffort: effortLevel.optional(),
-  theme: theme.default('system'),
-  /** Coordinator mode for new sessions: the main agent directs agents in phases, with orchestration tools only. */
-  coordinator: z.boolean().default(false),
-  /** Agent teams for new sessions: the main agent can create a team with a shared task list. */
-  agentTeams: z.boolean().default(false),
-  /** How agents that start together share the prompt cache (model/cache-sharing.ts). */
-  promptCacheSharing: z.enum(CACHE_SHARING_MODES).default('first'),
-  /** The person chose "Skip for now" on the first-run screen: it is not shown again. */
-  firstRunSkipped: z.boolean().default(false),
-  /** How the Changes view merges an agent's branch: a merge commit, or one squashed commit (the person's last choice). */
-  mergeStrategy: z.enum(['merge', 'squash']).default('merge'),
-  /** MCP servers for every session, as in `.mcp.json`'s `mcpServers` (each entry is checked when a session loads it). */
-  mcpServers: z.record(z.string(), z.unknown()).optional(),
-  /**
-   * Environment variables that look like credentials but that Bash commands, hooks and MCP servers should get
-   * anyway (names, or `PREFIX_*`). Everything else that carries a credential is kept from them.
-   */
-  passEnvironment: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, 'must be a variable name, or a prefix ending in *')).optional()
-})
-
-// Built at first use: only a change to the settings is checked against it, never a run's start.
-const patchSchema = lazy(() =>
-  z.strictObject({
+// Only a change to the settings is checked against it, never a run's start.
+const patchSchema = lazy(() => {
+  const { baseURL, modelId, limitFields, contextFields, permissionMode, effortLevel, theme } = fields()
+  return z.strictObject({
     baseURL: baseURL.nullable().optional(),
     defaultModel: modelId.optional(),
     /** null takes an alias back to its default. */
@@ -137,11 +146,29 @@ const patchSchema = lazy(() =>
     firstRunSkipped: z.boolean().optional(),
     mergeStrategy: z.enum(['merge', 'squash']).optional()
   })
-)
+})
 
-export type Settings = z.infer<typeof settingsSchema>
+export type Settings = z.infer<ReturnType<typeof settingsSchema>>
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(settingsSchema.parse({}))
+/**
+ * What `settingsSchema().parse({})` gives (settings.test.ts checks it, key order too), written out so that a run
+ * without a settings file builds no schema: the file is read at every start, and the schemas cost ~10 ms.
+ */
+const defaults = (): Settings => ({
+  defaultModel: DEFAULT_MODEL,
+  modelAliases: { ...DEFAULT_MODEL_ALIASES },
+  limits: { ...DEFAULT_LIMITS },
+  context: { ...DEFAULT_CONTEXT_SETTINGS, windows: {} },
+  defaultPermissionMode: 'default',
+  theme: 'system',
+  coordinator: false,
+  agentTeams: false,
+  promptCacheSharing: 'first',
+  firstRunSkipped: false,
+  mergeStrategy: 'merge'
+})
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(defaults())
 
 export interface SettingsPatch {
   /** null removes it (back to the default endpoint). */
@@ -178,12 +205,13 @@ export function parseSettings(raw: unknown, file = 'settings.json'): { settings:
   const problems: string[] = []
   if (!isObject(raw)) {
     if (raw !== undefined && raw !== null) problems.push(`${file}: expected a JSON object; using defaults`)
-    return { settings: settingsSchema.parse({}), problems }
+    return { settings: defaults(), problems }
   }
+  if (Object.keys(raw).length === 0) return { settings: defaults(), problems }
   const work = structuredClone(raw)
   // Each pass removes the values zod rejected, so the next pass fills in their defaults.
   for (let pass = 0; pass < 20; pass++) {
-    const r = settingsSchema.safeParse(work)
+    const r = settingsSchema().safeParse(work)
     if (r.success) return { settings: r.data, problems }
     for (const issue of r.error.issues) {
       const at = issue.path.map(String)
@@ -199,10 +227,10 @@ export function parseSettings(raw: unknown, file = 'settings.json'): { settings:
       const name = at.join('.') || '(root)'
       problems.push(`${file}: ${name}: ${issue.message}; using the default${defaultText(at)}`)
       if (isObject(parent)) delete parent[at[at.length - 1]]
-      else return { settings: settingsSchema.parse({}), problems }
+      else return { settings: defaults(), problems }
     }
   }
-  return { settings: settingsSchema.parse({}), problems }
+  return { settings: defaults(), problems }
 }
 
 function defaultText(path: string[]): string {
@@ -216,7 +244,7 @@ export async function loadSettings(dataDir: string): Promise<LoadedSettings> {
   try {
     raw = await readJsonFile(file)
   } catch (err) {
-    return { settings: settingsSchema.parse({}), problems: [`${errorMessage(err)}; using defaults (the file is left untouched)`], file, exists: true }
+    return { settings: defaults(), problems: [`${errorMessage(err)}; using defaults (the file is left untouched)`], file, exists: true }
   }
   return { ...parseSettings(raw ?? {}, file), file, exists: raw !== null }
 }

@@ -11,7 +11,7 @@ import type { PathPolicy } from '../security/path-policy'
 import { privateTempDir } from '../security/private-temp'
 import { errorMessage } from '../../../shared/error-message'
 import { builtinTool } from './builtin-tool'
-import type { SandboxLevel, ToolContext, ToolResult } from './define-tool'
+import { type SandboxLevel, type ToolContext, type ToolResult, toolInput } from './define-tool'
 import { OutputCapture } from './output-capture'
 import { groupEnded, killProcessGroup, trackBackgroundGroup } from './process-group'
 import { prepareCommand, sandboxHint, type PreparedCommand } from './bash-sandbox'
@@ -25,24 +25,26 @@ const KILL_GRACE_MS = 2_000
 const PIPE_DRAIN_MS = 250
 const UPDATE_INTERVAL_MS = 100
 
-const schema = z.object({
-  command: z.string().min(1).describe('The command to execute'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(BASH_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
-  description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
-  run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe(
-      "Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user's approval"
-    )
-})
+const schema = toolInput('Bash', () =>
+  z.object({
+    command: z.string().min(1).describe('The command to execute'),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(BASH_MAX_TIMEOUT_MS)
+      .optional()
+      .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
+    description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
+    run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run outside the sandbox. Only when a command failed because of the sandbox and truly needs more (network, writes outside the project); it always needs the user's approval"
+      )
+  })
+)
 
 export interface BashDetails {
   command: string

@@ -2,6 +2,7 @@
 // can act on), its output cap and its `execute`. Running one — validating the input, checking the abort signal,
 // turning a throw into the model's error, capping the output — is the tool runner's alone (loop/run-tools.ts).
 import { z } from 'zod'
+import { builtInputJson } from './input-json'
 
 /** Where an approved Bash command runs: read-only sandbox, sandbox with writes in the working tree, or outside it. */
 export type SandboxLevel = 'read-only' | 'workspace' | 'off'
@@ -75,10 +76,40 @@ export interface Tool extends ToolMeta {
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>
 }
 
+/**
+ * A tool's input schema made at its first use (toolInput), under a name of its own: its JSON form is then read
+ * from the table the CLI's build computed (input-json.ts), so a run sends its tools without building a zod schema.
+ */
+export interface ToolInput<S extends z.ZodType> {
+  (): S
+  readonly key: string
+}
+
+/** The zod schema a ToolInput makes. */
+export type InputOf<T extends ToolInput<z.ZodType>> = ReturnType<T>
+
+const toolInputs = new Map<string, ToolInput<z.ZodType>>()
+
+/**
+ * Declares a tool's input schema, built at its first use: `key` names it in the build's table of JSON schemas
+ * (one key, one schema: a second declaration under the same key throws).
+ */
+export function toolInput<S extends z.ZodType>(key: string, make: () => S): ToolInput<S> {
+  if (toolInputs.has(key)) throw new Error(`Tool input '${key}' is declared twice`)
+  let made: S | undefined
+  const input = Object.assign(() => (made ??= make()), { key }) as ToolInput<S>
+  toolInputs.set(key, input)
+  return input
+}
+
+/** Every tool input declared by the modules evaluated so far (the build computes their JSON schemas). */
+export const declaredToolInputs = (): ReadonlyMap<string, ToolInput<z.ZodType>> => toolInputs
+
 export interface ToolSpec<S extends z.ZodType> {
   name: string
   description: string
-  schema: S
+  /** A schema made with toolInput (built at first use), or one built already (e.g. tools made only when used). */
+  schema: S | ToolInput<S>
   readOnly: boolean
   /** Default: readOnly. */
   concurrencySafe?: boolean
@@ -120,15 +151,25 @@ function dropUninformative({ jsonSchema: json }: { jsonSchema: Record<string, un
   if (json.type === 'string' && json.minLength === 1) delete json.minLength
 }
 
-function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  let json = jsonSchemas.get(schema)
-  if (!json) {
-    json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropUninformative }) as Record<string, unknown>
-    delete json.$schema
-    jsonSchemas.set(schema, json)
-  }
+/** The JSON schema sent to the API for a zod schema (the build's table holds this for each declared ToolInput). */
+export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropUninformative }) as Record<string, unknown>
+  delete json.$schema
   return json
 }
+
+function inputJsonSchema(schema: z.ZodType | ToolInput<z.ZodType>): Record<string, unknown> {
+  if (typeof schema === 'function') {
+    const built = builtInputJson(schema.key)
+    if (built) return built
+    schema = schema()
+  }
+  let json = jsonSchemas.get(schema)
+  if (!json) jsonSchemas.set(schema, (json = toJsonSchema(schema)))
+  return json
+}
+
+const zodOf = <S extends z.ZodType>(schema: S | ToolInput<S>): S => (typeof schema === 'function' ? schema() : schema)
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   return {
@@ -140,7 +181,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     ...(spec.permission ? { permission: spec.permission } : {}),
     maxOutputChars: spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     parse(raw) {
-      const parsed = spec.schema.safeParse(raw ?? {})
+      const parsed = zodOf(spec.schema).safeParse(raw ?? {})
       return parsed.success ? { ok: true, input: parsed.data } : { ok: false, error: formatZodError(spec.name, parsed.error) }
     },
     execute: (input, ctx) => spec.execute(input as z.infer<S>, ctx)

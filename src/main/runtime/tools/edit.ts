@@ -3,17 +3,20 @@
 import { REDACTED } from '../../../shared/redact'
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { fileTool, heldByPlaceholder } from './file-tool'
 import { numberLine } from './read'
 import { patchFromReplacements, type PatchHunk, type Replacement } from './text-patch'
 import { currentText, notRegular, writeAndRecord } from './write'
 
-const schema = z.object({
-  file_path: z.string().min(1).describe('The path of the file to modify (absolute, or relative to the working directory)'),
-  old_string: z.string().describe('The exact text to replace (must match the file, including whitespace and indentation)'),
-  new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
-  replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string')
-})
+const schema = toolInput('Edit', () =>
+  z.object({
+    file_path: z.string().min(1).describe('The path of the file to modify (absolute, or relative to the working directory)'),
+    old_string: z.string().describe('The exact text to replace (must match the file, including whitespace and indentation)'),
+    new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
+    replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string')
+  })
+)
 
 function findAll(haystack: string, needle: string): number[] {
   const out: number[] = []

@@ -4,6 +4,7 @@
 import { statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import type { PathPolicy } from '../security/path-policy'
 import { builtinTool } from './builtin-tool'
 import { placeholdersUnder } from '../security/placeholders'
@@ -16,10 +17,12 @@ import type { ToolOptions } from './tool-options'
 
 export const GLOB_MAX_RESULTS = 100
 
-const schema = z.object({
-  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
-  path: z.string().optional().describe('The directory to search in (default: the working directory). Omit it rather than passing "undefined" or "null"')
-})
+const schema = toolInput('Glob', () =>
+  z.object({
+    pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
+    path: z.string().optional().describe('The directory to search in (default: the working directory). Omit it rather than passing "undefined" or "null"')
+  })
+)
 
 /** Files stat'ed between two turns of the event loop while sorting. */
 const STAT_BATCH = 512

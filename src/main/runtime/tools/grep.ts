@@ -2,6 +2,7 @@
 // in-process engine for a small one or when there is no rg: see search-engine.ts). Three output modes, like Claude Code's: files_with_matches (default), content, count.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { type InputOf, toolInput } from './define-tool'
 import { FileRefusal, kindOf } from '../security/open-beneath'
 import type { PathPolicy } from '../security/path-policy'
 import { builtinTool } from './builtin-tool'
@@ -13,22 +14,28 @@ import type { ToolOptions } from './tool-options'
 
 const MAX_LINE_CHARS = 500
 
-const schema = z.object({
-  pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\{\\}")'),
-  path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
-  glob: z.string().optional().describe('Glob to filter files ("*.{ts,tsx}"); several separated by spaces'),
-  type: z.string().optional().describe('File type to search (rg --type)'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches').describe('What to show (the description says each)'),
-  '-i': z.boolean().optional().describe('Case insensitive search'),
-  '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
-  '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode)'),
-  '-B': z.number().int().min(0).optional().describe('Lines of context before each match (content mode)'),
-  '-C': z.number().int().min(0).optional().describe('Lines of context before and after each match (content mode)'),
-  multiline: z.boolean().optional().describe('Let patterns span lines; "." also matches newlines (rg -U --multiline-dotall)'),
-  head_limit: z.number().int().min(1).optional().describe('Only the first N output lines (content) or entries (files, count)')
-})
+const schema = toolInput('Grep', () =>
+  z.object({
+    pattern: z.string().min(1).describe('The regular expression to search for (ripgrep syntax; escape literal braces, e.g. "interface\\{\\}")'),
+    path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
+    glob: z.string().optional().describe('Glob to filter files ("*.{ts,tsx}"); several separated by spaces'),
+    type: z.string().optional().describe('File type to search (rg --type)'),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .default('files_with_matches')
+      .describe('What to show (the description says each)'),
+    '-i': z.boolean().optional().describe('Case insensitive search'),
+    '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
+    '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode)'),
+    '-B': z.number().int().min(0).optional().describe('Lines of context before each match (content mode)'),
+    '-C': z.number().int().min(0).optional().describe('Lines of context before and after each match (content mode)'),
+    multiline: z.boolean().optional().describe('Let patterns span lines; "." also matches newlines (rg -U --multiline-dotall)'),
+    head_limit: z.number().int().min(1).optional().describe('Only the first N output lines (content) or entries (files, count)')
+  })
+)
 
-type GrepInput = z.infer<typeof schema>
+type GrepInput = z.infer<InputOf<typeof schema>>
 
 /** Splits "a.ts b.ts" or "*.ts,*.md" into globs, leaving commas inside {…} alone. */
 export function splitGlobs(glob: string | undefined): string[] {

@@ -3,20 +3,23 @@
 import { stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { fileTool } from './file-tool'
 import { currentText, notRegular, writeAndRecord } from './write'
 import { errorMessage } from '../../../shared/error-message'
 
-const schema = z.object({
-  notebook_path: z.string().min(1).describe('The path of the .ipynb file (absolute, or relative to the working directory)'),
-  cell_id: z
-    .string()
-    .optional()
-    .describe('The id of the cell to edit (or "cell-N" for the N-th cell, 0-based). For insert: the new cell goes after it, or first when omitted'),
-  new_source: z.string().describe('The new source of the cell (ignored for delete)'),
-  cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert'),
-  edit_mode: z.enum(['replace', 'insert', 'delete']).optional().default('replace')
-})
+const schema = toolInput('NotebookEdit', () =>
+  z.object({
+    notebook_path: z.string().min(1).describe('The path of the .ipynb file (absolute, or relative to the working directory)'),
+    cell_id: z
+      .string()
+      .optional()
+      .describe('The id of the cell to edit (or "cell-N" for the N-th cell, 0-based). For insert: the new cell goes after it, or first when omitted'),
+    new_source: z.string().describe('The new source of the cell (ignored for delete)'),
+    cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert'),
+    edit_mode: z.enum(['replace', 'insert', 'delete']).optional().default('replace')
+  })
+)
 
 interface Cell {
   id?: string

@@ -3,6 +3,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { kindOf, openRegular, readBounded } from '../security/open-beneath'
 import { placeholderAt } from '../security/placeholders'
 import { fileTool } from './file-tool'
@@ -18,11 +19,13 @@ export const READ_MAX_OUTPUT_CHARS = 100_000
 
 const IMAGE_TYPES: Record<string, string> = { '.png': 'PNG', '.jpg': 'JPEG', '.jpeg': 'JPEG', '.gif': 'GIF', '.webp': 'WebP', '.bmp': 'BMP', '.ico': 'ICO' }
 
-const schema = z.object({
-  file_path: z.string().min(1).describe('The file to read'),
-  offset: z.number().int().min(1).optional().describe('The line number to start reading from (1-based). Use with limit for large files'),
-  limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`)
-})
+const schema = toolInput('Read', () =>
+  z.object({
+    file_path: z.string().min(1).describe('The file to read'),
+    offset: z.number().int().min(1).optional().describe('The line number to start reading from (1-based). Use with limit for large files'),
+    limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`)
+  })
+)
 
 function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`

@@ -1,13 +1,14 @@
 // TodoWrite: the agent's own task list. The whole list is replaced on each call (Claude Code's contract);
 // the UI gets the new and previous lists in details.
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { builtinTool } from './builtin-tool'
 import { type Todo, TodoList, todoSchema } from './todo-list'
 import type { BuiltinToolOptions } from './tool-options'
 
 export { TODO_STATUSES, TodoList, type Todo } from './todo-list'
 
-const schema = z.object({ todos: z.array(todoSchema).describe('The updated todo list (replaces the previous one)') })
+const schema = toolInput('TodoWrite', () => z.object({ todos: z.array(todoSchema()).describe('The updated todo list (replaces the previous one)') }))
 
 export const TODO_WRITE_TOOL = builtinTool({ name: 'TodoWrite', readOnly: true, concurrencySafe: false, permission: 'free' }, (opts: BuiltinToolOptions) => {
   const list = opts.todos ?? new TodoList()

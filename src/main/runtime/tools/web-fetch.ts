@@ -2,6 +2,7 @@
 // model over the page with `prompt`; here the page text goes back to the agent itself, with the prompt
 // restated so it knows what to look for. Network failures say so plainly (this machine may be offline).
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { builtinTool } from './builtin-tool'
 import { htmlToText } from './html-to-text'
 import { errorMessage } from '../../../shared/error-message'
@@ -10,10 +11,12 @@ export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024
 export const WEB_FETCH_MAX_CHARS = 60_000
 export const WEB_FETCH_TIMEOUT_MS = 30_000
 
-const schema = z.object({
-  url: z.string().url().describe('The URL to fetch (http or https)'),
-  prompt: z.string().optional().describe('What to look for in the page')
-})
+const schema = toolInput('WebFetch', () =>
+  z.object({
+    url: z.string().url().describe('The URL to fetch (http or https)'),
+    prompt: z.string().optional().describe('What to look for in the page')
+  })
+)
 
 const NETWORK_CODES: Record<string, string> = {
   ENOTFOUND: 'the host name could not be resolved',

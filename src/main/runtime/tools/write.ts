@@ -2,6 +2,7 @@
 // file on disk, so an agent never silently throws away edits it has not seen.
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
+import { toolInput } from './define-tool'
 import { FileRefusal, kindOf, readRegular, replaceRegular } from '../security/open-beneath'
 import { claimPlaceholder, placeholderAt } from '../security/placeholders'
 import { EDIT_MAX_FILE_BYTES, type FileState } from './file-state'
@@ -9,10 +10,12 @@ import { fileTool, heldByPlaceholder, type FileTarget } from './file-tool'
 import { patchFromTexts } from './text-patch'
 import type { ToolOptions } from './tool-options'
 
-const schema = z.object({
-  file_path: z.string().min(1).describe('The file to write'),
-  content: z.string().describe('The full content to write to the file')
-})
+const schema = toolInput('Write', () =>
+  z.object({
+    file_path: z.string().min(1).describe('The file to write'),
+    content: z.string().describe('The full content to write to the file')
+  })
+)
 
 /**
  * Writes and records the result as seen by this agent (its own write is not a foreign change). The new text

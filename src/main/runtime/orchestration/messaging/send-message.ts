@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { assertSafeId, claimMessages, postMessage } from '../../store'
 import { isSafeId } from '../../store/data-dir'
-import { defineTool, type Tool } from '../../tools/define-tool'
+import { defineTool, type Tool, toolInput } from '../../tools/define-tool'
 import type { AgentHandle } from '../runs/agent-registry'
 import { formatAgentMessage, SEND_MESSAGE_TOOL_NAME, sendDeliveryId } from './agent-message'
 import type { Delivery, SessionContext } from '../types'
@@ -105,13 +105,15 @@ export async function claimMailbox(session: MessagingHost, handle: AgentHandle):
   }
 }
 
-const sendMessageInput = z
-  .object({
-    to: z.string().trim().min(1, 'name the recipient: an agent id or name').describe("The recipient: an agent's id, or the name it was started with"),
-    message: z.string().trim().min(1, 'the message is empty').describe('What to tell the agent'),
-    summary: z.string().trim().min(1).max(200).optional().describe('A few words saying what the message is about (shown in the UI)')
-  })
-  .strict()
+const sendMessageInput = toolInput('SendMessage', () =>
+  z
+    .object({
+      to: z.string().trim().min(1, 'name the recipient: an agent id or name').describe("The recipient: an agent's id, or the name it was started with"),
+      message: z.string().trim().min(1, 'the message is empty').describe('What to tell the agent'),
+      summary: z.string().trim().min(1).max(200).optional().describe('A few words saying what the message is about (shown in the UI)')
+    })
+    .strict()
+)
 
 const CONFIRMATION: Record<Delivery, (to: string) => string> = {
   inbox: (to) => `Message sent to ${to}; it will read it at the start of its next turn.`,

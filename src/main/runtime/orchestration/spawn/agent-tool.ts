@@ -3,43 +3,45 @@
 import { z } from 'zod'
 import type { AgentDefinition } from '../../../../shared/agent-definition'
 import { formatAgentListing } from '../../definitions'
-import { defineTool, type Tool, type ToolContext, type ToolResult } from '../../tools/define-tool'
+import { defineTool, type Tool, type ToolContext, type ToolResult, toolInput, type InputOf } from '../../tools/define-tool'
 import { AGENT_TOOL_NAME } from './agent-tool-name'
 import { FORK_AGENT_TYPE, FORK_DESCRIPTION } from './fork'
 
 export { AGENT_TOOL_NAME }
 
-export const agentToolInput = z
-  .object({
-    description: z.string().trim().min(1, 'give the task a short (3-5 word) description').describe('A short (3-5 word) description of the task'),
-    prompt: z.string().trim().min(1, 'the prompt is the whole task for the subagent; it cannot be empty').describe('The task for the agent to perform'),
-    subagent_type: z.string().trim().min(1).optional().describe(`The type of agent to use (default: general-purpose); "${FORK_AGENT_TYPE}" forks you`),
-    model: z.string().trim().min(1).optional().describe("haiku, sonnet, opus, fable, inherit or a model id (default: the definition's model, else yours)"),
-    max_turns: z.number().int().positive().optional().describe("Most model calls the agent may make (default: its definition's maxTurns)"),
-    effort: z
-      .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
-      .optional()
-      .describe("How hard it thinks: a level or a thinking budget in tokens (default: the definition's effort, else yours)"),
-    run_in_background: z.boolean().optional().describe('Run the agent in the background (see above)'),
-    resume: z
-      .string()
-      .trim()
-      .min(1)
-      .optional()
-      .describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
-    budget: z
-      .strictObject({ usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() })
-      .optional()
-      .describe('Most this agent and its subagents may spend, in dollars (usd) and/or tokens; it stops there and you are told'),
-    isolation: z
-      .enum(['worktree'])
-      .optional()
-      .describe('"worktree": its own git worktree on a new branch, where its changes are committed; the branch is reported back'),
-    name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
-  })
-  .strict()
+export const agentToolInput = toolInput('Agent', () =>
+  z
+    .object({
+      description: z.string().trim().min(1, 'give the task a short (3-5 word) description').describe('A short (3-5 word) description of the task'),
+      prompt: z.string().trim().min(1, 'the prompt is the whole task for the subagent; it cannot be empty').describe('The task for the agent to perform'),
+      subagent_type: z.string().trim().min(1).optional().describe(`The type of agent to use (default: general-purpose); "${FORK_AGENT_TYPE}" forks you`),
+      model: z.string().trim().min(1).optional().describe("haiku, sonnet, opus, fable, inherit or a model id (default: the definition's model, else yours)"),
+      max_turns: z.number().int().positive().optional().describe("Most model calls the agent may make (default: its definition's maxTurns)"),
+      effort: z
+        .union([z.enum(['low', 'medium', 'high', 'xhigh', 'max']), z.number().int().min(1024).max(128_000)])
+        .optional()
+        .describe("How hard it thinks: a level or a thinking budget in tokens (default: the definition's effort, else yours)"),
+      run_in_background: z.boolean().optional().describe('Run the agent in the background (see above)'),
+      resume: z
+        .string()
+        .trim()
+        .min(1)
+        .optional()
+        .describe('Id of an earlier agent (finished or stopped) to continue with its full history; prompt is its next message'),
+      budget: z
+        .strictObject({ usd: z.number().positive().optional(), tokens: z.number().int().positive().optional() })
+        .optional()
+        .describe('Most this agent and its subagents may spend, in dollars (usd) and/or tokens; it stops there and you are told'),
+      isolation: z
+        .enum(['worktree'])
+        .optional()
+        .describe('"worktree": its own git worktree on a new branch, where its changes are committed; the branch is reported back'),
+      name: z.string().trim().min(1).optional().describe('A name to address this agent by with SendMessage')
+    })
+    .strict()
+)
 
-export type AgentToolInput = z.infer<typeof agentToolInput>
+export type AgentToolInput = z.infer<InputOf<typeof agentToolInput>>
 
 /**
  * The tool's description with the agent types the caller may start: every one, or (`tools: Agent(a, b)` in

@@ -26,7 +26,7 @@ const decided = new WeakMap<readonly ToolUseReady[], Map<string, boolean>>()
 export function startsEarly(session: EarlyHost, parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): boolean {
   if (call.name !== AGENT_TOOL_NAME) return true
   if (session.gate.limits.approveFanoutAboveUsd > 0) return false
-  const parsed = agentToolInput.safeParse(call.input)
+  const parsed = agentToolInput().safeParse(call.input)
   // A call the tool will refuse, or one that continues an agent (its prompt is its own history), starts as it is.
   if (!parsed.success || parsed.data.resume || parent.fork) return true
   const input = parsed.data

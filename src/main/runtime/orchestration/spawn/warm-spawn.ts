@@ -32,7 +32,7 @@ export type WarmHost = Pick<
 /** Reads `call` as an Agent call of `parent` that streamed whole; warms its agent's prefix when a sibling of its kind came before. */
 export function warmSpawn(session: WarmHost, parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void {
   if (call.name !== AGENT_TOOL_NAME || !session.client.warm || parent.fork) return
-  const parsed = agentToolInput.safeParse(call.input)
+  const parsed = agentToolInput().safeParse(call.input)
   if (!parsed.success) return
   const input = parsed.data as AgentToolInput
   // The third call of a kind. Two calls gain nothing: their message ends as the second arrives, so the

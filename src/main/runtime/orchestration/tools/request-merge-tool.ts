@@ -7,7 +7,7 @@ import { z } from 'zod'
 import type { PermissionMode } from '../../../../shared/agent-definition'
 import type { AgentChanges, MergeOutcome, MergeStrategy } from '../../../../shared/review'
 import { AgentWorkReview, ReviewError } from '../../review'
-import { defineTool, type Tool, type ToolContext } from '../../tools/define-tool'
+import { defineTool, type Tool, type ToolContext, toolInput } from '../../tools/define-tool'
 import { personAllowedNote, personSaid } from '../../tool-call'
 
 export const REQUEST_MERGE_TOOL_NAME = 'RequestMerge'
@@ -32,20 +32,22 @@ export interface RequestMergeHost {
   strategy(): Promise<MergeStrategy>
 }
 
-const input = z
-  .object({
-    agents: z
-      .array(z.string().trim().min(1))
-      .min(1)
-      .max(50)
-      .describe('The agents whose work to merge: agent ids or names (as in their reports), or their branches (fanout/<agentId>)'),
-    strategy: z
-      .enum(['merge', 'squash'])
-      .optional()
-      .describe('"merge" (a merge commit) or "squash" (one commit per agent); default: what the person last chose in the Changes view'),
-    reason: z.string().trim().min(1).max(2000).describe('Why this work is ready to land, in a sentence the person will read when deciding')
-  })
-  .strict()
+const input = toolInput('RequestMerge', () =>
+  z
+    .object({
+      agents: z
+        .array(z.string().trim().min(1))
+        .min(1)
+        .max(50)
+        .describe('The agents whose work to merge: agent ids or names (as in their reports), or their branches (fanout/<agentId>)'),
+      strategy: z
+        .enum(['merge', 'squash'])
+        .optional()
+        .describe('"merge" (a merge commit) or "squash" (one commit per agent); default: what the person last chose in the Changes view'),
+      reason: z.string().trim().min(1).max(2000).describe('Why this work is ready to land, in a sentence the person will read when deciding')
+    })
+    .strict()
+)
 
 const DESCRIPTION = `Ask the person to merge isolated agents' work into the branch checked out in this session's folder. Agents run with isolation: "worktree" leave their changes as commits on their own branch (fanout/<agentId>, named in their report); this merges those branches.
 

@@ -7,20 +7,22 @@ import { parseFrontmatter } from '../../context'
 import { formatSkillListing, unknownSkills, type SkillEntry } from '../../context/skill-index'
 import { readConfigFile } from '../../store/read-config'
 import { substituteArguments } from '../../commands/arguments'
-import { defineTool, type Tool } from '../../tools/define-tool'
+import { defineTool, type Tool, toolInput } from '../../tools/define-tool'
 
 export const SKILL_TOOL_NAME = 'Skill'
 
-const schema = z
-  .object({
-    skill: z
-      .string()
-      .trim()
-      .min(1, 'name the skill, as the listing spells it')
-      .describe('The name of a skill from the list in this description (plugin skills are plugin:name). Do not guess names.'),
-    args: z.string().optional().describe('Optional arguments for the skill')
-  })
-  .strict()
+const schema = toolInput('Skill', () =>
+  z
+    .object({
+      skill: z
+        .string()
+        .trim()
+        .min(1, 'name the skill, as the listing spells it')
+        .describe('The name of a skill from the list in this description (plugin skills are plugin:name). Do not guess names.'),
+      args: z.string().optional().describe('Optional arguments for the skill')
+    })
+    .strict()
+)
 
 function skillToolDescription(skills: readonly SkillEntry[]): string {
   const head = `Load a skill: a packaged set of instructions the user or project has set up for a kind of task (deploy steps, a review checklist, a repo-specific workflow). When the task at hand is one a listed skill covers, call this first: the skill's instructions come back as the result, for you to follow in place of your default approach. Users may also ask for one by name (/name).`

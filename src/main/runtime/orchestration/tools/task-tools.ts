@@ -3,7 +3,7 @@
 // result now or changed its mind.
 import { z } from 'zod'
 import { lastAssistantText } from '../../loop'
-import { defineTool, type Tool } from '../../tools/define-tool'
+import { defineTool, type Tool, toolInput } from '../../tools/define-tool'
 import type { AgentHandle, AgentRegistry } from '../runs/agent-registry'
 import { formatAgentReport } from '../runs/report'
 
@@ -20,29 +20,31 @@ export interface TaskToolsHost {
   aside<T>(wait: Promise<T>): Promise<T>
 }
 
-const target = {
+const target = () => ({
   agentId: z.string().trim().min(1).optional().describe('Id (or name) of the agent, as returned when it was launched'),
   task_id: z.string().trim().min(1).optional().describe('Same as agentId (Claude Code name)')
-}
+})
 const needsId = (v: { agentId?: string; task_id?: string }) => Boolean(v.agentId ?? v.task_id)
 const idMissing = { message: 'give agentId: the id returned when the agent was launched' }
 
-const taskOutputInput = z
-  .object({
-    ...target,
-    block: z.boolean().optional().describe('Wait for the agent to finish (default true)'),
-    timeout: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_WAIT_MS)
-      .optional()
-      .describe(`Most milliseconds to wait when block is true (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`)
-  })
-  .strict()
-  .refine(needsId, idMissing)
+const taskOutputInput = toolInput('TaskOutput', () =>
+  z
+    .object({
+      ...target(),
+      block: z.boolean().optional().describe('Wait for the agent to finish (default true)'),
+      timeout: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_WAIT_MS)
+        .optional()
+        .describe(`Most milliseconds to wait when block is true (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`)
+    })
+    .strict()
+    .refine(needsId, idMissing)
+)
 
-const taskStopInput = z.object(target).strict().refine(needsId, idMissing)
+const taskStopInput = toolInput('TaskStop', () => z.object(target()).strict().refine(needsId, idMissing))
 
 function find(host: TaskToolsHost, id: string): AgentHandle | undefined {
   return host.registry.find(id)

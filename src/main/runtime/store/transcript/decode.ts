@@ -37,12 +37,12 @@ const isHeaderLine = (value: unknown): boolean => typeof value === 'object' && v
 /** Reads a first line as a header. Throws NewerTranscriptError for a version past this Fanout's. */
 export function readHeader(file: string, value: unknown): HeaderRead {
   if (!isHeaderLine(value)) return { kind: 'none' }
-  const any = anyHeader.safeParse(value)
+  const any = anyHeader().safeParse(value)
   if (!any.success) return { kind: 'damaged', version: 1, problem: problemOf(any.error) }
   const version = any.data.version
   if (version > TRANSCRIPT_VERSION) throw new NewerTranscriptError(file, version)
   const v = version as FormatVersion
-  const checked = SCHEMAS[v].header.safeParse(value)
+  const checked = SCHEMAS()[v].header.safeParse(value)
   if (!checked.success) return { kind: 'damaged', version: v, problem: problemOf(checked.error) }
   return { kind: 'ok', header: { ...(value as TranscriptHeader), version: TRANSCRIPT_VERSION }, version: v }
 }
@@ -50,14 +50,14 @@ export function readHeader(file: string, value: unknown): HeaderRead {
 /** Turns the event lines of a file of one version into current events. */
 export class TranscriptDecoder {
   private readonly steps: readonly Migration[]
-  private readonly schema: (typeof SCHEMAS)[FormatVersion]['event']
+  private readonly schema: ReturnType<typeof SCHEMAS>[FormatVersion]['event']
 
   constructor(
     /** The version the file was written in (1 for a file without a header: the loosest schema). */
     readonly version: FormatVersion
   ) {
     this.steps = migrationsFrom(version)
-    this.schema = SCHEMAS[version].event
+    this.schema = SCHEMAS()[version].event
   }
 
   /** Whether the file's lines are migrated on read. */
