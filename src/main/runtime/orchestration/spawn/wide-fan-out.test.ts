@@ -26,7 +26,8 @@ async function fanOut(server: Omit<ScriptedServerOptions, 'respond'>) {
       latencyMs: 20,
       ...server,
       respond: scriptByAgent([
-        { name: 'worker', match: /Task number \d+/, turns: [reply.text('ok')] },
+        // Each worker's answer takes a while, so that all 64 are at work together whenever their calls start.
+        { name: 'worker', match: /Task number \d+/, turns: [reply.text('ok', { delayMs: 600 })] },
         mainAgent([
           reply.toolUses(Array.from({ length: N }, (_, n) => ({ name: 'Agent', input: { description: `Task ${n}`, prompt: `Task number ${n}` } }))),
           reply.text('all done')
