@@ -163,7 +163,8 @@ function summaryOf(req: ParsedRequest): ScriptedReply {
 
 /**
  * Where a run's billed input went, one line a request (`BENCH_REQUEST_LOG=file`): who asked (the first user
- * text), when it arrived (from the run's first request), its turn, and its input split as billed.
+ * text), when it arrived and when its reply had streamed (from the run's first request), its turn, and its input
+ * split as billed.
  */
 function requestLog(reqs: RecordedRequest[]): string {
   const first = reqs[0]?.receivedAt ?? 0
@@ -176,6 +177,14 @@ function requestLog(reqs: RecordedRequest[]): string {
       `at ${Math.round(r.receivedAt - first)
         .toString()
         .padStart(6)} ms`,
+      `replied ${
+        r.repliedAt === undefined
+          ? '     -'
+          : Math.round(r.repliedAt - first)
+              .toString()
+              .padStart(6)
+      } ms`,
+      `output ${Math.round(r.outputMs ?? 0)} ms`,
       `turn ${r.turn}`,
       r.model,
       `in ${r.inputTokens}`,

@@ -275,6 +275,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const rate = read(opts.outputTokensPerSecond)
     if (rate > 0) rec.outputMs = (frames.reduce((n, f) => n + (f.chars ?? 0), 0) / 4 / rate) * 1000
     await streamFrames(res, frames, reply, requestId, rate)
+    rec.repliedAt = performance.now()
   }
 
   function handleModels(res: ServerResponse): void {

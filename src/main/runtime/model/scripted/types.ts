@@ -48,6 +48,8 @@ export interface RecordedRequest extends ParsedRequest {
   index: number
   /** How long its reply's output takes at the server's output rate (outputTokensPerSecond), in ms; 0 without one. */
   outputMs?: number
+  /** performance.now() when its streamed reply's last event went out (absent until then, and for other replies). */
+  repliedAt?: number
 }
 
 export interface RespondContext {
