@@ -249,6 +249,7 @@ export async function serveCost(): Promise<void> {
         criticalOutputMs: criticalOutputMs(reqs)
       }
       if (process.env.BENCH_REQUEST_LOG) appendFileSync(process.env.BENCH_REQUEST_LOG, requestLog(reqs))
+      if (process.env.BENCH_REQUEST_BODIES) appendFileSync(process.env.BENCH_REQUEST_BODIES, `${JSON.stringify(reqs.map((r) => r.body))}\n`)
       process.stdout.write(`${JSON.stringify(stats)}\n`)
     }
   }
