@@ -28,13 +28,7 @@ const UPDATE_INTERVAL_MS = 100
 const schema = toolInput('Bash', () =>
   z.object({
     command: z.string().min(1).describe('The command to execute'),
-    timeout: z
-      .number()
-      .int()
-      .min(1)
-      .max(BASH_MAX_TIMEOUT_MS)
-      .optional()
-      .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS}; default ${BASH_DEFAULT_TIMEOUT_MS})`),
+    timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS})`),
     description: z.string().optional().describe('A short description of what the command does, in 5-10 words'),
     run_in_background: z.boolean().optional().describe('Run the command in the background and return at once; its output goes to a file you can Read'),
     dangerouslyDisableSandbox: z
@@ -258,12 +252,11 @@ function runBackground(command: string, prepared: PreparedCommand, cwd: string, 
 
 export const BASH_TOOL = builtinTool({ name: 'Bash', readOnly: false, concurrencySafe: false, permission: 'bash' }, (opts: ToolOptions, paths: PathPolicy) => ({
   description: [
-    `Executes a bash command in ${opts.cwd} and returns its combined stdout and stderr, after the exit code if non-zero.`,
-    'Each call runs in a fresh shell in that directory: `cd` and variables do not carry over to the next call.',
-    'On timeout the command and all its child processes are killed.',
-    'There is no terminal and no stdin: avoid interactive commands. Long output is cut in the middle.',
+    'Executes a bash command in the working directory and returns its combined stdout and stderr, after the exit code if non-zero.',
+    'Each call runs in a fresh shell there: `cd` and variables do not carry over. No terminal or stdin: avoid interactive commands.',
+    'Long output is cut in the middle; on timeout the command and its child processes are killed.',
     'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo redirection.',
-    'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none at all in plan mode), no network except allowed domains, and no credentials in the environment.'
+    'Commands run in an OS sandbox: writes only inside the working tree and $TMPDIR (none in plan mode), no network except allowed domains, no credentials in the environment.'
   ].join('\n'),
   schema,
   maxOutputChars: 32_000,

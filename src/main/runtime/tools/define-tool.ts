@@ -142,13 +142,15 @@ const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>()
  * What the schema says that tells the model nothing, left out of the description it reads (each is tokens in the
  * prefix every request of every agent reads; a fan-out's workers read it twice each): zod writes `.int()` as
  * bounded by ±2^53−1 (an integer is all the model needs to know), and `.min(1)` on a string as `minLength: 1`
- * (a value is never meant to be empty). The schema still checks the input in full (parse), and an empty string
- * is refused with a sentence the model can act on.
+ * (a value is never meant to be empty), and `additionalProperties: false` (the model sends the keys it is shown).
+ * The schema still checks the input in full (parse): an empty string or an unknown key is refused with a
+ * sentence the model can act on.
  */
 function dropUninformative({ jsonSchema: json }: { jsonSchema: Record<string, unknown> }): void {
   if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum
   if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum
   if (json.type === 'string' && json.minLength === 1) delete json.minLength
+  if (json.additionalProperties === false) delete json.additionalProperties
 }
 
 /** The JSON schema sent to the API for a zod schema (the build's table holds this for each declared ToolInput). */

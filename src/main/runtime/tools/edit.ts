@@ -12,7 +12,7 @@ import { currentText, notRegular, writeAndRecord } from './write'
 const schema = toolInput('Edit', () =>
   z.object({
     file_path: z.string().min(1).describe('The path of the file to modify (absolute, or relative to the working directory)'),
-    old_string: z.string().describe('The exact text to replace (must match the file, including whitespace and indentation)'),
+    old_string: z.string().describe('The exact text to replace'),
     new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
     replace_all: z.boolean().optional().default(false).describe('Replace every occurrence of old_string')
   })

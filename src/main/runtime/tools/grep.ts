@@ -20,11 +20,7 @@ const schema = toolInput('Grep', () =>
     path: z.string().optional().describe('File or directory to search in (default: the working directory)'),
     glob: z.string().optional().describe('Glob to filter files ("*.{ts,tsx}"); several separated by spaces'),
     type: z.string().optional().describe('File type to search (rg --type)'),
-    output_mode: z
-      .enum(['content', 'files_with_matches', 'count'])
-      .optional()
-      .default('files_with_matches')
-      .describe('What to show (the description says each)'),
+    output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().default('files_with_matches'),
     '-i': z.boolean().optional().describe('Case insensitive search'),
     '-n': z.boolean().optional().describe('Show line numbers (content mode; default true)'),
     '-A': z.number().int().min(0).optional().describe('Lines of context after each match (content mode)'),

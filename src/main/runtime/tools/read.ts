@@ -22,7 +22,7 @@ const IMAGE_TYPES: Record<string, string> = { '.png': 'PNG', '.jpg': 'JPEG', '.j
 const schema = toolInput('Read', () =>
   z.object({
     file_path: z.string().min(1).describe('The file to read'),
-    offset: z.number().int().min(1).optional().describe('The line number to start reading from (1-based). Use with limit for large files'),
+    offset: z.number().int().min(1).optional().describe('The line number to start reading from (1-based)'),
     limit: z.number().int().min(1).optional().describe(`The number of lines to read (default ${READ_DEFAULT_LIMIT})`)
   })
 )
@@ -85,7 +85,7 @@ function numberLines(lines: string[], first: number, budget: number): { text: st
 export const READ_TOOL = fileTool({ name: 'Read', readOnly: true, concurrencySafe: true, permission: 'read' }, (opts: ToolOptions) => ({
   description: [
     'Reads a file from the local filesystem and returns its lines numbered like `cat -n` (number, tab, text).',
-    `Paths may be absolute or relative to the working directory (${opts.cwd}).`,
+    'Paths may be absolute or relative to the working directory.',
     `By default up to ${READ_DEFAULT_LIMIT} lines from the start; use offset and limit for long files. Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.`,
     'The line-number prefix is not part of the file: leave it out of Edit old_string.',
     'Read a file before you Write over it or Edit it. It cannot read directories (use Glob or Bash ls) or show images.'

@@ -45,4 +45,13 @@ describe('the tool registry', () => {
     }
     expect(Object.keys(BUILTIN_TOOL_META)).toHaveLength(BUILTIN_TOOLS.length)
   })
+
+  it('describes every tool the same way whatever folder the agent works in, so agents in worktrees share the tools’ cache', () => {
+    // Tools come first in a request: when their text names the agent's folder, siblings in their own worktrees
+    // and their parent have no prefix in common and each pays its whole prompt again. The folder is in <env>.
+    const describe = (cwd: string) => createBuiltinTools({ cwd }).map((t) => JSON.stringify([t.name, t.description, t.inputJsonSchema]))
+    const main = describe('/home/ada/project')
+    expect(describe('/home/ada/project/.claude/worktrees/agent-a1b2c3')).toEqual(main)
+    expect(main.join('\n')).not.toContain('/home/ada')
+  })
 })

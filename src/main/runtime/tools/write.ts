@@ -8,7 +8,6 @@ import { claimPlaceholder, placeholderAt } from '../security/placeholders'
 import { EDIT_MAX_FILE_BYTES, type FileState } from './file-state'
 import { fileTool, heldByPlaceholder, type FileTarget } from './file-tool'
 import { patchFromTexts } from './text-patch'
-import type { ToolOptions } from './tool-options'
 
 const schema = toolInput('Write', () =>
   z.object({
@@ -43,11 +42,11 @@ export function notRegular(info: { isFile(): boolean; isDirectory(): boolean } |
   return `${shown} is ${kindOf(info as Parameters<typeof kindOf>[0])}, not a regular file: the file tools do not read or replace it.`
 }
 
-export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, (opts: ToolOptions) => ({
+export const WRITE_TOOL = fileTool({ name: 'Write', readOnly: false, concurrencySafe: false, permission: 'edit' }, () => ({
   description: [
     'Writes a file to the local filesystem, creating parent directories as needed.',
     'Overwriting an existing file requires that you Read it first in this conversation; prefer Edit for changes to existing files.',
-    `Paths may be absolute or relative to the working directory (${opts.cwd}).`
+    'Paths may be absolute or relative to the working directory.'
   ].join('\n'),
   schema,
   pathField: 'file_path',

@@ -7,6 +7,9 @@ import type { CacheSharing } from '../../model/cache-sharing'
 import { reply, scriptByAgent, type RecordedRequest, type Respond } from '../../model/scripted'
 import { closeCacheSession, openCacheSession, type CacheSession } from '../testing/cache-session'
 import { mainAgent } from '../testing/scripted-agents'
+import { git } from '../../worktrees/testing/temp-repo'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 const N = 16
 let current: CacheSession | undefined
@@ -83,6 +86,44 @@ describe('cache-aware fan-out', () => {
     for (const r of readers) expect(written(r)).toBeLessThan(50) // only its task
     // Every sibling's second call reads its own first turn.
     for (const r of reqs.filter((q) => isWorker(q) && q.turn === 1)) expect(r.cache!.read).toBeGreaterThan(prefix)
+  })
+
+  it('worktree agents read the tools their parent wrote: no tool names the folder an agent works in', async () => {
+    // Each agent in its own worktree has its own working directory, said in its system prompt (<env>); the
+    // tools before it are the very same text for all of them, so each reads them instead of writing them again.
+    const W = 4
+    current = await openCacheSession({
+      respond: scriptByAgent([
+        { name: 'worker', match: /Worker task \d+/, turns: [reply.toolUse('Glob', { pattern: '*.md' }), reply.text('found them')] },
+        mainAgent([
+          reply.toolUses(
+            Array.from({ length: W }, (_, i) => ({ name: 'Agent', input: { description: `Worker ${i}`, prompt: `Worker task ${i}`, isolation: 'worktree' } }))
+          ),
+          reply.text('done')
+        ])
+      ]),
+      sharing: 'first',
+      prefix: 'fanout-cache-wt-',
+      prepare: (root) => {
+        git(root, 'init', '--quiet', '--initial-branch=main')
+        writeFileSync(join(root, 'notes.md'), 'notes\n')
+        git(root, 'add', '-A')
+        git(root, '-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', 'start')
+      }
+    })
+    const result = await current.session.run('Fan out.')
+    expect(result.status).toBe('completed')
+    const reqs = current.model.server.messageRequests()
+    const firsts = firstCalls(reqs)
+    expect(firsts).toHaveLength(W)
+    const mainTools = reqs[0].cache!.write5m
+    for (const r of firsts) {
+      // Its own folder, in its own system prompt.
+      expect(r.system).toMatch(/worktree/)
+      expect(r.cache!.read).toBeGreaterThan(2500)
+      expect(r.cache!.read).toBeLessThan(mainTools)
+    }
+    expect(new Set(firsts.map((r) => r.system)).size).toBe(W)
   })
 
   it('off: all sixteen start at once and each writes the prefix', async () => {
