@@ -174,20 +174,37 @@ function percentile(sorted: number[], p: number): number {
  * brief is read on every request), within a factor of 2 either way so that a one-line prompt does not
  * promise a free run. Without history: a fixed guess from the prompt's size, range ÷3 ×3.
  */
+/** Per list of runs: its costs in order and its typical prompt, worked out once for a fan-out's many calls of one type. */
+interface RunFigures {
+  costs: number[]
+  middle: number
+  typical: number | null
+}
+const runFigures = new WeakMap<readonly AgentRunRecord[], RunFigures>()
+
+function figuresOf(runs: readonly AgentRunRecord[]): RunFigures {
+  let figures = runFigures.get(runs)
+  if (!figures) {
+    const costs = runs.map((r) => r.costUsd).sort((a, b) => a - b)
+    figures = { costs, middle: median(costs) ?? 0, typical: median(runs.map((r) => r.promptChars ?? 0).filter((n) => n > 0)) }
+    runFigures.set(runs, figures)
+  }
+  return figures
+}
+
+/** `runs` is read, never changed (its figures are kept for the next call with the same list). */
 export function estimateCall(call: { toolUseId: string; agentType: string; promptChars: number }, runs: readonly AgentRunRecord[]): CallEstimate {
-  const costs = runs.map((r) => r.costUsd).sort((a, b) => a - b)
+  const { costs, middle, typical } = figuresOf(runs)
   if (!costs.length) {
     const mid = UNKNOWN_RUN_USD * Math.min(4, Math.max(1, call.promptChars / 4000))
     return { toolUseId: call.toolUseId, agentType: call.agentType, low: mid / 3, median: mid, high: mid * 3, runs: 0 }
   }
-  const prompts = runs.map((r) => r.promptChars ?? 0).filter((n) => n > 0)
-  const typical = median(prompts)
   const scale = typical ? Math.min(2, Math.max(0.5, (call.promptChars + 2000) / (typical + 2000))) : 1
   return {
     toolUseId: call.toolUseId,
     agentType: call.agentType,
     low: percentile(costs, 0) * Math.min(1, scale),
-    median: (median(costs) ?? 0) * scale,
+    median: middle * scale,
     high: percentile(costs, 1) * Math.max(1, scale),
     runs: costs.length
   }
