@@ -26,7 +26,7 @@ export async function launch(outDir: string, argv: string[]): Promise<number> {
   // Node 20 maps stack traces (--enable-source-maps) only for code its own loader compiled, so then the
   // bundle is required plainly, without a cache.
   const cli: LoadedBundle<Cli> = process.sourceMapsEnabled
-    ? { exports: createRequire(bundle)(bundle) as Cli, cache: 'none', save: () => undefined }
+    ? { exports: createRequire(bundle)(bundle) as Cli, cache: 'none', bundleCheck: 'hashed', save: () => undefined }
     : loadBundle<Cli>(bundle, { name: cacheName(command), dirs: cacheDirs(bundle) })
   const code = await cli.exports.main(argv)
   cli.save(code === 0)
