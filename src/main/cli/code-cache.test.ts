@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CACHE_HEADER_BYTES, cacheDirs, FILE_TIME_SLACK_MS, loadBundle, primeCaches } from './code-cache'
+import { BUNDLE_WRAPPER_START, CACHE_HEADER_BYTES, cacheDirs, FILE_TIME_SLACK_MS, loadBundle, primeCaches } from './code-cache'
 
 interface Exports {
   value(): string
@@ -96,6 +96,13 @@ describe('loadBundle', () => {
     expect(t.run()).toEqual({ cache: 'none', value: 'caf\u00e9 \u2713' })
     expect(t.run()).toEqual({ cache: 'hit', value: 'caf\u00e9 \u2713' })
     expect(t.load().bundleCheck).toBe('recorded')
+  })
+
+  it('runs a bundle already in the CommonJS wrapper (as the build writes it) as it is, with its cache', () => {
+    const t = setup()
+    writeFileSync(t.bundle, `${BUNDLE_WRAPPER_START}${bundleText('wrapped')}\n})\n//# sourceMappingURL=bundle.cjs.map\n`)
+    expect(t.run()).toEqual({ cache: 'none', value: 'wrapped' })
+    expect(t.run()).toEqual({ cache: 'hit', value: 'wrapped' })
   })
 
   it('ignores a damaged cache and replaces it', () => {
