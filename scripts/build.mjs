@@ -55,12 +55,20 @@ const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, _
 const BUNDLE_WRAPPER_END = '\n})'
 const external = ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm']
 
-// The JSON schemas of the tools' inputs (src/main/cli/tool-input-table.ts), for the bundle to send as they are:
-// made from zod, by the function the runtime would use, here once instead of at every `fanout run` start.
-async function toolInputJson(outdir) {
-  const file = join(outdir, 'tool-input-table.cjs')
+// What the build computes once for every `fanout run` start, by the functions the runtime would use: the JSON
+// schemas of the tools' inputs (src/main/cli/tool-input-table.ts) and the built-in agents parsed
+// (src/main/cli/builtin-agent-table.ts).
+async function buildTimeTables(outdir) {
+  const file = join(outdir, 'build-tables.cjs')
   await build({
-    entryPoints: [join(root, 'src/main/cli/tool-input-table.ts')],
+    stdin: {
+      contents: [
+        `export { toolInputTable } from ${JSON.stringify(join(root, 'src/main/cli/tool-input-table.ts'))}`,
+        `export { builtinAgentTable } from ${JSON.stringify(join(root, 'src/main/cli/builtin-agent-table.ts'))}`
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts'
+    },
     outfile: file,
     bundle: true,
     platform: 'node',
@@ -73,7 +81,8 @@ async function toolInputJson(outdir) {
     logLevel: 'warning'
   })
   try {
-    return createRequire(import.meta.url)(file).toolInputTable()
+    const tables = createRequire(import.meta.url)(file)
+    return { toolInputs: tables.toolInputTable(), builtinAgents: await tables.builtinAgentTable(join(root, 'agents')) }
   } finally {
     rmSync(file, { force: true })
   }
@@ -99,7 +108,7 @@ export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
   for (const old of ['chunks', 'fanout.mjs', 'fanout.mjs.map']) rmSync(join(outdir, old), { recursive: true, force: true })
-  const toolInputs = await toolInputJson(outdir)
+  const { toolInputs, builtinAgents } = await buildTimeTables(outdir)
   await build({
     // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
     // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
@@ -118,8 +127,12 @@ export async function buildCli() {
     // next to its script: both are loaded from node_modules.
     external,
     // Code that finds Fanout's files from import.meta.url gets the bundle's own URL; the tools' input schemas
-    // come as JSON (src/main/runtime/tools/input-json.ts).
-    define: { 'import.meta.url': '__fanoutModuleUrl', __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs) },
+    // come as JSON (src/main/runtime/tools/input-json.ts), the built-in agents parsed (definitions/builtin-table.ts).
+    define: {
+      'import.meta.url': '__fanoutModuleUrl',
+      __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs),
+      __FANOUT_BUILTIN_AGENTS_JSON__: JSON.stringify(builtinAgents)
+    },
     // The file is the bundle inside Node's CommonJS wrapper, a function expression the launcher compiles as it
     // is read (code-cache.ts): wrapped there, 1.8 MB of text would be copied into one string at every start.
     banner: { js: BUNDLE_WRAPPER_START + banner.js },

@@ -11,8 +11,11 @@ const localeCalls = []
 let sent = false
 const zodObjects = []
 let zodSchemas = 0
+// All the schemas the run builds, first request or not: shows the hook sees them when none is built before it.
+let zodSchemasByExit = 0
 globalThis.__zod_globalConfig = {
   postProcessor: (schema) => {
+    zodSchemasByExit++
     if (sent) return
     zodSchemas++
     if (schema?._zod?.def?.type === 'object') zodObjects.push(schema)
@@ -48,6 +51,11 @@ const firstRequest = () => {
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
   fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys }))
 }
+process.on('exit', () => {
+  if (!sent) return
+  const seen = JSON.parse(fs.readFileSync(process.env.FANOUT_START_PROBE, 'utf8'))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ ...seen, zodSchemasByExit }))
+})
 for (const mod of [http, https]) {
   const request = mod.request
   mod.request = function (...args) {
