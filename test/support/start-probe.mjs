@@ -46,8 +46,9 @@ const firstRequest = () => {
   if (sent) return
   sent = true
   const undici = process.moduleLoadList.some((m) => m.includes('undici'))
-  // Node's own modules that nothing before the first request uses: no program is started, no answer inflated.
-  const builtins = ['child_process', 'zlib'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
+  // Node's own modules that nothing before the first request uses: no program is started, no answer inflated,
+  // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts).
+  const builtins = ['child_process', 'zlib', 'perf_hooks'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
   fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys }))
 }
