@@ -104,6 +104,19 @@ const commanderLazyChildProcess = {
   }
 }
 
+// src/main/runtime/yaml-lib.ts hands out the yaml library; in the CLI it requires it at the first call, so a
+// run that parses no YAML before its first request does not evaluate yaml's 72 modules at start.
+const lazyYaml = {
+  name: 'lazy-yaml',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]main[\\/]runtime[\\/]yaml-lib\.ts$/ }, ({ path }) => ({
+      contents: "let lib;\nexport const yamlLib = () => (lib ??= require('yaml'));\n",
+      loader: 'js',
+      resolveDir: dirname(path)
+    }))
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
@@ -141,7 +154,7 @@ export async function buildCli() {
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess],
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml],
     logLevel: 'warning'
   })
   // The launcher, required by bin/fanout as any CommonJS file.

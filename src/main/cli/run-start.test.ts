@@ -4,6 +4,7 @@
 // data (a number formatted for a message nobody sees yet), each ~10-15 ms of one thread, nor built the zod
 // schemas it does not need for that request (~35k instructions a schema node; 627 were built, now ~16).
 import { mkdtempSync, readFileSync } from 'node:fs'
+import { SourceMap } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -45,5 +46,14 @@ describe('fanout run before its first request', () => {
     expect(seen.zodObjectKeys).toEqual([])
     expect(seen.zodSchemas).toBe(0)
     expect(seen.zodSchemasByExit).toBeGreaterThan(0) // the probe does see the ones built later in the run
+    // Nor is the yaml library evaluated (its 72 modules): the built-in agents come parsed, and the CLI's
+    // runtime/yaml-lib.ts requires yaml at its first use. Seen through the bundle's source map: the packages
+    // whose code required one of Node's modules before the first request (yaml's do, 'process', as they load).
+    const map = new SourceMap(JSON.parse(readFileSync(join(repoRoot, 'out/cli/fanout.cjs.map'), 'utf8')))
+    const requiredBy = (seen.requiredFrom as Array<{ line: number; column: number }>).map(
+      ({ line, column }) => (map.findEntry(line - 1, column - 1) as { originalSource?: string }).originalSource ?? '?'
+    )
+    expect(requiredBy.some((source) => source.includes('/node_modules/commander/'))).toBe(true) // the probe sees packages load
+    expect(requiredBy.filter((source) => source.includes('/node_modules/yaml/'))).toEqual([])
   })
 })
