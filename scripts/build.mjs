@@ -50,14 +50,25 @@ const zodEnglishOnly = {
 
 // The bundle's banner and what it must leave in node_modules: the CLI's and the table's builds alike.
 const banner = { js: "var __fanoutModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+// The CLI bundle's file is wrapped as Node would wrap it (src/main/cli/code-cache.ts says why): the same text.
+const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {'
+const BUNDLE_WRAPPER_END = '\n})'
 const external = ['electron', 'bufferutil', 'utf-8-validate', '@anthropic-ai/sandbox-runtime', 'node-sqlite3-wasm']
 
-// The JSON schemas of the tools' inputs (src/main/cli/tool-input-table.ts), for the bundle to send as they are:
-// made from zod, by the function the runtime would use, here once instead of at every `fanout run` start.
-async function toolInputJson(outdir) {
-  const file = join(outdir, 'tool-input-table.cjs')
+// What the build computes once for every `fanout run` start, by the functions the runtime would use: the JSON
+// schemas of the tools' inputs (src/main/cli/tool-input-table.ts) and the built-in agents parsed
+// (src/main/cli/builtin-agent-table.ts).
+async function buildTimeTables(outdir) {
+  const file = join(outdir, 'build-tables.cjs')
   await build({
-    entryPoints: [join(root, 'src/main/cli/tool-input-table.ts')],
+    stdin: {
+      contents: [
+        `export { toolInputTable } from ${JSON.stringify(join(root, 'src/main/cli/tool-input-table.ts'))}`,
+        `export { builtinAgentTable } from ${JSON.stringify(join(root, 'src/main/cli/builtin-agent-table.ts'))}`
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts'
+    },
     outfile: file,
     bundle: true,
     platform: 'node',
@@ -70,7 +81,8 @@ async function toolInputJson(outdir) {
     logLevel: 'warning'
   })
   try {
-    return createRequire(import.meta.url)(file).toolInputTable()
+    const tables = createRequire(import.meta.url)(file)
+    return { toolInputs: tables.toolInputTable(), builtinAgents: await tables.builtinAgentTable(join(root, 'agents')) }
   } finally {
     rmSync(file, { force: true })
   }
@@ -92,17 +104,30 @@ const commanderLazyChildProcess = {
   }
 }
 
+// src/main/runtime/yaml-lib.ts hands out the yaml library; in the CLI it requires it at the first call, so a
+// run that parses no YAML before its first request does not evaluate yaml's 72 modules at start.
+const lazyYaml = {
+  name: 'lazy-yaml',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]main[\\/]runtime[\\/]yaml-lib\.ts$/ }, ({ path }) => ({
+      contents: "let lib;\nexport const yamlLib = () => (lib ??= require('yaml'));\n",
+      loader: 'js',
+      resolveDir: dirname(path)
+    }))
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
   for (const old of ['chunks', 'fanout.mjs', 'fanout.mjs.map']) rmSync(join(outdir, old), { recursive: true, force: true })
-  const toolInputs = await toolInputJson(outdir)
+  const { toolInputs, builtinAgents } = await buildTimeTables(outdir)
   await build({
     // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
     // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
     // Commands reached through import() are only evaluated when used, and with a warm cache a part that
     // does not run costs next to nothing.
-    entryPoints: { fanout: join(root, 'src/main/cli/index.ts'), launch: join(root, 'src/main/cli/launch.ts') },
+    entryPoints: { fanout: join(root, 'src/main/cli/index.ts') },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -115,14 +140,37 @@ export async function buildCli() {
     // next to its script: both are loaded from node_modules.
     external,
     // Code that finds Fanout's files from import.meta.url gets the bundle's own URL; the tools' input schemas
-    // come as JSON (src/main/runtime/tools/input-json.ts).
-    define: { 'import.meta.url': '__fanoutModuleUrl', __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs) },
-    banner,
+    // come as JSON (src/main/runtime/tools/input-json.ts), the built-in agents parsed (definitions/builtin-table.ts).
+    define: {
+      'import.meta.url': '__fanoutModuleUrl',
+      __FANOUT_TOOL_INPUT_JSON__: JSON.stringify(toolInputs),
+      __FANOUT_BUILTIN_AGENTS_JSON__: JSON.stringify(builtinAgents)
+    },
+    // The file is the bundle inside Node's CommonJS wrapper, a function expression the launcher compiles as it
+    // is read (code-cache.ts): wrapped there, 1.8 MB of text would be copied into one string at every start.
+    banner: { js: BUNDLE_WRAPPER_START + banner.js },
+    footer: { js: BUNDLE_WRAPPER_END.replace(/^\n/, '') },
     // Minified, the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000 __name
     // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
     minify: true,
     sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess],
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml],
+    logLevel: 'warning'
+  })
+  // The launcher, required by bin/fanout as any CommonJS file.
+  await build({
+    entryPoints: { launch: join(root, 'src/main/cli/launch.ts') },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external,
+    define: { 'import.meta.url': '__fanoutModuleUrl' },
+    banner,
+    minify: true,
+    sourcemap: 'linked',
     logLevel: 'warning'
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.

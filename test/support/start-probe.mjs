@@ -6,13 +6,17 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
+import Module from 'node:module'
 
 const localeCalls = []
 let sent = false
 const zodObjects = []
 let zodSchemas = 0
+// All the schemas the run builds, first request or not: shows the hook sees them when none is built before it.
+let zodSchemasByExit = 0
 globalThis.__zod_globalConfig = {
   postProcessor: (schema) => {
+    zodSchemasByExit++
     if (sent) return
     zodSchemas++
     if (schema?._zod?.def?.type === 'object') zodObjects.push(schema)
@@ -39,15 +43,35 @@ for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules',
   })
 }
 
+// Where in the bundle each module was required from before the first request (file:line:column of the nearest
+// frame in out/cli/fanout.cjs): a package's code requiring Node's modules as it is evaluated shows it ran
+// (the test maps the positions through the bundle's source map: yaml's modules require 'process').
+const requiredFrom = []
+const moduleRequire = Module.prototype.require
+Module.prototype.require = function (id) {
+  if (!sent) {
+    const frame = new Error().stack.split('\n').find((line) => line.includes('fanout.cjs:'))
+    const at = frame && /fanout\.cjs:(\d+):(\d+)/.exec(frame)
+    if (at) requiredFrom.push({ id, line: Number(at[1]), column: Number(at[2]) })
+  }
+  return moduleRequire.call(this, id)
+}
+
 const firstRequest = () => {
   if (sent) return
   sent = true
   const undici = process.moduleLoadList.some((m) => m.includes('undici'))
-  // Node's own modules that nothing before the first request uses: no program is started, no answer inflated.
-  const builtins = ['child_process', 'zlib'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
+  // Node's own modules that nothing before the first request uses: no program is started, no answer inflated,
+  // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts).
+  const builtins = ['child_process', 'zlib', 'perf_hooks'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
-  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys }))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys, requiredFrom }))
 }
+process.on('exit', () => {
+  if (!sent) return
+  const seen = JSON.parse(fs.readFileSync(process.env.FANOUT_START_PROBE, 'utf8'))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ ...seen, zodSchemasByExit }))
+})
 for (const mod of [http, https]) {
   const request = mod.request
   mod.request = function (...args) {

@@ -2,11 +2,11 @@
 // what runs. (V8 alone would take a cache made for another bundle of the same length and run the old
 // code, and it does not notice a damaged payload.)
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CACHE_HEADER_BYTES, cacheDirs, loadBundle, primeCaches } from './code-cache'
+import { BUNDLE_WRAPPER_START, CACHE_HEADER_BYTES, cacheDirs, FILE_TIME_SLACK_MS, loadBundle, primeCaches } from './code-cache'
 
 interface Exports {
   value(): string
@@ -22,6 +22,11 @@ function setup(value = 'old') {
   const bundle = join(dir, 'bundle.cjs')
   writeFileSync(bundle, bundleText(value))
   const cacheDir = join(dir, 'cache')
+  /** Gives the bundle a modification time `ago` ms in the past: old enough, its size and time stand for its content. */
+  const age = (ago = 60_000) => {
+    const at = new Date(Date.now() - ago)
+    utimesSync(bundle, at, at)
+  }
   const load = (opts: { dirs?: string[]; runtime?: string } = {}) =>
     loadBundle<Exports>(bundle, { name: 'run', dirs: opts.dirs ?? [cacheDir], ...(opts.runtime ? { runtime: opts.runtime } : {}) })
   /** A load that runs the bundle's code and saves, as the launcher does after a command. */
@@ -36,7 +41,7 @@ function setup(value = 'old') {
     expect(run()).toEqual({ cache: 'stale', value })
     expect(run()).toEqual({ cache: 'hit', value })
   }
-  return { dir, bundle, cacheDir, cacheFile: join(cacheDir, 'run.bin'), load, run, expectRebuilt }
+  return { dir, bundle, cacheDir, cacheFile: join(cacheDir, 'run.bin'), age, load, run, expectRebuilt }
 }
 
 describe('loadBundle', () => {
@@ -53,6 +58,51 @@ describe('loadBundle', () => {
     t.run()
     writeFileSync(t.bundle, bundleText('new'))
     t.expectRebuilt('new')
+  })
+
+  it('takes the recorded hash of a bundle whose size and time are those the cache recorded, once it is old enough', () => {
+    const t = setup('old')
+    t.age()
+    expect(t.run()).toEqual({ cache: 'none', value: 'old' })
+    expect(t.load().bundleCheck).toBe('recorded')
+    expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
+    // A bundle written since has another time (or size): it is hashed, and its new code runs.
+    writeFileSync(t.bundle, bundleText('new'))
+    expect(t.load().bundleCheck).toBe('hashed')
+    t.expectRebuilt('new')
+  })
+
+  it('hashes a bundle seen while it was newer than the slack, then records it again once it is old enough', () => {
+    const t = setup('old')
+    expect(t.run()).toEqual({ cache: 'none', value: 'old' }) // the bundle was just written: its time could repeat
+    expect(t.load().bundleCheck).toBe('hashed')
+    // Rewritten to text of the same length within the same tick of a coarse file clock: the hash still tells.
+    const { mtime } = statSync(t.bundle)
+    writeFileSync(t.bundle, bundleText('new'))
+    utimesSync(t.bundle, mtime, mtime)
+    t.expectRebuilt('new')
+    const rewritten = statSync(t.cacheFile).ino
+    expect(t.run()).toEqual({ cache: 'hit', value: 'new' })
+    expect(statSync(t.cacheFile).ino).toBe(rewritten) // complete, and a new one would not record more
+    t.age(FILE_TIME_SLACK_MS + 1000)
+    expect(t.run()).toEqual({ cache: 'hit', value: 'new' }) // hashed, and rewritten with a record that holds
+    expect(statSync(t.cacheFile).ino).not.toBe(rewritten)
+    expect(t.load().bundleCheck).toBe('recorded')
+  })
+
+  it('decodes a recorded non-ASCII bundle as UTF-8', () => {
+    const t = setup('caf\u00e9 \u2713')
+    t.age()
+    expect(t.run()).toEqual({ cache: 'none', value: 'caf\u00e9 \u2713' })
+    expect(t.run()).toEqual({ cache: 'hit', value: 'caf\u00e9 \u2713' })
+    expect(t.load().bundleCheck).toBe('recorded')
+  })
+
+  it('runs a bundle already in the CommonJS wrapper (as the build writes it) as it is, with its cache', () => {
+    const t = setup()
+    writeFileSync(t.bundle, `${BUNDLE_WRAPPER_START}${bundleText('wrapped')}\n})\n//# sourceMappingURL=bundle.cjs.map\n`)
+    expect(t.run()).toEqual({ cache: 'none', value: 'wrapped' })
+    expect(t.run()).toEqual({ cache: 'hit', value: 'wrapped' })
   })
 
   it('ignores a damaged cache and replaces it', () => {
@@ -116,7 +166,7 @@ describe('loadBundle', () => {
   it('replaces a cache from a failed run after a run that ends well, and leaves a complete one alone', () => {
     const t = setup()
     // Each write renames a new file into place, so a new inode means the cache was rewritten.
-    const state = () => ({ ino: statSync(t.cacheFile).ino, complete: readFileSync(t.cacheFile)[8] === 1 })
+    const state = () => ({ ino: statSync(t.cacheFile).ino, complete: (readFileSync(t.cacheFile)[8]! & 1) === 1 })
     t.run({ ok: false })
     const partial = state()
     expect(partial.complete).toBe(false)
@@ -137,9 +187,9 @@ describe('primeCaches', () => {
     const t = setup()
     primeCaches(t.bundle, { names: ['run', 'agents'], dirs: [t.cacheDir] })
     expect(readdirSync(t.cacheDir).sort()).toEqual(['agents.bin', 'run.bin'])
-    expect(readFileSync(t.cacheFile)[8]).toBe(0)
+    expect(readFileSync(t.cacheFile)[8]! & 1).toBe(0)
     expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
-    expect(readFileSync(t.cacheFile)[8]).toBe(1)
+    expect(readFileSync(t.cacheFile)[8]! & 1).toBe(1)
     expect(t.run()).toEqual({ cache: 'hit', value: 'old' })
   })
 })

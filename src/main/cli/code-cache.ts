@@ -5,27 +5,45 @@
 //
 // A cache never decides whether a run works: it is used only when its header names this exact bundle
 // (content hash), this Node/V8 and platform, and its payload hash matches (V8 itself checks little more
-// than the source length, and a damaged payload can crash it). Anything else is ignored and replaced.
+// than the source length, and a damaged payload can crash it: Node 20's V8 verifies no checksum of a code
+// cache, --verify-snapshot-checksum being off outside debug builds). Anything else is ignored and replaced.
+//
+// Hashing the 1.8 MB bundle and checking that it is ASCII cost ~4 ms of every start, for an answer that only
+// changes when the bundle does. So the header also records what the bundle's file looked like when it was
+// hashed (size, modification time to the nanosecond, and when that was seen): a later start whose bundle has
+// that size and time takes the recorded hash instead of hashing again, as git and make trust a file's stat.
+// Only a bundle that was already older than FILE_TIME_SLACK when it was seen is trusted so (git's "racy"
+// rule): a file rewritten soon after, in the same tick of a coarse file clock (ext4's is a few ms, FAT's 2 s),
+// could keep its time and size; one written later gets a later time.
 import { createHash } from 'node:crypto'
 import { isAscii } from 'node:buffer'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, type BigIntStats } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import vm from 'node:vm'
 import { writeFileAtomicSync } from '../runtime/store/atomic-file'
 
-// Header: magic, flags, padding, the key, the payload's hash. 80 bytes, so the payload starts 8-byte aligned
-// in the buffer read from disk: V8 copies cached data that is not pointer-aligned (2 MB more at each start).
-const MAGIC = Buffer.from('FANOUTC2')
+// Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash, the runtime's
+// hash, the payload's hash. 136 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8
+// copies cached data that is not pointer-aligned (2 MB more at each start).
+const MAGIC = Buffer.from('FANOUTC3')
 const DIGEST = 32
 const FLAGS = MAGIC.length
-const KEY = 16
-const PAYLOAD_HASH = KEY + DIGEST
+const SIZE = FLAGS + 8
+const MTIME = SIZE + 8
+const SEEN_AT = MTIME + 8
+const BUNDLE_HASH = SEEN_AT + 8
+const RUNTIME_HASH = BUNDLE_HASH + DIGEST
+const PAYLOAD_HASH = RUNTIME_HASH + DIGEST
 const HEADER = PAYLOAD_HASH + DIGEST
 export const CACHE_HEADER_BYTES = HEADER
 /** Header flag: the cache was made after a run that ended well, so it holds that run's whole path. */
 const COMPLETE = 1
+/** Header flag: the bundle is all ASCII (decoded as latin1, several times faster than UTF-8). */
+const ASCII = 2
+/** How much older than the moment it was seen a bundle must be for its size and time to stand for its content. */
+export const FILE_TIME_SLACK_MS = 2000
 
 export type CacheUse =
   /** V8 took the cache. */
@@ -40,6 +58,8 @@ export type CacheUse =
 export interface LoadedBundle<T> {
   exports: T
   cache: CacheUse
+  /** How the bundle was matched to the cache: by the size and time the cache recorded, or by hashing it. */
+  bundleCheck: 'recorded' | 'hashed'
   /** Writes a fresh cache unless this run used a complete one; `ok` says the run ended well. Never throws. */
   save(ok: boolean): void
 }
@@ -77,7 +97,143 @@ export function cacheDirs(bundleFile: string, env: Record<string, string | undef
   return [join(dirname(bundleFile), 'cache'), join(userCache, 'fanout', 'code-cache', perBundle)]
 }
 
-function readCache(dirs: string[], name: string, key: Buffer): { data?: Buffer; complete: boolean; found: boolean } {
+/** What a cache records of the bundle it was made from, as seen before the bundle was read. */
+interface BundleFile {
+  size: bigint
+  mtimeNs: bigint
+  /** When the file was stat'ed (ms since the epoch). */
+  seenAt: number
+}
+
+function statBundle(fd: number): BundleFile {
+  const seenAt = Date.now()
+  const st: BigIntStats = fstatSync(fd, { bigint: true })
+  return { size: st.size, mtimeNs: st.mtimeNs, seenAt }
+}
+
+/** Whether a bundle file seen so could not since have been rewritten without its size or time changing. */
+const settled = (f: BundleFile): boolean => Number(f.mtimeNs / 1_000_000n) + FILE_TIME_SLACK_MS < f.seenAt
+
+/** The header's record of the bundle matches this file, and can be trusted without hashing it. */
+function recordedMatch(header: Buffer, now: BundleFile): boolean {
+  const recorded = { size: header.readBigUInt64LE(SIZE), mtimeNs: header.readBigUInt64LE(MTIME), seenAt: Number(header.readBigUInt64LE(SEEN_AT)) }
+  return recorded.size === now.size && recorded.mtimeNs === now.mtimeNs && settled(recorded)
+}
+
+const headerFits = (header: Buffer, runtimeHash: Buffer): boolean =>
+  header.length >= HEADER && header.subarray(0, MAGIC.length).equals(MAGIC) && header.subarray(RUNTIME_HASH, RUNTIME_HASH + DIGEST).equals(runtimeHash)
+
+const payloadFits = (header: Buffer, payload: Buffer): boolean => payload.length > 0 && header.subarray(PAYLOAD_HASH, HEADER).equals(sha256(payload))
+
+function readAt(fd: number, into: Buffer, position: number): number {
+  let done = 0
+  while (done < into.length) {
+    const n = readSync(fd, into, done, into.length - done, position + done)
+    if (n === 0) break
+    done += n
+  }
+  return done
+}
+
+function tryOpen(file: string): number | undefined {
+  try {
+    return openSync(file, 'r')
+  } catch {
+    return undefined
+  }
+}
+
+interface Bundle {
+  source: string
+  file: BundleFile
+  ascii: boolean
+  /** The content hash, when known: computed, or recorded by a cache whose record was trusted. */
+  hash(): Buffer
+  check: 'recorded' | 'hashed'
+}
+
+interface FoundCache {
+  data?: Buffer
+  complete: boolean
+  found: boolean
+}
+
+/**
+ * Reads the bundle and the first cache file there is, into one buffer: the bundle's bytes are decoded to a
+ * string before the cache's payload is read over them, so the start touches 1.8 MB less fresh memory
+ * (first touches of pages are most of what reading a file costs a new process). A bad first cache makes the
+ * later folders be read as before.
+ */
+function readBundleAndCache(bundleFile: string, dirs: string[], name: string, runtimeHash: Buffer): { bundle: Bundle; found: FoundCache } {
+  const bundleFd = openSync(bundleFile, 'r')
+  let file: BundleFile
+  let buffer: Buffer
+  let bytes: Buffer
+  let cacheFd: number | undefined
+  let cacheIndex = -1
+  let cacheSize = 0
+  try {
+    file = statBundle(bundleFd)
+    for (let i = 0; i < dirs.length && cacheFd === undefined; i++) {
+      cacheFd = tryOpen(join(dirs[i]!, `${name}.bin`))
+      if (cacheFd !== undefined) cacheIndex = i
+    }
+    if (cacheFd !== undefined) {
+      try {
+        cacheSize = fstatSync(cacheFd).size
+      } catch {}
+    }
+    const size = Number(file.size)
+    buffer = Buffer.allocUnsafeSlow(Math.max(size, cacheSize - HEADER, 0))
+    bytes = buffer.subarray(0, readAt(bundleFd, buffer.subarray(0, size), 0))
+  } catch (err) {
+    if (cacheFd !== undefined) closeSync(cacheFd)
+    throw err
+  } finally {
+    closeSync(bundleFd)
+  }
+  let hash: Buffer | undefined
+  const hashBundle = () => (hash ??= sha256(bytes))
+  let check: Bundle['check'] = 'hashed'
+  let ascii: boolean | undefined
+  let found: FoundCache = { found: cacheFd !== undefined, complete: false }
+  let header: Buffer | undefined
+  if (cacheFd !== undefined) {
+    try {
+      header = Buffer.alloc(HEADER)
+      if (cacheSize <= HEADER || readAt(cacheFd, header, 0) < HEADER || !headerFits(header, runtimeHash)) header = undefined
+      else if (recordedMatch(header, file)) {
+        hash = Buffer.from(header.subarray(BUNDLE_HASH, BUNDLE_HASH + DIGEST))
+        ascii = (header[FLAGS]! & ASCII) !== 0
+        check = 'recorded'
+      } else if (!header.subarray(BUNDLE_HASH, BUNDLE_HASH + DIGEST).equals(hashBundle())) header = undefined
+    } catch {
+      header = undefined
+    }
+  }
+  // An ASCII bundle (esbuild escapes non-ASCII) decodes as latin1 several times faster than as UTF-8.
+  ascii ??= isAscii(bytes)
+  hashBundle() // known from here on: the buffer's bytes may be overwritten below
+  const source = bytes.toString(ascii ? 'latin1' : 'utf8')
+  if (cacheFd !== undefined) {
+    try {
+      if (header) {
+        const payload = buffer.subarray(0, cacheSize - HEADER)
+        if (readAt(cacheFd, payload, HEADER) === payload.length && payloadFits(header, payload))
+          found = { data: payload, complete: (header[FLAGS]! & COMPLETE) !== 0, found: true }
+      }
+    } catch {
+    } finally {
+      closeSync(cacheFd)
+    }
+    if (!found.data) found = { ...readCache(dirs.slice(cacheIndex + 1), name, hashBundle(), runtimeHash), found: true }
+  }
+  const bundle: Bundle = { source, file, ascii, hash: hashBundle, check }
+  return { bundle, found }
+}
+
+/** The first valid cache in `dirs` for a bundle of this hash, read whole (after a bad first one: rare). */
+function readCache(dirs: string[], name: string, bundleHash: Buffer, runtimeHash: Buffer): FoundCache {
   // A bad file does not end the search: when it could not be replaced (on Windows, say, while another
   // process read it), the next folder may hold a good one.
   let found = false
@@ -88,22 +244,25 @@ function readCache(dirs: string[], name: string, key: Buffer): { data?: Buffer; 
     } catch {
       continue
     }
-    const valid =
-      file.length > HEADER &&
-      file.subarray(0, MAGIC.length).equals(MAGIC) &&
-      file.subarray(KEY, KEY + DIGEST).equals(key) &&
-      file.subarray(PAYLOAD_HASH, HEADER).equals(sha256(file.subarray(HEADER)))
     found = true
-    if (valid) return { data: file.subarray(HEADER), complete: (file[FLAGS]! & COMPLETE) !== 0, found }
+    const header = file.subarray(0, HEADER)
+    if (file.length > HEADER && headerFits(header, runtimeHash) && header.subarray(BUNDLE_HASH, BUNDLE_HASH + DIGEST).equals(bundleHash)) {
+      const data = file.subarray(HEADER)
+      if (payloadFits(header, data)) return { data, complete: (file[FLAGS]! & COMPLETE) !== 0, found }
+    }
   }
   return { found, complete: false }
 }
 
-function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer, complete: boolean): void {
+function writeCache(dirs: string[], name: string, bundle: Bundle, runtimeHash: Buffer, data: Buffer, complete: boolean): void {
   const header = Buffer.alloc(HEADER)
   MAGIC.copy(header)
-  header[FLAGS] = complete ? COMPLETE : 0
-  key.copy(header, KEY)
+  header[FLAGS] = (complete ? COMPLETE : 0) | (bundle.ascii ? ASCII : 0)
+  header.writeBigUInt64LE(bundle.file.size, SIZE)
+  header.writeBigUInt64LE(bundle.file.mtimeNs, MTIME)
+  header.writeBigUInt64LE(BigInt(bundle.file.seenAt), SEEN_AT)
+  bundle.hash().copy(header, BUNDLE_HASH)
+  runtimeHash.copy(header, RUNTIME_HASH)
   sha256(data).copy(header, PAYLOAD_HASH)
   for (const dir of dirs) {
     const file = join(dir, `${name}.bin`)
@@ -116,16 +275,17 @@ function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer, com
   }
 }
 
-/** The bundle's text, and the key its caches are filed under (its content hash with the runtime's). */
-function readBundle(bundleFile: string, runtime: string): { source: string; key: Buffer } {
-  const bytes = readFileSync(bundleFile)
-  // An ASCII bundle (esbuild escapes non-ASCII) decodes as latin1 several times faster than as UTF-8.
-  return { source: bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'), key: sha256(bytes, '\0', runtime) }
-}
+/** Node's CommonJS wrapper, on the bundle's first line so that line numbers still fit. */
+export const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {'
+const BUNDLE_WRAPPER_END = '\n})'
 
-/** The bundle compiled, not run, in Node's CommonJS wrapper (on the first line, so line numbers still fit). */
+/**
+ * The bundle compiled, not run, as a function of Node's CommonJS wrapper. The built CLI's file is already
+ * wrapped (scripts/build.mjs): wrapping its text here would make V8 flatten the concatenation into a new
+ * 1.8 MB string before compiling it, ~6 ms of every start.
+ */
 function compile(bundleFile: string, source: string, cachedData?: Buffer): vm.Script {
-  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  return new vm.Script(source.startsWith(BUNDLE_WRAPPER_START) ? source : BUNDLE_WRAPPER_START + source + BUNDLE_WRAPPER_END, {
     filename: bundleFile,
     ...(cachedData ? { cachedData } : {}),
     // The bundle's one import() (of a Node built-in) resolves as in any module.
@@ -135,19 +295,24 @@ function compile(bundleFile: string, source: string, cachedData?: Buffer): vm.Sc
 
 /** Runs a CommonJS bundle (as Node's loader would) through the code cache and returns its exports. */
 export function loadBundle<T>(bundleFile: string, opts: LoadOptions): LoadedBundle<T> {
-  const { source, key } = readBundle(bundleFile, opts.runtime ?? runtimeKey())
-  const found = opts.dirs.length ? readCache(opts.dirs, opts.name, key) : { found: false, complete: false }
-  const script = compile(bundleFile, source, found.data)
+  const runtimeHash = sha256(opts.runtime ?? runtimeKey())
+  const { bundle, found } = readBundleAndCache(bundleFile, opts.dirs, opts.name, runtimeHash)
+  const script = compile(bundleFile, bundle.source, found.data)
   const cache: CacheUse = found.data ? (script.cachedDataRejected ? 'rejected' : 'hit') : found.found ? 'stale' : 'none'
   const module = { exports: {} as T }
   script.runInThisContext()(module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile))
   return {
     exports: module.exports,
     cache,
+    bundleCheck: bundle.check,
     save(ok) {
-      if (!opts.dirs.length || (cache === 'hit' && (found.complete || !ok))) return
+      if (!opts.dirs.length) return
+      // A complete cache is left alone, unless it had to be checked by hashing the bundle and a new one
+      // would not have to be (the bundle is now old enough for its size and time to be trusted).
+      const current = cache === 'hit' && (found.complete || !ok)
+      if (current && (bundle.check === 'recorded' || !found.complete || !settled(bundle.file))) return
       try {
-        writeCache(opts.dirs, opts.name, key, script.createCachedData(), ok)
+        writeCache(opts.dirs, opts.name, bundle, runtimeHash, script.createCachedData(), ok || found.complete)
       } catch {}
     }
   }
@@ -160,7 +325,8 @@ export function loadBundle<T>(bundleFile: string, opts: LoadOptions): LoadedBund
  */
 export function primeCaches(bundleFile: string, opts: { names: string[]; dirs: string[] }): void {
   if (!opts.dirs.length) return
-  const { source, key } = readBundle(bundleFile, runtimeKey())
-  const data = compile(bundleFile, source).createCachedData()
-  for (const name of opts.names) writeCache(opts.dirs, name, key, data, false)
+  const runtimeHash = sha256(runtimeKey())
+  const { bundle } = readBundleAndCache(bundleFile, [], '', runtimeHash)
+  const data = compile(bundleFile, bundle.source).createCachedData()
+  for (const name of opts.names) writeCache(opts.dirs, name, bundle, runtimeHash, data, false)
 }

@@ -1,6 +1,6 @@
 // The frontmatter of a SKILL.md: YAML between `---` lines, then the instructions. Its own file so that
 // skill discovery (skill-index.ts) and loading (skills.ts) both read it without importing each other.
-import { isMap, parseDocument } from 'yaml'
+import { yamlLib } from '../yaml-lib'
 
 export interface Frontmatter {
   data: Record<string, unknown>
@@ -15,6 +15,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   const match = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(source)
   if (!match) return { data: {}, body: source }
   const body = source.slice(match[0].length)
+  const { isMap, parseDocument } = yamlLib()
   const doc = parseDocument(match[1] ?? '')
   if (doc.errors.length) {
     const first = doc.errors[0]

@@ -4,12 +4,14 @@
 // Each winner remembers the definitions it shadowed, so the UI and `agents list --json` can show them.
 import { realpath, stat } from 'node:fs/promises'
 import { readConfigFile } from '../store/read-config'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { AgentDefinition, AgentSource, Diagnostic, LoadedAgent } from '../../../shared/agent-definition'
 import { builtinPlaceholders, defaultBuiltinDir, defaultDocsDir } from './builtins'
 import { CLI_AGENTS_FILE, parseCliAgentsJson } from './cli-agents'
 import { diagnostic } from './diagnostics'
-import { MAX_AGENT_FILE_CHARS, parseAgentMarkdown, type ParseAgentOptions } from './parse'
+import { builtParse } from './builtin-table'
+import { MAX_AGENT_FILE_CHARS, parseAgentMarkdown, substitutePlaceholders, type ParseAgentOptions, type ParsedAgent } from './parse'
+import type { ScannedFile } from './scan'
 import { scanAgentDir } from './scan'
 
 export interface LoadAgentsOptions {
@@ -68,7 +70,16 @@ export function projectAgentDirs(cwd: string, home: string): string[] {
   return dirs
 }
 
-export async function readAgentFile(path: string, source: AgentSource, opts: ParseAgentOptions): Promise<SourceEntry> {
+/** How one file's text becomes a definition: parseAgentMarkdown, or for the built-ins the build's parse of the same text. */
+type ParseFile = (text: string, file: ScannedFile, source: AgentSource, opts: ParseAgentOptions) => ParsedAgent
+
+const parseFile: ParseFile = (text, file, source, opts) => parseAgentMarkdown(text, file.path, source, opts)
+
+const parseBuiltin: ParseFile = (text, file, source, opts) =>
+  builtParse([...file.namespace, basename(file.path)].join('/'), file.path, text, opts.placeholders, substitutePlaceholders) ??
+  parseAgentMarkdown(text, file.path, source, opts)
+
+export async function readAgentFile(path: string, source: AgentSource, opts: ParseAgentOptions, parse: ParseFile = parseFile, scanned?: ScannedFile): Promise<SourceEntry> {
   const at = { line: 1, column: 1 }
   try {
     const size = (await stat(path)).size
@@ -87,7 +98,7 @@ export async function readAgentFile(path: string, source: AgentSource, opts: Par
     const read = readConfigFile(path, MAX_AGENT_FILE_CHARS * 4)
     if (!('text' in read)) throw Object.assign(new Error('unreadable'), { code: 'missing' in read ? 'ENOENT' : read.error })
     const text = read.text
-    return { source, file: path, ...parseAgentMarkdown(text, path, source, opts) }
+    return { source, file: path, ...parse(text, scanned ?? { path, namespace: [] }, source, opts) }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err)
     return { source, file: path, diagnostics: [diagnostic(path, at, 'error', 'unreadable-file', `the file cannot be read (${code}); the agent is not loaded`)] }
@@ -99,7 +110,8 @@ export async function readAgentDir(
   dir: string,
   source: AgentSource,
   seen: Set<string>,
-  opts: (namespace: string[]) => ParseAgentOptions = () => ({})
+  opts: (namespace: string[]) => ParseAgentOptions = () => ({}),
+  parse: ParseFile = parseFile
 ): Promise<{ entries: SourceEntry[]; diagnostics: Diagnostic[] }> {
   const scan = await scanAgentDir(dir)
   const entries: SourceEntry[] = []
@@ -112,7 +124,7 @@ export async function readAgentDir(
       continue
     }
     seen.add(real)
-    entries.push(await readAgentFile(file.path, source, opts(file.namespace)))
+    entries.push(await readAgentFile(file.path, source, opts(file.namespace), parse, file))
   }
   return { entries, diagnostics: scan.diagnostics }
 }
@@ -127,7 +139,7 @@ export async function readAllSources(options: LoadAgentsOptions): Promise<{ entr
     diagnostics.push(...r.diagnostics)
   }
   const placeholders = builtinPlaceholders(options.docsDir ?? defaultDocsDir())
-  add(await readAgentDir(options.builtinDir ?? defaultBuiltinDir(), 'built-in', seen, () => ({ placeholders })))
+  add(await readAgentDir(options.builtinDir ?? defaultBuiltinDir(), 'built-in', seen, () => ({ placeholders }), parseBuiltin))
   for (const plugin of options.pluginDirs ?? []) {
     add(await readAgentDir(join(plugin.dir, 'agents'), 'plugin', seen, (namespace) => ({ plugin: plugin.name, namespace })))
   }

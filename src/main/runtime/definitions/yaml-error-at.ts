@@ -3,7 +3,8 @@
 // on the line above it, an unclosed `[`, `{` or quote at the end of the frontmatter. This moves the
 // position to the line that is wrong, when the library's errors say enough to know it, and adds a few words
 // saying why. It only runs for text that already failed to parse, so it never changes what loads.
-import { Parser, type CST, type YAMLError } from 'yaml'
+import type { CST, YAMLError } from 'yaml'
+import { yamlLib } from '../yaml-lib'
 
 export interface YamlErrorAt {
   /** Offset in the YAML text of the character to show. */
@@ -77,7 +78,7 @@ function unclosed(src: string): Opener[] {
     }
   }
   try {
-    for (const token of new Parser().parse(src)) walk(token)
+    for (const token of new (yamlLib().Parser)().parse(src)) walk(token)
   } catch {
     // The parser does not throw on bad input; if it ever does, the library's own position stands.
   }

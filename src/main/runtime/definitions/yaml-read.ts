@@ -7,7 +7,7 @@
 // input (we have seen Node abort outright afterwards), and its duplicate-key check is quadratic (50,000 keys
 // take 30 s). So we pre-check nesting, turn off pretty errors and the built-in check, and test unique keys
 // ourselves with the same rule yaml uses (equal scalar values), keeping the result identical.
-import { LineCounter, isMap, isScalar, parseDocument, visit } from 'yaml'
+import { yamlLib } from '../yaml-lib'
 import type { Position } from './diagnostics'
 import { readFlatYaml } from './flat-yaml'
 import { locateYamlError } from './yaml-error-at'
@@ -81,6 +81,7 @@ export function parseYaml(src: string, origin: Position): YamlRead {
       at: { line: origin.line + nesting.line - 1, column: 1 }
     }
   }
+  const { LineCounter, isMap, isScalar, parseDocument, visit } = yamlLib()
   const lineCounter = new LineCounter()
   const at = (offset: number): Position => shift(origin, lineCounter.linePos(offset))
   try {

@@ -8,6 +8,7 @@ import type { ApiToolSpec, ModelClient } from '../model/types'
 import { inboxBlocks, promptBlocks, textOf } from './conversation'
 import { guardedClient, runStops, turnLimitNote, type StopCondition } from './stop'
 import type { AgentLoopOptions, AgentRunResult, AgentRunStatus, EmitFn } from './types'
+import { monotonicMs } from '../clock'
 
 /** The tools as the API sees them. */
 export const apiToolSpecs = (tools: AgentLoopOptions['tools']): ApiToolSpec[] =>
@@ -26,7 +27,7 @@ export interface Ended {
 }
 
 export class RunState {
-  readonly started = performance.now()
+  readonly started = monotonicMs()
   readonly signal: AbortSignal
   readonly tools: Map<string, AgentLoopOptions['tools'][number]>
   readonly apiTools: ApiToolSpec[]
@@ -143,7 +144,7 @@ export class RunState {
       numTurns: this.numTurns,
       toolUses: this.toolUses,
       usage: this.usage,
-      durationMs: Math.round(performance.now() - this.started),
+      durationMs: Math.round(monotonicMs() - this.started),
       messages: this.messages,
       model: this.opts.model,
       stopReason: this.stopReason

@@ -18,6 +18,7 @@ import { withCacheFill } from './cache-fill'
 import { assertSendable } from './request-invariants'
 import type { Usage } from '../../../shared/usage'
 import { CONTEXT_MANAGEMENT_BETA, type ModelClient, type ModelListing, type ModelRequest, type ModelResponse, type StreamHandlers } from './types'
+import { monotonicMs } from '../clock'
 
 export interface ModelClientConfig {
   apiKey?: string
@@ -242,7 +243,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
     let body = buildRequestBody(model === request.model ? request : { ...request, model })
     let overloaded = 0
     // Time spent retrying runs on the monotonic clock: a wall clock set back or forward must not stretch or cut it.
-    const started = performance.now()
+    const started = monotonicMs()
     const betas = request.contextManagement ? [CONTEXT_MANAGEMENT_BETA] : []
     if (signal?.aborted) throw new ModelAbortedError([])
     const ticket = await enterGate(request, body, betas, signal, asked.cacheFill?.sharers)
@@ -257,7 +258,7 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           })
         handlers.onRequest?.(n)
         // A stall near the end of the call's retry time is cut when that time is up, not 3 min later.
-        const left = maxRetryTimeMs - (performance.now() - started)
+        const left = maxRetryTimeMs - (monotonicMs() - started)
         try {
           await attempt(body, betas, acc, signal, n === 1 ? Math.min(idleMs, maxRetryTimeMs) : Math.max(1, Math.min(idleMs, left)), ticket, slot)
         } finally {
@@ -305,11 +306,11 @@ export function createModelClient(cfg: ModelClientConfig = {}): ModelClient {
           continue
         }
         if (!failure.retryable || n >= maxAttempts) {
-          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(performance.now() - started)})` : ''
+          const suffix = failure.retryable ? ` (gave up after ${n} attempt${n === 1 ? '' : 's'} over ${duration(monotonicMs() - started)})` : ''
           throw new ModelCallError(failure.message + suffix, failure.status, n, failure.retryable, undefined, undefined, failure.api)
         }
         const delayMs = backoffDelay(n, backoff, failure.retryAfterMs)
-        const spent = Math.round(performance.now() - started)
+        const spent = Math.round(monotonicMs() - started)
         if (spent + delayMs >= maxRetryTimeMs)
           throw new ModelCallError(
             `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${duration(spent)}: a call may spend at most ${duration(maxRetryTimeMs)} retrying${failure.retryAfterMs !== undefined ? `, and the server asked to wait ${duration(delayMs)} more` : ''})`,

@@ -8,6 +8,7 @@
 // One limiter per endpoint and credential, shared by every session of the process (the account's limits
 // are shared too); the client's retry loop (client.ts) stays as it was and waits here before each attempt.
 import { retryAfterFrom } from './retry'
+import { monotonicMs } from '../clock'
 
 /** The most requests in flight at once, whatever the headers say: what the keep-alive pool holds (http-fetch.ts). */
 export const MAX_IN_FLIGHT = 256
@@ -29,7 +30,7 @@ export interface RateLimiterOptions {
   /** Longest hold honoured from a header or retry-after (a misconfigured gateway must not stall agents for hours). Default 5 min. */
   maxHoldMs?: number
   /**
-   * The clock holds are kept on: monotonic by default (performance.now), so a hold of one second lasts one
+   * The clock holds are kept on: monotonic by default (clock.ts), so a hold of one second lasts one
    * second when the machine's wall clock is set back or forward meanwhile. Given alone, it is the wall clock too.
    */
   now?: () => number
@@ -76,7 +77,7 @@ export class RateLimiter {
   constructor(opts: RateLimiterOptions = {}) {
     this.max = Math.max(1, opts.max ?? MAX_IN_FLIGHT)
     this.maxHoldMs = opts.maxHoldMs ?? 300_000
-    this.now = opts.now ?? (() => performance.now())
+    this.now = opts.now ?? monotonicMs
     this.wallNow = opts.wallNow ?? opts.now ?? Date.now
     this.window = this.max
   }

@@ -11,6 +11,7 @@ import { failure, INTERRUPTED, invokeTool } from './execute'
 import { recordResult, type ToolCallOutcome } from './record'
 import { parseInput, validate, type ToolCall } from './validate'
 import { personAllowedNote, type AfterToolCall, type BeforeToolCall, type FinalVerdict } from './verdict'
+import { monotonicMs } from '../clock'
 
 export interface ToolRunContext {
   tools: ReadonlyMap<string, Tool>
@@ -89,7 +90,7 @@ function raceAbort(work: Promise<ToolResult>, call: ToolCall, aborted: Promise<v
 
 /** One call through every step: tool_run, steps 1-8 (cut off by a stop), then 9 record. */
 export async function runToolCall(call: ToolCall, ctx: ToolRunContext, aborted: Promise<void>, batch: readonly ToolCall[]): Promise<ToolCallOutcome> {
-  const startedAt = performance.now()
+  const startedAt = monotonicMs()
   ctx.emit({ type: 'tool_run', toolUseId: call.id, name: call.name, input: call.input })
   const result = await raceAbort(decideAndRun(call, ctx, batch), call, aborted, ctx.signal)
   const cap = ctx.tools.get(call.name)?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS

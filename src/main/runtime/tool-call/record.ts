@@ -6,6 +6,7 @@ import type { EventPayload } from '../../../shared/events'
 import { redactText, redactValue } from '../../../shared/redact'
 import type { ToolResult } from '../tools/define-tool'
 import { limitOutput } from '../tools/large-output'
+import { monotonicMs } from '../clock'
 
 export interface ToolCallOutcome {
   id: string
@@ -30,7 +31,7 @@ export async function recordResult(
     isError: outcome.isError,
     output: content,
     details: outcome.details,
-    durationMs: Math.round(performance.now() - opts.startedAt)
+    durationMs: Math.round(monotonicMs() - opts.startedAt)
   })
   return outcome
 }

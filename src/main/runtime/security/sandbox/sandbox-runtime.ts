@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { mountPoints } from './mount-points'
 import { errorMessage } from '../../../../shared/error-message'
+import { monotonicMs } from '../../clock'
 
 type Srt = typeof import('@anthropic-ai/sandbox-runtime')
 
@@ -139,7 +140,7 @@ export class SandboxRuntime {
 
   private async start(): Promise<SandboxStatus> {
     if (this.opts.disabledReason) return { available: false, reason: this.opts.disabledReason }
-    const started = performance.now()
+    const started = monotonicMs()
     const missing = missingDependencies(this.opts)
     if (missing.length) return { available: false, reason: `${missing.join('; ')} (${INSTALL_HINT})` }
     try {
@@ -158,7 +159,7 @@ export class SandboxRuntime {
       probe.release()
       if (run.code !== 0)
         return { available: false, reason: `bubblewrap could not start a sandbox here (${run.output.split('\n').slice(-2).join(' ') || `exit ${run.code}`})` }
-      return { available: true, startMs: Math.round(performance.now() - started) }
+      return { available: true, startMs: Math.round(monotonicMs() - started) }
     } catch (err) {
       initialized = undefined
       return { available: false, reason: `the sandbox could not start (${errorMessage(err)})` }
