@@ -12,7 +12,11 @@ describe('the built-in agents table', () => {
   it('holds every built-in file, and gives byte for byte what parsing it gives', async () => {
     const dir = defaultBuiltinDir()
     const table = await builtinAgentTable(dir)
-    expect(Object.keys(table).sort()).toEqual(readdirSync(dir).filter((f) => f.endsWith('.md')).sort())
+    expect(Object.keys(table).sort()).toEqual(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+    )
     const placeholders = builtinPlaceholders('/opt/fanout/docs')
     for (const rel of Object.keys(table)) {
       const file = join(dir, rel)

@@ -79,7 +79,13 @@ const parseBuiltin: ParseFile = (text, file, source, opts) =>
   builtParse([...file.namespace, basename(file.path)].join('/'), file.path, text, opts.placeholders, substitutePlaceholders) ??
   parseAgentMarkdown(text, file.path, source, opts)
 
-export async function readAgentFile(path: string, source: AgentSource, opts: ParseAgentOptions, parse: ParseFile = parseFile, scanned?: ScannedFile): Promise<SourceEntry> {
+export async function readAgentFile(
+  path: string,
+  source: AgentSource,
+  opts: ParseAgentOptions,
+  parse: ParseFile = parseFile,
+  scanned?: ScannedFile
+): Promise<SourceEntry> {
   const at = { line: 1, column: 1 }
   try {
     const size = (await stat(path)).size
