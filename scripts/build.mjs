@@ -122,23 +122,30 @@ export async function buildCli() {
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
   for (const old of ['chunks', 'fanout.mjs', 'fanout.mjs.map']) rmSync(join(outdir, old), { recursive: true, force: true })
   const { toolInputs, builtinAgents } = await buildTimeTables(outdir)
-  await build({
-    // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
-    // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
-    // Commands reached through import() are only evaluated when used, and with a warm cache a part that
-    // does not run costs next to nothing.
-    entryPoints: { fanout: join(root, 'src/main/cli/index.ts') },
+  // What the bundle and its launcher are built alike with.
+  const common = {
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    external,
+    minify: true,
+    sourcemap: 'linked',
+    logLevel: 'warning'
+  }
+  await build({
+    ...common,
+    // The CLI is one CommonJS bundle, run by the launcher through a V8 code cache (src/main/cli/code-cache.ts):
+    // Node 20 caches compiled code for nothing else, and compiling is most of `fanout run`'s start-up.
+    // Commands reached through import() are only evaluated when used, and with a warm cache a part that
+    // does not run costs next to nothing.
+    entryPoints: { fanout: join(root, 'src/main/cli/index.ts') },
     // Dependencies are bundled in: loading one file is several times faster than resolving and reading
     // hundreds of files from node_modules, and process start to first request is a product figure.
     // sandbox-runtime finds its seccomp helper next to its own files, and node-sqlite3-wasm its .wasm file
-    // next to its script: both are loaded from node_modules.
-    external,
+    // next to its script: both are loaded from node_modules (`external`).
     // Code that finds Fanout's files from import.meta.url gets the bundle's own URL; the tools' input schemas
     // come as JSON (src/main/runtime/tools/input-json.ts), the built-in agents parsed (definitions/builtin-table.ts).
     define: {
@@ -150,28 +157,16 @@ export async function buildCli() {
     // is read (code-cache.ts): wrapped there, 1.8 MB of text would be copied into one string at every start.
     banner: { js: BUNDLE_WRAPPER_START + banner.js },
     footer: { js: BUNDLE_WRAPPER_END.replace(/^\n/, '') },
-    // Minified, the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000 __name
-    // calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
-    minify: true,
-    sourcemap: 'linked',
-    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml],
-    logLevel: 'warning'
+    // Minified (common), the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000
+    // __name calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml]
   })
   // The launcher, required by bin/fanout as any CommonJS file.
   await build({
+    ...common,
     entryPoints: { launch: join(root, 'src/main/cli/launch.ts') },
-    outdir,
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external,
     define: { 'import.meta.url': '__fanoutModuleUrl' },
-    banner,
-    minify: true,
-    sourcemap: 'linked',
-    logLevel: 'warning'
+    banner
   })
   // The first run after a build then starts from a compiled bundle (see primeCaches); never fails the build.
   try {
