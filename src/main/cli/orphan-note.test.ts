@@ -9,19 +9,29 @@ import { orphanNote } from './orphan-note'
 const base = { parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
 const event = (type: string, agentId = 'main'): AgentEvent => ({ ...base, agentId, type }) as unknown as AgentEvent
 
-function setup(found: number) {
+function setup(found: number, halfMade: Array<'removable' | 'refused'> = []) {
   const bus = new EventBus()
   let looks = 0
   const lines: string[] = []
+  const cleaned: string[] = []
   const session = {
     bus,
     findOrphans: async () => {
       looks++
-      return Array.from({ length: found }, () => ({}) as OrphanWorktree)
+      return [
+        ...Array.from({ length: found }, (_, i) => ({ agentId: `kept-${i}` }) as OrphanWorktree),
+        ...halfMade.map((kind, i) => ({ agentId: `${kind}-${i}`, halfMade: true }) as OrphanWorktree)
+      ]
+    },
+    cleanupOrphan: async (o: OrphanWorktree) => {
+      cleaned.push(o.agentId)
+      return o.agentId.startsWith('removable')
+        ? { removed: true, branchDeleted: true }
+        : { removed: false, branchDeleted: false, reason: 'a file in it was not put there by git' }
     }
   }
   const note = orphanNote(session as never, (line) => lines.push(line))
-  return { bus, note, lines, looks: () => looks }
+  return { bus, note, lines, cleaned, looks: () => looks }
 }
 
 describe('orphanNote', () => {
@@ -54,5 +64,17 @@ describe('orphanNote', () => {
     const { note, looks } = setup(1)
     await note.settle()
     expect(looks()).toBe(0)
+  })
+
+  it('removes the worktrees a killed git worktree add left half made, and lists what it could not remove with the rest', async () => {
+    // A half-made worktree's placeholder HEAD breaks `git log --all` in the person's repository; it never held work.
+    const { bus, note, lines, cleaned } = setup(1, ['removable', 'removable', 'refused'])
+    bus.emit(event('usage'))
+    await note.settle()
+    expect(cleaned).toEqual(['removable-0', 'removable-1', 'refused-2'])
+    expect(lines).toEqual([
+      'fanout: removed 2 half-made agent worktrees left behind by an earlier run (killed while git was adding them; nothing was in them).\n',
+      "fanout: 2 agent worktrees were left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n"
+    ])
   })
 })

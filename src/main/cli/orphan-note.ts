@@ -2,7 +2,11 @@
 // moment when nothing starts: after the first model response (when a fan-out's siblings start) and once no
 // agent, tool or model request has started for QUIET_MS — agents are then waiting on the model — or, in a run
 // too short for such a moment, at its end.
+// A worktree a killed `git worktree add` left half made is removed then, not just listed: it never held work
+// (cleanupOrphan proves that first, else it stays listed), and while it is registered its placeholder HEAD
+// breaks `git log --all` in the person's repository (worktrees/half-made.ts).
 import type { AgentSession } from '../runtime/orchestration'
+import type { OrphanWorktree } from '../runtime/worktrees'
 
 const QUIET_MS = 300
 const STARTS = new Set(['agent_start', 'tool_start', 'model_request', 'usage'])
@@ -12,20 +16,28 @@ export interface OrphanNote {
   settle(): Promise<void>
 }
 
-export function orphanNote(session: Pick<AgentSession, 'bus' | 'findOrphans'>, write: (line: string) => void): OrphanNote {
+export function orphanNote(session: Pick<AgentSession, 'bus' | 'findOrphans' | 'cleanupOrphan'>, write: (line: string) => void): OrphanNote {
   let answered = false
   let look: Promise<void> | null = null
   let timer: NodeJS.Timeout | undefined
+  const note = async (): Promise<void> => {
+    const left: OrphanWorktree[] = []
+    let removed = 0
+    for (const orphan of await session.findOrphans()) {
+      if (orphan.halfMade && (await session.cleanupOrphan(orphan).catch(() => null))?.removed) removed++
+      else left.push(orphan)
+    }
+    if (removed)
+      write(
+        `fanout: removed ${removed} half-made agent worktree${removed === 1 ? '' : 's'} left behind by an earlier run (killed while git was adding ${removed === 1 ? 'it' : 'them'}; nothing was in ${removed === 1 ? 'it' : 'them'}).\n`
+      )
+    if (left.length)
+      write(
+        `fanout: ${left.length} agent worktree${left.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`
+      )
+  }
   const start = (): Promise<void> => {
-    look ??= session.findOrphans().then(
-      (orphans) => {
-        if (orphans.length)
-          write(
-            `fanout: ${orphans.length} agent worktree${orphans.length === 1 ? ' was' : 's were'} left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n`
-          )
-      },
-      () => undefined
-    )
+    look ??= note().catch(() => undefined)
     unsubscribe()
     return look
   }
