@@ -5,6 +5,10 @@ import { EventBus } from '../runtime/orchestration/messaging/event-bus'
 import type { OrphanWorktree } from '../runtime/worktrees'
 import { waitUntil } from '../runtime/tools/test-kit'
 import { orphanNote } from './orphan-note'
+import { hostname } from 'node:os'
+import { cleanupOrphanWorktree, findOrphanWorktrees, worktreePathFor } from '../runtime/worktrees'
+import { killedAdd } from '../runtime/worktrees/testing/killed-add'
+import { git, makeTempRepo } from '../runtime/worktrees/testing/temp-repo'
 
 const base = { parentAgentId: null, parentToolUseId: null, sessionId: 's', ts: 1 }
 const event = (type: string, agentId = 'main'): AgentEvent => ({ ...base, agentId, type }) as unknown as AgentEvent
@@ -76,5 +80,26 @@ describe('orphanNote', () => {
       'fanout: removed 2 half-made agent worktrees left behind by an earlier run (killed while git was adding them; nothing was in them).\n',
       "fanout: 2 agent worktrees were left behind by an earlier run; see 'fanout worktrees list' and 'fanout worktrees clean'.\n"
     ])
+  })
+
+  it('in a real repository: a run killed inside git worktree add leaves git log --all broken; the next run mends it', async () => {
+    const r = makeTempRepo()
+    try {
+      killedAdd(r, 'a1b2c3', worktreePathFor({ mainRoot: r.root, repoName: 'project' }, 'a1b2c3'), 'commondir', {
+        recordFor: { pid: 99_999_999, hostname: hostname() }
+      })
+      expect(() => git(r.root, 'log', '--all', '--oneline')).toThrow(/bad object/)
+      const lines: string[] = []
+      const bus = new EventBus()
+      const session = { bus, findOrphans: () => findOrphanWorktrees({ repoCwd: r.root }), cleanupOrphan: cleanupOrphanWorktree }
+      const note = orphanNote(session as never, (line) => lines.push(line))
+      bus.emit(event('usage'))
+      await note.settle()
+      expect(lines).toEqual([expect.stringMatching(/^fanout: removed 1 half-made agent worktree left behind by an earlier run/)])
+      expect(git(r.root, 'log', '--all', '--oneline')).toMatch(/initial commit/)
+      expect(await findOrphanWorktrees({ repoCwd: r.root })).toEqual([])
+    } finally {
+      r.cleanup()
+    }
   })
 })
