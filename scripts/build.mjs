@@ -117,6 +117,48 @@ const lazyYaml = {
   }
 }
 
+// Third-party packages the CLI bundle leaves to a part of its own, out/cli/fanout-deps.cjs (src/main/cli/bundle-parts.ts),
+// by the names the sources import them by: the MCP SDK (with ajv, its formats and its zod entry points: ~370 KB)
+// is used only when an MCP server is connected, ws only by `fanout web`. In the bundle each name is a module that
+// takes its exports from the part, which is read and compiled at the first use of one of them.
+const DEPS_PART = 'fanout-deps'
+const LAZY_DEPS = [
+  '@modelcontextprotocol/sdk/client/index.js',
+  '@modelcontextprotocol/sdk/client/sse.js',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js',
+  '@modelcontextprotocol/sdk/shared/stdio.js',
+  '@modelcontextprotocol/sdk/types.js',
+  'ws'
+]
+const lazyDepName = /^(@modelcontextprotocol\/sdk(\/.*)?|ws)$/
+const bundleParts = join(root, 'src/main/cli/bundle-parts.ts')
+const depsFromPart = {
+  name: 'deps-from-part',
+  setup(b) {
+    b.onResolve({ filter: lazyDepName }, ({ path, importer }) =>
+      LAZY_DEPS.includes(path)
+        ? { path, namespace: 'lazy-dep' }
+        : { errors: [{ text: `${path} (imported by ${importer}) is not in LAZY_DEPS (scripts/build.mjs): add it there` }] }
+    )
+    b.onLoad({ filter: /.*/, namespace: 'lazy-dep' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(bundleParts)}).loadPart(${JSON.stringify(DEPS_PART)})[${JSON.stringify(path)}]`,
+      loader: 'js',
+      resolveDir: root
+    }))
+  }
+}
+// The part's entry: each package evaluated when first asked for (`fanout web` does not evaluate the MCP SDK), and
+// resolved as the bundle resolved it before, as an ES module import (the packages' ESM builds, not their CommonJS ones).
+const depsPartEntry = `module.exports = {\n${LAZY_DEPS.map((d) => `  get ${JSON.stringify(d)}() { return require(${JSON.stringify(d)}) },`).join('\n')}\n}\n`
+const depsAsImports = {
+  name: 'deps-as-imports',
+  setup(b) {
+    b.onResolve({ filter: lazyDepName }, ({ path, kind, resolveDir }) =>
+      kind === 'require-call' && LAZY_DEPS.includes(path) ? b.resolve(path, { kind: 'import-statement', resolveDir }) : undefined
+    )
+  }
+}
+
 export async function buildCli() {
   const outdir = join(root, 'out/cli')
   // Earlier builds were ES module chunks; the code caches of an older bundle are simply not used.
@@ -159,7 +201,18 @@ export async function buildCli() {
     footer: { js: BUNDLE_WRAPPER_END.replace(/^\n/, '') },
     // Minified (common), the bundle parses ~30% faster at start. Names are not kept (keepNames): its ~3,000
     // __name calls cost ~10 ms at every start; --enable-source-maps gives stack traces their names back.
-    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml]
+    plugins: [sdkWithLightHeaders, zodEnglishOnly, commanderLazyChildProcess, lazyYaml, depsFromPart]
+  })
+  // The bundle's part (see LAZY_DEPS), wrapped and loaded through a code cache of its own as the bundle is.
+  await build({
+    ...common,
+    stdin: { contents: depsPartEntry, resolveDir: root, sourcefile: `${DEPS_PART}-entry.cjs`, loader: 'js' },
+    outfile: join(outdir, `${DEPS_PART}.cjs`),
+    outdir: undefined,
+    define: { 'import.meta.url': '__fanoutModuleUrl' },
+    banner: { js: BUNDLE_WRAPPER_START + banner.js },
+    footer: { js: BUNDLE_WRAPPER_END.replace(/^\n/, '') },
+    plugins: [zodEnglishOnly, depsAsImports]
   })
   // The launcher, required by bin/fanout as any CommonJS file.
   await build({

@@ -21,9 +21,12 @@ function newestSource(dir: string): number {
   return newest
 }
 
-/** Builds out/cli/fanout.cjs when it is missing or older than src/main or src/shared. */
+/** Builds out/cli/fanout.cjs (and its part) when missing or older than src/main or src/shared. */
 export function ensureCliBundle(): void {
-  const stale = !existsSync(bundle) || statSync(bundle).mtimeMs < Math.max(newestSource(join(repoRoot, 'src/main')), newestSource(join(repoRoot, 'src/shared')))
+  const stale =
+    !existsSync(bundle) ||
+    !existsSync(join(repoRoot, 'out/cli/fanout-deps.cjs')) ||
+    statSync(bundle).mtimeMs < Math.max(newestSource(join(repoRoot, 'src/main')), newestSource(join(repoRoot, 'src/shared')))
   if (!stale) return
   const r = spawnSync(process.execPath, ['scripts/build.mjs', '--cli'], { cwd: repoRoot, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`building the CLI failed:\n${r.stderr}`)

@@ -23,6 +23,7 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import vm from 'node:vm'
 import { writeFileAtomicSync } from '../runtime/store/atomic-file'
+import { BUNDLE_WRAPPER_START } from './bundle-parts'
 
 // Header: magic, flags, the bundle file's size, time and when it was seen, the bundle's hash, the runtime's
 // hash, the payload's hash. 136 bytes, so the payload starts 8-byte aligned in the buffer read from disk: V8
@@ -275,8 +276,8 @@ function writeCache(dirs: string[], name: string, bundle: Bundle, runtimeHash: B
   }
 }
 
-/** Node's CommonJS wrapper, on the bundle's first line so that line numbers still fit. */
-export const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {'
+// Node's CommonJS wrapper, on the bundle's first line so that line numbers still fit.
+export { BUNDLE_WRAPPER_START }
 const BUNDLE_WRAPPER_END = '\n})'
 
 /**

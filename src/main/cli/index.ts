@@ -1,6 +1,9 @@
 // The `fanout` command: headless entry over the runtime.
 import { redactProcessOutput } from './redacted-output'
 
+// The launcher hands over how the bundle's parts are loaded (through their code caches).
+export { setPartLoader } from './bundle-parts'
+
 const HELP = `fanout — run Claude agents with subagents, headless or in the app
 
 Usage:

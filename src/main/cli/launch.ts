@@ -1,13 +1,16 @@
 // The `fanout` launcher (built to out/cli/launch.cjs and run by bin/fanout): loads the CLI bundle through
 // its code cache, runs the command, then refreshes the cache when this run could not use a complete one.
-import { readFileSync } from 'node:fs'
-import Module, { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { BUNDLE_WRAPPER_START, cacheDirs, loadBundle, primeCaches, type LoadedBundle } from './code-cache'
+import { join } from 'node:path'
+import { requireBundle, type PartLoader } from './bundle-parts'
+import { cacheDirs, loadBundle, primeCaches, type LoadedBundle } from './code-cache'
 
 interface Cli {
   main(argv: string[]): Promise<number>
+  setPartLoader?(load: PartLoader): void
 }
+
+/** The bundle's parts (bundle-parts.ts, loaded only when used), each with a code cache of its own per command. */
+const PARTS = ['fanout-deps']
 
 // Each command compiles a different part of the bundle, so each keeps its own cache; anything else
 // (help, a mistyped command) shares one, so a typo never leaves a file behind.
@@ -17,31 +20,13 @@ const cacheName = (command: string): string => (CACHED_COMMANDS.includes(command
 
 /** Called by the build: every command's first run starts from a cache of the compiled bundle. */
 export function primeLaunchCaches(outDir: string): void {
+  const names = [...CACHED_COMMANDS, cacheName('')]
   const bundle = join(outDir, 'fanout.cjs')
-  primeCaches(bundle, { names: [...CACHED_COMMANDS, cacheName('')], dirs: cacheDirs(bundle) })
-}
-
-interface NodeModule {
-  exports: unknown
-  filename: string
-  paths: string[]
-  _compile(content: string, filename: string): void
-}
-const NodeModules = Module as unknown as { new (id: string): NodeModule; _nodeModulePaths(dir: string): string[] }
-
-/**
- * The bundle compiled by Node's own CommonJS loader, which alone maps stack traces through its source map on
- * Node 20. The built file is a function expression (Node's wrapper, code-cache.ts): called here with the
- * module's own arguments.
- */
-function requireWithSourceMaps(bundle: string): Cli {
-  const text = readFileSync(bundle, 'utf8')
-  if (!text.startsWith(BUNDLE_WRAPPER_START)) return createRequire(bundle)(bundle) as Cli
-  const module = new NodeModules(bundle)
-  module.filename = bundle
-  module.paths = NodeModules._nodeModulePaths(dirname(bundle))
-  module._compile(`${text}\n.call(this, exports, require, module, __filename, __dirname)`, bundle)
-  return module.exports as Cli
+  primeCaches(bundle, { names, dirs: cacheDirs(bundle) })
+  for (const part of PARTS) {
+    const file = join(outDir, `${part}.cjs`)
+    primeCaches(file, { names: names.map((name) => `${name}.${part}`), dirs: cacheDirs(file) })
+  }
 }
 
 export async function launch(outDir: string, argv: string[]): Promise<number> {
@@ -49,10 +34,20 @@ export async function launch(outDir: string, argv: string[]): Promise<number> {
   const command = argv[0] ?? ''
   // Node 20 maps stack traces (--enable-source-maps) only for code its own loader compiled, so then the
   // bundle is required plainly, without a cache.
-  const cli: LoadedBundle<Cli> = process.sourceMapsEnabled
-    ? { exports: requireWithSourceMaps(bundle), cache: 'none', bundleCheck: 'hashed', save: () => undefined }
-    : loadBundle<Cli>(bundle, { name: cacheName(command), dirs: cacheDirs(bundle) })
+  const load = <T>(file: string, name: string): LoadedBundle<T> =>
+    process.sourceMapsEnabled
+      ? { exports: requireBundle(file) as T, cache: 'none', bundleCheck: 'hashed', save: () => undefined }
+      : loadBundle<T>(file, { name, dirs: cacheDirs(file) })
+  const cli = load<Cli>(bundle, cacheName(command))
+  // A part the command loads is saved with the bundle, as this run compiled it.
+  const parts: LoadedBundle<unknown>[] = []
+  cli.exports.setPartLoader?.((file, part) => {
+    const loaded = load<unknown>(file, `${cacheName(command)}.${part}`)
+    parts.push(loaded)
+    return loaded.exports
+  })
   const code = await cli.exports.main(argv)
   cli.save(code === 0)
+  for (const part of parts) part.save(code === 0)
   return code
 }
