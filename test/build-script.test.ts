@@ -28,6 +28,10 @@ describe('scripts/build.mjs', () => {
     // into a wrapped string at every start (code-cache.ts); the launcher itself is plain CommonJS.
     expect(bundle.subarray(0, 200).toString('latin1').startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true)
     expect(readFileSync(join(checkout, 'out/cli/launch.cjs'), 'latin1').startsWith('(function')).toBe(false)
+    // So is the bundle's part (src/main/cli/bundle-parts.ts: the MCP SDK, ajv, ws), read only when used.
+    const part = readFileSync(join(checkout, 'out/cli/fanout-deps.cjs'))
+    expect(isAscii(part)).toBe(true)
+    expect(part.subarray(0, 200).toString('latin1').startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true)
     // zod's translations of its messages are left out (260 KB read and evaluated at every start), English kept.
     expect(bundle.includes('Ongeldige invoer')).toBe(false)
     expect(bundle.includes('Invalid input: expected')).toBe(true)

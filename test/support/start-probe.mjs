@@ -1,7 +1,8 @@
 // Preloaded (NODE_OPTIONS=--import) into a `fanout run` by run-start.test.ts: when the process sends its first
 // HTTP request, writes to FANOUT_START_PROBE what it had done by then that costs start-up time for nothing
 // on that path: Node's fetch (undici) or other built-in modules it does not use loaded, ICU's locale data touched by a locale-aware call, zod schemas
-// built (how many, and the field names of every object schema made so far: zod hands each new schema to this hook).
+// built (how many, and the field names of every object schema made so far: zod hands each new schema to this hook),
+// the CLI's built files read (the bundle's parts, src/main/cli/bundle-parts.ts, are read only when used).
 // The default exports are the modules the bundle requires, so patching them reaches its requests.
 import fs from 'node:fs'
 import http from 'node:http'
@@ -57,6 +58,23 @@ Module.prototype.require = function (id) {
   return moduleRequire.call(this, id)
 }
 
+// The CLI's built files (*.cjs) the launcher read, before the first request and by the end of the run.
+const cjsRead = []
+const cjsReadByExit = []
+const noteRead = (file) => {
+  const name = typeof file === 'string' && file.endsWith('.cjs') ? file.split(/[\\/]/).pop() : null
+  if (!name) return
+  if (!sent && !cjsRead.includes(name)) cjsRead.push(name)
+  if (!cjsReadByExit.includes(name)) cjsReadByExit.push(name)
+}
+for (const name of ['openSync', 'readFileSync']) {
+  const original = fs[name]
+  fs[name] = function (file, ...rest) {
+    noteRead(file)
+    return original.call(this, file, ...rest)
+  }
+}
+
 const firstRequest = () => {
   if (sent) return
   sent = true
@@ -65,12 +83,15 @@ const firstRequest = () => {
   // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts).
   const builtins = ['child_process', 'zlib', 'perf_hooks'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
-  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys, requiredFrom }))
+  fs.writeFileSync(
+    process.env.FANOUT_START_PROBE,
+    JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys, requiredFrom, cjsRead: [...cjsRead] })
+  )
 }
 process.on('exit', () => {
   if (!sent) return
   const seen = JSON.parse(fs.readFileSync(process.env.FANOUT_START_PROBE, 'utf8'))
-  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ ...seen, zodSchemasByExit }))
+  fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ ...seen, zodSchemasByExit, cjsReadByExit }))
 })
 for (const mod of [http, https]) {
   const request = mod.request
