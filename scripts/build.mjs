@@ -118,9 +118,9 @@ const lazyYaml = {
 }
 
 // Third-party packages the CLI bundle leaves to a part of its own, out/cli/fanout-deps.cjs (src/main/cli/bundle-parts.ts),
-// by the names the sources import them by: the MCP SDK (with ajv, its formats and its zod entry points: ~370 KB)
-// is used only when an MCP server is connected, ws only by `fanout web`. In the bundle each name is a module that
-// takes its exports from the part, which is read and compiled at the first use of one of them.
+// by the names the sources import them by (~390 KB that every start read): the MCP SDK (with ajv, its formats and
+// its zod entry points) is used only when an MCP server is connected, ws only by `fanout web`. In the bundle each
+// name is a module that takes its exports from the part, which is read and compiled at the first use of one of them.
 const DEPS_PART = 'fanout-deps'
 const LAZY_DEPS = [
   '@modelcontextprotocol/sdk/client/index.js',
