@@ -24,7 +24,7 @@ import { elapsedMs } from '../../state/selectors'
 import { ui, useApp } from '../../state/store'
 import { tileProps } from '../tile-props'
 import { TileActions, TileMessage } from './tile-actions'
-import { tileActivity } from './tile-activity'
+import { tileActivity, tileTextChars } from './tile-activity'
 import type { Density } from '../../lib/overview-layout'
 
 const EMPTY: TranscriptItem[] = []
@@ -77,7 +77,7 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
 })
 
 /** What the agent does now: the only part of a tile that renders per streamed delta. */
-const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { sessionId: string; agentId: string; compact: boolean }) {
+const TileNow = memo(function TileNow({ sessionId, agentId, compact, textChars }: { sessionId: string; agentId: string; compact: boolean; textChars: number }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
   const last = items[items.length - 1]
@@ -85,7 +85,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
   const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useWaitingRequest(sessionId, agentId)
   if (!agent) return null
-  const activity = tileActivity(agent, last, lastTool, current, request)
+  const activity = tileActivity(agent, last, lastTool, current, request, textChars)
   return (
     <div className={`tile-now tile-now-${activity.kind}`} data-testid="tile-now">
       {activity.kind === 'permission' && (
@@ -119,6 +119,9 @@ interface TileProps {
   /** The one tile of the grid that Tab reaches (the others by arrow keys). */
   tabbable: boolean
   density: Exclude<Density, 'panels'>
+  /** The tile's size in the grid: how much of the newest text it can show (tileTextChars). */
+  width: number
+  rowHeight: number
 }
 
 // 16 tiles a frame: a fan-out of 64 fills in over 4 frames instead of one task of ~70-80 ms (mount-budget.ts).
@@ -129,7 +132,7 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
   return useMountBudget(TILE_MOUNTS) ? <Tile {...props} /> : <div className={`agent-tile ${props.density} tile-pending`} aria-hidden="true" />
 })
 
-function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
+function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
@@ -164,7 +167,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
           </span>
         ) : null}
       </div>
-      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
+      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} textChars={tileTextChars(width, rowHeight, density === 'compact')} />
       {request ? (
         <div className="tile-permission">
           <PermissionActions key={request.requestId} request={request} size="tile" />
