@@ -31,7 +31,7 @@ import type { Density } from '../../lib/overview-layout'
 /** "34%", and "<1%" for a little (not "0%", which reads as none). */
 export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
 
-// Memoized, like TileNow: each renders on its own clock (the figures each second, the text per delta).
+// Memoized, like TileNow: each renders on its own clock (the figures each second, what the agent does when that changes; its text, per delta, is written by TileText).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const live = !!agent && agent.endedAt === null
