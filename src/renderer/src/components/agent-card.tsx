@@ -32,10 +32,10 @@ export const AgentCard = memo(function AgentCard({ sessionId, toolUseId }: { ses
   const turn = child ? `turn ${child.turn}${child.maxTurns ? `/${child.maxTurns}` : ''}` : ''
   const cost = child ? formatCost(child.usage.costUsd) : ''
   // A narrow card drops the turn, then the elapsed time, then its context meter, before its status, cost or
-  // current tool would be cut. (The clock's length, not its text: a card measures again when its stats could be wider, not every second.)
+  // current tool would be cut. (The clock's and the cost's lengths, not their text — the figures are tabular: a card measures again when its stats could be wider, not every second, nor at every model call of 64 agents.)
   const stats = useRef<HTMLSpanElement>(null)
   const meter = child?.context?.tokens != null ? Math.floor((child.context.tokens / child.context.window) * 100) : null
-  const fit = useFitLevel(stats, 3, `${child?.status}|${clock.length}|${turn}|${cost}|${currentTool?.name ?? ''}|${meter}|${child?.context?.compacting}`)
+  const fit = useFitLevel(stats, 3, `${child?.status}|${clock.length}|${turn}|${cost.length}|${currentTool?.name ?? ''}|${meter}|${child?.context?.compacting}`)
   if (!tool) return null
   const starting = type ? `Starting the ${type} agent…` : 'Starting a subagent…'
   return (

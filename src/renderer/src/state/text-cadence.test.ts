@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/events'
 import { agentEvents, manualClock } from '../../../shared/testing/event-builder'
-import { FULL_RATE_FRAME_MS, newTextCadence, takeDueEvents } from './text-cadence'
+import { MAX_WAIT_MS, newTextCadence, takeDueEvents, turnsFor } from './text-cadence'
 
 const clock = manualClock()
 const agents = ['a', 'b', 'c', 'd'].map((id) => agentEvents('s', id, clock))
@@ -61,7 +61,44 @@ describe('takeDueEvents', () => {
   })
 
   it('keeps nothing back when frames are slow', () => {
-    for (const f of frames(5, FULL_RATE_FRAME_MS + 1)) expect(f).toHaveLength(4)
+    for (const f of frames(5, MAX_WAIT_MS.few + 8)) expect(f).toHaveLength(4)
+  })
+
+  it('with many agents at ~30 Hz (a busy machine), still draws half of them a frame; slower, all', () => {
+    expect(turnsFor(16.7, true)).toBe(3)
+    expect(turnsFor(33.4, true)).toBe(2)
+    expect(turnsFor(MAX_WAIT_MS.many + 1, true)).toBe(1)
+    expect(turnsFor(16.7, false)).toBe(2)
+    expect(turnsFor(33.4, false)).toBe(1)
+    const many = Array.from({ length: 16 }, (_, i) => agentEvents('s', `h${i}`, clock))
+    const cadence = newTextCadence()
+    let pending: AgentEvent[] = []
+    const perFrame: number[] = []
+    for (let f = 0; f < 20; f++) {
+      pending = [...pending, ...many.map((x) => x.text(`${f}`))]
+      const { due, later } = takeDueEvents(pending, cadence, 1000 + f * 33.4)
+      pending = later
+      perFrame.push(new Set(due.map((e) => e.agentId)).size)
+    }
+    expect(perFrame.slice(2)).toEqual(Array(18).fill(8))
+  })
+
+  it('holds an agent back no more frames than the turns allow, when the frame rate changes under it', () => {
+    const many = Array.from({ length: 16 }, (_, i) => agentEvents('s', `r${i}`, clock))
+    const cadence = newTextCadence()
+    let pending: AgentEvent[] = []
+    let t = 1000
+    const lastDrawn = new Map<string, number>()
+    let longest = 0
+    for (let f = 0; f < 120; f++) {
+      t += [16.7, 33.4, 25, 16.7, 45][Math.floor(f / 7) % 5]
+      pending = [...pending, ...many.map((x) => x.text(`${f}`))]
+      const { due, later } = takeDueEvents(pending, cadence, t)
+      pending = later
+      for (const e of due) lastDrawn.set(e.agentId, f)
+      for (const x of many) longest = Math.max(longest, f - (lastDrawn.get(x.text('').agentId) ?? f))
+    }
+    expect(longest).toBeLessThanOrEqual(2) // thirds: held at most two frames
   })
 
   it('draws an agent at once, text first, when anything but text of it is waiting', () => {

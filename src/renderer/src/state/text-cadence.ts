@@ -1,51 +1,73 @@
-// How often streamed text is drawn. Live events are applied once per animation frame; at full frame
-// rate, agents take turns: half of them have their text drawn in one frame, the other half in the next,
-// so each agent's text is drawn every other frame — 30 times a second at 60 Hz. Laying out and painting
-// a panel's new text is most of a frame's work; with many agents streaming, sharing it out is what keeps
-// the frame within one vsync. When more than a dozen agents stream at once (a wide grid shows 15 or more
-// panels), they take turns in thirds: each drawn 20 times a second, for at most two frames (33 ms) of
-// added delay. Only pure text waits: any other event of the agent (a status, a tool, its end) takes its
-// text with it at once, an agent's own order never changes, and when frames are slow (a loaded machine)
-// nothing waits at all.
+// How often streamed text is drawn. Live events are applied once per animation frame; agents whose only
+// news is text take turns: at 60 Hz, half of them have their text drawn in one frame and the other half in
+// the next — each drawn 30 times a second — and when more than a dozen stream at once (a wide grid shows 15
+// or more), in thirds: each drawn 20 times a second, for at most two frames (33 ms) of added delay. Laying
+// out and painting an agent's new text is most of a frame's work; sharing it out is what keeps a frame
+// within one vsync. Slower frames keep the turns while the wait stays short: at ~30 Hz (a busy machine),
+// the many take turns in halves (one frame, at most 40 ms, of added delay) — when every agent drew at every
+// slow frame, the frame's work grew with its slowness (64 tiles a frame instead of 21) and the frames never
+// got fast again. Slower still, nothing waits. Only pure text waits: any other event of the agent (a status, a
+// tool, its end) takes its text with it at once, an agent's own order never changes, and no agent's text
+// waits longer than the added delay allows, whatever the turns.
 import type { AgentEvent } from '../../../shared/events'
 
-/** Frames closer than this are "full frame rate" (60 Hz is 16.7 ms; 40 Hz, 25 ms, already waits for nothing). */
-export const FULL_RATE_FRAME_MS = 24
 /** More agents than this streaming within RECENT_FRAMES take turns in thirds instead of halves. */
 export const THIRDS_ABOVE_AGENTS = 12
+/** The most delay taking turns may add to an agent's text: with few agents streaming, and with many. */
+export const MAX_WAIT_MS = { few: 17, many: 40 }
 const RECENT_FRAMES = 30
+/** How much of each new frame interval the smoothed one takes: one slow frame (a GC) does not end the turns. */
+const SMOOTHING = 0.25
 
 const TEXT_TYPES: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'tool_input_delta'])
 
 export interface TextCadence {
   /** When the previous frame applied events (performance.now()), or -Infinity. */
   lastFrameAt: number
-  /** Counts the frames that came at full rate. */
+  /** The frame interval, smoothed (ms), or null before two frames. */
+  frameMs: number | null
+  /** Counts the frames after the first. */
   frame: number
   /** Each agent's place in the order agents were first seen: its turn is that place modulo the turns. */
   lanes: Map<string, number>
   /** The frame (count) in which each agent last had something waiting: how many stream now. */
   lastSeen: Map<string, number>
+  /** How many frames in a row each agent's text has been held back (none: drawn at the last frame it had any). */
+  held: Map<string, number>
 }
 
-export const newTextCadence = (): TextCadence => ({ lastFrameAt: -Infinity, frame: 0, lanes: new Map(), lastSeen: new Map() })
+export const newTextCadence = (): TextCadence => ({ lastFrameAt: -Infinity, frameMs: null, frame: 0, lanes: new Map(), lastSeen: new Map(), held: new Map() })
 
 /** Agents that had events waiting in the last RECENT_FRAMES frames; forgets the others. */
 function streamingNow(cadence: TextCadence): number {
-  for (const [key, frame] of cadence.lastSeen) if (cadence.frame - frame > RECENT_FRAMES) cadence.lastSeen.delete(key)
+  for (const [key, frame] of cadence.lastSeen) {
+    if (cadence.frame - frame <= RECENT_FRAMES) continue
+    cadence.lastSeen.delete(key)
+    cadence.held.delete(key)
+  }
   return cadence.lastSeen.size
 }
 
 const keyOf = (e: AgentEvent) => `${e.sessionId}\u0000${e.agentId}`
+
+/** In how many turns agents are drawn at this frame interval: as many as keep the added delay within `maxWait`. */
+export function turnsFor(frameMs: number | null, many: boolean): number {
+  if (frameMs === null || frameMs <= 0) return 1
+  const maxWait = many ? MAX_WAIT_MS.many : MAX_WAIT_MS.few
+  return Math.min(many ? 3 : 2, 1 + Math.floor(maxWait / frameMs))
+}
 
 /**
  * Splits the events waiting for this frame into those to apply now and those to keep for the next
  * frame (each list in arrival order), and records the frame in `cadence`.
  */
 export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCadence, now: number): { due: AgentEvent[]; later: AgentEvent[] } {
-  const fullRate = now - cadence.lastFrameAt < FULL_RATE_FRAME_MS
+  const interval = now - cadence.lastFrameAt
   cadence.lastFrameAt = now
-  if (fullRate) cadence.frame++
+  if (Number.isFinite(interval)) {
+    cadence.frameMs = cadence.frameMs === null ? interval : cadence.frameMs + SMOOTHING * (interval - cadence.frameMs)
+    cadence.frame++
+  }
   // One look at each event: its agent, and whether that agent has only text waiting (anything else of
   // an agent, a status, a tool, its end, has it drawn now, text and all).
   const keys = pending.map(keyOf)
@@ -55,9 +77,20 @@ export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCaden
     cadence.lastSeen.set(key, cadence.frame)
     if (!cadence.lanes.has(key)) cadence.lanes.set(key, cadence.lanes.size)
   }
-  const turns = streamingNow(cadence) > THIRDS_ABOVE_AGENTS ? 3 : 2
+  const many = streamingNow(cadence) > THIRDS_ABOVE_AGENTS
+  const turns = turnsFor(cadence.frameMs, many)
   const wait = new Set<string>()
-  if (fullRate) for (const [key, onlyText] of textOnly) if (onlyText && cadence.lanes.get(key)! % turns !== cadence.frame % turns) wait.add(key)
+  if (turns > 1)
+    for (const [key, onlyText] of textOnly) {
+      if (!onlyText || cadence.lanes.get(key)! % turns === cadence.frame % turns) continue
+      // Not its turn, but it has been held back as many frames as the turns allow (they changed under it): drawn now.
+      if ((cadence.held.get(key) ?? 0) >= turns - 1) continue
+      wait.add(key)
+    }
+  for (const key of textOnly.keys()) {
+    if (wait.has(key)) cadence.held.set(key, (cadence.held.get(key) ?? 0) + 1)
+    else cadence.held.delete(key)
+  }
   if (!wait.size) return { due: [...pending], later: [] }
   const due: AgentEvent[] = []
   const later: AgentEvent[] = []

@@ -61,7 +61,7 @@ export function PhaseSections({
   width: number
   height: number
   choice: DensityChoice
-  draw: (id: string, density: Density, tileWidth: number) => ReactNode
+  draw: (id: string, density: Density, tileWidth: number, rowHeight: number) => ReactNode
 }) {
   const agents = useApp((s) => s.events.sessions[sessionId]?.agents)
   const current = useApp((s) => s.events.sessions[sessionId]?.phases.at(-1)?.phase)
@@ -93,7 +93,7 @@ export function PhaseSections({
               className={`panels-grid grid-${layout.density}`}
               style={{ gridTemplateColumns: `repeat(${layout.cols}, minmax(0, 1fr))`, gridAutoRows: `${layout.rowHeight}px`, gap: `${layout.gap}px` }}
             >
-              {g.ids.map((id) => draw(id, layout.density, tileWidth))}
+              {g.ids.map((id) => draw(id, layout.density, tileWidth, layout.rowHeight))}
             </div>
           </section>
         )

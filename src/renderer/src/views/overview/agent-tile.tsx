@@ -3,7 +3,7 @@
 // use, time waiting on the model — in a few lines, so that dozens fit on screen at once. A click opens its
 // full panel; its actions (steer, stop, maximize) show on the tile that has focus or the pointer.
 import { useAttention, useWaitingRequest } from '../../state/agent-hooks'
-import { memo, useState } from 'react'
+import { memo, useLayoutEffect, useRef, useState } from 'react'
 import { modelWaitMs } from '../../../../shared/view/model-wait'
 import { contextUse } from '../../../../shared/view/context-use'
 import type { TranscriptItem } from '../../../../shared/view/session-state'
@@ -21,18 +21,17 @@ import { useAgentColor } from '../../lib/use-agent-color'
 import { useNow } from '../../lib/use-now'
 import { ATTENTION_LABEL } from '../../state/attention'
 import { elapsedMs } from '../../state/selectors'
-import { ui, useApp } from '../../state/store'
+import { ui, useApp, type AppState } from '../../state/store'
+import { plainTail } from '../../lib/plain-preview'
 import { tileProps } from '../tile-props'
 import { TileActions, TileMessage } from './tile-actions'
-import { tileActivity } from './tile-activity'
+import { tileActivity, tileTextChars } from './tile-activity'
 import type { Density } from '../../lib/overview-layout'
-
-const EMPTY: TranscriptItem[] = []
 
 /** "34%", and "<1%" for a little (not "0%", which reads as none). */
 export const percent = (fraction: number): string => (fraction > 0 && fraction < 0.005 ? '<1%' : `${Math.round(fraction * 100)}%`)
 
-// Memoized, like TileNow: each renders on its own clock (the figures each second, the text per delta).
+// Memoized, like TileNow: each renders on its own clock (the figures each second, what the agent does when that changes; its text, per delta, is written by TileText).
 const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; sessionId: string }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const live = !!agent && agent.endedAt === null
@@ -76,16 +75,59 @@ const Stats = memo(function Stats({ agentId, sessionId }: { agentId: string; ses
   )
 })
 
-/** What the agent does now: the only part of a tile that renders per streamed delta. */
-const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { sessionId: string; agentId: string; compact: boolean }) {
+type TextItem = Extract<TranscriptItem, { kind: 'text' | 'thinking' }>
+const isText = (it: TranscriptItem | undefined): it is TextItem => it?.kind === 'text' || it?.kind === 'thinking'
+// Stand-ins for the newest item while it is text: it changes at every delta, they do not, so the tile does
+// not render per delta — TileText writes the text itself.
+const TEXT_ITEM: Record<TextItem['kind'], TextItem> = {
+  text: { kind: 'text', key: 'tile-text', text: '', ts: 0, streaming: true },
+  thinking: { kind: 'thinking', key: 'tile-thinking', text: '', ts: 0, streaming: true }
+}
+
+/**
+ * The newest text of an agent, its last `chars` as plain text, written into the span as deltas come rather
+ * than rendered: at 64 agents streaming, a render and commit of each tile per delta was a third of the
+ * page's script time. The span has no React children, so React and these writes never touch the same node.
+ */
+function TileText({ sessionId, agentId, chars, thinking }: { sessionId: string; agentId: string; chars: number; thinking: boolean }) {
+  const ref = useRef<HTMLSpanElement>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const textOf = (s: AppState) => {
+      const items = s.events.sessions[sessionId]?.items[agentId]
+      const last = items?.[items.length - 1]
+      return isText(last) ? last.text : ''
+    }
+    // The text node's value changes, as React changes a text it renders: replacing the node instead (textContent)
+    // made the page restyle and lay out a new text object at every delta.
+    const node = document.createTextNode('')
+    el.replaceChildren(node)
+    let text = textOf(useApp.getState())
+    node.nodeValue = plainTail(text, chars)
+    return useApp.subscribe((s) => {
+      const next = textOf(s)
+      if (next === text) return
+      text = next
+      node.nodeValue = plainTail(text, chars)
+    })
+  }, [sessionId, agentId, chars])
+  return <span ref={ref} className={`tile-text${thinking ? ' thinking' : ''}`} />
+}
+
+/** What the agent does now; its streamed text is TileText's, the one part of a tile that changes per delta. */
+const TileNow = memo(function TileNow({ sessionId, agentId, compact, textChars }: { sessionId: string; agentId: string; compact: boolean; textChars: number }) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
-  const items = useApp((s) => s.events.sessions[sessionId]?.items[agentId] ?? EMPTY)
-  const last = items[items.length - 1]
+  const last = useApp((s) => {
+    const items = s.events.sessions[sessionId]?.items[agentId]
+    const it = items?.[items.length - 1]
+    return isText(it) ? TEXT_ITEM[it.kind] : it
+  })
   const lastTool = useApp((s) => (last?.kind === 'tool' ? s.events.sessions[sessionId]?.tools[last.toolUseId] : undefined))
   const current = useApp((s) => (agent?.currentToolId ? s.events.sessions[sessionId]?.tools[agent.currentToolId] : undefined))
   const request = useWaitingRequest(sessionId, agentId)
   if (!agent) return null
-  const activity = tileActivity(agent, last, lastTool, current, request)
+  const activity = tileActivity(agent, last, lastTool, current, request, textChars)
   return (
     <div className={`tile-now tile-now-${activity.kind}`} data-testid="tile-now">
       {activity.kind === 'permission' && (
@@ -104,7 +146,7 @@ const TileNow = memo(function TileNow({ sessionId, agentId, compact }: { session
           <span className="tile-arg">{activity.summary}</span>
         </>
       )}
-      {activity.kind === 'text' && <span className={`tile-text${activity.thinking ? ' thinking' : ''}`}>{activity.text}</span>}
+      {activity.kind === 'text' && <TileText sessionId={sessionId} agentId={agentId} chars={textChars} thinking={activity.thinking} />}
       {activity.kind === 'result' && <span className={`tile-text${activity.error ? ' err-text' : ''}`}>{activity.text || statusWord(agent)}</span>}
       {activity.kind === 'note' && <span className={`tile-text${activity.warn ? ' warn-text' : ' muted'}`}>{activity.text}</span>}
       {activity.kind === 'idle' && <span className="muted">Starting…</span>}
@@ -119,6 +161,9 @@ interface TileProps {
   /** The one tile of the grid that Tab reaches (the others by arrow keys). */
   tabbable: boolean
   density: Exclude<Density, 'panels'>
+  /** The tile's size in the grid: how much of the newest text it can show (tileTextChars). */
+  width: number
+  rowHeight: number
 }
 
 // 16 tiles a frame: a fan-out of 64 fills in over 4 frames instead of one task of ~70-80 ms (mount-budget.ts).
@@ -129,7 +174,7 @@ export const AgentTile = memo(function AgentTile(props: TileProps) {
   return useMountBudget(TILE_MOUNTS) ? <Tile {...props} /> : <div className={`agent-tile ${props.density} tile-pending`} aria-hidden="true" />
 })
 
-function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
+function Tile({ sessionId, agentId, focused, tabbable, density, width, rowHeight }: TileProps) {
   const agent = useApp((s) => s.events.sessions[sessionId]?.agents[agentId])
   const request = useWaitingRequest(sessionId, agentId)
   const attention = useAttention(sessionId, agentId)
@@ -164,7 +209,7 @@ function Tile({ sessionId, agentId, focused, tabbable, density }: TileProps) {
           </span>
         ) : null}
       </div>
-      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} />
+      <TileNow sessionId={sessionId} agentId={agentId} compact={density === 'compact'} textChars={tileTextChars(width, rowHeight, density === 'compact')} />
       {request ? (
         <div className="tile-permission">
           <PermissionActions key={request.requestId} request={request} size="tile" />

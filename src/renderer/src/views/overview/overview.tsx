@@ -186,11 +186,20 @@ export function Overview({ sessionId }: { sessionId: string }) {
   }
   // The one tile Tab lands on: the selected agent's, else the first.
   const tabbable = focused && grid.includes(focused) ? focused : grid[0]
-  const draw = (id: string, density: Density, width: number) =>
+  const draw = (id: string, density: Density, width: number, rowHeight: number) =>
     density === 'panels' ? (
       <AgentPanel key={id} sessionId={sessionId} agentId={id} focused={focused === id} tabbable={tabbable === id} dense={width < DENSE_WIDTH} />
     ) : (
-      <AgentTile key={id} sessionId={sessionId} agentId={id} focused={focused === id} tabbable={tabbable === id} density={density} />
+      <AgentTile
+        key={id}
+        sessionId={sessionId}
+        agentId={id}
+        focused={focused === id}
+        tabbable={tabbable === id}
+        density={density}
+        width={width}
+        rowHeight={rowHeight}
+      />
     )
   const tileWidth = (area.width - layout.gap * (layout.cols - 1)) / layout.cols
   return (
@@ -208,7 +217,7 @@ export function Overview({ sessionId }: { sessionId: string }) {
             data-testid="panels-grid"
             data-cols={layout.cols}
           >
-            {grid.map((id) => draw(id, layout.density, tileWidth))}
+            {grid.map((id) => draw(id, layout.density, tileWidth, layout.rowHeight))}
           </div>
         )}
         {finished.length > 0 && (

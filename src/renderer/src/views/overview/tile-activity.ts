@@ -25,15 +25,17 @@ export function queuedWhy(a: Pick<AgentState, 'statusDetail'>): string {
   return d && !/agent slots/.test(d) ? `Queued: ${d}…` : 'Waiting for a free slot…'
 }
 
-/** How much of the newest text a tile keeps: about four lines of its widest form. */
-const TEXT_TAIL = 220
+/** How much of the newest text a tile keeps at most: about four lines of its widest form. */
+export const TEXT_TAIL = 220
 
 export function tileActivity(
   a: AgentState,
   last: TranscriptItem | undefined,
   lastTool: ToolCall | undefined,
   current: ToolCall | undefined,
-  request: PermissionState | undefined
+  request: PermissionState | undefined,
+  /** How much of the newest text to keep (tileTextChars): what the tile can show, and a line more. */
+  textChars = TEXT_TAIL
 ): Activity {
   if (request) return { kind: 'permission', tool: request.toolName, summary: toolSummary(request.toolName, request.input) }
   if (a.status === 'queued') return { kind: 'queued', why: queuedWhy(a) }
@@ -51,7 +53,7 @@ export function tileActivity(
       summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson),
       running: lastTool.status === 'running'
     }
-  if (last?.kind === 'text' || last?.kind === 'thinking') return { kind: 'text', text: plainTail(last.text, TEXT_TAIL), thinking: last.kind === 'thinking' }
+  if (last?.kind === 'text' || last?.kind === 'thinking') return { kind: 'text', text: plainTail(last.text, textChars), thinking: last.kind === 'thinking' }
   if (last?.kind === 'tool' && lastTool)
     return { kind: 'tool', tool: lastTool.name, summary: toolSummary(lastTool.name, lastTool.input, lastTool.inputJson), running: false }
   // A retry under way, a notice (the sandbox is unavailable), a message it received: said as they are.
@@ -59,4 +61,20 @@ export function tileActivity(
   if (last?.kind === 'notice') return { kind: 'note', text: last.text, warn: false }
   if (last?.kind === 'inbox') return { kind: 'note', text: `Message from ${last.fromName ?? last.from}`, warn: false }
   return { kind: 'idle' }
+}
+
+/**
+ * How many characters of the newest text fill a tile of this size, with a line to spare: the tile shows
+ * only its last whole lines (bottom-aligned, the older ones clipped above), so text beyond that is laid out
+ * at every delta for nothing — at 64 tiles a frame, most of a frame's layout. Counted at 4 px a character,
+ * below the average width of words and spaces at the tile's 11-12 px, so the text always wraps to more
+ * lines than the tile shows and its cut start ("…") stays out of sight. Sizes as the tile's CSS
+ * (overview.css: border, padding, head and figures, line height).
+ */
+export function tileTextChars(width: number, rowHeight: number, compact: boolean): number {
+  const inner = rowHeight - 2 - (compact ? 7 : 11)
+  const lineHeight = compact ? 15 : 16
+  const lines = Math.max(1, Math.floor((inner - (compact ? 33 : 38)) / lineHeight))
+  const perLine = Math.ceil(Math.max(0, width - 2 - (compact ? 16 : 20)) / 4)
+  return Math.max(40, Math.min(TEXT_TAIL, (lines + 1) * perLine))
 }
