@@ -310,7 +310,7 @@ describe('attack suite: the credential across the UI transports and the CLI', ()
     expect(frames.find((f) => f.includes('"id":2'))).toMatch(/upstream rejected (Bearer )?\[REDACTED\]/)
   })
 
-  it.each(['text', 'json', 'stream-json'])('fanout run --output-format %s: stdout and stderr carry none of it', async (format) => {
+  it.each(['text', 'json', 'stream-json', 'events'])('fanout run --output-format %s: stdout and stderr carry none of it', async (format) => {
     const gw = await echoGateway('anthropic-401')
     cleanup.push(gw.close)
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'fanout-attack-cli-')))

@@ -18,6 +18,7 @@ import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
 import { orphanNote } from './orphan-note'
+import { writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
@@ -29,11 +30,18 @@ function retryLabel(session: AgentSession, agentId: string): string {
   return `${agent ? `${agent.agentType} ` : ''}${agentId}: `
 }
 
+/** stdout: text, and JSON lines (redacted as they are serialized, see writeJsonLine). */
+interface RunOutput {
+  write(text: string): void
+  json(value: unknown): void
+  dispose(): void
+}
+
 /**
  * stdout as a Unix tool treats it: once the reader has gone (`| head -2` closed the pipe), writing stops
  * quietly, and `onClosed` is told once, so the run can stop instead of spending on output nobody reads.
  */
-function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): void } {
+function pipeOut(onClosed: () => void): RunOutput {
   let closed = false
   const onError = (err: NodeJS.ErrnoException) => {
     if (closed) return
@@ -47,6 +55,7 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
   process.stderr.on('error', ignore)
   return {
     write: (text) => void (closed || process.stdout.write(text)),
+    json: (value) => void (closed || writeJsonLine(process.stdout, value)),
     // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
     // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
     dispose: () => {
@@ -60,12 +69,7 @@ function pipeOut(onClosed: () => void): { write(text: string): void; dispose(): 
 const EXIT_PIPE_CLOSED = 141
 
 /** `-p "/compact [what to keep]"`: compacts the recorded main agent now; its own result says what happened. */
-async function compactNow(
-  session: AgentSession,
-  instructions: string | undefined,
-  format: RunArgs['format'],
-  out: { write(text: string): void }
-): Promise<number> {
+async function compactNow(session: AgentSession, instructions: string | undefined, format: RunArgs['format'], out: RunOutput): Promise<number> {
   const done = await session.compact(undefined, instructions)
   const n = (x: number) => x.toLocaleString('en-US')
   const line =
@@ -73,7 +77,7 @@ async function compactNow(
       ? `Compacted the conversation: ${n(done.tokensBefore)} → ${n(done.tokensAfter)} tokens.`
       : 'The main agent is working; it compacts before its next request.'
   if (format === 'text') out.write(`${line}\n`)
-  else out.write(`${JSON.stringify({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })}\n`)
+  else out.json({ type: 'result', result: line, is_error: false, session_id: session.sessionId, ...done })
   return 0
 }
 
@@ -161,7 +165,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // format asked for, like a resume whose history is lost (nothing of the session was touched).
     if (args.resume && err instanceof NewerTranscriptError) {
       const summary = failedResult(args.resume, new RunTally(''), `cannot resume session ${args.resume}: ${err.message}`)
-      if (args.format !== 'text') process.stdout.write(`${JSON.stringify(summary)}\n`)
+      if (args.format !== 'text') writeJsonLine(process.stdout, summary)
       process.stderr.write(`fanout run: ${failureLine(summary)}\n`)
       return 1
     }
@@ -184,16 +188,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   const slashNames = args.format === 'stream-json' ? await commandNames(session) : []
   tally = new RunTally(session.mainAgentId)
   const counted = tally
-  const stream =
-    args.format === 'stream-json'
-      ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.write(`${JSON.stringify(line)}\n`))
-      : null
+  const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.json(line)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
   session.bus.subscribe((e) => {
     counted.note(e)
     if (stream) stream.note(e)
-    else if (args.format === 'events') out.write(`${JSON.stringify(e)}\n`)
+    else if (args.format === 'events') out.json(e)
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
     // stderr in every format: stdout stays the answer or the machine-readable stream.
     problems(e)
@@ -273,7 +274,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // A multi-turn run printed each turn's result as it ended (runTurns): the last is not printed again.
     if (!printed.has(summary)) {
       printed.add(summary)
-      if (args.format === 'json' || args.format === 'events') out.write(`${JSON.stringify(summary)}\n`)
+      if (args.format === 'json' || args.format === 'events') out.json(summary)
       else if (stream) stream.result(summary)
       else if (summary.result) out.write(`${summary.result}\n`)
       // Every format says why on stderr: stdout stays the answer or the machine-readable stream.
