@@ -245,7 +245,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   await leftovers.settle()
   try {
-    await session.close()
+    // The view checkpoint waits until the answer is out (below): it is best effort and changes nothing said.
+    await session.close('other', { checkpoint: false })
   } catch (err) {
     // What could not be saved is said in one line, never a stack trace; the result (written after) says it too.
     const line = `the session could not be saved completely: ${errorMessage(err)}`
@@ -260,6 +261,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       `the session's record is incomplete: ${writeFailures.length} write${writeFailures.length === 1 ? '' : 's'} to the data folder failed (${writeFailures[0]})`
     )
   if (summary) code = printResult(summary)
+  await session.checkpoint()
   out.dispose()
   await shutdownSandbox()
   return code

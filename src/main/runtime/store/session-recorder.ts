@@ -56,8 +56,18 @@ export interface SessionRecorder {
   flush(): Promise<void>
   /** Everything recorded so far for one agent is in its transcript (cheaper than flush: one file). */
   flushAgent(agentId: string): Promise<void>
-  /** Flushes, releases every file and marks the session as no longer being written. */
-  close(): Promise<void>
+  /**
+   * Flushes, releases every file and marks the session as no longer being written, then checkpoints the
+   * session's view, unless `checkpoint: false` leaves that for `checkpoint()`: it is best effort, and need
+   * not hold up an answer or the session's lock.
+   */
+  close(opts?: { checkpoint?: boolean }): Promise<void>
+  /**
+   * After close: the session's view, checkpointed (best effort; without it the next open replays). Safe once
+   * the session's lock is let go: it covers the transcripts as close left them, and a later writer's longer
+   * transcripts make it stale (ignored), never wrong.
+   */
+  checkpoint(): Promise<void>
 }
 
 // Folded lines held back at most this many before they are folded without waiting for the next index write.
@@ -221,19 +231,23 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     if (failed) throw failed.reason
   }
 
-  async function writeCheckpoint(): Promise<void> {
-    // A run left without its end (the session closed mid-run) ends, in a replay, at its own place among
-    // events already folded here: only a replay can put it there. Front ends stop their runs first, so
-    // this is the rare path.
-    if (!foldable || fold.runsOpen) {
-      await replaySession(dataDir, sessionId, { refresh: true })
-      return
-    }
+  /** What close leaves for the checkpoint: the transcripts' sizes, taken while the session is still this writer's. */
+  let closedSizes: Record<string, number> | null = null
+  let checkpointed = false
+
+  async function checkpoint(): Promise<void> {
+    if (!closedSizes || checkpointed) return
+    checkpointed = true
+    // Best effort: without it, a replay.
+    await writeCheckpoint(closedSizes).catch(() => undefined)
+  }
+
+  async function writeCheckpoint(sizes: Record<string, number>): Promise<void> {
     const state = fold.finish()
     const index = builder.snapshot()
     index.status = effectiveStatus(index)
-    // The writers are closed: these sizes are exactly the lines folded.
-    await writeViewCheckpoint(dataDir, sessionId, { sizes: await transcriptSizes(dataDir, sessionId), index, state })
+    // Taken after the writers closed and before the lock was let go: exactly the lines folded.
+    await writeViewCheckpoint(dataDir, sessionId, { sizes, index, state })
   }
 
   return {
@@ -261,19 +275,28 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
         }
       }
     },
-    async close() {
+    async close(closeOpts = {}) {
       if (closed) return
       closed = true
       await ready
       const results = await Promise.allSettled([...writers.values()].map((w) => w.close()))
       builder.index.writer = null
-      await writeIndexNow()
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+      // The session's view is checkpointed from what the transcripts hold now: the next open (after a restart
+      // too) reads it instead of replaying every event. A run left without its end (the session closed
+      // mid-run) ends, in a replay, at its own place among events already folded here: only a replay can put
+      // it there, and it reads the transcripts, so it runs here, before the lock is let go. Front ends stop
+      // their runs first, so that is the rare path.
+      const replay = !failed && (!foldable || fold.runsOpen)
+      // Taken beside the index's write, and done before close resolves (and the lock is let go).
+      const sizes = failed || replay ? null : transcriptSizes(dataDir, sessionId).catch(() => null)
+      await writeIndexNow()
+      closedSizes = await sizes
       if (failed) throw failed.reason
-      // The session's view, checkpointed while its transcripts are complete: the next open (after a
-      // restart too) reads it instead of replaying every event. Best effort: without it, a replay.
-      await writeCheckpoint().catch(() => undefined)
-    }
+      if (replay) await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
+      if (closeOpts.checkpoint !== false) await checkpoint()
+    },
+    checkpoint
   }
 }
 

@@ -121,6 +121,31 @@ describe('closing a recorder', () => {
     expect(fromCheckpoint.state.items['child-1'].map((i) => ('text' in i ? i.text : i.kind))).toContain('Cut off.')
   })
 
+  it('can leave the checkpoint until after the lock is let go: it covers the transcripts as close left them, and a later writer makes it stale, never wrong', async () => {
+    const recorder = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
+    await recorder.ready
+    for (const e of busySession()) recorder.record(e)
+    await recorder.close({ checkpoint: false })
+    expect(await readViewCheckpoint(dataDir, sessionId)).toBeNull() // the answer can be printed first
+    await recorder.checkpoint()
+    const cp = await readViewCheckpoint<SessionState>(dataDir, sessionId)
+    expect(cp!.state).toEqual((await replayed()).state)
+
+    // The same, with another process taking the session over before the late checkpoint lands.
+    await cleanup()
+    ;({ dir: dataDir, cleanup } = await tempDataDir())
+    const first = createSessionRecorder({ dataDir, sessionId, cwd: '/repo' })
+    await first.ready
+    for (const e of busySession()) first.record(e)
+    await first.close({ checkpoint: false })
+    const main = agent('main', null, null)
+    await record([main.start({ cwd: '/repo', prompt: 'Go on' }), main.user('Go on'), main.say('Went on.'), main.end('completed')])
+    await first.checkpoint() // late: after the second writer's close
+    const fromDisk = await replaySession(dataDir, sessionId)
+    expect(fromDisk.state).toEqual((await replayed()).state)
+    expect(fromDisk.state.items.main.map((i) => ('text' in i ? i.text : i.kind))).toContain('Went on.')
+  })
+
   it('checkpoints exactly what a replay of the transcripts folds, however the lines were batched', async () => {
     for (const flushDelayMs of [0, 16, 1000]) {
       await cleanup()

@@ -125,10 +125,19 @@ export class SessionPersistence {
     await this.recorder.flush()
   }
 
+  /**
+   * Everything written and the transcripts closed: the states still being written (a run's last, fsynced)
+   * beside the transcripts' last lines and the index. The view checkpoint is left for checkpoint().
+   */
   async close(): Promise<void> {
     this.writeStarts()
-    await Promise.all([...this.writes.values()])
-    await this.recorder.close()
+    const states = Promise.all([...this.writes.values()])
+    await Promise.all([states, this.recorder.close({ checkpoint: false })])
+  }
+
+  /** After close, best effort: the session's view for the next open (see SessionRecorder.checkpoint). */
+  checkpoint(): Promise<void> {
+    return this.recorder.checkpoint()
   }
 }
 

@@ -81,4 +81,9 @@ export class SessionFiles {
     await this.outputLogs.flush()
     await this.persistence?.close()
   }
+
+  /** After close (the lock may be let go by then), best effort: the session's view for the next open. */
+  async checkpoint(): Promise<void> {
+    await this.persistence?.checkpoint()
+  }
 }

@@ -483,9 +483,11 @@ export class AgentSession {
   /**
    * Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done.
    * A session whose main agent ran here ends with its SessionEnd hooks (`reason` as Claude Code's: clear,
-   * logout, prompt_input_exit or other), before its MCP servers close.
+   * logout, prompt_input_exit or other), before its MCP servers close. Last, once the lock is let go, the
+   * session's view is checkpointed for the next open (best effort), unless `checkpoint: false` leaves that
+   * to checkpoint(): `fanout run` prints its answer first.
    */
-  async close(reason = 'other'): Promise<void> {
+  async close(reason = 'other', opts: { checkpoint?: boolean } = {}): Promise<void> {
     try {
       const main = this.services.main
       if (main.sessionStarted) await this.extensions.hooks.sessionEnd(main.getHandle(), reason)
@@ -496,5 +498,11 @@ export class AgentSession {
     } finally {
       await this.lock?.release()
     }
+    if (opts.checkpoint !== false) await this.checkpoint()
+  }
+
+  /** After close(…, { checkpoint: false }): the session's view, for the next open to read instead of replaying it. */
+  checkpoint(): Promise<void> {
+    return this.files.checkpoint()
   }
 }
