@@ -4,6 +4,7 @@
 // (claude-code.ts), the end is the moment its JSON result had been printed: the process goes on shutting
 // down after that, which is not fan-out overhead.
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +18,6 @@ export interface FanoutRun {
 }
 
 const epochNow = () => performance.timeOrigin + performance.now()
-let runs = 0
 
 /**
  * `fanout run -p PROMPT --output-format json` in `cwd` against `baseUrl`; resolves once it exits. `settings`
@@ -46,8 +46,9 @@ export function runFanoutProcess(opts: {
       env: {
         PATH: process.env.PATH,
         HOME: opts.home,
-        // A key of its own per run: a fresh cache workspace on the server, as Claude Code's runs get.
-        ANTHROPIC_API_KEY: `bench-fanout-run-${process.pid}-${++runs}`,
+        // A key of its own per run, shaped like a real one: random, so the redaction of credentials finds it in no
+        // prompt (a key spelt "bench-fanout-run-…" matched the benchmark's "FANOUT-BENCH fan-out" prompt).
+        ANTHROPIC_API_KEY: `sk-ant-api03-${randomBytes(70).toString('base64url')}AA`,
         ANTHROPIC_BASE_URL: opts.baseUrl,
         FANOUT_DATA_DIR: dataDir,
         ...opts.env
