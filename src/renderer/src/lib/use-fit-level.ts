@@ -1,7 +1,13 @@
 // Steps a one-line row through more compact forms until it fits its width: level 0 is the full form and each
 // level up is more compact (the component decides what each one drops). Measured before paint, and again
 // from the full form whenever the row's width or its content changes, so it only gets as compact as it must.
+//
+// The measuring waits for the frame's own layout (see afterLayout below) instead of reading widths in the
+// commit: a read there lays out the whole page in the middle of the commit, and at a burst of 64 agents
+// starting or ending, every commit of their cards (with 64 tiles mounting beside them) paid for it again
+// (~60-190 ms of forced layouts per burst in a trace of the 64-agent bench).
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import { flushSync } from 'react-dom'
 
 /** Whether the row, or a part of it marked `data-fit` that clips its own text, is wider than its box. */
 function overflows(row: HTMLElement): boolean {
@@ -10,8 +16,36 @@ function overflows(row: HTMLElement): boolean {
   return false
 }
 
+// A ResizeObserver reports a newly observed element once, after the frame's layout and before its paint: there,
+// reading a width costs nothing. Rows to measure are observed until that report, then let go.
+const waiting = new Map<Element, () => void>()
+let observer: ResizeObserver | null = null
+
+function afterLayout(el: HTMLElement, measure: () => void): void {
+  if (typeof ResizeObserver !== 'function') return measure()
+  observer ??= new ResizeObserver((entries) => {
+    for (const { target } of entries) {
+      const run = waiting.get(target)
+      waiting.delete(target)
+      observer!.unobserve(target)
+      run?.()
+    }
+  })
+  // Observed again, so that it reports again even when it was waiting already (its measure is the newest).
+  if (waiting.has(el)) observer.unobserve(el)
+  waiting.set(el, measure)
+  observer.observe(el)
+}
+
+function cancelAfterLayout(el: HTMLElement): void {
+  if (!waiting.delete(el)) return
+  observer?.unobserve(el)
+}
+
 export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number, content: string): number {
   const [level, setLevel] = useState(0)
+  const levelNow = useRef(0)
+  levelNow.current = level
   // Bumped when the row's width differs from the width it was last measured at.
   const [resized, setResized] = useState(0)
   const measuredWidth = useRef(-1)
@@ -20,10 +54,14 @@ export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number
     if (!el) return
     // Layout is up to date when the observer reports, so reading the width here costs nothing. Its first
     // report usually gives the width the row was measured at on mount: nothing starts again then (at a burst of
-    // 64 new rows, that restart was a second round of renders and forced layouts for each row).
-    const ro = new ResizeObserver(() => el.clientWidth !== measuredWidth.current && setResized((n) => n + 1))
+    // 64 new rows, that restart was a second round of renders and forced layouts for each row). A row waiting to
+    // be measured is measured in the same report, at the width it has now.
+    const ro = new ResizeObserver(() => !waiting.has(el) && el.clientWidth !== measuredWidth.current && setResized((n) => n + 1))
     ro.observe(el)
-    return () => ro.disconnect()
+    return () => {
+      ro.disconnect()
+      cancelAfterLayout(el)
+    }
   }, [ref])
   const key = `${resized}\n${content}`
   const measured = useRef(key)
@@ -34,8 +72,17 @@ export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number
       measured.current = key
       if (level !== 0) return setLevel(0)
     }
-    if (level < maxLevel && overflows(el)) setLevel(level + 1)
-    measuredWidth.current = el.clientWidth
+    // Measured once the frame is laid out, before it is painted: a row that does not fit steps to its next form
+    // at once (rendered there and then, and measured again: only that row has changed), so no frame shows it cut.
+    afterLayout(el, () => {
+      if (ref.current !== el || measured.current !== key) return
+      let next = levelNow.current
+      while (next < maxLevel && overflows(el)) {
+        next++
+        flushSync(() => setLevel(next))
+      }
+      measuredWidth.current = el.clientWidth
+    })
   }, [ref, key, level, maxLevel])
   return level
 }
