@@ -2,44 +2,18 @@
 // level up is more compact (the component decides what each one drops). Measured before paint, and again
 // from the full form whenever the row's width or its content changes, so it only gets as compact as it must.
 //
-// The measuring waits for the frame's own layout (see afterLayout below) instead of reading widths in the
-// commit: a read there lays out the whole page in the middle of the commit, and at a burst of 64 agents
-// starting or ending, every commit of their cards (with 64 tiles mounting beside them) paid for it again
-// (~60-190 ms of forced layouts per burst in a trace of the 64-agent bench).
+// The measuring waits for the frame's own layout (after-layout.ts) instead of reading widths in the commit: at
+// a burst of 64 agents starting or ending, every commit of their cards (with 64 tiles mounting beside them) laid
+// out the whole page again (overflows(), ~60 ms of the start burst and ~190 ms of the end burst in a profile).
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { flushSync } from 'react-dom'
+import { afterLayout, awaitsLayout, cancelAfterLayout } from './after-layout'
 
 /** Whether the row, or a part of it marked `data-fit` that clips its own text, is wider than its box. */
 function overflows(row: HTMLElement): boolean {
   if (row.scrollWidth > row.clientWidth) return true
   for (const part of row.querySelectorAll<HTMLElement>('[data-fit]')) if (part.scrollWidth > part.clientWidth) return true
   return false
-}
-
-// A ResizeObserver reports a newly observed element once, after the frame's layout and before its paint: there,
-// reading a width costs nothing. Rows to measure are observed until that report, then let go.
-const waiting = new Map<Element, () => void>()
-let observer: ResizeObserver | null = null
-
-function afterLayout(el: HTMLElement, measure: () => void): void {
-  if (typeof ResizeObserver !== 'function') return measure()
-  observer ??= new ResizeObserver((entries) => {
-    for (const { target } of entries) {
-      const run = waiting.get(target)
-      waiting.delete(target)
-      observer!.unobserve(target)
-      run?.()
-    }
-  })
-  // Observed again, so that it reports again even when it was waiting already (its measure is the newest).
-  if (waiting.has(el)) observer.unobserve(el)
-  waiting.set(el, measure)
-  observer.observe(el)
-}
-
-function cancelAfterLayout(el: HTMLElement): void {
-  if (!waiting.delete(el)) return
-  observer?.unobserve(el)
 }
 
 export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number, content: string): number {
@@ -52,11 +26,14 @@ export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    // Layout is up to date when the observer reports, so reading the width here costs nothing. Its first
-    // report usually gives the width the row was measured at on mount: nothing starts again then (at a burst of
-    // 64 new rows, that restart was a second round of renders and forced layouts for each row). A row waiting to
-    // be measured is measured in the same report, at the width it has now.
-    const ro = new ResizeObserver(() => !waiting.has(el) && el.clientWidth !== measuredWidth.current && setResized((n) => n + 1))
+    // The width comes with the report (reading it from the row would lay out the page again after another
+    // observer's changes). Its first report usually gives the width the row was measured at on mount: nothing
+    // starts again then (at a burst of 64 new rows, that restart was a second round of renders and forced layouts
+    // for each row). A row waiting to be measured is measured in the same report, at the width it has now.
+    const ro = new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width
+      if (!awaitsLayout(el) && width !== measuredWidth.current) setResized((n) => n + 1)
+    })
     ro.observe(el)
     return () => {
       ro.disconnect()
@@ -74,14 +51,14 @@ export function useFitLevel(ref: RefObject<HTMLElement | null>, maxLevel: number
     }
     // Measured once the frame is laid out, before it is painted: a row that does not fit steps to its next form
     // at once (rendered there and then, and measured again: only that row has changed), so no frame shows it cut.
-    afterLayout(el, () => {
+    afterLayout(el, (entry) => {
       if (ref.current !== el || measured.current !== key) return
       let next = levelNow.current
       while (next < maxLevel && overflows(el)) {
         next++
         flushSync(() => setLevel(next))
       }
-      measuredWidth.current = el.clientWidth
+      measuredWidth.current = entry?.contentRect.width ?? -1
     })
   }, [ref, key, level, maxLevel])
   return level
