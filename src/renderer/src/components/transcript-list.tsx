@@ -2,7 +2,7 @@
 // session opens and scrolls like a short one. Follows the bottom while the user is at the bottom. A
 // reopened session's older items arrive after its newest (view/session-pages.ts): a row at the top says
 // so until they are all in, and when they are put above what the user is reading, it stays in place.
-import { measureElement, useVirtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { afterLayout, cancelAfterLayout } from '../lib/after-layout'
@@ -18,9 +18,6 @@ import { MarkdownView } from './markdown-view'
 import { ToolRow } from './tool-row'
 
 const EMPTY: TranscriptItem[] = []
-
-/** A row's height before it is measured, but for the rows whose height is learned (below). */
-const ROW_ESTIMATE = 56
 
 function Thinking({ text, streaming }: { text: string; streaming: boolean }) {
   const [open, setOpen] = useState(false)
@@ -118,28 +115,10 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
   // Stable while the items are: the virtualizer recomputes every row's position when this function
   // changes, and a new one per render made each row measurement cost O(rows) — seconds on a long replay.
   const getItemKey = useCallback((i: number) => (i < top ? 'older' : i - top < items.length ? items[i - top].key : 'footer'), [items, top])
-  // An agent's card is one height, so a card not yet measured is estimated at the last one measured: when 64
-  // agents start, their cards then mount at their size and measuring one changes nothing. At 56 px, each
-  // measurement moved the rows below it and re-rendered the list at once, in the same task (about a tenth of the
-  // start burst's work in a profile of the 64-agent bench).
-  const cardRow = useRef<number | null>(null)
-  const isCard = useCallback(
-    (i: number) => {
-      const item = i >= top ? items[i - top] : undefined
-      return item?.kind === 'tool' && AGENT_TOOL_NAMES.has(useApp.getState().events.sessions[sessionId]?.tools[item.toolUseId]?.name ?? '')
-    },
-    [items, top, sessionId]
-  )
-  const estimateSize = useCallback((i: number) => (cardRow.current !== null && isCard(i) ? cardRow.current : ROW_ESTIMATE), [isCard])
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize,
-    measureElement: (el, entry, instance) => {
-      const size = measureElement(el, entry, instance)
-      if (el.firstElementChild?.classList.contains('agent-card') && isCard(instance.indexFromElement(el))) cardRow.current = size
-      return size
-    },
+    estimateSize: () => 56,
     overscan: 8,
     getItemKey,
     // When rows change at either end, the row at the top of the view keeps its place: older items put
