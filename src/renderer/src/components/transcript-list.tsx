@@ -5,6 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
+import { afterLayout, cancelAfterLayout } from '../lib/after-layout'
 import { useApp } from '../state/store'
 import { RetryButton } from './retry-button'
 import { AgentCard } from './agent-card'
@@ -126,15 +127,25 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
   })
   const total = virtualizer.getTotalSize()
 
+  // Scrolled to the bottom once the frame is laid out, before it is painted: reading the height in the commit
+  // laid out the whole page at each batch of a burst (64 agents' cards, tiles mounting beside them).
   useLayoutEffect(() => {
     const el = scrollRef.current
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight
+    if (el && atBottom.current) afterLayout(el, () => atBottom.current && (el.scrollTop = el.scrollHeight))
   }, [total, items])
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    return () => {
+      if (el) cancelAfterLayout(el)
+    }
+  }, [])
 
   // A search result in this transcript: scrolled to (once its item is here; older pages may still come),
   // its tool row opened, the row marked and its words highlighted.
   const reveal = useApp((s) => (s.reveal?.sessionId === sessionId && s.reveal.agentId === agentId ? s.reveal : null))
-  const tools = useApp((s) => s.events.sessions[sessionId]?.tools)
+  // The tools only while a result is being revealed: the list does not render again at each tool's change (at the
+  // end of 64 agents, each render of the list read the page's layout again in the virtualizer's update).
+  const tools = useApp((s) => (reveal ? s.events.sessions[sessionId]?.tools : undefined))
   const [revealed, setRevealed] = useState<{ key: string; n: number } | null>(null)
   useLayoutEffect(() => {
     if (!reveal || revealed?.n === reveal.n) return
