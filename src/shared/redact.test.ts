@@ -184,13 +184,13 @@ describe('redactedJson', () => {
   it('hides what only the whole text shows, as redactText of that text would: a credential named by its key, a secret as a key', () => {
     // Each string alone is clean: the key names a credential, the value beside it is one.
     const env = { env: { DEPLOY_API_KEY: 'q8w7e6r5t4y3', authorization: 'Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4' } }
-    const text = redactedJson(env)
+    const text = redactedJson(env, { wholeText: true })
     expect(text).not.toContain('q8w7e6r5t4y3')
     expect(text).not.toContain('Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4')
     expect(text).toBe(redactText(JSON.stringify(env)))
     registerSecret('tok-as-a-key-1a2b3c4d5e6f')
     const keyed = redactValue({ note: 'clean' }) // walked clean once: its keys are trusted only inside it
-    expect(redactedJson({ wrapper: { 'tok-as-a-key-1a2b3c4d5e6f': 1 }, keyed })).not.toContain('tok-as-a-key-1a2b3c4d5e6f')
+    expect(redactedJson({ wrapper: { 'tok-as-a-key-1a2b3c4d5e6f': 1 }, keyed }, { wholeText: true })).not.toContain('tok-as-a-key-1a2b3c4d5e6f')
   })
 
   it('leaves a clean line exactly as JSON.stringify writes it', () => {
@@ -200,7 +200,7 @@ describe('redactedJson', () => {
       usage: { input_tokens: 3, output_tokens: 5 },
       agents: [{ agent_id: 'a1b2c3d4e5f6a7b8c', status: 'completed' }]
     }
-    expect(redactedJson(summary)).toBe(JSON.stringify(summary))
+    expect(redactedJson(summary, { wholeText: true })).toBe(JSON.stringify(summary))
   })
 })
 

@@ -180,22 +180,23 @@ function redactObject<T extends object>(value: T, depth: number): T {
  * frames, the CLI's JSON lines): every string value redacted, and what a redaction already returned (an event
  * from the session's bus) written as it is, so a line costs look-ups where a scan of the whole text reads its
  * every character again. Only the whole text shows a credential's name (a key) beside its value, or a key
- * that holds a secret: when it has a hint of either, the whole text is redacted as well.
+ * that holds a secret: with `wholeText` (the CLI's stdout, which redacted whole lines before), a text with a
+ * hint of either is redacted whole as well.
  */
-export function redactedJson(value: unknown): string {
+export function redactedJson(value: unknown, opts: { wholeText?: boolean } = {}): string {
   // Inside a clean object everything is clean: its children are noted as the walk reaches them.
   const cleanHere = new WeakSet<object>()
   let keyToRead = false
   const text = JSON.stringify(value, function (this: unknown, key, v: unknown) {
     const holder = this as object
     const inClean = cleanHere.has(holder) || cleanObjects.get(holder) === generation
-    if (!inClean && !keyToRead && key && redactText(key) !== key) keyToRead = true
+    if (opts.wholeText && !inClean && !keyToRead && key && redactText(key) !== key) keyToRead = true
     if (typeof v === 'string') return inClean ? v : redactText(v)
     if (inClean && v !== null && typeof v === 'object') cleanHere.add(v)
     return v
   })
   if (text === undefined) return text as unknown as string
-  return keyToRead || HEADER_HINT.test(text) || ASSIGNMENT_HINT.test(text) ? redactText(text) : text
+  return opts.wholeText && (keyToRead || HEADER_HINT.test(text) || ASSIGNMENT_HINT.test(text)) ? redactText(text) : text
 }
 
 /** True when the text still holds something redactText would remove (tests and assertions). */

@@ -35,7 +35,7 @@ export function redactProcessOutput(): void {
 
 /** `value` as one line of JSON on `stream`, redacted as the stream's other text is (see redactedJson). */
 export function writeJsonLine(stream: NodeJS.WriteStream, value: unknown): boolean {
-  const line = `${redactedJson(value)}\n`
+  const line = `${redactedJson(value, { wholeText: true })}\n`
   const write = patched.get(stream)
   return write ? write(line) : stream.write(line)
 }
