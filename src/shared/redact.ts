@@ -176,8 +176,8 @@ function redactObject<T extends object>(value: T, depth: number): T {
 }
 
 /**
- * JSON of `value` as redactText would leave that text, in the one pass that serializes it (the WebSocket's
- * frames, the CLI's JSON lines): every string value redacted, and what a redaction already returned (an event
+ * JSON of `value` with every string value redacted, in the one pass that serializes it (the WebSocket's
+ * frames, the CLI's JSON lines), and what a redaction already returned (an event
  * from the session's bus) written as it is, so a line costs look-ups where a scan of the whole text reads its
  * every character again. Only the whole text shows a credential's name (a key) beside its value, or a key
  * that holds a secret: with `wholeText` (the CLI's stdout, which redacted whole lines before), a text with a
