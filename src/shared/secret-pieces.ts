@@ -237,16 +237,29 @@ function tokenLike(v: string, keyPrefixed: boolean): boolean {
 
 /** Multiplier of the rolling hash (odd, so each k-gram's hash is a polynomial of its codes mod 2^32). */
 const BASE = 0x01000193
-/** Bits of the filter that most positions are turned away by before any Map is asked. */
+/** Bits of the filter that most positions are turned away by before the table is probed. */
 const FILTER_BITS = 16
 
 /**
  * Grams of k characters and the secret each belongs to, found in a view by a rolling hash: each position
- * costs a multiply, a bit test and, on the rare filter hit, a Map look-up; a gram is compared character by
- * character only when its hash matched.
+ * costs a multiply, a bit test and, on the rare filter hit, a probe of the table; a gram is compared character
+ * by character only when its hash matched.
+ *
+ * Built when a secret is registered, which is on the way to a run's first request (the API key): a key of
+ * ~100 characters has some 10,000 grams across its encodings. So nothing is allocated per gram: the segments'
+ * codes are copied once into one array, and a gram is its start in it, in a table of typed arrays (open
+ * addressing). Slicing each gram into a string and keeping it in a Map cost ~40 ms a key, most of it the
+ * garbage collector's, before the first request.
  */
 class Grams {
-  private readonly byHash = new Map<number, Array<{ gram: string; id: number }>>()
+  /** The segments' codes, one after another; a gram is the k codes from its start. */
+  private codes = new Uint16Array(1024)
+  private used = 0
+  /** The table: a slot's gram start (-1: empty), its full hash and its secret. */
+  private starts = new Int32Array(1024).fill(-1)
+  private hashes = new Int32Array(1024)
+  private ids = new Int32Array(1024)
+  private count = 0
   private readonly filter = new Uint32Array((1 << FILTER_BITS) >>> 5)
   /** BASE^(k-1) mod 2^32: what the character leaving the window contributed. */
   private readonly out: number
@@ -258,66 +271,119 @@ class Grams {
   }
 
   get size(): number {
-    return this.byHash.size
+    return this.count
   }
 
   /** Every gram of the segments, for `id` (a gram already held keeps the secret it had). */
   addAll(segments: readonly string[], id: number): void {
-    for (const s of segments) for (let i = 0; i + this.k <= s.length; i++) this.add(s.slice(i, i + this.k), id)
+    const { k } = this
+    for (const s of segments) {
+      if (s.length < k) continue
+      const base = this.append(s)
+      const codes = this.codes
+      let h = 0
+      for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + codes[base + i]) | 0
+      for (let i = 0; i + k <= s.length; i++) {
+        h = (Math.imul(h, BASE) + codes[base + i + k - 1]) | 0
+        this.insert(h, base + i, id)
+        h = (h - Math.imul(codes[base + i], this.out)) | 0
+      }
+    }
   }
 
   /** Calls `hit(i, id)` for each place i of the view where one of the grams starts. */
   scan(view: View, hit: (i: number, id: number) => void): void {
-    const { k } = this
-    const { codes, n } = view
-    if (n < k || !this.byHash.size) return
+    const { k, starts, hashes, ids, codes } = this
+    const mask = starts.length - 1
+    const { codes: text, n } = view
+    if (n < k || !this.count) return
     let h = 0
-    for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + codes[i]) | 0
+    for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + text[i]) | 0
     for (let i = 0; i + k <= n; i++) {
-      h = (Math.imul(h, BASE) + codes[i + k - 1]) | 0
-      const bit = slot(h)
+      h = (Math.imul(h, BASE) + text[i + k - 1]) | 0
+      const mixed = slot(h)
+      const bit = mixed >>> (32 - FILTER_BITS)
       if (this.filter[bit >>> 5] & (1 << (bit & 31))) {
-        const list = this.byHash.get(h & KEY_MASK)
-        if (list) for (const entry of list) if (same(codes, i, entry.gram)) hit(i, entry.id)
+        for (let at = mixed & mask; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(text, i, codes, starts[at], k)) hit(i, ids[at])
       }
-      h = (h - Math.imul(codes[i], this.out)) | 0
+      h = (h - Math.imul(text[i], this.out)) | 0
     }
   }
 
-  private add(gram: string, id: number): void {
-    let h = 0
-    for (let i = 0; i < gram.length; i++) h = (Math.imul(h, BASE) + gram.charCodeAt(i)) | 0
-    const key = h & KEY_MASK
-    const list = this.byHash.get(key)
-    if (list?.some((e) => e.gram === gram)) return
-    if (list) list.push({ gram, id })
-    else this.byHash.set(key, [{ gram, id }])
-    const bit = slot(h)
+  /** Copies a segment's codes to the end of `codes`; where they start. */
+  private append(s: string): number {
+    if (this.used + s.length > this.codes.length) {
+      const codes = new Uint16Array(Math.max(this.codes.length * 2, this.used + s.length))
+      codes.set(this.codes.subarray(0, this.used))
+      this.codes = codes
+    }
+    const base = this.used
+    for (let i = 0; i < s.length; i++) this.codes[base + i] = s.charCodeAt(i)
+    this.used += s.length
+    return base
+  }
+
+  private insert(h: number, start: number, id: number): void {
+    if ((this.count + 1) * 2 > this.starts.length) this.grow()
+    const { starts, hashes, codes, k } = this
+    const mask = starts.length - 1
+    const mixed = slot(h)
+    let at = mixed & mask
+    for (; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(codes, start, codes, starts[at], k)) return
+    starts[at] = start
+    hashes[at] = h
+    this.ids[at] = id
+    this.count++
+    const bit = mixed >>> (32 - FILTER_BITS)
     this.filter[bit >>> 5] |= 1 << (bit & 31)
+  }
+
+  private grow(): void {
+    const { starts, hashes, ids } = this
+    const size = starts.length * 2
+    const mask = size - 1
+    this.starts = new Int32Array(size).fill(-1)
+    this.hashes = new Int32Array(size)
+    this.ids = new Int32Array(size)
+    for (let j = 0; j < starts.length; j++) {
+      if (starts[j] === -1) continue
+      let at = slot(hashes[j]) & mask
+      while (this.starts[at] !== -1) at = (at + 1) & mask
+      this.starts[at] = starts[j]
+      this.hashes[at] = hashes[j]
+      this.ids[at] = ids[j]
+    }
   }
 }
 
-/** Keys kept small integers, which a Map holds without boxing. */
-const KEY_MASK = 0x3fffffff
-/** The filter's bit for a hash: its high bits mixed, as a polynomial hash's low bits vary least. */
+/**
+ * A hash's bits mixed, all of them (a polynomial hash's low bits vary least, and the table's slot is its low
+ * bits: unmixed, they cluster and the probes run long): its top bits pick the filter's bit.
+ */
 function slot(h: number): number {
-  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - FILTER_BITS)
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d)
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b)
+  return (h ^ (h >>> 16)) >>> 0
 }
 
-function same(codes: Uint16Array, at: number, gram: string): boolean {
-  for (let j = 0; j < gram.length; j++) if (codes[at + j] !== gram.charCodeAt(j)) return false
+function same(a: Uint16Array, at: number, b: Uint16Array, from: number, k: number): boolean {
+  for (let j = 0; j < k; j++) if (a[at + j] !== b[from + j]) return false
   return true
 }
 
-const viewGrams = (k: Record<ViewName, number>): Record<ViewName, Grams> => ({
-  text: new Grams(k.text),
-  hex: new Grams(k.hex),
-  dump: new Grams(k.dump),
-  digits: new Grams(k.digits)
-})
+/** The views' grams. A dump's columns are hex digits, and PIECE and EDGE are the same for both: one index serves the two. */
+function viewGrams(k: Record<ViewName, number>): Record<ViewName, Grams> {
+  const hex = new Grams(k.hex)
+  return { text: new Grams(k.text), hex, dump: hex, digits: new Grams(k.digits) }
+}
+/** The views whose grams are built (dump reads hex's). */
+const BUILT: readonly ViewName[] = ['text', 'hex', 'digits']
 
 interface Known {
-  forms: Record<ViewName, string[]>
+  /** The whole secret, public prefix included: its edges are looked for in all of it. */
+  secret: string
+  /** The secret without its public prefix: pieces are looked for in it. */
+  own: string
   /** Built when the secret is first seen in a text. */
   edges?: Record<ViewName, Grams>
 }
@@ -325,6 +391,8 @@ interface Known {
 /** The registered secrets' pieces, and where they show in a text. */
 export class SecretPieces {
   private readonly known: Known[] = []
+  /** Secrets added whose grams are not in the index yet. */
+  private readonly pending: number[] = []
   private index = viewGrams(PIECE)
 
   add(secret: string): void {
@@ -333,15 +401,25 @@ export class SecretPieces {
     // edges are looked for in the whole of it, prefix included.
     const own = secret.replace(PUBLIC_PREFIX, '')
     if (!tokenLike(own, own !== secret)) return
-    const id = this.known.length
-    const forms = formsOf(own)
-    this.known.push({ forms: formsOf(secret) })
-    for (const view of VIEWS) this.index[view].addAll(forms[view], id)
+    this.known.push({ secret, own })
+    this.pending.push(this.known.length - 1)
   }
 
   clear(): void {
     this.known.length = 0
+    this.pending.length = 0
     this.index = viewGrams(PIECE)
+  }
+
+  // The grams of secrets added since the last look, built at the first look after: the API key is registered on
+  // the way to a run's first request, and its ~10,000 grams, in code not yet optimized, cost more there than the
+  // first text redacted after it.
+  private build(): void {
+    for (const id of this.pending) {
+      const forms = formsOf(this.known[id].own)
+      for (const view of BUILT) this.index[view].addAll(forms[view], id)
+    }
+    this.pending.length = 0
   }
 
   get size(): number {
@@ -351,6 +429,7 @@ export class SecretPieces {
   /** Stretches [start, end) of `text` that carry a piece of a secret, sorted and merged; empty when none. */
   spans(text: string): Array<[number, number]> {
     if (!this.known.length || text.length < EDGE.text) return []
+    if (this.pending.length) this.build()
     const v = views(text)
     const marks: Array<[number, number]> = []
     const seen = new Set<number>()
@@ -366,7 +445,8 @@ export class SecretPieces {
       const known = this.known[id]
       if (!known.edges) {
         known.edges = viewGrams(EDGE)
-        for (const view of VIEWS) known.edges[view].addAll(known.forms[view], 0)
+        const forms = formsOf(known.secret)
+        for (const view of BUILT) known.edges[view].addAll(forms[view], 0)
       }
       for (const view of VIEWS) {
         const { at } = v[view]
