@@ -13,20 +13,25 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 // The Anthropic SDK's modules get light-headers.ts's Headers and FormData instead of the globals: Node 20
 // loads all of undici (~15 ms) when the global Headers is first touched, and the SDK touches it while it
-// builds every request, although http-fetch.ts sends them over node:http.
+// builds every request, although http-fetch.ts sends them over node:http. Likewise its tests of a request's
+// body, `globalThis.ReadableStream && x instanceof globalThis.ReadableStream` (and Blob), become calls that
+// do not read those globals: the first read of ReadableStream loads Node's web streams (~7 ms).
 const sdkModule = /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.m?js$/
 const lightHeaders = join(root, 'src/main/runtime/model/light-headers.ts')
+const webGlobalTest = /globalThis\.(ReadableStream|Blob)\s*&&\s*([\w.]+)\s+instanceof\s+globalThis\.\1\b/g
 const sdkWithLightHeaders = {
   name: 'sdk-light-headers',
   setup(b) {
     b.onLoad({ filter: sdkModule }, async ({ path }) => {
       const text = await readFile(path, 'utf8')
-      if (!/\b(Headers|FormData)\b/.test(text)) return undefined
+      if (!/\b(Headers|FormData)\b/.test(text) && !/globalThis\.(ReadableStream|Blob)\b/.test(text)) return undefined
+      const names = '{ Headers, FormData, isReadableStream: __fanoutIsReadableStream, isBlob: __fanoutIsBlob }'
       const esm = path.endsWith('.mjs')
       const bring = esm
-        ? `import { Headers, FormData } from ${JSON.stringify(lightHeaders)};\n`
-        : `const { Headers, FormData } = require(${JSON.stringify(lightHeaders)});\n`
-      return { contents: bring + text, loader: 'js', resolveDir: dirname(path) }
+        ? `import ${names.replaceAll(':', ' as')} from ${JSON.stringify(lightHeaders)};\n`
+        : `const ${names} = require(${JSON.stringify(lightHeaders)});\n`
+      const contents = text.replace(webGlobalTest, (_all, name, value) => `__fanoutIs${name}(${value})`)
+      return { contents: bring + contents, loader: 'js', resolveDir: dirname(path) }
     })
   }
 }

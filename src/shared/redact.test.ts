@@ -173,6 +173,28 @@ describe('encoded forms', () => {
       expect(holdsSecret(`output: ${b64}`)).toBe(true)
     }
   })
+
+  // A view's pieces are indexed at the first text that could hold one (secret-pieces.ts): secrets registered
+  // before and after plain texts were read are all found, in every view, in any order of texts.
+  it('finds each secret in each encoding whenever it was registered, before or after texts that needed no view but letters', () => {
+    const first = 'tok-first-4b8e1d7a9c2f6053e1'
+    const second = 'tok-second-a1c9e7f3b5d2480693'
+    const hex = (s: string) => Buffer.from(s).toString('hex')
+    const decimal = (s: string) => [...Buffer.from(s)].join('')
+    registerSecret(first)
+    expect(redactText('a plain sentence, nothing in it')).toBe('a plain sentence, nothing in it')
+    registerSecret(second)
+    for (const secret of [second, first]) {
+      expect(holdsSecret(`dump: ${hex(secret)}`)).toBe(true)
+      expect(holdsSecret(`bytes: ${decimal(secret)}`)).toBe(true)
+      expect(holdsSecret(`piece: ${secret.slice(6, 20)}`)).toBe(true)
+    }
+    const third = 'tok-third-0e5d3c8b1a9f7246d5'
+    registerSecret(third)
+    expect(holdsSecret(`bytes: ${decimal(third)}`)).toBe(true)
+    expect(holdsSecret(`dump: ${hex(third)}`)).toBe(true)
+    expect(holdsSecret(`rev: ${[...third].reverse().join('')}`)).toBe(true)
+  })
 })
 
 describe('redactedJson', () => {

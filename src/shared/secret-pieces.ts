@@ -34,9 +34,14 @@ class View {
   codes = new Uint16Array(1024)
   at = new Int32Array(1024)
   n = 0
+  /** The longest run (no BAR in it): a gram of k characters can match only where one is k long. */
+  longest = 0
+  private run = 0
 
   reset(capacity: number): void {
     this.n = 0
+    this.longest = 0
+    this.run = 0
     if (this.codes.length >= capacity) return
     const size = Math.max(capacity, this.codes.length * 2)
     this.codes = new Uint16Array(size)
@@ -47,6 +52,8 @@ class View {
     if (this.n === this.codes.length) this.grow()
     this.codes[this.n] = code
     this.at[this.n++] = i
+    this.run = code === BAR ? 0 : this.run + 1
+    if (this.run > this.longest) this.longest = this.run
   }
 
   // '|' is in no secret's form, so a run of a view never matches across it.
@@ -201,21 +208,21 @@ function swapped(bytes: number[], size: number, offset: number): string[] {
   return out.split(' ').filter(Boolean)
 }
 
-/** Every encoding of the secret, per view: segments of that view's alphabet (an unknown symbol splits them). */
-function formsOf(secret: string): Record<ViewName, string[]> {
-  const text: string[] = []
-  const hex: string[] = []
-  const digits: string[] = []
+/** Every encoding of the secret in one view's alphabet: segments of it (an unknown symbol splits them). */
+function formsOf(secret: string, view: BuiltView): string[] {
+  const out: string[] = []
   for (const v of [secret, [...secret].reverse().join('')]) {
     const bytes = bytesOf(v)
-    text.push(alnum(v), alnum(rot13(v)))
-    for (let pad = 0; pad < 3; pad++) text.push(...baseN(bytes, pad, 6, B64).split(' ').map(alnum))
-    for (let pad = 0; pad < 5; pad++) text.push(...baseN(bytes, pad, 5, B32).split(' ').map(alnum))
-    hex.push(bytes.map(hex2).join(''))
-    for (const size of [2, 4, 8]) for (let offset = 0; offset < size; offset++) hex.push(...swapped(bytes, size, offset))
-    digits.push(bytes.map((b) => b.toString(8).padStart(3, '0')).join(''), bytes.map((b) => String(b)).join(''))
+    if (view === 'text') {
+      out.push(alnum(v), alnum(rot13(v)))
+      for (let pad = 0; pad < 3; pad++) out.push(...baseN(bytes, pad, 6, B64).split(' ').map(alnum))
+      for (let pad = 0; pad < 5; pad++) out.push(...baseN(bytes, pad, 5, B32).split(' ').map(alnum))
+    } else if (view === 'hex') {
+      out.push(bytes.map(hex2).join(''))
+      for (const size of [2, 4, 8]) for (let offset = 0; offset < size; offset++) out.push(...swapped(bytes, size, offset))
+    } else out.push(bytes.map((b) => b.toString(8).padStart(3, '0')).join(''), bytes.map((b) => String(b)).join(''))
   }
-  return { text: text.filter(Boolean), hex, dump: hex, digits }
+  return out.filter(Boolean)
 }
 
 /** Prefixes every key of a kind starts with (Anthropic, GitHub, GitLab, Slack, AWS key ids, npm, Stripe). */
@@ -277,6 +284,10 @@ class Grams {
   /** Every gram of the segments, for `id` (a gram already held keeps the secret it had). */
   addAll(segments: readonly string[], id: number): void {
     const { k } = this
+    // Room for them all at once: growing the table as it fills rehashes it each time (~8 ms for a key, cold).
+    let grams = 0
+    for (const s of segments) grams += Math.max(0, s.length - k + 1)
+    this.reserve(this.count + grams)
     for (const s of segments) {
       if (s.length < k) continue
       const base = this.append(s)
@@ -324,7 +335,7 @@ class Grams {
   }
 
   private insert(h: number, start: number, id: number): void {
-    if ((this.count + 1) * 2 > this.starts.length) this.grow()
+    if ((this.count + 1) * 2 > this.starts.length) this.reserve(this.count + 1)
     const { starts, hashes, codes, k } = this
     const mask = starts.length - 1
     const mixed = slot(h)
@@ -338,9 +349,12 @@ class Grams {
     this.filter[bit >>> 5] |= 1 << (bit & 31)
   }
 
-  private grow(): void {
+  /** A table at most half full with `count` grams. */
+  private reserve(count: number): void {
     const { starts, hashes, ids } = this
-    const size = starts.length * 2
+    let size = starts.length
+    while (count * 2 > size) size *= 2
+    if (size === starts.length) return
     const mask = size - 1
     this.starts = new Int32Array(size).fill(-1)
     this.hashes = new Int32Array(size)
@@ -377,7 +391,9 @@ function viewGrams(k: Record<ViewName, number>): Record<ViewName, Grams> {
   return { text: new Grams(k.text), hex, dump: hex, digits: new Grams(k.digits) }
 }
 /** The views whose grams are built (dump reads hex's). */
-const BUILT: readonly ViewName[] = ['text', 'hex', 'digits']
+type BuiltView = Exclude<ViewName, 'dump'>
+const BUILT: readonly BuiltView[] = ['text', 'hex', 'digits']
+const builtFor = (view: ViewName): BuiltView => (view === 'dump' ? 'hex' : view)
 
 interface Known {
   /** The whole secret, public prefix included: its edges are looked for in all of it. */
@@ -391,9 +407,9 @@ interface Known {
 /** The registered secrets' pieces, and where they show in a text. */
 export class SecretPieces {
   private readonly known: Known[] = []
-  /** Secrets added whose grams are not in the index yet. */
-  private readonly pending: number[] = []
   private index = viewGrams(PIECE)
+  /** Per view, how many of the known secrets have their grams in the index (the first ones). */
+  private readonly indexed: Record<BuiltView, number> = { text: 0, hex: 0, digits: 0 }
 
   add(secret: string): void {
     // Pieces are looked for in the part of the secret that is its own: a key's public prefix (`sk-ant-api03-`)
@@ -402,40 +418,38 @@ export class SecretPieces {
     const own = secret.replace(PUBLIC_PREFIX, '')
     if (!tokenLike(own, own !== secret)) return
     this.known.push({ secret, own })
-    this.pending.push(this.known.length - 1)
   }
 
   clear(): void {
     this.known.length = 0
-    this.pending.length = 0
     this.index = viewGrams(PIECE)
-  }
-
-  // The grams of secrets added since the last look, built at the first look after: the API key is registered on
-  // the way to a run's first request, and its ~10,000 grams, in code not yet optimized, cost more there than the
-  // first text redacted after it.
-  private build(): void {
-    for (const id of this.pending) {
-      const forms = formsOf(this.known[id].own)
-      for (const view of BUILT) this.index[view].addAll(forms[view], id)
-    }
-    this.pending.length = 0
+    for (const view of BUILT) this.indexed[view] = 0
   }
 
   get size(): number {
     return this.known.length
   }
 
+  // A view's grams are built at the first text that could hold one, not when the secret is registered: the API key
+  // is registered on the way to a run's first request, and its ~10,000 grams (in code not yet optimized) cost more
+  // there than anything else between. Most texts have no run of 16 hex digits or 24 decimal ones, so the text
+  // view's grams (a third) are often the only ones a run's first events need.
+  private indexFor(view: BuiltView): void {
+    for (let id = this.indexed[view]; id < this.known.length; id++) this.index[view].addAll(formsOf(this.known[id].own, view), id)
+    this.indexed[view] = this.known.length
+  }
+
   /** Stretches [start, end) of `text` that carry a piece of a secret, sorted and merged; empty when none. */
   spans(text: string): Array<[number, number]> {
     if (!this.known.length || text.length < EDGE.text) return []
-    if (this.pending.length) this.build()
     const v = views(text)
     const marks: Array<[number, number]> = []
     const seen = new Set<number>()
     for (const view of VIEWS) {
-      const { at } = v[view]
+      const { at, longest } = v[view]
       const k = PIECE[view]
+      if (longest < k) continue
+      this.indexFor(builtFor(view))
       this.index[view].scan(v[view], (i, id) => {
         seen.add(id)
         marks.push([at[i], at[i + k - 1] + 1])
@@ -445,8 +459,7 @@ export class SecretPieces {
       const known = this.known[id]
       if (!known.edges) {
         known.edges = viewGrams(EDGE)
-        const forms = formsOf(known.secret)
-        for (const view of BUILT) known.edges[view].addAll(forms[view], 0)
+        for (const view of BUILT) known.edges[view].addAll(formsOf(known.secret, view), 0)
       }
       for (const view of VIEWS) {
         const { at } = v[view]

@@ -6,7 +6,6 @@
 // The default exports are the modules the bundle requires, so patching them reaches its requests.
 import fs from 'node:fs'
 import http from 'node:http'
-import https from 'node:https'
 import Module from 'node:module'
 
 const localeCalls = []
@@ -80,8 +79,11 @@ const firstRequest = () => {
   sent = true
   const undici = process.moduleLoadList.some((m) => m.includes('undici'))
   // Node's own modules that nothing before the first request uses: no program is started, no answer inflated,
-  // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts).
-  const builtins = ['child_process', 'zlib', 'perf_hooks'].filter((name) => process.moduleLoadList.includes(`NativeModule ${name}`))
+  // nothing timed with the global `performance` (which loads perf_hooks: runtime/clock.ts), no TLS for an
+  // http:// base URL (the scripted server's; this probe does not load https either), no web streams (a JSON body).
+  const builtins = ['child_process', 'zlib', 'perf_hooks', 'https', 'tls', 'internal/webstreams/readablestream'].filter((name) =>
+    process.moduleLoadList.includes(`NativeModule ${name}`)
+  )
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
   fs.writeFileSync(
     process.env.FANOUT_START_PROBE,
@@ -93,10 +95,9 @@ process.on('exit', () => {
   const seen = JSON.parse(fs.readFileSync(process.env.FANOUT_START_PROBE, 'utf8'))
   fs.writeFileSync(process.env.FANOUT_START_PROBE, JSON.stringify({ ...seen, zodSchemasByExit, cjsReadByExit }))
 })
-for (const mod of [http, https]) {
-  const request = mod.request
-  mod.request = function (...args) {
-    firstRequest()
-    return request.apply(this, args)
-  }
+// The scripted server is http://: the run's requests go through http.request.
+const request = http.request
+http.request = function (...args) {
+  firstRequest()
+  return request.apply(this, args)
 }

@@ -1,7 +1,8 @@
 // What `fanout run` does before its first model request is what a person waits through at every start
 // (#28: process start to first request). The built CLI, a project with default settings: by the first
 // request it has not loaded Node's fetch (the SDK's requests go over node:http) nor touched ICU's locale
-// data (a number formatted for a message nobody sees yet), each ~10-15 ms of one thread, nor built the zod
+// data (a number formatted for a message nobody sees yet), each ~10-15 ms of one thread, nor loaded TLS for an
+// http:// base URL or web streams for a JSON body (~5-8 ms each), nor built the zod
 // schemas it does not need for that request (~35k instructions a schema node; 627 were built, now ~16), nor
 // read the bundle's part holding the MCP SDK, ajv and ws (bundle-parts.ts), which a run without MCP servers never uses.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'

@@ -6,7 +6,6 @@
 // Headers, `body` as an async-iterable byte stream, text() and json(). Anything this does not handle
 // (a streamed or form request body) goes to the built-in fetch unchanged.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
 import { pipeline, type Readable } from 'node:stream'
 // Not the global Headers: touching it loads all of undici (light-headers.ts).
@@ -147,6 +146,9 @@ function plainHeaders(init: RequestInit['headers']): Record<string, string> {
 
 // Loaded with the first compressed answer, not at start (~1.5 ms of every `fanout run` before its first request).
 const zlib = () => process.getBuiltinModule('node:zlib')
+// Loaded with the first https:// request: an http:// base URL (a gateway or proxy on this machine, the tests'
+// scripted server) never needs TLS, and node:https with node:tls took ~5-8 ms of every start before its first request.
+const https = () => process.getBuiltinModule('node:https')
 
 function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '')
@@ -211,10 +213,10 @@ export type PooledFetch = typeof fetch & {
 export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
   const maxSockets = opts.maxSockets ?? 256
   const idleMs = opts.idleSocketMs ?? 4000
-  const agents = {
-    'http:': warmConnections(closeIdleSockets(new HttpAgent({ keepAlive: true, maxSockets }), idleMs), idleMs),
-    'https:': warmConnections(closeIdleSockets(new HttpsAgent({ keepAlive: true, maxSockets }), idleMs), idleMs)
-  }
+  const pool = <A extends HttpAgent>(agent: A) => warmConnections(closeIdleSockets(agent, idleMs), idleMs)
+  const http = pool(new HttpAgent({ keepAlive: true, maxSockets }))
+  let secure: typeof http | undefined
+  const agentFor = (protocol: string) => (protocol === 'https:' ? (secure ??= pool(new (https().Agent)({ keepAlive: true, maxSockets }))) : http)
 
   function send(
     url: URL,
@@ -229,7 +231,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
       const isHttps = url.protocol === 'https:'
       const outHeaders =
         body === undefined ? headers : { ...headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) }
-      const req = (isHttps ? httpsRequest : httpRequest)(url, { method, headers: outHeaders, agent: agents[isHttps ? 'https:' : 'http:'] })
+      const req = (isHttps ? https().request : httpRequest)(url, { method, headers: outHeaders, agent: agentFor(url.protocol) })
       let stream: Readable | null = null
       const onAbort = () => {
         const err = abortError(signal!)
@@ -284,8 +286,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): PooledFetch {
   }) as PooledFetch
   pooled.preconnect = (url, count) => {
     const u = new URL(String(url))
-    const agent = u.protocol === 'https:' ? agents['https:'] : u.protocol === 'http:' ? agents['http:'] : null
-    return agent ? agent.preconnect(u, count) : 0
+    return u.protocol === 'https:' || u.protocol === 'http:' ? agentFor(u.protocol).preconnect(u, count) : 0
   }
   return pooled
 }

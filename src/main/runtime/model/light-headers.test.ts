@@ -1,7 +1,7 @@
 // light-headers.ts against Node's own Headers and FormData: the same operations give the same answers,
 // so the SDK (which gets these in the CLI bundle) builds the same requests and reads the same responses.
 import { describe, expect, it } from 'vitest'
-import { FormData as LightFormData, Headers as LightHeaders } from './light-headers'
+import { FormData as LightFormData, Headers as LightHeaders, isBlob, isReadableStream } from './light-headers'
 
 type HeadersInit = ConstructorParameters<typeof globalThis.Headers>[0]
 
@@ -105,5 +105,26 @@ describe('light FormData', () => {
     made.append('a', '1')
     expect(made).toBeInstanceOf(globalThis.FormData)
     expect(made.get('a')).toBe('1')
+  })
+})
+
+describe('the SDK’s body tests without the web globals', () => {
+  // What scripts/build.mjs puts in place of `globalThis.X && v instanceof globalThis.X` in the SDK: the same answer.
+  class MyStream extends (ReadableStream as new () => object) {}
+  const values: Array<[string, unknown]> = [
+    ['a ReadableStream', new ReadableStream()],
+    ['a subclass of it', new MyStream()],
+    ['a Blob', new Blob(['a'])],
+    ['a File', new File(['a'], 'a.txt')],
+    ['a plain object', { a: 1 }],
+    ['an async iterator', (async function* () {})()],
+    ['a string', 'text'],
+    ['bytes', new Uint8Array(2)],
+    ['null', null],
+    ['nothing', undefined]
+  ]
+  it.each(values)('%s', (_label, v) => {
+    expect(isReadableStream(v)).toBe(v instanceof globalThis.ReadableStream)
+    expect(isBlob(v)).toBe(v instanceof globalThis.Blob)
   })
 })

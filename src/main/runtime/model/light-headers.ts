@@ -140,3 +140,15 @@ class LazyFormData {
 }
 
 export const FormData = LazyFormData as unknown as typeof globalThis.FormData
+
+/**
+ * `x instanceof globalThis.ReadableStream` (and Blob), as the SDK asks it of every request's body, answered
+ * without reading those globals: Node 20 loads its web streams (~7 ms before a run's first request) when
+ * `ReadableStream` is first read, for a body that is JSON. scripts/build.mjs rewrites the SDK's
+ * `globalThis.ReadableStream && x instanceof globalThis.ReadableStream` to this. A stream exists only once
+ * the class is loaded, and it names itself by its toStringTag (a subclass's instance too).
+ */
+export const isReadableStream = (v: unknown): boolean => tagOf(v) === '[object ReadableStream]'
+/** The same for `globalThis.Blob && x instanceof globalThis.Blob` (a File is a Blob). */
+export const isBlob = (v: unknown): boolean => tagOf(v) === '[object Blob]' || tagOf(v) === '[object File]'
+const tagOf = (v: unknown): string | null => (typeof v === 'object' && v !== null ? Object.prototype.toString.call(v) : null)
