@@ -283,23 +283,39 @@ class Grams {
 
   /** Every gram of the segments, for `id` (a gram already held keeps the secret it had). */
   addAll(segments: readonly string[], id: number): void {
-    const { k } = this
+    const { k, out, filter } = this
     // Room for them all at once: growing the table as it fills rehashes it each time (~8 ms for a key, cold).
     let grams = 0
     for (const s of segments) grams += Math.max(0, s.length - k + 1)
     this.reserve(this.count + grams)
+    // One loop, nothing called per gram: this runs once per secret and view, mostly before the code is optimized,
+    // where each call costs more than the hashing.
+    const { starts, hashes, ids } = this
+    const mask = starts.length - 1
+    let count = this.count
     for (const s of segments) {
       if (s.length < k) continue
       const base = this.append(s)
       const codes = this.codes
       let h = 0
       for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + codes[base + i]) | 0
-      for (let i = 0; i + k <= s.length; i++) {
+      // The gram leaving the window is taken out in the step, so that a gram already held (continue) rolls on too.
+      grams: for (let i = 0; i + k <= s.length; h = (h - Math.imul(codes[base + i], out)) | 0, i++) {
         h = (Math.imul(h, BASE) + codes[base + i + k - 1]) | 0
-        this.insert(h, base + i, id)
-        h = (h - Math.imul(codes[base + i], this.out)) | 0
+        let m = Math.imul(h ^ (h >>> 16), 0x7feb352d)
+        m = Math.imul(m ^ (m >>> 15), 0x846ca68b)
+        m = (m ^ (m >>> 16)) >>> 0
+        let at = m & mask
+        for (; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(codes, base + i, codes, starts[at], k)) continue grams
+        starts[at] = base + i
+        hashes[at] = h
+        ids[at] = id
+        count++
+        const bit = m >>> (32 - FILTER_BITS)
+        filter[bit >>> 5] |= 1 << (bit & 31)
       }
     }
+    this.count = count
   }
 
   /** Calls `hit(i, id)` for each place i of the view where one of the grams starts. */
@@ -332,21 +348,6 @@ class Grams {
     for (let i = 0; i < s.length; i++) this.codes[base + i] = s.charCodeAt(i)
     this.used += s.length
     return base
-  }
-
-  private insert(h: number, start: number, id: number): void {
-    if ((this.count + 1) * 2 > this.starts.length) this.reserve(this.count + 1)
-    const { starts, hashes, codes, k } = this
-    const mask = starts.length - 1
-    const mixed = slot(h)
-    let at = mixed & mask
-    for (; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(codes, start, codes, starts[at], k)) return
-    starts[at] = start
-    hashes[at] = h
-    this.ids[at] = id
-    this.count++
-    const bit = mixed >>> (32 - FILTER_BITS)
-    this.filter[bit >>> 5] |= 1 << (bit & 31)
   }
 
   /** A table at most half full with `count` grams. */
