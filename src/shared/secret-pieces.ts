@@ -167,25 +167,35 @@ function dumpLine(text: string, from: number, dump: View): void {
   }
 }
 
+// Made once per secret and view, in code not yet optimized (the API key's, before a run's first request): plain
+// loops and tables, no array spread or callback per character.
 const bytesOf = (s: string): number[] => [...new TextEncoder().encode(s)]
 const alnum = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '')
-const hex2 = (b: number): string => b.toString(16).padStart(2, '0')
-const rot13 = (s: string): string => s.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + 97))
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+const OCTAL = Array.from({ length: 256 }, (_, b) => b.toString(8).padStart(3, '0'))
+/** Letters turned 13 places, lowercased; anything else as it is. */
+function rot13(s: string): string {
+  let out = ''
+  for (let i = 0; i < s.length; i++) {
+    const l = s.charCodeAt(i) | 0x20
+    out += l >= 0x61 && l <= 0x7a ? String.fromCharCode(((l - 0x61 + 13) % 26) + 0x61) : s[i]
+  }
+  return out
+}
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /** base-2^bits of `bytes` preceded by `pad` unknown bytes: only the symbols no unknown byte touches. */
 function baseN(bytes: number[], pad: number, bits: number, alphabet: string): string {
-  const all = [...new Array<number>(pad).fill(0), ...bytes]
   let out = ''
   let acc = 0
   let n = 0
   let bit = 0
   const first = pad * 8
-  const last = all.length * 8
-  for (const b of all) {
-    acc = (acc << 8) | b
+  const last = (pad + bytes.length) * 8
+  for (let i = 0; i < pad + bytes.length; i++) {
+    acc = (acc << 8) | (i < pad ? 0 : bytes[i - pad]!)
     n += 8
     while (n >= bits) {
       n -= bits
@@ -199,13 +209,22 @@ function baseN(bytes: number[], pad: number, bits: number, alphabet: string): st
   return out
 }
 
-/** Bytes in words of `size`, little-endian (od -x, hexdump), the value starting `offset` bytes into a word. */
+/** Bytes in words of `size`, little-endian (od -x, hexdump), the value starting `offset` bytes into a word: its runs of hex. */
 function swapped(bytes: number[], size: number, offset: number): string[] {
-  const all: Array<number | null> = [...new Array<null>(offset).fill(null), ...bytes]
-  while (all.length % size) all.push(null)
-  let out = ''
-  for (let w = 0; w < all.length; w += size) for (let k = size - 1; k >= 0; k--) out += all[w + k] === null ? ' ' : hex2(all[w + k] as number)
-  return out.split(' ').filter(Boolean)
+  const words = Math.ceil((offset + bytes.length) / size) * size
+  const out: string[] = []
+  let run = ''
+  for (let w = 0; w < words; w += size)
+    for (let k = size - 1; k >= 0; k--) {
+      const i = w + k - offset
+      if (i >= 0 && i < bytes.length) run += HEX[bytes[i]!]
+      else if (run) {
+        out.push(run)
+        run = ''
+      }
+    }
+  if (run) out.push(run)
+  return out
 }
 
 /** Every encoding of the secret in one view's alphabet: segments of it (an unknown symbol splits them). */
@@ -218,9 +237,9 @@ function formsOf(secret: string, view: BuiltView): string[] {
       for (let pad = 0; pad < 3; pad++) out.push(...baseN(bytes, pad, 6, B64).split(' ').map(alnum))
       for (let pad = 0; pad < 5; pad++) out.push(...baseN(bytes, pad, 5, B32).split(' ').map(alnum))
     } else if (view === 'hex') {
-      out.push(bytes.map(hex2).join(''))
+      out.push(bytes.map((b) => HEX[b]).join(''))
       for (const size of [2, 4, 8]) for (let offset = 0; offset < size; offset++) out.push(...swapped(bytes, size, offset))
-    } else out.push(bytes.map((b) => b.toString(8).padStart(3, '0')).join(''), bytes.map((b) => String(b)).join(''))
+    } else out.push(bytes.map((b) => OCTAL[b]).join(''), bytes.join(''))
   }
   return out.filter(Boolean)
 }
@@ -248,18 +267,21 @@ const BASE = 0x01000193
 const FILTER_BITS = 16
 
 /**
- * Grams of k characters and the secret each belongs to, found in a view by a rolling hash: each position
- * costs a multiply, a bit test and, on the rare filter hit, a probe of the table; a gram is compared character
- * by character only when its hash matched.
+ * Where runs of at least `length` characters of the secrets' forms show in a view. Grams of k characters and
+ * the secret each belongs to are found by a rolling hash: each position of the view costs a multiply, a bit
+ * test and, on the rare filter hit, a probe of the table; a gram is compared character by character only when
+ * its hash matched, and a gram that matched is extended both ways along the form it came from, to tell whether
+ * the run it is part of is `length` long.
  *
- * Built when a secret is registered, which is on the way to a run's first request (the API key): a key of
- * ~100 characters has some 10,000 grams across its encodings. So nothing is allocated per gram: the segments'
- * codes are copied once into one array, and a gram is its start in it, in a table of typed arrays (open
- * addressing). Slicing each gram into a string and keeping it in a Map cost ~40 ms a key, most of it the
- * garbage collector's, before the first request.
+ * Only every `stride`-th gram of a form is kept, k being `length - stride + 1`: a run of `length` characters of a
+ * form always holds one of those. The API key is registered on the way to a run's first request, and its grams
+ * are indexed at the first texts (redact.ts): a key of ~100 characters has ~10,000 grams across its encodings,
+ * ~15 ms to index in code not yet optimized; every fourth, a quarter of that. Nothing is allocated per gram
+ * either: the forms' codes are copied once into one array, and a gram is its start there, in a table of typed
+ * arrays (open addressing).
  */
 class Grams {
-  /** The segments' codes, one after another; a gram is the k codes from its start. */
+  /** The forms' codes, one after another, BAR after each (no run of a view holds one): a gram is k codes of it. */
   private codes = new Uint16Array(1024)
   private used = 0
   /** The table: a slot's gram start (-1: empty), its full hash and its secret. */
@@ -268,12 +290,17 @@ class Grams {
   private ids = new Int32Array(1024)
   private count = 0
   private readonly filter = new Uint32Array((1 << FILTER_BITS) >>> 5)
+  readonly k: number
   /** BASE^(k-1) mod 2^32: what the character leaving the window contributed. */
   private readonly out: number
 
-  constructor(readonly k: number) {
+  constructor(
+    readonly length: number,
+    private readonly stride = 1
+  ) {
+    this.k = length - stride + 1
     let p = 1
-    for (let i = 1; i < k; i++) p = Math.imul(p, BASE)
+    for (let i = 1; i < this.k; i++) p = Math.imul(p, BASE)
     this.out = p
   }
 
@@ -281,12 +308,12 @@ class Grams {
     return this.count
   }
 
-  /** Every gram of the segments, for `id` (a gram already held keeps the secret it had). */
+  /** Every stride-th gram of the segments, for `id` (the same gram in two places is kept twice: each is extended). */
   addAll(segments: readonly string[], id: number): void {
-    const { k, out, filter } = this
-    // Room for them all at once: growing the table as it fills rehashes it each time (~8 ms for a key, cold).
+    const { k, stride, filter } = this
+    // Room for them all at once: growing the table as it fills rehashes it each time.
     let grams = 0
-    for (const s of segments) grams += Math.max(0, s.length - k + 1)
+    for (const s of segments) if (s.length >= this.length) grams += Math.ceil((s.length - k + 1) / stride)
     this.reserve(this.count + grams)
     // One loop, nothing called per gram: this runs once per secret and view, mostly before the code is optimized,
     // where each call costs more than the hashing.
@@ -294,19 +321,17 @@ class Grams {
     const mask = starts.length - 1
     let count = this.count
     for (const s of segments) {
-      if (s.length < k) continue
+      if (s.length < this.length) continue
       const base = this.append(s)
       const codes = this.codes
-      let h = 0
-      for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + codes[base + i]) | 0
-      // The gram leaving the window is taken out in the step, so that a gram already held (continue) rolls on too.
-      grams: for (let i = 0; i + k <= s.length; h = (h - Math.imul(codes[base + i], out)) | 0, i++) {
-        h = (Math.imul(h, BASE) + codes[base + i + k - 1]) | 0
+      for (let i = 0; i + k <= s.length; i += stride) {
+        let h = 0
+        for (let j = 0; j < k; j++) h = (Math.imul(h, BASE) + codes[base + i + j]) | 0
         let m = Math.imul(h ^ (h >>> 16), 0x7feb352d)
         m = Math.imul(m ^ (m >>> 15), 0x846ca68b)
         m = (m ^ (m >>> 16)) >>> 0
         let at = m & mask
-        for (; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(codes, base + i, codes, starts[at], k)) continue grams
+        while (starts[at] !== -1) at = (at + 1) & mask
         starts[at] = base + i
         hashes[at] = h
         ids[at] = id
@@ -318,12 +343,15 @@ class Grams {
     this.count = count
   }
 
-  /** Calls `hit(i, id)` for each place i of the view where one of the grams starts. */
-  scan(view: View, hit: (i: number, id: number) => void): void {
-    const { k, starts, hashes, ids, codes } = this
+  /**
+   * Calls `hit(from, to, id)` for each stretch [from, to) of the view that is a run of at least `length` characters
+   * of a secret's form (a stretch may be reported more than once).
+   */
+  scan(view: View, hit: (from: number, to: number, id: number) => void): void {
+    const { k, starts, hashes, ids, codes, length, used } = this
     const mask = starts.length - 1
     const { codes: text, n } = view
-    if (n < k || !this.count) return
+    if (n < length || !this.count) return
     let h = 0
     for (let i = 0; i < k - 1; i++) h = (Math.imul(h, BASE) + text[i]) | 0
     for (let i = 0; i + k <= n; i++) {
@@ -331,22 +359,32 @@ class Grams {
       const mixed = slot(h)
       const bit = mixed >>> (32 - FILTER_BITS)
       if (this.filter[bit >>> 5] & (1 << (bit & 31))) {
-        for (let at = mixed & mask; starts[at] !== -1; at = (at + 1) & mask) if (hashes[at] === h && same(text, i, codes, starts[at], k)) hit(i, ids[at])
+        for (let at = mixed & mask; starts[at] !== -1; at = (at + 1) & mask) {
+          const start = starts[at]
+          if (hashes[at] !== h || !same(text, i, codes, start, k)) continue
+          // Along the form, both ways, while the view agrees (a BAR ends a form, and a run of the view).
+          let before = 0
+          while (before < i && before < start && text[i - before - 1] === codes[start - before - 1] && codes[start - before - 1] !== BAR) before++
+          let after = 0
+          while (i + k + after < n && start + k + after < used && text[i + k + after] === codes[start + k + after] && codes[start + k + after] !== BAR) after++
+          if (before + k + after >= length) hit(i - before, i + k + after, ids[at])
+        }
       }
       h = (h - Math.imul(text[i], this.out)) | 0
     }
   }
 
-  /** Copies a segment's codes to the end of `codes`; where they start. */
+  /** Copies a segment's codes, and a BAR after them, to the end of `codes`; where they start. */
   private append(s: string): number {
-    if (this.used + s.length > this.codes.length) {
-      const codes = new Uint16Array(Math.max(this.codes.length * 2, this.used + s.length))
+    if (this.used + s.length + 1 > this.codes.length) {
+      const codes = new Uint16Array(Math.max(this.codes.length * 2, this.used + s.length + 1))
       codes.set(this.codes.subarray(0, this.used))
       this.codes = codes
     }
     const base = this.used
     for (let i = 0; i < s.length; i++) this.codes[base + i] = s.charCodeAt(i)
-    this.used += s.length
+    this.codes[base + s.length] = BAR
+    this.used += s.length + 1
     return base
   }
 
@@ -387,10 +425,12 @@ function same(a: Uint16Array, at: number, b: Uint16Array, from: number, k: numbe
 }
 
 /** The views' grams. A dump's columns are hex digits, and PIECE and EDGE are the same for both: one index serves the two. */
-function viewGrams(k: Record<ViewName, number>): Record<ViewName, Grams> {
-  const hex = new Grams(k.hex)
-  return { text: new Grams(k.text), hex, dump: hex, digits: new Grams(k.digits) }
+function viewGrams(length: Record<ViewName, number>, stride = 1): Record<ViewName, Grams> {
+  const hex = new Grams(length.hex, stride)
+  return { text: new Grams(length.text, stride), hex, dump: hex, digits: new Grams(length.digits, stride) }
 }
+/** Every how many characters of a form a gram is kept in the index of pieces (class Grams). */
+const PIECE_STRIDE = 4
 /** The views whose grams are built (dump reads hex's). */
 type BuiltView = Exclude<ViewName, 'dump'>
 const BUILT: readonly BuiltView[] = ['text', 'hex', 'digits']
@@ -408,7 +448,12 @@ interface Known {
 /** The registered secrets' pieces, and where they show in a text. */
 export class SecretPieces {
   private readonly known: Known[] = []
-  private index = viewGrams(PIECE)
+  private index: Record<ViewName, Grams>
+
+  /** `stride`: every how many characters of a form a gram is indexed (1: all; for tests, to compare). */
+  constructor(private readonly stride = PIECE_STRIDE) {
+    this.index = viewGrams(PIECE, stride)
+  }
   /** Per view, how many of the known secrets have their grams in the index (the first ones). */
   private readonly indexed: Record<BuiltView, number> = { text: 0, hex: 0, digits: 0 }
 
@@ -423,7 +468,7 @@ export class SecretPieces {
 
   clear(): void {
     this.known.length = 0
-    this.index = viewGrams(PIECE)
+    this.index = viewGrams(PIECE, this.stride)
     for (const view of BUILT) this.indexed[view] = 0
   }
 
@@ -448,12 +493,11 @@ export class SecretPieces {
     const seen = new Set<number>()
     for (const view of VIEWS) {
       const { at, longest } = v[view]
-      const k = PIECE[view]
-      if (longest < k) continue
+      if (longest < PIECE[view]) continue
       this.indexFor(builtFor(view))
-      this.index[view].scan(v[view], (i, id) => {
+      this.index[view].scan(v[view], (from, to, id) => {
         seen.add(id)
-        marks.push([at[i], at[i + k - 1] + 1])
+        marks.push([at[from], at[to - 1] + 1])
       })
     }
     for (const id of seen) {
@@ -464,8 +508,7 @@ export class SecretPieces {
       }
       for (const view of VIEWS) {
         const { at } = v[view]
-        const k = EDGE[view]
-        known.edges[view].scan(v[view], (i) => marks.push([at[i], at[i + k - 1] + 1]))
+        known.edges[view].scan(v[view], (from, to) => marks.push([at[from], at[to - 1] + 1]))
       }
     }
     return merge(marks)

@@ -28,9 +28,29 @@ export function redactStream(stream: NodeJS.WriteStream): void {
   }) as Write
 }
 
+/**
+ * stdout and stderr redacted from their first use. Node makes each stream the first time `process.stdout` (or
+ * stderr) is read, loading the modules of its kind (a pipe's, a terminal's, a file's: ~1-3 ms each); a run reads
+ * neither before its first model request, so they are patched as they are made, not at start.
+ */
 export function redactProcessOutput(): void {
-  redactStream(process.stdout)
-  redactStream(process.stderr)
+  for (const name of ['stdout', 'stderr'] as const) {
+    const own = Object.getOwnPropertyDescriptor(process, name)
+    if (!own?.get || !own.configurable) {
+      redactStream(process[name])
+      continue
+    }
+    const make = own.get
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: own.enumerable ?? true,
+      get() {
+        const stream = make.call(process) as NodeJS.WriteStream
+        redactStream(stream)
+        return stream
+      }
+    })
+  }
 }
 
 /** `value` as one line of JSON on `stream`, redacted as the stream's other text is (see redactedJson). */
