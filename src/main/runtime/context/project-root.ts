@@ -12,15 +12,25 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The nearest folder at or above `cwd` holding a `.git` entry (a folder, or a file in a linked worktree). */
-export async function findRepoRoot(cwd: string): Promise<string | null> {
-  let dir = resolve(cwd)
-  for (;;) {
-    if (await exists(join(dir, '.git'))) return dir
-    const parent = dirname(dir)
-    if (parent === dir) return null
-    dir = parent
-  }
+/** Look-ups under way, by folder: the agents', skills', commands' and CLAUDE.md loaders of one start ask at once. */
+const asking = new Map<string, Promise<string | null>>()
+
+/**
+ * The nearest folder at or above `cwd` holding a `.git` entry (a folder, or a file in a linked worktree). Every
+ * ancestor is looked at at once, not one after the other: a start asks this from several loaders before its
+ * first request, and each step up was a round trip to the file system's threads.
+ */
+export function findRepoRoot(cwd: string): Promise<string | null> {
+  const start = resolve(cwd)
+  const known = asking.get(start)
+  if (known) return known
+  const found = Promise.all(foldersUpTo(start, null).map(async (dir) => ((await exists(join(dir, '.git'))) ? dir : null))).then(
+    (dirs) => dirs.find((dir) => dir !== null) ?? null
+  )
+  asking.set(start, found)
+  // Only while under way: a repository made later (git init) is found by the next look-up.
+  void found.finally(() => asking.delete(start))
+  return found
 }
 
 /** `cwd` and its ancestors up to `top` inclusive (or the filesystem root), innermost first. */
