@@ -74,6 +74,21 @@ for (const name of ['openSync', 'readFileSync']) {
   }
 }
 
+// The standard streams made before the first request (Node makes one at the first read of process.stdout or
+// stderr, loading the modules of its kind): none is needed before it (src/main/cli/redacted-output.ts).
+const streamsMade = []
+for (const name of ['stdout', 'stderr']) {
+  const own = Object.getOwnPropertyDescriptor(process, name)
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      if (!sent && !streamsMade.includes(name)) streamsMade.push(name)
+      return own.get.call(process)
+    }
+  })
+}
+
 const firstRequest = () => {
   if (sent) return
   sent = true
@@ -87,7 +102,7 @@ const firstRequest = () => {
   const zodObjectKeys = [...new Set(zodObjects.flatMap((o) => Object.keys(o._zod.def.shape)))].sort()
   fs.writeFileSync(
     process.env.FANOUT_START_PROBE,
-    JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys, requiredFrom, cjsRead: [...cjsRead] })
+    JSON.stringify({ undici, builtins, localeCalls, zodSchemas, zodObjectKeys, requiredFrom, cjsRead: [...cjsRead], streamsMade: [...streamsMade] })
   )
 }
 process.on('exit', () => {

@@ -28,16 +28,25 @@ export function redactStream(stream: NodeJS.WriteStream): void {
   }) as Write
 }
 
+type StdName = 'stdout' | 'stderr'
+/** The standard streams made so far, and what is to be done with each once it is. */
+const made = new Map<StdName, NodeJS.WriteStream>()
+const pending: Record<StdName, Array<(stream: NodeJS.WriteStream) => void>> = { stdout: [], stderr: [] }
+let installed = false
+
 /**
  * stdout and stderr redacted from their first use. Node makes each stream the first time `process.stdout` (or
- * stderr) is read, loading the modules of its kind (a pipe's, a terminal's, a file's: ~1-3 ms each); a run reads
- * neither before its first model request, so they are patched as they are made, not at start.
+ * stderr) is read, loading the modules of its kind (a pipe's, a terminal's, a file's: ~1-3 ms each); a run needs
+ * neither before its first model request, so each is patched as it is made, not at start.
  */
 export function redactProcessOutput(): void {
+  if (installed) return
+  installed = true
   for (const name of ['stdout', 'stderr'] as const) {
     const own = Object.getOwnPropertyDescriptor(process, name)
     if (!own?.get || !own.configurable) {
       redactStream(process[name])
+      made.set(name, process[name])
       continue
     }
     const make = own.get
@@ -46,11 +55,23 @@ export function redactProcessOutput(): void {
       enumerable: own.enumerable ?? true,
       get() {
         const stream = make.call(process) as NodeJS.WriteStream
-        redactStream(stream)
+        if (!made.has(name)) {
+          redactStream(stream)
+          made.set(name, stream)
+          for (const f of pending[name].splice(0)) f(stream)
+        }
         return stream
       }
     })
   }
+}
+
+/** Calls `f` with the stream once it is made (now, when it is): listeners that need not make it. */
+export function whenMade(name: StdName, f: (stream: NodeJS.WriteStream) => void): void {
+  // Not installed (the runtime run in-process, by a test): the stream as Node makes it.
+  const stream = installed ? made.get(name) : process[name]
+  if (stream) f(stream)
+  else pending[name].push(f)
 }
 
 /** `value` as one line of JSON on `stream`, redacted as the stream's other text is (see redactedJson). */

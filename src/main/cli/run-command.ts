@@ -18,7 +18,7 @@ import type { ContentBlock } from '../../shared/events'
 import { StreamJsonWriter } from './output/stream-json'
 import { skippedText } from './trust-text'
 import { orphanNote } from './orphan-note'
-import { writeJsonLine } from './redacted-output'
+import { whenMade, writeJsonLine } from './redacted-output'
 import { errorMessage } from '../../shared/error-message'
 import { emptyUsage } from '../../shared/usage'
 import type { AgentRunResult } from '../runtime/loop/types'
@@ -50,17 +50,18 @@ function pipeOut(onClosed: () => void): RunOutput {
     else process.stderr.write(`fanout run: cannot write the output: ${err.message}\n`)
   }
   const ignore = () => undefined
-  process.stdout.on('error', onError)
+  // On each stream once it is made: making one before the first request costs start time (redacted-output.ts),
+  // and a stream's errors come from writes to it.
+  whenMade('stdout', (stdout) => stdout.on('error', onError))
   // A closed stderr (`2>&1 | head`) is not worth a crash either.
-  process.stderr.on('error', ignore)
+  whenMade('stderr', (stderr) => stderr.on('error', ignore))
   return {
     write: (text) => void (closed || process.stdout.write(text)),
     json: (value) => void (closed || writeJsonLine(process.stdout, value)),
     // A write still pending when the run ends can fail after it (the reader closed the pipe meanwhile):
     // keep swallowing errors on both streams rather than let an unhandled EPIPE crash the exit.
     dispose: () => {
-      process.stdout.off('error', onError)
-      process.stdout.on('error', ignore)
+      whenMade('stdout', (stdout) => stdout.off('error', onError).on('error', ignore))
     }
   }
 }
@@ -181,7 +182,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const permissionMode = claude.permissionMode ?? session.permissionSettings?.defaultMode ?? config.settings.defaultPermissionMode
   for (const note of claude.afterOpen(args.trustProject === true || session.folderTrust?.state === 'trusted')) process.stderr.write(`fanout: ${note}\n`)
   for (const d of session.permissionSettings?.diagnostics ?? []) process.stderr.write(`fanout: ${d.file}:${d.line}:${d.column}: ${d.message}\n`)
-  if (session.folderTrust) process.stderr.write(skippedText(session.folderTrust, session.cwd))
+  const skipped = session.folderTrust ? skippedText(session.folderTrust, session.cwd) : ''
+  if (skipped) process.stderr.write(skipped)
   const compact = parseCompactCommand(args.prompt)
   for (const note of session.settingsNotes) process.stderr.write(`fanout: ${note}\n`)
   // The init line of stream-json lists them; a folder without any costs one directory listing.

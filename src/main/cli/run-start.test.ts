@@ -2,7 +2,7 @@
 // (#28: process start to first request). The built CLI, a project with default settings: by the first
 // request it has not loaded Node's fetch (the SDK's requests go over node:http) nor touched ICU's locale
 // data (a number formatted for a message nobody sees yet), each ~10-15 ms of one thread, nor loaded TLS for an
-// http:// base URL or web streams for a JSON body (~5-8 ms each), nor built the zod
+// http:// base URL or web streams for a JSON body (~5-8 ms each), nor made stdout or stderr, nor built the zod
 // schemas it does not need for that request (~35k instructions a schema node; 627 were built, now ~16), nor
 // read the bundle's part holding the MCP SDK, ajv and ws (bundle-parts.ts), which a run without MCP servers never uses.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
@@ -51,7 +51,7 @@ describe('fanout run before its first request', () => {
     const agentTool = JSON.stringify(sent.find((t) => t.name === 'Agent'))
     for (const name of ['general-purpose', 'Explore', 'Plan', 'fanout-guide', 'verifier']) expect(agentTool).toContain(name)
     const seen = JSON.parse(readFileSync(probe, 'utf8'))
-    expect(seen).toMatchObject({ undici: false, builtins: [], localeCalls: [] })
+    expect(seen).toMatchObject({ undici: false, builtins: [], localeCalls: [], streamsMade: [] })
     // No zod schema is built for what a plain run does not read before its first request (shared/lazy.ts): the
     // settings when there is no settings file, the tools' inputs (the build converted them to JSON, so the
     // request carries them without zod: tools/input-json.ts), team tools, agent state, the session index, agent
