@@ -66,13 +66,22 @@ export function fanoutWebHost(prefix: string, apiKey: string): FanoutWebHost {
         })
         child = p
         let out = ''
+        let started = false
         p.stdout!.on('data', (d) => {
           out += d
           const m = /Open (http:\/\/\S+)/.exec(out)
-          if (m) resolveUrl(m[1])
+          if (m && !started) {
+            started = true
+            resolveUrl(m[1])
+          }
         })
         p.stderr!.on('data', (d) => (out += d))
-        p.on('exit', (code) => reject(new Error(`fanout web exited (${code}) before printing its address:\n${out}`)))
+        p.on('exit', (code, signal) => {
+          if (!started) return reject(new Error(`fanout web exited (${code}) before printing its address:\n${out}`))
+          // A host that ends by itself after it started (not this harness's SIGKILL) is why a page then loses its
+          // connection for good: its last words go to the report, so a failure says why.
+          if (signal !== 'SIGKILL') process.stderr.write(`fanout web exited by itself (${code ?? signal}) after it started; its output:\n${out.slice(-8000)}\n`)
+        })
       })
     },
     async kill() {
