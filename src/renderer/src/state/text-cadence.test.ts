@@ -108,4 +108,14 @@ describe('takeDueEvents', () => {
     expect(due.map(text)).toEqual(['a:1', 'b:1', 'a:tool_start', 'b:2'])
     expect(later.map(text)).toEqual(['c:1'])
   })
+
+  it("lets an agent's figures (usage) take their turn with its text, in its order", () => {
+    const cadence = newTextCadence()
+    takeDueEvents([a.text('0'), b.text('0')], cadence, 1000)
+    const { due, later } = takeDueEvents([a.text('1'), b.text('1'), b.usage({ outputTokens: 10 }), a.usage({ outputTokens: 10 })], cadence, 1000 + FRAME)
+    expect(due.map(text)).toEqual(['b:1', 'b:usage'])
+    expect(later.map(text)).toEqual(['a:1', 'a:usage'])
+    // Its turn: text and figures together.
+    expect(takeDueEvents(later, cadence, 1000 + 2 * FRAME).due.map(text)).toEqual(['a:1', 'a:usage'])
+  })
 })
