@@ -30,3 +30,21 @@ describe('relative time labels', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 })
+
+describe('clocks in slices', () => {
+  it('tell each listener once a period, a share of them at each slice, with one timer', () => {
+    const clock = createClock(1000, 4)
+    const heard = Array.from({ length: 8 }, () => vi.fn())
+    const offs = heard.map((h) => clock.subscribe(h))
+    expect(vi.getTimerCount()).toBe(1)
+    vi.advanceTimersByTime(250)
+    expect(heard.filter((h) => h.mock.calls.length === 1)).toHaveLength(2)
+    expect(clock.now()).toBe(Date.now())
+    vi.advanceTimersByTime(750)
+    expect(heard.map((h) => h.mock.calls.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1])
+    vi.advanceTimersByTime(1000)
+    expect(heard.map((h) => h.mock.calls.length)).toEqual([2, 2, 2, 2, 2, 2, 2, 2])
+    for (const off of offs) off()
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
