@@ -10,22 +10,18 @@ export interface Clock {
 
 /**
  * A clock that tells each listener once per `periodMs`. With `slices`, listeners take turns: each is told at
- * its own slice of the period (the next slice for each new listener), so that many labels subscribed at once
- * do not all render in one frame. The time read is the latest slice's, for everyone.
+ * its own slice of the period (the slice with fewest listeners, so they stay spread as labels come and go), so
+ * that many labels subscribed at once do not all render in one frame. The time read is the latest slice's, for everyone.
  */
 export function createClock(periodMs: number, slices = 1): Clock {
   const slots = Array.from({ length: slices }, () => new Set<() => void>())
-  let nextSlot = 0
   let slice = 0
-  let listening = 0
   let now = Date.now()
   let timer: ReturnType<typeof setInterval> | null = null
   return {
     subscribe(listener) {
-      const slot = slots[nextSlot]
-      nextSlot = (nextSlot + 1) % slices
+      const slot = slots.reduce((least, s) => (s.size < least.size ? s : least))
       slot.add(listener)
-      listening++
       if (!timer) {
         now = Date.now()
         timer = setInterval(() => {
@@ -35,8 +31,8 @@ export function createClock(periodMs: number, slices = 1): Clock {
         }, periodMs / slices)
       }
       return () => {
-        if (slot.delete(listener)) listening--
-        if (!listening && timer) {
+        slot.delete(listener)
+        if (timer && slots.every((s) => !s.size)) {
           clearInterval(timer)
           timer = null
         }

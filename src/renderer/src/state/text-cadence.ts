@@ -73,9 +73,9 @@ export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCaden
   // One look at each event: its agent, and whether that agent has only text and figures waiting (anything
   // else of an agent, a status, a tool, its end, has it drawn now, text and all).
   const keys = pending.map(keyOf)
-  const textOnly = new Map<string, boolean>()
-  pending.forEach((e, i) => textOnly.set(keys[i], (textOnly.get(keys[i]) ?? true) && TURN_TYPES.has(e.type)))
-  for (const key of textOnly.keys()) {
+  const waitsInTurn = new Map<string, boolean>()
+  pending.forEach((e, i) => waitsInTurn.set(keys[i], (waitsInTurn.get(keys[i]) ?? true) && TURN_TYPES.has(e.type)))
+  for (const key of waitsInTurn.keys()) {
     cadence.lastSeen.set(key, cadence.frame)
     if (!cadence.lanes.has(key)) cadence.lanes.set(key, cadence.lanes.size)
   }
@@ -83,13 +83,13 @@ export function takeDueEvents(pending: readonly AgentEvent[], cadence: TextCaden
   const turns = turnsFor(cadence.frameMs, many)
   const wait = new Set<string>()
   if (turns > 1)
-    for (const [key, onlyText] of textOnly) {
-      if (!onlyText || cadence.lanes.get(key)! % turns === cadence.frame % turns) continue
+    for (const [key, inTurn] of waitsInTurn) {
+      if (!inTurn || cadence.lanes.get(key)! % turns === cadence.frame % turns) continue
       // Not its turn, but it has been held back as many frames as the turns allow (they changed under it): drawn now.
       if ((cadence.held.get(key) ?? 0) >= turns - 1) continue
       wait.add(key)
     }
-  for (const key of textOnly.keys()) {
+  for (const key of waitsInTurn.keys()) {
     if (wait.has(key)) cadence.held.set(key, (cadence.held.get(key) ?? 0) + 1)
     else cadence.held.delete(key)
   }
