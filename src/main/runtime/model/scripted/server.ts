@@ -138,7 +138,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     toolUseId: (b: ReplyBlock & { type: 'tool_use' }) => b.id ?? nextId('toolu')
   })
 
-  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string, rate: number): Promise<void> {
+  /** Streams a reply's frames; at an output rate, each is due `from` (performance.now()) plus its output time so far. */
+  async function streamFrames(res: ServerResponse, frames: Frame[], reply: MessageReply, requestId: string, rate: number, from: number): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId })
     const cut = reply.interrupt
     let out = frames
@@ -163,8 +164,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (!out.length) return void res.end()
     if (delay > 0 || pause || rate > 0) {
       let deltas = 0
-      // Paced from the stream's start by the characters generated so far: timer slack does not add up.
-      let start = performance.now()
+      // Paced from the reply's due start by the characters generated so far: neither timer slack nor the
+      // server's own work adds up.
+      let start = from
       let chars = 0
       for (const [i, f] of out.entries()) {
         if (i > 0 && delay > 0) await wait(delay)
@@ -245,8 +247,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     if (rec.maxTokens === 0) {
       const refused = prewarmRefusal(rec.body)
       if (refused) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: refused }, requestId)
-      const latency = latencyOf()
-      if (latency) await wait(latency)
+      const latency = rec.readAt + latencyOf() - performance.now()
+      if (latency >= 1) await wait(latency)
       if (res.destroyed) return
       if (plan) cache!.commit(plan)
       return sendJson(res, 200, renderMessage({ kind: 'message', content: [], stopReason: 'max_tokens', usage: { output_tokens: 0 } }, rec, ids()), {
@@ -265,8 +267,12 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       const message = `scripted server: respond() threw: ${errorMessage(err)}`
       return sendError(res, { status: 400, errorType: 'invalid_request_error', message }, requestId)
     }
-    const delay = latencyOf() + (reply.delayMs ?? 0)
-    if (delay > 0) await wait(delay)
+    // The model's latency runs from the request's arrival (read whole), as a real model's does: what the
+    // server did since (parsing, the simulated cache, the script) is inside it, not added to it.
+    // A script that took longer than that (one holding its reply for a test) starts the reply when it answers.
+    const now = performance.now()
+    const due = Math.max(rec.readAt + latencyOf() + (reply.delayMs ?? 0), now)
+    if (due - now >= 1) await wait(due - now)
     if (res.destroyed) return
     if (reply.kind === 'http_error') return sendError(res, reply, requestId)
     if (plan) cache!.commit(plan)
@@ -274,7 +280,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const frames = renderStream(reply, rec, ids())
     const rate = read(opts.outputTokensPerSecond)
     if (rate > 0) rec.outputMs = (frames.reduce((n, f) => n + (f.chars ?? 0), 0) / 4 / rate) * 1000
-    await streamFrames(res, frames, reply, requestId, rate)
+    await streamFrames(res, frames, reply, requestId, rate, due)
     rec.repliedAt = performance.now()
   }
 
@@ -300,6 +306,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const receivedAt = performance.now()
     const path = (req.url ?? '/').split('?')[0]
     const raw = req.method === 'POST' ? await readBody(req) : ''
+    const readAt = performance.now()
     let body: any = null
     if (raw) {
       try {
@@ -312,7 +319,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const edited = req.method === 'POST' && path === '/v1/messages' ? applyContextManagement(body, req.headers) : { edits: null }
     if ('error' in edited) return sendError(res, { status: 400, errorType: 'invalid_request_error', message: edited.error }, nextId('req'))
     const parsed: ParsedRequest = parseRequest(req.method ?? 'GET', path, req.headers, body, edited.edits)
-    const rec: RecordedRequest = { ...parsed, receivedAt, index: seenRequests++ }
+    const rec: RecordedRequest = { ...parsed, receivedAt, readAt, index: seenRequests++ }
     if (opts.recordRequests !== false) requests.push(rec)
     const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '')
     if (opts.apiKey !== undefined && key !== opts.apiKey)

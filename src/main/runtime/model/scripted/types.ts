@@ -42,8 +42,13 @@ export interface ParsedRequest {
 }
 
 export interface RecordedRequest extends ParsedRequest {
-  /** performance.now() when the request arrived. */
+  /** performance.now() when the request arrived (its headers). */
   receivedAt: number
+  /**
+   * performance.now() when its whole body had been read: the model's latency counts from here, so the server's
+   * own work on a request (parsing it, the simulated cache) is not added to the model's time.
+   */
+  readAt: number
   /** Index in arrival order. */
   index: number
   /** How long its reply's output takes at the server's output rate (outputTokensPerSecond), in ms; 0 without one. */
