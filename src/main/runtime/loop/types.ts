@@ -62,9 +62,10 @@ export interface AgentLoopOptions extends AgentIds {
   promptDeliveries?: string[]
   /**
    * Awaited before a tool that changes anything runs (after its permission): everything the agent has
-   * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started.
+   * recorded so far is on disk first, so a crash mid-tool leaves a record that the call started. Told which
+   * tool: not every one that changes something changes files (the Agent tool starts an agent).
    */
-  writeAhead?: () => Promise<void>
+  writeAhead?: (tool: { name: string }) => Promise<void>
   /**
    * Resolves once everything the agent has recorded so far is on disk; awaited before each model request. What
    * the model is sent is then in the transcript, so a resume after a crash (kill -9 while the recorder still

@@ -24,7 +24,7 @@ export interface ToolRunContext {
   emit: (payload: EventPayload) => void
   maxConcurrency: number
   /** Awaited before a tool that is not read-only runs (see AgentLoopOptions.writeAhead). */
-  writeAhead?: () => Promise<void>
+  writeAhead?: (tool: { name: string }) => Promise<void>
   /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
   outputDir?: string
 }
@@ -47,7 +47,7 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
     rawInput = verdict.updatedInput
     input = again.input
   }
-  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead()
+  if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead(tool)
   // Files may change from here: searches list the folder afresh (before the tool and once it is done).
   if (!tool.readOnly) noteWrite()
   const started = Date.now()

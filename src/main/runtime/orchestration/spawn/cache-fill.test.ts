@@ -20,7 +20,10 @@ const explorers = (n: number, brief: string) =>
     Array.from({ length: n }, (_, i) => ({ name: 'Agent', input: { subagent_type: 'Explore', description: `Look ${i}`, prompt: `${brief}Explore task ${i}` } }))
   )
 
-async function fanOut(n: number, opts: { brief?: string; turns?: ReturnType<typeof reply.text>[] } = {}): Promise<RecordedRequest[]> {
+async function fanOut(
+  n: number,
+  opts: { brief?: string; turns?: ReturnType<typeof reply.text>[]; onSession?: (session: object) => void } = {}
+): Promise<RecordedRequest[]> {
   const respond = scriptByAgent([
     { name: 'explorer', match: /Explore task \d+/, turns: [reply.text('found it')] },
     mainAgent(opts.turns ?? [explorers(n, opts.brief ?? ''), reply.text('done')])
@@ -37,6 +40,7 @@ async function fanOut(n: number, opts: { brief?: string; turns?: ReturnType<type
     },
     session: { permissionMode: 'bypassPermissions' }
   })
+  opts.onSession?.(session)
   const result = await session.run('Fan out.')
   expect(result.status).toBe('completed')
   return model.server.messageRequests().filter((r) => /Explore task \d+/.test(r.firstUserText))
@@ -84,6 +88,22 @@ describe('filling a fan-out’s shared prefix up to the cache minimum', () => {
     expect(reqs).toHaveLength(8)
     expect(reqs.slice(0, 4).some((r) => systemText(r).includes('written-by-the-agent'))).toBe(false)
     for (const r of reqs.slice(4)) expect(systemText(r)).toContain('src/written-by-the-agent.ts')
+  })
+
+  it("keeps the folder's listing through a fan-out: starting agents changes no file, so no sibling walks the folder again", async () => {
+    // Each Agent call is a tool that changes something (it starts an agent), and its write-ahead used to drop the
+    // listing the siblings share: a fan-out whose calls start one by one as they stream walked the folder for each.
+    let dropped = 0
+    const reqs = await fanOut(16, {
+      onSession: (session) => {
+        const defs = (session as unknown as { services: { definitions: { filesMayHaveChanged(): void } } }).services.definitions
+        const drop = defs.filesMayHaveChanged.bind(defs)
+        defs.filesMayHaveChanged = () => (dropped++, drop())
+      }
+    })
+    expect(reqs).toHaveLength(16)
+    expect(dropped).toBe(0)
+    expect(reqs.filter((r) => r.cache!.read >= 4096)).toHaveLength(15)
   })
 
   it('two siblings: a write would cost more than it saves, so their prompts go as they are', async () => {
