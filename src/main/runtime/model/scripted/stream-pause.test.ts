@@ -2,7 +2,7 @@
 // go on, then the rest comes whole (an e2e test uses it to catch a page mid-stream on a loaded machine).
 import { afterEach, expect, it } from 'vitest'
 import { createModelClient } from '../index'
-import { reply, startScriptedServer, type ScriptedServer } from './index'
+import { reply, startScriptedServer, type RecordedRequest, type ScriptedServer } from './index'
 
 let server: ScriptedServer | undefined
 afterEach(async () => {
@@ -55,29 +55,12 @@ it('streams at the output rate it is given: a reply of 100 tokens at 1,000 a sec
   expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 50) // not all at the end
 })
 
-it("counts the model's latency from the request's arrival: the server's own work is inside it, not added to the reply's time", async () => {
-  // The script's 300 ms stand for whatever the server does with a request (parsing it, the simulated cache):
-  // a model's reply starts its latency after the request arrived, however long the server's side took.
-  const words = 'abcd'.repeat(100)
+/** A server whose script takes 300 ms to answer (the server's own side of a request), then streams 100 tokens at 1,000 a second. */
+async function slowScript(latencyMs: number): Promise<{ arrivals: number[]; req: RecordedRequest }> {
   server = await startScriptedServer({
-    latencyMs: 400,
+    latencyMs,
     outputTokensPerSecond: 1000,
-    respond: async () => (await new Promise((r) => setTimeout(r, 300)), reply.text(words, { textChunk: 8 }))
-  })
-  const client = createModelClient({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 })
-  await client.stream({ model: 'claude-sonnet-5-5', system: 'You are terse.', messages: [{ role: 'user', content: 'Hi' }] })
-  const [req] = server.messageRequests()
-  // 400 ms of latency and 100 of output; the script's 300 ms added on top would make it 800.
-  expect(req.repliedAt! - req.readAt).toBeGreaterThanOrEqual(495)
-  expect(req.repliedAt! - req.readAt).toBeLessThan(700)
-})
-
-it('starts a reply whose script answers after the latency when it answers, still paced at the output rate', async () => {
-  const words = 'abcd'.repeat(100)
-  server = await startScriptedServer({
-    latencyMs: 50,
-    outputTokensPerSecond: 1000,
-    respond: async () => (await new Promise((r) => setTimeout(r, 300)), reply.text(words, { textChunk: 8 }))
+    respond: async () => (await new Promise((r) => setTimeout(r, 300)), reply.text('abcd'.repeat(100), { textChunk: 8 }))
   })
   const client = createModelClient({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 })
   const arrivals: number[] = []
@@ -86,8 +69,21 @@ it('starts a reply whose script answers after the latency when it answers, still
     { model: 'claude-sonnet-5-5', system: 'You are terse.', messages: [{ role: 'user', content: 'Hi' }] },
     { onText: () => arrivals.push(performance.now() - start) }
   )
+  return { arrivals, req: server.messageRequests()[0] }
+}
+
+it("counts the model's latency from the request's arrival: the server's own work is inside it, not added to the reply's time", async () => {
+  // The script's 300 ms stand for whatever the server does with a request (parsing it, the simulated cache):
+  // a model's reply starts its latency after the request arrived, however long the server's side took.
+  const { req } = await slowScript(400)
+  // 400 ms of latency and 100 of output; the script's 300 ms added on top would make it 800.
+  expect(req.repliedAt! - req.readAt).toBeGreaterThanOrEqual(495)
+  expect(req.repliedAt! - req.readAt).toBeLessThan(780)
+})
+
+it('starts a reply whose script answers after the latency when it answers, still paced at the output rate', async () => {
+  const { arrivals, req } = await slowScript(50)
   // Its 100 ms of output are not sent at once to catch up with a latency that had passed.
   expect(arrivals.at(-1)! - arrivals[0]).toBeGreaterThanOrEqual(80)
-  const [req] = server.messageRequests()
   expect(req.repliedAt! - req.readAt).toBeGreaterThanOrEqual(395)
 })
