@@ -9,10 +9,14 @@ let app: BrowserMode
 test.use({ viewport: { width: 1500, height: 920 } })
 test.afterEach(async () => app?.close())
 
-/** Scrolls a transcript to its top until `first` shows (older items may still be arriving). */
+/**
+ * Scrolls a transcript to its top until `first` shows (older items may still be arriving), with the wheel as a
+ * person does: a scroll no one made by hand leaves the list following its end.
+ */
 async function scrollToStart(transcript: Locator, first: Locator): Promise<void> {
+  await transcript.hover()
   await expect(async () => {
-    await transcript.evaluate((el) => (el.scrollTop = 0))
+    await transcript.page().mouse.wheel(0, -1_000_000)
     await expect(first).toBeVisible({ timeout: 200 })
   }).toPass({ timeout: 45_000 })
 }

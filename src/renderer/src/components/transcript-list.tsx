@@ -1,11 +1,13 @@
 // An agent's transcript, virtualized: only rows near the viewport are in the DOM, so a 100,000-event
-// session opens and scrolls like a short one. Follows the bottom while the user is at the bottom. A
+// session opens and scrolls like a short one. Follows the bottom until the person scrolls up (their own
+// wheel, key, touch or scrollbar: scroll-intent.ts), and offers to jump back to the latest then. A
 // reopened session's older items arrive after its newest (view/session-pages.ts): a row at the top says
 // so until they are all in, and when they are put above what the user is reading, it stays in place.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { AGENT_TOOL_NAMES, type TranscriptItem } from '../../../shared/view/session-state'
 import { afterLayout, cancelAfterLayout } from '../lib/after-layout'
+import { followsAfterScroll, trackScrollIntent, type ScrollIntent } from '../lib/scroll-intent'
 import { useApp } from '../state/store'
 import { RetryButton } from './retry-button'
 import { AgentCard } from './agent-card'
@@ -110,6 +112,9 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
   const olderError = useApp((s) => (s.older[sessionId]?.items[agentId] ? s.older[sessionId].error : undefined))
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
+  // Not following (the person scrolled up, or a search result was revealed): a button brings them back down.
+  const [behind, setBehind] = useState(false)
+  const intent = useRef<ScrollIntent | null>(null)
   const top = older ? 1 : 0
   const count = top + items.length + (footer ? 1 : 0)
   // Stable while the items are: the virtualizer recomputes every row's position when this function
@@ -139,8 +144,11 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
   }, [total, items])
   useLayoutEffect(() => {
     const el = scrollRef.current
+    if (!el) return
+    const tracked = (intent.current = trackScrollIntent(el))
     return () => {
-      if (el) cancelAfterLayout(el)
+      cancelAfterLayout(el)
+      tracked.dispose()
     }
   }, [])
 
@@ -158,6 +166,7 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
     const item = items[i]
     if (item.kind === 'tool') useOpenRows.getState().show(item.toolUseId)
     atBottom.current = false
+    setBehind(true)
     virtualizer.scrollToIndex(top + i, { align: 'center' })
     setRevealed({ key: item.key, n: reveal.n })
   }, [reveal, items, tools, revealed, top, virtualizer])
@@ -170,7 +179,16 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
 
   const onScroll = () => {
     const el = scrollRef.current
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48
+    // Our own follow-the-bottom scrolls, whose events come a frame later, leave it following: no layout read.
+    if (!el || !intent.current || (atBottom.current && !intent.current.byPerson())) return
+    atBottom.current = followsAfterScroll(el, intent.current, atBottom.current, 48)
+    setBehind(!atBottom.current)
+  }
+  const jumpToLatest = () => {
+    const el = scrollRef.current
+    atBottom.current = true
+    setBehind(false)
+    if (el) el.scrollTop = el.scrollHeight
   }
 
   return (
@@ -197,6 +215,15 @@ export function TranscriptList({ sessionId, agentId, footer, empty }: { sessionI
           </div>
         ))}
       </div>
+      {behind && count > 0 && (
+        // Sticky at the scroller's foot: it shows only while the end of the list is out of view.
+        <div className="jump-latest-dock">
+          <button className="jump-latest" data-testid="jump-latest" onClick={jumpToLatest} title="Scroll to the newest message and follow it">
+            <Icon name="chevronDown" size={12} />
+            <span>Jump to latest</span>
+          </button>
+        </div>
+      )}
     </div>
   )
 }

@@ -1,7 +1,10 @@
 // Keeps a scroller at its bottom while its content grows, unless the person scrolled up to read. It
 // reacts from a ResizeObserver, which runs after layout: following costs no forced layout per update
 // (reading scrollHeight in a layout effect made every streaming panel lay out the page on each delta).
+// Only the person's own scrolling stops it (scroll-intent.ts): content that grows before our scroll's
+// event arrives does not.
 import { useLayoutEffect, useRef } from 'react'
+import { followsAfterScroll, trackScrollIntent } from './scroll-intent'
 
 /** Put `scrollRef` on the scroller and `contentRef` on its one child that holds the content. */
 export function useFollowBottom<S extends HTMLElement = HTMLDivElement, C extends HTMLElement = HTMLDivElement>() {
@@ -13,20 +16,17 @@ export function useFollowBottom<S extends HTMLElement = HTMLDivElement, C extend
     const content = contentRef.current
     if (!scroller || !content) return
     let atBottom = true
-    // Our own scrolls need no measuring: after one, the scroller is at its bottom by definition.
-    let ours = false
+    const intent = trackScrollIntent(scroller)
     const follow = () => {
-      if (!atBottom) return
-      // Layout is fresh in a ResizeObserver callback, so these reads cost nothing.
-      const before = scroller.scrollTop
-      scroller.scrollTop = scroller.scrollHeight
-      ours = scroller.scrollTop !== before // only a real move sends a scroll event
+      // Layout is fresh in a ResizeObserver callback, so this costs nothing.
+      if (atBottom) scroller.scrollTop = scroller.scrollHeight
     }
     const onScroll = () => {
       // Scrolled down, the line at the top is cut through: `scrolled` fades it out (panels.css).
       scroller.classList.toggle('scrolled', scroller.scrollTop > 2)
-      if (ours) ours = false
-      else atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
+      // Our own scrolls (the person not at the wheel) leave it following: no layout read for them.
+      if (atBottom && !intent.byPerson()) return
+      atBottom = followsAfterScroll(scroller, intent, atBottom, 80)
     }
     const ro = new ResizeObserver(follow)
     ro.observe(content)
@@ -35,6 +35,7 @@ export function useFollowBottom<S extends HTMLElement = HTMLDivElement, C extend
     scroller.addEventListener('scroll', onScroll, { passive: true })
     return () => {
       ro.disconnect()
+      intent.dispose()
       scroller.removeEventListener('scroll', onScroll)
     }
   }, [])
