@@ -13,6 +13,8 @@ import type { ModelAliases } from '../../model/aliases'
 import type { ModelClient, ToolUseReady } from '../../model/types'
 import { warmSpawn } from '../spawn/warm-spawn'
 import { startsEarly } from '../spawn/early-spawn'
+import { readHistoryAhead } from '../spawn/fanout-estimate'
+import { AGENT_TOOL_NAME } from '../spawn/agent-tool-name'
 import type { NestedInstructions } from '../../context/nested-instructions'
 import { AgentWorkReview } from '../../review'
 import { Coordinator } from '../coordinator/coordinator'
@@ -192,11 +194,15 @@ export class AgentServices implements SessionContext {
     this.definitions.filesMayHaveChanged()
   }
 
+  // Every streamed call of a reply reaches one of these two: an Agent call begins the read of the history the
+  // reply's estimate needs at its end (fanout-estimate.ts).
   warmSpawn(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): void {
+    if (call.name === AGENT_TOOL_NAME) readHistoryAhead(this.dataDir)
     warmSpawn(this, parent, call, sofar)
   }
 
   startsEarly(parent: AgentHandle, call: ToolUseReady, sofar: readonly ToolUseReady[]): boolean {
+    if (call.name === AGENT_TOOL_NAME) readHistoryAhead(this.dataDir)
     return startsEarly(this, parent, call, sofar)
   }
 

@@ -1,10 +1,15 @@
 // A fan-out's estimate before it starts: an `estimate` event for the turn's Agent calls, and above the
 // setting, one question to the person for the whole fan-out; refused, no agent starts and the model is told.
-import { afterEach, describe, expect, it } from 'vitest'
+import { appendFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EstimateEvent, PermissionRequestEvent } from '../../../../shared/events'
 import { reply } from '../../model/scripted'
 import { closeFixtures, makeFixture, starts } from '../testing/session-fixture'
 import { mainAgent, scriptedAgent } from '../testing/scripted-agents'
+import { AGENT_HISTORY_FILE } from '../../store/agent-history'
+import { estimateFanout, readHistoryAhead, type EstimateHost } from './fanout-estimate'
 
 afterEach(closeFixtures)
 
@@ -90,5 +95,50 @@ describe('fan-out estimate', () => {
     expect(f.events.filter((e) => e.type === 'estimate')).toHaveLength(1)
     expect(f.events.some((e) => e.type === 'permission_request')).toBe(false)
     expect(starts(f.events).filter((s) => s.depth === 1)).toHaveLength(2)
+  })
+})
+
+describe('the history an estimate reads', () => {
+  const record = (i: number, costUsd: number) => ({
+    ts: 1_795_000_000_000 + i,
+    sessionId: 's',
+    agentId: `a${i}`,
+    agentType: 'general-purpose',
+    outcome: 'completed',
+    costUsd,
+    tokens: 1000,
+    turns: 2,
+    durationMs: 1000
+  })
+  // Runs recorded (appended, as every run's end does): n of them at `costUsd` each.
+  const recorded = (dataDir: string, n: number, costUsd: number) =>
+    appendFileSync(join(dataDir, AGENT_HISTORY_FILE), Array.from({ length: n }, (_, i) => `${JSON.stringify(record(i, costUsd))}\n`).join(''))
+  const host = (dataDir: string) =>
+    ({ dataDir, definitions: { agents: () => new Map() }, gate: { limits: { approveFanoutAboveUsd: 0 } } }) as unknown as EstimateHost
+  const agentCall = [{ id: 't1', name: 'Agent', input: { description: 'Part', prompt: 'Do the part.', subagent_type: 'general-purpose' } }]
+
+  afterEach(() => vi.useRealTimers())
+
+  it("is read while the reply's calls stream (not after its last one), once; the next reply reads it afresh", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fanout-history-ahead-'))
+    recorded(dataDir, 6, 1)
+    // A heavy user's history is megabytes: read at the reply's end, it held the last call's agent back (68 vs 26 ms of
+    // a 16-way fan-out's overhead with 10,000 recorded runs).
+    expect(await readHistoryAhead(dataDir)).toHaveLength(6)
+    // Twelve more runs recorded since: the estimate at this reply's end is the one read ahead...
+    recorded(dataDir, 12, 9)
+    expect((await estimateFanout(host(dataDir), agentCall))!.median).toBeCloseTo(1, 1)
+    // ...and the next reply's, with no read begun ahead, reads the file as it is now.
+    expect((await estimateFanout(host(dataDir), agentCall))!.median).toBeCloseTo(9, 1)
+  })
+
+  it('a read begun ahead more than 30 s before the estimate is not used', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fanout-history-stale-'))
+    recorded(dataDir, 6, 1)
+    await readHistoryAhead(dataDir)
+    recorded(dataDir, 12, 9)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 31_000)
+    expect((await estimateFanout(host(dataDir), agentCall))!.median).toBeCloseTo(9, 1)
   })
 })

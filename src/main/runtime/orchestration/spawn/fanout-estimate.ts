@@ -2,7 +2,7 @@
 // surface, the CLI's json and stream-json outputs show it) from each definition's recorded runs and the
 // prompts' sizes, with a range. Above the amount Settings → Limits names, the person is asked first, once for
 // the whole fan-out; refused (or with nobody to ask), the calls are answered without starting anything.
-import { estimateCall, estimateText, historyKey, historyRuns, sumEstimates, type FanoutEstimate } from '../../../../shared/budget'
+import { estimateCall, estimateText, historyKey, historyRuns, sumEstimates, type AgentRunRecord, type FanoutEstimate } from '../../../../shared/budget'
 import { readAgentHistory } from '../../store/agent-history'
 import type { AgentHandle } from '../runs/agent-registry'
 import type { SessionContext } from '../types'
@@ -33,11 +33,36 @@ function agentCalls(calls: ReadonlyArray<{ id: string; name: string; input: unkn
   return out
 }
 
+/**
+ * The history read while a reply's Agent calls stream (readHistoryAhead), for the estimate its end makes: read
+ * there, it was four thread-pool round trips (open, stat, read, close) between the reply's last call and that
+ * call's agent starting, on the critical path of every fan-out. Older than this, it is read again.
+ */
+const ahead = new Map<string, { at: number; records: Promise<AgentRunRecord[]> }>()
+const AHEAD_MS = 30_000
+
+/** Begins reading `dataDir`'s history for the estimate at the end of the reply whose Agent calls are streaming (once). */
+export function readHistoryAhead(dataDir: string | undefined): Promise<AgentRunRecord[]> | undefined {
+  if (!dataDir) return undefined
+  const begun = ahead.get(dataDir)
+  if (begun && Date.now() - begun.at < AHEAD_MS) return begun.records
+  const records = readAgentHistory(dataDir).catch(() => [])
+  ahead.set(dataDir, { at: Date.now(), records })
+  return records
+}
+
+/** The history for an estimate: the read begun ahead (taken, so the next reply reads afresh), else a read now. */
+function historyFor(dataDir: string): Promise<AgentRunRecord[]> {
+  const begun = ahead.get(dataDir)
+  ahead.delete(dataDir)
+  return begun && Date.now() - begun.at < AHEAD_MS ? begun.records : readAgentHistory(dataDir).catch(() => [])
+}
+
 /** The estimate of `calls`' new subagents from the recorded history; null when they start none. */
 export async function estimateFanout(host: EstimateHost, calls: ReadonlyArray<{ id: string; name: string; input: unknown }>): Promise<FanoutEstimate | null> {
   const agents = agentCalls(calls)
   if (!agents.length) return null
-  const runs = historyRuns(host.dataDir ? await readAgentHistory(host.dataDir).catch(() => []) : [])
+  const runs = historyRuns(host.dataDir ? await historyFor(host.dataDir) : [])
   const defs = host.definitions.agents()
   const approveAbove = host.gate.limits.approveFanoutAboveUsd
   return sumEstimates(
