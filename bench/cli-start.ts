@@ -7,7 +7,7 @@
 // Then Fanout's start by state of its code cache: the first run after a build (the cache the build
 // prepared) and none (each in a cache folder of its own, so the checkout's cache is left alone); the
 // side-by-side runs are the warm case, a cache completed by the run before.
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { primeCaches } from '../src/main/cli/code-cache'
@@ -21,9 +21,13 @@ const MODEL = 'claude-sonnet-5-5'
 const PROMPT = `${START_MARK}: say hi.`
 /** Done-when of #28: process start to first request at least this many times faster than Claude Code. */
 const TARGET = 4
+/** A person's own agents: this many files of the corpus (../shared/corpus/agents) in ~/.claude/agents. */
+const USER_AGENTS = 100
 
 export interface CliStartFigures {
   fanout: { median: number; min: number }
+  /** With USER_AGENTS agent files of the person's own; null without the corpus. */
+  withAgents: { fanout: number; claudeCode: number | null } | null
   /** null when Claude Code was not measured (`skip` says why). */
   claudeCode: { median: number; min: number; version: string } | null
   skip?: string
@@ -94,11 +98,33 @@ export async function benchCliStart(root: string): Promise<CliStartFigures> {
     const none = await byCache(() => 'off')
     for (const dir of made) rmSync(dir, { recursive: true, force: true })
 
+    // As a person with agents of their own starts it: the corpus's agent files in ~/.claude/agents, for both.
+    const corpus = join(root, '..', 'shared', 'corpus', 'agents')
+    let withAgents: { fan: number[]; claude: number[]; files: number } | null = null
+    if (existsSync(corpus)) {
+      const own = join(tmp, 'home-with-agents')
+      mkdirSync(join(own, '.claude', 'agents'), { recursive: true })
+      const files = readdirSync(corpus, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .slice(0, USER_AGENTS)
+      files.forEach((f, i) => copyFileSync(join(corpus, f), join(own, '.claude', 'agents', `${i}-${f.split('/').pop()}`)))
+      const fanOwn = () => runFanoutProcess({ root, cwd, home: own, baseUrl: server.url, prompt: PROMPT, model: MODEL })
+      const claudeOwn = () => runClaudeCode({ cwd, home: own, baseUrl: server.url, prompt: PROMPT, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
+      withAgents = { fan: [], claude: [], files: files.length }
+      await timed(server, fanOwn)
+      if (bin) await timed(server, claudeOwn)
+      for (let i = 0; i < RUNS; i++) {
+        push(withAgents.fan, await timed(server, fanOwn))
+        if (bin) push(withAgents.claude, await timed(server, claudeOwn))
+      }
+    }
+
     console.log(
       `\nProcess start to first model request: spawn → the first request carrying the prompt at the scripted server (its own process); ${RUNS} interleaved pairs after one unmeasured run of each; load average ${loadBefore} -> ${loadavg()[0]!.toFixed(2)}`
     )
     console.log(`  ${describe('Fanout (`fanout run -p`, warm code cache)', fan)}`)
-    const figures: CliStartFigures = { fanout: { median: median(fan), min: Math.min(...fan) }, claudeCode: null }
+    const figures: CliStartFigures = { fanout: { median: median(fan), min: Math.min(...fan) }, claudeCode: null, withAgents: null }
     if (bin && claudeRuns.length) {
       console.log(`  ${describe(`Claude Code ${version} (\`claude -p\`)`, claudeRuns)}`)
       figures.claudeCode = { median: median(claudeRuns), min: Math.min(...claudeRuns), version }
@@ -111,6 +137,15 @@ export async function benchCliStart(root: string): Promise<CliStartFigures> {
       console.log(`  Claude Code: not measured — ${figures.skip}`)
     }
     console.log(`  Fanout, ${describe('first run after a build', first)}; ${describe('no code cache at all', none)}`)
+    if (withAgents?.fan.length) {
+      const cc = withAgents.claude.length ? median(withAgents.claude) : null
+      figures.withAgents = { fanout: median(withAgents.fan), claudeCode: cc }
+      console.log(
+        `  With ${withAgents.files} agent files of the person's own in ~/.claude/agents (from the corpus), interleaved: ${describe('Fanout', withAgents.fan)}${
+          cc !== null ? `; ${describe('Claude Code', withAgents.claude)}; ${(cc / figures.withAgents.fanout).toFixed(1)}× faster` : ''
+        }`
+      )
+    } else console.log(`  With agent files of the person's own: not measured (no corpus at ${corpus})`)
     return figures
   } finally {
     server.stop()
