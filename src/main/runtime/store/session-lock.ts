@@ -60,16 +60,13 @@ export class SessionLockedError extends Error {
 /** A lock file as found: missing, unreadable (treated as stale), or naming its owner. */
 type Found = { kind: 'missing' } | { kind: 'garbage'; text: string } | { kind: 'owner'; owner: LockOwner }
 
-async function readLock(file: string): Promise<Found> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return { kind: 'missing' }
-    throw err
-  }
-  return parseLock(text)
+/** A lock file that could not be read: missing when it is not there, else the error. */
+function unread(err: unknown): Found {
+  if (errorCode(err) === 'ENOENT') return { kind: 'missing' }
+  throw err
 }
+
+const readLock = (file: string): Promise<Found> => readFile(file, 'utf8').then(parseLock, unread)
 
 /** readLock without the thread pool, for the release (see held). */
 function readLockSync(file: string): Found {
@@ -77,8 +74,7 @@ function readLockSync(file: string): Found {
   try {
     text = readFileSync(file, 'utf8')
   } catch (err) {
-    if (errorCode(err) === 'ENOENT') return { kind: 'missing' }
-    throw err
+    return unread(err)
   }
   return parseLock(text)
 }

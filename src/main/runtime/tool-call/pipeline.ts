@@ -24,7 +24,7 @@ export interface ToolRunContext {
   emit: (payload: EventPayload) => void
   maxConcurrency: number
   /** Awaited before a tool that is not read-only runs (see AgentLoopOptions.writeAhead). */
-  writeAhead?: (tool: { name: string }) => Promise<void>
+  writeAhead?: (tool: { changesFiles?: boolean }) => Promise<void>
   /** Where outputs past a tool's cap are saved whole; absent: they are cut. */
   outputDir?: string
 }

@@ -48,6 +48,11 @@ export interface ToolMeta {
   name: string
   /** Never changes files or runs commands: allowed in plan / read-only modes. */
   readOnly: boolean
+  /**
+   * False for a tool that is not read-only but changes no file itself: the Agent tool starts an agent, whose own
+   * tools say when they change something. Absent: as `!readOnly`.
+   */
+  changesFiles?: boolean
   /** Safe to run at the same time as other safe calls from the same assistant message. */
   concurrencySafe: boolean
   /** Absent: the permission layer goes by the tool's name (Claude Code's families, tools/tool-names.ts). */
@@ -111,6 +116,8 @@ export interface ToolSpec<S extends z.ZodType> {
   /** A schema made with toolInput (built at first use), or one built already (e.g. tools made only when used). */
   schema: S | ToolInput<S>
   readOnly: boolean
+  /** Default: !readOnly (see ToolMeta). */
+  changesFiles?: boolean
   /** Default: readOnly. */
   concurrencySafe?: boolean
   permission?: PermissionKind
@@ -179,6 +186,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     description: spec.description,
     inputJsonSchema: inputJsonSchema(spec.schema),
     readOnly: spec.readOnly,
+    ...(spec.changesFiles !== undefined ? { changesFiles: spec.changesFiles } : {}),
     concurrencySafe: spec.concurrencySafe ?? spec.readOnly,
     ...(spec.permission ? { permission: spec.permission } : {}),
     maxOutputChars: spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,

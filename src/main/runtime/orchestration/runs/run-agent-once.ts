@@ -118,11 +118,11 @@ export async function runAgentOnce(session: RunHost, handle: AgentHandle, spec: 
         beforeToolCall: session.permissions.beforeToolCall(handle),
         afterToolCall: session.extensions.afterToolCall(handle),
         drainInbox: () => handle.inbox.splice(0),
-        // Written ahead: the transcript holds the call before a tool that changes anything runs. A spawn changes
-        // no file itself (its agent's own tools say so when they do): the listing its siblings share is kept, so a
-        // fan-out's later agents neither walk the folder again nor get a prompt prefix of their own.
+        // Written ahead: the transcript holds the call before a tool that changes anything runs. A tool that changes
+        // no file itself (a spawn: ToolMeta.changesFiles) keeps the listing a fan-out's siblings share, so its later
+        // agents neither walk the folder again nor get a prompt prefix of their own.
         writeAhead: (tool) => {
-          if (tool.name !== AGENT_TOOL_NAME) session.filesMayHaveChanged()
+          if (tool.changesFiles !== false) session.filesMayHaveChanged()
           return session.files.durable(handle.id)
         },
         // Every request's messages are in the transcript before it goes: a resume rebuilds what the model saw.

@@ -73,6 +73,8 @@ export function createAgentTool(opts: {
     description: opts.description,
     schema: agentToolInput,
     readOnly: false,
+    // It starts an agent; that agent's own tools say when files change (the listing its siblings share is kept).
+    changesFiles: false,
     // Several Agent calls in one assistant message run in parallel: that is the point of fan-out.
     concurrencySafe: true,
     // The subagent's report is what the parent asked for; let it through whole up to a generous cap.
