@@ -193,8 +193,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stream = args.format === 'stream-json' ? new StreamJsonWriter(streamSession(session, permissionMode, slashNames), (line) => out.json(line)) : null
   if (stream) session.extensions.keepToolResponses()
   const problems = problemPrinter(session)
+  let streamsMade = false
   session.bus.subscribe((e) => {
     counted.note(e)
+    // stdout and stderr are made while the first request waits on the model: made at the answer, they held it
+    // back by half a millisecond; made before the first request, they cost start time (redacted-output.ts).
+    if (!streamsMade && e.type === 'model_request') {
+      streamsMade = true
+      setTimeout(() => void [process.stdout, process.stderr]).unref()
+    }
     if (stream) stream.note(e)
     else if (args.format === 'events') out.json(e)
     // Retries and problems (an MCP server that did not start, a failing hook, a subagent's failure) go to
@@ -245,7 +252,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint)
     stuck.dispose()
   }
-  await leftovers.settle()
+  // The look for worktrees left behind (when it had no quiet moment) runs beside the close.
+  const looked = leftovers.settle()
   try {
     // The view checkpoint waits until the answer is out (below): it is best effort and changes nothing said.
     await session.close('other', { checkpoint: false })
@@ -256,6 +264,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (summary) markUndone(summary, 'session_not_saved', line)
     if (code === 0) code = 1
   }
+  await looked
   if (summary && writeFailures.length)
     markUndone(
       summary,
@@ -263,7 +272,11 @@ export async function runCommand(argv: string[]): Promise<number> {
       `the session's record is incomplete: ${writeFailures.length} write${writeFailures.length === 1 ? '' : 's'} to the data folder failed (${writeFailures[0]})`
     )
   if (summary) code = printResult(summary)
+  // Once the answer is out: the end states' fsync and the view checkpoint. A state that could not reach the
+  // disk was said on stderr (onError); the run does not end in success then.
+  const failuresBefore = writeFailures.length
   await session.checkpoint()
+  if (writeFailures.length > failuresBefore && code === 0) code = 1
   out.dispose()
   await shutdownSandbox()
   return code

@@ -60,7 +60,8 @@ export type AgentStateInput = Omit<AgentState, 'version' | 'updatedAt'> & { upda
 /**
  * Writes the state whole (never half-written). `durable: false` skips the fsync: the state an agent starts with
  * says only that it runs, which its transcript (itself never fsynced) says too, and sixteen agents starting at
- * once would otherwise queue sixteen fsyncs ahead of their file reads on libuv's four threads.
+ * once would otherwise queue sixteen fsyncs ahead of their file reads on libuv's four threads. The state a run
+ * ends with is fsynced a moment later, with others (runs/persistence.ts, END_SYNC_MS).
  */
 export async function writeAgentState(dataDir: string, state: AgentStateInput, opts: { durable?: boolean } = {}): Promise<AgentState> {
   const file = agentStatePath(dataDir, state.sessionId, state.agentId)

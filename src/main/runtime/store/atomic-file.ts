@@ -107,6 +107,25 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   }
 }
 
+/**
+ * fsync of a file written before without one (writeFileAtomic with `fsync: false`): what it holds now survives a
+ * power loss from here on. A file that is gone (its session deleted) has nothing to keep.
+ */
+export async function syncFile(file: string): Promise<void> {
+  let fh
+  try {
+    fh = await open(file, 'r')
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return
+    throw err
+  }
+  try {
+    await fh.sync()
+  } finally {
+    await fh.close()
+  }
+}
+
 /** fsync of a folder (its entries); a no-op where folders cannot be opened for it (Windows). */
 async function syncDir(dir: string): Promise<void> {
   if (process.platform === 'win32') return

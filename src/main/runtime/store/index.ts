@@ -18,7 +18,7 @@ export {
   credentialsPath
 } from './data-dir'
 export type { DataDirOptions } from './data-dir'
-export { writeFileAtomic, writeJsonAtomic, readJsonFile } from './atomic-file'
+export { writeFileAtomic, writeJsonAtomic, readJsonFile, syncFile } from './atomic-file'
 export { JsonlWriter, DEFAULT_FLUSH_DELAY_MS } from './jsonl-writer'
 export type { JsonlWriterOptions } from './jsonl-writer'
 export { readJsonlLines } from './jsonl-reader'

@@ -14,7 +14,7 @@ import { currentWriter, effectiveStatus, writeSessionIndex } from './session-ind
 import { NewerTranscriptError } from './transcript/decode'
 import { makeHeader, mergeDeltas } from './transcript/format'
 import type { RecordedEvent } from './transcript/migrations'
-import { transcriptSizes, writeViewCheckpoint } from './view-checkpoint'
+import { transcriptSizesSync, writeViewCheckpoint } from './view-checkpoint'
 import { ViewFold } from './view-fold'
 
 export interface SessionRecorderOptions {
@@ -242,6 +242,14 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
     await writeCheckpoint(closedSizes).catch(() => undefined)
   }
 
+  function sizesNow(): Record<string, number> | null {
+    try {
+      return transcriptSizesSync(dataDir, sessionId)
+    } catch {
+      return null // no checkpoint then: the next open replays
+    }
+  }
+
   async function writeCheckpoint(sizes: Record<string, number>): Promise<void> {
     const state = fold.finish()
     const index = builder.snapshot()
@@ -288,10 +296,9 @@ export function createSessionRecorder(opts: SessionRecorderOptions): SessionReco
       // it there, and it reads the transcripts, so it runs here, before the lock is let go. Front ends stop
       // their runs first, so that is the rare path.
       const replay = !failed && (!foldable || fold.runsOpen)
-      // Taken beside the index's write, and done before close resolves (and the lock is let go).
-      const sizes = failed || replay ? null : transcriptSizes(dataDir, sessionId).catch(() => null)
+      // Taken before close resolves (and the lock is let go): the lines the checkpoint folds are exactly these.
       await writeIndexNow()
-      closedSizes = await sizes
+      closedSizes = failed || replay ? null : sizesNow()
       if (failed) throw failed.reason
       if (replay) await replaySession(dataDir, sessionId, { refresh: true }).catch(() => undefined)
       if (closeOpts.checkpoint !== false) await checkpoint()

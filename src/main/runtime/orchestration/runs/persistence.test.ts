@@ -81,4 +81,71 @@ describe('session persistence', () => {
     expect(answered).toBe(12)
     expect(missing).toEqual([])
   })
+
+  describe("the state a run ends with: written at once, fsynced a moment later with the others", () => {
+    function setUp(opts: { endSyncMs?: number; failSync?: boolean } = {}) {
+      const sessionId = 'sess-end'
+      const registry = new AgentRegistry()
+      const synced: string[] = []
+      const errors: string[] = []
+      const persistence = new SessionPersistence({
+        dataDir,
+        sessionId,
+        cwd: dataDir,
+        registry,
+        onError: (e) => errors.push(e.message),
+        syncFile: async (file) => {
+          if (opts.failSync) throw new Error('EIO: i/o error, fsync')
+          synced.push(file)
+        },
+        ...(opts.endSyncMs !== undefined ? { endSyncMs: opts.endSyncMs } : {})
+      })
+      const end = (i: number, status: 'completed' | 'failed' = 'completed') => {
+        const agentId = `worker-${i}`
+        registry.add(newAgentHandle({ id: agentId, agentType: 'general-purpose', parentId: 'main', parentToolUseId: `t-${i}`, depth: 1, model: 'm', cwd: dataDir } as AgentIdentity))
+        const events = eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` })
+        persistence.record(events.start({ prompt: `Task ${i}` }))
+        persistence.record(events.end(status))
+        return agentStatePath(dataDir, sessionId, agentId)
+      }
+      return { persistence, synced, errors, end }
+    }
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 5))
+    }
+
+    it('is on disk whole as soon as it is written (a kill loses nothing), and fsynced once, at the checkpoint after close', async () => {
+      const { persistence, synced, end } = setUp({ endSyncMs: 60_000 })
+      await persistence.recorder.ready
+      const files = [end(0), end(1, 'failed'), end(2)]
+      await until(() => files.every((f) => existsSync(f)))
+      expect(files.map((f) => JSON.parse(readFileSync(f, 'utf8')).status)).toEqual(['completed', 'failed', 'completed'])
+      // Nothing fsynced on the run's path: not at the write, not at close (`fanout run` prints its answer then).
+      await persistence.close()
+      expect(synced).toEqual([])
+      await persistence.checkpoint()
+      expect([...synced].sort()).toEqual([...files].sort())
+      // Each once: a second checkpoint has nothing left to sync.
+      await persistence.checkpoint()
+      expect(synced).toHaveLength(3)
+    })
+
+    it('is fsynced by itself a moment later in a session that stays open', async () => {
+      const { persistence, synced, end } = setUp({ endSyncMs: 20 })
+      await persistence.recorder.ready
+      const files = [end(0), end(1)]
+      await until(() => synced.length === 2)
+      expect([...synced].sort()).toEqual([...files].sort())
+      await persistence.close()
+    })
+
+    it('says so when the fsync fails', async () => {
+      const { persistence, errors, end } = setUp({ failSync: true })
+      await persistence.recorder.ready
+      const file = end(0)
+      await persistence.close()
+      await persistence.checkpoint()
+      expect(errors).toEqual([expect.stringContaining(`Could not save the state in ${file} to disk: EIO`)])
+    })
+  })
 })

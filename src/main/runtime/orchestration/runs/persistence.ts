@@ -7,7 +7,9 @@
 // A kill in between leaves what a kill just before the write always could: agent_start in the transcript,
 // the launch state (or none) in state.json — and the transcript is the record (docs/sessions-and-crashes.md).
 import type { AgentEvent } from '../../../../shared/events'
-import { createSessionRecorder, writeAgentState, type AgentStateInput, type SessionRecorder } from '../../store'
+import { createSessionRecorder, syncFile, writeAgentState, type AgentStateInput, type SessionRecorder } from '../../store'
+import { agentStatePath } from '../../store/data-dir'
+import { mapLimit } from '../../store/map-limit'
 import type { AgentHandle, AgentRegistry } from './agent-registry'
 import { MAIN_AGENT_TYPE } from '../prompts/main-prompt'
 
@@ -20,6 +22,10 @@ export interface SessionPersistenceOptions {
   onError: (err: Error) => void
   /** The session's lock is held: whoever wrote it before is gone (see SessionRecorderOptions.owned). */
   owned?: boolean
+  /** How an end state written without an fsync is fsynced later (tests watch it); default: syncFile. */
+  syncFile?: (file: string) => Promise<void>
+  /** How long end states wait to be fsynced together; default END_SYNC_MS. */
+  endSyncMs?: number
 }
 
 /**
@@ -31,12 +37,27 @@ export interface SessionPersistenceOptions {
  */
 const STATE_BATCH_MS = 400
 
+/**
+ * How long the state a run ends with waits for its fsync, with the others written meanwhile. It is written whole
+ * at once (a kill never loses it: it is in the page cache), and only a power loss in that second could cost it,
+ * which a restart survives: a missing or damaged state.json gives way to the transcript, itself never fsynced.
+ * Not at once: an fsync made the metadata writes beside it (the next request's transcript lines, the session
+ * index) wait for the file system's journal, so each run's end held its parent's next request back by
+ * milliseconds, and the main agent's held back `fanout run`'s answer. `fanout run` fsyncs them after it has
+ * printed its answer, before it exits (syncStates, through the session's checkpoint).
+ */
+const END_SYNC_MS = 1000
+
 export class SessionPersistence {
   readonly recorder: SessionRecorder
   private readonly writes = new Map<string, Promise<void>>()
   /** Agents whose "running" state waits for the next batch. */
   private readonly starting = new Map<string, AgentHandle>()
   private batchTimer: ReturnType<typeof setTimeout> | null = null
+  /** End states written without their fsync yet (END_SYNC_MS). */
+  private readonly unsynced = new Set<string>()
+  private syncTimer: ReturnType<typeof setTimeout> | null = null
+  private syncing: Promise<void> = Promise.resolve()
 
   constructor(private readonly opts: SessionPersistenceOptions) {
     this.recorder = createSessionRecorder({
@@ -99,10 +120,15 @@ export class SessionPersistence {
     if (status !== 'running') this.starting.delete(handle.id)
     const state = { ...stateOf(handle, this.opts.sessionId, status), ...(prompt !== undefined ? { prompt } : {}) }
     const previous = this.writes.get(handle.id) ?? Promise.resolve()
+    // A launch (queued, with its task) is fsynced before its caller hears of it; the state a run ends with a
+    // moment later, with the others (END_SYNC_MS); a run's starting state never (see writeAgentState).
+    const launch = status === 'queued'
     const next = previous
       .then(() => after)
-      // Only the state a run ends with is fsynced (see writeAgentState).
-      .then(() => writeAgentState(this.opts.dataDir, state, { durable: status !== 'running' }))
+      .then(() => writeAgentState(this.opts.dataDir, state, { durable: launch }))
+      .then(() => {
+        if (status !== 'running' && !launch) this.syncLater(agentStatePath(this.opts.dataDir, this.opts.sessionId, handle.id))
+      })
       .then(
         () => undefined,
         (err: Error) => this.opts.onError(new Error(`Could not save the state of agent ${handle.id}: ${err.message}`))
@@ -112,6 +138,29 @@ export class SessionPersistence {
       if (this.writes.get(handle.id) === next) this.writes.delete(handle.id)
     })
     return next
+  }
+
+  private syncLater(file: string): void {
+    this.unsynced.add(file)
+    if (this.syncTimer) return
+    this.syncTimer = setTimeout(() => void this.syncStates(), this.opts.endSyncMs ?? END_SYNC_MS)
+    // A process that is done otherwise is not held for it: its close syncs what is left (checkpoint).
+    this.syncTimer.unref?.()
+  }
+
+  /** fsyncs every end state written so far that was not yet (failures reported); resolves once they are. */
+  syncStates(): Promise<void> {
+    if (this.syncTimer) clearTimeout(this.syncTimer)
+    this.syncTimer = null
+    const files = [...this.unsynced]
+    this.unsynced.clear()
+    const sync = this.opts.syncFile ?? syncFile
+    this.syncing = this.syncing.then(async () => {
+      await mapLimit(files, 8, (file) =>
+        sync(file).catch((err: Error) => this.opts.onError(new Error(`Could not save the state in ${file} to disk: ${err.message}`)))
+      )
+    })
+    return this.syncing
   }
 
   /** Everything recorded for this agent so far is written (its transcript; write errors were reported already). */
@@ -135,9 +184,12 @@ export class SessionPersistence {
     await Promise.all([states, this.recorder.close({ checkpoint: false })])
   }
 
-  /** After close, best effort: the session's view for the next open (see SessionRecorder.checkpoint). */
-  checkpoint(): Promise<void> {
-    return this.recorder.checkpoint()
+  /**
+   * After close: the end states' fsync (syncStates), and, best effort, the session's view for the next open
+   * (SessionRecorder.checkpoint). `fanout run` calls it once its answer is out.
+   */
+  async checkpoint(): Promise<void> {
+    await Promise.all([this.syncStates(), this.recorder.checkpoint()])
   }
 }
 

@@ -484,8 +484,8 @@ export class AgentSession {
    * Flushes and releases the session's files and its lock. Call after stop() and idle() when the session is done.
    * A session whose main agent ran here ends with its SessionEnd hooks (`reason` as Claude Code's: clear,
    * logout, prompt_input_exit or other), before its MCP servers close. Last, once the lock is let go, the
-   * session's view is checkpointed for the next open (best effort), unless `checkpoint: false` leaves that
-   * to checkpoint(): `fanout run` prints its answer first.
+   * states runs ended with are fsynced and the session's view is checkpointed for the next open (best effort),
+   * unless `checkpoint: false` leaves that to checkpoint(): `fanout run` prints its answer first.
    */
   async close(reason = 'other', opts: { checkpoint?: boolean } = {}): Promise<void> {
     try {
@@ -501,7 +501,10 @@ export class AgentSession {
     if (opts.checkpoint !== false) await this.checkpoint()
   }
 
-  /** After close(…, { checkpoint: false }): the session's view, for the next open to read instead of replaying it. */
+  /**
+   * After close(…, { checkpoint: false }): the fsync of the states runs ended with (runs/persistence.ts), and the
+   * session's view, for the next open to read instead of replaying it.
+   */
   checkpoint(): Promise<void> {
     return this.files.checkpoint()
   }
