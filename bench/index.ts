@@ -8,11 +8,14 @@ import { benchSearch } from './search'
 import { benchSearchEngine } from './search-engine'
 import { benchUi, type UiFigures } from './ui'
 import { benchVsClaudeCode, type VsClaudeCode } from './vs-claude-code'
+import { sdkFloor } from './sdk-floor'
 
 if (process.argv[2] === '--fan-out-server') {
   await serveFanOut(Number(process.argv[3]))
 } else if (process.argv[2] === '--cost-server') {
   await serveCost()
+} else if (process.argv[2] === '--sdk-floor') {
+  await sdkFloor()
 } else {
   const root = process.cwd()
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
@@ -65,6 +68,10 @@ function closingNote(vs: VsClaudeCode | null, cli: CliStartFigures | null, ui: U
     console.log(
       `    of which the cache-sharing gate (first response before the siblings) is ${ms(f.overhead.latencyCost)}: overhead with sharing off would be ${ms(f.overhead.fanout - f.overhead.latencyCost)}`
     )
+    if (f.overhead.floor !== null && f.overhead.claudeCode !== null)
+      console.log(
+        `    the SDK alone on the same hops (no runtime at all) takes ${ms(f.overhead.floor)}: ${times}× below Claude Code (${ms(f.overhead.claudeCode / times)}) leaves Fanout's runtime ${ms(Math.max(0, f.overhead.claudeCode / times - f.overhead.floor))} of its own; it uses ${ms(Math.max(0, f.overhead.fanout - f.overhead.floor))}`
+      )
   }
   fanOut(16, 10, true)
   fanOut(64, 5, false)

@@ -23,6 +23,7 @@ import { CACHE_PRICE } from '../src/main/runtime/model/prompt-cache-rules'
 import { LEDGER_TASK, makeLedger, type Ledger } from '../src/main/runtime/orchestration/testing/long-session'
 import { claudeCodeBinary, claudeCodeVersion, runClaudeCode } from './claude-code'
 import { runFanoutProcess } from './fanout-process'
+import { runSdkFloorProcess } from './sdk-floor'
 import { FAN_OUT_MARK, FORKS_MARK, LONG_MARK, type RunStats } from './cost-server'
 import { CostServer } from './cost-server-process'
 
@@ -118,6 +119,18 @@ async function fanout(
   }
 }
 
+/** The fan-out's hops by the SDK alone (sdk-floor.ts), its overhead computed as the two sides' are; null when it failed. */
+async function sdkFloorRun(server: CostServer, p: { cwd: string }, prompt: string, pace: Pace): Promise<number | null> {
+  await server.reset(pace.latency, pace.rate)
+  const run = await runSdkFloorProcess({ root: ROOT, cwd: p.cwd, baseUrl: server.url, prompt, model: MODEL })
+  const stats = await server.stats()
+  if (!run.ok) {
+    console.log(`  the SDK-alone run failed: ${run.note}`)
+    return null
+  }
+  return run.endedAt - stats.firstArrival - CRITICAL_CALLS * pace.latency - stats.criticalOutputMs
+}
+
 async function claudeCode(
   server: CostServer,
   p: { cwd: string; home: string },
@@ -181,7 +194,8 @@ function medianRun(runs: Measured[]): Measured {
 
 export interface SizeFigures {
   billed: { fanout: number; claudeCode: number | null }
-  overhead: { fanout: number; claudeCode: number | null; latencyCost: number }
+  /** `floor`: the same hops made by the SDK alone (sdk-floor.ts), the part of both sides' overhead neither can cut. */
+  overhead: { fanout: number; claudeCode: number | null; latencyCost: number; floor: number | null }
   /** Agents Claude Code really ran (its own limits may refuse some), or null when not measured. */
   claudeCodeAgents: number | null
 }
@@ -224,9 +238,12 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       const loadBefore = load()
       const fan: Measured[] = []
       const claude: Measured[] = []
+      const floor: number[] = []
       for (let i = 0; i < REPEATS; i++) {
         fan.push(await fanout(server, p, prompt, 'first', FAN_PACE, CRITICAL_CALLS))
         if (bin) claude.push(await claudeCode(server, p, prompt, FAN_PACE, CRITICAL_CALLS))
+        const bare = await sdkFloorRun(server, p, prompt, FAN_PACE)
+        if (bare !== null) floor.push(bare)
       }
       // The other cache-sharing settings, once each, for their cost and the latency they add.
       const prewarm = await fanout(server, p, prompt, 'prewarm', FAN_PACE, CRITICAL_CALLS)
@@ -254,6 +271,10 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
       )
       if (cc && cc.stats.agents < size)
         console.log(`  Claude Code ran ${cc.stats.agents} of the ${size} agents asked for (its own limits refused the rest): its row is not the same work`)
+      if (floor.length)
+        console.log(
+          `  the SDK alone on the same hops (a fresh process, the SDK's own fetch; no transcripts, permissions or events, smaller requests; sdk-floor.ts): overhead median ${ms(median(floor))}, min ${ms(Math.min(...floor))}`
+        )
       if (cc) {
         const [fm, cm] = [median(fan.map((x) => x.overhead)), median(claude.map((x) => x.overhead))]
         console.log(
@@ -267,7 +288,8 @@ export async function benchVsClaudeCode(): Promise<VsClaudeCode> {
         overhead: {
           fanout: median(fan.map((x) => x.overhead)),
           claudeCode: cc ? median(claude.map((x) => x.overhead)) : null,
-          latencyCost: first.overhead - off.overhead
+          latencyCost: first.overhead - off.overhead,
+          floor: floor.length ? median(floor) : null
         }
       }
       summary.sizes[size] = figures
