@@ -13,7 +13,13 @@ import { join } from 'node:path'
 const epochNow = () => performance.timeOrigin + performance.now()
 
 /** Runs the floor as a fresh process; resolves with the moment its line had been printed. */
-export function runSdkFloorProcess(opts: { root: string; cwd: string; baseUrl: string; prompt: string; model: string }): Promise<{ endedAt: number; ok: boolean; note: string }> {
+export function runSdkFloorProcess(opts: {
+  root: string
+  cwd: string
+  baseUrl: string
+  prompt: string
+  model: string
+}): Promise<{ endedAt: number; ok: boolean; note: string }> {
   const child = spawn(process.execPath, [join(opts.root, 'out/bench/index.mjs'), '--sdk-floor'], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH, FLOOR_URL: opts.baseUrl, FLOOR_PROMPT: opts.prompt, FLOOR_MODEL: opts.model },
@@ -28,7 +34,9 @@ export function runSdkFloorProcess(opts: { root: string; cwd: string; baseUrl: s
   })
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   return new Promise((resolve) =>
-    child.on('close', (code) => resolve({ endedAt: endedAt || epochNow(), ok: code === 0 && stdout.startsWith('done'), note: (stderr || stdout).slice(0, 200) }))
+    child.on('close', (code) =>
+      resolve({ endedAt: endedAt || epochNow(), ok: code === 0 && stdout.startsWith('done'), note: (stderr || stdout).slice(0, 200) })
+    )
   )
 }
 
@@ -69,7 +77,11 @@ export async function sdkFloor(): Promise<void> {
     const reply = await call(first)
     const glob = reply.find((b) => b.type === 'tool_use')!
     const files = readdirSync(join(process.cwd(), 'src')).join('\n')
-    const answer = await call([...first, { role: 'assistant', content: reply }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: glob.id, content: files }] }])
+    const answer = await call([
+      ...first,
+      { role: 'assistant', content: reply },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: glob.id, content: files }] }
+    ])
     return answer.map((b) => b.text ?? '').join('')
   }
   const reports = new Map<string, Promise<string>>()

@@ -82,7 +82,7 @@ describe('session persistence', () => {
     expect(missing).toEqual([])
   })
 
-  describe("the state a run ends with: written at once, fsynced a moment later with the others", () => {
+  describe('the state a run ends with: written at once, fsynced a moment later with the others', () => {
     function setUp(opts: { endSyncMs?: number; failSync?: boolean } = {}) {
       const sessionId = 'sess-end'
       const registry = new AgentRegistry()
@@ -102,7 +102,17 @@ describe('session persistence', () => {
       })
       const end = (i: number, status: 'completed' | 'failed' = 'completed') => {
         const agentId = `worker-${i}`
-        registry.add(newAgentHandle({ id: agentId, agentType: 'general-purpose', parentId: 'main', parentToolUseId: `t-${i}`, depth: 1, model: 'm', cwd: dataDir } as AgentIdentity))
+        registry.add(
+          newAgentHandle({
+            id: agentId,
+            agentType: 'general-purpose',
+            parentId: 'main',
+            parentToolUseId: `t-${i}`,
+            depth: 1,
+            model: 'm',
+            cwd: dataDir
+          } as AgentIdentity)
+        )
         const events = eventsFor({ sessionId, agentId, parentAgentId: 'main', parentToolUseId: `t-${i}` })
         persistence.record(events.start({ prompt: `Task ${i}` }))
         persistence.record(events.end(status))
