@@ -48,8 +48,11 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
     input = again.input
   }
   if (!tool.readOnly && ctx.writeAhead) await ctx.writeAhead(tool)
-  // Files may change from here: searches list the folder afresh (before the tool and once it is done).
-  if (!tool.readOnly) noteWrite()
+  // Files may change from here: searches list the folder afresh (before the tool and once it is done). Not for a
+  // tool that changes no file itself (ToolMeta.changesFiles: a spawn), whose agent's own tools say so as they
+  // write: an Agent call made every sibling Glob of a fan-out walk the folder again.
+  const changesFiles = tool.changesFiles ?? !tool.readOnly
+  if (changesFiles) noteWrite()
   const started = Date.now()
   const done = invokeTool(tool, input, {
     rawInput,
@@ -61,7 +64,7 @@ async function decideAndRun(call: ToolCall, ctx: ToolRunContext, batch: readonly
     ...(ctx.outputDir ? { outputFile: toolOutputFile(ctx.outputDir, call.id) } : {}),
     ...(batch.length > 1 ? { batch } : {})
   })
-  if (!tool.readOnly) void done.finally(noteWrite).catch(() => undefined)
+  if (changesFiles) void done.finally(noteWrite).catch(() => undefined)
   let result = await done
   if (ctx.afterToolCall) result = await ctx.afterToolCall(tool, { rawInput, toolUseId: call.id, signal: ctx.signal, durationMs: Date.now() - started }, result)
   // The person's words with their approval reach the model with the result.

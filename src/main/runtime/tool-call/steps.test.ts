@@ -1,4 +1,6 @@
 // Each step of the tool-call pipeline, alone, and the verdict it answers (verdict.ts's CallVerdict).
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { EventPayload } from '../../../shared/events'
@@ -6,6 +8,7 @@ import { registerSecret } from '../../../shared/redact'
 import type { HookRunner } from '../hooks/runner'
 import { emptyRules, rulesFrom } from '../permissions/rules'
 import { defineTool, type Tool } from '../tools/define-tool'
+import { listFiles } from '../tools/list-files'
 import { useTempDirs } from '../tools/test-kit'
 import { createPermissionGate, type PermissionRequest } from './gate'
 import { runToolCall, type ToolRunContext } from './pipeline'
@@ -184,5 +187,52 @@ describe('the pipeline', () => {
     expect(changed.isError).toBe(true)
     const denied = await runToolCall(call, ctx({ beforeToolCall: async () => ({ behavior: 'deny', message: 'No.' }) }), new Promise(() => {}), [call])
     expect(denied).toMatchObject({ content: 'No.', isError: true })
+  })
+})
+
+describe('searches beside a call', () => {
+  const ctxWith = (tool: Tool): ToolRunContext => ({
+    tools: new Map([[tool.name, tool]]),
+    agentId: 'a1',
+    signal: new AbortController().signal,
+    emit: () => {},
+    maxConcurrency: 1
+  })
+  const held = (name: string, changesFiles?: boolean) => {
+    let release = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    const tool = defineTool({
+      name,
+      description: name,
+      schema: z.object({}),
+      readOnly: false,
+      ...(changesFiles !== undefined ? { changesFiles } : {}),
+      async execute() {
+        await gate
+        return { content: 'done' }
+      }
+    })
+    return { tool, release }
+  }
+
+  it('a call that changes no file itself (a spawn) leaves sibling searches the listing under way; one that may change files does not', async () => {
+    for (let i = 0; i < 5; i++) writeFileSync(join(cwd, `f${i}.ts`), '')
+    // A fan-out: a sibling's search lists the folder while the next Agent call starts.
+    const spawn = held('Spawn', false)
+    const listing = listFiles(cwd, null)
+    const spawned = runToolCall({ id: 's', name: 'Spawn', input: {} }, ctxWith(spawn.tool), new Promise(() => {}), [])
+    const sibling = listFiles(cwd, null)
+    expect((await sibling).files).toBe((await listing).files)
+    spawn.release()
+    expect(await spawned).toMatchObject({ content: 'done', isError: false })
+
+    // A tool that may write: searches from here list afresh.
+    const write = held('Write')
+    const before = listFiles(cwd, null)
+    const wrote = runToolCall({ id: 'w', name: 'Write', input: {} }, ctxWith(write.tool), new Promise(() => {}), [])
+    const after = listFiles(cwd, null)
+    expect((await after).files).not.toBe((await before).files)
+    write.release()
+    await wrote
   })
 })

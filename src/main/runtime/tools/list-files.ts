@@ -4,8 +4,8 @@
 //
 // Sibling Globs (a fan-out's agents searching one folder at once) share one listing: a walk or rg run under way
 // for the same folder is joined (a search that overlaps another sees the tree as that one does), unless the
-// runtime wrote since it began (noteWrite: every tool that is not read-only) or one of the folder's own ignore
-// files changed. A finished listing is not reused: nothing tells it apart from a tree changed since by someone
+// runtime wrote since it began (noteWrite: every tool that may change files, ToolMeta.changesFiles) or one of the
+// folder's own ignore files changed. A finished listing is not reused: nothing tells it apart from a tree changed since by someone
 // else. A listing still going on is stopped only when every search that joined it was.
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
