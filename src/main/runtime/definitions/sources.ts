@@ -10,6 +10,7 @@ import { builtinPlaceholders, defaultBuiltinDir, defaultDocsDir } from './builti
 import { CLI_AGENTS_FILE, parseCliAgentsJson } from './cli-agents'
 import { diagnostic } from './diagnostics'
 import { builtParse } from './builtin-table'
+import { cachedParse } from './parse-cache'
 import { MAX_AGENT_FILE_CHARS, parseAgentMarkdown, substitutePlaceholders, type ParseAgentOptions, type ParsedAgent } from './parse'
 import type { ScannedFile } from './scan'
 import { scanAgentDir } from './scan'
@@ -73,7 +74,9 @@ export function projectAgentDirs(cwd: string, home: string): string[] {
 /** How one file's text becomes a definition: parseAgentMarkdown, or for the built-ins the build's parse of the same text. */
 type ParseFile = (text: string, file: ScannedFile, source: AgentSource, opts: ParseAgentOptions) => ParsedAgent
 
-const parseFile: ParseFile = (text, file, source, opts) => parseAgentMarkdown(text, file.path, source, opts)
+// A file's parse is kept by its text (parse-cache.ts): the trust check and the session read the same files, and
+// `fanout run` reads a person's agent files at every start.
+const parseFile: ParseFile = (text, file, source, opts) => cachedParse(text, file.path, source, opts, () => parseAgentMarkdown(text, file.path, source, opts))
 
 const parseBuiltin: ParseFile = (text, file, source, opts) =>
   builtParse([...file.namespace, basename(file.path)].join('/'), file.path, text, opts.placeholders, substitutePlaceholders) ??
